@@ -1,0 +1,15 @@
+// @web/dev-server plugin: serves `*.wgsl?raw` as a module whose default export is the file's text (as Vite does).
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+
+export function wgslRawPlugin() {
+  return {
+    name: 'wgsl-raw',
+    async serve(context) {
+      if (context.path.endsWith('.wgsl') && context.URL.searchParams.has('raw')) {
+        const text = await readFile(resolve('.' + context.path), 'utf8');
+        return { body: `export default ${JSON.stringify(text)};`, type: 'js' };
+      }
+    },
+  };
+}

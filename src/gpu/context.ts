@@ -1,0 +1,333 @@
+// GpuContext: one device with its real limits, a pipeline and bind-group cache, tensors, dispatch and readback.
+import { DeviceLostError, GpuKernelError, GpuLimitError, NoWebGpuError } from './errors.ts';
+import { Tensor, typedArrayFor, type DType, type TypedArrayOf } from './tensor.ts';
+
+/** A compute entry point of one WGSL family, specialised by override constants. */
+export interface KernelSpec {
+  /** Shader family, e.g. "matmul"; names the kernel in errors and caches. */
+  family: string;
+  source: string;
+  entryPoint: string;
+  constants?: Record<string, number>;
+}
+
+export interface AdapterReport {
+  vendor: string;
+  architecture: string;
+  device: string;
+  description: string;
+  isFallbackAdapter: boolean;
+  features: string[];
+  limits: Record<string, number>;
+}
+
+type Binding = Tensor | GPUBuffer;
+
+const REPORTED_LIMITS = [
+  'maxStorageBufferBindingSize',
+  'maxBufferSize',
+  'maxComputeWorkgroupStorageSize',
+  'maxComputeInvocationsPerWorkgroup',
+  'maxComputeWorkgroupSizeX',
+  'maxComputeWorkgroupsPerDimension',
+  'maxStorageBuffersPerShaderStage',
+] as const;
+
+export class GpuContext {
+  private readonly modules = new Map<string, GPUShaderModule>();
+  private readonly pipelines = new Map<string, GPUComputePipeline>();
+  private readonly bindGroups = new Map<string, GPUBindGroup>();
+  private readonly stagingBuffers = new Map<number, GPUBuffer[]>();
+  private readonly pendingErrors: Promise<GpuKernelError | null>[] = [];
+  private lostInfo: GPUDeviceLostInfo | null = null;
+  private readonly lostListeners: ((message: string) => void)[] = [];
+  /** When true, every new pipeline's WGSL is printed (STYLE.md: a debug switch dumps the WGSL). */
+  dumpWgsl = false;
+
+  constructor(readonly device: GPUDevice, readonly adapter: AdapterReport) {
+    void device.lost.then((info) => {
+      this.lostInfo = info;
+      for (const listener of this.lostListeners) listener(info.message);
+    });
+  }
+
+  get limits(): GPUSupportedLimits {
+    return this.device.limits;
+  }
+
+  get isLost(): boolean {
+    return this.lostInfo !== null;
+  }
+
+  onLost(listener: (message: string) => void): void {
+    this.lostListeners.push(listener);
+  }
+
+  /** Throws a GpuLimitError if a single binding of `bytes` would exceed the device's limits. */
+  checkBindingSize(what: string, bytes: number): void {
+    const binding = this.limits.maxStorageBufferBindingSize;
+    if (bytes > binding) throw new GpuLimitError(what, bytes, 'maxStorageBufferBindingSize', binding);
+    const buffer = this.limits.maxBufferSize;
+    if (bytes > buffer) throw new GpuLimitError(what, bytes, 'maxBufferSize', buffer);
+  }
+
+  /** Allocates a storage tensor (zero-filled, or filled with `data`). */
+  tensor<D extends DType>(label: string, shape: readonly number[], dtype: D, data?: ArrayLike<number>): Tensor<D> {
+    this.assertAlive();
+    const size = shape.reduce((a, b) => a * b, 1);
+    const bytes = Math.max(4, size * 4);
+    this.checkBindingSize(`tensor "${label}" [${shape.join('x')}]`, bytes);
+    const buffer = this.device.createBuffer({
+      label,
+      size: Math.ceil(bytes / 4) * 4,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
+    const tensor = new Tensor(buffer, [...shape], dtype, label);
+    if (data) this.upload(tensor, data);
+    return tensor;
+  }
+
+  /** Writes host data into a tensor (converting to its element type). */
+  upload<D extends DType>(tensor: Tensor<D>, data: ArrayLike<number>): void {
+    if (data.length !== tensor.size) {
+      throw new Error(`upload to ${tensor}: got ${data.length} values, expected ${tensor.size}`);
+    }
+    const typed = typedArrayFor(tensor.dtype, tensor.size);
+    typed.set(data);
+    this.device.queue.writeBuffer(tensor.buffer, 0, typed.buffer, typed.byteOffset, typed.byteLength);
+  }
+
+  /** A small uniform buffer of u32/f32 words, created once per kernel instance. */
+  uniform(label: string, words: number): GPUBuffer {
+    return this.device.createBuffer({
+      label,
+      size: Math.max(16, Math.ceil((words * 4) / 16) * 16),
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+  }
+
+  /** Writes u32 words into a uniform buffer. */
+  writeUniform(buffer: GPUBuffer, words: readonly number[]): void {
+    const data = new Uint32Array(words);
+    this.device.queue.writeBuffer(buffer, 0, data.buffer, 0, data.byteLength);
+  }
+
+  /** The cached pipeline of a kernel spec (compiled once per family, entry point and constants). */
+  pipeline(spec: KernelSpec): GPUComputePipeline {
+    const key = pipelineKey(spec);
+    let pipeline = this.pipelines.get(key);
+    if (pipeline) return pipeline;
+    let module = this.modules.get(spec.family);
+    if (!module) {
+      module = this.device.createShaderModule({ label: spec.family, code: spec.source });
+      this.modules.set(spec.family, module);
+    }
+    if (this.dumpWgsl) console.log(`// pipeline ${key}\n${spec.source}`);
+    this.device.pushErrorScope('validation');
+    pipeline = this.device.createComputePipeline({
+      label: key,
+      layout: 'auto',
+      compute: { module, entryPoint: spec.entryPoint, constants: spec.constants },
+    });
+    this.trackErrors(spec.family + '.' + spec.entryPoint, 'pipeline creation');
+    this.pipelines.set(key, pipeline);
+    return pipeline;
+  }
+
+  /**
+   * Records one compute dispatch into `encoder`. Bindings are group 0, bindings 0..n-1 in order.
+   * `shapes` names the operands in errors.
+   */
+  dispatch(
+    encoder: GPUCommandEncoder,
+    spec: KernelSpec,
+    bindings: readonly Binding[],
+    workgroups: readonly [number, number?, number?],
+    shapes: string,
+  ): void {
+    const pipeline = this.pipeline(spec);
+    const [x, y = 1, z = 1] = workgroups;
+    const maxGroups = this.limits.maxComputeWorkgroupsPerDimension;
+    if (x > maxGroups || y > maxGroups || z > maxGroups) {
+      throw new GpuKernelError(
+        `${spec.family}.${spec.entryPoint}`,
+        shapes,
+        `dispatch of ${x}x${y}x${z} workgroups exceeds maxComputeWorkgroupsPerDimension ${maxGroups}`,
+      );
+    }
+    if (x === 0 || y === 0 || z === 0) return;
+    const bindGroup = this.bindGroup(spec, pipeline, bindings, shapes);
+    const pass = encoder.beginComputePass({ label: `${spec.family}.${spec.entryPoint}` });
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, bindGroup);
+    pass.dispatchWorkgroups(x, y, z);
+    pass.end();
+  }
+
+  /** Creates a command encoder; finish with `submit`. */
+  encoder(label: string): GPUCommandEncoder {
+    this.assertAlive();
+    return this.device.createCommandEncoder({ label });
+  }
+
+  submit(encoder: GPUCommandEncoder): void {
+    this.device.pushErrorScope('validation');
+    this.device.queue.submit([encoder.finish()]);
+    this.trackErrors(encoder.label || 'command encoder', 'submit');
+  }
+
+  /** Records, submits and waits for one encoder's worth of work. */
+  async run(label: string, record: (encoder: GPUCommandEncoder) => void): Promise<void> {
+    const encoder = this.encoder(label);
+    record(encoder);
+    this.submit(encoder);
+    await this.sync();
+  }
+
+  /** Waits for all submitted work and raises the first validation error seen since the last sync. */
+  async sync(): Promise<void> {
+    await this.device.queue.onSubmittedWorkDone();
+    await this.throwPendingErrors();
+    this.assertAlive();
+  }
+
+  /** Copies a tensor (or its first `count` elements) back to the host. */
+  async read<D extends DType>(tensor: Tensor<D>, count = tensor.size): Promise<TypedArrayOf<D>> {
+    this.assertAlive();
+    const bytes = Math.ceil((count * 4) / 4) * 4;
+    const staging = this.takeStaging(bytes);
+    const encoder = this.device.createCommandEncoder({ label: `read ${tensor.label}` });
+    encoder.copyBufferToBuffer(tensor.buffer, 0, staging, 0, bytes);
+    this.device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ, 0, bytes);
+    const copy = staging.getMappedRange(0, bytes).slice(0);
+    staging.unmap();
+    this.returnStaging(bytes, staging);
+    await this.throwPendingErrors();
+    return typedArrayFor(tensor.dtype, copy);
+  }
+
+  /** Fills a tensor with zeros (records into `encoder`). */
+  clear(encoder: GPUCommandEncoder, tensor: Tensor): void {
+    encoder.clearBuffer(tensor.buffer);
+  }
+
+  destroy(): void {
+    for (const list of this.stagingBuffers.values()) for (const buffer of list) buffer.destroy();
+    this.device.destroy();
+  }
+
+  private bindGroup(spec: KernelSpec, pipeline: GPUComputePipeline, bindings: readonly Binding[], shapes: string) {
+    const ids = bindings.map((b) => (b instanceof Tensor ? `t${b.id}` : `b${bufferId(b)}`)).join(',');
+    const key = `${pipelineKey(spec)}|${ids}`;
+    let group = this.bindGroups.get(key);
+    if (group) return group;
+    this.device.pushErrorScope('validation');
+    group = this.device.createBindGroup({
+      label: `${spec.family}.${spec.entryPoint}(${shapes})`,
+      layout: pipeline.getBindGroupLayout(0),
+      entries: bindings.map((b, binding) => ({ binding, resource: { buffer: b instanceof Tensor ? b.buffer : b } })),
+    });
+    this.trackErrors(`${spec.family}.${spec.entryPoint}`, shapes);
+    this.bindGroups.set(key, group);
+    return group;
+  }
+
+  private trackErrors(kernel: string, shapes: string): void {
+    this.pendingErrors.push(
+      this.device.popErrorScope().then((error) => (error ? new GpuKernelError(kernel, shapes, error.message) : null)),
+    );
+  }
+
+  private async throwPendingErrors(): Promise<void> {
+    const pending = this.pendingErrors.splice(0);
+    for (const error of await Promise.all(pending)) if (error) throw error;
+  }
+
+  private assertAlive(): void {
+    if (this.lostInfo) {
+      throw new DeviceLostError(`The GPU device was lost (${this.lostInfo.reason}: ${this.lostInfo.message}); reload the model.`);
+    }
+  }
+
+  private takeStaging(bytes: number): GPUBuffer {
+    const pool = this.stagingBuffers.get(bytes);
+    const reused = pool?.pop();
+    if (reused) return reused;
+    return this.device.createBuffer({ label: `staging ${bytes}`, size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  }
+
+  private returnStaging(bytes: number, buffer: GPUBuffer): void {
+    const pool = this.stagingBuffers.get(bytes) ?? [];
+    pool.push(buffer);
+    this.stagingBuffers.set(bytes, pool);
+  }
+}
+
+const bufferIds = new WeakMap<GPUBuffer, number>();
+let nextBufferId = 1;
+function bufferId(buffer: GPUBuffer): number {
+  let id = bufferIds.get(buffer);
+  if (id === undefined) {
+    id = nextBufferId++;
+    bufferIds.set(buffer, id);
+  }
+  return id;
+}
+
+function pipelineKey(spec: KernelSpec): string {
+  const constants = spec.constants ? Object.entries(spec.constants).sort().map(([k, v]) => `${k}=${v}`).join(',') : '';
+  return `${spec.family}.${spec.entryPoint}{${constants}}`;
+}
+
+/** Requests an adapter and a device with the adapter's real limits. `gpu` is navigator.gpu or Node's `webgpu`. */
+export async function acquireGpuContext(gpu: GPU | undefined, label = 'splade-lab'): Promise<GpuContext> {
+  if (!gpu) {
+    throw new NoWebGpuError(
+      'WebGPU is not available here. Use a recent Chrome, Edge or Safari 26+ (Firefox: enable dom.webgpu.enabled); ' +
+        'on Linux Chrome may need chrome://flags/#enable-unsafe-webgpu and #enable-vulkan.',
+    );
+  }
+  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  if (!adapter) {
+    throw new NoWebGpuError(
+      'WebGPU is present but no GPU adapter was granted (blocklisted driver or GPU disabled). ' +
+        'Update the graphics driver or enable hardware acceleration in the browser settings.',
+    );
+  }
+  const requiredLimits: Record<string, number> = {};
+  for (const name in adapter.limits) {
+    const value = (adapter.limits as unknown as Record<string, unknown>)[name];
+    if (typeof value === 'number') requiredLimits[name] = value;
+  }
+  for (const name of limitNames(adapter.limits)) {
+    requiredLimits[name] = (adapter.limits as unknown as Record<string, number>)[name];
+  }
+  const requiredFeatures: GPUFeatureName[] = [];
+  if (adapter.features.has('timestamp-query')) requiredFeatures.push('timestamp-query');
+  const device = await adapter.requestDevice({ label, requiredLimits, requiredFeatures });
+  const info = adapter.info;
+  const limits: Record<string, number> = {};
+  for (const name of REPORTED_LIMITS) limits[name] = device.limits[name];
+  const report: AdapterReport = {
+    vendor: info.vendor,
+    architecture: info.architecture,
+    device: info.device,
+    description: info.description,
+    isFallbackAdapter: Boolean((info as { isFallbackAdapter?: boolean }).isFallbackAdapter ?? (adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter),
+    features: [...device.features].map(String).sort(),
+    limits,
+  };
+  return new GpuContext(device, report);
+}
+
+/** Limit names of a GPUSupportedLimits, whose properties may live on the prototype. */
+function limitNames(limits: GPUSupportedLimits): string[] {
+  const names = new Set<string>();
+  for (let proto: object | null = limits; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name !== 'constructor' && typeof (limits as unknown as Record<string, unknown>)[name] === 'number') names.add(name);
+    }
+  }
+  return [...names];
+}

@@ -1,0 +1,42 @@
+// Errors the GPU layer raises: each says what failed, where (kernel, shapes, limit) and what to do.
+
+/** No WebGPU implementation or adapter could be found. */
+export class NoWebGpuError extends Error {
+  override name = 'NoWebGpuError';
+}
+
+/** A kernel's pipeline, bind group or dispatch failed GPU validation. */
+export class GpuKernelError extends Error {
+  override name = 'GpuKernelError';
+  constructor(readonly kernel: string, readonly shapes: string, gpuMessage: string) {
+    super(`GPU kernel "${kernel}" (${shapes}) failed: ${gpuMessage}`);
+  }
+}
+
+/** A requested allocation exceeds the device's limits; raised before anything is allocated. */
+export class GpuLimitError extends Error {
+  override name = 'GpuLimitError';
+  constructor(readonly what: string, readonly bytes: number, readonly limitName: string, readonly limit: number) {
+    super(
+      `${what} needs ${formatBytes(bytes)}, over the device's ${limitName} of ${formatBytes(limit)}; ` +
+        'use a smaller batch, sequence length or model.',
+    );
+  }
+}
+
+/** The GPU device was lost (driver reset, tab backgrounded too long, out of memory). */
+export class DeviceLostError extends Error {
+  override name = 'DeviceLostError';
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = -1;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(value < 10 ? 2 : 1)} ${units[unit]}`;
+}

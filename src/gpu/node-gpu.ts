@@ -1,0 +1,25 @@
+// WebGPU in Node through Dawn (npm `webgpu`), on SwiftShader when no Vulkan GPU driver is configured.
+import { existsSync } from 'node:fs';
+import { create, globals } from 'webgpu';
+import { acquireGpuContext, type GpuContext } from './context.ts';
+
+const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
+
+let gpu: GPU | undefined;
+
+/** The Node GPU entry point, created once per process. */
+export function nodeGpu(): GPU {
+  if (gpu) return gpu;
+  if (!process.env.VK_ICD_FILENAMES && !process.env.VK_DRIVER_FILES && process.env.SPLADE_LAB_GPU !== 'system') {
+    if (existsSync(SWIFTSHADER_ICD)) process.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
+  }
+  process.env.XDG_RUNTIME_DIR ??= '/tmp';
+  Object.assign(globalThis, globals);
+  gpu = create([]) as GPU;
+  return gpu;
+}
+
+/** A GpuContext in Node. */
+export function nodeGpuContext(label?: string): Promise<GpuContext> {
+  return acquireGpuContext(nodeGpu(), label);
+}

@@ -1,0 +1,14 @@
+// One GpuContext per test file (Node, Dawn on SwiftShader), destroyed after the file's tests.
+import { afterAll } from 'vitest';
+import type { GpuContext } from '../../src/gpu/context.ts';
+import { nodeGpuContext } from '../../src/gpu/node-gpu.ts';
+
+let context: Promise<GpuContext> | undefined;
+
+export function gpuContext(): Promise<GpuContext> {
+  if (!context) {
+    context = nodeGpuContext('tests');
+    afterAll(async () => (await context)?.destroy());
+  }
+  return context;
+}
