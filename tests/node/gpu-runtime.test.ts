@@ -1,0 +1,40 @@
+// The GPU runtime: adapter report with real limits, upload/readback, cached pipelines, validation errors named.
+import { describe, expect, it } from 'vitest';
+import { GpuKernelError, GpuLimitError } from '../../src/gpu/errors.ts';
+import { gpuContext } from '../helpers/gpu.ts';
+
+const ADD_ONE = /* wgsl */ `
+@group(0) @binding(0) var<storage, read_write> data: array<f32>;
+override SCALE: f32 = 1.0;
+@compute @workgroup_size(64) fn add_one(@builtin(global_invocation_id) id: vec3u) {
+  if (id.x < arrayLength(&data)) { data[id.x] = data[id.x] * SCALE + 1.0; }
+}`;
+
+describe('gpu runtime', () => {
+  it('requests the adapter limits and reports them', async () => {
+    const ctx = await gpuContext();
+    expect(ctx.adapter.limits.maxStorageBufferBindingSize).toBeGreaterThan(128 * 1024 * 1024);
+    expect(ctx.limits.maxStorageBufferBindingSize).toBe(ctx.adapter.limits.maxStorageBufferBindingSize);
+  });
+
+  it('uploads, dispatches a cached pipeline with constants, and reads back', async () => {
+    const ctx = await gpuContext();
+    const t = ctx.tensor('data', [3, 5], 'f32', Array.from({ length: 15 }, (_, i) => i));
+    const spec = { family: 'test-add', source: ADD_ONE, entryPoint: 'add_one', constants: { SCALE: 2 } };
+    await ctx.run('add', (enc) => ctx.dispatch(enc, spec, [t], [1], 'data[3x5]'));
+    expect([...(await ctx.read(t))]).toEqual(Array.from({ length: 15 }, (_, i) => 2 * i + 1));
+    expect(ctx.pipeline(spec)).toBe(ctx.pipeline({ ...spec }));
+  });
+
+  it('turns a validation error into an exception naming the kernel and shapes', async () => {
+    const ctx = await gpuContext();
+    const u = ctx.tensor('ids', [4], 'u32');
+    const spec = { family: 'test-add', source: ADD_ONE, entryPoint: 'no_such_entry' };
+    await expect(ctx.run('bad', (enc) => ctx.dispatch(enc, spec, [u], [1], 'ids[4]'))).rejects.toThrow(GpuKernelError);
+  });
+
+  it('refuses a tensor over the binding limit before allocating', async () => {
+    const ctx = await gpuContext();
+    expect(() => ctx.tensor('huge', [ctx.limits.maxStorageBufferBindingSize, 2], 'f32')).toThrow(GpuLimitError);
+  });
+});
