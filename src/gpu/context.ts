@@ -21,7 +21,8 @@ export interface AdapterReport {
   limits: Record<string, number>;
 }
 
-type Binding = Tensor | GPUBuffer;
+/** A resource at a binding index; `null` leaves that index out (an entry point that does not use it). */
+type Binding = Tensor | GPUBuffer | null;
 
 const REPORTED_LIMITS = [
   'maxStorageBufferBindingSize',
@@ -106,7 +107,7 @@ export class GpuContext {
     });
   }
 
-  /** Writes u32 words into a uniform buffer. */
+  /** Writes u32 words into a uniform buffer (encode floats with `f32Bits`). */
   writeUniform(buffer: GPUBuffer, words: readonly number[]): void {
     const data = new Uint32Array(words);
     this.device.queue.writeBuffer(buffer, 0, data.buffer, 0, data.byteLength);
@@ -119,7 +120,9 @@ export class GpuContext {
     if (pipeline) return pipeline;
     let module = this.modules.get(spec.family);
     if (!module) {
+      this.device.pushErrorScope('validation');
       module = this.device.createShaderModule({ label: spec.family, code: spec.source });
+      this.trackErrors(`shaders/${spec.family}.wgsl`, 'shader compilation');
       this.modules.set(spec.family, module);
     }
     if (this.dumpWgsl) console.log(`// pipeline ${key}\n${spec.source}`);
@@ -135,7 +138,7 @@ export class GpuContext {
   }
 
   /**
-   * Records one compute dispatch into `encoder`. Bindings are group 0, bindings 0..n-1 in order.
+   * Records one compute dispatch into `encoder`. Bindings are group 0, binding i = bindings[i] (null: unused).
    * `shapes` names the operands in errors.
    */
   dispatch(
@@ -218,7 +221,7 @@ export class GpuContext {
   }
 
   private bindGroup(spec: KernelSpec, pipeline: GPUComputePipeline, bindings: readonly Binding[], shapes: string) {
-    const ids = bindings.map((b) => (b instanceof Tensor ? `t${b.id}` : `b${bufferId(b)}`)).join(',');
+    const ids = bindings.map((b) => (b === null ? '-' : b instanceof Tensor ? `t${b.id}` : `b${bufferId(b)}`)).join(',');
     const key = `${pipelineKey(spec)}|${ids}`;
     let group = this.bindGroups.get(key);
     if (group) return group;
@@ -226,7 +229,9 @@ export class GpuContext {
     group = this.device.createBindGroup({
       label: `${spec.family}.${spec.entryPoint}(${shapes})`,
       layout: pipeline.getBindGroupLayout(0),
-      entries: bindings.map((b, binding) => ({ binding, resource: { buffer: b instanceof Tensor ? b.buffer : b } })),
+      entries: bindings.flatMap((b, binding) =>
+        b === null ? [] : [{ binding, resource: { buffer: b instanceof Tensor ? b.buffer : b } }],
+      ),
     });
     this.trackErrors(`${spec.family}.${spec.entryPoint}`, shapes);
     this.bindGroups.set(key, group);
@@ -262,6 +267,22 @@ export class GpuContext {
     pool.push(buffer);
     this.stagingBuffers.set(bytes, pool);
   }
+}
+
+/** The bit pattern of an f32, for a float field in a uniform written as u32 words (read with bitcast<f32>). */
+export function f32Bits(value: number): number {
+  F32_SCRATCH[0] = value;
+  return U32_VIEW[0];
+}
+const F32_SCRATCH = new Float32Array(1);
+const U32_VIEW = new Uint32Array(F32_SCRATCH.buffer);
+
+/** Workgroup counts covering `n` invocations of `workgroupSize`, folded into y past the per-dimension limit. */
+export function grid1d(n: number, workgroupSize: number, maxPerDimension = 65535): [number, number] {
+  const groups = Math.ceil(n / workgroupSize);
+  if (groups <= maxPerDimension) return [groups, 1];
+  const y = Math.ceil(groups / maxPerDimension);
+  return [Math.ceil(groups / y), y];
 }
 
 const bufferIds = new WeakMap<GPUBuffer, number>();

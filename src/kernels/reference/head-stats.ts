@@ -1,0 +1,116 @@
+// Float64 reference: per-row L2 norms of the MLM head, their summary, histogram and anisotropy; division by k.
+import { Random } from '../../util/random.ts';
+
+export interface NormSummary {
+  mean: number;
+  std: number;
+  min: number;
+  max: number;
+  p50: number;
+  p90: number;
+  p99: number;
+}
+
+export interface HistogramRange {
+  lo: number;
+  hi: number;
+  bins: number;
+  /** Bin edges spaced evenly in log(norm) instead of norm (lo must then be > 0). */
+  log: boolean;
+}
+
+/** norms (V) of the rows of W (V, d). */
+export function headRowNorms(W: Float64Array, V: number, d: number): Float64Array {
+  const norms = new Float64Array(V);
+  for (let v = 0; v < V; v++) {
+    let s = 0;
+    for (let c = 0; c < d; c++) s += W[v * d + c] ** 2;
+    norms[v] = Math.sqrt(s);
+  }
+  return norms;
+}
+
+/** Percentile by linear interpolation between closest ranks (numpy's default), q in [0, 1]. */
+export function percentile(sorted: ArrayLike<number>, q: number): number {
+  const position = q * (sorted.length - 1);
+  const lower = Math.floor(position);
+  const upper = Math.min(lower + 1, sorted.length - 1);
+  return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
+}
+
+export function summarizeNorms(norms: Float64Array): NormSummary {
+  const sorted = Float64Array.from(norms).sort();
+  let sum = 0;
+  for (const n of norms) sum += n;
+  const mean = sum / norms.length;
+  let squares = 0;
+  for (const n of norms) squares += (n - mean) ** 2;
+  return {
+    mean,
+    std: Math.sqrt(squares / norms.length),
+    min: sorted[0],
+    max: sorted[sorted.length - 1],
+    p50: percentile(sorted, 0.5),
+    p90: percentile(sorted, 0.9),
+    p99: percentile(sorted, 0.99),
+  };
+}
+
+/** The bin of a value: edges e_i evenly spaced in value (or log value); the last bin includes `hi`; outside -> -1. */
+export function histogramBin(value: number, range: HistogramRange): number {
+  const { lo, hi, bins, log } = range;
+  const x = log ? Math.log(value) : value;
+  const a = log ? Math.log(lo) : lo;
+  const b = log ? Math.log(hi) : hi;
+  if (!(x >= a && x <= b)) return -1;
+  return Math.min(bins - 1, Math.floor(((x - a) / (b - a)) * bins));
+}
+
+export function normHistogram(norms: Float64Array, range: HistogramRange): Uint32Array {
+  const counts = new Uint32Array(range.bins);
+  for (const n of norms) {
+    const bin = histogramBin(n, range);
+    if (bin >= 0) counts[bin]++;
+  }
+  return counts;
+}
+
+/** `count` seeded pairs (i, j), i ≠ j, of row indices in [0, V), flattened. */
+export function sampleRowPairs(V: number, count: number, seed: number): Uint32Array {
+  if (V < 2) throw new Error(`anisotropy needs at least 2 rows, the head has ${V}`);
+  const random = new Random(seed);
+  const pairs = new Uint32Array(2 * count);
+  for (let p = 0; p < count; p++) {
+    const i = random.int(V);
+    let j = random.int(V - 1);
+    if (j >= i) j++;
+    pairs[2 * p] = i;
+    pairs[2 * p + 1] = j;
+  }
+  return pairs;
+}
+
+/** Mean cosine similarity of the sampled row pairs (zero rows count as cosine 0). */
+export function anisotropy(W: Float64Array, d: number, pairs: Uint32Array): number {
+  const count = pairs.length / 2;
+  let total = 0;
+  for (let p = 0; p < count; p++) {
+    const i = pairs[2 * p];
+    const j = pairs[2 * p + 1];
+    let dot = 0;
+    let ni = 0;
+    let nj = 0;
+    for (let c = 0; c < d; c++) {
+      dot += W[i * d + c] * W[j * d + c];
+      ni += W[i * d + c] ** 2;
+      nj += W[j * d + c] ** 2;
+    }
+    total += ni > 0 && nj > 0 ? dot / Math.sqrt(ni * nj) : 0;
+  }
+  return total / count;
+}
+
+/** W / k, the paper's rescaling. */
+export function rescaleHead(W: Float64Array, k: number): Float64Array {
+  return W.map((x) => x / k);
+}
