@@ -1,0 +1,137 @@
+// Typed wrapper of shaders/matmul.wgsl: a Matmul is built once per shape and records C (+)= op(A)·op(B) (+ bias).
+import source from '../../shaders/matmul.wgsl?raw';
+import type { GpuContext, KernelSpec } from '../gpu/context.ts';
+import { GpuKernelError } from '../gpu/errors.ts';
+import type { Tensor } from '../gpu/tensor.ts';
+import { resolveMatmul, type MatmulShape, type ResolvedMatmul } from './reference/matmul.ts';
+
+export type { MatmulLayout, MatmulShape } from './reference/matmul.ts';
+
+/** registers: 4x4 outputs per invocation straight from storage (CPU devices); tiled: staged in workgroup memory (GPUs). */
+export type MatmulVariant = 'registers' | 'tiled';
+
+export interface MatmulOptions {
+  /** Names the kernel instance in labels and errors. */
+  label?: string;
+  /** Default: defaultMatmulVariant(ctx). */
+  variant?: MatmulVariant;
+  /** Workgroup size (invocations along N and M); each invocation computes 4x4 outputs. */
+  workgroup?: [number, number];
+  /** K depth staged per step by the tiled variant. */
+  tileK?: number;
+}
+
+const BLOCK = 4;
+const DEFAULT_WORKGROUP: Record<MatmulVariant, [number, number]> = { registers: [8, 8], tiled: [16, 16] };
+const DEFAULT_TILE_K = 8;
+
+/** Registers on CPU adapters (SwiftShader ran a shared-memory tiled kernel 10x slower), tiled elsewhere. */
+export function defaultMatmulVariant(ctx: GpuContext): MatmulVariant {
+  return ctx.adapter.isFallbackAdapter || ctx.adapter.architecture === 'swiftshader' ? 'registers' : 'tiled';
+}
+
+export class Matmul {
+  readonly label: string;
+  readonly shape: ResolvedMatmul;
+  readonly variant: MatmulVariant;
+  /** Workgroups per dispatch (x over N, y over M, z over the batch). */
+  readonly workgroups: [number, number, number];
+  private readonly spec: KernelSpec;
+  private readonly params: GPUBuffer;
+  private readonly description: string;
+
+  constructor(private readonly ctx: GpuContext, shape: MatmulShape, options: MatmulOptions = {}) {
+    this.shape = resolveMatmul(shape);
+    const { M, N, K, layout, batch, strides } = this.shape;
+    this.label = options.label ?? `matmul ${layout} ${M}x${N}x${K}`;
+    this.variant = options.variant ?? defaultMatmulVariant(ctx);
+    const [wgX, wgY] = options.workgroup ?? DEFAULT_WORKGROUP[this.variant];
+    this.description =
+      `${layout} M=${M} N=${N} K=${K}` + (batch !== 1 ? ` batch=${batch}` : '') + (this.shape.bias ? ' +bias' : '') +
+      (this.shape.accumulate ? ' +=' : '');
+    // Every index the kernel forms is below an operand's extent, so this also keeps them within u32.
+    for (const [name, extent] of Object.entries(this.shape.extents)) this.ctx.checkBindingSize(`${this.label}: ${name}`, extent * 4);
+    this.workgroups = [Math.ceil(N / (BLOCK * wgX)), Math.ceil(M / (BLOCK * wgY)), batch];
+    const maxGroups = ctx.limits.maxComputeWorkgroupsPerDimension;
+    this.workgroups.forEach((count, axis) => {
+      if (count > maxGroups) {
+        throw new GpuKernelError(
+          this.label,
+          this.description,
+          `needs ${count} workgroups along ${'xyz'[axis]} (${['N', 'M', 'batch'][axis]}), over maxComputeWorkgroupsPerDimension ` +
+            `${maxGroups}; split the product into smaller ones`,
+        );
+      }
+    });
+    const invocations = wgX * wgY;
+    if (invocations > ctx.limits.maxComputeInvocationsPerWorkgroup) {
+      throw new Error(`${this.label}: workgroup ${wgX}x${wgY} is over maxComputeInvocationsPerWorkgroup ${ctx.limits.maxComputeInvocationsPerWorkgroup}`);
+    }
+    const tileK = options.tileK ?? DEFAULT_TILE_K;
+    const constants: Record<string, number> = {
+      TRANSPOSE_A: Number(this.shape.transposeA),
+      TRANSPOSE_B: Number(this.shape.transposeB),
+      ACCUMULATE: Number(this.shape.accumulate),
+      WG_X: wgX,
+      WG_Y: wgY,
+    };
+    if (this.variant === 'tiled') constants.TILE_K = tileK;
+    this.spec = {
+      family: 'matmul',
+      source,
+      entryPoint: `matmul_${this.variant}${this.shape.bias ? '_bias' : ''}`,
+      constants,
+    };
+    // Params: m, n, k, pad, stride_a, stride_b, stride_c, pad (u32 words); the shape is fixed, so written once.
+    this.params = ctx.uniform(`${this.label} params`, 8);
+    ctx.writeUniform(this.params, [M, N, K, 0, strides.a, strides.b, strides.c, 0]);
+    ctx.pipeline(this.spec);
+  }
+
+  /** Useful floating-point operations per call (2·M·N·K per batch item). */
+  get flops(): number {
+    const { M, N, K, batch } = this.shape;
+    return 2 * M * N * K * batch;
+  }
+
+  /**
+   * Records out (+)= op(a)·op(b) (+ bias) into `encoder`. a: (batch, M, K) or (batch, K, M) for tn; b: (batch, K, N) or
+   * (batch, N, K) for nt; out: (batch, M, N); bias: (N). A broadcast operand (stride 0) is one matrix; leading dims may be
+   * merged or split freely as long as the last dim and the element count match. An operand with custom (non-dense)
+   * strides may have any shape holding at least its extent.
+   */
+  record(encoder: GPUCommandEncoder, a: Tensor, b: Tensor, out: Tensor, bias?: Tensor): void {
+    const { matrices, extents } = this.shape;
+    this.checkOperand('a', a, matrices.a, extents.a, this.shape.strides.a);
+    this.checkOperand('b', b, matrices.b, extents.b, this.shape.strides.b);
+    this.checkOperand('out', out, matrices.c, extents.c, this.shape.strides.c);
+    if (this.shape.bias) {
+      if (!bias) throw new Error(`${this.label} (${this.description}): built with a bias but none was given`);
+      this.checkOperand('bias', bias, [1, this.shape.N], this.shape.N, this.shape.N);
+    } else if (bias) {
+      throw new Error(`${this.label} (${this.description}): got bias ${bias} but was built without one (set bias: true)`);
+    }
+    for (const [name, operand] of [['a', a], ['b', b], ['bias', bias]] as const) {
+      if (operand && operand.buffer === out.buffer) {
+        throw new Error(`${this.label}: out ${out} is also operand ${name}; write the product to a separate tensor`);
+      }
+    }
+    const bindings = bias ? [this.params, a, b, out, bias] : [this.params, a, b, out];
+    const shapes = `${this.description}: a ${a}, b ${b}, out ${out}` + (bias ? `, bias ${bias}` : '');
+    this.ctx.dispatch(encoder, this.spec, bindings, this.workgroups, shapes);
+  }
+
+  private checkOperand(name: string, tensor: Tensor, [rows, cols]: [number, number], extent: number, stride: number): void {
+    const dense = stride === 0 || stride === rows * cols;
+    const last = tensor.shape.length ? tensor.shape[tensor.shape.length - 1] : 1;
+    // Dense operands must look like the matrix; with custom strides the tensor is a flat span of at least the extent.
+    const fits = tensor.dtype === 'f32' && (dense ? (extent === 0 || last === cols) && tensor.size === extent : tensor.size >= extent);
+    if (fits) return;
+    const { batch } = this.shape;
+    const expected = name === 'bias' ? `[${cols}]` : batch > 1 && stride !== 0 ? `[${batch}x${rows}x${cols}]` : `[${rows}x${cols}]`;
+    throw new Error(
+      `${this.label} (${this.description}): operand ${name} is ${tensor}, expected f32 ` +
+        (dense ? `${expected} (or any shape ending in ${cols} with ${extent} elements)` : `with at least ${extent} elements (strided)`),
+    );
+  }
+}

@@ -1,0 +1,166 @@
+// Matmul family: the float64 reference against finite differences, and both GPU variants against the reference.
+import { describe, expect, it } from 'vitest';
+import { GpuKernelError } from '../../src/gpu/errors.ts';
+import { Matmul, type MatmulVariant } from '../../src/kernels/matmul.ts';
+import {
+  matmulBackward,
+  matmulForward,
+  resolveMatmul,
+  type MatmulLayout,
+  type MatmulShape,
+} from '../../src/kernels/reference/matmul.ts';
+import { Random } from '../../src/util/random.ts';
+import { expectClose, type Tolerance } from '../helpers/compare.ts';
+import { gpuContext } from '../helpers/gpu.ts';
+import { checkGradients } from '../helpers/gradcheck.ts';
+
+const LAYOUTS: MatmulLayout[] = ['nn', 'nt', 'tn'];
+const VARIANTS: MatmulVariant[] = ['registers', 'tiled'];
+// (M, N, K): ones, sizes below, at and past a 4x4 block and a 32/64-wide workgroup tile; at most ~4 MFLOP each.
+const SHAPES: [number, number, number][] = [
+  [1, 1, 1],
+  [7, 33, 1],
+  [1, 257, 7],
+  [33, 7, 257],
+  [257, 7, 33],
+  [33, 33, 33],
+  [257, 257, 7],
+  [7, 33, 257],
+];
+
+/**
+ * fp32 against float64 with N(0, 1) inputs: entries of C have magnitude ~sqrt(K) and fp32 rounding error grows
+ * like sqrt(K)·eps·|C|, so both tolerances scale with sqrt(K).
+ */
+function tolerance(K: number): Tolerance {
+  const scale = Math.sqrt(K + 1);
+  return { rtol: 2e-5 * scale, atol: 2e-5 * scale };
+}
+
+/** n normal values, rounded to f32 so the reference sees exactly what the GPU sees. */
+function f32Normals(random: Random, n: number): Float64Array {
+  return Float64Array.from(Float32Array.from(random.normals(n)));
+}
+
+interface Case {
+  shape: MatmulShape;
+  variant: MatmulVariant;
+  /** Records the kernel this many times into one encoder (accumulate mode only). */
+  repeats?: number;
+}
+
+/** Runs one case on the GPU and checks it against matmulForward on the same (f32-rounded) data. */
+async function checkAgainstReference({ shape, variant, repeats = 1 }: Case, seed = 1): Promise<void> {
+  const ctx = await gpuContext();
+  const r = resolveMatmul(shape);
+  const random = new Random(seed);
+  const a = f32Normals(random, r.extents.a);
+  const b = f32Normals(random, r.extents.b);
+  const bias = r.bias ? f32Normals(random, r.N) : undefined;
+  const initial = r.accumulate ? f32Normals(random, r.extents.c) : new Float64Array(r.extents.c);
+  const expected = Float64Array.from(initial);
+  for (let i = 0; i < repeats; i++) matmulForward(shape, a, b, bias, expected);
+
+  const matmul = new Matmul(ctx, shape, { variant, label: `test ${r.layout}` });
+  const ta = ctx.tensor('a', tensorShape(r.matrices.a, r.strides.a, r.batch, r.extents.a), 'f32', a);
+  const tb = ctx.tensor('b', tensorShape(r.matrices.b, r.strides.b, r.batch, r.extents.b), 'f32', b);
+  const tc = ctx.tensor('c', tensorShape(r.matrices.c, r.strides.c, r.batch, r.extents.c), 'f32', initial);
+  const tbias = bias ? ctx.tensor('bias', [r.N], 'f32', bias) : undefined;
+  await ctx.run('matmul test', (encoder) => {
+    for (let i = 0; i < repeats; i++) matmul.record(encoder, ta, tb, tc, tbias);
+  });
+  const actual = await ctx.read(tc);
+  const tol = tolerance(r.K * repeats);
+  expectClose(`${variant} ${JSON.stringify(shape)}`, actual, expected, { rtol: tol.rtol, atol: tol.atol * repeats });
+}
+
+/** (batch, rows, cols) for dense operands, (rows, cols) for broadcast ones, a flat span for custom strides. */
+function tensorShape([rows, cols]: [number, number], stride: number, batch: number, extent: number): number[] {
+  if (stride === 0 || batch === 1) return [rows, cols];
+  return stride === rows * cols ? [batch, rows, cols] : [extent];
+}
+
+const name = ([M, N, K]: [number, number, number]) => `M=${M} N=${N} K=${K}`;
+
+describe('matmul reference backward', () => {
+  const cases: [string, MatmulShape][] = [
+    ['nn with bias', { M: 3, N: 5, K: 4, layout: 'nn', bias: true }],
+    ['nt with bias', { M: 4, N: 3, K: 5, layout: 'nt', bias: true }],
+    ['tn with bias', { M: 5, N: 4, K: 3, layout: 'tn', bias: true }],
+    ['nt batched, B broadcast', { M: 3, N: 2, K: 4, layout: 'nt', batch: 3, strides: { b: 0 } }],
+    ['tn batched, A broadcast, bias', { M: 2, N: 3, K: 4, layout: 'tn', batch: 2, strides: { a: 0 }, bias: true }],
+  ];
+  it.each(cases)('%s matches central finite differences', (_, shape) => {
+    const r = resolveMatmul(shape);
+    const random = new Random(3);
+    const inputs = { a: random.normals(r.extents.a), b: random.normals(r.extents.b), bias: random.normals(r.N) };
+    checkGradients({
+      inputs,
+      forward: (x) => matmulForward(shape, x.a, x.b, r.bias ? x.bias : undefined),
+      backward: (x, dout) => {
+        const g = matmulBackward(shape, x.a, x.b, dout);
+        return { a: g.da, b: g.db, bias: g.dbias };
+      },
+      wrt: r.bias ? ['a', 'b', 'bias'] : ['a', 'b'],
+      samples: 40,
+    });
+  });
+});
+
+describe.each(VARIANTS)('matmul %s on the GPU against the reference', (variant) => {
+  describe.each(LAYOUTS)('layout %s', (layout) => {
+    it.each(SHAPES.map((s) => [name(s), s] as const))('%s', async (_, [M, N, K]) => {
+      await checkAgainstReference({ shape: { M, N, K, layout }, variant });
+    });
+
+    it.each([
+      [1, 7, 33],
+      [257, 33, 7],
+    ] as [number, number, number][])('with bias, M=%i N=%i K=%i', async (M, N, K) => {
+      await checkAgainstReference({ shape: { M, N, K, layout, bias: true }, variant });
+    });
+
+    it('batched (3 products) with dense strides', async () => {
+      await checkAgainstReference({ shape: { M: 7, N: 33, K: 7, layout, batch: 3 }, variant });
+    });
+
+    it('batched with A broadcast (stride 0) and bias', async () => {
+      await checkAgainstReference({ shape: { M: 33, N: 7, K: 7, layout, batch: 2, strides: { a: 0 }, bias: true }, variant });
+    });
+
+    it('batched with B broadcast (stride 0) and padded strides for A and C', async () => {
+      const shape: MatmulShape = { M: 7, N: 7, K: 33, layout, batch: 3, strides: { a: 7 * 33 + 5, b: 0, c: 7 * 7 + 3 } };
+      await checkAgainstReference({ shape, variant });
+    });
+
+    it('accumulates into C over two recorded calls', async () => {
+      await checkAgainstReference({ shape: { M: 33, N: 7, K: 33, layout, accumulate: true, bias: true }, variant, repeats: 2 });
+    });
+  });
+});
+
+describe('matmul wrapper', () => {
+  it('throws, naming the operand and expected shape, when an operand is wrongly shaped', async () => {
+    const ctx = await gpuContext();
+    const matmul = new Matmul(ctx, { M: 7, N: 5, K: 3, layout: 'nt', bias: true }, { label: 'proj' });
+    const a = ctx.tensor('x', [7, 3], 'f32');
+    const w = ctx.tensor('w', [5, 3], 'f32');
+    const out = ctx.tensor('y', [7, 5], 'f32');
+    const bias = ctx.tensor('b', [5], 'f32');
+    const encoder = ctx.encoder('shape errors');
+    expect(() => matmul.record(encoder, a, ctx.tensor('w_t', [3, 5], 'f32'), out, bias)).toThrow(/operand b is w_t\[3x5\].*expected f32 \[5x3\]/);
+    expect(() => matmul.record(encoder, ctx.tensor('x8', [8, 3], 'f32'), w, out, bias)).toThrow(/operand a is x8\[8x3\]/);
+    expect(() => matmul.record(encoder, a, w, ctx.tensor('y6', [7, 6], 'f32'), bias)).toThrow(/operand out/);
+    expect(() => matmul.record(encoder, a, w, out, ctx.tensor('b4', [4], 'f32'))).toThrow(/operand bias/);
+    expect(() => matmul.record(encoder, a, w, out)).toThrow(/built with a bias/);
+    expect(() => matmul.record(encoder, a, w, ctx.tensor('ids', [7, 5], 'u32'), bias)).toThrow(/expected f32/);
+    // Merged leading dims are fine: (1, 7, 3) is the same (7, 3) matrix.
+    expect(() => matmul.record(encoder, ctx.tensor('x3d', [1, 7, 3], 'f32'), w, out, bias)).not.toThrow();
+  });
+
+  it('refuses a product that needs more workgroups than the device allows along one axis', async () => {
+    const ctx = await gpuContext();
+    const M = ctx.limits.maxComputeWorkgroupsPerDimension * 32 + 1;
+    expect(() => new Matmul(ctx, { M, N: 1, K: 1, layout: 'nn' }, { variant: 'registers' })).toThrow(GpuKernelError);
+  });
+});
