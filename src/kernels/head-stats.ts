@@ -1,0 +1,109 @@
+// MLM-head statistics computed on the GPU (row norms, exact percentiles, histogram, anisotropy) and W <- W / k.
+import { f32Bits, grid1d, type GpuContext } from '../gpu/context.ts';
+import type { Tensor } from '../gpu/tensor.ts';
+import source from '../../shaders/head_stats.wgsl?raw';
+import { sampleRowPairs, type HistogramRange, type NormSummary } from './reference/head-stats.ts';
+import { expectTensor } from './shape-check.ts';
+
+const WORKGROUP = 256;
+const spec = (entryPoint: string) => ({ family: 'head_stats', source, entryPoint, constants: { WORKGROUP } });
+
+export interface HeadStatistics {
+  /** Divisor k the norms were measured under (norms of W / k). */
+  k: number;
+  summary: NormSummary;
+  /** Mean cosine similarity of sampled row pairs (independent of k). */
+  anisotropy: number;
+  histogram: { range: HistogramRange; counts: number[] };
+}
+
+export interface HeadStatsOptions {
+  bins?: number;
+  /** Row pairs sampled for anisotropy. */
+  pairs?: number;
+  seed?: number;
+}
+
+export class HeadStats {
+  readonly bins: number;
+  readonly pairCount: number;
+  private readonly padded: number;
+  private readonly params: GPUBuffer;
+  private readonly rescaleParams: GPUBuffer;
+  private readonly sorted: Tensor<'f32'>;
+  private readonly stats: Tensor<'f32'>;
+  private readonly histogram: Tensor<'u32'>;
+  private readonly pairs: Tensor<'u32'>;
+
+  constructor(private readonly ctx: GpuContext, readonly V: number, readonly d: number, options: HeadStatsOptions = {}) {
+    if (V < 2) throw new Error(`head statistics need at least 2 rows, the head has ${V}`);
+    this.bins = options.bins ?? 64;
+    this.pairCount = options.pairs ?? 2000;
+    this.padded = 2 ** Math.ceil(Math.log2(V));
+    this.params = ctx.uniform(`head_stats V${V} d${d}`, 9);
+    this.rescaleParams = ctx.uniform(`head_rescale V${V} d${d}`, 9);
+    this.sorted = ctx.tensor('head_stats.sorted_norms', [this.padded], 'f32');
+    this.stats = ctx.tensor('head_stats.stats', [8], 'f32');
+    this.histogram = ctx.tensor('head_stats.histogram', [this.bins], 'u32');
+    this.pairs = ctx.tensor('head_stats.pairs', [this.pairCount, 2], 'u32', sampleRowPairs(V, this.pairCount, options.seed ?? 1));
+  }
+
+  /**
+   * Statistics of the row norms of weight / k. Without `range`, the histogram spans [0, max] (log bins: [min, max]).
+   */
+  async measure(weight: Tensor, k = 1, range?: Omit<HistogramRange, 'bins'>): Promise<HeadStatistics> {
+    expectTensor('head_stats', 'weight', weight, [this.V, this.d]);
+    const shapes = `V=${this.V} d=${this.d} k=${k}`;
+    this.writeParams(this.params, k, range ?? { lo: 0, hi: 1, log: false });
+    const bindings = [this.params, weight, this.sorted, this.stats, this.histogram, this.pairs];
+    const limit = this.ctx.limits.maxComputeWorkgroupsPerDimension;
+    await this.ctx.run('head statistics', (encoder) => {
+      this.ctx.dispatch(encoder, spec('head_row_norms'), bindings.slice(0, 3), grid1d(this.padded, WORKGROUP, limit), shapes);
+      this.ctx.dispatch(encoder, spec('head_sort'), [this.params, null, this.sorted], [1], shapes);
+      this.ctx.dispatch(encoder, spec('head_summary'), [this.params, null, this.sorted, this.stats], [1], shapes);
+      this.ctx.dispatch(encoder, spec('head_anisotropy'), [this.params, weight, null, this.stats, null, this.pairs], [1], shapes);
+    });
+    const s = await this.ctx.read(this.stats);
+    const summary: NormSummary = { mean: s[0], std: s[1], min: s[2], max: s[3], p50: s[4], p90: s[5], p99: s[6] };
+    const histogramRange: HistogramRange = range
+      ? { ...range, bins: this.bins }
+      : { lo: 0, hi: summary.max, bins: this.bins, log: false };
+    if (histogramRange.log && !(histogramRange.lo > 0)) histogramRange.lo = summary.min > 0 ? summary.min : 1e-6;
+    if (!(histogramRange.hi > histogramRange.lo)) histogramRange.hi = histogramRange.lo + 1;
+    this.writeParams(this.params, k, histogramRange);
+    await this.ctx.run('head histogram', (encoder) => {
+      this.ctx.dispatch(
+        encoder,
+        spec('head_histogram'),
+        [this.params, null, this.sorted, null, this.histogram],
+        [Math.ceil(this.bins / WORKGROUP)],
+        shapes,
+      );
+    });
+    const counts = [...(await this.ctx.read(this.histogram))];
+    return { k, summary, anisotropy: s[7], histogram: { range: histogramRange, counts } };
+  }
+
+  /** Records W <- W / k, in place (the paper's correction; the tied embedding matrix when the head is tied). */
+  rescale(encoder: GPUCommandEncoder, weight: Tensor, k: number): void {
+    expectTensor('head_stats', 'weight', weight, [this.V, this.d]);
+    if (!(k > 0) || !Number.isFinite(k)) throw new Error(`rescale: k must be a positive number, got ${k}`);
+    this.writeParams(this.rescaleParams, k, { lo: 0, hi: 1, log: false });
+    const groups = grid1d(this.V * this.d, WORKGROUP, this.ctx.limits.maxComputeWorkgroupsPerDimension);
+    this.ctx.dispatch(encoder, spec('head_rescale'), [this.rescaleParams, weight], groups, `V=${this.V} d=${this.d} k=${k}`);
+  }
+
+  private writeParams(buffer: GPUBuffer, k: number, range: Omit<HistogramRange, 'bins'>): void {
+    this.ctx.writeUniform(buffer, [
+      this.V,
+      this.d,
+      this.padded,
+      this.bins,
+      this.pairCount,
+      f32Bits(k),
+      f32Bits(range.lo),
+      f32Bits(range.hi),
+      range.log ? 1 : 0,
+    ]);
+  }
+}
