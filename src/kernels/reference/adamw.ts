@@ -1,0 +1,32 @@
+// Float64 reference of one AdamW step (decoupled weight decay, bias-corrected moments), in place.
+
+export interface AdamWHyper {
+  lr: number;
+  beta1: number;
+  beta2: number;
+  eps: number;
+  weightDecay: number;
+}
+
+export const ADAMW_DEFAULTS: AdamWHyper = { lr: 1e-4, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 };
+
+/** Step t (1-based) updates param, m and v in place. */
+export function adamwStep(
+  param: Float64Array,
+  grad: Float64Array,
+  m: Float64Array,
+  v: Float64Array,
+  t: number,
+  hyper: AdamWHyper,
+  gradScale = 1,
+): void {
+  const c1 = 1 - hyper.beta1 ** t;
+  const c2 = 1 - hyper.beta2 ** t;
+  for (let i = 0; i < param.length; i++) {
+    const g = grad[i] * gradScale;
+    m[i] = hyper.beta1 * m[i] + (1 - hyper.beta1) * g;
+    v[i] = hyper.beta2 * v[i] + (1 - hyper.beta2) * g * g;
+    const update = m[i] / c1 / (Math.sqrt(v[i] / c2) + hyper.eps);
+    param[i] -= hyper.lr * (update + hyper.weightDecay * param[i]);
+  }
+}

@@ -1,0 +1,23 @@
+// The paper's schedules: linear warm-up then linear decay of the learning rate; quadratic ramp of the FLOPS weights.
+
+export interface LinearSchedule {
+  peakLr: number;
+  totalSteps: number;
+  /** Fraction of steps spent warming up (paper: 0.1). */
+  warmupRatio: number;
+}
+
+/** Learning rate at step t (0-based, before the update of step t + 1). */
+export function learningRate(schedule: LinearSchedule, t: number): number {
+  const warmup = Math.round(schedule.warmupRatio * schedule.totalSteps);
+  if (warmup > 0 && t < warmup) return (schedule.peakLr * (t + 1)) / warmup;
+  const remaining = schedule.totalSteps - warmup;
+  if (remaining <= 0) return schedule.peakLr;
+  return schedule.peakLr * Math.max(0, (schedule.totalSteps - t) / remaining);
+}
+
+/** λ(t) = λ · min(1, t / T_w)², with T_w a third of all steps (sentence-transformers' SpladeLoss). */
+export function flopsWeight(lambda: number, t: number, totalSteps: number, rampFraction = 1 / 3): number {
+  const rampSteps = Math.max(1, Math.floor(totalSteps * rampFraction));
+  return lambda * Math.min(1, t / rampSteps) ** 2;
+}
