@@ -7,13 +7,14 @@ export interface LinearSchedule {
   warmupRatio: number;
 }
 
-/** Learning rate at step t (0-based, before the update of step t + 1). */
+/**
+ * Learning rate of the update at step t (0-based), as transformers' linear schedule with warm-up:
+ * t / warmup during warm-up, then (total - t) / (total - warmup), times the peak.
+ */
 export function learningRate(schedule: LinearSchedule, t: number): number {
-  const warmup = Math.round(schedule.warmupRatio * schedule.totalSteps);
-  if (warmup > 0 && t < warmup) return (schedule.peakLr * (t + 1)) / warmup;
-  const remaining = schedule.totalSteps - warmup;
-  if (remaining <= 0) return schedule.peakLr;
-  return schedule.peakLr * Math.max(0, (schedule.totalSteps - t) / remaining);
+  const warmup = Math.ceil(schedule.warmupRatio * schedule.totalSteps);
+  if (t < warmup) return (schedule.peakLr * t) / Math.max(1, warmup);
+  return schedule.peakLr * Math.max(0, (schedule.totalSteps - t) / Math.max(1, schedule.totalSteps - warmup));
 }
 
 /** λ(t) = λ · min(1, t / T_w)², with T_w a third of all steps (sentence-transformers' SpladeLoss). */
