@@ -1,0 +1,291 @@
+// Fused SPLADE head: pooled = max over unmasked tokens of log(1 + ReLU(H·Wᵀ + b)), with argmax; and its backward.
+// Never materialises B x T x V. Every output element is written by exactly one invocation (deterministic).
+//
+// Layouts (row-major, f32 unless noted):
+//   hidden  (B, T, d)  read as vec4 (d % 4 == 0)    weight (V, d) read as vec4    bias (V)
+//   mask    (B, T) u32 or f32 bits: a token is present when its word is non-zero
+//   pooled  (B, V)     argmax (B, V) u32: token index of the max, NO_TOKEN when pooled == 0
+//   dpooled (B, V)     dhidden (B, T, d) += ;  dweight (V, d) += ;  dbias (V) +=   (backward accumulates)
+//   offsets (B, T) u32 scratch: after head_bucket, offsets[b, t] = end of token t's bucket in `order`
+//   order   (B, V) u32 scratch: per sequence, the vocabulary ids grouped by argmax token, ascending within a bucket
+
+struct Dims {
+  B: u32,
+  T: u32,
+  D: u32, // hidden size d
+  V: u32,
+}
+
+const NO_TOKEN: u32 = 0xffffffffu;
+
+@group(0) @binding(0) var<uniform> dims: Dims;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Forward. Each invocation owns 4 vocabulary ids of one sequence and walks all tokens 4 at a time (4x4 register
+// block, vec4 loads along d), keeping the running max logit and its token; log1p is applied once at the end
+// (log1p∘ReLU is monotone, so the max of the logits is the max of the activations). Strict '>' in token order
+// keeps the lowest token index on ties; a running max starting at 0 leaves NO_TOKEN when no logit is positive.
+
+override FWD_WG: u32 = 64; // invocations per workgroup; a workgroup covers 4 * FWD_WG vocabulary ids
+
+@group(0) @binding(1) var<storage, read> f_hidden: array<vec4f>;   // (B, T, d/4)
+@group(0) @binding(2) var<storage, read> f_weight: array<vec4f>;   // (V, d/4)
+@group(0) @binding(3) var<storage, read> f_bias: array<f32>;       // (V)
+@group(0) @binding(4) var<storage, read> f_mask: array<u32>;       // (B, T)
+@group(0) @binding(5) var<storage, read_write> f_pooled: array<f32>; // (B, V)
+@group(0) @binding(6) var<storage, read_write> f_argmax: array<u32>; // (B, V)
+
+// log(1 + x) for x >= 0 to a few ulp: 2 atanh(x / (2 + x)) by its series where log() near 1 is inexact.
+fn log1p_pos(x: f32) -> f32 {
+  if (x > 1.0) {
+    return log(1.0 + x);
+  }
+  let s = x / (2.0 + x); // <= 1/3
+  let s2 = s * s;
+  var sum = 1.0 / 21.0;
+  sum = sum * s2 + 1.0 / 19.0;
+  sum = sum * s2 + 1.0 / 17.0;
+  sum = sum * s2 + 1.0 / 15.0;
+  sum = sum * s2 + 1.0 / 13.0;
+  sum = sum * s2 + 1.0 / 11.0;
+  sum = sum * s2 + 1.0 / 9.0;
+  sum = sum * s2 + 1.0 / 7.0;
+  sum = sum * s2 + 1.0 / 5.0;
+  sum = sum * s2 + 1.0 / 3.0;
+  sum = sum * s2 + 1.0;
+  return 2.0 * s * sum;
+}
+
+@compute @workgroup_size(FWD_WG)
+fn head_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let b = wid.y;
+  let D4 = dims.D / 4u;
+  let T = dims.T;
+  let vbase = wid.x * FWD_WG * 4u + lid;
+  let vids = vec4u(vbase, vbase + FWD_WG, vbase + 2u * FWD_WG, vbase + 3u * FWD_WG);
+  let vlast = dims.V - 1u;
+  let w0 = min(vids.x, vlast) * D4;
+  let w1 = min(vids.y, vlast) * D4;
+  let w2 = min(vids.z, vlast) * D4;
+  let w3 = min(vids.w, vlast) * D4;
+  let bias = vec4f(f_bias[min(vids.x, vlast)], f_bias[min(vids.y, vlast)], f_bias[min(vids.z, vlast)], f_bias[min(vids.w, vlast)]);
+
+  var best = vec4f(0.0);
+  var best_t = vec4u(NO_TOKEN);
+  for (var t0 = 0u; t0 < T; t0 += 4u) {
+    let ts = vec4u(t0, t0 + 1u, t0 + 2u, t0 + 3u);
+    let tc = min(ts, vec4u(T - 1u));
+    let live = (ts < vec4u(T)) &
+      vec4<bool>(f_mask[b * T + tc.x] != 0u, f_mask[b * T + tc.y] != 0u, f_mask[b * T + tc.z] != 0u, f_mask[b * T + tc.w] != 0u);
+    if (!any(live)) {
+      continue;
+    }
+    let h0 = (b * T + tc.x) * D4;
+    let h1 = (b * T + tc.y) * D4;
+    let h2 = (b * T + tc.z) * D4;
+    let h3 = (b * T + tc.w) * D4;
+    // acc_i[j] = logit of token t0 + i against vocabulary id vids[j]
+    var acc0 = vec4f(0.0);
+    var acc1 = vec4f(0.0);
+    var acc2 = vec4f(0.0);
+    var acc3 = vec4f(0.0);
+    for (var k = 0u; k < D4; k++) {
+      let a = f_weight[w0 + k];
+      let bb = f_weight[w1 + k];
+      let c = f_weight[w2 + k];
+      let e = f_weight[w3 + k];
+      let x0 = f_hidden[h0 + k];
+      let x1 = f_hidden[h1 + k];
+      let x2 = f_hidden[h2 + k];
+      let x3 = f_hidden[h3 + k];
+      acc0 += vec4f(dot(x0, a), dot(x0, bb), dot(x0, c), dot(x0, e));
+      acc1 += vec4f(dot(x1, a), dot(x1, bb), dot(x1, c), dot(x1, e));
+      acc2 += vec4f(dot(x2, a), dot(x2, bb), dot(x2, c), dot(x2, e));
+      acc3 += vec4f(dot(x3, a), dot(x3, bb), dot(x3, c), dot(x3, e));
+    }
+    // in token order, so that a later equal logit never replaces an earlier one
+    var l = acc0 + bias;
+    var up = vec4<bool>(live.x) & (l > best);
+    best = select(best, l, up);
+    best_t = select(best_t, vec4u(ts.x), up);
+    l = acc1 + bias;
+    up = vec4<bool>(live.y) & (l > best);
+    best = select(best, l, up);
+    best_t = select(best_t, vec4u(ts.y), up);
+    l = acc2 + bias;
+    up = vec4<bool>(live.z) & (l > best);
+    best = select(best, l, up);
+    best_t = select(best_t, vec4u(ts.z), up);
+    l = acc3 + bias;
+    up = vec4<bool>(live.w) & (l > best);
+    best = select(best, l, up);
+    best_t = select(best_t, vec4u(ts.w), up);
+  }
+  for (var j = 0u; j < 4u; j++) {
+    if (vids[j] < dims.V) {
+      f_pooled[b * dims.V + vids[j]] = log1p_pos(best[j]);
+      f_argmax[b * dims.V + vids[j]] = best_t[j];
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Backward, step 1: bucket each sequence's vocabulary ids by argmax token (a stable counting sort, one workgroup per
+// sequence). Counting with atomics gives exact counts; the scatter walks V in chunks in order, ranking within a
+// chunk by comparison, so the order inside a bucket is ascending v and the result is deterministic.
+
+override SORT_WG: u32 = 128;
+
+@group(0) @binding(1) var<storage, read> s_argmax: array<u32>;                   // (B, V)
+@group(0) @binding(2) var<storage, read_write> s_offsets: array<atomic<u32>>;    // (B, T)
+@group(0) @binding(3) var<storage, read_write> s_order: array<u32>;              // (B, V)
+
+var<workgroup> chunk_token: array<u32, SORT_WG>;
+var<workgroup> partial: array<u32, SORT_WG>;
+
+@compute @workgroup_size(SORT_WG)
+fn head_bucket(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let row = wid.x; // sequence b
+  let T = dims.T;
+  let V = dims.V;
+  let base = row * T;
+  // counts
+  for (var t = lid; t < T; t += SORT_WG) {
+    atomicStore(&s_offsets[base + t], 0u);
+  }
+  storageBarrier();
+  for (var v = lid; v < V; v += SORT_WG) {
+    let t = s_argmax[row * V + v];
+    if (t < T) { atomicAdd(&s_offsets[base + t], 1u); }
+  }
+  storageBarrier();
+  // exclusive prefix sum over T: each invocation scans a contiguous span, thread 0 scans the span totals
+  let span = (T + SORT_WG - 1u) / SORT_WG;
+  let lo = min(lid * span, T);
+  let hi = min(lo + span, T);
+  var total = 0u;
+  for (var t = lo; t < hi; t++) {
+    total += atomicLoad(&s_offsets[base + t]);
+  }
+  partial[lid] = total;
+  workgroupBarrier();
+  if (lid == 0u) {
+    var run = 0u;
+    for (var i = 0u; i < SORT_WG; i++) {
+      let c = partial[i];
+      partial[i] = run;
+      run += c;
+    }
+  }
+  workgroupBarrier();
+  var run = partial[lid];
+  for (var t = lo; t < hi; t++) {
+    let c = atomicLoad(&s_offsets[base + t]);
+    atomicStore(&s_offsets[base + t], run);
+    run += c;
+  }
+  storageBarrier();
+  // scatter: offsets[t] is the cursor of bucket t; after the last chunk it is the bucket's end
+  for (var c0 = 0u; c0 < V; c0 += SORT_WG) {
+    let v = c0 + lid;
+    var t = NO_TOKEN;
+    if (v < V) { t = s_argmax[row * V + v]; }
+    if (t >= T) { t = NO_TOKEN; }
+    chunk_token[lid] = t;
+    workgroupBarrier();
+    var rank = 0u;
+    var last = true;
+    for (var j = 0u; j < SORT_WG; j++) {
+      let same = chunk_token[j] == t;
+      rank += select(0u, 1u, same && j < lid);
+      last = last && !(same && j > lid);
+    }
+    var cursor = 0u;
+    if (t != NO_TOKEN) {
+      cursor = atomicLoad(&s_offsets[base + t]);
+      s_order[row * V + cursor + rank] = v;
+    }
+    storageBarrier(); // every cursor read before any is moved
+    if (t != NO_TOKEN && last) {
+      atomicStore(&s_offsets[base + t], cursor + rank + 1u);
+    }
+    storageBarrier();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Backward, step 2: dhidden[b, t, :] += sum over v in bucket (b, t) of dlogit[b, v] * weight[v, :].
+// One workgroup per (t, b); its invocations split d. dlogit = dpooled * exp(-pooled) where pooled > 0.
+
+override BWD_WG: u32 = 64;
+
+@group(0) @binding(1) var<storage, read> h_dpooled: array<f32>;          // (B, V)
+@group(0) @binding(2) var<storage, read> h_pooled: array<f32>;           // (B, V)
+@group(0) @binding(3) var<storage, read> h_offsets: array<u32>;          // (B, T)
+@group(0) @binding(4) var<storage, read> h_order: array<u32>;            // (B, V)
+@group(0) @binding(5) var<storage, read> h_weight: array<f32>;           // (V, d)
+@group(0) @binding(6) var<storage, read_write> h_dhidden: array<f32>;    // (B, T, d)
+
+fn dlogit(dp: f32, p: f32) -> f32 {
+  return select(0.0, dp * exp(-p), p > 0.0);
+}
+
+@compute @workgroup_size(BWD_WG)
+fn head_backward_hidden(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let t = wid.x;
+  let b = wid.y;
+  let T = dims.T;
+  let V = dims.V;
+  let D = dims.D;
+  var start = 0u;
+  if (t > 0u) { start = h_offsets[b * T + t - 1u]; }
+  let end = h_offsets[b * T + t];
+  for (var k = lid; k < D; k += BWD_WG) {
+    var acc = 0.0;
+    for (var i = start; i < end; i++) {
+      let v = h_order[b * V + i];
+      acc += dlogit(h_dpooled[b * V + v], h_pooled[b * V + v]) * h_weight[v * D + k];
+    }
+    h_dhidden[(b * T + t) * D + k] += acc;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Backward, step 3: dweight[v, :] += sum_b dlogit[b, v] * hidden[b, argmax[b, v], :];  dbias[v] += sum_b dlogit[b, v].
+// One workgroup per vocabulary row (rows beyond 65535 fold into y); its invocations split d; b in order.
+
+@group(0) @binding(1) var<storage, read> w_dpooled: array<f32>;          // (B, V)
+@group(0) @binding(2) var<storage, read> w_pooled: array<f32>;           // (B, V)
+@group(0) @binding(3) var<storage, read> w_argmax: array<u32>;           // (B, V)
+@group(0) @binding(4) var<storage, read> w_hidden: array<f32>;           // (B, T, d)
+@group(0) @binding(5) var<storage, read_write> w_dweight: array<f32>;    // (V, d)
+@group(0) @binding(6) var<storage, read_write> w_dbias: array<f32>;      // (V)
+
+@compute @workgroup_size(BWD_WG)
+fn head_backward_weight(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let v = wid.y * 65535u + wid.x;
+  let V = dims.V;
+  if (v >= V) { return; }
+  let T = dims.T;
+  let D = dims.D;
+  for (var k = lid; k < D; k += BWD_WG) {
+    var acc = 0.0;
+    for (var b = 0u; b < dims.B; b++) {
+      let t = w_argmax[b * V + v];
+      let g = dlogit(w_dpooled[b * V + v], w_pooled[b * V + v]);
+      if (t < T && g != 0.0) {
+        acc += g * w_hidden[(b * T + t) * D + k];
+      }
+    }
+    w_dweight[v * D + k] += acc;
+  }
+  if (lid == 0u) {
+    var acc = 0.0;
+    for (var b = 0u; b < dims.B; b++) {
+      if (w_argmax[b * V + v] < T) {
+        acc += dlogit(w_dpooled[b * V + v], w_pooled[b * V + v]);
+      }
+    }
+    w_dbias[v] += acc;
+  }
+}

@@ -1,0 +1,189 @@
+// Fused SPLADE head on the GPU (shaders/splade_head.wgsl): pooled = max_t log(1 + ReLU(H·Wᵀ + b)) and its backward.
+import type { GpuContext, KernelSpec } from '../gpu/context.ts';
+import type { DType, Tensor } from '../gpu/tensor.ts';
+import source from '../../shaders/splade_head.wgsl?raw';
+
+/** argmax value of a (b, v) whose pooled value is 0 (no unmasked token with a positive logit). */
+export const NO_TOKEN = 0xffffffff;
+
+export interface SpladeHeadDims {
+  /** sequences */
+  B: number;
+  /** tokens per sequence (padded length) */
+  T: number;
+  /** hidden size; a multiple of 4 */
+  d: number;
+  /** vocabulary size */
+  V: number;
+}
+
+/** Workgroup sizes (WGSL override constants). */
+export interface SpladeHeadTuning {
+  /** forward invocations per workgroup; each owns 4 vocabulary ids */
+  forwardWorkgroup: number;
+  /** invocations of the per-sequence bucketing workgroup */
+  sortWorkgroup: number;
+  /** invocations splitting d in the two gradient gathers */
+  backwardWorkgroup: number;
+}
+
+export const DEFAULT_TUNING: SpladeHeadTuning = { forwardWorkgroup: 64, sortWorkgroup: 128, backwardWorkgroup: 64 };
+
+export interface SpladeHeadForwardArgs {
+  hidden: Tensor; // (B, T, d) f32: hidden states after the MLM head transform
+  weight: Tensor; // (V, d) f32: decoder matrix
+  bias: Tensor; // (V) f32
+  mask: Tensor; // (B, T) u32 or f32: a token counts when its 32-bit word is non-zero (1 / 1.0 real, 0 padding)
+  pooled: Tensor; // (B, V) f32, overwritten
+  argmax: Tensor; // (B, V) u32, overwritten: lowest token index reaching the max, NO_TOKEN where pooled = 0
+}
+
+export interface SpladeHeadBackwardArgs {
+  hidden: Tensor; // (B, T, d) f32, as in forward
+  weight: Tensor; // (V, d) f32, as in forward
+  pooled: Tensor; // (B, V) f32 from forward
+  argmax: Tensor; // (B, V) u32 from forward
+  dpooled: Tensor; // (B, V) f32: d loss / d pooled
+  /** (B, T, d) f32, accumulated into (+=); omit to skip the hidden-state gradient (frozen encoder). */
+  dhidden?: Tensor;
+  /** (V, d) f32, accumulated into (+=); omit when the decoder is frozen. */
+  dweight?: Tensor;
+  /** (V) f32, accumulated into (+=); omit when the bias is frozen. */
+  dbias?: Tensor;
+}
+
+const FAMILY = 'splade_head';
+
+/**
+ * The fused SPLADE head for one (B, T, d, V), built once: it owns its uniform and scratch buffers.
+ *
+ * Gradient convention (llm.c style): backward ADDS into dhidden, dweight and dbias, so gradients of several
+ * calls (queries, positives, negatives; a tied embedding) sum; zeroing them is the caller's own step
+ * (`ctx.clear(encoder, tensor)`). forward overwrites pooled and argmax.
+ */
+export class SpladeHead {
+  /** Bytes of the GPU buffers this instance allocated (uniform + bucketing scratch), for the benchmark. */
+  readonly scratchBytes: number;
+  private readonly dimsBuffer: GPUBuffer;
+  private readonly offsets: Tensor<'u32'>; // (B, T) bucket ends per sequence
+  private readonly order: Tensor<'u32'>; // (B, V) vocabulary ids grouped by argmax token
+  private readonly tuning: SpladeHeadTuning;
+
+  constructor(private readonly ctx: GpuContext, readonly dims: SpladeHeadDims, tuning: Partial<SpladeHeadTuning> = {}) {
+    const { B, T, d, V } = dims;
+    for (const [name, n] of Object.entries(dims)) {
+      if (!Number.isInteger(n) || n < 1) throw new Error(`${FAMILY}: ${name} must be a positive integer, got ${n}`);
+    }
+    if (d % 4 !== 0) throw new Error(`${FAMILY}: hidden size d = ${d} must be a multiple of 4 (vec4 loads)`);
+    const maxGroups = ctx.limits.maxComputeWorkgroupsPerDimension;
+    if (B > maxGroups || T > maxGroups) {
+      throw new Error(`${FAMILY}: B = ${B} and T = ${T} must each be at most maxComputeWorkgroupsPerDimension ${maxGroups}`);
+    }
+    if (B * T * d >= 2 ** 32 || V * d >= 2 ** 32 || B * V >= 2 ** 32) {
+      throw new Error(`${FAMILY}: ${this.shapes} overflows 32-bit indices`);
+    }
+    ctx.checkBindingSize(`${FAMILY} hidden [${B}x${T}x${d}]`, B * T * d * 4);
+    ctx.checkBindingSize(`${FAMILY} weight [${V}x${d}]`, V * d * 4);
+    ctx.checkBindingSize(`${FAMILY} pooled [${B}x${V}]`, B * V * 4);
+    this.tuning = { ...DEFAULT_TUNING, ...tuning };
+    this.dimsBuffer = ctx.uniform(`${FAMILY} dims ${this.shapes}`, 4);
+    ctx.writeUniform(this.dimsBuffer, [B, T, d, V]);
+    this.offsets = ctx.tensor(`${FAMILY} offsets`, [B, T], 'u32');
+    this.order = ctx.tensor(`${FAMILY} order`, [B, V], 'u32');
+    this.scratchBytes = this.dimsBuffer.size + this.offsets.byteLength + this.order.byteLength;
+  }
+
+  get shapes(): string {
+    const { B, T, d, V } = this.dims;
+    return `B=${B} T=${T} d=${d} V=${V}`;
+  }
+
+  /** pooled (B, V) = max over unmasked t of log1p(relu(hidden[b, t]·weight[v] + bias[v])); argmax (B, V) its token. */
+  forward(encoder: GPUCommandEncoder, args: SpladeHeadForwardArgs): void {
+    const { B, T, d, V } = this.dims;
+    this.expect('hidden', args.hidden, [B, T, d]);
+    this.expect('weight', args.weight, [V, d]);
+    this.expect('bias', args.bias, [V]);
+    this.expect('mask', args.mask, [B, T], ['u32', 'f32']);
+    this.expect('pooled', args.pooled, [B, V]);
+    this.expect('argmax', args.argmax, [B, V], ['u32']);
+    const wg = this.tuning.forwardWorkgroup;
+    this.ctx.dispatch(
+      encoder,
+      this.spec('head_forward', { FWD_WG: wg }),
+      [this.dimsBuffer, args.hidden, args.weight, args.bias, args.mask, args.pooled, args.argmax],
+      [Math.ceil(V / (4 * wg)), B],
+      this.shapes,
+    );
+  }
+
+  /** dhidden += Gᵀ-gather of dlogit·W, dweight[v] += Σ_b dlogit·hidden[b, argmax], dbias[v] += Σ_b dlogit. */
+  backward(encoder: GPUCommandEncoder, args: SpladeHeadBackwardArgs): void {
+    const { B, T, d, V } = this.dims;
+    this.expect('hidden', args.hidden, [B, T, d]);
+    this.expect('weight', args.weight, [V, d]);
+    this.expect('pooled', args.pooled, [B, V]);
+    this.expect('argmax', args.argmax, [B, V], ['u32']);
+    this.expect('dpooled', args.dpooled, [B, V]);
+    const { dhidden, dweight, dbias } = args;
+    if (!dhidden && !dweight && !dbias) throw new Error(`${FAMILY}.backward: pass at least one of dhidden, dweight, dbias`);
+    const bw = this.tuning.backwardWorkgroup;
+    if (dhidden) {
+      this.expect('dhidden', dhidden, [B, T, d]);
+      const sw = this.tuning.sortWorkgroup;
+      this.ctx.dispatch(encoder, this.spec('head_bucket', { SORT_WG: sw }), [this.dimsBuffer, args.argmax, this.offsets, this.order], [B], this.shapes);
+      this.ctx.dispatch(
+        encoder,
+        this.spec('head_backward_hidden', { BWD_WG: bw }),
+        [this.dimsBuffer, args.dpooled, args.pooled, this.offsets, this.order, args.weight, dhidden],
+        [T, B],
+        this.shapes,
+      );
+    }
+    if (dweight || dbias) {
+      // the kernel writes both; a missing one gets a throw-away target (scratch is allocated lazily, once)
+      const dw = dweight ?? this.spare('dweight', [V, d]);
+      const db = dbias ?? this.spare('dbias', [V]);
+      this.expect('dweight', dw, [V, d]);
+      this.expect('dbias', db, [V]);
+      const gx = Math.min(V, 65535);
+      this.ctx.dispatch(
+        encoder,
+        this.spec('head_backward_weight', { BWD_WG: bw }),
+        [this.dimsBuffer, args.dpooled, args.pooled, args.argmax, args.hidden, dw, db],
+        [gx, Math.ceil(V / gx)],
+        this.shapes,
+      );
+    }
+  }
+
+  destroy(): void {
+    this.dimsBuffer.destroy();
+    this.offsets.buffer.destroy();
+    this.order.buffer.destroy();
+    for (const t of this.spares.values()) t.buffer.destroy();
+  }
+
+  private readonly spares = new Map<string, Tensor>();
+  private spare(name: string, shape: number[]): Tensor {
+    let t = this.spares.get(name);
+    if (!t) {
+      t = this.ctx.tensor(`${FAMILY} unused ${name}`, shape, 'f32');
+      this.spares.set(name, t);
+    }
+    return t;
+  }
+
+  private spec(entryPoint: string, constants: Record<string, number>): KernelSpec {
+    return { family: FAMILY, source, entryPoint, constants };
+  }
+
+  private expect(role: string, tensor: Tensor, shape: readonly number[], dtypes: readonly DType[] = ['f32']): void {
+    const same = tensor.shape.length === shape.length && tensor.shape.every((n, i) => n === shape[i]);
+    if (!same || !dtypes.includes(tensor.dtype)) {
+      throw new Error(
+        `${FAMILY} (${this.shapes}): ${role} must be [${shape.join('x')}]:${dtypes.join('|')}, got ${tensor}`,
+      );
+    }
+  }
+}

@@ -1,0 +1,190 @@
+// Fused SPLADE head: float64 reference vs finite differences, and the GPU kernels vs the reference on odd shapes.
+import { describe, expect, it } from 'vitest';
+import { NO_TOKEN, SpladeHead, type SpladeHeadDims } from '../../src/kernels/splade-head.ts';
+import { spladeHeadBackward, spladeHeadForward, spladeLogit } from '../../src/kernels/reference/splade-head.ts';
+import { Random } from '../../src/util/random.ts';
+import { expectClose } from '../helpers/compare.ts';
+import { checkGradients } from '../helpers/gradcheck.ts';
+import { gpuContext } from '../helpers/gpu.ts';
+
+/** Token counts per sequence: `lengths[b]` real tokens, then padding (0 = a fully masked row). */
+function maskOf(dims: SpladeHeadDims, lengths: number[]): Float64Array {
+  const mask = new Float64Array(dims.B * dims.T);
+  for (let b = 0; b < dims.B; b++) for (let t = 0; t < lengths[b]; t++) mask[b * dims.T + t] = 1;
+  return mask;
+}
+
+describe('splade head reference', () => {
+  it('matches central finite differences for hidden, weight and bias (ties and kinks avoided)', () => {
+    const dims = { B: 3, T: 5, d: 4, V: 7 };
+    const random = new Random(11);
+    const inputs = {
+      hidden: random.normals(dims.B * dims.T * dims.d),
+      weight: random.normals(dims.V * dims.d),
+      bias: random.uniforms(dims.V, -1.5, 0.5),
+      mask: maskOf(dims, [5, 3, 0]),
+    };
+    // the max is piecewise smooth: require every max logit away from 0 and from the runner-up
+    let positive = 0;
+    for (let b = 0; b < dims.B; b++) {
+      for (let v = 0; v < dims.V; v++) {
+        const logits = [];
+        for (let t = 0; t < dims.T; t++) if (inputs.mask[b * dims.T + t]) logits.push(spladeLogit(inputs, dims, b, t, v));
+        logits.sort((x, y) => y - x);
+        if (logits.length === 0) continue;
+        expect(Math.abs(logits[0]), `max logit of (${b}, ${v}) too close to 0`).toBeGreaterThan(1e-3);
+        if (logits.length > 1) expect(logits[0] - logits[1], `near tie at (${b}, ${v})`).toBeGreaterThan(1e-3);
+        if (logits[0] > 0) positive++;
+      }
+    }
+    expect(positive, 'inputs exercise both branches').toBeGreaterThan(4);
+    expect(positive).toBeLessThan(2 * dims.V);
+    checkGradients({
+      inputs,
+      forward: (x) => spladeHeadForward(x, dims).pooled,
+      backward: (x, dout) => {
+        const g = spladeHeadBackward(x, spladeHeadForward(x, dims), dout, dims);
+        return { hidden: g.dhidden, weight: g.dweight, bias: g.dbias };
+      },
+      wrt: ['hidden', 'weight', 'bias'],
+      samples: 40,
+    });
+  });
+
+  it('breaks ties toward the lowest token and marks all-nonpositive or all-masked columns with NO_TOKEN', () => {
+    const dims = { B: 2, T: 3, d: 4, V: 2 };
+    // tokens 1 and 2 are identical; v = 1 has a large negative bias
+    const h = [0, 0, 0, 0, 1, 2, 0, 0, 1, 2, 0, 0];
+    const out = spladeHeadForward(
+      { hidden: [...h, ...h], weight: [1, 1, 0, 0, 1, 1, 0, 0], bias: [0, -10], mask: [1, 1, 1, 0, 0, 0] },
+      dims,
+    );
+    expect([...out.argmax]).toEqual([1, NO_TOKEN, NO_TOKEN, NO_TOKEN]);
+    expect(out.pooled[0]).toBeCloseTo(Math.log(4), 12);
+    expect([out.pooled[1], out.pooled[2], out.pooled[3]]).toEqual([0, 0, 0]);
+  });
+});
+
+interface Case {
+  dims: SpladeHeadDims;
+  lengths: number[];
+}
+
+/** Dyadic inputs: every logit is exact in f32, so GPU and float64 agree on every max and tie (ties are frequent). */
+function dyadicInputs(dims: SpladeHeadDims, lengths: number[], seed: number) {
+  const random = new Random(seed);
+  const q = (n: number, scale: number, lo: number, hi: number) =>
+    Float64Array.from({ length: n }, () => (lo + random.int(hi - lo + 1)) / scale);
+  return {
+    hidden: q(dims.B * dims.T * dims.d, 8, -4, 4),
+    weight: q(dims.V * dims.d, 8, -4, 4),
+    bias: q(dims.V, 64, -64, 16),
+    mask: maskOf(dims, lengths),
+  };
+}
+
+const T257 = Array.from({ length: 5 }, (_, b) => [257, 200, 0, 1, 256][b]);
+const CASES: Case[] = [
+  { dims: { B: 1, T: 1, d: 16, V: 1000 }, lengths: [1] },
+  { dims: { B: 3, T: 7, d: 32, V: 523 }, lengths: [7, 4, 0] },
+  { dims: { B: 5, T: 257, d: 16, V: 523 }, lengths: T257 },
+  { dims: { B: 70, T: 7, d: 16, V: 1000 }, lengths: Array.from({ length: 70 }, (_, b) => b % 8) },
+  { dims: { B: 1, T: 3, d: 4, V: 70_001 }, lengths: [3] }, // V over 65535: folded dispatch of the weight gradient
+];
+
+describe('splade head on the GPU vs the float64 reference', () => {
+  it.each(CASES)('forward and accumulating backward, B=$dims.B T=$dims.T d=$dims.d V=$dims.V', async ({ dims, lengths }) => {
+    const ctx = await gpuContext();
+    const { B, T, d, V } = dims;
+    const x = dyadicInputs(dims, lengths, B * 1000 + T);
+    const head = new SpladeHead(ctx, dims);
+    const hidden = ctx.tensor('hidden', [B, T, d], 'f32', x.hidden);
+    const weight = ctx.tensor('weight', [V, d], 'f32', x.weight);
+    const bias = ctx.tensor('bias', [V], 'f32', x.bias);
+    const mask = ctx.tensor('mask', [B, T], 'u32', x.mask);
+    const pooled = ctx.tensor('pooled', [B, V], 'f32');
+    const argmax = ctx.tensor('argmax', [B, V], 'u32');
+    await ctx.run('forward', (enc) => head.forward(enc, { hidden, weight, bias, mask, pooled, argmax }));
+
+    const ref = spladeHeadForward(x, dims);
+    expect([...(await ctx.read(argmax))], 'argmax').toEqual([...ref.argmax]);
+    const gpuPooled = await ctx.read(pooled);
+    expectClose('pooled', gpuPooled, ref.pooled, { rtol: 2e-6, atol: 1e-7 });
+    const active = ref.argmax.filter((t) => t !== NO_TOKEN).length;
+    expect(active, 'some columns are active').toBeGreaterThan(0);
+    expect(active, 'some columns are zero').toBeLessThan(B * V);
+
+    // backward adds into gradients that already hold values
+    const random = new Random(5);
+    const dpooledHost = random.normals(B * V);
+    const before = { dhidden: random.normals(B * T * d), dweight: random.normals(V * d), dbias: random.normals(V) };
+    const dpooled = ctx.tensor('dpooled', [B, V], 'f32', dpooledHost);
+    const dhidden = ctx.tensor('dhidden', [B, T, d], 'f32', before.dhidden);
+    const dweight = ctx.tensor('dweight', [V, d], 'f32', before.dweight);
+    const dbias = ctx.tensor('dbias', [V], 'f32', before.dbias);
+    await ctx.run('backward', (enc) => head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dhidden, dweight, dbias }));
+
+    // the reference's dlogit from the GPU's own f32 pooled values isolates the backward from forward rounding
+    const grads = spladeHeadBackward(x, { pooled: Float64Array.from(gpuPooled), argmax: ref.argmax }, dpooledHost, dims);
+    const plus = (a: Float64Array, b: Float64Array) => a.map((v, i) => v + b[i]);
+    const tol = { rtol: 1e-5, atol: 1e-5 };
+    // a token's dhidden is an f32 sum over its bucket: ~V / T terms (23k when V = 70001, T = 3) round further
+    const tolHidden = V / T > 1000 ? { rtol: 1e-4, atol: 1e-4 } : tol;
+    expectClose('dhidden', await ctx.read(dhidden), plus(before.dhidden, grads.dhidden), tolHidden);
+    expectClose('dweight', await ctx.read(dweight), plus(before.dweight, grads.dweight), tol);
+    expectClose('dbias', await ctx.read(dbias), plus(before.dbias, grads.dbias), tol);
+    head.destroy();
+  });
+
+  it('gives bit-identical gradients on repeated runs and skips gradients that are not asked for', async () => {
+    const ctx = await gpuContext();
+    const dims = { B: 4, T: 33, d: 8, V: 700 };
+    const { B, T, d, V } = dims;
+    const x = dyadicInputs(dims, [33, 20, 33, 1], 3);
+    const head = new SpladeHead(ctx, dims);
+    const hidden = ctx.tensor('hidden', [B, T, d], 'f32', x.hidden);
+    const weight = ctx.tensor('weight', [V, d], 'f32', x.weight);
+    const bias = ctx.tensor('bias', [V], 'f32', x.bias);
+    const mask = ctx.tensor('mask f32', [B, T], 'f32', x.mask);
+    const pooled = ctx.tensor('pooled', [B, V], 'f32');
+    const argmax = ctx.tensor('argmax', [B, V], 'u32');
+    const dpooled = ctx.tensor('dpooled', [B, V], 'f32', new Random(9).normals(B * V));
+    const dhidden = ctx.tensor('dhidden', [B, T, d], 'f32');
+    const dweight = ctx.tensor('dweight', [V, d], 'f32');
+    const runs: Float32Array[][] = [];
+    for (let run = 0; run < 2; run++) {
+      await ctx.run('head', (enc) => {
+        ctx.clear(enc, dhidden);
+        ctx.clear(enc, dweight);
+        head.forward(enc, { hidden, weight, bias, mask, pooled, argmax });
+        head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dhidden, dweight });
+      });
+      runs.push([await ctx.read(dhidden), await ctx.read(dweight)]);
+    }
+    const bits = (a: Float32Array) => [...new Uint32Array(a.buffer)];
+    expect(bits(runs[1][0])).toEqual(bits(runs[0][0]));
+    expect(bits(runs[1][1])).toEqual(bits(runs[0][1]));
+    expect(runs[0][1].some((v) => v !== 0)).toBe(true);
+    head.destroy();
+  });
+
+  it('rejects operands of the wrong shape or type, naming them', async () => {
+    const ctx = await gpuContext();
+    const dims = { B: 2, T: 3, d: 8, V: 10 };
+    const head = new SpladeHead(ctx, dims);
+    const t = (label: string, shape: number[], dtype: 'f32' | 'u32' = 'f32') => ctx.tensor(label, shape, dtype);
+    const args = {
+      hidden: t('hidden', [2, 3, 8]),
+      weight: t('weight', [10, 8]),
+      bias: t('bias', [10]),
+      mask: t('mask', [2, 3], 'u32'),
+      pooled: t('pooled', [2, 10]),
+      argmax: t('argmax', [2, 10], 'u32'),
+    };
+    const enc = ctx.encoder('bad');
+    expect(() => head.forward(enc, { ...args, weight: t('weight', [8, 10]) })).toThrow(/weight must be \[10x8\]:f32, got weight\[8x10\]/);
+    expect(() => head.forward(enc, { ...args, argmax: t('argmax', [2, 10]) })).toThrow(/argmax must be \[2x10\]:u32/);
+    expect(() => new SpladeHead(ctx, { B: 1, T: 1, d: 6, V: 4 })).toThrow(/multiple of 4/);
+    head.destroy();
+  });
+});
