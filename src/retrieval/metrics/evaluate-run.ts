@@ -1,0 +1,70 @@
+// trec_eval over a whole run: which queries count, per-query measures, and their averages ("all" rows).
+import type { Qrels, Run } from '../run-types.ts';
+import { judgeRanking } from './judged-ranking.ts';
+import { countMeasures, defaultMeasureConfig, queryMeasures, type MeasureConfig } from './measures.ts';
+
+export interface EvaluateRunOptions extends Partial<MeasureConfig> {
+  /** Evaluate only the first this many documents of each query's ranking (trec_eval -M). */
+  maxDocsPerQuery?: number;
+  /** Drop unjudged retrieved documents before ranking (trec_eval -J). */
+  judgedOnly?: boolean;
+  /** Average over every query in the qrels, scoring queries missing from the run as empty rankings (trec_eval -c). */
+  complete?: boolean;
+}
+
+export interface RunEvaluation {
+  /** Query id (in trec_eval's order: sorted ids of the qrels) -> measure -> value. */
+  perQuery: Map<string, Map<string, number>>;
+  /** The "all" row: num_q, sums of count measures, means of the rest, geometric means gm_map and gm_bpref. */
+  summary: Map<string, number>;
+  /** Queries that have results but no judgments: ignored, as trec_eval does. */
+  runQueriesWithoutQrels: string[];
+  /** Queries that have judgments but no results: skipped, or scored as empty rankings when `complete`. */
+  qrelsQueriesWithoutRun: string[];
+}
+
+/** trec_eval's floor for geometric means (MIN_GEO_MEAN), so that one zero does not zero the mean. */
+const minGeometricMeanValue = 0.00001;
+
+const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function evaluateRun(qrels: Qrels, run: Run, options: EvaluateRunOptions = {}): RunEvaluation {
+  const config: MeasureConfig = { ...defaultMeasureConfig, ...definedOnly(options) };
+  const judge = {
+    relevanceLevel: config.relevanceLevel,
+    maxDocsPerQuery: options.maxDocsPerQuery ?? Number.MAX_SAFE_INTEGER,
+    judgedOnly: options.judgedOnly ?? false,
+  };
+  const qrelsIds = [...qrels.keys()].sort(byId);
+  const qrelsQueriesWithoutRun = qrelsIds.filter((id) => !run.has(id));
+  const runQueriesWithoutQrels = [...run.keys()].filter((id) => !qrels.has(id)).sort(byId);
+
+  const perQuery = new Map<string, Map<string, number>>();
+  for (const queryId of qrelsIds) {
+    if (!run.has(queryId) && !options.complete) continue;
+    perQuery.set(queryId, queryMeasures(judgeRanking(run.get(queryId), qrels.get(queryId)!, judge), config));
+  }
+  if (perQuery.size === 0) {
+    throw new Error(`no query has both results and judgments (run: ${run.size} queries, qrels: ${qrels.size} queries); check that the query ids match`);
+  }
+  return { perQuery, summary: summarise(perQuery), runQueriesWithoutQrels, qrelsQueriesWithoutRun };
+}
+
+function definedOnly(options: EvaluateRunOptions): Partial<MeasureConfig> {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<MeasureConfig>;
+}
+
+function summarise(perQuery: Map<string, Map<string, number>>): Map<string, number> {
+  const rows = [...perQuery.values()];
+  const numQueries = rows.length;
+  const summary = new Map<string, number>([['num_q', numQueries]]);
+  const geometricMean = (name: string) =>
+    Math.exp(rows.reduce((sum, row) => sum + Math.log(Math.max(row.get(name)!, minGeometricMeanValue)), 0) / numQueries);
+  for (const name of rows[0].keys()) {
+    const total = rows.reduce((sum, row) => sum + row.get(name)!, 0);
+    summary.set(name, countMeasures.has(name) ? total : total / numQueries);
+    if (name === 'map') summary.set('gm_map', geometricMean('map'));
+    if (name === 'bpref') summary.set('gm_bpref', geometricMean('bpref'));
+  }
+  return summary;
+}
