@@ -57,7 +57,8 @@ async function checkAgainstReference({ shape, variant, repeats = 1 }: Case, seed
   const a = f32Normals(random, r.extents.a);
   const b = f32Normals(random, r.extents.b);
   const bias = r.bias ? f32Normals(random, r.N) : undefined;
-  const initial = r.accumulate ? f32Normals(random, r.extents.c) : new Float64Array(r.extents.c);
+  // C starts with values that an overwrite must replace (and an accumulation must keep).
+  const initial = f32Normals(random, r.extents.c);
   const expected = Float64Array.from(initial);
   for (let i = 0; i < repeats; i++) matmulForward(shape, a, b, bias, expected);
 
