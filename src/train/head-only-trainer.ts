@@ -1,0 +1,68 @@
+// Head-only SPLADE training (frozen hidden states; AdamW on the decoder matrix and bias): the smallest real
+// training loop, used by the smoke test, the benchmark and the teaching demo.
+import type { GpuContext } from '../gpu/context.ts';
+import type { Tensor } from '../gpu/tensor.ts';
+import { AdamW } from '../kernels/adamw.ts';
+import type { AdamWHyper } from '../kernels/reference/adamw.ts';
+import { flopsWeight, learningRate, type LinearSchedule } from './schedule.ts';
+import { SpladeObjective, type ObjectiveInputs, type SpladeObjectiveDims } from './splade-objective.ts';
+
+export interface HeadOnlyRecipe {
+  optimizer: Omit<AdamWHyper, 'lr'>;
+  schedule: LinearSchedule;
+  lambdaQueries: number;
+  lambdaDocuments: number;
+  tau: number;
+}
+
+export interface StepLosses {
+  step: number;
+  rank: number;
+  flopsQueries: number;
+  flopsDocuments: number;
+  total: number;
+}
+
+export class HeadOnlyTrainer {
+  readonly objective: SpladeObjective;
+  private readonly dweight: Tensor<'f32'>;
+  private readonly dbias: Tensor<'f32'>;
+  private readonly optimizer: AdamW;
+  private t = 0;
+
+  /** `inputs.weight` and `inputs.bias` are trained in place. */
+  constructor(
+    private readonly ctx: GpuContext,
+    dims: SpladeObjectiveDims,
+    private readonly inputs: ObjectiveInputs,
+    private readonly recipe: HeadOnlyRecipe,
+  ) {
+    this.objective = new SpladeObjective(ctx, dims, recipe.tau);
+    this.dweight = ctx.tensor('dweight', [dims.V, dims.d], 'f32');
+    this.dbias = ctx.tensor('dbias', [dims.V], 'f32');
+    this.optimizer = new AdamW(ctx, [
+      { param: inputs.weight, grad: this.dweight },
+      { param: inputs.bias, grad: this.dbias },
+    ]);
+  }
+
+  /** One step in one command encoder; reads the losses back only when `readLosses`. */
+  async step(readLosses: boolean): Promise<StepLosses | undefined> {
+    const { recipe } = this;
+    const total = recipe.schedule.totalSteps;
+    const lambdaQ = flopsWeight(recipe.lambdaQueries, this.t, total);
+    const lambdaD = flopsWeight(recipe.lambdaDocuments, this.t, total);
+    this.objective.setLambdas(lambdaQ, lambdaD);
+    const lr = learningRate(recipe.schedule, this.t);
+    const encoder = this.ctx.encoder(`head-only step ${this.t}`);
+    encoder.clearBuffer(this.dweight.buffer);
+    encoder.clearBuffer(this.dbias.buffer);
+    this.objective.record(encoder, this.inputs, { dweight: this.dweight, dbias: this.dbias });
+    this.optimizer.record(encoder, { ...recipe.optimizer, lr });
+    this.ctx.submit(encoder);
+    const step = this.t++;
+    if (!readLosses) return undefined;
+    const l = await this.objective.readLosses();
+    return { step, ...l, total: l.rank + lambdaQ * l.flopsQueries + lambdaD * l.flopsDocuments };
+  }
+}

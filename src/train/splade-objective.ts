@@ -1,0 +1,145 @@
+// The SPLADE objective on the GPU: fused heads for queries and documents, in-batch scores, contrastive loss,
+// FLOPS on queries and on documents, and every gradient back to the decoder and the hidden states.
+import type { GpuContext } from '../gpu/context.ts';
+import type { Tensor } from '../gpu/tensor.ts';
+import { ContrastiveLoss } from '../kernels/contrastive-loss.ts';
+import { FlopsLoss } from '../kernels/flops-loss.ts';
+import { SparseScores } from '../kernels/sparse-scores.ts';
+import { SpladeHead } from '../kernels/splade-head.ts';
+
+export interface SpladeObjectiveDims {
+  /** triplets per batch: B queries, B positives, B negatives */
+  B: number;
+  /** padded query length */
+  Tq: number;
+  /** padded document length */
+  Td: number;
+  d: number;
+  V: number;
+}
+
+/** Slots of the losses tensor (3 floats): values read back for progress. */
+export const LOSS_SLOTS = { rank: 0, flopsQueries: 1, flopsDocuments: 2 } as const;
+
+export interface ObjectiveInputs {
+  hiddenQueries: Tensor; // (B, Tq, d) after the MLM head transform
+  maskQueries: Tensor; // (B, Tq)
+  hiddenDocuments: Tensor; // (2B, Td, d): positives then negatives
+  maskDocuments: Tensor; // (2B, Td)
+  weight: Tensor; // (V, d) decoder
+  bias: Tensor; // (V)
+}
+
+export interface ObjectiveGradients {
+  dweight: Tensor; // (V, d), accumulated into
+  dbias: Tensor; // (V), accumulated into
+  dhiddenQueries?: Tensor; // (B, Tq, d), accumulated into; omit for a frozen encoder
+  dhiddenDocuments?: Tensor; // (2B, Td, d), accumulated into
+}
+
+export class SpladeObjective {
+  readonly pooledQueries: Tensor<'f32'>; // (B, V)
+  readonly pooledDocuments: Tensor<'f32'>; // (2B, V)
+  readonly argmaxQueries: Tensor<'u32'>; // (B, V)
+  readonly argmaxDocuments: Tensor<'u32'>; // (2B, V)
+  readonly scores: Tensor<'f32'>; // (B, 2B)
+  /** (3) rank loss, FLOPS(queries), FLOPS(documents), unweighted. */
+  readonly losses: Tensor<'f32'>;
+  private readonly dScores: Tensor<'f32'>;
+  private readonly dPooledQueries: Tensor<'f32'>;
+  private readonly dPooledDocuments: Tensor<'f32'>;
+  private readonly headQueries: SpladeHead;
+  private readonly headDocuments: SpladeHead;
+  private readonly scoring: SparseScores;
+  private readonly contrastive: ContrastiveLoss;
+  private readonly flopsQueries: FlopsLoss;
+  private readonly flopsDocuments: FlopsLoss;
+
+  constructor(private readonly ctx: GpuContext, readonly dims: SpladeObjectiveDims, tau = 1) {
+    const { B, Tq, Td, d, V } = dims;
+    const N = 2 * B;
+    this.headQueries = new SpladeHead(ctx, { B, T: Tq, d, V });
+    this.headDocuments = new SpladeHead(ctx, { B: N, T: Td, d, V });
+    this.scoring = new SparseScores(ctx, B, N, V);
+    this.contrastive = new ContrastiveLoss(ctx, B, N, tau, LOSS_SLOTS.rank);
+    this.flopsQueries = new FlopsLoss(ctx, B, V, LOSS_SLOTS.flopsQueries);
+    this.flopsDocuments = new FlopsLoss(ctx, N, V, LOSS_SLOTS.flopsDocuments);
+    this.pooledQueries = ctx.tensor('pooled queries', [B, V], 'f32');
+    this.pooledDocuments = ctx.tensor('pooled documents', [N, V], 'f32');
+    this.argmaxQueries = ctx.tensor('argmax queries', [B, V], 'u32');
+    this.argmaxDocuments = ctx.tensor('argmax documents', [N, V], 'u32');
+    this.scores = ctx.tensor('scores', [B, N], 'f32');
+    this.dScores = ctx.tensor('dscores', [B, N], 'f32');
+    this.dPooledQueries = ctx.tensor('dpooled queries', [B, V], 'f32');
+    this.dPooledDocuments = ctx.tensor('dpooled documents', [N, V], 'f32');
+    this.losses = ctx.tensor('losses', [3], 'f32');
+  }
+
+  /** The FLOPS weights of this step (after the quadratic ramp). */
+  setLambdas(lambdaQueries: number, lambdaDocuments: number): void {
+    this.flopsQueries.setLambda(lambdaQueries);
+    this.flopsDocuments.setLambda(lambdaDocuments);
+  }
+
+  /** Pooled vectors of queries and documents only (evaluation, preview). */
+  recordForward(encoder: GPUCommandEncoder, inputs: ObjectiveInputs): void {
+    const { weight, bias } = inputs;
+    this.headQueries.forward(encoder, {
+      hidden: inputs.hiddenQueries,
+      mask: inputs.maskQueries,
+      weight,
+      bias,
+      pooled: this.pooledQueries,
+      argmax: this.argmaxQueries,
+    });
+    this.headDocuments.forward(encoder, {
+      hidden: inputs.hiddenDocuments,
+      mask: inputs.maskDocuments,
+      weight,
+      bias,
+      pooled: this.pooledDocuments,
+      argmax: this.argmaxDocuments,
+    });
+  }
+
+  /** Forward, losses and backward: gradients are added into `grads`. */
+  record(encoder: GPUCommandEncoder, inputs: ObjectiveInputs, grads: ObjectiveGradients): void {
+    this.recordForward(encoder, inputs);
+    encoder.clearBuffer(this.dPooledQueries.buffer);
+    encoder.clearBuffer(this.dPooledDocuments.buffer);
+    this.scoring.forward(encoder, this.pooledQueries, this.pooledDocuments, this.scores);
+    this.contrastive.forwardBackward(encoder, this.scores, this.dScores, this.losses);
+    this.scoring.backward(encoder, this.pooledQueries, this.pooledDocuments, this.dScores, this.dPooledQueries, this.dPooledDocuments);
+    this.flopsQueries.forward(encoder, this.pooledQueries, this.losses);
+    this.flopsQueries.backward(encoder, this.pooledQueries, this.dPooledQueries);
+    this.flopsDocuments.forward(encoder, this.pooledDocuments, this.losses);
+    this.flopsDocuments.backward(encoder, this.pooledDocuments, this.dPooledDocuments);
+    const { weight } = inputs;
+    this.headQueries.backward(encoder, {
+      hidden: inputs.hiddenQueries,
+      weight,
+      pooled: this.pooledQueries,
+      argmax: this.argmaxQueries,
+      dpooled: this.dPooledQueries,
+      dhidden: grads.dhiddenQueries,
+      dweight: grads.dweight,
+      dbias: grads.dbias,
+    });
+    this.headDocuments.backward(encoder, {
+      hidden: inputs.hiddenDocuments,
+      weight,
+      pooled: this.pooledDocuments,
+      argmax: this.argmaxDocuments,
+      dpooled: this.dPooledDocuments,
+      dhidden: grads.dhiddenDocuments,
+      dweight: grads.dweight,
+      dbias: grads.dbias,
+    });
+  }
+
+  /** Reads the three loss parts (one small readback). */
+  async readLosses(): Promise<{ rank: number; flopsQueries: number; flopsDocuments: number }> {
+    const l = await this.ctx.read(this.losses);
+    return { rank: l[LOSS_SLOTS.rank], flopsQueries: l[LOSS_SLOTS.flopsQueries], flopsDocuments: l[LOSS_SLOTS.flopsDocuments] };
+  }
+}
