@@ -1,0 +1,145 @@
+// The one typed interface between the page and the GPU worker (comlink): coarse methods, plain-data results.
+import type { AdapterReport } from '../gpu/context.ts';
+import type { HeadStatistics } from '../kernels/head-stats.ts';
+
+/** Where a backbone comes from. `File` objects are structured-cloneable, so picked files travel as they are. */
+export type ModelSource =
+  | { kind: 'demo'; /** Absolute URL of the folder holding the generated demo checkpoint (…/demo/). */ url: string }
+  | { kind: 'hub'; id: string; revision?: string; /** Hub base URL; defaults to https://huggingface.co. */ hubUrl?: string }
+  | { kind: 'files'; files: File[] };
+
+/** What the worker found out about the GPU it acquired. */
+export interface GpuReport {
+  adapter: AdapterReport;
+}
+
+/** A loading step the picker shows: fetched bytes so far of a total (null when the server does not say). */
+export interface LoadProgress {
+  stage: 'config' | 'download' | 'decode' | 'upload' | 'tokenizer' | 'stats';
+  file?: string;
+  loaded: number;
+  total: number | null;
+}
+
+/** Memory a model needs against what the device allows, known before its weights are fetched. */
+export interface MemoryEstimate {
+  /** Bytes to download (or read) for the checkpoint files; null when unknown. */
+  downloadBytes: number | null;
+  /** fp32 bytes of all parameters once on the GPU. */
+  gpuBytes: number;
+  /** The largest single tensor (usually the vocabulary matrix), which must fit one storage binding. */
+  largestTensorBytes: number;
+  parameters: number;
+  maxBufferSize: number;
+  maxStorageBufferBindingSize: number;
+  /** Empty when it fits; otherwise why not, in plain words. */
+  problems: string[];
+}
+
+/** The loaded backbone, as the page shows it. */
+export interface ModelSummary {
+  /** URL-state name: a preset key, a Hub id, "demo" or "local files". */
+  name: string;
+  /** Human label ("synthetic demo (BERT-style, untrained)" for the bundled backbone). */
+  label: string;
+  synthetic: boolean;
+  hfArchitecture: string;
+  vocabSize: number;
+  hidden: number;
+  layers: number;
+  parameters: number;
+  /** The decoder matrix is the word-embedding matrix (dividing it by k divides both). */
+  tiedHead: boolean;
+  /** Name of the row of the paper's Table 1 this model corresponds to, when there is one. */
+  paperRow: string | null;
+  estimate: MemoryEstimate;
+}
+
+export interface HistogramOptions {
+  bins: number;
+  /** Bin edges evenly spaced in log(norm). */
+  logNorm: boolean;
+}
+
+/** Row-norm statistics of W_head (k = 1) and W_head / k, histogrammed over one shared range. */
+export interface HeadStatsPair {
+  before: HeadStatistics;
+  after: HeadStatistics;
+  /** "gpu": measured now by the head-statistics kernels; "precomputed": the demo's shipped figures (no WebGPU). */
+  origin: 'gpu' | 'precomputed';
+  /** What data and model the figures come from, for the caption. */
+  provenance: string;
+}
+
+export interface SparseTerm {
+  term: string;
+  id: number;
+  weight: number;
+  /** The term is not one of the text's own tokens: the model added it. */
+  expansion: boolean;
+}
+
+export interface SparseSummary {
+  text: string;
+  tokens: string[];
+  /** Vocabulary entries with a non-zero weight. */
+  activeDims: number;
+  /** Largest weights first. */
+  terms: SparseTerm[];
+}
+
+export interface PreviewResult {
+  k: number;
+  query: SparseSummary;
+  doc: SparseSummary;
+  /** s(q, d) = v_q · v_d. */
+  score: number;
+}
+
+/** Kinds of failure the page reacts to differently (each error's `name` on the worker side). */
+export type FailureKind =
+  | 'no-webgpu'
+  | 'device-lost'
+  | 'too-large'
+  | 'download'
+  | 'format'
+  | 'cancelled'
+  | 'no-model'
+  | 'not-available'
+  | 'other';
+
+export interface WorkerApi {
+  /** Acquires the GPU (once); throws a NoWebGpuError with advice when there is none. */
+  init(): Promise<GpuReport>;
+  /** Reads only the config and file sizes and compares the model's needs with the device's limits. */
+  estimate(source: ModelSource): Promise<MemoryEstimate>;
+  /** Loads a backbone onto the GPU (replacing the previous one); refuses models that do not fit. */
+  load(source: ModelSource, onProgress: (progress: LoadProgress) => void): Promise<ModelSummary>;
+  /** Aborts the running estimate or load; it then rejects with a "cancelled" failure. */
+  cancel(): void;
+  /** Loads the last model again (after a lost device, on a fresh device). */
+  reload(onProgress: (progress: LoadProgress) => void): Promise<ModelSummary>;
+  /** Head statistics of W_head and W_head / k from the GPU kernels. */
+  headStats(k: number, options: HistogramOptions): Promise<HeadStatsPair>;
+  /** Sparse vectors of a query and a document under k (forward only) and their dot score. */
+  preview(query: string, doc: string, k: number, topTerms: number): Promise<PreviewResult>;
+  /** Calls `listener` with a message if the GPU device is lost. */
+  onDeviceLost(listener: (message: string) => void): void;
+}
+
+/** The error names the worker raises, mapped to the page's failure kinds. */
+export const FAILURE_BY_ERROR_NAME: Readonly<Record<string, FailureKind>> = {
+  NoWebGpuError: 'no-webgpu',
+  DeviceLostError: 'device-lost',
+  GpuLimitError: 'too-large',
+  ModelTooLargeError: 'too-large',
+  DownloadError: 'download',
+  HubError: 'download',
+  CheckpointFormatError: 'format',
+  ConfigError: 'format',
+  WeightsError: 'format',
+  TokenizerError: 'format',
+  AbortError: 'cancelled',
+  NoModelError: 'no-model',
+  EncoderUnavailableError: 'not-available',
+};
