@@ -1,4 +1,9 @@
 // The table of CLI commands; each command lives in its own module under src/cli/.
+import { bm25Command } from './bm25.ts';
 import type { Command } from './command.ts';
+import { metricsCommand } from './metrics.ts';
 
-export const commands: Record<string, Command> = {};
+export const commands: Record<string, Command> = {
+  bm25: bm25Command,
+  metrics: metricsCommand,
+};

@@ -1,0 +1,97 @@
+// NanoBEIR sets (Parquet, as published by zeta-alpha-ai on the Hugging Face Hub) read with hyparquet, from a folder or URLs.
+import { parquetReadObjects } from 'hyparquet';
+import type { RetrievalDataset } from '../retrieval/dataset.ts';
+import type { Qrels } from '../retrieval/run-types.ts';
+import { assembleDataset, type JsonlRecord } from './beir.ts';
+import { urlSource, type FileSource } from './retrieval-source.ts';
+
+/** The 13 NanoBEIR sets. */
+export const nanoBeirNames = [
+  'ClimateFEVER', 'DBPedia', 'FEVER', 'FiQA2018', 'HotpotQA', 'MSMARCO', 'NFCorpus',
+  'NQ', 'QuoraRetrieval', 'SCIDOCS', 'ArguAna', 'SciFact', 'Touche2020',
+] as const;
+
+/** Paths of the three tables inside a NanoBEIR repository. */
+export interface NanoBeirLayout {
+  corpus: string;
+  queries: string;
+  qrels: string;
+}
+
+export const defaultNanoBeirLayout: NanoBeirLayout = {
+  corpus: 'corpus/train-00000-of-00001.parquet',
+  queries: 'queries/train-00000-of-00001.parquet',
+  qrels: 'qrels/train-00000-of-00001.parquet',
+};
+
+/** URL base of a NanoBEIR set on the Hub, e.g. nanoBeirHubBase('SciFact'). */
+export function nanoBeirHubBase(name: string, owner = 'zeta-alpha-ai'): string {
+  return `https://huggingface.co/datasets/${owner}/Nano${name}/resolve/main/`;
+}
+
+/** A source reading a NanoBEIR set straight from the Hub (works in the browser: the Hub allows CORS). */
+export function nanoBeirHubSource(name: string, fetchImpl?: typeof fetch): FileSource {
+  return urlSource(nanoBeirHubBase(name), fetchImpl);
+}
+
+type Row = Record<string, unknown>;
+
+async function readTable(source: FileSource, path: string, columns: readonly string[]): Promise<Row[]> {
+  const bytes = await source.readBytes(path);
+  let rows: Row[];
+  try {
+    rows = (await parquetReadObjects({ file: bytes })) as Row[];
+  } catch (error) {
+    throw new Error(`${source.describe(path)}: not a readable Parquet file (${(error as Error).message})`);
+  }
+  const present = rows.length ? Object.keys(rows[0]) : [];
+  const missing = columns.filter((c) => rows.length && !present.includes(c));
+  if (missing.length) throw new Error(`${source.describe(path)}: missing column(s) ${missing.join(', ')} (has ${present.join(', ')})`);
+  return rows;
+}
+
+function textRecords(rows: Row[], where: string): { records: JsonlRecord[]; duplicates: number } {
+  const records: JsonlRecord[] = [];
+  const seen = new Set<string>();
+  let duplicates = 0;
+  rows.forEach((row, i) => {
+    if (row._id === null || row._id === undefined || typeof row.text !== 'string') throw new Error(`${where}: row ${i} lacks _id or text`);
+    const id = String(row._id);
+    if (seen.has(id)) return void duplicates++;
+    seen.add(id);
+    records.push({ id, text: row.text, title: typeof row.title === 'string' ? row.title : undefined });
+  });
+  return { records, duplicates };
+}
+
+function qrelsFromRows(rows: Row[], where: string): { qrels: Qrels; duplicates: number } {
+  const qrels: Qrels = new Map();
+  let duplicates = 0;
+  rows.forEach((row, i) => {
+    const queryId = row['query-id'];
+    const docId = row['corpus-id'];
+    if (queryId === null || queryId === undefined || docId === null || docId === undefined) throw new Error(`${where}: row ${i} lacks query-id or corpus-id`);
+    const score = row.score === undefined ? 1 : Number(row.score); // NanoBEIR lists positives only
+    if (!Number.isInteger(score)) throw new Error(`${where}: row ${i} has a non-integer score ${String(row.score)}`);
+    let judged = qrels.get(String(queryId));
+    if (!judged) qrels.set(String(queryId), (judged = new Map()));
+    if (judged.has(String(docId))) duplicates++;
+    judged.set(String(docId), score);
+  });
+  return { qrels, duplicates };
+}
+
+/** Loads a NanoBEIR set from any source: `folderSource(dir)` in Node, `nanoBeirHubSource(name)` in the browser. */
+export async function loadNanoBeir(source: FileSource, name: string, layout: NanoBeirLayout = defaultNanoBeirLayout): Promise<RetrievalDataset> {
+  const [corpusRows, queryRows, qrelsRows] = await Promise.all([
+    readTable(source, layout.corpus, ['_id', 'text']),
+    readTable(source, layout.queries, ['_id', 'text']),
+    readTable(source, layout.qrels, ['query-id', 'corpus-id']),
+  ]);
+  return assembleDataset(
+    name,
+    textRecords(corpusRows, source.describe(layout.corpus)),
+    textRecords(queryRows, source.describe(layout.queries)),
+    qrelsFromRows(qrelsRows, source.describe(layout.qrels)),
+  );
+}

@@ -1,0 +1,99 @@
+// Exact top-k retrieval by dot product over an inverted index, with per-query latency.
+import type { InvertedIndex } from './inverted-index.ts';
+import type { SparseVector } from './sparse-vector.ts';
+import { TopK, type Ranking } from './top-k.ts';
+
+/**
+ * Term-at-a-time search with one float64 accumulator per document. Query dimensions are visited in
+ * increasing id order, so each document's score is summed in the same order as `sparseDot` and equals
+ * exhaustive scoring bit for bit. Only documents sharing at least one dimension with the query are ranked.
+ * Scratch arrays are allocated once per searcher, not per query.
+ */
+export class IndexSearcher {
+  private readonly accumulators: Float64Array; // (numDocs,)
+  private readonly lastQuery: Uint32Array; // (numDocs,) query stamp marking touched accumulators
+  private readonly touched: Uint32Array; // (numDocs,) documents touched by the current query
+  private stamp = 0;
+
+  constructor(readonly index: InvertedIndex) {
+    this.accumulators = new Float64Array(index.numDocs);
+    this.lastQuery = new Uint32Array(index.numDocs);
+    this.touched = new Uint32Array(index.numDocs);
+  }
+
+  search(query: SparseVector, k: number): Ranking {
+    const { offsets, docs, weights, dimension } = this.index;
+    const stamp = this.nextStamp();
+    let numTouched = 0;
+    for (let i = 0; i < query.indices.length; i++) {
+      const j = query.indices[i];
+      if (i > 0 && j <= query.indices[i - 1]) throw new Error(`query indices must be strictly increasing (${query.indices[i - 1]} then ${j})`);
+      if (j >= dimension) continue;
+      const qw = query.values[i];
+      for (let p = offsets[j]; p < offsets[j + 1]; p++) {
+        const d = docs[p];
+        if (this.lastQuery[d] !== stamp) {
+          this.lastQuery[d] = stamp;
+          this.accumulators[d] = 0;
+          this.touched[numTouched++] = d;
+        }
+        this.accumulators[d] += qw * weights[p];
+      }
+    }
+    const best = new TopK(k);
+    for (let t = 0; t < numTouched; t++) best.offer(this.touched[t], this.accumulators[this.touched[t]]);
+    return best.sorted();
+  }
+
+  private nextStamp(): number {
+    if (++this.stamp === 0xffffffff) {
+      this.lastQuery.fill(0);
+      this.stamp = 1;
+    }
+    return this.stamp;
+  }
+}
+
+export interface LatencyReport {
+  queries: number;
+  totalMs: number;
+  meanMs: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  queriesPerSecond: number;
+}
+
+/** Searches every query and measures each one's wall time. */
+export function searchAll(
+  index: InvertedIndex,
+  queries: readonly SparseVector[],
+  k: number,
+  onProgress?: (done: number, total: number) => void,
+): { rankings: Ranking[]; latency: LatencyReport } {
+  const searcher = new IndexSearcher(index);
+  const times = new Float64Array(queries.length);
+  const rankings = queries.map((query, q) => {
+    const start = performance.now();
+    const ranking = searcher.search(query, k);
+    times[q] = performance.now() - start;
+    onProgress?.(q + 1, queries.length);
+    return ranking;
+  });
+  return { rankings, latency: latencyReport(times) };
+}
+
+export function latencyReport(timesMs: Float64Array): LatencyReport {
+  const sorted = timesMs.slice().sort();
+  const totalMs = sorted.reduce((s, t) => s + t, 0);
+  const quantile = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : 0);
+  return {
+    queries: sorted.length,
+    totalMs,
+    meanMs: sorted.length ? totalMs / sorted.length : 0,
+    p50Ms: quantile(0.5),
+    p95Ms: quantile(0.95),
+    p99Ms: quantile(0.99),
+    queriesPerSecond: totalMs > 0 ? (1000 * sorted.length) / totalMs : 0,
+  };
+}
