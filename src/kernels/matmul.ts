@@ -19,6 +19,8 @@ export interface MatmulOptions {
   workgroup?: [number, number];
   /** K depth staged per step by the tiled variant. */
   tileK?: number;
+  /** The registers variant uses vec4 loads when the shape allows (see canVectorize); false forces scalar loads. */
+  vectorize?: boolean;
 }
 
 const BLOCK = 4;
@@ -30,10 +32,20 @@ export function defaultMatmulVariant(ctx: GpuContext): MatmulVariant {
   return ctx.adapter.isFallbackAdapter || ctx.adapter.architecture === 'swiftshader' ? 'registers' : 'tiled';
 }
 
+/** vec4 loads need K, the batch strides of A and B, and each operand's contiguous dim (B's N in nn/tn, A's M in tn)
+ *  to be multiples of 4. */
+export function canVectorize(shape: ResolvedMatmul): boolean {
+  const { M, N, K, strides, transposeA, transposeB } = shape;
+  const aligned = (...values: number[]) => values.every((v) => v % 4 === 0);
+  return aligned(K, strides.a, strides.b) && (transposeA ? aligned(M) : true) && (transposeB ? true : aligned(N));
+}
+
 export class Matmul {
   readonly label: string;
   readonly shape: ResolvedMatmul;
   readonly variant: MatmulVariant;
+  /** The WGSL entry point used: matmul_registers, matmul_vec4 or matmul_tiled, with _bias when adding a bias. */
+  readonly entryPoint: string;
   /** Workgroups per dispatch (x over N, y over M, z over the batch). */
   readonly workgroups: [number, number, number];
   private readonly spec: KernelSpec;
@@ -76,12 +88,9 @@ export class Matmul {
       WG_Y: wgY,
     };
     if (this.variant === 'tiled') constants.TILE_K = tileK;
-    this.spec = {
-      family: 'matmul',
-      source,
-      entryPoint: `matmul_${this.variant}${this.shape.bias ? '_bias' : ''}`,
-      constants,
-    };
+    const kind = this.variant === 'registers' && options.vectorize !== false && canVectorize(this.shape) ? 'vec4' : this.variant;
+    this.entryPoint = `matmul_${kind}${this.shape.bias ? '_bias' : ''}`;
+    this.spec = { family: 'matmul', source, entryPoint: this.entryPoint, constants };
     // Params: m, n, k, pad, stride_a, stride_b, stride_c, pad (u32 words); the shape is fixed, so written once.
     this.params = ctx.uniform(`${this.label} params`, 8);
     ctx.writeUniform(this.params, [M, N, K, 0, strides.a, strides.b, strides.c, 0]);

@@ -1,7 +1,7 @@
-// Matmul family: the float64 reference against finite differences, and both GPU variants against the reference.
+// Matmul family: the float64 reference against finite differences, and every GPU variant against the reference.
 import { describe, expect, it } from 'vitest';
 import { GpuKernelError } from '../../src/gpu/errors.ts';
-import { Matmul, type MatmulVariant } from '../../src/kernels/matmul.ts';
+import { Matmul, type MatmulOptions } from '../../src/kernels/matmul.ts';
 import {
   matmulBackward,
   matmulForward,
@@ -15,7 +15,12 @@ import { gpuContext } from '../helpers/gpu.ts';
 import { checkGradients } from '../helpers/gradcheck.ts';
 
 const LAYOUTS: MatmulLayout[] = ['nn', 'nt', 'tn'];
-const VARIANTS: MatmulVariant[] = ['registers', 'tiled'];
+/** Kernel variants under test: registers with vec4 loads where the shape allows, forced scalar, and tiled. */
+const VARIANTS: [string, MatmulOptions][] = [
+  ['registers', { variant: 'registers' }],
+  ['registers scalar', { variant: 'registers', vectorize: false }],
+  ['tiled', { variant: 'tiled' }],
+];
 // (M, N, K): ones, sizes below, at and past a 4x4 block and a 32/64-wide workgroup tile; at most ~4 MFLOP each.
 const SHAPES: [number, number, number][] = [
   [1, 1, 1],
@@ -26,6 +31,12 @@ const SHAPES: [number, number, number][] = [
   [33, 33, 33],
   [257, 257, 7],
   [7, 33, 257],
+];
+// Multiples of 4 (so the vec4 loads engage) that are not multiples of the workgroup tile.
+const ALIGNED_SHAPES: [number, number, number][] = [
+  [4, 4, 4],
+  [36, 260, 12],
+  [260, 36, 68],
 ];
 
 /**
@@ -44,13 +55,13 @@ function f32Normals(random: Random, n: number): Float64Array {
 
 interface Case {
   shape: MatmulShape;
-  variant: MatmulVariant;
+  options: MatmulOptions;
   /** Records the kernel this many times into one encoder (accumulate mode only). */
   repeats?: number;
 }
 
 /** Runs one case on the GPU and checks it against matmulForward on the same (f32-rounded) data. */
-async function checkAgainstReference({ shape, variant, repeats = 1 }: Case, seed = 1): Promise<void> {
+async function checkAgainstReference({ shape, options, repeats = 1 }: Case, seed = 1): Promise<void> {
   const ctx = await gpuContext();
   const r = resolveMatmul(shape);
   const random = new Random(seed);
@@ -62,7 +73,7 @@ async function checkAgainstReference({ shape, variant, repeats = 1 }: Case, seed
   const expected = Float64Array.from(initial);
   for (let i = 0; i < repeats; i++) matmulForward(shape, a, b, bias, expected);
 
-  const matmul = new Matmul(ctx, shape, { variant, label: `test ${r.layout}` });
+  const matmul = new Matmul(ctx, shape, { ...options, label: `test ${r.layout}` });
   const ta = ctx.tensor('a', tensorShape(r.matrices.a, r.strides.a, r.batch, r.extents.a), 'f32', a);
   const tb = ctx.tensor('b', tensorShape(r.matrices.b, r.strides.b, r.batch, r.extents.b), 'f32', b);
   const tc = ctx.tensor('c', tensorShape(r.matrices.c, r.strides.c, r.batch, r.extents.c), 'f32', initial);
@@ -72,7 +83,7 @@ async function checkAgainstReference({ shape, variant, repeats = 1 }: Case, seed
   });
   const actual = await ctx.read(tc);
   const tol = tolerance(r.K * repeats);
-  expectClose(`${variant} ${JSON.stringify(shape)}`, actual, expected, { rtol: tol.rtol, atol: tol.atol * repeats });
+  expectClose(`${matmul.entryPoint} ${JSON.stringify(shape)}`, actual, expected, { rtol: tol.rtol, atol: tol.atol * repeats });
 }
 
 /** (batch, rows, cols) for dense operands, (rows, cols) for broadcast ones, a flat span for custom strides. */
@@ -108,34 +119,50 @@ describe('matmul reference backward', () => {
   });
 });
 
-describe.each(VARIANTS)('matmul %s on the GPU against the reference', (variant) => {
+describe.each(VARIANTS)('matmul %s on the GPU against the reference', (_, options) => {
   describe.each(LAYOUTS)('layout %s', (layout) => {
-    it.each(SHAPES.map((s) => [name(s), s] as const))('%s', async (_, [M, N, K]) => {
-      await checkAgainstReference({ shape: { M, N, K, layout }, variant });
+    it.each([...SHAPES, ...ALIGNED_SHAPES].map((s) => [name(s), s] as const))('%s', async (_, [M, N, K]) => {
+      await checkAgainstReference({ shape: { M, N, K, layout }, options });
     });
 
     it.each([
       [1, 7, 33],
       [257, 33, 7],
+      [36, 12, 8],
     ] as [number, number, number][])('with bias, M=%i N=%i K=%i', async (M, N, K) => {
-      await checkAgainstReference({ shape: { M, N, K, layout, bias: true }, variant });
+      await checkAgainstReference({ shape: { M, N, K, layout, bias: true }, options });
     });
 
-    it('batched (3 products) with dense strides', async () => {
-      await checkAgainstReference({ shape: { M: 7, N: 33, K: 7, layout, batch: 3 }, variant });
+    it.each([
+      ['odd', 7, 33, 7],
+      ['aligned', 12, 36, 8],
+    ] as [string, number, number, number][])('batched (3 products) with dense strides, %s', async (_, M, N, K) => {
+      await checkAgainstReference({ shape: { M, N, K, layout, batch: 3 }, options });
     });
 
-    it('batched with A broadcast (stride 0) and bias', async () => {
-      await checkAgainstReference({ shape: { M: 33, N: 7, K: 7, layout, batch: 2, strides: { a: 0 }, bias: true }, variant });
+    it.each([
+      ['odd', 33, 7, 7],
+      ['aligned', 36, 8, 12],
+    ] as [string, number, number, number][])('batched with A broadcast (stride 0) and bias, %s', async (_, M, N, K) => {
+      await checkAgainstReference({ shape: { M, N, K, layout, batch: 2, strides: { a: 0 }, bias: true }, options });
     });
 
-    it('batched with B broadcast (stride 0) and padded strides for A and C', async () => {
-      const shape: MatmulShape = { M: 7, N: 7, K: 33, layout, batch: 3, strides: { a: 7 * 33 + 5, b: 0, c: 7 * 7 + 3 } };
-      await checkAgainstReference({ shape, variant });
-    });
+    it.each([
+      ['odd', 7, 7, 33, 5],
+      ['aligned', 8, 12, 36, 4],
+    ] as [string, number, number, number, number][])(
+      'batched with B broadcast (stride 0) and padded strides for A and C, %s',
+      async (_, M, N, K, pad) => {
+        const shape: MatmulShape = { M, N, K, layout, batch: 3, strides: { a: M * K + pad, b: 0, c: M * N + 3 } };
+        await checkAgainstReference({ shape, options });
+      },
+    );
 
-    it('accumulates into C over two recorded calls', async () => {
-      await checkAgainstReference({ shape: { M: 33, N: 7, K: 33, layout, accumulate: true, bias: true }, variant, repeats: 2 });
+    it.each([
+      ['odd', 33, 7, 33],
+      ['aligned', 36, 8, 32],
+    ] as [string, number, number, number][])('accumulates into C over two recorded calls, %s', async (_, M, N, K) => {
+      await checkAgainstReference({ shape: { M, N, K, layout, accumulate: true, bias: true }, options, repeats: 2 });
     });
   });
 });
@@ -157,6 +184,18 @@ describe('matmul wrapper', () => {
     expect(() => matmul.record(encoder, a, w, ctx.tensor('ids', [7, 5], 'u32'), bias)).toThrow(/expected f32/);
     // Merged leading dims are fine: (1, 7, 3) is the same (7, 3) matrix.
     expect(() => matmul.record(encoder, ctx.tensor('x3d', [1, 7, 3], 'f32'), w, out, bias)).not.toThrow();
+  });
+
+  it('uses vec4 loads exactly when K, the strides and the contiguous dims are multiples of 4', async () => {
+    const ctx = await gpuContext();
+    const entry = (shape: MatmulShape) => new Matmul(ctx, shape, { variant: 'registers' }).entryPoint;
+    for (const layout of LAYOUTS) expect(entry({ M: 36, N: 260, K: 12, layout }), layout).toBe('matmul_vec4');
+    expect(entry({ M: 36, N: 260, K: 12, layout: 'nn', bias: true })).toBe('matmul_vec4_bias');
+    expect(entry({ M: 7, N: 5, K: 12, layout: 'nt' })).toBe('matmul_vec4');
+    expect(entry({ M: 8, N: 5, K: 12, layout: 'nn' })).toBe('matmul_registers');
+    expect(entry({ M: 7, N: 8, K: 12, layout: 'tn' })).toBe('matmul_registers');
+    expect(entry({ M: 8, N: 8, K: 7, layout: 'nt' })).toBe('matmul_registers');
+    expect(entry({ M: 8, N: 8, K: 8, layout: 'nt', batch: 2, strides: { a: 66 } })).toBe('matmul_registers');
   });
 
   it('refuses a product that needs more workgroups than the device allows along one axis', async () => {
