@@ -1,0 +1,370 @@
+// Parses a Hugging Face config.json into a typed ModelConfig for the four supported masked-LM families.
+// Semantics follow transformers' modeling_{bert,roberta,distilbert,modernbert}.py and their config classes.
+
+export type Architecture = 'bert' | 'roberta' | 'distilbert' | 'modernbert';
+
+/** Attention pattern of one layer: global (all keys) or local (sliding window). */
+export type LayerKind = 'global' | 'local';
+
+export interface ModernBertOptions {
+  /** Rotary base of global-attention layers (`global_rope_theta` / rope_parameters.full_attention). */
+  globalRopeTheta: number;
+  /** Rotary base of local-attention layers (`local_rope_theta` / rope_parameters.sliding_attention). */
+  localRopeTheta: number;
+  /** `local_attention`: the total window; a query sees keys with |i - j| <= floor(localAttention / 2). */
+  localAttention: number;
+  /** Layer i is global when i % globalAttnEveryNLayers == 0. */
+  globalAttnEveryNLayers: number;
+  layerKinds: LayerKind[];
+}
+
+export interface ModelConfig {
+  architecture: Architecture;
+  /** The Hugging Face class this maps to (e.g. "BertForMaskedLM"), as saved in `architectures`. */
+  hfArchitecture: string;
+  /** `model_type` as transformers knows it ("xlm-roberta" stays distinct from "roberta"). */
+  modelType: string;
+  vocabSize: number;
+  hidden: number;
+  layers: number;
+  heads: number;
+  headDim: number;
+  /** MLP width; ModernBERT's Wi projects to 2 x intermediate (GeGLU). */
+  intermediate: number;
+  maxPositions: number;
+  /** 0 when the model has no token-type embeddings (DistilBERT, ModernBERT). */
+  typeVocabSize: number;
+  padTokenId: number;
+  /** Epsilon of every LayerNorm in the model (BERT/RoBERTa: layer_norm_eps; DistilBERT: 1e-12; ModernBERT: norm_eps). */
+  normEps: number;
+  /** LayerNorms carry a bias (false only for ModernBERT with norm_bias = false). */
+  normBias: boolean;
+  /** Bias on the fused q/k/v projection and the attention output projection. */
+  attentionBias: boolean;
+  /** Bias on the MLP input and output projections. */
+  mlpBias: boolean;
+  /** Bias on the MLM head transform's dense layer. */
+  headDenseBias: boolean;
+  /** Bias on the decoder (vocabulary projection). */
+  decoderBias: boolean;
+  tieWordEmbeddings: boolean;
+  /** How token positions enter: learned absolute ids 0.., RoBERTa ids after padding_idx, or rotary. */
+  positions: 'absolute' | 'roberta' | 'rotary';
+  /** post-norm: LN(x + sublayer(x)) (BERT family); pre-norm: x + sublayer(LN(x)) (ModernBERT). */
+  structure: 'post-norm' | 'pre-norm';
+  mlp: 'gelu' | 'geglu';
+  /** DistilBERT's fixed sinusoidal position table (`sinusoidal_pos_embds`): stored, but not trained by transformers. */
+  sinusoidalPositions: boolean;
+  modernBert: ModernBertOptions | null;
+}
+
+export const SUPPORTED_ARCHITECTURES = [
+  'BertForMaskedLM',
+  'RobertaForMaskedLM',
+  'XLMRobertaForMaskedLM',
+  'DistilBertForMaskedLM',
+  'ModernBertForMaskedLM',
+] as const;
+
+interface Family {
+  architecture: Architecture;
+  hfArchitecture: string;
+}
+
+const FAMILIES: Record<string, Family> = {
+  bert: { architecture: 'bert', hfArchitecture: 'BertForMaskedLM' },
+  roberta: { architecture: 'roberta', hfArchitecture: 'RobertaForMaskedLM' },
+  'xlm-roberta': { architecture: 'roberta', hfArchitecture: 'XLMRobertaForMaskedLM' },
+  distilbert: { architecture: 'distilbert', hfArchitecture: 'DistilBertForMaskedLM' },
+  modernbert: { architecture: 'modernbert', hfArchitecture: 'ModernBertForMaskedLM' },
+};
+
+/** Class-name prefixes of each model_type (e.g. BertModel, BertForPreTraining are model_type "bert"). */
+const CLASS_PREFIXES: [string, string][] = [
+  ['XLMRoberta', 'xlm-roberta'],
+  ['Roberta', 'roberta'],
+  ['DistilBert', 'distilbert'],
+  ['ModernBert', 'modernbert'],
+  ['Bert', 'bert'],
+];
+
+/** Activation names transformers' ACT2FN maps to the exact erf GELU. */
+const EXACT_GELU = new Set(['gelu', 'gelu_python']);
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface ParseOptions {
+  /** Where the config came from (file path or Hub id), used in errors and, like transformers' AutoConfig,
+   *  to guess model_type from the name when config.json has neither model_type nor architectures (bert-tiny). */
+  source?: string;
+}
+
+type Json = Record<string, unknown>;
+
+export function parseModelConfig(json: unknown, options: ParseOptions = {}): ModelConfig {
+  const source = options.source ?? 'config.json';
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new ConfigError(`${source}: expected a JSON object, got ${Array.isArray(json) ? 'an array' : typeof json}`);
+  }
+  const c = json as Json;
+  const modelType = resolveModelType(c, source);
+  const family = FAMILIES[modelType];
+  const read = new Reader(c, source);
+  const parsed =
+    family.architecture === 'distilbert'
+      ? parseDistilBert(read)
+      : family.architecture === 'modernbert'
+        ? parseModernBert(read)
+        : parseBertLike(read, family.architecture);
+  const config: ModelConfig = { ...parsed, architecture: family.architecture, hfArchitecture: family.hfArchitecture, modelType };
+  validateShapes(config, source);
+  return config;
+}
+
+function resolveModelType(c: Json, source: string): string {
+  const supported = `supported: ${SUPPORTED_ARCHITECTURES.join(', ')}`;
+  const declared = typeof c.model_type === 'string' ? c.model_type : undefined;
+  const archs = Array.isArray(c.architectures) ? c.architectures.filter((a): a is string => typeof a === 'string') : [];
+  if (declared !== undefined) {
+    if (!(declared in FAMILIES)) {
+      const named = archs.length > 0 ? ` (architectures: ${archs.join(', ')})` : '';
+      throw new ConfigError(`${source}: unsupported model_type "${declared}"${named}; ${supported}`);
+    }
+    return declared;
+  }
+  if (archs.length > 0) {
+    const match = CLASS_PREFIXES.find(([prefix]) => archs[0].startsWith(prefix));
+    if (!match) throw new ConfigError(`${source}: unsupported architecture "${archs[0]}"; ${supported}`);
+    return match[1];
+  }
+  // transformers' AutoConfig falls back to the longest model_type found in the checkpoint's name.
+  const name = (source.split(/[\\/]/).filter(Boolean).slice(-2).join('/') || source).toLowerCase();
+  const guess = Object.keys(FAMILIES)
+    .sort((a, b) => b.length - a.length)
+    .find((type) => name.includes(type));
+  if (!guess) {
+    throw new ConfigError(
+      `${source}: config.json has neither "model_type" nor "architectures", and the name does not say which model it is; ` +
+        `add "model_type" (one of ${Object.keys(FAMILIES).join(', ')}); ${supported}`,
+    );
+  }
+  return guess;
+}
+
+type Parsed = Omit<ModelConfig, 'architecture' | 'hfArchitecture' | 'modelType'>;
+
+function parseBertLike(r: Reader, architecture: 'bert' | 'roberta'): Parsed {
+  const positionType = r.string('position_embedding_type', 'absolute');
+  if (positionType !== 'absolute') {
+    r.fail(`position_embedding_type "${positionType}" is not supported (only "absolute")`);
+  }
+  if (r.bool('is_decoder', false)) r.fail('is_decoder = true (a causal model) is not supported for masked-LM encoding');
+  const hiddenAct = r.string('hidden_act', 'gelu');
+  requireExactGelu(r, 'hidden_act', hiddenAct);
+  const hidden = r.int('hidden_size', 768);
+  const heads = r.int('num_attention_heads', 12);
+  return {
+    vocabSize: r.int('vocab_size', architecture === 'roberta' ? 50265 : 30522),
+    hidden,
+    layers: r.int('num_hidden_layers', 12),
+    heads,
+    headDim: Math.floor(hidden / heads),
+    intermediate: r.int('intermediate_size', 3072),
+    maxPositions: r.int('max_position_embeddings', 512),
+    typeVocabSize: r.int('type_vocab_size', 2),
+    padTokenId: r.int('pad_token_id', architecture === 'roberta' ? 1 : 0),
+    normEps: r.number('layer_norm_eps', 1e-12),
+    normBias: true,
+    attentionBias: true,
+    mlpBias: true,
+    headDenseBias: true,
+    decoderBias: true,
+    tieWordEmbeddings: r.bool('tie_word_embeddings', true),
+    positions: architecture === 'roberta' ? 'roberta' : 'absolute',
+    structure: 'post-norm',
+    mlp: 'gelu',
+    sinusoidalPositions: false,
+    modernBert: null,
+  };
+}
+
+function parseDistilBert(r: Reader): Parsed {
+  requireExactGelu(r, 'activation', r.string('activation', 'gelu'));
+  const hidden = r.int('dim', 768);
+  const heads = r.int('n_heads', 12);
+  return {
+    vocabSize: r.int('vocab_size', 30522),
+    hidden,
+    layers: r.int('n_layers', 6),
+    heads,
+    headDim: Math.floor(hidden / heads),
+    intermediate: r.int('hidden_dim', 3072),
+    maxPositions: r.int('max_position_embeddings', 512),
+    typeVocabSize: 0,
+    padTokenId: r.int('pad_token_id', 0),
+    normEps: 1e-12, // hard-coded in modeling_distilbert.py for every LayerNorm
+    normBias: true,
+    attentionBias: true,
+    mlpBias: true,
+    headDenseBias: true,
+    decoderBias: true,
+    tieWordEmbeddings: r.bool('tie_word_embeddings', true),
+    positions: 'absolute',
+    structure: 'post-norm',
+    mlp: 'gelu',
+    sinusoidalPositions: r.bool('sinusoidal_pos_embds', false),
+    modernBert: null,
+  };
+}
+
+function parseModernBert(r: Reader): Parsed {
+  requireExactGelu(r, 'hidden_activation', r.string('hidden_activation', 'gelu'));
+  requireExactGelu(r, 'classifier_activation', r.string('classifier_activation', 'gelu'));
+  const hidden = r.int('hidden_size', 768);
+  const heads = r.int('num_attention_heads', 12);
+  const layers = r.int('num_hidden_layers', 22);
+  const everyN = r.int('global_attn_every_n_layers', 3);
+  if (everyN < 1) r.fail(`global_attn_every_n_layers must be at least 1, got ${everyN}`);
+  const layerKinds = Array.from({ length: layers }, (_, i): LayerKind => (i % everyN === 0 ? 'global' : 'local'));
+  checkLayerTypes(r, layerKinds);
+  const { globalTheta, localTheta } = ropeThetas(r);
+  return {
+    vocabSize: r.int('vocab_size', 50368),
+    hidden,
+    layers,
+    heads,
+    headDim: Math.floor(hidden / heads),
+    intermediate: r.int('intermediate_size', 1152),
+    maxPositions: r.int('max_position_embeddings', 8192),
+    typeVocabSize: 0,
+    padTokenId: r.int('pad_token_id', 50283),
+    normEps: r.number('norm_eps', 1e-5),
+    normBias: r.bool('norm_bias', false),
+    attentionBias: r.bool('attention_bias', false),
+    mlpBias: r.bool('mlp_bias', false),
+    headDenseBias: r.bool('classifier_bias', false),
+    decoderBias: r.bool('decoder_bias', true),
+    tieWordEmbeddings: r.bool('tie_word_embeddings', true),
+    positions: 'rotary',
+    structure: 'pre-norm',
+    mlp: 'geglu',
+    sinusoidalPositions: false,
+    modernBert: {
+      globalRopeTheta: globalTheta,
+      localRopeTheta: localTheta,
+      localAttention: r.int('local_attention', 128),
+      globalAttnEveryNLayers: everyN,
+      layerKinds,
+    },
+  };
+}
+
+/** Newer configs list `layer_types`; transformers picks the window by layer index and the rope by layer type. */
+function checkLayerTypes(r: Reader, kinds: LayerKind[]): void {
+  const types = r.raw('layer_types');
+  if (types === undefined || types === null) return;
+  if (!Array.isArray(types) || types.length !== kinds.length) {
+    r.fail(`layer_types must list one entry per layer (${kinds.length})`);
+  }
+  (types as unknown[]).forEach((type, i) => {
+    const expected = kinds[i] === 'global' ? 'full_attention' : 'sliding_attention';
+    if (type !== expected) {
+      r.fail(`layer_types[${i}] is "${String(type)}" but global_attn_every_n_layers makes layer ${i} ${expected}`);
+    }
+  });
+}
+
+function ropeThetas(r: Reader): { globalTheta: number; localTheta: number } {
+  const params = r.raw('rope_parameters');
+  const fromParams = (key: string): number | undefined => {
+    if (typeof params !== 'object' || params === null) return undefined;
+    const entry = (params as Json)[key];
+    if (typeof entry !== 'object' || entry === null) return undefined;
+    const { rope_type: type, rope_theta: theta } = entry as Json;
+    if (type !== undefined && type !== 'default') r.fail(`rope_parameters.${key}.rope_type "${String(type)}" is not supported`);
+    return typeof theta === 'number' ? theta : undefined;
+  };
+  if (r.raw('rope_scaling') != null) r.fail('rope_scaling is not supported');
+  return {
+    globalTheta: fromParams('full_attention') ?? r.number('global_rope_theta', 160000),
+    localTheta: fromParams('sliding_attention') ?? r.number('local_rope_theta', 10000),
+  };
+}
+
+function requireExactGelu(r: Reader, key: string, value: string): void {
+  if (!EXACT_GELU.has(value)) {
+    r.fail(`${key} "${value}" is not supported: only the exact erf GELU ("gelu") is implemented`);
+  }
+}
+
+function validateShapes(c: ModelConfig, source: string): void {
+  const positive: [string, number][] = [
+    ['vocab size', c.vocabSize],
+    ['hidden size', c.hidden],
+    ['layer count', c.layers],
+    ['head count', c.heads],
+    ['intermediate size', c.intermediate],
+    ['max positions', c.maxPositions],
+  ];
+  for (const [what, value] of positive) {
+    if (!(value > 0)) throw new ConfigError(`${source}: ${what} must be positive, got ${value}`);
+  }
+  if (c.hidden % c.heads !== 0) {
+    throw new ConfigError(`${source}: hidden size ${c.hidden} is not a multiple of the head count ${c.heads}`);
+  }
+  if (c.positions === 'rotary' && c.headDim % 2 !== 0) {
+    throw new ConfigError(`${source}: rotary embeddings need an even head size, got ${c.headDim}`);
+  }
+  if (c.padTokenId < 0 || c.padTokenId >= c.vocabSize) {
+    throw new ConfigError(`${source}: pad_token_id ${c.padTokenId} is outside the vocabulary (size ${c.vocabSize})`);
+  }
+  if (!(c.normEps > 0)) throw new ConfigError(`${source}: layer norm epsilon must be positive, got ${c.normEps}`);
+}
+
+/** Typed access to config fields with transformers' defaults for absent keys. */
+class Reader {
+  constructor(
+    private readonly json: Json,
+    private readonly source: string,
+  ) {}
+
+  raw(key: string): unknown {
+    return this.json[key];
+  }
+
+  fail(message: string): never {
+    throw new ConfigError(`${this.source}: ${message}`);
+  }
+
+  number(key: string, fallback: number): number {
+    const v = this.json[key];
+    if (v === undefined || v === null) return fallback;
+    if (typeof v !== 'number' || !Number.isFinite(v)) this.fail(`"${key}" must be a number, got ${JSON.stringify(v)}`);
+    return v;
+  }
+
+  int(key: string, fallback: number): number {
+    const v = this.number(key, fallback);
+    if (!Number.isInteger(v)) this.fail(`"${key}" must be an integer, got ${v}`);
+    return v;
+  }
+
+  bool(key: string, fallback: boolean): boolean {
+    const v = this.json[key];
+    if (v === undefined || v === null) return fallback;
+    if (typeof v !== 'boolean') this.fail(`"${key}" must be true or false, got ${JSON.stringify(v)}`);
+    return v;
+  }
+
+  string(key: string, fallback: string): string {
+    const v = this.json[key];
+    if (v === undefined || v === null) return fallback;
+    if (typeof v !== 'string') this.fail(`"${key}" must be a string, got ${JSON.stringify(v)}`);
+    return v;
+  }
+}

@@ -1,0 +1,153 @@
+// Float64 sub-blocks shared by every encoder layer: LayerNorm with cache, the attention block and the MLP block.
+// Each forward returns the activations its backward needs; each backward accumulates into the gradient views.
+import type { ModelParams, Part } from '../layout.ts';
+import { gegluBackward, gegluForward, geluBackward, geluForward } from './activations.ts';
+import type { AttentionMasking, AttentionShape } from './attention.ts';
+import { attentionBackward, attentionForward } from './attention.ts';
+import { layerNormBackward, layerNormForward } from './layernorm.ts';
+import { linearBackward, linearForward } from './linear.ts';
+import type { RopeTable } from './rotary.ts';
+import { ropeBackward, ropeForward } from './rotary.ts';
+
+/** A weight and an optional bias (a linear layer or a LayerNorm), as views into ModelParams. */
+export interface Affine {
+  weight: Float64Array;
+  bias: Float64Array | null;
+}
+
+export function affineOf(params: ModelParams, name: (part: Part) => string): Affine {
+  const weight = params[name('weight')];
+  if (!weight) throw new Error(`parameter ${name('weight')} is missing`);
+  return { weight, bias: params[name('bias')] ?? null };
+}
+
+// ---------------------------------------------------------------- LayerNorm
+
+export interface NormCache {
+  inp: Float64Array; // (N, C)
+  out: Float64Array; // (N, C)
+  mean: Float64Array; // (N)
+  rstd: Float64Array; // (N)
+}
+
+export function normForward(inp: Float64Array, norm: Affine, N: number, C: number, eps: number): NormCache {
+  const cache = { inp, out: new Float64Array(N * C), mean: new Float64Array(N), rstd: new Float64Array(N) };
+  layerNormForward(cache.out, cache.mean, cache.rstd, inp, norm.weight, norm.bias, N, C, eps);
+  return cache;
+}
+
+export function normBackward(dinp: Float64Array, grad: Affine, dout: Float64Array, cache: NormCache, norm: Affine, N: number, C: number): void {
+  layerNormBackward(dinp, grad.weight, grad.bias, dout, cache.inp, norm.weight, cache.mean, cache.rstd, N, C);
+}
+
+// ---------------------------------------------------------------- attention block
+
+export interface AttentionBlock {
+  qkv: Affine; // (3d, d), (3d)
+  out: Affine; // (d, d), (d)
+}
+
+export interface AttentionBlockCache {
+  inp: Float64Array; // (N, d)
+  qkv: Float64Array; // (N, 3d) projections, after rotary when there is one
+  probs: Float64Array; // (B, NH, T, T)
+  context: Float64Array; // (N, d) attention output before the output projection
+  out: Float64Array; // (N, d)
+}
+
+/** out = Wo . attention(rope(Wqkv . inp)); rope may be null (BERT family). */
+export function attentionBlockForward(
+  inp: Float64Array,
+  block: AttentionBlock,
+  shape: AttentionShape,
+  masking: AttentionMasking,
+  rope: RopeTable | null,
+): AttentionBlockCache {
+  const { B, T, NH, hd } = shape;
+  const N = B * T;
+  const d = NH * hd;
+  const projected = new Float64Array(N * 3 * d);
+  linearForward(projected, inp, block.qkv.weight, block.qkv.bias, N, d, 3 * d);
+  let qkv = projected;
+  if (rope) {
+    qkv = new Float64Array(projected.length);
+    ropeForward(qkv, projected, rope, B, T, NH);
+  }
+  const probs = new Float64Array(B * NH * T * T);
+  const context = new Float64Array(N * d);
+  attentionForward(context, probs, qkv, shape, masking);
+  const out = new Float64Array(N * d);
+  linearForward(out, context, block.out.weight, block.out.bias, N, d, d);
+  return { inp, qkv, probs, context, out };
+}
+
+export function attentionBlockBackward(
+  dinp: Float64Array,
+  grad: AttentionBlock,
+  dout: Float64Array,
+  cache: AttentionBlockCache,
+  block: AttentionBlock,
+  shape: AttentionShape,
+  rope: RopeTable | null,
+): void {
+  const { B, T, NH, hd } = shape;
+  const N = B * T;
+  const d = NH * hd;
+  const dcontext = new Float64Array(N * d);
+  linearBackward(dcontext, grad.out.weight, grad.out.bias, dout, cache.context, block.out.weight, N, d, d);
+  const dqkv = new Float64Array(N * 3 * d);
+  attentionBackward(dqkv, dcontext, cache.probs, cache.qkv, shape);
+  let dprojected = dqkv;
+  if (rope) {
+    dprojected = new Float64Array(dqkv.length);
+    ropeBackward(dprojected, dqkv, rope, B, T, NH);
+  }
+  linearBackward(dinp, grad.qkv.weight, grad.qkv.bias, dprojected, cache.inp, block.qkv.weight, N, d, 3 * d);
+}
+
+// ---------------------------------------------------------------- MLP block
+
+export interface MlpBlock {
+  in: Affine; // (I, d) or (2I, d) for GeGLU
+  out: Affine; // (d, I)
+}
+
+export interface MlpBlockCache {
+  inp: Float64Array; // (N, d)
+  pre: Float64Array; // (N, I) or (N, 2I)
+  act: Float64Array; // (N, I)
+  out: Float64Array; // (N, d)
+}
+
+/** out = Wout . act(Win . inp) with act = gelu, or GeGLU's gelu(first half) * second half. */
+export function mlpBlockForward(inp: Float64Array, block: MlpBlock, kind: 'gelu' | 'geglu', N: number, d: number, I: number): MlpBlockCache {
+  const width = kind === 'geglu' ? 2 * I : I;
+  const pre = new Float64Array(N * width);
+  linearForward(pre, inp, block.in.weight, block.in.bias, N, d, width);
+  const act = new Float64Array(N * I);
+  if (kind === 'geglu') gegluForward(act, pre, N, I);
+  else geluForward(act, pre);
+  const out = new Float64Array(N * d);
+  linearForward(out, act, block.out.weight, block.out.bias, N, I, d);
+  return { inp, pre, act, out };
+}
+
+export function mlpBlockBackward(
+  dinp: Float64Array,
+  grad: MlpBlock,
+  dout: Float64Array,
+  cache: MlpBlockCache,
+  block: MlpBlock,
+  kind: 'gelu' | 'geglu',
+  N: number,
+  d: number,
+  I: number,
+): void {
+  const width = kind === 'geglu' ? 2 * I : I;
+  const dact = new Float64Array(N * I);
+  linearBackward(dact, grad.out.weight, grad.out.bias, dout, cache.act, block.out.weight, N, I, d);
+  const dpre = new Float64Array(N * width);
+  if (kind === 'geglu') gegluBackward(dpre, dact, cache.pre, N, I);
+  else geluBackward(dpre, dact, cache.pre);
+  linearBackward(dinp, grad.in.weight, grad.in.bias, dpre, cache.inp, block.in.weight, N, d, width);
+}

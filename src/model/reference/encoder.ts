@@ -1,0 +1,158 @@
+// Float64 reference of a whole encoder + MLM head transform for every family: ids -> headHidden (B, T, d), and back.
+// Gradient convention: backward passes accumulate into `grads` (a ModelParams from zerosLike); zeroing is the caller's.
+import type { ModelConfig } from '../config.ts';
+import type { ModelParams } from '../layout.ts';
+import { P } from '../layout.ts';
+import type { AttentionShape } from './attention.ts';
+import type { NormCache } from './blocks.ts';
+import { affineOf, normBackward, normForward } from './blocks.ts';
+import { embeddingBackward, embeddingForward, positionIds } from './embeddings.ts';
+import type { LayerCache, LayerContext } from './layers.ts';
+import { layerBackward, layerForward, layerParams } from './layers.ts';
+import type { HeadCache } from './mlm-head.ts';
+import { decoderBackward, headTransformBackward, headTransformForward } from './mlm-head.ts';
+import { ropeTable } from './rotary.ts';
+
+export interface EncoderInput {
+  /** (B, T) token ids. */
+  ids: Int32Array;
+  /** (B, T) attention mask: 1 real token, 0 padding. Every sequence needs at least one real token. */
+  mask: ArrayLike<number>;
+  B: number;
+  T: number;
+  /** (B, T) segment ids for models with token-type embeddings; all 0 when absent. */
+  tokenTypes?: Int32Array;
+}
+
+export interface EncoderActivations {
+  input: EncoderInput;
+  /** (B, T) ids into the position table (null for rotary models). */
+  positions: Int32Array | null;
+  /** (B, T) token-type ids used (null when the model has none). */
+  tokenTypes: Int32Array | null;
+  embeddingNorm: NormCache;
+  layers: LayerCache[];
+  contexts: LayerContext[];
+  /** Hidden states (B, T, d): the embeddings' output, then each layer's output (L + 1 entries). */
+  hidden: Float64Array[];
+  /** ModernBERT's final norm over the last layer (null for the BERT family). */
+  finalNorm: NormCache | null;
+  /** The encoder output the MLM head reads (B, T, d). */
+  lastHidden: Float64Array;
+  head: HeadCache;
+  /** (B, T, d): the MLM head transform's output, which the decoder (or fused SPLADE head) multiplies by W_dec. */
+  headHidden: Float64Array;
+}
+
+export function encoderForward(config: ModelConfig, params: ModelParams, input: EncoderInput): EncoderActivations {
+  const { B, T } = input;
+  const N = B * T;
+  const d = config.hidden;
+  if (input.ids.length !== N || input.mask.length !== N) {
+    throw new RangeError(`encoderForward: ids (${input.ids.length}) and mask (${input.mask.length}) must both hold B*T = ${N} entries`);
+  }
+  const positions = config.positions === 'rotary' ? null : positionIds(config, input.ids, B, T);
+  const tokenTypes = config.typeVocabSize > 0 ? (input.tokenTypes ?? new Int32Array(N)) : null;
+  const sum = new Float64Array(N * d);
+  embeddingForward(sum, input.ids, params[P.wordEmbeddings], N, d, false);
+  if (positions) embeddingForward(sum, positions, params[P.positionEmbeddings], N, d, true);
+  if (tokenTypes) embeddingForward(sum, tokenTypes, params[P.tokenTypeEmbeddings], N, d, true);
+  const embeddingNorm = normForward(sum, affineOf(params, P.embeddingNorm), N, d, config.normEps);
+
+  const contexts = layerContexts(config, input);
+  const hidden = [embeddingNorm.out];
+  const layers: LayerCache[] = [];
+  for (let i = 0; i < config.layers; i++) {
+    const cache = layerForward(hidden[i], layerParams(config, params, i), contexts[i]);
+    layers.push(cache);
+    hidden.push(cache.out);
+  }
+  const last = hidden[config.layers];
+  const finalNorm = config.structure === 'pre-norm' ? normForward(last, affineOf(params, P.finalNorm), N, d, config.normEps) : null;
+  const lastHidden = finalNorm ? finalNorm.out : last;
+  const head = headTransformForward(config, params, lastHidden, N);
+  return { input, positions, tokenTypes, embeddingNorm, layers, contexts, hidden, finalNorm, lastHidden, head, headHidden: head.norm.out };
+}
+
+export interface DecoderGradients {
+  /** d loss / d W_dec (V, d), added to the word embeddings' gradient when tied. */
+  dDecoderWeight?: Float64Array;
+  /** d loss / d b_dec (V). */
+  dDecoderBias?: Float64Array;
+}
+
+/**
+ * Accumulates into `grads` the gradient of every parameter given dHeadHidden (B, T, d) and, optionally, the
+ * decoder gradients a SPLADE head computed. Word-embedding rows looked up with the pad id get no lookup gradient
+ * (nn.Embedding padding_idx), as RoBERTa's position rows at the pad index.
+ */
+export function encoderBackward(
+  config: ModelConfig,
+  params: ModelParams,
+  acts: EncoderActivations,
+  dHeadHidden: Float64Array,
+  grads: ModelParams,
+  decoder: DecoderGradients = {},
+): void {
+  const { B, T } = acts.input;
+  const N = B * T;
+  const d = config.hidden;
+  addDecoderGradients(config, grads, decoder);
+  let dh = headTransformBackward(config, params, grads, dHeadHidden, acts.head, N);
+  if (acts.finalNorm) {
+    const dlast = new Float64Array(N * d);
+    normBackward(dlast, affineOf(grads, P.finalNorm), dh, acts.finalNorm, affineOf(params, P.finalNorm), N, d);
+    dh = dlast;
+  }
+  for (let i = config.layers - 1; i >= 0; i--) {
+    dh = layerBackward(dh, layerParams(config, grads, i), acts.layers[i], layerParams(config, params, i), acts.contexts[i]);
+  }
+  const dsum = new Float64Array(N * d);
+  normBackward(dsum, affineOf(grads, P.embeddingNorm), dh, acts.embeddingNorm, affineOf(params, P.embeddingNorm), N, d);
+  embeddingBackward(grads[P.wordEmbeddings], dsum, acts.input.ids, N, d, config.padTokenId);
+  if (acts.positions) {
+    const paddingIdx = config.positions === 'roberta' ? config.padTokenId : -1;
+    embeddingBackward(grads[P.positionEmbeddings], dsum, acts.positions, N, d, paddingIdx);
+  }
+  if (acts.tokenTypes) embeddingBackward(grads[P.tokenTypeEmbeddings], dsum, acts.tokenTypes, N, d, -1);
+}
+
+/** The MLM logits' backward on top of encoderBackward: dlogits (B, T, V) -> all parameter gradients. */
+export function mlmBackward(config: ModelConfig, params: ModelParams, acts: EncoderActivations, dlogits: Float64Array, grads: ModelParams): void {
+  const N = acts.input.B * acts.input.T;
+  const dHeadHidden = decoderBackward(config, params, grads, dlogits, acts.headHidden, N);
+  encoderBackward(config, params, acts, dHeadHidden, grads);
+}
+
+function addDecoderGradients(config: ModelConfig, grads: ModelParams, decoder: DecoderGradients): void {
+  const addInto = (target: Float64Array, source: Float64Array, what: string) => {
+    if (source.length !== target.length) throw new RangeError(`${what}: ${source.length} values, expected ${target.length}`);
+    for (let i = 0; i < source.length; i++) target[i] += source[i];
+  };
+  if (decoder.dDecoderWeight) {
+    const name = config.tieWordEmbeddings ? P.wordEmbeddings : P.decoderWeight;
+    addInto(grads[name], decoder.dDecoderWeight, 'dDecoderWeight');
+  }
+  if (decoder.dDecoderBias) {
+    if (!config.decoderBias) throw new Error('dDecoderBias given, but the model has no decoder bias');
+    addInto(grads[P.decoderBias], decoder.dDecoderBias, 'dDecoderBias');
+  }
+}
+
+/** Per-layer attention shape, masking and rotary table (ModernBERT: theta and window by layer kind). */
+function layerContexts(config: ModelConfig, input: EncoderInput): LayerContext[] {
+  const shape: AttentionShape = { B: input.B, T: input.T, NH: config.heads, hd: config.headDim };
+  const mb = config.modernBert;
+  const tables = mb
+    ? { global: ropeTable(input.T, config.headDim, mb.globalRopeTheta), local: ropeTable(input.T, config.headDim, mb.localRopeTheta) }
+    : null;
+  return Array.from({ length: config.layers }, (_, i): LayerContext => {
+    const kind = mb ? mb.layerKinds[i] : 'global';
+    return {
+      config,
+      shape,
+      masking: { mask: input.mask, halfWindow: mb && kind === 'local' ? Math.floor(mb.localAttention / 2) : null },
+      rope: tables ? tables[kind] : null,
+    };
+  });
+}
