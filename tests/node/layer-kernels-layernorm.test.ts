@@ -1,0 +1,67 @@
+// LayerNorm kernels (with and without bias) against the float64 reference of src/model/reference/layernorm.ts.
+import { describe, it } from 'vitest';
+import { LayerNorm } from '../../src/kernels/layernorm.ts';
+import { layerNormBackward, layerNormForward } from '../../src/model/reference/layernorm.ts';
+import { Random } from '../../src/util/random.ts';
+import { expectClose } from '../helpers/compare.ts';
+import { gpuContext } from '../helpers/gpu.ts';
+
+const f32 = (a: Float64Array) => a.map(Math.fround);
+
+describe('LayerNorm kernels', () => {
+  // N = 1, 7, 33 rows; C below, at and above the workgroup (64), not a multiple of 4; 70 rows span 3 chunks of 32.
+  it.each([
+    [1, 5, true, false],
+    [7, 64, false, false],
+    [33, 130, true, true],
+    [70, 9, false, true],
+  ])('forward and backward match the reference for N=%i C=%i bias=%s accumulate=%s', async (N, C, hasBias, accumulate) => {
+    const ctx = await gpuContext();
+    const random = new Random(N * 1000 + C);
+    const eps = 1e-5;
+    // An offset row mean (3) checks that the variance is taken around the mean, not around 0.
+    const inp = f32(random.normals(N * C).map((x) => 3 + 2 * x));
+    const weight = f32(random.normals(C).map((x) => 1 + 0.5 * x));
+    const bias = hasBias ? f32(random.normals(C)) : null;
+    const dout = f32(random.normals(N * C));
+    const dinp0 = f32(random.normals(N * C));
+    const dweight0 = f32(random.normals(C));
+    const dbias0 = f32(random.normals(C));
+
+    const out = new Float64Array(N * C);
+    const mean = new Float64Array(N);
+    const rstd = new Float64Array(N);
+    layerNormForward(out, mean, rstd, inp, weight, bias, N, C, eps);
+    const dinp = accumulate ? dinp0.slice() : new Float64Array(N * C);
+    const dweight = dweight0.slice();
+    const dbias = dbias0.slice();
+    layerNormBackward(dinp, dweight, hasBias ? dbias : null, dout, inp, weight, mean, rstd, N, C);
+
+    const norm = new LayerNorm(ctx, { N, C }, { bias: hasBias, eps, accumulate });
+    const t = {
+      inp: ctx.tensor('inp', [N, C], 'f32', inp),
+      weight: ctx.tensor('weight', [C], 'f32', weight),
+      bias: bias ? ctx.tensor('bias', [C], 'f32', bias) : null,
+      out: ctx.tensor('out', [N, C], 'f32'),
+      mean: ctx.tensor('mean', [N], 'f32'),
+      rstd: ctx.tensor('rstd', [N], 'f32'),
+      dout: ctx.tensor('dout', [N, C], 'f32', dout),
+      // Gradients start non-zero: dinp must be overwritten (or added to with accumulate), dweight/dbias added to.
+      dinp: ctx.tensor('dinp', [N, C], 'f32', dinp0),
+      dweight: ctx.tensor('dweight', [C], 'f32', dweight0),
+      dbias: hasBias ? ctx.tensor('dbias', [C], 'f32', dbias0) : null,
+    };
+    await ctx.run('layernorm', (enc) => {
+      norm.forward(enc, t.out, t.mean, t.rstd, t.inp, t.weight, t.bias);
+      norm.backward(enc, t.dinp, t.dweight, t.dbias, t.dout, t.inp, t.weight, t.mean, t.rstd);
+    });
+    // fp32 statistics over C <= 130 values: ~1e-6 relative; the gradients sum N·C products.
+    expectClose('out', await ctx.read(t.out), out, { rtol: 1e-5, atol: 1e-5 });
+    expectClose('mean', await ctx.read(t.mean), mean, { rtol: 1e-5, atol: 1e-6 });
+    expectClose('rstd', await ctx.read(t.rstd), rstd, { rtol: 1e-5, atol: 1e-6 });
+    expectClose('dinp', await ctx.read(t.dinp), dinp, { rtol: 1e-4, atol: 1e-5 });
+    expectClose('dweight', await ctx.read(t.dweight), dweight, { rtol: 1e-4, atol: 1e-4 });
+    if (t.dbias) expectClose('dbias', await ctx.read(t.dbias), dbias, { rtol: 1e-4, atol: 1e-4 });
+  });
+
+});
