@@ -1,0 +1,60 @@
+// `npm run bench -- [--out file.json] [--only matmul,splade-head]`: kernel benchmark table, printed and saved as JSON.
+import { writeFileSync } from 'node:fs';
+import { parseArgs, stringOption } from '../src/cli/command.ts';
+import { nodeGpuContext } from '../src/gpu/node-gpu.ts';
+import { benchMatmul } from './bench/matmul.ts';
+import { benchSpladeHead } from './bench/splade-head.ts';
+import type { BenchRow } from './bench/types.ts';
+
+const SECTIONS: Record<string, typeof benchMatmul> = {
+  matmul: benchMatmul,
+  'splade-head': benchSpladeHead,
+};
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2), ['out', 'only']);
+  const only = stringOption(args, 'only')?.split(',') ?? Object.keys(SECTIONS);
+  for (const name of only) if (!SECTIONS[name]) throw new Error(`unknown section "${name}" (${Object.keys(SECTIONS).join(', ')})`);
+  const ctx = await nodeGpuContext('bench');
+  const { vendor, architecture, description, isFallbackAdapter } = ctx.adapter;
+  console.log(`adapter: ${vendor} ${architecture} ${description}${isFallbackAdapter ? ' (fallback/CPU adapter)' : ''}`);
+  const rows: BenchRow[] = [];
+  for (const name of only) {
+    const started = performance.now();
+    const sectionRows = await SECTIONS[name](ctx);
+    rows.push(...sectionRows);
+    printTable(name, sectionRows);
+    console.log(`(${name}: ${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
+  }
+  const out = stringOption(args, 'out');
+  if (out) {
+    writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), adapter: ctx.adapter, rows }, null, 2) + '\n');
+    console.log(`wrote ${out}`);
+  }
+  ctx.destroy();
+}
+
+function printTable(section: string, rows: BenchRow[]): void {
+  const extraKeys = [...new Set(rows.flatMap((r) => Object.keys(r.extra ?? {})))];
+  const header = ['name', 'ms', 'GFLOP/s', 'peak bytes', ...extraKeys];
+  const body = rows.map((r) => [
+    r.name,
+    r.ms.toFixed(3),
+    r.gflops === undefined ? '' : r.gflops.toFixed(2),
+    r.peakBytes === undefined ? '' : String(r.peakBytes),
+    ...extraKeys.map((k) => {
+      const v = r.extra?.[k];
+      return typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : (v ?? '');
+    }),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(`## ${section}`);
+  console.log(line(header));
+  for (const row of body) console.log(line(row));
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
