@@ -13,9 +13,10 @@ const scratch = mkdtempSync(join(tmpdir(), 'splade-lab-retrieval-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Writes a BEIR folder under the scratch directory; `files` maps relative paths to contents. */
-function beirFolder(name: string, files: Record<string, string>): string {
+function beirFolder(name: string, files: Record<string, string | undefined>): string {
   const dir = join(scratch, name);
   for (const [path, content] of Object.entries(files)) {
+    if (content === undefined) continue;
     mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), content);
   }

@@ -1,0 +1,109 @@
+// The `metrics` and `bm25` commands end to end, and evaluateEncoder with a stand-in encoder.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { loadBeir, parseBeirQrels } from '../../src/io/beir.ts';
+import { folderSource } from '../../src/io/retrieval-source.ts';
+import { parseRun } from '../../src/io/trec.ts';
+import { evaluateEncoder, type SparseEncoder } from '../../src/retrieval/evaluate.ts';
+import { evaluateRun } from '../../src/retrieval/metrics/evaluate-run.ts';
+import { sparseFromEntries } from '../../src/retrieval/sparse-vector.ts';
+import { wordAnalyzer } from '../../src/retrieval/word-analyzer.ts';
+import { readSharedText, sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'splade-lab-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs the CLI in-process and captures what it writes. */
+async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  try {
+    return { code: await main(argv), stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+describe('splade-lab metrics', () => {
+  const qrels = sharedDataPath('trec_eval/qrels.test');
+  const run = sharedDataPath('trec_eval/results.test');
+
+  it('prints the "all" rows of out.test.a for every measure it knows, and runid', async () => {
+    const { code, stdout } = await cli('metrics', '--qrels', qrels, '--run', run);
+    expect(code).toBe(0);
+    const ours = new Map(stdout.trim().split('\n').map((l) => [l.split('\t')[0].trim(), l] as const));
+    let matched = 0;
+    for (const line of readSharedText('trec_eval/out.test.a').trim().split('\n')) {
+      const mine = ours.get(line.split('\t')[0].trim());
+      if (mine === undefined) continue;
+      expect(mine).toBe(line);
+      matched++;
+    }
+    expect(matched).toBeGreaterThan(80);
+  });
+
+  it('--json prints one object with the promised keys', async () => {
+    const { stdout } = await cli('metrics', '--qrels', qrels, '--run', run, '--json');
+    const summary = JSON.parse(stdout);
+    for (const key of ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', 'P_10', 'map']) expect(typeof summary[key]).toBe('number');
+    expect(summary.map.toFixed(4)).toBe('0.1785'); // out.test: map all 0.1785
+  });
+
+  it('fails with a message naming a missing file', async () => {
+    const { code, stderr } = await cli('metrics', '--qrels', join(scratch, 'nope.txt'), '--run', run);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/cannot read --qrels .*nope\.txt/);
+  });
+});
+
+describe('splade-lab bm25', () => {
+  it('SciFact: writes a run whose trec_eval measures equal the printed JSON', async () => {
+    const runPath = join(scratch, 'bm25.trec');
+    const { code, stdout } = await cli('bm25', '--beir', sharedDataPath('scifact'), '--run', runPath, '--json');
+    expect(code).toBe(0);
+    const summary = JSON.parse(stdout);
+    expect(summary.num_q).toBe(300);
+    expect(summary.ndcg_cut_10).toBeGreaterThan(0.6); // Anserini's flat BM25 reaches 0.665 on SciFact
+    expect(summary.index.memoryBytes).toBeGreaterThan(0);
+    const { qrels } = parseBeirQrels(readSharedText('scifact/qrels/test.tsv'), 'test.tsv');
+    const fromFile = evaluateRun(qrels, parseRun(readFileSync(runPath, 'utf8')).run);
+    for (const key of ['ndcg_cut_10', 'recall_100', 'recall_1000', 'map']) expect(fromFile.summary.get(key)).toBe(summary[key]);
+  });
+
+  it('says clearly that --tokenizer is not available yet', async () => {
+    const { code, stderr } = await cli('bm25', '--beir', sharedDataPath('scifact'), '--tokenizer', 'x');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/--tokenizer is not supported yet/);
+  });
+});
+
+describe('evaluateEncoder', () => {
+  it('runs a stand-in bag-of-words encoder through index, search, trec_eval and efficiency figures', async () => {
+    const dataset = await loadBeir(folderSource(sharedDataPath('scifact')), 'test');
+    const vocab: string[] = [];
+    const ids = new Map<string, number>();
+    const analyzer = wordAnalyzer();
+    const encode = (text: string) =>
+      sparseFromEntries(analyzer(text).map((w) => [ids.get(w) ?? (ids.set(w, vocab.push(w) - 1), vocab.length - 1), 1] as const));
+    const progress: string[] = [];
+    const encoder: SparseEncoder = {
+      vocab,
+      encodeQueries: async (texts, onProgress) => texts.map((t, i) => (onProgress?.(i + 1, texts.length), encode(t))),
+      encodeDocuments: async (texts, onProgress) => texts.map((t, i) => (onProgress?.(i + 1, texts.length), encode(t))),
+    };
+    const report = await evaluateEncoder(encoder, dataset, { topK: 100, onProgress: (stage, done, total) => done === total && progress.push(stage) });
+    expect(progress).toEqual(['queries', 'documents', 'search']);
+    expect(report.metrics.num_q).toBe(300);
+    expect(report.metrics.ndcg_cut_10).toBe(evaluateRun(dataset.qrels, report.run).summary.get('ndcg_cut_10'));
+    expect(report.metrics.ndcg_cut_10).toBeGreaterThan(0.2);
+    expect(report.efficiency.query_active_dims).toBeGreaterThan(3);
+    expect(report.efficiency.avg_flops).toBeGreaterThan(0);
+    expect(report.index.documents).toBe(5183);
+  });
+});
