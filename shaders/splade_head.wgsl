@@ -215,7 +215,8 @@ fn head_bucket(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
 
 // ---------------------------------------------------------------------------------------------------------------
 // Backward, step 2: dhidden[b, t, :] += sum over v in bucket (b, t) of dlogit[b, v] * weight[v, :].
-// One workgroup per (t, b); its invocations split d. dlogit = dpooled * exp(-pooled) where pooled > 0.
+// Each invocation owns one vec4 of one dhidden row (b, t): grid (ceil(T * d/4 / BWD_WG), B). Neighbouring
+// invocations read neighbouring vec4 of the same weight row; the bucket walk is in ascending v.
 
 override BWD_WG: u32 = 64;
 
@@ -223,69 +224,126 @@ override BWD_WG: u32 = 64;
 @group(0) @binding(2) var<storage, read> h_pooled: array<f32>;           // (B, V)
 @group(0) @binding(3) var<storage, read> h_offsets: array<u32>;          // (B, T)
 @group(0) @binding(4) var<storage, read> h_order: array<u32>;            // (B, V)
-@group(0) @binding(5) var<storage, read> h_weight: array<f32>;           // (V, d)
-@group(0) @binding(6) var<storage, read_write> h_dhidden: array<f32>;    // (B, T, d)
+@group(0) @binding(5) var<storage, read> h_weight: array<vec4f>;         // (V, d/4)
+@group(0) @binding(6) var<storage, read_write> h_dhidden: array<vec4f>;  // (B, T, d/4)
 
 fn dlogit(dp: f32, p: f32) -> f32 {
   return select(0.0, dp * exp(-p), p > 0.0);
 }
 
 @compute @workgroup_size(BWD_WG)
-fn head_backward_hidden(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let t = wid.x;
-  let b = wid.y;
+fn head_backward_hidden(@builtin(global_invocation_id) gid: vec3u) {
+  let D4 = dims.D / 4u;
   let T = dims.T;
   let V = dims.V;
-  let D = dims.D;
+  let b = gid.y;
+  let t = gid.x / D4;
+  let k = gid.x % D4;
+  if (t >= T) { return; }
   var start = 0u;
   if (t > 0u) { start = h_offsets[b * T + t - 1u]; }
   let end = h_offsets[b * T + t];
-  for (var k = lid; k < D; k += BWD_WG) {
-    var acc = 0.0;
-    for (var i = start; i < end; i++) {
-      let v = h_order[b * V + i];
-      acc += dlogit(h_dpooled[b * V + v], h_pooled[b * V + v]) * h_weight[v * D + k];
-    }
-    h_dhidden[(b * T + t) * D + k] += acc;
+  var acc = vec4f(0.0);
+  for (var i = start; i < end; i++) {
+    let v = h_order[b * V + i];
+    acc += dlogit(h_dpooled[b * V + v], h_pooled[b * V + v]) * h_weight[v * D4 + k];
   }
+  h_dhidden[(b * T + t) * D4 + k] += acc;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Backward, step 3: dweight[v, :] += sum_b dlogit[b, v] * hidden[b, argmax[b, v], :];  dbias[v] += sum_b dlogit[b, v].
-// One workgroup per vocabulary row (rows beyond 65535 fold into y); its invocations split d; b in order.
+// Each invocation owns one vec4 of one dweight row (the first of a row also owns dbias[v]), b summed in order.
+// Grid: V * d/4 invocations, BWD_WG per workgroup, workgroups beyond 65535 folded into y.
 
 @group(0) @binding(1) var<storage, read> w_dpooled: array<f32>;          // (B, V)
 @group(0) @binding(2) var<storage, read> w_pooled: array<f32>;           // (B, V)
 @group(0) @binding(3) var<storage, read> w_argmax: array<u32>;           // (B, V)
-@group(0) @binding(4) var<storage, read> w_hidden: array<f32>;           // (B, T, d)
-@group(0) @binding(5) var<storage, read_write> w_dweight: array<f32>;    // (V, d)
+@group(0) @binding(4) var<storage, read> w_hidden: array<vec4f>;         // (B, T, d/4)
+@group(0) @binding(5) var<storage, read_write> w_dweight: array<vec4f>;  // (V, d/4)
 @group(0) @binding(6) var<storage, read_write> w_dbias: array<f32>;      // (V)
 
 @compute @workgroup_size(BWD_WG)
 fn head_backward_weight(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let v = wid.y * 65535u + wid.x;
+  let D4 = dims.D / 4u;
+  let T = dims.T;
+  let V = dims.V;
+  let index = (wid.y * 65535u + wid.x) * BWD_WG + lid;
+  let v = index / D4;
+  let k = index % D4;
+  if (v >= V) { return; }
+  var acc = vec4f(0.0);
+  var acc_bias = 0.0;
+  for (var b = 0u; b < dims.B; b++) {
+    let t = w_argmax[b * V + v];
+    if (t < T) {
+      let g = dlogit(w_dpooled[b * V + v], w_pooled[b * V + v]);
+      acc += g * w_hidden[(b * T + t) * D4 + k];
+      acc_bias += g;
+    }
+  }
+  w_dweight[index] += acc;
+  if (k == 0u) {
+    w_dbias[v] += acc_bias;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Naive unfused baseline, for the benchmark only (scripts/bench/splade-head.ts): materialises logits (B, T, V)
+// with the same 4x4 register blocking, then a second pass applies log1p∘ReLU and the masked max over tokens.
+
+@group(0) @binding(1) var<storage, read> n_hidden: array<vec4f>;       // (B, T, d/4)
+@group(0) @binding(2) var<storage, read> n_weight: array<vec4f>;       // (V, d/4)
+@group(0) @binding(3) var<storage, read> n_bias: array<f32>;           // (V)
+@group(0) @binding(4) var<storage, read_write> n_logits: array<f32>;   // (B, T, V)
+
+@compute @workgroup_size(FWD_WG)
+fn naive_logits(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let rows = dims.B * dims.T;
+  let D4 = dims.D / 4u;
+  let V = dims.V;
+  let vbase = wid.x * FWD_WG * 4u + lid;
+  let vids = vec4u(vbase, vbase + FWD_WG, vbase + 2u * FWD_WG, vbase + 3u * FWD_WG);
+  let vc = min(vids, vec4u(V - 1u));
+  let r0 = wid.y * 4u;
+  let rs = min(vec4u(r0, r0 + 1u, r0 + 2u, r0 + 3u), vec4u(rows - 1u));
+  var acc: array<vec4f, 4>;
+  for (var k = 0u; k < D4; k++) {
+    let w = mat4x4f(n_weight[vc.x * D4 + k], n_weight[vc.y * D4 + k], n_weight[vc.z * D4 + k], n_weight[vc.w * D4 + k]);
+    for (var i = 0u; i < 4u; i++) {
+      acc[i] += n_hidden[rs[i] * D4 + k] * w; // row vector · matrix: the 4 dot products of token i
+    }
+  }
+  let bias = vec4f(n_bias[vc.x], n_bias[vc.y], n_bias[vc.z], n_bias[vc.w]);
+  for (var i = 0u; i < 4u; i++) {
+    if (r0 + i < rows) {
+      for (var j = 0u; j < 4u; j++) {
+        if (vids[j] < V) { n_logits[(r0 + i) * V + vids[j]] = acc[i][j] + bias[j]; }
+      }
+    }
+  }
+}
+
+@group(0) @binding(1) var<storage, read> p_logits: array<f32>;           // (B, T, V)
+@group(0) @binding(2) var<storage, read> p_mask: array<u32>;             // (B, T)
+@group(0) @binding(3) var<storage, read_write> p_pooled: array<f32>;     // (B, V)
+@group(0) @binding(4) var<storage, read_write> p_argmax: array<u32>;     // (B, V)
+
+@compute @workgroup_size(FWD_WG)
+fn naive_pool(@builtin(global_invocation_id) gid: vec3u) {
+  let v = gid.x;
+  let b = gid.y;
   let V = dims.V;
   if (v >= V) { return; }
-  let T = dims.T;
-  let D = dims.D;
-  for (var k = lid; k < D; k += BWD_WG) {
-    var acc = 0.0;
-    for (var b = 0u; b < dims.B; b++) {
-      let t = w_argmax[b * V + v];
-      let g = dlogit(w_dpooled[b * V + v], w_pooled[b * V + v]);
-      if (t < T && g != 0.0) {
-        acc += g * w_hidden[(b * T + t) * D + k];
-      }
+  var best = 0.0;
+  var best_t = NO_TOKEN;
+  for (var t = 0u; t < dims.T; t++) {
+    let a = log1p_pos(max(p_logits[(b * dims.T + t) * V + v], 0.0));
+    if (p_mask[b * dims.T + t] != 0u && a > best) {
+      best = a;
+      best_t = t;
     }
-    w_dweight[v * D + k] += acc;
   }
-  if (lid == 0u) {
-    var acc = 0.0;
-    for (var b = 0u; b < dims.B; b++) {
-      if (w_argmax[b * V + v] < T) {
-        acc += dlogit(w_dpooled[b * V + v], w_pooled[b * V + v]);
-      }
-    }
-    w_dbias[v] += acc;
-  }
+  p_pooled[b * V + v] = best;
+  p_argmax[b * V + v] = best_t;
 }

@@ -75,9 +75,14 @@ export class SpladeHead {
       if (!Number.isInteger(n) || n < 1) throw new Error(`${FAMILY}: ${name} must be a positive integer, got ${n}`);
     }
     if (d % 4 !== 0) throw new Error(`${FAMILY}: hidden size d = ${d} must be a multiple of 4 (vec4 loads)`);
+    this.tuning = { ...DEFAULT_TUNING, ...tuning };
     const maxGroups = ctx.limits.maxComputeWorkgroupsPerDimension;
-    if (B > maxGroups || T > maxGroups) {
-      throw new Error(`${FAMILY}: B = ${B} and T = ${T} must each be at most maxComputeWorkgroupsPerDimension ${maxGroups}`);
+    const hiddenGroups = Math.ceil((T * d) / 4 / this.tuning.backwardWorkgroup);
+    if (B > maxGroups || hiddenGroups > maxGroups) {
+      throw new Error(
+        `${FAMILY}: B = ${B} and T·d/4/${this.tuning.backwardWorkgroup} = ${hiddenGroups} must each be at most ` +
+          `maxComputeWorkgroupsPerDimension ${maxGroups}; shorten the sequences or raise backwardWorkgroup`,
+      );
     }
     if (B * T * d >= 2 ** 32 || V * d >= 2 ** 32 || B * V >= 2 ** 32) {
       throw new Error(`${FAMILY}: ${this.shapes} overflows 32-bit indices`);
@@ -85,7 +90,6 @@ export class SpladeHead {
     ctx.checkBindingSize(`${FAMILY} hidden [${B}x${T}x${d}]`, B * T * d * 4);
     ctx.checkBindingSize(`${FAMILY} weight [${V}x${d}]`, V * d * 4);
     ctx.checkBindingSize(`${FAMILY} pooled [${B}x${V}]`, B * V * 4);
-    this.tuning = { ...DEFAULT_TUNING, ...tuning };
     this.dimsBuffer = ctx.uniform(`${FAMILY} dims ${this.shapes}`, 4);
     ctx.writeUniform(this.dimsBuffer, [B, T, d, V]);
     this.offsets = ctx.tensor(`${FAMILY} offsets`, [B, T], 'u32');
@@ -136,7 +140,7 @@ export class SpladeHead {
         encoder,
         this.spec('head_backward_hidden', { BWD_WG: bw }),
         [this.dimsBuffer, args.dpooled, args.pooled, this.offsets, this.order, args.weight, dhidden],
-        [T, B],
+        [Math.ceil((T * d) / 4 / bw), B],
         this.shapes,
       );
     }
@@ -146,12 +150,13 @@ export class SpladeHead {
       const db = dbias ?? this.spare('dbias', [V]);
       this.expect('dweight', dw, [V, d]);
       this.expect('dbias', db, [V]);
-      const gx = Math.min(V, 65535);
+      const groups = Math.ceil((V * d) / 4 / bw);
+      const gx = Math.min(groups, 65535);
       this.ctx.dispatch(
         encoder,
         this.spec('head_backward_weight', { BWD_WG: bw }),
         [this.dimsBuffer, args.dpooled, args.pooled, args.argmax, args.hidden, dw, db],
-        [gx, Math.ceil(V / gx)],
+        [gx, Math.ceil(groups / gx)],
         this.shapes,
       );
     }

@@ -1,0 +1,126 @@
+// Benchmark section: fused SPLADE head forward/backward GFLOP/s, and fused vs naive unfused (materialised logits).
+import type { GpuContext, KernelSpec } from '../../src/gpu/context.ts';
+import type { Tensor } from '../../src/gpu/tensor.ts';
+import { SpladeHead, type SpladeHeadDims } from '../../src/kernels/splade-head.ts';
+import { Random } from '../../src/util/random.ts';
+import source from '../../shaders/splade_head.wgsl?raw';
+import type { BenchRow } from './types.ts';
+
+/** Sizes kept small enough for SwiftShader (~60 s for the section); T x V grows 7.5x from the first to the second. */
+export const SPLADE_HEAD_SIZES: SpladeHeadDims[] = [
+  { B: 4, T: 64, d: 128, V: 8192 },
+  { B: 4, T: 128, d: 128, V: 30522 },
+];
+
+const NAIVE_WG = 64;
+const naive = (entryPoint: string): KernelSpec => ({ family: 'splade_head', source, entryPoint, constants: { FWD_WG: NAIVE_WG } });
+
+export async function benchSpladeHead(ctx: GpuContext, sizes = SPLADE_HEAD_SIZES, reps = 3): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  for (const dims of sizes) rows.push(...(await benchOne(ctx, dims, reps)));
+  return rows;
+}
+
+async function benchOne(ctx: GpuContext, dims: SpladeHeadDims, reps: number): Promise<BenchRow[]> {
+  const { B, T, d, V } = dims;
+  const tag = `B${B} T${T} d${d} V${V}`;
+  const random = new Random(B * T + V);
+  const owned: Tensor[] = [];
+  const tensor = (label: string, shape: number[], dtype: 'f32' | 'u32', data?: ArrayLike<number>) => {
+    const t = ctx.tensor(label, shape, dtype, data);
+    owned.push(t);
+    return t;
+  };
+  const bytes = (...ts: (Tensor | GPUBuffer)[]) => ts.reduce((s, t) => s + ('byteLength' in t ? t.byteLength : t.size), 0);
+
+  // shared inputs: hidden (B, T, d), weight (V, d), bias (V), mask (B, T) with a quarter of each row padded
+  const hidden = tensor('bench hidden', [B, T, d], 'f32', random.normals(B * T * d, 0.5));
+  const weight = tensor('bench weight', [V, d], 'f32', random.normals(V * d, 0.1));
+  const bias = tensor('bench bias', [V], 'f32', random.uniforms(V, -1, 0));
+  const lengths = Array.from({ length: B }, (_, b) => T - Math.floor((b * T) / (4 * B)));
+  const mask = tensor('bench mask', [B, T], 'u32', Array.from({ length: B * T }, (_, i) => (i % T < lengths[Math.floor(i / T)] ? 1 : 0)));
+  const inputBytes = bytes(hidden, weight, bias, mask);
+
+  // fused path: outputs (B, V) x 2 and the head's own buffers; backward adds dpooled and the three gradients
+  const head = new SpladeHead(ctx, dims);
+  const pooled = tensor('bench pooled', [B, V], 'f32');
+  const argmax = tensor('bench argmax', [B, V], 'u32');
+  const dpooled = tensor('bench dpooled', [B, V], 'f32', random.normals(B * V));
+  const dhidden = tensor('bench dhidden', [B, T, d], 'f32');
+  const dweight = tensor('bench dweight', [V, d], 'f32');
+  const dbias = tensor('bench dbias', [V], 'f32');
+  const fusedBytes = inputBytes + bytes(pooled, argmax) + head.scratchBytes;
+  const backwardBytes = fusedBytes + bytes(dpooled, dhidden, dweight, dbias);
+  const fwdMs = await median(ctx, reps, (enc) => head.forward(enc, { hidden, weight, bias, mask, pooled, argmax }));
+  const bwdMs = await median(ctx, reps, (enc) =>
+    head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dhidden, dweight, dbias }),
+  );
+  const fusedPooled = await ctx.read(pooled);
+  const fusedArgmax = await ctx.read(argmax);
+  head.destroy();
+
+  // naive path: logits (B, T, V) materialised, then log1p∘ReLU + masked max in a second kernel
+  const dimsBuffer = ctx.uniform(`splade_head naive dims ${tag}`, 4);
+  ctx.writeUniform(dimsBuffer, [B, T, d, V]);
+  const logits = tensor('bench naive logits', [B, T, V], 'f32');
+  const naivePooled = tensor('bench naive pooled', [B, V], 'f32');
+  const naiveArgmax = tensor('bench naive argmax', [B, V], 'u32');
+  const naiveBytes = inputBytes + bytes(logits, naivePooled, naiveArgmax, dimsBuffer);
+  const naiveMs = await median(ctx, reps, (enc) => {
+    ctx.dispatch(enc, naive('naive_logits'), [dimsBuffer, hidden, weight, bias, logits], [Math.ceil(V / (4 * NAIVE_WG)), Math.ceil((B * T) / 4)], tag);
+    ctx.dispatch(enc, naive('naive_pool'), [dimsBuffer, logits, mask, naivePooled, naiveArgmax], [Math.ceil(V / NAIVE_WG), B], tag);
+  });
+  const agreement = compare(fusedPooled, fusedArgmax, await ctx.read(naivePooled), await ctx.read(naiveArgmax));
+  dimsBuffer.destroy();
+  for (const t of owned) t.buffer.destroy();
+
+  const fwdFlops = 2 * B * T * V * d;
+  const bwdFlops = 4 * B * V * d; // dweight and dhidden: one multiply-add per (b, v, k) each, at most
+  return [
+    {
+      name: `splade head fused forward ${tag}`,
+      ms: fwdMs,
+      gflops: fwdFlops / fwdMs / 1e6,
+      peakBytes: fusedBytes,
+      extra: { pathBytes: fusedBytes - inputBytes, naiveOverFusedTime: naiveMs / fwdMs, naiveOverFusedBytes: naiveBytes / fusedBytes },
+    },
+    {
+      name: `splade head naive forward ${tag}`,
+      ms: naiveMs,
+      gflops: fwdFlops / naiveMs / 1e6,
+      peakBytes: naiveBytes,
+      extra: { pathBytes: naiveBytes - inputBytes, logitsBytes: logits.byteLength, ...agreement },
+    },
+    {
+      name: `splade head fused backward ${tag}`,
+      ms: bwdMs,
+      gflops: bwdFlops / bwdMs / 1e6,
+      peakBytes: backwardBytes,
+      extra: { pathBytes: backwardBytes - inputBytes, backwardOverForwardTime: bwdMs / fwdMs },
+    },
+  ];
+}
+
+/** Median wall time of `reps` submissions (after one warm-up that also compiles the pipelines). */
+async function median(ctx: GpuContext, reps: number, record: (encoder: GPUCommandEncoder) => void): Promise<number> {
+  await ctx.run('bench warm-up', record);
+  const times: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const start = performance.now();
+    await ctx.run('bench', record);
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+/** Sanity figures: the two paths must compute the same thing. */
+function compare(fp: Float32Array, fa: Uint32Array, np: Float32Array, na: Uint32Array): Record<string, number> {
+  let maxDiff = 0;
+  let same = 0;
+  for (let i = 0; i < fp.length; i++) {
+    maxDiff = Math.max(maxDiff, Math.abs(fp[i] - np[i]));
+    if (fa[i] === na[i]) same++;
+  }
+  return { maxPooledDiffVsFused: maxDiff, argmaxAgreement: same / fa.length };
+}
