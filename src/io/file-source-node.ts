@@ -1,0 +1,90 @@
+// Node-only file sources: a model folder on disk, a folder cache for Hub downloads, and writing saved files.
+import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { throwIfAborted, type FileSink, type FileSource } from './file-source.ts';
+import type { FileCache } from './hub.ts';
+
+/** Refuses names that would leave the folder ("../x", absolute paths). */
+function insideFolder(dir: string, name: string): string {
+  const root = resolve(dir);
+  const path = resolve(root, name);
+  if (!path.startsWith(root + sep)) throw new Error(`file name "${name}" points outside ${root}`);
+  return path;
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException)?.code === 'ENOENT';
+}
+
+export function createFolderSource(dir: string): FileSource {
+  return {
+    label: `folder ${resolve(dir)}`,
+    async readFile(name, options) {
+      throwIfAborted(options?.signal);
+      try {
+        const bytes = new Uint8Array(await readFile(insideFolder(dir, name), { signal: options?.signal }));
+        options?.onProgress?.({ file: name, loaded: bytes.length, total: bytes.length });
+        return bytes;
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+    async readRange(name, start, length) {
+      let handle;
+      try {
+        handle = await open(insideFolder(dir, name), 'r');
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+      try {
+        const fileSize = (await handle.stat()).size;
+        const bytes = new Uint8Array(Math.max(0, Math.min(length, fileSize - start)));
+        await handle.read(bytes, 0, bytes.length, start);
+        return { bytes, fileSize };
+      } finally {
+        await handle.close();
+      }
+    },
+  };
+}
+
+export function createFolderSink(dir: string): FileSink {
+  return {
+    async writeFile(name, bytes) {
+      const path = insideFolder(dir, name);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, bytes);
+    },
+  };
+}
+
+/** A Hub download cache in a folder: one file per key, written atomically (temp file, then rename). */
+export function createFolderCache(dir: string): FileCache {
+  const pathOf = (key: string) => join(dir, encodeURIComponent(key));
+  return {
+    async get(key) {
+      try {
+        return new Uint8Array(await readFile(pathOf(key)));
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+    async put(key, bytes) {
+      await mkdir(dir, { recursive: true });
+      const temp = `${pathOf(key)}.partial-${process.pid}`;
+      await writeFile(temp, bytes);
+      await rename(temp, pathOf(key));
+    },
+  };
+}
+
+export async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}

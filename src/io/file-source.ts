@@ -1,0 +1,60 @@
+// Where checkpoint and tokenizer files come from: one small interface for a folder, picked files, the Hub or memory.
+
+export interface ReadProgress {
+  file: string;
+  loaded: number;
+  /** Null when the size is not known in advance. */
+  total: number | null;
+}
+
+export interface ReadOptions {
+  onProgress?: (progress: ReadProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface FileSource {
+  /** Says where the files come from, for error messages ("folder /models/bert-tiny", "hub org/name@main"). */
+  readonly label: string;
+  /** The whole file, or null when the source has no file of that name. */
+  readFile(name: string, options?: ReadOptions): Promise<Uint8Array | null>;
+  /** `length` bytes from `start` (fewer at the end of the file) and the file's size, or null when absent. */
+  readRange?(name: string, start: number, length: number, options?: ReadOptions): Promise<{ bytes: Uint8Array; fileSize: number } | null>;
+}
+
+/** Where a saver puts files (a folder in Node; the page can collect them in memory). */
+export interface FileSink {
+  writeFile(name: string, bytes: Uint8Array): Promise<void>;
+}
+
+/** Files held in memory: tests, and models built or saved in the page. */
+export function createMemorySource(files: Map<string, Uint8Array>, label = 'memory'): FileSource & FileSink {
+  return {
+    label,
+    async readFile(name) {
+      return files.get(name) ?? null;
+    },
+    async readRange(name, start, length) {
+      const bytes = files.get(name);
+      return bytes ? { bytes: bytes.subarray(start, start + length), fileSize: bytes.length } : null;
+    },
+    async writeFile(name, bytes) {
+      files.set(name, bytes);
+    },
+  };
+}
+
+/** Reads and parses a JSON file; null when absent, an error naming the file and source when it is not JSON. */
+export async function readJsonFile(source: FileSource, name: string, options?: ReadOptions): Promise<unknown | null> {
+  const bytes = await source.readFile(name, options);
+  if (bytes === null) return null;
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch (error) {
+    throw new Error(`${name} in ${source.label} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Throws when a signal is aborted, with the signal's own reason. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new DOMException('The read was cancelled', 'AbortError');
+}

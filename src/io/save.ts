@@ -1,0 +1,96 @@
+// Saves a model as Hugging Face files (config.json, model.safetensors, tokenizer files) plus the sentence-transformers
+// SparseEncoder modules (MLMTransformer at the root, SpladePooling with max pooling in 1_SpladePooling).
+import type { FileSink, FileSource, ReadOptions } from './file-source.ts';
+import type { HostTensor, TensorMap } from './host-tensor.ts';
+import type { HfConfig } from './checkpoint.ts';
+import { writeSafetensors } from './safetensors.ts';
+
+/** What a saver needs of a checkpoint: the same shape loadCheckpoint returns. */
+export interface SavableModel {
+  config: HfConfig;
+  tensors: TensorMap;
+  /** alias name -> canonical name; aliases are not written (transformers re-ties them on load). */
+  aliases: Map<string, string>;
+}
+
+export interface SaveOptions {
+  /** Tokenizer files copied through unchanged (collectTokenizerFiles gathers them from the source folder). */
+  tokenizerFiles?: Map<string, Uint8Array>;
+  /** sentence_bert_config.json max_seq_length; null lets sentence-transformers take the model's limit. */
+  maxSeqLength?: number | null;
+}
+
+export const TOKENIZER_FILES = [
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'special_tokens_map.json',
+  'added_tokens.json',
+  'vocab.txt',
+  'vocab.json',
+  'merges.txt',
+];
+
+export async function collectTokenizerFiles(source: FileSource, options?: ReadOptions): Promise<Map<string, Uint8Array>> {
+  const files = new Map<string, Uint8Array>();
+  for (const name of TOKENIZER_FILES) {
+    const bytes = await source.readFile(name, options);
+    if (bytes) files.set(name, bytes);
+  }
+  return files;
+}
+
+function jsonFile(value: unknown): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(value, null, 2) + '\n');
+}
+
+/** Each tensor once: aliases dropped, and any tensor object already kept under another name dropped too. */
+function tensorsToWrite(model: SavableModel): [string, HostTensor][] {
+  const kept = new Set<HostTensor>();
+  const out: [string, HostTensor][] = [];
+  for (const [name, tensor] of model.tensors) {
+    if (model.aliases.has(name)) continue;
+    if (kept.has(tensor)) throw new Error(`"${name}" shares its tensor with another name but is not listed as an alias`);
+    kept.add(tensor);
+    out.push([name, tensor]);
+  }
+  return out;
+}
+
+/** All files of the saved model, by path relative to the model folder. */
+export function buildSavedModelFiles(model: SavableModel, options: SaveOptions = {}): Map<string, Uint8Array> {
+  const vocabSize = model.config.vocab_size;
+  if (typeof vocabSize !== 'number' || !Number.isInteger(vocabSize) || vocabSize <= 0) {
+    throw new Error('config.json has no integer vocab_size; SpladePooling needs it as word_embedding_dimension');
+  }
+  const files = new Map<string, Uint8Array>();
+  files.set('config.json', jsonFile(model.config));
+  files.set('model.safetensors', writeSafetensors(tensorsToWrite(model), { format: 'pt' }));
+  for (const [name, bytes] of options.tokenizerFiles ?? []) files.set(name, bytes);
+  files.set(
+    'modules.json',
+    jsonFile([
+      { idx: 0, name: '0', path: '', type: 'sentence_transformers.sparse_encoder.models.MLMTransformer' },
+      { idx: 1, name: '1', path: '1_SpladePooling', type: 'sentence_transformers.sparse_encoder.models.SpladePooling' },
+    ]),
+  );
+  files.set('sentence_bert_config.json', jsonFile({ max_seq_length: options.maxSeqLength ?? null, do_lower_case: false }));
+  files.set(
+    'config_sentence_transformers.json',
+    jsonFile({
+      model_type: 'SparseEncoder',
+      __version__: { sentence_transformers: '5.0.0' },
+      prompts: { query: '', document: '' },
+      default_prompt_name: null,
+      similarity_fn_name: 'dot',
+    }),
+  );
+  files.set('1_SpladePooling/config.json', jsonFile({ pooling_strategy: 'max', activation_function: 'relu', word_embedding_dimension: vocabSize }));
+  return files;
+}
+
+/** Writes the saved model's files to a sink; returns their names. */
+export async function saveSparseEncoder(sink: FileSink, model: SavableModel, options: SaveOptions = {}): Promise<string[]> {
+  const files = buildSavedModelFiles(model, options);
+  for (const [name, bytes] of files) await sink.writeFile(name, bytes);
+  return [...files.keys()];
+}

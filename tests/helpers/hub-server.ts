@@ -1,0 +1,85 @@
+// A local stand-in for the Hugging Face Hub on 127.0.0.1: serves <root>/<org>/<repo>/<file> at
+// /<org>/<repo>/resolve/main/<file>, with Range support, the Hub's 404/401 error codes and optional slow streaming.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { join, normalize } from 'node:path';
+import type { AddressInfo } from 'node:net';
+
+export interface HubServer {
+  baseUrl: string;
+  /** Paths requested so far (with " range=..." when a Range header was sent). */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export interface HubServerOptions {
+  /** Stream bodies in chunks of this many bytes with a pause between them (tests cancel mid-download). */
+  chunkBytes?: number;
+  chunkDelayMs?: number;
+  /** Repos ("org/name") that answer 401 unless this token is sent. */
+  gated?: Map<string, string>;
+}
+
+async function isDir(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isDirectory(), () => false);
+}
+
+async function sendBody(res: ServerResponse, body: Uint8Array, options: HubServerOptions): Promise<void> {
+  const chunk = options.chunkBytes ?? body.length;
+  for (let at = 0; at < body.length; at += chunk) {
+    if (res.destroyed) return;
+    res.write(body.subarray(at, at + chunk));
+    if (options.chunkDelayMs) await new Promise((r) => setTimeout(r, options.chunkDelayMs));
+  }
+  res.end();
+}
+
+export async function startHubServer(root: string, options: HubServerOptions = {}): Promise<HubServer> {
+  const requests: string[] = [];
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    requests.push(url + (req.headers.range ? ` range=${req.headers.range}` : ''));
+    const match = /^\/([^/]+\/[^/]+)\/resolve\/main\/(.+)$/.exec(url);
+    const fail = (status: number, code: string) => {
+      res.writeHead(status, { 'X-Error-Code': code }).end(code);
+    };
+    if (!match || normalize(match[2]).startsWith('..')) return fail(404, 'EntryNotFound');
+    const [, repo, file] = match;
+    if (!(await isDir(join(root, repo)))) return fail(401, 'RepoNotFound');
+    const token = options.gated?.get(repo);
+    if (token !== undefined && req.headers.authorization !== `Bearer ${token}`) return fail(401, 'GatedRepo');
+    let body: Uint8Array;
+    try {
+      body = new Uint8Array(await readFile(join(root, repo, file)));
+    } catch {
+      return fail(404, 'EntryNotFound');
+    }
+    const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+    if (range) {
+      const start = Number(range[1]);
+      if (start >= body.length) {
+        res.writeHead(416, { 'Content-Range': `bytes */${body.length}` }).end();
+        return;
+      }
+      const end = Math.min(Number(range[2]), body.length - 1);
+      res.writeHead(206, { 'Content-Length': end - start + 1, 'Content-Range': `bytes ${start}-${end}/${body.length}` });
+      return sendBody(res, body.subarray(start, end + 1), options);
+    }
+    res.writeHead(200, { 'Content-Length': body.length, 'Content-Type': 'application/octet-stream' });
+    return sendBody(res, body, options);
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
