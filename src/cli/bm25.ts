@@ -20,6 +20,7 @@ export const bm25Command: Command = {
   async run(argv) {
     if (argv.includes('--help')) return void process.stdout.write(usage + '\n'), 0;
     const args = parseArgs(argv, ['beir', 'split', 'top-k', 'k1', 'b', 'run', 'tokenizer'], ['json']);
+    if (args.positional.length) throw new Error(`unexpected argument "${args.positional[0]}"\n${usage}`);
     const beirDir = stringOption(args, 'beir');
     if (!beirDir) throw new Error(`--beir <dir> is required\n${usage}`);
     if (args.options.has('tokenizer')) {

@@ -5,7 +5,7 @@ import { evaluateRun } from '../retrieval/metrics/evaluate-run.ts';
 import { formatTrecEval } from '../retrieval/metrics/format-trec-eval.ts';
 import { numberOption, parseArgs, stringOption, type Command } from './command.ts';
 
-const usage = `usage: splade-lab metrics --qrels <file> --run <file> [--json] [-q|--per-query]
+const usage = `usage: splade-lab metrics --qrels <file> --run <file> [--json] [--per-query]
        [--relevance-level 1] [--max-docs N] [--judged-only] [--complete]
 Prints trec_eval's measures (same names, same values); --json prints one object of the "all" row.`;
 
@@ -23,6 +23,7 @@ export const metricsCommand: Command = {
   async run(argv) {
     if (argv.includes('--help')) return void process.stdout.write(usage + '\n'), 0;
     const args = parseArgs(argv, ['qrels', 'run', 'relevance-level', 'max-docs'], ['json', 'per-query', 'judged-only', 'complete']);
+    if (args.positional.length) throw new Error(`unexpected argument "${args.positional[0]}"\n${usage}`);
     const qrelsPath = stringOption(args, 'qrels');
     const runPath = stringOption(args, 'run');
     const qrels = parseQrels(await readRequired(qrelsPath, 'qrels'), qrelsPath);
