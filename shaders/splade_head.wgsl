@@ -8,6 +8,7 @@
 //   dpooled (B, V)     dhidden (B, T, d) += ;  dweight (V, d) += ;  dbias (V) +=   (backward accumulates)
 //   offsets (B, T) u32 scratch: after head_bucket, offsets[b, t] = end of token t's bucket in `order`
 //   order   (B, V) u32 scratch: per sequence, the vocabulary ids grouped by argmax token, ascending within a bucket
+//   cursor  (B, SORT_WG, T) u32 scratch: per-slice counters of the counting sort
 
 struct Dims {
   B: u32,
@@ -130,42 +131,57 @@ fn head_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_ind
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Backward, step 1: bucket each sequence's vocabulary ids by argmax token (a stable counting sort, one workgroup per
-// sequence). Counting with atomics gives exact counts; the scatter walks V in chunks in order, ranking within a
-// chunk by comparison, so the order inside a bucket is ascending v and the result is deterministic.
+// Backward, step 1: bucket each sequence's vocabulary ids by argmax token with a stable counting sort, one workgroup
+// per sequence and no atomics. Invocation i owns the contiguous slice i of V and its own row of per-token counters
+// (cursor[b, i, :]); a bucket then lists slice 0's ids, then slice 1's, ...: ascending v, the same on every run.
+// Four barriers in all, O(V + SORT_WG * T) work per sequence.
 
-override SORT_WG: u32 = 128;
+override SORT_WG: u32 = 64;
 
-@group(0) @binding(1) var<storage, read> s_argmax: array<u32>;                   // (B, V)
-@group(0) @binding(2) var<storage, read_write> s_offsets: array<atomic<u32>>;    // (B, T)
-@group(0) @binding(3) var<storage, read_write> s_order: array<u32>;              // (B, V)
+@group(0) @binding(1) var<storage, read> s_argmax: array<u32>;           // (B, V)
+@group(0) @binding(2) var<storage, read_write> s_offsets: array<u32>;    // (B, T): bucket ends
+@group(0) @binding(3) var<storage, read_write> s_order: array<u32>;      // (B, V)
+@group(0) @binding(4) var<storage, read_write> s_cursor: array<u32>;     // (B, SORT_WG, T) scratch
 
-var<workgroup> chunk_token: array<u32, SORT_WG>;
 var<workgroup> partial: array<u32, SORT_WG>;
 
 @compute @workgroup_size(SORT_WG)
 fn head_bucket(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let row = wid.x; // sequence b
+  let b = wid.x;
   let T = dims.T;
   let V = dims.V;
-  let base = row * T;
-  // counts
+  let slice = (V + SORT_WG - 1u) / SORT_WG;
+  let v0 = min(lid * slice, V);
+  let v1 = min(v0 + slice, V);
+  let mine = (b * SORT_WG + lid) * T; // this invocation's counters
+  // 1. count my slice per token
+  for (var t = 0u; t < T; t++) {
+    s_cursor[mine + t] = 0u;
+  }
+  for (var v = v0; v < v1; v++) {
+    let t = s_argmax[b * V + v];
+    if (t < T) { s_cursor[mine + t] += 1u; }
+  }
+  storageBarrier();
+  // 2. per token: exclusive prefix over slices; the token's total goes to offsets
   for (var t = lid; t < T; t += SORT_WG) {
-    atomicStore(&s_offsets[base + t], 0u);
+    var run = 0u;
+    for (var i = 0u; i < SORT_WG; i++) {
+      let at = (b * SORT_WG + i) * T + t;
+      let c = s_cursor[at];
+      s_cursor[at] = run;
+      run += c;
+    }
+    s_offsets[b * T + t] = run;
   }
   storageBarrier();
-  for (var v = lid; v < V; v += SORT_WG) {
-    let t = s_argmax[row * V + v];
-    if (t < T) { atomicAdd(&s_offsets[base + t], 1u); }
-  }
-  storageBarrier();
-  // exclusive prefix sum over T: each invocation scans a contiguous span, thread 0 scans the span totals
+  // 3. inclusive prefix of the totals over tokens: invocation lid scans a contiguous span, thread 0 the span sums
   let span = (T + SORT_WG - 1u) / SORT_WG;
   let lo = min(lid * span, T);
   let hi = min(lo + span, T);
   var total = 0u;
   for (var t = lo; t < hi; t++) {
-    total += atomicLoad(&s_offsets[base + t]);
+    total += s_offsets[b * T + t];
   }
   partial[lid] = total;
   workgroupBarrier();
@@ -180,36 +196,27 @@ fn head_bucket(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_inde
   workgroupBarrier();
   var run = partial[lid];
   for (var t = lo; t < hi; t++) {
-    let c = atomicLoad(&s_offsets[base + t]);
-    atomicStore(&s_offsets[base + t], run);
-    run += c;
+    run += s_offsets[b * T + t];
+    s_offsets[b * T + t] = run;
   }
   storageBarrier();
-  // scatter: offsets[t] is the cursor of bucket t; after the last chunk it is the bucket's end
-  for (var c0 = 0u; c0 < V; c0 += SORT_WG) {
-    let v = c0 + lid;
-    var t = NO_TOKEN;
-    if (v < V) { t = s_argmax[row * V + v]; }
-    if (t >= T) { t = NO_TOKEN; }
-    chunk_token[lid] = t;
-    workgroupBarrier();
-    var rank = 0u;
-    var last = true;
-    for (var j = 0u; j < SORT_WG; j++) {
-      let same = chunk_token[j] == t;
-      rank += select(0u, 1u, same && j < lid);
-      last = last && !(same && j > lid);
+  // 4. counters become absolute cursors (bucket start + earlier slices' share)
+  for (var t = lid; t < T; t += SORT_WG) {
+    var start = 0u;
+    if (t > 0u) { start = s_offsets[b * T + t - 1u]; }
+    for (var i = 0u; i < SORT_WG; i++) {
+      s_cursor[(b * SORT_WG + i) * T + t] += start;
     }
-    var cursor = 0u;
-    if (t != NO_TOKEN) {
-      cursor = atomicLoad(&s_offsets[base + t]);
-      s_order[row * V + cursor + rank] = v;
+  }
+  storageBarrier();
+  // 5. scatter my slice in order
+  for (var v = v0; v < v1; v++) {
+    let t = s_argmax[b * V + v];
+    if (t < T) {
+      let at = s_cursor[mine + t];
+      s_order[b * V + at] = v;
+      s_cursor[mine + t] = at + 1u;
     }
-    storageBarrier(); // every cursor read before any is moved
-    if (t != NO_TOKEN && last) {
-      atomicStore(&s_offsets[base + t], cursor + rank + 1u);
-    }
-    storageBarrier();
   }
 }
 

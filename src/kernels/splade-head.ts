@@ -21,13 +21,13 @@ export interface SpladeHeadDims {
 export interface SpladeHeadTuning {
   /** forward invocations per workgroup; each owns 4 vocabulary ids */
   forwardWorkgroup: number;
-  /** invocations of the per-sequence bucketing workgroup */
+  /** invocations of the per-sequence bucketing workgroup (its scratch is B x sortWorkgroup x T counters) */
   sortWorkgroup: number;
   /** invocations splitting d in the two gradient gathers */
   backwardWorkgroup: number;
 }
 
-export const DEFAULT_TUNING: SpladeHeadTuning = { forwardWorkgroup: 64, sortWorkgroup: 128, backwardWorkgroup: 64 };
+export const DEFAULT_TUNING: SpladeHeadTuning = { forwardWorkgroup: 64, sortWorkgroup: 64, backwardWorkgroup: 64 };
 
 export interface SpladeHeadForwardArgs {
   hidden: Tensor; // (B, T, d) f32: hidden states after the MLM head transform
@@ -67,6 +67,7 @@ export class SpladeHead {
   private readonly dimsBuffer: GPUBuffer;
   private readonly offsets: Tensor<'u32'>; // (B, T) bucket ends per sequence
   private readonly order: Tensor<'u32'>; // (B, V) vocabulary ids grouped by argmax token
+  private readonly cursor: Tensor<'u32'>; // (B, sortWorkgroup, T) counting-sort counters
   private readonly tuning: SpladeHeadTuning;
 
   constructor(private readonly ctx: GpuContext, readonly dims: SpladeHeadDims, tuning: Partial<SpladeHeadTuning> = {}) {
@@ -94,7 +95,8 @@ export class SpladeHead {
     ctx.writeUniform(this.dimsBuffer, [B, T, d, V]);
     this.offsets = ctx.tensor(`${FAMILY} offsets`, [B, T], 'u32');
     this.order = ctx.tensor(`${FAMILY} order`, [B, V], 'u32');
-    this.scratchBytes = this.dimsBuffer.size + this.offsets.byteLength + this.order.byteLength;
+    this.cursor = ctx.tensor(`${FAMILY} cursor`, [B, this.tuning.sortWorkgroup, T], 'u32');
+    this.scratchBytes = this.dimsBuffer.size + this.offsets.byteLength + this.order.byteLength + this.cursor.byteLength;
   }
 
   get shapes(): string {
@@ -135,7 +137,7 @@ export class SpladeHead {
     if (dhidden) {
       this.expect('dhidden', dhidden, [B, T, d]);
       const sw = this.tuning.sortWorkgroup;
-      this.ctx.dispatch(encoder, this.spec('head_bucket', { SORT_WG: sw }), [this.dimsBuffer, args.argmax, this.offsets, this.order], [B], this.shapes);
+      this.ctx.dispatch(encoder, this.spec('head_bucket', { SORT_WG: sw }), [this.dimsBuffer, args.argmax, this.offsets, this.order, this.cursor], [B], this.shapes);
       this.ctx.dispatch(
         encoder,
         this.spec('head_backward_hidden', { BWD_WG: bw }),
@@ -166,6 +168,7 @@ export class SpladeHead {
     this.dimsBuffer.destroy();
     this.offsets.buffer.destroy();
     this.order.buffer.destroy();
+    this.cursor.buffer.destroy();
     for (const t of this.spares.values()) t.buffer.destroy();
   }
 
