@@ -1,9 +1,11 @@
 // The table of CLI commands; each command lives in its own module under src/cli/.
 import { bm25Command } from './bm25.ts';
 import type { Command } from './command.ts';
+import { inspectCommand } from './inspect.ts';
 import { metricsCommand } from './metrics.ts';
 
 export const commands: Record<string, Command> = {
   bm25: bm25Command,
+  inspect: inspectCommand,
   metrics: metricsCommand,
 };
