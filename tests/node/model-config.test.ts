@@ -1,0 +1,140 @@
+// config.json parsing: real backbones' configs give the expected typed fields; unsupported ones fail with clear errors.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { ModelConfig } from '../../src/model/config.ts';
+import { ConfigError, parseModelConfig } from '../../src/model/config.ts';
+import { parameterCount } from '../../src/model/layout.ts';
+
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/configs/${name}`, import.meta.url), 'utf8'));
+const shared = (path: string) => JSON.parse(readFileSync(new URL(`../../../shared/data/${path}`, import.meta.url), 'utf8'));
+
+interface Case {
+  name: string;
+  json: () => unknown;
+  source?: string;
+  expected: Partial<ModelConfig>;
+  /** MLM parameter count, tied decoder counted once: the usual published figures for BERT/DistilBERT/RoBERTa
+   *  (109.5M, 67.0M, 124.7M), hand-computed from the architecture for ModernBERT (149.7M, 395.9M). */
+  params?: number;
+}
+
+const cases: Case[] = [
+  {
+    name: 'bert-tiny (no model_type: guessed from the name)',
+    json: () => fixture('prajjwal1-bert-tiny.json'),
+    source: 'prajjwal1/bert-tiny',
+    expected: { architecture: 'bert', hidden: 128, layers: 2, heads: 2, headDim: 64, intermediate: 512, vocabSize: 30522, maxPositions: 512, typeVocabSize: 2, padTokenId: 0, normEps: 1e-12, positions: 'absolute', tieWordEmbeddings: true },
+  },
+  {
+    name: 'bert-mini',
+    json: () => fixture('prajjwal1-bert-mini.json'),
+    source: 'prajjwal1/bert-mini',
+    expected: { architecture: 'bert', hidden: 256, layers: 4, heads: 4, intermediate: 1024 },
+  },
+  {
+    name: 'bert-base-uncased (real file)',
+    json: () => shared('tokenizers/bert-base-uncased/config.json'),
+    expected: { architecture: 'bert', hfArchitecture: 'BertForMaskedLM', hidden: 768, layers: 12, heads: 12, intermediate: 3072, normEps: 1e-12 },
+    // 110M encoder (incl. pooler 0.59M, absent from BertForMaskedLM) + head transform 0.59M + decoder bias.
+    params: 109_514_298,
+  },
+  {
+    name: 'distilbert-base-uncased',
+    json: () => fixture('distilbert-base-uncased.json'),
+    expected: { architecture: 'distilbert', hidden: 768, layers: 6, heads: 12, intermediate: 3072, typeVocabSize: 0, normEps: 1e-12, sinusoidalPositions: false },
+    params: 66_985_530,
+  },
+  {
+    name: 'roberta-base',
+    json: () => fixture('roberta-base.json'),
+    expected: { architecture: 'roberta', positions: 'roberta', padTokenId: 1, maxPositions: 514, typeVocabSize: 1, normEps: 1e-5, vocabSize: 50265 },
+    params: 124_697_433,
+  },
+  {
+    name: 'ModernBERT-base',
+    json: () => fixture('ModernBERT-base.json'),
+    expected: { architecture: 'modernbert', hidden: 768, layers: 22, heads: 12, intermediate: 1152, normEps: 1e-5, normBias: false, attentionBias: false, mlpBias: false, headDenseBias: false, decoderBias: true, mlp: 'geglu', structure: 'pre-norm', padTokenId: 50283 },
+    params: 149_655_232,
+  },
+  {
+    name: 'ModernBERT-large (real file in shared data)',
+    json: () => shared('tokenizers/modernbert/config.json'),
+    expected: { architecture: 'modernbert', hidden: 1024, layers: 28, heads: 16, intermediate: 2624 },
+    params: 395_881_664, // "395M"
+  },
+  { name: 'ettin-encoder-17m', json: () => fixture('ettin-encoder-17m.reconstructed.json'), expected: { hidden: 256, layers: 7, heads: 4, intermediate: 384 } },
+  { name: 'ettin-encoder-32m', json: () => fixture('ettin-encoder-32m.reconstructed.json'), expected: { hidden: 384, layers: 10, heads: 6, intermediate: 576 } },
+  { name: 'ettin-encoder-150m', json: () => fixture('ettin-encoder-150m.reconstructed.json'), expected: { hidden: 768, layers: 22, heads: 12, intermediate: 1152 } },
+];
+
+describe.each(cases)('$name', ({ json, source, expected, params }) => {
+  it('parses into the expected fields', () => {
+    const config = parseModelConfig(json(), { source });
+    expect(config).toMatchObject(expected);
+  });
+
+  if (params !== undefined) {
+    it('has the expected MLM parameter count', () => {
+      expect(parameterCount(parseModelConfig(json(), { source }))).toBe(params);
+    });
+  }
+});
+
+describe('ModernBERT layer pattern and rotary bases', () => {
+  it('ModernBERT-base: global every 3rd layer from layer 0, theta 160000 global / 10000 local, window 128', () => {
+    const mb = parseModelConfig(fixture('ModernBERT-base.json')).modernBert!;
+    expect(mb.layerKinds.slice(0, 7)).toEqual(['global', 'local', 'local', 'global', 'local', 'local', 'global']);
+    expect(mb).toMatchObject({ globalRopeTheta: 160000, localRopeTheta: 10000, localAttention: 128, globalAttnEveryNLayers: 3 });
+  });
+
+  it('Ettin: the same rotary base on local and global layers', () => {
+    const mb = parseModelConfig(fixture('ettin-encoder-17m.reconstructed.json')).modernBert!;
+    expect([mb.globalRopeTheta, mb.localRopeTheta]).toEqual([160000, 160000]);
+  });
+
+  it('newer configs: rope_parameters and layer_types take precedence and must agree with the period', () => {
+    const base = { ...fixture('ModernBERT-base.json'), num_hidden_layers: 4 };
+    const rope_parameters = { full_attention: { rope_type: 'default', rope_theta: 5e5 }, sliding_attention: { rope_type: 'default', rope_theta: 2e4 } };
+    const layer_types = ['full_attention', 'sliding_attention', 'sliding_attention', 'full_attention'];
+    const mb = parseModelConfig({ ...base, rope_parameters, layer_types }).modernBert!;
+    expect([mb.globalRopeTheta, mb.localRopeTheta]).toEqual([5e5, 2e4]);
+    expect(() => parseModelConfig({ ...base, layer_types: ['full_attention', 'full_attention', 'sliding_attention', 'full_attention'] })).toThrow(
+      /layer_types\[1\]/,
+    );
+    expect(() => parseModelConfig({ ...base, rope_parameters: { full_attention: { rope_type: 'yarn', factor: 2 } } })).toThrow(/rope_type "yarn"/);
+  });
+});
+
+describe('refusals name the problem', () => {
+  const bert = () => shared('tokenizers/bert-base-uncased/config.json');
+
+  it.each([
+    [{ model_type: 'electra', architectures: ['ElectraForMaskedLM'] }, /unsupported model_type "electra".*ElectraForMaskedLM.*supported: BertForMaskedLM/],
+    [{ architectures: ['AlbertForMaskedLM'] }, /unsupported architecture "AlbertForMaskedLM"; supported:/],
+    [{ hidden_size: 768 }, /neither "model_type" nor "architectures"/],
+  ])('unsupported or unknown architecture %#', (json, message) => {
+    expect(() => parseModelConfig(json, { source: 'models/x/config.json' })).toThrow(message);
+  });
+
+  it.each([
+    ['bert', { hidden_act: 'gelu_new' }, /hidden_act "gelu_new" is not supported: only the exact erf GELU/],
+    ['bert', { hidden_act: 'relu' }, /hidden_act "relu"/],
+    ['bert', { position_embedding_type: 'relative_key' }, /position_embedding_type "relative_key"/],
+    ['bert', { hidden_size: 100, num_attention_heads: 12 }, /hidden size 100 is not a multiple of the head count 12/],
+    ['bert', { pad_token_id: 40000 }, /pad_token_id 40000 is outside the vocabulary/],
+    ['bert', { num_hidden_layers: '12' }, /"num_hidden_layers" must be a number/],
+    ['modernbert', { classifier_activation: 'silu' }, /classifier_activation "silu"/],
+    ['modernbert', { hidden_activation: 'gelu_pytorch_tanh' }, /hidden_activation "gelu_pytorch_tanh"/],
+    ['modernbert', { hidden_size: 36, num_attention_heads: 4 }, /even head size, got 9/],
+    ['distilbert', { activation: 'relu' }, /activation "relu"/],
+  ])('%s with %j', (family, patch, message) => {
+    const base = family === 'bert' ? bert() : family === 'modernbert' ? fixture('ModernBERT-base.json') : fixture('distilbert-base-uncased.json');
+    expect(() => parseModelConfig({ ...base, ...patch }, { source: 'cfg.json' })).toThrow(message);
+    expect(() => parseModelConfig({ ...base, ...patch })).toThrow(ConfigError);
+  });
+
+  it('XLM-RoBERTa maps onto the RoBERTa family and keeps its class name', () => {
+    const config = parseModelConfig({ ...fixture('roberta-base.json'), model_type: 'xlm-roberta', architectures: ['XLMRobertaForMaskedLM'], vocab_size: 250002 });
+    expect(config).toMatchObject({ architecture: 'roberta', hfArchitecture: 'XLMRobertaForMaskedLM', modelType: 'xlm-roberta', positions: 'roberta' });
+  });
+});
