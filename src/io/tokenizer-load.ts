@@ -1,0 +1,28 @@
+// Picks a model's tokenizer: tokenizer.json when present, otherwise a WordPiece tokenizer from vocab.txt.
+import { readJsonFile, type FileSource, type ReadOptions } from './file-source.ts';
+import type { TextTokenizer } from './tokenizer.ts';
+import { createTokenizerJsonTokenizer } from './tokenizer-json.ts';
+import { createWordPieceTokenizer } from './wordpiece.ts';
+
+export async function loadTokenizer(source: FileSource, options?: ReadOptions): Promise<TextTokenizer> {
+  const config = ((await readJsonFile(source, 'tokenizer_config.json', options)) ?? {}) as Record<string, any>;
+  const tokenizerJson = await readJsonFile(source, 'tokenizer.json', options);
+  if (tokenizerJson !== null) {
+    try {
+      return createTokenizerJsonTokenizer(tokenizerJson as Record<string, any>, config);
+    } catch (error) {
+      throw new Error(`tokenizer.json in ${source.label}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const vocab = await source.readFile('vocab.txt', options);
+  if (vocab === null) throw new Error(`no tokenizer in ${source.label}: neither tokenizer.json nor vocab.txt`);
+  const specialTokens = Object.values(config.added_tokens_decoder ?? {})
+    .filter((t: any) => t?.special && typeof t.content === 'string')
+    .map((t: any) => t.content as string);
+  return createWordPieceTokenizer(new TextDecoder().decode(vocab), {
+    lowercase: config.do_lower_case ?? true,
+    stripAccents: config.strip_accents ?? null,
+    tokenizeChineseChars: config.tokenize_chinese_chars ?? true,
+    specialTokens,
+  });
+}
