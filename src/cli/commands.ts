@@ -3,9 +3,11 @@ import { bm25Command } from './bm25.ts';
 import type { Command } from './command.ts';
 import { inspectCommand } from './inspect.ts';
 import { metricsCommand } from './metrics.ts';
+import { tokenizeCommand } from './tokenize.ts';
 
 export const commands: Record<string, Command> = {
   bm25: bm25Command,
   inspect: inspectCommand,
   metrics: metricsCommand,
+  tokenize: tokenizeCommand,
 };
