@@ -5,12 +5,15 @@ import { folderSource } from '../io/retrieval-source.ts';
 import { formatRun } from '../io/trec.ts';
 import { bm25Query, buildBm25 } from '../retrieval/bm25.ts';
 import { retrieveAndEvaluate } from '../retrieval/evaluate.ts';
-import { wordAnalyzer } from '../retrieval/word-analyzer.ts';
+import { createFolderSource } from '../io/file-source-node.ts';
+import { loadTokenizer } from '../io/tokenizer-load.ts';
+import { idAnalyzer, wordAnalyzer, type Analyzer } from '../retrieval/word-analyzer.ts';
 import { numberOption, parseArgs, stringOption, type Command } from './command.ts';
 
 const usage = `usage: splade-lab bm25 --beir <dir> [--split test] [--top-k 1000] [--k1 0.9] [--b 0.4]
        [--run out.trec] [--json] [--tokenizer <dir>]
-Indexes the corpus with BM25 over lower-cased words (stop words removed), retrieves the top k per query, and prints
+Indexes the corpus with BM25 over lower-cased words (stop words removed), or over the pieces of a model's
+tokenizer with --tokenizer (special tokens left out), retrieves the top k per query, and prints
 nDCG@10, MRR@10, Recall@100/1000, P@10 and MAP exactly as trec_eval computes them.`;
 
 const headline = ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', 'P_10', 'map'] as const;
@@ -23,9 +26,6 @@ export const bm25Command: Command = {
     if (args.positional.length) throw new Error(`unexpected argument "${args.positional[0]}"\n${usage}`);
     const beirDir = stringOption(args, 'beir');
     if (!beirDir) throw new Error(`--beir <dir> is required\n${usage}`);
-    if (args.options.has('tokenizer')) {
-      throw new Error('--tokenizer is not supported yet: no tokenizer loader exists in src/io; BM25 runs over words without it');
-    }
     const split = stringOption(args, 'split') ?? 'test';
     const topK = numberOption(args, 'top-k', 1000);
     const params = { k1: numberOption(args, 'k1', 0.9), b: numberOption(args, 'b', 0.4) };
@@ -34,7 +34,9 @@ export const bm25Command: Command = {
     const t0 = performance.now();
     const dataset = await loadBeir(folderSource(beirDir), split, beirDir);
     const t1 = performance.now();
-    const model = buildBm25(dataset.corpusTexts, wordAnalyzer(), params);
+    const tokenizerDir = stringOption(args, 'tokenizer');
+    const analyzer = tokenizerDir ? await tokenizerAnalyzer(tokenizerDir) : wordAnalyzer();
+    const model = buildBm25(dataset.corpusTexts, analyzer, params);
     const t2 = performance.now();
     const queries = dataset.queryTexts.map((text) => bm25Query(model, text));
     const report = retrieveAndEvaluate(model.index, queries, dataset, { topK });
@@ -60,3 +62,9 @@ export const bm25Command: Command = {
     return 0;
   },
 };
+
+/** BM25 terms = the tokenizer's piece ids of the text, without [CLS]/[SEP] and without truncation. */
+async function tokenizerAnalyzer(dir: string): Promise<Analyzer> {
+  const tokenizer = await loadTokenizer(createFolderSource(dir));
+  return idAnalyzer((text) => tokenizer.encode(text, { addSpecialTokens: false }).ids);
+}

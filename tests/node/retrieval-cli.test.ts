@@ -1,5 +1,5 @@
 // The `metrics` and `bm25` commands end to end, and evaluateEncoder with a stand-in encoder.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -76,10 +76,23 @@ describe('splade-lab bm25', () => {
     for (const key of ['ndcg_cut_10', 'recall_100', 'recall_1000', 'map']) expect(fromFile.summary.get(key)).toBe(summary[key]);
   });
 
-  it('says clearly that --tokenizer is not available yet', async () => {
-    const { code, stderr } = await cli('bm25', '--beir', sharedDataPath('scifact'), '--tokenizer', 'x');
-    expect(code).toBe(1);
-    expect(stderr).toMatch(/--tokenizer is not supported yet/);
+  it('--tokenizer indexes WordPiece pieces, so a query matches a document through a shared sub-word', async () => {
+    const dir = join(scratch, 'pieces-beir');
+    mkdirSync(join(dir, 'qrels'), { recursive: true });
+    const docs = [
+      { _id: 'd1', title: '', text: 'the tokenizers split words' },
+      { _id: 'd2', title: '', text: 'a cat sat on the mat' },
+    ];
+    writeFileSync(join(dir, 'corpus.jsonl'), docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
+    writeFileSync(join(dir, 'queries.jsonl'), JSON.stringify({ _id: 'q1', text: 'tokenizer' }) + '\n');
+    writeFileSync(join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\n');
+    const words = JSON.parse((await cli('bm25', '--beir', dir, '--json')).stdout);
+    expect(words.num_rel_ret).toBe(0); // "tokenizer" and "tokenizers" are different words
+    const { code, stdout } = await cli('bm25', '--beir', dir, '--tokenizer', sharedDataPath('tokenizers/bert-base-uncased'), '--json');
+    expect(code).toBe(0);
+    const pieces = JSON.parse(stdout);
+    expect(pieces.num_rel_ret).toBe(1); // both start with the piece "token"
+    expect(pieces.recip_rank).toBe(1);
   });
 });
 
