@@ -231,23 +231,29 @@ describe('architecture details', () => {
     expect(Math.max(...row(moved(2), 0).map((v, c) => Math.abs(v - row(base, 0)[c])))).toBeGreaterThan(1e-6);
   });
 
-  it('a pad id at a real position gets no lookup gradient (padding_idx); tied decoder gradients still reach its row', () => {
-    const { config, params } = tinyModel('bert');
-    const input = batch(config, 7);
-    input.ids[2] = config.padTokenId; // inside the real part of sequence 0
-    const acts = encoderForward(config, params, input);
-    const d = config.hidden;
-    const dHead = new Random(2).normals(input.B * input.T * d);
-    const grads = zerosLike(config);
-    encoderBackward(config, params, acts, dHead, grads);
-    const padRow = (g: ModelParams) => g[P.wordEmbeddings].slice(config.padTokenId * d, (config.padTokenId + 1) * d);
-    expectClose('pad row without decoder gradient', padRow(grads), new Float64Array(d), { rtol: 0, atol: 0 });
-    const dDecoderWeight = new Random(4).normals(config.vocabSize * d);
-    const withDecoder = zerosLike(config);
-    encoderBackward(config, params, acts, dHead, withDecoder, { dDecoderWeight });
-    expectClose('pad row = decoder gradient', padRow(withDecoder), dDecoderWeight.slice(config.padTokenId * d, (config.padTokenId + 1) * d), {
-      rtol: 0,
-      atol: 0,
-    });
-  });
+  it.each(['bert', 'roberta'] as const)(
+    '%s: rows looked up at the padding index get no lookup gradient (padding_idx); tied decoder gradients still reach them',
+    (architecture) => {
+      const { config, params } = tinyModel(architecture);
+      const input = batch(config, 7);
+      input.ids[2] = config.padTokenId; // a pad id inside the real part of sequence 0
+      const acts = encoderForward(config, params, input);
+      const d = config.hidden;
+      const pad = config.padTokenId;
+      const row = (m: Float64Array, r: number) => m.slice(r * d, (r + 1) * d);
+      const dHead = new Random(2).normals(input.B * input.T * d); // also reaches the padded positions
+      const grads = zerosLike(config);
+      encoderBackward(config, params, acts, dHead, grads);
+      expectClose('word row of the pad id', row(grads[P.wordEmbeddings], pad), new Float64Array(d), { rtol: 0, atol: 0 });
+      expect(Math.max(...row(grads[P.wordEmbeddings], input.ids[0]).map(Math.abs))).toBeGreaterThan(0);
+      if (architecture === 'roberta') {
+        // pads sit at position id = pad, whose row is nn.Embedding's padding_idx too
+        expectClose('position row of the pad index', row(grads[P.positionEmbeddings], pad), new Float64Array(d), { rtol: 0, atol: 0 });
+      }
+      const dDecoderWeight = new Random(4).normals(config.vocabSize * d);
+      const withDecoder = zerosLike(config);
+      encoderBackward(config, params, acts, dHead, withDecoder, { dDecoderWeight });
+      expectClose('pad row = decoder gradient', row(withDecoder[P.wordEmbeddings], pad), row(dDecoderWeight, pad), { rtol: 0, atol: 0 });
+    },
+  );
 });
