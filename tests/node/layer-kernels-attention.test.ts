@@ -1,0 +1,135 @@
+// Attention kernels (softmax with padding mask and sliding window, head permutes, rotary, batched matmuls) against the
+// float64 references of src/model/reference/{attention,rotary}.ts.
+import { describe, expect, it } from 'vitest';
+import { Attention, type AttentionDims } from '../../src/kernels/attention.ts';
+import { attentionBackward, attentionForward } from '../../src/model/reference/attention.ts';
+import { ropeBackward, ropeForward, ropeTable } from '../../src/model/reference/rotary.ts';
+import { Random } from '../../src/util/random.ts';
+import { expectClose } from '../helpers/compare.ts';
+import { gpuContext } from '../helpers/gpu.ts';
+
+const f32 = (a: Float64Array) => a.map(Math.fround);
+
+interface Case {
+  dims: AttentionDims;
+  /** real tokens per sequence (the rest is padding at the end) */
+  lengths: number[];
+  halfWindow: number | null;
+  ropeTheta: number | null;
+  maskType: 'u32' | 'f32';
+}
+
+// Padding never exceeds the half window, so every query (padded ones too) sees a real key, as the reference requires.
+const CASES: [string, Case][] = [
+  ['T=1, one head', { dims: { B: 1, T: 1, NH: 1, hd: 4 }, lengths: [1], halfWindow: null, ropeTheta: null, maskType: 'u32' }],
+  ['T=7 global with padding', { dims: { B: 2, T: 7, NH: 2, hd: 6 }, lengths: [7, 4], halfWindow: null, ropeTheta: null, maskType: 'f32' }],
+  ['T=7 window ±2 with rotary', { dims: { B: 2, T: 7, NH: 2, hd: 6 }, lengths: [5, 7], halfWindow: 2, ropeTheta: 10000, maskType: 'u32' }],
+  ['T=33 global with rotary and padding', { dims: { B: 3, T: 33, NH: 3, hd: 8 }, lengths: [33, 20, 1], halfWindow: null, ropeTheta: 160000, maskType: 'u32' }],
+  ['T=33 window ±4 with rotary and padding', { dims: { B: 2, T: 33, NH: 2, hd: 10 }, lengths: [30, 33], halfWindow: 4, ropeTheta: 10000, maskType: 'f32' }],
+];
+
+/** (B, T, S·NH·hd) section s -> (B, NH, T, hd), on the host. */
+function headsOf(tokens: Float64Array, dims: AttentionDims, S: number, s: number): Float64Array {
+  const { B, T, NH, hd } = dims;
+  const out = new Float64Array(B * NH * T * hd);
+  for (let b = 0; b < B; b++)
+    for (let h = 0; h < NH; h++)
+      for (let t = 0; t < T; t++)
+        for (let c = 0; c < hd; c++) out[((b * NH + h) * T + t) * hd + c] = tokens[((b * T + t) * S + s) * NH * hd + h * hd + c];
+  return out;
+}
+
+describe('attention kernels', () => {
+  it.each(CASES)('forward (out, probs, rotated q/k) and backward (dqkv) match the reference: %s', async (_, c) => {
+    const ctx = await gpuContext();
+    const { B, T, NH, hd } = c.dims;
+    const d = NH * hd;
+    const random = new Random(B * 1000 + T * 10 + hd);
+    const qkv = f32(random.normals(B * T * 3 * d));
+    const dout = f32(random.normals(B * T * d));
+    const mask = new Float64Array(B * T);
+    c.lengths.forEach((length, b) => mask.fill(1, b * T, b * T + length));
+
+    // Reference: rotary (if any) on q and k, then attention; backward in the opposite order.
+    const table = c.ropeTheta === null ? null : ropeTable(T, hd, c.ropeTheta);
+    const rotated = table ? new Float64Array(qkv.length) : qkv;
+    if (table) ropeForward(rotated, qkv, table, B, T, NH);
+    const out = new Float64Array(B * T * d);
+    const probs = new Float64Array(B * NH * T * T);
+    const masking = { mask, halfWindow: c.halfWindow };
+    attentionForward(out, probs, rotated, c.dims, masking);
+    const drotated = new Float64Array(qkv.length);
+    attentionBackward(drotated, dout, probs, rotated, c.dims);
+    let dqkv = drotated;
+    if (table) {
+      dqkv = new Float64Array(qkv.length);
+      ropeBackward(dqkv, drotated, table, B, T, NH);
+    }
+
+    const attention = new Attention(ctx, c.dims, { halfWindow: c.halfWindow, ropeTheta: c.ropeTheta });
+    const state = attention.createState('layer 0');
+    const t = {
+      qkv: ctx.tensor('qkv', [B, T, 3 * d], 'f32', qkv),
+      mask: c.maskType === 'u32' ? ctx.tensor('mask', [B, T], 'u32', mask) : ctx.tensor('mask', [B, T], 'f32', mask),
+      out: ctx.tensor('out', [B, T, d], 'f32'),
+      dout: ctx.tensor('dout', [B, T, d], 'f32', dout),
+      dqkv: ctx.tensor('dqkv', [B, T, 3 * d], 'f32', random.normals(B * T * 3 * d)), // overwritten
+    };
+    await ctx.run('attention', (enc) => {
+      attention.forward(enc, t.out, t.qkv, t.mask, state);
+      attention.backward(enc, t.dqkv, t.dout, state);
+    });
+    expectClose('q after rotary', await ctx.read(state.q), headsOf(rotated, c.dims, 3, 0), { rtol: 1e-5, atol: 1e-6 });
+    expectClose('k after rotary', await ctx.read(state.k), headsOf(rotated, c.dims, 3, 1), { rtol: 1e-5, atol: 1e-6 });
+    expectClose('probs', await ctx.read(state.probs), probs, { rtol: 1e-5, atol: 1e-6 });
+    expectClose('out', await ctx.read(t.out), out, { rtol: 1e-5, atol: 1e-5 });
+    expectClose('dqkv', await ctx.read(t.dqkv), dqkv, { rtol: 1e-4, atol: 1e-5 });
+  });
+
+  it('accumulates into dqkv with accumulate: true', async () => {
+    const ctx = await gpuContext();
+    const dims = { B: 2, T: 5, NH: 2, hd: 4 };
+    const d = dims.NH * dims.hd;
+    const random = new Random(11);
+    const qkv = ctx.tensor('qkv', [2, 5, 3 * d], 'f32', random.normals(2 * 5 * 3 * d));
+    const mask = ctx.tensor('mask', [2, 5], 'u32', [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]);
+    const dout = ctx.tensor('dout', [2, 5, d], 'f32', random.normals(2 * 5 * d));
+    const out = ctx.tensor('out', [2, 5, d], 'f32');
+    const start = f32(random.normals(2 * 5 * 3 * d));
+    const results: Float32Array[] = [];
+    for (const accumulate of [false, true]) {
+      const attention = new Attention(ctx, dims, { halfWindow: 1, ropeTheta: 10000, accumulate });
+      const state = attention.createState('layer');
+      const dqkv = ctx.tensor('dqkv', [2, 5, 3 * d], 'f32', start);
+      await ctx.run('attention', (enc) => {
+        attention.forward(enc, out, qkv, mask, state);
+        attention.backward(enc, dqkv, dout, state);
+      });
+      results.push(await ctx.read(dqkv));
+    }
+    expectClose('accumulated - overwritten = start', results[1].map((x, i) => x - results[0][i]), start, { rtol: 1e-5, atol: 1e-5 });
+  });
+
+  it('gives a query with no visible key all-zero probabilities and output (no NaN)', async () => {
+    const ctx = await gpuContext();
+    const dims = { B: 1, T: 9, NH: 1, hd: 4 };
+    const random = new Random(2);
+    // 3 real tokens, window ±1: query 3 still sees key 2, queries 4..8 see only padding.
+    const attention = new Attention(ctx, dims, { halfWindow: 1, ropeTheta: null });
+    const state = attention.createState('layer');
+    const qkv = ctx.tensor('qkv', [1, 9, 12], 'f32', random.normals(9 * 12));
+    const mask = ctx.tensor('mask', [1, 9], 'u32', [1, 1, 1, 0, 0, 0, 0, 0, 0]);
+    const out = ctx.tensor('out', [1, 9, 4], 'f32');
+    const dqkv = ctx.tensor('dqkv', [1, 9, 12], 'f32');
+    const dout = ctx.tensor('dout', [1, 9, 4], 'f32', random.normals(9 * 4));
+    await ctx.run('attention', (enc) => {
+      attention.forward(enc, out, qkv, mask, state);
+      attention.backward(enc, dqkv, dout, state);
+    });
+    const probs = await ctx.read(state.probs);
+    const rowSum = (i: number) => probs.slice(i * 9, i * 9 + 9).reduce((a, b) => a + b, 0);
+    for (let i = 0; i < 9; i++) expect(rowSum(i), `row ${i}`).toBeCloseTo(i < 4 ? 1 : 0, 6);
+    expect([...(await ctx.read(out)).slice(4 * 4)].every((x) => x === 0)).toBe(true);
+    expect([...(await ctx.read(dqkv))].every(Number.isFinite)).toBe(true);
+  });
+});
