@@ -231,6 +231,22 @@ describe('architecture details', () => {
     expect(Math.max(...row(moved(2), 0).map((v, c) => Math.abs(v - row(base, 0)[c])))).toBeGreaterThan(1e-6);
   });
 
+  it('DistilBERT with sinusoidal_pos_embds: the frozen position table gets no gradient, the rest does', () => {
+    const checkpoint = makeTinyCheckpoint('distilbert', { seed: 1, vocabSize: 30, hidden: 8, layers: 1, heads: 2, intermediate: 12 });
+    const input = { ids: Int32Array.from([3, 4, 5]), mask: Uint8Array.from([1, 1, 1]), B: 1, T: 3 };
+    const gradsFor = (sinusoidal: boolean) => {
+      const config = parseModelConfig({ ...checkpoint.config, sinusoidal_pos_embds: sinusoidal });
+      const params = toFloat64Params(loadParameters(config, checkpoint.tensors));
+      const grads = zerosLike(config);
+      encoderBackward(config, params, encoderForward(config, params, input), new Random(1).normals(3 * 8), grads);
+      return grads;
+    };
+    const norm = (a: Float64Array) => Math.hypot(...a);
+    expect(norm(gradsFor(true)[P.positionEmbeddings])).toBe(0);
+    expect(norm(gradsFor(false)[P.positionEmbeddings])).toBeGreaterThan(0);
+    expect(norm(gradsFor(true)[P.wordEmbeddings])).toBeGreaterThan(0);
+  });
+
   it.each(['bert', 'roberta'] as const)(
     '%s: rows looked up at the padding index get no lookup gradient (padding_idx); tied decoder gradients still reach them',
     (architecture) => {

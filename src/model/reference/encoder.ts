@@ -84,7 +84,7 @@ export interface DecoderGradients {
 /**
  * Accumulates into `grads` the gradient of every parameter given dHeadHidden (B, T, d) and, optionally, the
  * decoder gradients a SPLADE head computed. Word-embedding rows looked up with the pad id get no lookup gradient
- * (nn.Embedding padding_idx), as RoBERTa's position rows at the pad index.
+ * (nn.Embedding padding_idx), as RoBERTa's position rows at the pad index; a sinusoidal (frozen) position table none.
  */
 export function encoderBackward(
   config: ModelConfig,
@@ -110,7 +110,8 @@ export function encoderBackward(
   const dsum = new Float64Array(N * d);
   normBackward(dsum, affineOf(grads, P.embeddingNorm), dh, acts.embeddingNorm, affineOf(params, P.embeddingNorm), N, d);
   embeddingBackward(grads[P.wordEmbeddings], dsum, acts.input.ids, N, d, config.padTokenId);
-  if (acts.positions) {
+  // DistilBERT's sinusoidal table is frozen in transformers (requires_grad = False): it gets no gradient.
+  if (acts.positions && !config.sinusoidalPositions) {
     const paddingIdx = config.positions === 'roberta' ? config.padTokenId : -1;
     embeddingBackward(grads[P.positionEmbeddings], dsum, acts.positions, N, d, paddingIdx);
   }
