@@ -1,0 +1,203 @@
+// The whole encoder + MLM head transform on the GPU for one (B, T): ids -> headHidden (B, T, d), and back into the
+// GpuModel's gradients. Mirrors src/model/reference/encoder.ts layer for layer. No dropout (training runs without it).
+import type { GpuContext } from '../gpu/context.ts';
+import type { Tensor } from '../gpu/tensor.ts';
+import { Add, Geglu, Gelu } from '../kernels/activations.ts';
+import { Attention, type AttentionDims } from '../kernels/attention.ts';
+import { LayerNorm } from '../kernels/layernorm.ts';
+import type { ModelConfig } from './config.ts';
+import { GpuEmbeddings } from './gpu/embeddings.ts';
+import { GpuLayer, type BackwardScratch, type LayerKernels } from './gpu/layers.ts';
+import { GpuLinear } from './gpu/linear.ts';
+import type { GpuModel } from './gpu-model.ts';
+import { P } from './layout.ts';
+
+interface NormState {
+  out: Tensor; // (N, d)
+  mean: Tensor; // (N)
+  rstd: Tensor; // (N)
+}
+
+/**
+ * Activations for one (B, T), allocated once; several passes (queries, documents) share one GpuModel.
+ *
+ * Step protocol: setInputs, then forward (fills headHidden); the caller adds d loss / d headHidden into dHeadHidden
+ * (e.g. SpladeHead.backward's dhidden); backward accumulates every parameter gradient into the model and then clears
+ * dHeadHidden, so the next step starts from zero. Zeroing the model's gradients is the caller's step (zeroGrads).
+ */
+export class GpuEncoderPass {
+  readonly headHidden: Tensor; // (B, T, d): MLM head transform output
+  readonly dHeadHidden: Tensor; // (B, T, d): d loss / d headHidden, added by the caller, cleared by backward
+  readonly mask: Tensor; // (B, T) u32: 1 real token, 0 padding
+  /** Bytes of this pass's activations, backward scratch and kernel scratch it allocated. */
+  readonly activationBytes: number;
+  readonly config: ModelConfig;
+  private readonly ctx: GpuContext;
+  private readonly embeddings: GpuEmbeddings;
+  private readonly embeddingNorm: NormState; // LN(word + position + token type)
+  private readonly layers: GpuLayer[];
+  private readonly finalNorm: NormState | null; // ModernBERT's norm after the last layer
+  private readonly lastHidden: Tensor; // (N, d): what the head reads
+  private readonly headPre: Tensor; // (N, d): dense output
+  private readonly headAct: Tensor; // (N, d): gelu(headPre)
+  private readonly headMean: Tensor; // (N)
+  private readonly headRstd: Tensor; // (N)
+  private readonly kernels: LayerKernels;
+  private readonly headDense: GpuLinear; // (N, d) -> (N, d)
+  private readonly headGelu: Gelu; // N·d elements
+  private readonly scratch: BackwardScratch;
+
+  constructor(readonly model: GpuModel, readonly B: number, readonly T: number, readonly label: string) {
+    const { config, ctx } = model;
+    this.config = config;
+    this.ctx = ctx;
+    const { hidden: d, intermediate: I, heads: NH, headDim: hd, layers: L } = config;
+    for (const [name, n] of Object.entries({ B, T })) {
+      if (!Number.isInteger(n) || n < 1) throw new Error(`GpuEncoderPass ${label}: ${name} must be a positive integer, got ${n}`);
+    }
+    const N = B * T;
+    const mlpWidth = config.mlp === 'geglu' ? 2 * I : I;
+    // The largest single activations, checked before anything is allocated.
+    const largest: [string, number][] = [
+      [`attention probs [${B}x${NH}x${T}x${T}]`, B * NH * T * T],
+      [`qkv [${N}x${3 * d}]`, N * 3 * d],
+      [`mlp pre [${N}x${mlpWidth}]`, N * mlpWidth],
+    ];
+    for (const [what, size] of largest) ctx.checkBindingSize(`GpuEncoderPass ${label}: ${what}`, size * 4);
+
+    let bytes = 0;
+    const alloc = (name: string, shape: number[], dtype: 'f32' | 'u32' | 'i32' = 'f32'): Tensor => {
+      const t = ctx.tensor(`${label} ${name} [${shape.join('x')}]`, shape, dtype);
+      bytes += t.byteLength;
+      return t;
+    };
+    const norm = (name: string): NormState => ({
+      out: alloc(`${name} out`, [N, d]), // (N, d)
+      mean: alloc(`${name} mean`, [N]), // (N)
+      rstd: alloc(`${name} rstd`, [N]), // (N)
+    });
+
+    this.mask = alloc('mask', [B, T], 'u32'); // (B, T)
+    this.embeddings = new GpuEmbeddings(model, B, T, label, alloc);
+    this.embeddingNorm = norm('embedding norm');
+
+    const normOptions = { bias: config.normBias, eps: config.normEps };
+    const dims: AttentionDims = { B, T, NH, hd };
+    const mb = config.modernBert;
+    const globalAttention = new Attention(ctx, dims, { halfWindow: null, ropeTheta: mb ? mb.globalRopeTheta : null, label: `${label} attention` });
+    const localAttention =
+      mb && mb.layerKinds.includes('local')
+        ? new Attention(ctx, dims, { halfWindow: Math.floor(mb.localAttention / 2), ropeTheta: mb.localRopeTheta, label: `${label} local attention` })
+        : null;
+    this.kernels = {
+      qkv: new GpuLinear(ctx, N, d, 3 * d, config.attentionBias, `${label} qkv`),
+      attnOut: new GpuLinear(ctx, N, d, d, config.attentionBias, `${label} attention out`),
+      mlpIn: new GpuLinear(ctx, N, d, mlpWidth, config.mlpBias, `${label} mlp in`),
+      mlpOut: new GpuLinear(ctx, N, I, d, config.mlpBias, `${label} mlp out`),
+      norm: new LayerNorm(ctx, { N, C: d }, { ...normOptions, label: `${label} layernorm` }),
+      normAccumulate: new LayerNorm(ctx, { N, C: d }, { ...normOptions, accumulate: true, label: `${label} layernorm+=` }),
+      gelu: new Gelu(ctx, N * I, { label: `${label} mlp gelu` }),
+      geglu: config.mlp === 'geglu' ? new Geglu(ctx, N, I, { label: `${label} geglu` }) : null,
+      add: new Add(ctx, N * d, `${label} residual add`),
+      attention: (i) => (mb && mb.layerKinds[i] === 'local' ? localAttention! : globalAttention),
+    };
+
+    this.layers = [];
+    let x = this.embeddingNorm.out;
+    for (let i = 0; i < L; i++) {
+      const layer = new GpuLayer(model, i, x, this.mask, this.kernels, alloc);
+      bytes += layer.attentionBytes;
+      this.layers.push(layer);
+      x = layer.out;
+    }
+    this.finalNorm = config.structure === 'pre-norm' ? norm('final norm') : null;
+    this.lastHidden = this.finalNorm ? this.finalNorm.out : x;
+    this.headDense = new GpuLinear(ctx, N, d, d, config.headDenseBias, `${label} head dense`);
+    this.headGelu = new Gelu(ctx, N * d, { label: `${label} head gelu` });
+    this.headPre = alloc('head pre', [N, d]); // (N, d)
+    this.headAct = alloc('head act', [N, d]); // (N, d)
+    this.headHidden = alloc('head hidden', [B, T, d]); // (B, T, d)
+    this.headMean = alloc('head norm mean', [N]); // (N)
+    this.headRstd = alloc('head norm rstd', [N]); // (N)
+    this.dHeadHidden = alloc('d head hidden', [B, T, d]); // (B, T, d)
+    this.scratch = {
+      g0: alloc('d stream 0', [N, d]), // (N, d)
+      g1: alloc('d stream 1', [N, d]), // (N, d)
+      dqkv: alloc('d qkv', [N, 3 * d]), // (N, 3d)
+      dcontext: alloc('d context', [N, d]), // (N, d)
+      dmlpPre: alloc('d mlp pre', [N, mlpWidth]), // (N, I) or (N, 2I)
+      dmlpAct: alloc('d mlp act', [N, I]), // (N, I)
+    };
+    this.activationBytes = bytes;
+  }
+
+  /**
+   * Uploads ids (B, T), mask (B, T) (non-zero = real token) and optional token types (B, T); derives position ids
+   * (RoBERTa: ids after padding_idx, as the reference's positionIds) and the embedding-backward gather lists.
+   * Every sequence needs at least one real token.
+   */
+  setInputs(ids: Int32Array, mask: ArrayLike<number>, tokenTypes?: Int32Array): void {
+    const { B, T } = this;
+    const N = B * T;
+    if (ids.length !== N || mask.length !== N) {
+      throw new Error(`GpuEncoderPass ${this.label}: ids (${ids.length}) and mask (${mask.length}) must each hold B·T = ${B}x${T} = ${N}`);
+    }
+    const maskWords = new Uint32Array(N);
+    for (let b = 0; b < B; b++) {
+      let real = 0;
+      for (let t = 0; t < T; t++) {
+        maskWords[b * T + t] = mask[b * T + t] ? 1 : 0;
+        real += maskWords[b * T + t];
+      }
+      if (real === 0) throw new Error(`GpuEncoderPass ${this.label}: sequence ${b} has no real token (its mask is all 0)`);
+    }
+    this.ctx.upload(this.mask, maskWords);
+    this.embeddings.setInputs(ids, tokenTypes);
+  }
+
+  /** Records the forward pass: embeddings, layers, (final norm), MLM head transform into headHidden. */
+  forward(encoder: GPUCommandEncoder): void {
+    const { model, kernels: k } = this;
+    const normParams = (name: (part: 'weight' | 'bias') => string): [Tensor, Tensor | null] => [
+      model.param(name('weight')),
+      model.has(name('bias')) ? model.param(name('bias')) : null,
+    ];
+    const e = this.embeddingNorm;
+    this.embeddings.forward(encoder);
+    k.norm.forward(encoder, e.out, e.mean, e.rstd, this.embeddings.sum, ...normParams(P.embeddingNorm));
+    for (const layer of this.layers) layer.forward(encoder);
+    if (this.finalNorm) {
+      const f = this.finalNorm;
+      k.norm.forward(encoder, f.out, f.mean, f.rstd, this.layers[this.layers.length - 1].out, ...normParams(P.finalNorm));
+    }
+    this.headDense.forward(encoder, this.headPre, this.lastHidden, ...normParams(P.headDense));
+    this.headGelu.forward(encoder, this.headAct, this.headPre);
+    k.norm.forward(encoder, this.headHidden, this.headMean, this.headRstd, this.headAct, ...normParams(P.headNorm));
+  }
+
+  /** Records the backward pass from dHeadHidden: adds into every parameter gradient, then clears dHeadHidden. */
+  backward(encoder: GPUCommandEncoder): void {
+    const { model, kernels: k, scratch: s } = this;
+    const pair = (get: (n: string) => Tensor, name: (part: 'weight' | 'bias') => string): [Tensor, Tensor | null] => [
+      get(name('weight')),
+      model.has(name('bias')) ? get(name('bias')) : null,
+    ];
+    const param = (name: (part: 'weight' | 'bias') => string) => pair((n) => model.param(n), name);
+    const grad = (name: (part: 'weight' | 'bias') => string) => pair((n) => model.grad(n), name);
+    // head: LN, gelu, dense
+    k.norm.backward(encoder, s.g1, ...grad(P.headNorm), this.dHeadHidden, this.headAct, param(P.headNorm)[0], this.headMean, this.headRstd);
+    this.headGelu.backward(encoder, s.dcontext, s.g1, this.headPre); // dcontext = d headPre (N, d)
+    const dlast = this.finalNorm ? s.g1 : s.g0;
+    this.headDense.backward(encoder, dlast, ...grad(P.headDense), s.dcontext, this.lastHidden, param(P.headDense)[0], false);
+    if (this.finalNorm) {
+      const f = this.finalNorm;
+      const last = this.layers[this.layers.length - 1].out;
+      k.norm.backward(encoder, s.g0, ...grad(P.finalNorm), s.g1, last, param(P.finalNorm)[0], f.mean, f.rstd);
+    }
+    for (let i = this.layers.length - 1; i >= 0; i--) this.layers[i].backward(encoder, s);
+    const e = this.embeddingNorm;
+    k.norm.backward(encoder, s.g1, ...grad(P.embeddingNorm), s.g0, this.embeddings.sum, param(P.embeddingNorm)[0], e.mean, e.rstd);
+    this.embeddings.backward(encoder, s.g1);
+    this.ctx.clear(encoder, this.dHeadHidden);
+  }
+}

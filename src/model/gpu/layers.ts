@@ -1,0 +1,211 @@
+// One encoder layer on the GPU, forward and backward, mirroring src/model/reference/layers.ts:
+//   post-norm (BERT, RoBERTa, DistilBERT): h = LN1(x + Attn(x));  y = LN2(h + MLP(h))
+//   pre-norm (ModernBERT):                 h = x + Attn(LNa(x));  y = h + GeGLU-MLP(LNm(h)); layer 0 has no LNa
+// Each layer owns its saved activations; kernels and backward scratch are shared by all layers of a pass.
+import type { Tensor } from '../../gpu/tensor.ts';
+import type { Add, Geglu, Gelu } from '../../kernels/activations.ts';
+import type { Attention, AttentionState } from '../../kernels/attention.ts';
+import type { LayerNorm } from '../../kernels/layernorm.ts';
+import { P, hasAttnNorm, type Part } from '../layout.ts';
+import type { GpuModel } from '../gpu-model.ts';
+import type { GpuLinear } from './linear.ts';
+
+/** Allocates one labelled activation tensor (the pass tallies the bytes). */
+export type Allocate = (name: string, shape: number[], dtype?: 'f32' | 'u32' | 'i32') => Tensor;
+
+/** Kernels shared by every layer of one pass (built once per (B, T)). */
+export interface LayerKernels {
+  qkv: GpuLinear; // (N, d) -> (N, 3d)
+  attnOut: GpuLinear; // (N, d) -> (N, d)
+  mlpIn: GpuLinear; // (N, d) -> (N, I) or (N, 2I)
+  mlpOut: GpuLinear; // (N, I) -> (N, d)
+  norm: LayerNorm; // (N, d), backward overwrites dinp
+  normAccumulate: LayerNorm; // (N, d), backward adds into dinp (pre-norm residual stream)
+  gelu: Gelu; // N·I elements
+  geglu: Geglu | null; // (N, 2I) -> (N, I), ModernBERT
+  add: Add; // N·d elements: residual adds
+  /** The attention of a layer (ModernBERT: global or local, each with its rotary theta). */
+  attention: (layer: number) => Attention;
+}
+
+/** Gradient scratch shared by every layer's backward (layers run one after another). */
+export interface BackwardScratch {
+  g0: Tensor; // (N, d): the gradient of the residual stream, in and out of every layer's backward
+  g1: Tensor; // (N, d): a second stream buffer
+  dqkv: Tensor; // (N, 3d)
+  dcontext: Tensor; // (N, d)
+  dmlpPre: Tensor; // (N, I) or (N, 2I)
+  dmlpAct: Tensor; // (N, I)
+}
+
+interface NormState {
+  out: Tensor; // (N, d)
+  mean: Tensor; // (N)
+  rstd: Tensor; // (N)
+}
+
+/** Views of layer i's parameters or gradients (null where the config has no such tensor). */
+interface LayerTensors {
+  qkv: [Tensor, Tensor | null];
+  attnOut: [Tensor, Tensor | null];
+  mlpIn: [Tensor, Tensor | null];
+  mlpOut: [Tensor, Tensor | null];
+  attnNorm: [Tensor, Tensor | null] | null;
+  attnOutNorm: [Tensor, Tensor | null] | null;
+  mlpNorm: [Tensor, Tensor | null] | null;
+  mlpOutNorm: [Tensor, Tensor | null] | null;
+}
+
+function layerTensors(model: GpuModel, i: number, get: (name: string) => Tensor): LayerTensors {
+  const pair = (f: (i: number, part: Part) => string): [Tensor, Tensor | null] => [
+    get(f(i, 'weight')),
+    model.has(f(i, 'bias')) ? get(f(i, 'bias')) : null,
+  ];
+  const has = (f: (i: number, part: Part) => string) => model.has(f(i, 'weight'));
+  return {
+    qkv: pair(P.qkv),
+    attnOut: pair(P.attnOut),
+    mlpIn: pair(P.mlpIn),
+    mlpOut: pair(P.mlpOut),
+    attnNorm: has(P.attnNorm) ? pair(P.attnNorm) : null,
+    attnOutNorm: has(P.attnOutNorm) ? pair(P.attnOutNorm) : null,
+    mlpNorm: has(P.mlpNorm) ? pair(P.mlpNorm) : null,
+    mlpOutNorm: has(P.mlpOutNorm) ? pair(P.mlpOutNorm) : null,
+  };
+}
+
+/** One layer: its saved activations and its forward/backward. `x` (N, d) is its input, owned by whoever wrote it. */
+export class GpuLayer {
+  readonly out: Tensor; // (N, d): the layer's output
+  private readonly p: LayerTensors;
+  private readonly g: LayerTensors;
+  private readonly postNorm: boolean;
+  private readonly attnNorm: NormState | null; // pre-norm layers > 0: LNa(x)
+  private readonly qkv: Tensor; // (N, 3d) fused projections, before rotary
+  private readonly state: AttentionState; // head-major q, k (after rotary), v, probs, context
+  private readonly context: Tensor; // (N, d) attention output before the output projection
+  private readonly resid1: Tensor; // (N, d): x + Attn(·), the input of LN1 (post) or of LNm (pre)
+  private readonly mid: NormState; // post-norm: LN1 -> h; pre-norm: LNm(h)
+  private readonly mlpPre: Tensor; // (N, I) or (N, 2I)
+  private readonly mlpAct: Tensor; // (N, I)
+  private readonly resid2: Tensor | null; // post-norm: (N, d) h + MLP(h), the input of LN2
+  private readonly outNorm: NormState | null; // post-norm: LN2
+
+  constructor(
+    model: GpuModel,
+    readonly index: number,
+    private readonly x: Tensor,
+    private readonly mask: Tensor,
+    private readonly k: LayerKernels,
+    alloc: Allocate,
+  ) {
+    const { config } = model;
+    const { hidden: d, intermediate: I } = config;
+    const N = x.size / d;
+    const name = (s: string) => `layer ${index} ${s}`;
+    const norm = (s: string): NormState => ({
+      out: alloc(name(`${s} out`), [N, d]), // (N, d)
+      mean: alloc(name(`${s} mean`), [N]), // (N)
+      rstd: alloc(name(`${s} rstd`), [N]), // (N)
+    });
+    this.postNorm = config.structure === 'post-norm';
+    this.p = layerTensors(model, index, (n) => model.param(n));
+    this.g = layerTensors(model, index, (n) => model.grad(n));
+    this.attnNorm = hasAttnNorm(config, index) ? norm('attnNorm') : null;
+    this.qkv = alloc(name('qkv'), [N, 3 * d]); // (N, 3d)
+    this.state = k.attention(index).createState(name('attention'));
+    this.context = alloc(name('context'), [N, d]); // (N, d)
+    this.resid1 = alloc(name('attention residual'), [N, d]); // (N, d)
+    this.mid = norm(this.postNorm ? 'attnOutNorm' : 'mlpNorm');
+    this.mlpPre = alloc(name('mlp pre'), [N, config.mlp === 'geglu' ? 2 * I : I]); // (N, I) or (N, 2I)
+    this.mlpAct = alloc(name('mlp act'), [N, I]); // (N, I)
+    if (this.postNorm) {
+      this.resid2 = alloc(name('mlp residual'), [N, d]); // (N, d)
+      this.outNorm = norm('mlpOutNorm');
+      this.out = this.outNorm.out;
+    } else {
+      this.resid2 = null;
+      this.outNorm = null;
+      this.out = alloc(name('out'), [N, d]); // (N, d)
+    }
+  }
+
+  /** Bytes of the attention state (allocated by the attention kernel, not through `alloc`). */
+  get attentionBytes(): number {
+    const s = this.state;
+    return s.q.byteLength + s.k.byteLength + s.v.byteLength + s.probs.byteLength + s.context.byteLength;
+  }
+
+  forward(encoder: GPUCommandEncoder): void {
+    const { k, p, x } = this;
+    let attnIn = x;
+    if (this.attnNorm) {
+      const a = this.attnNorm;
+      k.norm.forward(encoder, a.out, a.mean, a.rstd, x, p.attnNorm![0], p.attnNorm![1]);
+      attnIn = a.out;
+    }
+    k.qkv.forward(encoder, this.qkv, attnIn, ...p.qkv);
+    k.attention(this.index).forward(encoder, this.context, this.qkv, this.mask, this.state);
+    k.attnOut.forward(encoder, this.resid1, this.context, ...p.attnOut);
+    k.add.accumulate(encoder, this.resid1, x);
+    const midNorm = this.postNorm ? p.attnOutNorm! : p.mlpNorm!;
+    k.norm.forward(encoder, this.mid.out, this.mid.mean, this.mid.rstd, this.resid1, ...midNorm);
+    k.mlpIn.forward(encoder, this.mlpPre, this.mid.out, ...p.mlpIn);
+    if (k.geglu) k.geglu.forward(encoder, this.mlpAct, this.mlpPre);
+    else k.gelu.forward(encoder, this.mlpAct, this.mlpPre);
+    if (this.postNorm) {
+      k.mlpOut.forward(encoder, this.resid2!, this.mlpAct, ...p.mlpOut);
+      k.add.accumulate(encoder, this.resid2!, this.mid.out);
+      const o = this.outNorm!;
+      k.norm.forward(encoder, o.out, o.mean, o.rstd, this.resid2!, ...p.mlpOutNorm!);
+    } else {
+      k.mlpOut.forward(encoder, this.out, this.mlpAct, ...p.mlpOut);
+      k.add.accumulate(encoder, this.out, this.resid1);
+    }
+  }
+
+  /** s.g0 holds d(layer output) on entry and d(layer input) on return; parameter gradients are added into. */
+  backward(encoder: GPUCommandEncoder, s: BackwardScratch): void {
+    if (this.postNorm) this.backwardPostNorm(encoder, s);
+    else this.backwardPreNorm(encoder, s);
+  }
+
+  private backwardPostNorm(encoder: GPUCommandEncoder, s: BackwardScratch): void {
+    const { k, p, g } = this;
+    const o = this.outNorm!;
+    k.norm.backward(encoder, s.g1, ...g.mlpOutNorm!, s.g0, this.resid2!, p.mlpOutNorm![0], o.mean, o.rstd); // g1 = dresid2
+    this.mlpBackward(encoder, s, s.g1, s.g1, true); // g1 = dh = dresid2 + MLP backward
+    k.norm.backward(encoder, s.g0, ...g.attnOutNorm!, s.g1, this.resid1, p.attnOutNorm![0], this.mid.mean, this.mid.rstd); // g0 = dresid1
+    this.attentionBackward(encoder, s, s.g0, this.x, s.g0, true); // g0 = dx = dresid1 + attention backward
+  }
+
+  private backwardPreNorm(encoder: GPUCommandEncoder, s: BackwardScratch): void {
+    const { k, p, g } = this;
+    this.mlpBackward(encoder, s, s.g0, s.g1, false); // g1 = d LNm(h)
+    k.normAccumulate.backward(encoder, s.g0, ...g.mlpNorm!, s.g1, this.resid1, p.mlpNorm![0], this.mid.mean, this.mid.rstd); // g0 = dh
+    if (!this.attnNorm) {
+      this.attentionBackward(encoder, s, s.g0, this.x, s.g0, true); // g0 = dx = dh + attention backward
+      return;
+    }
+    const a = this.attnNorm;
+    this.attentionBackward(encoder, s, s.g0, a.out, s.g1, false); // g1 = d LNa(x)
+    k.normAccumulate.backward(encoder, s.g0, ...g.attnNorm!, s.g1, this.x, p.attnNorm![0], a.mean, a.rstd); // g0 = dx
+  }
+
+  /** MLP backward from dout (N, d): parameter gradients added, dinp (N, d) = or += d(MLP input). */
+  private mlpBackward(encoder: GPUCommandEncoder, s: BackwardScratch, dout: Tensor, dinp: Tensor, accumulate: boolean): void {
+    const { k, p, g } = this;
+    k.mlpOut.backward(encoder, s.dmlpAct, ...g.mlpOut, dout, this.mlpAct, p.mlpOut[0], false);
+    if (k.geglu) k.geglu.backward(encoder, s.dmlpPre, s.dmlpAct, this.mlpPre);
+    else k.gelu.backward(encoder, s.dmlpPre, s.dmlpAct, this.mlpPre);
+    k.mlpIn.backward(encoder, dinp, ...g.mlpIn, s.dmlpPre, this.mid.out, p.mlpIn[0], accumulate);
+  }
+
+  /** Attention block backward from dout (N, d) with input `inp`: parameter gradients added, dinp = or += d inp. */
+  private attentionBackward(encoder: GPUCommandEncoder, s: BackwardScratch, dout: Tensor, inp: Tensor, dinp: Tensor, accumulate: boolean): void {
+    const { k, p, g } = this;
+    k.attnOut.backward(encoder, s.dcontext, ...g.attnOut, dout, this.context, p.attnOut[0], false);
+    k.attention(this.index).backward(encoder, s.dqkv, s.dcontext, this.state);
+    k.qkv.backward(encoder, dinp, ...g.qkv, s.dqkv, inp, p.qkv[0], accumulate);
+  }
+}

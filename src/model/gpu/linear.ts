@@ -1,0 +1,57 @@
+// A linear layer y = x·Wᵀ + b (PyTorch [out, in] weights) on the GPU for one (N, C) -> (N, OC), forward and backward,
+// composed from the matmul family and BiasAdd. Weights and gradients are passed per call, so layers of one shape share it.
+import type { GpuContext } from '../../gpu/context.ts';
+import type { Tensor } from '../../gpu/tensor.ts';
+import { BiasAdd } from '../../kernels/activations.ts';
+import { Matmul } from '../../kernels/matmul.ts';
+
+export class GpuLinear {
+  private readonly forwardMatmul: Matmul; // (N, C)·(OC, C)ᵀ (+ b) -> (N, OC)
+  private readonly inputMatmul: Matmul; // (N, OC)·(OC, C) -> (N, C), overwrites
+  private readonly inputAccumulateMatmul: Matmul; // same, adds
+  private readonly weightMatmul: Matmul; // (N, OC)ᵀ·(N, C) -> (OC, C), adds
+  private readonly biasGrad: BiasAdd | null; // Σ_n dout (N, OC) -> (OC), adds
+
+  constructor(
+    ctx: GpuContext,
+    readonly N: number,
+    readonly C: number,
+    readonly OC: number,
+    readonly bias: boolean,
+    readonly label: string,
+  ) {
+    this.forwardMatmul = new Matmul(ctx, { M: N, N: OC, K: C, layout: 'nt', bias }, { label: `${label} forward` });
+    this.inputMatmul = new Matmul(ctx, { M: N, N: C, K: OC, layout: 'nn' }, { label: `${label} dinp` });
+    this.inputAccumulateMatmul = new Matmul(ctx, { M: N, N: C, K: OC, layout: 'nn', accumulate: true }, { label: `${label} dinp+=` });
+    this.weightMatmul = new Matmul(ctx, { M: OC, N: C, K: N, layout: 'tn', accumulate: true }, { label: `${label} dweight+=` });
+    this.biasGrad = bias ? new BiasAdd(ctx, N, OC, { label: `${label} dbias+=` }) : null;
+  }
+
+  /** out (N, OC) = inp (N, C)·weight (OC, C)ᵀ + bias (OC); bias null exactly when built without one. */
+  forward(encoder: GPUCommandEncoder, out: Tensor, inp: Tensor, weight: Tensor, bias: Tensor | null): void {
+    this.forwardMatmul.record(encoder, inp, weight, out, bias ?? undefined);
+  }
+
+  /**
+   * dweight (OC, C) += doutᵀ·inp, dbias (OC) += Σ_n dout, and dinp (N, C) = (or += with accumulateInput) dout·weight.
+   * dinp may be null (nothing needs the input gradient). The parameter gradients are recorded first, so dinp may
+   * alias inp's gradient stream but never dout.
+   */
+  backward(
+    encoder: GPUCommandEncoder,
+    dinp: Tensor | null,
+    dweight: Tensor,
+    dbias: Tensor | null,
+    dout: Tensor,
+    inp: Tensor,
+    weight: Tensor,
+    accumulateInput: boolean,
+  ): void {
+    this.weightMatmul.record(encoder, dout, inp, dweight);
+    if (this.biasGrad) {
+      if (!dbias) throw new Error(`${this.label}: built with a bias but no dbias was given`);
+      this.biasGrad.backward(encoder, dbias, dout);
+    }
+    if (dinp) (accumulateInput ? this.inputAccumulateMatmul : this.inputMatmul).record(encoder, dout, weight, dinp);
+  }
+}

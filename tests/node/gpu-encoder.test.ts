@@ -1,0 +1,187 @@
+// The whole encoder on the GPU (GpuModel + GpuEncoderPass) against the float64 reference, per family: headHidden, and
+// every parameter gradient after a backward from a random dHeadHidden plus the fused SPLADE head's decoder gradients.
+import { describe, expect, it } from 'vitest';
+import type { GpuContext } from '../../src/gpu/context.ts';
+import { GpuLimitError } from '../../src/gpu/errors.ts';
+import { NO_TOKEN, SpladeHead } from '../../src/kernels/splade-head.ts';
+import type { Architecture, ModelConfig } from '../../src/model/config.ts';
+import { parseModelConfig } from '../../src/model/config.ts';
+import { GpuEncoderPass } from '../../src/model/gpu-encoder.ts';
+import { GpuModel } from '../../src/model/gpu-model.ts';
+import { P, decoderWeightName, parameterLayout, zerosLike } from '../../src/model/layout.ts';
+import type { EncoderInput } from '../../src/model/reference/encoder.ts';
+import { encoderBackward } from '../../src/model/reference/encoder.ts';
+import { spladeBackward, spladeForward } from '../../src/model/reference/splade.ts';
+import type { TinyModelOptions } from '../../src/model/tiny-model.ts';
+import { makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
+import { loadParameters, toFloat64Params } from '../../src/model/weights.ts';
+import { Random } from '../../src/util/random.ts';
+import { expectClose, type Tolerance } from '../helpers/compare.ts';
+import { gpuContext } from '../helpers/gpu.ts';
+
+/** fp32 GPU vs float64 reference. Gradients get an absolute floor relative to each tensor's largest entry. */
+const FORWARD_TOL: Tolerance = { rtol: 1e-4, atol: 1e-5 };
+const GRAD_RTOL = 1e-3;
+const GRAD_ATOL_OF_MAX = 1e-4;
+
+interface Case {
+  name: string;
+  architecture: Architecture;
+  options: Partial<TinyModelOptions>;
+}
+
+// ModernBERT: window 4 (|i - j| <= 2) < T = 7, global layer every 2 layers -> layer 0 global, layer 1 local.
+const cases: Case[] = [
+  { name: 'BERT (d=16)', architecture: 'bert', options: {} },
+  { name: 'RoBERTa (d=32)', architecture: 'roberta', options: { hidden: 32, intermediate: 40 } },
+  { name: 'DistilBERT (d=16)', architecture: 'distilbert', options: {} },
+  { name: 'ModernBERT (window 4, global every 2)', architecture: 'modernbert', options: { localAttention: 4, globalAttnEveryNLayers: 2 } },
+];
+
+function tinyModel(architecture: Architecture, options: Partial<TinyModelOptions>) {
+  const checkpoint = makeTinyCheckpoint(architecture, {
+    seed: 17,
+    vocabSize: 61,
+    hidden: 16,
+    layers: 2,
+    heads: 2,
+    intermediate: 24,
+    initStd: 0.3,
+    ...options,
+  });
+  const config = parseModelConfig(checkpoint.config);
+  const host = loadParameters(config, checkpoint.tensors);
+  return { config, host, params: toFloat64Params(host) };
+}
+
+/** B = 2, T = 7: the second sequence has 4 real tokens, then pad ids. Real ids avoid the pad id. */
+function batch(config: ModelConfig, seed: number, T = 7, lengths = [7, 4]): EncoderInput {
+  const random = new Random(seed);
+  const B = lengths.length;
+  const ids = new Int32Array(B * T);
+  const mask = new Uint8Array(B * T);
+  const tokenTypes = new Int32Array(B * T);
+  for (let b = 0; b < B; b++)
+    for (let t = 0; t < T; t++) {
+      const real = t < lengths[b];
+      mask[b * T + t] = real ? 1 : 0;
+      ids[b * T + t] = real ? 3 + random.int(config.vocabSize - 4) : config.padTokenId;
+      if (real && ids[b * T + t] === config.padTokenId) ids[b * T + t] = 2;
+      if (config.typeVocabSize > 1) tokenTypes[b * T + t] = t >= 3 ? 1 : 0;
+    }
+  return { ids, mask, B, T, tokenTypes: config.typeVocabSize > 0 ? tokenTypes : undefined };
+}
+
+function maxAbs(values: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < values.length; i++) m = Math.max(m, Math.abs(values[i]));
+  return m;
+}
+
+async function time(ctx: GpuContext, record: (encoder: GPUCommandEncoder) => void): Promise<number> {
+  const start = performance.now();
+  await ctx.run('timed', record);
+  return performance.now() - start;
+}
+
+describe.each(cases)('GPU encoder: $name', ({ architecture, options }) => {
+  it('headHidden and every parameter gradient (random dHeadHidden + fused SPLADE head) match the float64 reference', async () => {
+    const ctx = await gpuContext();
+    const { config, host, params } = tinyModel(architecture, options);
+    const input = batch(config, 3);
+    const { B, T } = input;
+    const { hidden: d, vocabSize: V } = config;
+    if (config.modernBert) expect(config.modernBert.layerKinds).toEqual(['global', 'local']);
+
+    // reference: SPLADE head on top of the encoder, plus a random dHeadHidden through the encoder alone
+    const ref = spladeForward(config, params, input);
+    const random = new Random(29);
+    const dHeadHidden = random.normals(B * T * d);
+    const dpooled = random.normals(B * V);
+    const refGrads = zerosLike(config);
+    spladeBackward(config, params, ref, dpooled, refGrads);
+    encoderBackward(config, params, ref.acts, dHeadHidden, refGrads);
+
+    // GPU
+    const model = GpuModel.upload(ctx, config, host);
+    const pass = new GpuEncoderPass(model, B, T, `${architecture} test`);
+    const head = new SpladeHead(ctx, { B, T, d, V });
+    const pooled = ctx.tensor('pooled', [B, V], 'f32'); // (B, V)
+    const argmax = ctx.tensor('argmax', [B, V], 'u32'); // (B, V)
+    const dpooledGpu = ctx.tensor('dpooled', [B, V], 'f32', dpooled); // (B, V)
+    pass.setInputs(input.ids, input.mask, input.tokenTypes);
+    await ctx.run('warm-up + zero', (encoder) => model.zeroGrads(encoder));
+    const forwardMs = await time(ctx, (encoder) => {
+      pass.forward(encoder);
+      head.forward(encoder, { hidden: pass.headHidden, weight: model.decoderWeight, bias: model.decoderBias, mask: pass.mask, pooled, argmax });
+    });
+    expectClose('headHidden', await ctx.read(pass.headHidden as never), ref.acts.headHidden, FORWARD_TOL);
+    const gpuArgmax = await ctx.read(argmax);
+    const refArgmax = Array.from(ref.argmax, (t) => (t < 0 ? NO_TOKEN : t));
+    expect(Array.from(gpuArgmax), 'SPLADE argmax (a flipped near-tie would make gradients incomparable)').toEqual(refArgmax);
+    expectClose('pooled', await ctx.read(pooled), ref.pooled, FORWARD_TOL);
+
+    ctx.upload(pass.dHeadHidden, dHeadHidden);
+    const backwardMs = await time(ctx, (encoder) => {
+      head.backward(encoder, {
+        hidden: pass.headHidden,
+        weight: model.decoderWeight,
+        pooled,
+        argmax,
+        dpooled: dpooledGpu,
+        dhidden: pass.dHeadHidden,
+        dweight: model.decoderWeightGrad,
+        dbias: model.decoderBiasGrad,
+      });
+      pass.backward(encoder);
+    });
+    const grads = await model.downloadGrads();
+    const names = parameterLayout(config).map((s) => s.name);
+    expect([...grads.keys()]).toEqual(names);
+    for (const name of names) {
+      const expected = refGrads[name];
+      expect(maxAbs(expected), `reference gradient of ${name} is non-zero`).toBeGreaterThan(0);
+      expectClose(`d ${name}`, grads.get(name)!.data, expected, { rtol: GRAD_RTOL, atol: GRAD_ATOL_OF_MAX * maxAbs(expected) });
+    }
+    expect(maxAbs(await ctx.read(pass.dHeadHidden as never)), 'backward clears dHeadHidden').toBe(0);
+    console.log(
+      `${architecture}: B=${B} T=${T} d=${d} V=${V}: forward+head ${forwardMs.toFixed(1)} ms, head+encoder backward ` +
+        `${backwardMs.toFixed(1)} ms (SwiftShader, incl. submit/sync); activations ${pass.activationBytes} B, model ${model.bytes} B`,
+    );
+  });
+});
+
+describe('GpuModel', () => {
+  it('lists each trainable parameter once; the tied decoder is the word-embedding buffer and gradient', async () => {
+    const ctx = await gpuContext();
+    const { config, host } = tinyModel('bert', {});
+    const model = GpuModel.upload(ctx, config, host);
+    const listed = model.parameters().map((p) => p.name);
+    expect(listed).toEqual(parameterLayout(config).map((s) => s.name));
+    expect(new Set(listed.map((n) => model.param(n).buffer)).size).toBe(listed.length);
+    expect(decoderWeightName(config)).toBe(P.wordEmbeddings);
+    expect(model.decoderWeight).toBe(model.param(P.wordEmbeddings));
+    expect(model.decoderWeightGrad).toBe(model.grad(P.wordEmbeddings));
+    const back = await model.download();
+    for (const [name, t] of host) expect(Array.from(back.get(name)!.data), name).toEqual(Array.from(t.data));
+  });
+
+  it('refuses a parameter over the binding limit before allocating any buffer, naming the tensor and the limit', async () => {
+    const real = await gpuContext();
+    const { config, host } = tinyModel('bert', {});
+    const limit = 61 * 16 * 4 - 4; // the word embeddings (61 x 16 f32) are one word over
+    let allocated = 0;
+    const small = {
+      limits: { maxStorageBufferBindingSize: limit, maxBufferSize: 1 << 30 },
+      checkBindingSize: real.checkBindingSize,
+      tensor: () => {
+        allocated++;
+        throw new Error('allocated');
+      },
+    } as unknown as GpuContext;
+    const attempt = () => GpuModel.upload(small, config, host);
+    expect(attempt).toThrow(GpuLimitError);
+    expect(attempt).toThrow(/embeddings\.word\.weight \[61x16\].*maxStorageBufferBindingSize/);
+    expect(allocated).toBe(0);
+  });
+});
