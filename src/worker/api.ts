@@ -50,13 +50,10 @@ export interface ModelSummary {
   parameters: number;
   /** The decoder matrix is the word-embedding matrix (dividing it by k divides both). */
   tiedHead: boolean;
-  /** Name of the row of the paper's Table 1 this model corresponds to, when there is one. */
-  paperRow: string | null;
   estimate: MemoryEstimate;
 }
 
 export interface HistogramOptions {
-  bins: number;
   /** Bin edges evenly spaced in log(norm). */
   logNorm: boolean;
 }
@@ -113,12 +110,11 @@ export interface WorkerApi {
   init(): Promise<GpuReport>;
   /** Reads only the config and file sizes and compares the model's needs with the device's limits. */
   estimate(source: ModelSource): Promise<MemoryEstimate>;
-  /** Loads a backbone onto the GPU (replacing the previous one); refuses models that do not fit. */
+  /** Loads a backbone onto the GPU (replacing the previous one; after a lost device, on a fresh device);
+   *  refuses models that do not fit before fetching their weights. */
   load(source: ModelSource, onProgress: (progress: LoadProgress) => void): Promise<ModelSummary>;
   /** Aborts the running estimate or load; it then rejects with a "cancelled" failure. */
   cancel(): void;
-  /** Loads the last model again (after a lost device, on a fresh device). */
-  reload(onProgress: (progress: LoadProgress) => void): Promise<ModelSummary>;
   /** Head statistics of W_head and W_head / k from the GPU kernels. */
   headStats(k: number, options: HistogramOptions): Promise<HeadStatsPair>;
   /** Sparse vectors of a query and a document under k (forward only) and their dot score. */
@@ -133,6 +129,7 @@ export const FAILURE_BY_ERROR_NAME: Readonly<Record<string, FailureKind>> = {
   DeviceLostError: 'device-lost',
   GpuLimitError: 'too-large',
   ModelTooLargeError: 'too-large',
+  CheckpointTooLargeError: 'too-large',
   DownloadError: 'download',
   HubError: 'download',
   CheckpointFormatError: 'format',

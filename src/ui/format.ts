@@ -1,0 +1,22 @@
+// Number formatting shared by the tables, the chart and the preview.
+
+/** A norm or weight with three decimals (as the paper prints them). */
+export function formatStat(value: number): string {
+  if (!Number.isFinite(value)) return '–';
+  return value.toFixed(3);
+}
+
+/** k or a target with up to three significant decimals, no trailing zeros. */
+export function formatK(value: number): string {
+  return Number(value.toFixed(value < 10 ? 2 : 1)).toString();
+}
+
+/** A parameter count as 4.4M / 110M / 1.2B. */
+export function formatCount(count: number): string {
+  if (count >= 1e9) return `${(count / 1e9).toFixed(2)}B`;
+  if (count >= 1e6) return `${(count / 1e6).toFixed(count >= 1e8 ? 0 : 1)}M`;
+  if (count >= 1e3) return `${(count / 1e3).toFixed(1)}k`;
+  return String(count);
+}
+
+export { formatBytes } from '../gpu/errors.ts';

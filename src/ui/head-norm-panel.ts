@@ -1,0 +1,133 @@
+// <head-norm-panel>: the centre piece: row-norm histogram before/after k, statistics, the paper's Table 1 beside them.
+import { LitElement, css, html, nothing } from 'lit';
+import type { HeadStatsPair } from '../worker/api.ts';
+import './norm-histogram.ts';
+import './stats-table.ts';
+import './paper-table.ts';
+import './panel-explainer.ts';
+import { baseStyles } from './theme.ts';
+
+export class HeadNormPanel extends LitElement {
+  static override properties = {
+    stats: { attribute: false },
+    k: { type: Number },
+    target: { type: Number },
+    logNorm: { type: Boolean, attribute: 'log-norm' },
+    logCounts: { type: Boolean, attribute: 'log-counts' },
+    busy: { type: Boolean },
+    paperRow: { type: String, attribute: 'paper-row' },
+  };
+
+  declare stats: HeadStatsPair | null;
+  declare k: number;
+  declare target: number;
+  /** Bins evenly spaced in log(norm): dividing by k then shifts the histogram by log k. */
+  declare logNorm: boolean;
+  declare logCounts: boolean;
+  /** New statistics are being computed. */
+  declare busy: boolean;
+  /** Table 1 row to highlight. */
+  declare paperRow: string;
+
+  static override styles = [
+    baseStyles,
+    css`
+      :host {
+        display: block;
+      }
+      .options {
+        display: flex;
+        gap: 1.4em;
+        margin: 0.4em 0;
+        flex-wrap: wrap;
+      }
+      .layout {
+        display: grid;
+        grid-template-columns: minmax(0, 1fr) auto;
+        gap: 1em 1.6em;
+        align-items: start;
+      }
+      .tables {
+        display: flex;
+        flex-direction: column;
+        gap: 1em;
+      }
+      .provenance {
+        font-size: 0.85em;
+        margin: 0.2em 0 0;
+      }
+      .busy {
+        opacity: 0.6;
+        transition: opacity 0.2s;
+      }
+      @media (max-width: 1100px) {
+        .layout {
+          grid-template-columns: 1fr;
+        }
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.stats = null;
+    this.k = 1;
+    this.target = NaN;
+    this.logNorm = false;
+    this.logCounts = false;
+    this.busy = false;
+    this.paperRow = '';
+  }
+
+  override render() {
+    const stats = this.stats;
+    return html`<panel-explainer>
+        <p>
+          Each row <i>W_head[v]</i> of the masked-language-model head turns a hidden state into the score (logit) of one
+          vocabulary term <i>v</i>. The histogram counts rows by their length. Dividing the head by <i>k</i> divides every
+          row's length, and so every logit before the bias, by <i>k</i>: the histogram slides left. Heads with long rows
+          (RoBERTa, ModernBERT, Ettin) make huge logits, so SPLADE's log(1 + ReLU(·)) switches on thousands of terms and
+          training starts from an enormous loss; the paper divides the head by k before training to fix that.
+        </p>
+        <span class="formula">‖W_head[v] / k‖₂ = ‖W_head[v]‖₂ / k,&nbsp;&nbsp; logits = H (W_head / k)ᵀ + b</span>
+        <p>Anisotropy is the mean cosine similarity between rows; dividing by k does not change it.</p>
+      </panel-explainer>
+      <div class="options">
+        <label><input type="checkbox" id="log-norm" .checked=${this.logNorm} @change=${this._onLogNorm} /> log-scale norm axis</label>
+        <label><input type="checkbox" id="log-counts" .checked=${this.logCounts} @change=${this._onLogCounts} /> log-scale count axis</label>
+      </div>
+      ${stats
+        ? html`<div class="layout ${this.busy ? 'busy' : ''}" aria-busy=${String(this.busy)}>
+            <div>
+              <norm-histogram .original=${stats.before} .rescaled=${stats.after} .k=${stats.after.k} .target=${this.target} ?log-counts=${this.logCounts}></norm-histogram>
+              <p class="provenance muted" id="provenance">
+                ${stats.origin === 'gpu' ? 'Measured on the GPU by the head-statistics kernels' : 'Precomputed (no WebGPU here)'}: ${stats.provenance}.
+                ${stats.before.summary.max > 0 ? nothing : 'All rows are zero.'}
+              </p>
+            </div>
+            <div class="tables">
+              <head-stats-table .original=${stats.before} .rescaled=${stats.after}></head-stats-table>
+              <paper-table1 highlight=${this.paperRow}></paper-table1>
+            </div>
+          </div>`
+        : html`<p class="muted">${this.busy ? 'Measuring the head on the GPU…' : 'Load a model to see its head.'}</p>
+            <paper-table1 highlight=${this.paperRow}></paper-table1>`}`;
+  }
+
+  private _onLogNorm(event: Event) {
+    const on = (event.target as HTMLInputElement).checked;
+    this.dispatchEvent(new CustomEvent('log-norm-change', { detail: { logNorm: on }, bubbles: true, composed: true }));
+  }
+
+  private _onLogCounts(event: Event) {
+    this.logCounts = (event.target as HTMLInputElement).checked;
+  }
+}
+
+customElements.define('head-norm-panel', HeadNormPanel);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'head-norm-panel': HeadNormPanel;
+  }
+}

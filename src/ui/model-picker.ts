@@ -1,0 +1,214 @@
+// <model-picker>: choose a backbone (synthetic demo, presets, any Hub id, local files), see its size, follow the download.
+import { LitElement, css, html, nothing } from 'lit';
+import type { LoadProgress, ModelSummary } from '../worker/api.ts';
+import { formatBytes, formatCount } from './format.ts';
+import { DEMO_LABEL, DEMO_MODEL, MODEL_PRESETS, presetByKey } from './presets.ts';
+import { baseStyles } from './theme.ts';
+
+/** What the user asked to load: a model name (demo, preset key or Hub id) or picked files. */
+export type LoadRequest = { model: string } | { files: File[] };
+
+export class ModelPicker extends LitElement {
+  static override properties = {
+    model: { type: String },
+    summary: { attribute: false },
+    progress: { attribute: false },
+    loading: { type: Boolean },
+    _hubId: { state: true },
+    _dragging: { state: true },
+  };
+
+  /** Name of the current model ("demo", a preset key or a Hub id). */
+  declare model: string;
+  declare summary: ModelSummary | null;
+  declare progress: LoadProgress | null;
+  declare loading: boolean;
+  declare _hubId: string;
+  declare _dragging: boolean;
+
+  static override styles = [
+    baseStyles,
+    css`
+      :host {
+        display: block;
+      }
+      .row {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.6em 1.2em;
+        align-items: end;
+      }
+      .field {
+        display: flex;
+        flex-direction: column;
+        gap: 0.15em;
+        font-size: 0.9em;
+        font-weight: 600;
+      }
+      .field select,
+      .field input {
+        font-weight: normal;
+        font-size: 1.05em;
+      }
+      #hub-id {
+        width: 17em;
+      }
+      .drop {
+        border: 2px dashed #888;
+        border-radius: 6px;
+        padding: 0.35em 0.8em;
+        font-size: 0.9em;
+      }
+      .drop.dragging {
+        border-color: #0072b2;
+        background: #eaf4fb;
+      }
+      .status {
+        margin-top: 0.5em;
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.3em 1em;
+        align-items: center;
+        font-size: 0.92em;
+      }
+      progress {
+        width: 220px;
+      }
+      .synthetic {
+        background: #fff3cf;
+        border: 1px solid #e69f00;
+        border-radius: 3px;
+        padding: 0 0.4em;
+        font-weight: 600;
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.model = DEMO_MODEL;
+    this.summary = null;
+    this.progress = null;
+    this.loading = false;
+    this._hubId = '';
+    this._dragging = false;
+  }
+
+  override willUpdate(changed: Map<string, unknown>) {
+    if (changed.has('model') && this.model !== DEMO_MODEL && !presetByKey(this.model)) this._hubId = this.model;
+  }
+
+  override render() {
+    const selected = this.model === DEMO_MODEL || presetByKey(this.model) ? this.model : '';
+    return html`<div class="row">
+        <label class="field"
+          >Backbone
+          <select id="preset" .value=${selected} @change=${this._onPreset} ?disabled=${this.loading}>
+            <option value=${DEMO_MODEL} ?selected=${selected === DEMO_MODEL}>Synthetic demo (offline, no download)</option>
+            <optgroup label="From the Hugging Face Hub">
+              ${MODEL_PRESETS.map((p) => html`<option value=${p.key} ?selected=${selected === p.key}>${p.label}</option>`)}
+            </optgroup>
+            ${selected === '' ? html`<option value="" selected>Other (Hub id below)</option>` : nothing}
+          </select>
+        </label>
+        <form class="row" @submit=${this._onHubSubmit}>
+          <label class="field"
+            >Any Hub id
+            <input id="hub-id" placeholder="org/name, e.g. google-bert/bert-base-uncased" .value=${this._hubId} @input=${this._onHubInput} ?disabled=${this.loading} />
+          </label>
+          <button id="load-hub" type="submit" ?disabled=${this.loading || this._hubId.trim() === ''}>Load from Hub</button>
+        </form>
+        <div class="drop ${this._dragging ? 'dragging' : ''}" @dragover=${this._onDragOver} @dragleave=${this._onDragLeave} @drop=${this._onDrop}>
+          <label
+            >Local model files (config.json, weights, vocab):
+            <input id="files" type="file" multiple @change=${this._onFiles} ?disabled=${this.loading} />
+          </label>
+          <span class="muted">or drop them here</span>
+        </div>
+      </div>
+      <div class="status" aria-live="polite">${this.loading ? this._renderProgress() : this._renderSummary()}</div>`;
+  }
+
+  private _renderProgress() {
+    const p = this.progress;
+    const fraction = p && p.total ? p.loaded / p.total : null;
+    const text = !p
+      ? 'Starting…'
+      : p.stage === 'download'
+        ? `Downloading ${p.file ?? ''}: ${formatBytes(p.loaded)}${p.total ? ` of ${formatBytes(p.total)}` : ''}`
+        : p.stage === 'config'
+          ? 'Reading config.json and checking the size…'
+          : p.stage === 'upload'
+            ? 'Copying the head to the GPU…'
+            : `${p.stage}…`;
+    return html`<progress id="progress" aria-label="Loading progress" max="1" .value=${fraction ?? 0} ?indeterminate=${fraction === null}></progress>
+      <span id="progress-text">${text}</span>
+      <button id="cancel" @click=${this._onCancel}>Cancel</button>`;
+  }
+
+  private _renderSummary() {
+    const s = this.summary;
+    if (!s) return html`<span class="muted">No model loaded.</span>`;
+    const e = s.estimate;
+    return html`<span id="model-label">${s.synthetic ? html`<span class="synthetic" title=${DEMO_LABEL}>synthetic demo</span>` : nothing}
+        <strong>${s.synthetic ? 'BERT-style, random weights, large-norm head' : s.label}</strong></span>
+      <span>${s.hfArchitecture} · ${formatCount(s.parameters)} parameters · V = ${s.vocabSize} · d = ${s.hidden} · ${s.layers} layers · head ${s.tiedHead ? 'tied to the embeddings' : 'untied'}</span>
+      <span id="memory" class="muted"
+        >GPU memory ≈ ${formatBytes(e.gpuBytes)}; largest tensor ${formatBytes(e.largestTensorBytes)} of ${formatBytes(e.maxStorageBufferBindingSize)} allowed per binding${e.downloadBytes !== null
+          ? html`; files ${formatBytes(e.downloadBytes)}`
+          : nothing}</span
+      >`;
+  }
+
+  private _onPreset(event: Event) {
+    const key = (event.target as HTMLSelectElement).value;
+    if (key) this._request({ model: key });
+  }
+
+  private _onHubInput(event: Event) {
+    this._hubId = (event.target as HTMLInputElement).value;
+  }
+
+  private _onHubSubmit(event: Event) {
+    event.preventDefault();
+    const id = this._hubId.trim();
+    if (id) this._request({ model: id });
+  }
+
+  private _onFiles(event: Event) {
+    const input = event.target as HTMLInputElement;
+    if (input.files && input.files.length > 0) this._request({ files: [...input.files] });
+  }
+
+  private _onDragOver(event: DragEvent) {
+    event.preventDefault();
+    this._dragging = true;
+  }
+
+  private _onDragLeave() {
+    this._dragging = false;
+  }
+
+  private _onDrop(event: DragEvent) {
+    event.preventDefault();
+    this._dragging = false;
+    const files = [...(event.dataTransfer?.files ?? [])];
+    if (files.length > 0) this._request({ files });
+  }
+
+  private _onCancel() {
+    this.dispatchEvent(new CustomEvent('cancel-load', { bubbles: true, composed: true }));
+  }
+
+  private _request(request: LoadRequest) {
+    this.dispatchEvent(new CustomEvent<LoadRequest>('load-model', { detail: request, bubbles: true, composed: true }));
+  }
+}
+
+customElements.define('model-picker', ModelPicker);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'model-picker': ModelPicker;
+  }
+}

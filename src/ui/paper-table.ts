@@ -1,0 +1,91 @@
+// <paper-table1>: the paper's Table 1 (row-norm statistics of seven backbones), the closest backbone highlighted.
+import { LitElement, css, html } from 'lit';
+import { PAPER_TABLE1, PAPER_TABLE1_SOURCE } from './paper-table1.ts';
+import { formatStat } from './format.ts';
+import { baseStyles } from './theme.ts';
+
+export class PaperTable1 extends LitElement {
+  static override properties = {
+    highlight: { type: String },
+  };
+
+  /** Backbone name of the row matching the loaded model ("" for none). */
+  declare highlight: string;
+
+  static override styles = [
+    baseStyles,
+    css`
+      table {
+        border-collapse: collapse;
+        font-size: 0.9em;
+      }
+      caption {
+        text-align: left;
+        font-weight: 600;
+        padding-bottom: 0.3em;
+      }
+      th,
+      td {
+        padding: 0.15em 0.6em;
+        border-bottom: 1px solid #e3e3e3;
+      }
+      th {
+        text-align: right;
+      }
+      th:first-child,
+      td:first-child {
+        text-align: left;
+      }
+      tr.match {
+        background: #fff3cf;
+        font-weight: 600;
+      }
+      .source {
+        font-size: 0.8em;
+        max-width: 30em;
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.highlight = '';
+  }
+
+  override render() {
+    return html`<table>
+        <caption>
+          Reference: the paper's Table 1 (k = 1)
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">backbone</th>
+            <th scope="col">params</th>
+            <th scope="col">mean</th>
+            <th scope="col">max</th>
+            <th scope="col">aniso.</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${PAPER_TABLE1.map(
+            (row) => html`<tr class=${row.backbone === this.highlight ? 'match' : ''} aria-current=${row.backbone === this.highlight ? 'true' : 'false'}>
+              <td>${row.backbone}</td>
+              <td class="num">${row.params}</td>
+              <td class="num">${formatStat(row.meanNorm)}</td>
+              <td class="num">${formatStat(row.maxNorm)}</td>
+              <td class="num">${formatStat(row.anisotropy)}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+      <p class="source muted">${PAPER_TABLE1_SOURCE}. Norms are per-row L2 norms of W_head; anisotropy is the mean cosine similarity of rows.</p>`;
+  }
+}
+
+customElements.define('paper-table1', PaperTable1);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'paper-table1': PaperTable1;
+  }
+}

@@ -1,0 +1,121 @@
+// <preview-panel>: type a query and a document, see their sparse vectors under the current k and their dot score.
+import { LitElement, css, html, nothing } from 'lit';
+import type { PreviewResult } from '../worker/api.ts';
+import './panel-explainer.ts';
+import './sparse-terms.ts';
+import { formatK, formatStat } from './format.ts';
+import { baseStyles } from './theme.ts';
+
+export class PreviewPanel extends LitElement {
+  static override properties = {
+    query: { type: String },
+    doc: { type: String },
+    k: { type: Number },
+    result: { attribute: false },
+    error: { type: String },
+    busy: { type: Boolean },
+  };
+
+  declare query: string;
+  declare doc: string;
+  declare k: number;
+  declare result: PreviewResult | null;
+  /** Why there is no result (shown in place of the vectors). */
+  declare error: string;
+  declare busy: boolean;
+
+  static override styles = [
+    baseStyles,
+    css`
+      :host {
+        display: block;
+      }
+      .texts {
+        display: grid;
+        grid-template-columns: 1fr 1fr;
+        gap: 1em;
+        margin: 0.6em 0;
+      }
+      label {
+        display: flex;
+        flex-direction: column;
+        font-weight: 600;
+        gap: 0.2em;
+      }
+      textarea {
+        font-weight: normal;
+        min-height: 4.5em;
+        resize: vertical;
+      }
+      .vectors {
+        display: grid;
+        grid-template-columns: 1fr 1fr;
+        gap: 1.5em;
+      }
+      .score {
+        font-size: 1.2em;
+        margin: 0.4em 0 0.8em;
+      }
+      .error {
+        border-left: 6px solid #d55e00;
+        padding: 0.4em 0.8em;
+        background: #fff5ee;
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.query = '';
+    this.doc = '';
+    this.k = 1;
+    this.result = null;
+    this.error = '';
+    this.busy = false;
+  }
+
+  override render() {
+    const r = this.result;
+    return html`<panel-explainer>
+        <p>
+          SPLADE turns a text into one weight per vocabulary term: the MLM head scores every term at every token, and the
+          vector keeps each term's largest log(1 + ReLU(score)) over the tokens. Most weights are zero; terms that are not
+          in the text but get a weight (marked <i>+ italic</i>, striped bars) are the model's expansions. The score of a
+          query and a document is the dot product of their vectors. Dividing the head by k shrinks every score before the
+          ReLU, so fewer terms stay active.
+        </p>
+        <span class="formula">v[j] = max<sub>t</sub> log(1 + ReLU(h<sub>t</sub> · W_head[j] / k + b[j])),&nbsp;&nbsp; s(q, d) = v<sub>q</sub> · v<sub>d</sub></span>
+      </panel-explainer>
+      <div class="texts">
+        <label>Query <textarea id="query" .value=${this.query} @input=${this._onInput}></textarea></label>
+        <label>Document <textarea id="doc" .value=${this.doc} @input=${this._onInput}></textarea></label>
+      </div>
+      ${this.error
+        ? html`<p class="error" role="alert" id="preview-error">${this.error}</p>`
+        : r
+          ? html`<p class="score" aria-live="polite" aria-busy=${String(this.busy)}>
+                Score s(q, d) at k = ${formatK(r.k)}: <strong id="score">${formatStat(r.score)}</strong>
+              </p>
+              <div class="vectors">
+                <sparse-terms heading="Query vector" .summary=${r.query}></sparse-terms>
+                <sparse-terms heading="Document vector" .summary=${r.doc}></sparse-terms>
+              </div>`
+          : html`<p class="muted">${this.busy ? 'Encoding on the GPU…' : nothing}</p>`}`;
+  }
+
+  private _onInput() {
+    const query = (this.renderRoot.querySelector('#query') as HTMLTextAreaElement).value;
+    const doc = (this.renderRoot.querySelector('#doc') as HTMLTextAreaElement).value;
+    this.query = query;
+    this.doc = doc;
+    this.dispatchEvent(new CustomEvent('texts-change', { detail: { query, doc }, bubbles: true, composed: true }));
+  }
+}
+
+customElements.define('preview-panel', PreviewPanel);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'preview-panel': PreviewPanel;
+  }
+}

@@ -1,0 +1,92 @@
+// <head-stats-table>: the head's row-norm statistics at k = 1 and after dividing by k, side by side.
+import { LitElement, css, html } from 'lit';
+import type { HeadStatistics } from '../kernels/head-stats.ts';
+import { formatK, formatStat } from './format.ts';
+import { baseStyles } from './theme.ts';
+
+/** The rows shown, in order; `scales` says whether the figure divides by k (anisotropy does not). */
+const ROWS: { key: string; label: string; value: (s: HeadStatistics) => number; scales: boolean }[] = [
+  { key: 'mean', label: 'mean row norm', value: (s) => s.summary.mean, scales: true },
+  { key: 'max', label: 'max row norm', value: (s) => s.summary.max, scales: true },
+  { key: 'p50', label: 'median (p50)', value: (s) => s.summary.p50, scales: true },
+  { key: 'p99', label: 'p99', value: (s) => s.summary.p99, scales: true },
+  { key: 'std', label: 'standard deviation', value: (s) => s.summary.std, scales: true },
+  { key: 'anisotropy', label: 'anisotropy (mean cosine)', value: (s) => s.anisotropy, scales: false },
+];
+
+export class HeadStatsTable extends LitElement {
+  static override properties = {
+    original: { attribute: false },
+    rescaled: { attribute: false },
+  };
+
+  declare original: HeadStatistics | null;
+  declare rescaled: HeadStatistics | null;
+
+  static override styles = [
+    baseStyles,
+    css`
+      table {
+        border-collapse: collapse;
+        font-size: 0.95em;
+      }
+      caption {
+        text-align: left;
+        font-weight: 600;
+        padding-bottom: 0.3em;
+      }
+      th,
+      td {
+        padding: 0.2em 0.7em;
+        border-bottom: 1px solid #ddd;
+      }
+      th[scope='row'] {
+        text-align: left;
+        font-weight: normal;
+      }
+      thead th {
+        text-align: right;
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.original = null;
+    this.rescaled = null;
+  }
+
+  override render() {
+    const { original: before, rescaled: after } = this;
+    if (!before || !after) return html``;
+    return html`<table>
+      <caption>
+        This model's head
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col"><span class="visually-hidden">statistic</span></th>
+          <th scope="col">k = 1</th>
+          <th scope="col" data-k="after">k = ${formatK(after.k)}</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${ROWS.map(
+          (row) => html`<tr data-stat=${row.key}>
+            <th scope="row">${row.label}</th>
+            <td class="num" data-k="1">${formatStat(row.value(before))}</td>
+            <td class="num" data-k="after" title=${row.scales ? 'divided by k' : 'unchanged by k'}>${formatStat(row.value(after))}</td>
+          </tr>`,
+        )}
+      </tbody>
+    </table>`;
+  }
+}
+
+customElements.define('head-stats-table', HeadStatsTable);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'head-stats-table': HeadStatsTable;
+  }
+}

@@ -1,0 +1,92 @@
+// <suggested-k>: a target mean row norm (default BERT-base's 1.40) and the k that brings the head's mean norm to it.
+import { LitElement, css, html, nothing } from 'lit';
+import { formatK, formatStat } from './format.ts';
+import { K_MAX, K_MIN } from './url-state.ts';
+import { baseStyles } from './theme.ts';
+
+/** k = mean row norm / target, kept inside the k control's range. */
+export function suggestK(meanNorm: number, target: number): number {
+  return Math.min(K_MAX, Math.max(K_MIN, meanNorm / target));
+}
+
+export class SuggestedK extends LitElement {
+  static override properties = {
+    target: { type: Number },
+    meanNorm: { type: Number, attribute: 'mean-norm' },
+  };
+
+  /** Mean row norm the head should have after dividing by k. */
+  declare target: number;
+  /** Mean row norm of the head at k = 1 (NaN until statistics exist). */
+  declare meanNorm: number;
+
+  static override styles = [
+    baseStyles,
+    css`
+      :host {
+        display: block;
+      }
+      .row {
+        display: flex;
+        flex-wrap: wrap;
+        align-items: center;
+        gap: 0.5em 1em;
+      }
+      input {
+        width: 5em;
+      }
+      p {
+        margin: 0.3em 0 0;
+        font-size: 0.9em;
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.target = 1.4;
+    this.meanNorm = NaN;
+  }
+
+  override render() {
+    const known = Number.isFinite(this.meanNorm);
+    const k = known ? suggestK(this.meanNorm, this.target) : NaN;
+    return html`<div class="row">
+        <label>Target mean row norm <input id="target" type="number" min="0.01" step="0.01" .value=${String(this.target)} @change=${this._onTarget} /></label>
+        ${known
+          ? html`<span id="suggestion">suggested k = ${formatStat(this.meanNorm)} / ${formatStat(this.target)} ≈ <strong>${formatK(k)}</strong></span>
+              <button class="primary" @click=${() => this._use(k)}>Use k = ${formatK(k)}</button>`
+          : nothing}
+      </div>
+      <p class="muted">
+        A heuristic, not a rule from the paper: BERT-base (mean norm 1.40) trains well at k = 1, so bringing another head's
+        mean row norm near 1.40 is a reasonable first k. The paper found the best k by training several (e.g. ModernBERT
+        did best at k = 8–16, RoBERTa at k = 2–4).
+      </p>`;
+  }
+
+  private _onTarget(event: Event) {
+    const input = event.target as HTMLInputElement;
+    const value = Number(input.value);
+    if (!(value > 0) || !Number.isFinite(value)) {
+      input.setCustomValidity('The target must be a positive number');
+      input.reportValidity();
+      return;
+    }
+    input.setCustomValidity('');
+    this.target = value;
+    this.dispatchEvent(new CustomEvent('target-change', { detail: { target: value }, bubbles: true, composed: true }));
+  }
+
+  private _use(k: number) {
+    this.dispatchEvent(new CustomEvent('k-change', { detail: { k: Number(k.toPrecision(4)) }, bubbles: true, composed: true }));
+  }
+}
+
+customElements.define('suggested-k', SuggestedK);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'suggested-k': SuggestedK;
+  }
+}

@@ -1,0 +1,72 @@
+// Shared look of every element: Okabe-Ito colours (readable with colour-blind vision), focus rings, panels, buttons.
+import { css, unsafeCSS } from 'lit';
+
+/** Okabe & Ito's colour-blind-safe palette. */
+export const OKABE_ITO = {
+  orange: '#E69F00',
+  skyBlue: '#56B4E9',
+  bluishGreen: '#009E73',
+  yellow: '#F0E442',
+  blue: '#0072B2',
+  vermillion: '#D55E00',
+  reddishPurple: '#CC79A7',
+  black: '#000000',
+} as const;
+
+/** Series colours: before k (k = 1) and after k, the target line. */
+export const SERIES = { before: OKABE_ITO.orange, after: OKABE_ITO.blue, target: OKABE_ITO.bluishGreen } as const;
+
+export const baseStyles = css`
+  :host {
+    font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
+    color: #1a1a1a;
+    line-height: 1.4;
+  }
+  :focus-visible {
+    outline: 3px solid ${unsafeCSS(OKABE_ITO.blue)};
+    outline-offset: 2px;
+  }
+  button {
+    font: inherit;
+    padding: 0.35em 0.9em;
+    border: 1px solid #555;
+    border-radius: 4px;
+    background: #f4f4f4;
+    color: #1a1a1a;
+    cursor: pointer;
+  }
+  button.primary {
+    background: #0072b2;
+    border-color: #0072b2;
+    color: #fff;
+  }
+  button:disabled {
+    opacity: 0.55;
+    cursor: not-allowed;
+  }
+  input,
+  select,
+  textarea {
+    font: inherit;
+    border: 1px solid #777;
+    border-radius: 4px;
+    padding: 0.25em 0.4em;
+    background: #fff;
+    color: #1a1a1a;
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+  .muted {
+    color: #555;
+  }
+  .num {
+    font-variant-numeric: tabular-nums;
+    text-align: right;
+  }
+`;

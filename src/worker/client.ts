@@ -1,0 +1,82 @@
+// The page's side of the GPU worker: starts it, wraps its comlink API, and turns its errors into PageFailures.
+import * as Comlink from 'comlink';
+import { FAILURE_BY_ERROR_NAME, type FailureKind, type LoadProgress, type WorkerApi } from './api.ts';
+
+/** A failed worker call, as the page shows it. */
+export class PageFailure extends Error {
+  override name = 'PageFailure';
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The failure kind of anything a worker call threw (comlink keeps the error's name and message). */
+export function toPageFailure(error: unknown): PageFailure {
+  if (error instanceof PageFailure) return error;
+  const name = (error as { name?: unknown })?.name;
+  const message = error instanceof Error || typeof (error as { message?: unknown })?.message === 'string' ? (error as Error).message : String(error);
+  const kind = typeof name === 'string' ? (FAILURE_BY_ERROR_NAME[name] ?? 'other') : 'other';
+  return new PageFailure(kind, message);
+}
+
+export class WorkerClient {
+  private readonly worker: Worker;
+  private readonly api: Comlink.Remote<WorkerApi>;
+  /** Rejects if the worker script fails to load or crashes, so that no call waits forever. */
+  private readonly crashed: Promise<never>;
+
+  constructor() {
+    this.worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'splade-lab gpu' });
+    this.api = Comlink.wrap<WorkerApi>(this.worker);
+    this.crashed = new Promise<never>((_, reject) => {
+      this.worker.addEventListener('error', (event) => {
+        reject(new PageFailure('other', `The GPU worker failed to start or crashed (${event.message || 'no message'}); reload the page.`));
+      });
+    });
+    this.crashed.catch(() => undefined);
+  }
+
+  init() {
+    return this.call(() => this.api.init());
+  }
+
+  estimate(...args: Parameters<WorkerApi['estimate']>) {
+    return this.call(() => this.api.estimate(...args));
+  }
+
+  load(source: Parameters<WorkerApi['load']>[0], onProgress: (progress: LoadProgress) => void) {
+    return this.call(() => this.api.load(source, Comlink.proxy(onProgress)));
+  }
+
+  cancel(): Promise<void> {
+    return this.api.cancel();
+  }
+
+  headStats(...args: Parameters<WorkerApi['headStats']>) {
+    return this.call(() => this.api.headStats(...args));
+  }
+
+  preview(...args: Parameters<WorkerApi['preview']>) {
+    return this.call(() => this.api.preview(...args));
+  }
+
+  onDeviceLost(listener: (message: string) => void): Promise<void> {
+    return this.api.onDeviceLost(Comlink.proxy(listener));
+  }
+
+  terminate(): void {
+    this.api[Comlink.releaseProxy]();
+    this.worker.terminate();
+  }
+
+  private async call<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await Promise.race([work(), this.crashed]);
+    } catch (error) {
+      throw toPageFailure(error);
+    }
+  }
+}

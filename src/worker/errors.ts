@@ -1,0 +1,25 @@
+// Errors the worker itself raises; their `name` travels through comlink and tells the page how to react.
+
+/** The model would not fit the device (a tensor over a binding limit), found before its weights are fetched. */
+export class ModelTooLargeError extends Error {
+  override name = 'ModelTooLargeError';
+}
+
+/** A method that needs a loaded model was called before one was loaded. */
+export class NoModelError extends Error {
+  override name = 'NoModelError';
+  constructor() {
+    super('No model is loaded yet: pick one in the model picker (the synthetic demo needs no network).');
+  }
+}
+
+/** The live preview needs the GPU encoder forward pass, which this build does not have yet. */
+export class EncoderUnavailableError extends Error {
+  override name = 'EncoderUnavailableError';
+  constructor() {
+    super(
+      'The encoder is not available yet: this build has no GPU encoder forward pass, so it cannot compute sparse ' +
+        'vectors. The head-norm panel works without it.',
+    );
+  }
+}

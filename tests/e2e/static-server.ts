@@ -1,0 +1,85 @@
+// A tiny HTTP server on 127.0.0.1 for the e2e tests: the built site under a sub-path, and generated checkpoints in
+// the Hugging Face Hub's URL layout (/hub/<org>/<repo>/resolve/<revision>/<file>), both with byte ranges.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+export interface TestServer {
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  /** Every path requested, in order (the tests check what the page fetched). */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  /** Folder served under `sitePath`. */
+  siteDir: string;
+  /** Sub-path of the site, e.g. "/deep/sub/path/" (leading and trailing slash). */
+  sitePath: string;
+  /** Hub repos: "org/name" -> file name -> bytes. */
+  hubRepos: Map<string, Map<string, Uint8Array>>;
+}
+
+export async function startTestServer(options: ServerOptions): Promise<TestServer> {
+  const requests: string[] = [];
+  const server: Server = createServer((request, response) => {
+    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+    requests.push(path);
+    handle(path, request, response, options).catch((error) => {
+      response.writeHead(500).end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('test server has no port');
+  return {
+    origin: `http://127.0.0.1:${address.port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function handle(path: string, request: IncomingMessage, response: ServerResponse, options: ServerOptions): Promise<void> {
+  const hub = /^\/hub\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(path);
+  if (hub) {
+    const repo = options.hubRepos.get(hub[1]);
+    if (!repo) return void response.writeHead(404, { 'x-error-code': 'RepoNotFound' }).end('Repository not found');
+    const bytes = repo.get(hub[3]);
+    if (!bytes) return void response.writeHead(404, { 'x-error-code': 'EntryNotFound' }).end('Entry not found');
+    return send(request, response, bytes, TYPES[extname(hub[3])] ?? 'application/octet-stream');
+  }
+  if (!path.startsWith(options.sitePath)) return void response.writeHead(404).end('outside the site');
+  const relative = normalize(path.slice(options.sitePath.length) || 'index.html');
+  if (relative.startsWith('..')) return void response.writeHead(403).end();
+  let file = join(options.siteDir, relative);
+  if ((await stat(file).catch(() => null))?.isDirectory()) file = join(file, 'index.html');
+  const bytes = await readFile(file).catch(() => null);
+  if (!bytes) return void response.writeHead(404).end('not found');
+  return send(request, response, new Uint8Array(bytes), TYPES[extname(file)] ?? 'application/octet-stream');
+}
+
+/** Sends the bytes, or the part a "Range: bytes=a-b" header asks for (206 with Content-Range). */
+function send(request: IncomingMessage, response: ServerResponse, bytes: Uint8Array, type: string): void {
+  const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
+  if (!range) {
+    response.writeHead(200, { 'content-type': type, 'content-length': bytes.length, 'accept-ranges': 'bytes' });
+    return void response.end(bytes);
+  }
+  const start = Number(range[1]);
+  const end = Math.min(range[2] ? Number(range[2]) : bytes.length - 1, bytes.length - 1);
+  if (start >= bytes.length) return void response.writeHead(416, { 'content-range': `bytes */${bytes.length}` }).end();
+  const part = bytes.subarray(start, end + 1);
+  response.writeHead(206, { 'content-type': type, 'content-length': part.length, 'content-range': `bytes ${start}-${end}/${bytes.length}` });
+  response.end(part);
+}
