@@ -309,23 +309,37 @@ fn naive_logits(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_ind
   let rows = dims.B * dims.T;
   let D4 = dims.D / 4u;
   let V = dims.V;
-  let vbase = wid.x * FWD_WG * 4u + lid;
+  // token blocks along x, so that consecutive workgroups reuse one tile of weight rows from cache
+  let vbase = wid.y * FWD_WG * 4u + lid;
   let vids = vec4u(vbase, vbase + FWD_WG, vbase + 2u * FWD_WG, vbase + 3u * FWD_WG);
-  let vc = min(vids, vec4u(V - 1u));
-  let r0 = wid.y * 4u;
-  let rs = min(vec4u(r0, r0 + 1u, r0 + 2u, r0 + 3u), vec4u(rows - 1u));
-  var acc: array<vec4f, 4>;
+  let vc = min(vids, vec4u(V - 1u)) * D4;
+  let r0 = wid.x * 4u;
+  let rs = min(vec4u(r0, r0 + 1u, r0 + 2u, r0 + 3u), vec4u(rows - 1u)) * D4;
+  // the fused kernel's inner loop, verbatim
+  var acc0 = vec4f(0.0);
+  var acc1 = vec4f(0.0);
+  var acc2 = vec4f(0.0);
+  var acc3 = vec4f(0.0);
   for (var k = 0u; k < D4; k++) {
-    let w = mat4x4f(n_weight[vc.x * D4 + k], n_weight[vc.y * D4 + k], n_weight[vc.z * D4 + k], n_weight[vc.w * D4 + k]);
-    for (var i = 0u; i < 4u; i++) {
-      acc[i] += n_hidden[rs[i] * D4 + k] * w; // row vector · matrix: the 4 dot products of token i
-    }
+    let a = n_weight[vc.x + k];
+    let bb = n_weight[vc.y + k];
+    let c = n_weight[vc.z + k];
+    let e = n_weight[vc.w + k];
+    let x0 = n_hidden[rs.x + k];
+    let x1 = n_hidden[rs.y + k];
+    let x2 = n_hidden[rs.z + k];
+    let x3 = n_hidden[rs.w + k];
+    acc0 += vec4f(dot(x0, a), dot(x0, bb), dot(x0, c), dot(x0, e));
+    acc1 += vec4f(dot(x1, a), dot(x1, bb), dot(x1, c), dot(x1, e));
+    acc2 += vec4f(dot(x2, a), dot(x2, bb), dot(x2, c), dot(x2, e));
+    acc3 += vec4f(dot(x3, a), dot(x3, bb), dot(x3, c), dot(x3, e));
   }
-  let bias = vec4f(n_bias[vc.x], n_bias[vc.y], n_bias[vc.z], n_bias[vc.w]);
+  let bias = vec4f(n_bias[vc.x / D4], n_bias[vc.y / D4], n_bias[vc.z / D4], n_bias[vc.w / D4]);
+  let out = mat4x4f(acc0 + bias, acc1 + bias, acc2 + bias, acc3 + bias); // column i = token r0 + i
   for (var i = 0u; i < 4u; i++) {
     if (r0 + i < rows) {
       for (var j = 0u; j < 4u; j++) {
-        if (vids[j] < V) { n_logits[(r0 + i) * V + vids[j]] = acc[i][j] + bias[j]; }
+        if (vids[j] < V) { n_logits[(r0 + i) * V + vids[j]] = out[i][j]; }
       }
     }
   }
