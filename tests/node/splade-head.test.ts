@@ -145,7 +145,7 @@ describe('splade head on the GPU vs the float64 reference', () => {
     head.destroy();
   });
 
-  it('gives bit-identical gradients on repeated runs and skips gradients that are not asked for', async () => {
+  it('gives bit-identical gradients on repeated runs, accumulates, and skips gradients not asked for', async () => {
     const ctx = await gpuContext();
     const dims = { B: 4, T: 33, d: 8, V: 700 };
     const { B, T, d, V } = dims;
@@ -174,6 +174,11 @@ describe('splade head on the GPU vs the float64 reference', () => {
     expect(bits(runs[1][0])).toEqual(bits(runs[0][0]));
     expect(bits(runs[1][1])).toEqual(bits(runs[0][1]));
     expect(runs[0][1].some((v) => v !== 0)).toBe(true);
+
+    // dhidden alone: it accumulates (x + x is exact, so the result is exactly twice) and dweight is left alone
+    await ctx.run('dhidden only', (enc) => head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dhidden }));
+    expect(bits(await ctx.read(dhidden))).toEqual(bits(runs[0][0].map((v) => 2 * v)));
+    expect(bits(await ctx.read(dweight))).toEqual(bits(runs[0][1]));
     head.destroy();
   });
 
