@@ -29,7 +29,8 @@ export class GpuEncoderPass {
   readonly headHidden: Tensor; // (B, T, d): MLM head transform output
   readonly dHeadHidden: Tensor; // (B, T, d): d loss / d headHidden, added by the caller, cleared by backward
   readonly mask: Tensor; // (B, T) u32: 1 real token, 0 padding
-  /** Bytes of this pass's activations, backward scratch and kernel scratch it allocated. */
+  /** Bytes of this pass's buffers: activations, ids and gather plans, backward scratch, attention scratch (kernel
+   *  partial-sum buffers of a few rows, and uniforms, not counted). */
   readonly activationBytes: number;
   readonly config: ModelConfig;
   private readonly ctx: GpuContext;
@@ -54,6 +55,14 @@ export class GpuEncoderPass {
     const { hidden: d, intermediate: I, heads: NH, headDim: hd, layers: L } = config;
     for (const [name, n] of Object.entries({ B, T })) {
       if (!Number.isInteger(n) || n < 1) throw new Error(`GpuEncoderPass ${label}: ${name} must be a positive integer, got ${n}`);
+    }
+    // The longest position id a full sequence can reach (RoBERTa counts from padding_idx + 1).
+    const lastPosition = config.positions === 'roberta' ? T + config.padTokenId : config.positions === 'absolute' ? T - 1 : 0;
+    if (lastPosition >= config.maxPositions) {
+      throw new Error(
+        `GpuEncoderPass ${label}: T = ${T} tokens reach position id ${lastPosition}, but the model has ` +
+          `max_position_embeddings ${config.maxPositions}; use at most ${T - (lastPosition - config.maxPositions + 1)} tokens`,
+      );
     }
     const N = B * T;
     const mlpWidth = config.mlp === 'geglu' ? 2 * I : I;
@@ -128,7 +137,8 @@ export class GpuEncoderPass {
       dmlpPre: alloc('d mlp pre', [N, mlpWidth]), // (N, I) or (N, 2I)
       dmlpAct: alloc('d mlp act', [N, I]), // (N, I)
     };
-    this.activationBytes = bytes;
+    const attentionScratch = (4 * N * d + B * NH * T * T) * 4; // dq, dk, dv, dcontext (B, NH, T, hd); dscores (B, NH, T, T)
+    this.activationBytes = bytes + this.embeddings.planBytes + (localAttention ? 2 : 1) * attentionScratch;
   }
 
   /**

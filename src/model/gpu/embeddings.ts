@@ -41,6 +41,13 @@ export class GpuEmbeddings {
     this.tokenType = config.typeVocabSize > 0 ? lookup(P.tokenTypeEmbeddings, config.typeVocabSize, -1, 'token type') : null;
   }
 
+  /** Bytes of the id and gather-plan buffers (the sum is allocated through the pass's `alloc`). */
+  get planBytes(): number {
+    let bytes = 0;
+    for (const { plan } of this.lookups()) bytes += plan.ids.byteLength + plan.rows.byteLength + plan.offsets.byteLength + plan.positions.byteLength;
+    return bytes;
+  }
+
   /** Uploads ids (B, T), the derived position ids, token types (zeros when absent) and every gather plan. */
   setInputs(ids: Int32Array, tokenTypes?: Int32Array): void {
     const { config } = this.model;
