@@ -10,7 +10,7 @@ import { GpuEncoderPass } from '../../src/model/gpu-encoder.ts';
 import { GpuModel } from '../../src/model/gpu-model.ts';
 import { P, decoderWeightName, parameterLayout, zerosLike } from '../../src/model/layout.ts';
 import type { EncoderInput } from '../../src/model/reference/encoder.ts';
-import { encoderBackward } from '../../src/model/reference/encoder.ts';
+import { encoderBackward, encoderForward } from '../../src/model/reference/encoder.ts';
 import { spladeBackward, spladeForward } from '../../src/model/reference/splade.ts';
 import type { TinyModelOptions } from '../../src/model/tiny-model.ts';
 import { makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
@@ -191,6 +191,32 @@ describe('GpuEncoderPass set-up', () => {
 });
 
 describe('GpuModel', () => {
+  it("DistilBERT's sinusoidal position table is frozen: no gradient, not in parameters(), as in the reference", async () => {
+    const ctx = await gpuContext();
+    const checkpoint = makeTinyCheckpoint('distilbert', { seed: 4, vocabSize: 40, hidden: 16, layers: 1, heads: 2, intermediate: 8 });
+    const config = parseModelConfig({ ...checkpoint.config, sinusoidal_pos_embds: true });
+    const host = loadParameters(config, checkpoint.tensors);
+    const params = toFloat64Params(host);
+    const input = batch(config, 8, 5, [5, 2]);
+    const dHeadHidden = new Random(3).normals(input.B * input.T * config.hidden);
+    const refGrads = zerosLike(config);
+    encoderBackward(config, params, encoderForward(config, params, input), dHeadHidden, refGrads);
+    const model = GpuModel.upload(ctx, config, host);
+    const pass = new GpuEncoderPass(model, input.B, input.T, 'sinusoidal');
+    pass.setInputs(input.ids, input.mask);
+    ctx.upload(pass.dHeadHidden, dHeadHidden);
+    await ctx.run('step', (encoder) => {
+      model.zeroGrads(encoder);
+      pass.forward(encoder);
+      pass.backward(encoder);
+    });
+    expect(model.parameters().map((p) => p.name)).not.toContain(P.positionEmbeddings);
+    expect(maxAbs(refGrads[P.positionEmbeddings])).toBe(0);
+    expect(maxAbs(await ctx.read(model.grad(P.positionEmbeddings) as never))).toBe(0);
+    const word = refGrads[P.wordEmbeddings];
+    expectClose('d word embeddings', await ctx.read(model.grad(P.wordEmbeddings) as never), word, { rtol: GRAD_RTOL, atol: GRAD_ATOL_OF_MAX * maxAbs(word) });
+  });
+
   it('lists each trainable parameter once; the tied decoder is the word-embedding buffer and gradient', async () => {
     const ctx = await gpuContext();
     const { config, host } = tinyModel('bert', {});
