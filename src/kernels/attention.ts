@@ -3,7 +3,7 @@
 import source from '../../shaders/attention.wgsl?raw';
 import { f32Bits, type GpuContext, type KernelSpec } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
-import { checkDims, checkPowerOfTwo, expectDistinct, expectOperand, grid } from './layer-common.ts';
+import { checkDims, checkPowerOfTwo, defaultRowWorkgroup, expectDistinct, expectOperand, grid } from './layer-common.ts';
 import { Matmul } from './matmul.ts';
 
 const FAMILY = 'attention';
@@ -62,8 +62,9 @@ abstract class AttentionKernel {
 export class AttentionSoftmax extends AttentionKernel {
   private readonly uniform: GPUBuffer;
 
+  /** options.workgroup: invocations per score row (power of two); default defaultRowWorkgroup(ctx). */
   constructor(ctx: GpuContext, dims: AttentionDims, readonly halfWindow: number | null, options: { workgroup?: number } = {}) {
-    super(ctx, dims, `attention softmax${halfWindow === null ? '' : ` window ±${halfWindow}`}`, options.workgroup ?? 64);
+    super(ctx, dims, `attention softmax${halfWindow === null ? '' : ` window ±${halfWindow}`}`, options.workgroup ?? defaultRowWorkgroup(ctx));
     if (halfWindow !== null && !(Number.isInteger(halfWindow) && halfWindow >= 0)) {
       throw new Error(`${this.label}: halfWindow must be null or a whole number >= 0, got ${halfWindow}`);
     }
@@ -191,6 +192,8 @@ export interface AttentionOptions {
   ropeTheta: number | null;
   /** backward adds into dqkv instead of overwriting it. Default false. */
   accumulate?: boolean;
+  /** Invocations per softmax row (power of two); default defaultRowWorkgroup(ctx). */
+  softmaxWorkgroup?: number;
   label?: string;
 }
 
@@ -219,7 +222,7 @@ export class Attention {
     const { B, T, NH, hd } = dims;
     checkDims(FAMILY, { ...dims });
     this.label = options.label ?? `attention B${B} T${T} NH${NH} hd${hd}`;
-    this.softmax = new AttentionSoftmax(ctx, dims, options.halfWindow);
+    this.softmax = new AttentionSoftmax(ctx, dims, options.halfWindow, { workgroup: options.softmaxWorkgroup });
     this.rotary = options.ropeTheta === null ? null : new Rotary(ctx, dims, options.ropeTheta);
     this.qkvPermute = new HeadPermute(ctx, dims, 3);
     this.contextPermute = new HeadPermute(ctx, dims, 1);

@@ -2,7 +2,7 @@
 import source from '../../shaders/layernorm.wgsl?raw';
 import { f32Bits, type GpuContext, type KernelSpec } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
-import { checkDims, checkPowerOfTwo, expectDistinct, expectOperand, grid } from './layer-common.ts';
+import { checkDims, checkPowerOfTwo, defaultRowWorkgroup, expectDistinct, expectOperand, grid } from './layer-common.ts';
 
 const FAMILY = 'layernorm';
 
@@ -20,7 +20,7 @@ export interface LayerNormOptions {
   /** backward adds into dinp instead of overwriting it (a pre-norm residual stream). Default false. */
   accumulate?: boolean;
   label?: string;
-  /** Invocations per row (power of two). Default 64. */
+  /** Invocations per row and per workgroup of the column kernels (power of two). Default: defaultRowWorkgroup. */
   workgroup?: number;
   /** Rows per partial sum of the parameter gradients. Default 32. */
   rowsPerChunk?: number;
@@ -47,7 +47,7 @@ export class LayerNorm {
     const { N, C } = dims;
     checkDims(FAMILY, { N, C });
     if (!(options.eps > 0)) throw new Error(`${FAMILY}: eps must be positive, got ${options.eps}`);
-    this.workgroup = options.workgroup ?? 64;
+    this.workgroup = options.workgroup ?? defaultRowWorkgroup(ctx);
     checkPowerOfTwo(FAMILY, 'workgroup', this.workgroup, ctx);
     const rowsPerChunk = options.rowsPerChunk ?? 32;
     checkDims(FAMILY, { rowsPerChunk });

@@ -107,6 +107,20 @@ describe('activation kernels', () => {
     expectClose('out += a', await ctx.read(t.out), expected, { rtol: 0, atol: 0 });
   });
 
+  it('element kernels fold past 65535 workgroups into y (16.8M elements)', async () => {
+    const ctx = await gpuContext();
+    const n = 65535 * 256 + 7;
+    const a = new Float32Array(n).map((_, i) => i % 1021);
+    const b = new Float32Array(n).map((_, i) => (i % 7) * 4096);
+    const add = new Add(ctx, n);
+    const t = { a: ctx.tensor('a', [n], 'f32', a), b: ctx.tensor('b', [n], 'f32', b), out: ctx.tensor('out', [n], 'f32') };
+    await ctx.run('add', (enc) => add.forward(enc, t.out, t.a, t.b));
+    const out = await ctx.read(t.out);
+    let wrong = -1;
+    for (let i = 0; i < n && wrong < 0; i++) if (out[i] !== a[i] + b[i]) wrong = i;
+    expect(wrong, 'first wrong element').toBe(-1);
+  });
+
   // N = 70 spans 3 chunks of 32 rows (the last one partial); C = 300 spans two workgroups of columns.
   it.each([
     [1, 3],

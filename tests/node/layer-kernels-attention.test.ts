@@ -17,6 +17,8 @@ interface Case {
   halfWindow: number | null;
   ropeTheta: number | null;
   maskType: 'u32' | 'f32';
+  /** lanes per softmax row; absent: the adapter's default (4 on SwiftShader) */
+  softmaxWorkgroup?: number;
 }
 
 // Padding never exceeds the half window, so every query (padded ones too) sees a real key, as the reference requires.
@@ -24,8 +26,10 @@ const CASES: [string, Case][] = [
   ['T=1, one head', { dims: { B: 1, T: 1, NH: 1, hd: 4 }, lengths: [1], halfWindow: null, ropeTheta: null, maskType: 'u32' }],
   ['T=7 global with padding', { dims: { B: 2, T: 7, NH: 2, hd: 6 }, lengths: [7, 4], halfWindow: null, ropeTheta: null, maskType: 'f32' }],
   ['T=7 window ±2 with rotary', { dims: { B: 2, T: 7, NH: 2, hd: 6 }, lengths: [5, 7], halfWindow: 2, ropeTheta: 10000, maskType: 'u32' }],
-  ['T=33 global with rotary and padding', { dims: { B: 3, T: 33, NH: 3, hd: 8 }, lengths: [33, 20, 1], halfWindow: null, ropeTheta: 160000, maskType: 'u32' }],
-  ['T=33 window ±4 with rotary and padding', { dims: { B: 2, T: 33, NH: 2, hd: 10 }, lengths: [30, 33], halfWindow: 4, ropeTheta: 10000, maskType: 'f32' }],
+  ['T=33 global with rotary and padding', { dims: { B: 3, T: 33, NH: 3, hd: 8 }, lengths: [33, 20, 1], halfWindow: null, ropeTheta: 160000, maskType: 'u32', softmaxWorkgroup: 16 }],
+  // B·NH·T = 70000 softmax rows (one workgroup each) fold into y past 65535 workgroups.
+  ['70000 rows, folded grid', { dims: { B: 2500, T: 7, NH: 4, hd: 2 }, lengths: Array.from({ length: 2500 }, (_, b) => 7 - (b % 4)), halfWindow: null, ropeTheta: 10000, maskType: 'u32' }],
+  ['T=33 window ±4 with rotary and padding', { dims: { B: 2, T: 33, NH: 2, hd: 10 }, lengths: [30, 33], halfWindow: 4, ropeTheta: 10000, maskType: 'f32', softmaxWorkgroup: 64 }],
 ];
 
 /** (B, T, S·NH·hd) section s -> (B, NH, T, hd), on the host. */
@@ -66,7 +70,7 @@ describe('attention kernels', () => {
       ropeBackward(dqkv, drotated, table, B, T, NH);
     }
 
-    const attention = new Attention(ctx, c.dims, { halfWindow: c.halfWindow, ropeTheta: c.ropeTheta });
+    const attention = new Attention(ctx, c.dims, { halfWindow: c.halfWindow, ropeTheta: c.ropeTheta, softmaxWorkgroup: c.softmaxWorkgroup });
     const state = attention.createState('layer 0');
     const t = {
       qkv: ctx.tensor('qkv', [B, T, 3 * d], 'f32', qkv),

@@ -9,13 +9,17 @@ import { gpuContext } from '../helpers/gpu.ts';
 const f32 = (a: Float64Array) => a.map(Math.fround);
 
 describe('LayerNorm kernels', () => {
-  // N = 1, 7, 33 rows; C below, at and above the workgroup (64), not a multiple of 4; 70 rows span 3 chunks of 32.
+  // N = 1, 7, 33 rows; C below, at and above the row workgroup, not a multiple of 4; 70 rows span 3 chunks of 32;
+  // 70000 rows (one workgroup each) pass the 65535 workgroups of one dimension and fold into y. Workgroup 0 = the
+  // adapter's default (4 lanes on SwiftShader); 64 is the GPU default.
   it.each([
-    [1, 5, true, false],
-    [7, 64, false, false],
-    [33, 130, true, true],
-    [70, 9, false, true],
-  ])('forward and backward match the reference for N=%i C=%i bias=%s accumulate=%s', async (N, C, hasBias, accumulate) => {
+    [1, 5, true, false, 64],
+    [7, 64, false, false, 64],
+    [33, 130, true, true, 0],
+    [33, 130, false, false, 64],
+    [70, 9, false, true, 0],
+    [70000, 16, true, false, 0],
+  ])('forward and backward match the reference for N=%i C=%i bias=%s accumulate=%s workgroup=%i', async (N, C, hasBias, accumulate, workgroup) => {
     const ctx = await gpuContext();
     const random = new Random(N * 1000 + C);
     const eps = 1e-5;
@@ -37,7 +41,7 @@ describe('LayerNorm kernels', () => {
     const dbias = dbias0.slice();
     layerNormBackward(dinp, dweight, hasBias ? dbias : null, dout, inp, weight, mean, rstd, N, C);
 
-    const norm = new LayerNorm(ctx, { N, C }, { bias: hasBias, eps, accumulate });
+    const norm = new LayerNorm(ctx, { N, C }, { bias: hasBias, eps, accumulate, workgroup: workgroup || undefined });
     const t = {
       inp: ctx.tensor('inp', [N, C], 'f32', inp),
       weight: ctx.tensor('weight', [C], 'f32', weight),
@@ -60,8 +64,10 @@ describe('LayerNorm kernels', () => {
     expectClose('mean', await ctx.read(t.mean), mean, { rtol: 1e-5, atol: 1e-6 });
     expectClose('rstd', await ctx.read(t.rstd), rstd, { rtol: 1e-5, atol: 1e-6 });
     expectClose('dinp', await ctx.read(t.dinp), dinp, { rtol: 1e-4, atol: 1e-5 });
-    expectClose('dweight', await ctx.read(t.dweight), dweight, { rtol: 1e-4, atol: 1e-4 });
-    if (t.dbias) expectClose('dbias', await ctx.read(t.dbias), dbias, { rtol: 1e-4, atol: 1e-4 });
+    // dweight/dbias are f32 sums over N rows of O(1) terms: the rounding grows like sqrt(N) (N = 70000: ~4e-4 seen).
+    const sums = { rtol: 1e-4, atol: 1e-4 * Math.max(1, Math.sqrt(N) / 8) };
+    expectClose('dweight', await ctx.read(t.dweight), dweight, sums);
+    if (t.dbias) expectClose('dbias', await ctx.read(t.dbias), dbias, sums);
   });
 
 });
