@@ -1,13 +1,13 @@
 // The whole encoder + MLM head transform on the GPU for one (B, T): ids -> headHidden (B, T, d), and back into the
 // GpuModel's gradients. Mirrors src/model/reference/encoder.ts layer for layer. No dropout (training runs without it).
 import type { GpuContext } from '../gpu/context.ts';
-import type { Tensor } from '../gpu/tensor.ts';
+import type { DType, Tensor } from '../gpu/tensor.ts';
 import { Add, Geglu, Gelu } from '../kernels/activations.ts';
 import { Attention, type AttentionDims } from '../kernels/attention.ts';
 import { LayerNorm } from '../kernels/layernorm.ts';
 import type { ModelConfig } from './config.ts';
 import { GpuEmbeddings } from './gpu/embeddings.ts';
-import { GpuLayer, type BackwardScratch, type LayerKernels } from './gpu/layers.ts';
+import { GpuLayer, type Allocate, type BackwardScratch, type LayerKernels } from './gpu/layers.ts';
 import { GpuLinear } from './gpu/linear.ts';
 import type { GpuModel } from './gpu-model.ts';
 import { P } from './layout.ts';
@@ -26,9 +26,9 @@ interface NormState {
  * dHeadHidden, so the next step starts from zero. Zeroing the model's gradients is the caller's step (zeroGrads).
  */
 export class GpuEncoderPass {
-  readonly headHidden: Tensor; // (B, T, d): MLM head transform output
-  readonly dHeadHidden: Tensor; // (B, T, d): d loss / d headHidden, added by the caller, cleared by backward
-  readonly mask: Tensor; // (B, T) u32: 1 real token, 0 padding
+  readonly headHidden: Tensor<'f32'>; // (B, T, d): MLM head transform output
+  readonly dHeadHidden: Tensor<'f32'>; // (B, T, d): d loss / d headHidden, added by the caller, cleared by backward
+  readonly mask: Tensor<'u32'>; // (B, T) u32: 1 real token, 0 padding
   /** Bytes of this pass's buffers: activations, ids and gather plans, backward scratch, attention scratch (kernel
    *  partial-sum buffers of a few rows, and uniforms, not counted). */
   readonly activationBytes: number;
@@ -75,8 +75,8 @@ export class GpuEncoderPass {
     for (const [what, size] of largest) ctx.checkBindingSize(`GpuEncoderPass ${label}: ${what}`, size * 4);
 
     let bytes = 0;
-    const alloc = (name: string, shape: number[], dtype: 'f32' | 'u32' | 'i32' = 'f32'): Tensor => {
-      const t = ctx.tensor(`${label} ${name} [${shape.join('x')}]`, shape, dtype);
+    const alloc: Allocate = <D extends DType = 'f32'>(name: string, shape: number[], dtype?: D): Tensor<D> => {
+      const t = ctx.tensor(`${label} ${name} [${shape.join('x')}]`, shape, (dtype ?? 'f32') as D);
       bytes += t.byteLength;
       return t;
     };

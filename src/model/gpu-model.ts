@@ -8,28 +8,28 @@ import { P, decoderWeightName, parameterLayout, type ParamSpec } from './layout.
 
 export interface GpuParameter {
   name: string;
-  param: Tensor;
-  grad: Tensor;
+  param: Tensor<'f32'>;
+  grad: Tensor<'f32'>;
 }
 
 export class GpuModel {
   /** Parameter + gradient bytes (the untrained zero decoder bias of a model without one included). */
   readonly bytes: number;
-  readonly decoderWeight: Tensor; // (V, d): the word embeddings when tied
-  readonly decoderWeightGrad: Tensor; // (V, d)
-  readonly decoderBias: Tensor; // (V): zeros, never trained, when the config has no decoder bias
-  readonly decoderBiasGrad: Tensor; // (V): a throw-away target in that case
-  private readonly params: Map<string, Tensor>;
-  private readonly grads: Map<string, Tensor>;
+  readonly decoderWeight: Tensor<'f32'>; // (V, d): the word embeddings when tied
+  readonly decoderWeightGrad: Tensor<'f32'>; // (V, d)
+  readonly decoderBias: Tensor<'f32'>; // (V): zeros, never trained, when the config has no decoder bias
+  readonly decoderBiasGrad: Tensor<'f32'>; // (V): a throw-away target in that case
+  private readonly params: Map<string, Tensor<'f32'>>;
+  private readonly grads: Map<string, Tensor<'f32'>>;
   private readonly specs: ParamSpec[];
 
   private constructor(
     readonly ctx: GpuContext,
     readonly config: ModelConfig,
     specs: ParamSpec[],
-    params: Map<string, Tensor>,
-    grads: Map<string, Tensor>,
-    spareBias: { param: Tensor; grad: Tensor } | null,
+    params: Map<string, Tensor<'f32'>>,
+    grads: Map<string, Tensor<'f32'>>,
+    spareBias: { param: Tensor<'f32'>; grad: Tensor<'f32'> } | null,
   ) {
     this.specs = specs;
     this.params = params;
@@ -62,8 +62,8 @@ export class GpuModel {
       }
       ctx.checkBindingSize(`parameter ${spec.name} [${spec.shape.join('x')}]`, size * 4);
     }
-    const params_ = new Map<string, Tensor>();
-    const grads = new Map<string, Tensor>();
+    const params_ = new Map<string, Tensor<'f32'>>();
+    const grads = new Map<string, Tensor<'f32'>>();
     for (const spec of specs) {
       const shape = `[${spec.shape.join('x')}]`;
       params_.set(spec.name, ctx.tensor(`${spec.name} ${shape}`, spec.shape, 'f32', params.get(spec.name)!.data));
@@ -77,14 +77,14 @@ export class GpuModel {
   }
 
   /** The parameter tensor of an internal name (layout.ts). */
-  param(name: string): Tensor {
+  param(name: string): Tensor<'f32'> {
     const t = this.params.get(name);
     if (!t) throw new Error(`GpuModel: no parameter "${name}" in this ${this.config.architecture} model`);
     return t;
   }
 
   /** The gradient tensor of an internal name; backward passes add into it. */
-  grad(name: string): Tensor {
+  grad(name: string): Tensor<'f32'> {
     const t = this.grads.get(name);
     if (!t) throw new Error(`GpuModel: no gradient "${name}" in this ${this.config.architecture} model`);
     return t;
@@ -121,10 +121,10 @@ export class GpuModel {
     return this.readAll(this.grads);
   }
 
-  private async readAll(tensors: Map<string, Tensor>): Promise<Map<string, HostTensor>> {
+  private async readAll(tensors: Map<string, Tensor<'f32'>>): Promise<Map<string, HostTensor>> {
     const out = new Map<string, HostTensor>();
     for (const spec of this.specs) {
-      out.set(spec.name, { shape: [...spec.shape], data: await this.ctx.read(tensors.get(spec.name)! as Tensor<'f32'>) });
+      out.set(spec.name, { shape: [...spec.shape], data: await this.ctx.read(tensors.get(spec.name)!) });
     }
     return out;
   }

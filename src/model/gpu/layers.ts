@@ -2,7 +2,7 @@
 //   post-norm (BERT, RoBERTa, DistilBERT): h = LN1(x + Attn(x));  y = LN2(h + MLP(h))
 //   pre-norm (ModernBERT):                 h = x + Attn(LNa(x));  y = h + GeGLU-MLP(LNm(h)); layer 0 has no LNa
 // Each layer owns its saved activations; kernels and backward scratch are shared by all layers of a pass.
-import type { Tensor } from '../../gpu/tensor.ts';
+import type { DType, Tensor } from '../../gpu/tensor.ts';
 import type { Add, Geglu, Gelu } from '../../kernels/activations.ts';
 import type { Attention, AttentionState } from '../../kernels/attention.ts';
 import type { LayerNorm } from '../../kernels/layernorm.ts';
@@ -11,7 +11,7 @@ import type { GpuModel } from '../gpu-model.ts';
 import type { GpuLinear } from './linear.ts';
 
 /** Allocates one labelled activation tensor (the pass tallies the bytes). */
-export type Allocate = (name: string, shape: number[], dtype?: 'f32' | 'u32' | 'i32') => Tensor;
+export type Allocate = <D extends DType = 'f32'>(name: string, shape: number[], dtype?: D) => Tensor<D>;
 
 /** Kernels shared by every layer of one pass (built once per (B, T)). */
 export interface LayerKernels {
