@@ -123,7 +123,11 @@ export class SpladeHead {
     );
   }
 
-  /** dhidden += Gᵀ-gather of dlogit·W, dweight[v] += Σ_b dlogit·hidden[b, argmax], dbias[v] += Σ_b dlogit. */
+  /**
+   * With dlogit[b,v] = dpooled·exp(-pooled) where pooled > 0 (else 0), and argmax/pooled from this forward:
+   * dhidden[b,t] += Σ_{v: argmax[b,v]=t} dlogit[b,v]·weight[v]  (bucketed by token, then gathered per (b, t)),
+   * dweight[v] += Σ_b dlogit[b,v]·hidden[b, argmax[b,v]],  dbias[v] += Σ_b dlogit[b,v].
+   */
   backward(encoder: GPUCommandEncoder, args: SpladeHeadBackwardArgs): void {
     const { B, T, d, V } = this.dims;
     this.expect('hidden', args.hidden, [B, T, d]);
