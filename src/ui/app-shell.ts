@@ -101,9 +101,9 @@ export class SpladeApp extends LitElement {
       }
       .k-row {
         display: grid;
-        grid-template-columns: auto 1fr;
+        grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr);
         gap: 1.2em;
-        align-items: center;
+        align-items: start;
       }
       notice-banner {
         margin-bottom: 0.8em;
@@ -185,6 +185,7 @@ export class SpladeApp extends LitElement {
           .summary=${this._summary}
           .progress=${this._progress}
           ?loading=${this._loading}
+          ?no-gpu=${this._gpu === 'none'}
           @load-model=${this._onLoadModel}
           @cancel-load=${this._onCancel}
         ></model-picker>
@@ -298,6 +299,7 @@ export class SpladeApp extends LitElement {
 
   private _refreshStats() {
     clearTimeout(this.statsTimer);
+    this._statsBusy = this.demoNorms === null;
     this.statsTimer = window.setTimeout(() => void this._measure(), STATS_DELAY_MS);
   }
 
@@ -307,7 +309,10 @@ export class SpladeApp extends LitElement {
       this._stats = precomputedPair(this.demoNorms, k, logNorm);
       return;
     }
-    if (!this.client || !this._summary) return;
+    if (!this.client || !this._summary) {
+      this._statsBusy = false;
+      return;
+    }
     const ticket = ++this.statsTicket;
     this._statsBusy = true;
     try {

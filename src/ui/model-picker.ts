@@ -14,6 +14,7 @@ export class ModelPicker extends LitElement {
     summary: { attribute: false },
     progress: { attribute: false },
     loading: { type: Boolean },
+    noGpu: { type: Boolean, attribute: 'no-gpu' },
     _hubId: { state: true },
     _dragging: { state: true },
   };
@@ -23,6 +24,8 @@ export class ModelPicker extends LitElement {
   declare summary: ModelSummary | null;
   declare progress: LoadProgress | null;
   declare loading: boolean;
+  /** The browser has no WebGPU: nothing can be loaded. */
+  declare noGpu: boolean;
   declare _hubId: string;
   declare _dragging: boolean;
 
@@ -90,6 +93,7 @@ export class ModelPicker extends LitElement {
     this.summary = null;
     this.progress = null;
     this.loading = false;
+    this.noGpu = false;
     this._hubId = '';
     this._dragging = false;
   }
@@ -100,10 +104,11 @@ export class ModelPicker extends LitElement {
 
   override render() {
     const selected = this.model === DEMO_MODEL || presetByKey(this.model) ? this.model : '';
+    const locked = this.loading || this.noGpu;
     return html`<div class="row">
         <label class="field"
           >Backbone
-          <select id="preset" .value=${selected} @change=${this._onPreset} ?disabled=${this.loading}>
+          <select id="preset" .value=${selected} @change=${this._onPreset} ?disabled=${locked}>
             <option value=${DEMO_MODEL} ?selected=${selected === DEMO_MODEL}>Synthetic demo (offline, no download)</option>
             <optgroup label="From the Hugging Face Hub">
               ${MODEL_PRESETS.map((p) => html`<option value=${p.key} ?selected=${selected === p.key}>${p.label}</option>`)}
@@ -114,14 +119,14 @@ export class ModelPicker extends LitElement {
         <form class="row" @submit=${this._onHubSubmit}>
           <label class="field"
             >Any Hub id
-            <input id="hub-id" placeholder="org/name, e.g. google-bert/bert-base-uncased" .value=${this._hubId} @input=${this._onHubInput} ?disabled=${this.loading} />
+            <input id="hub-id" placeholder="org/name" .value=${this._hubId} @input=${this._onHubInput} ?disabled=${locked} />
           </label>
-          <button id="load-hub" type="submit" ?disabled=${this.loading || this._hubId.trim() === ''}>Load from Hub</button>
+          <button id="load-hub" type="submit" ?disabled=${locked || this._hubId.trim() === ''}>Load from Hub</button>
         </form>
         <div class="drop ${this._dragging ? 'dragging' : ''}" @dragover=${this._onDragOver} @dragleave=${this._onDragLeave} @drop=${this._onDrop}>
           <label
             >Local model files (config.json, weights, vocab):
-            <input id="files" type="file" multiple @change=${this._onFiles} ?disabled=${this.loading} />
+            <input id="files" type="file" multiple @change=${this._onFiles} ?disabled=${locked} />
           </label>
           <span class="muted">or drop them here</span>
         </div>
@@ -148,6 +153,7 @@ export class ModelPicker extends LitElement {
 
   private _renderSummary() {
     const s = this.summary;
+    if (this.noGpu) return html`<span id="model-label"><span class="synthetic">synthetic demo</span> precomputed figures only: loading models needs WebGPU.</span>`;
     if (!s) return html`<span class="muted">No model loaded.</span>`;
     const e = s.estimate;
     return html`<span id="model-label">${s.synthetic ? html`<span class="synthetic" title=${DEMO_LABEL}>synthetic demo</span>` : nothing}

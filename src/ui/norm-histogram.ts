@@ -108,7 +108,7 @@ export class NormHistogram extends LitElement {
         <g transform="translate(${MARGIN.left},${MARGIN.top})">
           ${this._series('before', before, x, y)} ${this._series('after', after, x, y)}
           ${this._marker(before.summary.mean, x, SERIES.before, `mean ${formatStat(before.summary.mean)}`, 0)}
-          ${this._marker(after.summary.mean, x, SERIES.after, `mean ${formatStat(after.summary.mean)}`, 1)}
+          ${after.k === before.k ? nothing : this._marker(after.summary.mean, x, SERIES.after, `mean ${formatStat(after.summary.mean)}`, 1)}
           ${Number.isFinite(this.target) ? this._marker(this.target, x, SERIES.target, `target ${formatStat(this.target)}`, 2) : nothing}
         </g>
       </svg>

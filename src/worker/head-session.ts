@@ -1,4 +1,5 @@
-// The loaded model's MLM head on the GPU and its statistics: k = 1 measured once, then any k on shared bins.
+// The loaded model's pristine MLM head on the GPU: its statistics (k = 1 measured once, then any k on shared bins)
+// and W_head / k written into the model that encodes previews.
 import type { GpuContext } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { HeadStats, type HeadStatistics } from '../kernels/head-stats.ts';
@@ -36,6 +37,12 @@ export class HeadSession {
     const before = await this.stats.measure(this.weight, 1, range);
     const after = k === 1 ? before : await this.stats.measure(this.weight, k, range);
     return { before, after, origin: 'gpu', provenance: this.provenance };
+  }
+
+  /** Records target <- W_head / k (the paper's correction, applied to a model's decoder matrix from the pristine copy). */
+  writeScaled(encoder: GPUCommandEncoder, target: Tensor, k: number): void {
+    encoder.copyBufferToBuffer(this.weight.buffer, 0, target.buffer, 0, this.weight.byteLength);
+    if (k !== 1) this.stats.rescale(encoder, target, k);
   }
 
   destroy(): void {
