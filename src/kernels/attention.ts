@@ -181,8 +181,11 @@ export interface AttentionState {
   q: Tensor<'f32'>; // (B, NH, T, hd), after rotary
   k: Tensor<'f32'>; // (B, NH, T, hd), after rotary
   v: Tensor<'f32'>; // (B, NH, T, hd)
-  probs: Tensor<'f32'>; // (B, NH, T, T)
+  /** (B, NH, T, T); with `recomputeProbs` the instance's one shared buffer, refilled by backward. */
+  probs: Tensor<'f32'>;
   context: Tensor<'f32'>; // (B, NH, T, hd)
+  /** The mask (B, T) forward ran with (kept so that backward can recompute probs). */
+  mask: Tensor | null;
 }
 
 export interface AttentionOptions {
@@ -194,6 +197,12 @@ export interface AttentionOptions {
   accumulate?: boolean;
   /** Invocations per softmax row (power of two); default defaultRowWorkgroup(ctx). */
   softmaxWorkgroup?: number;
+  /**
+   * Keep no per-layer probabilities: every state shares one (B, NH, T, T) buffer and backward recomputes it from the
+   * saved q, k and the mask (one more q·kᵀ and softmax per layer; the same kernels give bit-identical probs). Saves
+   * B·NH·T·T floats per layer. Default false.
+   */
+  recomputeProbs?: boolean;
   label?: string;
 }
 
@@ -217,6 +226,7 @@ export class Attention {
   private readonly headsMatmul: Matmul; // (T, T)·(T, hd) per head: context and dq
   private readonly transposedMatmul: Matmul; // (T, T)ᵀ·(T, hd) per head: dv and dk
   private readonly scratch: { dq: Tensor<'f32'>; dk: Tensor<'f32'>; dv: Tensor<'f32'>; dcontext: Tensor<'f32'>; dscores: Tensor<'f32'> };
+  private readonly sharedProbs: Tensor<'f32'> | null; // (B, NH, T, T) with recomputeProbs
 
   constructor(private readonly ctx: GpuContext, readonly dims: AttentionDims, readonly options: AttentionOptions) {
     const { B, T, NH, hd } = dims;
@@ -238,13 +248,15 @@ export class Attention {
       dcontext: heads('dcontext'),
       dscores: ctx.tensor(`${this.label} dscores`, [B, NH, T, T], 'f32'),
     };
+    this.sharedProbs = options.recomputeProbs ? ctx.tensor(`${this.label} shared probs`, [B, NH, T, T], 'f32') : null;
   }
 
   /** Allocates one layer's saved activations (call once per layer, at set-up). */
   createState(label: string): AttentionState {
     const { B, T, NH, hd } = this.dims;
     const heads = (name: string) => this.ctx.tensor(`${label} ${name}`, [B, NH, T, hd], 'f32');
-    return { q: heads('q'), k: heads('k'), v: heads('v'), probs: this.ctx.tensor(`${label} probs`, [B, NH, T, T], 'f32'), context: heads('context') };
+    const probs = this.sharedProbs ?? this.ctx.tensor(`${label} probs`, [B, NH, T, T], 'f32');
+    return { q: heads('q'), k: heads('k'), v: heads('v'), probs, context: heads('context'), mask: null };
   }
 
   /** out (B, T, d) = attention of qkv (B, T, 3d) under mask (B, T) (u32 or f32, non-zero = real token). */
@@ -263,6 +275,7 @@ export class Attention {
     this.softmax.forward(encoder, state.probs, mask);
     this.headsMatmul.record(encoder, state.probs, state.v, state.context);
     this.contextPermute.merge(encoder, out, state.context, 0);
+    state.mask = mask;
   }
 
   /** dqkv (B, T, 3d) = (or += with `accumulate`) the gradient of qkv given dout (B, T, d) and forward's state. */
@@ -271,6 +284,11 @@ export class Attention {
     const { dq, dk, dv, dcontext, dscores } = this.scratch;
     expectOperand(this.label, 'dqkv', dqkv, [B, T, 3 * NH * hd]);
     expectOperand(this.label, 'dout', dout, [B, T, NH * hd]);
+    if (this.sharedProbs) {
+      if (!state.mask) throw new Error(`${this.label}: backward before forward (recomputeProbs needs forward's mask)`);
+      this.scoresMatmul.record(encoder, state.q, state.k, state.probs);
+      this.softmax.forward(encoder, state.probs, state.mask);
+    }
     this.contextPermute.split(encoder, dcontext, dout, 0);
     this.scoresMatmul.record(encoder, dcontext, state.v, dscores); // dprobs = dcontext·vᵀ
     this.transposedMatmul.record(encoder, state.probs, dcontext, dv); // dv = probsᵀ·dcontext

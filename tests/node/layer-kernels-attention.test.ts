@@ -90,6 +90,32 @@ describe('attention kernels', () => {
     expectClose('dqkv', await ctx.read(t.dqkv), dqkv, { rtol: 1e-4, atol: 1e-5 });
   });
 
+  it('recomputes probs in backward (recomputeProbs) and gives the saved-probs results bit for bit, across two layers', async () => {
+    const ctx = await gpuContext();
+    const dims = { B: 2, T: 9, NH: 2, hd: 6 };
+    const d = dims.NH * dims.hd;
+    const random = new Random(21);
+    const mask = ctx.tensor('mask', [2, 9], 'u32', [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0]);
+    const layers = [0, 1].map((i) => ({
+      qkv: ctx.tensor(`qkv ${i}`, [2, 9, 3 * d], 'f32', random.normals(2 * 9 * 3 * d)),
+      dout: ctx.tensor(`dout ${i}`, [2, 9, d], 'f32', random.normals(2 * 9 * d)),
+      out: ctx.tensor(`out ${i}`, [2, 9, d], 'f32'),
+      dqkv: ctx.tensor(`dqkv ${i}`, [2, 9, 3 * d], 'f32'),
+    }));
+    const results: Float32Array[][] = [];
+    for (const recomputeProbs of [false, true]) {
+      const attention = new Attention(ctx, dims, { halfWindow: 3, ropeTheta: 10000, recomputeProbs });
+      const states = layers.map((_, i) => attention.createState(`layer ${i}`));
+      expect(states[0].probs === states[1].probs, 'probs shared between layers').toBe(recomputeProbs);
+      await ctx.run('two layers', (enc) => {
+        layers.forEach((l, i) => attention.forward(enc, l.out, l.qkv, mask, states[i]));
+        for (const i of [1, 0]) attention.backward(enc, layers[i].dqkv, layers[i].dout, states[i]);
+      });
+      results.push(await Promise.all(layers.flatMap((l) => [ctx.read(l.out), ctx.read(l.dqkv)])));
+    }
+    results[1].forEach((values, i) => expectClose(`tensor ${i}`, values, results[0][i], { rtol: 0, atol: 0 }));
+  });
+
   it('accumulates into dqkv with accumulate: true', async () => {
     const ctx = await gpuContext();
     const dims = { B: 2, T: 5, NH: 2, hd: 4 };
