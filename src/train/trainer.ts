@@ -1,0 +1,102 @@
+// Full SPLADE fine-tuning on the GPU (encoder and head): one step = one command encoder, the paper's recipe.
+import type { GpuContext } from '../gpu/context.ts';
+import { AdamW } from '../kernels/adamw.ts';
+import type { AdamWHyper } from '../kernels/reference/adamw.ts';
+import { GpuEncoderPass } from '../model/gpu-encoder.ts';
+import type { GpuModel } from '../model/gpu-model.ts';
+import type { StepLosses } from './head-only-trainer.ts';
+import { flopsWeight, learningRate, type LinearSchedule } from './schedule.ts';
+import { SpladeObjective } from './splade-objective.ts';
+
+export interface TrainingRecipe {
+  /** Triplets per step. */
+  batchSize: number;
+  /** Padded lengths of queries and documents. */
+  queryLength: number;
+  documentLength: number;
+  optimizer: Omit<AdamWHyper, 'lr'>;
+  schedule: LinearSchedule;
+  lambdaQueries: number;
+  lambdaDocuments: number;
+  tau: number;
+}
+
+/** The paper's recipe (PAPER.md), for a given number of steps and batch size. */
+export function paperRecipe(totalSteps: number, batchSize = 64): TrainingRecipe {
+  return {
+    batchSize,
+    queryLength: 256,
+    documentLength: 256,
+    optimizer: { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 },
+    schedule: { peakLr: 1e-4, totalSteps, warmupRatio: 0.1 },
+    lambdaQueries: 5e-2,
+    lambdaDocuments: 3e-3,
+    tau: 1,
+  };
+}
+
+/** One batch of tokenized triplets: B queries, then 2B documents (B positives, then B negatives). */
+export interface TripletBatch {
+  queryIds: Int32Array; // (B, Tq)
+  queryMask: Uint8Array; // (B, Tq)
+  documentIds: Int32Array; // (2B, Td)
+  documentMask: Uint8Array; // (2B, Td)
+}
+
+export class SpladeTrainer {
+  readonly queries: GpuEncoderPass;
+  readonly documents: GpuEncoderPass;
+  readonly objective: SpladeObjective;
+  private readonly optimizer: AdamW;
+  /** Steps taken so far. */
+  t = 0;
+
+  constructor(private readonly ctx: GpuContext, readonly model: GpuModel, readonly recipe: TrainingRecipe) {
+    const { batchSize: B, queryLength: Tq, documentLength: Td } = recipe;
+    const { hidden: d, vocabSize: V } = model.config;
+    this.queries = new GpuEncoderPass(model, B, Tq, 'queries');
+    this.documents = new GpuEncoderPass(model, 2 * B, Td, 'documents');
+    this.objective = new SpladeObjective(ctx, { B, Tq, Td, d, V }, recipe.tau);
+    this.optimizer = new AdamW(ctx, model.parameters());
+  }
+
+  /** Uploads a batch, records forward, losses, backward and the update in one encoder; reads losses if asked. */
+  async step(batch: TripletBatch, readLosses: boolean): Promise<StepLosses | undefined> {
+    const { recipe, model } = this;
+    this.queries.setInputs(batch.queryIds, batch.queryMask);
+    this.documents.setInputs(batch.documentIds, batch.documentMask);
+    const total = recipe.schedule.totalSteps;
+    const lambdaQ = flopsWeight(recipe.lambdaQueries, this.t, total);
+    const lambdaD = flopsWeight(recipe.lambdaDocuments, this.t, total);
+    this.objective.setLambdas(lambdaQ, lambdaD);
+    const encoder = this.ctx.encoder(`training step ${this.t}`);
+    model.zeroGrads(encoder);
+    this.queries.forward(encoder);
+    this.documents.forward(encoder);
+    this.objective.record(
+      encoder,
+      {
+        hiddenQueries: this.queries.headHidden,
+        maskQueries: this.queries.mask,
+        hiddenDocuments: this.documents.headHidden,
+        maskDocuments: this.documents.mask,
+        weight: model.decoderWeight,
+        bias: model.decoderBias,
+      },
+      {
+        dweight: model.decoderWeightGrad,
+        dbias: model.decoderBiasGrad,
+        dhiddenQueries: this.queries.dHeadHidden,
+        dhiddenDocuments: this.documents.dHeadHidden,
+      },
+    );
+    this.queries.backward(encoder);
+    this.documents.backward(encoder);
+    this.optimizer.record(encoder, { ...recipe.optimizer, lr: learningRate(recipe.schedule, this.t) });
+    this.ctx.submit(encoder);
+    const step = this.t++;
+    if (!readLosses) return undefined;
+    const l = await this.objective.readLosses();
+    return { step, ...l, total: l.rank + lambdaQ * l.flopsQueries + lambdaD * l.flopsDocuments };
+  }
+}

@@ -1,0 +1,138 @@
+// Texts to sparse vectors on the GPU (encoder + fused SPLADE head) equal the float64 model; rescaling by k;
+// a full fine-tuning step (encoder and head) lowers the loss on a repeated batch.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFolderSource } from '../../src/io/file-source-node.ts';
+import { GpuModel } from '../../src/model/gpu-model.ts';
+import { decoderWeightName } from '../../src/model/layout.ts';
+import { loadModel, type LoadedModel } from '../../src/model/load-model.ts';
+import { spladeForward } from '../../src/model/reference/splade.ts';
+import { rescaleGpuModel, rescaleHostParams } from '../../src/model/rescale.ts';
+import { paddedLength, SpladeTextEncoder } from '../../src/model/splade-encoder.ts';
+import { toFloat64Params } from '../../src/model/weights.ts';
+import { SpladeTrainer, type TripletBatch } from '../../src/train/trainer.ts';
+import { expectClose } from '../helpers/compare.ts';
+import { gpuContext } from '../helpers/gpu.ts';
+import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
+
+let root: string;
+const loaded: Record<string, LoadedModel> = {};
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'splade-pipeline-'));
+  for (const arch of ['bert', 'modernbert'] as const) {
+    await writeTinySpladeModel(join(root, arch), arch, arch === 'modernbert' ? { localAttention: 4, globalAttnEveryNLayers: 2 } : {});
+    loaded[arch] = await loadModel(createFolderSource(join(root, arch)));
+  }
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+const TEXTS = ['the cat sat on the mat', 'sparse vector search', 'protein', 'the results of a study of the brain and the heart and blood'];
+
+describe('SPLADE text encoder', () => {
+  it('pads to powers of two within the maximum length', () => {
+    expect([paddedLength(1, 256), paddedLength(9, 256), paddedLength(300, 256), paddedLength(20, 16)]).toEqual([8, 16, 256, 16]);
+  });
+
+  it.each(['bert', 'modernbert'])('%s: GPU vectors equal the float64 model, text by text', async (arch) => {
+    const ctx = await gpuContext();
+    const { config, params, tokenizer } = loaded[arch];
+    const encoder = new SpladeTextEncoder(ctx, GpuModel.upload(ctx, config, params), tokenizer, 3);
+    const vectors = await encoder.encode(TEXTS, { maxLength: 12 });
+    const reference = toFloat64Params(params);
+    TEXTS.forEach((text, i) => {
+      const ids = tokenizer.encode(text, { maxLength: 12 }).ids;
+      const expected = spladeForward(config, reference, { ids: Int32Array.from(ids), mask: ids.map(() => 1), B: 1, T: ids.length });
+      const dense = new Float64Array(config.vocabSize);
+      vectors[i].indices.forEach((id, j) => (dense[id] = vectors[i].values[j]));
+      expect(vectors[i].indices.length, `${text}: active dimensions`).toBeGreaterThan(0);
+      expectClose(`pooled vector of "${text}"`, dense, expected.pooled, { rtol: 1e-4, atol: 1e-5 });
+    });
+  });
+
+  it('keeps only the top-k weights when asked', async () => {
+    const ctx = await gpuContext();
+    const { config, params, tokenizer } = loaded.bert;
+    const encoder = new SpladeTextEncoder(ctx, GpuModel.upload(ctx, config, params), tokenizer, 2);
+    const [full] = await encoder.encode(['the cat sat'], { maxLength: 16 });
+    const [pruned] = await encoder.encode(['the cat sat'], { maxLength: 16, topK: 3 });
+    expect(full.indices.length).toBeGreaterThan(3);
+    expect(pruned.indices.length).toBe(3);
+    const top3 = [...full.values].sort((a, b) => b - a).slice(0, 3);
+    expect([...pruned.values].sort((a, b) => b - a)).toEqual(top3);
+  });
+});
+
+describe('rescaling the head by k', () => {
+  it('divides the tied matrix (word embeddings too) on the host and on the GPU alike', async () => {
+    const ctx = await gpuContext();
+    const { config, params } = loaded.bert;
+    const name = decoderWeightName(config);
+    expect(name).toBe('embeddings.word.weight');
+    const host = rescaleHostParams(config, params, 4);
+    expectClose('W / 4', host.get(name)!.data, Array.from(params.get(name)!.data, (x) => x / 4), { rtol: 1e-7, atol: 0 });
+    expect(params.get(name)!.data[0]).not.toBe(host.get(name)!.data[0]); // the input is left untouched
+    const model = GpuModel.upload(ctx, config, params);
+    await rescaleGpuModel(ctx, model, 4);
+    expectClose('GPU W / 4', await ctx.read(model.decoderWeight), host.get(name)!.data, { rtol: 1e-7, atol: 0 });
+  });
+});
+
+describe('full fine-tuning', () => {
+  it.each(['bert', 'modernbert'])('%s: a repeated batch drives the ranking loss down', async (arch) => {
+    const ctx = await gpuContext();
+    const { config, params, tokenizer } = loaded[arch];
+    const model = GpuModel.upload(ctx, config, params);
+    const [B, Tq, Td] = [2, 8, 12];
+    const trainer = new SpladeTrainer(ctx, model, {
+      batchSize: B,
+      queryLength: Tq,
+      documentLength: Td,
+      optimizer: { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 },
+      schedule: { peakLr: 3e-3, totalSteps: 20, warmupRatio: 0.1 },
+      lambdaQueries: 5e-2,
+      lambdaDocuments: 3e-3,
+      tau: 1,
+    });
+    // Negatives share most words with their positives, so the untrained model cannot tell them apart.
+    const batch = tokenizeBatch(
+      tokenizer,
+      ['cat on a mat', 'gene drug study'],
+      ['the cat sat on the mat', 'a drug study of the gene'],
+      ['the dog sat on the mat', 'a drug study of the cell'],
+      Tq,
+      Td,
+    );
+    const losses = [];
+    for (let step = 0; step < 20; step++) {
+      const l = await trainer.step(batch, step === 0 || step === 19);
+      if (l) losses.push(l);
+    }
+    expect(losses[1].rank).toBeLessThan(0.5 * losses[0].rank);
+    const updated = await model.download();
+    expect(updated.get('layers.0.qkv.weight')!.data).not.toEqual(params.get('layers.0.qkv.weight')!.data); // the encoder trained too
+  });
+});
+
+function tokenizeBatch(
+  tokenizer: LoadedModel['tokenizer'],
+  queries: string[],
+  positives: string[],
+  negatives: string[],
+  Tq: number,
+  Td: number,
+): TripletBatch {
+  const pack = (texts: string[], T: number) => {
+    const ids = new Int32Array(texts.length * T);
+    const mask = new Uint8Array(texts.length * T);
+    texts.forEach((text, row) => {
+      const e = tokenizer.encode(text, { maxLength: T });
+      e.ids.forEach((id, t) => ((ids[row * T + t] = id), (mask[row * T + t] = 1)));
+    });
+    return { ids, mask };
+  };
+  const q = pack(queries, Tq);
+  const d = pack([...positives, ...negatives], Td);
+  return { queryIds: q.ids, queryMask: q.mask, documentIds: d.ids, documentMask: d.mask };
+}
