@@ -1,12 +1,16 @@
 // The table of CLI commands; each command lives in its own module under src/cli/.
 import { bm25Command } from './bm25.ts';
 import type { Command } from './command.ts';
+import { encodeCommand } from './encode.ts';
+import { evalCommand } from './eval.ts';
 import { inspectCommand } from './inspect.ts';
 import { metricsCommand } from './metrics.ts';
 import { tokenizeCommand } from './tokenize.ts';
 
 export const commands: Record<string, Command> = {
   bm25: bm25Command,
+  encode: encodeCommand,
+  eval: evalCommand,
   inspect: inspectCommand,
   metrics: metricsCommand,
   tokenize: tokenizeCommand,
