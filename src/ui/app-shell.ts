@@ -229,6 +229,7 @@ export class SpladeApp extends LitElement {
               .result=${this._preview}
               .error=${this._gpu === 'none' ? 'The live preview needs WebGPU, which this browser does not provide (see the note above).' : this._previewError}
               ?busy=${this._previewBusy}
+              ?synthetic=${this._summary?.synthetic ?? false}
               @texts-change=${this._onTexts}
             ></preview-panel>`}
       </section>

@@ -59,7 +59,6 @@ export function noticeFor(failure: PageFailure, model: string): Notice {
       return { tone: 'info', heading: 'Loading cancelled', message: 'The previous model (if any) is still loaded.', actions: [ACTIONS.dismiss] };
     case 'no-model':
       return { tone: 'info', heading: 'No model loaded', message: failure.message, actions: [ACTIONS.demo] };
-    case 'not-available':
     case 'other':
       return { tone: 'error', heading: 'Something went wrong', message: failure.message, actions: [ACTIONS.retry, ACTIONS.dismiss] };
   }

@@ -1,10 +1,10 @@
 // <preview-panel>: type a query and a document, see their sparse vectors under the current k and their dot score.
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, css, html, nothing, unsafeCSS } from 'lit';
 import type { PreviewResult } from '../worker/api.ts';
 import './panel-explainer.ts';
 import './sparse-terms.ts';
 import { formatK, formatStat } from './format.ts';
-import { baseStyles } from './theme.ts';
+import { OKABE_ITO, baseStyles } from './theme.ts';
 
 export class PreviewPanel extends LitElement {
   static override properties = {
@@ -14,6 +14,7 @@ export class PreviewPanel extends LitElement {
     result: { attribute: false },
     error: { type: String },
     busy: { type: Boolean },
+    synthetic: { type: Boolean },
   };
 
   declare query: string;
@@ -23,6 +24,8 @@ export class PreviewPanel extends LitElement {
   /** Why there is no result (shown in place of the vectors). */
   declare error: string;
   declare busy: boolean;
+  /** The model is the synthetic demo: its terms are random and say nothing about language. */
+  declare synthetic: boolean;
 
   static override styles = [
     baseStyles,
@@ -56,6 +59,25 @@ export class PreviewPanel extends LitElement {
         font-size: 1.2em;
         margin: 0.4em 0 0.8em;
       }
+      .key {
+        font-size: 0.88em;
+        margin: -0.4em 0 0.8em;
+      }
+      .key .own,
+      .key .expansion {
+        display: inline-block;
+        width: 2em;
+        height: 0.8em;
+        vertical-align: middle;
+        margin: 0 0.3em 0 0.8em;
+      }
+      .key .own {
+        background: ${unsafeCSS(OKABE_ITO.blue)};
+      }
+      .key .expansion {
+        background: repeating-linear-gradient(45deg, ${unsafeCSS(OKABE_ITO.vermillion)} 0 3px, #fff 3px 5px);
+        border: 1px solid ${unsafeCSS(OKABE_ITO.vermillion)};
+      }
       .error {
         border-left: 6px solid #d55e00;
         padding: 0.4em 0.8em;
@@ -72,6 +94,7 @@ export class PreviewPanel extends LitElement {
     this.result = null;
     this.error = '';
     this.busy = false;
+    this.synthetic = false;
   }
 
   override render() {
@@ -95,6 +118,10 @@ export class PreviewPanel extends LitElement {
         : r
           ? html`<p class="score" aria-live="polite" aria-busy=${String(this.busy)}>
                 Score s(q, d) at k = ${formatK(r.k)}: <strong id="score">${formatStat(r.score)}</strong>
+              </p>
+              <p class="key muted" aria-hidden="true">
+                Bars:<span class="own"></span>term of the text<span class="expansion"></span><i>+ expansion</i> (not in the text)
+                ${this.synthetic ? html` · synthetic demo: random weights, so the terms are arbitrary; watch the weights and the score change with k.` : nothing}
               </p>
               <div class="vectors">
                 <sparse-terms heading="Query vector" .summary=${r.query}></sparse-terms>

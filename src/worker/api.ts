@@ -102,7 +102,6 @@ export type FailureKind =
   | 'format'
   | 'cancelled'
   | 'no-model'
-  | 'not-available'
   | 'other';
 
 export interface WorkerApi {
@@ -138,5 +137,4 @@ export const FAILURE_BY_ERROR_NAME: Readonly<Record<string, FailureKind>> = {
   TokenizerError: 'format',
   AbortError: 'cancelled',
   NoModelError: 'no-model',
-  EncoderUnavailableError: 'not-available',
 };

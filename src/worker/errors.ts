@@ -12,14 +12,3 @@ export class NoModelError extends Error {
     super('No model is loaded yet: pick one in the model picker (the synthetic demo needs no network).');
   }
 }
-
-/** The live preview needs the GPU encoder forward pass, which this build does not have yet. */
-export class EncoderUnavailableError extends Error {
-  override name = 'EncoderUnavailableError';
-  constructor() {
-    super(
-      'The encoder is not available yet: this build has no GPU encoder forward pass, so it cannot compute sparse ' +
-        'vectors. The head-norm panel works without it.',
-    );
-  }
-}

@@ -1,22 +1,33 @@
 // The module Web Worker that owns the GPU: exposes WorkerApi through comlink (models, head statistics, preview).
 import * as Comlink from 'comlink';
 import { acquireGpuContext, type GpuContext } from '../gpu/context.ts';
-import { loadCheckpoint } from '../io/checkpoint.ts';
 import { readJsonFile, type FileSource, type ReadProgress } from '../io/file-source.ts';
+import type { HostTensor } from '../io/host-tensor.ts';
+import type { TextTokenizer } from '../io/tokenizer.ts';
 import { parseModelConfig, type ModelConfig } from '../model/config.ts';
+import { GpuModel } from '../model/gpu-model.ts';
 import { decoderWeightName } from '../model/layout.ts';
-import { loadParameters } from '../model/weights.ts';
+import { loadModel } from '../model/load-model.ts';
+import { SpladeTextEncoder } from '../model/splade-encoder.ts';
+import { sparseDot } from '../retrieval/sparse-vector.ts';
 import type { GpuReport, HeadStatsPair, LoadProgress, MemoryEstimate, ModelSource, ModelSummary, PreviewResult, WorkerApi } from './api.ts';
-import { EncoderUnavailableError, ModelTooLargeError, NoModelError } from './errors.ts';
+import { ModelTooLargeError, NoModelError } from './errors.ts';
 import { HeadSession } from './head-session.ts';
 import { estimateModelMemory } from './memory-estimate.ts';
 import { fileSourceFor, modelName } from './model-sources.ts';
+import { summarizeSparse } from './sparse-summary.ts';
+
+/** Tokens per preview text, special tokens included. */
+const PREVIEW_MAX_LENGTH = 128;
 
 interface LoadedModel {
-  source: ModelSource;
   config: ModelConfig;
+  /** The pristine decoder matrix: statistics, and the source of W_head / k. */
   head: HeadSession;
-  summary: ModelSummary;
+  /** The whole encoder; its decoder matrix holds W_head / k for the k of the last preview. */
+  gpuModel: GpuModel;
+  tokenizer: TextTokenizer;
+  encoder: SpladeTextEncoder;
 }
 
 class GpuWorker implements WorkerApi {
@@ -24,7 +35,7 @@ class GpuWorker implements WorkerApi {
   private model: LoadedModel | null = null;
   private abort: AbortController | null = null;
   private readonly lostListeners: ((message: string) => void)[] = [];
-  /** GPU work runs one call at a time (the head-statistics buffers are shared between calls). */
+  /** GPU work runs one call at a time (head statistics and the encoder share buffers between calls). */
   private queue: Promise<unknown> = Promise.resolve();
 
   async init(): Promise<GpuReport> {
@@ -47,16 +58,23 @@ class GpuWorker implements WorkerApi {
     const config = await readConfig(files, signal);
     const estimate = await estimateModelMemory(files, config, ctx.limits, { signal });
     if (estimate.problems.length > 0) throw new ModelTooLargeError(estimate.problems.join('\n'));
-    const report = (stage: LoadProgress['stage']) => (p: ReadProgress) => onProgress({ stage, ...p });
-    const checkpoint = await loadCheckpoint(files, { signal, onProgress: report('download') });
+    const report = (p: ReadProgress) => onProgress({ stage: 'download', ...p });
+    const loaded = await loadModel(files, { signal, onProgress: report, limits: ctx.limits });
     onProgress({ stage: 'upload', loaded: 0, total: null });
-    const params = loadParameters(config, checkpoint.tensors, files.label);
-    const headTensor = params.get(decoderWeightName(config));
-    if (!headTensor) throw new Error(`${files.label}: the checkpoint has no MLM decoder matrix (${decoderWeightName(config)})`);
     const name = modelName(source);
     const synthetic = source.kind === 'demo';
     const label = synthetic ? 'synthetic demo backbone (random weights)' : name;
-    const summary: ModelSummary = {
+    await this.serialized(async () => {
+      this.model?.head.destroy();
+      this.model = null;
+      const headTensor = loadedHead(loaded.params, loaded.config, files.label);
+      const head = HeadSession.upload(ctx, headTensor, `${label}, W_head ${config.vocabSize} x ${config.hidden}`);
+      const gpuModel = GpuModel.upload(ctx, loaded.config, loaded.params);
+      const encoder = new SpladeTextEncoder(ctx, gpuModel, loaded.tokenizer, 2);
+      await ctx.sync();
+      this.model = { config: loaded.config, head, gpuModel, tokenizer: loaded.tokenizer, encoder };
+    });
+    return {
       name,
       label,
       synthetic,
@@ -68,13 +86,6 @@ class GpuWorker implements WorkerApi {
       tiedHead: config.tieWordEmbeddings,
       estimate,
     };
-    await this.serialized(async () => {
-      this.model?.head.destroy();
-      this.model = null;
-      const head = HeadSession.upload(ctx, headTensor, `${label}, W_head ${config.vocabSize} x ${config.hidden}`);
-      this.model = { source, config, head, summary };
-    });
-    return summary;
   }
 
   cancel(): void {
@@ -82,20 +93,33 @@ class GpuWorker implements WorkerApi {
   }
 
   async headStats(k: number, options: { logNorm: boolean }): Promise<HeadStatsPair> {
-    if (!(k > 0) || !Number.isFinite(k)) throw new RangeError(`k must be a positive number, got ${k}`);
-    return this.serialized(async () => {
-      if (!this.model) throw new NoModelError();
-      return this.model.head.measure(k, options.logNorm);
-    });
+    checkK(k);
+    return this.serialized(async () => this.loadedModel().head.measure(k, options.logNorm));
   }
 
-  async preview(_query: string, _doc: string, _k: number, _topTerms: number): Promise<PreviewResult> {
-    if (!this.model) throw new NoModelError();
-    throw new EncoderUnavailableError();
+  async preview(query: string, doc: string, k: number, topTerms: number): Promise<PreviewResult> {
+    checkK(k);
+    return this.serialized(async () => {
+      const model = this.loadedModel();
+      const ctx = await this.context();
+      await ctx.run(`W_head / ${k} for the preview`, (encoder) => model.head.writeScaled(encoder, model.gpuModel.decoderWeight, k));
+      const [q, d] = await model.encoder.encode([query, doc], { maxLength: PREVIEW_MAX_LENGTH });
+      return {
+        k,
+        query: summarizeSparse(query, q, model.tokenizer, topTerms),
+        doc: summarizeSparse(doc, d, model.tokenizer, topTerms),
+        score: sparseDot(q, d),
+      };
+    });
   }
 
   onDeviceLost(listener: (message: string) => void): void {
     this.lostListeners.push(listener);
+  }
+
+  private loadedModel(): LoadedModel {
+    if (!this.model) throw new NoModelError();
+    return this.model;
   }
 
   /** The GPU context, acquired on first use and again after a loss (the old model is gone with it). */
@@ -122,6 +146,16 @@ class GpuWorker implements WorkerApi {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+function checkK(k: number): void {
+  if (!(k > 0) || !Number.isFinite(k)) throw new RangeError(`k must be a positive number, got ${k}`);
+}
+
+function loadedHead(params: Map<string, HostTensor>, config: ModelConfig, label: string): HostTensor {
+  const head = params.get(decoderWeightName(config));
+  if (!head) throw new Error(`${label}: the checkpoint has no MLM decoder matrix (${decoderWeightName(config)})`);
+  return head;
 }
 
 async function readConfig(files: FileSource, signal: AbortSignal): Promise<ModelConfig> {

@@ -91,6 +91,7 @@ describe('the built page', { timeout: 600_000 }, () => {
     await page.locator('suggested-k #target').press('Enter');
     await page.waitForFunction(() => location.search.includes('log=1') && location.search.includes('target=2'), null, WAIT);
     await waitForK(page, 8);
+    await page.locator('norm-histogram svg text', { hasText: 'row L2 norm' }).filter({ hasText: '(log scale)' }).waitFor(WAIT);
     await screenshot(page, '03-demo-k8-log');
     await page.locator('#tab-preview').click();
     await page.locator('preview-panel #query').fill('why is the sky blue');
@@ -114,14 +115,23 @@ describe('the built page', { timeout: 600_000 }, () => {
     await restored.context.close();
   });
 
-  it('preview panel: says in plain words that the encoder is not available yet (no numbers are made up)', async () => {
+  it('preview: shows the top terms and the score of a query and a document, recomputed when k changes', async () => {
     const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=demo&k=4&panel=preview`);
-    const error = page.locator('preview-panel #preview-error');
-    await error.waitFor(WAIT);
-    assert.match((await error.textContent()) ?? '', /encoder is not available yet/);
-    assert.equal(await page.locator('preview-panel #score').count(), 0);
-    await screenshot(page, '04-preview-unavailable');
+    await page.goto(`${site}?model=demo&k=1&panel=preview`);
+    const scoreAt = async (k: number) => {
+      await page.locator('preview-panel .score', { hasText: `at k = ${k}:` }).waitFor(WAIT);
+      return Number(await page.locator('preview-panel #score').textContent());
+    };
+    const score1 = await scoreAt(1);
+    assert.ok(score1 > 0, `score at k = 1: ${score1}`);
+    assert.ok((await page.locator('preview-panel sparse-terms li').count()) >= 2, 'terms are listed');
+    const active = page.locator('preview-panel sparse-terms #active').first();
+    assert.match((await active.textContent()) ?? '', /\d+ active dimensions/);
+    await screenshot(page, '04-preview-k1');
+    await page.locator('k-control button', { hasText: 'k = 16' }).click();
+    const score16 = await scoreAt(16);
+    assert.ok(score16 >= 0 && score16 < score1 / 4, `dividing the head by 16 shrinks the score: ${score1} -> ${score16}`);
+    await screenshot(page, '04-preview-k16');
     await context.close();
   });
 

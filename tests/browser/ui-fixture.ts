@@ -1,0 +1,39 @@
+// Helpers of the element tests: mount an element with properties, query its shadow root, assert, capture events.
+import type { LitElement } from 'lit';
+
+export async function mount<T extends LitElement>(tag: string, properties: Partial<T> = {}): Promise<T> {
+  const element = document.createElement(tag) as T;
+  Object.assign(element, properties);
+  document.body.append(element);
+  await element.updateComplete;
+  return element;
+}
+
+export function inside<E extends Element = HTMLElement>(element: LitElement, selector: string): E {
+  const found = element.shadowRoot?.querySelector<E>(selector);
+  if (!found) throw new Error(`<${element.localName}> has no ${selector}`);
+  return found;
+}
+
+export function allInside(element: LitElement, selector: string): Element[] {
+  return [...(element.shadowRoot?.querySelectorAll(selector) ?? [])];
+}
+
+export function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(message);
+}
+
+export function near(actual: number, expected: number, tolerance: number, what: string): void {
+  check(Math.abs(actual - expected) <= tolerance, `${what}: ${actual}, expected ${expected} ± ${tolerance}`);
+}
+
+/** Records the `detail` of every `type` event the element (or its shadow content) dispatches. */
+export function events<D>(element: HTMLElement, type: string): D[] {
+  const seen: D[] = [];
+  element.addEventListener(type, (event) => seen.push((event as CustomEvent<D>).detail));
+  return seen;
+}
+
+export function cleanup(): void {
+  document.body.replaceChildren();
+}

@@ -1,0 +1,18 @@
+// <head-stats-table>: statistics at k = 1 and at k side by side; norms divide by k, anisotropy does not change.
+import '../../src/ui/stats-table.ts';
+import type { HeadStatsTable } from '../../src/ui/stats-table.ts';
+import { precomputedPair } from '../../src/ui/precomputed-stats.ts';
+import { check, inside, mount, near } from './ui-fixture.ts';
+
+describe('<head-stats-table>', () => {
+  it('shows every statistic at k = 1 and divided by k', async () => {
+    const pair = precomputedPair({ provenance: 't', anisotropy: 0.25, norms: [1, 2, 3, 4, 8] }, 8, false);
+    const el = await mount<HeadStatsTable>('head-stats-table', { original: pair.before, rescaled: pair.after });
+    check(inside(el, 'thead th[data-k="after"]').textContent?.trim() === 'k = 8', 'column header names k');
+    const cell = (key: string, column: string) => Number(inside(el, `tr[data-stat="${key}"] td[data-k="${column}"]`).textContent);
+    near(cell('mean', '1'), 3.6, 5e-4, 'mean at k = 1');
+    near(cell('max', 'after'), 1, 5e-4, 'max at k = 8');
+    near(cell('p50', 'after'), 3 / 8, 5e-4, 'median at k = 8');
+    check(cell('anisotropy', '1') === 0.25 && cell('anisotropy', 'after') === 0.25, 'anisotropy unchanged by k');
+  });
+});

@@ -1,0 +1,25 @@
+// The URL state: every field survives a round trip, defaults stay out of links, malformed values fall back.
+import { DEFAULT_STATE, readState, writeState, type PageState } from '../../src/ui/url-state.ts';
+import { check } from './ui-fixture.ts';
+
+describe('url state', () => {
+  it('round-trips model, k, target, texts, panel, log scale and Hub URL', () => {
+    const state: PageState = {
+      model: 'answerdotai/ModernBERT-base',
+      k: 8,
+      target: 1.28,
+      query: 'what is a "tide" & why?',
+      doc: 'Tides: rise/fall of the sea.',
+      panel: 'preview',
+      logNorm: true,
+      hub: 'http://127.0.0.1:9000/hub',
+    };
+    check(JSON.stringify(readState(writeState(state))) === JSON.stringify(state), writeState(state));
+  });
+
+  it('keeps links short and falls back on malformed values', () => {
+    check(writeState(DEFAULT_STATE) === '?model=demo&k=1', writeState(DEFAULT_STATE));
+    const state = readState('?k=-3&target=abc&panel=nope&model=');
+    check(state.k === 1 && state.target === 1.4 && state.panel === 'norms' && state.model === 'demo', JSON.stringify(state));
+  });
+});
