@@ -2,8 +2,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadBeir, parseBeirQrels } from '../../src/io/beir.ts';
 import { folderSource } from '../../src/io/retrieval-source.ts';
 import { parseRun } from '../../src/io/trec.ts';
@@ -11,24 +10,13 @@ import { evaluateEncoder, type SparseEncoder } from '../../src/retrieval/evaluat
 import { evaluateRun } from '../../src/retrieval/metrics/evaluate-run.ts';
 import { sparseFromEntries } from '../../src/retrieval/sparse-vector.ts';
 import { wordAnalyzer } from '../../src/retrieval/word-analyzer.ts';
+import { runCli } from '../helpers/cli.ts';
 import { readSharedText, sharedDataPath } from '../helpers/retrieval-shared-data.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'splade-lab-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Runs the CLI in-process and captures what it writes. */
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  try {
-    return { code: await main(argv), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const cli = runCli;
 
 describe('splade-lab metrics', () => {
   const qrels = sharedDataPath('trec_eval/qrels.test');
