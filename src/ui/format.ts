@@ -3,7 +3,8 @@
 /** A norm or weight with three decimals (as the paper prints them). */
 export function formatStat(value: number): string {
   if (!Number.isFinite(value)) return '–';
-  return value.toFixed(3);
+  const text = value.toFixed(3);
+  return text === '-0.000' ? '0.000' : text;
 }
 
 /** k or a target with up to three significant decimals, no trailing zeros. */

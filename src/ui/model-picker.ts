@@ -1,6 +1,6 @@
 // <model-picker>: choose a backbone (synthetic demo, presets, any Hub id, local files), see its size, follow the download.
 import { LitElement, css, html, nothing } from 'lit';
-import type { LoadProgress, ModelSummary } from '../worker/api.ts';
+import type { LoadProgress, MemoryEstimate, ModelSummary } from '../worker/api.ts';
 import { formatBytes, formatCount } from './format.ts';
 import { DEMO_LABEL, DEMO_MODEL, MODEL_PRESETS, presetByKey } from './presets.ts';
 import { baseStyles } from './theme.ts';
@@ -148,22 +148,26 @@ export class ModelPicker extends LitElement {
             : `${p.stage}…`;
     return html`<progress id="progress" aria-label="Loading progress" max="1" .value=${fraction ?? 0} ?indeterminate=${fraction === null}></progress>
       <span id="progress-text">${text}</span>
-      <button id="cancel" @click=${this._onCancel}>Cancel</button>`;
+      <button id="cancel" @click=${this._onCancel}>Cancel</button>
+      ${p?.estimate ? this._renderEstimate(p.estimate) : nothing}`;
   }
 
   private _renderSummary() {
     const s = this.summary;
     if (this.noGpu) return html`<span id="model-label"><span class="synthetic">synthetic demo</span> precomputed figures only: loading models needs WebGPU.</span>`;
     if (!s) return html`<span class="muted">No model loaded.</span>`;
-    const e = s.estimate;
     return html`<span id="model-label">${s.synthetic ? html`<span class="synthetic" title=${DEMO_LABEL}>synthetic demo</span>` : nothing}
         <strong>${s.synthetic ? 'BERT-style, random weights, large-norm head' : s.label}</strong></span>
-      <span>${s.hfArchitecture} · ${formatCount(s.parameters)} parameters · V = ${s.vocabSize} · d = ${s.hidden} · ${s.layers} layers · head ${s.tiedHead ? 'tied to the embeddings' : 'untied'}</span>
-      <span id="memory" class="muted"
-        >GPU memory ≈ ${formatBytes(e.gpuBytes)}; largest tensor ${formatBytes(e.largestTensorBytes)} of ${formatBytes(e.maxStorageBufferBindingSize)} allowed per binding${e.downloadBytes !== null
-          ? html`; files ${formatBytes(e.downloadBytes)}`
-          : nothing}</span
-      >`;
+      <span>${s.hfArchitecture} · V = ${s.vocabSize} · d = ${s.hidden} · ${s.layers} layers · head ${s.tiedHead ? 'tied to the embeddings' : 'untied'}</span>
+      ${this._renderEstimate(s.estimate)}`;
+  }
+
+  private _renderEstimate(e: MemoryEstimate) {
+    const files = e.downloadBytes !== null ? `; files ${formatBytes(e.downloadBytes)}` : '';
+    const binding = formatBytes(e.maxStorageBufferBindingSize);
+    return html`<span id="memory" class="muted"
+      >${formatCount(e.parameters)} parameters: GPU memory ≈ ${formatBytes(e.gpuBytes)}; largest tensor ${formatBytes(e.largestTensorBytes)} of ${binding} allowed per binding${files}</span
+    >`;
   }
 
   private _onPreset(event: Event) {

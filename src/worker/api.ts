@@ -19,6 +19,8 @@ export interface LoadProgress {
   file?: string;
   loaded: number;
   total: number | null;
+  /** Known once config.json and the weight headers are read, before the weights are downloaded. */
+  estimate?: MemoryEstimate;
 }
 
 /** Memory a model needs against what the device allows, known before its weights are fetched. */

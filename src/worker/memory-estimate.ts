@@ -1,4 +1,4 @@
-// Memory a backbone needs (from config.json and the weight files' headers) against the device's limits.
+// Memory a backbone needs (from config.json, then the weight files' headers) against the device's limits.
 import { estimateCheckpointBytes } from '../io/checkpoint.ts';
 import type { FileSource, ReadOptions } from '../io/file-source.ts';
 import { formatBytes } from '../gpu/errors.ts';
@@ -11,38 +11,45 @@ export interface DeviceLimits {
   maxStorageBufferBindingSize: number;
 }
 
-export async function estimateModelMemory(
-  source: FileSource,
-  config: ModelConfig,
-  limits: DeviceLimits,
-  options?: ReadOptions,
-): Promise<MemoryEstimate> {
+/** What config.json alone tells: parameters, the largest tensor, and whether it fits one binding. */
+export function configMemory(config: ModelConfig, limits: DeviceLimits): MemoryEstimate {
+  const layout = parameterLayout(config);
+  const bytesOf = (shape: number[]) => 4 * shape.reduce((a, b) => a * b, 1);
+  const largestSpec = layout.reduce((best, spec) => (bytesOf(spec.shape) > bytesOf(best.shape) ? spec : best));
+  const largest = bytesOf(largestSpec.shape);
+  const problems: string[] = [];
+  for (const [name, limit] of [
+    ['maxStorageBufferBindingSize', limits.maxStorageBufferBindingSize],
+    ['maxBufferSize', limits.maxBufferSize],
+  ] as const) {
+    if (largest > limit && problems.length === 0) {
+      problems.push(
+        `Its ${largestSpec.role} [${largestSpec.shape.join(' x ')}] takes ${formatBytes(largest)}, more than this GPU allows ` +
+          `in one buffer (${name} ${formatBytes(limit)}). Try a smaller model, or a browser and GPU with higher limits.`,
+      );
+    }
+  }
+  const parameters = parameterCount(config);
+  return {
+    downloadBytes: null,
+    gpuBytes: 4 * parameters,
+    largestTensorBytes: largest,
+    parameters,
+    maxBufferSize: limits.maxBufferSize,
+    maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize,
+    problems,
+  };
+}
+
+/** configMemory, completed from the weight files' headers: fp32 bytes as stored and the download size. */
+export async function estimateModelMemory(source: FileSource, config: ModelConfig, limits: DeviceLimits, options?: ReadOptions): Promise<MemoryEstimate> {
+  const fromConfig = configMemory(config, limits);
+  if (fromConfig.problems.length > 0) return fromConfig;
   const checkpoint = await estimateCheckpointBytes(source, options);
   let downloadBytes: number | null = 0;
   for (const file of checkpoint.files) {
     const probe = source.readRange ? await source.readRange(file, 0, 1, options) : null;
     downloadBytes = probe && downloadBytes !== null ? downloadBytes + probe.fileSize : null;
   }
-  const layout = parameterLayout(config);
-  const largest = layout.reduce((best, spec) => Math.max(best, 4 * spec.shape.reduce((a, b) => a * b, 1)), 0);
-  const largestName = layout.find((spec) => 4 * spec.shape.reduce((a, b) => a * b, 1) === largest)?.role ?? 'a tensor';
-  const problems: string[] = [];
-  const binding = limits.maxStorageBufferBindingSize;
-  if (largest > binding) {
-    problems.push(
-      `The ${largestName} (${formatBytes(largest)}) is larger than this GPU allows in one buffer binding ` +
-        `(maxStorageBufferBindingSize ${formatBytes(binding)}). Try a smaller model or a browser/GPU with higher limits.`,
-    );
-  } else if (largest > limits.maxBufferSize) {
-    problems.push(`The ${largestName} (${formatBytes(largest)}) is larger than this GPU's maxBufferSize (${formatBytes(limits.maxBufferSize)}).`);
-  }
-  return {
-    downloadBytes,
-    gpuBytes: Math.max(checkpoint.bytes, 4 * parameterCount(config)),
-    largestTensorBytes: largest,
-    parameters: parameterCount(config),
-    maxBufferSize: limits.maxBufferSize,
-    maxStorageBufferBindingSize: binding,
-    problems,
-  };
+  return { ...fromConfig, downloadBytes, gpuBytes: Math.max(fromConfig.gpuBytes, checkpoint.bytes) };
 }

@@ -58,7 +58,8 @@ class GpuWorker implements WorkerApi {
     const config = await readConfig(files, signal);
     const estimate = await estimateModelMemory(files, config, ctx.limits, { signal });
     if (estimate.problems.length > 0) throw new ModelTooLargeError(estimate.problems.join('\n'));
-    const report = (p: ReadProgress) => onProgress({ stage: 'download', ...p });
+    const report = (p: ReadProgress) => onProgress({ stage: 'download', ...p, estimate });
+    onProgress({ stage: 'download', loaded: 0, total: estimate.downloadBytes, estimate });
     const loaded = await loadModel(files, { signal, onProgress: report, limits: ctx.limits });
     onProgress({ stage: 'upload', loaded: 0, total: null });
     const name = modelName(source);

@@ -13,6 +13,9 @@ import { startTestServer, type TestServer } from './static-server.ts';
 const SITE_PATH = '/deep/sub/path/';
 const HUB_REPO = 'e2e-org/tiny-bert';
 const HUB_HEAD_NORM = 3;
+/** A config whose vocabulary matrix (4M x 1024 fp32 = 16 GiB) no device binding allows; it has no weights at all. */
+const HUGE_REPO = 'e2e-org/huge-vocab';
+const HUGE_CONFIG = { architectures: ['BertForMaskedLM'], model_type: 'bert', vocab_size: 4_000_000, hidden_size: 1024, num_hidden_layers: 1, num_attention_heads: 16, intermediate_size: 4096 };
 const STATS = ['mean', 'max', 'p50', 'p99', 'std'] as const;
 /** The GPU on SwiftShader is slow: allow each wait this long. */
 const WAIT = { timeout: 120_000 };
@@ -47,7 +50,10 @@ describe('the built page', { timeout: 600_000 }, () => {
   before(async () => {
     const dist = join(process.cwd(), 'dist');
     assert.ok(existsSync(join(dist, 'index.html')) && existsSync(join(dist, 'demo', 'model.safetensors')), 'run `npm run build` first (it generates the demo)');
-    server = await startTestServer({ siteDir: dist, sitePath: SITE_PATH, hubRepos: new Map([[HUB_REPO, tinyHubRepo()]]) });
+    server = await startTestServer({ siteDir: dist, sitePath: SITE_PATH, hubRepos: new Map([
+        [HUB_REPO, tinyHubRepo()],
+        [HUGE_REPO, new Map([['config.json', new TextEncoder().encode(JSON.stringify(HUGE_CONFIG))]])],
+      ]) });
     site = `${server.origin}${SITE_PATH}`;
     browser = await launchChromium(true);
   });
@@ -85,6 +91,7 @@ describe('the built page', { timeout: 600_000 }, () => {
     for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowLeft');
     await waitForK(page, 8);
     assert.ok(Math.abs((await stat(page, 'mean', 'after')) - mean1 / 8) <= 0.0011);
+    await screenshot(page, '02b-keyboard-focus-k8');
 
     await page.locator('head-norm-panel #log-norm').check();
     await page.locator('suggested-k #target').fill('2');
@@ -149,6 +156,17 @@ describe('the built page', { timeout: 600_000 }, () => {
     assert.ok(Math.abs((await stat(page, 'mean', 'after')) - mean1 / 2) <= 0.0011);
     assert.ok(server.requests.includes(`/hub/${HUB_REPO}/resolve/main/model.safetensors`));
     await screenshot(page, '05-hub-model');
+    await context.close();
+  });
+
+  it('a model too large for the device is refused from its config, before any weight is fetched', async () => {
+    const { context, page } = await openPage(browser, offsite);
+    await page.goto(`${site}?model=${HUGE_REPO}&hub=${encodeURIComponent(`${server.origin}/hub`)}`);
+    const notice = page.locator('notice-banner#notice .box');
+    await notice.waitFor(WAIT);
+    assert.match((await notice.textContent()) ?? '', /too large for this GPU[\s\S]*maxStorageBufferBindingSize/);
+    assert.ok(!server.requests.some((path) => path.startsWith(`/hub/${HUGE_REPO}/`) && !path.endsWith('/config.json')), 'only config.json was read');
+    await screenshot(page, '06-too-large');
     await context.close();
   });
 
