@@ -1,7 +1,6 @@
 // `splade-lab bm25 --beir <dir>`: the lexical baseline on a BEIR folder, with trec_eval measures, index size and latency.
 import { writeFile } from 'node:fs/promises';
 import { loadBeir } from '../io/beir.ts';
-import { folderSource } from '../io/retrieval-source.ts';
 import { formatRun } from '../io/trec.ts';
 import { bm25Query, buildBm25 } from '../retrieval/bm25.ts';
 import { retrieveAndEvaluate } from '../retrieval/evaluate.ts';
@@ -32,7 +31,7 @@ export const bm25Command: Command = {
     const json = args.options.has('json');
 
     const t0 = performance.now();
-    const dataset = await loadBeir(folderSource(beirDir), split, beirDir);
+    const dataset = await loadBeir(createFolderSource(beirDir), split, beirDir);
     const t1 = performance.now();
     const tokenizerDir = stringOption(args, 'tokenizer');
     const analyzer = tokenizerDir ? await tokenizerAnalyzer(tokenizerDir) : wordAnalyzer();

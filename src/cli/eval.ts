@@ -2,7 +2,7 @@
 // and report trec_eval measures, sparsity (active dimensions, avg_flops), index size and latency.
 import { writeFile } from 'node:fs/promises';
 import { loadBeir } from '../io/beir.ts';
-import { folderSource } from '../io/retrieval-source.ts';
+import { createFolderSource } from '../io/file-source-node.ts';
 import { formatRun } from '../io/trec.ts';
 import { evaluateEncoder } from '../retrieval/evaluate.ts';
 import { asSparseEncoder } from '../model/splade-encoder.ts';
@@ -22,7 +22,7 @@ export const evalCommand: Command = {
     const beirDir = stringOption(args, 'beir');
     if (!modelArg || !beirDir || args.positional.length) throw new Error(usage);
     const split = stringOption(args, 'split') ?? 'test';
-    const dataset = await loadBeir(folderSource(beirDir), split, beirDir);
+    const dataset = await loadBeir(createFolderSource(beirDir), split, beirDir);
     const session = await openGpuSession(modelArg, { k: numberOption(args, 'k', 1), batchSize: numberOption(args, 'batch', 8) });
     try {
       const encoder = asSparseEncoder(

@@ -1,7 +1,7 @@
 // BEIR test collections: corpus.jsonl, queries.jsonl and qrels/<split>.tsv, joined into one RetrievalDataset.
 import type { RetrievalDataset } from '../retrieval/dataset.ts';
 import type { Qrels } from '../retrieval/run-types.ts';
-import { MissingFileError, type FileSource } from './retrieval-source.ts';
+import { MissingFileError, fileLocation, readRequiredFile, type FileSource } from './file-source.ts';
 
 /** Text a model sees for a BEIR document: title + " " + text, trimmed, when there is a title (as BEIR's encoders do). */
 export function beirDocumentText(title: string | undefined, text: string): string {
@@ -114,7 +114,7 @@ export function assembleDataset(
 
 async function requiredText(source: FileSource, path: string): Promise<string> {
   try {
-    return await source.readText(path);
+    return new TextDecoder().decode(await readRequiredFile(source, path));
   } catch (error) {
     if (error instanceof MissingFileError) {
       throw new Error(`${error.message}; a BEIR folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv`);
@@ -124,7 +124,7 @@ async function requiredText(source: FileSource, path: string): Promise<string> {
 }
 
 /** Loads a BEIR folder (or URL base) for one qrels split. */
-export async function loadBeir(source: FileSource, split = 'test', name = source.describe('')): Promise<RetrievalDataset> {
+export async function loadBeir(source: FileSource, split = 'test', name = source.label): Promise<RetrievalDataset> {
   const [corpusText, queriesText, qrelsText] = await Promise.all([
     requiredText(source, 'corpus.jsonl'),
     requiredText(source, 'queries.jsonl'),
@@ -132,8 +132,8 @@ export async function loadBeir(source: FileSource, split = 'test', name = source
   ]);
   return assembleDataset(
     name,
-    parseBeirJsonl(corpusText, source.describe('corpus.jsonl')),
-    parseBeirJsonl(queriesText, source.describe('queries.jsonl')),
-    parseBeirQrels(qrelsText, source.describe(`qrels/${split}.tsv`)),
+    parseBeirJsonl(corpusText, fileLocation(source, 'corpus.jsonl')),
+    parseBeirJsonl(queriesText, fileLocation(source, 'queries.jsonl')),
+    parseBeirQrels(qrelsText, fileLocation(source, `qrels/${split}.tsv`)),
   );
 }

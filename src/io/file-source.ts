@@ -43,6 +43,23 @@ export function createMemorySource(files: Map<string, Uint8Array>, label = 'memo
   };
 }
 
+/** A file a reader cannot do without is absent. */
+export class MissingFileError extends Error {
+  override name = 'MissingFileError';
+}
+
+/** Where a file of a source is, for error messages: "<source label>/<name>". */
+export function fileLocation(source: FileSource, name: string): string {
+  return `${source.label}/${name}`;
+}
+
+/** Reads a file that must exist; a MissingFileError names it otherwise. */
+export async function readRequiredFile(source: FileSource, name: string, options?: ReadOptions): Promise<Uint8Array> {
+  const bytes = await source.readFile(name, options);
+  if (bytes === null) throw new MissingFileError(`${fileLocation(source, name)} not found`);
+  return bytes;
+}
+
 /** Reads and parses a JSON file; null when absent, an error naming the file and source when it is not JSON. */
 export async function readJsonFile(source: FileSource, name: string, options?: ReadOptions): Promise<unknown | null> {
   const bytes = await source.readFile(name, options);

@@ -3,7 +3,8 @@ import { parquetReadObjects } from 'hyparquet';
 import type { RetrievalDataset } from '../retrieval/dataset.ts';
 import type { Qrels } from '../retrieval/run-types.ts';
 import { assembleDataset, type JsonlRecord } from './beir.ts';
-import { urlSource, type FileSource } from './retrieval-source.ts';
+import { fileLocation, readRequiredFile, type FileSource } from './file-source.ts';
+import { createUrlFolderSource } from './url-folder-source.ts';
 
 /** The 13 NanoBEIR sets. */
 export const nanoBeirNames = [
@@ -31,22 +32,24 @@ export function nanoBeirHubBase(name: string, owner = 'zeta-alpha-ai'): string {
 
 /** A source reading a NanoBEIR set straight from the Hub (works in the browser: the Hub allows CORS). */
 export function nanoBeirHubSource(name: string, fetchImpl?: typeof fetch): FileSource {
-  return urlSource(nanoBeirHubBase(name), fetchImpl);
+  const base = nanoBeirHubBase(name);
+  return createUrlFolderSource(base, base.replace(/\/+$/, ''), fetchImpl);
 }
 
 type Row = Record<string, unknown>;
 
 async function readTable(source: FileSource, path: string, columns: readonly string[]): Promise<Row[]> {
-  const bytes = await source.readBytes(path);
+  const bytes = await readRequiredFile(source, path);
   let rows: Row[];
   try {
-    rows = (await parquetReadObjects({ file: bytes })) as Row[];
+    const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    rows = (await parquetReadObjects({ file })) as Row[];
   } catch (error) {
-    throw new Error(`${source.describe(path)}: not a readable Parquet file (${(error as Error).message})`);
+    throw new Error(`${fileLocation(source, path)}: not a readable Parquet file (${(error as Error).message})`);
   }
   const present = rows.length ? Object.keys(rows[0]) : [];
   const missing = columns.filter((c) => rows.length && !present.includes(c));
-  if (missing.length) throw new Error(`${source.describe(path)}: missing column(s) ${missing.join(', ')} (has ${present.join(', ')})`);
+  if (missing.length) throw new Error(`${fileLocation(source, path)}: missing column(s) ${missing.join(', ')} (has ${present.join(', ')})`);
   return rows;
 }
 
@@ -81,7 +84,7 @@ function qrelsFromRows(rows: Row[], where: string): { qrels: Qrels; duplicates: 
   return { qrels, duplicates };
 }
 
-/** Loads a NanoBEIR set from any source: `folderSource(dir)` in Node, `nanoBeirHubSource(name)` in the browser. */
+/** Loads a NanoBEIR set from any source: `createFolderSource(dir)` in Node, `nanoBeirHubSource(name)` in the browser. */
 export async function loadNanoBeir(source: FileSource, name: string, layout: NanoBeirLayout = defaultNanoBeirLayout): Promise<RetrievalDataset> {
   const [corpusRows, queryRows, qrelsRows] = await Promise.all([
     readTable(source, layout.corpus, ['_id', 'text']),
@@ -90,8 +93,8 @@ export async function loadNanoBeir(source: FileSource, name: string, layout: Nan
   ]);
   return assembleDataset(
     name,
-    textRecords(corpusRows, source.describe(layout.corpus)),
-    textRecords(queryRows, source.describe(layout.queries)),
-    qrelsFromRows(qrelsRows, source.describe(layout.qrels)),
+    textRecords(corpusRows, fileLocation(source, layout.corpus)),
+    textRecords(queryRows, fileLocation(source, layout.queries)),
+    qrelsFromRows(qrelsRows, fileLocation(source, layout.qrels)),
   );
 }

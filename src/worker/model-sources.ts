@@ -3,7 +3,7 @@ import type { FileSource } from '../io/file-source.ts';
 import { createCacheStorageCache, createFileListSource } from '../io/file-source-browser.ts';
 import { createHubSource, type FileCache } from '../io/hub.ts';
 import type { ModelSource } from './api.ts';
-import { createUrlFolderSource } from './url-folder-source.ts';
+import { createUrlFolderSource } from '../io/url-folder-source.ts';
 
 /** Cache Storage when the context has it (secure contexts: https or localhost), else no cache. */
 function hubCache(): FileCache | undefined {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadBeir, parseBeirQrels } from '../../src/io/beir.ts';
-import { folderSource } from '../../src/io/retrieval-source.ts';
+import { createFolderSource as folderSource } from '../../src/io/file-source-node.ts';
 import { parseRun } from '../../src/io/trec.ts';
 import { evaluateEncoder, type SparseEncoder } from '../../src/retrieval/evaluate.ts';
 import { evaluateRun } from '../../src/retrieval/metrics/evaluate-run.ts';

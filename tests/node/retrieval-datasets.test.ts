@@ -6,7 +6,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadBeir } from '../../src/io/beir.ts';
 import { loadNanoBeir, nanoBeirHubSource } from '../../src/io/nanobeir.ts';
-import { folderSource } from '../../src/io/retrieval-source.ts';
+import { createFolderSource as folderSource } from '../../src/io/file-source-node.ts';
 import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'splade-lab-retrieval-'));
@@ -121,7 +121,7 @@ describe('NanoBEIR parquet', () => {
       'https://huggingface.co/datasets/zeta-alpha-ai/NanoSciFact/resolve/main/qrels/train-00000-of-00001.parquet',
       'https://huggingface.co/datasets/zeta-alpha-ai/NanoSciFact/resolve/main/queries/train-00000-of-00001.parquet',
     ]);
-    await expect(loadNanoBeir(nanoBeirHubSource('Nope', fakeFetch), 'NanoNope')).rejects.toThrow(/NanoNope\/resolve\/main\/.* not found \(HTTP 404\)/);
+    await expect(loadNanoBeir(nanoBeirHubSource('Nope', fakeFetch), 'NanoNope')).rejects.toThrow(/NanoNope\/resolve\/main\/corpus\/.* not found/);
   });
 
   it('names the file when a table is not Parquet or lacks a column', async () => {

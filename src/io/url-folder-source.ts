@@ -1,15 +1,15 @@
-// A FileSource over a plain folder URL (the bundled demo next to index.html): <folder>/<file>, 404 = absent.
+// A FileSource over a plain folder URL (the bundled demo next to index.html, a NanoBEIR set on the Hub): <folder>/<file>, 404 = absent.
 // Files are kept once fetched, so the size estimate and the load read each file from the server once.
-import { throwIfAborted, type FileSource, type ReadOptions } from '../io/file-source.ts';
-import { HubError } from '../io/hub.ts';
+import { throwIfAborted, type FileSource, type ReadOptions } from './file-source.ts';
+import { HubError } from './hub.ts';
 
-export function createUrlFolderSource(folderUrl: string, label: string): FileSource {
+export function createUrlFolderSource(folderUrl: string, label: string, fetchImpl: typeof fetch = (input, init) => fetch(input, init)): FileSource {
   const base = folderUrl.endsWith('/') ? folderUrl : `${folderUrl}/`;
   async function get(name: string, options?: ReadOptions): Promise<Response | null> {
     throwIfAborted(options?.signal);
     let response: Response;
     try {
-      response = await fetch(new URL(name, base), { signal: options?.signal });
+      response = await fetchImpl(new URL(name, base), { signal: options?.signal });
     } catch (error) {
       throwIfAborted(options?.signal);
       throw new HubError(`could not fetch ${name} of ${label} (${base}): ${error instanceof Error ? error.message : String(error)}`, label, name, null);
