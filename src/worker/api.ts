@@ -95,6 +95,19 @@ export interface PreviewResult {
   score: number;
 }
 
+export interface EncodeRequest {
+  k: number;
+  /** Tokens per text, special tokens included. */
+  maxLength: number;
+  topK?: number;
+}
+
+/** A sparse vector as it crosses the worker boundary: vocabulary ids ascending, their weights. */
+export interface SparseVectorData {
+  indices: Uint32Array;
+  values: Float32Array;
+}
+
 /** Kinds of failure the page reacts to differently (each error's `name` on the worker side). */
 export type FailureKind =
   | 'no-webgpu'
@@ -120,6 +133,11 @@ export interface WorkerApi {
   headStats(k: number, options: HistogramOptions): Promise<HeadStatsPair>;
   /** Sparse vectors of a query and a document under k (forward only) and their dot score. */
   preview(query: string, doc: string, k: number, topTerms: number): Promise<PreviewResult>;
+  /**
+   * Sparse vectors of many texts under k (batched GPU encoding, forward only), with progress after each batch;
+   * `topK` > 0 keeps each vector's largest weights only.
+   */
+  encode(texts: string[], options: EncodeRequest, onProgress: (done: number, total: number) => void): Promise<SparseVectorData[]>;
   /** Calls `listener` with a message if the GPU device is lost. */
   onDeviceLost(listener: (message: string) => void): void;
 }

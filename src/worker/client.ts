@@ -1,6 +1,6 @@
 // The page's side of the GPU worker: starts it, wraps its comlink API, and turns its errors into PageFailures.
 import * as Comlink from 'comlink';
-import { FAILURE_BY_ERROR_NAME, type FailureKind, type LoadProgress, type WorkerApi } from './api.ts';
+import { FAILURE_BY_ERROR_NAME, type EncodeRequest, type FailureKind, type LoadProgress, type WorkerApi } from './api.ts';
 
 /** A failed worker call, as the page shows it. */
 export class PageFailure extends Error {
@@ -61,6 +61,10 @@ export class WorkerClient {
 
   preview(...args: Parameters<WorkerApi['preview']>) {
     return this.call(() => this.api.preview(...args));
+  }
+
+  encode(texts: string[], options: EncodeRequest, onProgress: (done: number, total: number) => void) {
+    return this.call(() => this.api.encode(texts, options, Comlink.proxy(onProgress)));
   }
 
   onDeviceLost(listener: (message: string) => void): Promise<void> {

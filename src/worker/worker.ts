@@ -10,7 +10,7 @@ import { decoderWeightName } from '../model/layout.ts';
 import { loadModel } from '../model/load-model.ts';
 import { SpladeTextEncoder } from '../model/splade-encoder.ts';
 import { sparseDot } from '../retrieval/sparse-vector.ts';
-import type { GpuReport, HeadStatsPair, LoadProgress, MemoryEstimate, ModelSource, ModelSummary, PreviewResult, WorkerApi } from './api.ts';
+import type { EncodeRequest, GpuReport, HeadStatsPair, SparseVectorData, LoadProgress, MemoryEstimate, ModelSource, ModelSummary, PreviewResult, WorkerApi } from './api.ts';
 import { ModelTooLargeError, NoModelError } from './errors.ts';
 import { HeadSession } from './head-session.ts';
 import { estimateModelMemory } from './memory-estimate.ts';
@@ -111,6 +111,16 @@ class GpuWorker implements WorkerApi {
         doc: summarizeSparse(doc, d, model.tokenizer, topTerms),
         score: sparseDot(q, d),
       };
+    });
+  }
+
+  async encode(texts: string[], options: EncodeRequest, onProgress: (done: number, total: number) => void): Promise<SparseVectorData[]> {
+    checkK(options.k);
+    return this.serialized(async () => {
+      const model = this.loadedModel();
+      const ctx = await this.context();
+      await ctx.run(`W_head / ${options.k} for encoding`, (encoder) => model.head.writeScaled(encoder, model.gpuModel.decoderWeight, options.k));
+      return model.encoder.encode(texts, { maxLength: options.maxLength, topK: options.topK, onProgress });
     });
   }
 
