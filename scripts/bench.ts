@@ -1,14 +1,16 @@
-// `npm run bench -- [--out file.json] [--only matmul,splade-head]`: kernel benchmark table, printed and saved as JSON.
+// `npm run bench -- [--out file.json] [--only matmul,splade-head,training]`: kernel benchmark table, printed and saved as JSON.
 import { writeFileSync } from 'node:fs';
 import { parseArgs, stringOption } from '../src/cli/command.ts';
 import { nodeGpuContext } from '../src/gpu/node-gpu.ts';
 import { benchMatmul } from './bench/matmul.ts';
 import { benchSpladeHead } from './bench/splade-head.ts';
+import { benchTraining } from './bench/training.ts';
 import type { BenchRow } from './bench/types.ts';
 
 const SECTIONS: Record<string, typeof benchMatmul> = {
   matmul: benchMatmul,
   'splade-head': benchSpladeHead,
+  training: benchTraining,
 };
 
 async function main(): Promise<void> {

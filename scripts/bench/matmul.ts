@@ -2,6 +2,7 @@
 import type { GpuContext } from '../../src/gpu/context.ts';
 import { Matmul, defaultMatmulVariant, type MatmulLayout, type MatmulVariant } from '../../src/kernels/matmul.ts';
 import { Random } from '../../src/util/random.ts';
+import { median } from './timing.ts';
 import type { BenchRow } from './types.ts';
 
 const LAYOUTS: MatmulLayout[] = ['nn', 'nt', 'tn'];
@@ -59,10 +60,4 @@ async function benchOne(ctx: GpuContext, M: number, N: number, K: number, layout
   } finally {
     for (const t of [a, b, c]) t.buffer.destroy();
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }

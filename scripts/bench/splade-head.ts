@@ -4,6 +4,7 @@ import type { Tensor } from '../../src/gpu/tensor.ts';
 import { SpladeHead, type SpladeHeadDims } from '../../src/kernels/splade-head.ts';
 import { Random } from '../../src/util/random.ts';
 import source from '../../shaders/splade_head.wgsl?raw';
+import { medianMs } from './timing.ts';
 import type { BenchRow } from './types.ts';
 
 /** Sizes kept small enough for SwiftShader (~60 s for the section); T x V grows 7.5x from the first to the second. */
@@ -52,8 +53,8 @@ async function benchOne(ctx: GpuContext, dims: SpladeHeadDims, reps: number, war
   const dbias = tensor('bench dbias', [V], 'f32');
   const fusedBytes = inputBytes + bytes(pooled, argmax) + head.scratchBytes;
   const backwardBytes = fusedBytes + bytes(dpooled, dhidden, dweight, dbias);
-  const fwdMs = await median(ctx, reps, warmUp, (enc) => head.forward(enc, { hidden, weight, bias, mask, pooled, argmax }));
-  const bwdMs = await median(ctx, reps, warmUp, (enc) =>
+  const fwdMs = await timeRecorded(ctx, reps, warmUp, (enc) => head.forward(enc, { hidden, weight, bias, mask, pooled, argmax }));
+  const bwdMs = await timeRecorded(ctx, reps, warmUp, (enc) =>
     head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dhidden, dweight, dbias }),
   );
   const fusedPooled = await ctx.read(pooled);
@@ -67,7 +68,7 @@ async function benchOne(ctx: GpuContext, dims: SpladeHeadDims, reps: number, war
   const naivePooled = tensor('bench naive pooled', [B, V], 'f32');
   const naiveArgmax = tensor('bench naive argmax', [B, V], 'u32');
   const naiveBytes = inputBytes + bytes(logits, naivePooled, naiveArgmax, dimsBuffer);
-  const naiveMs = await median(ctx, reps, warmUp, (enc) => {
+  const naiveMs = await timeRecorded(ctx, reps, warmUp, (enc) => {
     ctx.dispatch(enc, naive('naive_logits'), [dimsBuffer, hidden, weight, bias, logits], [Math.ceil((B * T) / 4), Math.ceil(V / (4 * NAIVE_WG))], tag);
     ctx.dispatch(enc, naive('naive_pool'), [dimsBuffer, logits, mask, naivePooled, naiveArgmax], [Math.ceil(V / NAIVE_WG), B], tag);
   });
@@ -103,16 +104,9 @@ async function benchOne(ctx: GpuContext, dims: SpladeHeadDims, reps: number, war
 }
 
 /** Median wall time of `reps` submissions (after an optional warm-up that also compiles the pipelines). */
-async function median(ctx: GpuContext, reps: number, warmUp: boolean, record: (encoder: GPUCommandEncoder) => void): Promise<number> {
+async function timeRecorded(ctx: GpuContext, reps: number, warmUp: boolean, record: (encoder: GPUCommandEncoder) => void): Promise<number> {
   if (warmUp) await ctx.run('bench warm-up', record);
-  const times: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    const start = performance.now();
-    await ctx.run('bench', record);
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return medianMs(reps, () => ctx.run('bench', record));
 }
 
 /** Sanity figures: the two paths must compute the same thing. */

@@ -1,0 +1,66 @@
+// Benchmark section: one full SPLADE fine-tuning step (encoder + head, forward, backward, AdamW) of a small BERT,
+// against the forward-only encoding of the same batch measured in the same run.
+import type { GpuContext } from '../../src/gpu/context.ts';
+import { parseModelConfig } from '../../src/model/config.ts';
+import { GpuModel } from '../../src/model/gpu-model.ts';
+import { makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
+import { loadParameters } from '../../src/model/weights.ts';
+import { SpladeTrainer, type TripletBatch } from '../../src/train/trainer.ts';
+import { Random } from '../../src/util/random.ts';
+import { medianMs } from './timing.ts';
+import type { BenchRow } from './types.ts';
+
+const SHAPE = { B: 4, Tq: 16, Td: 64, hidden: 128, layers: 2, heads: 2, intermediate: 512, vocab: 30522 };
+
+export async function benchTraining(ctx: GpuContext, reps = 3): Promise<BenchRow[]> {
+  const { B, Tq, Td, hidden, layers, heads, intermediate, vocab } = SHAPE;
+  const tiny = makeTinyCheckpoint('bert', { seed: 1, vocabSize: vocab, hidden, layers, heads, intermediate, headNormScale: 2.5, maxPositions: 128 });
+  const config = parseModelConfig(tiny.config);
+  const model = GpuModel.upload(ctx, config, loadParameters(config, tiny.tensors));
+  const trainer = new SpladeTrainer(ctx, model, {
+    batchSize: B,
+    queryLength: Tq,
+    documentLength: Td,
+    optimizer: { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 },
+    schedule: { peakLr: 1e-4, totalSteps: 100, warmupRatio: 0.1 },
+    lambdaQueries: 5e-2,
+    lambdaDocuments: 3e-3,
+    tau: 1,
+  });
+  const batch = randomBatch(new Random(3), B, Tq, Td, vocab);
+  await trainer.step(batch, true); // compiles every pipeline
+  const stepMs = await medianMs(reps, async () => {
+    await trainer.step(batch, false);
+    await ctx.sync();
+  });
+  const forwardMs = await medianMs(reps, async () => {
+    await ctx.run('bench encode', (encoder) => {
+      trainer.queries.forward(encoder);
+      trainer.documents.forward(encoder);
+      trainer.objective.recordForward(encoder, {
+        hiddenQueries: trainer.queries.headHidden,
+        maskQueries: trainer.queries.mask,
+        hiddenDocuments: trainer.documents.headHidden,
+        maskDocuments: trainer.documents.mask,
+        weight: model.decoderWeight,
+        bias: model.decoderBias,
+      });
+    });
+  });
+  const tag = `BERT d${hidden} L${layers} V${vocab}, ${B} triplets, Tq ${Tq}, Td ${Td}`;
+  const bytes = model.bytes + trainer.queries.activationBytes + trainer.documents.activationBytes;
+  return [
+    { name: `encode forward (${tag})`, ms: forwardMs, peakBytes: bytes },
+    { name: `training step (${tag})`, ms: stepMs, peakBytes: bytes, extra: { stepOverForwardTime: stepMs / forwardMs } },
+  ];
+}
+
+function randomBatch(random: Random, B: number, Tq: number, Td: number, V: number): TripletBatch {
+  const ids = (rows: number, T: number) => Int32Array.from({ length: rows * T }, () => 1000 + random.int(V - 1000));
+  return {
+    queryIds: ids(B, Tq),
+    queryMask: new Uint8Array(B * Tq).fill(1),
+    documentIds: ids(2 * B, Td),
+    documentMask: new Uint8Array(2 * B * Td).fill(1),
+  };
+}
