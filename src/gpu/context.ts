@@ -317,10 +317,6 @@ export async function acquireGpuContext(gpu: GPU | undefined, label = 'splade-la
     );
   }
   const requiredLimits: Record<string, number> = {};
-  for (const name in adapter.limits) {
-    const value = (adapter.limits as unknown as Record<string, unknown>)[name];
-    if (typeof value === 'number') requiredLimits[name] = value;
-  }
   for (const name of limitNames(adapter.limits)) {
     requiredLimits[name] = (adapter.limits as unknown as Record<string, number>)[name];
   }
