@@ -93,10 +93,13 @@ export class GpuEncoderPass {
     const normOptions = { bias: config.normBias, eps: config.normEps };
     const dims: AttentionDims = { B, T, NH, hd };
     const mb = config.modernBert;
-    const globalAttention = new Attention(ctx, dims, { halfWindow: null, ropeTheta: mb ? mb.globalRopeTheta : null, label: `${label} attention` });
+    // Attention probabilities (B, NH, T, T) are the largest activation: one shared buffer per kind, recomputed in
+    // backward from the saved q, k and mask (bit-identical), instead of one per layer.
+    const recomputeProbs = true;
+    const globalAttention = new Attention(ctx, dims, { halfWindow: null, ropeTheta: mb ? mb.globalRopeTheta : null, recomputeProbs, label: `${label} attention` });
     const localAttention =
       mb && mb.layerKinds.includes('local')
-        ? new Attention(ctx, dims, { halfWindow: Math.floor(mb.localAttention / 2), ropeTheta: mb.localRopeTheta, label: `${label} local attention` })
+        ? new Attention(ctx, dims, { halfWindow: Math.floor(mb.localAttention / 2), ropeTheta: mb.localRopeTheta, recomputeProbs, label: `${label} local attention` })
         : null;
     this.kernels = {
       qkv: new GpuLinear(ctx, N, d, 3 * d, config.attentionBias, `${label} qkv`),
