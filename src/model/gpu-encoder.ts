@@ -115,10 +115,11 @@ export class GpuEncoderPass {
     };
 
     this.layers = [];
+    const attentionBuffers = new Map<GPUBuffer, number>(); // shared probability buffers counted once
     let x = this.embeddingNorm.out;
     for (let i = 0; i < L; i++) {
       const layer = new GpuLayer(model, i, x, this.mask, this.kernels, alloc);
-      bytes += layer.attentionBytes;
+      for (const t of layer.attentionTensors) attentionBuffers.set(t.buffer, t.byteLength);
       this.layers.push(layer);
       x = layer.out;
     }
@@ -141,6 +142,7 @@ export class GpuEncoderPass {
       dmlpAct: alloc('d mlp act', [N, I]), // (N, I)
     };
     const attentionScratch = (4 * N * d + B * NH * T * T) * 4; // dq, dk, dv, dcontext (B, NH, T, hd); dscores (B, NH, T, T)
+    for (const size of attentionBuffers.values()) bytes += size;
     this.activationBytes = bytes + this.embeddings.planBytes + (localAttention ? 2 : 1) * attentionScratch;
   }
 

@@ -130,10 +130,10 @@ export class GpuLayer {
     }
   }
 
-  /** Bytes of the attention state (allocated by the attention kernel, not through `alloc`). */
-  get attentionBytes(): number {
+  /** The attention state's tensors (allocated by the attention kernel, not through `alloc`; probs may be shared). */
+  get attentionTensors(): Tensor[] {
     const s = this.state;
-    return s.q.byteLength + s.k.byteLength + s.v.byteLength + s.probs.byteLength + s.context.byteLength;
+    return [s.q, s.k, s.v, s.probs, s.context];
   }
 
   forward(encoder: GPUCommandEncoder): void {
