@@ -4,6 +4,7 @@ import type { Command } from './command.ts';
 import { encodeCommand } from './encode.ts';
 import { evalCommand } from './eval.ts';
 import { inspectCommand } from './inspect.ts';
+import { kDemoCommand } from './k-demo.ts';
 import { metricsCommand } from './metrics.ts';
 import { tokenizeCommand } from './tokenize.ts';
 
@@ -12,6 +13,7 @@ export const commands: Record<string, Command> = {
   encode: encodeCommand,
   eval: evalCommand,
   inspect: inspectCommand,
+  'k-demo': kDemoCommand,
   metrics: metricsCommand,
   tokenize: tokenizeCommand,
 };

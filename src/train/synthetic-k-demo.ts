@@ -1,0 +1,58 @@
+// A self-contained teaching run: head-only SPLADE training on a seeded synthetic batch whose head has large row
+// norms (mean 2.5, like ModernBERT's), once per k, to show how dividing the head by k changes the start of training.
+import type { GpuContext } from '../gpu/context.ts';
+import { Random } from '../util/random.ts';
+import { HeadOnlyTrainer, type StepLosses } from './head-only-trainer.ts';
+
+export interface KDemoOptions {
+  ks: number[];
+  steps: number;
+  /** Mean L2 norm of the synthetic head's rows before dividing by k. */
+  headNorm?: number;
+  seed?: number;
+  /** Steps whose losses are read back (always includes the first and the last). */
+  every?: number;
+}
+
+export interface KDemoRun {
+  k: number;
+  losses: StepLosses[];
+}
+
+const DIMS = { B: 8, Tq: 8, Td: 16, d: 64, V: 2000 };
+
+export async function runSyntheticKDemo(ctx: GpuContext, options: KDemoOptions): Promise<KDemoRun[]> {
+  const { steps, headNorm = 2.5, seed = 42, every = 10 } = options;
+  const { B, Tq, Td, d, V } = DIMS;
+  const runs: KDemoRun[] = [];
+  for (const k of options.ks) {
+    if (!(k > 0)) throw new Error(`k must be positive, got ${k}`);
+    const random = new Random(seed); // the same batch and head for every k
+    const ones = (n: number) => new Uint32Array(n).fill(1);
+    const inputs = {
+      hiddenQueries: ctx.tensor('demo hidden queries', [B, Tq, d], 'f32', random.normals(B * Tq * d)),
+      maskQueries: ctx.tensor('demo mask queries', [B, Tq], 'u32', ones(B * Tq)),
+      hiddenDocuments: ctx.tensor('demo hidden documents', [2 * B, Td, d], 'f32', random.normals(2 * B * Td * d)),
+      maskDocuments: ctx.tensor('demo mask documents', [2 * B, Td], 'u32', ones(2 * B * Td)),
+      weight: ctx.tensor('demo head', [V, d], 'f32', random.normals(V * d, headNorm / Math.sqrt(d)).map((w) => w / k)),
+      bias: ctx.tensor('demo bias', [V], 'f32'),
+    };
+    const trainer = new HeadOnlyTrainer(ctx, DIMS, inputs, {
+      optimizer: { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 },
+      schedule: { peakLr: 1e-2, totalSteps: steps, warmupRatio: 0.1 },
+      lambdaQueries: 5e-2,
+      lambdaDocuments: 3e-3,
+      tau: 1,
+    });
+    const losses: StepLosses[] = [];
+    for (let step = 0; step < steps; step++) {
+      const l = await trainer.step(step % every === 0 || step === steps - 1);
+      if (l) losses.push(l);
+    }
+    for (const t of Object.values(inputs)) t.buffer.destroy();
+    runs.push({ k, losses });
+  }
+  return runs;
+}
+
+export const K_DEMO_SHAPE = DIMS;
