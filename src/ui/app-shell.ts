@@ -39,6 +39,9 @@ export class SpladeApp extends LitElement {
     _gpu: { state: true },
   };
 
+  /** Absolute URL of the demo backbone's folder (ends in "/"); defaults to demo/ next to the page. */
+  declare demoUrl: string;
+
   declare _state: PageState;
   declare _summary: ModelSummary | null;
   declare _stats: HeadStatsPair | null;
@@ -54,7 +57,10 @@ export class SpladeApp extends LitElement {
 
   private client: WorkerClient | null = null;
   private demoNorms: DemoHeadNorms | null = null;
+  /** The most recent load asked for (what "Try again" repeats). */
   private lastRequest: LoadRequest | null = null;
+  /** The load that put the current model on the GPU (what "Reload the model" repeats), and its URL name. */
+  private loadedRequest: { request: LoadRequest; model: string } | null = null;
   private statsTimer = 0;
   private previewTimer = 0;
   private statsTicket = 0;
@@ -147,6 +153,7 @@ export class SpladeApp extends LitElement {
     this._progress = null;
     this._notice = null;
     this._gpu = '';
+    this.demoUrl = demoFolderUrl(location.href);
   }
 
   override connectedCallback() {
@@ -262,7 +269,7 @@ export class SpladeApp extends LitElement {
     this._gpu = 'none';
     this._notice = noticeFor(failure, this._state.model);
     try {
-      this.demoNorms = await fetchDemoNorms(location.href);
+      this.demoNorms = await fetchDemoNorms(this.demoUrl);
       this._refreshStats();
     } catch (error) {
       this._notice = { ...this._notice, message: `${this._notice.message}\n(The precomputed figures could not be read either: ${String(error)})` };
@@ -271,7 +278,7 @@ export class SpladeApp extends LitElement {
 
   private _sourceFor(request: LoadRequest): ModelSource {
     if ('files' in request) return { kind: 'files', files: request.files };
-    if (request.model === DEMO_MODEL) return { kind: 'demo', url: demoFolderUrl(location.href) };
+    if (request.model === DEMO_MODEL) return { kind: 'demo', url: this.demoUrl };
     return { kind: 'hub', id: hubIdFor(request.model), hubUrl: this._state.hub ?? undefined };
   }
 
@@ -288,11 +295,17 @@ export class SpladeApp extends LitElement {
       this._summary = await this.client.load(this._sourceFor(request), (progress) => {
         this._progress = progress;
       });
+      this.loadedRequest = { request, model };
       this._stats = null;
       this._refreshStats();
       this._refreshPreview();
     } catch (error) {
-      if (this.lastRequest === request) this._notice = noticeFor(toPageFailure(error), 'files' in request ? 'the picked files' : request.model);
+      if (this.lastRequest !== request) return;
+      // The worker replaces its model only once a load has finished: the previous one (and the link to it) stay.
+      const kept = this._summary && this.loadedRequest ? { summary: this._summary, model: this.loadedRequest.model } : null;
+      if (kept) this._setState({ model: kept.model });
+      const keptName = kept ? (kept.summary.synthetic ? 'The synthetic demo backbone' : kept.summary.label) : undefined;
+      this._notice = noticeFor(toPageFailure(error), 'files' in request ? 'the picked files' : request.model, keptName);
     } finally {
       if (this.lastRequest === request) this._loading = false;
     }
@@ -412,8 +425,17 @@ export class SpladeApp extends LitElement {
   private _onNoticeAction(event: CustomEvent<{ action: string }>) {
     const action = event.detail.action;
     this._notice = null;
+    const again = action === ACTIONS.retry.id ? this.lastRequest : action === ACTIONS.reload.id ? (this.loadedRequest?.request ?? this.lastRequest) : null;
     if (action === ACTIONS.demo.id) void this._load({ model: DEMO_MODEL });
-    else if ((action === ACTIONS.retry.id || action === ACTIONS.reload.id) && this.lastRequest) void this._load(this.lastRequest);
+    else if (again) void this._load(again);
+  }
+
+  /**
+   * Testing aid (the e2e suite calls it from outside the page): destroys the worker's GPU device, which then reports
+   * itself lost exactly as after a driver reset. Nothing in the page calls it; for a user it only costs a model reload.
+   */
+  simulateDeviceLossForTesting(): Promise<void> {
+    return this.client?.simulateDeviceLossForTesting() ?? Promise.resolve();
   }
 }
 

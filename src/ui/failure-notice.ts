@@ -16,7 +16,11 @@ export const ACTIONS = {
   dismiss: { id: 'dismiss', label: 'Dismiss' },
 } as const;
 
-export function noticeFor(failure: PageFailure, model: string): Notice {
+/**
+ * The notice for a failure while working on `model`; `kept` names the model that is still loaded, if any
+ * (a cancelled or failed load leaves the previous model in place).
+ */
+export function noticeFor(failure: PageFailure, model: string, kept?: string): Notice {
   switch (failure.kind) {
     case 'no-webgpu':
       return {
@@ -56,7 +60,12 @@ export function noticeFor(failure: PageFailure, model: string): Notice {
         actions: [ACTIONS.demo, ACTIONS.dismiss],
       };
     case 'cancelled':
-      return { tone: 'info', heading: 'Loading cancelled', message: 'The previous model (if any) is still loaded.', actions: [ACTIONS.dismiss] };
+      return {
+        tone: 'info',
+        heading: `Loading ${model} was cancelled`,
+        message: `The download was stopped and nothing of it was kept. ${kept ? `${kept} is still loaded, with your settings.` : 'No model is loaded: pick one above.'}`,
+        actions: [ACTIONS.retry, ACTIONS.dismiss],
+      };
     case 'no-model':
       return { tone: 'info', heading: 'No model loaded', message: failure.message, actions: [ACTIONS.demo] };
     case 'other':

@@ -155,11 +155,17 @@ export class ModelPicker extends LitElement {
   private _renderSummary() {
     const s = this.summary;
     if (this.noGpu) return html`<span id="model-label"><span class="synthetic">synthetic demo</span> precomputed figures only: loading models needs WebGPU.</span>`;
-    if (!s) return html`<span class="muted">No model loaded.</span>`;
+    if (!s) return html`<span class="muted">No model loaded.</span>${this._renderLoadChosen()}`;
     return html`<span id="model-label">${s.synthetic ? html`<span class="synthetic" title=${DEMO_LABEL}>synthetic demo</span>` : nothing}
         <strong>${s.synthetic ? 'BERT-style, random weights, large-norm head' : s.label}</strong></span>
       <span>${s.hfArchitecture} · V = ${s.vocabSize} · d = ${s.hidden} · ${s.layers} layers · head ${s.tiedHead ? 'tied to the embeddings' : 'untied'}</span>
       ${this._renderEstimate(s.estimate)}`;
+  }
+
+  /** Choosing the selected entry again fires no change: with nothing loaded (a failure, a lost device), offer it. */
+  private _renderLoadChosen() {
+    const label = this.model === DEMO_MODEL ? 'the synthetic demo' : presetByKey(this.model)?.label;
+    return label ? html`<button id="load-chosen" @click=${() => this._request({ model: this.model })}>Load ${label}</button>` : nothing;
   }
 
   private _renderEstimate(e: MemoryEstimate) {

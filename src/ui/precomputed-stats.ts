@@ -4,12 +4,13 @@ import type { HeadStatistics } from '../kernels/head-stats.ts';
 import { normHistogram, summarizeNorms } from '../kernels/reference/head-stats.ts';
 import type { HeadStatsPair } from '../worker/api.ts';
 import { sharedHistogramRange } from '../worker/histogram-range.ts';
-import { DEMO_STATS_FILE, demoFolderUrl, type DemoHeadNorms } from './demo-backbone.ts';
+import { DEMO_STATS_FILE, type DemoHeadNorms } from './demo-backbone.ts';
 
 const BINS = 60;
 
-export async function fetchDemoNorms(pageUrl: string): Promise<DemoHeadNorms> {
-  const url = new URL(DEMO_STATS_FILE, demoFolderUrl(pageUrl));
+/** Reads the shipped row norms from the demo folder (absolute URL ending in "/"). */
+export async function fetchDemoNorms(demoUrl: string): Promise<DemoHeadNorms> {
+  const url = new URL(DEMO_STATS_FILE, demoUrl);
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} (run npm run build, which generates the demo)`);
   return (await response.json()) as DemoHeadNorms;

@@ -140,6 +140,11 @@ export interface WorkerApi {
   encode(texts: string[], options: EncodeRequest, onProgress: (done: number, total: number) => void): Promise<SparseVectorData[]>;
   /** Calls `listener` with a message if the GPU device is lost. */
   onDeviceLost(listener: (message: string) => void): void;
+  /**
+   * Testing aid: destroys the current GPU device so that it reports itself lost (listeners fire, the model is gone,
+   * the next load acquires a fresh device). The page never calls it on its own.
+   */
+  simulateDeviceLossForTesting(): void;
 }
 
 /** The error names the worker raises, mapped to the page's failure kinds. */

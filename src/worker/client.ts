@@ -71,6 +71,11 @@ export class WorkerClient {
     return this.api.onDeviceLost(Comlink.proxy(listener));
   }
 
+  /** Testing aid: see WorkerApi.simulateDeviceLossForTesting. */
+  simulateDeviceLossForTesting(): Promise<void> {
+    return this.api.simulateDeviceLossForTesting();
+  }
+
   terminate(): void {
     this.api[Comlink.releaseProxy]();
     this.worker.terminate();

@@ -128,6 +128,10 @@ class GpuWorker implements WorkerApi {
     this.lostListeners.push(listener);
   }
 
+  simulateDeviceLossForTesting(): void {
+    this.ctx?.destroy();
+  }
+
   private loadedModel(): LoadedModel {
     if (!this.model) throw new NoModelError();
     return this.model;

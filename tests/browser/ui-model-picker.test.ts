@@ -62,6 +62,22 @@ describe('<model-picker>', () => {
     check(cancelled.length === 1, 'cancel-load sent');
   });
 
+  it('with nothing loaded, offers to load the chosen entry (choosing it again would fire no change)', async () => {
+    const el = await mount<ModelPicker>('model-picker', { model: 'bert-mini', summary: null });
+    const seen = events<LoadRequest>(el, 'load-model');
+    const button = inside<HTMLButtonElement>(el, '#load-chosen');
+    check(/Load bert-mini/.test(button.textContent ?? ''), button.textContent ?? '');
+    button.click();
+    check(JSON.stringify(seen) === JSON.stringify([{ model: 'bert-mini' }]), JSON.stringify(seen));
+    el.model = 'my-org/my-model';
+    await el.updateComplete;
+    check(allInside(el, '#load-chosen').length === 0, 'a Hub id has its own Load button');
+    el.summary = summary;
+    el.model = 'demo';
+    await el.updateComplete;
+    check(allInside(el, '#load-chosen').length === 0, 'nothing to offer while a model is loaded');
+  });
+
   it('labels the synthetic demo and shows the memory estimate against the binding limit', async () => {
     const el = await mount<ModelPicker>('model-picker', { summary });
     check(/synthetic demo/.test(inside(el, '#model-label').textContent ?? ''), 'synthetic label');

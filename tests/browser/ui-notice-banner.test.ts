@@ -22,6 +22,14 @@ describe('<notice-banner>', () => {
     check(noticeFor(new PageFailure('no-webgpu', 'none'), 'm').message.includes('precomputed'), 'no-WebGPU notice mentions the precomputed figures');
   });
 
+  it('says a cancelled load was cancelled and which model is still loaded', () => {
+    const kept = noticeFor(new PageFailure('cancelled', 'Cancelled by the user'), 'org/big', 'The synthetic demo backbone');
+    check(/Loading org\/big was cancelled/.test(kept.heading), kept.heading);
+    check(kept.message.includes('The synthetic demo backbone is still loaded'), kept.message);
+    check(kept.actions.some((a) => a.id === 'retry'), 'the download can be started again');
+    check(/No model is loaded/.test(noticeFor(new PageFailure('cancelled', 'x'), 'org/big').message), 'nothing loaded before: says so');
+  });
+
   it('maps worker error names to failure kinds', () => {
     const named = (name: string) => Object.assign(new Error('x'), { name });
     check(toPageFailure(named('HubError')).kind === 'download', 'HubError');

@@ -1,5 +1,6 @@
 // End-to-end tests of the BUILT page (dist/) in headless Chromium, served under a sub-path from 127.0.0.1 only:
-// the demo's histogram, k dividing the statistics, the URL state, the preview, the Hub-id path, failures.
+// the demo's histogram, k dividing the statistics, the URL state, the preview, the Hub-id path, failures, a download
+// cancelled half-way, a lost GPU device.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { existsSync } from 'node:fs';
@@ -13,6 +14,10 @@ import { startTestServer, type TestServer } from './static-server.ts';
 const SITE_PATH = '/deep/sub/path/';
 const HUB_REPO = 'e2e-org/tiny-bert';
 const HUB_HEAD_NORM = 3;
+/** The same tiny checkpoint, served so slowly (about 6 s for its weights) that it can be cancelled half-way. */
+const SLOW_REPO = 'e2e-org/slow-bert';
+const SLOW_DOWNLOAD_CHUNKS = 24;
+const SLOW_CHUNK_DELAY_MS = 250;
 /** A config whose vocabulary matrix (4M x 1024 fp32 = 16 GiB) no device binding allows; it has no weights at all. */
 const HUGE_REPO = 'e2e-org/huge-vocab';
 const HUGE_CONFIG = { architectures: ['BertForMaskedLM'], model_type: 'bert', vocab_size: 4_000_000, hidden_size: 1024, num_hidden_layers: 1, num_attention_heads: 16, intermediate_size: 4096 };
@@ -36,6 +41,24 @@ async function stat(page: Page, key: string, column: '1' | 'after'): Promise<num
   return Number(await page.locator(`head-stats-table tr[data-stat="${key}"] td[data-k="${column}"]`).textContent());
 }
 
+/** The id of the element that has the keyboard focus, looking into shadow roots. */
+function focusedId(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    let element = document.activeElement;
+    while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
+    return element?.id ?? '';
+  });
+}
+
+/** Polls a condition on the test's side (e.g. what the server saw). */
+async function until(what: string, condition: () => boolean): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > WAIT.timeout) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function waitForK(page: Page, k: number): Promise<void> {
   await page.locator('head-stats-table thead th[data-k="after"]', { hasText: new RegExp(`^\\s*k = ${k}\\s*$`) }).waitFor(WAIT);
   await page.waitForFunction(() => !document.querySelector('splade-app')?.shadowRoot?.querySelector('head-norm-panel')?.hasAttribute('busy'), null, WAIT);
@@ -50,10 +73,18 @@ describe('the built page', { timeout: 600_000 }, () => {
   before(async () => {
     const dist = join(process.cwd(), 'dist');
     assert.ok(existsSync(join(dist, 'index.html')) && existsSync(join(dist, 'demo', 'model.safetensors')), 'run `npm run build` first (it generates the demo)');
-    server = await startTestServer({ siteDir: dist, sitePath: SITE_PATH, hubRepos: new Map([
+    const slow = tinyHubRepo();
+    const chunkBytes = Math.ceil(slow.get('model.safetensors')!.length / SLOW_DOWNLOAD_CHUNKS);
+    server = await startTestServer({
+      siteDir: dist,
+      sitePath: SITE_PATH,
+      hubRepos: new Map([
         [HUB_REPO, tinyHubRepo()],
+        [SLOW_REPO, slow],
         [HUGE_REPO, new Map([['config.json', new TextEncoder().encode(JSON.stringify(HUGE_CONFIG))]])],
-      ]) });
+      ]),
+      slowRepos: new Map([[SLOW_REPO, { chunkBytes, chunkDelayMs: SLOW_CHUNK_DELAY_MS }]]),
+    });
     site = `${server.origin}${SITE_PATH}`;
     browser = await launchChromium(true);
   });
@@ -181,6 +212,89 @@ describe('the built page', { timeout: 600_000 }, () => {
     await page.locator('notice-banner button[data-action="load-demo"]').click();
     await page.locator('model-picker #model-label').waitFor(WAIT);
     assert.match(page.url(), /model=demo/);
+    await context.close();
+  });
+
+  it('cancelling a download half-way, by keyboard, says so in plain words, keeps the loaded demo and its settings, and the page stays usable', async () => {
+    const { context, page } = await openPage(browser, offsite);
+    await page.goto(`${site}?model=demo&k=4&hub=${encodeURIComponent(`${server.origin}/hub`)}`);
+    await page.locator('norm-histogram svg g[data-series="before"] rect').first().waitFor(WAIT);
+    await waitForK(page, 4);
+    const [mean1, mean4] = [await stat(page, 'mean', '1'), await stat(page, 'mean', 'after')];
+    const weights = `/hub/${SLOW_REPO}/resolve/main/model.safetensors`;
+
+    // Keyboard only: type the Hub id, Enter submits; Tab then reaches Cancel, Enter presses it.
+    await page.locator('model-picker #hub-id').focus();
+    await page.keyboard.type(SLOW_REPO);
+    await page.keyboard.press('Enter');
+    await page.locator('model-picker #progress-text', { hasText: /Downloading model\.safetensors: [1-9]/ }).waitFor(WAIT);
+    await screenshot(page, '08-download-in-progress');
+    for (let i = 0; i < 15 && (await focusedId(page)) !== 'cancel'; i++) await page.keyboard.press('Tab');
+    assert.equal(await focusedId(page), 'cancel', 'Tab reaches the Cancel button');
+    await page.keyboard.press('Enter');
+
+    const notice = page.locator('notice-banner#notice .box');
+    await notice.waitFor(WAIT);
+    const said = (await notice.textContent()) ?? '';
+    assert.match(said, new RegExp(`Loading ${SLOW_REPO} was cancelled`));
+    assert.match(said, /The synthetic demo backbone is still loaded/);
+    await until('the server to see the weights download dropped', () => server.aborted.includes(weights));
+    // The previous state is all there: the demo, k = 4 and its statistics, in the page and in the link.
+    assert.match((await page.locator('model-picker #model-label').textContent()) ?? '', /synthetic demo/);
+    assert.match(page.url(), /model=demo(&|$)/);
+    assert.match(page.url(), /[?&]k=4(&|$)/);
+    assert.equal(await stat(page, 'mean', 'after'), mean4);
+    assert.ok((await page.locator('norm-histogram g[data-series="after"] rect').count()) > 0, 'the histogram is still drawn');
+    assert.equal(await page.locator('model-picker #cancel').count(), 0, 'no Cancel button is left behind');
+    await screenshot(page, '09-download-cancelled');
+
+    // Still usable: the GPU worker measures a new k (keyboard on the slider: four quarter octaves double k) ...
+    await page.locator('k-control #slider').focus();
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    await waitForK(page, 8);
+    assert.ok(Math.abs((await stat(page, 'mean', 'after')) - mean1 / 8) <= 0.0011);
+    // ... "Try again" downloads the cancelled model in full (nothing half-downloaded was cached) ...
+    await page.locator('notice-banner button[data-action="retry"]').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('model-picker #model-label', { hasText: SLOW_REPO }).waitFor(WAIT);
+    await waitForK(page, 8);
+    assert.ok(Math.abs((await stat(page, 'mean', '1')) - HUB_HEAD_NORM) < 0.01, 'the slow checkpoint is the one measured');
+    assert.match(page.url(), /model=e2e-org%2Fslow-bert/);
+    // ... and the demo loads again.
+    await page.locator('model-picker #preset').selectOption('demo');
+    await page.locator('model-picker #model-label', { hasText: 'synthetic demo' }).waitFor(WAIT);
+    await waitForK(page, 8);
+    assert.ok(Math.abs((await stat(page, 'mean', '1')) - mean1) <= 0.0011, 'the demo head is measured again');
+    assert.match(page.url(), /model=demo(&|$)/);
+    await context.close();
+  });
+
+  it('a lost GPU device: the page says so, "Reload the model" loads it on a fresh device, and the histogram comes back', async () => {
+    const { context, page } = await openPage(browser, offsite);
+    await page.goto(`${site}?model=demo&k=2`);
+    await page.locator('norm-histogram svg g[data-series="before"] rect').first().waitFor(WAIT);
+    await waitForK(page, 2);
+    const mean2 = await stat(page, 'mean', 'after');
+
+    await page.evaluate(() => (document.querySelector('splade-app') as unknown as { simulateDeviceLossForTesting(): Promise<void> }).simulateDeviceLossForTesting());
+    const notice = page.locator('notice-banner#notice');
+    await notice.locator('.box', { hasText: 'The GPU device was lost' }).waitFor(WAIT);
+    const reload = notice.locator('button[data-action="reload-model"]');
+    assert.equal((await reload.textContent())?.trim(), 'Reload the model');
+    assert.equal(await page.locator('norm-histogram').count(), 0, 'figures of the lost device are not shown as current');
+    assert.equal(await page.locator('model-picker #load-chosen').count(), 1, 'the picker offers the demo again too');
+    assert.match(page.url(), /model=demo&k=2/);
+    await screenshot(page, '10-device-lost');
+
+    await reload.focus();
+    await page.keyboard.press('Enter');
+    // The lost device was destroyed: statistics can only come back from a freshly acquired one.
+    await page.locator('norm-histogram svg g[data-series="before"] rect').first().waitFor(WAIT);
+    await waitForK(page, 2);
+    assert.equal(await stat(page, 'mean', 'after'), mean2);
+    assert.match((await page.locator('model-picker #model-label').textContent()) ?? '', /synthetic demo/);
+    assert.equal(await page.locator('notice-banner#notice').count(), 0, 'the notice is gone once the model is back');
+    await screenshot(page, '11-device-reloaded');
     await context.close();
   });
 

@@ -1,5 +1,6 @@
 // A tiny HTTP server on 127.0.0.1 for the e2e tests: the built site under a sub-path, and generated checkpoints in
-// the Hugging Face Hub's URL layout (/hub/<org>/<repo>/resolve/<revision>/<file>), both with byte ranges.
+// the Hugging Face Hub's URL layout (/hub/<org>/<repo>/resolve/<revision>/<file>), both with byte ranges; chosen repos
+// stream slowly so that a download can be cancelled half-way (same origin as the page, so no CORS is involved).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -19,6 +20,8 @@ export interface TestServer {
   origin: string;
   /** Every path requested, in order (the tests check what the page fetched). */
   requests: string[];
+  /** Paths whose response the client closed before all of it was sent (a download cancelled mid-stream). */
+  aborted: string[];
   close(): Promise<void>;
 }
 
@@ -29,13 +32,24 @@ export interface ServerOptions {
   sitePath: string;
   /** Hub repos: "org/name" -> file name -> bytes. */
   hubRepos: Map<string, Map<string, Uint8Array>>;
+  /** Hub repos whose files are sent `chunkBytes` at a time with `chunkDelayMs` between chunks. */
+  slowRepos?: Map<string, Pacing>;
+}
+
+export interface Pacing {
+  chunkBytes: number;
+  chunkDelayMs: number;
 }
 
 export async function startTestServer(options: ServerOptions): Promise<TestServer> {
   const requests: string[] = [];
+  const aborted: string[] = [];
   const server: Server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
     requests.push(path);
+    response.on('close', () => {
+      if (!response.writableFinished) aborted.push(path);
+    });
     handle(path, request, response, options).catch((error) => {
       response.writeHead(500).end(String(error));
     });
@@ -46,7 +60,12 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
   return {
     origin: `http://127.0.0.1:${address.port}`,
     requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    aborted,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -57,7 +76,7 @@ async function handle(path: string, request: IncomingMessage, response: ServerRe
     if (!repo) return void response.writeHead(404, { 'x-error-code': 'RepoNotFound' }).end('Repository not found');
     const bytes = repo.get(hub[3]);
     if (!bytes) return void response.writeHead(404, { 'x-error-code': 'EntryNotFound' }).end('Entry not found');
-    return send(request, response, bytes, TYPES[extname(hub[3])] ?? 'application/octet-stream');
+    return send(request, response, bytes, TYPES[extname(hub[3])] ?? 'application/octet-stream', options.slowRepos?.get(hub[1]));
   }
   if (!path.startsWith(options.sitePath)) return void response.writeHead(404).end('outside the site');
   const relative = normalize(path.slice(options.sitePath.length) || 'index.html');
@@ -69,17 +88,27 @@ async function handle(path: string, request: IncomingMessage, response: ServerRe
   return send(request, response, new Uint8Array(bytes), TYPES[extname(file)] ?? 'application/octet-stream');
 }
 
-/** Sends the bytes, or the part a "Range: bytes=a-b" header asks for (206 with Content-Range). */
-function send(request: IncomingMessage, response: ServerResponse, bytes: Uint8Array, type: string): void {
+/** Sends the bytes, or the part a "Range: bytes=a-b" header asks for (206 with Content-Range), paced if asked. */
+async function send(request: IncomingMessage, response: ServerResponse, bytes: Uint8Array, type: string, pacing?: Pacing): Promise<void> {
   const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
   if (!range) {
     response.writeHead(200, { 'content-type': type, 'content-length': bytes.length, 'accept-ranges': 'bytes' });
-    return void response.end(bytes);
+    return writeBody(response, bytes, pacing);
   }
   const start = Number(range[1]);
   const end = Math.min(range[2] ? Number(range[2]) : bytes.length - 1, bytes.length - 1);
   if (start >= bytes.length) return void response.writeHead(416, { 'content-range': `bytes */${bytes.length}` }).end();
   const part = bytes.subarray(start, end + 1);
   response.writeHead(206, { 'content-type': type, 'content-length': part.length, 'content-range': `bytes ${start}-${end}/${bytes.length}` });
-  response.end(part);
+  return writeBody(response, part, pacing);
+}
+
+async function writeBody(response: ServerResponse, body: Uint8Array, pacing: Pacing | undefined): Promise<void> {
+  if (!pacing) return void response.end(body);
+  for (let at = 0; at < body.length; at += pacing.chunkBytes) {
+    if (at > 0) await new Promise((resolve) => setTimeout(resolve, pacing.chunkDelayMs));
+    if (response.destroyed) return;
+    response.write(body.subarray(at, at + pacing.chunkBytes));
+  }
+  response.end();
 }
