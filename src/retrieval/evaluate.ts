@@ -4,7 +4,7 @@ import { efficiencyReport, type EfficiencyReport } from './efficiency.ts';
 import { buildInvertedIndex, indexMemoryBytes, postingsCount, type InvertedIndex } from './inverted-index.ts';
 import { evaluateRun, type EvaluateRunOptions, type RunEvaluation } from './metrics/evaluate-run.ts';
 import type { Run } from './run-types.ts';
-import { searchAll, type LatencyReport } from './search.ts';
+import { searchAll, type LatencyReport, type SearchAlgorithm } from './search.ts';
 import type { SparseVector } from './sparse-vector.ts';
 import type { Ranking } from './top-k.ts';
 
@@ -21,6 +21,8 @@ export interface SparseEncoder {
 export interface RetrievalOptions extends EvaluateRunOptions {
   /** Documents retrieved per query (default 1000). */
   topK?: number;
+  /** Exact search algorithm (default maxscore). */
+  search?: SearchAlgorithm;
   onProgress?: (stage: 'queries' | 'documents' | 'search', done: number, total: number) => void;
 }
 
@@ -58,7 +60,9 @@ export function retrieveAndEvaluate(
   options: RetrievalOptions = {},
 ): RetrievalReport {
   const start = performance.now();
-  const { rankings, latency } = searchAll(index, queryVectors, options.topK ?? 1000, (done, total) => options.onProgress?.('search', done, total));
+  const { rankings, latency } = searchAll(index, queryVectors, options.topK ?? 1000, (done, total) => options.onProgress?.('search', done, total), {
+    algorithm: options.search,
+  });
   const searchMs = performance.now() - start;
   const run = rankingsToRun(rankings, dataset.queryIds, dataset.corpusIds);
   const evaluation = evaluateRun(dataset.qrels, run, options);

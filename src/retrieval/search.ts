@@ -1,5 +1,6 @@
 // Exact top-k retrieval by dot product over an inverted index, with per-query latency.
 import type { InvertedIndex } from './inverted-index.ts';
+import { MaxScoreSearcher } from './maxscore.ts';
 import type { SparseVector } from './sparse-vector.ts';
 import { TopK, type Ranking } from './top-k.ts';
 
@@ -10,6 +11,8 @@ import { TopK, type Ranking } from './top-k.ts';
  * Scratch arrays are allocated once per searcher, not per query.
  */
 export class IndexSearcher {
+  /** Documents scored in full by the last `search`: every document touched by the query. */
+  lastFullyScored = 0;
   private readonly accumulators: Float64Array; // (numDocs,)
   private readonly lastQuery: Uint32Array; // (numDocs,) query stamp marking touched accumulators
   private readonly touched: Uint32Array; // (numDocs,) documents touched by the current query
@@ -42,6 +45,7 @@ export class IndexSearcher {
     }
     const best = new TopK(k);
     for (let t = 0; t < numTouched; t++) best.offer(this.touched[t], this.accumulators[this.touched[t]]);
+    this.lastFullyScored = numTouched;
     return best.sorted();
   }
 
@@ -54,7 +58,15 @@ export class IndexSearcher {
   }
 }
 
-export interface LatencyReport {
+/** `maxscore`: dynamic pruning (maxscore.ts); `exhaustive`: term-at-a-time over every posting. Both are exact. */
+export type SearchAlgorithm = 'maxscore' | 'exhaustive';
+export const searchAlgorithms: readonly SearchAlgorithm[] = ['maxscore', 'exhaustive'];
+
+export function isSearchAlgorithm(name: string): name is SearchAlgorithm {
+  return (searchAlgorithms as readonly string[]).includes(name);
+}
+
+export interface LatencyTimes {
   queries: number;
   totalMs: number;
   meanMs: number;
@@ -64,26 +76,43 @@ export interface LatencyReport {
   queriesPerSecond: number;
 }
 
-/** Searches every query and measures each one's wall time. */
+export interface LatencyReport extends LatencyTimes {
+  algorithm: SearchAlgorithm;
+  /** Documents whose full score was computed, over all queries (exhaustive: every document a query touches). */
+  fullyScoredDocs: number;
+  meanFullyScoredDocs: number;
+}
+
+export interface SearchOptions {
+  /** Default `maxscore`. */
+  algorithm?: SearchAlgorithm;
+}
+
+/** Searches every query with the chosen exact algorithm and measures each one's wall time. */
 export function searchAll(
   index: InvertedIndex,
   queries: readonly SparseVector[],
   k: number,
   onProgress?: (done: number, total: number) => void,
+  { algorithm = 'maxscore' }: SearchOptions = {},
 ): { rankings: Ranking[]; latency: LatencyReport } {
-  const searcher = new IndexSearcher(index);
+  if (!isSearchAlgorithm(algorithm)) throw new Error(`unknown search algorithm "${algorithm}" (known: ${searchAlgorithms.join(', ')})`);
+  const searcher = algorithm === 'maxscore' ? new MaxScoreSearcher(index) : new IndexSearcher(index);
   const times = new Float64Array(queries.length);
+  let fullyScoredDocs = 0;
   const rankings = queries.map((query, q) => {
     const start = performance.now();
     const ranking = searcher.search(query, k);
     times[q] = performance.now() - start;
+    fullyScoredDocs += searcher.lastFullyScored;
     onProgress?.(q + 1, queries.length);
     return ranking;
   });
-  return { rankings, latency: latencyReport(times) };
+  const meanFullyScoredDocs = queries.length ? fullyScoredDocs / queries.length : 0;
+  return { rankings, latency: { ...latencyReport(times), algorithm, fullyScoredDocs, meanFullyScoredDocs } };
 }
 
-export function latencyReport(timesMs: Float64Array): LatencyReport {
+export function latencyReport(timesMs: Float64Array): LatencyTimes {
   const sorted = timesMs.slice().sort();
   const totalMs = sorted.reduce((s, t) => s + t, 0);
   const quantile = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : 0);

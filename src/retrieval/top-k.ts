@@ -31,6 +31,14 @@ export class TopK {
     return this.size < this.k ? -Infinity : this.heapScores[0];
   }
 
+  /**
+   * True when `offer` would refuse document `doc` with any score <= `bound`: k pairs are kept and the worst of them
+   * ranks ahead of (bound, doc). An equal bound is refused only when the tie-break (smaller document first) refuses it.
+   */
+  rejectsAtMost(doc: number, bound: number): boolean {
+    return this.size === this.k && ranksAfter(bound, doc, this.heapScores[0], this.heapDocs[0]);
+  }
+
   offer(doc: number, score: number): void {
     if (this.size < this.k) {
       this.heapDocs[this.size] = doc;
