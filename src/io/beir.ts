@@ -1,7 +1,7 @@
 // BEIR test collections: corpus.jsonl, queries.jsonl and qrels/<split>.tsv, joined into one RetrievalDataset.
 import type { RetrievalDataset } from '../retrieval/dataset.ts';
 import type { Qrels } from '../retrieval/run-types.ts';
-import { MissingFileError, fileLocation, readRequiredFile, type FileSource } from './file-source.ts';
+import { MissingFileError, allInOrder, fileLocation, readRequiredFile, type FileSource } from './file-source.ts';
 
 /** Text a model sees for a BEIR document: title + " " + text, trimmed, when there is a title (as BEIR's encoders do). */
 export function beirDocumentText(title: string | undefined, text: string): string {
@@ -125,7 +125,7 @@ async function requiredText(source: FileSource, path: string): Promise<string> {
 
 /** Loads a BEIR folder (or URL base) for one qrels split. */
 export async function loadBeir(source: FileSource, split = 'test', name = source.label): Promise<RetrievalDataset> {
-  const [corpusText, queriesText, qrelsText] = await Promise.all([
+  const [corpusText, queriesText, qrelsText] = await allInOrder<[string, string, string]>([
     requiredText(source, 'corpus.jsonl'),
     requiredText(source, 'queries.jsonl'),
     requiredText(source, `qrels/${split}.tsv`),

@@ -60,6 +60,16 @@ export async function readRequiredFile(source: FileSource, name: string, options
   return bytes;
 }
 
+/**
+ * Awaits all reads, then reports the first failure in argument order (not whichever failed first), so a folder
+ * with several bad files always gives the same error.
+ */
+export async function allInOrder<T extends readonly unknown[]>(reads: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(reads);
+  for (const result of settled) if (result.status === 'rejected') throw result.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
 /** Reads and parses a JSON file; null when absent, an error naming the file and source when it is not JSON. */
 export async function readJsonFile(source: FileSource, name: string, options?: ReadOptions): Promise<unknown | null> {
   const bytes = await source.readFile(name, options);

@@ -3,7 +3,7 @@ import { parquetReadObjects } from 'hyparquet';
 import type { RetrievalDataset } from '../retrieval/dataset.ts';
 import type { Qrels } from '../retrieval/run-types.ts';
 import { assembleDataset, type JsonlRecord } from './beir.ts';
-import { fileLocation, readRequiredFile, type FileSource } from './file-source.ts';
+import { allInOrder, fileLocation, readRequiredFile, type FileSource } from './file-source.ts';
 import { createUrlFolderSource } from './url-folder-source.ts';
 
 /** The 13 NanoBEIR sets. */
@@ -86,7 +86,7 @@ function qrelsFromRows(rows: Row[], where: string): { qrels: Qrels; duplicates: 
 
 /** Loads a NanoBEIR set from any source: `createFolderSource(dir)` in Node, `nanoBeirHubSource(name)` in the browser. */
 export async function loadNanoBeir(source: FileSource, name: string, layout: NanoBeirLayout = defaultNanoBeirLayout): Promise<RetrievalDataset> {
-  const [corpusRows, queryRows, qrelsRows] = await Promise.all([
+  const [corpusRows, queryRows, qrelsRows] = await allInOrder<[Row[], Row[], Row[]]>([
     readTable(source, layout.corpus, ['_id', 'text']),
     readTable(source, layout.queries, ['_id', 'text']),
     readTable(source, layout.qrels, ['query-id', 'corpus-id']),
