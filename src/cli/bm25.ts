@@ -15,8 +15,8 @@ const usage = `usage: splade-lab bm25 --beir <dir> [--split test] [--top-k 1000]
 Indexes the corpus with BM25 over lower-cased words (stop words removed), or over the pieces of a model's
 tokenizer with --tokenizer (special tokens left out), retrieves the top k per query, and prints
 nDCG@10, MRR@10, Recall@100/1000, P@10 and MAP exactly as trec_eval computes them.
---search picks the exact top-k algorithm: maxscore (dynamic pruning, default) or exhaustive (term-at-a-time over
-every posting); both return the same documents and scores.`;
+--search picks the exact top-k algorithm: exhaustive (term-at-a-time over every posting, default) or maxscore
+(dynamic pruning); both return the same documents and scores.`;
 
 const headline = ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', 'P_10', 'map'] as const;
 
@@ -32,7 +32,7 @@ export const bm25Command: Command = {
     const topK = numberOption(args, 'top-k', 1000);
     const params = { k1: numberOption(args, 'k1', 0.9), b: numberOption(args, 'b', 0.4) };
     const json = args.options.has('json');
-    const search = stringOption(args, 'search') ?? 'maxscore';
+    const search = stringOption(args, 'search') ?? 'exhaustive';
     if (!isSearchAlgorithm(search)) throw new Error(`--search must be one of ${searchAlgorithms.join(', ')}, got "${search}"\n${usage}`);
 
     const t0 = performance.now();

@@ -5,23 +5,26 @@ import { loadBeir } from '../io/beir.ts';
 import { createFolderSource } from '../io/file-source-node.ts';
 import { formatRun } from '../io/trec.ts';
 import { evaluateEncoder } from '../retrieval/evaluate.ts';
+import { isSearchAlgorithm, searchAlgorithms } from '../retrieval/search.ts';
 import { asSparseEncoder } from '../model/splade-encoder.ts';
 import { numberOption, parseArgs, stringOption, type Command } from './command.ts';
 import { openGpuSession } from './gpu-session.ts';
 
 const usage = `usage: splade-lab eval --model <dir-or-hub-id> --beir <dir> [--split test] [--top-k 1000] [--run out.trec]
-       [--json] [--k 1] [--query-length 64] [--doc-length 256] [--batch 8] [--prune 0]`;
+       [--json] [--k 1] [--query-length 64] [--doc-length 256] [--batch 8] [--prune 0] [--search exhaustive|maxscore]`;
 
 const headline = ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', 'P_10', 'map'] as const;
 
 export const evalCommand: Command = {
   summary: 'evaluate a SPLADE model on a BEIR folder (GPU encoding, exact retrieval, trec_eval measures)',
   async run(argv) {
-    const args = parseArgs(argv, ['model', 'beir', 'split', 'top-k', 'run', 'k', 'query-length', 'doc-length', 'batch', 'prune'], ['json']);
+    const args = parseArgs(argv, ['model', 'beir', 'split', 'top-k', 'run', 'k', 'query-length', 'doc-length', 'batch', 'prune', 'search'], ['json']);
     const modelArg = stringOption(args, 'model');
     const beirDir = stringOption(args, 'beir');
     if (!modelArg || !beirDir || args.positional.length) throw new Error(usage);
     const split = stringOption(args, 'split') ?? 'test';
+    const search = stringOption(args, 'search') ?? 'exhaustive';
+    if (!isSearchAlgorithm(search)) throw new Error(`--search must be one of ${searchAlgorithms.join(', ')}, got "${search}"`);
     const dataset = await loadBeir(createFolderSource(beirDir), split, beirDir);
     const session = await openGpuSession(modelArg, { k: numberOption(args, 'k', 1), batchSize: numberOption(args, 'batch', 8) });
     try {
@@ -33,6 +36,7 @@ export const evalCommand: Command = {
       const json = args.options.has('json');
       const report = await evaluateEncoder(encoder, dataset, {
         topK: numberOption(args, 'top-k', 1000),
+        search,
         onProgress: json ? undefined : (stage, done, total) => process.stderr.write(`\r${stage} ${done}/${total}   `),
       });
       if (!json) process.stderr.write('\n');

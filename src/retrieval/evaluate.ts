@@ -21,7 +21,7 @@ export interface SparseEncoder {
 export interface RetrievalOptions extends EvaluateRunOptions {
   /** Documents retrieved per query (default 1000). */
   topK?: number;
-  /** Exact search algorithm (default maxscore). */
+  /** Exact search algorithm (default exhaustive term-at-a-time). */
   search?: SearchAlgorithm;
   onProgress?: (stage: 'queries' | 'documents' | 'search', done: number, total: number) => void;
 }

@@ -84,7 +84,10 @@ export interface LatencyReport extends LatencyTimes {
 }
 
 export interface SearchOptions {
-  /** Default `maxscore`. */
+  /**
+   * Default `exhaustive`: on SciFact-sized collections term-at-a-time was measured faster than MaxScore
+   * (0.65 vs 0.99 ms per query at k = 1000); MaxScore pays off only where most postings can be skipped.
+   */
   algorithm?: SearchAlgorithm;
 }
 
@@ -94,7 +97,7 @@ export function searchAll(
   queries: readonly SparseVector[],
   k: number,
   onProgress?: (done: number, total: number) => void,
-  { algorithm = 'maxscore' }: SearchOptions = {},
+  { algorithm = 'exhaustive' }: SearchOptions = {},
 ): { rankings: Ranking[]; latency: LatencyReport } {
   if (!isSearchAlgorithm(algorithm)) throw new Error(`unknown search algorithm "${algorithm}" (known: ${searchAlgorithms.join(', ')})`);
   const searcher = algorithm === 'maxscore' ? new MaxScoreSearcher(index) : new IndexSearcher(index);
