@@ -16,11 +16,14 @@ export class GpuKernelError extends Error {
 /** A requested allocation exceeds the device's limits; raised before anything is allocated. */
 export class GpuLimitError extends Error {
   override name = 'GpuLimitError';
-  constructor(readonly what: string, readonly bytes: number, readonly limitName: string, readonly limit: number) {
-    super(
-      `${what} needs ${formatBytes(bytes)}, over the device's ${limitName} of ${formatBytes(limit)}; ` +
-        'use a smaller batch, sequence length or model.',
-    );
+  constructor(
+    readonly what: string,
+    readonly bytes: number,
+    readonly limitName: string,
+    readonly limit: number,
+    advice = 'use a smaller batch, sequence length or model.',
+  ) {
+    super(`${what} needs ${formatBytes(bytes)}, over the device's ${limitName} of ${formatBytes(limit)}; ${advice}`);
   }
 }
 

@@ -40,16 +40,25 @@ export async function loadModel(source: FileSource, options: LoadModelOptions = 
   return { config, params, tokenizer, checkpoint };
 }
 
-/** Refuses a config whose largest tensor cannot be one GPU buffer binding. */
-export function checkFitsDevice(config: ModelConfig, limits: DeviceLimits, label: string): void {
+const MODEL_ADVICE = 'this model cannot be loaded on this device; choose a smaller one.';
+
+/** The first parameter of a config that cannot be one GPU buffer binding, as an error; null when all fit. */
+export function deviceFitError(config: ModelConfig, limits: DeviceLimits, label: string): GpuLimitError | null {
   for (const spec of parameterLayout(config)) {
     const bytes = 4 * spec.shape.reduce((a, b) => a * b, 1);
     const what = `${label}: ${spec.role} [${spec.shape.join('x')}]`;
     if (bytes > limits.maxStorageBufferBindingSize) {
-      throw new GpuLimitError(what, bytes, 'maxStorageBufferBindingSize', limits.maxStorageBufferBindingSize);
+      return new GpuLimitError(what, bytes, 'maxStorageBufferBindingSize', limits.maxStorageBufferBindingSize, MODEL_ADVICE);
     }
-    if (bytes > limits.maxBufferSize) throw new GpuLimitError(what, bytes, 'maxBufferSize', limits.maxBufferSize);
+    if (bytes > limits.maxBufferSize) return new GpuLimitError(what, bytes, 'maxBufferSize', limits.maxBufferSize, MODEL_ADVICE);
   }
+  return null;
+}
+
+/** Refuses a config whose largest tensor cannot be one GPU buffer binding. */
+export function checkFitsDevice(config: ModelConfig, limits: DeviceLimits, label: string): void {
+  const error = deviceFitError(config, limits, label);
+  if (error) throw error;
 }
 
 /** The tokenizer may have fewer ids than the head has rows (padding rows), never more. */

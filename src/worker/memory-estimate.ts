@@ -1,15 +1,10 @@
 // Memory a backbone needs (from config.json, then the weight files' headers) against the device's limits.
 import { estimateCheckpointBytes } from '../io/checkpoint.ts';
 import type { FileSource, ReadOptions } from '../io/file-source.ts';
-import { formatBytes } from '../gpu/errors.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { parameterCount, parameterLayout } from '../model/layout.ts';
+import { deviceFitError, type DeviceLimits } from '../model/load-model.ts';
 import type { MemoryEstimate } from './api.ts';
-
-export interface DeviceLimits {
-  maxBufferSize: number;
-  maxStorageBufferBindingSize: number;
-}
 
 /** What config.json alone tells: parameters, the largest tensor, and whether it fits one binding. */
 export function configMemory(config: ModelConfig, limits: DeviceLimits): MemoryEstimate {
@@ -17,18 +12,10 @@ export function configMemory(config: ModelConfig, limits: DeviceLimits): MemoryE
   const bytesOf = (shape: number[]) => 4 * shape.reduce((a, b) => a * b, 1);
   const largestSpec = layout.reduce((best, spec) => (bytesOf(spec.shape) > bytesOf(best.shape) ? spec : best));
   const largest = bytesOf(largestSpec.shape);
-  const problems: string[] = [];
-  for (const [name, limit] of [
-    ['maxStorageBufferBindingSize', limits.maxStorageBufferBindingSize],
-    ['maxBufferSize', limits.maxBufferSize],
-  ] as const) {
-    if (largest > limit && problems.length === 0) {
-      problems.push(
-        `Its ${largestSpec.role} [${largestSpec.shape.join(' x ')}] takes ${formatBytes(largest)}, more than this GPU allows ` +
-          `in one buffer (${name} ${formatBytes(limit)}). Try a smaller model, or a browser and GPU with higher limits.`,
-      );
-    }
-  }
+  const tooLarge = deviceFitError(config, limits, 'the model');
+  const problems = tooLarge
+    ? [`${tooLarge.message.replace(/^the model: /, 'Its ')} A browser or GPU with higher limits may also do.`]
+    : [];
   const parameters = parameterCount(config);
   return {
     downloadBytes: null,
