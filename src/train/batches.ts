@@ -1,0 +1,138 @@
+// Triplets to fixed-shape training batches: a seeded shuffle per epoch, tokenization with padding masks, and a data
+// position (epoch, index) that a checkpoint stores so a resumed run sees exactly the batches it would have seen.
+import type { Triplet } from '../io/triplets.ts';
+import type { TextTokenizer } from '../io/tokenizer.ts';
+import { Random } from '../util/random.ts';
+import type { TripletBatch } from './trainer.ts';
+
+/** Where the next batch starts: the `index`-th triplet of epoch `epoch`'s shuffled order (both 0-based). */
+export interface DataPosition {
+  epoch: number;
+  index: number;
+}
+
+export interface BatchShape {
+  batchSize: number;
+  queryLength: number;
+  documentLength: number;
+}
+
+/** One batch and the triplets (indices into the file) it holds, in row order. */
+export interface NumberedBatch {
+  batch: TripletBatch;
+  triplets: number[];
+  /** Position of the batch's first triplet. */
+  start: DataPosition;
+}
+
+/** The seed of one epoch's shuffle: the run's seed and the epoch mixed (so epochs differ and never repeat). */
+function epochSeed(seed: number, epoch: number): number {
+  let h = Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(epoch + 1, 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/** The order in which epoch `epoch` visits `count` triplets: a Fisher-Yates permutation from (seed, epoch). */
+export function epochOrder(count: number, seed: number, epoch: number): Uint32Array {
+  const order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  const random = new Random(epochSeed(seed, epoch));
+  for (let i = count - 1; i > 0; i--) {
+    const j = random.int(i + 1);
+    const swap = order[i];
+    order[i] = order[j];
+    order[j] = swap;
+  }
+  return order;
+}
+
+/**
+ * Writes one text's encoding into row `row` of (rows, T) ids and mask: truncated to T tokens as Hugging Face does
+ * (content cut, [CLS]/[SEP] kept), then right-padded with the pad id under mask 0.
+ */
+export function tokenizeRow(tokenizer: TextTokenizer, text: string, T: number, ids: Int32Array, mask: Uint8Array, row: number): void {
+  const encoding = tokenizer.encode(text, { maxLength: T });
+  if (encoding.ids.length > T) throw new Error(`tokenizer returned ${encoding.ids.length} ids for a maximum length of ${T}`);
+  const base = row * T;
+  ids.fill(tokenizer.specialIds.pad, base, base + T);
+  mask.fill(0, base, base + T);
+  encoding.ids.forEach((id, t) => {
+    ids[base + t] = id;
+    mask[base + t] = encoding.attentionMask[t] ? 1 : 0;
+  });
+}
+
+/**
+ * Endless batches over a triplet list. Each epoch visits every triplet once in its own seeded order; a batch that
+ * reaches the end of an epoch takes its remaining rows from the start of the next one, so batches keep their fixed
+ * size B and no triplet is dropped (such a batch can, rarely, hold one triplet twice).
+ */
+export class TripletBatches {
+  private order: Uint32Array;
+  private orderEpoch: number;
+  private epoch: number;
+  private index: number;
+
+  constructor(
+    private readonly triplets: readonly Triplet[],
+    private readonly tokenizer: TextTokenizer,
+    readonly shape: BatchShape,
+    readonly seed: number,
+    start: DataPosition = { epoch: 0, index: 0 },
+  ) {
+    const n = triplets.length;
+    if (!Number.isInteger(shape.batchSize) || shape.batchSize < 1) throw new Error(`the batch size must be a positive integer, got ${shape.batchSize}`);
+    if (shape.batchSize > n) throw new Error(`the batch size ${shape.batchSize} is larger than the ${n} triplets available`);
+    for (const [name, T] of [['query', shape.queryLength], ['document', shape.documentLength]] as const) {
+      if (!Number.isInteger(T) || T < 2) throw new Error(`the ${name} length must be an integer of at least 2 ([CLS] and [SEP]), got ${T}`);
+    }
+    if (!Number.isInteger(start.epoch) || start.epoch < 0 || !Number.isInteger(start.index) || start.index < 0 || start.index >= n) {
+      throw new Error(`data position (epoch ${start.epoch}, index ${start.index}) is outside a file of ${n} triplets`);
+    }
+    this.epoch = start.epoch;
+    this.index = start.index;
+    this.order = epochOrder(n, seed, start.epoch);
+    this.orderEpoch = start.epoch;
+  }
+
+  /** Where the next batch starts. */
+  get position(): DataPosition {
+    return { epoch: this.epoch, index: this.index };
+  }
+
+  /** Number of batches in `epochs` passes over the file (a partial last batch counts as one). */
+  static stepsFor(epochs: number, triplets: number, batchSize: number): number {
+    return Math.ceil((epochs * triplets) / batchSize);
+  }
+
+  /** The next B triplets, tokenized: queries (B, Tq), then positives and negatives as documents (2B, Td). */
+  next(): NumberedBatch {
+    const { batchSize: B, queryLength: Tq, documentLength: Td } = this.shape;
+    const start = this.position;
+    const picked: number[] = [];
+    while (picked.length < B) {
+      if (this.orderEpoch !== this.epoch) {
+        this.order = epochOrder(this.triplets.length, this.seed, this.epoch);
+        this.orderEpoch = this.epoch;
+      }
+      picked.push(this.order[this.index]);
+      if (++this.index === this.triplets.length) {
+        this.epoch++;
+        this.index = 0;
+      }
+    }
+    const batch: TripletBatch = {
+      queryIds: new Int32Array(B * Tq),
+      queryMask: new Uint8Array(B * Tq),
+      documentIds: new Int32Array(2 * B * Td),
+      documentMask: new Uint8Array(2 * B * Td),
+    };
+    picked.forEach((i, row) => {
+      const triplet = this.triplets[i];
+      tokenizeRow(this.tokenizer, triplet.query, Tq, batch.queryIds, batch.queryMask, row);
+      tokenizeRow(this.tokenizer, triplet.positive, Td, batch.documentIds, batch.documentMask, row);
+      tokenizeRow(this.tokenizer, triplet.negative, Td, batch.documentIds, batch.documentMask, B + row);
+    });
+    return { batch, triplets: picked, start };
+  }
+}

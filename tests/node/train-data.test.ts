@@ -1,0 +1,143 @@
+// Training data: triplet TSV parsing (real MS MARCO file, malformed lines named by file and line), seeded per-epoch
+// shuffling that covers every triplet once, tokenized batches with HF truncation and padding, resumable positions.
+import { describe, expect, it } from 'vitest';
+import { createFolderSource } from '../../src/io/file-source-node.ts';
+import { createMemorySource } from '../../src/io/file-source.ts';
+import { loadTokenizer } from '../../src/io/tokenizer-load.ts';
+import { parseTriplets, readTriplets, TripletFormatError, type Triplet } from '../../src/io/triplets.ts';
+import { epochOrder, TripletBatches } from '../../src/train/batches.ts';
+import { TINY_VOCAB } from '../helpers/tiny-splade-model.ts';
+
+const TOY = '/work/shared/data/msmarco-toy';
+const tokenizerPromise = loadTokenizer(createMemorySource(new Map([['vocab.txt', new TextEncoder().encode(TINY_VOCAB.join('\n') + '\n')]]), 'tiny'));
+
+describe('triplet TSV', () => {
+  it('reads the 100 MS MARCO toy triplets, mojibake kept as it is', async () => {
+    const file = await readTriplets(createFolderSource(TOY), 'triplets.tsv');
+    expect(file.triplets).toHaveLength(100);
+    expect(file.blankLines).toBe(0);
+    expect(file.header).toBe(false);
+    expect(file.triplets[0].query).toBe('is a little caffeine ok during pregnancy');
+    expect(file.triplets[0].positive.startsWith('We don\u00e2\u0080\u0099t know')).toBe(true);
+    for (const t of file.triplets) for (const field of [t.query, t.positive, t.negative]) expect(field.length).toBeGreaterThan(0);
+  });
+
+  it('accepts CRLF, a byte-order mark, a header and blank lines (counted)', () => {
+    const text = '\uFEFFquery\tpositive\tnegative\r\nq1\tp1\tn1\r\n\r\n  \nq2\tp 2\tn2\n';
+    expect(parseTriplets(text, 'x.tsv')).toEqual({
+      triplets: [
+        { query: 'q1', positive: 'p1', negative: 'n1' },
+        { query: 'q2', positive: 'p 2', negative: 'n2' },
+      ],
+      blankLines: 2,
+      header: true,
+    });
+  });
+
+  it.each([
+    ['q1\tp1\tn1\nq2\tp2\n', 2, '2 tab-separated fields, expected 3'],
+    ['q1\tp1\tn1\tx\n', 1, '4 tab-separated fields, expected 3'],
+    ['only a query\n', 1, '1 tab-separated field, expected 3'],
+    ['q1\tp1\tn1\n\nq3\t \tn3\n', 3, 'the positive (field 2) is empty'],
+    ['\tp1\tn1\n', 1, 'the query (field 1) is empty'],
+    ['q1\tp1\t\n', 1, 'the negative (field 3) is empty'],
+  ])('refuses a malformed line, naming file and line: %j', (text, line, problem) => {
+    let error: unknown;
+    try {
+      parseTriplets(text, 'data/train.tsv');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(TripletFormatError);
+    expect((error as TripletFormatError).line).toBe(line);
+    expect((error as Error).message).toContain(`data/train.tsv line ${line}: ${problem}`);
+  });
+
+  it('refuses a file without triplets, and names a missing file', async () => {
+    expect(() => parseTriplets('\n\n', 'empty.tsv')).toThrow('empty.tsv: no triplets');
+    await expect(readTriplets(createMemorySource(new Map(), 'mem'), 'nope.tsv')).rejects.toThrow('mem/nope.tsv not found');
+  });
+});
+
+describe('epoch order', () => {
+  it('is a permutation, the same for the same (seed, epoch) and different otherwise', () => {
+    const a = epochOrder(100, 1, 0);
+    expect([...a].sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(epochOrder(100, 1, 0)).toEqual(a);
+    expect(epochOrder(100, 1, 1)).not.toEqual(a);
+    expect(epochOrder(100, 2, 0)).not.toEqual(a);
+    expect(a).not.toEqual(Uint32Array.from({ length: 100 }, (_, i) => i));
+  });
+});
+
+const TRIPLETS: Triplet[] = Array.from({ length: 10 }, (_, i) => ({
+  query: `cat ${'dog '.repeat(i)}`,
+  positive: `the sea and the river ${i}`,
+  negative: `music song ${'book '.repeat(2 * i)}`,
+}));
+
+describe('triplet batches', () => {
+  it('visit every triplet once per epoch in the seeded order; a batch at the end of an epoch continues the next', async () => {
+    const tokenizer = await tokenizerPromise;
+    const batches = new TripletBatches(TRIPLETS, tokenizer, { batchSize: 4, queryLength: 6, documentLength: 8 }, 7);
+    const seen: number[] = [];
+    const starts = [];
+    for (let i = 0; i < 5; i++) {
+      const { triplets, start } = batches.next();
+      expect(triplets).toHaveLength(4);
+      seen.push(...triplets);
+      starts.push(start);
+    }
+    expect(seen).toEqual([...epochOrder(10, 7, 0), ...epochOrder(10, 7, 1)]);
+    expect(starts).toEqual([
+      { epoch: 0, index: 0 },
+      { epoch: 0, index: 4 },
+      { epoch: 0, index: 8 },
+      { epoch: 1, index: 2 },
+      { epoch: 1, index: 6 },
+    ]);
+    expect(batches.position).toEqual({ epoch: 2, index: 0 });
+    expect(TripletBatches.stepsFor(1, 10, 4)).toBe(3);
+  });
+
+  it('resume from a stored position with the same batches, bit for bit', async () => {
+    const tokenizer = await tokenizerPromise;
+    const shape = { batchSize: 3, queryLength: 6, documentLength: 8 };
+    const straight = new TripletBatches(TRIPLETS, tokenizer, shape, 3);
+    for (let i = 0; i < 4; i++) straight.next();
+    const position = straight.position;
+    const resumed = new TripletBatches(TRIPLETS, tokenizer, shape, 3, position);
+    for (let i = 0; i < 5; i++) expect(resumed.next()).toEqual(straight.next());
+  });
+
+  it('tokenize as the tokenizer does: truncated to the length with [SEP] kept, padded with the pad id under mask 0', async () => {
+    const tokenizer = await tokenizerPromise;
+    const [B, Tq, Td] = [2, 6, 8];
+    const { batch, triplets } = new TripletBatches(TRIPLETS, tokenizer, { batchSize: B, queryLength: Tq, documentLength: Td }, 1).next();
+    const expectRow = (ids: Int32Array, mask: Uint8Array, T: number, row: number, text: string) => {
+      const e = tokenizer.encode(text, { maxLength: T });
+      const pad = T - e.ids.length;
+      expect([...ids.subarray(row * T, (row + 1) * T)], text).toEqual([...e.ids, ...Array(pad).fill(tokenizer.specialIds.pad)]);
+      expect([...mask.subarray(row * T, (row + 1) * T)], text).toEqual([...Array(e.ids.length).fill(1), ...Array(pad).fill(0)]);
+    };
+    triplets.forEach((i, row) => {
+      expectRow(batch.queryIds, batch.queryMask, Tq, row, TRIPLETS[i].query);
+      expectRow(batch.documentIds, batch.documentMask, Td, row, TRIPLETS[i].positive);
+      expectRow(batch.documentIds, batch.documentMask, Td, B + row, TRIPLETS[i].negative);
+    });
+    // A long text fills the row and still ends with [SEP]; "cat" is known, "the" too; unknown words are [UNK].
+    const long = new TripletBatches([{ query: 'cat the zebra cat the cat the cat', positive: 'sea', negative: 'sun' }], tokenizer, { batchSize: 1, queryLength: 5, documentLength: 4 }, 1).next().batch;
+    const id = (t: string) => tokenizer.tokenToId(t)!;
+    expect([...long.queryIds]).toEqual([id('[CLS]'), id('cat'), id('the'), id('[UNK]'), id('[SEP]')]);
+    expect([...long.queryMask]).toEqual([1, 1, 1, 1, 1]);
+    expect([...long.documentIds]).toEqual([id('[CLS]'), id('sea'), id('[SEP]'), id('[PAD]'), id('[CLS]'), id('sun'), id('[SEP]'), id('[PAD]')]);
+  });
+
+  it('refuse a batch larger than the data and a position outside it', async () => {
+    const tokenizer = await tokenizerPromise;
+    const shape = { batchSize: 4, queryLength: 6, documentLength: 8 };
+    expect(() => new TripletBatches(TRIPLETS.slice(0, 3), tokenizer, shape, 1)).toThrow('the batch size 4 is larger than the 3 triplets available');
+    expect(() => new TripletBatches(TRIPLETS, tokenizer, shape, 1, { epoch: 0, index: 10 })).toThrow('outside a file of 10 triplets');
+    expect(() => new TripletBatches(TRIPLETS, tokenizer, { ...shape, queryLength: 1 }, 1)).toThrow('at least 2');
+  });
+});
