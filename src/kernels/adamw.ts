@@ -8,6 +8,14 @@ import { expectTensor } from './shape-check.ts';
 const WORKGROUP = 256;
 const SPEC = { family: 'adamw', source, entryPoint: 'adamw_step', constants: { WORKGROUP } };
 
+/** What a resumed run needs of the optimiser: the step count and both moments of every parameter. */
+export interface AdamWState {
+  /** Steps taken (t of the bias correction). */
+  step: number;
+  /** First (m) and second (v) moments per parameter, in construction order. */
+  moments: { m: Float32Array; v: Float32Array }[];
+}
+
 interface Slot {
   param: Tensor;
   grad: Tensor;
@@ -37,6 +45,32 @@ export class AdamW {
   /** The moment tensors, for checkpoints (m then v per parameter, in construction order). */
   get state(): Tensor<'f32'>[] {
     return this.slots.flatMap((s) => [s.m, s.v]);
+  }
+
+  /** Reads the step count and every moment back (checkpoints). */
+  async readState(): Promise<AdamWState> {
+    const moments = [];
+    for (const slot of this.slots) moments.push({ m: await this.ctx.read(slot.m), v: await this.ctx.read(slot.v) });
+    return { step: this.step, moments };
+  }
+
+  /** Restores a state read by readState (same parameters, same order); every size is checked before any upload. */
+  loadState(state: AdamWState): void {
+    if (!Number.isInteger(state.step) || state.step < 0) throw new Error(`AdamW state: step ${state.step} is not a non-negative integer`);
+    if (state.moments.length !== this.slots.length) {
+      throw new Error(`AdamW state holds moments of ${state.moments.length} parameters, this optimiser has ${this.slots.length}`);
+    }
+    this.slots.forEach((slot, i) => {
+      const { m, v } = state.moments[i];
+      if (m.length !== slot.param.size || v.length !== slot.param.size) {
+        throw new Error(`AdamW state of ${slot.param}: m holds ${m.length} and v ${v.length} values, expected ${slot.param.size}`);
+      }
+    });
+    this.slots.forEach((slot, i) => {
+      this.ctx.upload(slot.m, state.moments[i].m);
+      this.ctx.upload(slot.v, state.moments[i].v);
+    });
+    this.step = state.step;
   }
 
   /** Records one update of every parameter with learning rate `hyper.lr` (increments the step count). */

@@ -1,6 +1,6 @@
 // Full SPLADE fine-tuning on the GPU (encoder and head): one step = one command encoder, the paper's recipe.
 import type { GpuContext } from '../gpu/context.ts';
-import { AdamW } from '../kernels/adamw.ts';
+import { AdamW, type AdamWState } from '../kernels/adamw.ts';
 import type { AdamWHyper } from '../kernels/reference/adamw.ts';
 import { GpuEncoderPass } from '../model/gpu-encoder.ts';
 import type { GpuModel } from '../model/gpu-model.ts';
@@ -43,11 +43,19 @@ export interface TripletBatch {
   documentMask: Uint8Array; // (2B, Td)
 }
 
+/** The optimiser's state with each parameter's moments under its internal name (layout.ts), for checkpoints. */
+export interface OptimizerState {
+  step: number;
+  moments: Map<string, AdamWState['moments'][number]>;
+}
+
 export class SpladeTrainer {
   readonly queries: GpuEncoderPass;
   readonly documents: GpuEncoderPass;
   readonly objective: SpladeObjective;
   private readonly optimizer: AdamW;
+  /** Names of the optimised parameters, in the optimiser's order. */
+  private readonly parameterNames: string[];
   /** Steps taken so far. */
   t = 0;
 
@@ -57,7 +65,32 @@ export class SpladeTrainer {
     this.queries = new GpuEncoderPass(model, B, Tq, 'queries');
     this.documents = new GpuEncoderPass(model, 2 * B, Td, 'documents');
     this.objective = new SpladeObjective(ctx, { B, Tq, Td, d, V }, recipe.tau);
-    this.optimizer = new AdamW(ctx, model.parameters());
+    const parameters = model.parameters();
+    this.parameterNames = parameters.map((p) => p.name);
+    this.optimizer = new AdamW(ctx, parameters);
+  }
+
+  /** Reads the optimiser's step count and moments back, keyed by parameter name. */
+  async readOptimizerState(): Promise<OptimizerState> {
+    const { step, moments } = await this.optimizer.readState();
+    return { step, moments: new Map(moments.map((moment, i) => [this.parameterNames[i], moment])) };
+  }
+
+  /** Continues a run: the step t (schedules) and the optimiser's state; the parameters are the model's own. */
+  restoreState(t: number, optimizer: OptimizerState): void {
+    if (!Number.isInteger(t) || t < 0) throw new Error(`trainer step ${t} is not a non-negative integer`);
+    const missing = this.parameterNames.filter((name) => !optimizer.moments.has(name));
+    const extra = [...optimizer.moments.keys()].filter((name) => !this.parameterNames.includes(name));
+    if (missing.length || extra.length) {
+      throw new Error(
+        `optimiser state does not fit this model: ` +
+          [missing.length ? `no moments for ${missing.join(', ')}` : '', extra.length ? `moments of unknown parameters ${extra.join(', ')}` : '']
+            .filter(Boolean)
+            .join('; '),
+      );
+    }
+    this.optimizer.loadState({ step: optimizer.step, moments: this.parameterNames.map((name) => optimizer.moments.get(name)!) });
+    this.t = t;
   }
 
   /** Uploads a batch, records forward, losses, backward and the update in one encoder; reads losses if asked. */

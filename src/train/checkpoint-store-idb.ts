@@ -1,0 +1,44 @@
+// Browser checkpoint store in IndexedDB (idb-keyval): keys [run, checkpoint, file]; one transaction per checkpoint write.
+import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
+import type { CheckpointStore } from './checkpoint.ts';
+
+/** Every key of one checkpoint: [run, name, <any file>] (arrays sort after strings, so [run, name, []] ends the range). */
+function checkpointRange(run: string, name: string): IDBKeyRange {
+  return IDBKeyRange.bound([run, name], [run, name, []]);
+}
+
+/**
+ * Checkpoints of one run (`run` keeps several runs apart in one database). A write deletes the old files of that name
+ * and puts the new ones in a single readwrite transaction, so a checkpoint is replaced whole or not at all.
+ */
+export function createIdbCheckpointStore(run: string, dbName = 'splade-lab', storeName = 'checkpoints'): CheckpointStore {
+  const store: UseStore = createStore(dbName, storeName);
+  return {
+    label: `IndexedDB ${dbName}/${storeName} run "${run}"`,
+    async list() {
+      const keys = await store('readonly', (s) => promisifyRequest(s.getAllKeys(IDBKeyRange.bound([run], [run, []]))));
+      const names = new Set<string>();
+      for (const key of keys) if (Array.isArray(key) && typeof key[1] === 'string') names.add(key[1]);
+      return [...names];
+    },
+    async read(name, file) {
+      const value = await store('readonly', (s) => promisifyRequest<unknown>(s.get([run, name, file])));
+      if (value === undefined) return null;
+      if (!(value instanceof Uint8Array)) throw new Error(`IndexedDB ${dbName}/${storeName}: [${run}, ${name}, ${file}] is not a byte array`);
+      return value;
+    },
+    async write(name, files) {
+      await store('readwrite', (s) => {
+        s.delete(checkpointRange(run, name));
+        for (const [file, bytes] of files) s.put(bytes, [run, name, file]);
+        return promisifyRequest(s.transaction);
+      });
+    },
+    async remove(name) {
+      await store('readwrite', (s) => {
+        s.delete(checkpointRange(run, name));
+        return promisifyRequest(s.transaction);
+      });
+    },
+  };
+}

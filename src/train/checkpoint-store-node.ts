@@ -1,0 +1,94 @@
+// Node checkpoint store: one sub-folder per checkpoint, written under a hidden temporary name, synced, then renamed.
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { CheckpointStore } from './checkpoint.ts';
+
+const PARTIAL = '.partial-';
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException)?.code === 'ENOENT';
+}
+
+/** Refuses names that are not one plain path component. */
+function checkName(name: string): void {
+  if (!name || name.startsWith('.') || /[/\\]/.test(name)) throw new Error(`checkpoint name "${name}" must be one plain folder name`);
+}
+
+async function writeSynced(path: string, bytes: Uint8Array): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const handle = await open(path, 'w');
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes `files` (relative paths) as the folder `dir`, atomically: into a hidden sibling first, then renamed into place.
+ * An existing `dir` is replaced only once the new folder is complete (it is renamed aside, then removed).
+ */
+export async function writeFolderAtomically(dir: string, files: Map<string, Uint8Array>): Promise<void> {
+  const target = resolve(dir);
+  const parent = dirname(target);
+  const base = target.slice(parent.length + 1);
+  const temp = join(parent, `.${base}${PARTIAL}${process.pid}`);
+  await mkdir(parent, { recursive: true });
+  await rm(temp, { recursive: true, force: true });
+  for (const [name, bytes] of files) {
+    const path = resolve(temp, name);
+    if (!path.startsWith(temp + '/')) throw new Error(`file name "${name}" points outside ${target}`);
+    await writeSynced(path, bytes);
+  }
+  const aside = join(parent, `.${base}.replaced-${process.pid}`);
+  let replaced = false;
+  try {
+    await rename(target, aside);
+    replaced = true;
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+  await rename(temp, target);
+  if (replaced) await rm(aside, { recursive: true, force: true });
+}
+
+/** Checkpoints as sub-folders of `dir`; leftovers of interrupted writes (hidden folders) are ignored and cleaned up. */
+export function createFolderCheckpointStore(dir: string): CheckpointStore {
+  const root = resolve(dir);
+  return {
+    label: `folder ${root}`,
+    async list() {
+      let entries;
+      try {
+        entries = await readdir(root, { withFileTypes: true });
+      } catch (error) {
+        if (isMissing(error)) return [];
+        throw error;
+      }
+      return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
+    },
+    async read(name, file) {
+      checkName(name);
+      try {
+        return new Uint8Array(await readFile(join(root, name, file)));
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+    async write(name, files) {
+      checkName(name);
+      await mkdir(root, { recursive: true });
+      for (const entry of await readdir(root)) {
+        if (entry.startsWith('.') && entry.includes(PARTIAL)) await rm(join(root, entry), { recursive: true, force: true });
+      }
+      await writeFolderAtomically(join(root, name), files);
+    },
+    async remove(name) {
+      checkName(name);
+      await rm(join(root, name), { recursive: true, force: true });
+    },
+  };
+}
+
