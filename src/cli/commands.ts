@@ -7,6 +7,7 @@ import { inspectCommand } from './inspect.ts';
 import { kDemoCommand } from './k-demo.ts';
 import { metricsCommand } from './metrics.ts';
 import { tokenizeCommand } from './tokenize.ts';
+import { trainCommand } from './train.ts';
 
 export const commands: Record<string, Command> = {
   bm25: bm25Command,
@@ -16,4 +17,5 @@ export const commands: Record<string, Command> = {
   'k-demo': kDemoCommand,
   metrics: metricsCommand,
   tokenize: tokenizeCommand,
+  train: trainCommand,
 };

@@ -1,0 +1,180 @@
+// A whole SPLADE training run, browser-safe (the CLI and the page's worker share it): head divided by k, batches,
+// steps, progress reports with loss parts and sparsity, checkpoints every N steps, and resuming from the newest one.
+import type { GpuContext } from '../gpu/context.ts';
+import type { HfConfig } from '../io/checkpoint.ts';
+import type { HostTensor } from '../io/host-tensor.ts';
+import type { TextTokenizer } from '../io/tokenizer.ts';
+import type { Triplet } from '../io/triplets.ts';
+import type { ModelConfig } from '../model/config.ts';
+import { GpuModel } from '../model/gpu-model.ts';
+import { rescaleHostParams } from '../model/rescale.ts';
+import { TripletBatches, type DataPosition } from './batches.ts';
+import {
+  captureTrainingState,
+  readLatestCheckpoint,
+  restoreTrainer,
+  saveCheckpoint,
+  type CheckpointStore,
+  type DataFingerprint,
+  type TrainingState,
+} from './checkpoint.ts';
+import type { StepLosses } from './head-only-trainer.ts';
+import { flopsWeight, learningRate } from './schedule.ts';
+import { SpladeTrainer, type TrainingRecipe } from './trainer.ts';
+
+export interface Backbone {
+  config: ModelConfig;
+  /** config.json as read (stored in checkpoints, written with the trained model). */
+  hfConfig: HfConfig;
+  /** Internal parameter name -> fp32 tensor, before any rescaling. */
+  params: Map<string, HostTensor>;
+  tokenizer: TextTokenizer;
+}
+
+export interface TrainingData {
+  triplets: readonly Triplet[];
+  fingerprint: DataFingerprint;
+}
+
+export interface StepReport extends StepLosses {
+  /** Steps of the whole run. */
+  steps: number;
+  lr: number;
+  lambdaQueries: number;
+  lambdaDocuments: number;
+  /** Mean number of non-zero dimensions of the batch's query and document vectors. */
+  activeQueries: number;
+  activeDocuments: number;
+  /** Wall time per step since the previous report (checkpoint writes left out). */
+  msPerStep: number;
+  /** Where the next batch starts. */
+  position: DataPosition;
+}
+
+export interface TrainingRunOptions {
+  recipe: TrainingRecipe;
+  k: number;
+  seed: number;
+  /** Save a checkpoint after every this many steps (and after the last step). */
+  checkpointEvery: number;
+  /** Report after the first step, every this many steps, and after the last. */
+  reportEvery: number;
+  /** Continue from the store's newest checkpoint (which must exist); without it, the store must be empty. */
+  resume: boolean;
+  signal?: AbortSignal;
+  /** Called once before the first step: the step the run starts from and the checkpoint it resumes (or null). */
+  onStart?: (startStep: number, resumedFrom: string | null) => void;
+  onReport?: (report: StepReport) => void;
+  onCheckpoint?: (name: string, t: number) => void;
+}
+
+export interface TrainingRunResult {
+  trainer: SpladeTrainer;
+  /** The step the run started from (0, or the resumed checkpoint's). */
+  startStep: number;
+  /** Milliseconds per step over this process's steps (checkpoint writes left out); NaN when no step ran. */
+  msPerStep: number;
+}
+
+/** Mean count of positive entries per row of a (rows, V) pooled tensor. */
+async function meanActive(ctx: GpuContext, pooled: SpladeTrainer['objective']['pooledQueries']): Promise<number> {
+  const [rows, V] = pooled.shape;
+  const values = await ctx.read(pooled);
+  let active = 0;
+  for (let i = 0; i < rows * V; i++) if (values[i] > 0) active++;
+  return active / rows;
+}
+
+/** "path: checkpoint a, now b" for every leaf that differs between two JSON values. */
+function differences(saved: unknown, now: unknown, path: string, out: string[]): string[] {
+  const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
+  if (isObject(saved) && isObject(now)) {
+    for (const key of new Set([...Object.keys(saved), ...Object.keys(now)])) differences(saved[key], now[key], path ? `${path}.${key}` : key, out);
+  } else if (JSON.stringify(saved) !== JSON.stringify(now)) {
+    out.push(`${path}: checkpoint ${JSON.stringify(saved)}, now ${JSON.stringify(now)}`);
+  }
+  return out;
+}
+
+/** Refuses to resume a checkpoint made with another recipe, k, seed, data or backbone. */
+function checkResumable(state: TrainingState, expected: Pick<TrainingState, 'recipe' | 'k' | 'seed' | 'data' | 'config'>, where: string): void {
+  const { recipe, k, seed, data, config } = state;
+  const found = differences({ recipe, k, seed, data, config }, expected, '', []);
+  if (found.length) {
+    throw new Error(`${where} was made by another run; resume with the same model, data and options, or start a new run elsewhere:\n  ${found.join('\n  ')}`);
+  }
+}
+
+export async function runTraining(
+  ctx: GpuContext,
+  backbone: Backbone,
+  data: TrainingData,
+  store: CheckpointStore,
+  options: TrainingRunOptions,
+): Promise<TrainingRunResult> {
+  const { recipe, k, seed } = options;
+  const run = { config: backbone.hfConfig, k, seed, data: data.fingerprint };
+  const latest = await readLatestCheckpoint(store);
+  let trainer: SpladeTrainer;
+  let position: DataPosition = { epoch: 0, index: 0 };
+  if (latest && !options.resume) {
+    throw new Error(`${store.label} already holds a checkpoint (${latest.name}); resume it, or train into another folder`);
+  }
+  if (options.resume) {
+    if (!latest) throw new Error(`${store.label} holds no checkpoint to resume`);
+    checkResumable(latest.state, { ...run, recipe }, `${store.label}/${latest.name}`);
+    trainer = restoreTrainer(ctx, latest.state, `${store.label}/${latest.name}`);
+    position = latest.state.position;
+  } else {
+    const params = k === 1 ? backbone.params : rescaleHostParams(backbone.config, backbone.params, k);
+    trainer = new SpladeTrainer(ctx, GpuModel.upload(ctx, backbone.config, params), recipe);
+  }
+  const batches = new TripletBatches(data.triplets, backbone.tokenizer, recipe, seed, position);
+  const total = recipe.schedule.totalSteps;
+  const startStep = trainer.t;
+  let savedAt = latest && options.resume ? latest.state.t : -1;
+  options.onStart?.(startStep, options.resume && latest ? latest.name : null);
+  const save = async () => {
+    const name = await saveCheckpoint(store, await captureTrainingState(trainer, { ...run, position: batches.position }));
+    savedAt = trainer.t;
+    options.onCheckpoint?.(name, trainer.t);
+  };
+  let stepMs = 0;
+  let intervalMs = 0;
+  let intervalSteps = 0;
+  while (trainer.t < total) {
+    if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new DOMException('training was cancelled', 'AbortError');
+    const t = trainer.t;
+    const last = t + 1 === total;
+    const report = t === startStep || (t + 1) % options.reportEvery === 0 || last;
+    const checkpoint = (t + 1) % options.checkpointEvery === 0 || last;
+    const began = performance.now();
+    const losses = await trainer.step(batches.next().batch, report);
+    if (checkpoint && !report) await ctx.sync(); // the step's GPU work counts as step time, not checkpoint time
+    const ms = performance.now() - began;
+    stepMs += ms;
+    intervalMs += ms;
+    intervalSteps++;
+    if (losses) {
+      const activeQueries = await meanActive(ctx, trainer.objective.pooledQueries);
+      const activeDocuments = await meanActive(ctx, trainer.objective.pooledDocuments);
+      options.onReport?.({
+        ...losses,
+        steps: total,
+        lr: learningRate(recipe.schedule, t),
+        lambdaQueries: flopsWeight(recipe.lambdaQueries, t, total),
+        lambdaDocuments: flopsWeight(recipe.lambdaDocuments, t, total),
+        activeQueries,
+        activeDocuments,
+        msPerStep: intervalMs / intervalSteps,
+        position: batches.position,
+      });
+      intervalMs = 0;
+      intervalSteps = 0;
+    }
+    if (checkpoint) await save();
+  }
+  if (savedAt !== trainer.t) await save(); // a run of 0 steps still leaves its (rescaled) starting point
+  const steps = trainer.t - startStep;
+  return { trainer, startStep, msPerStep: steps > 0 ? stepMs / steps : NaN };
+}
