@@ -96,10 +96,16 @@ function differences(saved: unknown, now: unknown, path: string, out: string[]):
   return out;
 }
 
-/** Refuses to resume a checkpoint made with another recipe, k, seed, data or backbone. */
+/** Refuses to resume a checkpoint made with another recipe, k, seed, data (count and CRC-32; the file may move) or backbone. */
 function checkResumable(state: TrainingState, expected: Pick<TrainingState, 'recipe' | 'k' | 'seed' | 'data' | 'config'>, where: string): void {
-  const { recipe, k, seed, data, config } = state;
-  const found = differences({ recipe, k, seed, data, config }, expected, '', []);
+  const key = ({ recipe, k, seed, data, config }: Pick<TrainingState, 'recipe' | 'k' | 'seed' | 'data' | 'config'>) => ({
+    recipe,
+    k,
+    seed,
+    data: { triplets: data.triplets, crc32: data.crc32 },
+    config,
+  });
+  const found = differences(key(state), key(expected), '', []);
   if (found.length) {
     throw new Error(`${where} was made by another run; resume with the same model, data and options, or start a new run elsewhere:\n  ${found.join('\n  ')}`);
   }

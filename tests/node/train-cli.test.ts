@@ -1,6 +1,6 @@
 // `splade-lab train` end to end on the tiny model and the MS MARCO toy triplets: reports, checkpoints, a saved model
 // that loadModel, inspect and eval read, the head divided by k before step 0, resume through the CLI, and refusals.
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +122,17 @@ describe('splade-lab train', () => {
     const other = await train(out, '--steps', '4', '--resume', '--lr', '2e-3');
     expect(other.code).toBe(1);
     expect(other.stderr).toContain('recipe.schedule.peakLr: checkpoint 0.001, now 0.002');
+    // The same triplets under another name resume (nothing left to do here); other triplets do not.
+    const moved = join(root, 'moved.tsv');
+    const lines = (await readFile(TRIPLETS, 'utf8')).split('\n');
+    await writeFile(moved, lines.join('\n'));
+    const same = await runCli('train', '--model', model, '--triplets', moved, '--out', out, ...SMALL, '--steps', '4', '--resume');
+    expect(same.stderr).toBe('');
+    expect(same.code).toBe(0);
+    await writeFile(moved, [lines[1], lines[0], ...lines.slice(2)].join('\n'));
+    const reordered = await runCli('train', '--model', model, '--triplets', moved, '--out', out, ...SMALL, '--steps', '4', '--resume');
+    expect(reordered.code).toBe(1);
+    expect(reordered.stderr).toContain('data.crc32: checkpoint');
     const bad = join(root, 'bad.tsv');
     await writeFile(bad, 'q\tp\tn\nq2\tp2\n');
     const broken = await runCli('train', '--model', model, '--triplets', bad, '--out', join(root, 'bad'));
