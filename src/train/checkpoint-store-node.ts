@@ -1,6 +1,6 @@
 // Node checkpoint store: one sub-folder per checkpoint, written under a hidden temporary name, synced, then renamed.
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { CheckpointStore } from './checkpoint.ts';
 
 const PARTIAL = '.partial-';
@@ -38,7 +38,7 @@ export async function writeFolderAtomically(dir: string, files: Map<string, Uint
   await rm(temp, { recursive: true, force: true });
   for (const [name, bytes] of files) {
     const path = resolve(temp, name);
-    if (!path.startsWith(temp + '/')) throw new Error(`file name "${name}" points outside ${target}`);
+    if (!path.startsWith(temp + sep)) throw new Error(`file name "${name}" points outside ${target}`);
     await writeSynced(path, bytes);
   }
   const aside = join(parent, `.${base}.replaced-${process.pid}`);
