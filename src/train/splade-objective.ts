@@ -2,6 +2,7 @@
 // FLOPS on queries and on documents, and every gradient back to the decoder and the hidden states.
 import type { GpuContext } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
+import { ActiveDims } from '../kernels/active-dims.ts';
 import { ContrastiveLoss } from '../kernels/contrastive-loss.ts';
 import { FlopsLoss } from '../kernels/flops-loss.ts';
 import { SparseScores } from '../kernels/sparse-scores.ts';
@@ -45,6 +46,10 @@ export class SpladeObjective {
   readonly scores: Tensor<'f32'>; // (B, 2B)
   /** (3) rank loss, FLOPS(queries), FLOPS(documents), unweighted. */
   readonly losses: Tensor<'f32'>;
+  /** (3B) active dimensions of each query, then each document, counted after every forward. */
+  readonly activeCounts: Tensor<'u32'>;
+  private readonly activeQueries: ActiveDims;
+  private readonly activeDocuments: ActiveDims;
   private readonly dScores: Tensor<'f32'>;
   private readonly dPooledQueries: Tensor<'f32'>;
   private readonly dPooledDocuments: Tensor<'f32'>;
@@ -73,6 +78,9 @@ export class SpladeObjective {
     this.dPooledQueries = ctx.tensor('dpooled queries', [B, V], 'f32');
     this.dPooledDocuments = ctx.tensor('dpooled documents', [N, V], 'f32');
     this.losses = ctx.tensor('losses', [3], 'f32');
+    this.activeCounts = ctx.tensor('active dimensions', [B + N], 'u32');
+    this.activeQueries = new ActiveDims(ctx, B, V, 0);
+    this.activeDocuments = new ActiveDims(ctx, N, V, B);
   }
 
   /** The FLOPS weights of this step (after the quadratic ramp). */
@@ -100,6 +108,8 @@ export class SpladeObjective {
       pooled: this.pooledDocuments,
       argmax: this.argmaxDocuments,
     });
+    this.activeQueries.forward(encoder, this.pooledQueries, this.activeCounts);
+    this.activeDocuments.forward(encoder, this.pooledDocuments, this.activeCounts);
   }
 
   /** Forward, losses and backward: gradients are added into `grads`. */
@@ -135,6 +145,14 @@ export class SpladeObjective {
       dweight: grads.dweight,
       dbias: grads.dbias,
     });
+  }
+
+  /** Mean active dimensions of the last forward's queries and documents (3B integers read back). */
+  async readActiveDims(): Promise<{ queries: number; documents: number }> {
+    const counts = await this.ctx.read(this.activeCounts);
+    const { B } = this.dims;
+    const mean = (from: number, to: number) => counts.subarray(from, to).reduce((a, b) => a + b, 0) / (to - from);
+    return { queries: mean(0, B), documents: mean(B, 3 * B) };
   }
 
   /** Reads the three loss parts (one small readback). */

@@ -76,15 +76,6 @@ export interface TrainingRunResult {
   msPerStep: number;
 }
 
-/** Mean count of positive entries per row of a (rows, V) pooled tensor. */
-async function meanActive(ctx: GpuContext, pooled: SpladeTrainer['objective']['pooledQueries']): Promise<number> {
-  const [rows, V] = pooled.shape;
-  const values = await ctx.read(pooled);
-  let active = 0;
-  for (let i = 0; i < rows * V; i++) if (values[i] > 0) active++;
-  return active / rows;
-}
-
 /** "path: checkpoint a, now b" for every leaf that differs between two JSON values. */
 function differences(saved: unknown, now: unknown, path: string, out: string[]): string[] {
   const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
@@ -162,16 +153,15 @@ export async function runTraining(
     intervalMs += ms;
     intervalSteps++;
     if (losses) {
-      const activeQueries = await meanActive(ctx, trainer.objective.pooledQueries);
-      const activeDocuments = await meanActive(ctx, trainer.objective.pooledDocuments);
+      const active = await trainer.objective.readActiveDims();
       options.onReport?.({
         ...losses,
         steps: total,
         lr: learningRate(recipe.schedule, t),
         lambdaQueries: flopsWeight(recipe.lambdaQueries, t, total),
         lambdaDocuments: flopsWeight(recipe.lambdaDocuments, t, total),
-        activeQueries,
-        activeDocuments,
+        activeQueries: active.queries,
+        activeDocuments: active.documents,
         msPerStep: intervalMs / intervalSteps,
         position: batches.position,
       });

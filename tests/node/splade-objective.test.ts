@@ -65,6 +65,10 @@ describe('SPLADE objective', () => {
     expect(losses.rank).toBeCloseTo(expected.rank, 4);
     expect(losses.flopsQueries).toBeCloseTo(expected.flopsQueries, 4);
     expect(losses.flopsDocuments).toBeCloseTo(expected.flopsDocuments, 4);
+    const active = await objective.readActiveDims();
+    const meanPositive = (x: Float32Array, rows: number) => x.filter((v) => v > 0).length / rows;
+    expect(active.queries).toBe(meanPositive(await ctx.read(objective.pooledQueries), dims.B));
+    expect(active.documents).toBe(meanPositive(await ctx.read(objective.pooledDocuments), 2 * dims.B));
     const tol = { rtol: 1e-3, atol: 1e-5 };
     expectClose('dweight', await ctx.read(grads.dweight), expected.dweight, tol);
     expectClose('dbias', await ctx.read(grads.dbias), expected.dbias, tol);

@@ -1,0 +1,7 @@
+// Float64-side reference of the active-dimension count: entries > 0 per row of a (rows, V) matrix.
+
+export function activeDimsForward(vectors: ArrayLike<number>, rows: number, V: number): Uint32Array {
+  const counts = new Uint32Array(rows);
+  for (let r = 0; r < rows; r++) for (let v = 0; v < V; v++) if (vectors[r * V + v] > 0) counts[r]++;
+  return counts;
+}
