@@ -1,4 +1,4 @@
-// <splade-app>: the page: model picker, k, head-norm and preview panels; owns the worker, the state and the URL.
+// <splade-app>: the page: model picker, k, head-norm, preview and training panels; owns the worker, the state and the URL.
 import { LitElement, css, html, nothing } from 'lit';
 import type { HeadStatsPair, LoadProgress, ModelSource, ModelSummary, PreviewResult } from '../worker/api.ts';
 import { PageFailure, WorkerClient, toPageFailure } from '../worker/client.ts';
@@ -16,8 +16,10 @@ import './suggested-k.ts';
 import './head-norm-panel.ts';
 import './preview-panel.ts';
 import './notice-banner.ts';
+import './k-demo-panel.ts';
+import './train-panel.ts';
 
-const PANEL_TITLES: Record<PanelName, string> = { norms: 'Head norms', preview: 'Live preview' };
+const PANEL_TITLES: Record<PanelName, string> = { norms: 'Head norms', preview: 'Live preview', training: 'Training' };
 const STATS_DELAY_MS = 120;
 const PREVIEW_DELAY_MS = 350;
 const TOP_TERMS = 12;
@@ -137,6 +139,17 @@ export class SpladeApp extends LitElement {
       footer {
         font-size: 0.85em;
       }
+      #panel-training h3 {
+        font-size: 1.05em;
+        margin: 0.3em 0 0.4em;
+      }
+      #panel-training h3 + * {
+        margin-bottom: 0.8em;
+      }
+      #panel-training train-panel {
+        border-top: 1px solid #ccc;
+        padding-top: 0.4em;
+      }
     `,
   ];
 
@@ -218,8 +231,10 @@ export class SpladeApp extends LitElement {
           </button>`,
         )}
       </div>
-      <section class="card" role="tabpanel" id="panel-${s.panel}" aria-labelledby="tab-${s.panel}">
-        ${s.panel === 'norms'
+      <section class="card" role="tabpanel" id="panel-${s.panel}" aria-labelledby="tab-${s.panel}" ?hidden=${s.panel === 'training'}>
+        ${s.panel === 'training'
+          ? nothing
+          : s.panel === 'norms'
           ? html`<head-norm-panel
               .stats=${this._stats}
               .k=${s.k}
@@ -240,11 +255,28 @@ export class SpladeApp extends LitElement {
               @texts-change=${this._onTexts}
             ></preview-panel>`}
       </section>
+      ${this._renderTraining()}
       <footer class="muted">
         The synthetic demo is a small BERT-style model with random weights (real bert-base-uncased vocabulary), built with
         this site; its head was scaled to a mean row norm of 2.5, like ModernBERT's, so that k visibly matters. It is not a
         trained model: its figures say nothing about real backbones.
       </footer>`;
+  }
+
+  /** The Training panel stays in the page while hidden, so that a run goes on (and keeps its charts) behind other tabs. */
+  private _renderTraining() {
+    const s = this._state;
+    const noGpu = this._gpu === 'none';
+    return html`<section class="card" role="tabpanel" id="panel-training" aria-labelledby="tab-training" ?hidden=${s.panel !== 'training'}>
+      <h3>Teaching demo: k = 1 against a divided head</h3>
+      <k-demo-panel .client=${this.client} .ks=${s.demoKs} .steps=${s.demoSteps} ?no-gpu=${noGpu} @demo-settings-change=${this._onDemoSettings}></k-demo-panel>
+      <h3>Train the loaded backbone on your triplets</h3>
+      <train-panel .client=${this.client} .summary=${this._summary} .k=${s.k} ?no-gpu=${noGpu}></train-panel>
+    </section>`;
+  }
+
+  private _onDemoSettings(event: CustomEvent<{ ks: number[]; steps: number }>) {
+    this._setState({ demoKs: event.detail.ks, demoSteps: event.detail.steps });
   }
 
   private async _start() {

@@ -21,3 +21,12 @@ export function formatCount(count: number): string {
 }
 
 export { formatBytes } from '../gpu/errors.ts';
+
+/** A duration in the unit that reads best: 350 ms, 4.2 s, 12 min, 3.1 h. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return '–';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 3_600_000) return `${Math.round(ms / 60_000)} min`;
+  return `${(ms / 3_600_000).toFixed(1)} h`;
+}

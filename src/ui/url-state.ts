@@ -1,7 +1,7 @@
-// The page's shareable state (model, k, target norm, texts, open panel) read from and written to the URL query.
+// The page's shareable state (model, k, target norm, texts, open panel, teaching-demo settings) in the URL query.
 import { DEMO_MODEL } from './presets.ts';
 
-export const PANELS = ['norms', 'preview'] as const;
+export const PANELS = ['norms', 'preview', 'training'] as const;
 export type PanelName = (typeof PANELS)[number];
 
 export interface PageState {
@@ -17,6 +17,9 @@ export interface PageState {
   logNorm: boolean;
   /** Hub base URL override (a mirror, or a local server in tests); null = huggingface.co. */
   hub: string | null;
+  /** The teaching demo's k values and steps. */
+  demoKs: number[];
+  demoSteps: number;
 }
 
 export const DEFAULT_STATE: Readonly<PageState> = {
@@ -28,10 +31,23 @@ export const DEFAULT_STATE: Readonly<PageState> = {
   panel: 'norms',
   logNorm: false,
   hub: null,
+  demoKs: [1, 16],
+  demoSteps: 60,
 };
 
 export const K_MIN = 0.25;
 export const K_MAX = 64;
+/** The teaching demo draws at most this many k values, each for at most DEMO_MAX_STEPS steps. */
+export const DEMO_MAX_KS = 6;
+export const DEMO_MAX_STEPS = 2000;
+
+/** "1, 16" → [1, 16]; null unless it is 1 to DEMO_MAX_KS numbers in [K_MIN, K_MAX], separated by commas or spaces. */
+export function parseKList(text: string): number[] | null {
+  const parts = text.split(/[\s,]+/).filter(Boolean);
+  const ks = parts.map(Number);
+  const ok = ks.length >= 1 && ks.length <= DEMO_MAX_KS && ks.every((k) => Number.isFinite(k) && k >= K_MIN && k <= K_MAX);
+  return ok ? ks : null;
+}
 
 /** Reads the state from a query string; anything missing or malformed falls back to its default. */
 export function readState(search: string): PageState {
@@ -50,6 +66,8 @@ export function readState(search: string): PageState {
     panel: (PANELS as readonly string[]).includes(panel ?? '') ? (panel as PanelName) : DEFAULT_STATE.panel,
     logNorm: params.get('log') === '1',
     hub: params.get('hub') || null,
+    demoKs: parseKList(params.get('dks') ?? '') ?? [...DEFAULT_STATE.demoKs],
+    demoSteps: Math.round(number('dsteps', DEFAULT_STATE.demoSteps, 1, DEMO_MAX_STEPS)),
   };
 }
 
@@ -64,6 +82,8 @@ export function writeState(state: PageState): string {
   if (state.panel !== DEFAULT_STATE.panel) params.set('panel', state.panel);
   if (state.logNorm) params.set('log', '1');
   if (state.hub) params.set('hub', state.hub);
+  if (state.demoKs.join(',') !== DEFAULT_STATE.demoKs.join(',')) params.set('dks', state.demoKs.map(roundForUrl).join(','));
+  if (state.demoSteps !== DEFAULT_STATE.demoSteps) params.set('dsteps', String(state.demoSteps));
   return `?${params.toString()}`;
 }
 

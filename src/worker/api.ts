@@ -1,6 +1,9 @@
 // The one typed interface between the page and the GPU worker (comlink): coarse methods, plain-data results.
 import type { AdapterReport } from '../gpu/context.ts';
 import type { HeadStatistics } from '../kernels/head-stats.ts';
+import type { StepLosses } from '../train/head-only-trainer.ts';
+import type { TrainingRecipe } from '../train/trainer.ts';
+import type { StepReport } from '../train/training-run.ts';
 
 /** Where a backbone comes from. `File` objects are structured-cloneable, so picked files travel as they are. */
 export type ModelSource =
@@ -108,6 +111,68 @@ export interface SparseVectorData {
   values: Float32Array;
 }
 
+/** The teaching demo: head-only training on a synthetic large-norm head (no model, no data), once per k. */
+export interface KDemoRequest {
+  ks: number[];
+  steps: number;
+}
+
+/** One k's losses of the teaching demo (read back every few steps, always at the first and the last). */
+export interface KDemoSeries {
+  k: number;
+  losses: StepLosses[];
+}
+
+export interface KDemoResult {
+  runs: KDemoSeries[];
+  /** What the figures come from, for captions. */
+  provenance: string;
+}
+
+/** A triplet file read by the worker (and kept there for training). */
+export interface TripletsSummary {
+  name: string;
+  triplets: number;
+  bytes: number;
+  blankLines: number;
+  header: boolean;
+  crc32: number;
+}
+
+/** What the page sets for a run of real training; the rest of the recipe is the paper's. */
+export interface TrainRequest {
+  k: number;
+  steps: number;
+  batchSize: number;
+  queryLength: number;
+  documentLength: number;
+  checkpointEvery: number;
+  /** Continue the checkpoint of this model + data + k (its recipe and seed are used); otherwise any such checkpoint is discarded. */
+  resume: boolean;
+}
+
+/** The newest checkpoint of the loaded model + the read triplets + k, in IndexedDB. */
+export interface CheckpointInfo {
+  step: number;
+  recipe: TrainingRecipe;
+  seed: number;
+  /** Where it is kept, for messages. */
+  store: string;
+}
+
+/** Progress of a training run, as it happens. */
+export type TrainEvent =
+  | { kind: 'start'; startStep: number; resumedFrom: string | null; recipe: TrainingRecipe; provenance: string }
+  | { kind: 'report'; report: StepReport }
+  | { kind: 'checkpoint'; name: string; step: number };
+
+export interface TrainResult {
+  startStep: number;
+  /** Steps taken in all (the run's last step when it finished). */
+  step: number;
+  msPerStep: number;
+}
+
 /** Kinds of failure the page reacts to differently (each error's `name` on the worker side). */
 export type FailureKind =
   | 'no-webgpu'
@@ -138,6 +203,16 @@ export interface WorkerApi {
    * `topK` > 0 keeps each vector's largest weights only.
    */
   encode(texts: string[], options: EncodeRequest, onProgress: (done: number, total: number) => void): Promise<SparseVectorData[]>;
+  /** The teaching demo for each k in turn, `onRun` after each k; cancelled between ks by cancelTraining. */
+  kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, done: number, total: number) => void): Promise<KDemoResult>;
+  /** Reads and checks a triplet TSV (query, positive, negative per line) and keeps it for training. */
+  readTriplets(file: File): Promise<TripletsSummary>;
+  /** The newest checkpoint for the loaded model, the read triplets and k, or null. */
+  trainingCheckpoint(k: number): Promise<CheckpointInfo | null>;
+  /** Fine-tunes the loaded backbone on the read triplets (head divided by k first), checkpointing into IndexedDB. */
+  train(request: TrainRequest, onEvent: (event: TrainEvent) => void): Promise<TrainResult>;
+  /** Stops the running teaching demo or training (the run rejects with a "cancelled" failure; checkpoints stay). */
+  cancelTraining(): void;
   /** Calls `listener` with a message if the GPU device is lost. */
   onDeviceLost(listener: (message: string) => void): void;
   /**
@@ -162,4 +237,7 @@ export const FAILURE_BY_ERROR_NAME: Readonly<Record<string, FailureKind>> = {
   TokenizerError: 'format',
   AbortError: 'cancelled',
   NoModelError: 'no-model',
+  NoTripletsError: 'format',
+  TripletFormatError: 'format',
+  CheckpointCorruptError: 'format',
 };

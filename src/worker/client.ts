@@ -1,6 +1,16 @@
 // The page's side of the GPU worker: starts it, wraps its comlink API, and turns its errors into PageFailures.
 import * as Comlink from 'comlink';
-import { FAILURE_BY_ERROR_NAME, type EncodeRequest, type FailureKind, type LoadProgress, type WorkerApi } from './api.ts';
+import {
+  FAILURE_BY_ERROR_NAME,
+  type EncodeRequest,
+  type FailureKind,
+  type KDemoRequest,
+  type KDemoSeries,
+  type LoadProgress,
+  type TrainEvent,
+  type TrainRequest,
+  type WorkerApi,
+} from './api.ts';
 
 /** A failed worker call, as the page shows it. */
 export class PageFailure extends Error {
@@ -65,6 +75,26 @@ export class WorkerClient {
 
   encode(texts: string[], options: EncodeRequest, onProgress: (done: number, total: number) => void) {
     return this.call(() => this.api.encode(texts, options, Comlink.proxy(onProgress)));
+  }
+
+  kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, done: number, total: number) => void) {
+    return this.call(() => this.api.kDemo(request, Comlink.proxy(onRun)));
+  }
+
+  readTriplets(file: File) {
+    return this.call(() => this.api.readTriplets(file));
+  }
+
+  trainingCheckpoint(k: number) {
+    return this.call(() => this.api.trainingCheckpoint(k));
+  }
+
+  train(request: TrainRequest, onEvent: (event: TrainEvent) => void) {
+    return this.call(() => this.api.train(request, Comlink.proxy(onEvent)));
+  }
+
+  cancelTraining(): Promise<void> {
+    return this.api.cancelTraining();
   }
 
   onDeviceLost(listener: (message: string) => void): Promise<void> {

@@ -12,3 +12,11 @@ export class NoModelError extends Error {
     super('No model is loaded yet: pick one in the model picker (the synthetic demo needs no network).');
   }
 }
+
+/** Training was asked for before a triplet file was read. */
+export class NoTripletsError extends Error {
+  override name = 'NoTripletsError';
+  constructor() {
+    super('No training triplets yet: pick or drop a TSV file with query<TAB>positive<TAB>negative on each line.');
+  }
+}

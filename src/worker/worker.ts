@@ -10,12 +10,33 @@ import { decoderWeightName } from '../model/layout.ts';
 import { loadModel } from '../model/load-model.ts';
 import { SpladeTextEncoder } from '../model/splade-encoder.ts';
 import { sparseDot } from '../retrieval/sparse-vector.ts';
-import type { EncodeRequest, GpuReport, HeadStatsPair, SparseVectorData, LoadProgress, MemoryEstimate, ModelSource, ModelSummary, PreviewResult, WorkerApi } from './api.ts';
-import { ModelTooLargeError, NoModelError } from './errors.ts';
+import type { Backbone } from '../train/training-run.ts';
+import type {
+  CheckpointInfo,
+  EncodeRequest,
+  GpuReport,
+  HeadStatsPair,
+  KDemoRequest,
+  KDemoResult,
+  KDemoSeries,
+  LoadProgress,
+  MemoryEstimate,
+  ModelSource,
+  ModelSummary,
+  PreviewResult,
+  SparseVectorData,
+  TrainEvent,
+  TrainRequest,
+  TrainResult,
+  TripletsSummary,
+  WorkerApi,
+} from './api.ts';
+import { ModelTooLargeError, NoModelError, NoTripletsError } from './errors.ts';
 import { HeadSession } from './head-session.ts';
 import { estimateModelMemory } from './memory-estimate.ts';
 import { fileSourceFor, modelName } from './model-sources.ts';
 import { summarizeSparse } from './sparse-summary.ts';
+import { checkpointInfo, checkpointStoreFor, readTripletFile, runKDemo, trainBackbone, type ReadTriplets } from './training-session.ts';
 
 /** Tokens per preview text, special tokens included. */
 const PREVIEW_MAX_LENGTH = 128;
@@ -28,12 +49,20 @@ interface LoadedModel {
   gpuModel: GpuModel;
   tokenizer: TextTokenizer;
   encoder: SpladeTextEncoder;
+  /** Host copies of the pristine parameters and config.json, for training runs. */
+  backbone: Backbone;
+  /** URL-state name and label, for checkpoint keys and captions. */
+  name: string;
+  label: string;
 }
 
 class GpuWorker implements WorkerApi {
   private ctx: GpuContext | null = null;
   private model: LoadedModel | null = null;
   private abort: AbortController | null = null;
+  /** The running teaching demo or training, which cancelTraining stops. */
+  private trainingAbort: AbortController | null = null;
+  private triplets: ReadTriplets | null = null;
   private readonly lostListeners: ((message: string) => void)[] = [];
   /** GPU work runs one call at a time (head statistics and the encoder share buffers between calls). */
   private queue: Promise<unknown> = Promise.resolve();
@@ -73,7 +102,8 @@ class GpuWorker implements WorkerApi {
       const gpuModel = GpuModel.upload(ctx, loaded.config, loaded.params);
       const encoder = new SpladeTextEncoder(ctx, gpuModel, loaded.tokenizer, 2);
       await ctx.sync();
-      this.model = { config: loaded.config, head, gpuModel, tokenizer: loaded.tokenizer, encoder };
+      const backbone = { config: loaded.config, hfConfig: loaded.checkpoint.config, params: loaded.params, tokenizer: loaded.tokenizer };
+      this.model = { config: loaded.config, head, gpuModel, tokenizer: loaded.tokenizer, encoder, backbone, name, label };
     });
     return {
       name,
@@ -124,6 +154,39 @@ class GpuWorker implements WorkerApi {
     });
   }
 
+  async kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, done: number, total: number) => void): Promise<KDemoResult> {
+    const signal = this.startTraining();
+    return this.finishTraining(this.serialized(async () => runKDemo(await this.context(), request, signal, onRun)));
+  }
+
+  async readTriplets(file: File): Promise<TripletsSummary> {
+    this.triplets = null;
+    this.triplets = await readTripletFile(file);
+    return this.triplets.summary;
+  }
+
+  async trainingCheckpoint(k: number): Promise<CheckpointInfo | null> {
+    checkK(k);
+    const model = this.loadedModel();
+    return checkpointInfo(checkpointStoreFor(model.name, this.loadedTriplets().data, k));
+  }
+
+  async train(request: TrainRequest, onEvent: (event: TrainEvent) => void): Promise<TrainResult> {
+    checkK(request.k);
+    const signal = this.startTraining();
+    return this.finishTraining(this.serialized(async () => {
+      const model = this.loadedModel();
+      const { data, summary } = this.loadedTriplets();
+      const store = checkpointStoreFor(model.name, data, request.k);
+      const provenance = `${model.label} (${model.config.hfArchitecture}), fine-tuned on ${summary.triplets} triplets of ${summary.name}, head divided by k = ${request.k}`;
+      return trainBackbone(await this.context(), model.backbone, data, store, request, provenance, signal, onEvent);
+    }));
+  }
+
+  cancelTraining(): void {
+    this.trainingAbort?.abort(new DOMException('Training was cancelled by the user', 'AbortError'));
+  }
+
   onDeviceLost(listener: (message: string) => void): void {
     this.lostListeners.push(listener);
   }
@@ -148,6 +211,26 @@ class GpuWorker implements WorkerApi {
     });
     this.ctx = ctx;
     return ctx;
+  }
+
+  private loadedTriplets(): ReadTriplets {
+    if (!this.triplets) throw new NoTripletsError();
+    return this.triplets;
+  }
+
+  /** The signal of a new teaching demo or training run; refused while another one runs (one at a time). */
+  private startTraining(): AbortSignal {
+    if (this.trainingAbort) throw new Error('A training run (or the teaching demo) is already running: wait for it or cancel it first.');
+    this.trainingAbort = new AbortController();
+    return this.trainingAbort.signal;
+  }
+
+  private async finishTraining<T>(run: Promise<T>): Promise<T> {
+    try {
+      return await run;
+    } finally {
+      this.trainingAbort = null;
+    }
   }
 
   private startCancellable(): AbortSignal {

@@ -3,7 +3,7 @@ import { DEFAULT_STATE, readState, writeState, type PageState } from '../../src/
 import { check } from './ui-fixture.ts';
 
 describe('url state', () => {
-  it('round-trips model, k, target, texts, panel, log scale and Hub URL', () => {
+  it('round-trips model, k, target, texts, panel, log scale, Hub URL and the demo settings', () => {
     const state: PageState = {
       model: 'answerdotai/ModernBERT-base',
       k: 8,
@@ -13,13 +13,17 @@ describe('url state', () => {
       panel: 'preview',
       logNorm: true,
       hub: 'http://127.0.0.1:9000/hub',
+      demoKs: [1, 4, 16],
+      demoSteps: 25,
     };
     check(JSON.stringify(readState(writeState(state))) === JSON.stringify(state), writeState(state));
   });
 
   it('keeps links short and falls back on malformed values', () => {
     check(writeState(DEFAULT_STATE) === '?model=demo&k=1', writeState(DEFAULT_STATE));
-    const state = readState('?k=-3&target=abc&panel=nope&model=');
+    const state = readState('?k=-3&target=abc&panel=nope&model=&dks=1,0&dsteps=0');
     check(state.k === 1 && state.target === 1.4 && state.panel === 'norms' && state.model === 'demo', JSON.stringify(state));
+    check(state.demoKs.join(',') === '1,16' && state.demoSteps === 60, `demo settings fall back: ${JSON.stringify(state)}`);
+    check(readState('?panel=training&dks=2 8').demoKs.join(',') === '2,8', 'k values may be separated by spaces');
   });
 });

@@ -1,0 +1,218 @@
+// <k-demo-panel>: the teaching demo: one button trains a synthetic large-norm head at several k side by side in the
+// worker and draws the ranking loss and FLOPS(q) of each k, live, on log axes. Needs WebGPU, but no model and no data.
+import { LitElement, css, html, nothing } from 'lit';
+import type { KDemoSeries } from '../worker/api.ts';
+import { toPageFailure } from '../worker/client.ts';
+import { formatK } from './format.ts';
+import type { ChartSeries } from './loss-chart.ts';
+import './loss-chart.ts';
+import './panel-explainer.ts';
+import type { TrainingClient } from './training-client.ts';
+import { baseStyles } from './theme.ts';
+import { DEMO_MAX_KS, DEMO_MAX_STEPS, K_MAX, K_MIN, parseKList } from './url-state.ts';
+
+/** "k = 1 and k = 16", "k = 1, k = 4 and k = 16". */
+export function kListText(ks: number[]): string {
+  const names = ks.map((k) => `k = ${formatK(k)}`);
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+export class KDemoPanel extends LitElement {
+  static override properties = {
+    client: { attribute: false },
+    ks: { attribute: false },
+    steps: { type: Number },
+    noGpu: { type: Boolean, attribute: 'no-gpu' },
+    _runs: { state: true },
+    _running: { state: true },
+    _status: { state: true },
+    _error: { state: true },
+    _ksInvalid: { state: true },
+    _provenance: { state: true },
+  };
+
+  /** The worker (null until it has started). */
+  declare client: TrainingClient | null;
+  declare ks: number[];
+  declare steps: number;
+  /** This browser has no WebGPU: the demo cannot run. */
+  declare noGpu: boolean;
+  declare _runs: KDemoSeries[];
+  declare _running: boolean;
+  declare _status: string;
+  declare _error: string;
+  declare _ksInvalid: boolean;
+  /** What the worker says the last run's figures come from. */
+  declare _provenance: string;
+
+  static override styles = [
+    baseStyles,
+    css`
+      :host {
+        display: block;
+      }
+      .badge {
+        display: inline-block;
+        background: #fff4d6;
+        border: 1px solid #e69f00;
+        border-radius: 4px;
+        padding: 0.1em 0.5em;
+        font-weight: 600;
+        font-size: 0.9em;
+      }
+      form {
+        display: flex;
+        flex-wrap: wrap;
+        align-items: end;
+        gap: 0.6em 1em;
+        margin: 0.6em 0;
+      }
+      label {
+        display: flex;
+        flex-direction: column;
+        font-size: 0.9em;
+        gap: 0.15em;
+      }
+      #ks {
+        width: 9em;
+      }
+      #steps {
+        width: 6em;
+      }
+      .charts {
+        display: grid;
+        grid-template-columns: repeat(auto-fit, minmax(380px, 1fr));
+        gap: 1em 1.6em;
+      }
+      .provenance {
+        font-size: 0.85em;
+      }
+      .error {
+        border-left: 6px solid #d55e00;
+        padding: 0.4em 0.8em;
+        background: #fff5ee;
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.client = null;
+    this.ks = [1, 16];
+    this.steps = 60;
+    this.noGpu = false;
+    this._runs = [];
+    this._running = false;
+    this._status = '';
+    this._error = '';
+    this._ksInvalid = false;
+    this._provenance = '';
+  }
+
+  override render() {
+    const series = (value: (l: KDemoSeries['losses'][number]) => number): ChartSeries[] =>
+      this._runs.map((run) => ({ label: `k = ${formatK(run.k)}`, points: run.losses.map((l) => ({ x: l.step + 1, y: value(l) })) }));
+    return html`<panel-explainer heading="What am I looking at? (teaching demo)">
+        <p>
+          SPLADE is trained on the loss below: a ranking loss that rewards scoring each query's positive document above the
+          other documents of the batch, plus FLOPS penalties that push the query and document vectors to few, small weights.
+        </p>
+        <span class="formula">L = L<sub>rank</sub> + λ<sub>q</sub> FLOPS(q) + λ<sub>d</sub> FLOPS(d),&nbsp;&nbsp; FLOPS(V) = Σ<sub>j</sub> (mean<sub>i</sub> |v<sub>ij</sub>|)²</span>
+        <p>
+          Each line trains the same synthetic head, divided by a different k, on the same synthetic batch. Its rows are long
+          (mean norm 2.5, like ModernBERT's), so at k = 1 the vectors' weights are huge and training starts from a ranking
+          loss and FLOPS orders of magnitude higher than after dividing the head by 16: the paper's first finding (its
+          Figure 4), which is why the y axes are logarithmic.
+        </p>
+      </panel-explainer>
+      <p><span class="badge" id="synthetic">Synthetic data</span> <span class="muted">No model and no real text: random hidden states and a random head, trained in the GPU worker.</span></p>
+      <form @submit=${this._onSubmit}>
+        <label
+          >k values (comma-separated)
+          <input id="ks" .value=${this.ks.map(formatK).join(', ')} aria-invalid=${String(this._ksInvalid)} aria-describedby="ks-help" @change=${this._onSettings} />
+        </label>
+        <label>Steps <input id="steps" type="number" min="1" max=${DEMO_MAX_STEPS} step="1" .value=${String(this.steps)} @change=${this._onSettings} /></label>
+        <button id="run-demo" class="primary" type="submit" ?disabled=${this._running || this.noGpu || !this.client}>Train ${kListText(this.ks)} side by side</button>
+        ${this._running ? html`<button id="cancel-demo" type="button" @click=${this._onCancel}>Cancel</button>` : nothing}
+      </form>
+      <p id="ks-help" class="muted" ?hidden=${!this._ksInvalid}>Give 1 to ${DEMO_MAX_KS} values of k from ${K_MIN} to ${K_MAX}, e.g. "1, 4, 16".</p>
+      <p id="demo-status" role="status" aria-live="polite">${this.noGpu ? 'The teaching demo trains on the GPU and needs WebGPU, which this browser does not provide.' : this._status}</p>
+      ${this._error ? html`<p class="error" role="alert" id="demo-error">${this._error}</p>` : nothing}
+      <div class="charts">
+        <loss-chart id="rank-chart" heading="Ranking loss L_rank" y-label="L_rank" .series=${series((l) => l.rank)}></loss-chart>
+        <loss-chart id="flops-chart" heading="FLOPS(q) of the query vectors" y-label="FLOPS(q)" .series=${series((l) => l.flopsQueries)}></loss-chart>
+      </div>
+      <p class="provenance muted" id="demo-provenance">
+        Figures from ${this._provenance || 'synthetic data: a seeded random head (mean row norm 2.5) and random hidden states; only the head is trained'}.
+        They show how training starts, not how well any real model retrieves.
+      </p>`;
+  }
+
+  /** Runs the demo for the current ks and steps (what the button does). */
+  async run(): Promise<void> {
+    const client = this.client;
+    if (!client || this._running) return;
+    const ks = [...this.ks];
+    this._runs = [];
+    this._error = '';
+    this._running = true;
+    this._status = `Training ${kListText(ks.slice(0, 1))} (1 of ${ks.length})…`;
+    try {
+      const result = await client.kDemo({ ks, steps: this.steps }, (run, done, total) => {
+        this._runs = [...this._runs, run];
+        this._status = done < total ? `Trained ${kListText(ks.slice(0, done))}; training ${kListText([ks[done]])} (${done + 1} of ${total})…` : 'Finishing…';
+      });
+      this._provenance = result.provenance;
+      this._status = `Done: ${this.steps} steps for each of ${kListText(ks)}.`;
+    } catch (error) {
+      const failure = toPageFailure(error);
+      if (failure.kind === 'cancelled') this._status = `Cancelled after ${kListText(this._runs.map((r) => r.k)) || 'no k'}.`;
+      else {
+        this._status = '';
+        this._error = `The demo stopped: ${failure.message}`;
+      }
+    } finally {
+      this._running = false;
+    }
+  }
+
+  private _onSubmit(event: Event) {
+    event.preventDefault();
+    if (this._readSettings()) void this.run();
+  }
+
+  private _onSettings() {
+    this._readSettings();
+  }
+
+  /** Reads the fields; valid settings are kept and announced (the page puts them in the URL). */
+  private _readSettings(): boolean {
+    const ks = parseKList(this.renderRoot.querySelector<HTMLInputElement>('#ks')!.value);
+    const stepsField = this.renderRoot.querySelector<HTMLInputElement>('#steps')!;
+    const steps = Number(stepsField.value);
+    this._ksInvalid = ks === null;
+    const stepsOk = Number.isInteger(steps) && steps >= 1 && steps <= DEMO_MAX_STEPS;
+    stepsField.setCustomValidity(stepsOk ? '' : `Steps must be a whole number from 1 to ${DEMO_MAX_STEPS}.`);
+    if (!ks || !stepsOk) {
+      stepsField.reportValidity();
+      return false;
+    }
+    this.ks = ks;
+    this.steps = steps;
+    this.dispatchEvent(new CustomEvent('demo-settings-change', { detail: { ks, steps }, bubbles: true, composed: true }));
+    return true;
+  }
+
+  private _onCancel() {
+    this._status = `Stopping after the k that is training now…`;
+    void this.client?.cancelTraining();
+  }
+}
+
+customElements.define('k-demo-panel', KDemoPanel);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'k-demo-panel': KDemoPanel;
+  }
+}

@@ -1,0 +1,372 @@
+// <train-panel>: real SPLADE fine-tuning of the loaded backbone in the worker: a triplet TSV, k and a small recipe,
+// start / cancel / resume (IndexedDB checkpoints per model + data + k), live loss and active-dimension charts.
+import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import type { StepReport } from '../train/training-run.ts';
+import type { CheckpointInfo, ModelSummary, TrainRequest, TripletsSummary } from '../worker/api.ts';
+import { toPageFailure } from '../worker/client.ts';
+import { formatBytes, formatDuration, formatK } from './format.ts';
+import type { ChartSeries } from './loss-chart.ts';
+import './loss-chart.ts';
+import './panel-explainer.ts';
+import type { TrainingClient } from './training-client.ts';
+import { baseStyles } from './theme.ts';
+import { K_MAX, K_MIN } from './url-state.ts';
+
+/** Laptop-sized defaults; the rest of the recipe is the paper's (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3). */
+export const TRAIN_DEFAULTS = { steps: 100, batchSize: 8, queryLength: 32, documentLength: 128, checkpointEvery: 50 } as const;
+type Field = keyof typeof TRAIN_DEFAULTS;
+const FIELDS: { key: Field; label: string; min: number }[] = [
+  { key: 'steps', label: 'Steps', min: 1 },
+  { key: 'batchSize', label: 'Batch (triplets)', min: 1 },
+  { key: 'queryLength', label: 'Query tokens', min: 2 },
+  { key: 'documentLength', label: 'Document tokens', min: 2 },
+  { key: 'checkpointEvery', label: 'Checkpoint every', min: 1 },
+];
+
+export class TrainPanel extends LitElement {
+  static override properties = {
+    client: { attribute: false },
+    summary: { attribute: false },
+    k: { type: Number },
+    noGpu: { type: Boolean, attribute: 'no-gpu' },
+    _data: { state: true },
+    _dataError: { state: true },
+    _checkpoint: { state: true },
+    _trainK: { state: true },
+    _running: { state: true },
+    _reports: { state: true },
+    _status: { state: true },
+    _error: { state: true },
+    _provenance: { state: true },
+    _dragging: { state: true },
+    _saved: { state: true },
+  };
+
+  declare client: TrainingClient | null;
+  /** The loaded backbone (null while none is). */
+  declare summary: ModelSummary | null;
+  /** The page's k: the default k of a run. */
+  declare k: number;
+  declare noGpu: boolean;
+  declare _data: TripletsSummary | null;
+  declare _dataError: string;
+  /** The newest saved checkpoint for this model + data + k (null: none). */
+  declare _checkpoint: CheckpointInfo | null;
+  /** k typed here; null follows the page's k. */
+  declare _trainK: number | null;
+  declare _running: boolean;
+  declare _reports: StepReport[];
+  declare _status: string;
+  declare _error: string;
+  declare _provenance: string;
+  declare _dragging: boolean;
+  /** Step of the last checkpoint this run saved (-1: none yet). */
+  declare _saved: number;
+  private checkpointTicket = 0;
+
+  static override styles = [
+    baseStyles,
+    css`
+      :host {
+        display: block;
+      }
+      .drop {
+        border: 2px dashed #888;
+        border-radius: 6px;
+        padding: 0.5em 0.8em;
+        display: flex;
+        gap: 1em;
+        align-items: center;
+        flex-wrap: wrap;
+      }
+      .drop.dragging {
+        border-color: #0072b2;
+        background: #eef6fb;
+      }
+      kbd {
+        border: 1px solid #999;
+        border-radius: 3px;
+        padding: 0 0.25em;
+        font-size: 0.85em;
+        background: #f4f4f4;
+      }
+      .fields {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.6em 1em;
+        align-items: end;
+        margin: 0.6em 0;
+      }
+      label.field {
+        display: flex;
+        flex-direction: column;
+        font-size: 0.9em;
+        gap: 0.15em;
+      }
+      label.field input {
+        width: 6.5em;
+      }
+      .actions {
+        display: flex;
+        gap: 0.8em;
+        align-items: center;
+        flex-wrap: wrap;
+      }
+      .charts {
+        display: grid;
+        grid-template-columns: repeat(auto-fit, minmax(380px, 1fr));
+        gap: 1em 1.6em;
+      }
+      .provenance {
+        font-size: 0.85em;
+      }
+      .error {
+        border-left: 6px solid #d55e00;
+        padding: 0.4em 0.8em;
+        background: #fff5ee;
+        white-space: pre-wrap;
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.client = null;
+    this.summary = null;
+    this.k = 1;
+    this.noGpu = false;
+    this._data = null;
+    this._dataError = '';
+    this._checkpoint = null;
+    this._trainK = null;
+    this._running = false;
+    this._reports = [];
+    this._status = '';
+    this._error = '';
+    this._provenance = '';
+    this._dragging = false;
+    this._saved = -1;
+  }
+
+  private get trainK(): number {
+    return this._trainK ?? this.k;
+  }
+
+  override updated(changed: PropertyValues<this>) {
+    if ((changed.has('summary') || changed.has('k')) && !this._running) void this._refreshCheckpoint();
+  }
+
+  override render() {
+    const ready = !!this.client && !!this.summary && !!this._data && !this.noGpu && !this._running;
+    const cp = this._checkpoint;
+    const finished = cp !== null && cp.step >= cp.recipe.schedule.totalSteps;
+    const points = (value: (r: StepReport) => number) => this._reports.map((r) => ({ x: r.step + 1, y: value(r) }));
+    const loss: ChartSeries[] = [
+      { label: 'total loss L', points: points((r) => r.total) },
+      { label: 'ranking loss L_rank', points: points((r) => r.rank) },
+    ];
+    const active: ChartSeries[] = [
+      { label: 'queries', points: points((r) => r.activeQueries) },
+      { label: 'documents', points: points((r) => r.activeDocuments) },
+    ];
+    return html`<panel-explainer heading="What am I looking at? (real training)">
+        <p>
+          This fine-tunes the whole loaded backbone as SPLADE on your triplets, in this tab, after dividing its head by k. Each
+          step takes a batch of (query, positive, negative) lines and lowers L = L<sub>rank</sub> + λ<sub>q</sub> FLOPS(q) +
+          λ<sub>d</sub> FLOPS(d) with AdamW, the paper's recipe (lr 1e-4 with warm-up and linear decay, λ_q = 5e-2 and
+          λ_d = 3e-3 ramped up over the first third). Active dimensions count the non-zero vocabulary weights of a vector:
+          the FLOPS terms push them down. Checkpoints are kept in this browser (IndexedDB), so a reloaded tab can resume.
+        </p>
+      </panel-explainer>
+      <div class="drop ${this._dragging ? 'dragging' : ''}" @dragover=${this._onDragOver} @dragleave=${() => (this._dragging = false)} @drop=${this._onDrop}>
+        <label>Triplets (TSV, one per line: query <kbd>Tab</kbd> positive <kbd>Tab</kbd> negative): <input id="triplets" type="file" accept=".tsv,.txt,text/tab-separated-values,text/plain" @change=${this._onFile} ?disabled=${this._running} /></label>
+        <span class="muted">or drop the file here</span>
+      </div>
+      <p id="data" aria-live="polite">${this._dataLine()}</p>
+      ${this._dataError ? html`<p class="error" role="alert" id="data-error">${this._dataError}</p>` : nothing}
+      <div class="fields">
+        <label class="field">k (divides the head) <input id="train-k" type="number" min=${K_MIN} max=${K_MAX} step="any" .value=${formatK(this.trainK)} @change=${this._onK} ?disabled=${this._running} /></label>
+        ${FIELDS.map(
+          (f) => html`<label class="field">${f.label} <input id=${f.key} type="number" min=${f.min} step="1" value=${TRAIN_DEFAULTS[f.key]} ?disabled=${this._running} /></label>`,
+        )}
+      </div>
+      <div class="actions">
+        ${cp && !finished
+          ? html`<button id="resume" class="primary" ?disabled=${!ready} @click=${() => this._train(true)}>Resume run from step ${cp.step}</button>`
+          : nothing}
+        <button id="start" class=${cp && !finished ? '' : 'primary'} ?disabled=${!ready} @click=${() => this._train(false)}>
+          ${cp ? 'Start a new run (discards the saved one)' : 'Start training'}
+        </button>
+        ${this._running ? html`<button id="cancel-train" @click=${this._onCancel}>Cancel</button>` : nothing}
+        <span class="muted" id="needs">${this._needs()}</span>
+      </div>
+      ${cp
+        ? html`<p class="muted" id="checkpoint">
+            Saved ${finished ? 'finished run' : 'run'} for this model, data and k = ${formatK(this.trainK)}: step ${cp.step} of ${cp.recipe.schedule.totalSteps}
+            (batch ${cp.recipe.batchSize}, lengths ${cp.recipe.queryLength}/${cp.recipe.documentLength})${finished ? '.' : '; resuming keeps its settings.'}
+          </p>`
+        : nothing}
+      <p id="train-status" role="status" aria-live="polite">${this._status}</p>
+      ${this._saved >= 0 ? html`<p class="muted" id="saved">Last checkpoint of this run: step ${this._saved}, in this browser's IndexedDB.</p>` : nothing}
+      ${this._error ? html`<p class="error" role="alert" id="train-error">${this._error}</p>` : nothing}
+      <div class="charts">
+        <loss-chart id="train-loss" heading="Training loss" y-label="loss" .series=${loss}></loss-chart>
+        <loss-chart id="train-active" heading="Active dimensions per vector" y-label="non-zero weights" .series=${active}></loss-chart>
+      </div>
+      <p class="provenance muted" id="train-provenance">${this._provenance ? `Figures from ${this._provenance}.` : 'No training run yet.'}
+        ${this.summary?.synthetic ? ' The demo backbone has random weights: it trains, but its figures say nothing about real models.' : nothing}</p>`;
+  }
+
+  private _dataLine() {
+    const d = this._data;
+    if (!d) return this._dataError ? '' : 'No triplets yet.';
+    const notes = [d.header ? 'header line skipped' : '', d.blankLines ? `${d.blankLines} blank lines skipped` : ''].filter(Boolean).join(', ');
+    return `${d.name}: ${d.triplets} triplets (${formatBytes(d.bytes)})${notes ? `; ${notes}` : ''}.`;
+  }
+
+  /** What is still missing before a run can start. */
+  private _needs(): string {
+    if (this.noGpu) return 'Training needs WebGPU, which this browser does not provide.';
+    if (!this.summary) return 'Load a backbone above first.';
+    if (!this._data) return 'Pick a triplet file first.';
+    return '';
+  }
+
+  private _onDragOver(event: DragEvent) {
+    event.preventDefault();
+    this._dragging = true;
+  }
+
+  private _onDrop(event: DragEvent) {
+    event.preventDefault();
+    this._dragging = false;
+    const file = event.dataTransfer?.files[0];
+    if (file && !this._running) void this._read(file);
+  }
+
+  private _onFile(event: Event) {
+    const file = (event.target as HTMLInputElement).files?.[0];
+    if (file) void this._read(file);
+  }
+
+  private async _read(file: File) {
+    if (!this.client) return;
+    this._data = null;
+    this._dataError = '';
+    this._checkpoint = null;
+    try {
+      this._data = await this.client.readTriplets(file);
+      await this._refreshCheckpoint();
+    } catch (error) {
+      this._dataError = `${file.name} cannot be used for training. ${toPageFailure(error).message}\nEach line must be: query, Tab, positive passage, Tab, negative passage.`;
+    }
+  }
+
+  private _onK(event: Event) {
+    const field = event.target as HTMLInputElement;
+    const k = Number(field.value);
+    const ok = Number.isFinite(k) && k >= K_MIN && k <= K_MAX;
+    field.setCustomValidity(ok ? '' : `k must be from ${K_MIN} to ${K_MAX}.`);
+    if (!ok) return void field.reportValidity();
+    this._trainK = k;
+    void this._refreshCheckpoint();
+  }
+
+  private async _refreshCheckpoint() {
+    const ticket = ++this.checkpointTicket;
+    if (!this.client || !this.summary || !this._data) {
+      this._checkpoint = null;
+      return;
+    }
+    try {
+      const found = await this.client.trainingCheckpoint(this.trainK);
+      if (ticket !== this.checkpointTicket) return;
+      this._checkpoint = found;
+      if (found) this._showRecipe(found);
+    } catch (error) {
+      if (ticket === this.checkpointTicket) this._error = `The saved checkpoint cannot be read: ${toPageFailure(error).message}`;
+    }
+  }
+
+  /** Puts a saved run's settings in the fields (what resuming uses, and a starting point for a new run). */
+  private _showRecipe({ recipe }: CheckpointInfo) {
+    const values: Partial<Record<Field, number>> = {
+      steps: recipe.schedule.totalSteps,
+      batchSize: recipe.batchSize,
+      queryLength: recipe.queryLength,
+      documentLength: recipe.documentLength,
+    };
+    for (const [key, value] of Object.entries(values)) {
+      const field = this.renderRoot.querySelector<HTMLInputElement>(`#${key}`);
+      if (field) field.value = String(value);
+    }
+  }
+
+  private _request(resume: boolean): TrainRequest | null {
+    const values = {} as Record<Field, number>;
+    for (const f of FIELDS) {
+      const field = this.renderRoot.querySelector<HTMLInputElement>(`#${f.key}`)!;
+      const value = Number(field.value);
+      const ok = Number.isInteger(value) && value >= f.min;
+      field.setCustomValidity(ok ? '' : `${f.label} must be a whole number of at least ${f.min}.`);
+      if (!ok) {
+        field.reportValidity();
+        return null;
+      }
+      values[f.key] = value;
+    }
+    return { k: this.trainK, resume, ...values };
+  }
+
+  private async _train(resume: boolean) {
+    const client = this.client;
+    const request = this._request(resume);
+    if (!client || !request) return;
+    this._running = true;
+    this._reports = [];
+    this._saved = -1;
+    this._error = '';
+    this._status = resume ? `Resuming from step ${this._checkpoint?.step ?? 0}…` : 'Starting: uploading the model and compiling the GPU kernels…';
+    let total = request.steps;
+    try {
+      const result = await client.train(request, (event) => {
+        if (event.kind === 'start') {
+          total = event.recipe.schedule.totalSteps;
+          const r = event.recipe;
+          this._provenance = `${event.provenance}; batch ${r.batchSize}, lengths ${r.queryLength}/${r.documentLength}, ${total} steps`;
+        } else if (event.kind === 'report') {
+          this._reports = [...this._reports, event.report];
+          const r = event.report;
+          const left = (total - r.step - 1) * r.msPerStep;
+          this._status = `Step ${r.step + 1} of ${total} · about ${formatDuration(r.msPerStep)} per step (measured over the last steps) · ${formatDuration(left)} left`;
+        } else {
+          this._saved = event.step;
+        }
+      });
+      this._status = `Done: step ${result.step} of ${total}${Number.isFinite(result.msPerStep) ? `, ${formatDuration(result.msPerStep)} per step on average` : ''}.`;
+    } catch (error) {
+      const failure = toPageFailure(error);
+      if (failure.kind === 'cancelled') this._status = `Cancelled${this._reports.length ? ` after step ${this._reports.at(-1)!.step + 1}` : ''}; the last checkpoint is kept and can be resumed.`;
+      else {
+        this._status = '';
+        this._error = `Training stopped: ${failure.message}`;
+      }
+    } finally {
+      this._running = false;
+      await this._refreshCheckpoint();
+    }
+  }
+
+  private _onCancel() {
+    this._status = 'Cancelling after the current step…';
+    void this.client?.cancelTraining();
+  }
+}
+
+customElements.define('train-panel', TrainPanel);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'train-panel': TrainPanel;
+  }
+}
