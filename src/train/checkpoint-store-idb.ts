@@ -28,11 +28,20 @@ export function createIdbCheckpointStore(run: string, dbName = 'splade-lab', sto
       return value;
     },
     async write(name, files) {
-      await store('readwrite', (s) => {
-        s.delete(checkpointRange(run, name));
-        for (const [file, bytes] of files) s.put(bytes, [run, name, file]);
-        return promisifyRequest(s.transaction);
-      });
+      try {
+        await store('readwrite', (s) => {
+          s.delete(checkpointRange(run, name));
+          for (const [file, bytes] of files) s.put(bytes, [run, name, file]);
+          return promisifyRequest(s.transaction);
+        });
+      } catch (error) {
+        if ((error as { name?: string } | null)?.name !== 'QuotaExceededError') throw error;
+        const bytes = [...files.values()].reduce((sum, b) => sum + b.byteLength, 0);
+        throw new Error(
+          `The browser's storage is full: checkpoint ${name} (${(bytes / 2 ** 20).toFixed(1)} MiB) of run "${run}" was not ` +
+            'saved, and the previous checkpoint is kept. Free space (older runs, other sites) and train again from it.',
+        );
+      }
     },
     async remove(name) {
       await store('readwrite', (s) => {
