@@ -12,6 +12,10 @@ export interface KDemoOptions {
   seed?: number;
   /** Steps whose losses are read back (always includes the first and the last). */
   every?: number;
+  /** Called after each read-back with the losses of the current k so far. */
+  onLosses?: (k: number, losses: readonly StepLosses[]) => void;
+  /** Checked between steps: aborts the run with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface KDemoRun {
@@ -45,11 +49,18 @@ export async function runSyntheticKDemo(ctx: GpuContext, options: KDemoOptions):
       tau: 1,
     });
     const losses: StepLosses[] = [];
-    for (let step = 0; step < steps; step++) {
-      const l = await trainer.step(step % every === 0 || step === steps - 1);
-      if (l) losses.push(l);
+    try {
+      for (let step = 0; step < steps; step++) {
+        options.signal?.throwIfAborted();
+        const l = await trainer.step(step % every === 0 || step === steps - 1);
+        if (l) {
+          losses.push(l);
+          options.onLosses?.(k, losses);
+        }
+      }
+    } finally {
+      for (const t of Object.values(inputs)) t.buffer.destroy();
     }
-    for (const t of Object.values(inputs)) t.buffer.destroy();
     runs.push({ k, losses });
   }
   return runs;

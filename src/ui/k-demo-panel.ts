@@ -158,15 +158,20 @@ export class KDemoPanel extends LitElement {
     this._running = true;
     this._status = `Training ${kListText(ks.slice(0, 1))} (1 of ${ks.length})…`;
     try {
-      const result = await client.kDemo({ ks, steps: this.steps }, (run, done, total) => {
-        this._runs = [...this._runs, run];
-        this._status = done < total ? `Trained ${kListText(ks.slice(0, done))}; training ${kListText([ks[done]])} (${done + 1} of ${total})…` : 'Finishing…';
+      const result = await client.kDemo({ ks, steps: this.steps }, (run, index, total, finished) => {
+        this._runs = [...this._runs.slice(0, index), run];
+        const step = run.losses.at(-1)?.step ?? 0;
+        this._status = !finished
+          ? `Training ${kListText([ks[index]])} (${index + 1} of ${total}), step ${step + 1} of ${this.steps}…`
+          : index + 1 < total
+            ? `Trained ${kListText(ks.slice(0, index + 1))}; training ${kListText([ks[index + 1]])} (${index + 2} of ${total})…`
+            : 'Finishing…';
       });
       this._provenance = result.provenance;
       this._status = `Done: ${this.steps} steps for each of ${kListText(ks)}.`;
     } catch (error) {
       const failure = toPageFailure(error);
-      if (failure.kind === 'cancelled') this._status = `Cancelled after ${kListText(this._runs.map((r) => r.k)) || 'no k'}.`;
+      if (failure.kind === 'cancelled') this._status = `Cancelled while training ${kListText(ks.slice(Math.max(0, this._runs.length - 1), this._runs.length)) || 'the first k'}.`;
       else {
         this._status = '';
         this._error = `The demo stopped: ${failure.message}`;

@@ -203,8 +203,11 @@ export interface WorkerApi {
    * `topK` > 0 keeps each vector's largest weights only.
    */
   encode(texts: string[], options: EncodeRequest, onProgress: (done: number, total: number) => void): Promise<SparseVectorData[]>;
-  /** The teaching demo for each k in turn, `onRun` after each k; cancelled between ks by cancelTraining. */
-  kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, done: number, total: number) => void): Promise<KDemoResult>;
+  /**
+   * The teaching demo for each k in turn; `onRun` gets the line of ks[index] so far after every read-back and once
+   * more when it is finished. cancelTraining stops it between steps.
+   */
+  kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, index: number, total: number, finished: boolean) => void): Promise<KDemoResult>;
   /** Reads and checks a triplet TSV (query, positive, negative per line) and keeps it for training. */
   readTriplets(file: File): Promise<TripletsSummary>;
   /** The newest checkpoint for the loaded model, the read triplets and k, or null. */

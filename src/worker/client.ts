@@ -77,7 +77,7 @@ export class WorkerClient {
     return this.call(() => this.api.encode(texts, options, Comlink.proxy(onProgress)));
   }
 
-  kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, done: number, total: number) => void) {
+  kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, index: number, total: number, finished: boolean) => void) {
     return this.call(() => this.api.kDemo(request, Comlink.proxy(onRun)));
   }
 

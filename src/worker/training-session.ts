@@ -32,8 +32,13 @@ function checkInteger(value: number, min: number, max: number, what: string): vo
   if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${what} must be a whole number from ${min} to ${max}, got ${value}`);
 }
 
-/** Runs the demo one k at a time, so that each finished line reaches the page before the next k starts. */
-export async function runKDemo(ctx: GpuContext, request: KDemoRequest, signal: AbortSignal, onRun: (run: KDemoSeries, done: number, total: number) => void): Promise<KDemoResult> {
+/** Runs the demo one k at a time; the page gets the growing line of the k in training after every read-back. */
+export async function runKDemo(
+  ctx: GpuContext,
+  request: KDemoRequest,
+  signal: AbortSignal,
+  onRun: (run: KDemoSeries, index: number, total: number, finished: boolean) => void,
+): Promise<KDemoResult> {
   const { ks, steps } = request;
   checkInteger(ks.length, 1, K_DEMO_MAX_KS, 'The number of k values');
   for (const k of ks) if (!(k > 0) || !Number.isFinite(k)) throw new RangeError(`k must be a positive number, got ${k}`);
@@ -42,9 +47,13 @@ export async function runKDemo(ctx: GpuContext, request: KDemoRequest, signal: A
   const runs: KDemoSeries[] = [];
   for (const k of ks) {
     if (signal.aborted) throw abortError(signal);
-    const [run] = await runSyntheticKDemo(ctx, { ks: [k], steps, every });
+    const index = runs.length;
+    const onLosses = (_: number, losses: readonly KDemoSeries['losses'][number][]) => onRun({ k, losses: [...losses] }, index, ks.length, false);
+    const [run] = await runSyntheticKDemo(ctx, { ks: [k], steps, every, onLosses, signal }).catch((error) => {
+      throw signal.aborted ? abortError(signal) : error;
+    });
     runs.push(run);
-    onRun(run, runs.length, ks.length);
+    onRun(run, index, ks.length, true);
   }
   return { runs, provenance: K_DEMO_PROVENANCE };
 }

@@ -154,7 +154,7 @@ class GpuWorker implements WorkerApi {
     });
   }
 
-  async kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, done: number, total: number) => void): Promise<KDemoResult> {
+  async kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, index: number, total: number, finished: boolean) => void): Promise<KDemoResult> {
     const signal = this.startTraining();
     return this.finishTraining(this.serialized(async () => runKDemo(await this.context(), request, signal, onRun)));
   }

@@ -15,11 +15,12 @@ function fakeClient() {
   let release: () => void = () => undefined;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const client = {
-    async kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, done: number, total: number) => void): Promise<KDemoResult> {
+    async kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, index: number, total: number, finished: boolean) => void): Promise<KDemoResult> {
       calls.push(request);
       const runs = request.ks.map((k) => ({ k, losses: [0, 1, 2].map((step) => ({ step, rank: 1000 / k / (step + 1), flopsQueries: 50 / k, flopsDocuments: 1, total: 0 })) }));
       for (const [i, run] of runs.entries()) {
-        onRun(run, i + 1, runs.length);
+        onRun({ k: run.k, losses: run.losses.slice(0, 2) }, i, runs.length, false); // part of the line, then all of it
+        onRun(run, i, runs.length, true);
         if (i === 0) await gate;
       }
       return { runs, provenance: 'synthetic data of the fake worker' };

@@ -17,6 +17,25 @@ describe('synthetic k demo', () => {
     expect(last(k16).rank).toBeLessThan(first(k16).rank);
   });
 
+  it('reports each read-back as it happens and stops between steps when aborted', async () => {
+    const ctx = await gpuContext();
+    const seen: number[] = [];
+    const controller = new AbortController();
+    const run = runSyntheticKDemo(ctx, {
+      ks: [4],
+      steps: 10,
+      every: 2,
+      signal: controller.signal,
+      onLosses: (k, losses) => {
+        expect(k).toBe(4);
+        seen.push(losses.length);
+        if (losses.length === 2) controller.abort(new Error('stop here'));
+      },
+    });
+    await expect(run).rejects.toThrow('stop here');
+    expect(seen).toEqual([1, 2]); // steps 0 and 2 were read back; step 3 never ran
+  });
+
   it('the CLI prints one block per k and refuses a bad k', async () => {
     const { code, stdout } = await runCli('k-demo', '--k', '2,8', '--steps', '3');
     expect(code).toBe(0);
