@@ -2,6 +2,13 @@
 import { DeviceLostError, GpuKernelError, GpuLimitError, NoWebGpuError } from './errors.ts';
 import { Tensor, typedArrayFor, type DType, type TypedArrayOf } from './tensor.ts';
 
+/** What `owned` returns: the built value, the bytes it allocated, and one call that frees them. */
+export interface Owned<T> {
+  value: T;
+  bytes: number;
+  destroy(): void;
+}
+
 /** A compute entry point of one WGSL family, specialised by override constants. */
 export interface KernelSpec {
   /** Shader family, e.g. "matmul"; names the kernel in errors and caches. */
@@ -38,10 +45,17 @@ export class GpuContext {
   private readonly modules = new Map<string, GPUShaderModule>();
   private readonly pipelines = new Map<string, GPUComputePipeline>();
   private readonly bindGroups = new Map<string, GPUBindGroup>();
+  /** The buffers each cached bind group refers to, so freeing a buffer drops its bind groups. */
+  private readonly bindGroupBuffers = new Map<string, GPUBuffer[]>();
   private readonly stagingBuffers = new Map<number, GPUBuffer[]>();
   private readonly pendingErrors: Promise<GpuKernelError | null>[] = [];
   private lostInfo: GPUDeviceLostInfo | null = null;
   private readonly lostListeners: ((message: string) => void)[] = [];
+  /** Buffers created inside `owned(...)` calls, innermost last. */
+  private readonly scopes: GPUBuffer[][] = [];
+  private readonly freedBuffers = new WeakSet<GPUBuffer>();
+  /** Bytes of the tensors and uniforms created and not yet freed through `owned`. */
+  allocatedBytes = 0;
   /** When true, every new pipeline's WGSL is printed (STYLE.md: a debug switch dumps the WGSL). */
   dumpWgsl = false;
 
@@ -78,7 +92,7 @@ export class GpuContext {
     const size = shape.reduce((a, b) => a * b, 1);
     const bytes = Math.max(4, size * 4);
     this.checkBindingSize(`tensor "${label}" [${shape.join('x')}]`, bytes);
-    const buffer = this.device.createBuffer({
+    const buffer = this.createTracked({
       label,
       size: Math.ceil(bytes / 4) * 4,
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
@@ -100,11 +114,64 @@ export class GpuContext {
 
   /** A small uniform buffer of u32/f32 words, created once per kernel instance. */
   uniform(label: string, words: number): GPUBuffer {
-    return this.device.createBuffer({
+    return this.createTracked({
       label,
       size: Math.max(16, Math.ceil((words * 4) / 16) * 16),
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
+  }
+
+  /**
+   * Runs `build` and returns its value with a `destroy()` that frees every tensor and uniform created meanwhile
+   * (a model, a trainer, an encoder) at once, and forgets their cached bind groups. Scopes nest.
+   */
+  owned<T>(build: () => T): Owned<T> {
+    const buffers: GPUBuffer[] = [];
+    this.scopes.push(buffers);
+    let value: T;
+    try {
+      value = build();
+    } catch (error) {
+      this.scopes.pop();
+      this.free(buffers);
+      throw error;
+    }
+    this.scopes.pop();
+    return this.ownedHandle(value, buffers);
+  }
+
+  /**
+   * `owned` for an asynchronous build (a training run). Every allocation until it settles joins the scope, so the
+   * caller must not allocate anything else meanwhile (the worker serializes its GPU work).
+   */
+  async ownedAsync<T>(build: () => Promise<T>): Promise<Owned<T>> {
+    const buffers: GPUBuffer[] = [];
+    this.scopes.push(buffers);
+    let value: T;
+    try {
+      value = await build();
+    } catch (error) {
+      this.scopes.splice(this.scopes.lastIndexOf(buffers), 1);
+      this.free(buffers);
+      throw error;
+    }
+    this.scopes.splice(this.scopes.lastIndexOf(buffers), 1);
+    return this.ownedHandle(value, buffers);
+  }
+
+  private ownedHandle<T>(value: T, buffers: GPUBuffer[]): Owned<T> {
+    this.scopes.at(-1)?.push(...buffers);
+    const bytes = buffers.reduce((sum, b) => sum + b.size, 0);
+    let freed = false;
+    return {
+      value,
+      bytes,
+      destroy: () => {
+        if (freed) return;
+        freed = true;
+        this.free(buffers);
+      },
+    };
   }
 
   /** Writes u32 words into a uniform buffer (encode floats with `f32Bits`). */
@@ -220,6 +287,29 @@ export class GpuContext {
     this.device.destroy();
   }
 
+  private createTracked(descriptor: GPUBufferDescriptor): GPUBuffer {
+    const buffer = this.device.createBuffer(descriptor);
+    this.allocatedBytes += buffer.size;
+    this.scopes.at(-1)?.push(buffer);
+    return buffer;
+  }
+
+  private free(buffers: readonly GPUBuffer[]): void {
+    const gone = new Set(buffers.filter((b) => !this.freedBuffers.has(b)));
+    if (gone.size === 0) return;
+    for (const [key, entry] of this.bindGroupBuffers) {
+      if (entry.some((b) => gone.has(b))) {
+        this.bindGroups.delete(key);
+        this.bindGroupBuffers.delete(key);
+      }
+    }
+    for (const buffer of gone) {
+      this.freedBuffers.add(buffer);
+      this.allocatedBytes -= buffer.size;
+      buffer.destroy();
+    }
+  }
+
   private bindGroup(spec: KernelSpec, pipeline: GPUComputePipeline, bindings: readonly Binding[], shapes: string) {
     const ids = bindings.map((b) => (b === null ? '-' : b instanceof Tensor ? `t${b.id}` : `b${bufferId(b)}`)).join(',');
     const key = `${pipelineKey(spec)}|${ids}`;
@@ -235,6 +325,7 @@ export class GpuContext {
     });
     this.trackErrors(`${spec.family}.${spec.entryPoint}`, shapes);
     this.bindGroups.set(key, group);
+    this.bindGroupBuffers.set(key, bindings.flatMap((b) => (b === null ? [] : [b instanceof Tensor ? b.buffer : b])));
     return group;
   }
 

@@ -63,9 +63,12 @@ export async function reportModel(
   const weight = decoderMatrix(config, params);
   const [V, d] = weight.shape;
   ctx.checkBindingSize(`MLM head matrix [${V}x${d}]`, V * d * 4);
-  const tensor = ctx.tensor('inspect decoder', [V, d], 'f32', weight.data);
+  const gpu = ctx.owned(() => ({
+    tensor: ctx.tensor('inspect decoder', [V, d], 'f32', weight.data),
+    stats: new HeadStats(ctx, V, d, { seed: options.seed ?? 1, pairs: options.pairs ?? 2000, bins: options.bins }),
+  }));
   try {
-    const stats = new HeadStats(ctx, V, d, { seed: options.seed ?? 1, pairs: options.pairs ?? 2000, bins: options.bins });
+    const { tensor, stats } = gpu.value;
     const before = summarizeHead(await stats.measure(tensor, 1));
     const after = summarizeHead(await stats.measure(tensor, k));
     return {
@@ -80,6 +83,6 @@ export async function reportModel(
       after,
     };
   } finally {
-    tensor.buffer.destroy();
+    gpu.destroy();
   }
 }

@@ -1,6 +1,6 @@
 // Texts to SPLADE sparse vectors on the GPU: tokenize, run the encoder and the fused SPLADE head (forward only),
 // read back the pooled (B, V) rows and keep their non-zero entries. Passes are cached per padded length.
-import type { GpuContext } from '../gpu/context.ts';
+import type { GpuContext, Owned } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';
 import { SpladeHead } from '../kernels/splade-head.ts';
@@ -31,7 +31,7 @@ export function paddedLength(longest: number, maxLength: number): number {
 }
 
 export class SpladeTextEncoder {
-  private readonly passes = new Map<number, CachedPass>();
+  private readonly passes = new Map<number, Owned<CachedPass>>();
 
   constructor(
     private readonly ctx: GpuContext,
@@ -89,19 +89,25 @@ export class SpladeTextEncoder {
     return out;
   }
 
+  /** Frees the GPU buffers of every pass built so far (the model itself belongs to the caller). */
+  destroy(): void {
+    for (const pass of this.passes.values()) pass.destroy();
+    this.passes.clear();
+  }
+
   private passFor(T: number): CachedPass {
-    let cached = this.passes.get(T);
-    if (cached) return cached;
+    const cached = this.passes.get(T);
+    if (cached) return cached.value;
     const { hidden: d, vocabSize: V } = this.model.config;
     const B = this.batchSize;
-    cached = {
+    const built = this.ctx.owned(() => ({
       pass: new GpuEncoderPass(this.model, B, T, `encode T=${T}`),
       head: new SpladeHead(this.ctx, { B, T, d, V }),
       pooled: this.ctx.tensor(`encode pooled T=${T}`, [B, V], 'f32'),
       argmax: this.ctx.tensor(`encode argmax T=${T}`, [B, V], 'u32'),
-    };
-    this.passes.set(T, cached);
-    return cached;
+    }));
+    this.passes.set(T, built);
+    return built.value;
   }
 }
 

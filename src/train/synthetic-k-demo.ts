@@ -33,20 +33,23 @@ export async function runSyntheticKDemo(ctx: GpuContext, options: KDemoOptions):
     if (!(k > 0)) throw new Error(`k must be positive, got ${k}`);
     const random = new Random(seed); // the same batch and head for every k
     const ones = (n: number) => new Uint32Array(n).fill(1);
-    const inputs = {
-      hiddenQueries: ctx.tensor('demo hidden queries', [B, Tq, d], 'f32', random.normals(B * Tq * d)),
-      maskQueries: ctx.tensor('demo mask queries', [B, Tq], 'u32', ones(B * Tq)),
-      hiddenDocuments: ctx.tensor('demo hidden documents', [2 * B, Td, d], 'f32', random.normals(2 * B * Td * d)),
-      maskDocuments: ctx.tensor('demo mask documents', [2 * B, Td], 'u32', ones(2 * B * Td)),
-      weight: ctx.tensor('demo head', [V, d], 'f32', random.normals(V * d, headNorm / Math.sqrt(d)).map((w) => w / k)),
-      bias: ctx.tensor('demo bias', [V], 'f32'),
-    };
-    const trainer = new HeadOnlyTrainer(ctx, DIMS, inputs, {
-      optimizer: { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 },
-      schedule: { peakLr: 1e-2, totalSteps: steps, warmupRatio: 0.1 },
-      lambdaQueries: 5e-2,
-      lambdaDocuments: 3e-3,
-      tau: 1,
+    // Everything this k allocates (batch, head, trainer) is freed when its run ends.
+    const { value: trainer, destroy } = ctx.owned(() => {
+      const inputs = {
+        hiddenQueries: ctx.tensor('demo hidden queries', [B, Tq, d], 'f32', random.normals(B * Tq * d)),
+        maskQueries: ctx.tensor('demo mask queries', [B, Tq], 'u32', ones(B * Tq)),
+        hiddenDocuments: ctx.tensor('demo hidden documents', [2 * B, Td, d], 'f32', random.normals(2 * B * Td * d)),
+        maskDocuments: ctx.tensor('demo mask documents', [2 * B, Td], 'u32', ones(2 * B * Td)),
+        weight: ctx.tensor('demo head', [V, d], 'f32', random.normals(V * d, headNorm / Math.sqrt(d)).map((w) => w / k)),
+        bias: ctx.tensor('demo bias', [V], 'f32'),
+      };
+      return new HeadOnlyTrainer(ctx, DIMS, inputs, {
+        optimizer: { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 },
+        schedule: { peakLr: 1e-2, totalSteps: steps, warmupRatio: 0.1 },
+        lambdaQueries: 5e-2,
+        lambdaDocuments: 3e-3,
+        tau: 1,
+      });
     });
     const losses: StepLosses[] = [];
     try {
@@ -59,7 +62,8 @@ export async function runSyntheticKDemo(ctx: GpuContext, options: KDemoOptions):
         }
       }
     } finally {
-      for (const t of Object.values(inputs)) t.buffer.destroy();
+      await ctx.sync().catch(() => undefined); // the last step's GPU work must finish before its buffers go
+      destroy();
     }
     runs.push({ k, losses });
   }

@@ -216,6 +216,8 @@ export interface WorkerApi {
   train(request: TrainRequest, onEvent: (event: TrainEvent) => void): Promise<TrainResult>;
   /** Stops the running teaching demo or training (the run rejects with a "cancelled" failure; checkpoints stay). */
   cancelTraining(): void;
+  /** Bytes of GPU buffers the worker holds now (models, passes, runs); 0 before the GPU is acquired. */
+  gpuMemory(): Promise<number>;
   /** Calls `listener` with a message if the GPU device is lost. */
   onDeviceLost(listener: (message: string) => void): void;
   /**

@@ -97,6 +97,10 @@ export class WorkerClient {
     return this.api.cancelTraining();
   }
 
+  gpuMemory() {
+    return this.call(() => this.api.gpuMemory());
+  }
+
   onDeviceLost(listener: (message: string) => void): Promise<void> {
     return this.api.onDeviceLost(Comlink.proxy(listener));
   }

@@ -45,7 +45,4 @@ export class HeadSession {
     if (k !== 1) this.stats.rescale(encoder, target, k);
   }
 
-  destroy(): void {
-    this.weight.buffer.destroy();
-  }
 }

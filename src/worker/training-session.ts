@@ -118,7 +118,8 @@ export async function trainBackbone(
   } else {
     for (const { name } of await listCheckpoints(store)) await store.remove(name);
   }
-  const result = await runTraining(ctx, backbone, data, store, {
+  // The run's model copy, trainer and passes are freed when it ends (the loaded model stays as it was).
+  const run = await ctx.ownedAsync(() => runTraining(ctx, backbone, data, store, {
     recipe,
     k: request.k,
     seed,
@@ -129,6 +130,8 @@ export async function trainBackbone(
     onStart: (startStep, resumedFrom) => onEvent({ kind: 'start', startStep, resumedFrom, recipe, provenance }),
     onReport: (report) => onEvent({ kind: 'report', report }),
     onCheckpoint: (name, step) => onEvent({ kind: 'checkpoint', name, step }),
-  });
-  return { startStep: result.startStep, step: result.trainer.t, msPerStep: result.msPerStep };
+  }));
+  await ctx.sync();
+  run.destroy();
+  return { startStep: run.value.startStep, step: run.value.trainer.t, msPerStep: run.value.msPerStep };
 }

@@ -54,6 +54,8 @@ interface LoadedModel {
   /** URL-state name and label, for checkpoint keys and captions. */
   name: string;
   label: string;
+  /** Frees every GPU buffer of this model (head copy, parameters, encoder passes). */
+  destroy(): void;
 }
 
 class GpuWorker implements WorkerApi {
@@ -95,15 +97,22 @@ class GpuWorker implements WorkerApi {
     const synthetic = source.kind === 'demo';
     const label = synthetic ? 'synthetic demo backbone (random weights)' : name;
     await this.serialized(async () => {
-      this.model?.head.destroy();
+      this.model?.destroy();
       this.model = null;
       const headTensor = loadedHead(loaded.params, loaded.config, files.label);
-      const head = HeadSession.upload(ctx, headTensor, `${label}, W_head ${config.vocabSize} x ${config.hidden}`);
-      const gpuModel = GpuModel.upload(ctx, loaded.config, loaded.params);
-      const encoder = new SpladeTextEncoder(ctx, gpuModel, loaded.tokenizer, 2);
+      const onGpu = ctx.owned(() => {
+        const head = HeadSession.upload(ctx, headTensor, `${label}, W_head ${config.vocabSize} x ${config.hidden}`);
+        const gpuModel = GpuModel.upload(ctx, loaded.config, loaded.params);
+        return { head, gpuModel, encoder: new SpladeTextEncoder(ctx, gpuModel, loaded.tokenizer, 2) };
+      });
       await ctx.sync();
+      const { head, gpuModel, encoder } = onGpu.value;
       const backbone = { config: loaded.config, hfConfig: loaded.checkpoint.config, params: loaded.params, tokenizer: loaded.tokenizer };
-      this.model = { config: loaded.config, head, gpuModel, tokenizer: loaded.tokenizer, encoder, backbone, name, label };
+      const destroy = () => {
+        encoder.destroy();
+        onGpu.destroy();
+      };
+      this.model = { config: loaded.config, head, gpuModel, tokenizer: loaded.tokenizer, encoder, backbone, name, label, destroy };
     });
     return {
       name,
@@ -185,6 +194,10 @@ class GpuWorker implements WorkerApi {
 
   cancelTraining(): void {
     this.trainingAbort?.abort(new DOMException('Training was cancelled by the user', 'AbortError'));
+  }
+
+  async gpuMemory(): Promise<number> {
+    return this.serialized(async () => this.ctx?.allocatedBytes ?? 0);
   }
 
   onDeviceLost(listener: (message: string) => void): void {

@@ -33,6 +33,37 @@ describe('gpu runtime', () => {
     await expect(ctx.run('bad', (enc) => ctx.dispatch(enc, spec, [u], [1], 'ids[4]'))).rejects.toThrow(GpuKernelError);
   });
 
+  it('frees everything an owned scope allocated (nested scopes too), and a freed tensor can no longer be used', async () => {
+    const ctx = await gpuContext();
+    const before = ctx.allocatedBytes;
+    const spec = { family: 'test-add', source: ADD_ONE, entryPoint: 'add_one', constants: { SCALE: 2 } };
+    const outer = ctx.owned(() => {
+      const a = ctx.tensor('a', [64], 'f32');
+      const inner = ctx.owned(() => ctx.tensor('b', [128], 'f32'));
+      ctx.uniform('u', 4);
+      return { a, b: inner.value };
+    });
+    expect(outer.bytes).toBe(64 * 4 + 128 * 4 + 16);
+    expect(ctx.allocatedBytes - before).toBe(outer.bytes);
+    await ctx.run('use a', (enc) => ctx.dispatch(enc, spec, [outer.value.a], [1], 'a[64]'));
+    outer.destroy();
+    outer.destroy(); // idempotent
+    expect(ctx.allocatedBytes).toBe(before);
+    await expect(ctx.run('use freed a', (enc) => ctx.dispatch(enc, spec, [outer.value.a], [1], 'a[64]'))).rejects.toThrow(GpuKernelError);
+  });
+
+  it('an owned scope whose build throws frees what it allocated', async () => {
+    const ctx = await gpuContext();
+    const before = ctx.allocatedBytes;
+    expect(() =>
+      ctx.owned(() => {
+        ctx.tensor('c', [32], 'f32');
+        throw new Error('build failed');
+      }),
+    ).toThrow('build failed');
+    expect(ctx.allocatedBytes).toBe(before);
+  });
+
   it('refuses a tensor over the binding limit before allocating', async () => {
     const ctx = await gpuContext();
     expect(() => ctx.tensor('huge', [ctx.limits.maxStorageBufferBindingSize, 2], 'f32')).toThrow(GpuLimitError);
