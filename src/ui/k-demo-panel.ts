@@ -8,7 +8,7 @@ import type { ChartSeries } from './loss-chart.ts';
 import './loss-chart.ts';
 import './panel-explainer.ts';
 import type { TrainingClient } from './training-client.ts';
-import { baseStyles } from './theme.ts';
+import { baseStyles, trainingPanelStyles } from './theme.ts';
 import { DEMO_MAX_KS, DEMO_MAX_STEPS, K_MAX, K_MIN, parseKList } from './url-state.ts';
 
 /** "k = 1 and k = 16", "k = 1, k = 4 and k = 16". */
@@ -47,6 +47,7 @@ export class KDemoPanel extends LitElement {
 
   static override styles = [
     baseStyles,
+    trainingPanelStyles,
     css`
       :host {
         display: block;
@@ -78,19 +79,6 @@ export class KDemoPanel extends LitElement {
       }
       #steps {
         width: 6em;
-      }
-      .charts {
-        display: grid;
-        grid-template-columns: repeat(auto-fit, minmax(380px, 1fr));
-        gap: 1em 1.6em;
-      }
-      .provenance {
-        font-size: 0.85em;
-      }
-      .error {
-        border-left: 6px solid #d55e00;
-        padding: 0.4em 0.8em;
-        background: #fff5ee;
       }
     `,
   ];

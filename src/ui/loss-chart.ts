@@ -3,7 +3,7 @@
 import { LitElement, css, html, nothing, svg } from 'lit';
 import { linearScale, logScale, type Scale } from './chart-scale.ts';
 import { formatValue, seriesStyle } from './series-style.ts';
-import { baseStyles } from './theme.ts';
+import { baseStyles, chartStyles } from './theme.ts';
 
 const WIDTH = 560;
 const HEIGHT = 280;
@@ -45,7 +45,11 @@ export class LossChart extends LitElement {
 
   static override styles = [
     baseStyles,
+    chartStyles,
     css`
+      svg {
+        max-width: ${WIDTH}px;
+      }
       :host {
         display: block;
       }
@@ -61,26 +65,6 @@ export class LossChart extends LitElement {
       }
       label {
         font-size: 0.9em;
-      }
-      svg {
-        width: 100%;
-        height: auto;
-        max-width: ${WIDTH}px;
-        display: block;
-      }
-      .axis text {
-        font-size: 12px;
-        fill: #333;
-      }
-      .axis line {
-        stroke: #999;
-      }
-      .grid {
-        stroke: #e3e3e3;
-      }
-      .label {
-        font-size: 13px;
-        fill: #1a1a1a;
       }
       ul {
         list-style: none;

@@ -3,7 +3,7 @@ import { LitElement, css, html, nothing, svg } from 'lit';
 import type { HeadStatistics } from '../kernels/head-stats.ts';
 import { binEdges, linearScale, logCountScale, logScale, tickLabel, type Scale } from './chart-scale.ts';
 import { formatK, formatStat } from './format.ts';
-import { SERIES, baseStyles } from './theme.ts';
+import { SERIES, baseStyles, chartStyles } from './theme.ts';
 
 const WIDTH = 720;
 const HEIGHT = 300;
@@ -34,29 +34,13 @@ export class NormHistogram extends LitElement {
 
   static override styles = [
     baseStyles,
+    chartStyles,
     css`
+      svg {
+        max-width: ${WIDTH}px;
+      }
       :host {
         display: block;
-      }
-      svg {
-        width: 100%;
-        height: auto;
-        max-width: ${WIDTH}px;
-        display: block;
-      }
-      .axis text {
-        font-size: 12px;
-        fill: #333;
-      }
-      .axis line {
-        stroke: #999;
-      }
-      .grid {
-        stroke: #e3e3e3;
-      }
-      .label {
-        font-size: 13px;
-        fill: #1a1a1a;
       }
       .legend {
         display: flex;

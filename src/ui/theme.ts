@@ -70,3 +70,43 @@ export const baseStyles = css`
     text-align: right;
   }
 `;
+
+/** Axes, grid and labels of the hand-drawn SVG charts (histogram, loss curves); each sets its own max-width. */
+export const chartStyles = css`
+  svg {
+    width: 100%;
+    height: auto;
+    display: block;
+  }
+  .axis text {
+    font-size: 12px;
+    fill: #333;
+  }
+  .axis line {
+    stroke: #999;
+  }
+  .grid {
+    stroke: #e3e3e3;
+  }
+  .label {
+    font-size: 13px;
+    fill: #1a1a1a;
+  }
+`;
+
+/** Chart grid, provenance captions and error boxes shared by the training panels. */
+export const trainingPanelStyles = css`
+  .charts {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(380px, 1fr));
+    gap: 1em 1.6em;
+  }
+  .provenance {
+    font-size: 0.85em;
+  }
+  .error {
+    border-left: 6px solid ${unsafeCSS(OKABE_ITO.vermillion)};
+    padding: 0.4em 0.8em;
+    background: #fff5ee;
+  }
+`;

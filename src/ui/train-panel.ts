@@ -9,7 +9,7 @@ import type { ChartSeries } from './loss-chart.ts';
 import './loss-chart.ts';
 import './panel-explainer.ts';
 import type { TrainingClient } from './training-client.ts';
-import { baseStyles } from './theme.ts';
+import { baseStyles, trainingPanelStyles } from './theme.ts';
 import { K_MAX, K_MIN } from './url-state.ts';
 
 /** Laptop-sized defaults; the rest of the recipe is the paper's (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3). */
@@ -66,6 +66,7 @@ export class TrainPanel extends LitElement {
 
   static override styles = [
     baseStyles,
+    trainingPanelStyles,
     css`
       :host {
         display: block;
@@ -112,18 +113,7 @@ export class TrainPanel extends LitElement {
         align-items: center;
         flex-wrap: wrap;
       }
-      .charts {
-        display: grid;
-        grid-template-columns: repeat(auto-fit, minmax(380px, 1fr));
-        gap: 1em 1.6em;
-      }
-      .provenance {
-        font-size: 0.85em;
-      }
       .error {
-        border-left: 6px solid #d55e00;
-        padding: 0.4em 0.8em;
-        background: #fff5ee;
         white-space: pre-wrap;
       }
     `,
