@@ -22,8 +22,8 @@ const headline = ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', '
 
 export const bm25Command: Command = {
   summary: 'BM25 baseline on a BEIR folder (k1=0.9, b=0.4), evaluated with trec_eval measures',
+  usage,
   async run(argv) {
-    if (argv.includes('--help')) return void process.stdout.write(usage + '\n'), 0;
     const args = parseArgs(argv, ['beir', 'split', 'top-k', 'k1', 'b', 'run', 'tokenizer', 'search'], ['json']);
     if (args.positional.length) throw new Error(`unexpected argument "${args.positional[0]}"\n${usage}`);
     const beirDir = stringOption(args, 'beir');

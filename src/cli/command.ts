@@ -2,6 +2,8 @@
 
 export interface Command {
   summary: string;
+  /** Full usage text, printed for `splade-lab <command> --help` (the summary stands in when absent). */
+  usage?: string;
   run(argv: string[]): Promise<number>;
 }
 

@@ -15,6 +15,7 @@ type Format = (typeof FORMATS)[number];
 
 export const encodeCommand: Command = {
   summary: 'encode JSONL records into sparse vectors for Anserini, Qdrant or Elasticsearch/OpenSearch',
+  usage,
   async run(argv) {
     const args = parseArgs(argv, ['model', 'in', 'out', 'format', 'max-length', 'k', 'prune', 'scale', 'batch']);
     const [modelArg, input, output] = [stringOption(args, 'model'), stringOption(args, 'in'), stringOption(args, 'out')];

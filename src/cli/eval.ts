@@ -17,6 +17,7 @@ const headline = ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', '
 
 export const evalCommand: Command = {
   summary: 'evaluate a SPLADE model on a BEIR folder (GPU encoding, exact retrieval, trec_eval measures)',
+  usage,
   async run(argv) {
     const args = parseArgs(argv, ['model', 'beir', 'split', 'top-k', 'run', 'k', 'query-length', 'doc-length', 'batch', 'prune', 'search'], ['json']);
     const modelArg = stringOption(args, 'model');

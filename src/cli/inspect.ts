@@ -9,6 +9,10 @@ import { resolveModelSource } from './model-source.ts';
 
 export const inspectCommand: Command = {
   summary: 'architecture, parameters, vocabulary, tying and MLM-head row norms before/after dividing by k',
+  usage:
+    'usage: splade-lab inspect <model-folder-or-hub-id> [--k K] [--seed 1] [--json]\n' +
+    'Prints the architecture, parameter count, vocabulary, tying and the MLM head row-norm statistics (mean, max, p50,\n' +
+    'p99, anisotropy over seeded row pairs) at k = 1 and after dividing the head by k, measured by the GPU kernels.',
   async run(argv) {
     const args = parseArgs(argv, ['k', 'seed'], ['json']);
     const [model] = args.positional;

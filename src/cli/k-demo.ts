@@ -6,6 +6,9 @@ import { numberOption, parseArgs, stringOption, type Command } from './command.t
 
 export const kDemoCommand: Command = {
   summary: 'head-only SPLADE training on a synthetic large-norm head for several k (offline teaching demo)',
+  usage:
+    'usage: splade-lab k-demo [--k 1,4,16] [--steps 60] [--seed 42] [--json]\n' +
+    'Trains only the head, on seeded random hidden states, once per k, and prints the loss parts every 10 steps.',
   async run(argv) {
     const args = parseArgs(argv, ['k', 'steps', 'seed'], ['json']);
     const ks = (stringOption(args, 'k') ?? '1,4,16').split(',').map(Number);

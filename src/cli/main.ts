@@ -12,6 +12,10 @@ export async function main(argv: string[]): Promise<number> {
     out.write(`${name && name !== '--help' && name !== 'help' ? `unknown command "${name}"\n\n` : ''}usage: splade-lab <command> [options]\n\n${list}\n`);
     return name && name !== '--help' && name !== 'help' ? 2 : 0;
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${command.usage ?? `usage: splade-lab ${name} [options]\n\n${command.summary}`}\n`);
+    return 0;
+  }
   try {
     return await command.run(rest);
   } catch (error) {

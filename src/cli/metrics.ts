@@ -20,8 +20,8 @@ async function readRequired(path: string | undefined, option: string): Promise<s
 
 export const metricsCommand: Command = {
   summary: 'trec_eval measures (nDCG@k, MRR@k, Recall@k, P@k, MAP, ...) of a TREC run against qrels',
+  usage,
   async run(argv) {
-    if (argv.includes('--help')) return void process.stdout.write(usage + '\n'), 0;
     const args = parseArgs(argv, ['qrels', 'run', 'relevance-level', 'max-docs'], ['json', 'per-query', 'judged-only', 'complete']);
     if (args.positional.length) throw new Error(`unexpected argument "${args.positional[0]}"\n${usage}`);
     const qrelsPath = stringOption(args, 'qrels');

@@ -54,6 +54,7 @@ function reportLine(r: StepReport): string {
 
 export const trainCommand: Command = {
   summary: "fine-tune a SPLADE model on triplets with the paper's recipe (head divided by k first), checkpointed and resumable",
+  usage,
   async run(argv) {
     const args = parseArgs(
       argv,
