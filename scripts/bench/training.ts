@@ -5,7 +5,7 @@ import { parseModelConfig } from '../../src/model/config.ts';
 import { GpuModel } from '../../src/model/gpu-model.ts';
 import { makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
 import { loadParameters } from '../../src/model/weights.ts';
-import { SpladeTrainer, type TripletBatch } from '../../src/train/trainer.ts';
+import { paperRecipe, SpladeTrainer, type TripletBatch } from '../../src/train/trainer.ts';
 import { Random } from '../../src/util/random.ts';
 import { medianMs } from './timing.ts';
 import type { BenchRow } from './types.ts';
@@ -17,16 +17,7 @@ export async function benchTraining(ctx: GpuContext, reps = 3): Promise<BenchRow
   const tiny = makeTinyCheckpoint('bert', { seed: 1, vocabSize: vocab, hidden, layers, heads, intermediate, headNormScale: 2.5, maxPositions: 128 });
   const config = parseModelConfig(tiny.config);
   const model = GpuModel.upload(ctx, config, loadParameters(config, tiny.tensors));
-  const trainer = new SpladeTrainer(ctx, model, {
-    batchSize: B,
-    queryLength: Tq,
-    documentLength: Td,
-    optimizer: { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 },
-    schedule: { peakLr: 1e-4, totalSteps: 100, warmupRatio: 0.1 },
-    lambdaQueries: 5e-2,
-    lambdaDocuments: 3e-3,
-    tau: 1,
-  });
+  const trainer = new SpladeTrainer(ctx, model, paperRecipe(100, B, { queryLength: Tq, documentLength: Td }));
   const batch = randomBatch(new Random(3), B, Tq, Td, vocab);
   await trainer.step(batch, true); // compiles every pipeline
   const stepMs = await medianMs(reps, async () => {

@@ -31,13 +31,13 @@ function recipeFrom(args: ParsedArgs, triplets: number): TrainingRecipe {
   const epochs = numberOption(args, 'epochs', 1);
   if (!(epochs > 0)) throw new Error(`--epochs needs a positive number, got ${epochs}`);
   const steps = args.options.has('steps') ? positiveInteger(args, 'steps', 0, 0) : TripletBatches.stepsFor(epochs, triplets, batchSize);
-  const base = paperRecipe(steps, batchSize);
-  const lr = numberOption(args, 'lr', base.schedule.peakLr);
-  return {
-    ...base,
+  const base = paperRecipe(steps, batchSize, {
     queryLength: positiveInteger(args, 'query-length', 32, 2),
     documentLength: positiveInteger(args, 'doc-length', 128, 2),
-    schedule: { ...base.schedule, peakLr: lr },
+    peakLr: args.options.has('lr') ? numberOption(args, 'lr', 0) : undefined,
+  });
+  return {
+    ...base,
     lambdaQueries: numberOption(args, 'lambda-q', base.lambdaQueries),
     lambdaDocuments: numberOption(args, 'lambda-d', base.lambdaDocuments),
   };

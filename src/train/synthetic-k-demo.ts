@@ -3,6 +3,7 @@
 import type { GpuContext } from '../gpu/context.ts';
 import { Random } from '../util/random.ts';
 import { HeadOnlyTrainer, type StepLosses } from './head-only-trainer.ts';
+import { PAPER_ADAMW } from './trainer.ts';
 
 export interface KDemoOptions {
   ks: number[];
@@ -44,7 +45,7 @@ export async function runSyntheticKDemo(ctx: GpuContext, options: KDemoOptions):
         bias: ctx.tensor('demo bias', [V], 'f32'),
       };
       return new HeadOnlyTrainer(ctx, DIMS, inputs, {
-        optimizer: { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 },
+        optimizer: PAPER_ADAMW,
         schedule: { peakLr: 1e-2, totalSteps: steps, warmupRatio: 0.1 },
         lambdaQueries: 5e-2,
         lambdaDocuments: 3e-3,

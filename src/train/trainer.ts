@@ -21,14 +21,24 @@ export interface TrainingRecipe {
   tau: number;
 }
 
-/** The paper's recipe (PAPER.md), for a given number of steps and batch size. */
-export function paperRecipe(totalSteps: number, batchSize = 64): TrainingRecipe {
+/** The paper's AdamW settings (PAPER.md; transformers' defaults, weight decay 0.01). */
+export const PAPER_ADAMW: TrainingRecipe['optimizer'] = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 };
+
+/** What a smaller run (a laptop, a test) changes of the paper's recipe. */
+export interface RecipeOverrides {
+  queryLength?: number;
+  documentLength?: number;
+  peakLr?: number;
+}
+
+/** The paper's recipe (PAPER.md), for a given number of steps and batch size, with optional smaller lengths or lr. */
+export function paperRecipe(totalSteps: number, batchSize = 64, overrides: RecipeOverrides = {}): TrainingRecipe {
   return {
     batchSize,
-    queryLength: 256,
-    documentLength: 256,
-    optimizer: { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 },
-    schedule: { peakLr: 1e-4, totalSteps, warmupRatio: 0.1 },
+    queryLength: overrides.queryLength ?? 256,
+    documentLength: overrides.documentLength ?? 256,
+    optimizer: PAPER_ADAMW,
+    schedule: { peakLr: overrides.peakLr ?? 1e-4, totalSteps, warmupRatio: 0.1 },
     lambdaQueries: 5e-2,
     lambdaDocuments: 3e-3,
     tau: 1,

@@ -92,7 +92,7 @@ export function recipeFor(request: TrainRequest): TrainingRecipe {
   checkInteger(request.queryLength, 2, 8192, 'The query length');
   checkInteger(request.documentLength, 2, 8192, 'The document length');
   checkInteger(request.checkpointEvery, 1, 10_000_000, 'Checkpoint every');
-  return { ...paperRecipe(request.steps, request.batchSize), queryLength: request.queryLength, documentLength: request.documentLength };
+  return paperRecipe(request.steps, request.batchSize, { queryLength: request.queryLength, documentLength: request.documentLength });
 }
 
 /**

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GpuContext } from '../../src/gpu/context.ts';
 import { HeadOnlyTrainer } from '../../src/train/head-only-trainer.ts';
+import { PAPER_ADAMW } from '../../src/train/trainer.ts';
 import { SpladeObjective, type SpladeObjectiveDims } from '../../src/train/splade-objective.ts';
 import { spladeObjectiveReference } from '../../src/train/splade-objective-reference.ts';
 import { Random } from '../../src/util/random.ts';
@@ -82,7 +83,7 @@ describe('SPLADE objective', () => {
     const inputs = upload(ctx, dims, synthetic(dims, 42, 2));
     const steps = 40;
     const trainer = new HeadOnlyTrainer(ctx, dims, inputs, {
-      optimizer: { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 },
+      optimizer: PAPER_ADAMW,
       schedule: { peakLr: 2e-2, totalSteps: steps, warmupRatio: 0.1 },
       lambdaQueries: 5e-2,
       lambdaDocuments: 3e-3,

@@ -12,7 +12,7 @@ import { spladeForward } from '../../src/model/reference/splade.ts';
 import { rescaleGpuModel, rescaleHostParams } from '../../src/model/rescale.ts';
 import { paddedLength, SpladeTextEncoder } from '../../src/model/splade-encoder.ts';
 import { toFloat64Params } from '../../src/model/weights.ts';
-import { SpladeTrainer, type TripletBatch } from '../../src/train/trainer.ts';
+import { paperRecipe, SpladeTrainer, type TripletBatch } from '../../src/train/trainer.ts';
 import { expectClose } from '../helpers/compare.ts';
 import { gpuContext } from '../helpers/gpu.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
@@ -85,16 +85,7 @@ describe('full fine-tuning', () => {
     const { config, params, tokenizer } = loaded[arch];
     const model = GpuModel.upload(ctx, config, params);
     const [B, Tq, Td] = [2, 8, 12];
-    const trainer = new SpladeTrainer(ctx, model, {
-      batchSize: B,
-      queryLength: Tq,
-      documentLength: Td,
-      optimizer: { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 },
-      schedule: { peakLr: 3e-3, totalSteps: 20, warmupRatio: 0.1 },
-      lambdaQueries: 5e-2,
-      lambdaDocuments: 3e-3,
-      tau: 1,
-    });
+    const trainer = new SpladeTrainer(ctx, model, paperRecipe(20, B, { queryLength: Tq, documentLength: Td, peakLr: 3e-3 }));
     // Negatives share most words with their positives, so the untrained model cannot tell them apart.
     const batch = tokenizeBatch(
       tokenizer,

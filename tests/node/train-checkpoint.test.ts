@@ -61,7 +61,7 @@ function expectSameState(label: string, actual: TrainingState, expected: Trainin
 const STEPS = 6;
 const SEED = 11;
 function recipe(): TrainingRecipe {
-  return { ...paperRecipe(STEPS, 2), queryLength: 8, documentLength: 12, schedule: { peakLr: 3e-3, totalSteps: STEPS, warmupRatio: 0.1 } };
+  return paperRecipe(STEPS, 2, { queryLength: 8, documentLength: 12, peakLr: 3e-3 });
 }
 const run = () => ({ config: loaded.checkpoint.config, k: 1, seed: SEED, data: { name: 'triplets.tsv', triplets: triplets.length, crc32: 0 } });
 
