@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import { nodeGpuContext } from '../gpu/node-gpu.ts';
 import { collectTokenizerFiles, saveSparseEncoder } from '../io/save.ts';
 import { parseTriplets } from '../io/triplets.ts';
-import { crc32 } from '../io/zip.ts';
+import { crc32 } from '../util/crc32.ts';
 import { loadModel } from '../model/load-model.ts';
 import { toHuggingFaceTensors } from '../model/weights.ts';
 import { TripletBatches } from '../train/batches.ts';

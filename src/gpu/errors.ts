@@ -1,4 +1,5 @@
 // Errors the GPU layer raises: each says what failed, where (kernel, shapes, limit) and what to do.
+import { formatBytes } from '../util/format-bytes.ts';
 
 /** No WebGPU implementation or adapter could be found. */
 export class NoWebGpuError extends Error {
@@ -30,16 +31,4 @@ export class GpuLimitError extends Error {
 /** The GPU device was lost (driver reset, tab backgrounded too long, out of memory). */
 export class DeviceLostError extends Error {
   override name = 'DeviceLostError';
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = -1;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 2 : 1)} ${units[unit]}`;
 }

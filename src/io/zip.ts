@@ -1,4 +1,5 @@
 // Minimal zip reader for PyTorch archives: central directory (zip64 too), stored entries only, CRC-32 checked.
+import { crc32 } from '../util/crc32.ts';
 import { CheckpointFormatError } from './format-error.ts';
 
 export interface ZipEntry {
@@ -14,22 +15,6 @@ const ZIP64_LOCATOR = 0x07064b50;
 const ZIP64_EOCD = 0x06064b50;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
-
-let crcTable: Uint32Array | undefined;
-
-export function crc32(bytes: Uint8Array): number {
-  if (!crcTable) {
-    crcTable = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      crcTable[n] = c >>> 0;
-    }
-  }
-  let crc = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) crc = crcTable[(crc ^ bytes[i]) & 0xff] ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
 
 /** Bounds-checked little-endian reads that fail with the archive's name. */
 class Reader {

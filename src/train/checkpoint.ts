@@ -4,7 +4,7 @@ import type { GpuContext } from '../gpu/context.ts';
 import type { HfConfig } from '../io/checkpoint.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 import { readSafetensors, writeSafetensors } from '../io/safetensors.ts';
-import { crc32 } from '../io/zip.ts';
+import { crc32 } from '../util/crc32.ts';
 import { parseModelConfig } from '../model/config.ts';
 import { GpuModel } from '../model/gpu-model.ts';
 import type { DataPosition } from './batches.ts';

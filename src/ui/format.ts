@@ -20,7 +20,7 @@ export function formatCount(count: number): string {
   return String(count);
 }
 
-export { formatBytes } from '../gpu/errors.ts';
+export { formatBytes } from '../util/format-bytes.ts';
 
 /** A duration in the unit that reads best: 350 ms, 4.2 s, 12 min, 3.1 h. */
 export function formatDuration(ms: number): string {

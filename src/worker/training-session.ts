@@ -2,7 +2,7 @@
 // checkpoints keyed by model + data + k, and full fine-tuning of the loaded backbone through runTraining.
 import type { GpuContext } from '../gpu/context.ts';
 import { parseTriplets } from '../io/triplets.ts';
-import { crc32 } from '../io/zip.ts';
+import { crc32 } from '../util/crc32.ts';
 import { listCheckpoints, readLatestCheckpoint, type CheckpointStore } from '../train/checkpoint.ts';
 import { createIdbCheckpointStore } from '../train/checkpoint-store-idb.ts';
 import { K_DEMO_SHAPE, runSyntheticKDemo } from '../train/synthetic-k-demo.ts';

@@ -4,7 +4,7 @@ import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Random } from '../../src/util/random.ts';
-import { crc32 } from '../../src/io/zip.ts';
+import { crc32 } from '../../src/util/crc32.ts';
 import type { TensorMap } from '../../src/io/host-tensor.ts';
 
 export type FixtureDtype = 'F32' | 'F16' | 'BF16';

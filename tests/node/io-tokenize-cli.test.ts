@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { fileURLToPath } from 'node:url';
 
-const FOLDER = '/work/shared/data/tokenizers/bert-base-uncased';
+const FOLDER = sharedDataPath('tokenizers/bert-base-uncased');
 
 function runTokenize(args: string[], input: string) {
   return spawnSync(process.execPath, ['bin/splade-lab.mjs', 'tokenize', ...args], { input, encoding: 'utf8', timeout: 60_000 });
@@ -31,7 +33,7 @@ describe('splade-lab tokenize', () => {
   });
 
   it('fails with a message naming the folder when there is no tokenizer', () => {
-    const result = runTokenize(['/work/main/src'], 'x\n');
+    const result = runTokenize([fileURLToPath(new URL('../../src', import.meta.url))], 'x\n');
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/no tokenizer in folder .*src: neither tokenizer\.json nor vocab\.txt/);
   });

@@ -8,8 +8,9 @@ import { createMemorySource } from '../../src/io/file-source.ts';
 import { loadTokenizer } from '../../src/io/tokenizer-load.ts';
 import { truncateLongestFirst, type TextTokenizer } from '../../src/io/tokenizer.ts';
 import { createWordPieceTokenizer } from '../../src/io/wordpiece.ts';
+import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
 
-const DATA = '/work/shared/data/tokenizers';
+const DATA = sharedDataPath('tokenizers');
 
 interface ReferenceCase {
   name: string;

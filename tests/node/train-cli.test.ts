@@ -11,8 +11,9 @@ import { readCheckpoint } from '../../src/train/checkpoint.ts';
 import { createFolderCheckpointStore } from '../../src/train/checkpoint-store-node.ts';
 import { runCli } from '../helpers/cli.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
+import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
 
-const TRIPLETS = '/work/shared/data/msmarco-toy/triplets.tsv';
+const TRIPLETS = sharedDataPath('msmarco-toy/triplets.tsv');
 let root: string;
 let model: string;
 beforeAll(async () => {

@@ -7,8 +7,9 @@ import { loadTokenizer } from '../../src/io/tokenizer-load.ts';
 import { parseTriplets, readTriplets, TripletFormatError, type Triplet } from '../../src/io/triplets.ts';
 import { epochOrder, TripletBatches } from '../../src/train/batches.ts';
 import { TINY_VOCAB } from '../helpers/tiny-splade-model.ts';
+import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
 
-const TOY = '/work/shared/data/msmarco-toy';
+const TOY = sharedDataPath('msmarco-toy');
 const tokenizerPromise = loadTokenizer(createMemorySource(new Map([['vocab.txt', new TextEncoder().encode(TINY_VOCAB.join('\n') + '\n')]]), 'tiny'));
 
 describe('triplet TSV', () => {
