@@ -11,7 +11,7 @@ struct Params {
   _pad: u32,
 }
 
-override WORKGROUP: u32 = 256u;
+// WORKGROUP (shaders/prelude.wgsl): invocations per workgroup.
 /** Rows summed by one invocation of bias_backward_partials. */
 override ROWS_PER_CHUNK: u32 = 32u;
 /** Backward kernels add into dinp instead of overwriting it. */
@@ -65,10 +65,6 @@ fn gelu_derivative(x: f32) -> f32 {
   return normal_cdf(x) + x * INV_SQRT_2PI * exp(-0.5 * x * x);
 }
 
-fn element(id: vec3u, groups: vec3u) -> u32 {
-  return id.x + id.y * groups.x * WORKGROUP;
-}
-
 fn store_gradient(i: u32, value: f32) {
   if (ACCUMULATE) {
     out[i] += value;
@@ -80,7 +76,7 @@ fn store_gradient(i: u32, value: f32) {
 // out (n) = erf(inp) (exposed so that tests can measure the erf itself).
 @compute @workgroup_size(WORKGROUP)
 fn erf_forward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = element(id, groups);
+  let i = global_index(id, groups);
   if (i >= params.n) { return; }
   out[i] = erf(inp[i]);
 }
@@ -88,7 +84,7 @@ fn erf_forward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups
 // out (n) = gelu(inp (n)).
 @compute @workgroup_size(WORKGROUP)
 fn gelu_forward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = element(id, groups);
+  let i = global_index(id, groups);
   if (i >= params.n) { return; }
   out[i] = gelu(inp[i]);
 }
@@ -96,7 +92,7 @@ fn gelu_forward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroup
 // dinp (n) (+)= dout · gelu'(inp).
 @compute @workgroup_size(WORKGROUP)
 fn gelu_backward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = element(id, groups);
+  let i = global_index(id, groups);
   if (i >= params.n) { return; }
   store_gradient(i, dout[i] * gelu_derivative(inp[i]));
 }
@@ -104,7 +100,7 @@ fn gelu_backward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgrou
 // out (N, I) = gelu(inp[:, :I]) · inp[:, I:] with inp (N, 2I) (ModernBERT: input, gate = Wi(x).chunk(2, dim=-1)).
 @compute @workgroup_size(WORKGROUP)
 fn geglu_forward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = element(id, groups);
+  let i = global_index(id, groups);
   let I = params.cols;
   if (i >= params.n * I) { return; }
   let row = i / I;
@@ -116,7 +112,7 @@ fn geglu_forward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgrou
 // dinp (N, 2I) (+)= [dout · gate · gelu'(input), dout · gelu(input)]; one invocation owns both halves' element j.
 @compute @workgroup_size(WORKGROUP)
 fn geglu_backward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = element(id, groups);
+  let i = global_index(id, groups);
   let I = params.cols;
   if (i >= params.n * I) { return; }
   let row = i / I;
@@ -132,7 +128,7 @@ fn geglu_backward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgro
 // out (n) = a + b (a in binding 1, b in binding 2).
 @compute @workgroup_size(WORKGROUP)
 fn add_forward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = element(id, groups);
+  let i = global_index(id, groups);
   if (i >= params.n) { return; }
   out[i] = inp[i] + dout[i];
 }
@@ -140,7 +136,7 @@ fn add_forward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups
 // out (n) += a (a residual branch into the stream, or a gradient into another).
 @compute @workgroup_size(WORKGROUP)
 fn add_inplace(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = element(id, groups);
+  let i = global_index(id, groups);
   if (i >= params.n) { return; }
   out[i] += inp[i];
 }
@@ -148,7 +144,7 @@ fn add_inplace(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups
 // out (N, C) += bias (C) on every row.
 @compute @workgroup_size(WORKGROUP)
 fn bias_forward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = element(id, groups);
+  let i = global_index(id, groups);
   if (i >= params.n * params.cols) { return; }
   out[i] += inp[i % params.cols];
 }

@@ -5,13 +5,11 @@ struct Params {
   offset: u32,   // where in `counts` this batch's rows start
 }
 
-override WORKGROUP: u32 = 256;
+// WORKGROUP (shaders/prelude.wgsl): invocations per row.
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> vectors: array<f32>;          // (rows, V)
 @group(0) @binding(2) var<storage, read_write> counts: array<u32>;     // (offset + rows)
-
-var<workgroup> partial: array<u32, WORKGROUP>;
 
 // One workgroup per row: strided counts, then a fixed-order tree sum.
 @compute @workgroup_size(WORKGROUP)
@@ -21,11 +19,6 @@ fn count_active(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation_i
   for (var v = lane; v < params.V; v += WORKGROUP) {
     n += select(0u, 1u, vectors[row * params.V + v] > 0.0);
   }
-  partial[lane] = n;
-  workgroupBarrier();
-  for (var stride = WORKGROUP / 2u; stride > 0u; stride /= 2u) {
-    if (lane < stride) { partial[lane] += partial[lane + stride]; }
-    workgroupBarrier();
-  }
-  if (lane == 0u) { counts[params.offset + row] = partial[0]; }
+  let total = workgroup_sum_u32(lane, n);
+  if (lane == 0u) { counts[params.offset + row] = total; }
 }

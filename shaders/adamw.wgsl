@@ -12,7 +12,7 @@ struct Params {
   gradScale: f32,     // multiplies the gradient first (e.g. clipping); 1 for none
 }
 
-override WORKGROUP: u32 = 256;
+// WORKGROUP (shaders/prelude.wgsl): invocations per workgroup.
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> param: array<f32>;   // (n)
@@ -22,7 +22,7 @@ override WORKGROUP: u32 = 256;
 
 @compute @workgroup_size(WORKGROUP)
 fn adamw_step(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = id.x + id.y * groups.x * WORKGROUP;
+  let i = global_index(id, groups);
   if (i >= params.n) { return; }
   let g = grad[i] * params.gradScale;
   let mi = params.beta1 * m[i] + (1.0 - params.beta1) * g;

@@ -26,8 +26,7 @@ struct Params {
   _pad1: u32,
 }
 
-/** Invocations per softmax row (a power of two) and per workgroup of the element kernels. */
-override WORKGROUP: u32 = 64u;
+// WORKGROUP (shaders/prelude.wgsl): invocations per softmax row and per workgroup of the element kernels.
 /** merge_heads / split_heads add into dst instead of overwriting it. */
 override ACCUMULATE: bool = false;
 
@@ -44,40 +43,6 @@ override ACCUMULATE: bool = false;
 
 const LOWEST = -3.4028234663852886e38;
 
-var<workgroup> scratch: array<f32, WORKGROUP>;
-
-fn row_of(group: vec3u, groups: vec3u) -> u32 {
-  return group.x + group.y * groups.x;
-}
-
-fn element(id: vec3u, groups: vec3u) -> u32 {
-  return id.x + id.y * groups.x * WORKGROUP;
-}
-
-fn workgroup_sum(lane: u32, value: f32) -> f32 {
-  scratch[lane] = value;
-  workgroupBarrier();
-  for (var stride = WORKGROUP / 2u; stride > 0u; stride /= 2u) {
-    if (lane < stride) { scratch[lane] += scratch[lane + stride]; }
-    workgroupBarrier();
-  }
-  let total = scratch[0];
-  workgroupBarrier();
-  return total;
-}
-
-fn workgroup_max(lane: u32, value: f32) -> f32 {
-  scratch[lane] = value;
-  workgroupBarrier();
-  for (var stride = WORKGROUP / 2u; stride > 0u; stride /= 2u) {
-    if (lane < stride) { scratch[lane] = max(scratch[lane], scratch[lane + stride]); }
-    workgroupBarrier();
-  }
-  let total = scratch[0];
-  workgroupBarrier();
-  return total;
-}
-
 /** May query i of sequence b attend to key j? */
 fn visible(b: u32, i: u32, j: u32) -> bool {
   if (mask[b * params.T + j] == 0u) { return false; }
@@ -91,7 +56,7 @@ fn softmax_forward(
   @builtin(num_workgroups) groups: vec3u,
   @builtin(local_invocation_index) lane: u32,
 ) {
-  let row = row_of(group, groups);
+  let row = workgroup_index(group, groups);
   if (row >= params.rows) { return; }
   let T = params.T;
   let b = row / (params.NH * T);
@@ -121,7 +86,7 @@ fn softmax_backward(
   @builtin(num_workgroups) groups: vec3u,
   @builtin(local_invocation_index) lane: u32,
 ) {
-  let row = row_of(group, groups);
+  let row = workgroup_index(group, groups);
   if (row >= params.rows) { return; }
   let base = row * params.T;
   var dot = 0.0;
@@ -143,7 +108,7 @@ fn store(index: u32, value: f32) {
 // One invocation per dst element (B, NH, T, hd).
 @compute @workgroup_size(WORKGROUP)
 fn split_heads(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let e = element(id, groups);
+  let e = global_index(id, groups);
   let hd = params.hd;
   let T = params.T;
   if (e >= params.rows * hd) { return; }
@@ -159,7 +124,7 @@ fn split_heads(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups
 // One invocation per element of dst's section (B, T, NH·hd).
 @compute @workgroup_size(WORKGROUP)
 fn merge_heads(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let e = element(id, groups);
+  let e = global_index(id, groups);
   let hd = params.hd;
   let d = params.NH * hd;
   if (e >= params.rows * hd) { return; }
@@ -190,10 +155,10 @@ fn rotate(e: u32, direction: f32) {
 // One invocation per (b, h, t, j < hd/2).
 @compute @workgroup_size(WORKGROUP)
 fn rotary_forward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  rotate(element(id, groups), 1.0);
+  rotate(global_index(id, groups), 1.0);
 }
 
 @compute @workgroup_size(WORKGROUP)
 fn rotary_backward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  rotate(element(id, groups), -1.0);
+  rotate(global_index(id, groups), -1.0);
 }

@@ -8,14 +8,12 @@ struct Params {
   scale: f32,   // dLoss: the weight of this loss in the total
 }
 
-override WORKGROUP: u32 = 256;
+// WORKGROUP (shaders/prelude.wgsl): invocations of the one workgroup.
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> scores: array<f32>;          // (B, N)
 @group(0) @binding(2) var<storage, read_write> dScores: array<f32>;   // (B, N), overwritten
 @group(0) @binding(3) var<storage, read_write> losses: array<f32>;    // loss slots
-
-var<workgroup> partial: array<f32, WORKGROUP>;
 
 // One workgroup; each invocation owns whole rows: L = 1/B Σ_i (logsumexp_j(s_ij / tau) - s_ii / tau),
 // dScores[i, j] = scale · (softmax_ij - [i = j]) / (B · tau).
@@ -38,11 +36,6 @@ fn contrastive_forward_backward(@builtin(local_invocation_index) lane: u32) {
       dScores[i * N + j] = params.scale * (p - positive) / (f32(B) * tau);
     }
   }
-  partial[lane] = rowLosses;
-  workgroupBarrier();
-  for (var stride = WORKGROUP / 2u; stride > 0u; stride /= 2u) {
-    if (lane < stride) { partial[lane] += partial[lane + stride]; }
-    workgroupBarrier();
-  }
-  if (lane == 0u) { losses[params.slot] = partial[0] / f32(B); }
+  let total = workgroup_sum(lane, rowLosses);
+  if (lane == 0u) { losses[params.slot] = total / f32(B); }
 }

@@ -12,7 +12,7 @@ struct Params {
   _pad: u32,
 }
 
-override WORKGROUP: u32 = 256u;
+// WORKGROUP (shaders/prelude.wgsl): invocations per workgroup.
 /** forward adds into out instead of overwriting it (position and token-type tables after the word table). */
 override ACCUMULATE: bool = false;
 
@@ -28,13 +28,9 @@ const NO_ROW = 0xffffffffu;
 @group(0) @binding(7) var<storage, read> dout: array<f32>;              // (N, d)
 @group(0) @binding(8) var<storage, read_write> dtable: array<f32>;      // (rows, d), accumulated into
 
-fn element(id: vec3u, groups: vec3u) -> u32 {
-  return id.x + id.y * groups.x * WORKGROUP;
-}
-
 @compute @workgroup_size(WORKGROUP)
 fn embedding_forward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let e = element(id, groups);
+  let e = global_index(id, groups);
   let d = params.d;
   if (e >= params.N * d) { return; }
   let n = e / d;
@@ -50,7 +46,7 @@ fn embedding_forward(@builtin(global_invocation_id) id: vec3u, @builtin(num_work
 
 @compute @workgroup_size(WORKGROUP)
 fn embedding_backward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let e = element(id, groups);
+  let e = global_index(id, groups);
   let d = params.d;
   if (e >= params.N * d) { return; }
   let u = e / d;

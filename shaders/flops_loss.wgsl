@@ -7,7 +7,7 @@ struct Params {
   lambda: f32,   // weight of this loss in the total; scales the gradient only
 }
 
-override WORKGROUP: u32 = 256;
+// WORKGROUP (shaders/prelude.wgsl): invocations per workgroup.
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> vectors: array<f32>;          // (N, V)
@@ -15,15 +15,9 @@ override WORKGROUP: u32 = 256;
 @group(0) @binding(3) var<storage, read_write> losses: array<f32>;     // loss slots
 @group(0) @binding(4) var<storage, read_write> dVectors: array<f32>;   // (N, V), accumulated into
 
-var<workgroup> partial: array<f32, WORKGROUP>;
-
-fn column(id: vec3u, groups: vec3u) -> u32 {
-  return id.x + id.y * groups.x * WORKGROUP;
-}
-
 @compute @workgroup_size(WORKGROUP)
 fn flops_column_means(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let v = column(id, groups);
+  let v = global_index(id, groups);
   if (v >= params.V) { return; }
   var sum = 0.0;
   for (var i = 0u; i < params.N; i++) { sum += abs(vectors[i * params.V + v]); }
@@ -35,19 +29,14 @@ fn flops_column_means(@builtin(global_invocation_id) id: vec3u, @builtin(num_wor
 fn flops_reduce(@builtin(local_invocation_index) lane: u32) {
   var sum = 0.0;
   for (var v = lane; v < params.V; v += WORKGROUP) { sum += means[v] * means[v]; }
-  partial[lane] = sum;
-  workgroupBarrier();
-  for (var stride = WORKGROUP / 2u; stride > 0u; stride /= 2u) {
-    if (lane < stride) { partial[lane] += partial[lane + stride]; }
-    workgroupBarrier();
-  }
-  if (lane == 0u) { losses[params.slot] = partial[0]; }
+  let total = workgroup_sum(lane, sum);
+  if (lane == 0u) { losses[params.slot] = total; }
 }
 
 // dVectors[i, v] += lambda · 2 · means[v] · sign(x_iv) / N.
 @compute @workgroup_size(WORKGROUP)
 fn flops_backward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let v = column(id, groups);
+  let v = global_index(id, groups);
   if (v >= params.V) { return; }
   let g = params.lambda * 2.0 * means[v] / f32(params.N);
   for (var i = 0u; i < params.N; i++) {

@@ -13,7 +13,7 @@ struct Params {
   logBins: u32,    // 1: bins evenly spaced in log(norm)
 }
 
-override WORKGROUP: u32 = 256;
+// WORKGROUP (shaders/prelude.wgsl): invocations per workgroup.
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> weight: array<f32>;     // (V, d)
@@ -24,28 +24,10 @@ override WORKGROUP: u32 = 256;
 
 const PAD_VALUE = 3.4e38;
 
-var<workgroup> partial: array<f32, WORKGROUP>;
-
-fn flat(id: vec3u, groups: vec3u) -> u32 {
-  return id.x + id.y * groups.x * WORKGROUP;
-}
-
-fn tree_sum(lane: u32, value: f32) -> f32 {
-  partial[lane] = value;
-  workgroupBarrier();
-  for (var stride = WORKGROUP / 2u; stride > 0u; stride /= 2u) {
-    if (lane < stride) { partial[lane] += partial[lane + stride]; }
-    workgroupBarrier();
-  }
-  let total = partial[0];
-  workgroupBarrier();
-  return total;
-}
-
 // sorted[v] = ||W[v]|| / k for v < V; padding sorts last.
 @compute @workgroup_size(WORKGROUP)
 fn head_row_norms(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let v = flat(id, groups);
+  let v = global_index(id, groups);
   if (v >= params.padded) { return; }
   if (v >= params.V) { sorted[v] = PAD_VALUE; return; }
   var s = 0.0;
@@ -92,10 +74,10 @@ fn percentile(q: f32) -> f32 {
 fn head_summary(@builtin(local_invocation_index) lane: u32) {
   var s = 0.0;
   for (var v = lane; v < params.V; v += WORKGROUP) { s += sorted[v]; }
-  let mean = tree_sum(lane, s) / f32(params.V);
+  let mean = workgroup_sum(lane, s) / f32(params.V);
   var sq = 0.0;
   for (var v = lane; v < params.V; v += WORKGROUP) { sq += (sorted[v] - mean) * (sorted[v] - mean); }
-  let variance = tree_sum(lane, sq) / f32(params.V);
+  let variance = workgroup_sum(lane, sq) / f32(params.V);
   if (lane == 0u) {
     stats[0] = mean;
     stats[1] = sqrt(variance);
@@ -156,14 +138,14 @@ fn head_anisotropy(@builtin(local_invocation_index) lane: u32) {
     }
     if (ni > 0.0 && nj > 0.0) { total += dot / sqrt(ni * nj); }
   }
-  let sum = tree_sum(lane, total);
+  let sum = workgroup_sum(lane, total);
   if (lane == 0u) { stats[7] = sum / f32(max(params.pairs, 1u)); }
 }
 
 // W <- W / k, in place.
 @compute @workgroup_size(WORKGROUP)
 fn head_rescale(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = flat(id, groups);
+  let i = global_index(id, groups);
   if (i >= params.V * params.d) { return; }
   weight[i] = weight[i] / params.divisor;
 }

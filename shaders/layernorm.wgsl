@@ -13,8 +13,7 @@ struct Params {
   chunks: u32,   // ceil(N / ROWS_PER_CHUNK)
 }
 
-/** Invocations per row in the per-row kernels, and per workgroup in the column kernels; a power of two. */
-override WORKGROUP: u32 = 64u;
+// WORKGROUP (shaders/prelude.wgsl): invocations per row in the per-row kernels, and per workgroup in the column kernels.
 /** Rows summed by one invocation of backward_partials. */
 override ROWS_PER_CHUNK: u32 = 32u;
 /** false: the norm has no bias (ModernBERT's norm_bias = false); bias and dbias are then never read or written. */
@@ -35,45 +34,25 @@ override ACCUMULATE: bool = false;
 @group(0) @binding(10) var<storage, read_write> dweight: array<f32>;   // (C), accumulated into
 @group(0) @binding(11) var<storage, read_write> dbias: array<f32>;     // (C), accumulated into
 
-var<workgroup> scratch: array<vec2f, WORKGROUP>;
-
-/** The row of a workgroup when the rows are folded into x and y (grid1d with one row per workgroup). */
-fn row_of(group: vec3u, groups: vec3u) -> u32 {
-  return group.x + group.y * groups.x;
-}
-
-/** Sum of `value` over the workgroup, in a fixed tree order; every lane gets the result. */
-fn workgroup_sum(lane: u32, value: vec2f) -> vec2f {
-  scratch[lane] = value;
-  workgroupBarrier();
-  for (var stride = WORKGROUP / 2u; stride > 0u; stride /= 2u) {
-    if (lane < stride) { scratch[lane] += scratch[lane + stride]; }
-    workgroupBarrier();
-  }
-  let total = scratch[0];
-  workgroupBarrier();
-  return total;
-}
-
 @compute @workgroup_size(WORKGROUP)
 fn layernorm_forward(
   @builtin(workgroup_id) group: vec3u,
   @builtin(num_workgroups) groups: vec3u,
   @builtin(local_invocation_index) lane: u32,
 ) {
-  let row = row_of(group, groups);
+  let row = workgroup_index(group, groups);
   if (row >= params.N) { return; }  // uniform per workgroup, so the barriers below stay uniform
   let C = params.C;
   let base = row * C;
   var sum = 0.0;
   for (var c = lane; c < C; c += WORKGROUP) { sum += inp[base + c]; }
-  let m = workgroup_sum(lane, vec2f(sum, 0.0)).x / f32(C);
+  let m = workgroup_sum(lane, sum) / f32(C);
   var squares = 0.0;
   for (var c = lane; c < C; c += WORKGROUP) {
     let centred = inp[base + c] - m;
     squares += centred * centred;
   }
-  let s = inverseSqrt(workgroup_sum(lane, vec2f(squares, 0.0)).x / f32(C) + params.eps);
+  let s = inverseSqrt(workgroup_sum(lane, squares) / f32(C) + params.eps);
   for (var c = lane; c < C; c += WORKGROUP) {
     var y = (inp[base + c] - m) * s * weight[c];
     if (HAS_BIAS) { y += bias[c]; }
@@ -91,7 +70,7 @@ fn layernorm_backward_input(
   @builtin(num_workgroups) groups: vec3u,
   @builtin(local_invocation_index) lane: u32,
 ) {
-  let row = row_of(group, groups);
+  let row = workgroup_index(group, groups);
   if (row >= params.N) { return; }
   let C = params.C;
   let base = row * C;
@@ -102,7 +81,7 @@ fn layernorm_backward_input(
     let g = dout[base + c] * weight[c];
     sums += vec2f(g, g * (inp[base + c] - m) * s);
   }
-  let means = workgroup_sum(lane, sums) / f32(C);
+  let means = workgroup_sum2(lane, sums) / f32(C);
   for (var c = lane; c < C; c += WORKGROUP) {
     let xhat = (inp[base + c] - m) * s;
     let dx = s * (dout[base + c] * weight[c] - means.x - xhat * means.y);

@@ -6,14 +6,12 @@ struct Params {
   V: u32,  // vocabulary
 }
 
-override WORKGROUP: u32 = 256;
+// WORKGROUP (shaders/prelude.wgsl): invocations per (query, document) dot product and per backward workgroup.
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> queries: array<f32>;        // (B, V)
 @group(0) @binding(2) var<storage, read> docs: array<f32>;           // (N, V)
 @group(0) @binding(3) var<storage, read_write> scores: array<f32>;   // (B, N) forward output / dScores backward input
-
-var<workgroup> partial: array<f32, WORKGROUP>;
 
 // One workgroup per (query i, document j): strided partial dots, then a fixed-order tree sum (deterministic).
 @compute @workgroup_size(WORKGROUP)
@@ -24,13 +22,8 @@ fn scores_forward(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation
   for (var v = lane; v < params.V; v += WORKGROUP) {
     sum += queries[i * params.V + v] * docs[j * params.V + v];
   }
-  partial[lane] = sum;
-  workgroupBarrier();
-  for (var stride = WORKGROUP / 2u; stride > 0u; stride /= 2u) {
-    if (lane < stride) { partial[lane] += partial[lane + stride]; }
-    workgroupBarrier();
-  }
-  if (lane == 0u) { scores[i * params.N + j] = partial[0]; }
+  let total = workgroup_sum(lane, sum);
+  if (lane == 0u) { scores[i * params.N + j] = total; }
 }
 
 @group(0) @binding(4) var<storage, read_write> dQueries: array<f32>; // (B, V), accumulated into

@@ -271,11 +271,15 @@ fn head_backward_hidden(@builtin(global_invocation_id) gid: vec3u) {
 @group(0) @binding(6) var<storage, read_write> w_dbias: array<f32>;      // (V)
 
 @compute @workgroup_size(BWD_WG)
-fn head_backward_weight(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
+fn head_backward_weight(
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) groups: vec3u,
+  @builtin(local_invocation_index) lid: u32,
+) {
   let D4 = dims.D / 4u;
   let T = dims.T;
   let V = dims.V;
-  let index = (wid.y * 65535u + wid.x) * BWD_WG + lid;
+  let index = workgroup_index(wid, groups) * BWD_WG + lid;
   let v = index / D4;
   let k = index % D4;
   if (v >= V) { return; }

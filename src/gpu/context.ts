@@ -1,4 +1,5 @@
 // GpuContext: one device with its real limits, a pipeline and bind-group cache, tensors, dispatch and readback.
+import prelude from '../../shaders/prelude.wgsl?raw';
 import { DeviceLostError, GpuKernelError, GpuLimitError, NoWebGpuError } from './errors.ts';
 import { Tensor, typedArrayFor, type DType, type TypedArrayOf } from './tensor.ts';
 
@@ -13,6 +14,7 @@ export interface Owned<T> {
 export interface KernelSpec {
   /** Shader family, e.g. "matmul"; names the kernel in errors and caches. */
   family: string;
+  /** The family's WGSL (shaders/<family>.wgsl); the pipeline compiles it with the shared prelude appended. */
   source: string;
   entryPoint: string;
   constants?: Record<string, number>;
@@ -42,7 +44,7 @@ const REPORTED_LIMITS = [
 ] as const;
 
 export class GpuContext {
-  private readonly modules = new Map<string, GPUShaderModule>();
+  private readonly modules = new Map<string, { source: string; module: GPUShaderModule }>();
   private readonly pipelines = new Map<string, GPUComputePipeline>();
   private readonly bindGroups = new Map<string, GPUBindGroup>();
   /** The buffers each cached bind group refers to, so freeing a buffer drops its bind groups. */
@@ -56,8 +58,14 @@ export class GpuContext {
   private readonly freedBuffers = new WeakSet<GPUBuffer>();
   /** Bytes of the tensors and uniforms created and not yet freed through `owned`. */
   allocatedBytes = 0;
-  /** When true, every new pipeline's WGSL is printed (STYLE.md: a debug switch dumps the WGSL). */
+  /**
+   * When true, every new pipeline's WGSL (family source + prelude, as compiled) goes to `wgslSink` (STYLE.md: a
+   * debug switch dumps the WGSL). Node: set by SPLADE_LAB_DUMP_WGSL=1 (nodeGpuContext); browser: the caller passes
+   * `dumpWgsl` to acquireGpuContext or sets this field.
+   */
   dumpWgsl = false;
+  /** Where dumped WGSL goes; stderr by default, so that a CLI's stdout stays machine-readable. */
+  wgslSink: (pipeline: string, code: string) => void = (pipeline, code) => console.error(`// pipeline ${pipeline}\n${code}`);
 
   constructor(readonly device: GPUDevice, readonly adapter: AdapterReport) {
     void device.lost.then((info) => {
@@ -182,17 +190,11 @@ export class GpuContext {
 
   /** The cached pipeline of a kernel spec (compiled once per family, entry point and constants). */
   pipeline(spec: KernelSpec): GPUComputePipeline {
+    const module = this.shaderModule(spec); // first: a cached pipeline must also be of this very source
     const key = pipelineKey(spec);
     let pipeline = this.pipelines.get(key);
     if (pipeline) return pipeline;
-    let module = this.modules.get(spec.family);
-    if (!module) {
-      this.device.pushErrorScope('validation');
-      module = this.device.createShaderModule({ label: spec.family, code: spec.source });
-      this.trackErrors(`shaders/${spec.family}.wgsl`, 'shader compilation');
-      this.modules.set(spec.family, module);
-    }
-    if (this.dumpWgsl) console.log(`// pipeline ${key}\n${spec.source}`);
+    if (this.dumpWgsl) this.wgslSink(key, shaderCode(spec.source));
     this.device.pushErrorScope('validation');
     pipeline = this.device.createComputePipeline({
       label: key,
@@ -202,6 +204,22 @@ export class GpuContext {
     this.trackErrors(spec.family + '.' + spec.entryPoint, 'pipeline creation');
     this.pipelines.set(key, pipeline);
     return pipeline;
+  }
+
+  /** The compiled module of a family (its source + the prelude), once per family; one family has one source. */
+  private shaderModule(spec: KernelSpec): GPUShaderModule {
+    const cached = this.modules.get(spec.family);
+    if (cached) {
+      if (cached.source !== spec.source) {
+        throw new GpuKernelError(spec.family, spec.entryPoint, 'two different WGSL sources were given under one family name; give each its own family');
+      }
+      return cached.module;
+    }
+    this.device.pushErrorScope('validation');
+    const module = this.device.createShaderModule({ label: spec.family, code: shaderCode(spec.source) });
+    this.trackErrors(`shaders/${spec.family}.wgsl (+ shaders/prelude.wgsl appended)`, 'shader compilation');
+    this.modules.set(spec.family, { source: spec.source, module });
+    return module;
   }
 
   /**
@@ -360,6 +378,14 @@ export class GpuContext {
   }
 }
 
+/**
+ * The WGSL a family compiles to: its own source, then the shared prelude (shaders/prelude.wgsl). Appended rather than
+ * prepended, so that line numbers in compile errors are those of the family's file.
+ */
+export function shaderCode(source: string): string {
+  return `${source}\n// ---- shaders/prelude.wgsl ----\n${prelude}`;
+}
+
 /** The bit pattern of an f32, for a float field in a uniform written as u32 words (read with bitcast<f32>). */
 export function f32Bits(value: number): number {
   F32_SCRATCH[0] = value;
@@ -393,7 +419,11 @@ function pipelineKey(spec: KernelSpec): string {
 }
 
 /** Requests an adapter and a device with the adapter's real limits. `gpu` is navigator.gpu or Node's `webgpu`. */
-export async function acquireGpuContext(gpu: GPU | undefined, label = 'splade-lab'): Promise<GpuContext> {
+export async function acquireGpuContext(
+  gpu: GPU | undefined,
+  label = 'splade-lab',
+  options: { dumpWgsl?: boolean } = {},
+): Promise<GpuContext> {
   if (!gpu) {
     throw new NoWebGpuError(
       'WebGPU is not available here. Use a recent Chrome, Edge or Safari 26+ (Firefox: enable dom.webgpu.enabled); ' +
@@ -426,7 +456,9 @@ export async function acquireGpuContext(gpu: GPU | undefined, label = 'splade-la
     features: [...device.features].map(String).sort(),
     limits,
   };
-  return new GpuContext(device, report);
+  const context = new GpuContext(device, report);
+  context.dumpWgsl = options.dumpWgsl ?? false;
+  return context;
 }
 
 /** Limit names of a GPUSupportedLimits, whose properties may live on the prototype. */

@@ -19,7 +19,7 @@ export function nodeGpu(): GPU {
   return gpu;
 }
 
-/** A GpuContext in Node. */
+/** A GpuContext in Node. SPLADE_LAB_DUMP_WGSL=1 turns on its WGSL dump (each new pipeline's code on stderr). */
 export function nodeGpuContext(label?: string): Promise<GpuContext> {
-  return acquireGpuContext(nodeGpu(), label);
+  return acquireGpuContext(nodeGpu(), label, { dumpWgsl: process.env.SPLADE_LAB_DUMP_WGSL === '1' });
 }
