@@ -1,0 +1,28 @@
+// ESLint (`npm run lint:code`): typescript-eslint's recommended rules on all our code, eslint-plugin-lit on the elements.
+import js from '@eslint/js';
+import lit from 'eslint-plugin-lit';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'public/', '.artifacts/', 'coverage/'] },
+  {
+    files: ['**/*.{ts,mjs,js}'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommended],
+    languageOptions: { ecmaVersion: 2022, sourceType: 'module' },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // TypeScript already reports undefined names (with the DOM, WebWorker, WebGPU and Node types of tsconfig.json);
+      // ESLint's copy would need every global listed again.
+      'no-undef': 'off',
+      // `_name` marks a parameter or binding kept on purpose (an interface's signature, a destructured rest).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
+    files: ['src/ui/**/*.ts', 'tests/browser/**/*.ts'],
+    extends: [lit.configs['flat/recommended']],
+  },
+);
