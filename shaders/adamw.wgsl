@@ -16,7 +16,7 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> param: array<f32>;   // (n)
-@group(0) @binding(2) var<storage, read> grad: array<f32>;          // (n)
+@group(0) @binding(2) var<storage, read> dparam: array<f32>;          // (n)
 @group(0) @binding(3) var<storage, read_write> m: array<f32>;       // (n) first moment
 @group(0) @binding(4) var<storage, read_write> v: array<f32>;       // (n) second moment
 
@@ -24,7 +24,7 @@ struct Params {
 fn adamw_step(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
   let i = global_index(id, groups);
   if (i >= params.n) { return; }
-  let g = grad[i] * params.gradScale;
+  let g = dparam[i] * params.gradScale;
   let mi = params.beta1 * m[i] + (1.0 - params.beta1) * g;
   let vi = params.beta2 * v[i] + (1.0 - params.beta2) * g * g;
   m[i] = mi;

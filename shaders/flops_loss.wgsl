@@ -13,7 +13,7 @@ struct Params {
 @group(0) @binding(1) var<storage, read> vectors: array<f32>;          // (N, V)
 @group(0) @binding(2) var<storage, read_write> means: array<f32>;      // (V) scratch: mean_i |x_iv|
 @group(0) @binding(3) var<storage, read_write> losses: array<f32>;     // loss slots
-@group(0) @binding(4) var<storage, read_write> dVectors: array<f32>;   // (N, V), accumulated into
+@group(0) @binding(4) var<storage, read_write> dvectors: array<f32>;   // (N, V), accumulated into
 
 @compute @workgroup_size(WORKGROUP)
 fn flops_column_means(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
@@ -33,7 +33,7 @@ fn flops_reduce(@builtin(local_invocation_index) lane: u32) {
   if (lane == 0u) { losses[params.slot] = total; }
 }
 
-// dVectors[i, v] += lambda · 2 · means[v] · sign(x_iv) / N.
+// dvectors[i, v] += lambda · 2 · means[v] · sign(x_iv) / N.
 @compute @workgroup_size(WORKGROUP)
 fn flops_backward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
   let v = global_index(id, groups);
@@ -41,6 +41,6 @@ fn flops_backward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgro
   let g = params.lambda * 2.0 * means[v] / f32(params.N);
   for (var i = 0u; i < params.N; i++) {
     let x = vectors[i * params.V + v];
-    dVectors[i * params.V + v] += g * sign(x);
+    dvectors[i * params.V + v] += g * sign(x);
   }
 }

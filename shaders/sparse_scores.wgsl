@@ -11,7 +11,7 @@ struct Params {
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> queries: array<f32>;        // (B, V)
 @group(0) @binding(2) var<storage, read> docs: array<f32>;           // (N, V)
-@group(0) @binding(3) var<storage, read_write> scores: array<f32>;   // (B, N) forward output / dScores backward input
+@group(0) @binding(3) var<storage, read_write> scores: array<f32>;   // (B, N) forward output / dscores backward input
 
 // One workgroup per (query i, document j): strided partial dots, then a fixed-order tree sum (deterministic).
 @compute @workgroup_size(WORKGROUP)
@@ -26,11 +26,11 @@ fn scores_forward(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation
   if (lane == 0u) { scores[i * params.N + j] = total; }
 }
 
-@group(0) @binding(4) var<storage, read_write> dQueries: array<f32>; // (B, V), accumulated into
-@group(0) @binding(5) var<storage, read_write> dDocs: array<f32>;    // (N, V), accumulated into
+@group(0) @binding(4) var<storage, read_write> dqueries: array<f32>; // (B, V), accumulated into
+@group(0) @binding(5) var<storage, read_write> ddocs: array<f32>;    // (N, V), accumulated into
 
 // One invocation per (row, v), rows 0..B-1 are queries and B..B+N-1 documents; each output owned by one invocation.
-// dQueries[i, v] += Σ_j dScores[i, j] docs[j, v];  dDocs[j, v] += Σ_i dScores[i, j] queries[i, v].
+// dqueries[i, v] += Σ_j dscores[i, j] docs[j, v];  ddocs[j, v] += Σ_i dscores[i, j] queries[i, v].
 @compute @workgroup_size(WORKGROUP)
 fn scores_backward(@builtin(global_invocation_id) id: vec3u) {
   let v = id.x;
@@ -39,11 +39,11 @@ fn scores_backward(@builtin(global_invocation_id) id: vec3u) {
   if (row < params.B) {
     var g = 0.0;
     for (var j = 0u; j < params.N; j++) { g += scores[row * params.N + j] * docs[j * params.V + v]; }
-    dQueries[row * params.V + v] += g;
+    dqueries[row * params.V + v] += g;
   } else if (row < params.B + params.N) {
     let j = row - params.B;
     var g = 0.0;
     for (var i = 0u; i < params.B; i++) { g += scores[i * params.N + j] * queries[i * params.V + v]; }
-    dDocs[j * params.V + v] += g;
+    ddocs[j * params.V + v] += g;
   }
 }

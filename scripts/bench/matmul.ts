@@ -40,7 +40,7 @@ async function benchOne(ctx: GpuContext, M: number, N: number, K: number, layout
   const timeCalls = async (calls: number): Promise<number> => {
     const start = performance.now();
     await ctx.run(`bench matmul ${layout} x${calls}`, (encoder) => {
-      for (let i = 0; i < calls; i++) matmul.record(encoder, a, b, c);
+      for (let i = 0; i < calls; i++) matmul.record(encoder, { a, b, out: c });
     });
     return performance.now() - start;
   };

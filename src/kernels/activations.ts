@@ -13,6 +13,20 @@ export interface ActivationOptions {
   label?: string;
 }
 
+/** out = f(inp): the forward operands of an element-wise kernel. */
+export interface ElementForwardArgs {
+  out: Tensor; // overwritten
+  inp: Tensor;
+}
+
+/** dinp (+)= dout · f'(inp): the backward operands of an element-wise kernel. */
+export interface ElementBackwardArgs {
+  /** overwritten, or added into with `accumulate` */
+  dinp: Tensor;
+  dout: Tensor;
+  inp: Tensor; // forward's input
+}
+
 /** Shared plumbing: one uniform (n, cols, chunks) written once, pipelines specialised by ACCUMULATE. */
 abstract class ElementKernel {
   protected readonly params: GPUBuffer;
@@ -52,7 +66,7 @@ export class Erf extends ElementKernel {
   }
 
   /** out (n) = erf(inp (n)). */
-  forward(encoder: GPUCommandEncoder, out: Tensor, inp: Tensor): void {
+  forward(encoder: GPUCommandEncoder, { out, inp }: ElementForwardArgs): void {
     this.expectSize('out', out, this.n);
     this.expectSize('inp', inp, this.n);
     expectDistinct(this.label, out, inp);
@@ -71,7 +85,7 @@ export class Gelu extends ElementKernel {
   }
 
   /** out (n) = gelu(inp (n)). */
-  forward(encoder: GPUCommandEncoder, out: Tensor, inp: Tensor): void {
+  forward(encoder: GPUCommandEncoder, { out, inp }: ElementForwardArgs): void {
     this.expectSize('out', out, this.n);
     this.expectSize('inp', inp, this.n);
     expectDistinct(this.label, out, inp);
@@ -79,7 +93,7 @@ export class Gelu extends ElementKernel {
   }
 
   /** dinp (n) (+)= dout (n) · gelu'(inp (n)). */
-  backward(encoder: GPUCommandEncoder, dinp: Tensor, dout: Tensor, inp: Tensor): void {
+  backward(encoder: GPUCommandEncoder, { dinp, dout, inp }: ElementBackwardArgs): void {
     for (const [role, t] of [['dinp', dinp], ['dout', dout], ['inp', inp]] as const) this.expectSize(role, t, this.n);
     expectDistinct(this.label, dinp, dout, inp);
     this.run(encoder, 'gelu_backward', [inp, dout, dinp], this.n);
@@ -97,7 +111,7 @@ export class Geglu extends ElementKernel {
   }
 
   /** out (N, I) = gelu(inp[:, :I]) · inp[:, I:], inp (N, 2I). */
-  forward(encoder: GPUCommandEncoder, out: Tensor, inp: Tensor): void {
+  forward(encoder: GPUCommandEncoder, { out, inp }: ElementForwardArgs): void {
     this.expect('out', out, [this.N, this.I]);
     this.expect('inp', inp, [this.N, 2 * this.I]);
     expectDistinct(this.label, out, inp);
@@ -105,7 +119,7 @@ export class Geglu extends ElementKernel {
   }
 
   /** dinp (N, 2I) (+)= [dout · gate · gelu'(input), dout · gelu(input)], dout (N, I). */
-  backward(encoder: GPUCommandEncoder, dinp: Tensor, dout: Tensor, inp: Tensor): void {
+  backward(encoder: GPUCommandEncoder, { dinp, dout, inp }: ElementBackwardArgs): void {
     this.expect('dinp', dinp, [this.N, 2 * this.I]);
     this.expect('dout', dout, [this.N, this.I]);
     this.expect('inp', inp, [this.N, 2 * this.I]);
@@ -125,14 +139,14 @@ export class Add extends ElementKernel {
   }
 
   /** out (n) = a (n) + b (n). */
-  forward(encoder: GPUCommandEncoder, out: Tensor, a: Tensor, b: Tensor): void {
+  forward(encoder: GPUCommandEncoder, { out, a, b }: { out: Tensor; a: Tensor; b: Tensor }): void {
     for (const [role, t] of [['out', out], ['a', a], ['b', b]] as const) this.expectSize(role, t, this.n);
     expectDistinct(this.label, out, a, b);
     this.run(encoder, 'add_forward', [a, b, out], this.n);
   }
 
   /** out (n) += a (n): a residual branch into the stream, or one gradient into another. */
-  accumulate(encoder: GPUCommandEncoder, out: Tensor, a: Tensor): void {
+  accumulate(encoder: GPUCommandEncoder, { out, a }: { out: Tensor; a: Tensor }): void {
     this.expectSize('out', out, this.n);
     this.expectSize('a', a, this.n);
     expectDistinct(this.label, out, a);
@@ -161,7 +175,7 @@ export class BiasAdd extends ElementKernel {
   }
 
   /** x (N, C) += bias (C) on every row, in place. */
-  forward(encoder: GPUCommandEncoder, x: Tensor, bias: Tensor): void {
+  forward(encoder: GPUCommandEncoder, { x, bias }: { x: Tensor; bias: Tensor }): void {
     this.expect('x', x, [this.N, this.C]);
     this.expect('bias', bias, [this.C]);
     expectDistinct(this.label, x, bias);
@@ -169,7 +183,7 @@ export class BiasAdd extends ElementKernel {
   }
 
   /** dbias (C) += Σ over rows of dout (N, C). */
-  backward(encoder: GPUCommandEncoder, dbias: Tensor, dout: Tensor): void {
+  backward(encoder: GPUCommandEncoder, { dbias, dout }: { dbias: Tensor; dout: Tensor }): void {
     this.expect('dbias', dbias, [this.C]);
     this.expect('dout', dout, [this.N, this.C]);
     expectDistinct(this.label, dbias, dout);

@@ -20,8 +20,8 @@ export class ActiveDims {
     ctx.writeUniform(this.params, [V, offset]);
   }
 
-  /** counts[offset + r] = number of entries > 0 in vectors[r] (overwritten). */
-  forward(encoder: GPUCommandEncoder, vectors: Tensor, counts: Tensor): void {
+  /** counts[offset + r] (u32) = number of entries > 0 in vectors[r] (rows, V) (overwritten). */
+  forward(encoder: GPUCommandEncoder, { vectors, counts }: { vectors: Tensor; counts: Tensor }): void {
     expectTensor('active_dims', 'vectors', vectors, [this.rows, this.V]);
     if (counts.dtype !== 'u32' || counts.size < this.offset + this.rows) {
       throw new Error(`active_dims: counts must be u32 with at least ${this.offset + this.rows} entries, got ${counts}`);

@@ -18,7 +18,7 @@ export interface AdamWState {
 
 interface Slot {
   param: Tensor;
-  grad: Tensor;
+  dparam: Tensor;
   m: Tensor<'f32'>;
   v: Tensor<'f32'>;
   uniform: GPUBuffer;
@@ -29,12 +29,12 @@ export class AdamW {
   /** Steps taken so far (t of the bias correction). */
   step = 0;
 
-  constructor(private readonly ctx: GpuContext, pairs: readonly { param: Tensor; grad: Tensor }[]) {
-    this.slots = pairs.map(({ param, grad }) => {
-      expectTensor('adamw', `gradient of ${param.label}`, grad, param.shape);
+  constructor(private readonly ctx: GpuContext, pairs: readonly { param: Tensor; dparam: Tensor }[]) {
+    this.slots = pairs.map(({ param, dparam }) => {
+      expectTensor('adamw', `gradient of ${param.label}`, dparam, param.shape);
       return {
         param,
-        grad,
+        dparam,
         m: ctx.tensor(`adamw.m ${param.label}`, param.shape, 'f32'),
         v: ctx.tensor(`adamw.v ${param.label}`, param.shape, 'f32'),
         uniform: ctx.uniform(`adamw ${param.label}`, 9),
@@ -92,7 +92,7 @@ export class AdamW {
         f32Bits(gradScale),
       ]);
       const groups = grid1d(n, WORKGROUP, this.ctx.limits.maxComputeWorkgroupsPerDimension);
-      this.ctx.dispatch(encoder, SPEC, [slot.uniform, slot.param, slot.grad, slot.m, slot.v], groups, `${slot.param}`);
+      this.ctx.dispatch(encoder, SPEC, [slot.uniform, slot.param, slot.dparam, slot.m, slot.v], groups, `${slot.param}`);
     }
   }
 }

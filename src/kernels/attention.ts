@@ -72,7 +72,7 @@ export class AttentionSoftmax extends AttentionKernel {
   }
 
   /** scores (B, NH, T, T) of q·kᵀ (unscaled) become probabilities; mask (B, T) u32 or f32 (non-zero word = real). */
-  forward(encoder: GPUCommandEncoder, scores: Tensor, mask: Tensor): void {
+  forward(encoder: GPUCommandEncoder, { scores, mask }: { scores: Tensor; mask: Tensor }): void {
     const { B, NH, T } = this.dims;
     this.expect('scores', scores, [B, NH, T, T]);
     expectOperand(this.label, 'mask', mask, [B, T], ['u32', 'f32', 'i32']);
@@ -81,7 +81,7 @@ export class AttentionSoftmax extends AttentionKernel {
   }
 
   /** dscores (B, NH, T, T): holds d loss / d probs on entry and d loss / d (unscaled) scores on return. */
-  backward(encoder: GPUCommandEncoder, dscores: Tensor, probs: Tensor): void {
+  backward(encoder: GPUCommandEncoder, { dscores, probs }: { dscores: Tensor; probs: Tensor }): void {
     const { B, NH, T } = this.dims;
     this.expect('dscores', dscores, [B, NH, T, T]);
     this.expect('probs', probs, [B, NH, T, T]);
@@ -89,6 +89,15 @@ export class AttentionSoftmax extends AttentionKernel {
     const bindings = [this.uniform, null, null, probs, dscores];
     this.ctx.dispatch(encoder, this.spec('softmax_backward'), bindings, grid(this.ctx, B * NH * T, 1), this.shapes);
   }
+}
+
+/** Operands of a head permute; `accumulate` adds into the destination (default: overwrite). */
+export interface HeadPermuteArgs {
+  heads: Tensor; // (B, NH, T, hd)
+  tokens: Tensor; // (B, T, S·NH·hd)
+  /** which of the S sections of `tokens` */
+  section: number;
+  accumulate?: boolean;
 }
 
 /**
@@ -105,12 +114,12 @@ export class HeadPermute extends AttentionKernel {
   }
 
   /** heads (B, NH, T, hd) (+)= section `section` of tokens (B, T, S·NH·hd). */
-  split(encoder: GPUCommandEncoder, heads: Tensor, tokens: Tensor, section: number, accumulate = false): void {
+  split(encoder: GPUCommandEncoder, { heads, tokens, section, accumulate = false }: HeadPermuteArgs): void {
     this.record(encoder, 'split_heads', heads, tokens, section, accumulate);
   }
 
   /** section `section` of tokens (B, T, S·NH·hd) (+)= heads (B, NH, T, hd). */
-  merge(encoder: GPUCommandEncoder, tokens: Tensor, heads: Tensor, section: number, accumulate = false): void {
+  merge(encoder: GPUCommandEncoder, { tokens, heads, section, accumulate = false }: HeadPermuteArgs): void {
     this.record(encoder, 'merge_heads', tokens, heads, section, accumulate);
   }
 
@@ -188,6 +197,20 @@ export interface AttentionState {
   mask: Tensor | null;
 }
 
+export interface AttentionForwardArgs {
+  out: Tensor; // (B, T, d), overwritten
+  qkv: Tensor; // (B, T, 3d): q | k | v along the last dim
+  mask: Tensor; // (B, T) u32 or f32: non-zero word = real token
+  state: AttentionState; // this layer's saved activations, overwritten
+}
+
+export interface AttentionBackwardArgs {
+  /** (B, T, 3d): overwritten, or added into with `accumulate` */
+  dqkv: Tensor;
+  dout: Tensor; // (B, T, d)
+  state: AttentionState; // forward's
+}
+
 export interface AttentionOptions {
   /** Sliding window: key j visible from query i iff |i - j| <= halfWindow (ModernBERT local layers); null = global. */
   halfWindow: number | null;
@@ -260,48 +283,48 @@ export class Attention {
   }
 
   /** out (B, T, d) = attention of qkv (B, T, 3d) under mask (B, T) (u32 or f32, non-zero = real token). */
-  forward(encoder: GPUCommandEncoder, out: Tensor, qkv: Tensor, mask: Tensor, state: AttentionState): void {
+  forward(encoder: GPUCommandEncoder, { out, qkv, mask, state }: AttentionForwardArgs): void {
     const { B, T, NH, hd } = this.dims;
     expectOperand(this.label, 'out', out, [B, T, NH * hd]);
     expectOperand(this.label, 'qkv', qkv, [B, T, 3 * NH * hd]);
-    this.qkvPermute.split(encoder, state.q, qkv, 0);
-    this.qkvPermute.split(encoder, state.k, qkv, 1);
-    this.qkvPermute.split(encoder, state.v, qkv, 2);
+    this.qkvPermute.split(encoder, { heads: state.q, tokens: qkv, section: 0 });
+    this.qkvPermute.split(encoder, { heads: state.k, tokens: qkv, section: 1 });
+    this.qkvPermute.split(encoder, { heads: state.v, tokens: qkv, section: 2 });
     if (this.rotary) {
       this.rotary.forward(encoder, state.q);
       this.rotary.forward(encoder, state.k);
     }
-    this.scoresMatmul.record(encoder, state.q, state.k, state.probs);
-    this.softmax.forward(encoder, state.probs, mask);
-    this.headsMatmul.record(encoder, state.probs, state.v, state.context);
-    this.contextPermute.merge(encoder, out, state.context, 0);
+    this.scoresMatmul.record(encoder, { a: state.q, b: state.k, out: state.probs });
+    this.softmax.forward(encoder, { scores: state.probs, mask });
+    this.headsMatmul.record(encoder, { a: state.probs, b: state.v, out: state.context });
+    this.contextPermute.merge(encoder, { tokens: out, heads: state.context, section: 0 });
     state.mask = mask;
   }
 
   /** dqkv (B, T, 3d) = (or += with `accumulate`) the gradient of qkv given dout (B, T, d) and forward's state. */
-  backward(encoder: GPUCommandEncoder, dqkv: Tensor, dout: Tensor, state: AttentionState): void {
+  backward(encoder: GPUCommandEncoder, { dqkv, dout, state }: AttentionBackwardArgs): void {
     const { B, T, NH, hd } = this.dims;
     const { dq, dk, dv, dcontext, dscores } = this.scratch;
     expectOperand(this.label, 'dqkv', dqkv, [B, T, 3 * NH * hd]);
     expectOperand(this.label, 'dout', dout, [B, T, NH * hd]);
     if (this.sharedProbs) {
       if (!state.mask) throw new Error(`${this.label}: backward before forward (recomputeProbs needs forward's mask)`);
-      this.scoresMatmul.record(encoder, state.q, state.k, state.probs);
-      this.softmax.forward(encoder, state.probs, state.mask);
+      this.scoresMatmul.record(encoder, { a: state.q, b: state.k, out: state.probs });
+      this.softmax.forward(encoder, { scores: state.probs, mask: state.mask });
     }
-    this.contextPermute.split(encoder, dcontext, dout, 0);
-    this.scoresMatmul.record(encoder, dcontext, state.v, dscores); // dprobs = dcontext·vᵀ
-    this.transposedMatmul.record(encoder, state.probs, dcontext, dv); // dv = probsᵀ·dcontext
-    this.softmax.backward(encoder, dscores, state.probs);
-    this.headsMatmul.record(encoder, dscores, state.k, dq); // dq = dscores·k
-    this.transposedMatmul.record(encoder, dscores, state.q, dk); // dk = dscoresᵀ·q
+    this.contextPermute.split(encoder, { heads: dcontext, tokens: dout, section: 0 });
+    this.scoresMatmul.record(encoder, { a: dcontext, b: state.v, out: dscores }); // dprobs = dcontext·vᵀ
+    this.transposedMatmul.record(encoder, { a: state.probs, b: dcontext, out: dv }); // dv = probsᵀ·dcontext
+    this.softmax.backward(encoder, { dscores, probs: state.probs });
+    this.headsMatmul.record(encoder, { a: dscores, b: state.k, out: dq }); // dq = dscores·k
+    this.transposedMatmul.record(encoder, { a: dscores, b: state.q, out: dk }); // dk = dscoresᵀ·q
     if (this.rotary) {
       this.rotary.backward(encoder, dq);
       this.rotary.backward(encoder, dk);
     }
     const accumulate = this.options.accumulate ?? false;
-    this.qkvPermute.merge(encoder, dqkv, dq, 0, accumulate);
-    this.qkvPermute.merge(encoder, dqkv, dk, 1, accumulate);
-    this.qkvPermute.merge(encoder, dqkv, dv, 2, accumulate);
+    this.qkvPermute.merge(encoder, { tokens: dqkv, heads: dq, section: 0, accumulate });
+    this.qkvPermute.merge(encoder, { tokens: dqkv, heads: dk, section: 1, accumulate });
+    this.qkvPermute.merge(encoder, { tokens: dqkv, heads: dv, section: 2, accumulate });
   }
 }

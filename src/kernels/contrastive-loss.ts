@@ -23,16 +23,16 @@ export class ContrastiveLoss {
     this.setScale(1);
   }
 
-  /** The weight of this loss in the total (dLoss); applied to the gradient, not to the reported value. */
+  /** The weight of this loss in the total (dloss); applied to the gradient, not to the reported value. */
   setScale(scale: number): void {
     this.ctx.writeUniform(this.params, [this.B, this.N, f32Bits(this.tau), this.slot, f32Bits(scale)]);
   }
 
-  /** losses[slot] = L(scores); dScores (B, N) = scale · dL/dscores (overwritten). */
-  forwardBackward(encoder: GPUCommandEncoder, scores: Tensor, dScores: Tensor, losses: Tensor): void {
+  /** losses[slot] = L(scores (B, N)); dscores (B, N) = scale · dL/dscores (overwritten). */
+  forwardBackward(encoder: GPUCommandEncoder, { scores, dscores, losses }: { scores: Tensor; dscores: Tensor; losses: Tensor }): void {
     expectTensor('contrastive_loss', 'scores', scores, [this.B, this.N]);
-    expectTensor('contrastive_loss', 'dScores', dScores, [this.B, this.N]);
+    expectTensor('contrastive_loss', 'dscores', dscores, [this.B, this.N]);
     if (losses.size <= this.slot) throw new Error(`contrastive_loss: losses ${losses} has no slot ${this.slot}`);
-    this.ctx.dispatch(encoder, SPEC, [this.params, scores, dScores, losses], [1], `B=${this.B} N=${this.N} tau=${this.tau}`);
+    this.ctx.dispatch(encoder, SPEC, [this.params, scores, dscores, losses], [1], `B=${this.B} N=${this.N} tau=${this.tau}`);
   }
 }

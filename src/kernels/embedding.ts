@@ -88,6 +88,20 @@ export interface EmbeddingDims {
   rows: number;
 }
 
+export interface EmbeddingForwardArgs {
+  /** (N, d): overwritten, or added into with `accumulate` (a position or token-type table after the word table) */
+  out: Tensor;
+  table: Tensor; // (rows, d)
+  ids: Tensor; // (N) u32 or i32
+  accumulate?: boolean;
+}
+
+export interface EmbeddingBackwardArgs {
+  dtable: Tensor; // (rows, d), accumulated into
+  dout: Tensor; // (N, d)
+  plan: EmbeddingGatherPlan; // the ids forward looked up, sorted by row
+}
+
 /**
  * Lookups into one (rows, d) table for N positions. forward overwrites out, or adds into it (`accumulate`: a position
  * or token-type table after the word table). backward ADDS into dtable, so the word-embedding gradient can also
@@ -106,7 +120,7 @@ export class Embedding {
   }
 
   /** out (N, d) (+)= table (rows, d)[ids (N)]; ids u32 or i32, validated on the host (EmbeddingGatherPlan.set). */
-  forward(encoder: GPUCommandEncoder, out: Tensor, table: Tensor, ids: Tensor, accumulate = false): void {
+  forward(encoder: GPUCommandEncoder, { out, table, ids, accumulate = false }: EmbeddingForwardArgs): void {
     const { N, d, rows } = this.dims;
     expectOperand(this.label, 'out', out, [N, d]);
     expectOperand(this.label, 'table', table, [rows, d]);
@@ -117,7 +131,7 @@ export class Embedding {
   }
 
   /** dtable (rows, d) += Σ over the positions of each row of dout (N, d), gathered by `plan` in a fixed order. */
-  backward(encoder: GPUCommandEncoder, dtable: Tensor, dout: Tensor, plan: EmbeddingGatherPlan): void {
+  backward(encoder: GPUCommandEncoder, { dtable, dout, plan }: EmbeddingBackwardArgs): void {
     const { N, d, rows } = this.dims;
     expectOperand(this.label, 'dtable', dtable, [rows, d]);
     expectOperand(this.label, 'dout', dout, [N, d]);

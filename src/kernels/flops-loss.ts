@@ -24,7 +24,7 @@ export class FlopsLoss {
   }
 
   /** losses[slot] = Σ_v (mean_i |x_iv|)² (unweighted). */
-  forward(encoder: GPUCommandEncoder, vectors: Tensor, losses: Tensor): void {
+  forward(encoder: GPUCommandEncoder, { vectors, losses }: { vectors: Tensor; losses: Tensor }): void {
     expectTensor('flops_loss', 'vectors', vectors, [this.N, this.V]);
     if (losses.size <= this.slot) throw new Error(`flops_loss: losses ${losses} has no slot ${this.slot}`);
     const shapes = `N=${this.N} V=${this.V}`;
@@ -33,14 +33,15 @@ export class FlopsLoss {
     this.ctx.dispatch(encoder, spec('flops_reduce'), [this.params, null, this.means, losses], [1], shapes);
   }
 
-  /** dVectors (N, V) += λ · dL/dx; needs `forward` first (it uses the means). */
-  backward(encoder: GPUCommandEncoder, vectors: Tensor, dVectors: Tensor): void {
-    expectTensor('flops_loss', 'dVectors', dVectors, [this.N, this.V]);
+  /** dvectors (N, V) += λ · dL/dx; needs `forward` first (it uses the means). */
+  backward(encoder: GPUCommandEncoder, { vectors, dvectors }: { vectors: Tensor; dvectors: Tensor }): void {
+    expectTensor('flops_loss', 'vectors', vectors, [this.N, this.V]);
+    expectTensor('flops_loss', 'dvectors', dvectors, [this.N, this.V]);
     const columns = grid1d(this.V, WORKGROUP, this.ctx.limits.maxComputeWorkgroupsPerDimension);
     this.ctx.dispatch(
       encoder,
       spec('flops_backward'),
-      [this.params, vectors, this.means, null, dVectors],
+      [this.params, vectors, this.means, null, dvectors],
       columns,
       `N=${this.N} V=${this.V}`,
     );

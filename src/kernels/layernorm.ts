@@ -26,6 +26,29 @@ export interface LayerNormOptions {
   rowsPerChunk?: number;
 }
 
+export interface LayerNormForwardArgs {
+  out: Tensor; // (N, C), overwritten
+  mean: Tensor; // (N), overwritten: saved for backward
+  rstd: Tensor; // (N), overwritten: saved for backward
+  inp: Tensor; // (N, C)
+  weight: Tensor; // (C)
+  /** (C); null exactly when built with bias: false */
+  bias: Tensor | null;
+}
+
+export interface LayerNormBackwardArgs {
+  /** (N, C): overwritten, or added into with `accumulate` */
+  dinp: Tensor;
+  dweight: Tensor; // (C), accumulated into
+  /** (C), accumulated into; null exactly when built with bias: false */
+  dbias: Tensor | null;
+  dout: Tensor; // (N, C)
+  inp: Tensor; // (N, C), forward's input
+  weight: Tensor; // (C)
+  mean: Tensor; // (N) from forward
+  rstd: Tensor; // (N) from forward
+}
+
 /**
  * LayerNorm for one (N, C), built once: it owns its uniform and the (chunks, 2, C) scratch of the parameter gradients.
  *
@@ -70,7 +93,8 @@ export class LayerNorm {
   }
 
   /** out (N, C) = (inp - mean) · rstd · weight (+ bias); mean (N) and rstd (N) are saved for backward. */
-  forward(encoder: GPUCommandEncoder, out: Tensor, mean: Tensor, rstd: Tensor, inp: Tensor, weight: Tensor, bias: Tensor | null): void {
+  forward(encoder: GPUCommandEncoder, args: LayerNormForwardArgs): void {
+    const { out, mean, rstd, inp, weight, bias } = args;
     const { N, C } = this.dims;
     this.expect('out', out, [N, C]);
     this.expect('mean', mean, [N]);
@@ -87,17 +111,8 @@ export class LayerNorm {
    * dinp (N, C) = (or += with `accumulate`) the input gradient; dweight (C) += Σ_n dout · xhat; dbias (C) += Σ_n dout.
    * mean and rstd are forward's.
    */
-  backward(
-    encoder: GPUCommandEncoder,
-    dinp: Tensor,
-    dweight: Tensor,
-    dbias: Tensor | null,
-    dout: Tensor,
-    inp: Tensor,
-    weight: Tensor,
-    mean: Tensor,
-    rstd: Tensor,
-  ): void {
+  backward(encoder: GPUCommandEncoder, args: LayerNormBackwardArgs): void {
+    const { dinp, dweight, dbias, dout, inp, weight, mean, rstd } = args;
     const { N, C } = this.dims;
     this.expect('dinp', dinp, [N, C]);
     this.expect('dweight', dweight, [C]);

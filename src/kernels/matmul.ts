@@ -40,6 +40,15 @@ export function canVectorize(shape: ResolvedMatmul): boolean {
   return aligned(K, strides.a, strides.b) && (transposeA ? aligned(M) : true) && (transposeB ? true : aligned(N));
 }
 
+/** Operands of one product: out (+)= op(a)·op(b) (+ bias). */
+export interface MatmulArgs {
+  a: Tensor; // (batch, M, K), or (batch, K, M) for tn
+  b: Tensor; // (batch, K, N), or (batch, N, K) for nt
+  out: Tensor; // (batch, M, N): overwritten, or added into when built with accumulate
+  /** (N); given exactly when built with bias */
+  bias?: Tensor;
+}
+
 export class Matmul {
   readonly label: string;
   readonly shape: ResolvedMatmul;
@@ -109,7 +118,7 @@ export class Matmul {
    * merged or split freely as long as the last dim and the element count match. An operand with custom (non-dense)
    * strides may have any shape holding at least its extent.
    */
-  record(encoder: GPUCommandEncoder, a: Tensor, b: Tensor, out: Tensor, bias?: Tensor): void {
+  record(encoder: GPUCommandEncoder, { a, b, out, bias }: MatmulArgs): void {
     const { matrices, extents } = this.shape;
     this.checkOperand('a', a, matrices.a, extents.a, this.shape.strides.a);
     this.checkOperand('b', b, matrices.b, extents.b, this.shape.strides.b);

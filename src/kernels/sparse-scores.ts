@@ -7,6 +7,14 @@ import { expectTensor } from './shape-check.ts';
 const WORKGROUP = 256;
 const spec = (entryPoint: string) => ({ family: 'sparse_scores', source, entryPoint, constants: { WORKGROUP } });
 
+export interface SparseScoresBackwardArgs {
+  queries: Tensor; // (B, V)
+  docs: Tensor; // (N, V)
+  dscores: Tensor; // (B, N)
+  dqueries: Tensor; // (B, V), accumulated into
+  ddocs: Tensor; // (N, V), accumulated into
+}
+
 export class SparseScores {
   private readonly params: GPUBuffer;
 
@@ -20,21 +28,22 @@ export class SparseScores {
   }
 
   /** scores (B, N) = queries (B, V) · docs (N, V)ᵀ. */
-  forward(encoder: GPUCommandEncoder, queries: Tensor, docs: Tensor, scores: Tensor): void {
+  forward(encoder: GPUCommandEncoder, { queries, docs, scores }: { queries: Tensor; docs: Tensor; scores: Tensor }): void {
     this.check(queries, docs, scores);
     this.ctx.dispatch(encoder, spec('scores_forward'), [this.params, queries, docs, scores], [this.N, this.B], this.shapes);
   }
 
-  /** dQueries (B, V) += dScores · docs; dDocs (N, V) += dScoresᵀ · queries. */
-  backward(encoder: GPUCommandEncoder, queries: Tensor, docs: Tensor, dScores: Tensor, dQueries: Tensor, dDocs: Tensor): void {
-    this.check(queries, docs, dScores);
-    expectTensor('sparse_scores', 'dQueries', dQueries, [this.B, this.V]);
-    expectTensor('sparse_scores', 'dDocs', dDocs, [this.N, this.V]);
+  /** dqueries (B, V) += dscores · docs; ddocs (N, V) += dScoresᵀ · queries. */
+  backward(encoder: GPUCommandEncoder, args: SparseScoresBackwardArgs): void {
+    const { queries, docs, dscores, dqueries, ddocs } = args;
+    this.check(queries, docs, dscores);
+    expectTensor('sparse_scores', 'dqueries', dqueries, [this.B, this.V]);
+    expectTensor('sparse_scores', 'ddocs', ddocs, [this.N, this.V]);
     const groups = [Math.ceil(this.V / WORKGROUP), this.B + this.N] as const;
     this.ctx.dispatch(
       encoder,
       spec('scores_backward'),
-      [this.params, queries, docs, dScores, dQueries, dDocs],
+      [this.params, queries, docs, dscores, dqueries, ddocs],
       groups,
       this.shapes,
     );

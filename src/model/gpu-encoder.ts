@@ -7,7 +7,7 @@ import { Attention, type AttentionDims } from '../kernels/attention.ts';
 import { LayerNorm } from '../kernels/layernorm.ts';
 import type { ModelConfig } from './config.ts';
 import { GpuEmbeddings } from './gpu/embeddings.ts';
-import { GpuLayer, type Allocate, type BackwardScratch, type LayerKernels } from './gpu/layers.ts';
+import { GpuLayer, type Allocate, type BackwardScratch, type GpuAffine, type LayerKernels } from './gpu/layers.ts';
 import { GpuLinear } from './gpu/linear.ts';
 import type { GpuModel } from './gpu-model.ts';
 import { P } from './layout.ts';
@@ -21,13 +21,13 @@ interface NormState {
 /**
  * Activations for one (B, T), allocated once; several passes (queries, documents) share one GpuModel.
  *
- * Step protocol: setInputs, then forward (fills headHidden); the caller adds d loss / d headHidden into dHeadHidden
+ * Step protocol: setInputs, then forward (fills headHidden); the caller adds d loss / d headHidden into dheadHidden
  * (e.g. SpladeHead.backward's dhidden); backward accumulates every parameter gradient into the model and then clears
- * dHeadHidden, so the next step starts from zero. Zeroing the model's gradients is the caller's step (zeroGrads).
+ * dheadHidden, so the next step starts from zero. Zeroing the model's gradients is the caller's step (zeroGrads).
  */
 export class GpuEncoderPass {
   readonly headHidden: Tensor<'f32'>; // (B, T, d): MLM head transform output
-  readonly dHeadHidden: Tensor<'f32'>; // (B, T, d): d loss / d headHidden, added by the caller, cleared by backward
+  readonly dheadHidden: Tensor<'f32'>; // (B, T, d): d loss / d headHidden, added by the caller, cleared by backward
   readonly mask: Tensor<'u32'>; // (B, T) u32: 1 real token, 0 padding
   /** Bytes of this pass's buffers: activations, ids and gather plans, backward scratch, attention scratch (kernel
    *  partial-sum buffers of a few rows, and uniforms, not counted). */
@@ -132,7 +132,7 @@ export class GpuEncoderPass {
     this.headHidden = alloc('head hidden', [B, T, d]); // (B, T, d)
     this.headMean = alloc('head norm mean', [N]); // (N)
     this.headRstd = alloc('head norm rstd', [N]); // (N)
-    this.dHeadHidden = alloc('d head hidden', [B, T, d]); // (B, T, d)
+    this.dheadHidden = alloc('d head hidden', [B, T, d]); // (B, T, d)
     this.scratch = {
       g0: alloc('d stream 0', [N, d]), // (N, d)
       g1: alloc('d stream 1', [N, d]), // (N, d)
@@ -172,47 +172,80 @@ export class GpuEncoderPass {
 
   /** Records the forward pass: embeddings, layers, (final norm), MLM head transform into headHidden. */
   forward(encoder: GPUCommandEncoder): void {
-    const { model, kernels: k } = this;
-    const normParams = (name: (part: 'weight' | 'bias') => string): [Tensor, Tensor | null] => [
-      model.param(name('weight')),
-      model.has(name('bias')) ? model.param(name('bias')) : null,
-    ];
-    const e = this.embeddingNorm;
+    const { kernels: k } = this;
+    const param = (name: (part: 'weight' | 'bias') => string) => this.affine((n) => this.model.param(n), name);
     this.embeddings.forward(encoder);
-    k.norm.forward(encoder, e.out, e.mean, e.rstd, this.embeddings.sum, ...normParams(P.embeddingNorm));
+    this.normForward(encoder, this.embeddingNorm, this.embeddings.sum, param(P.embeddingNorm));
     for (const layer of this.layers) layer.forward(encoder);
-    if (this.finalNorm) {
-      const f = this.finalNorm;
-      k.norm.forward(encoder, f.out, f.mean, f.rstd, this.layers[this.layers.length - 1].out, ...normParams(P.finalNorm));
-    }
-    this.headDense.forward(encoder, this.headPre, this.lastHidden, ...normParams(P.headDense));
-    this.headGelu.forward(encoder, this.headAct, this.headPre);
-    k.norm.forward(encoder, this.headHidden, this.headMean, this.headRstd, this.headAct, ...normParams(P.headNorm));
+    if (this.finalNorm) this.normForward(encoder, this.finalNorm, this.layers[this.layers.length - 1].out, param(P.finalNorm));
+    this.headDense.forward(encoder, { out: this.headPre, inp: this.lastHidden, ...param(P.headDense) });
+    this.headGelu.forward(encoder, { out: this.headAct, inp: this.headPre });
+    const head = param(P.headNorm);
+    k.norm.forward(encoder, { out: this.headHidden, mean: this.headMean, rstd: this.headRstd, inp: this.headAct, ...head });
   }
 
-  /** Records the backward pass from dHeadHidden: adds into every parameter gradient, then clears dHeadHidden. */
+  /** Records the backward pass from dheadHidden: adds into every parameter gradient, then clears dheadHidden. */
   backward(encoder: GPUCommandEncoder): void {
     const { model, kernels: k, scratch: s } = this;
-    const pair = (get: (n: string) => Tensor, name: (part: 'weight' | 'bias') => string): [Tensor, Tensor | null] => [
-      get(name('weight')),
-      model.has(name('bias')) ? get(name('bias')) : null,
-    ];
-    const param = (name: (part: 'weight' | 'bias') => string) => pair((n) => model.param(n), name);
-    const grad = (name: (part: 'weight' | 'bias') => string) => pair((n) => model.grad(n), name);
+    const param = (name: (part: 'weight' | 'bias') => string) => this.affine((n) => model.param(n), name);
+    const dparam = (name: (part: 'weight' | 'bias') => string) => this.affine((n) => model.dparam(n), name);
     // head: LN, gelu, dense
-    k.norm.backward(encoder, s.g1, ...grad(P.headNorm), this.dHeadHidden, this.headAct, param(P.headNorm)[0], this.headMean, this.headRstd);
-    this.headGelu.backward(encoder, s.dcontext, s.g1, this.headPre); // dcontext = d headPre (N, d)
+    const dhead = dparam(P.headNorm);
+    k.norm.backward(encoder, {
+      dinp: s.g1,
+      dweight: dhead.weight,
+      dbias: dhead.bias,
+      dout: this.dheadHidden,
+      inp: this.headAct,
+      weight: param(P.headNorm).weight,
+      mean: this.headMean,
+      rstd: this.headRstd,
+    });
+    this.headGelu.backward(encoder, { dinp: s.dcontext, dout: s.g1, inp: this.headPre }); // dcontext = d headPre (N, d)
     const dlast = this.finalNorm ? s.g1 : s.g0;
-    this.headDense.backward(encoder, dlast, ...grad(P.headDense), s.dcontext, this.lastHidden, param(P.headDense)[0], false);
+    const ddense = dparam(P.headDense);
+    this.headDense.backward(encoder, {
+      dinp: dlast,
+      dweight: ddense.weight,
+      dbias: ddense.bias,
+      dout: s.dcontext,
+      inp: this.lastHidden,
+      weight: param(P.headDense).weight,
+      accumulateInput: false,
+    });
     if (this.finalNorm) {
-      const f = this.finalNorm;
       const last = this.layers[this.layers.length - 1].out;
-      k.norm.backward(encoder, s.g0, ...grad(P.finalNorm), s.g1, last, param(P.finalNorm)[0], f.mean, f.rstd);
+      this.normBackward(encoder, { dinp: s.g0, dout: s.g1, inp: last, state: this.finalNorm, norm: param(P.finalNorm), dnorm: dparam(P.finalNorm) });
     }
     for (let i = this.layers.length - 1; i >= 0; i--) this.layers[i].backward(encoder, s);
     const e = this.embeddingNorm;
-    k.norm.backward(encoder, s.g1, ...grad(P.embeddingNorm), s.g0, this.embeddings.sum, param(P.embeddingNorm)[0], e.mean, e.rstd);
+    this.normBackward(encoder, { dinp: s.g1, dout: s.g0, inp: this.embeddings.sum, state: e, norm: param(P.embeddingNorm), dnorm: dparam(P.embeddingNorm) });
     this.embeddings.backward(encoder, s.g1);
-    this.ctx.clear(encoder, this.dHeadHidden);
+    this.ctx.clear(encoder, this.dheadHidden);
+  }
+
+  /** A weight and its optional bias (or their gradients) by name. */
+  private affine(get: (name: string) => Tensor, name: (part: 'weight' | 'bias') => string): GpuAffine {
+    return { weight: get(name('weight')), bias: this.model.has(name('bias')) ? get(name('bias')) : null };
+  }
+
+  private normForward(encoder: GPUCommandEncoder, state: NormState, inp: Tensor, norm: GpuAffine): void {
+    this.kernels.norm.forward(encoder, { out: state.out, mean: state.mean, rstd: state.rstd, inp, ...norm });
+  }
+
+  private normBackward(
+    encoder: GPUCommandEncoder,
+    a: { dinp: Tensor; dout: Tensor; inp: Tensor; state: NormState; norm: GpuAffine; dnorm: GpuAffine },
+  ): void {
+    this.kernels.norm.backward(encoder, {
+      dinp: a.dinp,
+      dweight: a.dnorm.weight,
+      dbias: a.dnorm.bias,
+      dout: a.dout,
+      inp: a.inp,
+      weight: a.norm.weight,
+      mean: a.state.mean,
+      rstd: a.state.rstd,
+    });
   }
 }

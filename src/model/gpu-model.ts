@@ -9,18 +9,18 @@ import { P, decoderWeightName, parameterLayout, type ParamSpec } from './layout.
 export interface GpuParameter {
   name: string;
   param: Tensor<'f32'>;
-  grad: Tensor<'f32'>;
+  dparam: Tensor<'f32'>;
 }
 
 export class GpuModel {
   /** Parameter + gradient bytes (the untrained zero decoder bias of a model without one included). */
   readonly bytes: number;
   readonly decoderWeight: Tensor<'f32'>; // (V, d): the word embeddings when tied
-  readonly decoderWeightGrad: Tensor<'f32'>; // (V, d)
+  readonly ddecoderWeight: Tensor<'f32'>; // (V, d)
   readonly decoderBias: Tensor<'f32'>; // (V): zeros, never trained, when the config has no decoder bias
-  readonly decoderBiasGrad: Tensor<'f32'>; // (V): a throw-away target in that case
+  readonly ddecoderBias: Tensor<'f32'>; // (V): a throw-away target in that case
   private readonly params: Map<string, Tensor<'f32'>>;
-  private readonly grads: Map<string, Tensor<'f32'>>;
+  private readonly dparams: Map<string, Tensor<'f32'>>;
   private readonly specs: ParamSpec[];
 
   private constructor(
@@ -28,19 +28,19 @@ export class GpuModel {
     readonly config: ModelConfig,
     specs: ParamSpec[],
     params: Map<string, Tensor<'f32'>>,
-    grads: Map<string, Tensor<'f32'>>,
-    spareBias: { param: Tensor<'f32'>; grad: Tensor<'f32'> } | null,
+    dparams: Map<string, Tensor<'f32'>>,
+    spareBias: { param: Tensor<'f32'>; dparam: Tensor<'f32'> } | null,
   ) {
     this.specs = specs;
     this.params = params;
-    this.grads = grads;
+    this.dparams = dparams;
     this.decoderWeight = this.param(decoderWeightName(config));
-    this.decoderWeightGrad = this.grad(decoderWeightName(config));
+    this.ddecoderWeight = this.dparam(decoderWeightName(config));
     this.decoderBias = spareBias ? spareBias.param : this.param(P.decoderBias);
-    this.decoderBiasGrad = spareBias ? spareBias.grad : this.grad(P.decoderBias);
+    this.ddecoderBias = spareBias ? spareBias.dparam : this.dparam(P.decoderBias);
     let bytes = 0;
-    for (const t of [...params.values(), ...grads.values()]) bytes += t.byteLength;
-    if (spareBias) bytes += spareBias.param.byteLength + spareBias.grad.byteLength;
+    for (const t of [...params.values(), ...dparams.values()]) bytes += t.byteLength;
+    if (spareBias) bytes += spareBias.param.byteLength + spareBias.dparam.byteLength;
     this.bytes = bytes;
   }
 
@@ -63,17 +63,17 @@ export class GpuModel {
       ctx.checkBindingSize(`parameter ${spec.name} [${spec.shape.join('x')}]`, size * 4);
     }
     const params_ = new Map<string, Tensor<'f32'>>();
-    const grads = new Map<string, Tensor<'f32'>>();
+    const dparams = new Map<string, Tensor<'f32'>>();
     for (const spec of specs) {
       const shape = `[${spec.shape.join('x')}]`;
       params_.set(spec.name, ctx.tensor(`${spec.name} ${shape}`, spec.shape, 'f32', params.get(spec.name)!.data));
-      grads.set(spec.name, ctx.tensor(`d ${spec.name} ${shape}`, spec.shape, 'f32'));
+      dparams.set(spec.name, ctx.tensor(`d ${spec.name} ${shape}`, spec.shape, 'f32'));
     }
     const V = config.vocabSize;
     const spare = config.decoderBias
       ? null
-      : { param: ctx.tensor(`decoder.bias (none, zeros) [${V}]`, [V], 'f32'), grad: ctx.tensor(`d decoder.bias (unused) [${V}]`, [V], 'f32') };
-    return new GpuModel(ctx, config, specs, params_, grads, spare);
+      : { param: ctx.tensor(`decoder.bias (none, zeros) [${V}]`, [V], 'f32'), dparam: ctx.tensor(`d decoder.bias (unused) [${V}]`, [V], 'f32') };
+    return new GpuModel(ctx, config, specs, params_, dparams, spare);
   }
 
   /** The parameter tensor of an internal name (layout.ts). */
@@ -84,8 +84,8 @@ export class GpuModel {
   }
 
   /** The gradient tensor of an internal name; backward passes add into it. */
-  grad(name: string): Tensor<'f32'> {
-    const t = this.grads.get(name);
+  dparam(name: string): Tensor<'f32'> {
+    const t = this.dparams.get(name);
     if (!t) throw new Error(`GpuModel: no gradient "${name}" in this ${this.config.architecture} model`);
     return t;
   }
@@ -102,13 +102,13 @@ export class GpuModel {
   parameters(): GpuParameter[] {
     return this.specs
       .filter((s) => !(this.config.sinusoidalPositions && s.name === P.positionEmbeddings))
-      .map((s) => ({ name: s.name, param: this.param(s.name), grad: this.grad(s.name) }));
+      .map((s) => ({ name: s.name, param: this.param(s.name), dparam: this.dparam(s.name) }));
   }
 
   /** Records zeroing of every gradient (the step before the backward passes accumulate). */
   zeroGrads(encoder: GPUCommandEncoder): void {
-    for (const g of this.grads.values()) this.ctx.clear(encoder, g);
-    this.ctx.clear(encoder, this.decoderBiasGrad);
+    for (const g of this.dparams.values()) this.ctx.clear(encoder, g);
+    this.ctx.clear(encoder, this.ddecoderBias);
   }
 
   /** Reads every parameter back (internal names, fp32), e.g. to save a checkpoint. */
@@ -118,7 +118,7 @@ export class GpuModel {
 
   /** Reads every gradient back (internal names), for tests and diagnostics. */
   async downloadGrads(): Promise<Map<string, HostTensor>> {
-    return this.readAll(this.grads);
+    return this.readAll(this.dparams);
   }
 
   private async readAll(tensors: Map<string, Tensor<'f32'>>): Promise<Map<string, HostTensor>> {

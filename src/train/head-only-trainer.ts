@@ -41,8 +41,8 @@ export class HeadOnlyTrainer {
     this.dweight = ctx.tensor('dweight', [dims.V, dims.d], 'f32');
     this.dbias = ctx.tensor('dbias', [dims.V], 'f32');
     this.optimizer = new AdamW(ctx, [
-      { param: inputs.weight, grad: this.dweight },
-      { param: inputs.bias, grad: this.dbias },
+      { param: inputs.weight, dparam: this.dweight },
+      { param: inputs.bias, dparam: this.dbias },
     ]);
   }
 

@@ -36,24 +36,24 @@ export function spladeObjectiveReference(
   const { B, Tq, Td, d, V } = dims;
   const N = 2 * B;
   const common = { weight: inputs.weight, bias: inputs.bias };
-  const qIn = { ...common, hidden: inputs.hiddenQueries, mask: inputs.maskQueries };
-  const dIn = { ...common, hidden: inputs.hiddenDocuments, mask: inputs.maskDocuments };
-  const qDims = { B, T: Tq, d, V };
-  const dDims = { B: N, T: Td, d, V };
-  const q = spladeHeadForward(qIn, qDims);
-  const docs = spladeHeadForward(dIn, dDims);
+  const queryInputs = { ...common, hidden: inputs.hiddenQueries, mask: inputs.maskQueries };
+  const docInputs = { ...common, hidden: inputs.hiddenDocuments, mask: inputs.maskDocuments };
+  const queryDims = { B, T: Tq, d, V };
+  const docDims = { B: N, T: Td, d, V };
+  const q = spladeHeadForward(queryInputs, queryDims);
+  const docs = spladeHeadForward(docInputs, docDims);
   const scores = sparseScoresForward(q.pooled, docs.pooled, B, N, V);
   const rank = contrastiveLossForward(scores, B, N, tau);
   const flopsQueries = flopsLossForward(q.pooled, B, V);
   const flopsDocuments = flopsLossForward(docs.pooled, N, V);
-  const dScores = contrastiveLossBackward(scores, B, N, tau);
-  const { dQueries, dDocs } = sparseScoresBackward(q.pooled, docs.pooled, dScores, B, N, V);
+  const dscores = contrastiveLossBackward(scores, B, N, tau);
+  const { dqueries, ddocs } = sparseScoresBackward(q.pooled, docs.pooled, dscores, B, N, V);
   const fq = flopsLossBackward(q.pooled, B, V, lambdaQueries);
   const fd = flopsLossBackward(docs.pooled, N, V, lambdaDocuments);
-  for (let i = 0; i < dQueries.length; i++) dQueries[i] += fq[i];
-  for (let i = 0; i < dDocs.length; i++) dDocs[i] += fd[i];
-  const gq = spladeHeadBackward(qIn, q, dQueries, qDims);
-  const gd = spladeHeadBackward(dIn, docs, dDocs, dDims);
+  for (let i = 0; i < dqueries.length; i++) dqueries[i] += fq[i];
+  for (let i = 0; i < ddocs.length; i++) ddocs[i] += fd[i];
+  const gq = spladeHeadBackward(queryInputs, q, dqueries, queryDims);
+  const gd = spladeHeadBackward(docInputs, docs, ddocs, docDims);
   return {
     rank,
     flopsQueries,

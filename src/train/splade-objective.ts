@@ -50,9 +50,9 @@ export class SpladeObjective {
   readonly activeCounts: Tensor<'u32'>;
   private readonly activeQueries: ActiveDims;
   private readonly activeDocuments: ActiveDims;
-  private readonly dScores: Tensor<'f32'>;
-  private readonly dPooledQueries: Tensor<'f32'>;
-  private readonly dPooledDocuments: Tensor<'f32'>;
+  private readonly dscores: Tensor<'f32'>;
+  private readonly dpooledQueries: Tensor<'f32'>;
+  private readonly dpooledDocuments: Tensor<'f32'>;
   private readonly headQueries: SpladeHead;
   private readonly headDocuments: SpladeHead;
   private readonly scoring: SparseScores;
@@ -74,9 +74,9 @@ export class SpladeObjective {
     this.argmaxQueries = ctx.tensor('argmax queries', [B, V], 'u32');
     this.argmaxDocuments = ctx.tensor('argmax documents', [N, V], 'u32');
     this.scores = ctx.tensor('scores', [B, N], 'f32');
-    this.dScores = ctx.tensor('dscores', [B, N], 'f32');
-    this.dPooledQueries = ctx.tensor('dpooled queries', [B, V], 'f32');
-    this.dPooledDocuments = ctx.tensor('dpooled documents', [N, V], 'f32');
+    this.dscores = ctx.tensor('dscores', [B, N], 'f32');
+    this.dpooledQueries = ctx.tensor('dpooled queries', [B, V], 'f32');
+    this.dpooledDocuments = ctx.tensor('dpooled documents', [N, V], 'f32');
     this.losses = ctx.tensor('losses', [3], 'f32');
     this.activeCounts = ctx.tensor('active dimensions', [B + N], 'u32');
     this.activeQueries = new ActiveDims(ctx, B, V, 0);
@@ -108,29 +108,31 @@ export class SpladeObjective {
       pooled: this.pooledDocuments,
       argmax: this.argmaxDocuments,
     });
-    this.activeQueries.forward(encoder, this.pooledQueries, this.activeCounts);
-    this.activeDocuments.forward(encoder, this.pooledDocuments, this.activeCounts);
+    this.activeQueries.forward(encoder, { vectors: this.pooledQueries, counts: this.activeCounts });
+    this.activeDocuments.forward(encoder, { vectors: this.pooledDocuments, counts: this.activeCounts });
   }
 
   /** Forward, losses and backward: gradients are added into `grads`. */
   record(encoder: GPUCommandEncoder, inputs: ObjectiveInputs, grads: ObjectiveGradients): void {
     this.recordForward(encoder, inputs);
-    encoder.clearBuffer(this.dPooledQueries.buffer);
-    encoder.clearBuffer(this.dPooledDocuments.buffer);
-    this.scoring.forward(encoder, this.pooledQueries, this.pooledDocuments, this.scores);
-    this.contrastive.forwardBackward(encoder, this.scores, this.dScores, this.losses);
-    this.scoring.backward(encoder, this.pooledQueries, this.pooledDocuments, this.dScores, this.dPooledQueries, this.dPooledDocuments);
-    this.flopsQueries.forward(encoder, this.pooledQueries, this.losses);
-    this.flopsQueries.backward(encoder, this.pooledQueries, this.dPooledQueries);
-    this.flopsDocuments.forward(encoder, this.pooledDocuments, this.losses);
-    this.flopsDocuments.backward(encoder, this.pooledDocuments, this.dPooledDocuments);
+    encoder.clearBuffer(this.dpooledQueries.buffer);
+    encoder.clearBuffer(this.dpooledDocuments.buffer);
+    const [queries, docs] = [this.pooledQueries, this.pooledDocuments];
+    const [dqueries, ddocs] = [this.dpooledQueries, this.dpooledDocuments];
+    this.scoring.forward(encoder, { queries, docs, scores: this.scores });
+    this.contrastive.forwardBackward(encoder, { scores: this.scores, dscores: this.dscores, losses: this.losses });
+    this.scoring.backward(encoder, { queries, docs, dscores: this.dscores, dqueries, ddocs });
+    this.flopsQueries.forward(encoder, { vectors: queries, losses: this.losses });
+    this.flopsQueries.backward(encoder, { vectors: queries, dvectors: dqueries });
+    this.flopsDocuments.forward(encoder, { vectors: docs, losses: this.losses });
+    this.flopsDocuments.backward(encoder, { vectors: docs, dvectors: ddocs });
     const { weight } = inputs;
     this.headQueries.backward(encoder, {
       hidden: inputs.hiddenQueries,
       weight,
       pooled: this.pooledQueries,
       argmax: this.argmaxQueries,
-      dpooled: this.dPooledQueries,
+      dpooled: this.dpooledQueries,
       dhidden: grads.dhiddenQueries,
       dweight: grads.dweight,
       dbias: grads.dbias,
@@ -140,7 +142,7 @@ export class SpladeObjective {
       weight,
       pooled: this.pooledDocuments,
       argmax: this.argmaxDocuments,
-      dpooled: this.dPooledDocuments,
+      dpooled: this.dpooledDocuments,
       dhidden: grads.dhiddenDocuments,
       dweight: grads.dweight,
       dbias: grads.dbias,

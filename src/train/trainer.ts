@@ -127,10 +127,10 @@ export class SpladeTrainer {
         bias: model.decoderBias,
       },
       {
-        dweight: model.decoderWeightGrad,
-        dbias: model.decoderBiasGrad,
-        dhiddenQueries: this.queries.dHeadHidden,
-        dhiddenDocuments: this.documents.dHeadHidden,
+        dweight: model.ddecoderWeight,
+        dbias: model.ddecoderBias,
+        dhiddenQueries: this.queries.dheadHidden,
+        dhiddenDocuments: this.documents.dheadHidden,
       },
     );
     this.queries.backward(encoder);

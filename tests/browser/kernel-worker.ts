@@ -31,11 +31,11 @@ async function run(): Promise<{ adapter: string; checks: WorkerCheck[] }> {
   const tq = ctx.tensor('q', [B, V], 'f32', q);
   const td = ctx.tensor('d', [N, V], 'f32', docs);
   const scores = ctx.tensor('scores', [B, N], 'f32');
-  const dScores = ctx.tensor('dScores', [B, N], 'f32');
+  const dscores = ctx.tensor('dscores', [B, N], 'f32');
   const losses = ctx.tensor('losses', [1], 'f32');
   await ctx.run('worker losses', (enc) => {
-    scoresKernel.forward(enc, tq, td, scores);
-    loss.forwardBackward(enc, scores, dScores, losses);
+    scoresKernel.forward(enc, { queries: tq, docs: td, scores });
+    loss.forwardBackward(enc, { scores, dscores, losses });
   });
   const expectedScores = sparseScoresForward(q, docs, B, N, V);
   const gotScores = await ctx.read(scores);

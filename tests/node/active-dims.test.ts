@@ -18,7 +18,7 @@ describe('active dimensions', () => {
     const x = Float64Array.from({ length: rows * V }, () => (random.next() < density ? 0.01 + random.next() : random.next() < 0.1 ? -1 : 0));
     const offset = 2;
     const counts = ctx.tensor('counts', [offset + rows], 'u32', new Uint32Array(offset + rows).fill(99));
-    await ctx.run('active', (enc) => new ActiveDims(ctx, rows, V, offset).forward(enc, ctx.tensor('x', [rows, V], 'f32', x), counts));
+    await ctx.run('active', (enc) => new ActiveDims(ctx, rows, V, offset).forward(enc, { vectors: ctx.tensor('x', [rows, V], 'f32', x), counts }));
     const got = await ctx.read(counts);
     expect([...got.subarray(0, offset)]).toEqual([99, 99]);
     expect([...got.subarray(offset)]).toEqual([...activeDimsForward(x, rows, V)]);

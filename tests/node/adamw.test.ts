@@ -14,7 +14,7 @@ describe('AdamW', () => {
     const param = random.normals(n).map(Math.fround);
     const p = ctx.tensor('p', [n], 'f32', param);
     const g = ctx.tensor('g', [n], 'f32');
-    const optimizer = new AdamW(ctx, [{ param: p, grad: g }]);
+    const optimizer = new AdamW(ctx, [{ param: p, dparam: g }]);
     const [m, v] = [new Float64Array(n), new Float64Array(n)];
     for (let t = 1; t <= 5; t++) {
       const grad = random.normals(n).map(Math.fround);

@@ -1,5 +1,5 @@
 // The whole encoder on the GPU (GpuModel + GpuEncoderPass) against the float64 reference, per family: headHidden, and
-// every parameter gradient after a backward from a random dHeadHidden plus the fused SPLADE head's decoder gradients.
+// every parameter gradient after a backward from a random dheadHidden plus the fused SPLADE head's decoder gradients.
 import { describe, expect, it } from 'vitest';
 import type { GpuContext } from '../../src/gpu/context.ts';
 import { GpuLimitError } from '../../src/gpu/errors.ts';
@@ -97,7 +97,7 @@ function worstRelative(actual: ArrayLike<number>, expected: ArrayLike<number>, f
 }
 
 describe.each(cases)('GPU encoder: $name', ({ architecture, options }) => {
-  it('headHidden and every parameter gradient (random dHeadHidden + fused SPLADE head) match the float64 reference, two steps', async () => {
+  it('headHidden and every parameter gradient (random dheadHidden + fused SPLADE head) match the float64 reference, two steps', async () => {
     const ctx = await gpuContext();
     const { config, host, params } = tinyModel(architecture, options);
     const { hidden: d, vocabSize: V } = config;
@@ -115,17 +115,17 @@ describe.each(cases)('GPU encoder: $name', ({ architecture, options }) => {
     let worstGrad = 0;
 
     // Step 2 reuses the pass with other lengths (the padding moves to the first sequence) after zeroGrads: inputs,
-    // gather plans and gradients must all be refreshed, and backward must have cleared dHeadHidden.
+    // gather plans and gradients must all be refreshed, and backward must have cleared dheadHidden.
     for (const [step, lengths] of [[1, [7, 4]], [2, [5, 7]]] as const) {
       const input = batch(config, 3 + step, T, [...lengths]);
-      // reference: SPLADE head on top of the encoder, plus a random dHeadHidden through the encoder alone
+      // reference: SPLADE head on top of the encoder, plus a random dheadHidden through the encoder alone
       const ref = spladeForward(config, params, input);
       const random = new Random(29 + step);
-      const dHeadHidden = random.normals(B * T * d);
+      const dheadHidden = random.normals(B * T * d);
       const dpooled = random.normals(B * V);
       const refGrads = zerosLike(config);
       spladeBackward(config, params, ref, dpooled, refGrads);
-      encoderBackward(config, params, ref.acts, dHeadHidden, refGrads);
+      encoderBackward(config, params, ref.acts, dheadHidden, refGrads);
 
       pass.setInputs(input.ids, input.mask, input.tokenTypes);
       ctx.upload(dpooledGpu, dpooled);
@@ -141,7 +141,7 @@ describe.each(cases)('GPU encoder: $name', ({ architecture, options }) => {
       expect(Array.from(await ctx.read(argmax)), 'SPLADE argmax (a flipped near-tie would make gradients incomparable)').toEqual(refArgmax);
       expectClose(`step ${step} pooled`, await ctx.read(pooled), ref.pooled, FORWARD_TOL);
 
-      ctx.upload(pass.dHeadHidden, dHeadHidden);
+      ctx.upload(pass.dheadHidden, dheadHidden);
       await ctx.run('splade head backward', (encoder) =>
         head.backward(encoder, {
           hidden: pass.headHidden,
@@ -149,9 +149,9 @@ describe.each(cases)('GPU encoder: $name', ({ architecture, options }) => {
           pooled,
           argmax,
           dpooled: dpooledGpu,
-          dhidden: pass.dHeadHidden,
-          dweight: model.decoderWeightGrad,
-          dbias: model.decoderBiasGrad,
+          dhidden: pass.dheadHidden,
+          dweight: model.ddecoderWeight,
+          dbias: model.ddecoderBias,
         }),
       );
       const backwardMs = await time(ctx, (encoder) => pass.backward(encoder));
@@ -167,7 +167,7 @@ describe.each(cases)('GPU encoder: $name', ({ architecture, options }) => {
         expectClose(`step ${step} d ${name}`, grads.get(name)!.data, expected, { rtol: GRAD_RTOL, atol: GRAD_ATOL_OF_MAX * scale });
         worstGrad = Math.max(worstGrad, worstRelative(grads.get(name)!.data, expected, 1e-2 * scale));
       }
-      expect(maxAbs(await ctx.read(pass.dHeadHidden)), 'backward clears dHeadHidden').toBe(0);
+      expect(maxAbs(await ctx.read(pass.dheadHidden)), 'backward clears dheadHidden').toBe(0);
     }
     console.log(
       `${architecture} B=${B} T=${T} d=${d} V=${V} (SwiftShader, incl. submit + sync; step 1 includes pipeline compiles): ` +
@@ -198,13 +198,13 @@ describe('GpuModel', () => {
     const host = loadParameters(config, checkpoint.tensors);
     const params = toFloat64Params(host);
     const input = batch(config, 8, 5, [5, 2]);
-    const dHeadHidden = new Random(3).normals(input.B * input.T * config.hidden);
+    const dheadHidden = new Random(3).normals(input.B * input.T * config.hidden);
     const refGrads = zerosLike(config);
-    encoderBackward(config, params, encoderForward(config, params, input), dHeadHidden, refGrads);
+    encoderBackward(config, params, encoderForward(config, params, input), dheadHidden, refGrads);
     const model = GpuModel.upload(ctx, config, host);
     const pass = new GpuEncoderPass(model, input.B, input.T, 'sinusoidal');
     pass.setInputs(input.ids, input.mask);
-    ctx.upload(pass.dHeadHidden, dHeadHidden);
+    ctx.upload(pass.dheadHidden, dheadHidden);
     await ctx.run('step', (encoder) => {
       model.zeroGrads(encoder);
       pass.forward(encoder);
@@ -212,9 +212,9 @@ describe('GpuModel', () => {
     });
     expect(model.parameters().map((p) => p.name)).not.toContain(P.positionEmbeddings);
     expect(maxAbs(refGrads[P.positionEmbeddings])).toBe(0);
-    expect(maxAbs(await ctx.read(model.grad(P.positionEmbeddings)))).toBe(0);
+    expect(maxAbs(await ctx.read(model.dparam(P.positionEmbeddings)))).toBe(0);
     const word = refGrads[P.wordEmbeddings];
-    expectClose('d word embeddings', await ctx.read(model.grad(P.wordEmbeddings)), word, { rtol: GRAD_RTOL, atol: GRAD_ATOL_OF_MAX * maxAbs(word) });
+    expectClose('d word embeddings', await ctx.read(model.dparam(P.wordEmbeddings)), word, { rtol: GRAD_RTOL, atol: GRAD_ATOL_OF_MAX * maxAbs(word) });
   });
 
   it('lists each trainable parameter once; the tied decoder is the word-embedding buffer and gradient', async () => {
@@ -226,7 +226,7 @@ describe('GpuModel', () => {
     expect(new Set(listed.map((n) => model.param(n).buffer)).size).toBe(listed.length);
     expect(decoderWeightName(config)).toBe(P.wordEmbeddings);
     expect(model.decoderWeight).toBe(model.param(P.wordEmbeddings));
-    expect(model.decoderWeightGrad).toBe(model.grad(P.wordEmbeddings));
+    expect(model.ddecoderWeight).toBe(model.dparam(P.wordEmbeddings));
     const back = await model.download();
     for (const [name, t] of host) expect(Array.from(back.get(name)!.data), name).toEqual(Array.from(t.data));
   });

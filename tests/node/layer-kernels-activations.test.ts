@@ -16,7 +16,7 @@ describe('activation kernels', () => {
     const x = grid(14001, -7, 7);
     const kernel = new Erf(ctx, x.length);
     const [inp, out] = [ctx.tensor('x', [x.length], 'f32', x), ctx.tensor('erf', [x.length], 'f32')];
-    await ctx.run('erf', (enc) => kernel.forward(enc, out, inp));
+    await ctx.run('erf', (enc) => kernel.forward(enc, { out, inp }));
     expectClose('erf', await ctx.read(out), x.map(erf), { rtol: 0, atol: 1e-6 });
   });
 
@@ -41,8 +41,8 @@ describe('activation kernels', () => {
         dinp: ctx.tensor('dinp', [n], 'f32', dinp0),
       };
       await ctx.run('gelu', (enc) => {
-        kernel.forward(enc, t.out, t.inp);
-        kernel.backward(enc, t.dinp, t.dout, t.inp);
+        kernel.forward(enc, { out: t.out, inp: t.inp });
+        kernel.backward(enc, { dinp: t.dinp, dout: t.dout, inp: t.inp });
       });
       expectClose('gelu', await ctx.read(t.out), out, { rtol: 2e-6, atol: 1e-6 });
       expectClose(`dinp (accumulate ${accumulate})`, await ctx.read(t.dinp), dinp, { rtol: 2e-6, atol: 1e-6 });
@@ -54,7 +54,7 @@ describe('activation kernels', () => {
     const x = grid(41, -9, -3);
     const kernel = new Gelu(ctx, x.length);
     const [inp, out] = [ctx.tensor('x', [x.length], 'f32', x), ctx.tensor('gelu', [x.length], 'f32')];
-    await ctx.run('gelu tail', (enc) => kernel.forward(enc, out, inp));
+    await ctx.run('gelu tail', (enc) => kernel.forward(enc, { out, inp }));
     expectClose('gelu tail', await ctx.read(out), x.map(gelu), { rtol: 1e-5, atol: 0 });
   });
 
@@ -82,8 +82,8 @@ describe('activation kernels', () => {
         dinp: ctx.tensor('dinp', [N, 2 * I], 'f32', dinp0),
       };
       await ctx.run('geglu', (enc) => {
-        kernel.forward(enc, t.out, t.inp);
-        kernel.backward(enc, t.dinp, t.dout, t.inp);
+        kernel.forward(enc, { out: t.out, inp: t.inp });
+        kernel.backward(enc, { dinp: t.dinp, dout: t.dout, inp: t.inp });
       });
       expectClose('geglu', await ctx.read(t.out), out, { rtol: 2e-6, atol: 2e-6 });
       expectClose(`dinp (accumulate ${accumulate})`, await ctx.read(t.dinp), dinp, { rtol: 2e-6, atol: 2e-6 });
@@ -99,8 +99,8 @@ describe('activation kernels', () => {
     const t = { a: ctx.tensor('a', [n], 'f32', a), b: ctx.tensor('b', [n], 'f32', b), out: ctx.tensor('out', [n], 'f32', b) };
     const sum = ctx.tensor('sum', [n], 'f32');
     await ctx.run('add', (enc) => {
-      add.forward(enc, sum, t.a, t.b);
-      add.accumulate(enc, t.out, t.a);
+      add.forward(enc, { out: sum, a: t.a, b: t.b });
+      add.accumulate(enc, { out: t.out, a: t.a });
     });
     const expected = a.map((x, i) => Math.fround(x + b[i]));
     expectClose('a + b', await ctx.read(sum), expected, { rtol: 0, atol: 0 });
@@ -114,7 +114,7 @@ describe('activation kernels', () => {
     const b = new Float32Array(n).map((_, i) => (i % 7) * 4096);
     const add = new Add(ctx, n);
     const t = { a: ctx.tensor('a', [n], 'f32', a), b: ctx.tensor('b', [n], 'f32', b), out: ctx.tensor('out', [n], 'f32') };
-    await ctx.run('add', (enc) => add.forward(enc, t.out, t.a, t.b));
+    await ctx.run('add', (enc) => add.forward(enc, { out: t.out, a: t.a, b: t.b }));
     const out = await ctx.read(t.out);
     let wrong = -1;
     for (let i = 0; i < n && wrong < 0; i++) if (out[i] !== a[i] + b[i]) wrong = i;
@@ -137,8 +137,8 @@ describe('activation kernels', () => {
       dbias: ctx.tensor('dbias', [C], 'f32', dbias0),
     };
     await ctx.run('bias', (enc) => {
-      kernel.forward(enc, t.x, t.bias);
-      kernel.backward(enc, t.dbias, t.dout);
+      kernel.forward(enc, { x: t.x, bias: t.bias });
+      kernel.backward(enc, { dbias: t.dbias, dout: t.dout });
     });
     expectClose('x + bias', await ctx.read(t.x), x.map((v, i) => v + bias[i % C]), { rtol: 1e-7, atol: 1e-7 });
     const dbias = dbias0.slice();
@@ -152,6 +152,6 @@ describe('activation kernels', () => {
     const wrong = ctx.tensor('wrong', [4, 3], 'f32');
     const out = ctx.tensor('out', [4, 3], 'f32');
     const encoder = ctx.encoder('shape check');
-    expect(() => kernel.forward(encoder, out, wrong)).toThrow(/inp must be \[4x6\]/);
+    expect(() => kernel.forward(encoder, { out, inp: wrong })).toThrow(/inp must be \[4x6\]/);
   });
 });

@@ -80,8 +80,8 @@ describe('attention kernels', () => {
       dqkv: ctx.tensor('dqkv', [B, T, 3 * d], 'f32', random.normals(B * T * 3 * d)), // overwritten
     };
     await ctx.run('attention', (enc) => {
-      attention.forward(enc, t.out, t.qkv, t.mask, state);
-      attention.backward(enc, t.dqkv, t.dout, state);
+      attention.forward(enc, { out: t.out, qkv: t.qkv, mask: t.mask, state });
+      attention.backward(enc, { dqkv: t.dqkv, dout: t.dout, state });
     });
     expectClose('q after rotary', await ctx.read(state.q), headsOf(rotated, c.dims, 3, 0), { rtol: 1e-5, atol: 1e-6 });
     expectClose('k after rotary', await ctx.read(state.k), headsOf(rotated, c.dims, 3, 1), { rtol: 1e-5, atol: 1e-6 });
@@ -108,8 +108,8 @@ describe('attention kernels', () => {
       const states = layers.map((_, i) => attention.createState(`layer ${i}`));
       expect(states[0].probs === states[1].probs, 'probs shared between layers').toBe(recomputeProbs);
       await ctx.run('two layers', (enc) => {
-        layers.forEach((l, i) => attention.forward(enc, l.out, l.qkv, mask, states[i]));
-        for (const i of [1, 0]) attention.backward(enc, layers[i].dqkv, layers[i].dout, states[i]);
+        layers.forEach((l, i) => attention.forward(enc, { out: l.out, qkv: l.qkv, mask, state: states[i] }));
+        for (const i of [1, 0]) attention.backward(enc, { dqkv: layers[i].dqkv, dout: layers[i].dout, state: states[i] });
       });
       results.push(await Promise.all(layers.flatMap((l) => [ctx.read(l.out), ctx.read(l.dqkv)])));
     }
@@ -132,8 +132,8 @@ describe('attention kernels', () => {
       const state = attention.createState('layer');
       const dqkv = ctx.tensor('dqkv', [2, 5, 3 * d], 'f32', start);
       await ctx.run('attention', (enc) => {
-        attention.forward(enc, out, qkv, mask, state);
-        attention.backward(enc, dqkv, dout, state);
+        attention.forward(enc, { out, qkv, mask, state });
+        attention.backward(enc, { dqkv, dout, state });
       });
       results.push(await ctx.read(dqkv));
     }
@@ -153,8 +153,8 @@ describe('attention kernels', () => {
     const dqkv = ctx.tensor('dqkv', [1, 9, 12], 'f32');
     const dout = ctx.tensor('dout', [1, 9, 4], 'f32', random.normals(9 * 4));
     await ctx.run('attention', (enc) => {
-      attention.forward(enc, out, qkv, mask, state);
-      attention.backward(enc, dqkv, dout, state);
+      attention.forward(enc, { out, qkv, mask, state });
+      attention.backward(enc, { dqkv, dout, state });
     });
     const probs = await ctx.read(state.probs);
     const rowSum = (i: number) => probs.slice(i * 9, i * 9 + 9).reduce((a, b) => a + b, 0);

@@ -73,12 +73,12 @@ describe('embedding kernels', () => {
       dtype: ctx.tensor('dtype', [2, d], 'f32', dtype0),
     };
     await ctx.run('embeddings', (enc) => {
-      kernels.word.forward(enc, t.out, t.word, plans.word.ids);
-      kernels.position.forward(enc, t.out, t.position, plans.position.ids, true);
-      kernels.type.forward(enc, t.out, t.type, plans.type.ids, true);
-      kernels.word.backward(enc, t.dword, t.dout, plans.word);
-      kernels.position.backward(enc, t.dposition, t.dout, plans.position);
-      kernels.type.backward(enc, t.dtype, t.dout, plans.type);
+      kernels.word.forward(enc, { out: t.out, table: t.word, ids: plans.word.ids });
+      kernels.position.forward(enc, { out: t.out, table: t.position, ids: plans.position.ids, accumulate: true });
+      kernels.type.forward(enc, { out: t.out, table: t.type, ids: plans.type.ids, accumulate: true });
+      kernels.word.backward(enc, { dtable: t.dword, dout: t.dout, plan: plans.word });
+      kernels.position.backward(enc, { dtable: t.dposition, dout: t.dout, plan: plans.position });
+      kernels.type.backward(enc, { dtable: t.dtype, dout: t.dout, plan: plans.type });
     });
     // Sums of at most N f32 terms: a few ulp.
     expectClose('out', await ctx.read(t.out), out, { rtol: 1e-6, atol: 1e-6 });

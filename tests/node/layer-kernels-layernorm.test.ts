@@ -56,8 +56,8 @@ describe('LayerNorm kernels', () => {
       dbias: hasBias ? ctx.tensor('dbias', [C], 'f32', dbias0) : null,
     };
     await ctx.run('layernorm', (enc) => {
-      norm.forward(enc, t.out, t.mean, t.rstd, t.inp, t.weight, t.bias);
-      norm.backward(enc, t.dinp, t.dweight, t.dbias, t.dout, t.inp, t.weight, t.mean, t.rstd);
+      norm.forward(enc, { out: t.out, mean: t.mean, rstd: t.rstd, inp: t.inp, weight: t.weight, bias: t.bias });
+      norm.backward(enc, { dinp: t.dinp, dweight: t.dweight, dbias: t.dbias, dout: t.dout, inp: t.inp, weight: t.weight, mean: t.mean, rstd: t.rstd });
     });
     // fp32 statistics over C <= 130 values: ~1e-6 relative; the gradients sum N·C products.
     expectClose('out', await ctx.read(t.out), out, { rtol: 1e-5, atol: 1e-5 });

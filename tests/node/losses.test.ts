@@ -29,7 +29,7 @@ describe('sparse scores', () => {
       forward: ({ q, d }) => sparseScoresForward(q, d, B, N, V),
       backward: ({ q, d }, dout) => {
         const g = sparseScoresBackward(q, d, dout, B, N, V);
-        return { q: g.dQueries, d: g.dDocs };
+        return { q: g.dqueries, d: g.ddocs };
       },
       wrt: ['q', 'd'],
     });
@@ -46,24 +46,24 @@ describe('sparse scores', () => {
     const random = new Random(B * 1000 + V);
     const q = sparseVectors(random, B, V);
     const d = sparseVectors(random, N, V);
-    const dScores = random.normals(B * N);
+    const dscores = random.normals(B * N);
     const kernel = new SparseScores(ctx, B, N, V);
     const tq = ctx.tensor('q', [B, V], 'f32', q);
     const td = ctx.tensor('d', [N, V], 'f32', d);
     const ts = ctx.tensor('scores', [B, N], 'f32');
-    const tdS = ctx.tensor('dScores', [B, N], 'f32', dScores);
+    const tdS = ctx.tensor('dscores', [B, N], 'f32', dscores);
     const initial = random.normals(B * V);
     const tdq = ctx.tensor('dq', [B, V], 'f32', initial);
     const tdd = ctx.tensor('dd', [N, V], 'f32');
     await ctx.run('scores', (enc) => {
-      kernel.forward(enc, tq, td, ts);
-      kernel.backward(enc, tq, td, tdS, tdq, tdd);
+      kernel.forward(enc, { queries: tq, docs: td, scores: ts });
+      kernel.backward(enc, { queries: tq, docs: td, dscores: tdS, dqueries: tdq, ddocs: tdd });
     });
     const tol = { rtol: 1e-4, atol: 1e-4 * Math.sqrt(V) };
     expectClose('scores', await ctx.read(ts), sparseScoresForward(q, d, B, N, V), tol);
     const g = sparseScoresBackward(q, d, new Float64Array(await ctx.read(tdS)), B, N, V);
-    expectClose('dQueries (accumulated)', await ctx.read(tdq), g.dQueries.map((x, i) => x + Math.fround(initial[i])), tol);
-    expectClose('dDocs', await ctx.read(tdd), g.dDocs, tol);
+    expectClose('dqueries (accumulated)', await ctx.read(tdq), g.dqueries.map((x, i) => x + Math.fround(initial[i])), tol);
+    expectClose('ddocs', await ctx.read(tdd), g.ddocs, tol);
   });
 });
 
@@ -96,14 +96,14 @@ describe('contrastive loss', () => {
     const kernel = new ContrastiveLoss(ctx, B, N, tau, 1);
     kernel.setScale(scale);
     const ts = ctx.tensor('scores', [B, N], 'f32', s);
-    const tdS = ctx.tensor('dScores', [B, N], 'f32');
+    const tdS = ctx.tensor('dscores', [B, N], 'f32');
     const losses = ctx.tensor('losses', [4], 'f32');
-    await ctx.run('contrastive', (enc) => kernel.forwardBackward(enc, ts, tdS, losses));
+    await ctx.run('contrastive', (enc) => kernel.forwardBackward(enc, { scores: ts, dscores: tdS, losses }));
     const s32 = new Float64Array(await ctx.read(ts));
     const loss = (await ctx.read(losses))[1];
     expect(loss).toBeCloseTo(contrastiveLossForward(s32, B, N, tau), 2);
     expect(Math.abs(loss - contrastiveLossForward(s32, B, N, tau))).toBeLessThan(1e-4 * Math.max(1, Math.abs(loss)));
-    expectClose('dScores', await ctx.read(tdS), contrastiveLossBackward(s32, B, N, tau, scale), { rtol: 1e-4, atol: 1e-6 });
+    expectClose('dscores', await ctx.read(tdS), contrastiveLossBackward(s32, B, N, tau, scale), { rtol: 1e-4, atol: 1e-6 });
   });
 });
 
@@ -135,8 +135,8 @@ describe('FLOPS regulariser', () => {
     const tdx = ctx.tensor('dx', [N, V], 'f32', initial);
     const losses = ctx.tensor('losses', [4], 'f32');
     await ctx.run('flops', (enc) => {
-      kernel.forward(enc, tx, losses);
-      kernel.backward(enc, tx, tdx);
+      kernel.forward(enc, { vectors: tx, losses });
+      kernel.backward(enc, { vectors: tx, dvectors: tdx });
     });
     const x32 = new Float64Array(await ctx.read(tx));
     const expected = flopsLossForward(x32, N, V);

@@ -79,7 +79,7 @@ async function checkAgainstReference({ shape, options, repeats = 1 }: Case, seed
   const tc = ctx.tensor('c', tensorShape(r.matrices.c, r.strides.c, r.batch, r.extents.c), 'f32', initial);
   const tbias = bias ? ctx.tensor('bias', [r.N], 'f32', bias) : undefined;
   await ctx.run('matmul test', (encoder) => {
-    for (let i = 0; i < repeats; i++) matmul.record(encoder, ta, tb, tc, tbias);
+    for (let i = 0; i < repeats; i++) matmul.record(encoder, { a: ta, b: tb, out: tc, bias: tbias });
   });
   const actual = await ctx.read(tc);
   const tol = tolerance(r.K * repeats);
@@ -176,14 +176,14 @@ describe('matmul wrapper', () => {
     const out = ctx.tensor('y', [7, 5], 'f32');
     const bias = ctx.tensor('b', [5], 'f32');
     const encoder = ctx.encoder('shape errors');
-    expect(() => matmul.record(encoder, a, ctx.tensor('w_t', [3, 5], 'f32'), out, bias)).toThrow(/operand b is w_t\[3x5\].*expected f32 \[5x3\]/);
-    expect(() => matmul.record(encoder, ctx.tensor('x8', [8, 3], 'f32'), w, out, bias)).toThrow(/operand a is x8\[8x3\]/);
-    expect(() => matmul.record(encoder, a, w, ctx.tensor('y6', [7, 6], 'f32'), bias)).toThrow(/operand out/);
-    expect(() => matmul.record(encoder, a, w, out, ctx.tensor('b4', [4], 'f32'))).toThrow(/operand bias/);
-    expect(() => matmul.record(encoder, a, w, out)).toThrow(/built with a bias/);
-    expect(() => matmul.record(encoder, a, w, ctx.tensor('ids', [7, 5], 'u32'), bias)).toThrow(/expected f32/);
+    expect(() => matmul.record(encoder, { a, b: ctx.tensor('w_t', [3, 5], 'f32'), out, bias })).toThrow(/operand b is w_t\[3x5\].*expected f32 \[5x3\]/);
+    expect(() => matmul.record(encoder, { a: ctx.tensor('x8', [8, 3], 'f32'), b: w, out, bias })).toThrow(/operand a is x8\[8x3\]/);
+    expect(() => matmul.record(encoder, { a, b: w, out: ctx.tensor('y6', [7, 6], 'f32'), bias })).toThrow(/operand out/);
+    expect(() => matmul.record(encoder, { a, b: w, out, bias: ctx.tensor('b4', [4], 'f32') })).toThrow(/operand bias/);
+    expect(() => matmul.record(encoder, { a, b: w, out })).toThrow(/built with a bias/);
+    expect(() => matmul.record(encoder, { a, b: w, out: ctx.tensor('ids', [7, 5], 'u32'), bias })).toThrow(/expected f32/);
     // Merged leading dims are fine: (1, 7, 3) is the same (7, 3) matrix.
-    expect(() => matmul.record(encoder, ctx.tensor('x3d', [1, 7, 3], 'f32'), w, out, bias)).not.toThrow();
+    expect(() => matmul.record(encoder, { a: ctx.tensor('x3d', [1, 7, 3], 'f32'), b: w, out, bias })).not.toThrow();
   });
 
   it('uses vec4 loads exactly when K, the strides and the contiguous dims are multiples of 4', async () => {

@@ -257,19 +257,19 @@ describe('architecture details', () => {
       const d = config.hidden;
       const pad = config.padTokenId;
       const row = (m: Float64Array, r: number) => m.slice(r * d, (r + 1) * d);
-      const dHead = new Random(2).normals(input.B * input.T * d); // also reaches the padded positions
+      const dheadHidden = new Random(2).normals(input.B * input.T * d); // also reaches the padded positions
       const grads = zerosLike(config);
-      encoderBackward(config, params, acts, dHead, grads);
+      encoderBackward(config, params, acts, dheadHidden, grads);
       expectClose('word row of the pad id', row(grads[P.wordEmbeddings], pad), new Float64Array(d), { rtol: 0, atol: 0 });
       expect(Math.max(...row(grads[P.wordEmbeddings], input.ids[0]).map(Math.abs))).toBeGreaterThan(0);
       if (architecture === 'roberta') {
         // pads sit at position id = pad, whose row is nn.Embedding's padding_idx too
         expectClose('position row of the pad index', row(grads[P.positionEmbeddings], pad), new Float64Array(d), { rtol: 0, atol: 0 });
       }
-      const dDecoderWeight = new Random(4).normals(config.vocabSize * d);
+      const ddecoderWeight = new Random(4).normals(config.vocabSize * d);
       const withDecoder = zerosLike(config);
-      encoderBackward(config, params, acts, dHead, withDecoder, { dDecoderWeight });
-      expectClose('pad row = decoder gradient', row(withDecoder[P.wordEmbeddings], pad), row(dDecoderWeight, pad), { rtol: 0, atol: 0 });
+      encoderBackward(config, params, acts, dheadHidden, withDecoder, { ddecoderWeight });
+      expectClose('pad row = decoder gradient', row(withDecoder[P.wordEmbeddings], pad), row(ddecoderWeight, pad), { rtol: 0, atol: 0 });
     },
   );
 });

@@ -55,7 +55,7 @@ describe('SPLADE objective', () => {
     const [lq, ld] = [0.05, 0.003];
     objective.setLambdas(lq, ld);
     const grads = {
-      dweight: ctx.tensor('dW', [dims.V, dims.d], 'f32'),
+      dweight: ctx.tensor('dweight', [dims.V, dims.d], 'f32'),
       dbias: ctx.tensor('db', [dims.V], 'f32'),
       dhiddenQueries: ctx.tensor('dhq', [dims.B, dims.Tq, dims.d], 'f32'),
       dhiddenDocuments: ctx.tensor('dhd', [2 * dims.B, dims.Td, dims.d], 'f32'),

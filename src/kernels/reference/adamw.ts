@@ -13,7 +13,7 @@ export const ADAMW_DEFAULTS: AdamWHyper = { lr: 1e-4, beta1: 0.9, beta2: 0.999, 
 /** Step t (1-based) updates param, m and v in place. */
 export function adamwStep(
   param: Float64Array,
-  grad: Float64Array,
+  dparam: Float64Array,
   m: Float64Array,
   v: Float64Array,
   t: number,
@@ -23,7 +23,7 @@ export function adamwStep(
   const c1 = 1 - hyper.beta1 ** t;
   const c2 = 1 - hyper.beta2 ** t;
   for (let i = 0; i < param.length; i++) {
-    const g = grad[i] * gradScale;
+    const g = dparam[i] * gradScale;
     m[i] = hyper.beta1 * m[i] + (1 - hyper.beta1) * g;
     v[i] = hyper.beta2 * v[i] + (1 - hyper.beta2) * g * g;
     const update = m[i] / c1 / (Math.sqrt(v[i] / c2) + hyper.eps);

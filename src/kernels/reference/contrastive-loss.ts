@@ -10,18 +10,18 @@ export function contrastiveLossForward(scores: Float64Array, B: number, N: numbe
   return total / B;
 }
 
-/** dScores (B, N) = dLoss · (softmax - onehot(i)) / (B · tau). */
-export function contrastiveLossBackward(scores: Float64Array, B: number, N: number, tau: number, dLoss = 1): Float64Array {
-  const dScores = new Float64Array(B * N);
+/** dscores (B, N) = dloss · (softmax - onehot(i)) / (B · tau). */
+export function contrastiveLossBackward(scores: Float64Array, B: number, N: number, tau: number, dloss = 1): Float64Array {
+  const dscores = new Float64Array(B * N);
   for (let i = 0; i < B; i++) {
     const row = scores.subarray(i * N, (i + 1) * N);
     const lse = logSumExp(row, tau);
     for (let j = 0; j < N; j++) {
       const p = Math.exp(row[j] / tau - lse);
-      dScores[i * N + j] = (dLoss * (p - (j === i ? 1 : 0))) / (B * tau);
+      dscores[i * N + j] = (dloss * (p - (j === i ? 1 : 0))) / (B * tau);
     }
   }
-  return dScores;
+  return dscores;
 }
 
 function logSumExp(row: Float64Array, tau: number): number {

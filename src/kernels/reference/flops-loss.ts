@@ -9,14 +9,14 @@ export function flopsLossForward(vectors: Float64Array, N: number, V: number): n
   return loss;
 }
 
-/** d x_iv = dLoss · 2 · mean_v · sign(x_iv) / N (sign(0) = 0). */
-export function flopsLossBackward(vectors: Float64Array, N: number, V: number, dLoss = 1): Float64Array {
-  const dVectors = new Float64Array(N * V);
+/** d x_iv = dloss · 2 · mean_v · sign(x_iv) / N (sign(0) = 0). */
+export function flopsLossBackward(vectors: Float64Array, N: number, V: number, dloss = 1): Float64Array {
+  const dvectors = new Float64Array(N * V);
   for (let v = 0; v < V; v++) {
     const mean = columnMeanAbs(vectors, N, V, v);
-    for (let i = 0; i < N; i++) dVectors[i * V + v] = (dLoss * 2 * mean * Math.sign(vectors[i * V + v])) / N;
+    for (let i = 0; i < N; i++) dvectors[i * V + v] = (dloss * 2 * mean * Math.sign(vectors[i * V + v])) / N;
   }
-  return dVectors;
+  return dvectors;
 }
 
 function columnMeanAbs(vectors: Float64Array, N: number, V: number, v: number): number {

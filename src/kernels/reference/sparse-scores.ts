@@ -13,25 +13,25 @@ export function sparseScoresForward(queries: Float64Array, docs: Float64Array, B
   return scores;
 }
 
-/** Gradients of the scores w.r.t. queries (B, V) and docs (N, V), given dScores (B, N). */
+/** Gradients of the scores w.r.t. queries (B, V) and docs (N, V), given dscores (B, N). */
 export function sparseScoresBackward(
   queries: Float64Array,
   docs: Float64Array,
-  dScores: Float64Array,
+  dscores: Float64Array,
   B: number,
   N: number,
   V: number,
-): { dQueries: Float64Array; dDocs: Float64Array } {
-  const dQueries = new Float64Array(B * V);
-  const dDocs = new Float64Array(N * V);
+): { dqueries: Float64Array; ddocs: Float64Array } {
+  const dqueries = new Float64Array(B * V);
+  const ddocs = new Float64Array(N * V);
   for (let i = 0; i < B; i++) {
     for (let j = 0; j < N; j++) {
-      const g = dScores[i * N + j];
+      const g = dscores[i * N + j];
       for (let v = 0; v < V; v++) {
-        dQueries[i * V + v] += g * docs[j * V + v];
-        dDocs[j * V + v] += g * queries[i * V + v];
+        dqueries[i * V + v] += g * docs[j * V + v];
+        ddocs[j * V + v] += g * queries[i * V + v];
       }
     }
   }
-  return { dQueries, dDocs };
+  return { dqueries, ddocs };
 }

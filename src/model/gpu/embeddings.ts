@@ -64,14 +64,14 @@ export class GpuEmbeddings {
   forward(encoder: GPUCommandEncoder): void {
     let first = true;
     for (const l of this.lookups()) {
-      l.embedding.forward(encoder, this.sum, this.model.param(l.table), l.plan.ids, !first);
+      l.embedding.forward(encoder, { out: this.sum, table: this.model.param(l.table), ids: l.plan.ids, accumulate: !first });
       first = false;
     }
   }
 
   /** Every trained table's gradient += the gather of dsum (N, d) over its plan. */
   backward(encoder: GPUCommandEncoder, dsum: Tensor): void {
-    for (const l of this.lookups()) if (!l.frozen) l.embedding.backward(encoder, this.model.grad(l.table), dsum, l.plan);
+    for (const l of this.lookups()) if (!l.frozen) l.embedding.backward(encoder, { dtable: this.model.dparam(l.table), dout: dsum, plan: l.plan });
   }
 
   private lookups(): Lookup[] {

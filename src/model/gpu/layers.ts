@@ -44,23 +44,29 @@ interface NormState {
   rstd: Tensor; // (N)
 }
 
+/** A weight and its optional bias (a linear layer or a norm), or their gradients. */
+export interface GpuAffine {
+  weight: Tensor;
+  bias: Tensor | null;
+}
+
 /** Views of layer i's parameters or gradients (null where the config has no such tensor). */
 interface LayerTensors {
-  qkv: [Tensor, Tensor | null];
-  attnOut: [Tensor, Tensor | null];
-  mlpIn: [Tensor, Tensor | null];
-  mlpOut: [Tensor, Tensor | null];
-  attnNorm: [Tensor, Tensor | null] | null;
-  attnOutNorm: [Tensor, Tensor | null] | null;
-  mlpNorm: [Tensor, Tensor | null] | null;
-  mlpOutNorm: [Tensor, Tensor | null] | null;
+  qkv: GpuAffine;
+  attnOut: GpuAffine;
+  mlpIn: GpuAffine;
+  mlpOut: GpuAffine;
+  attnNorm: GpuAffine | null;
+  attnOutNorm: GpuAffine | null;
+  mlpNorm: GpuAffine | null;
+  mlpOutNorm: GpuAffine | null;
 }
 
 function layerTensors(model: GpuModel, i: number, get: (name: string) => Tensor): LayerTensors {
-  const pair = (f: (i: number, part: Part) => string): [Tensor, Tensor | null] => [
-    get(f(i, 'weight')),
-    model.has(f(i, 'bias')) ? get(f(i, 'bias')) : null,
-  ];
+  const pair = (f: (i: number, part: Part) => string): GpuAffine => ({
+    weight: get(f(i, 'weight')),
+    bias: model.has(f(i, 'bias')) ? get(f(i, 'bias')) : null,
+  });
   const has = (f: (i: number, part: Part) => string) => model.has(f(i, 'weight'));
   return {
     qkv: pair(P.qkv),
@@ -78,7 +84,7 @@ function layerTensors(model: GpuModel, i: number, get: (name: string) => Tensor)
 export class GpuLayer {
   readonly out: Tensor; // (N, d): the layer's output
   private readonly p: LayerTensors;
-  private readonly g: LayerTensors;
+  private readonly d: LayerTensors; // the gradients of p
   private readonly postNorm: boolean;
   private readonly attnNorm: NormState | null; // pre-norm layers > 0: LNa(x)
   private readonly qkv: Tensor; // (N, 3d) fused projections, before rotary
@@ -110,7 +116,7 @@ export class GpuLayer {
     });
     this.postNorm = config.structure === 'post-norm';
     this.p = layerTensors(model, index, (n) => model.param(n));
-    this.g = layerTensors(model, index, (n) => model.grad(n));
+    this.d = layerTensors(model, index, (n) => model.dparam(n));
     this.attnNorm = hasAttnNorm(config, index) ? norm('attnNorm') : null;
     this.qkv = alloc(name('qkv'), [N, 3 * d]); // (N, 3d)
     this.state = k.attention(index).createState(name('attention'));
@@ -140,27 +146,23 @@ export class GpuLayer {
     const { k, p, x } = this;
     let attnIn = x;
     if (this.attnNorm) {
-      const a = this.attnNorm;
-      k.norm.forward(encoder, a.out, a.mean, a.rstd, x, p.attnNorm![0], p.attnNorm![1]);
-      attnIn = a.out;
+      this.normForward(encoder, this.attnNorm, x, p.attnNorm!);
+      attnIn = this.attnNorm.out;
     }
-    k.qkv.forward(encoder, this.qkv, attnIn, ...p.qkv);
-    k.attention(this.index).forward(encoder, this.context, this.qkv, this.mask, this.state);
-    k.attnOut.forward(encoder, this.resid1, this.context, ...p.attnOut);
-    k.add.accumulate(encoder, this.resid1, x);
-    const midNorm = this.postNorm ? p.attnOutNorm! : p.mlpNorm!;
-    k.norm.forward(encoder, this.mid.out, this.mid.mean, this.mid.rstd, this.resid1, ...midNorm);
-    k.mlpIn.forward(encoder, this.mlpPre, this.mid.out, ...p.mlpIn);
-    if (k.geglu) k.geglu.forward(encoder, this.mlpAct, this.mlpPre);
-    else k.gelu.forward(encoder, this.mlpAct, this.mlpPre);
+    k.qkv.forward(encoder, { out: this.qkv, inp: attnIn, ...p.qkv });
+    k.attention(this.index).forward(encoder, { out: this.context, qkv: this.qkv, mask: this.mask, state: this.state });
+    k.attnOut.forward(encoder, { out: this.resid1, inp: this.context, ...p.attnOut });
+    k.add.accumulate(encoder, { out: this.resid1, a: x });
+    this.normForward(encoder, this.mid, this.resid1, this.postNorm ? p.attnOutNorm! : p.mlpNorm!);
+    k.mlpIn.forward(encoder, { out: this.mlpPre, inp: this.mid.out, ...p.mlpIn });
+    (k.geglu ?? k.gelu).forward(encoder, { out: this.mlpAct, inp: this.mlpPre });
     if (this.postNorm) {
-      k.mlpOut.forward(encoder, this.resid2!, this.mlpAct, ...p.mlpOut);
-      k.add.accumulate(encoder, this.resid2!, this.mid.out);
-      const o = this.outNorm!;
-      k.norm.forward(encoder, o.out, o.mean, o.rstd, this.resid2!, ...p.mlpOutNorm!);
+      k.mlpOut.forward(encoder, { out: this.resid2!, inp: this.mlpAct, ...p.mlpOut });
+      k.add.accumulate(encoder, { out: this.resid2!, a: this.mid.out });
+      this.normForward(encoder, this.outNorm!, this.resid2!, p.mlpOutNorm!);
     } else {
-      k.mlpOut.forward(encoder, this.out, this.mlpAct, ...p.mlpOut);
-      k.add.accumulate(encoder, this.out, this.resid1);
+      k.mlpOut.forward(encoder, { out: this.out, inp: this.mlpAct, ...p.mlpOut });
+      k.add.accumulate(encoder, { out: this.out, a: this.resid1 });
     }
   }
 
@@ -171,41 +173,61 @@ export class GpuLayer {
   }
 
   private backwardPostNorm(encoder: GPUCommandEncoder, s: BackwardScratch): void {
-    const { k, p, g } = this;
+    const { k, p, d } = this;
     const o = this.outNorm!;
-    k.norm.backward(encoder, s.g1, ...g.mlpOutNorm!, s.g0, this.resid2!, p.mlpOutNorm![0], o.mean, o.rstd); // g1 = dresid2
+    this.normBackward(k.norm, encoder, { dinp: s.g1, dout: s.g0, inp: this.resid2!, state: o, norm: p.mlpOutNorm!, dnorm: d.mlpOutNorm! }); // g1 = dresid2
     this.mlpBackward(encoder, s, s.g1, s.g1, true); // g1 = dh = dresid2 + MLP backward
-    k.norm.backward(encoder, s.g0, ...g.attnOutNorm!, s.g1, this.resid1, p.attnOutNorm![0], this.mid.mean, this.mid.rstd); // g0 = dresid1
+    this.normBackward(k.norm, encoder, { dinp: s.g0, dout: s.g1, inp: this.resid1, state: this.mid, norm: p.attnOutNorm!, dnorm: d.attnOutNorm! }); // g0 = dresid1
     this.attentionBackward(encoder, s, s.g0, this.x, s.g0, true); // g0 = dx = dresid1 + attention backward
   }
 
   private backwardPreNorm(encoder: GPUCommandEncoder, s: BackwardScratch): void {
-    const { k, p, g } = this;
+    const { k, p, d } = this;
     this.mlpBackward(encoder, s, s.g0, s.g1, false); // g1 = d LNm(h)
-    k.normAccumulate.backward(encoder, s.g0, ...g.mlpNorm!, s.g1, this.resid1, p.mlpNorm![0], this.mid.mean, this.mid.rstd); // g0 = dh
+    this.normBackward(k.normAccumulate, encoder, { dinp: s.g0, dout: s.g1, inp: this.resid1, state: this.mid, norm: p.mlpNorm!, dnorm: d.mlpNorm! }); // g0 = dh
     if (!this.attnNorm) {
       this.attentionBackward(encoder, s, s.g0, this.x, s.g0, true); // g0 = dx = dh + attention backward
       return;
     }
     const a = this.attnNorm;
     this.attentionBackward(encoder, s, s.g0, a.out, s.g1, false); // g1 = d LNa(x)
-    k.normAccumulate.backward(encoder, s.g0, ...g.attnNorm!, s.g1, this.x, p.attnNorm![0], a.mean, a.rstd); // g0 = dx
+    this.normBackward(k.normAccumulate, encoder, { dinp: s.g0, dout: s.g1, inp: this.x, state: a, norm: p.attnNorm!, dnorm: d.attnNorm! }); // g0 = dx
+  }
+
+  private normForward(encoder: GPUCommandEncoder, state: NormState, inp: Tensor, norm: GpuAffine): void {
+    this.k.norm.forward(encoder, { out: state.out, mean: state.mean, rstd: state.rstd, inp, weight: norm.weight, bias: norm.bias });
+  }
+
+  private normBackward(
+    kernel: LayerNorm,
+    encoder: GPUCommandEncoder,
+    a: { dinp: Tensor; dout: Tensor; inp: Tensor; state: NormState; norm: GpuAffine; dnorm: GpuAffine },
+  ): void {
+    kernel.backward(encoder, {
+      dinp: a.dinp,
+      dweight: a.dnorm.weight,
+      dbias: a.dnorm.bias,
+      dout: a.dout,
+      inp: a.inp,
+      weight: a.norm.weight,
+      mean: a.state.mean,
+      rstd: a.state.rstd,
+    });
   }
 
   /** MLP backward from dout (N, d): parameter gradients added, dinp (N, d) = or += d(MLP input). */
   private mlpBackward(encoder: GPUCommandEncoder, s: BackwardScratch, dout: Tensor, dinp: Tensor, accumulate: boolean): void {
-    const { k, p, g } = this;
-    k.mlpOut.backward(encoder, s.dmlpAct, ...g.mlpOut, dout, this.mlpAct, p.mlpOut[0], false);
-    if (k.geglu) k.geglu.backward(encoder, s.dmlpPre, s.dmlpAct, this.mlpPre);
-    else k.gelu.backward(encoder, s.dmlpPre, s.dmlpAct, this.mlpPre);
-    k.mlpIn.backward(encoder, dinp, ...g.mlpIn, s.dmlpPre, this.mid.out, p.mlpIn[0], accumulate);
+    const { k, p, d } = this;
+    k.mlpOut.backward(encoder, { dinp: s.dmlpAct, dweight: d.mlpOut.weight, dbias: d.mlpOut.bias, dout, inp: this.mlpAct, weight: p.mlpOut.weight, accumulateInput: false });
+    (k.geglu ?? k.gelu).backward(encoder, { dinp: s.dmlpPre, dout: s.dmlpAct, inp: this.mlpPre });
+    k.mlpIn.backward(encoder, { dinp, dweight: d.mlpIn.weight, dbias: d.mlpIn.bias, dout: s.dmlpPre, inp: this.mid.out, weight: p.mlpIn.weight, accumulateInput: accumulate });
   }
 
   /** Attention block backward from dout (N, d) with input `inp`: parameter gradients added, dinp = or += d inp. */
   private attentionBackward(encoder: GPUCommandEncoder, s: BackwardScratch, dout: Tensor, inp: Tensor, dinp: Tensor, accumulate: boolean): void {
-    const { k, p, g } = this;
-    k.attnOut.backward(encoder, s.dcontext, ...g.attnOut, dout, this.context, p.attnOut[0], false);
-    k.attention(this.index).backward(encoder, s.dqkv, s.dcontext, this.state);
-    k.qkv.backward(encoder, dinp, ...g.qkv, s.dqkv, inp, p.qkv[0], accumulate);
+    const { k, p, d } = this;
+    k.attnOut.backward(encoder, { dinp: s.dcontext, dweight: d.attnOut.weight, dbias: d.attnOut.bias, dout, inp: this.context, weight: p.attnOut.weight, accumulateInput: false });
+    k.attention(this.index).backward(encoder, { dqkv: s.dqkv, dout: s.dcontext, state: this.state });
+    k.qkv.backward(encoder, { dinp, dweight: d.qkv.weight, dbias: d.qkv.bias, dout: s.dqkv, inp, weight: p.qkv.weight, accumulateInput: accumulate });
   }
 }

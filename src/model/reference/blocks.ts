@@ -36,8 +36,8 @@ export function normForward(inp: Float64Array, norm: Affine, N: number, C: numbe
   return cache;
 }
 
-export function normBackward(dinp: Float64Array, grad: Affine, dout: Float64Array, cache: NormCache, norm: Affine, N: number, C: number): void {
-  layerNormBackward(dinp, grad.weight, grad.bias, dout, cache.inp, norm.weight, cache.mean, cache.rstd, N, C);
+export function normBackward(dinp: Float64Array, dnorm: Affine, dout: Float64Array, cache: NormCache, norm: Affine, N: number, C: number): void {
+  layerNormBackward(dinp, dnorm.weight, dnorm.bias, dout, cache.inp, norm.weight, cache.mean, cache.rstd, N, C);
 }
 
 // ---------------------------------------------------------------- attention block
@@ -83,7 +83,7 @@ export function attentionBlockForward(
 
 export function attentionBlockBackward(
   dinp: Float64Array,
-  grad: AttentionBlock,
+  dblock: AttentionBlock,
   dout: Float64Array,
   cache: AttentionBlockCache,
   block: AttentionBlock,
@@ -94,7 +94,7 @@ export function attentionBlockBackward(
   const N = B * T;
   const d = NH * hd;
   const dcontext = new Float64Array(N * d);
-  linearBackward(dcontext, grad.out.weight, grad.out.bias, dout, cache.context, block.out.weight, N, d, d);
+  linearBackward(dcontext, dblock.out.weight, dblock.out.bias, dout, cache.context, block.out.weight, N, d, d);
   const dqkv = new Float64Array(N * 3 * d);
   attentionBackward(dqkv, dcontext, cache.probs, cache.qkv, shape);
   let dprojected = dqkv;
@@ -102,7 +102,7 @@ export function attentionBlockBackward(
     dprojected = new Float64Array(dqkv.length);
     ropeBackward(dprojected, dqkv, rope, B, T, NH);
   }
-  linearBackward(dinp, grad.qkv.weight, grad.qkv.bias, dprojected, cache.inp, block.qkv.weight, N, d, 3 * d);
+  linearBackward(dinp, dblock.qkv.weight, dblock.qkv.bias, dprojected, cache.inp, block.qkv.weight, N, d, 3 * d);
 }
 
 // ---------------------------------------------------------------- MLP block
@@ -134,7 +134,7 @@ export function mlpBlockForward(inp: Float64Array, block: MlpBlock, kind: 'gelu'
 
 export function mlpBlockBackward(
   dinp: Float64Array,
-  grad: MlpBlock,
+  dblock: MlpBlock,
   dout: Float64Array,
   cache: MlpBlockCache,
   block: MlpBlock,
@@ -145,9 +145,9 @@ export function mlpBlockBackward(
 ): void {
   const width = kind === 'geglu' ? 2 * I : I;
   const dact = new Float64Array(N * I);
-  linearBackward(dact, grad.out.weight, grad.out.bias, dout, cache.act, block.out.weight, N, I, d);
+  linearBackward(dact, dblock.out.weight, dblock.out.bias, dout, cache.act, block.out.weight, N, I, d);
   const dpre = new Float64Array(N * width);
   if (kind === 'geglu') gegluBackward(dpre, dact, cache.pre, N, I);
   else geluBackward(dpre, dact, cache.pre);
-  linearBackward(dinp, grad.in.weight, grad.in.bias, dpre, cache.inp, block.in.weight, N, d, width);
+  linearBackward(dinp, dblock.in.weight, dblock.in.bias, dpre, cache.inp, block.in.weight, N, d, width);
 }

@@ -1,5 +1,5 @@
 // Float64 reference of a whole encoder + MLM head transform for every family: ids -> headHidden (B, T, d), and back.
-// Gradient convention: backward passes accumulate into `grads` (a ModelParams from zerosLike); zeroing is the caller's.
+// Gradient convention: backward passes accumulate into `dparams` (a ModelParams from zerosLike); zeroing is the caller's.
 import type { ModelConfig } from '../config.ts';
 import type { ModelParams } from '../layout.ts';
 import { P } from '../layout.ts';
@@ -76,13 +76,13 @@ export function encoderForward(config: ModelConfig, params: ModelParams, input: 
 
 export interface DecoderGradients {
   /** d loss / d W_dec (V, d), added to the word embeddings' gradient when tied. */
-  dDecoderWeight?: Float64Array;
+  ddecoderWeight?: Float64Array;
   /** d loss / d b_dec (V). */
-  dDecoderBias?: Float64Array;
+  ddecoderBias?: Float64Array;
 }
 
 /**
- * Accumulates into `grads` the gradient of every parameter given dHeadHidden (B, T, d) and, optionally, the
+ * Accumulates into `dparams` the gradient of every parameter given dheadHidden (B, T, d) and, optionally, the
  * decoder gradients a SPLADE head computed. Word-embedding rows looked up with the pad id get no lookup gradient
  * (nn.Embedding padding_idx), as RoBERTa's position rows at the pad index; a sinusoidal (frozen) position table none.
  */
@@ -90,53 +90,53 @@ export function encoderBackward(
   config: ModelConfig,
   params: ModelParams,
   acts: EncoderActivations,
-  dHeadHidden: Float64Array,
-  grads: ModelParams,
+  dheadHidden: Float64Array,
+  dparams: ModelParams,
   decoder: DecoderGradients = {},
 ): void {
   const { B, T } = acts.input;
   const N = B * T;
   const d = config.hidden;
-  addDecoderGradients(config, grads, decoder);
-  let dh = headTransformBackward(config, params, grads, dHeadHidden, acts.head, N);
+  addDecoderGradients(config, dparams, decoder);
+  let dh = headTransformBackward(config, params, dparams, dheadHidden, acts.head, N);
   if (acts.finalNorm) {
     const dlast = new Float64Array(N * d);
-    normBackward(dlast, affineOf(grads, P.finalNorm), dh, acts.finalNorm, affineOf(params, P.finalNorm), N, d);
+    normBackward(dlast, affineOf(dparams, P.finalNorm), dh, acts.finalNorm, affineOf(params, P.finalNorm), N, d);
     dh = dlast;
   }
   for (let i = config.layers - 1; i >= 0; i--) {
-    dh = layerBackward(dh, layerParams(config, grads, i), acts.layers[i], layerParams(config, params, i), acts.contexts[i]);
+    dh = layerBackward(dh, layerParams(config, dparams, i), acts.layers[i], layerParams(config, params, i), acts.contexts[i]);
   }
   const dsum = new Float64Array(N * d);
-  normBackward(dsum, affineOf(grads, P.embeddingNorm), dh, acts.embeddingNorm, affineOf(params, P.embeddingNorm), N, d);
-  embeddingBackward(grads[P.wordEmbeddings], dsum, acts.input.ids, N, d, config.padTokenId);
+  normBackward(dsum, affineOf(dparams, P.embeddingNorm), dh, acts.embeddingNorm, affineOf(params, P.embeddingNorm), N, d);
+  embeddingBackward(dparams[P.wordEmbeddings], dsum, acts.input.ids, N, d, config.padTokenId);
   // DistilBERT's sinusoidal table is frozen in transformers (requires_grad = False): it gets no gradient.
   if (acts.positions && !config.sinusoidalPositions) {
     const paddingIdx = config.positions === 'roberta' ? config.padTokenId : -1;
-    embeddingBackward(grads[P.positionEmbeddings], dsum, acts.positions, N, d, paddingIdx);
+    embeddingBackward(dparams[P.positionEmbeddings], dsum, acts.positions, N, d, paddingIdx);
   }
-  if (acts.tokenTypes) embeddingBackward(grads[P.tokenTypeEmbeddings], dsum, acts.tokenTypes, N, d, -1);
+  if (acts.tokenTypes) embeddingBackward(dparams[P.tokenTypeEmbeddings], dsum, acts.tokenTypes, N, d, -1);
 }
 
 /** The MLM logits' backward on top of encoderBackward: dlogits (B, T, V) -> all parameter gradients. */
-export function mlmBackward(config: ModelConfig, params: ModelParams, acts: EncoderActivations, dlogits: Float64Array, grads: ModelParams): void {
+export function mlmBackward(config: ModelConfig, params: ModelParams, acts: EncoderActivations, dlogits: Float64Array, dparams: ModelParams): void {
   const N = acts.input.B * acts.input.T;
-  const dHeadHidden = decoderBackward(config, params, grads, dlogits, acts.headHidden, N);
-  encoderBackward(config, params, acts, dHeadHidden, grads);
+  const dheadHidden = decoderBackward(config, params, dparams, dlogits, acts.headHidden, N);
+  encoderBackward(config, params, acts, dheadHidden, dparams);
 }
 
-function addDecoderGradients(config: ModelConfig, grads: ModelParams, decoder: DecoderGradients): void {
+function addDecoderGradients(config: ModelConfig, dparams: ModelParams, decoder: DecoderGradients): void {
   const addInto = (target: Float64Array, source: Float64Array, what: string) => {
     if (source.length !== target.length) throw new RangeError(`${what}: ${source.length} values, expected ${target.length}`);
     for (let i = 0; i < source.length; i++) target[i] += source[i];
   };
-  if (decoder.dDecoderWeight) {
+  if (decoder.ddecoderWeight) {
     const name = config.tieWordEmbeddings ? P.wordEmbeddings : P.decoderWeight;
-    addInto(grads[name], decoder.dDecoderWeight, 'dDecoderWeight');
+    addInto(dparams[name], decoder.ddecoderWeight, 'ddecoderWeight');
   }
-  if (decoder.dDecoderBias) {
-    if (!config.decoderBias) throw new Error('dDecoderBias given, but the model has no decoder bias');
-    addInto(grads[P.decoderBias], decoder.dDecoderBias, 'dDecoderBias');
+  if (decoder.ddecoderBias) {
+    if (!config.decoderBias) throw new Error('ddecoderBias given, but the model has no decoder bias');
+    addInto(dparams[P.decoderBias], decoder.ddecoderBias, 'ddecoderBias');
   }
 }
 

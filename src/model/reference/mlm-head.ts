@@ -28,23 +28,23 @@ export function headTransformForward(config: ModelConfig, params: ModelParams, i
   return { inp, pre, act, norm };
 }
 
-/** Accumulates head-transform gradients into grads and returns d(encoder output) (N, d). */
+/** Accumulates head-transform gradients into dparams and returns d(encoder output) (N, d). */
 export function headTransformBackward(
   config: ModelConfig,
   params: ModelParams,
-  grads: ModelParams,
+  dparams: ModelParams,
   dheadHidden: Float64Array,
   cache: HeadCache,
   N: number,
 ): Float64Array {
   const d = config.hidden;
   const dact = new Float64Array(N * d);
-  normBackward(dact, affineOf(grads, P.headNorm), dheadHidden, cache.norm, affineOf(params, P.headNorm), N, d);
+  normBackward(dact, affineOf(dparams, P.headNorm), dheadHidden, cache.norm, affineOf(params, P.headNorm), N, d);
   const dpre = new Float64Array(N * d);
   geluBackward(dpre, dact, cache.pre);
   const dinp = new Float64Array(N * d);
   const dense = affineOf(params, P.headDense);
-  const ddense = affineOf(grads, P.headDense);
+  const ddense = affineOf(dparams, P.headDense);
   linearBackward(dinp, ddense.weight, ddense.bias, dpre, cache.inp, dense.weight, N, d, d);
   return dinp;
 }
@@ -61,14 +61,14 @@ export function decoderForward(config: ModelConfig, params: ModelParams, headHid
 export function decoderBackward(
   config: ModelConfig,
   params: ModelParams,
-  grads: ModelParams,
+  dparams: ModelParams,
   dlogits: Float64Array,
   headHidden: Float64Array,
   N: number,
 ): Float64Array {
   const dheadHidden = new Float64Array(N * config.hidden);
   const name = decoderWeightName(config);
-  const dbias = config.decoderBias ? grads[P.decoderBias] : null;
-  linearBackward(dheadHidden, grads[name], dbias, dlogits, headHidden, params[name], N, config.hidden, config.vocabSize);
+  const dbias = config.decoderBias ? dparams[P.decoderBias] : null;
+  linearBackward(dheadHidden, dparams[name], dbias, dlogits, headHidden, params[name], N, config.hidden, config.vocabSize);
   return dheadHidden;
 }

@@ -64,10 +64,10 @@ export function spladeForward(config: ModelConfig, params: ModelParams, input: E
   return { acts, logits, ...spladePoolForward(logits, input.mask, input.B, input.T, config.vocabSize) };
 }
 
-/** Accumulates into grads the gradient of every parameter given dpooled (B, V). */
-export function spladeBackward(config: ModelConfig, params: ModelParams, result: SpladeResult, dpooled: Float64Array, grads: ModelParams): void {
+/** Accumulates into dparams the gradient of every parameter given dpooled (B, V). */
+export function spladeBackward(config: ModelConfig, params: ModelParams, result: SpladeResult, dpooled: Float64Array, dparams: ModelParams): void {
   const { B, T } = result.acts.input;
   const dlogits = new Float64Array(result.logits.length);
   spladePoolBackward(dlogits, dpooled, result.logits, result, B, T, config.vocabSize);
-  mlmBackward(config, params, result.acts, dlogits, grads);
+  mlmBackward(config, params, result.acts, dlogits, dparams);
 }
