@@ -1,7 +1,7 @@
-// Element-wise layer kernels (erf, exact GELU, GeGLU, residual add, bias add) against src/model/reference/activations.ts.
+// Element-wise layer kernels (erf, exact GELU, GeGLU, residual add, bias add) against src/kernels/reference/activations.ts.
 import { describe, expect, it } from 'vitest';
 import { Add, BiasAdd, Erf, Geglu, Gelu } from '../../src/kernels/activations.ts';
-import { erf, gegluBackward, gegluForward, gelu, geluBackward, geluForward } from '../../src/model/reference/activations.ts';
+import { erf, gegluBackward, gegluForward, gelu, geluBackward, geluForward } from '../../src/kernels/reference/activations.ts';
 import { Random } from '../../src/util/random.ts';
 import { expectClose } from '../helpers/compare.ts';
 import { gpuContext } from '../helpers/gpu.ts';

@@ -1,9 +1,8 @@
 // Attention kernels (softmax with padding mask and sliding window, head permutes, rotary, batched matmuls) against the
-// float64 references of src/model/reference/{attention,rotary}.ts.
+// float64 references of src/kernels/reference/attention.ts.
 import { describe, expect, it } from 'vitest';
 import { Attention, type AttentionDims } from '../../src/kernels/attention.ts';
-import { attentionBackward, attentionForward } from '../../src/model/reference/attention.ts';
-import { ropeBackward, ropeForward, ropeTable } from '../../src/model/reference/rotary.ts';
+import { attentionBackward, attentionForward, ropeBackward, ropeForward, ropeTable } from '../../src/kernels/reference/attention.ts';
 import { Random } from '../../src/util/random.ts';
 import { expectClose } from '../helpers/compare.ts';
 import { gpuContext } from '../helpers/gpu.ts';

@@ -1,9 +1,10 @@
 // Embedding lookups (word + RoBERTa positions + token types) and their gather backward against
-// src/model/reference/embeddings.ts, with repeated ids and padding rows that receive no gradient.
+// src/kernels/reference/embedding.ts, with repeated ids and padding rows that receive no gradient.
 import { describe, expect, it } from 'vitest';
 import { buildGatherPlan, Embedding, EmbeddingGatherPlan, NO_ROW } from '../../src/kernels/embedding.ts';
 import { parseModelConfig } from '../../src/model/config.ts';
-import { embeddingBackward, embeddingForward, positionIds } from '../../src/model/reference/embeddings.ts';
+import { embeddingBackward, embeddingForward } from '../../src/kernels/reference/embedding.ts';
+import { positionIds } from '../../src/model/reference/embeddings.ts';
 import { Random } from '../../src/util/random.ts';
 import { expectClose } from '../helpers/compare.ts';
 import { gpuContext } from '../helpers/gpu.ts';

@@ -1,7 +1,7 @@
-// LayerNorm kernels (with and without bias) against the float64 reference of src/model/reference/layernorm.ts.
+// LayerNorm kernels (with and without bias) against the float64 reference of src/kernels/reference/layernorm.ts.
 import { describe, it } from 'vitest';
 import { LayerNorm } from '../../src/kernels/layernorm.ts';
-import { layerNormBackward, layerNormForward } from '../../src/model/reference/layernorm.ts';
+import { layerNormBackward, layerNormForward } from '../../src/kernels/reference/layernorm.ts';
 import { Random } from '../../src/util/random.ts';
 import { expectClose } from '../helpers/compare.ts';
 import { gpuContext } from '../helpers/gpu.ts';

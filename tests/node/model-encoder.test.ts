@@ -15,7 +15,7 @@ import type { EncoderInput } from '../../src/model/reference/encoder.ts';
 import { encoderBackward, encoderForward, mlmBackward } from '../../src/model/reference/encoder.ts';
 import { decoderForward } from '../../src/model/reference/mlm-head.ts';
 import { layerBackward, layerForward, layerParams } from '../../src/model/reference/layers.ts';
-import { ropeTable } from '../../src/model/reference/rotary.ts';
+import { ropeTable } from '../../src/kernels/reference/attention.ts';
 import { positionIds } from '../../src/model/reference/embeddings.ts';
 import { spladeBackward, spladeForward } from '../../src/model/reference/splade.ts';
 

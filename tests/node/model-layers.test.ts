@@ -4,12 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { checkGradients } from '../helpers/gradcheck.ts';
 import { expectClose } from '../helpers/compare.ts';
 import { Random } from '../../src/util/random.ts';
-import { erf, erfc, gelu, geluDerivative, gegluBackward, gegluForward, geluBackward, geluForward } from '../../src/model/reference/activations.ts';
+import { erf, erfc, gelu, geluDerivative, gegluBackward, gegluForward, geluBackward, geluForward } from '../../src/kernels/reference/activations.ts';
 import { linearBackward, linearForward } from '../../src/model/reference/linear.ts';
-import { layerNormBackward, layerNormForward } from '../../src/model/reference/layernorm.ts';
-import { embeddingBackward, embeddingForward } from '../../src/model/reference/embeddings.ts';
-import { attentionBackward, attentionForward } from '../../src/model/reference/attention.ts';
-import { ropeBackward, ropeForward, ropeTable } from '../../src/model/reference/rotary.ts';
+import { layerNormBackward, layerNormForward } from '../../src/kernels/reference/layernorm.ts';
+import { embeddingBackward, embeddingForward } from '../../src/kernels/reference/embedding.ts';
+import { attentionBackward, attentionForward, ropeBackward, ropeForward, ropeTable } from '../../src/kernels/reference/attention.ts';
 import { spladePoolBackward, spladePoolForward } from '../../src/model/reference/splade.ts';
 
 const random = new Random(11);

@@ -1,5 +1,5 @@
 // The embedding sum of one pass (word + position + token type lookups) and its gather backward into the tables,
-// mirroring src/model/reference/embeddings.ts: position ids per family, padding_idx rows left without lookup gradient.
+// mirroring src/model/reference/encoder.ts: position ids per family, padding_idx rows left without lookup gradient.
 import type { Tensor } from '../../gpu/tensor.ts';
 import { Embedding, EmbeddingGatherPlan } from '../../kernels/embedding.ts';
 import type { GpuModel } from '../gpu-model.ts';

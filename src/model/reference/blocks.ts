@@ -1,13 +1,11 @@
 // Float64 sub-blocks shared by every encoder layer: LayerNorm with cache, the attention block and the MLP block.
 // Each forward returns the activations its backward needs; each backward accumulates into the gradient views.
 import type { ModelParams, Part } from '../layout.ts';
-import { gegluBackward, gegluForward, geluBackward, geluForward } from './activations.ts';
-import type { AttentionMasking, AttentionShape } from './attention.ts';
-import { attentionBackward, attentionForward } from './attention.ts';
-import { layerNormBackward, layerNormForward } from './layernorm.ts';
+import { gegluBackward, gegluForward, geluBackward, geluForward } from '../../kernels/reference/activations.ts';
+import type { AttentionMasking, AttentionShape, RopeTable } from '../../kernels/reference/attention.ts';
+import { attentionBackward, attentionForward, ropeBackward, ropeForward } from '../../kernels/reference/attention.ts';
+import { layerNormBackward, layerNormForward } from '../../kernels/reference/layernorm.ts';
 import { linearBackward, linearForward } from './linear.ts';
-import type { RopeTable } from './rotary.ts';
-import { ropeBackward, ropeForward } from './rotary.ts';
 
 /** A weight and an optional bias (a linear layer or a LayerNorm), as views into ModelParams. */
 export interface Affine {

@@ -3,15 +3,16 @@
 import type { ModelConfig } from '../config.ts';
 import type { ModelParams } from '../layout.ts';
 import { P } from '../layout.ts';
-import type { AttentionShape } from './attention.ts';
+import type { AttentionShape } from '../../kernels/reference/attention.ts';
+import { ropeTable } from '../../kernels/reference/attention.ts';
+import { embeddingBackward, embeddingForward } from '../../kernels/reference/embedding.ts';
 import type { NormCache } from './blocks.ts';
 import { affineOf, normBackward, normForward } from './blocks.ts';
-import { embeddingBackward, embeddingForward, positionIds } from './embeddings.ts';
+import { positionIds } from './embeddings.ts';
 import type { LayerCache, LayerContext } from './layers.ts';
 import { layerBackward, layerForward, layerParams } from './layers.ts';
 import type { HeadCache } from './mlm-head.ts';
 import { decoderBackward, headTransformBackward, headTransformForward } from './mlm-head.ts';
-import { ropeTable } from './rotary.ts';
 
 export interface EncoderInput {
   /** (B, T) token ids. */

@@ -4,7 +4,7 @@
 import type { ModelConfig } from '../config.ts';
 import type { ModelParams, Part } from '../layout.ts';
 import { P, hasAttnNorm } from '../layout.ts';
-import type { AttentionMasking, AttentionShape } from './attention.ts';
+import type { AttentionMasking, AttentionShape } from '../../kernels/reference/attention.ts';
 import type { Affine, AttentionBlock, AttentionBlockCache, MlpBlock, MlpBlockCache, NormCache } from './blocks.ts';
 import {
   affineOf,
@@ -15,7 +15,7 @@ import {
   normBackward,
   normForward,
 } from './blocks.ts';
-import type { RopeTable } from './rotary.ts';
+import type { RopeTable } from '../../kernels/reference/attention.ts';
 
 /** What one layer needs besides its parameters. */
 export interface LayerContext {

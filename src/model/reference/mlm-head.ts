@@ -4,7 +4,7 @@
 import type { ModelConfig } from '../config.ts';
 import type { ModelParams } from '../layout.ts';
 import { P, decoderWeightName } from '../layout.ts';
-import { geluBackward, geluForward } from './activations.ts';
+import { geluBackward, geluForward } from '../../kernels/reference/activations.ts';
 import type { NormCache } from './blocks.ts';
 import { affineOf, normBackward, normForward } from './blocks.ts';
 import { linearBackward, linearForward } from './linear.ts';

@@ -1,4 +1,5 @@
-// Float64 LayerNorm over the last dimension, with or without bias (ModernBERT's norm_bias = false), and its backward.
+// Float64 reference of the layernorm family (src/kernels/layernorm.ts): LayerNorm over the last dimension, with or
+// without bias (ModernBERT's norm_bias = false), and its backward.
 
 /**
  * out (N, C) = (inp - mean) * rstd * weight + bias, with the biased variance and rstd = 1 / sqrt(var + eps).

@@ -1,5 +1,5 @@
-// Float64 exact (erf) GELU and ModernBERT's GeGLU, forward and backward, with an erf accurate to ~1 ulp-ish.
-// Backward passes accumulate into the gradient buffers they are given.
+// Float64 reference of the activations family (src/kernels/activations.ts): exact (erf) GELU, ModernBERT's GeGLU,
+// residual and bias adds, forward and backward. Backward passes accumulate into the gradient buffers they are given.
 
 const TWO_OVER_SQRT_PI = 2 / Math.sqrt(Math.PI);
 const INV_SQRT_PI = 1 / Math.sqrt(Math.PI);
@@ -92,4 +92,19 @@ export function gegluBackward(dinp: Float64Array, dout: Float64Array, inp: Float
       dinp[row + I + j] += g * gelu(a);
     }
   }
+}
+
+/** out (n) = a + b. */
+export function addForward(out: Float64Array, a: ArrayLike<number>, b: ArrayLike<number>): void {
+  for (let i = 0; i < out.length; i++) out[i] = a[i] + b[i];
+}
+
+/** x (N, C) += bias (C) on every row, in place. */
+export function biasAddForward(x: Float64Array, bias: ArrayLike<number>, N: number, C: number): void {
+  for (let n = 0; n < N; n++) for (let c = 0; c < C; c++) x[n * C + c] += bias[c];
+}
+
+/** dbias (C) += Σ_n dout (N, C). */
+export function biasAddBackward(dbias: Float64Array, dout: ArrayLike<number>, N: number, C: number): void {
+  for (let n = 0; n < N; n++) for (let c = 0; c < C; c++) dbias[c] += dout[n * C + c];
 }
