@@ -11,18 +11,19 @@ function say(line) {
   console.log(`[setup] ${line}`);
 }
 
-function run(command, args) {
-  say(`$ ${[command, ...args].join(' ')}`);
+function run(command, args, label = [command, ...args].join(' ')) {
+  say(`$ ${label}`);
   const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
   if (result.error) throw new Error(`${command} could not start: ${result.error.message}`);
-  if (result.status !== 0) throw new Error(`\`${[command, ...args].join(' ')}\` failed (exit ${result.status ?? result.signal})`);
+  if (result.status !== 0) throw new Error(`\`${label}\` failed (exit ${result.status ?? result.signal})`);
 }
 
 /** The npm that runs us (npm sets npm_execpath), else the one on PATH. */
 export function runNpm(args) {
   const npmCli = process.env.npm_execpath;
-  if (npmCli && /npm-cli\.js$/.test(npmCli)) run(process.execPath, [npmCli, ...args]);
-  else run(process.platform === 'win32' ? 'npm.cmd' : 'npm', args);
+  const label = ['npm', ...args].join(' ');
+  if (npmCli && /npm-cli\.js$/.test(npmCli)) run(process.execPath, [npmCli, ...args], label);
+  else run(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, label);
 }
 
 /** Debian packages the tests need: apt-get when allowed, else a message naming them and the command (then exit 1). */

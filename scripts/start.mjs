@@ -31,7 +31,9 @@ async function main() {
   ensureNpmDependencies();
   runNpm(['run', '--silent', 'demo-backbone']);
   const { createServer } = await import('vite');
-  const vite = await createServer({ root: ROOT, server });
+  // appType 'mpa': a missing file is a 404, not index.html (Vite's SPA fallback would answer the demo's absent
+  // tokenizer.json with HTML, and the page would report invalid JSON instead of falling back to vocab.txt).
+  const vite = await createServer({ root: ROOT, appType: 'mpa', server });
   await vite.listen();
   vite.printUrls();
   const url = vite.resolvedUrls?.local[0] ?? vite.resolvedUrls?.network[0] ?? 'http://localhost:5173/';
