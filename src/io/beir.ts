@@ -1,7 +1,11 @@
-// BEIR test collections: corpus.jsonl, queries.jsonl and qrels/<split>.tsv, joined into one RetrievalDataset.
+// BEIR test collections: corpus.jsonl, queries.jsonl and qrels/<split>.tsv (strict UTF-8), joined into one
+// RetrievalDataset; ids that a TREC run could not hold (empty, white space) are refused with file and line.
 import type { RetrievalDataset } from '../retrieval/dataset.ts';
 import type { Qrels } from '../retrieval/run-types.ts';
 import { MissingFileError, allInOrder, fileLocation, readRequiredFile, type FileSource } from './file-source.ts';
+import { clip } from './format-error.ts';
+import { textOf } from './text-decode.ts';
+import { trecIdProblem } from './trec.ts';
 
 /** Text a model sees for a BEIR document: title + " " + text, trimmed, when there is a title (as BEIR's encoders do). */
 export function beirDocumentText(title: string | undefined, text: string): string {
@@ -14,12 +18,21 @@ export interface JsonlRecord {
   text: string;
 }
 
-/** Parses a BEIR JSONL file ({"_id", "title"?, "text"} per line); bad lines are errors naming file and line. */
-export function parseBeirJsonl(content: string, fileName: string): { records: JsonlRecord[]; duplicates: number } {
+/** Refuses an id a TREC run or qrels line could not hold, naming where it was read. */
+export function checkTrecId(id: string, what: string, where: string): void {
+  const problem = trecIdProblem(id);
+  if (problem) throw new Error(`${where}: ${what} "${clip(id, 60)}" ${problem}; remove the white space from the id`);
+}
+
+/**
+ * Parses a BEIR JSONL file ({"_id", "title"?, "text"} per line; text, or bytes decoded as strict UTF-8); bad lines
+ * are errors naming file and line.
+ */
+export function parseBeirJsonl(content: string | Uint8Array, fileName: string): { records: JsonlRecord[]; duplicates: number } {
   const records: JsonlRecord[] = [];
   const seen = new Set<string>();
   let duplicates = 0;
-  const lines = content.split('\n');
+  const lines = textOf(content, fileName).split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
     if (line === '') continue;
@@ -28,13 +41,14 @@ export function parseBeirJsonl(content: string, fileName: string): { records: Js
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw new Error(`${where}: not valid JSON (${(error as Error).message})`);
+      throw new Error(`${where}: not valid JSON (${clip((error as Error).message, 120)})`);
     }
     const record = value as { _id?: unknown; title?: unknown; text?: unknown };
     if (typeof record !== 'object' || record === null) throw new Error(`${where}: expected a JSON object`);
     if (typeof record._id !== 'string' && typeof record._id !== 'number') throw new Error(`${where}: missing "_id"`);
     if (typeof record.text !== 'string') throw new Error(`${where}: missing "text" string`);
     const id = String(record._id);
+    checkTrecId(id, '_id', where);
     if (seen.has(id)) {
       duplicates++;
       continue;
@@ -45,22 +59,38 @@ export function parseBeirJsonl(content: string, fileName: string): { records: Js
   return { records, duplicates };
 }
 
-/** Parses a BEIR qrels TSV ("query-id corpus-id score", header line optional). */
-export function parseBeirQrels(content: string, fileName: string): { qrels: Qrels; duplicates: number } {
+const SCORE_COLUMN = /^(score|relevance|rel|label|grade|judgement|judgment)$/i;
+const QUERY_COLUMN = /^q(uery)?[-_ ]?id$/i;
+const DOC_COLUMN = /^(corpus|doc(ument)?|passage|p)[-_ ]?id$/i;
+
+/** A header row names its columns ("query-id corpus-id score"); a row with a number in the score column never is one. */
+function isHeaderRow([query, doc, score]: string[]): boolean {
+  if (Number.isFinite(Number(score)) && score.trim() !== '') return false;
+  return SCORE_COLUMN.test(score.trim()) || (QUERY_COLUMN.test(query.trim()) && DOC_COLUMN.test(doc.trim()));
+}
+
+/**
+ * Parses a BEIR qrels TSV ("query-id corpus-id score"; text, or bytes decoded as strict UTF-8). The first row is
+ * skipped only when it is a header by its content; any other row needs an integer score and ids without white space.
+ */
+export function parseBeirQrels(content: string | Uint8Array, fileName: string): { qrels: Qrels; duplicates: number } {
   const qrels: Qrels = new Map();
   let duplicates = 0;
-  const lines = content.split('\n');
+  let first = true;
+  const lines = textOf(content, fileName).split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].replace(/\r$/, '');
     if (line.trim() === '') continue;
     const where = `${fileName}:${i + 1}`;
     const parts = line.split('\t');
     if (parts.length !== 3) throw new Error(`${where}: expected 3 tab-separated columns "query-id corpus-id score", found ${parts.length}`);
+    const header = first && isHeaderRow(parts);
+    first = false;
+    if (header) continue;
     const score = Number(parts[2]);
-    if (!Number.isInteger(score) || parts[2].trim() === '') {
-      if (i === 0) continue; // the header row
-      throw new Error(`${where}: score "${parts[2]}" is not an integer`);
-    }
+    if (!Number.isInteger(score) || parts[2].trim() === '') throw new Error(`${where}: score "${clip(parts[2], 40)}" is not an integer`);
+    checkTrecId(parts[0], 'query-id', where);
+    checkTrecId(parts[1], 'corpus-id', where);
     let judged = qrels.get(parts[0]);
     if (!judged) qrels.set(parts[0], (judged = new Map()));
     if (judged.has(parts[1])) duplicates++;
@@ -112,9 +142,9 @@ export function assembleDataset(
   };
 }
 
-async function requiredText(source: FileSource, path: string): Promise<string> {
+async function requiredBytes(source: FileSource, path: string): Promise<Uint8Array> {
   try {
-    return new TextDecoder().decode(await readRequiredFile(source, path));
+    return await readRequiredFile(source, path);
   } catch (error) {
     if (error instanceof MissingFileError) {
       throw new Error(`${error.message}; a BEIR folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv`);
@@ -125,15 +155,15 @@ async function requiredText(source: FileSource, path: string): Promise<string> {
 
 /** Loads a BEIR folder (or URL base) for one qrels split. */
 export async function loadBeir(source: FileSource, split = 'test', name = source.label): Promise<RetrievalDataset> {
-  const [corpusText, queriesText, qrelsText] = await allInOrder<[string, string, string]>([
-    requiredText(source, 'corpus.jsonl'),
-    requiredText(source, 'queries.jsonl'),
-    requiredText(source, `qrels/${split}.tsv`),
+  const [corpusBytes, queriesBytes, qrelsBytes] = await allInOrder<[Uint8Array, Uint8Array, Uint8Array]>([
+    requiredBytes(source, 'corpus.jsonl'),
+    requiredBytes(source, 'queries.jsonl'),
+    requiredBytes(source, `qrels/${split}.tsv`),
   ]);
   return assembleDataset(
     name,
-    parseBeirJsonl(corpusText, fileLocation(source, 'corpus.jsonl')),
-    parseBeirJsonl(queriesText, fileLocation(source, 'queries.jsonl')),
-    parseBeirQrels(qrelsText, fileLocation(source, `qrels/${split}.tsv`)),
+    parseBeirJsonl(corpusBytes, fileLocation(source, 'corpus.jsonl')),
+    parseBeirJsonl(queriesBytes, fileLocation(source, 'queries.jsonl')),
+    parseBeirQrels(qrelsBytes, fileLocation(source, `qrels/${split}.tsv`)),
   );
 }

@@ -1,10 +1,11 @@
 // Loads a Hugging Face model folder (config.json + safetensors, sharded safetensors or pytorch_model.bin) into fp32
 // host tensors, with tied weights detected and kept as one tensor; estimates the fp32 size from headers first.
-import { CheckpointFormatError } from './format-error.ts';
-import { readJsonFile, throwIfAborted, type FileSource, type ReadOptions } from './file-source.ts';
+// An optional byte budget (from config.json) caps the weight bytes read and the bytes decoding allocates.
+import { CheckpointFormatError, clip } from './format-error.ts';
+import { checkFileSize, fileLocation, readJsonFile, throwIfAborted, type FileSource, type ReadOptions } from './file-source.ts';
 import type { HostTensor, TensorMap } from './host-tensor.ts';
 import { decodeSafetensors, decodedBytes, parseSafetensorsHeader, safetensorsHeaderLength } from './safetensors.ts';
-import { decodeTorchState, indexTorchCheckpoint, torchDecodedBytes } from './torch-pickle.ts';
+import { decodeTorchState, indexTorchCheckpoint, torchDecodedBytes, torchResidentBytes } from './torch-pickle.ts';
 
 /** config.json as read; the fields this module looks at are typed, the rest is kept as is. */
 export interface HfConfig {
@@ -46,6 +47,27 @@ export class CheckpointTooLargeError extends Error {
   }
 }
 
+/** The weights cost more than the byte budget allows (a checkpoint that does not match its config, or a hostile one). */
+export class CheckpointBudgetError extends Error {
+  override name = 'CheckpointBudgetError';
+  constructor(
+    readonly bytes: number,
+    readonly budget: number,
+    where: string,
+    what: string,
+  ) {
+    super(
+      `${where}: ${what} ${mib(bytes)} MiB, over the budget of ${mib(budget)} MiB that config.json allows; ` +
+        'the weights do not match the config, or the file is corrupt or hostile',
+    );
+  }
+}
+
+const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+
+/** More shard files than this is not a real checkpoint (the largest published encoders have a few dozen). */
+const MAX_SHARDS = 1024;
+
 /** Head <- source pairs that transformers ties per architecture (the head entry is left out of saved files). */
 export const TIED_PARAMETERS: Record<string, { head: string; source: string; byEmbeddingTying: boolean }[]> = {
   BertForMaskedLM: [
@@ -77,10 +99,12 @@ async function readShardIndex(source: FileSource, indexName: string, options?: R
   const map = new Map<string, string>();
   for (const [name, shard] of Object.entries(weightMap)) {
     if (typeof shard !== 'string' || !SAFE_FILE_NAME.test(shard) || shard === '..') {
-      throw new Error(`${indexName} in ${source.label}: shard ${JSON.stringify(shard)} of "${name}" is not a plain file name`);
+      throw new Error(`${indexName} in ${source.label}: shard ${clip(JSON.stringify(shard) ?? String(shard), 60)} of "${clip(name)}" is not a plain file name`);
     }
     map.set(name, shard);
   }
+  const shards = new Set(map.values()).size;
+  if (shards > MAX_SHARDS) throw new Error(`${indexName} in ${source.label} names ${shards} shard files, more than the ${MAX_SHARDS} a checkpoint may have`);
   return map;
 }
 
@@ -90,7 +114,9 @@ async function exists(source: FileSource, name: string, options?: ReadOptions): 
 }
 
 /** Finds the weights in the order transformers prefers: safetensors, its index, pytorch_model.bin, its index. */
-async function findWeightFiles(source: FileSource, options?: ReadOptions): Promise<WeightFiles> {
+async function findWeightFiles(source: FileSource, options?: ReadOptions & { byteBudget?: number }): Promise<WeightFiles> {
+  // A source without range reads answers "does it exist" by reading the file: never more than the budget.
+  if (options?.byteBudget !== undefined) options = { ...options, maxFileBytes: Math.min(options.byteBudget, options.maxFileBytes ?? Infinity) };
   if (await exists(source, 'model.safetensors', options)) return { format: 'safetensors', files: ['model.safetensors'] };
   const safetensorsIndex = await readShardIndex(source, 'model.safetensors.index.json', options);
   if (safetensorsIndex) return { format: 'safetensors-sharded', files: [...new Set(safetensorsIndex.values())], weightMap: safetensorsIndex };
@@ -100,9 +126,11 @@ async function findWeightFiles(source: FileSource, options?: ReadOptions): Promi
   throw new Error(`no weights in ${source.label}: looked for model.safetensors, model.safetensors.index.json, pytorch_model.bin and pytorch_model.bin.index.json`);
 }
 
+/** Reads a file that must exist; its size is checked against options.maxFileBytes even if the source did not. */
 async function requireFile(source: FileSource, name: string, options?: ReadOptions): Promise<Uint8Array> {
   const bytes = await source.readFile(name, options);
   if (bytes === null) throw new Error(`${name} is missing from ${source.label}`);
+  checkFileSize(fileLocation(source, name), bytes.length, options);
   return bytes;
 }
 
@@ -127,23 +155,37 @@ async function safetensorsHeaderOf(source: FileSource, file: string, options?: R
   return parseSafetensorsHeader(head.bytes, file, head.fileSize);
 }
 
-/** fp32 bytes the weights will take, from headers (safetensors) or the pickle (pytorch_model.bin), before loading. */
-export async function estimateCheckpointBytes(source: FileSource, options?: ReadOptions): Promise<CheckpointEstimate> {
+export interface EstimateOptions extends ReadOptions {
+  /** As LoadOptions.byteBudget: a pytorch_model.bin larger than this is not downloaded, a checkpoint over it refused. */
+  byteBudget?: number;
+}
+
+/**
+ * fp32 bytes the weights will take, from headers (safetensors) or the pickle (pytorch_model.bin), before loading.
+ * With a byte budget, a checkpoint whose weights would exceed it is refused here already (CheckpointBudgetError).
+ */
+export async function estimateCheckpointBytes(source: FileSource, options?: EstimateOptions): Promise<CheckpointEstimate> {
   const found = await findWeightFiles(source, options);
+  const budget = options?.byteBudget;
   let bytes = 0;
+  let resident = 0;
   let tensorCount = 0;
   let format = found.format;
   for (const file of found.files) {
     if (found.format.startsWith('safetensors')) {
       const header = await safetensorsHeaderOf(source, file, options);
       bytes += decodedBytes(header);
+      resident += decodedBytes(header);
       tensorCount += header.entries.length;
     } else {
-      const index = indexTorchCheckpoint(await requireFile(source, file, options), file, { verifyCrc: false });
+      const fileBytes = await requireFile(source, file, { ...options, maxFileBytes: budget === undefined ? options?.maxFileBytes : budget - resident });
+      const index = indexTorchCheckpoint(fileBytes, file, { verifyCrc: false });
       if (found.format === 'pytorch-zip' && index.format === 'legacy') format = 'pytorch-legacy';
       bytes += torchDecodedBytes(index);
+      resident += torchResidentBytes(index);
       tensorCount += index.tensors.size;
     }
+    if (budget !== undefined && resident > budget) throw new CheckpointBudgetError(resident, budget, source.label, 'decoding the weights needs');
   }
   return { bytes, tensorCount, format, files: found.files };
 }
@@ -182,10 +224,15 @@ function tieParameters(config: HfConfig, tensors: TensorMap, aliases: Map<string
   }
 }
 
-/** One weight file read and validated (header or pickle parsed), not yet decoded. */
+/** One weight file read and validated (header or pickle parsed, every view checked), not yet decoded. */
 interface ParsedWeightFile {
   file: string;
+  /** Size of the file read. */
+  fileBytes: number;
+  /** fp32 bytes of its distinct tensors. */
   bytes: number;
+  /** Bytes decoding allocates (each storage once, copies of non-contiguous views). */
+  residentBytes: number;
   decode(): { tensors: TensorMap; aliases: Map<string, string> };
   legacy: boolean;
 }
@@ -194,21 +241,34 @@ async function parseWeightFile(source: FileSource, file: string, format: WeightF
   const bytes = await requireFile(source, file, options);
   if (format.startsWith('safetensors')) {
     const header = parseSafetensorsHeader(bytes, file, bytes.length);
-    return { file, bytes: decodedBytes(header), legacy: false, decode: () => ({ tensors: decodeSafetensors(bytes, header), aliases: new Map() }) };
+    const size = decodedBytes(header);
+    return { file, fileBytes: bytes.length, bytes: size, residentBytes: size, legacy: false, decode: () => ({ tensors: decodeSafetensors(bytes, header), aliases: new Map() }) };
   }
   const index = indexTorchCheckpoint(bytes, file);
-  return { file, bytes: torchDecodedBytes(index), legacy: index.format === 'legacy', decode: () => decodeTorchState(index) };
+  const residentBytes = torchResidentBytes(index);
+  return { file, fileBytes: bytes.length, bytes: torchDecodedBytes(index), residentBytes, legacy: index.format === 'legacy', decode: () => decodeTorchState(index) };
 }
 
-/** Reads and validates every weight file, checks the fp32 total against maxBytes, and only then decodes. */
+/**
+ * Reads and validates every weight file (each within what is left of the byte budget), checks the fp32 total against
+ * maxBytes and the decoding cost against the budget, and only then decodes.
+ */
 async function loadWeights(source: FileSource, found: WeightFiles, options: LoadOptions | undefined) {
   const parsed: ParsedWeightFile[] = [];
+  const budget = options?.byteBudget;
+  let read = 0;
   for (const file of found.files) {
     throwIfAborted(options?.signal);
-    parsed.push(await parseWeightFile(source, file, found.format, options));
+    const left = budget === undefined ? undefined : budget - read;
+    const maxFileBytes = left === undefined ? options?.maxFileBytes : Math.min(left, options?.maxFileBytes ?? Infinity);
+    const weightFile = await parseWeightFile(source, file, found.format, { ...options, maxFileBytes });
+    read += weightFile.fileBytes;
+    parsed.push(weightFile);
   }
   const total = parsed.reduce((sum, p) => sum + p.bytes, 0);
   if (options?.maxBytes !== undefined && total > options.maxBytes) throw new CheckpointTooLargeError(total, options.maxBytes, source.label);
+  const resident = parsed.reduce((sum, p) => sum + p.residentBytes, 0);
+  if (budget !== undefined && resident > budget) throw new CheckpointBudgetError(resident, budget, source.label, 'decoding the weights needs');
   const tensors: TensorMap = new Map();
   const aliases = new Map<string, string>();
   let renamed = 0;
@@ -217,7 +277,7 @@ async function loadWeights(source: FileSource, found: WeightFiles, options: Load
     fileAliases.forEach((canonical, alias) => aliases.set(modernName(alias), modernName(canonical)));
     for (const [name, tensor] of fileTensors) {
       if (found.weightMap && found.weightMap.get(name) !== weightFile.file) {
-        throw new CheckpointFormatError(weightFile.file, `the index assigns it to ${found.weightMap.get(name) ?? 'no shard'}`, name);
+        throw new CheckpointFormatError(weightFile.file, `the index assigns it to ${clip(found.weightMap.get(name) ?? 'no shard')}`, name);
       }
       if (modernName(name) !== name) renamed++;
       tensors.set(modernName(name), tensor);
@@ -236,6 +296,12 @@ export interface LoadOptions extends ReadOptions {
    * exceeds this many bytes. (estimateCheckpointBytes answers the same question before downloading.)
    */
   maxBytes?: number;
+  /**
+   * Caps what the weights may cost: the weight files read (all together; a file over what is left is refused from
+   * its size before or while it is read) and the bytes decoding allocates (refused before decoding). loadModel
+   * passes checkpointByteBudget(config) (src/model/load-model.ts). A CheckpointBudgetError or FileTooLargeError says so.
+   */
+  byteBudget?: number;
 }
 
 export async function loadCheckpoint(source: FileSource, options?: LoadOptions): Promise<Checkpoint> {

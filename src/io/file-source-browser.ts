@@ -1,5 +1,5 @@
 // Browser file sources: files the user picked or dropped, and a Cache Storage cache for Hub downloads.
-import { throwIfAborted, type FileSource } from './file-source.ts';
+import { checkFileSize, throwIfAborted, type FileSource } from './file-source.ts';
 import type { FileCache } from './hub.ts';
 
 /** The last path component: a dropped folder gives "bert-tiny/config.json", the loader asks for "config.json". */
@@ -18,6 +18,7 @@ export function createFileListSource(files: Iterable<File>, label = 'picked file
       throwIfAborted(options?.signal);
       const file = byName.get(name);
       if (!file) return null;
+      checkFileSize(`${label}/${name}`, file.size, options);
       const bytes = new Uint8Array(await file.arrayBuffer());
       options?.onProgress?.({ file: name, loaded: bytes.length, total: bytes.length });
       return bytes;

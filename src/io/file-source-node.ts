@@ -1,7 +1,7 @@
 // Node-only file sources: a model folder on disk, a folder cache for Hub downloads, and writing saved files.
 import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { throwIfAborted, type FileSink, type FileSource } from './file-source.ts';
+import { checkFileSize, throwIfAborted, type FileSink, type FileSource } from './file-source.ts';
 import type { FileCache } from './hub.ts';
 
 /** Refuses names that would leave the folder ("../x", absolute paths). */
@@ -17,12 +17,15 @@ function isMissing(error: unknown): boolean {
 }
 
 export function createFolderSource(dir: string): FileSource {
+  const label = `folder ${resolve(dir)}`;
   return {
-    label: `folder ${resolve(dir)}`,
+    label,
     async readFile(name, options) {
       throwIfAborted(options?.signal);
       try {
-        const bytes = new Uint8Array(await readFile(insideFolder(dir, name), { signal: options?.signal }));
+        const path = insideFolder(dir, name);
+        if (options?.maxFileBytes !== undefined) checkFileSize(`${label}/${name}`, (await stat(path)).size, options);
+        const bytes = new Uint8Array(await readFile(path, { signal: options?.signal }));
         options?.onProgress?.({ file: name, loaded: bytes.length, total: bytes.length });
         return bytes;
       } catch (error) {

@@ -1,4 +1,7 @@
 // Where checkpoint and tokenizer files come from: one small interface for a folder, picked files, the Hub or memory.
+// Reads can carry a size cap (maxFileBytes) that every source checks before or while reading.
+import { clip } from './format-error.ts';
+import { decodeUtf8Strict } from './text-decode.ts';
 
 export interface ReadProgress {
   file: string;
@@ -10,7 +13,39 @@ export interface ReadProgress {
 export interface ReadOptions {
   onProgress?: (progress: ReadProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Refuse (FileTooLargeError) a file larger than this many bytes: from its size before reading where the source
+   * knows it (folder, picked file, Content-Length), otherwise as soon as the bytes read pass it.
+   */
+  maxFileBytes?: number;
 }
+
+/** A file is larger than the reader allows (a config.json-derived budget, or the cap on JSON files). */
+export class FileTooLargeError extends Error {
+  override name = 'FileTooLargeError';
+  constructor(
+    readonly location: string,
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
+    super(`${location} is ${describeSize(bytes)}, over the ${describeSize(limit)} allowed here; ${FILE_TOO_LARGE_ADVICE}`);
+  }
+}
+
+const FILE_TOO_LARGE_ADVICE = "check that the file belongs to this model (its config.json fixes the model's size)";
+
+function describeSize(bytes: number): string {
+  return bytes < 2 ** 20 ? `${bytes} bytes` : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+}
+
+/** Throws a FileTooLargeError when `bytes` exceeds the read's maxFileBytes. */
+export function checkFileSize(location: string, bytes: number, options: ReadOptions | undefined): void {
+  const limit = options?.maxFileBytes;
+  if (limit !== undefined && bytes > limit) throw new FileTooLargeError(location, bytes, limit);
+}
+
+/** config.json, shard indexes, tokenizer.json and vocab.txt larger than this are refused (the largest real tokenizer.json is ~35 MB). */
+export const MAX_CONFIG_FILE_BYTES = 64 * 2 ** 20;
 
 export interface FileSource {
   /** Says where the files come from, for error messages ("folder /models/bert-tiny", "hub org/name@main"). */
@@ -30,8 +65,10 @@ export interface FileSink {
 export function createMemorySource(files: Map<string, Uint8Array>, label = 'memory'): FileSource & FileSink {
   return {
     label,
-    async readFile(name) {
-      return files.get(name) ?? null;
+    async readFile(name, options) {
+      const bytes = files.get(name) ?? null;
+      if (bytes) checkFileSize(`${label}/${name}`, bytes.length, options);
+      return bytes;
     },
     async readRange(name, start, length) {
       const bytes = files.get(name);
@@ -70,14 +107,20 @@ export async function allInOrder<T extends readonly unknown[]>(reads: { [K in ke
   return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
-/** Reads and parses a JSON file; null when absent, an error naming the file and source when it is not JSON. */
+/**
+ * Reads and parses a JSON file (strict UTF-8, at most MAX_CONFIG_FILE_BYTES unless the options say less); null when
+ * absent, an error naming the file and source when it is not JSON.
+ */
 export async function readJsonFile(source: FileSource, name: string, options?: ReadOptions): Promise<unknown | null> {
-  const bytes = await source.readFile(name, options);
+  const maxFileBytes = Math.min(options?.maxFileBytes ?? MAX_CONFIG_FILE_BYTES, MAX_CONFIG_FILE_BYTES);
+  const bytes = await source.readFile(name, { ...options, maxFileBytes });
   if (bytes === null) return null;
+  checkFileSize(fileLocation(source, name), bytes.length, { maxFileBytes });
+  const text = decodeUtf8Strict(bytes, fileLocation(source, name));
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return JSON.parse(text);
   } catch (error) {
-    throw new Error(`${name} in ${source.label} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`${name} in ${source.label} is not valid JSON: ${clip(error instanceof Error ? error.message : String(error), 200)}`);
   }
 }
 

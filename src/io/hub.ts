@@ -1,8 +1,10 @@
-// Hugging Face Hub files as a FileSource: <base>/<repo>/resolve/<revision>/<file>, streamed with progress and
-// cancel, optionally cached; 401/404/network failures become HubErrors naming the repo and the file.
+// Hugging Face Hub files as a FileSource: <base>/<repo>/resolve/<revision>/<file>, streamed with progress, cancel,
+// an idle timeout and a size cap, optionally cached; 401/404/network failures become HubErrors naming repo and file.
+import { clip } from './format-error.ts';
 import { throwIfAborted, type FileSource, type ReadOptions } from './file-source.ts';
+import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer, readResponseBody, timeoutSeconds } from './http-body.ts';
 
-/** Stores downloaded files by URL (Cache Storage in the page, a folder in Node). */
+/** Stores downloaded files by URL (Cache Storage in the page, a folder in Node). `put` may throw (a full storage). */
 export interface FileCache {
   get(key: string): Promise<Uint8Array | null>;
   put(key: string, bytes: Uint8Array): Promise<void>;
@@ -30,6 +32,15 @@ export interface HubOptions {
   token?: string;
   cache?: FileCache;
   fetch?: typeof fetch;
+  /** A request fails when no response, or no new bytes of its body, came for this long (default 30 s). */
+  timeoutMs?: number;
+  /** Called with each warning as it is recorded in the source's `warnings` (a file that could not be cached). */
+  onWarning?: (message: string) => void;
+}
+
+/** A Hub source also keeps the warnings of its reads: files it could not cache (they still loaded). */
+export interface HubFileSource extends FileSource {
+  readonly warnings: string[];
 }
 
 export const DEFAULT_HUB_URL = 'https://huggingface.co';
@@ -39,108 +50,136 @@ export function hubFileUrl(baseUrl: string, repo: string, revision: string, file
   return `${baseUrl.replace(/\/+$/, '')}/${repo}/resolve/${encodeURIComponent(revision)}/${path}`;
 }
 
-const REPO_ID = /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/;
+/** The Hub's own rule: each part is letters, digits, "-", "_", "." (no "--" or ".."), at most 96 characters. */
+const REPO_PART = /^\w(?:[\w.-]{0,94}\w)?$/;
+const MAX_REPO_PART = 96;
+const MAX_REVISION = 256;
 
 export function isHubRepoId(text: string): boolean {
-  return REPO_ID.test(text) && !text.includes('..');
+  const parts = text.split('/');
+  return parts.length <= 2 && parts.every((part) => part.length <= MAX_REPO_PART && REPO_PART.test(part) && !part.includes('--') && !part.includes('..'));
 }
 
-export function createHubSource(options: HubOptions): FileSource {
+/** Why a repo id or revision cannot be requested, or null when it can (checked before any request). */
+export function hubIdProblem(repo: string, revision = 'main'): string | null {
+  if (!isHubRepoId(repo)) {
+    return `"${clip(repo, 60)}" is not a Hub repo id: expected "org/name", each part letters, digits, "-", "_" or "." (no "--" or ".."), at most ${MAX_REPO_PART} characters`;
+  }
+  if (revision.length === 0 || revision.length > MAX_REVISION || /[\s\0]/.test(revision)) {
+    return `"${clip(revision, 60)}" is not a revision: a branch, tag or commit of at most ${MAX_REVISION} characters without spaces`;
+  }
+  return null;
+}
+
+function isQuotaError(error: unknown): boolean {
+  return (error as { name?: string })?.name === 'QuotaExceededError';
+}
+
+export function createHubSource(options: HubOptions): HubFileSource {
   const { repo, cache } = options;
-  if (!isHubRepoId(repo)) throw new Error(`"${repo}" is not a Hub repo id (expected "org/name")`);
   const revision = options.revision ?? 'main';
+  const problem = hubIdProblem(repo, revision);
+  if (problem) throw new Error(problem);
   const baseUrl = options.baseUrl ?? DEFAULT_HUB_URL;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const where = (file: string) => `${file} of ${repo}@${revision} (${baseUrl})`;
+  const warnings: string[] = [];
+  const warn = (message: string) => {
+    warnings.push(message);
+    options.onWarning?.(message);
+  };
 
   /** Issues the request; returns null for a missing file, throws a HubError for anything else that failed. */
-  async function request(file: string, signal: AbortSignal | undefined, range?: string): Promise<Response | null> {
+  async function request(file: string, timer: IdleTimer, signal: AbortSignal | undefined, range?: string): Promise<Response | null> {
     const headers: Record<string, string> = {};
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
     if (range) headers.Range = range;
     let response: Response;
     try {
-      response = await doFetch(hubFileUrl(baseUrl, repo, revision, file), { headers, signal });
+      response = await doFetch(hubFileUrl(baseUrl, repo, revision, file), { headers, signal: timer.signal });
     } catch (error) {
       throwIfAborted(signal);
+      if (timer.timedOut) throw new HubError(`could not download ${where(file)}: no response for ${timeoutSeconds(timer)}; check the connection and try again`, repo, file, null);
       throw new HubError(`could not download ${where(file)}: network failure (${error instanceof Error ? error.message : String(error)})`, repo, file, null);
     }
+    timer.touch();
     if (response.ok || response.status === 416) return response;
-    await response.body?.cancel();
+    await response.body?.cancel().catch(() => undefined);
     const code = response.headers.get('x-error-code');
     if (response.status === 404 && code !== 'RepoNotFound' && code !== 'RevisionNotFound') return null;
     if (response.status === 401 || response.status === 403 || code === 'RepoNotFound') {
       throw new HubError(`${where(file)}: HTTP ${response.status} — the repo does not exist, is private or is gated; check the id or pass a token`, repo, file, response.status);
     }
-    if (code === 'RevisionNotFound') throw new HubError(`${where(file)}: revision "${revision}" not found`, repo, file, response.status);
-    throw new HubError(`${where(file)}: HTTP ${response.status} ${response.statusText}`, repo, file, response.status);
+    if (code === 'RevisionNotFound') throw new HubError(`${where(file)}: revision "${clip(revision, 60)}" not found`, repo, file, response.status);
+    throw new HubError(`${where(file)}: HTTP ${response.status} ${clip(response.statusText, 60)}`, repo, file, response.status);
   }
 
-  /** Reads the body chunk by chunk, reporting progress; the signal aborts the read mid-stream. */
-  async function readBody(file: string, response: Response, options: ReadOptions | undefined): Promise<Uint8Array> {
-    const lengthHeader = response.headers.get('content-length');
-    const total = lengthHeader !== null ? Number(lengthHeader) : null;
-    const chunks: Uint8Array[] = [];
-    let loaded = 0;
-    options?.onProgress?.({ file, loaded, total });
-    if (response.body) {
-      const reader = response.body.getReader();
-      try {
-        for (;;) {
-          throwIfAborted(options?.signal);
-          const { done, value } = await reader.read();
-          if (done) break;
-          chunks.push(value);
-          loaded += value.length;
-          options?.onProgress?.({ file, loaded, total });
-        }
-      } catch (error) {
-        await reader.cancel().catch(() => undefined);
-        throwIfAborted(options?.signal);
-        throw new HubError(`download of ${where(file)} failed after ${loaded} bytes: ${error instanceof Error ? error.message : String(error)}`, repo, file, null);
+  /** Runs one request and reads its body under one idle timer; a 206 answer may not exceed the range asked for. */
+  async function download(file: string, readOptions: ReadOptions | undefined, range?: { start: number; length: number }): Promise<{ response: Response; bytes: Uint8Array } | null> {
+    const timer = new IdleTimer(timeoutMs, readOptions?.signal);
+    try {
+      const header = range && `bytes=${range.start}-${range.start + range.length - 1}`;
+      const response = await request(file, timer, readOptions?.signal, header);
+      if (!response) return null;
+      if (response.status === 416) {
+        await response.body?.cancel().catch(() => undefined);
+        return { response, bytes: new Uint8Array(0) };
       }
+      const fail = (message: string) => new HubError(message, repo, file, null);
+      const maxFileBytes = range && response.status === 206 ? Math.min(range.length, readOptions?.maxFileBytes ?? Infinity) : readOptions?.maxFileBytes;
+      return { response, bytes: await readResponseBody(response, { file, where: where(file), timer, fail }, { ...readOptions, maxFileBytes }) };
+    } finally {
+      timer.stop();
     }
-    if (total !== null && loaded !== total) {
-      throw new HubError(`download of ${where(file)} ended after ${loaded} of ${total} bytes`, repo, file, null);
+  }
+
+  async function cached(key: string, file: string): Promise<Uint8Array | null> {
+    if (!cache) return null;
+    try {
+      return await cache.get(key);
+    } catch (error) {
+      warn(`${file}: the download cache could not be read (${clip(error instanceof Error ? error.message : String(error), 100)}); downloading it again`);
+      return null;
     }
-    const bytes = new Uint8Array(loaded);
-    let at = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, at);
-      at += chunk.length;
+  }
+
+  async function store(key: string, file: string, bytes: Uint8Array): Promise<void> {
+    if (!cache) return;
+    try {
+      await cache.put(key, bytes);
+    } catch (error) {
+      const why = isQuotaError(error) ? 'the browser storage is full (QuotaExceededError)' : clip(error instanceof Error ? error.message : String(error), 100);
+      warn(`${file} was not cached: ${why}. The model still loads; the file will be downloaded again next time (free site storage to cache it).`);
     }
-    return bytes;
   }
 
   return {
-    label: `hub ${repo}@${revision} (${baseUrl})`,
+    label: `hub ${repo}@${clip(revision, 60)} (${baseUrl})`,
+    warnings,
     async readFile(file, readOptions) {
       throwIfAborted(readOptions?.signal);
       const key = hubFileUrl(baseUrl, repo, revision, file);
-      const cached = await cache?.get(key);
-      if (cached) {
-        readOptions?.onProgress?.({ file, loaded: cached.length, total: cached.length });
-        return cached;
+      const hit = await cached(key, file);
+      if (hit) {
+        readOptions?.onProgress?.({ file, loaded: hit.length, total: hit.length });
+        return hit;
       }
-      const response = await request(file, readOptions?.signal);
-      if (!response) return null;
-      const bytes = await readBody(file, response, readOptions);
-      await cache?.put(key, bytes);
-      return bytes;
+      const result = await download(file, readOptions);
+      if (!result) return null;
+      await store(key, file, result.bytes);
+      return result.bytes;
     },
     async readRange(file, start, length, readOptions) {
-      const cached = await cache?.get(hubFileUrl(baseUrl, repo, revision, file));
-      if (cached) return { bytes: cached.subarray(start, start + length), fileSize: cached.length };
+      const hit = await cached(hubFileUrl(baseUrl, repo, revision, file), file);
+      if (hit) return { bytes: hit.subarray(start, start + length), fileSize: hit.length };
       if (length <= 0) return { bytes: new Uint8Array(0), fileSize: 0 };
-      const response = await request(file, readOptions?.signal, `bytes=${start}-${start + length - 1}`);
-      if (!response) return null;
+      const result = await download(file, readOptions, { start, length });
+      if (!result) return null;
+      const { response, bytes } = result;
       const contentRange = response.headers.get('content-range');
       const fileSize = Number(contentRange?.slice(contentRange.lastIndexOf('/') + 1));
-      if (response.status === 416) {
-        await response.body?.cancel();
-        return { bytes: new Uint8Array(0), fileSize: Number.isFinite(fileSize) ? fileSize : start };
-      }
-      const bytes = await readBody(file, response, readOptions);
+      if (response.status === 416) return { bytes, fileSize: Number.isFinite(fileSize) ? fileSize : start };
       if (response.status === 200) return { bytes: bytes.subarray(start, start + length), fileSize: bytes.length };
       if (!Number.isFinite(fileSize)) throw new HubError(`${where(file)}: range response without a usable Content-Range`, repo, file, response.status);
       return { bytes, fileSize };

@@ -2,7 +2,7 @@
 import { parquetReadObjects } from 'hyparquet';
 import type { RetrievalDataset } from '../retrieval/dataset.ts';
 import type { Qrels } from '../retrieval/run-types.ts';
-import { assembleDataset, type JsonlRecord } from './beir.ts';
+import { assembleDataset, checkTrecId, type JsonlRecord } from './beir.ts';
 import { allInOrder, fileLocation, readRequiredFile, type FileSource } from './file-source.ts';
 import { createUrlFolderSource } from './url-folder-source.ts';
 
@@ -60,6 +60,7 @@ function textRecords(rows: Row[], where: string): { records: JsonlRecord[]; dupl
   rows.forEach((row, i) => {
     if (row._id === null || row._id === undefined || typeof row.text !== 'string') throw new Error(`${where}: row ${i} lacks _id or text`);
     const id = String(row._id);
+    checkTrecId(id, '_id', `${where} row ${i}`);
     if (seen.has(id)) return void duplicates++;
     seen.add(id);
     records.push({ id, text: row.text, title: typeof row.title === 'string' ? row.title : undefined });
@@ -75,7 +76,9 @@ function qrelsFromRows(rows: Row[], where: string): { qrels: Qrels; duplicates: 
     const docId = row['corpus-id'];
     if (queryId === null || queryId === undefined || docId === null || docId === undefined) throw new Error(`${where}: row ${i} lacks query-id or corpus-id`);
     const score = row.score === undefined ? 1 : Number(row.score); // NanoBEIR lists positives only
-    if (!Number.isInteger(score)) throw new Error(`${where}: row ${i} has a non-integer score ${String(row.score)}`);
+    if (!Number.isInteger(score)) throw new Error(`${where}: row ${i} has a non-integer score ${String(row.score).slice(0, 40)}`);
+    checkTrecId(String(queryId), 'query-id', `${where} row ${i}`);
+    checkTrecId(String(docId), 'corpus-id', `${where} row ${i}`);
     let judged = qrels.get(String(queryId));
     if (!judged) qrels.set(String(queryId), (judged = new Map()));
     if (judged.has(String(docId))) duplicates++;

@@ -1,6 +1,14 @@
 // A restricted pickle reader: the opcodes a PyTorch state dict uses, globals resolved only through an allow-list hook.
 // It never evaluates anything: "calling" a global runs the hook's own TypeScript, which only builds plain data.
-import { CheckpointFormatError } from './format-error.ts';
+import { CheckpointFormatError, clip } from './format-error.ts';
+
+/** Widest integer (LONG1/LONG4 payload) a state dict needs: int64. Wider ones are refused, never decoded. */
+export const MAX_PICKLE_INTEGER_BYTES = 8;
+
+export interface UnpickleOptions {
+  /** Refuse LONG1/LONG4 integers wider than this many bytes (default 8; the legacy magic number needs 10). */
+  maxIntegerBytes?: number;
+}
 
 export class PickleTuple {
   constructor(readonly items: unknown[]) {}
@@ -40,13 +48,14 @@ export function describePickleValue(value: unknown, depth = 0): string {
   if (value instanceof PickleTuple) return `(${value.items.slice(0, 6).map((v) => describePickleValue(v, depth + 1)).join(', ')})`;
   if (Array.isArray(value)) return `[${value.slice(0, 6).map((v) => describePickleValue(v, depth + 1)).join(', ')}]`;
   if (value instanceof PickleDict) return `dict(${value.entries.size} items)`;
-  if (isGlobal(value)) return value.qualifiedName;
+  if (isGlobal(value)) return clip(value.qualifiedName);
   if (value instanceof Uint8Array) return `bytes(${value.length})`;
   return value.constructor?.name ?? 'object';
 }
 
 /** Runs one pickle starting at `start`; returns the unpickled value and the offset just after its STOP. */
-export function unpickle(bytes: Uint8Array, start: number, file: string, hooks: PickleHooks): { value: unknown; end: number } {
+export function unpickle(bytes: Uint8Array, start: number, file: string, hooks: PickleHooks, options: UnpickleOptions = {}): { value: unknown; end: number } {
+  const maxIntegerBytes = options.maxIntegerBytes ?? MAX_PICKLE_INTEGER_BYTES;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const stack: unknown[] = [];
   const memo = new Map<number, unknown>();
@@ -67,7 +76,7 @@ export function unpickle(bytes: Uint8Array, start: number, file: string, hooks: 
   const i32 = () => view.getInt32(need(4), true);
   const u64 = () => {
     const value = view.getBigUint64(need(8), true);
-    return value > BigInt(Number.MAX_SAFE_INTEGER) ? fail(`length ${value} is too large`) : Number(value);
+    return value > BigInt(Number.MAX_SAFE_INTEGER) ? fail('length is too large') : Number(value);
   };
   const raw = (n: number) => bytes.subarray(need(n), pos);
   const utf8 = (n: number) => {
@@ -90,6 +99,11 @@ export function unpickle(bytes: Uint8Array, start: number, file: string, hooks: 
     const items = stack.splice(at);
     items.shift();
     return items;
+  };
+  /** Reads a LONG1/LONG4 payload of n bytes; the width is checked first, so decoding stays cheap. */
+  const long = (n: number): bigint => {
+    if (n > maxIntegerBytes) fail(`integer of ${n} bytes is wider than the ${maxIntegerBytes} bytes a tensor state dict uses`);
+    return signedLittleEndian(raw(n));
   };
   const signedLittleEndian = (data: Uint8Array): bigint => {
     let value = 0n;
@@ -156,14 +170,11 @@ export function unpickle(bytes: Uint8Array, start: number, file: string, hooks: 
         stack.push(u16());
         break;
       case 0x8a: // LONG1
-        stack.push(smallIfSafe(signedLittleEndian(raw(u8()))));
+        stack.push(smallIfSafe(long(u8())));
         break;
-      case 0x8b: {
-        // LONG4
-        const n = i32();
-        stack.push(smallIfSafe(signedLittleEndian(raw(n))));
+      case 0x8b: // LONG4
+        stack.push(smallIfSafe(long(i32())));
         break;
-      }
       case 0x47: // BINFLOAT (big-endian double)
         stack.push(view.getFloat64(need(8), false));
         break;

@@ -1,5 +1,6 @@
 // Picks a model's tokenizer: tokenizer.json when present, otherwise a WordPiece tokenizer from vocab.txt.
-import { readJsonFile, type FileSource, type ReadOptions } from './file-source.ts';
+import { MAX_CONFIG_FILE_BYTES, fileLocation, readJsonFile, type FileSource, type ReadOptions } from './file-source.ts';
+import { decodeUtf8Strict } from './text-decode.ts';
 import type { TextTokenizer } from './tokenizer.ts';
 import { createTokenizerJsonTokenizer } from './tokenizer-json.ts';
 import { createWordPieceTokenizer } from './wordpiece.ts';
@@ -14,12 +15,12 @@ export async function loadTokenizer(source: FileSource, options?: ReadOptions): 
       throw new Error(`tokenizer.json in ${source.label}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  const vocab = await source.readFile('vocab.txt', options);
+  const vocab = await source.readFile('vocab.txt', { ...options, maxFileBytes: MAX_CONFIG_FILE_BYTES });
   if (vocab === null) throw new Error(`no tokenizer in ${source.label}: neither tokenizer.json nor vocab.txt`);
   const specialTokens = Object.values(config.added_tokens_decoder ?? {})
     .filter((t: any) => t?.special && typeof t.content === 'string')
     .map((t: any) => t.content as string);
-  return createWordPieceTokenizer(new TextDecoder().decode(vocab), {
+  return createWordPieceTokenizer(decodeUtf8Strict(vocab, fileLocation(source, 'vocab.txt')), {
     lowercase: config.do_lower_case ?? true,
     stripAccents: config.strip_accents ?? null,
     tokenizeChineseChars: config.tokenize_chinese_chars ?? true,

@@ -1,6 +1,6 @@
 // Restricted reader for PyTorch `pytorch_model.bin` state dicts, zip format (torch >= 1.6) and the legacy format before it.
-// Only the globals a tensor state dict needs are allowed; tensors sharing one storage view come back as one HostTensor.
-import { CheckpointFormatError } from './format-error.ts';
+// Only the globals a tensor state dict needs are allowed; each storage is decoded once and views share it.
+import { CheckpointFormatError, clip } from './format-error.ts';
 import { DTYPE_BYTES, decodeToFloat32, type StorageDtype } from './dtype.ts';
 import { tensorSize, type HostTensor, type TensorMap } from './host-tensor.ts';
 import { PickleDict, PickleTuple, describePickleValue, unpickle, type PickleGlobal, type PickleHooks } from './pickle.ts';
@@ -37,7 +37,7 @@ export interface TorchCheckpoint {
   tensors: TensorMap;
   /** alias name -> canonical name, for names whose tensors are the same view of one storage (tied weights). */
   aliases: Map<string, string>;
-  /** Groups of names that use one storage through different views (each got its own copy). */
+  /** Groups of names that use one storage through different views (contiguous ones share its memory). */
   sharedStorages: string[][];
 }
 
@@ -101,7 +101,7 @@ function stateDictGlobals(file: string): (module: string, name: string) => Pickl
     if (module === 'torch' && Object.hasOwn(STORAGE_DTYPES, name)) return new StorageType(qualifiedName, STORAGE_DTYPES[name]);
     throw new CheckpointFormatError(
       file,
-      `refuses pickle global "${qualifiedName}": only tensor state dicts are read (allowed: ${[...Object.keys(callables), 'torch.*Storage'].join(', ')})`,
+      `refuses pickle global "${clip(qualifiedName)}": only tensor state dicts are read (allowed: ${[...Object.keys(callables), 'torch.*Storage'].join(', ')})`,
     );
   };
 }
@@ -114,6 +114,7 @@ function storageLoader(file: string, storages: Map<string, TorchStorageRef>): (p
     if (tag !== 'storage' || !(type instanceof StorageType) || (typeof key !== 'string' && typeof key !== 'number') || typeof numel !== 'number' || !Number.isSafeInteger(numel) || numel < 0) {
       throw new CheckpointFormatError(file, `unsupported persistent id ${describePickleValue(pid)} (expected a tensor storage)`);
     }
+    if (String(key).length > 64) throw new CheckpointFormatError(file, `storage key of ${String(key).length} characters (torch.save writes short numbers)`);
     if (view !== undefined && view !== null) throw new CheckpointFormatError(file, `storage ${key} is a pre-0.4 storage view, which is not supported`);
     const existing = storages.get(String(key));
     if (existing) {
@@ -145,7 +146,7 @@ function indexZip(bytes: Uint8Array, file: string, verifyCrc: boolean): TorchSta
   if (pickles.length !== 1) throw new CheckpointFormatError(file, `expected one <archive>/data.pkl in the zip, found ${pickles.length}`);
   const prefix = pickles[0].slice(0, -'data.pkl'.length);
   const byteorder = entries.get(prefix + 'byteorder');
-  if (byteorder && new TextDecoder().decode(zipEntryBytes(bytes, byteorder, file, verifyCrc)) !== 'little') {
+  if (byteorder && (byteorder.size > 16 || new TextDecoder().decode(zipEntryBytes(bytes, byteorder, file, verifyCrc)) !== 'little')) {
     throw new CheckpointFormatError(file, 'big-endian checkpoints are not supported');
   }
   const storages = new Map<string, TorchStorageRef>();
@@ -175,7 +176,7 @@ function indexLegacy(bytes: Uint8Array, file: string): TorchStateIndex {
       throw new CheckpointFormatError(file, 'unexpected persistent id in the legacy header');
     },
   };
-  const magic = unpickle(bytes, 0, file, plain);
+  const magic = unpickle(bytes, 0, file, plain, { maxIntegerBytes: 10 }); // the magic number is an 80-bit integer
   if (magic.value !== LEGACY_MAGIC) throw new CheckpointFormatError(file, 'not a PyTorch checkpoint (no zip signature, no legacy magic number)');
   const protocol = unpickle(bytes, magic.end, file, plain);
   if (protocol.value !== 1001) throw new CheckpointFormatError(file, `legacy protocol ${describePickleValue(protocol.value)} is not 1001`);
@@ -195,7 +196,8 @@ function indexLegacy(bytes: Uint8Array, file: string): TorchStateIndex {
   let at = keys.end;
   for (const rawKey of keys.value) {
     const storage = storages.get(String(rawKey));
-    if (!storage) throw new CheckpointFormatError(file, `legacy data for storage ${rawKey}, which no tensor uses`);
+    if (!storage) throw new CheckpointFormatError(file, `legacy data for storage ${clip(String(rawKey))}, which no tensor uses`);
+    if (locations.has(storage.key)) throw new CheckpointFormatError(file, `legacy storage ${clip(storage.key)} is listed twice`);
     if (at + 8 > bytes.length) throw new CheckpointFormatError(file, `truncated before the data of storage ${rawKey}`);
     const numel = view.getBigInt64(at, true);
     if (numel !== BigInt(storage.numel)) throw new CheckpointFormatError(file, `storage ${rawKey} records ${numel} elements, the pickle says ${storage.numel}`);
@@ -235,23 +237,43 @@ function contiguousStrides(shape: number[]): number[] {
   return strides;
 }
 
-/** Checks the view stays inside its storage; returns its element count. */
-function checkView(file: string, name: string, tensor: TorchTensorRef): number {
-  const numel = tensorSize(tensor.shape);
-  if (numel === 0) return 0;
-  const last = tensor.offset + tensor.shape.reduce((sum, n, d) => sum + (n - 1) * tensor.stride[d], 0);
-  if (last >= tensor.storage.numel) {
-    throw new CheckpointFormatError(file, `view (offset ${tensor.offset}, size [${tensor.shape.join(', ')}], stride [${tensor.stride.join(', ')}]) reaches element ${last} of a ${tensor.storage.numel}-element storage`, name);
-  }
-  return numel;
+const MAX_DIMS = 32;
+
+function describeView(tensor: TorchTensorRef): string {
+  const list = (values: number[]) => clip(values.join(', '), 60);
+  return `view (offset ${tensor.offset}, size [${list(tensor.shape)}], stride [${list(tensor.stride)}])`;
 }
 
-/** Copies a view out of decoded storage; non-contiguous views are materialised element by element. */
-function materialise(storage: Float32Array, tensor: TorchTensorRef, numel: number): Float32Array {
-  const contiguous = contiguousStrides(tensor.shape);
-  if (tensor.shape.every((n, d) => n === 1 || tensor.stride[d] === contiguous[d])) {
-    return storage.slice(tensor.offset, tensor.offset + numel);
+/**
+ * Checks the view as PyTorch's weights_only loader and safetensors would have it: inside its storage, every element
+ * its own storage element (no stride 0, no self-overlap). Returns its element count and whether it is row-major.
+ */
+function checkView(file: string, name: string, tensor: TorchTensorRef): { numel: number; contiguous: boolean } {
+  const { shape, stride } = tensor;
+  if (shape.length > MAX_DIMS) throw new CheckpointFormatError(file, `${shape.length} dimensions, more than the ${MAX_DIMS} a tensor may have`, name);
+  const numel = tensorSize(shape);
+  if (!Number.isSafeInteger(numel)) throw new CheckpointFormatError(file, `${describeView(tensor)} has too many elements to be a tensor`, name);
+  if (numel === 0) return { numel, contiguous: true };
+  const dims = shape.map((n, d) => ({ n, s: stride[d], d })).filter((x) => x.n > 1);
+  const broadcast = dims.find((x) => x.s === 0);
+  if (broadcast) {
+    throw new CheckpointFormatError(file, `${describeView(tensor)} has stride 0 in dimension ${broadcast.d}: one stored value stands for ${broadcast.n}; save the tensor with .contiguous()`, name);
   }
+  let span = 1; // storage elements reached by the dimensions seen so far, from the smallest stride up
+  for (const { n, s, d } of dims.sort((a, b) => a.s - b.s)) {
+    if (s < span) throw new CheckpointFormatError(file, `${describeView(tensor)} overlaps itself (dimension ${d}): several elements share one stored value; save the tensor with .contiguous()`, name);
+    span += (n - 1) * s;
+  }
+  const last = tensor.offset + span - 1;
+  if (last >= tensor.storage.numel) {
+    throw new CheckpointFormatError(file, `${describeView(tensor)} reaches element ${last} of a ${tensor.storage.numel}-element storage`, name);
+  }
+  const rowMajor = contiguousStrides(shape);
+  return { numel, contiguous: shape.every((n, d) => n === 1 || stride[d] === rowMajor[d]) };
+}
+
+/** Copies a non-contiguous view out of decoded storage, element by element. */
+function materialise(storage: Float32Array, tensor: TorchTensorRef, numel: number): Float32Array {
   const out = new Float32Array(numel);
   const index = new Array<number>(tensor.shape.length).fill(0);
   for (let i = 0; i < numel; i++) {
@@ -263,49 +285,100 @@ function materialise(storage: Float32Array, tensor: TorchTensorRef, numel: numbe
   return out;
 }
 
-/** fp32 bytes the state dict takes once decoded, tied views counted once. */
-export function torchDecodedBytes(index: TorchStateIndex): number {
-  const views = new Set<string>();
-  let bytes = 0;
-  for (const tensor of index.tensors.values()) {
-    const key = `${tensor.storage.key}|${tensor.offset}|${tensor.shape}|${tensor.stride}`;
-    if (!views.has(key)) bytes += 4 * tensorSize(tensor.shape);
-    views.add(key);
-  }
-  return bytes;
+const viewKey = (tensor: TorchTensorRef) => `${tensor.storage.key}|${tensor.offset}|${tensor.shape}|${tensor.stride}`;
+
+interface DecodePlan {
+  /** name -> canonical name of an identical earlier view (tied weights). */
+  aliases: Map<string, string>;
+  /** Checked views, canonical names only. */
+  views: Map<string, { tensor: TorchTensorRef; numel: number; contiguous: boolean }>;
+  /** fp32 bytes decoding allocates: each used storage once, plus a copy of each non-contiguous view. */
+  residentBytes: number;
+  /** fp32 bytes of the distinct views (what the tensors hold). */
+  tensorBytes: number;
 }
 
-/** Decodes every tensor of an indexed state dict to fp32, sharing one HostTensor between identical views. */
-export function decodeTorchState(index: TorchStateIndex): TorchCheckpoint {
-  const tensors: TensorMap = new Map();
+/** Checks every view and works out what decoding will allocate, before anything is decoded. */
+function planDecode(index: TorchStateIndex): DecodePlan {
   const aliases = new Map<string, string>();
+  const views: DecodePlan['views'] = new Map();
   const byView = new Map<string, string>();
-  const byStorage = new Map<string, string[]>();
-  const decoded = new Map<string, Float32Array>();
+  const storages = new Set<TorchStorageRef>();
+  let residentBytes = 0;
+  let tensorBytes = 0;
   for (const [name, tensor] of index.tensors) {
-    const numel = checkView(index.file, name, tensor);
-    const viewKey = `${tensor.storage.key}|${tensor.offset}|${tensor.shape}|${tensor.stride}`;
-    const canonical = byView.get(viewKey);
+    const { numel, contiguous } = checkView(index.file, name, tensor);
+    const key = viewKey(tensor);
+    const canonical = byView.get(key);
     if (canonical !== undefined) {
-      tensors.set(name, tensors.get(canonical)!);
       aliases.set(name, canonical);
       continue;
     }
-    byView.set(viewKey, name);
-    byStorage.set(tensor.storage.key, [...(byStorage.get(tensor.storage.key) ?? []), name]);
-    let storage = decoded.get(tensor.storage.key);
-    if (!storage) {
-      storage = decodeToFloat32(index.storageBytes(tensor.storage), tensor.storage.dtype, tensor.storage.numel);
-      decoded.set(tensor.storage.key, storage);
+    byView.set(key, name);
+    views.set(name, { tensor, numel, contiguous });
+    tensorBytes += 4 * numel;
+    if (!contiguous) residentBytes += 4 * numel;
+    if (numel > 0 && !storages.has(tensor.storage)) {
+      storages.add(tensor.storage);
+      residentBytes += 4 * tensor.storage.numel;
     }
-    const host: HostTensor = { shape: [...tensor.shape], data: materialise(storage, tensor, numel) };
-    tensors.set(name, host);
   }
-  const sharedStorages = [...byStorage.values()].filter((names) => names.length > 1);
-  return { format: index.format, tensors, aliases, sharedStorages };
+  return { aliases, views, residentBytes, tensorBytes };
 }
 
+/** fp32 bytes the state dict's tensors take once decoded, tied views counted once. */
+export function torchDecodedBytes(index: TorchStateIndex): number {
+  return planDecode(index).tensorBytes;
+}
+
+/** Bytes decoding allocates (each storage once, plus copies of non-contiguous views); checks every view first. */
+export function torchResidentBytes(index: TorchStateIndex): number {
+  return planDecode(index).residentBytes;
+}
+
+export interface TorchDecodeOptions {
+  /** Refuse, before decoding anything, a state dict whose decoding would allocate more than this many bytes. */
+  maxResidentBytes?: number;
+}
+
+/**
+ * Decodes every tensor of an indexed state dict to fp32. Each storage is decoded once; contiguous views share it
+ * (subarrays), non-contiguous ones get their own row-major copy; identical views are one HostTensor.
+ */
+export function decodeTorchState(index: TorchStateIndex, options: TorchDecodeOptions = {}): TorchCheckpoint {
+  const plan = planDecode(index);
+  if (options.maxResidentBytes !== undefined && plan.residentBytes > options.maxResidentBytes) {
+    throw new CheckpointFormatError(index.file, `decoding needs ${mib(plan.residentBytes)} MiB, over the budget of ${mib(options.maxResidentBytes)} MiB that config.json allows`);
+  }
+  const tensors: TensorMap = new Map();
+  const byStorage = new Map<string, string[]>();
+  const decoded = new Map<TorchStorageRef, Float32Array>();
+  for (const [name, tensor] of index.tensors) {
+    const canonical = plan.aliases.get(name);
+    if (canonical !== undefined) {
+      tensors.set(name, tensors.get(canonical)!);
+      continue;
+    }
+    const { numel, contiguous } = plan.views.get(name)!;
+    byStorage.set(tensor.storage.key, [...(byStorage.get(tensor.storage.key) ?? []), name]);
+    let data: Float32Array = new Float32Array(0);
+    if (numel > 0) {
+      let storage = decoded.get(tensor.storage);
+      if (!storage) {
+        storage = decodeToFloat32(index.storageBytes(tensor.storage), tensor.storage.dtype, tensor.storage.numel);
+        decoded.set(tensor.storage, storage);
+      }
+      data = contiguous ? storage.subarray(tensor.offset, tensor.offset + numel) : materialise(storage, tensor, numel);
+    }
+    tensors.set(name, { shape: [...tensor.shape], data } satisfies HostTensor);
+  }
+  const sharedStorages = [...byStorage.values()].filter((names) => names.length > 1);
+  return { format: index.format, tensors, aliases: plan.aliases, sharedStorages };
+}
+
+const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+
 /** Reads a pytorch_model.bin (zip or legacy) into fp32 tensors. */
-export function readTorchCheckpoint(bytes: Uint8Array, file: string, options: { verifyCrc?: boolean } = {}): TorchCheckpoint {
-  return decodeTorchState(indexTorchCheckpoint(bytes, file, options));
+export function readTorchCheckpoint(bytes: Uint8Array, file: string, options: { verifyCrc?: boolean } & TorchDecodeOptions = {}): TorchCheckpoint {
+  return decodeTorchState(indexTorchCheckpoint(bytes, file, options), options);
 }

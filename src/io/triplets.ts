@@ -1,5 +1,7 @@
-// Training triplets from a TSV file (query<TAB>positive<TAB>negative per line, MS MARCO style), strictly checked.
+// Training triplets from a TSV file (query<TAB>positive<TAB>negative per line, MS MARCO style), strictly checked:
+// strict UTF-8 (a bad byte or a UTF-16 file is an error naming file and line), then every line.
 import { readRequiredFile, type FileSource, type ReadOptions } from './file-source.ts';
+import { textOf } from './text-decode.ts';
 
 export interface Triplet {
   query: string;
@@ -34,12 +36,13 @@ function preview(text: string): string {
 }
 
 /**
- * Parses triplet TSV text. Lines end in \n or \r\n; a leading byte-order mark is dropped; fields are kept as they are
- * (no trimming, no unquoting: MS MARCO files have no quoting). A line with another number of fields than three, or
- * with an empty field, is an error naming `file` and the line.
+ * Parses triplet TSV text, or bytes decoded as strict UTF-8 (decodeUtf8Strict: invalid bytes are a TextDecodeError
+ * naming `file` and the line). Lines end in \n or \r\n; a leading byte-order mark is dropped; fields are kept as
+ * they are (no trimming, no unquoting: MS MARCO files have no quoting). A line with another number of fields than
+ * three, or with an empty field, is an error naming `file` and the line.
  */
-export function parseTriplets(text: string, file: string): TripletFile {
-  const lines = text.replace(/^\uFEFF/, '').split('\n');
+export function parseTriplets(content: string | Uint8Array, file: string): TripletFile {
+  const lines = textOf(content, file).replace(/^\uFEFF/, '').split('\n');
   const triplets: Triplet[] = [];
   let blankLines = 0;
   let header = false;
@@ -70,8 +73,8 @@ export function parseTriplets(text: string, file: string): TripletFile {
   return { triplets, blankLines, header };
 }
 
-/** Reads and parses a triplet file of a source (UTF-8; invalid bytes become U+FFFD, as in Python's "replace"). */
+/** Reads and parses a triplet file of a source (strict UTF-8: a bad byte is an error naming the file and line). */
 export async function readTriplets(source: FileSource, name: string, options?: ReadOptions): Promise<TripletFile> {
   const bytes = await readRequiredFile(source, name, options);
-  return parseTriplets(new TextDecoder('utf-8').decode(bytes), `${source.label}/${name}`);
+  return parseTriplets(bytes, `${source.label}/${name}`);
 }

@@ -1,9 +1,12 @@
 // Minimal zip reader for PyTorch archives: central directory (zip64 too), stored entries only, CRC-32 checked.
+// Every entry must own its bytes: duplicate names and entries sharing or overlapping bytes are refused.
 import { crc32 } from '../util/crc32.ts';
-import { CheckpointFormatError } from './format-error.ts';
+import { CheckpointFormatError, clip } from './format-error.ts';
 
 export interface ZipEntry {
   name: string;
+  /** Offset of the entry's local header in the archive. */
+  localOffset: number;
   /** Offset of the entry's bytes in the archive (after its local header). */
   dataOffset: number;
   size: number;
@@ -80,6 +83,7 @@ function readDirectoryLocation(reader: Reader, eocd: number): Directory {
   if (offset + size > reader.bytes.length) {
     throw new CheckpointFormatError(reader.file, `zip central directory [${offset}, ${offset + size}) runs past the end of the file (${reader.bytes.length} bytes)`);
   }
+  if (count * 46 > size) throw new CheckpointFormatError(reader.file, `zip directory of ${size} bytes cannot hold the ${count} entries it announces`);
   return { count, offset, size };
 }
 
@@ -92,17 +96,30 @@ function applyZip64Extra(reader: Reader, extra: number, extraLength: number, fie
     const length = reader.u16(at + 2, 'extra field length');
     if (id === 1) {
       wanted.forEach((key, i) => {
-        if (8 * (i + 1) > length) throw new CheckpointFormatError(reader.file, `zip64 extra field of "${name}" is too short`);
+        if (8 * (i + 1) > length) throw new CheckpointFormatError(reader.file, `zip64 extra field of "${clip(name)}" is too short`);
         fields[key] = reader.u64(at + 4 + 8 * i, 'zip64 field');
       });
       return;
     }
     at += 4 + length;
   }
-  throw new CheckpointFormatError(reader.file, `entry "${name}" needs a zip64 extra field and has none`);
+  throw new CheckpointFormatError(reader.file, `entry "${clip(name)}" needs a zip64 extra field and has none`);
 }
 
-/** Lists the stored entries of a zip archive, validating every range against the archive's size. */
+/** Refuses entries whose local header + data overlap another entry's or the central directory (zip bombs by aliasing). */
+function checkDisjoint(file: string, entries: ZipEntry[], directory: Directory): void {
+  const ranges = entries.map((e) => ({ name: e.name, start: e.localOffset, end: e.dataOffset + e.size }));
+  ranges.push({ name: 'the central directory', start: directory.offset, end: directory.offset + directory.size });
+  ranges.sort((a, b) => a.start - b.start || a.end - b.end);
+  for (let i = 1; i < ranges.length; i++) {
+    const [before, after] = [ranges[i - 1], ranges[i]];
+    if (after.start < before.end) {
+      throw new CheckpointFormatError(file, `zip entries "${clip(before.name)}" and "${clip(after.name)}" overlap (bytes ${after.start}..${Math.min(before.end, after.end)}): each entry must own its bytes; the archive is corrupt or hostile`);
+    }
+  }
+}
+
+/** Lists the stored entries of a zip archive, validating every range against the archive's size and each other. */
 export function readZipDirectory(bytes: Uint8Array, file: string): Map<string, ZipEntry> {
   const reader = new Reader(bytes, file);
   const directory = readDirectoryLocation(reader, findEndOfCentralDirectory(reader));
@@ -110,8 +127,8 @@ export function readZipDirectory(bytes: Uint8Array, file: string): Map<string, Z
   const decoder = new TextDecoder();
   let at = directory.offset;
   for (let i = 0; i < directory.count; i++) {
-    if (reader.u32(at, 'central directory entry') !== CENTRAL) {
-      throw new CheckpointFormatError(file, `zip central directory entry ${i} at byte ${at} has a bad signature`);
+    if (at + 46 > directory.offset + directory.size || reader.u32(at, 'central directory entry') !== CENTRAL) {
+      throw new CheckpointFormatError(file, `zip central directory entry ${i} at byte ${at} has a bad signature or lies outside the directory`);
     }
     const flags = reader.u16(at + 8, 'flags');
     const method = reader.u16(at + 10, 'method');
@@ -122,19 +139,20 @@ export function readZipDirectory(bytes: Uint8Array, file: string): Map<string, Z
     const commentLength = reader.u16(at + 32, 'comment length');
     const name = decoder.decode(reader.slice(at + 46, nameLength, 'entry name'));
     applyZip64Extra(reader, at + 46 + nameLength, extraLength, fields, name);
-    if (flags & 1) throw new CheckpointFormatError(file, `zip entry "${name}" is encrypted`);
+    if (flags & 1) throw new CheckpointFormatError(file, `zip entry "${clip(name)}" is encrypted`);
     if (method !== 0 || fields.compressed !== fields.size) {
-      throw new CheckpointFormatError(file, `zip entry "${name}" is compressed (method ${method}); PyTorch archives store entries uncompressed — re-save it with torch.save`);
+      throw new CheckpointFormatError(file, `zip entry "${clip(name)}" is compressed (method ${method}); PyTorch archives store entries uncompressed — re-save it with torch.save`);
     }
     if (reader.u32(fields.local, 'local header') !== LOCAL) {
-      throw new CheckpointFormatError(file, `zip entry "${name}": no local header at byte ${fields.local}`);
+      throw new CheckpointFormatError(file, `zip entry "${clip(name)}": no local header at byte ${fields.local}`);
     }
     const dataOffset = fields.local + 30 + reader.u16(fields.local + 26, 'local name length') + reader.u16(fields.local + 28, 'local extra length');
-    reader.slice(dataOffset, fields.size, `data of "${name}"`);
-    if (entries.has(name)) throw new CheckpointFormatError(file, `zip entry "${name}" appears twice`);
-    entries.set(name, { name, dataOffset, size: fields.size, crc32: crc });
+    reader.slice(dataOffset, fields.size, `data of "${clip(name)}"`);
+    if (entries.has(name)) throw new CheckpointFormatError(file, `zip entry "${clip(name)}" appears twice`);
+    entries.set(name, { name, localOffset: fields.local, dataOffset, size: fields.size, crc32: crc });
     at += 46 + nameLength + extraLength + commentLength;
   }
+  checkDisjoint(file, [...entries.values()], directory);
   return entries;
 }
 
@@ -142,7 +160,7 @@ export function readZipDirectory(bytes: Uint8Array, file: string): Map<string, Z
 export function zipEntryBytes(bytes: Uint8Array, entry: ZipEntry, file: string, verifyCrc = true): Uint8Array {
   const data = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.size);
   if (verifyCrc && crc32(data) !== entry.crc32) {
-    throw new CheckpointFormatError(file, `zip entry "${entry.name}" fails its CRC-32 check: the file is corrupt`);
+    throw new CheckpointFormatError(file, `zip entry "${clip(entry.name)}" fails its CRC-32 check: the file is corrupt`);
   }
   return data;
 }

@@ -1,5 +1,7 @@
-// Parses a Hugging Face config.json into a typed ModelConfig for the four supported masked-LM families.
-// Semantics follow transformers' modeling_{bert,roberta,distilbert,modernbert}.py and their config classes.
+// Parses a Hugging Face config.json into a typed ModelConfig for the four supported masked-LM families, sizes
+// range-checked before anything is allocated. Semantics follow transformers' modeling_*.py and config classes.
+import { clip } from '../io/format-error.ts';
+import { parameterCount } from './layout.ts';
 
 export type Architecture = 'bert' | 'roberta' | 'distilbert' | 'modernbert';
 
@@ -91,6 +93,22 @@ const CLASS_PREFIXES: [string, string][] = [
 /** Activation names transformers' ACT2FN maps to the exact erf GELU. */
 const EXACT_GELU = new Set(['gelu', 'gelu_python']);
 
+/**
+ * Largest sizes a config may declare: far above every published encoder (BERT-large: 24 layers, 1024 hidden;
+ * XLM-R: 250k vocabulary; ModernBERT: 8192 positions), low enough that nothing is allocated for a corrupt or
+ * hostile config.json. The parameter count (tied decoder counted once) must stay under `parameters`.
+ */
+export const CONFIG_LIMITS = {
+  vocabSize: 2 ** 21,
+  hidden: 2 ** 15,
+  layers: 512,
+  heads: 1024,
+  intermediate: 2 ** 17,
+  maxPositions: 2 ** 20,
+  typeVocabSize: 2 ** 16,
+  parameters: 2 ** 31,
+} as const;
+
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -123,6 +141,10 @@ export function parseModelConfig(json: unknown, options: ParseOptions = {}): Mod
         : parseBertLike(read, family.architecture);
   const config: ModelConfig = { ...parsed, architecture: family.architecture, hfArchitecture: family.hfArchitecture, modelType };
   validateShapes(config, source);
+  const parameters = parameterCount(config);
+  if (parameters > CONFIG_LIMITS.parameters) {
+    throw new ConfigError(`${source}: the model would have ${(parameters / 1e9).toFixed(2)} billion parameters, more than the ${(CONFIG_LIMITS.parameters / 1e9).toFixed(2)} billion this loader accepts`);
+  }
   return config;
 }
 
@@ -131,15 +153,15 @@ function resolveModelType(c: Json, source: string): string {
   const declared = typeof c.model_type === 'string' ? c.model_type : undefined;
   const archs = Array.isArray(c.architectures) ? c.architectures.filter((a): a is string => typeof a === 'string') : [];
   if (declared !== undefined) {
-    if (!(declared in FAMILIES)) {
-      const named = archs.length > 0 ? ` (architectures: ${archs.join(', ')})` : '';
-      throw new ConfigError(`${source}: unsupported model_type "${declared}"${named}; ${supported}`);
+    if (!Object.hasOwn(FAMILIES, declared)) {
+      const named = archs.length > 0 ? ` (architectures: ${clip(archs.join(', '))})` : '';
+      throw new ConfigError(`${source}: unsupported model_type "${clip(declared, 40)}"${named}; ${supported}`);
     }
     return declared;
   }
   if (archs.length > 0) {
     const match = CLASS_PREFIXES.find(([prefix]) => archs[0].startsWith(prefix));
-    if (!match) throw new ConfigError(`${source}: unsupported architecture "${archs[0]}"; ${supported}`);
+    if (!match) throw new ConfigError(`${source}: unsupported architecture "${clip(archs[0], 60)}"; ${supported}`);
     return match[1];
   }
   // transformers' AutoConfig falls back to the longest model_type found in the checkpoint's name.
@@ -161,22 +183,22 @@ type Parsed = Omit<ModelConfig, 'architecture' | 'hfArchitecture' | 'modelType'>
 function parseBertLike(r: Reader, architecture: 'bert' | 'roberta'): Parsed {
   const positionType = r.string('position_embedding_type', 'absolute');
   if (positionType !== 'absolute') {
-    r.fail(`position_embedding_type "${positionType}" is not supported (only "absolute")`);
+    r.fail(`position_embedding_type "${clip(positionType, 40)}" is not supported (only "absolute")`);
   }
   if (r.bool('is_decoder', false)) r.fail('is_decoder = true (a causal model) is not supported for masked-LM encoding');
   const hiddenAct = r.string('hidden_act', 'gelu');
   requireExactGelu(r, 'hidden_act', hiddenAct);
-  const hidden = r.int('hidden_size', 768);
-  const heads = r.int('num_attention_heads', 12);
+  const hidden = r.int('hidden_size', 768, 1, CONFIG_LIMITS.hidden);
+  const heads = r.int('num_attention_heads', 12, 1, CONFIG_LIMITS.heads);
   return {
-    vocabSize: r.int('vocab_size', architecture === 'roberta' ? 50265 : 30522),
+    vocabSize: r.int('vocab_size', architecture === 'roberta' ? 50265 : 30522, 1, CONFIG_LIMITS.vocabSize),
     hidden,
-    layers: r.int('num_hidden_layers', 12),
+    layers: r.int('num_hidden_layers', 12, 1, CONFIG_LIMITS.layers),
     heads,
     headDim: Math.floor(hidden / heads),
-    intermediate: r.int('intermediate_size', 3072),
-    maxPositions: r.int('max_position_embeddings', 512),
-    typeVocabSize: r.int('type_vocab_size', 2),
+    intermediate: r.int('intermediate_size', 3072, 1, CONFIG_LIMITS.intermediate),
+    maxPositions: r.int('max_position_embeddings', 512, 1, CONFIG_LIMITS.maxPositions),
+    typeVocabSize: r.int('type_vocab_size', 2, 0, CONFIG_LIMITS.typeVocabSize),
     padTokenId: r.int('pad_token_id', architecture === 'roberta' ? 1 : 0),
     normEps: r.number('layer_norm_eps', 1e-12),
     normBias: true,
@@ -195,16 +217,16 @@ function parseBertLike(r: Reader, architecture: 'bert' | 'roberta'): Parsed {
 
 function parseDistilBert(r: Reader): Parsed {
   requireExactGelu(r, 'activation', r.string('activation', 'gelu'));
-  const hidden = r.int('dim', 768);
-  const heads = r.int('n_heads', 12);
+  const hidden = r.int('dim', 768, 1, CONFIG_LIMITS.hidden);
+  const heads = r.int('n_heads', 12, 1, CONFIG_LIMITS.heads);
   return {
-    vocabSize: r.int('vocab_size', 30522),
+    vocabSize: r.int('vocab_size', 30522, 1, CONFIG_LIMITS.vocabSize),
     hidden,
-    layers: r.int('n_layers', 6),
+    layers: r.int('n_layers', 6, 1, CONFIG_LIMITS.layers),
     heads,
     headDim: Math.floor(hidden / heads),
-    intermediate: r.int('hidden_dim', 3072),
-    maxPositions: r.int('max_position_embeddings', 512),
+    intermediate: r.int('hidden_dim', 3072, 1, CONFIG_LIMITS.intermediate),
+    maxPositions: r.int('max_position_embeddings', 512, 1, CONFIG_LIMITS.maxPositions),
     typeVocabSize: 0,
     padTokenId: r.int('pad_token_id', 0),
     normEps: 1e-12, // hard-coded in modeling_distilbert.py for every LayerNorm
@@ -225,22 +247,21 @@ function parseDistilBert(r: Reader): Parsed {
 function parseModernBert(r: Reader): Parsed {
   requireExactGelu(r, 'hidden_activation', r.string('hidden_activation', 'gelu'));
   requireExactGelu(r, 'classifier_activation', r.string('classifier_activation', 'gelu'));
-  const hidden = r.int('hidden_size', 768);
-  const heads = r.int('num_attention_heads', 12);
-  const layers = r.int('num_hidden_layers', 22);
-  const everyN = r.int('global_attn_every_n_layers', 3);
-  if (everyN < 1) r.fail(`global_attn_every_n_layers must be at least 1, got ${everyN}`);
+  const hidden = r.int('hidden_size', 768, 1, CONFIG_LIMITS.hidden);
+  const heads = r.int('num_attention_heads', 12, 1, CONFIG_LIMITS.heads);
+  const layers = r.int('num_hidden_layers', 22, 1, CONFIG_LIMITS.layers);
+  const everyN = r.int('global_attn_every_n_layers', 3, 1, CONFIG_LIMITS.layers);
   const layerKinds = Array.from({ length: layers }, (_, i): LayerKind => (i % everyN === 0 ? 'global' : 'local'));
   checkLayerTypes(r, layerKinds);
   const { globalTheta, localTheta } = ropeThetas(r);
   return {
-    vocabSize: r.int('vocab_size', 50368),
+    vocabSize: r.int('vocab_size', 50368, 1, CONFIG_LIMITS.vocabSize),
     hidden,
     layers,
     heads,
     headDim: Math.floor(hidden / heads),
-    intermediate: r.int('intermediate_size', 1152),
-    maxPositions: r.int('max_position_embeddings', 8192),
+    intermediate: r.int('intermediate_size', 1152, 1, CONFIG_LIMITS.intermediate),
+    maxPositions: r.int('max_position_embeddings', 8192, 1, CONFIG_LIMITS.maxPositions),
     typeVocabSize: 0,
     padTokenId: r.int('pad_token_id', 50283),
     normEps: r.number('norm_eps', 1e-5),
@@ -257,7 +278,7 @@ function parseModernBert(r: Reader): Parsed {
     modernBert: {
       globalRopeTheta: globalTheta,
       localRopeTheta: localTheta,
-      localAttention: r.int('local_attention', 128),
+      localAttention: r.int('local_attention', 128, 0, 2 * CONFIG_LIMITS.maxPositions),
       globalAttnEveryNLayers: everyN,
       layerKinds,
     },
@@ -274,7 +295,7 @@ function checkLayerTypes(r: Reader, kinds: LayerKind[]): void {
   (types as unknown[]).forEach((type, i) => {
     const expected = kinds[i] === 'global' ? 'full_attention' : 'sliding_attention';
     if (type !== expected) {
-      r.fail(`layer_types[${i}] is "${String(type)}" but global_attn_every_n_layers makes layer ${i} ${expected}`);
+      r.fail(`layer_types[${i}] is "${clip(String(type), 40)}" but global_attn_every_n_layers makes layer ${i} ${expected}`);
     }
   });
 }
@@ -286,7 +307,7 @@ function ropeThetas(r: Reader): { globalTheta: number; localTheta: number } {
     const entry = (params as Json)[key];
     if (typeof entry !== 'object' || entry === null) return undefined;
     const { rope_type: type, rope_theta: theta } = entry as Json;
-    if (type !== undefined && type !== 'default') r.fail(`rope_parameters.${key}.rope_type "${String(type)}" is not supported`);
+    if (type !== undefined && type !== 'default') r.fail(`rope_parameters.${key}.rope_type "${clip(String(type), 40)}" is not supported`);
     return typeof theta === 'number' ? theta : undefined;
   };
   if (r.raw('rope_scaling') != null) r.fail('rope_scaling is not supported');
@@ -298,7 +319,7 @@ function ropeThetas(r: Reader): { globalTheta: number; localTheta: number } {
 
 function requireExactGelu(r: Reader, key: string, value: string): void {
   if (!EXACT_GELU.has(value)) {
-    r.fail(`${key} "${value}" is not supported: only the exact erf GELU ("gelu") is implemented`);
+    r.fail(`${key} "${clip(value, 40)}" is not supported: only the exact erf GELU ("gelu") is implemented`);
   }
 }
 
@@ -326,6 +347,13 @@ function validateShapes(c: ModelConfig, source: string): void {
   if (!(c.normEps > 0)) throw new ConfigError(`${source}: layer norm epsilon must be positive, got ${c.normEps}`);
 }
 
+/** A JSON value for an error message, never long: arrays and objects are summarised, strings clipped. */
+function shortJson(v: unknown): string {
+  if (Array.isArray(v)) return `a list of ${v.length} items`;
+  if (typeof v === 'object' && v !== null) return 'an object';
+  return clip(JSON.stringify(v) ?? String(v), 40);
+}
+
 /** Typed access to config fields with transformers' defaults for absent keys. */
 class Reader {
   constructor(
@@ -344,27 +372,31 @@ class Reader {
   number(key: string, fallback: number): number {
     const v = this.json[key];
     if (v === undefined || v === null) return fallback;
-    if (typeof v !== 'number' || !Number.isFinite(v)) this.fail(`"${key}" must be a number, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'number' || !Number.isFinite(v)) this.fail(`"${key}" must be a number, got ${shortJson(v)}`);
     return v;
   }
 
-  int(key: string, fallback: number): number {
+  /** An integer in [min, max] (sizes: checked here, before anything is allocated from them). */
+  int(key: string, fallback: number, min = -Infinity, max = Infinity): number {
     const v = this.number(key, fallback);
     if (!Number.isInteger(v)) this.fail(`"${key}" must be an integer, got ${v}`);
+    if (v < min || v > max) {
+      this.fail(`"${key}" is ${v}, outside ${min}..${max}, the range this loader accepts; is config.json corrupt?`);
+    }
     return v;
   }
 
   bool(key: string, fallback: boolean): boolean {
     const v = this.json[key];
     if (v === undefined || v === null) return fallback;
-    if (typeof v !== 'boolean') this.fail(`"${key}" must be true or false, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'boolean') this.fail(`"${key}" must be true or false, got ${shortJson(v)}`);
     return v;
   }
 
   string(key: string, fallback: string): string {
     const v = this.json[key];
     if (v === undefined || v === null) return fallback;
-    if (typeof v !== 'string') this.fail(`"${key}" must be a string, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'string') this.fail(`"${key}" must be a string, got ${shortJson(v)}`);
     return v;
   }
 }

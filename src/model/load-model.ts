@@ -1,5 +1,6 @@
 // Loads a backbone for use: config (refusing unsupported architectures first), size check against the device's
-// limits before any weight is read, weights mapped to the internal layout, and a tokenizer that fits the head.
+// limits before any weight is read, weights read within a byte budget derived from the config and mapped to the
+// internal layout (unused checkpoint tensors reported), and a tokenizer that fits the head.
 import { GpuLimitError } from '../gpu/errors.ts';
 import { loadCheckpoint, type Checkpoint } from '../io/checkpoint.ts';
 import { readJsonFile, type FileSource, type ReadOptions } from '../io/file-source.ts';
@@ -7,8 +8,8 @@ import type { HostTensor } from '../io/host-tensor.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';
 import { loadTokenizer } from '../io/tokenizer-load.ts';
 import { parseModelConfig, type ModelConfig } from './config.ts';
-import { parameterLayout } from './layout.ts';
-import { loadParameters } from './weights.ts';
+import { parameterCount, parameterLayout } from './layout.ts';
+import { loadParametersReport } from './weights.ts';
 
 export interface LoadedModel {
   config: ModelConfig;
@@ -16,6 +17,15 @@ export interface LoadedModel {
   params: Map<string, HostTensor>;
   tokenizer: TextTokenizer;
   checkpoint: Checkpoint;
+  /**
+   * Checkpoint tensors the model does not use (transformers' "Some weights of the checkpoint were not used");
+   * unusedTensorsWarning (weights.ts) turns them into that warning. Known-harmless ones are in ignoredTensors.
+   */
+  unusedTensors: string[];
+  /** Skipped on purpose: tied decoder copies, position_ids/token_type_ids buffers, pooler, next-sentence head. */
+  ignoredTensors: { name: string; reason: string }[];
+  /** The byte budget the weights were read under (checkpointByteBudget of the config). */
+  byteBudget: number;
 }
 
 export interface DeviceLimits {
@@ -28,16 +38,32 @@ export interface LoadModelOptions extends ReadOptions {
   limits?: DeviceLimits;
 }
 
+/** Margin of the byte budget over the config's fp32 parameters, and the fixed allowance on top (see checkpointByteBudget). */
+export const BUDGET_MARGIN = 1.25;
+export const BUDGET_EXTRA_BYTES = 16 * 2 ** 20;
+
+/**
+ * What a checkpoint for `config` may cost to read and decode: the config's parameters plus one more vocabulary
+ * matrix (an untied copy of a tied decoder), x 4 bytes (fp32), x 1.25, + 16 MiB (buffers such as position_ids, the
+ * pooler and small extras). Weight files and decoded storages beyond this are refused (CheckpointBudgetError,
+ * FileTooLargeError): a few-KB hostile file cannot make gigabytes resident. fp16/bf16 files fit with room to spare.
+ */
+export function checkpointByteBudget(config: ModelConfig): number {
+  const parameters = parameterCount(config) + config.vocabSize * config.hidden;
+  return Math.ceil(4 * parameters * BUDGET_MARGIN) + BUDGET_EXTRA_BYTES;
+}
+
 export async function loadModel(source: FileSource, options: LoadModelOptions = {}): Promise<LoadedModel> {
   const json = await readJsonFile(source, 'config.json', options);
   if (json === null) throw new Error(`no config.json in ${source.label}`);
   const config = parseModelConfig(json, { source: `${source.label}/config.json` });
   if (options.limits) checkFitsDevice(config, options.limits, source.label);
-  const checkpoint = await loadCheckpoint(source, options);
-  const params = loadParameters(config, checkpoint.tensors, source.label);
+  const byteBudget = checkpointByteBudget(config);
+  const checkpoint = await loadCheckpoint(source, { ...options, byteBudget });
+  const { params, unusedTensors, ignoredTensors } = loadParametersReport(config, checkpoint.tensors, source.label);
   const tokenizer = await loadTokenizer(source, options);
   checkTokenizerFitsHead(tokenizer, config, source.label);
-  return { config, params, tokenizer, checkpoint };
+  return { config, params, tokenizer, checkpoint, unusedTensors, ignoredTensors, byteBudget };
 }
 
 const MODEL_ADVICE = 'this model cannot be loaded on this device; choose a smaller one.';

@@ -1,5 +1,6 @@
 // The one place that maps Hugging Face checkpoint tensor names to the internal layout (src/model/layout.ts) and back.
 // Fused q/k/v are concatenated from BERT-style query/key/value; tied decoders are the word embeddings (one tensor).
+import { clip } from '../io/format-error.ts';
 import type { HostTensor, TensorMap } from '../io/host-tensor.ts';
 import { tensorSize } from '../io/host-tensor.ts';
 import type { ModelConfig } from './config.ts';
@@ -77,17 +78,54 @@ export function mapHuggingFaceTensors(config: ModelConfig, tensors: TensorMap): 
   return report;
 }
 
-/** Like mapHuggingFaceTensors, but throws a WeightsError naming every missing or misshapen tensor. */
-export function loadParameters(config: ModelConfig, tensors: TensorMap, source = 'checkpoint'): Map<string, HostTensor> {
+/** What loading gives besides the parameters: checkpoint tensors nothing used, and those knowingly skipped. */
+export interface LoadedParameters {
+  /** Internal parameter name -> tensor. */
+  params: Map<string, HostTensor>;
+  /** Checkpoint tensors the model does not use, as transformers' "Some weights of the checkpoint were not used". */
+  unusedTensors: string[];
+  /** Known-harmless tensors skipped on purpose: tied decoder copies, position/token-type id buffers, pooler, NSP head. */
+  ignoredTensors: { name: string; reason: string }[];
+}
+
+/** Lines of an error list: at most `max` entries, then how many more. */
+function firstFew(lines: string[], max: number): string[] {
+  return lines.length <= max ? lines : [...lines.slice(0, max), `  … and ${lines.length - max} more`];
+}
+
+const LISTED = 8;
+
+/**
+ * Maps a checkpoint onto the internal layout; a WeightsError names the first few missing or misshapen tensors when
+ * the checkpoint does not cover the config. Unused and ignored checkpoint tensors come back by name.
+ */
+export function loadParametersReport(config: ModelConfig, tensors: TensorMap, source = 'checkpoint'): LoadedParameters {
   const report = mapHuggingFaceTensors(config, tensors);
-  if (report.missing.length === 0 && report.shapeMismatches.length === 0) return report.params;
+  if (report.missing.length === 0 && report.shapeMismatches.length === 0) {
+    return { params: report.params, unusedTensors: report.unexpected.map((u) => u.name), ignoredTensors: report.ignored };
+  }
+  const shapes = (shape: number[]) => clip(shape.join(','), 40);
   const lines = [
-    ...report.shapeMismatches.map((m) => `  ${m.name}: shape [${m.actual}], expected [${m.expected}] (${m.param})`),
-    ...report.missing.map((m) => `  missing ${m.names[0]} [${m.shape}]` + (m.names.length > 1 ? ` (or ${m.names.slice(1).join(', ')})` : '')),
-    ...report.unexpected.slice(0, 20).map((u) => `  unexpected ${u.name} [${u.shape}]`),
+    ...firstFew(report.shapeMismatches.map((m) => `  ${clip(m.name, 120)}: shape [${shapes(m.actual)}], expected [${m.expected}] (${m.param})`), LISTED),
+    ...firstFew(report.missing.map((m) => `  missing ${m.names[0]} [${m.shape}]` + (m.names.length > 1 ? ` (or ${m.names.slice(1).join(', ')})` : '')), LISTED),
+    ...firstFew(report.unexpected.map((u) => `  unexpected ${clip(u.name, 120)} [${shapes(u.shape)}]`), LISTED),
   ];
   const hint = report.missing.length > 0 && report.params.size === 0 ? ` — is this a ${config.hfArchitecture} checkpoint?` : '';
-  throw new WeightsError(`${source}: ${config.hfArchitecture} weights do not match the config${hint}\n${lines.join('\n')}`, report);
+  const counts = `${report.missing.length} missing, ${report.shapeMismatches.length} misshapen`;
+  throw new WeightsError(`${source}: ${config.hfArchitecture} weights do not match the config (${counts})${hint}\n${lines.join('\n')}`, report);
+}
+
+/** Like mapHuggingFaceTensors, but throws a WeightsError naming the first few missing or misshapen tensors. */
+export function loadParameters(config: ModelConfig, tensors: TensorMap, source = 'checkpoint'): Map<string, HostTensor> {
+  return loadParametersReport(config, tensors, source).params;
+}
+
+/** transformers' warning about unused checkpoint tensors, with at most `max` names; null when all were used. */
+export function unusedTensorsWarning(unused: readonly string[], where: string, architecture: string, max = 10): string | null {
+  if (unused.length === 0) return null;
+  const names = unused.slice(0, max).map((name) => clip(name, 120));
+  const more = unused.length > max ? ` … and ${unused.length - max} more` : '';
+  return `Some weights of the checkpoint in ${where} were not used by ${architecture}: ${names.join(', ')}${more}`;
 }
 
 /** The inverse mapping: internal parameters to Hugging Face names (q/k/v split again; tied decoder not written). */

@@ -1,9 +1,4 @@
-// Errors the worker itself raises; their `name` travels through comlink and tells the page how to react.
-
-/** The model would not fit the device (a tensor over a binding limit), found before its weights are fetched. */
-export class ModelTooLargeError extends Error {
-  override name = 'ModelTooLargeError';
-}
+// Errors of the worker's own state (nothing loaded or read yet); their `name` travels through comlink to the page.
 
 /** A method that needs a loaded model was called before one was loaded. */
 export class NoModelError extends Error {

@@ -28,7 +28,19 @@ const minGeometricMeanValue = 0.00001;
 
 const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Refuses options trec_eval could not mean: a negative (or non-integer) -M, a negative or non-numeric -l. */
+function checkOptions(options: EvaluateRunOptions): void {
+  const { maxDocsPerQuery, relevanceLevel } = options;
+  if (maxDocsPerQuery !== undefined && !(Number.isInteger(maxDocsPerQuery) && maxDocsPerQuery >= 0)) {
+    throw new RangeError(`maxDocsPerQuery (trec_eval -M) must be a whole number >= 0, got ${maxDocsPerQuery}`);
+  }
+  if (relevanceLevel !== undefined && !(Number.isFinite(relevanceLevel) && relevanceLevel >= 0)) {
+    throw new RangeError(`relevanceLevel (trec_eval -l) must be a number >= 0, got ${relevanceLevel}`);
+  }
+}
+
 export function evaluateRun(qrels: Qrels, run: Run, options: EvaluateRunOptions = {}): RunEvaluation {
+  checkOptions(options);
   const config: MeasureConfig = { ...defaultMeasureConfig, ...definedOnly(options) };
   const judge = {
     relevanceLevel: config.relevanceLevel,

@@ -18,15 +18,15 @@ export const defaultJudgeOptions: JudgeOptions = { relevanceLevel: 1, maxDocsPer
 
 export interface JudgedRanking {
   /** Relevance value at each rank (rank 1 first): a grade >= 0, NOT_IN_POOL or POOLED_UNJUDGED. */
-  rels: Int32Array; // (numRet,)
+  rels: Float64Array; // (numRet,) grades are longs, as in trec_eval
   numRet: number;
   /** Judged documents with grade >= relevanceLevel, retrieved or not. */
   numRel: number;
   numRelRet: number;
   numNotInPool: number;
   numPooledUnjudged: number;
-  /** countAtGrade[g] = judged documents (retrieved or not) of grade g >= 0. */
-  countAtGrade: number[];
+  /** [grade, judged documents (retrieved or not) of that grade] for each grade >= 0 present, grades ascending. */
+  gradeCounts: [grade: number, count: number][];
 }
 
 /** Byte-order comparison as C strcmp makes it for ASCII ids (UTF-16 code-unit order otherwise). */
@@ -50,13 +50,14 @@ export function judgeRanking(
   });
   if (options.judgedOnly) kept = kept.filter((rel) => rel >= 0);
 
-  const countAtGrade: number[] = [];
-  for (const grade of judgments.values()) if (grade >= 0) countAtGrade[grade] = (countAtGrade[grade] ?? 0) + 1;
-  for (let g = 0; g < countAtGrade.length; g++) countAtGrade[g] ??= 0;
+  // Sparse: a grade may be any long trec_eval's atol reads (a dense array indexed by grade could be gigabytes).
+  const counts = new Map<number, number>();
+  for (const grade of judgments.values()) if (grade >= 0) counts.set(grade, (counts.get(grade) ?? 0) + 1);
+  const gradeCounts = [...counts].sort((a, b) => a[0] - b[0]);
 
   let numRel = 0;
-  for (let g = options.relevanceLevel; g < countAtGrade.length; g++) numRel += countAtGrade[g];
-  const rels = Int32Array.from(kept);
+  for (const [grade, count] of gradeCounts) if (grade >= options.relevanceLevel) numRel += count;
+  const rels = Float64Array.from(kept);
   let numRelRet = 0;
   let numNotInPool = 0;
   let numPooledUnjudged = 0;
@@ -65,5 +66,5 @@ export function judgeRanking(
     else if (rel === POOLED_UNJUDGED) numPooledUnjudged++;
     else if (rel >= options.relevanceLevel) numRelRet++;
   }
-  return { rels, numRet: rels.length, numRel, numRelRet, numNotInPool, numPooledUnjudged, countAtGrade };
+  return { rels, numRet: rels.length, numRel, numRelRet, numNotInPool, numPooledUnjudged, gradeCounts };
 }

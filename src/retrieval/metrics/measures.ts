@@ -61,7 +61,10 @@ function prefixes(ranking: JudgedRanking, relevanceLevel: number): Prefixes {
     dcgAt[i + 1] = dcgAt[i] + (rel > 0 ? rel / Math.log2(i + 2) : 0);
   }
   const idealGains: number[] = [];
-  for (let g = ranking.countAtGrade.length - 1; g > 0; g--) for (let c = 0; c < ranking.countAtGrade[g]; c++) idealGains.push(g);
+  for (let k = ranking.gradeCounts.length - 1; k >= 0; k--) {
+    const [grade, count] = ranking.gradeCounts[k];
+    if (grade > 0) for (let c = 0; c < count; c++) idealGains.push(grade);
+  }
   const idealDcgAt = new Float64Array(idealGains.length + 1);
   idealGains.forEach((gain, i) => (idealDcgAt[i + 1] = idealDcgAt[i] + gain / Math.log2(i + 2)));
   return { relevantAt, precisionSumAt, dcgAt, idealDcgAt };
@@ -145,7 +148,7 @@ function setF(precision: number, recall: number, numRelRet: number, beta: number
 function bpref(ranking: JudgedRanking, relevanceLevel: number): number {
   const { numRel } = ranking;
   let judgedNonRelevant = 0;
-  for (let g = 0; g < Math.min(relevanceLevel, ranking.countAtGrade.length); g++) judgedNonRelevant += ranking.countAtGrade[g];
+  for (const [grade, count] of ranking.gradeCounts) if (grade < relevanceLevel) judgedNonRelevant += count;
   let nonRelevantAbove = 0;
   let sum = 0;
   for (const rel of ranking.rels) {
