@@ -1,6 +1,6 @@
 // `npm run bench -- [--out file.json] [--only matmul,splade-head,training]`: kernel benchmark table, printed and saved as JSON.
 import { writeFileSync } from 'node:fs';
-import { parseArgs, stringOption } from '../src/cli/command.ts';
+import { parseArgs } from 'node:util';
 import { nodeGpuContext } from '../src/gpu/node-gpu.ts';
 import { benchMatmul } from './bench/matmul.ts';
 import { benchSpladeHead } from './bench/splade-head.ts';
@@ -14,8 +14,8 @@ const SECTIONS: Record<string, typeof benchMatmul> = {
 };
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2), ['out', 'only']);
-  const only = stringOption(args, 'only')?.split(',') ?? Object.keys(SECTIONS);
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { out: { type: 'string' }, only: { type: 'string' } }, strict: true });
+  const only = values.only?.split(',') ?? Object.keys(SECTIONS);
   for (const name of only) if (!SECTIONS[name]) throw new Error(`unknown section "${name}" (${Object.keys(SECTIONS).join(', ')})`);
   const ctx = await nodeGpuContext('bench');
   const { vendor, architecture, description, isFallbackAdapter } = ctx.adapter;
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     printTable(name, sectionRows);
     console.log(`(${name}: ${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
   }
-  const out = stringOption(args, 'out');
+  const out = values.out;
   if (out) {
     writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), adapter: ctx.adapter, rows }, null, 2) + '\n');
     console.log(`wrote ${out}`);

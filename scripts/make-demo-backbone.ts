@@ -3,7 +3,7 @@
 // Also writes the head's row norms and anisotropy (float64 reference) for the page to show when there is no WebGPU.
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { anisotropy, headRowNorms, sampleRowPairs } from '../src/kernels/reference/head-stats.ts';
+import { anisotropy, headRowNorms, sampleRowPairs, summarizeNorms } from '../src/kernels/reference/head-stats.ts';
 import { writeSafetensors } from '../src/io/safetensors.ts';
 import { parseModelConfig } from '../src/model/config.ts';
 import { makeTinyCheckpoint } from '../src/model/tiny-model.ts';
@@ -31,10 +31,12 @@ function main(): void {
   const head = mapHuggingFaceTensors(model, tensors).params.get(decoderWeightName(model));
   if (!head) throw new Error('make-demo-backbone: the generated checkpoint has no decoder matrix');
   const W = Float64Array.from(head.data);
+  const rowNorms = headRowNorms(W, model.vocabSize, model.hidden);
   const norms: DemoHeadNorms = {
     provenance: 'synthetic demo backbone, float64 reference computed when the site was built',
+    summary: summarizeNorms(rowNorms),
     anisotropy: anisotropy(W, model.hidden, sampleRowPairs(model.vocabSize, ANISOTROPY_PAIRS, ANISOTROPY_SEED)),
-    norms: Array.from(headRowNorms(W, model.vocabSize, model.hidden), (n) => Number(n.toPrecision(6))),
+    norms: Array.from(rowNorms, (n) => Number(n.toPrecision(6))),
   };
   writeFileSync(`${outDir}${DEMO_STATS_FILE}`, JSON.stringify(norms));
   const mean = norms.norms.reduce((a, b) => a + b, 0) / norms.norms.length;

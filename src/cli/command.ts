@@ -1,55 +1,145 @@
-// The shape of one CLI command, and a small strict option parser shared by all commands.
+// The shape of a CLI command: one option table per command, parsed by node:util's parseArgs (strict: an unknown
+// option is an error) and printed as its --help, so that the usage can never drift from what is accepted.
+import { parseArgs } from 'node:util';
+
+export interface OptionSpec {
+  /** Placeholder of the value in the usage ("N", "dir"); absent for a flag. */
+  value?: string;
+  help: string;
+  /** Used when the option is absent, and shown in the usage. */
+  default?: string;
+  required?: boolean;
+}
+
+export interface PositionalSpec {
+  name: string;
+  help: string;
+  optional?: boolean;
+}
+
+export interface CommandSpec {
+  name: string;
+  /** One line for `splade-lab --help`. */
+  summary: string;
+  positionals?: PositionalSpec[];
+  options: Record<string, OptionSpec>;
+  /** Paragraphs printed after the option list. */
+  notes?: string;
+}
 
 export interface Command {
-  summary: string;
-  /** Full usage text, printed for `splade-lab <command> --help` (the summary stands in when absent). */
-  usage?: string;
-  run(argv: string[]): Promise<number>;
+  spec: CommandSpec;
+  run(args: Args): Promise<number>;
 }
 
-export interface ParsedArgs {
-  positional: string[];
-  options: Map<string, string | true>;
+/** A usage error: printed with the command's usage line. */
+export class UsageError extends Error {
+  override name = 'UsageError';
 }
 
-/**
- * Parses `--name value`, `--name=value` and bare `--flag` (names listed in `flags`).
- * Unknown options are an error, so a typo never silently does nothing.
- */
-export function parseArgs(argv: string[], valued: readonly string[], flags: readonly string[] = []): ParsedArgs {
-  const positional: string[] = [];
-  const options = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq < 0 ? undefined : eq);
-    if (flags.includes(name)) {
-      options.set(name, true);
-    } else if (valued.includes(name)) {
-      const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-      if (value === undefined) throw new Error(`option --${name} needs a value`);
-      options.set(name, value);
-    } else {
-      throw new Error(`unknown option --${name} (known: ${[...valued, ...flags].map((n) => '--' + n).join(' ')})`);
-    }
+/** The parsed arguments of one command, read through its option table (defaults applied, numbers checked). */
+export class Args {
+  constructor(
+    private readonly spec: CommandSpec,
+    private readonly values: Record<string, string | boolean | undefined>,
+    readonly positionals: string[],
+  ) {}
+
+  /** Whether the option was given on the command line. */
+  has(name: string): boolean {
+    this.known(name);
+    return this.values[name] !== undefined;
   }
-  return { positional, options };
+
+  flag(name: string): boolean {
+    this.known(name);
+    return this.values[name] === true;
+  }
+
+  /** The option's value, its default, or undefined. */
+  string(name: string): string | undefined {
+    const option = this.known(name);
+    const value = this.values[name];
+    return typeof value === 'string' ? value : option.default;
+  }
+
+  /** The option's value or default; a UsageError when neither exists. */
+  required(name: string): string {
+    const value = this.string(name);
+    if (value === undefined) throw new UsageError(`--${name} <${this.spec.options[name].value ?? 'value'}> is required`);
+    return value;
+  }
+
+  /** The option as a number (its default when absent); a UsageError when it is not a number. */
+  number(name: string): number | undefined {
+    const raw = this.string(name);
+    if (raw === undefined) return undefined;
+    const value = raw.trim() === '' ? NaN : Number(raw);
+    if (!Number.isFinite(value)) throw new UsageError(`--${name} needs a number, got "${raw}"`);
+    return value;
+  }
+
+  /** Like number(), for options that have a default. */
+  numberOr(name: string, fallback: number): number {
+    return this.number(name) ?? fallback;
+  }
+
+  positional(index: number): string | undefined {
+    return this.positionals[index];
+  }
+
+  private known(name: string): OptionSpec {
+    const option = this.spec.options[name];
+    if (!option) throw new Error(`command ${this.spec.name} has no option --${name}`);
+    return option;
+  }
 }
 
-export function numberOption(args: ParsedArgs, name: string, fallback: number): number {
-  const raw = args.options.get(name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (raw === true || !Number.isFinite(value)) throw new Error(`--${name} needs a number, got "${String(raw)}"`);
-  return value;
+/** "usage: splade-lab <name> ..." followed by one line per positional and option, from the table. */
+export function formatUsage(spec: CommandSpec): string {
+  const words = [`splade-lab ${spec.name}`];
+  for (const p of spec.positionals ?? []) words.push(p.optional ? `[<${p.name}>]` : `<${p.name}>`);
+  for (const [name, option] of Object.entries(spec.options)) {
+    const word = option.value ? `--${name} <${option.value}>` : `--${name}`;
+    words.push(option.required ? word : `[${word}]`);
+  }
+  const rows: [string, string][] = [
+    ...(spec.positionals ?? []).map((p): [string, string] => [`<${p.name}>`, p.help]),
+    ...Object.entries(spec.options).map(([name, o]): [string, string] => [
+      o.value ? `--${name} <${o.value}>` : `--${name}`,
+      `${o.help}${o.default !== undefined ? ` (default ${o.default})` : ''}`,
+    ]),
+  ];
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return [
+    `usage: ${words.join(' ')}`,
+    '',
+    spec.summary,
+    '',
+    ...rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`),
+    ...(spec.notes ? ['', spec.notes] : []),
+  ].join('\n');
 }
 
-export function stringOption(args: ParsedArgs, name: string): string | undefined {
-  const raw = args.options.get(name);
-  if (raw === true) throw new Error(`--${name} needs a value`);
-  return raw;
+/** Parses argv against the command's table: unknown options, missing values and extra positionals are UsageErrors. */
+export function parseCommandArgs(spec: CommandSpec, argv: string[]): Args {
+  const options = Object.fromEntries(Object.entries(spec.options).map(([name, o]) => [name, { type: o.value ? ('string' as const) : ('boolean' as const) }]));
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const positionals = spec.positionals ?? [];
+  if (parsed.positionals.length > positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[positionals.length]}"`);
+  const missing = positionals.find((p, i) => !p.optional && parsed.positionals[i] === undefined);
+  if (missing) throw new UsageError(`<${missing.name}> is required`);
+  const args = new Args(spec, parsed.values as Record<string, string | boolean | undefined>, parsed.positionals);
+  for (const [name, option] of Object.entries(spec.options)) if (option.required) args.required(name);
+  return args;
+}
+
+/** Writes a line of text to stdout (progress and messages go to stderr). */
+export function print(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }

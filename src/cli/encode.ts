@@ -1,54 +1,45 @@
-// `splade-lab encode --model <dir> --in <jsonl> --out <jsonl>`: sparse vectors of BEIR-style records, written for
-// Anserini (token -> integer weight), Qdrant (indices/values) or Elasticsearch/OpenSearch (rank_features).
+// `splade-lab encode --model <m> --in <jsonl> --out <jsonl>`: argument adapter over the model session's encode and
+// exportVectors: sparse vectors of BEIR-style records for Anserini, Qdrant or Elasticsearch/OpenSearch.
 import { readFile, writeFile } from 'node:fs/promises';
+import { EXPORT_FORMATS, exportVectors, isExportFormat } from '../app/export-vectors.ts';
 import { beirDocumentText, parseBeirJsonl } from '../io/beir.ts';
-import { anseriniDocumentLine, qdrantSparseVector, rankFeatures } from '../retrieval/exports.ts';
-import { numberOption, parseArgs, stringOption, type Command } from './command.ts';
-import { openGpuSession } from './gpu-session.ts';
-
-const usage = `usage: splade-lab encode --model <dir-or-hub-id> --in <records.jsonl> --out <vectors.jsonl>
-       [--format anserini|qdrant|es] [--max-length 256] [--k 1] [--prune 0] [--scale 100] [--batch 8]
-Each input line is {"_id", "title"?, "text"}; the output has one line per record.`;
-
-const FORMATS = ['anserini', 'qdrant', 'es'] as const;
-type Format = (typeof FORMATS)[number];
+import { UsageError, type Command } from './command.ts';
+import { withModelSession } from './model-session.ts';
 
 export const encodeCommand: Command = {
-  summary: 'encode JSONL records into sparse vectors for Anserini, Qdrant or Elasticsearch/OpenSearch',
-  usage,
-  async run(argv) {
-    const args = parseArgs(argv, ['model', 'in', 'out', 'format', 'max-length', 'k', 'prune', 'scale', 'batch']);
-    const [modelArg, input, output] = [stringOption(args, 'model'), stringOption(args, 'in'), stringOption(args, 'out')];
-    if (!modelArg || !input || !output || args.positional.length) throw new Error(usage);
-    const format = (stringOption(args, 'format') ?? 'anserini') as Format;
-    if (!FORMATS.includes(format)) throw new Error(`--format must be one of ${FORMATS.join(', ')}, got "${format}"`);
+  spec: {
+    name: 'encode',
+    summary: 'encode JSONL records into sparse vectors for Anserini, Qdrant or Elasticsearch/OpenSearch',
+    options: {
+      model: { value: 'dir-or-hub-id', help: 'a SPLADE or MLM model folder, or a Hub id', required: true },
+      in: { value: 'records.jsonl', help: 'one {"_id", "title"?, "text"} object per line', required: true },
+      out: { value: 'vectors.jsonl', help: 'one vector per input line', required: true },
+      format: { value: EXPORT_FORMATS.join('|'), help: 'anserini: token -> round(scale w); qdrant: indices/values; es: rank_features', default: 'anserini' },
+      'max-length': { value: 'T', help: 'tokens per text', default: '256' },
+      k: { value: 'K', help: 'divide the MLM head by k first', default: '1' },
+      prune: { value: 'N', help: "keep each vector's N largest weights (0: all)", default: '0' },
+      scale: { value: 'S', help: 'Anserini weight quantisation factor', default: '100' },
+      batch: { value: 'B', help: 'texts per GPU batch', default: '8' },
+    },
+  },
+  async run(args) {
+    const format = args.string('format')!;
+    if (!isExportFormat(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${format}"`);
+    const input = args.required('in');
+    const output = args.required('out');
     const { records } = parseBeirJsonl(await readFile(input, 'utf8'), input);
-    const session = await openGpuSession(modelArg, { k: numberOption(args, 'k', 1), batchSize: numberOption(args, 'batch', 8) });
-    try {
-      const texts = records.map((r) => beirDocumentText(r.title, r.text));
-      const vectors = await session.encoder.encode(texts, {
-        maxLength: numberOption(args, 'max-length', 256),
-        topK: numberOption(args, 'prune', 0),
-        onProgress: (done, total) => process.stderr.write(`\rencoded ${done}/${total}   `),
-      });
+    const texts = records.map((r) => beirDocumentText(r.title, r.text));
+    const request = { k: args.numberOr('k', 1), maxLength: args.numberOr('max-length', 256), topK: args.numberOr('prune', 0) };
+    const exported = await withModelSession(args.required('model'), 'encode', { batchSize: args.numberOr('batch', 8) }, async (session) => {
+      const vectors = await session.encode(texts, request, (done, total) => process.stderr.write(`\rencoded ${done}/${total}   `));
       process.stderr.write('\n');
-      const vocab = Array.from({ length: session.loaded.config.vocabSize }, (_, id) => session.loaded.tokenizer.idToToken(id) ?? `[unused${id}]`);
-      const scale = numberOption(args, 'scale', 100);
-      let dropped = 0;
-      const lines = records.map((record, i) => {
-        const vector = vectors[i];
-        if (format === 'anserini') return anseriniDocumentLine(record.id, vector, vocab, { scale, contents: texts[i] });
-        if (format === 'qdrant') return JSON.stringify({ id: record.id, vector: qdrantSparseVector(vector) });
-        const features = rankFeatures(vector, vocab, { dotReplacement: '_' });
-        dropped += features.droppedNonPositive + features.droppedDotted;
-        return JSON.stringify({ id: record.id, rank_features: features.features });
-      });
-      await writeFile(output, lines.join('\n') + '\n');
-      if (dropped) process.stderr.write(`warning: ${dropped} entries were not representable as rank_features and were left out\n`);
-      process.stderr.write(`wrote ${lines.length} ${format} vectors to ${output}\n`);
-      return 0;
-    } finally {
-      session.close();
-    }
+      const tokenizer = session.model.tokenizer;
+      const vocab = Array.from({ length: session.model.config.vocabSize }, (_, id) => tokenizer.idToToken(id) ?? `[unused${id}]`);
+      return exportVectors(format, records.map((r, i) => ({ id: r.id, text: texts[i] })), vectors, vocab, args.numberOr('scale', 100));
+    });
+    await writeFile(output, exported.lines.join('\n') + '\n');
+    if (exported.dropped) process.stderr.write(`warning: ${exported.dropped} entries were not representable as rank_features and were left out\n`);
+    process.stderr.write(`wrote ${exported.lines.length} ${format} vectors to ${output}\n`);
+    return 0;
   },
 };

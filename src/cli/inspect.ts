@@ -1,37 +1,9 @@
-// `splade-lab inspect <model> [--k K] [--json]`: architecture, size, tying and MLM-head norms before/after k.
-import { nodeGpuContext } from '../gpu/node-gpu.ts';
-import { loadCheckpoint } from '../io/checkpoint.ts';
-import { parseModelConfig } from '../model/config.ts';
-import { reportModel, type HeadNormSummary, type ModelReport } from '../model/head-report.ts';
-import { loadParameters } from '../model/weights.ts';
-import { numberOption, parseArgs, type Command } from './command.ts';
-import { resolveModelSource } from './model-source.ts';
-
-export const inspectCommand: Command = {
-  summary: 'architecture, parameters, vocabulary, tying and MLM-head row norms before/after dividing by k',
-  usage:
-    'usage: splade-lab inspect <model-folder-or-hub-id> [--k K] [--seed 1] [--json]\n' +
-    'Prints the architecture, parameter count, vocabulary, tying and the MLM head row-norm statistics (mean, max, p50,\n' +
-    'p99, anisotropy over seeded row pairs) at k = 1 and after dividing the head by k, measured by the GPU kernels.',
-  async run(argv) {
-    const args = parseArgs(argv, ['k', 'seed'], ['json']);
-    const [model] = args.positional;
-    if (!model || args.positional.length > 1) throw new Error('usage: splade-lab inspect <model-folder-or-hub-id> [--k K] [--json]');
-    const k = numberOption(args, 'k', 1);
-    const source = await resolveModelSource(model);
-    const checkpoint = await loadCheckpoint(source);
-    const config = parseModelConfig(checkpoint.config);
-    const params = loadParameters(config, checkpoint.tensors, source.label);
-    const ctx = await nodeGpuContext('inspect');
-    try {
-      const report = await reportModel(ctx, config, params, k, { seed: numberOption(args, 'seed', 1) });
-      process.stdout.write(args.options.has('json') ? JSON.stringify(report) + '\n' : formatReport(report));
-    } finally {
-      ctx.destroy();
-    }
-    return 0;
-  },
-};
+// `splade-lab inspect <model>`: argument adapter over inspectModel: architecture, size, tying and MLM-head row norms
+// before and after dividing by k.
+import { inspectModel, type HeadNormSummary, type ModelReport } from '../app/head-report.ts';
+import { openWeightsRef } from '../app/open-model.ts';
+import { modelRefFromArgument, nodePlatform } from '../app/platform-node.ts';
+import type { Command } from './command.ts';
 
 function formatReport(r: ModelReport): string {
   const row = (label: string, s: HeadNormSummary) =>
@@ -40,8 +12,36 @@ function formatReport(r: ModelReport): string {
   return (
     `${r.architecture}: ${(r.params / 1e6).toFixed(2)}M parameters, ${r.layers} layers, hidden ${r.hidden}, ` +
     `vocabulary ${r.vocabSize}, head ${r.tied ? 'tied to' : 'separate from'} the word embeddings\n` +
+    r.notes.map((note) => `note: ${note}\n`).join('') +
     `MLM-head row L2 norms:\n` +
     row('k = 1', r.before) +
     row(`k = ${r.k}`, r.after)
   );
 }
+
+export const inspectCommand: Command = {
+  spec: {
+    name: 'inspect',
+    summary: 'architecture, parameters, vocabulary, tying and MLM-head row norms before/after dividing by k',
+    positionals: [{ name: 'model', help: 'a Hugging Face model folder or a Hub id' }],
+    options: {
+      k: { value: 'K', help: 'divisor of the head to report beside k = 1', default: '1' },
+      seed: { value: 'S', help: 'seed of the row pairs sampled for anisotropy', default: '1' },
+      json: { help: 'print one JSON object' },
+    },
+    notes: 'Norm statistics (mean, max, p50, p99, anisotropy over seeded row pairs) are measured by the GPU kernels.',
+  },
+  async run(args) {
+    const k = args.numberOr('k', 1);
+    const ref = await modelRefFromArgument(args.positional(0)!);
+    const ctx = await nodePlatform.acquireGpu('inspect');
+    let report: ModelReport;
+    try {
+      report = await inspectModel(ctx, await openWeightsRef(nodePlatform, ref, { limits: ctx.limits }), k, { seed: args.numberOr('seed', 1) });
+    } finally {
+      ctx.destroy();
+    }
+    process.stdout.write(args.flag('json') ? JSON.stringify(report) + '\n' : formatReport(report));
+    return 0;
+  },
+};

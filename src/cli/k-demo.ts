@@ -1,32 +1,39 @@
-// `splade-lab k-demo [--k 1,4,16] [--steps 60] [--json]`: the paper's first finding on synthetic data, offline:
-// a large-norm head starts training from a huge loss and dense vectors; dividing it by k tames both.
-import { nodeGpuContext } from '../gpu/node-gpu.ts';
-import { K_DEMO_SHAPE, runSyntheticKDemo } from '../train/synthetic-k-demo.ts';
-import { numberOption, parseArgs, stringOption, type Command } from './command.ts';
+// `splade-lab k-demo`: argument adapter over runKDemo, the paper's first finding on synthetic data, offline: a
+// large-norm head starts training from a huge loss and dense vectors; dividing it by k tames both.
+import { runKDemo } from '../app/k-demo.ts';
+import { nodePlatform } from '../app/platform-node.ts';
+import { UsageError, type Command } from './command.ts';
 
 export const kDemoCommand: Command = {
-  summary: 'head-only SPLADE training on a synthetic large-norm head for several k (offline teaching demo)',
-  usage:
-    'usage: splade-lab k-demo [--k 1,4,16] [--steps 60] [--seed 42] [--json]\n' +
-    'Trains only the head, on seeded random hidden states, once per k, and prints the loss parts every 10 steps.',
-  async run(argv) {
-    const args = parseArgs(argv, ['k', 'steps', 'seed'], ['json']);
-    const ks = (stringOption(args, 'k') ?? '1,4,16').split(',').map(Number);
-    if (ks.some((k) => !(k > 0))) throw new Error(`--k takes positive numbers separated by commas, got "${stringOption(args, 'k')}"`);
-    const steps = numberOption(args, 'steps', 60);
-    const ctx = await nodeGpuContext('k-demo');
+  spec: {
+    name: 'k-demo',
+    summary: 'head-only SPLADE training on a synthetic large-norm head for several k (offline teaching demo)',
+    options: {
+      k: { value: 'K,K,...', help: 'the k values, comma-separated', default: '1,4,16' },
+      steps: { value: 'N', help: 'steps per k', default: '60' },
+      seed: { value: 'S', help: 'seed of the synthetic head and batch', default: '42' },
+      every: { value: 'N', help: 'print the losses every N steps (and at the last)', default: '10' },
+      json: { help: 'print one JSON object' },
+    },
+    notes: 'Trains only the head, on seeded random hidden states, once per k, with the paper\'s loss (tau 1, lambda_q 5e-2, lambda_d 3e-3 ramped).',
+  },
+  async run(args) {
+    const raw = args.string('k')!;
+    const ks = raw.split(',').map((part) => (part.trim() === '' ? NaN : Number(part)));
+    if (ks.some((k) => Number.isNaN(k))) throw new UsageError(`--k takes numbers separated by commas, got "${raw}"`);
+    const ctx = await nodePlatform.acquireGpu('k-demo');
     try {
-      const runs = await runSyntheticKDemo(ctx, { ks, steps, seed: numberOption(args, 'seed', 42) });
-      if (args.options.has('json')) {
-        process.stdout.write(JSON.stringify({ shape: K_DEMO_SHAPE, runs }) + '\n');
+      const result = await runKDemo(ctx, { ks, steps: args.numberOr('steps', 60), seed: args.number('seed'), every: args.numberOr('every', 10) });
+      if (args.flag('json')) {
+        process.stdout.write(JSON.stringify({ shape: result.shape, runs: result.runs, provenance: result.provenance }) + '\n');
         return 0;
       }
-      const { B, d, V } = K_DEMO_SHAPE;
+      const { B, d, V } = result.shape;
       process.stdout.write(
         `Synthetic data (random hidden states, ${B} triplets, d ${d}, V ${V}; head rows of mean norm 2.5 divided by k), ` +
           `head-only AdamW, the paper's loss (tau 1, lambda_q 5e-2, lambda_d 3e-3 ramped):\n`,
       );
-      for (const run of runs) {
+      for (const run of result.runs) {
         process.stdout.write(`k = ${run.k}\n`);
         for (const l of run.losses) {
           process.stdout.write(

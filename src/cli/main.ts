@@ -1,25 +1,35 @@
-// splade-lab command line: dispatches `splade-lab <command> [options]` to one module per command.
+// splade-lab command line: dispatches `splade-lab <command> [options]` to one module per command; --help prints the
+// usage generated from the command's option table.
+import { UsageError, formatUsage, parseCommandArgs } from './command.ts';
 import { commands } from './commands.ts';
+
+function listCommands(): string {
+  const width = Math.max(...Object.keys(commands).map((n) => n.length));
+  const list = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.spec.summary}`);
+  return `usage: splade-lab <command> [options]   (splade-lab <command> --help for its options)\n\n${list.join('\n')}\n`;
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  const command = name ? commands[name] : undefined;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(listCommands());
+    return 0;
+  }
+  const command = commands[name];
   if (!command) {
-    const list = Object.entries(commands)
-      .map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`)
-      .join('\n');
-    const out = name && name !== '--help' && name !== 'help' ? process.stderr : process.stdout;
-    out.write(`${name && name !== '--help' && name !== 'help' ? `unknown command "${name}"\n\n` : ''}usage: splade-lab <command> [options]\n\n${list}\n`);
-    return name && name !== '--help' && name !== 'help' ? 2 : 0;
+    process.stderr.write(`unknown command "${name}"\n\n${listCommands()}`);
+    return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${command.usage ?? `usage: splade-lab ${name} [options]\n\n${command.summary}`}\n`);
+    process.stdout.write(`${formatUsage(command.spec)}\n`);
     return 0;
   }
   try {
-    return await command.run(rest);
+    return await command.run(parseCommandArgs(command.spec, rest));
   } catch (error) {
-    process.stderr.write(`splade-lab ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = error instanceof UsageError ? `\n(splade-lab ${name} --help shows the options)` : '';
+    process.stderr.write(`splade-lab ${name}: ${message}${hint}\n`);
     if (process.env.SPLADE_LAB_DEBUG) console.error(error);
     return 1;
   }

@@ -1,51 +1,46 @@
-// `splade-lab metrics --qrels <file> --run <file> [--json]`: trec_eval's measures for a TREC run.
+// `splade-lab metrics --qrels <file> --run <file>`: argument adapter over scoreRun: trec_eval's measures of a TREC run.
 import { readFile } from 'node:fs/promises';
-import { parseQrels, parseRun } from '../io/trec.ts';
-import { evaluateRun } from '../retrieval/metrics/evaluate-run.ts';
+import { scoreRun } from '../app/score-run.ts';
 import { formatTrecEval } from '../retrieval/metrics/format-trec-eval.ts';
-import { numberOption, parseArgs, stringOption, type Command } from './command.ts';
+import type { Args, Command } from './command.ts';
 
-const usage = `usage: splade-lab metrics --qrels <file> --run <file> [--json] [--per-query]
-       [--relevance-level 1] [--max-docs N] [--judged-only] [--complete]
-Prints trec_eval's measures (same names, same values); --json prints one object of the "all" row.`;
-
-async function readRequired(path: string | undefined, option: string): Promise<string> {
-  if (!path) throw new Error(`--${option} <file> is required\n${usage}`);
+async function readOption(args: Args, option: string): Promise<{ text: string; name: string }> {
+  const name = args.required(option);
   try {
-    return await readFile(path, 'utf8');
+    return { text: await readFile(name, 'utf8'), name };
   } catch (error) {
-    throw new Error(`cannot read --${option} ${path}: ${(error as Error).message}`);
+    throw new Error(`cannot read --${option} ${name}: ${(error as Error).message}`);
   }
 }
 
 export const metricsCommand: Command = {
-  summary: 'trec_eval measures (nDCG@k, MRR@k, Recall@k, P@k, MAP, ...) of a TREC run against qrels',
-  usage,
-  async run(argv) {
-    const args = parseArgs(argv, ['qrels', 'run', 'relevance-level', 'max-docs'], ['json', 'per-query', 'judged-only', 'complete']);
-    if (args.positional.length) throw new Error(`unexpected argument "${args.positional[0]}"\n${usage}`);
-    const qrelsPath = stringOption(args, 'qrels');
-    const runPath = stringOption(args, 'run');
-    const qrels = parseQrels(await readRequired(qrelsPath, 'qrels'), qrelsPath);
-    const { run, runId } = parseRun(await readRequired(runPath, 'run'), runPath);
-    const evaluation = evaluateRun(qrels, run, {
-      relevanceLevel: numberOption(args, 'relevance-level', 1),
-      maxDocsPerQuery: numberOption(args, 'max-docs', Number.MAX_SAFE_INTEGER),
-      judgedOnly: args.options.has('judged-only'),
-      complete: args.options.has('complete'),
+  spec: {
+    name: 'metrics',
+    summary: 'trec_eval measures (nDCG@k, MRR@k, Recall@k, P@k, MAP, ...) of a TREC run against qrels',
+    options: {
+      qrels: { value: 'file', help: 'TREC qrels (query 0 doc relevance)', required: true },
+      run: { value: 'file', help: 'TREC run (query Q0 doc rank score tag)', required: true },
+      json: { help: 'print one JSON object of the "all" row' },
+      'per-query': { help: 'print every query\'s measures too (trec_eval -q)' },
+      'relevance-level': { value: 'N', help: 'smallest relevance that counts as relevant (trec_eval -l)', default: '1' },
+      'max-docs': { value: 'N', help: 'evaluate only the first N documents of each ranking (trec_eval -M)' },
+      'judged-only': { help: 'drop unjudged documents before ranking (trec_eval -J)' },
+      complete: { help: 'average over every judged query, missing ones as zeros (trec_eval -c)' },
+    },
+    notes: 'Prints trec_eval\'s measures: same names, same values.',
+  },
+  async run(args) {
+    const qrels = await readOption(args, 'qrels');
+    const run = await readOption(args, 'run');
+    const scored = scoreRun(qrels, run, {
+      relevanceLevel: args.numberOr('relevance-level', 1),
+      maxDocsPerQuery: args.number('max-docs'),
+      judgedOnly: args.flag('judged-only'),
+      complete: args.flag('complete'),
     });
-    if (evaluation.runQueriesWithoutQrels.length) {
-      process.stderr.write(`warning: ${evaluation.runQueriesWithoutQrels.length} run queries have no judgments and were ignored\n`);
-    }
-    if (evaluation.qrelsQueriesWithoutRun.length) {
-      const what = args.options.has('complete') ? 'scored as empty rankings' : 'left out of the averages (use --complete to count them as zeros)';
-      process.stderr.write(`warning: ${evaluation.qrelsQueriesWithoutRun.length} judged queries have no results and were ${what}\n`);
-    }
-    if (args.options.has('json')) {
-      process.stdout.write(JSON.stringify(Object.fromEntries(evaluation.summary)) + '\n');
-    } else {
-      process.stdout.write(formatTrecEval(evaluation, { perQuery: args.options.has('per-query'), runId }));
-    }
+    for (const warning of scored.warnings) process.stderr.write(`warning: ${warning}\n`);
+    if (args.flag('json')) process.stdout.write(JSON.stringify(Object.fromEntries(scored.evaluation.summary)) + '\n');
+    else process.stdout.write(formatTrecEval(scored.evaluation, { perQuery: args.flag('per-query'), runId: scored.runId }));
     return 0;
   },
 };

@@ -1,17 +1,24 @@
-// `splade-lab tokenize <model-or-tokenizer> [--max-length N]`: one text per stdin line -> one JSON line of ids and mask.
+// `splade-lab tokenize <model-or-tokenizer>`: one text per stdin line -> one JSON line of ids and attention mask,
+// equal to Hugging Face's tokenization (argument adapter over openTokenizer).
 import { createInterface } from 'node:readline';
-import { loadTokenizer } from '../io/tokenizer-load.ts';
-import { numberOption, parseArgs, type Command } from './command.ts';
-import { resolveModelSource } from './model-source.ts';
+import { openTokenizer } from '../app/open-model.ts';
+import { EVAL_LIMITS, checkRange } from '../app/limits.ts';
+import { modelRefFromArgument, nodePlatform } from '../app/platform-node.ts';
+import type { Command } from './command.ts';
 
 export const tokenizeCommand: Command = {
-  summary: 'tokenize stdin (one text per line) into JSON lines of ids and attentionMask, truncating as Hugging Face does',
-  async run(argv) {
-    const args = parseArgs(argv, ['max-length']);
-    const [model] = args.positional;
-    if (!model || args.positional.length > 1) throw new Error('usage: splade-lab tokenize <model-or-tokenizer-folder-or-hub-id> [--max-length N] < texts.txt');
-    const maxLength = args.options.has('max-length') ? numberOption(args, 'max-length', 0) : undefined;
-    const tokenizer = await loadTokenizer(await resolveModelSource(model));
+  spec: {
+    name: 'tokenize',
+    summary: 'tokenize stdin (one text per line) into JSON lines of ids and attentionMask, truncating as Hugging Face does',
+    positionals: [{ name: 'model-or-tokenizer', help: 'a model or tokenizer folder, or a Hub id' }],
+    options: {
+      'max-length': { value: 'N', help: 'truncate to N tokens, special tokens included' },
+    },
+  },
+  async run(args) {
+    const raw = args.number('max-length');
+    const maxLength = raw === undefined ? undefined : checkRange(raw, EVAL_LIMITS.documentLength, 'The maximum length');
+    const tokenizer = await openTokenizer(nodePlatform, await modelRefFromArgument(args.positional(0)!));
     const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
     for await (const line of lines) {
       const { ids, attentionMask } = tokenizer.encode(line, { maxLength });

@@ -4,7 +4,6 @@ import type { GpuContext, Owned } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';
 import { SpladeHead } from '../kernels/splade-head.ts';
-import type { SparseEncoder } from '../retrieval/evaluate.ts';
 import { pruneTopK, sparseFromDense, type SparseVector } from '../retrieval/sparse-vector.ts';
 import { GpuEncoderPass } from './gpu-encoder.ts';
 import type { GpuModel } from './gpu-model.ts';
@@ -109,19 +108,4 @@ export class SpladeTextEncoder {
     this.passes.set(T, built);
     return built.value;
   }
-}
-
-/** The retrieval view of a SPLADE model: queries and documents with their own maximum lengths. */
-export function asSparseEncoder(
-  encoder: SpladeTextEncoder,
-  lengths: { query: number; document: number },
-  topK = 0,
-): SparseEncoder {
-  const V = encoder.model.config.vocabSize;
-  const vocab = Array.from({ length: V }, (_, id) => encoder.tokenizer.idToToken(id) ?? `[unused id ${id}]`);
-  return {
-    vocab,
-    encodeQueries: (texts, onProgress) => encoder.encode(texts, { maxLength: lengths.query, topK, onProgress }),
-    encodeDocuments: (texts, onProgress) => encoder.encode(texts, { maxLength: lengths.document, topK, onProgress }),
-  };
 }

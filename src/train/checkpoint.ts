@@ -5,6 +5,7 @@ import type { HfConfig } from '../io/checkpoint.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 import { readSafetensors, writeSafetensors } from '../io/safetensors.ts';
 import { crc32 } from '../util/crc32.ts';
+import { NonFiniteError, findNonFinite } from '../util/finite.ts';
 import { parseModelConfig } from '../model/config.ts';
 import { GpuModel } from '../model/gpu-model.ts';
 import type { DataPosition } from './batches.ts';
@@ -233,6 +234,14 @@ export async function readLatestCheckpoint(store: CheckpointStore): Promise<{ na
  */
 export async function saveCheckpoint(store: CheckpointStore, state: TrainingState, keep = 2): Promise<string> {
   const name = checkpointName(state.t);
+  const moments = [...state.optimizer.moments].flatMap(([param, { m, v }]) => [[`${param} (AdamW m)`, { data: m }], [`${param} (AdamW v)`, { data: v }]] as const);
+  const bad = findNonFinite([...state.params, ...moments]);
+  if (bad) {
+    throw new NonFiniteError(
+      `training diverged by step ${state.t}: ${bad.name} holds ${bad.value} (index ${bad.index}); checkpoint ${name} was not written ` +
+        `and the last good checkpoint in ${store.label} is kept`,
+    );
+  }
   const files = encodeCheckpoint(state);
   await store.write(name, files);
   for (const [file, bytes] of files) {

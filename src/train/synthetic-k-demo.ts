@@ -1,6 +1,8 @@
 // A self-contained teaching run: head-only SPLADE training on a seeded synthetic batch whose head has large row
 // norms (mean 2.5, like ModernBERT's), once per k, to show how dividing the head by k changes the start of training.
 import type { GpuContext } from '../gpu/context.ts';
+import { HeadStats } from '../kernels/head-stats.ts';
+import { recordHeadDivision } from '../model/rescale.ts';
 import { Random } from '../util/random.ts';
 import { HeadOnlyTrainer, type StepLosses } from './head-only-trainer.ts';
 import { PAPER_ADAMW } from './trainer.ts';
@@ -31,29 +33,32 @@ export async function runSyntheticKDemo(ctx: GpuContext, options: KDemoOptions):
   const { B, Tq, Td, d, V } = DIMS;
   const runs: KDemoRun[] = [];
   for (const k of options.ks) {
-    if (!(k > 0)) throw new Error(`k must be positive, got ${k}`);
     const random = new Random(seed); // the same batch and head for every k
     const ones = (n: number) => new Uint32Array(n).fill(1);
     // Everything this k allocates (batch, head, trainer) is freed when its run ends.
-    const { value: trainer, destroy } = ctx.owned(() => {
+    const { value: built, destroy } = ctx.owned(() => {
       const inputs = {
         hiddenQueries: ctx.tensor('demo hidden queries', [B, Tq, d], 'f32', random.normals(B * Tq * d)),
         maskQueries: ctx.tensor('demo mask queries', [B, Tq], 'u32', ones(B * Tq)),
         hiddenDocuments: ctx.tensor('demo hidden documents', [2 * B, Td, d], 'f32', random.normals(2 * B * Td * d)),
         maskDocuments: ctx.tensor('demo mask documents', [2 * B, Td], 'u32', ones(2 * B * Td)),
-        weight: ctx.tensor('demo head', [V, d], 'f32', random.normals(V * d, headNorm / Math.sqrt(d)).map((w) => w / k)),
+        weight: ctx.tensor('demo head', [V, d], 'f32', random.normals(V * d, headNorm / Math.sqrt(d))),
         bias: ctx.tensor('demo bias', [V], 'f32'),
       };
-      return new HeadOnlyTrainer(ctx, DIMS, inputs, {
+      const divider = new HeadStats(ctx, V, d, { pairs: 1, bins: 1 });
+      const trainer = new HeadOnlyTrainer(ctx, DIMS, inputs, {
         optimizer: PAPER_ADAMW,
         schedule: { peakLr: 1e-2, totalSteps: steps, warmupRatio: 0.1 },
         lambdaQueries: 5e-2,
         lambdaDocuments: 3e-3,
         tau: 1,
       });
+      return { trainer, divider, weight: inputs.weight };
     });
+    const { trainer } = built;
     const losses: StepLosses[] = [];
     try {
+      await ctx.run(`demo head / ${k}`, (encoder) => recordHeadDivision(encoder, built.divider, k, built.weight));
       for (let step = 0; step < steps; step++) {
         options.signal?.throwIfAborted();
         const l = await trainer.step(step % every === 0 || step === steps - 1);

@@ -7,7 +7,8 @@ import type { TextTokenizer } from '../io/tokenizer.ts';
 import type { Triplet } from '../io/triplets.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { GpuModel } from '../model/gpu-model.ts';
-import { rescaleHostParams } from '../model/rescale.ts';
+import { divideModelHead } from '../model/rescale.ts';
+import { NonFiniteError } from '../util/finite.ts';
 import { TripletBatches, type DataPosition } from './batches.ts';
 import {
   captureTrainingState,
@@ -123,17 +124,20 @@ export async function runTraining(
     trainer = restoreTrainer(ctx, latest.state, `${store.label}/${latest.name}`);
     position = latest.state.position;
   } else {
-    const params = k === 1 ? backbone.params : rescaleHostParams(backbone.config, backbone.params, k);
-    trainer = new SpladeTrainer(ctx, GpuModel.upload(ctx, backbone.config, params), recipe);
+    const model = GpuModel.upload(ctx, backbone.config, backbone.params);
+    await divideModelHead(ctx, model, k);
+    trainer = new SpladeTrainer(ctx, model, recipe);
   }
   const batches = new TripletBatches(data.triplets, backbone.tokenizer, recipe, seed, position);
   const total = recipe.schedule.totalSteps;
   const startStep = trainer.t;
   let savedAt = latest && options.resume ? latest.state.t : -1;
+  let savedName = latest && options.resume ? latest.name : null;
   options.onStart?.(startStep, options.resume && latest ? latest.name : null);
   const save = async () => {
     const name = await saveCheckpoint(store, await captureTrainingState(trainer, { ...run, position: batches.position }));
     savedAt = trainer.t;
+    savedName = name;
     options.onCheckpoint?.(name, trainer.t);
   };
   let stepMs = 0;
@@ -153,6 +157,7 @@ export async function runTraining(
     intervalMs += ms;
     intervalSteps++;
     if (losses) {
+      checkFiniteLosses(losses, savedName ? `${store.label}/${savedName} (step ${savedAt})` : null);
       const active = await trainer.objective.readActiveDims();
       options.onReport?.({
         ...losses,
@@ -173,4 +178,23 @@ export async function runTraining(
   if (savedAt !== trainer.t) await save(); // a run of 0 steps still leaves its (rescaled) starting point
   const steps = trainer.t - startStep;
   return { trainer, startStep, msPerStep: steps > 0 ? stepMs / steps : NaN };
+}
+
+const LOSS_PARTS = [
+  ['rank', 'ranking loss'],
+  ['flopsQueries', 'FLOPS of the queries'],
+  ['flopsDocuments', 'FLOPS of the documents'],
+  ['total', 'total loss'],
+] as const;
+
+/** Stops a run whose read-back losses are NaN or Inf, naming the step, the part and the checkpoint that is kept. */
+function checkFiniteLosses(losses: StepLosses, kept: string | null): void {
+  for (const [key, part] of LOSS_PARTS) {
+    if (Number.isFinite(losses[key])) continue;
+    throw new NonFiniteError(
+      `training diverged at step ${losses.step + 1}: the ${part} is ${losses[key]}. ` +
+        `${kept ? `The last good checkpoint, ${kept}, is kept` : 'No checkpoint was saved before it'}; ` +
+        'a lower learning rate (or a larger k for a head with long rows) usually helps.',
+    );
+  }
 }

@@ -1,7 +1,6 @@
 // <splade-app>: the page: model picker, k, head-norm, preview and training panels; owns the worker, the state and the URL.
 import { LitElement, css, html, nothing } from 'lit';
-import type { HeadStatsPair, LoadProgress, ModelSource, ModelSummary, PreviewResult } from '../worker/api.ts';
-import { PageFailure, WorkerClient, toPageFailure } from '../worker/client.ts';
+import { PageFailure, WorkerClient, toPageFailure, type HeadStatsPair, type LoadProgress, type ModelSource, type ModelSummary, type PreviewResult } from '../worker/api.ts';
 import type { DemoHeadNorms } from './demo-backbone.ts';
 import { demoFolderUrl } from './demo-backbone.ts';
 import { ACTIONS, noticeFor, type Notice } from './failure-notice.ts';

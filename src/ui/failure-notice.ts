@@ -1,5 +1,5 @@
 // What the page says, and offers to do, for each kind of failure (never a blank page).
-import type { PageFailure } from '../worker/client.ts';
+import type { PageFailure } from '../worker/api.ts';
 import type { NoticeAction, NoticeTone } from './notice-banner.ts';
 
 export interface Notice {
@@ -68,6 +68,8 @@ export function noticeFor(failure: PageFailure, model: string, kept?: string): N
       };
     case 'no-model':
       return { tone: 'info', heading: 'No model loaded', message: failure.message, actions: [ACTIONS.demo] };
+    case 'busy':
+      return { tone: 'info', heading: 'Busy elsewhere', message: failure.message, actions: [ACTIONS.dismiss] };
     case 'other':
       return { tone: 'error', heading: 'Something went wrong', message: failure.message, actions: [ACTIONS.retry, ACTIONS.dismiss] };
   }

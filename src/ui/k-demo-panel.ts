@@ -1,8 +1,7 @@
 // <k-demo-panel>: the teaching demo: one button trains a synthetic large-norm head at several k side by side in the
 // worker and draws the ranking loss and FLOPS(q) of each k, live, on log axes. Needs WebGPU, but no model and no data.
 import { LitElement, css, html, nothing } from 'lit';
-import type { KDemoSeries } from '../worker/api.ts';
-import { toPageFailure } from '../worker/client.ts';
+import { toPageFailure, type KDemoSeries } from '../worker/api.ts';
 import { formatK } from './format.ts';
 import type { ChartSeries } from './loss-chart.ts';
 import './loss-chart.ts';

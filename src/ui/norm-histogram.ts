@@ -1,6 +1,6 @@
 // <norm-histogram>: overlaid SVG histograms of the head's row norms at k = 1 and after dividing by k, on shared bins.
 import { LitElement, css, html, nothing, svg } from 'lit';
-import type { HeadStatistics } from '../kernels/head-stats.ts';
+import type { HeadStatistics } from '../worker/api.ts';
 import { binEdges, linearScale, logCountScale, logScale, tickLabel, type Scale } from './chart-scale.ts';
 import { formatK, formatStat } from './format.ts';
 import { SERIES, baseStyles, chartStyles } from './theme.ts';

@@ -1,6 +1,6 @@
 // <head-stats-table>: the head's row-norm statistics at k = 1 and after dividing by k, side by side.
 import { LitElement, css, html } from 'lit';
-import type { HeadStatistics } from '../kernels/head-stats.ts';
+import type { HeadStatistics } from '../worker/api.ts';
 import { formatK, formatStat } from './format.ts';
 import { baseStyles } from './theme.ts';
 

@@ -1,16 +1,14 @@
 // <train-panel>: real SPLADE fine-tuning of the loaded backbone in the worker: a triplet TSV, k and a small recipe,
 // start / cancel / resume (IndexedDB checkpoints per model + data + k), live loss and active-dimension charts.
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import type { StepReport } from '../train/training-run.ts';
-import type { CheckpointInfo, ModelSummary, TrainRequest, TripletsSummary } from '../worker/api.ts';
-import { toPageFailure } from '../worker/client.ts';
+import { toPageFailure, type CheckpointInfo, type ModelSummary, type StepReport, type TrainRequest, type TripletsSummary } from '../worker/api.ts';
 import { formatBytes, formatDuration, formatK } from './format.ts';
 import type { ChartSeries } from './loss-chart.ts';
 import './loss-chart.ts';
 import './panel-explainer.ts';
 import type { TrainingClient } from './training-client.ts';
 import { baseStyles, trainingPanelStyles } from './theme.ts';
-import { K_MAX, K_MIN } from './url-state.ts';
+import { K_MAX, K_MIN, K_RANGE_MESSAGE } from './url-state.ts';
 
 /** Laptop-sized defaults; the rest of the recipe is the paper's (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3). */
 export const TRAIN_DEFAULTS = { steps: 100, batchSize: 8, queryLength: 32, documentLength: 128, checkpointEvery: 50 } as const;
@@ -256,7 +254,7 @@ export class TrainPanel extends LitElement {
     const field = event.target as HTMLInputElement;
     const k = Number(field.value);
     const ok = Number.isFinite(k) && k >= K_MIN && k <= K_MAX;
-    field.setCustomValidity(ok ? '' : `k must be from ${K_MIN} to ${K_MAX}.`);
+    field.setCustomValidity(ok ? '' : `${K_RANGE_MESSAGE}.`);
     if (!ok) return void field.reportValidity();
     this._trainK = k;
     void this._refreshCheckpoint();
@@ -317,7 +315,7 @@ export class TrainPanel extends LitElement {
     this._saved = -1;
     this._error = '';
     this._status = resume ? `Resuming from step ${this._checkpoint?.step ?? 0}…` : 'Starting: uploading the model and compiling the GPU kernels…';
-    let total = request.steps;
+    let total = request.steps ?? 0;
     try {
       const result = await client.train(request, (event) => {
         if (event.kind === 'start') {

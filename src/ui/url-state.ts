@@ -1,4 +1,5 @@
 // The page's shareable state (model, k, target norm, texts, open panel, teaching-demo settings) in the URL query.
+import { K_DEMO_LIMITS, K_RANGE, describeRange } from '../worker/api.ts';
 import { DEMO_MODEL } from './presets.ts';
 
 export const PANELS = ['norms', 'preview', 'training'] as const;
@@ -35,11 +36,14 @@ export const DEFAULT_STATE: Readonly<PageState> = {
   demoSteps: 60,
 };
 
-export const K_MIN = 0.25;
-export const K_MAX = 64;
+/** The range of k the whole application accepts (one set of limits: app/limits.ts). */
+export const K_MIN = K_RANGE.min;
+export const K_MAX = K_RANGE.max;
 /** The teaching demo draws at most this many k values, each for at most DEMO_MAX_STEPS steps. */
-export const DEMO_MAX_KS = 6;
-export const DEMO_MAX_STEPS = 2000;
+export const DEMO_MAX_KS = K_DEMO_LIMITS.ks.max;
+export const DEMO_MAX_STEPS = K_DEMO_LIMITS.steps.max;
+/** "k must be a number from 0.25 to 64", as every field says it. */
+export const K_RANGE_MESSAGE = `k must be ${describeRange(K_RANGE)}`;
 
 /** "1, 16" → [1, 16]; null unless it is 1 to DEMO_MAX_KS numbers in [K_MIN, K_MAX], separated by commas or spaces. */
 export function parseKList(text: string): number[] | null {

@@ -1,9 +1,27 @@
-// The one typed interface between the page and the GPU worker (comlink): coarse methods, plain-data results.
+// The page's only door to everything below it: the typed interface of the GPU worker (comlink; coarse methods,
+// plain-data results), the types those methods carry, the limits the page's fields obey, and the client.
 import type { AdapterReport } from '../gpu/context.ts';
-import type { HeadStatistics } from '../kernels/head-stats.ts';
-import type { StepLosses } from '../train/head-only-trainer.ts';
-import type { TrainingRecipe } from '../train/trainer.ts';
-import type { StepReport } from '../train/training-run.ts';
+import type { HeadStatsPair } from '../app/model-session.ts';
+import type { KDemoResult, KDemoSeries } from '../app/k-demo.ts';
+import type { MemoryEstimate, ModelSummary as AppModelSummary } from '../app/open-model.ts';
+import type { EncodeRequest, KDemoRequest, TrainRequest } from '../app/requests.ts';
+import type { CheckpointInfo, TrainEvent } from '../app/train.ts';
+import type { TripletsSummary } from '../app/training-data.ts';
+import type { PreviewResult } from '../app/model-session.ts';
+
+export type { HeadStatistics } from '../kernels/head-stats.ts';
+export type { HeadStatsPair, PreviewResult } from '../app/model-session.ts';
+export type { SparseSummary, SparseTerm } from '../app/sparse-summary.ts';
+export type { KDemoResult, KDemoSeries } from '../app/k-demo.ts';
+export type { MemoryEstimate } from '../app/open-model.ts';
+export type { EncodeRequest, KDemoRequest, TrainRequest } from '../app/requests.ts';
+export type { CheckpointInfo, TrainEvent } from '../app/train.ts';
+export type { TripletsSummary } from '../app/training-data.ts';
+export type { StepReport } from '../train/training-run.ts';
+export type { StepLosses } from '../train/head-only-trainer.ts';
+export type { TrainingRecipe } from '../train/trainer.ts';
+export { K_DEMO_LIMITS, K_RANGE, TRAIN_LIMITS, describeRange, inRange } from '../app/limits.ts';
+export { PageFailure, WorkerClient, toPageFailure, type FailureKind } from './client.ts';
 
 /** Where a backbone comes from. `File` objects are structured-cloneable, so picked files travel as they are. */
 export type ModelSource =
@@ -18,7 +36,7 @@ export interface GpuReport {
 
 /** A loading step the picker shows: fetched bytes so far of a total (null when the server does not say). */
 export interface LoadProgress {
-  stage: 'config' | 'download' | 'decode' | 'upload' | 'tokenizer' | 'stats';
+  stage: 'config' | 'download' | 'upload';
   file?: string;
   loaded: number;
   total: number | null;
@@ -26,83 +44,16 @@ export interface LoadProgress {
   estimate?: MemoryEstimate;
 }
 
-/** Memory a model needs against what the device allows, known before its weights are fetched. */
-export interface MemoryEstimate {
-  /** Bytes to download (or read) for the checkpoint files; null when unknown. */
-  downloadBytes: number | null;
-  /** fp32 bytes of all parameters once on the GPU. */
-  gpuBytes: number;
-  /** The largest single tensor (usually the vocabulary matrix), which must fit one storage binding. */
-  largestTensorBytes: number;
-  parameters: number;
-  maxBufferSize: number;
-  maxStorageBufferBindingSize: number;
-  /** Empty when it fits; otherwise why not, in plain words. */
-  problems: string[];
-}
-
 /** The loaded backbone, as the page shows it. */
-export interface ModelSummary {
-  /** URL-state name: a preset key, a Hub id, "demo" or "local files". */
-  name: string;
-  /** Human label ("synthetic demo (BERT-style, untrained)" for the bundled backbone). */
+export interface ModelSummary extends AppModelSummary {
+  /** Human label ("synthetic demo backbone (random weights)" for the bundled backbone). */
   label: string;
   synthetic: boolean;
-  hfArchitecture: string;
-  vocabSize: number;
-  hidden: number;
-  layers: number;
-  parameters: number;
-  /** The decoder matrix is the word-embedding matrix (dividing it by k divides both). */
-  tiedHead: boolean;
-  estimate: MemoryEstimate;
 }
 
 export interface HistogramOptions {
   /** Bin edges evenly spaced in log(norm). */
   logNorm: boolean;
-}
-
-/** Row-norm statistics of W_head (k = 1) and W_head / k, histogrammed over one shared range. */
-export interface HeadStatsPair {
-  before: HeadStatistics;
-  after: HeadStatistics;
-  /** "gpu": measured now by the head-statistics kernels; "precomputed": the demo's shipped figures (no WebGPU). */
-  origin: 'gpu' | 'precomputed';
-  /** What data and model the figures come from, for the caption. */
-  provenance: string;
-}
-
-export interface SparseTerm {
-  term: string;
-  id: number;
-  weight: number;
-  /** The term is not one of the text's own tokens: the model added it. */
-  expansion: boolean;
-}
-
-export interface SparseSummary {
-  text: string;
-  tokens: string[];
-  /** Vocabulary entries with a non-zero weight. */
-  activeDims: number;
-  /** Largest weights first. */
-  terms: SparseTerm[];
-}
-
-export interface PreviewResult {
-  k: number;
-  query: SparseSummary;
-  doc: SparseSummary;
-  /** s(q, d) = v_q · v_d. */
-  score: number;
-}
-
-export interface EncodeRequest {
-  k: number;
-  /** Tokens per text, special tokens included. */
-  maxLength: number;
-  topK?: number;
 }
 
 /** A sparse vector as it crosses the worker boundary: vocabulary ids ascending, their weights. */
@@ -111,78 +62,12 @@ export interface SparseVectorData {
   values: Float32Array;
 }
 
-/** The teaching demo: head-only training on a synthetic large-norm head (no model, no data), once per k. */
-export interface KDemoRequest {
-  ks: number[];
-  steps: number;
-}
-
-/** One k's losses of the teaching demo (read back every few steps, always at the first and the last). */
-export interface KDemoSeries {
-  k: number;
-  losses: StepLosses[];
-}
-
-export interface KDemoResult {
-  runs: KDemoSeries[];
-  /** What the figures come from, for captions. */
-  provenance: string;
-}
-
-/** A triplet file read by the worker (and kept there for training). */
-export interface TripletsSummary {
-  name: string;
-  triplets: number;
-  bytes: number;
-  blankLines: number;
-  header: boolean;
-  crc32: number;
-}
-
-/** What the page sets for a run of real training; the rest of the recipe is the paper's. */
-export interface TrainRequest {
-  k: number;
-  steps: number;
-  batchSize: number;
-  queryLength: number;
-  documentLength: number;
-  checkpointEvery: number;
-  /** Continue the checkpoint of this model + data + k (its recipe and seed are used); otherwise any such checkpoint is discarded. */
-  resume: boolean;
-}
-
-/** The newest checkpoint of the loaded model + the read triplets + k, in IndexedDB. */
-export interface CheckpointInfo {
-  step: number;
-  recipe: TrainingRecipe;
-  seed: number;
-  /** Where it is kept, for messages. */
-  store: string;
-}
-
-/** Progress of a training run, as it happens. */
-export type TrainEvent =
-  | { kind: 'start'; startStep: number; resumedFrom: string | null; recipe: TrainingRecipe; provenance: string }
-  | { kind: 'report'; report: StepReport }
-  | { kind: 'checkpoint'; name: string; step: number };
-
 export interface TrainResult {
   startStep: number;
   /** Steps taken in all (the run's last step when it finished). */
   step: number;
   msPerStep: number;
 }
-
-/** Kinds of failure the page reacts to differently (each error's `name` on the worker side). */
-export type FailureKind =
-  | 'no-webgpu'
-  | 'device-lost'
-  | 'too-large'
-  | 'download'
-  | 'format'
-  | 'cancelled'
-  | 'no-model'
-  | 'other';
 
 export interface WorkerApi {
   /** Acquires the GPU (once); throws a NoWebGpuError with advice when there is none. */
@@ -212,7 +97,10 @@ export interface WorkerApi {
   readTriplets(file: File): Promise<TripletsSummary>;
   /** The newest checkpoint for the loaded model, the read triplets and k, or null. */
   trainingCheckpoint(k: number): Promise<CheckpointInfo | null>;
-  /** Fine-tunes the loaded backbone on the read triplets (head divided by k first), checkpointing into IndexedDB. */
+  /**
+   * Fine-tunes the loaded backbone on the read triplets (head divided by k first), checkpointing into IndexedDB.
+   * Resuming continues the saved run with its own recipe and seed; a new run first discards its checkpoints.
+   */
   train(request: TrainRequest, onEvent: (event: TrainEvent) => void): Promise<TrainResult>;
   /** Stops the running teaching demo or training (the run rejects with a "cancelled" failure; checkpoints stay). */
   cancelTraining(): void;
@@ -226,23 +114,3 @@ export interface WorkerApi {
    */
   simulateDeviceLossForTesting(): void;
 }
-
-/** The error names the worker raises, mapped to the page's failure kinds. */
-export const FAILURE_BY_ERROR_NAME: Readonly<Record<string, FailureKind>> = {
-  NoWebGpuError: 'no-webgpu',
-  DeviceLostError: 'device-lost',
-  GpuLimitError: 'too-large',
-  ModelTooLargeError: 'too-large',
-  CheckpointTooLargeError: 'too-large',
-  DownloadError: 'download',
-  HubError: 'download',
-  CheckpointFormatError: 'format',
-  ConfigError: 'format',
-  WeightsError: 'format',
-  TokenizerError: 'format',
-  AbortError: 'cancelled',
-  NoModelError: 'no-model',
-  NoTripletsError: 'format',
-  TripletFormatError: 'format',
-  CheckpointCorruptError: 'format',
-};

@@ -1,16 +1,32 @@
-// The page's side of the GPU worker: starts it, wraps its comlink API, and turns its errors into PageFailures.
+// The page's side of the GPU worker: starts it, wraps its comlink API, and turns its errors into PageFailures
+// (re-exported by api.ts, the page's one door).
 import * as Comlink from 'comlink';
-import {
-  FAILURE_BY_ERROR_NAME,
-  type EncodeRequest,
-  type FailureKind,
-  type KDemoRequest,
-  type KDemoSeries,
-  type LoadProgress,
-  type TrainEvent,
-  type TrainRequest,
-  type WorkerApi,
-} from './api.ts';
+import type { EncodeRequest, KDemoRequest, KDemoSeries, LoadProgress, TrainEvent, TrainRequest, WorkerApi } from './api.ts';
+
+/** Kinds of failure the page reacts to differently. */
+export type FailureKind = 'no-webgpu' | 'device-lost' | 'too-large' | 'download' | 'format' | 'cancelled' | 'no-model' | 'busy' | 'other';
+
+/** The error names raised below the worker, mapped to the page's failure kinds (comlink keeps an error's name). */
+const FAILURE_BY_ERROR_NAME: Readonly<Record<string, FailureKind>> = {
+  NoWebGpuError: 'no-webgpu',
+  DeviceLostError: 'device-lost',
+  GpuLimitError: 'too-large',
+  ModelTooLargeError: 'too-large',
+  CheckpointTooLargeError: 'too-large',
+  DownloadError: 'download',
+  HubError: 'download',
+  CheckpointFormatError: 'format',
+  ConfigError: 'format',
+  WeightsError: 'format',
+  TokenizerError: 'format',
+  NonFiniteError: 'format',
+  AbortError: 'cancelled',
+  NoModelError: 'no-model',
+  NoTripletsError: 'format',
+  TripletFormatError: 'format',
+  CheckpointCorruptError: 'format',
+  RunLockedError: 'busy',
+};
 
 /** A failed worker call, as the page shows it. */
 export class PageFailure extends Error {

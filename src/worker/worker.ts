@@ -1,16 +1,15 @@
-// The module Web Worker that owns the GPU: exposes WorkerApi through comlink (models, head statistics, preview).
+// The module Web Worker that owns the GPU: a thin comlink adapter from WorkerApi to the application layer (one
+// model session, the read triplets, one training run or demo at a time, GPU work serialized).
 import * as Comlink from 'comlink';
-import { acquireGpuContext, type GpuContext } from '../gpu/context.ts';
-import { readJsonFile, type FileSource, type ReadProgress } from '../io/file-source.ts';
-import type { HostTensor } from '../io/host-tensor.ts';
-import type { TextTokenizer } from '../io/tokenizer.ts';
-import { parseModelConfig, type ModelConfig } from '../model/config.ts';
-import { GpuModel } from '../model/gpu-model.ts';
-import { decoderWeightName } from '../model/layout.ts';
-import { loadModel } from '../model/load-model.ts';
-import { SpladeTextEncoder } from '../model/splade-encoder.ts';
-import { sparseDot } from '../retrieval/sparse-vector.ts';
-import type { Backbone } from '../train/training-run.ts';
+import { runKDemo } from '../app/k-demo.ts';
+import { estimateModel, openModelRef, summarizeModel } from '../app/open-model.ts';
+import { ModelSession } from '../app/model-session.ts';
+import { browserPlatform } from '../app/platform-browser.ts';
+import type { ModelRef } from '../app/platform.ts';
+import { requestFromRecipe } from '../app/requests.ts';
+import { checkpointInfo, trainModel } from '../app/train.ts';
+import { readTrainingData, type ReadTrainingData } from '../app/training-data.ts';
+import type { GpuContext } from '../gpu/context.ts';
 import type {
   CheckpointInfo,
   EncodeRequest,
@@ -31,42 +30,39 @@ import type {
   TripletsSummary,
   WorkerApi,
 } from './api.ts';
-import { ModelTooLargeError, NoModelError, NoTripletsError } from './errors.ts';
-import { HeadSession } from './head-session.ts';
-import { estimateModelMemory } from './memory-estimate.ts';
-import { fileSourceFor, modelName } from './model-sources.ts';
-import { summarizeSparse } from './sparse-summary.ts';
-import { checkpointInfo, checkpointStoreFor, readTripletFile, runKDemo, trainBackbone, type ReadTriplets } from './training-session.ts';
+import { NoModelError, NoTripletsError } from './errors.ts';
 
 /** Tokens per preview text, special tokens included. */
 const PREVIEW_MAX_LENGTH = 128;
+const DEMO_LABEL = 'synthetic demo backbone (random weights)';
 
-interface LoadedModel {
-  config: ModelConfig;
-  /** The pristine decoder matrix: statistics, and the source of W_head / k. */
-  head: HeadSession;
-  /** The whole encoder; its decoder matrix holds W_head / k for the k of the last preview. */
-  gpuModel: GpuModel;
-  tokenizer: TextTokenizer;
-  encoder: SpladeTextEncoder;
-  /** Host copies of the pristine parameters and config.json, for training runs. */
-  backbone: Backbone;
-  /** URL-state name and label, for checkpoint keys and captions. */
-  name: string;
-  label: string;
-  /** Frees every GPU buffer of this model (head copy, parameters, encoder passes). */
-  destroy(): void;
+function modelRef(source: ModelSource): ModelRef {
+  switch (source.kind) {
+    case 'demo':
+      return { kind: 'url', url: source.url, label: 'the synthetic demo backbone' };
+    case 'hub':
+      return { kind: 'hub', id: source.id, revision: source.revision, hubUrl: source.hubUrl };
+    case 'files':
+      return { kind: 'files', files: source.files };
+  }
+}
+
+/** The IndexedDB run of the loaded model (its weights' key), the read data (count and CRC-32) and k. */
+function runKey(session: ModelSession, data: ReadTrainingData, k: number): string {
+  const { triplets, crc32 } = data.data.fingerprint;
+  return `${session.model.key} | ${triplets} triplets crc32 ${crc32.toString(16)} | k = ${k}`;
 }
 
 class GpuWorker implements WorkerApi {
   private ctx: GpuContext | null = null;
-  private model: LoadedModel | null = null;
+  private session: ModelSession | null = null;
+  private summary: ModelSummary | null = null;
   private abort: AbortController | null = null;
   /** The running teaching demo or training, which cancelTraining stops. */
   private trainingAbort: AbortController | null = null;
-  private triplets: ReadTriplets | null = null;
+  private triplets: ReadTrainingData | null = null;
   private readonly lostListeners: ((message: string) => void)[] = [];
-  /** GPU work runs one call at a time (head statistics and the encoder share buffers between calls). */
+  /** GPU work runs one call at a time (the session's passes are shared between calls). */
   private queue: Promise<unknown> = Promise.resolve();
 
   async init(): Promise<GpuReport> {
@@ -76,56 +72,31 @@ class GpuWorker implements WorkerApi {
   async estimate(source: ModelSource): Promise<MemoryEstimate> {
     const signal = this.startCancellable();
     const ctx = await this.context();
-    const files = fileSourceFor(source);
-    const config = await readConfig(files, signal);
-    return estimateModelMemory(files, config, ctx.limits, { signal });
+    return estimateModel(await browserPlatform.modelFiles(modelRef(source)), ctx.limits, { signal });
   }
 
   async load(source: ModelSource, onProgress: (progress: LoadProgress) => void): Promise<ModelSummary> {
     const signal = this.startCancellable();
     const ctx = await this.context();
-    const files = fileSourceFor(source);
     onProgress({ stage: 'config', file: 'config.json', loaded: 0, total: null });
-    const config = await readConfig(files, signal);
-    const estimate = await estimateModelMemory(files, config, ctx.limits, { signal });
-    if (estimate.problems.length > 0) throw new ModelTooLargeError(estimate.problems.join('\n'));
-    const report = (p: ReadProgress) => onProgress({ stage: 'download', ...p, estimate });
-    onProgress({ stage: 'download', loaded: 0, total: estimate.downloadBytes, estimate });
-    const loaded = await loadModel(files, { signal, onProgress: report, limits: ctx.limits });
-    onProgress({ stage: 'upload', loaded: 0, total: null });
-    const name = modelName(source);
-    const synthetic = source.kind === 'demo';
-    const label = synthetic ? 'synthetic demo backbone (random weights)' : name;
-    await this.serialized(async () => {
-      this.model?.destroy();
-      this.model = null;
-      const headTensor = loadedHead(loaded.params, loaded.config, files.label);
-      const onGpu = ctx.owned(() => {
-        const head = HeadSession.upload(ctx, headTensor, `${label}, W_head ${config.vocabSize} x ${config.hidden}`);
-        const gpuModel = GpuModel.upload(ctx, loaded.config, loaded.params);
-        return { head, gpuModel, encoder: new SpladeTextEncoder(ctx, gpuModel, loaded.tokenizer, 2) };
-      });
-      await ctx.sync();
-      const { head, gpuModel, encoder } = onGpu.value;
-      const backbone = { config: loaded.config, hfConfig: loaded.checkpoint.config, params: loaded.params, tokenizer: loaded.tokenizer };
-      const destroy = () => {
-        encoder.destroy();
-        onGpu.destroy();
-      };
-      this.model = { config: loaded.config, head, gpuModel, tokenizer: loaded.tokenizer, encoder, backbone, name, label, destroy };
+    let estimate: MemoryEstimate | undefined;
+    const model = await openModelRef(browserPlatform, modelRef(source), {
+      limits: ctx.limits,
+      signal,
+      onEstimate: (e) => onProgress({ stage: 'download', loaded: 0, total: (estimate = e).downloadBytes, estimate: e }),
+      onProgress: (p) => onProgress({ stage: 'download', ...p, estimate }),
     });
-    return {
-      name,
-      label,
-      synthetic,
-      hfArchitecture: config.hfArchitecture,
-      vocabSize: config.vocabSize,
-      hidden: config.hidden,
-      layers: config.layers,
-      parameters: estimate.parameters,
-      tiedHead: config.tieWordEmbeddings,
-      estimate,
-    };
+    onProgress({ stage: 'upload', loaded: 0, total: null });
+    const synthetic = source.kind === 'demo';
+    const label = synthetic ? DEMO_LABEL : model.name;
+    const name = synthetic ? 'demo' : model.name;
+    await this.serialized(async () => {
+      this.dropSession();
+      const provenance = `${label}, W_head ${model.config.vocabSize} x ${model.config.hidden}`;
+      this.session = await ModelSession.open(ctx, model, { batchSize: 2, provenance });
+      this.summary = { ...summarizeModel(model), name, label, synthetic };
+    });
+    return this.summary!;
   }
 
   cancel(): void {
@@ -133,63 +104,54 @@ class GpuWorker implements WorkerApi {
   }
 
   async headStats(k: number, options: { logNorm: boolean }): Promise<HeadStatsPair> {
-    checkK(k);
-    return this.serialized(async () => this.loadedModel().head.measure(k, options.logNorm));
+    return this.serialized(() => this.loadedSession().measureHead(k, options));
   }
 
   async preview(query: string, doc: string, k: number, topTerms: number): Promise<PreviewResult> {
-    checkK(k);
-    return this.serialized(async () => {
-      const model = this.loadedModel();
-      const ctx = await this.context();
-      await ctx.run(`W_head / ${k} for the preview`, (encoder) => model.head.writeScaled(encoder, model.gpuModel.decoderWeight, k));
-      const [q, d] = await model.encoder.encode([query, doc], { maxLength: PREVIEW_MAX_LENGTH });
-      return {
-        k,
-        query: summarizeSparse(query, q, model.tokenizer, topTerms),
-        doc: summarizeSparse(doc, d, model.tokenizer, topTerms),
-        score: sparseDot(q, d),
-      };
-    });
+    return this.serialized(() => this.loadedSession().preview(query, doc, k, { topTerms, maxLength: PREVIEW_MAX_LENGTH }));
   }
 
   async encode(texts: string[], options: EncodeRequest, onProgress: (done: number, total: number) => void): Promise<SparseVectorData[]> {
-    checkK(options.k);
-    return this.serialized(async () => {
-      const model = this.loadedModel();
-      const ctx = await this.context();
-      await ctx.run(`W_head / ${options.k} for encoding`, (encoder) => model.head.writeScaled(encoder, model.gpuModel.decoderWeight, options.k));
-      return model.encoder.encode(texts, { maxLength: options.maxLength, topK: options.topK, onProgress });
-    });
+    return this.serialized(() => this.loadedSession().encode(texts, options, onProgress));
   }
 
   async kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, index: number, total: number, finished: boolean) => void): Promise<KDemoResult> {
     const signal = this.startTraining();
-    return this.finishTraining(this.serialized(async () => runKDemo(await this.context(), request, signal, onRun)));
+    return this.finishTraining(this.serialized(async () => runKDemo(await this.context(), request, { signal, onRun })));
   }
 
   async readTriplets(file: File): Promise<TripletsSummary> {
     this.triplets = null;
-    this.triplets = await readTripletFile(file);
+    this.triplets = readTrainingData(new Uint8Array(await file.arrayBuffer()), file.name);
     return this.triplets.summary;
   }
 
   async trainingCheckpoint(k: number): Promise<CheckpointInfo | null> {
-    checkK(k);
-    const model = this.loadedModel();
-    return checkpointInfo(checkpointStoreFor(model.name, this.loadedTriplets().data, k));
+    const run = runKey(this.loadedSession(), this.loadedTriplets(), k);
+    return checkpointInfo(browserPlatform.checkpointStore(run));
   }
 
   async train(request: TrainRequest, onEvent: (event: TrainEvent) => void): Promise<TrainResult> {
-    checkK(request.k);
     const signal = this.startTraining();
-    return this.finishTraining(this.serialized(async () => {
-      const model = this.loadedModel();
-      const { data, summary } = this.loadedTriplets();
-      const store = checkpointStoreFor(model.name, data, request.k);
-      const provenance = `${model.label} (${model.config.hfArchitecture}), fine-tuned on ${summary.triplets} triplets of ${summary.name}, head divided by k = ${request.k}`;
-      return trainBackbone(await this.context(), model.backbone, data, store, request, provenance, signal, onEvent);
-    }));
+    return this.finishTraining(
+      this.serialized(async () => {
+        const session = this.loadedSession();
+        const triplets = this.loadedTriplets();
+        const run = runKey(session, triplets, request.k);
+        let asked = request;
+        if (request.resume) {
+          const saved = await checkpointInfo(browserPlatform.checkpointStore(run));
+          if (!saved) throw new Error(`No saved run to resume for this model, data and k = ${request.k}; start a new run.`);
+          asked = requestFromRecipe(saved.recipe, saved.k, saved.seed, request.checkpointEvery);
+        }
+        const label = this.summary?.label ?? session.model.name;
+        const provenance = `${label} (${session.model.config.hfArchitecture}), fine-tuned on ${triplets.summary.triplets} triplets of ${triplets.summary.name}, head divided by k = ${request.k}`;
+        const ctx = await this.context();
+        const trained = await trainModel(ctx, browserPlatform, { model: session.model, data: triplets.data, run, request: asked, existing: 'replace', provenance, signal, onEvent });
+        await trained.close();
+        return { startStep: trained.startStep, step: trained.step, msPerStep: trained.msPerStep };
+      }),
+    );
   }
 
   cancelTraining(): void {
@@ -208,25 +170,31 @@ class GpuWorker implements WorkerApi {
     this.ctx?.destroy();
   }
 
-  private loadedModel(): LoadedModel {
-    if (!this.model) throw new NoModelError();
-    return this.model;
+  private loadedSession(): ModelSession {
+    if (!this.session) throw new NoModelError();
+    return this.session;
+  }
+
+  private dropSession(): void {
+    this.session?.destroy();
+    this.session = null;
+    this.summary = null;
   }
 
   /** The GPU context, acquired on first use and again after a loss (the old model is gone with it). */
   private async context(): Promise<GpuContext> {
     if (this.ctx && !this.ctx.isLost) return this.ctx;
-    this.model = null;
-    const ctx = await acquireGpuContext(self.navigator.gpu, 'splade-lab worker');
+    this.session = null;
+    const ctx = await browserPlatform.acquireGpu('splade-lab worker');
     ctx.onLost((message) => {
-      this.model = null;
+      this.session = null;
       for (const listener of this.lostListeners) listener(message);
     });
     this.ctx = ctx;
     return ctx;
   }
 
-  private loadedTriplets(): ReadTriplets {
+  private loadedTriplets(): ReadTrainingData {
     if (!this.triplets) throw new NoTripletsError();
     return this.triplets;
   }
@@ -257,22 +225,6 @@ class GpuWorker implements WorkerApi {
     this.queue = run.catch(() => undefined);
     return run;
   }
-}
-
-function checkK(k: number): void {
-  if (!(k > 0) || !Number.isFinite(k)) throw new RangeError(`k must be a positive number, got ${k}`);
-}
-
-function loadedHead(params: Map<string, HostTensor>, config: ModelConfig, label: string): HostTensor {
-  const head = params.get(decoderWeightName(config));
-  if (!head) throw new Error(`${label}: the checkpoint has no MLM decoder matrix (${decoderWeightName(config)})`);
-  return head;
-}
-
-async function readConfig(files: FileSource, signal: AbortSignal): Promise<ModelConfig> {
-  const json = await readJsonFile(files, 'config.json', { signal });
-  if (json === null) throw new Error(`config.json is missing from ${files.label}: is this a Hugging Face model folder?`);
-  return parseModelConfig(json, { source: files.label });
 }
 
 Comlink.expose(new GpuWorker());

@@ -1,5 +1,7 @@
 // Helpers of the element tests: mount an element with properties, query its shadow root, assert, capture events.
 import type { LitElement } from 'lit';
+import { summarizeNorms } from '../../src/kernels/reference/head-stats.ts';
+import type { DemoHeadNorms } from '../../src/ui/demo-backbone.ts';
 
 export async function mount<T extends LitElement>(tag: string, properties: Partial<T> = {}): Promise<T> {
   const element = document.createElement(tag) as T;
@@ -37,3 +39,9 @@ export function events<D>(element: HTMLElement, type: string): D[] {
 export function cleanup(): void {
   document.body.replaceChildren();
 }
+
+/** Demo head figures as the generator writes them (summary by the float64 reference), from a list of row norms. */
+export function demoNorms(provenance: string, anisotropy: number, norms: number[]): DemoHeadNorms {
+  return { provenance, anisotropy, norms, summary: summarizeNorms(Float64Array.from(norms)) };
+}
+

@@ -3,9 +3,9 @@ import '../../src/ui/head-norm-panel.ts';
 import type { HeadNormPanel } from '../../src/ui/head-norm-panel.ts';
 import type { NormHistogram } from '../../src/ui/norm-histogram.ts';
 import { precomputedPair } from '../../src/ui/precomputed-stats.ts';
-import { check, events, inside, mount } from './ui-fixture.ts';
+import { check, demoNorms, events, inside, mount } from './ui-fixture.ts';
 
-const pair = precomputedPair({ provenance: 'unit-test norms', anisotropy: 0.05, norms: [2, 2.5, 3, 3.5] }, 2, false);
+const pair = precomputedPair(demoNorms('unit-test norms', 0.05, [2, 2.5, 3, 3.5]), 2, false);
 
 describe('<head-norm-panel>', () => {
   it('shows the histogram, this head\'s statistics, the paper\'s table and where the figures come from', async () => {

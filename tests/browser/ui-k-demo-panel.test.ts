@@ -6,6 +6,7 @@ import type { KDemoPanel } from '../../src/ui/k-demo-panel.ts';
 import type { LossChart } from '../../src/ui/loss-chart.ts';
 import type { TrainingClient } from '../../src/ui/training-client.ts';
 import type { KDemoRequest, KDemoResult, KDemoSeries } from '../../src/worker/api.ts';
+import { K_DEMO_SHAPE } from '../../src/train/synthetic-k-demo.ts';
 import { allInside, check, cleanup, events, inside, mount } from './ui-fixture.ts';
 
 /** A worker stand-in: each k's losses scale with 1/k; the run waits for `release` after the first k. */
@@ -23,7 +24,7 @@ function fakeClient() {
         onRun(run, i, runs.length, true);
         if (i === 0) await gate;
       }
-      return { runs, provenance: 'synthetic data of the fake worker' };
+      return { runs, shape: K_DEMO_SHAPE, provenance: 'synthetic data of the fake worker' };
     },
     async cancelTraining() {
       cancels++;

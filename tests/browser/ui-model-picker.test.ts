@@ -23,6 +23,7 @@ const summary: ModelSummary = {
     maxStorageBufferBindingSize: 2 ** 30,
     problems: [],
   },
+  notes: [],
 };
 
 describe('<model-picker>', () => {

@@ -2,9 +2,9 @@
 import '../../src/ui/norm-histogram.ts';
 import type { NormHistogram } from '../../src/ui/norm-histogram.ts';
 import { precomputedPair } from '../../src/ui/precomputed-stats.ts';
-import { allInside, check, inside, mount } from './ui-fixture.ts';
+import { allInside, check, demoNorms, inside, mount } from './ui-fixture.ts';
 
-const demo = { provenance: 'test norms', anisotropy: 0.1, norms: Array.from({ length: 500 }, (_, i) => 1 + (i % 50) / 25) };
+const demo = demoNorms('test norms', 0.1, Array.from({ length: 500 }, (_, i) => 1 + (i % 50) / 25));
 
 describe('<norm-histogram>', () => {
   for (const logNorm of [false, true]) {

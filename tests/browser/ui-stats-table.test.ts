@@ -2,11 +2,11 @@
 import '../../src/ui/stats-table.ts';
 import type { HeadStatsTable } from '../../src/ui/stats-table.ts';
 import { precomputedPair } from '../../src/ui/precomputed-stats.ts';
-import { check, inside, mount, near } from './ui-fixture.ts';
+import { check, demoNorms, inside, mount, near } from './ui-fixture.ts';
 
 describe('<head-stats-table>', () => {
   it('shows every statistic at k = 1 and divided by k', async () => {
-    const pair = precomputedPair({ provenance: 't', anisotropy: 0.25, norms: [1, 2, 3, 4, 8] }, 8, false);
+    const pair = precomputedPair(demoNorms('t', 0.25, [1, 2, 3, 4, 8]), 8, false);
     const el = await mount<HeadStatsTable>('head-stats-table', { original: pair.before, rescaled: pair.after });
     check(inside(el, 'thead th[data-k="after"]').textContent?.trim() === 'k = 8', 'column header names k');
     const cell = (key: string, column: string) => Number(inside(el, `tr[data-stat="${key}"] td[data-k="${column}"]`).textContent);

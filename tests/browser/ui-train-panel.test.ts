@@ -45,7 +45,7 @@ function fakeClient(checkpoint: CheckpointInfo | null) {
     async train(request: TrainRequest, onEvent: (event: TrainEvent) => void): Promise<TrainResult> {
       trained.push(request);
       const startStep = request.resume ? (checkpoint?.step ?? 0) : 0;
-      onEvent({ kind: 'start', startStep, resumedFrom: null, recipe: paperRecipe(10, request.batchSize), provenance: 'the fake backbone on fake.tsv' });
+      onEvent({ kind: 'start', startStep, resumedFrom: null, recipe: paperRecipe(10, request.batchSize), k: request.k, seed: 1, provenance: 'the fake backbone on fake.tsv' });
       for (let t = startStep; t < 10; t++) onEvent({ kind: 'report', report: report(t) });
       return { startStep, step: 10, msPerStep: 250 };
     },
@@ -79,7 +79,7 @@ describe('<train-panel>', () => {
 
   it('offers "Resume run from step N" for a saved checkpoint; Enter on it resumes; charts, time per step and provenance follow', async () => {
     cleanup();
-    const fake = fakeClient({ step: 5, recipe: paperRecipe(10, 2), seed: 1, store: 'IndexedDB' });
+    const fake = fakeClient({ step: 5, recipe: paperRecipe(10, 2), k: 2, seed: 1, store: 'IndexedDB', name: 'step-00000005' });
     const el = await mount<TrainPanel>('train-panel', { client: fake.client, summary: SUMMARY, k: 2 });
     await pick(el, 'tiny.tsv', 'query\tpositive\tnegative\nq1\tp1\tn1\nq2\tp2\tn2\n');
     check(/tiny\.tsv: 2 triplets/.test(inside(el, '#data').textContent ?? ''), inside(el, '#data').textContent ?? '');

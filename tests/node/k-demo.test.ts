@@ -42,6 +42,6 @@ describe('synthetic k demo', () => {
     expect(stdout).toMatch(/k = 2\n[\s\S]*k = 8\n/);
     const bad = await runCli('k-demo', '--k', '0');
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/positive numbers/);
+    expect(bad.stderr).toMatch(/k must be a number from 0.25 to 64, got 0/);
   });
 });

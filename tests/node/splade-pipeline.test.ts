@@ -9,7 +9,6 @@ import { GpuModel } from '../../src/model/gpu-model.ts';
 import { decoderWeightName } from '../../src/model/layout.ts';
 import { loadModel, type LoadedModel } from '../../src/model/load-model.ts';
 import { spladeForward } from '../../src/model/reference/splade.ts';
-import { rescaleGpuModel, rescaleHostParams } from '../../src/model/rescale.ts';
 import { paddedLength, SpladeTextEncoder } from '../../src/model/splade-encoder.ts';
 import { toFloat64Params } from '../../src/model/weights.ts';
 import { paperRecipe, SpladeTrainer, type TripletBatch } from '../../src/train/trainer.ts';
@@ -61,21 +60,6 @@ describe('SPLADE text encoder', () => {
     expect(pruned.indices.length).toBe(3);
     const top3 = [...full.values].sort((a, b) => b - a).slice(0, 3);
     expect([...pruned.values].sort((a, b) => b - a)).toEqual(top3);
-  });
-});
-
-describe('rescaling the head by k', () => {
-  it('divides the tied matrix (word embeddings too) on the host and on the GPU alike', async () => {
-    const ctx = await gpuContext();
-    const { config, params } = loaded.bert;
-    const name = decoderWeightName(config);
-    expect(name).toBe('embeddings.word.weight');
-    const host = rescaleHostParams(config, params, 4);
-    expectClose('W / 4', host.get(name)!.data, Array.from(params.get(name)!.data, (x) => x / 4), { rtol: 1e-7, atol: 0 });
-    expect(params.get(name)!.data[0]).not.toBe(host.get(name)!.data[0]); // the input is left untouched
-    const model = GpuModel.upload(ctx, config, params);
-    await rescaleGpuModel(ctx, model, 4);
-    expectClose('GPU W / 4', await ctx.read(model.decoderWeight), host.get(name)!.data, { rtol: 1e-7, atol: 0 });
   });
 });
 

@@ -1,0 +1,32 @@
+// The page's platform (inside the GPU worker): the bundled demo and other folder URLs, Hub ids cached in Cache
+// Storage, picked files, checkpoints in IndexedDB, Web Locks, and the browser's WebGPU.
+import { acquireGpuContext } from '../gpu/context.ts';
+import { createCacheStorageCache, createFileListSource } from '../io/file-source-browser.ts';
+import { createHubSource, type FileCache } from '../io/hub.ts';
+import { createUrlFolderSource } from '../io/url-folder-source.ts';
+import { createIdbCheckpointStore } from '../train/checkpoint-store-idb.ts';
+import type { ModelRef, Platform } from './platform.ts';
+import { lockRunInBrowser } from './run-lock-browser.ts';
+
+/** Cache Storage when the context has it (secure contexts: https or localhost), else no cache. */
+function hubCache(): FileCache | undefined {
+  return typeof caches === 'undefined' ? undefined : createCacheStorageCache();
+}
+
+export const browserPlatform: Platform = {
+  acquireGpu: (label) => acquireGpuContext(self.navigator.gpu, label),
+  async modelFiles(ref: ModelRef) {
+    switch (ref.kind) {
+      case 'url':
+        return createUrlFolderSource(ref.url, ref.label);
+      case 'hub':
+        return createHubSource({ repo: ref.id, revision: ref.revision, baseUrl: ref.hubUrl, cache: hubCache() });
+      case 'files':
+        return createFileListSource(ref.files, `${ref.files.length} picked file(s)`);
+      case 'folder':
+        throw new Error('the page cannot open a folder path; pick or drop the model files instead');
+    }
+  },
+  checkpointStore: (run) => createIdbCheckpointStore(run),
+  lockRun: (run) => lockRunInBrowser(run),
+};

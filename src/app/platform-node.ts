@@ -1,0 +1,48 @@
+// The Node platform of the CLI: model folders and Hub ids (downloads cached in a folder), checkpoints in the run
+// folder, a lock file per run, and Dawn's WebGPU.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { nodeGpuContext } from '../gpu/node-gpu.ts';
+import { createFolderCache, createFolderSource, isDirectory } from '../io/file-source-node.ts';
+import { createHubSource, isHubRepoId } from '../io/hub.ts';
+import { createUrlFolderSource } from '../io/url-folder-source.ts';
+import { createFolderCheckpointStore } from '../train/checkpoint-store-node.ts';
+import type { ModelRef, Platform } from './platform.ts';
+import { lockRunFolder } from './run-lock-node.ts';
+
+/** Checkpoints live in <run folder>/checkpoint. */
+export const CHECKPOINT_FOLDER = 'checkpoint';
+
+export const nodePlatform: Platform = {
+  acquireGpu: (label) => nodeGpuContext(label),
+  async modelFiles(ref: ModelRef) {
+    switch (ref.kind) {
+      case 'folder':
+        return createFolderSource(ref.path);
+      case 'url':
+        return createUrlFolderSource(ref.url, ref.label);
+      case 'hub':
+        return createHubSource({
+          repo: ref.id,
+          revision: ref.revision,
+          baseUrl: ref.hubUrl ?? process.env.SPLADE_LAB_HUB_URL,
+          token: process.env.HF_TOKEN,
+          cache: createFolderCache(process.env.SPLADE_LAB_CACHE ?? join(homedir(), '.cache', 'splade-lab', 'hub')),
+        });
+      case 'files':
+        throw new Error('picked files exist only in the page; give the CLI a model folder or a Hub id');
+    }
+  },
+  checkpointStore: (run) => createFolderCheckpointStore(join(run, CHECKPOINT_FOLDER)),
+  lockRun: (run) => lockRunFolder(run),
+};
+
+/**
+ * A CLI model argument: a folder on disk, or a Hub id ("org/name"). SPLADE_LAB_HUB_URL points Hub ids at another
+ * server (tests use a local one); SPLADE_LAB_CACHE moves the download cache; HF_TOKEN is sent for gated repos.
+ */
+export async function modelRefFromArgument(argument: string): Promise<ModelRef> {
+  if (await isDirectory(argument)) return { kind: 'folder', path: argument };
+  if (!isHubRepoId(argument)) throw new Error(`"${argument}" is neither a folder nor a Hub id ("org/name")`);
+  return { kind: 'hub', id: argument };
+}

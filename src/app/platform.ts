@@ -1,0 +1,44 @@
+// What differs between the page and Node, behind one interface the use cases take: where a model's files come from,
+// where a run's checkpoints live, who may write a run (a lock), and how the GPU is acquired.
+import type { GpuContext } from '../gpu/context.ts';
+import type { FileSource } from '../io/file-source.ts';
+import type { CheckpointStore } from '../train/checkpoint.ts';
+
+/** Where a backbone comes from. */
+export type ModelRef =
+  /** A model folder on disk (Node). */
+  | { kind: 'folder'; path: string }
+  /** A plain folder URL, such as the page's bundled demo. */
+  | { kind: 'url'; url: string; label: string }
+  /** A Hugging Face Hub repository (hubUrl: a mirror or a test server). */
+  | { kind: 'hub'; id: string; revision?: string; hubUrl?: string }
+  /** Files the user picked or dropped (the page). */
+  | { kind: 'files'; files: File[] };
+
+/** A held run: released when the run ends (or by the process's end, which a stale-lock check detects). */
+export interface RunLock {
+  release(): Promise<void>;
+}
+
+export interface Platform {
+  acquireGpu(label: string): Promise<GpuContext>;
+  modelFiles(ref: ModelRef): Promise<FileSource>;
+  /** The checkpoints of one run: `run` is the run's folder in Node, its key in the page. */
+  checkpointStore(run: string): CheckpointStore;
+  /** Takes the one-writer lock of a run, or throws a RunLockedError naming its holder. */
+  lockRun(run: string): Promise<RunLock>;
+}
+
+/** How a model is named in messages, keys and the page. */
+export function modelRefName(ref: ModelRef): string {
+  switch (ref.kind) {
+    case 'folder':
+      return ref.path;
+    case 'url':
+      return ref.label;
+    case 'hub':
+      return ref.revision ? `${ref.id}@${ref.revision}` : ref.id;
+    case 'files':
+      return 'local files';
+  }
+}

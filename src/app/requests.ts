@@ -1,0 +1,160 @@
+// Requests the page and the CLI send to the application layer, checked once against limits.ts and turned into the
+// objects below (a training recipe, a teaching-demo plan, evaluation settings).
+import type { SearchAlgorithm } from '../retrieval/search.ts';
+import { TripletBatches } from '../train/batches.ts';
+import { paperRecipe, type TrainingRecipe } from '../train/trainer.ts';
+import { EVAL_LIMITS, InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
+
+/** A run of full fine-tuning: what the user sets; everything else is the paper's recipe (train/trainer.ts). */
+export interface TrainRequest {
+  k: number;
+  /** Steps of the whole run; when absent, `epochs` over the data (default 1) decide. */
+  steps?: number;
+  epochs?: number;
+  batchSize: number;
+  queryLength: number;
+  documentLength: number;
+  /** Peak learning rate (default the paper's 1e-4). */
+  peakLr?: number;
+  lambdaQueries?: number;
+  lambdaDocuments?: number;
+  /** Seeds the data order (default 1). */
+  seed?: number;
+  checkpointEvery: number;
+  /** Report every this many steps (default: about 100 reports per run). */
+  reportEvery?: number;
+  /** Continue the run's newest checkpoint (it must have been made with the same request). */
+  resume: boolean;
+}
+
+/** A checked training request: the recipe and the run's other settings. */
+export interface TrainPlan {
+  recipe: TrainingRecipe;
+  k: number;
+  seed: number;
+  checkpointEvery: number;
+  reportEvery: number;
+  resume: boolean;
+}
+
+export const DEFAULT_SEED = 1;
+/** Reports per run when the request does not say how often. */
+const DEFAULT_REPORTS = 100;
+
+/** Checks a training request against the limits and builds its recipe for `triplets` training triplets. */
+export function planTraining(request: TrainRequest, triplets: number): TrainPlan {
+  const L = TRAIN_LIMITS;
+  checkK(request.k);
+  const batchSize = checkRange(request.batchSize, L.batchSize, 'The batch size');
+  if (request.steps !== undefined && request.epochs !== undefined) throw new InvalidRequestError('Give the steps or the epochs of a run, not both');
+  const steps =
+    request.steps !== undefined
+      ? checkRange(request.steps, L.steps, 'Steps')
+      : TripletBatches.stepsFor(checkRange(request.epochs ?? 1, L.epochs, 'Epochs'), triplets, batchSize);
+  const base = paperRecipe(steps, batchSize, {
+    queryLength: checkRange(request.queryLength, L.queryLength, 'The query length'),
+    documentLength: checkRange(request.documentLength, L.documentLength, 'The document length'),
+    peakLr: request.peakLr === undefined ? undefined : checkRange(request.peakLr, L.peakLr, 'The learning rate'),
+  });
+  const recipe: TrainingRecipe = {
+    ...base,
+    lambdaQueries: request.lambdaQueries === undefined ? base.lambdaQueries : checkRange(request.lambdaQueries, L.lambda, 'lambda_q'),
+    lambdaDocuments: request.lambdaDocuments === undefined ? base.lambdaDocuments : checkRange(request.lambdaDocuments, L.lambda, 'lambda_d'),
+  };
+  return {
+    recipe,
+    k: request.k,
+    seed: request.seed === undefined ? DEFAULT_SEED : checkRange(request.seed, L.seed, 'The seed'),
+    checkpointEvery: checkRange(request.checkpointEvery, L.checkpointEvery, 'Checkpoint every'),
+    reportEvery:
+      request.reportEvery === undefined
+        ? Math.max(1, Math.round(steps / DEFAULT_REPORTS))
+        : checkRange(request.reportEvery, L.reportEvery, 'Report every'),
+    resume: request.resume,
+  };
+}
+
+/** The request that continues a saved run exactly: its own recipe, k and seed. */
+export function requestFromRecipe(recipe: TrainingRecipe, k: number, seed: number, checkpointEvery: number): TrainRequest {
+  return {
+    k,
+    steps: recipe.schedule.totalSteps,
+    batchSize: recipe.batchSize,
+    queryLength: recipe.queryLength,
+    documentLength: recipe.documentLength,
+    peakLr: recipe.schedule.peakLr,
+    lambdaQueries: recipe.lambdaQueries,
+    lambdaDocuments: recipe.lambdaDocuments,
+    seed,
+    checkpointEvery,
+    resume: true,
+  };
+}
+
+/** The teaching demo: head-only training on a synthetic large-norm head (no model, no data), once per k. */
+export interface KDemoRequest {
+  ks: number[];
+  steps: number;
+  /** Seeds the synthetic head and batch (default 42). */
+  seed?: number;
+  /** Read the losses back every this many steps, and at the last (default: about 60 points per line). */
+  every?: number;
+}
+
+/** Points per line the demo reads back by default. */
+const K_DEMO_POINTS = 60;
+
+export function checkKDemoRequest(request: KDemoRequest): Required<KDemoRequest> {
+  checkRange(request.ks.length, K_DEMO_LIMITS.ks, 'The number of k values');
+  request.ks.forEach((k) => checkK(k));
+  const steps = checkRange(request.steps, K_DEMO_LIMITS.steps, 'Steps');
+  return {
+    ks: [...request.ks],
+    steps,
+    seed: request.seed === undefined ? 42 : checkRange(request.seed, TRAIN_LIMITS.seed, 'The seed'),
+    every: request.every === undefined ? Math.max(1, Math.floor(steps / K_DEMO_POINTS)) : checkRange(request.every, K_DEMO_LIMITS.steps, 'Read-back every'),
+  };
+}
+
+/** Sparse encoding of texts under k. */
+export interface EncodeRequest {
+  k: number;
+  /** Tokens per text, special tokens included. */
+  maxLength: number;
+  /** Keep each vector's largest weights only (0 or absent: keep all). */
+  topK?: number;
+}
+
+export function checkEncodeRequest(request: EncodeRequest): Required<EncodeRequest> {
+  return {
+    k: checkK(request.k),
+    maxLength: checkRange(request.maxLength, EVAL_LIMITS.documentLength, 'The maximum length'),
+    topK: checkRange(request.topK ?? 0, EVAL_LIMITS.prune, 'The number of weights kept per vector'),
+  };
+}
+
+/** Evaluation of a model under k on a retrieval set. */
+export interface EvalRequest {
+  k: number;
+  queryLength: number;
+  documentLength: number;
+  /** Documents retrieved per query. */
+  topK: number;
+  /** Keep each vector's largest weights only (0: keep all). */
+  prune: number;
+  search: SearchAlgorithm;
+}
+
+export const EVAL_DEFAULTS: EvalRequest = { k: 1, queryLength: 64, documentLength: 256, topK: 1000, prune: 0, search: 'exhaustive' };
+
+export function checkEvalRequest(request: EvalRequest): EvalRequest {
+  const L = EVAL_LIMITS;
+  return {
+    k: checkK(request.k),
+    queryLength: checkRange(request.queryLength, L.queryLength, 'The query length'),
+    documentLength: checkRange(request.documentLength, L.documentLength, 'The document length'),
+    topK: checkRange(request.topK, L.topK, 'The number of documents retrieved per query'),
+    prune: checkRange(request.prune, L.prune, 'The number of weights kept per vector'),
+    search: request.search,
+  };
+}

@@ -1,0 +1,23 @@
+// trec_eval on files, once for the page and the CLI: a TREC run scored against qrels, with the warnings trec_eval
+// users expect (queries without judgments, judged queries without results).
+import { parseQrels, parseRun } from '../io/trec.ts';
+import { evaluateRun, type EvaluateRunOptions, type RunEvaluation } from '../retrieval/metrics/evaluate-run.ts';
+
+export interface ScoredRun {
+  evaluation: RunEvaluation;
+  runId: string;
+  warnings: string[];
+}
+
+export function scoreRun(qrels: { text: string; name: string }, run: { text: string; name: string }, options: EvaluateRunOptions = {}): ScoredRun {
+  const parsedQrels = parseQrels(qrels.text, qrels.name);
+  const parsedRun = parseRun(run.text, run.name);
+  const evaluation = evaluateRun(parsedQrels, parsedRun.run, options);
+  const warnings: string[] = [];
+  if (evaluation.runQueriesWithoutQrels.length) warnings.push(`${evaluation.runQueriesWithoutQrels.length} run queries have no judgments and were ignored`);
+  if (evaluation.qrelsQueriesWithoutRun.length) {
+    const what = options.complete ? 'scored as empty rankings' : 'left out of the averages (use --complete to count them as zeros)';
+    warnings.push(`${evaluation.qrelsQueriesWithoutRun.length} judged queries have no results and were ${what}`);
+  }
+  return { evaluation, runId: parsedRun.runId, warnings };
+}

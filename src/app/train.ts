@@ -1,0 +1,118 @@
+// Training, once for the page and the CLI: a checked request becomes a run that takes the run's lock, starts fresh
+// (or continues its newest checkpoint), reports progress as events, and hands back the trained weights.
+import type { GpuContext } from '../gpu/context.ts';
+import type { HostTensor } from '../io/host-tensor.ts';
+import { listCheckpoints, readLatestCheckpoint, type CheckpointStore } from '../train/checkpoint.ts';
+import type { TrainingRecipe } from '../train/trainer.ts';
+import { runTraining, type StepReport, type TrainingData } from '../train/training-run.ts';
+import type { OpenedModel } from './open-model.ts';
+import type { Platform } from './platform.ts';
+import { planTraining, type TrainRequest } from './requests.ts';
+
+/** The newest checkpoint of a run. */
+export interface CheckpointInfo {
+  step: number;
+  recipe: TrainingRecipe;
+  k: number;
+  seed: number;
+  /** Where it is kept, for messages. */
+  store: string;
+  name: string;
+}
+
+/** Progress of a training run, as it happens. */
+export type TrainEvent =
+  | { kind: 'start'; startStep: number; resumedFrom: string | null; recipe: TrainingRecipe; k: number; seed: number; provenance: string }
+  | { kind: 'report'; report: StepReport }
+  | { kind: 'checkpoint'; name: string; step: number; store: string };
+
+export interface TrainOptions {
+  /** The backbone, or how to open it: opened only once the run's lock is held (a busy run fails before any load). */
+  model: OpenedModel | (() => Promise<OpenedModel>);
+  data: TrainingData;
+  /** The run: its folder in Node, its key in the page. */
+  run: string;
+  request: TrainRequest;
+  /** A new run where checkpoints already exist: refuse (the CLI), or remove them first (the page asked the user). */
+  existing: 'refuse' | 'replace';
+  /** What the figures come from, for captions (defaults to the model, data and k). */
+  provenance?: string;
+  signal?: AbortSignal;
+  onEvent?: (event: TrainEvent) => void;
+}
+
+/** A finished run still on the GPU: read its weights, then close it (frees the GPU and releases the run). */
+export interface TrainedRun {
+  /** The backbone the run started from. */
+  model: OpenedModel;
+  startStep: number;
+  /** The run's step count when it ended. */
+  step: number;
+  msPerStep: number;
+  recipe: TrainingRecipe;
+  k: number;
+  seed: number;
+  /** The trained parameters (internal names), read back from the GPU. */
+  download(): Promise<Map<string, HostTensor>>;
+  close(): Promise<void>;
+}
+
+export async function checkpointInfo(store: CheckpointStore): Promise<CheckpointInfo | null> {
+  const latest = await readLatestCheckpoint(store);
+  if (!latest) return null;
+  const { t, recipe, k, seed } = latest.state;
+  return { step: t, recipe, k, seed, store: store.label, name: latest.name };
+}
+
+/** Trains `model` on `data` as `request` says; every GPU buffer of the run is its own (the model itself is untouched). */
+export async function trainModel(ctx: GpuContext, platform: Platform, options: TrainOptions): Promise<TrainedRun> {
+  const { data, request } = options;
+  const plan = planTraining(request, data.triplets.length);
+  const lock = await platform.lockRun(options.run);
+  try {
+    const model = typeof options.model === 'function' ? await options.model() : options.model;
+    const store = platform.checkpointStore(options.run);
+    if (!plan.resume && options.existing === 'replace') {
+      for (const { name } of await listCheckpoints(store)) await store.remove(name);
+    }
+    const provenance =
+      options.provenance ?? `${model.name} (${model.config.hfArchitecture}) fine-tuned on ${data.triplets.length} triplets of ${data.fingerprint.name}, head divided by k = ${plan.k}`;
+    const emit = options.onEvent ?? (() => undefined);
+    const owned = await ctx.ownedAsync(() =>
+      runTraining(ctx, model, data, store, {
+        recipe: plan.recipe,
+        k: plan.k,
+        seed: plan.seed,
+        checkpointEvery: plan.checkpointEvery,
+        reportEvery: plan.reportEvery,
+        resume: plan.resume,
+        signal: options.signal,
+        onStart: (startStep, resumedFrom) => emit({ kind: 'start', startStep, resumedFrom, recipe: plan.recipe, k: plan.k, seed: plan.seed, provenance }),
+        onReport: (report) => emit({ kind: 'report', report }),
+        onCheckpoint: (name, step) => emit({ kind: 'checkpoint', name, step, store: store.label }),
+      }),
+    );
+    await ctx.sync();
+    const { trainer, startStep, msPerStep } = owned.value;
+    let closed = false;
+    return {
+      model,
+      startStep,
+      step: trainer.t,
+      msPerStep,
+      recipe: plan.recipe,
+      k: plan.k,
+      seed: plan.seed,
+      download: () => trainer.model.download(),
+      async close() {
+        if (closed) return;
+        closed = true;
+        owned.destroy();
+        await lock.release();
+      },
+    };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
