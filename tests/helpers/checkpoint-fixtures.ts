@@ -199,10 +199,14 @@ export function encodeStateDictPickle(storages: TorchFixtureStorage[], tensors: 
   return w.finish();
 }
 
-/** A stored (uncompressed) zip with torch's 64-byte data alignment padding in the local extra field. */
-export function encodeStoredZip(files: [string, Uint8Array][]): Uint8Array {
+/**
+ * A stored (uncompressed) zip with torch's 64-byte data alignment padding in the local extra field. Each `aliases`
+ * pair adds a central-directory entry named `alias` that points at the bytes of entry `target` (a hostile archive).
+ */
+export function encodeStoredZip(files: [string, Uint8Array][], aliases: [alias: string, target: string][] = []): Uint8Array {
   const chunks: Uint8Array[] = [];
   const central: Uint8Array[] = [];
+  const centralOf = new Map<string, Uint8Array>();
   let offset = 0;
   for (const [name, data] of files) {
     const nameBytes = new TextEncoder().encode(name);
@@ -234,14 +238,24 @@ export function encodeStoredZip(files: [string, Uint8Array][]): Uint8Array {
     entry.set(nameBytes, 46);
     chunks.push(local, data);
     central.push(entry);
+    centralOf.set(name, entry);
     offset += local.length + data.length;
+  }
+  for (const [alias, target] of aliases) {
+    const original = centralOf.get(target)!;
+    const nameBytes = new TextEncoder().encode(alias);
+    const entry = new Uint8Array(46 + nameBytes.length);
+    entry.set(original.subarray(0, 46));
+    new DataView(entry.buffer).setUint16(28, nameBytes.length, true);
+    entry.set(nameBytes, 46);
+    central.push(entry);
   }
   const centralSize = central.reduce((n, c) => n + c.length, 0);
   const end = new Uint8Array(22);
   const ev = new DataView(end.buffer);
   ev.setUint32(0, 0x06054b50, true);
-  ev.setUint16(8, files.length, true);
-  ev.setUint16(10, files.length, true);
+  ev.setUint16(8, central.length, true);
+  ev.setUint16(10, central.length, true);
   ev.setUint32(12, centralSize, true);
   ev.setUint32(16, offset, true);
   const all = [...chunks, ...central, end];

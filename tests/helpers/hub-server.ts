@@ -1,5 +1,6 @@
 // A local stand-in for the Hugging Face Hub on 127.0.0.1: serves <root>/<org>/<repo>/<file> at
-// /<org>/<repo>/resolve/main/<file>, with Range support, the Hub's 404/401 error codes and optional slow streaming.
+// /<org>/<repo>/resolve/main/<file>, with Range support, the Hub's 404/401 error codes, optional slow streaming,
+// a stall before the headers and bodies without Content-Length (timeout and size-cap tests).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
@@ -18,6 +19,10 @@ export interface HubServerOptions {
   chunkDelayMs?: number;
   /** Repos ("org/name") that answer 401 unless this token is sent. */
   gated?: Map<string, string>;
+  /** Wait this long before sending the response headers (a server that accepts but does not answer). */
+  headerDelayMs?: number;
+  /** Send bodies chunked, without Content-Length (the size is only known while streaming). */
+  omitContentLength?: boolean;
 }
 
 async function isDir(path: string): Promise<boolean> {
@@ -45,6 +50,8 @@ export async function startHubServer(root: string, options: HubServerOptions = {
     };
     if (!match || normalize(match[2]).startsWith('..')) return fail(404, 'EntryNotFound');
     const [, repo, file] = match;
+    if (options.headerDelayMs) await new Promise((r) => setTimeout(r, options.headerDelayMs));
+    if (res.destroyed) return;
     if (!(await isDir(join(root, repo)))) return fail(401, 'RepoNotFound');
     const token = options.gated?.get(repo);
     if (token !== undefined && req.headers.authorization !== `Bearer ${token}`) return fail(401, 'GatedRepo');
@@ -65,7 +72,7 @@ export async function startHubServer(root: string, options: HubServerOptions = {
       res.writeHead(206, { 'Content-Length': end - start + 1, 'Content-Range': `bytes ${start}-${end}/${body.length}` });
       return sendBody(res, body.subarray(start, end + 1), options);
     }
-    res.writeHead(200, { 'Content-Length': body.length, 'Content-Type': 'application/octet-stream' });
+    res.writeHead(200, options.omitContentLength ? { 'Content-Type': 'application/octet-stream' } : { 'Content-Length': body.length, 'Content-Type': 'application/octet-stream' });
     return sendBody(res, body, options);
   };
   const server = createServer((req, res) => {

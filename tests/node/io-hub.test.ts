@@ -1,11 +1,13 @@
 // Hub downloads against a local server in the Hub's URL layout: progress, cancel, caching, range reads for the size
-// estimate, and errors naming the repo and file for 404, 401 and network failures.
+// estimate, errors naming the repo and file for 404, 401 and network failures, idle timeouts, size caps, refused
+// repo ids, and a cache that cannot store (full browser storage) leaving a warning instead of a failed load.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { loadCheckpoint, estimateCheckpointBytes } from '../../src/io/checkpoint.ts';
 import { createFolderCache, createFolderSource } from '../../src/io/file-source-node.ts';
 import { createHubSource, HubError, type FileCache } from '../../src/io/hub.ts';
-import type { ReadProgress } from '../../src/io/file-source.ts';
+import { createCacheStorageCache } from '../../src/io/file-source-browser.ts';
+import { FileTooLargeError, type ReadProgress } from '../../src/io/file-source.ts';
 import { makeTempDir, writeFolder, writeTinyBert } from '../helpers/checkpoint-fixtures.ts';
 import { startHubServer, type HubServer } from '../helpers/hub-server.ts';
 
@@ -14,6 +16,9 @@ let root: string;
 let server: HubServer;
 let slow: HubServer;
 let gated: HubServer;
+let stalled: HubServer;
+let trickle: HubServer;
+let chunked: HubServer;
 
 beforeAll(async () => {
   root = await makeTempDir();
@@ -22,10 +27,13 @@ beforeAll(async () => {
   server = await startHubServer(root);
   slow = await startHubServer(root, { chunkBytes: 4096, chunkDelayMs: 5 });
   gated = await startHubServer(root, { gated: new Map([[REPO, 'secret']]) });
+  stalled = await startHubServer(root, { headerDelayMs: 5000 });
+  trickle = await startHubServer(root, { chunkBytes: 64 * 1024, chunkDelayMs: 2000 });
+  chunked = await startHubServer(root, { omitContentLength: true, chunkBytes: 16 * 1024 });
 });
 
 afterAll(async () => {
-  await Promise.all([server.close(), slow.close(), gated.close()]);
+  await Promise.all([server.close(), slow.close(), gated.close(), stalled.close(), trickle.close(), chunked.close()]);
 });
 
 describe('Hub file source', () => {
@@ -101,5 +109,78 @@ describe('Hub file source', () => {
     const cache: FileCache = { get: async (k) => store.get(k) ?? null, put: async (k, v) => void store.set(k, v) };
     await createHubSource({ repo: REPO, baseUrl: server.baseUrl, cache }).readFile('config.json');
     expect([...store.keys()]).toEqual([`${server.baseUrl}/${REPO}/resolve/main/config.json`]);
+  });
+});
+
+describe('Hub downloads under hostile conditions', () => {
+  it('gives up on a server that does not answer, after the idle timeout', async () => {
+    const started = performance.now();
+    const read = createHubSource({ repo: REPO, baseUrl: stalled.baseUrl, timeoutMs: 200 }).readFile('config.json');
+    await expect(read).rejects.toThrow(/^could not download config\.json of tiny-org\/tiny-bert@main \(http:\/\/127\.0\.0\.1:\d+\): no response for 0\.2 s; check the connection and try again$/);
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it('gives up on a download that stops sending bytes, after the idle timeout', async () => {
+    const read = createHubSource({ repo: 'tiny-org/big', baseUrl: trickle.baseUrl, timeoutMs: 300 }).readFile('blob.bin');
+    await expect(read).rejects.toBeInstanceOf(HubError);
+    await expect(createHubSource({ repo: 'tiny-org/big', baseUrl: trickle.baseUrl, timeoutMs: 300 }).readFile('blob.bin')).rejects.toThrow(
+      /download of blob\.bin of tiny-org\/big@main .* stalled: no bytes for 0\.3 s after 65536 bytes/,
+    );
+  });
+
+  it('refuses a file over the caller\'s size cap from Content-Length, and while streaming without one', async () => {
+    const capped = createHubSource({ repo: 'tiny-org/big', baseUrl: server.baseUrl }).readFile('blob.bin', { maxFileBytes: 100_000 });
+    await expect(capped).rejects.toBeInstanceOf(FileTooLargeError);
+    const progress: ReadProgress[] = [];
+    const streamed = createHubSource({ repo: 'tiny-org/big', baseUrl: chunked.baseUrl }).readFile('blob.bin', { maxFileBytes: 100_000, onProgress: (p) => progress.push(p) });
+    await expect(streamed).rejects.toThrow(/^blob\.bin of tiny-org\/big@main \(.*\) is 114688 bytes, over the 100000 bytes allowed here/);
+    expect(Math.max(...progress.map((p) => p.loaded))).toBeLessThanOrEqual(100_000);
+    expect(await createHubSource({ repo: 'tiny-org/big', baseUrl: chunked.baseUrl }).readFile('blob.bin')).toHaveLength(256 * 1024);
+  });
+
+  it.each([
+    ['a 300-character name', `org/${'a'.repeat(300)}`],
+    ['three parts', 'a/b/c'],
+    ['a double dash', 'org/na--me'],
+    ['a leading dot', 'org/.name'],
+    ['an empty name', 'org/'],
+  ])('refuses a repo id with %s, without a request', (_, repo) => {
+    const before = server.requests.length;
+    const make = () => createHubSource({ repo, baseUrl: server.baseUrl });
+    expect(make).toThrow(/is not a Hub repo id: expected "org\/name", each part letters, digits/);
+    try {
+      make();
+    } catch (error) {
+      expect((error as Error).message.length).toBeLessThan(250);
+    }
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('still loads when the cache cannot store (a full browser storage), and says the file was not cached', async () => {
+    const quota = () => Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
+    const heard: string[] = [];
+    const cache: FileCache = { get: async () => null, put: quota };
+    const source = createHubSource({ repo: REPO, baseUrl: server.baseUrl, cache, onWarning: (m) => heard.push(m) });
+    const checkpoint = await loadCheckpoint(source);
+    expect(checkpoint.tied).toBe(true);
+    expect(source.warnings.length).toBeGreaterThan(0);
+    expect(source.warnings).toEqual(heard);
+    expect(source.warnings).toContain(
+      'model.safetensors was not cached: the browser storage is full (QuotaExceededError). The model still loads; the file will be downloaded again next time (free site storage to cache it).',
+    );
+  });
+
+  it('the page\'s Cache Storage cache: a QuotaExceededError on put becomes a warning of the source', async () => {
+    const saved = (globalThis as { caches?: unknown }).caches;
+    (globalThis as { caches?: unknown }).caches = {
+      open: async () => ({ match: async () => undefined, put: async () => Promise.reject(new DOMException('full', 'QuotaExceededError')) }),
+    };
+    try {
+      const source = createHubSource({ repo: REPO, baseUrl: server.baseUrl, cache: createCacheStorageCache() });
+      expect(await source.readFile('config.json')).not.toBeNull();
+      expect(source.warnings).toEqual([expect.stringMatching(/^config\.json was not cached: the browser storage is full \(QuotaExceededError\)/)]);
+    } finally {
+      (globalThis as { caches?: unknown }).caches = saved;
+    }
   });
 });

@@ -1,5 +1,6 @@
 // Tokenizers against Hugging Face's Rust tokenizers: every reference case (ids, attention mask, type ids) for the
-// tokenizer.json path (BERT, ModernBERT) and the vocab.txt WordPiece path (BERT), plus HF truncation and padding.
+// tokenizer.json path (BERT, ModernBERT) and the vocab.txt WordPiece path (BERT, a tokenizer.json built in memory
+// and run by @huggingface/tokenizers), plus HF truncation and padding.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { createFolderSource } from '../../src/io/file-source-node.ts';
 import { createMemorySource } from '../../src/io/file-source.ts';
 import { loadTokenizer } from '../../src/io/tokenizer-load.ts';
 import { truncateLongestFirst, type TextTokenizer } from '../../src/io/tokenizer.ts';
-import { createWordPieceTokenizer } from '../../src/io/wordpiece.ts';
+import { createWordPieceTokenizer, wordPieceTokenizerJson } from '../../src/io/wordpiece.ts';
 import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
 
 const DATA = sharedDataPath('tokenizers');
@@ -115,6 +116,19 @@ describe('WordPiece details', () => {
   it('turns a word over 100 characters into [UNK] and keeps one of exactly 100', () => {
     expect(tokenizer.encode('a'.repeat(101), { addSpecialTokens: false }).ids).toEqual([1]);
     expect(tokenizer.encode('a'.repeat(100), { addSpecialTokens: false }).ids).toEqual([8, ...new Array(99).fill(9)]);
+  });
+  it('builds the tokenizer.json BertTokenizerFast would: BERT normalizer, pre-tokenizer, WordPiece, BertProcessing', () => {
+    const json = wordPieceTokenizerJson(vocab) as Record<string, any>;
+    expect(json.normalizer).toEqual({ type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true });
+    expect(json.pre_tokenizer).toEqual({ type: 'BertPreTokenizer' });
+    expect(json.post_processor).toEqual({ type: 'BertProcessing', sep: ['[SEP]', 3], cls: ['[CLS]', 2] });
+    expect(json.model).toMatchObject({ type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100 });
+    expect(json.added_tokens.map((t: { content: string }) => t.content)).toEqual(['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]']);
+  });
+  it('refuses a vocab.txt without [UNK], [CLS] or [SEP], and keeps a token named __proto__ a token', () => {
+    expect(() => createWordPieceTokenizer('[PAD]\n[CLS]\n[SEP]\n[MASK]\n')).toThrow('vocab.txt has no [UNK] token');
+    const odd = createWordPieceTokenizer(`${vocab}\n__proto__`);
+    expect(odd.tokenToId('__proto__')).toBe(12);
   });
   it('lower-cases and strips accents, unless told not to', () => {
     expect(tokenizer.encode('CAFÉ', { addSpecialTokens: false }).ids).toEqual([10]);

@@ -1,5 +1,5 @@
 // pytorch_model.bin: zip and legacy formats decode every layout exactly, tied storages come back as one tensor,
-// and any global outside the state-dict allow-list is refused by name.
+// views share their storage, and any global outside the state-dict allow-list is refused by name.
 import { describe, expect, it } from 'vitest';
 import { CheckpointFormatError } from '../../src/io/format-error.ts';
 import { indexTorchCheckpoint, readTorchCheckpoint, torchDecodedBytes } from '../../src/io/torch-pickle.ts';
@@ -53,14 +53,17 @@ describe.each([
     expect(torchDecodedBytes(index)).toBe(4 * unique.reduce((n, [, t]) => n + t.data.length, 0));
   });
 
-  it('reports different views of one storage as shared storage, each with its own copy', () => {
+  it('reports different views of one storage as shared storage, both views sharing its decoded memory', () => {
     const st = [{ key: '0', dtype: 'F32' as const, values: new Float32Array([1, 2, 3, 4, 5, 6]) }];
     const views = [
       { name: 'first', storage: '0', shape: [2] },
       { name: 'rest', storage: '0', offset: 2, shape: [2, 2] },
     ];
     const checkpoint = readTorchCheckpoint(encode(st, views), FILE);
-    expect(Array.from(checkpoint.tensors.get('rest')!.data)).toEqual([3, 4, 5, 6]);
+    const [first, rest] = [checkpoint.tensors.get('first')!.data, checkpoint.tensors.get('rest')!.data];
+    expect(Array.from(rest)).toEqual([3, 4, 5, 6]);
+    expect(rest.buffer).toBe(first.buffer); // one decoded storage, two views of it (as PyTorch's loader gives)
+    expect([first.byteOffset, rest.byteOffset]).toEqual([0, 8]);
     expect(checkpoint.sharedStorages).toEqual([['first', 'rest']]);
     expect(checkpoint.aliases.size).toBe(0);
   });

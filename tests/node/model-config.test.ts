@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/model/config.ts';
-import { ConfigError, parseModelConfig } from '../../src/model/config.ts';
+import { CONFIG_LIMITS, ConfigError, parseModelConfig } from '../../src/model/config.ts';
 import { parameterCount } from '../../src/model/layout.ts';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/configs/${name}`, import.meta.url), 'utf8'));
@@ -136,5 +136,61 @@ describe('refusals name the problem', () => {
   it('XLM-RoBERTa maps onto the RoBERTa family and keeps its class name', () => {
     const config = parseModelConfig({ ...fixture('roberta-base.json'), model_type: 'xlm-roberta', architectures: ['XLMRobertaForMaskedLM'], vocab_size: 250002 });
     expect(config).toMatchObject({ architecture: 'roberta', hfArchitecture: 'XLMRobertaForMaskedLM', modelType: 'xlm-roberta', positions: 'roberta' });
+  });
+});
+
+describe('sizes are range-checked before anything is allocated (hostile config.json)', () => {
+  const bert = () => shared('tokenizers/bert-base-uncased/config.json');
+  const modernBert = () => fixture('ModernBERT-base.json');
+
+  it.each([
+    ['bert', 'num_hidden_layers', 1e9],
+    ['modernbert', 'num_hidden_layers', 1e9],
+    ['bert', 'num_hidden_layers', 1e5],
+    ['bert', 'num_attention_heads', 1e6],
+    ['bert', 'hidden_size', 2 ** 30],
+    ['bert', 'intermediate_size', 1e12],
+    ['bert', 'vocab_size', 1e300],
+    ['bert', 'max_position_embeddings', 2 ** 40],
+    ['bert', 'type_vocab_size', 1e9],
+    ['modernbert', 'global_attn_every_n_layers', 0],
+    ['bert', 'num_hidden_layers', 0],
+  ])('%s %s = %d is refused at once with a short message', (family, key, value) => {
+    const started = performance.now();
+    const json = { ...(family === 'bert' ? bert() : modernBert()), [key]: value };
+    let message = '';
+    try {
+      parseModelConfig(json, { source: 'cfg.json' });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(new RegExp(`^cfg\\.json: "${key}" is .*, outside \\d+\\.\\.\\d+, the range this loader accepts; is config\\.json corrupt\\?$`));
+    expect(message.length).toBeLessThan(200);
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it('refuses sizes each in range whose parameter count is over the cap', () => {
+    const json = { ...bert(), num_hidden_layers: 512, hidden_size: 8192, num_attention_heads: 64, intermediate_size: 32768 };
+    expect(() => parseModelConfig(json, { source: 'cfg.json' })).toThrow(/cfg\.json: the model would have 412\.\d\d billion parameters, more than the 2\.15 billion/);
+    expect(CONFIG_LIMITS.parameters).toBe(2 ** 31);
+  });
+
+  it('keeps huge strings and lists out of its messages', () => {
+    const long = 'x'.repeat(1 << 20);
+    for (const json of [{ model_type: long }, { architectures: [long] }, { ...bert(), hidden_act: long }, { ...bert(), num_hidden_layers: [...long] }]) {
+      let message = '';
+      try {
+        parseModelConfig(json, { source: 'cfg.json' });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/^cfg\.json: /);
+      expect(message.length).toBeLessThan(400);
+    }
+  });
+
+  it('does not take a model_type from Object.prototype ("constructor")', () => {
+    expect(() => parseModelConfig({ model_type: 'constructor' })).toThrow(/unsupported model_type "constructor"/);
   });
 });

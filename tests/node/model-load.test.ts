@@ -1,5 +1,6 @@
 // loadModel: refuses an unsupported architecture and a model over the device limits before reading weights,
-// and a tokenizer with more ids than the head has rows; loads a tiny model with its tokenizer otherwise.
+// and a tokenizer with more ids than the head has rows; loads a tiny model with its tokenizer otherwise, reporting
+// checkpoint tensors it did not use.
 import { describe, expect, it } from 'vitest';
 import { GpuLimitError } from '../../src/gpu/errors.ts';
 import { createMemorySource, type FileSource } from '../../src/io/file-source.ts';
@@ -55,6 +56,28 @@ describe('loadModel', () => {
     expect(error).toBeInstanceOf(GpuLimitError);
     expect(error.message).toMatch(/word embeddings \[40x8\].*maxStorageBufferBindingSize/);
     expect(reads).toEqual(['config.json']);
+  });
+
+  it('returns the checkpoint tensors it did not use, and the harmless ones it skipped on purpose', async () => {
+    const tiny = makeTinyCheckpoint('bert', { seed: 1, vocabSize: 40, hidden: 8, layers: 1, heads: 2, intermediate: 16 });
+    const tensors = new Map(tiny.tensors)
+      .set('bert.pooler.dense.bias', { shape: [8], data: new Float32Array(8) })
+      .set('bert.embeddings.position_ids', { shape: [1, 8], data: new Float32Array(8) })
+      .set('classifier.bias', { shape: [2], data: new Float32Array(2) });
+    const files = tinyBertFiles(40, 40).set('model.safetensors', writeSafetensors(tensors));
+    const loaded = await loadModel(createMemorySource(files, 'tiny'));
+    expect(loaded.unusedTensors).toEqual(['classifier.bias']);
+    expect(loaded.ignoredTensors.map((t) => t.name).sort()).toEqual(['bert.embeddings.position_ids', 'bert.pooler.dense.bias', 'cls.predictions.decoder.weight']);
+    expect(loaded.byteBudget).toBeGreaterThan(16 * 2 ** 20);
+  });
+
+  it('refuses a checkpoint that lacks tensors of the config, naming the first missing ones', async () => {
+    const tiny = makeTinyCheckpoint('bert', { seed: 1, vocabSize: 40, hidden: 8, layers: 1, heads: 2, intermediate: 16 });
+    const tensors = new Map([...tiny.tensors].filter(([name]) => !name.includes('attention.self')));
+    const files = tinyBertFiles(40, 40).set('model.safetensors', writeSafetensors(tensors));
+    await expect(loadModel(createMemorySource(files, 'tiny'))).rejects.toThrow(
+      /^tiny: BertForMaskedLM weights do not match the config \(6 missing, 0 misshapen\)\n  missing bert\.encoder\.layer\.0\.attention\.self\.query\.weight \[8,8\]/,
+    );
   });
 
   it('refuses an unsupported architecture by name, before reading any weight', async () => {

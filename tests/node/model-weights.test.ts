@@ -7,7 +7,7 @@ import { parseModelConfig } from '../../src/model/config.ts';
 import { P } from '../../src/model/layout.ts';
 import type { TinyModelOptions } from '../../src/model/tiny-model.ts';
 import { makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
-import { WeightsError, loadParameters, mapHuggingFaceTensors, toHuggingFaceTensors } from '../../src/model/weights.ts';
+import { WeightsError, loadParameters, loadParametersReport, mapHuggingFaceTensors, toHuggingFaceTensors, unusedTensorsWarning } from '../../src/model/weights.ts';
 
 const sizes = { seed: 9, vocabSize: 30, hidden: 8, layers: 2, heads: 2, intermediate: 12 };
 
@@ -196,5 +196,42 @@ describe('older and partial checkpoints', () => {
   it('a checkpoint of another family fails with a hint', () => {
     const { model } = tiny('bert');
     expect(() => loadParameters(model, tiny('modernbert').tensors)).toThrow(/is this a BertForMaskedLM checkpoint\?/);
+  });
+});
+
+describe('unused and missing checkpoint tensors (transformers: "Some weights of the checkpoint were not used")', () => {
+  it('returns unused tensors by name, and the known-harmless ones separately with their reason', () => {
+    const { tensors, model } = tiny('bert');
+    const extra = new Map(tensors)
+      .set('bert.pooler.dense.weight', { shape: [8, 8], data: new Float32Array(64) })
+      .set('bert.embeddings.position_ids', { shape: [1, 64], data: new Float32Array(64) })
+      .set('classifier.weight', { shape: [3, 8], data: new Float32Array(24) })
+      .set('bert.encoder.layer.0.attention.self.query_typo.weight', { shape: [8, 8], data: new Float32Array(64) });
+    const { unusedTensors, ignoredTensors, params } = loadParametersReport(model, extra, 'ckpt');
+    expect(params.size).toBeGreaterThan(0);
+    expect(unusedTensors).toEqual(['classifier.weight', 'bert.encoder.layer.0.attention.self.query_typo.weight']);
+    expect(ignoredTensors.map((t) => t.name).sort()).toEqual(['bert.embeddings.position_ids', 'bert.pooler.dense.weight']);
+    expect(unusedTensorsWarning(unusedTensors, 'ckpt', 'BertForMaskedLM', 1)).toBe(
+      'Some weights of the checkpoint in ckpt were not used by BertForMaskedLM: classifier.weight … and 1 more',
+    );
+    expect(unusedTensorsWarning([], 'ckpt', 'BertForMaskedLM')).toBeNull();
+  });
+
+  it('a checkpoint that does not cover the config is an error naming the first few missing tensors, briefly', () => {
+    const model = parseModelConfig({ model_type: 'bert', vocab_size: 30, hidden_size: 8, num_attention_heads: 2, intermediate_size: 8, num_hidden_layers: 300, max_position_embeddings: 64 });
+    const { tensors } = tiny('bert');
+    const error = (() => {
+      try {
+        loadParameters(model, new Map([...tensors].filter(([name]) => !name.includes('.layer.'))), 'ckpt');
+      } catch (e) {
+        return e as Error;
+      }
+      throw new Error('expected a WeightsError');
+    })();
+    expect(error).toBeInstanceOf(WeightsError);
+    expect(error.message).toMatch(/^ckpt: BertForMaskedLM weights do not match the config \(4800 missing, 0 misshapen\)\n/);
+    expect(error.message).toContain('  missing bert.encoder.layer.0.attention.self.query.weight [8,8]');
+    expect(error.message).toContain('  … and 4792 more');
+    expect(error.message.length).toBeLessThan(1000);
   });
 });

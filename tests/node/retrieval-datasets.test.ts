@@ -56,6 +56,35 @@ describe('BEIR folders', () => {
     await expect(loadBeir(folderSource(beirFolder(name.replaceAll(' ', '-'), files)))).rejects.toThrow(error);
   });
 
+  it.each([
+    { name: 'a non-numeric first row that is no header', qrels: 'q1\td1\thigh\nq1\td2\t1\n', error: /test\.tsv:1: score "high" is not an integer/ },
+    { name: 'a header after the first row', qrels: 'q1\td1\t1\nquery-id\tcorpus-id\tscore\n', error: /test\.tsv:2: score "score" is not an integer/ },
+    { name: 'a query id with a space', qrels: 'query-id\tcorpus-id\tscore\nq 1\td1\t1\n', error: /test\.tsv:2: query-id "q 1" contains white space, which would split a TREC run or qrels line/ },
+    { name: 'a corpus id with a tab-free space', qrels: 'q1\td1 Q0 forged 1 99 run\t1\n', error: /test\.tsv:1: corpus-id "d1 Q0 forged 1 99 run" contains white space/ },
+  ])('qrels with $name: a clear error', async ({ name, qrels, error }) => {
+    const files = { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': qrels };
+    await expect(loadBeir(folderSource(beirFolder(name.replaceAll(' ', '-'), files)))).rejects.toThrow(error);
+  });
+
+  it('skips a first row that names its columns, whatever its names, and no other', async () => {
+    for (const header of ['query-id\tcorpus-id\tscore', 'qid\tdocid\trelevance', 'query_id\tdoc_id\tlabel']) {
+      const files = { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': `\n${header}\nq1\td1\t1\n` };
+      const dataset = await loadBeir(folderSource(beirFolder(`header-${header.slice(0, 3)}`, files)));
+      expect(dataset.qrels).toEqual(new Map([['q1', new Map([['d1', 1]])]]));
+    }
+  });
+
+  it('refuses corpus and query ids a TREC run could not hold', async () => {
+    const corpus = '{"_id": "d1", "text": "a"}\n{"_id": "d 2", "text": "b"}\n';
+    await expect(loadBeir(folderSource(beirFolder('spaced-doc', { 'corpus.jsonl': corpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': goodQrels })))).rejects.toThrow(
+      /corpus\.jsonl:2: _id "d 2" contains white space, which would split a TREC run or qrels line; remove the white space from the id/,
+    );
+    const queries = '{"_id": "", "text": "a"}\n';
+    await expect(loadBeir(folderSource(beirFolder('empty-query', { 'corpus.jsonl': goodCorpus, 'queries.jsonl': queries, 'qrels/test.tsv': goodQrels })))).rejects.toThrow(
+      /queries\.jsonl:1: _id "" is empty/,
+    );
+  });
+
   it('counts qrels naming unknown queries or documents as warnings', async () => {
     const qrels = goodQrels + 'qX\td1\t1\nqY\td2\t1\nq1\tdMissing\t1\n';
     const dataset = await loadBeir(folderSource(beirFolder('unknown-ids', { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': qrels })));

@@ -1,6 +1,6 @@
 // trec_eval equivalence: every measure we compute must print exactly as trec_eval printed it on its own test suite.
 import { describe, expect, it } from 'vitest';
-import { parseQrels, parseRun } from '../../src/io/trec.ts';
+import { atol, formatRun, parseQrels, parseRun } from '../../src/io/trec.ts';
 import { evaluateRun } from '../../src/retrieval/metrics/evaluate-run.ts';
 import { formatFixed, formatMeasureValue } from '../../src/retrieval/metrics/format-trec-eval.ts';
 import { readSharedText, readTrecEvalOutput, type TrecEvalRow } from '../helpers/retrieval-shared-data.ts';
@@ -102,6 +102,54 @@ describe('trec_eval conventions', () => {
     expect(() => parseRun('q1 Q0 a 1 3 t\nq1 Q0 a 2 2 t\n', 'r.trec')).toThrow(/r\.trec:2: document "a" appears twice/);
     expect(() => parseRun('q1 Q0 a 1 t\n', 'r.trec')).toThrow(/r\.trec:1: expected 6 columns/);
     expect(() => parseQrels('q1 0 a x\n', 'q.txt')).toThrow(/q\.txt:1: relevance "x"/);
+  });
+});
+
+describe('hostile or unusual inputs (issue 11)', () => {
+  it.each([
+    ['1', 1],
+    ['1e1', 1],
+    ['0x1', 0],
+    ['3.7', 3],
+    ['+2', 2],
+    ['-1', -1],
+    ['-0', 0],
+    ['007', 7],
+    ['12abc', 12],
+    ['99999999999999999999', 2 ** 63],
+    ['-99999999999999999999', -(2 ** 63)],
+    ['x', null],
+    ['-', null],
+    ['.5', null],
+  ])('reads relevance "%s" as C\'s atol does: %s', (text, value) => {
+    expect(atol(text)).toBe(value);
+    if (value !== null) expect(parseQrels(`q1 0 d1 ${text}\n`).get('q1')!.get('d1')).toBe(value);
+  });
+
+  it('refuses a negative -M and a negative -l with a RangeError', () => {
+    const qrels = parseQrels('q1 0 a 1\n');
+    const run = parseRun('q1 Q0 a 1 3 t\n').run;
+    expect(() => evaluateRun(qrels, run, { maxDocsPerQuery: -1 })).toThrow(RangeError);
+    expect(() => evaluateRun(qrels, run, { maxDocsPerQuery: -1 })).toThrow('maxDocsPerQuery (trec_eval -M) must be a whole number >= 0, got -1');
+    expect(() => evaluateRun(qrels, run, { relevanceLevel: -1 })).toThrow(RangeError);
+    expect(() => evaluateRun(qrels, run, { relevanceLevel: Number.NaN })).toThrow(/relevanceLevel \(trec_eval -l\) must be a number >= 0, got NaN/);
+    expect(evaluateRun(qrels, run, { maxDocsPerQuery: 0 }).perQuery.get('q1')!.get('num_ret')).toBe(0);
+  });
+
+  it('scores a grade beyond any array index (5e9) without allocating per grade', () => {
+    const qrels = parseQrels('q1 0 a 5000000000\nq1 0 b 0\n');
+    const measures = evaluateRun(qrels, parseRun('q1 Q0 b 1 2 t\nq1 Q0 a 2 1 t\n').run).perQuery.get('q1')!;
+    expect(measures.get('num_rel')).toBe(1);
+    expect(measures.get('ndcg')).toBeCloseTo(1 / Math.log2(3), 12);
+    expect(measures.get('bpref')).toBe(0);
+  });
+
+  it('formatRun refuses ids that would forge or split TREC columns', () => {
+    expect(() => formatRun(new Map([['q1', new Map([['d1 Q0 forged', 1]])]]), 'tag')).toThrow(
+      'formatRun: document id "d1 Q0 forged" of query "q1" contains white space, which would split a TREC run or qrels line; rename it',
+    );
+    expect(() => formatRun(new Map([['q\n1', new Map([['d1', 1]])]]), 'tag')).toThrow(/query id "q\n1" contains white space/);
+    expect(() => formatRun(new Map([['q1', new Map([['', 1]])]]), 'tag')).toThrow(/document id "" of query "q1" is empty/);
   });
 });
 
