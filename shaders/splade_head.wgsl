@@ -261,7 +261,13 @@ fn head_backward_hidden(@builtin(global_invocation_id) gid: vec3u) {
 // ---------------------------------------------------------------------------------------------------------------
 // Backward, step 3: dweight[v, :] += sum_b dlogit[b, v] * hidden[b, argmax[b, v], :];  dbias[v] += sum_b dlogit[b, v].
 // Each invocation owns one vec4 of one dweight row (the first of a row also owns dbias[v]), b summed in order.
-// Grid: V * d/4 invocations, BWD_WG per workgroup, workgroups beyond 65535 folded into y.
+// Grid: V * d/4 invocations, BWD_WG per workgroup, folded into y past the per-dimension limit. A caller that wants
+// only one of the two gradients switches the other off, and binds a small unused buffer in its place.
+
+/** Write dweight (false: w_dweight is a placeholder, never touched). */
+override HAS_DWEIGHT: bool = true;
+/** Write dbias (false: w_dbias is a placeholder, never touched). */
+override HAS_DBIAS: bool = true;
 
 @group(0) @binding(1) var<storage, read> w_dpooled: array<f32>;          // (B, V)
 @group(0) @binding(2) var<storage, read> w_pooled: array<f32>;           // (B, V)
@@ -293,10 +299,8 @@ fn head_backward_weight(
       acc_bias += g;
     }
   }
-  w_dweight[index] += acc;
-  if (k == 0u) {
-    w_dbias[v] += acc_bias;
-  }
+  if (HAS_DWEIGHT) { w_dweight[index] += acc; }
+  if (HAS_DBIAS && k == 0u) { w_dbias[v] += acc_bias; }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -68,6 +68,7 @@ export class SpladeHead {
   private readonly offsets: Tensor<'u32'>; // (B, T) bucket ends per sequence
   private readonly order: Tensor<'u32'>; // (B, V) vocabulary ids grouped by argmax token
   private readonly cursor: Tensor<'u32'>; // (B, sortWorkgroup, T) counting-sort counters
+  private readonly unused: Tensor<'f32'>; // (4) bound in place of a gradient the caller does not want (never written)
   private readonly tuning: SpladeHeadTuning;
 
   constructor(private readonly ctx: GpuContext, readonly dims: SpladeHeadDims, tuning: Partial<SpladeHeadTuning> = {}) {
@@ -96,7 +97,8 @@ export class SpladeHead {
     this.offsets = ctx.tensor(`${FAMILY} offsets`, [B, T], 'u32');
     this.order = ctx.tensor(`${FAMILY} order`, [B, V], 'u32');
     this.cursor = ctx.tensor(`${FAMILY} cursor`, [B, this.tuning.sortWorkgroup, T], 'u32');
-    this.scratchBytes = this.dimsBuffer.size + this.offsets.byteLength + this.order.byteLength + this.cursor.byteLength;
+    this.unused = ctx.tensor(`${FAMILY} unused gradient`, [4], 'f32');
+    this.scratchBytes = this.dimsBuffer.size + this.offsets.byteLength + this.order.byteLength + this.cursor.byteLength + this.unused.byteLength;
   }
 
   get shapes(): string {
@@ -151,39 +153,19 @@ export class SpladeHead {
       );
     }
     if (dweight || dbias) {
-      // the kernel writes both; a missing one gets a throw-away target (scratch is allocated lazily, once)
-      const dw = dweight ?? this.spare('dweight', [V, d]);
-      const db = dbias ?? this.spare('dbias', [V]);
-      this.expect('dweight', dw, [V, d]);
-      this.expect('dbias', db, [V]);
+      // one kernel owns both; a gradient not asked for is switched off (HAS_DWEIGHT / HAS_DBIAS) and bound to `unused`
+      if (dweight) this.expect('dweight', dweight, [V, d]);
+      if (dbias) this.expect('dbias', dbias, [V]);
       const groups = Math.ceil((V * d) / 4 / bw);
-      const gx = Math.min(groups, 65535);
+      const gx = Math.min(groups, this.ctx.limits.maxComputeWorkgroupsPerDimension);
       this.ctx.dispatch(
         encoder,
-        this.spec('head_backward_weight', { BWD_WG: bw }),
-        [this.dimsBuffer, args.dpooled, args.pooled, args.argmax, args.hidden, dw, db],
+        this.spec('head_backward_weight', { BWD_WG: bw, HAS_DWEIGHT: Number(!!dweight), HAS_DBIAS: Number(!!dbias) }),
+        [this.dimsBuffer, args.dpooled, args.pooled, args.argmax, args.hidden, dweight ?? this.unused, dbias ?? this.unused],
         [gx, Math.ceil(groups / gx)],
         this.shapes,
       );
     }
-  }
-
-  destroy(): void {
-    this.dimsBuffer.destroy();
-    this.offsets.buffer.destroy();
-    this.order.buffer.destroy();
-    this.cursor.buffer.destroy();
-    for (const t of this.spares.values()) t.buffer.destroy();
-  }
-
-  private readonly spares = new Map<string, Tensor>();
-  private spare(name: string, shape: number[]): Tensor {
-    let t = this.spares.get(name);
-    if (!t) {
-      t = this.ctx.tensor(`${FAMILY} unused ${name}`, shape, 'f32');
-      this.spares.set(name, t);
-    }
-    return t;
   }
 
   private spec(entryPoint: string, constants: Record<string, number>): KernelSpec {

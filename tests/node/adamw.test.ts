@@ -1,27 +1,46 @@
 // AdamW on the GPU against the float64 reference over several steps, with weight decay and a gradient scale.
 import { describe, it } from 'vitest';
+import type { Tensor } from '../../src/gpu/tensor.ts';
 import { AdamW } from '../../src/kernels/adamw.ts';
 import { adamwStep, type AdamWHyper } from '../../src/kernels/reference/adamw.ts';
-import { Random } from '../../src/util/random.ts';
-import { expectClose } from '../helpers/compare.ts';
+import { expectKernel } from '../helpers/expect-kernel.ts';
 import { gpuContext } from '../helpers/gpu.ts';
+
+const STEPS = 5;
 
 describe('AdamW', () => {
   it.each([[1], [7], [1000], [70001]])('matches the reference over 5 steps for n=%i', async (n) => {
     const ctx = await gpuContext();
-    const random = new Random(n);
     const hyper: AdamWHyper = { lr: 1e-2, beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0.1 };
-    const param = random.normals(n).map(Math.fround);
-    const p = ctx.tensor('p', [n], 'f32', param);
-    const g = ctx.tensor('g', [n], 'f32');
-    const optimizer = new AdamW(ctx, [{ param: p, dparam: g }]);
-    const [m, v] = [new Float64Array(n), new Float64Array(n)];
-    for (let t = 1; t <= 5; t++) {
-      const grad = random.normals(n).map(Math.fround);
-      ctx.upload(g, grad);
-      await ctx.run('adamw', (enc) => optimizer.record(enc, { ...hyper, lr: hyper.lr * t }, 0.5));
-      adamwStep(param, grad, m, v, t, { ...hyper, lr: hyper.lr * t }, 0.5);
-    }
-    expectClose('param', await ctx.read(p), param, { rtol: 1e-4, atol: 1e-5 });
+    const steps = Array.from({ length: STEPS }, (_, i) => `dparam${i + 1}`);
+    await expectKernel(ctx, {
+      name: `adamw n=${n}`,
+      seed: n,
+      // one gradient per step, copied into the optimiser's gradient buffer before each step
+      tensors: Object.fromEntries([['param', { shape: [n] }], ['dparam', { shape: [n] }], ...steps.map((name) => [name, { shape: [n] }])]),
+      stateful: true, // the moments and the step count carry over: the repeat builds a fresh optimiser
+      build: (ctx, t) => {
+        const optimizer = new AdamW(ctx, [{ param: t.param, dparam: t.dparam }]);
+        const copy = (enc: GPUCommandEncoder, from: Tensor) => enc.copyBufferToBuffer(from.buffer, 0, t.dparam.buffer, 0, from.byteLength);
+        return {
+          // one submit per step: each step writes its own uniform (learning rate and bias corrections)
+          run: async () => {
+            for (let s = 1; s <= STEPS; s++) {
+              await ctx.run('adamw', (enc) => {
+                copy(enc, t[`dparam${s}`]);
+                optimizer.record(enc, { ...hyper, lr: hyper.lr * s }, 0.5);
+              });
+            }
+          },
+        };
+      },
+      reference: (h) => {
+        const param = Float64Array.from(h.param);
+        const [m, v] = [new Float64Array(n), new Float64Array(n)];
+        for (let s = 1; s <= STEPS; s++) adamwStep(param, h[`dparam${s}`], m, v, s, { ...hyper, lr: hyper.lr * s }, 0.5);
+        return { param };
+      },
+      checks: { param: { tol: { rtol: 1e-4, atol: 1e-5 } } },
+    });
   });
 });

@@ -11,6 +11,7 @@ import {
 } from '../../src/kernels/reference/head-stats.ts';
 import { Random } from '../../src/util/random.ts';
 import { expectClose } from '../helpers/compare.ts';
+import { expectKernel } from '../helpers/expect-kernel.ts';
 import { gpuContext } from '../helpers/gpu.ts';
 
 /** A head whose rows have varied norms (per-row scale) and a shared direction (some anisotropy). */
@@ -25,6 +26,8 @@ function makeHead(V: number, d: number, seed: number): Float64Array {
   return W;
 }
 
+const SUMMARY_KEYS = ['mean', 'std', 'min', 'max', 'p50', 'p90', 'p99'] as const;
+
 describe('head statistics', () => {
   it.each([
     [2, 1, 1],
@@ -33,21 +36,31 @@ describe('head statistics', () => {
     [1000, 33, 16],
     [5000, 8, 2.5],
   ])('GPU equals the reference for V=%i d=%i k=%f', async (V, d, k) => {
-    const ctx = await gpuContext();
     const W = makeHead(V, d, V + d);
-    const weight = ctx.tensor('W', [V, d], 'f32', W);
-    const stats = new HeadStats(ctx, V, d, { bins: 17, pairs: 300, seed: 5 });
-    const measured = await stats.measure(weight, k);
-    const norms = headRowNorms(rescaleHead(W, k), V, d);
-    const expected = summarizeNorms(norms);
-    for (const key of ['mean', 'std', 'min', 'max', 'p50', 'p90', 'p99'] as const) {
-      expect(Math.abs(measured.summary[key] - expected[key]), key).toBeLessThan(2e-5 * Math.max(1, expected[key]));
-    }
-    expect(measured.anisotropy).toBeCloseTo(anisotropy(W, d, sampleRowPairs(V, 300, 5)), 4);
-    const counts = normHistogram(norms, measured.histogram.range);
-    expect(measured.histogram.counts.reduce((a, b) => a + b, 0)).toBe(V);
-    // Norms within float32 rounding of a bin edge may land either side; allow one move per edge.
-    const moved = measured.histogram.counts.reduce((s, c, i) => s + Math.abs(c - counts[i]), 0);
+    const report = await expectKernel(await gpuContext(), {
+      name: `head stats V=${V} d=${d} k=${k}`,
+      tensors: { weight: { shape: [V, d], data: W } },
+      build: (ctx, t) => {
+        const stats = new HeadStats(ctx, V, d, { bins: 17, pairs: 300, seed: 5 });
+        return {
+          run: async () => {
+            const measured = await stats.measure(t.weight, k);
+            const { range, counts } = measured.histogram;
+            return { summary: SUMMARY_KEYS.map((key) => measured.summary[key]), anisotropy: [measured.anisotropy], range: [range.lo, range.hi], counts };
+          },
+        };
+      },
+      reference: (h) => {
+        const expected = summarizeNorms(headRowNorms(rescaleHead(h.weight, k), V, d));
+        return { summary: SUMMARY_KEYS.map((key) => expected[key]), anisotropy: [anisotropy(h.weight, d, sampleRowPairs(V, 300, 5))] };
+      },
+      checks: { summary: { tol: { rtol: 2e-5, atol: 2e-5, combine: 'max' } }, anisotropy: { tol: { rtol: 0, atol: 5e-5 } } },
+    });
+    // The histogram over the GPU's own range: norms within float32 rounding of a bin edge may land either side.
+    const [lo, hi] = report.gpu.range;
+    const counts = normHistogram(headRowNorms(rescaleHead(W, k), V, d), { lo, hi, bins: 17, log: false });
+    expect(report.gpu.counts.reduce((a, b) => a + b, 0)).toBe(V);
+    const moved = report.gpu.counts.reduce((sum, c, i) => sum + Math.abs(c - counts[i]), 0);
     expect(moved).toBeLessThanOrEqual(2);
   });
 

@@ -5,6 +5,7 @@ import { Attention, type AttentionDims } from '../../src/kernels/attention.ts';
 import { attentionBackward, attentionForward, ropeBackward, ropeForward, ropeTable } from '../../src/kernels/reference/attention.ts';
 import { Random } from '../../src/util/random.ts';
 import { expectClose } from '../helpers/compare.ts';
+import { expectKernel } from '../helpers/expect-kernel.ts';
 import { gpuContext } from '../helpers/gpu.ts';
 
 const f32 = (a: Float64Array) => a.map(Math.fround);
@@ -18,6 +19,8 @@ interface Case {
   maskType: 'u32' | 'f32';
   /** lanes per softmax row; absent: the adapter's default (4 on SwiftShader) */
   softmaxWorkgroup?: number;
+  /** backward adds into dqkv */
+  accumulate?: boolean;
 }
 
 // Padding never exceeds the half window, so every query (padded ones too) sees a real key, as the reference requires.
@@ -29,6 +32,7 @@ const CASES: [string, Case][] = [
   // B·NH·T = 70000 softmax rows (one workgroup each) fold into y past 65535 workgroups.
   ['70000 rows, folded grid', { dims: { B: 2500, T: 7, NH: 4, hd: 2 }, lengths: Array.from({ length: 2500 }, (_, b) => 7 - (b % 4)), halfWindow: null, ropeTheta: 10000, maskType: 'u32' }],
   ['T=33 window ±4 with rotary and padding', { dims: { B: 2, T: 33, NH: 2, hd: 10 }, lengths: [30, 33], halfWindow: 4, ropeTheta: 10000, maskType: 'f32', softmaxWorkgroup: 64 }],
+  ['T=5 window ±1, accumulating dqkv', { dims: { B: 2, T: 5, NH: 2, hd: 4 }, lengths: [5, 3], halfWindow: 1, ropeTheta: 10000, maskType: 'u32', accumulate: true }],
 ];
 
 /** (B, T, S·NH·hd) section s -> (B, NH, T, hd), on the host. */
@@ -44,49 +48,58 @@ function headsOf(tokens: Float64Array, dims: AttentionDims, S: number, s: number
 
 describe('attention kernels', () => {
   it.each(CASES)('forward (out, probs, rotated q/k) and backward (dqkv) match the reference: %s', async (_, c) => {
-    const ctx = await gpuContext();
     const { B, T, NH, hd } = c.dims;
     const d = NH * hd;
-    const random = new Random(B * 1000 + T * 10 + hd);
-    const qkv = f32(random.normals(B * T * 3 * d));
-    const dout = f32(random.normals(B * T * d));
     const mask = new Float64Array(B * T);
     c.lengths.forEach((length, b) => mask.fill(1, b * T, b * T + length));
-
-    // Reference: rotary (if any) on q and k, then attention; backward in the opposite order.
-    const table = c.ropeTheta === null ? null : ropeTable(T, hd, c.ropeTheta);
-    const rotated = table ? new Float64Array(qkv.length) : qkv;
-    if (table) ropeForward(rotated, qkv, table, B, T, NH);
-    const out = new Float64Array(B * T * d);
-    const probs = new Float64Array(B * NH * T * T);
-    const masking = { mask, halfWindow: c.halfWindow };
-    attentionForward(out, probs, rotated, c.dims, masking);
-    const drotated = new Float64Array(qkv.length);
-    attentionBackward(drotated, dout, probs, rotated, c.dims);
-    let dqkv = drotated;
-    if (table) {
-      dqkv = new Float64Array(qkv.length);
-      ropeBackward(dqkv, drotated, table, B, T, NH);
-    }
-
-    const attention = new Attention(ctx, c.dims, { halfWindow: c.halfWindow, ropeTheta: c.ropeTheta, softmaxWorkgroup: c.softmaxWorkgroup });
-    const state = attention.createState('layer 0');
-    const t = {
-      qkv: ctx.tensor('qkv', [B, T, 3 * d], 'f32', qkv),
-      mask: c.maskType === 'u32' ? ctx.tensor('mask', [B, T], 'u32', mask) : ctx.tensor('mask', [B, T], 'f32', mask),
-      out: ctx.tensor('out', [B, T, d], 'f32'),
-      dout: ctx.tensor('dout', [B, T, d], 'f32', dout),
-      dqkv: ctx.tensor('dqkv', [B, T, 3 * d], 'f32', random.normals(B * T * 3 * d)), // overwritten
-    };
-    await ctx.run('attention', (enc) => {
-      attention.forward(enc, { out: t.out, qkv: t.qkv, mask: t.mask, state });
-      attention.backward(enc, { dqkv: t.dqkv, dout: t.dout, state });
+    const accumulate = c.accumulate ?? false;
+    await expectKernel(await gpuContext(), {
+      name: `attention ${_}`,
+      seed: B * 1000 + T * 10 + hd,
+      tensors: {
+        qkv: { shape: [B, T, 3 * d] },
+        mask: { shape: [B, T], dtype: c.maskType, data: mask },
+        out: { shape: [B, T, d] },
+        dout: { shape: [B, T, d] },
+        dqkv: { shape: [B, T, 3 * d] }, // overwritten (added into with accumulate)
+      },
+      build: (ctx, t) => {
+        const options = { halfWindow: c.halfWindow, ropeTheta: c.ropeTheta, softmaxWorkgroup: c.softmaxWorkgroup, accumulate };
+        const attention = new Attention(ctx, c.dims, options);
+        const state = attention.createState('layer 0');
+        return {
+          record: (enc) => {
+            attention.forward(enc, { out: t.out, qkv: t.qkv, mask: t.mask, state });
+            attention.backward(enc, { dqkv: t.dqkv, dout: t.dout, state });
+          },
+          tensors: { q: state.q, k: state.k, probs: state.probs },
+        };
+      },
+      reference: (h) => {
+        // rotary (if any) on q and k, then attention; backward in the opposite order
+        const table = c.ropeTheta === null ? null : ropeTable(T, hd, c.ropeTheta);
+        const rotated = table ? new Float64Array(h.qkv.length) : h.qkv;
+        if (table) ropeForward(rotated, h.qkv, table, B, T, NH);
+        const out = new Float64Array(B * T * d);
+        const probs = new Float64Array(B * NH * T * T);
+        attentionForward(out, probs, rotated, c.dims, { mask, halfWindow: c.halfWindow });
+        const drotated = new Float64Array(h.qkv.length);
+        attentionBackward(drotated, h.dout, probs, rotated, c.dims);
+        let dqkv = drotated;
+        if (table) {
+          dqkv = new Float64Array(h.qkv.length);
+          ropeBackward(dqkv, drotated, table, B, T, NH);
+        }
+        return { q: headsOf(rotated, c.dims, 3, 0), k: headsOf(rotated, c.dims, 3, 1), probs, out, dqkv };
+      },
+      checks: {
+        q: { tol: { rtol: 1e-5, atol: 1e-6 } },
+        k: { tol: { rtol: 1e-5, atol: 1e-6 } },
+        probs: { tol: { rtol: 1e-5, atol: 1e-6 } },
+        out: { tol: { rtol: 1e-5, atol: 1e-5 } },
+        dqkv: { tol: { rtol: 1e-4, atol: 1e-5 }, accumulates: accumulate },
+      },
     });
-    expectClose('q after rotary', await ctx.read(state.q), headsOf(rotated, c.dims, 3, 0), { rtol: 1e-5, atol: 1e-6 });
-    expectClose('k after rotary', await ctx.read(state.k), headsOf(rotated, c.dims, 3, 1), { rtol: 1e-5, atol: 1e-6 });
-    expectClose('probs', await ctx.read(state.probs), probs, { rtol: 1e-5, atol: 1e-6 });
-    expectClose('out', await ctx.read(t.out), out, { rtol: 1e-5, atol: 1e-5 });
-    expectClose('dqkv', await ctx.read(t.dqkv), dqkv, { rtol: 1e-4, atol: 1e-5 });
   });
 
   it('recomputes probs in backward (recomputeProbs) and gives the saved-probs results bit for bit, across two layers', async () => {

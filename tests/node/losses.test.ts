@@ -7,7 +7,7 @@ import { flopsLossBackward, flopsLossForward } from '../../src/kernels/reference
 import { sparseScoresBackward, sparseScoresForward } from '../../src/kernels/reference/sparse-scores.ts';
 import { SparseScores } from '../../src/kernels/sparse-scores.ts';
 import { Random } from '../../src/util/random.ts';
-import { expectClose } from '../helpers/compare.ts';
+import { expectKernel } from '../helpers/expect-kernel.ts';
 import { checkGradients } from '../helpers/gradcheck.ts';
 import { gpuContext } from '../helpers/gpu.ts';
 
@@ -42,28 +42,35 @@ describe('sparse scores', () => {
     [7, 14, 523],
     [70, 140, 33],
   ])('GPU forward and backward match the reference for B=%i N=%i V=%i', async (B, N, V) => {
-    const ctx = await gpuContext();
     const random = new Random(B * 1000 + V);
-    const q = sparseVectors(random, B, V);
-    const d = sparseVectors(random, N, V);
-    const dscores = random.normals(B * N);
-    const kernel = new SparseScores(ctx, B, N, V);
-    const tq = ctx.tensor('q', [B, V], 'f32', q);
-    const td = ctx.tensor('d', [N, V], 'f32', d);
-    const ts = ctx.tensor('scores', [B, N], 'f32');
-    const tdS = ctx.tensor('dscores', [B, N], 'f32', dscores);
-    const initial = random.normals(B * V);
-    const tdq = ctx.tensor('dq', [B, V], 'f32', initial);
-    const tdd = ctx.tensor('dd', [N, V], 'f32');
-    await ctx.run('scores', (enc) => {
-      kernel.forward(enc, { queries: tq, docs: td, scores: ts });
-      kernel.backward(enc, { queries: tq, docs: td, dscores: tdS, dqueries: tdq, ddocs: tdd });
-    });
     const tol = { rtol: 1e-4, atol: 1e-4 * Math.sqrt(V) };
-    expectClose('scores', await ctx.read(ts), sparseScoresForward(q, d, B, N, V), tol);
-    const g = sparseScoresBackward(q, d, new Float64Array(await ctx.read(tdS)), B, N, V);
-    expectClose('dqueries (accumulated)', await ctx.read(tdq), g.dqueries.map((x, i) => x + Math.fround(initial[i])), tol);
-    expectClose('ddocs', await ctx.read(tdd), g.ddocs, tol);
+    await expectKernel(await gpuContext(), {
+      name: `sparse scores B=${B} N=${N} V=${V}`,
+      tensors: {
+        queries: { shape: [B, V], data: sparseVectors(random, B, V) },
+        docs: { shape: [N, V], data: sparseVectors(random, N, V) },
+        scores: { shape: [B, N] },
+        dscores: { shape: [B, N] },
+        dqueries: { shape: [B, V] },
+        ddocs: { shape: [N, V], data: new Float64Array(N * V) },
+      },
+      build: (ctx, t) => {
+        const kernel = new SparseScores(ctx, B, N, V);
+        const { queries, docs, dscores, dqueries, ddocs } = t;
+        return {
+          record: (enc) => {
+            kernel.forward(enc, { queries, docs, scores: t.scores });
+            kernel.backward(enc, { queries, docs, dscores, dqueries, ddocs });
+          },
+        };
+      },
+      reference: (h) => {
+        const g = sparseScoresBackward(h.queries, h.docs, h.dscores, B, N, V);
+        return { scores: sparseScoresForward(h.queries, h.docs, B, N, V), dqueries: g.dqueries, ddocs: g.ddocs };
+      },
+      tolerance: tol,
+      checks: { scores: {}, dqueries: { accumulates: true }, ddocs: { accumulates: true } },
+    });
   });
 });
 
@@ -90,20 +97,25 @@ describe('contrastive loss', () => {
     [7, 7, 0.05, 1],
     [300, 600, 1.0, 2],
   ])('GPU matches the reference for B=%i N=%i tau=%f scale=%f', async (B, N, tau, scale) => {
-    const ctx = await gpuContext();
-    const random = new Random(B + N);
-    const s = random.normals(B * N, 20); // large scores, as untrained large-norm heads give
-    const kernel = new ContrastiveLoss(ctx, B, N, tau, 1);
-    kernel.setScale(scale);
-    const ts = ctx.tensor('scores', [B, N], 'f32', s);
-    const tdS = ctx.tensor('dscores', [B, N], 'f32');
-    const losses = ctx.tensor('losses', [4], 'f32');
-    await ctx.run('contrastive', (enc) => kernel.forwardBackward(enc, { scores: ts, dscores: tdS, losses }));
-    const s32 = new Float64Array(await ctx.read(ts));
-    const loss = (await ctx.read(losses))[1];
-    expect(loss).toBeCloseTo(contrastiveLossForward(s32, B, N, tau), 2);
-    expect(Math.abs(loss - contrastiveLossForward(s32, B, N, tau))).toBeLessThan(1e-4 * Math.max(1, Math.abs(loss)));
-    expectClose('dscores', await ctx.read(tdS), contrastiveLossBackward(s32, B, N, tau, scale), { rtol: 1e-4, atol: 1e-6 });
+    await expectKernel(await gpuContext(), {
+      name: `contrastive B=${B} N=${N} tau=${tau}`,
+      tensors: {
+        scores: { shape: [B, N], data: new Random(B + N).normals(B * N, 20) }, // large scores, as untrained large-norm heads give
+        dscores: { shape: [B, N] },
+        losses: { shape: [4] },
+      },
+      build: (ctx, t) => {
+        const kernel = new ContrastiveLoss(ctx, B, N, tau, 1);
+        kernel.setScale(scale);
+        return { record: (enc) => kernel.forwardBackward(enc, { scores: t.scores, dscores: t.dscores, losses: t.losses }) };
+      },
+      // only slot 1 is written
+      reference: (h) => ({
+        losses: [h.losses[0], contrastiveLossForward(h.scores, B, N, tau), h.losses[2], h.losses[3]],
+        dscores: contrastiveLossBackward(h.scores, B, N, tau, scale),
+      }),
+      checks: { losses: { tol: { rtol: 1e-4, atol: 1e-4, combine: 'max' } }, dscores: { tol: { rtol: 1e-4, atol: 1e-6 } } },
+    });
   });
 });
 
@@ -125,23 +137,25 @@ describe('FLOPS regulariser', () => {
     [14, 1000, 1],
     [300, 33, 0.5],
   ])('GPU matches the reference for N=%i V=%i lambda=%f', async (N, V, lambda) => {
-    const ctx = await gpuContext();
-    const random = new Random(N * 7 + V);
-    const x = sparseVectors(random, N, V, 0.5);
-    const kernel = new FlopsLoss(ctx, N, V, 2);
-    kernel.setLambda(lambda);
-    const tx = ctx.tensor('x', [N, V], 'f32', x);
-    const initial = random.normals(N * V);
-    const tdx = ctx.tensor('dx', [N, V], 'f32', initial);
-    const losses = ctx.tensor('losses', [4], 'f32');
-    await ctx.run('flops', (enc) => {
-      kernel.forward(enc, { vectors: tx, losses });
-      kernel.backward(enc, { vectors: tx, dvectors: tdx });
+    await expectKernel(await gpuContext(), {
+      name: `flops N=${N} V=${V}`,
+      tensors: { vectors: { shape: [N, V], data: sparseVectors(new Random(N * 7 + V), N, V, 0.5) }, dvectors: { shape: [N, V] }, losses: { shape: [4] } },
+      build: (ctx, t) => {
+        const kernel = new FlopsLoss(ctx, N, V, 2);
+        kernel.setLambda(lambda);
+        return {
+          record: (enc) => {
+            kernel.forward(enc, { vectors: t.vectors, losses: t.losses });
+            kernel.backward(enc, { vectors: t.vectors, dvectors: t.dvectors });
+          },
+        };
+      },
+      // only slot 2 is written
+      reference: (h) => ({
+        losses: [h.losses[0], h.losses[1], flopsLossForward(h.vectors, N, V), h.losses[3]],
+        dvectors: flopsLossBackward(h.vectors, N, V, lambda),
+      }),
+      checks: { losses: { tol: { rtol: 1e-5, atol: 1e-5, combine: 'max' } }, dvectors: { tol: F32, accumulates: true } },
     });
-    const x32 = new Float64Array(await ctx.read(tx));
-    const expected = flopsLossForward(x32, N, V);
-    expect(Math.abs((await ctx.read(losses))[2] - expected)).toBeLessThan(1e-5 * Math.max(1, expected));
-    const grad = flopsLossBackward(x32, N, V, lambda).map((g, i) => g + Math.fround(initial[i]));
-    expectClose('dx (accumulated)', await ctx.read(tdx), grad, F32);
   });
 });

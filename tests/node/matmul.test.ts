@@ -10,7 +10,8 @@ import {
   type MatmulShape,
 } from '../../src/kernels/reference/matmul.ts';
 import { Random } from '../../src/util/random.ts';
-import { expectClose, type Tolerance } from '../helpers/compare.ts';
+import type { Tolerance } from '../helpers/allclose.ts';
+import { expectKernel } from '../helpers/expect-kernel.ts';
 import { gpuContext } from '../helpers/gpu.ts';
 import { checkGradients } from '../helpers/gradcheck.ts';
 
@@ -48,11 +49,6 @@ function tolerance(K: number): Tolerance {
   return { rtol: 2e-5 * scale, atol: 2e-5 * scale };
 }
 
-/** n normal values, rounded to f32 so the reference sees exactly what the GPU sees. */
-function f32Normals(random: Random, n: number): Float64Array {
-  return Float64Array.from(Float32Array.from(random.normals(n)));
-}
-
 interface Case {
   shape: MatmulShape;
   options: MatmulOptions;
@@ -62,28 +58,34 @@ interface Case {
 
 /** Runs one case on the GPU and checks it against matmulForward on the same (f32-rounded) data. */
 async function checkAgainstReference({ shape, options, repeats = 1 }: Case, seed = 1): Promise<void> {
-  const ctx = await gpuContext();
   const r = resolveMatmul(shape);
-  const random = new Random(seed);
-  const a = f32Normals(random, r.extents.a);
-  const b = f32Normals(random, r.extents.b);
-  const bias = r.bias ? f32Normals(random, r.N) : undefined;
-  // C starts with values that an overwrite must replace (and an accumulation must keep).
-  const initial = f32Normals(random, r.extents.c);
-  const expected = Float64Array.from(initial);
-  for (let i = 0; i < repeats; i++) matmulForward(shape, a, b, bias, expected);
-
-  const matmul = new Matmul(ctx, shape, { ...options, label: `test ${r.layout}` });
-  const ta = ctx.tensor('a', tensorShape(r.matrices.a, r.strides.a, r.batch, r.extents.a), 'f32', a);
-  const tb = ctx.tensor('b', tensorShape(r.matrices.b, r.strides.b, r.batch, r.extents.b), 'f32', b);
-  const tc = ctx.tensor('c', tensorShape(r.matrices.c, r.strides.c, r.batch, r.extents.c), 'f32', initial);
-  const tbias = bias ? ctx.tensor('bias', [r.N], 'f32', bias) : undefined;
-  await ctx.run('matmul test', (encoder) => {
-    for (let i = 0; i < repeats; i++) matmul.record(encoder, { a: ta, b: tb, out: tc, bias: tbias });
-  });
-  const actual = await ctx.read(tc);
   const tol = tolerance(r.K * repeats);
-  expectClose(`${matmul.entryPoint} ${JSON.stringify(shape)}`, actual, expected, { rtol: tol.rtol, atol: tol.atol * repeats });
+  await expectKernel(await gpuContext(), {
+    name: `matmul ${JSON.stringify(shape)} ${JSON.stringify(options)}`,
+    seed,
+    tensors: {
+      a: { shape: tensorShape(r.matrices.a, r.strides.a, r.batch, r.extents.a) },
+      b: { shape: tensorShape(r.matrices.b, r.strides.b, r.batch, r.extents.b) },
+      // C starts with values that an overwrite must replace (and an accumulation must keep).
+      c: { shape: tensorShape(r.matrices.c, r.strides.c, r.batch, r.extents.c) },
+      ...(r.bias ? { bias: { shape: [r.N] } } : {}),
+    },
+    build: (ctx, t) => {
+      const matmul = new Matmul(ctx, shape, { ...options, label: `test ${r.layout}` });
+      return {
+        record: (encoder) => {
+          for (let i = 0; i < repeats; i++) matmul.record(encoder, { a: t.a, b: t.b, out: t.c, bias: t.bias });
+        },
+      };
+    },
+    reference: (h) => {
+      // with a custom C stride, elements between batch items keep their initial values
+      const expected = Float64Array.from(h.c);
+      for (let i = 0; i < repeats; i++) matmulForward(shape, h.a, h.b, h.bias, expected);
+      return { c: expected };
+    },
+    checks: { c: { tol: { rtol: tol.rtol, atol: tol.atol * repeats } } },
+  });
 }
 
 /** (batch, rows, cols) for dense operands, (rows, cols) for broadcast ones, a flat span for custom strides. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_TOKEN, SpladeHead, type SpladeHeadDims, type SpladeHeadTuning } from '../../src/kernels/splade-head.ts';
 import { spladeHeadBackward, spladeHeadForward, spladeLogit } from '../../src/kernels/reference/splade-head.ts';
 import { Random } from '../../src/util/random.ts';
-import { expectClose } from '../helpers/compare.ts';
+import { expectKernel } from '../helpers/expect-kernel.ts';
 import { checkGradients } from '../helpers/gradcheck.ts';
 import { gpuContext } from '../helpers/gpu.ts';
 
@@ -65,13 +65,6 @@ describe('splade head reference', () => {
   });
 });
 
-/** argmax equality, naming the first (b, v) that differs (a diff of whole arrays is unreadable and slow). */
-function expectSameTokens(actual: Uint32Array, expected: Uint32Array, V: number): void {
-  expect(actual.length, 'argmax: length').toBe(expected.length);
-  const i = expected.findIndex((t, j) => actual[j] !== t);
-  if (i >= 0) expect.fail(`argmax[b=${Math.floor(i / V)}, v=${i % V}] is ${actual[i]}, expected ${expected[i]}`);
-}
-
 interface Case {
   dims: SpladeHeadDims;
   lengths: number[];
@@ -103,46 +96,53 @@ const CASES: Case[] = [
 
 describe('splade head on the GPU vs the float64 reference', () => {
   it.each(CASES)('forward and accumulating backward, B=$dims.B T=$dims.T d=$dims.d V=$dims.V', async ({ dims, lengths, tuning }) => {
-    const ctx = await gpuContext();
     const { B, T, d, V } = dims;
     const x = dyadicInputs(dims, lengths, B * 1000 + T);
-    const head = new SpladeHead(ctx, dims, tuning);
-    const hidden = ctx.tensor('hidden', [B, T, d], 'f32', x.hidden);
-    const weight = ctx.tensor('weight', [V, d], 'f32', x.weight);
-    const bias = ctx.tensor('bias', [V], 'f32', x.bias);
-    const mask = ctx.tensor('mask', [B, T], 'u32', x.mask);
-    const pooled = ctx.tensor('pooled', [B, V], 'f32');
-    const argmax = ctx.tensor('argmax', [B, V], 'u32');
-    await ctx.run('forward', (enc) => head.forward(enc, { hidden, weight, bias, mask, pooled, argmax }));
-
     const ref = spladeHeadForward(x, dims);
-    expectSameTokens(await ctx.read(argmax), ref.argmax, V);
-    const gpuPooled = await ctx.read(pooled);
-    expectClose('pooled', gpuPooled, ref.pooled, { rtol: 2e-6, atol: 1e-7 });
     const active = ref.argmax.filter((t) => t !== NO_TOKEN).length;
     expect(active, 'some columns are active').toBeGreaterThan(0);
     expect(active, 'some columns are zero').toBeLessThan(B * V);
-
-    // backward adds into gradients that already hold values
     const random = new Random(5);
-    const dpooledHost = random.normals(B * V);
-    const before = { dhidden: random.normals(B * T * d), dweight: random.normals(V * d), dbias: random.normals(V) };
-    const dpooled = ctx.tensor('dpooled', [B, V], 'f32', dpooledHost);
-    const dhidden = ctx.tensor('dhidden', [B, T, d], 'f32', before.dhidden);
-    const dweight = ctx.tensor('dweight', [V, d], 'f32', before.dweight);
-    const dbias = ctx.tensor('dbias', [V], 'f32', before.dbias);
-    await ctx.run('backward', (enc) => head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dhidden, dweight, dbias }));
-
-    // the reference's dlogit from the GPU's own f32 pooled values isolates the backward from forward rounding
-    const grads = spladeHeadBackward(x, { pooled: Float64Array.from(gpuPooled), argmax: ref.argmax }, dpooledHost, dims);
-    const plus = (a: Float64Array, b: Float64Array) => a.map((v, i) => v + b[i]);
     const tol = { rtol: 1e-5, atol: 1e-5 };
-    // a token's dhidden is an f32 sum over its bucket: ~V / T terms (23k when V = 70001, T = 3) round further
-    const tolHidden = V / T > 1000 ? { rtol: 1e-4, atol: 1e-4 } : tol;
-    expectClose('dhidden', await ctx.read(dhidden), plus(before.dhidden, grads.dhidden), tolHidden);
-    expectClose('dweight', await ctx.read(dweight), plus(before.dweight, grads.dweight), tol);
-    expectClose('dbias', await ctx.read(dbias), plus(before.dbias, grads.dbias), tol);
-    head.destroy();
+    await expectKernel(await gpuContext(), {
+      name: `splade head B=${B} T=${T} d=${d} V=${V}`,
+      tensors: {
+        hidden: { shape: [B, T, d], data: x.hidden },
+        weight: { shape: [V, d], data: x.weight },
+        bias: { shape: [V], data: x.bias },
+        mask: { shape: [B, T], dtype: 'u32', data: x.mask },
+        pooled: { shape: [B, V] },
+        argmax: { shape: [B, V], dtype: 'u32' },
+        // backward adds into gradients that already hold values
+        dpooled: { shape: [B, V], data: random.normals(B * V) },
+        dhidden: { shape: [B, T, d], data: random.normals(B * T * d) },
+        dweight: { shape: [V, d], data: random.normals(V * d) },
+        dbias: { shape: [V], data: random.normals(V) },
+      },
+      build: (ctx, t) => {
+        const head = new SpladeHead(ctx, dims, tuning);
+        const { hidden, weight, bias, mask, pooled, argmax, dpooled, dhidden, dweight, dbias } = t;
+        return {
+          record: (enc) => {
+            head.forward(enc, { hidden, weight, bias, mask, pooled, argmax });
+            head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dhidden, dweight, dbias });
+          },
+        };
+      },
+      reference: (h, gpu) => {
+        // the reference's dlogit from the GPU's own f32 pooled values isolates the backward from forward rounding
+        const grads = spladeHeadBackward(x, { pooled: gpu.pooled, argmax: ref.argmax }, h.dpooled, dims);
+        return { pooled: ref.pooled, argmax: ref.argmax, ...grads };
+      },
+      checks: {
+        argmax: {},
+        pooled: { tol: { rtol: 2e-6, atol: 1e-7 } },
+        // a token's dhidden is an f32 sum over its bucket: ~V / T terms (23k when V = 70001, T = 3) round further
+        dhidden: { tol: V / T > 1000 ? { rtol: 1e-4, atol: 1e-4 } : tol, accumulates: true },
+        dweight: { tol, accumulates: true },
+        dbias: { tol, accumulates: true },
+      },
+    });
   });
 
   it('gives bit-identical gradients on repeated runs, accumulates, and skips gradients not asked for', async () => {
@@ -179,7 +179,18 @@ describe('splade head on the GPU vs the float64 reference', () => {
     await ctx.run('dhidden only', (enc) => head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dhidden }));
     expect(bits(await ctx.read(dhidden))).toEqual(bits(runs[0][0].map((v) => 2 * v)));
     expect(bits(await ctx.read(dweight))).toEqual(bits(runs[0][1]));
-    head.destroy();
+
+    // dbias alone (dweight switched off) gives the same bits as dbias next to dweight; dweight stays untouched
+    const dbiasAlone = ctx.tensor('dbias alone', [V], 'f32');
+    const dbiasBoth = ctx.tensor('dbias both', [V], 'f32');
+    const dweightBoth = ctx.tensor('dweight both', [V, d], 'f32');
+    await ctx.run('dbias only', (enc) => {
+      head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dbias: dbiasAlone });
+      head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dbias: dbiasBoth, dweight: dweightBoth });
+    });
+    expect(bits(await ctx.read(dbiasAlone))).toEqual(bits(await ctx.read(dbiasBoth)));
+    expect((await ctx.read(dbiasAlone)).some((v) => v !== 0)).toBe(true);
+    expect(bits(await ctx.read(dweight))).toEqual(bits(runs[0][1]));
   });
 
   it('rejects operands of the wrong shape or type, naming them', async () => {
@@ -199,6 +210,5 @@ describe('splade head on the GPU vs the float64 reference', () => {
     expect(() => head.forward(enc, { ...args, weight: t('weight', [8, 10]) })).toThrow(/weight must be \[10x8\]:f32, got weight\[8x10\]/);
     expect(() => head.forward(enc, { ...args, argmax: t('argmax', [2, 10]) })).toThrow(/argmax must be \[2x10\]:u32/);
     expect(() => new SpladeHead(ctx, { B: 1, T: 1, d: 6, V: 4 })).toThrow(/multiple of 4/);
-    head.destroy();
   });
 });
