@@ -41,7 +41,7 @@ export function parseBeirJsonl(content: string | Uint8Array, fileName: string): 
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw new Error(`${where}: not valid JSON (${clip((error as Error).message, 120)})`);
+      throw new Error(`${where}: not valid JSON (${clip((error as Error).message, 120)})`, { cause: error });
     }
     const record = value as { _id?: unknown; title?: unknown; text?: unknown };
     if (typeof record !== 'object' || record === null) throw new Error(`${where}: expected a JSON object`);
@@ -127,7 +127,13 @@ export function assembleDataset(
   const corpusIds = new Set(corpus.records.map((r) => r.id));
   let unknownDocs = 0;
   let example = '';
-  for (const docs of judged.qrels.values()) for (const id of docs.keys()) if (!corpusIds.has(id)) (unknownDocs++, (example ||= id));
+  for (const docs of judged.qrels.values()) {
+    for (const id of docs.keys()) {
+      if (corpusIds.has(id)) continue;
+      unknownDocs++;
+      example ||= id;
+    }
+  }
   if (unknownDocs) warnings.push(`${unknownDocs} qrels rows name documents absent from the corpus (kept as judged, never retrievable), e.g. "${example}"`);
 
   const evaluated = queries.records.filter((r) => judged.qrels.has(r.id));
@@ -147,7 +153,7 @@ async function requiredBytes(source: FileSource, path: string): Promise<Uint8Arr
     return await readRequiredFile(source, path);
   } catch (error) {
     if (error instanceof MissingFileError) {
-      throw new Error(`${error.message}; a BEIR folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv`);
+      throw new Error(`${error.message}; a BEIR folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv`, { cause: error });
     }
     throw error;
   }

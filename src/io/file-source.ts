@@ -120,7 +120,7 @@ export async function readJsonFile(source: FileSource, name: string, options?: R
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new Error(`${name} in ${source.label} is not valid JSON: ${clip(error instanceof Error ? error.message : String(error), 200)}`);
+    throw new Error(`${name} in ${source.label} is not valid JSON: ${clip(error instanceof Error ? error.message : String(error), 200)}`, { cause: error });
   }
 }
 

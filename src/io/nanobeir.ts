@@ -45,7 +45,7 @@ async function readTable(source: FileSource, path: string, columns: readonly str
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     rows = (await parquetReadObjects({ file })) as Row[];
   } catch (error) {
-    throw new Error(`${fileLocation(source, path)}: not a readable Parquet file (${(error as Error).message})`);
+    throw new Error(`${fileLocation(source, path)}: not a readable Parquet file (${(error as Error).message})`, { cause: error });
   }
   const present = rows.length ? Object.keys(rows[0]) : [];
   const missing = columns.filter((c) => rows.length && !present.includes(c));

@@ -50,7 +50,11 @@ function utf16Pattern(bytes: Uint8Array): 'LE' | 'BE' | null {
   if (sample.length < 2) return null;
   let even = 0;
   let odd = 0;
-  for (let i = 0; i < sample.length; i++) if (sample[i] === 0) (i % 2 ? odd++ : even++);
+  for (let i = 0; i < sample.length; i++) {
+    if (sample[i] !== 0) continue;
+    if (i % 2) odd++;
+    else even++;
+  }
   const half = sample.length / 2;
   if (odd >= half / 2 && even <= odd / 8) return 'LE';
   if (even >= half / 2 && odd <= even / 8) return 'BE';

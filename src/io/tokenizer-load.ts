@@ -12,7 +12,7 @@ export async function loadTokenizer(source: FileSource, options?: ReadOptions): 
     try {
       return createTokenizerJsonTokenizer(tokenizerJson as Record<string, any>, config);
     } catch (error) {
-      throw new Error(`tokenizer.json in ${source.label}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(`tokenizer.json in ${source.label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
   const vocab = await source.readFile('vocab.txt', { ...options, maxFileBytes: MAX_CONFIG_FILE_BYTES });

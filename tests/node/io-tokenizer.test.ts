@@ -118,12 +118,12 @@ describe('WordPiece details', () => {
     expect(tokenizer.encode('a'.repeat(100), { addSpecialTokens: false }).ids).toEqual([8, ...new Array(99).fill(9)]);
   });
   it('builds the tokenizer.json BertTokenizerFast would: BERT normalizer, pre-tokenizer, WordPiece, BertProcessing', () => {
-    const json = wordPieceTokenizerJson(vocab) as Record<string, any>;
+    const json = wordPieceTokenizerJson(vocab);
     expect(json.normalizer).toEqual({ type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true });
     expect(json.pre_tokenizer).toEqual({ type: 'BertPreTokenizer' });
     expect(json.post_processor).toEqual({ type: 'BertProcessing', sep: ['[SEP]', 3], cls: ['[CLS]', 2] });
     expect(json.model).toMatchObject({ type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100 });
-    expect(json.added_tokens.map((t: { content: string }) => t.content)).toEqual(['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]']);
+    expect((json.added_tokens as { content: string }[]).map((t) => t.content)).toEqual(['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]']);
   });
   it('refuses a vocab.txt without [UNK], [CLS] or [SEP], and keeps a token named __proto__ a token', () => {
     expect(() => createWordPieceTokenizer('[PAD]\n[CLS]\n[SEP]\n[MASK]\n')).toThrow('vocab.txt has no [UNK] token');

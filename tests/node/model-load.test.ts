@@ -76,7 +76,7 @@ describe('loadModel', () => {
     const tensors = new Map([...tiny.tensors].filter(([name]) => !name.includes('attention.self')));
     const files = tinyBertFiles(40, 40).set('model.safetensors', writeSafetensors(tensors));
     await expect(loadModel(createMemorySource(files, 'tiny'))).rejects.toThrow(
-      /^tiny: BertForMaskedLM weights do not match the config \(6 missing, 0 misshapen\)\n  missing bert\.encoder\.layer\.0\.attention\.self\.query\.weight \[8,8\]/,
+      /^tiny: BertForMaskedLM weights do not match the config \(6 missing, 0 misshapen\)\n {2}missing bert\.encoder\.layer\.0\.attention\.self\.query\.weight \[8,8\]/,
     );
   });
 
