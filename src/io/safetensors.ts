@@ -1,5 +1,5 @@
 // safetensors reader and writer: a strictly validated header first, then tensors decoded to fp32 (F32/F16/BF16/F64/ints).
-import { CheckpointFormatError } from './format-error.ts';
+import { CheckpointFormatError, clip } from './format-error.ts';
 import { DTYPE_BYTES, decodeToFloat32, isStorageDtype, type StorageDtype } from './dtype.ts';
 import { tensorSize, type HostTensor, type TensorMap } from './host-tensor.ts';
 
@@ -41,6 +41,11 @@ export function safetensorsHeaderLength(prefix: Uint8Array, file: string, fileSi
   return n;
 }
 
+/** A header value for an error message, clipped (a hostile header can hold a million-entry shape). */
+function quoted(value: unknown): string {
+  return clip(JSON.stringify(value) ?? String(value), 60);
+}
+
 function isNonNegativeInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
@@ -51,18 +56,18 @@ function parseEntry(file: string, name: string, raw: unknown): SafetensorsEntry 
   }
   const { dtype, shape, data_offsets: offsets } = raw as Record<string, unknown>;
   if (typeof dtype !== 'string' || !isStorageDtype(dtype)) {
-    throw new CheckpointFormatError(file, `unknown dtype ${JSON.stringify(dtype)} (known: ${Object.keys(DTYPE_BYTES).join(', ')})`, name);
+    throw new CheckpointFormatError(file, `unknown dtype ${quoted(dtype)} (known: ${Object.keys(DTYPE_BYTES).join(', ')})`, name);
   }
   if (!Array.isArray(shape) || !shape.every(isNonNegativeInteger)) {
-    throw new CheckpointFormatError(file, `shape ${JSON.stringify(shape)} is not a list of non-negative integers`, name);
+    throw new CheckpointFormatError(file, `shape ${quoted(shape)} is not a list of non-negative integers`, name);
   }
   if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every(isNonNegativeInteger) || offsets[0] > offsets[1]) {
-    throw new CheckpointFormatError(file, `data_offsets ${JSON.stringify(offsets)} is not a [begin, end] pair with begin <= end`, name);
+    throw new CheckpointFormatError(file, `data_offsets ${quoted(offsets)} is not a [begin, end] pair with begin <= end`, name);
   }
   const [begin, end] = offsets as [number, number];
   const bytes = tensorSize(shape) * DTYPE_BYTES[dtype];
   if (bytes !== end - begin) {
-    throw new CheckpointFormatError(file, `shape [${shape.join(', ')}] of ${dtype} needs ${bytes} bytes but data_offsets [${begin}, ${end}] span ${end - begin}`, name);
+    throw new CheckpointFormatError(file, `shape ${quoted(shape)} of ${dtype} needs ${bytes} bytes but data_offsets [${begin}, ${end}] span ${end - begin}`, name);
   }
   return { name, dtype, shape: shape as number[], begin, end };
 }
@@ -108,7 +113,7 @@ export function parseSafetensorsHeader(bytes: Uint8Array, file: string, fileSize
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + length));
     json = JSON.parse(text);
   } catch (error) {
-    throw new CheckpointFormatError(file, `header is not valid UTF-8 JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new CheckpointFormatError(file, `header is not valid UTF-8 JSON (${clip(error instanceof Error ? error.message : String(error), 120)})`);
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new CheckpointFormatError(file, 'header is not a JSON object');
