@@ -60,7 +60,7 @@ describe('BEIR folders', () => {
     { name: 'a non-numeric first row that is no header', qrels: 'q1\td1\thigh\nq1\td2\t1\n', error: /test\.tsv:1: score "high" is not an integer/ },
     { name: 'a header after the first row', qrels: 'q1\td1\t1\nquery-id\tcorpus-id\tscore\n', error: /test\.tsv:2: score "score" is not an integer/ },
     { name: 'a query id with a space', qrels: 'query-id\tcorpus-id\tscore\nq 1\td1\t1\n', error: /test\.tsv:2: query-id "q 1" contains white space, which would split a TREC run or qrels line/ },
-    { name: 'a corpus id with a tab-free space', qrels: 'q1\td1 Q0 forged 1 99 run\t1\n', error: /test\.tsv:1: corpus-id "d1 Q0 forged 1 99 run" contains white space/ },
+    { name: 'a corpus id with spaces (a forged run line)', qrels: 'q1\td1 Q0 forged 1 99 run\t1\n', error: /test\.tsv:1: corpus-id "d1 Q0 forged 1 99 run" contains white space/ },
   ])('qrels with $name: a clear error', async ({ name, qrels, error }) => {
     const files = { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': qrels };
     await expect(loadBeir(folderSource(beirFolder(name.replaceAll(' ', '-'), files)))).rejects.toThrow(error);
