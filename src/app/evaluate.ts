@@ -4,7 +4,9 @@ import { bm25Query, buildBm25, type Bm25Params } from '../retrieval/bm25.ts';
 import type { RetrievalDataset } from '../retrieval/dataset.ts';
 import { evaluateEncoder, retrieveAndEvaluate, type EncoderReport, type RetrievalReport } from '../retrieval/evaluate.ts';
 import type { SearchAlgorithm } from '../retrieval/search.ts';
-import { wordAnalyzer, type Analyzer } from '../retrieval/word-analyzer.ts';
+import { idAnalyzer, wordAnalyzer, type Analyzer } from '../retrieval/word-analyzer.ts';
+import { openTokenizer } from './open-model.ts';
+import type { FilesRef, Platform } from './platform.ts';
 import type { ModelSession } from './model-session.ts';
 import { checkEvalRequest, type EvalRequest } from './requests.ts';
 
@@ -41,3 +43,11 @@ export function evaluateBm25(dataset: RetrievalDataset, request: Bm25Request, on
   const report = retrieveAndEvaluate(model.index, queries, dataset, { topK: request.topK, search: request.search, onProgress });
   return { ...report, params: request.params, timingsMs: { index: indexMs, ...report.timingsMs } };
 }
+
+/** BM25 terms = a model tokenizer's piece ids of the text, without special tokens and without truncation. */
+export async function tokenizerAnalyzer(platform: Platform, ref: FilesRef): Promise<Analyzer> {
+  const tokenizer = await openTokenizer(platform, ref);
+  return idAnalyzer((text) => tokenizer.encode(text, { addSpecialTokens: false }).ids);
+}
+
+export { formatRun as formatTrecRun } from '../io/trec.ts';

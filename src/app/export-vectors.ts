@@ -1,5 +1,6 @@
 // Sparse vectors as search engines take them, once for the page and the CLI: Anserini JSONL (token -> round(100 w)),
 // Qdrant (indices/values) and Elasticsearch/OpenSearch rank_features.
+import { beirDocumentText, parseBeirJsonl } from '../io/beir.ts';
 import { anseriniDocumentLine, qdrantSparseVector, rankFeatures } from '../retrieval/exports.ts';
 import type { SparseVector } from '../retrieval/sparse-vector.ts';
 
@@ -14,6 +15,11 @@ export interface ExportRecord {
   id: string;
   /** The text the vector was computed from (Anserini keeps it as "contents"). */
   text: string;
+}
+
+/** BEIR-style JSONL records ({"_id", "title"?, "text"} per line) as records to encode (title and text joined). */
+export function readExportRecords(content: Uint8Array, name: string): ExportRecord[] {
+  return parseBeirJsonl(content, name).records.map((r) => ({ id: r.id, text: beirDocumentText(r.title, r.text) }));
 }
 
 export interface ExportedVectors {

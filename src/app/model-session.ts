@@ -10,7 +10,7 @@ import type { HostTensor } from '../io/host-tensor.ts';
 import { HeadMeter, type HeadStatsPair } from './head-meter.ts';
 import { EVAL_LIMITS, checkK, checkRange } from './limits.ts';
 import { openModelRef, type OpenModelOptions, type OpenedModel, type OpenedWeights } from './open-model.ts';
-import type { ModelRef, Platform } from './platform.ts';
+import type { FilesRef, Platform } from './platform.ts';
 import { checkEncodeRequest, type EncodeRequest } from './requests.ts';
 import { summarizeSparse, type SparseSummary } from './sparse-summary.ts';
 
@@ -134,7 +134,7 @@ export class ModelSession {
 export interface OpenSessionOptions extends ModelSessionOptions, Omit<OpenModelOptions, 'limits'> {}
 
 /** Opens `ref` on the platform and puts it on `ctx`: the one way every use case gets a model onto the GPU. */
-export async function openModelSession(ctx: GpuContext, platform: Platform, ref: ModelRef, options: OpenSessionOptions = {}): Promise<ModelSession> {
+export async function openModelSession(ctx: GpuContext, platform: Platform, ref: FilesRef, options: OpenSessionOptions = {}): Promise<ModelSession> {
   const model = await openModelRef(platform, ref, { ...options, limits: ctx.limits });
   return ModelSession.open(ctx, model, options);
 }

@@ -8,13 +8,13 @@ import type { TextTokenizer } from '../io/tokenizer.ts';
 import { loadTokenizer } from '../io/tokenizer-load.ts';
 import { parseModelConfig, type ModelConfig } from '../model/config.ts';
 import { parameterCount, parameterLayout } from '../model/layout.ts';
-import { checkTokenizerFitsHead, deviceFitError, type DeviceLimits } from '../model/load-model.ts';
-import { loadParameters } from '../model/weights.ts';
+import { checkTokenizerFitsHead, checkpointByteBudget, deviceFitError, type DeviceLimits } from '../model/load-model.ts';
+import { loadParametersReport, unusedTensorsWarning } from '../model/weights.ts';
 import type { Backbone } from '../train/training-run.ts';
 import { crc32 } from '../util/crc32.ts';
 import { NonFiniteError, findNonFinite } from '../util/finite.ts';
 import { ModelTooLargeError } from './errors.ts';
-import { modelRefName, type ModelRef, type Platform } from './platform.ts';
+import { filesRefName, type FilesRef, type Platform } from './platform.ts';
 
 /** Memory a model needs against what the device allows, known before its weights are fetched. */
 export interface MemoryEstimate {
@@ -33,7 +33,7 @@ export interface MemoryEstimate {
 
 /** A model's weights, checked: what inspecting the head needs (no tokenizer). */
 export interface OpenedWeights {
-  ref: ModelRef;
+  ref: FilesRef;
   /** How messages and captions name it (a Hub id, a folder, "local files"). */
   name: string;
   /** Identifies the weights for run keys: the Hub id and revision, or a CRC-32 of config.json and every parameter. */
@@ -83,7 +83,7 @@ export async function estimateModel(files: FileSource, limits: DeviceLimits, opt
 async function estimateFor(files: FileSource, config: ModelConfig, limits: DeviceLimits, options?: ReadOptions): Promise<MemoryEstimate> {
   const fromConfig = configMemory(config, limits);
   if (fromConfig.problems.length > 0) return fromConfig;
-  const checkpoint = await estimateCheckpointBytes(files, options);
+  const checkpoint = await estimateCheckpointBytes(files, { ...options, byteBudget: checkpointByteBudget(config) });
   let downloadBytes: number | null = 0;
   for (const file of checkpoint.files) {
     const probe = files.readRange ? await files.readRange(file, 0, 1, options) : null;
@@ -99,13 +99,14 @@ export interface OpenModelOptions extends ReadOptions {
 }
 
 /** Opens the weights of `ref` from `files`: refuses what cannot fit before reading them, and weights that are not finite. */
-export async function openWeights(ref: ModelRef, files: FileSource, options: OpenModelOptions): Promise<OpenedWeights> {
+export async function openWeights(ref: FilesRef, files: FileSource, options: OpenModelOptions): Promise<OpenedWeights> {
   const config = await readModelConfig(files, options);
   const estimate = await estimateFor(files, config, options.limits, options);
   if (estimate.problems.length > 0) throw new ModelTooLargeError(estimate.problems.join('\n'));
   options.onEstimate?.(estimate);
-  const checkpoint = await loadCheckpoint(files, options);
-  const params = loadParameters(config, checkpoint.tensors, files.label);
+  const checkpoint = await loadCheckpoint(files, { ...options, byteBudget: checkpointByteBudget(config) });
+  const { params, unusedTensors } = loadParametersReport(config, checkpoint.tensors, files.label);
+  const unused = unusedTensorsWarning(unusedTensors, files.label, config.hfArchitecture);
   const bad = findNonFinite(checkpoint.tensors);
   if (bad) {
     const shape = checkpoint.tensors.get(bad.name)!.shape.join('x');
@@ -114,7 +115,7 @@ export async function openWeights(ref: ModelRef, files: FileSource, options: Ope
         'a model with NaN or Inf weights cannot be used (was it saved from a diverged run?)',
     );
   }
-  const name = modelRefName(ref);
+  const name = filesRefName(ref);
   return {
     ref,
     name,
@@ -124,31 +125,37 @@ export async function openWeights(ref: ModelRef, files: FileSource, options: Ope
     config,
     hfConfig: checkpoint.config,
     params,
-    notes: [...checkpoint.notes],
+    notes: [...checkpoint.notes, ...(unused ? [unused] : [])],
   };
 }
 
 /** openWeights, and the tokenizer that goes with them (it must not have more ids than the head has rows). */
-export async function openModel(ref: ModelRef, files: FileSource, options: OpenModelOptions): Promise<OpenedModel> {
+export async function openModel(ref: FilesRef, files: FileSource, options: OpenModelOptions): Promise<OpenedModel> {
   const weights = await openWeights(ref, files, options);
   const tokenizer = await loadTokenizer(files, options);
   checkTokenizerFitsHead(tokenizer, weights.config, files.label);
-  return { ...weights, tokenizer };
+  return { ...weights, tokenizer, notes: [...weights.notes, ...sourceWarnings(files)] };
 }
 
 /** openModel of `ref`, with its files from the platform (a folder or Hub id in Node; the demo, Hub or picked files in the page). */
-export async function openModelRef(platform: Platform, ref: ModelRef, options: OpenModelOptions): Promise<OpenedModel> {
-  return openModel(ref, await platform.modelFiles(ref), options);
+export async function openModelRef(platform: Platform, ref: FilesRef, options: OpenModelOptions): Promise<OpenedModel> {
+  return openModel(ref, await platform.files(ref), options);
 }
 
 /** openWeights of `ref`, with its files from the platform. */
-export async function openWeightsRef(platform: Platform, ref: ModelRef, options: OpenModelOptions): Promise<OpenedWeights> {
-  return openWeights(ref, await platform.modelFiles(ref), options);
+export async function openWeightsRef(platform: Platform, ref: FilesRef, options: OpenModelOptions): Promise<OpenedWeights> {
+  return openWeights(ref, await platform.files(ref), options);
+}
+
+/** What a source noted while reading (a Hub download that could not be cached still loads, and says so). */
+function sourceWarnings(files: FileSource): string[] {
+  const warnings = (files as FileSource & { warnings?: unknown }).warnings;
+  return Array.isArray(warnings) ? warnings.filter((w): w is string => typeof w === 'string') : [];
 }
 
 /** Only the tokenizer of a model (or of a tokenizer folder). */
-export async function openTokenizer(platform: Platform, ref: ModelRef, options?: ReadOptions): Promise<TextTokenizer> {
-  return loadTokenizer(await platform.modelFiles(ref), options);
+export async function openTokenizer(platform: Platform, ref: FilesRef, options?: ReadOptions): Promise<TextTokenizer> {
+  return loadTokenizer(await platform.files(ref), options);
 }
 
 /** CRC-32 of config.json and of every parameter's bytes, in layout order: two models with one config differ here. */

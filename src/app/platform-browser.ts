@@ -4,8 +4,8 @@ import { acquireGpuContext } from '../gpu/context.ts';
 import { createCacheStorageCache, createFileListSource } from '../io/file-source-browser.ts';
 import { createHubSource, type FileCache } from '../io/hub.ts';
 import { createUrlFolderSource } from '../io/url-folder-source.ts';
-import { createIdbCheckpointStore } from '../train/checkpoint-store-idb.ts';
-import type { ModelRef, Platform } from './platform.ts';
+import { createIdbCheckpointStore, writeIdbModel } from '../train/checkpoint-store-idb.ts';
+import type { FilesRef, Platform } from './platform.ts';
 import { lockRunInBrowser } from './run-lock-browser.ts';
 
 /** Cache Storage when the context has it (secure contexts: https or localhost), else no cache. */
@@ -15,7 +15,7 @@ function hubCache(): FileCache | undefined {
 
 export const browserPlatform: Platform = {
   acquireGpu: (label) => acquireGpuContext(self.navigator.gpu, label),
-  async modelFiles(ref: ModelRef) {
+  async files(ref: FilesRef) {
     switch (ref.kind) {
       case 'url':
         return createUrlFolderSource(ref.url, ref.label);
@@ -29,4 +29,5 @@ export const browserPlatform: Platform = {
   },
   checkpointStore: (run) => createIdbCheckpointStore(run),
   lockRun: (run) => lockRunInBrowser(run),
+  writeModel: (run, files) => writeIdbModel(run, files),
 };

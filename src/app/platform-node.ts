@@ -6,16 +6,17 @@ import { nodeGpuContext } from '../gpu/node-gpu.ts';
 import { createFolderCache, createFolderSource, isDirectory } from '../io/file-source-node.ts';
 import { createHubSource, isHubRepoId } from '../io/hub.ts';
 import { createUrlFolderSource } from '../io/url-folder-source.ts';
-import { createFolderCheckpointStore } from '../train/checkpoint-store-node.ts';
-import type { ModelRef, Platform } from './platform.ts';
+import { createFolderCheckpointStore, writeFolderAtomically } from '../train/checkpoint-store-node.ts';
+import type { FilesRef, Platform } from './platform.ts';
 import { lockRunFolder } from './run-lock-node.ts';
 
-/** Checkpoints live in <run folder>/checkpoint. */
+/** Checkpoints live in <run folder>/checkpoint, the trained model in <run folder>/model. */
 export const CHECKPOINT_FOLDER = 'checkpoint';
+export const MODEL_FOLDER = 'model';
 
 export const nodePlatform: Platform = {
   acquireGpu: (label) => nodeGpuContext(label),
-  async modelFiles(ref: ModelRef) {
+  async files(ref: FilesRef) {
     switch (ref.kind) {
       case 'folder':
         return createFolderSource(ref.path);
@@ -35,14 +36,24 @@ export const nodePlatform: Platform = {
   },
   checkpointStore: (run) => createFolderCheckpointStore(join(run, CHECKPOINT_FOLDER)),
   lockRun: (run) => lockRunFolder(run),
+  async writeModel(run, files) {
+    const dir = join(run, MODEL_FOLDER);
+    await writeFolderAtomically(dir, files);
+    return dir;
+  },
 };
 
 /**
  * A CLI model argument: a folder on disk, or a Hub id ("org/name"). SPLADE_LAB_HUB_URL points Hub ids at another
  * server (tests use a local one); SPLADE_LAB_CACHE moves the download cache; HF_TOKEN is sent for gated repos.
  */
-export async function modelRefFromArgument(argument: string): Promise<ModelRef> {
+export async function modelRefFromArgument(argument: string): Promise<FilesRef> {
   if (await isDirectory(argument)) return { kind: 'folder', path: argument };
   if (!isHubRepoId(argument)) throw new Error(`"${argument}" is neither a folder nor a Hub id ("org/name")`);
   return { kind: 'hub', id: argument };
+}
+
+/** A folder on disk (a BEIR set, a tokenizer). */
+export function folderRef(path: string): FilesRef {
+  return { kind: 'folder', path };
 }

@@ -4,8 +4,8 @@ import type { GpuContext } from '../gpu/context.ts';
 import type { FileSource } from '../io/file-source.ts';
 import type { CheckpointStore } from '../train/checkpoint.ts';
 
-/** Where a backbone comes from. */
-export type ModelRef =
+/** Where a model's (or a data set's) files come from. */
+export type FilesRef =
   /** A model folder on disk (Node). */
   | { kind: 'folder'; path: string }
   /** A plain folder URL, such as the page's bundled demo. */
@@ -22,15 +22,17 @@ export interface RunLock {
 
 export interface Platform {
   acquireGpu(label: string): Promise<GpuContext>;
-  modelFiles(ref: ModelRef): Promise<FileSource>;
+  files(ref: FilesRef): Promise<FileSource>;
   /** The checkpoints of one run: `run` is the run's folder in Node, its key in the page. */
   checkpointStore(run: string): CheckpointStore;
   /** Takes the one-writer lock of a run, or throws a RunLockedError naming its holder. */
   lockRun(run: string): Promise<RunLock>;
+  /** Stores a run's trained model (files by path inside the model folder), replacing any earlier one whole; returns where. */
+  writeModel(run: string, files: Map<string, Uint8Array>): Promise<string>;
 }
 
 /** How a model is named in messages, keys and the page. */
-export function modelRefName(ref: ModelRef): string {
+export function filesRefName(ref: FilesRef): string {
   switch (ref.kind) {
     case 'folder':
       return ref.path;

@@ -1,6 +1,8 @@
 // Requests the page and the CLI send to the application layer, checked once against limits.ts and turned into the
 // objects below (a training recipe, a teaching-demo plan, evaluation settings).
 import type { SearchAlgorithm } from '../retrieval/search.ts';
+
+export { isSearchAlgorithm, searchAlgorithms, type SearchAlgorithm } from '../retrieval/search.ts';
 import { TripletBatches } from '../train/batches.ts';
 import { paperRecipe, type TrainingRecipe } from '../train/trainer.ts';
 import { EVAL_LIMITS, InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';

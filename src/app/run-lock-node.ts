@@ -61,7 +61,7 @@ export async function lockRunFolder(dir: string): Promise<RunLock> {
   try {
     await makeFolders(root);
   } catch (error) {
-    throw new Error(`cannot create the run folder ${root}: ${(error as Error).message}`);
+    throw new Error(`cannot create the run folder ${root}: ${(error as Error).message}`, { cause: error });
   }
   const path = join(root, LOCK_FILE);
   const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
@@ -71,7 +71,7 @@ export async function lockRunFolder(dir: string): Promise<RunLock> {
       handle = await open(path, 'wx');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw new Error(`cannot write to the run folder ${root}: ${(error as Error).message}`);
+      if (code !== 'EEXIST') throw new Error(`cannot write to the run folder ${root}: ${(error as Error).message}`, { cause: error });
       const holder = await readHolder(path);
       if (holder && holder.host === me.host && !isAlive(holder.pid)) {
         await rm(path, { force: true }); // stale: its process is gone

@@ -9,9 +9,10 @@ export interface ScoredRun {
   warnings: string[];
 }
 
-export function scoreRun(qrels: { text: string; name: string }, run: { text: string; name: string }, options: EvaluateRunOptions = {}): ScoredRun {
-  const parsedQrels = parseQrels(qrels.text, qrels.name);
-  const parsedRun = parseRun(run.text, run.name);
+/** `content`: the file's bytes (decoded strictly as UTF-8) or its text. */
+export function scoreRun(qrels: { content: string | Uint8Array; name: string }, run: { content: string | Uint8Array; name: string }, options: EvaluateRunOptions = {}): ScoredRun {
+  const parsedQrels = parseQrels(qrels.content, qrels.name);
+  const parsedRun = parseRun(run.content, run.name);
   const evaluation = evaluateRun(parsedQrels, parsedRun.run, options);
   const warnings: string[] = [];
   if (evaluation.runQueriesWithoutQrels.length) warnings.push(`${evaluation.runQueriesWithoutQrels.length} run queries have no judgments and were ignored`);
@@ -21,3 +22,5 @@ export function scoreRun(qrels: { text: string; name: string }, run: { text: str
   }
   return { evaluation, runId: parsedRun.runId, warnings };
 }
+
+export { formatTrecEval } from '../retrieval/metrics/format-trec-eval.ts';

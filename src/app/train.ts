@@ -8,6 +8,7 @@ import { runTraining, type StepReport, type TrainingData } from '../train/traini
 import type { OpenedModel } from './open-model.ts';
 import type { Platform } from './platform.ts';
 import { planTraining, type TrainRequest } from './requests.ts';
+import { savedModelFiles } from './save-model.ts';
 
 /** The newest checkpoint of a run. */
 export interface CheckpointInfo {
@@ -115,4 +116,10 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
     await lock.release();
     throw error;
   }
+}
+
+/** Saves a finished run's model (SparseEncoder files, never with a NaN/Inf weight) where the platform keeps models. */
+export async function saveTrainedModel(platform: Platform, run: string, trained: TrainedRun): Promise<{ where: string; files: string[] }> {
+  const files = await savedModelFiles(trained.model, await trained.download(), trained.recipe);
+  return { where: await platform.writeModel(run, files), files: [...files.keys()] };
 }

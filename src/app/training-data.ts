@@ -19,15 +19,9 @@ export interface ReadTrainingData {
   summary: TripletsSummary;
 }
 
-/** Parses a triplet TSV (query, positive, negative per line); `name` labels errors ("file line N: ..."). */
+/** Parses a triplet TSV (query, positive, negative per line; strict UTF-8); `name` labels errors ("file line N: ..."). */
 export function readTrainingData(bytes: Uint8Array, name: string): ReadTrainingData {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new Error(`${name} is not valid UTF-8 text; save it as UTF-8`);
-  }
-  const parsed = parseTriplets(text, name);
+  const parsed = parseTriplets(bytes, name);
   const fingerprint = { name: baseName(name), triplets: parsed.triplets.length, crc32: crc32(bytes) };
   return {
     data: { triplets: parsed.triplets, fingerprint },

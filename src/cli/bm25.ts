@@ -1,20 +1,11 @@
 // `splade-lab bm25 --beir <dir>`: argument adapter over evaluateBm25, the lexical baseline on a BEIR folder with
 // trec_eval measures, index size and latency.
 import { writeFile } from 'node:fs/promises';
-import { HEADLINE_MEASURES, evaluateBm25 } from '../app/evaluate.ts';
-import { loadBeir } from '../io/beir.ts';
-import { createFolderSource } from '../io/file-source-node.ts';
-import { loadTokenizer } from '../io/tokenizer-load.ts';
-import { formatRun } from '../io/trec.ts';
-import { idAnalyzer, wordAnalyzer, type Analyzer } from '../retrieval/word-analyzer.ts';
+import { openBeir } from '../app/datasets.ts';
+import { HEADLINE_MEASURES, evaluateBm25, formatTrecRun, tokenizerAnalyzer } from '../app/evaluate.ts';
+import { folderRef, nodePlatform } from '../app/platform-node.ts';
 import type { Command } from './command.ts';
 import { searchAlgorithmOption } from './search-option.ts';
-
-/** BM25 terms = the tokenizer's piece ids of the text, without [CLS]/[SEP] and without truncation. */
-async function tokenizerAnalyzer(dir: string): Promise<Analyzer> {
-  const tokenizer = await loadTokenizer(createFolderSource(dir));
-  return idAnalyzer((text) => tokenizer.encode(text, { addSpecialTokens: false }).ids);
-}
 
 export const bm25Command: Command = {
   spec: {
@@ -43,13 +34,13 @@ export const bm25Command: Command = {
     const params = { k1: args.numberOr('k1', 0.9), b: args.numberOr('b', 0.4) };
     const search = searchAlgorithmOption(args);
     const t0 = performance.now();
-    const dataset = await loadBeir(createFolderSource(beirDir), split, beirDir);
+    const dataset = await openBeir(nodePlatform, folderRef(beirDir), split);
     const loadMs = performance.now() - t0;
     const tokenizerDir = args.string('tokenizer');
-    const analyzer = tokenizerDir ? await tokenizerAnalyzer(tokenizerDir) : wordAnalyzer();
+    const analyzer = tokenizerDir ? await tokenizerAnalyzer(nodePlatform, folderRef(tokenizerDir)) : undefined;
     const report = evaluateBm25(dataset, { params, topK, search, analyzer });
     const runPath = args.string('run');
-    if (runPath) await writeFile(runPath, formatRun(report.run, 'splade-lab-bm25'));
+    if (runPath) await writeFile(runPath, formatTrecRun(report.run, 'splade-lab-bm25'));
     const timingsMs: Record<string, number> = { load: loadMs, ...report.timingsMs, total: performance.now() - t0 };
 
     for (const warning of report.warnings) process.stderr.write(`warning: ${warning}\n`);

@@ -1,8 +1,7 @@
 // `splade-lab encode --model <m> --in <jsonl> --out <jsonl>`: argument adapter over the model session's encode and
 // exportVectors: sparse vectors of BEIR-style records for Anserini, Qdrant or Elasticsearch/OpenSearch.
 import { readFile, writeFile } from 'node:fs/promises';
-import { EXPORT_FORMATS, exportVectors, isExportFormat } from '../app/export-vectors.ts';
-import { beirDocumentText, parseBeirJsonl } from '../io/beir.ts';
+import { EXPORT_FORMATS, exportVectors, isExportFormat, readExportRecords } from '../app/export-vectors.ts';
 import { UsageError, type Command } from './command.ts';
 import { withModelSession } from './model-session.ts';
 
@@ -27,15 +26,15 @@ export const encodeCommand: Command = {
     if (!isExportFormat(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${format}"`);
     const input = args.required('in');
     const output = args.required('out');
-    const { records } = parseBeirJsonl(await readFile(input, 'utf8'), input);
-    const texts = records.map((r) => beirDocumentText(r.title, r.text));
+    const records = readExportRecords(new Uint8Array(await readFile(input)), input);
+    const texts = records.map((r) => r.text);
     const request = { k: args.numberOr('k', 1), maxLength: args.numberOr('max-length', 256), topK: args.numberOr('prune', 0) };
     const exported = await withModelSession(args.required('model'), 'encode', { batchSize: args.numberOr('batch', 8) }, async (session) => {
       const vectors = await session.encode(texts, request, (done, total) => process.stderr.write(`\rencoded ${done}/${total}   `));
       process.stderr.write('\n');
       const tokenizer = session.model.tokenizer;
       const vocab = Array.from({ length: session.model.config.vocabSize }, (_, id) => tokenizer.idToToken(id) ?? `[unused${id}]`);
-      return exportVectors(format, records.map((r, i) => ({ id: r.id, text: texts[i] })), vectors, vocab, args.numberOr('scale', 100));
+      return exportVectors(format, records, vectors, vocab, args.numberOr('scale', 100));
     });
     await writeFile(output, exported.lines.join('\n') + '\n');
     if (exported.dropped) process.stderr.write(`warning: ${exported.dropped} entries were not representable as rank_features and were left out\n`);

@@ -1,11 +1,10 @@
 // `splade-lab eval --model <m> --beir <dir>`: argument adapter over evaluateModel: GPU encoding, exact retrieval,
 // trec_eval measures, sparsity (active dimensions, avg_flops), index size and latency.
 import { writeFile } from 'node:fs/promises';
-import { HEADLINE_MEASURES, evaluateModel } from '../app/evaluate.ts';
+import { openBeir } from '../app/datasets.ts';
+import { HEADLINE_MEASURES, evaluateModel, formatTrecRun } from '../app/evaluate.ts';
+import { folderRef, nodePlatform } from '../app/platform-node.ts';
 import { EVAL_DEFAULTS } from '../app/requests.ts';
-import { loadBeir } from '../io/beir.ts';
-import { createFolderSource } from '../io/file-source-node.ts';
-import { formatRun } from '../io/trec.ts';
 import { searchAlgorithmOption } from './search-option.ts';
 import type { Command } from './command.ts';
 import { withModelSession } from './model-session.ts';
@@ -40,7 +39,7 @@ export const evalCommand: Command = {
       prune: args.numberOr('prune', EVAL_DEFAULTS.prune),
       search: searchAlgorithmOption(args),
     };
-    const dataset = await loadBeir(createFolderSource(beirDir), split, beirDir);
+    const dataset = await openBeir(nodePlatform, folderRef(beirDir), split);
     const json = args.flag('json');
     const progress = json ? undefined : (stage: string, done: number, total: number) => process.stderr.write(`\r${stage} ${done}/${total}   `);
     const { report, architecture } = await withModelSession(args.required('model'), 'eval', { batchSize: args.numberOr('batch', 8) }, async (session) => ({
@@ -49,7 +48,7 @@ export const evalCommand: Command = {
     }));
     if (!json) process.stderr.write('\n');
     const runPath = args.string('run');
-    if (runPath) await writeFile(runPath, formatRun(report.run, 'splade-lab'));
+    if (runPath) await writeFile(runPath, formatTrecRun(report.run, 'splade-lab'));
     for (const warning of report.warnings) process.stderr.write(`warning: ${warning}\n`);
     if (json) {
       const { metrics, efficiency, index, latency, timingsMs, warnings } = report;

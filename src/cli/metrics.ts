@@ -1,15 +1,14 @@
 // `splade-lab metrics --qrels <file> --run <file>`: argument adapter over scoreRun: trec_eval's measures of a TREC run.
 import { readFile } from 'node:fs/promises';
-import { scoreRun } from '../app/score-run.ts';
-import { formatTrecEval } from '../retrieval/metrics/format-trec-eval.ts';
+import { formatTrecEval, scoreRun } from '../app/score-run.ts';
 import type { Args, Command } from './command.ts';
 
-async function readOption(args: Args, option: string): Promise<{ text: string; name: string }> {
+async function readOption(args: Args, option: string): Promise<{ content: Uint8Array; name: string }> {
   const name = args.required(option);
   try {
-    return { text: await readFile(name, 'utf8'), name };
+    return { content: new Uint8Array(await readFile(name)), name };
   } catch (error) {
-    throw new Error(`cannot read --${option} ${name}: ${(error as Error).message}`);
+    throw new Error(`cannot read --${option} ${name}: ${(error as Error).message}`, { cause: error });
   }
 }
 

@@ -5,14 +5,10 @@ import { join } from 'node:path';
 import { openModelRef, type OpenedModel } from '../app/open-model.ts';
 import { CHECKPOINT_FOLDER, modelRefFromArgument, nodePlatform } from '../app/platform-node.ts';
 import type { TrainRequest } from '../app/requests.ts';
-import { savedModelFiles } from '../app/save-model.ts';
-import { trainModel, type TrainEvent } from '../app/train.ts';
+import type { StepReport } from '../app/gpu-types.ts';
+import { saveTrainedModel, trainModel, type TrainEvent } from '../app/train.ts';
 import { readTrainingData } from '../app/training-data.ts';
-import { writeFolderAtomically } from '../train/checkpoint-store-node.ts';
-import type { StepReport } from '../train/training-run.ts';
 import { UsageError, type Args, type Command } from './command.ts';
-
-const MODEL_FOLDER = 'model';
 
 function reportLine(r: StepReport): string {
   const width = String(r.steps).length;
@@ -113,12 +109,10 @@ export const trainCommand: Command = {
         onEvent,
       });
       try {
-        const files = await savedModelFiles(run.model, await run.download(), run.recipe);
-        const modelDir = join(out, MODEL_FOLDER);
-        await writeFolderAtomically(modelDir, files);
+        const saved = await saveTrainedModel(nodePlatform, out, run);
         emit(
-          { event: 'done', steps: run.step, startStep: run.startStep, msPerStep: run.msPerStep, model: modelDir, files: [...files.keys()] },
-          `saved ${modelDir} (${files.size} files; sentence-transformers SparseEncoder)` +
+          { event: 'done', steps: run.step, startStep: run.startStep, msPerStep: run.msPerStep, model: saved.where, files: saved.files },
+          `saved ${saved.where} (${saved.files.length} files; sentence-transformers SparseEncoder)` +
             `${Number.isFinite(run.msPerStep) ? `; ${run.msPerStep.toFixed(0)} ms per step` : ''}`,
         );
       } finally {

@@ -40,6 +40,7 @@ export function createIdbCheckpointStore(run: string, dbName = 'splade-lab', sto
         throw new Error(
           `The browser's storage is full: checkpoint ${name} (${(bytes / 2 ** 20).toFixed(1)} MiB) of run "${run}" was not ` +
             'saved, and the previous checkpoint is kept. Free space (older runs, other sites) and train again from it.',
+          { cause: error },
         );
       }
     },
@@ -50,4 +51,24 @@ export function createIdbCheckpointStore(run: string, dbName = 'splade-lab', sto
       });
     },
   };
+}
+
+/**
+ * A run's trained model in IndexedDB, keys [run, file]: the earlier model of the run is replaced in the same
+ * transaction, so a reader sees the old files or the new ones, never a mix. Returns where it was stored.
+ */
+export async function writeIdbModel(run: string, files: Map<string, Uint8Array>, dbName = 'splade-lab', storeName = 'models'): Promise<string> {
+  const store = createStore(dbName, storeName);
+  try {
+    await store('readwrite', (s) => {
+      s.delete(IDBKeyRange.bound([run], [run, []]));
+      for (const [file, bytes] of files) s.put(bytes, [run, file]);
+      return promisifyRequest(s.transaction);
+    });
+  } catch (error) {
+    if ((error as { name?: string } | null)?.name !== 'QuotaExceededError') throw error;
+    const bytes = [...files.values()].reduce((sum, b) => sum + b.byteLength, 0);
+    throw new Error(`The browser's storage is full: the trained model of run "${run}" (${(bytes / 2 ** 20).toFixed(1)} MiB) was not saved; its checkpoints are kept. Free space and save it again.`, { cause: error });
+  }
+  return `IndexedDB ${dbName}/${storeName} run "${run}"`;
 }

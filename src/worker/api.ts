@@ -1,6 +1,6 @@
 // The page's only door to everything below it: the typed interface of the GPU worker (comlink; coarse methods,
 // plain-data results), the types those methods carry, the limits the page's fields obey, and the client.
-import type { AdapterReport } from '../gpu/context.ts';
+import type { AdapterReport } from '../app/gpu-types.ts';
 import type { HeadStatsPair } from '../app/model-session.ts';
 import type { KDemoResult, KDemoSeries } from '../app/k-demo.ts';
 import type { MemoryEstimate, ModelSummary as AppModelSummary } from '../app/open-model.ts';
@@ -9,7 +9,7 @@ import type { CheckpointInfo, TrainEvent } from '../app/train.ts';
 import type { TripletsSummary } from '../app/training-data.ts';
 import type { PreviewResult } from '../app/model-session.ts';
 
-export type { HeadStatistics } from '../kernels/head-stats.ts';
+export type { HeadStatistics, StepLosses, StepReport, TrainingRecipe } from '../app/gpu-types.ts';
 export type { HeadStatsPair, PreviewResult } from '../app/model-session.ts';
 export type { SparseSummary, SparseTerm } from '../app/sparse-summary.ts';
 export type { KDemoResult, KDemoSeries } from '../app/k-demo.ts';
@@ -17,9 +17,6 @@ export type { MemoryEstimate } from '../app/open-model.ts';
 export type { EncodeRequest, KDemoRequest, TrainRequest } from '../app/requests.ts';
 export type { CheckpointInfo, TrainEvent } from '../app/train.ts';
 export type { TripletsSummary } from '../app/training-data.ts';
-export type { StepReport } from '../train/training-run.ts';
-export type { StepLosses } from '../train/head-only-trainer.ts';
-export type { TrainingRecipe } from '../train/trainer.ts';
 export { K_DEMO_LIMITS, K_RANGE, TRAIN_LIMITS, describeRange, inRange } from '../app/limits.ts';
 export { PageFailure, WorkerClient, toPageFailure, type FailureKind } from './client.ts';
 

@@ -5,11 +5,11 @@ import { runKDemo } from '../app/k-demo.ts';
 import { estimateModel, openModelRef, summarizeModel } from '../app/open-model.ts';
 import { ModelSession } from '../app/model-session.ts';
 import { browserPlatform } from '../app/platform-browser.ts';
-import type { ModelRef } from '../app/platform.ts';
+import type { FilesRef } from '../app/platform.ts';
 import { requestFromRecipe } from '../app/requests.ts';
 import { checkpointInfo, trainModel } from '../app/train.ts';
 import { readTrainingData, type ReadTrainingData } from '../app/training-data.ts';
-import type { GpuContext } from '../gpu/context.ts';
+import type { GpuContext } from '../app/gpu-types.ts';
 import type {
   CheckpointInfo,
   EncodeRequest,
@@ -36,7 +36,7 @@ import { NoModelError, NoTripletsError } from './errors.ts';
 const PREVIEW_MAX_LENGTH = 128;
 const DEMO_LABEL = 'synthetic demo backbone (random weights)';
 
-function modelRef(source: ModelSource): ModelRef {
+function modelRef(source: ModelSource): FilesRef {
   switch (source.kind) {
     case 'demo':
       return { kind: 'url', url: source.url, label: 'the synthetic demo backbone' };
@@ -72,7 +72,7 @@ class GpuWorker implements WorkerApi {
   async estimate(source: ModelSource): Promise<MemoryEstimate> {
     const signal = this.startCancellable();
     const ctx = await this.context();
-    return estimateModel(await browserPlatform.modelFiles(modelRef(source)), ctx.limits, { signal });
+    return estimateModel(await browserPlatform.files(modelRef(source)), ctx.limits, { signal });
   }
 
   async load(source: ModelSource, onProgress: (progress: LoadProgress) => void): Promise<ModelSummary> {

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../src/io/file-source-node.ts';
 import { GpuModel } from '../../src/model/gpu-model.ts';
-import { decoderWeightName } from '../../src/model/layout.ts';
 import { loadModel, type LoadedModel } from '../../src/model/load-model.ts';
 import { spladeForward } from '../../src/model/reference/splade.ts';
 import { paddedLength, SpladeTextEncoder } from '../../src/model/splade-encoder.ts';
