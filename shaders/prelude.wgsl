@@ -87,3 +87,13 @@ fn workgroup_sum_u32(lane: u32, value: u32) -> u32 {
   workgroupBarrier();
   return total;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Non-finite values. WGSL has no isNan/isInf, and a compiler may assume floats are never NaN, so test the bits: an
+// f32 is Inf or NaN exactly when its exponent field is all ones. Read the values as u32 (bind the f32 buffer to an
+// array<u32>), so that no float operation is ever involved.
+
+/** True when the f32 whose bits are `bits` is +-Inf or NaN. */
+fn is_non_finite_bits(bits: u32) -> bool {
+  return (bits & 0x7f800000u) == 0x7f800000u;
+}

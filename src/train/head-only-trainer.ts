@@ -3,9 +3,10 @@
 import type { GpuContext } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { AdamW } from '../kernels/adamw.ts';
+import { FiniteMonitor, type HealthReport } from '../kernels/finite-check.ts';
 import type { AdamWHyper } from '../kernels/reference/adamw.ts';
 import { flopsWeight, learningRate, type LinearSchedule } from './schedule.ts';
-import { SpladeObjective, type ObjectiveInputs, type SpladeObjectiveDims } from './splade-objective.ts';
+import { LOSS_PART_NAMES, SpladeObjective, type ObjectiveInputs, type SpladeObjectiveDims } from './splade-objective.ts';
 
 export interface HeadOnlyRecipe {
   optimizer: Omit<AdamWHyper, 'lr'>;
@@ -28,6 +29,7 @@ export class HeadOnlyTrainer {
   private readonly dweight: Tensor<'f32'>;
   private readonly dbias: Tensor<'f32'>;
   private readonly optimizer: AdamW;
+  private readonly health: FiniteMonitor;
   private t = 0;
 
   /** `inputs.weight` and `inputs.bias` are trained in place. */
@@ -44,6 +46,18 @@ export class HeadOnlyTrainer {
       { param: inputs.weight, dparam: this.dweight },
       { param: inputs.bias, dparam: this.dbias },
     ]);
+    this.health = new FiniteMonitor(ctx, [
+      { name: 'loss parts', tensor: this.objective.losses, elements: LOSS_PART_NAMES },
+      { name: 'gradient of the decoder weight', tensor: this.dweight },
+      { name: 'gradient of the decoder bias', tensor: this.dbias },
+      { name: 'decoder weight after the update', tensor: inputs.weight },
+      { name: 'decoder bias after the update', tensor: inputs.bias },
+    ], 'head-only health');
+  }
+
+  /** As SpladeTrainer.readHealth: sticky flags of the loss parts, gradients and updated parameters, one readback. */
+  readHealth(): Promise<HealthReport> {
+    return this.health.read();
   }
 
   /** One step in one command encoder; reads the losses back only when `readLosses`. */
@@ -59,6 +73,7 @@ export class HeadOnlyTrainer {
     encoder.clearBuffer(this.dbias.buffer);
     this.objective.record(encoder, this.inputs, { dweight: this.dweight, dbias: this.dbias });
     this.optimizer.record(encoder, { ...recipe.optimizer, lr });
+    this.health.record(encoder, this.t);
     this.ctx.submit(encoder);
     const step = this.t++;
     if (!readLosses) return undefined;

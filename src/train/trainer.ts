@@ -1,12 +1,13 @@
 // Full SPLADE fine-tuning on the GPU (encoder and head): one step = one command encoder, the paper's recipe.
 import type { GpuContext } from '../gpu/context.ts';
 import { AdamW, type AdamWState } from '../kernels/adamw.ts';
+import { FiniteMonitor, type HealthReport } from '../kernels/finite-check.ts';
 import type { AdamWHyper } from '../kernels/reference/adamw.ts';
 import { GpuEncoderPass } from '../model/gpu-encoder.ts';
 import type { GpuModel } from '../model/gpu-model.ts';
 import type { StepLosses } from './head-only-trainer.ts';
 import { flopsWeight, learningRate, type LinearSchedule } from './schedule.ts';
-import { SpladeObjective } from './splade-objective.ts';
+import { LOSS_PART_NAMES, SpladeObjective } from './splade-objective.ts';
 
 export interface TrainingRecipe {
   /** Triplets per step. */
@@ -64,6 +65,8 @@ export class SpladeTrainer {
   readonly documents: GpuEncoderPass;
   readonly objective: SpladeObjective;
   private readonly optimizer: AdamW;
+  /** Sticky GPU flags: loss parts, every gradient and every updated parameter, checked at each step. */
+  private readonly health: FiniteMonitor;
   /** Names of the optimised parameters, in the optimiser's order. */
   private readonly parameterNames: string[];
   /** Steps taken so far. */
@@ -78,6 +81,21 @@ export class SpladeTrainer {
     const parameters = model.parameters();
     this.parameterNames = parameters.map((p) => p.name);
     this.optimizer = new AdamW(ctx, parameters);
+    this.health = new FiniteMonitor(ctx, [
+      { name: 'loss parts', tensor: this.objective.losses, elements: LOSS_PART_NAMES },
+      ...parameters.map((p) => ({ name: `gradient of ${p.name}`, tensor: p.dparam })),
+      ...parameters.map((p) => ({ name: `parameter ${p.name} after the update`, tensor: p.param })),
+    ], 'training health');
+  }
+
+  /**
+   * Whether any step so far left a loss part, a gradient or an updated parameter Inf or NaN, which parts, and the
+   * first such step: one readback of a few words, cheap enough for every report and before every checkpoint. The
+   * flags are sticky: a bad step between two reports is still seen. (A NaN logit looks like 0 to the head's ReLU,
+   * so the losses alone can stay finite while the parameters are already NaN.)
+   */
+  readHealth(): Promise<HealthReport> {
+    return this.health.read();
   }
 
   /** Reads the optimiser's step count and moments back, keyed by parameter name. */
@@ -136,6 +154,7 @@ export class SpladeTrainer {
     this.queries.backward(encoder);
     this.documents.backward(encoder);
     this.optimizer.record(encoder, { ...recipe.optimizer, lr: learningRate(recipe.schedule, this.t) });
+    this.health.record(encoder, this.t);
     this.ctx.submit(encoder);
     const step = this.t++;
     if (!readLosses) return undefined;

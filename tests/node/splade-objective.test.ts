@@ -124,5 +124,25 @@ describe('SPLADE objective', () => {
     const last = history[history.length - 1];
     expect(Number.isFinite(last.total)).toBe(true);
     expect(last.rank).toBeLessThan(0.5 * first.rank);
+    expect(await trainer.readHealth()).toEqual({ finite: true, parts: [], firstStep: null });
+  });
+
+  it('head-only training at lr 1e9 raises the health flags of the updated decoder', async () => {
+    const ctx = await gpuContext();
+    const dims = { B: 2, Tq: 3, Td: 4, d: 8, V: 60 };
+    const inputs = upload(ctx, dims, synthetic(dims, 7, 2));
+    const trainer = new HeadOnlyTrainer(ctx, dims, inputs, {
+      optimizer: PAPER_ADAMW,
+      schedule: { peakLr: 1e9, totalSteps: 20, warmupRatio: 0 },
+      lambdaQueries: 5e-2,
+      lambdaDocuments: 3e-3,
+      tau: 1,
+    });
+    for (let s = 0; s < 20; s++) await trainer.step(false);
+    const health = await trainer.readHealth();
+    expect(health.finite).toBe(false);
+    expect(health.parts).toContain('decoder weight after the update');
+    expect(health.firstStep).toBeGreaterThanOrEqual(0);
+    expect((await ctx.read(inputs.weight)).some((x) => !Number.isFinite(x))).toBe(true);
   });
 });

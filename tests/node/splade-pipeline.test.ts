@@ -84,8 +84,43 @@ describe('full fine-tuning', () => {
       if (l) losses.push(l);
     }
     expect(losses[1].rank).toBeLessThan(0.5 * losses[0].rank);
+    expect(await trainer.readHealth()).toEqual({ finite: true, parts: [], firstStep: null });
     const updated = await model.download();
     expect(updated.get('layers.0.qkv.weight')!.data).not.toEqual(params.get('layers.0.qkv.weight')!.data); // the encoder trained too
+  });
+});
+
+describe('training health', () => {
+  // issue 11: at lr 1e9 the parameters blow up to Inf and NaN within a few steps, while the losses can stay finite
+  // (the head's ReLU takes a NaN logit for 0); the sticky GPU flags name the parts and the first bad step.
+  it('flags the first step that leaves a gradient or a parameter non-finite (lr 1e9)', async () => {
+    const ctx = await gpuContext();
+    const { config, params, tokenizer } = loaded.bert;
+    const model = GpuModel.upload(ctx, config, params);
+    const [B, Tq, Td] = [2, 8, 12];
+    const trainer = new SpladeTrainer(ctx, model, paperRecipe(8, B, { queryLength: Tq, documentLength: Td, peakLr: 1e9 }));
+    const batch = tokenizeBatch(
+      tokenizer,
+      ['cat on a mat', 'gene drug study'],
+      ['the cat sat on the mat', 'a drug study of the gene'],
+      ['the dog sat on the mat', 'a drug study of the cell'],
+      Tq,
+      Td,
+    );
+    let firstBad = -1;
+    for (let step = 0; step < 8 && firstBad < 0; step++) {
+      await trainer.step(batch, false);
+      const health = await trainer.readHealth();
+      if (!health.finite) {
+        firstBad = step;
+        expect(health.firstStep).toBe(step);
+        expect(health.parts.some((part) => part.startsWith('parameter '))).toBe(true);
+      }
+    }
+    expect(firstBad, 'training at lr 1e9 went non-finite within 8 steps').toBeGreaterThanOrEqual(0);
+    const updated = await model.download();
+    const nonFinite = [...updated.values()].filter((t) => t.data.some((x) => !Number.isFinite(x))).length;
+    expect(nonFinite, 'the flags agree with the downloaded parameters').toBeGreaterThan(0);
   });
 });
 
