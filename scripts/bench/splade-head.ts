@@ -44,7 +44,8 @@ async function benchOne(ctx: GpuContext, dims: SpladeHeadDims, reps: number, war
   const inputBytes = bytes(hidden, weight, bias, mask);
 
   // fused path: outputs (B, V) x 2 and the head's own buffers; backward adds dpooled and the three gradients
-  const head = new SpladeHead(ctx, dims);
+  const headScope = ctx.owned(() => new SpladeHead(ctx, dims)); // freed before the naive path allocates its logits
+  const head = headScope.value;
   const pooled = tensor('bench pooled', [B, V], 'f32');
   const argmax = tensor('bench argmax', [B, V], 'u32');
   const dpooled = tensor('bench dpooled', [B, V], 'f32', random.normals(B * V));
@@ -59,7 +60,7 @@ async function benchOne(ctx: GpuContext, dims: SpladeHeadDims, reps: number, war
   );
   const fusedPooled = await ctx.read(pooled);
   const fusedArgmax = await ctx.read(argmax);
-  head.destroy();
+  headScope.destroy();
 
   // naive path: logits (B, T, V) materialised, then log1p∘ReLU + masked max in a second kernel
   const dimsBuffer = ctx.uniform(`splade_head naive dims ${tag}`, 4);

@@ -11,8 +11,9 @@ const spec = (entryPoint: string) => ({ family: 'head_stats', source, entryPoint
 export interface HeadStatistics {
   /** Divisor k the norms were measured under (norms of W / k). */
   k: number;
+  /** Figures over the finite rows; `summary.nonFiniteRows` counts rows whose norm is NaN or Inf (all NaN: none finite). */
   summary: NormSummary;
-  /** Mean cosine similarity of sampled row pairs (independent of k). */
+  /** Mean cosine similarity of sampled row pairs of finite rows (independent of k); NaN when no pair had two. */
   anisotropy: number;
   histogram: { range: HistogramRange; counts: number[] };
 }
@@ -43,7 +44,7 @@ export class HeadStats {
     this.params = ctx.uniform(`head_stats V${V} d${d}`, 9);
     this.rescaleParams = ctx.uniform(`head_rescale V${V} d${d}`, 9);
     this.sorted = ctx.tensor('head_stats.sorted_norms', [this.padded], 'f32');
-    this.stats = ctx.tensor('head_stats.stats', [8], 'f32');
+    this.stats = ctx.tensor('head_stats.stats', [9], 'f32'); // mean std min max p50 p90 p99 anisotropy nonFiniteRows
     this.histogram = ctx.tensor('head_stats.histogram', [this.bins], 'u32');
     this.pairs = ctx.tensor('head_stats.pairs', [this.pairCount, 2], 'u32', sampleRowPairs(V, this.pairCount, options.seed ?? 1));
   }
@@ -64,7 +65,7 @@ export class HeadStats {
       this.ctx.dispatch(encoder, spec('head_anisotropy'), [this.params, weight, null, this.stats, null, this.pairs], [1], shapes);
     });
     const s = await this.ctx.read(this.stats);
-    const summary: NormSummary = { mean: s[0], std: s[1], min: s[2], max: s[3], p50: s[4], p90: s[5], p99: s[6] };
+    const summary: NormSummary = { mean: s[0], std: s[1], min: s[2], max: s[3], p50: s[4], p90: s[5], p99: s[6], nonFiniteRows: s[8] };
     const histogramRange: HistogramRange = range
       ? { ...range, bins: this.bins }
       : { lo: 0, hi: summary.max, bins: this.bins, log: false };

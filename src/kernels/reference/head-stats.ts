@@ -1,6 +1,12 @@
 // Float64 reference: per-row L2 norms of the MLM head, their summary, histogram and anisotropy; division by k.
+// A row is non-finite when it holds an Inf or a NaN or when its squared norm passes the f32 range (the GPU sums in
+// f32): its norm is NaN or Inf, the summary leaves it out and counts it, and anisotropy skips pairs that hold one.
 import { Random } from '../../util/random.ts';
 
+/** The largest finite f32. */
+const F32_MAX = 3.4028234663852886e38;
+
+/** Statistics of the finite row norms; NaN (all seven) when no row is finite. */
 export interface NormSummary {
   mean: number;
   std: number;
@@ -9,6 +15,8 @@ export interface NormSummary {
   p50: number;
   p90: number;
   p99: number;
+  /** Rows whose norm is NaN or Inf, left out of every figure above. */
+  nonFiniteRows: number;
 }
 
 export interface HistogramRange {
@@ -19,13 +27,13 @@ export interface HistogramRange {
   log: boolean;
 }
 
-/** norms (V) of the rows of W (V, d). */
+/** norms (V) of the rows of W (V, d): NaN for a row holding a NaN, Inf for one holding an Inf or out of f32 range. */
 export function headRowNorms(W: Float64Array, V: number, d: number): Float64Array {
   const norms = new Float64Array(V);
   for (let v = 0; v < V; v++) {
     let s = 0;
     for (let c = 0; c < d; c++) s += W[v * d + c] ** 2;
-    norms[v] = Math.sqrt(s);
+    norms[v] = s > F32_MAX ? Infinity : Math.sqrt(s); // NaN stays NaN
   }
   return norms;
 }
@@ -38,21 +46,26 @@ export function percentile(sorted: ArrayLike<number>, q: number): number {
   return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
 }
 
+/** Summary of the finite norms; the others are only counted (nonFiniteRows). */
 export function summarizeNorms(norms: Float64Array): NormSummary {
-  const sorted = Float64Array.from(norms).sort();
+  const finite = norms.filter(Number.isFinite);
+  const nonFiniteRows = norms.length - finite.length;
+  if (finite.length === 0) return { mean: NaN, std: NaN, min: NaN, max: NaN, p50: NaN, p90: NaN, p99: NaN, nonFiniteRows };
+  const sorted = finite.sort();
   let sum = 0;
-  for (const n of norms) sum += n;
-  const mean = sum / norms.length;
+  for (const n of finite) sum += n;
+  const mean = sum / finite.length;
   let squares = 0;
-  for (const n of norms) squares += (n - mean) ** 2;
+  for (const n of finite) squares += (n - mean) ** 2;
   return {
     mean,
-    std: Math.sqrt(squares / norms.length),
+    std: Math.sqrt(squares / finite.length),
     min: sorted[0],
     max: sorted[sorted.length - 1],
     p50: percentile(sorted, 0.5),
     p90: percentile(sorted, 0.9),
     p99: percentile(sorted, 0.99),
+    nonFiniteRows,
   };
 }
 
@@ -90,10 +103,14 @@ export function sampleRowPairs(V: number, count: number, seed: number): Uint32Ar
   return pairs;
 }
 
-/** Mean cosine similarity of the sampled row pairs (zero rows count as cosine 0). */
+/**
+ * Mean cosine similarity of the sampled row pairs whose two rows are finite with squared norms in f32 range (zero
+ * rows count as cosine 0); NaN when no sampled pair qualifies.
+ */
 export function anisotropy(W: Float64Array, d: number, pairs: Uint32Array): number {
   const count = pairs.length / 2;
   let total = 0;
+  let counted = 0;
   for (let p = 0; p < count; p++) {
     const i = pairs[2 * p];
     const j = pairs[2 * p + 1];
@@ -105,9 +122,11 @@ export function anisotropy(W: Float64Array, d: number, pairs: Uint32Array): numb
       ni += W[i * d + c] ** 2;
       nj += W[j * d + c] ** 2;
     }
+    if (!(ni <= F32_MAX && nj <= F32_MAX)) continue; // NaN, Inf, or out of f32 range
+    counted++;
     total += ni > 0 && nj > 0 ? dot / Math.sqrt(ni * nj) : 0;
   }
-  return total / count;
+  return counted === 0 ? NaN : total / counted;
 }
 
 /** W / k, the paper's rescaling. */
