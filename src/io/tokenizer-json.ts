@@ -3,7 +3,9 @@
 import { Tokenizer } from '@huggingface/tokenizers';
 import { createTemplateTokenizer, bertTemplate, requireTokenId, type SpecialTemplate, type TemplatePiece, type TextTokenizer } from './tokenizer.ts';
 
-type Json = Record<string, any>;
+// tokenizer.json and tokenizer_config.json are free-form JSON whose fields are checked one by one where read.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = Record<string, any>;
 
 function templatePieces(raw: unknown, specialTokens: Json, where: string): TemplatePiece[] {
   if (!Array.isArray(raw)) throw new Error(`${where} is not a list`);

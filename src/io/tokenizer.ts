@@ -65,8 +65,7 @@ export function truncateLongestFirst(a: number[], b: number[] | null, budget: nu
   if (a.length + b.length <= budget) return [a, b];
   const swap = a.length > b.length;
   let short = Math.min(a.length, b.length);
-  let long = Math.max(a.length, b.length);
-  long = short > budget ? short : Math.max(short, budget - short);
+  let long = short > budget ? short : Math.max(short, budget - short);
   if (short + long > budget) {
     short = Math.floor(budget / 2);
     long = short + (budget % 2);

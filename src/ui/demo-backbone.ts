@@ -21,7 +21,7 @@ export const DEMO_STATS_FILE = 'head-norms.json';
 export interface DemoHeadNorms {
   provenance: string;
   /** Row-norm statistics at k = 1 (float64 reference, computed by the generator). */
-  summary: { mean: number; std: number; min: number; max: number; p50: number; p90: number; p99: number };
+  summary: { mean: number; std: number; min: number; max: number; p50: number; p90: number; p99: number; nonFiniteRows: number };
   anisotropy: number;
   /** Per-row L2 norm of W_head at k = 1. */
   norms: number[];

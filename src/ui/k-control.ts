@@ -1,5 +1,6 @@
 // <k-control>: the divisor k of the MLM head, as a log-scale slider, a number field and one-press presets.
 import { LitElement, css, html } from 'lit';
+import { K_RANGE, inRange } from '../worker/api.ts';
 import { K_MAX, K_MIN, K_RANGE_MESSAGE } from './url-state.ts';
 import { formatK } from './format.ts';
 import { baseStyles } from './theme.ts';
@@ -91,7 +92,7 @@ export class KControl extends LitElement {
   private _onNumber(event: Event) {
     const input = event.target as HTMLInputElement;
     const value = Number(input.value);
-    if (!Number.isFinite(value) || value < K_MIN || value > K_MAX) {
+    if (!inRange(value, K_RANGE)) {
       input.setCustomValidity(`${K_RANGE_MESSAGE}.`);
       input.reportValidity();
       return;

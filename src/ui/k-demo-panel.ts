@@ -1,7 +1,8 @@
 // <k-demo-panel>: the teaching demo: one button trains a synthetic large-norm head at several k side by side in the
 // worker and draws the ranking loss and FLOPS(q) of each k, live, on log axes. Needs WebGPU, but no model and no data.
 import { LitElement, css, html, nothing } from 'lit';
-import { toPageFailure, type KDemoSeries } from '../worker/api.ts';
+import type { KDemoSeries } from '../worker/api.ts';
+import { JobController } from './job-controller.ts';
 import { formatK } from './format.ts';
 import type { ChartSeries } from './loss-chart.ts';
 import './loss-chart.ts';
@@ -23,9 +24,6 @@ export class KDemoPanel extends LitElement {
     steps: { type: Number },
     noGpu: { type: Boolean, attribute: 'no-gpu' },
     _runs: { state: true },
-    _running: { state: true },
-    _status: { state: true },
-    _error: { state: true },
     _ksInvalid: { state: true },
     _provenance: { state: true },
   };
@@ -37,9 +35,8 @@ export class KDemoPanel extends LitElement {
   /** This browser has no WebGPU: the demo cannot run. */
   declare noGpu: boolean;
   declare _runs: KDemoSeries[];
-  declare _running: boolean;
-  declare _status: string;
-  declare _error: string;
+  /** The running demo: status, error, cancel. */
+  private readonly job = new JobController(this);
   declare _ksInvalid: boolean;
   /** What the worker says the last run's figures come from. */
   declare _provenance: string;
@@ -89,9 +86,6 @@ export class KDemoPanel extends LitElement {
     this.steps = 60;
     this.noGpu = false;
     this._runs = [];
-    this._running = false;
-    this._status = '';
-    this._error = '';
     this._ksInvalid = false;
     this._provenance = '';
   }
@@ -119,12 +113,12 @@ export class KDemoPanel extends LitElement {
           <input id="ks" .value=${this.ks.map(formatK).join(', ')} aria-invalid=${String(this._ksInvalid)} aria-describedby="ks-help" @change=${this._onSettings} />
         </label>
         <label>Steps <input id="steps" type="number" min="1" max=${DEMO_MAX_STEPS} step="1" .value=${String(this.steps)} @change=${this._onSettings} /></label>
-        <button id="run-demo" class="primary" type="submit" ?disabled=${this._running || this.noGpu || !this.client}>Train ${kListText(this.ks)} side by side</button>
-        ${this._running ? html`<button id="cancel-demo" type="button" @click=${this._onCancel}>Cancel</button>` : nothing}
+        <button id="run-demo" class="primary" type="submit" ?disabled=${this.job.running || this.noGpu || !this.client}>Train ${kListText(this.ks)} side by side</button>
+        ${this.job.running ? html`<button id="cancel-demo" type="button" @click=${this._onCancel}>Cancel</button>` : nothing}
       </form>
       <p id="ks-help" class="muted" ?hidden=${!this._ksInvalid}>Give 1 to ${DEMO_MAX_KS} values of k from ${K_MIN} to ${K_MAX}, e.g. "1, 4, 16".</p>
-      <p id="demo-status" role="status" aria-live="polite">${this.noGpu ? 'The teaching demo trains on the GPU and needs WebGPU, which this browser does not provide.' : this._status}</p>
-      ${this._error ? html`<p class="error" role="alert" id="demo-error">${this._error}</p>` : nothing}
+      <p id="demo-status" role="status" aria-live="polite">${this.noGpu ? 'The teaching demo trains on the GPU and needs WebGPU, which this browser does not provide.' : this.job.status}</p>
+      ${this.job.error ? html`<p class="error" role="alert" id="demo-error">${this.job.error}</p>` : nothing}
       <div class="charts">
         <loss-chart id="rank-chart" heading="Ranking loss L_rank" y-label="L_rank" .series=${series((l) => l.rank)}></loss-chart>
         <loss-chart id="flops-chart" heading="FLOPS(q) of the query vectors" y-label="FLOPS(q)" .series=${series((l) => l.flopsQueries)}></loss-chart>
@@ -138,33 +132,34 @@ export class KDemoPanel extends LitElement {
   /** Runs the demo for the current ks and steps (what the button does). */
   async run(): Promise<void> {
     const client = this.client;
-    if (!client || this._running) return;
+    if (!client || this.job.running) return;
     const ks = [...this.ks];
+    const steps = this.steps;
     this._runs = [];
-    this._error = '';
-    this._running = true;
-    this._status = `Training ${kListText(ks.slice(0, 1))} (1 of ${ks.length})…`;
-    try {
-      const result = await client.kDemo({ ks, steps: this.steps }, (run, index, total, finished) => {
-        this._runs = [...this._runs.slice(0, index), run];
-        const step = run.losses.at(-1)?.step ?? 0;
-        this._status = !finished
-          ? `Training ${kListText([ks[index]])} (${index + 1} of ${total}), step ${step + 1} of ${this.steps}…`
-          : index + 1 < total
-            ? `Trained ${kListText(ks.slice(0, index + 1))}; training ${kListText([ks[index + 1]])} (${index + 2} of ${total})…`
-            : 'Finishing…';
-      });
+    const result = await this.job.run(
+      {
+        starting: `Training ${kListText(ks.slice(0, 1))} (1 of ${ks.length})…`,
+        cancel: () => client.cancelTraining(),
+        cancelling: 'Stopping after the k that is training now…',
+        cancelled: () => `Cancelled while training ${kListText(ks.slice(Math.max(0, this._runs.length - 1), this._runs.length)) || 'the first k'}.`,
+        failed: (failure) => `The demo stopped: ${failure.message}`,
+      },
+      () =>
+        client.kDemo({ ks, steps }, (run, index, total, finished) => {
+          this._runs = [...this._runs.slice(0, index), run];
+          const step = run.losses.at(-1)?.step ?? 0;
+          this.job.setStatus(
+            !finished
+              ? `Training ${kListText([ks[index]])} (${index + 1} of ${total}), step ${step + 1} of ${steps}…`
+              : index + 1 < total
+                ? `Trained ${kListText(ks.slice(0, index + 1))}; training ${kListText([ks[index + 1]])} (${index + 2} of ${total})…`
+                : 'Finishing…',
+          );
+        }),
+    );
+    if (result) {
       this._provenance = result.provenance;
-      this._status = `Done: ${this.steps} steps for each of ${kListText(ks)}.`;
-    } catch (error) {
-      const failure = toPageFailure(error);
-      if (failure.kind === 'cancelled') this._status = `Cancelled while training ${kListText(ks.slice(Math.max(0, this._runs.length - 1), this._runs.length)) || 'the first k'}.`;
-      else {
-        this._status = '';
-        this._error = `The demo stopped: ${failure.message}`;
-      }
-    } finally {
-      this._running = false;
+      this.job.setStatus(`Done: ${steps} steps for each of ${kListText(ks)}.`);
     }
   }
 
@@ -196,8 +191,7 @@ export class KDemoPanel extends LitElement {
   }
 
   private _onCancel() {
-    this._status = `Stopping after the k that is training now…`;
-    void this.client?.cancelTraining();
+    this.job.cancel();
   }
 }
 

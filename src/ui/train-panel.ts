@@ -1,7 +1,9 @@
 // <train-panel>: real SPLADE fine-tuning of the loaded backbone in the worker: a triplet TSV, k and a small recipe,
 // start / cancel / resume (IndexedDB checkpoints per model + data + k), live loss and active-dimension charts.
-import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import { toPageFailure, type CheckpointInfo, type ModelSummary, type StepReport, type TrainRequest, type TripletsSummary } from '../worker/api.ts';
+import { Task } from '@lit/task';
+import { LitElement, css, html, nothing } from 'lit';
+import { K_RANGE, TRAIN_LIMITS, describeRange, inRange, toPageFailure, type CheckpointInfo, type ModelSummary, type StepReport, type TrainRequest, type TripletsSummary } from '../worker/api.ts';
+import { JobController } from './job-controller.ts';
 import { formatBytes, formatDuration, formatK } from './format.ts';
 import type { ChartSeries } from './loss-chart.ts';
 import './loss-chart.ts';
@@ -13,12 +15,13 @@ import { K_MAX, K_MIN, K_RANGE_MESSAGE } from './url-state.ts';
 /** Laptop-sized defaults; the rest of the recipe is the paper's (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3). */
 export const TRAIN_DEFAULTS = { steps: 100, batchSize: 8, queryLength: 32, documentLength: 128, checkpointEvery: 50 } as const;
 type Field = keyof typeof TRAIN_DEFAULTS;
-const FIELDS: { key: Field; label: string; min: number }[] = [
-  { key: 'steps', label: 'Steps', min: 1 },
-  { key: 'batchSize', label: 'Batch (triplets)', min: 1 },
-  { key: 'queryLength', label: 'Query tokens', min: 2 },
-  { key: 'documentLength', label: 'Document tokens', min: 2 },
-  { key: 'checkpointEvery', label: 'Checkpoint every', min: 1 },
+/** The fields of a run, each bounded by the application's one set of limits (TRAIN_LIMITS). */
+const FIELDS: { key: Field; label: string }[] = [
+  { key: 'steps', label: 'Steps' },
+  { key: 'batchSize', label: 'Batch (triplets)' },
+  { key: 'queryLength', label: 'Query tokens' },
+  { key: 'documentLength', label: 'Document tokens' },
+  { key: 'checkpointEvery', label: 'Checkpoint every' },
 ];
 
 export class TrainPanel extends LitElement {
@@ -29,12 +32,9 @@ export class TrainPanel extends LitElement {
     noGpu: { type: Boolean, attribute: 'no-gpu' },
     _data: { state: true },
     _dataError: { state: true },
-    _checkpoint: { state: true },
     _trainK: { state: true },
-    _running: { state: true },
     _reports: { state: true },
-    _status: { state: true },
-    _error: { state: true },
+    _checkpointError: { state: true },
     _provenance: { state: true },
     _dragging: { state: true },
     _saved: { state: true },
@@ -48,19 +48,28 @@ export class TrainPanel extends LitElement {
   declare noGpu: boolean;
   declare _data: TripletsSummary | null;
   declare _dataError: string;
-  /** The newest saved checkpoint for this model + data + k (null: none). */
-  declare _checkpoint: CheckpointInfo | null;
   /** k typed here; null follows the page's k. */
   declare _trainK: number | null;
-  declare _running: boolean;
   declare _reports: StepReport[];
-  declare _status: string;
-  declare _error: string;
+  declare _checkpointError: string;
   declare _provenance: string;
   declare _dragging: boolean;
   /** Step of the last checkpoint this run saved (-1: none yet). */
   declare _saved: number;
-  private checkpointTicket = 0;
+  /** The running training: status, error, cancel. */
+  private readonly job = new JobController(this);
+  /** Bumped after each run, so the saved checkpoint is read again. */
+  private runsFinished = 0;
+  /** The newest saved checkpoint for this model + data + k (latest request wins). */
+  private readonly checkpoint = new Task(this, {
+    task: async ([client, summary, data, k]) => {
+      this._checkpointError = '';
+      return client && summary && data ? client.trainingCheckpoint(k) : null;
+    },
+    args: () => [this.client, this.summary, this._data, this.trainK, this.runsFinished] as const,
+    onComplete: (found) => found && this._showRecipe(found),
+    onError: (error) => (this._checkpointError = `The saved checkpoint cannot be read: ${toPageFailure(error).message}`),
+  });
 
   static override styles = [
     baseStyles,
@@ -125,12 +134,9 @@ export class TrainPanel extends LitElement {
     this.noGpu = false;
     this._data = null;
     this._dataError = '';
-    this._checkpoint = null;
     this._trainK = null;
-    this._running = false;
     this._reports = [];
-    this._status = '';
-    this._error = '';
+    this._checkpointError = '';
     this._provenance = '';
     this._dragging = false;
     this._saved = -1;
@@ -140,13 +146,11 @@ export class TrainPanel extends LitElement {
     return this._trainK ?? this.k;
   }
 
-  override updated(changed: PropertyValues<this>) {
-    if ((changed.has('summary') || changed.has('k')) && !this._running) void this._refreshCheckpoint();
-  }
-
   override render() {
-    const ready = !!this.client && !!this.summary && !!this._data && !this.noGpu && !this._running;
-    const cp = this._checkpoint;
+    const running = this.job.running;
+    const ready = !!this.client && !!this.summary && !!this._data && !this.noGpu && !running;
+    const cp = this.checkpoint.value ?? null;
+    const error = this.job.error || this._checkpointError;
     const finished = cp !== null && cp.step >= cp.recipe.schedule.totalSteps;
     const points = (value: (r: StepReport) => number) => this._reports.map((r) => ({ x: r.step + 1, y: value(r) }));
     const loss: ChartSeries[] = [
@@ -167,15 +171,16 @@ export class TrainPanel extends LitElement {
         </p>
       </panel-explainer>
       <div class="drop ${this._dragging ? 'dragging' : ''}" @dragover=${this._onDragOver} @dragleave=${() => (this._dragging = false)} @drop=${this._onDrop}>
-        <label>Triplets (TSV, one per line: query <kbd>Tab</kbd> positive <kbd>Tab</kbd> negative): <input id="triplets" type="file" accept=".tsv,.txt,text/tab-separated-values,text/plain" @change=${this._onFile} ?disabled=${this._running} /></label>
+        <label>Triplets (TSV, one per line: query <kbd>Tab</kbd> positive <kbd>Tab</kbd> negative): <input id="triplets" type="file" accept=".tsv,.txt,text/tab-separated-values,text/plain" @change=${this._onFile} ?disabled=${running} /></label>
         <span class="muted">or drop the file here</span>
       </div>
       <p id="data" aria-live="polite">${this._dataLine()}</p>
       ${this._dataError ? html`<p class="error" role="alert" id="data-error">${this._dataError}</p>` : nothing}
       <div class="fields">
-        <label class="field">k (divides the head) <input id="train-k" type="number" min=${K_MIN} max=${K_MAX} step="any" .value=${formatK(this.trainK)} @change=${this._onK} ?disabled=${this._running} /></label>
+        <label class="field">k (divides the head) <input id="train-k" type="number" min=${K_MIN} max=${K_MAX} step="any" .value=${formatK(this.trainK)} @change=${this._onK} ?disabled=${running} /></label>
         ${FIELDS.map(
-          (f) => html`<label class="field">${f.label} <input id=${f.key} type="number" min=${f.min} step="1" value=${TRAIN_DEFAULTS[f.key]} ?disabled=${this._running} /></label>`,
+          (f) =>
+            html`<label class="field">${f.label} <input id=${f.key} type="number" min=${TRAIN_LIMITS[f.key].min} max=${TRAIN_LIMITS[f.key].max} step="1" value=${TRAIN_DEFAULTS[f.key]} ?disabled=${running} /></label>`,
         )}
       </div>
       <div class="actions">
@@ -185,7 +190,7 @@ export class TrainPanel extends LitElement {
         <button id="start" class=${cp && !finished ? '' : 'primary'} ?disabled=${!ready} @click=${() => this._train(false)}>
           ${cp ? 'Start a new run (discards the saved one)' : 'Start training'}
         </button>
-        ${this._running ? html`<button id="cancel-train" @click=${this._onCancel}>Cancel</button>` : nothing}
+        ${running ? html`<button id="cancel-train" @click=${this._onCancel}>Cancel</button>` : nothing}
         <span class="muted" id="needs">${this._needs()}</span>
       </div>
       ${cp
@@ -194,9 +199,9 @@ export class TrainPanel extends LitElement {
             (batch ${cp.recipe.batchSize}, lengths ${cp.recipe.queryLength}/${cp.recipe.documentLength})${finished ? '.' : '; resuming keeps its settings.'}
           </p>`
         : nothing}
-      <p id="train-status" role="status" aria-live="polite">${this._status}</p>
+      <p id="train-status" role="status" aria-live="polite">${this.job.status}</p>
       ${this._saved >= 0 ? html`<p class="muted" id="saved">Last checkpoint of this run: step ${this._saved}, in this browser's IndexedDB.</p>` : nothing}
-      ${this._error ? html`<p class="error" role="alert" id="train-error">${this._error}</p>` : nothing}
+      ${error ? html`<p class="error" role="alert" id="train-error">${error}</p>` : nothing}
       <div class="charts">
         <loss-chart id="train-loss" heading="Training loss" y-label="loss" .series=${loss}></loss-chart>
         <loss-chart id="train-active" heading="Active dimensions per vector" y-label="non-zero weights" .series=${active}></loss-chart>
@@ -229,7 +234,7 @@ export class TrainPanel extends LitElement {
     event.preventDefault();
     this._dragging = false;
     const file = event.dataTransfer?.files[0];
-    if (file && !this._running) void this._read(file);
+    if (file && !this.job.running) void this._read(file);
   }
 
   private _onFile(event: Event) {
@@ -241,10 +246,8 @@ export class TrainPanel extends LitElement {
     if (!this.client) return;
     this._data = null;
     this._dataError = '';
-    this._checkpoint = null;
     try {
       this._data = await this.client.readTriplets(file);
-      await this._refreshCheckpoint();
     } catch (error) {
       this._dataError = `${file.name} cannot be used for training. ${toPageFailure(error).message}\nEach line must be: query, Tab, positive passage, Tab, negative passage.`;
     }
@@ -253,27 +256,10 @@ export class TrainPanel extends LitElement {
   private _onK(event: Event) {
     const field = event.target as HTMLInputElement;
     const k = Number(field.value);
-    const ok = Number.isFinite(k) && k >= K_MIN && k <= K_MAX;
+    const ok = inRange(k, K_RANGE);
     field.setCustomValidity(ok ? '' : `${K_RANGE_MESSAGE}.`);
     if (!ok) return void field.reportValidity();
     this._trainK = k;
-    void this._refreshCheckpoint();
-  }
-
-  private async _refreshCheckpoint() {
-    const ticket = ++this.checkpointTicket;
-    if (!this.client || !this.summary || !this._data) {
-      this._checkpoint = null;
-      return;
-    }
-    try {
-      const found = await this.client.trainingCheckpoint(this.trainK);
-      if (ticket !== this.checkpointTicket) return;
-      this._checkpoint = found;
-      if (found) this._showRecipe(found);
-    } catch (error) {
-      if (ticket === this.checkpointTicket) this._error = `The saved checkpoint cannot be read: ${toPageFailure(error).message}`;
-    }
   }
 
   /** Puts a saved run's settings in the fields (what resuming uses, and a starting point for a new run). */
@@ -295,8 +281,8 @@ export class TrainPanel extends LitElement {
     for (const f of FIELDS) {
       const field = this.renderRoot.querySelector<HTMLInputElement>(`#${f.key}`)!;
       const value = Number(field.value);
-      const ok = Number.isInteger(value) && value >= f.min;
-      field.setCustomValidity(ok ? '' : `${f.label} must be a whole number of at least ${f.min}.`);
+      const ok = field.value.trim() !== '' && inRange(value, TRAIN_LIMITS[f.key]);
+      field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(TRAIN_LIMITS[f.key])}.`);
       if (!ok) {
         field.reportValidity();
         return null;
@@ -310,44 +296,42 @@ export class TrainPanel extends LitElement {
     const client = this.client;
     const request = this._request(resume);
     if (!client || !request) return;
-    this._running = true;
     this._reports = [];
     this._saved = -1;
-    this._error = '';
-    this._status = resume ? `Resuming from step ${this._checkpoint?.step ?? 0}…` : 'Starting: uploading the model and compiling the GPU kernels…';
     let total = request.steps ?? 0;
-    try {
-      const result = await client.train(request, (event) => {
-        if (event.kind === 'start') {
-          total = event.recipe.schedule.totalSteps;
-          const r = event.recipe;
-          this._provenance = `${event.provenance}; batch ${r.batchSize}, lengths ${r.queryLength}/${r.documentLength}, ${total} steps`;
-        } else if (event.kind === 'report') {
-          this._reports = [...this._reports, event.report];
-          const r = event.report;
-          const left = (total - r.step - 1) * r.msPerStep;
-          this._status = `Step ${r.step + 1} of ${total} · about ${formatDuration(r.msPerStep)} per step (measured over the last steps) · ${formatDuration(left)} left`;
-        } else {
-          this._saved = event.step;
-        }
-      });
-      this._status = `Done: step ${result.step} of ${total}${Number.isFinite(result.msPerStep) ? `, ${formatDuration(result.msPerStep)} per step on average` : ''}.`;
-    } catch (error) {
-      const failure = toPageFailure(error);
-      if (failure.kind === 'cancelled') this._status = `Cancelled${this._reports.length ? ` after step ${this._reports.at(-1)!.step + 1}` : ''}; the last checkpoint is kept and can be resumed.`;
-      else {
-        this._status = '';
-        this._error = `Training stopped: ${failure.message}`;
-      }
-    } finally {
-      this._running = false;
-      await this._refreshCheckpoint();
+    const result = await this.job.run(
+      {
+        starting: resume ? `Resuming from step ${this.checkpoint.value?.step ?? 0}…` : 'Starting: uploading the model and compiling the GPU kernels…',
+        cancel: () => client.cancelTraining(),
+        cancelling: 'Cancelling after the current step…',
+        cancelled: () => `Cancelled${this._reports.length ? ` after step ${this._reports.at(-1)!.step + 1}` : ''}; the last checkpoint is kept and can be resumed.`,
+        failed: (failure) => `Training stopped: ${failure.message}`,
+      },
+      () =>
+        client.train(request, (event) => {
+          if (event.kind === 'start') {
+            total = event.recipe.schedule.totalSteps;
+            const r = event.recipe;
+            this._provenance = `${event.provenance}; batch ${r.batchSize}, lengths ${r.queryLength}/${r.documentLength}, ${total} steps`;
+          } else if (event.kind === 'report') {
+            this._reports = [...this._reports, event.report];
+            const r = event.report;
+            const left = (total - r.step - 1) * r.msPerStep;
+            this.job.setStatus(`Step ${r.step + 1} of ${total} · about ${formatDuration(r.msPerStep)} per step (measured over the last steps) · ${formatDuration(left)} left`);
+          } else {
+            this._saved = event.step;
+          }
+        }),
+    );
+    if (result) {
+      this.job.setStatus(`Done: step ${result.step} of ${total}${Number.isFinite(result.msPerStep) ? `, ${formatDuration(result.msPerStep)} per step on average` : ''}.`);
     }
+    this.runsFinished++;
+    this.requestUpdate();
   }
 
   private _onCancel() {
-    this._status = 'Cancelling after the current step…';
-    void this.client?.cancelTraining();
+    this.job.cancel();
   }
 }
 

@@ -1,5 +1,5 @@
 // The page's shareable state (model, k, target norm, texts, open panel, teaching-demo settings) in the URL query.
-import { K_DEMO_LIMITS, K_RANGE, describeRange } from '../worker/api.ts';
+import { K_DEMO_LIMITS, K_RANGE, describeRange, inRange } from '../worker/api.ts';
 import { DEMO_MODEL } from './presets.ts';
 
 export const PANELS = ['norms', 'preview', 'training'] as const;
@@ -49,7 +49,7 @@ export const K_RANGE_MESSAGE = `k must be ${describeRange(K_RANGE)}`;
 export function parseKList(text: string): number[] | null {
   const parts = text.split(/[\s,]+/).filter(Boolean);
   const ks = parts.map(Number);
-  const ok = ks.length >= 1 && ks.length <= DEMO_MAX_KS && ks.every((k) => Number.isFinite(k) && k >= K_MIN && k <= K_MAX);
+  const ok = ks.length >= 1 && ks.length <= DEMO_MAX_KS && ks.every((k) => inRange(k, K_RANGE));
   return ok ? ks : null;
 }
 

@@ -192,6 +192,7 @@ describe('the built page', { timeout: 600_000 }, () => {
   it('loads a checkpoint through the Hub-id path from a local server in the Hub URL layout', async () => {
     const { context, page } = await openPage(browser, offsite);
     await page.goto(`${site}?model=${HUB_REPO}&k=2&hub=${encodeURIComponent(`${server.origin}/hub`)}`);
+    await page.locator('notice-banner#hub-notice button[data-action="hub-accept"]').click();
     await page.locator('model-picker #memory').waitFor(WAIT);
     await waitForK(page, 2);
     const summary = (await page.locator('model-picker .status').textContent()) ?? '';
@@ -206,9 +207,35 @@ describe('the built page', { timeout: 600_000 }, () => {
     await context.close();
   });
 
+  it("a link's hub= address is asked about before anything is fetched from it, named while in use, and never labelled with Table 1", async () => {
+    const { context, page } = await openPage(browser, offsite);
+    const hub = `${server.origin}/hub`;
+    const before = server.requests.length;
+    await page.goto(`${site}?model=${HUB_REPO}&hub=${encodeURIComponent(hub)}`);
+    const ask = page.locator('notice-banner#hub-notice');
+    await ask.locator('.box', { hasText: 'This link downloads models from another server' }).waitFor(WAIT);
+    assert.match((await ask.locator('.box').textContent()) ?? '', new RegExp(new URL(hub).host.replace(/[.]/g, '[.]')));
+    await page.waitForTimeout(500);
+    assert.ok(!server.requests.slice(before).some((path) => path.startsWith('/hub/')), 'nothing was fetched from the link\'s server before the answer');
+    await screenshot(page, '05-hub-consent');
+    await ask.locator('button[data-action="hub-accept"]').click();
+    await page.locator('model-picker #memory').waitFor(WAIT);
+    assert.match((await page.locator('#hub-host').textContent()) ?? '', new RegExp(`Hub models come from ${new URL(hub).host}`));
+    await page.goto(`${site}?model=roberta-base&hub=${encodeURIComponent(hub)}`);
+    await page.locator('notice-banner#hub-notice button[data-action="hub-accept"]').click();
+    await page.locator('notice-banner#notice').waitFor(WAIT); // the mirror has no roberta-base
+    assert.equal(await page.locator('head-norm-panel').getAttribute('paper-row'), '', 'no Table 1 row for a model from another server');
+    await page.goto(`${site}?model=demo&hub=${encodeURIComponent(hub)}`);
+    await page.locator('notice-banner#hub-notice button[data-action="hub-default"]').click();
+    await page.waitForFunction(() => !location.search.includes('hub='));
+    assert.equal(await page.locator('#hub-host').count(), 0);
+    await context.close();
+  });
+
   it('a model too large for the device is refused from its config, before any weight is fetched', async () => {
     const { context, page } = await openPage(browser, offsite);
     await page.goto(`${site}?model=${HUGE_REPO}&hub=${encodeURIComponent(`${server.origin}/hub`)}`);
+    await page.locator('notice-banner#hub-notice button[data-action="hub-accept"]').click();
     const notice = page.locator('notice-banner#notice .box');
     await notice.waitFor(WAIT);
     assert.match((await notice.textContent()) ?? '', /too large for this GPU[\s\S]*maxStorageBufferBindingSize/);
@@ -220,6 +247,7 @@ describe('the built page', { timeout: 600_000 }, () => {
   it('a missing Hub repo gives a plain-words error with a retry, not a blank page', async () => {
     const { context, page } = await openPage(browser, offsite);
     await page.goto(`${site}?model=e2e-org/does-not-exist&hub=${encodeURIComponent(`${server.origin}/hub`)}`);
+    await page.locator('notice-banner#hub-notice button[data-action="hub-accept"]').click();
     const notice = page.locator('notice-banner#notice');
     await notice.waitFor(WAIT);
     assert.match((await notice.locator('.box').textContent()) ?? '', /Could not download e2e-org\/does-not-exist/);
@@ -234,6 +262,7 @@ describe('the built page', { timeout: 600_000 }, () => {
   it('cancelling a download half-way, by keyboard, says so in plain words, keeps the loaded demo and its settings, and the page stays usable', async () => {
     const { context, page } = await openPage(browser, offsite);
     await page.goto(`${site}?model=demo&k=4&hub=${encodeURIComponent(`${server.origin}/hub`)}`);
+    await page.locator('notice-banner#hub-notice button[data-action="hub-accept"]').click();
     await page.locator('norm-histogram svg g[data-series="before"] rect').first().waitFor(WAIT);
     await waitForK(page, 4);
     const [mean1, mean4] = [await stat(page, 'mean', '1'), await stat(page, 'mean', 'after')];

@@ -1,0 +1,88 @@
+// The page shell's styles: header, cards, the k row, tabs and the training panel's headings.
+import { css } from 'lit';
+
+export const appShellStyles = css`
+  :host {
+    display: block;
+    max-width: 1240px;
+    margin: 0 auto;
+    padding: 0 1em 2em;
+  }
+  header {
+    display: flex;
+    align-items: baseline;
+    gap: 1em;
+    flex-wrap: wrap;
+    border-bottom: 1px solid #ccc;
+    margin-bottom: 0.8em;
+  }
+  h1 {
+    font-size: 1.5em;
+    margin: 0.4em 0;
+  }
+  header p {
+    margin: 0;
+    flex: 1;
+  }
+  .gpu {
+    font-size: 0.85em;
+  }
+  .card {
+    border: 1px solid #ccc;
+    border-radius: 8px;
+    padding: 0.6em 1em 0.8em;
+    margin-bottom: 0.8em;
+    background: #fff;
+  }
+  h2 {
+    font-size: 1.05em;
+    margin: 0 0 0.4em;
+  }
+  .k-row {
+    display: grid;
+    grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr);
+    gap: 1.2em;
+    align-items: start;
+  }
+  notice-banner {
+    margin-bottom: 0.8em;
+  }
+  [role='tablist'] {
+    display: flex;
+    gap: 0.3em;
+    border-bottom: 2px solid #0072b2;
+  }
+  [role='tab'] {
+    border-radius: 6px 6px 0 0;
+    border-bottom: none;
+    padding: 0.4em 1.2em;
+  }
+  [role='tab'][aria-selected='true'] {
+    background: #0072b2;
+    color: #fff;
+    border-color: #0072b2;
+    font-weight: 600;
+  }
+  [role='tabpanel'] {
+    border-top: none;
+    border-radius: 0 0 8px 8px;
+  }
+  footer {
+    font-size: 0.85em;
+  }
+  #panel-training h3 {
+    font-size: 1.05em;
+    margin: 0.3em 0 0.4em;
+  }
+  #panel-training h3 + * {
+    margin-bottom: 0.8em;
+  }
+  #hub-host {
+    margin: 0.3em 0 0;
+    font-size: 0.9em;
+  }
+  #panel-training train-panel {
+    border-top: 1px solid #ccc;
+    padding-top: 0.4em;
+  }
+`;
