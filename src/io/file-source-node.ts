@@ -1,5 +1,5 @@
 // Node-only file sources: a model folder on disk, a folder cache for Hub downloads, and writing saved files.
-import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { checkFileSize, throwIfAborted, type FileSink, type FileSource } from './file-source.ts';
 import type { FileCache } from './hub.ts';
@@ -16,6 +16,36 @@ function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException)?.code === 'ENOENT';
 }
 
+/**
+ * The path of `name` in the folder, once it is known to be a plain file there: a symbolic link may point only to a
+ * file inside the folder (a link to a private key elsewhere is refused, never read), and FIFOs, devices and sockets
+ * are refused (reading them would block or read the machine). Null when the file does not exist.
+ */
+async function regularFileInFolder(dir: string, name: string, label: string): Promise<string | null> {
+  const path = insideFolder(dir, name);
+  let link;
+  try {
+    link = await lstat(path);
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+  let target = path;
+  if (link.isSymbolicLink()) {
+    try {
+      target = await realpath(path);
+    } catch (error) {
+      if (isMissing(error)) return null; // a dangling link is no file
+      throw error;
+    }
+    const root = await realpath(resolve(dir));
+    if (!target.startsWith(root + sep)) throw new Error(`${label}/${name} is a symbolic link to ${target}, outside the folder: refused (copy the file into the folder instead)`);
+  }
+  const info = link.isSymbolicLink() ? await stat(target) : link;
+  if (!info.isFile()) throw new Error(`${label}/${name} is not a regular file (a folder, FIFO, device or socket): refused`);
+  return target;
+}
+
 export function createFolderSource(dir: string): FileSource {
   const label = `folder ${resolve(dir)}`;
   return {
@@ -23,7 +53,8 @@ export function createFolderSource(dir: string): FileSource {
     async readFile(name, options) {
       throwIfAborted(options?.signal);
       try {
-        const path = insideFolder(dir, name);
+        const path = await regularFileInFolder(dir, name, label);
+        if (path === null) return null;
         if (options?.maxFileBytes !== undefined) checkFileSize(`${label}/${name}`, (await stat(path)).size, options);
         const bytes = new Uint8Array(await readFile(path, { signal: options?.signal }));
         options?.onProgress?.({ file: name, loaded: bytes.length, total: bytes.length });
@@ -36,7 +67,9 @@ export function createFolderSource(dir: string): FileSource {
     async readRange(name, start, length) {
       let handle;
       try {
-        handle = await open(insideFolder(dir, name), 'r');
+        const path = await regularFileInFolder(dir, name, label);
+        if (path === null) return null;
+        handle = await open(path, 'r');
       } catch (error) {
         if (isMissing(error)) return null;
         throw error;

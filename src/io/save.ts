@@ -20,19 +20,19 @@ export interface SaveOptions {
   maxSeqLength?: number | null;
 }
 
-export const TOKENIZER_FILES = [
-  'tokenizer.json',
-  'tokenizer_config.json',
-  'special_tokens_map.json',
-  'added_tokens.json',
-  'vocab.txt',
-  'vocab.json',
-  'merges.txt',
-];
+/** The files every tokenizer brings along; the vocabulary itself is tokenizer.json or, without it, vocab.txt. */
+const TOKENIZER_CONFIG_FILES = ['tokenizer_config.json', 'special_tokens_map.json', 'added_tokens.json'];
 
+/**
+ * The tokenizer files a saved model needs, as the loader reads them: tokenizer.json (fast tokenizers, and every
+ * tokenizer with BPE merges) or else vocab.txt, plus the tokenizer's config files. Nothing else is copied.
+ */
 export async function collectTokenizerFiles(source: FileSource, options?: ReadOptions): Promise<Map<string, Uint8Array>> {
   const files = new Map<string, Uint8Array>();
-  for (const name of TOKENIZER_FILES) {
+  const tokenizerJson = await source.readFile('tokenizer.json', options);
+  const vocabulary = tokenizerJson ? (['tokenizer.json', tokenizerJson] as const) : (['vocab.txt', await source.readFile('vocab.txt', options)] as const);
+  if (vocabulary[1]) files.set(vocabulary[0], vocabulary[1]);
+  for (const name of TOKENIZER_CONFIG_FILES) {
     const bytes = await source.readFile(name, options);
     if (bytes) files.set(name, bytes);
   }

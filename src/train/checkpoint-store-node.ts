@@ -25,9 +25,48 @@ async function writeSynced(path: string, bytes: Uint8Array): Promise<void> {
   }
 }
 
+/** Flushes a folder's entries (new names, renames) to disk, so that a crash cannot forget them. */
+async function syncFolder(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+const REPLACED = '.replaced-';
+
 /**
- * Writes `files` (relative paths) as the folder `dir`, atomically: into a hidden sibling first, then renamed into place.
- * An existing `dir` is replaced only once the new folder is complete (it is renamed aside, then removed).
+ * Finishes or undoes a replacement of `<parent>/<base>` that a crash interrupted: a complete old folder set aside
+ * while the target is missing is put back; leftovers of unfinished writes and of finished replacements are removed.
+ */
+async function recoverInterruptedReplace(parent: string, base: string): Promise<void> {
+  let entries: string[];
+  try {
+    entries = await readdir(parent);
+  } catch (error) {
+    if (isMissing(error)) return;
+    throw error;
+  }
+  const targetExists = entries.includes(base);
+  let restored = targetExists;
+  for (const entry of entries) {
+    if (entry.startsWith(`.${base}${PARTIAL}`)) await rm(join(parent, entry), { recursive: true, force: true });
+    else if (entry.startsWith(`.${base}${REPLACED}`)) {
+      if (!restored) {
+        await rename(join(parent, entry), join(parent, base));
+        restored = true;
+      } else await rm(join(parent, entry), { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * Writes `files` (relative paths) as the folder `dir`, atomically: every file is written and synced into a hidden
+ * sibling, the sibling folder is synced, then one rename puts it in place. A folder cannot be renamed over a
+ * non-empty one, so an existing `dir` is first renamed aside (and removed after); a crash between those two renames
+ * leaves the old folder aside, which the next write to that place puts back or clears away.
  */
 export async function writeFolderAtomically(dir: string, files: Map<string, Uint8Array>): Promise<void> {
   const target = resolve(dir);
@@ -35,13 +74,14 @@ export async function writeFolderAtomically(dir: string, files: Map<string, Uint
   const base = target.slice(parent.length + 1);
   const temp = join(parent, `.${base}${PARTIAL}${process.pid}`);
   await mkdir(parent, { recursive: true });
-  await rm(temp, { recursive: true, force: true });
+  await recoverInterruptedReplace(parent, base);
   for (const [name, bytes] of files) {
     const path = resolve(temp, name);
     if (!path.startsWith(temp + sep)) throw new Error(`file name "${name}" points outside ${target}`);
     await writeSynced(path, bytes);
   }
-  const aside = join(parent, `.${base}.replaced-${process.pid}`);
+  for (const folder of new Set([...files.keys()].map((name) => dirname(resolve(temp, name))))) await syncFolder(folder);
+  const aside = join(parent, `.${base}${REPLACED}${process.pid}`);
   let replaced = false;
   try {
     await rename(target, aside);
@@ -50,6 +90,7 @@ export async function writeFolderAtomically(dir: string, files: Map<string, Uint
     if (!isMissing(error)) throw error;
   }
   await rename(temp, target);
+  await syncFolder(parent);
   if (replaced) await rm(aside, { recursive: true, force: true });
 }
 
