@@ -10,6 +10,7 @@ export async function withModelSession<T>(argument: string, label: string, optio
   const ctx = await nodePlatform.acquireGpu(label);
   try {
     const session = await openModelSession(ctx, nodePlatform, ref, options);
+    for (const note of session.model.notes) process.stderr.write(`note: ${note}\n`);
     try {
       return await use(session, ctx);
     } finally {

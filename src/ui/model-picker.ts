@@ -159,7 +159,8 @@ export class ModelPicker extends LitElement {
     return html`<span id="model-label">${s.synthetic ? html`<span class="synthetic" title=${DEMO_LABEL}>synthetic demo</span>` : nothing}
         <strong>${s.synthetic ? 'BERT-style, random weights, large-norm head' : s.label}</strong></span>
       <span>${s.hfArchitecture} · V = ${s.vocabSize} · d = ${s.hidden} · ${s.layers} layers · head ${s.tiedHead ? 'tied to the embeddings' : 'untied'}</span>
-      ${this._renderEstimate(s.estimate)}`;
+      ${this._renderEstimate(s.estimate)}
+      ${s.notes.length ? html`<ul id="load-notes" class="muted" aria-label="Notes from loading">${s.notes.map((note) => html`<li>${note}</li>`)}</ul>` : nothing}`;
   }
 
   /** Choosing the selected entry again fires no change: with nothing loaded (a failure, a lost device), offer it. */

@@ -62,6 +62,26 @@ describe('models with non-finite weights', () => {
   });
 });
 
+describe('checkpoint tensors the model does not use', () => {
+  it('are named by inspect and eval, as transformers warns of them', async () => {
+    const extra = join(root, 'extra');
+    await writeTinySpladeModel(extra);
+    const { tensors } = readSafetensors(new Uint8Array(await readFile(join(extra, 'model.safetensors'))), 'tiny');
+    tensors.set('classifier.weight', { shape: [2, 16], data: new Float32Array(32) });
+    await writeFile(join(extra, 'model.safetensors'), writeSafetensors(tensors));
+    const inspect = await runCli('inspect', extra);
+    expect(inspect.code).toBe(0);
+    expect(inspect.stdout).toMatch(/note: Some weights of the checkpoint in .* were not used by BertForMaskedLM: classifier\.weight/);
+    const beir = join(root, 'beir');
+    await mkdir(join(beir, 'qrels'), { recursive: true });
+    await writeFile(join(beir, 'corpus.jsonl'), '{"_id": "d1", "text": "the cat sat"}\n{"_id": "d2", "text": "the sea"}\n');
+    await writeFile(join(beir, 'queries.jsonl'), '{"_id": "q1", "text": "cat"}\n');
+    await writeFile(join(beir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\n');
+    const evaluation = await runCli('eval', '--model', extra, '--beir', beir, '--json', '--query-length', '8', '--doc-length', '8');
+    expect(evaluation.stderr).toMatch(/note: Some weights .* classifier\.weight/);
+  });
+});
+
 describe('run folders', () => {
   it('an unwritable --out fails at once, naming the path and the reason, before any model is read', async () => {
     const started = performance.now();
