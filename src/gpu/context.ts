@@ -1,7 +1,9 @@
 // GpuContext: one device with its real limits, a pipeline and bind-group cache, tensors, dispatch and readback.
-import prelude from '../../shaders/prelude.wgsl?raw';
 import { DeviceLostError, GpuKernelError, GpuLimitError, NoWebGpuError } from './errors.ts';
+import { pipelineKey, shaderCode, type KernelSpec } from './kernel-spec.ts';
 import { Tensor, typedArrayFor, type DType, type TypedArrayOf } from './tensor.ts';
+
+export { f32Bits, grid1d, shaderCode, type KernelSpec } from './kernel-spec.ts';
 
 /** What `owned` returns: the built value, the bytes it allocated, and one call that frees them. */
 export interface Owned<T> {
@@ -10,15 +12,6 @@ export interface Owned<T> {
   destroy(): void;
 }
 
-/** A compute entry point of one WGSL family, specialised by override constants. */
-export interface KernelSpec {
-  /** Shader family, e.g. "matmul"; names the kernel in errors and caches. */
-  family: string;
-  /** The family's WGSL (shaders/<family>.wgsl); the pipeline compiles it with the shared prelude appended. */
-  source: string;
-  entryPoint: string;
-  constants?: Record<string, number>;
-}
 
 export interface AdapterReport {
   vendor: string;
@@ -378,29 +371,8 @@ export class GpuContext {
   }
 }
 
-/**
- * The WGSL a family compiles to: its own source, then the shared prelude (shaders/prelude.wgsl). Appended rather than
- * prepended, so that line numbers in compile errors are those of the family's file.
- */
-export function shaderCode(source: string): string {
-  return `${source}\n// ---- shaders/prelude.wgsl ----\n${prelude}`;
-}
 
-/** The bit pattern of an f32, for a float field in a uniform written as u32 words (read with bitcast<f32>). */
-export function f32Bits(value: number): number {
-  F32_SCRATCH[0] = value;
-  return U32_VIEW[0];
-}
-const F32_SCRATCH = new Float32Array(1);
-const U32_VIEW = new Uint32Array(F32_SCRATCH.buffer);
 
-/** Workgroup counts covering `n` invocations of `workgroupSize`, folded into y past the per-dimension limit. */
-export function grid1d(n: number, workgroupSize: number, maxPerDimension = 65535): [number, number] {
-  const groups = Math.ceil(n / workgroupSize);
-  if (groups <= maxPerDimension) return [groups, 1];
-  const y = Math.ceil(groups / maxPerDimension);
-  return [Math.ceil(groups / y), y];
-}
 
 const bufferIds = new WeakMap<GPUBuffer, number>();
 let nextBufferId = 1;
@@ -413,10 +385,6 @@ function bufferId(buffer: GPUBuffer): number {
   return id;
 }
 
-function pipelineKey(spec: KernelSpec): string {
-  const constants = spec.constants ? Object.entries(spec.constants).sort().map(([k, v]) => `${k}=${v}`).join(',') : '';
-  return `${spec.family}.${spec.entryPoint}{${constants}}`;
-}
 
 /** Requests an adapter and a device with the adapter's real limits. `gpu` is navigator.gpu or Node's `webgpu`. */
 export async function acquireGpuContext(

@@ -42,7 +42,7 @@ export function closeFailure(label: string, actual: ArrayLike<number>, expected:
     }
   }
   if (worst < 0) return null;
-  const how = tol.combine === 'max' ? 'max of' : '';
+  const how = tol.combine === 'max' ? 'max of ' : '';
   return (
     `${label}: element ${worst} is ${actual[worst]}, expected ${expected[worst]} ` +
     `(${how}rtol ${tol.rtol}, atol ${tol.atol}); ${outside} of ${expected.length} elements outside`
