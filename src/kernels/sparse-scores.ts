@@ -33,7 +33,7 @@ export class SparseScores {
     this.ctx.dispatch(encoder, spec('scores_forward'), [this.params, queries, docs, scores], [this.N, this.B], this.shapes);
   }
 
-  /** dqueries (B, V) += dscores · docs; ddocs (N, V) += dScoresᵀ · queries. */
+  /** dqueries (B, V) += dscores · docs; ddocs (N, V) += dscoresᵀ · queries. */
   backward(encoder: GPUCommandEncoder, args: SparseScoresBackwardArgs): void {
     const { queries, docs, dscores, dqueries, ddocs } = args;
     this.check(queries, docs, dscores);
