@@ -134,7 +134,9 @@ export async function runTraining(
   let savedAt = latest && options.resume ? latest.state.t : -1;
   let savedName = latest && options.resume ? latest.name : null;
   options.onStart?.(startStep, options.resume && latest ? latest.name : null);
+  const kept = () => (savedName ? `${store.label}/${savedName} (step ${savedAt})` : null);
   const save = async () => {
+    await checkHealth(trainer, kept());
     const name = await saveCheckpoint(store, await captureTrainingState(trainer, { ...run, position: batches.position }));
     savedAt = trainer.t;
     savedName = name;
@@ -157,7 +159,8 @@ export async function runTraining(
     intervalMs += ms;
     intervalSteps++;
     if (losses) {
-      checkFiniteLosses(losses, savedName ? `${store.label}/${savedName} (step ${savedAt})` : null);
+      await checkHealth(trainer, kept());
+      checkFiniteLosses(losses, kept());
       const active = await trainer.objective.readActiveDims();
       options.onReport?.({
         ...losses,
@@ -187,14 +190,30 @@ const LOSS_PARTS = [
   ['total', 'total loss'],
 ] as const;
 
+/** Why a diverged run stopped and what is left of it, as every divergence message ends. */
+function keptAdvice(kept: string | null): string {
+  return (
+    `${kept ? `The last good checkpoint, ${kept}, is kept` : 'No checkpoint was saved before it'}; ` +
+    'a lower learning rate (or a larger k for a head with long rows) usually helps.'
+  );
+}
+
+/**
+ * Stops a run as soon as the trainer's sticky GPU flags saw a loss part, a gradient or an updated parameter go Inf or
+ * NaN (a NaN logit reads as 0 through the head's ReLU, so the losses alone can look finite while the weights are not).
+ */
+async function checkHealth(trainer: SpladeTrainer, kept: string | null): Promise<void> {
+  const health = await trainer.readHealth();
+  if (health.finite) return;
+  const step = health.firstStep === null ? 'a step' : `step ${health.firstStep + 1}`;
+  const parts = health.parts.length > 3 ? `${health.parts.slice(0, 3).join(', ')} and ${health.parts.length - 3} more` : health.parts.join(', ');
+  throw new NonFiniteError(`training diverged at ${step}: NaN or Inf in ${parts}. ${keptAdvice(kept)}`);
+}
+
 /** Stops a run whose read-back losses are NaN or Inf, naming the step, the part and the checkpoint that is kept. */
 function checkFiniteLosses(losses: StepLosses, kept: string | null): void {
   for (const [key, part] of LOSS_PARTS) {
     if (Number.isFinite(losses[key])) continue;
-    throw new NonFiniteError(
-      `training diverged at step ${losses.step + 1}: the ${part} is ${losses[key]}. ` +
-        `${kept ? `The last good checkpoint, ${kept}, is kept` : 'No checkpoint was saved before it'}; ` +
-        'a lower learning rate (or a larger k for a head with long rows) usually helps.',
-    );
+    throw new NonFiniteError(`training diverged at step ${losses.step + 1}: the ${part} is ${losses[key]}. ${keptAdvice(kept)}`);
   }
 }
