@@ -7,6 +7,15 @@ import './paper-table.ts';
 import './panel-explainer.ts';
 import { baseStyles } from './theme.ts';
 
+/** What the figures leave out or cannot show: rows that are NaN or Inf, or a head of zeros. */
+function headWarning(stats: HeadStatsPair['before']) {
+  const { nonFiniteRows, max } = stats.summary;
+  if (nonFiniteRows > 0) {
+    return html`<strong class="error" id="non-finite">${nonFiniteRows} rows hold NaN or Inf values and are left out of every figure: this head is broken (a diverged run?).</strong>`;
+  }
+  return max > 0 ? nothing : 'All rows are zero.';
+}
+
 export class HeadNormPanel extends LitElement {
   static override properties = {
     stats: { attribute: false },
@@ -102,7 +111,7 @@ export class HeadNormPanel extends LitElement {
               <norm-histogram .original=${stats.before} .rescaled=${stats.after} .k=${stats.after.k} .target=${this.target} ?log-counts=${this.logCounts}></norm-histogram>
               <p class="provenance muted" id="provenance">
                 ${stats.origin === 'gpu' ? 'Measured on the GPU by the head-statistics kernels' : 'Precomputed (no WebGPU here)'}: ${stats.provenance}.
-                ${stats.before.summary.max > 0 ? nothing : 'All rows are zero.'}
+                ${headWarning(stats.before)}
               </p>
             </div>
             <div class="tables">

@@ -1,5 +1,5 @@
 // <head-stats-table>: the head's row-norm statistics at k = 1 and after dividing by k, side by side.
-import { LitElement, css, html } from 'lit';
+import { LitElement, css, html, nothing } from 'lit';
 import type { HeadStatistics } from '../worker/api.ts';
 import { formatK, formatStat } from './format.ts';
 import { baseStyles } from './theme.ts';
@@ -78,6 +78,13 @@ export class HeadStatsTable extends LitElement {
             <td class="num" data-k="after" title=${row.scales ? 'divided by k' : 'unchanged by k'}>${formatStat(row.value(after))}</td>
           </tr>`,
         )}
+        ${before.summary.nonFiniteRows > 0
+          ? html`<tr data-stat="non-finite">
+              <th scope="row">rows with NaN or Inf (left out)</th>
+              <td class="num" data-k="1">${before.summary.nonFiniteRows}</td>
+              <td class="num" data-k="after">${after.summary.nonFiniteRows}</td>
+            </tr>`
+          : nothing}
       </tbody>
     </table>`;
   }

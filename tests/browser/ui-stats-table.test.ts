@@ -14,5 +14,14 @@ describe('<head-stats-table>', () => {
     near(cell('max', 'after'), 1, 5e-4, 'max at k = 8');
     near(cell('p50', 'after'), 3 / 8, 5e-4, 'median at k = 8');
     check(cell('anisotropy', '1') === 0.25 && cell('anisotropy', 'after') === 0.25, 'anisotropy unchanged by k');
+    check(el.shadowRoot!.querySelector('tr[data-stat="non-finite"]') === null, 'no non-finite row for a finite head');
+  });
+
+  it('names the rows that hold NaN or Inf, and leaves them out of the figures', async () => {
+    const pair = precomputedPair(demoNorms('t', 0.25, [1, 2, NaN, 3, Infinity]), 2, false);
+    const el = await mount<HeadStatsTable>('head-stats-table', { original: pair.before, rescaled: pair.after });
+    const cell = (key: string, column: string) => Number(inside(el, `tr[data-stat="${key}"] td[data-k="${column}"]`).textContent);
+    check(cell('non-finite', '1') === 2 && cell('non-finite', 'after') === 2, 'two broken rows counted');
+    near(cell('max', '1'), 3, 5e-4, 'max over the finite rows only');
   });
 });
