@@ -9,7 +9,7 @@ import { sharedHistogramRange } from '../util/histogram-range.ts';
 import { checkK } from './limits.ts';
 
 /** Bins of the head-norm histograms. */
-export const HEAD_HISTOGRAM_BINS = 60;
+const HEAD_HISTOGRAM_BINS = 60;
 
 /** Row-norm statistics of W_head (k = 1) and W_head / k, histogrammed over one shared range. */
 export interface HeadStatsPair {

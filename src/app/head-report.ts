@@ -32,7 +32,7 @@ export interface ModelReport {
   notes: string[];
 }
 
-export function summarizeHead(stats: HeadStatistics): HeadNormSummary {
+function summarizeHead(stats: HeadStatistics): HeadNormSummary {
   const s = stats.summary;
   return {
     meanRowNorm: s.mean,

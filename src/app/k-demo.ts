@@ -18,7 +18,7 @@ export interface KDemoResult {
   provenance: string;
 }
 
-export const K_DEMO_PROVENANCE =
+const K_DEMO_PROVENANCE =
   `synthetic data: seeded random hidden states (${K_DEMO_SHAPE.B} queries of ${K_DEMO_SHAPE.Tq} tokens, ` +
   `${2 * K_DEMO_SHAPE.B} documents of ${K_DEMO_SHAPE.Td}, d = ${K_DEMO_SHAPE.d}) and a random head of ${K_DEMO_SHAPE.V} rows ` +
   `with mean row norm 2.5, divided by k; only the head is trained (no model, no real text)`;

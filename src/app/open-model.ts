@@ -52,14 +52,14 @@ export interface OpenedWeights {
 /** A backbone ready for any use case: its weights, its tokenizer (what training needs: a Backbone). */
 export interface OpenedModel extends OpenedWeights, Backbone {}
 
-export async function readModelConfig(files: FileSource, options?: ReadOptions): Promise<ModelConfig> {
+async function readModelConfig(files: FileSource, options?: ReadOptions): Promise<ModelConfig> {
   const json = await readJsonFile(files, 'config.json', options);
   if (json === null) throw new Error(`config.json is missing from ${files.label}: is this a Hugging Face model folder?`);
   return parseModelConfig(json, { source: `${files.label}/config.json` });
 }
 
 /** What config.json alone tells: parameters, the largest tensor, and whether it fits one binding. */
-export function configMemory(config: ModelConfig, limits: DeviceLimits): MemoryEstimate {
+function configMemory(config: ModelConfig, limits: DeviceLimits): MemoryEstimate {
   const bytesOf = (shape: number[]) => 4 * shape.reduce((a, b) => a * b, 1);
   const largest = Math.max(...parameterLayout(config).map((spec) => bytesOf(spec.shape)));
   const tooLarge = deviceFitError(config, limits, 'the model');

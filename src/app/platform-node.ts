@@ -12,7 +12,7 @@ import { lockRunFolder } from './run-lock-node.ts';
 
 /** Checkpoints live in <run folder>/checkpoint, the trained model in <run folder>/model. */
 export const CHECKPOINT_FOLDER = 'checkpoint';
-export const MODEL_FOLDER = 'model';
+const MODEL_FOLDER = 'model';
 
 export const nodePlatform: Platform = {
   acquireGpu: (label) => nodeGpuContext(label),

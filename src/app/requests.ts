@@ -39,7 +39,7 @@ export interface TrainPlan {
   resume: boolean;
 }
 
-export const DEFAULT_SEED = 1;
+const DEFAULT_SEED = 1;
 /** Reports per run when the request does not say how often. */
 const DEFAULT_REPORTS = 100;
 

@@ -69,7 +69,7 @@ const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 const MAX_SHARDS = 1024;
 
 /** Head <- source pairs that transformers ties per architecture (the head entry is left out of saved files). */
-export const TIED_PARAMETERS: Record<string, { head: string; source: string; byEmbeddingTying: boolean }[]> = {
+const TIED_PARAMETERS: Record<string, { head: string; source: string; byEmbeddingTying: boolean }[]> = {
   BertForMaskedLM: [
     { head: 'cls.predictions.decoder.weight', source: 'bert.embeddings.word_embeddings.weight', byEmbeddingTying: true },
     { head: 'cls.predictions.decoder.bias', source: 'cls.predictions.bias', byEmbeddingTying: false },

@@ -20,7 +20,7 @@ export function isStorageDtype(name: string): name is StorageDtype {
 }
 
 /** IEEE half (binary16) bits to a number. */
-export function halfToFloat(bits: number): number {
+function halfToFloat(bits: number): number {
   const sign = bits & 0x8000 ? -1 : 1;
   const exponent = (bits >> 10) & 0x1f;
   const fraction = bits & 0x3ff;

@@ -43,9 +43,9 @@ export interface HubFileSource extends FileSource {
   readonly warnings: string[];
 }
 
-export const DEFAULT_HUB_URL = 'https://huggingface.co';
+const DEFAULT_HUB_URL = 'https://huggingface.co';
 
-export function hubFileUrl(baseUrl: string, repo: string, revision: string, file: string): string {
+function hubFileUrl(baseUrl: string, repo: string, revision: string, file: string): string {
   const path = file.split('/').map(encodeURIComponent).join('/');
   return `${baseUrl.replace(/\/+$/, '')}/${repo}/resolve/${encodeURIComponent(revision)}/${path}`;
 }
@@ -61,7 +61,7 @@ export function isHubRepoId(text: string): boolean {
 }
 
 /** Why a repo id or revision cannot be requested, or null when it can (checked before any request). */
-export function hubIdProblem(repo: string, revision = 'main'): string | null {
+function hubIdProblem(repo: string, revision = 'main'): string | null {
   if (!isHubRepoId(repo)) {
     return `"${clip(repo, 60)}" is not a Hub repo id: expected "org/name", each part letters, digits, "-", "_" or "." (no "--" or ".."), at most ${MAX_REPO_PART} characters`;
   }

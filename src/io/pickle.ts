@@ -3,7 +3,7 @@
 import { CheckpointFormatError, clip } from './format-error.ts';
 
 /** Widest integer (LONG1/LONG4 payload) a state dict needs: int64. Wider ones are refused, never decoded. */
-export const MAX_PICKLE_INTEGER_BYTES = 8;
+const MAX_PICKLE_INTEGER_BYTES = 8;
 
 export interface UnpickleOptions {
   /** Refuse LONG1/LONG4 integers wider than this many bytes (default 8; the legacy magic number needs 10). */

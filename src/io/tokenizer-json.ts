@@ -21,7 +21,7 @@ function templatePieces(raw: unknown, specialTokens: Json, where: string): Templ
 }
 
 /** The special-token template a post_processor describes (TemplateProcessing, BertProcessing, RobertaProcessing). */
-export function templateFromPostProcessor(processor: Json | null | undefined): SpecialTemplate {
+function templateFromPostProcessor(processor: Json | null | undefined): SpecialTemplate {
   if (!processor) return { single: [{ sequence: 'A', typeId: 0 }], pair: [{ sequence: 'A', typeId: 0 }, { sequence: 'B', typeId: 1 }] };
   switch (processor.type) {
     case 'TemplateProcessing':

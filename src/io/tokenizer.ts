@@ -51,7 +51,7 @@ export function bertTemplate(cls: number, sep: number): SpecialTemplate {
   };
 }
 
-export function specialTokenCount(pieces: TemplatePiece[]): number {
+function specialTokenCount(pieces: TemplatePiece[]): number {
   return pieces.reduce((n, piece) => n + ('special' in piece ? piece.special.length : 0), 0);
 }
 
@@ -75,7 +75,7 @@ export function truncateLongestFirst(a: number[], b: number[] | null, budget: nu
 }
 
 /** Turns content ids into a full encoding: truncation, then the template's special tokens and type ids. */
-export function assembleEncoding(template: SpecialTemplate, a: number[], b: number[] | null, options: EncodeOptions = {}): Encoding {
+function assembleEncoding(template: SpecialTemplate, a: number[], b: number[] | null, options: EncodeOptions = {}): Encoding {
   const addSpecial = options.addSpecialTokens ?? true;
   const pieces = b === null ? template.single : template.pair;
   let [first, second] = [a, b];

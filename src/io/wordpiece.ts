@@ -15,7 +15,7 @@ export interface WordPieceOptions {
 }
 
 /** One token per line; trailing white space (\r included) dropped, as BertTokenizer's load_vocab does. */
-export function parseVocabTxt(text: string): string[] {
+function parseVocabTxt(text: string): string[] {
   const lines = text.split('\n').map((line) => line.trimEnd());
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines;

@@ -34,7 +34,7 @@ export function defaultMatmulVariant(ctx: GpuContext): MatmulVariant {
 
 /** vec4 loads need K, the batch strides of A and B, and each operand's contiguous dim (B's N in nn/tn, A's M in tn)
  *  to be multiples of 4. */
-export function canVectorize(shape: ResolvedMatmul): boolean {
+function canVectorize(shape: ResolvedMatmul): boolean {
   const { M, N, K, strides, transposeA, transposeB } = shape;
   const aligned = (...values: number[]) => values.every((v) => v % 4 === 0);
   return aligned(K, strides.a, strides.b) && (transposeA ? aligned(M) : true) && (transposeB ? true : aligned(N));

@@ -27,7 +27,7 @@ export interface SpladeHeadTuning {
   backwardWorkgroup: number;
 }
 
-export const DEFAULT_TUNING: SpladeHeadTuning = { forwardWorkgroup: 64, sortWorkgroup: 64, backwardWorkgroup: 64 };
+const DEFAULT_TUNING: SpladeHeadTuning = { forwardWorkgroup: 64, sortWorkgroup: 64, backwardWorkgroup: 64 };
 
 export interface SpladeHeadForwardArgs {
   hidden: Tensor; // (B, T, d) f32: hidden states after the MLM head transform

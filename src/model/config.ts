@@ -60,7 +60,7 @@ export interface ModelConfig {
   modernBert: ModernBertOptions | null;
 }
 
-export const SUPPORTED_ARCHITECTURES = [
+const SUPPORTED_ARCHITECTURES = [
   'BertForMaskedLM',
   'RobertaForMaskedLM',
   'XLMRobertaForMaskedLM',

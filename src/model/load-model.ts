@@ -39,8 +39,8 @@ export interface LoadModelOptions extends ReadOptions {
 }
 
 /** Margin of the byte budget over the config's fp32 parameters, and the fixed allowance on top (see checkpointByteBudget). */
-export const BUDGET_MARGIN = 1.25;
-export const BUDGET_EXTRA_BYTES = 16 * 2 ** 20;
+const BUDGET_MARGIN = 1.25;
+const BUDGET_EXTRA_BYTES = 16 * 2 ** 20;
 
 /**
  * What a checkpoint for `config` may cost to read and decode: the config's parameters plus one more vocabulary
@@ -82,7 +82,7 @@ export function deviceFitError(config: ModelConfig, limits: DeviceLimits, label:
 }
 
 /** Refuses a config whose largest tensor cannot be one GPU buffer binding. */
-export function checkFitsDevice(config: ModelConfig, limits: DeviceLimits, label: string): void {
+function checkFitsDevice(config: ModelConfig, limits: DeviceLimits, label: string): void {
   const error = deviceFitError(config, limits, label);
   if (error) throw error;
 }

@@ -149,16 +149,6 @@ export function toFloat64Params(params: Map<string, HostTensor>): ModelParams {
   return out;
 }
 
-export function toHostTensors(config: ModelConfig, params: ModelParams): Map<string, HostTensor> {
-  const out = new Map<string, HostTensor>();
-  for (const spec of parameterLayout(config)) {
-    const data = params[spec.name];
-    if (!data) throw new Error(`toHostTensors: parameter ${spec.name} is missing`);
-    out.set(spec.name, { shape: [...spec.shape], data: Float32Array.from(data) });
-  }
-  return out;
-}
-
 function assemble(binding: Binding, tensors: TensorMap, used: Set<string>, report: MappingReport): HostTensor | null {
   const { spec, parts } = binding;
   const partShape = [spec.shape[0] / parts.length, ...spec.shape.slice(1)];

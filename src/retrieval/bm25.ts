@@ -9,7 +9,7 @@ export interface Bm25Params {
 }
 
 /** Anserini's BEIR defaults. */
-export const defaultBm25Params: Bm25Params = { k1: 0.9, b: 0.4 };
+const defaultBm25Params: Bm25Params = { k1: 0.9, b: 0.4 };
 
 export interface Bm25Model {
   params: Bm25Params;
@@ -24,12 +24,12 @@ export interface Bm25Model {
 }
 
 /** Lucene's BM25 idf, always positive: ln(1 + (N - df + 0.5) / (df + 0.5)). */
-export function bm25Idf(numDocs: number, documentFrequency: number): number {
+function bm25Idf(numDocs: number, documentFrequency: number): number {
   return Math.log(1 + (numDocs - documentFrequency + 0.5) / (documentFrequency + 0.5));
 }
 
 /** One term's contribution for a document: idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / averageLength)). */
-export function bm25TermWeight(tf: number, idf: number, docLength: number, averageLength: number, { k1, b }: Bm25Params): number {
+function bm25TermWeight(tf: number, idf: number, docLength: number, averageLength: number, { k1, b }: Bm25Params): number {
   return (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * docLength) / averageLength));
 }
 

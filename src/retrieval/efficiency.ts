@@ -9,7 +9,7 @@ export interface SparsityStats {
   sparsityRatio: number;
 }
 
-export function sparsityStats(vectors: readonly SparseVector[], dimension: number): SparsityStats {
+function sparsityStats(vectors: readonly SparseVector[], dimension: number): SparsityStats {
   const total = vectors.reduce((sum, v) => sum + v.indices.length, 0);
   const meanActiveDims = vectors.length ? total / vectors.length : 0;
   return { vectors: vectors.length, meanActiveDims, sparsityRatio: dimension > 0 ? 1 - meanActiveDims / dimension : 0 };

@@ -42,7 +42,7 @@ export interface EncoderReport extends RetrievalReport {
 }
 
 /** Turns rankings of document numbers into a run keyed by query and document ids. */
-export function rankingsToRun(rankings: readonly Ranking[], queryIds: readonly string[], docIds: readonly string[]): Run {
+function rankingsToRun(rankings: readonly Ranking[], queryIds: readonly string[], docIds: readonly string[]): Run {
   const run: Run = new Map();
   rankings.forEach((ranking, q) => {
     const scores = new Map<string, number>();

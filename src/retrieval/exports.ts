@@ -14,7 +14,7 @@ function tokenOf(vocab: Vocabulary, id: number): string {
  * Anserini's impact weights: token -> round(scale * w), dropping weights that quantise to 0.
  * Two ids with the same token string (possible in some vocabularies) add up.
  */
-export function quantisedTokenWeights(vector: SparseVector, vocab: Vocabulary, scale = 100): Record<string, number> {
+function quantisedTokenWeights(vector: SparseVector, vocab: Vocabulary, scale = 100): Record<string, number> {
   const weights: Record<string, number> = {};
   for (let i = 0; i < vector.indices.length; i++) {
     const q = Math.round(scale * vector.values[i]);

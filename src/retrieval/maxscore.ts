@@ -4,7 +4,7 @@ import type { SparseVector } from './sparse-vector.ts';
 import { TopK, type Ranking } from './top-k.ts';
 
 /** Default documents per window: essential postings are added term at a time within a window, then its candidates in order. */
-export const defaultMaxScoreWindow = 1024;
+const defaultMaxScoreWindow = 1024;
 
 /**
  * Exact top-k by MaxScore (Turtle & Flood 1995). Each query dimension j has an upper bound on its contribution,

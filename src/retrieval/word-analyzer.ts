@@ -4,7 +4,7 @@
 export type Analyzer = (text: string) => string[];
 
 /** Lucene's default English stop words (the list Anserini's analyzer removes). */
-export const englishStopWords: ReadonlySet<string> = new Set(
+const englishStopWords: ReadonlySet<string> = new Set(
   'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(' '),
 );
 

@@ -50,7 +50,7 @@ export function epochOrder(count: number, seed: number, epoch: number): Uint32Ar
  * Writes one text's encoding into row `row` of (rows, T) ids and mask: truncated to T tokens as Hugging Face does
  * (content cut, [CLS]/[SEP] kept), then right-padded with the pad id under mask 0.
  */
-export function tokenizeRow(tokenizer: TextTokenizer, text: string, T: number, ids: Int32Array, mask: Uint8Array, row: number): void {
+function tokenizeRow(tokenizer: TextTokenizer, text: string, T: number, ids: Int32Array, mask: Uint8Array, row: number): void {
   const encoding = tokenizer.encode(text, { maxLength: T });
   if (encoding.ids.length > T) throw new Error(`tokenizer returned ${encoding.ids.length} ids for a maximum length of ${T}`);
   const base = row * T;

@@ -48,8 +48,8 @@ export interface TrainingState {
   data: DataFingerprint;
 }
 
-export const CHECKPOINT_FORMAT = 'splade-lab-checkpoint';
-export const CHECKPOINT_VERSION = 1;
+const CHECKPOINT_FORMAT = 'splade-lab-checkpoint';
+const CHECKPOINT_VERSION = 1;
 const STATE = 'state.json';
 const MODEL = 'model.safetensors';
 const OPTIMIZER = 'optimizer.safetensors';
@@ -66,7 +66,7 @@ export class CheckpointCorruptError extends Error {
 }
 
 /** Checkpoint names sort by step: step-00000050. */
-export function checkpointName(t: number): string {
+function checkpointName(t: number): string {
   return `step-${String(t).padStart(8, '0')}`;
 }
 
@@ -100,7 +100,7 @@ export function restoreTrainer(ctx: GpuContext, state: TrainingState, where = 'c
 }
 
 /** The files of a checkpoint: model.safetensors, optimizer.safetensors, and state.json (sizes and CRC-32 of both). */
-export function encodeCheckpoint(state: TrainingState): Map<string, Uint8Array> {
+function encodeCheckpoint(state: TrainingState): Map<string, Uint8Array> {
   const moments: [string, HostTensor][] = [];
   for (const [name, { m, v }] of state.optimizer.moments) {
     const shape = state.params.get(name)?.shape ?? [m.length];

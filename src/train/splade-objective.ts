@@ -20,7 +20,7 @@ export interface SpladeObjectiveDims {
 }
 
 /** Slots of the losses tensor (3 floats): values read back for progress. */
-export const LOSS_SLOTS = { rank: 0, flopsQueries: 1, flopsDocuments: 2 } as const;
+const LOSS_SLOTS = { rank: 0, flopsQueries: 1, flopsDocuments: 2 } as const;
 /** The loss parts by slot, as health reports name them. */
 export const LOSS_PART_NAMES = ['ranking loss', 'FLOPS of queries', 'FLOPS of documents'];
 

@@ -13,7 +13,7 @@ export const DEMO_SHAPE = {
 } as const;
 
 /** Folder of the demo files, relative to the page (works under any sub-path). */
-export const DEMO_FOLDER = 'demo/';
+const DEMO_FOLDER = 'demo/';
 
 /** Row norms written by scripts/make-demo-backbone.ts, shown when the browser has no WebGPU. */
 export const DEMO_STATS_FILE = 'head-norms.json';

@@ -12,7 +12,7 @@ import { baseStyles, trainingPanelStyles } from './theme.ts';
 import { DEMO_MAX_KS, DEMO_MAX_STEPS, K_MAX, K_MIN, parseKList } from './url-state.ts';
 
 /** "k = 1 and k = 16", "k = 1, k = 4 and k = 16". */
-export function kListText(ks: number[]): string {
+function kListText(ks: number[]): string {
   const names = ks.map((k) => `k = ${formatK(k)}`);
   return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }

@@ -10,9 +10,6 @@ export interface PaperHeadRow {
 
 export const PAPER_TABLE1_SOURCE = 'Jang et al., "Rescaling MLM-Head for Neural Sparse Retrieval", arXiv 2606.18811, Table 1';
 
-/** The mean row norm of bert-base-uncased: the default target of the suggested k. */
-export const BERT_BASE_MEAN_NORM = 1.401;
-
 export const PAPER_TABLE1: readonly PaperHeadRow[] = [
   { backbone: 'bert-base-uncased', params: '0.10B', meanNorm: 1.401, maxNorm: 2.045, anisotropy: 0.445 },
   { backbone: 'distilbert-base-uncased', params: '0.07B', meanNorm: 1.66, maxNorm: 2.611, anisotropy: 0.532 },

@@ -13,7 +13,7 @@ import { baseStyles, trainingPanelStyles } from './theme.ts';
 import { K_MAX, K_MIN, K_RANGE_MESSAGE } from './url-state.ts';
 
 /** Laptop-sized defaults; the rest of the recipe is the paper's (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3). */
-export const TRAIN_DEFAULTS = { steps: 100, batchSize: 8, queryLength: 32, documentLength: 128, checkpointEvery: 50 } as const;
+const TRAIN_DEFAULTS = { steps: 100, batchSize: 8, queryLength: 32, documentLength: 128, checkpointEvery: 50 } as const;
 type Field = keyof typeof TRAIN_DEFAULTS;
 /** The fields of a run, each bounded by the application's one set of limits (TRAIN_LIMITS). */
 const FIELDS: { key: Field; label: string }[] = [

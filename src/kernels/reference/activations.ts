@@ -44,7 +44,7 @@ function erfcContinuedFraction(x: number): number {
 }
 
 /** Standard normal CDF Phi(x) = (1 + erf(x / sqrt 2)) / 2, accurate in both tails. */
-export function normalCdf(x: number): number {
+function normalCdf(x: number): number {
   return 0.5 * erfc(-x * INV_SQRT_2);
 }
 

@@ -8,8 +8,6 @@ export interface AdamWHyper {
   weightDecay: number;
 }
 
-export const ADAMW_DEFAULTS: AdamWHyper = { lr: 1e-4, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 };
-
 /** Step t (1-based) updates param, m and v in place. */
 export function adamwStep(
   param: Float64Array,

@@ -39,7 +39,7 @@ export function headRowNorms(W: Float64Array, V: number, d: number): Float64Arra
 }
 
 /** Percentile by linear interpolation between closest ranks (numpy's default), q in [0, 1]. */
-export function percentile(sorted: ArrayLike<number>, q: number): number {
+function percentile(sorted: ArrayLike<number>, q: number): number {
   const position = q * (sorted.length - 1);
   const lower = Math.floor(position);
   const upper = Math.min(lower + 1, sorted.length - 1);

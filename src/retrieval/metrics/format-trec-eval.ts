@@ -26,7 +26,7 @@ export function formatMeasureValue(name: string, value: number): string {
   return countMeasures.has(name) || name === 'num_q' ? String(Math.round(value)) : formatFixed(value, 4);
 }
 
-export function formatMeasureLine(name: string, queryId: string, value: number): string {
+function formatMeasureLine(name: string, queryId: string, value: number): string {
   return `${name.padEnd(22)}\t${queryId}\t${formatMeasureValue(name, value)}`;
 }
 

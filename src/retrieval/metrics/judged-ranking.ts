@@ -1,9 +1,9 @@
 // Turns one query's scored documents plus its judgments into the ranked relevance list every trec_eval measure reads.
 
 /** Relevance value of a retrieved document that is absent from the qrels (trec_eval's RELVALUE_NONPOOL). */
-export const NOT_IN_POOL = -1;
+const NOT_IN_POOL = -1;
 /** Relevance value of a document in the qrels with a negative grade: pooled but unjudged (RELVALUE_UNJUDGED). */
-export const POOLED_UNJUDGED = -2;
+const POOLED_UNJUDGED = -2;
 
 export interface JudgeOptions {
   /** Grades >= this count as relevant for binary measures (trec_eval -l, default 1). */
@@ -14,7 +14,7 @@ export interface JudgeOptions {
   judgedOnly: boolean;
 }
 
-export const defaultJudgeOptions: JudgeOptions = { relevanceLevel: 1, maxDocsPerQuery: Number.MAX_SAFE_INTEGER, judgedOnly: false };
+const defaultJudgeOptions: JudgeOptions = { relevanceLevel: 1, maxDocsPerQuery: Number.MAX_SAFE_INTEGER, judgedOnly: false };
 
 export interface JudgedRanking {
   /** Relevance value at each rank (rank 1 first): a grade >= 0, NOT_IN_POOL or POOLED_UNJUDGED. */
