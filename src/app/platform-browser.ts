@@ -1,6 +1,6 @@
 // The page's platform (inside the GPU worker): the bundled demo and other folder URLs, Hub ids cached in Cache
 // Storage, picked files, checkpoints in IndexedDB, Web Locks, and the browser's WebGPU.
-import { acquireGpuContext } from '../gpu/context.ts';
+import { acquireGpuContext } from '../gpu/acquire.ts';
 import { createCacheStorageCache, createFileListSource } from '../io/file-source-browser.ts';
 import { createHubSource, type FileCache } from '../io/hub.ts';
 import { createUrlFolderSource } from '../io/url-folder-source.ts';

@@ -1,5 +1,5 @@
 // GpuContext: one device with its real limits, a pipeline and bind-group cache, tensors, dispatch and readback.
-import { DeviceLostError, GpuKernelError, GpuLimitError, NoWebGpuError } from './errors.ts';
+import { DeviceLostError, GpuKernelError, GpuLimitError } from './errors.ts';
 import { pipelineKey, shaderCode, type KernelSpec } from './kernel-spec.ts';
 import { Tensor, typedArrayFor, type DType, type TypedArrayOf } from './tensor.ts';
 
@@ -11,7 +11,6 @@ export interface Owned<T> {
   bytes: number;
   destroy(): void;
 }
-
 
 export interface AdapterReport {
   vendor: string;
@@ -25,16 +24,6 @@ export interface AdapterReport {
 
 /** A resource at a binding index; `null` leaves that index out (an entry point that does not use it). */
 type Binding = Tensor | GPUBuffer | null;
-
-const REPORTED_LIMITS = [
-  'maxStorageBufferBindingSize',
-  'maxBufferSize',
-  'maxComputeWorkgroupStorageSize',
-  'maxComputeInvocationsPerWorkgroup',
-  'maxComputeWorkgroupSizeX',
-  'maxComputeWorkgroupsPerDimension',
-  'maxStorageBuffersPerShaderStage',
-] as const;
 
 export class GpuContext {
   private readonly modules = new Map<string, { source: string; module: GPUShaderModule }>();
@@ -371,9 +360,6 @@ export class GpuContext {
   }
 }
 
-
-
-
 const bufferIds = new WeakMap<GPUBuffer, number>();
 let nextBufferId = 1;
 function bufferId(buffer: GPUBuffer): number {
@@ -383,59 +369,4 @@ function bufferId(buffer: GPUBuffer): number {
     bufferIds.set(buffer, id);
   }
   return id;
-}
-
-
-/** Requests an adapter and a device with the adapter's real limits. `gpu` is navigator.gpu or Node's `webgpu`. */
-export async function acquireGpuContext(
-  gpu: GPU | undefined,
-  label = 'splade-lab',
-  options: { dumpWgsl?: boolean } = {},
-): Promise<GpuContext> {
-  if (!gpu) {
-    throw new NoWebGpuError(
-      'WebGPU is not available here. Use a recent Chrome, Edge or Safari 26+ (Firefox: enable dom.webgpu.enabled); ' +
-        'on Linux Chrome may need chrome://flags/#enable-unsafe-webgpu and #enable-vulkan.',
-    );
-  }
-  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-  if (!adapter) {
-    throw new NoWebGpuError(
-      'WebGPU is present but no GPU adapter was granted (blocklisted driver or GPU disabled). ' +
-        'Update the graphics driver or enable hardware acceleration in the browser settings.',
-    );
-  }
-  const requiredLimits: Record<string, number> = {};
-  for (const name of limitNames(adapter.limits)) {
-    requiredLimits[name] = (adapter.limits as unknown as Record<string, number>)[name];
-  }
-  const requiredFeatures: GPUFeatureName[] = [];
-  if (adapter.features.has('timestamp-query')) requiredFeatures.push('timestamp-query');
-  const device = await adapter.requestDevice({ label, requiredLimits, requiredFeatures });
-  const info = adapter.info;
-  const limits: Record<string, number> = {};
-  for (const name of REPORTED_LIMITS) limits[name] = device.limits[name];
-  const report: AdapterReport = {
-    vendor: info.vendor,
-    architecture: info.architecture,
-    device: info.device,
-    description: info.description,
-    isFallbackAdapter: Boolean((info as { isFallbackAdapter?: boolean }).isFallbackAdapter ?? (adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter),
-    features: [...device.features].map(String).sort(),
-    limits,
-  };
-  const context = new GpuContext(device, report);
-  context.dumpWgsl = options.dumpWgsl ?? false;
-  return context;
-}
-
-/** Limit names of a GPUSupportedLimits, whose properties may live on the prototype. */
-function limitNames(limits: GPUSupportedLimits): string[] {
-  const names = new Set<string>();
-  for (let proto: object | null = limits; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    for (const name of Object.getOwnPropertyNames(proto)) {
-      if (name !== 'constructor' && typeof (limits as unknown as Record<string, unknown>)[name] === 'number') names.add(name);
-    }
-  }
-  return [...names];
 }

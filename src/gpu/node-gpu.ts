@@ -1,7 +1,8 @@
 // WebGPU in Node through Dawn (npm `webgpu`), on SwiftShader when no Vulkan GPU driver is configured.
 import { existsSync } from 'node:fs';
 import { create, globals } from 'webgpu';
-import { acquireGpuContext, type GpuContext } from './context.ts';
+import { acquireGpuContext } from './acquire.ts';
+import type { GpuContext } from './context.ts';
 
 const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
 

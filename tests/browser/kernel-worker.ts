@@ -1,6 +1,6 @@
 // Runs GPU kernels inside a module Web Worker in Chromium through the shared kernel-test helper, and a whole tiny
 // ModernBERT + SPLADE head against the float64 model.
-import { acquireGpuContext } from '../../src/gpu/context.ts';
+import { acquireGpuContext } from '../../src/gpu/acquire.ts';
 import { ContrastiveLoss } from '../../src/kernels/contrastive-loss.ts';
 import { HeadStats } from '../../src/kernels/head-stats.ts';
 import { LayerNorm } from '../../src/kernels/layernorm.ts';

@@ -1,29 +1,25 @@
-// End-to-end tests of the BUILT page (dist/) in headless Chromium, served under a sub-path from 127.0.0.1 only:
-// the demo's histogram, k dividing the statistics, the URL state, the preview, the Hub-id path, failures, a download
-// cancelled half-way, a lost GPU device, the Training panel (teaching demo; real training with checkpoints).
+// End-to-end tests of the BUILT page in headless Chromium, served under a sub-path from 127.0.0.1 only: the demo's
+// histogram, k dividing the statistics, the URL state, the preview, the Hub-id path and a link's hub= address,
+// failures, a download cancelled half-way, a lost GPU device, and the page without WebGPU.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { writeSafetensors } from '../../src/io/safetensors.ts';
 import { makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
 import { launchChromium, openPage, screenshot } from './browser.ts';
-import { startTestServer, type TestServer } from './static-server.ts';
+import { WAIT, focusedId, startBuiltSite, stat, stopBuiltSite, until, waitForK, type BuiltSite } from './site.ts';
+import type { TestServer } from './static-server.ts';
+import type { Browser } from 'playwright-core';
 
-const SITE_PATH = '/deep/sub/path/';
 const HUB_REPO = 'e2e-org/tiny-bert';
 const HUB_HEAD_NORM = 3;
 /** The same tiny checkpoint, served so slowly (about 6 s for its weights) that it can be cancelled half-way. */
 const SLOW_REPO = 'e2e-org/slow-bert';
 const SLOW_DOWNLOAD_CHUNKS = 24;
 const SLOW_CHUNK_DELAY_MS = 250;
-/** A config whose vocabulary matrix (4M x 1024 fp32 = 16 GiB) no device binding allows; it has no weights at all. */
+/** A config whose vocabulary matrix (1M x 1024 fp32 = 3.8 GiB) no device binding allows; it has no weights at all. */
 const HUGE_REPO = 'e2e-org/huge-vocab';
 const HUGE_CONFIG = { architectures: ['BertForMaskedLM'], model_type: 'bert', vocab_size: 1_000_000, hidden_size: 1024, num_hidden_layers: 1, num_attention_heads: 16, intermediate_size: 4096 };
 const STATS = ['mean', 'max', 'p50', 'p99', 'std'] as const;
-/** The GPU on SwiftShader is slow: allow each wait this long. */
-const WAIT = { timeout: 120_000 };
 
 function tinyHubRepo(): Map<string, Uint8Array> {
   const { config, tensors } = makeTinyCheckpoint('bert', { seed: 7, vocabSize: 300, hidden: 16, layers: 1, heads: 2, intermediate: 32, headNormScale: HUB_HEAD_NORM });
@@ -36,64 +32,17 @@ function tinyHubRepo(): Map<string, Uint8Array> {
   ]);
 }
 
-/** The shown value of one statistic in the k = 1 column ("1") or the k column ("after"). */
-async function stat(page: Page, key: string, column: '1' | 'after'): Promise<number> {
-  return Number(await page.locator(`head-stats-table tr[data-stat="${key}"] td[data-k="${column}"]`).textContent());
-}
-
-/** The id of the element that has the keyboard focus, looking into shadow roots. */
-function focusedId(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    let element = document.activeElement;
-    while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
-    return element?.id ?? '';
-  });
-}
-
-/** Polls a condition on the test's side (e.g. what the server saw). */
-async function until(what: string, condition: () => boolean): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > WAIT.timeout) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The first value a loss chart's text summary gives for a series ("k = 1: 1234 at step 1, …"). */
-async function firstValue(page: Page, chart: string, series: string): Promise<number> {
-  const text = (await page.locator(`${chart} #summary li[data-series="${series}"]`).textContent()) ?? '';
-  const match = new RegExp(`${series}: (\\S+) at step 1[,.]`).exec(text.replace(/\s+/g, ' '));
-  assert.ok(match, `no first value in "${text}"`);
-  return Number(match[1]);
-}
-
-/** Tiny training triplets for the demo backbone (its vocabulary is bert-base-uncased's). */
-const TRIPLETS = [
-  'what causes tides\tthe moon pulls the sea\tcats sleep a lot',
-  'why is the sky blue\tair scatters blue light\tbread needs yeast',
-  'how do bees make honey\tbees turn nectar into honey\ttrains run on rails',
-  'who wrote hamlet\tshakespeare wrote hamlet\tthe river is wide',
-].join('\n');
-
-async function waitForK(page: Page, k: number): Promise<void> {
-  await page.locator('head-stats-table thead th[data-k="after"]', { hasText: new RegExp(`^\\s*k = ${k}\\s*$`) }).waitFor(WAIT);
-  await page.waitForFunction(() => !document.querySelector('splade-app')?.shadowRoot?.querySelector('head-norm-panel')?.hasAttribute('busy'), null, WAIT);
-}
-
 describe('the built page', { timeout: 600_000 }, () => {
+  let built: BuiltSite | undefined;
   let server: TestServer;
   let browser: Browser;
-  const offsite: string[] = [];
   let site: string;
+  const offsite: string[] = [];
 
   before(async () => {
-    const dist = join(process.cwd(), 'dist');
-    assert.ok(existsSync(join(dist, 'index.html')) && existsSync(join(dist, 'demo', 'model.safetensors')), 'run `npm run build` first (it generates the demo)');
     const slow = tinyHubRepo();
     const chunkBytes = Math.ceil(slow.get('model.safetensors')!.length / SLOW_DOWNLOAD_CHUNKS);
-    server = await startTestServer({
-      siteDir: dist,
-      sitePath: SITE_PATH,
+    built = await startBuiltSite({
       hubRepos: new Map([
         [HUB_REPO, tinyHubRepo()],
         [SLOW_REPO, slow],
@@ -101,15 +50,10 @@ describe('the built page', { timeout: 600_000 }, () => {
       ]),
       slowRepos: new Map([[SLOW_REPO, { chunkBytes, chunkDelayMs: SLOW_CHUNK_DELAY_MS }]]),
     });
-    site = `${server.origin}${SITE_PATH}`;
-    browser = await launchChromium(true);
+    ({ server, browser, site } = built);
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    assert.deepEqual(offsite, [], 'the page tried to reach the network outside 127.0.0.1');
-  });
+  after(() => stopBuiltSite(built, offsite));
 
   it('shows the demo head histogram, divides the statistics by k, and keeps the state in the URL', async () => {
     const { context, page } = await openPage(browser, offsite);
@@ -340,105 +284,6 @@ describe('the built page', { timeout: 600_000 }, () => {
     assert.match((await page.locator('model-picker #model-label').textContent()) ?? '', /synthetic demo/);
     assert.equal(await page.locator('notice-banner#notice').count(), 0, 'the notice is gone once the model is back');
     await screenshot(page, '11-device-reloaded');
-    await context.close();
-  });
-
-  it('Training panel, teaching demo: one button trains k = 1 and k = 16 on synthetic data; k = 1 starts far higher', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=demo&k=1&panel=training&dsteps=4`);
-    const panel = page.locator('k-demo-panel');
-    await panel.locator('#synthetic', { hasText: 'Synthetic data' }).waitFor(WAIT);
-    assert.equal(await panel.locator('#steps').inputValue(), '4', 'steps come from the URL');
-    const run = panel.locator('#run-demo');
-    assert.equal((await run.textContent())?.trim(), 'Train k = 1 and k = 16 side by side');
-    await run.click();
-    await panel.locator('#demo-status', { hasText: 'Done: 4 steps for each of k = 1 and k = 16' }).waitFor(WAIT);
-    for (const chart of ['#rank-chart', '#flops-chart']) {
-      assert.equal(await panel.locator(`${chart} g.series polyline`).count(), 2, `${chart}: one line per k`);
-      assert.match((await panel.locator(`${chart} #y-label`).textContent()) ?? '', /log scale/);
-    }
-    const [rank1, rank16] = [await firstValue(page, '#rank-chart', 'k = 1'), await firstValue(page, '#rank-chart', 'k = 16')];
-    const [flops1, flops16] = [await firstValue(page, '#flops-chart', 'k = 1'), await firstValue(page, '#flops-chart', 'k = 16')];
-    assert.ok(rank1 > 10 * rank16, `first ranking loss: k = 1 ${rank1}, k = 16 ${rank16}`);
-    assert.ok(flops1 > 10 * flops16, `first FLOPS(q): k = 1 ${flops1}, k = 16 ${flops16}`);
-    assert.match((await panel.locator('#demo-provenance').textContent()) ?? '', /synthetic data: seeded random hidden states/);
-    await screenshot(page, '12-training-demo');
-
-    // The settings are part of the link.
-    await panel.locator('#ks').fill('1, 4, 16');
-    await panel.locator('#ks').press('Tab');
-    await page.waitForFunction(() => location.search.includes('dks=1%2C4%2C16') && location.search.includes('panel=training'), null, WAIT);
-    assert.equal((await run.textContent())?.trim(), 'Train k = 1, k = 4 and k = 16 side by side');
-    await context.close();
-  });
-
-  it('Training panel, real training: a bad TSV is explained by line; the demo backbone trains 2 steps, shows losses and keeps a checkpoint over a reload', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=demo&k=4&panel=training`);
-    await page.locator('model-picker #model-label').waitFor(WAIT);
-    const panel = page.locator('train-panel');
-    await panel.locator('#triplets').setInputFiles({ name: 'broken.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from('q\tp\tn\nq only\tp\n') });
-    await panel.locator('#data-error').waitFor(WAIT);
-    assert.match((await panel.locator('#data-error').textContent()) ?? '', /broken\.tsv cannot be used for training\. broken\.tsv line 2: 2 tab-separated fields, expected 3/);
-    await screenshot(page, '13a-training-bad-tsv');
-
-    const pickTriplets = () => panel.locator('#triplets').setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
-    await pickTriplets();
-    await panel.locator('#data', { hasText: 'tiny.tsv: 4 triplets' }).waitFor(WAIT);
-    assert.equal(await panel.locator('#train-k').inputValue(), '4', "k defaults to the page's k");
-    for (const [field, value] of [['#steps', '2'], ['#batchSize', '2'], ['#queryLength', '8'], ['#documentLength', '16']]) await panel.locator(field).fill(value);
-    await panel.locator('#start').click();
-    await panel.locator('#train-status', { hasText: 'Done: step 2 of 2' }).waitFor(WAIT);
-    await screenshot(page, '13-training-real');
-    assert.equal(await panel.locator('#train-loss g.series polyline').count(), 2, 'total and ranking loss lines');
-    assert.equal(await panel.locator('#train-active g.series').count(), 2, 'query and document active-dimension lines');
-    const loss = await firstValue(page, '#train-loss', 'total loss L');
-    // A random-weight backbone's scores are huge: its first ranking loss can be exactly 0 (positives win by far).
-    assert.ok(Number.isFinite(loss) && loss >= 0, `first total loss ${loss}`);
-    const active = await firstValue(page, '#train-active', 'queries');
-    assert.ok(active > 0 && active <= 30522, `active query dimensions ${active}`);
-    assert.match((await panel.locator('#train-provenance').textContent()) ?? '', /synthetic demo backbone .* 4 triplets of tiny\.tsv, head divided by k = 4/);
-
-    // A reload keeps the checkpoint (IndexedDB): picking the same data again finds the run at step 2.
-    await page.reload();
-    await page.locator('model-picker #model-label').waitFor(WAIT);
-    await pickTriplets();
-    await panel.locator('#checkpoint', { hasText: 'step 2 of 2' }).waitFor(WAIT);
-    assert.match((await panel.locator('#start').textContent()) ?? '', /Start a new run/);
-    await screenshot(page, '14-training-after-reload');
-    await context.close();
-  });
-
-  it('Training panel, resume: a cancelled run resumes after a reload from its IndexedDB checkpoint and finishes', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=demo&k=2&panel=training`);
-    await page.locator('model-picker #model-label').waitFor(WAIT);
-    const panel = page.locator('train-panel');
-    const pickTriplets = () => panel.locator('#triplets').setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
-    await pickTriplets();
-    await panel.locator('#data', { hasText: 'tiny.tsv: 4 triplets' }).waitFor(WAIT);
-    for (const [field, value] of [['#steps', '8'], ['#batchSize', '2'], ['#queryLength', '8'], ['#documentLength', '16'], ['#checkpointEvery', '2']]) await panel.locator(field).fill(value);
-    await panel.locator('#start').click();
-    await panel.locator('#saved', { hasText: 'step 2,' }).waitFor(WAIT);
-    await panel.locator('#cancel-train').focus();
-    await page.keyboard.press('Enter');
-    await panel.locator('#train-status', { hasText: 'Cancelled' }).waitFor(WAIT);
-    const saved = Number(/step (\d+)/.exec((await panel.locator('#saved').textContent()) ?? '')?.[1]);
-    assert.ok(saved >= 2 && saved < 8, `cancelled with a checkpoint at step ${saved}`);
-    await screenshot(page, '15-training-cancelled');
-
-    await page.reload();
-    await page.locator('model-picker #model-label').waitFor(WAIT);
-    await pickTriplets();
-    const resume = panel.locator('#resume');
-    await resume.waitFor(WAIT);
-    assert.equal((await resume.textContent())?.trim(), `Resume run from step ${saved}`);
-    assert.equal(await panel.locator('#steps').inputValue(), '8', "the fields show the saved run's settings");
-    await resume.click();
-    await panel.locator('#train-status', { hasText: 'Done: step 8 of 8' }).waitFor(WAIT);
-    const first = (await panel.locator('#train-loss #summary li').first().textContent()) ?? '';
-    assert.match(first.replace(/\s+/g, ' '), new RegExp(`at step ${saved + 1}, \\S+ at step 8\\.`), 'the resumed run continues from the checkpoint');
-    await screenshot(page, '16-training-resumed');
     await context.close();
   });
 

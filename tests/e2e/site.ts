@@ -1,0 +1,70 @@
+// What every e2e test file shares: the BUILT page (dist/) served under a sub-path from 127.0.0.1 only (plus any
+// Hub repositories a file needs), one headless Chromium, and the helpers that read the page the way a user does.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './browser.ts';
+import { startTestServer, type TestServer } from './static-server.ts';
+
+export const SITE_PATH = '/deep/sub/path/';
+/** The GPU on SwiftShader is slow: allow each wait this long. */
+export const WAIT = { timeout: 120_000 };
+
+export interface BuiltSite {
+  server: TestServer;
+  browser: Browser;
+  /** The page's URL (ends in "/"). */
+  site: string;
+}
+
+/** Serves dist/ (which `npm run build` makes, demo included) and the given Hub repos, and starts Chromium. */
+export async function startBuiltSite(options: Partial<Pick<Parameters<typeof startTestServer>[0], 'hubRepos' | 'slowRepos'>> = {}): Promise<BuiltSite> {
+  const dist = join(process.cwd(), 'dist');
+  assert.ok(existsSync(join(dist, 'index.html')) && existsSync(join(dist, 'demo', 'model.safetensors')), 'run `npm run build` first (it generates the demo)');
+  const server = await startTestServer({ siteDir: dist, sitePath: SITE_PATH, hubRepos: options.hubRepos ?? new Map(), slowRepos: options.slowRepos });
+  return { server, browser: await launchChromium(true), site: `${server.origin}${SITE_PATH}` };
+}
+
+/** Stops Chromium and the server, and checks that the page never tried to leave 127.0.0.1. */
+export async function stopBuiltSite(site: BuiltSite | undefined, offsite: string[]): Promise<void> {
+  await site?.browser.close();
+  await site?.server.close();
+  assert.deepEqual(offsite, [], 'the page tried to reach the network outside 127.0.0.1');
+}
+
+export /** The shown value of one statistic in the k = 1 column ("1") or the k column ("after"). */
+async function stat(page: Page, key: string, column: '1' | 'after'): Promise<number> {
+  return Number(await page.locator(`head-stats-table tr[data-stat="${key}"] td[data-k="${column}"]`).textContent());
+}
+
+export /** The id of the element that has the keyboard focus, looking into shadow roots. */
+function focusedId(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    let element = document.activeElement;
+    while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
+    return element?.id ?? '';
+  });
+}
+
+export /** Polls a condition on the test's side (e.g. what the server saw). */
+async function until(what: string, condition: () => boolean): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > WAIT.timeout) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export /** The first value a loss chart's text summary gives for a series ("k = 1: 1234 at step 1, …"). */
+async function firstValue(page: Page, chart: string, series: string): Promise<number> {
+  const text = (await page.locator(`${chart} #summary li[data-series="${series}"]`).textContent()) ?? '';
+  const match = new RegExp(`${series}: (\\S+) at step 1[,.]`).exec(text.replace(/\s+/g, ' '));
+  assert.ok(match, `no first value in "${text}"`);
+  return Number(match[1]);
+}
+
+export async function waitForK(page: Page, k: number): Promise<void> {
+  await page.locator('head-stats-table thead th[data-k="after"]', { hasText: new RegExp(`^\\s*k = ${k}\\s*$`) }).waitFor(WAIT);
+  await page.waitForFunction(() => !document.querySelector('splade-app')?.shadowRoot?.querySelector('head-norm-panel')?.hasAttribute('busy'), null, WAIT);
+}

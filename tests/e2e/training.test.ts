@@ -1,0 +1,130 @@
+// End-to-end tests of the BUILT page's Training panel in headless Chromium: the teaching demo (k = 1 against a
+// divided head), real training of the demo backbone on a typed-in TSV with a checkpoint kept over a reload, and a
+// cancelled run resumed after a reload.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { openPage, screenshot } from './browser.ts';
+import { WAIT, firstValue, startBuiltSite, stopBuiltSite, type BuiltSite } from './site.ts';
+
+/** Tiny training triplets for the demo backbone (its vocabulary is bert-base-uncased's). */
+const TRIPLETS = [
+  'what causes tides\tthe moon pulls the sea\tcats sleep a lot',
+  'why is the sky blue\tair scatters blue light\tbread needs yeast',
+  'how do bees make honey\tbees turn nectar into honey\ttrains run on rails',
+  'who wrote hamlet\tshakespeare wrote hamlet\tthe river is wide',
+].join('\n');
+
+describe('the built page: training', { timeout: 600_000 }, () => {
+  let built: BuiltSite | undefined;
+  let browser: Browser;
+  let site: string;
+  const offsite: string[] = [];
+
+  before(async () => {
+    built = await startBuiltSite();
+    ({ browser, site } = built);
+  });
+
+  after(() => stopBuiltSite(built, offsite));
+
+  it('Training panel, teaching demo: one button trains k = 1 and k = 16 on synthetic data; k = 1 starts far higher', async () => {
+    const { context, page } = await openPage(browser, offsite);
+    await page.goto(`${site}?model=demo&k=1&panel=training&dsteps=4`);
+    const panel = page.locator('k-demo-panel');
+    await panel.locator('#synthetic', { hasText: 'Synthetic data' }).waitFor(WAIT);
+    assert.equal(await panel.locator('#steps').inputValue(), '4', 'steps come from the URL');
+    const run = panel.locator('#run-demo');
+    assert.equal((await run.textContent())?.trim(), 'Train k = 1 and k = 16 side by side');
+    await run.click();
+    await panel.locator('#demo-status', { hasText: 'Done: 4 steps for each of k = 1 and k = 16' }).waitFor(WAIT);
+    for (const chart of ['#rank-chart', '#flops-chart']) {
+      assert.equal(await panel.locator(`${chart} g.series polyline`).count(), 2, `${chart}: one line per k`);
+      assert.match((await panel.locator(`${chart} #y-label`).textContent()) ?? '', /log scale/);
+    }
+    const [rank1, rank16] = [await firstValue(page, '#rank-chart', 'k = 1'), await firstValue(page, '#rank-chart', 'k = 16')];
+    const [flops1, flops16] = [await firstValue(page, '#flops-chart', 'k = 1'), await firstValue(page, '#flops-chart', 'k = 16')];
+    assert.ok(rank1 > 10 * rank16, `first ranking loss: k = 1 ${rank1}, k = 16 ${rank16}`);
+    assert.ok(flops1 > 10 * flops16, `first FLOPS(q): k = 1 ${flops1}, k = 16 ${flops16}`);
+    assert.match((await panel.locator('#demo-provenance').textContent()) ?? '', /synthetic data: seeded random hidden states/);
+    await screenshot(page, '12-training-demo');
+
+    // The settings are part of the link.
+    await panel.locator('#ks').fill('1, 4, 16');
+    await panel.locator('#ks').press('Tab');
+    await page.waitForFunction(() => location.search.includes('dks=1%2C4%2C16') && location.search.includes('panel=training'), null, WAIT);
+    assert.equal((await run.textContent())?.trim(), 'Train k = 1, k = 4 and k = 16 side by side');
+    await context.close();
+  });
+
+  it('Training panel, real training: a bad TSV is explained by line; the demo backbone trains 2 steps, shows losses and keeps a checkpoint over a reload', async () => {
+    const { context, page } = await openPage(browser, offsite);
+    await page.goto(`${site}?model=demo&k=4&panel=training`);
+    await page.locator('model-picker #model-label').waitFor(WAIT);
+    const panel = page.locator('train-panel');
+    await panel.locator('#triplets').setInputFiles({ name: 'broken.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from('q\tp\tn\nq only\tp\n') });
+    await panel.locator('#data-error').waitFor(WAIT);
+    assert.match((await panel.locator('#data-error').textContent()) ?? '', /broken\.tsv cannot be used for training\. broken\.tsv line 2: 2 tab-separated fields, expected 3/);
+    await screenshot(page, '13a-training-bad-tsv');
+
+    const pickTriplets = () => panel.locator('#triplets').setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
+    await pickTriplets();
+    await panel.locator('#data', { hasText: 'tiny.tsv: 4 triplets' }).waitFor(WAIT);
+    assert.equal(await panel.locator('#train-k').inputValue(), '4', "k defaults to the page's k");
+    for (const [field, value] of [['#steps', '2'], ['#batchSize', '2'], ['#queryLength', '8'], ['#documentLength', '16']]) await panel.locator(field).fill(value);
+    await panel.locator('#start').click();
+    await panel.locator('#train-status', { hasText: 'Done: step 2 of 2' }).waitFor(WAIT);
+    await screenshot(page, '13-training-real');
+    assert.equal(await panel.locator('#train-loss g.series polyline').count(), 2, 'total and ranking loss lines');
+    assert.equal(await panel.locator('#train-active g.series').count(), 2, 'query and document active-dimension lines');
+    const loss = await firstValue(page, '#train-loss', 'total loss L');
+    // A random-weight backbone's scores are huge: its first ranking loss can be exactly 0 (positives win by far).
+    assert.ok(Number.isFinite(loss) && loss >= 0, `first total loss ${loss}`);
+    const active = await firstValue(page, '#train-active', 'queries');
+    assert.ok(active > 0 && active <= 30522, `active query dimensions ${active}`);
+    assert.match((await panel.locator('#train-provenance').textContent()) ?? '', /synthetic demo backbone .* 4 triplets of tiny\.tsv, head divided by k = 4/);
+
+    // A reload keeps the checkpoint (IndexedDB): picking the same data again finds the run at step 2.
+    await page.reload();
+    await page.locator('model-picker #model-label').waitFor(WAIT);
+    await pickTriplets();
+    await panel.locator('#checkpoint', { hasText: 'step 2 of 2' }).waitFor(WAIT);
+    assert.match((await panel.locator('#start').textContent()) ?? '', /Start a new run/);
+    await screenshot(page, '14-training-after-reload');
+    await context.close();
+  });
+
+  it('Training panel, resume: a cancelled run resumes after a reload from its IndexedDB checkpoint and finishes', async () => {
+    const { context, page } = await openPage(browser, offsite);
+    await page.goto(`${site}?model=demo&k=2&panel=training`);
+    await page.locator('model-picker #model-label').waitFor(WAIT);
+    const panel = page.locator('train-panel');
+    const pickTriplets = () => panel.locator('#triplets').setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
+    await pickTriplets();
+    await panel.locator('#data', { hasText: 'tiny.tsv: 4 triplets' }).waitFor(WAIT);
+    for (const [field, value] of [['#steps', '8'], ['#batchSize', '2'], ['#queryLength', '8'], ['#documentLength', '16'], ['#checkpointEvery', '2']]) await panel.locator(field).fill(value);
+    await panel.locator('#start').click();
+    await panel.locator('#saved', { hasText: 'step 2,' }).waitFor(WAIT);
+    await panel.locator('#cancel-train').focus();
+    await page.keyboard.press('Enter');
+    await panel.locator('#train-status', { hasText: 'Cancelled' }).waitFor(WAIT);
+    const saved = Number(/step (\d+)/.exec((await panel.locator('#saved').textContent()) ?? '')?.[1]);
+    assert.ok(saved >= 2 && saved < 8, `cancelled with a checkpoint at step ${saved}`);
+    await screenshot(page, '15-training-cancelled');
+
+    await page.reload();
+    await page.locator('model-picker #model-label').waitFor(WAIT);
+    await pickTriplets();
+    const resume = panel.locator('#resume');
+    await resume.waitFor(WAIT);
+    assert.equal((await resume.textContent())?.trim(), `Resume run from step ${saved}`);
+    assert.equal(await panel.locator('#steps').inputValue(), '8', "the fields show the saved run's settings");
+    await resume.click();
+    await panel.locator('#train-status', { hasText: 'Done: step 8 of 8' }).waitFor(WAIT);
+    const first = (await panel.locator('#train-loss #summary li').first().textContent()) ?? '';
+    assert.match(first.replace(/\s+/g, ' '), new RegExp(`at step ${saved + 1}, \\S+ at step 8\\.`), 'the resumed run continues from the checkpoint');
+    await screenshot(page, '16-training-resumed');
+    await context.close();
+  });
+
+});
