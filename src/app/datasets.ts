@@ -1,11 +1,61 @@
 // Retrieval sets for evaluation, once for the page and the CLI: a BEIR folder (corpus.jsonl, queries.jsonl,
-// qrels/<split>.tsv) wherever the platform finds its files.
+// qrels/<split>.tsv) wherever the platform finds its files, or a NanoBEIR set (Parquet) from the Hub's dataset
+// repositories, with download progress and cancel.
+import type { ReadOptions } from '../io/file-source.ts';
 import { loadBeir } from '../io/beir.ts';
+import { loadNanoBeir, nanoBeirNames } from '../io/nanobeir.ts';
 import type { RetrievalDataset } from '../retrieval/dataset.ts';
+import { InvalidRequestError } from './limits.ts';
 import { filesRefName, type FilesRef, type Platform } from './platform.ts';
 
 export type { RetrievalDataset } from '../retrieval/dataset.ts';
 
-export async function openBeir(platform: Platform, ref: FilesRef, split = 'test'): Promise<RetrievalDataset> {
-  return loadBeir(await platform.files(ref), split, filesRefName(ref));
+/** The 13 NanoBEIR sets (the paper's Figure 2 averages over them). */
+export const NANOBEIR_SETS: readonly string[] = nanoBeirNames;
+/** The Hub account that publishes them (datasets zeta-alpha-ai/Nano<name>). */
+const NANOBEIR_OWNER = 'zeta-alpha-ai';
+
+/** Where a retrieval set comes from. */
+export type DatasetRef =
+  | { kind: 'beir'; files: FilesRef; split?: string; /** Shown name (default: where the files are). */ name?: string }
+  | { kind: 'nanobeir'; set: string; /** A Hub mirror or a test server. */ hubUrl?: string };
+
+/** How results name a set: "NanoSciFact", or the BEIR folder's name. */
+export function datasetName(ref: DatasetRef): string {
+  return ref.kind === 'nanobeir' ? `Nano${ref.set}` : (ref.name ?? filesRefName(ref.files));
+}
+
+/** The NanoBEIR sets named by `selection`: "all", or names separated by commas ("SciFact,NFCorpus"; case does not matter). */
+export function nanoBeirSelection(selection: string): string[] {
+  if (selection.trim().toLowerCase() === 'all') return [...NANOBEIR_SETS];
+  const names = selection.split(',').map((part) => part.trim().replace(/^nano/i, '')).filter(Boolean);
+  if (names.length === 0) throw new InvalidRequestError(`name NanoBEIR sets or "all" (${NANOBEIR_SETS.join(', ')})`);
+  return names.map((name) => {
+    const found = NANOBEIR_SETS.find((set) => set.toLowerCase() === name.toLowerCase());
+    if (!found) throw new InvalidRequestError(`"${name}" is not a NanoBEIR set; the sets are ${NANOBEIR_SETS.join(', ')} (or "all")`);
+    return found;
+  });
+}
+
+/** Reads a retrieval set; `options` carry download progress and a cancel signal. */
+export async function openDataset(platform: Platform, ref: DatasetRef, options: ReadOptions = {}): Promise<RetrievalDataset> {
+  if (ref.kind === 'beir') return loadBeir(await platform.files(ref.files), ref.split ?? 'test', datasetName(ref), options);
+  const files = await platform.files({ kind: 'hub', repoType: 'dataset', id: `${NANOBEIR_OWNER}/${datasetName(ref)}`, hubUrl: ref.hubUrl });
+  return loadNanoBeir(files, datasetName(ref), undefined, options);
+}
+
+/** What the page shows of a read set. */
+export interface DatasetSummary {
+  name: string;
+  documents: number;
+  queries: number;
+  /** Judgment rows (query, document) over all queries. */
+  judgments: number;
+  warnings: string[];
+}
+
+export function summarizeDataset(dataset: RetrievalDataset): DatasetSummary {
+  let judgments = 0;
+  for (const docs of dataset.qrels.values()) judgments += docs.size;
+  return { name: dataset.name, documents: dataset.corpusIds.length, queries: dataset.queryIds.length, judgments, warnings: dataset.warnings };
 }

@@ -1,26 +1,13 @@
-// Evaluation on a retrieval set, once for the page and the CLI: a model under k (GPU encoding, exact top-k,
-// trec_eval measures, sparsity and FLOPS) and the BM25 baseline on the same set.
-import { bm25Query, buildBm25, type Bm25Params } from '../retrieval/bm25.ts';
+// The BM25 baseline on a retrieval set (k1 0.9, b 0.4 by default; words or a model's tokenizer pieces), and TREC run
+// files, once for the page and the CLI.
+import { bm25Query, buildBm25, type Bm25Model, type Bm25Params } from '../retrieval/bm25.ts';
 import type { RetrievalDataset } from '../retrieval/dataset.ts';
-import { evaluateEncoder, retrieveAndEvaluate, type EncoderReport, type RetrievalReport } from '../retrieval/evaluate.ts';
+import { retrieveAndEvaluate, type RetrievalReport } from '../retrieval/evaluate.ts';
 import type { SearchAlgorithm } from '../retrieval/search.ts';
 import { idAnalyzer, wordAnalyzer, type Analyzer } from '../retrieval/word-analyzer.ts';
 import { openTokenizer } from './open-model.ts';
 import type { FilesRef, Platform } from './platform.ts';
-import type { ModelSession } from './model-session.ts';
-import { checkEvalRequest, type EvalRequest } from './requests.ts';
-
-/** The measures every evaluation leads with (trec_eval names). */
-export const HEADLINE_MEASURES = ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', 'P_10', 'map'] as const;
-
-export type EvalProgress = (stage: 'queries' | 'documents' | 'search', done: number, total: number) => void;
-
-/** Encodes the set's queries and documents with the session's model under k, retrieves exactly and scores the run. */
-export async function evaluateModel(session: ModelSession, dataset: RetrievalDataset, request: EvalRequest, onProgress?: EvalProgress): Promise<EncoderReport> {
-  const r = checkEvalRequest(request);
-  const encoder = session.sparseEncoder(r.k, { query: r.queryLength, document: r.documentLength }, r.prune);
-  return evaluateEncoder(encoder, dataset, { topK: r.topK, search: r.search, onProgress });
-}
+import type { EvalProgress } from './requests.ts';
 
 export interface Bm25Request {
   params: Bm25Params;
@@ -32,16 +19,18 @@ export interface Bm25Request {
 
 export interface Bm25Report extends RetrievalReport {
   params: Bm25Params;
+  /** The index and analyzer, for a search view. */
+  model: Bm25Model;
 }
 
-/** The lexical baseline (k1 0.9, b 0.4 unless asked otherwise) on the same set, with the same measures. */
+/** The lexical baseline (k1 0.9, b 0.4 unless asked otherwise) on the set, with the same measures as SPLADE's. */
 export function evaluateBm25(dataset: RetrievalDataset, request: Bm25Request, onProgress?: EvalProgress): Bm25Report {
   const start = performance.now();
-  const model = buildBm25(dataset.corpusTexts, request.analyzer ?? wordAnalyzer(), request.params);
+  const model = buildBm25(dataset.corpusTexts, request.analyzer ?? wordAnalyzer(), request.params, (done, total) => onProgress?.('bm25', done, total));
   const indexMs = performance.now() - start;
   const queries = dataset.queryTexts.map((text) => bm25Query(model, text));
   const report = retrieveAndEvaluate(model.index, queries, dataset, { topK: request.topK, search: request.search, onProgress });
-  return { ...report, params: request.params, timingsMs: { index: indexMs, ...report.timingsMs } };
+  return { ...report, params: request.params, model, timingsMs: { index: indexMs, ...report.timingsMs } };
 }
 
 /** BM25 terms = a model tokenizer's piece ids of the text, without special tokens and without truncation. */
@@ -51,3 +40,4 @@ export async function tokenizerAnalyzer(platform: Platform, ref: FilesRef): Prom
 }
 
 export { formatRun as formatTrecRun } from '../io/trec.ts';
+export type { Run } from '../retrieval/run-types.ts';

@@ -24,6 +24,12 @@ export interface PreviewResult {
   score: number;
 }
 
+/** Progress after each batch, and a signal checked between batches. */
+export interface EncodeProgress {
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
 export interface ModelSessionOptions {
   /** Texts per GPU batch when encoding. */
   batchSize?: number;
@@ -88,11 +94,11 @@ export class ModelSession {
     return this.head.measure(k, options);
   }
 
-  /** Sparse vectors of `texts` under k (batched forward passes; progress after each batch). */
-  async encode(texts: readonly string[], request: EncodeRequest, onProgress?: (done: number, total: number) => void): Promise<SparseVector[]> {
+  /** Sparse vectors of `texts` under k (batched forward passes; progress after each batch; cancel between them). */
+  async encode(texts: readonly string[], request: EncodeRequest, options: EncodeProgress = {}): Promise<SparseVector[]> {
     const { k, maxLength, topK } = checkEncodeRequest(request);
     await this.setK(k);
-    return this.encoder.encode(texts, { maxLength, topK, onProgress });
+    return this.encoder.encode(texts, { maxLength, topK, onProgress: options.onProgress, signal: options.signal });
   }
 
   /** The SPLADE vectors of a query and a document under k, their top terms and their score. */
@@ -108,14 +114,18 @@ export class ModelSession {
   }
 
   /** The retrieval view under k: queries and documents with their own maximum lengths, optionally pruned. */
-  sparseEncoder(k: number, lengths: { query: number; document: number }, prune = 0): SparseEncoder {
-    const tokenizer = this.model.tokenizer;
-    const vocab = Array.from({ length: this.model.config.vocabSize }, (_, id) => tokenizer.idToToken(id) ?? `[unused id ${id}]`);
+  sparseEncoder(k: number, lengths: { query: number; document: number }, prune = 0, signal?: AbortSignal): SparseEncoder {
     return {
-      vocab,
-      encodeQueries: (texts, onProgress) => this.encode(texts, { k, maxLength: lengths.query, topK: prune }, onProgress),
-      encodeDocuments: (texts, onProgress) => this.encode(texts, { k, maxLength: lengths.document, topK: prune }, onProgress),
+      vocab: this.vocabulary(),
+      encodeQueries: (texts, onProgress) => this.encode(texts, { k, maxLength: lengths.query, topK: prune }, { onProgress, signal }),
+      encodeDocuments: (texts, onProgress) => this.encode(texts, { k, maxLength: lengths.document, topK: prune }, { onProgress, signal }),
     };
+  }
+
+  /** Token of every vocabulary id (ids the tokenizer lacks are named "[unused id N]"). */
+  vocabulary(): string[] {
+    const tokenizer = this.model.tokenizer;
+    return Array.from({ length: this.model.config.vocabSize }, (_, id) => tokenizer.idToToken(id) ?? `[unused id ${id}]`);
   }
 
   /** The decoder matrix the encoder uses now (W_head / k), for tests and exports. */

@@ -20,7 +20,7 @@ export const browserPlatform: Platform = {
       case 'url':
         return createUrlFolderSource(ref.url, ref.label);
       case 'hub':
-        return createHubSource({ repo: ref.id, revision: ref.revision, baseUrl: ref.hubUrl, cache: hubCache() });
+        return createHubSource({ repo: ref.id, repoType: ref.repoType, revision: ref.revision, baseUrl: ref.hubUrl, cache: hubCache() });
       case 'files':
         return createFileListSource(ref.files, `${ref.files.length} picked file(s)`);
       case 'folder':

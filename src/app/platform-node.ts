@@ -25,6 +25,7 @@ export const nodePlatform: Platform = {
       case 'hub':
         return createHubSource({
           repo: ref.id,
+          repoType: ref.repoType,
           revision: ref.revision,
           baseUrl: ref.hubUrl ?? process.env.SPLADE_LAB_HUB_URL,
           token: process.env.HF_TOKEN,

@@ -10,8 +10,8 @@ export type FilesRef =
   | { kind: 'folder'; path: string }
   /** A plain folder URL, such as the page's bundled demo. */
   | { kind: 'url'; url: string; label: string }
-  /** A Hugging Face Hub repository (hubUrl: a mirror or a test server). */
-  | { kind: 'hub'; id: string; revision?: string; hubUrl?: string }
+  /** A Hugging Face Hub repository, a model's or a dataset's (hubUrl: a mirror or a test server). */
+  | { kind: 'hub'; id: string; revision?: string; hubUrl?: string; repoType?: 'model' | 'dataset' }
   /** Files the user picked or dropped (the page). */
   | { kind: 'files'; files: File[] };
 
@@ -38,8 +38,10 @@ export function filesRefName(ref: FilesRef): string {
       return ref.path;
     case 'url':
       return ref.label;
-    case 'hub':
-      return ref.revision ? `${ref.id}@${ref.revision}` : ref.id;
+    case 'hub': {
+      const id = ref.repoType === 'dataset' ? `datasets/${ref.id}` : ref.id;
+      return ref.revision ? `${id}@${ref.revision}` : id;
+    }
     case 'files':
       return 'local files';
   }

@@ -147,6 +147,10 @@ export interface EvalRequest {
   search: SearchAlgorithm;
 }
 
+export type EvalStage = 'queries' | 'documents' | 'search' | 'bm25';
+/** Progress of an evaluation: the stage, and how much of it is done. */
+export type EvalProgress = (stage: EvalStage, done: number, total: number) => void;
+
 export const EVAL_DEFAULTS: EvalRequest = { k: 1, queryLength: 64, documentLength: 256, topK: 1000, prune: 0, search: 'exhaustive' };
 
 export function checkEvalRequest(request: EvalRequest): EvalRequest {

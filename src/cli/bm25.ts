@@ -1,8 +1,9 @@
 // `splade-lab bm25 --beir <dir>`: argument adapter over evaluateBm25, the lexical baseline on a BEIR folder with
 // trec_eval measures, index size and latency.
 import { writeFile } from 'node:fs/promises';
-import { openBeir } from '../app/datasets.ts';
-import { HEADLINE_MEASURES, evaluateBm25, formatTrecRun, tokenizerAnalyzer } from '../app/evaluate.ts';
+import { openDataset } from '../app/datasets.ts';
+import { evaluateBm25, formatTrecRun, tokenizerAnalyzer } from '../app/evaluate.ts';
+import { HEADLINE_MEASURES } from '../app/evaluation.ts';
 import { folderRef, nodePlatform } from '../app/platform-node.ts';
 import type { Command } from './command.ts';
 import { searchAlgorithmOption } from './search-option.ts';
@@ -34,7 +35,7 @@ export const bm25Command: Command = {
     const params = { k1: args.numberOr('k1', 0.9), b: args.numberOr('b', 0.4) };
     const search = searchAlgorithmOption(args);
     const t0 = performance.now();
-    const dataset = await openBeir(nodePlatform, folderRef(beirDir), split);
+    const dataset = await openDataset(nodePlatform, { kind: 'beir', files: folderRef(beirDir), split, name: beirDir });
     const loadMs = performance.now() - t0;
     const tokenizerDir = args.string('tokenizer');
     const analyzer = tokenizerDir ? await tokenizerAnalyzer(nodePlatform, folderRef(tokenizerDir)) : undefined;

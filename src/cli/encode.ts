@@ -30,11 +30,9 @@ export const encodeCommand: Command = {
     const texts = records.map((r) => r.text);
     const request = { k: args.numberOr('k', 1), maxLength: args.numberOr('max-length', 256), topK: args.numberOr('prune', 0) };
     const exported = await withModelSession(args.required('model'), 'encode', { batchSize: args.numberOr('batch', 8) }, async (session) => {
-      const vectors = await session.encode(texts, request, (done, total) => process.stderr.write(`\rencoded ${done}/${total}   `));
+      const vectors = await session.encode(texts, request, { onProgress: (done, total) => process.stderr.write(`\rencoded ${done}/${total}   `) });
       process.stderr.write('\n');
-      const tokenizer = session.model.tokenizer;
-      const vocab = Array.from({ length: session.model.config.vocabSize }, (_, id) => tokenizer.idToToken(id) ?? `[unused${id}]`);
-      return exportVectors(format, records, vectors, vocab, args.numberOr('scale', 100));
+      return exportVectors(format, records, vectors, session.vocabulary(), args.numberOr('scale', 100));
     });
     await writeFile(output, exported.lines.join('\n') + '\n');
     if (exported.dropped) process.stderr.write(`warning: ${exported.dropped} entries were not representable as rank_features and were left out\n`);

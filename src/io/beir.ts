@@ -2,7 +2,7 @@
 // RetrievalDataset; ids that a TREC run could not hold (empty, white space) are refused with file and line.
 import type { RetrievalDataset } from '../retrieval/dataset.ts';
 import type { Qrels } from '../retrieval/run-types.ts';
-import { MissingFileError, allInOrder, fileLocation, readRequiredFile, type FileSource } from './file-source.ts';
+import { MissingFileError, allInOrder, fileLocation, readRequiredFile, type FileSource, type ReadOptions } from './file-source.ts';
 import { clip } from './format-error.ts';
 import { textOf } from './text-decode.ts';
 import { trecIdProblem } from './trec.ts';
@@ -148,9 +148,9 @@ export function assembleDataset(
   };
 }
 
-async function requiredBytes(source: FileSource, path: string): Promise<Uint8Array> {
+async function requiredBytes(source: FileSource, path: string, options?: ReadOptions): Promise<Uint8Array> {
   try {
-    return await readRequiredFile(source, path);
+    return await readRequiredFile(source, path, options);
   } catch (error) {
     if (error instanceof MissingFileError) {
       throw new Error(`${error.message}; a BEIR folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv`, { cause: error });
@@ -159,12 +159,12 @@ async function requiredBytes(source: FileSource, path: string): Promise<Uint8Arr
   }
 }
 
-/** Loads a BEIR folder (or URL base) for one qrels split. */
-export async function loadBeir(source: FileSource, split = 'test', name = source.label): Promise<RetrievalDataset> {
+/** Loads a BEIR folder (or URL base) for one qrels split; `options` carry read progress and a cancel signal. */
+export async function loadBeir(source: FileSource, split = 'test', name = source.label, options?: ReadOptions): Promise<RetrievalDataset> {
   const [corpusBytes, queriesBytes, qrelsBytes] = await allInOrder<[Uint8Array, Uint8Array, Uint8Array]>([
-    requiredBytes(source, 'corpus.jsonl'),
-    requiredBytes(source, 'queries.jsonl'),
-    requiredBytes(source, `qrels/${split}.tsv`),
+    requiredBytes(source, 'corpus.jsonl', options),
+    requiredBytes(source, 'queries.jsonl', options),
+    requiredBytes(source, `qrels/${split}.tsv`, options),
   ]);
   return assembleDataset(
     name,

@@ -25,6 +25,8 @@ export class HubError extends Error {
 export interface HubOptions {
   /** "org/name". */
   repo: string;
+  /** A model repository (default) or a dataset repository (URLs under /datasets/). */
+  repoType?: 'model' | 'dataset';
   revision?: string;
   /** Defaults to https://huggingface.co; tests point it at a local server. */
   baseUrl?: string;
@@ -45,9 +47,9 @@ export interface HubFileSource extends FileSource {
 
 const DEFAULT_HUB_URL = 'https://huggingface.co';
 
-function hubFileUrl(baseUrl: string, repo: string, revision: string, file: string): string {
+function hubFileUrl(baseUrl: string, repoPath: string, revision: string, file: string): string {
   const path = file.split('/').map(encodeURIComponent).join('/');
-  return `${baseUrl.replace(/\/+$/, '')}/${repo}/resolve/${encodeURIComponent(revision)}/${path}`;
+  return `${baseUrl.replace(/\/+$/, '')}/${repoPath}/resolve/${encodeURIComponent(revision)}/${path}`;
 }
 
 /** The Hub's own rule: each part is letters, digits, "-", "_", "." (no "--" or ".."), at most 96 characters. */
@@ -83,7 +85,8 @@ export function createHubSource(options: HubOptions): HubFileSource {
   const baseUrl = options.baseUrl ?? DEFAULT_HUB_URL;
   const timeoutMs = options.timeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const where = (file: string) => `${file} of ${repo}@${revision} (${baseUrl})`;
+  const repoPath = options.repoType === 'dataset' ? `datasets/${repo}` : repo;
+  const where = (file: string) => `${file} of ${repoPath}@${revision} (${baseUrl})`;
   const warnings: string[] = [];
   const warn = (message: string) => {
     warnings.push(message);
@@ -97,7 +100,7 @@ export function createHubSource(options: HubOptions): HubFileSource {
     if (range) headers.Range = range;
     let response: Response;
     try {
-      response = await doFetch(hubFileUrl(baseUrl, repo, revision, file), { headers, signal: timer.signal });
+      response = await doFetch(hubFileUrl(baseUrl, repoPath, revision, file), { headers, signal: timer.signal });
     } catch (error) {
       throwIfAborted(signal);
       if (timer.timedOut) throw new HubError(`could not download ${where(file)}: no response for ${timeoutSeconds(timer)}; check the connection and try again`, repo, file, null);
@@ -155,11 +158,11 @@ export function createHubSource(options: HubOptions): HubFileSource {
   }
 
   return {
-    label: `hub ${repo}@${clip(revision, 60)} (${baseUrl})`,
+    label: `hub ${repoPath}@${clip(revision, 60)} (${baseUrl})`,
     warnings,
     async readFile(file, readOptions) {
       throwIfAborted(readOptions?.signal);
-      const key = hubFileUrl(baseUrl, repo, revision, file);
+      const key = hubFileUrl(baseUrl, repoPath, revision, file);
       const hit = await cached(key, file);
       if (hit) {
         readOptions?.onProgress?.({ file, loaded: hit.length, total: hit.length });
@@ -171,7 +174,7 @@ export function createHubSource(options: HubOptions): HubFileSource {
       return result.bytes;
     },
     async readRange(file, start, length, readOptions) {
-      const hit = await cached(hubFileUrl(baseUrl, repo, revision, file), file);
+      const hit = await cached(hubFileUrl(baseUrl, repoPath, revision, file), file);
       if (hit) return { bytes: hit.subarray(start, start + length), fileSize: hit.length };
       if (length <= 0) return { bytes: new Uint8Array(0), fileSize: 0 };
       const result = await download(file, readOptions, { start, length });

@@ -3,7 +3,7 @@ import { parquetReadObjects } from 'hyparquet';
 import type { RetrievalDataset } from '../retrieval/dataset.ts';
 import type { Qrels } from '../retrieval/run-types.ts';
 import { assembleDataset, checkTrecId, type JsonlRecord } from './beir.ts';
-import { allInOrder, fileLocation, readRequiredFile, type FileSource } from './file-source.ts';
+import { allInOrder, fileLocation, readRequiredFile, type FileSource, type ReadOptions } from './file-source.ts';
 import { createUrlFolderSource } from './url-folder-source.ts';
 
 /** The 13 NanoBEIR sets. */
@@ -38,8 +38,8 @@ export function nanoBeirHubSource(name: string, fetchImpl?: typeof fetch): FileS
 
 type Row = Record<string, unknown>;
 
-async function readTable(source: FileSource, path: string, columns: readonly string[]): Promise<Row[]> {
-  const bytes = await readRequiredFile(source, path);
+async function readTable(source: FileSource, path: string, columns: readonly string[], options?: ReadOptions): Promise<Row[]> {
+  const bytes = await readRequiredFile(source, path, options);
   let rows: Row[];
   try {
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
@@ -87,12 +87,15 @@ function qrelsFromRows(rows: Row[], where: string): { qrels: Qrels; duplicates: 
   return { qrels, duplicates };
 }
 
-/** Loads a NanoBEIR set from any source: `createFolderSource(dir)` in Node, `nanoBeirHubSource(name)` in the browser. */
-export async function loadNanoBeir(source: FileSource, name: string, layout: NanoBeirLayout = defaultNanoBeirLayout): Promise<RetrievalDataset> {
+/**
+ * Loads a NanoBEIR set from any source (a folder, the Hub's dataset repository, `nanoBeirHubSource(name)`);
+ * `options` carry read progress and a cancel signal.
+ */
+export async function loadNanoBeir(source: FileSource, name: string, layout: NanoBeirLayout = defaultNanoBeirLayout, options?: ReadOptions): Promise<RetrievalDataset> {
   const [corpusRows, queryRows, qrelsRows] = await allInOrder<[Row[], Row[], Row[]]>([
-    readTable(source, layout.corpus, ['_id', 'text']),
-    readTable(source, layout.queries, ['_id', 'text']),
-    readTable(source, layout.qrels, ['query-id', 'corpus-id']),
+    readTable(source, layout.corpus, ['_id', 'text'], options),
+    readTable(source, layout.queries, ['_id', 'text'], options),
+    readTable(source, layout.qrels, ['query-id', 'corpus-id'], options),
   ]);
   return assembleDataset(
     name,

@@ -15,6 +15,8 @@ export interface SpladeEncodeOptions {
   /** Keep only the `topK` largest weights of each vector (0: keep all). */
   topK?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Checked between batches: a cancelled encoding stops there with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 interface CachedPass {
@@ -47,6 +49,7 @@ export class SpladeTextEncoder {
     const out: SparseVector[] = [];
     const V = this.model.config.vocabSize;
     for (let start = 0; start < texts.length; start += this.batchSize) {
+      options.signal?.throwIfAborted();
       const chunk = texts.slice(start, start + this.batchSize);
       const encodings = chunk.map((text) => this.tokenizer.encode(text, { maxLength: options.maxLength }));
       const T = paddedLength(Math.max(...encodings.map((e) => e.ids.length)), options.maxLength);

@@ -39,6 +39,10 @@ export interface RetrievalReport {
 
 export interface EncoderReport extends RetrievalReport {
   efficiency: EfficiencyReport;
+  /** The vectors and the index the run came from (a search view reuses them). */
+  queryVectors: SparseVector[];
+  docVectors: SparseVector[];
+  searchIndex: InvertedIndex;
 }
 
 /** Turns rankings of document numbers into a run keyed by query and document ids. */
@@ -101,5 +105,8 @@ export async function evaluateEncoder(encoder: SparseEncoder, dataset: Retrieval
     ...report,
     efficiency: efficiencyReport(queryVectors, docVectors, index.dimension),
     timingsMs: { encodeQueries: t1 - t0, encodeDocuments: t2 - t1, index: indexMs, ...report.timingsMs },
+    queryVectors,
+    docVectors,
+    searchIndex: index,
   };
 }

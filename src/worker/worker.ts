@@ -112,7 +112,7 @@ class GpuWorker implements WorkerApi {
   }
 
   async encode(texts: string[], options: EncodeRequest, onProgress: (done: number, total: number) => void): Promise<SparseVectorData[]> {
-    return this.serialized(() => this.loadedSession().encode(texts, options, onProgress));
+    return this.serialized(() => this.loadedSession().encode(texts, options, { onProgress }));
   }
 
   async kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, index: number, total: number, finished: boolean) => void): Promise<KDemoResult> {

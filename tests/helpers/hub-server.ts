@@ -1,6 +1,6 @@
 // A local stand-in for the Hugging Face Hub on 127.0.0.1: serves <root>/<org>/<repo>/<file> at
-// /<org>/<repo>/resolve/main/<file>, with Range support, the Hub's 404/401 error codes, optional slow streaming,
-// a stall before the headers and bodies without Content-Length (timeout and size-cap tests).
+// /<org>/<repo>/resolve/main/<file> (dataset repos under <root>/datasets/ at /datasets/...), with Range support, the
+// Hub's 404/401 error codes, optional slow streaming, a stall before the headers and bodies without Content-Length.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
@@ -44,7 +44,7 @@ export async function startHubServer(root: string, options: HubServerOptions = {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     requests.push(url + (req.headers.range ? ` range=${req.headers.range}` : ''));
-    const match = /^\/([^/]+\/[^/]+)\/resolve\/main\/(.+)$/.exec(url);
+    const match = /^\/((?:datasets\/)?[^/]+\/[^/]+)\/resolve\/main\/(.+)$/.exec(url);
     const fail = (status: number, code: string) => {
       res.writeHead(status, { 'X-Error-Code': code }).end(code);
     };
