@@ -3,15 +3,17 @@
 // repositories, with download progress and cancel.
 import type { ReadOptions } from '../io/file-source.ts';
 import { loadBeir } from '../io/beir.ts';
-import { loadNanoBeir, nanoBeirNames } from '../io/nanobeir.ts';
+import { loadNanoBeir } from '../io/nanobeir.ts';
 import type { RetrievalDataset } from '../retrieval/dataset.ts';
+import { crc32 } from '../util/crc32.ts';
 import { InvalidRequestError } from './limits.ts';
 import { filesRefName, type FilesRef, type Platform } from './platform.ts';
 
 export type { RetrievalDataset } from '../retrieval/dataset.ts';
 
-/** The 13 NanoBEIR sets (the paper's Figure 2 averages over them). */
-export const NANOBEIR_SETS: readonly string[] = nanoBeirNames;
+import { NANOBEIR_SETS } from './measures.ts';
+
+export { NANOBEIR_SETS } from './measures.ts';
 /** The Hub account that publishes them (datasets zeta-alpha-ai/Nano<name>). */
 const NANOBEIR_OWNER = 'zeta-alpha-ai';
 
@@ -58,4 +60,14 @@ export function summarizeDataset(dataset: RetrievalDataset): DatasetSummary {
   let judgments = 0;
   for (const docs of dataset.qrels.values()) judgments += docs.size;
   return { name: dataset.name, documents: dataset.corpusIds.length, queries: dataset.queryIds.length, judgments, warnings: dataset.warnings };
+}
+
+/** A short content fingerprint of picked files (CRC-32 over their names and bytes), so two picked sets never share a name. */
+export async function filesFingerprint(files: readonly File[]): Promise<string> {
+  let crc = 0;
+  for (const file of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
+    crc = crc32(new TextEncoder().encode(file.name), crc);
+    crc = crc32(new Uint8Array(await file.arrayBuffer()), crc);
+  }
+  return crc.toString(16).padStart(8, '0').slice(0, 6);
 }

@@ -3,6 +3,9 @@
 // the budget. The host only ever keeps sparse (optionally pruned) vectors, never a dense B x V block.
 import { formatBytes } from '../util/format-bytes.ts';
 
+/** Host memory the page lets one evaluation take (a browser tab holds a few GiB at most). */
+export const EVAL_PAGE_MEMORY_BUDGET = 1024 * 2 ** 20;
+
 /** Bytes of one stored sparse entry: a u32 vocabulary id and an f32 weight (vectors and postings alike). */
 const ENTRY_BYTES = 8;
 /** Headroom over the sample's mean: documents later in the corpus may be longer or denser. */

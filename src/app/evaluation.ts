@@ -9,13 +9,12 @@ import type { LatencyReport } from '../retrieval/search.ts';
 import type { SparseEncoder } from '../retrieval/evaluate.ts';
 import { summarizeDataset, type DatasetSummary } from './datasets.ts';
 import { evaluateBm25 } from './evaluate.ts';
+export { HEADLINE_MEASURES, meanMetrics } from './measures.ts';
 import { checkEvaluationMemory, estimateEvaluationMemory, type EvaluationMemory } from './evaluation-memory.ts';
 import type { ModelSession } from './model-session.ts';
-import { checkEvalRequest, type EvalProgress, type EvalRequest } from './requests.ts';
+import { checkEvalRequest, checkLengthsFit, type EvalProgress, type EvalRequest } from './requests.ts';
 import { EvaluatedSet } from './search-view.ts';
 
-/** The measures every evaluation leads with (trec_eval names). */
-export const HEADLINE_MEASURES = ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', 'P_10', 'map'] as const;
 /** Documents encoded first, to measure their density before the memory check. */
 const SAMPLE_DOCUMENTS = 32;
 
@@ -89,6 +88,7 @@ function guardedEncoder(session: ModelSession, dataset: RetrievalDataset, reques
 /** Evaluates the session's model under `request.k` on `dataset`: the results, the TREC run, and (with BM25) what a search view needs. */
 export async function evaluateOnSet(session: ModelSession, dataset: RetrievalDataset, request: EvalRequest, options: EvaluateOptions = {}): Promise<{ result: SetEvaluation; run: Run; kept: EvaluatedSet | null }> {
   const r = checkEvalRequest(request);
+  checkLengthsFit(session.model.config, { 'The query length': r.queryLength, 'The document length': r.documentLength });
   const memory: { estimate: EvaluationMemory | null } = { estimate: null };
   const encoder = guardedEncoder(session, dataset, r, options, memory);
   const report = await evaluateEncoder(encoder, dataset, { topK: r.topK, search: r.search, onProgress: options.onProgress });
@@ -135,11 +135,4 @@ export async function evaluateOnSet(session: ModelSession, dataset: RetrievalDat
     run: report.run,
     kept,
   };
-}
-
-/** The mean of each headline measure over several sets' evaluations (NanoBEIR's mean). */
-export function meanMetrics(results: readonly Record<string, number>[]): Record<string, number> {
-  const mean: Record<string, number> = {};
-  for (const name of HEADLINE_MEASURES) mean[name] = results.reduce((sum, m) => sum + (m[name] ?? 0), 0) / Math.max(1, results.length);
-  return mean;
 }

@@ -42,6 +42,9 @@ export const EVAL_LIMITS = {
   prune: { min: 0, max: 1_000_000, integer: true },
 } as const satisfies Record<string, NumberRange>;
 
+/** The settings an evaluation uses unless asked otherwise (the CLI's defaults and the page's fields). */
+export const EVAL_DEFAULTS = { k: 1, queryLength: 64, documentLength: 256, topK: 1000, prune: 0, search: 'exhaustive' } as const;
+
 /** A request with a value out of range: names the field, the allowed range and what was given. */
 export class InvalidRequestError extends RangeError {
   override name = 'InvalidRequestError';

@@ -11,7 +11,7 @@ import { HeadMeter, type HeadStatsPair } from './head-meter.ts';
 import { EVAL_LIMITS, checkK, checkRange } from './limits.ts';
 import { openModelRef, type OpenModelOptions, type OpenedModel, type OpenedWeights } from './open-model.ts';
 import type { FilesRef, Platform } from './platform.ts';
-import { checkEncodeRequest, type EncodeRequest } from './requests.ts';
+import { checkEncodeRequest, checkLengthsFit, type EncodeRequest } from './requests.ts';
 import { summarizeSparse, type SparseSummary } from './sparse-summary.ts';
 
 export type { HeadStatsPair } from './head-meter.ts';
@@ -97,6 +97,7 @@ export class ModelSession {
   /** Sparse vectors of `texts` under k (batched forward passes; progress after each batch; cancel between them). */
   async encode(texts: readonly string[], request: EncodeRequest, options: EncodeProgress = {}): Promise<SparseVector[]> {
     const { k, maxLength, topK } = checkEncodeRequest(request);
+    checkLengthsFit(this.model.config, { 'The maximum length': maxLength });
     await this.setK(k);
     return this.encoder.encode(texts, { maxLength, topK, onProgress: options.onProgress, signal: options.signal });
   }

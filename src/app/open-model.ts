@@ -8,6 +8,7 @@ import type { TextTokenizer } from '../io/tokenizer.ts';
 import { loadTokenizer } from '../io/tokenizer-load.ts';
 import { parseModelConfig, type ModelConfig } from '../model/config.ts';
 import { parameterCount, parameterLayout } from '../model/layout.ts';
+import { maxSequenceTokens } from '../model/max-tokens.ts';
 import { checkTokenizerFitsHead, checkpointByteBudget, deviceFitError, type DeviceLimits } from '../model/load-model.ts';
 import { loadParametersReport, unusedTensorsWarning } from '../model/weights.ts';
 import type { Backbone } from '../train/training-run.ts';
@@ -178,6 +179,8 @@ export interface ModelSummary {
   parameters: number;
   /** The decoder matrix is the word-embedding matrix (dividing it by k divides both). */
   tiedHead: boolean;
+  /** The longest text it can encode, special tokens included. */
+  maxTokens: number;
   estimate: MemoryEstimate;
   notes: string[];
 }
@@ -192,6 +195,7 @@ export function summarizeModel(model: OpenedWeights): ModelSummary {
     layers: config.layers,
     parameters: model.estimate.parameters,
     tiedHead: config.tieWordEmbeddings,
+    maxTokens: maxSequenceTokens(config),
     estimate: model.estimate,
     notes: model.notes,
   };

@@ -3,9 +3,13 @@
 import type { SearchAlgorithm } from '../retrieval/search.ts';
 
 export { isSearchAlgorithm, searchAlgorithms, type SearchAlgorithm } from '../retrieval/search.ts';
+import type { ModelConfig } from '../model/config.ts';
+import { maxSequenceTokens } from '../model/max-tokens.ts';
 import { TripletBatches } from '../train/batches.ts';
 import { paperRecipe, type TrainingRecipe } from '../train/trainer.ts';
 import { EVAL_LIMITS, InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
+
+export { EVAL_DEFAULTS } from './limits.ts';
 
 /** A run of full fine-tuning: what the user sets; everything else is the paper's recipe (train/trainer.ts). */
 export interface TrainRequest {
@@ -151,7 +155,6 @@ export type EvalStage = 'queries' | 'documents' | 'search' | 'bm25';
 /** Progress of an evaluation: the stage, and how much of it is done. */
 export type EvalProgress = (stage: EvalStage, done: number, total: number) => void;
 
-export const EVAL_DEFAULTS: EvalRequest = { k: 1, queryLength: 64, documentLength: 256, topK: 1000, prune: 0, search: 'exhaustive' };
 
 export function checkEvalRequest(request: EvalRequest): EvalRequest {
   const L = EVAL_LIMITS;
@@ -163,4 +166,14 @@ export function checkEvalRequest(request: EvalRequest): EvalRequest {
     prune: checkRange(request.prune, L.prune, 'The number of weights kept per vector'),
     search: request.search,
   };
+}
+
+/** Refuses token lengths the model cannot encode (its position table ends there), naming the model's limit. */
+export function checkLengthsFit(config: ModelConfig, lengths: Record<string, number>): void {
+  const max = maxSequenceTokens(config);
+  for (const [what, value] of Object.entries(lengths)) {
+    if (value > max) {
+      throw new InvalidRequestError(`${what} must be at most ${max} tokens for this model (its position table, max_position_embeddings ${config.maxPositions}, ends there), got ${value}`);
+    }
+  }
 }

@@ -7,7 +7,7 @@ import type { TrainingRecipe } from '../train/trainer.ts';
 import { runTraining, type StepReport, type TrainingData } from '../train/training-run.ts';
 import type { OpenedModel } from './open-model.ts';
 import type { Platform } from './platform.ts';
-import { planTraining, type TrainRequest } from './requests.ts';
+import { checkLengthsFit, planTraining, type TrainRequest } from './requests.ts';
 import { savedModelFiles } from './save-model.ts';
 
 /** The newest checkpoint of a run. */
@@ -72,6 +72,7 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
   const lock = await platform.lockRun(options.run);
   try {
     const model = typeof options.model === 'function' ? await options.model() : options.model;
+    checkLengthsFit(model.config, { 'The query length': plan.recipe.queryLength, 'The document length': plan.recipe.documentLength });
     const store = platform.checkpointStore(options.run);
     if (!plan.resume && options.existing === 'replace') {
       for (const { name } of await listCheckpoints(store)) await store.remove(name);

@@ -6,12 +6,6 @@ import { assembleDataset, checkTrecId, type JsonlRecord } from './beir.ts';
 import { allInOrder, fileLocation, readRequiredFile, type FileSource, type ReadOptions } from './file-source.ts';
 import { createUrlFolderSource } from './url-folder-source.ts';
 
-/** The 13 NanoBEIR sets. */
-export const nanoBeirNames = [
-  'ClimateFEVER', 'DBPedia', 'FEVER', 'FiQA2018', 'HotpotQA', 'MSMARCO', 'NFCorpus',
-  'NQ', 'QuoraRetrieval', 'SCIDOCS', 'ArguAna', 'SciFact', 'Touche2020',
-] as const;
-
 /** Paths of the three tables inside a NanoBEIR repository. */
 export interface NanoBeirLayout {
   corpus: string;

@@ -12,3 +12,9 @@ export interface RetrievalDataset {
   /** Problems found while loading that did not stop it, each with its count. */
   warnings: string[];
 }
+
+/** The 13 NanoBEIR sets (zeta-alpha-ai/Nano<name> on the Hub; the paper's Figure 2 averages over them). */
+export const NANOBEIR_SETS = [
+  'ClimateFEVER', 'DBPedia', 'FEVER', 'FiQA2018', 'HotpotQA', 'MSMARCO', 'NFCorpus',
+  'NQ', 'QuoraRetrieval', 'SCIDOCS', 'ArguAna', 'SciFact', 'Touche2020',
+] as const;

@@ -57,7 +57,7 @@ export function createIdbCheckpointStore(run: string, dbName = 'splade-lab', sto
  * A run's trained model in IndexedDB, keys [run, file]: the earlier model of the run is replaced in the same
  * transaction, so a reader sees the old files or the new ones, never a mix. Returns where it was stored.
  */
-export async function writeIdbModel(run: string, files: Map<string, Uint8Array>, dbName = 'splade-lab', storeName = 'models'): Promise<string> {
+export async function writeIdbModel(run: string, files: Map<string, Uint8Array>, dbName = 'splade-lab-models', storeName = 'models'): Promise<string> {
   const store = createStore(dbName, storeName);
   try {
     await store('readwrite', (s) => {

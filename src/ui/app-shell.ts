@@ -21,8 +21,11 @@ import './preview-panel.ts';
 import './notice-banner.ts';
 import './k-demo-panel.ts';
 import './train-panel.ts';
+import './eval-panel.ts';
 
-const PANEL_TITLES: Record<PanelName, string> = { norms: 'Head norms', preview: 'Live preview', training: 'Training' };
+const PANEL_TITLES: Record<PanelName, string> = { norms: 'Head norms', preview: 'Live preview', training: 'Training', evaluate: 'Evaluate' };
+/** Panels that stay in the page while hidden, so that a job goes on (and keeps its results) behind other tabs. */
+const KEPT_PANELS: readonly PanelName[] = ['training', 'evaluate'];
 const STATS_DELAY_MS = 120;
 const PREVIEW_DELAY_MS = 350;
 const TOP_TERMS = 12;
@@ -135,7 +138,7 @@ export class SpladeApp extends LitElement {
           <suggested-k .target=${s.target} .meanNorm=${mean} @k-change=${this._onK} @target-change=${(e: CustomEvent<{ target: number }>) => this._setState({ target: e.detail.target })}></suggested-k>
         </div>
       </section>
-      ${this._renderTabs()} ${this._renderPanel()} ${this._renderTraining()}
+      ${this._renderTabs()} ${this._renderPanel()} ${this._renderTraining()} ${this._renderEvaluation()}
       <footer class="muted">
         The synthetic demo is a small BERT-style model with random weights (real bert-base-uncased vocabulary), built with
         this site; its head was scaled to a mean row norm of 2.5, like ModernBERT's, so that k visibly matters. It is not a
@@ -176,10 +179,9 @@ export class SpladeApp extends LitElement {
     const s = this._state;
     const noGpu = this.loader.gpu === 'none';
     const previewError = noGpu ? 'The live preview needs WebGPU, which this browser does not provide (see the note above).' : this.preview.error ? toPageFailure(this.preview.error).message : '';
-    return html`<section class="card" role="tabpanel" id="panel-${s.panel}" aria-labelledby="tab-${s.panel}" ?hidden=${s.panel === 'training'}>
-      ${s.panel === 'training'
-        ? nothing
-        : s.panel === 'norms'
+    if (KEPT_PANELS.includes(s.panel)) return nothing;
+    return html`<section class="card" role="tabpanel" id="panel-${s.panel}" aria-labelledby="tab-${s.panel}">
+      ${s.panel === 'norms'
           ? html`<head-norm-panel
               .stats=${this.stats.value ?? null}
               .k=${s.k}
@@ -217,6 +219,13 @@ export class SpladeApp extends LitElement {
       ></k-demo-panel>
       <h3>Train the loaded backbone on your triplets</h3>
       <train-panel .client=${this.loader.client} .summary=${this.loader.summary} .k=${s.k} ?no-gpu=${noGpu}></train-panel>
+    </section>`;
+  }
+
+  private _renderEvaluation() {
+    const s = this._state;
+    return html`<section class="card" role="tabpanel" id="panel-evaluate" aria-labelledby="tab-evaluate" ?hidden=${s.panel !== 'evaluate'}>
+      <eval-panel .client=${this.loader.client} .summary=${this.loader.summary} .k=${s.k} .hubUrl=${this.hubUrl} ?no-gpu=${this.loader.gpu === 'none'}></eval-panel>
     </section>`;
   }
 

@@ -139,7 +139,7 @@ export class KDemoPanel extends LitElement {
     const result = await this.job.run(
       {
         starting: `Training ${kListText(ks.slice(0, 1))} (1 of ${ks.length})…`,
-        cancel: () => client.cancelTraining(),
+        cancel: () => client.cancelJob(),
         cancelling: 'Stopping after the k that is training now…',
         cancelled: () => `Cancelled while training ${kListText(ks.slice(Math.max(0, this._runs.length - 1), this._runs.length)) || 'the first k'}.`,
         failed: (failure) => `The demo stopped: ${failure.message}`,

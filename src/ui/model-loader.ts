@@ -2,7 +2,7 @@
 // with progress and cancel, keeps the previous model when a load fails, says what went wrong and offers what to do,
 // handles a lost device, and without WebGPU falls back to the demo's shipped figures.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { PageFailure, WorkerClient, toPageFailure, type LoadProgress, type ModelSource, type ModelSummary } from '../worker/api.ts';
+import { PageFailure, startWorkerClient, toPageFailure, type WorkerClient, type LoadProgress, type ModelSource, type ModelSummary } from '../worker/api.ts';
 import type { DemoHeadNorms } from './demo-backbone.ts';
 import { ACTIONS, noticeFor, type Notice } from './failure-notice.ts';
 import type { LoadRequest } from './model-picker.ts';
@@ -50,7 +50,7 @@ export class ModelLoader implements ReactiveController {
   /** Starts the worker; true when there is a GPU (otherwise the no-WebGPU notice and the shipped figures are up). */
   async start(): Promise<boolean> {
     try {
-      this.client = new WorkerClient();
+      this.client = startWorkerClient();
       const { adapter } = await this.client.init();
       this.gpu = [adapter.vendor, adapter.architecture, adapter.isFallbackAdapter ? '(software fallback)' : ''].filter(Boolean).join(' ');
       void this.client.onDeviceLost((message) => this.onDeviceLost(message));

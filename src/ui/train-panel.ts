@@ -302,7 +302,7 @@ export class TrainPanel extends LitElement {
     const result = await this.job.run(
       {
         starting: resume ? `Resuming from step ${this.checkpoint.value?.step ?? 0}…` : 'Starting: uploading the model and compiling the GPU kernels…',
-        cancel: () => client.cancelTraining(),
+        cancel: () => client.cancelJob(),
         cancelling: 'Cancelling after the current step…',
         cancelled: () => `Cancelled${this._reports.length ? ` after step ${this._reports.at(-1)!.step + 1}` : ''}; the last checkpoint is kept and can be resumed.`,
         failed: (failure) => `Training stopped: ${failure.message}`,

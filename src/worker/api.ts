@@ -8,6 +8,10 @@ import type { EncodeRequest, KDemoRequest, TrainRequest } from '../app/requests.
 import type { CheckpointInfo, TrainEvent } from '../app/train.ts';
 import type { TripletsSummary } from '../app/training-data.ts';
 import type { PreviewResult } from '../app/model-session.ts';
+import type { DatasetSummary } from '../app/datasets.ts';
+import type { SetEvaluation } from '../app/evaluation.ts';
+import type { DocumentView, QueryDifference, SearchResult } from '../app/search-view.ts';
+import type { EvalRequest, EvalStage } from '../app/requests.ts';
 
 export type { HeadStatistics, StepLosses, StepReport, TrainingRecipe } from '../app/gpu-types.ts';
 export type { HeadStatsPair, PreviewResult } from '../app/model-session.ts';
@@ -17,8 +21,14 @@ export type { MemoryEstimate } from '../app/open-model.ts';
 export type { EncodeRequest, KDemoRequest, TrainRequest } from '../app/requests.ts';
 export type { CheckpointInfo, TrainEvent } from '../app/train.ts';
 export type { TripletsSummary } from '../app/training-data.ts';
-export { K_DEMO_LIMITS, K_RANGE, TRAIN_LIMITS, describeRange, inRange } from '../app/limits.ts';
-export { PageFailure, WorkerClient, toPageFailure, type FailureKind } from './client.ts';
+export type { DatasetSummary } from '../app/datasets.ts';
+export type { SetEvaluation, SpladeResult, SystemResult } from '../app/evaluation.ts';
+export type { EvaluationMemory } from '../app/evaluation-memory.ts';
+export type { DocumentView, QueryDifference, SearchHit, SearchResult, TermContribution } from '../app/search-view.ts';
+export type { EvalRequest, EvalStage } from '../app/requests.ts';
+export { HEADLINE_MEASURES, NANOBEIR_SETS, meanMetrics } from '../app/measures.ts';
+export { EVAL_DEFAULTS, EVAL_LIMITS, K_DEMO_LIMITS, K_RANGE, TRAIN_LIMITS, describeRange, inRange } from '../app/limits.ts';
+export { PageFailure, startWorkerClient, toPageFailure, type FailureKind, type WorkerClient } from './client.ts';
 
 /** Where a backbone comes from. `File` objects are structured-cloneable, so picked files travel as they are. */
 export type ModelSource =
@@ -59,6 +69,34 @@ export interface SparseVectorData {
   values: Float32Array;
 }
 
+/** A retrieval set as the page names it: a NanoBEIR set from the Hub, or a BEIR folder picked or dropped. */
+export type DatasetSource =
+  | { kind: 'nanobeir'; set: string; /** Hub base URL; defaults to https://huggingface.co. */ hubUrl?: string }
+  | { kind: 'files'; files: File[]; /** The folder's name, shown in results. */ name: string };
+
+/** Evaluation settings of the page: the set(s) read before, and how to encode and retrieve. */
+export interface EvaluateRequest extends Omit<EvalRequest, 'search'> {
+  /** Names of read sets (DatasetSummary.name), evaluated one after another. */
+  sets: string[];
+}
+
+/** Where an evaluation is: which set, which stage, how far. */
+export interface EvaluateProgress {
+  set: string;
+  setIndex: number;
+  sets: number;
+  stage: EvalStage;
+  done: number;
+  total: number;
+}
+
+/** Where SPLADE and BM25 differ most on the last evaluated set. */
+export interface Differences {
+  set: string;
+  spladeBetter: QueryDifference[];
+  bm25Better: QueryDifference[];
+}
+
 export interface TrainResult {
   startStep: number;
   /** Steps taken in all (the run's last step when it finished). */
@@ -87,7 +125,7 @@ export interface WorkerApi {
   encode(texts: string[], options: EncodeRequest, onProgress: (done: number, total: number) => void): Promise<SparseVectorData[]>;
   /**
    * The teaching demo for each k in turn; `onRun` gets the line of ks[index] so far after every read-back and once
-   * more when it is finished. cancelTraining stops it between steps.
+   * more when it is finished. cancelJob stops it between steps.
    */
   kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, index: number, total: number, finished: boolean) => void): Promise<KDemoResult>;
   /** Reads and checks a triplet TSV (query, positive, negative per line) and keeps it for training. */
@@ -99,8 +137,25 @@ export interface WorkerApi {
    * Resuming continues the saved run with its own recipe and seed; a new run first discards its checkpoints.
    */
   train(request: TrainRequest, onEvent: (event: TrainEvent) => void): Promise<TrainResult>;
-  /** Stops the running teaching demo or training (the run rejects with a "cancelled" failure; checkpoints stay). */
-  cancelTraining(): void;
+  /** Reads a retrieval set (NanoBEIR from the Hub with download progress, or picked BEIR files) and keeps it for evaluation. */
+  openDataset(source: DatasetSource, onProgress: (progress: LoadProgress) => void): Promise<DatasetSummary>;
+  /**
+   * Evaluates the loaded model under k on the read sets, one after another, with BM25 beside it; each result is stored
+   * in IndexedDB; the last set is kept for the search view. A set too large for memory is refused before encoding.
+   */
+  evaluate(request: EvaluateRequest, onProgress: (progress: EvaluateProgress) => void): Promise<SetEvaluation[]>;
+  /** The stored evaluations of the loaded model (its weights), newest first. */
+  savedEvaluations(): Promise<SetEvaluation[]>;
+  /** A typed query's top documents on the last evaluated set, under SPLADE and BM25, scores split by term. */
+  search(query: string, topK: number): Promise<SearchResult>;
+  /** A document of the last evaluated set with its SPLADE vector. */
+  document(docId: string): Promise<DocumentView>;
+  /** The queries of the last evaluated set where SPLADE and BM25 differ most. */
+  differences(count: number): Promise<Differences>;
+  /** The judged queries of the last evaluated set (id and text), for the search box. */
+  evaluatedQueries(): Promise<{ set: string; queries: { id: string; text: string }[] }>;
+  /** Stops the running teaching demo, training or evaluation (it rejects with a "cancelled" failure; checkpoints stay). */
+  cancelJob(): void;
   /** Bytes of GPU buffers the worker holds now (models, passes, runs); 0 before the GPU is acquired. */
   gpuMemory(): Promise<number>;
   /** Calls `listener` with a message if the GPU device is lost. */

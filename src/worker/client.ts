@@ -1,7 +1,7 @@
 // The page's side of the GPU worker: starts it, wraps its comlink API, and turns its errors into PageFailures
 // (re-exported by api.ts, the page's one door).
 import * as Comlink from 'comlink';
-import type { EncodeRequest, KDemoRequest, KDemoSeries, LoadProgress, TrainEvent, TrainRequest, WorkerApi } from './api.ts';
+import type { WorkerApi } from './api.ts';
 
 /** Kinds of failure the page reacts to differently. */
 export type FailureKind = 'no-webgpu' | 'device-lost' | 'too-large' | 'download' | 'format' | 'cancelled' | 'no-model' | 'busy' | 'other';
@@ -48,94 +48,53 @@ export function toPageFailure(error: unknown): PageFailure {
   return new PageFailure(kind, message);
 }
 
-export class WorkerClient {
-  private readonly worker: Worker;
-  private readonly api: Comlink.Remote<WorkerApi>;
-  /** Rejects if the worker script fails to load or crashes, so that no call waits forever. */
-  private readonly crashed: Promise<never>;
+/** Every WorkerApi method by name (the client builds one call per name; the check below keeps the list complete). */
+const WORKER_METHODS = [
+  'init', 'estimate', 'load', 'cancel', 'headStats', 'preview', 'encode', 'kDemo', 'readTriplets', 'trainingCheckpoint', 'train',
+  'openDataset', 'evaluate', 'savedEvaluations', 'search', 'document', 'differences', 'evaluatedQueries', 'cancelJob', 'gpuMemory',
+  'onDeviceLost', 'simulateDeviceLossForTesting',
+] as const satisfies readonly (keyof WorkerApi)[];
 
-  constructor() {
-    this.worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'splade-lab gpu' });
-    this.api = Comlink.wrap<WorkerApi>(this.worker);
-    this.crashed = new Promise<never>((_, reject) => {
-      this.worker.addEventListener('error', (event) => {
-        reject(new PageFailure('other', `The GPU worker failed to start or crashed (${event.message || 'no message'}); reload the page.`));
-      });
+/** Compiles only while WORKER_METHODS names every method of WorkerApi. */
+type MissingMethods = Exclude<keyof WorkerApi, (typeof WORKER_METHODS)[number]>;
+const _workerMethodsComplete: [MissingMethods] extends [never] ? true : MissingMethods = true;
+
+/** Every WorkerApi method as the page calls it: a promise, its errors as PageFailures, callbacks proxied. */
+export type WorkerCalls = {
+  [K in keyof WorkerApi]: (...args: Parameters<WorkerApi[K]>) => Promise<Awaited<ReturnType<WorkerApi[K]>>>;
+};
+
+/** The page's handle on the GPU worker. */
+export interface WorkerClient extends WorkerCalls {
+  terminate(): void;
+}
+
+/**
+ * Starts the GPU worker. Each call goes through comlink with its function arguments (progress callbacks) proxied, and
+ * rejects with a PageFailure; a worker that fails to load or crashes rejects every pending call instead of hanging.
+ */
+export function startWorkerClient(): WorkerClient {
+  const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'splade-lab gpu' });
+  const api = Comlink.wrap<WorkerApi>(worker);
+  const crashed = new Promise<never>((_, reject) => {
+    worker.addEventListener('error', (event) => {
+      reject(new PageFailure('other', `The GPU worker failed to start or crashed (${event.message || 'no message'}); reload the page.`));
     });
-    this.crashed.catch(() => undefined);
-  }
-
-  init() {
-    return this.call(() => this.api.init());
-  }
-
-  estimate(...args: Parameters<WorkerApi['estimate']>) {
-    return this.call(() => this.api.estimate(...args));
-  }
-
-  load(source: Parameters<WorkerApi['load']>[0], onProgress: (progress: LoadProgress) => void) {
-    return this.call(() => this.api.load(source, Comlink.proxy(onProgress)));
-  }
-
-  cancel(): Promise<void> {
-    return this.api.cancel();
-  }
-
-  headStats(...args: Parameters<WorkerApi['headStats']>) {
-    return this.call(() => this.api.headStats(...args));
-  }
-
-  preview(...args: Parameters<WorkerApi['preview']>) {
-    return this.call(() => this.api.preview(...args));
-  }
-
-  encode(texts: string[], options: EncodeRequest, onProgress: (done: number, total: number) => void) {
-    return this.call(() => this.api.encode(texts, options, Comlink.proxy(onProgress)));
-  }
-
-  kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, index: number, total: number, finished: boolean) => void) {
-    return this.call(() => this.api.kDemo(request, Comlink.proxy(onRun)));
-  }
-
-  readTriplets(file: File) {
-    return this.call(() => this.api.readTriplets(file));
-  }
-
-  trainingCheckpoint(k: number) {
-    return this.call(() => this.api.trainingCheckpoint(k));
-  }
-
-  train(request: TrainRequest, onEvent: (event: TrainEvent) => void) {
-    return this.call(() => this.api.train(request, Comlink.proxy(onEvent)));
-  }
-
-  cancelTraining(): Promise<void> {
-    return this.api.cancelTraining();
-  }
-
-  gpuMemory() {
-    return this.call(() => this.api.gpuMemory());
-  }
-
-  onDeviceLost(listener: (message: string) => void): Promise<void> {
-    return this.api.onDeviceLost(Comlink.proxy(listener));
-  }
-
-  /** Testing aid: see WorkerApi.simulateDeviceLossForTesting. */
-  simulateDeviceLossForTesting(): Promise<void> {
-    return this.api.simulateDeviceLossForTesting();
-  }
-
-  terminate(): void {
-    this.api[Comlink.releaseProxy]();
-    this.worker.terminate();
-  }
-
-  private async call<T>(work: () => Promise<T>): Promise<T> {
+  });
+  crashed.catch(() => undefined);
+  const call = async (name: keyof WorkerApi, args: unknown[]) => {
+    const proxied = args.map((arg) => (typeof arg === 'function' ? Comlink.proxy(arg as (...a: unknown[]) => unknown) : arg));
     try {
-      return await Promise.race([work(), this.crashed]);
+      const method = api[name] as unknown as (...a: unknown[]) => Promise<unknown>;
+      return await Promise.race([method(...proxied), crashed]);
     } catch (error) {
       throw toPageFailure(error);
     }
-  }
+  };
+  const terminate = () => {
+    api[Comlink.releaseProxy]();
+    worker.terminate();
+  };
+  const calls = Object.fromEntries(WORKER_METHODS.map((name) => [name, (...args: unknown[]) => call(name, args)]));
+  return { ...calls, terminate } as WorkerClient;
 }

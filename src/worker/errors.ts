@@ -15,3 +15,11 @@ export class NoTripletsError extends Error {
     super('No training triplets yet: pick or drop a TSV file with query<TAB>positive<TAB>negative on each line.');
   }
 }
+
+/** The search view was asked for before an evaluation kept a set. */
+export class NoEvaluationError extends Error {
+  override name = 'NoEvaluationError';
+  constructor() {
+    super('Nothing to search yet: evaluate the loaded model on a set first (the search view uses the last evaluated set).');
+  }
+}

@@ -1,7 +1,12 @@
 // The module Web Worker that owns the GPU: a thin comlink adapter from WorkerApi to the application layer (one
 // model session, the read triplets, one training run or demo at a time, GPU work serialized).
 import * as Comlink from 'comlink';
+import { filesFingerprint, openDataset, summarizeDataset, type DatasetRef, type RetrievalDataset } from '../app/datasets.ts';
+import { EVAL_PAGE_MEMORY_BUDGET } from '../app/evaluation-memory.ts';
+import { evaluateOnSet, type SetEvaluation } from '../app/evaluation.ts';
+import { listEvaluations, saveEvaluation } from '../app/evaluation-store-idb.ts';
 import { runKDemo } from '../app/k-demo.ts';
+import type { EvaluatedSet } from '../app/search-view.ts';
 import { estimateModel, openModelRef, summarizeModel } from '../app/open-model.ts';
 import { ModelSession } from '../app/model-session.ts';
 import { browserPlatform } from '../app/platform-browser.ts';
@@ -12,6 +17,13 @@ import { readTrainingData, type ReadTrainingData } from '../app/training-data.ts
 import type { GpuContext } from '../app/gpu-types.ts';
 import type {
   CheckpointInfo,
+  DatasetSource,
+  DatasetSummary,
+  Differences,
+  DocumentView,
+  EvaluateProgress,
+  EvaluateRequest,
+  SearchResult,
   EncodeRequest,
   GpuReport,
   HeadStatsPair,
@@ -30,7 +42,7 @@ import type {
   TripletsSummary,
   WorkerApi,
 } from './api.ts';
-import { NoModelError, NoTripletsError } from './errors.ts';
+import { NoEvaluationError, NoModelError, NoTripletsError } from './errors.ts';
 
 /** Tokens per preview text, special tokens included. */
 const PREVIEW_MAX_LENGTH = 128;
@@ -47,6 +59,11 @@ function modelRef(source: ModelSource): FilesRef {
   }
 }
 
+function datasetRef(source: DatasetSource): DatasetRef {
+  if (source.kind === 'nanobeir') return { kind: 'nanobeir', set: source.set, hubUrl: source.hubUrl };
+  return { kind: 'beir', files: { kind: 'files', files: source.files }, name: source.name };
+}
+
 /** The IndexedDB run of the loaded model (its weights' key), the read data (count and CRC-32) and k. */
 function runKey(session: ModelSession, data: ReadTrainingData, k: number): string {
   const { triplets, crc32 } = data.data.fingerprint;
@@ -58,9 +75,13 @@ class GpuWorker implements WorkerApi {
   private session: ModelSession | null = null;
   private summary: ModelSummary | null = null;
   private abort: AbortController | null = null;
-  /** The running teaching demo or training, which cancelTraining stops. */
+  /** The running teaching demo, training or evaluation (one long job at a time), which cancelJob stops. */
   private trainingAbort: AbortController | null = null;
   private triplets: ReadTrainingData | null = null;
+  /** Retrieval sets read for evaluation, by name. */
+  private readonly datasets = new Map<string, RetrievalDataset>();
+  /** The last evaluated set, for the search view. */
+  private evaluated: EvaluatedSet | null = null;
   private readonly lostListeners: ((message: string) => void)[] = [];
   /** GPU work runs one call at a time (the session's passes are shared between calls). */
   private queue: Promise<unknown> = Promise.resolve();
@@ -154,7 +175,65 @@ class GpuWorker implements WorkerApi {
     );
   }
 
-  cancelTraining(): void {
+  async openDataset(source: DatasetSource, onProgress: (progress: LoadProgress) => void): Promise<DatasetSummary> {
+    const signal = this.startCancellable();
+    const named = source.kind === 'files' ? { ...source, name: `${source.name} #${await filesFingerprint(source.files)}` } : source;
+    const dataset = await openDataset(browserPlatform, datasetRef(named), { signal, onProgress: (p) => onProgress({ stage: 'download', ...p }) });
+    this.datasets.set(dataset.name, dataset);
+    return summarizeDataset(dataset);
+  }
+
+  async evaluate(request: EvaluateRequest, onProgress: (progress: EvaluateProgress) => void): Promise<SetEvaluation[]> {
+    const signal = this.startTraining();
+    return this.finishTraining(
+      this.serialized(async () => {
+        const session = this.loadedSession();
+        const sets = request.sets.map((name) => {
+          const dataset = this.datasets.get(name);
+          if (!dataset) throw new Error(`The set "${name}" is not read yet: pick it again.`);
+          return dataset;
+        });
+        const results: SetEvaluation[] = [];
+        this.evaluated = null;
+        for (const [setIndex, dataset] of sets.entries()) {
+          const { result, kept } = await evaluateOnSet(session, dataset, { ...request, search: 'exhaustive' }, {
+            signal,
+            bm25: true,
+            memoryBudget: EVAL_PAGE_MEMORY_BUDGET,
+            onProgress: (stage, done, total) => onProgress({ set: dataset.name, setIndex, sets: sets.length, stage, done, total }),
+          });
+          await saveEvaluation(result);
+          results.push(result);
+          this.evaluated = kept;
+        }
+        return results;
+      }),
+    );
+  }
+
+  async savedEvaluations(): Promise<SetEvaluation[]> {
+    return listEvaluations(this.loadedSession().model.key);
+  }
+
+  async search(query: string, topK: number): Promise<SearchResult> {
+    return this.serialized(() => this.evaluatedSet().search(query, topK));
+  }
+
+  async document(docId: string): Promise<DocumentView> {
+    return this.evaluatedSet().document(docId);
+  }
+
+  async differences(count: number): Promise<Differences> {
+    const evaluated = this.evaluatedSet();
+    return { set: evaluated.name, ...evaluated.differences(count) };
+  }
+
+  async evaluatedQueries(): Promise<{ set: string; queries: { id: string; text: string }[] }> {
+    const evaluated = this.evaluatedSet();
+    return { set: evaluated.name, queries: evaluated.queries() };
+  }
+
+  cancelJob(): void {
     this.trainingAbort?.abort(new DOMException('Training was cancelled by the user', 'AbortError'));
   }
 
@@ -178,6 +257,7 @@ class GpuWorker implements WorkerApi {
   private dropSession(): void {
     this.session?.destroy();
     this.session = null;
+    this.evaluated = null;
     this.summary = null;
   }
 
@@ -194,6 +274,11 @@ class GpuWorker implements WorkerApi {
     return ctx;
   }
 
+  private evaluatedSet(): EvaluatedSet {
+    if (!this.evaluated || !this.session) throw new NoEvaluationError();
+    return this.evaluated;
+  }
+
   private loadedTriplets(): ReadTrainingData {
     if (!this.triplets) throw new NoTripletsError();
     return this.triplets;
@@ -201,7 +286,7 @@ class GpuWorker implements WorkerApi {
 
   /** The signal of a new teaching demo or training run; refused while another one runs (one at a time). */
   private startTraining(): AbortSignal {
-    if (this.trainingAbort) throw new Error('A training run (or the teaching demo) is already running: wait for it or cancel it first.');
+    if (this.trainingAbort) throw new Error('A training run, the teaching demo or an evaluation is already running: wait for it or cancel it first.');
     this.trainingAbort = new AbortController();
     return this.trainingAbort.signal;
   }

@@ -26,7 +26,7 @@ function fakeClient() {
       }
       return { runs, shape: K_DEMO_SHAPE, provenance: 'synthetic data of the fake worker' };
     },
-    async cancelTraining() {
+    async cancelJob() {
       cancels++;
     },
   } as unknown as TrainingClient;

@@ -14,6 +14,7 @@ const summary: ModelSummary = {
   layers: 2,
   parameters: 1_000_000,
   tiedHead: true,
+  maxTokens: 128,
   estimate: {
     downloadBytes: 4_000_000,
     gpuBytes: 4_000_000,

@@ -49,7 +49,7 @@ function fakeClient(checkpoint: CheckpointInfo | null) {
       for (let t = startStep; t < 10; t++) onEvent({ kind: 'report', report: report(t) });
       return { startStep, step: 10, msPerStep: 250 };
     },
-    async cancelTraining() {},
+    async cancelJob() {},
   } as unknown as TrainingClient;
   return { client, trained };
 }

@@ -1,12 +1,12 @@
 // The GPU worker frees what it no longer needs: loading a model again, a preview at a new length, the teaching demo
 // and a training run all leave the worker's GPU memory where the loaded model alone puts it.
-import { WorkerClient } from '../../src/worker/client.ts';
+import { startWorkerClient } from '../../src/worker/client.ts';
 
 const DEMO = () => ({ kind: 'demo' as const, url: new URL('/public/demo/', location.href).href });
 
 describe('GPU worker memory', () => {
   it('returns to the loaded model alone after a reload, the k demo and a training run', async () => {
-    const client = new WorkerClient();
+    const client = startWorkerClient();
     try {
       await client.init();
       await client.load(DEMO(), () => undefined);

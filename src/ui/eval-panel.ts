@@ -1,0 +1,219 @@
+// <eval-panel>: evaluates the loaded model under the page's k on retrieval sets, beside BM25: sets, lengths and
+// pruning, progress with time left and cancel, the results table (stored per model, back after a reload), the search
+// view and the queries where SPLADE and BM25 differ most.
+import { Task } from '@lit/task';
+import { LitElement, css, html, nothing } from 'lit';
+import { EVAL_DEFAULTS, EVAL_LIMITS, describeRange, inRange, type EvaluateProgress, type ModelSummary, type SetEvaluation, type WorkerClient } from '../worker/api.ts';
+import './dataset-chooser.ts';
+import './eval-differences.ts';
+import './eval-results-table.ts';
+import { formatBytes, formatDuration, formatK } from './format.ts';
+import { JobController } from './job-controller.ts';
+import './panel-explainer.ts';
+import './search-view.ts';
+import { baseStyles, trainingPanelStyles } from './theme.ts';
+
+export type EvalClient = Pick<WorkerClient, 'openDataset' | 'evaluate' | 'savedEvaluations' | 'cancelJob' | 'search' | 'document' | 'evaluatedQueries' | 'differences'>;
+
+const FIELDS = [
+  { key: 'queryLength', label: 'Query tokens', range: EVAL_LIMITS.queryLength, value: EVAL_DEFAULTS.queryLength },
+  { key: 'documentLength', label: 'Document tokens', range: EVAL_LIMITS.documentLength, value: EVAL_DEFAULTS.documentLength },
+  { key: 'prune', label: 'Keep top weights (0: all)', range: EVAL_LIMITS.prune, value: EVAL_DEFAULTS.prune },
+] as const;
+
+/** Time left of a stage from its rate so far. */
+class StageClock {
+  private key = '';
+  private started = 0;
+
+  left(progress: EvaluateProgress): number {
+    const key = `${progress.setIndex} ${progress.stage}`;
+    if (key !== this.key) {
+      this.key = key;
+      this.started = performance.now();
+    }
+    const elapsed = performance.now() - this.started;
+    return progress.done > 0 ? (elapsed / progress.done) * (progress.total - progress.done) : NaN;
+  }
+}
+
+const STAGE_WORDS = { queries: 'encoding queries', documents: 'encoding documents', search: 'searching', bm25: 'indexing for BM25' } as const;
+
+export class EvalPanel extends LitElement {
+  static override properties = {
+    client: { attribute: false },
+    summary: { attribute: false },
+    k: { type: Number },
+    hubUrl: { attribute: false },
+    noGpu: { type: Boolean, attribute: 'no-gpu' },
+    _chosen: { state: true },
+    _latest: { state: true },
+    _kept: { state: true },
+  };
+
+  declare client: EvalClient | null;
+  declare summary: ModelSummary | null;
+  declare k: number;
+  declare hubUrl: string | null;
+  declare noGpu: boolean;
+  declare _chosen: string[];
+  /** This page's last evaluation (one result per set). */
+  declare _latest: SetEvaluation[];
+  /** The set the worker keeps for the search view ('' before any evaluation). */
+  declare _kept: string;
+
+  private readonly job = new JobController(this);
+  private evaluationsDone = 0;
+  private readonly saved = new Task(this, {
+    task: async ([client, summary]) => (client && summary ? client.savedEvaluations() : []),
+    args: () => [this.client, this.summary, this.evaluationsDone] as const,
+  });
+
+  static override styles = [
+    baseStyles,
+    trainingPanelStyles,
+    css`
+      :host {
+        display: block;
+      }
+      .fields {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.6em 1em;
+        align-items: end;
+        margin: 0.6em 0;
+      }
+      label.field {
+        display: flex;
+        flex-direction: column;
+        font-size: 0.9em;
+      }
+      label.field input {
+        width: 7em;
+      }
+      h4 {
+        margin: 1em 0 0.3em;
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.client = null;
+    this.summary = null;
+    this.k = 1;
+    this.hubUrl = null;
+    this.noGpu = false;
+    this._chosen = [];
+    this._latest = [];
+    this._kept = '';
+  }
+
+  override render() {
+    const running = this.job.running;
+    const ready = !!this.client && !!this.summary && this._chosen.length > 0 && !this.noGpu && !running;
+    const saved = this.saved.value ?? [];
+    return html`<panel-explainer heading="What am I looking at? (evaluation)">
+        <p>
+          The loaded model, its head divided by the page's k, encodes every query and document of a retrieval set into a
+          sparse vector on the GPU; documents are ranked for each query by the exact dot product s(q, d) = v_q · v_d over
+          an inverted index. The measures are trec_eval's, computed the same way as the command line's. BM25 runs on the
+          same set beside it. Active dimensions are the non-zero weights per vector, and avg_flops the multiplications
+          an inverted index spends per query-document pair.
+        </p>
+      </panel-explainer>
+      <dataset-chooser .client=${this.client} .hubUrl=${this.hubUrl} ?disabled=${running || this.noGpu} @sets-change=${(e: CustomEvent<{ chosen: string[] }>) => (this._chosen = e.detail.chosen)}></dataset-chooser>
+      <div class="fields">
+        ${FIELDS.map((f) => {
+          const cap = f.key === 'prune' ? f.range.max : Math.min(f.range.max, this.summary?.maxTokens ?? f.range.max);
+          return html`<label class="field">${f.label} <input id=${f.key} type="number" min=${f.range.min} max=${cap} step="1" value=${Math.min(f.value, cap)} ?disabled=${running} /></label>`;
+        })}
+        <button id="evaluate" class="primary" ?disabled=${!ready} @click=${this._evaluate}>Evaluate at k = ${formatK(this.k)}${this._chosen.length > 1 ? ` on ${this._chosen.length} sets` : ''}</button>
+        ${running ? html`<button id="cancel-eval" @click=${() => this.job.cancel()}>Cancel</button>` : nothing}
+        <span class="muted">${this._needs()}</span>
+      </div>
+      <p id="eval-status" role="status" aria-live="polite">${this.job.status}</p>
+      ${this.job.error ? html`<p class="error" role="alert" id="eval-error">${this.job.error}</p>` : nothing}
+      ${this._latest.length
+        ? html`<eval-results-table id="latest" heading="This evaluation" .evaluations=${this._latest}></eval-results-table>
+            ${this._memoryLine(this._latest)}`
+        : nothing}
+      ${saved.length ? html`<eval-results-table id="saved" heading="All stored results of this model (kept in this browser)" .evaluations=${saved}></eval-results-table>` : nothing}
+      <h4>Search the evaluated set</h4>
+      <search-view .client=${this.client} .set=${this._kept} .generation=${this.evaluationsDone}></search-view>
+      ${this._kept ? html`<h4>Where SPLADE and BM25 differ</h4><eval-differences .client=${this.client} .set=${this._kept} .generation=${this.evaluationsDone}></eval-differences>` : nothing}
+      <p class="provenance muted">
+        ${this.summary?.synthetic ? 'The demo backbone has random weights: its results show the machinery, not what a trained model retrieves.' : nothing}
+      </p>`;
+  }
+
+  private _memoryLine(list: SetEvaluation[]) {
+    const m = list.at(-1)?.memory;
+    return m
+      ? html`<p class="muted" id="eval-memory">
+          Memory (estimated before encoding from the first documents, ${m.sampleActiveDims.toFixed(0)} active dimensions each): vectors
+          ${formatBytes(m.vectorBytes)}, index ${formatBytes(m.indexBytes)}, GPU batch ${formatBytes(m.gpuBytes)}.
+        </p>`
+      : nothing;
+  }
+
+  private _needs(): string {
+    if (this.noGpu) return 'Evaluation encodes on the GPU and needs WebGPU, which this browser does not provide.';
+    if (!this.summary) return 'Load a backbone above first.';
+    if (this._chosen.length === 0) return 'Read a set first.';
+    return '';
+  }
+
+  private _settings(): Record<(typeof FIELDS)[number]['key'], number> | null {
+    const values = {} as Record<(typeof FIELDS)[number]['key'], number>;
+    for (const f of FIELDS) {
+      const field = this.renderRoot.querySelector<HTMLInputElement>(`#${f.key}`)!;
+      const value = Number(field.value);
+      const ok = field.value.trim() !== '' && inRange(value, f.range);
+      field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(f.range)}.`);
+      if (!ok) return field.reportValidity(), null;
+      values[f.key] = value;
+    }
+    return values;
+  }
+
+  private async _evaluate() {
+    const client = this.client;
+    const settings = this._settings();
+    if (!client || !settings) return;
+    const sets = [...this._chosen];
+    const clock = new StageClock();
+    const results = await this.job.run(
+      {
+        starting: `Evaluating at k = ${formatK(this.k)}: compiling the GPU kernels…`,
+        cancel: () => client.cancelJob(),
+        cancelling: 'Cancelling after the current batch…',
+        cancelled: () => 'Cancelled: nothing of this evaluation was kept.',
+        failed: (failure) => `The evaluation stopped: ${failure.message}`,
+      },
+      () =>
+        client.evaluate({ k: this.k, ...settings, topK: EVAL_DEFAULTS.topK, sets }, (p) => {
+          const left = clock.left(p);
+          this.job.setStatus(
+            `${p.set}${p.sets > 1 ? ` (${p.setIndex + 1} of ${p.sets})` : ''}: ${STAGE_WORDS[p.stage]} ${p.done} of ${p.total}` +
+              `${Number.isFinite(left) ? ` · ${formatDuration(left)} left in this stage` : ''}`,
+          );
+        }),
+    );
+    if (results) {
+      this._latest = results;
+      this._kept = results.at(-1)?.set.name ?? '';
+      this.job.setStatus(`Done: ${results.map((r) => r.set.name).join(', ')} at k = ${formatK(this.k)}.`);
+    }
+    this.evaluationsDone++;
+    this.requestUpdate();
+  }
+}
+
+customElements.define('eval-panel', EvalPanel);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'eval-panel': EvalPanel;
+  }
+}

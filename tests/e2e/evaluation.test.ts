@@ -1,0 +1,143 @@
+// End-to-end tests of the BUILT page's Evaluate panel in headless Chromium: a small BEIR folder derived from SciFact is
+// picked, the demo backbone is evaluated at k = 1 and k = 4 beside BM25, the table equals `splade-lab eval --json` and
+// `splade-lab bm25 --json` on the same folder, a search's term products sum to its score, results come back after a
+// reload, and a cancel mid-encoding keeps no half result.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { openPage, screenshot } from './browser.ts';
+import { WAIT, startBuiltSite, stopBuiltSite, type BuiltSite } from './site.ts';
+
+/** Tokens per text: small, so that SwiftShader encodes the set in seconds. */
+const LENGTHS = { query: 16, document: 48 };
+const MEASURES = ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', 'map'] as const;
+
+/** A BEIR folder of SciFact's first 12 judged test queries, their relevant documents and 48 others. */
+function smallScifact(dir: string): string[] {
+  const lines = (file: string) => readFileSync(sharedDataPath(`scifact/${file}`), 'utf8').split('\n').filter(Boolean);
+  const qrels = lines('qrels/test.tsv').slice(1).map((line) => line.split('\t'));
+  const queryIds = [...new Set(qrels.map(([q]) => q))].slice(0, 12);
+  const kept = qrels.filter(([q]) => queryIds.includes(q));
+  const corpus = lines('corpus.jsonl').map((line) => JSON.parse(line) as { _id: string });
+  const relevant = new Set(kept.map(([, d]) => d));
+  const docs = [...corpus.filter((d) => relevant.has(d._id)), ...corpus.filter((d) => !relevant.has(d._id)).slice(0, 48)];
+  const queries = lines('queries.jsonl').map((line) => JSON.parse(line) as { _id: string }).filter((q) => queryIds.includes(q._id));
+  mkdirSync(join(dir, 'qrels'), { recursive: true });
+  writeFileSync(join(dir, 'corpus.jsonl'), docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
+  writeFileSync(join(dir, 'queries.jsonl'), queries.map((q) => JSON.stringify(q)).join('\n') + '\n');
+  writeFileSync(join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\n' + kept.map((row) => row.join('\t')).join('\n') + '\n');
+  return [join(dir, 'corpus.jsonl'), join(dir, 'queries.jsonl'), join(dir, 'qrels', 'test.tsv')];
+}
+
+function cli(...args: string[]): Record<string, number> {
+  return JSON.parse(execFileSync(process.execPath, ['bin/splade-lab.mjs', ...args], { encoding: 'utf8', timeout: 300_000 }));
+}
+
+/** The table's value of one measure in the row of a system ("splade" at k, or "bm25"). */
+async function cell(page: Page, table: string, system: 'splade' | 'bm25', measure: string, k?: number): Promise<number> {
+  const row = system === 'splade' ? `tr.splade[data-k="${k}"]` : 'tr.bm25';
+  return Number(await page.locator(`eval-panel eval-results-table#${table} ${row} td[data-measure="${measure}"]`).first().textContent());
+}
+
+describe('the built page: evaluation', { timeout: 900_000 }, () => {
+  let built: BuiltSite | undefined;
+  let browser: Browser;
+  let site: string;
+  let beirDir: string;
+  let files: string[];
+  const offsite: string[] = [];
+
+  before(async () => {
+    beirDir = mkdtempSync(join(tmpdir(), 'splade-e2e-beir-'));
+    files = smallScifact(beirDir);
+    built = await startBuiltSite();
+    ({ browser, site } = built);
+  });
+
+  after(async () => {
+    rmSync(beirDir, { recursive: true, force: true });
+    await stopBuiltSite(built, offsite);
+  });
+
+  async function evaluateAt(page: Page, k: number): Promise<void> {
+    await page.locator('k-control #number').fill(String(k));
+    await page.locator('k-control #number').press('Enter');
+    const evaluate = page.locator('eval-panel #evaluate');
+    await page.waitForFunction((want) => document.querySelector('splade-app')?.shadowRoot?.querySelector('eval-panel')?.shadowRoot?.querySelector('#evaluate')?.textContent?.includes(`k = ${want}`), k, WAIT);
+    await evaluate.click();
+    await page.locator('eval-panel #eval-status', { hasText: `Done: ` }).waitFor(WAIT);
+    await page.locator(`eval-panel eval-results-table#latest tr.splade[data-k="${k}"]`).waitFor(WAIT);
+  }
+
+  async function pickSet(page: Page): Promise<void> {
+    await page.locator('eval-panel dataset-chooser #beir-files').setInputFiles(files);
+    await page.locator('eval-panel dataset-chooser #read-sets', { hasText: '12 queries' }).waitFor(WAIT);
+    await page.locator('eval-panel #queryLength').fill(String(LENGTHS.query));
+    await page.locator('eval-panel #documentLength').fill(String(LENGTHS.document));
+  }
+
+  it('evaluates the demo backbone at k = 1 and k = 4 beside BM25, equal to the CLI; search terms sum to the score; results survive a reload', async () => {
+    const { context, page } = await openPage(browser, offsite);
+    await page.goto(`${site}?model=demo&k=1&panel=evaluate`);
+    await page.locator('model-picker #model-label').waitFor(WAIT);
+    await pickSet(page);
+    await screenshot(page, '20-eval-set-read');
+    for (const k of [1, 4]) {
+      await evaluateAt(page, k);
+      const expected = cli('eval', '--model', 'public/demo', '--beir', beirDir, '--json', '--k', String(k), '--query-length', String(LENGTHS.query), '--doc-length', String(LENGTHS.document));
+      for (const m of MEASURES) assert.equal((await cell(page, 'latest', 'splade', m, k)).toFixed(4), expected[m].toFixed(4), `k = ${k} ${m}`);
+    }
+    const bm25 = cli('bm25', '--beir', beirDir, '--json');
+    for (const m of MEASURES) assert.equal((await cell(page, 'latest', 'bm25', m)).toFixed(4), bm25[m].toFixed(4), `BM25 ${m}`);
+    await screenshot(page, '21-eval-results');
+
+    // Search: the first judged query; each hit's term products add up to its score.
+    const queries = JSON.parse(`[${readFileSync(files[1], 'utf8').trim().split('\n').join(',')}]`) as { text: string }[];
+    await page.locator('eval-panel search-view #query').fill(queries[0].text);
+    await page.locator('eval-panel search-view button[type="submit"]').click();
+    const firstHit = page.locator('eval-panel search-view #splade-hits li').first();
+    await firstHit.waitFor(WAIT);
+    assert.match((await page.locator('eval-panel search-view #search-note').textContent()) ?? '', /Judged query/);
+    const score = Number(await firstHit.getAttribute('data-score'));
+    const products = await firstHit.locator('term-table tbody tr').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-product'))));
+    const sum = products.reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(sum - score) <= 1e-9 * Math.max(1, score), `term products ${sum} vs score ${score}`);
+    assert.ok((await page.locator('eval-panel search-view #bm25-hits li').count()) > 0, 'BM25 hits beside');
+    await firstHit.locator('button.open').click();
+    await page.locator('eval-panel search-view #opened sparse-terms').waitFor(WAIT);
+    await page.locator('eval-panel eval-differences li').first().waitFor(WAIT);
+    await screenshot(page, '22-eval-search');
+
+    // The stored results come back after a reload.
+    await page.reload();
+    await page.locator('model-picker #model-label').waitFor(WAIT);
+    await page.locator('eval-panel eval-results-table#saved tr.splade[data-k="4"]').waitFor(WAIT);
+    assert.equal((await cell(page, 'saved', 'splade', 'ndcg_cut_10', 4)).toFixed(4), (await cell(page, 'saved', 'splade', 'ndcg_cut_10', 4)).toFixed(4));
+    assert.ok((await page.locator('eval-panel eval-results-table#saved tr.splade').count()) >= 2, 'both ks stored');
+    await context.close();
+  });
+
+  it('a cancel mid-encoding says so and keeps no half result', async () => {
+    const { context, page } = await openPage(browser, offsite);
+    await page.goto(`${site}?model=demo&k=2&panel=evaluate`);
+    await page.locator('model-picker #model-label').waitFor(WAIT);
+    await pickSet(page);
+    await page.locator('eval-panel #documentLength').fill('128'); // the demo's longest: slow enough to cancel
+    const before = await page.locator('eval-panel eval-results-table#saved tr.splade[data-k="2"]').count();
+    await page.locator('eval-panel #evaluate').click();
+    await page.locator('eval-panel #eval-status', { hasText: /encoding documents [1-9]/ }).waitFor(WAIT);
+    await page.locator('eval-panel #cancel-eval').click();
+    await page.locator('eval-panel #eval-status', { hasText: 'Cancelled: nothing of this evaluation was kept.' }).waitFor(WAIT);
+    assert.equal(await page.locator('eval-panel eval-results-table#latest').count(), 0, 'no result shown');
+    await page.reload();
+    await page.locator('model-picker #model-label').waitFor(WAIT);
+    await page.waitForTimeout(1000);
+    assert.equal(await page.locator('eval-panel eval-results-table#saved tr.splade[data-k="2"]').count(), before, 'nothing stored');
+    await context.close();
+  });
+});
