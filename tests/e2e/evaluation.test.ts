@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { Browser, Page } from 'playwright-core';
 import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
 import { openPage, screenshot } from './browser.ts';
@@ -34,6 +35,21 @@ function smallScifact(dir: string): string[] {
   return [join(dir, 'corpus.jsonl'), join(dir, 'queries.jsonl'), join(dir, 'qrels', 'test.tsv')];
 }
 
+/** The same small set as NanoBEIR publishes it: three Parquet tables in a Hub dataset repository. */
+function nanoScifact(dir: string): Map<string, Uint8Array> {
+  const jsonl = (file: string) => readFileSync(join(dir, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, string>);
+  const docs = jsonl('corpus.jsonl');
+  const queries = jsonl('queries.jsonl');
+  const qrels = readFileSync(join(dir, 'qrels', 'test.tsv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split('\t'));
+  const column = (name: string, data: string[]) => ({ name, data, type: 'STRING' as const });
+  const table = (columns: ReturnType<typeof column>[]) => new Uint8Array(parquetWriteBuffer({ columnData: columns }));
+  return new Map([
+    ['corpus/train-00000-of-00001.parquet', table([column('_id', docs.map((d) => d._id)), column('title', docs.map((d) => d.title ?? '')), column('text', docs.map((d) => d.text))])],
+    ['queries/train-00000-of-00001.parquet', table([column('_id', queries.map((q) => q._id)), column('text', queries.map((q) => q.text))])],
+    ['qrels/train-00000-of-00001.parquet', table([column('query-id', qrels.map((r) => r[0])), column('corpus-id', qrels.map((r) => r[1]))])],
+  ]);
+}
+
 function cli(...args: string[]): Record<string, number> {
   return JSON.parse(execFileSync(process.execPath, ['bin/splade-lab.mjs', ...args], { encoding: 'utf8', timeout: 300_000 }));
 }
@@ -55,7 +71,7 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
   before(async () => {
     beirDir = mkdtempSync(join(tmpdir(), 'splade-e2e-beir-'));
     files = smallScifact(beirDir);
-    built = await startBuiltSite();
+    built = await startBuiltSite({ hubRepos: new Map([['datasets/zeta-alpha-ai/NanoSciFact', nanoScifact(beirDir)]]) });
     ({ browser, site } = built);
   });
 
@@ -70,7 +86,8 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     const evaluate = page.locator('eval-panel #evaluate');
     await page.waitForFunction((want) => document.querySelector('splade-app')?.shadowRoot?.querySelector('eval-panel')?.shadowRoot?.querySelector('#evaluate')?.textContent?.includes(`k = ${want}`), k, WAIT);
     await evaluate.click();
-    await page.locator('eval-panel #eval-status', { hasText: `Done: ` }).waitFor(WAIT);
+    await page.locator('eval-panel #eval-status', { hasText: 'Done: ' }).or(page.locator('eval-panel #eval-error')).waitFor(WAIT);
+    assert.equal(await page.locator('eval-panel #eval-error').count(), 0, (await page.locator('eval-panel #eval-error').allTextContents()).join(' '));
     await page.locator(`eval-panel eval-results-table#latest tr.splade[data-k="${k}"]`).waitFor(WAIT);
   }
 
@@ -138,6 +155,26 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     await page.locator('model-picker #model-label').waitFor(WAIT);
     await page.waitForTimeout(1000);
     assert.equal(await page.locator('eval-panel eval-results-table#saved tr.splade[data-k="2"]').count(), before, 'nothing stored');
+    await context.close();
+  });
+
+  it('reads a NanoBEIR set from the Hub (here a local server in its layout, once the link\'s address is accepted) and evaluates it', async () => {
+    const { context, page } = await openPage(browser, offsite);
+    await page.goto(`${site}?model=demo&k=1&panel=evaluate&hub=${encodeURIComponent(`${built!.server.origin}/hub`)}`);
+    await page.locator('notice-banner#hub-notice button[data-action="hub-accept"]').click();
+    await page.locator('model-picker #model-label').waitFor(WAIT);
+    const chooser = page.locator('eval-panel dataset-chooser');
+    await chooser.locator('input[value="SciFact"]').check();
+    await chooser.locator('#read-nanobeir').click();
+    await chooser.locator('#read-sets', { hasText: 'NanoSciFact: 12 queries' }).waitFor(WAIT);
+    assert.ok(built!.server.requests.includes('/hub/datasets/zeta-alpha-ai/NanoSciFact/resolve/main/qrels/train-00000-of-00001.parquet'));
+    await page.locator('eval-panel #queryLength').fill(String(LENGTHS.query));
+    await page.locator('eval-panel #documentLength').fill(String(LENGTHS.document));
+    await page.locator('eval-panel #evaluate').click();
+    await page.locator('eval-panel #eval-status', { hasText: 'Done: NanoSciFact' }).waitFor(WAIT);
+    const expected = cli('eval', '--model', 'public/demo', '--beir', beirDir, '--json', '--query-length', String(LENGTHS.query), '--doc-length', String(LENGTHS.document));
+    assert.equal((await cell(page, 'latest', 'splade', 'ndcg_cut_10', 1)).toFixed(4), expected.ndcg_cut_10.toFixed(4), 'NanoBEIR Parquet and the BEIR folder are the same data');
+    await screenshot(page, '23-eval-nanobeir');
     await context.close();
   });
 });

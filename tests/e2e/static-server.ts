@@ -70,7 +70,7 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
 }
 
 async function handle(path: string, request: IncomingMessage, response: ServerResponse, options: ServerOptions): Promise<void> {
-  const hub = /^\/hub\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(path);
+  const hub = /^\/hub\/((?:datasets\/)?[^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(path);
   if (hub) {
     const repo = options.hubRepos.get(hub[1]);
     if (!repo) return void response.writeHead(404, { 'x-error-code': 'RepoNotFound' }).end('Repository not found');
