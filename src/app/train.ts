@@ -8,7 +8,7 @@ import { runTraining, type StepReport, type TrainingData } from '../train/traini
 import type { OpenedModel } from './open-model.ts';
 import type { Platform } from './platform.ts';
 import { checkLengthsFit, planTraining, type TrainRequest } from './requests.ts';
-import { savedModelFiles } from './save-model.ts';
+import { savedModelFiles, type ModelCardExtras } from './save-model.ts';
 
 /** The newest checkpoint of a run. */
 export interface CheckpointInfo {
@@ -119,8 +119,13 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
   }
 }
 
-/** Saves a finished run's model (SparseEncoder files, never with a NaN/Inf weight) where the platform keeps models. */
-export async function saveTrainedModel(platform: Platform, run: string, trained: TrainedRun): Promise<{ where: string; files: string[] }> {
-  const files = await savedModelFiles(trained.model, await trained.download(), trained.recipe);
+/**
+ * Saves a finished run's model (SparseEncoder files and a model card, never with a NaN/Inf weight) where the
+ * platform keeps models; `card` gives what the run does not know: its data's fingerprint, and any results (without
+ * it the model card says the data was not recorded).
+ */
+export async function saveTrainedModel(platform: Platform, run: string, trained: TrainedRun, card: ModelCardExtras = {}): Promise<{ where: string; files: string[] }> {
+  const info = { ...card, recipe: trained.recipe, k: trained.k, seed: trained.seed, steps: trained.step };
+  const files = await savedModelFiles(trained.model, await trained.download(), info);
   return { where: await platform.writeModel(run, files), files: [...files.keys()] };
 }

@@ -109,7 +109,7 @@ export const trainCommand: Command = {
         onEvent,
       });
       try {
-        const saved = await saveTrainedModel(nodePlatform, out, run);
+        const saved = await saveTrainedModel(nodePlatform, out, run, { data: data.fingerprint });
         emit(
           { event: 'done', steps: run.step, startStep: run.startStep, msPerStep: run.msPerStep, model: saved.where, files: saved.files },
           `saved ${saved.where} (${saved.files.length} files; sentence-transformers SparseEncoder)` +
