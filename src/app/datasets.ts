@@ -8,6 +8,7 @@ import type { RetrievalDataset } from '../retrieval/dataset.ts';
 import { crc32 } from '../util/crc32.ts';
 import { InvalidRequestError } from './limits.ts';
 import { filesRefName, type FilesRef, type Platform } from './platform.ts';
+import type { DatasetSummary } from './results.ts';
 
 export type { RetrievalDataset } from '../retrieval/dataset.ts';
 
@@ -46,15 +47,7 @@ export async function openDataset(platform: Platform, ref: DatasetRef, options: 
   return loadNanoBeir(files, datasetName(ref), undefined, options);
 }
 
-/** What the page shows of a read set. */
-export interface DatasetSummary {
-  name: string;
-  documents: number;
-  queries: number;
-  /** Judgment rows (query, document) over all queries. */
-  judgments: number;
-  warnings: string[];
-}
+export type { DatasetSummary } from './results.ts';
 
 export function summarizeDataset(dataset: RetrievalDataset): DatasetSummary {
   let judgments = 0;

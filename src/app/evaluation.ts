@@ -2,49 +2,24 @@
 // GPU (progress, cancel, a memory check after a measured sample), exact top-k retrieval, trec_eval measures,
 // sparsity, FLOPS, throughput and index size, and BM25 on the same set; the page keeps the set for its search view.
 import type { RetrievalDataset } from '../retrieval/dataset.ts';
-import type { EfficiencyReport } from '../retrieval/efficiency.ts';
 import { evaluateEncoder, type RetrievalReport } from '../retrieval/evaluate.ts';
 import type { Run } from '../retrieval/run-types.ts';
-import type { LatencyReport } from '../retrieval/search.ts';
 import type { SparseEncoder } from '../retrieval/evaluate.ts';
-import { summarizeDataset, type DatasetSummary } from './datasets.ts';
+import { summarizeDataset } from './datasets.ts';
+import type { SetEvaluation, SpladeResult, SystemResult } from './results.ts';
 import { evaluateBm25 } from './evaluate.ts';
 export { HEADLINE_MEASURES, meanMetrics } from './measures.ts';
 import { checkEvaluationMemory, estimateEvaluationMemory, type EvaluationMemory } from './evaluation-memory.ts';
 import type { ModelSession } from './model-session.ts';
-import { checkEvalRequest, checkLengthsFit, type EvalProgress, type EvalRequest } from './requests.ts';
+import { checkEvalRequest, type EvalProgress, type EvalRequest } from './requests.ts';
+import { maxSequenceTokens } from '../model/max-tokens.ts';
 import { EvaluatedSet } from './search-view.ts';
 
 /** Documents encoded first, to measure their density before the memory check. */
 const SAMPLE_DOCUMENTS = 32;
 
 
-export interface SystemResult {
-  /** trec_eval's "all" row. */
-  metrics: Record<string, number>;
-  index: RetrievalReport['index'];
-  latency: LatencyReport;
-  timingsMs: Record<string, number>;
-}
-
-export interface SpladeResult extends SystemResult {
-  efficiency: EfficiencyReport;
-  /** Documents encoded per second (GPU encoding of the corpus). */
-  documentsPerSecond: number;
-}
-
-/** One set's evaluation: what the results table shows, and what is stored for a reload. */
-export interface SetEvaluation {
-  set: DatasetSummary;
-  model: { name: string; key: string; architecture: string };
-  request: EvalRequest;
-  splade: SpladeResult;
-  /** BM25 (k1 0.9, b 0.4) on the same set, or null when not asked for. */
-  bm25: SystemResult | null;
-  memory: EvaluationMemory | null;
-  warnings: string[];
-  evaluatedAt: string;
-}
+export type { SetEvaluation, SpladeResult, SystemResult } from './results.ts';
 
 export interface EvaluateOptions {
   signal?: AbortSignal;
@@ -87,8 +62,10 @@ function guardedEncoder(session: ModelSession, dataset: RetrievalDataset, reques
 
 /** Evaluates the session's model under `request.k` on `dataset`: the results, the TREC run, and (with BM25) what a search view needs. */
 export async function evaluateOnSet(session: ModelSession, dataset: RetrievalDataset, request: EvalRequest, options: EvaluateOptions = {}): Promise<{ result: SetEvaluation; run: Run; kept: EvaluatedSet | null }> {
-  const r = checkEvalRequest(request);
-  checkLengthsFit(session.model.config, { 'The query length': r.queryLength, 'The document length': r.documentLength });
+  const asked = checkEvalRequest(request);
+  const max = maxSequenceTokens(session.model.config);
+  const r = { ...asked, queryLength: Math.min(asked.queryLength, max), documentLength: Math.min(asked.documentLength, max) };
+  const capped = r.queryLength !== asked.queryLength || r.documentLength !== asked.documentLength;
   const memory: { estimate: EvaluationMemory | null } = { estimate: null };
   const encoder = guardedEncoder(session, dataset, r, options, memory);
   const report = await evaluateEncoder(encoder, dataset, { topK: r.topK, search: r.search, onProgress: options.onProgress });
@@ -119,6 +96,7 @@ export async function evaluateOnSet(session: ModelSession, dataset: RetrievalDat
       encodeQuery: async (text) => (await encoder.encodeQueries([text]))[0],
       spladeNdcg: ndcg(report),
       bm25Ndcg: ndcg(bm25Report),
+      run: report.run,
     });
   }
   return {
@@ -129,7 +107,7 @@ export async function evaluateOnSet(session: ModelSession, dataset: RetrievalDat
       splade,
       bm25,
       memory: memory.estimate,
-      warnings: report.warnings,
+      warnings: capped ? [`lengths capped at ${max} tokens, the longest this model encodes (its position table ends there)`, ...report.warnings] : report.warnings,
       evaluatedAt: new Date().toISOString(),
     },
     run: report.run,

@@ -1,6 +1,7 @@
 // What `inspect` and the page report about a backbone: architecture, size, tying, and the head's row-norm
 // statistics at k = 1 and under k, measured by the GPU kernels through the model session.
 import type { GpuContext } from '../gpu/context.ts';
+import type { HostTensor } from '../io/host-tensor.ts';
 import type { HeadStatistics } from '../kernels/head-stats.ts';
 import { HeadMeter } from './head-meter.ts';
 import { headOf, headProvenance } from './model-session.ts';
@@ -67,4 +68,16 @@ export async function inspectModel(ctx: GpuContext, model: OpenedWeights, k: num
   } finally {
     meter.destroy();
   }
+}
+
+/** Mean L2 norm of the rows of a head (V, d), on the host in float64 (a run records what it started from). */
+export function hostMeanRowNorm(head: HostTensor): number {
+  const [V, d] = head.shape;
+  let sum = 0;
+  for (let v = 0; v < V; v++) {
+    let squares = 0;
+    for (let c = 0; c < d; c++) squares += head.data[v * d + c] ** 2;
+    sum += Math.sqrt(squares);
+  }
+  return V > 0 ? sum / V : NaN;
 }

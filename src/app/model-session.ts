@@ -11,7 +11,8 @@ import { HeadMeter, type HeadStatsPair } from './head-meter.ts';
 import { EVAL_LIMITS, checkK, checkRange } from './limits.ts';
 import { openModelRef, type OpenModelOptions, type OpenedModel, type OpenedWeights } from './open-model.ts';
 import type { FilesRef, Platform } from './platform.ts';
-import { checkEncodeRequest, checkLengthsFit, type EncodeRequest } from './requests.ts';
+import { checkEncodeRequest, type EncodeRequest } from './requests.ts';
+import { maxSequenceTokens } from '../model/max-tokens.ts';
 import { summarizeSparse, type SparseSummary } from './sparse-summary.ts';
 
 export type { HeadStatsPair } from './head-meter.ts';
@@ -97,9 +98,10 @@ export class ModelSession {
   /** Sparse vectors of `texts` under k (batched forward passes; progress after each batch; cancel between them). */
   async encode(texts: readonly string[], request: EncodeRequest, options: EncodeProgress = {}): Promise<SparseVector[]> {
     const { k, maxLength, topK } = checkEncodeRequest(request);
-    checkLengthsFit(this.model.config, { 'The maximum length': maxLength });
     await this.setK(k);
-    return this.encoder.encode(texts, { maxLength, topK, onProgress: options.onProgress, signal: options.signal });
+    // Texts are truncated to what the model can encode, as sentence-transformers caps max_seq_length.
+    const fitted = Math.min(maxLength, maxSequenceTokens(this.model.config));
+    return this.encoder.encode(texts, { maxLength: fitted, topK, onProgress: options.onProgress, signal: options.signal });
   }
 
   /** The SPLADE vectors of a query and a document under k, their top terms and their score. */

@@ -4,9 +4,11 @@ import { acquireGpuContext } from '../gpu/acquire.ts';
 import { createCacheStorageCache, createFileListSource } from '../io/file-source-browser.ts';
 import { createHubSource, type FileCache } from '../io/hub.ts';
 import { createUrlFolderSource } from '../io/url-folder-source.ts';
-import { createIdbCheckpointStore, writeIdbModel } from '../train/checkpoint-store-idb.ts';
+import { createIdbCheckpointStore, readIdbModel, writeIdbModel } from '../train/checkpoint-store-idb.ts';
+import { createMemorySource } from '../io/file-source.ts';
 import type { FilesRef, Platform } from './platform.ts';
 import { lockRunInBrowser } from './run-lock-browser.ts';
+import { idbRunCatalog } from './run-store-idb.ts';
 
 /** Cache Storage when the context has it (secure contexts: https or localhost), else no cache. */
 function hubCache(): FileCache | undefined {
@@ -25,9 +27,15 @@ export const browserPlatform: Platform = {
         return createFileListSource(ref.files, `${ref.files.length} picked file(s)`);
       case 'folder':
         throw new Error('the page cannot open a folder path; pick or drop the model files instead');
+      case 'run': {
+        const files = await readIdbModel(ref.id);
+        if (files.size === 0) throw new Error(`Run "${ref.id}" has no saved model (it did not finish, or its storage was cleared).`);
+        return createMemorySource(files, `the model of run "${ref.id}"`);
+      }
     }
   },
   checkpointStore: (run) => createIdbCheckpointStore(run),
   lockRun: (run) => lockRunInBrowser(run),
+  runs: idbRunCatalog,
   writeModel: (run, files) => writeIdbModel(run, files),
 };

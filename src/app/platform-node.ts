@@ -9,6 +9,7 @@ import { createUrlFolderSource } from '../io/url-folder-source.ts';
 import { createFolderCheckpointStore, writeFolderAtomically } from '../train/checkpoint-store-node.ts';
 import type { FilesRef, Platform } from './platform.ts';
 import { lockRunFolder } from './run-lock-node.ts';
+import { createFolderRunStore } from './run-store-node.ts';
 
 /** Checkpoints live in <run folder>/checkpoint, the trained model in <run folder>/model. */
 export const CHECKPOINT_FOLDER = 'checkpoint';
@@ -33,10 +34,13 @@ export const nodePlatform: Platform = {
         });
       case 'files':
         throw new Error('picked files exist only in the page; give the CLI a model folder or a Hub id');
+      case 'run':
+        return createFolderSource(join(ref.id, MODEL_FOLDER));
     }
   },
   checkpointStore: (run) => createFolderCheckpointStore(join(run, CHECKPOINT_FOLDER)),
   lockRun: (run) => lockRunFolder(run),
+  runs: createFolderRunStore(),
   async writeModel(run, files) {
     const dir = join(run, MODEL_FOLDER);
     await writeFolderAtomically(dir, files);

@@ -3,6 +3,7 @@
 import type { GpuContext } from '../gpu/context.ts';
 import type { FileSource } from '../io/file-source.ts';
 import type { CheckpointStore } from '../train/checkpoint.ts';
+import type { RunStore } from './runs.ts';
 
 /** Where a model's (or a data set's) files come from. */
 export type FilesRef =
@@ -13,7 +14,9 @@ export type FilesRef =
   /** A Hugging Face Hub repository, a model's or a dataset's (hubUrl: a mirror or a test server). */
   | { kind: 'hub'; id: string; revision?: string; hubUrl?: string; repoType?: 'model' | 'dataset' }
   /** Files the user picked or dropped (the page). */
-  | { kind: 'files'; files: File[] };
+  | { kind: 'files'; files: File[] }
+  /** The trained model a run saved (its folder's model/ in Node, IndexedDB in the page). */
+  | { kind: 'run'; id: string };
 
 /** A held run: released when the run ends (or by the process's end, which a stale-lock check detects). */
 export interface RunLock {
@@ -27,6 +30,8 @@ export interface Platform {
   checkpointStore(run: string): CheckpointStore;
   /** Takes the one-writer lock of a run, or throws a RunLockedError naming its holder. */
   lockRun(run: string): Promise<RunLock>;
+  /** Where run records are kept (a run folder's run.json in Node, IndexedDB in the page). */
+  readonly runs: RunStore;
   /** Stores a run's trained model (files by path inside the model folder), replacing any earlier one whole; returns where. */
   writeModel(run: string, files: Map<string, Uint8Array>): Promise<string>;
 }
@@ -44,5 +49,7 @@ export function filesRefName(ref: FilesRef): string {
     }
     case 'files':
       return 'local files';
+    case 'run':
+      return `run ${ref.id}`;
   }
 }

@@ -7,6 +7,10 @@ import type { RetrievalDataset } from '../retrieval/dataset.ts';
 import type { InvertedIndex } from '../retrieval/inverted-index.ts';
 import { IndexSearcher } from '../retrieval/search.ts';
 import type { SparseVector } from '../retrieval/sparse-vector.ts';
+import { formatRun } from '../io/trec.ts';
+import type { Run } from '../retrieval/run-types.ts';
+import { exportVectors, type ExportFormat } from './export-vectors.ts';
+import type { ExportFile } from './run-exports.ts';
 import { summarizeSparse, type SparseSummary } from './sparse-summary.ts';
 
 export interface TermContribution {
@@ -106,6 +110,8 @@ export interface EvaluatedSetParts {
   /** Per-query nDCG@10 of each system (trec_eval's per-query rows). */
   spladeNdcg: Map<string, number>;
   bm25Ndcg: Map<string, number>;
+  /** SPLADE's ranking of every query, for a TREC run file. */
+  run: Run;
 }
 
 export class EvaluatedSet {
@@ -119,6 +125,16 @@ export class EvaluatedSet {
 
   get name(): string {
     return this.parts.dataset.name;
+  }
+
+  /** The document vectors for a search engine (Anserini, Qdrant, rank_features JSONL), or SPLADE's TREC run. */
+  exportFile(what: ExportFormat | 'trec'): ExportFile {
+    const stem = this.name.replace(/[^\w.-]+/g, '_');
+    if (what === 'trec') return { name: `${stem}.splade.trec`, type: 'text/plain', bytes: new TextEncoder().encode(formatRun(this.parts.run, 'splade-lab')) };
+    const { dataset, docVectors, vocab } = this.parts;
+    const records = dataset.corpusIds.map((id, d) => ({ id, text: dataset.corpusTexts[d] }));
+    const { lines } = exportVectors(what, records, docVectors, vocab);
+    return { name: `${stem}.${what}.jsonl`, type: 'application/jsonl', bytes: new TextEncoder().encode(lines.join('\n') + '\n') };
   }
 
   /** The set's judged queries (id and text), for the search box's suggestions. */

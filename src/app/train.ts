@@ -4,28 +4,17 @@ import type { GpuContext } from '../gpu/context.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 import { listCheckpoints, readLatestCheckpoint, type CheckpointStore } from '../train/checkpoint.ts';
 import type { TrainingRecipe } from '../train/trainer.ts';
-import { runTraining, type StepReport, type TrainingData } from '../train/training-run.ts';
+import { runTraining, type TrainingData } from '../train/training-run.ts';
 import type { OpenedModel } from './open-model.ts';
 import type { Platform } from './platform.ts';
 import { checkLengthsFit, planTraining, type TrainRequest } from './requests.ts';
 import { savedModelFiles, type ModelCardExtras } from './save-model.ts';
+import { hostMeanRowNorm } from './head-report.ts';
+import { headOf } from './model-session.ts';
+import { RunRecorder, type RunRecord, type RunStore } from './runs.ts';
+import type { CheckpointInfo, TrainEvent } from './train-events.ts';
 
-/** The newest checkpoint of a run. */
-export interface CheckpointInfo {
-  step: number;
-  recipe: TrainingRecipe;
-  k: number;
-  seed: number;
-  /** Where it is kept, for messages. */
-  store: string;
-  name: string;
-}
-
-/** Progress of a training run, as it happens. */
-export type TrainEvent =
-  | { kind: 'start'; startStep: number; resumedFrom: string | null; recipe: TrainingRecipe; k: number; seed: number; provenance: string }
-  | { kind: 'report'; report: StepReport }
-  | { kind: 'checkpoint'; name: string; step: number; store: string };
+export type { CheckpointInfo, TrainEvent } from './train-events.ts';
 
 export interface TrainOptions {
   /** The backbone, or how to open it: opened only once the run's lock is held (a busy run fails before any load). */
@@ -40,6 +29,8 @@ export interface TrainOptions {
   provenance?: string;
   signal?: AbortSignal;
   onEvent?: (event: TrainEvent) => void;
+  /** Keep the run's record (reports, checkpoints, how it ended) in this store, under `run`. */
+  record?: { store: RunStore; sweep?: RunRecord['sweep'] };
 }
 
 /** A finished run still on the GPU: read its weights, then close it (frees the GPU and releases the run). */
@@ -55,7 +46,11 @@ export interface TrainedRun {
   seed: number;
   /** The trained parameters (internal names), read back from the GPU. */
   download(): Promise<Map<string, HostTensor>>;
-  close(): Promise<void>;
+  /**
+   * Frees the GPU, records how the run ended (finished, with where its model was saved; or failed, when saving it
+   * failed) and releases the run.
+   */
+  close(details?: { savedModel?: RunRecord['savedModel']; failure?: string }): Promise<void>;
 }
 
 export async function checkpointInfo(store: CheckpointStore): Promise<CheckpointInfo | null> {
@@ -79,7 +74,19 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
     }
     const provenance =
       options.provenance ?? `${model.name} (${model.config.hfArchitecture}) fine-tuned on ${data.triplets.length} triplets of ${data.fingerprint.name}, head divided by k = ${plan.k}`;
-    const emit = options.onEvent ?? (() => undefined);
+    const recorder = options.record
+      ? new RunRecorder(options.record.store, {
+          id: options.run,
+          sweep: options.record.sweep,
+          model: { name: model.name, key: model.key, architecture: model.config.hfArchitecture, meanRowNorm: hostMeanRowNorm(headOf(model)) },
+          data: data.fingerprint,
+        })
+      : null;
+    let recorded = Promise.resolve();
+    const emit = (event: TrainEvent) => {
+      options.onEvent?.(event);
+      if (recorder) recorded = recorded.then(() => recorder.onEvent(event));
+    };
     const owned = await ctx.ownedAsync(() =>
       runTraining(ctx, model, data, store, {
         recipe: plan.recipe,
@@ -93,8 +100,14 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
         onReport: (report) => emit({ kind: 'report', report }),
         onCheckpoint: (name, step) => emit({ kind: 'checkpoint', name, step, store: store.label }),
       }),
-    );
+    ).catch(async (error: unknown) => {
+      await recorded;
+      const cancelled = (error as { name?: string } | null)?.name === 'AbortError';
+      await recorder?.end(cancelled ? 'cancelled' : 'failed', { message: error instanceof Error ? error.message : String(error) });
+      throw error;
+    });
     await ctx.sync();
+    await recorded;
     const { trainer, startStep, msPerStep } = owned.value;
     let closed = false;
     return {
@@ -106,11 +119,16 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
       k: plan.k,
       seed: plan.seed,
       download: () => trainer.model.download(),
-      async close() {
+      async close(details = {}) {
         if (closed) return;
         closed = true;
         owned.destroy();
-        await lock.release();
+        try {
+          if (details.failure !== undefined) await recorder?.end('failed', { message: details.failure });
+          else await recorder?.end('finished', { savedModel: details.savedModel });
+        } finally {
+          await lock.release();
+        }
       },
     };
   } catch (error) {

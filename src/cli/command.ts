@@ -15,6 +15,8 @@ export interface PositionalSpec {
   name: string;
   help: string;
   optional?: boolean;
+  /** The last positional may take one or more values. */
+  variadic?: boolean;
 }
 
 export interface CommandSpec {
@@ -98,7 +100,7 @@ export class Args {
 /** "usage: splade-lab <name> ..." followed by one line per positional and option, from the table. */
 export function formatUsage(spec: CommandSpec): string {
   const words = [`splade-lab ${spec.name}`];
-  for (const p of spec.positionals ?? []) words.push(p.optional ? `[<${p.name}>]` : `<${p.name}>`);
+  for (const p of spec.positionals ?? []) words.push(`${p.optional ? '[' : ''}<${p.name}>${p.variadic ? '...' : ''}${p.optional ? ']' : ''}`);
   for (const [name, option] of Object.entries(spec.options)) {
     const word = option.value ? `--${name} <${option.value}>` : `--${name}`;
     words.push(option.required ? word : `[${word}]`);
@@ -131,7 +133,8 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Args {
     throw new UsageError((error as Error).message);
   }
   const positionals = spec.positionals ?? [];
-  if (parsed.positionals.length > positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[positionals.length]}"`);
+  const variadic = positionals.at(-1)?.variadic ?? false;
+  if (!variadic && parsed.positionals.length > positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[positionals.length]}"`);
   const missing = positionals.find((p, i) => !p.optional && parsed.positionals[i] === undefined);
   if (missing) throw new UsageError(`<${missing.name}> is required`);
   const args = new Args(spec, parsed.values as Record<string, string | boolean | undefined>, parsed.positionals);

@@ -107,17 +107,21 @@ export const trainCommand: Command = {
         request,
         existing: 'refuse',
         onEvent,
+        record: { store: nodePlatform.runs },
       });
+      let saved;
       try {
-        const saved = await saveTrainedModel(nodePlatform, out, run, { data: data.fingerprint });
-        emit(
-          { event: 'done', steps: run.step, startStep: run.startStep, msPerStep: run.msPerStep, model: saved.where, files: saved.files },
-          `saved ${saved.where} (${saved.files.length} files; sentence-transformers SparseEncoder)` +
-            `${Number.isFinite(run.msPerStep) ? `; ${run.msPerStep.toFixed(0)} ms per step` : ''}`,
-        );
-      } finally {
-        await run.close();
+        saved = await saveTrainedModel(nodePlatform, out, run, { data: data.fingerprint });
+      } catch (error) {
+        await run.close({ failure: error instanceof Error ? error.message : String(error) });
+        throw error;
       }
+      await run.close({ savedModel: saved });
+      emit(
+        { event: 'done', steps: run.step, startStep: run.startStep, msPerStep: run.msPerStep, model: saved.where, files: saved.files },
+        `saved ${saved.where} (${saved.files.length} files; sentence-transformers SparseEncoder)` +
+          `${Number.isFinite(run.msPerStep) ? `; ${run.msPerStep.toFixed(0)} ms per step` : ''}`,
+      );
       return 0;
     } finally {
       ctx.destroy();

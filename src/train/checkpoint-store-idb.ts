@@ -72,3 +72,24 @@ export async function writeIdbModel(run: string, files: Map<string, Uint8Array>,
   }
   return `IndexedDB ${dbName}/${storeName} run "${run}"`;
 }
+
+/** Removes a run's trained model from IndexedDB (nothing happens when it has none). */
+export async function removeIdbModel(run: string, dbName = 'splade-lab-models', storeName = 'models'): Promise<void> {
+  const store = createStore(dbName, storeName);
+  await store('readwrite', (s) => {
+    s.delete(IDBKeyRange.bound([run], [run, []]));
+    return promisifyRequest(s.transaction);
+  });
+}
+
+/** A run's trained model files from IndexedDB (path inside the model folder -> bytes); empty when it has none. */
+export async function readIdbModel(run: string, dbName = 'splade-lab-models', storeName = 'models'): Promise<Map<string, Uint8Array>> {
+  const store = createStore(dbName, storeName);
+  const range = IDBKeyRange.bound([run], [run, []]);
+  const [keys, values] = await store('readonly', (s) => Promise.all([promisifyRequest(s.getAllKeys(range)), promisifyRequest(s.getAll(range))]));
+  const files = new Map<string, Uint8Array>();
+  keys.forEach((key, i) => {
+    if (Array.isArray(key) && typeof key[1] === 'string' && values[i] instanceof Uint8Array) files.set(key[1], values[i]);
+  });
+  return files;
+}

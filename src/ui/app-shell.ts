@@ -2,13 +2,13 @@
 // state in the URL. The model lives in a ModelLoader controller; head statistics and previews are latest-wins tasks.
 import { Task, TaskStatus } from '@lit/task';
 import { LitElement, html, nothing } from 'lit';
-import { toPageFailure } from '../worker/api.ts';
+import { toPageFailure, type TripletsSummary } from '../worker/api.ts';
 import { appShellStyles } from './app-shell-styles.ts';
 import { demoFolderUrl } from './demo-backbone.ts';
 import { ACTIONS, noticeFor } from './failure-notice.ts';
 import { hubConsentNotice, hubHost } from './hub-consent.ts';
 import type { LoadRequest } from './model-picker.ts';
-import { LOCAL_MODEL, ModelLoader } from './model-loader.ts';
+import { LOCAL_MODEL, ModelLoader, RUN_MODEL_PREFIX } from './model-loader.ts';
 import { precomputedPair } from './precomputed-stats.ts';
 import { DEMO_MODEL, paperRowFor } from './presets.ts';
 import { PANELS, readState, writeState, type PageState, type PanelName } from './url-state.ts';
@@ -22,10 +22,12 @@ import './notice-banner.ts';
 import './k-demo-panel.ts';
 import './train-panel.ts';
 import './eval-panel.ts';
+import './runs-panel.ts';
+import './sweep-panel.ts';
 
-const PANEL_TITLES: Record<PanelName, string> = { norms: 'Head norms', preview: 'Live preview', training: 'Training', evaluate: 'Evaluate' };
+const PANEL_TITLES: Record<PanelName, string> = { norms: 'Head norms', preview: 'Live preview', training: 'Training', evaluate: 'Evaluate', runs: 'Runs' };
 /** Panels that stay in the page while hidden, so that a job goes on (and keeps its results) behind other tabs. */
-const KEPT_PANELS: readonly PanelName[] = ['training', 'evaluate'];
+const KEPT_PANELS: readonly PanelName[] = ['training', 'evaluate', 'runs'];
 const STATS_DELAY_MS = 120;
 const PREVIEW_DELAY_MS = 350;
 const TOP_TERMS = 12;
@@ -42,6 +44,9 @@ export class SpladeApp extends LitElement {
   static override properties = {
     _state: { state: true },
     _hubAgreed: { state: true },
+    _triplets: { state: true },
+    _sets: { state: true },
+    _runsGeneration: { state: true },
   };
 
   /** Absolute URL of the demo backbone's folder (ends in "/"); defaults to demo/ next to the page. */
@@ -49,6 +54,12 @@ export class SpladeApp extends LitElement {
   declare _state: PageState;
   /** The user accepted the Hub address the link named (asked once, before any download from it). */
   declare _hubAgreed: boolean;
+  /** The triplets read in the training panel (a sweep trains on them too). */
+  declare _triplets: TripletsSummary | null;
+  /** The retrieval sets chosen in the Evaluate tab (runs can be evaluated on them). */
+  declare _sets: string[];
+  /** Bumped when runs may have changed (a run or a sweep ended), so the Runs tab reads them again. */
+  declare _runsGeneration: number;
 
   private readonly loader = new ModelLoader(this);
 
@@ -82,6 +93,9 @@ export class SpladeApp extends LitElement {
     super();
     this._state = readState(location.search);
     this._hubAgreed = false;
+    this._triplets = null;
+    this._sets = [];
+    this._runsGeneration = 0;
     this.demoUrl = demoFolderUrl(location.href);
   }
 
@@ -138,7 +152,7 @@ export class SpladeApp extends LitElement {
           <suggested-k .target=${s.target} .meanNorm=${mean} @k-change=${this._onK} @target-change=${(e: CustomEvent<{ target: number }>) => this._setState({ target: e.detail.target })}></suggested-k>
         </div>
       </section>
-      ${this._renderTabs()} ${this._renderPanel()} ${this._renderTraining()} ${this._renderEvaluation()}
+      ${this._renderTabs()} ${this._renderPanel()} ${this._renderTraining()} ${this._renderEvaluation()} ${this._renderRuns()}
       <footer class="muted">
         The synthetic demo is a small BERT-style model with random weights (real bert-base-uncased vocabulary), built with
         this site; its head was scaled to a mean row norm of 2.5, like ModernBERT's, so that k visibly matters. It is not a
@@ -218,15 +232,53 @@ export class SpladeApp extends LitElement {
         @demo-settings-change=${(e: CustomEvent<{ ks: number[]; steps: number }>) => this._setState({ demoKs: e.detail.ks, demoSteps: e.detail.steps })}
       ></k-demo-panel>
       <h3>Train the loaded backbone on your triplets</h3>
-      <train-panel .client=${this.loader.client} .summary=${this.loader.summary} .k=${s.k} ?no-gpu=${noGpu}></train-panel>
+      <train-panel
+        .client=${this.loader.client}
+        .summary=${this.loader.summary}
+        .k=${s.k}
+        ?no-gpu=${noGpu}
+        @triplets-change=${(e: CustomEvent<{ summary: TripletsSummary | null }>) => (this._triplets = e.detail.summary)}
+        @runs-change=${this._onRunsChange}
+      ></train-panel>
+      <h3>Sweep k (or the lambdas) on the same triplets</h3>
+      <sweep-panel .client=${this.loader.client} .summary=${this.loader.summary} .triplets=${this._triplets} .sets=${this._sets} .k=${s.k} @runs-change=${this._onRunsChange}></sweep-panel>
     </section>`;
   }
 
   private _renderEvaluation() {
     const s = this._state;
     return html`<section class="card" role="tabpanel" id="panel-evaluate" aria-labelledby="tab-evaluate" ?hidden=${s.panel !== 'evaluate'}>
-      <eval-panel .client=${this.loader.client} .summary=${this.loader.summary} .k=${s.k} .hubUrl=${this.hubUrl} ?no-gpu=${this.loader.gpu === 'none'}></eval-panel>
+      <eval-panel
+        .client=${this.loader.client}
+        .summary=${this.loader.summary}
+        .k=${s.k}
+        .hubUrl=${this.hubUrl}
+        ?no-gpu=${this.loader.gpu === 'none'}
+        @sets-change=${(e: CustomEvent<{ chosen: string[] }>) => (this._sets = e.detail.chosen)}
+      ></eval-panel>
     </section>`;
+  }
+
+  private _renderRuns() {
+    return html`<section class="card" role="tabpanel" id="panel-runs" aria-labelledby="tab-runs" ?hidden=${this._state.panel !== 'runs'}>
+      <runs-panel
+        .client=${this.loader.client}
+        .sets=${this._sets}
+        .generation=${this._runsGeneration}
+        @use-run=${(e: CustomEvent<{ id: string }>) => void this._useRun(e.detail.id)}
+      ></runs-panel>
+    </section>`;
+  }
+
+  private _onRunsChange() {
+    this._runsGeneration++;
+  }
+
+  /** A run's trained model: its head is already divided by the run's k, so the page's k goes back to 1. */
+  private async _useRun(id: string) {
+    this._setState({ k: 1 });
+    await this.loader.useRun(id);
+    this._setState({ panel: 'norms' });
   }
 
   private async _start() {
@@ -237,6 +289,7 @@ export class SpladeApp extends LitElement {
       this.loader.showNotice({ tone: 'info', heading: 'This link used local files', message: 'Pick or drop the model files again above.', actions: [ACTIONS.demo] });
       return;
     }
+    if (model.startsWith(RUN_MODEL_PREFIX)) return this.loader.useRun(model.slice(RUN_MODEL_PREFIX.length));
     // A link that names another Hub server waits for the user's yes before anything is downloaded from it.
     if (hub !== null && model !== DEMO_MODEL) return;
     await this.loader.load({ model });

@@ -2,6 +2,7 @@
 // that carries each line's first and last value, and the same text for screen readers.
 import { LitElement, css, html, nothing, svg } from 'lit';
 import { linearScale, logScale, type Scale } from './chart-scale.ts';
+import './chart-download.ts';
 import { formatValue, seriesStyle } from './series-style.ts';
 import { baseStyles, chartStyles } from './theme.ts';
 
@@ -92,7 +93,8 @@ export class LossChart extends LitElement {
 
   override render() {
     const drawn = this.series.filter((s) => s.points.length > 0);
-    const toggle = html`<label><input type="checkbox" id="log" .checked=${this.log} @change=${this._onLog} /> log scale</label>`;
+    const toggle = html`<span><label><input type="checkbox" id="log" .checked=${this.log} @change=${this._onLog} /> log scale</label>
+      <chart-download name=${this.heading.replace(/[^\w]+/g, '-').toLowerCase() || 'chart'}></chart-download></span>`;
     const top = html`<div class="top"><h3 id="${this.uid}-title">${this.heading}</h3>${toggle}</div>`;
     if (drawn.length === 0) return html`${top}<p class="muted" id="summary">No steps yet.</p>`;
     const values = drawn.flatMap((s) => s.points.map((p) => p.y)).filter((y) => Number.isFinite(y) && (!this.log || y > 0));

@@ -11,6 +11,8 @@ import { DEMO_MODEL, hubIdFor } from './presets.ts';
 
 /** URL model name of picked files: a link cannot carry them. */
 export const LOCAL_MODEL = 'local';
+/** URL model name of a run's trained model ("run:<id>"): it lives in this browser's IndexedDB. */
+export const RUN_MODEL_PREFIX = 'run:';
 
 export interface ModelLoaderHost extends ReactiveControllerHost {
   /** Absolute URL of the demo backbone's folder. */
@@ -85,6 +87,23 @@ export class ModelLoader implements ReactiveController {
     }
   }
 
+  /** Loads a finished run's trained model (kept in this browser) as the page's model. */
+  async useRun(id: string): Promise<void> {
+    if (!this.client || this.gpu === 'none') return;
+    const model = `${RUN_MODEL_PREFIX}${id}`;
+    this.host.modelNamed(model);
+    this.set({ loading: true, progress: null, notice: null });
+    try {
+      const summary = await this.client.useRun(id);
+      this.loadedRequest = { request: { model }, model };
+      this.set({ summary });
+    } catch (error) {
+      this.set({ notice: noticeFor(toPageFailure(error), 'the run\'s model') });
+    } finally {
+      this.set({ loading: false });
+    }
+  }
+
   cancel(): void {
     void this.client?.cancel();
   }
@@ -94,6 +113,7 @@ export class ModelLoader implements ReactiveController {
     this.set({ notice: null });
     const again = action === ACTIONS.retry.id ? this.lastRequest : action === ACTIONS.reload.id ? (this.loadedRequest?.request ?? this.lastRequest) : null;
     if (action === ACTIONS.demo.id) void this.load({ model: DEMO_MODEL });
+    else if (again && !('files' in again) && again.model.startsWith(RUN_MODEL_PREFIX)) void this.useRun(again.model.slice(RUN_MODEL_PREFIX.length));
     else if (again) void this.load(again);
   }
 

@@ -248,6 +248,7 @@ export class TrainPanel extends LitElement {
     this._dataError = '';
     try {
       this._data = await this.client.readTriplets(file);
+      this.dispatchEvent(new CustomEvent('triplets-change', { detail: { summary: this._data }, bubbles: true, composed: true }));
     } catch (error) {
       this._dataError = `${file.name} cannot be used for training. ${toPageFailure(error).message}\nEach line must be: query, Tab, positive passage, Tab, negative passage.`;
     }
@@ -327,6 +328,7 @@ export class TrainPanel extends LitElement {
       this.job.setStatus(`Done: step ${result.step} of ${total}${Number.isFinite(result.msPerStep) ? `, ${formatDuration(result.msPerStep)} per step on average` : ''}.`);
     }
     this.runsFinished++;
+    this.dispatchEvent(new CustomEvent('runs-change', { bubbles: true, composed: true }));
     this.requestUpdate();
   }
 

@@ -2,7 +2,7 @@
 import { K_DEMO_LIMITS, K_RANGE, describeRange, inRange } from '../worker/api.ts';
 import { DEMO_MODEL } from './presets.ts';
 
-export const PANELS = ['norms', 'preview', 'training', 'evaluate'] as const;
+export const PANELS = ['norms', 'preview', 'training', 'evaluate', 'runs'] as const;
 export type PanelName = (typeof PANELS)[number];
 
 export interface PageState {

@@ -1,7 +1,7 @@
 // The page's side of the GPU worker: starts it, wraps its comlink API, and turns its errors into PageFailures
 // (re-exported by api.ts, the page's one door).
 import * as Comlink from 'comlink';
-import type { WorkerApi } from './api.ts';
+import type { WorkerApi } from './api-types.ts';
 
 /** Kinds of failure the page reacts to differently. */
 export type FailureKind = 'no-webgpu' | 'device-lost' | 'too-large' | 'download' | 'format' | 'cancelled' | 'no-model' | 'busy' | 'other';
@@ -51,8 +51,9 @@ export function toPageFailure(error: unknown): PageFailure {
 /** Every WorkerApi method by name (the client builds one call per name; the check below keeps the list complete). */
 const WORKER_METHODS = [
   'init', 'estimate', 'load', 'cancel', 'headStats', 'preview', 'encode', 'kDemo', 'readTriplets', 'trainingCheckpoint', 'train',
-  'openDataset', 'evaluate', 'savedEvaluations', 'search', 'document', 'differences', 'evaluatedQueries', 'cancelJob', 'gpuMemory',
-  'onDeviceLost', 'simulateDeviceLossForTesting',
+  'openDataset', 'evaluate', 'savedEvaluations', 'search', 'document', 'differences', 'evaluatedQueries', 'runs', 'deleteRun',
+  'storageUsed', 'sweep', 'pendingSweep', 'resumeSweep', 'evaluateRuns', 'useRun', 'exportRun', 'exportEvaluated', 'cancelJob', 'gpuMemory', 'onDeviceLost',
+  'simulateDeviceLossForTesting',
 ] as const satisfies readonly (keyof WorkerApi)[];
 
 /** Compiles only while WORKER_METHODS names every method of WorkerApi. */

@@ -1,0 +1,33 @@
+// Evaluating a run's trained model (as saved when it finished), once for the page and the CLI: its head is already
+// divided by the run's k, so it is evaluated as it is (k = 1); each result is kept in the run's record.
+import type { GpuContext } from '../gpu/context.ts';
+import type { RetrievalDataset } from '../retrieval/dataset.ts';
+import { evaluateOnSet, type EvaluateOptions } from './evaluation.ts';
+import type { SetEvaluation } from './results.ts';
+import { openModelSession } from './model-session.ts';
+import type { Platform } from './platform.ts';
+import type { EvalRequest } from './requests.ts';
+import { recordRunEvaluation } from './runs.ts';
+
+export async function evaluateRun(
+  ctx: GpuContext,
+  platform: Platform,
+  runId: string,
+  sets: readonly RetrievalDataset[],
+  request: Omit<EvalRequest, 'k'>,
+  options: Omit<EvaluateOptions, 'bm25'> & { batchSize?: number; /** Called as each set starts. */ onSet?: (index: number, name: string) => void } = {},
+): Promise<SetEvaluation[]> {
+  const session = await openModelSession(ctx, platform, { kind: 'run', id: runId }, { batchSize: options.batchSize });
+  try {
+    const results: SetEvaluation[] = [];
+    for (const [index, dataset] of sets.entries()) {
+      options.onSet?.(index, dataset.name);
+      const { result } = await evaluateOnSet(session, dataset, { ...request, k: 1 }, options);
+      await recordRunEvaluation(platform.runs, runId, result);
+      results.push(result);
+    }
+    return results;
+  } finally {
+    session.destroy();
+  }
+}

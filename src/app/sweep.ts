@@ -1,0 +1,74 @@
+// Sweeps, the paper's way of answering "which k for this backbone?": one run per k (default 1, 2, 4, 8, 16) or per
+// (lambda_q, lambda_d) of its Figure 2 grid, same backbone, data, recipe and seed, trained one after another; the
+// plan is kept so that a reload resumes the queue where it stopped.
+import type { DataFingerprint } from '../train/checkpoint.ts';
+import { InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
+import type { TrainRequest } from './requests.ts';
+
+/** The paper's ks (Table 2). */
+export const DEFAULT_SWEEP_KS = [1, 2, 4, 8, 16] as const;
+/** The paper's Figure 2 grid. */
+export const FIGURE2_LAMBDAS = { queries: [1e-2, 5e-2, 2e-1], documents: [6e-4, 3e-3, 1e-2] } as const;
+/** Runs one sweep may hold (a 3 x 3 lambda grid, or a dozen ks). */
+const MAX_RUNS = 12;
+
+export interface SweepRequest {
+  /** What every run shares (its k and lambdas are set per run). */
+  base: TrainRequest;
+  /** One run per k. */
+  ks?: readonly number[];
+  /** One run per (lambda_q, lambda_d), at base.k. */
+  lambdas?: { queries: readonly number[]; documents: readonly number[] };
+}
+
+export interface SweepPlan {
+  id: string;
+  createdAt: string;
+  modelKey: string;
+  data: DataFingerprint;
+  /** The runs, in order. */
+  runs: TrainRequest[];
+  /** Indices of the runs that finished. */
+  finished: number[];
+}
+
+/** The runs of a sweep, checked against the limits: a k sweep, or a lambda grid (not both). */
+export function planSweepRuns(request: SweepRequest): TrainRequest[] {
+  const { base, ks, lambdas } = request;
+  if ((ks === undefined) === (lambdas === undefined)) throw new InvalidRequestError('A sweep varies either k or the lambdas: give one of them');
+  const runs: TrainRequest[] = ks
+    ? ks.map((k) => ({ ...base, k: checkK(k), resume: false }))
+    : lambdas!.queries.flatMap((q) =>
+        lambdas!.documents.map((d) => ({
+          ...base,
+          lambdaQueries: checkRange(q, TRAIN_LIMITS.lambda, 'lambda_q'),
+          lambdaDocuments: checkRange(d, TRAIN_LIMITS.lambda, 'lambda_d'),
+          resume: false,
+        })),
+      );
+  checkRange(runs.length, { min: 1, max: MAX_RUNS, integer: true }, 'The number of runs in a sweep');
+  const seen = new Set(runs.map((r) => `${r.k} ${r.lambdaQueries} ${r.lambdaDocuments}`));
+  if (seen.size !== runs.length) throw new InvalidRequestError('A sweep lists the same run twice');
+  return runs;
+}
+
+/** A new sweep's plan for a model and data. */
+export function planSweep(request: SweepRequest, modelKey: string, data: DataFingerprint): SweepPlan {
+  const createdAt = new Date().toISOString();
+  return { id: `sweep ${createdAt}`, createdAt, modelKey, data, runs: planSweepRuns(request), finished: [] };
+}
+
+/** The first run of a plan that has not finished, or null when the sweep is done. */
+export function nextSweepRun(plan: SweepPlan): number | null {
+  const index = plan.runs.findIndex((_, i) => !plan.finished.includes(i));
+  return index < 0 ? null : index;
+}
+
+/** ks a user can read from a text field ("1, 2, 4"), within the limits, or an error naming the problem. */
+export function parseKs(text: string): number[] {
+  const ks = text.split(/[\s,]+/).filter(Boolean).map(Number);
+  if (ks.length === 0 || ks.some((k) => !Number.isFinite(k))) throw new InvalidRequestError(`k values are numbers separated by commas, got "${text}"`);
+  ks.forEach((k) => checkK(k));
+  checkRange(ks.length, { ...K_DEMO_LIMITS.ks, max: MAX_RUNS }, 'The number of k values');
+  return ks;
+}

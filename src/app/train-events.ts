@@ -1,0 +1,22 @@
+// The events a training run reports as it goes, and what a saved checkpoint tells, as plain data (the page receives
+// them through the worker, run records are built from them).
+import type { TrainingRecipe } from '../train/trainer.ts';
+import type { StepReport } from '../train/training-run.ts';
+
+/** The newest checkpoint of a run. */
+export interface CheckpointInfo {
+  step: number;
+  recipe: TrainingRecipe;
+  k: number;
+  seed: number;
+  /** Where it is kept, for messages. */
+  store: string;
+  name: string;
+}
+
+/** Progress of a training run, as it happens. */
+export type TrainEvent =
+  | { kind: 'start'; startStep: number; resumedFrom: string | null; recipe: TrainingRecipe; k: number; seed: number; provenance: string }
+  | { kind: 'report'; report: StepReport }
+  | { kind: 'checkpoint'; name: string; step: number; store: string };
+

@@ -1,0 +1,202 @@
+// <sweep-panel>: the paper's answer to "which k?": one run per k (default 1, 2, 4, 8, 16) or per lambda pair of its
+// Figure 2 grid, on the loaded backbone and the triplets picked above, one after another in the worker, with
+// progress per run and overall, cancel, resume after a reload, and an evaluation of each finished run if asked.
+import { Task } from '@lit/task';
+import { LitElement, css, html, nothing } from 'lit';
+import { DEFAULT_SWEEP_KS, EVAL_DEFAULTS, FIGURE2_LAMBDAS, TRAIN_LIMITS, describeRange, inRange, type ModelSummary, type PageSweepRequest, type SweepEvent, type SweepPlan, type TripletsSummary, type WorkerClient } from '../worker/api.ts';
+import { formatDuration, formatK } from './format.ts';
+import { JobController } from './job-controller.ts';
+import { baseStyles, trainingPanelStyles } from './theme.ts';
+import { parseKList } from './url-state.ts';
+
+export type SweepClient = Pick<WorkerClient, 'sweep' | 'pendingSweep' | 'resumeSweep' | 'cancelJob'>;
+
+
+const FIELDS = [
+  { key: 'steps', label: 'Steps per run', value: 100 },
+  { key: 'batchSize', label: 'Batch (triplets)', value: 8 },
+  { key: 'queryLength', label: 'Query tokens', value: 32 },
+  { key: 'documentLength', label: 'Document tokens', value: 128 },
+] as const;
+
+function runWords(request: { k: number; lambdaQueries?: number; lambdaDocuments?: number }, grid: boolean): string {
+  return grid ? `λq ${request.lambdaQueries}, λd ${request.lambdaDocuments}` : `k = ${formatK(request.k)}`;
+}
+
+export class SweepPanel extends LitElement {
+  static override properties = {
+    client: { attribute: false },
+    summary: { attribute: false },
+    triplets: { attribute: false },
+    sets: { attribute: false },
+    k: { type: Number },
+    _grid: { state: true },
+    _ksError: { state: true },
+  };
+
+  declare client: SweepClient | null;
+  declare summary: ModelSummary | null;
+  /** The triplets read in the training panel above (the sweep trains on them). */
+  declare triplets: TripletsSummary | null;
+  /** Sets read in the Evaluate tab (each finished run can be evaluated on them). */
+  declare sets: string[];
+  /** The page's k: the k of every run of a lambda grid. */
+  declare k: number;
+  declare _grid: boolean;
+  declare _ksError: string;
+
+  private readonly job = new JobController(this);
+  private finished = 0;
+  /** Runs in the sweep that is running. */
+  private total = 1;
+  private readonly pending = new Task(this, {
+    task: async ([client, summary, triplets]) => (client && summary && triplets ? client.pendingSweep() : null),
+    args: () => [this.client, this.summary, this.triplets, this.finished] as const,
+  });
+
+  static override styles = [
+    baseStyles,
+    trainingPanelStyles,
+    css`
+      :host {
+        display: block;
+      }
+      .fields {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.6em 1em;
+        align-items: end;
+        margin: 0.5em 0;
+      }
+      label.field {
+        display: flex;
+        flex-direction: column;
+        font-size: 0.9em;
+      }
+      label.field input {
+        width: 7em;
+      }
+      #ks {
+        width: 11em;
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.client = null;
+    this.summary = null;
+    this.triplets = null;
+    this.sets = [];
+    this.k = 1;
+    this._grid = false;
+    this._ksError = '';
+  }
+
+  override render() {
+    const running = this.job.running;
+    const ready = !!this.client && !!this.summary && !!this.triplets && !running;
+    const pending = this.pending.value ?? null;
+    return html`<p class="muted">
+        Same backbone, triplets, recipe and seed for every run; only k (or the lambdas) changes. Each run is kept in the
+        Runs tab with its model; compare them there.
+      </p>
+      <div class="fields">
+        <label class="field">k values <input id="ks" value=${DEFAULT_SWEEP_KS.join(', ')} ?disabled=${running || this._grid} aria-invalid=${String(!!this._ksError)} /></label>
+        <label><input type="checkbox" id="grid" .checked=${this._grid} ?disabled=${running} @change=${(e: Event) => (this._grid = (e.target as HTMLInputElement).checked)} /> instead, the lambda grid of the paper's Figure 2 at k = ${formatK(this.k)}</label>
+        ${FIELDS.map((f) => html`<label class="field">${f.label} <input id="sweep-${f.key}" type="number" value=${f.value} ?disabled=${running} /></label>`)}
+        <label><input type="checkbox" id="sweep-evaluate" ?disabled=${running || this.sets.length === 0} /> evaluate each run on ${this.sets.length ? this.sets.join(', ') : 'the sets read in the Evaluate tab (none yet)'}</label>
+      </div>
+      ${this._ksError ? html`<p class="error" role="alert">${this._ksError}</p>` : nothing}
+      <div class="fields">
+        <button id="start-sweep" class="primary" ?disabled=${!ready} @click=${this._start}>Run the sweep</button>
+        ${pending ? html`<button id="resume-sweep" ?disabled=${!ready} @click=${() => this._resume(pending)}>Resume the sweep (${pending.finished.length} of ${pending.runs.length} runs done)</button>` : nothing}
+        ${running ? html`<button id="cancel-sweep" @click=${() => this.job.cancel()}>Cancel</button>` : nothing}
+        <span class="muted">${this.summary ? (this.triplets ? '' : 'Pick triplets above first.') : 'Load a backbone first.'}</span>
+      </div>
+      <p id="sweep-status" role="status" aria-live="polite">${this.job.status}</p>
+      ${this.job.error ? html`<p class="error" role="alert" id="sweep-error">${this.job.error}</p>` : nothing}`;
+  }
+
+  private _request(): PageSweepRequest | null {
+    const values = {} as Record<(typeof FIELDS)[number]['key'], number>;
+    for (const f of FIELDS) {
+      const field = this.renderRoot.querySelector<HTMLInputElement>(`#sweep-${f.key}`)!;
+      const value = Number(field.value);
+      const ok = field.value.trim() !== '' && inRange(value, TRAIN_LIMITS[f.key]);
+      field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(TRAIN_LIMITS[f.key])}.`);
+      if (!ok) return field.reportValidity(), null;
+      values[f.key] = value;
+    }
+    const base = { k: this.k, ...values, checkpointEvery: Math.max(1, Math.ceil(values.steps / 4)), resume: false };
+    const evaluate = this.renderRoot.querySelector<HTMLInputElement>('#sweep-evaluate')?.checked
+      ? { sets: this.sets, queryLength: EVAL_DEFAULTS.queryLength, documentLength: EVAL_DEFAULTS.documentLength, topK: EVAL_DEFAULTS.topK, prune: 0 }
+      : undefined;
+    if (this._grid) return { base, lambdas: FIGURE2_LAMBDAS, evaluate };
+    const ks = parseKList(this.renderRoot.querySelector<HTMLInputElement>('#ks')!.value);
+    this._ksError = ks ? '' : 'Give k values from 0.25 to 64, separated by commas (at most six).';
+    return ks ? { base, ks, evaluate } : null;
+  }
+
+  private async _start() {
+    const request = this._request();
+    if (!request || !this.client) return;
+    const client = this.client;
+    await this._run(() => client.sweep(request, (event) => this._onEvent(event, !!request.lambdas)));
+  }
+
+  private async _resume(plan: SweepPlan) {
+    const client = this.client;
+    if (!client) return;
+    const grid = new Set(plan.runs.map((r) => r.k)).size === 1 && plan.runs.length > 1;
+    const evaluate = this.renderRoot.querySelector<HTMLInputElement>('#sweep-evaluate')?.checked
+      ? { sets: this.sets, queryLength: EVAL_DEFAULTS.queryLength, documentLength: EVAL_DEFAULTS.documentLength, topK: EVAL_DEFAULTS.topK, prune: 0 }
+      : null;
+    await this._run(() => client.resumeSweep(plan.id, evaluate, (event) => this._onEvent(event, grid)));
+  }
+
+  private async _run(work: () => Promise<SweepPlan>) {
+    const client = this.client!;
+    const plan = await this.job.run(
+      {
+        starting: 'Starting the sweep: uploading the model and compiling the GPU kernels…',
+        cancel: () => client.cancelJob(),
+        cancelling: 'Cancelling after the current step…',
+        cancelled: () => 'Cancelled: the finished runs are kept, and the sweep can be resumed (the stopped run from its last checkpoint).',
+        failed: (failure) => `The sweep stopped: ${failure.message}`,
+      },
+      work,
+    );
+    if (plan) this.job.setStatus(`Done: ${plan.runs.length} runs. Compare them in the Runs tab.`);
+    this.finished++;
+    this.dispatchEvent(new CustomEvent('runs-change', { bubbles: true, composed: true }));
+    this.requestUpdate();
+  }
+
+  private _onEvent(event: SweepEvent, grid: boolean) {
+    if (event.kind === 'run-start') {
+      this.total = event.total;
+      this.job.setStatus(`Run ${event.index + 1} of ${event.total} (${runWords(event.request, grid)})${event.resumed ? ', resumed from its checkpoint' : ''}: starting…`);
+    } else if (event.kind === 'train' && event.event.kind === 'report') {
+      const r = event.event.report;
+      const overall = Math.round((100 * (event.index + (r.step + 1) / r.steps)) / this.total);
+      const left = (r.steps - r.step - 1) * r.msPerStep;
+      this.job.setStatus(
+        `Run ${event.index + 1} of ${this.total}: step ${r.step + 1} of ${r.steps} · ${formatDuration(r.msPerStep)} per step · ` +
+          `${formatDuration(left)} left in this run · ${overall}% of the sweep · loss ${r.total.toPrecision(4)}`,
+      );
+    } else if (event.kind === 'run-done') {
+      const e = event.evaluations[0];
+      this.job.setStatus(`Run ${event.index + 1} of ${event.total} done${e ? `: nDCG@10 ${e.splade.metrics.ndcg_cut_10.toFixed(4)} on ${e.set.name}` : ''}.`);
+      this.dispatchEvent(new CustomEvent('runs-change', { bubbles: true, composed: true }));
+    }
+  }
+}
+
+customElements.define('sweep-panel', SweepPanel);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'sweep-panel': SweepPanel;
+  }
+}

@@ -1,0 +1,185 @@
+// The types of the worker's interface (WorkerApi) and what its calls carry; worker/api.ts re-exports them for the page.
+import type { AdapterReport } from '../app/gpu-types.ts';
+import type { HeadStatsPair } from '../app/model-session.ts';
+import type { KDemoResult, KDemoSeries } from '../app/k-demo.ts';
+import type { MemoryEstimate, ModelSummary as AppModelSummary } from '../app/open-model.ts';
+import type { EncodeRequest, KDemoRequest, TrainRequest } from '../app/requests.ts';
+import type { CheckpointInfo, TrainEvent } from '../app/train.ts';
+import type { TripletsSummary } from '../app/training-data.ts';
+import type { PreviewResult } from '../app/model-session.ts';
+import type { DatasetSummary } from '../app/datasets.ts';
+import type { SetEvaluation } from '../app/evaluation.ts';
+import type { DocumentView, QueryDifference, SearchResult } from '../app/search-view.ts';
+import type { EvalRequest, EvalStage } from '../app/requests.ts';
+import type { RunRecord } from '../app/runs.ts';
+import type { SweepEvent } from '../app/sweep-run.ts';
+import type { SweepPlan } from '../app/sweep.ts';
+import type { ExportFile } from '../app/run-exports.ts';
+
+/** Where a backbone comes from. `File` objects are structured-cloneable, so picked files travel as they are. */
+export type ModelSource =
+  | { kind: 'demo'; /** Absolute URL of the folder holding the generated demo checkpoint (…/demo/). */ url: string }
+  | { kind: 'hub'; id: string; revision?: string; /** Hub base URL; defaults to https://huggingface.co. */ hubUrl?: string }
+  | { kind: 'files'; files: File[] };
+
+/** What the worker found out about the GPU it acquired. */
+export interface GpuReport {
+  adapter: AdapterReport;
+}
+
+/** A loading step the picker shows: fetched bytes so far of a total (null when the server does not say). */
+export interface LoadProgress {
+  stage: 'config' | 'download' | 'upload';
+  file?: string;
+  loaded: number;
+  total: number | null;
+  /** Known once config.json and the weight headers are read, before the weights are downloaded. */
+  estimate?: MemoryEstimate;
+}
+
+/** The loaded backbone, as the page shows it. */
+export interface ModelSummary extends AppModelSummary {
+  /** Human label ("synthetic demo backbone (random weights)" for the bundled backbone). */
+  label: string;
+  synthetic: boolean;
+  /** Set when the model is a run's trained model: its head is already divided by the run's k. */
+  run?: { id: string; k: number; baseMeanRowNorm: number | null };
+}
+
+export interface HistogramOptions {
+  /** Bin edges evenly spaced in log(norm). */
+  logNorm: boolean;
+}
+
+/** A sparse vector as it crosses the worker boundary: vocabulary ids ascending, their weights. */
+export interface SparseVectorData {
+  indices: Uint32Array;
+  values: Float32Array;
+}
+
+/** A retrieval set as the page names it: a NanoBEIR set from the Hub, or a BEIR folder picked or dropped. */
+export type DatasetSource =
+  | { kind: 'nanobeir'; set: string; /** Hub base URL; defaults to https://huggingface.co. */ hubUrl?: string }
+  | { kind: 'files'; files: File[]; /** The folder's name, shown in results. */ name: string };
+
+/** Evaluation settings of the page: the set(s) read before, and how to encode and retrieve. */
+export interface EvaluateRequest extends Omit<EvalRequest, 'search'> {
+  /** Names of read sets (DatasetSummary.name), evaluated one after another. */
+  sets: string[];
+}
+
+/** Where an evaluation is: which set, which stage, how far. */
+export interface EvaluateProgress {
+  set: string;
+  setIndex: number;
+  sets: number;
+  stage: EvalStage;
+  done: number;
+  total: number;
+}
+
+/** Where SPLADE and BM25 differ most on the last evaluated set. */
+export interface Differences {
+  set: string;
+  spladeBetter: QueryDifference[];
+  bm25Better: QueryDifference[];
+}
+
+/** A sweep the page asks for: ks (or a lambda grid) over one base request, optionally evaluating each finished run. */
+export interface PageSweepRequest {
+  base: TrainRequest;
+  ks?: readonly number[];
+  lambdas?: { queries: readonly number[]; documents: readonly number[] };
+  /** Evaluate each finished run's model on these read sets (names), with these lengths. */
+  evaluate?: Omit<EvaluateRequest, 'k'>;
+}
+
+export interface TrainResult {
+  startStep: number;
+  /** Steps taken in all (the run's last step when it finished). */
+  step: number;
+  msPerStep: number;
+}
+
+export interface WorkerApi {
+  /** Acquires the GPU (once); throws a NoWebGpuError with advice when there is none. */
+  init(): Promise<GpuReport>;
+  /** Reads only the config and file sizes and compares the model's needs with the device's limits. */
+  estimate(source: ModelSource): Promise<MemoryEstimate>;
+  /** Loads a backbone onto the GPU (replacing the previous one; after a lost device, on a fresh device);
+   *  refuses models that do not fit before fetching their weights. */
+  load(source: ModelSource, onProgress: (progress: LoadProgress) => void): Promise<ModelSummary>;
+  /** Aborts the running estimate or load; it then rejects with a "cancelled" failure. */
+  cancel(): void;
+  /** Head statistics of W_head and W_head / k from the GPU kernels. */
+  headStats(k: number, options: HistogramOptions): Promise<HeadStatsPair>;
+  /** Sparse vectors of a query and a document under k (forward only) and their dot score. */
+  preview(query: string, doc: string, k: number, topTerms: number): Promise<PreviewResult>;
+  /**
+   * Sparse vectors of many texts under k (batched GPU encoding, forward only), with progress after each batch;
+   * `topK` > 0 keeps each vector's largest weights only.
+   */
+  encode(texts: string[], options: EncodeRequest, onProgress: (done: number, total: number) => void): Promise<SparseVectorData[]>;
+  /**
+   * The teaching demo for each k in turn; `onRun` gets the line of ks[index] so far after every read-back and once
+   * more when it is finished. cancelJob stops it between steps.
+   */
+  kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, index: number, total: number, finished: boolean) => void): Promise<KDemoResult>;
+  /** Reads and checks a triplet TSV (query, positive, negative per line) and keeps it for training. */
+  readTriplets(file: File): Promise<TripletsSummary>;
+  /** The newest checkpoint for the loaded model, the read triplets and k, or null. */
+  trainingCheckpoint(k: number): Promise<CheckpointInfo | null>;
+  /**
+   * Fine-tunes the loaded backbone on the read triplets (head divided by k first), checkpointing into IndexedDB.
+   * Resuming continues the saved run with its own recipe and seed; a new run first discards its checkpoints.
+   */
+  train(request: TrainRequest, onEvent: (event: TrainEvent) => void): Promise<TrainResult>;
+  /** Reads a retrieval set (NanoBEIR from the Hub with download progress, or picked BEIR files) and keeps it for evaluation. */
+  openDataset(source: DatasetSource, onProgress: (progress: LoadProgress) => void): Promise<DatasetSummary>;
+  /**
+   * Evaluates the loaded model under k on the read sets, one after another, with BM25 beside it; each result is stored
+   * in IndexedDB; the last set is kept for the search view. A set too large for memory is refused before encoding.
+   */
+  evaluate(request: EvaluateRequest, onProgress: (progress: EvaluateProgress) => void): Promise<SetEvaluation[]>;
+  /** The stored evaluations of the loaded model (its weights), newest first. */
+  savedEvaluations(): Promise<SetEvaluation[]>;
+  /** A typed query's top documents on the last evaluated set, under SPLADE and BM25, scores split by term. */
+  search(query: string, topK: number): Promise<SearchResult>;
+  /** A document of the last evaluated set with its SPLADE vector. */
+  document(docId: string): Promise<DocumentView>;
+  /** The queries of the last evaluated set where SPLADE and BM25 differ most. */
+  differences(count: number): Promise<Differences>;
+  /** The judged queries of the last evaluated set (id and text), for the search box. */
+  evaluatedQueries(): Promise<{ set: string; queries: { id: string; text: string }[] }>;
+  /** Every run kept in this browser, newest first. */
+  runs(): Promise<RunRecord[]>;
+  /** Removes a run with its checkpoints and saved model. */
+  deleteRun(id: string): Promise<void>;
+  /** Bytes this site stores (runs, checkpoints, models, cached downloads), when the browser says. */
+  storageUsed(): Promise<number | null>;
+  /** Trains a sweep of the loaded backbone on the read triplets, run after run (each recorded, its model saved). */
+  sweep(request: PageSweepRequest, onEvent: (event: SweepEvent) => void): Promise<SweepPlan>;
+  /** The newest unfinished sweep of the loaded model and the read triplets, or null. */
+  pendingSweep(): Promise<SweepPlan | null>;
+  /** Continues an unfinished sweep where it stopped (an interrupted run from its checkpoint). */
+  resumeSweep(id: string, evaluate: PageSweepRequest['evaluate'] | null, onEvent: (event: SweepEvent) => void): Promise<SweepPlan>;
+  /** Evaluates finished runs' models on read sets; each result goes into its run's record. */
+  evaluateRuns(ids: string[], request: Omit<EvaluateRequest, 'k'>, onProgress: (progress: EvaluateProgress & { run: string }) => void): Promise<RunRecord[]>;
+  /** Loads a finished run's trained model as the page's model (head norms, preview, evaluation). */
+  useRun(id: string): Promise<ModelSummary>;
+  /** A file to download: a run's model as a zip of its SparseEncoder folder, or its history as JSON or CSV. */
+  exportRun(id: string, what: 'model' | 'json' | 'csv'): Promise<ExportFile>;
+  /** The last evaluated set's document vectors (Anserini, Qdrant or rank_features JSONL) or its SPLADE TREC run. */
+  exportEvaluated(what: 'anserini' | 'qdrant' | 'es' | 'trec'): Promise<ExportFile>;
+  /** Stops the running teaching demo, training or evaluation (it rejects with a "cancelled" failure; checkpoints stay). */
+  cancelJob(): void;
+  /** Bytes of GPU buffers the worker holds now (models, passes, runs); 0 before the GPU is acquired. */
+  gpuMemory(): Promise<number>;
+  /** Calls `listener` with a message if the GPU device is lost. */
+  onDeviceLost(listener: (message: string) => void): void;
+  /**
+   * Testing aid: destroys the current GPU device so that it reports itself lost (listeners fire, the model is gone,
+   * the next load acquires a fresh device). The page never calls it on its own.
+   */
+  simulateDeviceLossForTesting(): void;
+}

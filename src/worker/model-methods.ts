@@ -1,0 +1,87 @@
+// The worker's model calls: acquiring the GPU, estimating and loading a backbone (or a run's trained model), head
+// statistics, the preview, encoding, GPU memory and a lost device.
+import { estimateModel, openModelRef, summarizeModel } from '../app/open-model.ts';
+import { browserPlatform } from '../app/platform-browser.ts';
+import type { FilesRef } from '../app/platform.ts';
+import type { ModelSource, WorkerApi } from './api.ts';
+import type { WorkerState } from './state.ts';
+
+/** Tokens per preview text, special tokens included. */
+const PREVIEW_MAX_LENGTH = 128;
+const DEMO_LABEL = 'synthetic demo backbone (random weights)';
+
+function modelRef(source: ModelSource): FilesRef {
+  switch (source.kind) {
+    case 'demo':
+      return { kind: 'url', url: source.url, label: 'the synthetic demo backbone' };
+    case 'hub':
+      return { kind: 'hub', id: source.id, revision: source.revision, hubUrl: source.hubUrl };
+    case 'files':
+      return { kind: 'files', files: source.files };
+  }
+}
+
+type ModelMethods = Pick<
+  WorkerApi,
+  'init' | 'estimate' | 'load' | 'useRun' | 'cancel' | 'headStats' | 'preview' | 'encode' | 'gpuMemory' | 'onDeviceLost' | 'simulateDeviceLossForTesting'
+>;
+
+export function modelMethods(state: WorkerState): ModelMethods {
+  return {
+    async init() {
+      return { adapter: (await state.context()).adapter };
+    },
+    async estimate(source) {
+      const signal = state.startCancellable();
+      const ctx = await state.context();
+      return estimateModel(await browserPlatform.files(modelRef(source)), ctx.limits, { signal });
+    },
+    async load(source, onProgress) {
+      const signal = state.startCancellable();
+      const ctx = await state.context();
+      onProgress({ stage: 'config', file: 'config.json', loaded: 0, total: null });
+      let estimate: Parameters<typeof onProgress>[0]['estimate'];
+      const model = await openModelRef(browserPlatform, modelRef(source), {
+        limits: ctx.limits,
+        signal,
+        onEstimate: (e) => onProgress({ stage: 'download', loaded: 0, total: (estimate = e).downloadBytes, estimate: e }),
+        onProgress: (p) => onProgress({ stage: 'download', ...p, estimate }),
+      });
+      onProgress({ stage: 'upload', loaded: 0, total: null });
+      const synthetic = source.kind === 'demo';
+      const label = synthetic ? DEMO_LABEL : model.name;
+      const summary = { ...summarizeModel(model), name: synthetic ? 'demo' : model.name, label, synthetic };
+      return state.installModel(model, summary, `${label}, W_head ${model.config.vocabSize} x ${model.config.hidden}`);
+    },
+    async useRun(id) {
+      const ctx = await state.context();
+      const record = await browserPlatform.runs.get(id);
+      if (!record) throw new Error(`There is no run "${id}" in this browser.`);
+      const model = await openModelRef(browserPlatform, { kind: 'run', id }, { limits: ctx.limits });
+      const label = `trained run: ${record.model.name}, k = ${record.k}, ${record.step} steps`;
+      const summary = { ...summarizeModel(model), name: `run`, label, synthetic: false, run: { id, k: record.k, baseMeanRowNorm: record.model.meanRowNorm } };
+      return state.installModel(model, summary, `${label}, W_head ${model.config.vocabSize} x ${model.config.hidden} (after training)`);
+    },
+    cancel() {
+      state.cancel();
+    },
+    async headStats(k, options) {
+      return state.serialized(() => state.loadedSession().measureHead(k, options));
+    },
+    async preview(query, doc, k, topTerms) {
+      return state.serialized(() => state.loadedSession().preview(query, doc, k, { topTerms, maxLength: PREVIEW_MAX_LENGTH }));
+    },
+    async encode(texts, options, onProgress) {
+      return state.serialized(() => state.loadedSession().encode(texts, options, { onProgress }));
+    },
+    async gpuMemory() {
+      return state.serialized(async () => state.currentContext?.allocatedBytes ?? 0);
+    },
+    onDeviceLost(listener) {
+      state.lostListeners.push(listener);
+    },
+    simulateDeviceLossForTesting() {
+      state.currentContext?.destroy();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+// The worker's training calls: the teaching demo, triplet files, a run (recorded, its model saved, resumable from
+// IndexedDB checkpoints), sweeps of k or of the lambdas (queued, resumable after a reload), and cancel.
+import { runKDemo } from '../app/k-demo.ts';
+import { browserPlatform } from '../app/platform-browser.ts';
+import { EVAL_PAGE_MEMORY_BUDGET } from '../app/evaluation-memory.ts';
+import { requestFromRecipe, type TrainRequest } from '../app/requests.ts';
+import { runIdFor } from '../app/runs.ts';
+import { idbSweepStore, pendingSweep } from '../app/sweep-store-idb.ts';
+import { runSweep, type SweepEvent } from '../app/sweep-run.ts';
+import { planSweep, type SweepPlan } from '../app/sweep.ts';
+import { checkpointInfo } from '../app/train.ts';
+import { trainRun } from '../app/train-run.ts';
+import { readTrainingData } from '../app/training-data.ts';
+import type { PageSweepRequest, WorkerApi } from './api.ts';
+import type { WorkerState } from './state.ts';
+
+type TrainingMethods = Pick<WorkerApi, 'kDemo' | 'readTriplets' | 'trainingCheckpoint' | 'train' | 'sweep' | 'pendingSweep' | 'resumeSweep' | 'cancelJob'>;
+
+/** The page's run key of a request on the loaded model and the read triplets. */
+function runId(state: WorkerState, request: Pick<TrainRequest, 'k' | 'lambdaQueries' | 'lambdaDocuments'>): string {
+  return runIdFor(state.loadedSession().model.key, state.loadedTriplets().data.fingerprint, request);
+}
+
+async function sweepWith(state: WorkerState, plan: SweepPlan, evaluate: PageSweepRequest['evaluate'] | null, signal: AbortSignal, onEvent: (event: SweepEvent) => void): Promise<SweepPlan> {
+  const session = state.loadedSession();
+  const triplets = state.loadedTriplets();
+  return runSweep(await state.context(), browserPlatform, {
+    plan,
+    plans: idbSweepStore,
+    model: session.model,
+    data: triplets.data,
+    runIdOf: (request) => runId(state, request),
+    evaluate: evaluate ? { sets: evaluate.sets.map((name) => state.dataset(name)), request: { ...evaluate, search: 'exhaustive' }, memoryBudget: EVAL_PAGE_MEMORY_BUDGET } : undefined,
+    signal,
+    onEvent,
+  });
+}
+
+export function trainingMethods(state: WorkerState): TrainingMethods {
+  return {
+    async kDemo(request, onRun) {
+      return state.job(async (signal) => runKDemo(await state.context(), request, { signal, onRun }));
+    },
+    async readTriplets(file) {
+      state.triplets = null;
+      state.triplets = readTrainingData(new Uint8Array(await file.arrayBuffer()), file.name);
+      return state.triplets.summary;
+    },
+    async trainingCheckpoint(k) {
+      return checkpointInfo(browserPlatform.checkpointStore(runId(state, { k })));
+    },
+    async train(request, onEvent) {
+      return state.job(async (signal) => {
+        const session = state.loadedSession();
+        const triplets = state.loadedTriplets();
+        const run = runId(state, request);
+        let asked = request;
+        if (request.resume) {
+          const saved = await checkpointInfo(browserPlatform.checkpointStore(run));
+          if (!saved) throw new Error(`No saved run to resume for this model, data and k = ${request.k}; start a new run.`);
+          asked = requestFromRecipe(saved.recipe, saved.k, saved.seed, request.checkpointEvery);
+        }
+        const label = state.summary?.label ?? session.model.name;
+        const provenance = `${label} (${session.model.config.hfArchitecture}), fine-tuned on ${triplets.summary.triplets} triplets of ${triplets.summary.name}, head divided by k = ${request.k}`;
+        const outcome = await trainRun(await state.context(), browserPlatform, {
+          model: session.model,
+          data: triplets.data,
+          run,
+          request: asked,
+          existing: 'replace',
+          provenance,
+          signal,
+          onEvent,
+          record: { store: browserPlatform.runs },
+        });
+        return { startStep: outcome.startStep, step: outcome.step, msPerStep: outcome.msPerStep };
+      });
+    },
+    async sweep(request, onEvent) {
+      return state.job(async (signal) => {
+        const plan = planSweep(request, state.loadedSession().model.key, state.loadedTriplets().data.fingerprint);
+        await idbSweepStore.put(plan);
+        return sweepWith(state, plan, request.evaluate ?? null, signal, onEvent);
+      });
+    },
+    async pendingSweep() {
+      return pendingSweep(state.loadedSession().model.key, state.loadedTriplets().data.fingerprint);
+    },
+    async resumeSweep(id, evaluate, onEvent) {
+      return state.job(async (signal) => {
+        const plan = await idbSweepStore.get(id);
+        if (!plan) throw new Error(`There is no sweep "${id}" in this browser to resume.`);
+        return sweepWith(state, plan, evaluate, signal, onEvent);
+      });
+    },
+    cancelJob() {
+      state.cancelJob();
+    },
+  };
+}
