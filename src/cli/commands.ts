@@ -3,9 +3,12 @@ import { bm25Command } from './bm25.ts';
 import type { Command } from './command.ts';
 import { encodeCommand } from './encode.ts';
 import { evalCommand } from './eval.ts';
+import { handoffCommand } from './handoff.ts';
 import { inspectCommand } from './inspect.ts';
 import { kDemoCommand } from './k-demo.ts';
 import { metricsCommand } from './metrics.ts';
+import { runsCommand } from './runs.ts';
+import { sweepCommand } from './sweep.ts';
 import { tokenizeCommand } from './tokenize.ts';
 import { trainCommand } from './train.ts';
 
@@ -13,9 +16,12 @@ export const commands: Record<string, Command> = {
   bm25: bm25Command,
   encode: encodeCommand,
   eval: evalCommand,
+  handoff: handoffCommand,
   inspect: inspectCommand,
   'k-demo': kDemoCommand,
   metrics: metricsCommand,
+  runs: runsCommand,
+  sweep: sweepCommand,
   tokenize: tokenizeCommand,
   train: trainCommand,
 };

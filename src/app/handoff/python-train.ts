@@ -1,0 +1,208 @@
+// train.py of a hand-off project: splade-lab's recipe on sentence-transformers v5 (SparseEncoder, SpladeLoss over
+// SparseMultipleNegativesRankingLoss, quadratic regulariser ramp), the MLM head divided by k in torch first.
+
+/** The text of train.py. */
+export function trainPy(): string {
+  return String.raw`#!/usr/bin/env python3
+"""SPLADE fine-tuning with sentence-transformers v5, as handed off by splade-lab.
+
+The model is MLMTransformer + SpladePooling(max, relu): max over tokens of log(1 + ReLU(logits)), padding masked.
+Before training the MLM head's vocabulary matrix is divided by k (tied heads: the shared matrix, so the tying stays).
+The loss is SpladeLoss over SparseMultipleNegativesRankingLoss with scale 1/tau, query and document FLOPS weights
+lambda_q and lambda_d ramped quadratically over the first third of the steps. Settings come from splade_lab.json.
+
+    torchrun --nproc_per_node <GPUs> train.py            # or: python train.py on one GPU
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import torch
+from datasets import Dataset
+from sentence_transformers.sparse_encoder import (
+    SparseEncoder,
+    SparseEncoderModelCardData,
+    SparseEncoderTrainer,
+    SparseEncoderTrainingArguments,
+)
+from sentence_transformers.sparse_encoder.callbacks.splade_callbacks import SpladeRegularizerWeightSchedulerCallback
+from sentence_transformers.sparse_encoder.data_collator import SparseEncoderDataCollator
+from sentence_transformers.sparse_encoder.losses import SparseMultipleNegativesRankingLoss, SpladeLoss
+from sentence_transformers.sparse_encoder.models import MLMTransformer, SpladePooling
+
+from splade_data import HERE, backbone_ref, load_settings, read_triplets
+
+SETTINGS = load_settings()
+
+
+def divide_head(mlm: torch.nn.Module, k: float) -> bool:
+    """W_head <- W_head / k in place, before any training step. Returns whether the head is tied.
+
+    A tied head is the input word-embedding matrix itself (one Parameter), so dividing it divides both and the
+    tying survives. The decoder bias is left as it is, as the paper does.
+    """
+    decoder = mlm.get_output_embeddings()
+    embeddings = mlm.get_input_embeddings()
+    tied = decoder.weight is embeddings.weight or decoder.weight.data_ptr() == embeddings.weight.data_ptr()
+    expected = bool(getattr(mlm.config, "tie_word_embeddings", True))
+    if tied != expected:
+        raise RuntimeError(
+            f"{type(mlm).__name__}: the decoder is {'tied' if tied else 'not tied'} to the word embeddings but "
+            f"config.tie_word_embeddings is {expected}; splade-lab divided the head as the config says"
+        )
+    with torch.no_grad():
+        decoder.weight.div_(k)
+    return tied
+
+
+def _dropout_off(ref: str, hub_args: dict) -> dict:
+    """config.json overrides that set every dropout probability of the backbone to 0."""
+    from transformers import AutoConfig
+
+    config = AutoConfig.from_pretrained(ref, **hub_args)
+    return {
+        key: 0.0
+        for key, value in config.to_dict().items()
+        if "dropout" in key and isinstance(value, (int, float)) and not isinstance(value, bool)
+    }
+
+
+def load_encoder(settings: dict = SETTINGS, no_dropout: bool = False) -> SparseEncoder:
+    """The backbone as a SparseEncoder, its head divided by k: what train.py trains and check_step1.py checks."""
+    recipe = settings["recipe"]
+    revision = settings["backbone"].get("revision")
+    hub_args = {"revision": revision} if revision else {}
+    ref = backbone_ref(settings)
+    config_args = dict(hub_args, **(_dropout_off(ref, hub_args) if no_dropout else {}))
+    mlm = MLMTransformer(
+        ref,
+        max_seq_length=max(recipe["query_length"], recipe["document_length"]),
+        model_args=dict(hub_args),
+        tokenizer_args=dict(hub_args),
+        config_args=config_args,
+    )
+    divide_head(mlm.auto_model, settings["k"])
+    pooling = SpladePooling(
+        pooling_strategy="max", activation_function="relu", word_embedding_dimension=mlm.get_sentence_embedding_dimension()
+    )
+    card = SparseEncoderModelCardData(
+        model_name=f"SPLADE {settings['backbone']['name']}, head divided by k = {settings['k']} (splade-lab hand-off)"
+    )
+    return SparseEncoder(modules=[mlm, pooling], similarity_fn_name="dot", model_card_data=card)
+
+
+class TripletCollator(SparseEncoderDataCollator):
+    """Tokenizes queries to query_length and documents to document_length tokens, as splade-lab does.
+
+    (sentence-transformers' own collator uses one max_seq_length for every column and strips the texts; splade-lab
+    truncates queries and documents to their own lengths and keeps the texts as they are.)
+    """
+
+    def __init__(self, tokenizer, query_length: int, document_length: int) -> None:
+        super().__init__(tokenize_fn=None)
+        self.tokenizer = tokenizer
+        self.lengths = {"query": query_length, "positive": document_length, "negative": document_length}
+
+    def encode(self, column: str, texts: list[str], padding: bool = True) -> dict:
+        return self.tokenizer(
+            texts,
+            truncation=True,
+            max_length=self.lengths[column],
+            padding=padding,
+            return_tensors="pt" if padding else None,
+        )
+
+    def __call__(self, features: list[dict]) -> dict[str, torch.Tensor]:
+        batch = {}
+        for column in ("query", "positive", "negative"):  # queries first: SpladeLoss regularises embeddings[0] as queries
+            for key, value in self.encode(column, [row[column] for row in features]).items():
+                batch[f"{column}_{key}"] = value
+        return batch
+
+
+def build_loss(model: SparseEncoder, settings: dict = SETTINGS) -> SpladeLoss:
+    recipe = settings["recipe"]
+    return SpladeLoss(
+        model,
+        loss=SparseMultipleNegativesRankingLoss(model, scale=1.0 / recipe["tau"]),
+        query_regularizer_weight=recipe["lambda_q"],
+        document_regularizer_weight=recipe["lambda_d"],
+    )
+
+
+def parse_args() -> argparse.Namespace:
+    recipe = SETTINGS["recipe"]
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--triplets", default=str(HERE / SETTINGS["data"]["path"]), help="the triplet TSV")
+    parser.add_argument("--allow-other-data", action="store_true", help="train on a TSV other than the handed-off one")
+    parser.add_argument("--out", default=str(HERE / "output"), help="checkpoints in <out>/checkpoints, the model in <out>/final")
+    parser.add_argument("--fp32", action="store_true", help="train in fp32 instead of bf16 mixed precision")
+    parser.add_argument("--no-dropout", action="store_true", help="turn the backbone's dropout off (splade-lab trains without)")
+    parser.add_argument(
+        "--max-grad-norm", type=float, default=0.0,
+        help="clip gradients to this norm; 0 turns clipping off as in splade-lab (transformers' default is 1.0)",
+    )
+    parser.add_argument("--logging-steps", type=int, default=50)
+    parser.add_argument("--save-steps", type=int, default=1000)
+    parser.add_argument("--resume", action="store_true", help="continue from the newest checkpoint in <out>/checkpoints")
+    parser.add_argument("--steps", type=int, default=recipe.get("steps"), help="optimiser steps (instead of epochs)")
+    parser.add_argument("--epochs", type=float, default=recipe.get("epochs") or 1.0)
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = parse_args()
+    recipe = SETTINGS["recipe"]
+    triplets = read_triplets(args.triplets, None if args.allow_other_data else SETTINGS["data"])
+    dataset = Dataset.from_dict(
+        {"query": [t[0] for t in triplets], "positive": [t[1] for t in triplets], "negative": [t[2] for t in triplets]}
+    )
+    model = load_encoder(SETTINGS, no_dropout=args.no_dropout)
+    loss = build_loss(model)
+    # lambda(t) = lambda * (t / int(steps / 3))^2 until a third of the steps, then lambda; t = global step (from 0).
+    ramp = SpladeRegularizerWeightSchedulerCallback(loss, scheduler_type="quadratic", warmup_ratio=1 / 3)
+    optimizer = recipe["optimizer"]
+    out = Path(args.out)
+    training_args = SparseEncoderTrainingArguments(
+        output_dir=str(out / "checkpoints"),
+        per_device_train_batch_size=recipe["batch_per_gpu"],
+        max_steps=args.steps if args.steps else -1,
+        num_train_epochs=args.epochs,
+        learning_rate=recipe["peak_lr"],
+        lr_scheduler_type="linear",
+        warmup_ratio=recipe["warmup_ratio"],
+        optim="adamw_torch",
+        adam_beta1=optimizer["beta1"],
+        adam_beta2=optimizer["beta2"],
+        adam_epsilon=optimizer["eps"],
+        weight_decay=optimizer["weight_decay"],
+        max_grad_norm=args.max_grad_norm,
+        bf16=not args.fp32,
+        seed=SETTINGS["seed"],
+        data_seed=SETTINGS["seed"],
+        dataloader_drop_last=True,
+        logging_steps=args.logging_steps,
+        save_strategy="steps",
+        save_steps=args.save_steps,
+        save_total_limit=2,
+        report_to="none",
+    )
+    collator = TripletCollator(model.tokenizer, recipe["query_length"], recipe["document_length"])
+    trainer = SparseEncoderTrainer(
+        model=model,
+        args=training_args,
+        train_dataset=dataset,
+        loss=loss,
+        data_collator=collator,
+        callbacks=[ramp],
+    )
+    trainer.train(resume_from_checkpoint=True if args.resume else None)
+    trainer.save_model(str(out / "final"))
+
+
+if __name__ == "__main__":
+    main()
+`;
+}
