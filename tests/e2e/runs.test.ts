@@ -1,0 +1,99 @@
+// End-to-end tests of runs in the BUILT page: a sweep of k = 1 and 4 of the demo backbone on a typed-in TSV, two steps
+// each, each run evaluated on a small local BEIR folder; the runs table, the Table-2-like comparison and the scatter
+// appear; a run's model is used as the page's model; its zip export holds a whole SparseEncoder folder; a reload
+// keeps the runs.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { unzipSync } from 'fflate';
+import type { Browser } from 'playwright-core';
+import { openPage, screenshot } from './browser.ts';
+import { smallScifact } from './datasets.ts';
+import { WAIT, startBuiltSite, stopBuiltSite, type BuiltSite } from './site.ts';
+
+const TRIPLETS = [
+  'what causes tides\tthe moon pulls the sea\tcats sleep a lot',
+  'why is the sky blue\tair scatters blue light\tbread needs yeast',
+  'how do bees make honey\tbees turn nectar into honey\ttrains run on rails',
+  'who wrote hamlet\tshakespeare wrote hamlet\tthe river is wide',
+].join('\n');
+
+describe('the built page: runs', { timeout: 900_000 }, () => {
+  let built: BuiltSite | undefined;
+  let browser: Browser;
+  let site: string;
+  let beirDir: string;
+  let files: string[];
+  const offsite: string[] = [];
+
+  before(async () => {
+    beirDir = mkdtempSync(join(tmpdir(), 'splade-e2e-runs-'));
+    files = smallScifact(beirDir);
+    built = await startBuiltSite();
+    ({ browser, site } = built);
+  });
+
+  after(async () => {
+    rmSync(beirDir, { recursive: true, force: true });
+    await stopBuiltSite(built, offsite);
+  });
+
+  it('a 2-k sweep, evaluated, compared, a run used and exported, and the runs kept over a reload', async () => {
+    const { context, page } = await openPage(browser, offsite);
+    await page.goto(`${site}?model=demo&k=1&panel=evaluate`);
+    await page.locator('model-picker #model-label').waitFor(WAIT);
+    // A set to evaluate the runs on.
+    await page.locator('eval-panel dataset-chooser #beir-files').setInputFiles(files);
+    await page.locator('eval-panel dataset-chooser #read-sets', { hasText: '12 queries' }).waitFor(WAIT);
+    // Triplets, then a sweep of k = 1 and 4 with two steps each and small lengths.
+    await page.locator('#tab-training').click();
+    await page.locator('train-panel #triplets').setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
+    await page.locator('train-panel #data', { hasText: '4 triplets' }).waitFor(WAIT);
+    const sweep = page.locator('sweep-panel');
+    await sweep.locator('#ks').fill('1, 4');
+    await sweep.locator('#sweep-steps').fill('2');
+    await sweep.locator('#sweep-batchSize').fill('2');
+    await sweep.locator('#sweep-queryLength').fill('8');
+    await sweep.locator('#sweep-documentLength').fill('16');
+    await sweep.locator('#sweep-evaluate').check();
+    await sweep.locator('#start-sweep').click();
+    await sweep.locator('#sweep-status', { hasText: 'Done: 2 runs' }).or(sweep.locator('#sweep-error')).waitFor({ timeout: 600_000 });
+    assert.equal(await sweep.locator('#sweep-error').count(), 0, (await sweep.locator('#sweep-error').allTextContents()).join(' '));
+    await screenshot(page, '30-sweep-done');
+
+    // The runs table, the comparison and the scatter.
+    await page.locator('#tab-runs').click();
+    const runs = page.locator('runs-panel');
+    await runs.locator('#runs-table tbody tr').nth(1).waitFor(WAIT);
+    assert.equal(await runs.locator('#runs-table tbody tr').count(), 2);
+    for (const box of await runs.locator('#runs-table tbody input[type="checkbox"]').all()) await box.check();
+    const compare = runs.locator('run-compare');
+    await compare.locator('#cmp-table tbody tr').nth(1).waitFor(WAIT);
+    const ndcg = await compare.locator('#cmp-table td[data-measure="ndcg_cut_10"]').allTextContents();
+    assert.ok(ndcg.every((v) => /^\d\.\d{4}$/.test(v.trim())), `both runs evaluated: ${ndcg}`);
+    assert.equal(await compare.locator('scatter-chart g.point').count(), 2, 'one point per run');
+    assert.match((await compare.locator('#best-rule').textContent()) ?? '', /highest nDCG@10/);
+    assert.equal(await compare.locator('loss-chart#cmp-rank g.series').count(), 2, 'one curve per run');
+    await screenshot(page, '31-runs-compare');
+
+    // The model of a run, exported as a zip of its SparseEncoder folder.
+    const [download] = await Promise.all([page.waitForEvent('download'), runs.locator('#runs-table tbody tr').first().locator('button.export-model').click()]);
+    const zip = unzipSync(new Uint8Array(readFileSync(await download.path())));
+    const names = Object.keys(zip).map((name) => name.slice(name.indexOf('/') + 1));
+    for (const file of ['config.json', 'model.safetensors', 'modules.json', '1_SpladePooling/config.json', 'README.md', 'vocab.txt']) assert.ok(names.includes(file), `${file} in ${names.join(', ')}`);
+
+    // Using a run's model: the picker names it, and the preview encodes with it.
+    await runs.locator('#runs-table tbody tr').first().locator('button.use').click();
+    await page.locator('model-picker #model-label', { hasText: 'trained run' }).waitFor(WAIT);
+    await page.locator('#tab-preview').click();
+    await page.locator('preview-panel #score').waitFor(WAIT);
+    await screenshot(page, '32-run-used');
+
+    // A reload keeps the runs.
+    await page.goto(`${site}?model=demo&panel=runs`);
+    await page.locator('runs-panel #runs-table tbody tr').nth(1).waitFor(WAIT);
+    await context.close();
+  });
+});
