@@ -72,3 +72,19 @@ export function parseKs(text: string): number[] {
   checkRange(ks.length, { ...K_DEMO_LIMITS.ks, max: MAX_RUNS }, 'The number of k values');
   return ks;
 }
+
+/** Mean row norms after dividing by k where the paper's backbones did best (Table 2: about 0.16 to 1.8). */
+export const GOOD_DIVIDED_NORMS = { min: 0.16, max: 1.8 } as const;
+
+/**
+ * The ks a sweep should try for a head of this mean row norm: the powers of two whose divided norm falls in
+ * GOOD_DIVIDED_NORMS, and k = 1 as the baseline (at most six). A suggestion of where to look, not an answer: the paper's
+ * best k differs by backbone (RoBERTa collapses at 16, ALBERT does worse at any k > 1).
+ */
+export function suggestSweepKs(meanNorm: number): number[] {
+  if (!(meanNorm > 0)) return [...DEFAULT_SWEEP_KS];
+  const candidates = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64];
+  const inside = candidates.filter((k) => meanNorm / k >= GOOD_DIVIDED_NORMS.min && meanNorm / k <= GOOD_DIVIDED_NORMS.max);
+  const ks = [...new Set([1, ...inside])].sort((a, b) => a - b);
+  return ks.length > 6 ? [1, ...ks.filter((k) => k !== 1).slice(-5)].sort((a, b) => a - b) : ks;
+}

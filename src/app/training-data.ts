@@ -17,6 +17,8 @@ export interface TripletsSummary {
 export interface ReadTrainingData {
   data: TrainingData;
   summary: TripletsSummary;
+  /** The file as read (a hand-off copies it into its project). */
+  bytes: Uint8Array;
 }
 
 /** Parses a triplet TSV (query, positive, negative per line; strict UTF-8); `name` labels errors ("file line N: ..."). */
@@ -24,6 +26,7 @@ export function readTrainingData(bytes: Uint8Array, name: string): ReadTrainingD
   const parsed = parseTriplets(bytes, name);
   const fingerprint = { name: baseName(name), triplets: parsed.triplets.length, crc32: crc32(bytes) };
   return {
+    bytes,
     data: { triplets: parsed.triplets, fingerprint },
     summary: { name: baseName(name), triplets: parsed.triplets.length, bytes: bytes.length, blankLines: parsed.blankLines, header: parsed.header, crc32: fingerprint.crc32 },
   };

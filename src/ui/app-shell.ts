@@ -2,7 +2,7 @@
 // state in the URL. The model lives in a ModelLoader controller; head statistics and previews are latest-wins tasks.
 import { Task, TaskStatus } from '@lit/task';
 import { LitElement, html, nothing } from 'lit';
-import { toPageFailure, type TripletsSummary } from '../worker/api.ts';
+import { DEFAULT_SWEEP_KS, toPageFailure, type TripletsSummary } from '../worker/api.ts';
 import { appShellStyles } from './app-shell-styles.ts';
 import { demoFolderUrl } from './demo-backbone.ts';
 import { ACTIONS, noticeFor } from './failure-notice.ts';
@@ -24,6 +24,7 @@ import './train-panel.ts';
 import './eval-panel.ts';
 import './runs-panel.ts';
 import './sweep-panel.ts';
+import './handoff-panel.ts';
 
 const PANEL_TITLES: Record<PanelName, string> = { norms: 'Head norms', preview: 'Live preview', training: 'Training', evaluate: 'Evaluate', runs: 'Runs' };
 /** Panels that stay in the page while hidden, so that a job goes on (and keeps its results) behind other tabs. */
@@ -47,6 +48,7 @@ export class SpladeApp extends LitElement {
     _triplets: { state: true },
     _sets: { state: true },
     _runsGeneration: { state: true },
+    _sweepKs: { state: true },
   };
 
   /** Absolute URL of the demo backbone's folder (ends in "/"); defaults to demo/ next to the page. */
@@ -60,6 +62,8 @@ export class SpladeApp extends LitElement {
   declare _sets: string[];
   /** Bumped when runs may have changed (a run or a sweep ended), so the Runs tab reads them again. */
   declare _runsGeneration: number;
+  /** The ks the sweep panel offers (a suggested sweep sets them). */
+  declare _sweepKs: readonly number[];
 
   private readonly loader = new ModelLoader(this);
 
@@ -96,6 +100,7 @@ export class SpladeApp extends LitElement {
     this._triplets = null;
     this._sets = [];
     this._runsGeneration = 0;
+    this._sweepKs = DEFAULT_SWEEP_KS;
     this.demoUrl = demoFolderUrl(location.href);
   }
 
@@ -149,7 +154,13 @@ export class SpladeApp extends LitElement {
         <h2 id="k-heading">2 · Divide the head by k</h2>
         <div class="k-row">
           <k-control .k=${s.k} @k-change=${this._onK}></k-control>
-          <suggested-k .target=${s.target} .meanNorm=${mean} @k-change=${this._onK} @target-change=${(e: CustomEvent<{ target: number }>) => this._setState({ target: e.detail.target })}></suggested-k>
+          <suggested-k
+            .target=${s.target}
+            .meanNorm=${mean}
+            @k-change=${this._onK}
+            @target-change=${(e: CustomEvent<{ target: number }>) => this._setState({ target: e.detail.target })}
+            @sweep-ks=${(e: CustomEvent<{ ks: number[] }>) => ((this._sweepKs = e.detail.ks), this._setState({ panel: 'training' }))}
+          ></suggested-k>
         </div>
       </section>
       ${this._renderTabs()} ${this._renderPanel()} ${this._renderTraining()} ${this._renderEvaluation()} ${this._renderRuns()}
@@ -203,6 +214,7 @@ export class SpladeApp extends LitElement {
               ?log-norm=${s.logNorm}
               ?busy=${this.stats.status === TaskStatus.PENDING}
               paper-row=${(this.hubUrl === null && paperRowFor(s.model)) || ''}
+              ?tied=${this.loader.summary?.tiedHead ?? false}
               @log-norm-change=${(e: CustomEvent<{ logNorm: boolean }>) => this._setState({ logNorm: e.detail.logNorm })}
             ></head-norm-panel>`
           : html`<preview-panel
@@ -241,7 +253,17 @@ export class SpladeApp extends LitElement {
         @runs-change=${this._onRunsChange}
       ></train-panel>
       <h3>Sweep k (or the lambdas) on the same triplets</h3>
-      <sweep-panel .client=${this.loader.client} .summary=${this.loader.summary} .triplets=${this._triplets} .sets=${this._sets} .k=${s.k} @runs-change=${this._onRunsChange}></sweep-panel>
+      <sweep-panel
+        .client=${this.loader.client}
+        .summary=${this.loader.summary}
+        .triplets=${this._triplets}
+        .sets=${this._sets}
+        .k=${s.k}
+        .ks=${this._sweepKs}
+        @runs-change=${this._onRunsChange}
+      ></sweep-panel>
+      <h3>Hand off to GPUs: the same training as a sentence-transformers project</h3>
+      <handoff-panel .client=${this.loader.client} .summary=${this.loader.summary} .triplets=${this._triplets} .k=${s.k}></handoff-panel>
     </section>`;
   }
 

@@ -25,9 +25,12 @@ export class HeadNormPanel extends LitElement {
     logCounts: { type: Boolean, attribute: 'log-counts' },
     busy: { type: Boolean },
     paperRow: { type: String, attribute: 'paper-row' },
+    tied: { type: Boolean },
   };
 
   declare stats: HeadStatsPair | null;
+  /** The head is tied to the input embeddings (one matrix). */
+  declare tied: boolean;
   declare k: number;
   declare target: number;
   /** Bins evenly spaced in log(norm): dividing by k then shifts the histogram by log k. */
@@ -79,6 +82,7 @@ export class HeadNormPanel extends LitElement {
 
   constructor() {
     super();
+    this.tied = false;
     this.stats = null;
     this.k = 1;
     this.target = NaN;
@@ -113,6 +117,13 @@ export class HeadNormPanel extends LitElement {
                 ${stats.origin === 'gpu' ? 'Measured on the GPU by the head-statistics kernels' : 'Precomputed (no WebGPU here)'}: ${stats.provenance}.
                 ${headWarning(stats.before)}
               </p>
+              ${this.tied
+                ? html`<p class="muted" id="tied-note">
+                    This head is tied to the input embeddings: it is the word-embedding matrix itself, so dividing it by k also
+                    divides the embeddings (the paper's correction keeps the tying). The histogram above is therefore both the
+                    head's and the embeddings' row norms.
+                  </p>`
+                : nothing}
             </div>
             <div class="tables">
               <head-stats-table .original=${stats.before} .rescaled=${stats.after}></head-stats-table>

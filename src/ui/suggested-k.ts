@@ -1,5 +1,6 @@
 // <suggested-k>: a target mean row norm (default BERT-base's 1.40) and the k that brings the head's mean norm to it.
 import { LitElement, css, html, nothing } from 'lit';
+import { GOOD_DIVIDED_NORMS, suggestSweepKs } from '../worker/api.ts';
 import { formatK, formatStat } from './format.ts';
 import { K_MAX, K_MIN } from './url-state.ts';
 import { baseStyles } from './theme.ts';
@@ -62,7 +63,20 @@ export class SuggestedK extends LitElement {
         A heuristic, not a rule from the paper: BERT-base (mean norm 1.40) trains well at k = 1, so bringing another head's
         mean row norm near 1.40 is a reasonable first k. The paper found the best k by training several (e.g. ModernBERT
         did best at k = 8–16, RoBERTa at k = 2–4).
-      </p>`;
+      </p>
+      ${known ? this._sweep() : nothing}`;
+  }
+
+  /** The ks whose divided norms cover the region where the paper's backbones did best: the sweep decides. */
+  private _sweep() {
+    const ks = suggestSweepKs(this.meanNorm);
+    const norms = ks.map((k) => formatStat(this.meanNorm / k));
+    return html`<p id="suggested-sweep">
+      Suggested sweep: <strong>k = ${ks.map(formatK).join(', ')}</strong> (mean norms after dividing ${norms[0]} … ${norms.at(-1)}). The paper's
+      backbones did best between about ${GOOD_DIVIDED_NORMS.min} and ${GOOD_DIVIDED_NORMS.max}, but the best k differs by backbone
+      (RoBERTa collapsed at 16, ALBERT did worse at any k > 1): the sweep decides.
+      <button id="use-sweep" @click=${() => this.dispatchEvent(new CustomEvent('sweep-ks', { detail: { ks }, bubbles: true, composed: true }))}>Sweep these</button>
+    </p>`;
   }
 
   private _onTarget(event: Event) {

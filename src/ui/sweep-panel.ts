@@ -30,6 +30,7 @@ export class SweepPanel extends LitElement {
     triplets: { attribute: false },
     sets: { attribute: false },
     k: { type: Number },
+    ks: { attribute: false },
     _grid: { state: true },
     _ksError: { state: true },
   };
@@ -42,6 +43,8 @@ export class SweepPanel extends LitElement {
   declare sets: string[];
   /** The page's k: the k of every run of a lambda grid. */
   declare k: number;
+  /** The k values the field starts with (a suggested sweep fills them). */
+  declare ks: readonly number[];
   declare _grid: boolean;
   declare _ksError: string;
 
@@ -89,6 +92,7 @@ export class SweepPanel extends LitElement {
     this.triplets = null;
     this.sets = [];
     this.k = 1;
+    this.ks = DEFAULT_SWEEP_KS;
     this._grid = false;
     this._ksError = '';
   }
@@ -102,7 +106,7 @@ export class SweepPanel extends LitElement {
         Runs tab with its model; compare them there.
       </p>
       <div class="fields">
-        <label class="field">k values <input id="ks" value=${DEFAULT_SWEEP_KS.join(', ')} ?disabled=${running || this._grid} aria-invalid=${String(!!this._ksError)} /></label>
+        <label class="field">k values <input id="ks" .value=${this.ks.map(formatK).join(', ')} ?disabled=${running || this._grid} aria-invalid=${String(!!this._ksError)} /></label>
         <label><input type="checkbox" id="grid" .checked=${this._grid} ?disabled=${running} @change=${(e: Event) => (this._grid = (e.target as HTMLInputElement).checked)} /> instead, the lambda grid of the paper's Figure 2 at k = ${formatK(this.k)}</label>
         ${FIELDS.map((f) => html`<label class="field">${f.label} <input id="sweep-${f.key}" type="number" value=${f.value} ?disabled=${running} /></label>`)}
         <label><input type="checkbox" id="sweep-evaluate" ?disabled=${running || this.sets.length === 0} /> evaluate each run on ${this.sets.length ? this.sets.join(', ') : 'the sets read in the Evaluate tab (none yet)'}</label>

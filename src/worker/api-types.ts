@@ -15,6 +15,7 @@ import type { RunRecord } from '../app/runs.ts';
 import type { SweepEvent } from '../app/sweep-run.ts';
 import type { SweepPlan } from '../app/sweep.ts';
 import type { ExportFile } from '../app/run-exports.ts';
+import type { HandoffRequest } from '../app/handoff.ts';
 
 /** Where a backbone comes from. `File` objects are structured-cloneable, so picked files travel as they are. */
 export type ModelSource =
@@ -171,6 +172,11 @@ export interface WorkerApi {
   exportRun(id: string, what: 'model' | 'json' | 'csv'): Promise<ExportFile>;
   /** The last evaluated set's document vectors (Anserini, Qdrant or rank_features JSONL) or its SPLADE TREC run. */
   exportEvaluated(what: 'anserini' | 'qdrant' | 'es' | 'trec'): Promise<ExportFile>;
+  /**
+   * A ready sentence-transformers project training the loaded backbone on the read triplets with this request on GPUs
+   * (torchrun), with splade-lab's first batch and step-0 losses to check it against, as a zip.
+   */
+  handoff(request: HandoffRequest): Promise<ExportFile>;
   /** Stops the running teaching demo, training or evaluation (it rejects with a "cancelled" failure; checkpoints stay). */
   cancelJob(): void;
   /** Bytes of GPU buffers the worker holds now (models, passes, runs); 0 before the GPU is acquired. */

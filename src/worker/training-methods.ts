@@ -11,10 +11,12 @@ import { planSweep, type SweepPlan } from '../app/sweep.ts';
 import { checkpointInfo } from '../app/train.ts';
 import { trainRun } from '../app/train-run.ts';
 import { readTrainingData } from '../app/training-data.ts';
+import { handoffProject } from '../app/handoff.ts';
+import { zipFiles } from '../app/run-exports.ts';
 import type { PageSweepRequest, WorkerApi } from './api.ts';
 import type { WorkerState } from './state.ts';
 
-type TrainingMethods = Pick<WorkerApi, 'kDemo' | 'readTriplets' | 'trainingCheckpoint' | 'train' | 'sweep' | 'pendingSweep' | 'resumeSweep' | 'cancelJob'>;
+type TrainingMethods = Pick<WorkerApi, 'kDemo' | 'readTriplets' | 'trainingCheckpoint' | 'train' | 'sweep' | 'pendingSweep' | 'resumeSweep' | 'handoff' | 'cancelJob'>;
 
 /** The page's run key of a request on the loaded model and the read triplets. */
 function runId(state: WorkerState, request: Pick<TrainRequest, 'k' | 'lambdaQueries' | 'lambdaDocuments'>): string {
@@ -91,6 +93,13 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
         const plan = await idbSweepStore.get(id);
         if (!plan) throw new Error(`There is no sweep "${id}" in this browser to resume.`);
         return sweepWith(state, plan, evaluate, signal, onEvent);
+      });
+    },
+    async handoff(request) {
+      return state.job(async () => {
+        const triplets = state.loadedTriplets();
+        const files = await handoffProject(await state.context(), { model: state.loadedSession().model, data: triplets.data, tripletBytes: triplets.bytes, request });
+        return { name: 'splade-lab-handoff.zip', type: 'application/zip', bytes: zipFiles(files, 'splade-lab-handoff') };
       });
     },
     cancelJob() {

@@ -1,7 +1,7 @@
 // End-to-end tests of runs in the BUILT page: a sweep of k = 1 and 4 of the demo backbone on a typed-in TSV, two steps
 // each, each run evaluated on a small local BEIR folder; the runs table, the Table-2-like comparison and the scatter
-// appear; a run's model is used as the page's model; its zip export holds a whole SparseEncoder folder; a reload
-// keeps the runs.
+// appear; the hand-off project downloads; a run's model is used as the page's model; its zip export holds a whole
+// SparseEncoder folder; a reload keeps the runs.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,6 +62,15 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     await sweep.locator('#sweep-status', { hasText: 'Done: 2 runs' }).or(sweep.locator('#sweep-error')).waitFor({ timeout: 600_000 });
     assert.equal(await sweep.locator('#sweep-error').count(), 0, (await sweep.locator('#sweep-error').allTextContents()).join(' '));
     await screenshot(page, '30-sweep-done');
+
+    // The hand-off: a project for GPUs, as a zip (small sizes, so that its one splade-lab step is quick here).
+    const handoff = page.locator('handoff-panel');
+    for (const [field, value] of [['gpus', '2'], ['batchSize', '2'], ['queryLength', '8'], ['documentLength', '16']]) await handoff.locator(`#handoff-${field}`).fill(value);
+    const [project] = await Promise.all([page.waitForEvent('download', { timeout: 300_000 }), handoff.locator('#handoff').click()]);
+    const projectFiles = Object.keys(unzipSync(new Uint8Array(readFileSync(await project.path())))).map((name) => name.slice(name.indexOf('/') + 1));
+    for (const file of ['train.py', 'check_step1.py', 'expected_step1.json', 'requirements.txt', 'launch.sh', 'README.md', 'data/tiny.tsv']) {
+      assert.ok(projectFiles.includes(file), `${file} in the hand-off: ${projectFiles.join(', ')}`);
+    }
 
     // The runs table, the comparison and the scatter.
     await page.locator('#tab-runs').click();

@@ -1,0 +1,119 @@
+// <handoff-panel>: when the browser is outgrown: a ready sentence-transformers project that trains the loaded backbone
+// on the picked triplets with the page's k and the paper's recipe on N GPUs (torchrun), with a one-minute check that
+// PyTorch computes splade-lab's first-batch losses, downloaded as a zip.
+import { LitElement, css, html, nothing } from 'lit';
+import { TRAIN_LIMITS, describeRange, inRange, type ModelSummary, type TripletsSummary, type WorkerClient } from '../worker/api.ts';
+import { downloadFile } from './download.ts';
+import { formatK } from './format.ts';
+import { JobController } from './job-controller.ts';
+import { baseStyles, trainingPanelStyles } from './theme.ts';
+
+export type HandoffClient = Pick<WorkerClient, 'handoff' | 'cancelJob'>;
+
+const FIELDS = [
+  { key: 'gpus', label: 'GPUs', value: 8, range: { min: 1, max: 1024, integer: true } },
+  { key: 'batchSize', label: 'Batch per GPU', value: 64, range: TRAIN_LIMITS.batchSize },
+  { key: 'queryLength', label: 'Query tokens', value: 256, range: TRAIN_LIMITS.queryLength },
+  { key: 'documentLength', label: 'Document tokens', value: 256, range: TRAIN_LIMITS.documentLength },
+] as const;
+
+export class HandoffPanel extends LitElement {
+  static override properties = {
+    client: { attribute: false },
+    summary: { attribute: false },
+    triplets: { attribute: false },
+    k: { type: Number },
+  };
+
+  declare client: HandoffClient | null;
+  declare summary: ModelSummary | null;
+  declare triplets: TripletsSummary | null;
+  declare k: number;
+
+  private readonly job = new JobController(this);
+
+  static override styles = [
+    baseStyles,
+    trainingPanelStyles,
+    css`
+      :host {
+        display: block;
+      }
+      .fields {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.6em 1em;
+        align-items: end;
+      }
+      label.field {
+        display: flex;
+        flex-direction: column;
+        font-size: 0.9em;
+      }
+      label.field input {
+        width: 6em;
+      }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.client = null;
+    this.summary = null;
+    this.triplets = null;
+    this.k = 1;
+  }
+
+  override render() {
+    const ready = !!this.client && !!this.summary && !!this.triplets && !this.job.running;
+    return html`<p class="muted">
+        One epoch over the picked triplets with the paper's recipe (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3
+        ramped over a third, bf16), the head divided by k = ${formatK(this.k)} before training. The zip holds train.py,
+        launch.sh (torchrun), pinned requirements, the triplets, and check_step1.py: run it first on the GPU machine; it
+        must print PASS (splade-lab's first batch and step-0 losses, reproduced in PyTorch).
+        ${this.summary?.run ? html`<strong>The loaded model is a trained run: its head is already divided by k = ${formatK(this.summary.run.k)}.</strong>` : nothing}
+      </p>
+      <div class="fields">
+        ${FIELDS.map((f) => html`<label class="field">${f.label} <input id="handoff-${f.key}" type="number" value=${f.value} ?disabled=${this.job.running} /></label>`)}
+        <button id="handoff" class="primary" ?disabled=${!ready} @click=${this._handoff}>Write the project (.zip)</button>
+        <span class="muted">${this.summary ? (this.triplets ? '' : 'Pick triplets above first.') : 'Load a backbone first.'}</span>
+      </div>
+      <p id="handoff-status" role="status" aria-live="polite">${this.job.status}</p>
+      ${this.job.error ? html`<p class="error" role="alert" id="handoff-error">${this.job.error}</p>` : nothing}`;
+  }
+
+  private async _handoff() {
+    const client = this.client;
+    if (!client) return;
+    const values = {} as Record<(typeof FIELDS)[number]['key'], number>;
+    for (const f of FIELDS) {
+      const field = this.renderRoot.querySelector<HTMLInputElement>(`#handoff-${f.key}`)!;
+      const value = Number(field.value);
+      const ok = field.value.trim() !== '' && inRange(value, f.range);
+      field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(f.range)}.`);
+      if (!ok) return void field.reportValidity();
+      values[f.key] = value;
+    }
+    const file = await this.job.run(
+      {
+        starting: 'Writing the project: one training step of splade-lab on the first batch gives the losses to check against…',
+        cancel: () => client.cancelJob(),
+        cancelled: () => 'Cancelled.',
+        failed: (failure) => `The hand-off failed: ${failure.message}`,
+      },
+      () => client.handoff({ k: this.k, ...values }),
+    );
+    if (file) {
+      downloadFile(file);
+      this.job.setStatus(`Downloaded ${file.name}: unzip it on the GPU machine and follow its README.`);
+    }
+  }
+}
+
+customElements.define('handoff-panel', HandoffPanel);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'handoff-panel': HandoffPanel;
+  }
+}
