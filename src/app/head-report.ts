@@ -70,14 +70,20 @@ export async function inspectModel(ctx: GpuContext, model: OpenedWeights, k: num
   }
 }
 
-/** Mean L2 norm of the rows of a head (V, d), on the host in float64 (a run records what it started from). */
-export function hostMeanRowNorm(head: HostTensor): number {
+/** L2 norm of every row of a head (V, d), on the host in float64 (a run records what it started from). */
+export function hostRowNorms(head: HostTensor): Float64Array {
   const [V, d] = head.shape;
-  let sum = 0;
+  const norms = new Float64Array(V);
   for (let v = 0; v < V; v++) {
     let squares = 0;
     for (let c = 0; c < d; c++) squares += head.data[v * d + c] ** 2;
-    sum += Math.sqrt(squares);
+    norms[v] = Math.sqrt(squares);
   }
-  return V > 0 ? sum / V : NaN;
+  return norms;
+}
+
+/** Mean L2 norm of the rows of a head (V, d). */
+export function hostMeanRowNorm(head: HostTensor): number {
+  const norms = hostRowNorms(head);
+  return norms.length > 0 ? norms.reduce((a, b) => a + b, 0) / norms.length : NaN;
 }

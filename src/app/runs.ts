@@ -21,6 +21,8 @@ export interface RunRecord {
     architecture: string;
     /** Mean L2 row norm of W_head as loaded (k = 1); divided by k, what the run trained from. */
     meanRowNorm: number | null;
+    /** Every row's L2 norm of W_head as loaded (5 significant digits), to draw beside the trained head; null if not kept. */
+    rowNorms: number[] | null;
   };
   k: number;
   seed: number;

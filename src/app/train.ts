@@ -9,7 +9,7 @@ import type { OpenedModel } from './open-model.ts';
 import type { Platform } from './platform.ts';
 import { checkLengthsFit, planTraining, type TrainRequest } from './requests.ts';
 import { savedModelFiles, type ModelCardExtras } from './save-model.ts';
-import { hostMeanRowNorm } from './head-report.ts';
+import { hostRowNorms } from './head-report.ts';
 import { headOf } from './model-session.ts';
 import { RunRecorder, type RunRecord, type RunStore } from './runs.ts';
 import type { CheckpointInfo, TrainEvent } from './train-events.ts';
@@ -60,6 +60,12 @@ export async function checkpointInfo(store: CheckpointStore): Promise<Checkpoint
   return { step: t, recipe, k, seed, store: store.label, name: latest.name };
 }
 
+/** The head a run starts from, as its record keeps it: the mean row norm and every row norm (5 significant digits). */
+function headNormsOf(model: OpenedModel): { meanRowNorm: number; rowNorms: number[] } {
+  const norms = hostRowNorms(headOf(model));
+  return { meanRowNorm: norms.reduce((a, b) => a + b, 0) / Math.max(1, norms.length), rowNorms: Array.from(norms, (n) => Number(n.toPrecision(5))) };
+}
+
 /** Trains `model` on `data` as `request` says; every GPU buffer of the run is its own (the model itself is untouched). */
 export async function trainModel(ctx: GpuContext, platform: Platform, options: TrainOptions): Promise<TrainedRun> {
   const { data, request } = options;
@@ -78,7 +84,7 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
       ? new RunRecorder(options.record.store, {
           id: options.run,
           sweep: options.record.sweep,
-          model: { name: model.name, key: model.key, architecture: model.config.hfArchitecture, meanRowNorm: hostMeanRowNorm(headOf(model)) },
+          model: { name: model.name, key: model.key, architecture: model.config.hfArchitecture, ...headNormsOf(model) },
           data: data.fingerprint,
         })
       : null;

@@ -8,9 +8,9 @@ import { demoFolderUrl } from './demo-backbone.ts';
 import { ACTIONS, noticeFor } from './failure-notice.ts';
 import { hubConsentNotice, hubHost } from './hub-consent.ts';
 import type { LoadRequest } from './model-picker.ts';
-import { LOCAL_MODEL, ModelLoader, RUN_MODEL_PREFIX } from './model-loader.ts';
+import { ModelLoader } from './model-loader.ts';
 import { precomputedPair } from './precomputed-stats.ts';
-import { DEMO_MODEL, paperRowFor } from './presets.ts';
+import { DEMO_MODEL, LOCAL_MODEL, RUN_MODEL_PREFIX, paperRowFor } from './presets.ts';
 import { PANELS, readState, writeState, type PageState, type PanelName } from './url-state.ts';
 import { baseStyles } from './theme.ts';
 import './model-picker.ts';
@@ -79,6 +79,12 @@ export class SpladeApp extends LitElement {
     onError: (error) => {
       if ((error as { name?: string })?.name !== 'AbortError') this.loader.showNotice(noticeFor(toPageFailure(error), this._state.model));
     },
+  });
+
+  /** A run's head as loaded, divided by its k and after training, when the model in use is a run's. */
+  private readonly runHeads = new Task(this, {
+    task: async ([client, summary, logNorm]) => (client && summary?.run ? client.runHeadStats({ logNorm }) : null),
+    args: () => [this.loader.client, this.loader.summary, this._state.logNorm] as const,
   });
 
   /** The preview's vectors of the query and the document at the current k. */
@@ -209,6 +215,7 @@ export class SpladeApp extends LitElement {
       ${s.panel === 'norms'
           ? html`<head-norm-panel
               .stats=${this.stats.value ?? null}
+              .runHeads=${this.runHeads.value ?? null}
               .k=${s.k}
               .target=${s.target}
               ?log-norm=${s.logNorm}

@@ -1,10 +1,11 @@
 // <head-norm-panel>: the centre piece: row-norm histogram before/after k, statistics, the paper's Table 1 beside them.
 import { LitElement, css, html, nothing } from 'lit';
-import type { HeadStatsPair } from '../worker/api.ts';
+import type { HeadStatsPair, RunHeadStats } from '../worker/api.ts';
 import './norm-histogram.ts';
 import './stats-table.ts';
 import './paper-table.ts';
 import './panel-explainer.ts';
+import { formatK, formatStat } from './format.ts';
 import { baseStyles } from './theme.ts';
 
 /** What the figures leave out or cannot show: rows that are NaN or Inf, or a head of zeros. */
@@ -19,6 +20,7 @@ function headWarning(stats: HeadStatsPair['before']) {
 export class HeadNormPanel extends LitElement {
   static override properties = {
     stats: { attribute: false },
+    runHeads: { attribute: false },
     k: { type: Number },
     target: { type: Number },
     logNorm: { type: Boolean, attribute: 'log-norm' },
@@ -29,6 +31,8 @@ export class HeadNormPanel extends LitElement {
   };
 
   declare stats: HeadStatsPair | null;
+  /** Set when the model in use is a run's: its head as loaded, divided by the run's k and after training. */
+  declare runHeads: RunHeadStats | null;
   /** The head is tied to the input embeddings (one matrix). */
   declare tied: boolean;
   declare k: number;
@@ -84,6 +88,7 @@ export class HeadNormPanel extends LitElement {
     super();
     this.tied = false;
     this.stats = null;
+    this.runHeads = null;
     this.k = 1;
     this.target = NaN;
     this.logNorm = false;
@@ -112,7 +117,7 @@ export class HeadNormPanel extends LitElement {
       ${stats
         ? html`<div class="layout ${this.busy ? 'busy' : ''}" aria-busy=${String(this.busy)}>
             <div>
-              <norm-histogram .original=${stats.before} .rescaled=${stats.after} .k=${stats.after.k} .target=${this.target} ?log-counts=${this.logCounts}></norm-histogram>
+              ${this._histogram(stats)}
               <p class="provenance muted" id="provenance">
                 ${stats.origin === 'gpu' ? 'Measured on the GPU by the head-statistics kernels' : 'Precomputed (no WebGPU here)'}: ${stats.provenance}.
                 ${headWarning(stats.before)}
@@ -132,6 +137,21 @@ export class HeadNormPanel extends LitElement {
           </div>`
         : html`<p class="muted">${this.busy ? 'Measuring the head on the GPU…' : 'Load a model to see its head.'}</p>
             <paper-table1 highlight=${this.paperRow}></paper-table1>`}`;
+  }
+
+  /** The run's three heads when a run's model is in use, else the loaded head at k = 1 and at k. */
+  private _histogram(stats: HeadStatsPair) {
+    const run = this.runHeads;
+    if (!run) {
+      return html`<norm-histogram .original=${stats.before} .rescaled=${stats.after} .k=${stats.after.k} .target=${this.target} ?log-counts=${this.logCounts}></norm-histogram>`;
+    }
+    return html`<norm-histogram .original=${run.loaded} .rescaled=${run.divided} .trained=${run.trained} .k=${run.k} ?log-counts=${this.logCounts}></norm-histogram>
+      <p class="muted" id="run-heads">
+        This run's head three ways: the backbone as loaded (mean row norm ${formatStat(run.loaded.summary.mean)}), divided by
+        k = ${formatK(run.k)} where training started (${formatStat(run.divided.summary.mean)}), and after training
+        (${formatStat(run.trained.summary.mean)}). The trained head already holds the division: keep k = 1 for it. The table
+        beside gives the trained head's figures.
+      </p>`;
   }
 
   private _onLogNorm(event: Event) {

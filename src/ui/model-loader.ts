@@ -7,12 +7,7 @@ import type { DemoHeadNorms } from './demo-backbone.ts';
 import { ACTIONS, noticeFor, type Notice } from './failure-notice.ts';
 import type { LoadRequest } from './model-picker.ts';
 import { fetchDemoNorms } from './precomputed-stats.ts';
-import { DEMO_MODEL, hubIdFor } from './presets.ts';
-
-/** URL model name of picked files: a link cannot carry them. */
-export const LOCAL_MODEL = 'local';
-/** URL model name of a run's trained model ("run:<id>"): it lives in this browser's IndexedDB. */
-export const RUN_MODEL_PREFIX = 'run:';
+import { DEMO_MODEL, LOCAL_MODEL, RUN_MODEL_PREFIX, hubIdFor } from './presets.ts';
 
 export interface ModelLoaderHost extends ReactiveControllerHost {
   /** Absolute URL of the demo backbone's folder. */

@@ -2,7 +2,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { LoadProgress, MemoryEstimate, ModelSummary } from '../worker/api.ts';
 import { formatBytes, formatCount } from './format.ts';
-import { DEMO_LABEL, DEMO_MODEL, MODEL_PRESETS, presetByKey } from './presets.ts';
+import { DEMO_LABEL, DEMO_MODEL, LOCAL_MODEL, MODEL_PRESETS, RUN_MODEL_PREFIX, isHubId, presetByKey } from './presets.ts';
 import { baseStyles } from './theme.ts';
 
 /** What the user asked to load: a model name (demo, preset key or Hub id) or picked files. */
@@ -99,11 +99,11 @@ export class ModelPicker extends LitElement {
   }
 
   override willUpdate(changed: Map<string, unknown>) {
-    if (changed.has('model') && this.model !== DEMO_MODEL && !presetByKey(this.model)) this._hubId = this.model;
+    if (changed.has('model') && isHubId(this.model)) this._hubId = this.model;
   }
 
   override render() {
-    const selected = this.model === DEMO_MODEL || presetByKey(this.model) ? this.model : '';
+    const selected = isHubId(this.model) ? '' : this.model;
     const locked = this.loading || this.noGpu;
     return html`<div class="row">
         <label class="field"
@@ -114,6 +114,8 @@ export class ModelPicker extends LitElement {
               ${MODEL_PRESETS.map((p) => html`<option value=${p.key} ?selected=${selected === p.key}>${p.label}</option>`)}
             </optgroup>
             ${selected === '' ? html`<option value="" selected>Other (Hub id below)</option>` : nothing}
+            ${selected === LOCAL_MODEL ? html`<option value=${LOCAL_MODEL} selected>Local files (picked below)</option>` : nothing}
+            ${selected.startsWith(RUN_MODEL_PREFIX) ? html`<option value=${selected} selected>A trained run (see the Runs tab)</option>` : nothing}
           </select>
         </label>
         <form class="row" @submit=${this._onHubSubmit}>
@@ -179,7 +181,7 @@ export class ModelPicker extends LitElement {
 
   private _onPreset(event: Event) {
     const key = (event.target as HTMLSelectElement).value;
-    if (key) this._request({ model: key });
+    if (key === DEMO_MODEL || presetByKey(key)) this._request({ model: key });
   }
 
   private _onHubInput(event: Event) {

@@ -1,4 +1,5 @@
-// <norm-histogram>: overlaid SVG histograms of the head's row norms at k = 1 and after dividing by k, on shared bins.
+// <norm-histogram>: overlaid SVG histograms of the head's row norms at k = 1, after dividing by k and (for a run's
+// model) after training, on shared bins.
 import { LitElement, css, html, nothing, svg } from 'lit';
 import type { HeadStatistics } from '../worker/api.ts';
 import { binEdges, linearScale, logCountScale, logScale, tickLabel, type Scale } from './chart-scale.ts';
@@ -11,12 +12,13 @@ const MARGIN = { left: 58, right: 18, top: 26, bottom: 46 };
 const PLOT_W = WIDTH - MARGIN.left - MARGIN.right;
 const PLOT_H = HEIGHT - MARGIN.top - MARGIN.bottom;
 
-type SeriesName = 'before' | 'after';
+type SeriesName = 'before' | 'after' | 'trained';
 
 export class NormHistogram extends LitElement {
   static override properties = {
     original: { attribute: false },
     rescaled: { attribute: false },
+    trained: { attribute: false },
     k: { type: Number },
     target: { type: Number },
     logCounts: { type: Boolean, attribute: 'log-counts' },
@@ -26,6 +28,8 @@ export class NormHistogram extends LitElement {
   declare original: HeadStatistics | null;
   /** Statistics of W / k, histogrammed on the same bins as `original`. */
   declare rescaled: HeadStatistics | null;
+  /** A run's head after training (set only for a run's model), on the same bins. */
+  declare trained: HeadStatistics | null;
   declare k: number;
   /** Target mean row norm, drawn as a vertical line (NaN: none). */
   declare target: number;
@@ -64,6 +68,7 @@ export class NormHistogram extends LitElement {
     super();
     this.original = null;
     this.rescaled = null;
+    this.trained = null;
     this.k = 1;
     this.target = NaN;
     this.logCounts = false;
@@ -74,13 +79,15 @@ export class NormHistogram extends LitElement {
     if (!before || !after) return html`<p class="muted">No statistics yet.</p>`;
     const range = before.histogram.range;
     const x = range.log ? logScale(range.lo, range.hi) : linearScale(range.lo, range.hi);
-    const maxCount = Math.max(...before.histogram.counts, ...after.histogram.counts, 1);
+    const trained = this.trained;
+    const maxCount = Math.max(...before.histogram.counts, ...after.histogram.counts, ...(trained?.histogram.counts ?? []), 1);
     const y = this.logCounts ? logCountScale(maxCount) : linearScale(0, maxCount, 5);
     const description =
       `Row norms at k = 1: mean ${formatStat(before.summary.mean)}, max ${formatStat(before.summary.max)}. ` +
-      `After dividing by k = ${formatK(this.k)}: mean ${formatStat(after.summary.mean)}, max ${formatStat(after.summary.max)}.`;
+      `After dividing by k = ${formatK(this.k)}: mean ${formatStat(after.summary.mean)}, max ${formatStat(after.summary.max)}.` +
+      (trained ? ` After training: mean ${formatStat(trained.summary.mean)}, max ${formatStat(trained.summary.max)}.` : '');
     return html`<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="title desc">
-        <title id="title">Histogram of the MLM head's row norms before and after dividing by k</title>
+        <title id="title">Histogram of the MLM head's row norms before and after dividing by k${trained ? ', and after training' : ''}</title>
         <desc id="desc">${description}</desc>
         <defs>
           <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
@@ -90,16 +97,18 @@ export class NormHistogram extends LitElement {
         </defs>
         ${this._axes(x, y, range.log)}
         <g transform="translate(${MARGIN.left},${MARGIN.top})">
-          ${this._series('before', before, x, y)} ${this._series('after', after, x, y)}
+          ${this._series('before', before, x, y)} ${this._series('after', after, x, y)} ${trained ? this._series('trained', trained, x, y) : nothing}
           ${this._marker(before.summary.mean, x, SERIES.before, `mean ${formatStat(before.summary.mean)}`, 0)}
           ${after.k === before.k ? nothing : this._marker(after.summary.mean, x, SERIES.after, `mean ${formatStat(after.summary.mean)}`, 1)}
-          ${Number.isFinite(this.target) ? this._marker(this.target, x, SERIES.target, `target ${formatStat(this.target)}`, 2) : nothing}
+          ${trained ? this._marker(trained.summary.mean, x, SERIES.trained, `trained mean ${formatStat(trained.summary.mean)}`, 2) : nothing}
+          ${Number.isFinite(this.target) && !trained ? this._marker(this.target, x, SERIES.target, `target ${formatStat(this.target)}`, 2) : nothing}
         </g>
       </svg>
       <div class="legend" aria-hidden="true">
-        <span><span class="swatch" style="background:${SERIES.before}66;border-color:${SERIES.before}"></span>k = 1 (head as loaded)</span>
-        <span><span class="swatch" style="background:${SERIES.after}33;border-color:${SERIES.after};border-style:dashed"></span>k = ${formatK(this.k)} (W_head / k)</span>
-        ${Number.isFinite(this.target)
+        <span><span class="swatch" style="background:${SERIES.before}66;border-color:${SERIES.before}"></span>${trained ? 'as loaded (k = 1)' : 'k = 1 (head as loaded)'}</span>
+        <span><span class="swatch" style="background:${SERIES.after}33;border-color:${SERIES.after};border-style:dashed"></span>${trained ? `divided by k = ${formatK(this.k)} (training started here)` : `k = ${formatK(this.k)} (W_head / k)`}</span>
+        ${trained ? html`<span><span class="swatch" style="border-color:${SERIES.trained};border-width:3px"></span>after training</span>` : nothing}
+        ${Number.isFinite(this.target) && !trained
           ? html`<span><span class="swatch" style="border-color:${SERIES.target};border-width:0 0 0 3px;border-style:dotted"></span>target mean norm</span>`
           : nothing}
       </div>`;
@@ -130,8 +139,9 @@ export class NormHistogram extends LitElement {
       const top = PLOT_H - y.fraction(count) * PLOT_H;
       return svg`<rect data-count=${count} x=${left} y=${top} width=${Math.max(0.5, right - left)} height=${PLOT_H - top}></rect>`;
     });
-    return svg`<g class="series" data-series=${name} fill=${name === 'before' ? colour : 'url(#hatch)'}
-      fill-opacity=${name === 'before' ? 0.45 : 1} stroke=${colour} stroke-width="1.2"
+    const fill = { before: colour, after: 'url(#hatch)', trained: 'none' }[name];
+    return svg`<g class="series" data-series=${name} fill=${fill}
+      fill-opacity=${name === 'before' ? 0.45 : 1} stroke=${colour} stroke-width=${name === 'trained' ? 2.2 : 1.2}
       stroke-dasharray=${name === 'after' ? '4 2' : 'none'}>${bars}</g>`;
   }
 

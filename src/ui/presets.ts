@@ -14,6 +14,15 @@ export interface ModelPreset {
 /** URL name of the bundled backbone. */
 export const DEMO_MODEL = 'demo';
 export const DEMO_LABEL = 'synthetic demo (BERT-style, random weights, large-norm head)';
+/** URL model name of picked files: a link cannot carry them. */
+export const LOCAL_MODEL = 'local';
+/** URL model name of a run's trained model ("run:<id>"): it lives in this browser's IndexedDB. */
+export const RUN_MODEL_PREFIX = 'run:';
+
+/** Whether a URL model name is a Hub id (not the demo, a preset key, picked files or a run). */
+export function isHubId(model: string): boolean {
+  return model !== DEMO_MODEL && model !== LOCAL_MODEL && !model.startsWith(RUN_MODEL_PREFIX) && !presetByKey(model);
+}
 
 export const MODEL_PRESETS: readonly ModelPreset[] = [
   { key: 'bert-tiny', hubId: 'prajjwal1/bert-tiny', label: 'bert-tiny (4M)', paperRow: null },

@@ -13,8 +13,8 @@ export const OKABE_ITO = {
   black: '#000000',
 } as const;
 
-/** Series colours: before k (k = 1) and after k, the target line. */
-export const SERIES = { before: OKABE_ITO.orange, after: OKABE_ITO.blue, target: OKABE_ITO.bluishGreen } as const;
+/** Series colours: before k (k = 1), after k, a run's head after training, the target line. */
+export const SERIES = { before: OKABE_ITO.orange, after: OKABE_ITO.blue, trained: OKABE_ITO.reddishPurple, target: OKABE_ITO.bluishGreen } as const;
 
 export const baseStyles = css`
   :host {

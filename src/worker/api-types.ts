@@ -12,6 +12,7 @@ import type { SetEvaluation } from '../app/evaluation.ts';
 import type { DocumentView, QueryDifference, SearchResult } from '../app/search-view.ts';
 import type { EvalRequest, EvalStage } from '../app/requests.ts';
 import type { RunRecord } from '../app/runs.ts';
+import type { RunHeadStats } from '../app/run-head.ts';
 import type { SweepEvent } from '../app/sweep-run.ts';
 import type { SweepPlan } from '../app/sweep.ts';
 import type { ExportFile } from '../app/run-exports.ts';
@@ -114,6 +115,8 @@ export interface WorkerApi {
   cancel(): void;
   /** Head statistics of W_head and W_head / k from the GPU kernels. */
   headStats(k: number, options: HistogramOptions): Promise<HeadStatsPair>;
+  /** When the loaded model is a run's: its head as loaded, divided by the run's k and after training, on one set of bins. */
+  runHeadStats(options: HistogramOptions): Promise<RunHeadStats | null>;
   /** Sparse vectors of a query and a document under k (forward only) and their dot score. */
   preview(query: string, doc: string, k: number, topTerms: number): Promise<PreviewResult>;
   /**

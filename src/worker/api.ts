@@ -19,6 +19,7 @@ export type { SweepEvent } from '../app/sweep-run.ts';
 export type { SweepPlan } from '../app/sweep.ts';
 export type { ExportFile } from '../app/run-exports.ts';
 export type { HandoffRequest } from '../app/handoff.ts';
+export type { RunHeadStats } from '../app/run-head.ts';
 export { HEADLINE_MEASURES, NANOBEIR_SETS, meanMetrics } from '../app/measures.ts';
 export { BEST_RULE, bestRun, evaluatedSets, evaluationOn } from '../app/run-compare.ts';
 export { DEFAULT_SWEEP_KS, FIGURE2_LAMBDAS, GOOD_DIVIDED_NORMS, suggestSweepKs } from '../app/sweep.ts';

@@ -1,5 +1,6 @@
 // The worker's model calls: acquiring the GPU, estimating and loading a backbone (or a run's trained model), head
 // statistics, the preview, encoding, GPU memory and a lost device.
+import { runHeadStats } from '../app/run-head.ts';
 import { estimateModel, openModelRef, summarizeModel } from '../app/open-model.ts';
 import { browserPlatform } from '../app/platform-browser.ts';
 import type { FilesRef } from '../app/platform.ts';
@@ -23,7 +24,7 @@ function modelRef(source: ModelSource): FilesRef {
 
 type ModelMethods = Pick<
   WorkerApi,
-  'init' | 'estimate' | 'load' | 'useRun' | 'cancel' | 'headStats' | 'preview' | 'encode' | 'gpuMemory' | 'onDeviceLost' | 'simulateDeviceLossForTesting'
+  'init' | 'estimate' | 'load' | 'useRun' | 'cancel' | 'headStats' | 'runHeadStats' | 'preview' | 'encode' | 'gpuMemory' | 'onDeviceLost' | 'simulateDeviceLossForTesting'
 >;
 
 export function modelMethods(state: WorkerState): ModelMethods {
@@ -67,6 +68,12 @@ export function modelMethods(state: WorkerState): ModelMethods {
     },
     async headStats(k, options) {
       return state.serialized(() => state.loadedSession().measureHead(k, options));
+    },
+    async runHeadStats(options) {
+      const run = state.summary?.run;
+      if (!run) return null;
+      const record = await browserPlatform.runs.get(run.id);
+      return record ? runHeadStats(record, state.loadedSession().model, options) : null;
     },
     async preview(query, doc, k, topTerms) {
       return state.serialized(() => state.loadedSession().preview(query, doc, k, { topTerms, maxLength: PREVIEW_MAX_LENGTH }));

@@ -1,7 +1,7 @@
 // End-to-end tests of runs in the BUILT page: a sweep of k = 1 and 4 of the demo backbone on a typed-in TSV, two steps
 // each, each run evaluated on a small local BEIR folder; the runs table, the Table-2-like comparison and the scatter
-// appear; the hand-off project downloads; a run's model is used as the page's model; its zip export holds a whole
-// SparseEncoder folder; a reload keeps the runs.
+// appear; the hand-off project downloads; a run's model is used as the page's model (the preview, and the head as
+// loaded, divided by k and after training); its zip export holds a whole SparseEncoder folder; a reload keeps the runs.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,6 +99,13 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     await page.locator('#tab-preview').click();
     await page.locator('preview-panel #score').waitFor(WAIT);
     await screenshot(page, '32-run-used');
+    // ... and the head-norm view overlays its head as loaded, divided by the run's k, and after training.
+    await page.locator('#tab-norms').click();
+    const histogram = page.locator('head-norm-panel norm-histogram');
+    await histogram.locator('g[data-series="trained"] rect').first().waitFor(WAIT);
+    for (const series of ['before', 'after', 'trained']) assert.ok((await histogram.locator(`g[data-series="${series}"] rect`).count()) > 0, `${series} bars`);
+    assert.match(await page.locator('head-norm-panel #run-heads').innerText(), /as loaded .*divided by\s+k = \d+.*after training/s);
+    await screenshot(page, '33-run-heads');
 
     // A reload keeps the runs.
     await page.goto(`${site}?model=demo&panel=runs`);

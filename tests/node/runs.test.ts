@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../src/app/runs.ts';
+import { runHeadStatsFromNorms } from '../../src/app/run-head.ts';
 import { planSweepRuns, suggestSweepKs } from '../../src/app/sweep.ts';
 import type { SweepPlan } from '../../src/app/sweep.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -40,6 +41,9 @@ describe('a run', () => {
     expect(run).toMatchObject({ id: out, k: 2, seed: 1, status: 'finished', step: 4, checkpoint: { name: 'step-00000004', step: 4 } });
     expect(run.reports.map((r) => r.step)).toEqual([0, 1, 2, 3]);
     expect(run.model.meanRowNorm).toBeCloseTo(2.5, 1);
+    const rowNorms = run.model.rowNorms ?? [];
+    expect(rowNorms.length).toBeGreaterThan(10);
+    expect(rowNorms.reduce((a, b) => a + b, 0) / rowNorms.length).toBeCloseTo(run.model.meanRowNorm ?? NaN, 3);
     expect(run.data).toMatchObject({ name: 'triplets.tsv', triplets: 100 });
     expect(run.savedModel?.files).toContain('README.md');
     expect(run.trainingMs).toBeGreaterThan(0);
@@ -101,5 +105,34 @@ describe('sweeps', () => {
     expect(suggestSweepKs(2.553)).toEqual([1, 2, 4, 8, 16]); // ModernBERT-base
     expect(suggestSweepKs(3.645)).toEqual([1, 4, 8, 16]); // RoBERTa-base: 3.645 / 2 = 1.82 is above 1.8
     expect(suggestSweepKs(0.407)).toEqual([0.25, 0.5, 1, 2]); // ALBERT-base
+  });
+});
+
+describe("a run's head three ways", () => {
+  const record = { k: 2, model: { name: 'm', key: 'm', architecture: 'BertForMaskedLM', meanRowNorm: 2.5, rowNorms: [1, 2, 3, 4] } };
+  const trained = Float64Array.from([0.4, 0.6, 1.1, 5]);
+
+  for (const logNorm of [false, true]) {
+    it(`bins as loaded, divided by k and after training on one range that holds every row (log axis: ${logNorm})`, () => {
+      const heads = runHeadStatsFromNorms(record, trained, { logNorm });
+      if (!heads) throw new Error('expected the three heads');
+      const { loaded, divided, trained: after } = heads;
+      expect([loaded.k, divided.k, heads.k]).toEqual([1, 2, 2]);
+      expect(divided.histogram.range).toEqual(loaded.histogram.range);
+      expect(after.histogram.range).toEqual(loaded.histogram.range);
+      for (const series of [loaded, divided, after]) expect(series.histogram.counts.reduce((a, b) => a + b, 0)).toBe(4);
+      expect(loaded.summary.mean).toBeCloseTo(2.5, 12);
+      expect(divided.summary).toMatchObject({ mean: 1.25, min: 0.5, max: 2 });
+      expect(after.summary).toMatchObject({ min: 0.4, max: 5 });
+      // The largest trained row lands in the last bin; dividing by k slides the loaded histogram left.
+      expect(after.histogram.counts.at(-1)).toBe(1);
+      const firstBin = (counts: number[]) => counts.findIndex((c) => c > 0);
+      expect(firstBin(divided.histogram.counts)).toBeLessThan(firstBin(loaded.histogram.counts));
+    });
+  }
+
+  it('is absent for a run that kept no norms or whose vocabulary differs', () => {
+    expect(runHeadStatsFromNorms({ ...record, model: { ...record.model, rowNorms: null } }, trained, { logNorm: false })).toBeNull();
+    expect(runHeadStatsFromNorms(record, trained.subarray(0, 3), { logNorm: false })).toBeNull();
   });
 });
