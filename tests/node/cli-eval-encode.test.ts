@@ -40,9 +40,11 @@ describe('splade-lab eval', () => {
   it('encodes, retrieves and reports trec_eval measures and sparsity as JSON, and writes the run', async () => {
     const runPath = join(root, 'run.trec');
     const { code, stdout, stderr } = await runCli('eval', '--model', join(root, 'model'), '--beir', join(root, 'beir'), '--json', '--run', runPath, '--top-k', '3');
-    expect(stderr).toBe('');
+    // The default lengths (256 for documents) exceed the tiny model's 64 positions: capped, with a warning and nothing else.
+    expect(stderr).toBe(`warning: ${join(root, 'beir')}: lengths capped at 64 tokens, the longest this model encodes (its position table ends there)\n`);
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
+    expect(report.warnings).toEqual([expect.stringMatching(/^lengths capped at 64 tokens/)]);
     for (const key of ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', 'P_10', 'map']) {
       expect(report[key], key).toBeGreaterThanOrEqual(0);
       expect(report[key], key).toBeLessThanOrEqual(1);
