@@ -5,7 +5,8 @@ import { wgslRawPlugin } from './scripts/wgsl-raw-plugin.mjs';
 
 export default {
   files: ['tests/browser/**/*.test.ts'],
-  nodeResolve: true,
+  // Packages' browser entry points (hyparquet's default one imports node:fs).
+  nodeResolve: { browser: true, exportConditions: ['browser'] },
   plugins: [wgslRawPlugin(), esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   concurrency: 1,
   testsFinishTimeout: 600_000,
