@@ -1,6 +1,6 @@
 // <runs-panel>: every run kept in this browser: a sortable table (status, k, lambdas, steps, time, last losses, the
-// first evaluation), the storage used, and per run: use its model, evaluate it, export it, delete it (after asking);
-// the selected runs are compared below.
+// first evaluation), the storage used, and per run: its details, use its model, evaluate it, export it, delete it
+// (after asking); the selected runs are compared below.
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
 import { EVAL_DEFAULTS, toPageFailure, type RunRecord, type WorkerClient } from '../worker/api.ts';
@@ -9,6 +9,7 @@ import { formatBytes, formatDuration, formatK } from './format.ts';
 import { JobController } from './job-controller.ts';
 import './panel-explainer.ts';
 import './run-compare.ts';
+import './run-details.ts';
 import { baseStyles, trainingPanelStyles } from './theme.ts';
 
 export type RunsClient = Pick<WorkerClient, 'runs' | 'deleteRun' | 'storageUsed' | 'useRun' | 'exportRun' | 'evaluateRuns' | 'cancelJob'>;
@@ -49,6 +50,7 @@ export class RunsPanel extends LitElement {
     _selected: { state: true },
     _sort: { state: true },
     _message: { state: true },
+    _opened: { state: true },
   };
 
   declare client: RunsClient | null;
@@ -58,6 +60,8 @@ export class RunsPanel extends LitElement {
   declare generation: number;
   declare _selected: Set<string>;
   declare _sort: { key: SortKey; descending: boolean };
+  /** The run whose details are open, if any. */
+  declare _opened: string | null;
   declare _message: string;
 
   private readonly job = new JobController(this);
@@ -115,6 +119,7 @@ export class RunsPanel extends LitElement {
     this._selected = new Set();
     this._sort = { key: 'createdAt', descending: true };
     this._message = '';
+    this._opened = null;
   }
 
   override render() {
@@ -131,6 +136,7 @@ export class RunsPanel extends LitElement {
       </panel-explainer>
       <p class="muted" id="storage">${data ? `${data.runs.length} runs${data.bytes !== null ? `; this site stores ${formatBytes(data.bytes)} in this browser` : ''}.` : 'Reading the runs…'}</p>
       ${runs.length ? this._table(runs) : html`<p class="muted" id="no-runs">No run yet: train in the Training tab (one run, or a sweep of k).</p>`}
+      ${this._details(runs.find((r) => r.id === this._opened))}
       <div class="actions">
         <button id="evaluate-runs" ?disabled=${selected.length === 0 || this.sets.length === 0 || this.job.running} @click=${() => this._evaluate(selected)}>
           Evaluate the ${selected.length || ''} selected run${selected.length === 1 ? '' : 's'} on ${this.sets.length ? this.sets.join(', ') : 'a set (read one in the Evaluate tab)'}
@@ -170,6 +176,7 @@ export class RunsPanel extends LitElement {
             <td>${first ? `${first.splade.metrics.ndcg_cut_10.toFixed(4)} (${first.set.name})` : '–'}</td>
             <td class="status-${run.status}" title=${run.message}>${run.status}</td>
             <td class="actions">
+              <button class="details" aria-expanded=${String(this._opened === run.id)} @click=${() => (this._opened = this._opened === run.id ? null : run.id)}>Details</button>
               <button class="use" ?disabled=${!run.savedModel} @click=${() => this._use(run)}>Use</button>
               <button class="export-model" ?disabled=${!run.savedModel} @click=${() => this._export(run, 'model')}>Model (.zip)</button>
               <button class="export-json" @click=${() => this._export(run, 'json')}>JSON</button>
@@ -180,6 +187,14 @@ export class RunsPanel extends LitElement {
         })}
       </tbody>
     </table>`;
+  }
+
+  private _details(run: RunRecord | undefined) {
+    if (!run) return nothing;
+    return html`<section id="run-page" aria-label="run details">
+      <h4>Run k = ${formatK(run.k)} of ${run.model.name} <button class="close-details" @click=${() => (this._opened = null)}>Close</button></h4>
+      <run-details .run=${run}></run-details>
+    </section>`;
   }
 
   private _sorted(runs: RunRecord[]): RunRecord[] {

@@ -87,6 +87,16 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     assert.equal(await compare.locator('loss-chart#cmp-rank g.series').count(), 2, 'one curve per run');
     await screenshot(page, '31-runs-compare');
 
+    // One run's page: what it trained, its recipe, how it went and its evaluation.
+    await runs.locator('#runs-table tbody tr').first().locator('button.details').click();
+    const details = runs.locator('#run-page run-details');
+    await details.locator('#evaluations tbody tr').first().waitFor(WAIT);
+    assert.match(await details.locator('#model').innerText(), /training data\s+\S+: 4 triplets, CRC-32 [0-9a-f]{8}/);
+    assert.match(await details.locator('#recipe').innerText(), /peak learning rate/);
+    assert.match(await details.locator('#progress').innerText(), /finished/);
+    await screenshot(page, '32-run-details');
+    await runs.locator('#run-page button.close-details').click();
+
     // The model of a run, exported as a zip of its SparseEncoder folder.
     const [download] = await Promise.all([page.waitForEvent('download'), runs.locator('#runs-table tbody tr').first().locator('button.export-model').click()]);
     const zip = unzipSync(new Uint8Array(readFileSync(await download.path())));
@@ -98,14 +108,14 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     await page.locator('model-picker #model-label', { hasText: 'trained run' }).waitFor(WAIT);
     await page.locator('#tab-preview').click();
     await page.locator('preview-panel #score').waitFor(WAIT);
-    await screenshot(page, '32-run-used');
+    await screenshot(page, '33-run-used');
     // ... and the head-norm view overlays its head as loaded, divided by the run's k, and after training.
     await page.locator('#tab-norms').click();
     const histogram = page.locator('head-norm-panel norm-histogram');
     await histogram.locator('g[data-series="trained"] rect').first().waitFor(WAIT);
     for (const series of ['before', 'after', 'trained']) assert.ok((await histogram.locator(`g[data-series="${series}"] rect`).count()) > 0, `${series} bars`);
     assert.match(await page.locator('head-norm-panel #run-heads').innerText(), /as loaded .*divided by\s+k = \d+.*after training/s);
-    await screenshot(page, '33-run-heads');
+    await screenshot(page, '34-run-heads');
 
     // A reload keeps the runs.
     await page.goto(`${site}?model=demo&panel=runs`);
