@@ -1,11 +1,12 @@
 // <eval-panel>: evaluates the loaded model under the page's k on retrieval sets, beside BM25: sets, lengths and
 // pruning, progress with time left and cancel, the results table (stored per model, back after a reload), the search
-// view and the queries where SPLADE and BM25 differ most.
+// view, the queries where SPLADE and BM25 differ most, and the evaluated set's vectors and run as files.
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
 import { EVAL_DEFAULTS, EVAL_LIMITS, describeRange, inRange, type EvaluateProgress, type ModelSummary, type SetEvaluation, type WorkerClient } from '../worker/api.ts';
 import './dataset-chooser.ts';
 import './eval-differences.ts';
+import './eval-exports.ts';
 import './eval-results-table.ts';
 import { formatBytes, formatDuration, formatK } from './format.ts';
 import { JobController } from './job-controller.ts';
@@ -13,7 +14,7 @@ import './panel-explainer.ts';
 import './search-view.ts';
 import { baseStyles, trainingPanelStyles } from './theme.ts';
 
-export type EvalClient = Pick<WorkerClient, 'openDataset' | 'evaluate' | 'savedEvaluations' | 'cancelJob' | 'search' | 'document' | 'evaluatedQueries' | 'differences'>;
+export type EvalClient = Pick<WorkerClient, 'openDataset' | 'evaluate' | 'savedEvaluations' | 'cancelJob' | 'search' | 'document' | 'evaluatedQueries' | 'differences' | 'exportEvaluated'>;
 
 const FIELDS = [
   { key: 'queryLength', label: 'Query tokens', range: EVAL_LIMITS.queryLength, value: EVAL_DEFAULTS.queryLength },
@@ -139,6 +140,7 @@ export class EvalPanel extends LitElement {
             ${this._memoryLine(this._latest)}`
         : nothing}
       ${saved.length ? html`<eval-results-table id="saved" heading="All stored results of this model (kept in this browser)" .evaluations=${saved}></eval-results-table>` : nothing}
+      ${this._kept ? html`<h4>Take the vectors and the run away</h4><eval-exports .client=${this.client} set=${this._kept}></eval-exports>` : nothing}
       <h4>Search the evaluated set</h4>
       <search-view .client=${this.client} .set=${this._kept} .generation=${this.evaluationsDone}></search-view>
       ${this._kept ? html`<h4>Where SPLADE and BM25 differ</h4><eval-differences .client=${this.client} .set=${this._kept} .generation=${this.evaluationsDone}></eval-differences>` : nothing}

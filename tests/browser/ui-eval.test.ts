@@ -62,6 +62,7 @@ function fakeClient() {
   let cancelled = false;
   let release: () => void = () => undefined;
   const stored: SetEvaluation[] = [evaluation('NanoOld', 1, 0.2)];
+  const exported: string[] = [];
   const client: EvalClient = {
     openDataset: async (source) => ({ name: source.kind === 'files' ? `${source.name} #abc` : `Nano${source.set}`, documents: 3, queries: 2, judgments: 2, warnings: [] }),
     evaluate: async (request: EvaluateRequest, onProgress: (p: EvaluateProgress) => void) => {
@@ -82,8 +83,9 @@ function fakeClient() {
     document: async (docId) => ({ docId, text: 'text', vector: { text: 'text', tokens: [], activeDims: 0, terms: [] } }),
     evaluatedQueries: async () => ({ set: 'x', queries: [] }),
     differences: async () => ({ set: 'x', spladeBetter: [], bm25Better: [] }),
+    exportEvaluated: async (what) => (exported.push(what), { name: `x.${what}`, type: 'text/plain', bytes: new Uint8Array([10]) }),
   };
-  return { client, asked, finish: () => release(), cancel: () => ((cancelled = true), release()) };
+  return { client, asked, exported, finish: () => release(), cancel: () => ((cancelled = true), release()) };
 }
 
 async function settle(el: EvalPanel): Promise<void> {
@@ -125,6 +127,15 @@ describe('<eval-panel>', () => {
     const saved = inside<EvalResultsTable>(el, 'eval-results-table#saved');
     await saved.updateComplete;
     check(allInside(saved, 'tr.splade').length === 2, 'the new result is stored beside the old one');
+    const exports = inside(el, 'eval-exports') as HTMLElement & { updateComplete: Promise<boolean> };
+    await exports.updateComplete;
+    const formats = [...exports.shadowRoot!.querySelectorAll<HTMLButtonElement>('button.export')].map((b) => b.dataset.format);
+    check(JSON.stringify(formats) === JSON.stringify(['anserini', 'qdrant', 'es', 'trec']), `export buttons ${formats}`);
+    exports.shadowRoot!.querySelector<HTMLButtonElement>('button[data-format="trec"]')!.click();
+    await settle(el);
+    await exports.updateComplete;
+    check(fake.exported.join() === 'trec', `asked for ${fake.exported}`);
+    check(/Saved x\.trec/.test(exports.shadowRoot!.querySelector('#export-status')?.textContent ?? ''), 'the saved file is named');
   });
 
   it('a cancelled evaluation says that nothing was kept', async () => {

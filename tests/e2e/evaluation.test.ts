@@ -1,7 +1,8 @@
 // End-to-end tests of the BUILT page's Evaluate panel in headless Chromium: a small BEIR folder derived from SciFact is
 // picked, the demo backbone is evaluated at k = 1 and k = 4 beside BM25, the table equals `splade-lab eval --json` and
-// `splade-lab bm25 --json` on the same folder, a search's term products sum to its score, results come back after a
-// reload, and a cancel mid-encoding keeps no half result.
+// `splade-lab bm25 --json` on the same folder, the downloaded TREC run equals the CLI's and the document vectors load,
+// a search's term products sum to its score, results come back after a reload, and a cancel mid-encoding keeps no
+// half result.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +17,20 @@ import { WAIT, startBuiltSite, stopBuiltSite, type BuiltSite } from './site.ts';
 /** Tokens per text: small, so that SwiftShader encodes the set in seconds. */
 const LENGTHS = { query: 16, document: 48 };
 const MEASURES = ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', 'map'] as const;
+
+/** A TREC run's lines as [query, document, rank, score], in file order. */
+function trecLines(text: string): [string, string, number, number][] {
+  return text.trim().split('\n').map((line) => {
+    const [query, , doc, rank, score] = line.split(/\s+/);
+    return [query, doc, Number(rank), Number(score)];
+  });
+}
+
+/** The file the page hands over when `button` is clicked. */
+async function download(page: Page, button: string): Promise<string> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.locator(button).click()]);
+  return readFileSync(await file.path(), 'utf8');
+}
 
 function cli(...args: string[]): Record<string, number> {
   return JSON.parse(execFileSync(process.execPath, ['bin/splade-lab.mjs', ...args], { encoding: 'utf8', timeout: 300_000 }));
@@ -71,11 +86,26 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     await page.locator('model-picker #model-label').waitFor(WAIT);
     await pickSet(page);
     await screenshot(page, '20-eval-set-read');
+    const cliRun = join(beirDir, 'cli-k4.trec');
     for (const k of [1, 4]) {
       await evaluateAt(page, k);
-      const expected = cli('eval', '--model', 'public/demo', '--beir', beirDir, '--json', '--k', String(k), '--query-length', String(LENGTHS.query), '--doc-length', String(LENGTHS.document));
+      const runArgs = k === 4 ? ['--run', cliRun] : [];
+      const expected = cli('eval', '--model', 'public/demo', '--beir', beirDir, '--json', '--k', String(k), '--query-length', String(LENGTHS.query), '--doc-length', String(LENGTHS.document), ...runArgs);
       for (const m of MEASURES) assert.equal((await cell(page, 'latest', 'splade', m, k)).toFixed(4), expected[m].toFixed(4), `k = ${k} ${m}`);
     }
+    // The evaluated set taken away: SPLADE's TREC run equals the CLI's; the document vectors are Anserini's JSONL.
+    const pageRun = trecLines(await download(page, 'eval-panel eval-exports button[data-format="trec"]'));
+    const expectedRun = trecLines(readFileSync(cliRun, 'utf8'));
+    assert.equal(pageRun.length, expectedRun.length, 'run lines');
+    pageRun.forEach(([q, d, rank, score], i) => {
+      const [eq, ed, erank, escore] = expectedRun[i];
+      assert.deepEqual([q, d, rank], [eq, ed, erank], `run line ${i + 1}`);
+      assert.ok(Math.abs(score - escore) <= 1e-4 * Math.max(1, Math.abs(escore)), `run line ${i + 1}: score ${score} vs ${escore}`);
+    });
+    const corpusIds = readFileSync(files[0], 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { _id: string })._id);
+    const vectors = (await download(page, 'eval-panel eval-exports button[data-format="anserini"]')).trim().split('\n').map((line) => JSON.parse(line) as { id: string; vector: Record<string, number> });
+    assert.deepEqual(vectors.map((v) => v.id), corpusIds, 'one vector per document, in corpus order');
+    for (const v of vectors) assert.ok(Object.values(v.vector).length > 0 && Object.values(v.vector).every((w) => Number.isInteger(w) && w > 0), `integer impacts of ${v.id}`);
     const bm25 = cli('bm25', '--beir', beirDir, '--json');
     for (const m of MEASURES) assert.equal((await cell(page, 'latest', 'bm25', m)).toFixed(4), bm25[m].toFixed(4), `BM25 ${m}`);
     await screenshot(page, '21-eval-results');
