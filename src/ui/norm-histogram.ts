@@ -2,6 +2,7 @@
 // model) after training, on shared bins.
 import { LitElement, css, html, nothing, svg } from 'lit';
 import type { HeadStatistics } from '../worker/api.ts';
+import './chart-download.ts';
 import { binEdges, linearScale, logCountScale, logScale, tickLabel, type Scale } from './chart-scale.ts';
 import { formatK, formatStat } from './format.ts';
 import { SERIES, baseStyles, chartStyles } from './theme.ts';
@@ -45,6 +46,9 @@ export class NormHistogram extends LitElement {
       }
       :host {
         display: block;
+      }
+      chart-download {
+        margin: 0.3em 0 0 ${MARGIN.left}px;
       }
       .legend {
         display: flex;
@@ -111,7 +115,8 @@ export class NormHistogram extends LitElement {
         ${Number.isFinite(this.target) && !trained
           ? html`<span><span class="swatch" style="border-color:${SERIES.target};border-width:0 0 0 3px;border-style:dotted"></span>target mean norm</span>`
           : nothing}
-      </div>`;
+      </div>
+      <chart-download name=${trained ? 'run-head-norms' : `head-norms-k${formatK(this.k)}`}></chart-download>`;
   }
 
   private _axes(x: Scale, y: Scale, logNorm: boolean) {

@@ -116,6 +116,9 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     for (const series of ['before', 'after', 'trained']) assert.ok((await histogram.locator(`g[data-series="${series}"] rect`).count()) > 0, `${series} bars`);
     assert.match(await page.locator('head-norm-panel #run-heads').innerText(), /as loaded .*divided by\s+k = \d+.*after training/s);
     await screenshot(page, '34-run-heads');
+    const [svgFile] = await Promise.all([page.waitForEvent('download'), histogram.locator('chart-download button.svg').click()]);
+    assert.equal(svgFile.suggestedFilename(), 'run-head-norms.svg');
+    assert.match(readFileSync(await svgFile.path(), 'utf8'), /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"[\s\S]*data-series="trained"/);
 
     // A reload keeps the runs.
     await page.goto(`${site}?model=demo&panel=runs`);
