@@ -1,4 +1,4 @@
-// `splade-lab train`: argument adapter over the application layer's trainModel; prints progress (text or JSON
+// `splade-lab train`: argument adapter over the application layer's trainRun; prints progress (text or JSON
 // lines), and saves the trained model as a sentence-transformers SparseEncoder in <out>/model.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,7 +6,8 @@ import { openModelRef, type OpenedModel } from '../app/open-model.ts';
 import { CHECKPOINT_FOLDER, modelRefFromArgument, nodePlatform } from '../app/platform-node.ts';
 import type { TrainRequest } from '../app/requests.ts';
 import type { StepReport } from '../app/gpu-types.ts';
-import { saveTrainedModel, trainModel, type TrainEvent } from '../app/train.ts';
+import type { TrainEvent } from '../app/train.ts';
+import { trainRun } from '../app/train-run.ts';
 import { readTrainingData } from '../app/training-data.ts';
 import { UsageError, type Args, type Command } from './command.ts';
 
@@ -100,7 +101,7 @@ export const trainCommand: Command = {
           emit({ event: 'checkpoint', step: event.step, path }, `  checkpoint ${path}`);
         }
       };
-      const run = await trainModel(ctx, nodePlatform, {
+      const run = await trainRun(ctx, nodePlatform, {
         model: async () => (loaded.model = await openModelRef(nodePlatform, await modelRefFromArgument(modelArg), { limits: ctx.limits })),
         data,
         run: out,
@@ -109,14 +110,7 @@ export const trainCommand: Command = {
         onEvent,
         record: { store: nodePlatform.runs },
       });
-      let saved;
-      try {
-        saved = await saveTrainedModel(nodePlatform, out, run, { data: data.fingerprint });
-      } catch (error) {
-        await run.close({ failure: error instanceof Error ? error.message : String(error) });
-        throw error;
-      }
-      await run.close({ savedModel: saved });
+      const { saved } = run;
       emit(
         { event: 'done', steps: run.step, startStep: run.startStep, msPerStep: run.msPerStep, model: saved.where, files: saved.files },
         `saved ${saved.where} (${saved.files.length} files; sentence-transformers SparseEncoder)` +
