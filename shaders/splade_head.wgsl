@@ -264,9 +264,9 @@ fn head_backward_hidden(@builtin(global_invocation_id) gid: vec3u) {
 // Grid: V * d/4 invocations, BWD_WG per workgroup, folded into y past the per-dimension limit. A caller that wants
 // only one of the two gradients switches the other off, and binds a small unused buffer in its place.
 
-/** Write dweight (false: w_dweight is a placeholder, never touched). */
+/** Write dweight (false: the caller asked for dbias only and bound a small unused buffer at w_dweight, never written). */
 override HAS_DWEIGHT: bool = true;
-/** Write dbias (false: w_dbias is a placeholder, never touched). */
+/** Write dbias (false: the caller asked for dweight only and bound a small unused buffer at w_dbias, never written). */
 override HAS_DBIAS: bool = true;
 
 @group(0) @binding(1) var<storage, read> w_dpooled: array<f32>;          // (B, V)
