@@ -3,6 +3,7 @@
 import type { GpuContext } from '../gpu/context.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 import type { HeadStatistics } from '../kernels/head-stats.ts';
+import { headRowNorms } from '../kernels/reference/head-stats.ts';
 import { HeadMeter } from './head-meter.ts';
 import { headOf, headProvenance } from './model-session.ts';
 import type { OpenedWeights } from './open-model.ts';
@@ -73,17 +74,5 @@ export async function inspectModel(ctx: GpuContext, model: OpenedWeights, k: num
 /** L2 norm of every row of a head (V, d), on the host in float64 (a run records what it started from). */
 export function hostRowNorms(head: HostTensor): Float64Array {
   const [V, d] = head.shape;
-  const norms = new Float64Array(V);
-  for (let v = 0; v < V; v++) {
-    let squares = 0;
-    for (let c = 0; c < d; c++) squares += head.data[v * d + c] ** 2;
-    norms[v] = Math.sqrt(squares);
-  }
-  return norms;
-}
-
-/** Mean L2 norm of the rows of a head (V, d). */
-export function hostMeanRowNorm(head: HostTensor): number {
-  const norms = hostRowNorms(head);
-  return norms.length > 0 ? norms.reduce((a, b) => a + b, 0) / norms.length : NaN;
+  return headRowNorms(head.data, V, d);
 }

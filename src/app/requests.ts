@@ -7,6 +7,7 @@ import type { ModelConfig } from '../model/config.ts';
 import { maxSequenceTokens } from '../model/max-tokens.ts';
 import { TripletBatches } from '../train/batches.ts';
 import { paperRecipe, type TrainingRecipe } from '../train/trainer.ts';
+import type { TrainingRunOptions } from '../train/training-run.ts';
 import { EVAL_LIMITS, InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
 
 export { EVAL_DEFAULTS } from './limits.ts';
@@ -33,15 +34,8 @@ export interface TrainRequest {
   resume: boolean;
 }
 
-/** A checked training request: the recipe and the run's other settings. */
-export interface TrainPlan {
-  recipe: TrainingRecipe;
-  k: number;
-  seed: number;
-  checkpointEvery: number;
-  reportEvery: number;
-  resume: boolean;
-}
+/** A checked training request: the recipe and the run's other settings, as the training loop takes them. */
+export type TrainPlan = Pick<TrainingRunOptions, 'recipe' | 'k' | 'seed' | 'checkpointEvery' | 'reportEvery' | 'resume'>;
 
 const DEFAULT_SEED = 1;
 /** Reports per run when the request does not say how often. */

@@ -7,16 +7,10 @@ import { Attention, type AttentionDims } from '../kernels/attention.ts';
 import { LayerNorm } from '../kernels/layernorm.ts';
 import type { ModelConfig } from './config.ts';
 import { GpuEmbeddings } from './gpu/embeddings.ts';
-import { GpuLayer, type Allocate, type BackwardScratch, type GpuAffine, type LayerKernels } from './gpu/layers.ts';
+import { GpuLayer, recordNormBackward, recordNormForward, type Allocate, type BackwardScratch, type GpuAffine, type LayerKernels, type NormState } from './gpu/layers.ts';
 import { GpuLinear } from './gpu/linear.ts';
 import type { GpuModel } from './gpu-model.ts';
 import { P } from './layout.ts';
-
-interface NormState {
-  out: Tensor; // (N, d)
-  mean: Tensor; // (N)
-  rstd: Tensor; // (N)
-}
 
 /**
  * Activations for one (B, T), allocated once; several passes (queries, documents) share one GpuModel.
@@ -175,9 +169,9 @@ export class GpuEncoderPass {
     const { kernels: k } = this;
     const param = (name: (part: 'weight' | 'bias') => string) => this.affine((n) => this.model.param(n), name);
     this.embeddings.forward(encoder);
-    this.normForward(encoder, this.embeddingNorm, this.embeddings.sum, param(P.embeddingNorm));
+    recordNormForward(this.kernels.norm, encoder, this.embeddingNorm, this.embeddings.sum, param(P.embeddingNorm));
     for (const layer of this.layers) layer.forward(encoder);
-    if (this.finalNorm) this.normForward(encoder, this.finalNorm, this.layers[this.layers.length - 1].out, param(P.finalNorm));
+    if (this.finalNorm) recordNormForward(this.kernels.norm, encoder, this.finalNorm, this.layers[this.layers.length - 1].out, param(P.finalNorm));
     this.headDense.forward(encoder, { out: this.headPre, inp: this.lastHidden, ...param(P.headDense) });
     this.headGelu.forward(encoder, { out: this.headAct, inp: this.headPre });
     const head = param(P.headNorm);
@@ -215,11 +209,11 @@ export class GpuEncoderPass {
     });
     if (this.finalNorm) {
       const last = this.layers[this.layers.length - 1].out;
-      this.normBackward(encoder, { dinp: s.g0, dout: s.g1, inp: last, state: this.finalNorm, norm: param(P.finalNorm), dnorm: dparam(P.finalNorm) });
+      recordNormBackward(this.kernels.norm, encoder, { dinp: s.g0, dout: s.g1, inp: last, state: this.finalNorm, norm: param(P.finalNorm), dnorm: dparam(P.finalNorm) });
     }
     for (let i = this.layers.length - 1; i >= 0; i--) this.layers[i].backward(encoder, s);
     const e = this.embeddingNorm;
-    this.normBackward(encoder, { dinp: s.g1, dout: s.g0, inp: this.embeddings.sum, state: e, norm: param(P.embeddingNorm), dnorm: dparam(P.embeddingNorm) });
+    recordNormBackward(this.kernels.norm, encoder, { dinp: s.g1, dout: s.g0, inp: this.embeddings.sum, state: e, norm: param(P.embeddingNorm), dnorm: dparam(P.embeddingNorm) });
     this.embeddings.backward(encoder, s.g1);
     this.ctx.clear(encoder, this.dheadHidden);
   }
@@ -227,25 +221,5 @@ export class GpuEncoderPass {
   /** A weight and its optional bias (or their gradients) by name. */
   private affine(get: (name: string) => Tensor, name: (part: 'weight' | 'bias') => string): GpuAffine {
     return { weight: get(name('weight')), bias: this.model.has(name('bias')) ? get(name('bias')) : null };
-  }
-
-  private normForward(encoder: GPUCommandEncoder, state: NormState, inp: Tensor, norm: GpuAffine): void {
-    this.kernels.norm.forward(encoder, { out: state.out, mean: state.mean, rstd: state.rstd, inp, ...norm });
-  }
-
-  private normBackward(
-    encoder: GPUCommandEncoder,
-    a: { dinp: Tensor; dout: Tensor; inp: Tensor; state: NormState; norm: GpuAffine; dnorm: GpuAffine },
-  ): void {
-    this.kernels.norm.backward(encoder, {
-      dinp: a.dinp,
-      dweight: a.dnorm.weight,
-      dbias: a.dnorm.bias,
-      dout: a.dout,
-      inp: a.inp,
-      weight: a.norm.weight,
-      mean: a.state.mean,
-      rstd: a.state.rstd,
-    });
   }
 }

@@ -1,6 +1,7 @@
 // <dataset-chooser>: the retrieval sets to evaluate on: NanoBEIR sets from the Hub (read with download progress) or a
 // BEIR folder picked or dropped (corpus.jsonl, queries.jsonl, qrels/test.tsv); lists the sets read and which to use.
 import { LitElement, css, html, nothing } from 'lit';
+import './drop-zone.ts';
 import { NANOBEIR_SETS, toPageFailure, type DatasetSource, type DatasetSummary, type LoadProgress, type WorkerClient } from '../worker/api.ts';
 import { formatBytes } from './format.ts';
 import { baseStyles, trainingPanelStyles } from './theme.ts';
@@ -23,7 +24,6 @@ export class DatasetChooser extends LitElement {
     _busy: { state: true },
     _progress: { state: true },
     _error: { state: true },
-    _dragging: { state: true },
   };
 
   declare client: DatasetClient | null;
@@ -36,7 +36,6 @@ export class DatasetChooser extends LitElement {
   declare _busy: boolean;
   declare _progress: string;
   declare _error: string;
-  declare _dragging: boolean;
 
   static override styles = [
     baseStyles,
@@ -55,19 +54,6 @@ export class DatasetChooser extends LitElement {
         flex-wrap: wrap;
         gap: 0.2em 1em;
       }
-      .drop {
-        border: 2px dashed #888;
-        border-radius: 6px;
-        padding: 0.4em 0.8em;
-        display: flex;
-        gap: 1em;
-        flex-wrap: wrap;
-        align-items: center;
-      }
-      .drop.dragging {
-        border-color: #0072b2;
-        background: #eef6fb;
-      }
     `,
   ];
 
@@ -81,7 +67,6 @@ export class DatasetChooser extends LitElement {
     this._busy = false;
     this._progress = '';
     this._error = '';
-    this._dragging = false;
   }
 
   /** The read sets chosen for the next evaluation, in the order they were read. */
@@ -98,11 +83,11 @@ export class DatasetChooser extends LitElement {
         </div>
         <button id="read-nanobeir" ?disabled=${off} @click=${this._readNanoBeir}>Read the checked sets</button>
       </fieldset>
-      <div class="drop ${this._dragging ? 'dragging' : ''}" @dragover=${this._onDragOver} @dragleave=${() => (this._dragging = false)} @drop=${this._onDrop}>
+      <drop-zone @files-drop=${this._onDrop}>
         <label>A BEIR folder: <input id="beir-folder" type="file" webkitdirectory ?disabled=${off} @change=${this._onFiles} /></label>
         <label>or its files (corpus.jsonl, queries.jsonl, test.tsv): <input id="beir-files" type="file" multiple ?disabled=${off} @change=${this._onFiles} /></label>
         <span class="muted">or drop them here</span>
-      </div>
+      </drop-zone>
       <p id="dataset-progress" class="muted" aria-live="polite">${this._progress}</p>
       ${this._error ? html`<p class="error" role="alert" id="dataset-error">${this._error}</p>` : nothing}
       ${this._read.length
@@ -132,16 +117,8 @@ export class DatasetChooser extends LitElement {
     if (files.length) void this._read1({ kind: 'files', files, name: folderName(files) }, folderName(files));
   }
 
-  private _onDragOver(event: DragEvent) {
-    event.preventDefault();
-    this._dragging = true;
-  }
-
-  private _onDrop(event: DragEvent) {
-    event.preventDefault();
-    this._dragging = false;
-    const files = [...(event.dataTransfer?.files ?? [])];
-    if (files.length && !this.disabled) void this._read1({ kind: 'files', files, name: 'BEIR files' }, 'the dropped files');
+  private _onDrop(event: CustomEvent<File[]>) {
+    if (!this.disabled) void this._read1({ kind: 'files', files: event.detail, name: 'BEIR files' }, 'the dropped files');
   }
 
   /** Reads one set; true when it was read. */

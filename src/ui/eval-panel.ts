@@ -12,7 +12,7 @@ import { formatBytes, formatDuration, formatK } from './format.ts';
 import { JobController } from './job-controller.ts';
 import './panel-explainer.ts';
 import './search-view.ts';
-import { baseStyles, trainingPanelStyles } from './theme.ts';
+import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
 
 export type EvalClient = Pick<WorkerClient, 'openDataset' | 'evaluate' | 'savedEvaluations' | 'cancelJob' | 'search' | 'document' | 'evaluatedQueries' | 'differences' | 'exportEvaluated'>;
 
@@ -73,24 +73,10 @@ export class EvalPanel extends LitElement {
   static override styles = [
     baseStyles,
     trainingPanelStyles,
+    fieldStyles,
     css`
       :host {
         display: block;
-      }
-      .fields {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0.6em 1em;
-        align-items: end;
-        margin: 0.6em 0;
-      }
-      label.field {
-        display: flex;
-        flex-direction: column;
-        font-size: 0.9em;
-      }
-      label.field input {
-        width: 7em;
       }
       h4 {
         margin: 1em 0 0.3em;

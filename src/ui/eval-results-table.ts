@@ -3,7 +3,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { meanMetrics, type SetEvaluation, type SystemResult } from '../worker/api.ts';
 import { formatBytes } from './format.ts';
-import { baseStyles } from './theme.ts';
+import { baseStyles, tableStyles } from './theme.ts';
 
 const MEASURES: { key: string; label: string }[] = [
   { key: 'ndcg_cut_10', label: 'nDCG@10' },
@@ -29,24 +29,18 @@ export class EvalResultsTable extends LitElement {
 
   static override styles = [
     baseStyles,
+    tableStyles,
     css`
       :host {
         display: block;
         overflow-x: auto;
       }
       table {
-        border-collapse: collapse;
         font-size: 0.85em;
-      }
-      caption {
-        text-align: left;
-        font-weight: 600;
-        padding-bottom: 0.3em;
       }
       th,
       td {
         padding: 0.2em 0.45em;
-        border-bottom: 1px solid #ddd;
         white-space: nowrap;
       }
       td.system {

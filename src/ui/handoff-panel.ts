@@ -6,7 +6,7 @@ import { TRAIN_LIMITS, describeRange, inRange, type ModelSummary, type TripletsS
 import { downloadFile } from './download.ts';
 import { formatK } from './format.ts';
 import { JobController } from './job-controller.ts';
-import { baseStyles, trainingPanelStyles } from './theme.ts';
+import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
 
 export type HandoffClient = Pick<WorkerClient, 'handoff' | 'cancelJob'>;
 
@@ -35,23 +35,10 @@ export class HandoffPanel extends LitElement {
   static override styles = [
     baseStyles,
     trainingPanelStyles,
+    fieldStyles,
     css`
       :host {
         display: block;
-      }
-      .fields {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0.6em 1em;
-        align-items: end;
-      }
-      label.field {
-        display: flex;
-        flex-direction: column;
-        font-size: 0.9em;
-      }
-      label.field input {
-        width: 6em;
       }
     `,
   ];

@@ -1,5 +1,6 @@
 // <model-picker>: choose a backbone (synthetic demo, presets, any Hub id, local files), see its size, follow the download.
 import { LitElement, css, html, nothing } from 'lit';
+import './drop-zone.ts';
 import type { LoadProgress, MemoryEstimate, ModelSummary } from '../worker/api.ts';
 import { formatBytes, formatCount } from './format.ts';
 import { DEMO_LABEL, DEMO_MODEL, LOCAL_MODEL, MODEL_PRESETS, RUN_MODEL_PREFIX, isHubId, presetByKey } from './presets.ts';
@@ -16,7 +17,6 @@ export class ModelPicker extends LitElement {
     loading: { type: Boolean },
     noGpu: { type: Boolean, attribute: 'no-gpu' },
     _hubId: { state: true },
-    _dragging: { state: true },
   };
 
   /** Name of the current model ("demo", a preset key or a Hub id). */
@@ -27,7 +27,6 @@ export class ModelPicker extends LitElement {
   /** The browser has no WebGPU: nothing can be loaded. */
   declare noGpu: boolean;
   declare _hubId: string;
-  declare _dragging: boolean;
 
   static override styles = [
     baseStyles,
@@ -56,15 +55,8 @@ export class ModelPicker extends LitElement {
       #hub-id {
         width: 17em;
       }
-      .drop {
-        border: 2px dashed #888;
-        border-radius: 6px;
-        padding: 0.35em 0.8em;
+      drop-zone {
         font-size: 0.9em;
-      }
-      .drop.dragging {
-        border-color: #0072b2;
-        background: #eaf4fb;
       }
       .status {
         margin-top: 0.5em;
@@ -95,7 +87,6 @@ export class ModelPicker extends LitElement {
     this.loading = false;
     this.noGpu = false;
     this._hubId = '';
-    this._dragging = false;
   }
 
   override willUpdate(changed: Map<string, unknown>) {
@@ -125,13 +116,13 @@ export class ModelPicker extends LitElement {
           </label>
           <button id="load-hub" type="submit" ?disabled=${locked || this._hubId.trim() === ''}>Load from Hub</button>
         </form>
-        <div class="drop ${this._dragging ? 'dragging' : ''}" @dragover=${this._onDragOver} @dragleave=${this._onDragLeave} @drop=${this._onDrop}>
+        <drop-zone @files-drop=${this._onDrop}>
           <label
             >Local model files (config.json, weights, vocab):
             <input id="files" type="file" multiple @change=${this._onFiles} ?disabled=${locked} />
           </label>
           <span class="muted">or drop them here</span>
-        </div>
+        </drop-zone>
       </div>
       <div class="status" aria-live="polite">${this.loading ? this._renderProgress() : this._renderSummary()}</div>`;
   }
@@ -199,20 +190,8 @@ export class ModelPicker extends LitElement {
     if (input.files && input.files.length > 0) this._request({ files: [...input.files] });
   }
 
-  private _onDragOver(event: DragEvent) {
-    event.preventDefault();
-    this._dragging = true;
-  }
-
-  private _onDragLeave() {
-    this._dragging = false;
-  }
-
-  private _onDrop(event: DragEvent) {
-    event.preventDefault();
-    this._dragging = false;
-    const files = [...(event.dataTransfer?.files ?? [])];
-    if (files.length > 0) this._request({ files });
+  private _onDrop(event: CustomEvent<File[]>) {
+    this._request({ files: event.detail });
   }
 
   private _onCancel() {

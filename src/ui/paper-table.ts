@@ -2,7 +2,7 @@
 import { LitElement, css, html } from 'lit';
 import { PAPER_TABLE1, PAPER_TABLE1_SOURCE } from './paper-table1.ts';
 import { formatStat } from './format.ts';
-import { baseStyles } from './theme.ts';
+import { baseStyles, tableStyles } from './theme.ts';
 
 export class PaperTable1 extends LitElement {
   static override properties = {
@@ -14,21 +14,8 @@ export class PaperTable1 extends LitElement {
 
   static override styles = [
     baseStyles,
+    tableStyles,
     css`
-      table {
-        border-collapse: collapse;
-        font-size: 0.9em;
-      }
-      caption {
-        text-align: left;
-        font-weight: 600;
-        padding-bottom: 0.3em;
-      }
-      th,
-      td {
-        padding: 0.15em 0.6em;
-        border-bottom: 1px solid #e3e3e3;
-      }
       th {
         text-align: right;
       }

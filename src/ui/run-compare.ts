@@ -7,7 +7,7 @@ import './loss-chart.ts';
 import { BEST_RULE, bestRun, evaluatedSets, evaluationOn, type RunRecord } from '../worker/api.ts';
 import { curves, runLabel } from './run-views.ts';
 import './scatter-chart.ts';
-import { baseStyles, trainingPanelStyles } from './theme.ts';
+import { baseStyles, tableStyles, trainingPanelStyles } from './theme.ts';
 
 export class RunCompare extends LitElement {
   static override properties = {
@@ -20,20 +20,17 @@ export class RunCompare extends LitElement {
 
   static override styles = [
     baseStyles,
+    tableStyles,
     trainingPanelStyles,
     css`
       :host {
         display: block;
       }
       table {
-        border-collapse: collapse;
-        font-size: 0.9em;
         margin: 0.4em 0;
       }
       th,
       td {
-        padding: 0.2em 0.6em;
-        border-bottom: 1px solid #ddd;
         text-align: right;
       }
       th:first-child,

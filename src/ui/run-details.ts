@@ -3,7 +3,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { RunRecord } from '../worker/api.ts';
 import { formatDuration, formatK, formatStat } from './format.ts';
-import { baseStyles } from './theme.ts';
+import { baseStyles, tableStyles } from './theme.ts';
 
 type Row = [label: string, value: unknown];
 
@@ -59,6 +59,7 @@ export class RunDetails extends LitElement {
 
   static override styles = [
     baseStyles,
+    tableStyles,
     css`
       :host {
         display: block;
@@ -69,19 +70,8 @@ export class RunDetails extends LitElement {
         gap: 0.6em 1.6em;
         align-items: start;
       }
-      table {
-        border-collapse: collapse;
-        font-size: 0.92em;
-      }
-      caption {
-        text-align: left;
-        font-weight: 600;
-        padding-bottom: 0.2em;
-      }
       th,
       td {
-        padding: 0.15em 0.6em;
-        border-bottom: 1px solid #e2e2e2;
         vertical-align: top;
       }
       th[scope='row'] {

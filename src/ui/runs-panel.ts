@@ -10,7 +10,7 @@ import { JobController } from './job-controller.ts';
 import './panel-explainer.ts';
 import './run-compare.ts';
 import './run-details.ts';
-import { baseStyles, trainingPanelStyles } from './theme.ts';
+import { baseStyles, tableStyles, trainingPanelStyles } from './theme.ts';
 
 export type RunsClient = Pick<WorkerClient, 'runs' | 'deleteRun' | 'storageUsed' | 'useRun' | 'exportRun' | 'evaluateRuns' | 'cancelJob'>;
 
@@ -73,20 +73,17 @@ export class RunsPanel extends LitElement {
 
   static override styles = [
     baseStyles,
+    tableStyles,
     trainingPanelStyles,
     css`
       :host {
         display: block;
       }
       table {
-        border-collapse: collapse;
-        font-size: 0.9em;
         width: 100%;
       }
       th,
       td {
-        padding: 0.25em 0.5em;
-        border-bottom: 1px solid #ddd;
         text-align: left;
       }
       th button {

@@ -2,7 +2,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { HeadStatistics } from '../worker/api.ts';
 import { formatK, formatStat } from './format.ts';
-import { baseStyles } from './theme.ts';
+import { baseStyles, tableStyles } from './theme.ts';
 
 /** The rows shown, in order; `scales` says whether the figure divides by k (anisotropy does not). */
 const ROWS: { key: string; label: string; value: (s: HeadStatistics) => number; scales: boolean }[] = [
@@ -25,20 +25,10 @@ export class HeadStatsTable extends LitElement {
 
   static override styles = [
     baseStyles,
+    tableStyles,
     css`
       table {
-        border-collapse: collapse;
         font-size: 0.95em;
-      }
-      caption {
-        text-align: left;
-        font-weight: 600;
-        padding-bottom: 0.3em;
-      }
-      th,
-      td {
-        padding: 0.2em 0.7em;
-        border-bottom: 1px solid #ddd;
       }
       th[scope='row'] {
         text-align: left;

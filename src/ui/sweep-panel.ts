@@ -6,7 +6,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { DEFAULT_SWEEP_KS, EVAL_DEFAULTS, FIGURE2_LAMBDAS, TRAIN_LIMITS, describeRange, inRange, type ModelSummary, type PageSweepRequest, type SweepEvent, type SweepPlan, type TripletsSummary, type WorkerClient } from '../worker/api.ts';
 import { formatDuration, formatK } from './format.ts';
 import { JobController } from './job-controller.ts';
-import { baseStyles, trainingPanelStyles } from './theme.ts';
+import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
 import { parseKList } from './url-state.ts';
 
 export type SweepClient = Pick<WorkerClient, 'sweep' | 'pendingSweep' | 'resumeSweep' | 'cancelJob'>;
@@ -60,24 +60,10 @@ export class SweepPanel extends LitElement {
   static override styles = [
     baseStyles,
     trainingPanelStyles,
+    fieldStyles,
     css`
       :host {
         display: block;
-      }
-      .fields {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0.6em 1em;
-        align-items: end;
-        margin: 0.5em 0;
-      }
-      label.field {
-        display: flex;
-        flex-direction: column;
-        font-size: 0.9em;
-      }
-      label.field input {
-        width: 7em;
       }
       #ks {
         width: 11em;

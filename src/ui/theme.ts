@@ -95,6 +95,44 @@ export const chartStyles = css`
 `;
 
 /** Chart grid, provenance captions and error boxes shared by the training panels. */
+/** The tables of figures: collapsed borders, a rule under each row, a caption as a heading. */
+export const tableStyles = css`
+  table {
+    border-collapse: collapse;
+    font-size: 0.9em;
+  }
+  caption {
+    text-align: left;
+    font-weight: 600;
+    padding-bottom: 0.3em;
+  }
+  th,
+  td {
+    padding: 0.2em 0.6em;
+    border-bottom: 1px solid #ddd;
+  }
+`;
+
+/** A wrapping row of labelled fields (label above its input), as the panels' forms lay them out. */
+export const fieldStyles = css`
+  .fields {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.6em 1em;
+    align-items: end;
+    margin: 0.6em 0;
+  }
+  label.field {
+    display: flex;
+    flex-direction: column;
+    font-size: 0.9em;
+    gap: 0.15em;
+  }
+  label.field input {
+    width: 7em;
+  }
+`;
+
 export const trainingPanelStyles = css`
   .charts {
     display: grid;

@@ -2,6 +2,7 @@
 // start / cancel / resume (IndexedDB checkpoints per model + data + k), live loss and active-dimension charts.
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
+import './drop-zone.ts';
 import { K_RANGE, TRAIN_LIMITS, describeRange, inRange, toPageFailure, type CheckpointInfo, type ModelSummary, type StepReport, type TrainRequest, type TripletsSummary } from '../worker/api.ts';
 import { JobController } from './job-controller.ts';
 import { formatBytes, formatDuration, formatK } from './format.ts';
@@ -9,7 +10,7 @@ import type { ChartSeries } from './loss-chart.ts';
 import './loss-chart.ts';
 import './panel-explainer.ts';
 import type { TrainingClient } from './training-client.ts';
-import { baseStyles, trainingPanelStyles } from './theme.ts';
+import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
 import { K_MAX, K_MIN, K_RANGE_MESSAGE } from './url-state.ts';
 
 /** Laptop-sized defaults; the rest of the recipe is the paper's (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3). */
@@ -36,7 +37,6 @@ export class TrainPanel extends LitElement {
     _reports: { state: true },
     _checkpointError: { state: true },
     _provenance: { state: true },
-    _dragging: { state: true },
     _saved: { state: true },
   };
 
@@ -53,7 +53,6 @@ export class TrainPanel extends LitElement {
   declare _reports: StepReport[];
   declare _checkpointError: string;
   declare _provenance: string;
-  declare _dragging: boolean;
   /** Step of the last checkpoint this run saved (-1: none yet). */
   declare _saved: number;
   /** The running training: status, error, cancel. */
@@ -74,22 +73,10 @@ export class TrainPanel extends LitElement {
   static override styles = [
     baseStyles,
     trainingPanelStyles,
+    fieldStyles,
     css`
       :host {
         display: block;
-      }
-      .drop {
-        border: 2px dashed #888;
-        border-radius: 6px;
-        padding: 0.5em 0.8em;
-        display: flex;
-        gap: 1em;
-        align-items: center;
-        flex-wrap: wrap;
-      }
-      .drop.dragging {
-        border-color: #0072b2;
-        background: #eef6fb;
       }
       kbd {
         border: 1px solid #999;
@@ -97,22 +84,6 @@ export class TrainPanel extends LitElement {
         padding: 0 0.25em;
         font-size: 0.85em;
         background: #f4f4f4;
-      }
-      .fields {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0.6em 1em;
-        align-items: end;
-        margin: 0.6em 0;
-      }
-      label.field {
-        display: flex;
-        flex-direction: column;
-        font-size: 0.9em;
-        gap: 0.15em;
-      }
-      label.field input {
-        width: 6.5em;
       }
       .actions {
         display: flex;
@@ -138,7 +109,6 @@ export class TrainPanel extends LitElement {
     this._reports = [];
     this._checkpointError = '';
     this._provenance = '';
-    this._dragging = false;
     this._saved = -1;
   }
 
@@ -170,10 +140,10 @@ export class TrainPanel extends LitElement {
           the FLOPS terms push them down. Checkpoints are kept in this browser (IndexedDB), so a reloaded tab can resume.
         </p>
       </panel-explainer>
-      <div class="drop ${this._dragging ? 'dragging' : ''}" @dragover=${this._onDragOver} @dragleave=${() => (this._dragging = false)} @drop=${this._onDrop}>
+      <drop-zone @files-drop=${this._onDrop}>
         <label>Triplets (TSV, one per line: query <kbd>Tab</kbd> positive <kbd>Tab</kbd> negative): <input id="triplets" type="file" accept=".tsv,.txt,text/tab-separated-values,text/plain" @change=${this._onFile} ?disabled=${running} /></label>
         <span class="muted">or drop the file here</span>
-      </div>
+      </drop-zone>
       <p id="data" aria-live="polite">${this._dataLine()}</p>
       ${this._dataError ? html`<p class="error" role="alert" id="data-error">${this._dataError}</p>` : nothing}
       <div class="fields">
@@ -225,16 +195,8 @@ export class TrainPanel extends LitElement {
     return '';
   }
 
-  private _onDragOver(event: DragEvent) {
-    event.preventDefault();
-    this._dragging = true;
-  }
-
-  private _onDrop(event: DragEvent) {
-    event.preventDefault();
-    this._dragging = false;
-    const file = event.dataTransfer?.files[0];
-    if (file && !this.job.running) void this._read(file);
+  private _onDrop(event: CustomEvent<File[]>) {
+    if (!this.job.running) void this._read(event.detail[0]);
   }
 
   private _onFile(event: Event) {

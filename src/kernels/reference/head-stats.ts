@@ -1,6 +1,7 @@
 // Float64 reference: per-row L2 norms of the MLM head, their summary, histogram and anisotropy; division by k.
 // A row is non-finite when it holds an Inf or a NaN or when its squared norm passes the f32 range (the GPU sums in
 // f32): its norm is NaN or Inf, the summary leaves it out and counts it, and anisotropy skips pairs that hold one.
+import { histogramCounts, type HistogramRange } from '../../util/histogram-range.ts';
 import { Random } from '../../util/random.ts';
 
 /** The largest finite f32. */
@@ -19,16 +20,10 @@ export interface NormSummary {
   nonFiniteRows: number;
 }
 
-export interface HistogramRange {
-  lo: number;
-  hi: number;
-  bins: number;
-  /** Bin edges spaced evenly in log(norm) instead of norm (lo must then be > 0). */
-  log: boolean;
-}
+export type { HistogramRange };
 
 /** norms (V) of the rows of W (V, d): NaN for a row holding a NaN, Inf for one holding an Inf or out of f32 range. */
-export function headRowNorms(W: Float64Array, V: number, d: number): Float64Array {
+export function headRowNorms(W: ArrayLike<number>, V: number, d: number): Float64Array {
   const norms = new Float64Array(V);
   for (let v = 0; v < V; v++) {
     let s = 0;
@@ -69,23 +64,9 @@ export function summarizeNorms(norms: Float64Array): NormSummary {
   };
 }
 
-/** The bin of a value: edges e_i evenly spaced in value (or log value); the last bin includes `hi`; outside -> -1. */
-export function histogramBin(value: number, range: HistogramRange): number {
-  const { lo, hi, bins, log } = range;
-  const x = log ? Math.log(value) : value;
-  const a = log ? Math.log(lo) : lo;
-  const b = log ? Math.log(hi) : hi;
-  if (!(x >= a && x <= b)) return -1;
-  return Math.min(bins - 1, Math.floor(((x - a) / (b - a)) * bins));
-}
-
+/** Counts per bin, binned as util/histogram-range.ts does for the page (the last bin holds `hi`; outside: left out). */
 export function normHistogram(norms: Float64Array, range: HistogramRange): Uint32Array {
-  const counts = new Uint32Array(range.bins);
-  for (const n of norms) {
-    const bin = histogramBin(n, range);
-    if (bin >= 0) counts[bin]++;
-  }
-  return counts;
+  return Uint32Array.from(histogramCounts(norms, range));
 }
 
 /** `count` seeded pairs (i, j), i ≠ j, of row indices in [0, V), flattened. */

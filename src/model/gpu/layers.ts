@@ -38,10 +38,34 @@ export interface BackwardScratch {
   dmlpAct: Tensor; // (N, I)
 }
 
-interface NormState {
+/** A norm's output and the statistics its backward reads. */
+export interface NormState {
   out: Tensor; // (N, d)
   mean: Tensor; // (N)
   rstd: Tensor; // (N)
+}
+
+/** Records state.out = norm(inp), keeping mean and rstd for the backward. */
+export function recordNormForward(kernel: LayerNorm, encoder: GPUCommandEncoder, state: NormState, inp: Tensor, norm: GpuAffine): void {
+  kernel.forward(encoder, { out: state.out, mean: state.mean, rstd: state.rstd, inp, weight: norm.weight, bias: norm.bias });
+}
+
+/** Records a norm's backward: dinp from dout (= or += as the kernel was made), dnorm's weight and bias added. */
+export function recordNormBackward(
+  kernel: LayerNorm,
+  encoder: GPUCommandEncoder,
+  a: { dinp: Tensor; dout: Tensor; inp: Tensor; state: NormState; norm: GpuAffine; dnorm: GpuAffine },
+): void {
+  kernel.backward(encoder, {
+    dinp: a.dinp,
+    dweight: a.dnorm.weight,
+    dbias: a.dnorm.bias,
+    dout: a.dout,
+    inp: a.inp,
+    weight: a.norm.weight,
+    mean: a.state.mean,
+    rstd: a.state.rstd,
+  });
 }
 
 /** A weight and its optional bias (a linear layer or a norm), or their gradients. */
@@ -146,20 +170,20 @@ export class GpuLayer {
     const { k, p, x } = this;
     let attnIn = x;
     if (this.attnNorm) {
-      this.normForward(encoder, this.attnNorm, x, p.attnNorm!);
+      recordNormForward(this.k.norm, encoder, this.attnNorm, x, p.attnNorm!);
       attnIn = this.attnNorm.out;
     }
     k.qkv.forward(encoder, { out: this.qkv, inp: attnIn, ...p.qkv });
     k.attention(this.index).forward(encoder, { out: this.context, qkv: this.qkv, mask: this.mask, state: this.state });
     k.attnOut.forward(encoder, { out: this.resid1, inp: this.context, ...p.attnOut });
     k.add.accumulate(encoder, { out: this.resid1, a: x });
-    this.normForward(encoder, this.mid, this.resid1, this.postNorm ? p.attnOutNorm! : p.mlpNorm!);
+    recordNormForward(this.k.norm, encoder, this.mid, this.resid1, this.postNorm ? p.attnOutNorm! : p.mlpNorm!);
     k.mlpIn.forward(encoder, { out: this.mlpPre, inp: this.mid.out, ...p.mlpIn });
     (k.geglu ?? k.gelu).forward(encoder, { out: this.mlpAct, inp: this.mlpPre });
     if (this.postNorm) {
       k.mlpOut.forward(encoder, { out: this.resid2!, inp: this.mlpAct, ...p.mlpOut });
       k.add.accumulate(encoder, { out: this.resid2!, a: this.mid.out });
-      this.normForward(encoder, this.outNorm!, this.resid2!, p.mlpOutNorm!);
+      recordNormForward(this.k.norm, encoder, this.outNorm!, this.resid2!, p.mlpOutNorm!);
     } else {
       k.mlpOut.forward(encoder, { out: this.out, inp: this.mlpAct, ...p.mlpOut });
       k.add.accumulate(encoder, { out: this.out, a: this.resid1 });
@@ -175,44 +199,23 @@ export class GpuLayer {
   private backwardPostNorm(encoder: GPUCommandEncoder, s: BackwardScratch): void {
     const { k, p, d } = this;
     const o = this.outNorm!;
-    this.normBackward(k.norm, encoder, { dinp: s.g1, dout: s.g0, inp: this.resid2!, state: o, norm: p.mlpOutNorm!, dnorm: d.mlpOutNorm! }); // g1 = dresid2
+    recordNormBackward(k.norm, encoder, { dinp: s.g1, dout: s.g0, inp: this.resid2!, state: o, norm: p.mlpOutNorm!, dnorm: d.mlpOutNorm! }); // g1 = dresid2
     this.mlpBackward(encoder, s, s.g1, s.g1, true); // g1 = dh = dresid2 + MLP backward
-    this.normBackward(k.norm, encoder, { dinp: s.g0, dout: s.g1, inp: this.resid1, state: this.mid, norm: p.attnOutNorm!, dnorm: d.attnOutNorm! }); // g0 = dresid1
+    recordNormBackward(k.norm, encoder, { dinp: s.g0, dout: s.g1, inp: this.resid1, state: this.mid, norm: p.attnOutNorm!, dnorm: d.attnOutNorm! }); // g0 = dresid1
     this.attentionBackward(encoder, s, s.g0, this.x, s.g0, true); // g0 = dx = dresid1 + attention backward
   }
 
   private backwardPreNorm(encoder: GPUCommandEncoder, s: BackwardScratch): void {
     const { k, p, d } = this;
     this.mlpBackward(encoder, s, s.g0, s.g1, false); // g1 = d LNm(h)
-    this.normBackward(k.normAccumulate, encoder, { dinp: s.g0, dout: s.g1, inp: this.resid1, state: this.mid, norm: p.mlpNorm!, dnorm: d.mlpNorm! }); // g0 = dh
+    recordNormBackward(k.normAccumulate, encoder, { dinp: s.g0, dout: s.g1, inp: this.resid1, state: this.mid, norm: p.mlpNorm!, dnorm: d.mlpNorm! }); // g0 = dh
     if (!this.attnNorm) {
       this.attentionBackward(encoder, s, s.g0, this.x, s.g0, true); // g0 = dx = dh + attention backward
       return;
     }
     const a = this.attnNorm;
     this.attentionBackward(encoder, s, s.g0, a.out, s.g1, false); // g1 = d LNa(x)
-    this.normBackward(k.normAccumulate, encoder, { dinp: s.g0, dout: s.g1, inp: this.x, state: a, norm: p.attnNorm!, dnorm: d.attnNorm! }); // g0 = dx
-  }
-
-  private normForward(encoder: GPUCommandEncoder, state: NormState, inp: Tensor, norm: GpuAffine): void {
-    this.k.norm.forward(encoder, { out: state.out, mean: state.mean, rstd: state.rstd, inp, weight: norm.weight, bias: norm.bias });
-  }
-
-  private normBackward(
-    kernel: LayerNorm,
-    encoder: GPUCommandEncoder,
-    a: { dinp: Tensor; dout: Tensor; inp: Tensor; state: NormState; norm: GpuAffine; dnorm: GpuAffine },
-  ): void {
-    kernel.backward(encoder, {
-      dinp: a.dinp,
-      dweight: a.dnorm.weight,
-      dbias: a.dnorm.bias,
-      dout: a.dout,
-      inp: a.inp,
-      weight: a.norm.weight,
-      mean: a.state.mean,
-      rstd: a.state.rstd,
-    });
+    recordNormBackward(k.normAccumulate, encoder, { dinp: s.g0, dout: s.g1, inp: this.x, state: a, norm: p.attnNorm!, dnorm: d.attnNorm! }); // g0 = dx
   }
 
   /** MLP backward from dout (N, d): parameter gradients added, dinp (N, d) = or += d(MLP input). */
