@@ -8,6 +8,8 @@ import { maxSequenceTokens } from '../model/max-tokens.ts';
 import { TripletBatches } from '../train/batches.ts';
 import { paperRecipe, type TrainingRecipe } from '../train/trainer.ts';
 import type { TrainingRunOptions } from '../train/training-run.ts';
+import { ALARM_RULES, type AlarmRule } from './training-alarms.ts';
+import { DEFAULT_PROBES, checkProbes, type ProbeText } from './training-probes.ts';
 import { EVAL_LIMITS, InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
 
 export { EVAL_DEFAULTS } from './limits.ts';
@@ -32,10 +34,22 @@ export interface TrainRequest {
   reportEvery?: number;
   /** Continue the run's newest checkpoint (it must have been made with the same request). */
   resume: boolean;
+  /** Texts encoded while training (default DEFAULT_PROBES). */
+  probes?: ProbeText[];
+  /** Encode the probes every this many steps (default: as often as reports; 0: never). */
+  probeEvery?: number;
+  /** Stop (after saving a checkpoint) when an alarm is raised, except for the rules in `ignoreAlarms`. */
+  stopOnAlarm?: boolean;
+  ignoreAlarms?: AlarmRule[];
 }
 
 /** A checked training request: the recipe and the run's other settings, as the training loop takes them. */
-export type TrainPlan = Pick<TrainingRunOptions, 'recipe' | 'k' | 'seed' | 'checkpointEvery' | 'reportEvery' | 'resume'>;
+export type TrainPlan = Pick<TrainingRunOptions, 'recipe' | 'k' | 'seed' | 'checkpointEvery' | 'reportEvery' | 'resume'> & {
+  /** Probe texts and how often to encode them (every 0: never). */
+  probes: { texts: ProbeText[]; every: number };
+  /** The alarm rules that stop the run (none unless asked). */
+  stopOn: AlarmRule[];
+};
 
 const DEFAULT_SEED = 1;
 /** Reports per run when the request does not say how often. */
@@ -61,22 +75,35 @@ export function planTraining(request: TrainRequest, triplets: number): TrainPlan
     lambdaQueries: request.lambdaQueries === undefined ? base.lambdaQueries : checkRange(request.lambdaQueries, L.lambda, 'lambda_q'),
     lambdaDocuments: request.lambdaDocuments === undefined ? base.lambdaDocuments : checkRange(request.lambdaDocuments, L.lambda, 'lambda_d'),
   };
+  const reportEvery =
+    request.reportEvery === undefined ? Math.max(1, Math.round(steps / DEFAULT_REPORTS)) : checkRange(request.reportEvery, L.reportEvery, 'Report every');
+  const ignored = request.ignoreAlarms ?? [];
+  for (const rule of ignored) if (!ALARM_RULES.includes(rule)) throw new InvalidRequestError(`Unknown alarm "${rule}"; the alarms are ${ALARM_RULES.join(', ')}`);
   return {
     recipe,
     k: request.k,
     seed: request.seed === undefined ? DEFAULT_SEED : checkRange(request.seed, L.seed, 'The seed'),
     checkpointEvery: checkRange(request.checkpointEvery, L.checkpointEvery, 'Checkpoint every'),
-    reportEvery:
-      request.reportEvery === undefined
-        ? Math.max(1, Math.round(steps / DEFAULT_REPORTS))
-        : checkRange(request.reportEvery, L.reportEvery, 'Report every'),
+    reportEvery,
     resume: request.resume,
+    probes: {
+      texts: checkProbes(request.probes ?? DEFAULT_PROBES),
+      every: request.probeEvery === undefined ? reportEvery : request.probeEvery === 0 ? 0 : checkRange(request.probeEvery, L.reportEvery, 'Probe every'),
+    },
+    stopOn: request.stopOnAlarm ? ALARM_RULES.filter((rule) => !ignored.includes(rule)) : [],
   };
 }
 
-/** The request that continues a saved run exactly: its own recipe, k and seed. */
-export function requestFromRecipe(recipe: TrainingRecipe, k: number, seed: number, checkpointEvery: number): TrainRequest {
+/** The request that continues a saved run exactly: its own recipe, k and seed (and what `watch` says of probes and alarms). */
+export function requestFromRecipe(
+  recipe: TrainingRecipe,
+  k: number,
+  seed: number,
+  checkpointEvery: number,
+  watch: Pick<TrainRequest, 'probes' | 'probeEvery' | 'stopOnAlarm' | 'ignoreAlarms'> = {},
+): TrainRequest {
   return {
+    ...watch,
     k,
     steps: recipe.schedule.totalSteps,
     batchSize: recipe.batchSize,

@@ -6,8 +6,10 @@ import { paperRecipe, type TrainingRecipe } from '../train/trainer.ts';
 import type { StepReport } from '../train/training-run.ts';
 import type { SetEvaluation } from './results.ts';
 import type { TrainEvent } from './train-events.ts';
+import type { Alarm } from './training-alarms.ts';
+import type { ProbeSnapshot } from './training-probes.ts';
 
-export type RunStatus = 'running' | 'finished' | 'cancelled' | 'failed';
+export type RunStatus = 'running' | 'finished' | 'paused' | 'cancelled' | 'failed';
 
 export interface RunRecord {
   /** The run's key: its folder in Node, its checkpoint key in the page. */
@@ -43,6 +45,10 @@ export interface RunRecord {
   /** Where the trained model was saved, once the run finished. */
   savedModel: { where: string; files: string[] } | null;
   evaluations: SetEvaluation[];
+  /** Alarms raised while training (absent in records made before alarms existed). */
+  alarms?: Alarm[];
+  /** Every probe snapshot, the first one before training (absent in records made before probes existed). */
+  probes?: ProbeSnapshot[];
 }
 
 /** Where runs are kept: by id (a run folder's run.json in Node, IndexedDB in the page). */
@@ -101,6 +107,8 @@ export class RunRecorder {
         checkpoint: earlier?.checkpoint ?? null,
         savedModel: null,
         evaluations: earlier?.evaluations ?? [],
+        alarms: earlier?.alarms ?? [],
+        probes: (earlier?.probes ?? []).filter((p) => p.step < event.startStep),
       };
       return this.flush();
     }
@@ -113,6 +121,11 @@ export class RunRecorder {
       record.step = r.step + 1;
       record.reports.push(r);
       if (++this.unsaved >= this.flushEvery) await this.flush();
+    } else if (event.kind === 'probe') {
+      (record.probes ??= []).push(event.snapshot);
+    } else if (event.kind === 'alarm') {
+      (record.alarms ??= []).push(event.alarm);
+      await this.flush();
     } else {
       record.checkpoint = { name: event.name, step: event.step };
       record.step = event.step;

@@ -2,6 +2,8 @@
 // them through the worker, run records are built from them).
 import type { TrainingRecipe } from '../train/trainer.ts';
 import type { StepReport } from '../train/training-run.ts';
+import type { Alarm } from './training-alarms.ts';
+import type { ProbeSnapshot } from './training-probes.ts';
 
 /** The newest checkpoint of a run. */
 export interface CheckpointInfo {
@@ -18,5 +20,7 @@ export interface CheckpointInfo {
 export type TrainEvent =
   | { kind: 'start'; startStep: number; resumedFrom: string | null; recipe: TrainingRecipe; k: number; seed: number; provenance: string }
   | { kind: 'report'; report: StepReport }
-  | { kind: 'checkpoint'; name: string; step: number; store: string };
+  | { kind: 'checkpoint'; name: string; step: number; store: string }
+  | { kind: 'probe'; snapshot: ProbeSnapshot }
+  | { kind: 'alarm'; alarm: Alarm; stops: boolean };
 

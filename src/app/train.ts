@@ -2,9 +2,10 @@
 // (or continues its newest checkpoint), reports progress as events, and hands back the trained weights.
 import type { GpuContext } from '../gpu/context.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
+import type { GpuModel } from '../model/gpu-model.ts';
 import { listCheckpoints, readLatestCheckpoint, type CheckpointStore } from '../train/checkpoint.ts';
 import type { TrainingRecipe } from '../train/trainer.ts';
-import { runTraining, type TrainingData } from '../train/training-run.ts';
+import { TrainingPaused, runTraining, type TrainingData } from '../train/training-run.ts';
 import type { OpenedModel } from './open-model.ts';
 import type { Platform } from './platform.ts';
 import { checkLengthsFit, planTraining, type TrainRequest } from './requests.ts';
@@ -13,8 +14,11 @@ import { hostRowNorms } from './head-report.ts';
 import { headOf } from './model-session.ts';
 import { RunRecorder, type RunRecord, type RunStore } from './runs.ts';
 import type { CheckpointInfo, TrainEvent } from './train-events.ts';
+import { AlarmWatcher, type Alarm } from './training-alarms.ts';
+import { TrainingProbes } from './training-probes.ts';
 
 export type { CheckpointInfo, TrainEvent } from './train-events.ts';
+export { TrainingPaused } from '../train/training-run.ts';
 
 export interface TrainOptions {
   /** The backbone, or how to open it: opened only once the run's lock is held (a busy run fails before any load). */
@@ -93,6 +97,33 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
       options.onEvent?.(event);
       if (recorder) recorded = recorded.then(() => recorder.onEvent(event));
     };
+    const tokenizer = model.tokenizer;
+    const specials = Object.values(tokenizer.specialIds).flatMap((id) => (id === null ? [] : [tokenizer.idToToken(id) ?? '']));
+    const watcher = new AlarmWatcher(
+      { batchSize: plan.recipe.batchSize, vocabSize: model.config.vocabSize, totalSteps: plan.recipe.schedule.totalSteps },
+      new Set(specials.filter(Boolean)),
+    );
+    let stopping: Alarm | null = null;
+    const raise = (alarms: Alarm[]) => {
+      for (const alarm of alarms) {
+        const stops = plan.stopOn.includes(alarm.rule);
+        if (stops) stopping ??= alarm;
+        emit({ kind: 'alarm', alarm, stops });
+      }
+    };
+    let probes: TrainingProbes | null = null;
+    const inspect =
+      plan.probes.every > 0 && plan.probes.texts.length > 0
+        ? {
+            every: plan.probes.every,
+            async at(gpuModel: GpuModel, steps: number) {
+              probes ??= new TrainingProbes(ctx, gpuModel, tokenizer, plan.probes.texts, { query: plan.recipe.queryLength, document: plan.recipe.documentLength });
+              const snapshot = await probes.take(steps);
+              emit({ kind: 'probe', snapshot });
+              raise(watcher.onProbes(snapshot));
+            },
+          }
+        : undefined;
     const owned = await ctx.ownedAsync(() =>
       runTraining(ctx, model, data, store, {
         recipe: plan.recipe,
@@ -103,13 +134,19 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
         resume: plan.resume,
         signal: options.signal,
         onStart: (startStep, resumedFrom) => emit({ kind: 'start', startStep, resumedFrom, recipe: plan.recipe, k: plan.k, seed: plan.seed, provenance }),
-        onReport: (report) => emit({ kind: 'report', report }),
+        onReport: (report) => {
+          emit({ kind: 'report', report });
+          raise(watcher.onReport(report));
+        },
         onCheckpoint: (name, step) => emit({ kind: 'checkpoint', name, step, store: store.label }),
+        inspect,
+        pauseReason: () => (stopping ? `alarm "${stopping.title}" (${stopping.rule}) at step ${stopping.step}` : null),
       }),
     ).catch(async (error: unknown) => {
       await recorded;
-      const cancelled = (error as { name?: string } | null)?.name === 'AbortError';
-      await recorder?.end(cancelled ? 'cancelled' : 'failed', { message: error instanceof Error ? error.message : String(error) });
+      const name = (error as { name?: string } | null)?.name;
+      const status = name === 'AbortError' ? 'cancelled' : error instanceof TrainingPaused ? 'paused' : 'failed';
+      await recorder?.end(status, { message: error instanceof Error ? error.message : String(error) });
       throw error;
     });
     await ctx.sync();

@@ -9,6 +9,8 @@ export interface OptionSpec {
   /** Used when the option is absent, and shown in the usage. */
   default?: string;
   required?: boolean;
+  /** The option may be given several times (read with `Args.all`). */
+  multiple?: boolean;
 }
 
 export interface PositionalSpec {
@@ -43,7 +45,7 @@ export class UsageError extends Error {
 export class Args {
   constructor(
     private readonly spec: CommandSpec,
-    private readonly values: Record<string, string | boolean | undefined>,
+    private readonly values: Record<string, string | string[] | boolean | undefined>,
     readonly positionals: string[],
   ) {}
 
@@ -56,6 +58,13 @@ export class Args {
   flag(name: string): boolean {
     this.known(name);
     return this.values[name] === true;
+  }
+
+  /** Every value of an option given several times, in order (none: an empty list). */
+  all(name: string): string[] {
+    if (!this.known(name).multiple) throw new Error(`option --${name} of ${this.spec.name} is not repeatable`);
+    const value = this.values[name];
+    return Array.isArray(value) ? value : [];
   }
 
   /** The option's value, its default, or undefined. */
@@ -103,7 +112,7 @@ export function formatUsage(spec: CommandSpec): string {
   for (const p of spec.positionals ?? []) words.push(`${p.optional ? '[' : ''}<${p.name}>${p.variadic ? '...' : ''}${p.optional ? ']' : ''}`);
   for (const [name, option] of Object.entries(spec.options)) {
     const word = option.value ? `--${name} <${option.value}>` : `--${name}`;
-    words.push(option.required ? word : `[${word}]`);
+    words.push(option.required ? word : `[${word}]${option.multiple ? '...' : ''}`);
   }
   const rows: [string, string][] = [
     ...(spec.positionals ?? []).map((p): [string, string] => [`<${p.name}>`, p.help]),
@@ -125,7 +134,9 @@ export function formatUsage(spec: CommandSpec): string {
 
 /** Parses argv against the command's table: unknown options, missing values and extra positionals are UsageErrors. */
 export function parseCommandArgs(spec: CommandSpec, argv: string[]): Args {
-  const options = Object.fromEntries(Object.entries(spec.options).map(([name, o]) => [name, { type: o.value ? ('string' as const) : ('boolean' as const) }]));
+  const options = Object.fromEntries(
+    Object.entries(spec.options).map(([name, o]) => [name, { type: o.value ? ('string' as const) : ('boolean' as const), multiple: o.multiple ?? false }]),
+  );
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
@@ -137,7 +148,7 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Args {
   if (!variadic && parsed.positionals.length > positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[positionals.length]}"`);
   const missing = positionals.find((p, i) => !p.optional && parsed.positionals[i] === undefined);
   if (missing) throw new UsageError(`<${missing.name}> is required`);
-  const args = new Args(spec, parsed.values as Record<string, string | boolean | undefined>, parsed.positionals);
+  const args = new Args(spec, parsed.values as Record<string, string | string[] | boolean | undefined>, parsed.positionals);
   for (const [name, option] of Object.entries(spec.options)) if (option.required) args.required(name);
   return args;
 }

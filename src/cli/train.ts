@@ -6,7 +6,9 @@ import { openModelRef, type OpenedModel } from '../app/open-model.ts';
 import { CHECKPOINT_FOLDER, modelRefFromArgument, nodePlatform } from '../app/platform-node.ts';
 import type { TrainRequest } from '../app/requests.ts';
 import type { StepReport } from '../app/gpu-types.ts';
-import type { TrainEvent } from '../app/train.ts';
+import { TrainingPaused, type TrainEvent } from '../app/train.ts';
+import type { Alarm, AlarmRule } from '../app/training-alarms.ts';
+import type { ProbeSnapshot, ProbeText } from '../app/training-probes.ts';
 import { trainRun } from '../app/train-run.ts';
 import { readTrainingData } from '../app/training-data.ts';
 import { UsageError, type Args, type Command } from './command.ts';
@@ -18,6 +20,29 @@ function reportLine(r: StepReport): string {
     `FLOPS q ${r.flopsQueries.toFixed(3)} (x${r.lambdaQueries.toExponential(1)}) d ${r.flopsDocuments.toFixed(3)} (x${r.lambdaDocuments.toExponential(1)})  ` +
     `active q ${r.activeQueries.toFixed(1)} d ${r.activeDocuments.toFixed(1)}  lr ${r.lr.toExponential(2)}  ${r.msPerStep.toFixed(0)} ms/step`
   );
+}
+
+function probeLines(snapshot: ProbeSnapshot): string {
+  const lines = snapshot.probes.map(
+    (p) => `  probe ${p.role === 'query' ? 'q' : 'd'} "${p.text.length > 40 ? `${p.text.slice(0, 39)}…` : p.text}": ${p.activeDims} active; ${p.terms.map((t) => `${t.term} ${t.weight.toFixed(2)}`).join(', ')}`,
+  );
+  const scores = snapshot.scores.map((row, i) => `q${i + 1}: ${row.map((s, j) => `d${j + 1} ${s.toFixed(2)}`).join(' ')}`).join('; ');
+  return [`probes at step ${snapshot.step}`, ...lines, ...(scores ? [`  scores ${scores}`] : [])].join('\n');
+}
+
+function alarmLines(alarm: Alarm, stops: boolean): string {
+  return (
+    `${alarm.severity.toUpperCase()} [${alarm.rule}] step ${alarm.step}: ${alarm.title}${stops ? ' (stopping)' : ''}\n` +
+    `  ${alarm.evidence}\n  advice: ${alarm.advice}\n  ranges: ${alarm.ranges}`
+  );
+}
+
+function probesFrom(args: Args): ProbeText[] | undefined {
+  const probes: ProbeText[] = [
+    ...args.all('probe').map((text) => ({ role: 'query' as const, text })),
+    ...args.all('probe-doc').map((text) => ({ role: 'document' as const, text })),
+  ];
+  return probes.length ? probes : undefined;
 }
 
 function requestFrom(args: Args): TrainRequest {
@@ -36,6 +61,10 @@ function requestFrom(args: Args): TrainRequest {
     checkpointEvery: args.numberOr('checkpoint-every', 50),
     reportEvery: args.numberOr('report-every', 10),
     resume: args.flag('resume'),
+    probes: probesFrom(args),
+    probeEvery: args.number('probe-every'),
+    stopOnAlarm: args.flag('stop-on-alarm'),
+    ignoreAlarms: args.all('ignore-alarm') as AlarmRule[],
   };
 }
 
@@ -60,11 +89,18 @@ export const trainCommand: Command = {
       'checkpoint-every': { value: 'N', help: 'checkpoint every N steps (and after the last)', default: '50' },
       'report-every': { value: 'N', help: 'report every N steps (and after the first and the last)', default: '10' },
       resume: { help: "continue the run folder's newest checkpoint (same options required)" },
+      probe: { value: 'text', help: 'a query probe, encoded while training (repeatable; replaces the default probes)', multiple: true },
+      'probe-doc': { value: 'text', help: 'a document probe (repeatable)', multiple: true },
+      'probe-every': { value: 'N', help: 'encode the probes before the first step and every N steps (0: never; default: as --report-every)' },
+      'stop-on-alarm': { help: 'stop at the first alarm, after saving a checkpoint (exit status 3; --resume goes on)' },
+      'ignore-alarm': { value: 'rule', help: 'an alarm rule that does not stop the run (repeatable)', multiple: true },
       json: { help: 'print one JSON object per event instead of text' },
     },
     notes:
       'A NaN or Inf in a loss or a weight stops the run with an error naming the step and the part; the last good\n' +
-      'checkpoint is kept and no model is saved. One process writes a run folder at a time (a lock file in it).',
+      'checkpoint is kept and no model is saved. One process writes a run folder at a time (a lock file in it).\n' +
+      'Alarms (collapse, densification, exploding-scores, special-terms, flops-dominates, chance-loss) are printed\n' +
+      'with their evidence and advice; with --stop-on-alarm the run saves a checkpoint and exits with status 3.',
   },
   async run(args) {
     const json = args.flag('json');
@@ -96,20 +132,35 @@ export const trainCommand: Command = {
           }
         } else if (event.kind === 'report') {
           emit({ event: 'step', ...event.report, step: event.report.step + 1 }, reportLine(event.report));
+        } else if (event.kind === 'probe') {
+          emit({ event: 'probe', ...event.snapshot }, probeLines(event.snapshot));
+        } else if (event.kind === 'alarm') {
+          emit({ event: 'alarm', ...event.alarm, stops: event.stops }, alarmLines(event.alarm, event.stops));
         } else {
           const path = join(out, CHECKPOINT_FOLDER, event.name);
           emit({ event: 'checkpoint', step: event.step, path }, `  checkpoint ${path}`);
         }
       };
-      const run = await trainRun(ctx, nodePlatform, {
-        model: async () => (loaded.model = await openModelRef(nodePlatform, await modelRefFromArgument(modelArg), { limits: ctx.limits })),
-        data,
-        run: out,
-        request,
-        existing: 'refuse',
-        onEvent,
-        record: { store: nodePlatform.runs },
-      });
+      let run;
+      try {
+        run = await trainRun(ctx, nodePlatform, {
+          model: async () => (loaded.model = await openModelRef(nodePlatform, await modelRefFromArgument(modelArg), { limits: ctx.limits })),
+          data,
+          run: out,
+          request,
+          existing: 'refuse',
+          onEvent,
+          record: { store: nodePlatform.runs },
+        });
+      } catch (error) {
+        if (!(error instanceof TrainingPaused)) throw error;
+        const checkpoint = join(out, CHECKPOINT_FOLDER, error.checkpoint);
+        emit(
+          { event: 'stopped', reason: error.reason, step: error.step, checkpoint },
+          `stopped at step ${error.step} on ${error.reason}; checkpoint ${checkpoint} is kept (--resume goes on, --ignore-alarm <rule> lets it pass)`,
+        );
+        return 3;
+      }
       const { saved } = run;
       emit(
         { event: 'done', steps: run.step, startStep: run.startStep, msPerStep: run.msPerStep, model: saved.where, files: saved.files },

@@ -1,5 +1,5 @@
-// Counts the active dimensions of each pooled vector on the GPU (shaders/active_dims.wgsl), so that sparsity can be
-// reported with a readback of one integer per row instead of the whole (rows, V) matrix.
+// Counts the active dimensions and sums the squares of each pooled vector on the GPU (shaders/active_dims.wgsl), so
+// that sparsity (and the FLOPS term at another batch size) is reported with two words per row, not the (rows, V) matrix.
 import type { GpuContext } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import source from '../../shaders/active_dims.wgsl?raw';
@@ -11,7 +11,7 @@ const SPEC = { family: 'active_dims', source, entryPoint: 'count_active', consta
 export class ActiveDims {
   private readonly params: GPUBuffer;
 
-  /** Counts for `rows` vectors of size V go to counts[offset .. offset + rows). */
+  /** Counts and squared norms of `rows` vectors of size V go to counts/squares[offset .. offset + rows). */
   constructor(private readonly ctx: GpuContext, readonly rows: number, readonly V: number, readonly offset = 0) {
     if (rows > ctx.limits.maxComputeWorkgroupsPerDimension) {
       throw new Error(`active_dims: ${rows} rows exceed maxComputeWorkgroupsPerDimension ${ctx.limits.maxComputeWorkgroupsPerDimension}`);
@@ -20,12 +20,17 @@ export class ActiveDims {
     ctx.writeUniform(this.params, [V, offset]);
   }
 
-  /** counts[offset + r] (u32) = number of entries > 0 in vectors[r] (rows, V) (overwritten). */
-  forward(encoder: GPUCommandEncoder, { vectors, counts }: { vectors: Tensor; counts: Tensor }): void {
+  /**
+   * counts[offset + r] (u32) = number of entries > 0 in vectors[r] (rows, V); squares[offset + r] (f32) = the sum of
+   * squares of vectors[r] (both overwritten).
+   */
+  forward(encoder: GPUCommandEncoder, { vectors, counts, squares }: { vectors: Tensor; counts: Tensor; squares: Tensor }): void {
     expectTensor('active_dims', 'vectors', vectors, [this.rows, this.V]);
-    if (counts.dtype !== 'u32' || counts.size < this.offset + this.rows) {
-      throw new Error(`active_dims: counts must be u32 with at least ${this.offset + this.rows} entries, got ${counts}`);
+    for (const [name, tensor, dtype] of [['counts', counts, 'u32'], ['squares', squares, 'f32']] as const) {
+      if (tensor.dtype !== dtype || tensor.size < this.offset + this.rows) {
+        throw new Error(`active_dims: ${name} must be ${dtype} with at least ${this.offset + this.rows} entries, got ${tensor}`);
+      }
     }
-    this.ctx.dispatch(encoder, SPEC, [this.params, vectors, counts], [this.rows], `rows=${this.rows} V=${this.V}`);
+    this.ctx.dispatch(encoder, SPEC, [this.params, vectors, counts, squares], [this.rows], `rows=${this.rows} V=${this.V}`);
   }
 }

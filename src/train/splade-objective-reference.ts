@@ -24,6 +24,9 @@ export interface ObjectiveReferenceResult {
   dbias: Float64Array;
   dhiddenQueries: Float64Array;
   dhiddenDocuments: Float64Array;
+  /** The pooled vectors, (B, V) and (2B, V). */
+  pooledQueries: Float64Array;
+  pooledDocuments: Float64Array;
 }
 
 export function spladeObjectiveReference(
@@ -63,5 +66,7 @@ export function spladeObjectiveReference(
     dbias: gq.dbias.map((g, i) => g + gd.dbias[i]),
     dhiddenQueries: gq.dhidden,
     dhiddenDocuments: gd.dhidden,
+    pooledQueries: Float64Array.from(q.pooled),
+    pooledDocuments: Float64Array.from(docs.pooled),
   };
 }

@@ -24,6 +24,14 @@ const LOSS_SLOTS = { rank: 0, flopsQueries: 1, flopsDocuments: 2 } as const;
 /** The loss parts by slot, as health reports name them. */
 export const LOSS_PART_NAMES = ['ranking loss', 'FLOPS of queries', 'FLOPS of documents'];
 
+/** Means over the batch's query rows and document rows. */
+export interface BatchStats {
+  activeQueries: number;
+  activeDocuments: number;
+  squaredNormQueries: number;
+  squaredNormDocuments: number;
+}
+
 export interface ObjectiveInputs {
   hiddenQueries: Tensor; // (B, Tq, d) after the MLM head transform
   maskQueries: Tensor; // (B, Tq)
@@ -50,6 +58,8 @@ export class SpladeObjective {
   readonly losses: Tensor<'f32'>;
   /** (3B) active dimensions of each query, then each document, counted after every forward. */
   readonly activeCounts: Tensor<'u32'>;
+  /** (3B) squared L2 norm of each query, then each document, after every forward. */
+  readonly squaredNorms: Tensor<'f32'>;
   private readonly activeQueries: ActiveDims;
   private readonly activeDocuments: ActiveDims;
   private readonly dscores: Tensor<'f32'>;
@@ -81,6 +91,7 @@ export class SpladeObjective {
     this.dpooledDocuments = ctx.tensor('dpooled documents', [N, V], 'f32');
     this.losses = ctx.tensor('losses', [3], 'f32');
     this.activeCounts = ctx.tensor('active dimensions', [B + N], 'u32');
+    this.squaredNorms = ctx.tensor('squared norms', [B + N], 'f32');
     this.activeQueries = new ActiveDims(ctx, B, V, 0);
     this.activeDocuments = new ActiveDims(ctx, N, V, B);
   }
@@ -110,8 +121,8 @@ export class SpladeObjective {
       pooled: this.pooledDocuments,
       argmax: this.argmaxDocuments,
     });
-    this.activeQueries.forward(encoder, { vectors: this.pooledQueries, counts: this.activeCounts });
-    this.activeDocuments.forward(encoder, { vectors: this.pooledDocuments, counts: this.activeCounts });
+    this.activeQueries.forward(encoder, { vectors: this.pooledQueries, counts: this.activeCounts, squares: this.squaredNorms });
+    this.activeDocuments.forward(encoder, { vectors: this.pooledDocuments, counts: this.activeCounts, squares: this.squaredNorms });
   }
 
   /** Forward, losses and backward: gradients are added into `grads`. */
@@ -151,12 +162,22 @@ export class SpladeObjective {
     });
   }
 
-  /** Mean active dimensions of the last forward's queries and documents (3B integers read back). */
-  async readActiveDims(): Promise<{ queries: number; documents: number }> {
+  /** Mean active dimensions and mean squared L2 norm of the last forward's queries and documents (6B words read back). */
+  async readBatchStats(): Promise<BatchStats> {
     const counts = await this.ctx.read(this.activeCounts);
+    const squares = await this.ctx.read(this.squaredNorms);
     const { B } = this.dims;
-    const mean = (from: number, to: number) => counts.subarray(from, to).reduce((a, b) => a + b, 0) / (to - from);
-    return { queries: mean(0, B), documents: mean(B, 3 * B) };
+    const mean = (x: ArrayLike<number>, from: number, to: number) => {
+      let sum = 0;
+      for (let i = from; i < to; i++) sum += x[i];
+      return sum / (to - from);
+    };
+    return {
+      activeQueries: mean(counts, 0, B),
+      activeDocuments: mean(counts, B, 3 * B),
+      squaredNormQueries: mean(squares, 0, B),
+      squaredNormDocuments: mean(squares, B, 3 * B),
+    };
   }
 
   /** Reads the three loss parts (one small readback). */

@@ -20,6 +20,7 @@ import {
   type TrainingState,
 } from './checkpoint.ts';
 import type { StepLosses } from './head-only-trainer.ts';
+import { PAPER_FLOPS_BATCH, flopsAtBatch } from './flops-batch.ts';
 import { flopsWeight, learningRate } from './schedule.ts';
 import { SpladeTrainer, type TrainingRecipe } from './trainer.ts';
 
@@ -46,6 +47,12 @@ export interface StepReport extends StepLosses {
   /** Mean number of non-zero dimensions of the batch's query and document vectors. */
   activeQueries: number;
   activeDocuments: number;
+  /**
+   * The FLOPS terms the paper's per-GPU batch (64 triplets: 64 queries, 128 documents) would see for this batch's
+   * vectors (estimated from its squared norms; NaN with one triplet).
+   */
+  paperBatchFlopsQueries: number;
+  paperBatchFlopsDocuments: number;
   /** Wall time per step since the previous report (checkpoint writes left out). */
   msPerStep: number;
   /** Where the next batch starts. */
@@ -67,6 +74,28 @@ export interface TrainingRunOptions {
   onStart?: (startStep: number, resumedFrom: string | null) => void;
   onReport?: (report: StepReport) => void;
   onCheckpoint?: (name: string, t: number) => void;
+  /** Looks at the model as it trains: before the first step, after every `every` steps and after the last. */
+  inspect?: { every: number; at(model: GpuModel, steps: number): Promise<void> };
+  /**
+   * Asked after every report and inspection: a reason makes the run save a checkpoint there and stop with
+   * TrainingPaused (it can be resumed from that checkpoint).
+   */
+  pauseReason?: () => string | null;
+}
+
+/** A run stopped on request (an alarm) after saving a checkpoint: resume it to go on. */
+export class TrainingPaused extends Error {
+  override name = 'TrainingPaused';
+  constructor(
+    readonly reason: string,
+    /** Steps taken, and the checkpoint that holds them. */
+    readonly step: number,
+    /** The checkpoint's name in the run's store, and where it is, for messages. */
+    readonly checkpoint: string,
+    where: string,
+  ) {
+    super(`training paused at step ${step}: ${reason}. Checkpoint ${where} is kept; resume the run to go on.`);
+  }
 }
 
 export interface TrainingRunResult {
@@ -142,6 +171,16 @@ export async function runTraining(
     savedName = name;
     options.onCheckpoint?.(name, trainer.t);
   };
+  const pauseIfAsked = async () => {
+    const reason = options.pauseReason?.();
+    if (!reason) return;
+    if (savedAt !== trainer.t) await save();
+    throw new TrainingPaused(reason, trainer.t, savedName!, kept()!);
+  };
+  if (options.inspect && trainer.t < total) {
+    await options.inspect.at(trainer.model, trainer.t);
+    await pauseIfAsked();
+  }
   let stepMs = 0;
   let intervalMs = 0;
   let intervalSteps = 0;
@@ -161,15 +200,18 @@ export async function runTraining(
     if (losses) {
       await checkHealth(trainer, kept());
       checkFiniteLosses(losses, kept());
-      const active = await trainer.objective.readActiveDims();
+      const stats = await trainer.objective.readBatchStats();
+      const B = recipe.batchSize;
       options.onReport?.({
         ...losses,
         steps: total,
         lr: learningRate(recipe.schedule, t),
         lambdaQueries: flopsWeight(recipe.lambdaQueries, t, total),
         lambdaDocuments: flopsWeight(recipe.lambdaDocuments, t, total),
-        activeQueries: active.queries,
-        activeDocuments: active.documents,
+        activeQueries: stats.activeQueries,
+        activeDocuments: stats.activeDocuments,
+        paperBatchFlopsQueries: flopsAtBatch(losses.flopsQueries, stats.squaredNormQueries, B, PAPER_FLOPS_BATCH),
+        paperBatchFlopsDocuments: flopsAtBatch(losses.flopsDocuments, stats.squaredNormDocuments, 2 * B, 2 * PAPER_FLOPS_BATCH),
         msPerStep: intervalMs / intervalSteps,
         position: batches.position,
       });
@@ -177,6 +219,11 @@ export async function runTraining(
       intervalSteps = 0;
     }
     if (checkpoint) await save();
+    if (options.inspect && ((t + 1) % options.inspect.every === 0 || last)) {
+      await checkHealth(trainer, kept());
+      await options.inspect.at(trainer.model, trainer.t);
+    }
+    await pauseIfAsked();
   }
   if (savedAt !== trainer.t) await save(); // a run of 0 steps still leaves its (rescaled) starting point
   const steps = trainer.t - startStep;

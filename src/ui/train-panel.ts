@@ -281,7 +281,7 @@ export class TrainPanel extends LitElement {
             const r = event.report;
             const left = (total - r.step - 1) * r.msPerStep;
             this.job.setStatus(`Step ${r.step + 1} of ${total} · about ${formatDuration(r.msPerStep)} per step (measured over the last steps) · ${formatDuration(left)} left`);
-          } else {
+          } else if (event.kind === 'checkpoint') {
             this._saved = event.step;
           }
         }),

@@ -26,6 +26,8 @@ function report(step: number): StepReport {
     lambdaDocuments: 0,
     activeQueries: 300 - step,
     activeDocuments: 900 - step,
+    paperBatchFlopsQueries: 9,
+    paperBatchFlopsDocuments: 19,
     msPerStep: 250,
     position: { epoch: 0, index: 0 },
   };

@@ -1,7 +1,7 @@
-// Active-dimension counts on the GPU equal the reference, with rows written at an offset.
+// Active-dimension counts and row sums of squares on the GPU equal the reference, with rows written at an offset.
 import { describe, it } from 'vitest';
 import { ActiveDims } from '../../src/kernels/active-dims.ts';
-import { activeDimsForward } from '../../src/kernels/reference/active-dims.ts';
+import { activeDimsForward, rowSquares } from '../../src/kernels/reference/active-dims.ts';
 import { Random } from '../../src/util/random.ts';
 import { expectKernel } from '../helpers/expect-kernel.ts';
 import { gpuContext } from '../helpers/gpu.ts';
@@ -19,14 +19,18 @@ describe('active dimensions', () => {
     const offset = 2;
     await expectKernel(await gpuContext(), {
       name: `active dims rows=${rows} V=${V}`,
-      tensors: { vectors: { shape: [rows, V], data: x }, counts: { shape: [offset + rows], dtype: 'u32', data: new Uint32Array(offset + rows).fill(99) } },
+      tensors: {
+        vectors: { shape: [rows, V], data: x },
+        counts: { shape: [offset + rows], dtype: 'u32', data: new Uint32Array(offset + rows).fill(99) },
+        squares: { shape: [offset + rows], data: new Float64Array(offset + rows).fill(-7) },
+      },
       build: (ctx, t) => {
         const kernel = new ActiveDims(ctx, rows, V, offset);
-        return { record: (enc) => kernel.forward(enc, { vectors: t.vectors, counts: t.counts }) };
+        return { record: (enc) => kernel.forward(enc, { vectors: t.vectors, counts: t.counts, squares: t.squares }) };
       },
       // the words before the offset are left alone
-      reference: (h) => ({ counts: [99, 99, ...activeDimsForward(h.vectors, rows, V)] }),
-      checks: { counts: {} },
+      reference: (h) => ({ counts: [99, 99, ...activeDimsForward(h.vectors, rows, V)], squares: [-7, -7, ...rowSquares(h.vectors, rows, V)] }),
+      checks: { counts: {}, squares: { tol: { rtol: 1e-5, atol: 1e-6 } } },
     });
   });
 });

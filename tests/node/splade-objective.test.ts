@@ -5,6 +5,7 @@ import { HeadOnlyTrainer } from '../../src/train/head-only-trainer.ts';
 import { PAPER_ADAMW } from '../../src/train/trainer.ts';
 import { SpladeObjective, type SpladeObjectiveDims } from '../../src/train/splade-objective.ts';
 import { spladeObjectiveReference } from '../../src/train/splade-objective-reference.ts';
+import { rowSquares } from '../../src/kernels/reference/active-dims.ts';
 import { Random } from '../../src/util/random.ts';
 import { expectKernel } from '../helpers/expect-kernel.ts';
 import { gpuContext } from '../helpers/gpu.ts';
@@ -75,7 +76,13 @@ describe('SPLADE objective', () => {
         return {
           record: (enc) =>
             objective.record(enc, { hiddenQueries, maskQueries, hiddenDocuments, maskDocuments, weight, bias }, { dweight, dbias, dhiddenQueries, dhiddenDocuments }),
-          tensors: { losses: objective.losses, activeCounts: objective.activeCounts, pooledQueries: objective.pooledQueries, pooledDocuments: objective.pooledDocuments },
+          tensors: {
+            losses: objective.losses,
+            activeCounts: objective.activeCounts,
+            squaredNorms: objective.squaredNorms,
+            pooledQueries: objective.pooledQueries,
+            pooledDocuments: objective.pooledDocuments,
+          },
         };
       },
       reference: (_, gpu) => {
@@ -86,6 +93,7 @@ describe('SPLADE objective', () => {
           losses: [expected.rank, expected.flopsQueries, expected.flopsDocuments],
           // the active dimensions counted on the GPU are those of its own pooled vectors
           activeCounts: [...positives(gpu.pooledQueries, B), ...positives(gpu.pooledDocuments, 2 * B)],
+          squaredNorms: [...rowSquares(expected.pooledQueries, B, V), ...rowSquares(expected.pooledDocuments, 2 * B, V)],
           dweight: expected.dweight,
           dbias: expected.dbias,
           dhiddenQueries: expected.dhiddenQueries,
@@ -95,6 +103,7 @@ describe('SPLADE objective', () => {
       checks: {
         losses: { tol: { rtol: 0, atol: 5e-5 } },
         activeCounts: {},
+        squaredNorms: { tol: { rtol: 1e-4, atol: 1e-5 } },
         dweight: { tol, accumulates: true },
         dbias: { tol, accumulates: true },
         dhiddenQueries: { tol, accumulates: true },

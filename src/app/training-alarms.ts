@@ -1,0 +1,235 @@
+// Rules that watch a training run's reports and probes and raise alarms (collapse, densification, special tokens
+// among the top terms, a FLOPS term that dominates, a loss stuck at chance), each naming the step, the evidence and
+// what to change, with the healthy ranges it uses and their source. Pure: the same rules for the page, the CLI and
+// recorded traces.
+import type { StepReport } from '../train/training-run.ts';
+import type { ProbeSnapshot } from './training-probes.ts';
+
+export type AlarmRule = 'collapse' | 'densification' | 'exploding-scores' | 'special-terms' | 'flops-dominates' | 'chance-loss';
+
+export const ALARM_RULES: readonly AlarmRule[] = ['collapse', 'densification', 'exploding-scores', 'special-terms', 'flops-dominates', 'chance-loss'];
+
+export interface Alarm {
+  rule: AlarmRule;
+  /** 'alarm': the run is failing; 'warning': it may be. */
+  severity: 'alarm' | 'warning';
+  /** Steps taken when it was raised (1-based, as reports print). */
+  step: number;
+  title: string;
+  /** The numbers that raised it. */
+  evidence: string;
+  /** What to change. */
+  advice: string;
+  /** The thresholds the rule uses and where they come from. */
+  ranges: string;
+}
+
+/** Sizes of the run the rules need. */
+export interface AlarmContext {
+  batchSize: number;
+  vocabSize: number;
+  totalSteps: number;
+}
+
+/** Published active dimensions of a well-trained SPLADE model, quoted in every sparsity alarm. */
+export const HEALTHY_ACTIVE_DIMS = {
+  queries: [40, 73],
+  documents: [62, 206],
+  source:
+    "naver/splade-cocondenser-ensembledistil evaluated by sentence-transformers' SparseInformationRetrievalEvaluator " +
+    '(its example outputs on NFCorpus, NanoMSMARCO, NanoQuora and NanoBEIR-13)',
+} as const;
+
+/** Thresholds of the rules. */
+export const ALARM_THRESHOLDS = {
+  /** Mean active dimensions below which vectors count as empty. */
+  collapseBelow: 1,
+  /** Share of the vocabulary active above which vectors count as dense. */
+  denseShare: 0.5,
+  /** Densification is only called from this share of the run on, where the FLOPS weights are at least a quarter of theirs (a healthy run may start dense). */
+  denseAfterShare: 1 / 6,
+  /** A starting ranking loss this many times log(2B) means scores in the hundreds or more. */
+  explodingFactor: 10,
+  /** Weighted FLOPS above this share of the total loss, at this many reports in a row. */
+  flopsShare: 0.5,
+  flopsReports: 2,
+  /** The ranking loss within this relative distance of log(2B), at this many reports in a row, after warm-up. */
+  chanceTolerance: 0.02,
+  chanceReports: 3,
+  /** Top terms of a probe that are looked at for special tokens. */
+  specialTopTerms: 10,
+} as const;
+
+const HEALTHY = `Healthy: about ${HEALTHY_ACTIVE_DIMS.queries.join('-')} active dimensions per query and ${HEALTHY_ACTIVE_DIMS.documents.join('-')} per document (${HEALTHY_ACTIVE_DIMS.source}).`;
+
+/** Tokens that are special to the tokenizer or reserved placeholders ([unused12], <unused3>). */
+export function isSpecialTerm(term: string, specialTerms: ReadonlySet<string>): boolean {
+  return specialTerms.has(term) || /^[[<]unused\d+[\]>]$/.test(term);
+}
+
+/**
+ * Watches one run: feed it each report and probe snapshot in order; it returns the alarms they raise. Each rule is
+ * raised once per run (the first time its evidence holds).
+ */
+export class AlarmWatcher {
+  private readonly raised = new Set<AlarmRule>();
+  private firstReport: StepReport | null = null;
+  private flopsStreak = 0;
+  private chanceStreak = 0;
+
+  constructor(
+    private readonly context: AlarmContext,
+    /** The tokenizer's special tokens ([CLS], <s>, ...), as their strings. */
+    private readonly specialTerms: ReadonlySet<string> = new Set(),
+  ) {}
+
+  get raisedRules(): AlarmRule[] {
+    return [...this.raised];
+  }
+
+  onReport(report: StepReport): Alarm[] {
+    const found: Alarm[] = [];
+    const { batchSize: B, vocabSize: V, totalSteps } = this.context;
+    const T = ALARM_THRESHOLDS;
+    const step = report.step + 1;
+    const first = (this.firstReport ??= report);
+    const chance = Math.log(2 * B);
+    const active = `mean active dimensions: queries ${report.activeQueries.toFixed(1)}, documents ${report.activeDocuments.toFixed(1)} of ${V}`;
+
+    const emptiest = Math.min(report.activeQueries, report.activeDocuments);
+    if (emptiest < T.collapseBelow) {
+      found.push({
+        rule: 'collapse',
+        severity: 'alarm',
+        step,
+        title: 'Vectors are emptying (collapse)',
+        evidence: `At step ${step}, ${active} (they started at ${first.activeQueries.toFixed(1)} and ${first.activeDocuments.toFixed(1)}).`,
+        advice:
+          'The FLOPS term has pushed every weight to zero: lower lambda_q and lambda_d (the calibrator finds values for a target), ' +
+          'or a smaller k if the head was shrunk a lot (a head divided too much starts near zero and cannot recover); ' +
+          'a longer FLOPS ramp also helps.',
+        ranges: `Collapse: fewer than ${T.collapseBelow} active dimension per vector on average. ${HEALTHY}`,
+      });
+    }
+
+    const densest = Math.max(report.activeQueries, report.activeDocuments);
+    if (densest >= T.denseShare * V && report.step >= T.denseAfterShare * totalSteps) {
+      found.push({
+        rule: 'densification',
+        severity: 'alarm',
+        step,
+        title: 'Vectors are dense (most of the vocabulary is active)',
+        evidence:
+          `At step ${step}, ${active} (${((100 * densest) / V).toFixed(0)}% of the vocabulary), with the FLOPS weights at ` +
+          `lambda_q ${report.lambdaQueries.toExponential(2)} and lambda_d ${report.lambdaDocuments.toExponential(2)}.`,
+        advice:
+          "This is the large-norm head failure the paper fixes: divide the head by a larger k (about the mean row norm, so " +
+          'that the divided rows have norms near 0.2-1.3; the head-norm view suggests values). If k is already large, raise ' +
+          'lambda_q and lambda_d, or lower the learning rate.',
+        ranges: `Dense: at least ${100 * T.denseShare}% of the vocabulary active once the FLOPS ramp is ${(100 * T.denseAfterShare).toFixed(0)}% of the run in. ${HEALTHY} The k = 1 failure on large-norm heads leaves all 30k-50k dimensions active (the paper; sentence-transformers issue #3431).`,
+      });
+    }
+
+    if (report === first && report.rank >= T.explodingFactor * chance) {
+      found.push({
+        rule: 'exploding-scores',
+        severity: 'warning',
+        step,
+        title: 'Scores are huge from the start',
+        evidence: `The ranking loss at step ${step} is ${report.rank.toPrecision(4)}, ${(report.rank / chance).toFixed(0)} times log(2B) = ${chance.toFixed(3)} (what equal scores give).`,
+        advice:
+          'Dot products in the hundreds or more mean long head rows: divide the head by a larger k before training (the ' +
+          "paper's Figure 4 shows such losses, 1e3-1e4, for ModernBERT, Ettin and RoBERTa at k = 1).",
+        ranges: `A starting ranking loss of at least ${T.explodingFactor} x log(2B). A head with row norms near 1 starts within a few times log(2B).`,
+      });
+    }
+
+    const regulariser = report.lambdaQueries * report.flopsQueries + report.lambdaDocuments * report.flopsDocuments;
+    this.flopsStreak = report.total > 0 && regulariser > T.flopsShare * report.total ? this.flopsStreak + 1 : 0;
+    if (this.flopsStreak >= T.flopsReports) {
+      found.push({
+        rule: 'flops-dominates',
+        severity: 'warning',
+        step,
+        title: 'The FLOPS term dominates the loss',
+        evidence:
+          `At step ${step}, lambda-weighted FLOPS ${regulariser.toPrecision(4)} (queries ${(report.lambdaQueries * report.flopsQueries).toPrecision(3)}, ` +
+          `documents ${(report.lambdaDocuments * report.flopsDocuments).toPrecision(3)}) against a ranking loss of ${report.rank.toPrecision(4)}, ` +
+          `${T.flopsReports} reports in a row.`,
+        advice:
+          'The model is rewarded more for emptying its vectors than for ranking: lower lambda_q and lambda_d (the calibrator ' +
+          'and the lambda converter help), or, when the vectors are also dense, divide the head by a larger k.',
+        ranges: `Regulariser above ${100 * T.flopsShare}% of the total loss for ${T.flopsReports} reports in a row. In healthy runs the ranking loss is most of the loss.`,
+      });
+    }
+
+    const warm = report.step + 1 >= 0.1 * totalSteps;
+    this.chanceStreak = warm && Math.abs(report.rank - chance) <= T.chanceTolerance * chance ? this.chanceStreak + 1 : 0;
+    if (this.chanceStreak >= T.chanceReports) {
+      found.push({
+        rule: 'chance-loss',
+        severity: 'alarm',
+        step,
+        title: 'The ranking loss is stuck at chance, log(2B)',
+        evidence: `At step ${step} the ranking loss is ${report.rank.toFixed(4)}; log(2B) = ${chance.toFixed(4)} for B = ${B} (every candidate scored alike), ${T.chanceReports} reports in a row; ${active}.`,
+        advice:
+          'The model cannot tell positives from negatives. With empty vectors, lower the lambdas or k (see collapse); with ' +
+          'non-empty ones, raise the learning rate or check the triplets (query, positive, negative columns in that order).',
+        ranges: `Within ${100 * T.chanceTolerance}% of log(2B) for ${T.chanceReports} reports in a row, after the first 10% of steps.`,
+      });
+    }
+    return this.keepNew(found);
+  }
+
+  onProbes(snapshot: ProbeSnapshot): Alarm[] {
+    const found: Alarm[] = [];
+    const step = snapshot.step;
+    const T = ALARM_THRESHOLDS;
+    const hits = snapshot.probes
+      .map((probe) => ({ probe, special: probe.terms.slice(0, T.specialTopTerms).filter((t) => isSpecialTerm(t.term, this.specialTerms)) }))
+      .filter((p) => p.special.length > 0);
+    if (hits.length > 0 && step > 0) {
+      const listed = hits
+        .slice(0, 3)
+        .map(({ probe, special }) => `"${shorten(probe.text)}" (${probe.role}): ${special.map((t) => `${t.term} ${t.weight.toFixed(2)}`).join(', ')}`)
+        .join('; ');
+      found.push({
+        rule: 'special-terms',
+        severity: 'warning',
+        step,
+        title: 'Special tokens among the top terms',
+        evidence: `At step ${step}, ${hits.length} of ${snapshot.probes.length} probes have special or unused tokens in their top ${T.specialTopTerms}: ${listed}.`,
+        advice:
+          'These pieces carry no meaning: they match every text and spend postings in an index. They often fade once the ' +
+          'FLOPS ramp is in; if they stay, raise lambda_d a little or train longer, and check that the tokenizer marks them as special.',
+        ranges: `Any special token of the tokenizer or [unusedN] piece among a probe's top ${T.specialTopTerms} terms after step 0.`,
+      });
+    }
+    const empty = snapshot.probes.filter((p) => p.activeDims === 0);
+    if (empty.length > 0 && step > 0) {
+      found.push({
+        rule: 'collapse',
+        severity: 'alarm',
+        step,
+        title: 'Vectors are emptying (collapse)',
+        evidence: `At step ${step}, ${empty.length} of ${snapshot.probes.length} probe texts encode to an empty vector: ${empty
+          .slice(0, 3)
+          .map((p) => `"${shorten(p.text)}"`)
+          .join(', ')}.`,
+        advice: 'The FLOPS term has pushed every weight of these texts to zero: lower lambda_q and lambda_d, or a smaller k.',
+        ranges: `Collapse: a probe text with no active dimension. ${HEALTHY}`,
+      });
+    }
+    return this.keepNew(found);
+  }
+
+  private keepNew(found: Alarm[]): Alarm[] {
+    const fresh = found.filter((alarm) => !this.raised.has(alarm.rule));
+    for (const alarm of fresh) this.raised.add(alarm.rule);
+    return fresh;
+  }
+}
+
+function shorten(text: string, max = 40): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
