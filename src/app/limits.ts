@@ -33,6 +33,15 @@ export const TRAIN_LIMITS = {
   reportEvery: { min: 1, max: 10_000_000, integer: true },
 } as const satisfies Record<string, NumberRange>;
 
+export const CALIBRATE_LIMITS = {
+  trials: { min: 1, max: 20, integer: true },
+  /** Target mean active dimensions. */
+  target: { min: 1, max: 10_000_000, exclusiveMin: false },
+  tolerance: { min: 0, max: 1, exclusiveMin: true },
+  /** Batch sizes measured at the suggested lambdas. */
+  batchSizes: { min: 0, max: 8, integer: true },
+} as const satisfies Record<string, NumberRange>;
+
 export const EVAL_LIMITS = {
   topK: { min: 1, max: 100_000, integer: true },
   queryLength: { min: 2, max: 8192, integer: true },

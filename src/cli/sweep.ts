@@ -3,27 +3,20 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { totalmem } from 'node:os';
-import { nanoBeirSelection, openDataset, type DatasetRef } from '../app/datasets.ts';
+import { openDataset } from '../app/datasets.ts';
 import { openModelRef } from '../app/open-model.ts';
-import { folderRef, modelRefFromArgument, nodePlatform } from '../app/platform-node.ts';
+import { modelRefFromArgument, nodePlatform } from '../app/platform-node.ts';
 import type { TrainRequest } from '../app/requests.ts';
 import { createFolderSweepStore } from '../app/sweep-store-node.ts';
 import { runSweep } from '../app/sweep-run.ts';
 import { DEFAULT_SWEEP_KS, FIGURE2_LAMBDAS, parseKs, planSweep } from '../app/sweep.ts';
 import { readTrainingData } from '../app/training-data.ts';
-import { UsageError, type Args, type Command } from './command.ts';
+import type { Command } from './command.ts';
+import { EVALUATION_SET_OPTIONS, evaluationRefs } from './evaluation-sets.ts';
 
 /** The sub-folder of a run: "k-4", or "lq-0.05-ld-0.003" in a lambda grid. */
 function runFolder(request: TrainRequest, grid: boolean): string {
   return grid ? `lq-${request.lambdaQueries}-ld-${request.lambdaDocuments}` : `k-${request.k}`;
-}
-
-function evaluationRefs(args: Args): DatasetRef[] {
-  const beir = args.string('beir');
-  const nano = args.string('nanobeir');
-  if (beir !== undefined && nano !== undefined) throw new UsageError('give --beir or --nanobeir, not both');
-  if (beir !== undefined) return [{ kind: 'beir', files: folderRef(beir), name: beir }];
-  return nano === undefined ? [] : nanoBeirSelection(nano).map((set) => ({ kind: 'nanobeir', set, hubUrl: process.env.SPLADE_LAB_HUB_URL }));
 }
 
 export const sweepCommand: Command = {
@@ -44,8 +37,7 @@ export const sweepCommand: Command = {
       lr: { value: 'LR', help: 'peak learning rate', default: '1e-4' },
       seed: { value: 'S', help: 'seed of the data order, the same for every run', default: '1' },
       'checkpoint-every': { value: 'N', help: 'checkpoint every N steps', default: '50' },
-      beir: { value: 'dir', help: "evaluate each finished run's model on this BEIR folder" },
-      nanobeir: { value: 'name,...|all', help: "or on these NanoBEIR sets" },
+      ...EVALUATION_SET_OPTIONS,
       resume: { help: 'continue the sweep in --out where it stopped (an interrupted run from its checkpoint)' },
       json: { help: 'print one JSON object per event' },
     },

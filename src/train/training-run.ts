@@ -53,6 +53,9 @@ export interface StepReport extends StepLosses {
    */
   paperBatchFlopsQueries: number;
   paperBatchFlopsDocuments: number;
+  /** Mean squared L2 norm of the batch's query and document vectors (what the FLOPS estimates above start from). */
+  squaredNormQueries: number;
+  squaredNormDocuments: number;
   /** Wall time per step since the previous report (checkpoint writes left out). */
   msPerStep: number;
   /** Where the next batch starts. */
@@ -212,6 +215,8 @@ export async function runTraining(
         activeDocuments: stats.activeDocuments,
         paperBatchFlopsQueries: flopsAtBatch(losses.flopsQueries, stats.squaredNormQueries, B, PAPER_FLOPS_BATCH),
         paperBatchFlopsDocuments: flopsAtBatch(losses.flopsDocuments, stats.squaredNormDocuments, 2 * B, 2 * PAPER_FLOPS_BATCH),
+        squaredNormQueries: stats.squaredNormQueries,
+        squaredNormDocuments: stats.squaredNormDocuments,
         msPerStep: intervalMs / intervalSteps,
         position: batches.position,
       });

@@ -28,6 +28,8 @@ function report(step: number): StepReport {
     activeDocuments: 900 - step,
     paperBatchFlopsQueries: 9,
     paperBatchFlopsDocuments: 19,
+    squaredNormQueries: 30,
+    squaredNormDocuments: 40,
     msPerStep: 250,
     position: { epoch: 0, index: 0 },
   };

@@ -1,0 +1,161 @@
+// The lambda calibrator, once for the page and the CLI: short runs from the same starting point (the backbone with
+// its head divided by k), each with the lambdas the search picks next, until the mean active dimensions of queries
+// and documents reach a target; each trial can be evaluated, and the suggested lambdas can be trained again at other
+// batch sizes to show how sparsity depends on the batch (the FLOPS term squares a batch mean).
+import type { GpuContext } from '../gpu/context.ts';
+import type { RetrievalDataset } from '../retrieval/dataset.ts';
+import type { StepReport, TrainingData } from '../train/training-run.ts';
+import { closestTrial, nextLambdas, withinTarget, type LambdaPair, type ReachedSparsity, type SparsityTarget } from './lambda-search.ts';
+import { CALIBRATE_LIMITS, TRAIN_LIMITS, checkRange } from './limits.ts';
+import type { OpenedModel } from './open-model.ts';
+import type { Platform } from './platform.ts';
+import type { EvalRequest, TrainRequest } from './requests.ts';
+import type { SetEvaluation } from './results.ts';
+import { evaluateRun } from './run-evaluation.ts';
+import type { TrainEvent } from './train-events.ts';
+import { trainRun } from './train-run.ts';
+
+export interface CalibrationTrial extends ReachedSparsity {
+  index: number;
+  runId: string;
+  /** 'search': a step of the search; 'batch': the suggested lambdas at another batch size. */
+  purpose: 'search' | 'batch';
+  batchSize: number;
+  /** Means over the measured reports (the last quarter of the trial's steps). */
+  flopsQueries: number;
+  flopsDocuments: number;
+  /** The same, as the paper's batch of 64 would see them. */
+  paperBatchFlopsQueries: number;
+  paperBatchFlopsDocuments: number;
+  rank: number;
+  /** Reports the means are over. */
+  measuredReports: number;
+  evaluations: SetEvaluation[];
+}
+
+export interface CalibrationRequest {
+  /** Each trial's run: steps, batch, lengths, lr, k, seed; its lambdas are where the search starts. */
+  train: TrainRequest;
+  target: SparsityTarget;
+  maxTrials: number;
+  /** After the search, train the suggested lambdas again at these batch sizes. */
+  batchSizes?: number[];
+}
+
+export type CalibrationEvent =
+  | { kind: 'trial-start'; index: number; runId: string; purpose: CalibrationTrial['purpose']; request: TrainRequest }
+  | { kind: 'train'; index: number; event: TrainEvent }
+  | { kind: 'trial-done'; trial: CalibrationTrial };
+
+export interface CalibrationResult {
+  target: SparsityTarget;
+  trials: CalibrationTrial[];
+  /** The search trial closest to the target, and whether it is within tolerance. */
+  suggested: LambdaPair & { trial: number; within: boolean };
+  /** The suggested lambdas at each asked batch size (and the search's own). */
+  batchDependence: CalibrationTrial[];
+}
+
+export interface CalibrationOptions {
+  model: OpenedModel;
+  data: TrainingData;
+  request: CalibrationRequest;
+  /** Where trial `index` with these settings is kept (a folder in Node, a key in the page). */
+  runIdOf: (request: TrainRequest, index: number) => string;
+  evaluate?: { sets: readonly RetrievalDataset[]; request: Omit<EvalRequest, 'k'>; memoryBudget?: number };
+  signal?: AbortSignal;
+  onEvent?: (event: CalibrationEvent) => void;
+}
+
+/** Checks the calibrator's own settings (the training request is checked by each trial's run). */
+export function checkCalibration(request: CalibrationRequest): void {
+  const L = CALIBRATE_LIMITS;
+  checkRange(request.target.queries, L.target, 'The query target');
+  checkRange(request.target.documents, L.target, 'The document target');
+  checkRange(request.target.tolerance, L.tolerance, 'The tolerance');
+  checkRange(request.maxTrials, L.trials, 'Trials');
+  checkRange((request.batchSizes ?? []).length, L.batchSizes, 'The number of batch sizes');
+  for (const b of request.batchSizes ?? []) checkRange(b, TRAIN_LIMITS.batchSize, 'A batch size');
+}
+
+function mean(reports: StepReport[], key: keyof StepReport): number {
+  return reports.reduce((sum, r) => sum + (r[key] as number), 0) / reports.length;
+}
+
+/** The reports of a trial's last quarter (at least its last report). */
+function measured(reports: StepReport[]): StepReport[] {
+  const total = reports.at(-1)?.steps ?? 0;
+  const late = reports.filter((r) => r.step + 1 > 0.75 * total);
+  return late.length ? late : reports.slice(-1);
+}
+
+export async function calibrateLambdas(ctx: GpuContext, platform: Platform, options: CalibrationOptions): Promise<CalibrationResult> {
+  const { request, signal } = options;
+  checkCalibration(request);
+  const emit = options.onEvent ?? (() => undefined);
+  const trials: CalibrationTrial[] = [];
+  const start: LambdaPair = {
+    lambdaQueries: request.train.lambdaQueries ?? 5e-2,
+    lambdaDocuments: request.train.lambdaDocuments ?? 3e-3,
+  };
+
+  const trial = async (lambdas: LambdaPair, batchSize: number, purpose: CalibrationTrial['purpose']): Promise<CalibrationTrial> => {
+    signal?.throwIfAborted();
+    const index = trials.length;
+    const train: TrainRequest = { ...request.train, ...lambdas, batchSize, resume: false, probeEvery: 0, stopOnAlarm: false };
+    const runId = options.runIdOf(train, index);
+    emit({ kind: 'trial-start', index, runId, purpose, request: train });
+    const reports: StepReport[] = [];
+    await trainRun(ctx, platform, {
+      model: options.model,
+      data: options.data,
+      run: runId,
+      request: train,
+      existing: 'replace',
+      record: { store: platform.runs },
+      signal,
+      onEvent: (event) => {
+        if (event.kind === 'report') reports.push(event.report);
+        emit({ kind: 'train', index, event });
+      },
+    });
+    const late = measured(reports);
+    const evaluations = options.evaluate
+      ? await evaluateRun(ctx, platform, runId, options.evaluate.sets, options.evaluate.request, { signal, memoryBudget: options.evaluate.memoryBudget })
+      : [];
+    const done: CalibrationTrial = {
+      index,
+      runId,
+      purpose,
+      batchSize,
+      ...lambdas,
+      activeQueries: mean(late, 'activeQueries'),
+      activeDocuments: mean(late, 'activeDocuments'),
+      flopsQueries: mean(late, 'flopsQueries'),
+      flopsDocuments: mean(late, 'flopsDocuments'),
+      paperBatchFlopsQueries: mean(late, 'paperBatchFlopsQueries'),
+      paperBatchFlopsDocuments: mean(late, 'paperBatchFlopsDocuments'),
+      rank: mean(late, 'rank'),
+      measuredReports: late.length,
+      evaluations,
+    };
+    trials.push(done);
+    emit({ kind: 'trial-done', trial: done });
+    return done;
+  };
+
+  const B = request.train.batchSize;
+  let last = await trial(start, B, 'search');
+  while (trials.length < request.maxTrials && !withinTarget(last, request.target)) {
+    last = await trial(nextLambdas(trials, request.target), B, 'search');
+  }
+  const best = closestTrial(trials, request.target);
+  const suggested = { lambdaQueries: best.lambdaQueries, lambdaDocuments: best.lambdaDocuments, trial: best.index, within: withinTarget(best, request.target) };
+  const batchDependence = [best];
+  for (const batchSize of request.batchSizes ?? []) {
+    if (batchSize === B) continue;
+    batchDependence.push(await trial(suggested, batchSize, 'batch'));
+  }
+  batchDependence.sort((a, b) => a.batchSize - b.batchSize);
+  return { target: request.target, trials, suggested, batchDependence };
+}
