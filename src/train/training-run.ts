@@ -93,6 +93,8 @@ export class TrainingPaused extends Error {
     readonly reason: string,
     /** Steps taken, and the checkpoint that holds them. */
     readonly step: number,
+    /** The step this process started from. */
+    readonly startStep: number,
     /** The checkpoint's name in the run's store, and where it is, for messages. */
     readonly checkpoint: string,
     where: string,
@@ -178,7 +180,7 @@ export async function runTraining(
     const reason = options.pauseReason?.();
     if (!reason) return;
     if (savedAt !== trainer.t) await save();
-    throw new TrainingPaused(reason, trainer.t, savedName!, kept()!);
+    throw new TrainingPaused(reason, trainer.t, startStep, savedName!, kept()!);
   };
   if (options.inspect && trainer.t < total) {
     await options.inspect.at(trainer.model, trainer.t);

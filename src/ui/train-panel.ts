@@ -3,7 +3,25 @@
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
 import './drop-zone.ts';
-import { K_RANGE, TRAIN_LIMITS, describeRange, inRange, toPageFailure, type CheckpointInfo, type ModelSummary, type StepReport, type TrainRequest, type TripletsSummary } from '../worker/api.ts';
+import {
+  DEFAULT_PROBES,
+  K_RANGE,
+  PROBE_LIMITS,
+  TRAIN_LIMITS,
+  describeRange,
+  inRange,
+  toPageFailure,
+  type Alarm,
+  type CheckpointInfo,
+  type ModelSummary,
+  type ProbeSnapshot,
+  type ProbeText,
+  type StepReport,
+  type TrainRequest,
+  type TripletsSummary,
+} from '../worker/api.ts';
+import './alarm-list.ts';
+import './probe-view.ts';
 import { JobController } from './job-controller.ts';
 import { formatBytes, formatDuration, formatK } from './format.ts';
 import type { ChartSeries } from './loss-chart.ts';
@@ -25,6 +43,13 @@ const FIELDS: { key: Field; label: string }[] = [
   { key: 'checkpointEvery', label: 'Checkpoint every' },
 ];
 
+/** The default probes of one role, one per line. */
+function probeLines(role: ProbeText['role']): string {
+  return DEFAULT_PROBES.filter((p) => p.role === role)
+    .map((p) => p.text)
+    .join('\n');
+}
+
 export class TrainPanel extends LitElement {
   static override properties = {
     client: { attribute: false },
@@ -38,6 +63,8 @@ export class TrainPanel extends LitElement {
     _checkpointError: { state: true },
     _provenance: { state: true },
     _saved: { state: true },
+    _probes: { state: true },
+    _alarms: { state: true },
   };
 
   declare client: TrainingClient | null;
@@ -55,6 +82,10 @@ export class TrainPanel extends LitElement {
   declare _provenance: string;
   /** Step of the last checkpoint this run saved (-1: none yet). */
   declare _saved: number;
+  /** The run's first and newest probe snapshots. */
+  declare _probes: { start: ProbeSnapshot; latest: ProbeSnapshot } | null;
+  /** Alarms raised in this tab (a resumed run keeps those of its earlier part: they do not pause it again). */
+  declare _alarms: Alarm[];
   /** The running training: status, error, cancel. */
   private readonly job = new JobController(this);
   /** Bumped after each run, so the saved checkpoint is read again. */
@@ -110,6 +141,8 @@ export class TrainPanel extends LitElement {
     this._checkpointError = '';
     this._provenance = '';
     this._saved = -1;
+    this._probes = null;
+    this._alarms = [];
   }
 
   private get trainK(): number {
@@ -153,6 +186,18 @@ export class TrainPanel extends LitElement {
             html`<label class="field">${f.label} <input id=${f.key} type="number" min=${TRAIN_LIMITS[f.key].min} max=${TRAIN_LIMITS[f.key].max} step="1" value=${TRAIN_DEFAULTS[f.key]} ?disabled=${running} /></label>`,
         )}
       </div>
+      <details id="health-settings">
+        <summary>Probes and alarms</summary>
+        <p class="muted">
+          Probe texts are encoded with the model as it trains (before the first step and at every report): their top terms,
+          active dimensions and scores show what training does to real text. One text per line, at most ${PROBE_LIMITS.texts} in all.
+        </p>
+        <div class="fields">
+          <label class="field">Query probes <textarea id="probe-queries" rows="3" cols="40" ?disabled=${running} .value=${probeLines('query')}></textarea></label>
+          <label class="field">Document probes <textarea id="probe-documents" rows="3" cols="40" ?disabled=${running} .value=${probeLines('document')}></textarea></label>
+        </div>
+        <label><input id="pause-on-alarm" type="checkbox" ?disabled=${running} /> Pause the run when an alarm is raised (a checkpoint is kept; Resume goes on)</label>
+      </details>
       <div class="actions">
         ${cp && !finished
           ? html`<button id="resume" class="primary" ?disabled=${!ready} @click=${() => this._train(true)}>Resume run from step ${cp.step}</button>`
@@ -172,6 +217,12 @@ export class TrainPanel extends LitElement {
       <p id="train-status" role="status" aria-live="polite">${this.job.status}</p>
       ${this._saved >= 0 ? html`<p class="muted" id="saved">Last checkpoint of this run: step ${this._saved}, in this browser's IndexedDB.</p>` : nothing}
       ${error ? html`<p class="error" role="alert" id="train-error">${error}</p>` : nothing}
+      <section id="health" aria-label="Training health">
+        <h3>Alarms</h3>
+        <alarm-list id="alarms" .alarms=${this._alarms}></alarm-list>
+        <h3>Probes</h3>
+        <probe-view id="probes" .start=${this._probes?.start ?? null} .latest=${this._probes?.latest ?? null}></probe-view>
+      </section>
       <div class="charts">
         <loss-chart id="train-loss" heading="Training loss" y-label="loss" .series=${loss}></loss-chart>
         <loss-chart id="train-active" heading="Active dimensions per vector" y-label="non-zero weights" .series=${active}></loss-chart>
@@ -252,7 +303,29 @@ export class TrainPanel extends LitElement {
       }
       values[f.key] = value;
     }
-    return { k: this.trainK, resume, ...values };
+    const probes = this._probeTexts();
+    if (!probes) return null;
+    const pause = this.renderRoot.querySelector<HTMLInputElement>('#pause-on-alarm')?.checked ?? false;
+    return { k: this.trainK, resume, ...values, probes, stopOnAlarm: pause, ignoreAlarms: resume ? this._alarms.map((a) => a.rule) : [] };
+  }
+
+  /** The probe texts typed (one per line), or null after saying what is wrong. */
+  private _probeTexts(): ProbeText[] | null {
+    const read = (id: string, role: ProbeText['role']) =>
+      (this.renderRoot.querySelector<HTMLTextAreaElement>(`#${id}`)?.value ?? '')
+        .split('\n')
+        .map((text) => text.trim())
+        .filter(Boolean)
+        .map((text) => ({ role, text }));
+    const probes = [...read('probe-queries', 'query'), ...read('probe-documents', 'document')];
+    const field = this.renderRoot.querySelector<HTMLTextAreaElement>('#probe-queries');
+    const tooMany = probes.length > PROBE_LIMITS.texts;
+    field?.setCustomValidity(tooMany ? `At most ${PROBE_LIMITS.texts} probe texts in all.` : '');
+    if (tooMany) {
+      field?.reportValidity();
+      return null;
+    }
+    return probes;
   }
 
   private async _train(resume: boolean) {
@@ -261,6 +334,8 @@ export class TrainPanel extends LitElement {
     if (!client || !request) return;
     this._reports = [];
     this._saved = -1;
+    this._probes = null;
+    if (!resume) this._alarms = [];
     let total = request.steps ?? 0;
     const result = await this.job.run(
       {
@@ -283,10 +358,16 @@ export class TrainPanel extends LitElement {
             this.job.setStatus(`Step ${r.step + 1} of ${total} · about ${formatDuration(r.msPerStep)} per step (measured over the last steps) · ${formatDuration(left)} left`);
           } else if (event.kind === 'checkpoint') {
             this._saved = event.step;
+          } else if (event.kind === 'probe') {
+            this._probes = { start: this._probes?.start ?? event.snapshot, latest: event.snapshot };
+          } else if (!this._alarms.some((a) => a.rule === event.alarm.rule)) {
+            this._alarms = [...this._alarms, event.alarm];
           }
         }),
     );
-    if (result) {
+    if (result?.paused) {
+      this.job.setStatus(`Paused at step ${result.step} on ${result.paused.reason}. The checkpoint is kept: Resume goes on, and this alarm will not pause it again.`);
+    } else if (result) {
       this.job.setStatus(`Done: step ${result.step} of ${total}${Number.isFinite(result.msPerStep) ? `, ${formatDuration(result.msPerStep)} per step on average` : ''}.`);
     }
     this.runsFinished++;

@@ -101,6 +101,8 @@ export interface TrainResult {
   /** Steps taken in all (the run's last step when it finished). */
   step: number;
   msPerStep: number;
+  /** Set when the run paused on an alarm: why, and the checkpoint it can resume from (no model is saved then). */
+  paused?: { reason: string; checkpoint: string };
 }
 
 export interface WorkerApi {

@@ -8,7 +8,7 @@ import { runIdFor } from '../app/runs.ts';
 import { idbSweepStore, pendingSweep } from '../app/sweep-store-idb.ts';
 import { runSweep, type SweepEvent } from '../app/sweep-run.ts';
 import { planSweep, type SweepPlan } from '../app/sweep.ts';
-import { checkpointInfo } from '../app/train.ts';
+import { TrainingPaused, checkpointInfo } from '../app/train.ts';
 import { trainRun } from '../app/train-run.ts';
 import { readTrainingData } from '../app/training-data.ts';
 import { handoffProject } from '../app/handoff.ts';
@@ -60,22 +60,28 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
         if (request.resume) {
           const saved = await checkpointInfo(browserPlatform.checkpointStore(run));
           if (!saved) throw new Error(`No saved run to resume for this model, data and k = ${request.k}; start a new run.`);
-          asked = requestFromRecipe(saved.recipe, saved.k, saved.seed, request.checkpointEvery);
+          const { probes, probeEvery, stopOnAlarm, ignoreAlarms } = request;
+          asked = requestFromRecipe(saved.recipe, saved.k, saved.seed, request.checkpointEvery, { probes, probeEvery, stopOnAlarm, ignoreAlarms });
         }
         const label = state.summary?.label ?? session.model.name;
         const provenance = `${label} (${session.model.config.hfArchitecture}), fine-tuned on ${triplets.summary.triplets} triplets of ${triplets.summary.name}, head divided by k = ${request.k}`;
-        const outcome = await trainRun(await state.context(), browserPlatform, {
-          model: session.model,
-          data: triplets.data,
-          run,
-          request: asked,
-          existing: 'replace',
-          provenance,
-          signal,
-          onEvent,
-          record: { store: browserPlatform.runs },
-        });
-        return { startStep: outcome.startStep, step: outcome.step, msPerStep: outcome.msPerStep };
+        try {
+          const outcome = await trainRun(await state.context(), browserPlatform, {
+            model: session.model,
+            data: triplets.data,
+            run,
+            request: asked,
+            existing: 'replace',
+            provenance,
+            signal,
+            onEvent,
+            record: { store: browserPlatform.runs },
+          });
+          return { startStep: outcome.startStep, step: outcome.step, msPerStep: outcome.msPerStep };
+        } catch (error) {
+          if (!(error instanceof TrainingPaused)) throw error;
+          return { startStep: error.startStep, step: error.step, msPerStep: NaN, paused: { reason: error.reason, checkpoint: error.checkpoint } };
+        }
       });
     },
     async sweep(request, onEvent) {

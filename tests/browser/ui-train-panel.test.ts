@@ -8,7 +8,9 @@ import type { LossChart } from '../../src/ui/loss-chart.ts';
 import '../../src/ui/train-panel.ts';
 import type { TrainPanel } from '../../src/ui/train-panel.ts';
 import type { TrainingClient } from '../../src/ui/training-client.ts';
-import type { CheckpointInfo, ModelSummary, TrainEvent, TrainRequest, TrainResult } from '../../src/worker/api.ts';
+import type { AlarmList } from '../../src/ui/alarm-list.ts';
+import type { ProbeView as ProbeViewElement } from '../../src/ui/probe-view.ts';
+import type { Alarm, CheckpointInfo, ModelSummary, ProbeSnapshot, TrainEvent, TrainRequest, TrainResult } from '../../src/worker/api.ts';
 import { allInside, check, cleanup, inside, mount } from './ui-fixture.ts';
 
 const SUMMARY = { name: 'demo', label: 'synthetic demo backbone', synthetic: true } as ModelSummary;
@@ -35,8 +37,22 @@ function report(step: number): StepReport {
   };
 }
 
+function probeSnapshot(step: number, weight: number): ProbeSnapshot {
+  const terms = (names: string[]) => names.map((term, i) => ({ term, id: i, weight: weight / (i + 1), expansion: i > 0 }));
+  return {
+    step,
+    probes: [
+      { role: 'query', text: 'what causes the seasons', tokens: ['what'], activeDims: 100 - step, terms: terms(step ? ['seasons', 'tilt'] : ['seasons', 'np']) },
+      { role: 'document', text: 'the tilt of the axis', tokens: ['tilt'], activeDims: 200 - step, terms: terms(['tilt', 'axis']) },
+    ],
+    scores: [[weight * 3]],
+  };
+}
+
+const DENSE: Alarm = { rule: 'densification', severity: 'alarm', step: 3, title: 'Vectors are dense', evidence: 'At step 3, 30000 of 30522 active.', advice: 'divide the head by a larger k', ranges: 'at least 50% of the vocabulary' };
+
 /** A worker stand-in that parses files with the real reader and trains by replaying reports. */
-function fakeClient(checkpoint: CheckpointInfo | null) {
+function fakeClient(checkpoint: CheckpointInfo | null, pauseAt: number | null = null) {
   const trained: TrainRequest[] = [];
   const client = {
     async readTriplets(file: File) {
@@ -50,7 +66,16 @@ function fakeClient(checkpoint: CheckpointInfo | null) {
       trained.push(request);
       const startStep = request.resume ? (checkpoint?.step ?? 0) : 0;
       onEvent({ kind: 'start', startStep, resumedFrom: null, recipe: paperRecipe(10, request.batchSize), k: request.k, seed: 1, provenance: 'the fake backbone on fake.tsv' });
-      for (let t = startStep; t < 10; t++) onEvent({ kind: 'report', report: report(t) });
+      onEvent({ kind: 'probe', snapshot: probeSnapshot(startStep, 1) });
+      for (let t = startStep; t < 10; t++) {
+        onEvent({ kind: 'report', report: report(t) });
+        if (t + 1 === pauseAt && request.stopOnAlarm && !request.ignoreAlarms?.includes('densification')) {
+          onEvent({ kind: 'probe', snapshot: probeSnapshot(t + 1, 2) });
+          onEvent({ kind: 'alarm', alarm: DENSE, stops: true });
+          checkpoint = { step: t + 1, recipe: paperRecipe(10, request.batchSize), k: request.k, seed: 1, store: 'IndexedDB', name: 'step-00000003' };
+          return { startStep, step: t + 1, msPerStep: 250, paused: { reason: 'alarm "Vectors are dense" (densification) at step 3', checkpoint: 'step-00000003' } };
+        }
+      }
       return { startStep, step: 10, msPerStep: 250 };
     },
     async cancelJob() {},
@@ -123,5 +148,49 @@ describe('<train-panel>', () => {
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     const sent = fake.trained[0];
     check(sent && !sent.resume && sent.steps === 2 && sent.batchSize === 2 && sent.queryLength === 32 && sent.k === 1, JSON.stringify(fake.trained));
+  });
+
+  it('sends the probe texts and pause-on-alarm, shows probes and alarms live, pauses, and resumes without pausing on the same alarm', async () => {
+    cleanup();
+    const fake = fakeClient(null, 3);
+    const el = await mount<TrainPanel>('train-panel', { client: fake.client, summary: SUMMARY, k: 1 });
+    await pick(el, 'tiny.tsv', 'q1\tp1\tn1\nq2\tp2\tn2\n');
+    inside<HTMLElement>(el, '#health-settings summary').click();
+    const queries = inside<HTMLTextAreaElement>(el, '#probe-queries');
+    check(/what causes the seasons on earth/.test(queries.value), `default probes: ${queries.value}`);
+    queries.value = 'what causes the seasons\n\n  ';
+    inside<HTMLTextAreaElement>(el, '#probe-documents').value = 'the tilt of the axis';
+    inside<HTMLInputElement>(el, '#pause-on-alarm').click();
+    inside<HTMLButtonElement>(el, '#start').click();
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    await el.updateComplete;
+    const sent = fake.trained[0];
+    check(
+      JSON.stringify(sent.probes) === JSON.stringify([{ role: 'query', text: 'what causes the seasons' }, { role: 'document', text: 'the tilt of the axis' }]) && sent.stopOnAlarm === true,
+      JSON.stringify(sent),
+    );
+    const status = inside(el, '#train-status').textContent ?? '';
+    check(/Paused at step 3 on alarm "Vectors are dense"/.test(status), status);
+    const alarms = inside<AlarmList>(el, '#alarms');
+    await alarms.updateComplete;
+    const item = inside(alarms, 'li[data-rule="densification"]').textContent ?? '';
+    check(/Alarm at step 3: Vectors are dense/.test(item) && /divide the head by a larger k/.test(item) && /50% of the vocabulary/.test(item), item);
+    const probes = inside<ProbeViewElement>(el, '#probes');
+    await probes.updateComplete;
+    check(/Probes at step 3, compared with step 0/.test(inside(probes, '#probe-step').textContent ?? ''), inside(probes, '#probe-step').textContent ?? '');
+    const change = inside(probes, '.card[data-role="query"] .change').textContent ?? '';
+    check(/Active 100 → 97/.test(change) && /New in the top 2: tilt/.test(change), change);
+    const scores = inside(probes, '#probe-scores tbody td').textContent ?? '';
+    check(/^6\.0+ /.test(scores.trim()) && /\(3\.0+\)/.test(scores), scores);
+    // resuming lets the raised alarm pass
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    await el.updateComplete;
+    inside<HTMLButtonElement>(el, '#resume').click();
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    await el.updateComplete;
+    const resumed = fake.trained[1];
+    check(resumed?.resume === true && JSON.stringify(resumed.ignoreAlarms) === '["densification"]', JSON.stringify(fake.trained));
+    check(/Done: step 10 of 10/.test(inside(el, '#train-status').textContent ?? ''), inside(el, '#train-status').textContent ?? '');
+    check(allInside(alarms, 'li').length === 1, 'the alarm is listed once');
   });
 });
