@@ -46,18 +46,19 @@ export const ALARM_THRESHOLDS = {
   collapseBelow: 1,
   /** Share of the vocabulary active above which vectors count as dense. */
   denseShare: 0.5,
-  /** Densification is only called from this share of the run on, where the FLOPS weights are at least a quarter of theirs (a healthy run may start dense). */
-  denseAfterShare: 1 / 6,
+  /** Densification and special terms are only called once the FLOPS ramp is complete (a third of the run): a healthy run may start dense. */
+  afterRampShare: 1 / 3,
   /** A starting ranking loss this many times log(2B) means scores in the hundreds or more. */
   explodingFactor: 10,
   /** Weighted FLOPS above this share of the total loss, at this many reports in a row. */
   flopsShare: 0.5,
-  flopsReports: 2,
+  flopsReports: 3,
   /** The ranking loss within this relative distance of log(2B), at this many reports in a row, after warm-up. */
   chanceTolerance: 0.02,
   chanceReports: 3,
-  /** Top terms of a probe that are looked at for special tokens. */
+  /** Top terms of a probe that are looked at for special tokens, in this many snapshots in a row. */
   specialTopTerms: 10,
+  specialSnapshots: 2,
 } as const;
 
 const HEALTHY = `Healthy: about ${HEALTHY_ACTIVE_DIMS.queries.join('-')} active dimensions per query and ${HEALTHY_ACTIVE_DIMS.documents.join('-')} per document (${HEALTHY_ACTIVE_DIMS.source}).`;
@@ -76,6 +77,7 @@ export class AlarmWatcher {
   private firstReport: StepReport | null = null;
   private flopsStreak = 0;
   private chanceStreak = 0;
+  private specialStreak = 0;
 
   constructor(
     private readonly context: AlarmContext,
@@ -113,7 +115,7 @@ export class AlarmWatcher {
     }
 
     const densest = Math.max(report.activeQueries, report.activeDocuments);
-    if (densest >= T.denseShare * V && report.step >= T.denseAfterShare * totalSteps) {
+    if (densest >= T.denseShare * V && report.step + 1 >= T.afterRampShare * totalSteps) {
       found.push({
         rule: 'densification',
         severity: 'alarm',
@@ -126,7 +128,7 @@ export class AlarmWatcher {
           "This is the large-norm head failure the paper fixes: divide the head by a larger k (about the mean row norm, so " +
           'that the divided rows have norms near 0.2-1.3; the head-norm view suggests values). If k is already large, raise ' +
           'lambda_q and lambda_d, or lower the learning rate.',
-        ranges: `Dense: at least ${100 * T.denseShare}% of the vocabulary active once the FLOPS ramp is ${(100 * T.denseAfterShare).toFixed(0)}% of the run in. ${HEALTHY} The k = 1 failure on large-norm heads leaves all 30k-50k dimensions active (the paper; sentence-transformers issue #3431).`,
+        ranges: `Dense: at least ${100 * T.denseShare}% of the vocabulary active once the FLOPS ramp is complete (${(100 * T.afterRampShare).toFixed(0)}% of the run). ${HEALTHY} The k = 1 failure on large-norm heads leaves all 30k-50k dimensions active (the paper; sentence-transformers issue #3431).`,
       });
     }
 
@@ -188,7 +190,8 @@ export class AlarmWatcher {
     const hits = snapshot.probes
       .map((probe) => ({ probe, special: probe.terms.slice(0, T.specialTopTerms).filter((t) => isSpecialTerm(t.term, this.specialTerms)) }))
       .filter((p) => p.special.length > 0);
-    if (hits.length > 0 && step > 0) {
+    this.specialStreak = hits.length > 0 && step >= T.afterRampShare * this.context.totalSteps ? this.specialStreak + 1 : 0;
+    if (this.specialStreak >= T.specialSnapshots) {
       const listed = hits
         .slice(0, 3)
         .map(({ probe, special }) => `"${shorten(probe.text)}" (${probe.role}): ${special.map((t) => `${t.term} ${t.weight.toFixed(2)}`).join(', ')}`)
@@ -202,7 +205,7 @@ export class AlarmWatcher {
         advice:
           'These pieces carry no meaning: they match every text and spend postings in an index. They often fade once the ' +
           'FLOPS ramp is in; if they stay, raise lambda_d a little or train longer, and check that the tokenizer marks them as special.',
-        ranges: `Any special token of the tokenizer or [unusedN] piece among a probe's top ${T.specialTopTerms} terms after step 0.`,
+        ranges: `A special token of the tokenizer or an [unusedN] piece among a probe's top ${T.specialTopTerms} terms in ${T.specialSnapshots} snapshots in a row, once the FLOPS ramp is complete.`,
       });
     }
     const empty = snapshot.probes.filter((p) => p.activeDims === 0);
