@@ -21,6 +21,7 @@ import './preview-panel.ts';
 import './notice-banner.ts';
 import './k-demo-panel.ts';
 import './train-panel.ts';
+import './lambda-panel.ts';
 import './eval-panel.ts';
 import './runs-panel.ts';
 import './sweep-panel.ts';
@@ -259,6 +260,16 @@ export class SpladeApp extends LitElement {
         @triplets-change=${(e: CustomEvent<{ summary: TripletsSummary | null }>) => (this._triplets = e.detail.summary)}
         @runs-change=${this._onRunsChange}
       ></train-panel>
+      <h3>Lambdas: convert a value from another trainer, or calibrate for a sparsity</h3>
+      <lambda-panel
+        .client=${this.loader.client}
+        .summary=${this.loader.summary}
+        .triplets=${this._triplets}
+        .sets=${this._sets}
+        .k=${s.k}
+        @lambdas-pick=${(e: CustomEvent<{ lambdaQueries: number; lambdaDocuments: number }>) => this.renderRoot.querySelector('train-panel')?.setLambdas(e.detail)}
+        @runs-change=${this._onRunsChange}
+      ></lambda-panel>
       <h3>Sweep k (or the lambdas) on the same triplets</h3>
       <sweep-panel
         .client=${this.loader.client}

@@ -30,3 +30,9 @@ export function formatDuration(ms: number): string {
   if (ms < 3_600_000) return `${Math.round(ms / 60_000)} min`;
   return `${(ms / 3_600_000).toFixed(1)} h`;
 }
+
+/** A lambda as people write it: 5e-2, 3.0e-5, 0.5 (three significant digits, exponent form below 0.01). */
+export function formatLambda(value: number): string {
+  if (value === 0) return '0';
+  return Math.abs(value) < 0.01 ? value.toExponential(2).replace('.00e', 'e') : String(Number(value.toPrecision(3)));
+}

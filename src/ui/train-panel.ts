@@ -32,15 +32,17 @@ import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
 import { K_MAX, K_MIN, K_RANGE_MESSAGE } from './url-state.ts';
 
 /** Laptop-sized defaults; the rest of the recipe is the paper's (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3). */
-const TRAIN_DEFAULTS = { steps: 100, batchSize: 8, queryLength: 32, documentLength: 128, checkpointEvery: 50 } as const;
+const TRAIN_DEFAULTS = { steps: 100, batchSize: 8, queryLength: 32, documentLength: 128, checkpointEvery: 50, lambdaQueries: 5e-2, lambdaDocuments: 3e-3 } as const;
 type Field = keyof typeof TRAIN_DEFAULTS;
 /** The fields of a run, each bounded by the application's one set of limits (TRAIN_LIMITS). */
-const FIELDS: { key: Field; label: string }[] = [
-  { key: 'steps', label: 'Steps' },
-  { key: 'batchSize', label: 'Batch (triplets)' },
-  { key: 'queryLength', label: 'Query tokens' },
-  { key: 'documentLength', label: 'Document tokens' },
-  { key: 'checkpointEvery', label: 'Checkpoint every' },
+const FIELDS: { key: Field; label: string; limit: keyof typeof TRAIN_LIMITS }[] = [
+  { key: 'steps', label: 'Steps', limit: 'steps' },
+  { key: 'batchSize', label: 'Batch (triplets)', limit: 'batchSize' },
+  { key: 'queryLength', label: 'Query tokens', limit: 'queryLength' },
+  { key: 'documentLength', label: 'Document tokens', limit: 'documentLength' },
+  { key: 'checkpointEvery', label: 'Checkpoint every', limit: 'checkpointEvery' },
+  { key: 'lambdaQueries', label: 'λ_q', limit: 'lambda' },
+  { key: 'lambdaDocuments', label: 'λ_d', limit: 'lambda' },
 ];
 
 /** The default probes of one role, one per line. */
@@ -65,6 +67,7 @@ export class TrainPanel extends LitElement {
     _saved: { state: true },
     _probes: { state: true },
     _alarms: { state: true },
+    _lambdas: { state: true },
   };
 
   declare client: TrainingClient | null;
@@ -86,17 +89,19 @@ export class TrainPanel extends LitElement {
   declare _probes: { start: ProbeSnapshot; latest: ProbeSnapshot } | null;
   /** Alarms raised in this tab (a resumed run keeps those of its earlier part: they do not pause it again). */
   declare _alarms: Alarm[];
+  /** The λ fields, as the saved run is looked up by them. */
+  declare _lambdas: { lambdaQueries: number; lambdaDocuments: number };
   /** The running training: status, error, cancel. */
   private readonly job = new JobController(this);
   /** Bumped after each run, so the saved checkpoint is read again. */
   private runsFinished = 0;
   /** The newest saved checkpoint for this model + data + k (latest request wins). */
   private readonly checkpoint = new Task(this, {
-    task: async ([client, summary, data, k]) => {
+    task: async ([client, summary, data, k, lambdaQueries, lambdaDocuments]) => {
       this._checkpointError = '';
-      return client && summary && data ? client.trainingCheckpoint(k) : null;
+      return client && summary && data ? client.trainingCheckpoint(k, { lambdaQueries, lambdaDocuments }) : null;
     },
-    args: () => [this.client, this.summary, this._data, this.trainK, this.runsFinished] as const,
+    args: () => [this.client, this.summary, this._data, this.trainK, this._lambdas.lambdaQueries, this._lambdas.lambdaDocuments, this.runsFinished] as const,
     onComplete: (found) => found && this._showRecipe(found),
     onError: (error) => (this._checkpointError = `The saved checkpoint cannot be read: ${toPageFailure(error).message}`),
   });
@@ -143,6 +148,27 @@ export class TrainPanel extends LitElement {
     this._saved = -1;
     this._probes = null;
     this._alarms = [];
+    this._lambdas = { lambdaQueries: TRAIN_DEFAULTS.lambdaQueries, lambdaDocuments: TRAIN_DEFAULTS.lambdaDocuments };
+  }
+
+  /** Sets the λ fields (from the converter or the calibrator). */
+  setLambdas(lambdas: { lambdaQueries: number; lambdaDocuments: number }): void {
+    for (const [key, value] of Object.entries(lambdas)) {
+      const field = this.renderRoot.querySelector<HTMLInputElement>(`#${key}`);
+      if (field) field.value = String(Number(value.toPrecision(4)));
+    }
+    this._readLambdas();
+  }
+
+  private _onLambda = () => this._readLambdas();
+
+  /** The λ fields as numbers (the paper's where a field is not a valid number), for finding a saved run. */
+  private _readLambdas(): void {
+    const read = (key: 'lambdaQueries' | 'lambdaDocuments') => {
+      const value = Number(this.renderRoot.querySelector<HTMLInputElement>(`#${key}`)?.value);
+      return inRange(value, TRAIN_LIMITS.lambda) ? value : TRAIN_DEFAULTS[key];
+    };
+    this._lambdas = { lambdaQueries: read('lambdaQueries'), lambdaDocuments: read('lambdaDocuments') };
   }
 
   private get trainK(): number {
@@ -183,7 +209,18 @@ export class TrainPanel extends LitElement {
         <label class="field">k (divides the head) <input id="train-k" type="number" min=${K_MIN} max=${K_MAX} step="any" .value=${formatK(this.trainK)} @change=${this._onK} ?disabled=${running} /></label>
         ${FIELDS.map(
           (f) =>
-            html`<label class="field">${f.label} <input id=${f.key} type="number" min=${TRAIN_LIMITS[f.key].min} max=${TRAIN_LIMITS[f.key].max} step="1" value=${TRAIN_DEFAULTS[f.key]} ?disabled=${running} /></label>`,
+            html`<label class="field"
+              >${f.label}
+              <input
+                id=${f.key}
+                type="number"
+                min=${TRAIN_LIMITS[f.limit].min}
+                max=${TRAIN_LIMITS[f.limit].max}
+                step=${f.limit === 'lambda' ? 'any' : '1'}
+                value=${TRAIN_DEFAULTS[f.key]}
+                ?disabled=${running}
+                @change=${f.limit === 'lambda' ? this._onLambda : nothing}
+            /></label>`,
         )}
       </div>
       <details id="health-settings">
@@ -283,6 +320,8 @@ export class TrainPanel extends LitElement {
       batchSize: recipe.batchSize,
       queryLength: recipe.queryLength,
       documentLength: recipe.documentLength,
+      lambdaQueries: recipe.lambdaQueries,
+      lambdaDocuments: recipe.lambdaDocuments,
     };
     for (const [key, value] of Object.entries(values)) {
       const field = this.renderRoot.querySelector<HTMLInputElement>(`#${key}`);
@@ -295,8 +334,8 @@ export class TrainPanel extends LitElement {
     for (const f of FIELDS) {
       const field = this.renderRoot.querySelector<HTMLInputElement>(`#${f.key}`)!;
       const value = Number(field.value);
-      const ok = field.value.trim() !== '' && inRange(value, TRAIN_LIMITS[f.key]);
-      field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(TRAIN_LIMITS[f.key])}.`);
+      const ok = field.value.trim() !== '' && inRange(value, TRAIN_LIMITS[f.limit]);
+      field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(TRAIN_LIMITS[f.limit])}.`);
       if (!ok) {
         field.reportValidity();
         return null;

@@ -17,6 +17,7 @@ import type { SweepEvent } from '../app/sweep-run.ts';
 import type { SweepPlan } from '../app/sweep.ts';
 import type { ExportFile } from '../app/run-exports.ts';
 import type { HandoffRequest } from '../app/handoff.ts';
+import type { CalibrationEvent, CalibrationRequest, CalibrationResult } from '../app/calibrate-lambdas.ts';
 
 /** Where a backbone comes from. `File` objects are structured-cloneable, so picked files travel as they are. */
 export type ModelSource =
@@ -96,6 +97,11 @@ export interface PageSweepRequest {
   evaluate?: Omit<EvaluateRequest, 'k'>;
 }
 
+/** The lambda calibrator on the loaded model and triplets; evaluate each trial on read sets (names) when asked. */
+export interface PageCalibrationRequest extends CalibrationRequest {
+  evaluate?: Omit<EvaluateRequest, 'k'>;
+}
+
 export interface TrainResult {
   startStep: number;
   /** Steps taken in all (the run's last step when it finished). */
@@ -134,7 +140,7 @@ export interface WorkerApi {
   /** Reads and checks a triplet TSV (query, positive, negative per line) and keeps it for training. */
   readTriplets(file: File): Promise<TripletsSummary>;
   /** The newest checkpoint for the loaded model, the read triplets and k, or null. */
-  trainingCheckpoint(k: number): Promise<CheckpointInfo | null>;
+  trainingCheckpoint(k: number, lambdas?: { lambdaQueries: number; lambdaDocuments: number }): Promise<CheckpointInfo | null>;
   /**
    * Fine-tunes the loaded backbone on the read triplets (head divided by k first), checkpointing into IndexedDB.
    * Resuming continues the saved run with its own recipe and seed; a new run first discards its checkpoints.
@@ -165,6 +171,8 @@ export interface WorkerApi {
   storageUsed(): Promise<number | null>;
   /** Trains a sweep of the loaded backbone on the read triplets, run after run (each recorded, its model saved). */
   sweep(request: PageSweepRequest, onEvent: (event: SweepEvent) => void): Promise<SweepPlan>;
+  /** Short runs that search lambda_q and lambda_d for a target of active dimensions (each a recorded run). */
+  calibrate(request: PageCalibrationRequest, onEvent: (event: CalibrationEvent) => void): Promise<CalibrationResult>;
   /** The newest unfinished sweep of the loaded model and the read triplets, or null. */
   pendingSweep(): Promise<SweepPlan | null>;
   /** Continues an unfinished sweep where it stopped (an interrupted run from its checkpoint). */

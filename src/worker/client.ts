@@ -52,7 +52,7 @@ export function toPageFailure(error: unknown): PageFailure {
 const WORKER_METHODS = [
   'init', 'estimate', 'load', 'cancel', 'headStats', 'runHeadStats', 'preview', 'encode', 'kDemo', 'readTriplets', 'trainingCheckpoint', 'train',
   'openDataset', 'evaluate', 'savedEvaluations', 'search', 'document', 'differences', 'evaluatedQueries', 'runs', 'deleteRun',
-  'storageUsed', 'sweep', 'pendingSweep', 'resumeSweep', 'evaluateRuns', 'useRun', 'exportRun', 'exportEvaluated', 'handoff', 'cancelJob', 'gpuMemory', 'onDeviceLost',
+  'storageUsed', 'sweep', 'calibrate', 'pendingSweep', 'resumeSweep', 'evaluateRuns', 'useRun', 'exportRun', 'exportEvaluated', 'handoff', 'cancelJob', 'gpuMemory', 'onDeviceLost',
   'simulateDeviceLossForTesting',
 ] as const satisfies readonly (keyof WorkerApi)[];
 

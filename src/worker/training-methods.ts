@@ -12,11 +12,12 @@ import { TrainingPaused, checkpointInfo } from '../app/train.ts';
 import { trainRun } from '../app/train-run.ts';
 import { readTrainingData } from '../app/training-data.ts';
 import { handoffProject } from '../app/handoff.ts';
+import { calibrateLambdas } from '../app/calibrate-lambdas.ts';
 import { zipFiles } from '../app/run-exports.ts';
 import type { PageSweepRequest, WorkerApi } from './api.ts';
 import type { WorkerState } from './state.ts';
 
-type TrainingMethods = Pick<WorkerApi, 'kDemo' | 'readTriplets' | 'trainingCheckpoint' | 'train' | 'sweep' | 'pendingSweep' | 'resumeSweep' | 'handoff' | 'cancelJob'>;
+type TrainingMethods = Pick<WorkerApi, 'kDemo' | 'readTriplets' | 'trainingCheckpoint' | 'train' | 'sweep' | 'calibrate' | 'pendingSweep' | 'resumeSweep' | 'handoff' | 'cancelJob'>;
 
 /** The page's run key of a request on the loaded model and the read triplets. */
 function runId(state: WorkerState, request: Pick<TrainRequest, 'k' | 'lambdaQueries' | 'lambdaDocuments'>): string {
@@ -48,8 +49,8 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
       state.triplets = readTrainingData(new Uint8Array(await file.arrayBuffer()), file.name);
       return state.triplets.summary;
     },
-    async trainingCheckpoint(k) {
-      return checkpointInfo(browserPlatform.checkpointStore(runId(state, { k })));
+    async trainingCheckpoint(k, lambdas) {
+      return checkpointInfo(browserPlatform.checkpointStore(runId(state, { k, ...lambdas })));
     },
     async train(request, onEvent) {
       return state.job(async (signal) => {
@@ -89,6 +90,21 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
         const plan = planSweep(request, state.loadedSession().model.key, state.loadedTriplets().data.fingerprint);
         await idbSweepStore.put(plan);
         return sweepWith(state, plan, request.evaluate ?? null, signal, onEvent);
+      });
+    },
+    async calibrate(request, onEvent) {
+      return state.job(async (signal) => {
+        const { evaluate, ...calibration } = request;
+        return calibrateLambdas(await state.context(), browserPlatform, {
+          model: state.loadedSession().model,
+          data: state.loadedTriplets().data,
+          request: calibration,
+          // each trial is a run of its own (the lambdas and batch are in its key), kept with the page's runs
+          runIdOf: (train) => `${runId(state, train)} | batch ${train.batchSize} | calibration`,
+          evaluate: evaluate ? { sets: evaluate.sets.map((name) => state.dataset(name)), request: { ...evaluate, search: 'exhaustive' }, memoryBudget: EVAL_PAGE_MEMORY_BUDGET } : undefined,
+          signal,
+          onEvent,
+        });
       });
     },
     async pendingSweep() {
