@@ -38,7 +38,7 @@ export interface TrainRequest {
   probes?: ProbeText[];
   /** Encode the probes every this many steps (default: as often as reports; 0: never). */
   probeEvery?: number;
-  /** Stop (after saving a checkpoint) when an alarm is raised, except for the rules in `ignoreAlarms`. */
+  /** Stop (after saving a checkpoint) when an alarm (not a warning) is raised, except for the rules in `ignoreAlarms`. */
   stopOnAlarm?: boolean;
   ignoreAlarms?: AlarmRule[];
 }

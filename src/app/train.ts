@@ -106,7 +106,8 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
     let stopping: Alarm | null = null;
     const raise = (alarms: Alarm[]) => {
       for (const alarm of alarms) {
-        const stops = plan.stopOn.includes(alarm.rule);
+        // warnings are reported; only alarms (the run is failing) stop it
+        const stops = alarm.severity === 'alarm' && plan.stopOn.includes(alarm.rule);
         if (stops) stopping ??= alarm;
         emit({ kind: 'alarm', alarm, stops });
       }

@@ -92,7 +92,7 @@ export const trainCommand: Command = {
       probe: { value: 'text', help: 'a query probe, encoded while training (repeatable; replaces the default probes)', multiple: true },
       'probe-doc': { value: 'text', help: 'a document probe (repeatable)', multiple: true },
       'probe-every': { value: 'N', help: 'encode the probes before the first step and every N steps (0: never; default: as --report-every)' },
-      'stop-on-alarm': { help: 'stop at the first alarm, after saving a checkpoint (exit status 3; --resume goes on)' },
+      'stop-on-alarm': { help: 'stop at the first alarm (not a warning), after saving a checkpoint (exit status 3; --resume goes on)' },
       'ignore-alarm': { value: 'rule', help: 'an alarm rule that does not stop the run (repeatable)', multiple: true },
       json: { help: 'print one JSON object per event instead of text' },
     },

@@ -94,6 +94,38 @@ describe('the built page: training', { timeout: 600_000 }, () => {
     await context.close();
   });
 
+  it('Training panel, health: probes update live, and a k = 1 run of the demo backbone pauses on the densification alarm, then resumes past it', async () => {
+    const { context, page } = await openPage(browser, offsite);
+    await page.goto(`${site}?model=demo&k=1&panel=training`);
+    await page.locator('model-picker #model-label').waitFor(WAIT);
+    const panel = page.locator('train-panel');
+    await panel.locator('#triplets').setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
+    await panel.locator('#data', { hasText: 'tiny.tsv: 4 triplets' }).waitFor(WAIT);
+    for (const [field, value] of [['#steps', '6'], ['#batchSize', '2'], ['#queryLength', '8'], ['#documentLength', '16']]) await panel.locator(field).fill(value);
+    await panel.locator('#health-settings summary').click();
+    assert.match(await panel.locator('#probe-queries').inputValue(), /what causes the seasons on earth/);
+    await panel.locator('#pause-on-alarm').check();
+    await panel.locator('#start').click();
+    // the demo's random head leaves nearly every dimension active: once the FLOPS ramp is complete (step 2 of 6), it pauses
+    await panel.locator('#train-status', { hasText: 'Paused at step' }).waitFor(WAIT);
+    const status = (await panel.locator('#train-status').textContent()) ?? '';
+    assert.match(status, /Paused at step 2 on alarm "Vectors are dense \(most of the vocabulary is active\)" \(densification\)/);
+    const dense = panel.locator('#alarms li[data-rule="densification"]');
+    assert.match((await dense.textContent()) ?? '', /Alarm at step 2: .* of 30522 .*divide the head by a larger k/s);
+    const probes = panel.locator('#probes');
+    assert.match((await probes.locator('#probe-step').textContent()) ?? '', /Probes at step 2, compared with step 0/);
+    assert.equal(await probes.locator('.card').count(), 4, 'one card per default probe');
+    assert.equal(await probes.locator('#probe-scores tbody tr').count(), 2, 'two query probes against two document probes');
+    assert.match((await probes.locator('.card').first().textContent()) ?? '', /Active \d+ → \d+/);
+    await screenshot(page, '15-training-alarm-paused');
+    await panel.locator('#resume', { hasText: 'Resume run from step 2' }).click();
+    await panel.locator('#train-status', { hasText: 'Done: step 6 of 6' }).waitFor(WAIT);
+    assert.equal(await panel.locator('#alarms li[data-rule="densification"]').count(), 1, 'the alarm is listed once');
+    assert.match((await probes.locator('#probe-step').textContent()) ?? '', /Probes at step 6/);
+    await screenshot(page, '16-training-alarm-resumed');
+    await context.close();
+  });
+
   it('Training panel, resume: a cancelled run resumes after a reload from its IndexedDB checkpoint and finishes', async () => {
     const { context, page } = await openPage(browser, offsite);
     await page.goto(`${site}?model=demo&k=2&panel=training`);
