@@ -32,7 +32,7 @@ import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
 import { K_MAX, K_MIN, K_RANGE_MESSAGE } from './url-state.ts';
 
 /** Laptop-sized defaults; the rest of the recipe is the paper's (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3). */
-const TRAIN_DEFAULTS = { steps: 100, batchSize: 8, queryLength: 32, documentLength: 128, checkpointEvery: 50, lambdaQueries: 5e-2, lambdaDocuments: 3e-3 } as const;
+const TRAIN_DEFAULTS = { steps: 100, batchSize: 8, queryLength: 32, documentLength: 128, checkpointEvery: 50, peakLr: 1e-4, lambdaQueries: 5e-2, lambdaDocuments: 3e-3 } as const;
 type Field = keyof typeof TRAIN_DEFAULTS;
 /** The fields of a run, each bounded by the application's one set of limits (TRAIN_LIMITS). */
 const FIELDS: { key: Field; label: string; limit: keyof typeof TRAIN_LIMITS }[] = [
@@ -41,6 +41,7 @@ const FIELDS: { key: Field; label: string; limit: keyof typeof TRAIN_LIMITS }[] 
   { key: 'queryLength', label: 'Query tokens', limit: 'queryLength' },
   { key: 'documentLength', label: 'Document tokens', limit: 'documentLength' },
   { key: 'checkpointEvery', label: 'Checkpoint every', limit: 'checkpointEvery' },
+  { key: 'peakLr', label: 'Peak lr', limit: 'peakLr' },
   { key: 'lambdaQueries', label: 'λ_q', limit: 'lambda' },
   { key: 'lambdaDocuments', label: 'λ_d', limit: 'lambda' },
 ];
@@ -216,7 +217,7 @@ export class TrainPanel extends LitElement {
                 type="number"
                 min=${TRAIN_LIMITS[f.limit].min}
                 max=${TRAIN_LIMITS[f.limit].max}
-                step=${f.limit === 'lambda' ? 'any' : '1'}
+                step=${f.limit === 'lambda' || f.limit === 'peakLr' ? 'any' : '1'}
                 value=${TRAIN_DEFAULTS[f.key]}
                 ?disabled=${running}
                 @change=${f.limit === 'lambda' ? this._onLambda : nothing}
@@ -320,6 +321,7 @@ export class TrainPanel extends LitElement {
       batchSize: recipe.batchSize,
       queryLength: recipe.queryLength,
       documentLength: recipe.documentLength,
+      peakLr: recipe.schedule.peakLr,
       lambdaQueries: recipe.lambdaQueries,
       lambdaDocuments: recipe.lambdaDocuments,
     };
