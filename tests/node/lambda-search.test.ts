@@ -34,9 +34,19 @@ describe('lambda search', () => {
     expect(withinTarget(best, target), JSON.stringify(trials.map((t) => [t.lambdaQueries, t.activeQueries, t.lambdaDocuments, t.activeDocuments]))).toBe(true);
   });
 
-  it('keeps a lambda whose side is already within tolerance, and moves the other the right way', () => {
-    const next = nextLambdas([{ lambdaQueries: 0.1, lambdaDocuments: 0.01, activeQueries: 31, activeDocuments: 900 }], target);
-    expect(next.lambdaQueries).toBe(0.1);
+  it('reaches a target when one lambda drives both counts (a shared encoder: documents follow lambda_q)', () => {
+    const shared = (l: LambdaPair): ReachedSparsity => {
+      const q = 300 * (l.lambdaQueries / 0.36) ** -1 * (l.lambdaDocuments / 0.01) ** -0.05;
+      return { ...l, activeQueries: Math.min(V, q), activeDocuments: Math.min(V, 1.2 * q * (l.lambdaDocuments / 0.01) ** -0.1) };
+    };
+    const wanted = { queries: 200, documents: 320, tolerance: 0.15 };
+    const trials = search(shared, { lambdaQueries: 5e-2, lambdaDocuments: 3e-3 }, wanted, 6);
+    expect(withinTarget(closestTrial(trials, wanted), wanted), JSON.stringify(trials)).toBe(true);
+  });
+
+  it('moves each lambda the right way from one trial', () => {
+    const next = nextLambdas([{ lambdaQueries: 0.1, lambdaDocuments: 0.01, activeQueries: 10, activeDocuments: 900 }], target);
+    expect(next.lambdaQueries).toBeLessThan(0.1);
     expect(next.lambdaDocuments).toBeGreaterThan(0.01);
   });
 
