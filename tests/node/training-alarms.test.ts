@@ -1,5 +1,6 @@
-// Alarm rules on recorded traces of the demo backbone (CLI JSON logs: a k = 1 run that stays dense, a run whose
-// lambdas are far too large and empty the vectors, a run with calibrated lambdas) and on hand-made reports.
+// Alarm rules on recorded traces of the demo backbone (CLI logs: a k = 1 run that stays dense, a run whose lambdas are
+// far too large and empty the vectors, a run with calibrated lambdas that is sparse but cannot rank) and on hand-made
+// reports (a healthy run: no backbone here is trained, so a healthy trace is written from published ranges).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AlarmWatcher, isSpecialTerm, type Alarm, type AlarmRule } from '../../src/app/training-alarms.ts';
@@ -69,6 +70,14 @@ describe('alarms on recorded demo traces', () => {
     const collapse = alarms.find((a) => a.rule === 'collapse')!;
     expect(collapse.advice).toContain('lower lambda_q and lambda_d');
     expect(alarms.find((a) => a.rule === 'chance-loss')!.evidence).toContain('log(2B) = 2.0794 for B = 4');
+  });
+
+  it('calibrated lambdas on the random demo backbone: sparse at the target, neither dense nor empty, but not ranking', () => {
+    // the demo's random weights cannot learn to rank in 40 steps: once its vectors are sparse its ranking loss sits at log(2B)
+    const alarms = replay('calibrated-demo.jsonl');
+    expect(rules(alarms)).not.toContain('densification');
+    expect(rules(alarms)).not.toContain('collapse');
+    expect(rules(alarms)).toContain('chance-loss');
   });
 });
 
