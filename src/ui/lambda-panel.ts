@@ -5,6 +5,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import {
   CALIBRATE_LIMITS,
   CONVENTION_FACTS,
+  TRAIN_LIMITS,
   LAMBDA_CONVENTIONS,
   convertLambdas,
   describeRange,
@@ -31,8 +32,11 @@ const CALIBRATION_FIELDS = [
   { key: 'targetDocuments', label: 'Target active dims (documents)', value: 150, range: CALIBRATE_LIMITS.target },
   { key: 'tolerance', label: 'Tolerance (relative)', value: 0.25, range: CALIBRATE_LIMITS.tolerance },
   { key: 'trials', label: 'Trials at most', value: 5, range: CALIBRATE_LIMITS.trials },
-  { key: 'steps', label: 'Steps per trial', value: 100, range: { min: 1, max: 10_000_000, integer: true } },
-  { key: 'batchSize', label: 'Batch (triplets)', value: 8, range: { min: 1, max: 4096, integer: true } },
+  { key: 'steps', label: 'Steps per trial', value: 100, range: { ...TRAIN_LIMITS.steps, min: 1 } },
+  { key: 'batchSize', label: 'Batch (triplets)', value: 8, range: TRAIN_LIMITS.batchSize },
+  { key: 'queryLength', label: 'Query tokens', value: 32, range: TRAIN_LIMITS.queryLength },
+  { key: 'documentLength', label: 'Document tokens', value: 128, range: TRAIN_LIMITS.documentLength },
+  { key: 'peakLr', label: 'Peak lr', value: 1e-4, range: TRAIN_LIMITS.peakLr },
 ] as const;
 type CalibrationField = (typeof CALIBRATION_FIELDS)[number]['key'];
 
@@ -120,9 +124,9 @@ export class LambdaPanel extends LitElement {
       ${this._conversion ? this._renderConversion(this._conversion) : nothing}
       <h4>Calibrate: lambdas that reach a sparsity on your data</h4>
       <p class="muted">
-        Short runs from the same start (the loaded backbone, head divided by k = ${this.k}; queries of 32 and documents of 128
-        tokens, the paper's lr), each with the lambdas the search picks next, until the mean active dimensions over each
-        run's last quarter are within the tolerance of the targets. Each trial is kept in the Runs tab.
+        Short runs from the same start (the loaded backbone, head divided by k = ${this.k}, the same data order), each with
+        the lambdas the search picks next (the first: the paper's), until the mean active dimensions over each run's last
+        quarter are within the tolerance of the targets. Each trial is kept in the Runs tab.
       </p>
       <div class="fields">
         ${CALIBRATION_FIELDS.map(
@@ -243,7 +247,16 @@ export class LambdaPanel extends LitElement {
     }
     const evaluate = this.renderRoot.querySelector<HTMLInputElement>('#cal-evaluate')?.checked && this.sets.length > 0;
     return {
-      train: { k: this.k, steps: values.steps, batchSize: values.batchSize, queryLength: 32, documentLength: 128, checkpointEvery: 1_000_000, resume: false },
+      train: {
+        k: this.k,
+        steps: values.steps,
+        batchSize: values.batchSize,
+        queryLength: values.queryLength,
+        documentLength: values.documentLength,
+        peakLr: values.peakLr,
+        checkpointEvery: 1_000_000,
+        resume: false,
+      },
       target: { queries: values.targetQueries, documents: values.targetDocuments, tolerance: values.tolerance },
       maxTrials: values.trials,
       evaluate: evaluate ? { sets: this.sets, queryLength: 64, documentLength: 256, topK: 1000, prune: 0 } : undefined,

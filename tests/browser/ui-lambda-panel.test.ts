@@ -74,9 +74,13 @@ describe('<lambda-panel>', () => {
     const picked = events<{ lambdaQueries: number }>(el, 'lambdas-pick');
     inside<HTMLInputElement>(el, '#cal-targetQueries').value = '40';
     inside<HTMLInputElement>(el, '#cal-steps').value = '30';
+    inside<HTMLInputElement>(el, '#cal-peakLr').value = '5e-3';
+    inside<HTMLInputElement>(el, '#cal-queryLength').value = '16';
     inside<HTMLButtonElement>(el, '#calibrate').click();
     await settle(el);
-    check(sent.length === 1 && sent[0].train.k === 4 && sent[0].train.steps === 30 && sent[0].target.queries === 40 && sent[0].target.documents === 150, JSON.stringify(sent));
+    const t = sent[0]?.train;
+    check(t && t.k === 4 && t.steps === 30 && t.peakLr === 5e-3 && t.queryLength === 16 && t.documentLength === 128, JSON.stringify(sent));
+    check(sent[0].target.queries === 40 && sent[0].target.documents === 150 && sent[0].maxTrials === 5, JSON.stringify(sent));
     check(allInside(el, '#calibration-trials tbody tr').length === 2, 'two trial rows');
     check(/Suggested: lambda_q 0\.5/.test(inside(el, '#suggested').textContent ?? ''), inside(el, '#suggested').textContent ?? '');
     check(/the target is reached/.test(inside(el, '#calibration-status').textContent ?? ''), inside(el, '#calibration-status').textContent ?? '');
