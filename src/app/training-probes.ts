@@ -49,7 +49,10 @@ export function checkProbes(probes: readonly ProbeText[]): ProbeText[] {
   });
 }
 
-/** Encodes a run's probes with the model being trained (queries at the query length, documents at the document length). */
+/**
+ * Encodes a run's probes with the model being trained (queries at the query length, documents at the document
+ * length). Its GPU buffers are made inside the run's owned scope and freed with the run.
+ */
 export class TrainingProbes {
   private readonly encoder: SpladeTextEncoder;
 
@@ -72,10 +75,5 @@ export class TrainingProbes {
     const vectors = { query: queries.values(), document: documents.values() };
     const probes = this.probes.map(({ role, text }) => ({ role, ...summarizeSparse(text, vectors[role].next().value!, this.tokenizer, this.topTerms) }));
     return { step, probes, scores: queries.map((q) => documents.map((d) => sparseDot(q, d))) };
-  }
-
-  /** Frees the encoder's passes (the model belongs to the run). */
-  destroy(): void {
-    this.encoder.destroy();
   }
 }
