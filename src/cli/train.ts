@@ -1,5 +1,6 @@
 // `splade-lab train`: argument adapter over the application layer's trainRun; prints progress (text or JSON
 // lines), and saves the trained model as a sentence-transformers SparseEncoder in <out>/model.
+import { appendFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openModelRef, type OpenedModel } from '../app/open-model.ts';
@@ -18,7 +19,7 @@ function reportLine(r: StepReport): string {
   return (
     `step ${String(r.step + 1).padStart(width)}/${r.steps}  loss ${r.total.toFixed(4)}  rank ${r.rank.toFixed(4)}  ` +
     `FLOPS q ${r.flopsQueries.toFixed(3)} (x${r.lambdaQueries.toExponential(1)}) d ${r.flopsDocuments.toFixed(3)} (x${r.lambdaDocuments.toExponential(1)})  ` +
-    `active q ${r.activeQueries.toFixed(1)} d ${r.activeDocuments.toFixed(1)}  lr ${r.lr.toExponential(2)}  ${r.msPerStep.toFixed(0)} ms/step`
+    `active q ${r.activeQueries.toFixed(1)} d ${r.activeDocuments.toFixed(1)}  lr ${r.lr.toExponential(2)}  ${r.msPerStep.toFixed(0)} ms/step  ${r.tokensPerSecond.toFixed(0)} tokens/s`
   );
 }
 
@@ -95,6 +96,7 @@ export const trainCommand: Command = {
       'stop-on-alarm': { help: 'stop at the first alarm (not a warning), after saving a checkpoint (exit status 3; --resume goes on)' },
       'ignore-alarm': { value: 'rule', help: 'an alarm rule that does not stop the run (repeatable)', multiple: true },
       json: { help: 'print one JSON object per event instead of text' },
+      log: { value: 'file.jsonl', help: 'also append one JSON line per reported step to this file (kept across --resume)' },
     },
     notes:
       'A NaN or Inf in a loss or a weight stops the run with an error naming the step and the part; the last good\n' +
@@ -104,6 +106,7 @@ export const trainCommand: Command = {
   },
   async run(args) {
     const json = args.flag('json');
+    const log = args.string('log');
     const emit = (event: Record<string, unknown>, text: string) => process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
     const out = args.required('out');
     const modelArg = args.required('model');
@@ -131,7 +134,9 @@ export const trainCommand: Command = {
             emit({ event: 'resume', step: event.startStep, checkpoint: path }, `  resuming ${path} at step ${event.startStep}`);
           }
         } else if (event.kind === 'report') {
-          emit({ event: 'step', ...event.report, step: event.report.step + 1 }, reportLine(event.report));
+          const line = { event: 'step', ...event.report, step: event.report.step + 1 };
+          emit(line, reportLine(event.report));
+          if (log) appendFileSync(log, `${JSON.stringify(line)}\n`);
         } else if (event.kind === 'probe') {
           emit({ event: 'probe', ...event.snapshot }, probeLines(event.snapshot));
         } else if (event.kind === 'alarm') {

@@ -22,7 +22,7 @@ import {
 import type { StepLosses } from './head-only-trainer.ts';
 import { PAPER_FLOPS_BATCH, flopsAtBatch } from './flops-batch.ts';
 import { flopsWeight, learningRate } from './schedule.ts';
-import { SpladeTrainer, type TrainingRecipe } from './trainer.ts';
+import { SpladeTrainer, type TrainingRecipe, type TripletBatch } from './trainer.ts';
 
 export interface Backbone {
   config: ModelConfig;
@@ -58,6 +58,9 @@ export interface StepReport extends StepLosses {
   squaredNormDocuments: number;
   /** Wall time per step since the previous report (checkpoint writes left out). */
   msPerStep: number;
+  /** Throughput since the previous report: steps, and the queries' and documents' tokens (padding left out), per second. */
+  stepsPerSecond: number;
+  tokensPerSecond: number;
   /** Where the next batch starts. */
   position: DataPosition;
 }
@@ -189,6 +192,7 @@ export async function runTraining(
   let stepMs = 0;
   let intervalMs = 0;
   let intervalSteps = 0;
+  let intervalTokens = 0;
   while (trainer.t < total) {
     if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new DOMException('training was cancelled', 'AbortError');
     const t = trainer.t;
@@ -196,7 +200,9 @@ export async function runTraining(
     const report = t === startStep || (t + 1) % options.reportEvery === 0 || last;
     const checkpoint = (t + 1) % options.checkpointEvery === 0 || last;
     const began = performance.now();
-    const losses = await trainer.step(batches.next().batch, report);
+    const { batch } = batches.next();
+    intervalTokens += attendedTokens(batch);
+    const losses = await trainer.step(batch, report);
     if (checkpoint && !report) await ctx.sync(); // the step's GPU work counts as step time, not checkpoint time
     const ms = performance.now() - began;
     stepMs += ms;
@@ -220,10 +226,13 @@ export async function runTraining(
         squaredNormQueries: stats.squaredNormQueries,
         squaredNormDocuments: stats.squaredNormDocuments,
         msPerStep: intervalMs / intervalSteps,
+        stepsPerSecond: (1000 * intervalSteps) / intervalMs,
+        tokensPerSecond: (1000 * intervalTokens) / intervalMs,
         position: batches.position,
       });
       intervalMs = 0;
       intervalSteps = 0;
+      intervalTokens = 0;
     }
     if (checkpoint) await save();
     if (options.inspect && ((t + 1) % options.inspect.every === 0 || last)) {
@@ -235,6 +244,13 @@ export async function runTraining(
   if (savedAt !== trainer.t) await save(); // a run of 0 steps still leaves its (rescaled) starting point
   const steps = trainer.t - startStep;
   return { trainer, startStep, msPerStep: steps > 0 ? stepMs / steps : NaN };
+}
+
+/** Tokens of a batch's queries and documents that are attended to (its padding left out). */
+function attendedTokens(batch: TripletBatch): number {
+  let n = 0;
+  for (const mask of [batch.queryMask, batch.documentMask]) for (let i = 0; i < mask.length; i++) n += mask[i];
+  return n;
 }
 
 const LOSS_PARTS = [

@@ -396,7 +396,9 @@ export class TrainPanel extends LitElement {
             this._reports = [...this._reports, event.report];
             const r = event.report;
             const left = (total - r.step - 1) * r.msPerStep;
-            this.job.setStatus(`Step ${r.step + 1} of ${total} · about ${formatDuration(r.msPerStep)} per step (measured over the last steps) · ${formatDuration(left)} left`);
+            this.job.setStatus(
+              `Step ${r.step + 1} of ${total} · about ${formatDuration(r.msPerStep)} per step and ${Math.round(r.tokensPerSecond)} tokens/s (measured over the last steps) · ${formatDuration(left)} left`,
+            );
           } else if (event.kind === 'checkpoint') {
             this._saved = event.step;
           } else if (event.kind === 'probe') {

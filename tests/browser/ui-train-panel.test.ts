@@ -33,6 +33,8 @@ function report(step: number): StepReport {
     squaredNormQueries: 30,
     squaredNormDocuments: 40,
     msPerStep: 250,
+    stepsPerSecond: 4,
+    tokensPerSecond: 400,
     position: { epoch: 0, index: 0 },
   };
 }

@@ -45,6 +45,8 @@ function report(step: number, over: Partial<StepReport> = {}): StepReport {
     squaredNormDocuments: 40,
     lr: 1e-4,
     msPerStep: 10,
+    stepsPerSecond: 100,
+    tokensPerSecond: 20000,
     position: { epoch: 0, index: 0 },
     ...over,
   };

@@ -26,7 +26,8 @@ const lines = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.p
 describe('training health in splade-lab train', () => {
   it('logs the probes before the first step and every N steps, and keeps them and the alarms in run.json', async () => {
     const out = join(root, 'probes');
-    const { code, stdout, stderr } = await train(out, '--steps', '4', '--probe-every', '2', '--probe', 'the heart', '--probe', 'a river', '--probe-doc', 'the blood of the heart', '--json');
+    const log = join(root, 'probes-log.jsonl');
+    const { code, stdout, stderr } = await train(out, '--steps', '4', '--probe-every', '2', '--probe', 'the heart', '--probe', 'a river', '--probe-doc', 'the blood of the heart', '--log', log, '--json');
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const events = lines(stdout);
@@ -49,7 +50,13 @@ describe('training health in splade-lab train', () => {
     expect(record.probes.map((p: { step: number }) => p.step)).toEqual([0, 2, 4]);
     expect(record.alarms).toEqual(events.filter((e) => e.event === 'alarm').map(({ event: _, stops: __, ...alarm }) => alarm));
     const steps = events.filter((e) => e.event === 'step');
+    // --log keeps exactly the step lines
+    expect((await readFile(log, 'utf8')).trim().split('\n').map((line) => JSON.parse(line))).toEqual(steps);
     for (const s of steps) {
+      expect(s.stepsPerSecond).toBeCloseTo(1000 / s.msPerStep, 6);
+      // tokens attended per step: at most 4 queries of 8 and 8 documents of 16, at least one token each
+      expect(s.tokensPerSecond / s.stepsPerSecond).toBeGreaterThanOrEqual(12);
+      expect(s.tokensPerSecond / s.stepsPerSecond).toBeLessThanOrEqual(4 * 8 + 8 * 16);
       // the FLOPS a batch of 64 would see: the batch-variance part shrinks, so it is at most the batch's own
       expect(s.paperBatchFlopsQueries).toBeLessThanOrEqual(s.flopsQueries * (1 + 1e-6));
       expect(s.paperBatchFlopsQueries).toBeGreaterThan(0);
