@@ -17,6 +17,7 @@ import { InvalidRequestError, checkRange } from './limits.ts';
 import type { OpenedModel } from './open-model.ts';
 import { checkLengthsFit, planTraining, type TrainPlan } from './requests.ts';
 import { backboneFiles } from './save-model.ts';
+import { tripletFormat } from './training-data.ts';
 
 /** What the user sets; everything else is the paper's recipe, as in training (requests.ts planTraining). */
 export interface HandoffRequest {
@@ -158,6 +159,9 @@ export async function handoffProject(ctx: GpuContext, options: HandoffOptions): 
   const fingerprint = data.fingerprint;
   if (crc32(options.tripletBytes) !== fingerprint.crc32) {
     throw new Error(`the triplet bytes given for ${fingerprint.name} are not the file that was read (CRC-32 differs)`);
+  }
+  if (tripletFormat(options.tripletBytes, fingerprint.name) !== 'tsv') {
+    throw new InvalidRequestError(`The hand-off project reads TSV triplets (query, positive, negative per line); ${fingerprint.name} is JSON Lines: write it as TSV first`);
   }
   const handoff = planHandoff(request, data.triplets.length);
   const { plan } = handoff;

@@ -28,7 +28,7 @@ export const calibrateCommand: Command = {
     summary: 'find lambda_q and lambda_d that reach a target number of active dimensions, with short runs on your data',
     options: {
       model: { value: 'dir-or-hub-id', help: 'the backbone', required: true },
-      triplets: { value: 'tsv', help: 'training triplets, query<TAB>positive<TAB>negative per line', required: true },
+      triplets: { value: 'file', help: 'training triplets: TSV (query<TAB>positive<TAB>negative per line) or JSONL (query or anchor, positive, negative)', required: true },
       out: { value: 'dir', help: 'the calibration folder: one run folder per trial (trial-<i>) and calibration.json', required: true },
       'target-q': { value: 'N', help: 'mean active dimensions wanted per query', required: true },
       'target-d': { value: 'N', help: 'mean active dimensions wanted per document', required: true },

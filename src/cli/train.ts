@@ -75,7 +75,7 @@ export const trainCommand: Command = {
     summary: "fine-tune a SPLADE model on triplets with the paper's recipe (head divided by k first), checkpointed and resumable",
     options: {
       model: { value: 'dir-or-hub-id', help: 'the backbone: a Hugging Face model folder or a Hub id', required: true },
-      triplets: { value: 'tsv', help: 'training triplets, query<TAB>positive<TAB>negative per line', required: true },
+      triplets: { value: 'file', help: 'training triplets: TSV (query<TAB>positive<TAB>negative per line) or JSONL (query or anchor, positive, negative)', required: true },
       out: { value: 'dir', help: 'the run folder: checkpoints in <dir>/checkpoint, the trained model in <dir>/model', required: true },
       k: { value: 'K', help: 'divide the MLM head by k before training', default: '1' },
       steps: { value: 'N', help: 'steps of the run (instead of --epochs)' },

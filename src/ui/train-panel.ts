@@ -201,7 +201,10 @@ export class TrainPanel extends LitElement {
         </p>
       </panel-explainer>
       <drop-zone @files-drop=${this._onDrop}>
-        <label>Triplets (TSV, one per line: query <kbd>Tab</kbd> positive <kbd>Tab</kbd> negative): <input id="triplets" type="file" accept=".tsv,.txt,text/tab-separated-values,text/plain" @change=${this._onFile} ?disabled=${running} /></label>
+        <label
+          >Triplets (TSV, one per line: query <kbd>Tab</kbd> positive <kbd>Tab</kbd> negative; or JSONL with query or anchor, positive, negative):
+          <input id="triplets" type="file" accept=".tsv,.txt,.jsonl,.ndjson,text/tab-separated-values,text/plain,application/jsonl" @change=${this._onFile} ?disabled=${running}
+        /></label>
         <span class="muted">or drop the file here</span>
       </drop-zone>
       <p id="data" aria-live="polite">${this._dataLine()}</p>
@@ -301,7 +304,9 @@ export class TrainPanel extends LitElement {
       this._data = await this.client.readTriplets(file);
       this.dispatchEvent(new CustomEvent('triplets-change', { detail: { summary: this._data }, bubbles: true, composed: true }));
     } catch (error) {
-      this._dataError = `${file.name} cannot be used for training. ${toPageFailure(error).message}\nEach line must be: query, Tab, positive passage, Tab, negative passage.`;
+      this._dataError =
+        `${file.name} cannot be used for training. ${toPageFailure(error).message}\n` +
+        'Each line must be: query, Tab, positive passage, Tab, negative passage; or, in a .jsonl file, {"query": ..., "positive": ..., "negative": ...}.';
     }
   }
 

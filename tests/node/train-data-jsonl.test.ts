@@ -1,0 +1,72 @@
+// JSONL training triplets: the MS MARCO toy triplets written as JSONL (query and anchor keys) read to the same
+// triplets and fingerprint count as the TSV; the format is told by name or content; malformed lines, several
+// negatives and Parquet are refused by file and line; the hand-off refuses a JSONL file; `train` trains on one.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readTrainingData, tripletFormat } from '../../src/app/training-data.ts';
+import { parseTripletsJsonl } from '../../src/io/triplets-jsonl.ts';
+import { runCli } from '../helpers/cli.ts';
+import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
+
+const TSV = sharedDataPath('msmarco-toy/triplets.tsv');
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+let root: string;
+let jsonl: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'splade-jsonl-'));
+  const tsv = readTrainingData(new Uint8Array(await readFile(TSV)), TSV);
+  // half the lines with sentence-transformers' "anchor", half with "query", plus an ignored id
+  const lines = tsv.data.triplets.map((t, i) => JSON.stringify({ id: i, [i % 2 ? 'anchor' : 'query']: t.query, positive: t.positive, negative: t.negative }));
+  jsonl = join(root, 'triplets.jsonl');
+  await writeFile(jsonl, lines.join('\n') + '\n');
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('JSONL triplets', () => {
+  it('read to the same triplets as the TSV they were written from', async () => {
+    const tsv = readTrainingData(new Uint8Array(await readFile(TSV)), TSV);
+    const read = readTrainingData(new Uint8Array(await readFile(jsonl)), jsonl);
+    expect(read.summary.format).toBe('jsonl');
+    expect(tsv.summary.format).toBe('tsv');
+    expect(read.data.triplets).toEqual(tsv.data.triplets);
+    expect(read.data.fingerprint.triplets).toBe(100);
+  });
+
+  it('are told by name, then by content', () => {
+    expect(tripletFormat(bytes('q\tp\tn\n'), 'a.jsonl')).toBe('jsonl');
+    expect(tripletFormat(bytes('{"query":"q"}'), 'a.tsv')).toBe('tsv');
+    expect(tripletFormat(bytes('\uFEFF  {"query":"q"}'), 'a.txt')).toBe('jsonl');
+    expect(tripletFormat(bytes('q\tp\tn\n'), 'a.txt')).toBe('tsv');
+    expect(() => tripletFormat(bytes(''), 'msmarco.parquet')).toThrow('Parquet triplets are not read yet');
+  });
+
+  it('name the file and line of a bad line, and refuse several negatives', () => {
+    const cases: [string, string][] = [
+      ['{"query":"q","positive":"p","negative":"n"}\nnot json\n', 'x.jsonl line 2: not JSON'],
+      ['["q","p","n"]\n', 'x.jsonl line 1: a line must be one JSON object'],
+      ['{"query":"q","positive":"p"}\n', 'x.jsonl line 1: "negative" must be a string, got nothing'],
+      ['{"query":"q","positive":"  ","negative":"n"}\n', 'x.jsonl line 1: "positive" is empty'],
+      ['{"query":"q","anchor":"a","positive":"p","negative":"n"}\n', 'give "query" or "anchor", not both'],
+      ['{"anchor":"a","positive":"p","negative_1":"n1","negative_2":"n2"}\n', 'several negatives (negative_1, negative_2) are not read yet'],
+      ['\n\n', 'x.jsonl: no triplets'],
+    ];
+    for (const [text, message] of cases) expect(() => parseTripletsJsonl(text, 'x.jsonl'), text).toThrow(message);
+    expect(parseTripletsJsonl('{"query":"q","positive":"p","negative":"n"}\n\n', 'x.jsonl').blankLines).toBe(1);
+  });
+
+  it('train on a JSONL file through the CLI; the hand-off asks for TSV', async () => {
+    const model = join(root, 'tiny');
+    await writeTinySpladeModel(model);
+    const trained = await runCli('train', '--model', model, '--triplets', jsonl, '--out', join(root, 'run'), '--steps', '1', '--batch', '2', '--query-length', '8', '--doc-length', '16', '--probe-every', '0');
+    expect(trained.stderr).toBe('');
+    expect(trained.code).toBe(0);
+    expect(trained.stdout).toContain('on 100 triplets of');
+    const handoff = await runCli('handoff', '--model', model, '--k', '2', '--triplets', jsonl, '--out', join(root, 'handoff'), '--batch', '2', '--steps', '1');
+    expect(handoff.code).toBe(1);
+    expect(handoff.stderr).toContain('The hand-off project reads TSV triplets');
+  });
+});
