@@ -29,6 +29,8 @@ export interface TrainRequest {
   lambdaDocuments?: number;
   /** Seeds the data order (default 1). */
   seed?: number;
+  /** false: triplets in file order every epoch (default true: a seeded shuffle per epoch). */
+  shuffle?: boolean;
   checkpointEvery: number;
   /** Report every this many steps (default: about 100 reports per run). */
   reportEvery?: number;
@@ -74,6 +76,8 @@ export function planTraining(request: TrainRequest, triplets: number): TrainPlan
     ...base,
     lambdaQueries: request.lambdaQueries === undefined ? base.lambdaQueries : checkRange(request.lambdaQueries, L.lambda, 'lambda_q'),
     lambdaDocuments: request.lambdaDocuments === undefined ? base.lambdaDocuments : checkRange(request.lambdaDocuments, L.lambda, 'lambda_d'),
+    // absent unless asked, so that recipes (and checkpoints) of shuffled runs are what they always were
+    ...(request.shuffle === false ? { dataOrder: 'file' as const } : {}),
   };
   const reportEvery =
     request.reportEvery === undefined ? Math.max(1, Math.round(steps / DEFAULT_REPORTS)) : checkRange(request.reportEvery, L.reportEvery, 'Report every');
@@ -112,6 +116,7 @@ export function requestFromRecipe(
     peakLr: recipe.schedule.peakLr,
     lambdaQueries: recipe.lambdaQueries,
     lambdaDocuments: recipe.lambdaDocuments,
+    shuffle: recipe.dataOrder !== 'file',
     seed,
     checkpointEvery,
     resume: true,

@@ -59,6 +59,7 @@ function requestFrom(args: Args): TrainRequest {
     lambdaQueries: args.number('lambda-q'),
     lambdaDocuments: args.number('lambda-d'),
     seed: args.number('seed'),
+    shuffle: !args.flag('no-shuffle'),
     checkpointEvery: args.numberOr('checkpoint-every', 50),
     reportEvery: args.numberOr('report-every', 10),
     resume: args.flag('resume'),
@@ -87,6 +88,7 @@ export const trainCommand: Command = {
       'lambda-q': { value: 'L', help: 'FLOPS weight of the queries (quadratic ramp over the first third)', default: '5e-2' },
       'lambda-d': { value: 'L', help: 'FLOPS weight of the documents', default: '3e-3' },
       seed: { value: 'S', help: 'seed of the data order (32-bit)', default: '1' },
+      'no-shuffle': { help: 'triplets in file order every epoch (instead of a seeded shuffle per epoch)' },
       'checkpoint-every': { value: 'N', help: 'checkpoint every N steps (and after the last)', default: '50' },
       'report-every': { value: 'N', help: 'report every N steps (and after the first and the last)', default: '10' },
       resume: { help: "continue the run folder's newest checkpoint (same options required)" },
@@ -126,7 +128,8 @@ export const trainCommand: Command = {
               `${summary.blankLines ? ` (${summary.blankLines} blank lines skipped)` : ''}\n` +
               `  ${schedule.totalSteps} steps of ${B} triplets (${((schedule.totalSteps * B) / summary.triplets).toFixed(2)} epochs), ` +
               `lengths ${recipe.queryLength}/${recipe.documentLength}, head divided by k = ${k}, peak lr ${schedule.peakLr} ` +
-              `(warm-up ${schedule.warmupRatio}), lambda_q ${recipe.lambdaQueries}, lambda_d ${recipe.lambdaDocuments} (quadratic ramp over a third)`,
+              `(warm-up ${schedule.warmupRatio}), lambda_q ${recipe.lambdaQueries}, lambda_d ${recipe.lambdaDocuments} (quadratic ramp over a third)` +
+              `${recipe.dataOrder === 'file' ? ', triplets in file order' : ''}`,
           );
           for (const note of loaded.model?.notes ?? []) emit({ event: 'note', note }, `  note: ${note}`);
           if (event.resumedFrom) {

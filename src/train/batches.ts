@@ -1,4 +1,4 @@
-// Triplets to fixed-shape training batches: a seeded shuffle per epoch, tokenization with padding masks, and a data
+// Triplets to fixed-shape training batches: a seeded shuffle per epoch (or file order), tokenization with padding masks, and a data
 // position (epoch, index) that a checkpoint stores so a resumed run sees exactly the batches it would have seen.
 import type { Triplet } from '../io/triplets.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';
@@ -15,6 +15,8 @@ export interface BatchShape {
   batchSize: number;
   queryLength: number;
   documentLength: number;
+  /** 'file': every epoch visits the triplets in file order; absent: a seeded shuffle per epoch. */
+  dataOrder?: 'file';
 }
 
 /** One batch and the triplets (indices into the file) it holds, in row order. */
@@ -32,10 +34,11 @@ function epochSeed(seed: number, epoch: number): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
-/** The order in which epoch `epoch` visits `count` triplets: a Fisher-Yates permutation from (seed, epoch). */
-export function epochOrder(count: number, seed: number, epoch: number): Uint32Array {
+/** The order in which epoch `epoch` visits `count` triplets: a Fisher-Yates permutation from (seed, epoch), or file order. */
+export function epochOrder(count: number, seed: number, epoch: number, dataOrder?: 'file'): Uint32Array {
   const order = new Uint32Array(count);
   for (let i = 0; i < count; i++) order[i] = i;
+  if (dataOrder === 'file') return order;
   const random = new Random(epochSeed(seed, epoch));
   for (let i = count - 1; i > 0; i--) {
     const j = random.int(i + 1);
@@ -91,7 +94,7 @@ export class TripletBatches {
     }
     this.epoch = start.epoch;
     this.index = start.index;
-    this.order = epochOrder(n, seed, start.epoch);
+    this.order = epochOrder(n, seed, start.epoch, shape.dataOrder);
     this.orderEpoch = start.epoch;
   }
 
@@ -112,7 +115,7 @@ export class TripletBatches {
     const picked: number[] = [];
     while (picked.length < B) {
       if (this.orderEpoch !== this.epoch) {
-        this.order = epochOrder(this.triplets.length, this.seed, this.epoch);
+        this.order = epochOrder(this.triplets.length, this.seed, this.epoch, this.shape.dataOrder);
         this.orderEpoch = this.epoch;
       }
       picked.push(this.order[this.index]);

@@ -20,6 +20,8 @@ export interface TrainingRecipe {
   lambdaQueries: number;
   lambdaDocuments: number;
   tau: number;
+  /** 'file': triplets in file order every epoch; absent (the default): a seeded shuffle per epoch. */
+  dataOrder?: 'file';
 }
 
 /** The paper's AdamW settings (PAPER.md; transformers' defaults, weight decay 0.01). */

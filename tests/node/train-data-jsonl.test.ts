@@ -1,6 +1,7 @@
 // JSONL training triplets: the MS MARCO toy triplets written as JSONL (query and anchor keys) read to the same
 // triplets and fingerprint count as the TSV; the format is told by name or content; malformed lines, several
-// negatives and Parquet are refused by file and line; the hand-off refuses a JSONL file; `train` trains on one.
+// negatives and Parquet are refused by file and line; the hand-off refuses a JSONL file; `train` trains on one, also
+// in file order (--no-shuffle, kept in the recipe so that a resume must keep it).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,13 +59,23 @@ describe('JSONL triplets', () => {
     expect(parseTripletsJsonl('{"query":"q","positive":"p","negative":"n"}\n\n', 'x.jsonl').blankLines).toBe(1);
   });
 
-  it('train on a JSONL file through the CLI; the hand-off asks for TSV', async () => {
+  it('train on a JSONL file through the CLI (also in file order); the hand-off asks for TSV', async () => {
     const model = join(root, 'tiny');
     await writeTinySpladeModel(model);
     const trained = await runCli('train', '--model', model, '--triplets', jsonl, '--out', join(root, 'run'), '--steps', '1', '--batch', '2', '--query-length', '8', '--doc-length', '16', '--probe-every', '0');
     expect(trained.stderr).toBe('');
     expect(trained.code).toBe(0);
     expect(trained.stdout).toContain('on 100 triplets of');
+    // --no-shuffle: file order, kept in the recipe, so a resume without it is refused
+    const ordered = join(root, 'ordered');
+    const small = ['--model', model, '--triplets', jsonl, '--out', ordered, '--batch', '2', '--query-length', '8', '--doc-length', '16', '--probe-every', '0'];
+    const first = await runCli('train', ...small, '--steps', '1', '--no-shuffle');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('triplets in file order');
+    expect(JSON.parse(await readFile(join(ordered, 'run.json'), 'utf8')).recipe.dataOrder).toBe('file');
+    const shuffled = await runCli('train', ...small, '--steps', '1', '--resume');
+    expect(shuffled.code).toBe(1);
+    expect(shuffled.stderr).toContain('recipe.dataOrder: checkpoint "file", now undefined');
     const handoff = await runCli('handoff', '--model', model, '--k', '2', '--triplets', jsonl, '--out', join(root, 'handoff'), '--batch', '2', '--steps', '1');
     expect(handoff.code).toBe(1);
     expect(handoff.stderr).toContain('The hand-off project reads TSV triplets');

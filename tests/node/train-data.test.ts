@@ -141,4 +141,16 @@ describe('triplet batches', () => {
     expect(() => new TripletBatches(TRIPLETS, tokenizer, shape, 1, { epoch: 0, index: 10 })).toThrow('outside a file of 10 triplets');
     expect(() => new TripletBatches(TRIPLETS, tokenizer, { ...shape, queryLength: 1 }, 1)).toThrow('at least 2');
   });
+
+  it('visits the triplets in file order every epoch when asked (dataOrder "file"), across an epoch boundary', async () => {
+    const shape = { batchSize: 4, queryLength: 6, documentLength: 8, dataOrder: 'file' as const };
+    const batches = new TripletBatches(TRIPLETS, await tokenizerPromise, shape, 7);
+    const seen = [batches.next(), batches.next(), batches.next()].map((b) => b.triplets);
+    expect(seen).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+      [8, 9, 0, 1],
+    ]);
+    expect(epochOrder(5, 3, 2, 'file')).toEqual(Uint32Array.from([0, 1, 2, 3, 4]));
+  });
 });
