@@ -1,9 +1,12 @@
 // <run-details>: one run's page: what it trained (backbone, head norm, k, seed, the whole recipe, the data's
-// fingerprint), how it went (status, steps, time, the last report, checkpoint, saved model) and its evaluations.
+// fingerprint), how it went (status, steps, time, the last report, checkpoint, saved model, alarms, probes) and its
+// evaluations.
 import { LitElement, css, html, nothing } from 'lit';
 import type { RunRecord } from '../worker/api.ts';
 import { formatDuration, formatK, formatStat } from './format.ts';
 import { baseStyles, tableStyles } from './theme.ts';
+import './alarm-list.ts';
+import './probe-view.ts';
 
 type Row = [label: string, value: unknown];
 
@@ -18,6 +21,7 @@ function recipeRows(run: RunRecord): Row[] {
     ['schedule', `linear warm-up over ${Math.round(schedule.warmupRatio * 100)}% of ${schedule.totalSteps} steps, then linear decay`],
     ['AdamW', `β₁ ${optimizer.beta1}, β₂ ${optimizer.beta2}, ε ${optimizer.eps}, weight decay ${optimizer.weightDecay}`],
     ['λ_q / λ_d (after the quadratic ramp)', `${recipe.lambdaQueries} / ${recipe.lambdaDocuments}`],
+    ['data order', recipe.dataOrder === 'file' ? 'file order every epoch' : 'a seeded shuffle per epoch'],
     ['temperature τ', recipe.tau],
   ];
 }
@@ -97,6 +101,10 @@ export class RunDetails extends LitElement {
         ${this._table('model', 'What it trained', modelRows(run))} ${this._table('recipe', 'Recipe', recipeRows(run))}
         ${this._table('progress', 'How it went', progressRows(run))}
       </div>
+      ${run.alarms ? html`<h4>Alarms</h4><alarm-list id="run-alarms" .alarms=${run.alarms}></alarm-list>` : nothing}
+      ${run.probes?.length
+        ? html`<h4>Probes</h4><probe-view id="run-probes" .start=${run.probes[0]} .latest=${run.probes.at(-1)}></probe-view>`
+        : nothing}
       ${this._evaluations(run)}`;
   }
 

@@ -94,6 +94,10 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     assert.match(await details.locator('#model').innerText(), /training data\s+\S+: 4 triplets, CRC-32 [0-9a-f]{8}/);
     assert.match(await details.locator('#recipe').innerText(), /peak learning rate/);
     assert.match(await details.locator('#progress').innerText(), /finished/);
+    // what the run's watcher saw: its alarms (or none) and its probes, first snapshot against the last
+    await details.locator('#run-alarms').waitFor(WAIT);
+    assert.equal(await details.locator('#run-probes .card').count(), 4, 'the four default probes');
+    assert.match((await details.locator('#run-probes #probe-step').textContent()) ?? '', /Probes at step \d+, compared with step 0/);
     await screenshot(page, '32-run-details');
     await runs.locator('#run-page button.close-details').click();
 
