@@ -212,6 +212,7 @@ export async function handoffProject(ctx: GpuContext, options: HandoffOptions): 
     steps: handoff.steps,
     epochs: handoff.epochs,
     peakLr: recipe.schedule.peakLr,
+    weightDecay: recipe.optimizer.weightDecay,
     lambdaQueries: recipe.lambdaQueries,
     lambdaDocuments: recipe.lambdaDocuments,
     seed: plan.seed,

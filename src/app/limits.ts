@@ -27,6 +27,7 @@ export const TRAIN_LIMITS = {
   documentLength: { min: 2, max: 8192, integer: true },
   peakLr: { min: 0, max: Number.MAX_VALUE, exclusiveMin: true },
   lambda: { min: 0, max: Number.MAX_VALUE },
+  weightDecay: { min: 0, max: 1 },
   /** Seeds are 32-bit. */
   seed: { min: 0, max: 2 ** 32 - 1, integer: true },
   checkpointEvery: { min: 1, max: 10_000_000, integer: true },

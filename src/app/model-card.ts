@@ -123,7 +123,7 @@ function recipeSection(info: ModelCardInfo): string[] {
     ['steps trained', `${steps} of ${schedule.totalSteps}${epochs}`],
     ['batch', `${B} triplets per step (query, positive, negative); every query is scored against all ${2 * B} documents of the batch`],
     ['lengths', `queries ${recipe.queryLength} tokens, documents ${recipe.documentLength} tokens (special tokens included; longer texts truncated)`],
-    ['optimiser', `AdamW, beta1 ${o.beta1}, beta2 ${o.beta2}, eps ${formatNumber(o.eps)}, decoupled weight decay ${o.weightDecay} on every parameter, no gradient clipping`],
+    ['optimiser', `AdamW, beta1 ${o.beta1}, beta2 ${o.beta2}, eps ${formatNumber(o.eps)}, decoupled weight decay ${o.weightDecay} on weights and embeddings (not biases and LayerNorms), no gradient clipping`],
     ['learning rate', `peak ${formatNumber(schedule.peakLr)}, linear warm-up over ${warmup} step${warmup === 1 ? '' : 's'} (ratio ${schedule.warmupRatio}, rounded up), then linear decay to 0 at step ${schedule.totalSteps}`],
     ['ranking loss', `in-batch contrastive loss with temperature tau = ${recipe.tau} (sentence-transformers' SparseMultipleNegativesRankingLoss with scale ${formatNumber(1 / recipe.tau)})`],
     ['FLOPS regulariser', `sum over the vocabulary of (mean over the batch of the weights)^2, for the ${B} queries and for the ${2 * B} documents (positives and negatives together)`],

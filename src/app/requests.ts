@@ -25,6 +25,8 @@ export interface TrainRequest {
   documentLength: number;
   /** Peak learning rate (default the paper's 1e-4). */
   peakLr?: number;
+  /** AdamW's decoupled weight decay, on weights and embeddings only (default 0.0, the Trainer's). */
+  weightDecay?: number;
   lambdaQueries?: number;
   lambdaDocuments?: number;
   /** Seeds the data order (default 1). */
@@ -74,6 +76,7 @@ export function planTraining(request: TrainRequest, triplets: number): TrainPlan
   });
   const recipe: TrainingRecipe = {
     ...base,
+    optimizer: { ...base.optimizer, weightDecay: request.weightDecay === undefined ? base.optimizer.weightDecay : checkRange(request.weightDecay, L.weightDecay, 'The weight decay') },
     lambdaQueries: request.lambdaQueries === undefined ? base.lambdaQueries : checkRange(request.lambdaQueries, L.lambda, 'lambda_q'),
     lambdaDocuments: request.lambdaDocuments === undefined ? base.lambdaDocuments : checkRange(request.lambdaDocuments, L.lambda, 'lambda_d'),
     // absent unless asked, so that recipes (and checkpoints) of shuffled runs are what they always were
@@ -114,6 +117,7 @@ export function requestFromRecipe(
     queryLength: recipe.queryLength,
     documentLength: recipe.documentLength,
     peakLr: recipe.schedule.peakLr,
+    weightDecay: recipe.optimizer.weightDecay,
     lambdaQueries: recipe.lambdaQueries,
     lambdaDocuments: recipe.lambdaDocuments,
     shuffle: recipe.dataOrder !== 'file',

@@ -19,6 +19,8 @@ export interface AdamWState {
 interface Slot {
   param: Tensor;
   dparam: Tensor;
+  /** Whether the weight decay applies (not to biases and LayerNorm parameters, as transformers' Trainer does). */
+  decays: boolean;
   m: Tensor<'f32'>;
   v: Tensor<'f32'>;
   uniform: GPUBuffer;
@@ -29,12 +31,14 @@ export class AdamW {
   /** Steps taken so far (t of the bias correction). */
   step = 0;
 
-  constructor(private readonly ctx: GpuContext, pairs: readonly { param: Tensor; dparam: Tensor }[]) {
-    this.slots = pairs.map(({ param, dparam }) => {
+  /** `decays: false` exempts a parameter from the weight decay (default: it decays). */
+  constructor(private readonly ctx: GpuContext, pairs: readonly { param: Tensor; dparam: Tensor; decays?: boolean }[]) {
+    this.slots = pairs.map(({ param, dparam, decays = true }) => {
       expectTensor('adamw', `gradient of ${param.label}`, dparam, param.shape);
       return {
         param,
         dparam,
+        decays,
         m: ctx.tensor(`adamw.m ${param.label}`, param.shape, 'f32'),
         v: ctx.tensor(`adamw.v ${param.label}`, param.shape, 'f32'),
         uniform: ctx.uniform(`adamw ${param.label}`, 9),
@@ -73,7 +77,7 @@ export class AdamW {
     this.step = state.step;
   }
 
-  /** Records one update of every parameter with learning rate `hyper.lr` (increments the step count). */
+  /** Records one update of every parameter with learning rate `hyper.lr`, decaying those that decay (increments the step count). */
   record(encoder: GPUCommandEncoder, hyper: AdamWHyper, gradScale = 1): void {
     this.step++;
     const c1 = 1 - hyper.beta1 ** this.step;
@@ -86,7 +90,7 @@ export class AdamW {
         f32Bits(hyper.beta1),
         f32Bits(hyper.beta2),
         f32Bits(hyper.eps),
-        f32Bits(hyper.weightDecay),
+        f32Bits(slot.decays ? hyper.weightDecay : 0),
         f32Bits(c1),
         f32Bits(c2),
         f32Bits(gradScale),

@@ -10,6 +10,8 @@ export interface GpuParameter {
   name: string;
   param: Tensor<'f32'>;
   dparam: Tensor<'f32'>;
+  /** Weight decay applies: embeddings and weight matrices, not biases and LayerNorm parameters (transformers' Trainer rule). */
+  decays: boolean;
 }
 
 export class GpuModel {
@@ -102,7 +104,7 @@ export class GpuModel {
   parameters(): GpuParameter[] {
     return this.specs
       .filter((s) => !(this.config.sinusoidalPositions && s.name === P.positionEmbeddings))
-      .map((s) => ({ name: s.name, param: this.param(s.name), dparam: this.dparam(s.name) }));
+      .map((s) => ({ name: s.name, param: this.param(s.name), dparam: this.dparam(s.name), decays: s.kind === 'embedding' || s.kind === 'weight' }));
   }
 
   /** Records zeroing of every gradient (the step before the backward passes accumulate). */

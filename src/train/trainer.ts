@@ -24,8 +24,11 @@ export interface TrainingRecipe {
   dataOrder?: 'file';
 }
 
-/** The paper's AdamW settings (PAPER.md; transformers' defaults, weight decay 0.01). */
-export const PAPER_ADAMW: TrainingRecipe['optimizer'] = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01 };
+/**
+ * The paper's AdamW settings: transformers' Trainer defaults (PAPER.md), whose weight decay is 0.0 (when set, it skips
+ * biases and LayerNorm parameters, as AdamW here does).
+ */
+export const PAPER_ADAMW: TrainingRecipe['optimizer'] = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 };
 
 /** What a smaller run (a laptop, a test) changes of the paper's recipe. */
 export interface RecipeOverrides {

@@ -227,6 +227,11 @@ describe('GpuModel', () => {
     expect(decoderWeightName(config)).toBe(P.wordEmbeddings);
     expect(model.decoderWeight).toBe(model.param(P.wordEmbeddings));
     expect(model.ddecoderWeight).toBe(model.dparam(P.wordEmbeddings));
+    // weight decay: weights and embeddings, never biases or LayerNorm parameters (transformers' Trainer rule)
+    const kinds = new Map(parameterLayout(config).map((s) => [s.name, s.kind]));
+    for (const p of model.parameters()) expect(p.decays, p.name).toBe(kinds.get(p.name) === 'weight' || kinds.get(p.name) === 'embedding');
+    expect(model.parameters().filter((p) => p.decays).length).toBeGreaterThan(0);
+    expect(model.parameters().filter((p) => !p.decays).map((p) => kinds.get(p.name))).toEqual(expect.arrayContaining(['bias', 'norm-scale', 'norm-shift']));
     const back = await model.download();
     for (const [name, t] of host) expect(Array.from(back.get(name)!.data), name).toEqual(Array.from(t.data));
   });

@@ -73,7 +73,7 @@ describe('modelCard', () => {
       '64 triplets per step',
       'all 128 documents of the batch',
       'queries 256 tokens, documents 256 tokens',
-      'AdamW, beta1 0.9, beta2 0.999, eps 1e-8, decoupled weight decay 0.01',
+      'AdamW, beta1 0.9, beta2 0.999, eps 1e-8, decoupled weight decay 0 on weights and embeddings (not biases and LayerNorms)',
       'peak 1e-4, linear warm-up over 900 steps',
       'temperature tau = 1',
       'scale 1)',

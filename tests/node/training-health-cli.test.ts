@@ -47,6 +47,7 @@ describe('training health in splade-lab train', () => {
     // the model moves between probes
     expect(probes[2].scores).not.toEqual(probes[0].scores);
     const record = JSON.parse(await readFile(join(out, 'run.json'), 'utf8'));
+    expect(record.recipe.optimizer.weightDecay).toBe(0); // the Trainer's default
     expect(record.probes.map((p: { step: number }) => p.step)).toEqual([0, 2, 4]);
     expect(record.alarms).toEqual(events.filter((e) => e.event === 'alarm').map(({ event: _, stops: __, ...alarm }) => alarm));
     const steps = events.filter((e) => e.event === 'step');
@@ -96,12 +97,15 @@ describe('training health in splade-lab train', () => {
     }
   });
 
-  it('refuses an unknown alarm rule and a blank probe', async () => {
+  it('refuses an unknown alarm rule, a blank probe and a weight decay above 1', async () => {
     const bad = await train(join(root, 'bad'), '--steps', '1', '--stop-on-alarm', '--ignore-alarm', 'boredom');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('Unknown alarm "boredom"');
     const blank = await train(join(root, 'blank'), '--steps', '1', '--probe', '  ');
     expect(blank.code).toBe(1);
     expect(blank.stderr).toContain('Probe text 1 is blank');
+    const decay = await train(join(root, 'decay'), '--steps', '1', '--weight-decay', '2');
+    expect(decay.code).toBe(1);
+    expect(decay.stderr).toContain('The weight decay must be a number from 0 to 1, got 2');
   });
 });
