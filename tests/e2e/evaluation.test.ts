@@ -68,7 +68,8 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     const evaluate = page.locator('eval-panel #evaluate');
     await page.waitForFunction((want) => document.querySelector('splade-app')?.shadowRoot?.querySelector('eval-panel')?.shadowRoot?.querySelector('#evaluate')?.textContent?.includes(`k = ${want}`), k, WAIT);
     await evaluate.click();
-    await page.locator('eval-panel #eval-status', { hasText: 'Done: ' }).or(page.locator('eval-panel #eval-error')).waitFor(WAIT);
+    // a whole set encoded on SwiftShader: about 30 s alone, over 2 minutes once on a loaded CI machine
+    await page.locator('eval-panel #eval-status', { hasText: 'Done: ' }).or(page.locator('eval-panel #eval-error')).waitFor({ timeout: 300_000 });
     assert.equal(await page.locator('eval-panel #eval-error').count(), 0, (await page.locator('eval-panel #eval-error').allTextContents()).join(' '));
     await page.locator(`eval-panel eval-results-table#latest tr.splade[data-k="${k}"]`).waitFor(WAIT);
   }
