@@ -63,7 +63,13 @@ export const ALARM_THRESHOLDS = {
 
 const HEALTHY = `Healthy: about ${HEALTHY_ACTIVE_DIMS.queries.join('-')} active dimensions per query and ${HEALTHY_ACTIVE_DIMS.documents.join('-')} per document (${HEALTHY_ACTIVE_DIMS.source}).`;
 
-/** Tokens that are special to the tokenizer or reserved placeholders ([unused12], <unused3>). */
+/** What to change when vectors empty, from the batch or from the probes. */
+const COLLAPSE_ADVICE =
+  'The FLOPS term has pushed every weight to zero: lower lambda_q and lambda_d (the calibrator finds values for a target), ' +
+  'or a smaller k if the head was shrunk a lot (a head divided too much starts near zero and cannot recover); ' +
+  'a longer FLOPS ramp also helps.';
+
+/** Tokens that are special to the tokenizer, or reserved placeholder pieces of a vocabulary (BERT's numbered ones, bracketed or angled). */
 export function isSpecialTerm(term: string, specialTerms: ReadonlySet<string>): boolean {
   return specialTerms.has(term) || /^[[<]unused\d+[\]>]$/.test(term);
 }
@@ -106,10 +112,7 @@ export class AlarmWatcher {
         step,
         title: 'Vectors are emptying (collapse)',
         evidence: `At step ${step}, ${active} (they started at ${first.activeQueries.toFixed(1)} and ${first.activeDocuments.toFixed(1)}).`,
-        advice:
-          'The FLOPS term has pushed every weight to zero: lower lambda_q and lambda_d (the calibrator finds values for a target), ' +
-          'or a smaller k if the head was shrunk a lot (a head divided too much starts near zero and cannot recover); ' +
-          'a longer FLOPS ramp also helps.',
+        advice: COLLAPSE_ADVICE,
         ranges: `Collapse: fewer than ${T.collapseBelow} active dimension per vector on average. ${HEALTHY}`,
       });
     }
@@ -219,7 +222,7 @@ export class AlarmWatcher {
           .slice(0, 3)
           .map((p) => `"${shorten(p.text)}"`)
           .join(', ')}.`,
-        advice: 'The FLOPS term has pushed every weight of these texts to zero: lower lambda_q and lambda_d, or a smaller k.',
+        advice: COLLAPSE_ADVICE,
         ranges: `Collapse: a probe text with no active dimension. ${HEALTHY}`,
       });
     }

@@ -61,7 +61,8 @@ export class LambdaPanel extends LitElement {
   /** Names of the sets read in the Evaluate tab. */
   declare sets: string[];
   declare _from: LambdaConvention;
-  declare _conversion: ReturnType<typeof convertLambdas> | null;
+  /** The last conversion, or why the converter's fields cannot be converted. */
+  declare _conversion: ReturnType<typeof convertLambdas> | { error: string } | null;
   declare _trials: CalibrationTrial[];
   declare _result: CalibrationResult | null;
   private readonly job = new JobController(this);
@@ -121,7 +122,11 @@ export class LambdaPanel extends LitElement {
         <button id="convert" @click=${this._convert}>Convert</button>
       </div>
       <p class="muted" id="convention-facts">${facts.name}: ${facts.loss}. FLOPS rows: ${facts.flopsRows}. Typical: ${facts.typical}. Read from ${facts.source}.</p>
-      ${this._conversion ? this._renderConversion(this._conversion) : nothing}
+      ${this._conversion
+        ? 'error' in this._conversion
+          ? html`<p class="error" role="alert" id="conversion-error">${this._conversion.error}</p>`
+          : this._renderConversion(this._conversion)
+        : nothing}
       <h4>Calibrate: lambdas that reach a sparsity on your data</h4>
       <p class="muted">
         Short runs from the same start (the loaded backbone, head divided by k = ${this.k}, the same data order), each with
@@ -220,12 +225,9 @@ export class LambdaPanel extends LitElement {
         : { convention: 'splade-lab', batchPerDevice: this._number('to-batch'), devices: 1, negatives: 1, ranking: 'contrastive' };
     try {
       this._conversion = convertLambdas({ from: setup('from'), to: setup('to'), lambdaQueries: this._number('from-lq'), lambdaDocuments: this._number('from-ld') });
-      this.job.error = '';
     } catch (error) {
-      this._conversion = null;
-      this.job.error = toPageFailure(error).message;
+      this._conversion = { error: toPageFailure(error).message };
     }
-    this.requestUpdate();
   }
 
   private _pick(lambdaQueries: number, lambdaDocuments: number) {

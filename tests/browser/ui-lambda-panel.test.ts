@@ -56,6 +56,12 @@ describe('<lambda-panel>', () => {
     inside<HTMLButtonElement>(el, '#convert').click();
     await el.updateComplete;
     check(/No formula carries these values/.test(inside(el, '#conversion').textContent ?? ''), inside(el, '#conversion').textContent ?? '');
+    // a bad field is said beside the converter, not in the calibrator's status
+    inside<HTMLInputElement>(el, '#from-batch').value = '0';
+    inside<HTMLButtonElement>(el, '#convert').click();
+    await el.updateComplete;
+    check(/source batch per device must be a whole number of at least 1, got 0/.test(inside(el, '#conversion-error').textContent ?? ''), inside(el, '#conversion-error').textContent ?? '');
+    check(!el.shadowRoot?.querySelector('#calibration-error'), 'no calibration error');
   });
 
   it('sends the calibration request and lists each trial and the suggested lambdas', async () => {
@@ -90,10 +96,13 @@ describe('<lambda-panel>', () => {
 
   it('refuses a target out of range', async () => {
     cleanup();
-    const el = await mount<LambdaPanel>('lambda-panel', { client: { calibrate: async () => { throw new Error('must not run'); }, cancelJob: async () => {} } as unknown as LambdaClient, summary: SUMMARY, triplets: TRIPLETS });
+    let calls = 0;
+    const client = { calibrate: async () => void calls++, cancelJob: async () => {} } as unknown as LambdaClient;
+    const el = await mount<LambdaPanel>('lambda-panel', { client, summary: SUMMARY, triplets: TRIPLETS });
     inside<HTMLInputElement>(el, '#cal-tolerance').value = '0';
     inside<HTMLButtonElement>(el, '#calibrate').click();
     await settle(el);
     check(!inside<HTMLInputElement>(el, '#cal-tolerance').validity.valid, 'the tolerance field is marked invalid');
+    check(calls === 0, `the worker was not asked to calibrate (${calls} calls)`);
   });
 });
