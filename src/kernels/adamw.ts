@@ -16,6 +16,13 @@ export interface AdamWState {
   moments: { m: Float32Array; v: Float32Array }[];
 }
 
+/** A parameter an optimiser updates: its tensor, its gradient, and whether weight decay applies (default true). */
+export interface OptimizedParameter {
+  param: Tensor;
+  dparam: Tensor;
+  decays?: boolean;
+}
+
 interface Slot {
   param: Tensor;
   dparam: Tensor;
@@ -28,11 +35,17 @@ interface Slot {
 
 export class AdamW {
   private readonly slots: Slot[];
+  /** scale[0] multiplies every gradient (GradientScale's clipping and averaging); [1, 0] unless given. */
+  private readonly scale: Tensor<'f32'>;
   /** Steps taken so far (t of the bias correction). */
   step = 0;
 
-  /** `decays: false` exempts a parameter from the weight decay (default: it decays). */
-  constructor(private readonly ctx: GpuContext, pairs: readonly { param: Tensor; dparam: Tensor; decays?: boolean }[]) {
+  /**
+   * `decays: false` exempts a parameter from the weight decay (default: it decays). `scale`: a GPU-computed gradient
+   * scale (GradientScale.scale), read at every update.
+   */
+  constructor(private readonly ctx: GpuContext, pairs: readonly OptimizedParameter[], scale?: Tensor<'f32'>) {
+    this.scale = scale ?? ctx.tensor('adamw unit scale', [2], 'f32', [1, 0]);
     this.slots = pairs.map(({ param, dparam, decays = true }) => {
       expectTensor('adamw', `gradient of ${param.label}`, dparam, param.shape);
       return {
@@ -96,7 +109,7 @@ export class AdamW {
         f32Bits(gradScale),
       ]);
       const groups = grid1d(n, WORKGROUP, this.ctx.limits.maxComputeWorkgroupsPerDimension);
-      this.ctx.dispatch(encoder, SPEC, [slot.uniform, slot.param, slot.dparam, slot.m, slot.v], groups, `${slot.param}`);
+      this.ctx.dispatch(encoder, SPEC, [slot.uniform, slot.param, slot.dparam, slot.m, slot.v, this.scale], groups, `${slot.param}`);
     }
   }
 }
