@@ -19,9 +19,9 @@ export async function benchTraining(ctx: GpuContext, reps = 3): Promise<BenchRow
   const model = GpuModel.upload(ctx, config, loadParameters(config, tiny.tensors));
   const trainer = new SpladeTrainer(ctx, model, paperRecipe(100, B, { queryLength: Tq, documentLength: Td }));
   const batch = randomBatch(new Random(3), B, Tq, Td, vocab);
-  await trainer.step(batch, true); // compiles every pipeline
+  await trainer.step([batch], true); // compiles every pipeline
   const stepMs = await medianMs(reps, async () => {
-    await trainer.step(batch, false);
+    await trainer.step([batch], false);
     await ctx.sync();
   });
   const forwardMs = await medianMs(reps, async () => {

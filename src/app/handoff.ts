@@ -94,7 +94,7 @@ async function stepZeroLosses(ctx: GpuContext, model: OpenedModel, plan: TrainPl
   const owned = await ctx.ownedAsync(async () => {
     const gpuModel = GpuModel.upload(ctx, model.config, model.params);
     await divideModelHead(ctx, gpuModel, plan.k);
-    return new SpladeTrainer(ctx, gpuModel, plan.recipe).step(batch, true);
+    return new SpladeTrainer(ctx, gpuModel, plan.recipe).step([batch], true);
   });
   try {
     const losses = owned.value!;
@@ -169,6 +169,8 @@ export async function handoffProject(ctx: GpuContext, options: HandoffOptions): 
   const expected = await expectedFirstStep(ctx, model, data, plan);
 
   const ref = model.ref;
+  const adamw = recipe.optimizer;
+  if (adamw.kind === 'sgd') throw new InvalidRequestError('the hand-off trains with AdamW, the paper\'s optimiser');
   const hub = ref.kind === 'hub' && !ref.hubUrl && ref.repoType !== 'dataset' ? ref : null;
   const dataPath = `data/${safeFileName(fingerprint.name)}`;
   const settings = {
@@ -197,7 +199,8 @@ export async function handoffProject(ctx: GpuContext, options: HandoffOptions): 
       lambda_d: recipe.lambdaDocuments,
       lambda_ramp: { shape: 'quadratic', fraction: 1 / 3 },
       tau: recipe.tau,
-      optimizer: { name: 'AdamW', beta1: recipe.optimizer.beta1, beta2: recipe.optimizer.beta2, eps: recipe.optimizer.eps, weight_decay: recipe.optimizer.weightDecay },
+      optimizer: { name: 'AdamW', beta1: adamw.beta1, beta2: adamw.beta2, eps: adamw.eps, weight_decay: adamw.weightDecay },
+      max_grad_norm: recipe.maxGradNorm ?? 0,
       precision: 'bf16 mixed (train.py --fp32: fp32)',
     },
     data: { file: fingerprint.name, path: dataPath, triplets: fingerprint.triplets, crc32: fingerprint.crc32 >>> 0 },
@@ -213,6 +216,7 @@ export async function handoffProject(ctx: GpuContext, options: HandoffOptions): 
     epochs: handoff.epochs,
     peakLr: recipe.schedule.peakLr,
     weightDecay: recipe.optimizer.weightDecay,
+    maxGradNorm: recipe.maxGradNorm ?? 0,
     lambdaQueries: recipe.lambdaQueries,
     lambdaDocuments: recipe.lambdaDocuments,
     seed: plan.seed,

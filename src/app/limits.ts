@@ -28,6 +28,13 @@ export const TRAIN_LIMITS = {
   peakLr: { min: 0, max: Number.MAX_VALUE, exclusiveMin: true },
   lambda: { min: 0, max: Number.MAX_VALUE },
   weightDecay: { min: 0, max: 1 },
+  /** Fractions of the run: the learning rate's warm-up, the FLOPS weights' ramp. */
+  ratio: { min: 0, max: 1 },
+  temperature: { min: 0, max: Number.MAX_VALUE, exclusiveMin: true },
+  /** Global gradient norm clipped to (0: no clipping). */
+  maxGradNorm: { min: 0, max: Number.MAX_VALUE },
+  /** Micro-batches per step. */
+  gradAccum: { min: 1, max: 4096, integer: true },
   /** Seeds are 32-bit. */
   seed: { min: 0, max: 2 ** 32 - 1, integer: true },
   checkpointEvery: { min: 1, max: 10_000_000, integer: true },

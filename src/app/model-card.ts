@@ -1,7 +1,8 @@
 // The README.md of a saved model: a Hugging Face Hub model card (YAML front matter, then Markdown) recording the
 // backbone, the k its head was divided by, the whole recipe, the data fingerprint, the steps, results and usage.
 import type { DataFingerprint } from '../train/checkpoint.ts';
-import type { TrainingRecipe } from '../train/trainer.ts';
+import { describeOptimizer } from '../train/optimizer-settings.ts';
+import { microBatches, type TrainingRecipe } from '../train/trainer.ts';
 
 /** One evaluated set and its measures (trec_eval names: ndcg_cut_10, recip_rank_10, recall_1000, ...). */
 export interface CardEvaluation {
@@ -123,7 +124,8 @@ function recipeSection(info: ModelCardInfo): string[] {
     ['steps trained', `${steps} of ${schedule.totalSteps}${epochs}`],
     ['batch', `${B} triplets per step (query, positive, negative); every query is scored against all ${2 * B} documents of the batch`],
     ['lengths', `queries ${recipe.queryLength} tokens, documents ${recipe.documentLength} tokens (special tokens included; longer texts truncated)`],
-    ['optimiser', `AdamW, beta1 ${o.beta1}, beta2 ${o.beta2}, eps ${formatNumber(o.eps)}, decoupled weight decay ${o.weightDecay} on weights and embeddings (not biases and LayerNorms), no gradient clipping`],
+    ['optimiser', `${describeOptimizer(o)}; ${recipe.maxGradNorm ? `gradients clipped to a global L2 norm of ${recipe.maxGradNorm}` : 'no gradient clipping'}`],
+    ...(microBatches(recipe) > 1 ? [['accumulation', `${microBatches(recipe)} micro-batches of ${B} per step, gradients averaged (each its own candidate pool and FLOPS batch)`] as [string, string]] : []),
     ['learning rate', `peak ${formatNumber(schedule.peakLr)}, linear warm-up over ${warmup} step${warmup === 1 ? '' : 's'} (ratio ${schedule.warmupRatio}, rounded up), then linear decay to 0 at step ${schedule.totalSteps}`],
     ['ranking loss', `in-batch contrastive loss with temperature tau = ${recipe.tau} (sentence-transformers' SparseMultipleNegativesRankingLoss with scale ${formatNumber(1 / recipe.tau)})`],
     ['FLOPS regulariser', `sum over the vocabulary of (mean over the batch of the weights)^2, for the ${B} queries and for the ${2 * B} documents (positives and negatives together)`],

@@ -6,7 +6,8 @@ export { isSearchAlgorithm, searchAlgorithms, type SearchAlgorithm } from '../re
 import type { ModelConfig } from '../model/config.ts';
 import { maxSequenceTokens } from '../model/max-tokens.ts';
 import { TripletBatches } from '../train/batches.ts';
-import { paperRecipe, type TrainingRecipe } from '../train/trainer.ts';
+import { OPTIMIZER_NAMES, optimizerName, type OptimizerName } from '../train/optimizer-settings.ts';
+import { PAPER_ADAMW, paperRecipe, type TrainingRecipe } from '../train/trainer.ts';
 import type { TrainingRunOptions } from '../train/training-run.ts';
 import { ALARM_RULES, type AlarmRule } from './training-alarms.ts';
 import { DEFAULT_PROBES, checkProbes, type ProbeText } from './training-probes.ts';
@@ -25,8 +26,20 @@ export interface TrainRequest {
   documentLength: number;
   /** Peak learning rate (default the paper's 1e-4). */
   peakLr?: number;
-  /** AdamW's decoupled weight decay, on weights and embeddings only (default 0.0, the Trainer's). */
+  /** 'adamw' (the default, the paper's) or 'sgd' (plain SGD, no momentum). */
+  optimizer?: OptimizerName;
+  /** Weight decay, on weights and embeddings only (default 0.0, the Trainer's): decoupled for AdamW. */
   weightDecay?: number;
+  /** Fraction of the steps of linear learning-rate warm-up (default the paper's 0.1). */
+  warmupRatio?: number;
+  /** Fraction of the steps over which the FLOPS weights ramp up quadratically (default a third; 0: full from step 1). */
+  flopsRampRatio?: number;
+  /** Temperature of the contrastive loss (default the paper's 1). */
+  temperature?: number;
+  /** Clip the averaged gradient to this global L2 norm (default 1.0, transformers' Trainer's; 0: no clipping). */
+  maxGradNorm?: number;
+  /** Micro-batches of `batchSize` per step, gradients averaged: N-GPU data parallelism (default 1). */
+  gradAccum?: number;
   lambdaQueries?: number;
   lambdaDocuments?: number;
   /** Seeds the data order (default 1). */
@@ -64,23 +77,33 @@ export function planTraining(request: TrainRequest, triplets: number): TrainPlan
   const L = TRAIN_LIMITS;
   checkK(request.k);
   const batchSize = checkRange(request.batchSize, L.batchSize, 'The batch size');
+  const gradAccum = checkRange(request.gradAccum ?? 1, L.gradAccum, 'Gradient accumulation');
   if (request.steps !== undefined && request.epochs !== undefined) throw new InvalidRequestError('Give the steps or the epochs of a run, not both');
   const steps =
     request.steps !== undefined
       ? checkRange(request.steps, L.steps, 'Steps')
-      : TripletBatches.stepsFor(checkRange(request.epochs ?? 1, L.epochs, 'Epochs'), triplets, batchSize);
-  const base = paperRecipe(steps, batchSize, {
+      : TripletBatches.stepsFor(checkRange(request.epochs ?? 1, L.epochs, 'Epochs'), triplets, batchSize * gradAccum);
+  const optimizer = request.optimizer ?? 'adamw';
+  if (!OPTIMIZER_NAMES.includes(optimizer)) throw new InvalidRequestError(`Unknown optimiser "${optimizer}"; the optimisers are ${OPTIMIZER_NAMES.join(', ')}`);
+  const weightDecay = request.weightDecay === undefined ? PAPER_ADAMW.weightDecay : checkRange(request.weightDecay, L.weightDecay, 'The weight decay');
+  const { maxGradNorm: paperMaxGradNorm, ...base } = paperRecipe(steps, batchSize, {
     queryLength: checkRange(request.queryLength, L.queryLength, 'The query length'),
     documentLength: checkRange(request.documentLength, L.documentLength, 'The document length'),
     peakLr: request.peakLr === undefined ? undefined : checkRange(request.peakLr, L.peakLr, 'The learning rate'),
   });
+  const maxGradNorm = request.maxGradNorm === undefined ? paperMaxGradNorm! : checkRange(request.maxGradNorm, L.maxGradNorm, 'The maximum gradient norm');
   const recipe: TrainingRecipe = {
     ...base,
-    optimizer: { ...base.optimizer, weightDecay: request.weightDecay === undefined ? base.optimizer.weightDecay : checkRange(request.weightDecay, L.weightDecay, 'The weight decay') },
+    optimizer: optimizer === 'sgd' ? { kind: 'sgd', weightDecay } : { ...PAPER_ADAMW, weightDecay },
+    schedule: { ...base.schedule, warmupRatio: request.warmupRatio === undefined ? base.schedule.warmupRatio : checkRange(request.warmupRatio, L.ratio, 'The warm-up ratio') },
+    tau: request.temperature === undefined ? base.tau : checkRange(request.temperature, L.temperature, 'The temperature'),
     lambdaQueries: request.lambdaQueries === undefined ? base.lambdaQueries : checkRange(request.lambdaQueries, L.lambda, 'lambda_q'),
     lambdaDocuments: request.lambdaDocuments === undefined ? base.lambdaDocuments : checkRange(request.lambdaDocuments, L.lambda, 'lambda_d'),
     // absent unless asked, so that recipes (and checkpoints) of shuffled runs are what they always were
     ...(request.shuffle === false ? { dataOrder: 'file' as const } : {}),
+    ...(gradAccum > 1 ? { gradAccum } : {}),
+    ...(maxGradNorm > 0 ? { maxGradNorm } : {}),
+    ...(request.flopsRampRatio !== undefined ? { flopsRampRatio: checkRange(request.flopsRampRatio, L.ratio, 'The FLOPS ramp ratio') } : {}),
   };
   const reportEvery =
     request.reportEvery === undefined ? Math.max(1, Math.round(steps / DEFAULT_REPORTS)) : checkRange(request.reportEvery, L.reportEvery, 'Report every');
@@ -117,7 +140,13 @@ export function requestFromRecipe(
     queryLength: recipe.queryLength,
     documentLength: recipe.documentLength,
     peakLr: recipe.schedule.peakLr,
+    optimizer: optimizerName(recipe.optimizer),
     weightDecay: recipe.optimizer.weightDecay,
+    warmupRatio: recipe.schedule.warmupRatio,
+    flopsRampRatio: recipe.flopsRampRatio,
+    temperature: recipe.tau,
+    maxGradNorm: recipe.maxGradNorm ?? 0,
+    gradAccum: recipe.gradAccum,
     lambdaQueries: recipe.lambdaQueries,
     lambdaDocuments: recipe.lambdaDocuments,
     shuffle: recipe.dataOrder !== 'file',

@@ -12,6 +12,8 @@ import type { Alarm, AlarmRule } from '../app/training-alarms.ts';
 import type { ProbeSnapshot, ProbeText } from '../app/training-probes.ts';
 import { trainRun } from '../app/train-run.ts';
 import { readTrainingData } from '../app/training-data.ts';
+import { describeOptimizer } from '../train/optimizer-settings.ts';
+import { microBatches } from '../train/trainer.ts';
 import { UsageError, type Args, type Command } from './command.ts';
 
 function reportLine(r: StepReport): string {
@@ -56,7 +58,13 @@ function requestFrom(args: Args): TrainRequest {
     queryLength: args.numberOr('query-length', 32),
     documentLength: args.numberOr('doc-length', 128),
     peakLr: args.number('lr'),
+    optimizer: args.string('optimizer') as TrainRequest['optimizer'],
+    warmupRatio: args.number('warmup-ratio'),
     weightDecay: args.number('weight-decay'),
+    maxGradNorm: args.number('max-grad-norm'),
+    gradAccum: args.number('grad-accum'),
+    temperature: args.number('temperature'),
+    flopsRampRatio: args.number('flops-ramp-ratio'),
     lambdaQueries: args.number('lambda-q'),
     lambdaDocuments: args.number('lambda-d'),
     seed: args.number('seed'),
@@ -82,13 +90,19 @@ export const trainCommand: Command = {
       k: { value: 'K', help: 'divide the MLM head by k before training', default: '1' },
       steps: { value: 'N', help: 'steps of the run (instead of --epochs)' },
       epochs: { value: 'E', help: 'epochs over the triplets (default 1 when --steps is not given)' },
-      batch: { value: 'B', help: 'triplets per step', default: '8' },
+      batch: { value: 'B', help: 'triplets per micro-batch: its in-batch candidates and its FLOPS batch', default: '8' },
+      'grad-accum': { value: 'N', help: 'micro-batches per step, gradients averaged (as N GPUs of B triplets each)', default: '1' },
       'query-length': { value: 'T', help: 'tokens per query', default: '32' },
       'doc-length': { value: 'T', help: 'tokens per document', default: '128' },
-      lr: { value: 'LR', help: 'peak learning rate (linear warm-up over 10%, then linear decay)', default: '1e-4' },
-      'weight-decay': { value: 'W', help: "AdamW's decoupled weight decay, not on biases and LayerNorms (the Trainer's rule)", default: '0' },
-      'lambda-q': { value: 'L', help: 'FLOPS weight of the queries (quadratic ramp over the first third)', default: '5e-2' },
+      optimizer: { value: 'adamw|sgd', help: 'AdamW (0.9, 0.999, 1e-8) or plain SGD without momentum', default: 'adamw' },
+      lr: { value: 'LR', help: 'peak learning rate (linear warm-up, then linear decay to 0)', default: '1e-4' },
+      'warmup-ratio': { value: 'R', help: 'fraction of the steps of linear learning-rate warm-up', default: '0.1' },
+      'weight-decay': { value: 'W', help: 'weight decay, not on biases and LayerNorms (the Trainer\'s rule; decoupled for AdamW)', default: '0' },
+      'max-grad-norm': { value: 'N', help: 'clip the averaged gradient to this global L2 norm (0: no clipping)', default: '1' },
+      temperature: { value: 'T', help: 'temperature of the contrastive loss (scores divided by T)', default: '1' },
+      'lambda-q': { value: 'L', help: 'FLOPS weight of the queries (quadratic ramp, see --flops-ramp-ratio)', default: '5e-2' },
       'lambda-d': { value: 'L', help: 'FLOPS weight of the documents', default: '3e-3' },
+      'flops-ramp-ratio': { value: 'F', help: 'fraction of the steps over which the lambdas ramp up quadratically (default a third; 0: full lambdas from the first step)' },
       seed: { value: 'S', help: 'seed of the data order (32-bit)', default: '1' },
       'no-shuffle': { help: 'triplets in file order every epoch (instead of a seeded shuffle per epoch)' },
       'checkpoint-every': { value: 'N', help: 'checkpoint every N steps (and after the last)', default: '50' },
@@ -124,14 +138,19 @@ export const trainCommand: Command = {
         if (event.kind === 'start') {
           const { recipe, k, seed } = event;
           const { schedule, batchSize: B } = recipe;
+          const accum = microBatches(recipe);
+          const ramp = recipe.flopsRampRatio ?? 1 / 3;
           emit(
             { event: 'start', model: modelArg, triplets: summary.triplets, blankLines: summary.blankLines, steps: schedule.totalSteps, k, seed, recipe, resume: request.resume },
             `training ${loaded.model?.config.hfArchitecture} from ${modelArg} on ${summary.triplets} triplets of ${tripletsPath}` +
               `${summary.blankLines ? ` (${summary.blankLines} blank lines skipped)` : ''}\n` +
-              `  ${schedule.totalSteps} steps of ${B} triplets (${((schedule.totalSteps * B) / summary.triplets).toFixed(2)} epochs), ` +
+              `  ${schedule.totalSteps} steps of ${accum > 1 ? `${accum} micro-batches of ` : ''}${B} triplets ` +
+              `(${((schedule.totalSteps * B * accum) / summary.triplets).toFixed(2)} epochs), ` +
               `lengths ${recipe.queryLength}/${recipe.documentLength}, head divided by k = ${k}, peak lr ${schedule.peakLr} ` +
-              `(warm-up ${schedule.warmupRatio}), lambda_q ${recipe.lambdaQueries}, lambda_d ${recipe.lambdaDocuments} (quadratic ramp over a third)` +
-              `${recipe.dataOrder === 'file' ? ', triplets in file order' : ''}`,
+              `(warm-up ${schedule.warmupRatio}), lambda_q ${recipe.lambdaQueries}, lambda_d ${recipe.lambdaDocuments} ` +
+              `(${ramp === 0 ? 'no ramp' : `quadratic ramp over ${ramp === 1 / 3 ? 'a third' : `${ramp} of the steps`}`}), temperature ${recipe.tau}\n` +
+              `  ${describeOptimizer(recipe.optimizer)}; ${recipe.maxGradNorm ? `gradients clipped to a global norm of ${recipe.maxGradNorm}` : 'no gradient clipping'}` +
+              `${recipe.dataOrder === 'file' ? '; triplets in file order' : ''}`,
           );
           for (const note of loaded.model?.notes ?? []) emit({ event: 'note', note }, `  note: ${note}`);
           if (event.resumedFrom) {

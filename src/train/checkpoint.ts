@@ -9,6 +9,7 @@ import { NonFiniteError, findNonFinite } from '../util/finite.ts';
 import { parseModelConfig } from '../model/config.ts';
 import { GpuModel } from '../model/gpu-model.ts';
 import type { DataPosition } from './batches.ts';
+import { optimizerName } from './optimizer-settings.ts';
 import { SpladeTrainer, type OptimizerState, type TrainingRecipe } from './trainer.ts';
 
 /** Where checkpoints live: a folder in Node, IndexedDB in the page. */
@@ -108,7 +109,7 @@ function encodeCheckpoint(state: TrainingState): Map<string, Uint8Array> {
   }
   const files = new Map<string, Uint8Array>([
     [MODEL, writeSafetensors(state.params)],
-    [OPTIMIZER, writeSafetensors(moments, { optimizer: 'adamw', step: String(state.optimizer.step) })],
+    [OPTIMIZER, writeSafetensors(moments, { optimizer: optimizerName(state.recipe.optimizer), step: String(state.optimizer.step) })],
   ]);
   const manifest = Object.fromEntries([...files].map(([name, bytes]) => [name, { bytes: bytes.length, crc32: crc32(bytes) }]));
   const json = {
@@ -144,10 +145,13 @@ function expectNumbers(file: string, root: Json, paths: string[]): void {
 
 const STATE_NUMBERS = [
   't', 'optimizerStep', 'position.epoch', 'position.index', 'k', 'seed', 'data.triplets', 'data.crc32',
-  'recipe.batchSize', 'recipe.queryLength', 'recipe.documentLength', 'recipe.optimizer.beta1', 'recipe.optimizer.beta2',
-  'recipe.optimizer.eps', 'recipe.optimizer.weightDecay', 'recipe.schedule.peakLr', 'recipe.schedule.totalSteps',
-  'recipe.schedule.warmupRatio', 'recipe.lambdaQueries', 'recipe.lambdaDocuments', 'recipe.tau',
+  'recipe.batchSize', 'recipe.queryLength', 'recipe.documentLength', 'recipe.optimizer.weightDecay', 'recipe.schedule.peakLr',
+  'recipe.schedule.totalSteps', 'recipe.schedule.warmupRatio', 'recipe.lambdaQueries', 'recipe.lambdaDocuments', 'recipe.tau',
 ];
+/** The numbers an AdamW recipe adds (SGD has none of them). */
+const ADAMW_NUMBERS = ['recipe.optimizer.beta1', 'recipe.optimizer.beta2', 'recipe.optimizer.eps'];
+/** Recipe fields added later: absent in older checkpoints, numbers when present. */
+const OPTIONAL_NUMBERS = ['recipe.gradAccum', 'recipe.maxGradNorm', 'recipe.flopsRampRatio'];
 
 function parseState(file: string, bytes: Uint8Array): Json {
   let json: unknown;
@@ -159,6 +163,13 @@ function parseState(file: string, bytes: Uint8Array): Json {
   if (!isObject(json) || json.format !== CHECKPOINT_FORMAT) throw new CheckpointCorruptError(file, `not a ${CHECKPOINT_FORMAT} state file`);
   if (json.version !== CHECKPOINT_VERSION) throw new CheckpointCorruptError(file, `format version ${JSON.stringify(json.version)}, this splade-lab reads version ${CHECKPOINT_VERSION}`);
   expectNumbers(file, json, STATE_NUMBERS);
+  const recipe = json.recipe as Json;
+  const optimizer = (recipe.optimizer as Json).kind;
+  if (optimizer !== undefined && optimizer !== 'adamw' && optimizer !== 'sgd') {
+    throw new CheckpointCorruptError(file, `"recipe.optimizer.kind" is ${JSON.stringify(optimizer)}, expected "adamw" or "sgd"`);
+  }
+  if (optimizer !== 'sgd') expectNumbers(file, json, ADAMW_NUMBERS);
+  expectNumbers(file, json, OPTIONAL_NUMBERS.filter((path) => recipe[path.slice('recipe.'.length)] !== undefined));
   if (!isObject(json.config)) throw new CheckpointCorruptError(file, '"config" is not the backbone\'s config.json object');
   if (!isObject(json.data) || typeof json.data.name !== 'string') throw new CheckpointCorruptError(file, '"data.name" is missing');
   if (!isObject(json.files)) throw new CheckpointCorruptError(file, '"files" (sizes and CRC-32 of the tensor files) is missing');

@@ -17,8 +17,12 @@ export function learningRate(schedule: LinearSchedule, t: number): number {
   return schedule.peakLr * Math.max(0, (schedule.totalSteps - t) / Math.max(1, schedule.totalSteps - warmup));
 }
 
-/** λ(t) = λ · min(1, t / T_w)², with T_w a third of all steps (sentence-transformers' SpladeLoss). */
+/**
+ * λ(t) = λ · min(1, t / T_w)², with T_w = floor(rampFraction · all steps), by default a third (sentence-transformers'
+ * SpladeLoss); rampFraction 0: λ from the first step.
+ */
 export function flopsWeight(lambda: number, t: number, totalSteps: number, rampFraction = 1 / 3): number {
+  if (rampFraction === 0) return lambda;
   const rampSteps = Math.max(1, Math.floor(totalSteps * rampFraction));
   return lambda * Math.min(1, t / rampSteps) ** 2;
 }

@@ -1,34 +1,47 @@
 // Full SPLADE fine-tuning on the GPU (encoder and head): one step = one command encoder, the paper's recipe.
 import type { GpuContext } from '../gpu/context.ts';
-import { AdamW, type AdamWState } from '../kernels/adamw.ts';
+import type { AdamWState } from '../kernels/adamw.ts';
 import { FiniteMonitor, type HealthReport } from '../kernels/finite-check.ts';
-import type { AdamWHyper } from '../kernels/reference/adamw.ts';
+import { GradientScale } from '../kernels/grad-norm.ts';
 import { GpuEncoderPass } from '../model/gpu-encoder.ts';
 import type { GpuModel } from '../model/gpu-model.ts';
 import type { StepLosses } from './head-only-trainer.ts';
+import { createOptimizer, type StepOptimizer } from './optimizer.ts';
+import type { AdamWSettings, OptimizerSettings } from './optimizer-settings.ts';
 import { flopsWeight, learningRate, type LinearSchedule } from './schedule.ts';
-import { LOSS_PART_NAMES, SpladeObjective } from './splade-objective.ts';
+import { LOSS_PART_NAMES, SpladeObjective, type BatchStats } from './splade-objective.ts';
 
+/**
+ * A run's recipe, saved in every checkpoint and compared on resume. Fields added after the first release are optional
+ * and absent when they hold their old meaning, so that older checkpoints still resume.
+ */
 export interface TrainingRecipe {
-  /** Triplets per step. */
+  /** Triplets per micro-batch: each its own in-batch candidate pool and FLOPS batch. */
   batchSize: number;
   /** Padded lengths of queries and documents. */
   queryLength: number;
   documentLength: number;
-  optimizer: Omit<AdamWHyper, 'lr'>;
+  optimizer: OptimizerSettings;
   schedule: LinearSchedule;
   lambdaQueries: number;
   lambdaDocuments: number;
+  /** Temperature of the contrastive loss: scores are divided by it (the paper: 1). */
   tau: number;
   /** 'file': triplets in file order every epoch; absent (the default): a seeded shuffle per epoch. */
   dataOrder?: 'file';
+  /** Micro-batches per step, gradients averaged (N-GPU data parallelism without gathering); absent: 1. */
+  gradAccum?: number;
+  /** Clip the averaged gradient to this global L2 norm; absent: no clipping (the paper's stack: 1.0). */
+  maxGradNorm?: number;
+  /** Fraction of the steps over which the FLOPS weights ramp up quadratically; absent: a third; 0: none. */
+  flopsRampRatio?: number;
 }
 
 /**
  * The paper's AdamW settings: transformers' Trainer defaults (PAPER.md), whose weight decay is 0.0 (when set, it skips
  * biases and LayerNorm parameters, as AdamW here does).
  */
-export const PAPER_ADAMW: TrainingRecipe['optimizer'] = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 };
+export const PAPER_ADAMW: AdamWSettings = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 };
 
 /** What a smaller run (a laptop, a test) changes of the paper's recipe. */
 export interface RecipeOverrides {
@@ -48,6 +61,22 @@ export function paperRecipe(totalSteps: number, batchSize = 64, overrides: Recip
     lambdaQueries: 5e-2,
     lambdaDocuments: 3e-3,
     tau: 1,
+    maxGradNorm: 1,
+  };
+}
+
+/** Micro-batches per step of a recipe. */
+export function microBatches(recipe: TrainingRecipe): number {
+  return recipe.gradAccum ?? 1;
+}
+
+/** The FLOPS weights of step t (0-based) after the recipe's ramp. */
+export function flopsWeightsAt(recipe: TrainingRecipe, t: number): { lambdaQueries: number; lambdaDocuments: number } {
+  const { totalSteps } = recipe.schedule;
+  const ramp = recipe.flopsRampRatio;
+  return {
+    lambdaQueries: flopsWeight(recipe.lambdaQueries, t, totalSteps, ramp),
+    lambdaDocuments: flopsWeight(recipe.lambdaDocuments, t, totalSteps, ramp),
   };
 }
 
@@ -57,6 +86,14 @@ export interface TripletBatch {
   queryMask: Uint8Array; // (B, Tq)
   documentIds: Int32Array; // (2B, Td)
   documentMask: Uint8Array; // (2B, Td)
+}
+
+/** What one step measured, read back on the steps that ask: the micro-batches' means, and the gradient's norm. */
+export interface StepResult extends StepLosses {
+  /** Means over the step's micro-batches of their batch statistics. */
+  batch: BatchStats;
+  /** Global L2 norm of the averaged gradient, before clipping (what transformers' Trainer logs as grad_norm). */
+  gradNorm: number;
 }
 
 /** The optimiser's state with each parameter's moments under its internal name (layout.ts), for checkpoints. */
@@ -69,10 +106,12 @@ export class SpladeTrainer {
   readonly queries: GpuEncoderPass;
   readonly documents: GpuEncoderPass;
   readonly objective: SpladeObjective;
-  private readonly optimizer: AdamW;
+  private readonly optimizer: StepOptimizer;
+  /** The averaged gradient's norm and the scale every update applies (micro-batch mean, clipping). */
+  private readonly gradients: GradientScale;
   /** Sticky GPU flags: loss parts, every gradient and every updated parameter, checked at each step. */
   private readonly health: FiniteMonitor;
-  /** Names of the optimised parameters, in the optimiser's order. */
+  /** Names of the parameters whose moments the optimiser keeps, in its order (none for SGD). */
   private readonly parameterNames: string[];
   /** Steps taken so far. */
   t = 0;
@@ -84,8 +123,10 @@ export class SpladeTrainer {
     this.documents = new GpuEncoderPass(model, 2 * B, Td, 'documents');
     this.objective = new SpladeObjective(ctx, { B, Tq, Td, d, V }, recipe.tau);
     const parameters = model.parameters();
-    this.parameterNames = parameters.map((p) => p.name);
-    this.optimizer = new AdamW(ctx, parameters);
+    this.gradients = new GradientScale(ctx, parameters.map((p) => p.dparam));
+    this.optimizer = createOptimizer(ctx, recipe.optimizer, parameters, this.gradients.scale);
+    // SGD keeps no moments: its checkpoints hold none
+    this.parameterNames = recipe.optimizer.kind === 'sgd' ? [] : parameters.map((p) => p.name);
     this.health = new FiniteMonitor(ctx, [
       { name: 'loss parts', tensor: this.objective.losses, elements: LOSS_PART_NAMES },
       ...parameters.map((p) => ({ name: `gradient of ${p.name}`, tensor: p.dparam })),
@@ -126,17 +167,44 @@ export class SpladeTrainer {
     this.t = t;
   }
 
-  /** Uploads a batch, records forward, losses, backward and the update in one encoder; reads losses if asked. */
-  async step(batch: TripletBatch, readLosses: boolean): Promise<StepLosses | undefined> {
+  /**
+   * One optimiser step over `batches` (the recipe's micro-batches, one submit each: each uploads its own inputs):
+   * forward, losses and backward of each, gradients summed; then their scale (mean, clipping) and the update. With
+   * `readResult`, waits for each micro-batch and returns the step's mean losses, batch statistics and gradient norm.
+   */
+  async step(batches: readonly TripletBatch[], readResult: boolean): Promise<StepResult | undefined> {
     const { recipe, model } = this;
-    this.queries.setInputs(batch.queryIds, batch.queryMask);
-    this.documents.setInputs(batch.documentIds, batch.documentMask);
-    const total = recipe.schedule.totalSteps;
-    const lambdaQ = flopsWeight(recipe.lambdaQueries, this.t, total);
-    const lambdaD = flopsWeight(recipe.lambdaDocuments, this.t, total);
+    const n = microBatches(recipe);
+    if (batches.length !== n) throw new Error(`a training step takes ${n} micro-batches (the recipe's accumulation), got ${batches.length}`);
+    const { lambdaQueries: lambdaQ, lambdaDocuments: lambdaD } = flopsWeightsAt(recipe, this.t);
     this.objective.setLambdas(lambdaQ, lambdaD);
-    const encoder = this.ctx.encoder(`training step ${this.t}`);
-    model.zeroGrads(encoder);
+    const losses = { rank: 0, flopsQueries: 0, flopsDocuments: 0 };
+    const batch: BatchStats = { activeQueries: 0, activeDocuments: 0, squaredNormQueries: 0, squaredNormDocuments: 0 };
+    for (const [i, micro] of batches.entries()) {
+      this.queries.setInputs(micro.queryIds, micro.queryMask);
+      this.documents.setInputs(micro.documentIds, micro.documentMask);
+      const encoder = this.ctx.encoder(n > 1 ? `training step ${this.t}, micro-batch ${i + 1} of ${n}` : `training step ${this.t}`);
+      if (i === 0) model.zeroGrads(encoder);
+      this.recordMicroBatch(encoder);
+      if (i === n - 1) {
+        this.gradients.record(encoder, { maxNorm: recipe.maxGradNorm ?? 0, microBatches: n });
+        this.optimizer.record(encoder, learningRate(recipe.schedule, this.t));
+        this.health.record(encoder, this.t);
+      }
+      this.ctx.submit(encoder);
+      if (!readResult) continue;
+      addScaled(losses, await this.objective.readLosses(), 1 / n);
+      addScaled(batch, await this.objective.readBatchStats(), 1 / n);
+    }
+    const step = this.t++;
+    if (!readResult) return undefined;
+    const { norm } = await this.gradients.read();
+    return { step, ...losses, total: losses.rank + lambdaQ * losses.flopsQueries + lambdaD * losses.flopsDocuments, batch, gradNorm: norm };
+  }
+
+  /** Forward, objective and backward of the uploaded micro-batch: its gradients are added to the model's. */
+  private recordMicroBatch(encoder: GPUCommandEncoder): void {
+    const { model } = this;
     this.queries.forward(encoder);
     this.documents.forward(encoder);
     this.objective.record(
@@ -158,12 +226,11 @@ export class SpladeTrainer {
     );
     this.queries.backward(encoder);
     this.documents.backward(encoder);
-    this.optimizer.record(encoder, { ...recipe.optimizer, lr: learningRate(recipe.schedule, this.t) });
-    this.health.record(encoder, this.t);
-    this.ctx.submit(encoder);
-    const step = this.t++;
-    if (!readLosses) return undefined;
-    const l = await this.objective.readLosses();
-    return { step, ...l, total: l.rank + lambdaQ * l.flopsQueries + lambdaD * l.flopsDocuments };
   }
+}
+
+/** target[key] += scale · values[key], for every key of target. */
+function addScaled<T extends object>(target: T, values: T, scale: number): void {
+  const into = target as Record<string, number>;
+  for (const [key, value] of Object.entries(values) as [string, number][]) into[key] += value * scale;
 }

@@ -21,8 +21,8 @@ import {
 } from './checkpoint.ts';
 import type { StepLosses } from './head-only-trainer.ts';
 import { PAPER_FLOPS_BATCH, flopsAtBatch } from './flops-batch.ts';
-import { flopsWeight, learningRate } from './schedule.ts';
-import { SpladeTrainer, type TrainingRecipe, type TripletBatch } from './trainer.ts';
+import { learningRate } from './schedule.ts';
+import { flopsWeightsAt, microBatches, SpladeTrainer, type TrainingRecipe, type TripletBatch } from './trainer.ts';
 
 export interface Backbone {
   config: ModelConfig;
@@ -44,7 +44,9 @@ export interface StepReport extends StepLosses {
   lr: number;
   lambdaQueries: number;
   lambdaDocuments: number;
-  /** Mean number of non-zero dimensions of the batch's query and document vectors. */
+  /** Global L2 norm of the step's averaged gradient, before clipping. */
+  gradNorm: number;
+  /** Mean number of non-zero dimensions of the batch's query and document vectors (means over micro-batches). */
   activeQueries: number;
   activeDocuments: number;
   /**
@@ -200,25 +202,24 @@ export async function runTraining(
     const report = t === startStep || (t + 1) % options.reportEvery === 0 || last;
     const checkpoint = (t + 1) % options.checkpointEvery === 0 || last;
     const began = performance.now();
-    const { batch } = batches.next();
-    intervalTokens += attendedTokens(batch);
-    const losses = await trainer.step(batch, report);
+    const micro = Array.from({ length: microBatches(recipe) }, () => batches.next().batch);
+    for (const batch of micro) intervalTokens += attendedTokens(batch);
+    const result = await trainer.step(micro, report);
     if (checkpoint && !report) await ctx.sync(); // the step's GPU work counts as step time, not checkpoint time
     const ms = performance.now() - began;
     stepMs += ms;
     intervalMs += ms;
     intervalSteps++;
-    if (losses) {
+    if (result) {
       await checkHealth(trainer, kept());
+      const { batch: stats, ...losses } = result;
       checkFiniteLosses(losses, kept());
-      const stats = await trainer.objective.readBatchStats();
       const B = recipe.batchSize;
       options.onReport?.({
         ...losses,
         steps: total,
         lr: learningRate(recipe.schedule, t),
-        lambdaQueries: flopsWeight(recipe.lambdaQueries, t, total),
-        lambdaDocuments: flopsWeight(recipe.lambdaDocuments, t, total),
+        ...flopsWeightsAt(recipe, t),
         activeQueries: stats.activeQueries,
         activeDocuments: stats.activeDocuments,
         paperBatchFlopsQueries: flopsAtBatch(losses.flopsQueries, stats.squaredNormQueries, B, PAPER_FLOPS_BATCH),

@@ -2,6 +2,7 @@
 // fingerprint), how it went (status, steps, time, the last report, checkpoint, saved model, alarms, probes) and its
 // evaluations.
 import { LitElement, css, html, nothing } from 'lit';
+import { describeOptimizer } from '../train/optimizer-settings.ts';
 import type { RunRecord } from '../worker/api.ts';
 import { formatDuration, formatK, formatStat } from './format.ts';
 import { baseStyles, tableStyles } from './theme.ts';
@@ -19,7 +20,9 @@ function recipeRows(run: RunRecord): Row[] {
     ['query / document length', `${recipe.queryLength} / ${recipe.documentLength} tokens`],
     ['peak learning rate', schedule.peakLr],
     ['schedule', `linear warm-up over ${Math.round(schedule.warmupRatio * 100)}% of ${schedule.totalSteps} steps, then linear decay`],
-    ['AdamW', `β₁ ${optimizer.beta1}, β₂ ${optimizer.beta2}, ε ${optimizer.eps}, weight decay ${optimizer.weightDecay}`],
+    ['optimiser', describeOptimizer(optimizer)],
+    ['gradient clipping (global norm)', recipe.maxGradNorm ? recipe.maxGradNorm : 'none'],
+    ['micro-batches per step', recipe.gradAccum ?? 1],
     ['λ_q / λ_d (after the quadratic ramp)', `${recipe.lambdaQueries} / ${recipe.lambdaDocuments}`],
     ['data order', recipe.dataOrder === 'file' ? 'file order every epoch' : 'a seeded shuffle per epoch'],
     ['temperature τ', recipe.tau],

@@ -22,6 +22,7 @@ function report(step: number): StepReport {
     flopsQueries: 10,
     flopsDocuments: 20,
     total: 3 - step / 10,
+    gradNorm: 1.2,
     steps: 10,
     lr: 1e-4,
     lambdaQueries: 0,

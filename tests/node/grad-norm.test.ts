@@ -1,6 +1,7 @@
 // The global gradient norm and the update's gradient scale (averaging micro-batches, clipping by global norm) on the
 // GPU against the float64 reference, on odd sizes; and SGD against its reference, with a decay-exempt parameter.
 import { describe, it } from 'vitest';
+import type { Tensor } from '../../src/gpu/tensor.ts';
 import { GradientScale } from '../../src/kernels/grad-norm.ts';
 import { gradientScale } from '../../src/kernels/reference/grad-norm.ts';
 import { sgdStep } from '../../src/kernels/reference/sgd.ts';
@@ -48,7 +49,7 @@ describe('SGD', () => {
       tensors: { param: { shape: [n] }, dparam: { shape: [n] }, scale: { shape: [2], data: [0.25, 0] } },
       stateful: true,
       build: (ctx, t) => {
-        const optimizer = new Sgd(ctx, [{ param: t.param, dparam: t.dparam, decays }], t.scale);
+        const optimizer = new Sgd(ctx, [{ param: t.param, dparam: t.dparam, decays }], t.scale as Tensor<'f32'>);
         return {
           run: async () => {
             for (let s = 1; s <= 3; s++) await ctx.run('sgd', (enc) => optimizer.record(enc, { lr: lr * s, weightDecay }, 2));

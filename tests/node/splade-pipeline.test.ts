@@ -80,7 +80,7 @@ describe('full fine-tuning', () => {
     );
     const losses = [];
     for (let step = 0; step < 20; step++) {
-      const l = await trainer.step(batch, step === 0 || step === 19);
+      const l = await trainer.step([batch], step === 0 || step === 19);
       if (l) losses.push(l);
     }
     expect(losses[1].rank).toBeLessThan(0.5 * losses[0].rank);
@@ -109,7 +109,7 @@ describe('training health', () => {
     );
     let firstBad = -1;
     for (let step = 0; step < 8 && firstBad < 0; step++) {
-      await trainer.step(batch, false);
+      await trainer.step([batch], false);
       const health = await trainer.readHealth();
       if (!health.finite) {
         firstBad = step;

@@ -67,7 +67,7 @@ function recipe(): TrainingRecipe {
 const run = () => ({ config: loaded.checkpoint.config, k: 1, seed: SEED, data: { name: 'triplets.tsv', triplets: triplets.length, crc32: 0 } });
 
 async function train(trainer: SpladeTrainer, batches: TripletBatches, steps: number): Promise<void> {
-  for (let i = 0; i < steps; i++) await trainer.step(batches.next().batch, i === steps - 1);
+  for (let i = 0; i < steps; i++) await trainer.step([batches.next().batch], i === steps - 1);
 }
 
 describe('resuming from a checkpoint', () => {

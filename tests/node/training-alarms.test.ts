@@ -38,6 +38,7 @@ function report(step: number, over: Partial<StepReport> = {}): StepReport {
     lambdaDocuments: 0.003,
     total: 1.5 + 0.05 * 10 + 0.003 * 20,
     activeQueries: 40,
+    gradNorm: 1.2,
     activeDocuments: 150,
     paperBatchFlopsQueries: 9,
     paperBatchFlopsDocuments: 19,

@@ -141,8 +141,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--fp32", action="store_true", help="train in fp32 instead of bf16 mixed precision")
     parser.add_argument("--no-dropout", action="store_true", help="turn the backbone's dropout off (splade-lab trains without)")
     parser.add_argument(
-        "--max-grad-norm", type=float, default=0.0,
-        help="clip gradients to this norm; 0 turns clipping off as in splade-lab (transformers' default is 1.0)",
+        "--max-grad-norm", type=float, default=SETTINGS["recipe"]["max_grad_norm"],
+        help="clip gradients to this global norm (default: splade-lab's run); 0 turns clipping off",
     )
     parser.add_argument("--logging-steps", type=int, default=50)
     parser.add_argument("--save-steps", type=int, default=1000)

@@ -1,0 +1,59 @@
+// Float64 SPLADE training objective of one micro-batch over the whole model (encoder and head): the loss parts and
+// the gradient of every parameter, composed from the float64 model and the kernels' loss references (tests only).
+import { contrastiveLossBackward, contrastiveLossForward } from '../kernels/reference/contrastive-loss.ts';
+import { flopsLossBackward, flopsLossForward } from '../kernels/reference/flops-loss.ts';
+import { sparseScoresBackward, sparseScoresForward } from '../kernels/reference/sparse-scores.ts';
+import type { ModelConfig } from '../model/config.ts';
+import { zerosLike, type ModelParams } from '../model/layout.ts';
+import { spladeBackward, spladeForward } from '../model/reference/splade.ts';
+import type { TripletBatch } from './trainer.ts';
+
+export interface TrainingReferenceSettings {
+  /** Padded lengths of the batch's queries and documents. */
+  queryLength: number;
+  documentLength: number;
+  tau: number;
+  lambdaQueries: number;
+  lambdaDocuments: number;
+}
+
+export interface TrainingReferenceResult {
+  rank: number;
+  flopsQueries: number;
+  flopsDocuments: number;
+  /** rank + λq · FLOPS(queries) + λd · FLOPS(documents) */
+  total: number;
+  /** d total / d parameter, for every parameter of the model (zeros for those the loss does not reach). */
+  grads: ModelParams;
+}
+
+/** The loss and every gradient of one micro-batch: B queries against its 2B documents (positives, then negatives). */
+export function spladeTrainingReference(
+  config: ModelConfig,
+  params: ModelParams,
+  batch: TripletBatch,
+  settings: TrainingReferenceSettings,
+): TrainingReferenceResult {
+  const { queryLength: Tq, documentLength: Td, tau, lambdaQueries, lambdaDocuments } = settings;
+  const B = batch.queryIds.length / Tq;
+  const N = 2 * B;
+  const V = config.vocabSize;
+  if (!Number.isInteger(B) || batch.documentIds.length !== N * Td) {
+    throw new RangeError(`batch of ${batch.queryIds.length} query and ${batch.documentIds.length} document ids does not fit lengths ${Tq} and ${Td}`);
+  }
+  const queries = spladeForward(config, params, { ids: batch.queryIds, mask: batch.queryMask, B, T: Tq });
+  const documents = spladeForward(config, params, { ids: batch.documentIds, mask: batch.documentMask, B: N, T: Td });
+  const scores = sparseScoresForward(queries.pooled, documents.pooled, B, N, V);
+  const rank = contrastiveLossForward(scores, B, N, tau);
+  const flopsQueries = flopsLossForward(queries.pooled, B, V);
+  const flopsDocuments = flopsLossForward(documents.pooled, N, V);
+  const { dqueries, ddocs } = sparseScoresBackward(queries.pooled, documents.pooled, contrastiveLossBackward(scores, B, N, tau), B, N, V);
+  const fq = flopsLossBackward(queries.pooled, B, V, lambdaQueries);
+  const fd = flopsLossBackward(documents.pooled, N, V, lambdaDocuments);
+  for (let i = 0; i < dqueries.length; i++) dqueries[i] += fq[i];
+  for (let i = 0; i < ddocs.length; i++) ddocs[i] += fd[i];
+  const grads = zerosLike(config);
+  spladeBackward(config, params, queries, dqueries, grads);
+  spladeBackward(config, params, documents, ddocs, grads);
+  return { rank, flopsQueries, flopsDocuments, total: rank + lambdaQueries * flopsQueries + lambdaDocuments * flopsDocuments, grads };
+}

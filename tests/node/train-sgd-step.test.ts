@@ -1,0 +1,155 @@
+// Issue 12's acceptance: one SGD step through `splade-lab train` moves every weight (encoder and head, head divided by
+// k = 2) by exactly -lr x its float64 reference gradient; with --batch 2 --grad-accum 2 on the same four triplets, by
+// -lr x the mean of the two micro-batches' gradients; with --max-grad-norm, by the clipped gradient. The reference
+// gradient itself is checked against central finite differences of the float64 loss.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFolderSource } from '../../src/io/file-source-node.ts';
+import { parseTriplets } from '../../src/io/triplets.ts';
+import { decoderWeightName, type ModelParams } from '../../src/model/layout.ts';
+import { loadModel, type LoadedModel } from '../../src/model/load-model.ts';
+import { toFloat64Params } from '../../src/model/weights.ts';
+import { gradientScale } from '../../src/kernels/reference/grad-norm.ts';
+import { TripletBatches } from '../../src/train/batches.ts';
+import { spladeTrainingReference, type TrainingReferenceSettings } from '../../src/train/splade-training-reference.ts';
+import type { TripletBatch } from '../../src/train/trainer.ts';
+import { Random } from '../../src/util/random.ts';
+import { runCli } from '../helpers/cli.ts';
+import { expectClose } from '../helpers/compare.ts';
+import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
+
+const TSV = [
+  'cat on a mat\tthe cat sat on the mat\tthe dog ran in the forest',
+  'gene drug study\ta drug study of the gene\tthe sun and the moon',
+  'heart blood\tthe blood of the heart\ta song of the sea',
+  'sparse vector search\tsparse vector search of the data\tthe car on the road',
+].join('\n') + '\n';
+const K = 2;
+const LR = 0.05;
+const SETTINGS: TrainingReferenceSettings = { queryLength: 8, documentLength: 12, tau: 1, lambdaQueries: 0.05, lambdaDocuments: 0.003 };
+/** No warm-up, no lambda ramp, no clipping, file order, one SGD step: the update is -lr x the gradient. */
+const PLAIN = [
+  '--optimizer', 'sgd', '--steps', '1', '--lr', String(LR), '--warmup-ratio', '0', '--flops-ramp-ratio', '0', '--no-shuffle',
+  '--k', String(K), '--query-length', '8', '--doc-length', '12', '--lambda-q', '0.05', '--lambda-d', '0.003', '--report-every', '1', '--json',
+];
+
+let root: string;
+let triplets: string;
+const models: Record<string, { dir: string; loaded: LoadedModel }> = {};
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'splade-sgd-step-'));
+  triplets = join(root, 'four.tsv');
+  await writeFile(triplets, TSV);
+  for (const arch of ['bert', 'modernbert'] as const) {
+    const dir = join(root, arch);
+    await writeTinySpladeModel(dir, arch, arch === 'modernbert' ? { localAttention: 4, globalAttnEveryNLayers: 2 } : {});
+    models[arch] = { dir, loaded: await loadModel(createFolderSource(dir)) };
+  }
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+/** The float64 parameters training starts from: the backbone's, head divided by k. */
+function startingPoint(loaded: LoadedModel): ModelParams {
+  const params = toFloat64Params(loaded.params);
+  const head = params[decoderWeightName(loaded.config)];
+  for (let i = 0; i < head.length; i++) head[i] /= K;
+  return params;
+}
+
+/** The run's batches of `size` triplets in file order, tokenized as training tokenizes them. */
+function batchesOf(loaded: LoadedModel, size: number, count: number): TripletBatch[] {
+  const { triplets: list } = parseTriplets(TSV, 'four.tsv');
+  const batches = new TripletBatches(list, loaded.tokenizer, { batchSize: size, queryLength: 8, documentLength: 12, dataOrder: 'file' }, 1);
+  return Array.from({ length: count }, () => batches.next().batch);
+}
+
+/** Trains through the CLI and returns the saved model's update of every parameter (saved minus starting point). */
+async function cliUpdate(arch: string, out: string, extra: string[]): Promise<{ updates: ModelParams; start: ModelParams; step: Record<string, number> }> {
+  const { dir, loaded } = models[arch];
+  const { code, stdout, stderr } = await runCli('train', '--model', dir, '--triplets', triplets, '--out', join(root, out), ...PLAIN, ...extra);
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  const saved = await loadModel(createFolderSource(join(root, out, 'model')));
+  const start = startingPoint(loaded);
+  const updates: ModelParams = {};
+  for (const [name, tensor] of saved.params) updates[name] = Float64Array.from(tensor.data, (x, i) => x - start[name][i]);
+  const step = stdout.trim().split('\n').map((line) => JSON.parse(line)).find((event) => event.event === 'step');
+  return { updates, start, step };
+}
+
+/** Every parameter's update equals -lr x scale x the gradient, and the update is far above fp32 rounding. */
+function expectUpdates(updates: ModelParams, grads: ModelParams, scale: number, what: string): void {
+  let largest = 0;
+  for (const [name, update] of Object.entries(updates)) {
+    const expected = grads[name].map((g) => -LR * scale * g);
+    const tensorLargest = expected.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+    largest = Math.max(largest, tensorLargest);
+    // atol: the saved fp32 parameter minus its float64 start carries the rounding of a value of about 1, and an fp32
+    // gradient element that is a sum of cancelling terms is off by a small fraction of the tensor's largest one
+    expectClose(`${what}: update of ${name}`, update, expected, { rtol: 2e-3, atol: 3e-7 + 1e-3 * tensorLargest });
+  }
+  expect(largest, `${what}: the largest update`).toBeGreaterThan(1e-4);
+}
+
+describe('one optimiser step through the CLI against the float64 gradient', () => {
+  it.each(['bert', 'modernbert'])('%s: --optimizer sgd --batch 4 moves each weight by -lr x its gradient', async (arch) => {
+    const { loaded } = models[arch];
+    const { updates, start } = await cliUpdate(arch, `${arch}-sgd`, ['--batch', '4', '--max-grad-norm', '0']);
+    const [batch] = batchesOf(loaded, 4, 1);
+    expectUpdates(updates, spladeTrainingReference(loaded.config, start, batch, SETTINGS).grads, 1, `${arch} batch 4`);
+  });
+
+  it.each(['bert', 'modernbert'])('%s: --batch 2 --grad-accum 2 moves each weight by -lr x the mean of the micro-batch gradients', async (arch) => {
+    const { loaded } = models[arch];
+    const { updates, start } = await cliUpdate(arch, `${arch}-accum`, ['--batch', '2', '--grad-accum', '2', '--max-grad-norm', '0']);
+    const [first, second] = batchesOf(loaded, 2, 2).map((batch) => spladeTrainingReference(loaded.config, start, batch, SETTINGS).grads);
+    const mean = Object.fromEntries(Object.entries(first).map(([name, g]) => [name, g.map((x, i) => (x + second[name][i]) / 2)]));
+    expectUpdates(updates, mean, 1, `${arch} 2 x 2`);
+    // and the mean is not the one batch of four: the candidate pools and the FLOPS batches differ
+    const [whole] = batchesOf(loaded, 4, 1);
+    const wholeGrads = spladeTrainingReference(loaded.config, start, whole, SETTINGS).grads;
+    const name = 'layers.0.qkv.weight';
+    const gap = Math.max(...mean[name].map((g, i) => Math.abs(g - wholeGrads[name][i])));
+    expect(gap).toBeGreaterThan(1e-3 * Math.max(...wholeGrads[name].map(Math.abs)));
+  });
+
+  it('bert: --max-grad-norm clips the gradient to that global norm (the norm printed as gradNorm)', async () => {
+    const { loaded } = models.bert;
+    const maxNorm = 0.05;
+    const { updates, start, step } = await cliUpdate('bert', 'bert-clip', ['--batch', '4', '--max-grad-norm', String(maxNorm)]);
+    const [batch] = batchesOf(loaded, 4, 1);
+    const { grads } = spladeTrainingReference(loaded.config, start, batch, SETTINGS);
+    const { scale, norm } = gradientScale(Object.values(grads), maxNorm, 1);
+    expect(norm, 'the gradient is larger than the clip, so the test clips').toBeGreaterThan(2 * maxNorm);
+    expect(step.gradNorm / norm).toBeCloseTo(1, 4);
+    expectUpdates(updates, grads, scale, 'bert clipped');
+  });
+});
+
+describe('the float64 training reference', () => {
+  it.each(['bert', 'modernbert'])('%s: its gradient equals central finite differences of its loss', (arch) => {
+    const { loaded } = models[arch];
+    const params = startingPoint(loaded);
+    const [batch] = batchesOf(loaded, 2, 1);
+    const loss = () => spladeTrainingReference(loaded.config, params, batch, SETTINGS).total;
+    const { grads } = spladeTrainingReference(loaded.config, params, batch, SETTINGS);
+    const random = new Random(3);
+    const eps = 1e-6;
+    for (const name of Object.keys(grads)) {
+      if (!grads[name].some((g) => g !== 0)) continue; // e.g. unused position rows
+      for (let sample = 0; sample < 3; sample++) {
+        const i = random.int(params[name].length);
+        const saved = params[name][i];
+        params[name][i] = saved + eps;
+        const plus = loss();
+        params[name][i] = saved - eps;
+        const minus = loss();
+        params[name][i] = saved;
+        const numeric = (plus - minus) / (2 * eps);
+        expect(Math.abs(numeric - grads[name][i]), `${arch} ${name}[${i}]: numeric ${numeric}, analytic ${grads[name][i]}`).toBeLessThan(1e-6 + 1e-4 * Math.abs(numeric));
+      }
+    }
+  });
+});
