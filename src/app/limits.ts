@@ -33,6 +33,7 @@ export const TRAIN_LIMITS = {
   temperature: { min: 0, max: Number.MAX_VALUE, exclusiveMin: true },
   /** Global gradient norm clipped to (0: no clipping). */
   maxGradNorm: { min: 0, max: Number.MAX_VALUE },
+  dropout: { min: 0, max: 0.99 },
   /** Micro-batches per step. */
   gradAccum: { min: 1, max: 4096, integer: true },
   /** Seeds are 32-bit. */

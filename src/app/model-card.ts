@@ -2,7 +2,8 @@
 // backbone, the k its head was divided by, the whole recipe, the data fingerprint, the steps, results and usage.
 import type { DataFingerprint } from '../train/checkpoint.ts';
 import { describeOptimizer } from '../train/optimizer-settings.ts';
-import { microBatches, type TrainingRecipe } from '../train/trainer.ts';
+import { describeDropout, microBatches } from '../train/recipe-facts.ts';
+import type { TrainingRecipe } from '../train/trainer.ts';
 
 /** One evaluated set and its measures (trec_eval names: ndcg_cut_10, recip_rank_10, recall_1000, ...). */
 export interface CardEvaluation {
@@ -118,18 +119,25 @@ function recipeSection(info: ModelCardInfo): string[] {
   const { schedule, optimizer: o } = recipe;
   const B = recipe.batchSize;
   const warmup = Math.ceil(schedule.warmupRatio * schedule.totalSteps);
-  const ramp = Math.max(1, Math.floor(schedule.totalSteps / 3));
-  const epochs = data && data.triplets > 0 ? ` (${((steps * B) / data.triplets).toFixed(3)} epochs of the data)` : '';
+  const rampRatio = recipe.flopsRampRatio ?? 1 / 3;
+  const ramp = Math.max(1, Math.floor(schedule.totalSteps * rampRatio));
+  const accum = microBatches(recipe);
+  const epochs = data && data.triplets > 0 ? ` (${((steps * B * accum) / data.triplets).toFixed(3)} epochs of the data)` : '';
+  const lambdaRamp =
+    rampRatio === 0
+      ? 'at full weight from the first step (no ramp)'
+      : `each ramped as lambda(t) = lambda * min(1, t / ${ramp})^2 (quadratic over ${rampRatio === 1 / 3 ? 'the first third' : `a fraction ${rampRatio}`} of the steps; t counts from 0)`;
   const rows: [string, string][] = [
     ['steps trained', `${steps} of ${schedule.totalSteps}${epochs}`],
     ['batch', `${B} triplets per step (query, positive, negative); every query is scored against all ${2 * B} documents of the batch`],
     ['lengths', `queries ${recipe.queryLength} tokens, documents ${recipe.documentLength} tokens (special tokens included; longer texts truncated)`],
     ['optimiser', `${describeOptimizer(o)}; ${recipe.maxGradNorm ? `gradients clipped to a global L2 norm of ${recipe.maxGradNorm}` : 'no gradient clipping'}`],
-    ...(microBatches(recipe) > 1 ? [['accumulation', `${microBatches(recipe)} micro-batches of ${B} per step, gradients averaged (each its own candidate pool and FLOPS batch)`] as [string, string]] : []),
+    ...(accum > 1 ? [['accumulation', `${accum} micro-batches of ${B} per step, gradients averaged (each its own candidate pool and FLOPS batch)`] as [string, string]] : []),
+    ['dropout', describeDropout(recipe)],
     ['learning rate', `peak ${formatNumber(schedule.peakLr)}, linear warm-up over ${warmup} step${warmup === 1 ? '' : 's'} (ratio ${schedule.warmupRatio}, rounded up), then linear decay to 0 at step ${schedule.totalSteps}`],
     ['ranking loss', `in-batch contrastive loss with temperature tau = ${recipe.tau} (sentence-transformers' SparseMultipleNegativesRankingLoss with scale ${formatNumber(1 / recipe.tau)})`],
     ['FLOPS regulariser', `sum over the vocabulary of (mean over the batch of the weights)^2, for the ${B} queries and for the ${2 * B} documents (positives and negatives together)`],
-    ['lambdas', `lambda_q = ${formatNumber(recipe.lambdaQueries)}, lambda_d = ${formatNumber(recipe.lambdaDocuments)}, each ramped as lambda(t) = lambda * min(1, t / ${ramp})^2 (quadratic over the first third of the steps; t counts from 0)`],
+    ['lambdas', `lambda_q = ${formatNumber(recipe.lambdaQueries)}, lambda_d = ${formatNumber(recipe.lambdaDocuments)}, ${lambdaRamp}`],
     ['total loss', 'L = L_rank + lambda_q(t) FLOPS(queries) + lambda_d(t) FLOPS(documents)'],
     ['precision', 'fp32 (WebGPU kernels written for splade-lab, forward and backward)'],
     ['data order', `a seeded shuffle per epoch (seed ${info.seed})`],

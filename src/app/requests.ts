@@ -40,6 +40,8 @@ export interface TrainRequest {
   maxGradNorm?: number;
   /** Micro-batches of `batchSize` per step, gradients averaged: N-GPU data parallelism (default 1). */
   gradAccum?: number;
+  /** Every dropout probability of the backbone set to this (default: the backbone's config.json's; 0: none). */
+  dropout?: number;
   lambdaQueries?: number;
   lambdaDocuments?: number;
   /** Seeds the data order (default 1). */
@@ -86,7 +88,7 @@ export function planTraining(request: TrainRequest, triplets: number): TrainPlan
   const optimizer = request.optimizer ?? 'adamw';
   if (!OPTIMIZER_NAMES.includes(optimizer)) throw new InvalidRequestError(`Unknown optimiser "${optimizer}"; the optimisers are ${OPTIMIZER_NAMES.join(', ')}`);
   const weightDecay = request.weightDecay === undefined ? PAPER_ADAMW.weightDecay : checkRange(request.weightDecay, L.weightDecay, 'The weight decay');
-  const { maxGradNorm: paperMaxGradNorm, ...base } = paperRecipe(steps, batchSize, {
+  const { maxGradNorm: paperMaxGradNorm, dropout: _paperDropout, ...base } = paperRecipe(steps, batchSize, {
     queryLength: checkRange(request.queryLength, L.queryLength, 'The query length'),
     documentLength: checkRange(request.documentLength, L.documentLength, 'The document length'),
     peakLr: request.peakLr === undefined ? undefined : checkRange(request.peakLr, L.peakLr, 'The learning rate'),
@@ -103,6 +105,7 @@ export function planTraining(request: TrainRequest, triplets: number): TrainPlan
     ...(request.shuffle === false ? { dataOrder: 'file' as const } : {}),
     ...(gradAccum > 1 ? { gradAccum } : {}),
     ...(maxGradNorm > 0 ? { maxGradNorm } : {}),
+    ...dropoutField(request.dropout),
     ...(request.flopsRampRatio !== undefined ? { flopsRampRatio: checkRange(request.flopsRampRatio, L.ratio, 'The FLOPS ramp ratio') } : {}),
   };
   const reportEvery =
@@ -122,6 +125,13 @@ export function planTraining(request: TrainRequest, triplets: number): TrainPlan
     },
     stopOn: request.stopOnAlarm ? ALARM_RULES.filter((rule) => !ignored.includes(rule)) : [],
   };
+}
+
+/** The recipe's dropout: the config's unless a rate is given; a rate of 0 leaves the field out (no dropout). */
+function dropoutField(rate: number | undefined): Pick<TrainingRecipe, 'dropout'> {
+  if (rate === undefined) return { dropout: 'config' };
+  const checked = checkRange(rate, TRAIN_LIMITS.dropout, 'The dropout probability');
+  return checked > 0 ? { dropout: checked } : {};
 }
 
 /** The request that continues a saved run exactly: its own recipe, k and seed (and what `watch` says of probes and alarms). */
@@ -147,6 +157,7 @@ export function requestFromRecipe(
     temperature: recipe.tau,
     maxGradNorm: recipe.maxGradNorm ?? 0,
     gradAccum: recipe.gradAccum,
+    dropout: recipe.dropout === 'config' ? undefined : (recipe.dropout ?? 0),
     lambdaQueries: recipe.lambdaQueries,
     lambdaDocuments: recipe.lambdaDocuments,
     shuffle: recipe.dataOrder !== 'file',

@@ -13,7 +13,7 @@ import type { ProbeSnapshot, ProbeText } from '../app/training-probes.ts';
 import { trainRun } from '../app/train-run.ts';
 import { readTrainingData } from '../app/training-data.ts';
 import { describeOptimizer } from '../train/optimizer-settings.ts';
-import { microBatches } from '../train/trainer.ts';
+import { describeDropout, microBatches } from '../train/recipe-facts.ts';
 import { UsageError, type Args, type Command } from './command.ts';
 
 function reportLine(r: StepReport): string {
@@ -64,6 +64,7 @@ function requestFrom(args: Args): TrainRequest {
     maxGradNorm: args.number('max-grad-norm'),
     gradAccum: args.number('grad-accum'),
     temperature: args.number('temperature'),
+    dropout: args.number('dropout'),
     flopsRampRatio: args.number('flops-ramp-ratio'),
     lambdaQueries: args.number('lambda-q'),
     lambdaDocuments: args.number('lambda-d'),
@@ -99,6 +100,7 @@ export const trainCommand: Command = {
       'warmup-ratio': { value: 'R', help: 'fraction of the steps of linear learning-rate warm-up', default: '0.1' },
       'weight-decay': { value: 'W', help: 'weight decay, not on biases and LayerNorms (the Trainer\'s rule; decoupled for AdamW)', default: '0' },
       'max-grad-norm': { value: 'N', help: 'clip the averaged gradient to this global L2 norm (0: no clipping)', default: '1' },
+      dropout: { value: 'P', help: "every dropout probability of the backbone set to P while training (default: its config.json's; 0: none)" },
       temperature: { value: 'T', help: 'temperature of the contrastive loss (scores divided by T)', default: '1' },
       'lambda-q': { value: 'L', help: 'FLOPS weight of the queries (quadratic ramp, see --flops-ramp-ratio)', default: '5e-2' },
       'lambda-d': { value: 'L', help: 'FLOPS weight of the documents', default: '3e-3' },
@@ -149,7 +151,8 @@ export const trainCommand: Command = {
               `lengths ${recipe.queryLength}/${recipe.documentLength}, head divided by k = ${k}, peak lr ${schedule.peakLr} ` +
               `(warm-up ${schedule.warmupRatio}), lambda_q ${recipe.lambdaQueries}, lambda_d ${recipe.lambdaDocuments} ` +
               `(${ramp === 0 ? 'no ramp' : `quadratic ramp over ${ramp === 1 / 3 ? 'a third' : `${ramp} of the steps`}`}), temperature ${recipe.tau}\n` +
-              `  ${describeOptimizer(recipe.optimizer)}; ${recipe.maxGradNorm ? `gradients clipped to a global norm of ${recipe.maxGradNorm}` : 'no gradient clipping'}` +
+              `  ${describeOptimizer(recipe.optimizer)}; ${recipe.maxGradNorm ? `gradients clipped to a global norm of ${recipe.maxGradNorm}` : 'no gradient clipping'}; ` +
+              `${describeDropout(recipe, loaded.model?.config)}` +
               `${recipe.dataOrder === 'file' ? '; triplets in file order' : ''}`,
           );
           for (const note of loaded.model?.notes ?? []) emit({ event: 'note', note }, `  note: ${note}`);

@@ -2,6 +2,7 @@
 // with the batched matmuls of src/kernels/matmul.ts: qkv (B, T, 3d) -> context (B, T, d), forward and backward.
 import source from '../../shaders/attention.wgsl?raw';
 import { f32Bits, type GpuContext, type KernelSpec } from '../gpu/context.ts';
+import type { DropoutSite } from './dropout.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { checkDims, checkPowerOfTwo, defaultRowWorkgroup, expectDistinct, expectOperand, grid } from './layer-common.ts';
 import { Matmul } from './matmul.ts';
@@ -202,6 +203,8 @@ export interface AttentionForwardArgs {
   qkv: Tensor; // (B, T, 3d): q | k | v along the last dim
   mask: Tensor; // (B, T) u32 or f32: non-zero word = real token
   state: AttentionState; // this layer's saved activations, overwritten
+  /** Dropout on the probabilities (needs recomputeProbs: backward recomputes the undropped ones). */
+  dropout?: DropoutSite | null;
 }
 
 export interface AttentionBackwardArgs {
@@ -209,6 +212,8 @@ export interface AttentionBackwardArgs {
   dqkv: Tensor;
   dout: Tensor; // (B, T, d)
   state: AttentionState; // forward's
+  /** The forward's dropout site, with the forward's key. */
+  dropout?: DropoutSite | null;
 }
 
 export interface AttentionOptions {
@@ -232,8 +237,7 @@ export interface AttentionOptions {
 /**
  * Multi-head self-attention on a fused qkv (B, T, 3d), q | k | v along the last dim as transformers lays out a fused
  * projection, built once per (B, T, NH, hd, window, theta): split heads, rotary on q and k, scores = q·kᵀ (batched
- * matmul), masked scaled softmax, context = probs·v, merge heads. Dropout is not applied (training without attention
- * dropout). The instance owns the backward's scratch gradients (shared by every layer using it); the per-layer
+ * matmul), masked scaled softmax, optional dropout on the probabilities, context = probs·v, merge heads. The instance owns the backward's scratch gradients (shared by every layer using it); the per-layer
  * activations live in an AttentionState.
  *
  * forward overwrites out and the state; backward overwrites dqkv (adds into it with `accumulate`). It has no
@@ -283,7 +287,7 @@ export class Attention {
   }
 
   /** out (B, T, d) = attention of qkv (B, T, 3d) under mask (B, T) (u32 or f32, non-zero = real token). */
-  forward(encoder: GPUCommandEncoder, { out, qkv, mask, state }: AttentionForwardArgs): void {
+  forward(encoder: GPUCommandEncoder, { out, qkv, mask, state, dropout }: AttentionForwardArgs): void {
     const { B, T, NH, hd } = this.dims;
     expectOperand(this.label, 'out', out, [B, T, NH * hd]);
     expectOperand(this.label, 'qkv', qkv, [B, T, 3 * NH * hd]);
@@ -296,13 +300,17 @@ export class Attention {
     }
     this.scoresMatmul.record(encoder, { a: state.q, b: state.k, out: state.probs });
     this.softmax.forward(encoder, { scores: state.probs, mask });
+    if (dropout) {
+      if (!this.sharedProbs) throw new Error(`${this.label}: dropout on the probabilities needs recomputeProbs (backward recomputes the undropped ones)`);
+      dropout.inPlace(encoder, state.probs);
+    }
     this.headsMatmul.record(encoder, { a: state.probs, b: state.v, out: state.context });
     this.contextPermute.merge(encoder, { tokens: out, heads: state.context, section: 0 });
     state.mask = mask;
   }
 
   /** dqkv (B, T, 3d) = (or += with `accumulate`) the gradient of qkv given dout (B, T, d) and forward's state. */
-  backward(encoder: GPUCommandEncoder, { dqkv, dout, state }: AttentionBackwardArgs): void {
+  backward(encoder: GPUCommandEncoder, { dqkv, dout, state, dropout }: AttentionBackwardArgs): void {
     const { B, T, NH, hd } = this.dims;
     const { dq, dk, dv, dcontext, dscores } = this.scratch;
     expectOperand(this.label, 'dqkv', dqkv, [B, T, 3 * NH * hd]);
@@ -314,8 +322,17 @@ export class Attention {
     }
     this.contextPermute.split(encoder, { heads: dcontext, tokens: dout, section: 0 });
     this.scoresMatmul.record(encoder, { a: dcontext, b: state.v, out: dscores }); // dprobs = dcontext·vᵀ
-    this.transposedMatmul.record(encoder, { a: state.probs, b: dcontext, out: dv }); // dv = probsᵀ·dcontext
-    this.softmax.backward(encoder, { dscores, probs: state.probs });
+    if (dropout) {
+      // probs holds the undropped p here (recomputed): d p = dropout(d dropped); the softmax backward reads p; then
+      // p becomes the dropped probabilities forward multiplied v by, for dv
+      dropout.inPlace(encoder, dscores);
+      this.softmax.backward(encoder, { dscores, probs: state.probs });
+      dropout.inPlace(encoder, state.probs);
+      this.transposedMatmul.record(encoder, { a: state.probs, b: dcontext, out: dv }); // dv = droppedᵀ·dcontext
+    } else {
+      this.transposedMatmul.record(encoder, { a: state.probs, b: dcontext, out: dv }); // dv = probsᵀ·dcontext
+      this.softmax.backward(encoder, { dscores, probs: state.probs });
+    }
     this.headsMatmul.record(encoder, { a: dscores, b: state.k, out: dq }); // dq = dscores·k
     this.transposedMatmul.record(encoder, { a: dscores, b: state.q, out: dk }); // dk = dscoresᵀ·q
     if (this.rotary) {

@@ -58,6 +58,27 @@ export interface ModelConfig {
   /** DistilBERT's fixed sinusoidal position table (`sinusoidal_pos_embds`): stored, but not trained by transformers. */
   sinusoidalPositions: boolean;
   modernBert: ModernBertOptions | null;
+  /** Dropout probabilities the config gives, applied while training (never when encoding). */
+  dropout: DropoutRates;
+}
+
+/**
+ * Where transformers applies dropout in these encoders, and with which probability from config.json. BERT and
+ * RoBERTa: hidden_dropout_prob after the embeddings' LayerNorm and on both residual branches, attention_probs_dropout_prob
+ * on the attention probabilities. DistilBERT: dropout after the embeddings and on the MLP branch (none on the
+ * attention output), attention_dropout on the probabilities. ModernBERT: embedding_dropout, attention_dropout (the
+ * probabilities and the attention output), mlp_dropout (on the GeGLU activation, before Wo).
+ */
+export interface DropoutRates {
+  embeddings: number;
+  attentionProbs: number;
+  attentionOutput: number;
+  mlp: number;
+}
+
+/** Every rate set to `rate` (a run's --dropout override; 0 turns dropout off). */
+export function uniformDropout(rate: number): DropoutRates {
+  return { embeddings: rate, attentionProbs: rate, attentionOutput: rate, mlp: rate };
 }
 
 const SUPPORTED_ARCHITECTURES = [
@@ -212,7 +233,18 @@ function parseBertLike(r: Reader, architecture: 'bert' | 'roberta'): Parsed {
     mlp: 'gelu',
     sinusoidalPositions: false,
     modernBert: null,
+    dropout: (() => {
+      const hiddenRate = dropoutRate(r, 'hidden_dropout_prob', 0.1);
+      return { embeddings: hiddenRate, attentionProbs: dropoutRate(r, 'attention_probs_dropout_prob', 0.1), attentionOutput: hiddenRate, mlp: hiddenRate };
+    })(),
   };
+}
+
+/** A dropout probability of config.json: a number in [0, 1). */
+function dropoutRate(r: Reader, key: string, fallback: number): number {
+  const rate = r.number(key, fallback);
+  if (!(rate >= 0 && rate < 1)) r.fail(`"${key}" is ${rate}: a dropout probability must be at least 0 and below 1`);
+  return rate;
 }
 
 function parseDistilBert(r: Reader): Parsed {
@@ -241,6 +273,10 @@ function parseDistilBert(r: Reader): Parsed {
     mlp: 'gelu',
     sinusoidalPositions: r.bool('sinusoidal_pos_embds', false),
     modernBert: null,
+    dropout: (() => {
+      const hiddenRate = dropoutRate(r, 'dropout', 0.1);
+      return { embeddings: hiddenRate, attentionProbs: dropoutRate(r, 'attention_dropout', 0.1), attentionOutput: 0, mlp: hiddenRate };
+    })(),
   };
 }
 
@@ -282,6 +318,10 @@ function parseModernBert(r: Reader): Parsed {
       globalAttnEveryNLayers: everyN,
       layerKinds,
     },
+    dropout: (() => {
+      const attention = dropoutRate(r, 'attention_dropout', 0);
+      return { embeddings: dropoutRate(r, 'embedding_dropout', 0), attentionProbs: attention, attentionOutput: attention, mlp: dropoutRate(r, 'mlp_dropout', 0) };
+    })(),
   };
 }
 

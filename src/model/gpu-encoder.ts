@@ -1,13 +1,26 @@
 // The whole encoder + MLM head transform on the GPU for one (B, T): ids -> headHidden (B, T, d), and back into the
-// GpuModel's gradients. Mirrors src/model/reference/encoder.ts layer for layer. No dropout (training runs without it).
+// GpuModel's gradients. Mirrors src/model/reference/encoder.ts layer for layer; dropout only in a training pass.
 import type { GpuContext } from '../gpu/context.ts';
 import type { DType, Tensor } from '../gpu/tensor.ts';
 import { Add, Geglu, Gelu } from '../kernels/activations.ts';
 import { Attention, type AttentionDims } from '../kernels/attention.ts';
+import { DropoutSite } from '../kernels/dropout.ts';
+import { dropoutKey } from '../kernels/reference/dropout.ts';
 import { LayerNorm } from '../kernels/layernorm.ts';
-import type { ModelConfig } from './config.ts';
+import { uniformDropout, type DropoutRates, type ModelConfig } from './config.ts';
+import { dropoutSiteId, planDropoutSites } from './dropout-sites.ts';
 import { GpuEmbeddings } from './gpu/embeddings.ts';
-import { GpuLayer, recordNormBackward, recordNormForward, type Allocate, type BackwardScratch, type GpuAffine, type LayerKernels, type NormState } from './gpu/layers.ts';
+import {
+  GpuLayer,
+  recordNormBackward,
+  recordNormForward,
+  type Allocate,
+  type BackwardScratch,
+  type GpuAffine,
+  type LayerDropout,
+  type LayerKernels,
+  type NormState,
+} from './gpu/layers.ts';
 import { GpuLinear } from './gpu/linear.ts';
 import type { GpuModel } from './gpu-model.ts';
 import { P } from './layout.ts';
@@ -41,8 +54,22 @@ export class GpuEncoderPass {
   private readonly headDense: GpuLinear; // (N, d) -> (N, d)
   private readonly headGelu: Gelu; // N·d elements
   private readonly scratch: BackwardScratch;
+  /** Dropout after the embeddings' norm (null: none). */
+  private readonly embeddingDropout: DropoutSite | null;
+  /** Every dropout site of the pass, with its number in planDropoutSites (what its mask's key is drawn under). */
+  private readonly dropoutSites: { site: DropoutSite; number: number }[] = [];
 
-  constructor(readonly model: GpuModel, readonly B: number, readonly T: number, readonly label: string) {
+  /**
+   * `dropout`: the rates of a training pass (none: no dropout, as encoding); `stream` (DROPOUT_STREAMS) keeps this
+   * pass's masks apart from another's.
+   */
+  constructor(
+    readonly model: GpuModel,
+    readonly B: number,
+    readonly T: number,
+    readonly label: string,
+    private readonly options: { dropout?: DropoutRates; stream?: number } = {},
+  ) {
     const { config, ctx } = model;
     this.config = config;
     this.ctx = ctx;
@@ -83,6 +110,15 @@ export class GpuEncoderPass {
     this.mask = alloc('mask', [B, T], 'u32'); // (B, T)
     this.embeddings = new GpuEmbeddings(model, B, T, label, alloc);
     this.embeddingNorm = norm('embedding norm');
+    const rates = options.dropout ?? uniformDropout(0);
+    const plan = planDropoutSites(L, rates);
+    const site = (number: number | null, rate: number, n: number, what: string): DropoutSite | null => {
+      if (number === null) return null;
+      const dropout = new DropoutSite(ctx, n, rate, `${label} ${what}`);
+      this.dropoutSites.push({ site: dropout, number });
+      return dropout;
+    };
+    this.embeddingDropout = site(plan.embeddings, rates.embeddings, N * d, 'embedding dropout');
 
     const normOptions = { bias: config.normBias, eps: config.normEps };
     const dims: AttentionDims = { B, T, NH, hd };
@@ -111,8 +147,15 @@ export class GpuEncoderPass {
     this.layers = [];
     const attentionBuffers = new Map<GPUBuffer, number>(); // shared probability buffers counted once
     let x = this.embeddingNorm.out;
+    const postNorm = config.structure === 'post-norm';
     for (let i = 0; i < L; i++) {
-      const layer = new GpuLayer(model, i, x, this.mask, this.kernels, alloc);
+      const sites = plan.layers[i];
+      const dropout: LayerDropout = {
+        probs: site(sites.probs, rates.attentionProbs, B * NH * T * T, `layer ${i} attention dropout`),
+        attnOut: site(sites.attnOut, rates.attentionOutput, N * d, `layer ${i} attention output dropout`),
+        mlp: site(sites.mlp, rates.mlp, postNorm ? N * d : N * I, `layer ${i} mlp dropout`),
+      };
+      const layer = new GpuLayer(model, i, x, this.mask, this.kernels, alloc, dropout);
       for (const t of layer.attentionTensors) attentionBuffers.set(t.buffer, t.byteLength);
       this.layers.push(layer);
       x = layer.out;
@@ -134,6 +177,7 @@ export class GpuEncoderPass {
       dcontext: alloc('d context', [N, d]), // (N, d)
       dmlpPre: alloc('d mlp pre', [N, mlpWidth]), // (N, I) or (N, 2I)
       dmlpAct: alloc('d mlp act', [N, I]), // (N, I)
+      ddropped: rates.attentionOutput > 0 || (postNorm && rates.mlp > 0) ? alloc('d through dropout', [N, d]) : null, // (N, d)
     };
     const attentionScratch = (4 * N * d + B * NH * T * T) * 4; // dq, dk, dv, dcontext (B, NH, T, hd); dscores (B, NH, T, T)
     for (const size of attentionBuffers.values()) bytes += size;
@@ -164,12 +208,19 @@ export class GpuEncoderPass {
     this.embeddings.setInputs(ids, tokenTypes);
   }
 
+  /** Draws this micro-batch's dropout masks: every site's key from the run's seed, the step and the micro-batch. */
+  setDropoutKeys(seed: number, step: number, microBatch: number): void {
+    const stream = this.options.stream ?? 0;
+    for (const { site, number } of this.dropoutSites) site.setKey(dropoutKey(seed, step, microBatch, dropoutSiteId(stream, number)));
+  }
+
   /** Records the forward pass: embeddings, layers, (final norm), MLM head transform into headHidden. */
   forward(encoder: GPUCommandEncoder): void {
     const { kernels: k } = this;
     const param = (name: (part: 'weight' | 'bias') => string) => this.affine((n) => this.model.param(n), name);
     this.embeddings.forward(encoder);
     recordNormForward(this.kernels.norm, encoder, this.embeddingNorm, this.embeddings.sum, param(P.embeddingNorm));
+    this.embeddingDropout?.inPlace(encoder, this.embeddingNorm.out);
     for (const layer of this.layers) layer.forward(encoder);
     if (this.finalNorm) recordNormForward(this.kernels.norm, encoder, this.finalNorm, this.layers[this.layers.length - 1].out, param(P.finalNorm));
     this.headDense.forward(encoder, { out: this.headPre, inp: this.lastHidden, ...param(P.headDense) });
@@ -213,6 +264,7 @@ export class GpuEncoderPass {
     }
     for (let i = this.layers.length - 1; i >= 0; i--) this.layers[i].backward(encoder, s);
     const e = this.embeddingNorm;
+    this.embeddingDropout?.inPlace(encoder, s.g0); // d(embedding norm output) through the embeddings' dropout
     recordNormBackward(this.kernels.norm, encoder, { dinp: s.g1, dout: s.g0, inp: this.embeddings.sum, state: e, norm: param(P.embeddingNorm), dnorm: dparam(P.embeddingNorm) });
     this.embeddings.backward(encoder, s.g1);
     this.ctx.clear(encoder, this.dheadHidden);

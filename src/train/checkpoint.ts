@@ -95,7 +95,7 @@ export async function captureTrainingState(
 /** A fresh model and trainer from a checkpoint, as a new process would build them. */
 export function restoreTrainer(ctx: GpuContext, state: TrainingState, where = 'checkpoint'): SpladeTrainer {
   const config = parseModelConfig(state.config, { source: `${where}/${STATE} config` });
-  const trainer = new SpladeTrainer(ctx, GpuModel.upload(ctx, config, state.params), state.recipe);
+  const trainer = new SpladeTrainer(ctx, GpuModel.upload(ctx, config, state.params), state.recipe, state.seed);
   trainer.restoreState(state.t, state.optimizer);
   return trainer;
 }
@@ -170,6 +170,10 @@ function parseState(file: string, bytes: Uint8Array): Json {
   }
   if (optimizer !== 'sgd') expectNumbers(file, json, ADAMW_NUMBERS);
   expectNumbers(file, json, OPTIONAL_NUMBERS.filter((path) => recipe[path.slice('recipe.'.length)] !== undefined));
+  const dropout = recipe.dropout;
+  if (dropout !== undefined && dropout !== 'config' && !(typeof dropout === 'number' && dropout >= 0 && dropout < 1)) {
+    throw new CheckpointCorruptError(file, `"recipe.dropout" is ${JSON.stringify(dropout)}, expected "config" or a probability below 1`);
+  }
   if (!isObject(json.config)) throw new CheckpointCorruptError(file, '"config" is not the backbone\'s config.json object');
   if (!isObject(json.data) || typeof json.data.name !== 'string') throw new CheckpointCorruptError(file, '"data.name" is missing');
   if (!isObject(json.files)) throw new CheckpointCorruptError(file, '"files" (sizes and CRC-32 of the tensor files) is missing');

@@ -3,7 +3,9 @@
 import { contrastiveLossBackward, contrastiveLossForward } from '../kernels/reference/contrastive-loss.ts';
 import { flopsLossBackward, flopsLossForward } from '../kernels/reference/flops-loss.ts';
 import { sparseScoresBackward, sparseScoresForward } from '../kernels/reference/sparse-scores.ts';
-import type { ModelConfig } from '../model/config.ts';
+import { dropoutKey } from '../kernels/reference/dropout.ts';
+import type { DropoutRates, ModelConfig } from '../model/config.ts';
+import { DROPOUT_STREAMS, dropoutSiteId } from '../model/dropout-sites.ts';
 import { zerosLike, type ModelParams } from '../model/layout.ts';
 import { spladeBackward, spladeForward } from '../model/reference/splade.ts';
 import type { TripletBatch } from './trainer.ts';
@@ -15,6 +17,8 @@ export interface TrainingReferenceSettings {
   tau: number;
   lambdaQueries: number;
   lambdaDocuments: number;
+  /** Dropout as the trainer draws it: the rates, the run's seed, the step and the micro-batch (absent: none). */
+  dropout?: { rates: DropoutRates; seed: number; step: number; microBatch: number };
 }
 
 export interface TrainingReferenceResult {
@@ -41,8 +45,12 @@ export function spladeTrainingReference(
   if (!Number.isInteger(B) || batch.documentIds.length !== N * Td) {
     throw new RangeError(`batch of ${batch.queryIds.length} query and ${batch.documentIds.length} document ids does not fit lengths ${Tq} and ${Td}`);
   }
-  const queries = spladeForward(config, params, { ids: batch.queryIds, mask: batch.queryMask, B, T: Tq });
-  const documents = spladeForward(config, params, { ids: batch.documentIds, mask: batch.documentMask, B: N, T: Td });
+  const dropout = (stream: number) => {
+    const d = settings.dropout;
+    return d && { rates: d.rates, key: (site: number) => dropoutKey(d.seed, d.step, d.microBatch, dropoutSiteId(stream, site)) };
+  };
+  const queries = spladeForward(config, params, { ids: batch.queryIds, mask: batch.queryMask, B, T: Tq, dropout: dropout(DROPOUT_STREAMS.queries) });
+  const documents = spladeForward(config, params, { ids: batch.documentIds, mask: batch.documentMask, B: N, T: Td, dropout: dropout(DROPOUT_STREAMS.documents) });
   const scores = sparseScoresForward(queries.pooled, documents.pooled, B, N, V);
   const rank = contrastiveLossForward(scores, B, N, tau);
   const flopsQueries = flopsLossForward(queries.pooled, B, V);

@@ -4,11 +4,13 @@ import type { AdamWState } from '../kernels/adamw.ts';
 import { FiniteMonitor, type HealthReport } from '../kernels/finite-check.ts';
 import { GradientScale } from '../kernels/grad-norm.ts';
 import { GpuEncoderPass } from '../model/gpu-encoder.ts';
+import { DROPOUT_STREAMS } from '../model/dropout-sites.ts';
 import type { GpuModel } from '../model/gpu-model.ts';
 import type { StepLosses } from './head-only-trainer.ts';
 import { createOptimizer, type StepOptimizer } from './optimizer.ts';
 import type { AdamWSettings, OptimizerSettings } from './optimizer-settings.ts';
-import { flopsWeight, learningRate, type LinearSchedule } from './schedule.ts';
+import { flopsWeightsAt, microBatches, trainingDropout } from './recipe-facts.ts';
+import { learningRate, type LinearSchedule } from './schedule.ts';
 import { LOSS_PART_NAMES, SpladeObjective, type BatchStats } from './splade-objective.ts';
 
 /**
@@ -35,6 +37,8 @@ export interface TrainingRecipe {
   maxGradNorm?: number;
   /** Fraction of the steps over which the FLOPS weights ramp up quadratically; absent: a third; 0: none. */
   flopsRampRatio?: number;
+  /** 'config': the backbone's dropout probabilities; a number: every one set to it; absent: none (older runs). */
+  dropout?: 'config' | number;
 }
 
 /**
@@ -62,21 +66,7 @@ export function paperRecipe(totalSteps: number, batchSize = 64, overrides: Recip
     lambdaDocuments: 3e-3,
     tau: 1,
     maxGradNorm: 1,
-  };
-}
-
-/** Micro-batches per step of a recipe. */
-export function microBatches(recipe: TrainingRecipe): number {
-  return recipe.gradAccum ?? 1;
-}
-
-/** The FLOPS weights of step t (0-based) after the recipe's ramp. */
-export function flopsWeightsAt(recipe: TrainingRecipe, t: number): { lambdaQueries: number; lambdaDocuments: number } {
-  const { totalSteps } = recipe.schedule;
-  const ramp = recipe.flopsRampRatio;
-  return {
-    lambdaQueries: flopsWeight(recipe.lambdaQueries, t, totalSteps, ramp),
-    lambdaDocuments: flopsWeight(recipe.lambdaDocuments, t, totalSteps, ramp),
+    dropout: 'config',
   };
 }
 
@@ -116,11 +106,13 @@ export class SpladeTrainer {
   /** Steps taken so far. */
   t = 0;
 
-  constructor(private readonly ctx: GpuContext, readonly model: GpuModel, readonly recipe: TrainingRecipe) {
+  /** `seed`: the run's seed, which draws the dropout masks (with the step and the micro-batch). */
+  constructor(private readonly ctx: GpuContext, readonly model: GpuModel, readonly recipe: TrainingRecipe, private readonly seed = 0) {
     const { batchSize: B, queryLength: Tq, documentLength: Td } = recipe;
     const { hidden: d, vocabSize: V } = model.config;
-    this.queries = new GpuEncoderPass(model, B, Tq, 'queries');
-    this.documents = new GpuEncoderPass(model, 2 * B, Td, 'documents');
+    const dropout = trainingDropout(recipe, model.config);
+    this.queries = new GpuEncoderPass(model, B, Tq, 'queries', { dropout, stream: DROPOUT_STREAMS.queries });
+    this.documents = new GpuEncoderPass(model, 2 * B, Td, 'documents', { dropout, stream: DROPOUT_STREAMS.documents });
     this.objective = new SpladeObjective(ctx, { B, Tq, Td, d, V }, recipe.tau);
     const parameters = model.parameters();
     this.gradients = new GradientScale(ctx, parameters.map((p) => p.dparam));
@@ -183,6 +175,8 @@ export class SpladeTrainer {
     for (const [i, micro] of batches.entries()) {
       this.queries.setInputs(micro.queryIds, micro.queryMask);
       this.documents.setInputs(micro.documentIds, micro.documentMask);
+      this.queries.setDropoutKeys(this.seed, this.t, i);
+      this.documents.setDropoutKeys(this.seed, this.t, i);
       const encoder = this.ctx.encoder(n > 1 ? `training step ${this.t}, micro-batch ${i + 1} of ${n}` : `training step ${this.t}`);
       if (i === 0) model.zeroGrads(encoder);
       this.recordMicroBatch(encoder);

@@ -22,7 +22,8 @@ import {
 import type { StepLosses } from './head-only-trainer.ts';
 import { PAPER_FLOPS_BATCH, flopsAtBatch } from './flops-batch.ts';
 import { learningRate } from './schedule.ts';
-import { flopsWeightsAt, microBatches, SpladeTrainer, type TrainingRecipe, type TripletBatch } from './trainer.ts';
+import { flopsWeightsAt, microBatches } from './recipe-facts.ts';
+import { SpladeTrainer, type TrainingRecipe, type TripletBatch } from './trainer.ts';
 
 export interface Backbone {
   config: ModelConfig;
@@ -165,7 +166,7 @@ export async function runTraining(
   } else {
     const model = GpuModel.upload(ctx, backbone.config, backbone.params);
     await divideModelHead(ctx, model, k);
-    trainer = new SpladeTrainer(ctx, model, recipe);
+    trainer = new SpladeTrainer(ctx, model, recipe, seed);
   }
   const batches = new TripletBatches(data.triplets, backbone.tokenizer, recipe, seed, position);
   const total = recipe.schedule.totalSteps;

@@ -3,6 +3,7 @@
 // evaluations.
 import { LitElement, css, html, nothing } from 'lit';
 import { describeOptimizer } from '../train/optimizer-settings.ts';
+import { describeDropout, microBatches } from '../train/recipe-facts.ts';
 import type { RunRecord } from '../worker/api.ts';
 import { formatDuration, formatK, formatStat } from './format.ts';
 import { baseStyles, tableStyles } from './theme.ts';
@@ -22,7 +23,8 @@ function recipeRows(run: RunRecord): Row[] {
     ['schedule', `linear warm-up over ${Math.round(schedule.warmupRatio * 100)}% of ${schedule.totalSteps} steps, then linear decay`],
     ['optimiser', describeOptimizer(optimizer)],
     ['gradient clipping (global norm)', recipe.maxGradNorm ? recipe.maxGradNorm : 'none'],
-    ['micro-batches per step', recipe.gradAccum ?? 1],
+    ['micro-batches per step', microBatches(recipe)],
+    ['dropout', describeDropout(recipe)],
     ['λ_q / λ_d (after the quadratic ramp)', `${recipe.lambdaQueries} / ${recipe.lambdaDocuments}`],
     ['data order', recipe.dataOrder === 'file' ? 'file order every epoch' : 'a seeded shuffle per epoch'],
     ['temperature τ', recipe.tau],

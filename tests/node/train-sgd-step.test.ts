@@ -1,7 +1,8 @@
 // Issue 12's acceptance: one SGD step through `splade-lab train` moves every weight (encoder and head, head divided by
 // k = 2) by exactly -lr x its float64 reference gradient; with --batch 2 --grad-accum 2 on the same four triplets, by
 // -lr x the mean of the two micro-batches' gradients; with --max-grad-norm, by the clipped gradient. The reference
-// gradient itself is checked against central finite differences of the float64 loss.
+// gradient itself is checked against central finite differences of the float64 loss. With --dropout, the update
+// follows the float64 model under the very masks the GPU drew (the same counter-based mask and key).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { createFolderSource } from '../../src/io/file-source-node.ts';
 import { parseTriplets } from '../../src/io/triplets.ts';
 import { decoderWeightName, type ModelParams } from '../../src/model/layout.ts';
 import { loadModel, type LoadedModel } from '../../src/model/load-model.ts';
+import { uniformDropout } from '../../src/model/config.ts';
 import { toFloat64Params } from '../../src/model/weights.ts';
 import { gradientScale } from '../../src/kernels/reference/grad-norm.ts';
 import { TripletBatches } from '../../src/train/batches.ts';
@@ -96,14 +98,14 @@ function expectUpdates(updates: ModelParams, grads: ModelParams, scale: number, 
 describe('one optimiser step through the CLI against the float64 gradient', () => {
   it.each(['bert', 'modernbert'])('%s: --optimizer sgd --batch 4 moves each weight by -lr x its gradient', async (arch) => {
     const { loaded } = models[arch];
-    const { updates, start } = await cliUpdate(arch, `${arch}-sgd`, ['--batch', '4', '--max-grad-norm', '0']);
+    const { updates, start } = await cliUpdate(arch, `${arch}-sgd`, ['--batch', '4', '--max-grad-norm', '0', '--dropout', '0']);
     const [batch] = batchesOf(loaded, 4, 1);
     expectUpdates(updates, spladeTrainingReference(loaded.config, start, batch, SETTINGS).grads, 1, `${arch} batch 4`);
   });
 
   it.each(['bert', 'modernbert'])('%s: --batch 2 --grad-accum 2 moves each weight by -lr x the mean of the micro-batch gradients', async (arch) => {
     const { loaded } = models[arch];
-    const { updates, start } = await cliUpdate(arch, `${arch}-accum`, ['--batch', '2', '--grad-accum', '2', '--max-grad-norm', '0']);
+    const { updates, start } = await cliUpdate(arch, `${arch}-accum`, ['--batch', '2', '--grad-accum', '2', '--max-grad-norm', '0', '--dropout', '0']);
     const [first, second] = batchesOf(loaded, 2, 2).map((batch) => spladeTrainingReference(loaded.config, start, batch, SETTINGS).grads);
     const mean = Object.fromEntries(Object.entries(first).map(([name, g]) => [name, g.map((x, i) => (x + second[name][i]) / 2)]));
     expectUpdates(updates, mean, 1, `${arch} 2 x 2`);
@@ -115,10 +117,26 @@ describe('one optimiser step through the CLI against the float64 gradient', () =
     expect(gap).toBeGreaterThan(1e-3 * Math.max(...wholeGrads[name].map(Math.abs)));
   });
 
+  it.each(['bert', 'modernbert'])('%s: --dropout 0.2 with 2 x 2 accumulation: the update follows the float64 model under the same masks', async (arch) => {
+    const { loaded } = models[arch];
+    const { updates, start } = await cliUpdate(arch, `${arch}-dropout`, ['--batch', '2', '--grad-accum', '2', '--max-grad-norm', '0', '--dropout', '0.2']);
+    const rates = uniformDropout(0.2);
+    const grads = batchesOf(loaded, 2, 2).map(
+      (batch, microBatch) => spladeTrainingReference(loaded.config, start, batch, { ...SETTINGS, dropout: { rates, seed: 1, step: 0, microBatch } }).grads,
+    );
+    const mean = Object.fromEntries(Object.entries(grads[0]).map(([name, g]) => [name, g.map((x, i) => (x + grads[1][name][i]) / 2)]));
+    expectUpdates(updates, mean, 1, `${arch} dropout 0.2`);
+    // the masks matter: without them the update is another one
+    const plain = batchesOf(loaded, 2, 2).map((batch) => spladeTrainingReference(loaded.config, start, batch, SETTINGS).grads);
+    const name = 'layers.0.mlpOut.weight';
+    const gap = Math.max(...mean[name].map((g, i) => Math.abs(g - (plain[0][name][i] + plain[1][name][i]) / 2)));
+    expect(gap, name).toBeGreaterThan(1e-2 * Math.max(...mean[name].map(Math.abs)));
+  });
+
   it('bert: --max-grad-norm clips the gradient to that global norm (the norm printed as gradNorm)', async () => {
     const { loaded } = models.bert;
     const maxNorm = 0.05;
-    const { updates, start, step } = await cliUpdate('bert', 'bert-clip', ['--batch', '4', '--max-grad-norm', String(maxNorm)]);
+    const { updates, start, step } = await cliUpdate('bert', 'bert-clip', ['--batch', '4', '--max-grad-norm', String(maxNorm), '--dropout', '0']);
     const [batch] = batchesOf(loaded, 4, 1);
     const { grads } = spladeTrainingReference(loaded.config, start, batch, SETTINGS);
     const { scale, norm } = gradientScale(Object.values(grads), maxNorm, 1);
@@ -129,12 +147,18 @@ describe('one optimiser step through the CLI against the float64 gradient', () =
 });
 
 describe('the float64 training reference', () => {
-  it.each(['bert', 'modernbert'])('%s: its gradient equals central finite differences of its loss', (arch) => {
+  it.each([
+    ['bert', 0],
+    ['modernbert', 0],
+    ['bert', 0.3],
+    ['modernbert', 0.3],
+  ] as const)('%s, dropout %d: its gradient equals central finite differences of its loss (masks fixed)', (arch, rate) => {
     const { loaded } = models[arch];
     const params = startingPoint(loaded);
     const [batch] = batchesOf(loaded, 2, 1);
-    const loss = () => spladeTrainingReference(loaded.config, params, batch, SETTINGS).total;
-    const { grads } = spladeTrainingReference(loaded.config, params, batch, SETTINGS);
+    const settings = rate ? { ...SETTINGS, dropout: { rates: uniformDropout(rate), seed: 9, step: 4, microBatch: 1 } } : SETTINGS;
+    const loss = () => spladeTrainingReference(loaded.config, params, batch, settings).total;
+    const { grads } = spladeTrainingReference(loaded.config, params, batch, settings);
     const random = new Random(3);
     const eps = 1e-6;
     for (const name of Object.keys(grads)) {

@@ -18,6 +18,8 @@ export interface ProjectSummary {
   weightDecay: number;
   /** Global gradient norm clipped to (0: none). */
   maxGradNorm: number;
+  /** The run's dropout: the backbone's own probabilities, or one rate for all. */
+  dropout: 'config' | number;
   lambdaQueries: number;
   lambdaDocuments: number;
   seed: number;
@@ -102,6 +104,7 @@ export function projectReadme(s: ProjectSummary): string {
     '| total = rank + lambda_q(t) FLOPS(q) + lambda_d(t) FLOPS(d) | the Trainer sums SpladeLoss\'s parts (it logs the regularisers already multiplied by their current weights) |',
     `| AdamW 0.9/0.999/1e-8, weight decay ${s.weightDecay} on weights and embeddings (not biases and LayerNorms), peak lr ${s.peakLr}, linear warm-up ceil(0.1 T) then linear decay to 0 | \`optim="adamw_torch"\`, \`weight_decay\` (the Trainer leaves biases and LayerNorm weights out too), \`lr_scheduler_type="linear"\`, \`warmup_ratio=0.1\` (transformers rounds up too) |`,
     `| gradients clipped to a global L2 norm of ${s.maxGradNorm || 'none (0: off)'} | \`max_grad_norm\` (\`--max-grad-norm\` overrides it; 0 turns clipping off) |`,
+    `| dropout: ${s.dropout === 'config' ? "the backbone's config.json probabilities, on while training" : `every probability set to ${s.dropout}`} | the same, through \`config_args\` when the run set a rate; \`--no-dropout\` sets every one to 0 (dropout masks are random in both, so runs differ in their draws) |`,
     '',
     'The lambda ramp of sentence-transformers is the paper\'s and splade-lab\'s: quadratic from 0 over the first third of the ' +
       'steps (a third rounded down, at least 1), weight 0 at the first step. So are the learning-rate schedule and the losses: ' +
@@ -110,7 +113,6 @@ export function projectReadme(s: ProjectSummary): string {
     '## Where it differs from splade-lab, and why',
     '',
     '- **Precision**: bf16 mixed precision (fp32 master weights), as the paper trained; splade-lab trains in fp32. `--fp32` switches bf16 off.',
-    '- **Dropout**: the backbone\'s dropout is on while training (sentence-transformers\' default); splade-lab has none. `--no-dropout` sets every dropout probability of the config to 0.',
     `- **GPUs**: each GPU's ${s.batchSize} triplets form their own in-batch negatives and FLOPS batch (splade-lab's batch of ${s.batchSize}); gradients are averaged over the ${s.gpus} GPUs (${global} triplets per optimiser step).`,
     '- **Data order**: the Trainer\'s sampler, seeded with the same seed, not splade-lab\'s shuffle; the last partial batch of an epoch is dropped (splade-lab wraps into the next epoch). `check_step1.py` feeds splade-lab\'s first batch itself.',
     '- **Tokenization**: the transformers tokenizer of the same files, truncated to the query and document lengths as splade-lab does (`TripletCollator`); sentence-transformers\' own collator would use one length and strip texts.',

@@ -57,13 +57,13 @@ def divide_head(mlm: torch.nn.Module, k: float) -> bool:
     return tied
 
 
-def _dropout_off(ref: str, hub_args: dict) -> dict:
-    """config.json overrides that set every dropout probability of the backbone to 0."""
+def _dropout_overrides(ref: str, hub_args: dict, rate: float) -> dict:
+    """config.json overrides that set every dropout probability of the backbone to rate."""
     from transformers import AutoConfig
 
     config = AutoConfig.from_pretrained(ref, **hub_args)
     return {
-        key: 0.0
+        key: float(rate)
         for key, value in config.to_dict().items()
         if "dropout" in key and isinstance(value, (int, float)) and not isinstance(value, bool)
     }
@@ -75,7 +75,10 @@ def load_encoder(settings: dict = SETTINGS, no_dropout: bool = False) -> SparseE
     revision = settings["backbone"].get("revision")
     hub_args = {"revision": revision} if revision else {}
     ref = backbone_ref(settings)
-    config_args = dict(hub_args, **(_dropout_off(ref, hub_args) if no_dropout else {}))
+    # the run's dropout: "config" keeps the backbone's probabilities, a number replaces every one of them
+    rate = 0.0 if no_dropout else recipe.get("dropout", "config")
+    overrides = {} if rate == "config" else _dropout_overrides(ref, hub_args, rate)
+    config_args = dict(hub_args, **overrides)
     mlm = MLMTransformer(
         ref,
         max_seq_length=max(recipe["query_length"], recipe["document_length"]),
@@ -139,7 +142,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--allow-other-data", action="store_true", help="train on a TSV other than the handed-off one")
     parser.add_argument("--out", default=str(HERE / "output"), help="checkpoints in <out>/checkpoints, the model in <out>/final")
     parser.add_argument("--fp32", action="store_true", help="train in fp32 instead of bf16 mixed precision")
-    parser.add_argument("--no-dropout", action="store_true", help="turn the backbone's dropout off (splade-lab trains without)")
+    parser.add_argument("--no-dropout", action="store_true", help="turn the backbone's dropout off (whatever the splade-lab run used)")
     parser.add_argument(
         "--max-grad-norm", type=float, default=SETTINGS["recipe"]["max_grad_norm"],
         help="clip gradients to this global norm (default: splade-lab's run); 0 turns clipping off",

@@ -20,6 +20,9 @@ export interface AttentionMasking {
   halfWindow: number | null;
 }
 
+/** Dropout as a factor per flat index of the tensor it applies to (0: dropped, 1 / (1 - rate): kept), or none. */
+export type DropMask = ((index: number) => number) | null;
+
 function allowed(masking: AttentionMasking, b: number, T: number, i: number, j: number): boolean {
   if (!masking.mask[b * T + j]) return false;
   return masking.halfWindow === null || Math.abs(i - j) <= masking.halfWindow;
@@ -27,7 +30,8 @@ function allowed(masking: AttentionMasking, b: number, T: number, i: number, j: 
 
 /**
  * out (B, T, d): per head, softmax_j(q_i . k_j / sqrt(hd)) over the allowed keys, times v_j.
- * Writes probs (B, NH, T, T) (0 where not allowed) for the backward pass.
+ * Writes probs (B, NH, T, T) (0 where not allowed, before any dropout) for the backward pass. `drop`: dropout on the
+ * probabilities, by their flat (B, NH, T, T) index.
  */
 export function attentionForward(
   out: Float64Array,
@@ -35,6 +39,7 @@ export function attentionForward(
   qkv: Float64Array,
   shape: AttentionShape,
   masking: AttentionMasking,
+  drop: DropMask = null,
 ): void {
   const { B, T, NH, hd } = shape;
   const d = NH * hd;
@@ -69,20 +74,22 @@ export function attentionForward(
           probs[p + j] /= sum;
           if (probs[p + j] === 0) continue;
           const v = (b * T + j) * 3 * d + 2 * d + h * hd;
-          for (let c = 0; c < hd; c++) out[o + c] += probs[p + j] * qkv[v + c];
+          const weight = drop ? probs[p + j] * drop(p + j) : probs[p + j];
+          for (let c = 0; c < hd; c++) out[o + c] += weight * qkv[v + c];
         }
       }
     }
   }
 }
 
-/** Accumulates dqkv (B, T, 3d) from dout (B, T, d) using the saved probs (B, NH, T, T) and qkv. */
+/** Accumulates dqkv (B, T, 3d) from dout (B, T, d) using the saved probs (B, NH, T, T), qkv, and forward's `drop`. */
 export function attentionBackward(
   dqkv: Float64Array,
   dout: Float64Array,
   probs: Float64Array,
   qkv: Float64Array,
   shape: AttentionShape,
+  drop: DropMask = null,
 ): void {
   const { B, T, NH, hd } = shape;
   const d = NH * hd;
@@ -100,13 +107,14 @@ export function attentionBackward(
             continue;
           }
           const v = (b * T + j) * 3 * d + 2 * d + h * hd;
+          const factor = drop ? drop(p + j) : 1;
           let s = 0;
           for (let c = 0; c < hd; c++) {
             s += dout[o + c] * qkv[v + c];
-            dqkv[v + c] += probs[p + j] * dout[o + c];
+            dqkv[v + c] += probs[p + j] * factor * dout[o + c];
           }
-          dp[j] = s;
-          weighted += probs[p + j] * s;
+          dp[j] = s * factor;
+          weighted += probs[p + j] * dp[j];
         }
         const q = (b * T + i) * 3 * d + h * hd;
         for (let j = 0; j < T; j++) {

@@ -5,6 +5,7 @@
 import type { DType, Tensor } from '../../gpu/tensor.ts';
 import type { Add, Geglu, Gelu } from '../../kernels/activations.ts';
 import type { Attention, AttentionState } from '../../kernels/attention.ts';
+import type { DropoutSite } from '../../kernels/dropout.ts';
 import type { LayerNorm } from '../../kernels/layernorm.ts';
 import { P, hasAttnNorm, type Part } from '../layout.ts';
 import type { GpuModel } from '../gpu-model.ts';
@@ -36,6 +37,19 @@ export interface BackwardScratch {
   dcontext: Tensor; // (N, d)
   dmlpPre: Tensor; // (N, I) or (N, 2I)
   dmlpAct: Tensor; // (N, I)
+  /** (N, d): a residual branch's gradient through its dropout (only when a layer has hidden dropout). */
+  ddropped: Tensor | null;
+}
+
+/**
+ * A layer's dropout sites (null: none there): on the attention probabilities, on the attention output projection
+ * before the residual add, and on the MLP (post-norm: its output projection, before the residual add, as BERT and
+ * DistilBERT; pre-norm: its activation, before the output projection, as ModernBERT).
+ */
+export interface LayerDropout {
+  probs: DropoutSite | null;
+  attnOut: DropoutSite | null;
+  mlp: DropoutSite | null;
 }
 
 /** A norm's output and the statistics its backward reads. */
@@ -128,6 +142,7 @@ export class GpuLayer {
     private readonly mask: Tensor,
     private readonly k: LayerKernels,
     alloc: Allocate,
+    private readonly dropout: LayerDropout | null = null,
   ) {
     const { config } = model;
     const { hidden: d, intermediate: I } = config;
@@ -174,17 +189,21 @@ export class GpuLayer {
       attnIn = this.attnNorm.out;
     }
     k.qkv.forward(encoder, { out: this.qkv, inp: attnIn, ...p.qkv });
-    k.attention(this.index).forward(encoder, { out: this.context, qkv: this.qkv, mask: this.mask, state: this.state });
+    const drop = this.dropout;
+    k.attention(this.index).forward(encoder, { out: this.context, qkv: this.qkv, mask: this.mask, state: this.state, dropout: drop?.probs });
     k.attnOut.forward(encoder, { out: this.resid1, inp: this.context, ...p.attnOut });
+    drop?.attnOut?.inPlace(encoder, this.resid1);
     k.add.accumulate(encoder, { out: this.resid1, a: x });
     recordNormForward(this.k.norm, encoder, this.mid, this.resid1, this.postNorm ? p.attnOutNorm! : p.mlpNorm!);
     k.mlpIn.forward(encoder, { out: this.mlpPre, inp: this.mid.out, ...p.mlpIn });
     (k.geglu ?? k.gelu).forward(encoder, { out: this.mlpAct, inp: this.mlpPre });
     if (this.postNorm) {
       k.mlpOut.forward(encoder, { out: this.resid2!, inp: this.mlpAct, ...p.mlpOut });
+      drop?.mlp?.inPlace(encoder, this.resid2!);
       k.add.accumulate(encoder, { out: this.resid2!, a: this.mid.out });
       recordNormForward(this.k.norm, encoder, this.outNorm!, this.resid2!, p.mlpOutNorm!);
     } else {
+      drop?.mlp?.inPlace(encoder, this.mlpAct);
       k.mlpOut.forward(encoder, { out: this.out, inp: this.mlpAct, ...p.mlpOut });
       k.add.accumulate(encoder, { out: this.out, a: this.resid1 });
     }
@@ -221,7 +240,10 @@ export class GpuLayer {
   /** MLP backward from dout (N, d): parameter gradients added, dinp (N, d) = or += d(MLP input). */
   private mlpBackward(encoder: GPUCommandEncoder, s: BackwardScratch, dout: Tensor, dinp: Tensor, accumulate: boolean): void {
     const { k, p, d } = this;
-    k.mlpOut.backward(encoder, { dinp: s.dmlpAct, dweight: d.mlpOut.weight, dbias: d.mlpOut.bias, dout, inp: this.mlpAct, weight: p.mlpOut.weight, accumulateInput: false });
+    const site = this.dropout?.mlp ?? null;
+    const branch = this.postNorm ? this.throughDropout(encoder, site, dout, s) : dout;
+    k.mlpOut.backward(encoder, { dinp: s.dmlpAct, dweight: d.mlpOut.weight, dbias: d.mlpOut.bias, dout: branch, inp: this.mlpAct, weight: p.mlpOut.weight, accumulateInput: false });
+    if (!this.postNorm) site?.inPlace(encoder, s.dmlpAct);
     (k.geglu ?? k.gelu).backward(encoder, { dinp: s.dmlpPre, dout: s.dmlpAct, inp: this.mlpPre });
     k.mlpIn.backward(encoder, { dinp, dweight: d.mlpIn.weight, dbias: d.mlpIn.bias, dout: s.dmlpPre, inp: this.mid.out, weight: p.mlpIn.weight, accumulateInput: accumulate });
   }
@@ -229,8 +251,20 @@ export class GpuLayer {
   /** Attention block backward from dout (N, d) with input `inp`: parameter gradients added, dinp = or += d inp. */
   private attentionBackward(encoder: GPUCommandEncoder, s: BackwardScratch, dout: Tensor, inp: Tensor, dinp: Tensor, accumulate: boolean): void {
     const { k, p, d } = this;
-    k.attnOut.backward(encoder, { dinp: s.dcontext, dweight: d.attnOut.weight, dbias: d.attnOut.bias, dout, inp: this.context, weight: p.attnOut.weight, accumulateInput: false });
-    k.attention(this.index).backward(encoder, { dqkv: s.dqkv, dout: s.dcontext, state: this.state });
+    const branch = this.throughDropout(encoder, this.dropout?.attnOut ?? null, dout, s);
+    k.attnOut.backward(encoder, { dinp: s.dcontext, dweight: d.attnOut.weight, dbias: d.attnOut.bias, dout: branch, inp: this.context, weight: p.attnOut.weight, accumulateInput: false });
+    k.attention(this.index).backward(encoder, { dqkv: s.dqkv, dout: s.dcontext, state: this.state, dropout: this.dropout?.probs });
     k.qkv.backward(encoder, { dinp, dweight: d.qkv.weight, dbias: d.qkv.bias, dout: s.dqkv, inp, weight: p.qkv.weight, accumulateInput: accumulate });
+  }
+
+  /**
+   * The gradient a residual branch's projection sees: `dout` itself, or through the branch's dropout (into
+   * s.ddropped: dout also flows on, unchanged, along the residual).
+   */
+  private throughDropout(encoder: GPUCommandEncoder, site: DropoutSite | null, dout: Tensor, s: BackwardScratch): Tensor {
+    if (!site) return dout;
+    if (!s.ddropped) throw new Error(`layer ${this.index}: hidden dropout needs the backward scratch's ddropped buffer`);
+    site.copy(encoder, dout, s.ddropped);
+    return s.ddropped;
   }
 }

@@ -2,7 +2,7 @@
 // Each forward returns the activations its backward needs; each backward accumulates into the gradient views.
 import type { ModelParams, Part } from '../layout.ts';
 import { gegluBackward, gegluForward, geluBackward, geluForward } from '../../kernels/reference/activations.ts';
-import type { AttentionMasking, AttentionShape, RopeTable } from '../../kernels/reference/attention.ts';
+import type { AttentionMasking, AttentionShape, DropMask, RopeTable } from '../../kernels/reference/attention.ts';
 import { attentionBackward, attentionForward, ropeBackward, ropeForward } from '../../kernels/reference/attention.ts';
 import { layerNormBackward, layerNormForward } from '../../kernels/reference/layernorm.ts';
 import { linearBackward, linearForward } from './linear.ts';
@@ -17,6 +17,11 @@ export function affineOf(params: ModelParams, name: (part: Part) => string): Aff
   const weight = params[name('weight')];
   if (!weight) throw new Error(`parameter ${name('weight')} is missing`);
   return { weight, bias: params[name('bias')] ?? null };
+}
+
+/** x with dropout applied (a copy), or x itself without. */
+export function dropped(x: Float64Array, drop: DropMask): Float64Array {
+  return drop ? x.map((value, i) => value * drop(i)) : x;
 }
 
 // ---------------------------------------------------------------- LayerNorm
@@ -50,8 +55,16 @@ export interface AttentionBlockCache {
   qkv: Float64Array; // (N, 3d) projections, after rotary when there is one
   probs: Float64Array; // (B, NH, T, T)
   context: Float64Array; // (N, d) attention output before the output projection
-  out: Float64Array; // (N, d)
+  out: Float64Array; // (N, d), after the output dropout
 }
+
+/** Dropout of the attention block: on the probabilities and on the output projection (null: none). */
+export interface AttentionDropout {
+  probs: DropMask;
+  out: DropMask;
+}
+
+const NO_ATTENTION_DROPOUT: AttentionDropout = { probs: null, out: null };
 
 /** out = Wo . attention(rope(Wqkv . inp)); rope may be null (BERT family). */
 export function attentionBlockForward(
@@ -60,6 +73,7 @@ export function attentionBlockForward(
   shape: AttentionShape,
   masking: AttentionMasking,
   rope: RopeTable | null,
+  drop: AttentionDropout = NO_ATTENTION_DROPOUT,
 ): AttentionBlockCache {
   const { B, T, NH, hd } = shape;
   const N = B * T;
@@ -73,10 +87,10 @@ export function attentionBlockForward(
   }
   const probs = new Float64Array(B * NH * T * T);
   const context = new Float64Array(N * d);
-  attentionForward(context, probs, qkv, shape, masking);
+  attentionForward(context, probs, qkv, shape, masking, drop.probs);
   const out = new Float64Array(N * d);
   linearForward(out, context, block.out.weight, block.out.bias, N, d, d);
-  return { inp, qkv, probs, context, out };
+  return { inp, qkv, probs, context, out: dropped(out, drop.out) };
 }
 
 export function attentionBlockBackward(
@@ -87,14 +101,15 @@ export function attentionBlockBackward(
   block: AttentionBlock,
   shape: AttentionShape,
   rope: RopeTable | null,
+  drop: AttentionDropout = NO_ATTENTION_DROPOUT,
 ): void {
   const { B, T, NH, hd } = shape;
   const N = B * T;
   const d = NH * hd;
   const dcontext = new Float64Array(N * d);
-  linearBackward(dcontext, dblock.out.weight, dblock.out.bias, dout, cache.context, block.out.weight, N, d, d);
+  linearBackward(dcontext, dblock.out.weight, dblock.out.bias, dropped(dout, drop.out), cache.context, block.out.weight, N, d, d);
   const dqkv = new Float64Array(N * 3 * d);
-  attentionBackward(dqkv, dcontext, cache.probs, cache.qkv, shape);
+  attentionBackward(dqkv, dcontext, cache.probs, cache.qkv, shape, drop.probs);
   let dprojected = dqkv;
   if (rope) {
     dprojected = new Float64Array(dqkv.length);
@@ -113,21 +128,38 @@ export interface MlpBlock {
 export interface MlpBlockCache {
   inp: Float64Array; // (N, d)
   pre: Float64Array; // (N, I) or (N, 2I)
-  act: Float64Array; // (N, I)
-  out: Float64Array; // (N, d)
+  act: Float64Array; // (N, I), after the activation dropout
+  out: Float64Array; // (N, d), after the output dropout
 }
 
+/** Dropout of the MLP block: on the activation (ModernBERT) or on the output projection (BERT family), null: none. */
+export interface MlpDropout {
+  act: DropMask;
+  out: DropMask;
+}
+
+const NO_MLP_DROPOUT: MlpDropout = { act: null, out: null };
+
 /** out = Wout . act(Win . inp) with act = gelu, or GeGLU's gelu(first half) * second half. */
-export function mlpBlockForward(inp: Float64Array, block: MlpBlock, kind: 'gelu' | 'geglu', N: number, d: number, I: number): MlpBlockCache {
+export function mlpBlockForward(
+  inp: Float64Array,
+  block: MlpBlock,
+  kind: 'gelu' | 'geglu',
+  N: number,
+  d: number,
+  I: number,
+  drop: MlpDropout = NO_MLP_DROPOUT,
+): MlpBlockCache {
   const width = kind === 'geglu' ? 2 * I : I;
   const pre = new Float64Array(N * width);
   linearForward(pre, inp, block.in.weight, block.in.bias, N, d, width);
   const act = new Float64Array(N * I);
   if (kind === 'geglu') gegluForward(act, pre, N, I);
   else geluForward(act, pre);
+  const kept = dropped(act, drop.act);
   const out = new Float64Array(N * d);
-  linearForward(out, act, block.out.weight, block.out.bias, N, I, d);
-  return { inp, pre, act, out };
+  linearForward(out, kept, block.out.weight, block.out.bias, N, I, d);
+  return { inp, pre, act: kept, out: dropped(out, drop.out) };
 }
 
 export function mlpBlockBackward(
@@ -140,10 +172,12 @@ export function mlpBlockBackward(
   N: number,
   d: number,
   I: number,
+  drop: MlpDropout = NO_MLP_DROPOUT,
 ): void {
   const width = kind === 'geglu' ? 2 * I : I;
-  const dact = new Float64Array(N * I);
-  linearBackward(dact, dblock.out.weight, dblock.out.bias, dout, cache.act, block.out.weight, N, I, d);
+  const dkept = new Float64Array(N * I);
+  linearBackward(dkept, dblock.out.weight, dblock.out.bias, dropped(dout, drop.out), cache.act, block.out.weight, N, I, d);
+  const dact = dropped(dkept, drop.act);
   const dpre = new Float64Array(N * width);
   if (kind === 'geglu') gegluBackward(dpre, dact, cache.pre, N, I);
   else geluBackward(dpre, dact, cache.pre);

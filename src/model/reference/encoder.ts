@@ -1,15 +1,17 @@
 // Float64 reference of a whole encoder + MLM head transform for every family: ids -> headHidden (B, T, d), and back.
 // Gradient convention: backward passes accumulate into `dparams` (a ModelParams from zerosLike); zeroing is the caller's.
-import type { ModelConfig } from '../config.ts';
+import type { DropoutRates, ModelConfig } from '../config.ts';
+import { planDropoutSites } from '../dropout-sites.ts';
 import type { ModelParams } from '../layout.ts';
 import { P } from '../layout.ts';
-import type { AttentionShape } from '../../kernels/reference/attention.ts';
+import type { AttentionShape, DropMask } from '../../kernels/reference/attention.ts';
 import { ropeTable } from '../../kernels/reference/attention.ts';
+import { dropoutFactor } from '../../kernels/reference/dropout.ts';
 import { embeddingBackward, embeddingForward } from '../../kernels/reference/embedding.ts';
 import type { NormCache } from './blocks.ts';
-import { affineOf, normBackward, normForward } from './blocks.ts';
+import { affineOf, dropped, normBackward, normForward } from './blocks.ts';
 import { positionIds } from './embeddings.ts';
-import type { LayerCache, LayerContext } from './layers.ts';
+import type { LayerCache, LayerContext, LayerDropoutMasks } from './layers.ts';
 import { layerBackward, layerForward, layerParams } from './layers.ts';
 import type { HeadCache } from './mlm-head.ts';
 import { decoderBackward, headTransformBackward, headTransformForward } from './mlm-head.ts';
@@ -23,6 +25,8 @@ export interface EncoderInput {
   T: number;
   /** (B, T) segment ids for models with token-type embeddings; all 0 when absent. */
   tokenTypes?: Int32Array;
+  /** Dropout of a training pass: the rates, and the key of each site of planDropoutSites (absent: none). */
+  dropout?: { rates: DropoutRates; key: (site: number) => number };
 }
 
 export interface EncoderActivations {
@@ -32,6 +36,8 @@ export interface EncoderActivations {
   /** (B, T) token-type ids used (null when the model has none). */
   tokenTypes: Int32Array | null;
   embeddingNorm: NormCache;
+  /** The dropout after the embeddings' norm (null: none); hidden[0] is its output. */
+  embeddingDropout: DropMask;
   layers: LayerCache[];
   contexts: LayerContext[];
   /** Hidden states (B, T, d): the embeddings' output, then each layer's output (L + 1 entries). */
@@ -60,8 +66,10 @@ export function encoderForward(config: ModelConfig, params: ModelParams, input: 
   if (tokenTypes) embeddingForward(sum, tokenTypes, params[P.tokenTypeEmbeddings], N, d, true);
   const embeddingNorm = normForward(sum, affineOf(params, P.embeddingNorm), N, d, config.normEps);
 
-  const contexts = layerContexts(config, input);
-  const hidden = [embeddingNorm.out];
+  const masks = dropoutMasks(config, input);
+  const embeddingDropout = masks?.embeddings ?? null;
+  const contexts = layerContexts(config, input).map((context, i) => (masks ? { ...context, dropout: masks.layers[i] } : context));
+  const hidden = [dropped(embeddingNorm.out, embeddingDropout)];
   const layers: LayerCache[] = [];
   for (let i = 0; i < config.layers; i++) {
     const cache = layerForward(hidden[i], layerParams(config, params, i), contexts[i]);
@@ -72,7 +80,7 @@ export function encoderForward(config: ModelConfig, params: ModelParams, input: 
   const finalNorm = config.structure === 'pre-norm' ? normForward(last, affineOf(params, P.finalNorm), N, d, config.normEps) : null;
   const lastHidden = finalNorm ? finalNorm.out : last;
   const head = headTransformForward(config, params, lastHidden, N);
-  return { input, positions, tokenTypes, embeddingNorm, layers, contexts, hidden, finalNorm, lastHidden, head, headHidden: head.norm.out };
+  return { input, positions, tokenTypes, embeddingNorm, embeddingDropout, layers, contexts, hidden, finalNorm, lastHidden, head, headHidden: head.norm.out };
 }
 
 export interface DecoderGradients {
@@ -109,7 +117,7 @@ export function encoderBackward(
     dh = layerBackward(dh, layerParams(config, dparams, i), acts.layers[i], layerParams(config, params, i), acts.contexts[i]);
   }
   const dsum = new Float64Array(N * d);
-  normBackward(dsum, affineOf(dparams, P.embeddingNorm), dh, acts.embeddingNorm, affineOf(params, P.embeddingNorm), N, d);
+  normBackward(dsum, affineOf(dparams, P.embeddingNorm), dropped(dh, acts.embeddingDropout), acts.embeddingNorm, affineOf(params, P.embeddingNorm), N, d);
   embeddingBackward(dparams[P.wordEmbeddings], dsum, acts.input.ids, N, d, config.padTokenId);
   // DistilBERT's sinusoidal table is frozen in transformers (requires_grad = False): it gets no gradient.
   if (acts.positions && !config.sinusoidalPositions) {
@@ -142,6 +150,26 @@ function addDecoderGradients(config: ModelConfig, dparams: ModelParams, decoder:
 }
 
 /** Per-layer attention shape, masking and rotary table (ModernBERT: theta and window by layer kind). */
+/** The pass's dropout masks, numbered as the GPU pass numbers its sites (null: no dropout). */
+function dropoutMasks(config: ModelConfig, input: EncoderInput): { embeddings: DropMask; layers: LayerDropoutMasks[] } | null {
+  if (!input.dropout) return null;
+  const { rates, key } = input.dropout;
+  const plan = planDropoutSites(config.layers, rates);
+  const mask = (site: number | null, rate: number): DropMask => {
+    if (site === null) return null;
+    const siteKey = key(site);
+    return (i) => dropoutFactor(siteKey, i, rate);
+  };
+  return {
+    embeddings: mask(plan.embeddings, rates.embeddings),
+    layers: plan.layers.map((sites) => ({
+      probs: mask(sites.probs, rates.attentionProbs),
+      attnOut: mask(sites.attnOut, rates.attentionOutput),
+      mlp: mask(sites.mlp, rates.mlp),
+    })),
+  };
+}
+
 function layerContexts(config: ModelConfig, input: EncoderInput): LayerContext[] {
   const shape: AttentionShape = { B: input.B, T: input.T, NH: config.heads, hd: config.headDim };
   const mb = config.modernBert;

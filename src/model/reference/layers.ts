@@ -4,8 +4,8 @@
 import type { ModelConfig } from '../config.ts';
 import type { ModelParams, Part } from '../layout.ts';
 import { P, hasAttnNorm } from '../layout.ts';
-import type { AttentionMasking, AttentionShape } from '../../kernels/reference/attention.ts';
-import type { Affine, AttentionBlock, AttentionBlockCache, MlpBlock, MlpBlockCache, NormCache } from './blocks.ts';
+import type { AttentionMasking, AttentionShape, DropMask } from '../../kernels/reference/attention.ts';
+import type { Affine, AttentionBlock, AttentionBlockCache, AttentionDropout, MlpBlock, MlpBlockCache, MlpDropout, NormCache } from './blocks.ts';
 import {
   affineOf,
   attentionBlockBackward,
@@ -24,6 +24,25 @@ export interface LayerContext {
   masking: AttentionMasking;
   /** Rotary table of this layer's kind (global or local theta); null for the BERT family. */
   rope: RopeTable | null;
+  /** Dropout masks of a training pass (absent: none). */
+  dropout?: LayerDropoutMasks;
+}
+
+/** A layer's dropout: on the attention probabilities, the attention output, and the MLP (see DropoutRates). */
+export interface LayerDropoutMasks {
+  probs: DropMask;
+  attnOut: DropMask;
+  mlp: DropMask;
+}
+
+function attentionDropout(ctx: LayerContext): AttentionDropout | undefined {
+  return ctx.dropout && { probs: ctx.dropout.probs, out: ctx.dropout.attnOut };
+}
+
+/** Post-norm (BERT family): on the MLP's output projection; pre-norm (ModernBERT): on its activation. */
+function mlpDropout(ctx: LayerContext): MlpDropout | undefined {
+  if (!ctx.dropout) return undefined;
+  return ctx.config.structure === 'post-norm' ? { act: null, out: ctx.dropout.mlp } : { act: ctx.dropout.mlp, out: null };
 }
 
 /** Views of layer i's parameters (or gradients: same names, same shapes). */
@@ -65,17 +84,17 @@ export function layerForward(x: Float64Array, p: LayerParams, ctx: LayerContext)
   const N = shape.B * shape.T;
   const { hidden: d, intermediate: I, normEps: eps, mlp: kind } = config;
   if (config.structure === 'post-norm') {
-    const attention = attentionBlockForward(x, p.attention, shape, masking, rope);
+    const attention = attentionBlockForward(x, p.attention, shape, masking, rope, attentionDropout(ctx));
     const midNorm = normForward(add(attention.out, x), p.attnOutNorm!, N, d, eps);
-    const mlp = mlpBlockForward(midNorm.out, p.mlp, kind, N, d, I);
+    const mlp = mlpBlockForward(midNorm.out, p.mlp, kind, N, d, I, mlpDropout(ctx));
     const outNorm = normForward(add(mlp.out, midNorm.out), p.mlpOutNorm!, N, d, eps);
     return { attnNorm: null, attention, midNorm, mlp, outNorm, out: outNorm.out };
   }
   const attnNorm = p.attnNorm ? normForward(x, p.attnNorm, N, d, eps) : null;
-  const attention = attentionBlockForward(attnNorm ? attnNorm.out : x, p.attention, shape, masking, rope);
+  const attention = attentionBlockForward(attnNorm ? attnNorm.out : x, p.attention, shape, masking, rope, attentionDropout(ctx));
   const h = add(x, attention.out);
   const midNorm = normForward(h, p.mlpNorm!, N, d, eps);
-  const mlp = mlpBlockForward(midNorm.out, p.mlp, kind, N, d, I);
+  const mlp = mlpBlockForward(midNorm.out, p.mlp, kind, N, d, I, mlpDropout(ctx));
   return { attnNorm, attention, midNorm, mlp, outNorm: null, out: add(h, mlp.out) };
 }
 
@@ -88,24 +107,24 @@ export function layerBackward(dy: Float64Array, g: LayerParams, cache: LayerCach
     const dr2 = new Float64Array(N * d);
     normBackward(dr2, g.mlpOutNorm!, dy, cache.outNorm!, p.mlpOutNorm!, N, d);
     const dh = Float64Array.from(dr2); // residual branch
-    mlpBlockBackward(dh, g.mlp, dr2, cache.mlp, p.mlp, kind, N, d, I);
+    mlpBlockBackward(dh, g.mlp, dr2, cache.mlp, p.mlp, kind, N, d, I, mlpDropout(ctx));
     const dr1 = new Float64Array(N * d);
     normBackward(dr1, g.attnOutNorm!, dh, cache.midNorm, p.attnOutNorm!, N, d);
     const dx = Float64Array.from(dr1);
-    attentionBlockBackward(dx, g.attention, dr1, cache.attention, p.attention, shape, rope);
+    attentionBlockBackward(dx, g.attention, dr1, cache.attention, p.attention, shape, rope, attentionDropout(ctx));
     return dx;
   }
   const dmid = new Float64Array(N * d);
-  mlpBlockBackward(dmid, g.mlp, dy, cache.mlp, p.mlp, kind, N, d, I);
+  mlpBlockBackward(dmid, g.mlp, dy, cache.mlp, p.mlp, kind, N, d, I, mlpDropout(ctx));
   const dh = Float64Array.from(dy);
   normBackward(dh, g.mlpNorm!, dmid, cache.midNorm, p.mlpNorm!, N, d);
   const dx = Float64Array.from(dh);
   if (!cache.attnNorm) {
-    attentionBlockBackward(dx, g.attention, dh, cache.attention, p.attention, shape, rope);
+    attentionBlockBackward(dx, g.attention, dh, cache.attention, p.attention, shape, rope, attentionDropout(ctx));
     return dx;
   }
   const dnormed = new Float64Array(N * d);
-  attentionBlockBackward(dnormed, g.attention, dh, cache.attention, p.attention, shape, rope);
+  attentionBlockBackward(dnormed, g.attention, dh, cache.attention, p.attention, shape, rope, attentionDropout(ctx));
   normBackward(dx, g.attnNorm!, dnormed, cache.attnNorm, p.attnNorm!, N, d);
   return dx;
 }

@@ -1,0 +1,35 @@
+// What a recipe means beyond its fields, for the trainer, the CLI, model cards and the Runs tab alike: micro-batches
+// per step, the FLOPS weights at a step, the dropout rates, in numbers and in words. No GPU code.
+import { uniformDropout, type DropoutRates, type ModelConfig } from '../model/config.ts';
+import { flopsWeight } from './schedule.ts';
+import type { TrainingRecipe } from './trainer.ts';
+
+/** Micro-batches per step of a recipe. */
+export function microBatches(recipe: TrainingRecipe): number {
+  return recipe.gradAccum ?? 1;
+}
+
+/** The FLOPS weights of step t (0-based) after the recipe's ramp. */
+export function flopsWeightsAt(recipe: TrainingRecipe, t: number): { lambdaQueries: number; lambdaDocuments: number } {
+  const { totalSteps } = recipe.schedule;
+  const ramp = recipe.flopsRampRatio;
+  return {
+    lambdaQueries: flopsWeight(recipe.lambdaQueries, t, totalSteps, ramp),
+    lambdaDocuments: flopsWeight(recipe.lambdaDocuments, t, totalSteps, ramp),
+  };
+}
+
+/** "dropout ..." as a run's summary says it (the rates themselves when the config is known). */
+export function describeDropout(recipe: TrainingRecipe, config?: ModelConfig): string {
+  if (recipe.dropout === 'config') {
+    if (!config) return "the backbone's dropout";
+    const r = config.dropout;
+    return `the backbone's dropout (embeddings ${r.embeddings}, attention probabilities ${r.attentionProbs}, attention output ${r.attentionOutput}, MLP ${r.mlp})`;
+  }
+  return recipe.dropout ? `dropout ${recipe.dropout} everywhere` : 'no dropout';
+}
+
+/** The dropout rates a recipe trains `config` with. */
+export function trainingDropout(recipe: TrainingRecipe, config: ModelConfig): DropoutRates {
+  return recipe.dropout === 'config' ? config.dropout : uniformDropout(recipe.dropout ?? 0);
+}
