@@ -94,7 +94,9 @@ async function stepZeroLosses(ctx: GpuContext, model: OpenedModel, plan: TrainPl
   const owned = await ctx.ownedAsync(async () => {
     const gpuModel = GpuModel.upload(ctx, model.config, model.params);
     await divideModelHead(ctx, gpuModel, plan.k);
-    return new SpladeTrainer(ctx, gpuModel, plan.recipe).step([batch], true);
+    // the Python check computes its losses without dropout (eval mode): so does this step
+    const { dropout: _dropout, ...withoutDropout } = plan.recipe;
+    return new SpladeTrainer(ctx, gpuModel, withoutDropout).step([batch], true);
   });
   try {
     const losses = owned.value!;

@@ -14,6 +14,7 @@ import {
   type Alarm,
   type CheckpointInfo,
   type ModelSummary,
+  type NumberRange,
   type ProbeSnapshot,
   type ProbeText,
   type StepReport,
@@ -32,16 +33,46 @@ import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
 import { K_MAX, K_MIN, K_RANGE_MESSAGE } from './url-state.ts';
 
 /** Laptop-sized defaults; the rest of the recipe is the paper's (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3). */
-const TRAIN_DEFAULTS = { steps: 100, batchSize: 8, queryLength: 32, documentLength: 128, checkpointEvery: 50, peakLr: 1e-4, lambdaQueries: 5e-2, lambdaDocuments: 3e-3 } as const;
+const TRAIN_DEFAULTS = {
+  steps: 100,
+  batchSize: 8,
+  gradAccum: 1,
+  queryLength: 32,
+  documentLength: 128,
+  checkpointEvery: 50,
+  peakLr: 1e-4,
+  warmupRatio: 0.1,
+  maxGradNorm: 1,
+  lambdaQueries: 5e-2,
+  lambdaDocuments: 3e-3,
+} as const;
 type Field = keyof typeof TRAIN_DEFAULTS;
+/**
+ * The paper's recipe (PAPER.md): 64 triplets per GPU on 8 GPUs (here 8 accumulated micro-batches), 256 tokens, AdamW
+ * at 1e-4 with 10% warm-up, transformers' clipping at 1.0, the backbone's dropout. Heavy for a laptop: one click away.
+ */
+const PAPER_FIELDS: Partial<Record<Field, number>> = {
+  batchSize: 64,
+  gradAccum: 8,
+  queryLength: 256,
+  documentLength: 256,
+  peakLr: 1e-4,
+  warmupRatio: 0.1,
+  maxGradNorm: 1,
+  lambdaQueries: 5e-2,
+  lambdaDocuments: 3e-3,
+};
 /** The fields of a run, each bounded by the application's one set of limits (TRAIN_LIMITS). */
 const FIELDS: { key: Field; label: string; limit: keyof typeof TRAIN_LIMITS }[] = [
   { key: 'steps', label: 'Steps', limit: 'steps' },
   { key: 'batchSize', label: 'Batch (triplets)', limit: 'batchSize' },
+  { key: 'gradAccum', label: 'Micro-batches per step', limit: 'gradAccum' },
   { key: 'queryLength', label: 'Query tokens', limit: 'queryLength' },
   { key: 'documentLength', label: 'Document tokens', limit: 'documentLength' },
   { key: 'checkpointEvery', label: 'Checkpoint every', limit: 'checkpointEvery' },
   { key: 'peakLr', label: 'Peak lr', limit: 'peakLr' },
+  { key: 'warmupRatio', label: 'Warm-up (fraction)', limit: 'ratio' },
+  { key: 'maxGradNorm', label: 'Clip grad norm (0: off)', limit: 'maxGradNorm' },
   { key: 'lambdaQueries', label: 'λ_q', limit: 'lambda' },
   { key: 'lambdaDocuments', label: 'λ_d', limit: 'lambda' },
 ];
@@ -196,7 +227,8 @@ export class TrainPanel extends LitElement {
           This fine-tunes the whole loaded backbone as SPLADE on your triplets, in this tab, after dividing its head by k. Each
           step takes a batch of (query, positive, negative) lines and lowers L = L<sub>rank</sub> + λ<sub>q</sub> FLOPS(q) +
           λ<sub>d</sub> FLOPS(d) with AdamW, the paper's recipe (lr 1e-4 with warm-up and linear decay, λ_q = 5e-2 and
-          λ_d = 3e-3 ramped up over the first third). Active dimensions count the non-zero vocabulary weights of a vector:
+          λ_d = 3e-3 ramped up over the first third, gradients clipped at 1.0, the backbone's dropout). Several micro-batches
+          per step average their gradients, as the paper's 8 GPUs did. Active dimensions count the non-zero vocabulary weights of a vector:
           the FLOPS terms push them down. Checkpoints are kept in this browser (IndexedDB), so a reloaded tab can resume.
         </p>
       </panel-explainer>
@@ -220,13 +252,29 @@ export class TrainPanel extends LitElement {
                 type="number"
                 min=${TRAIN_LIMITS[f.limit].min}
                 max=${TRAIN_LIMITS[f.limit].max}
-                step=${f.limit === 'lambda' || f.limit === 'peakLr' ? 'any' : '1'}
+                step=${(TRAIN_LIMITS[f.limit] as NumberRange).integer ? '1' : 'any'}
                 value=${TRAIN_DEFAULTS[f.key]}
                 ?disabled=${running}
                 @change=${f.limit === 'lambda' ? this._onLambda : nothing}
             /></label>`,
         )}
+        <label class="field"
+          >Dropout (blank: the backbone's)
+          <input id="dropout" type="number" min="0" max=${TRAIN_LIMITS.dropout.max} step="any" placeholder="config" ?disabled=${running}
+        /></label>
+        <label class="field"
+          >Optimiser
+          <select id="optimizer" ?disabled=${running}>
+            <option value="adamw" selected>AdamW</option>
+            <option value="sgd">SGD</option>
+          </select></label
+        >
       </div>
+      <p class="muted">
+        <button id="paper-recipe" type="button" ?disabled=${running} @click=${this._usePaperRecipe}>Use the paper's values</button>
+        batch 64 × 8 micro-batches (the paper's 8 GPUs), 256 tokens, lr 1e-4 with 10% warm-up, clipping at 1.0, the backbone's
+        dropout, λ_q 5e-2 and λ_d 3e-3. Each micro-batch is its own pool of in-batch negatives and its own FLOPS batch.
+      </p>
       <details id="health-settings">
         <summary>Probes and alarms</summary>
         <p class="muted">
@@ -321,19 +369,39 @@ export class TrainPanel extends LitElement {
 
   /** Puts a saved run's settings in the fields (what resuming uses, and a starting point for a new run). */
   private _showRecipe({ recipe }: CheckpointInfo) {
-    const values: Partial<Record<Field, number>> = {
+    this._setFields({
       steps: recipe.schedule.totalSteps,
       batchSize: recipe.batchSize,
+      gradAccum: recipe.gradAccum ?? 1,
       queryLength: recipe.queryLength,
       documentLength: recipe.documentLength,
       peakLr: recipe.schedule.peakLr,
+      warmupRatio: recipe.schedule.warmupRatio,
+      maxGradNorm: recipe.maxGradNorm ?? 0,
       lambdaQueries: recipe.lambdaQueries,
       lambdaDocuments: recipe.lambdaDocuments,
-    };
-    for (const [key, value] of Object.entries(values)) {
-      const field = this.renderRoot.querySelector<HTMLInputElement>(`#${key}`);
-      if (field) field.value = String(value);
-    }
+    });
+    this._field('dropout').value = recipe.dropout === 'config' ? '' : String(recipe.dropout ?? 0);
+    this._select('optimizer').value = recipe.optimizer.kind ?? 'adamw';
+  }
+
+  private _usePaperRecipe = () => {
+    this._setFields(PAPER_FIELDS);
+    this._field('dropout').value = '';
+    this._select('optimizer').value = 'adamw';
+    this._readLambdas();
+  };
+
+  private _setFields(values: Partial<Record<Field, number>>): void {
+    for (const [key, value] of Object.entries(values)) this._field(key).value = String(value);
+  }
+
+  private _field(id: string): HTMLInputElement {
+    return this.renderRoot.querySelector<HTMLInputElement>(`#${id}`)!;
+  }
+
+  private _select(id: string): HTMLSelectElement {
+    return this.renderRoot.querySelector<HTMLSelectElement>(`#${id}`)!;
   }
 
   private _request(resume: boolean): TrainRequest | null {
@@ -349,10 +417,27 @@ export class TrainPanel extends LitElement {
       }
       values[f.key] = value;
     }
+    const dropout = this._dropout();
+    if (dropout === null) return null;
     const probes = this._probeTexts();
     if (!probes) return null;
     const pause = this.renderRoot.querySelector<HTMLInputElement>('#pause-on-alarm')?.checked ?? false;
-    return { k: this.trainK, resume, ...values, probes, stopOnAlarm: pause, ignoreAlarms: resume ? this._alarms.map((a) => a.rule) : [] };
+    const optimizer = this._select('optimizer').value as TrainRequest['optimizer'];
+    return { k: this.trainK, resume, ...values, dropout, optimizer, probes, stopOnAlarm: pause, ignoreAlarms: resume ? this._alarms.map((a) => a.rule) : [] };
+  }
+
+  /** The dropout field: undefined (blank: the backbone's), a rate, or null after saying what is wrong. */
+  private _dropout(): number | undefined | null {
+    const field = this._field('dropout');
+    if (field.value.trim() === '') return undefined;
+    const rate = Number(field.value);
+    const ok = inRange(rate, TRAIN_LIMITS.dropout);
+    field.setCustomValidity(ok ? '' : `Dropout must be ${describeRange(TRAIN_LIMITS.dropout)}, or blank for the backbone's.`);
+    if (!ok) {
+      field.reportValidity();
+      return null;
+    }
+    return rate;
   }
 
   /** The probe texts typed (one per line), or null after saying what is wrong. */

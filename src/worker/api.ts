@@ -30,6 +30,6 @@ export type { RunHeadStats } from '../app/run-head.ts';
 export { HEADLINE_MEASURES, NANOBEIR_SETS, meanMetrics } from '../app/measures.ts';
 export { BEST_RULE, bestRun, evaluatedSets, evaluationOn } from '../app/run-compare.ts';
 export { DEFAULT_SWEEP_KS, FIGURE2_LAMBDAS, GOOD_DIVIDED_NORMS, suggestSweepKs } from '../app/sweep.ts';
-export { CALIBRATE_LIMITS, EVAL_DEFAULTS, EVAL_LIMITS, K_DEMO_LIMITS, K_RANGE, TRAIN_LIMITS, describeRange, inRange } from '../app/limits.ts';
+export { CALIBRATE_LIMITS, EVAL_DEFAULTS, EVAL_LIMITS, K_DEMO_LIMITS, K_RANGE, TRAIN_LIMITS, describeRange, inRange, type NumberRange } from '../app/limits.ts';
 export { PageFailure, startWorkerClient, toPageFailure, type FailureKind, type WorkerClient } from './client.ts';
 export * from './api-types.ts';

@@ -151,6 +151,29 @@ describe('<train-panel>', () => {
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     const sent = fake.trained[0];
     check(sent && !sent.resume && sent.steps === 2 && sent.batchSize === 2 && sent.queryLength === 32 && sent.k === 1, JSON.stringify(fake.trained));
+    // the training semantics' defaults: one micro-batch, clipping at 1.0, the backbone's dropout, AdamW
+    check(sent.gradAccum === 1 && sent.maxGradNorm === 1 && sent.dropout === undefined && sent.optimizer === 'adamw' && sent.warmupRatio === 0.1, JSON.stringify(sent));
+  });
+
+  it("'Use the paper's values' fills the paper's recipe; dropout, accumulation, clipping and the optimiser are sent as set", async () => {
+    cleanup();
+    const fake = fakeClient(null);
+    const el = await mount<TrainPanel>('train-panel', { client: fake.client, summary: SUMMARY, k: 1 });
+    await pick(el, 'tiny.tsv', 'q1\tp1\tn1\nq2\tp2\tn2\n');
+    inside<HTMLButtonElement>(el, '#paper-recipe').click();
+    const value = (id: string) => inside<HTMLInputElement>(el, `#${id}`).value;
+    check(value('batchSize') === '64' && value('gradAccum') === '8' && value('queryLength') === '256' && value('maxGradNorm') === '1', 'paper fields');
+    for (const [id, typed] of [['batchSize', '2'], ['gradAccum', '3'], ['maxGradNorm', '0'], ['dropout', '0.05']]) inside<HTMLInputElement>(el, `#${id}`).value = typed;
+    inside<HTMLSelectElement>(el, '#optimizer').value = 'sgd';
+    inside<HTMLButtonElement>(el, '#start').click();
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    const sent = fake.trained[0];
+    check(sent && sent.gradAccum === 3 && sent.maxGradNorm === 0 && sent.dropout === 0.05 && sent.optimizer === 'sgd' && sent.batchSize === 2, JSON.stringify(sent));
+    // a dropout of 1 is refused at the field
+    inside<HTMLInputElement>(el, '#dropout').value = '1';
+    inside<HTMLButtonElement>(el, '#start').click();
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    check(fake.trained.length === 1 && inside<HTMLInputElement>(el, '#dropout').validationMessage.includes('Dropout'), 'refused');
   });
 
   it('sends the probe texts and pause-on-alarm, shows probes and alarms live, pauses, and resumes without pausing on the same alarm', async () => {

@@ -71,15 +71,15 @@ async function train(trainer: SpladeTrainer, batches: TripletBatches, steps: num
 }
 
 describe('resuming from a checkpoint', () => {
-  it('3 steps + checkpoint + fresh restore + 3 steps equals 6 straight steps, bit for bit', async () => {
+  it('3 steps + checkpoint + fresh restore + 3 steps equals 6 straight steps, bit for bit (dropout masks included)', async () => {
     const ctx = await gpuContext();
     const shape = recipe();
-    const straight = new SpladeTrainer(ctx, GpuModel.upload(ctx, loaded.config, loaded.params), shape);
+    const straight = new SpladeTrainer(ctx, GpuModel.upload(ctx, loaded.config, loaded.params), shape, SEED);
     const straightData = new TripletBatches(triplets, loaded.tokenizer, shape, SEED);
     await train(straight, straightData, STEPS);
     const expected = await captureTrainingState(straight, { ...run(), position: straightData.position });
 
-    const first = new SpladeTrainer(ctx, GpuModel.upload(ctx, loaded.config, loaded.params), shape);
+    const first = new SpladeTrainer(ctx, GpuModel.upload(ctx, loaded.config, loaded.params), shape, SEED);
     const firstData = new TripletBatches(triplets, loaded.tokenizer, shape, SEED);
     await train(first, firstData, 3);
     const halfway = await captureTrainingState(first, { ...run(), position: firstData.position });
