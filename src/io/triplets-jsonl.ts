@@ -1,47 +1,72 @@
 // Training triplets from JSON Lines: one object per line with `query` (or sentence-transformers' `anchor`),
-// `positive` and `negative` strings; strict UTF-8; every problem names the file and the line.
+// `positive` and one or more negatives; strict UTF-8; every problem names the file and the line.
 import { textOf } from './text-decode.ts';
-import { TripletFormatError, type Triplet, type TripletFile } from './triplets.ts';
+import { TripletFormatError, checkNegatives, tripletOf, type LineResult, type Triplet, type TripletFile } from './triplets.ts';
 
-const SEVERAL_NEGATIVES = /^negative_\d+$|^negatives$/;
+/** sentence-transformers' names of further negatives: negative_1, negative_2, ... */
+const NUMBERED_NEGATIVE = /^negative_(\d+)$/;
 
-function field(object: Record<string, unknown>, key: string, file: string, line: number): string {
-  const value = object[key];
-  if (typeof value !== 'string') throw new TripletFormatError(file, line, `"${key}" must be a string, got ${value === undefined ? 'nothing' : JSON.stringify(value).slice(0, 40)}`);
-  if (value.trim() === '') throw new TripletFormatError(file, line, `"${key}" is empty`);
+function text(value: unknown, name: string, file: string, line: number): string {
+  if (typeof value !== 'string') throw new TripletFormatError(file, line, `${name} must be a string, got ${value === undefined ? 'nothing' : JSON.stringify(value).slice(0, 40)}`);
+  if (value.trim() === '') throw new TripletFormatError(file, line, `${name} is empty`);
   return value;
 }
 
+function field(object: Record<string, unknown>, key: string, file: string, line: number): string {
+  return text(object[key], `"${key}"`, file, line);
+}
+
+/** A row's negatives: `negative`, then `negative_1`, `negative_2`, ... in number order; or a `negatives` list. */
+function negativesOf(object: Record<string, unknown>, file: string, line: number): string[] {
+  const numbered = Object.keys(object)
+    .map((key) => NUMBERED_NEGATIVE.exec(key))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .sort((a, b) => Number(a[1]) - Number(b[1]))
+    .map((m) => m[0]);
+  const list = object.negatives;
+  if (list !== undefined) {
+    if ('negative' in object || numbered.length) throw new TripletFormatError(file, line, 'give "negatives" (a list) or "negative" (and "negative_1", ...), not both');
+    if (!Array.isArray(list) || list.length === 0) throw new TripletFormatError(file, line, '"negatives" must be a non-empty list of strings');
+    return list.map((value: unknown, i) => text(value, `"negatives"[${i}]`, file, line));
+  }
+  const keys = 'negative' in object ? ['negative', ...numbered] : numbered;
+  if (keys.length === 0) throw new TripletFormatError(file, line, '"negative" must be a string, got nothing');
+  return keys.map((key) => field(object, key, file, line));
+}
+
 /**
- * Parses JSONL triplets. The query is `query` or `anchor` (not both); other keys are ignored, except several
- * negatives (`negative_1`, `negative_2`, ... or a `negatives` list), which are refused: a batch takes one negative per
- * query for now.
+ * One JSONL line: an object with the query as `query` or `anchor` (not both), `positive`, and one or more negatives
+ * (`negative`, `negative_1`, ... or a `negatives` list); other keys are ignored.
  */
+export function parseJsonlLine(raw: string, file: string, line: number): LineResult {
+  if (raw.trim() === '') return { kind: 'blank' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    throw new TripletFormatError(file, line, `not JSON (${(error as Error).message})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TripletFormatError(file, line, 'a line must be one JSON object');
+  const object = parsed as Record<string, unknown>;
+  if ('query' in object && 'anchor' in object) throw new TripletFormatError(file, line, 'give "query" or "anchor", not both');
+  const queryKey = 'anchor' in object ? 'anchor' : 'query';
+  return { kind: 'row', triplet: tripletOf(field(object, queryKey, file, line), field(object, 'positive', file, line), negativesOf(object, file, line)) };
+}
+
+/** Parses JSONL triplets (see parseJsonlLine); every row needs as many negatives as the first. */
 export function parseTripletsJsonl(content: string | Uint8Array, file: string): TripletFile {
   const lines = textOf(content, file).replace(/^\uFEFF/, '').split('\n');
   const triplets: Triplet[] = [];
   let blankLines = 0;
+  let negatives: number | null = null;
   lines.forEach((raw, i) => {
-    const line = i + 1;
-    if (raw.trim() === '') {
+    const result = parseJsonlLine(raw, file, i + 1);
+    if (result.kind === 'blank') {
       if (i < lines.length - 1) blankLines++;
-      return;
+    } else if (result.kind === 'row') {
+      negatives = checkNegatives(result.triplet, negatives, file, i + 1);
+      triplets.push(result.triplet);
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch (error) {
-      throw new TripletFormatError(file, line, `not JSON (${(error as Error).message})`);
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TripletFormatError(file, line, 'a line must be one JSON object');
-    const object = parsed as Record<string, unknown>;
-    const several = Object.keys(object).filter((key) => SEVERAL_NEGATIVES.test(key));
-    if (several.length) {
-      throw new TripletFormatError(file, line, `several negatives (${several.join(', ')}) are not read yet: give one "negative" per line`);
-    }
-    if ('query' in object && 'anchor' in object) throw new TripletFormatError(file, line, 'give "query" or "anchor", not both');
-    const queryKey = 'anchor' in object ? 'anchor' : 'query';
-    triplets.push({ query: field(object, queryKey, file, line), positive: field(object, 'positive', file, line), negative: field(object, 'negative', file, line) });
   });
   if (triplets.length === 0) throw new Error(`${file}: no triplets (a line is {"query": ..., "positive": ..., "negative": ...})`);
   return { triplets, blankLines, header: false };

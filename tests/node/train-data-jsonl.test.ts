@@ -45,18 +45,25 @@ describe('JSONL triplets', () => {
     expect(() => tripletFormat(bytes(''), 'msmarco.parquet')).toThrow('Parquet triplets are not read yet');
   });
 
-  it('name the file and line of a bad line, and refuse several negatives', () => {
+  it('name the file and line of a bad line, and read several negatives in order', () => {
     const cases: [string, string][] = [
       ['{"query":"q","positive":"p","negative":"n"}\nnot json\n', 'x.jsonl line 2: not JSON'],
       ['["q","p","n"]\n', 'x.jsonl line 1: a line must be one JSON object'],
       ['{"query":"q","positive":"p"}\n', 'x.jsonl line 1: "negative" must be a string, got nothing'],
       ['{"query":"q","positive":"  ","negative":"n"}\n', 'x.jsonl line 1: "positive" is empty'],
       ['{"query":"q","anchor":"a","positive":"p","negative":"n"}\n', 'give "query" or "anchor", not both'],
-      ['{"anchor":"a","positive":"p","negative_1":"n1","negative_2":"n2"}\n', 'several negatives (negative_1, negative_2) are not read yet'],
+      ['{"anchor":"a","positive":"p","negatives":["n1","n2"]}\n{"anchor":"a","positive":"p","negative":"n"}\n', 'x.jsonl line 2: 1 negative, but the first row has 2'],
+      ['{"anchor":"a","positive":"p","negatives":["n1",""]}\n', '"negatives"[1] is empty'],
+      ['{"anchor":"a","positive":"p","negative":"n","negatives":["n1"]}\n', 'not both'],
       ['\n\n', 'x.jsonl: no triplets'],
     ];
     for (const [text, message] of cases) expect(() => parseTripletsJsonl(text, 'x.jsonl'), text).toThrow(message);
     expect(parseTripletsJsonl('{"query":"q","positive":"p","negative":"n"}\n\n', 'x.jsonl').blankLines).toBe(1);
+    const several = '{"anchor":"a","positive":"p","negative_2":"n2","negative_10":"n10","negative_1":"n1"}\n{"anchor":"b","positive":"p","negatives":["x","y","z"]}\n';
+    expect(parseTripletsJsonl(several, 'x.jsonl').triplets).toEqual([
+      { query: 'a', positive: 'p', negative: 'n1', extraNegatives: ['n2', 'n10'] },
+      { query: 'b', positive: 'p', negative: 'x', extraNegatives: ['y', 'z'] },
+    ]);
   });
 
   it('train on a JSONL file through the CLI (also in file order); the hand-off asks for TSV', async () => {

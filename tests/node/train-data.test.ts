@@ -37,7 +37,7 @@ describe('triplet TSV', () => {
 
   it.each([
     ['q1\tp1\tn1\nq2\tp2\n', 2, '2 tab-separated fields, expected 3'],
-    ['q1\tp1\tn1\tx\n', 1, '4 tab-separated fields, expected 3'],
+    ['q1\tp1\tn1\tx\nq2\tp2\tn2\n', 2, '1 negative, but the first row has 2: every row needs as many'],
     ['only a query\n', 1, '1 tab-separated field, expected 3'],
     ['q1\tp1\tn1\n\nq3\t \tn3\n', 3, 'the positive (field 2) is empty'],
     ['\tp1\tn1\n', 1, 'the query (field 1) is empty'],
@@ -52,6 +52,17 @@ describe('triplet TSV', () => {
     expect(error).toBeInstanceOf(TripletFormatError);
     expect((error as TripletFormatError).line).toBe(line);
     expect((error as Error).message).toContain(`data/train.tsv line ${line}: ${problem}`);
+  });
+
+  it('reads rows with several negatives (field 3 onwards), and a header naming them', () => {
+    const file = parseTriplets('query\tpositive\tnegative_1\tnegative_2\nq1\tp1\tn1\tm1\nq2\tp2\tn2\tm2\n', 'two.tsv');
+    expect(file.header).toBe(true);
+    expect(file.triplets).toEqual([
+      { query: 'q1', positive: 'p1', negative: 'n1', extraNegatives: ['m1'] },
+      { query: 'q2', positive: 'p2', negative: 'n2', extraNegatives: ['m2'] },
+    ]);
+    // a first line that merely starts with the words is data
+    expect(parseTriplets('query about cats\tpositive\tnegative\n', 'x.tsv').triplets).toHaveLength(1);
   });
 
   it('refuses a file without triplets, and names a missing file', async () => {
