@@ -115,7 +115,8 @@ async function stepZeroLosses(ctx: GpuContext, model: OpenedModel, plan: TrainPl
 export async function expectedFirstStep(ctx: GpuContext, model: OpenedModel, data: TrainingData, plan: TrainPlan): Promise<ExpectedStep1> {
   const { recipe } = plan;
   checkLengthsFit(model.config, { 'The query length': recipe.queryLength, 'The document length': recipe.documentLength });
-  const first = new TripletBatches(data.triplets, model.tokenizer, recipe, plan.seed).next();
+  if (data.source.negatives !== 1) throw new InvalidRequestError(`the hand-off takes one negative per row; this data has ${data.source.negatives}`);
+  const first = await new TripletBatches(data.source, model.tokenizer, recipe, plan.seed).next();
   const { batch } = first;
   const B = recipe.batchSize;
   return {
@@ -165,7 +166,7 @@ export async function handoffProject(ctx: GpuContext, options: HandoffOptions): 
   if (tripletFormat(options.tripletBytes, fingerprint.name) !== 'tsv') {
     throw new InvalidRequestError(`The hand-off project reads TSV triplets (query, positive, negative per line); ${fingerprint.name} is JSON Lines: write it as TSV first`);
   }
-  const handoff = planHandoff(request, data.triplets.length);
+  const handoff = planHandoff(request, data.source.count);
   const { plan } = handoff;
   const { recipe } = plan;
   const expected = await expectedFirstStep(ctx, model, data, plan);

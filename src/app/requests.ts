@@ -74,8 +74,8 @@ const DEFAULT_SEED = 1;
 /** Reports per run when the request does not say how often. */
 const DEFAULT_REPORTS = 100;
 
-/** Checks a training request against the limits and builds its recipe for `triplets` training triplets. */
-export function planTraining(request: TrainRequest, triplets: number): TrainPlan {
+/** Checks a training request against the limits and builds its recipe for `triplets` rows of `negatives` negatives. */
+export function planTraining(request: TrainRequest, triplets: number, negatives = 1): TrainPlan {
   const L = TRAIN_LIMITS;
   checkK(request.k);
   const batchSize = checkRange(request.batchSize, L.batchSize, 'The batch size');
@@ -104,6 +104,7 @@ export function planTraining(request: TrainRequest, triplets: number): TrainPlan
     // absent unless asked, so that recipes (and checkpoints) of shuffled runs are what they always were
     ...(request.shuffle === false ? { dataOrder: 'file' as const } : {}),
     ...(gradAccum > 1 ? { gradAccum } : {}),
+    ...(negatives > 1 ? { negatives } : {}),
     ...(maxGradNorm > 0 ? { maxGradNorm } : {}),
     ...dropoutField(request.dropout),
     ...(request.flopsRampRatio !== undefined ? { flopsRampRatio: checkRange(request.flopsRampRatio, L.ratio, 'The FLOPS ramp ratio') } : {}),

@@ -73,7 +73,7 @@ function headNormsOf(model: OpenedModel): { meanRowNorm: number; rowNorms: numbe
 /** Trains `model` on `data` as `request` says; every GPU buffer of the run is its own (the model itself is untouched). */
 export async function trainModel(ctx: GpuContext, platform: Platform, options: TrainOptions): Promise<TrainedRun> {
   const { data, request } = options;
-  const plan = planTraining(request, data.triplets.length);
+  const plan = planTraining(request, data.source.count, data.source.negatives);
   const lock = await platform.lockRun(options.run);
   try {
     const model = typeof options.model === 'function' ? await options.model() : options.model;
@@ -83,7 +83,7 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
       for (const { name } of await listCheckpoints(store)) await store.remove(name);
     }
     const provenance =
-      options.provenance ?? `${model.name} (${model.config.hfArchitecture}) fine-tuned on ${data.triplets.length} triplets of ${data.fingerprint.name}, head divided by k = ${plan.k}`;
+      options.provenance ?? `${model.name} (${model.config.hfArchitecture}) fine-tuned on ${data.source.count} triplets of ${data.fingerprint.name}, head divided by k = ${plan.k}`;
     const recorder = options.record
       ? new RunRecorder(options.record.store, {
           id: options.run,

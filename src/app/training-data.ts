@@ -1,7 +1,12 @@
-// Training data, read and fingerprinted once for the page and the CLI: the triplets (TSV or JSONL), and the count +
-// CRC-32 that a resumed run checks (a moved or renamed file still resumes; other or reordered triplets are refused).
-import { parseTriplets } from '../io/triplets.ts';
+// Training data, read and fingerprinted once for the page and the CLI: the rows (TSV or JSONL streamed through a
+// byte-offset index, Parquet read by row groups, or bytes already in memory), and the count + CRC-32 that a resumed
+// run checks (a moved or renamed file still resumes; other or reordered rows are refused).
+import type { RandomAccessFile } from '../io/random-access.ts';
+import { indexTripletFile, type IndexOptions } from '../io/triplet-index.ts';
+import { memoryTripletSource, type TripletSource } from '../io/triplet-source.ts';
 import { parseTripletsJsonl } from '../io/triplets-jsonl.ts';
+import { readParquetTriplets } from '../io/triplets-parquet.ts';
+import { parseTriplets } from '../io/triplets.ts';
 import type { TrainingData } from '../train/training-run.ts';
 import { crc32 } from '../util/crc32.ts';
 
@@ -9,22 +14,28 @@ import { crc32 } from '../util/crc32.ts';
 export interface TripletsSummary {
   name: string;
   triplets: number;
+  /** Negatives per row (1 for triplets). */
+  negatives: number;
   bytes: number;
   blankLines: number;
   header: boolean;
   crc32: number;
   format: TripletFormat;
+  /** Bytes the rows take in memory: the whole rows (in memory), or only their byte-range index (streamed). */
+  memoryBytes: number;
+  streamed: boolean;
 }
 
-/** How a triplet file is written: tab-separated lines, or JSON Lines. */
-export type TripletFormat = 'tsv' | 'jsonl';
+/** How a triplet file is written: tab-separated lines, JSON Lines, or a Parquet table. */
+export type TripletFormat = 'tsv' | 'jsonl' | 'parquet';
 
-/** A .jsonl / .ndjson name, or content whose first non-blank character opens a JSON object, is JSON Lines. */
+/** By name (.parquet, .jsonl / .ndjson, .tsv), else by content: a first non-blank `{` is JSON Lines, `PAR1` Parquet. */
 export function tripletFormat(bytes: Uint8Array, name: string): TripletFormat {
   const lower = name.toLowerCase();
-  if (lower.endsWith('.parquet')) throw new Error(`${name}: Parquet triplets are not read yet; give a TSV or JSONL file`);
+  if (lower.endsWith('.parquet')) return 'parquet';
   if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl';
   if (lower.endsWith('.tsv')) return 'tsv';
+  if (bytes[0] === 0x50 && bytes[1] === 0x41 && bytes[2] === 0x52 && bytes[3] === 0x31) return 'parquet';
   for (const byte of bytes.subarray(0, 64)) {
     if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d || byte === 0xef || byte === 0xbb || byte === 0xbf) continue;
     return byte === 0x7b ? 'jsonl' : 'tsv';
@@ -35,22 +46,73 @@ export function tripletFormat(bytes: Uint8Array, name: string): TripletFormat {
 export interface ReadTrainingData {
   data: TrainingData;
   summary: TripletsSummary;
-  /** The file as read (a hand-off copies it into its project). */
-  bytes: Uint8Array;
+}
+
+/** Rough bytes of rows held in memory (UTF-16 strings and their objects). */
+function rowBytes(source: TripletSource, textBytes: number): number {
+  return 2 * textBytes + 64 * source.count * (1 + source.negatives);
 }
 
 /**
- * Parses a triplet file, TSV (query, positive, negative per line) or JSONL (query or anchor, positive, negative per
- * object), strict UTF-8; `name` labels errors ("file line N: ...").
+ * Parses a triplet file already in memory, TSV (query, positive, negatives per line) or JSONL (query or anchor,
+ * positive, negatives per object), strict UTF-8; `name` labels errors ("file line N: ..."). The hand-off, which copies
+ * the file, reads this way; training streams (readTrainingFile).
  */
-export function readTrainingData(bytes: Uint8Array, name: string): ReadTrainingData {
+export function readTrainingData(bytes: Uint8Array, name: string): ReadTrainingData & { bytes: Uint8Array } {
   const format = tripletFormat(bytes, name);
+  if (format === 'parquet') throw new Error(`${name}: a Parquet file is read with readTrainingFile`);
   const parsed = format === 'jsonl' ? parseTripletsJsonl(bytes, name) : parseTriplets(bytes, name);
-  const fingerprint = { name: baseName(name), triplets: parsed.triplets.length, crc32: crc32(bytes) };
+  const source = memoryTripletSource(parsed.triplets);
+  const fingerprint = { name: baseName(name), triplets: source.count, crc32: crc32(bytes) };
   return {
     bytes,
-    data: { triplets: parsed.triplets, fingerprint },
-    summary: { name: baseName(name), triplets: parsed.triplets.length, bytes: bytes.length, blankLines: parsed.blankLines, header: parsed.header, crc32: fingerprint.crc32, format },
+    data: { source, fingerprint },
+    summary: {
+      name: fingerprint.name,
+      triplets: source.count,
+      negatives: source.negatives,
+      bytes: bytes.length,
+      blankLines: parsed.blankLines,
+      header: parsed.header,
+      crc32: fingerprint.crc32,
+      format,
+      memoryBytes: rowBytes(source, bytes.length),
+      streamed: false,
+    },
+  };
+}
+
+/**
+ * Reads a triplet file by byte ranges: TSV and JSONL in one streaming pass that checks every line and keeps only an
+ * index (a 1 GB file trains with flat memory; rows are read back when their batch is made), Parquet row group by
+ * row group into memory. The CRC-32 is the whole file's either way.
+ */
+export async function readTrainingFile(file: RandomAccessFile, options: IndexOptions = {}): Promise<ReadTrainingData> {
+  const name = baseName(file.name);
+  const format = tripletFormat(await file.read(0, 64), file.name);
+  if (format === 'parquet') {
+    const source = memoryTripletSource(await readParquetTriplets(file));
+    let crc = 0;
+    for (let at = 0; at < file.size; at += 4 * 2 ** 20) crc = crc32(await file.read(at, at + 4 * 2 ** 20), crc);
+    const summary = { name, triplets: source.count, negatives: source.negatives, bytes: file.size, blankLines: 0, header: false, crc32: crc, format, memoryBytes: rowBytes(source, file.size), streamed: false };
+    return { data: { source, fingerprint: { name, triplets: source.count, crc32: crc } }, summary };
+  }
+  const indexed = await indexTripletFile(file, format, options);
+  const { source } = indexed;
+  return {
+    data: { source, fingerprint: { name, triplets: source.count, crc32: indexed.crc32 } },
+    summary: {
+      name,
+      triplets: source.count,
+      negatives: source.negatives,
+      bytes: file.size,
+      blankLines: indexed.blankLines,
+      header: indexed.header,
+      crc32: indexed.crc32,
+      format,
+      memoryBytes: source.indexBytes,
+      streamed: true,
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 // `splade-lab calibrate`: argument adapter over calibrateLambdas: short runs in <out>/trial-<i> until the mean active
 // dimensions reach --target-q / --target-d, each optionally evaluated; suggests lambdas, and with --batch-sizes shows
 // how sparsity moves with the batch at those lambdas. Writes <out>/calibration.json.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { totalmem } from 'node:os';
 import { calibrateLambdas, type CalibrationTrial } from '../app/calibrate-lambdas.ts';
@@ -9,8 +9,8 @@ import { openDataset } from '../app/datasets.ts';
 import { openModelRef } from '../app/open-model.ts';
 import { modelRefFromArgument, nodePlatform } from '../app/platform-node.ts';
 import type { TrainRequest } from '../app/requests.ts';
-import { readTrainingData } from '../app/training-data.ts';
 import { UsageError, type Command } from './command.ts';
+import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';
 import { EVALUATION_SET_OPTIONS, evaluationRefs } from './evaluation-sets.ts';
 
 function trialLine(t: CalibrationTrial): string {
@@ -28,7 +28,7 @@ export const calibrateCommand: Command = {
     summary: 'find lambda_q and lambda_d that reach a target number of active dimensions, with short runs on your data',
     options: {
       model: { value: 'dir-or-hub-id', help: 'the backbone', required: true },
-      triplets: { value: 'file', help: 'training triplets: TSV (query<TAB>positive<TAB>negative per line) or JSONL (query or anchor, positive, negative)', required: true },
+      ...TRIPLETS_OPTIONS,
       out: { value: 'dir', help: 'the calibration folder: one run folder per trial (trial-<i>) and calibration.json', required: true },
       'target-q': { value: 'N', help: 'mean active dimensions wanted per query', required: true },
       'target-d': { value: 'N', help: 'mean active dimensions wanted per document', required: true },
@@ -54,74 +54,74 @@ export const calibrateCommand: Command = {
   },
   async run(args) {
     const out = args.required('out');
-    const tripletsPath = args.required('triplets');
-    const { data } = readTrainingData(new Uint8Array(await readFile(tripletsPath)), tripletsPath);
-    const batchSizes = (args.string('batch-sizes') ?? '')
-      .split(',')
-      .filter((s) => s.trim() !== '')
-      .map((s) => {
-        const b = Number(s);
-        if (!Number.isInteger(b)) throw new UsageError(`--batch-sizes needs whole numbers, got "${s}"`);
-        return b;
-      });
-    const train: TrainRequest = {
-      k: args.numberOr('k', 1),
-      steps: args.numberOr('steps', 300),
-      batchSize: args.numberOr('batch', 8),
-      queryLength: args.numberOr('query-length', 32),
-      documentLength: args.numberOr('doc-length', 128),
-      peakLr: args.number('lr'),
-      lambdaQueries: args.number('lambda-q'),
-      lambdaDocuments: args.number('lambda-d'),
-      seed: args.numberOr('seed', 1),
-      checkpointEvery: 1_000_000,
-      resume: false,
-    };
-    const json = args.flag('json');
-    const emit = (event: Record<string, unknown>, text: string) => process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
-    await mkdir(out, { recursive: true });
-    const ctx = await nodePlatform.acquireGpu('calibrate');
-    try {
-      const model = await openModelRef(nodePlatform, await modelRefFromArgument(args.required('model')), { limits: ctx.limits });
-      const sets = await Promise.all(evaluationRefs(args).map((ref) => openDataset(nodePlatform, ref)));
-      const target = { queries: args.numberOr('target-q', 0), documents: args.numberOr('target-d', 0), tolerance: args.numberOr('tolerance', 0.2) };
-      const result = await calibrateLambdas(ctx, nodePlatform, {
-        model,
-        data,
-        request: { train, target, maxTrials: args.numberOr('trials', 6), batchSizes },
-        runIdOf: (_, index) => join(out, `trial-${index + 1}`),
-        evaluate: sets.length ? { sets, request: { queryLength: 64, documentLength: 256, topK: 1000, prune: 0, search: 'exhaustive' }, memoryBudget: totalmem() / 2 } : undefined,
-        onEvent: (event) => {
-          if (event.kind === 'trial-start') {
-            const r = event.request;
-            emit(
-              { event: 'trial-start', index: event.index + 1, purpose: event.purpose, run: event.runId, lambdaQueries: r.lambdaQueries, lambdaDocuments: r.lambdaDocuments, batchSize: r.batchSize },
-              `trial ${event.index + 1} (${event.purpose}) in ${event.runId}: lambda_q ${r.lambdaQueries} lambda_d ${r.lambdaDocuments}, batch ${r.batchSize}, ${r.steps} steps`,
-            );
-          } else if (event.kind === 'train' && event.event.kind === 'report' && json) {
-            const r = event.event.report;
-            emit({ event: 'step', trial: event.index + 1, ...r, step: r.step + 1 }, '');
-          } else if (event.kind === 'trial-done') {
-            const t = event.trial;
-            emit({ event: 'trial-done', ...t, index: t.index + 1, evaluations: t.evaluations.map((e) => ({ set: e.set.name, ...e.splade.metrics })) }, trialLine(t));
-          }
-        },
-      });
-      await writeFile(join(out, 'calibration.json'), JSON.stringify(result, null, 1));
-      const s = result.suggested;
-      emit(
-        { event: 'done', suggested: s, target: result.target, trials: result.trials.length, batchDependence: result.batchDependence.map((t) => ({ batchSize: t.batchSize, activeQueries: t.activeQueries, activeDocuments: t.activeDocuments, flopsQueries: t.flopsQueries, flopsDocuments: t.flopsDocuments, paperBatchFlopsQueries: t.paperBatchFlopsQueries, paperBatchFlopsDocuments: t.paperBatchFlopsDocuments })) },
-        [
-          `suggested: --lambda-q ${s.lambdaQueries.toExponential(3)} --lambda-d ${s.lambdaDocuments.toExponential(3)} (trial ${s.trial + 1}, ${s.within ? 'within' : 'NOT within'} ${(100 * target.tolerance).toFixed(0)}% of ${target.queries}/${target.documents})`,
-          ...(result.batchDependence.length > 1
-            ? ['active dimensions by batch size at these lambdas:', ...result.batchDependence.map((t) => `  batch ${String(t.batchSize).padStart(4)}: q ${t.activeQueries.toFixed(1)} d ${t.activeDocuments.toFixed(1)}  FLOPS q ${t.flopsQueries.toPrecision(4)} d ${t.flopsDocuments.toPrecision(4)}`)]
-            : []),
-          `written ${join(out, 'calibration.json')}`,
-        ].join('\n'),
-      );
-      return s.within ? 0 : 4;
-    } finally {
-      ctx.destroy();
-    }
+    return withTripletsOption(args, async ({ data }) => {
+      const batchSizes = (args.string('batch-sizes') ?? '')
+        .split(',')
+        .filter((s) => s.trim() !== '')
+        .map((s) => {
+          const b = Number(s);
+          if (!Number.isInteger(b)) throw new UsageError(`--batch-sizes needs whole numbers, got "${s}"`);
+          return b;
+        });
+      const train: TrainRequest = {
+        k: args.numberOr('k', 1),
+        steps: args.numberOr('steps', 300),
+        batchSize: args.numberOr('batch', 8),
+        queryLength: args.numberOr('query-length', 32),
+        documentLength: args.numberOr('doc-length', 128),
+        peakLr: args.number('lr'),
+        lambdaQueries: args.number('lambda-q'),
+        lambdaDocuments: args.number('lambda-d'),
+        seed: args.numberOr('seed', 1),
+        checkpointEvery: 1_000_000,
+        resume: false,
+      };
+      const json = args.flag('json');
+      const emit = (event: Record<string, unknown>, text: string) => process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
+      await mkdir(out, { recursive: true });
+      const ctx = await nodePlatform.acquireGpu('calibrate');
+      try {
+        const model = await openModelRef(nodePlatform, await modelRefFromArgument(args.required('model')), { limits: ctx.limits });
+        const sets = await Promise.all(evaluationRefs(args).map((ref) => openDataset(nodePlatform, ref)));
+        const target = { queries: args.numberOr('target-q', 0), documents: args.numberOr('target-d', 0), tolerance: args.numberOr('tolerance', 0.2) };
+        const result = await calibrateLambdas(ctx, nodePlatform, {
+          model,
+          data,
+          request: { train, target, maxTrials: args.numberOr('trials', 6), batchSizes },
+          runIdOf: (_, index) => join(out, `trial-${index + 1}`),
+          evaluate: sets.length ? { sets, request: { queryLength: 64, documentLength: 256, topK: 1000, prune: 0, search: 'exhaustive' }, memoryBudget: totalmem() / 2 } : undefined,
+          onEvent: (event) => {
+            if (event.kind === 'trial-start') {
+              const r = event.request;
+              emit(
+                { event: 'trial-start', index: event.index + 1, purpose: event.purpose, run: event.runId, lambdaQueries: r.lambdaQueries, lambdaDocuments: r.lambdaDocuments, batchSize: r.batchSize },
+                `trial ${event.index + 1} (${event.purpose}) in ${event.runId}: lambda_q ${r.lambdaQueries} lambda_d ${r.lambdaDocuments}, batch ${r.batchSize}, ${r.steps} steps`,
+              );
+            } else if (event.kind === 'train' && event.event.kind === 'report' && json) {
+              const r = event.event.report;
+              emit({ event: 'step', trial: event.index + 1, ...r, step: r.step + 1 }, '');
+            } else if (event.kind === 'trial-done') {
+              const t = event.trial;
+              emit({ event: 'trial-done', ...t, index: t.index + 1, evaluations: t.evaluations.map((e) => ({ set: e.set.name, ...e.splade.metrics })) }, trialLine(t));
+            }
+          },
+        });
+        await writeFile(join(out, 'calibration.json'), JSON.stringify(result, null, 1));
+        const s = result.suggested;
+        emit(
+          { event: 'done', suggested: s, target: result.target, trials: result.trials.length, batchDependence: result.batchDependence.map((t) => ({ batchSize: t.batchSize, activeQueries: t.activeQueries, activeDocuments: t.activeDocuments, flopsQueries: t.flopsQueries, flopsDocuments: t.flopsDocuments, paperBatchFlopsQueries: t.paperBatchFlopsQueries, paperBatchFlopsDocuments: t.paperBatchFlopsDocuments })) },
+          [
+            `suggested: --lambda-q ${s.lambdaQueries.toExponential(3)} --lambda-d ${s.lambdaDocuments.toExponential(3)} (trial ${s.trial + 1}, ${s.within ? 'within' : 'NOT within'} ${(100 * target.tolerance).toFixed(0)}% of ${target.queries}/${target.documents})`,
+            ...(result.batchDependence.length > 1
+              ? ['active dimensions by batch size at these lambdas:', ...result.batchDependence.map((t) => `  batch ${String(t.batchSize).padStart(4)}: q ${t.activeQueries.toFixed(1)} d ${t.activeDocuments.toFixed(1)}  FLOPS q ${t.flopsQueries.toPrecision(4)} d ${t.flopsDocuments.toPrecision(4)}`)]
+              : []),
+            `written ${join(out, 'calibration.json')}`,
+          ].join('\n'),
+        );
+        return s.within ? 0 : 4;
+      } finally {
+        ctx.destroy();
+      }
+    });
   },
 };

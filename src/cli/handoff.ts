@@ -69,7 +69,7 @@ export const handoffCommand: Command = {
     const bytes = new Uint8Array(await readFile(tripletsPath));
     const { data } = readTrainingData(bytes, tripletsPath);
     const request = requestFrom(args);
-    planHandoff(request, data.triplets.length); // bad options fail here, before any model or GPU
+    planHandoff(request, data.source.count); // bad options fail here, before any model or GPU
     await checkEmptyFolder(out);
     const ctx = await nodePlatform.acquireGpu('handoff');
     try {

@@ -1,6 +1,6 @@
 // `splade-lab sweep`: argument adapter over runSweep: one run per k (or per lambda pair of the paper's Figure 2 grid)
 // in sub-folders of --out, each saved and optionally evaluated, then a Table-2-like summary; --resume continues.
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { totalmem } from 'node:os';
 import { openDataset } from '../app/datasets.ts';
@@ -10,8 +10,8 @@ import type { TrainRequest } from '../app/requests.ts';
 import { createFolderSweepStore } from '../app/sweep-store-node.ts';
 import { runSweep } from '../app/sweep-run.ts';
 import { DEFAULT_SWEEP_KS, FIGURE2_LAMBDAS, parseKs, planSweep } from '../app/sweep.ts';
-import { readTrainingData } from '../app/training-data.ts';
 import type { Command } from './command.ts';
+import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';
 import { EVALUATION_SET_OPTIONS, evaluationRefs } from './evaluation-sets.ts';
 
 /** The sub-folder of a run: "k-4", or "lq-0.05-ld-0.003" in a lambda grid. */
@@ -25,7 +25,7 @@ export const sweepCommand: Command = {
     summary: "train one run per k (or per lambda pair of the paper's Figure 2 grid) and compare them, resumable",
     options: {
       model: { value: 'dir-or-hub-id', help: 'the backbone', required: true },
-      triplets: { value: 'tsv', help: 'training triplets, query<TAB>positive<TAB>negative per line', required: true },
+      ...TRIPLETS_OPTIONS,
       out: { value: 'dir', help: 'the sweep folder: sweep.json and one run folder per run (k-<k>, or lq-<q>-ld-<d>)', required: true },
       ks: { value: 'K,K,...', help: 'one run per k', default: DEFAULT_SWEEP_KS.join(',') },
       'lambda-grid': { help: "instead, one run per (lambda_q, lambda_d) of the paper's Figure 2 grid, at --k" },
@@ -45,55 +45,55 @@ export const sweepCommand: Command = {
   async run(args) {
     const out = args.required('out');
     const grid = args.flag('lambda-grid');
-    const tripletsPath = args.required('triplets');
-    const { data } = readTrainingData(new Uint8Array(await readFile(tripletsPath)), tripletsPath);
-    const base: TrainRequest = {
-      k: args.numberOr('k', 1),
-      steps: args.numberOr('steps', 100),
-      batchSize: args.numberOr('batch', 8),
-      queryLength: args.numberOr('query-length', 32),
-      documentLength: args.numberOr('doc-length', 128),
-      peakLr: args.number('lr'),
-      seed: args.numberOr('seed', 1),
-      checkpointEvery: args.numberOr('checkpoint-every', 50),
-      resume: false,
-    };
-    const refs = evaluationRefs(args);
-    const json = args.flag('json');
-    const emit = (event: Record<string, unknown>, text: string) => process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
-    await mkdir(out, { recursive: true });
-    const plans = createFolderSweepStore(out);
-    const ctx = await nodePlatform.acquireGpu('sweep');
-    try {
-      const model = await openModelRef(nodePlatform, await modelRefFromArgument(args.required('model')), { limits: ctx.limits });
-      const existing = await plans.get(out);
-      if (existing && !args.flag('resume')) throw new Error(`${out} already holds a sweep (${existing.finished.length} of ${existing.runs.length} runs done): add --resume, or sweep into another folder`);
-      if (!existing && args.flag('resume')) throw new Error(`${out} holds no sweep to resume`);
-      const plan = existing ?? planSweep(grid ? { base, lambdas: FIGURE2_LAMBDAS } : { base, ks: parseKs(args.string('ks')!) }, model.key, data.fingerprint);
-      if (!existing) await plans.put(plan);
-      const sets = await Promise.all(refs.map((ref) => openDataset(nodePlatform, ref)));
-      const finished = await runSweep(ctx, nodePlatform, {
-        plan,
-        plans,
-        model,
-        data,
-        runIdOf: (request) => join(out, runFolder(request, grid)),
-        evaluate: sets.length ? { sets, request: { queryLength: 64, documentLength: 256, topK: 1000, prune: 0, search: 'exhaustive' }, memoryBudget: totalmem() / 2 } : undefined,
-        onEvent: (event) => {
-          if (event.kind === 'run-start') emit({ event: 'run-start', index: event.index, total: event.total, run: event.runId, resumed: event.resumed }, `run ${event.index + 1} of ${event.total}: ${event.runId}${event.resumed ? ' (resumed)' : ''}`);
-          else if (event.kind === 'train' && event.event.kind === 'report') {
-            const r = event.event.report;
-            emit({ event: 'step', index: event.index, ...r, step: r.step + 1 }, `  step ${r.step + 1}/${r.steps}  loss ${r.total.toFixed(4)}  active q ${r.activeQueries.toFixed(1)} d ${r.activeDocuments.toFixed(1)}`);
-          } else if (event.kind === 'run-done') {
-            const scores = event.evaluations.map((e) => `${e.set.name} nDCG@10 ${e.splade.metrics.ndcg_cut_10.toFixed(4)}`).join(', ');
-            emit({ event: 'run-done', index: event.index, run: event.runId, model: event.outcome.saved.where, evaluations: event.evaluations.map((e) => ({ set: e.set.name, ...e.splade.metrics })) }, `  saved ${event.outcome.saved.where}${scores ? `; ${scores}` : ''}`);
-          }
-        },
-      });
-      emit({ event: 'done', runs: finished.runs.length, out }, `sweep done: ${finished.runs.length} runs in ${out}; compare them with splade-lab runs ${out}/*`);
-      return 0;
-    } finally {
-      ctx.destroy();
-    }
+    return withTripletsOption(args, async ({ data }) => {
+      const base: TrainRequest = {
+        k: args.numberOr('k', 1),
+        steps: args.numberOr('steps', 100),
+        batchSize: args.numberOr('batch', 8),
+        queryLength: args.numberOr('query-length', 32),
+        documentLength: args.numberOr('doc-length', 128),
+        peakLr: args.number('lr'),
+        seed: args.numberOr('seed', 1),
+        checkpointEvery: args.numberOr('checkpoint-every', 50),
+        resume: false,
+      };
+      const refs = evaluationRefs(args);
+      const json = args.flag('json');
+      const emit = (event: Record<string, unknown>, text: string) => process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
+      await mkdir(out, { recursive: true });
+      const plans = createFolderSweepStore(out);
+      const ctx = await nodePlatform.acquireGpu('sweep');
+      try {
+        const model = await openModelRef(nodePlatform, await modelRefFromArgument(args.required('model')), { limits: ctx.limits });
+        const existing = await plans.get(out);
+        if (existing && !args.flag('resume')) throw new Error(`${out} already holds a sweep (${existing.finished.length} of ${existing.runs.length} runs done): add --resume, or sweep into another folder`);
+        if (!existing && args.flag('resume')) throw new Error(`${out} holds no sweep to resume`);
+        const plan = existing ?? planSweep(grid ? { base, lambdas: FIGURE2_LAMBDAS } : { base, ks: parseKs(args.string('ks')!) }, model.key, data.fingerprint);
+        if (!existing) await plans.put(plan);
+        const sets = await Promise.all(refs.map((ref) => openDataset(nodePlatform, ref)));
+        const finished = await runSweep(ctx, nodePlatform, {
+          plan,
+          plans,
+          model,
+          data,
+          runIdOf: (request) => join(out, runFolder(request, grid)),
+          evaluate: sets.length ? { sets, request: { queryLength: 64, documentLength: 256, topK: 1000, prune: 0, search: 'exhaustive' }, memoryBudget: totalmem() / 2 } : undefined,
+          onEvent: (event) => {
+            if (event.kind === 'run-start') emit({ event: 'run-start', index: event.index, total: event.total, run: event.runId, resumed: event.resumed }, `run ${event.index + 1} of ${event.total}: ${event.runId}${event.resumed ? ' (resumed)' : ''}`);
+            else if (event.kind === 'train' && event.event.kind === 'report') {
+              const r = event.event.report;
+              emit({ event: 'step', index: event.index, ...r, step: r.step + 1 }, `  step ${r.step + 1}/${r.steps}  loss ${r.total.toFixed(4)}  active q ${r.activeQueries.toFixed(1)} d ${r.activeDocuments.toFixed(1)}`);
+            } else if (event.kind === 'run-done') {
+              const scores = event.evaluations.map((e) => `${e.set.name} nDCG@10 ${e.splade.metrics.ndcg_cut_10.toFixed(4)}`).join(', ');
+              emit({ event: 'run-done', index: event.index, run: event.runId, model: event.outcome.saved.where, evaluations: event.evaluations.map((e) => ({ set: e.set.name, ...e.splade.metrics })) }, `  saved ${event.outcome.saved.where}${scores ? `; ${scores}` : ''}`);
+            }
+          },
+        });
+        emit({ event: 'done', runs: finished.runs.length, out }, `sweep done: ${finished.runs.length} runs in ${out}; compare them with splade-lab runs ${out}/*`);
+        return 0;
+      } finally {
+        ctx.destroy();
+      }
+    });
   },
 };

@@ -1,7 +1,6 @@
 // `splade-lab train`: argument adapter over the application layer's trainRun; prints progress (text or JSON
 // lines), and saves the trained model as a sentence-transformers SparseEncoder in <out>/model.
 import { appendFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openModelRef, type OpenedModel } from '../app/open-model.ts';
 import { CHECKPOINT_FOLDER, modelRefFromArgument, nodePlatform } from '../app/platform-node.ts';
@@ -11,10 +10,10 @@ import { TrainingPaused, type TrainEvent } from '../app/train.ts';
 import type { Alarm, AlarmRule } from '../app/training-alarms.ts';
 import type { ProbeSnapshot, ProbeText } from '../app/training-probes.ts';
 import { trainRun } from '../app/train-run.ts';
-import { readTrainingData } from '../app/training-data.ts';
 import { describeOptimizer } from '../train/optimizer-settings.ts';
 import { describeDropout, microBatches } from '../train/recipe-facts.ts';
 import { UsageError, type Args, type Command } from './command.ts';
+import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';
 
 function reportLine(r: StepReport): string {
   const width = String(r.steps).length;
@@ -86,7 +85,7 @@ export const trainCommand: Command = {
     summary: "fine-tune a SPLADE model on triplets with the paper's recipe (head divided by k first), checkpointed and resumable",
     options: {
       model: { value: 'dir-or-hub-id', help: 'the backbone: a Hugging Face model folder or a Hub id', required: true },
-      triplets: { value: 'file', help: 'training triplets: TSV (query<TAB>positive<TAB>negative per line) or JSONL (query or anchor, positive, negative)', required: true },
+      ...TRIPLETS_OPTIONS,
       out: { value: 'dir', help: 'the run folder: checkpoints in <dir>/checkpoint, the trained model in <dir>/model', required: true },
       k: { value: 'K', help: 'divide the MLM head by k before training', default: '1' },
       steps: { value: 'N', help: 'steps of the run (instead of --epochs)' },
@@ -130,78 +129,78 @@ export const trainCommand: Command = {
     const emit = (event: Record<string, unknown>, text: string) => process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
     const out = args.required('out');
     const modelArg = args.required('model');
-    const tripletsPath = args.required('triplets');
-    const { data, summary } = readTrainingData(new Uint8Array(await readFile(tripletsPath)), tripletsPath);
-    const request = requestFrom(args);
-    const ctx = await nodePlatform.acquireGpu('train');
-    try {
-      const loaded: { model?: OpenedModel } = {};
-      const onEvent = (event: TrainEvent) => {
-        if (event.kind === 'start') {
-          const { recipe, k, seed } = event;
-          const { schedule, batchSize: B } = recipe;
-          const accum = microBatches(recipe);
-          const ramp = recipe.flopsRampRatio ?? 1 / 3;
-          emit(
-            { event: 'start', model: modelArg, triplets: summary.triplets, blankLines: summary.blankLines, steps: schedule.totalSteps, k, seed, recipe, resume: request.resume },
-            `training ${loaded.model?.config.hfArchitecture} from ${modelArg} on ${summary.triplets} triplets of ${tripletsPath}` +
-              `${summary.blankLines ? ` (${summary.blankLines} blank lines skipped)` : ''}\n` +
-              `  ${schedule.totalSteps} steps of ${accum > 1 ? `${accum} micro-batches of ` : ''}${B} triplets ` +
-              `(${((schedule.totalSteps * B * accum) / summary.triplets).toFixed(2)} epochs), ` +
-              `lengths ${recipe.queryLength}/${recipe.documentLength}, head divided by k = ${k}, peak lr ${schedule.peakLr} ` +
-              `(warm-up ${schedule.warmupRatio}), lambda_q ${recipe.lambdaQueries}, lambda_d ${recipe.lambdaDocuments} ` +
-              `(${ramp === 0 ? 'no ramp' : `quadratic ramp over ${ramp === 1 / 3 ? 'a third' : `${ramp} of the steps`}`}), temperature ${recipe.tau}\n` +
-              `  ${describeOptimizer(recipe.optimizer)}; ${recipe.maxGradNorm ? `gradients clipped to a global norm of ${recipe.maxGradNorm}` : 'no gradient clipping'}; ` +
-              `${describeDropout(recipe, loaded.model?.config)}` +
-              `${recipe.dataOrder === 'file' ? '; triplets in file order' : ''}`,
-          );
-          for (const note of loaded.model?.notes ?? []) emit({ event: 'note', note }, `  note: ${note}`);
-          if (event.resumedFrom) {
-            const path = join(out, CHECKPOINT_FOLDER, event.resumedFrom);
-            emit({ event: 'resume', step: event.startStep, checkpoint: path }, `  resuming ${path} at step ${event.startStep}`);
-          }
-        } else if (event.kind === 'report') {
-          const line = { event: 'step', ...event.report, step: event.report.step + 1 };
-          emit(line, reportLine(event.report));
-          if (log) appendFileSync(log, `${JSON.stringify(line)}\n`);
-        } else if (event.kind === 'probe') {
-          emit({ event: 'probe', ...event.snapshot }, probeLines(event.snapshot));
-        } else if (event.kind === 'alarm') {
-          emit({ event: 'alarm', ...event.alarm, stops: event.stops }, alarmLines(event.alarm, event.stops));
-        } else {
-          const path = join(out, CHECKPOINT_FOLDER, event.name);
-          emit({ event: 'checkpoint', step: event.step, path }, `  checkpoint ${path}`);
-        }
-      };
-      let run;
+    return withTripletsOption(args, async ({ data, summary, where: tripletsPath }) => {
+      const request = requestFrom(args);
+      const ctx = await nodePlatform.acquireGpu('train');
       try {
-        run = await trainRun(ctx, nodePlatform, {
-          model: async () => (loaded.model = await openModelRef(nodePlatform, await modelRefFromArgument(modelArg), { limits: ctx.limits })),
-          data,
-          run: out,
-          request,
-          existing: 'refuse',
-          onEvent,
-          record: { store: nodePlatform.runs },
-        });
-      } catch (error) {
-        if (!(error instanceof TrainingPaused)) throw error;
-        const checkpoint = join(out, CHECKPOINT_FOLDER, error.checkpoint);
+        const loaded: { model?: OpenedModel } = {};
+        const onEvent = (event: TrainEvent) => {
+          if (event.kind === 'start') {
+            const { recipe, k, seed } = event;
+            const { schedule, batchSize: B } = recipe;
+            const accum = microBatches(recipe);
+            const ramp = recipe.flopsRampRatio ?? 1 / 3;
+            emit(
+              { event: 'start', model: modelArg, triplets: summary.triplets, blankLines: summary.blankLines, steps: schedule.totalSteps, k, seed, recipe, resume: request.resume },
+              `training ${loaded.model?.config.hfArchitecture} from ${modelArg} on ${summary.triplets} triplets of ${tripletsPath}` +
+                `${summary.blankLines ? ` (${summary.blankLines} blank lines skipped)` : ''}\n` +
+                `  ${schedule.totalSteps} steps of ${accum > 1 ? `${accum} micro-batches of ` : ''}${B} triplets ` +
+                `(${((schedule.totalSteps * B * accum) / summary.triplets).toFixed(2)} epochs), ` +
+                `lengths ${recipe.queryLength}/${recipe.documentLength}, head divided by k = ${k}, peak lr ${schedule.peakLr} ` +
+                `(warm-up ${schedule.warmupRatio}), lambda_q ${recipe.lambdaQueries}, lambda_d ${recipe.lambdaDocuments} ` +
+                `(${ramp === 0 ? 'no ramp' : `quadratic ramp over ${ramp === 1 / 3 ? 'a third' : `${ramp} of the steps`}`}), temperature ${recipe.tau}\n` +
+                `  ${describeOptimizer(recipe.optimizer)}; ${recipe.maxGradNorm ? `gradients clipped to a global norm of ${recipe.maxGradNorm}` : 'no gradient clipping'}; ` +
+                `${describeDropout(recipe, loaded.model?.config)}` +
+                `${recipe.dataOrder === 'file' ? '; triplets in file order' : ''}`,
+            );
+            for (const note of loaded.model?.notes ?? []) emit({ event: 'note', note }, `  note: ${note}`);
+            if (event.resumedFrom) {
+              const path = join(out, CHECKPOINT_FOLDER, event.resumedFrom);
+              emit({ event: 'resume', step: event.startStep, checkpoint: path }, `  resuming ${path} at step ${event.startStep}`);
+            }
+          } else if (event.kind === 'report') {
+            const line = { event: 'step', ...event.report, step: event.report.step + 1 };
+            emit(line, reportLine(event.report));
+            if (log) appendFileSync(log, `${JSON.stringify(line)}\n`);
+          } else if (event.kind === 'probe') {
+            emit({ event: 'probe', ...event.snapshot }, probeLines(event.snapshot));
+          } else if (event.kind === 'alarm') {
+            emit({ event: 'alarm', ...event.alarm, stops: event.stops }, alarmLines(event.alarm, event.stops));
+          } else {
+            const path = join(out, CHECKPOINT_FOLDER, event.name);
+            emit({ event: 'checkpoint', step: event.step, path }, `  checkpoint ${path}`);
+          }
+        };
+        let run;
+        try {
+          run = await trainRun(ctx, nodePlatform, {
+            model: async () => (loaded.model = await openModelRef(nodePlatform, await modelRefFromArgument(modelArg), { limits: ctx.limits })),
+            data,
+            run: out,
+            request,
+            existing: 'refuse',
+            onEvent,
+            record: { store: nodePlatform.runs },
+          });
+        } catch (error) {
+          if (!(error instanceof TrainingPaused)) throw error;
+          const checkpoint = join(out, CHECKPOINT_FOLDER, error.checkpoint);
+          emit(
+            { event: 'stopped', reason: error.reason, step: error.step, checkpoint },
+            `stopped at step ${error.step} on ${error.reason}; checkpoint ${checkpoint} is kept (--resume goes on, --ignore-alarm <rule> lets it pass)`,
+          );
+          return 3;
+        }
+        const { saved } = run;
         emit(
-          { event: 'stopped', reason: error.reason, step: error.step, checkpoint },
-          `stopped at step ${error.step} on ${error.reason}; checkpoint ${checkpoint} is kept (--resume goes on, --ignore-alarm <rule> lets it pass)`,
+          { event: 'done', steps: run.step, startStep: run.startStep, msPerStep: run.msPerStep, model: saved.where, files: saved.files },
+          `saved ${saved.where} (${saved.files.length} files; sentence-transformers SparseEncoder)` +
+            `${Number.isFinite(run.msPerStep) ? `; ${run.msPerStep.toFixed(0)} ms per step` : ''}`,
         );
-        return 3;
+        return 0;
+      } finally {
+        ctx.destroy();
       }
-      const { saved } = run;
-      emit(
-        { event: 'done', steps: run.step, startStep: run.startStep, msPerStep: run.msPerStep, model: saved.where, files: saved.files },
-        `saved ${saved.where} (${saved.files.length} files; sentence-transformers SparseEncoder)` +
-          `${Number.isFinite(run.msPerStep) ? `; ${run.msPerStep.toFixed(0)} ms per step` : ''}`,
-      );
-      return 0;
-    } finally {
-      ctx.destroy();
-    }
+    });
   },
 };

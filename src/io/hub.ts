@@ -45,7 +45,7 @@ export interface HubFileSource extends FileSource {
   readonly warnings: string[];
 }
 
-const DEFAULT_HUB_URL = 'https://huggingface.co';
+export const DEFAULT_HUB_URL = 'https://huggingface.co';
 
 function hubFileUrl(baseUrl: string, repoPath: string, revision: string, file: string): string {
   const path = file.split('/').map(encodeURIComponent).join('/');

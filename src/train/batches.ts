@@ -1,7 +1,8 @@
-// Triplets to fixed-shape training batches: a seeded shuffle per epoch (or file order), tokenization with padding masks, and a data
+// Triplet rows to fixed-shape training batches: a seeded shuffle per epoch (or file order), tokenization with padding masks, and a data
 // position (epoch, index) that a checkpoint stores so a resumed run sees exactly the batches it would have seen.
-import type { Triplet } from '../io/triplets.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';
+import type { TripletSource } from '../io/triplet-source.ts';
+import { rowNegatives } from '../io/triplets.ts';
 import { Random } from '../util/random.ts';
 import type { TripletBatch } from './trainer.ts';
 
@@ -17,6 +18,8 @@ export interface BatchShape {
   documentLength: number;
   /** 'file': every epoch visits the triplets in file order; absent: a seeded shuffle per epoch. */
   dataOrder?: 'file';
+  /** Negatives per row (absent: 1): the documents are B positives, then B first negatives, B second ones, ... */
+  negatives?: number;
 }
 
 /** One batch and the triplets (indices into the file) it holds, in row order. */
@@ -66,7 +69,7 @@ function tokenizeRow(tokenizer: TextTokenizer, text: string, T: number, ids: Int
 }
 
 /**
- * Endless batches over a triplet list. Each epoch visits every triplet once in its own seeded order; a batch that
+ * Endless batches over a triplet source (rows read when their batch is made). Each epoch visits every triplet once in its own seeded order; a batch that
  * reaches the end of an epoch takes its remaining rows from the start of the next one, so batches keep their fixed
  * size B and no triplet is dropped (such a batch can, rarely, hold one triplet twice).
  */
@@ -77,13 +80,15 @@ export class TripletBatches {
   private index: number;
 
   constructor(
-    private readonly triplets: readonly Triplet[],
+    private readonly source: TripletSource,
     private readonly tokenizer: TextTokenizer,
     readonly shape: BatchShape,
     readonly seed: number,
     start: DataPosition = { epoch: 0, index: 0 },
   ) {
-    const n = triplets.length;
+    const n = source.count;
+    const negatives = shape.negatives ?? 1;
+    if (negatives !== source.negatives) throw new Error(`the run takes ${negatives} negative${negatives === 1 ? '' : 's'} per row, the data has ${source.negatives}`);
     if (!Number.isInteger(shape.batchSize) || shape.batchSize < 1) throw new Error(`the batch size must be a positive integer, got ${shape.batchSize}`);
     if (shape.batchSize > n) throw new Error(`the batch size ${shape.batchSize} is larger than the ${n} triplets available`);
     for (const [name, T] of [['query', shape.queryLength], ['document', shape.documentLength]] as const) {
@@ -108,33 +113,42 @@ export class TripletBatches {
     return Math.ceil((epochs * triplets) / batchSize);
   }
 
-  /** The next B triplets, tokenized: queries (B, Tq), then positives and negatives as documents (2B, Td). */
-  next(): NumberedBatch {
+  /** Documents per batch: the positives and every negative of each row. */
+  get documentsPerBatch(): number {
+    return this.shape.batchSize * (1 + (this.shape.negatives ?? 1));
+  }
+
+  /**
+   * The next B rows, read from the source and tokenized: queries (B, Tq), then documents ((1 + negatives)·B, Td):
+   * the positives, then each negative column in turn (sentence-transformers' candidate order).
+   */
+  async next(): Promise<NumberedBatch> {
     const { batchSize: B, queryLength: Tq, documentLength: Td } = this.shape;
     const start = this.position;
     const picked: number[] = [];
     while (picked.length < B) {
       if (this.orderEpoch !== this.epoch) {
-        this.order = epochOrder(this.triplets.length, this.seed, this.epoch, this.shape.dataOrder);
+        this.order = epochOrder(this.source.count, this.seed, this.epoch, this.shape.dataOrder);
         this.orderEpoch = this.epoch;
       }
       picked.push(this.order[this.index]);
-      if (++this.index === this.triplets.length) {
+      if (++this.index === this.source.count) {
         this.epoch++;
         this.index = 0;
       }
     }
+    const N = this.documentsPerBatch;
     const batch: TripletBatch = {
       queryIds: new Int32Array(B * Tq),
       queryMask: new Uint8Array(B * Tq),
-      documentIds: new Int32Array(2 * B * Td),
-      documentMask: new Uint8Array(2 * B * Td),
+      documentIds: new Int32Array(N * Td),
+      documentMask: new Uint8Array(N * Td),
     };
-    picked.forEach((i, row) => {
-      const triplet = this.triplets[i];
+    const rows = await this.source.read(picked);
+    rows.forEach((triplet, row) => {
       tokenizeRow(this.tokenizer, triplet.query, Tq, batch.queryIds, batch.queryMask, row);
       tokenizeRow(this.tokenizer, triplet.positive, Td, batch.documentIds, batch.documentMask, row);
-      tokenizeRow(this.tokenizer, triplet.negative, Td, batch.documentIds, batch.documentMask, B + row);
+      rowNegatives(triplet).forEach((negative, c) => tokenizeRow(this.tokenizer, negative, Td, batch.documentIds, batch.documentMask, (1 + c) * B + row));
     });
     return { batch, triplets: picked, start };
   }

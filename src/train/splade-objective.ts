@@ -15,8 +15,15 @@ export interface SpladeObjectiveDims {
   Tq: number;
   /** padded document length */
   Td: number;
+  /** Negatives per query (absent: 1): the batch has N = (1 + negatives)·B documents. */
+  negatives?: number;
   d: number;
   V: number;
+}
+
+/** Documents of a batch: B positives and B of each negative column. */
+export function documentsOf(dims: Pick<SpladeObjectiveDims, 'B' | 'negatives'>): number {
+  return dims.B * (1 + (dims.negatives ?? 1));
 }
 
 /** Slots of the losses tensor (3 floats): values read back for progress. */
@@ -35,8 +42,8 @@ export interface BatchStats {
 export interface ObjectiveInputs {
   hiddenQueries: Tensor; // (B, Tq, d) after the MLM head transform
   maskQueries: Tensor; // (B, Tq)
-  hiddenDocuments: Tensor; // (2B, Td, d): positives then negatives
-  maskDocuments: Tensor; // (2B, Td)
+  hiddenDocuments: Tensor; // (N, Td, d): positives then each negative column
+  maskDocuments: Tensor; // (N, Td)
   weight: Tensor; // (V, d) decoder
   bias: Tensor; // (V)
 }
@@ -45,15 +52,15 @@ export interface ObjectiveGradients {
   dweight: Tensor; // (V, d), accumulated into
   dbias: Tensor; // (V), accumulated into
   dhiddenQueries?: Tensor; // (B, Tq, d), accumulated into; omit for a frozen encoder
-  dhiddenDocuments?: Tensor; // (2B, Td, d), accumulated into
+  dhiddenDocuments?: Tensor; // (N, Td, d), accumulated into
 }
 
 export class SpladeObjective {
   readonly pooledQueries: Tensor<'f32'>; // (B, V)
-  readonly pooledDocuments: Tensor<'f32'>; // (2B, V)
+  readonly pooledDocuments: Tensor<'f32'>; // (N, V)
   readonly argmaxQueries: Tensor<'u32'>; // (B, V)
-  readonly argmaxDocuments: Tensor<'u32'>; // (2B, V)
-  readonly scores: Tensor<'f32'>; // (B, 2B)
+  readonly argmaxDocuments: Tensor<'u32'>; // (N, V)
+  readonly scores: Tensor<'f32'>; // (B, N)
   /** (3) rank loss, FLOPS(queries), FLOPS(documents), unweighted. */
   readonly losses: Tensor<'f32'>;
   /** (3B) active dimensions of each query, then each document, counted after every forward. */
@@ -74,7 +81,7 @@ export class SpladeObjective {
 
   constructor(private readonly ctx: GpuContext, readonly dims: SpladeObjectiveDims, tau = 1) {
     const { B, Tq, Td, d, V } = dims;
-    const N = 2 * B;
+    const N = documentsOf(dims);
     this.headQueries = new SpladeHead(ctx, { B, T: Tq, d, V });
     this.headDocuments = new SpladeHead(ctx, { B: N, T: Td, d, V });
     this.scoring = new SparseScores(ctx, B, N, V);
@@ -174,9 +181,9 @@ export class SpladeObjective {
     };
     return {
       activeQueries: mean(counts, 0, B),
-      activeDocuments: mean(counts, B, 3 * B),
+      activeDocuments: mean(counts, B, counts.length),
       squaredNormQueries: mean(squares, 0, B),
-      squaredNormDocuments: mean(squares, B, 3 * B),
+      squaredNormDocuments: mean(squares, B, squares.length),
     };
   }
 

@@ -31,7 +31,7 @@ export interface TrainingReferenceResult {
   grads: ModelParams;
 }
 
-/** The loss and every gradient of one micro-batch: B queries against its 2B documents (positives, then negatives). */
+/** The loss and every gradient of one micro-batch: B queries against its N documents (positives, then negatives). */
 export function spladeTrainingReference(
   config: ModelConfig,
   params: ModelParams,
@@ -40,9 +40,9 @@ export function spladeTrainingReference(
 ): TrainingReferenceResult {
   const { queryLength: Tq, documentLength: Td, tau, lambdaQueries, lambdaDocuments } = settings;
   const B = batch.queryIds.length / Tq;
-  const N = 2 * B;
+  const N = batch.documentIds.length / Td; // B positives, then B per negative column
   const V = config.vocabSize;
-  if (!Number.isInteger(B) || batch.documentIds.length !== N * Td) {
+  if (!Number.isInteger(B) || !Number.isInteger(N / B) || N < 2 * B) {
     throw new RangeError(`batch of ${batch.queryIds.length} query and ${batch.documentIds.length} document ids does not fit lengths ${Tq} and ${Td}`);
   }
   const dropout = (stream: number) => {

@@ -11,7 +11,7 @@ import { createOptimizer, type StepOptimizer } from './optimizer.ts';
 import type { AdamWSettings, OptimizerSettings } from './optimizer-settings.ts';
 import { flopsWeightsAt, microBatches, trainingDropout } from './recipe-facts.ts';
 import { learningRate, type LinearSchedule } from './schedule.ts';
-import { LOSS_PART_NAMES, SpladeObjective, type BatchStats } from './splade-objective.ts';
+import { LOSS_PART_NAMES, SpladeObjective, documentsOf, type BatchStats } from './splade-objective.ts';
 
 /**
  * A run's recipe, saved in every checkpoint and compared on resume. Fields added after the first release are optional
@@ -37,6 +37,8 @@ export interface TrainingRecipe {
   maxGradNorm?: number;
   /** Fraction of the steps over which the FLOPS weights ramp up quadratically; absent: a third; 0: none. */
   flopsRampRatio?: number;
+  /** Negatives per row: every one joins the batch's candidates (absent: 1). */
+  negatives?: number;
   /** 'config': the backbone's dropout probabilities; a number: every one set to it; absent: none (older runs). */
   dropout?: 'config' | number;
 }
@@ -70,12 +72,12 @@ export function paperRecipe(totalSteps: number, batchSize = 64, overrides: Recip
   };
 }
 
-/** One batch of tokenized triplets: B queries, then 2B documents (B positives, then B negatives). */
+/** One batch of tokenized rows: B queries, then N = (1 + negatives)·B documents (B positives, then B per negative column). */
 export interface TripletBatch {
   queryIds: Int32Array; // (B, Tq)
   queryMask: Uint8Array; // (B, Tq)
-  documentIds: Int32Array; // (2B, Td)
-  documentMask: Uint8Array; // (2B, Td)
+  documentIds: Int32Array; // (N, Td)
+  documentMask: Uint8Array; // (N, Td)
 }
 
 /** What one step measured, read back on the steps that ask: the micro-batches' means, and the gradient's norm. */
@@ -112,8 +114,9 @@ export class SpladeTrainer {
     const { hidden: d, vocabSize: V } = model.config;
     const dropout = trainingDropout(recipe, model.config);
     this.queries = new GpuEncoderPass(model, B, Tq, 'queries', { dropout, stream: DROPOUT_STREAMS.queries });
-    this.documents = new GpuEncoderPass(model, 2 * B, Td, 'documents', { dropout, stream: DROPOUT_STREAMS.documents });
-    this.objective = new SpladeObjective(ctx, { B, Tq, Td, d, V }, recipe.tau);
+    const dims = { B, Tq, Td, d, V, negatives: recipe.negatives };
+    this.documents = new GpuEncoderPass(model, documentsOf(dims), Td, 'documents', { dropout, stream: DROPOUT_STREAMS.documents });
+    this.objective = new SpladeObjective(ctx, dims, recipe.tau);
     const parameters = model.parameters();
     this.gradients = new GradientScale(ctx, parameters.map((p) => p.dparam));
     this.optimizer = createOptimizer(ctx, recipe.optimizer, parameters, this.gradients.scale);

@@ -4,7 +4,7 @@ import type { GpuContext } from '../gpu/context.ts';
 import type { HfConfig } from '../io/checkpoint.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';
-import type { Triplet } from '../io/triplets.ts';
+import type { TripletSource } from '../io/triplet-source.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { GpuModel } from '../model/gpu-model.ts';
 import { divideModelHead } from '../model/rescale.ts';
@@ -35,7 +35,8 @@ export interface Backbone {
 }
 
 export interface TrainingData {
-  triplets: readonly Triplet[];
+  /** The rows, read when their batch is made (a streamed file keeps only its index in memory). */
+  source: TripletSource;
   fingerprint: DataFingerprint;
 }
 
@@ -168,7 +169,7 @@ export async function runTraining(
     await divideModelHead(ctx, model, k);
     trainer = new SpladeTrainer(ctx, model, recipe, seed);
   }
-  const batches = new TripletBatches(data.triplets, backbone.tokenizer, recipe, seed, position);
+  const batches = new TripletBatches(data.source, backbone.tokenizer, recipe, seed, position);
   const total = recipe.schedule.totalSteps;
   const startStep = trainer.t;
   let savedAt = latest && options.resume ? latest.state.t : -1;
@@ -177,7 +178,7 @@ export async function runTraining(
   const kept = () => (savedName ? `${store.label}/${savedName} (step ${savedAt})` : null);
   const save = async () => {
     await checkHealth(trainer, kept());
-    const name = await saveCheckpoint(store, await captureTrainingState(trainer, { ...run, position: batches.position }));
+    const name = await saveCheckpoint(store, await captureTrainingState(trainer, { ...run, position }));
     savedAt = trainer.t;
     savedName = name;
     options.onCheckpoint?.(name, trainer.t);
@@ -196,6 +197,13 @@ export async function runTraining(
   let intervalMs = 0;
   let intervalSteps = 0;
   let intervalTokens = 0;
+  /** The micro-batches of one step, read from the source and tokenized. */
+  const readStep = async (): Promise<TripletBatch[]> => {
+    const micro: TripletBatch[] = [];
+    for (let i = 0; i < microBatches(recipe); i++) micro.push((await batches.next()).batch);
+    return micro;
+  };
+  let upcoming: Promise<TripletBatch[]> | null = null;
   while (trainer.t < total) {
     if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new DOMException('training was cancelled', 'AbortError');
     const t = trainer.t;
@@ -203,9 +211,14 @@ export async function runTraining(
     const report = t === startStep || (t + 1) % options.reportEvery === 0 || last;
     const checkpoint = (t + 1) % options.checkpointEvery === 0 || last;
     const began = performance.now();
-    const micro = Array.from({ length: microBatches(recipe) }, () => batches.next().batch);
+    const micro = await (upcoming ?? readStep());
+    position = batches.position; // where the step after this one starts (what a checkpoint after it records)
     for (const batch of micro) intervalTokens += attendedTokens(batch);
-    const result = await trainer.step(micro, report);
+    const stepping = trainer.step(micro, report);
+    // the next step's rows are read and tokenized while the GPU runs this one
+    upcoming = last ? null : readStep();
+    upcoming?.catch(() => undefined); // a run that stops first never awaits it: its failure is not an unhandled one
+    const result = await stepping;
     if (checkpoint && !report) await ctx.sync(); // the step's GPU work counts as step time, not checkpoint time
     const ms = performance.now() - began;
     stepMs += ms;
@@ -224,13 +237,13 @@ export async function runTraining(
         activeQueries: stats.activeQueries,
         activeDocuments: stats.activeDocuments,
         paperBatchFlopsQueries: flopsAtBatch(losses.flopsQueries, stats.squaredNormQueries, B, PAPER_FLOPS_BATCH),
-        paperBatchFlopsDocuments: flopsAtBatch(losses.flopsDocuments, stats.squaredNormDocuments, 2 * B, 2 * PAPER_FLOPS_BATCH),
+        paperBatchFlopsDocuments: flopsAtBatch(losses.flopsDocuments, stats.squaredNormDocuments, batches.documentsPerBatch, (batches.documentsPerBatch / B) * PAPER_FLOPS_BATCH),
         squaredNormQueries: stats.squaredNormQueries,
         squaredNormDocuments: stats.squaredNormDocuments,
         msPerStep: intervalMs / intervalSteps,
         stepsPerSecond: (1000 * intervalSteps) / intervalMs,
         tokensPerSecond: (1000 * intervalTokens) / intervalMs,
-        position: batches.position,
+        position,
       });
       intervalMs = 0;
       intervalSteps = 0;

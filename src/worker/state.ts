@@ -15,7 +15,8 @@ export class WorkerState {
   private ctx: GpuContext | null = null;
   session: ModelSession | null = null;
   summary: ModelSummary | null = null;
-  triplets: ReadTrainingData | null = null;
+  /** The picked triplet file: its rows (streamed) and the File itself (the hand-off copies it). */
+  triplets: (ReadTrainingData & { file: File }) | null = null;
   /** Retrieval sets read for evaluation, by name. */
   readonly datasets = new Map<string, RetrievalDataset>();
   /** The last evaluated set, for the search view. */
@@ -64,7 +65,7 @@ export class WorkerState {
     return this.session;
   }
 
-  loadedTriplets(): ReadTrainingData {
+  loadedTriplets(): ReadTrainingData & { file: File } {
     if (!this.triplets) throw new NoTripletsError();
     return this.triplets;
   }

@@ -10,7 +10,8 @@ import { runSweep, type SweepEvent } from '../app/sweep-run.ts';
 import { planSweep, type SweepPlan } from '../app/sweep.ts';
 import { TrainingPaused, checkpointInfo } from '../app/train.ts';
 import { trainRun } from '../app/train-run.ts';
-import { readTrainingData } from '../app/training-data.ts';
+import { readTrainingData, readTrainingFile } from '../app/training-data.ts';
+import { blobFile } from '../io/random-access.ts';
 import { handoffProject } from '../app/handoff.ts';
 import { calibrateLambdas } from '../app/calibrate-lambdas.ts';
 import { zipFiles } from '../app/run-exports.ts';
@@ -46,7 +47,8 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
     },
     async readTriplets(file) {
       state.triplets = null;
-      state.triplets = readTrainingData(new Uint8Array(await file.arrayBuffer()), file.name);
+      // streamed: the worker keeps an index of the rows and the File, never the whole text
+      state.triplets = { ...(await readTrainingFile(blobFile(file, file.name))), file };
       return state.triplets.summary;
     },
     async trainingCheckpoint(k, lambdas) {
@@ -119,8 +121,9 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
     },
     async handoff(request) {
       return state.job(async () => {
-        const triplets = state.loadedTriplets();
-        const files = await handoffProject(await state.context(), { model: state.loadedSession().model, data: triplets.data, tripletBytes: triplets.bytes, request });
+        const { file } = state.loadedTriplets();
+        const read = readTrainingData(new Uint8Array(await file.arrayBuffer()), file.name);
+        const files = await handoffProject(await state.context(), { model: state.loadedSession().model, data: read.data, tripletBytes: read.bytes, request });
         return { name: 'splade-lab-handoff.zip', type: 'application/zip', bytes: zipFiles(files, 'splade-lab-handoff') };
       });
     },

@@ -1,5 +1,6 @@
 // Checkpoints: 3 steps + checkpoint + a fresh restore + 3 steps equals 6 straight steps bit for bit (parameters, AdamW
 // moments and step); damaged checkpoints give errors naming the file and never cost the previous good one.
+import { memoryTripletSource } from '../../src/io/triplet-source.ts';
 import { mkdtemp, readdir, readFile, rm, truncate, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,7 +68,7 @@ function recipe(): TrainingRecipe {
 const run = () => ({ config: loaded.checkpoint.config, k: 1, seed: SEED, data: { name: 'triplets.tsv', triplets: triplets.length, crc32: 0 } });
 
 async function train(trainer: SpladeTrainer, batches: TripletBatches, steps: number): Promise<void> {
-  for (let i = 0; i < steps; i++) await trainer.step([batches.next().batch], i === steps - 1);
+  for (let i = 0; i < steps; i++) await trainer.step([(await batches.next()).batch], i === steps - 1);
 }
 
 describe('resuming from a checkpoint', () => {
@@ -75,12 +76,12 @@ describe('resuming from a checkpoint', () => {
     const ctx = await gpuContext();
     const shape = recipe();
     const straight = new SpladeTrainer(ctx, GpuModel.upload(ctx, loaded.config, loaded.params), shape, SEED);
-    const straightData = new TripletBatches(triplets, loaded.tokenizer, shape, SEED);
+    const straightData = new TripletBatches(memoryTripletSource(triplets), loaded.tokenizer, shape, SEED);
     await train(straight, straightData, STEPS);
     const expected = await captureTrainingState(straight, { ...run(), position: straightData.position });
 
     const first = new SpladeTrainer(ctx, GpuModel.upload(ctx, loaded.config, loaded.params), shape, SEED);
-    const firstData = new TripletBatches(triplets, loaded.tokenizer, shape, SEED);
+    const firstData = new TripletBatches(memoryTripletSource(triplets), loaded.tokenizer, shape, SEED);
     await train(first, firstData, 3);
     const halfway = await captureTrainingState(first, { ...run(), position: firstData.position });
     const store = createFolderCheckpointStore(join(root, 'resume'));
@@ -92,7 +93,7 @@ describe('resuming from a checkpoint', () => {
     expect(latest.state.recipe).toEqual(shape);
     const resumed = restoreTrainer(ctx, latest.state);
     expect(resumed.model).not.toBe(first.model);
-    const resumedData = new TripletBatches(triplets, loaded.tokenizer, latest.state.recipe, latest.state.seed, latest.state.position);
+    const resumedData = new TripletBatches(memoryTripletSource(triplets), loaded.tokenizer, latest.state.recipe, latest.state.seed, latest.state.position);
     await train(resumed, resumedData, STEPS - 3);
     expectSameState('resumed run', await captureTrainingState(resumed, { ...run(), position: resumedData.position }), expected);
 
@@ -100,7 +101,7 @@ describe('resuming from a checkpoint', () => {
     expect(halfway.params.get('layers.0.qkv.weight')!.data).not.toEqual(expected.params.get('layers.0.qkv.weight')!.data);
     const zeroMoments = new Map([...halfway.optimizer.moments].map(([name, { m }]) => [name, { m: new Float32Array(m.length), v: new Float32Array(m.length) }]));
     const forgetful = restoreTrainer(ctx, { ...halfway, optimizer: { step: 3, moments: zeroMoments } });
-    await train(forgetful, new TripletBatches(triplets, loaded.tokenizer, shape, SEED, halfway.position), STEPS - 3);
+    await train(forgetful, new TripletBatches(memoryTripletSource(triplets), loaded.tokenizer, shape, SEED, halfway.position), STEPS - 3);
     const wrong = await forgetful.model.download();
     expect(wrong.get('layers.0.qkv.weight')!.data).not.toEqual(expected.params.get('layers.0.qkv.weight')!.data);
   });

@@ -1,6 +1,6 @@
 // JSONL training triplets: the MS MARCO toy triplets written as JSONL (query and anchor keys) read to the same
 // triplets and fingerprint count as the TSV; the format is told by name or content; malformed lines, several
-// negatives and Parquet are refused by file and line; the hand-off refuses a JSONL file; `train` trains on one, also
+// rows with several negatives are read; the hand-off refuses a JSONL file; `train` trains on one, also
 // in file order (--no-shuffle, kept in the recipe so that a resume must keep it).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTrainingData, tripletFormat } from '../../src/app/training-data.ts';
 import { parseTripletsJsonl } from '../../src/io/triplets-jsonl.ts';
+import { parseTriplets } from '../../src/io/triplets.ts';
 import { runCli } from '../helpers/cli.ts';
 import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
@@ -19,9 +20,9 @@ let root: string;
 let jsonl: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-jsonl-'));
-  const tsv = readTrainingData(new Uint8Array(await readFile(TSV)), TSV);
+  const tsv = parseTriplets(await readFile(TSV), TSV);
   // half the lines with sentence-transformers' "anchor", half with "query", plus an ignored id
-  const lines = tsv.data.triplets.map((t, i) => JSON.stringify({ id: i, [i % 2 ? 'anchor' : 'query']: t.query, positive: t.positive, negative: t.negative }));
+  const lines = tsv.triplets.map((t, i) => JSON.stringify({ id: i, [i % 2 ? 'anchor' : 'query']: t.query, positive: t.positive, negative: t.negative }));
   jsonl = join(root, 'triplets.jsonl');
   await writeFile(jsonl, lines.join('\n') + '\n');
 });
@@ -33,7 +34,7 @@ describe('JSONL triplets', () => {
     const read = readTrainingData(new Uint8Array(await readFile(jsonl)), jsonl);
     expect(read.summary.format).toBe('jsonl');
     expect(tsv.summary.format).toBe('tsv');
-    expect(read.data.triplets).toEqual(tsv.data.triplets);
+    expect(await read.data.source.read([...Array(100).keys()])).toEqual(await tsv.data.source.read([...Array(100).keys()]));
     expect(read.data.fingerprint.triplets).toBe(100);
   });
 
@@ -42,7 +43,8 @@ describe('JSONL triplets', () => {
     expect(tripletFormat(bytes('{"query":"q"}'), 'a.tsv')).toBe('tsv');
     expect(tripletFormat(bytes('\uFEFF  {"query":"q"}'), 'a.txt')).toBe('jsonl');
     expect(tripletFormat(bytes('q\tp\tn\n'), 'a.txt')).toBe('tsv');
-    expect(() => tripletFormat(bytes(''), 'msmarco.parquet')).toThrow('Parquet triplets are not read yet');
+    expect(tripletFormat(bytes(''), 'msmarco.parquet')).toBe('parquet');
+    expect(tripletFormat(bytes('PAR1xxxx'), 'rows')).toBe('parquet');
   });
 
   it('name the file and line of a bad line, and read several negatives in order', () => {

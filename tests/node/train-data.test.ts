@@ -1,5 +1,6 @@
 // Training data: triplet TSV parsing (real MS MARCO file, malformed lines named by file and line), seeded per-epoch
 // shuffling that covers every triplet once, tokenized batches with HF truncation and padding, resumable positions.
+import { memoryTripletSource } from '../../src/io/triplet-source.ts';
 import { describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../src/io/file-source-node.ts';
 import { createMemorySource } from '../../src/io/file-source.ts';
@@ -91,11 +92,11 @@ const TRIPLETS: Triplet[] = Array.from({ length: 10 }, (_, i) => ({
 describe('triplet batches', () => {
   it('visit every triplet once per epoch in the seeded order; a batch at the end of an epoch continues the next', async () => {
     const tokenizer = await tokenizerPromise;
-    const batches = new TripletBatches(TRIPLETS, tokenizer, { batchSize: 4, queryLength: 6, documentLength: 8 }, 7);
+    const batches = new TripletBatches(memoryTripletSource(TRIPLETS), tokenizer, { batchSize: 4, queryLength: 6, documentLength: 8 }, 7);
     const seen: number[] = [];
     const starts = [];
     for (let i = 0; i < 5; i++) {
-      const { triplets, start } = batches.next();
+      const { triplets, start } = await batches.next();
       expect(triplets).toHaveLength(4);
       seen.push(...triplets);
       starts.push(start);
@@ -115,17 +116,17 @@ describe('triplet batches', () => {
   it('resume from a stored position with the same batches, bit for bit', async () => {
     const tokenizer = await tokenizerPromise;
     const shape = { batchSize: 3, queryLength: 6, documentLength: 8 };
-    const straight = new TripletBatches(TRIPLETS, tokenizer, shape, 3);
-    for (let i = 0; i < 4; i++) straight.next();
+    const straight = new TripletBatches(memoryTripletSource(TRIPLETS), tokenizer, shape, 3);
+    for (let i = 0; i < 4; i++) await straight.next();
     const position = straight.position;
-    const resumed = new TripletBatches(TRIPLETS, tokenizer, shape, 3, position);
-    for (let i = 0; i < 5; i++) expect(resumed.next()).toEqual(straight.next());
+    const resumed = new TripletBatches(memoryTripletSource(TRIPLETS), tokenizer, shape, 3, position);
+    for (let i = 0; i < 5; i++) expect(await resumed.next()).toEqual(await straight.next());
   });
 
   it('tokenize as the tokenizer does: truncated to the length with [SEP] kept, padded with the pad id under mask 0', async () => {
     const tokenizer = await tokenizerPromise;
     const [B, Tq, Td] = [2, 6, 8];
-    const { batch, triplets } = new TripletBatches(TRIPLETS, tokenizer, { batchSize: B, queryLength: Tq, documentLength: Td }, 1).next();
+    const { batch, triplets } = await new TripletBatches(memoryTripletSource(TRIPLETS), tokenizer, { batchSize: B, queryLength: Tq, documentLength: Td }, 1).next();
     const expectRow = (ids: Int32Array, mask: Uint8Array, T: number, row: number, text: string) => {
       const e = tokenizer.encode(text, { maxLength: T });
       const pad = T - e.ids.length;
@@ -138,7 +139,7 @@ describe('triplet batches', () => {
       expectRow(batch.documentIds, batch.documentMask, Td, B + row, TRIPLETS[i].negative);
     });
     // A long text fills the row and still ends with [SEP]; "cat" is known, "the" too; unknown words are [UNK].
-    const long = new TripletBatches([{ query: 'cat the zebra cat the cat the cat', positive: 'sea', negative: 'sun' }], tokenizer, { batchSize: 1, queryLength: 5, documentLength: 4 }, 1).next().batch;
+    const long = (await new TripletBatches(memoryTripletSource([{ query: 'cat the zebra cat the cat the cat', positive: 'sea', negative: 'sun' }]), tokenizer, { batchSize: 1, queryLength: 5, documentLength: 4 }, 1).next()).batch;
     const id = (t: string) => tokenizer.tokenToId(t)!;
     expect([...long.queryIds]).toEqual([id('[CLS]'), id('cat'), id('the'), id('[UNK]'), id('[SEP]')]);
     expect([...long.queryMask]).toEqual([1, 1, 1, 1, 1]);
@@ -148,15 +149,15 @@ describe('triplet batches', () => {
   it('refuse a batch larger than the data and a position outside it', async () => {
     const tokenizer = await tokenizerPromise;
     const shape = { batchSize: 4, queryLength: 6, documentLength: 8 };
-    expect(() => new TripletBatches(TRIPLETS.slice(0, 3), tokenizer, shape, 1)).toThrow('the batch size 4 is larger than the 3 triplets available');
-    expect(() => new TripletBatches(TRIPLETS, tokenizer, shape, 1, { epoch: 0, index: 10 })).toThrow('outside a file of 10 triplets');
-    expect(() => new TripletBatches(TRIPLETS, tokenizer, { ...shape, queryLength: 1 }, 1)).toThrow('at least 2');
+    expect(() => new TripletBatches(memoryTripletSource(TRIPLETS.slice(0, 3)), tokenizer, shape, 1)).toThrow('the batch size 4 is larger than the 3 triplets available');
+    expect(() => new TripletBatches(memoryTripletSource(TRIPLETS), tokenizer, shape, 1, { epoch: 0, index: 10 })).toThrow('outside a file of 10 triplets');
+    expect(() => new TripletBatches(memoryTripletSource(TRIPLETS), tokenizer, { ...shape, queryLength: 1 }, 1)).toThrow('at least 2');
   });
 
   it('visits the triplets in file order every epoch when asked (dataOrder "file"), across an epoch boundary', async () => {
     const shape = { batchSize: 4, queryLength: 6, documentLength: 8, dataOrder: 'file' as const };
-    const batches = new TripletBatches(TRIPLETS, await tokenizerPromise, shape, 7);
-    const seen = [batches.next(), batches.next(), batches.next()].map((b) => b.triplets);
+    const batches = new TripletBatches(memoryTripletSource(TRIPLETS), await tokenizerPromise, shape, 7);
+    const seen = [await batches.next(), await batches.next(), await batches.next()].map((b) => b.triplets);
     expect(seen).toEqual([
       [0, 1, 2, 3],
       [4, 5, 6, 7],

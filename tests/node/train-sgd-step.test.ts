@@ -15,6 +15,7 @@ import { uniformDropout } from '../../src/model/config.ts';
 import { toFloat64Params } from '../../src/model/weights.ts';
 import { gradientScale } from '../../src/kernels/reference/grad-norm.ts';
 import { TripletBatches } from '../../src/train/batches.ts';
+import { memoryTripletSource } from '../../src/io/triplet-source.ts';
 import { spladeTrainingReference, type TrainingReferenceSettings } from '../../src/train/splade-training-reference.ts';
 import type { TripletBatch } from '../../src/train/trainer.ts';
 import { Random } from '../../src/util/random.ts';
@@ -61,10 +62,12 @@ function startingPoint(loaded: LoadedModel): ModelParams {
 }
 
 /** The run's batches of `size` triplets in file order, tokenized as training tokenizes them. */
-function batchesOf(loaded: LoadedModel, size: number, count: number): TripletBatch[] {
+async function batchesOf(loaded: LoadedModel, size: number, count: number): Promise<TripletBatch[]> {
   const { triplets: list } = parseTriplets(TSV, 'four.tsv');
-  const batches = new TripletBatches(list, loaded.tokenizer, { batchSize: size, queryLength: 8, documentLength: 12, dataOrder: 'file' }, 1);
-  return Array.from({ length: count }, () => batches.next().batch);
+  const batches = new TripletBatches(memoryTripletSource(list), loaded.tokenizer, { batchSize: size, queryLength: 8, documentLength: 12, dataOrder: 'file' }, 1);
+  const out: TripletBatch[] = [];
+  for (let i = 0; i < count; i++) out.push((await batches.next()).batch);
+  return out;
 }
 
 /** Trains through the CLI and returns the saved model's update of every parameter (saved minus starting point). */
@@ -99,18 +102,18 @@ describe('one optimiser step through the CLI against the float64 gradient', () =
   it.each(['bert', 'modernbert'])('%s: --optimizer sgd --batch 4 moves each weight by -lr x its gradient', async (arch) => {
     const { loaded } = models[arch];
     const { updates, start } = await cliUpdate(arch, `${arch}-sgd`, ['--batch', '4', '--max-grad-norm', '0', '--dropout', '0']);
-    const [batch] = batchesOf(loaded, 4, 1);
+    const [batch] = (await batchesOf(loaded, 4, 1));
     expectUpdates(updates, spladeTrainingReference(loaded.config, start, batch, SETTINGS).grads, 1, `${arch} batch 4`);
   });
 
   it.each(['bert', 'modernbert'])('%s: --batch 2 --grad-accum 2 moves each weight by -lr x the mean of the micro-batch gradients', async (arch) => {
     const { loaded } = models[arch];
     const { updates, start } = await cliUpdate(arch, `${arch}-accum`, ['--batch', '2', '--grad-accum', '2', '--max-grad-norm', '0', '--dropout', '0']);
-    const [first, second] = batchesOf(loaded, 2, 2).map((batch) => spladeTrainingReference(loaded.config, start, batch, SETTINGS).grads);
+    const [first, second] = (await batchesOf(loaded, 2, 2)).map((batch) => spladeTrainingReference(loaded.config, start, batch, SETTINGS).grads);
     const mean = Object.fromEntries(Object.entries(first).map(([name, g]) => [name, g.map((x, i) => (x + second[name][i]) / 2)]));
     expectUpdates(updates, mean, 1, `${arch} 2 x 2`);
     // and the mean is not the one batch of four: the candidate pools and the FLOPS batches differ
-    const [whole] = batchesOf(loaded, 4, 1);
+    const [whole] = (await batchesOf(loaded, 4, 1));
     const wholeGrads = spladeTrainingReference(loaded.config, start, whole, SETTINGS).grads;
     const name = 'layers.0.qkv.weight';
     const gap = Math.max(...mean[name].map((g, i) => Math.abs(g - wholeGrads[name][i])));
@@ -121,13 +124,13 @@ describe('one optimiser step through the CLI against the float64 gradient', () =
     const { loaded } = models[arch];
     const { updates, start } = await cliUpdate(arch, `${arch}-dropout`, ['--batch', '2', '--grad-accum', '2', '--max-grad-norm', '0', '--dropout', '0.2']);
     const rates = uniformDropout(0.2);
-    const grads = batchesOf(loaded, 2, 2).map(
+    const grads = (await batchesOf(loaded, 2, 2)).map(
       (batch, microBatch) => spladeTrainingReference(loaded.config, start, batch, { ...SETTINGS, dropout: { rates, seed: 1, step: 0, microBatch } }).grads,
     );
     const mean = Object.fromEntries(Object.entries(grads[0]).map(([name, g]) => [name, g.map((x, i) => (x + grads[1][name][i]) / 2)]));
     expectUpdates(updates, mean, 1, `${arch} dropout 0.2`);
     // the masks matter: without them the update is another one
-    const plain = batchesOf(loaded, 2, 2).map((batch) => spladeTrainingReference(loaded.config, start, batch, SETTINGS).grads);
+    const plain = (await batchesOf(loaded, 2, 2)).map((batch) => spladeTrainingReference(loaded.config, start, batch, SETTINGS).grads);
     const name = 'layers.0.mlpOut.weight';
     const gap = Math.max(...mean[name].map((g, i) => Math.abs(g - (plain[0][name][i] + plain[1][name][i]) / 2)));
     expect(gap, name).toBeGreaterThan(1e-2 * Math.max(...mean[name].map(Math.abs)));
@@ -137,7 +140,7 @@ describe('one optimiser step through the CLI against the float64 gradient', () =
     const { loaded } = models.bert;
     const maxNorm = 0.05;
     const { updates, start, step } = await cliUpdate('bert', 'bert-clip', ['--batch', '4', '--max-grad-norm', String(maxNorm), '--dropout', '0']);
-    const [batch] = batchesOf(loaded, 4, 1);
+    const [batch] = (await batchesOf(loaded, 4, 1));
     const { grads } = spladeTrainingReference(loaded.config, start, batch, SETTINGS);
     const { scale, norm } = gradientScale(Object.values(grads), maxNorm, 1);
     expect(norm, 'the gradient is larger than the clip, so the test clips').toBeGreaterThan(2 * maxNorm);
@@ -152,10 +155,10 @@ describe('the float64 training reference', () => {
     ['modernbert', 0],
     ['bert', 0.3],
     ['modernbert', 0.3],
-  ] as const)('%s, dropout %d: its gradient equals central finite differences of its loss (masks fixed)', (arch, rate) => {
+  ] as const)('%s, dropout %d: its gradient equals central finite differences of its loss (masks fixed)', async (arch, rate) => {
     const { loaded } = models[arch];
     const params = startingPoint(loaded);
-    const [batch] = batchesOf(loaded, 2, 1);
+    const [batch] = (await batchesOf(loaded, 2, 1));
     const settings = rate ? { ...SETTINGS, dropout: { rates: uniformDropout(rate), seed: 9, step: 4, microBatch: 1 } } : SETTINGS;
     const loss = () => spladeTrainingReference(loaded.config, params, batch, settings).total;
     const { grads } = spladeTrainingReference(loaded.config, params, batch, settings);
