@@ -1,8 +1,9 @@
 // A local stand-in for the Hugging Face Hub on 127.0.0.1: serves <root>/<org>/<repo>/<file> at
 // /<org>/<repo>/resolve/main/<file> (dataset repos under <root>/datasets/ at /datasets/...), with Range support, the
-// Hub's 404/401 error codes, optional slow streaming, a stall before the headers and bodies without Content-Length.
+// Hub's 404/401 error codes, optional slow streaming, a stall before the headers and bodies without Content-Length;
+// and the tree API of dataset repos (/api/datasets/<org>/<name>/tree/main/<folder>: the folder's entries).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
 import type { AddressInfo } from 'node:net';
 
@@ -39,11 +40,29 @@ async function sendBody(res: ServerResponse, body: Uint8Array, options: HubServe
   res.end();
 }
 
+/** The Hub's tree listing of one folder of a repo: [{ type: 'file' | 'directory', path, size }], 404 when absent. */
+async function listFolder(res: ServerResponse, repoRoot: string, folder: string): Promise<void> {
+  if (normalize(folder).startsWith('..') || !(await isDir(join(repoRoot, folder)))) {
+    res.writeHead(404, { 'X-Error-Code': 'EntryNotFound' }).end('EntryNotFound');
+    return;
+  }
+  const entries = await readdir(join(repoRoot, folder), { withFileTypes: true });
+  const listed = await Promise.all(
+    entries.map(async (e) => {
+      const path = folder ? `${folder}/${e.name}` : e.name;
+      return e.isDirectory() ? { type: 'directory', path } : { type: 'file', path, size: (await stat(join(repoRoot, path))).size };
+    }),
+  );
+  res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(listed));
+}
+
 export async function startHubServer(root: string, options: HubServerOptions = {}): Promise<HubServer> {
   const requests: string[] = [];
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     requests.push(url + (req.headers.range ? ` range=${req.headers.range}` : ''));
+    const tree = /^\/api\/datasets\/([^/]+\/[^/]+)\/tree\/main\/?(.*)$/.exec(url);
+    if (tree) return listFolder(res, join(root, 'datasets', tree[1]), tree[2]);
     const match = /^\/((?:datasets\/)?[^/]+\/[^/]+)\/resolve\/main\/(.+)$/.exec(url);
     const fail = (status: number, code: string) => {
       res.writeHead(status, { 'X-Error-Code': code }).end(code);

@@ -62,18 +62,19 @@ function startingPoint(loaded: LoadedModel): ModelParams {
 }
 
 /** The run's batches of `size` triplets in file order, tokenized as training tokenizes them. */
-async function batchesOf(loaded: LoadedModel, size: number, count: number): Promise<TripletBatch[]> {
-  const { triplets: list } = parseTriplets(TSV, 'four.tsv');
-  const batches = new TripletBatches(memoryTripletSource(list), loaded.tokenizer, { batchSize: size, queryLength: 8, documentLength: 12, dataOrder: 'file' }, 1);
+async function batchesOf(loaded: LoadedModel, size: number, count: number, tsv = TSV): Promise<TripletBatch[]> {
+  const { triplets: list } = parseTriplets(tsv, 'four.tsv');
+  const source = memoryTripletSource(list);
+  const batches = new TripletBatches(source, loaded.tokenizer, { batchSize: size, queryLength: 8, documentLength: 12, dataOrder: 'file', negatives: source.negatives }, 1);
   const out: TripletBatch[] = [];
   for (let i = 0; i < count; i++) out.push((await batches.next()).batch);
   return out;
 }
 
 /** Trains through the CLI and returns the saved model's update of every parameter (saved minus starting point). */
-async function cliUpdate(arch: string, out: string, extra: string[]): Promise<{ updates: ModelParams; start: ModelParams; step: Record<string, number> }> {
+async function cliUpdate(arch: string, out: string, extra: string[], data = triplets): Promise<{ updates: ModelParams; start: ModelParams; step: Record<string, number> }> {
   const { dir, loaded } = models[arch];
-  const { code, stdout, stderr } = await runCli('train', '--model', dir, '--triplets', triplets, '--out', join(root, out), ...PLAIN, ...extra);
+  const { code, stdout, stderr } = await runCli('train', '--model', dir, '--triplets', data, '--out', join(root, out), ...PLAIN, ...extra);
   expect(stderr).toBe('');
   expect(code).toBe(0);
   const saved = await loadModel(createFolderSource(join(root, out, 'model')));
@@ -134,6 +135,17 @@ describe('one optimiser step through the CLI against the float64 gradient', () =
     const name = 'layers.0.mlpOut.weight';
     const gap = Math.max(...mean[name].map((g, i) => Math.abs(g - (plain[0][name][i] + plain[1][name][i]) / 2)));
     expect(gap, name).toBeGreaterThan(1e-2 * Math.max(...mean[name].map(Math.abs)));
+  });
+
+  it('bert: rows with two negatives put both in the pool (3B candidates, FLOPS over them all): the update follows the float64 model', async () => {
+    const { loaded } = models.bert;
+    const tsv = TSV.split('\n').filter(Boolean).map((line, i) => `${line}\t${['a song of the sea', 'the city road', 'dark forest', 'the book paper'][i]}`).join('\n') + '\n';
+    const path = join(root, 'two-negatives.tsv');
+    await writeFile(path, tsv);
+    const { updates, start } = await cliUpdate('bert', 'bert-two-negatives', ['--batch', '2', '--max-grad-norm', '0', '--dropout', '0'], path);
+    const [batch] = await batchesOf(loaded, 2, 1, tsv);
+    expect(batch.documentIds.length).toBe(3 * 2 * 12);
+    expectUpdates(updates, spladeTrainingReference(loaded.config, start, batch, SETTINGS).grads, 1, 'bert two negatives');
   });
 
   it('bert: --max-grad-norm clips the gradient to that global norm (the norm printed as gradNorm)', async () => {
