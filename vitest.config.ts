@@ -1,4 +1,6 @@
 // Node test suite: kernels on Dawn/SwiftShader through the `webgpu` package, references, io, retrieval.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,5 +12,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     fileParallelism: true,
     maxWorkers: 2,
+    // the CLI's batch cache of the tests' runs stays out of the user's ~/.cache
+    env: { SPLADE_LAB_BATCH_CACHE: join(tmpdir(), `splade-lab-test-batches-${process.pid}`) },
   },
 });

@@ -1,5 +1,6 @@
 // The Node platform of the CLI: model folders and Hub ids (downloads cached in a folder), checkpoints in the run
 // folder, a lock file per run, and Dawn's WebGPU.
+import { createFolderBatchCache } from '../train/batch-cache-node.ts';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { nodeGpuContext } from '../gpu/node-gpu.ts';
@@ -41,6 +42,10 @@ export const nodePlatform: Platform = {
   checkpointStore: (run) => createFolderCheckpointStore(join(run, CHECKPOINT_FOLDER)),
   lockRun: (run) => lockRunFolder(run),
   runs: createFolderRunStore(),
+  /** Batches cached as they are made, in SPLADE_LAB_BATCH_CACHE (default ~/.cache/splade-lab/batches). */
+  get batchCache() {
+    return { store: createFolderBatchCache(process.env.SPLADE_LAB_BATCH_CACHE ?? join(homedir(), '.cache', 'splade-lab', 'batches')), fillAhead: false };
+  },
   async writeModel(run, files) {
     const dir = join(run, MODEL_FOLDER);
     await writeFolderAtomically(dir, files);

@@ -2,6 +2,7 @@
 // where a run's checkpoints live, who may write a run (a lock), and how the GPU is acquired.
 import type { GpuContext } from '../gpu/context.ts';
 import type { FileSource } from '../io/file-source.ts';
+import type { BatchCacheStore } from '../train/batch-cache.ts';
 import type { CheckpointStore } from '../train/checkpoint.ts';
 import type { RunStore } from './runs.ts';
 
@@ -32,6 +33,11 @@ export interface Platform {
   lockRun(run: string): Promise<RunLock>;
   /** Where run records are kept (a run folder's run.json in Node, IndexedDB in the page). */
   readonly runs: RunStore;
+  /**
+   * Where tokenized batches are cached (IndexedDB in the page, a folder in Node), and whether a run caches all its
+   * batches before its first step (the page: a reload then resumes without the file) or as it goes (Node).
+   */
+  readonly batchCache: { store: BatchCacheStore; fillAhead: boolean };
   /** Stores a run's trained model (files by path inside the model folder), replacing any earlier one whole; returns where. */
   writeModel(run: string, files: Map<string, Uint8Array>): Promise<string>;
 }

@@ -126,7 +126,7 @@ export class RunRecorder {
     } else if (event.kind === 'alarm') {
       (record.alarms ??= []).push(event.alarm);
       await this.flush();
-    } else {
+    } else if (event.kind === 'checkpoint') {
       record.checkpoint = { name: event.name, step: event.step };
       record.step = event.step;
       await this.flush();

@@ -22,5 +22,7 @@ export type TrainEvent =
   | { kind: 'report'; report: StepReport }
   | { kind: 'checkpoint'; name: string; step: number; store: string }
   | { kind: 'probe'; snapshot: ProbeSnapshot }
-  | { kind: 'alarm'; alarm: Alarm; stops: boolean };
+  | { kind: 'alarm'; alarm: Alarm; stops: boolean }
+  /** Batches of the run cached before its first step (the page): `done` of `total`. */
+  | { kind: 'caching'; done: number; total: number };
 

@@ -6,6 +6,7 @@ import type { GpuModel } from '../model/gpu-model.ts';
 import { listCheckpoints, readLatestCheckpoint, type CheckpointStore } from '../train/checkpoint.ts';
 import type { TrainingRecipe } from '../train/trainer.ts';
 import { TrainingPaused, runTraining, type TrainingData } from '../train/training-run.ts';
+import { tokenizerFingerprint } from '../io/tokenizer-fingerprint.ts';
 import type { OpenedModel } from './open-model.ts';
 import type { Platform } from './platform.ts';
 import { checkLengthsFit, planTraining, type TrainRequest } from './requests.ts';
@@ -33,6 +34,8 @@ export interface TrainOptions {
   provenance?: string;
   signal?: AbortSignal;
   onEvent?: (event: TrainEvent) => void;
+  /** Read and keep the run's batches in the platform's batch cache (default true). */
+  batchCache?: boolean;
   /** Keep the run's record (reports, checkpoints, how it ended) in this store, under `run`. */
   record?: { store: RunStore; sweep?: RunRecord['sweep'] };
 }
@@ -140,6 +143,15 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
           raise(watcher.onReport(report));
         },
         onCheckpoint: (name, step) => emit({ kind: 'checkpoint', name, step, store: store.label }),
+        batchCache:
+          options.batchCache === false
+            ? undefined
+            : {
+                ...platform.batchCache,
+                tokenizer: tokenizerFingerprint(tokenizer),
+                // about a hundred progress events at most
+                onFill: (done, total) => (done === total || done % Math.ceil(total / 100) === 0) && emit({ kind: 'caching', done, total }),
+              },
         inspect,
         pauseReason: () => (stopping ? `alarm "${stopping.title}" (${stopping.rule}) at step ${stopping.step}` : null),
       }),

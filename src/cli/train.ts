@@ -105,6 +105,7 @@ export const trainCommand: Command = {
       'lambda-d': { value: 'L', help: 'FLOPS weight of the documents', default: '3e-3' },
       'flops-ramp-ratio': { value: 'F', help: 'fraction of the steps over which the lambdas ramp up quadratically (default a third; 0: full lambdas from the first step)' },
       seed: { value: 'S', help: 'seed of the data order (32-bit)', default: '1' },
+      'no-batch-cache': { help: 'tokenize every batch afresh (default: batches are kept in SPLADE_LAB_BATCH_CACHE, ~/.cache/splade-lab/batches, and reused)' },
       'no-shuffle': { help: 'triplets in file order every epoch (instead of a seeded shuffle per epoch)' },
       'checkpoint-every': { value: 'N', help: 'checkpoint every N steps (and after the last)', default: '50' },
       'report-every': { value: 'N', help: 'report every N steps (and after the first and the last)', default: '10' },
@@ -166,9 +167,11 @@ export const trainCommand: Command = {
             emit({ event: 'probe', ...event.snapshot }, probeLines(event.snapshot));
           } else if (event.kind === 'alarm') {
             emit({ event: 'alarm', ...event.alarm, stops: event.stops }, alarmLines(event.alarm, event.stops));
-          } else {
+          } else if (event.kind === 'checkpoint') {
             const path = join(out, CHECKPOINT_FOLDER, event.name);
             emit({ event: 'checkpoint', step: event.step, path }, `  checkpoint ${path}`);
+          } else if (event.done === event.total) {
+            emit({ event: 'cached', batches: event.total }, `  ${event.total} batches cached`);
           }
         };
         let run;
@@ -179,6 +182,7 @@ export const trainCommand: Command = {
             run: out,
             request,
             existing: 'refuse',
+              batchCache: !args.flag('no-batch-cache'),
             onEvent,
             record: { store: nodePlatform.runs },
           });

@@ -10,6 +10,20 @@ export interface TripletSource {
   readonly negatives: number;
   /** The rows at these indices (0-based, in the order asked). */
   read(indices: readonly number[]): Promise<Triplet[]>;
+  /** Only the rows' count is known (a run's batches come from the batch cache; reading a row is an error). */
+  readonly cacheOnly?: boolean;
+}
+
+/** A source whose rows are not at hand, only their count: training reads every batch from the batch cache. */
+export function cacheOnlySource(count: number, negatives: number, name: string): TripletSource {
+  return {
+    count,
+    negatives,
+    cacheOnly: true,
+    async read() {
+      throw new Error(`the rows of ${name} are not loaded (only its cached batches are): pick the file again`);
+    },
+  };
 }
 
 /** Rows already parsed, held in memory. */

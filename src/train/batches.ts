@@ -113,6 +113,28 @@ export class TripletBatches {
     return Math.ceil((epochs * triplets) / batchSize);
   }
 
+  /** Moves past the next batch without reading or tokenizing it (its rows come from the batch cache); its rows. */
+  skip(): number[] {
+    const picked: number[] = [];
+    while (picked.length < this.shape.batchSize) {
+      if (this.orderEpoch !== this.epoch) {
+        this.order = epochOrder(this.source.count, this.seed, this.epoch, this.shape.dataOrder);
+        this.orderEpoch = this.epoch;
+      }
+      picked.push(this.order[this.index]);
+      if (++this.index === this.source.count) {
+        this.epoch++;
+        this.index = 0;
+      }
+    }
+    return picked;
+  }
+
+  /** Batches over the same rows from the same position, moving on their own (reading ahead). */
+  fork(): TripletBatches {
+    return new TripletBatches(this.source, this.tokenizer, this.shape, this.seed, this.position);
+  }
+
   /** Documents per batch: the positives and every negative of each row. */
   get documentsPerBatch(): number {
     return this.shape.batchSize * (1 + (this.shape.negatives ?? 1));
@@ -125,18 +147,7 @@ export class TripletBatches {
   async next(): Promise<NumberedBatch> {
     const { batchSize: B, queryLength: Tq, documentLength: Td } = this.shape;
     const start = this.position;
-    const picked: number[] = [];
-    while (picked.length < B) {
-      if (this.orderEpoch !== this.epoch) {
-        this.order = epochOrder(this.source.count, this.seed, this.epoch, this.shape.dataOrder);
-        this.orderEpoch = this.epoch;
-      }
-      picked.push(this.order[this.index]);
-      if (++this.index === this.source.count) {
-        this.epoch++;
-        this.index = 0;
-      }
-    }
+    const picked = this.skip();
     const N = this.documentsPerBatch;
     const batch: TripletBatch = {
       queryIds: new Int32Array(B * Tq),

@@ -10,6 +10,7 @@ import { GpuModel } from '../model/gpu-model.ts';
 import { divideModelHead } from '../model/rescale.ts';
 import { NonFiniteError } from '../util/finite.ts';
 import { TripletBatches, type DataPosition } from './batches.ts';
+import { CachedBatches, batchFingerprint, type BatchCacheStore } from './batch-cache.ts';
 import {
   captureTrainingState,
   readLatestCheckpoint,
@@ -86,6 +87,11 @@ export interface TrainingRunOptions {
   onCheckpoint?: (name: string, t: number) => void;
   /** Looks at the model as it trains: before the first step, after every `every` steps and after the last. */
   inspect?: { every: number; at(model: GpuModel, steps: number): Promise<void> };
+  /**
+   * Keep the run's batches in this cache (read from it first; a missing batch is made and cached). `fillAhead`: cache
+   * every batch of the run before the first step (a reloaded page then resumes from the cache without the file).
+   */
+  batchCache?: { store: BatchCacheStore; tokenizer: string; fillAhead: boolean; onFill?: (done: number, total: number) => void };
   /**
    * Asked after every report and inspection: a reason makes the run save a checkpoint there and stop with
    * TrainingPaused (it can be resumed from that checkpoint).
@@ -169,7 +175,20 @@ export async function runTraining(
     await divideModelHead(ctx, model, k);
     trainer = new SpladeTrainer(ctx, model, recipe, seed);
   }
-  const batches = new TripletBatches(data.source, backbone.tokenizer, recipe, seed, position);
+  const plain = new TripletBatches(data.source, backbone.tokenizer, recipe, seed, position);
+  const cache = options.batchCache;
+  let batches: TripletBatches | CachedBatches = plain;
+  if (cache) {
+    const shape = { batchSize: recipe.batchSize, queryLength: recipe.queryLength, documentLength: recipe.documentLength, dataOrder: recipe.dataOrder, negatives: recipe.negatives };
+    const identity = { data: data.fingerprint, shape, seed, tokenizer: cache.tokenizer };
+    const fingerprint = batchFingerprint(identity.data, identity.tokenizer, shape, seed);
+    const known = (await cache.store.list()).find((entry) => entry.fingerprint === fingerprint) ?? null;
+    const cached = new CachedBatches(cache.store, plain, !data.source.cacheOnly, identity, known);
+    if (cache.fillAhead) await cached.fill((recipe.schedule.totalSteps - trainer.t) * microBatches(recipe), cache.onFill, options.signal);
+    batches = cached;
+  } else if (data.source.cacheOnly) {
+    throw new Error(`${data.fingerprint.name}: only its cached batches are at hand, and this run does not read the batch cache; pick the file again`);
+  }
   const total = recipe.schedule.totalSteps;
   const startStep = trainer.t;
   let savedAt = latest && options.resume ? latest.state.t : -1;
@@ -257,6 +276,7 @@ export async function runTraining(
     await pauseIfAsked();
   }
   if (savedAt !== trainer.t) await save(); // a run of 0 steps still leaves its (rescaled) starting point
+  if (batches instanceof CachedBatches) await batches.flush();
   const steps = trainer.t - startStep;
   return { trainer, startStep, msPerStep: steps > 0 ? stepMs / steps : NaN };
 }

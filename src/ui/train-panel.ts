@@ -493,6 +493,8 @@ export class TrainPanel extends LitElement {
             this._saved = event.step;
           } else if (event.kind === 'probe') {
             this._probes = { start: this._probes?.start ?? event.snapshot, latest: event.snapshot };
+          } else if (event.kind === 'caching') {
+            this.job.setStatus(`Caching the run's batches in this browser (so that a reload can resume without the file): ${event.done} of ${event.total}`);
           } else if (!this._alarms.some((a) => a.rule === event.alarm.rule)) {
             this._alarms = [...this._alarms, event.alarm];
           }

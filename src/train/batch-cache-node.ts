@@ -1,0 +1,74 @@
+// The CLI's batch cache in a folder: <root>/<fingerprint>/<epoch>-<index>.batch (a 2-word header, the ids, the
+// masks) and <root>/<fingerprint>/entry.json; every file written to a temporary name and renamed into place.
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DataPosition } from './batches.ts';
+import type { BatchCacheEntry, BatchCacheStore } from './batch-cache.ts';
+import type { TripletBatch } from './trainer.ts';
+
+function encode(batch: TripletBatch): Uint8Array {
+  const { queryIds, documentIds, queryMask, documentMask } = batch;
+  const out = new Uint8Array(8 + 4 * (queryIds.length + documentIds.length) + queryMask.length + documentMask.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, queryIds.length, true);
+  view.setUint32(4, documentIds.length, true);
+  let at = 8;
+  for (const ids of [queryIds, documentIds]) {
+    out.set(new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength), at);
+    at += ids.byteLength;
+  }
+  out.set(queryMask, at);
+  out.set(documentMask, at + queryMask.length);
+  return out;
+}
+
+function decode(bytes: Uint8Array, where: string): TripletBatch {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const q = bytes.length >= 8 ? view.getUint32(0, true) : -1;
+  const d = bytes.length >= 8 ? view.getUint32(4, true) : -1;
+  if (q < 0 || bytes.length !== 8 + 5 * (q + d)) throw new Error(`${where}: damaged cached batch (${bytes.length} bytes); clear the batch cache`);
+  const words = (from: number, n: number) => new Int32Array(bytes.slice(from, from + 4 * n).buffer);
+  const queryIds = words(8, q);
+  const documentIds = words(8 + 4 * q, d);
+  const masks = 8 + 4 * (q + d);
+  return { queryIds, documentIds, queryMask: bytes.slice(masks, masks + q), documentMask: bytes.slice(masks + q, masks + q + d) };
+}
+
+async function writeAtomically(path: string, bytes: Uint8Array | string): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, bytes);
+  await rename(temporary, path);
+}
+
+export function createFolderBatchCache(root: string): BatchCacheStore {
+  const label = `the batch cache ${root}`;
+  const file = (fingerprint: string, { epoch, index }: DataPosition) => join(root, fingerprint, `${epoch}-${index}.batch`);
+  return {
+    label,
+    async get(fingerprint, position) {
+      const path = file(fingerprint, position);
+      const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error)));
+      return bytes ? decode(new Uint8Array(bytes), path) : null;
+    },
+    async put(fingerprint, position, batch) {
+      await mkdir(join(root, fingerprint), { recursive: true });
+      await writeAtomically(file(fingerprint, position), encode(batch));
+    },
+    async describe(entry) {
+      await mkdir(join(root, entry.fingerprint), { recursive: true });
+      await writeAtomically(join(root, entry.fingerprint, 'entry.json'), JSON.stringify(entry, null, 2) + '\n');
+    },
+    async list() {
+      const names = await readdir(root).catch(() => [] as string[]);
+      const entries: BatchCacheEntry[] = [];
+      for (const name of names) {
+        const text = await readFile(join(root, name, 'entry.json'), 'utf8').catch(() => null);
+        if (text) entries.push(JSON.parse(text) as BatchCacheEntry);
+      }
+      return entries.sort((a, b) => b.updated - a.updated);
+    },
+    async clear(fingerprint) {
+      await rm(fingerprint === undefined ? root : join(root, fingerprint), { recursive: true, force: true });
+    },
+  };
+}
