@@ -3,7 +3,8 @@
 // run checks (a moved or renamed file still resumes; other or reordered rows are refused).
 import type { RandomAccessFile } from '../io/random-access.ts';
 import { indexTripletFile, type IndexOptions } from '../io/triplet-index.ts';
-import { memoryTripletSource, type TripletSource } from '../io/triplet-source.ts';
+import { cacheOnlySource, memoryTripletSource, type TripletSource } from '../io/triplet-source.ts';
+import type { BatchCacheEntry } from '../train/batch-cache.ts';
 import { parseTripletsJsonl } from '../io/triplets-jsonl.ts';
 import { readParquetTriplets } from '../io/triplets-parquet.ts';
 import { parseTriplets } from '../io/triplets.ts';
@@ -24,6 +25,8 @@ export interface TripletsSummary {
   /** Bytes the rows take in memory: the whole rows (in memory), or only their byte-range index (streamed). */
   memoryBytes: number;
   streamed: boolean;
+  /** Set when the rows are not at hand, only a run's cached batches under this fingerprint (a reloaded page). */
+  cacheFingerprint?: string;
 }
 
 /** How a triplet file is written: tab-separated lines, JSON Lines, or a Parquet table. */
@@ -112,6 +115,27 @@ export async function readTrainingFile(file: RandomAccessFile, options: IndexOpt
       format,
       memoryBytes: source.indexBytes,
       streamed: true,
+    },
+  };
+}
+
+/** The data of cached batches, without the file: a run resumes from the cache (a reloaded page). */
+export function cachedTrainingData(entry: BatchCacheEntry): ReadTrainingData {
+  const negatives = entry.shape.negatives ?? 1;
+  return {
+    data: { source: cacheOnlySource(entry.data.triplets, negatives, entry.data.name), fingerprint: entry.data },
+    summary: {
+      name: entry.data.name,
+      triplets: entry.data.triplets,
+      negatives,
+      bytes: entry.bytes,
+      blankLines: 0,
+      header: false,
+      crc32: entry.data.crc32,
+      format: 'tsv',
+      memoryBytes: 0,
+      streamed: false,
+      cacheFingerprint: entry.fingerprint,
     },
   };
 }

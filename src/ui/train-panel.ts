@@ -22,6 +22,7 @@ import {
   type TripletsSummary,
 } from '../worker/api.ts';
 import './alarm-list.ts';
+import './batch-cache-list.ts';
 import './probe-view.ts';
 import { JobController } from './job-controller.ts';
 import { formatBytes, formatDuration, formatK } from './format.ts';
@@ -127,6 +128,13 @@ export class TrainPanel extends LitElement {
   private readonly job = new JobController(this);
   /** Bumped after each run, so the saved checkpoint is read again. */
   private runsFinished = 0;
+  /** Bumped after the cache changes (a run, a clear), so the cached batches are listed again. */
+  private cacheChanges = 0;
+  /** The batches cached in this browser (a reloaded tab trains from them without the file). */
+  private readonly caches = new Task(this, {
+    task: async ([client]) => (client ? client.batchCaches() : []),
+    args: () => [this.client, this.cacheChanges] as const,
+  });
   /** The newest saved checkpoint for this model + data + k (latest request wins). */
   private readonly checkpoint = new Task(this, {
     task: async ([client, summary, data, k, lambdaQueries, lambdaDocuments]) => {
@@ -240,6 +248,14 @@ export class TrainPanel extends LitElement {
         <span class="muted">or drop the file here</span>
       </drop-zone>
       <p id="data" aria-live="polite">${this._dataLine()}</p>
+      <details id="batch-caches" ?open=${!this._data && (this.caches.value?.length ?? 0) > 0}>
+        <summary>Batches cached in this browser (${this.caches.value?.length ?? 0})</summary>
+        <p class="muted">
+          A run caches its tokenized batches here before its first step, so that a reloaded tab can resume it without the
+          file: load the same backbone, then train from the cached batches.
+        </p>
+        <batch-cache-list .entries=${this.caches.value ?? []} ?disabled=${running} @use-cache=${this._onUseCache} @clear-cache=${this._onClearCache}></batch-cache-list>
+      </details>
       ${this._dataError ? html`<p class="error" role="alert" id="data-error">${this._dataError}</p>` : nothing}
       <div class="fields">
         <label class="field">k (divides the head) <input id="train-k" type="number" min=${K_MIN} max=${K_MAX} step="any" .value=${formatK(this.trainK)} @change=${this._onK} ?disabled=${running} /></label>
@@ -323,6 +339,7 @@ export class TrainPanel extends LitElement {
   private _dataLine() {
     const d = this._data;
     if (!d) return this._dataError ? '' : 'No triplets yet.';
+    if (d.cacheFingerprint) return `${d.name}: ${d.triplets} triplets, from the batches cached in this browser (the file is not loaded).`;
     const notes = [d.header ? 'header line skipped' : '', d.blankLines ? `${d.blankLines} blank lines skipped` : ''].filter(Boolean).join(', ');
     return `${d.name}: ${d.triplets} triplets (${formatBytes(d.bytes)})${notes ? `; ${notes}` : ''}.`;
   }
@@ -357,6 +374,23 @@ export class TrainPanel extends LitElement {
         'Each line must be: query, Tab, positive passage, Tab, negative passage; or, in a .jsonl file, {"query": ..., "positive": ..., "negative": ...}.';
     }
   }
+
+  private _onUseCache = async (event: CustomEvent<{ fingerprint: string }>) => {
+    if (!this.client) return;
+    this._dataError = '';
+    try {
+      this._data = await this.client.useCachedBatches(event.detail.fingerprint);
+    } catch (error) {
+      this._dataError = toPageFailure(error).message;
+    }
+  };
+
+  private _onClearCache = async (event: CustomEvent<{ fingerprint?: string }>) => {
+    if (!this.client) return;
+    await this.client.clearBatchCache(event.detail.fingerprint);
+    if (this._data?.cacheFingerprint && (event.detail.fingerprint === undefined || this._data.cacheFingerprint === event.detail.fingerprint)) this._data = null;
+    this.cacheChanges++;
+  };
 
   private _onK(event: Event) {
     const field = event.target as HTMLInputElement;
@@ -506,6 +540,7 @@ export class TrainPanel extends LitElement {
       this.job.setStatus(`Done: step ${result.step} of ${total}${Number.isFinite(result.msPerStep) ? `, ${formatDuration(result.msPerStep)} per step on average` : ''}.`);
     }
     this.runsFinished++;
+    this.cacheChanges++;
     this.dispatchEvent(new CustomEvent('runs-change', { bubbles: true, composed: true }));
     this.requestUpdate();
   }

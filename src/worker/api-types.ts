@@ -6,6 +6,7 @@ import type { MemoryEstimate, ModelSummary as AppModelSummary } from '../app/ope
 import type { EncodeRequest, KDemoRequest, TrainRequest } from '../app/requests.ts';
 import type { CheckpointInfo, TrainEvent } from '../app/train.ts';
 import type { TripletsSummary } from '../app/training-data.ts';
+import type { BatchCacheEntry } from '../train/batch-cache.ts';
 import type { PreviewResult } from '../app/model-session.ts';
 import type { DatasetSummary } from '../app/datasets.ts';
 import type { SetEvaluation } from '../app/evaluation.ts';
@@ -139,6 +140,12 @@ export interface WorkerApi {
   kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, index: number, total: number, finished: boolean) => void): Promise<KDemoResult>;
   /** Reads and checks a triplet TSV (query, positive, negative per line) and keeps it for training. */
   readTriplets(file: File): Promise<TripletsSummary>;
+  /** The batches cached in this browser (a run caches all of its batches before its first step), newest first. */
+  batchCaches(): Promise<BatchCacheEntry[]>;
+  /** Removes one data's cached batches, or all of them. */
+  clearBatchCache(fingerprint?: string): Promise<void>;
+  /** Trains from cached batches without the file (after a reload): their data stands for the read triplets. */
+  useCachedBatches(fingerprint: string): Promise<TripletsSummary>;
   /** The newest checkpoint for the loaded model, the read triplets and k, or null. */
   trainingCheckpoint(k: number, lambdas?: { lambdaQueries: number; lambdaDocuments: number }): Promise<CheckpointInfo | null>;
   /**

@@ -15,8 +15,8 @@ export class WorkerState {
   private ctx: GpuContext | null = null;
   session: ModelSession | null = null;
   summary: ModelSummary | null = null;
-  /** The picked triplet file: its rows (streamed) and the File itself (the hand-off copies it). */
-  triplets: (ReadTrainingData & { file: File }) | null = null;
+  /** The picked triplet file: its rows (streamed) and the File itself (the hand-off copies it); null file: cached batches only. */
+  triplets: (ReadTrainingData & { file: File | null }) | null = null;
   /** Retrieval sets read for evaluation, by name. */
   readonly datasets = new Map<string, RetrievalDataset>();
   /** The last evaluated set, for the search view. */
@@ -65,7 +65,7 @@ export class WorkerState {
     return this.session;
   }
 
-  loadedTriplets(): ReadTrainingData & { file: File } {
+  loadedTriplets(): ReadTrainingData & { file: File | null } {
     if (!this.triplets) throw new NoTripletsError();
     return this.triplets;
   }

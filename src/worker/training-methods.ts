@@ -10,7 +10,7 @@ import { runSweep, type SweepEvent } from '../app/sweep-run.ts';
 import { planSweep, type SweepPlan } from '../app/sweep.ts';
 import { TrainingPaused, checkpointInfo } from '../app/train.ts';
 import { trainRun } from '../app/train-run.ts';
-import { readTrainingData, readTrainingFile } from '../app/training-data.ts';
+import { cachedTrainingData, readTrainingData, readTrainingFile } from '../app/training-data.ts';
 import { blobFile } from '../io/random-access.ts';
 import { handoffProject } from '../app/handoff.ts';
 import { calibrateLambdas } from '../app/calibrate-lambdas.ts';
@@ -18,7 +18,7 @@ import { zipFiles } from '../app/run-exports.ts';
 import type { PageSweepRequest, WorkerApi } from './api.ts';
 import type { WorkerState } from './state.ts';
 
-type TrainingMethods = Pick<WorkerApi, 'kDemo' | 'readTriplets' | 'trainingCheckpoint' | 'train' | 'sweep' | 'calibrate' | 'pendingSweep' | 'resumeSweep' | 'handoff' | 'cancelJob'>;
+type TrainingMethods = Pick<WorkerApi, 'kDemo' | 'readTriplets' | 'batchCaches' | 'clearBatchCache' | 'useCachedBatches' | 'trainingCheckpoint' | 'train' | 'sweep' | 'calibrate' | 'pendingSweep' | 'resumeSweep' | 'handoff' | 'cancelJob'>;
 
 /** The page's run key of a request on the loaded model and the read triplets. */
 function runId(state: WorkerState, request: Pick<TrainRequest, 'k' | 'lambdaQueries' | 'lambdaDocuments'>): string {
@@ -49,6 +49,19 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
       state.triplets = null;
       // streamed: the worker keeps an index of the rows and the File, never the whole text
       state.triplets = { ...(await readTrainingFile(blobFile(file, file.name))), file };
+      return state.triplets.summary;
+    },
+    async batchCaches() {
+      return browserPlatform.batchCache.store.list();
+    },
+    async clearBatchCache(fingerprint) {
+      await browserPlatform.batchCache.store.clear(fingerprint);
+      if (state.triplets?.file === null && (fingerprint === undefined || state.triplets.summary.cacheFingerprint === fingerprint)) state.triplets = null;
+    },
+    async useCachedBatches(fingerprint) {
+      const entry = (await browserPlatform.batchCache.store.list()).find((e) => e.fingerprint === fingerprint);
+      if (!entry) throw new Error('Those cached batches are gone (cleared, or the browser freed the storage); pick the file again.');
+      state.triplets = { ...cachedTrainingData(entry), file: null };
       return state.triplets.summary;
     },
     async trainingCheckpoint(k, lambdas) {
@@ -122,6 +135,7 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
     async handoff(request) {
       return state.job(async () => {
         const { file } = state.loadedTriplets();
+        if (!file) throw new Error('The hand-off copies the triplet file into its project: pick the file again (cached batches are not enough).');
         const read = readTrainingData(new Uint8Array(await file.arrayBuffer()), file.name);
         const files = await handoffProject(await state.context(), { model: state.loadedSession().model, data: read.data, tripletBytes: read.bytes, request });
         return { name: 'splade-lab-handoff.zip', type: 'application/zip', bytes: zipFiles(files, 'splade-lab-handoff') };

@@ -10,7 +10,7 @@ import type { TrainPanel } from '../../src/ui/train-panel.ts';
 import type { TrainingClient } from '../../src/ui/training-client.ts';
 import type { AlarmList } from '../../src/ui/alarm-list.ts';
 import type { ProbeView as ProbeViewElement } from '../../src/ui/probe-view.ts';
-import type { Alarm, CheckpointInfo, ModelSummary, ProbeSnapshot, TrainEvent, TrainRequest, TrainResult } from '../../src/worker/api.ts';
+import type { Alarm, BatchCacheEntry, CheckpointInfo, ModelSummary, ProbeSnapshot, TrainEvent, TrainRequest, TrainResult } from '../../src/worker/api.ts';
 import { allInside, check, cleanup, inside, mount } from './ui-fixture.ts';
 
 const SUMMARY = { name: 'demo', label: 'synthetic demo backbone', synthetic: true } as ModelSummary;
@@ -55,9 +55,32 @@ function probeSnapshot(step: number, weight: number): ProbeSnapshot {
 const DENSE: Alarm = { rule: 'densification', severity: 'alarm', step: 3, title: 'Vectors are dense', evidence: 'At step 3, 30000 of 30522 active.', advice: 'divide the head by a larger k', ranges: 'at least 50% of the vocabulary' };
 
 /** A worker stand-in that parses files with the real reader and trains by replaying reports. */
-function fakeClient(checkpoint: CheckpointInfo | null, pauseAt: number | null = null) {
+const CACHED: BatchCacheEntry = {
+  fingerprint: 'abc-4-2',
+  data: { name: 'cached.tsv', triplets: 4, crc32: 7 },
+  shape: { batchSize: 2, queryLength: 8, documentLength: 16 },
+  seed: 1,
+  tokenizer: '00ff00ff',
+  batches: 8,
+  bytes: 3 * 2 ** 20,
+  updated: 1,
+};
+
+function fakeClient(checkpoint: CheckpointInfo | null, pauseAt: number | null = null, caches: BatchCacheEntry[] = []) {
   const trained: TrainRequest[] = [];
+  const cleared: (string | undefined)[] = [];
   const client = {
+    async batchCaches() {
+      return caches;
+    },
+    async clearBatchCache(fingerprint?: string) {
+      cleared.push(fingerprint);
+      caches = caches.filter((c) => fingerprint !== undefined && c.fingerprint !== fingerprint);
+    },
+    async useCachedBatches(fingerprint: string) {
+      const entry = caches.find((c) => c.fingerprint === fingerprint)!;
+      return { name: entry.data.name, triplets: entry.data.triplets, negatives: 1, bytes: entry.bytes, blankLines: 0, header: false, crc32: 7, format: 'tsv', memoryBytes: 0, streamed: false, cacheFingerprint: fingerprint };
+    },
     async readTriplets(file: File) {
       const parsed = parseTriplets(await file.text(), file.name);
       return { name: file.name, triplets: parsed.triplets.length, bytes: file.size, blankLines: parsed.blankLines, header: parsed.header, crc32: 1 };
@@ -83,7 +106,7 @@ function fakeClient(checkpoint: CheckpointInfo | null, pauseAt: number | null = 
     },
     async cancelJob() {},
   } as unknown as TrainingClient;
-  return { client, trained };
+  return { client, trained, cleared };
 }
 
 async function pick(el: TrainPanel, name: string, text: string): Promise<void> {
@@ -99,6 +122,28 @@ async function pick(el: TrainPanel, name: string, text: string): Promise<void> {
 }
 
 describe('<train-panel>', () => {
+  it('lists the batches cached in this browser; "Train from these" stands in for the file, "Clear" removes them', async () => {
+    cleanup();
+    const fake = fakeClient(null, null, [CACHED]);
+    const el = await mount<TrainPanel>('train-panel', { client: fake.client, summary: SUMMARY, k: 1 });
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    await el.updateComplete;
+    const list = inside<HTMLElement>(el, 'batch-cache-list');
+    await (list as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    const row = list.shadowRoot!.querySelector('tr[data-fingerprint="abc-4-2"]')!;
+    check(/cached\.tsv \(4 triplets\)/.test(row.textContent ?? '') && /3\.00 MiB/.test(row.textContent ?? ''), row.textContent ?? '');
+    check(inside<HTMLDetailsElement>(el, '#batch-caches').open, 'open while no file is picked');
+    row.querySelector<HTMLButtonElement>('.use-cache')!.click();
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    await el.updateComplete;
+    check(/cached\.tsv: 4 triplets, from the batches cached in this browser/.test(inside<HTMLElement>(el, '#data').textContent ?? ''), inside<HTMLElement>(el, '#data').textContent ?? '');
+    check(!inside<HTMLButtonElement>(el, '#start').disabled, 'a run can start from the cached batches');
+    row.querySelector<HTMLButtonElement>('.clear-cache')!.click();
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    await el.updateComplete;
+    check(fake.cleared[0] === 'abc-4-2' && /No triplets yet/.test(inside<HTMLElement>(el, '#data').textContent ?? ''), 'cleared');
+  });
+
   it('explains a malformed triplet file with its name and line, and does not offer to train on it', async () => {
     cleanup();
     const el = await mount<TrainPanel>('train-panel', { client: fakeClient(null).client, summary: SUMMARY, k: 4 });

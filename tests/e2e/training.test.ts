@@ -126,7 +126,7 @@ describe('the built page: training', { timeout: 600_000 }, () => {
     await context.close();
   });
 
-  it('Training panel, resume: a cancelled run resumes after a reload from its IndexedDB checkpoint and finishes', async () => {
+  it('Training panel, resume: a cancelled run resumes after a reload from its IndexedDB checkpoint and cached batches, without the file, and finishes', async () => {
     const { context, page } = await openPage(browser, offsite);
     await page.goto(`${site}?model=demo&k=2&panel=training`);
     await page.locator('model-picker #model-label').waitFor(WAIT);
@@ -146,7 +146,12 @@ describe('the built page: training', { timeout: 600_000 }, () => {
 
     await page.reload();
     await page.locator('model-picker #model-label').waitFor(WAIT);
-    await pickTriplets();
+    // no file picked again: the run's batches were cached in IndexedDB before its first step
+    const cached = panel.locator('batch-cache-list tr', { hasText: 'tiny.tsv (4 triplets)' }).filter({ hasText: 'lengths 8/16' });
+    await cached.waitFor(WAIT);
+    assert.match((await cached.textContent()) ?? '', /\b8\b[\s\S]*batch 2, lengths 8\/16/, 'the 8 batches of the run are cached');
+    await cached.locator('.use-cache').click();
+    await panel.locator('#data', { hasText: 'tiny.tsv: 4 triplets, from the batches cached in this browser' }).waitFor(WAIT);
     const resume = panel.locator('#resume');
     await resume.waitFor(WAIT);
     assert.equal((await resume.textContent())?.trim(), `Resume run from step ${saved}`);
@@ -156,6 +161,11 @@ describe('the built page: training', { timeout: 600_000 }, () => {
     const first = (await panel.locator('#train-loss #summary li').first().textContent()) ?? '';
     assert.match(first.replace(/\s+/g, ' '), new RegExp(`at step ${saved + 1}, \\S+ at step 8\\.`), 'the resumed run continues from the checkpoint');
     await screenshot(page, '16-training-resumed');
+    // and the cache can be cleared from the page (its list folds away once data is chosen)
+    if (!(await panel.locator('#batch-caches').evaluate((d) => (d as HTMLDetailsElement).open))) await panel.locator('#batch-caches summary').click();
+    await panel.locator('batch-cache-list tr', { hasText: 'tiny.tsv (4 triplets)' }).locator('.clear-cache').click();
+    await panel.locator('batch-cache-list tr', { hasText: 'tiny.tsv (4 triplets)' }).waitFor({ ...WAIT, state: 'detached' });
+    await panel.locator('#data', { hasText: 'No triplets yet.' }).waitFor(WAIT);
     await context.close();
   });
 

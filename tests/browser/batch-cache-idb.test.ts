@@ -1,0 +1,41 @@
+// The IndexedDB batch cache in Chromium: batches read back as the typed arrays written, per fingerprint and position;
+// entries listed newest first; one fingerprint cleared without touching another, then all.
+import { createIdbBatchCache } from '../../src/train/batch-cache-idb.ts';
+import type { BatchCacheEntry } from '../../src/train/batch-cache.ts';
+
+const batch = (seed: number) => ({
+  queryIds: Int32Array.from([seed, 2, 3, 0]),
+  queryMask: Uint8Array.from([1, 1, 1, 0]),
+  documentIds: Int32Array.from([seed, 5, 6, 7, 8, 0, 0, 0]),
+  documentMask: Uint8Array.from([1, 1, 1, 1, 1, 0, 0, 0]),
+});
+const entry = (fingerprint: string, updated: number): BatchCacheEntry => ({
+  fingerprint,
+  data: { name: 'x.tsv', triplets: 4, crc32: 1 },
+  shape: { batchSize: 1, queryLength: 4, documentLength: 4 },
+  seed: 1,
+  tokenizer: 't',
+  batches: 2,
+  bytes: 48,
+  updated,
+});
+
+describe('IndexedDB batch cache', () => {
+  it('puts, gets, lists and clears batches per fingerprint', async () => {
+    const cache = createIdbBatchCache(`splade-lab-batches-test-${Date.now()}`);
+    await cache.put('a', { epoch: 0, index: 0 }, batch(11));
+    await cache.put('a', { epoch: 1, index: 3 }, batch(12));
+    await cache.put('b', { epoch: 0, index: 0 }, batch(21));
+    await cache.describe(entry('a', 1));
+    await cache.describe(entry('b', 2));
+    const back = await cache.get('a', { epoch: 1, index: 3 });
+    if (!(back?.queryIds instanceof Int32Array) || back.queryIds[0] !== 12 || back.documentMask.join() !== '1,1,1,1,1,0,0,0') throw new Error(`read back ${JSON.stringify(back)}`);
+    if ((await cache.get('a', { epoch: 0, index: 1 })) !== null) throw new Error('an absent batch is not null');
+    if ((await cache.list()).map((e) => e.fingerprint).join() !== 'b,a') throw new Error('entries not listed newest first');
+    await cache.clear('a');
+    if ((await cache.get('a', { epoch: 0, index: 0 })) !== null || (await cache.get('b', { epoch: 0, index: 0 }))?.queryIds[0] !== 21) throw new Error('clearing a touched b');
+    if ((await cache.list()).map((e) => e.fingerprint).join() !== 'b') throw new Error('entry a not cleared');
+    await cache.clear();
+    if ((await cache.list()).length !== 0 || (await cache.get('b', { epoch: 0, index: 0 })) !== null) throw new Error('clear() left something');
+  });
+});
