@@ -34,6 +34,8 @@ export interface TrainOptions {
   provenance?: string;
   signal?: AbortSignal;
   onEvent?: (event: TrainEvent) => void;
+  /** GPU bytes the run may take (the model included); over it the run is refused with a batch that fits. */
+  memoryBudget?: number;
   /** Read and keep the run's batches in the platform's batch cache (default true). */
   batchCache?: boolean;
   /** Keep the run's record (reports, checkpoints, how it ended) in this store, under `run`. */
@@ -143,6 +145,7 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
           raise(watcher.onReport(report));
         },
         onCheckpoint: (name, step) => emit({ kind: 'checkpoint', name, step, store: store.label }),
+        memoryBudget: options.memoryBudget,
         batchCache:
           options.batchCache === false
             ? undefined

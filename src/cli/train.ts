@@ -47,6 +47,14 @@ function probesFrom(args: Args): ProbeText[] | undefined {
   return probes.length ? probes : undefined;
 }
 
+/** --gpu-memory in bytes, or undefined. */
+function gpuMemory(args: Args): number | undefined {
+  const gib = args.number('gpu-memory');
+  if (gib === undefined) return undefined;
+  if (!(gib > 0)) throw new UsageError(`--gpu-memory must be a number of GiB above 0, got ${gib}`);
+  return gib * 2 ** 30;
+}
+
 function requestFrom(args: Args): TrainRequest {
   if (args.has('steps') && args.has('epochs')) throw new UsageError('give --steps or --epochs, not both');
   return {
@@ -105,6 +113,7 @@ export const trainCommand: Command = {
       'lambda-d': { value: 'L', help: 'FLOPS weight of the documents', default: '3e-3' },
       'flops-ramp-ratio': { value: 'F', help: 'fraction of the steps over which the lambdas ramp up quadratically (default a third; 0: full lambdas from the first step)' },
       seed: { value: 'S', help: 'seed of the data order (32-bit)', default: '1' },
+      'gpu-memory': { value: 'GiB', help: 'GPU memory the run may take, model included: over it the run is refused before it starts, with a batch (and --grad-accum) that fits' },
       'no-batch-cache': { help: 'tokenize every batch afresh (default: batches are kept in SPLADE_LAB_BATCH_CACHE, ~/.cache/splade-lab/batches, and reused)' },
       'no-shuffle': { help: 'triplets in file order every epoch (instead of a seeded shuffle per epoch)' },
       'checkpoint-every': { value: 'N', help: 'checkpoint every N steps (and after the last)', default: '50' },
@@ -183,6 +192,7 @@ export const trainCommand: Command = {
             request,
             existing: 'refuse',
               batchCache: !args.flag('no-batch-cache'),
+                memoryBudget: gpuMemory(args),
             onEvent,
             record: { store: nodePlatform.runs },
           });

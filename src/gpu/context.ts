@@ -1,5 +1,5 @@
 // GpuContext: one device with its real limits, a pipeline and bind-group cache, tensors, dispatch and readback.
-import { DeviceLostError, GpuKernelError, GpuLimitError } from './errors.ts';
+import { DeviceLostError, GpuKernelError, GpuLimitError, GpuOutOfMemoryError } from './errors.ts';
 import { pipelineKey, shaderCode, type KernelSpec } from './kernel-spec.ts';
 import { Tensor, typedArrayFor, type DType, type TypedArrayOf } from './tensor.ts';
 
@@ -9,6 +9,8 @@ export { f32Bits, grid1d, shaderCode, type KernelSpec } from './kernel-spec.ts';
 export interface Owned<T> {
   value: T;
   bytes: number;
+  /** Bytes of each buffer, in the order they were created (the same build code creates them in the same order). */
+  sizes: number[];
   destroy(): void;
 }
 
@@ -38,6 +40,9 @@ export class GpuContext {
   /** Buffers created inside `owned(...)` calls, innermost last. */
   private readonly scopes: GPUBuffer[][] = [];
   private readonly freedBuffers = new WeakSet<GPUBuffer>();
+  /** Inside `measure(...)`: buffers are only recorded (their sizes), never created. */
+  private measuring: number[] | null = null;
+  private readonly unallocated = new WeakSet<GPUBuffer>();
   /** Bytes of the tensors and uniforms created and not yet freed through `owned`. */
   allocatedBytes = 0;
   /**
@@ -92,8 +97,25 @@ export class GpuContext {
     return tensor;
   }
 
+  /**
+   * The buffers `build` would create, by size in creation order, without creating any (nor writing to them): what a
+   * trainer of some shape would take, known before it is allocated. A buffer over the device's limits still throws.
+   */
+  measure(build: () => unknown): number[] {
+    if (this.measuring) throw new Error('measure() calls do not nest');
+    const sizes: number[] = [];
+    this.measuring = sizes;
+    try {
+      build();
+    } finally {
+      this.measuring = null;
+    }
+    return sizes;
+  }
+
   /** Writes host data into a tensor (converting to its element type). */
   upload<D extends DType>(tensor: Tensor<D>, data: ArrayLike<number>): void {
+    if (this.unallocated.has(tensor.buffer)) return;
     if (data.length !== tensor.size) {
       throw new Error(`upload to ${tensor}: got ${data.length} values, expected ${tensor.size}`);
     }
@@ -156,6 +178,7 @@ export class GpuContext {
     return {
       value,
       bytes,
+      sizes: buffers.map((b) => b.size),
       destroy: () => {
         if (freed) return;
         freed = true;
@@ -164,8 +187,26 @@ export class GpuContext {
     };
   }
 
+  /**
+   * Runs `build` (allocations) under an out-of-memory error scope: a buffer the device could not allocate becomes a
+   * GpuOutOfMemoryError naming `what`, the bytes asked for and the bytes held when it failed.
+   */
+  async checkingMemory<T>(what: string, build: () => T | Promise<T>): Promise<T> {
+    const before = this.allocatedBytes;
+    this.device.pushErrorScope('out-of-memory');
+    let value: T;
+    try {
+      value = await build();
+    } finally {
+      const error = await this.device.popErrorScope();
+      if (error) throw new GpuOutOfMemoryError(what, this.allocatedBytes - before, this.allocatedBytes, error.message);
+    }
+    return value;
+  }
+
   /** Writes u32 words into a uniform buffer (encode floats with `f32Bits`). */
   writeUniform(buffer: GPUBuffer, words: readonly number[]): void {
+    if (this.unallocated.has(buffer)) return;
     const data = new Uint32Array(words);
     this.device.queue.writeBuffer(buffer, 0, data.buffer, 0, data.byteLength);
   }
@@ -288,6 +329,13 @@ export class GpuContext {
   }
 
   private createTracked(descriptor: GPUBufferDescriptor): GPUBuffer {
+    if (this.measuring) {
+      this.measuring.push(descriptor.size);
+      // a stand-in that only knows its size: writes to it are skipped, and nothing can bind it
+      const standIn = { size: descriptor.size, label: descriptor.label ?? '', usage: descriptor.usage, destroy() {} } as unknown as GPUBuffer;
+      this.unallocated.add(standIn);
+      return standIn;
+    }
     const buffer = this.device.createBuffer(descriptor);
     this.allocatedBytes += buffer.size;
     this.scopes.at(-1)?.push(buffer);

@@ -28,6 +28,19 @@ export class GpuLimitError extends Error {
   }
 }
 
+/** The device could not allocate a buffer: what was being built, the bytes it asked for and what was held then. */
+export class GpuOutOfMemoryError extends Error {
+  override name = 'GpuOutOfMemoryError';
+  constructor(
+    readonly what: string,
+    readonly bytesAsked: number,
+    readonly bytesHeld: number,
+    gpuMessage: string,
+  ) {
+    super(`the GPU ran out of memory building ${what} (${formatBytes(bytesAsked)} asked for, ${formatBytes(bytesHeld)} held in all): ${gpuMessage}`);
+  }
+}
+
 /** The GPU device was lost (driver reset, tab backgrounded too long, out of memory). */
 export class DeviceLostError extends Error {
   override name = 'DeviceLostError';

@@ -92,10 +92,15 @@ export async function captureTrainingState(
   return { ...run, params: await trainer.model.download(), optimizer: await trainer.readOptimizerState(), t: trainer.t, recipe: trainer.recipe };
 }
 
+/** A checkpoint's model, uploaded (what a resumed trainer is built on). */
+export function uploadCheckpointModel(ctx: GpuContext, state: TrainingState, where = 'checkpoint'): GpuModel {
+  const config = parseModelConfig(state.config, { source: `${where}/${STATE} config` });
+  return GpuModel.upload(ctx, config, state.params);
+}
+
 /** A fresh model and trainer from a checkpoint, as a new process would build them. */
 export function restoreTrainer(ctx: GpuContext, state: TrainingState, where = 'checkpoint'): SpladeTrainer {
-  const config = parseModelConfig(state.config, { source: `${where}/${STATE} config` });
-  const trainer = new SpladeTrainer(ctx, GpuModel.upload(ctx, config, state.params), state.recipe, state.seed);
+  const trainer = new SpladeTrainer(ctx, uploadCheckpointModel(ctx, state, where), state.recipe, state.seed);
   trainer.restoreState(state.t, state.optimizer);
   return trainer;
 }

@@ -14,7 +14,7 @@ import { CachedBatches, batchFingerprint, type BatchCacheStore } from './batch-c
 import {
   captureTrainingState,
   readLatestCheckpoint,
-  restoreTrainer,
+  uploadCheckpointModel,
   saveCheckpoint,
   type CheckpointStore,
   type DataFingerprint,
@@ -25,6 +25,7 @@ import { PAPER_FLOPS_BATCH, flopsAtBatch } from './flops-batch.ts';
 import { learningRate } from './schedule.ts';
 import { flopsWeightsAt, microBatches } from './recipe-facts.ts';
 import { SpladeTrainer, type TrainingRecipe, type TripletBatch } from './trainer.ts';
+import { buildTrainer, checkTrainingFits } from './training-memory.ts';
 
 export interface Backbone {
   config: ModelConfig;
@@ -87,6 +88,8 @@ export interface TrainingRunOptions {
   onCheckpoint?: (name: string, t: number) => void;
   /** Looks at the model as it trains: before the first step, after every `every` steps and after the last. */
   inspect?: { every: number; at(model: GpuModel, steps: number): Promise<void> };
+  /** GPU bytes the run may take in all (the model included); over it, the run is refused with a batch that fits. */
+  memoryBudget?: number;
   /**
    * Keep the run's batches in this cache (read from it first; a missing batch is made and cached). `fillAhead`: cache
    * every batch of the run before the first step (a reloaded page then resumes from the cache without the file).
@@ -168,12 +171,16 @@ export async function runTraining(
   if (options.resume) {
     if (!latest) throw new Error(`${store.label} holds no checkpoint to resume`);
     checkResumable(latest.state, { ...run, recipe }, `${store.label}/${latest.name}`);
-    trainer = restoreTrainer(ctx, latest.state, `${store.label}/${latest.name}`);
+    const model = uploadCheckpointModel(ctx, latest.state, `${store.label}/${latest.name}`);
+    checkTrainingFits(ctx, model, recipe, options.memoryBudget);
+    trainer = await buildTrainer(ctx, () => new SpladeTrainer(ctx, model, recipe, seed), model, recipe);
+    trainer.restoreState(latest.state.t, latest.state.optimizer);
     position = latest.state.position;
   } else {
     const model = GpuModel.upload(ctx, backbone.config, backbone.params);
     await divideModelHead(ctx, model, k);
-    trainer = new SpladeTrainer(ctx, model, recipe, seed);
+    checkTrainingFits(ctx, model, recipe, options.memoryBudget);
+    trainer = await buildTrainer(ctx, () => new SpladeTrainer(ctx, model, recipe, seed), model, recipe);
   }
   const plain = new TripletBatches(data.source, backbone.tokenizer, recipe, seed, position);
   const cache = options.batchCache;
