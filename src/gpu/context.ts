@@ -194,14 +194,17 @@ export class GpuContext {
   async checkingMemory<T>(what: string, build: () => T | Promise<T>): Promise<T> {
     const before = this.allocatedBytes;
     this.device.pushErrorScope('out-of-memory');
-    let value: T;
+    let outcome: { value: T } | { error: unknown };
     try {
-      value = await build();
-    } finally {
-      const error = await this.device.popErrorScope();
-      if (error) throw new GpuOutOfMemoryError(what, this.allocatedBytes - before, this.allocatedBytes, error.message);
+      outcome = { value: await build() };
+    } catch (error) {
+      outcome = { error };
     }
-    return value;
+    const oom = await this.device.popErrorScope();
+    // an allocation the device refused explains whatever else went wrong after it
+    if (oom) throw new GpuOutOfMemoryError(what, this.allocatedBytes - before, this.allocatedBytes, oom.message);
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
   }
 
   /** Writes u32 words into a uniform buffer (encode floats with `f32Bits`). */
