@@ -1,7 +1,8 @@
-// `npm run bench -- [--out file.json] [--only matmul,splade-head,training]`: kernel benchmark table, printed and saved as JSON.
+// `npm run bench -- [--out file.json] [--only matmul,splade-head,training,batch-cache]`: kernel benchmark table, printed and saved as JSON.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { nodeGpuContext } from '../src/gpu/node-gpu.ts';
+import { benchBatchCache } from './bench/batch-cache.ts';
 import { benchMatmul } from './bench/matmul.ts';
 import { benchSpladeHead } from './bench/splade-head.ts';
 import { benchTraining } from './bench/training.ts';
@@ -11,6 +12,7 @@ const SECTIONS: Record<string, typeof benchMatmul> = {
   matmul: benchMatmul,
   'splade-head': benchSpladeHead,
   training: benchTraining,
+  'batch-cache': benchBatchCache,
 };
 
 async function main(): Promise<void> {
