@@ -1,6 +1,7 @@
 // Training data, read and fingerprinted once for the page and the CLI: the rows (TSV or JSONL streamed through a
-// byte-offset index, Parquet read by row groups, or bytes already in memory), and the count + CRC-32 that a resumed
+// byte-offset index, Parquet read by row groups, a Hub dataset's Parquet files, or bytes already in memory), and the count + CRC-32 that a resumed
 // run checks (a moved or renamed file still resumes; other or reordered rows are refused).
+import { readHubDatasetTriplets, type HubDatasetRef, type HubListing } from '../io/hub-dataset.ts';
 import type { RandomAccessFile } from '../io/random-access.ts';
 import { indexTripletFile, type IndexOptions } from '../io/triplet-index.ts';
 import { cacheOnlySource, memoryTripletSource, type TripletSource } from '../io/triplet-source.ts';
@@ -10,6 +11,7 @@ import { readParquetTriplets } from '../io/triplets-parquet.ts';
 import { parseTriplets } from '../io/triplets.ts';
 import type { TrainingData } from '../train/training-run.ts';
 import { crc32 } from '../util/crc32.ts';
+import type { Platform } from './platform.ts';
 
 /** What the page shows of a read triplet file. */
 export interface TripletsSummary {
@@ -142,4 +144,31 @@ export function cachedTrainingData(entry: BatchCacheEntry): ReadTrainingData {
 
 function baseName(path: string): string {
   return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+}
+
+/**
+ * Training rows of a Hub dataset: the split's Parquet files of one subset, read through the platform's Hub source
+ * (its cache) and held in memory; `listing` reaches the Hub's tree API (a mirror or a test server, a token).
+ */
+export async function readHubTrainingData(platform: Platform, ref: HubDatasetRef, listing: HubListing = {}): Promise<ReadTrainingData & { paths: string[] }> {
+  const files = await platform.files({ kind: 'hub', id: ref.repo, repoType: 'dataset', revision: ref.revision, hubUrl: listing.baseUrl });
+  const read = await readHubDatasetTriplets(ref, files, listing);
+  const source = memoryTripletSource(read.triplets);
+  const name = `${ref.repo}${ref.subset ? `/${ref.subset}` : ''}:${ref.split ?? 'train'}`;
+  return {
+    data: { source, fingerprint: { name, triplets: source.count, crc32: read.crc32 } },
+    summary: {
+      name,
+      triplets: source.count,
+      negatives: source.negatives,
+      bytes: read.bytes,
+      blankLines: 0,
+      header: false,
+      crc32: read.crc32,
+      format: 'parquet',
+      memoryBytes: rowBytes(source, read.bytes),
+      streamed: false,
+    },
+    paths: read.paths,
+  };
 }

@@ -2,11 +2,9 @@
 // TSV, JSONL or Parquet file (TSV and JSONL streamed), or a Hub dataset id whose split's Parquet files are read.
 import { stat } from 'node:fs/promises';
 import { nodePlatform } from '../app/platform-node.ts';
-import { readTrainingFile, type ReadTrainingData } from '../app/training-data.ts';
-import { readHubDatasetTriplets } from '../io/hub-dataset.ts';
+import { readHubTrainingData, readTrainingFile, type ReadTrainingData } from '../app/training-data.ts';
 import { isHubRepoId } from '../io/hub.ts';
 import { openRandomAccessFile } from '../io/random-access-node.ts';
-import { memoryTripletSource } from '../io/triplet-source.ts';
 import { UsageError, type Args, type OptionSpec } from './command.ts';
 
 export const TRIPLETS_OPTIONS: Record<string, OptionSpec> = {
@@ -47,24 +45,6 @@ export async function withTripletsOption<T>(args: Args, use: (read: TripletsRead
 async function readHubTriplets(args: Args, value: string): Promise<TripletsRead> {
   if (!isHubRepoId(value) || !value.includes('/')) throw new UsageError(`--triplets ${value}: no such file, and not a Hub dataset id ("org/name")`);
   const ref = { repo: value, subset: args.string('subset'), split: args.string('split') };
-  const files = await nodePlatform.files({ kind: 'hub', id: value, repoType: 'dataset' });
-  const read = await readHubDatasetTriplets(ref, files, { baseUrl: process.env.SPLADE_LAB_HUB_URL, token: process.env.HF_TOKEN });
-  const source = memoryTripletSource(read.triplets);
-  const name = `${value}${ref.subset ? `/${ref.subset}` : ''}:${ref.split ?? 'train'}`;
-  return {
-    data: { source, fingerprint: { name, triplets: source.count, crc32: read.crc32 } },
-    summary: {
-      name,
-      triplets: source.count,
-      negatives: source.negatives,
-      bytes: read.bytes,
-      blankLines: 0,
-      header: false,
-      crc32: read.crc32,
-      format: 'parquet',
-      memoryBytes: 0,
-      streamed: false,
-    },
-    where: `${name} (${read.paths.join(', ')})`,
-  };
+  const read = await readHubTrainingData(nodePlatform, ref, { baseUrl: process.env.SPLADE_LAB_HUB_URL, token: process.env.HF_TOKEN });
+  return { ...read, where: `${read.summary.name} (${read.paths.join(', ')})` };
 }

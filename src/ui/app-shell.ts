@@ -256,6 +256,7 @@ export class SpladeApp extends LitElement {
         .client=${this.loader.client}
         .summary=${this.loader.summary}
         .k=${s.k}
+        .hubUrl=${this.hubUrl}
         ?no-gpu=${noGpu}
         @triplets-change=${(e: CustomEvent<{ summary: TripletsSummary | null }>) => (this._triplets = e.detail.summary)}
         @runs-change=${this._onRunsChange}

@@ -91,6 +91,7 @@ export class TrainPanel extends LitElement {
     summary: { attribute: false },
     k: { type: Number },
     noGpu: { type: Boolean, attribute: 'no-gpu' },
+    hubUrl: { attribute: false },
     _data: { state: true },
     _dataError: { state: true },
     _trainK: { state: true },
@@ -109,6 +110,8 @@ export class TrainPanel extends LitElement {
   /** The page's k: the default k of a run. */
   declare k: number;
   declare noGpu: boolean;
+  /** The Hub base URL in use (null: huggingface.co). */
+  declare hubUrl: string | null;
   declare _data: TripletsSummary | null;
   declare _dataError: string;
   /** k typed here; null follows the page's k. */
@@ -179,6 +182,7 @@ export class TrainPanel extends LitElement {
     this.summary = null;
     this.k = 1;
     this.noGpu = false;
+    this.hubUrl = null;
     this._data = null;
     this._dataError = '';
     this._trainK = null;
@@ -247,6 +251,16 @@ export class TrainPanel extends LitElement {
         /></label>
         <span class="muted">or drop the file here</span>
       </drop-zone>
+      <details id="hub-data">
+        <summary>…or a Hugging Face dataset (its Parquet files)</summary>
+        <div class="fields">
+          <label class="field">Dataset id <input id="hub-dataset" type="text" placeholder="sentence-transformers/msmarco-msmarco-MiniLM-L-6-v3" size="44" ?disabled=${running} /></label>
+          <label class="field">Subset <input id="hub-subset" type="text" placeholder="triplet" size="10" ?disabled=${running} /></label>
+          <label class="field">Split <input id="hub-split" type="text" value="train" size="8" ?disabled=${running} /></label>
+          <button id="read-hub" ?disabled=${running || !this.client} @click=${this._onHub}>Read</button>
+        </div>
+        <p class="muted">Rows are read into this tab's memory: a large dataset (MS MARCO's triplets) needs a few GB.</p>
+      </details>
       <p id="data" aria-live="polite">${this._dataLine()}</p>
       <details id="batch-caches" ?open=${!this._data && (this.caches.value?.length ?? 0) > 0}>
         <summary>Batches cached in this browser (${this.caches.value?.length ?? 0})</summary>
@@ -374,6 +388,23 @@ export class TrainPanel extends LitElement {
         'Each line must be: query, Tab, positive passage, Tab, negative passage; or, in a .jsonl file, {"query": ..., "positive": ..., "negative": ...}.';
     }
   }
+
+  private _onHub = async () => {
+    const value = (id: string) => this._field(id).value.trim();
+    const repo = value('hub-dataset');
+    if (!this.client || !repo) return;
+    this._data = null;
+    this._dataError = '';
+    this.job.setStatus(`Reading ${repo} from the Hub…`);
+    try {
+      this._data = await this.client.readHubTriplets({ repo, subset: value('hub-subset') || undefined, split: value('hub-split') || undefined, hubUrl: this.hubUrl ?? undefined });
+      this.job.setStatus('');
+      this.dispatchEvent(new CustomEvent('triplets-change', { detail: { summary: this._data }, bubbles: true, composed: true }));
+    } catch (error) {
+      this.job.setStatus('');
+      this._dataError = `${repo} cannot be used for training. ${toPageFailure(error).message}`;
+    }
+  };
 
   private _onUseCache = async (event: CustomEvent<{ fingerprint: string }>) => {
     if (!this.client) return;

@@ -7,6 +7,7 @@ import type { EncodeRequest, KDemoRequest, TrainRequest } from '../app/requests.
 import type { CheckpointInfo, TrainEvent } from '../app/train.ts';
 import type { TripletsSummary } from '../app/training-data.ts';
 import type { BatchCacheEntry } from '../train/batch-cache.ts';
+import type { HubDatasetRef } from '../io/hub-dataset.ts';
 import type { PreviewResult } from '../app/model-session.ts';
 import type { DatasetSummary } from '../app/datasets.ts';
 import type { SetEvaluation } from '../app/evaluation.ts';
@@ -140,6 +141,8 @@ export interface WorkerApi {
   kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, index: number, total: number, finished: boolean) => void): Promise<KDemoResult>;
   /** Reads and checks a triplet TSV (query, positive, negative per line) and keeps it for training. */
   readTriplets(file: File): Promise<TripletsSummary>;
+  /** Reads a Hub dataset's split (its Parquet files, cached in Cache Storage) and keeps it for training. */
+  readHubTriplets(ref: HubDatasetRef & { hubUrl?: string }): Promise<TripletsSummary>;
   /** The batches cached in this browser (a run caches all of its batches before its first step), newest first. */
   batchCaches(): Promise<BatchCacheEntry[]>;
   /** Removes one data's cached batches, or all of them. */

@@ -10,7 +10,7 @@ import { runSweep, type SweepEvent } from '../app/sweep-run.ts';
 import { planSweep, type SweepPlan } from '../app/sweep.ts';
 import { TrainingPaused, checkpointInfo } from '../app/train.ts';
 import { trainRun } from '../app/train-run.ts';
-import { cachedTrainingData, readTrainingData, readTrainingFile } from '../app/training-data.ts';
+import { cachedTrainingData, readHubTrainingData, readTrainingData, readTrainingFile } from '../app/training-data.ts';
 import { blobFile } from '../io/random-access.ts';
 import { handoffProject } from '../app/handoff.ts';
 import { calibrateLambdas } from '../app/calibrate-lambdas.ts';
@@ -18,7 +18,7 @@ import { zipFiles } from '../app/run-exports.ts';
 import type { PageSweepRequest, WorkerApi } from './api.ts';
 import type { WorkerState } from './state.ts';
 
-type TrainingMethods = Pick<WorkerApi, 'kDemo' | 'readTriplets' | 'batchCaches' | 'clearBatchCache' | 'useCachedBatches' | 'trainingCheckpoint' | 'train' | 'sweep' | 'calibrate' | 'pendingSweep' | 'resumeSweep' | 'handoff' | 'cancelJob'>;
+type TrainingMethods = Pick<WorkerApi, 'kDemo' | 'readTriplets' | 'readHubTriplets' | 'batchCaches' | 'clearBatchCache' | 'useCachedBatches' | 'trainingCheckpoint' | 'train' | 'sweep' | 'calibrate' | 'pendingSweep' | 'resumeSweep' | 'handoff' | 'cancelJob'>;
 
 /** The page's run key of a request on the loaded model and the read triplets. */
 function runId(state: WorkerState, request: Pick<TrainRequest, 'k' | 'lambdaQueries' | 'lambdaDocuments'>): string {
@@ -50,6 +50,12 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
       // streamed: the worker keeps an index of the rows and the File, never the whole text
       state.triplets = { ...(await readTrainingFile(blobFile(file, file.name))), file };
       return state.triplets.summary;
+    },
+    async readHubTriplets({ hubUrl, ...ref }) {
+      state.triplets = null;
+      const read = await readHubTrainingData(browserPlatform, ref, { baseUrl: hubUrl });
+      state.triplets = { data: read.data, summary: read.summary, file: null };
+      return read.summary;
     },
     async batchCaches() {
       return browserPlatform.batchCache.store.list();

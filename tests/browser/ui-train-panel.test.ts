@@ -69,7 +69,12 @@ const CACHED: BatchCacheEntry = {
 function fakeClient(checkpoint: CheckpointInfo | null, pauseAt: number | null = null, caches: BatchCacheEntry[] = []) {
   const trained: TrainRequest[] = [];
   const cleared: (string | undefined)[] = [];
+  const hubReads: unknown[] = [];
   const client = {
+    async readHubTriplets(ref: { repo: string; subset?: string; split?: string }) {
+      hubReads.push(ref);
+      return { name: `${ref.repo}/${ref.subset}:${ref.split}`, triplets: 5, negatives: 1, bytes: 1000, blankLines: 0, header: false, crc32: 3, format: 'parquet', memoryBytes: 0, streamed: false };
+    },
     async batchCaches() {
       return caches;
     },
@@ -106,7 +111,7 @@ function fakeClient(checkpoint: CheckpointInfo | null, pauseAt: number | null = 
     },
     async cancelJob() {},
   } as unknown as TrainingClient;
-  return { client, trained, cleared };
+  return { client, trained, cleared, hubReads };
 }
 
 async function pick(el: TrainPanel, name: string, text: string): Promise<void> {
@@ -142,6 +147,20 @@ describe('<train-panel>', () => {
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     await el.updateComplete;
     check(fake.cleared[0] === 'abc-4-2' && /No triplets yet/.test(inside<HTMLElement>(el, '#data').textContent ?? ''), 'cleared');
+  });
+
+  it('reads a Hub dataset by id, subset and split for training', async () => {
+    cleanup();
+    const fake = fakeClient(null);
+    const el = await mount<TrainPanel>('train-panel', { client: fake.client, summary: SUMMARY, k: 1, hubUrl: 'http://127.0.0.1:9/' });
+    inside<HTMLInputElement>(el, '#hub-dataset').value = 'someone/triplets';
+    inside<HTMLInputElement>(el, '#hub-subset').value = 'triplet';
+    inside<HTMLButtonElement>(el, '#read-hub').click();
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    await el.updateComplete;
+    check(JSON.stringify(fake.hubReads) === JSON.stringify([{ repo: 'someone/triplets', subset: 'triplet', split: 'train', hubUrl: 'http://127.0.0.1:9/' }]), JSON.stringify(fake.hubReads));
+    check(/someone\/triplets\/triplet:train: 5 triplets/.test(inside<HTMLElement>(el, '#data').textContent ?? ''), inside<HTMLElement>(el, '#data').textContent ?? '');
+    check(!inside<HTMLButtonElement>(el, '#start').disabled, 'a run can start on the dataset');
   });
 
   it('explains a malformed triplet file with its name and line, and does not offer to train on it', async () => {
