@@ -5,3 +5,5 @@ export type { HeadStatistics } from '../kernels/head-stats.ts';
 export type { StepLosses } from '../train/head-only-trainer.ts';
 export type { TrainingRecipe } from '../train/trainer.ts';
 export type { StepReport } from '../train/training-run.ts';
+export type { BatchCacheEntry } from '../train/batch-cache.ts';
+export type { HubDatasetRef } from '../io/hub-dataset.ts';

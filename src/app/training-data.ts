@@ -2,7 +2,7 @@
 // byte-offset index, Parquet read by row groups, a Hub dataset's Parquet files, or bytes already in memory), and the count + CRC-32 that a resumed
 // run checks (a moved or renamed file still resumes; other or reordered rows are refused).
 import { readHubDatasetTriplets, type HubDatasetRef, type HubListing } from '../io/hub-dataset.ts';
-import type { RandomAccessFile } from '../io/random-access.ts';
+import { blobFile, type RandomAccessFile } from '../io/random-access.ts';
 import { indexTripletFile, type IndexOptions } from '../io/triplet-index.ts';
 import { cacheOnlySource, memoryTripletSource, type TripletSource } from '../io/triplet-source.ts';
 import type { BatchCacheEntry } from '../train/batch-cache.ts';
@@ -144,6 +144,11 @@ export function cachedTrainingData(entry: BatchCacheEntry): ReadTrainingData {
 
 function baseName(path: string): string {
   return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+}
+
+/** A picked or dropped file, read as readTrainingFile reads (TSV and JSONL streamed slice by slice). */
+export function readTrainingBlob(file: Blob, name: string, options: IndexOptions = {}): Promise<ReadTrainingData> {
+  return readTrainingFile(blobFile(file, name), options);
 }
 
 /**

@@ -10,8 +10,7 @@ import { TrainingPaused, type TrainEvent } from '../app/train.ts';
 import type { Alarm, AlarmRule } from '../app/training-alarms.ts';
 import type { ProbeSnapshot, ProbeText } from '../app/training-probes.ts';
 import { trainRun } from '../app/train-run.ts';
-import { describeOptimizer } from '../train/optimizer-settings.ts';
-import { describeDropout, microBatches } from '../train/recipe-facts.ts';
+import { describeDropout, describeOptimizer, microBatches } from '../app/recipe-text.ts';
 import { UsageError, type Args, type Command } from './command.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';
 

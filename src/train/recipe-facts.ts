@@ -1,16 +1,25 @@
 // What a recipe means beyond its fields, for the trainer, the CLI, model cards and the Runs tab alike: micro-batches
 // per step, the FLOPS weights at a step, the dropout rates, in numbers and in words. No GPU code.
 import { uniformDropout, type DropoutRates, type ModelConfig } from '../model/config.ts';
-import { flopsWeight } from './schedule.ts';
-import type { TrainingRecipe } from './trainer.ts';
+import { flopsWeight, type LinearSchedule } from './schedule.ts';
+
+/** The fields of a TrainingRecipe (trainer.ts) these facts read (declared here: the trainer imports this module). */
+interface RecipeFields {
+  schedule: LinearSchedule;
+  lambdaQueries: number;
+  lambdaDocuments: number;
+  gradAccum?: number;
+  flopsRampRatio?: number;
+  dropout?: 'config' | number;
+}
 
 /** Micro-batches per step of a recipe. */
-export function microBatches(recipe: TrainingRecipe): number {
+export function microBatches(recipe: RecipeFields): number {
   return recipe.gradAccum ?? 1;
 }
 
 /** The FLOPS weights of step t (0-based) after the recipe's ramp. */
-export function flopsWeightsAt(recipe: TrainingRecipe, t: number): { lambdaQueries: number; lambdaDocuments: number } {
+export function flopsWeightsAt(recipe: RecipeFields, t: number): { lambdaQueries: number; lambdaDocuments: number } {
   const { totalSteps } = recipe.schedule;
   const ramp = recipe.flopsRampRatio;
   return {
@@ -20,7 +29,7 @@ export function flopsWeightsAt(recipe: TrainingRecipe, t: number): { lambdaQueri
 }
 
 /** "dropout ..." as a run's summary says it (the rates themselves when the config is known). */
-export function describeDropout(recipe: TrainingRecipe, config?: ModelConfig): string {
+export function describeDropout(recipe: RecipeFields, config?: ModelConfig): string {
   if (recipe.dropout === 'config') {
     if (!config) return "the backbone's dropout";
     const r = config.dropout;
@@ -30,6 +39,6 @@ export function describeDropout(recipe: TrainingRecipe, config?: ModelConfig): s
 }
 
 /** The dropout rates a recipe trains `config` with. */
-export function trainingDropout(recipe: TrainingRecipe, config: ModelConfig): DropoutRates {
+export function trainingDropout(recipe: RecipeFields, config: ModelConfig): DropoutRates {
   return recipe.dropout === 'config' ? config.dropout : uniformDropout(recipe.dropout ?? 0);
 }

@@ -2,9 +2,7 @@
 // fingerprint), how it went (status, steps, time, the last report, checkpoint, saved model, alarms, probes) and its
 // evaluations.
 import { LitElement, css, html, nothing } from 'lit';
-import { describeOptimizer } from '../train/optimizer-settings.ts';
-import { describeDropout, microBatches } from '../train/recipe-facts.ts';
-import type { RunRecord } from '../worker/api.ts';
+import { describeDropout, describeOptimizer, microBatches, type RunRecord } from '../worker/api.ts';
 import { formatDuration, formatK, formatStat } from './format.ts';
 import { baseStyles, tableStyles } from './theme.ts';
 import './alarm-list.ts';

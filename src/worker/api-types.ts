@@ -6,8 +6,7 @@ import type { MemoryEstimate, ModelSummary as AppModelSummary } from '../app/ope
 import type { EncodeRequest, KDemoRequest, TrainRequest } from '../app/requests.ts';
 import type { CheckpointInfo, TrainEvent } from '../app/train.ts';
 import type { TripletsSummary } from '../app/training-data.ts';
-import type { BatchCacheEntry } from '../train/batch-cache.ts';
-import type { HubDatasetRef } from '../io/hub-dataset.ts';
+import type { BatchCacheEntry, HubDatasetRef } from '../app/gpu-types.ts';
 import type { PreviewResult } from '../app/model-session.ts';
 import type { DatasetSummary } from '../app/datasets.ts';
 import type { SetEvaluation } from '../app/evaluation.ts';

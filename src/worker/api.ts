@@ -16,7 +16,8 @@ export type { CalibrationEvent, CalibrationResult, CalibrationTrial } from '../a
 export type { Conversion, ConventionSetup, LambdaConvention } from '../app/lambda-conventions.ts';
 export { CONVENTION_FACTS, LAMBDA_CONVENTIONS, convertLambdas } from '../app/lambda-conventions.ts';
 export type { TripletsSummary } from '../app/training-data.ts';
-export type { BatchCacheEntry } from '../train/batch-cache.ts';
+export type { BatchCacheEntry } from '../app/gpu-types.ts';
+export { describeDropout, describeOptimizer, microBatches } from '../app/recipe-text.ts';
 export type { DatasetSummary } from '../app/datasets.ts';
 export type { SetEvaluation, SpladeResult, SystemResult } from '../app/evaluation.ts';
 export type { EvaluationMemory } from '../app/evaluation-memory.ts';

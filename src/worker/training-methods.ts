@@ -10,8 +10,7 @@ import { runSweep, type SweepEvent } from '../app/sweep-run.ts';
 import { planSweep, type SweepPlan } from '../app/sweep.ts';
 import { TrainingPaused, checkpointInfo } from '../app/train.ts';
 import { trainRun } from '../app/train-run.ts';
-import { cachedTrainingData, readHubTrainingData, readTrainingData, readTrainingFile } from '../app/training-data.ts';
-import { blobFile } from '../io/random-access.ts';
+import { cachedTrainingData, readHubTrainingData, readTrainingBlob, readTrainingData } from '../app/training-data.ts';
 import { handoffProject } from '../app/handoff.ts';
 import { calibrateLambdas } from '../app/calibrate-lambdas.ts';
 import { zipFiles } from '../app/run-exports.ts';
@@ -48,7 +47,7 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
     async readTriplets(file) {
       state.triplets = null;
       // streamed: the worker keeps an index of the rows and the File, never the whole text
-      state.triplets = { ...(await readTrainingFile(blobFile(file, file.name))), file };
+      state.triplets = { ...(await readTrainingBlob(file, file.name)), file };
       return state.triplets.summary;
     },
     async readHubTriplets({ hubUrl, ...ref }) {
