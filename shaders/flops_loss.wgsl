@@ -1,4 +1,5 @@
-// FLOPS regulariser L = Σ_v (mean_i |x_iv|)² over N vectors (N, V), its value and its gradient.
+// FLOPS regulariser L = Σ_v (mean_i |x_iv|)² over N vectors (N, V), its value and its gradient; and, for FLOPS over
+// a whole accumulated step, the means carried between micro-batches (flops_carry_means).
 
 struct Params {
   N: u32,
@@ -14,6 +15,27 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> means: array<f32>;      // (V) scratch: mean_i |x_iv|
 @group(0) @binding(3) var<storage, read_write> losses: array<f32>;     // loss slots
 @group(0) @binding(4) var<storage, read_write> dvectors: array<f32>;   // (N, V), accumulated into
+
+struct Carry {
+  V: u32,
+  add: u32,      // 1: dst += scale · src; 0: dst = scale · src
+  scale: f32,
+  _pad: u32,
+}
+
+@group(0) @binding(0) var<uniform> carry: Carry;
+@group(0) @binding(1) var<storage, read> carry_src: array<f32>;        // (V)
+@group(0) @binding(2) var<storage, read_write> carry_dst: array<f32>;  // (V)
+
+// Moves per-dimension means between a micro-batch and a step's running mean: the step's sum of micro-batch means
+// (add), or the step's mean loaded back as this loss's means (set, scale 1 / micro-batches).
+@compute @workgroup_size(WORKGROUP)
+fn flops_carry_means(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let v = global_index(id, groups);
+  if (v >= carry.V) { return; }
+  let value = carry.scale * carry_src[v];
+  if (carry.add == 1u) { carry_dst[v] = carry_dst[v] + value; } else { carry_dst[v] = value; }
+}
 
 @compute @workgroup_size(WORKGROUP)
 fn flops_column_means(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {

@@ -129,14 +129,18 @@ function recipeSection(info: ModelCardInfo): string[] {
       : `each ramped as lambda(t) = lambda * min(1, t / ${ramp})^2 (quadratic over ${rampRatio === 1 / 3 ? 'the first third' : `a fraction ${rampRatio}`} of the steps; t counts from 0)`;
   const rows: [string, string][] = [
     ['steps trained', `${steps} of ${schedule.totalSteps}${epochs}`],
-    ['batch', `${B} triplets per step (query, positive, negative); every query is scored against all ${2 * B} documents of the batch`],
+    ['batch', `${B} triplets per step (query, positive, negative); every query is scored against all ${B * (1 + (recipe.negatives ?? 1))} documents of the batch${accum > 1 ? `; ${accum} such micro-batches per step` : ''}`],
     ['lengths', `queries ${recipe.queryLength} tokens, documents ${recipe.documentLength} tokens (special tokens included; longer texts truncated)`],
     ['optimiser', `${describeOptimizer(o)}; ${recipe.maxGradNorm ? `gradients clipped to a global L2 norm of ${recipe.maxGradNorm}` : 'no gradient clipping'}`],
     ...(accum > 1 ? [['accumulation', `${accum} micro-batches of ${B} per step, gradients averaged (each its own candidate pool and FLOPS batch)`] as [string, string]] : []),
     ['dropout', describeDropout(recipe)],
     ['learning rate', `peak ${formatNumber(schedule.peakLr)}, linear warm-up over ${warmup} step${warmup === 1 ? '' : 's'} (ratio ${schedule.warmupRatio}, rounded up), then linear decay to 0 at step ${schedule.totalSteps}`],
     ['ranking loss', `in-batch contrastive loss with temperature tau = ${recipe.tau} (sentence-transformers' SparseMultipleNegativesRankingLoss with scale ${formatNumber(1 / recipe.tau)})`],
-    ['FLOPS regulariser', `sum over the vocabulary of (mean over the batch of the weights)^2, for the ${B} queries and for the ${2 * B} documents (positives and negatives together)`],
+    [
+      'FLOPS regulariser',
+      `sum over the vocabulary of (mean over the batch of the weights)^2, for the ${recipe.flopsOver === 'step' ? B * accum : B} queries and for the ` +
+        `${(recipe.flopsOver === 'step' ? accum : 1) * B * (1 + (recipe.negatives ?? 1))} documents (positives and negatives together)${recipe.flopsOver === 'step' ? ' of the whole step' : ''}`,
+    ],
     ['lambdas', `lambda_q = ${formatNumber(recipe.lambdaQueries)}, lambda_d = ${formatNumber(recipe.lambdaDocuments)}, ${lambdaRamp}`],
     ['total loss', 'L = L_rank + lambda_q(t) FLOPS(queries) + lambda_d(t) FLOPS(documents)'],
     ['precision', 'fp32 (WebGPU kernels written for splade-lab, forward and backward)'],

@@ -40,6 +40,8 @@ export interface TrainRequest {
   maxGradNorm?: number;
   /** Micro-batches of `batchSize` per step, gradients averaged: N-GPU data parallelism (default 1). */
   gradAccum?: number;
+  /** The FLOPS terms over each micro-batch (default, as each GPU of a DDP run) or over the whole accumulated step. */
+  flopsOver?: 'micro-batch' | 'step';
   /** Every dropout probability of the backbone set to this (default: the backbone's config.json's; 0: none). */
   dropout?: number;
   lambdaQueries?: number;
@@ -105,6 +107,7 @@ export function planTraining(request: TrainRequest, triplets: number, negatives 
     ...(request.shuffle === false ? { dataOrder: 'file' as const } : {}),
     ...(gradAccum > 1 ? { gradAccum } : {}),
     ...(negatives > 1 ? { negatives } : {}),
+    ...flopsOverField(request.flopsOver, gradAccum),
     ...(maxGradNorm > 0 ? { maxGradNorm } : {}),
     ...dropoutField(request.dropout),
     ...(request.flopsRampRatio !== undefined ? { flopsRampRatio: checkRange(request.flopsRampRatio, L.ratio, 'The FLOPS ramp ratio') } : {}),
@@ -126,6 +129,12 @@ export function planTraining(request: TrainRequest, triplets: number, negatives 
     },
     stopOn: request.stopOnAlarm ? ALARM_RULES.filter((rule) => !ignored.includes(rule)) : [],
   };
+}
+
+/** FLOPS over the whole step is a choice only with several micro-batches (with one, both are the same). */
+function flopsOverField(over: TrainRequest['flopsOver'], gradAccum: number): Pick<TrainingRecipe, 'flopsOver'> {
+  if (over !== undefined && over !== 'micro-batch' && over !== 'step') throw new InvalidRequestError(`FLOPS over "${over}": choose micro-batch or step`);
+  return over === 'step' && gradAccum > 1 ? { flopsOver: 'step' } : {};
 }
 
 /** The recipe's dropout: the config's unless a rate is given; a rate of 0 leaves the field out (no dropout). */
@@ -158,6 +167,7 @@ export function requestFromRecipe(
     temperature: recipe.tau,
     maxGradNorm: recipe.maxGradNorm ?? 0,
     gradAccum: recipe.gradAccum,
+    flopsOver: recipe.flopsOver,
     dropout: recipe.dropout === 'config' ? undefined : (recipe.dropout ?? 0),
     lambdaQueries: recipe.lambdaQueries,
     lambdaDocuments: recipe.lambdaDocuments,

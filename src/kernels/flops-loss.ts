@@ -9,13 +9,44 @@ const spec = (entryPoint: string) => ({ family: 'flops_loss', source, entryPoint
 
 export class FlopsLoss {
   private readonly params: GPUBuffer;
+  private readonly addUniform: GPUBuffer;
+  private readonly loadUniform: GPUBuffer;
   /** (V) per-dimension mean |x|, kept from forward for backward. */
   readonly means: Tensor<'f32'>;
 
   constructor(private readonly ctx: GpuContext, readonly N: number, readonly V: number, readonly slot: number) {
     this.params = ctx.uniform(`flops_loss N${N} V${V}`, 4);
     this.means = ctx.tensor(`flops_loss.means V${V}`, [V], 'f32');
+    this.addUniform = ctx.uniform(`flops_loss add means V${V}`, 4);
+    this.loadUniform = ctx.uniform(`flops_loss load means V${V}`, 4);
+    ctx.writeUniform(this.addUniform, [V, 1, f32Bits(1), 0]);
     this.setLambda(1);
+  }
+
+  /** The means of the last forward (this micro-batch's) added into `sums` (V): a step's running sum of means. */
+  addMeansInto(encoder: GPUCommandEncoder, sums: Tensor): void {
+    expectTensor('flops_loss', 'sums', sums, [this.V]);
+    this.carry(encoder, this.addUniform, this.means, sums);
+  }
+
+  /**
+   * Takes `sums / count` (a step's mean of its micro-batches' means, which is the mean over all its vectors) as this
+   * loss's means: the loss and gradient that follow are those of FLOPS over the whole step.
+   */
+  loadMeans(encoder: GPUCommandEncoder, sums: Tensor, count: number): void {
+    expectTensor('flops_loss', 'sums', sums, [this.V]);
+    this.ctx.writeUniform(this.loadUniform, [this.V, 0, f32Bits(1 / count), 0]);
+    this.carry(encoder, this.loadUniform, sums, this.means);
+  }
+
+  /** losses[slot] = Σ_v means[v]² of the means as they are (after loadMeans). */
+  reduce(encoder: GPUCommandEncoder, losses: Tensor): void {
+    this.ctx.dispatch(encoder, spec('flops_reduce'), [this.params, null, this.means, losses], [1], `N=${this.N} V=${this.V}`);
+  }
+
+  private carry(encoder: GPUCommandEncoder, uniform: GPUBuffer, src: Tensor, dst: Tensor): void {
+    const columns = grid1d(this.V, WORKGROUP, this.ctx.limits.maxComputeWorkgroupsPerDimension);
+    this.ctx.dispatch(encoder, spec('flops_carry_means'), [uniform, src, dst], columns, `V=${this.V}`);
   }
 
   /** The regulariser's weight λ (after the warm-up ramp); scales the gradient only. */
@@ -30,7 +61,7 @@ export class FlopsLoss {
     const shapes = `N=${this.N} V=${this.V}`;
     const columns = grid1d(this.V, WORKGROUP, this.ctx.limits.maxComputeWorkgroupsPerDimension);
     this.ctx.dispatch(encoder, spec('flops_column_means'), [this.params, vectors, this.means], columns, shapes);
-    this.ctx.dispatch(encoder, spec('flops_reduce'), [this.params, null, this.means, losses], [1], shapes);
+    this.reduce(encoder, losses);
   }
 
   /** dvectors (N, V) += λ · dL/dx; needs `forward` first (it uses the means). */

@@ -175,6 +175,7 @@ function parseState(file: string, bytes: Uint8Array): Json {
   }
   if (optimizer !== 'sgd') expectNumbers(file, json, ADAMW_NUMBERS);
   expectNumbers(file, json, OPTIONAL_NUMBERS.filter((path) => recipe[path.slice('recipe.'.length)] !== undefined));
+  if (recipe.flopsOver !== undefined && recipe.flopsOver !== 'step') throw new CheckpointCorruptError(file, `"recipe.flopsOver" is ${JSON.stringify(recipe.flopsOver)}, expected "step"`);
   const dropout = recipe.dropout;
   if (dropout !== undefined && dropout !== 'config' && !(typeof dropout === 'number' && dropout >= 0 && dropout < 1)) {
     throw new CheckpointCorruptError(file, `"recipe.dropout" is ${JSON.stringify(dropout)}, expected "config" or a probability below 1`);

@@ -48,6 +48,14 @@ export interface ObjectiveInputs {
   bias: Tensor; // (V)
 }
 
+/** A step's running sums of its micro-batches' per-dimension means (V each), for FLOPS over the whole step. */
+export interface StepMeans {
+  queries: Tensor;
+  documents: Tensor;
+  /** Micro-batches in the step (the sums are divided by it). */
+  microBatches: number;
+}
+
 export interface ObjectiveGradients {
   dweight: Tensor; // (V, d), accumulated into
   dbias: Tensor; // (V), accumulated into
@@ -132,8 +140,23 @@ export class SpladeObjective {
     this.activeDocuments.forward(encoder, { vectors: this.pooledDocuments, counts: this.activeCounts, squares: this.squaredNorms });
   }
 
-  /** Forward, losses and backward: gradients are added into `grads`. */
-  record(encoder: GPUCommandEncoder, inputs: ObjectiveInputs, grads: ObjectiveGradients): void {
+  /**
+   * A step's first pass when FLOPS is taken over the whole accumulated step: the pooled vectors of this micro-batch,
+   * and their per-dimension means added into `sums` (queries and documents), nothing backward.
+   */
+  recordStepMeans(encoder: GPUCommandEncoder, inputs: ObjectiveInputs, sums: StepMeans): void {
+    this.recordForward(encoder, inputs);
+    this.flopsQueries.forward(encoder, { vectors: this.pooledQueries, losses: this.losses });
+    this.flopsQueries.addMeansInto(encoder, sums.queries);
+    this.flopsDocuments.forward(encoder, { vectors: this.pooledDocuments, losses: this.losses });
+    this.flopsDocuments.addMeansInto(encoder, sums.documents);
+  }
+
+  /**
+   * Forward, losses and backward: gradients are added into `grads`. With `step`, the FLOPS terms (value and gradient)
+   * are over the whole step, from the means its first pass summed, instead of over this micro-batch.
+   */
+  record(encoder: GPUCommandEncoder, inputs: ObjectiveInputs, grads: ObjectiveGradients, step?: StepMeans): void {
     this.recordForward(encoder, inputs);
     encoder.clearBuffer(this.dpooledQueries.buffer);
     encoder.clearBuffer(this.dpooledDocuments.buffer);
@@ -142,10 +165,18 @@ export class SpladeObjective {
     this.scoring.forward(encoder, { queries, docs, scores: this.scores });
     this.contrastive.forwardBackward(encoder, { scores: this.scores, dscores: this.dscores, losses: this.losses });
     this.scoring.backward(encoder, { queries, docs, dscores: this.dscores, dqueries, ddocs });
-    this.flopsQueries.forward(encoder, { vectors: queries, losses: this.losses });
-    this.flopsQueries.backward(encoder, { vectors: queries, dvectors: dqueries });
-    this.flopsDocuments.forward(encoder, { vectors: docs, losses: this.losses });
-    this.flopsDocuments.backward(encoder, { vectors: docs, dvectors: ddocs });
+    for (const [flops, vectors, dvectors, sums] of [
+      [this.flopsQueries, queries, dqueries, step?.queries],
+      [this.flopsDocuments, docs, ddocs, step?.documents],
+    ] as const) {
+      if (step && sums) {
+        flops.loadMeans(encoder, sums, step.microBatches);
+        flops.reduce(encoder, this.losses);
+      } else {
+        flops.forward(encoder, { vectors, losses: this.losses });
+      }
+      flops.backward(encoder, { vectors, dvectors });
+    }
     const { weight } = inputs;
     this.headQueries.backward(encoder, {
       hidden: inputs.hiddenQueries,

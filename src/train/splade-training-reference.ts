@@ -65,3 +65,66 @@ export function spladeTrainingReference(
   spladeBackward(config, params, documents, ddocs, grads);
   return { rank, flopsQueries, flopsDocuments, total: rank + lambdaQueries * flopsQueries + lambdaDocuments * flopsDocuments, grads };
 }
+
+/**
+ * The gradient one optimiser step applies over `batches` (its micro-batches): the mean of their gradients, or, with
+ * FLOPS over the whole step, the mean of their ranking gradients plus the gradient of FLOPS over all the step's
+ * vectors (mean |v| over every query, and every document, of the step). Dropout draws micro-batch i's masks.
+ */
+export function spladeStepReference(
+  config: ModelConfig,
+  params: ModelParams,
+  batches: readonly TripletBatch[],
+  settings: TrainingReferenceSettings & { flopsOver?: 'step' },
+): { total: number; grads: ModelParams } {
+  const A = batches.length;
+  const withMasks = (microBatch: number) => (settings.dropout ? { ...settings, dropout: { ...settings.dropout, microBatch } } : settings);
+  if (settings.flopsOver !== 'step') {
+    const each = batches.map((batch, i) => spladeTrainingReference(config, params, batch, withMasks(i)));
+    const mean = (name: string) => each[0].grads[name].map((_, k) => each.reduce((sum, r) => sum + r.grads[name][k], 0) / A);
+    return { total: each.reduce((sum, r) => sum + r.total, 0) / A, grads: Object.fromEntries(Object.keys(each[0].grads).map((name) => [name, mean(name)])) };
+  }
+  const { queryLength: Tq, documentLength: Td, tau, lambdaQueries, lambdaDocuments } = settings;
+  const V = config.vocabSize;
+  const passes = batches.map((batch, i) => {
+    const s = withMasks(i).dropout;
+    const dropout = (stream: number) => s && { rates: s.rates, key: (site: number) => dropoutKey(s.seed, s.step, s.microBatch, dropoutSiteId(stream, site)) };
+    const B = batch.queryIds.length / Tq;
+    const N = batch.documentIds.length / Td;
+    return {
+      B,
+      N,
+      queries: spladeForward(config, params, { ids: batch.queryIds, mask: batch.queryMask, B, T: Tq, dropout: dropout(DROPOUT_STREAMS.queries) }),
+      documents: spladeForward(config, params, { ids: batch.documentIds, mask: batch.documentMask, B: N, T: Td, dropout: dropout(DROPOUT_STREAMS.documents) }),
+    };
+  });
+  /** Mean over every row of the step, per vocabulary dimension. */
+  const stepMeans = (pick: (p: (typeof passes)[number]) => { pooled: Float64Array; rows: number }) => {
+    const sums = new Float64Array(V);
+    let rows = 0;
+    for (const pass of passes) {
+      const { pooled, rows: n } = pick(pass);
+      for (let i = 0; i < n * V; i++) sums[i % V] += pooled[i];
+      rows += n;
+    }
+    return { means: sums.map((s) => s / rows), rows };
+  };
+  const q = stepMeans((p) => ({ pooled: p.queries.pooled, rows: p.B }));
+  const d = stepMeans((p) => ({ pooled: p.documents.pooled, rows: p.N }));
+  const grads = zerosLike(config);
+  const flopsOf = (means: Float64Array) => means.reduce((sum, m) => sum + m * m, 0);
+  let total = lambdaQueries * flopsOf(q.means) + lambdaDocuments * flopsOf(d.means);
+  for (const { B, N, queries, documents } of passes) {
+    const scores = sparseScoresForward(queries.pooled, documents.pooled, B, N, V);
+    total += contrastiveLossForward(scores, B, N, tau) / A;
+    const { dqueries, ddocs } = sparseScoresBackward(queries.pooled, documents.pooled, contrastiveLossBackward(scores, B, N, tau), B, N, V);
+    const flops = (dpooled: Float64Array, pooled: Float64Array, step: { means: Float64Array; rows: number }, lambda: number) => {
+      // the step's loss is the mean of its micro-batches' ranking losses plus FLOPS over all its vectors
+      for (let i = 0; i < dpooled.length; i++) dpooled[i] = dpooled[i] / A + (pooled[i] > 0 ? (lambda * 2 * step.means[i % V]) / step.rows : 0);
+      return dpooled;
+    };
+    spladeBackward(config, params, queries, flops(dqueries, queries.pooled, q, lambdaQueries), grads);
+    spladeBackward(config, params, documents, flops(ddocs, documents.pooled, d, lambdaDocuments), grads);
+  }
+  return { total, grads };
+}

@@ -11,7 +11,7 @@ import { createOptimizer, type StepOptimizer } from './optimizer.ts';
 import type { AdamWSettings, OptimizerSettings } from './optimizer-settings.ts';
 import { flopsWeightsAt, microBatches, trainingDropout } from './recipe-facts.ts';
 import { learningRate, type LinearSchedule } from './schedule.ts';
-import { LOSS_PART_NAMES, SpladeObjective, documentsOf, type BatchStats } from './splade-objective.ts';
+import { LOSS_PART_NAMES, SpladeObjective, documentsOf, type BatchStats, type ObjectiveInputs, type StepMeans } from './splade-objective.ts';
 
 /**
  * A run's recipe, saved in every checkpoint and compared on resume. Fields added after the first release are optional
@@ -39,6 +39,11 @@ export interface TrainingRecipe {
   flopsRampRatio?: number;
   /** Negatives per row: every one joins the batch's candidates (absent: 1). */
   negatives?: number;
+  /**
+   * 'step': the FLOPS terms over all of a step's micro-batches (mean |v| over every vector of the step, as one large
+   * batch would see); absent: over each micro-batch (as each GPU of a DDP run computes it).
+   */
+  flopsOver?: 'step';
   /** 'config': the backbone's dropout probabilities; a number: every one set to it; absent: none (older runs). */
   dropout?: 'config' | number;
 }
@@ -103,6 +108,8 @@ export class SpladeTrainer {
   private readonly gradients: GradientScale;
   /** Sticky GPU flags: loss parts, every gradient and every updated parameter, checked at each step. */
   private readonly health: FiniteMonitor;
+  /** With FLOPS over the whole step: the running sums of the micro-batches' per-dimension means (null otherwise). */
+  private readonly stepMeans: StepMeans | null;
   /** Names of the parameters whose moments the optimiser keeps, in its order (none for SGD). */
   private readonly parameterNames: string[];
   /** Steps taken so far. */
@@ -122,6 +129,11 @@ export class SpladeTrainer {
     this.optimizer = createOptimizer(ctx, recipe.optimizer, parameters, this.gradients.scale);
     // SGD keeps no moments: its checkpoints hold none
     this.parameterNames = recipe.optimizer.kind === 'sgd' ? [] : parameters.map((p) => p.name);
+    const n = microBatches(recipe);
+    this.stepMeans =
+      recipe.flopsOver === 'step' && n > 1
+        ? { queries: ctx.tensor('step FLOPS means of queries', [V], 'f32'), documents: ctx.tensor('step FLOPS means of documents', [V], 'f32'), microBatches: n }
+        : null;
     this.health = new FiniteMonitor(ctx, [
       { name: 'loss parts', tensor: this.objective.losses, elements: LOSS_PART_NAMES },
       ...parameters.map((p) => ({ name: `gradient of ${p.name}`, tensor: p.dparam })),
@@ -175,11 +187,9 @@ export class SpladeTrainer {
     this.objective.setLambdas(lambdaQ, lambdaD);
     const losses = { rank: 0, flopsQueries: 0, flopsDocuments: 0 };
     const batch: BatchStats = { activeQueries: 0, activeDocuments: 0, squaredNormQueries: 0, squaredNormDocuments: 0 };
+    if (this.stepMeans) this.recordStepMeans(batches);
     for (const [i, micro] of batches.entries()) {
-      this.queries.setInputs(micro.queryIds, micro.queryMask);
-      this.documents.setInputs(micro.documentIds, micro.documentMask);
-      this.queries.setDropoutKeys(this.seed, this.t, i);
-      this.documents.setDropoutKeys(this.seed, this.t, i);
+      this.setInputs(micro, i);
       const encoder = this.ctx.encoder(n > 1 ? `training step ${this.t}, micro-batch ${i + 1} of ${n}` : `training step ${this.t}`);
       if (i === 0) model.zeroGrads(encoder);
       this.recordMicroBatch(encoder);
@@ -199,6 +209,42 @@ export class SpladeTrainer {
     return { step, ...losses, total: losses.rank + lambdaQ * losses.flopsQueries + lambdaD * losses.flopsDocuments, batch, gradNorm: norm };
   }
 
+  /** Uploads micro-batch `i` of this step and draws its dropout masks (the same for both passes of a step). */
+  private setInputs(micro: TripletBatch, i: number): void {
+    this.queries.setInputs(micro.queryIds, micro.queryMask);
+    this.documents.setInputs(micro.documentIds, micro.documentMask);
+    this.queries.setDropoutKeys(this.seed, this.t, i);
+    this.documents.setDropoutKeys(this.seed, this.t, i);
+  }
+
+  /** A step's first pass with FLOPS over the whole step: every micro-batch forward, their means summed. */
+  private recordStepMeans(batches: readonly TripletBatch[]): void {
+    const sums = this.stepMeans!;
+    for (const [i, micro] of batches.entries()) {
+      this.setInputs(micro, i);
+      const encoder = this.ctx.encoder(`training step ${this.t}, FLOPS means of micro-batch ${i + 1}`);
+      if (i === 0) {
+        this.ctx.clear(encoder, sums.queries);
+        this.ctx.clear(encoder, sums.documents);
+      }
+      this.queries.forward(encoder);
+      this.documents.forward(encoder);
+      this.objective.recordStepMeans(encoder, this.objectiveInputs(), sums);
+      this.ctx.submit(encoder);
+    }
+  }
+
+  private objectiveInputs(): ObjectiveInputs {
+    return {
+      hiddenQueries: this.queries.headHidden,
+      maskQueries: this.queries.mask,
+      hiddenDocuments: this.documents.headHidden,
+      maskDocuments: this.documents.mask,
+      weight: this.model.decoderWeight,
+      bias: this.model.decoderBias,
+    };
+  }
+
   /** Forward, objective and backward of the uploaded micro-batch: its gradients are added to the model's. */
   private recordMicroBatch(encoder: GPUCommandEncoder): void {
     const { model } = this;
@@ -206,20 +252,14 @@ export class SpladeTrainer {
     this.documents.forward(encoder);
     this.objective.record(
       encoder,
-      {
-        hiddenQueries: this.queries.headHidden,
-        maskQueries: this.queries.mask,
-        hiddenDocuments: this.documents.headHidden,
-        maskDocuments: this.documents.mask,
-        weight: model.decoderWeight,
-        bias: model.decoderBias,
-      },
+      this.objectiveInputs(),
       {
         dweight: model.ddecoderWeight,
         dbias: model.ddecoderBias,
         dhiddenQueries: this.queries.dheadHidden,
         dhiddenDocuments: this.documents.dheadHidden,
       },
+      this.stepMeans ?? undefined,
     );
     this.queries.backward(encoder);
     this.documents.backward(encoder);

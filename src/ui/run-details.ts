@@ -22,6 +22,7 @@ function recipeRows(run: RunRecord): Row[] {
     ['optimiser', describeOptimizer(optimizer)],
     ['gradient clipping (global norm)', recipe.maxGradNorm ? recipe.maxGradNorm : 'none'],
     ['micro-batches per step', microBatches(recipe)],
+    ['FLOPS over', recipe.flopsOver === 'step' ? 'the whole step' : 'each micro-batch'],
     ['dropout', describeDropout(recipe)],
     ['λ_q / λ_d (after the quadratic ramp)', `${recipe.lambdaQueries} / ${recipe.lambdaDocuments}`],
     ['data order', recipe.dataOrder === 'file' ? 'file order every epoch' : 'a seeded shuffle per epoch'],

@@ -293,6 +293,13 @@ export class TrainPanel extends LitElement {
           <input id="dropout" type="number" min="0" max=${TRAIN_LIMITS.dropout.max} step="any" placeholder="config" ?disabled=${running}
         /></label>
         <label class="field"
+          >FLOPS over
+          <select id="flops-over" ?disabled=${running}>
+            <option value="micro-batch" selected>each micro-batch (as each GPU)</option>
+            <option value="step">the whole step</option>
+          </select></label
+        >
+        <label class="field"
           >Optimiser
           <select id="optimizer" ?disabled=${running}>
             <option value="adamw" selected>AdamW</option>
@@ -448,12 +455,14 @@ export class TrainPanel extends LitElement {
     });
     this._field('dropout').value = recipe.dropout === 'config' ? '' : String(recipe.dropout ?? 0);
     this._select('optimizer').value = recipe.optimizer.kind ?? 'adamw';
+    this._select('flops-over').value = recipe.flopsOver ?? 'micro-batch';
   }
 
   private _usePaperRecipe = () => {
     this._setFields(PAPER_FIELDS);
     this._field('dropout').value = '';
     this._select('optimizer').value = 'adamw';
+    this._select('flops-over').value = 'micro-batch';
     this._readLambdas();
   };
 
@@ -488,7 +497,8 @@ export class TrainPanel extends LitElement {
     if (!probes) return null;
     const pause = this.renderRoot.querySelector<HTMLInputElement>('#pause-on-alarm')?.checked ?? false;
     const optimizer = this._select('optimizer').value as TrainRequest['optimizer'];
-    return { k: this.trainK, resume, ...values, dropout, optimizer, probes, stopOnAlarm: pause, ignoreAlarms: resume ? this._alarms.map((a) => a.rule) : [] };
+    const flopsOver = this._select('flops-over').value as TrainRequest['flopsOver'];
+    return { k: this.trainK, resume, ...values, dropout, optimizer, flopsOver, probes, stopOnAlarm: pause, ignoreAlarms: resume ? this._alarms.map((a) => a.rule) : [] };
   }
 
   /** The dropout field: undefined (blank: the backbone's), a rate, or null after saying what is wrong. */

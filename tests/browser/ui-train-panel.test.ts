@@ -229,10 +229,11 @@ describe('<train-panel>', () => {
     check(value('batchSize') === '64' && value('gradAccum') === '8' && value('queryLength') === '256' && value('maxGradNorm') === '1', 'paper fields');
     for (const [id, typed] of [['batchSize', '2'], ['gradAccum', '3'], ['maxGradNorm', '0'], ['dropout', '0.05']]) inside<HTMLInputElement>(el, `#${id}`).value = typed;
     inside<HTMLSelectElement>(el, '#optimizer').value = 'sgd';
+    inside<HTMLSelectElement>(el, '#flops-over').value = 'step';
     inside<HTMLButtonElement>(el, '#start').click();
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     const sent = fake.trained[0];
-    check(sent && sent.gradAccum === 3 && sent.maxGradNorm === 0 && sent.dropout === 0.05 && sent.optimizer === 'sgd' && sent.batchSize === 2, JSON.stringify(sent));
+    check(sent && sent.gradAccum === 3 && sent.maxGradNorm === 0 && sent.dropout === 0.05 && sent.optimizer === 'sgd' && sent.flopsOver === 'step' && sent.batchSize === 2, JSON.stringify(sent));
     // a dropout of 1 is refused at the field
     inside<HTMLInputElement>(el, '#dropout').value = '1';
     inside<HTMLButtonElement>(el, '#start').click();

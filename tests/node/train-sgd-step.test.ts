@@ -16,7 +16,7 @@ import { toFloat64Params } from '../../src/model/weights.ts';
 import { gradientScale } from '../../src/kernels/reference/grad-norm.ts';
 import { TripletBatches } from '../../src/train/batches.ts';
 import { memoryTripletSource } from '../../src/io/triplet-source.ts';
-import { spladeTrainingReference, type TrainingReferenceSettings } from '../../src/train/splade-training-reference.ts';
+import { spladeStepReference, spladeTrainingReference, type TrainingReferenceSettings } from '../../src/train/splade-training-reference.ts';
 import type { TripletBatch } from '../../src/train/trainer.ts';
 import { Random } from '../../src/util/random.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -148,6 +148,20 @@ describe('one optimiser step through the CLI against the float64 gradient', () =
     expectUpdates(updates, spladeTrainingReference(loaded.config, start, batch, SETTINGS).grads, 1, 'bert two negatives');
   });
 
+  it.each(['bert', 'modernbert'])('%s: --flops-over step with 2 x 2 accumulation: FLOPS over all the step\'s vectors, the update follows the float64 step', async (arch) => {
+    const { loaded } = models[arch];
+    const { updates, start, step } = await cliUpdate(arch, `${arch}-flops-step`, ['--batch', '2', '--grad-accum', '2', '--flops-over', 'step', '--max-grad-norm', '0', '--dropout', '0']);
+    const micro = await batchesOf(loaded, 2, 2);
+    const expected = spladeStepReference(loaded.config, start, micro, { ...SETTINGS, flopsOver: 'step' });
+    expectUpdates(updates, expected.grads, 1, `${arch} FLOPS over the step`);
+    // the reported FLOPS are the step's, and the update differs from per-micro-batch FLOPS
+    const perMicro = spladeStepReference(loaded.config, start, micro, SETTINGS);
+    const name = 'layers.0.qkv.weight';
+    const gap = Math.max(...expected.grads[name].map((g, i) => Math.abs(g - perMicro.grads[name][i])));
+    expect(gap).toBeGreaterThan(1e-4 * Math.max(...expected.grads[name].map(Math.abs)));
+    expect(step.total).toBeCloseTo(expected.total, 4);
+  });
+
   it('bert: --max-grad-norm clips the gradient to that global norm (the norm printed as gradNorm)', async () => {
     const { loaded } = models.bert;
     const maxNorm = 0.05;
@@ -162,6 +176,28 @@ describe('one optimiser step through the CLI against the float64 gradient', () =
 });
 
 describe('the float64 training reference', () => {
+  it.each(['bert', 'modernbert'])('%s: the step gradient with FLOPS over the whole step equals central finite differences of the step loss', async (arch) => {
+    const { loaded } = models[arch];
+    const params = startingPoint(loaded);
+    const micro = await batchesOf(loaded, 2, 2);
+    const settings = { ...SETTINGS, flopsOver: 'step' as const };
+    const { grads } = spladeStepReference(loaded.config, params, micro, settings);
+    const random = new Random(5);
+    const eps = 1e-6;
+    for (const name of Object.keys(grads)) {
+      if (!grads[name].some((g) => g !== 0)) continue;
+      const i = random.int(params[name].length);
+      const saved = params[name][i];
+      params[name][i] = saved + eps;
+      const plus = spladeStepReference(loaded.config, params, micro, settings).total;
+      params[name][i] = saved - eps;
+      const minus = spladeStepReference(loaded.config, params, micro, settings).total;
+      params[name][i] = saved;
+      const numeric = (plus - minus) / (2 * eps);
+      expect(Math.abs(numeric - grads[name][i]), `${arch} ${name}[${i}]: numeric ${numeric}, analytic ${grads[name][i]}`).toBeLessThan(1e-6 + 1e-4 * Math.abs(numeric));
+    }
+  });
+
   it.each([
     ['bert', 0],
     ['modernbert', 0],
