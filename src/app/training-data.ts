@@ -53,6 +53,14 @@ export interface ReadTrainingData {
   summary: TripletsSummary;
 }
 
+/** The read data and its summary from the rows, their name and CRC-32, and what else the summary says. */
+function readOf(name: string, source: TripletSource, crc: number, rest: Omit<TripletsSummary, 'name' | 'triplets' | 'negatives' | 'crc32'>): ReadTrainingData {
+  return {
+    data: { source, fingerprint: { name, triplets: source.count, crc32: crc } },
+    summary: { name, triplets: source.count, negatives: source.negatives, crc32: crc, ...rest },
+  };
+}
+
 /** Rough bytes of rows held in memory (UTF-16 strings and their objects). */
 function rowBytes(source: TripletSource, textBytes: number): number {
   return 2 * textBytes + 64 * source.count * (1 + source.negatives);
@@ -68,23 +76,15 @@ export function readTrainingData(bytes: Uint8Array, name: string): ReadTrainingD
   if (format === 'parquet') throw new Error(`${name}: a Parquet file is read with readTrainingFile`);
   const parsed = format === 'jsonl' ? parseTripletsJsonl(bytes, name) : parseTriplets(bytes, name);
   const source = memoryTripletSource(parsed.triplets);
-  const fingerprint = { name: baseName(name), triplets: source.count, crc32: crc32(bytes) };
-  return {
-    bytes,
-    data: { source, fingerprint },
-    summary: {
-      name: fingerprint.name,
-      triplets: source.count,
-      negatives: source.negatives,
-      bytes: bytes.length,
-      blankLines: parsed.blankLines,
-      header: parsed.header,
-      crc32: fingerprint.crc32,
-      format,
-      memoryBytes: rowBytes(source, bytes.length),
-      streamed: false,
-    },
-  };
+  const read = readOf(baseName(name), source, crc32(bytes), {
+    bytes: bytes.length,
+    blankLines: parsed.blankLines,
+    header: parsed.header,
+    format,
+    memoryBytes: rowBytes(source, bytes.length),
+    streamed: false,
+  });
+  return { ...read, bytes };
 }
 
 /**
@@ -99,47 +99,17 @@ export async function readTrainingFile(file: RandomAccessFile, options: IndexOpt
     const source = memoryTripletSource(await readParquetTriplets(file));
     let crc = 0;
     for (let at = 0; at < file.size; at += 4 * 2 ** 20) crc = crc32(await file.read(at, at + 4 * 2 ** 20), crc);
-    const summary = { name, triplets: source.count, negatives: source.negatives, bytes: file.size, blankLines: 0, header: false, crc32: crc, format, memoryBytes: rowBytes(source, file.size), streamed: false };
-    return { data: { source, fingerprint: { name, triplets: source.count, crc32: crc } }, summary };
+    return readOf(name, source, crc, { bytes: file.size, blankLines: 0, header: false, format, memoryBytes: rowBytes(source, file.size), streamed: false });
   }
   const indexed = await indexTripletFile(file, format, options);
   const { source } = indexed;
-  return {
-    data: { source, fingerprint: { name, triplets: source.count, crc32: indexed.crc32 } },
-    summary: {
-      name,
-      triplets: source.count,
-      negatives: source.negatives,
-      bytes: file.size,
-      blankLines: indexed.blankLines,
-      header: indexed.header,
-      crc32: indexed.crc32,
-      format,
-      memoryBytes: source.indexBytes,
-      streamed: true,
-    },
-  };
+  return readOf(name, source, indexed.crc32, { bytes: file.size, blankLines: indexed.blankLines, header: indexed.header, format, memoryBytes: source.indexBytes, streamed: true });
 }
 
 /** The data of cached batches, without the file: a run resumes from the cache (a reloaded page). */
 export function cachedTrainingData(entry: BatchCacheEntry): ReadTrainingData {
-  const negatives = entry.shape.negatives ?? 1;
-  return {
-    data: { source: cacheOnlySource(entry.data.triplets, negatives, entry.data.name), fingerprint: entry.data },
-    summary: {
-      name: entry.data.name,
-      triplets: entry.data.triplets,
-      negatives,
-      bytes: entry.bytes,
-      blankLines: 0,
-      header: false,
-      crc32: entry.data.crc32,
-      format: 'tsv',
-      memoryBytes: 0,
-      streamed: false,
-      cacheFingerprint: entry.fingerprint,
-    },
-  };
+  const source = cacheOnlySource(entry.data.triplets, entry.shape.negatives ?? 1, entry.data.name);
+  return readOf(entry.data.name, source, entry.data.crc32, { bytes: entry.bytes, blankLines: 0, header: false, format: 'tsv', memoryBytes: 0, streamed: false, cacheFingerprint: entry.fingerprint });
 }
 
 function baseName(path: string): string {
@@ -161,19 +131,7 @@ export async function readHubTrainingData(platform: Platform, ref: HubDatasetRef
   const source = memoryTripletSource(read.triplets);
   const name = `${ref.repo}${ref.subset ? `/${ref.subset}` : ''}:${ref.split ?? 'train'}`;
   return {
-    data: { source, fingerprint: { name, triplets: source.count, crc32: read.crc32 } },
-    summary: {
-      name,
-      triplets: source.count,
-      negatives: source.negatives,
-      bytes: read.bytes,
-      blankLines: 0,
-      header: false,
-      crc32: read.crc32,
-      format: 'parquet',
-      memoryBytes: rowBytes(source, read.bytes),
-      streamed: false,
-    },
+    ...readOf(name, source, read.crc32, { bytes: read.bytes, blankLines: 0, header: false, format: 'parquet', memoryBytes: rowBytes(source, read.bytes), streamed: false }),
     paths: read.paths,
   };
 }

@@ -62,7 +62,7 @@ export function isQuotaError(error: unknown): boolean {
   return e?.name === 'QuotaExceededError' || e?.code === 'ENOSPC' || e?.code === 'EDQUOT';
 }
 
-/** Bumped whenever how a batch is made changes (tokenization, padding, row order), so older cached batches go unused. */
+/** Bumped whenever how a batch is made changes (tokenization, padding, row order), so that older cached batches are never read. */
 const BATCH_FORMAT = 1;
 
 /** The key of every batch made from this data, tokenizer, shape and seed. */
