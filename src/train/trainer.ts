@@ -1,4 +1,4 @@
-// Full SPLADE fine-tuning on the GPU (encoder and head): one step = one command encoder, the paper's recipe.
+// Full SPLADE fine-tuning on the GPU (encoder and head): one step is one command encoder per micro-batch, the paper's recipe.
 import type { GpuContext } from '../gpu/context.ts';
 import type { AdamWState } from '../kernels/adamw.ts';
 import { FiniteMonitor, type HealthReport } from '../kernels/finite-check.ts';

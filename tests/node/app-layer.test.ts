@@ -9,7 +9,7 @@ import { K_RANGE, checkK, checkRange, describeRange } from '../../src/app/limits
 import { openModelSession } from '../../src/app/model-session.ts';
 import { openModelRef } from '../../src/app/open-model.ts';
 import { nodePlatform } from '../../src/app/platform-node.ts';
-import { checkKDemoRequest, planTraining, type TrainRequest } from '../../src/app/requests.ts';
+import { checkKDemoRequest, planTraining, requestFromRecipe, type TrainRequest } from '../../src/app/requests.ts';
 import { readSafetensors, writeSafetensors } from '../../src/io/safetensors.ts';
 import { decoderWeightName } from '../../src/model/layout.ts';
 import { gpuContext } from '../helpers/gpu.ts';
@@ -29,6 +29,28 @@ describe('one set of limits', () => {
     expect(checkK(4)).toBe(4);
     for (const bad of [0, -1, NaN, Infinity, 65, 0.1]) expect(() => checkK(bad)).toThrow(`k must be ${describeRange(K_RANGE)}, got ${bad}`);
     expect(describeRange(K_RANGE)).toBe('a number from 0.25 to 64');
+  });
+
+  it("a saved run's recipe plans back to itself, whatever its semantics (what resuming relies on)", () => {
+    const requests: TrainRequest[] = [
+      REQUEST,
+      { ...REQUEST, optimizer: 'sgd', weightDecay: 0.1, warmupRatio: 0, flopsRampRatio: 0, temperature: 0.05, maxGradNorm: 0, gradAccum: 3, flopsOver: 'step', dropout: 0, shuffle: false },
+      { ...REQUEST, maxGradNorm: 2.5, dropout: 0.2, gradAccum: 2, flopsOver: 'micro-batch' },
+    ];
+    for (const request of requests) {
+      for (const negatives of [1, 3]) {
+        const { recipe, k, seed } = planTraining(request, 100, negatives);
+        const again = planTraining(requestFromRecipe(recipe, k, seed, 2), 100, negatives).recipe;
+        expect(again).toEqual(recipe);
+        expect(JSON.stringify(again)).toBe(JSON.stringify(recipe));
+      }
+    }
+    // defaults: the paper's stack (clipping at 1.0, the backbone's dropout), and the fields older recipes lack stay absent
+    const plain = planTraining(REQUEST, 100).recipe;
+    expect([plain.maxGradNorm, plain.dropout, plain.gradAccum, plain.flopsOver, plain.negatives, plain.flopsRampRatio]).toEqual([1, 'config', undefined, undefined, undefined, undefined]);
+    expect(() => planTraining({ ...REQUEST, optimizer: 'lion' as TrainRequest['optimizer'] }, 100)).toThrow('Unknown optimiser "lion"');
+    expect(() => planTraining({ ...REQUEST, dropout: 1 }, 100)).toThrow('The dropout probability');
+    expect(() => planTraining({ ...REQUEST, gradAccum: 0 }, 100)).toThrow('Gradient accumulation');
   });
 
   it('refuses negative learning rates and lambdas, seeds wider than 32 bits, and steps and epochs together', () => {
