@@ -1,6 +1,11 @@
 // MLM-head statistics on the GPU: per-row L2 norms (divided by k), exact sort, summary, histogram,
 // anisotropy over sampled row pairs; and the in-place division W <- W / k.
 //
+// Portability: dividing by k is a multiplication by 1/k rounded once on the host (Dawn compiles division as a
+// reciprocal multiply on Metal and D3D12, so x / k would differ between devices; x · f32(1/k) is one correctly
+// rounded product everywhere), and a cosine is dot · inverseSqrt(ni) · inverseSqrt(nj) (ni · nj of two tiny rows
+// underflows to 0 in f32).
+//
 // Non-finite rows: a row holding an Inf or a NaN, or whose squared norm passes the f32 range, has no norm. It gets
 // the key NO_NORM (the largest f32, which no measured norm reaches: a finite norm is at most sqrt of it), so the sort
 // puts it after every finite norm, with the padding; the statistics cover the finite rows 0 .. F-1 of the sorted
@@ -13,7 +18,7 @@ struct Params {
   padded: u32,     // V rounded up to a power of two (sort length)
   bins: u32,       // histogram bins
   pairs: u32,      // sampled row pairs for anisotropy
-  divisor: f32,    // k: norms are of W / k
+  scale: f32,      // 1 / k, rounded on the host: norms are of W · scale
   lo: f32,         // histogram range
   hi: f32,
   logBins: u32,    // 1: bins evenly spaced in log(norm)
@@ -40,7 +45,7 @@ fn row_norm(row: u32) -> vec2f {
   for (var c = 0u; c < params.d; c++) {
     let x = weight[row * params.d + c];
     bad = bad || is_non_finite_bits(bitcast<u32>(x));
-    let w = x / params.divisor;
+    let w = x * params.scale;
     s += w * w;
   }
   let norm = sqrt(s);
@@ -184,17 +189,17 @@ fn head_anisotropy(@builtin(local_invocation_index) lane: u32) {
     bad = bad || is_non_finite_bits(bitcast<u32>(ni)) || is_non_finite_bits(bitcast<u32>(nj));
     if (bad) { continue; }
     counted += 1u;
-    if (ni > 0.0 && nj > 0.0) { total += dot / sqrt(ni * nj); }
+    if (ni > 0.0 && nj > 0.0) { total += dot * inverseSqrt(ni) * inverseSqrt(nj); }
   }
   let sum = workgroup_sum(lane, total);
   let pairs_counted = workgroup_sum_u32(lane, counted);
   if (lane == 0u) { stats[7] = select(bitcast<u32>(sum / f32(pairs_counted)), NAN_BITS, pairs_counted == 0u); }
 }
 
-// W <- W / k, in place.
+// W <- W · (1/k), in place.
 @compute @workgroup_size(WORKGROUP)
 fn head_rescale(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
   let i = global_index(id, groups);
   if (i >= params.V * params.d) { return; }
-  weight[i] = weight[i] / params.divisor;
+  weight[i] = weight[i] * params.scale;
 }

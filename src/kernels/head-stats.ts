@@ -85,7 +85,10 @@ export class HeadStats {
     return { k, summary, anisotropy: s[7], histogram: { range: histogramRange, counts } };
   }
 
-  /** Records W <- W / k, in place (the paper's correction; the tied embedding matrix when the head is tied). */
+  /**
+   * Records W <- W / k, in place (the paper's correction; the tied embedding matrix when the head is tied), as
+   * W · f32(1/k): within an ulp of W / k, and bit-identical on every device.
+   */
   rescale(encoder: GPUCommandEncoder, weight: Tensor, k: number): void {
     expectTensor('head_stats', 'weight', weight, [this.V, this.d]);
     if (!(k > 0) || !Number.isFinite(k)) throw new Error(`rescale: k must be a positive number, got ${k}`);
@@ -101,7 +104,7 @@ export class HeadStats {
       this.padded,
       this.bins,
       this.pairCount,
-      f32Bits(k),
+      f32Bits(1 / k), // the kernels multiply by 1/k rounded here, once: the same product on every device
       f32Bits(range.lo),
       f32Bits(range.hi),
       range.log ? 1 : 0,

@@ -6,6 +6,7 @@ import {
   headRowNorms,
   normHistogram,
   rescaleHead,
+  rescaleHeadF32,
   sampleRowPairs,
   summarizeNorms,
 } from '../../src/kernels/reference/head-stats.ts';
@@ -142,6 +143,28 @@ describe('head statistics', () => {
     expect(after.summary.mean).toBeCloseTo(before.summary.mean / k, 5);
     expect(after.summary.max).toBeCloseTo(before.summary.max / k, 5);
     expect(after.anisotropy).toBeCloseTo(before.anisotropy, 5);
+  });
+
+  it.each([3, 1.7, 6, 0.3])('k = %d (not a power of two): W / k is W times f32(1/k), bit for bit, within an ulp of W / k', async (k) => {
+    const ctx = await gpuContext();
+    const [V, d] = [257, 13];
+    const W = makeHead(V, d, 4);
+    const weight = ctx.tensor('W', [V, d], 'f32', W);
+    const stats = new HeadStats(ctx, V, d);
+    await ctx.run('rescale', (enc) => stats.rescale(enc, weight, k));
+    const got = await ctx.read(weight);
+    const expected = rescaleHeadF32(W, k);
+    const differing = got.findIndex((x, i) => Object.is(x, expected[i]) === false);
+    expect(differing, `element ${differing}: ${got[differing]} vs ${expected[differing]}`).toBe(-1);
+    expectClose('W / k within an ulp', got, rescaleHead(Float64Array.from(W, Math.fround), k), { rtol: 1.2e-7, atol: 0 });
+  });
+
+  it('the anisotropy of rows with tiny norms (1e-15) is finite and exact: no product of squared norms underflows (ni · nj = 1e-60 is 0 in f32)', async () => {
+    const ctx = await gpuContext();
+    const [V, d] = [2, 8];
+    const W = Float32Array.from({ length: V * d }, (_, i) => (i < d ? 1e-15 : 3e-15) * (1 + ((i % d) % 3)));
+    const measured = await new HeadStats(ctx, V, d, { pairs: 3 }).measure(ctx.tensor('W', [V, d], 'f32', W));
+    expect(measured.anisotropy).toBeCloseTo(1, 5); // the two rows are parallel
   });
 
   it('refuses a non-positive k', async () => {

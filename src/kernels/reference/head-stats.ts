@@ -114,3 +114,9 @@ export function anisotropy(W: Float64Array, d: number, pairs: Uint32Array): numb
 export function rescaleHead(W: Float64Array, k: number): Float64Array {
   return W.map((x) => x / k);
 }
+
+/** W / k in f32 as the GPU computes it on every device: each weight times 1/k rounded to f32 once, the product rounded. */
+export function rescaleHeadF32(W: ArrayLike<number>, k: number): Float32Array {
+  const scale = Math.fround(1 / k);
+  return Float32Array.from(W, (x) => Math.fround(Math.fround(x) * scale));
+}
