@@ -34,8 +34,11 @@ export function f32Bits(value: number): number {
 const F32_SCRATCH = new Float32Array(1);
 const U32_VIEW = new Uint32Array(F32_SCRATCH.buffer);
 
-/** Workgroup counts covering `n` invocations of `workgroupSize`, folded into y past the per-dimension limit. */
-export function grid1d(n: number, workgroupSize: number, maxPerDimension = 65535): [number, number] {
+/**
+ * Workgroup counts covering `n` invocations of `workgroupSize`, folded into y past the device's per-dimension limit
+ * (maxComputeWorkgroupsPerDimension, passed in: no literal; the shaders unfold it with num_workgroups).
+ */
+export function grid1d(n: number, workgroupSize: number, maxPerDimension: number): [number, number] {
   const groups = Math.ceil(n / workgroupSize);
   if (groups <= maxPerDimension) return [groups, 1];
   const y = Math.ceil(groups / maxPerDimension);

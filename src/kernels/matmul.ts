@@ -40,6 +40,29 @@ function canVectorize(shape: ResolvedMatmul): boolean {
   return aligned(K, strides.a, strides.b) && (transposeA ? aligned(M) : true) && (transposeB ? true : aligned(N));
 }
 
+/**
+ * Refuses, when the kernel is built (not at the next sync), a workgroup or a tile the device cannot run: its size per
+ * axis and in all, and the tiled variant's workgroup memory, (4·WG_Y + 4·WG_X) x TILE_K floats.
+ */
+function checkWorkgroupFits(ctx: GpuContext, label: string, variant: MatmulVariant, wgX: number, wgY: number, tileK: number): void {
+  const limits = ctx.limits;
+  const problems: string[] = [];
+  if (!Number.isInteger(wgX) || !Number.isInteger(wgY) || wgX < 1 || wgY < 1) problems.push(`workgroup ${wgX}x${wgY} is not two positive integers`);
+  if (wgX > limits.maxComputeWorkgroupSizeX) problems.push(`WG_X ${wgX} is over maxComputeWorkgroupSizeX ${limits.maxComputeWorkgroupSizeX}`);
+  if (wgY > limits.maxComputeWorkgroupSizeY) problems.push(`WG_Y ${wgY} is over maxComputeWorkgroupSizeY ${limits.maxComputeWorkgroupSizeY}`);
+  if (wgX * wgY > limits.maxComputeInvocationsPerWorkgroup) {
+    problems.push(`workgroup ${wgX}x${wgY} is over maxComputeInvocationsPerWorkgroup ${limits.maxComputeInvocationsPerWorkgroup}`);
+  }
+  if (variant === 'tiled') {
+    if (!Number.isInteger(tileK) || tileK < 1) problems.push(`TILE_K ${tileK} is not a positive integer`);
+    const bytes = 4 * tileK * BLOCK * (wgX + wgY);
+    if (bytes > limits.maxComputeWorkgroupStorageSize) {
+      problems.push(`tiles of TILE_K ${tileK} need ${bytes} bytes of workgroup memory, over maxComputeWorkgroupStorageSize ${limits.maxComputeWorkgroupStorageSize}`);
+    }
+  }
+  if (problems.length) throw new Error(`${label}: ${problems.join('; ')}`);
+}
+
 /** Operands of one product: out (+)= op(a)·op(b) (+ bias). */
 export interface MatmulArgs {
   a: Tensor; // (batch, M, K), or (batch, K, M) for tn
@@ -84,11 +107,8 @@ export class Matmul {
         );
       }
     });
-    const invocations = wgX * wgY;
-    if (invocations > ctx.limits.maxComputeInvocationsPerWorkgroup) {
-      throw new Error(`${this.label}: workgroup ${wgX}x${wgY} is over maxComputeInvocationsPerWorkgroup ${ctx.limits.maxComputeInvocationsPerWorkgroup}`);
-    }
     const tileK = options.tileK ?? DEFAULT_TILE_K;
+    checkWorkgroupFits(ctx, this.label, this.variant, wgX, wgY, tileK);
     const constants: Record<string, number> = {
       TRANSPOSE_A: Number(this.shape.transposeA),
       TRANSPOSE_B: Number(this.shape.transposeB),

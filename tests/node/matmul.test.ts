@@ -205,4 +205,25 @@ describe('matmul wrapper', () => {
     const M = ctx.limits.maxComputeWorkgroupsPerDimension * 32 + 1;
     expect(() => new Matmul(ctx, { M, N: 1, K: 1, layout: 'nn' }, { variant: 'registers' })).toThrow(GpuKernelError);
   });
+
+  it('refuses a batched output stride below M·N (items would write the same elements; a stride of M·N or more is fine)', async () => {
+    const ctx = await gpuContext();
+    const shape = { M: 3, N: 5, K: 2, layout: 'nn' as const, batch: 2 };
+    expect(() => new Matmul(ctx, { ...shape, strides: { c: 14 } })).toThrow('the stride of C (14) is below M·N = 15');
+    expect(() => new Matmul(ctx, { ...shape, strides: { c: 0 } })).toThrow('below M·N');
+    expect(() => new Matmul(ctx, { ...shape, strides: { c: 15 } })).not.toThrow();
+    expect(() => new Matmul(ctx, { ...shape, strides: { c: 20 } })).not.toThrow();
+  });
+
+  it("refuses, when built, tiles or workgroups over the device's limits (not at the next sync)", async () => {
+    const ctx = await gpuContext();
+    const shape = { M: 64, N: 64, K: 64, layout: 'nn' as const };
+    const storage = ctx.limits.maxComputeWorkgroupStorageSize;
+    // (4·16 + 4·16) x TILE_K floats of workgroup memory: one TILE_K over the limit
+    const tileK = Math.floor(storage / (4 * 4 * 32)) + 1;
+    expect(() => new Matmul(ctx, shape, { variant: 'tiled', tileK })).toThrow(/TILE_K \d+ need \d+ bytes of workgroup memory, over maxComputeWorkgroupStorageSize/);
+    expect(() => new Matmul(ctx, shape, { variant: 'tiled', tileK: tileK - 1 })).not.toThrow();
+    expect(() => new Matmul(ctx, shape, { variant: 'registers', workgroup: [ctx.limits.maxComputeWorkgroupSizeX + 1, 1] })).toThrow(/WG_X \d+ is over maxComputeWorkgroupSizeX/);
+    expect(() => new Matmul(ctx, shape, { variant: 'registers', workgroup: [32, 32] })).toThrow(/over maxComputeInvocationsPerWorkgroup/);
+  });
 });
