@@ -19,9 +19,6 @@ struct Params {
   bins: u32,       // histogram bins
   pairs: u32,      // sampled row pairs for anisotropy
   scale: f32,      // 1 / k, rounded on the host: norms are of W · scale
-  lo: f32,         // histogram range
-  hi: f32,
-  logBins: u32,    // 1: bins evenly spaced in log(norm)
 }
 
 // WORKGROUP (shaders/prelude.wgsl): invocations per workgroup.
@@ -33,6 +30,7 @@ struct Params {
                                                                        // anisotropy, non-finite rows (an exact count)
 @group(0) @binding(4) var<storage, read_write> histogram: array<u32>;  // (bins)
 @group(0) @binding(5) var<storage, read> pairs: array<u32>;            // (pairs, 2)
+@group(0) @binding(6) var<storage, read> edges: array<f32>;            // (bins + 1) histogram edges, from the host
 
 /** Sort key of a row without a norm, and of the padding: the largest finite f32. */
 const NO_NORM = 3.4028234663852886e38;
@@ -133,35 +131,27 @@ fn head_summary(@builtin(local_invocation_index) lane: u32) {
   }
 }
 
-// Bin of a norm: -1 below the range, `bins` above it, else floor((x - a) / (b - a) · bins), the top edge in the last bin.
-// Monotone in the norm, so each bin's count is a difference of two binary searches over the sorted norms.
-fn bin_of(norm: f32) -> i32 {
-  var x = norm;
-  var a = params.lo;
-  var b = params.hi;
-  if (params.logBins == 1u) { x = log(max(norm, 1e-30)); a = log(params.lo); b = log(params.hi); }
-  if (x < a) { return -1; }
-  if (x > b) { return i32(params.bins); }
-  return min(i32(params.bins) - 1, i32(floor((x - a) / (b - a) * f32(params.bins))));
-}
-
-// First index of the sorted finite norms (0 .. F-1) whose bin is >= `bin`.
-fn first_at_or_above(bin: i32, F: u32) -> u32 {
+// Sorted finite norms (0 .. F-1) below `edge` (or at most `edge`, with `inclusive`): a binary search, so a bin's count
+// is a difference of two searches against edges computed once on the host (no log or division here: the counts add
+// up to the norms inside the range on every device).
+fn count_below(edge: f32, inclusive: bool, F: u32) -> u32 {
   var lo = 0u;
   var hi = F;
   while (lo < hi) {
     let mid = (lo + hi) / 2u;
-    if (bin_of(sorted[mid]) < bin) { lo = mid + 1u; } else { hi = mid; }
+    let x = sorted[mid];
+    if (x < edge || (inclusive && x == edge)) { lo = mid + 1u; } else { hi = mid; }
   }
   return lo;
 }
 
+// histogram[b] = norms in [edges[b], edges[b + 1]), the last bin holding its top edge too.
 @compute @workgroup_size(WORKGROUP)
 fn head_histogram(@builtin(global_invocation_id) id: vec3u) {
   let bin = id.x;
   if (bin >= params.bins) { return; }
   let F = finite_rows(); // rows without a norm are in no bin
-  histogram[bin] = first_at_or_above(i32(bin) + 1, F) - first_at_or_above(i32(bin), F);
+  histogram[bin] = count_below(edges[bin + 1u], bin == params.bins - 1u, F) - count_below(edges[bin], false, F);
 }
 
 // One workgroup: stats[7] = mean cosine similarity over the sampled pairs whose two rows are finite, their squared

@@ -2,6 +2,7 @@
 import { f32Bits, grid1d, type GpuContext } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import source from '../../shaders/head_stats.wgsl?raw';
+import { histogramEdges } from '../util/histogram-range.ts';
 import { sampleRowPairs, type HistogramRange, type NormSummary } from './reference/head-stats.ts';
 import { expectTensor } from './shape-check.ts';
 
@@ -35,18 +36,20 @@ export class HeadStats {
   private readonly stats: Tensor<'f32'>;
   private readonly histogram: Tensor<'u32'>;
   private readonly pairs: Tensor<'u32'>;
+  private readonly edges: Tensor<'f32'>;
 
   constructor(private readonly ctx: GpuContext, readonly V: number, readonly d: number, options: HeadStatsOptions = {}) {
     if (V < 2) throw new Error(`head statistics need at least 2 rows, the head has ${V}`);
     this.bins = options.bins ?? 64;
     this.pairCount = options.pairs ?? 2000;
     this.padded = 2 ** Math.ceil(Math.log2(V));
-    this.params = ctx.uniform(`head_stats V${V} d${d}`, 9);
-    this.rescaleParams = ctx.uniform(`head_rescale V${V} d${d}`, 9);
+    this.params = ctx.uniform(`head_stats V${V} d${d}`, 6);
+    this.rescaleParams = ctx.uniform(`head_rescale V${V} d${d}`, 6);
     this.sorted = ctx.tensor('head_stats.sorted_norms', [this.padded], 'f32');
     this.stats = ctx.tensor('head_stats.stats', [9], 'f32'); // mean std min max p50 p90 p99 anisotropy nonFiniteRows
     this.histogram = ctx.tensor('head_stats.histogram', [this.bins], 'u32');
     this.pairs = ctx.tensor('head_stats.pairs', [this.pairCount, 2], 'u32', sampleRowPairs(V, this.pairCount, options.seed ?? 1));
+    this.edges = ctx.tensor('head_stats.edges', [this.bins + 1], 'f32');
   }
 
   /**
@@ -55,7 +58,7 @@ export class HeadStats {
   async measure(weight: Tensor, k = 1, range?: Omit<HistogramRange, 'bins'>): Promise<HeadStatistics> {
     expectTensor('head_stats', 'weight', weight, [this.V, this.d]);
     const shapes = `V=${this.V} d=${this.d} k=${k}`;
-    this.writeParams(this.params, k, range ?? { lo: 0, hi: 1, log: false });
+    this.writeParams(this.params, k);
     const bindings = [this.params, weight, this.sorted, this.stats, this.histogram, this.pairs];
     const limit = this.ctx.limits.maxComputeWorkgroupsPerDimension;
     await this.ctx.run('head statistics', (encoder) => {
@@ -71,12 +74,12 @@ export class HeadStats {
       : { lo: 0, hi: summary.max, bins: this.bins, log: false };
     if (histogramRange.log && !(histogramRange.lo > 0)) histogramRange.lo = summary.min > 0 ? summary.min : 1e-6;
     if (!(histogramRange.hi > histogramRange.lo)) histogramRange.hi = histogramRange.lo + 1;
-    this.writeParams(this.params, k, histogramRange);
+    this.ctx.upload(this.edges, histogramEdges(histogramRange));
     await this.ctx.run('head histogram', (encoder) => {
       this.ctx.dispatch(
         encoder,
         spec('head_histogram'),
-        [this.params, null, this.sorted, null, this.histogram],
+        [this.params, null, this.sorted, null, this.histogram, null, this.edges],
         [Math.ceil(this.bins / WORKGROUP)],
         shapes,
       );
@@ -92,12 +95,12 @@ export class HeadStats {
   rescale(encoder: GPUCommandEncoder, weight: Tensor, k: number): void {
     expectTensor('head_stats', 'weight', weight, [this.V, this.d]);
     if (!(k > 0) || !Number.isFinite(k)) throw new Error(`rescale: k must be a positive number, got ${k}`);
-    this.writeParams(this.rescaleParams, k, { lo: 0, hi: 1, log: false });
+    this.writeParams(this.rescaleParams, k);
     const groups = grid1d(this.V * this.d, WORKGROUP, this.ctx.limits.maxComputeWorkgroupsPerDimension);
     this.ctx.dispatch(encoder, spec('head_rescale'), [this.rescaleParams, weight], groups, `V=${this.V} d=${this.d} k=${k}`);
   }
 
-  private writeParams(buffer: GPUBuffer, k: number, range: Omit<HistogramRange, 'bins'>): void {
+  private writeParams(buffer: GPUBuffer, k: number): void {
     this.ctx.writeUniform(buffer, [
       this.V,
       this.d,
@@ -105,9 +108,6 @@ export class HeadStats {
       this.bins,
       this.pairCount,
       f32Bits(1 / k), // the kernels multiply by 1/k rounded here, once: the same product on every device
-      f32Bits(range.lo),
-      f32Bits(range.hi),
-      range.log ? 1 : 0,
     ]);
   }
 }

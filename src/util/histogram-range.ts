@@ -22,21 +22,42 @@ export function sharedHistogramRange(base: { min: number; max: number }, k: numb
   return { lo, hi: hi > lo ? hi : lo * 10, bins, log: true };
 }
 
-/** Bin index of `value` in `range`, or -1 outside it (the last edge belongs to the last bin). */
-export function histogramBin(value: number, range: HistogramRange): number {
+/**
+ * The bins + 1 edges of `range`, computed once here (never per value on the GPU, where log and exp carry device-
+ * dependent errors), rounded to f32 and non-decreasing: every count is then a difference of two searches over sorted
+ * values, never negative, and the counts add up to the values inside the range on every device.
+ */
+export function histogramEdges(range: HistogramRange): Float32Array {
   const { lo, hi, bins, log } = range;
-  const x = log ? Math.log(value) : value;
-  const a = log ? Math.log(lo) : lo;
-  const b = log ? Math.log(hi) : hi;
-  if (!(x >= a && x <= b)) return -1;
-  return Math.min(bins - 1, Math.floor(((x - a) / (b - a)) * bins));
+  const edges = new Float32Array(bins + 1);
+  for (let b = 0; b <= bins; b++) {
+    const t = b / bins;
+    edges[b] = b === 0 ? lo : b === bins ? hi : log ? Math.exp(Math.log(lo) + t * (Math.log(hi) - Math.log(lo))) : lo + t * (hi - lo);
+    if (b > 0 && edges[b] < edges[b - 1]) edges[b] = edges[b - 1];
+  }
+  return edges;
+}
+
+/** Bin index of `value` in `range` by its edges: [e_b, e_b+1), the last bin holding e_bins too; -1 outside. */
+export function histogramBin(value: number, range: HistogramRange, edges = histogramEdges(range)): number {
+  const bins = edges.length - 1;
+  if (!(value >= edges[0] && value <= edges[bins])) return -1;
+  let lo = 0;
+  let hi = bins; // the first edge above value, searched in [1, bins]
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (edges[mid] <= value) lo = mid;
+    else hi = mid - 1;
+  }
+  return Math.min(bins - 1, lo);
 }
 
 /** Counts of `values` per bin of `range` (values outside it are left out). */
 export function histogramCounts(values: ArrayLike<number>, range: HistogramRange): number[] {
   const counts = new Array<number>(range.bins).fill(0);
+  const edges = histogramEdges(range);
   for (let i = 0; i < values.length; i++) {
-    const bin = histogramBin(values[i], range);
+    const bin = histogramBin(values[i], range, edges);
     if (bin >= 0) counts[bin]++;
   }
   return counts;

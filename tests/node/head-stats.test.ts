@@ -1,4 +1,5 @@
 // Head statistics on the GPU against the float64 reference; rescaling divides norms by k and keeps anisotropy.
+import { histogramBin, histogramCounts, histogramEdges } from '../../src/util/histogram-range.ts';
 import { describe, expect, it } from 'vitest';
 import { HeadStats } from '../../src/kernels/head-stats.ts';
 import {
@@ -165,6 +166,20 @@ describe('head statistics', () => {
     const W = Float32Array.from({ length: V * d }, (_, i) => (i < d ? 1e-15 : 3e-15) * (1 + ((i % d) % 3)));
     const measured = await new HeadStats(ctx, V, d, { pairs: 3 }).measure(ctx.tensor('W', [V, d], 'f32', W));
     expect(measured.anisotropy).toBeCloseTo(1, 5); // the two rows are parallel
+  });
+
+  it('bins by edges computed once on the host: an edge value opens its bin, the top edge is in the last bin, counts add up', async () => {
+    const range = { lo: 0.5, hi: 8, bins: 4, log: true };
+    const edges = histogramEdges(range);
+    expect([...edges]).toEqual([0.5, 1, 2, 4, 8]);
+    expect([0.5, 0.99, 1, 3.9, 4, 8, 8.01, 0.49].map((x) => histogramBin(x, range))).toEqual([0, 0, 1, 2, 3, 3, -1, -1]);
+    // the GPU counts with the same edges: norms on the edges fall where the host puts them
+    const ctx = await gpuContext();
+    const norms = [0.5, 1, 2, 4, 8, 3, 0.25, 9];
+    const W = Float32Array.from(norms); // d = 1: each row's norm is its one weight
+    const measured = await new HeadStats(ctx, norms.length, 1, { bins: 4 }).measure(ctx.tensor('W', [norms.length, 1], 'f32', W), 1, range);
+    expect(measured.histogram.counts).toEqual(histogramCounts(norms, range));
+    expect(measured.histogram.counts).toEqual([1, 1, 2, 2]);
   });
 
   it('refuses a non-positive k', async () => {
