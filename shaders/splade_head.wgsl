@@ -29,6 +29,15 @@ const NO_TOKEN: u32 = 0xffffffffu;
 
 override FWD_WG: u32 = 64; // invocations per workgroup; a workgroup covers 4 * FWD_WG vocabulary ids
 
+// One dispatch of the forward covers a chunk of sequences and vocabulary ids (a per-dispatch work budget keeps each
+// one short of a GPU watchdog): its first sequence and first vocabulary id (a multiple of 4 * FWD_WG).
+struct Chunk {
+  b0: u32,
+  v0: u32,
+}
+
+@group(0) @binding(7) var<uniform> chunk: Chunk;
+
 @group(0) @binding(1) var<storage, read> f_hidden: array<vec4f>;   // (B, T, d/4)
 @group(0) @binding(2) var<storage, read> f_weight: array<vec4f>;   // (V, d/4)
 @group(0) @binding(3) var<storage, read> f_bias: array<f32>;       // (V)
@@ -59,10 +68,10 @@ fn log1p_pos(x: f32) -> f32 {
 
 @compute @workgroup_size(FWD_WG)
 fn head_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let b = wid.y;
+  let b = chunk.b0 + wid.y;
   let D4 = dims.D / 4u;
   let T = dims.T;
-  let vbase = wid.x * FWD_WG * 4u + lid;
+  let vbase = chunk.v0 + wid.x * FWD_WG * 4u + lid;
   let vids = vec4u(vbase, vbase + FWD_WG, vbase + 2u * FWD_WG, vbase + 3u * FWD_WG);
   let vlast = dims.V - 1u;
   let w0 = min(vids.x, vlast) * D4;

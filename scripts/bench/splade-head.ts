@@ -1,7 +1,16 @@
-// Benchmark section: fused SPLADE head forward/backward GFLOP/s, and fused vs naive unfused (materialised logits).
+// Benchmark section: fused SPLADE head forward/backward GFLOP/s, and fused vs naive unfused (materialised logits);
+// and the largest single forward dispatch at the paper's recipe, unsplit and split under a GPU's per-dispatch budget.
 import type { GpuContext, KernelSpec } from '../../src/gpu/context.ts';
 import type { Tensor } from '../../src/gpu/tensor.ts';
 import { SpladeHead, type SpladeHeadDims } from '../../src/kernels/splade-head.ts';
+
+/** The documents' head at the paper's recipe (64 triplets per GPU: 128 documents of 256 tokens), for two backbones. */
+const PAPER_HEADS: [string, SpladeHeadDims][] = [
+  ['BERT-base', { B: 128, T: 256, d: 768, V: 30522 }],
+  ['ModernBERT-base', { B: 128, T: 256, d: 768, V: 50368 }],
+];
+/** The per-dispatch budget a GPU adapter gets (defaultDispatchFlops), whatever this machine's adapter is. */
+const GPU_DISPATCH_FLOPS = 2e10;
 import { Random } from '../../src/util/random.ts';
 import source from '../../shaders/splade_head.wgsl?raw';
 import { medianMs } from './timing.ts';
@@ -20,7 +29,26 @@ export async function benchSpladeHead(ctx: GpuContext, sizes = SPLADE_HEAD_SIZES
   const rows: BenchRow[] = [];
   // pipelines compile during the first size's warm-up runs; later sizes skip the warm-up (SwiftShader is slow)
   for (const [i, dims] of sizes.entries()) rows.push(...(await benchOne(ctx, dims, reps, i === 0)));
-  return rows;
+  return [...rows, ...dispatchRows(ctx)];
+}
+
+/** The paper's heads planned (nothing allocated, nothing run): the largest forward dispatch, unsplit and split. */
+function dispatchRows(ctx: GpuContext): BenchRow[] {
+  return PAPER_HEADS.map(([name, dims]) => {
+    let unsplit: SpladeHead | undefined;
+    let split: SpladeHead | undefined;
+    ctx.measure(() => (unsplit = new SpladeHead(ctx, dims, { maxDispatchFlops: Infinity })));
+    ctx.measure(() => (split = new SpladeHead(ctx, dims, { maxDispatchFlops: GPU_DISPATCH_FLOPS })));
+    return {
+      name: `largest head forward dispatch at the paper's recipe, ${name} (B${dims.B} T${dims.T} d${dims.d} V${dims.V}), planned`,
+      ms: NaN,
+      extra: {
+        unsplitGFlop: unsplit!.largestDispatchFlops / 1e9,
+        splitGFlop: split!.largestDispatchFlops / 1e9,
+        dispatches: split!.forwardDispatches,
+      },
+    };
+  });
 }
 
 async function benchOne(ctx: GpuContext, dims: SpladeHeadDims, reps: number, warmUp: boolean): Promise<BenchRow[]> {

@@ -25,9 +25,31 @@ export interface SpladeHeadTuning {
   sortWorkgroup: number;
   /** invocations splitting d in the two gradient gathers */
   backwardWorkgroup: number;
+  /**
+   * Most FLOPs one forward dispatch may do (2·sequences·T·vocabulary ids·d): past it the forward is split into chunks
+   * of sequences and vocabulary ids, each its own dispatch, so that none runs long enough to trip a GPU watchdog.
+   */
+  maxDispatchFlops: number;
 }
 
-const DEFAULT_TUNING: SpladeHeadTuning = { forwardWorkgroup: 64, sortWorkgroup: 64, backwardWorkgroup: 64 };
+/**
+ * The forward's per-dispatch work budget on an adapter: none on a CPU (no watchdog, and the fewer dispatches the
+ * better); 2e10 FLOPs elsewhere, about 0.2 s on a weak integrated GPU (100 GFLOP/s), far inside Windows' 2 s TDR.
+ */
+export function defaultDispatchFlops(ctx: GpuContext): number {
+  return ctx.adapter.isFallbackAdapter || ctx.adapter.architecture === 'swiftshader' ? Infinity : 2e10;
+}
+
+const DEFAULT_TUNING: Omit<SpladeHeadTuning, 'maxDispatchFlops'> = { forwardWorkgroup: 64, sortWorkgroup: 64, backwardWorkgroup: 64 };
+
+/** One forward dispatch: its sequences [b0, b0 + b) and vocabulary ids [v0, v0 + v), and its uniform. */
+interface ForwardChunk {
+  b0: number;
+  b: number;
+  v0: number;
+  v: number;
+  uniform: GPUBuffer;
+}
 
 export interface SpladeHeadForwardArgs {
   hidden: Tensor; // (B, T, d) f32: hidden states after the MLM head transform
@@ -70,6 +92,8 @@ export class SpladeHead {
   private readonly cursor: Tensor<'u32'>; // (B, sortWorkgroup, T) counting-sort counters
   private readonly unused: Tensor<'f32'>; // (4) bound in place of a gradient the caller does not want (never written)
   private readonly tuning: SpladeHeadTuning;
+  /** The forward's dispatches (one unless the work budget splits it). */
+  private readonly chunks: ForwardChunk[];
 
   constructor(private readonly ctx: GpuContext, readonly dims: SpladeHeadDims, tuning: Partial<SpladeHeadTuning> = {}) {
     const { B, T, d, V } = dims;
@@ -77,7 +101,7 @@ export class SpladeHead {
       if (!Number.isInteger(n) || n < 1) throw new Error(`${FAMILY}: ${name} must be a positive integer, got ${n}`);
     }
     if (d % 4 !== 0) throw new Error(`${FAMILY}: hidden size d = ${d} must be a multiple of 4 (vec4 loads)`);
-    this.tuning = { ...DEFAULT_TUNING, ...tuning };
+    this.tuning = { ...DEFAULT_TUNING, maxDispatchFlops: defaultDispatchFlops(ctx), ...tuning };
     const maxGroups = ctx.limits.maxComputeWorkgroupsPerDimension;
     const hiddenGroups = Math.ceil((T * d) / 4 / this.tuning.backwardWorkgroup);
     if (B > maxGroups || hiddenGroups > maxGroups) {
@@ -98,7 +122,47 @@ export class SpladeHead {
     this.order = ctx.tensor(`${FAMILY} order`, [B, V], 'u32');
     this.cursor = ctx.tensor(`${FAMILY} cursor`, [B, this.tuning.sortWorkgroup, T], 'u32');
     this.unused = ctx.tensor(`${FAMILY} unused gradient`, [4], 'f32');
-    this.scratchBytes = this.dimsBuffer.size + this.offsets.byteLength + this.order.byteLength + this.cursor.byteLength + this.unused.byteLength;
+    this.chunks = this.planChunks();
+    this.scratchBytes =
+      this.dimsBuffer.size + this.offsets.byteLength + this.order.byteLength + this.cursor.byteLength + this.unused.byteLength +
+      this.chunks.reduce((sum, c) => sum + c.uniform.size, 0);
+  }
+
+  /** FLOPs of the largest forward dispatch (the bench reports it against the whole forward's). */
+  get largestDispatchFlops(): number {
+    const { T, d } = this.dims;
+    return Math.max(...this.chunks.map((c) => 2 * c.b * T * c.v * d));
+  }
+
+  /** Forward dispatches per call. */
+  get forwardDispatches(): number {
+    return this.chunks.length;
+  }
+
+  /**
+   * Splits the forward under the work budget: whole rows of vocabulary ids in multiples of a workgroup's 4·FWD_WG,
+   * and, when one such slice of every sequence is still over it, fewer sequences per dispatch.
+   */
+  private planChunks(): ForwardChunk[] {
+    const { B, T, d, V } = this.dims;
+    const slice = 4 * this.tuning.forwardWorkgroup;
+    const flopsPer = (b: number, v: number) => 2 * b * T * v * d;
+    const budget = this.tuning.maxDispatchFlops;
+    let vStep = V;
+    let bStep = B;
+    if (flopsPer(B, V) > budget) {
+      vStep = Math.max(slice, Math.floor(budget / flopsPer(B, slice)) * slice);
+      if (flopsPer(B, vStep) > budget) bStep = Math.max(1, Math.floor(budget / flopsPer(1, slice)));
+    }
+    const chunks: ForwardChunk[] = [];
+    for (let b0 = 0; b0 < B; b0 += bStep) {
+      for (let v0 = 0; v0 < V; v0 += vStep) {
+        const uniform = this.ctx.uniform(`${FAMILY} forward chunk b${b0} v${v0}`, 2);
+        this.ctx.writeUniform(uniform, [b0, v0]);
+        chunks.push({ b0, b: Math.min(bStep, B - b0), v0, v: Math.min(vStep, V - v0), uniform });
+      }
+    }
+    return chunks;
   }
 
   get shapes(): string {
@@ -116,13 +180,16 @@ export class SpladeHead {
     this.expect('pooled', args.pooled, [B, V]);
     this.expect('argmax', args.argmax, [B, V], ['u32']);
     const wg = this.tuning.forwardWorkgroup;
-    this.ctx.dispatch(
-      encoder,
-      this.spec('head_forward', { FWD_WG: wg }),
-      [this.dimsBuffer, args.hidden, args.weight, args.bias, args.mask, args.pooled, args.argmax],
-      [Math.ceil(V / (4 * wg)), B],
-      this.shapes,
-    );
+    const spec = this.spec('head_forward', { FWD_WG: wg });
+    for (const c of this.chunks) {
+      this.ctx.dispatch(
+        encoder,
+        spec,
+        [this.dimsBuffer, args.hidden, args.weight, args.bias, args.mask, args.pooled, args.argmax, c.uniform],
+        [Math.ceil(c.v / (4 * wg)), c.b],
+        this.chunks.length > 1 ? `${this.shapes} chunk b ${c.b0}+${c.b} v ${c.v0}+${c.v}` : this.shapes,
+      );
+    }
   }
 
   /**

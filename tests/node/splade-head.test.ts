@@ -193,6 +193,44 @@ describe('splade head on the GPU vs the float64 reference', () => {
     expect(bits(await ctx.read(dweight))).toEqual(bits(runs[0][1]));
   });
 
+  it.each([
+    // budget: FLOPs of how many (sequence x 256-id slice) units; 1 slice of 1 sequence splits every sequence apart
+    ['vocabulary chunks only', 3 * 2],
+    ['sequence and vocabulary chunks', 1],
+  ])('a forward split under a per-dispatch work budget (%s) equals the unsplit one bit for bit', async (_, units) => {
+    const ctx = await gpuContext();
+    const dims = { B: 3, T: 5, d: 8, V: 1000 };
+    const { B, T, d, V } = dims;
+    const x = dyadicInputs(dims, [5, 2, 5], 4);
+    const slice = 4 * 64;
+    const budget = units * 2 * T * slice * d;
+    const run = async (head: SpladeHead) => {
+      const pooled = ctx.tensor('pooled', [B, V], 'f32');
+      const argmax = ctx.tensor('argmax', [B, V], 'u32');
+      await ctx.run('head', (enc) =>
+        head.forward(enc, {
+          hidden: ctx.tensor('hidden', [B, T, d], 'f32', x.hidden),
+          weight: ctx.tensor('weight', [V, d], 'f32', x.weight),
+          bias: ctx.tensor('bias', [V], 'f32', x.bias),
+          mask: ctx.tensor('mask', [B, T], 'f32', x.mask),
+          pooled,
+          argmax,
+        }),
+      );
+      return [[...new Uint32Array((await ctx.read(pooled)).buffer)], [...(await ctx.read(argmax))]];
+    };
+    const whole = new SpladeHead(ctx, dims, { maxDispatchFlops: Infinity });
+    const split = new SpladeHead(ctx, dims, { maxDispatchFlops: budget });
+    expect(whole.forwardDispatches).toBe(1);
+    expect(split.forwardDispatches).toBeGreaterThan(units === 1 ? B : 1);
+    expect(split.largestDispatchFlops).toBeLessThanOrEqual(budget);
+    expect(whole.largestDispatchFlops).toBe(2 * B * T * V * d);
+    const [a, b] = [await run(whole), await run(split)];
+    expect(b[0]).toEqual(a[0]);
+    expect(b[1]).toEqual(a[1]);
+    expect(a[0].some((bits) => bits !== 0)).toBe(true);
+  });
+
   it('rejects operands of the wrong shape or type, naming them', async () => {
     const ctx = await gpuContext();
     const dims = { B: 2, T: 3, d: 8, V: 10 };
