@@ -14,11 +14,14 @@ const REPORTED_LIMITS = [
   'maxStorageBuffersPerShaderStage',
 ] as const;
 
+/** The per-dispatch work budget of the portability mode: a few thousand FLOPs, so that every split happens. */
+const PORTABLE_DISPATCH_FLOPS = 4096;
+
 /** Requests an adapter and a device with the adapter's real limits. `gpu` is navigator.gpu or Node's `webgpu`. */
 export async function acquireGpuContext(
   gpu: GPU | undefined,
   label = 'splade-lab',
-  options: { dumpWgsl?: boolean } = {},
+  options: { dumpWgsl?: boolean; portable?: boolean } = {},
 ): Promise<GpuContext> {
   if (!gpu) {
     throw new NoWebGpuError(
@@ -33,8 +36,9 @@ export async function acquireGpuContext(
         'Update the graphics driver or enable hardware acceleration in the browser settings.',
     );
   }
+  // portable: WebGPU's default limits (what any device grants), as the strictest test of the kernels here
   const requiredLimits: Record<string, number> = {};
-  for (const name of limitNames(adapter.limits)) {
+  for (const name of options.portable ? [] : limitNames(adapter.limits)) {
     requiredLimits[name] = (adapter.limits as unknown as Record<string, number>)[name];
   }
   const requiredFeatures: GPUFeatureName[] = [];
@@ -54,6 +58,8 @@ export async function acquireGpuContext(
   };
   const context = new GpuContext(device, report);
   context.dumpWgsl = options.dumpWgsl ?? false;
+  // portable: the smallest per-dispatch work budget too, so that every splittable kernel runs split
+  if (options.portable) context.maxDispatchFlops = PORTABLE_DISPATCH_FLOPS;
   return context;
 }
 

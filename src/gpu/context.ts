@@ -45,6 +45,8 @@ export class GpuContext {
   private readonly unallocated = new WeakSet<GPUBuffer>();
   /** Bytes of the tensors and uniforms created and not yet freed through `owned`. */
   allocatedBytes = 0;
+  /** Most FLOPs one dispatch of a splittable kernel may do (null: the kernel's default for this adapter). */
+  maxDispatchFlops: number | null = null;
   /**
    * When true, every new pipeline's WGSL (family source + prelude, as compiled) goes to `wgslSink` (STYLE.md: a
    * debug switch dumps the WGSL). Node: set by SPLADE_LAB_DUMP_WGSL=1 (nodeGpuContext); browser: the caller passes

@@ -20,7 +20,11 @@ function nodeGpu(): GPU {
   return gpu;
 }
 
-/** A GpuContext in Node. SPLADE_LAB_DUMP_WGSL=1 turns on its WGSL dump (each new pipeline's code on stderr). */
+/**
+ * A GpuContext in Node. SPLADE_LAB_DUMP_WGSL=1 turns on its WGSL dump (each new pipeline's code on stderr);
+ * SPLADE_LAB_PORTABLE=1 asks for WebGPU's default limits and the smallest per-dispatch work budget (the portability
+ * test mode: `npm run test:portable`).
+ */
 export function nodeGpuContext(label?: string): Promise<GpuContext> {
-  return acquireGpuContext(nodeGpu(), label, { dumpWgsl: process.env.SPLADE_LAB_DUMP_WGSL === '1' });
+  return acquireGpuContext(nodeGpu(), label, { dumpWgsl: process.env.SPLADE_LAB_DUMP_WGSL === '1', portable: process.env.SPLADE_LAB_PORTABLE === '1' });
 }

@@ -33,10 +33,11 @@ export interface SpladeHeadTuning {
 }
 
 /**
- * The forward's per-dispatch work budget on an adapter: none on a CPU (no watchdog, and the fewer dispatches the
+ * The forward's per-dispatch work budget on an adapter (ctx.maxDispatchFlops when set, e.g. the portability mode): none on a CPU (no watchdog, and the fewer dispatches the
  * better); 2e10 FLOPs elsewhere, about 0.2 s on a weak integrated GPU (100 GFLOP/s), far inside Windows' 2 s TDR.
  */
 export function defaultDispatchFlops(ctx: GpuContext): number {
+  if (ctx.maxDispatchFlops !== null) return ctx.maxDispatchFlops;
   return ctx.adapter.isFallbackAdapter || ctx.adapter.architecture === 'swiftshader' ? Infinity : 2e10;
 }
 
