@@ -13,12 +13,14 @@ struct Params {
   m: u32,
   n: u32,
   k: u32,
-  _pad0: u32,
+  // This dispatch's first workgroup row (a product split under a per-dispatch work budget runs in several pieces)
+  wg_y0: u32,
   // Elements between consecutive batch items of each operand; 0 broadcasts one matrix to every batch item.
   stride_a: u32,
   stride_b: u32,
   stride_c: u32,
-  _pad1: u32,
+  // ...and its first batch item
+  z0: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -188,48 +190,56 @@ fn bias_at(col0: u32) -> vec4f {
 
 @compute @workgroup_size(WG_X, WG_Y, 1)
 fn matmul_registers(@builtin(global_invocation_id) gid: vec3u) {
-  let row0 = gid.y * BLOCK;
+  let row0 = (gid.y + params.wg_y0 * WG_Y) * BLOCK;
   let col0 = gid.x * BLOCK;
+  let z = gid.z + params.z0;
   if (row0 >= params.m || col0 >= params.n) { return; }
-  store(row0, col0, gid.z, block_registers(row0, col0, gid.z), vec4f(0.0));
+  store(row0, col0, z, block_registers(row0, col0, z), vec4f(0.0));
 }
 
 @compute @workgroup_size(WG_X, WG_Y, 1)
 fn matmul_registers_bias(@builtin(global_invocation_id) gid: vec3u) {
-  let row0 = gid.y * BLOCK;
+  let row0 = (gid.y + params.wg_y0 * WG_Y) * BLOCK;
   let col0 = gid.x * BLOCK;
+  let z = gid.z + params.z0;
   if (row0 >= params.m || col0 >= params.n) { return; }
-  store(row0, col0, gid.z, block_registers(row0, col0, gid.z), bias_at(col0));
+  store(row0, col0, z, block_registers(row0, col0, z), bias_at(col0));
 }
 
 @compute @workgroup_size(WG_X, WG_Y, 1)
 fn matmul_vec4(@builtin(global_invocation_id) gid: vec3u) {
-  let row0 = gid.y * BLOCK;
+  let row0 = (gid.y + params.wg_y0 * WG_Y) * BLOCK;
   let col0 = gid.x * BLOCK;
+  let z = gid.z + params.z0;
   if (row0 >= params.m || col0 >= params.n) { return; }
-  store(row0, col0, gid.z, block_vec4(row0, col0, gid.z), vec4f(0.0));
+  store(row0, col0, z, block_vec4(row0, col0, z), vec4f(0.0));
 }
 
 @compute @workgroup_size(WG_X, WG_Y, 1)
 fn matmul_vec4_bias(@builtin(global_invocation_id) gid: vec3u) {
-  let row0 = gid.y * BLOCK;
+  let row0 = (gid.y + params.wg_y0 * WG_Y) * BLOCK;
   let col0 = gid.x * BLOCK;
+  let z = gid.z + params.z0;
   if (row0 >= params.m || col0 >= params.n) { return; }
-  store(row0, col0, gid.z, block_vec4(row0, col0, gid.z), bias_at(col0));
+  store(row0, col0, z, block_vec4(row0, col0, z), bias_at(col0));
 }
 
 @compute @workgroup_size(WG_X, WG_Y, 1)
 fn matmul_tiled(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation_id) local: vec3u) {
-  let row0 = (group.y * WG_Y + local.y) * BLOCK;
+  let gy = group.y + params.wg_y0;
+  let z = group.z + params.z0;
+  let row0 = (gy * WG_Y + local.y) * BLOCK;
   let col0 = (group.x * WG_X + local.x) * BLOCK;
-  let acc = block_tiled(group.y * WG_Y * BLOCK, group.x * WG_X * BLOCK, local, group.z);
-  if (row0 < params.m && col0 < params.n) { store(row0, col0, group.z, acc, vec4f(0.0)); }
+  let acc = block_tiled(gy * WG_Y * BLOCK, group.x * WG_X * BLOCK, local, z);
+  if (row0 < params.m && col0 < params.n) { store(row0, col0, z, acc, vec4f(0.0)); }
 }
 
 @compute @workgroup_size(WG_X, WG_Y, 1)
 fn matmul_tiled_bias(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation_id) local: vec3u) {
-  let row0 = (group.y * WG_Y + local.y) * BLOCK;
+  let gy = group.y + params.wg_y0;
+  let z = group.z + params.z0;
+  let row0 = (gy * WG_Y + local.y) * BLOCK;
   let col0 = (group.x * WG_X + local.x) * BLOCK;
-  let acc = block_tiled(group.y * WG_Y * BLOCK, group.x * WG_X * BLOCK, local, group.z);
-  if (row0 < params.m && col0 < params.n) { store(row0, col0, group.z, acc, bias_at(col0)); }
+  let acc = block_tiled(gy * WG_Y * BLOCK, group.x * WG_X * BLOCK, local, z);
+  if (row0 < params.m && col0 < params.n) { store(row0, col0, z, acc, bias_at(col0)); }
 }

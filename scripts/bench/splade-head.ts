@@ -2,6 +2,8 @@
 // and the largest single forward dispatch at the paper's recipe, unsplit and split under a GPU's per-dispatch budget.
 import type { GpuContext, KernelSpec } from '../../src/gpu/context.ts';
 import type { Tensor } from '../../src/gpu/tensor.ts';
+import { GPU_DISPATCH_FLOPS } from '../../src/kernels/dispatch-budget.ts';
+import { planMatmulPieces } from '../../src/kernels/matmul.ts';
 import { SpladeHead, type SpladeHeadDims } from '../../src/kernels/splade-head.ts';
 
 /** The documents' head at the paper's recipe (64 triplets per GPU: 128 documents of 256 tokens), for two backbones. */
@@ -9,8 +11,7 @@ const PAPER_HEADS: [string, SpladeHeadDims][] = [
   ['BERT-base', { B: 128, T: 256, d: 768, V: 30522 }],
   ['ModernBERT-base', { B: 128, T: 256, d: 768, V: 50368 }],
 ];
-/** The per-dispatch budget a GPU adapter gets (defaultDispatchFlops), whatever this machine's adapter is. */
-const GPU_DISPATCH_FLOPS = 2e10;
+
 import { Random } from '../../src/util/random.ts';
 import source from '../../shaders/splade_head.wgsl?raw';
 import { medianMs } from './timing.ts';
@@ -32,9 +33,25 @@ export async function benchSpladeHead(ctx: GpuContext, sizes = SPLADE_HEAD_SIZES
   return [...rows, ...dispatchRows(ctx)];
 }
 
-/** The paper's heads planned (nothing allocated, nothing run): the largest forward dispatch, unsplit and split. */
+/**
+ * The paper's recipe planned (nothing allocated, nothing run): the largest head forward dispatch and the largest
+ * encoder matmul (BERT-base's MLP over the 128 x 256 document tokens), unsplit and split under a GPU's budget.
+ */
 function dispatchRows(ctx: GpuContext): BenchRow[] {
-  return PAPER_HEADS.map(([name, dims]) => {
+  const mlp = { M: 128 * 256, N: 3072, K: 768, batch: 1 };
+  const tiles = 4 * 16; // the tiled variant's rows per workgroup row on a GPU
+  const grid = [Math.ceil(mlp.N / tiles), Math.ceil(mlp.M / tiles), 1] as const;
+  const pieces = planMatmulPieces(mlp, grid, 16, GPU_DISPATCH_FLOPS);
+  const matmulRow: BenchRow = {
+    name: `largest encoder matmul at the paper's recipe, BERT-base MLP (M${mlp.M} N${mlp.N} K${mlp.K}), planned`,
+    ms: NaN,
+    extra: {
+      unsplitGFlop: (2 * mlp.M * mlp.N * mlp.K) / 1e9,
+      splitGFlop: Math.max(...pieces.map((p) => 2 * Math.min(p.wgY * tiles, mlp.M) * mlp.N * mlp.K)) / 1e9,
+      dispatches: pieces.length,
+    },
+  };
+  return [matmulRow, ...PAPER_HEADS.map(([name, dims]): BenchRow => {
     let unsplit: SpladeHead | undefined;
     let split: SpladeHead | undefined;
     ctx.measure(() => (unsplit = new SpladeHead(ctx, dims, { maxDispatchFlops: Infinity })));
@@ -48,7 +65,7 @@ function dispatchRows(ctx: GpuContext): BenchRow[] {
         dispatches: split!.forwardDispatches,
       },
     };
-  });
+  })];
 }
 
 async function benchOne(ctx: GpuContext, dims: SpladeHeadDims, reps: number, warmUp: boolean): Promise<BenchRow[]> {

@@ -3,6 +3,7 @@ import source from '../../shaders/matmul.wgsl?raw';
 import type { GpuContext, KernelSpec } from '../gpu/context.ts';
 import { GpuKernelError } from '../gpu/errors.ts';
 import type { Tensor } from '../gpu/tensor.ts';
+import { dispatchFlopsBudget } from './dispatch-budget.ts';
 import { resolveMatmul, type MatmulShape, type ResolvedMatmul } from './reference/matmul.ts';
 
 export type { MatmulLayout, MatmulShape } from './reference/matmul.ts';
@@ -21,6 +22,38 @@ export interface MatmulOptions {
   tileK?: number;
   /** The registers variant uses vec4 loads when the shape allows (see canVectorize); false forces scalar loads. */
   vectorize?: boolean;
+  /** Most FLOPs one dispatch may do (default: dispatchFlopsBudget(ctx)); past it the product runs in pieces. */
+  maxDispatchFlops?: number;
+}
+
+/** One dispatch of a split product: its first workgroup row and batch item, and how many of each. */
+export interface MatmulPiece {
+  wgY0: number;
+  wgY: number;
+  z0: number;
+  z: number;
+}
+
+/**
+ * Splits a product's grid under a per-dispatch FLOP budget: whole batch items while one fits (several per dispatch),
+ * else rows of workgroups of one item (each 4·WG_Y rows of C). Each piece computes its elements exactly as the whole
+ * product would, so a split product is bit-identical to the unsplit one.
+ */
+export function planMatmulPieces(shape: { M: number; N: number; K: number; batch: number }, workgroups: readonly [number, number, number], wgY: number, budget: number): MatmulPiece[] {
+  const [, rows, batch] = workgroups;
+  const itemFlops = 2 * shape.M * shape.N * shape.K;
+  const rowFlops = 2 * BLOCK * wgY * shape.N * shape.K;
+  let zStep = batch;
+  let yStep = rows;
+  if (itemFlops * batch > budget) {
+    zStep = Math.max(1, Math.floor(budget / itemFlops));
+    if (itemFlops > budget) yStep = Math.max(1, Math.floor(budget / rowFlops));
+  }
+  const pieces: MatmulPiece[] = [];
+  for (let z0 = 0; z0 < batch; z0 += zStep) {
+    for (let wgY0 = 0; wgY0 < rows; wgY0 += yStep) pieces.push({ wgY0, wgY: Math.min(yStep, rows - wgY0), z0, z: Math.min(zStep, batch - z0) });
+  }
+  return pieces;
 }
 
 const BLOCK = 4;
@@ -81,7 +114,8 @@ export class Matmul {
   /** Workgroups per dispatch (x over N, y over M, z over the batch). */
   readonly workgroups: [number, number, number];
   private readonly spec: KernelSpec;
-  private readonly params: GPUBuffer;
+  /** The dispatches of one product (one unless the work budget splits it), each with its own params uniform. */
+  private readonly pieces: (MatmulPiece & { params: GPUBuffer })[];
   private readonly description: string;
 
   constructor(private readonly ctx: GpuContext, shape: MatmulShape, options: MatmulOptions = {}) {
@@ -120,10 +154,19 @@ export class Matmul {
     const kind = this.variant === 'registers' && options.vectorize !== false && canVectorize(this.shape) ? 'vec4' : this.variant;
     this.entryPoint = `matmul_${kind}${this.shape.bias ? '_bias' : ''}`;
     this.spec = { family: 'matmul', source, entryPoint: this.entryPoint, constants };
-    // Params: m, n, k, pad, stride_a, stride_b, stride_c, pad (u32 words); the shape is fixed, so written once.
-    this.params = ctx.uniform(`${this.label} params`, 8);
-    ctx.writeUniform(this.params, [M, N, K, 0, strides.a, strides.b, strides.c, 0]);
+    // Params: m, n, k, first workgroup row, stride_a, stride_b, stride_c, first batch item (u32 words); written once.
+    const budget = options.maxDispatchFlops ?? dispatchFlopsBudget(ctx);
+    this.pieces = planMatmulPieces(this.shape, this.workgroups, wgY, budget).map((piece, i) => {
+      const params = ctx.uniform(`${this.label} params${i ? ` piece ${i}` : ''}`, 8);
+      ctx.writeUniform(params, [M, N, K, piece.wgY0, strides.a, strides.b, strides.c, piece.z0]);
+      return { ...piece, params };
+    });
     ctx.pipeline(this.spec);
+  }
+
+  /** Dispatches per call (1 unless the work budget splits the product). */
+  get dispatches(): number {
+    return this.pieces.length;
   }
 
   /** Useful floating-point operations per call (2·M·N·K per batch item). */
@@ -154,9 +197,11 @@ export class Matmul {
         throw new Error(`${this.label}: out ${out} is also operand ${name}; write the product to a separate tensor`);
       }
     }
-    const bindings = bias ? [this.params, a, b, out, bias] : [this.params, a, b, out];
     const shapes = `${this.description}: a ${a}, b ${b}, out ${out}` + (bias ? `, bias ${bias}` : '');
-    this.ctx.dispatch(encoder, this.spec, bindings, this.workgroups, shapes);
+    for (const piece of this.pieces) {
+      const bindings = bias ? [piece.params, a, b, out, bias] : [piece.params, a, b, out];
+      this.ctx.dispatch(encoder, this.spec, bindings, [this.workgroups[0], piece.wgY, piece.z], shapes);
+    }
   }
 
   private checkOperand(name: string, tensor: Tensor, [rows, cols]: [number, number], extent: number, stride: number): void {

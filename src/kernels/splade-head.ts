@@ -2,6 +2,7 @@
 import type { GpuContext, KernelSpec } from '../gpu/context.ts';
 import type { DType, Tensor } from '../gpu/tensor.ts';
 import source from '../../shaders/splade_head.wgsl?raw';
+import { dispatchFlopsBudget } from './dispatch-budget.ts';
 
 /** argmax value of a (b, v) whose pooled value is 0 (no unmasked token with a positive logit). */
 export const NO_TOKEN = 0xffffffff;
@@ -30,15 +31,6 @@ export interface SpladeHeadTuning {
    * of sequences and vocabulary ids, each its own dispatch, so that none runs long enough to trip a GPU watchdog.
    */
   maxDispatchFlops: number;
-}
-
-/**
- * The forward's per-dispatch work budget on an adapter (ctx.maxDispatchFlops when set, e.g. the portability mode): none on a CPU (no watchdog, and the fewer dispatches the
- * better); 2e10 FLOPs elsewhere, about 0.2 s on a weak integrated GPU (100 GFLOP/s), far inside Windows' 2 s TDR.
- */
-export function defaultDispatchFlops(ctx: GpuContext): number {
-  if (ctx.maxDispatchFlops !== null) return ctx.maxDispatchFlops;
-  return ctx.adapter.isFallbackAdapter || ctx.adapter.architecture === 'swiftshader' ? Infinity : 2e10;
 }
 
 const DEFAULT_TUNING: Omit<SpladeHeadTuning, 'maxDispatchFlops'> = { forwardWorkgroup: 64, sortWorkgroup: 64, backwardWorkgroup: 64 };
@@ -102,7 +94,7 @@ export class SpladeHead {
       if (!Number.isInteger(n) || n < 1) throw new Error(`${FAMILY}: ${name} must be a positive integer, got ${n}`);
     }
     if (d % 4 !== 0) throw new Error(`${FAMILY}: hidden size d = ${d} must be a multiple of 4 (vec4 loads)`);
-    this.tuning = { ...DEFAULT_TUNING, maxDispatchFlops: defaultDispatchFlops(ctx), ...tuning };
+    this.tuning = { ...DEFAULT_TUNING, maxDispatchFlops: dispatchFlopsBudget(ctx), ...tuning };
     const maxGroups = ctx.limits.maxComputeWorkgroupsPerDimension;
     const hiddenGroups = Math.ceil((T * d) / 4 / this.tuning.backwardWorkgroup);
     if (B > maxGroups || hiddenGroups > maxGroups) {

@@ -1,7 +1,7 @@
 // Matmul family: the float64 reference against finite differences, and every GPU variant against the reference.
 import { describe, expect, it } from 'vitest';
 import { GpuKernelError } from '../../src/gpu/errors.ts';
-import { Matmul, type MatmulOptions } from '../../src/kernels/matmul.ts';
+import { Matmul, planMatmulPieces, type MatmulOptions } from '../../src/kernels/matmul.ts';
 import {
   matmulBackward,
   matmulForward,
@@ -204,6 +204,56 @@ describe('matmul wrapper', () => {
     const ctx = await gpuContext();
     const M = ctx.limits.maxComputeWorkgroupsPerDimension * 32 + 1;
     expect(() => new Matmul(ctx, { M, N: 1, K: 1, layout: 'nn' }, { variant: 'registers' })).toThrow(GpuKernelError);
+  });
+
+  it.each([
+    ['registers', 'nn', 1],
+    ['registers', 'tn', 3],
+    ['tiled', 'nt', 2],
+    ['tiled', 'nn', 1],
+  ] as const)('a product split under a per-dispatch budget (%s %s, batch %i) equals the unsplit one bit for bit', async (variant, layout, batch) => {
+    const ctx = await gpuContext();
+    const shape = { M: 70, N: 36, K: 20, layout, batch, bias: true, accumulate: true };
+    const random = new Random(batch * 7 + layout.length);
+    const a = random.normals(batch * 70 * 20);
+    const b = random.normals(batch * 20 * 36);
+    const bias = random.normals(36);
+    const start = random.normals(batch * 70 * 36);
+    const run = async (budget: number) => {
+      const matmul = new Matmul(ctx, shape, { variant, maxDispatchFlops: budget });
+      const out = ctx.tensor('out', [batch, 70, 36], 'f32', start);
+      await ctx.run('matmul', (enc) =>
+        matmul.record(enc, {
+          a: ctx.tensor('a', layout === 'tn' ? [batch, 20, 70] : [batch, 70, 20], 'f32', a),
+          b: ctx.tensor('b', layout === 'nt' ? [batch, 36, 20] : [batch, 20, 36], 'f32', b),
+          out,
+          bias: ctx.tensor('bias', [36], 'f32', bias),
+        }),
+      );
+      return { bits: [...new Uint32Array((await ctx.read(out)).buffer)], dispatches: matmul.dispatches };
+    };
+    const whole = await run(Infinity);
+    // one row of workgroups of one item: splits every item into rows
+    const split = await run(2 * 4 * 8 * 36 * 20);
+    expect(whole.dispatches).toBe(1);
+    expect(split.dispatches).toBeGreaterThan(batch);
+    expect(split.bits).toEqual(whole.bits);
+    // whole items per dispatch when one fits
+    const byItem = await run(2 * 70 * 36 * 20);
+    expect(byItem.dispatches).toBe(batch);
+    expect(byItem.bits).toEqual(whole.bits);
+  });
+
+  it('plans pieces under a budget: whole items when one fits, rows of workgroups of one item otherwise', () => {
+    const shape = { M: 32768, N: 3072, K: 768, batch: 1 };
+    const pieces = planMatmulPieces(shape, [96, 512, 1], 16, 2e10);
+    const flops = (p: { wgY: number; z: number }) => 2 * p.z * Math.min(p.wgY * 64, 32768) * 3072 * 768;
+    expect(Math.max(...pieces.map(flops))).toBeLessThanOrEqual(2e10);
+    expect(pieces.reduce((rows, p) => rows + p.wgY, 0)).toBe(512);
+    expect(planMatmulPieces({ M: 8, N: 8, K: 8, batch: 6 }, [1, 1, 6], 8, 2 * 8 * 8 * 8 * 4)).toEqual([
+      { wgY0: 0, wgY: 1, z0: 0, z: 4 },
+      { wgY0: 0, wgY: 1, z0: 4, z: 2 },
+    ]);
   });
 
   it('refuses a batched output stride below M·N (items would write the same elements; a stride of M·N or more is fine)', async () => {
