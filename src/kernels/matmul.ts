@@ -1,5 +1,8 @@
-// Typed wrapper of shaders/matmul.wgsl: a Matmul is built once per shape and records C (+)= op(A)·op(B) (+ bias).
-import source from '../../shaders/matmul.wgsl?raw';
+// Typed wrapper of shaders/matmul.wgsl and shaders/matmul_vec4.wgsl (each with shaders/matmul_common.wgsl appended):
+// a Matmul is built once per shape and records C (+)= op(A)·op(B) (+ bias).
+import common from '../../shaders/matmul_common.wgsl?raw';
+import scalarSource from '../../shaders/matmul.wgsl?raw';
+import vec4Source from '../../shaders/matmul_vec4.wgsl?raw';
 import type { GpuContext, KernelSpec } from '../gpu/context.ts';
 import { GpuKernelError } from '../gpu/errors.ts';
 import type { Tensor } from '../gpu/tensor.ts';
@@ -57,6 +60,9 @@ export function planMatmulPieces(shape: { M: number; N: number; K: number; batch
 }
 
 const BLOCK = 4;
+/** The two families' sources: each file with the shared part appended (its own line numbers stay those of its file). */
+const SCALAR_SOURCE = `${scalarSource}\n${common}`;
+const VEC4_SOURCE = `${vec4Source}\n${common}`;
 const DEFAULT_WORKGROUP: Record<MatmulVariant, [number, number]> = { registers: [8, 8], tiled: [16, 16] };
 const DEFAULT_TILE_K = 8;
 
@@ -153,7 +159,8 @@ export class Matmul {
     if (this.variant === 'tiled') constants.TILE_K = tileK;
     const kind = this.variant === 'registers' && options.vectorize !== false && canVectorize(this.shape) ? 'vec4' : this.variant;
     this.entryPoint = `matmul_${kind}${this.shape.bias ? '_bias' : ''}`;
-    this.spec = { family: 'matmul', source, entryPoint: this.entryPoint, constants };
+    // the vec4 variant is its own module: A and B bound as vec4 arrays there, as f32 arrays in the other
+    this.spec = kind === 'vec4' ? { family: 'matmul_vec4', source: VEC4_SOURCE, entryPoint: this.entryPoint, constants } : { family: 'matmul', source: SCALAR_SOURCE, entryPoint: this.entryPoint, constants };
     // Params: m, n, k, first workgroup row, stride_a, stride_b, stride_c, first batch item (u32 words); written once.
     const budget = options.maxDispatchFlops ?? dispatchFlopsBudget(ctx);
     this.pieces = planMatmulPieces(this.shape, this.workgroups, wgY, budget).map((piece, i) => {
