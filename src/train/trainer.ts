@@ -2,6 +2,7 @@
 import type { GpuContext } from '../gpu/context.ts';
 import type { AdamWState } from '../kernels/adamw.ts';
 import { FiniteMonitor, type HealthReport } from '../kernels/finite-check.ts';
+import { dispatchFlopsBudget } from '../kernels/dispatch-budget.ts';
 import { GradientScale } from '../kernels/grad-norm.ts';
 import { GpuEncoderPass } from '../model/gpu-encoder.ts';
 import { DROPOUT_STREAMS } from '../model/dropout-sites.ts';
@@ -108,6 +109,8 @@ export class SpladeTrainer {
   private readonly gradients: GradientScale;
   /** Sticky GPU flags: loss parts, every gradient and every updated parameter, checked at each step. */
   private readonly health: FiniteMonitor;
+  /** Submit each micro-batch's forward and backward apart (a GPU adapter, under a watchdog's per-submit time). */
+  private readonly staged: boolean;
   /** With FLOPS over the whole step: the running sums of the micro-batches' per-dimension means (null otherwise). */
   private readonly stepMeans: StepMeans | null;
   /** Names of the parameters whose moments the optimiser keeps, in its order (none for SGD). */
@@ -129,6 +132,7 @@ export class SpladeTrainer {
     this.optimizer = createOptimizer(ctx, recipe.optimizer, parameters, this.gradients.scale);
     // SGD keeps no moments: its checkpoints hold none
     this.parameterNames = recipe.optimizer.kind === 'sgd' ? [] : parameters.map((p) => p.name);
+    this.staged = Number.isFinite(dispatchFlopsBudget(ctx));
     const n = microBatches(recipe);
     this.stepMeans =
       recipe.flopsOver === 'step' && n > 1
@@ -190,9 +194,16 @@ export class SpladeTrainer {
     if (this.stepMeans) this.recordStepMeans(batches);
     for (const [i, micro] of batches.entries()) {
       this.setInputs(micro, i);
-      const encoder = this.ctx.encoder(n > 1 ? `training step ${this.t}, micro-batch ${i + 1} of ${n}` : `training step ${this.t}`);
+      const label = n > 1 ? `training step ${this.t}, micro-batch ${i + 1} of ${n}` : `training step ${this.t}`;
+      let encoder = this.ctx.encoder(label);
       if (i === 0) model.zeroGrads(encoder);
-      this.recordMicroBatch(encoder);
+      this.recordForward(encoder);
+      if (this.staged) {
+        // on a GPU under a watchdog, the forward and the backward are submitted apart
+        this.ctx.submit(encoder);
+        encoder = this.ctx.encoder(`${label}, backward`);
+      }
+      this.recordBackward(encoder);
       if (i === n - 1) {
         this.gradients.record(encoder, { maxNorm: recipe.maxGradNorm ?? 0, microBatches: n });
         this.optimizer.record(encoder, learningRate(recipe.schedule, this.t));
@@ -245,8 +256,8 @@ export class SpladeTrainer {
     };
   }
 
-  /** Forward, objective and backward of the uploaded micro-batch: its gradients are added to the model's. */
-  private recordMicroBatch(encoder: GPUCommandEncoder): void {
+  /** Forward and objective (losses, and the gradients down to the head's input) of the uploaded micro-batch. */
+  private recordForward(encoder: GPUCommandEncoder): void {
     const { model } = this;
     this.queries.forward(encoder);
     this.documents.forward(encoder);
@@ -261,6 +272,10 @@ export class SpladeTrainer {
       },
       this.stepMeans ?? undefined,
     );
+  }
+
+  /** The encoders' backward of the micro-batch: its gradients are added to the model's. */
+  private recordBackward(encoder: GPUCommandEncoder): void {
     this.queries.backward(encoder);
     this.documents.backward(encoder);
   }
