@@ -40,23 +40,46 @@ async function writeAtomically(path: string, bytes: Uint8Array | string): Promis
   await rename(temporary, path);
 }
 
+/** Errors that mean the folder cannot be written at all (not a full disk: that one is reported as such). */
+const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR']);
+
+/**
+ * A folder that cannot be written (a read-only home, a sandbox) does not stop training: the first such error turns
+ * the cache off for the process, with one line on stderr, and batches are tokenized afresh.
+ */
 export function createFolderBatchCache(root: string): BatchCacheStore {
   const label = `the batch cache ${root}`;
   const file = (fingerprint: string, { epoch, index }: DataPosition) => join(root, fingerprint, `${epoch}-${index}.batch`);
+  let off = false;
+  const writing = async (write: () => Promise<void>) => {
+    if (off) return;
+    try {
+      await write();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (!code || !UNWRITABLE.has(code)) throw error;
+      off = true;
+      process.stderr.write(`splade-lab: ${label} cannot be written (${code}); batches are tokenized afresh (SPLADE_LAB_BATCH_CACHE moves it)\n`);
+    }
+  };
   return {
     label,
     async get(fingerprint, position) {
       const path = file(fingerprint, position);
-      const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error)));
+      const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || UNWRITABLE.has(error.code ?? '') ? null : Promise.reject(error)));
       return bytes ? decode(new Uint8Array(bytes), path) : null;
     },
     async put(fingerprint, position, batch) {
-      await mkdir(join(root, fingerprint), { recursive: true });
-      await writeAtomically(file(fingerprint, position), encode(batch));
+      await writing(async () => {
+        await mkdir(join(root, fingerprint), { recursive: true });
+        await writeAtomically(file(fingerprint, position), encode(batch));
+      });
     },
     async describe(entry) {
-      await mkdir(join(root, entry.fingerprint), { recursive: true });
-      await writeAtomically(join(root, entry.fingerprint, 'entry.json'), JSON.stringify(entry, null, 2) + '\n');
+      await writing(async () => {
+        await mkdir(join(root, entry.fingerprint), { recursive: true });
+        await writeAtomically(join(root, entry.fingerprint, 'entry.json'), JSON.stringify(entry, null, 2) + '\n');
+      });
     },
     async list() {
       const names = await readdir(root).catch(() => [] as string[]);

@@ -3,7 +3,7 @@
 // names the file when a batch is missing; a full storage names the bytes still needed and keeps what was cached; the
 // folder store reads back what it wrote; a training run through the CLI fills the folder cache, and a rerun is
 // bit-identical with the batches read from it.
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -153,6 +153,13 @@ describe('the CLI and the batch cache', () => {
       await rm(cacheDir, { recursive: true });
       expect((await train('third', '--no-batch-cache')).code).toBe(0);
       await expect(readdir(cacheDir)).rejects.toThrow();
+      // a cache folder that cannot be made (here: under a file) turns the cache off, with one line; training goes on
+      await writeFile(join(root, 'a-file'), 'x');
+      process.env.SPLADE_LAB_BATCH_CACHE = join(root, 'a-file', 'batches');
+      const unwritable = await train('fourth');
+      expect(unwritable.code).toBe(0);
+      expect(unwritable.stderr).toMatch(/batch cache .* cannot be written \(ENOTDIR\); batches are tokenized afresh/);
+      expect((await weights('fourth')).equals(await weights('first'))).toBe(true);
     } finally {
       if (saved === undefined) delete process.env.SPLADE_LAB_BATCH_CACHE;
       else process.env.SPLADE_LAB_BATCH_CACHE = saved;

@@ -49,10 +49,10 @@ describe('the README set-up commands', () => {
     expect(pkg.scripts['demo-backbone']).toBeDefined();
   });
 
-  it('npm test installs first, then runs typecheck, lint and every suite', () => {
+  it('npm test installs first, then runs typecheck, lint and every suite (the kernels again in the portability mode)', () => {
     const steps = pkg.scripts.test.split('&&').map((step) => step.trim());
     expect(steps[0]).toBe('node scripts/setup.mjs test');
-    expect(steps.slice(1)).toEqual(['npm run typecheck', 'npm run lint', 'vitest run', 'npm run test:browser', 'npm run test:e2e']);
+    expect(steps.slice(1)).toEqual(['npm run typecheck', 'npm run lint', 'vitest run', 'npm run test:portable', 'npm run test:browser', 'npm run test:e2e']);
   });
 });
 
