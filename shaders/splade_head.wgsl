@@ -140,6 +140,86 @@ fn head_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_ind
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Forward, GPU-shaped: the same outputs (and the same vocabulary ids per invocation), but the workgroup stages slices
+// of W (its 4 * FWD_WG rows x FWD_TK columns) and of H (FWD_TT tokens x FWD_TK) in workgroup memory with loads that
+// follow memory order, and each invocation keeps a FWD_TT x 4 block of logits in registers, so a row of W is read
+// from storage once per FWD_TT tokens instead of once per 4, never with the stride of d between neighbours. Tokens
+// are still taken in order with a strict '>' (ties keep the lowest token), and tiles past the sequence's last real
+// token are skipped (right padding).
+
+const FWD_TT = 8u;  // tokens per tile
+const FWD_TK = 8u;  // columns of d per staged slice
+
+var<workgroup> w_tile: array<f32, 4u * FWD_WG * FWD_TK>;  // (4 * FWD_WG rows of W, FWD_TK)
+var<workgroup> h_tile: array<f32, FWD_TT * FWD_TK>;       // (FWD_TT tokens, FWD_TK)
+var<workgroup> t_end: u32;                                 // 1 + the sequence's last real token
+
+/** Element i of a vec4-typed row-major array: the shader reads W and H as vec4s; d is a multiple of 4. */
+fn weight_at(i: u32) -> f32 { return f_weight[i / 4u][i % 4u]; }
+fn hidden_at(i: u32) -> f32 { return f_hidden[i / 4u][i % 4u]; }
+
+@compute @workgroup_size(FWD_WG)
+fn head_forward_tiled(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let b = chunk.b0 + wid.y;
+  let D = dims.D;
+  let T = dims.T;
+  let vtile = chunk.v0 + wid.x * FWD_WG * 4u;
+  let vids = vec4u(vtile + lid, vtile + lid + FWD_WG, vtile + lid + 2u * FWD_WG, vtile + lid + 3u * FWD_WG);
+  let vlast = dims.V - 1u;
+  let bias = vec4f(f_bias[min(vids.x, vlast)], f_bias[min(vids.y, vlast)], f_bias[min(vids.z, vlast)], f_bias[min(vids.w, vlast)]);
+  if (lid == 0u) {
+    var end = 0u;
+    for (var t = 0u; t < T; t++) { if (f_mask[b * T + t] != 0u) { end = t + 1u; } }
+    t_end = end;
+  }
+  let live_end = workgroupUniformLoad(&t_end);
+
+  var best = vec4f(0.0);
+  var best_t = vec4u(NO_TOKEN);
+  for (var t0 = 0u; t0 < live_end; t0 += FWD_TT) {
+    var acc: array<vec4f, FWD_TT>;
+    for (var r = 0u; r < FWD_TT; r++) { acc[r] = vec4f(0.0); } // explicitly: each tile starts from zero
+    for (var k0 = 0u; k0 < D; k0 += FWD_TK) {
+      for (var i = lid; i < 4u * FWD_WG * FWD_TK; i += FWD_WG) {
+        let row = min(vtile + i / FWD_TK, vlast);
+        let k = k0 + i % FWD_TK; // past d (d a multiple of 4, not of FWD_TK): a zero column
+        w_tile[i] = select(0.0, weight_at(row * D + min(k, D - 1u)), k < D);
+      }
+      for (var i = lid; i < FWD_TT * FWD_TK; i += FWD_WG) {
+        let t = min(t0 + i / FWD_TK, T - 1u);
+        let k = k0 + i % FWD_TK;
+        h_tile[i] = select(0.0, hidden_at((b * T + t) * D + min(k, D - 1u)), k < D);
+      }
+      workgroupBarrier();
+      for (var kk = 0u; kk < FWD_TK; kk++) {
+        let w = vec4f(
+          w_tile[lid * FWD_TK + kk],
+          w_tile[(lid + FWD_WG) * FWD_TK + kk],
+          w_tile[(lid + 2u * FWD_WG) * FWD_TK + kk],
+          w_tile[(lid + 3u * FWD_WG) * FWD_TK + kk],
+        );
+        for (var r = 0u; r < FWD_TT; r++) { acc[r] += h_tile[r * FWD_TK + kk] * w; }
+      }
+      workgroupBarrier();
+    }
+    for (var r = 0u; r < FWD_TT; r++) {
+      let t = t0 + r;
+      let live = t < T && f_mask[b * T + min(t, T - 1u)] != 0u;
+      let l = acc[r] + bias;
+      let up = vec4<bool>(live) & (l > best);
+      best = select(best, l, up);
+      best_t = select(best_t, vec4u(t), up);
+    }
+  }
+  for (var j = 0u; j < 4u; j++) {
+    if (vids[j] < dims.V) {
+      f_pooled[b * dims.V + vids[j]] = log1p_pos(best[j]);
+      f_argmax[b * dims.V + vids[j]] = best_t[j];
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Backward, step 1: bucket each sequence's vocabulary ids by argmax token with a stable counting sort, one workgroup
 // per sequence and no atomics. Invocation i owns the contiguous slice i of V and its own row of per-token counters
 // (cursor[b, i, :]); a bucket then lists slice 0's ids, then slice 1's, ...: ascending v, the same on every run.

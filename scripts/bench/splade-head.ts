@@ -100,6 +100,11 @@ async function benchOne(ctx: GpuContext, dims: SpladeHeadDims, reps: number, war
   const fusedBytes = inputBytes + bytes(pooled, argmax) + head.scratchBytes;
   const backwardBytes = fusedBytes + bytes(dpooled, dhidden, dweight, dbias);
   const fwdMs = await timeRecorded(ctx, reps, warmUp, (enc) => head.forward(enc, { hidden, weight, bias, mask, pooled, argmax }));
+  // the other forward variant on the same inputs (registers on CPUs, tiled on GPUs by default), as a ratio
+  const otherVariant = head.variant === 'tiled' ? 'registers' : 'tiled';
+  const otherScope = ctx.owned(() => new SpladeHead(ctx, dims, { forwardVariant: otherVariant }));
+  const otherMs = await timeRecorded(ctx, reps, true, (enc) => otherScope.value.forward(enc, { hidden, weight, bias, mask, pooled, argmax }));
+  otherScope.destroy();
   const bwdMs = await timeRecorded(ctx, reps, warmUp, (enc) =>
     head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dhidden, dweight, dbias }),
   );
@@ -126,11 +131,17 @@ async function benchOne(ctx: GpuContext, dims: SpladeHeadDims, reps: number, war
   const bwdFlops = 4 * B * V * d; // dweight and dhidden: one multiply-add per (b, v, k) each, at most
   return [
     {
-      name: `splade head fused forward ${tag}`,
+      name: `splade head fused forward ${tag} (${head.variant})`,
       ms: fwdMs,
       gflops: fwdFlops / fwdMs / 1e6,
       peakBytes: fusedBytes,
       extra: { pathBytes: fusedBytes - inputBytes, naiveOverFusedTime: naiveMs / fwdMs, naiveOverFusedBytes: naiveBytes / fusedBytes },
+    },
+    {
+      name: `splade head fused forward ${tag} (${otherVariant})`,
+      ms: otherMs,
+      gflops: fwdFlops / otherMs / 1e6,
+      extra: { overDefaultVariantTime: otherMs / fwdMs },
     },
     {
       name: `splade head naive forward ${tag}`,

@@ -31,9 +31,21 @@ export interface SpladeHeadTuning {
    * of sequences and vocabulary ids, each its own dispatch, so that none runs long enough to trip a GPU watchdog.
    */
   maxDispatchFlops: number;
+  /**
+   * registers: each invocation streams its own rows of W from storage (fast on CPU devices); tiled: the workgroup
+   * stages slices of W and H in workgroup memory with coalesced loads (GPUs). Default: defaultHeadVariant(ctx).
+   */
+  forwardVariant: SpladeHeadVariant;
 }
 
-const DEFAULT_TUNING: Omit<SpladeHeadTuning, 'maxDispatchFlops'> = { forwardWorkgroup: 64, sortWorkgroup: 64, backwardWorkgroup: 64 };
+export type SpladeHeadVariant = 'registers' | 'tiled';
+
+/** Registers on CPU adapters, tiled on GPUs (where the registers variant's strided loads do not coalesce). */
+export function defaultHeadVariant(ctx: GpuContext): SpladeHeadVariant {
+  return ctx.adapter.isFallbackAdapter || ctx.adapter.architecture === 'swiftshader' ? 'registers' : 'tiled';
+}
+
+const DEFAULT_TUNING: Omit<SpladeHeadTuning, 'maxDispatchFlops' | 'forwardVariant'> = { forwardWorkgroup: 64, sortWorkgroup: 64, backwardWorkgroup: 64 };
 
 /** One forward dispatch: its sequences [b0, b0 + b) and vocabulary ids [v0, v0 + v), and its uniform. */
 interface ForwardChunk {
@@ -94,7 +106,14 @@ export class SpladeHead {
       if (!Number.isInteger(n) || n < 1) throw new Error(`${FAMILY}: ${name} must be a positive integer, got ${n}`);
     }
     if (d % 4 !== 0) throw new Error(`${FAMILY}: hidden size d = ${d} must be a multiple of 4 (vec4 loads)`);
-    this.tuning = { ...DEFAULT_TUNING, maxDispatchFlops: dispatchFlopsBudget(ctx), ...tuning };
+    this.tuning = { ...DEFAULT_TUNING, maxDispatchFlops: dispatchFlopsBudget(ctx), forwardVariant: defaultHeadVariant(ctx), ...tuning };
+    if (this.tuning.forwardVariant === 'tiled') {
+      // w_tile (4·FWD_WG rows x 8), h_tile (8 x 8) and one word: shaders/splade_head.wgsl's head_forward_tiled
+      const bytes = 4 * (4 * this.tuning.forwardWorkgroup * 8 + 64 + 1);
+      if (bytes > ctx.limits.maxComputeWorkgroupStorageSize) {
+        throw new Error(`${FAMILY}: the tiled forward with ${this.tuning.forwardWorkgroup} invocations needs ${bytes} bytes of workgroup memory, over maxComputeWorkgroupStorageSize ${ctx.limits.maxComputeWorkgroupStorageSize}`);
+      }
+    }
     const maxGroups = ctx.limits.maxComputeWorkgroupsPerDimension;
     const hiddenGroups = Math.ceil((T * d) / 4 / this.tuning.backwardWorkgroup);
     if (B > maxGroups || hiddenGroups > maxGroups) {
@@ -119,6 +138,11 @@ export class SpladeHead {
     this.scratchBytes =
       this.dimsBuffer.size + this.offsets.byteLength + this.order.byteLength + this.cursor.byteLength + this.unused.byteLength +
       this.chunks.reduce((sum, c) => sum + c.uniform.size, 0);
+  }
+
+  /** The forward's variant (registers or tiled). */
+  get variant(): SpladeHeadVariant {
+    return this.tuning.forwardVariant;
   }
 
   /** FLOPs of the largest forward dispatch (the bench reports it against the whole forward's). */
@@ -173,7 +197,7 @@ export class SpladeHead {
     this.expect('pooled', args.pooled, [B, V]);
     this.expect('argmax', args.argmax, [B, V], ['u32']);
     const wg = this.tuning.forwardWorkgroup;
-    const spec = this.spec('head_forward', { FWD_WG: wg });
+    const spec = this.spec(this.tuning.forwardVariant === 'tiled' ? 'head_forward_tiled' : 'head_forward', { FWD_WG: wg });
     for (const c of this.chunks) {
       this.ctx.dispatch(
         encoder,

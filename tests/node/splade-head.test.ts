@@ -92,10 +92,15 @@ const CASES: Case[] = [
   { dims: { B: 70, T: 7, d: 16, V: 1000 }, lengths: Array.from({ length: 70 }, (_, b) => b % 8) },
   // V over 65535, one invocation per workgroup: the weight gradient's 70001 workgroups fold into a 2-D grid
   { dims: { B: 1, T: 3, d: 4, V: 70_001 }, lengths: [3], tuning: { backwardWorkgroup: 1 } },
+  // the GPU-shaped forward (workgroup tiles of W and H): odd shapes, d not a multiple of its slice, padding tiles skipped
+  { dims: { B: 1, T: 1, d: 16, V: 1000 }, lengths: [1], tuning: { forwardVariant: 'tiled' } },
+  { dims: { B: 3, T: 9, d: 12, V: 600 }, lengths: [9, 4, 0], tuning: { forwardVariant: 'tiled' } },
+  { dims: { B: 5, T: 257, d: 16, V: 523 }, lengths: T257, tuning: { forwardVariant: 'tiled' } },
+  { dims: { B: 4, T: 17, d: 4, V: 70_001 }, lengths: [17, 8, 1, 16], tuning: { forwardVariant: 'tiled', forwardWorkgroup: 32 } },
 ];
 
 describe('splade head on the GPU vs the float64 reference', () => {
-  it.each(CASES)('forward and accumulating backward, B=$dims.B T=$dims.T d=$dims.d V=$dims.V', async ({ dims, lengths, tuning }) => {
+  it.each(CASES)('forward and accumulating backward, B=$dims.B T=$dims.T d=$dims.d V=$dims.V $tuning', async ({ dims, lengths, tuning }) => {
     const { B, T, d, V } = dims;
     const x = dyadicInputs(dims, lengths, B * 1000 + T);
     const ref = spladeHeadForward(x, dims);
