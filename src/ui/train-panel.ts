@@ -418,6 +418,7 @@ export class TrainPanel extends LitElement {
     this._dataError = '';
     try {
       this._data = await this.client.useCachedBatches(event.detail.fingerprint);
+      this.dispatchEvent(new CustomEvent('triplets-change', { detail: { summary: this._data }, bubbles: true, composed: true }));
     } catch (error) {
       this._dataError = toPageFailure(error).message;
     }
