@@ -148,7 +148,7 @@ export class SpladeHead {
   /** FLOPs of the largest forward dispatch (the bench reports it against the whole forward's). */
   get largestDispatchFlops(): number {
     const { T, d } = this.dims;
-    return Math.max(...this.chunks.map((c) => 2 * c.b * T * c.v * d));
+    return this.chunks.reduce((most, c) => Math.max(most, 2 * c.b * T * c.v * d), 0);
   }
 
   /** Forward dispatches per call. */

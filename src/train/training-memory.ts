@@ -44,6 +44,8 @@ function trainerSizes(ctx: GpuContext, model: GpuModel, recipe: TrainingRecipe, 
 }
 
 const sum = (sizes: number[]) => sizes.reduce((a, b) => a + b, 0);
+/** The largest size (a reduce: a split kernel can own more buffers than a spread's arguments may hold). */
+const largest = (sizes: number[]) => sizes.reduce((a, b) => Math.max(a, b), 0);
 
 /**
  * Lists the run's buffers on the uploaded model and refuses, before anything of the run is allocated, a batch with a
@@ -60,7 +62,7 @@ export function checkTrainingFits(ctx: GpuContext, model: GpuModel, recipe: Trai
     trainerBytes,
     totalBytes: heldBytes + trainerBytes,
     perTripletBytes: B > 1 ? (trainerBytes - sum(trainerSizes(ctx, model, recipe, 1) ?? [])) / (B - 1) : NaN,
-    largestBufferBytes: sizes ? Math.max(...sizes) : NaN,
+    largestBufferBytes: sizes ? largest(sizes) : NaN,
   };
   if (sizes && (budgetBytes === undefined || memory.totalBytes <= budgetBytes)) return memory;
   const fitsAt = (b: number) => {
@@ -85,7 +87,7 @@ export async function buildTrainer(ctx: GpuContext, build: () => SpladeTrainer, 
     if (!(error instanceof GpuOutOfMemoryError)) throw error;
     const available = error.bytesHeld;
     const sizes = trainerSizes(ctx, model, recipe, recipe.batchSize) ?? [];
-    const memory = { heldBytes: held, trainerBytes: sum(sizes), totalBytes: held + sum(sizes), perTripletBytes: NaN, largestBufferBytes: Math.max(0, ...sizes) };
+    const memory = { heldBytes: held, trainerBytes: sum(sizes), totalBytes: held + sum(sizes), perTripletBytes: NaN, largestBufferBytes: largest(sizes) };
     throw tooLarge(
       `The GPU ran out of memory for a batch of ${recipe.batchSize} (about ${formatBytes(memory.totalBytes)} needed; it failed at ${formatBytes(available)} held).`,
       memory,
