@@ -69,7 +69,7 @@ const COLLAPSE_ADVICE =
   'or a smaller k if the head was shrunk a lot (a head divided too much starts near zero and cannot recover); ' +
   'a longer FLOPS ramp also helps.';
 
-/** Tokens that are special to the tokenizer, or reserved placeholder pieces of a vocabulary (BERT's numbered ones, bracketed or angled). */
+/** Tokens that are special to the tokenizer, or the numbered reserved pieces of a vocabulary that stand for no word (BERT's, bracketed or angled). */
 export function isSpecialTerm(term: string, specialTerms: ReadonlySet<string>): boolean {
   return specialTerms.has(term) || /^[[<]unused\d+[\]>]$/.test(term);
 }

@@ -11,6 +11,8 @@ export class FlopsLoss {
   private readonly params: GPUBuffer;
   private readonly addUniform: GPUBuffer;
   private readonly loadUniform: GPUBuffer;
+  /** The count loadUniform was last written with (0: never). */
+  private loadCount = 0;
   /** (V) per-dimension mean |x|, kept from forward for backward. */
   readonly means: Tensor<'f32'>;
 
@@ -35,7 +37,11 @@ export class FlopsLoss {
    */
   loadMeans(encoder: GPUCommandEncoder, sums: Tensor, count: number): void {
     expectTensor('flops_loss', 'sums', sums, [this.V]);
-    this.ctx.writeUniform(this.loadUniform, [this.V, 0, f32Bits(1 / count), 0]);
+    if (count !== this.loadCount) {
+      // a trainer passes the same count every step: the uniform is written once, not per micro-batch
+      this.ctx.writeUniform(this.loadUniform, [this.V, 0, f32Bits(1 / count), 0]);
+      this.loadCount = count;
+    }
     this.carry(encoder, this.loadUniform, sums, this.means);
   }
 

@@ -135,7 +135,7 @@ describe('the batch cache', () => {
 });
 
 describe('the CLI and the batch cache', () => {
-  it('a run fills the cache folder; the same run again reads it and ends bit-identical; --no-batch-cache writes nothing', async () => {
+  it('a run fills the cache folder; the same run again ends bit-identical and writes no batch; --no-batch-cache writes nothing', async () => {
     const model = join(root, 'tiny');
     await writeTinySpladeModel(model);
     const cacheDir = join(root, 'cli-cache');
@@ -147,7 +147,10 @@ describe('the CLI and the batch cache', () => {
       expect((await train('first')).code).toBe(0);
       const [fingerprint] = await readdir(cacheDir);
       expect((await readdir(join(cacheDir, fingerprint))).filter((f) => f.endsWith('.batch'))).toHaveLength(6);
+      const files = async () => (await readdir(join(cacheDir, fingerprint))).filter((f) => f.endsWith('.batch')).sort();
+      const before = await files();
       expect((await train('second')).code).toBe(0);
+      expect(await files()).toEqual(before); // every batch of the rerun was there already
       const weights = async (out: string) => readFile(join(root, out, 'model', 'model.safetensors'));
       expect((await weights('second')).equals(await weights('first'))).toBe(true);
       await rm(cacheDir, { recursive: true });
