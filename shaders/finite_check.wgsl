@@ -17,7 +17,9 @@ struct Step {
   index: u32,        // the training step being checked
 }
 
-// WORKGROUP (shaders/prelude.wgsl): invocations per workgroup, one element each.
+// WORKGROUP (shaders/prelude.wgsl): invocations per workgroup. Each invocation walks the tensor with a stride of the
+// whole grid (so neighbouring invocations read neighbouring words) and raises its flag at most once: no workgroup
+// reduction and no barrier, and atomics only where a value is bad.
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<uniform> step: Step;
@@ -33,16 +35,14 @@ fn raise(bit: u32) {
 fn finite_check(
   @builtin(global_invocation_id) id: vec3u,
   @builtin(num_workgroups) groups: vec3u,
-  @builtin(local_invocation_index) lane: u32,
 ) {
-  let i = global_index(id, groups);
+  let stride = groups.x * groups.y * WORKGROUP;
   var bad = false;
-  if (i < params.n) { bad = is_non_finite_bits(values[i]); }
-  if (params.per_element == 1u) {
-    if (bad) { raise(params.bit + i); }
-    return;
+  for (var i = global_index(id, groups); i < params.n; i += stride) {
+    if (is_non_finite_bits(values[i])) {
+      if (params.per_element == 1u) { raise(params.bit + i); }
+      bad = true;
+    }
   }
-  // one atomic per workgroup at most, however many of its elements are bad
-  let count = workgroup_sum_u32(lane, select(0u, 1u, bad));
-  if (lane == 0u && count > 0u) { raise(params.bit); }
+  if (bad && params.per_element == 0u) { raise(params.bit); }
 }

@@ -5,6 +5,8 @@ import { grid1d, type GpuContext, type KernelSpec } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 
 const WORKGROUP = 256;
+/** Elements each invocation checks (at most): few invocations, since one check is a plain read of every word. */
+const ELEMENTS_PER_INVOCATION = 64;
 const SPEC: KernelSpec = { family: 'finite_check', source, entryPoint: 'finite_check', constants: { WORKGROUP } };
 /** Flag word 0 before any non-finite value was seen. */
 export const NO_STEP = 0xffffffff;
@@ -74,7 +76,7 @@ export class FiniteMonitor {
     const limit = this.ctx.limits.maxComputeWorkgroupsPerDimension;
     for (const check of this.checks) {
       const bindings = [check.uniform, this.stepUniform, check.tensor, this.flags];
-      this.ctx.dispatch(encoder, SPEC, bindings, grid1d(check.n, WORKGROUP, limit), `${check.tensor}`);
+      this.ctx.dispatch(encoder, SPEC, bindings, grid1d(Math.ceil(check.n / ELEMENTS_PER_INVOCATION), WORKGROUP, limit), `${check.tensor}`);
     }
   }
 

@@ -24,11 +24,13 @@ interface Injection {
   bits: number;
 }
 
-// Gradient sizes 1, 7, 257 and 70001 (274 workgroups); the loss parts are three named scalars.
+// Gradient sizes 1, 7, 257 and 70001 (5 workgroups of 256 invocations, each walking up to 64 elements with the grid's
+// stride); the loss parts are three named scalars.
 const SIZES: Record<string, number> = { dweight: 70001, dbias: 257, dnorm: 7, dscale: 1 };
 const CASES: [string, Injection[]][] = [
   ['finite data (extremes, -0, subnormals) sets no flag', []],
   ['a quiet NaN in the largest gradient', [{ tensor: 'dweight', at: 40000, bits: 0x7fc00000 }]],
+  ['a NaN at the last element of the largest gradient (the last step of an invocation\'s walk)', [{ tensor: 'dweight', at: 70000, bits: 0x7fc00001 }]],
   ['+Inf at the last element of a gradient and a negative NaN in the loss of queries', [
     { tensor: 'dbias', at: 256, bits: 0x7f800000 },
     { tensor: 'losses', at: 1, bits: 0xffc00001 },
