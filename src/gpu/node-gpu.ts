@@ -8,8 +8,8 @@ const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
 
 let gpu: GPU | undefined;
 
-/** The Node GPU entry point, created once per process. */
-function nodeGpu(): GPU {
+/** The Node GPU entry point (Dawn, on SwiftShader unless SPLADE_LAB_GPU=system), created once per process. */
+export function nodeGpu(): GPU {
   if (gpu) return gpu;
   if (!process.env.VK_ICD_FILENAMES && !process.env.VK_DRIVER_FILES && process.env.SPLADE_LAB_GPU !== 'system') {
     if (existsSync(SWIFTSHADER_ICD)) process.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;

@@ -14,6 +14,8 @@ export interface HeadOnlyRecipe {
   lambdaQueries: number;
   lambdaDocuments: number;
   tau: number;
+  /** Fraction of the steps over which the FLOPS weights ramp up (absent: a third, as the full trainer; 0: none). */
+  flopsRampRatio?: number;
 }
 
 export interface StepLosses {
@@ -64,8 +66,8 @@ export class HeadOnlyTrainer {
   async step(readLosses: boolean): Promise<StepLosses | undefined> {
     const { recipe } = this;
     const total = recipe.schedule.totalSteps;
-    const lambdaQ = flopsWeight(recipe.lambdaQueries, this.t, total);
-    const lambdaD = flopsWeight(recipe.lambdaDocuments, this.t, total);
+    const lambdaQ = flopsWeight(recipe.lambdaQueries, this.t, total, recipe.flopsRampRatio);
+    const lambdaD = flopsWeight(recipe.lambdaDocuments, this.t, total, recipe.flopsRampRatio);
     this.objective.setLambdas(lambdaQ, lambdaD);
     const lr = learningRate(recipe.schedule, this.t);
     const encoder = this.ctx.encoder(`head-only step ${this.t}`);

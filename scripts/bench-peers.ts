@@ -1,0 +1,179 @@
+// `npm run bench:peers -- [--out peers.json] [--systems ...] [--settings ...] [--reps 3] [--torch-threads n]`: one
+// SPLADE training step in splade-lab and in each peer (TensorFlow.js-WebGPU, jax-js, PyTorch on the CPU), each in
+// its own process, on the same adapter and from the same weights and batch; a table and JSON.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { RESULT_PREFIX, type PeerSystemName } from './peers/peer-system.ts';
+import { makePeerProblem, PEER_SETTINGS, type PeerSetting } from './peers/problem.ts';
+import { writeProblemFolder } from './peers/pytorch-problem.ts';
+
+const SYSTEMS: readonly PeerSystemName[] = ['splade-lab', 'tfjs-webgpu', 'jax-js', 'pytorch-cpu'];
+/** Largest relative difference of a peer's step-1 loss from splade-lab's that still counts as the same work (fp32). */
+const LOSS_TOLERANCE = 1e-4;
+
+interface PeerRow {
+  system: PeerSystemName;
+  setting: PeerSetting;
+  medianMs: number;
+  gpuBytes: number | null;
+  step1Loss: number;
+  adapter: string;
+  timedSteps: number;
+  /** medianMs / splade-lab's medianMs in the same setting: how many times slower than splade-lab. */
+  timeOverSpladeLab?: number;
+  /** gpuBytes / splade-lab's gpuBytes. */
+  bytesOverSpladeLab?: number;
+  /** |step1Loss - splade-lab's| / |splade-lab's| <= LOSS_TOLERANCE. */
+  sameStep1Loss?: boolean;
+}
+
+interface Skipped {
+  system: PeerSystemName;
+  setting: PeerSetting;
+  why: string;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      out: { type: 'string' },
+      systems: { type: 'string', default: SYSTEMS.join(',') },
+      settings: { type: 'string', default: PEER_SETTINGS.join(',') },
+      reps: { type: 'string', default: '3' },
+      'torch-threads': { type: 'string', default: String(availableParallelism()) },
+      python: { type: 'string' },
+      'timeout-s': { type: 'string', default: '1800' },
+    },
+    strict: true,
+  });
+  const systems = listOption(values.systems, SYSTEMS, 'system');
+  const settings = listOption(values.settings, PEER_SETTINGS, 'setting');
+  const reps = positiveInteger(values.reps, '--reps');
+  const threads = positiveInteger(values['torch-threads'], '--torch-threads');
+  const timeoutMs = positiveInteger(values['timeout-s'], '--timeout-s') * 1000;
+  const python = systems.includes('pytorch-cpu') ? findTorchPython(values.python) : { why: 'not asked for' };
+  const rows: PeerRow[] = [];
+  const skipped: Skipped[] = [];
+  for (const setting of settings) {
+    for (const system of systems) {
+      console.error(`${setting}: ${system} ...`);
+      const outcome = await runSystem(system, setting, reps, { python, threads, timeoutMs });
+      if ('why' in outcome) skipped.push({ system, setting, why: outcome.why });
+      else rows.push(outcome);
+    }
+  }
+  compareWithSpladeLab(rows);
+  printTable(rows, skipped);
+  const adapter = rows.find((r) => r.system === 'splade-lab')?.adapter ?? 'unknown';
+  if (values.out) {
+    const report = { adapter, date: new Date().toISOString(), lossTolerance: LOSS_TOLERANCE, shapes: Object.fromEntries(settings.map((s) => [s, makePeerProblem(s).dims])), rows, skipped };
+    writeFileSync(values.out, JSON.stringify(report, null, 2) + '\n');
+    console.log(`wrote ${values.out}`);
+  }
+  const mismatched = rows.filter((r) => r.sameStep1Loss === false);
+  if (mismatched.length) {
+    console.error(`step-1 loss differs from splade-lab's beyond ${LOSS_TOLERANCE} (relative): ${mismatched.map((r) => `${r.system} ${r.setting}`).join(', ')}`);
+    process.exitCode = 1;
+  }
+}
+
+function listOption<T extends string>(text: string, known: readonly T[], what: string): T[] {
+  const asked = text.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const name of asked) if (!known.includes(name as T)) throw new Error(`unknown ${what} "${name}" (${known.join(', ')})`);
+  return asked as T[];
+}
+
+function positiveInteger(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} takes a positive integer, got "${text}"`);
+  return n;
+}
+
+/** The first python that imports torch: --python, else python3 on the PATH, else Debian's /usr/bin/python3. */
+function findTorchPython(asked: string | undefined): { command: string } | { why: string } {
+  const candidates = asked ? [asked] : ['python3', '/usr/bin/python3'];
+  for (const command of candidates) {
+    const probe = spawnSync(command, ['-c', 'import torch'], { encoding: 'utf8' });
+    if (probe.status === 0) return { command };
+  }
+  return { why: `no python with torch (tried ${candidates.join(', ')}; Debian: apt-get install python3-torch)` };
+}
+
+interface RunOptions {
+  python: { command: string } | { why: string };
+  threads: number;
+  timeoutMs: number;
+}
+
+async function runSystem(system: PeerSystemName, setting: PeerSetting, reps: number, options: RunOptions): Promise<PeerRow | { why: string }> {
+  if (system !== 'pytorch-cpu') {
+    const script = join(import.meta.dirname, 'peers', 'run-system.ts');
+    return runChild(process.execPath, ['--import', './bin/register-hooks.mjs', script, system, setting, String(reps)], options.timeoutMs);
+  }
+  if ('why' in options.python) return { why: options.python.why };
+  const folder = mkdtempSync(join(tmpdir(), 'splade-peers-'));
+  try {
+    writeProblemFolder(makePeerProblem(setting), folder);
+    const script = join(import.meta.dirname, 'peers', 'pytorch_step.py');
+    return await runChild(options.python.command, [script, folder, String(reps), String(options.threads)], options.timeoutMs);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** Runs one system's process; its result line, or why there is none (its last lines of stderr). */
+function runChild(command: string, args: string[], timeoutMs: number): Promise<PeerRow | { why: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', (error) => resolve({ why: `could not start ${command}: ${error.message}` }));
+    child.on('close', (code, signal) => {
+      const line = stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
+      if (code === 0 && line) return resolve(JSON.parse(line.slice(RESULT_PREFIX.length)) as PeerRow);
+      const tail = stderr.trim().split('\n').slice(-3).join(' | ');
+      resolve({ why: signal ? `stopped by ${signal} (over ${timeoutMs / 1000} s?)` : `exit ${code}: ${tail || 'no result line'}` });
+    });
+  });
+}
+
+function compareWithSpladeLab(rows: PeerRow[]): void {
+  for (const row of rows) {
+    const ours = rows.find((r) => r.system === 'splade-lab' && r.setting === row.setting);
+    if (!ours || row === ours) continue;
+    row.timeOverSpladeLab = row.medianMs / ours.medianMs;
+    if (row.gpuBytes !== null && ours.gpuBytes) row.bytesOverSpladeLab = row.gpuBytes / ours.gpuBytes;
+    row.sameStep1Loss = Math.abs(row.step1Loss - ours.step1Loss) <= LOSS_TOLERANCE * Math.abs(ours.step1Loss);
+  }
+}
+
+function printTable(rows: PeerRow[], skipped: Skipped[]): void {
+  const header = ['setting', 'system', 'median ms', 'x splade-lab', 'GPU MB', 'x bytes', 'step-1 loss', 'same', 'on'];
+  const body = rows.map((r) => [
+    r.setting,
+    r.system,
+    r.medianMs.toFixed(1),
+    r.timeOverSpladeLab?.toFixed(2) ?? '',
+    r.gpuBytes === null ? '' : (r.gpuBytes / 2 ** 20).toFixed(1),
+    r.bytesOverSpladeLab?.toFixed(1) ?? '',
+    r.step1Loss.toPrecision(8),
+    r.sameStep1Loss === undefined ? '' : r.sameStep1Loss ? 'yes' : 'NO',
+    r.adapter,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i < 2 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(line(header));
+  for (const row of body) console.log(line(row));
+  for (const s of skipped) console.log(`skipped ${s.system} (${s.setting}): ${s.why}`);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,73 @@
+// The TensorFlow.js peer (WebGPU backend on the same Dawn adapter): the shared step through tfjs ops and autodiff.
+import { createRequire } from 'node:module';
+import type * as Tf from '@tensorflow/tfjs';
+import type { ArrayOps } from './array-ops.ts';
+import { installNavigatorGpu } from './navigator-gpu.ts';
+import type { PeerStepper } from './peer-system.ts';
+import { peerLearningRate, type PeerProblem } from './problem.ts';
+import { adamwScalars, adamwUpdate, spladeLoss, stepInputs } from './splade-step.ts';
+
+type T = Tf.Tensor;
+
+export async function tfjsPeer(problem: PeerProblem): Promise<PeerStepper> {
+  installNavigatorGpu();
+  // the CommonJS bundles: tfjs-core's ES modules import without file extensions, which Node's loader refuses
+  const require = createRequire(import.meta.url);
+  const tf = require('@tensorflow/tfjs') as typeof Tf;
+  require('@tensorflow/tfjs-backend-webgpu');
+  if (!(await tf.setBackend('webgpu'))) throw new Error('TensorFlow.js could not start its WebGPU backend');
+  await tf.ready();
+  const ops = tfjsOps(tf);
+  const upload = (arrays: Record<string, { shape: number[]; data: Float32Array | Int32Array }>) =>
+    Object.fromEntries(Object.entries(arrays).map(([name, a]) => [name, ops.constant(a)]));
+  const inputs = upload(stepInputs(problem));
+  let params = upload(problem.trainable);
+  let m = Object.fromEntries(Object.entries(params).map(([name, p]) => [name, tf.zerosLike(p)]));
+  let v = Object.fromEntries(Object.entries(params).map(([name, p]) => [name, tf.zerosLike(p)]));
+  const names = Object.keys(params);
+  return {
+    adapter: 'TensorFlow.js 4.22 webgpu backend',
+    async step(t) {
+      const result = tf.tidy(() => {
+        const loss = (...list: T[]) => spladeLoss(ops, problem, Object.fromEntries(names.map((n, i) => [n, list[i]])), inputs) as Tf.Scalar;
+        const { value, grads } = tf.valueAndGrads(loss)(names.map((n) => params[n]));
+        const scalars = adamwScalars(problem.hyper, peerLearningRate(problem.hyper, t), t + 1);
+        const next = adamwUpdate(ops, problem.hyper, scalars, { params, m, v }, Object.fromEntries(names.map((n, i) => [n, grads[i]])));
+        return { value, ...next };
+      });
+      tf.dispose([params, m, v]);
+      ({ params, m, v } = result);
+      const loss = (await result.value.data())[0];
+      result.value.dispose();
+      return loss;
+    },
+    gpuBytes: () => (tf.memory() as { numBytesAllocatedInGPU?: number }).numBytesAllocatedInGPU ?? null,
+    dispose: () => tf.disposeVariables(),
+  };
+}
+
+function tfjsOps(tf: typeof Tf): ArrayOps<T> {
+  return {
+    ref: (a) => a,
+    drop: () => {},
+    constant: ({ shape, data }) => tf.tensor(data, shape, data instanceof Int32Array ? 'int32' : 'float32'),
+    matmul: (a, b) => tf.matMul(a, b),
+    transpose: (a, axes) => tf.transpose(a, axes),
+    reshape: (a, shape) => tf.reshape(a, shape),
+    add: (a, b) => tf.add(a, b),
+    sub: (a, b) => tf.sub(a, b),
+    mul: (a, b) => tf.mul(a, b),
+    div: (a, b) => tf.div(a, b),
+    relu: (a) => tf.relu(a),
+    log1p: (a) => tf.log1p(a),
+    erf: (a) => tf.erf(a),
+    sqrt: (a) => tf.sqrt(a),
+    square: (a) => tf.square(a),
+    max: (a, axis) => tf.max(a, axis),
+    mean: (a, axis, keep = false) => tf.mean(a, axis, keep),
+    sum: (a) => tf.sum(a),
+    softmax: (a) => tf.softmax(a),
+    logSoftmax: (a) => tf.logSoftmax(a),
+    gather: (table, ids) => tf.gather(table, ids),
+  };
+}
