@@ -1,14 +1,19 @@
-// `npm run bench:peers -- [--out peers.json] [--systems ...] [--settings ...] [--reps 3] [--torch-threads n]`: one
-// SPLADE training step in splade-lab and in each peer (TensorFlow.js-WebGPU, jax-js, PyTorch on the CPU), each in
-// its own process, on the same adapter and from the same weights and batch; a table and JSON.
+// `npm run bench:peers -- [--out peers.json] [--systems ...] [--settings ...] [--reps 3] [--size bench|small] [--gpu
+// [--peak-tflops n]] [--skip-inference]`: one SPLADE training step in splade-lab and in each peer (TensorFlow.js-WebGPU,
+// jax-js, PyTorch on the CPU), each in its own process, on the same adapter and from the same weights and batch; a
+// table and JSON. --gpu first measures splade-lab's kernels and a BERT-base step on a real GPU (peers/gpu-mode.ts);
+// then encoding throughput against onnxruntime-web (peers/inference.ts) unless --skip-inference.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RESULT_PREFIX, type PeerSystemName } from './peers/peer-system.ts';
-import { makePeerProblem, PEER_SETTINGS, type PeerSetting } from './peers/problem.ts';
+import { makePeerProblem, PEER_SETTINGS, PEER_SIZES, type PeerSetting, type PeerSize } from './peers/problem.ts';
 import { writeProblemFolder } from './peers/pytorch-problem.ts';
+import { runGpuMode } from './peers/gpu-mode.ts';
+import { runInferencePeers, type InferenceReport } from './peers/inference.ts';
+import { printTable } from './bench/print-table.ts';
 
 const SYSTEMS: readonly PeerSystemName[] = ['splade-lab', 'tfjs-webgpu', 'jax-js', 'pytorch-cpu'];
 /** Largest relative difference of a peer's step-1 loss from splade-lab's that still counts as the same work (fp32). */
@@ -44,33 +49,44 @@ async function main(): Promise<void> {
       systems: { type: 'string', default: SYSTEMS.join(',') },
       settings: { type: 'string', default: PEER_SETTINGS.join(',') },
       reps: { type: 'string', default: '3' },
+      size: { type: 'string', default: 'bench' },
       'torch-threads': { type: 'string', default: String(availableParallelism()) },
       python: { type: 'string' },
       'timeout-s': { type: 'string', default: '1800' },
+      gpu: { type: 'boolean', default: false },
+      'skip-inference': { type: 'boolean', default: false },
+      'peak-tflops': { type: 'string' },
     },
     strict: true,
   });
   const systems = listOption(values.systems, SYSTEMS, 'system');
   const settings = listOption(values.settings, PEER_SETTINGS, 'setting');
   const reps = positiveInteger(values.reps, '--reps');
+  const size = oneOf(values.size, PEER_SIZES, '--size');
   const threads = positiveInteger(values['torch-threads'], '--torch-threads');
   const timeoutMs = positiveInteger(values['timeout-s'], '--timeout-s') * 1000;
-  const python = systems.includes('pytorch-cpu') ? findTorchPython(values.python) : { why: 'not asked for' };
+  const python = systems.includes('pytorch-cpu') || !values['skip-inference'] ? findTorchPython(values.python) : { why: 'not asked for' };
+  const peakTflops = values['peak-tflops'] === undefined ? null : positiveNumber(values['peak-tflops'], '--peak-tflops');
+  const gpu = values.gpu ? await runGpuMode(size, peakTflops) : undefined;
+  if (gpu) printTable('GPU mode', gpu.rows);
   const rows: PeerRow[] = [];
   const skipped: Skipped[] = [];
   for (const setting of settings) {
     for (const system of systems) {
       console.error(`${setting}: ${system} ...`);
-      const outcome = await runSystem(system, setting, reps, { python, threads, timeoutMs });
+      const outcome = await runSystem(system, setting, { reps, size, python, threads, timeoutMs });
       if ('why' in outcome) skipped.push({ system, setting, why: outcome.why });
       else rows.push(outcome);
     }
   }
   compareWithSpladeLab(rows);
-  printTable(rows, skipped);
+  printPeers(rows, skipped);
+  const inference = !values['skip-inference'] ? await runInferencePeers(size, python, reps) : undefined;
+  if (inference) printInference(inference);
   const adapter = rows.find((r) => r.system === 'splade-lab')?.adapter ?? 'unknown';
   if (values.out) {
-    const report = { adapter, date: new Date().toISOString(), lossTolerance: LOSS_TOLERANCE, shapes: Object.fromEntries(settings.map((s) => [s, makePeerProblem(s).dims])), rows, skipped };
+    const shapes = Object.fromEntries(settings.map((s) => [s, makePeerProblem(s, size).dims]));
+    const report = { adapter, date: new Date().toISOString(), size, lossTolerance: LOSS_TOLERANCE, shapes, rows, skipped, ...(gpu ? { gpu } : {}), ...(inference ? { inference } : {}) };
     writeFileSync(values.out, JSON.stringify(report, null, 2) + '\n');
     console.log(`wrote ${values.out}`);
   }
@@ -85,6 +101,17 @@ function listOption<T extends string>(text: string, known: readonly T[], what: s
   const asked = text.split(',').map((s) => s.trim()).filter(Boolean);
   for (const name of asked) if (!known.includes(name as T)) throw new Error(`unknown ${what} "${name}" (${known.join(', ')})`);
   return asked as T[];
+}
+
+function oneOf<T extends string>(text: string, known: readonly T[], flag: string): T {
+  if (!known.includes(text as T)) throw new Error(`${flag} takes one of ${known.join(', ')}, got "${text}"`);
+  return text as T;
+}
+
+function positiveNumber(text: string, flag: string): number {
+  const n = Number(text);
+  if (!(Number.isFinite(n) && n > 0)) throw new Error(`${flag} takes a positive number, got "${text}"`);
+  return n;
 }
 
 function positiveInteger(text: string, flag: string): number {
@@ -104,20 +131,23 @@ function findTorchPython(asked: string | undefined): { command: string } | { why
 }
 
 interface RunOptions {
+  reps: number;
+  size: PeerSize;
   python: { command: string } | { why: string };
   threads: number;
   timeoutMs: number;
 }
 
-async function runSystem(system: PeerSystemName, setting: PeerSetting, reps: number, options: RunOptions): Promise<PeerRow | { why: string }> {
+async function runSystem(system: PeerSystemName, setting: PeerSetting, options: RunOptions): Promise<PeerRow | { why: string }> {
+  const { reps, size } = options;
   if (system !== 'pytorch-cpu') {
     const script = join(import.meta.dirname, 'peers', 'run-system.ts');
-    return runChild(process.execPath, ['--import', './bin/register-hooks.mjs', script, system, setting, String(reps)], options.timeoutMs);
+    return runChild(process.execPath, ['--import', './bin/register-hooks.mjs', script, system, setting, String(reps), size], options.timeoutMs);
   }
   if ('why' in options.python) return { why: options.python.why };
   const folder = mkdtempSync(join(tmpdir(), 'splade-peers-'));
   try {
-    writeProblemFolder(makePeerProblem(setting), folder);
+    writeProblemFolder(makePeerProblem(setting, size), folder);
     const script = join(import.meta.dirname, 'peers', 'pytorch_step.py');
     return await runChild(options.python.command, [script, folder, String(reps), String(options.threads)], options.timeoutMs);
   } finally {
@@ -153,7 +183,7 @@ function compareWithSpladeLab(rows: PeerRow[]): void {
   }
 }
 
-function printTable(rows: PeerRow[], skipped: Skipped[]): void {
+function printPeers(rows: PeerRow[], skipped: Skipped[]): void {
   const header = ['setting', 'system', 'median ms', 'x splade-lab', 'GPU MB', 'x bytes', 'step-1 loss', 'same', 'on'];
   const body = rows.map((r) => [
     r.setting,
@@ -171,6 +201,15 @@ function printTable(rows: PeerRow[], skipped: Skipped[]): void {
   console.log(line(header));
   for (const row of body) console.log(line(row));
   for (const s of skipped) console.log(`skipped ${s.system} (${s.setting}): ${s.why}`);
+}
+
+function printInference(report: InferenceReport): void {
+  console.log('\ninference: SPLADE encoding of documents (no padding), 8 per batch');
+  for (const row of report.rows) {
+    const diff = row.maxAbsDiffVsSpladeLab === null ? '' : `, max |diff| vs splade-lab ${row.maxAbsDiffVsSpladeLab.toExponential(2)}`;
+    console.log(`${row.system.padEnd(24)} length ${String(row.length).padStart(4)}: ${row.documentsPerSecond.toFixed(2).padStart(9)} documents/s${diff}`);
+  }
+  for (const s of report.skipped) console.log(`skipped ${s.system}: ${s.why}`);
 }
 
 main().catch((error) => {

@@ -1,17 +1,19 @@
 // `npm run bench -- [--out file.json] [--only matmul,splade-head,training,batch-cache]`: kernel benchmark table, printed and saved as JSON.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { GpuContext } from '../src/gpu/context.ts';
 import { nodeGpuContext } from '../src/gpu/node-gpu.ts';
 import { benchBatchCache } from './bench/batch-cache.ts';
 import { benchMatmul } from './bench/matmul.ts';
 import { benchSpladeHead } from './bench/splade-head.ts';
 import { benchTraining } from './bench/training.ts';
+import { printTable } from './bench/print-table.ts';
 import type { BenchRow } from './bench/types.ts';
 
-const SECTIONS: Record<string, typeof benchMatmul> = {
-  matmul: benchMatmul,
-  'splade-head': benchSpladeHead,
-  training: benchTraining,
+const SECTIONS: Record<string, (ctx: GpuContext) => Promise<BenchRow[]>> = {
+  matmul: (ctx) => benchMatmul(ctx),
+  'splade-head': (ctx) => benchSpladeHead(ctx),
+  training: (ctx) => benchTraining(ctx),
   'batch-cache': benchBatchCache,
 };
 
@@ -36,26 +38,6 @@ async function main(): Promise<void> {
     console.log(`wrote ${out}`);
   }
   ctx.destroy();
-}
-
-function printTable(section: string, rows: BenchRow[]): void {
-  const extraKeys = [...new Set(rows.flatMap((r) => Object.keys(r.extra ?? {})))];
-  const header = ['name', 'ms', 'GFLOP/s', 'peak bytes', ...extraKeys];
-  const body = rows.map((r) => [
-    r.name,
-    r.ms.toFixed(3),
-    r.gflops === undefined ? '' : r.gflops.toFixed(2),
-    r.peakBytes === undefined ? '' : String(r.peakBytes),
-    ...extraKeys.map((k) => {
-      const v = r.extra?.[k];
-      return typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : (v ?? '');
-    }),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(`## ${section}`);
-  console.log(line(header));
-  for (const row of body) console.log(line(row));
 }
 
 main().catch((error) => {

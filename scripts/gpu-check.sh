@@ -2,6 +2,7 @@
 # The kernel tests and the benchmark on this machine's real GPU, through the system's Vulkan driver (not SwiftShader),
 # in one command; their output goes to <out-dir> for the note:
 #   bash scripts/gpu-check.sh [out-dir]      (after `npm ci`; default out-dir: gpu-check)
+# PEAK_TFLOPS=<the device's fp32 peak> adds the fraction of it to the GPU mode's rows (WebGPU does not report it).
 set -euo pipefail
 out="${1:-gpu-check}"
 mkdir -p "$out"
@@ -14,5 +15,6 @@ kernels=(tests/node/matmul.test.ts tests/node/splade-head.test.ts tests/node/los
 status=0
 npx vitest run "${kernels[@]}" 2>&1 | tee "$out/kernel-tests.log" || status=$?
 npm run bench -- --out "$out/bench.json" 2>&1 | tee "$out/bench.log" || status=$?
+npm run bench:peers -- --gpu ${PEAK_TFLOPS:+--peak-tflops "$PEAK_TFLOPS"} --out "$out/peers.json" 2>&1 | tee "$out/peers.log" || status=$?
 echo "kernel tests and bench on the system GPU: exit $status; logs in $out/"
 exit "$status"

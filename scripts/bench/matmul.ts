@@ -7,7 +7,7 @@ import type { BenchRow } from './types.ts';
 
 const LAYOUTS: MatmulLayout[] = ['nn', 'nt', 'tn'];
 // (M, N, K): one layer's projections and MLP slices at 512 and 2048 tokens, hidden 128 (the demo backbone's size).
-const SHAPES: [number, number, number][] = [
+export const MATMUL_SHAPES: [number, number, number][] = [
   [512, 128, 128],
   [512, 512, 128],
   [2048, 128, 512],
@@ -17,13 +17,13 @@ const SAMPLES = 5;
 /** Each sample records enough calls into one encoder to last about this long (fast GPUs would otherwise time submits). */
 const SAMPLE_MS = 20;
 
-export async function benchMatmul(ctx: GpuContext): Promise<BenchRow[]> {
+export async function benchMatmul(ctx: GpuContext, shapes = MATMUL_SHAPES): Promise<BenchRow[]> {
   const fallback = defaultMatmulVariant(ctx) === 'registers';
   const rows: BenchRow[] = [];
-  for (const [M, N, K] of SHAPES) {
+  for (const [M, N, K] of shapes) {
     for (const layout of LAYOUTS) {
       // On a CPU device the tiled variant is ~10x slower; measure it at the smallest shape only, for the comparison.
-      const variants: MatmulVariant[] = fallback && M * N * K > SHAPES[0][0] * SHAPES[0][1] * SHAPES[0][2] ? ['registers'] : ['registers', 'tiled'];
+      const variants: MatmulVariant[] = fallback && M * N * K > shapes[0][0] * shapes[0][1] * shapes[0][2] ? ['registers'] : ['registers', 'tiled'];
       for (const variant of variants) rows.push(await benchOne(ctx, M, N, K, layout, variant));
     }
   }

@@ -10,11 +10,24 @@ import { Random } from '../../src/util/random.ts';
 import { medianMs } from './timing.ts';
 import type { BenchRow } from './types.ts';
 
-const SHAPE = { B: 4, Tq: 16, Td: 64, hidden: 128, layers: 2, heads: 2, intermediate: 512, vocab: 30522 };
+/** A BERT's size and one step's batch: B triplets, queries of Tq tokens, documents of Td. */
+export interface TrainingBenchShape {
+  B: number;
+  Tq: number;
+  Td: number;
+  hidden: number;
+  layers: number;
+  heads: number;
+  intermediate: number;
+  vocab: number;
+}
 
-export async function benchTraining(ctx: GpuContext, reps = 3): Promise<BenchRow[]> {
-  const { B, Tq, Td, hidden, layers, heads, intermediate, vocab } = SHAPE;
-  const tiny = makeTinyCheckpoint('bert', { seed: 1, vocabSize: vocab, hidden, layers, heads, intermediate, headNormScale: 2.5, maxPositions: 128 });
+const SHAPE: TrainingBenchShape = { B: 4, Tq: 16, Td: 64, hidden: 128, layers: 2, heads: 2, intermediate: 512, vocab: 30522 };
+
+export async function benchTraining(ctx: GpuContext, shape = SHAPE, reps = 3): Promise<BenchRow[]> {
+  const { B, Tq, Td, hidden, layers, heads, intermediate, vocab } = shape;
+  const maxPositions = Math.max(128, Tq, Td);
+  const tiny = makeTinyCheckpoint('bert', { seed: 1, vocabSize: vocab, hidden, layers, heads, intermediate, headNormScale: 2.5, maxPositions });
   const config = parseModelConfig(tiny.config);
   const model = GpuModel.upload(ctx, config, loadParameters(config, tiny.tensors));
   const trainer = new SpladeTrainer(ctx, model, paperRecipe(100, B, { queryLength: Tq, documentLength: Td }));

@@ -39,6 +39,8 @@ export interface PeerDims {
   heads: number;
   intermediate: number;
   normEps: number;
+  /** Rows of the position table (tiny-encoder; absent: Td). */
+  maxPositions?: number;
 }
 
 /**
@@ -69,10 +71,22 @@ const HYPER: PeerHyper = {
   totalSteps: 1000,
 };
 
-/** The shapes: head-only at the paper's hot spot (V 30522), and a full two-layer encoder. */
-const SHAPES: Record<PeerSetting, PeerDims> = {
-  'head-only': { B: 4, Tq: 32, Td: 32, d: 64, V: 30522, layers: 0, heads: 0, intermediate: 0, normEps: 0 },
-  'tiny-encoder': { B: 4, Tq: 16, Td: 32, d: 64, V: 30522, layers: 2, heads: 2, intermediate: 256, normEps: 1e-12 },
+/**
+ * 'bench': the issue's shapes, head-only at the paper's hot spot (V 30522) and a full two-layer encoder; 'small': the
+ * same computation at shapes a test runs in seconds.
+ */
+export type PeerSize = 'bench' | 'small';
+export const PEER_SIZES: readonly PeerSize[] = ['bench', 'small'];
+
+const SHAPES: Record<PeerSize, Record<PeerSetting, PeerDims>> = {
+  bench: {
+    'head-only': { B: 4, Tq: 32, Td: 32, d: 64, V: 30522, layers: 0, heads: 0, intermediate: 0, normEps: 0 },
+    'tiny-encoder': { B: 4, Tq: 16, Td: 32, d: 64, V: 30522, layers: 2, heads: 2, intermediate: 256, normEps: 1e-12 },
+  },
+  small: {
+    'head-only': { B: 2, Tq: 7, Td: 9, d: 12, V: 1517, layers: 0, heads: 0, intermediate: 0, normEps: 0 },
+    'tiny-encoder': { B: 2, Tq: 6, Td: 10, d: 16, V: 1517, layers: 1, heads: 2, intermediate: 40, normEps: 1e-12 },
+  },
 };
 
 /** Learning rate of step t (0-based): linear decay from the peak, no warm-up, so step 1 already moves the weights. */
@@ -80,8 +94,9 @@ export function peerLearningRate(hyper: PeerHyper, t: number): number {
   return (hyper.peakLr * Math.max(0, hyper.totalSteps - t)) / hyper.totalSteps;
 }
 
-export function makePeerProblem(setting: PeerSetting, seed = 7): PeerProblem {
-  return setting === 'head-only' ? headOnlyProblem(seed) : tinyEncoderProblem(seed);
+export function makePeerProblem(setting: PeerSetting, size: PeerSize = 'bench', seed = 7, maxPositions?: number): PeerProblem {
+  const dims = { ...SHAPES[size][setting], ...(maxPositions ? { maxPositions } : {}) };
+  return setting === 'head-only' ? headOnlyProblem(dims, seed) : tinyEncoderProblem(dims, seed);
 }
 
 /** Masks (rows, T) of ones then zeros: each row keeps between half and all of its T tokens (float32 0/1). */
@@ -94,8 +109,7 @@ function paddingMask(random: Random, rows: number, T: number): Float32Array {
   return mask;
 }
 
-function headOnlyProblem(seed: number): PeerProblem {
-  const dims = SHAPES['head-only'];
+function headOnlyProblem(dims: PeerDims, seed: number): PeerProblem {
   const { B, Tq, Td, d, V } = dims;
   const random = new Random(seed);
   const f32 = (shape: number[], std: number): PeerArray => ({ shape, data: Float32Array.from(random.normals(shape.reduce((a, b) => a * b, 1), std)) });
@@ -116,16 +130,16 @@ function headOnlyProblem(seed: number): PeerProblem {
 }
 
 /** The tiny checkpoint behind the tiny-encoder setting (splade-lab loads it as it would a Hub checkpoint). */
-export function tinyEncoderCheckpoint(seed = 7): { checkpoint: TinyCheckpoint; config: ModelConfig } {
-  const { d, V, layers, heads, intermediate, Td } = SHAPES['tiny-encoder'];
-  const checkpoint = makeTinyCheckpoint('bert', { seed, vocabSize: V, hidden: d, layers, heads, intermediate, headNormScale: 2.5, maxPositions: Td });
+export function tinyEncoderCheckpoint(dims: PeerDims, seed: number): { checkpoint: TinyCheckpoint; config: ModelConfig } {
+  const { d, V, layers, heads, intermediate, Td } = dims;
+  const maxPositions = dims.maxPositions ?? Td;
+  const checkpoint = makeTinyCheckpoint('bert', { seed, vocabSize: V, hidden: d, layers, heads, intermediate, headNormScale: 2.5, maxPositions });
   return { checkpoint, config: parseModelConfig(checkpoint.config) };
 }
 
-function tinyEncoderProblem(seed: number): PeerProblem {
-  const dims = SHAPES['tiny-encoder'];
+function tinyEncoderProblem(dims: PeerDims, seed: number): PeerProblem {
   const { B, Tq, Td, d, V } = dims;
-  const { checkpoint, config } = tinyEncoderCheckpoint(seed);
+  const { checkpoint, config } = tinyEncoderCheckpoint(dims, seed);
   const params = loadParameters(config, checkpoint.tensors);
   const get = (name: string): PeerArray => {
     const tensor = params.get(name);

@@ -45,7 +45,7 @@ function headOnlyStep(ctx: GpuContext, problem: PeerProblem): (t: number) => Pro
 
 function fullStep(ctx: GpuContext, problem: PeerProblem): (t: number) => Promise<number> {
   const { dims, hyper, fixed } = problem;
-  const { checkpoint, config } = tinyEncoderCheckpoint(problem.seed);
+  const { checkpoint, config } = tinyEncoderCheckpoint(dims, problem.seed);
   const model = GpuModel.upload(ctx, config, loadParameters(config, checkpoint.tensors));
   const recipe: TrainingRecipe = {
     batchSize: dims.B,
