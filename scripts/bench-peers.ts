@@ -1,6 +1,7 @@
-// `npm run bench:peers -- [--out peers.json] [--systems ...] [--settings ...] [--reps 3] [--size bench|small] [--gpu
-// [--peak-tflops n]] [--skip-inference]`: one SPLADE training step in splade-lab and in each peer (TensorFlow.js-WebGPU,
-// jax-js, PyTorch on the CPU), each in its own process, on the same adapter and from the same weights and batch; a
+// `npm run bench:peers -- [--out peers.json] [--systems ...] [--settings ...] [--reps 3] [--size bench|small]
+// [--where node,chromium] [--gpu [--peak-tflops n]] [--skip-inference]`: one SPLADE training step in splade-lab and in
+// each peer (TensorFlow.js-WebGPU, jax-js, PyTorch on the CPU), each in its own Node process (and, with chromium in
+// --where, each in its own page of headless Chromium), on the same adapter and from the same weights and batch; a
 // table and JSON. --gpu first measures splade-lab's kernels and a BERT-base step on a real GPU (peers/gpu-mode.ts);
 // then encoding throughput against onnxruntime-web (peers/inference.ts) unless --skip-inference.
 import { spawn, spawnSync } from 'node:child_process';
@@ -11,7 +12,9 @@ import { parseArgs } from 'node:util';
 import { RESULT_PREFIX, type PeerSystemName } from './peers/peer-system.ts';
 import { makePeerProblem, PEER_SETTINGS, PEER_SIZES, type PeerSetting, type PeerSize } from './peers/problem.ts';
 import { writeProblemFolder } from './peers/pytorch-problem.ts';
+import { runInChromium } from './peers/browser-run.ts';
 import { runGpuMode } from './peers/gpu-mode.ts';
+import type { PeerResult } from './peers/measure-peer.ts';
 import { runInferencePeers, type InferenceReport } from './peers/inference.ts';
 import { printTable } from './bench/print-table.ts';
 
@@ -19,14 +22,11 @@ const SYSTEMS: readonly PeerSystemName[] = ['splade-lab', 'tfjs-webgpu', 'jax-js
 /** Largest relative difference of a peer's step-1 loss from splade-lab's that still counts as the same work (fp32). */
 const LOSS_TOLERANCE = 1e-4;
 
-interface PeerRow {
-  system: PeerSystemName;
-  setting: PeerSetting;
-  medianMs: number;
-  gpuBytes: number | null;
-  step1Loss: number;
-  adapter: string;
-  timedSteps: number;
+const ENVIRONMENTS = ['node', 'chromium'] as const;
+
+interface PeerRow extends PeerResult {
+  /** Where it ran: Node on Dawn, or a page in headless Chromium. */
+  environment: (typeof ENVIRONMENTS)[number];
   /** medianMs / splade-lab's medianMs in the same setting: how many times slower than splade-lab. */
   timeOverSpladeLab?: number;
   /** gpuBytes / splade-lab's gpuBytes. */
@@ -38,6 +38,7 @@ interface PeerRow {
 interface Skipped {
   system: PeerSystemName;
   setting: PeerSetting;
+  environment: PeerRow['environment'];
   why: string;
 }
 
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
       python: { type: 'string' },
       'timeout-s': { type: 'string', default: '1800' },
       gpu: { type: 'boolean', default: false },
+      where: { type: 'string', default: 'node' },
       'skip-inference': { type: 'boolean', default: false },
       'peak-tflops': { type: 'string' },
     },
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
   });
   const systems = listOption(values.systems, SYSTEMS, 'system');
   const settings = listOption(values.settings, PEER_SETTINGS, 'setting');
+  const where = listOption(values.where, ENVIRONMENTS, 'environment');
   const reps = positiveInteger(values.reps, '--reps');
   const size = oneOf(values.size, PEER_SIZES, '--size');
   const threads = positiveInteger(values['torch-threads'], '--torch-threads');
@@ -71,19 +74,28 @@ async function main(): Promise<void> {
   if (gpu) printTable('GPU mode', gpu.rows);
   const rows: PeerRow[] = [];
   const skipped: Skipped[] = [];
-  for (const setting of settings) {
+  for (const setting of where.includes('node') ? settings : []) {
     for (const system of systems) {
       console.error(`${setting}: ${system} ...`);
       const outcome = await runSystem(system, setting, { reps, size, python, threads, timeoutMs });
-      if ('why' in outcome) skipped.push({ system, setting, why: outcome.why });
-      else rows.push(outcome);
+      if ('why' in outcome) skipped.push({ system, setting, environment: 'node', why: outcome.why });
+      else rows.push({ ...outcome, environment: 'node' });
     }
+  }
+  if (where.includes('chromium')) {
+    const runs = settings.flatMap((setting) => systems.filter((system) => system !== 'pytorch-cpu').map((system) => ({ system, setting })));
+    console.error(`Chromium: ${runs.length} runs ...`);
+    const outcomes = await runInChromium(runs, size, reps, timeoutMs);
+    outcomes.forEach((outcome, i) => {
+      if ('why' in outcome) skipped.push({ ...runs[i], environment: 'chromium', why: outcome.why });
+      else rows.push({ ...outcome, environment: 'chromium' });
+    });
   }
   compareWithSpladeLab(rows);
   printPeers(rows, skipped);
   const inference = !values['skip-inference'] ? await runInferencePeers(size, python, reps) : undefined;
   if (inference) printInference(inference);
-  const adapter = rows.find((r) => r.system === 'splade-lab')?.adapter ?? 'unknown';
+  const adapter = rows.find((r) => r.system === 'splade-lab' && r.environment === 'node')?.adapter ?? 'unknown';
   if (values.out) {
     const shapes = Object.fromEntries(settings.map((s) => [s, makePeerProblem(s, size).dims]));
     const report = { adapter, date: new Date().toISOString(), size, lossTolerance: LOSS_TOLERANCE, shapes, rows, skipped, ...(gpu ? { gpu } : {}), ...(inference ? { inference } : {}) };
@@ -138,7 +150,7 @@ interface RunOptions {
   timeoutMs: number;
 }
 
-async function runSystem(system: PeerSystemName, setting: PeerSetting, options: RunOptions): Promise<PeerRow | { why: string }> {
+async function runSystem(system: PeerSystemName, setting: PeerSetting, options: RunOptions): Promise<PeerResult | { why: string }> {
   const { reps, size } = options;
   if (system !== 'pytorch-cpu') {
     const script = join(import.meta.dirname, 'peers', 'run-system.ts');
@@ -156,7 +168,7 @@ async function runSystem(system: PeerSystemName, setting: PeerSetting, options: 
 }
 
 /** Runs one system's process; its result line, or why there is none (its last lines of stderr). */
-function runChild(command: string, args: string[], timeoutMs: number): Promise<PeerRow | { why: string }> {
+function runChild(command: string, args: string[], timeoutMs: number): Promise<PeerResult | { why: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
     let stdout = '';
@@ -166,7 +178,7 @@ function runChild(command: string, args: string[], timeoutMs: number): Promise<P
     child.on('error', (error) => resolve({ why: `could not start ${command}: ${error.message}` }));
     child.on('close', (code, signal) => {
       const line = stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
-      if (code === 0 && line) return resolve(JSON.parse(line.slice(RESULT_PREFIX.length)) as PeerRow);
+      if (code === 0 && line) return resolve(JSON.parse(line.slice(RESULT_PREFIX.length)) as PeerResult);
       const tail = stderr.trim().split('\n').slice(-3).join(' | ');
       resolve({ why: signal ? `stopped by ${signal} (over ${timeoutMs / 1000} s?)` : `exit ${code}: ${tail || 'no result line'}` });
     });
@@ -175,7 +187,7 @@ function runChild(command: string, args: string[], timeoutMs: number): Promise<P
 
 function compareWithSpladeLab(rows: PeerRow[]): void {
   for (const row of rows) {
-    const ours = rows.find((r) => r.system === 'splade-lab' && r.setting === row.setting);
+    const ours = rows.find((r) => r.system === 'splade-lab' && r.setting === row.setting && r.environment === row.environment);
     if (!ours || row === ours) continue;
     row.timeOverSpladeLab = row.medianMs / ours.medianMs;
     if (row.gpuBytes !== null && ours.gpuBytes) row.bytesOverSpladeLab = row.gpuBytes / ours.gpuBytes;
@@ -184,8 +196,9 @@ function compareWithSpladeLab(rows: PeerRow[]): void {
 }
 
 function printPeers(rows: PeerRow[], skipped: Skipped[]): void {
-  const header = ['setting', 'system', 'median ms', 'x splade-lab', 'GPU MB', 'x bytes', 'step-1 loss', 'same', 'on'];
+  const header = ['where', 'setting', 'system', 'median ms', 'x splade-lab', 'GPU MB', 'x bytes', 'step-1 loss', 'same', 'on'];
   const body = rows.map((r) => [
+    r.environment,
     r.setting,
     r.system,
     r.medianMs.toFixed(1),
@@ -197,10 +210,10 @@ function printPeers(rows: PeerRow[], skipped: Skipped[]): void {
     r.adapter,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]) => cells.map((c, i) => (i < 3 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(line(header));
   for (const row of body) console.log(line(row));
-  for (const s of skipped) console.log(`skipped ${s.system} (${s.setting}): ${s.why}`);
+  for (const s of skipped) console.log(`skipped ${s.system} (${s.setting}, ${s.environment}): ${s.why}`);
 }
 
 function printInference(report: InferenceReport): void {

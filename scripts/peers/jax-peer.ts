@@ -2,7 +2,6 @@
 // compiled whole (forward, backward and AdamW) by jit, as jax-js recommends for GPU work.
 import * as jax from '@jax-js/jax';
 import type { ArrayOps } from './array-ops.ts';
-import { installNavigatorGpu } from './navigator-gpu.ts';
 import type { PeerStepper } from './peer-system.ts';
 import { peerLearningRate, type PeerProblem } from './problem.ts';
 import { adamwScalars, adamwUpdate, spladeLoss, stepInputs, type AdamWScalars } from './splade-step.ts';
@@ -12,7 +11,6 @@ type Tree = Record<string, J>;
 const np = jax.numpy;
 
 export async function jaxPeer(problem: PeerProblem): Promise<PeerStepper> {
-  installNavigatorGpu();
   const devices = await jax.init();
   if (!devices.includes('webgpu')) throw new Error(`jax-js found no WebGPU device (it has ${devices.join(', ')})`);
   jax.defaultDevice('webgpu');

@@ -1,6 +1,5 @@
 // splade-lab itself in the peers bench: the head-only trainer (head-only) or the full trainer (tiny-encoder).
 import type { GpuContext } from '../../src/gpu/context.ts';
-import { nodeGpuContext } from '../../src/gpu/node-gpu.ts';
 import { GpuModel } from '../../src/model/gpu-model.ts';
 import { loadParameters } from '../../src/model/weights.ts';
 import { HeadOnlyTrainer } from '../../src/train/head-only-trainer.ts';
@@ -8,8 +7,9 @@ import { SpladeTrainer, type TrainingRecipe } from '../../src/train/trainer.ts';
 import type { PeerStepper } from './peer-system.ts';
 import { tinyEncoderCheckpoint, type PeerProblem } from './problem.ts';
 
-export async function spladeLabPeer(problem: PeerProblem): Promise<PeerStepper> {
-  const ctx = await nodeGpuContext('peers bench');
+/** `acquire` gives the GPU context: Dawn in Node, the page's navigator.gpu in Chromium. */
+export async function spladeLabPeer(problem: PeerProblem, acquire: () => Promise<GpuContext>): Promise<PeerStepper> {
+  const ctx = await acquire();
   const { vendor, architecture, description } = ctx.adapter;
   const step = problem.setting === 'head-only' ? headOnlyStep(ctx, problem) : fullStep(ctx, problem);
   return {

@@ -1,23 +1,18 @@
 // The TensorFlow.js peer (WebGPU backend on the same Dawn adapter): the shared step through tfjs ops and autodiff.
-import { createRequire } from 'node:module';
-import type * as Tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs';
 import type { ArrayOps } from './array-ops.ts';
-import { installNavigatorGpu } from './navigator-gpu.ts';
 import type { PeerStepper } from './peer-system.ts';
 import { peerLearningRate, type PeerProblem } from './problem.ts';
 import { adamwScalars, adamwUpdate, spladeLoss, stepInputs } from './splade-step.ts';
 
-type T = Tf.Tensor;
+type T = tf.Tensor;
 
 export async function tfjsPeer(problem: PeerProblem): Promise<PeerStepper> {
-  installNavigatorGpu();
-  // the CommonJS bundles: tfjs-core's ES modules import without file extensions, which Node's loader refuses
-  const require = createRequire(import.meta.url);
-  const tf = require('@tensorflow/tfjs') as typeof Tf;
-  require('@tensorflow/tfjs-backend-webgpu');
+  // registers itself only where navigator.gpu exists when it loads, so it loads here, after the caller set that up
+  await import('@tensorflow/tfjs-backend-webgpu');
   if (!(await tf.setBackend('webgpu'))) throw new Error('TensorFlow.js could not start its WebGPU backend');
   await tf.ready();
-  const ops = tfjsOps(tf);
+  const ops = tfjsOps();
   const upload = (arrays: Record<string, { shape: number[]; data: Float32Array | Int32Array }>) =>
     Object.fromEntries(Object.entries(arrays).map(([name, a]) => [name, ops.constant(a)]));
   const inputs = upload(stepInputs(problem));
@@ -29,7 +24,7 @@ export async function tfjsPeer(problem: PeerProblem): Promise<PeerStepper> {
     adapter: 'TensorFlow.js 4.22 webgpu backend',
     async step(t) {
       const result = tf.tidy(() => {
-        const loss = (...list: T[]) => spladeLoss(ops, problem, Object.fromEntries(names.map((n, i) => [n, list[i]])), inputs) as Tf.Scalar;
+        const loss = (...list: T[]) => spladeLoss(ops, problem, Object.fromEntries(names.map((n, i) => [n, list[i]])), inputs) as tf.Scalar;
         const { value, grads } = tf.valueAndGrads(loss)(names.map((n) => params[n]));
         const scalars = adamwScalars(problem.hyper, peerLearningRate(problem.hyper, t), t + 1);
         const next = adamwUpdate(ops, problem.hyper, scalars, { params, m, v }, Object.fromEntries(names.map((n, i) => [n, grads[i]])));
@@ -46,7 +41,7 @@ export async function tfjsPeer(problem: PeerProblem): Promise<PeerStepper> {
   };
 }
 
-function tfjsOps(tf: typeof Tf): ArrayOps<T> {
+function tfjsOps(): ArrayOps<T> {
   return {
     ref: (a) => a,
     drop: () => {},

@@ -1,27 +1,12 @@
-// Launches Debian's headless Chromium (WebGPU on SwiftShader, or without WebGPU) for the e2e tests; no network.
+// The e2e tests' browser helpers: headless Chromium (scripts/chromium.ts), pages that may reach only 127.0.0.1, screenshots.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../../scripts/chromium.ts';
 
-const BASE_FLAGS = [
-  '--no-sandbox',
-  '--headless=new',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+export { launchChromium };
 
 export const ARTIFACTS = join(process.cwd(), '.artifacts', 'e2e');
-
-/** Playwright gives each launch a fresh temporary profile (the --user-data-dir the flags call for). */
-export async function launchChromium(webgpu: boolean): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...BASE_FLAGS, ...(webgpu ? ['--enable-unsafe-webgpu'] : [])],
-  });
-}
 
 /** A 1280 x 900 page whose requests may only go to 127.0.0.1; anything else is aborted and recorded. */
 export async function openPage(browser: Browser, offsite: string[]): Promise<{ context: BrowserContext; page: Page }> {

@@ -1,6 +1,6 @@
-// The peers bench end to end at its small size: every system runs the same step (its step-1 loss equals splade-lab's,
-// and splade-lab's equals the float64 reference objective), the inference rows agree with onnxruntime-web where
-// PyTorch can export the model, and the JSON has the fields the issue names.
+// The peers bench end to end at its small size, in Node and in headless Chromium: every system runs the same step (its
+// step-1 loss equals splade-lab's in the same place, and splade-lab's equals the float64 reference objective), the
+// inference rows agree with onnxruntime-web where PyTorch can export the model, and the JSON has the issue's fields.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,25 +12,27 @@ import { spladeObjectiveReference } from '../../src/train/splade-objective-refer
 interface Report {
   adapter: string;
   inference: { rows: { system: string; length: number; documentsPerSecond: number; maxAbsDiffVsSpladeLab: number | null }[]; skipped: { system: string; why: string }[] };
-  rows: { system: string; setting: string; medianMs: number; gpuBytes: number | null; step1Loss: number; sameStep1Loss?: boolean }[];
+  rows: { system: string; setting: string; environment: string; medianMs: number; gpuBytes: number | null; step1Loss: number; sameStep1Loss?: boolean }[];
   skipped: { system: string; setting: string; why: string }[];
 }
 
 // The harness, not a kernel: the portability run (npm run test:portable) leaves it to the default run.
 describe.skipIf(process.env.SPLADE_LAB_PORTABLE === '1')('npm run bench:peers --size small', () => {
-  it('runs splade-lab, TensorFlow.js-WebGPU and jax-js (and PyTorch where installed) on the same step', () => {
+  it('runs splade-lab, TensorFlow.js-WebGPU and jax-js in Node and in Chromium (and PyTorch where installed) on the same step', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'peers-test-')), 'peers.json');
-    const run = spawnSync(process.execPath, ['--import', './bin/register-hooks.mjs', 'scripts/bench-peers.ts', '--size', 'small', '--reps', '1', '--out', out], {
+    const run = spawnSync(process.execPath, ['--import', './bin/register-hooks.mjs', 'scripts/bench-peers.ts', '--size', 'small', '--reps', '1', '--where', 'node,chromium', '--out', out], {
       encoding: 'utf8',
-      timeout: 240_000,
+      timeout: 420_000,
     });
     expect(run.status, run.stderr).toBe(0);
     const report = JSON.parse(readFileSync(out, 'utf8')) as Report;
     expect(report.adapter).toMatch(/splade-lab on /);
     const torch = () => report.rows.some((r) => r.system === 'pytorch-cpu');
     for (const setting of ['head-only', 'tiny-encoder']) {
-      const systems = report.rows.filter((r) => r.setting === setting).map((r) => r.system);
-      expect(systems).toEqual(expect.arrayContaining(['splade-lab', 'tfjs-webgpu', 'jax-js']));
+      for (const environment of ['node', 'chromium']) {
+        const systems = report.rows.filter((r) => r.setting === setting && r.environment === environment).map((r) => r.system);
+        expect(systems, `${setting} in ${environment}`).toEqual(expect.arrayContaining(['splade-lab', 'tfjs-webgpu', 'jax-js']));
+      }
       const ran = report.rows.some((r) => r.setting === setting && r.system === 'pytorch-cpu');
       expect(ran || report.skipped.some((s) => s.setting === setting && s.system === 'pytorch-cpu' && s.why.includes('torch'))).toBe(true);
     }
@@ -70,5 +72,5 @@ describe.skipIf(process.env.SPLADE_LAB_PORTABLE === '1')('npm run bench:peers --
     );
     const ours = report.rows.find((r) => r.system === 'splade-lab' && r.setting === 'head-only')!;
     expect(Math.abs(ours.step1Loss - reference.total) / reference.total).toBeLessThan(1e-5);
-  }, 300_000);
+  }, 480_000);
 });

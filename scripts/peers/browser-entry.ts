@@ -1,0 +1,29 @@
+// The peers bench inside Chromium: window.runPeer(system, setting, size, reps) runs one system on the page's WebGPU
+// adapter and resolves to its result (the same measurement as run-system.ts in Node).
+import { acquireGpuContext } from '../../src/gpu/acquire.ts';
+import { jaxPeer } from './jax-peer.ts';
+import { measurePeer, type PeerResult } from './measure-peer.ts';
+import type { PeerSystem, PeerSystemName } from './peer-system.ts';
+import { makePeerProblem, type PeerSetting, type PeerSize } from './problem.ts';
+import { spladeLabPeer } from './splade-lab-peer.ts';
+import { tfjsPeer } from './tfjs-peer.ts';
+
+const SYSTEMS: Partial<Record<PeerSystemName, PeerSystem>> = {
+  'splade-lab': (problem) => spladeLabPeer(problem, () => acquireGpuContext(navigator.gpu, 'peers bench')),
+  'tfjs-webgpu': tfjsPeer,
+  'jax-js': jaxPeer,
+};
+
+declare global {
+  interface Window {
+    runPeer(system: PeerSystemName, setting: PeerSetting, size: PeerSize, reps: number): Promise<PeerResult>;
+    peersReady: boolean;
+  }
+}
+
+window.runPeer = async (system, setting, size, reps) => {
+  const start = SYSTEMS[system];
+  if (!start) throw new Error(`${system} does not run in the browser`);
+  return measurePeer(system, setting, await start(makePeerProblem(setting, size)), reps);
+};
+window.peersReady = true;
