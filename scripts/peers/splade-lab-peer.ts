@@ -5,7 +5,7 @@ import { loadParameters } from '../../src/model/weights.ts';
 import { HeadOnlyTrainer } from '../../src/train/head-only-trainer.ts';
 import { SpladeTrainer, type TrainingRecipe } from '../../src/train/trainer.ts';
 import type { PeerStepper } from './peer-system.ts';
-import { tinyEncoderCheckpoint, type PeerProblem } from './problem.ts';
+import { tinyEncoderCheckpoint, type PeerHyper, type PeerProblem } from './problem.ts';
 
 /** `acquire` gives the GPU context: Dawn in Node, the page's navigator.gpu in Chromium. */
 export async function spladeLabPeer(problem: PeerProblem, acquire: () => Promise<GpuContext>): Promise<PeerStepper> {
@@ -17,6 +17,18 @@ export async function spladeLabPeer(problem: PeerProblem, acquire: () => Promise
     step,
     gpuBytes: () => ctx.allocatedBytes,
     dispose: () => ctx.destroy(),
+  };
+}
+
+/** The problem's hyper-parameters as both trainers take them: no warm-up and no FLOPS ramp, so step 1 is the whole loss. */
+function recipeSettings(hyper: PeerHyper) {
+  return {
+    optimizer: { beta1: hyper.beta1, beta2: hyper.beta2, eps: hyper.eps, weightDecay: hyper.weightDecay },
+    schedule: { peakLr: hyper.peakLr, totalSteps: hyper.totalSteps, warmupRatio: 0 },
+    lambdaQueries: hyper.lambdaQueries,
+    lambdaDocuments: hyper.lambdaDocuments,
+    tau: hyper.tau,
+    flopsRampRatio: 0,
   };
 }
 
@@ -32,14 +44,7 @@ function headOnlyStep(ctx: GpuContext, problem: PeerProblem): (t: number) => Pro
     weight: ctx.tensor('decoder weight', [V, d], 'f32', trainable.weight.data),
     bias: ctx.tensor('decoder bias', [V], 'f32', trainable.bias.data),
   };
-  const trainer = new HeadOnlyTrainer(ctx, { B, Tq, Td, d, V }, inputs, {
-    optimizer: { beta1: hyper.beta1, beta2: hyper.beta2, eps: hyper.eps, weightDecay: hyper.weightDecay },
-    schedule: { peakLr: hyper.peakLr, totalSteps: hyper.totalSteps, warmupRatio: 0 },
-    lambdaQueries: hyper.lambdaQueries,
-    lambdaDocuments: hyper.lambdaDocuments,
-    tau: hyper.tau,
-    flopsRampRatio: 0,
-  });
+  const trainer = new HeadOnlyTrainer(ctx, { B, Tq, Td, d, V }, inputs, recipeSettings(hyper));
   return async () => (await trainer.step(true))!.total;
 }
 
@@ -51,12 +56,7 @@ function fullStep(ctx: GpuContext, problem: PeerProblem): (t: number) => Promise
     batchSize: dims.B,
     queryLength: dims.Tq,
     documentLength: dims.Td,
-    optimizer: { beta1: hyper.beta1, beta2: hyper.beta2, eps: hyper.eps, weightDecay: hyper.weightDecay },
-    schedule: { peakLr: hyper.peakLr, totalSteps: hyper.totalSteps, warmupRatio: 0 },
-    lambdaQueries: hyper.lambdaQueries,
-    lambdaDocuments: hyper.lambdaDocuments,
-    tau: hyper.tau,
-    flopsRampRatio: 0,
+    ...recipeSettings(hyper),
     dropout: 0,
   };
   const trainer = new SpladeTrainer(ctx, model, recipe);
