@@ -15,7 +15,8 @@ import { writeProblemFolder } from './peers/pytorch-problem.ts';
 import { runInChromium } from './peers/browser-run.ts';
 import { runGpuMode } from './peers/gpu-mode.ts';
 import type { PeerResult } from './peers/measure-peer.ts';
-import { runInferencePeers, type InferenceReport } from './peers/inference.ts';
+import type { InferenceReport } from './peers/encode-systems.ts';
+import { runInferencePeers } from './peers/inference.ts';
 import { printTable } from './bench/print-table.ts';
 
 const SYSTEMS: readonly PeerSystemName[] = ['splade-lab', 'tfjs-webgpu', 'jax-js', 'pytorch-cpu'];
@@ -82,8 +83,8 @@ async function main(): Promise<void> {
       else rows.push({ ...outcome, environment: 'node' });
     }
   }
-  if (where.includes('chromium')) {
-    const runs = settings.flatMap((setting) => systems.filter((system) => system !== 'pytorch-cpu').map((system) => ({ system, setting })));
+  const runs = where.includes('chromium') ? settings.flatMap((setting) => systems.filter((system) => system !== 'pytorch-cpu').map((system) => ({ system, setting }))) : [];
+  if (runs.length) {
     console.error(`Chromium: ${runs.length} runs ...`);
     const outcomes = await runInChromium(runs, size, reps, timeoutMs);
     outcomes.forEach((outcome, i) => {
@@ -93,9 +94,10 @@ async function main(): Promise<void> {
   }
   compareWithSpladeLab(rows);
   printPeers(rows, skipped);
-  const inference = !values['skip-inference'] ? await runInferencePeers(size, python, reps) : undefined;
+  const inference = !values['skip-inference'] ? await runInferencePeers(size, python, reps, where.includes('chromium'), timeoutMs) : undefined;
   if (inference) printInference(inference);
-  const adapter = rows.find((r) => r.system === 'splade-lab' && r.environment === 'node')?.adapter ?? 'unknown';
+  const ours = rows.filter((r) => r.system === 'splade-lab');
+  const adapter = (ours.find((r) => r.environment === 'node') ?? ours[0])?.adapter ?? 'unknown';
   if (values.out) {
     const shapes = Object.fromEntries(settings.map((s) => [s, makePeerProblem(s, size).dims]));
     const report = { adapter, date: new Date().toISOString(), size, lossTolerance: LOSS_TOLERANCE, shapes, rows, skipped, ...(gpu ? { gpu } : {}), ...(inference ? { inference } : {}) };
@@ -220,7 +222,7 @@ function printInference(report: InferenceReport): void {
   console.log('\ninference: SPLADE encoding of documents (no padding), 8 per batch');
   for (const row of report.rows) {
     const diff = row.maxAbsDiffVsSpladeLab === null ? '' : `, max |diff| vs splade-lab ${row.maxAbsDiffVsSpladeLab.toExponential(2)}`;
-    console.log(`${row.system.padEnd(24)} length ${String(row.length).padStart(4)}: ${row.documentsPerSecond.toFixed(2).padStart(9)} documents/s${diff}`);
+    console.log(`${row.environment.padEnd(8)} ${row.system.padEnd(24)} length ${String(row.length).padStart(4)}: ${row.documentsPerSecond.toFixed(2).padStart(9)} documents/s${diff}`);
   }
   for (const s of report.skipped) console.log(`skipped ${s.system}: ${s.why}`);
 }

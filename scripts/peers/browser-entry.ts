@@ -1,6 +1,8 @@
 // The peers bench inside Chromium: window.runPeer(system, setting, size, reps) runs one system on the page's WebGPU
-// adapter and resolves to its result (the same measurement as run-system.ts in Node).
+// adapter and resolves to its result (the same measurement as run-system.ts in Node); window.runInference measures
+// encoding in splade-lab and in onnxruntime-web's WebGPU backend (the same measurement as in Node).
 import { acquireGpuContext } from '../../src/gpu/acquire.ts';
+import { measureInference, type InferenceReport } from './encode-systems.ts';
 import { jaxPeer } from './jax-peer.ts';
 import { measurePeer, type PeerResult } from './measure-peer.ts';
 import type { PeerSystem, PeerSystemName } from './peer-system.ts';
@@ -17,6 +19,8 @@ const SYSTEMS: Partial<Record<PeerSystemName, PeerSystem>> = {
 declare global {
   interface Window {
     runPeer(system: PeerSystemName, setting: PeerSetting, size: PeerSize, reps: number): Promise<PeerResult>;
+    /** `models`: length -> URL of the exported ONNX model of that length. */
+    runInference(size: PeerSize, reps: number, models: Record<string, string>): Promise<InferenceReport>;
     peersReady: boolean;
   }
 }
@@ -25,5 +29,14 @@ window.runPeer = async (system, setting, size, reps) => {
   const start = SYSTEMS[system];
   if (!start) throw new Error(`${system} does not run in the browser`);
   return measurePeer(system, setting, await start(makePeerProblem(setting, size)), reps);
+};
+window.runInference = async (size, reps, models) => {
+  const ort = await import('onnxruntime-web/webgpu');
+  ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
+  return measureInference(size, reps, {
+    environment: 'chromium',
+    acquire: () => acquireGpuContext(navigator.gpu, 'peers bench, inference'),
+    onnx: { ort, providers: ['webgpu'], model: async (length) => new Uint8Array(await (await fetch(models[length])).arrayBuffer()) },
+  });
 };
 window.peersReady = true;

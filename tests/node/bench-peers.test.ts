@@ -1,6 +1,7 @@
 // The peers bench end to end at its small size, in Node and in headless Chromium: every system runs the same step (its
 // step-1 loss equals splade-lab's in the same place, and splade-lab's equals the float64 reference objective), the
-// inference rows agree with onnxruntime-web where PyTorch can export the model, and the JSON has the issue's fields.
+// inference rows agree with onnxruntime-web (wasm in Node, WebGPU in Chromium) where PyTorch can export the model,
+// and the JSON has the issue's fields.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import { spladeObjectiveReference } from '../../src/train/splade-objective-refer
 
 interface Report {
   adapter: string;
-  inference: { rows: { system: string; length: number; documentsPerSecond: number; maxAbsDiffVsSpladeLab: number | null }[]; skipped: { system: string; why: string }[] };
+  inference: { rows: { system: string; environment: string; length: number; documentsPerSecond: number; maxAbsDiffVsSpladeLab: number | null }[]; skipped: { system: string; why: string }[] };
   rows: { system: string; setting: string; environment: string; medianMs: number; gpuBytes: number | null; step1Loss: number; sameStep1Loss?: boolean }[];
   skipped: { system: string; setting: string; why: string }[];
 }
@@ -40,14 +41,22 @@ describe.skipIf(process.env.SPLADE_LAB_PORTABLE === '1')('npm run bench:peers --
       expect(row.medianMs).toBeGreaterThan(0);
       if (row.system !== 'splade-lab') expect(row.sameStep1Loss, `${row.system} ${row.setting}`).toBe(true);
     }
-    // inference: splade-lab at both lengths; onnxruntime-web (wasm) on the exported model gives the same vectors
+    // inference: splade-lab at both lengths in both places; onnxruntime-web (WebAssembly in Node, WebGPU in Chromium)
+    // on the exported model gives the same vectors
     const inference = report.inference.rows;
-    expect(inference.filter((r) => r.system === 'splade-lab').map((r) => r.length)).toEqual([16, 24]);
-    const onnx = inference.filter((r) => r.system === 'onnxruntime-web-wasm');
-    if (torch()) expect(onnx.map((r) => r.length)).toEqual([16, 24]);
-    else expect(report.inference.skipped.map((s) => s.why).join(' ')).toContain('torch');
-    for (const row of onnx) expect(row.maxAbsDiffVsSpladeLab).toBeLessThan(1e-4);
-    for (const row of inference) expect(row.documentsPerSecond).toBeGreaterThan(0);
+    const lengths = (system: string, environment: string) => inference.filter((r) => r.system === system && r.environment === environment).map((r) => r.length);
+    expect(lengths('splade-lab', 'node')).toEqual([16, 24]);
+    if (torch()) {
+      expect(lengths('splade-lab', 'chromium')).toEqual([16, 24]);
+      expect(lengths('onnxruntime-web-wasm', 'node')).toEqual([16, 24]);
+      expect(lengths('onnxruntime-web-webgpu', 'chromium')).toEqual([16, 24]);
+    } else {
+      expect(report.inference.skipped.map((s) => s.why).join(' ')).toContain('torch');
+    }
+    for (const row of inference) {
+      expect(row.documentsPerSecond).toBeGreaterThan(0);
+      if (row.system !== 'splade-lab') expect(row.maxAbsDiffVsSpladeLab).toBeLessThan(1e-4);
+    }
 
     const tfjs = report.rows.find((r) => r.system === 'tfjs-webgpu')!;
     expect(tfjs.gpuBytes).toBeGreaterThan(0);
