@@ -34,6 +34,8 @@ interface PeerRow extends PeerResult {
   bytesOverSpladeLab?: number;
   /** |step1Loss - splade-lab's| / |splade-lab's| <= LOSS_TOLERANCE. */
   sameStep1Loss?: boolean;
+  /** What is compared with splade-lab's row: "CPU vs CPU" (e.g. PyTorch against splade-lab on SwiftShader), "GPU vs GPU"... */
+  comparison?: string;
 }
 
 interface Skipped {
@@ -194,17 +196,19 @@ function compareWithSpladeLab(rows: PeerRow[]): void {
     row.timeOverSpladeLab = row.medianMs / ours.medianMs;
     if (row.gpuBytes !== null && ours.gpuBytes) row.bytesOverSpladeLab = row.gpuBytes / ours.gpuBytes;
     row.sameStep1Loss = Math.abs(row.step1Loss - ours.step1Loss) <= LOSS_TOLERANCE * Math.abs(ours.step1Loss);
+    row.comparison = `${row.onCpu ? 'CPU' : 'GPU'} vs ${ours.onCpu ? 'CPU' : 'GPU'}`;
   }
 }
 
 function printPeers(rows: PeerRow[], skipped: Skipped[]): void {
-  const header = ['where', 'setting', 'system', 'median ms', 'x splade-lab', 'GPU MB', 'x bytes', 'step-1 loss', 'same', 'on'];
+  const header = ['where', 'setting', 'system', 'median ms', 'x splade-lab', 'compared', 'GPU MB', 'x bytes', 'step-1 loss', 'same', 'on'];
   const body = rows.map((r) => [
     r.environment,
     r.setting,
     r.system,
     r.medianMs.toFixed(1),
     r.timeOverSpladeLab?.toFixed(2) ?? '',
+    r.comparison ?? '',
     r.gpuBytes === null ? '' : (r.gpuBytes / 2 ** 20).toFixed(1),
     r.bytesOverSpladeLab?.toFixed(1) ?? '',
     r.step1Loss.toPrecision(8),

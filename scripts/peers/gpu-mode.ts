@@ -46,8 +46,8 @@ export interface GpuModeReport {
 export async function runGpuMode(size: PeerSize, peakTflops: number | null): Promise<GpuModeReport> {
   const ctx = await nodeGpuContext('peers bench, GPU mode');
   try {
-    if (ctx.adapter.isFallbackAdapter && size === 'bench') {
-      throw new Error(`--gpu wants a real GPU (SPLADE_LAB_GPU=system), but the adapter is ${ctx.adapter.description || ctx.adapter.architecture}, a CPU fallback; --size small runs this mode's rows at small shapes`);
+    if (ctx.onCpu && size === 'bench') {
+      throw new Error(`--gpu wants a real GPU (SPLADE_LAB_GPU=system), but the adapter is ${ctx.adapter.description || ctx.adapter.architecture}, which computes on the CPU; --size small runs this mode's rows at small shapes`);
     }
     const shapes = SHAPES[size];
     const rows = [

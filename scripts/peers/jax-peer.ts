@@ -1,6 +1,7 @@
 // The jax-js peer (WebGPU device on the same Dawn adapter): the shared step, differentiated by valueAndGrad and
 // compiled whole (forward, backward and AdamW) by jit, as jax-js recommends for GPU work.
 import * as jax from '@jax-js/jax';
+import { navigatorAdapterOnCpu } from './adapter-on-cpu.ts';
 import type { ArrayOps } from './array-ops.ts';
 import type { PeerStepper } from './peer-system.ts';
 import { peerLearningRate, type PeerProblem } from './problem.ts';
@@ -31,6 +32,7 @@ export async function jaxPeer(problem: PeerProblem): Promise<PeerStepper> {
   });
   return {
     adapter: 'jax-js 0.1.25 webgpu device',
+    onCpu: await navigatorAdapterOnCpu(),
     async step(t) {
       const scalars = adamwScalars(problem.hyper, peerLearningRate(problem.hyper, t), t + 1);
       const { loss, ...next } = trainStep(state, refTree(inputs), {

@@ -11,6 +11,8 @@ export interface PeerResult {
   gpuBytes: number | null;
   step1Loss: number;
   adapter: string;
+  /** As PeerStepper.onCpu. */
+  onCpu: boolean;
   timedSteps: number;
 }
 
@@ -23,7 +25,7 @@ export async function measurePeer(system: PeerSystemName, setting: PeerSetting, 
     times.push(performance.now() - started);
     if (!Number.isFinite(loss)) throw new Error(`${system} step ${t + 1}: the loss is ${loss}`);
   }
-  const result = { system, setting, medianMs: median(times), gpuBytes: stepper.gpuBytes(), step1Loss, adapter: stepper.adapter, timedSteps: reps };
+  const result = { system, setting, medianMs: median(times), gpuBytes: stepper.gpuBytes(), step1Loss, adapter: stepper.adapter, onCpu: stepper.onCpu, timedSteps: reps };
   stepper.dispose();
   return result;
 }

@@ -10,6 +10,8 @@ export interface PeerStepper {
   gpuBytes(): number | null;
   /** The adapter the system runs on, in words. */
   adapter: string;
+  /** Whether it computes on the CPU: PyTorch-CPU, or a CPU adapter such as SwiftShader. */
+  onCpu: boolean;
   dispose(): void;
 }
 

@@ -116,6 +116,7 @@ def main():
         "gpuBytes": None,
         "step1Loss": step1,
         "adapter": f"PyTorch {torch.__version__} on the CPU, {threads} thread(s)",
+        "onCpu": True,
         "timedSteps": reps,
     }
     print("PEER_RESULT " + json.dumps(result))

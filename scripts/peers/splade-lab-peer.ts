@@ -15,6 +15,7 @@ export async function spladeLabPeer(problem: PeerProblem, acquire: () => Promise
   return {
     adapter: `splade-lab on ${[vendor, architecture, description].filter(Boolean).join(' ')}`,
     step,
+    onCpu: ctx.onCpu,
     gpuBytes: () => ctx.allocatedBytes,
     dispose: () => ctx.destroy(),
   };

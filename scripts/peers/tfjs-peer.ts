@@ -1,5 +1,6 @@
 // The TensorFlow.js peer (WebGPU backend on the same Dawn adapter): the shared step through tfjs ops and autodiff.
 import * as tf from '@tensorflow/tfjs';
+import { navigatorAdapterOnCpu } from './adapter-on-cpu.ts';
 import type { ArrayOps } from './array-ops.ts';
 import type { PeerStepper } from './peer-system.ts';
 import { peerLearningRate, type PeerProblem } from './problem.ts';
@@ -22,6 +23,7 @@ export async function tfjsPeer(problem: PeerProblem): Promise<PeerStepper> {
   const names = Object.keys(params);
   return {
     adapter: 'TensorFlow.js 4.22 webgpu backend',
+    onCpu: await navigatorAdapterOnCpu(),
     async step(t) {
       const result = tf.tidy(() => {
         const loss = (...list: T[]) => spladeLoss(ops, problem, Object.fromEntries(names.map((n, i) => [n, list[i]])), inputs) as tf.Scalar;

@@ -24,6 +24,11 @@ export interface AdapterReport {
   limits: Record<string, number>;
 }
 
+/** Whether an adapter computes on the CPU: a fallback adapter, or SwiftShader (which Chromium does not mark as one). */
+export function adapterOnCpu(adapter: Pick<AdapterReport, 'isFallbackAdapter' | 'architecture'>): boolean {
+  return adapter.isFallbackAdapter || adapter.architecture === 'swiftshader';
+}
+
 /** A resource at a binding index; `null` leaves that index out (an entry point that does not use it). */
 type Binding = Tensor | GPUBuffer | null;
 
@@ -45,6 +50,8 @@ export class GpuContext {
   private readonly unallocated = new WeakSet<GPUBuffer>();
   /** Bytes of the tensors and uniforms created and not yet freed through `owned`. */
   allocatedBytes = 0;
+  /** The adapter computes on the CPU (a fallback adapter, or SwiftShader): kernels pick their CPU-shaped variants. */
+  readonly onCpu: boolean;
   /** Most FLOPs one dispatch of a splittable kernel may do (null: the kernel's default for this adapter). */
   maxDispatchFlops: number | null = null;
   /**
@@ -57,6 +64,7 @@ export class GpuContext {
   wgslSink: (pipeline: string, code: string) => void = (pipeline, code) => console.error(`// pipeline ${pipeline}\n${code}`);
 
   constructor(readonly device: GPUDevice, readonly adapter: AdapterReport) {
+    this.onCpu = adapterOnCpu(adapter);
     void device.lost.then((info) => {
       this.lostInfo = info;
       for (const listener of this.lostListeners) listener(info.message);

@@ -9,9 +9,8 @@ import type { GpuContext } from '../gpu/context.ts';
  */
 export function dispatchFlopsBudget(ctx: GpuContext): number {
   if (ctx.maxDispatchFlops !== null) return ctx.maxDispatchFlops;
-  const { isFallbackAdapter, architecture, vendor } = ctx.adapter;
-  if (isFallbackAdapter || architecture === 'swiftshader') return Infinity;
-  return WEAK_GPU_VENDORS.has(vendor.toLowerCase()) ? GPU_DISPATCH_FLOPS / 4 : GPU_DISPATCH_FLOPS;
+  if (ctx.onCpu) return Infinity;
+  return WEAK_GPU_VENDORS.has(ctx.adapter.vendor.toLowerCase()) ? GPU_DISPATCH_FLOPS / 4 : GPU_DISPATCH_FLOPS;
 }
 
 /**

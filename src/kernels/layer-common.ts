@@ -55,5 +55,5 @@ export function expectDistinct(kernel: string, written: Tensor, ...others: (Tens
  * GPUs want wide rows.
  */
 export function defaultRowWorkgroup(ctx: GpuContext): number {
-  return ctx.adapter.isFallbackAdapter || ctx.adapter.architecture === 'swiftshader' ? 4 : 64;
+  return ctx.onCpu ? 4 : 64;
 }

@@ -68,7 +68,7 @@ const DEFAULT_TILE_K = 8;
 
 /** Registers on CPU adapters (SwiftShader ran a shared-memory tiled kernel 10x slower), tiled elsewhere. */
 export function defaultMatmulVariant(ctx: GpuContext): MatmulVariant {
-  return ctx.adapter.isFallbackAdapter || ctx.adapter.architecture === 'swiftshader' ? 'registers' : 'tiled';
+  return ctx.onCpu ? 'registers' : 'tiled';
 }
 
 /** vec4 loads need K, the batch strides of A and B, and each operand's contiguous dim (B's N in nn/tn, A's M in tn)

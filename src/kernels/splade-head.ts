@@ -42,7 +42,7 @@ export type SpladeHeadVariant = 'registers' | 'tiled';
 
 /** Registers on CPU adapters, tiled on GPUs (where the registers variant's strided loads do not coalesce). */
 export function defaultHeadVariant(ctx: GpuContext): SpladeHeadVariant {
-  return ctx.adapter.isFallbackAdapter || ctx.adapter.architecture === 'swiftshader' ? 'registers' : 'tiled';
+  return ctx.onCpu ? 'registers' : 'tiled';
 }
 
 const DEFAULT_TUNING: Omit<SpladeHeadTuning, 'maxDispatchFlops' | 'forwardVariant'> = { forwardWorkgroup: 64, sortWorkgroup: 64, backwardWorkgroup: 64 };

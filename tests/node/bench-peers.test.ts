@@ -13,7 +13,7 @@ import { spladeObjectiveReference } from '../../src/train/splade-objective-refer
 interface Report {
   adapter: string;
   inference: { rows: { system: string; environment: string; length: number; documentsPerSecond: number; maxAbsDiffVsSpladeLab: number | null }[]; skipped: { system: string; why: string }[] };
-  rows: { system: string; setting: string; environment: string; medianMs: number; gpuBytes: number | null; step1Loss: number; sameStep1Loss?: boolean }[];
+  rows: { system: string; setting: string; environment: string; medianMs: number; gpuBytes: number | null; step1Loss: number; sameStep1Loss?: boolean; comparison?: string }[];
   skipped: { system: string; setting: string; why: string }[];
 }
 
@@ -39,7 +39,10 @@ describe.skipIf(process.env.SPLADE_LAB_PORTABLE === '1')('npm run bench:peers --
     }
     for (const row of report.rows) {
       expect(row.medianMs).toBeGreaterThan(0);
-      if (row.system !== 'splade-lab') expect(row.sameStep1Loss, `${row.system} ${row.setting}`).toBe(true);
+      if (row.system === 'splade-lab') continue;
+      expect(row.sameStep1Loss, `${row.system} ${row.setting}`).toBe(true);
+      // everything here runs on the CPU (SwiftShader, or PyTorch's CPU path), and the row says so
+      expect(row.comparison).toBe('CPU vs CPU');
     }
     // inference: splade-lab at both lengths in both places; onnxruntime-web (WebAssembly in Node, WebGPU in Chromium)
     // on the exported model gives the same vectors
