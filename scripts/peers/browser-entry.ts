@@ -3,18 +3,12 @@
 // encoding in splade-lab and in onnxruntime-web's WebGPU backend (the same measurement as in Node).
 import { acquireGpuContext } from '../../src/gpu/acquire.ts';
 import { measureInference, type InferenceReport } from './encode-systems.ts';
-import { jaxPeer } from './jax-peer.ts';
 import { measurePeer, type PeerResult } from './measure-peer.ts';
-import type { PeerSystem, PeerSystemName } from './peer-system.ts';
+import type { PeerSystemName } from './peer-system.ts';
 import { makePeerProblem, type PeerSetting, type PeerSize } from './problem.ts';
-import { spladeLabPeer } from './splade-lab-peer.ts';
-import { tfjsPeer } from './tfjs-peer.ts';
+import { gpuPeerSystems } from './systems.ts';
 
-const SYSTEMS: Partial<Record<PeerSystemName, PeerSystem>> = {
-  'splade-lab': (problem) => spladeLabPeer(problem, () => acquireGpuContext(navigator.gpu, 'peers bench')),
-  'tfjs-webgpu': tfjsPeer,
-  'jax-js': jaxPeer,
-};
+const SYSTEMS = gpuPeerSystems(() => acquireGpuContext(navigator.gpu, 'peers bench'));
 
 declare global {
   interface Window {

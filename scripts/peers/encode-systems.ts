@@ -7,7 +7,7 @@ import { GpuEncoderPass } from '../../src/model/gpu-encoder.ts';
 import { GpuModel } from '../../src/model/gpu-model.ts';
 import { loadParameters } from '../../src/model/weights.ts';
 import { Random } from '../../src/util/random.ts';
-import { median } from '../bench/timing.ts';
+import { medianMs } from '../bench/timing.ts';
 import { makePeerProblem, tinyEncoderCheckpoint, type PeerProblem, type PeerSize } from './problem.ts';
 
 /** Documents per GPU batch (and per exported model's fixed batch). */
@@ -85,13 +85,10 @@ function documentIds(problem: PeerProblem, length: number, count: number): Int32
 /** Median seconds over `reps` runs of encoding every document, and the vectors (documents, V) of the last run. */
 async function timeRuns(reps: number, run: () => Promise<Float32Array>): Promise<{ vectors: Float32Array; seconds: number }> {
   let vectors = await run(); // warm-up: compiles pipelines
-  const times: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    const started = performance.now();
+  const ms = await medianMs(reps, async () => {
     vectors = await run();
-    times.push((performance.now() - started) / 1000);
-  }
-  return { vectors, seconds: median(times) };
+  });
+  return { vectors, seconds: ms / 1000 };
 }
 
 async function spladeLabEncode(ctx: GpuContext, problem: PeerProblem, ids: Int32Array, T: number, reps: number) {

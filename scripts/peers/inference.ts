@@ -14,26 +14,14 @@ import type { PeerSize } from './problem.ts';
 import { writeProblemFolder } from './pytorch-problem.ts';
 
 export async function runInferencePeers(size: PeerSize, python: { command: string } | { why: string }, reps: number, chromium: boolean, timeoutMs: number): Promise<InferenceReport> {
-  const acquire = () => nodeGpuContext('peers bench, inference');
-  if ('why' in python) {
-    const report = await measureInference(size, reps, { environment: 'node', acquire });
-    report.skipped.push({ system: 'onnxruntime-web', why: `the ONNX export needs PyTorch: ${python.why}` });
-    return report;
-  }
   const folder = mkdtempSync(join(tmpdir(), 'splade-onnx-'));
   try {
-    const models = exportModels(size, python.command, folder);
+    const models = 'why' in python ? { why: `the ONNX export needs PyTorch: ${python.why}` } : exportModels(size, python.command, folder);
+    const onnx = 'why' in models ? undefined : { ort: nodeOnnxRuntime(), providers: ['wasm'], model: async (length: number) => readFileSync(models.get(length)!) };
+    const report = await measureInference(size, reps, { environment: 'node', acquire: () => nodeGpuContext('peers bench, inference'), onnx });
     if ('why' in models) {
-      const report = await measureInference(size, reps, { environment: 'node', acquire });
       report.skipped.push({ system: 'onnxruntime-web', why: models.why });
-      return report;
-    }
-    const report = await measureInference(size, reps, {
-      environment: 'node',
-      acquire,
-      onnx: { ort: nodeOnnxRuntime(), providers: ['wasm'], model: async (length) => readFileSync(models.get(length)!) },
-    });
-    if (chromium) {
+    } else if (chromium) {
       const inBrowser = await runInferenceInChromium(size, reps, models, timeoutMs);
       report.rows.push(...inBrowser.rows);
       report.skipped.push(...inBrowser.skipped);

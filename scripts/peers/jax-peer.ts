@@ -5,7 +5,7 @@ import { navigatorAdapterOnCpu } from './adapter-on-cpu.ts';
 import type { ArrayOps } from './array-ops.ts';
 import type { PeerStepper } from './peer-system.ts';
 import { peerLearningRate, type PeerProblem } from './problem.ts';
-import { adamwScalars, adamwUpdate, spladeLoss, stepInputs, type AdamWScalars } from './splade-step.ts';
+import { adamwScalars, adamwUpdate, spladeLoss, stepInputs, uploadArrays, type AdamWScalars } from './splade-step.ts';
 
 type J = jax.numpy.Array;
 type Tree = Record<string, J>;
@@ -16,11 +16,9 @@ export async function jaxPeer(problem: PeerProblem): Promise<PeerStepper> {
   if (!devices.includes('webgpu')) throw new Error(`jax-js found no WebGPU device (it has ${devices.join(', ')})`);
   jax.defaultDevice('webgpu');
   const ops = jaxOps();
-  const upload = (arrays: Record<string, { shape: number[]; data: Float32Array | Int32Array }>): Tree =>
-    Object.fromEntries(Object.entries(arrays).map(([name, a]) => [name, ops.constant(a)]));
   const refTree = (tree: Tree): Tree => Object.fromEntries(Object.entries(tree).map(([name, a]) => [name, a.ref]));
-  const inputs = upload(stepInputs(problem));
-  let state = { params: upload(problem.trainable), m: {} as Tree, v: {} as Tree };
+  const inputs = uploadArrays(ops, stepInputs(problem));
+  let state = { params: uploadArrays(ops, problem.trainable), m: {} as Tree, v: {} as Tree };
   for (const [name, p] of Object.entries(state.params)) {
     state.m[name] = np.zeros(p.shape);
     state.v[name] = np.zeros(p.shape);

@@ -1,19 +1,13 @@
 // One system of the peers bench in its own process: `run-system.ts <system> <setting> <reps> <size>` prints one line
 // "PEER_RESULT {json}" with the step-1 loss, the median step time after warm-up and the GPU bytes.
 import { nodeGpuContext } from '../../src/gpu/node-gpu.ts';
-import { jaxPeer } from './jax-peer.ts';
 import { measurePeer } from './measure-peer.ts';
 import { installNavigatorGpu } from './navigator-gpu.ts';
-import { RESULT_PREFIX, type PeerSystem, type PeerSystemName } from './peer-system.ts';
+import { RESULT_PREFIX, type PeerSystemName } from './peer-system.ts';
 import { makePeerProblem, PEER_SETTINGS, PEER_SIZES, type PeerSetting, type PeerSize } from './problem.ts';
-import { spladeLabPeer } from './splade-lab-peer.ts';
-import { tfjsPeer } from './tfjs-peer.ts';
+import { gpuPeerSystems } from './systems.ts';
 
-const SYSTEMS: Partial<Record<PeerSystemName, PeerSystem>> = {
-  'splade-lab': (problem) => spladeLabPeer(problem, () => nodeGpuContext('peers bench')),
-  'tfjs-webgpu': tfjsPeer,
-  'jax-js': jaxPeer,
-};
+const SYSTEMS = gpuPeerSystems(() => nodeGpuContext('peers bench'));
 
 async function main(): Promise<void> {
   const [system, setting, repsText, size = 'bench'] = process.argv.slice(2);

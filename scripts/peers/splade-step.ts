@@ -4,6 +4,11 @@
 import type { ArrayOps } from './array-ops.ts';
 import type { PeerArray, PeerDims, PeerHyper, PeerProblem } from './problem.ts';
 
+/** Every array of `arrays` as a constant of the framework, under the same names. */
+export function uploadArrays<A>(o: ArrayOps<A>, arrays: Record<string, PeerArray>): Record<string, A> {
+  return Object.fromEntries(Object.entries(arrays).map(([name, array]) => [name, o.constant(array)]));
+}
+
 /** Host-side constants the step needs besides the problem's arrays: masks shaped for broadcasting, position ids. */
 export function stepInputs(problem: PeerProblem): Record<string, PeerArray> {
   const { B, Tq, Td } = problem.dims;

@@ -4,7 +4,7 @@ import { navigatorAdapterOnCpu } from './adapter-on-cpu.ts';
 import type { ArrayOps } from './array-ops.ts';
 import type { PeerStepper } from './peer-system.ts';
 import { peerLearningRate, type PeerProblem } from './problem.ts';
-import { adamwScalars, adamwUpdate, spladeLoss, stepInputs } from './splade-step.ts';
+import { adamwScalars, adamwUpdate, spladeLoss, stepInputs, uploadArrays } from './splade-step.ts';
 
 type T = tf.Tensor;
 
@@ -14,10 +14,8 @@ export async function tfjsPeer(problem: PeerProblem): Promise<PeerStepper> {
   if (!(await tf.setBackend('webgpu'))) throw new Error('TensorFlow.js could not start its WebGPU backend');
   await tf.ready();
   const ops = tfjsOps();
-  const upload = (arrays: Record<string, { shape: number[]; data: Float32Array | Int32Array }>) =>
-    Object.fromEntries(Object.entries(arrays).map(([name, a]) => [name, ops.constant(a)]));
-  const inputs = upload(stepInputs(problem));
-  let params = upload(problem.trainable);
+  const inputs = uploadArrays(ops, stepInputs(problem));
+  let params = uploadArrays(ops, problem.trainable);
   let m = Object.fromEntries(Object.entries(params).map(([name, p]) => [name, tf.zerosLike(p)]));
   let v = Object.fromEntries(Object.entries(params).map(([name, p]) => [name, tf.zerosLike(p)]));
   const names = Object.keys(params);
@@ -39,7 +37,7 @@ export async function tfjsPeer(problem: PeerProblem): Promise<PeerStepper> {
       return loss;
     },
     gpuBytes: () => (tf.memory() as { numBytesAllocatedInGPU?: number }).numBytesAllocatedInGPU ?? null,
-    dispose: () => tf.disposeVariables(),
+    dispose: () => tf.dispose([params, m, v, inputs]),
   };
 }
 
