@@ -8,6 +8,7 @@ import { createFolderCache, createFolderSource, isDirectory } from '../io/file-s
 import { createHubSource, isHubRepoId } from '../io/hub.ts';
 import { createUrlFolderSource } from '../io/url-folder-source.ts';
 import { createFolderCheckpointStore, writeFolderAtomically } from '../train/checkpoint-store-node.ts';
+import { MODEL_PRESETS, presetByKey } from './model-presets.ts';
 import type { FilesRef, Platform } from './platform.ts';
 import { lockRunFolder } from './run-lock-node.ts';
 import { createFolderRunStore } from './run-store-node.ts';
@@ -54,12 +55,17 @@ export const nodePlatform: Platform = {
 };
 
 /**
- * A CLI model argument: a folder on disk, or a Hub id ("org/name"). SPLADE_LAB_HUB_URL points Hub ids at another
+ * A CLI model argument: a folder on disk, a preset key (model-presets.ts), or a Hub id ("org/name"). SPLADE_LAB_HUB_URL points Hub ids at another
  * server (tests use a local one); SPLADE_LAB_CACHE moves the download cache; HF_TOKEN is sent for gated repos.
  */
 export async function modelRefFromArgument(argument: string): Promise<FilesRef> {
   if (await isDirectory(argument)) return { kind: 'folder', path: argument };
-  if (!isHubRepoId(argument)) throw new Error(`"${argument}" is neither a folder nor a Hub id ("org/name")`);
+  const preset = presetByKey(argument);
+  if (preset) return { kind: 'hub', id: preset.hubId };
+  if (!isHubRepoId(argument)) {
+    const keys = MODEL_PRESETS.map((p) => p.key).join(', ');
+    throw new Error(`"${argument}" is neither a folder, a Hub id ("org/name") nor a preset (${keys})`);
+  }
   return { kind: 'hub', id: argument };
 }
 

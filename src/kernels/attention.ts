@@ -6,6 +6,7 @@ import type { DropoutSite } from './dropout.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { checkDims, checkPowerOfTwo, defaultRowWorkgroup, expectDistinct, expectOperand, grid } from './layer-common.ts';
 import { Matmul } from './matmul.ts';
+import { ropeTable } from './reference/attention.ts';
 
 const FAMILY = 'attention';
 
@@ -148,21 +149,14 @@ export class Rotary extends AttentionKernel {
   readonly sin: Tensor<'f32'>; // (T, hd/2)
   private readonly uniform: GPUBuffer;
 
-  constructor(ctx: GpuContext, dims: AttentionDims, readonly theta: number, options: { workgroup?: number } = {}) {
-    super(ctx, dims, `rotary theta ${theta}`, options.workgroup ?? 256);
+  /** `rope`: a base theta (plain frequencies) or the inverse frequencies (hd/2) themselves (ropeInverseFrequencies). */
+  constructor(ctx: GpuContext, dims: AttentionDims, rope: number | Float64Array, options: { workgroup?: number } = {}) {
+    super(ctx, dims, typeof rope === 'number' ? `rotary theta ${rope}` : 'rotary', options.workgroup ?? 256);
     const { T, hd } = dims;
     if (hd % 2 !== 0) throw new Error(`${this.label}: the head size must be even, got ${hd}`);
-    if (!(theta > 0)) throw new Error(`${this.label}: theta must be positive, got ${theta}`);
+    if (typeof rope === 'number' && !(rope > 0)) throw new Error(`${this.label}: theta must be positive, got ${rope}`);
     const half = hd / 2;
-    const cos = new Float64Array(T * half);
-    const sin = new Float64Array(T * half);
-    for (let t = 0; t < T; t++) {
-      for (let j = 0; j < half; j++) {
-        const angle = t * Math.pow(theta, (-2 * j) / hd);
-        cos[t * half + j] = Math.cos(angle);
-        sin[t * half + j] = Math.sin(angle);
-      }
-    }
+    const { cos, sin } = ropeTable(T, hd, rope);
     this.cos = ctx.tensor(`${this.label} cos`, [T, half], 'f32', cos);
     this.sin = ctx.tensor(`${this.label} sin`, [T, half], 'f32', sin);
     this.uniform = this.params(null, 1, 0);
@@ -219,8 +213,8 @@ export interface AttentionBackwardArgs {
 export interface AttentionOptions {
   /** Sliding window: key j visible from query i iff |i - j| <= halfWindow (ModernBERT local layers); null = global. */
   halfWindow: number | null;
-  /** Rotary base of this layer (ModernBERT: global or local rope theta); null = no rotary (BERT family). */
-  ropeTheta: number | null;
+  /** Rotary of this layer: a base theta or inverse frequencies (Rotary); null = no rotary (BERT family). */
+  rope: number | Float64Array | null;
   /** backward adds into dqkv instead of overwriting it. Default false. */
   accumulate?: boolean;
   /** Invocations per softmax row (power of two); default defaultRowWorkgroup(ctx). */
@@ -260,7 +254,7 @@ export class Attention {
     checkDims(FAMILY, { ...dims });
     this.label = options.label ?? `attention B${B} T${T} NH${NH} hd${hd}`;
     this.softmax = new AttentionSoftmax(ctx, dims, options.halfWindow, { workgroup: options.softmaxWorkgroup });
-    this.rotary = options.ropeTheta === null ? null : new Rotary(ctx, dims, options.ropeTheta);
+    this.rotary = options.rope === null ? null : new Rotary(ctx, dims, options.rope);
     this.qkvPermute = new HeadPermute(ctx, dims, 3);
     this.contextPermute = new HeadPermute(ctx, dims, 1);
     const batch = B * NH;

@@ -1,9 +1,10 @@
-// Parses a Hugging Face config.json into a typed ModelConfig for the four supported masked-LM families, sizes
+// Parses a Hugging Face config.json into a typed ModelConfig for the five supported masked-LM families, sizes
 // range-checked before anything is allocated. Semantics follow transformers' modeling_*.py and config classes.
 import { clip } from '../io/format-error.ts';
+import type { RopeScaling } from '../kernels/reference/attention.ts';
 import { parameterCount } from './layout.ts';
 
-export type Architecture = 'bert' | 'roberta' | 'distilbert' | 'modernbert';
+export type Architecture = 'bert' | 'roberta' | 'distilbert' | 'modernbert' | 'gte';
 
 /** Attention pattern of one layer: global (all keys) or local (sliding window). */
 export type LayerKind = 'global' | 'local';
@@ -20,6 +21,14 @@ export interface ModernBertOptions {
   layerKinds: LayerKind[];
 }
 
+/** GTE (Alibaba-NLP's NewModel, code on the Hub): one rotary base for every layer, with its optional NTK scaling. */
+export interface GteOptions {
+  ropeTheta: number;
+  ropeScaling: RopeScaling | null;
+  /** `pack_qkv`: one qkv_proj (true) or q_proj, k_proj, v_proj; the same fused matrix either way. */
+  packQkv: boolean;
+}
+
 export interface ModelConfig {
   architecture: Architecture;
   /** The Hugging Face class this maps to (e.g. "BertForMaskedLM"), as saved in `architectures`. */
@@ -31,20 +40,24 @@ export interface ModelConfig {
   layers: number;
   heads: number;
   headDim: number;
-  /** MLP width; ModernBERT's Wi projects to 2 x intermediate (GeGLU). */
+  /** MLP width; ModernBERT's Wi and GTE's up_gate_proj project to 2 x intermediate (gated GELU). */
   intermediate: number;
   maxPositions: number;
   /** 0 when the model has no token-type embeddings (DistilBERT, ModernBERT). */
   typeVocabSize: number;
   padTokenId: number;
+  /** The word embeddings' padding_idx (its rows get no lookup gradient): pad_token_id, or -1 where there is none. */
+  embeddingPaddingIdx: number;
   /** Epsilon of every LayerNorm in the model (BERT/RoBERTa: layer_norm_eps; DistilBERT: 1e-12; ModernBERT: norm_eps). */
   normEps: number;
   /** LayerNorms carry a bias (false only for ModernBERT with norm_bias = false). */
   normBias: boolean;
   /** Bias on the fused q/k/v projection and the attention output projection. */
   attentionBias: boolean;
-  /** Bias on the MLP input and output projections. */
-  mlpBias: boolean;
+  /** Bias on the MLP input projection. */
+  mlpInBias: boolean;
+  /** Bias on the MLP output projection. */
+  mlpOutBias: boolean;
   /** Bias on the MLM head transform's dense layer. */
   headDenseBias: boolean;
   /** Bias on the decoder (vocabulary projection). */
@@ -52,12 +65,13 @@ export interface ModelConfig {
   tieWordEmbeddings: boolean;
   /** How token positions enter: learned absolute ids 0.., RoBERTa ids after padding_idx, or rotary. */
   positions: 'absolute' | 'roberta' | 'rotary';
-  /** post-norm: LN(x + sublayer(x)) (BERT family); pre-norm: x + sublayer(LN(x)) (ModernBERT). */
+  /** post-norm: LN(x + sublayer(x)) (BERT family, GTE); pre-norm: x + sublayer(LN(x)) (ModernBERT). */
   structure: 'post-norm' | 'pre-norm';
   mlp: 'gelu' | 'geglu';
   /** DistilBERT's fixed sinusoidal position table (`sinusoidal_pos_embds`): stored, but not trained by transformers. */
   sinusoidalPositions: boolean;
   modernBert: ModernBertOptions | null;
+  gte: GteOptions | null;
   /** Dropout probabilities the config gives, applied while training (never when encoding). */
   dropout: DropoutRates;
 }
@@ -67,18 +81,46 @@ export interface ModelConfig {
  * RoBERTa: hidden_dropout_prob after the embeddings' LayerNorm and on both residual branches, attention_probs_dropout_prob
  * on the attention probabilities. DistilBERT: dropout after the embeddings and on the MLP branch (none on the
  * attention output), attention_dropout on the probabilities. ModernBERT: embedding_dropout, attention_dropout (the
- * probabilities and the attention output), mlp_dropout (on the GeGLU activation, before Wo).
+ * probabilities and the attention output), mlp_dropout (on the GeGLU activation, before Wo). GTE: hidden_dropout_prob
+ * after the embeddings, on both residual branches and on the gated activation; attention_probs_dropout_prob.
  */
 export interface DropoutRates {
   embeddings: number;
   attentionProbs: number;
   attentionOutput: number;
-  mlp: number;
+  /** On the MLP's activation, before its output projection. */
+  mlpActivation: number;
+  /** On the MLP's output projection, before the residual add. */
+  mlpOutput: number;
 }
 
-/** Every rate set to `rate` (a run's --dropout override; 0 turns dropout off). */
-export function uniformDropout(rate: number): DropoutRates {
-  return { embeddings: rate, attentionProbs: rate, attentionOutput: rate, mlp: rate };
+/** The dropout sites each family has (a site absent here never drops, whatever the rate). */
+const DROPOUT_SITES: Record<Architecture, (keyof DropoutRates)[]> = {
+  bert: ['embeddings', 'attentionProbs', 'attentionOutput', 'mlpOutput'],
+  roberta: ['embeddings', 'attentionProbs', 'attentionOutput', 'mlpOutput'],
+  distilbert: ['embeddings', 'attentionProbs', 'mlpOutput'],
+  modernbert: ['embeddings', 'attentionProbs', 'attentionOutput', 'mlpActivation'],
+  gte: ['embeddings', 'attentionProbs', 'attentionOutput', 'mlpActivation', 'mlpOutput'],
+};
+
+/** No dropout anywhere (encoding). */
+export const NO_DROPOUT: DropoutRates = { embeddings: 0, attentionProbs: 0, attentionOutput: 0, mlpActivation: 0, mlpOutput: 0 };
+
+/**
+ * Every site the family has set to `rate` (a run's --dropout override; 0 turns dropout off), as transformers would
+ * give with every dropout probability of config.json set to `rate`.
+ */
+export function uniformDropout(rate: number, architecture: Architecture): DropoutRates {
+  const rates = { ...NO_DROPOUT };
+  for (const site of DROPOUT_SITES[architecture]) rates[site] = rate;
+  return rates;
+}
+
+/** A family's rates from config.json: the sites it has, each at its probability. */
+function familyDropout(architecture: Architecture, rates: Partial<DropoutRates>): DropoutRates {
+  const out = { ...NO_DROPOUT };
+  for (const site of DROPOUT_SITES[architecture]) out[site] = rates[site] ?? 0;
+  return out;
 }
 
 const SUPPORTED_ARCHITECTURES = [
@@ -87,6 +129,7 @@ const SUPPORTED_ARCHITECTURES = [
   'XLMRobertaForMaskedLM',
   'DistilBertForMaskedLM',
   'ModernBertForMaskedLM',
+  'NewForMaskedLM (GTE)',
 ] as const;
 
 interface Family {
@@ -100,6 +143,7 @@ const FAMILIES: Record<string, Family> = {
   'xlm-roberta': { architecture: 'roberta', hfArchitecture: 'XLMRobertaForMaskedLM' },
   distilbert: { architecture: 'distilbert', hfArchitecture: 'DistilBertForMaskedLM' },
   modernbert: { architecture: 'modernbert', hfArchitecture: 'ModernBertForMaskedLM' },
+  new: { architecture: 'gte', hfArchitecture: 'NewForMaskedLM' },
 };
 
 /** Class-name prefixes of each model_type (e.g. BertModel, BertForPreTraining are model_type "bert"). */
@@ -109,6 +153,7 @@ const CLASS_PREFIXES: [string, string][] = [
   ['DistilBert', 'distilbert'],
   ['ModernBert', 'modernbert'],
   ['Bert', 'bert'],
+  ['New', 'new'],
 ];
 
 /** Activation names transformers' ACT2FN maps to the exact erf GELU. */
@@ -154,13 +199,21 @@ export function parseModelConfig(json: unknown, options: ParseOptions = {}): Mod
   const modelType = resolveModelType(c, source);
   const family = FAMILIES[modelType];
   const read = new Reader(c, source);
-  const parsed =
-    family.architecture === 'distilbert'
-      ? parseDistilBert(read)
-      : family.architecture === 'modernbert'
-        ? parseModernBert(read)
-        : parseBertLike(read, family.architecture);
-  const config: ModelConfig = { ...parsed, architecture: family.architecture, hfArchitecture: family.hfArchitecture, modelType };
+  const parsers: Record<Architecture, () => Parsed> = {
+    bert: () => parseBertLike(read, 'bert'),
+    roberta: () => parseBertLike(read, 'roberta'),
+    distilbert: () => parseDistilBert(read),
+    modernbert: () => parseModernBert(read),
+    gte: () => parseGte(read),
+  };
+  const parsed = parsers[family.architecture]();
+  const config: ModelConfig = {
+    ...parsed,
+    embeddingPaddingIdx: parsed.embeddingPaddingIdx ?? parsed.padTokenId,
+    architecture: family.architecture,
+    hfArchitecture: family.hfArchitecture,
+    modelType,
+  };
   validateShapes(config, source);
   const parameters = parameterCount(config);
   if (parameters > CONFIG_LIMITS.parameters) {
@@ -199,7 +252,8 @@ function resolveModelType(c: Json, source: string): string {
   return guess;
 }
 
-type Parsed = Omit<ModelConfig, 'architecture' | 'hfArchitecture' | 'modelType'>;
+/** What a family's parser gives; embeddingPaddingIdx defaults to padTokenId. */
+type Parsed = Omit<ModelConfig, 'architecture' | 'hfArchitecture' | 'modelType' | 'embeddingPaddingIdx'> & { embeddingPaddingIdx?: number };
 
 function parseBertLike(r: Reader, architecture: 'bert' | 'roberta'): Parsed {
   const positionType = r.string('position_embedding_type', 'absolute');
@@ -224,7 +278,8 @@ function parseBertLike(r: Reader, architecture: 'bert' | 'roberta'): Parsed {
     normEps: r.number('layer_norm_eps', 1e-12),
     normBias: true,
     attentionBias: true,
-    mlpBias: true,
+    mlpInBias: true,
+    mlpOutBias: true,
     headDenseBias: true,
     decoderBias: true,
     tieWordEmbeddings: r.bool('tie_word_embeddings', true),
@@ -233,9 +288,10 @@ function parseBertLike(r: Reader, architecture: 'bert' | 'roberta'): Parsed {
     mlp: 'gelu',
     sinusoidalPositions: false,
     modernBert: null,
+    gte: null,
     dropout: (() => {
       const hiddenRate = dropoutRate(r, 'hidden_dropout_prob', 0.1);
-      return { embeddings: hiddenRate, attentionProbs: dropoutRate(r, 'attention_probs_dropout_prob', 0.1), attentionOutput: hiddenRate, mlp: hiddenRate };
+      return familyDropout(architecture, { embeddings: hiddenRate, attentionProbs: dropoutRate(r, 'attention_probs_dropout_prob', 0.1), attentionOutput: hiddenRate, mlpOutput: hiddenRate });
     })(),
   };
 }
@@ -264,7 +320,8 @@ function parseDistilBert(r: Reader): Parsed {
     normEps: 1e-12, // hard-coded in modeling_distilbert.py for every LayerNorm
     normBias: true,
     attentionBias: true,
-    mlpBias: true,
+    mlpInBias: true,
+    mlpOutBias: true,
     headDenseBias: true,
     decoderBias: true,
     tieWordEmbeddings: r.bool('tie_word_embeddings', true),
@@ -273,9 +330,10 @@ function parseDistilBert(r: Reader): Parsed {
     mlp: 'gelu',
     sinusoidalPositions: r.bool('sinusoidal_pos_embds', false),
     modernBert: null,
+    gte: null,
     dropout: (() => {
       const hiddenRate = dropoutRate(r, 'dropout', 0.1);
-      return { embeddings: hiddenRate, attentionProbs: dropoutRate(r, 'attention_dropout', 0.1), attentionOutput: 0, mlp: hiddenRate };
+      return familyDropout('distilbert', { embeddings: hiddenRate, attentionProbs: dropoutRate(r, 'attention_dropout', 0.1), mlpOutput: hiddenRate });
     })(),
   };
 }
@@ -303,7 +361,10 @@ function parseModernBert(r: Reader): Parsed {
     normEps: r.number('norm_eps', 1e-5),
     normBias: r.bool('norm_bias', false),
     attentionBias: r.bool('attention_bias', false),
-    mlpBias: r.bool('mlp_bias', false),
+    ...(() => {
+      const bias = r.bool('mlp_bias', false);
+      return { mlpInBias: bias, mlpOutBias: bias };
+    })(),
     headDenseBias: r.bool('classifier_bias', false),
     decoderBias: r.bool('decoder_bias', true),
     tieWordEmbeddings: r.bool('tie_word_embeddings', true),
@@ -318,11 +379,74 @@ function parseModernBert(r: Reader): Parsed {
       globalAttnEveryNLayers: everyN,
       layerKinds,
     },
+    gte: null,
     dropout: (() => {
       const attention = dropoutRate(r, 'attention_dropout', 0);
-      return { embeddings: dropoutRate(r, 'embedding_dropout', 0), attentionProbs: attention, attentionOutput: attention, mlp: dropoutRate(r, 'mlp_dropout', 0) };
+      return familyDropout('modernbert', { embeddings: dropoutRate(r, 'embedding_dropout', 0), attentionProbs: attention, attentionOutput: attention, mlpActivation: dropoutRate(r, 'mlp_dropout', 0) });
     })(),
   };
+}
+
+/**
+ * GTE (Alibaba-NLP/new-impl, model_type "new"): BERT's post-norm layer with a fused qkv_proj (or q/k/v_proj),
+ * rotary positions (optionally NTK-scaled), a gated GELU MLP (up_gate_proj without bias, down_proj with one) and
+ * BERT's MLM head. Defaults are NewConfig's; what its modelling code does not implement, or we do not, is refused.
+ */
+function parseGte(r: Reader): Parsed {
+  requireExactGelu(r, 'hidden_act', r.string('hidden_act', 'gelu'));
+  const positionType = r.string('position_embedding_type', 'rope');
+  if (positionType !== 'rope') r.fail(`position_embedding_type "${clip(positionType, 40)}" is not supported for GTE (only "rope", as every released GTE model)`);
+  const normType = r.string('layer_norm_type', 'layer_norm');
+  if (normType !== 'layer_norm') r.fail(`layer_norm_type "${clip(normType, 40)}" is not supported (only "layer_norm")`);
+  if (r.bool('logn_attention_scale', false)) r.fail('logn_attention_scale = true is not supported');
+  const hidden = r.int('hidden_size', 768, 1, CONFIG_LIMITS.hidden);
+  const heads = r.int('num_attention_heads', 12, 1, CONFIG_LIMITS.heads);
+  // PretrainedConfig's pad_token_id defaults to None: nn.Embedding then has no padding_idx.
+  const padRaw = r.raw('pad_token_id');
+  const padTokenId = r.int('pad_token_id', 0);
+  const hiddenRate = dropoutRate(r, 'hidden_dropout_prob', 0.1);
+  const probsRate = dropoutRate(r, 'attention_probs_dropout_prob', 0);
+  return {
+    vocabSize: r.int('vocab_size', 30528, 1, CONFIG_LIMITS.vocabSize),
+    hidden,
+    layers: r.int('num_hidden_layers', 12, 1, CONFIG_LIMITS.layers),
+    heads,
+    headDim: Math.floor(hidden / heads),
+    intermediate: r.int('intermediate_size', 3072, 1, CONFIG_LIMITS.intermediate),
+    maxPositions: r.int('max_position_embeddings', 2048, 1, CONFIG_LIMITS.maxPositions),
+    typeVocabSize: r.int('type_vocab_size', 1, 0, CONFIG_LIMITS.typeVocabSize),
+    padTokenId,
+    embeddingPaddingIdx: padRaw === undefined || padRaw === null ? -1 : padTokenId,
+    normEps: r.number('layer_norm_eps', 1e-12),
+    normBias: true,
+    attentionBias: true,
+    mlpInBias: false,
+    mlpOutBias: true,
+    headDenseBias: true,
+    decoderBias: true,
+    tieWordEmbeddings: r.bool('tie_word_embeddings', true),
+    positions: 'rotary',
+    structure: 'post-norm',
+    mlp: 'geglu',
+    sinusoidalPositions: false,
+    modernBert: null,
+    gte: { ropeTheta: r.number('rope_theta', 10000), ropeScaling: gteRopeScaling(r), packQkv: r.bool('pack_qkv', true) },
+    dropout: familyDropout('gte', { embeddings: hiddenRate, attentionProbs: probsRate, attentionOutput: hiddenRate, mlpActivation: hiddenRate, mlpOutput: hiddenRate }),
+  };
+}
+
+/** GTE's rope_scaling: null, or {"type": "ntk", "factor": f, "mixed_b"?: b}, the one kind its code builds. */
+function gteRopeScaling(r: Reader): RopeScaling | null {
+  const raw = r.raw('rope_scaling');
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw !== 'object' || Array.isArray(raw)) r.fail(`rope_scaling must be an object, got ${shortJson(raw)}`);
+  const { type, factor, mixed_b: mixedB } = raw as Json;
+  if (type !== 'ntk') r.fail(`rope_scaling type "${clip(String(type), 40)}" is not supported (GTE builds only "ntk")`);
+  if (typeof factor !== 'number' || !(factor > 0) || !Number.isFinite(factor)) r.fail(`rope_scaling.factor must be a positive number, got ${shortJson(factor)}`);
+  if (mixedB !== undefined && mixedB !== null && (typeof mixedB !== 'number' || !Number.isFinite(mixedB))) {
+    r.fail(`rope_scaling.mixed_b must be a number, got ${shortJson(mixedB)}`);
+  }
+  return { factor, mixedB: typeof mixedB === 'number' ? mixedB : null };
 }
 
 /** Newer configs list `layer_types`; transformers picks the window by layer index and the rope by layer type. */
@@ -381,6 +505,7 @@ function validateShapes(c: ModelConfig, source: string): void {
   if (c.positions === 'rotary' && c.headDim % 2 !== 0) {
     throw new ConfigError(`${source}: rotary embeddings need an even head size, got ${c.headDim}`);
   }
+  if (c.gte && !(c.gte.ropeTheta > 0)) throw new ConfigError(`${source}: rope_theta must be positive, got ${c.gte.ropeTheta}`);
   if (c.padTokenId < 0 || c.padTokenId >= c.vocabSize) {
     throw new ConfigError(`${source}: pad_token_id ${c.padTokenId} is outside the vocabulary (size ${c.vocabSize})`);
   }

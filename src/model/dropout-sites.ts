@@ -6,7 +6,8 @@ import type { DropoutRates } from './config.ts';
 export interface LayerDropoutSites {
   probs: number | null;
   attnOut: number | null;
-  mlp: number | null;
+  mlpActivation: number | null;
+  mlpOutput: number | null;
 }
 
 export interface DropoutSitePlan {
@@ -14,14 +15,22 @@ export interface DropoutSitePlan {
   layers: LayerDropoutSites[];
 }
 
-/** Numbers the sites with a non-zero rate in pass order: the embeddings, then per layer probs, attention output, MLP. */
+/**
+ * Numbers the sites with a non-zero rate in pass order: the embeddings, then per layer probs, attention output, MLP
+ * activation, MLP output.
+ */
 export function planDropoutSites(layers: number, rates: DropoutRates): DropoutSitePlan {
   let next = 0;
   const site = (rate: number) => (rate > 0 ? next++ : null);
   const embeddings = site(rates.embeddings);
   return {
     embeddings,
-    layers: Array.from({ length: layers }, () => ({ probs: site(rates.attentionProbs), attnOut: site(rates.attentionOutput), mlp: site(rates.mlp) })),
+    layers: Array.from({ length: layers }, () => ({
+      probs: site(rates.attentionProbs),
+      attnOut: site(rates.attentionOutput),
+      mlpActivation: site(rates.mlpActivation),
+      mlpOutput: site(rates.mlpOutput),
+    })),
   };
 }
 

@@ -7,7 +7,7 @@ import { Attention, type AttentionDims } from '../kernels/attention.ts';
 import { DropoutSite } from '../kernels/dropout.ts';
 import { dropoutKey } from '../kernels/reference/dropout.ts';
 import { LayerNorm } from '../kernels/layernorm.ts';
-import { uniformDropout, type DropoutRates, type ModelConfig } from './config.ts';
+import { NO_DROPOUT, type DropoutRates, type ModelConfig } from './config.ts';
 import { dropoutSiteId, planDropoutSites } from './dropout-sites.ts';
 import { GpuEmbeddings } from './gpu/embeddings.ts';
 import {
@@ -24,6 +24,7 @@ import {
 import { GpuLinear } from './gpu/linear.ts';
 import type { GpuModel } from './gpu-model.ts';
 import { P } from './layout.ts';
+import { layerAttentionKind } from './rotary.ts';
 
 /**
  * Activations for one (B, T), allocated once; several passes (queries, documents) share one GpuModel.
@@ -110,7 +111,7 @@ export class GpuEncoderPass {
     this.mask = alloc('mask', [B, T], 'u32'); // (B, T)
     this.embeddings = new GpuEmbeddings(model, B, T, label, alloc);
     this.embeddingNorm = norm('embedding norm');
-    const rates = options.dropout ?? uniformDropout(0);
+    const rates = options.dropout ?? NO_DROPOUT;
     const plan = planDropoutSites(L, rates);
     const site = (number: number | null, rate: number, n: number, what: string): DropoutSite | null => {
       if (number === null) return null;
@@ -122,38 +123,40 @@ export class GpuEncoderPass {
 
     const normOptions = { bias: config.normBias, eps: config.normEps };
     const dims: AttentionDims = { B, T, NH, hd };
-    const mb = config.modernBert;
     // Attention probabilities (B, NH, T, T) are the largest activation: one shared buffer per kind, recomputed in
     // backward from the saved q, k and mask (bit-identical), instead of one per layer.
     const recomputeProbs = true;
-    const globalAttention = new Attention(ctx, dims, { halfWindow: null, ropeTheta: mb ? mb.globalRopeTheta : null, recomputeProbs, label: `${label} attention` });
-    const localAttention =
-      mb && mb.layerKinds.includes('local')
-        ? new Attention(ctx, dims, { halfWindow: Math.floor(mb.localAttention / 2), ropeTheta: mb.localRopeTheta, recomputeProbs, label: `${label} local attention` })
-        : null;
+    const attentionByKind = new Map<string, Attention>();
+    const layerAttention = Array.from({ length: L }, (_, i) => {
+      const { kind, rope, halfWindow } = layerAttentionKind(config, i);
+      if (!attentionByKind.has(kind)) {
+        attentionByKind.set(kind, new Attention(ctx, dims, { halfWindow, rope, recomputeProbs, label: `${label} ${kind === 'global' ? '' : `${kind} `}attention` }));
+      }
+      return attentionByKind.get(kind)!;
+    });
     this.kernels = {
       qkv: new GpuLinear(ctx, N, d, 3 * d, config.attentionBias, `${label} qkv`),
       attnOut: new GpuLinear(ctx, N, d, d, config.attentionBias, `${label} attention out`),
-      mlpIn: new GpuLinear(ctx, N, d, mlpWidth, config.mlpBias, `${label} mlp in`),
-      mlpOut: new GpuLinear(ctx, N, I, d, config.mlpBias, `${label} mlp out`),
+      mlpIn: new GpuLinear(ctx, N, d, mlpWidth, config.mlpInBias, `${label} mlp in`),
+      mlpOut: new GpuLinear(ctx, N, I, d, config.mlpOutBias, `${label} mlp out`),
       norm: new LayerNorm(ctx, { N, C: d }, { ...normOptions, label: `${label} layernorm` }),
       normAccumulate: new LayerNorm(ctx, { N, C: d }, { ...normOptions, accumulate: true, label: `${label} layernorm+=` }),
       gelu: new Gelu(ctx, N * I, { label: `${label} mlp gelu` }),
       geglu: config.mlp === 'geglu' ? new Geglu(ctx, N, I, { label: `${label} geglu` }) : null,
       add: new Add(ctx, N * d, `${label} residual add`),
-      attention: (i) => (mb && mb.layerKinds[i] === 'local' ? localAttention! : globalAttention),
+      attention: (i) => layerAttention[i],
     };
 
     this.layers = [];
     const attentionBuffers = new Map<GPUBuffer, number>(); // shared probability buffers counted once
     let x = this.embeddingNorm.out;
-    const postNorm = config.structure === 'post-norm';
     for (let i = 0; i < L; i++) {
       const sites = plan.layers[i];
       const dropout: LayerDropout = {
         probs: site(sites.probs, rates.attentionProbs, B * NH * T * T, `layer ${i} attention dropout`),
         attnOut: site(sites.attnOut, rates.attentionOutput, N * d, `layer ${i} attention output dropout`),
-        mlp: site(sites.mlp, rates.mlp, postNorm ? N * d : N * I, `layer ${i} mlp dropout`),
+        mlpActivation: site(sites.mlpActivation, rates.mlpActivation, N * I, `layer ${i} mlp activation dropout`),
+        mlpOutput: site(sites.mlpOutput, rates.mlpOutput, N * d, `layer ${i} mlp output dropout`),
       };
       const layer = new GpuLayer(model, i, x, this.mask, this.kernels, alloc, dropout);
       for (const t of layer.attentionTensors) attentionBuffers.set(t.buffer, t.byteLength);
@@ -177,11 +180,11 @@ export class GpuEncoderPass {
       dcontext: alloc('d context', [N, d]), // (N, d)
       dmlpPre: alloc('d mlp pre', [N, mlpWidth]), // (N, I) or (N, 2I)
       dmlpAct: alloc('d mlp act', [N, I]), // (N, I)
-      ddropped: rates.attentionOutput > 0 || (postNorm && rates.mlp > 0) ? alloc('d through dropout', [N, d]) : null, // (N, d)
+      ddropped: rates.attentionOutput > 0 || rates.mlpOutput > 0 ? alloc('d through dropout', [N, d]) : null, // (N, d)
     };
     const attentionScratch = (4 * N * d + B * NH * T * T) * 4; // dq, dk, dv, dcontext (B, NH, T, hd); dscores (B, NH, T, T)
     for (const size of attentionBuffers.values()) bytes += size;
-    this.activationBytes = bytes + this.embeddings.planBytes + (localAttention ? 2 : 1) * attentionScratch;
+    this.activationBytes = bytes + this.embeddings.planBytes + attentionByKind.size * attentionScratch;
   }
 
   /**

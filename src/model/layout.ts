@@ -81,8 +81,8 @@ export function parameterLayout(config: ModelConfig): ParamSpec[] {
     if (config.structure === 'post-norm') norm(at(P.attnOutNorm), `layer ${i} attention post-norm`);
     if (config.structure === 'pre-norm') norm(at(P.mlpNorm), `layer ${i} MLP pre-norm`);
     const mlpInWidth = config.mlp === 'geglu' ? 2 * I : I;
-    linear(at(P.mlpIn), mlpInWidth, d, config.mlpBias, `layer ${i} MLP input`);
-    linear(at(P.mlpOut), d, I, config.mlpBias, `layer ${i} MLP output`);
+    linear(at(P.mlpIn), mlpInWidth, d, config.mlpInBias, `layer ${i} MLP input`);
+    linear(at(P.mlpOut), d, I, config.mlpOutBias, `layer ${i} MLP output`);
     if (config.structure === 'post-norm') norm(at(P.mlpOutNorm), `layer ${i} MLP post-norm`);
   }
   if (config.structure === 'pre-norm') norm(P.finalNorm, 'final norm');

@@ -27,6 +27,9 @@ export interface TinyModelOptions {
   globalAttnEveryNLayers?: number;
   /** ModernBERT only: biases everywhere (default false, as the released models). */
   withBiases?: boolean;
+  /** GTE only: NTK rope scaling factor (default none) and token types (default 1, NewConfig's). */
+  ropeScalingFactor?: number;
+  typeVocabSize?: number;
 }
 
 export interface TinyCheckpoint {
@@ -36,7 +39,7 @@ export interface TinyCheckpoint {
   tensors: TensorMap;
 }
 
-const DEFAULT_PAD: Record<Architecture, number> = { bert: 0, roberta: 1, distilbert: 0, modernbert: 50283 };
+const DEFAULT_PAD: Record<Architecture, number> = { bert: 0, roberta: 1, distilbert: 0, modernbert: 50283, gte: 0 };
 
 export function makeTinyCheckpoint(architecture: Architecture, options: TinyModelOptions): TinyCheckpoint {
   const config = tinyConfigJson(architecture, options);
@@ -121,5 +124,29 @@ function tinyConfigJson(architecture: Architecture, o: TinyModelOptions): Record
         tie_word_embeddings: tie,
       };
     }
+    case 'gte':
+      return {
+        architectures: ['NewForMaskedLM'],
+        model_type: 'new',
+        vocab_size: o.vocabSize,
+        hidden_size: o.hidden,
+        num_hidden_layers: o.layers,
+        num_attention_heads: o.heads,
+        intermediate_size: o.intermediate,
+        hidden_act: 'gelu',
+        hidden_dropout_prob: 0.1,
+        attention_probs_dropout_prob: 0.0,
+        max_position_embeddings: maxPositions,
+        type_vocab_size: o.typeVocabSize ?? 1,
+        layer_norm_type: 'layer_norm',
+        layer_norm_eps: 1e-12,
+        position_embedding_type: 'rope',
+        rope_theta: 500000,
+        rope_scaling: o.ropeScalingFactor ? { type: 'ntk', factor: o.ropeScalingFactor } : null,
+        pack_qkv: true,
+        initializer_range,
+        pad_token_id: pad,
+        tie_word_embeddings: tie,
+      };
   }
 }

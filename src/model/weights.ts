@@ -1,17 +1,20 @@
 // The one place that maps Hugging Face checkpoint tensor names to the internal layout (src/model/layout.ts) and back.
-// Fused q/k/v are concatenated from BERT-style query/key/value; tied decoders are the word embeddings (one tensor).
+// Fused q/k/v are concatenated from BERT-style query/key/value; tied decoders are the word embeddings (one tensor);
+// GTE's up_gate_proj rows [up; gate] are held as [gate; up], the order ModernBERT's GeGLU kernel reads.
 import { clip } from '../io/format-error.ts';
 import type { HostTensor, TensorMap } from '../io/host-tensor.ts';
 import { tensorSize } from '../io/host-tensor.ts';
 import type { ModelConfig } from './config.ts';
 import type { ModelParams, ParamSpec } from './layout.ts';
-import { P, parameterLayout } from './layout.ts';
+import { P, parameterLayout, type Part } from './layout.ts';
 
 /** One internal parameter and the checkpoint tensors it is made of, concatenated along dim 0. */
 interface Binding {
   spec: ParamSpec;
   /** One entry per concatenated part; each part lists accepted names, the canonical (saved) one first. */
   parts: string[][];
+  /** The internal tensor is the checkpoint's with its two halves along dim 0 exchanged (GTE's gated MLP). */
+  swapHalves?: boolean;
 }
 
 export interface MissingTensor {
@@ -57,6 +60,7 @@ const BASE_PREFIX: Record<ModelConfig['architecture'], string> = {
   roberta: 'roberta.',
   distilbert: 'distilbert.',
   modernbert: 'model.',
+  gte: 'new.',
 };
 
 /** Maps a checkpoint onto the internal layout and says what is missing, misshapen, unexpected or skipped. */
@@ -132,8 +136,9 @@ export function unusedTensorsWarning(unused: readonly string[], where: string, a
 export function toHuggingFaceTensors(config: ModelConfig, params: Map<string, HostTensor>): TensorMap {
   const out: TensorMap = new Map();
   for (const binding of bindings(config, BASE_PREFIX[config.architecture])) {
-    const tensor = params.get(binding.spec.name);
-    if (!tensor) throw new Error(`toHuggingFaceTensors: parameter ${binding.spec.name} is missing`);
+    const stored = params.get(binding.spec.name);
+    if (!stored) throw new Error(`toHuggingFaceTensors: parameter ${binding.spec.name} is missing`);
+    const tensor = binding.swapHalves ? swappedHalves(stored) : stored;
     const partSize = tensor.data.length / binding.parts.length;
     const partShape = [binding.spec.shape[0] / binding.parts.length, ...binding.spec.shape.slice(1)];
     binding.parts.forEach((names, k) => {
@@ -168,10 +173,20 @@ function assemble(binding: Binding, tensors: TensorMap, used: Set<string>, repor
     found.push(tensor);
   }
   if (found.length !== parts.length) return null;
+  if (binding.swapHalves) return swappedHalves({ shape: [...spec.shape], data: found[0].data });
   if (found.length === 1) return { shape: [...spec.shape], data: found[0].data };
   const data = new Float32Array(tensorSize(spec.shape));
   found.forEach((t, k) => data.set(t.data, k * t.data.length));
   return { shape: [...spec.shape], data };
+}
+
+/** The tensor with its first and second halves along dim 0 exchanged (its own inverse). */
+function swappedHalves(tensor: HostTensor): HostTensor {
+  const half = tensor.data.length / 2;
+  const data = new Float32Array(tensor.data.length);
+  data.set(tensor.data.subarray(half), 0);
+  data.set(tensor.data.subarray(0, half), half);
+  return { shape: [...tensor.shape], data };
 }
 
 function sameShape(a: readonly number[], b: readonly number[]): boolean {
@@ -188,11 +203,11 @@ function detectPrefix(config: ModelConfig, tensors: TensorMap): string {
 
 /** Checkpoint names per internal parameter. */
 function bindings(config: ModelConfig, prefix: string): Binding[] {
-  const names = config.architecture === 'modernbert' ? modernBertNames(prefix) : bertFamilyNames(config, prefix);
+  const names = config.architecture === 'modernbert' ? modernBertNames(prefix) : config.architecture === 'gte' ? gteNames(config, prefix) : bertFamilyNames(config, prefix);
   return parameterLayout(config).map((spec) => {
     const parts = names(spec.name);
     if (!parts) throw new Error(`weights.ts: no checkpoint name for ${spec.name} in ${config.hfArchitecture}`);
-    return { spec, parts };
+    return { spec, parts, swapHalves: config.architecture === 'gte' && /^layers\.\d+\.mlpIn\.weight$/.test(spec.name) };
   });
 }
 
@@ -272,6 +287,35 @@ function modernBertNames(p: string): NameTable {
   };
 }
 
+/** GTE (NewForMaskedLM): `new.` base model, BERT-like embeddings, qkv_proj (or q/k/v_proj), BERT-like head. */
+function gteNames(config: ModelConfig, p: string): NameTable {
+  const table = new Map<string, string[][]>();
+  const both = (param: (part: Part) => string, module: string) => {
+    for (const part of ['weight', 'bias'] as const) table.set(param(part), single(`${module}.${part}`));
+  };
+  table.set(P.wordEmbeddings, single(`${p}embeddings.word_embeddings.weight`));
+  table.set(P.tokenTypeEmbeddings, single(`${p}embeddings.token_type_embeddings.weight`));
+  both(P.embeddingNorm, `${p}embeddings.LayerNorm`);
+  for (let i = 0; i < config.layers; i++) {
+    const layer = `${p}encoder.layer.${i}.`;
+    const at = (f: (i: number, part: Part) => string) => (part: Part) => f(i, part);
+    for (const part of ['weight', 'bias'] as const) {
+      const packed = config.gte?.packQkv ?? true;
+      table.set(P.qkv(i, part), packed ? single(`${layer}attention.qkv_proj.${part}`) : ['q', 'k', 'v'].map((m) => [`${layer}attention.${m}_proj.${part}`]));
+    }
+    both(at(P.attnOut), `${layer}attention.o_proj`);
+    both(at(P.attnOutNorm), `${layer}attn_ln`);
+    table.set(P.mlpIn(i, 'weight'), single(`${layer}mlp.up_gate_proj.weight`));
+    both(at(P.mlpOut), `${layer}mlp.down_proj`);
+    both(at(P.mlpOutNorm), `${layer}mlp_ln`);
+  }
+  both(P.headDense, 'lm_head.dense');
+  both(P.headNorm, 'lm_head.norm');
+  table.set(P.decoderWeight, single('lm_head.decoder.weight'));
+  table.set(P.decoderBias, single('lm_head.decoder.bias'));
+  return (param) => table.get(param);
+}
+
 /** Tensors a checkpoint may hold that the MLM encoder does not use, and why. */
 function ignorable(config: ModelConfig, prefix: string): (name: string) => string | null {
   const decoder = bertFamilyDecoderName(config);
@@ -294,5 +338,7 @@ function bertFamilyDecoderName(config: ModelConfig): string {
       return 'vocab_projector.weight';
     case 'modernbert':
       return 'decoder.weight';
+    case 'gte':
+      return 'lm_head.decoder.weight';
   }
 }

@@ -33,12 +33,12 @@ export function describeDropout(recipe: RecipeFields, config?: ModelConfig): str
   if (recipe.dropout === 'config') {
     if (!config) return "the backbone's dropout";
     const r = config.dropout;
-    return `the backbone's dropout (embeddings ${r.embeddings}, attention probabilities ${r.attentionProbs}, attention output ${r.attentionOutput}, MLP ${r.mlp})`;
+    return `the backbone's dropout (embeddings ${r.embeddings}, attention probabilities ${r.attentionProbs}, attention output ${r.attentionOutput}, MLP activation ${r.mlpActivation}, MLP output ${r.mlpOutput})`;
   }
   return recipe.dropout ? `dropout ${recipe.dropout} everywhere` : 'no dropout';
 }
 
 /** The dropout rates a recipe trains `config` with. */
 export function trainingDropout(recipe: RecipeFields, config: ModelConfig): DropoutRates {
-  return recipe.dropout === 'config' ? config.dropout : uniformDropout(recipe.dropout ?? 0);
+  return recipe.dropout === 'config' ? config.dropout : uniformDropout(recipe.dropout ?? 0, config.architecture);
 }

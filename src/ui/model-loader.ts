@@ -2,12 +2,12 @@
 // with progress and cancel, keeps the previous model when a load fails, says what went wrong and offers what to do,
 // handles a lost device, and without WebGPU falls back to the demo's shipped figures.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { PageFailure, startWorkerClient, toPageFailure, type WorkerClient, type LoadProgress, type ModelSource, type ModelSummary } from '../worker/api.ts';
+import { PageFailure, hubIdFor, startWorkerClient, toPageFailure, type WorkerClient, type LoadProgress, type ModelSource, type ModelSummary } from '../worker/api.ts';
 import type { DemoHeadNorms } from './demo-backbone.ts';
 import { ACTIONS, noticeFor, type Notice } from './failure-notice.ts';
 import type { LoadRequest } from './model-picker.ts';
 import { fetchDemoNorms } from './precomputed-stats.ts';
-import { DEMO_MODEL, LOCAL_MODEL, RUN_MODEL_PREFIX, hubIdFor } from './presets.ts';
+import { DEMO_MODEL, LOCAL_MODEL, RUN_MODEL_PREFIX } from './presets.ts';
 
 export interface ModelLoaderHost extends ReactiveControllerHost {
   /** Absolute URL of the demo backbone's folder. */

@@ -1,9 +1,9 @@
 // <model-picker>: choose a backbone (synthetic demo, presets, any Hub id, local files), see its size, follow the download.
 import { LitElement, css, html, nothing } from 'lit';
 import './drop-zone.ts';
-import type { LoadProgress, MemoryEstimate, ModelSummary } from '../worker/api.ts';
+import { MODEL_PRESETS, presetByKey, type LoadProgress, type MemoryEstimate, type ModelSummary } from '../worker/api.ts';
 import { formatBytes, formatCount } from './format.ts';
-import { DEMO_LABEL, DEMO_MODEL, LOCAL_MODEL, MODEL_PRESETS, RUN_MODEL_PREFIX, isHubId, presetByKey } from './presets.ts';
+import { DEMO_LABEL, DEMO_MODEL, LOCAL_MODEL, RUN_MODEL_PREFIX, isHubId } from './presets.ts';
 import { baseStyles } from './theme.ts';
 
 /** What the user asked to load: a model name (demo, preset key or Hub id) or picked files. */

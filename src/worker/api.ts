@@ -6,6 +6,8 @@ export type { HeadStatsPair, PreviewResult } from '../app/model-session.ts';
 export type { SparseSummary, SparseTerm } from '../app/sparse-summary.ts';
 export type { KDemoResult, KDemoSeries } from '../app/k-demo.ts';
 export type { MemoryEstimate } from '../app/open-model.ts';
+export type { ModelPreset } from '../app/model-presets.ts';
+export { MODEL_PRESETS, hubIdFor, presetByKey } from '../app/model-presets.ts';
 export type { EncodeRequest, KDemoRequest, TrainRequest } from '../app/requests.ts';
 export type { CheckpointInfo, TrainEvent } from '../app/train.ts';
 export type { Alarm, AlarmRule } from '../app/training-alarms.ts';

@@ -16,6 +16,7 @@ const DECODER_NAMES: Record<Architecture, string> = {
   roberta: 'roberta.embeddings.word_embeddings.weight',
   distilbert: 'distilbert.embeddings.word_embeddings.weight',
   modernbert: 'model.embeddings.tok_embeddings.weight',
+  gte: 'new.embeddings.word_embeddings.weight',
 };
 
 let root: string;
@@ -47,7 +48,7 @@ async function writeModel(dir: string, architecture: Architecture) {
 }
 
 describe('splade-lab inspect', () => {
-  it.each(['bert', 'roberta', 'distilbert', 'modernbert'] as const)('reports the %s head norms exactly, before and after --k 4', async (arch) => {
+  it.each(['bert', 'roberta', 'distilbert', 'modernbert', 'gte'] as const)('reports the %s head norms exactly, before and after --k 4', async (arch) => {
     const dir = join(root, arch);
     const { decoder, V, d } = await writeModel(dir, arch);
     const { code, stdout, stderr } = await runCli('inspect', dir, '--k', '4', '--json');

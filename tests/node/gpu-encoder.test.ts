@@ -41,6 +41,8 @@ const cases: Case[] = [
     architecture: 'modernbert',
     options: { localAttention: 4, globalAttnEveryNLayers: 2, withBiases: true, tieWordEmbeddings: false },
   },
+  { name: 'GTE (NTK rotary x2, two token types)', architecture: 'gte', options: { ropeScalingFactor: 2, typeVocabSize: 2 } },
+  { name: 'GTE, untied decoder, no token types', architecture: 'gte', options: { typeVocabSize: 0, tieWordEmbeddings: false } },
 ];
 
 function tinyModel(architecture: Architecture, options: Partial<TinyModelOptions>) {

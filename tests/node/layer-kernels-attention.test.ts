@@ -2,7 +2,7 @@
 // float64 references of src/kernels/reference/attention.ts.
 import { describe, expect, it } from 'vitest';
 import { Attention, type AttentionDims } from '../../src/kernels/attention.ts';
-import { attentionBackward, attentionForward, ropeBackward, ropeForward, ropeTable } from '../../src/kernels/reference/attention.ts';
+import { attentionBackward, attentionForward, ropeBackward, ropeForward, ropeInverseFrequencies, ropeTable } from '../../src/kernels/reference/attention.ts';
 import { Random } from '../../src/util/random.ts';
 import { expectClose } from '../helpers/compare.ts';
 import { expectKernel } from '../helpers/expect-kernel.ts';
@@ -15,7 +15,7 @@ interface Case {
   /** real tokens per sequence (the rest is padding at the end) */
   lengths: number[];
   halfWindow: number | null;
-  ropeTheta: number | null;
+  rope: number | Float64Array | null;
   maskType: 'u32' | 'f32';
   /** lanes per softmax row; absent: the adapter's default (4 on SwiftShader) */
   softmaxWorkgroup?: number;
@@ -25,14 +25,15 @@ interface Case {
 
 // Padding never exceeds the half window, so every query (padded ones too) sees a real key, as the reference requires.
 const CASES: [string, Case][] = [
-  ['T=1, one head', { dims: { B: 1, T: 1, NH: 1, hd: 4 }, lengths: [1], halfWindow: null, ropeTheta: null, maskType: 'u32' }],
-  ['T=7 global with padding', { dims: { B: 2, T: 7, NH: 2, hd: 6 }, lengths: [7, 4], halfWindow: null, ropeTheta: null, maskType: 'f32' }],
-  ['T=7 window ±2 with rotary', { dims: { B: 2, T: 7, NH: 2, hd: 6 }, lengths: [5, 7], halfWindow: 2, ropeTheta: 10000, maskType: 'u32' }],
-  ['T=33 global with rotary and padding', { dims: { B: 3, T: 33, NH: 3, hd: 8 }, lengths: [33, 20, 1], halfWindow: null, ropeTheta: 160000, maskType: 'u32', softmaxWorkgroup: 16 }],
+  ['T=1, one head', { dims: { B: 1, T: 1, NH: 1, hd: 4 }, lengths: [1], halfWindow: null, rope: null, maskType: 'u32' }],
+  ['T=7 global with padding', { dims: { B: 2, T: 7, NH: 2, hd: 6 }, lengths: [7, 4], halfWindow: null, rope: null, maskType: 'f32' }],
+  ['T=7 window ±2 with rotary', { dims: { B: 2, T: 7, NH: 2, hd: 6 }, lengths: [5, 7], halfWindow: 2, rope: 10000, maskType: 'u32' }],
+  ['T=33 global with rotary and padding', { dims: { B: 3, T: 33, NH: 3, hd: 8 }, lengths: [33, 20, 1], halfWindow: null, rope: 160000, maskType: 'u32', softmaxWorkgroup: 16 }],
   // B·NH·T = 70000 softmax rows (one workgroup each) fold into y past 65535 workgroups.
-  ['70000 rows, folded grid', { dims: { B: 2500, T: 7, NH: 4, hd: 2 }, lengths: Array.from({ length: 2500 }, (_, b) => 7 - (b % 4)), halfWindow: null, ropeTheta: 10000, maskType: 'u32' }],
-  ['T=33 window ±4 with rotary and padding', { dims: { B: 2, T: 33, NH: 2, hd: 10 }, lengths: [30, 33], halfWindow: 4, ropeTheta: 10000, maskType: 'f32', softmaxWorkgroup: 64 }],
-  ['T=5 window ±1, accumulating dqkv', { dims: { B: 2, T: 5, NH: 2, hd: 4 }, lengths: [5, 3], halfWindow: 1, ropeTheta: 10000, maskType: 'u32', accumulate: true }],
+  ['70000 rows, folded grid', { dims: { B: 2500, T: 7, NH: 4, hd: 2 }, lengths: Array.from({ length: 2500 }, (_, b) => 7 - (b % 4)), halfWindow: null, rope: 10000, maskType: 'u32' }],
+  ['T=33 window ±4 with rotary and padding', { dims: { B: 2, T: 33, NH: 2, hd: 10 }, lengths: [30, 33], halfWindow: 4, rope: 10000, maskType: 'f32', softmaxWorkgroup: 64 }],
+  ['T=9 global with NTK-scaled rotary (GTE)', { dims: { B: 2, T: 9, NH: 3, hd: 6 }, lengths: [9, 5], halfWindow: null, rope: ropeInverseFrequencies(6, 500000, { factor: 2, mixedB: null }), maskType: 'u32' }],
+  ['T=5 window ±1, accumulating dqkv', { dims: { B: 2, T: 5, NH: 2, hd: 4 }, lengths: [5, 3], halfWindow: 1, rope: 10000, maskType: 'u32', accumulate: true }],
 ];
 
 /** (B, T, S·NH·hd) section s -> (B, NH, T, hd), on the host. */
@@ -64,7 +65,7 @@ describe('attention kernels', () => {
         dqkv: { shape: [B, T, 3 * d] }, // overwritten (added into with accumulate)
       },
       build: (ctx, t) => {
-        const options = { halfWindow: c.halfWindow, ropeTheta: c.ropeTheta, softmaxWorkgroup: c.softmaxWorkgroup, accumulate };
+        const options = { halfWindow: c.halfWindow, rope: c.rope, softmaxWorkgroup: c.softmaxWorkgroup, accumulate };
         const attention = new Attention(ctx, c.dims, options);
         const state = attention.createState('layer 0');
         return {
@@ -77,7 +78,7 @@ describe('attention kernels', () => {
       },
       reference: (h) => {
         // rotary (if any) on q and k, then attention; backward in the opposite order
-        const table = c.ropeTheta === null ? null : ropeTable(T, hd, c.ropeTheta);
+        const table = c.rope === null ? null : ropeTable(T, hd, c.rope);
         const rotated = table ? new Float64Array(h.qkv.length) : h.qkv;
         if (table) ropeForward(rotated, h.qkv, table, B, T, NH);
         const out = new Float64Array(B * T * d);
@@ -116,7 +117,7 @@ describe('attention kernels', () => {
     }));
     const results: Float32Array[][] = [];
     for (const recomputeProbs of [false, true]) {
-      const attention = new Attention(ctx, dims, { halfWindow: 3, ropeTheta: 10000, recomputeProbs });
+      const attention = new Attention(ctx, dims, { halfWindow: 3, rope: 10000, recomputeProbs });
       const states = layers.map((_, i) => attention.createState(`layer ${i}`));
       expect(states[0].probs === states[1].probs, 'probs shared between layers').toBe(recomputeProbs);
       await ctx.run('two layers', (enc) => {
@@ -140,7 +141,7 @@ describe('attention kernels', () => {
     const start = f32(random.normals(2 * 5 * 3 * d));
     const results: Float32Array[] = [];
     for (const accumulate of [false, true]) {
-      const attention = new Attention(ctx, dims, { halfWindow: 1, ropeTheta: 10000, accumulate });
+      const attention = new Attention(ctx, dims, { halfWindow: 1, rope: 10000, accumulate });
       const state = attention.createState('layer');
       const dqkv = ctx.tensor('dqkv', [2, 5, 3 * d], 'f32', start);
       await ctx.run('attention', (enc) => {
@@ -157,7 +158,7 @@ describe('attention kernels', () => {
     const dims = { B: 1, T: 9, NH: 1, hd: 4 };
     const random = new Random(2);
     // 3 real tokens, window ±1: query 3 still sees key 2, queries 4..8 see only padding.
-    const attention = new Attention(ctx, dims, { halfWindow: 1, ropeTheta: null });
+    const attention = new Attention(ctx, dims, { halfWindow: 1, rope: null });
     const state = attention.createState('layer');
     const qkv = ctx.tensor('qkv', [1, 9, 12], 'f32', random.normals(9 * 12));
     const mask = ctx.tensor('mask', [1, 9], 'u32', [1, 1, 1, 0, 0, 0, 0, 0, 0]);

@@ -53,7 +53,7 @@ const cases: Case[] = [
   {
     name: 'ModernBERT-base',
     json: () => fixture('ModernBERT-base.json'),
-    expected: { architecture: 'modernbert', hidden: 768, layers: 22, heads: 12, intermediate: 1152, normEps: 1e-5, normBias: false, attentionBias: false, mlpBias: false, headDenseBias: false, decoderBias: true, mlp: 'geglu', structure: 'pre-norm', padTokenId: 50283 },
+    expected: { architecture: 'modernbert', hidden: 768, layers: 22, heads: 12, intermediate: 1152, normEps: 1e-5, normBias: false, attentionBias: false, mlpInBias: false, mlpOutBias: false, headDenseBias: false, decoderBias: true, mlp: 'geglu', structure: 'pre-norm', padTokenId: 50283 },
     params: 149_655_232,
   },
   {
@@ -65,6 +65,14 @@ const cases: Case[] = [
   { name: 'ettin-encoder-17m', json: () => fixture('ettin-encoder-17m.reconstructed.json'), expected: { hidden: 256, layers: 7, heads: 4, intermediate: 384 } },
   { name: 'ettin-encoder-32m', json: () => fixture('ettin-encoder-32m.reconstructed.json'), expected: { hidden: 384, layers: 10, heads: 6, intermediate: 576 } },
   { name: 'ettin-encoder-150m', json: () => fixture('ettin-encoder-150m.reconstructed.json'), expected: { hidden: 768, layers: 22, heads: 12, intermediate: 1152 } },
+  {
+    name: 'gte-en-mlm-base (reconstructed)',
+    json: () => fixture('gte-en-mlm-base.reconstructed.json'),
+    expected: { architecture: 'gte', hfArchitecture: 'NewForMaskedLM', modelType: 'new', hidden: 768, layers: 12, heads: 12, intermediate: 3072, vocabSize: 30528, typeVocabSize: 0, positions: 'rotary', structure: 'post-norm', mlp: 'geglu', mlpInBias: false, mlpOutBias: true, normEps: 1e-12, gte: { ropeTheta: 500000, ropeScaling: { factor: 2, mixedB: null }, packQkv: true } },
+    // 12 x 9,444,096 per layer + 23,445,504 word embeddings + 1,536 norm + 590,592 head dense + 1,536 head norm + 30,528
+    // decoder bias: the ModernBERT paper's "137M" for GTE-en-MLM-base.
+    params: 137_398_848,
+  },
 ];
 
 describe.each(cases)('$name', ({ json, source, expected, params }) => {

@@ -16,6 +16,7 @@ import { encoderBackward, encoderForward, mlmBackward } from '../../src/model/re
 import { decoderForward } from '../../src/model/reference/mlm-head.ts';
 import { layerBackward, layerForward, layerParams } from '../../src/model/reference/layers.ts';
 import { ropeTable } from '../../src/kernels/reference/attention.ts';
+import { layerAttentionKind } from '../../src/model/rotary.ts';
 import { positionIds } from '../../src/model/reference/embeddings.ts';
 import { spladeBackward, spladeForward } from '../../src/model/reference/splade.ts';
 
@@ -33,6 +34,7 @@ const variants: Variant[] = [
   { name: 'DistilBERT (d=9, 3 heads)', architecture: 'distilbert', options: { hidden: 9, heads: 3, intermediate: 13 } },
   { name: 'ModernBERT (window 4)', architecture: 'modernbert', options: { localAttention: 4, intermediate: 23 } },
   { name: 'ModernBERT with biases, untied', architecture: 'modernbert', options: { localAttention: 4, withBiases: true, tieWordEmbeddings: false } },
+  { name: 'GTE (d=12, 3 heads, NTK rotary x2, two token types)', architecture: 'gte', options: { hidden: 12, heads: 3, intermediate: 19, ropeScalingFactor: 2, typeVocabSize: 2 } },
 ];
 
 function tinyModel(architecture: Architecture, options: Partial<TinyModelOptions> = {}): { config: ModelConfig; params: ModelParams } {
@@ -120,14 +122,8 @@ describe.each(variants)('$name end to end', ({ architecture, options }) => {
     const shape = { B: lengths.length, T, NH: config.heads, hd: config.headDim };
     const mask = batch(config, 3, T, lengths).mask;
     for (let i = 0; i < config.layers; i++) {
-      const local = config.modernBert?.layerKinds[i] === 'local';
-      const theta = local ? config.modernBert!.localRopeTheta : config.modernBert?.globalRopeTheta;
-      const ctx = {
-        config,
-        shape,
-        masking: { mask, halfWindow: local ? Math.floor(config.modernBert!.localAttention / 2) : null },
-        rope: theta === undefined ? null : ropeTable(T, config.headDim, theta),
-      };
+      const { rope, halfWindow } = layerAttentionKind(config, i);
+      const ctx = { config, shape, masking: { mask, halfWindow }, rope: rope && ropeTable(T, config.headDim, rope) };
       const names = Object.keys(params).filter((n) => n.startsWith(`layers.${i}.`));
       const inputs: ModelParams = { x: new Random(i).normals(shape.B * T * config.hidden) };
       for (const n of names) inputs[n] = params[n];
@@ -149,7 +145,7 @@ describe.each(variants)('$name end to end', ({ architecture, options }) => {
   });
 });
 
-describe.each(['bert', 'modernbert'] as const)('SPLADE loss through the %s encoder', (architecture) => {
+describe.each(['bert', 'modernbert', 'gte'] as const)('SPLADE loss through the %s encoder', (architecture) => {
   const { config, params } = tinyModel(architecture, { localAttention: 4, headNormScale: 2.5 });
   const input = batch(config, 29);
 

@@ -72,9 +72,27 @@ const expectedNames: Record<Architecture, { present: string[]; absent: string[] 
     ],
     absent: ['model.layers.0.attn_norm.weight', 'model.embeddings.norm.bias', 'head.dense.bias', 'model.layers.0.attn.Wqkv.bias', 'decoder.weight'],
   },
+  gte: {
+    present: [
+      'new.embeddings.word_embeddings.weight',
+      'new.embeddings.token_type_embeddings.weight',
+      'new.embeddings.LayerNorm.bias',
+      'new.encoder.layer.0.attention.qkv_proj.weight',
+      'new.encoder.layer.1.attention.qkv_proj.bias',
+      'new.encoder.layer.0.attention.o_proj.bias',
+      'new.encoder.layer.0.attn_ln.weight',
+      'new.encoder.layer.0.mlp.up_gate_proj.weight',
+      'new.encoder.layer.0.mlp.down_proj.bias',
+      'new.encoder.layer.1.mlp_ln.bias',
+      'lm_head.dense.weight',
+      'lm_head.norm.bias',
+      'lm_head.decoder.bias',
+    ],
+    absent: ['lm_head.decoder.weight', 'new.embeddings.position_embeddings.weight', 'new.encoder.layer.0.mlp.up_gate_proj.bias'],
+  },
 };
 
-describe.each(['bert', 'roberta', 'distilbert', 'modernbert'] as const)('%s checkpoint names', (architecture) => {
+describe.each(['bert', 'roberta', 'distilbert', 'modernbert', 'gte'] as const)('%s checkpoint names', (architecture) => {
   const { tensors, model } = tiny(architecture);
 
   it('uses transformers module paths', () => {

@@ -38,6 +38,9 @@ const PLAIN = [
   '--k', String(K), '--query-length', '8', '--doc-length', '12', '--lambda-q', '0.05', '--lambda-d', '0.003', '--report-every', '1', '--json',
 ];
 
+/** ModernBERT with a local layer; GTE with NTK-scaled rotary and its gated MLP (dropout on both MLP sites). */
+const TINY_OPTIONS = { bert: {}, modernbert: { localAttention: 4, globalAttnEveryNLayers: 2 }, gte: { ropeScalingFactor: 2 } };
+
 let root: string;
 let triplets: string;
 const models: Record<string, { dir: string; loaded: LoadedModel }> = {};
@@ -45,9 +48,9 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-sgd-step-'));
   triplets = join(root, 'four.tsv');
   await writeFile(triplets, TSV);
-  for (const arch of ['bert', 'modernbert'] as const) {
+  for (const arch of ['bert', 'modernbert', 'gte'] as const) {
     const dir = join(root, arch);
-    await writeTinySpladeModel(dir, arch, arch === 'modernbert' ? { localAttention: 4, globalAttnEveryNLayers: 2 } : {});
+    await writeTinySpladeModel(dir, arch, TINY_OPTIONS[arch]);
     models[arch] = { dir, loaded: await loadModel(createFolderSource(dir)) };
   }
 });
@@ -100,7 +103,7 @@ function expectUpdates(updates: ModelParams, grads: ModelParams, scale: number, 
 }
 
 describe('one optimiser step through the CLI against the float64 gradient', () => {
-  it.each(['bert', 'modernbert'])('%s: --optimizer sgd --batch 4 moves each weight by -lr x its gradient', async (arch) => {
+  it.each(['bert', 'modernbert', 'gte'])('%s: --optimizer sgd --batch 4 moves each weight by -lr x its gradient', async (arch) => {
     const { loaded } = models[arch];
     const { updates, start } = await cliUpdate(arch, `${arch}-sgd`, ['--batch', '4', '--max-grad-norm', '0', '--dropout', '0']);
     const [batch] = (await batchesOf(loaded, 4, 1));
@@ -121,10 +124,10 @@ describe('one optimiser step through the CLI against the float64 gradient', () =
     expect(gap).toBeGreaterThan(1e-3 * Math.max(...wholeGrads[name].map(Math.abs)));
   });
 
-  it.each(['bert', 'modernbert'])('%s: --dropout 0.2 with 2 x 2 accumulation: the update follows the float64 model under the same masks', async (arch) => {
+  it.each(['bert', 'modernbert', 'gte'])('%s: --dropout 0.2 with 2 x 2 accumulation: the update follows the float64 model under the same masks', async (arch) => {
     const { loaded } = models[arch];
     const { updates, start } = await cliUpdate(arch, `${arch}-dropout`, ['--batch', '2', '--grad-accum', '2', '--max-grad-norm', '0', '--dropout', '0.2']);
-    const rates = uniformDropout(0.2);
+    const rates = uniformDropout(0.2, loaded.config.architecture);
     const grads = (await batchesOf(loaded, 2, 2)).map(
       (batch, microBatch) => spladeTrainingReference(loaded.config, start, batch, { ...SETTINGS, dropout: { rates, seed: 1, step: 0, microBatch } }).grads,
     );
@@ -203,11 +206,12 @@ describe('the float64 training reference', () => {
     ['modernbert', 0],
     ['bert', 0.3],
     ['modernbert', 0.3],
+    ['gte', 0.3],
   ] as const)('%s, dropout %d: its gradient equals central finite differences of its loss (masks fixed)', async (arch, rate) => {
     const { loaded } = models[arch];
     const params = startingPoint(loaded);
     const [batch] = (await batchesOf(loaded, 2, 1));
-    const settings = rate ? { ...SETTINGS, dropout: { rates: uniformDropout(rate), seed: 9, step: 4, microBatch: 1 } } : SETTINGS;
+    const settings = rate ? { ...SETTINGS, dropout: { rates: uniformDropout(rate, loaded.config.architecture), seed: 9, step: 4, microBatch: 1 } } : SETTINGS;
     const loss = () => spladeTrainingReference(loaded.config, params, batch, settings).total;
     const { grads } = spladeTrainingReference(loaded.config, params, batch, settings);
     const random = new Random(3);

@@ -33,7 +33,7 @@ export class GpuEmbeddings {
     });
     this.sum = alloc('embedding sum', [N, d]); // (N, d)
     // nn.Embedding(padding_idx): rows looked up with the pad id get no gradient from the lookup.
-    this.word = lookup(P.wordEmbeddings, config.vocabSize, config.padTokenId, 'word');
+    this.word = lookup(P.wordEmbeddings, config.vocabSize, config.embeddingPaddingIdx, 'word');
     this.position =
       config.positions === 'rotary'
         ? null

@@ -1,5 +1,5 @@
 // One encoder layer on the GPU, forward and backward, mirroring src/model/reference/layers.ts:
-//   post-norm (BERT, RoBERTa, DistilBERT): h = LN1(x + Attn(x));  y = LN2(h + MLP(h))
+//   post-norm (BERT, RoBERTa, DistilBERT, GTE): h = LN1(x + Attn(x));  y = LN2(h + MLP(h))
 //   pre-norm (ModernBERT):                 h = x + Attn(LNa(x));  y = h + GeGLU-MLP(LNm(h)); layer 0 has no LNa
 // Each layer owns its saved activations; kernels and backward scratch are shared by all layers of a pass.
 import type { DType, Tensor } from '../../gpu/tensor.ts';
@@ -23,9 +23,9 @@ export interface LayerKernels {
   norm: LayerNorm; // (N, d), backward overwrites dinp
   normAccumulate: LayerNorm; // (N, d), backward adds into dinp (pre-norm residual stream)
   gelu: Gelu; // N·I elements
-  geglu: Geglu | null; // (N, 2I) -> (N, I), ModernBERT
+  geglu: Geglu | null; // (N, 2I) -> (N, I), ModernBERT and GTE
   add: Add; // N·d elements: residual adds
-  /** The attention of a layer (ModernBERT: global or local, each with its rotary theta). */
+  /** The attention of a layer (ModernBERT: global or local, each with its rotary theta; GTE: one, rotary). */
   attention: (layer: number) => Attention;
 }
 
@@ -43,13 +43,14 @@ export interface BackwardScratch {
 
 /**
  * A layer's dropout sites (null: none there): on the attention probabilities, on the attention output projection
- * before the residual add, and on the MLP (post-norm: its output projection, before the residual add, as BERT and
- * DistilBERT; pre-norm: its activation, before the output projection, as ModernBERT).
+ * before the residual add, on the MLP's activation before its output projection (ModernBERT, GTE), and on the MLP's
+ * output projection before the residual add (BERT family, GTE).
  */
 export interface LayerDropout {
   probs: DropoutSite | null;
   attnOut: DropoutSite | null;
-  mlp: DropoutSite | null;
+  mlpActivation: DropoutSite | null;
+  mlpOutput: DropoutSite | null;
 }
 
 /** A norm's output and the statistics its backward reads. */
@@ -197,16 +198,12 @@ export class GpuLayer {
     recordNormForward(this.k.norm, encoder, this.mid, this.resid1, this.postNorm ? p.attnOutNorm! : p.mlpNorm!);
     k.mlpIn.forward(encoder, { out: this.mlpPre, inp: this.mid.out, ...p.mlpIn });
     (k.geglu ?? k.gelu).forward(encoder, { out: this.mlpAct, inp: this.mlpPre });
-    if (this.postNorm) {
-      k.mlpOut.forward(encoder, { out: this.resid2!, inp: this.mlpAct, ...p.mlpOut });
-      drop?.mlp?.inPlace(encoder, this.resid2!);
-      k.add.accumulate(encoder, { out: this.resid2!, a: this.mid.out });
-      recordNormForward(this.k.norm, encoder, this.outNorm!, this.resid2!, p.mlpOutNorm!);
-    } else {
-      drop?.mlp?.inPlace(encoder, this.mlpAct);
-      k.mlpOut.forward(encoder, { out: this.out, inp: this.mlpAct, ...p.mlpOut });
-      k.add.accumulate(encoder, { out: this.out, a: this.resid1 });
-    }
+    drop?.mlpActivation?.inPlace(encoder, this.mlpAct);
+    const mlpOut = this.postNorm ? this.resid2! : this.out;
+    k.mlpOut.forward(encoder, { out: mlpOut, inp: this.mlpAct, ...p.mlpOut });
+    drop?.mlpOutput?.inPlace(encoder, mlpOut);
+    k.add.accumulate(encoder, { out: mlpOut, a: this.postNorm ? this.mid.out : this.resid1 });
+    if (this.postNorm) recordNormForward(this.k.norm, encoder, this.outNorm!, this.resid2!, p.mlpOutNorm!);
   }
 
   /** s.g0 holds d(layer output) on entry and d(layer input) on return; parameter gradients are added into. */
@@ -240,10 +237,9 @@ export class GpuLayer {
   /** MLP backward from dout (N, d): parameter gradients added, dinp (N, d) = or += d(MLP input). */
   private mlpBackward(encoder: GPUCommandEncoder, s: BackwardScratch, dout: Tensor, dinp: Tensor, accumulate: boolean): void {
     const { k, p, d } = this;
-    const site = this.dropout?.mlp ?? null;
-    const branch = this.postNorm ? this.throughDropout(encoder, site, dout, s) : dout;
+    const branch = this.throughDropout(encoder, this.dropout?.mlpOutput ?? null, dout, s);
     k.mlpOut.backward(encoder, { dinp: s.dmlpAct, dweight: d.mlpOut.weight, dbias: d.mlpOut.bias, dout: branch, inp: this.mlpAct, weight: p.mlpOut.weight, accumulateInput: false });
-    if (!this.postNorm) site?.inPlace(encoder, s.dmlpAct);
+    this.dropout?.mlpActivation?.inPlace(encoder, s.dmlpAct);
     (k.geglu ?? k.gelu).backward(encoder, { dinp: s.dmlpPre, dout: s.dmlpAct, inp: this.mlpPre });
     k.mlpIn.backward(encoder, { dinp, dweight: d.mlpIn.weight, dbias: d.mlpIn.bias, dout: s.dmlpPre, inp: this.mid.out, weight: p.mlpIn.weight, accumulateInput: accumulate });
   }

@@ -5,12 +5,13 @@ import { planDropoutSites } from '../dropout-sites.ts';
 import type { ModelParams } from '../layout.ts';
 import { P } from '../layout.ts';
 import type { AttentionShape, DropMask } from '../../kernels/reference/attention.ts';
-import { ropeTable } from '../../kernels/reference/attention.ts';
+import { ropeTable, type RopeTable } from '../../kernels/reference/attention.ts';
 import { dropoutFactor } from '../../kernels/reference/dropout.ts';
 import { embeddingBackward, embeddingForward } from '../../kernels/reference/embedding.ts';
 import type { NormCache } from './blocks.ts';
 import { affineOf, dropped, normBackward, normForward } from './blocks.ts';
 import { positionIds } from './embeddings.ts';
+import { layerAttentionKind } from '../rotary.ts';
 import type { LayerCache, LayerContext, LayerDropoutMasks } from './layers.ts';
 import { layerBackward, layerForward, layerParams } from './layers.ts';
 import type { HeadCache } from './mlm-head.ts';
@@ -118,7 +119,7 @@ export function encoderBackward(
   }
   const dsum = new Float64Array(N * d);
   normBackward(dsum, affineOf(dparams, P.embeddingNorm), dropped(dh, acts.embeddingDropout), acts.embeddingNorm, affineOf(params, P.embeddingNorm), N, d);
-  embeddingBackward(dparams[P.wordEmbeddings], dsum, acts.input.ids, N, d, config.padTokenId);
+  embeddingBackward(dparams[P.wordEmbeddings], dsum, acts.input.ids, N, d, config.embeddingPaddingIdx);
   // DistilBERT's sinusoidal table is frozen in transformers (requires_grad = False): it gets no gradient.
   if (acts.positions && !config.sinusoidalPositions) {
     const paddingIdx = config.positions === 'roberta' ? config.padTokenId : -1;
@@ -149,7 +150,6 @@ function addDecoderGradients(config: ModelConfig, dparams: ModelParams, decoder:
   }
 }
 
-/** Per-layer attention shape, masking and rotary table (ModernBERT: theta and window by layer kind). */
 /** The pass's dropout masks, numbered as the GPU pass numbers its sites (null: no dropout). */
 function dropoutMasks(config: ModelConfig, input: EncoderInput): { embeddings: DropMask; layers: LayerDropoutMasks[] } | null {
   if (!input.dropout) return null;
@@ -165,24 +165,19 @@ function dropoutMasks(config: ModelConfig, input: EncoderInput): { embeddings: D
     layers: plan.layers.map((sites) => ({
       probs: mask(sites.probs, rates.attentionProbs),
       attnOut: mask(sites.attnOut, rates.attentionOutput),
-      mlp: mask(sites.mlp, rates.mlp),
+      mlpActivation: mask(sites.mlpActivation, rates.mlpActivation),
+      mlpOutput: mask(sites.mlpOutput, rates.mlpOutput),
     })),
   };
 }
 
+/** Per-layer attention shape, masking and rotary table (layerAttentionKind: ModernBERT's kinds, GTE's scaling). */
 function layerContexts(config: ModelConfig, input: EncoderInput): LayerContext[] {
   const shape: AttentionShape = { B: input.B, T: input.T, NH: config.heads, hd: config.headDim };
-  const mb = config.modernBert;
-  const tables = mb
-    ? { global: ropeTable(input.T, config.headDim, mb.globalRopeTheta), local: ropeTable(input.T, config.headDim, mb.localRopeTheta) }
-    : null;
+  const tables = new Map<string, RopeTable | null>();
   return Array.from({ length: config.layers }, (_, i): LayerContext => {
-    const kind = mb ? mb.layerKinds[i] : 'global';
-    return {
-      config,
-      shape,
-      masking: { mask: input.mask, halfWindow: mb && kind === 'local' ? Math.floor(mb.localAttention / 2) : null },
-      rope: tables ? tables[kind] : null,
-    };
+    const { kind, rope, halfWindow } = layerAttentionKind(config, i);
+    if (!tables.has(kind)) tables.set(kind, rope && ropeTable(input.T, config.headDim, rope));
+    return { config, shape, masking: { mask: input.mask, halfWindow }, rope: tables.get(kind)! };
   });
 }

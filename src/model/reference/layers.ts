@@ -1,5 +1,5 @@
 // Float64 encoder layers: the BERT-family post-norm layer and ModernBERT's pre-norm layer, forward and backward.
-//   post-norm (BERT, RoBERTa, DistilBERT): h = LN1(x + Attn(x));  y = LN2(h + MLP(h))
+//   post-norm (BERT, RoBERTa, DistilBERT, GTE): h = LN1(x + Attn(x));  y = LN2(h + MLP(h))
 //   pre-norm (ModernBERT):                 h = x + Attn(LNa(x));  y = h + GeGLU-MLP(LNm(h)); layer 0 has no LNa
 import type { ModelConfig } from '../config.ts';
 import type { ModelParams, Part } from '../layout.ts';
@@ -22,27 +22,27 @@ export interface LayerContext {
   config: ModelConfig;
   shape: AttentionShape;
   masking: AttentionMasking;
-  /** Rotary table of this layer's kind (global or local theta); null for the BERT family. */
+  /** Rotary table of this layer's kind (ModernBERT: global or local theta; GTE: one); null for the BERT family. */
   rope: RopeTable | null;
   /** Dropout masks of a training pass (absent: none). */
   dropout?: LayerDropoutMasks;
 }
 
-/** A layer's dropout: on the attention probabilities, the attention output, and the MLP (see DropoutRates). */
+/** A layer's dropout: on the attention probabilities, the attention output, the MLP's activation and output. */
 export interface LayerDropoutMasks {
   probs: DropMask;
   attnOut: DropMask;
-  mlp: DropMask;
+  mlpActivation: DropMask;
+  mlpOutput: DropMask;
 }
 
 function attentionDropout(ctx: LayerContext): AttentionDropout | undefined {
   return ctx.dropout && { probs: ctx.dropout.probs, out: ctx.dropout.attnOut };
 }
 
-/** Post-norm (BERT family): on the MLP's output projection; pre-norm (ModernBERT): on its activation. */
+/** The MLP's dropout: on its activation (ModernBERT, GTE) and on its output projection (BERT family, GTE). */
 function mlpDropout(ctx: LayerContext): MlpDropout | undefined {
-  if (!ctx.dropout) return undefined;
-  return ctx.config.structure === 'post-norm' ? { act: null, out: ctx.dropout.mlp } : { act: ctx.dropout.mlp, out: null };
+  return ctx.dropout && { act: ctx.dropout.mlpActivation, out: ctx.dropout.mlpOutput };
 }
 
 /** Views of layer i's parameters (or gradients: same names, same shapes). */
