@@ -1,10 +1,10 @@
-// Parses a Hugging Face config.json into a typed ModelConfig for the five supported masked-LM families, sizes
+// Parses a Hugging Face config.json into a typed ModelConfig for the six supported masked-LM families, sizes
 // range-checked before anything is allocated. Semantics follow transformers' modeling_*.py and config classes.
 import { clip } from '../io/format-error.ts';
 import type { RopeScaling } from '../kernels/reference/attention.ts';
 import { parameterCount } from './layout.ts';
 
-export type Architecture = 'bert' | 'roberta' | 'distilbert' | 'modernbert' | 'gte';
+export type Architecture = 'bert' | 'roberta' | 'distilbert' | 'modernbert' | 'gte' | 'albert';
 
 /** Attention pattern of one layer: global (all keys) or local (sliding window). */
 export type LayerKind = 'global' | 'local';
@@ -37,7 +37,18 @@ export interface ModelConfig {
   modelType: string;
   vocabSize: number;
   hidden: number;
+  /**
+   * Width of the embeddings, the MLM head transform's output and the decoder rows: ALBERT's embedding_size (E = 128,
+   * projected to and from the hidden size), the hidden size for every other family.
+   */
+  embeddingSize: number;
+  /** Layer applications (ALBERT: num_hidden_layers x inner_group_num). */
   layers: number;
+  /**
+   * The weights each layer application uses, as an index into the stored layers (layout.ts names them by it):
+   * 0..layers-1 for every family but ALBERT, whose applications share num_hidden_groups x inner_group_num layers.
+   */
+  layerWeights: number[];
   heads: number;
   headDim: number;
   /** MLP width; ModernBERT's Wi and GTE's up_gate_proj project to 2 x intermediate (gated GELU). */
@@ -68,10 +79,14 @@ export interface ModelConfig {
   /** post-norm: LN(x + sublayer(x)) (BERT family, GTE); pre-norm: x + sublayer(LN(x)) (ModernBERT). */
   structure: 'post-norm' | 'pre-norm';
   mlp: 'gelu' | 'geglu';
+  /** The MLP's and the head transform's activation: the exact erf GELU, or gelu_new (tanh approximation, ALBERT). */
+  activation: 'gelu' | 'gelu_new';
   /** DistilBERT's fixed sinusoidal position table (`sinusoidal_pos_embds`): stored, but not trained by transformers. */
   sinusoidalPositions: boolean;
   modernBert: ModernBertOptions | null;
   gte: GteOptions | null;
+  /** ALBERT: layers per group (stored layer g · innerGroupNum + j is group g's layer j). */
+  albert: { innerGroupNum: number } | null;
   /** Dropout probabilities the config gives, applied while training (never when encoding). */
   dropout: DropoutRates;
 }
@@ -100,6 +115,7 @@ const DROPOUT_SITES: Record<Architecture, (keyof DropoutRates)[]> = {
   roberta: ['embeddings', 'attentionProbs', 'attentionOutput', 'mlpOutput'],
   distilbert: ['embeddings', 'attentionProbs', 'mlpOutput'],
   modernbert: ['embeddings', 'attentionProbs', 'attentionOutput', 'mlpActivation'],
+  albert: ['embeddings', 'attentionProbs', 'attentionOutput'],
   gte: ['embeddings', 'attentionProbs', 'attentionOutput', 'mlpActivation', 'mlpOutput'],
 };
 
@@ -130,6 +146,7 @@ const SUPPORTED_ARCHITECTURES = [
   'DistilBertForMaskedLM',
   'ModernBertForMaskedLM',
   'NewForMaskedLM (GTE)',
+  'AlbertForMaskedLM',
 ] as const;
 
 interface Family {
@@ -144,6 +161,7 @@ const FAMILIES: Record<string, Family> = {
   distilbert: { architecture: 'distilbert', hfArchitecture: 'DistilBertForMaskedLM' },
   modernbert: { architecture: 'modernbert', hfArchitecture: 'ModernBertForMaskedLM' },
   new: { architecture: 'gte', hfArchitecture: 'NewForMaskedLM' },
+  albert: { architecture: 'albert', hfArchitecture: 'AlbertForMaskedLM' },
 };
 
 /** Class-name prefixes of each model_type (e.g. BertModel, BertForPreTraining are model_type "bert"). */
@@ -154,6 +172,7 @@ const CLASS_PREFIXES: [string, string][] = [
   ['ModernBert', 'modernbert'],
   ['Bert', 'bert'],
   ['New', 'new'],
+  ['Albert', 'albert'],
 ];
 
 /** Activation names transformers' ACT2FN maps to the exact erf GELU. */
@@ -205,11 +224,16 @@ export function parseModelConfig(json: unknown, options: ParseOptions = {}): Mod
     distilbert: () => parseDistilBert(read),
     modernbert: () => parseModernBert(read),
     gte: () => parseGte(read),
+    albert: () => parseAlbert(read),
   };
   const parsed = parsers[family.architecture]();
   const config: ModelConfig = {
     ...parsed,
     embeddingPaddingIdx: parsed.embeddingPaddingIdx ?? parsed.padTokenId,
+    embeddingSize: parsed.embeddingSize ?? parsed.hidden,
+    layerWeights: parsed.layerWeights ?? Array.from({ length: parsed.layers }, (_, i) => i),
+    activation: parsed.activation ?? 'gelu',
+    albert: parsed.albert ?? null,
     architecture: family.architecture,
     hfArchitecture: family.hfArchitecture,
     modelType,
@@ -252,8 +276,14 @@ function resolveModelType(c: Json, source: string): string {
   return guess;
 }
 
-/** What a family's parser gives; embeddingPaddingIdx defaults to padTokenId. */
-type Parsed = Omit<ModelConfig, 'architecture' | 'hfArchitecture' | 'modelType' | 'embeddingPaddingIdx'> & { embeddingPaddingIdx?: number };
+/** Fields only some families set, with their defaults in parseModelConfig. */
+type FamilyExtras = 'embeddingPaddingIdx' | 'embeddingSize' | 'layerWeights' | 'activation' | 'albert';
+
+/**
+ * What a family's parser gives; embeddingPaddingIdx defaults to padTokenId, embeddingSize to the hidden size,
+ * layerWeights to one set per layer, activation to the exact GELU, albert to null.
+ */
+type Parsed = Omit<ModelConfig, 'architecture' | 'hfArchitecture' | 'modelType' | FamilyExtras> & Partial<Pick<ModelConfig, FamilyExtras>>;
 
 function parseBertLike(r: Reader, architecture: 'bert' | 'roberta'): Parsed {
   const positionType = r.string('position_embedding_type', 'absolute');
@@ -435,6 +465,64 @@ function parseGte(r: Reader): Parsed {
   };
 }
 
+/**
+ * ALBERT (transformers' modeling_albert.py): BERT's embeddings at width embedding_size, projected to the hidden size
+ * (embedding_hidden_mapping_in); num_hidden_groups groups of inner_group_num post-norm layers, application i using
+ * group floor(i · groups / layers) and running all its inner layers; the head projects back to embedding_size
+ * (dense, activation, LayerNorm) before the decoder, tied to the E-wide word embeddings, with its own bias. Dropout:
+ * hidden_dropout_prob after the embeddings and on the attention output, attention_probs_dropout_prob; none in the MLP.
+ */
+function parseAlbert(r: Reader): Parsed {
+  const positionType = r.string('position_embedding_type', 'absolute');
+  if (positionType !== 'absolute') r.fail(`position_embedding_type "${clip(positionType, 40)}" is not supported (only "absolute")`);
+  const activation = r.string('hidden_act', 'gelu_new');
+  if (activation !== 'gelu_new' && !EXACT_GELU.has(activation)) {
+    r.fail(`hidden_act "${clip(activation, 40)}" is not supported: only "gelu" (exact) and "gelu_new" (tanh approximation)`);
+  }
+  const hidden = r.int('hidden_size', 4096, 1, CONFIG_LIMITS.hidden);
+  const heads = r.int('num_attention_heads', 64, 1, CONFIG_LIMITS.heads);
+  const hiddenLayers = r.int('num_hidden_layers', 12, 1, CONFIG_LIMITS.layers);
+  const groups = r.int('num_hidden_groups', 1, 1, hiddenLayers);
+  const inner = r.int('inner_group_num', 1, 1, CONFIG_LIMITS.layers);
+  if (hiddenLayers * inner > CONFIG_LIMITS.layers) r.fail(`num_hidden_layers x inner_group_num = ${hiddenLayers * inner} layer applications, more than ${CONFIG_LIMITS.layers}`);
+  const layerWeights: number[] = [];
+  for (let i = 0; i < hiddenLayers; i++) {
+    const group = Math.floor((i * groups) / hiddenLayers);
+    for (let j = 0; j < inner; j++) layerWeights.push(group * inner + j);
+  }
+  const hiddenRate = dropoutRate(r, 'hidden_dropout_prob', 0);
+  return {
+    vocabSize: r.int('vocab_size', 30000, 1, CONFIG_LIMITS.vocabSize),
+    hidden,
+    embeddingSize: r.int('embedding_size', 128, 1, CONFIG_LIMITS.hidden),
+    layers: layerWeights.length,
+    layerWeights,
+    heads,
+    headDim: Math.floor(hidden / heads),
+    intermediate: r.int('intermediate_size', 16384, 1, CONFIG_LIMITS.intermediate),
+    maxPositions: r.int('max_position_embeddings', 512, 1, CONFIG_LIMITS.maxPositions),
+    typeVocabSize: r.int('type_vocab_size', 2, 0, CONFIG_LIMITS.typeVocabSize),
+    padTokenId: r.int('pad_token_id', 0),
+    normEps: r.number('layer_norm_eps', 1e-12),
+    normBias: true,
+    attentionBias: true,
+    mlpInBias: true,
+    mlpOutBias: true,
+    headDenseBias: true,
+    decoderBias: true,
+    tieWordEmbeddings: r.bool('tie_word_embeddings', true),
+    positions: 'absolute',
+    structure: 'post-norm',
+    mlp: 'gelu',
+    activation: activation === 'gelu_new' ? 'gelu_new' : 'gelu',
+    albert: { innerGroupNum: inner },
+    sinusoidalPositions: false,
+    modernBert: null,
+    gte: null,
+    dropout: familyDropout('albert', { embeddings: hiddenRate, attentionProbs: dropoutRate(r, 'attention_probs_dropout_prob', 0), attentionOutput: hiddenRate }),
+  };
+}
+
 /** GTE's rope_scaling: null, or {"type": "ntk", "factor": f, "mixed_b"?: b}, the one kind its code builds. */
 function gteRopeScaling(r: Reader): RopeScaling | null {
   const raw = r.raw('rope_scaling');
@@ -491,6 +579,7 @@ function validateShapes(c: ModelConfig, source: string): void {
   const positive: [string, number][] = [
     ['vocab size', c.vocabSize],
     ['hidden size', c.hidden],
+    ['embedding size', c.embeddingSize],
     ['layer count', c.layers],
     ['head count', c.heads],
     ['intermediate size', c.intermediate],

@@ -22,11 +22,11 @@ export function initParameters(config: ModelConfig, options: InitOptions): Map<s
     params.set(spec.name, { shape: [...spec.shape], data: Float32Array.from(values) });
   }
   if (options.headNormScale !== undefined) {
-    scaleMeanRowNorm(params.get(decoderWeightName(config))!.data, config.hidden, options.headNormScale);
+    scaleMeanRowNorm(params.get(decoderWeightName(config))!.data, config.embeddingSize, options.headNormScale);
   }
   if (config.positions === 'roberta') {
     // nn.Embedding(padding_idx) starts that row at zero; RoBERTa gives pads the pad position.
-    const d = config.hidden;
+    const d = config.embeddingSize;
     params.get(P.positionEmbeddings)!.data.fill(0, config.padTokenId * d, (config.padTokenId + 1) * d);
   }
   return params;

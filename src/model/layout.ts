@@ -19,6 +19,8 @@ export const P = {
   positionEmbeddings: 'embeddings.position.weight',
   tokenTypeEmbeddings: 'embeddings.tokenType.weight',
   embeddingNorm: (part: NormPart) => `embeddings.norm.${part}`,
+  /** ALBERT's embedding_hidden_mapping_in: embedding size -> hidden size. */
+  embeddingProjection: (part: LinearPart) => `embeddings.projection.${part}`,
   /** Pre-norm before attention (ModernBERT, layers > 0). */
   attnNorm: (i: number, part: NormPart) => `layers.${i}.attnNorm.${part}`,
   qkv: (i: number, part: LinearPart) => `layers.${i}.qkv.${part}`,
@@ -50,6 +52,16 @@ export function decoderWeightName(config: ModelConfig): string {
   return config.tieWordEmbeddings ? P.wordEmbeddings : P.decoderWeight;
 }
 
+/** Does the encoder project its embeddings to the hidden size (ALBERT's embedding_hidden_mapping_in)? */
+export function hasEmbeddingProjection(config: ModelConfig): boolean {
+  return config.architecture === 'albert';
+}
+
+/** The stored layers, by the index their parameter names carry (ALBERT's applications share them). */
+export function storedLayers(config: ModelConfig): number[] {
+  return [...new Set(config.layerWeights)].sort((a, b) => a - b);
+}
+
 /** Does layer i have a pre-attention norm? ModernBERT's first layer uses the identity there. */
 export function hasAttnNorm(config: ModelConfig, layer: number): boolean {
   return config.structure === 'pre-norm' && layer > 0;
@@ -57,23 +69,24 @@ export function hasAttnNorm(config: ModelConfig, layer: number): boolean {
 
 /** Every trainable parameter of the model, in a stable order. */
 export function parameterLayout(config: ModelConfig): ParamSpec[] {
-  const { hidden: d, vocabSize: V, intermediate: I } = config;
+  const { hidden: d, vocabSize: V, intermediate: I, embeddingSize: E } = config;
   const specs: ParamSpec[] = [];
   const add = (name: string, shape: number[], role: string, kind: ParamKind) => specs.push({ name, shape, role, kind });
-  const norm = (name: (part: NormPart) => string, role: string) => {
-    add(name('weight'), [d], `${role} scale`, 'norm-scale');
-    if (config.normBias) add(name('bias'), [d], `${role} shift`, 'norm-shift');
+  const norm = (name: (part: NormPart) => string, role: string, width = d) => {
+    add(name('weight'), [width], `${role} scale`, 'norm-scale');
+    if (config.normBias) add(name('bias'), [width], `${role} shift`, 'norm-shift');
   };
   const linear = (name: (part: LinearPart) => string, out: number, inp: number, bias: boolean, role: string) => {
     add(name('weight'), [out, inp], `${role} weight`, 'weight');
     if (bias) add(name('bias'), [out], `${role} bias`, 'bias');
   };
 
-  add(P.wordEmbeddings, [V, d], 'word embeddings', 'embedding');
-  if (config.positions !== 'rotary') add(P.positionEmbeddings, [config.maxPositions, d], 'position embeddings', 'embedding');
-  if (config.typeVocabSize > 0) add(P.tokenTypeEmbeddings, [config.typeVocabSize, d], 'token-type embeddings', 'embedding');
-  norm(P.embeddingNorm, 'embedding norm');
-  for (let i = 0; i < config.layers; i++) {
+  add(P.wordEmbeddings, [V, E], 'word embeddings', 'embedding');
+  if (config.positions !== 'rotary') add(P.positionEmbeddings, [config.maxPositions, E], 'position embeddings', 'embedding');
+  if (config.typeVocabSize > 0) add(P.tokenTypeEmbeddings, [config.typeVocabSize, E], 'token-type embeddings', 'embedding');
+  norm(P.embeddingNorm, 'embedding norm', E);
+  if (hasEmbeddingProjection(config)) linear(P.embeddingProjection, d, E, true, 'embedding projection');
+  for (const i of storedLayers(config)) {
     const at = (f: (i: number, part: Part) => string) => (part: Part) => f(i, part);
     if (hasAttnNorm(config, i)) norm(at(P.attnNorm), `layer ${i} attention pre-norm`);
     linear(at(P.qkv), 3 * d, d, config.attentionBias, `layer ${i} fused q/k/v`);
@@ -86,9 +99,9 @@ export function parameterLayout(config: ModelConfig): ParamSpec[] {
     if (config.structure === 'post-norm') norm(at(P.mlpOutNorm), `layer ${i} MLP post-norm`);
   }
   if (config.structure === 'pre-norm') norm(P.finalNorm, 'final norm');
-  linear(P.headDense, d, d, config.headDenseBias, 'MLM head transform');
-  norm(P.headNorm, 'MLM head norm');
-  if (!config.tieWordEmbeddings) add(P.decoderWeight, [V, d], 'decoder (untied)', 'weight');
+  linear(P.headDense, E, d, config.headDenseBias, 'MLM head transform');
+  norm(P.headNorm, 'MLM head norm', E);
+  if (!config.tieWordEmbeddings) add(P.decoderWeight, [V, E], 'decoder (untied)', 'weight');
   if (config.decoderBias) add(P.decoderBias, [V], 'decoder bias', 'bias');
   return specs;
 }

@@ -27,9 +27,13 @@ export interface TinyModelOptions {
   globalAttnEveryNLayers?: number;
   /** ModernBERT only: biases everywhere (default false, as the released models). */
   withBiases?: boolean;
-  /** GTE only: NTK rope scaling factor (default none) and token types (default 1, NewConfig's). */
+  /** GTE: NTK rope scaling factor (default none); GTE and ALBERT: token types (default 1 and 2, their configs'). */
   ropeScalingFactor?: number;
   typeVocabSize?: number;
+  /** ALBERT only: embedding size (default 8), layer groups (default 1) and layers per group (default 1). */
+  embeddingSize?: number;
+  hiddenGroups?: number;
+  innerGroupNum?: number;
 }
 
 export interface TinyCheckpoint {
@@ -39,7 +43,7 @@ export interface TinyCheckpoint {
   tensors: TensorMap;
 }
 
-const DEFAULT_PAD: Record<Architecture, number> = { bert: 0, roberta: 1, distilbert: 0, modernbert: 50283, gte: 0 };
+const DEFAULT_PAD: Record<Architecture, number> = { bert: 0, roberta: 1, distilbert: 0, modernbert: 50283, gte: 0, albert: 0 };
 
 export function makeTinyCheckpoint(architecture: Architecture, options: TinyModelOptions): TinyCheckpoint {
   const config = tinyConfigJson(architecture, options);
@@ -146,6 +150,31 @@ function tinyConfigJson(architecture: Architecture, o: TinyModelOptions): Record
         pack_qkv: true,
         initializer_range,
         pad_token_id: pad,
+        tie_word_embeddings: tie,
+      };
+    case 'albert':
+      return {
+        architectures: ['AlbertForMaskedLM'],
+        model_type: 'albert',
+        vocab_size: o.vocabSize,
+        embedding_size: o.embeddingSize ?? 8,
+        hidden_size: o.hidden,
+        num_hidden_layers: o.layers,
+        num_hidden_groups: o.hiddenGroups ?? 1,
+        inner_group_num: o.innerGroupNum ?? 1,
+        num_attention_heads: o.heads,
+        intermediate_size: o.intermediate,
+        hidden_act: 'gelu_new',
+        hidden_dropout_prob: 0.1,
+        attention_probs_dropout_prob: 0.1,
+        max_position_embeddings: maxPositions,
+        type_vocab_size: o.typeVocabSize ?? 2,
+        layer_norm_eps: 1e-12,
+        initializer_range,
+        pad_token_id: pad,
+        bos_token_id: 2,
+        eos_token_id: 3,
+        position_embedding_type: 'absolute',
         tie_word_embeddings: tie,
       };
   }

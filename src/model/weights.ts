@@ -61,6 +61,7 @@ const BASE_PREFIX: Record<ModelConfig['architecture'], string> = {
   distilbert: 'distilbert.',
   modernbert: 'model.',
   gte: 'new.',
+  albert: 'albert.',
 };
 
 /** Maps a checkpoint onto the internal layout and says what is missing, misshapen, unexpected or skipped. */
@@ -203,7 +204,12 @@ function detectPrefix(config: ModelConfig, tensors: TensorMap): string {
 
 /** Checkpoint names per internal parameter. */
 function bindings(config: ModelConfig, prefix: string): Binding[] {
-  const names = config.architecture === 'modernbert' ? modernBertNames(prefix) : config.architecture === 'gte' ? gteNames(config, prefix) : bertFamilyNames(config, prefix);
+  const tables: Partial<Record<ModelConfig['architecture'], () => NameTable>> = {
+    modernbert: () => modernBertNames(prefix),
+    gte: () => gteNames(config, prefix),
+    albert: () => albertNames(config, prefix),
+  };
+  const names = (tables[config.architecture] ?? (() => bertFamilyNames(config, prefix)))();
   return parameterLayout(config).map((spec) => {
     const parts = names(spec.name);
     if (!parts) throw new Error(`weights.ts: no checkpoint name for ${spec.name} in ${config.hfArchitecture}`);
@@ -316,6 +322,39 @@ function gteNames(config: ModelConfig, p: string): NameTable {
   return (param) => table.get(param);
 }
 
+/**
+ * ALBERT (AlbertForMaskedLM): `albert.` base model; stored layer g·inner + j is albert_layer_groups.g.albert_layers.j;
+ * the head is `predictions.` (dense, LayerNorm, decoder tied to the word embeddings, bias).
+ */
+function albertNames(config: ModelConfig, p: string): NameTable {
+  const table = new Map<string, string[][]>();
+  const both = (param: (part: Part) => string, module: string, gammaBeta = false) => {
+    for (const part of ['weight', 'bias'] as const) table.set(param(part), gammaBeta ? normNames(module, part) : single(`${module}.${part}`));
+  };
+  table.set(P.wordEmbeddings, single(`${p}embeddings.word_embeddings.weight`));
+  table.set(P.positionEmbeddings, single(`${p}embeddings.position_embeddings.weight`));
+  table.set(P.tokenTypeEmbeddings, single(`${p}embeddings.token_type_embeddings.weight`));
+  both(P.embeddingNorm, `${p}embeddings.LayerNorm`, true);
+  both(P.embeddingProjection, `${p}encoder.embedding_hidden_mapping_in`);
+  const inner = config.albert?.innerGroupNum ?? 1;
+  for (const i of new Set(config.layerWeights)) {
+    const layer = `${p}encoder.albert_layer_groups.${Math.floor(i / inner)}.albert_layers.${i % inner}.`;
+    const at = (f: (i: number, part: Part) => string) => (part: Part) => f(i, part);
+    for (const part of ['weight', 'bias'] as const) table.set(P.qkv(i, part), ['query', 'key', 'value'].map((m) => [`${layer}attention.${m}.${part}`]));
+    both(at(P.attnOut), `${layer}attention.dense`);
+    both(at(P.attnOutNorm), `${layer}attention.LayerNorm`, true);
+    both(at(P.mlpIn), `${layer}ffn`);
+    both(at(P.mlpOut), `${layer}ffn_output`);
+    both(at(P.mlpOutNorm), `${layer}full_layer_layer_norm`, true);
+  }
+  both(P.headDense, 'predictions.dense');
+  both(P.headNorm, 'predictions.LayerNorm', true);
+  table.set(P.decoderWeight, single('predictions.decoder.weight'));
+  // Like BERT, the bias is `predictions.bias`, shared with `predictions.decoder.bias`; either may be saved.
+  table.set(P.decoderBias, [['predictions.bias', 'predictions.decoder.bias']]);
+  return (param) => table.get(param);
+}
+
 /** Tensors a checkpoint may hold that the MLM encoder does not use, and why. */
 function ignorable(config: ModelConfig, prefix: string): (name: string) => string | null {
   const decoder = bertFamilyDecoderName(config);
@@ -324,6 +363,7 @@ function ignorable(config: ModelConfig, prefix: string): (name: string) => strin
     if (/(^|\.)embeddings\.(position_ids|token_type_ids)$/.test(name)) return 'index buffer, not a parameter';
     if (name.startsWith(`${prefix}pooler.`)) return 'pooler (next-sentence / classification), unused by the MLM head';
     if (name.startsWith('cls.seq_relationship.')) return 'next-sentence-prediction head';
+    if (name.startsWith('sop_classifier.')) return 'sentence-order-prediction head';
     return null;
   };
 }
@@ -340,5 +380,7 @@ function bertFamilyDecoderName(config: ModelConfig): string {
       return 'decoder.weight';
     case 'gte':
       return 'lm_head.decoder.weight';
+    case 'albert':
+      return 'predictions.decoder.weight';
   }
 }

@@ -17,6 +17,7 @@ const DECODER_NAMES: Record<Architecture, string> = {
   distilbert: 'distilbert.embeddings.word_embeddings.weight',
   modernbert: 'model.embeddings.tok_embeddings.weight',
   gte: 'new.embeddings.word_embeddings.weight',
+  albert: 'albert.embeddings.word_embeddings.weight',
 };
 
 let root: string;
@@ -48,7 +49,7 @@ async function writeModel(dir: string, architecture: Architecture) {
 }
 
 describe('splade-lab inspect', () => {
-  it.each(['bert', 'roberta', 'distilbert', 'modernbert', 'gte'] as const)('reports the %s head norms exactly, before and after --k 4', async (arch) => {
+  it.each(['bert', 'roberta', 'distilbert', 'modernbert', 'gte', 'albert'] as const)('reports the %s head norms exactly, before and after --k 4', async (arch) => {
     const dir = join(root, arch);
     const { decoder, V, d } = await writeModel(dir, arch);
     const { code, stdout, stderr } = await runCli('inspect', dir, '--k', '4', '--json');

@@ -118,7 +118,7 @@ describe('refusals name the problem', () => {
 
   it.each([
     [{ model_type: 'electra', architectures: ['ElectraForMaskedLM'] }, /unsupported model_type "electra".*ElectraForMaskedLM.*supported: BertForMaskedLM/],
-    [{ architectures: ['AlbertForMaskedLM'] }, /unsupported architecture "AlbertForMaskedLM"; supported:/],
+    [{ architectures: ['ElectraForMaskedLM'] }, /unsupported architecture "ElectraForMaskedLM"; supported:/],
     [{ hidden_size: 768 }, /neither "model_type" nor "architectures"/],
   ])('unsupported or unknown architecture %#', (json, message) => {
     expect(() => parseModelConfig(json, { source: 'models/x/config.json' })).toThrow(message);

@@ -34,6 +34,8 @@ const variants: Variant[] = [
   { name: 'DistilBERT (d=9, 3 heads)', architecture: 'distilbert', options: { hidden: 9, heads: 3, intermediate: 13 } },
   { name: 'ModernBERT (window 4)', architecture: 'modernbert', options: { localAttention: 4, intermediate: 23 } },
   { name: 'ModernBERT with biases, untied', architecture: 'modernbert', options: { localAttention: 4, withBiases: true, tieWordEmbeddings: false } },
+  { name: 'ALBERT (E=5, d=12, 3 heads, one layer shared by 2)', architecture: 'albert', options: { embeddingSize: 5, hidden: 12, heads: 3, intermediate: 19 } },
+  { name: 'ALBERT (2 groups of 2 inner layers over 4 applications, untied)', architecture: 'albert', options: { embeddingSize: 6, layers: 2, hiddenGroups: 2, innerGroupNum: 2, tieWordEmbeddings: false } },
   { name: 'GTE (d=12, 3 heads, NTK rotary x2, two token types)', architecture: 'gte', options: { hidden: 12, heads: 3, intermediate: 19, ropeScalingFactor: 2, typeVocabSize: 2 } },
 ];
 
@@ -107,7 +109,7 @@ describe.each(variants)('$name end to end', ({ architecture, options }) => {
     const long = batch(config, 23, 7, [5, 3]);
     const a = encoderForward(config, params, short).headHidden;
     const b = encoderForward(config, params, long).headHidden;
-    const d = config.hidden;
+    const d = config.embeddingSize;
     for (const [bi, len] of [[0, 5], [1, 3]])
       for (let t = 0; t < len; t++) {
         expectClose(`seq ${bi} token ${t}`, b.slice((bi * 7 + t) * d, (bi * 7 + t + 1) * d), a.slice((bi * 5 + t) * d, (bi * 5 + t + 1) * d), {
@@ -124,7 +126,7 @@ describe.each(variants)('$name end to end', ({ architecture, options }) => {
     for (let i = 0; i < config.layers; i++) {
       const { rope, halfWindow } = layerAttentionKind(config, i);
       const ctx = { config, shape, masking: { mask, halfWindow }, rope: rope && ropeTable(T, config.headDim, rope) };
-      const names = Object.keys(params).filter((n) => n.startsWith(`layers.${i}.`));
+      const names = Object.keys(params).filter((n) => n.startsWith(`layers.${config.layerWeights[i]}.`));
       const inputs: ModelParams = { x: new Random(i).normals(shape.B * T * config.hidden) };
       for (const n of names) inputs[n] = params[n];
       checkGradients({
@@ -145,7 +147,7 @@ describe.each(variants)('$name end to end', ({ architecture, options }) => {
   });
 });
 
-describe.each(['bert', 'modernbert', 'gte'] as const)('SPLADE loss through the %s encoder', (architecture) => {
+describe.each(['bert', 'modernbert', 'gte', 'albert'] as const)('SPLADE loss through the %s encoder', (architecture) => {
   const { config, params } = tinyModel(architecture, { localAttention: 4, headNormScale: 2.5 });
   const input = batch(config, 29);
 

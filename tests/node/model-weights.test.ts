@@ -90,9 +90,29 @@ const expectedNames: Record<Architecture, { present: string[]; absent: string[] 
     ],
     absent: ['lm_head.decoder.weight', 'new.embeddings.position_embeddings.weight', 'new.encoder.layer.0.mlp.up_gate_proj.bias'],
   },
+  albert: {
+    present: [
+      'albert.embeddings.word_embeddings.weight',
+      'albert.embeddings.position_embeddings.weight',
+      'albert.embeddings.token_type_embeddings.weight',
+      'albert.embeddings.LayerNorm.bias',
+      'albert.encoder.embedding_hidden_mapping_in.weight',
+      'albert.encoder.albert_layer_groups.0.albert_layers.0.attention.query.weight',
+      'albert.encoder.albert_layer_groups.0.albert_layers.0.attention.dense.bias',
+      'albert.encoder.albert_layer_groups.0.albert_layers.0.attention.LayerNorm.weight',
+      'albert.encoder.albert_layer_groups.0.albert_layers.0.ffn.weight',
+      'albert.encoder.albert_layer_groups.0.albert_layers.0.ffn_output.bias',
+      'albert.encoder.albert_layer_groups.0.albert_layers.0.full_layer_layer_norm.weight',
+      'predictions.dense.weight',
+      'predictions.LayerNorm.bias',
+      'predictions.bias',
+    ],
+    // two layer applications, one shared layer
+    absent: ['predictions.decoder.weight', 'albert.encoder.albert_layer_groups.1.albert_layers.0.ffn.weight', 'albert.encoder.albert_layer_groups.0.albert_layers.1.ffn.weight'],
+  },
 };
 
-describe.each(['bert', 'roberta', 'distilbert', 'modernbert', 'gte'] as const)('%s checkpoint names', (architecture) => {
+describe.each(['bert', 'roberta', 'distilbert', 'modernbert', 'gte', 'albert'] as const)('%s checkpoint names', (architecture) => {
   const { tensors, model } = tiny(architecture);
 
   it('uses transformers module paths', () => {

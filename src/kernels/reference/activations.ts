@@ -58,14 +58,30 @@ export function geluDerivative(x: number): number {
   return normalCdf(x) + x * INV_SQRT_2PI * Math.exp(-0.5 * x * x);
 }
 
-/** out[i] = gelu(inp[i]); shapes (N). */
-export function geluForward(out: Float64Array, inp: Float64Array): void {
-  for (let i = 0; i < inp.length; i++) out[i] = gelu(inp[i]);
+const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
+const TANH_CUBIC = 0.044715;
+
+/** gelu_new (transformers' NewGELUActivation, ALBERT's hidden_act): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). */
+export function geluTanh(x: number): number {
+  return 0.5 * x * (1 + Math.tanh(SQRT_2_OVER_PI * (x + TANH_CUBIC * x ** 3)));
 }
 
-/** dinp[i] += dout[i] * gelu'(inp[i]). */
-export function geluBackward(dinp: Float64Array, dout: Float64Array, inp: Float64Array): void {
-  for (let i = 0; i < inp.length; i++) dinp[i] += dout[i] * geluDerivative(inp[i]);
+/** d gelu_new / dx = 0.5 (1 + t) + 0.5 x (1 - t^2) sqrt(2/pi) (1 + 3 · 0.044715 x^2), t the tanh above. */
+export function geluTanhDerivative(x: number): number {
+  const t = Math.tanh(SQRT_2_OVER_PI * (x + TANH_CUBIC * x ** 3));
+  return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * SQRT_2_OVER_PI * (1 + 3 * TANH_CUBIC * x * x);
+}
+
+/** out[i] = gelu(inp[i]) (`approximate`: gelu_new); shapes (N). */
+export function geluForward(out: Float64Array, inp: Float64Array, approximate = false): void {
+  const f = approximate ? geluTanh : gelu;
+  for (let i = 0; i < inp.length; i++) out[i] = f(inp[i]);
+}
+
+/** dinp[i] += dout[i] * gelu'(inp[i]) (`approximate`: of gelu_new). */
+export function geluBackward(dinp: Float64Array, dout: Float64Array, inp: Float64Array, approximate = false): void {
+  const f = approximate ? geluTanhDerivative : geluDerivative;
+  for (let i = 0; i < inp.length; i++) dinp[i] += dout[i] * f(inp[i]);
 }
 
 /**

@@ -140,11 +140,14 @@ export interface MlpDropout {
 
 const NO_MLP_DROPOUT: MlpDropout = { act: null, out: null };
 
-/** out = Wout . act(Win . inp) with act = gelu, or GeGLU's gelu(first half) * second half. */
+/** The MLP's activation: exact GELU, gelu_new (tanh approximation), or GeGLU's gelu(first half) * second half. */
+export type MlpKind = 'gelu' | 'gelu_new' | 'geglu';
+
+/** out = Wout . act(Win . inp). */
 export function mlpBlockForward(
   inp: Float64Array,
   block: MlpBlock,
-  kind: 'gelu' | 'geglu',
+  kind: MlpKind,
   N: number,
   d: number,
   I: number,
@@ -155,7 +158,7 @@ export function mlpBlockForward(
   linearForward(pre, inp, block.in.weight, block.in.bias, N, d, width);
   const act = new Float64Array(N * I);
   if (kind === 'geglu') gegluForward(act, pre, N, I);
-  else geluForward(act, pre);
+  else geluForward(act, pre, kind === 'gelu_new');
   const kept = dropped(act, drop.act);
   const out = new Float64Array(N * d);
   linearForward(out, kept, block.out.weight, block.out.bias, N, I, d);
@@ -168,7 +171,7 @@ export function mlpBlockBackward(
   dout: Float64Array,
   cache: MlpBlockCache,
   block: MlpBlock,
-  kind: 'gelu' | 'geglu',
+  kind: MlpKind,
   N: number,
   d: number,
   I: number,
@@ -180,6 +183,6 @@ export function mlpBlockBackward(
   const dact = dropped(dkept, drop.act);
   const dpre = new Float64Array(N * width);
   if (kind === 'geglu') gegluBackward(dpre, dact, cache.pre, N, I);
-  else geluBackward(dpre, dact, cache.pre);
+  else geluBackward(dpre, dact, cache.pre, kind === 'gelu_new');
   linearBackward(dinp, dblock.in.weight, dblock.in.bias, dpre, cache.inp, block.in.weight, N, d, width);
 }

@@ -3,14 +3,15 @@
 import type { DropoutRates, ModelConfig } from '../config.ts';
 import { planDropoutSites } from '../dropout-sites.ts';
 import type { ModelParams } from '../layout.ts';
-import { P } from '../layout.ts';
+import { P, hasEmbeddingProjection } from '../layout.ts';
 import type { AttentionShape, DropMask } from '../../kernels/reference/attention.ts';
 import { ropeTable, type RopeTable } from '../../kernels/reference/attention.ts';
 import { dropoutFactor } from '../../kernels/reference/dropout.ts';
 import { embeddingBackward, embeddingForward } from '../../kernels/reference/embedding.ts';
-import type { NormCache } from './blocks.ts';
+import type { Affine, NormCache } from './blocks.ts';
 import { affineOf, dropped, normBackward, normForward } from './blocks.ts';
 import { positionIds } from './embeddings.ts';
+import { linearBackward, linearForward } from './linear.ts';
 import { layerAttentionKind } from '../rotary.ts';
 import type { LayerCache, LayerContext, LayerDropoutMasks } from './layers.ts';
 import { layerBackward, layerForward, layerParams } from './layers.ts';
@@ -37,40 +38,43 @@ export interface EncoderActivations {
   /** (B, T) token-type ids used (null when the model has none). */
   tokenTypes: Int32Array | null;
   embeddingNorm: NormCache;
-  /** The dropout after the embeddings' norm (null: none); hidden[0] is its output. */
+  /** The dropout after the embeddings' norm (null: none). */
   embeddingDropout: DropMask;
+  /** (B, T, E): the embeddings' output, after norm and dropout; hidden[0] itself, or its projection (ALBERT). */
+  embedded: Float64Array;
   layers: LayerCache[];
   contexts: LayerContext[];
-  /** Hidden states (B, T, d): the embeddings' output, then each layer's output (L + 1 entries). */
+  /** Hidden states (B, T, d): the layers' input, then each layer's output (L + 1 entries). */
   hidden: Float64Array[];
   /** ModernBERT's final norm over the last layer (null for the BERT family). */
   finalNorm: NormCache | null;
   /** The encoder output the MLM head reads (B, T, d). */
   lastHidden: Float64Array;
   head: HeadCache;
-  /** (B, T, d): the MLM head transform's output, which the decoder (or fused SPLADE head) multiplies by W_dec. */
+  /** (B, T, E): the MLM head transform's output, which the decoder (or fused SPLADE head) multiplies by W_dec. */
   headHidden: Float64Array;
 }
 
 export function encoderForward(config: ModelConfig, params: ModelParams, input: EncoderInput): EncoderActivations {
   const { B, T } = input;
   const N = B * T;
-  const d = config.hidden;
+  const { hidden: d, embeddingSize: E } = config;
   if (input.ids.length !== N || input.mask.length !== N) {
     throw new RangeError(`encoderForward: ids (${input.ids.length}) and mask (${input.mask.length}) must both hold B*T = ${N} entries`);
   }
   const positions = config.positions === 'rotary' ? null : positionIds(config, input.ids, B, T);
   const tokenTypes = config.typeVocabSize > 0 ? (input.tokenTypes ?? new Int32Array(N)) : null;
-  const sum = new Float64Array(N * d);
-  embeddingForward(sum, input.ids, params[P.wordEmbeddings], N, d, false);
-  if (positions) embeddingForward(sum, positions, params[P.positionEmbeddings], N, d, true);
-  if (tokenTypes) embeddingForward(sum, tokenTypes, params[P.tokenTypeEmbeddings], N, d, true);
-  const embeddingNorm = normForward(sum, affineOf(params, P.embeddingNorm), N, d, config.normEps);
+  const sum = new Float64Array(N * E);
+  embeddingForward(sum, input.ids, params[P.wordEmbeddings], N, E, false);
+  if (positions) embeddingForward(sum, positions, params[P.positionEmbeddings], N, E, true);
+  if (tokenTypes) embeddingForward(sum, tokenTypes, params[P.tokenTypeEmbeddings], N, E, true);
+  const embeddingNorm = normForward(sum, affineOf(params, P.embeddingNorm), N, E, config.normEps);
 
   const masks = dropoutMasks(config, input);
   const embeddingDropout = masks?.embeddings ?? null;
   const contexts = layerContexts(config, input).map((context, i) => (masks ? { ...context, dropout: masks.layers[i] } : context));
-  const hidden = [dropped(embeddingNorm.out, embeddingDropout)];
+  const embedded = dropped(embeddingNorm.out, embeddingDropout);
+  const hidden = [hasEmbeddingProjection(config) ? projected(embedded, affineOf(params, P.embeddingProjection), N, E, d) : embedded];
   const layers: LayerCache[] = [];
   for (let i = 0; i < config.layers; i++) {
     const cache = layerForward(hidden[i], layerParams(config, params, i), contexts[i]);
@@ -81,7 +85,14 @@ export function encoderForward(config: ModelConfig, params: ModelParams, input: 
   const finalNorm = config.structure === 'pre-norm' ? normForward(last, affineOf(params, P.finalNorm), N, d, config.normEps) : null;
   const lastHidden = finalNorm ? finalNorm.out : last;
   const head = headTransformForward(config, params, lastHidden, N);
-  return { input, positions, tokenTypes, embeddingNorm, embeddingDropout, layers, contexts, hidden, finalNorm, lastHidden, head, headHidden: head.norm.out };
+  return { input, positions, tokenTypes, embeddingNorm, embeddingDropout, embedded, layers, contexts, hidden, finalNorm, lastHidden, head, headHidden: head.norm.out };
+}
+
+/** ALBERT's embedding_hidden_mapping_in: (N, E) -> (N, d). */
+function projected(embedded: Float64Array, projection: Affine, N: number, E: number, d: number): Float64Array {
+  const out = new Float64Array(N * d);
+  linearForward(out, embedded, projection.weight, projection.bias, N, E, d);
+  return out;
 }
 
 export interface DecoderGradients {
@@ -106,7 +117,7 @@ export function encoderBackward(
 ): void {
   const { B, T } = acts.input;
   const N = B * T;
-  const d = config.hidden;
+  const { hidden: d, embeddingSize: E } = config;
   addDecoderGradients(config, dparams, decoder);
   let dh = headTransformBackward(config, params, dparams, dheadHidden, acts.head, N);
   if (acts.finalNorm) {
@@ -117,15 +128,22 @@ export function encoderBackward(
   for (let i = config.layers - 1; i >= 0; i--) {
     dh = layerBackward(dh, layerParams(config, dparams, i), acts.layers[i], layerParams(config, params, i), acts.contexts[i]);
   }
-  const dsum = new Float64Array(N * d);
-  normBackward(dsum, affineOf(dparams, P.embeddingNorm), dropped(dh, acts.embeddingDropout), acts.embeddingNorm, affineOf(params, P.embeddingNorm), N, d);
-  embeddingBackward(dparams[P.wordEmbeddings], dsum, acts.input.ids, N, d, config.embeddingPaddingIdx);
+  let dembedded = dh;
+  if (hasEmbeddingProjection(config)) {
+    dembedded = new Float64Array(N * E);
+    const projection = affineOf(params, P.embeddingProjection);
+    const dprojection = affineOf(dparams, P.embeddingProjection);
+    linearBackward(dembedded, dprojection.weight, dprojection.bias, dh, acts.embedded, projection.weight, N, E, d);
+  }
+  const dsum = new Float64Array(N * E);
+  normBackward(dsum, affineOf(dparams, P.embeddingNorm), dropped(dembedded, acts.embeddingDropout), acts.embeddingNorm, affineOf(params, P.embeddingNorm), N, E);
+  embeddingBackward(dparams[P.wordEmbeddings], dsum, acts.input.ids, N, E, config.embeddingPaddingIdx);
   // DistilBERT's sinusoidal table is frozen in transformers (requires_grad = False): it gets no gradient.
   if (acts.positions && !config.sinusoidalPositions) {
     const paddingIdx = config.positions === 'roberta' ? config.padTokenId : -1;
-    embeddingBackward(dparams[P.positionEmbeddings], dsum, acts.positions, N, d, paddingIdx);
+    embeddingBackward(dparams[P.positionEmbeddings], dsum, acts.positions, N, E, paddingIdx);
   }
-  if (acts.tokenTypes) embeddingBackward(dparams[P.tokenTypeEmbeddings], dsum, acts.tokenTypes, N, d, -1);
+  if (acts.tokenTypes) embeddingBackward(dparams[P.tokenTypeEmbeddings], dsum, acts.tokenTypes, N, E, -1);
 }
 
 /** The MLM logits' backward on top of encoderBackward: dlogits (B, T, V) -> all parameter gradients. */

@@ -5,7 +5,7 @@ import type { ModelConfig } from '../config.ts';
 import type { ModelParams, Part } from '../layout.ts';
 import { P, hasAttnNorm } from '../layout.ts';
 import type { AttentionMasking, AttentionShape, DropMask } from '../../kernels/reference/attention.ts';
-import type { Affine, AttentionBlock, AttentionBlockCache, AttentionDropout, MlpBlock, MlpBlockCache, MlpDropout, NormCache } from './blocks.ts';
+import type { Affine, AttentionBlock, AttentionBlockCache, AttentionDropout, MlpBlock, MlpBlockCache, MlpDropout, MlpKind, NormCache } from './blocks.ts';
 import {
   affineOf,
   attentionBlockBackward,
@@ -55,7 +55,9 @@ export interface LayerParams {
   mlpOutNorm: Affine | null;
 }
 
-export function layerParams(config: ModelConfig, params: ModelParams, i: number): LayerParams {
+/** Layer application i's parameters: the stored layer config.layerWeights[i] (ALBERT's are shared). */
+export function layerParams(config: ModelConfig, params: ModelParams, application: number): LayerParams {
+  const i = config.layerWeights[application];
   const at = (f: (i: number, part: Part) => string) => (part: Part) => f(i, part);
   const post = config.structure === 'post-norm';
   return {
@@ -82,7 +84,8 @@ export interface LayerCache {
 export function layerForward(x: Float64Array, p: LayerParams, ctx: LayerContext): LayerCache {
   const { config, shape, masking, rope } = ctx;
   const N = shape.B * shape.T;
-  const { hidden: d, intermediate: I, normEps: eps, mlp: kind } = config;
+  const { hidden: d, intermediate: I, normEps: eps } = config;
+  const kind = mlpKind(config);
   if (config.structure === 'post-norm') {
     const attention = attentionBlockForward(x, p.attention, shape, masking, rope, attentionDropout(ctx));
     const midNorm = normForward(add(attention.out, x), p.attnOutNorm!, N, d, eps);
@@ -102,7 +105,8 @@ export function layerForward(x: Float64Array, p: LayerParams, ctx: LayerContext)
 export function layerBackward(dy: Float64Array, g: LayerParams, cache: LayerCache, p: LayerParams, ctx: LayerContext): Float64Array {
   const { config, shape, rope } = ctx;
   const N = shape.B * shape.T;
-  const { hidden: d, intermediate: I, mlp: kind } = config;
+  const { hidden: d, intermediate: I } = config;
+  const kind = mlpKind(config);
   if (config.structure === 'post-norm') {
     const dr2 = new Float64Array(N * d);
     normBackward(dr2, g.mlpOutNorm!, dy, cache.outNorm!, p.mlpOutNorm!, N, d);
@@ -127,6 +131,10 @@ export function layerBackward(dy: Float64Array, g: LayerParams, cache: LayerCach
   attentionBlockBackward(dnormed, g.attention, dh, cache.attention, p.attention, shape, rope, attentionDropout(ctx));
   normBackward(dx, g.attnNorm!, dnormed, cache.attnNorm, p.attnNorm!, N, d);
   return dx;
+}
+
+function mlpKind(config: ModelConfig): MlpKind {
+  return config.mlp === 'geglu' ? 'geglu' : config.activation;
 }
 
 function add(a: Float64Array, b: Float64Array): Float64Array {
