@@ -1,4 +1,4 @@
-// Element-wise layers: exact (erf) GELU, ModernBERT's GeGLU, residual add, bias add; forward and backward.
+// Element-wise layers: exact (erf) or tanh-approximated GELU, GeGLU, residual add, bias add; forward and backward.
 //
 // Element kernels run one invocation per output element, folded into y past the per-dimension workgroup limit.
 // The bias gradient (column sums of dout) is a two-stage fixed-order reduction: per-chunk partial sums, then chunks in
@@ -16,6 +16,8 @@ struct Params {
 override ROWS_PER_CHUNK: u32 = 32u;
 /** Backward kernels add into dinp instead of overwriting it. */
 override ACCUMULATE: bool = false;
+/** GELU is transformers' gelu_new (ALBERT): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), not the erf one. */
+override TANH_APPROXIMATION: bool = false;
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> inp: array<f32>;              // the input (or a of add, or bias (C))
@@ -56,12 +58,36 @@ fn normal_cdf(x: f32) -> f32 {
   return 1.0 - 0.5 * erfc_nonnegative(z);
 }
 
+const SQRT_2_OVER_PI = 0.7978845608028654;
+const TANH_CUBIC = 0.044715;
+
+/** 1 / (1 + e^-z): exactly 0 or 1 where e^-z overflows or vanishes, never NaN. */
+fn sigmoid(z: f32) -> f32 {
+  return 1.0 / (1.0 + exp(-z));
+}
+
+/** gelu_new written as x · sigmoid(2u) (1 + tanh(u) = 2 sigmoid(2u)), u = sqrt(2/pi) (x + 0.044715 x^3): no
+ *  cancellation in the lower tail, no overflow at either end. */
+fn gelu_tanh(x: f32) -> f32 {
+  let u = SQRT_2_OVER_PI * (x + TANH_CUBIC * x * x * x);
+  return x * sigmoid(2.0 * u);
+}
+
+/** d gelu_new / dx = sigmoid(2u) + 2 x sigmoid(2u) sigmoid(-2u) du/dx. */
+fn gelu_tanh_derivative(x: f32) -> f32 {
+  let u = SQRT_2_OVER_PI * (x + TANH_CUBIC * x * x * x);
+  let du = SQRT_2_OVER_PI * (1.0 + 3.0 * TANH_CUBIC * x * x);
+  return sigmoid(2.0 * u) + 2.0 * x * sigmoid(2.0 * u) * sigmoid(-2.0 * u) * du;
+}
+
 fn gelu(x: f32) -> f32 {
+  if (TANH_APPROXIMATION) { return gelu_tanh(x); }
   return x * normal_cdf(x);
 }
 
-/** d gelu / dx = Φ(x) + x φ(x). */
+/** d gelu / dx = Φ(x) + x φ(x) (or gelu_new's). */
 fn gelu_derivative(x: f32) -> f32 {
+  if (TANH_APPROXIMATION) { return gelu_tanh_derivative(x); }
   return normal_cdf(x) + x * INV_SQRT_2PI * exp(-0.5 * x * x);
 }
 

@@ -25,6 +25,8 @@ export interface ModelReport {
   params: number;
   vocabSize: number;
   hidden: number;
+  /** Width of the head's rows (W_head is vocabSize x embeddingSize): the hidden size but for ALBERT. */
+  embeddingSize: number;
   layers: number;
   tied: boolean;
   k: number;
@@ -59,6 +61,7 @@ export async function inspectModel(ctx: GpuContext, model: OpenedWeights, k: num
       params: estimate.parameters,
       vocabSize: config.vocabSize,
       hidden: config.hidden,
+      embeddingSize: config.embeddingSize,
       layers: config.layers,
       tied: config.tieWordEmbeddings,
       k,

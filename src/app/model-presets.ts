@@ -14,6 +14,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
   { key: 'bert-tiny', hubId: 'prajjwal1/bert-tiny', label: 'bert-tiny (4M)', paperRow: null },
   { key: 'bert-mini', hubId: 'prajjwal1/bert-mini', label: 'bert-mini (11M)', paperRow: null },
   { key: 'bert-base-uncased', hubId: 'google-bert/bert-base-uncased', label: 'bert-base-uncased (110M)', paperRow: 'bert-base-uncased' },
+  { key: 'albert-base-v2', hubId: 'albert/albert-base-v2', label: 'albert-base-v2 (11M)', paperRow: 'albert-base-v2' },
   { key: 'distilbert-base-uncased', hubId: 'distilbert-base-uncased', label: 'distilbert-base-uncased (67M)', paperRow: 'distilbert-base-uncased' },
   { key: 'gte-en-mlm-base', hubId: 'Alibaba-NLP/gte-en-mlm-base', label: 'gte-en-mlm-base (137M)', paperRow: 'gte-en-mlm-base' },
   { key: 'roberta-base', hubId: 'FacebookAI/roberta-base', label: 'roberta-base (125M)', paperRow: 'roberta-base' },

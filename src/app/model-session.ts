@@ -49,7 +49,7 @@ export function headOf(model: OpenedWeights): HostTensor {
 
 /** What a head's statistics come from, for captions. */
 export function headProvenance(model: OpenedWeights): string {
-  return `${model.name}, W_head ${model.config.vocabSize} x ${model.config.hidden}`;
+  return `${model.name}, W_head ${model.config.vocabSize} x ${model.config.embeddingSize}`;
 }
 
 export class ModelSession {

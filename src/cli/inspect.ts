@@ -11,6 +11,7 @@ function formatReport(r: ModelReport): string {
     `p99 ${s.p99.toFixed(3)}  anisotropy ${s.anisotropy.toFixed(3)}\n`;
   return (
     `${r.architecture}: ${(r.params / 1e6).toFixed(2)}M parameters, ${r.layers} layers, hidden ${r.hidden}, ` +
+    (r.embeddingSize !== r.hidden ? `embeddings and head rows ${r.embeddingSize}, ` : '') +
     `vocabulary ${r.vocabSize}, head ${r.tied ? 'tied to' : 'separate from'} the word embeddings\n` +
     r.notes.map((note) => `note: ${note}\n`).join('') +
     `MLM-head row L2 norms:\n` +

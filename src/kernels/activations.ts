@@ -79,8 +79,10 @@ export class Erf extends ElementKernel {
  * with `accumulate` (zeroing it is then the caller's step).
  */
 export class Gelu extends ElementKernel {
-  constructor(ctx: GpuContext, readonly n: number, options: ActivationOptions = {}) {
-    super(ctx, options.label ?? `gelu n${n}`, [n, 0, 0], { ACCUMULATE: Number(options.accumulate ?? false) });
+  /** `approximate`: transformers' gelu_new (tanh approximation, ALBERT) instead of the exact erf GELU. */
+  constructor(ctx: GpuContext, readonly n: number, options: ActivationOptions & { approximate?: boolean } = {}) {
+    const constants = { ACCUMULATE: Number(options.accumulate ?? false), TANH_APPROXIMATION: Number(options.approximate ?? false) };
+    super(ctx, options.label ?? `gelu${options.approximate ? ' (tanh)' : ''} n${n}`, [n, 0, 0], constants);
     checkDims('gelu', { n });
   }
 

@@ -23,7 +23,8 @@ import {
 } from './gpu/layers.ts';
 import { GpuLinear } from './gpu/linear.ts';
 import type { GpuModel } from './gpu-model.ts';
-import { P } from './layout.ts';
+import { P, hasEmbeddingProjection } from './layout.ts';
+import { GpuHeadTransform } from './gpu/head-transform.ts';
 import { layerAttentionKind } from './rotary.ts';
 
 /**
@@ -43,17 +44,15 @@ export class GpuEncoderPass {
   readonly config: ModelConfig;
   private readonly ctx: GpuContext;
   private readonly embeddings: GpuEmbeddings;
-  private readonly embeddingNorm: NormState; // LN(word + position + token type)
+  private readonly embeddingNorm: NormState; // (N, E): LN(word + position + token type)
+  private readonly embeddingNormKernel: LayerNorm; // (N, E): the layers' norm kernel when E = d
+  /** ALBERT's embedding_hidden_mapping_in: (N, E) -> out (N, d), and the gradients before it (N, E). */
+  private readonly projection: { linear: GpuLinear; out: Tensor; dembedded: Tensor; dsum: Tensor } | null;
   private readonly layers: GpuLayer[];
   private readonly finalNorm: NormState | null; // ModernBERT's norm after the last layer
   private readonly lastHidden: Tensor; // (N, d): what the head reads
-  private readonly headPre: Tensor; // (N, d): dense output
-  private readonly headAct: Tensor; // (N, d): gelu(headPre)
-  private readonly headMean: Tensor; // (N)
-  private readonly headRstd: Tensor; // (N)
+  private readonly head: GpuHeadTransform;
   private readonly kernels: LayerKernels;
-  private readonly headDense: GpuLinear; // (N, d) -> (N, d)
-  private readonly headGelu: Gelu; // N·d elements
   private readonly scratch: BackwardScratch;
   /** Dropout after the embeddings' norm (null: none). */
   private readonly embeddingDropout: DropoutSite | null;
@@ -74,7 +73,7 @@ export class GpuEncoderPass {
     const { config, ctx } = model;
     this.config = config;
     this.ctx = ctx;
-    const { hidden: d, intermediate: I, heads: NH, headDim: hd, layers: L } = config;
+    const { hidden: d, intermediate: I, heads: NH, headDim: hd, layers: L, embeddingSize: E } = config;
     for (const [name, n] of Object.entries({ B, T })) {
       if (!Number.isInteger(n) || n < 1) throw new Error(`GpuEncoderPass ${label}: ${name} must be a positive integer, got ${n}`);
     }
@@ -102,15 +101,15 @@ export class GpuEncoderPass {
       bytes += t.byteLength;
       return t;
     };
-    const norm = (name: string): NormState => ({
-      out: alloc(`${name} out`, [N, d]), // (N, d)
+    const norm = (name: string, width = d): NormState => ({
+      out: alloc(`${name} out`, [N, width]), // (N, d) or (N, E)
       mean: alloc(`${name} mean`, [N]), // (N)
       rstd: alloc(`${name} rstd`, [N]), // (N)
     });
 
     this.mask = alloc('mask', [B, T], 'u32'); // (B, T)
     this.embeddings = new GpuEmbeddings(model, B, T, label, alloc);
-    this.embeddingNorm = norm('embedding norm');
+    this.embeddingNorm = norm('embedding norm', E);
     const rates = options.dropout ?? NO_DROPOUT;
     const plan = planDropoutSites(L, rates);
     const site = (number: number | null, rate: number, n: number, what: string): DropoutSite | null => {
@@ -119,9 +118,17 @@ export class GpuEncoderPass {
       this.dropoutSites.push({ site: dropout, number });
       return dropout;
     };
-    this.embeddingDropout = site(plan.embeddings, rates.embeddings, N * d, 'embedding dropout');
+    this.embeddingDropout = site(plan.embeddings, rates.embeddings, N * E, 'embedding dropout');
 
     const normOptions = { bias: config.normBias, eps: config.normEps };
+    this.projection = hasEmbeddingProjection(config)
+      ? {
+          linear: new GpuLinear(ctx, N, E, d, true, `${label} embedding projection`),
+          out: alloc('embedding projection', [N, d]), // (N, d)
+          dembedded: alloc('d embedded', [N, E]), // (N, E)
+          dsum: alloc('d embedding sum', [N, E]), // (N, E)
+        }
+      : null;
     const dims: AttentionDims = { B, T, NH, hd };
     // Attention probabilities (B, NH, T, T) are the largest activation: one shared buffer per kind, recomputed in
     // backward from the saved q, k and mask (bit-identical), instead of one per layer.
@@ -141,7 +148,7 @@ export class GpuEncoderPass {
       mlpOut: new GpuLinear(ctx, N, I, d, config.mlpOutBias, `${label} mlp out`),
       norm: new LayerNorm(ctx, { N, C: d }, { ...normOptions, label: `${label} layernorm` }),
       normAccumulate: new LayerNorm(ctx, { N, C: d }, { ...normOptions, accumulate: true, label: `${label} layernorm+=` }),
-      gelu: new Gelu(ctx, N * I, { label: `${label} mlp gelu` }),
+      gelu: new Gelu(ctx, N * I, { approximate: config.activation === 'gelu_new', label: `${label} mlp gelu` }),
       geglu: config.mlp === 'geglu' ? new Geglu(ctx, N, I, { label: `${label} geglu` }) : null,
       add: new Add(ctx, N * d, `${label} residual add`),
       attention: (i) => layerAttention[i],
@@ -149,7 +156,8 @@ export class GpuEncoderPass {
 
     this.layers = [];
     const attentionBuffers = new Map<GPUBuffer, number>(); // shared probability buffers counted once
-    let x = this.embeddingNorm.out;
+    this.embeddingNormKernel = E === d ? this.kernels.norm : new LayerNorm(ctx, { N, C: E }, { ...normOptions, label: `${label} embedding layernorm` });
+    let x = this.projection ? this.projection.out : this.embeddingNorm.out;
     for (let i = 0; i < L; i++) {
       const sites = plan.layers[i];
       const dropout: LayerDropout = {
@@ -165,14 +173,8 @@ export class GpuEncoderPass {
     }
     this.finalNorm = config.structure === 'pre-norm' ? norm('final norm') : null;
     this.lastHidden = this.finalNorm ? this.finalNorm.out : x;
-    this.headDense = new GpuLinear(ctx, N, d, d, config.headDenseBias, `${label} head dense`);
-    this.headGelu = new Gelu(ctx, N * d, { label: `${label} head gelu` });
-    this.headPre = alloc('head pre', [N, d]); // (N, d)
-    this.headAct = alloc('head act', [N, d]); // (N, d)
-    this.headHidden = alloc('head hidden', [B, T, d]); // (B, T, d)
-    this.headMean = alloc('head norm mean', [N]); // (N)
-    this.headRstd = alloc('head norm rstd', [N]); // (N)
-    this.dheadHidden = alloc('d head hidden', [B, T, d]); // (B, T, d)
+    this.headHidden = alloc('head hidden', [B, T, E]); // (B, T, E)
+    this.dheadHidden = alloc('d head hidden', [B, T, E]); // (B, T, E)
     this.scratch = {
       g0: alloc('d stream 0', [N, d]), // (N, d)
       g1: alloc('d stream 1', [N, d]), // (N, d)
@@ -182,6 +184,8 @@ export class GpuEncoderPass {
       dmlpAct: alloc('d mlp act', [N, I]), // (N, I)
       ddropped: rates.attentionOutput > 0 || rates.mlpOutput > 0 ? alloc('d through dropout', [N, d]) : null, // (N, d)
     };
+    const headScratch = E === d ? { dact: this.scratch.g1, dpre: this.scratch.dcontext } : { dact: alloc('d head act', [N, E]), dpre: alloc('d head pre', [N, E]) };
+    this.head = new GpuHeadTransform(model, ctx, N, this.headHidden, headScratch, label, alloc);
     const attentionScratch = (4 * N * d + B * NH * T * T) * 4; // dq, dk, dv, dcontext (B, NH, T, hd); dscores (B, NH, T, T)
     for (const size of attentionBuffers.values()) bytes += size;
     this.activationBytes = bytes + this.embeddings.planBytes + attentionByKind.size * attentionScratch;
@@ -219,57 +223,47 @@ export class GpuEncoderPass {
 
   /** Records the forward pass: embeddings, layers, (final norm), MLM head transform into headHidden. */
   forward(encoder: GPUCommandEncoder): void {
-    const { kernels: k } = this;
     const param = (name: (part: 'weight' | 'bias') => string) => this.affine((n) => this.model.param(n), name);
     this.embeddings.forward(encoder);
-    recordNormForward(this.kernels.norm, encoder, this.embeddingNorm, this.embeddings.sum, param(P.embeddingNorm));
+    recordNormForward(this.embeddingNormKernel, encoder, this.embeddingNorm, this.embeddings.sum, param(P.embeddingNorm));
     this.embeddingDropout?.inPlace(encoder, this.embeddingNorm.out);
+    this.projection?.linear.forward(encoder, { out: this.projection.out, inp: this.embeddingNorm.out, ...param(P.embeddingProjection) });
     for (const layer of this.layers) layer.forward(encoder);
     if (this.finalNorm) recordNormForward(this.kernels.norm, encoder, this.finalNorm, this.layers[this.layers.length - 1].out, param(P.finalNorm));
-    this.headDense.forward(encoder, { out: this.headPre, inp: this.lastHidden, ...param(P.headDense) });
-    this.headGelu.forward(encoder, { out: this.headAct, inp: this.headPre });
-    const head = param(P.headNorm);
-    k.norm.forward(encoder, { out: this.headHidden, mean: this.headMean, rstd: this.headRstd, inp: this.headAct, ...head });
+    this.head.forward(encoder, this.lastHidden);
   }
 
   /** Records the backward pass from dheadHidden: adds into every parameter gradient, then clears dheadHidden. */
   backward(encoder: GPUCommandEncoder): void {
-    const { model, kernels: k, scratch: s } = this;
+    const { model, scratch: s } = this;
     const param = (name: (part: 'weight' | 'bias') => string) => this.affine((n) => model.param(n), name);
     const dparam = (name: (part: 'weight' | 'bias') => string) => this.affine((n) => model.dparam(n), name);
-    // head: LN, gelu, dense
-    const dhead = dparam(P.headNorm);
-    k.norm.backward(encoder, {
-      dinp: s.g1,
-      dweight: dhead.weight,
-      dbias: dhead.bias,
-      dout: this.dheadHidden,
-      inp: this.headAct,
-      weight: param(P.headNorm).weight,
-      mean: this.headMean,
-      rstd: this.headRstd,
-    });
-    this.headGelu.backward(encoder, { dinp: s.dcontext, dout: s.g1, inp: this.headPre }); // dcontext = d headPre (N, d)
-    const dlast = this.finalNorm ? s.g1 : s.g0;
-    const ddense = dparam(P.headDense);
-    this.headDense.backward(encoder, {
-      dinp: dlast,
-      dweight: ddense.weight,
-      dbias: ddense.bias,
-      dout: s.dcontext,
-      inp: this.lastHidden,
-      weight: param(P.headDense).weight,
-      accumulateInput: false,
-    });
+    this.head.backward(encoder, this.dheadHidden, this.lastHidden, this.finalNorm ? s.g1 : s.g0);
     if (this.finalNorm) {
       const last = this.layers[this.layers.length - 1].out;
       recordNormBackward(this.kernels.norm, encoder, { dinp: s.g0, dout: s.g1, inp: last, state: this.finalNorm, norm: param(P.finalNorm), dnorm: dparam(P.finalNorm) });
     }
     for (let i = this.layers.length - 1; i >= 0; i--) this.layers[i].backward(encoder, s);
     const e = this.embeddingNorm;
-    this.embeddingDropout?.inPlace(encoder, s.g0); // d(embedding norm output) through the embeddings' dropout
-    recordNormBackward(this.kernels.norm, encoder, { dinp: s.g1, dout: s.g0, inp: this.embeddings.sum, state: e, norm: param(P.embeddingNorm), dnorm: dparam(P.embeddingNorm) });
-    this.embeddings.backward(encoder, s.g1);
+    // s.g0: d(layers' input); through the projection (ALBERT) it becomes d(embedding norm output) (N, E)
+    const p = this.projection;
+    const dembedded = p ? p.dembedded : s.g0;
+    if (p) {
+      const dprojection = dparam(P.embeddingProjection);
+      p.linear.backward(encoder, {
+        dinp: p.dembedded,
+        dweight: dprojection.weight,
+        dbias: dprojection.bias,
+        dout: s.g0,
+        inp: e.out,
+        weight: param(P.embeddingProjection).weight,
+        accumulateInput: false,
+      });
+    }
+    this.embeddingDropout?.inPlace(encoder, dembedded); // through the embeddings' dropout
+    const dsum = p ? p.dsum : s.g1;
+    recordNormBackward(this.embeddingNormKernel, encoder, { dinp: dsum, dout: dembedded, inp: this.embeddings.sum, state: e, norm: param(P.embeddingNorm), dnorm: dparam(P.embeddingNorm) });
+    this.embeddings.backward(encoder, dsum);
     this.ctx.clear(encoder, this.dheadHidden);
   }
 

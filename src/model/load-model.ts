@@ -49,7 +49,7 @@ const BUDGET_EXTRA_BYTES = 16 * 2 ** 20;
  * FileTooLargeError): a few-KB hostile file cannot make gigabytes resident. fp16/bf16 files fit with room to spare.
  */
 export function checkpointByteBudget(config: ModelConfig): number {
-  const parameters = parameterCount(config) + config.vocabSize * config.hidden;
+  const parameters = parameterCount(config) + config.vocabSize * config.embeddingSize;
   return Math.ceil(4 * parameters * BUDGET_MARGIN) + BUDGET_EXTRA_BYTES;
 }
 

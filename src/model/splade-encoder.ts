@@ -100,7 +100,7 @@ export class SpladeTextEncoder {
   private passFor(T: number): CachedPass {
     const cached = this.passes.get(T);
     if (cached) return cached.value;
-    const { hidden: d, vocabSize: V } = this.model.config;
+    const { embeddingSize: d, vocabSize: V } = this.model.config; // d: the decoder rows' width
     const B = this.batchSize;
     const built = this.ctx.owned(() => ({
       pass: new GpuEncoderPass(this.model, B, T, `encode T=${T}`),

@@ -121,7 +121,7 @@ export class SpladeTrainer {
   /** `seed`: the run's seed, which draws the dropout masks (with the step and the micro-batch). */
   constructor(private readonly ctx: GpuContext, readonly model: GpuModel, readonly recipe: TrainingRecipe, private readonly seed = 0) {
     const { batchSize: B, queryLength: Tq, documentLength: Td } = recipe;
-    const { hidden: d, vocabSize: V } = model.config;
+    const { embeddingSize: d, vocabSize: V } = model.config; // d: the decoder rows' width (ALBERT's E)
     const dropout = trainingDropout(recipe, model.config);
     this.queries = new GpuEncoderPass(model, B, Tq, 'queries', { dropout, stream: DROPOUT_STREAMS.queries });
     const dims = { B, Tq, Td, d, V, negatives: recipe.negatives };

@@ -52,7 +52,7 @@ export function modelMethods(state: WorkerState): ModelMethods {
       const synthetic = source.kind === 'demo';
       const label = synthetic ? DEMO_LABEL : model.name;
       const summary = { ...summarizeModel(model), name: synthetic ? 'demo' : model.name, label, synthetic };
-      return state.installModel(model, summary, `${label}, W_head ${model.config.vocabSize} x ${model.config.hidden}`);
+      return state.installModel(model, summary, `${label}, W_head ${model.config.vocabSize} x ${model.config.embeddingSize}`);
     },
     async useRun(id) {
       const ctx = await state.context();
@@ -61,7 +61,7 @@ export function modelMethods(state: WorkerState): ModelMethods {
       const model = await openModelRef(browserPlatform, { kind: 'run', id }, { limits: ctx.limits });
       const label = `trained run: ${record.model.name}, k = ${record.k}, ${record.step} steps`;
       const summary = { ...summarizeModel(model), name: `run`, label, synthetic: false, run: { id, k: record.k, baseMeanRowNorm: record.model.meanRowNorm } };
-      return state.installModel(model, summary, `${label}, W_head ${model.config.vocabSize} x ${model.config.hidden} (after training)`);
+      return state.installModel(model, summary, `${label}, W_head ${model.config.vocabSize} x ${model.config.embeddingSize} (after training)`);
     },
     cancel() {
       state.cancel();

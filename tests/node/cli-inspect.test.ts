@@ -56,7 +56,7 @@ describe('splade-lab inspect', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
-    expect(report).toMatchObject({ vocabSize: V, hidden: d, tied: true, k: 4 });
+    expect(report).toMatchObject({ vocabSize: V, hidden: 16, embeddingSize: d, tied: true, k: 4 });
     expect(report.params).toBeGreaterThan(V * d);
     const expected = summarizeNorms(headRowNorms(decoder, V, d));
     expect(expected.mean).toBeGreaterThan(2); // the generated head has large norms

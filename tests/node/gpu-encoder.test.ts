@@ -43,6 +43,8 @@ const cases: Case[] = [
   },
   { name: 'GTE (NTK rotary x2, two token types)', architecture: 'gte', options: { ropeScalingFactor: 2, typeVocabSize: 2 } },
   { name: 'GTE, untied decoder, no token types', architecture: 'gte', options: { typeVocabSize: 0, tieWordEmbeddings: false } },
+  { name: 'ALBERT (E=8 < d, one layer shared by 2 applications)', architecture: 'albert', options: { embeddingSize: 8 } },
+  { name: 'ALBERT (E=16 = d, 2 groups x 2 inner layers, untied)', architecture: 'albert', options: { embeddingSize: 16, hiddenGroups: 2, innerGroupNum: 2, tieWordEmbeddings: false } },
 ];
 
 function tinyModel(architecture: Architecture, options: Partial<TinyModelOptions>) {
@@ -102,7 +104,7 @@ describe.each(cases)('GPU encoder: $name', ({ architecture, options }) => {
   it('headHidden and every parameter gradient (random dheadHidden + fused SPLADE head) match the float64 reference, two steps', async () => {
     const ctx = await gpuContext();
     const { config, host, params } = tinyModel(architecture, options);
-    const { hidden: d, vocabSize: V } = config;
+    const { embeddingSize: d, vocabSize: V } = config;
     const B = 2;
     const T = 7;
     if (config.modernBert) expect(config.modernBert.layerKinds).toEqual(['global', 'local']);

@@ -11,6 +11,8 @@ import {
   gelu,
   geluBackward,
   geluForward,
+  geluTanh,
+  geluTanhDerivative,
 } from '../../src/kernels/reference/activations.ts';
 import { Random } from '../../src/util/random.ts';
 import { EXACT } from '../helpers/allclose.ts';
@@ -63,6 +65,46 @@ describe('activation kernels', () => {
         checks: { out: {}, dinp: { accumulates: accumulate } },
       });
     });
+  });
+
+  // gelu_new (ALBERT): the tanh form, here over both tails too (|x| up to ~12) and at odd sizes.
+  describe.each([[1], [9], [4099]])('gelu_new, n=%i', (n) => {
+    it.each([[false], [true]])('forward and backward (accumulate %s) match the reference', async (accumulate) => {
+      const inp = new Random(n + 5).normals(n, 4);
+      if (n === 1) inp[0] = -7.5;
+      await expectKernel(await gpuContext(), {
+        name: `gelu_new n=${n} accumulate=${accumulate}`,
+        tensors: { inp: { shape: [n], data: inp }, out: { shape: [n] }, dout: { shape: [n] }, dinp: { shape: [n] } },
+        build: (ctx, t) => {
+          const kernel = new Gelu(ctx, n, { accumulate, approximate: true });
+          return {
+            record: (enc) => {
+              kernel.forward(enc, { out: t.out, inp: t.inp });
+              kernel.backward(enc, { dinp: t.dinp, dout: t.dout, inp: t.inp });
+            },
+          };
+        },
+        reference: (h) => {
+          const out = new Float64Array(n);
+          geluForward(out, h.inp, true);
+          const dinp = new Float64Array(n);
+          geluBackward(dinp, h.dout, h.inp, true);
+          return { out, dinp };
+        },
+        tolerance: { rtol: 2e-5, atol: 1e-6 },
+        checks: { out: {}, dinp: { accumulates: accumulate } },
+      });
+    });
+  });
+
+  it('gelu_new: the reference derivative equals central differences, and the form differs from the exact GELU', () => {
+    for (const x of [-6, -2.5, -0.7, 0, 0.3, 1.9, 5]) {
+      const h = 1e-6;
+      expect(geluTanhDerivative(x)).toBeCloseTo((geluTanh(x + h) - geluTanh(x - h)) / (2 * h), 8);
+    }
+    // the two GELUs agree to ~1e-3 but not exactly: gelu_new(1) = 0.8411920, gelu(1) = 0.8413447
+    expect(geluTanh(1)).toBeCloseTo(0.841192, 6);
+    expect(Math.abs(geluTanh(1) - gelu(1))).toBeGreaterThan(1e-4);
   });
 
   it('GELU keeps relative accuracy in the lower tail', async () => {

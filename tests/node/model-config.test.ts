@@ -66,6 +66,14 @@ const cases: Case[] = [
   { name: 'ettin-encoder-32m', json: () => fixture('ettin-encoder-32m.reconstructed.json'), expected: { hidden: 384, layers: 10, heads: 6, intermediate: 576 } },
   { name: 'ettin-encoder-150m', json: () => fixture('ettin-encoder-150m.reconstructed.json'), expected: { hidden: 768, layers: 22, heads: 12, intermediate: 1152 } },
   {
+    name: 'albert-base-v2',
+    json: () => fixture('albert-base-v2.json'),
+    expected: { architecture: 'albert', hfArchitecture: 'AlbertForMaskedLM', hidden: 768, embeddingSize: 128, layers: 12, layerWeights: new Array(12).fill(0), heads: 12, intermediate: 3072, vocabSize: 30000, activation: 'gelu_new', structure: 'post-norm', albert: { innerGroupNum: 1 } },
+    // embeddings 3,906,048 (E = 128) + projection 99,072 + one shared layer 7,087,872 + head 98,688 + decoder bias 30,000;
+    // with the pooler (590,592, not in AlbertForMaskedLM): the 11.8M quoted for albert-base-v2.
+    params: 11_221_680,
+  },
+  {
     name: 'gte-en-mlm-base (reconstructed)',
     json: () => fixture('gte-en-mlm-base.reconstructed.json'),
     expected: { architecture: 'gte', hfArchitecture: 'NewForMaskedLM', modelType: 'new', hidden: 768, layers: 12, heads: 12, intermediate: 3072, vocabSize: 30528, typeVocabSize: 0, positions: 'rotary', structure: 'post-norm', mlp: 'geglu', mlpInBias: false, mlpOutBias: true, normEps: 1e-12, gte: { ropeTheta: 500000, ropeScaling: { factor: 2, mixedB: null }, packQkv: true } },

@@ -19,8 +19,9 @@ let root: string;
 const loaded: Record<string, LoadedModel> = {};
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-pipeline-'));
-  for (const arch of ['bert', 'modernbert', 'gte'] as const) {
-    await writeTinySpladeModel(join(root, arch), arch, arch === 'modernbert' ? { localAttention: 4, globalAttnEveryNLayers: 2 } : arch === 'gte' ? { ropeScalingFactor: 2 } : {});
+  const options = { bert: {}, modernbert: { localAttention: 4, globalAttnEveryNLayers: 2 }, gte: { ropeScalingFactor: 2 }, albert: { embeddingSize: 8 } };
+  for (const arch of ['bert', 'modernbert', 'gte', 'albert'] as const) {
+    await writeTinySpladeModel(join(root, arch), arch, options[arch]);
     loaded[arch] = await loadModel(createFolderSource(join(root, arch)));
   }
 });
@@ -33,7 +34,7 @@ describe('SPLADE text encoder', () => {
     expect([paddedLength(1, 256), paddedLength(9, 256), paddedLength(300, 256), paddedLength(20, 16)]).toEqual([8, 16, 256, 16]);
   });
 
-  it.each(['bert', 'modernbert', 'gte'])('%s: GPU vectors equal the float64 model, text by text', async (arch) => {
+  it.each(['bert', 'modernbert', 'gte', 'albert'])('%s: GPU vectors equal the float64 model, text by text', async (arch) => {
     const ctx = await gpuContext();
     const { config, params, tokenizer } = loaded[arch];
     const encoder = new SpladeTextEncoder(ctx, GpuModel.upload(ctx, config, params), tokenizer, 3);

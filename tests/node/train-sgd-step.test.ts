@@ -38,8 +38,11 @@ const PLAIN = [
   '--k', String(K), '--query-length', '8', '--doc-length', '12', '--lambda-q', '0.05', '--lambda-d', '0.003', '--report-every', '1', '--json',
 ];
 
-/** ModernBERT with a local layer; GTE with NTK-scaled rotary and its gated MLP (dropout on both MLP sites). */
-const TINY_OPTIONS = { bert: {}, modernbert: { localAttention: 4, globalAttnEveryNLayers: 2 }, gte: { ropeScalingFactor: 2 } };
+/**
+ * ModernBERT with a local layer; GTE with NTK-scaled rotary and its gated MLP (dropout on both MLP sites); ALBERT with
+ * E = 8 < d and its one layer shared by both applications.
+ */
+const TINY_OPTIONS = { bert: {}, modernbert: { localAttention: 4, globalAttnEveryNLayers: 2 }, gte: { ropeScalingFactor: 2 }, albert: { embeddingSize: 8 } };
 
 let root: string;
 let triplets: string;
@@ -48,7 +51,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-sgd-step-'));
   triplets = join(root, 'four.tsv');
   await writeFile(triplets, TSV);
-  for (const arch of ['bert', 'modernbert', 'gte'] as const) {
+  for (const arch of ['bert', 'modernbert', 'gte', 'albert'] as const) {
     const dir = join(root, arch);
     await writeTinySpladeModel(dir, arch, TINY_OPTIONS[arch]);
     models[arch] = { dir, loaded: await loadModel(createFolderSource(dir)) };
@@ -103,7 +106,7 @@ function expectUpdates(updates: ModelParams, grads: ModelParams, scale: number, 
 }
 
 describe('one optimiser step through the CLI against the float64 gradient', () => {
-  it.each(['bert', 'modernbert', 'gte'])('%s: --optimizer sgd --batch 4 moves each weight by -lr x its gradient', async (arch) => {
+  it.each(['bert', 'modernbert', 'gte', 'albert'])('%s: --optimizer sgd --batch 4 moves each weight by -lr x its gradient', async (arch) => {
     const { loaded } = models[arch];
     const { updates, start } = await cliUpdate(arch, `${arch}-sgd`, ['--batch', '4', '--max-grad-norm', '0', '--dropout', '0']);
     const [batch] = (await batchesOf(loaded, 4, 1));
@@ -124,7 +127,7 @@ describe('one optimiser step through the CLI against the float64 gradient', () =
     expect(gap).toBeGreaterThan(1e-3 * Math.max(...wholeGrads[name].map(Math.abs)));
   });
 
-  it.each(['bert', 'modernbert', 'gte'])('%s: --dropout 0.2 with 2 x 2 accumulation: the update follows the float64 model under the same masks', async (arch) => {
+  it.each(['bert', 'modernbert', 'gte', 'albert'])('%s: --dropout 0.2 with 2 x 2 accumulation: the update follows the float64 model under the same masks', async (arch) => {
     const { loaded } = models[arch];
     const { updates, start } = await cliUpdate(arch, `${arch}-dropout`, ['--batch', '2', '--grad-accum', '2', '--max-grad-norm', '0', '--dropout', '0.2']);
     const rates = uniformDropout(0.2, loaded.config.architecture);
@@ -207,6 +210,7 @@ describe('the float64 training reference', () => {
     ['bert', 0.3],
     ['modernbert', 0.3],
     ['gte', 0.3],
+    ['albert', 0.3],
   ] as const)('%s, dropout %d: its gradient equals central finite differences of its loss (masks fixed)', async (arch, rate) => {
     const { loaded } = models[arch];
     const params = startingPoint(loaded);

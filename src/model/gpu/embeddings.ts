@@ -16,7 +16,7 @@ interface Lookup {
 }
 
 export class GpuEmbeddings {
-  readonly sum: Tensor; // (N, d): word + position + token-type rows, the embedding norm's input
+  readonly sum: Tensor; // (N, E): word + position + token-type rows, the embedding norm's input (E = d but for ALBERT)
   private readonly word: Lookup;
   private readonly position: Lookup | null;
   private readonly tokenType: Lookup | null;
@@ -24,14 +24,14 @@ export class GpuEmbeddings {
   constructor(private readonly model: GpuModel, readonly B: number, readonly T: number, label: string, alloc: Allocate) {
     const { config, ctx } = model;
     const N = B * T;
-    const d = config.hidden;
+    const d = config.embeddingSize;
     const lookup = (table: string, rows: number, paddingIdx: number, what: string, frozen = false): Lookup => ({
       table,
       embedding: new Embedding(ctx, { N, d, rows }, `${label} ${what} embedding`),
       plan: new EmbeddingGatherPlan(ctx, N, rows, paddingIdx, `${label} ${what} ids`),
       frozen,
     });
-    this.sum = alloc('embedding sum', [N, d]); // (N, d)
+    this.sum = alloc('embedding sum', [N, d]); // (N, E)
     // nn.Embedding(padding_idx): rows looked up with the pad id get no gradient from the lookup.
     this.word = lookup(P.wordEmbeddings, config.vocabSize, config.embeddingPaddingIdx, 'word');
     this.position =
@@ -60,7 +60,7 @@ export class GpuEmbeddings {
     }
   }
 
-  /** sum (N, d) = word[ids] + position[positions] + tokenType[types]. */
+  /** sum (N, E) = word[ids] + position[positions] + tokenType[types]. */
   forward(encoder: GPUCommandEncoder): void {
     let first = true;
     for (const l of this.lookups()) {
@@ -69,7 +69,7 @@ export class GpuEmbeddings {
     }
   }
 
-  /** Every trained table's gradient += the gather of dsum (N, d) over its plan. */
+  /** Every trained table's gradient += the gather of dsum (N, E) over its plan. */
   backward(encoder: GPUCommandEncoder, dsum: Tensor): void {
     for (const l of this.lookups()) if (!l.frozen) l.embedding.backward(encoder, { dtable: this.model.dparam(l.table), dout: dsum, plan: l.plan });
   }

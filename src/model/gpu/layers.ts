@@ -22,7 +22,7 @@ export interface LayerKernels {
   mlpOut: GpuLinear; // (N, I) -> (N, d)
   norm: LayerNorm; // (N, d), backward overwrites dinp
   normAccumulate: LayerNorm; // (N, d), backward adds into dinp (pre-norm residual stream)
-  gelu: Gelu; // N·I elements
+  gelu: Gelu; // N·I elements (gelu_new for ALBERT)
   geglu: Geglu | null; // (N, 2I) -> (N, I), ModernBERT and GTE
   add: Add; // N·d elements: residual adds
   /** The attention of a layer (ModernBERT: global or local, each with its rotary theta; GTE: one, rotary). */
@@ -101,7 +101,9 @@ interface LayerTensors {
   mlpOutNorm: GpuAffine | null;
 }
 
-function layerTensors(model: GpuModel, i: number, get: (name: string) => Tensor): LayerTensors {
+/** Layer application `application`'s tensors: those of its stored layer (config.layerWeights; ALBERT shares them). */
+function layerTensors(model: GpuModel, application: number, get: (name: string) => Tensor): LayerTensors {
+  const i = model.config.layerWeights[application];
   const pair = (f: (i: number, part: Part) => string): GpuAffine => ({
     weight: get(f(i, 'weight')),
     bias: model.has(f(i, 'bias')) ? get(f(i, 'bias')) : null,
