@@ -18,6 +18,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
   { key: 'distilbert-base-uncased', hubId: 'distilbert-base-uncased', label: 'distilbert-base-uncased (67M)', paperRow: 'distilbert-base-uncased' },
   { key: 'gte-en-mlm-base', hubId: 'Alibaba-NLP/gte-en-mlm-base', label: 'gte-en-mlm-base (137M)', paperRow: 'gte-en-mlm-base' },
   { key: 'roberta-base', hubId: 'FacebookAI/roberta-base', label: 'roberta-base (125M)', paperRow: 'roberta-base' },
+  { key: 'xlm-roberta-base', hubId: 'FacebookAI/xlm-roberta-base', label: 'xlm-roberta-base (278M, 250k vocabulary)', paperRow: null },
   { key: 'ModernBERT-base', hubId: 'answerdotai/ModernBERT-base', label: 'ModernBERT-base (150M)', paperRow: 'ModernBERT-base' },
   { key: 'ettin-encoder-17m', hubId: 'jhu-clsp/ettin-encoder-17m', label: 'ettin-encoder-17m', paperRow: null },
   { key: 'ettin-encoder-32m', hubId: 'jhu-clsp/ettin-encoder-32m', label: 'ettin-encoder-32m', paperRow: null },

@@ -66,6 +66,13 @@ const cases: Case[] = [
   { name: 'ettin-encoder-32m', json: () => fixture('ettin-encoder-32m.reconstructed.json'), expected: { hidden: 384, layers: 10, heads: 6, intermediate: 576 } },
   { name: 'ettin-encoder-150m', json: () => fixture('ettin-encoder-150m.reconstructed.json'), expected: { hidden: 768, layers: 22, heads: 12, intermediate: 1152 } },
   {
+    name: 'xlm-roberta-base (250k vocabulary)',
+    json: () => fixture('xlm-roberta-base.json'),
+    expected: { architecture: 'roberta', hfArchitecture: 'XLMRobertaForMaskedLM', modelType: 'xlm-roberta', vocabSize: 250002, hidden: 768, padTokenId: 1, positions: 'roberta' },
+    // roberta-base's 124,697,433 + (250002 - 50265) x (768 + 1) for the larger vocabulary and decoder bias
+    params: 278_295_186,
+  },
+  {
     name: 'albert-base-v2',
     json: () => fixture('albert-base-v2.json'),
     expected: { architecture: 'albert', hfArchitecture: 'AlbertForMaskedLM', hidden: 768, embeddingSize: 128, layers: 12, layerWeights: new Array(12).fill(0), heads: 12, intermediate: 3072, vocabSize: 30000, activation: 'gelu_new', structure: 'post-norm', albert: { innerGroupNum: 1 } },
@@ -208,5 +215,15 @@ describe('sizes are range-checked before anything is allocated (hostile config.j
 
   it('does not take a model_type from Object.prototype ("constructor")', () => {
     expect(() => parseModelConfig({ model_type: 'constructor' })).toThrow(/unsupported model_type "constructor"/);
+  });
+});
+
+describe('large vocabularies and the device limits', () => {
+  it("XLM-R's 250k x 768 decoder is refused, by name and size, where a binding holds WebGPU's default 128 MiB", async () => {
+    const { deviceFitError } = await import('../../src/model/load-model.ts');
+    const config = parseModelConfig(fixture('xlm-roberta-base.json'));
+    const error = deviceFitError(config, { maxStorageBufferBindingSize: 128 * 2 ** 20, maxBufferSize: 256 * 2 ** 20 }, 'xlm-roberta-base');
+    expect(error?.message).toMatch(/xlm-roberta-base: word embeddings \[250002x768\].*maxStorageBufferBindingSize/);
+    expect(deviceFitError(config, { maxStorageBufferBindingSize: 2 ** 30, maxBufferSize: 2 ** 30 }, 'xlm-roberta-base')).toBeNull();
   });
 });
