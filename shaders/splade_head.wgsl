@@ -3,6 +3,8 @@
 //
 // Layouts (row-major, f32 unless noted):
 //   hidden  (B, T, d)  read as vec4 (d % 4 == 0)    weight (V, d) read as vec4    bias (V)
+//   A weight too large for one binding comes in row parts: every dispatch binds one part, rows [w0, v_end) of W
+//   (its uniform `chunk`), and touches only those vocabulary ids.
 //   mask    (B, T) u32 or f32 bits: a token is present when its word is non-zero
 //   pooled  (B, V)     argmax (B, V) u32: token index of the max, NO_TOKEN when pooled == 0
 //   dpooled (B, V)     dhidden (B, T, d) += ;  dweight (V, d) += ;  dbias (V) +=   (backward accumulates)
@@ -30,16 +32,19 @@ const NO_TOKEN: u32 = 0xffffffffu;
 override FWD_WG: u32 = 64; // invocations per workgroup; a workgroup covers 4 * FWD_WG vocabulary ids
 
 // One dispatch of the forward covers a chunk of sequences and vocabulary ids (a per-dispatch work budget keeps each
-// one short of a GPU watchdog): its first sequence and first vocabulary id (a multiple of 4 * FWD_WG).
+// one short of a GPU watchdog): its first sequence and first vocabulary id; and the bound weight part's rows
+// [w0, v_end), which hold the chunk's ids. The backward's per-part dispatches read w0 and v_end only.
 struct Chunk {
   b0: u32,
   v0: u32,
+  w0: u32,
+  v_end: u32,
 }
 
 @group(0) @binding(7) var<uniform> chunk: Chunk;
 
 @group(0) @binding(1) var<storage, read> f_hidden: array<vec4f>;   // (B, T, d/4)
-@group(0) @binding(2) var<storage, read> f_weight: array<vec4f>;   // (V, d/4)
+@group(0) @binding(2) var<storage, read> f_weight: array<vec4f>;   // (v_end - w0, d/4): rows w0.. of W
 @group(0) @binding(3) var<storage, read> f_bias: array<f32>;       // (V)
 @group(0) @binding(4) var<storage, read> f_mask: array<u32>;       // (B, T)
 @group(0) @binding(5) var<storage, read_write> f_pooled: array<f32>; // (B, V)
@@ -73,11 +78,11 @@ fn head_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_ind
   let T = dims.T;
   let vbase = chunk.v0 + wid.x * FWD_WG * 4u + lid;
   let vids = vec4u(vbase, vbase + FWD_WG, vbase + 2u * FWD_WG, vbase + 3u * FWD_WG);
-  let vlast = dims.V - 1u;
-  let w0 = min(vids.x, vlast) * D4;
-  let w1 = min(vids.y, vlast) * D4;
-  let w2 = min(vids.z, vlast) * D4;
-  let w3 = min(vids.w, vlast) * D4;
+  let vlast = chunk.v_end - 1u;
+  let w0 = (min(vids.x, vlast) - chunk.w0) * D4;
+  let w1 = (min(vids.y, vlast) - chunk.w0) * D4;
+  let w2 = (min(vids.z, vlast) - chunk.w0) * D4;
+  let w3 = (min(vids.w, vlast) - chunk.w0) * D4;
   let bias = vec4f(f_bias[min(vids.x, vlast)], f_bias[min(vids.y, vlast)], f_bias[min(vids.z, vlast)], f_bias[min(vids.w, vlast)]);
 
   var best = vec4f(0.0);
@@ -132,7 +137,7 @@ fn head_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_ind
     best_t = select(best_t, vec4u(ts.w), up);
   }
   for (var j = 0u; j < 4u; j++) {
-    if (vids[j] < dims.V) {
+    if (vids[j] < chunk.v_end) {
       f_pooled[b * dims.V + vids[j]] = log1p_pos(best[j]);
       f_argmax[b * dims.V + vids[j]] = best_t[j];
     }
@@ -165,7 +170,7 @@ fn head_forward_tiled(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocati
   let T = dims.T;
   let vtile = chunk.v0 + wid.x * FWD_WG * 4u;
   let vids = vec4u(vtile + lid, vtile + lid + FWD_WG, vtile + lid + 2u * FWD_WG, vtile + lid + 3u * FWD_WG);
-  let vlast = dims.V - 1u;
+  let vlast = chunk.v_end - 1u;
   let bias = vec4f(f_bias[min(vids.x, vlast)], f_bias[min(vids.y, vlast)], f_bias[min(vids.z, vlast)], f_bias[min(vids.w, vlast)]);
   if (lid == 0u) {
     var end = 0u;
@@ -183,7 +188,7 @@ fn head_forward_tiled(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocati
       for (var i = lid; i < 4u * FWD_WG * FWD_TK; i += FWD_WG) {
         let row = min(vtile + i / FWD_TK, vlast);
         let k = k0 + i % FWD_TK; // past d (d a multiple of 4, not of FWD_TK): a zero column
-        w_tile[i] = select(0.0, weight_at(row * D + min(k, D - 1u)), k < D);
+        w_tile[i] = select(0.0, weight_at((row - chunk.w0) * D + min(k, D - 1u)), k < D);
       }
       for (var i = lid; i < FWD_TT * FWD_TK; i += FWD_WG) {
         let t = min(t0 + i / FWD_TK, T - 1u);
@@ -212,7 +217,7 @@ fn head_forward_tiled(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocati
     }
   }
   for (var j = 0u; j < 4u; j++) {
-    if (vids[j] < dims.V) {
+    if (vids[j] < chunk.v_end) {
       f_pooled[b * dims.V + vids[j]] = log1p_pos(best[j]);
       f_argmax[b * dims.V + vids[j]] = best_t[j];
     }
@@ -320,7 +325,7 @@ override BWD_WG: u32 = 64;
 @group(0) @binding(2) var<storage, read> h_pooled: array<f32>;           // (B, V)
 @group(0) @binding(3) var<storage, read> h_offsets: array<u32>;          // (B, T)
 @group(0) @binding(4) var<storage, read> h_order: array<u32>;            // (B, V)
-@group(0) @binding(5) var<storage, read> h_weight: array<vec4f>;         // (V, d/4)
+@group(0) @binding(5) var<storage, read> h_weight: array<vec4f>;         // (v_end - w0, d/4): rows w0.. of W
 @group(0) @binding(6) var<storage, read_write> h_dhidden: array<vec4f>;  // (B, T, d/4)
 
 fn dlogit(dp: f32, p: f32) -> f32 {
@@ -342,7 +347,8 @@ fn head_backward_hidden(@builtin(global_invocation_id) gid: vec3u) {
   var acc = vec4f(0.0);
   for (var i = start; i < end; i++) {
     let v = h_order[b * V + i];
-    acc += dlogit(h_dpooled[b * V + v], h_pooled[b * V + v]) * h_weight[v * D4 + k];
+    if (v < chunk.w0 || v >= chunk.v_end) { continue; } // another part's row
+    acc += dlogit(h_dpooled[b * V + v], h_pooled[b * V + v]) * h_weight[(v - chunk.w0) * D4 + k];
   }
   h_dhidden[(b * T + t) * D4 + k] += acc;
 }
@@ -350,7 +356,7 @@ fn head_backward_hidden(@builtin(global_invocation_id) gid: vec3u) {
 // ---------------------------------------------------------------------------------------------------------------
 // Backward, step 3: dweight[v, :] += sum_b dlogit[b, v] * hidden[b, argmax[b, v], :];  dbias[v] += sum_b dlogit[b, v].
 // Each invocation owns one vec4 of one dweight row (the first of a row also owns dbias[v]), b summed in order.
-// Grid: V * d/4 invocations, BWD_WG per workgroup, folded into y past the per-dimension limit. A caller that wants
+// Grid: (v_end - w0) * d/4 invocations per weight part, BWD_WG per workgroup, folded into y past the per-dimension limit. A caller that wants
 // only one of the two gradients switches the other off, and binds a small unused buffer in its place.
 
 /** Write dweight (false: the caller asked for dbias only and bound a small unused buffer at w_dweight, never written). */
@@ -362,7 +368,7 @@ override HAS_DBIAS: bool = true;
 @group(0) @binding(2) var<storage, read> w_pooled: array<f32>;           // (B, V)
 @group(0) @binding(3) var<storage, read> w_argmax: array<u32>;           // (B, V)
 @group(0) @binding(4) var<storage, read> w_hidden: array<vec4f>;         // (B, T, d/4)
-@group(0) @binding(5) var<storage, read_write> w_dweight: array<vec4f>;  // (V, d/4)
+@group(0) @binding(5) var<storage, read_write> w_dweight: array<vec4f>;  // (v_end - w0, d/4): rows w0.. of dW
 @group(0) @binding(6) var<storage, read_write> w_dbias: array<f32>;      // (V)
 
 @compute @workgroup_size(BWD_WG)
@@ -375,9 +381,9 @@ fn head_backward_weight(
   let T = dims.T;
   let V = dims.V;
   let index = workgroup_index(wid, groups) * BWD_WG + lid;
-  let v = index / D4;
+  let v = chunk.w0 + index / D4;
   let k = index % D4;
-  if (v >= V) { return; }
+  if (v >= chunk.v_end) { return; }
   var acc = vec4f(0.0);
   var acc_bias = 0.0;
   for (var b = 0u; b < dims.B; b++) {

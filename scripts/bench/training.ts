@@ -1,6 +1,7 @@
 // Benchmark section: one full SPLADE fine-tuning step (encoder + head, forward, backward, AdamW) of a small BERT,
 // against the forward-only encoding of the same batch measured in the same run.
 import type { GpuContext } from '../../src/gpu/context.ts';
+import { wholeMatrix } from '../../src/gpu/row-parts.ts';
 import { parseModelConfig } from '../../src/model/config.ts';
 import { GpuModel } from '../../src/model/gpu-model.ts';
 import { makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
@@ -46,7 +47,7 @@ export async function benchTraining(ctx: GpuContext, shape = SHAPE, reps = 3): P
         maskQueries: trainer.queries.mask,
         hiddenDocuments: trainer.documents.headHidden,
         maskDocuments: trainer.documents.mask,
-        weight: model.decoderWeight,
+        weight: wholeMatrix(model.decoderWeight, 'the training bench'),
         bias: model.decoderBias,
       });
     });

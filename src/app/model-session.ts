@@ -1,6 +1,7 @@
 // An opened model on the GPU, for every forward-only use case: its head as loaded (statistics, and the source of
 // W_head / k), the whole encoder whose head holds W_head / k for the current k, and SPLADE text encoding.
 import type { GpuContext, Owned } from '../gpu/context.ts';
+import { wholeMatrix } from '../gpu/row-parts.ts';
 import { GpuModel } from '../model/gpu-model.ts';
 import { decoderWeightName } from '../model/layout.ts';
 import { SpladeTextEncoder } from '../model/splade-encoder.ts';
@@ -86,7 +87,8 @@ export class ModelSession {
   async setK(k: number): Promise<void> {
     checkK(k);
     if (k === this.currentK) return;
-    await this.ctx.run(`W_head / ${k}`, (encoder) => this.head.recordDivided(encoder, this.gpuModel.value.decoderWeight, k));
+    const decoder = wholeMatrix(this.gpuModel.value.decoderWeight, 'Encoding with a chosen k');
+    await this.ctx.run(`W_head / ${k}`, (encoder) => this.head.recordDivided(encoder, decoder, k));
     this.currentK = k;
   }
 
@@ -133,7 +135,7 @@ export class ModelSession {
 
   /** The decoder matrix the encoder uses now (W_head / k), for tests and exports. */
   get decoderWeight() {
-    return this.gpuModel.value.decoderWeight;
+    return wholeMatrix(this.gpuModel.value.decoderWeight, 'the session decoder');
   }
 
   /** Frees every GPU buffer of this session (encoder passes, model, head as loaded). */

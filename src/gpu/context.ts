@@ -83,9 +83,21 @@ export class GpuContext {
     this.lostListeners.push(listener);
   }
 
+  /**
+   * A binding limit below the device's (bytes), for tests of what runs split across bindings (a device cannot be
+   * asked for less than WebGPU's default); null: the device's own.
+   */
+  bindingLimitOverride: number | null = null;
+
+  /** The most bytes one storage binding may hold here: the device's maxStorageBufferBindingSize, or the override. */
+  get bindingLimit(): number {
+    const device = this.limits.maxStorageBufferBindingSize;
+    return this.bindingLimitOverride === null ? device : Math.min(device, this.bindingLimitOverride);
+  }
+
   /** Throws a GpuLimitError if a single binding of `bytes` would exceed the device's limits. */
   checkBindingSize(what: string, bytes: number): void {
-    const binding = this.limits.maxStorageBufferBindingSize;
+    const binding = this.bindingLimit;
     if (bytes > binding) throw new GpuLimitError(what, bytes, 'maxStorageBufferBindingSize', binding);
     const buffer = this.limits.maxBufferSize;
     if (bytes > buffer) throw new GpuLimitError(what, bytes, 'maxBufferSize', buffer);

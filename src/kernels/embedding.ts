@@ -1,6 +1,7 @@
 // Typed wrapper of shaders/embedding.wgsl: table lookups (word, position, token type) and their gather backward.
 import source from '../../shaders/embedding.wgsl?raw';
 import type { GpuContext, KernelSpec } from '../gpu/context.ts';
+import { rowPartsOf, type RowPart, type RowParted } from '../gpu/row-parts.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { checkDims, expectDistinct, expectOperand, grid } from './layer-common.ts';
 
@@ -86,18 +87,20 @@ export interface EmbeddingDims {
   d: number;
   /** table rows (V, max positions or token types) */
   rows: number;
+  /** Row ranges of a table held in parts (planRowParts); default: one, the whole table. */
+  parts?: readonly { row0: number; rows: number }[];
 }
 
 export interface EmbeddingForwardArgs {
   /** (N, d): overwritten, or added into with `accumulate` (a position or token-type table after the word table) */
   out: Tensor;
-  table: Tensor; // (rows, d)
+  table: RowParted; // (rows, d), whole or in row parts
   ids: Tensor; // (N) u32 or i32
   accumulate?: boolean;
 }
 
 export interface EmbeddingBackwardArgs {
-  dtable: Tensor; // (rows, d), accumulated into
+  dtable: RowParted; // (rows, d), accumulated into; whole or in row parts
   dout: Tensor; // (N, d)
   plan: EmbeddingGatherPlan; // the ids forward looked up, sorted by row
 }
@@ -109,38 +112,57 @@ export interface EmbeddingBackwardArgs {
  */
 export class Embedding {
   readonly label: string;
-  private readonly params: GPUBuffer;
+  /** One uniform per row part (key: its first row): sizes, first row, row count. */
+  private readonly partParams = new Map<number, GPUBuffer>();
 
   constructor(private readonly ctx: GpuContext, readonly dims: EmbeddingDims, label?: string) {
     const { N, d, rows } = dims;
     checkDims(FAMILY, { N, d, rows });
     this.label = label ?? `embedding N${N} d${d} rows${rows}`;
-    this.params = ctx.uniform(`${this.label} params`, 4);
-    ctx.writeUniform(this.params, [N, d, rows, 0]);
+    for (const part of dims.parts ?? [{ row0: 0, rows }]) {
+      const buffer = ctx.uniform(`${this.label} params rows ${part.row0}+${part.rows}`, 8);
+      ctx.writeUniform(buffer, [N, d, rows, part.row0, part.rows, 0, 0, 0]);
+      this.partParams.set(part.row0, buffer);
+    }
   }
 
-  /** out (N, d) (+)= table (rows, d)[ids (N)]; ids u32 or i32, validated on the host (EmbeddingGatherPlan.set). */
+  /**
+   * out (N, d) (+)= table (rows, d)[ids (N)]; ids u32 or i32, validated on the host (EmbeddingGatherPlan.set). A
+   * table in row parts is read one part per dispatch, the first overwriting `out` unless `accumulate`.
+   */
   forward(encoder: GPUCommandEncoder, { out, table, ids, accumulate = false }: EmbeddingForwardArgs): void {
     const { N, d, rows } = this.dims;
     expectOperand(this.label, 'out', out, [N, d]);
-    expectOperand(this.label, 'table', table, [rows, d]);
     expectOperand(this.label, 'ids', ids, [N], ['u32', 'i32']);
-    expectDistinct(this.label, out, table);
-    const bindings = [this.params, ids, table, out];
-    this.ctx.dispatch(encoder, this.spec('embedding_forward', accumulate), bindings, grid(this.ctx, N * d, WORKGROUP), this.label);
+    rowPartsOf(table, rows, d, `${this.label} table`).forEach((part, k) => {
+      expectDistinct(this.label, out, part.tensor);
+      const bindings = [this.params(part), ids, part.tensor, out];
+      this.ctx.dispatch(encoder, this.spec('embedding_forward', accumulate || k > 0), bindings, grid(this.ctx, N * d, WORKGROUP), this.label);
+    });
   }
 
   /** dtable (rows, d) += Σ over the positions of each row of dout (N, d), gathered by `plan` in a fixed order. */
   backward(encoder: GPUCommandEncoder, { dtable, dout, plan }: EmbeddingBackwardArgs): void {
     const { N, d, rows } = this.dims;
-    expectOperand(this.label, 'dtable', dtable, [rows, d]);
     expectOperand(this.label, 'dout', dout, [N, d]);
     if (plan.N !== N || plan.tableRows !== rows) {
       throw new Error(`${this.label}: plan is for N=${plan.N} rows=${plan.tableRows}, expected N=${N} rows=${rows}`);
     }
-    expectDistinct(this.label, dtable, dout);
-    const bindings = [this.params, null, null, null, plan.rows, plan.offsets, plan.positions, dout, dtable];
-    this.ctx.dispatch(encoder, this.spec('embedding_backward'), bindings, grid(this.ctx, N * d, WORKGROUP), this.label);
+    for (const part of rowPartsOf(dtable, rows, d, `${this.label} dtable`)) {
+      expectDistinct(this.label, part.tensor, dout);
+      const bindings = [this.params(part), null, null, null, plan.rows, plan.offsets, plan.positions, dout, part.tensor];
+      this.ctx.dispatch(encoder, this.spec('embedding_backward'), bindings, grid(this.ctx, N * d, WORKGROUP), this.label);
+    }
+  }
+
+  /** The uniform of a part, which must be one of the row ranges this kernel was built for. */
+  private params(part: RowPart): GPUBuffer {
+    const buffer = this.partParams.get(part.row0);
+    const planned = (this.dims.parts ?? [{ row0: 0, rows: this.dims.rows }]).find((p) => p.row0 === part.row0);
+    if (!buffer || planned?.rows !== part.tensor.shape[0]) {
+      throw new Error(`${this.label}: a part of ${part.tensor.shape[0]} rows at row ${part.row0} is not one this kernel was built for`);
+    }
+    return buffer;
   }
 
   private spec(entryPoint: string, accumulate = false): KernelSpec {

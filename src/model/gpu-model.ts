@@ -1,6 +1,9 @@
 // An encoder's parameters and gradients on the GPU: one buffer per internal parameter (layout.ts names), one gradient
-// each; a tied decoder is the word-embedding buffer itself (one buffer, one gradient that sums both uses).
+// each; a tied decoder is the word-embedding buffer itself (one buffer, one gradient that sums both uses). A vocabulary
+// matrix (word embeddings, decoder) too large for one storage binding (a 250k vocabulary on a 128 MiB device) is held
+// in row parts, each its own buffer, gradient and optimiser state.
 import type { GpuContext } from '../gpu/context.ts';
+import { planRowParts, type RowPart, type RowParted } from '../gpu/row-parts.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 import type { ModelConfig } from './config.ts';
@@ -14,15 +17,24 @@ export interface GpuParameter {
   decays: boolean;
 }
 
+/** A parameter held in row parts: its parts and their gradients. */
+interface SplitParameter {
+  parts: RowPart[];
+  dparts: RowPart[];
+}
+
 export class GpuModel {
   /** Parameter + gradient bytes (the untrained zero decoder bias of a model without one included). */
   readonly bytes: number;
-  readonly decoderWeight: Tensor<'f32'>; // (V, d): the word embeddings when tied
-  readonly ddecoderWeight: Tensor<'f32'>; // (V, d)
+  readonly decoderWeight: RowParted; // (V, E): the word embeddings when tied; in row parts past one binding
+  readonly ddecoderWeight: RowParted; // (V, E), in the same parts
+  /** Row ranges the decoder is held in (one: the whole matrix). */
+  readonly decoderParts: readonly { row0: number; rows: number }[];
   readonly decoderBias: Tensor<'f32'>; // (V): zeros, never trained, when the config has no decoder bias
   readonly ddecoderBias: Tensor<'f32'>; // (V): a throw-away target in that case
   private readonly params: Map<string, Tensor<'f32'>>;
   private readonly dparams: Map<string, Tensor<'f32'>>;
+  private readonly split: Map<string, SplitParameter>;
   private readonly specs: ParamSpec[];
 
   private constructor(
@@ -31,27 +43,36 @@ export class GpuModel {
     specs: ParamSpec[],
     params: Map<string, Tensor<'f32'>>,
     dparams: Map<string, Tensor<'f32'>>,
+    split: Map<string, SplitParameter>,
     spareBias: { param: Tensor<'f32'>; dparam: Tensor<'f32'> } | null,
   ) {
     this.specs = specs;
     this.params = params;
     this.dparams = dparams;
-    this.decoderWeight = this.param(decoderWeightName(config));
-    this.ddecoderWeight = this.dparam(decoderWeightName(config));
+    this.split = split;
+    this.decoderWeight = this.rowParts(decoderWeightName(config));
+    this.ddecoderWeight = this.drowParts(decoderWeightName(config));
+    this.decoderParts = this.partRanges(decoderWeightName(config));
     this.decoderBias = spareBias ? spareBias.param : this.param(P.decoderBias);
     this.ddecoderBias = spareBias ? spareBias.dparam : this.dparam(P.decoderBias);
     let bytes = 0;
     for (const t of [...params.values(), ...dparams.values()]) bytes += t.byteLength;
+    for (const { parts, dparts } of split.values()) for (const p of [...parts, ...dparts]) bytes += p.tensor.byteLength;
     if (spareBias) bytes += spareBias.param.byteLength + spareBias.dparam.byteLength;
     this.bytes = bytes;
   }
 
   /**
    * Uploads every parameter of `config` from `params` (internal names, as loadParameters returns them). Every tensor is
-   * checked (present, right size, within the device's binding limits) before any GPU buffer is allocated.
+   * checked (present, right size, within the device's binding limits) before any GPU buffer is allocated; the decoder
+   * alone may exceed one binding, and is then held in row parts.
    */
   static upload(ctx: GpuContext, config: ModelConfig, params: Map<string, HostTensor>): GpuModel {
     const specs = parameterLayout(config);
+    const [V, E] = [config.vocabSize, config.embeddingSize];
+    // the vocabulary matrices (word embeddings, an untied decoder) may be held in row parts; nothing else is that large
+    const vocabularyRanges = planRowParts(V, E, ctx.bindingLimit, 1);
+    const inParts = (name: string) => vocabularyRanges.length > 1 && (name === P.wordEmbeddings || name === P.decoderWeight);
     for (const spec of specs) {
       const host = params.get(spec.name);
       const size = spec.shape.reduce((a, b) => a * b, 1);
@@ -62,39 +83,65 @@ export class GpuModel {
             `expected [${spec.shape.join('x')}] = ${size}`,
         );
       }
-      ctx.checkBindingSize(`parameter ${spec.name} [${spec.shape.join('x')}]`, size * 4);
+      const largest = inParts(spec.name) ? Math.max(...vocabularyRanges.map((r) => r.rows)) * E : size;
+      ctx.checkBindingSize(`parameter ${spec.name} [${spec.shape.join('x')}]`, largest * 4);
     }
     const params_ = new Map<string, Tensor<'f32'>>();
     const dparams = new Map<string, Tensor<'f32'>>();
+    const split = new Map<string, SplitParameter>();
     for (const spec of specs) {
       const shape = `[${spec.shape.join('x')}]`;
-      params_.set(spec.name, ctx.tensor(`${spec.name} ${shape}`, spec.shape, 'f32', params.get(spec.name)!.data));
+      const data = params.get(spec.name)!.data;
+      if (inParts(spec.name)) {
+        const part = (prefix: string, values: boolean) => vocabularyRanges.map(({ row0, rows }): RowPart => ({
+          row0,
+          tensor: ctx.tensor(`${prefix}${spec.name} rows ${row0}+${rows} [${rows}x${E}]`, [rows, E], 'f32', values ? data.subarray(row0 * E, (row0 + rows) * E) : undefined),
+        }));
+        split.set(spec.name, { parts: part('', true), dparts: part('d ', false) });
+        continue;
+      }
+      params_.set(spec.name, ctx.tensor(`${spec.name} ${shape}`, spec.shape, 'f32', data));
       dparams.set(spec.name, ctx.tensor(`d ${spec.name} ${shape}`, spec.shape, 'f32'));
     }
-    const V = config.vocabSize;
     const spare = config.decoderBias
       ? null
       : { param: ctx.tensor(`decoder.bias (none, zeros) [${V}]`, [V], 'f32'), dparam: ctx.tensor(`d decoder.bias (unused) [${V}]`, [V], 'f32') };
-    return new GpuModel(ctx, config, specs, params_, dparams, spare);
+    return new GpuModel(ctx, config, specs, params_, dparams, split, spare);
   }
 
-  /** The parameter tensor of an internal name (layout.ts). */
+  /** The parameter tensor of an internal name (layout.ts); a parameter in row parts has none (rowParts). */
   param(name: string): Tensor<'f32'> {
     const t = this.params.get(name);
-    if (!t) throw new Error(`GpuModel: no parameter "${name}" in this ${this.config.architecture} model`);
+    if (!t) throw new Error(this.split.has(name) ? `GpuModel: ${name} is held in row parts; read it with rowParts` : `GpuModel: no parameter "${name}" in this ${this.config.architecture} model`);
     return t;
   }
 
   /** The gradient tensor of an internal name; backward passes add into it. */
   dparam(name: string): Tensor<'f32'> {
     const t = this.dparams.get(name);
-    if (!t) throw new Error(`GpuModel: no gradient "${name}" in this ${this.config.architecture} model`);
+    if (!t) throw new Error(this.split.has(name) ? `GpuModel: d ${name} is held in row parts; read it with drowParts` : `GpuModel: no gradient "${name}" in this ${this.config.architecture} model`);
     return t;
+  }
+
+  /** A parameter whole, or in row parts (the decoder past one binding). */
+  rowParts(name: string): RowParted {
+    return this.split.get(name)?.parts ?? this.param(name);
+  }
+
+  /** A gradient whole, or in row parts. */
+  drowParts(name: string): RowParted {
+    return this.split.get(name)?.dparts ?? this.dparam(name);
+  }
+
+  /** The row ranges a parameter is held in (one: the whole tensor). */
+  partRanges(name: string): { row0: number; rows: number }[] {
+    const parts = this.split.get(name)?.parts;
+    return parts ? parts.map((p) => ({ row0: p.row0, rows: p.tensor.shape[0] })) : [{ row0: 0, rows: this.param(name).shape[0] }];
   }
 
   /** Has the model a parameter of this internal name? */
   has(name: string): boolean {
-    return this.params.has(name);
+    return this.params.has(name) || this.split.has(name);
   }
 
   /**
@@ -104,29 +151,49 @@ export class GpuModel {
   parameters(): GpuParameter[] {
     return this.specs
       .filter((s) => !(this.config.sinusoidalPositions && s.name === P.positionEmbeddings))
-      .map((s) => ({ name: s.name, param: this.param(s.name), dparam: this.dparam(s.name), decays: s.kind === 'embedding' || s.kind === 'weight' }));
+      .flatMap((s) => {
+        const decays = s.kind === 'embedding' || s.kind === 'weight';
+        const split = this.split.get(s.name);
+        if (!split) return [{ name: s.name, param: this.param(s.name), dparam: this.dparam(s.name), decays }];
+        // a part's name carries its rows, so that optimiser state saved under it is only ever restored into them
+        return split.parts.map((part, k) => ({
+          name: `${s.name}[rows ${part.row0}+${part.tensor.shape[0]}]`,
+          param: part.tensor as Tensor<'f32'>,
+          dparam: split.dparts[k].tensor as Tensor<'f32'>,
+          decays,
+        }));
+      });
   }
 
   /** Records zeroing of every gradient (the step before the backward passes accumulate). */
   zeroGrads(encoder: GPUCommandEncoder): void {
     for (const g of this.dparams.values()) this.ctx.clear(encoder, g);
+    for (const { dparts } of this.split.values()) for (const part of dparts) this.ctx.clear(encoder, part.tensor);
     this.ctx.clear(encoder, this.ddecoderBias);
   }
 
   /** Reads every parameter back (internal names, fp32), e.g. to save a checkpoint. */
   async download(): Promise<Map<string, HostTensor>> {
-    return this.readAll(this.params);
+    return this.readAll((name) => this.rowParts(name));
   }
 
   /** Reads every gradient back (internal names), for tests and diagnostics. */
   async downloadGrads(): Promise<Map<string, HostTensor>> {
-    return this.readAll(this.dparams);
+    return this.readAll((name) => this.drowParts(name));
   }
 
-  private async readAll(tensors: Map<string, Tensor<'f32'>>): Promise<Map<string, HostTensor>> {
+  private async readAll(tensorOf: (name: string) => RowParted): Promise<Map<string, HostTensor>> {
     const out = new Map<string, HostTensor>();
     for (const spec of this.specs) {
-      out.set(spec.name, { shape: [...spec.shape], data: await this.ctx.read(tensors.get(spec.name)!) });
+      const held = tensorOf(spec.name);
+      if (!Array.isArray(held)) {
+        out.set(spec.name, { shape: [...spec.shape], data: await this.ctx.read(held as Tensor<'f32'>) });
+        continue;
+      }
+      const width = spec.shape[1];
+      const data = new Float32Array(spec.shape[0] * width);
+      for (const part of held as readonly RowPart[]) data.set(await this.ctx.read(part.tensor as Tensor<'f32'>), part.row0 * width);
+      out.set(spec.name, { shape: [...spec.shape], data });
     }
     return out;
   }

@@ -2,13 +2,14 @@
 // limits before any weight is read, weights read within a byte budget derived from the config and mapped to the
 // internal layout (unused checkpoint tensors reported), and a tokenizer that fits the head.
 import { GpuLimitError } from '../gpu/errors.ts';
+import { planRowParts } from '../gpu/row-parts.ts';
 import { loadCheckpoint, type Checkpoint } from '../io/checkpoint.ts';
 import { readJsonFile, type FileSource, type ReadOptions } from '../io/file-source.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';
 import { loadTokenizer } from '../io/tokenizer-load.ts';
 import { parseModelConfig, type ModelConfig } from './config.ts';
-import { parameterCount, parameterLayout } from './layout.ts';
+import { P, parameterCount, parameterLayout } from './layout.ts';
 import { loadParametersReport } from './weights.ts';
 
 export interface LoadedModel {
@@ -70,8 +71,12 @@ const MODEL_ADVICE = 'this model cannot be loaded on this device; choose a small
 
 /** The first parameter of a config that cannot be one GPU buffer binding, as an error; null when all fit. */
 export function deviceFitError(config: ModelConfig, limits: DeviceLimits, label: string): GpuLimitError | null {
+  // a vocabulary matrix past one binding is held in row parts (GpuModel): its largest part is what must fit
+  const parts = planRowParts(config.vocabSize, config.embeddingSize, limits.maxStorageBufferBindingSize, 1);
+  const largestPart = 4 * config.embeddingSize * Math.max(...parts.map((p) => p.rows));
   for (const spec of parameterLayout(config)) {
-    const bytes = 4 * spec.shape.reduce((a, b) => a * b, 1);
+    const vocabularyMatrix = spec.name === P.wordEmbeddings || spec.name === P.decoderWeight;
+    const bytes = vocabularyMatrix ? largestPart : 4 * spec.shape.reduce((a, b) => a * b, 1);
     const what = `${label}: ${spec.role} [${spec.shape.join('x')}]`;
     if (bytes > limits.maxStorageBufferBindingSize) {
       return new GpuLimitError(what, bytes, 'maxStorageBufferBindingSize', limits.maxStorageBufferBindingSize, MODEL_ADVICE);

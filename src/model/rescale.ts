@@ -1,6 +1,7 @@
 // The paper's correction, written once: W_head <- W_head / k on the GPU (a tied head is the word-embedding matrix
 // itself, so dividing it divides both and the tying survives). Every use case divides through these two functions.
 import type { GpuContext } from '../gpu/context.ts';
+import { rowPartsOf } from '../gpu/row-parts.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { HeadStats } from '../kernels/head-stats.ts';
 import type { GpuModel } from './gpu-model.ts';
@@ -14,14 +15,16 @@ export function recordHeadDivision(encoder: GPUCommandEncoder, kernel: HeadStats
   if (k !== 1) kernel.rescale(encoder, target, k);
 }
 
-/** Divides the decoder matrix of a model already on the GPU by k, in place, and waits for it. */
+/** Divides the decoder matrix of a model already on the GPU by k, in place (part by part when it is held in row parts), and waits for it. */
 export async function divideModelHead(ctx: GpuContext, model: GpuModel, k: number): Promise<void> {
   if (k === 1) return;
-  const [V, d] = model.decoderWeight.shape;
-  const kernel = ctx.owned(() => new HeadStats(ctx, V, d, { pairs: 1, bins: 1 }));
-  try {
-    await ctx.run(`divide the head by k = ${k}`, (encoder) => recordHeadDivision(encoder, kernel.value, k, model.decoderWeight));
-  } finally {
-    kernel.destroy();
+  const { vocabSize: V, embeddingSize: d } = model.config;
+  for (const part of rowPartsOf(model.decoderWeight, V, d, 'the decoder')) {
+    const kernel = ctx.owned(() => new HeadStats(ctx, part.tensor.shape[0], d, { pairs: 1, bins: 1 }));
+    try {
+      await ctx.run(`divide the head by k = ${k}`, (encoder) => recordHeadDivision(encoder, kernel.value, k, part.tensor));
+    } finally {
+      kernel.destroy();
+    }
   }
 }

@@ -104,7 +104,7 @@ export class SpladeTextEncoder {
     const B = this.batchSize;
     const built = this.ctx.owned(() => ({
       pass: new GpuEncoderPass(this.model, B, T, `encode T=${T}`),
-      head: new SpladeHead(this.ctx, { B, T, d, V }),
+      head: new SpladeHead(this.ctx, { B, T, d, V, parts: this.model.decoderParts }),
       pooled: this.ctx.tensor(`encode pooled T=${T}`, [B, V], 'f32'),
       argmax: this.ctx.tensor(`encode argmax T=${T}`, [B, V], 'u32'),
     }));

@@ -1,5 +1,6 @@
 // Head-only SPLADE training (frozen hidden states; AdamW on the decoder matrix and bias): the smallest real
 // training loop, used by the smoke test, the benchmark and the teaching demo.
+import { wholeMatrix } from '../gpu/row-parts.ts';
 import type { GpuContext } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { AdamW } from '../kernels/adamw.ts';
@@ -44,15 +45,16 @@ export class HeadOnlyTrainer {
     this.objective = new SpladeObjective(ctx, dims, recipe.tau);
     this.dweight = ctx.tensor('dweight', [dims.V, dims.d], 'f32');
     this.dbias = ctx.tensor('dbias', [dims.V], 'f32');
+    const weight = wholeMatrix(inputs.weight, 'head-only training');
     this.optimizer = new AdamW(ctx, [
-      { param: inputs.weight, dparam: this.dweight },
+      { param: weight, dparam: this.dweight },
       { param: inputs.bias, dparam: this.dbias },
     ]);
     this.health = new FiniteMonitor(ctx, [
       { name: 'loss parts', tensor: this.objective.losses, elements: LOSS_PART_NAMES },
       { name: 'gradient of the decoder weight', tensor: this.dweight },
       { name: 'gradient of the decoder bias', tensor: this.dbias },
-      { name: 'decoder weight after the update', tensor: inputs.weight },
+      { name: 'decoder weight after the update', tensor: weight },
       { name: 'decoder bias after the update', tensor: inputs.bias },
     ], 'head-only health');
   }

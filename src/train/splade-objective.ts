@@ -7,6 +7,7 @@ import { ContrastiveLoss } from '../kernels/contrastive-loss.ts';
 import { FlopsLoss } from '../kernels/flops-loss.ts';
 import { SparseScores } from '../kernels/sparse-scores.ts';
 import { SpladeHead } from '../kernels/splade-head.ts';
+import type { RowParted } from '../gpu/row-parts.ts';
 
 export interface SpladeObjectiveDims {
   /** triplets per batch: B queries, B positives, B negatives */
@@ -19,6 +20,8 @@ export interface SpladeObjectiveDims {
   negatives?: number;
   d: number;
   V: number;
+  /** Row ranges of a decoder held in parts (GpuModel.decoderParts); default: the whole matrix. */
+  decoderParts?: readonly { row0: number; rows: number }[];
 }
 
 /** Documents of a batch: B positives and B of each negative column. */
@@ -44,7 +47,7 @@ export interface ObjectiveInputs {
   maskQueries: Tensor; // (B, Tq)
   hiddenDocuments: Tensor; // (N, Td, d): positives then each negative column
   maskDocuments: Tensor; // (N, Td)
-  weight: Tensor; // (V, d) decoder
+  weight: RowParted; // (V, d) decoder, whole or in row parts
   bias: Tensor; // (V)
 }
 
@@ -57,7 +60,7 @@ export interface StepMeans {
 }
 
 export interface ObjectiveGradients {
-  dweight: Tensor; // (V, d), accumulated into
+  dweight: RowParted; // (V, d), accumulated into, in the decoder's parts
   dbias: Tensor; // (V), accumulated into
   dhiddenQueries?: Tensor; // (B, Tq, d), accumulated into; omit for a frozen encoder
   dhiddenDocuments?: Tensor; // (N, Td, d), accumulated into
@@ -88,10 +91,10 @@ export class SpladeObjective {
   private readonly flopsDocuments: FlopsLoss;
 
   constructor(private readonly ctx: GpuContext, readonly dims: SpladeObjectiveDims, tau = 1) {
-    const { B, Tq, Td, d, V } = dims;
+    const { B, Tq, Td, d, V, decoderParts: parts } = dims;
     const N = documentsOf(dims);
-    this.headQueries = new SpladeHead(ctx, { B, T: Tq, d, V });
-    this.headDocuments = new SpladeHead(ctx, { B: N, T: Td, d, V });
+    this.headQueries = new SpladeHead(ctx, { B, T: Tq, d, V, parts });
+    this.headDocuments = new SpladeHead(ctx, { B: N, T: Td, d, V, parts });
     this.scoring = new SparseScores(ctx, B, N, V);
     this.contrastive = new ContrastiveLoss(ctx, B, N, tau, LOSS_SLOTS.rank);
     this.flopsQueries = new FlopsLoss(ctx, B, V, LOSS_SLOTS.flopsQueries);

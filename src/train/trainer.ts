@@ -124,7 +124,7 @@ export class SpladeTrainer {
     const { embeddingSize: d, vocabSize: V } = model.config; // d: the decoder rows' width (ALBERT's E)
     const dropout = trainingDropout(recipe, model.config);
     this.queries = new GpuEncoderPass(model, B, Tq, 'queries', { dropout, stream: DROPOUT_STREAMS.queries });
-    const dims = { B, Tq, Td, d, V, negatives: recipe.negatives };
+    const dims = { B, Tq, Td, d, V, negatives: recipe.negatives, decoderParts: model.decoderParts };
     this.documents = new GpuEncoderPass(model, documentsOf(dims), Td, 'documents', { dropout, stream: DROPOUT_STREAMS.documents });
     this.objective = new SpladeObjective(ctx, dims, recipe.tau);
     const parameters = model.parameters();

@@ -87,4 +87,63 @@ describe('embedding kernels', () => {
       },
     });
   });
+
+  // A word table bound in three row parts (4, 5 and V - 9 rows): the same lookups and gradients as the whole table.
+  it('a table in row parts gives the whole table\'s forward (overwriting or adding) and backward', async () => {
+    const [B, T, d, V] = [2, 9, 5, 23];
+    const N = B * T;
+    const random = new Random(77);
+    const ids = Int32Array.from({ length: N }, () => random.int(V));
+    ids[0] = 0;
+    ids[1] = V - 1;
+    ids[2] = 4; // the first row of the second part
+    const splits = [0, 4, 9, V];
+    await expectKernel(await gpuContext(), {
+      name: 'embedding in row parts',
+      tensors: {
+        w0: { shape: [4, d] },
+        w1: { shape: [5, d] },
+        w2: { shape: [V - 9, d] },
+        position: { shape: [T, d] },
+        out: { shape: [B, T, d] },
+        dout: { shape: [B, T, d] },
+        dw0: { shape: [4, d] },
+        dw1: { shape: [5, d] },
+        dw2: { shape: [V - 9, d] },
+      },
+      build: (ctx, t) => {
+        const plan = new EmbeddingGatherPlan(ctx, N, V, 3, 'word ids');
+        plan.set(ids);
+        const positions = new EmbeddingGatherPlan(ctx, N, T, -1, 'position ids');
+        positions.set(Int32Array.from({ length: N }, (_, n) => n % T));
+        const word = new Embedding(ctx, { N, d, rows: V, parts: [0, 1, 2].map((k) => ({ row0: splits[k], rows: splits[k + 1] - splits[k] })) });
+        const position = new Embedding(ctx, { N, d, rows: T });
+        const parts = (a: typeof t.w0, b: typeof t.w0, c: typeof t.w0) => [a, b, c].map((tensor, k) => ({ row0: splits[k], tensor }));
+        return {
+          record: (enc) => {
+            // positions first, then the word parts add onto them
+            position.forward(enc, { out: t.out, table: t.position, ids: positions.ids });
+            word.forward(enc, { out: t.out, table: parts(t.w0, t.w1, t.w2), ids: plan.ids, accumulate: true });
+            word.backward(enc, { dtable: parts(t.dw0, t.dw1, t.dw2), dout: t.dout, plan });
+          },
+        };
+      },
+      reference: (h) => {
+        const whole = new Float64Array(V * d);
+        [h.w0, h.w1, h.w2].forEach((w, k) => whole.set(w, splits[k] * d));
+        const out = new Float64Array(N * d);
+        embeddingForward(out, Int32Array.from({ length: N }, (_, n) => n % T), h.position, N, d, false);
+        embeddingForward(out, ids, whole, N, d, true);
+        const dwhole = new Float64Array(V * d);
+        embeddingBackward(dwhole, h.dout, ids, N, d, 3);
+        return { out, dw0: dwhole.slice(0, 4 * d), dw1: dwhole.slice(4 * d, 9 * d), dw2: dwhole.slice(9 * d) };
+      },
+      checks: {
+        out: { tol: { rtol: 1e-6, atol: 1e-6 } },
+        dw0: { tol: { rtol: 1e-6, atol: 1e-5 }, accumulates: true },
+        dw1: { tol: { rtol: 1e-6, atol: 1e-5 }, accumulates: true },
+        dw2: { tol: { rtol: 1e-6, atol: 1e-5 }, accumulates: true },
+      },
+    });
+  });
 });

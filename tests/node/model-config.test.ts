@@ -219,11 +219,16 @@ describe('sizes are range-checked before anything is allocated (hostile config.j
 });
 
 describe('large vocabularies and the device limits', () => {
-  it("XLM-R's 250k x 768 decoder is refused, by name and size, where a binding holds WebGPU's default 128 MiB", async () => {
+  it("XLM-R's 250k x 768 vocabulary matrix fits WebGPU's default 128 MiB per binding in 6 row parts", async () => {
     const { deviceFitError } = await import('../../src/model/load-model.ts');
+    const { planRowParts } = await import('../../src/gpu/row-parts.ts');
     const config = parseModelConfig(fixture('xlm-roberta-base.json'));
-    const error = deviceFitError(config, { maxStorageBufferBindingSize: 128 * 2 ** 20, maxBufferSize: 256 * 2 ** 20 }, 'xlm-roberta-base');
-    expect(error?.message).toMatch(/xlm-roberta-base: word embeddings \[250002x768\].*maxStorageBufferBindingSize/);
-    expect(deviceFitError(config, { maxStorageBufferBindingSize: 2 ** 30, maxBufferSize: 2 ** 30 }, 'xlm-roberta-base')).toBeNull();
+    const limits = { maxStorageBufferBindingSize: 128 * 2 ** 20, maxBufferSize: 256 * 2 ** 20 };
+    expect(deviceFitError(config, limits, 'xlm-roberta-base')).toBeNull();
+    const parts = planRowParts(250002, 768, limits.maxStorageBufferBindingSize, 1);
+    expect(parts.map((p) => p.rows)).toEqual([43690, 43690, 43690, 43690, 43690, 31552]);
+    // a layer matrix over the binding is still refused, by name and size
+    const wide = parseModelConfig({ ...fixture('xlm-roberta-base.json'), intermediate_size: 50000 });
+    expect(deviceFitError(wide, { maxStorageBufferBindingSize: 128 * 2 ** 20, maxBufferSize: 2 ** 30 }, 'wide')?.message).toMatch(/wide: layer 0 MLP input weight \[50000x768\].*maxStorageBufferBindingSize/);
   });
 });

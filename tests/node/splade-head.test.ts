@@ -198,6 +198,44 @@ describe('splade head on the GPU vs the float64 reference', () => {
     expect(bits(await ctx.read(dweight))).toEqual(bits(runs[0][1]));
   });
 
+  // A decoder too large for one binding comes in row parts (here 3, of odd sizes, one a single row): the forward and
+  // the weight gradients are the whole weight's bit for bit; dhidden adds each part's share, so it rounds differently.
+  it.each(['registers', 'tiled'] as const)('a weight in row parts (%s forward) gives the whole weight\'s results', async (variant) => {
+    const ctx = await gpuContext();
+    const dims = { B: 3, T: 6, d: 8, V: 1000 };
+    const { B, T, d, V } = dims;
+    const x = dyadicInputs(dims, [6, 2, 5], 8);
+    const ranges = [{ row0: 0, rows: 300 }, { row0: 300, rows: 1 }, { row0: 301, rows: 699 }];
+    const dpooled = ctx.tensor('dpooled', [B, V], 'f32', new Random(4).normals(B * V));
+    const hidden = ctx.tensor('hidden', [B, T, d], 'f32', x.hidden);
+    const bias = ctx.tensor('bias', [V], 'f32', x.bias);
+    const mask = ctx.tensor('mask', [B, T], 'f32', x.mask);
+    const run = async (parts: typeof ranges | undefined) => {
+      const head = new SpladeHead(ctx, { ...dims, parts }, { forwardVariant: variant });
+      const split = <T,>(make: (rows: number, row0: number) => T) => (parts ?? [{ row0: 0, rows: V }]).map((r) => ({ row0: r.row0, tensor: make(r.rows, r.row0) }));
+      const weight = split((rows, row0) => ctx.tensor('weight part', [rows, d], 'f32', x.weight.slice(row0 * d, (row0 + rows) * d)));
+      const dweight = split((rows) => ctx.tensor('dweight part', [rows, d], 'f32'));
+      const [pooled, argmax] = [ctx.tensor('pooled', [B, V], 'f32'), ctx.tensor('argmax', [B, V], 'u32')];
+      const [dhidden, dbias] = [ctx.tensor('dhidden', [B, T, d], 'f32'), ctx.tensor('dbias', [V], 'f32')];
+      await ctx.run('head in parts', (enc) => {
+        head.forward(enc, { hidden, weight, bias, mask, pooled, argmax });
+        head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dhidden, dweight, dbias });
+      });
+      const whole = new Float32Array(V * d);
+      for (const part of dweight) whole.set(await ctx.read(part.tensor), part.row0 * d);
+      const bits = (a: Float32Array | Uint32Array) => [...new Uint32Array(a.buffer)];
+      return { pooled: bits(await ctx.read(pooled)), argmax: [...(await ctx.read(argmax))], dweight: bits(whole), dbias: bits(await ctx.read(dbias)), dhidden: await ctx.read(dhidden) };
+    };
+    const [whole, parted] = [await run(undefined), await run(ranges)];
+    expect(parted.pooled).toEqual(whole.pooled);
+    expect(parted.argmax).toEqual(whole.argmax);
+    expect(parted.dweight).toEqual(whole.dweight);
+    expect(parted.dbias).toEqual(whole.dbias);
+    parted.dhidden.forEach((v, i) => expect(v).toBeCloseTo(whole.dhidden[i], 5));
+    expect(whole.dweight.some((b) => b !== 0)).toBe(true);
+    expect(() => new SpladeHead(ctx, dims).forward(ctx.encoder('mismatch'), { hidden, weight: [{ row0: 0, tensor: ctx.tensor('w', [V, d], 'f32') }, { row0: V, tensor: ctx.tensor('w2', [0 + 1, d], 'f32') }], bias, mask, pooled: ctx.tensor('p', [B, V], 'f32'), argmax: ctx.tensor('a', [B, V], 'u32') })).toThrow(/parts hold 1001 rows, expected 1000/);
+  });
+
   it.each([
     // budget: FLOPs of how many (sequence x 256-id slice) units; 1 slice of 1 sequence splits every sequence apart
     ['vocabulary chunks only', 3 * 2],

@@ -27,7 +27,7 @@ export class GpuEmbeddings {
     const d = config.embeddingSize;
     const lookup = (table: string, rows: number, paddingIdx: number, what: string, frozen = false): Lookup => ({
       table,
-      embedding: new Embedding(ctx, { N, d, rows }, `${label} ${what} embedding`),
+      embedding: new Embedding(ctx, { N, d, rows, parts: model.partRanges(table) }, `${label} ${what} embedding`),
       plan: new EmbeddingGatherPlan(ctx, N, rows, paddingIdx, `${label} ${what} ids`),
       frozen,
     });
@@ -64,14 +64,14 @@ export class GpuEmbeddings {
   forward(encoder: GPUCommandEncoder): void {
     let first = true;
     for (const l of this.lookups()) {
-      l.embedding.forward(encoder, { out: this.sum, table: this.model.param(l.table), ids: l.plan.ids, accumulate: !first });
+      l.embedding.forward(encoder, { out: this.sum, table: this.model.rowParts(l.table), ids: l.plan.ids, accumulate: !first });
       first = false;
     }
   }
 
   /** Every trained table's gradient += the gather of dsum (N, E) over its plan. */
   backward(encoder: GPUCommandEncoder, dsum: Tensor): void {
-    for (const l of this.lookups()) if (!l.frozen) l.embedding.backward(encoder, { dtable: this.model.dparam(l.table), dout: dsum, plan: l.plan });
+    for (const l of this.lookups()) if (!l.frozen) l.embedding.backward(encoder, { dtable: this.model.drowParts(l.table), dout: dsum, plan: l.plan });
   }
 
   private lookups(): Lookup[] {
