@@ -87,8 +87,7 @@ export class ModelSession {
   async setK(k: number): Promise<void> {
     checkK(k);
     if (k === this.currentK) return;
-    const decoder = wholeMatrix(this.gpuModel.value.decoderWeight, 'Encoding with a chosen k');
-    await this.ctx.run(`W_head / ${k}`, (encoder) => this.head.recordDivided(encoder, decoder, k));
+    await this.ctx.run(`W_head / ${k}`, (encoder) => this.head.recordDivided(encoder, this.gpuModel.value.decoderWeight, k));
     this.currentK = k;
   }
 

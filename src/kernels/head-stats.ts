@@ -22,6 +22,7 @@ export interface HeadStatistics {
 export interface HeadStatsOptions {
   bins?: number;
   /** Row pairs sampled for anisotropy. */
+  /** 0: none (an instance used only to rescale, which may then have a single row). */
   pairs?: number;
   seed?: number;
 }
@@ -39,16 +40,16 @@ export class HeadStats {
   private readonly edges: Tensor<'f32'>;
 
   constructor(private readonly ctx: GpuContext, readonly V: number, readonly d: number, options: HeadStatsOptions = {}) {
-    if (V < 2) throw new Error(`head statistics need at least 2 rows, the head has ${V}`);
     this.bins = options.bins ?? 64;
     this.pairCount = options.pairs ?? 2000;
+    if (V < 2 && this.pairCount > 0) throw new Error(`head statistics need at least 2 rows, the head has ${V}`);
     this.padded = 2 ** Math.ceil(Math.log2(V));
     this.params = ctx.uniform(`head_stats V${V} d${d}`, 6);
     this.rescaleParams = ctx.uniform(`head_rescale V${V} d${d}`, 6);
     this.sorted = ctx.tensor('head_stats.sorted_norms', [this.padded], 'f32');
     this.stats = ctx.tensor('head_stats.stats', [9], 'f32'); // mean std min max p50 p90 p99 anisotropy nonFiniteRows
     this.histogram = ctx.tensor('head_stats.histogram', [this.bins], 'u32');
-    this.pairs = ctx.tensor('head_stats.pairs', [this.pairCount, 2], 'u32', sampleRowPairs(V, this.pairCount, options.seed ?? 1));
+    this.pairs = ctx.tensor('head_stats.pairs', [this.pairCount, 2], 'u32', this.pairCount > 0 ? sampleRowPairs(V, this.pairCount, options.seed ?? 1) : undefined);
     this.edges = ctx.tensor('head_stats.edges', [this.bins + 1], 'f32');
   }
 

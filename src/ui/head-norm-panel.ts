@@ -8,6 +8,13 @@ import './panel-explainer.ts';
 import { formatK, formatStat } from './format.ts';
 import { baseStyles } from './theme.ts';
 
+/** How the figures were obtained, as the caption says it. */
+const ORIGIN_CAPTIONS = {
+  gpu: 'Measured on the GPU by the head-statistics kernels',
+  host: 'Measured on this computer\'s CPU (the head is larger than one GPU storage binding)',
+  precomputed: 'Precomputed (no WebGPU here)',
+} as const;
+
 /** What the figures leave out or cannot show: rows that are NaN or Inf, or a head of zeros. */
 function headWarning(stats: HeadStatsPair['before']) {
   const { nonFiniteRows, max } = stats.summary;
@@ -119,7 +126,7 @@ export class HeadNormPanel extends LitElement {
             <div>
               ${this._histogram(stats)}
               <p class="provenance muted" id="provenance">
-                ${stats.origin === 'gpu' ? 'Measured on the GPU by the head-statistics kernels' : 'Precomputed (no WebGPU here)'}: ${stats.provenance}.
+                ${ORIGIN_CAPTIONS[stats.origin]}: ${stats.provenance}.
                 ${headWarning(stats.before)}
               </p>
               ${this.tied

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostTensor } from '../../src/io/host-tensor.ts';
 import { parseModelConfig } from '../../src/model/config.ts';
+import { HeadMeter } from '../../src/app/head-meter.ts';
 import { GpuModel } from '../../src/model/gpu-model.ts';
 import { P } from '../../src/model/layout.ts';
 import { divideModelHead } from '../../src/model/rescale.ts';
@@ -114,5 +115,37 @@ describe('a vocabulary matrix past one binding', () => {
     expect(V * d * 4).toBeGreaterThan(LIMIT);
     ctx.bindingLimitOverride = LIMIT;
     expect(() => ctx.tensor('whole vocabulary matrix', [V, d], 'f32')).toThrow(/maxStorageBufferBindingSize/);
+  });
+
+  it("the head meter keeps a head in parts: host statistics equal the GPU kernels', and W / k is written part by part", async () => {
+    const ctx = await gpuContext();
+    const checkpoint = makeTinyCheckpoint('bert', { seed: 3, vocabSize: V, hidden: d, layers: 1, heads: 2, intermediate: 24, headNormScale: 2.5 });
+    const config = parseModelConfig(checkpoint.config);
+    const head = loadParameters(config, checkpoint.tensors).get(P.wordEmbeddings)!;
+    const whole = HeadMeter.upload(ctx, head, { provenance: 'whole' });
+    ctx.bindingLimitOverride = LIMIT;
+    const parted = HeadMeter.upload(ctx, head, { provenance: 'parts' });
+    const model = GpuModel.upload(ctx, config, loadParameters(config, checkpoint.tensors));
+    ctx.bindingLimitOverride = null;
+    try {
+      const [a, b] = [await whole.measure(4), await parted.measure(4)];
+      expect([a.origin, b.origin]).toEqual(['gpu', 'host']);
+      for (const side of ['before', 'after'] as const) {
+        for (const key of ['mean', 'std', 'min', 'max', 'p50', 'p90', 'p99'] as const) {
+          expect(b[side].summary[key], `${side} ${key}`).toBeCloseTo(a[side].summary[key], 5);
+        }
+        expect(b[side].anisotropy).toBeCloseTo(a[side].anisotropy, 5);
+        expect(b[side].histogram.range.hi).toBeCloseTo(a[side].histogram.range.hi, 5);
+        expect(b[side].histogram.range.bins).toBe(a[side].histogram.range.bins);
+        expect(b[side].histogram.counts.reduce((x, y) => x + y, 0)).toBe(V);
+      }
+      await ctx.run('W / 4 in parts', (encoder) => parted.recordDivided(encoder, model.decoderWeight, 4));
+      const divided = (await model.download()).get(P.wordEmbeddings)!.data;
+      expect([...divided]).toEqual([...head.data].map((x) => Math.fround(x * Math.fround(1 / 4))));
+      expect(model.decoderParts.length).toBe(2);
+    } finally {
+      whole.destroy();
+      parted.destroy();
+    }
   });
 });

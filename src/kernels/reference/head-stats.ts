@@ -88,7 +88,7 @@ export function sampleRowPairs(V: number, count: number, seed: number): Uint32Ar
  * Mean cosine similarity of the sampled row pairs whose two rows are finite with squared norms in f32 range (zero
  * rows count as cosine 0); NaN when no sampled pair qualifies.
  */
-export function anisotropy(W: Float64Array, d: number, pairs: Uint32Array): number {
+export function anisotropy(W: ArrayLike<number>, d: number, pairs: Uint32Array): number {
   const count = pairs.length / 2;
   let total = 0;
   let counted = 0;
