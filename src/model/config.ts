@@ -306,25 +306,30 @@ function parseBertLike(r: Reader, architecture: 'bert' | 'roberta'): Parsed {
     typeVocabSize: r.int('type_vocab_size', 2, 0, CONFIG_LIMITS.typeVocabSize),
     padTokenId: r.int('pad_token_id', architecture === 'roberta' ? 1 : 0),
     normEps: r.number('layer_norm_eps', 1e-12),
-    normBias: true,
-    attentionBias: true,
-    mlpInBias: true,
-    mlpOutBias: true,
-    headDenseBias: true,
-    decoderBias: true,
+    ...BERT_STYLE,
     tieWordEmbeddings: r.bool('tie_word_embeddings', true),
     positions: architecture === 'roberta' ? 'roberta' : 'absolute',
-    structure: 'post-norm',
-    mlp: 'gelu',
-    sinusoidalPositions: false,
-    modernBert: null,
-    gte: null,
     dropout: (() => {
       const hiddenRate = dropoutRate(r, 'hidden_dropout_prob', 0.1);
       return familyDropout(architecture, { embeddings: hiddenRate, attentionProbs: dropoutRate(r, 'attention_probs_dropout_prob', 0.1), attentionOutput: hiddenRate, mlpOutput: hiddenRate });
     })(),
   };
 }
+
+/** What BERT's post-norm layer with biases everywhere fixes; each family spreads it and sets what it changes. */
+const BERT_STYLE = {
+  normBias: true,
+  attentionBias: true,
+  mlpInBias: true,
+  mlpOutBias: true,
+  headDenseBias: true,
+  decoderBias: true,
+  structure: 'post-norm',
+  mlp: 'gelu',
+  sinusoidalPositions: false,
+  modernBert: null,
+  gte: null,
+} as const;
 
 /** A dropout probability of config.json: a number in [0, 1). */
 function dropoutRate(r: Reader, key: string, fallback: number): number {
@@ -348,19 +353,10 @@ function parseDistilBert(r: Reader): Parsed {
     typeVocabSize: 0,
     padTokenId: r.int('pad_token_id', 0),
     normEps: 1e-12, // hard-coded in modeling_distilbert.py for every LayerNorm
-    normBias: true,
-    attentionBias: true,
-    mlpInBias: true,
-    mlpOutBias: true,
-    headDenseBias: true,
-    decoderBias: true,
+    ...BERT_STYLE,
     tieWordEmbeddings: r.bool('tie_word_embeddings', true),
     positions: 'absolute',
-    structure: 'post-norm',
-    mlp: 'gelu',
     sinusoidalPositions: r.bool('sinusoidal_pos_embds', false),
-    modernBert: null,
-    gte: null,
     dropout: (() => {
       const hiddenRate = dropoutRate(r, 'dropout', 0.1);
       return familyDropout('distilbert', { embeddings: hiddenRate, attentionProbs: dropoutRate(r, 'attention_dropout', 0.1), mlpOutput: hiddenRate });
@@ -448,18 +444,11 @@ function parseGte(r: Reader): Parsed {
     padTokenId,
     embeddingPaddingIdx: padRaw === undefined || padRaw === null ? -1 : padTokenId,
     normEps: r.number('layer_norm_eps', 1e-12),
-    normBias: true,
-    attentionBias: true,
+    ...BERT_STYLE,
     mlpInBias: false,
-    mlpOutBias: true,
-    headDenseBias: true,
-    decoderBias: true,
     tieWordEmbeddings: r.bool('tie_word_embeddings', true),
     positions: 'rotary',
-    structure: 'post-norm',
     mlp: 'geglu',
-    sinusoidalPositions: false,
-    modernBert: null,
     gte: { ropeTheta: r.number('rope_theta', 10000), ropeScaling: gteRopeScaling(r), packQkv: r.bool('pack_qkv', true) },
     dropout: familyDropout('gte', { embeddings: hiddenRate, attentionProbs: probsRate, attentionOutput: hiddenRate, mlpActivation: hiddenRate, mlpOutput: hiddenRate }),
   };
@@ -504,21 +493,11 @@ function parseAlbert(r: Reader): Parsed {
     typeVocabSize: r.int('type_vocab_size', 2, 0, CONFIG_LIMITS.typeVocabSize),
     padTokenId: r.int('pad_token_id', 0),
     normEps: r.number('layer_norm_eps', 1e-12),
-    normBias: true,
-    attentionBias: true,
-    mlpInBias: true,
-    mlpOutBias: true,
-    headDenseBias: true,
-    decoderBias: true,
+    ...BERT_STYLE,
     tieWordEmbeddings: r.bool('tie_word_embeddings', true),
     positions: 'absolute',
-    structure: 'post-norm',
-    mlp: 'gelu',
     activation: activation === 'gelu_new' ? 'gelu_new' : 'gelu',
     albert: { innerGroupNum: inner },
-    sinusoidalPositions: false,
-    modernBert: null,
-    gte: null,
     dropout: familyDropout('albert', { embeddings: hiddenRate, attentionProbs: dropoutRate(r, 'attention_probs_dropout_prob', 0), attentionOutput: hiddenRate }),
   };
 }

@@ -57,6 +57,8 @@ function tinyConfigJson(architecture: Architecture, o: TinyModelOptions): Record
   const maxPositions = o.maxPositions ?? 64;
   const tie = o.tieWordEmbeddings ?? true;
   const initializer_range = o.initStd ?? 0.02;
+  // the size fields every family but DistilBERT names this way
+  const sizes = { vocab_size: o.vocabSize, hidden_size: o.hidden, num_hidden_layers: o.layers, num_attention_heads: o.heads, intermediate_size: o.intermediate };
   switch (architecture) {
     case 'bert':
     case 'roberta': {
@@ -64,11 +66,7 @@ function tinyConfigJson(architecture: Architecture, o: TinyModelOptions): Record
       return {
         architectures: [roberta ? 'RobertaForMaskedLM' : 'BertForMaskedLM'],
         model_type: architecture,
-        vocab_size: o.vocabSize,
-        hidden_size: o.hidden,
-        num_hidden_layers: o.layers,
-        num_attention_heads: o.heads,
-        intermediate_size: o.intermediate,
+        ...sizes,
         hidden_act: 'gelu',
         hidden_dropout_prob: 0.1,
         attention_probs_dropout_prob: 0.1,
@@ -105,11 +103,7 @@ function tinyConfigJson(architecture: Architecture, o: TinyModelOptions): Record
       return {
         architectures: ['ModernBertForMaskedLM'],
         model_type: 'modernbert',
-        vocab_size: o.vocabSize,
-        hidden_size: o.hidden,
-        num_hidden_layers: o.layers,
-        num_attention_heads: o.heads,
-        intermediate_size: o.intermediate,
+        ...sizes,
         hidden_activation: 'gelu',
         classifier_activation: 'gelu',
         max_position_embeddings: maxPositions,
@@ -132,11 +126,7 @@ function tinyConfigJson(architecture: Architecture, o: TinyModelOptions): Record
       return {
         architectures: ['NewForMaskedLM'],
         model_type: 'new',
-        vocab_size: o.vocabSize,
-        hidden_size: o.hidden,
-        num_hidden_layers: o.layers,
-        num_attention_heads: o.heads,
-        intermediate_size: o.intermediate,
+        ...sizes,
         hidden_act: 'gelu',
         hidden_dropout_prob: 0.1,
         attention_probs_dropout_prob: 0.0,
@@ -156,14 +146,10 @@ function tinyConfigJson(architecture: Architecture, o: TinyModelOptions): Record
       return {
         architectures: ['AlbertForMaskedLM'],
         model_type: 'albert',
-        vocab_size: o.vocabSize,
+        ...sizes,
         embedding_size: o.embeddingSize ?? 8,
-        hidden_size: o.hidden,
-        num_hidden_layers: o.layers,
         num_hidden_groups: o.hiddenGroups ?? 1,
         inner_group_num: o.innerGroupNum ?? 1,
-        num_attention_heads: o.heads,
-        intermediate_size: o.intermediate,
         hidden_act: 'gelu_new',
         hidden_dropout_prob: 0.1,
         attention_probs_dropout_prob: 0.1,

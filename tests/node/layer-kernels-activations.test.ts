@@ -37,16 +37,25 @@ describe('activation kernels', () => {
     });
   });
 
-  // 70001 elements need more than 256 workgroups of 256 and exercise the tail; x spans both tails of Φ.
-  describe.each([[1], [7], [70001]])('GELU, n=%i', (n) => {
+  // 70001 elements need more than 256 workgroups of 256 and exercise the tail; x spans both tails of Φ. gelu_new
+  // (ALBERT's tanh form) over both tails too (|x| up to ~12), at odd sizes.
+  describe.each([
+    [false, 1],
+    [false, 7],
+    [false, 70001],
+    [true, 1],
+    [true, 9],
+    [true, 4099],
+  ])('GELU (tanh approximation %s), n=%i', (approximate, n) => {
     it.each([[false], [true]])('forward and backward (accumulate %s) match the reference', async (accumulate) => {
-      const inp = new Random(n).normals(n, 3);
-      if (n === 1) inp[0] = -6.5; // deep lower tail: gelu = x·Φ(x) ≈ -2.6e-10 must keep its relative accuracy
+      const inp = approximate ? new Random(n + 5).normals(n, 4) : new Random(n).normals(n, 3);
+      // deep lower tail: gelu = x·Φ(x) ≈ -2.6e-10 must keep its relative accuracy
+      if (n === 1) inp[0] = approximate ? -7.5 : -6.5;
       await expectKernel(await gpuContext(), {
-        name: `gelu n=${n} accumulate=${accumulate}`,
+        name: `gelu${approximate ? '_new' : ''} n=${n} accumulate=${accumulate}`,
         tensors: { inp: { shape: [n], data: inp }, out: { shape: [n] }, dout: { shape: [n] }, dinp: { shape: [n] } },
         build: (ctx, t) => {
-          const kernel = new Gelu(ctx, n, { accumulate });
+          const kernel = new Gelu(ctx, n, { accumulate, approximate });
           return {
             record: (enc) => {
               kernel.forward(enc, { out: t.out, inp: t.inp });
@@ -56,42 +65,12 @@ describe('activation kernels', () => {
         },
         reference: (h) => {
           const out = new Float64Array(n);
-          geluForward(out, h.inp);
+          geluForward(out, h.inp, approximate);
           const dinp = new Float64Array(n);
-          geluBackward(dinp, h.dout, h.inp);
+          geluBackward(dinp, h.dout, h.inp, approximate);
           return { out, dinp };
         },
-        tolerance: { rtol: 2e-6, atol: 1e-6 },
-        checks: { out: {}, dinp: { accumulates: accumulate } },
-      });
-    });
-  });
-
-  // gelu_new (ALBERT): the tanh form, here over both tails too (|x| up to ~12) and at odd sizes.
-  describe.each([[1], [9], [4099]])('gelu_new, n=%i', (n) => {
-    it.each([[false], [true]])('forward and backward (accumulate %s) match the reference', async (accumulate) => {
-      const inp = new Random(n + 5).normals(n, 4);
-      if (n === 1) inp[0] = -7.5;
-      await expectKernel(await gpuContext(), {
-        name: `gelu_new n=${n} accumulate=${accumulate}`,
-        tensors: { inp: { shape: [n], data: inp }, out: { shape: [n] }, dout: { shape: [n] }, dinp: { shape: [n] } },
-        build: (ctx, t) => {
-          const kernel = new Gelu(ctx, n, { accumulate, approximate: true });
-          return {
-            record: (enc) => {
-              kernel.forward(enc, { out: t.out, inp: t.inp });
-              kernel.backward(enc, { dinp: t.dinp, dout: t.dout, inp: t.inp });
-            },
-          };
-        },
-        reference: (h) => {
-          const out = new Float64Array(n);
-          geluForward(out, h.inp, true);
-          const dinp = new Float64Array(n);
-          geluBackward(dinp, h.dout, h.inp, true);
-          return { out, dinp };
-        },
-        tolerance: { rtol: 2e-5, atol: 1e-6 },
+        tolerance: approximate ? { rtol: 2e-5, atol: 1e-6 } : { rtol: 2e-6, atol: 1e-6 },
         checks: { out: {}, dinp: { accumulates: accumulate } },
       });
     });
