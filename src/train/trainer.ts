@@ -13,6 +13,7 @@ import type { AdamWSettings, OptimizerSettings } from './optimizer-settings.ts';
 import { flopsWeightsAt, microBatches, trainingDropout } from './recipe-facts.ts';
 import { learningRate, type LinearSchedule } from './schedule.ts';
 import { LOSS_PART_NAMES, SpladeObjective, documentsOf, type BatchStats, type ObjectiveInputs, type StepMeans } from './splade-objective.ts';
+import { momentsForParts } from './moment-parts.ts';
 
 /**
  * A run's recipe, saved in every checkpoint and compared on resume. Fields added after the first release are optional
@@ -164,8 +165,10 @@ export class SpladeTrainer {
   /** Continues a run: the step t (schedules) and the optimiser's state; the parameters are the model's own. */
   restoreState(t: number, optimizer: OptimizerState): void {
     if (!Number.isInteger(t) || t < 0) throw new Error(`trainer step ${t} is not a non-negative integer`);
-    const missing = this.parameterNames.filter((name) => !optimizer.moments.has(name));
-    const extra = [...optimizer.moments.keys()].filter((name) => !this.parameterNames.includes(name));
+    // a vocabulary matrix saved whole or in other row parts (another device's binding limit) is re-sliced to ours
+    const moments = momentsForParts(optimizer.moments, this.parameterNames);
+    const missing = this.parameterNames.filter((name) => !moments.has(name));
+    const extra = [...moments.keys()].filter((name) => !this.parameterNames.includes(name));
     if (missing.length || extra.length) {
       throw new Error(
         `optimiser state does not fit this model: ` +
@@ -174,7 +177,7 @@ export class SpladeTrainer {
             .join('; '),
       );
     }
-    this.optimizer.loadState({ step: optimizer.step, moments: this.parameterNames.map((name) => optimizer.moments.get(name)!) });
+    this.optimizer.loadState({ step: optimizer.step, moments: this.parameterNames.map((name) => moments.get(name)!) });
     this.t = t;
   }
 

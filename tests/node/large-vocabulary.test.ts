@@ -148,4 +148,31 @@ describe('a vocabulary matrix past one binding', () => {
       parted.destroy();
     }
   });
+
+  it('a checkpoint saved with the matrix in parts resumes where it is whole, and the reverse: the moments are re-sliced', async () => {
+    const ctx = await gpuContext();
+    const checkpoint = makeTinyCheckpoint('bert', { seed: 12, vocabSize: V, hidden: d, layers: 1, heads: 2, intermediate: 24 });
+    const config = parseModelConfig(checkpoint.config);
+    const recipe = { ...paperRecipe(4, B, { queryLength: Tq, documentLength: Td }), schedule: { peakLr: 1e-2, totalSteps: 4, warmupRatio: 0 } };
+    const trainerAt = (limit: number | null) => {
+      ctx.bindingLimitOverride = limit;
+      try {
+        return new SpladeTrainer(ctx, GpuModel.upload(ctx, config, loadParameters(config, checkpoint.tensors)), recipe);
+      } finally {
+        ctx.bindingLimitOverride = null;
+      }
+    };
+    const split = trainerAt(LIMIT);
+    await split.step([batch(1)], false);
+    const saved = await split.readOptimizerState();
+    expect([...saved.moments.keys()].filter((n) => n.startsWith(P.wordEmbeddings))).toEqual([`${P.wordEmbeddings}[rows 0+192]`, `${P.wordEmbeddings}[rows 192+109]`]);
+    const whole = trainerAt(null);
+    whole.restoreState(1, saved);
+    const restored = await whole.readOptimizerState();
+    const parts = [0, 192].map((row0) => saved.moments.get(`${P.wordEmbeddings}[rows ${row0}+${row0 === 0 ? 192 : 109}]`)!.m);
+    expect([...restored.moments.get(P.wordEmbeddings)!.m]).toEqual([...parts[0], ...parts[1]]);
+    const again = trainerAt(LIMIT);
+    again.restoreState(1, restored);
+    expect([...(await again.readOptimizerState()).moments.get(`${P.wordEmbeddings}[rows 192+109]`)!.v]).toEqual([...saved.moments.get(`${P.wordEmbeddings}[rows 192+109]`)!.v]);
+  });
 });
