@@ -12,11 +12,11 @@ import { dropoutSiteId, planDropoutSites } from './dropout-sites.ts';
 import { GpuEmbeddings } from './gpu/embeddings.ts';
 import {
   GpuLayer,
+  modelAffine,
   recordNormBackward,
   recordNormForward,
   type Allocate,
   type BackwardScratch,
-  type GpuAffine,
   type LayerDropout,
   type LayerKernels,
   type NormState,
@@ -35,8 +35,8 @@ import { layerAttentionKind } from './rotary.ts';
  * dheadHidden, so the next step starts from zero. Zeroing the model's gradients is the caller's step (zeroGrads).
  */
 export class GpuEncoderPass {
-  readonly headHidden: Tensor<'f32'>; // (B, T, d): MLM head transform output
-  readonly dheadHidden: Tensor<'f32'>; // (B, T, d): d loss / d headHidden, added by the caller, cleared by backward
+  readonly headHidden: Tensor<'f32'>; // (B, T, E): MLM head transform output (E = d but for ALBERT)
+  readonly dheadHidden: Tensor<'f32'>; // (B, T, E): d loss / d headHidden, added by the caller, cleared by backward
   readonly mask: Tensor<'u32'>; // (B, T) u32: 1 real token, 0 padding
   /** Bytes of this pass's buffers: activations, ids and gather plans, backward scratch, attention scratch (kernel
    *  partial-sum buffers of a few rows, and uniforms, not counted). */
@@ -223,7 +223,7 @@ export class GpuEncoderPass {
 
   /** Records the forward pass: embeddings, layers, (final norm), MLM head transform into headHidden. */
   forward(encoder: GPUCommandEncoder): void {
-    const param = (name: (part: 'weight' | 'bias') => string) => this.affine((n) => this.model.param(n), name);
+    const param = (name: (part: 'weight' | 'bias') => string) => modelAffine(this.model, name, false);
     this.embeddings.forward(encoder);
     recordNormForward(this.embeddingNormKernel, encoder, this.embeddingNorm, this.embeddings.sum, param(P.embeddingNorm));
     this.embeddingDropout?.inPlace(encoder, this.embeddingNorm.out);
@@ -236,8 +236,8 @@ export class GpuEncoderPass {
   /** Records the backward pass from dheadHidden: adds into every parameter gradient, then clears dheadHidden. */
   backward(encoder: GPUCommandEncoder): void {
     const { model, scratch: s } = this;
-    const param = (name: (part: 'weight' | 'bias') => string) => this.affine((n) => model.param(n), name);
-    const dparam = (name: (part: 'weight' | 'bias') => string) => this.affine((n) => model.dparam(n), name);
+    const param = (name: (part: 'weight' | 'bias') => string) => modelAffine(model, name, false);
+    const dparam = (name: (part: 'weight' | 'bias') => string) => modelAffine(model, name, true);
     this.head.backward(encoder, this.dheadHidden, this.lastHidden, this.finalNorm ? s.g1 : s.g0);
     if (this.finalNorm) {
       const last = this.layers[this.layers.length - 1].out;
@@ -265,10 +265,5 @@ export class GpuEncoderPass {
     recordNormBackward(this.embeddingNormKernel, encoder, { dinp: dsum, dout: dembedded, inp: this.embeddings.sum, state: e, norm: param(P.embeddingNorm), dnorm: dparam(P.embeddingNorm) });
     this.embeddings.backward(encoder, dsum);
     this.ctx.clear(encoder, this.dheadHidden);
-  }
-
-  /** A weight and its optional bias (or their gradients) by name. */
-  private affine(get: (name: string) => Tensor, name: (part: 'weight' | 'bias') => string): GpuAffine {
-    return { weight: get(name('weight')), bias: this.model.has(name('bias')) ? get(name('bias')) : null };
   }
 }

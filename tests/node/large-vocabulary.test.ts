@@ -5,7 +5,7 @@ import type { HostTensor } from '../../src/io/host-tensor.ts';
 import { parseModelConfig } from '../../src/model/config.ts';
 import { HeadMeter } from '../../src/app/head-meter.ts';
 import { GpuModel } from '../../src/model/gpu-model.ts';
-import { P } from '../../src/model/layout.ts';
+import { P, parameterLayout } from '../../src/model/layout.ts';
 import { divideModelHead } from '../../src/model/rescale.ts';
 import { makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
 import { loadParameters } from '../../src/model/weights.ts';
@@ -110,9 +110,17 @@ describe('a vocabulary matrix past one binding', () => {
     expect([...split.before.get(decoderName)!.data]).toEqual([...original].map((x) => Math.fround(x / 4)));
   });
 
-  it('the unsplit model is refused at that limit without parts: every other tensor fits it', async () => {
+  it('at that limit the whole vocabulary matrix is refused, and every other parameter fits', async () => {
     const ctx = await gpuContext();
-    expect(V * d * 4).toBeGreaterThan(LIMIT);
+    for (const tie of [true, false]) {
+      const config = parseModelConfig(makeTinyCheckpoint('bert', { seed: 12, vocabSize: V, hidden: d, layers: 1, heads: 2, intermediate: 24, tieWordEmbeddings: tie }).config);
+      const sizes = parameterLayout(config).map((spec) => ({ name: spec.name, bytes: 4 * spec.shape.reduce((a, b) => a * b, 1) }));
+      const vocabulary: string[] = [P.wordEmbeddings, P.decoderWeight];
+      for (const { name, bytes } of sizes) {
+        if (vocabulary.includes(name)) expect(bytes, name).toBeGreaterThan(LIMIT);
+        else expect(bytes, name).toBeLessThanOrEqual(LIMIT);
+      }
+    }
     ctx.bindingLimitOverride = LIMIT;
     expect(() => ctx.tensor('whole vocabulary matrix', [V, d], 'f32')).toThrow(/maxStorageBufferBindingSize/);
   });

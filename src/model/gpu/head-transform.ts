@@ -6,8 +6,8 @@ import { Gelu } from '../../kernels/activations.ts';
 import { LayerNorm } from '../../kernels/layernorm.ts';
 import type { GpuModel } from '../gpu-model.ts';
 import { P } from '../layout.ts';
-import type { Allocate, GpuAffine, NormState } from './layers.ts';
-import { recordNormBackward, recordNormForward } from './layers.ts';
+import type { Allocate, NormState } from './layers.ts';
+import { modelAffine, recordNormBackward, recordNormForward } from './layers.ts';
 import { GpuLinear } from './linear.ts';
 
 export class GpuHeadTransform {
@@ -42,9 +42,9 @@ export class GpuHeadTransform {
 
   /** headHidden = LN(gelu(dense(lastHidden))). */
   forward(encoder: GPUCommandEncoder, lastHidden: Tensor): void {
-    this.dense.forward(encoder, { out: this.pre, inp: lastHidden, ...this.affine(P.headDense, false) });
+    this.dense.forward(encoder, { out: this.pre, inp: lastHidden, ...modelAffine(this.model, P.headDense, false) });
     this.gelu.forward(encoder, { out: this.act, inp: this.pre });
-    recordNormForward(this.norm, encoder, this.state, this.act, this.affine(P.headNorm, false));
+    recordNormForward(this.norm, encoder, this.state, this.act, modelAffine(this.model, P.headNorm, false));
   }
 
   /** Adds the head's parameter gradients; dlast (N, d) = d loss / d lastHidden (overwritten). */
@@ -54,12 +54,12 @@ export class GpuHeadTransform {
       dout: dheadHidden,
       inp: this.act,
       state: this.state,
-      norm: this.affine(P.headNorm, false),
-      dnorm: this.affine(P.headNorm, true),
+      norm: modelAffine(this.model, P.headNorm, false),
+      dnorm: modelAffine(this.model, P.headNorm, true),
     });
     this.gelu.backward(encoder, { dinp: this.scratch.dpre, dout: this.scratch.dact, inp: this.pre });
-    const dense = this.affine(P.headDense, false);
-    const ddense = this.affine(P.headDense, true);
+    const dense = modelAffine(this.model, P.headDense, false);
+    const ddense = modelAffine(this.model, P.headDense, true);
     this.dense.backward(encoder, {
       dinp: dlast,
       dweight: ddense.weight,
@@ -69,11 +69,5 @@ export class GpuHeadTransform {
       weight: dense.weight,
       accumulateInput: false,
     });
-  }
-
-  /** A head parameter's weight and optional bias, or their gradients. */
-  private affine(name: (part: 'weight' | 'bias') => string, gradient: boolean): GpuAffine {
-    const get = (n: string) => (gradient ? this.model.dparam(n) : this.model.param(n));
-    return { weight: get(name('weight')), bias: this.model.has(name('bias')) ? get(name('bias')) : null };
   }
 }

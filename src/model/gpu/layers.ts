@@ -89,6 +89,12 @@ export interface GpuAffine {
   bias: Tensor | null;
 }
 
+/** A named weight and its optional bias (a linear layer or a norm) of a model, or their gradients. */
+export function modelAffine(model: GpuModel, name: (part: Part) => string, gradient: boolean): GpuAffine {
+  const get = (n: string) => (gradient ? model.dparam(n) : model.param(n));
+  return { weight: get(name('weight')), bias: model.has(name('bias')) ? get(name('bias')) : null };
+}
+
 /** Views of layer i's parameters or gradients (null where the config has no such tensor). */
 interface LayerTensors {
   qkv: GpuAffine;
@@ -102,12 +108,9 @@ interface LayerTensors {
 }
 
 /** Layer application `application`'s tensors: those of its stored layer (config.layerWeights; ALBERT shares them). */
-function layerTensors(model: GpuModel, application: number, get: (name: string) => Tensor): LayerTensors {
+function layerTensors(model: GpuModel, application: number, gradient: boolean): LayerTensors {
   const i = model.config.layerWeights[application];
-  const pair = (f: (i: number, part: Part) => string): GpuAffine => ({
-    weight: get(f(i, 'weight')),
-    bias: model.has(f(i, 'bias')) ? get(f(i, 'bias')) : null,
-  });
+  const pair = (f: (i: number, part: Part) => string): GpuAffine => modelAffine(model, (part) => f(i, part), gradient);
   const has = (f: (i: number, part: Part) => string) => model.has(f(i, 'weight'));
   return {
     qkv: pair(P.qkv),
@@ -157,8 +160,8 @@ export class GpuLayer {
       rstd: alloc(name(`${s} rstd`), [N]), // (N)
     });
     this.postNorm = config.structure === 'post-norm';
-    this.p = layerTensors(model, index, (n) => model.param(n));
-    this.d = layerTensors(model, index, (n) => model.dparam(n));
+    this.p = layerTensors(model, index, false);
+    this.d = layerTensors(model, index, true);
     this.attnNorm = hasAttnNorm(config, index) ? norm('attnNorm') : null;
     this.qkv = alloc(name('qkv'), [N, 3 * d]); // (N, 3d)
     this.state = k.attention(index).createState(name('attention'));
