@@ -5,7 +5,7 @@ import type { GpuContext, Owned } from '../gpu/context.ts';
 import { planRowParts, rowPartsOf, type RowPart, type RowParted } from '../gpu/row-parts.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
-import { HeadStats, type HeadStatistics } from '../kernels/head-stats.ts';
+import { HeadStats, histogramRangeOf, type HeadStatistics } from '../kernels/head-stats.ts';
 import { anisotropy, headRowNorms, normHistogram, sampleRowPairs, summarizeNorms, type HistogramRange } from '../kernels/reference/head-stats.ts';
 import { recordHeadDivision } from '../model/rescale.ts';
 import { sharedHistogramRange } from '../util/histogram-range.ts';
@@ -116,9 +116,7 @@ export class HeadMeter {
     };
     const norms = this.hostFigures.norms.map((n) => n / k);
     const summary = summarizeNorms(norms);
-    const histogramRange: HistogramRange = range ? { ...range, bins: HEAD_HISTOGRAM_BINS } : { lo: 0, hi: summary.max, bins: HEAD_HISTOGRAM_BINS, log: false };
-    if (histogramRange.log && !(histogramRange.lo > 0)) histogramRange.lo = summary.min > 0 ? summary.min : 1e-6;
-    if (!(histogramRange.hi > histogramRange.lo)) histogramRange.hi = histogramRange.lo + 1;
+    const histogramRange = histogramRangeOf(summary, HEAD_HISTOGRAM_BINS, range);
     return { k, summary, anisotropy: this.hostFigures.anisotropy, histogram: { range: histogramRange, counts: [...normHistogram(norms, histogramRange)] } };
   }
 }

@@ -27,6 +27,17 @@ export interface HeadStatsOptions {
   seed?: number;
 }
 
+/**
+ * The histogram range of norms with this summary: `range` when given, else [0, max]; a log range starts above 0, and
+ * an empty range is widened to one unit (the GPU statistics and the host ones of a head in row parts agree on it).
+ */
+export function histogramRangeOf(summary: NormSummary, bins: number, range?: Omit<HistogramRange, 'bins'>): HistogramRange {
+  const out: HistogramRange = range ? { ...range, bins } : { lo: 0, hi: summary.max, bins, log: false };
+  if (out.log && !(out.lo > 0)) out.lo = summary.min > 0 ? summary.min : 1e-6;
+  if (!(out.hi > out.lo)) out.hi = out.lo + 1;
+  return out;
+}
+
 export class HeadStats {
   readonly bins: number;
   readonly pairCount: number;
@@ -70,11 +81,7 @@ export class HeadStats {
     });
     const s = await this.ctx.read(this.stats);
     const summary: NormSummary = { mean: s[0], std: s[1], min: s[2], max: s[3], p50: s[4], p90: s[5], p99: s[6], nonFiniteRows: s[8] };
-    const histogramRange: HistogramRange = range
-      ? { ...range, bins: this.bins }
-      : { lo: 0, hi: summary.max, bins: this.bins, log: false };
-    if (histogramRange.log && !(histogramRange.lo > 0)) histogramRange.lo = summary.min > 0 ? summary.min : 1e-6;
-    if (!(histogramRange.hi > histogramRange.lo)) histogramRange.hi = histogramRange.lo + 1;
+    const histogramRange = histogramRangeOf(summary, this.bins, range);
     this.ctx.upload(this.edges, histogramEdges(histogramRange));
     await this.ctx.run('head histogram', (encoder) => {
       this.ctx.dispatch(
