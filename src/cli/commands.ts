@@ -8,6 +8,7 @@ import { handoffCommand } from './handoff.ts';
 import { inspectCommand } from './inspect.ts';
 import { kDemoCommand } from './k-demo.ts';
 import { lambdasCommand } from './lambdas.ts';
+import { lessonCommand } from './lesson.ts';
 import { metricsCommand } from './metrics.ts';
 import { runsCommand } from './runs.ts';
 import { sweepCommand } from './sweep.ts';
@@ -23,6 +24,7 @@ export const commands: Record<string, Command> = {
   inspect: inspectCommand,
   'k-demo': kDemoCommand,
   lambdas: lambdasCommand,
+  lesson: lessonCommand,
   metrics: metricsCommand,
   runs: runsCommand,
   sweep: sweepCommand,

@@ -19,6 +19,9 @@ import type { SweepPlan } from '../app/sweep.ts';
 import type { ExportFile } from '../app/run-exports.ts';
 import type { HandoffRequest } from '../app/handoff.ts';
 import type { CalibrationEvent, CalibrationRequest, CalibrationResult } from '../app/calibrate-lambdas.ts';
+import type { LessonFacts, LessonFrame } from '../app/lesson-run.ts';
+import type { LessonSettings } from '../app/lesson-settings.ts';
+import type { LessonVector } from '../app/lesson-vector.ts';
 
 /** Where a backbone comes from. `File` objects are structured-cloneable, so picked files travel as they are. */
 export type ModelSource =
@@ -138,6 +141,17 @@ export interface WorkerApi {
    * more when it is finished. cancelJob stops it between steps.
    */
   kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, index: number, total: number, finished: boolean) => void): Promise<KDemoResult>;
+  /**
+   * Opens the teaching lesson's live training on the loaded model (its ks side by side, replacing any open lesson)
+   * watching held-out query `probe`; what it trains on, and the frame before the first step.
+   */
+  lessonStart(settings: Partial<LessonSettings>, probe: number): Promise<{ facts: LessonFacts; frame: LessonFrame }>;
+  /** One training step of every k of the open lesson, and its frame. */
+  lessonStep(): Promise<LessonFrame>;
+  /** A sentence's SPLADE vector under each k, by the loaded model (the lesson's vector steps). */
+  lessonSentence(text: string, ks: number[]): Promise<LessonVector[]>;
+  /** Frees the open lesson's models (nothing when none is open). */
+  lessonStop(): Promise<void>;
   /** Reads and checks a triplet TSV (query, positive, negative per line) and keeps it for training. */
   readTriplets(file: File): Promise<TripletsSummary>;
   /** Reads a Hub dataset's split (its Parquet files, cached in Cache Storage) and keeps it for training. */

@@ -5,6 +5,11 @@ export type { HeadStatistics, StepLosses, StepReport, TrainingRecipe } from '../
 export type { HeadStatsPair, PreviewResult } from '../app/model-session.ts';
 export type { SparseSummary, SparseTerm } from '../app/sparse-summary.ts';
 export type { KDemoResult, KDemoSeries } from '../app/k-demo.ts';
+export type { HeldOutMeasure, LessonFacts, LessonFrame, LessonRunFrame } from '../app/lesson-run.ts';
+export type { LessonVector } from '../app/lesson-vector.ts';
+export type { LessonTrace } from '../app/lesson-trace.ts';
+export { parseLessonTrace } from '../app/lesson-trace.ts';
+export { LESSON_DEFAULTS, LESSON_LIMITS, LESSON_RECIPE, LESSON_SENTENCE, checkLessonSettings, type LessonSettings } from '../app/lesson-settings.ts';
 export type { MemoryEstimate } from '../app/open-model.ts';
 export type { ModelPreset } from '../app/model-presets.ts';
 export { MODEL_PRESETS, hubIdFor, presetByKey } from '../app/model-presets.ts';

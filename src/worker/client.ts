@@ -51,7 +51,7 @@ export function toPageFailure(error: unknown): PageFailure {
 /** Every WorkerApi method by name (the client builds one call per name; the check below keeps the list complete). */
 const WORKER_METHODS = [
   'init', 'estimate', 'load', 'cancel', 'headStats', 'runHeadStats', 'preview', 'encode', 'kDemo', 'readTriplets', 'readHubTriplets', 'batchCaches', 'clearBatchCache', 'useCachedBatches', 'trainingCheckpoint', 'train',
-  'openDataset', 'evaluate', 'savedEvaluations', 'search', 'document', 'differences', 'evaluatedQueries', 'runs', 'deleteRun',
+  'lessonStart', 'lessonStep', 'lessonSentence', 'lessonStop', 'openDataset', 'evaluate', 'savedEvaluations', 'search', 'document', 'differences', 'evaluatedQueries', 'runs', 'deleteRun',
   'storageUsed', 'sweep', 'calibrate', 'pendingSweep', 'resumeSweep', 'evaluateRuns', 'useRun', 'exportRun', 'exportEvaluated', 'handoff', 'cancelJob', 'gpuMemory', 'onDeviceLost',
   'simulateDeviceLossForTesting',
 ] as const satisfies readonly (keyof WorkerApi)[];

@@ -23,3 +23,11 @@ export class NoEvaluationError extends Error {
     super('Nothing to search yet: evaluate the loaded model on a set first (the search view uses the last evaluated set).');
   }
 }
+
+/** A lesson step was asked for before a lesson was started (or after the model or the device changed). */
+export class NoLessonError extends Error {
+  override name = 'NoLessonError';
+  constructor() {
+    super('No lesson is open: start the lesson again (loading another model or losing the GPU closes it).');
+  }
+}

@@ -7,6 +7,7 @@ import { ModelSession } from '../app/model-session.ts';
 import type { OpenedModel } from '../app/open-model.ts';
 import { browserPlatform } from '../app/platform-browser.ts';
 import type { EvaluatedSet } from '../app/search-view.ts';
+import type { LessonRun } from '../app/lesson-run.ts';
 import type { ReadTrainingData } from '../app/training-data.ts';
 import type { ModelSummary } from './api.ts';
 import { NoEvaluationError, NoModelError, NoTripletsError } from './errors.ts';
@@ -21,6 +22,8 @@ export class WorkerState {
   readonly datasets = new Map<string, RetrievalDataset>();
   /** The last evaluated set, for the search view. */
   evaluated: EvaluatedSet | null = null;
+  /** The open teaching lesson (its own copies of the model, one per k). */
+  lesson: LessonRun | null = null;
   readonly lostListeners: ((message: string) => void)[] = [];
   private abort: AbortController | null = null;
   private jobAbort: AbortController | null = null;
@@ -35,6 +38,7 @@ export class WorkerState {
     ctx.onLost((message) => {
       this.session = null;
       this.evaluated = null;
+      this.lesson = null;
       for (const listener of this.lostListeners) listener(message);
     });
     this.ctx = ctx;
@@ -53,11 +57,18 @@ export class WorkerState {
       this.session?.destroy();
       this.session = null;
       this.evaluated = null;
+      this.closeLesson();
       this.summary = null;
       this.session = await ModelSession.open(ctx, model, { batchSize: 2, provenance });
       this.summary = summary;
       return summary;
     });
+  }
+
+  /** Frees the open lesson's models, if any. */
+  closeLesson(): void {
+    this.lesson?.destroy();
+    this.lesson = null;
   }
 
   loadedSession(): ModelSession {

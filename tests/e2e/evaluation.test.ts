@@ -62,15 +62,37 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     await stopBuiltSite(built, offsite);
   });
 
+  /**
+   * Waits for the evaluation to end with `done` in its status (or an error shown), logging each new status with its
+   * time, so that a slow or stalled evaluation shows where it was; a screenshot is kept when it times out.
+   */
+  async function waitForEvaluation(page: Page, done: string, timeout: number): Promise<void> {
+    const start = Date.now();
+    let last = '';
+    const watch = setInterval(() => {
+      page.locator('eval-panel #eval-status').textContent({ timeout: 1000 }).then((text) => {
+        if (text && text !== last) console.log(`[eval status +${((Date.now() - start) / 1000).toFixed(0)} s] ${(last = text)}`);
+      }, () => undefined);
+    }, 2000);
+    try {
+      await page.locator('eval-panel #eval-status', { hasText: done }).or(page.locator('eval-panel #eval-error')).waitFor({ timeout });
+    } catch (error) {
+      await screenshot(page, `eval-timeout-${Date.now()}`).catch(() => undefined);
+      throw new Error(`${(error as Error).message}\nlast status: "${last}"`);
+    } finally {
+      clearInterval(watch);
+    }
+    assert.equal(await page.locator('eval-panel #eval-error').count(), 0, (await page.locator('eval-panel #eval-error').allTextContents()).join(' '));
+  }
+
   async function evaluateAt(page: Page, k: number): Promise<void> {
     await page.locator('k-control #number').fill(String(k));
     await page.locator('k-control #number').press('Enter');
     const evaluate = page.locator('eval-panel #evaluate');
     await page.waitForFunction((want) => document.querySelector('splade-app')?.shadowRoot?.querySelector('eval-panel')?.shadowRoot?.querySelector('#evaluate')?.textContent?.includes(`k = ${want}`), k, WAIT);
     await evaluate.click();
-    // a whole set encoded on SwiftShader: about 30 s alone, over 2 minutes once on a loaded CI machine
-    await page.locator('eval-panel #eval-status', { hasText: 'Done: ' }).or(page.locator('eval-panel #eval-error')).waitFor({ timeout: 300_000 });
-    assert.equal(await page.locator('eval-panel #eval-error').count(), 0, (await page.locator('eval-panel #eval-error').allTextContents()).join(' '));
+    // a whole set encoded on SwiftShader: about 15 s alone
+    await waitForEvaluation(page, 'Done: ', 300_000);
     await page.locator(`eval-panel eval-results-table#latest tr.splade[data-k="${k}"]`).waitFor(WAIT);
   }
 
@@ -171,7 +193,7 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     await page.locator('eval-panel #queryLength').fill(String(LENGTHS.query));
     await page.locator('eval-panel #documentLength').fill(String(LENGTHS.document));
     await page.locator('eval-panel #evaluate').click();
-    await page.locator('eval-panel #eval-status', { hasText: 'Done: NanoSciFact' }).waitFor(WAIT);
+    await waitForEvaluation(page, 'Done: NanoSciFact', WAIT.timeout);
     const expected = cli('eval', '--model', 'public/demo', '--beir', beirDir, '--json', '--query-length', String(LENGTHS.query), '--doc-length', String(LENGTHS.document));
     assert.equal((await cell(page, 'latest', 'splade', 'ndcg_cut_10', 1)).toFixed(4), expected.ndcg_cut_10.toFixed(4), 'NanoBEIR Parquet and the BEIR folder are the same data');
     await screenshot(page, '23-eval-nanobeir');
