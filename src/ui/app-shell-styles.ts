@@ -85,4 +85,24 @@ export const appShellStyles = css`
     border-top: 1px solid #ccc;
     padding-top: 0.4em;
   }
+  :host([presenting]) {
+    max-width: none;
+    padding: 0 2em 2em;
+  }
+  :host([presenting]) header h1 {
+    font-size: 2em;
+  }
+  /* printing the lesson prints its one-page summary alone */
+  @media print {
+    :host([panel='lesson']) header,
+    :host([panel='lesson']) footer,
+    :host([panel='lesson']) notice-banner,
+    :host([panel='lesson']) [role='tablist'],
+    :host([panel='lesson']) section.card:not(#panel-lesson) {
+      display: none !important;
+    }
+    :host([panel='lesson']) section.card {
+      border: none;
+    }
+  }
 `;

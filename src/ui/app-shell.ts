@@ -26,10 +26,12 @@ import './eval-panel.ts';
 import './runs-panel.ts';
 import './sweep-panel.ts';
 import './handoff-panel.ts';
+import './lesson-panel.ts';
+import type { LessonState } from './url-state.ts';
 
-const PANEL_TITLES: Record<PanelName, string> = { norms: 'Head norms', preview: 'Live preview', training: 'Training', evaluate: 'Evaluate', runs: 'Runs' };
+const PANEL_TITLES: Record<PanelName, string> = { norms: 'Head norms', preview: 'Live preview', training: 'Training', evaluate: 'Evaluate', runs: 'Runs', lesson: 'Lesson' };
 /** Panels that stay in the page while hidden, so that a job goes on (and keeps its results) behind other tabs. */
-const KEPT_PANELS: readonly PanelName[] = ['training', 'evaluate', 'runs'];
+const KEPT_PANELS: readonly PanelName[] = ['training', 'evaluate', 'runs', 'lesson'];
 const STATS_DELAY_MS = 120;
 const PREVIEW_DELAY_MS = 350;
 const TOP_TERMS = 12;
@@ -125,6 +127,12 @@ export class SpladeApp extends LitElement {
     void this._start();
   }
 
+  override willUpdate() {
+    // the shell's print and presenter styles key on these
+    this.setAttribute('panel', this._state.panel);
+    this.toggleAttribute('presenting', this._state.lesson.present);
+  }
+
   override render() {
     const s = this._state;
     const { loader } = this;
@@ -139,6 +147,7 @@ export class SpladeApp extends LitElement {
       </header>
       ${askHub ? this._renderNotice('hub-notice', hubConsentNotice(s.hub!)) : nothing}
       ${loader.notice ? this._renderNotice('notice', loader.notice) : nothing}
+      <div id="workbench" ?hidden=${s.lesson.present}>
       <section class="card" aria-labelledby="model-heading">
         <h2 id="model-heading">1 · Backbone</h2>
         <model-picker
@@ -171,7 +180,9 @@ export class SpladeApp extends LitElement {
         </div>
       </section>
       ${this._renderTabs()} ${this._renderPanel()} ${this._renderTraining()} ${this._renderEvaluation()} ${this._renderRuns()}
-      <footer class="muted">
+      </div>
+      ${this._renderLesson()}
+      <footer class="muted" ?hidden=${s.lesson.present}>
         The synthetic demo is a small BERT-style model with random weights (real bert-base-uncased vocabulary), built with
         this site; its head was scaled to a mean row norm of 2.5, like ModernBERT's, so that k visibly matters. It is not a
         trained model: its figures say nothing about real backbones.
@@ -308,6 +319,22 @@ export class SpladeApp extends LitElement {
         .generation=${this._runsGeneration}
         @use-run=${(e: CustomEvent<{ id: string }>) => void this._useRun(e.detail.id)}
       ></runs-panel>
+    </section>`;
+  }
+
+  /** The lesson stays in the page while hidden, so that its training keeps its frames behind other tabs. */
+  private _renderLesson() {
+    const s = this._state;
+    const shown = s.panel === 'lesson' || s.lesson.present;
+    return html`<section class="card" role="tabpanel" id="panel-lesson" aria-labelledby="tab-lesson" ?hidden=${!shown}>
+      <lesson-panel
+        .client=${this.loader.client}
+        .summary=${this.loader.summary}
+        .state=${s.lesson}
+        ?no-gpu=${this.loader.gpu === 'none'}
+        ?active=${shown}
+        @lesson-change=${(e: CustomEvent<Partial<LessonState>>) => this._setState({ lesson: { ...this._state.lesson, ...e.detail } })}
+      ></lesson-panel>
     </section>`;
   }
 

@@ -1,8 +1,8 @@
-// The page's shareable state (model, k, target norm, texts, open panel, teaching-demo settings) in the URL query.
-import { K_DEMO_LIMITS, K_RANGE, describeRange, inRange } from '../worker/api.ts';
+// The page's shareable state (model, k, target norm, texts, open panel, teaching-demo and lesson settings) in the URL query.
+import { K_DEMO_LIMITS, K_RANGE, LESSON_DEFAULTS, LESSON_LIMITS, TRAIN_LIMITS, describeRange, inRange } from '../worker/api.ts';
 import { DEMO_MODEL } from './presets.ts';
 
-export const PANELS = ['norms', 'preview', 'training', 'evaluate', 'runs'] as const;
+export const PANELS = ['norms', 'preview', 'training', 'evaluate', 'runs', 'lesson'] as const;
 export type PanelName = (typeof PANELS)[number];
 
 export interface PageState {
@@ -21,6 +21,24 @@ export interface PageState {
   /** The teaching demo's k values and steps. */
   demoKs: number[];
   demoSteps: number;
+  lesson: LessonState;
+}
+
+/** The lesson's steps, in order (the URL names them by number, 1 to 4). */
+export const LESSON_STEPS = ['vector', 'long-rows', 'training', 'trade'] as const;
+export const LESSON_SPEEDS = ['slow', 'normal', 'fast'] as const;
+export type LessonSpeed = (typeof LESSON_SPEEDS)[number];
+
+export interface LessonState {
+  /** 1-based step of LESSON_STEPS. */
+  step: number;
+  ks: number[];
+  seed: number;
+  speed: LessonSpeed;
+  /** 'live' on this GPU, 'recorded' from the bundled trace; null: live when WebGPU is there. */
+  mode: 'live' | 'recorded' | null;
+  /** Large type and high contrast, the lesson alone (a projector). */
+  present: boolean;
 }
 
 export const DEFAULT_STATE: Readonly<PageState> = {
@@ -34,6 +52,7 @@ export const DEFAULT_STATE: Readonly<PageState> = {
   hub: null,
   demoKs: [1, 16],
   demoSteps: 60,
+  lesson: { step: 1, ks: [...LESSON_DEFAULTS.ks], seed: LESSON_DEFAULTS.seed, speed: 'normal', mode: null, present: false },
 };
 
 /** The range of k the whole application accepts (one set of limits: app/limits.ts). */
@@ -50,6 +69,13 @@ export function parseKList(text: string): number[] | null {
   const parts = text.split(/[\s,]+/).filter(Boolean);
   const ks = parts.map(Number);
   const ok = ks.length >= 1 && ks.length <= DEMO_MAX_KS && ks.every((k) => inRange(k, K_RANGE));
+  return ok ? ks : null;
+}
+
+/** "1, 8" → [1, 8]; null unless it is 2 or 3 different numbers in [K_MIN, K_MAX] (a lesson's ks). */
+export function parseLessonKs(text: string): number[] | null {
+  const ks = text.split(/[\s,]+/).filter(Boolean).map(Number);
+  const ok = inRange(ks.length, LESSON_LIMITS.ks) && ks.every((k) => inRange(k, K_RANGE)) && new Set(ks).size === ks.length;
   return ok ? ks : null;
 }
 
@@ -72,6 +98,22 @@ export function readState(search: string): PageState {
     hub: params.get('hub') || null,
     demoKs: parseKList(params.get('dks') ?? '') ?? [...DEFAULT_STATE.demoKs],
     demoSteps: Math.round(number('dsteps', DEFAULT_STATE.demoSteps, 1, DEMO_MAX_STEPS)),
+    lesson: readLesson(params, number),
+  };
+}
+
+function readLesson(params: URLSearchParams, number: (key: string, fallback: number, lo: number, hi: number) => number): LessonState {
+  const fallback = DEFAULT_STATE.lesson;
+  const speed = params.get('lspeed');
+  const mode = params.get('lmode');
+  const seed = number('lseed', fallback.seed, TRAIN_LIMITS.seed.min, TRAIN_LIMITS.seed.max);
+  return {
+    step: Math.round(number('lstep', fallback.step, 1, LESSON_STEPS.length)),
+    ks: parseLessonKs(params.get('lks') ?? '') ?? [...fallback.ks],
+    seed: Number.isInteger(seed) ? seed : fallback.seed,
+    speed: (LESSON_SPEEDS as readonly string[]).includes(speed ?? '') ? (speed as LessonSpeed) : fallback.speed,
+    mode: mode === 'live' || mode === 'recorded' ? mode : null,
+    present: params.get('present') === '1',
   };
 }
 
@@ -88,6 +130,14 @@ export function writeState(state: PageState): string {
   if (state.hub) params.set('hub', state.hub);
   if (state.demoKs.join(',') !== DEFAULT_STATE.demoKs.join(',')) params.set('dks', state.demoKs.map(roundForUrl).join(','));
   if (state.demoSteps !== DEFAULT_STATE.demoSteps) params.set('dsteps', String(state.demoSteps));
+  const lesson = state.lesson;
+  const lessonDefaults = DEFAULT_STATE.lesson;
+  if (lesson.step !== lessonDefaults.step) params.set('lstep', String(lesson.step));
+  if (lesson.ks.join(',') !== lessonDefaults.ks.join(',')) params.set('lks', lesson.ks.map(roundForUrl).join(','));
+  if (lesson.seed !== lessonDefaults.seed) params.set('lseed', String(lesson.seed));
+  if (lesson.speed !== lessonDefaults.speed) params.set('lspeed', lesson.speed);
+  if (lesson.mode) params.set('lmode', lesson.mode);
+  if (lesson.present) params.set('present', '1');
   return `?${params.toString()}`;
 }
 

@@ -3,7 +3,7 @@ import { DEFAULT_STATE, readState, writeState, type PageState } from '../../src/
 import { check } from './ui-fixture.ts';
 
 describe('url state', () => {
-  it('round-trips model, k, target, texts, panel, log scale, Hub URL and the demo settings', () => {
+  it('round-trips model, k, target, texts, panel, log scale, Hub URL, the demo settings and the lesson', () => {
     const state: PageState = {
       model: 'answerdotai/ModernBERT-base',
       k: 8,
@@ -15,6 +15,7 @@ describe('url state', () => {
       hub: 'http://127.0.0.1:9000/hub',
       demoKs: [1, 4, 16],
       demoSteps: 25,
+      lesson: { step: 3, ks: [1, 4, 16], seed: 7, speed: 'fast', mode: 'recorded', present: true },
     };
     check(JSON.stringify(readState(writeState(state))) === JSON.stringify(state), writeState(state));
   });
@@ -25,5 +26,8 @@ describe('url state', () => {
     check(state.k === 1 && state.target === 1.4 && state.panel === 'norms' && state.model === 'demo', JSON.stringify(state));
     check(state.demoKs.join(',') === '1,16' && state.demoSteps === 60, `demo settings fall back: ${JSON.stringify(state)}`);
     check(readState('?panel=training&dks=2 8').demoKs.join(',') === '2,8', 'k values may be separated by spaces');
+    const lesson = readState('?panel=lesson&lstep=9&lks=4,4&lseed=1.5&lspeed=warp&lmode=other&present=yes').lesson;
+    check(JSON.stringify(lesson) === JSON.stringify(DEFAULT_STATE.lesson), `lesson settings fall back: ${JSON.stringify(lesson)}`);
+    check(readState('?lstep=2&lks=1 8').lesson.step === 2 && readState('?lks=1,2,4,8').lesson.ks.join(',') === '1,8', 'a lesson takes 2 or 3 ks');
   });
 });

@@ -78,7 +78,7 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
       await page.locator('eval-panel #eval-status', { hasText: done }).or(page.locator('eval-panel #eval-error')).waitFor({ timeout });
     } catch (error) {
       await screenshot(page, `eval-timeout-${Date.now()}`).catch(() => undefined);
-      throw new Error(`${(error as Error).message}\nlast status: "${last}"`);
+      throw new Error(`${(error as Error).message}\nlast status: "${last}"`, { cause: error });
     } finally {
       clearInterval(watch);
     }

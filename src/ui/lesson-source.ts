@@ -1,0 +1,73 @@
+// Where the lesson's figures come from: live from the GPU worker, or recorded (the bundled trace, played frame by
+// frame without WebGPU). The lesson panel drives either the same way: start, step, the sentence's vectors, stop.
+import { parseLessonTrace, type LessonFacts, type LessonFrame, type LessonTrace, type LessonVector, type WorkerClient } from '../worker/api.ts';
+
+export interface LessonSource {
+  readonly mode: 'live' | 'recorded';
+  /** What recorded the figures (recorded only), for the "recorded" mark. */
+  readonly recordedWith: string | null;
+  start(ks: number[], seed: number): Promise<{ facts: LessonFacts; frame: LessonFrame }>;
+  step(): Promise<LessonFrame>;
+  /** The sentence under each k; a recording knows only its own sentence. */
+  sentence(text: string, ks: number[]): Promise<LessonVector[]>;
+  stop(): Promise<void>;
+}
+
+/** The lesson computed now by the worker on the loaded model. */
+export function liveLesson(client: WorkerClient): LessonSource {
+  return {
+    mode: 'live',
+    recordedWith: null,
+    start: (ks, seed) => client.lessonStart({ ks, seed }, 0),
+    step: () => client.lessonStep(),
+    sentence: (text, ks) => client.lessonSentence(text, ks),
+    stop: () => client.lessonStop(),
+  };
+}
+
+/** Relative to the page, like the demo folder (works under any sub-path). */
+export const LESSON_TRACE_FILE = 'lesson/trace.json';
+
+/** A recording's ks and seed are its own: asking for others says so. */
+export class RecordedLessonMismatch extends Error {
+  override name = 'RecordedLessonMismatch';
+}
+
+/** The bundled recording played back: each step hands over its next frame. */
+export function recordedLesson(trace: LessonTrace): LessonSource {
+  let next = 0;
+  const { settings } = trace.facts;
+  return {
+    mode: 'recorded',
+    recordedWith: `${trace.model} on ${trace.adapter}`,
+    async start(ks, seed) {
+      if (ks.join(',') !== settings.ks.join(',') || seed !== settings.seed) {
+        throw new RecordedLessonMismatch(`The recording has k = ${settings.ks.join(' and ')} with seed ${settings.seed}; other settings need the live lesson (WebGPU).`);
+      }
+      next = 1;
+      return { facts: trace.facts, frame: trace.frames[0] };
+    },
+    async step() {
+      if (next >= trace.frames.length) throw new Error(`the recording ends at step ${trace.frames.length - 1}`);
+      return trace.frames[next++];
+    },
+    async sentence(text, ks) {
+      const own = trace.sentence[0].text;
+      if (text.trim() !== own || ks.join(',') !== settings.ks.join(',')) {
+        throw new RecordedLessonMismatch(`The recording holds only "${own}" at k = ${settings.ks.join(' and ')}; typing another sentence needs the live lesson (WebGPU).`);
+      }
+      return trace.sentence;
+    },
+    async stop() {
+      next = 0;
+    },
+  };
+}
+
+/** Fetches and checks the bundled trace next to the page. */
+export async function fetchLessonTrace(pageUrl: string): Promise<LessonTrace> {
+  const url = new URL(LESSON_TRACE_FILE, pageUrl).href;
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`The recorded lesson (${url}) could not be read: HTTP ${response.status}`);
+  return parseLessonTrace(await response.json(), url);
+}
