@@ -28,14 +28,20 @@ export const LESSON_DEFAULTS: Readonly<LessonSettings> = { ks: [1, 8], seed: 1, 
  */
 export const LESSON_RECIPE = {
   batchSize: 8,
-  queryLength: 8,
-  documentLength: 16,
+  /** Tokens per query and per document: the generated texts fit (at most 4 and 11 tokens with [CLS] and [SEP]). */
+  queryLength: 6,
+  documentLength: 12,
   peakLr: 1e-3,
   lambdaQueries: 5e-3,
   lambdaDocuments: 3e-4,
   /** Top terms shown of each watched vector. */
   topTerms: 10,
+  /** Documents per topic of the held-out corpus (16 topics, 2 held-out queries each). */
+  documentsPerTopic: 12,
 } as const;
+
+/** The recipe's figures as plain numbers (what a trace stores). */
+export type LessonRecipe = { [K in keyof typeof LESSON_RECIPE]: number };
 
 /** Checks a lesson request; whatever is left out takes its default. */
 export function checkLessonSettings(settings: Partial<LessonSettings>): LessonSettings {

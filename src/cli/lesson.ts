@@ -32,6 +32,7 @@ export const lessonCommand: Command = {
       probe: { value: 'I', help: 'which held-out query to watch (0-based)', default: '0' },
       sentence: { value: 'TEXT', help: 'the sentence of the vector steps', default: LESSON_SENTENCE },
       trace: { value: 'file.json', help: 'write the whole lesson as a trace the page plays without WebGPU' },
+      name: { value: 'TEXT', help: 'how the trace names the model (default: its folder or id)' },
       json: { help: 'print the trace as one JSON object' },
     },
     notes:
@@ -50,7 +51,7 @@ export const lessonCommand: Command = {
         const frames = await playWholeLesson(run, (frame) => {
           if (!args.flag('json') && frame.runs[0].heldOut) process.stdout.write(`step ${frame.step} (${((performance.now() - start) / 1000).toFixed(0)} s)\n${measuredLine(frame)}\n`);
         });
-        const recorded: LessonTrace = { format: LESSON_TRACE_FORMAT, version: 1, model: session.model.name, adapter: ctx.adapter.description || ctx.adapter.architecture, facts: run.facts, sentence: vectors, frames };
+        const recorded: LessonTrace = { format: LESSON_TRACE_FORMAT, version: 1, model: args.string('name') ?? session.model.name, adapter: ctx.adapter.description || ctx.adapter.architecture, facts: run.facts, sentence: vectors, frames };
         return recorded;
       } finally {
         run.destroy();

@@ -221,7 +221,8 @@ export class LessonPanel extends LitElement {
 
   override updated(): void {
     if (!this.active) return;
-    if ((this.step === 'vector' || this.step === 'long-rows') && this._vectors.length === 0 && !this._vectorsBusy && !this._vectorError) void this._showSentence();
+    // every step may need the sentence: steps 1 and 2 show it, the printed summary quotes it
+    if (this._vectors.length === 0 && !this._vectorsBusy && !this._vectorError && this.playback.source) void this._showSentence();
     if ((this.step === 'training' || this.step === 'trade') && !this.playback.facts && !this.playback.busy && !this.playback.error && this.playback.source) {
       void this.playback.prepare(this.state.ks, this.state.seed);
     }
@@ -287,13 +288,16 @@ export class LessonPanel extends LitElement {
             <p>Type a sentence to see its vector. Words with weight that are not in the sentence are expansions.</p>
           </div>
           ${this._renderSentenceForm()}
-          <lesson-vectors .vectors=${this._vectors} vocab-size=${this.summary?.vocabSize ?? 0}></lesson-vectors>`;
+          <lesson-vectors .vectors=${this._vectors} vocab-size=${this.summary?.vocabSize ?? 0}></lesson-vectors>
+          ${this._renderDemoCaveat()}`;
       case 'long-rows':
         return html`<div class="narration">
             <p>
               Each word j has a row W<sub>j</sub> in the MLM head, and its logit grows with the row's length. Modern backbones
-              have long rows, so their logits are large, the logarithm saturates, and nearly every word gets weight: the vector
-              is dense and its FLOPS (what search costs) explode. Dividing the head by k shortens every row at once:
+              have long rows: their logits are large, sit on the flat end of the logarithm, and give many words similar, large
+              weights, so the vectors are dense and their FLOPS (what search costs) explode. Dividing the head by k shortens
+              every row at once: the logits shrink k times, the weights fall with them and the FLOPS drop; training's FLOPS
+              penalty can then push the small weights to zero.
             </p>
             <span class="formula">logit<sub>j</sub> = h · W<sub>j</sub> / k + b<sub>j</sub>,&nbsp;&nbsp; FLOPS(v) = Σ<sub>j</sub> w<sub>j</sub>²</span>
           </div>
@@ -317,8 +321,19 @@ export class LessonPanel extends LitElement {
               divided too much, its weights are too small to separate documents. Here is where each k ended.
             </p>
           </div>
-          ${this.playback.finished ? nothing : this._renderControls()} ${this._renderSummary('summary-screen')}`;
+          ${this.playback.finished ? nothing : this._renderControls()} ${this._renderSummary('summary-screen')} ${this._renderDemoCaveat()}`;
     }
+  }
+
+  /** Said beside figures of the random demo backbone, live or recorded. */
+  private _renderDemoCaveat() {
+    const demo = this.mode === 'recorded' ? /demo/i.test(this.trace?.model ?? '') : (this.summary?.synthetic ?? false);
+    return demo
+      ? html`<p class="muted demo-caveat">
+          The synthetic demo backbone has random weights: the words it weighs are arbitrary, and its vectors stay dense within
+          these few steps. What it shows is how k changes the logits, the loss and the learning, not which words matter.
+        </p>`
+      : nothing;
   }
 
   private _renderSummary(id: string) {

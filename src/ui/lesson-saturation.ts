@@ -30,6 +30,12 @@ export class LessonSaturation extends LitElement {
         display: block;
         max-width: 560px;
       }
+      svg.key {
+        width: 1em;
+        height: 1em;
+        display: inline;
+        vertical-align: -0.15em;
+      }
     `,
   ];
 
@@ -71,6 +77,9 @@ export class LessonSaturation extends LitElement {
         <path d=${curve} fill="none" stroke="#333" stroke-width="2"></path>
         ${marks}
       </svg>
+      <p class="legend" aria-hidden="true">
+        ${this.vectors.map((v, i) => html`<svg class="key" viewBox="0 0 16 16" width="16" height="16"><path d=${markerPath(i, 8, 8, 6)} fill=${seriesStyle(i).colour}></path></svg> k = ${v.k} `)}
+      </p>
       <p class="muted" id="saturation-summary">Open marks: median logit; filled marks: the largest. ${summary}.</p>`;
   }
 }

@@ -42,7 +42,7 @@ export function lessonOutcomes(frames: readonly LessonFrame[]): KOutcome[] | nul
 export function lessonTakeaway(outcomes: readonly KOutcome[]): string {
   const plain = outcomes.find((o) => o.k === 1);
   const best = [...outcomes].sort((a, b) => b.after.ndcg10 - a.after.ndcg10)[0];
-  const steps = best.at === 0 ? 'before training' : `after ${best.at} steps`;
+  const steps = best.at === 0 ? 'Before training' : `After ${best.at} steps`;
   if (!plain) return `${steps}, k = ${best.k} retrieves best (nDCG@10 ${best.after.ndcg10.toFixed(3)}).`;
   if (best.k === 1) return `${steps}, the head as loaded (k = 1) retrieves best here (nDCG@10 ${plain.after.ndcg10.toFixed(3)}): this backbone's rows are not long enough for k to pay.`;
   return (
@@ -118,7 +118,7 @@ export class LessonSummary extends LitElement {
               <td class="num" data-measure="ndcg-before">${o.before.ndcg10.toFixed(3)}</td>
               <td class="num" data-measure="ndcg-after">${o.after.ndcg10.toFixed(3)}</td>
               <td class="num" data-measure="flops">${formatValue(o.after.flops)}</td>
-              <td class="num" data-measure="query-dims">${formatValue(o.after.queryActiveDims)}</td>
+              <td class="num" data-measure="query-dims">${Math.round(o.after.queryActiveDims)}</td>
               <td class="num" data-measure="rank">${o.firstRank === null ? '–' : `${formatValue(o.firstRank)} → ${formatValue(o.lastRank!)}`}</td>
               <td class="num" data-measure="flops-q">${o.firstFlopsQ === null ? '–' : `${formatValue(o.firstFlopsQ)} → ${formatValue(o.lastFlopsQ!)}`}</td>
             </tr>`,

@@ -9,12 +9,12 @@ import './sparse-terms.ts';
 import { baseStyles, tableStyles } from './theme.ts';
 
 /** The rows of the comparison table: what each figure is, and its value in a vector. */
-const FIGURES: readonly { key: string; label: string; value: (v: LessonVector) => number }[] = [
-  { key: 'maxLogit', label: 'largest logit', value: (v) => v.maxLogit },
-  { key: 'medianLogit', label: 'median logit of the active terms', value: (v) => v.medianLogit },
-  { key: 'maxWeight', label: 'largest weight log(1 + logit)', value: (v) => v.maxWeight },
-  { key: 'activeDims', label: 'active dimensions', value: (v) => v.activeDims },
-  { key: 'flops', label: 'FLOPS of the vector (Σ w²)', value: (v) => v.flops },
+const FIGURES: readonly { key: string; label: string; value: (v: LessonVector) => string }[] = [
+  { key: 'maxLogit', label: 'largest logit', value: (v) => formatValue(v.maxLogit) },
+  { key: 'medianLogit', label: 'median logit of the active terms', value: (v) => formatValue(v.medianLogit) },
+  { key: 'maxWeight', label: 'largest weight log(1 + logit)', value: (v) => formatValue(v.maxWeight) },
+  { key: 'activeDims', label: 'active dimensions', value: (v) => String(v.activeDims) },
+  { key: 'flops', label: 'FLOPS of the vector (Σ w²)', value: (v) => formatValue(v.flops) },
 ];
 
 export class LessonVectors extends LitElement {
@@ -57,7 +57,7 @@ export class LessonVectors extends LitElement {
     const of = this.vocabSize ? ` of ${this.vocabSize}` : '';
     if (!this.compare) {
       const v = this.vectors.at(-1)!;
-      return html`<sparse-terms id="vector" heading="Its vector at k = ${v.k}: ${v.activeDims}${of} dimensions active" .summary=${v}></sparse-terms>
+      return html`<sparse-terms id="vector" heading="Its vector at k = ${v.k} (${v.activeDims}${of} dimensions active)" .summary=${v}></sparse-terms>
         <p class="muted">Italic terms marked + are expansions: the model gave weight to words the sentence does not contain.</p>`;
     }
     return html`<div class="side">
@@ -75,7 +75,7 @@ export class LessonVectors extends LitElement {
           ${FIGURES.map(
             (f) => html`<tr data-figure=${f.key}>
               <th scope="row">${f.label}</th>
-              ${this.vectors.map((v) => html`<td class="num" data-k=${v.k}>${formatValue(f.value(v))}</td>`)}
+              ${this.vectors.map((v) => html`<td class="num" data-k=${v.k}>${f.value(v)}</td>`)}
             </tr>`,
           )}
         </tbody>

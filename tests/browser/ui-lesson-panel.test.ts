@@ -47,7 +47,7 @@ function fakeTrace(): LessonTrace {
       queries: 32,
       documents: 192,
       triplets: 512,
-      recipe: { batchSize: 8, queryLength: 8, documentLength: 16, peakLr: 1e-3, lambdaQueries: 5e-3, lambdaDocuments: 3e-4, topTerms: 10 },
+      recipe: { batchSize: 8, queryLength: 6, documentLength: 12, peakLr: 1e-3, lambdaQueries: 5e-3, lambdaDocuments: 3e-4, topTerms: 10, documentsPerTopic: 12 },
     },
     sentence: [vector(1, 'a whale swims', [9, 8, 7.5]), vector(8, 'a whale swims', [2.5, 1])],
     frames,
@@ -81,7 +81,7 @@ describe('<lesson-panel>', () => {
     check(inside<HTMLInputElement>(el, '#sentence').disabled, 'a recording holds one sentence');
     const vectors = inside(el, 'lesson-vectors') as HTMLElement & { shadowRoot: ShadowRoot };
     const terms = vectors.shadowRoot.querySelector('#vector');
-    check(terms?.getAttribute('heading')?.startsWith('Its vector at k = 8: 2 dimensions active'), terms?.getAttribute('heading') ?? 'no vector');
+    check(terms?.getAttribute('heading') === 'Its vector at k = 8 (2 dimensions active)', terms?.getAttribute('heading') ?? 'no vector');
   });
 
   it('compares the sentence under every k: figures per k and one marker shape per k on the saturation curve', async () => {
@@ -118,7 +118,7 @@ describe('<lesson-panel>', () => {
     await settle(el);
     const summary = inside<LessonSummary>(el, '#summary-screen');
     const takeaway = summary.shadowRoot!.querySelector('#takeaway')?.textContent ?? '';
-    check(/after 4 steps, dividing the head by k = 8 gives nDCG@10 0\.580 against 0\.500 for the head as loaded, with a ranking loss of 5 instead of 75/.test(takeaway), takeaway);
+    check(/After 4 steps, dividing the head by k = 8 gives nDCG@10 0\.580 against 0\.500 for the head as loaded, with a ranking loss of 5 instead of 75/.test(takeaway), takeaway);
     check(summary.shadowRoot!.querySelector('tr[data-k="8"] td[data-measure="ndcg-before"]')?.textContent === '0.500', 'before');
     const printed = inside<LessonSummary>(el, '#summary-print');
     check(printed.shadowRoot!.querySelector('#takeaway')?.textContent === takeaway, 'the printable summary says the same');

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openModelSession, type ModelSession } from '../../src/app/model-session.ts';
 import { LessonRun } from '../../src/app/lesson-run.ts';
-import { LESSON_DEFAULTS, checkLessonSettings, measuredAt } from '../../src/app/lesson-settings.ts';
+import { LESSON_DEFAULTS, LESSON_RECIPE, checkLessonSettings, measuredAt } from '../../src/app/lesson-settings.ts';
+import { makeLessonTask } from '../../src/app/lesson-task.ts';
 import { LESSON_TRACE_FORMAT, parseLessonTrace, playWholeLesson, type LessonTrace } from '../../src/app/lesson-trace.ts';
 import { lessonSentence, lessonVector } from '../../src/app/lesson-vector.ts';
 import { nodePlatform } from '../../src/app/platform-node.ts';
@@ -142,5 +143,20 @@ describe('lesson traces', () => {
     expect(broken((t) => (t.frames[2].runs[1].losses!.total = NaN))).toThrow(/frame 2 has no finite losses for k = 8/);
     expect(broken((t) => t.frames[1].runs.reverse())).toThrow(/frame 1 does not hold the ks 1, 8/);
     expect(broken((t) => t.sentence.pop())).toThrow(/1 sentence vectors for 2 ks/);
+  });
+});
+
+describe('the bundled recording (public/lesson/trace.json)', () => {
+  it('is a whole lesson made with the defaults, the recipe and the task this code has (npm run lesson-trace remakes it)', async () => {
+    const file = join(process.cwd(), 'public', 'lesson', 'trace.json');
+    const trace = parseLessonTrace(JSON.parse(await readFile(file, 'utf8')), file);
+    expect(trace.facts.settings).toEqual(LESSON_DEFAULTS);
+    expect(trace.facts.recipe).toEqual(LESSON_RECIPE);
+    const task = makeLessonTask({ seed: LESSON_DEFAULTS.seed, documentsPerTopic: LESSON_RECIPE.documentsPerTopic });
+    expect([trace.facts.probe, trace.facts.queries, trace.facts.documents, trace.facts.triplets]).toEqual([task.queries[0].text, task.queries.length, task.corpus.length, task.triplets.length]);
+    expect(trace.model).toBe('the synthetic demo backbone');
+    // what the lesson shows: the divided head ends better on the held-out queries
+    const [plain, divided] = trace.frames.at(-1)!.runs.map((r) => r.heldOut!.ndcg10);
+    expect(divided).toBeGreaterThan(plain);
   });
 });

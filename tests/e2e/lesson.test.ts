@@ -1,0 +1,127 @@
+// End-to-end tests of the BUILT page's lesson in headless Chromium: live on SwiftShader with the bundled demo (a typed
+// sentence's vector, k = 1 against k = 8, the whole training played, the divided head ending better on the held-out
+// queries, the same first frame as the bundled recording), a lesson step's URL round trip and its keyboard, and the
+// recording played without WebGPU with its presenter view and printed summary.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { ARTIFACTS, launchChromium, openPage, screenshot } from './browser.ts';
+import { WAIT, startBuiltSite, stopBuiltSite, type BuiltSite } from './site.ts';
+
+interface TraceHeldOut {
+  ndcg10: number;
+}
+const trace = JSON.parse(readFileSync(join(process.cwd(), 'public', 'lesson', 'trace.json'), 'utf8')) as {
+  facts: { settings: { steps: number; ks: number[] } };
+  frames: { runs: { k: number; heldOut: TraceHeldOut | null }[] }[];
+};
+
+/** The summary's nDCG@10 of a k at the last measured step, as the page shows it. */
+async function finalNdcg(page: Page, k: number): Promise<number> {
+  return Number(await page.locator(`lesson-panel #summary-screen tr[data-k="${k}"] td[data-measure="ndcg-after"]`).textContent());
+}
+
+describe('the built page: lesson', { timeout: 900_000 }, () => {
+  let built: BuiltSite | undefined;
+  let browser: Browser;
+  let site: string;
+  const offsite: string[] = [];
+
+  before(async () => {
+    built = await startBuiltSite();
+    ({ browser, site } = built);
+  });
+
+  after(() => stopBuiltSite(built, offsite));
+
+  it('live on SwiftShader: a typed sentence, k = 1 against k = 8, the whole training played; the divided head ends better', async () => {
+    const { context, page } = await openPage(browser, offsite);
+    const start = Date.now();
+    await page.goto(`${site}?model=demo&panel=lesson&lspeed=fast`);
+    const lesson = page.locator('lesson-panel');
+    await lesson.locator('#lesson-mode[data-mode="live"]').waitFor(WAIT);
+    await lesson.locator('lesson-vectors #vector').waitFor(WAIT);
+    await lesson.locator('#sentence').fill('the doctor gave the patient a vaccine');
+    await lesson.locator('#show-vector').click();
+    // the random demo backbone weighs random words highest; the vector is the typed sentence's (its 7 tokens)
+    await lesson.locator('lesson-vectors #vector #active', { hasText: '· 7 tokens' }).waitFor(WAIT);
+    await screenshot(page, '40-lesson-1-vector');
+
+    await page.keyboard.press('n');
+    await page.waitForURL(/lstep=2/);
+    const figure = (name: string, k: number) => lesson.locator(`lesson-vectors tr[data-figure="${name}"] td[data-k="${k}"]`).textContent();
+    await lesson.locator('lesson-vectors #figures').waitFor(WAIT);
+    assert.ok(Number(await figure('maxLogit', 1)) > 4 * Number(await figure('maxLogit', 8)), 'k = 1 saturates: its largest logit is far larger');
+    assert.ok(Number(await figure('flops', 1)) > Number(await figure('flops', 8)), 'k = 1 costs more FLOPS');
+    await screenshot(page, '41-lesson-2-long-rows');
+
+    await lesson.locator('#lesson-step-3').click();
+    await lesson.locator('#lesson-status', { hasText: `Step 0 of ${trace.facts.settings.steps}` }).waitFor(WAIT);
+    // the live frame 0 is the recording's: the same code and backbone (ties in float32 sums may move the 4th digit)
+    for (const k of trace.facts.settings.ks) {
+      const recorded = trace.frames[0].runs.find((r) => r.k === k)!.heldOut!.ndcg10;
+      const shown = await page.evaluate((k) => {
+        const panel = document.querySelector('splade-app')!.shadowRoot!.querySelector('lesson-panel') as unknown as { playback: { frames: { runs: { k: number; heldOut: { ndcg10: number } }[] }[] } };
+        return panel.playback.frames[0].runs.find((r) => r.k === k)!.heldOut.ndcg10;
+      }, k);
+      assert.ok(Math.abs(shown - recorded) < 2e-3, `k = ${k}: live nDCG@10 ${shown} before training, recorded ${recorded}`);
+    }
+    const trainingStart = Date.now();
+    await page.keyboard.press(' ');
+    await lesson.locator('#lesson-status', { hasText: 'playing' }).waitFor(WAIT);
+    await lesson.locator('#lesson-status', { hasText: `Done: ${trace.facts.settings.steps} steps` }).waitFor({ timeout: 600_000 });
+    const trainingSeconds = (Date.now() - trainingStart) / 1000;
+    await screenshot(page, '42-lesson-3-training');
+
+    await page.keyboard.press('PageDown');
+    await lesson.locator('#summary-screen #takeaway').waitFor(WAIT);
+    const [plain, divided] = [await finalNdcg(page, 1), await finalNdcg(page, 8)];
+    assert.ok(divided > plain + 0.01, `after training, k = 8 (nDCG@10 ${divided}) beats k = 1 (${plain})`);
+    await screenshot(page, '43-lesson-4-trade');
+    console.log(`[lesson timing] whole live lesson ${((Date.now() - start) / 1000).toFixed(0)} s, of which training ${trainingSeconds.toFixed(0)} s; nDCG@10 k=1 ${plain}, k=8 ${divided}`);
+
+    // the link of a step opens at that step, with its settings
+    const link = page.url();
+    assert.match(link, /lstep=4/);
+    await page.goto(link.replace('lstep=4', 'lstep=2'));
+    await lesson.locator('#lesson-step-2[aria-current="step"]').waitFor(WAIT);
+    await lesson.locator('lesson-vectors #figures').waitFor(WAIT);
+    await page.keyboard.press('n');
+    await lesson.locator('#lesson-step-3[aria-current="step"]').waitFor(WAIT);
+    assert.equal(await lesson.locator('#speed').inputValue(), 'fast', 'the speed came with the link');
+    await context.close();
+  });
+
+  it('without WebGPU: the recording plays, marked as recorded; presenter view; the printed summary', async () => {
+    const plain = await launchChromium(false);
+    try {
+      const { page } = await openPage(plain, offsite);
+      await page.goto(`${site}?model=demo&panel=lesson&lstep=3&lspeed=fast`);
+      const lesson = page.locator('lesson-panel');
+      await lesson.locator('#lesson-mode[data-mode="recorded"]', { hasText: 'Recorded' }).waitFor(WAIT);
+      await lesson.locator('#play').click();
+      await lesson.locator('#lesson-status', { hasText: `Done: ${trace.facts.settings.steps} steps` }).waitFor(WAIT);
+      await page.keyboard.press('4');
+      const recordedFinal = trace.frames.at(-1)!.runs;
+      for (const r of recordedFinal) assert.equal(await finalNdcg(page, r.k), Number(r.heldOut!.ndcg10.toFixed(3)), `recorded k = ${r.k}`);
+      await screenshot(page, '44-lesson-recorded');
+
+      await page.keyboard.press('f');
+      await page.waitForURL(/present=1/);
+      assert.equal(await page.locator('splade-app #workbench').isHidden(), true, 'presenter view shows the lesson alone');
+      await screenshot(page, '45-lesson-presenter');
+      await page.keyboard.press('f');
+
+      await page.emulateMedia({ media: 'print' });
+      assert.equal(await lesson.locator('#print-summary').isVisible(), true, 'print shows the summary');
+      assert.equal(await lesson.locator('nav').isVisible(), false, 'print hides the controls');
+      assert.equal(await page.locator('splade-app header').isVisible(), false, 'print hides the page header');
+      await page.pdf({ path: join(ARTIFACTS, '46-lesson-summary.pdf'), format: 'A4' });
+      await screenshot(page, '46-lesson-summary-print');
+    } finally {
+      await plain.close();
+    }
+  });
+});
