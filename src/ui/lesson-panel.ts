@@ -2,14 +2,14 @@
 // training k = 1 against a divided head; what k trades), playable (play, pause, one step, speed, keyboard shortcuts),
 // live on this GPU or recorded (the bundled trace) without WebGPU, with a presenter view and a printable summary.
 import { LitElement, css, html, nothing } from 'lit';
-import { LESSON_SENTENCE, toPageFailure, type LessonTrace, type LessonVector, type ModelSummary, type WorkerClient } from '../worker/api.ts';
+import { K_RANGE, LESSON_SENTENCE, TRAIN_LIMITS, toPageFailure, type LessonTrace, type LessonVector, type ModelSummary, type WorkerClient } from '../worker/api.ts';
 import { LessonPlayback } from './lesson-playback.ts';
 import { fetchLessonTrace, liveLesson, recordedLesson, type LessonSource } from './lesson-source.ts';
 import './lesson-summary.ts';
 import './lesson-training.ts';
 import './lesson-vectors.ts';
 import { baseStyles } from './theme.ts';
-import { LESSON_SPEEDS, LESSON_STEPS, type LessonState } from './url-state.ts';
+import { LESSON_SPEEDS, LESSON_STEPS, parseLessonKs, type LessonState } from './url-state.ts';
 
 /** A live step slower than this suggests the recording (a whole lesson would take minutes more). */
 export const SLOW_STEP_MS = 6000;
@@ -312,7 +312,7 @@ export class LessonPanel extends LitElement {
             </p>
             <span class="formula">L = L<sub>rank</sub> + λ<sub>q</sub> FLOPS(q) + λ<sub>d</sub> FLOPS(d),&nbsp;&nbsp; FLOPS(V) = Σ<sub>j</sub> (mean<sub>i</sub> |v<sub>ij</sub>|)²</span>
           </div>
-          ${this._renderControls()}
+          ${this._renderSettings()} ${this._renderControls()}
           <lesson-training .frames=${this.playback.frames} .facts=${this.playback.facts}></lesson-training>`;
       case 'trade':
         return html`<div class="narration">
@@ -357,6 +357,29 @@ export class LessonPanel extends LitElement {
       </form>
       ${this._vectorsBusy ? html`<p class="muted" role="status">Encoding…</p>` : nothing}
       ${this._vectorError ? html`<p class="error" role="alert" id="vector-error">${this._vectorError}</p>` : nothing}`;
+  }
+
+  /** The ks and the seed (a new lesson when they change; the recording holds its own only). */
+  private _renderSettings() {
+    return html`<form class="controls" id="lesson-settings" @change=${this._onSettings} @submit=${(e: Event) => e.preventDefault()}>
+        <label>k values <input id="lesson-ks" size="8" .value=${this.state.ks.join(', ')} aria-describedby="lesson-ks-help" /></label>
+        <label>Seed <input id="lesson-seed" type="number" min="0" step="1" size="6" .value=${String(this.state.seed)} /></label>
+        <span id="lesson-ks-help" class="muted">2 or 3 different ks from ${K_RANGE.min} to ${K_RANGE.max}; a change starts the lesson again.</span>
+      </form>`;
+  }
+
+  private _onSettings() {
+    const ksField = this.renderRoot.querySelector<HTMLInputElement>('#lesson-ks')!;
+    const seedField = this.renderRoot.querySelector<HTMLInputElement>('#lesson-seed')!;
+    const ks = parseLessonKs(ksField.value);
+    const seed = Number(seedField.value);
+    ksField.setCustomValidity(ks ? '' : `Give 2 or 3 different ks from ${K_RANGE.min} to ${K_RANGE.max}, e.g. "1, 8".`);
+    seedField.setCustomValidity(Number.isInteger(seed) && seed >= 0 && seed <= TRAIN_LIMITS.seed.max ? '' : 'The seed is a whole number from 0.');
+    if (!ks || !seedField.checkValidity()) {
+      (ks ? seedField : ksField).reportValidity();
+      return;
+    }
+    if (ks.join(',') !== this.state.ks.join(',') || seed !== this.state.seed) this._change({ ks, seed });
   }
 
   private _renderControls() {

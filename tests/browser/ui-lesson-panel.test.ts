@@ -143,6 +143,18 @@ describe('<lesson-panel>', () => {
     check(changes.length === 7, 'a hidden lesson ignores the keyboard');
   });
 
+  it('takes new ks and a seed from its fields, and refuses ks it cannot show', async () => {
+    const el = await recorded({ step: 3 });
+    const changes = events<Partial<LessonState>>(el, 'lesson-change');
+    const ks = inside<HTMLInputElement>(el, '#lesson-ks');
+    ks.value = '1, 16';
+    ks.dispatchEvent(new Event('change', { bubbles: true }));
+    check(JSON.stringify(changes) === '[{"ks":[1,16],"seed":1}]', JSON.stringify(changes));
+    ks.value = '4, 4';
+    ks.dispatchEvent(new Event('change', { bubbles: true }));
+    check(changes.length === 1 && !ks.checkValidity(), 'the same k twice is refused');
+  });
+
   it('a recording refuses settings it does not hold, and says how to get them', async () => {
     const el = await recorded({ step: 3, ks: [1, 4] });
     inside<HTMLButtonElement>(el, '#step-once').click();
