@@ -214,6 +214,7 @@ export class LessonPanel extends LitElement {
     if (key !== this.sourceKey) {
       this.sourceKey = key;
       this._vectors = [];
+      this._vectorError = '';
       void this.playback.reset(this._buildSource());
       void this._ensureRecording();
     }

@@ -77,6 +77,7 @@ export class LessonPlayback implements ReactiveController {
   async play(ks: number[], seed: number): Promise<void> {
     if (this.playing) return;
     this.playing = true;
+    this.error = '';
     this.host.requestUpdate();
     const generation = this.generation;
     try {
@@ -109,6 +110,7 @@ export class LessonPlayback implements ReactiveController {
 
   private async guarded(work: (generation: number) => Promise<void>): Promise<void> {
     this.busy = true;
+    this.error = '';
     this.host.requestUpdate();
     const generation = this.generation;
     try {
