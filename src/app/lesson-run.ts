@@ -14,6 +14,7 @@ import { SpladeTrainer, paperRecipe, type StepResult, type TrainingRecipe } from
 import { makeLessonTask, type LessonTask } from './lesson-task.ts';
 import { LESSON_RECIPE, checkLessonSettings, measuredAt, type LessonRecipe, type LessonSettings } from './lesson-settings.ts';
 import { lessonVector, type LessonVector } from './lesson-vector.ts';
+import { vocabularyOf } from './model-session.ts';
 import type { OpenedModel } from './open-model.ts';
 
 /** The held-out queries of the generated task, searched over its whole corpus. */
@@ -125,7 +126,7 @@ export class LessonRun {
       for (const run of runs) run.destroy();
       throw error;
     }
-    const vocab = Array.from({ length: model.config.vocabSize }, (_, id) => model.tokenizer.idToToken(id) ?? `[unused id ${id}]`);
+    const vocab = vocabularyOf(model);
     const facts = { settings, probe: task.queries[probe].text, queries: task.queries.length, documents: task.corpus.length, triplets: task.triplets.length, recipe: LESSON_RECIPE };
     return new LessonRun(model, facts, dataset, vocab, runs);
   }

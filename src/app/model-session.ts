@@ -53,6 +53,11 @@ export function headProvenance(model: OpenedWeights): string {
   return `${model.name}, W_head ${model.config.vocabSize} x ${model.config.embeddingSize}`;
 }
 
+/** Token of every vocabulary id of a model (ids its tokenizer lacks are named "[unused id N]"). */
+export function vocabularyOf(model: OpenedModel): string[] {
+  return Array.from({ length: model.config.vocabSize }, (_, id) => model.tokenizer.idToToken(id) ?? `[unused id ${id}]`);
+}
+
 export class ModelSession {
   /** The k whose W_head / k the encoder's head holds now. */
   private currentK = 1;
@@ -128,8 +133,7 @@ export class ModelSession {
 
   /** Token of every vocabulary id (ids the tokenizer lacks are named "[unused id N]"). */
   vocabulary(): string[] {
-    const tokenizer = this.model.tokenizer;
-    return Array.from({ length: this.model.config.vocabSize }, (_, id) => tokenizer.idToToken(id) ?? `[unused id ${id}]`);
+    return vocabularyOf(this.model);
   }
 
   /** The decoder matrix the encoder uses now (W_head / k), for tests and exports. */
