@@ -61,7 +61,9 @@ interface KTrainer {
   model: GpuModel;
   trainer: SpladeTrainer;
   batches: TripletBatches;
+  /** The held-out set's encoder (16 texts a pass) and the watched query's (one text a pass, every step). */
   encoder: SpladeTextEncoder;
+  probeEncoder: SpladeTextEncoder;
 }
 
 /** The lesson's task as a retrieval set. */
@@ -118,6 +120,7 @@ export class LessonRun {
               trainer: new SpladeTrainer(ctx, gpuModel, recipe, settings.seed),
               batches: new TripletBatches(source, model.tokenizer, recipe, settings.seed),
               encoder: new SpladeTextEncoder(ctx, gpuModel, model.tokenizer, 16),
+              probeEncoder: new SpladeTextEncoder(ctx, gpuModel, model.tokenizer, 1),
             };
           }),
         );
@@ -161,7 +164,7 @@ export class LessonRun {
 
   private async frameOf(run: KTrainer, result: StepResult | null): Promise<LessonRunFrame> {
     const { queryLength, documentLength, topTerms } = LESSON_RECIPE;
-    const [vector] = await run.encoder.encode([this.facts.probe], { maxLength: queryLength });
+    const [vector] = await run.probeEncoder.encode([this.facts.probe], { maxLength: queryLength });
     const heldOut = measuredAt(this.stepsTaken, this.facts.settings) ? await this.measure(run, queryLength, documentLength) : null;
     return {
       k: run.k,
@@ -195,6 +198,7 @@ export class LessonRun {
   destroy(): void {
     for (const run of this.runs) {
       run.value.encoder.destroy();
+      run.value.probeEncoder.destroy();
       run.destroy();
     }
     this.runs.length = 0;

@@ -2,7 +2,7 @@
 // training k = 1 against a divided head; what k trades), playable (play, pause, one step, speed, keyboard shortcuts),
 // live on this GPU or recorded (the bundled trace) without WebGPU, with a presenter view and a printable summary.
 import { LitElement, css, html, nothing } from 'lit';
-import { K_RANGE, LESSON_SENTENCE, TRAIN_LIMITS, toPageFailure, type LessonTrace, type LessonVector, type ModelSummary, type WorkerClient } from '../worker/api.ts';
+import { K_RANGE, LESSON_SENTENCE, TRAIN_LIMITS, describeRange, inRange, toPageFailure, type LessonTrace, type LessonVector, type ModelSummary, type WorkerClient } from '../worker/api.ts';
 import { LessonPlayback } from './lesson-playback.ts';
 import { fetchLessonTrace, liveLesson, recordedLesson, type LessonSource } from './lesson-source.ts';
 import './lesson-summary.ts';
@@ -193,6 +193,11 @@ export class LessonPanel extends LitElement {
     return this.state.mode ?? (this.noGpu ? 'recorded' : 'live');
   }
 
+  /** What computed the recording ("the synthetic demo backbone on SwiftShader …"), once it is read. */
+  get recordedWith(): string {
+    return this.trace ? `${this.trace.model} on ${this.trace.adapter}` : 'the bundled recording';
+  }
+
   get step(): (typeof LESSON_STEPS)[number] {
     return LESSON_STEPS[this.state.step - 1];
   }
@@ -263,10 +268,9 @@ export class LessonPanel extends LitElement {
 
   private _renderHeader() {
     const recorded = this.mode === 'recorded';
-    const recordedWith = this.trace ? `${this.trace.model} on ${this.trace.adapter}` : 'the bundled recording';
     return html`<p class="controls">
       <span id="lesson-mode" class="badge ${recorded ? 'recorded' : 'live'}" data-mode=${this.mode}
-        >${recorded ? `Recorded: played back from a trace computed by splade-lab (${recordedWith})` : 'Live: computed now on this GPU'}</span
+        >${recorded ? `Recorded: played back from a trace computed by splade-lab (${this.recordedWith})` : 'Live: computed now on this GPU'}</span
       >
       ${recorded
         ? html`<button id="switch-mode" ?disabled=${this.noGpu} title=${this.noGpu ? 'This browser has no WebGPU' : ''} @click=${() => this._change({ mode: 'live' })}>Compute live instead</button>`
@@ -338,7 +342,7 @@ export class LessonPanel extends LitElement {
   }
 
   private _renderSummary(id: string) {
-    const source = this.mode === 'recorded' ? `recorded (${this.trace ? `${this.trace.model} on ${this.trace.adapter}` : 'bundled trace'})` : 'computed live in this browser';
+    const source = this.mode === 'recorded' ? `recorded (${this.recordedWith})` : 'computed live in this browser';
     return html`<lesson-summary
       id=${id}
       .frames=${this.playback.frames}
@@ -375,7 +379,7 @@ export class LessonPanel extends LitElement {
     const ks = parseLessonKs(ksField.value);
     const seed = Number(seedField.value);
     ksField.setCustomValidity(ks ? '' : `Give 2 or 3 different ks from ${K_RANGE.min} to ${K_RANGE.max}, e.g. "1, 8".`);
-    seedField.setCustomValidity(Number.isInteger(seed) && seed >= 0 && seed <= TRAIN_LIMITS.seed.max ? '' : 'The seed is a whole number from 0.');
+    seedField.setCustomValidity(inRange(seed, TRAIN_LIMITS.seed) ? '' : `The seed must be ${describeRange(TRAIN_LIMITS.seed)}.`);
     if (!ks || !seedField.checkValidity()) {
       (ks ? seedField : ksField).reportValidity();
       return;

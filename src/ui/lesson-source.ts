@@ -4,8 +4,6 @@ import { parseLessonTrace, type LessonFacts, type LessonFrame, type LessonTrace,
 
 export interface LessonSource {
   readonly mode: 'live' | 'recorded';
-  /** What recorded the figures (recorded only), for the "recorded" mark. */
-  readonly recordedWith: string | null;
   start(ks: number[], seed: number): Promise<{ facts: LessonFacts; frame: LessonFrame }>;
   step(): Promise<LessonFrame>;
   /** The sentence under each k; a recording knows only its own sentence. */
@@ -17,7 +15,6 @@ export interface LessonSource {
 export function liveLesson(client: WorkerClient): LessonSource {
   return {
     mode: 'live',
-    recordedWith: null,
     start: (ks, seed) => client.lessonStart({ ks, seed }, 0),
     step: () => client.lessonStep(),
     sentence: (text, ks) => client.lessonSentence(text, ks),
@@ -39,7 +36,6 @@ export function recordedLesson(trace: LessonTrace): LessonSource {
   const { settings } = trace.facts;
   return {
     mode: 'recorded',
-    recordedWith: `${trace.model} on ${trace.adapter}`,
     async start(ks, seed) {
       if (ks.join(',') !== settings.ks.join(',') || seed !== settings.seed) {
         throw new RecordedLessonMismatch(`The recording has k = ${settings.ks.join(' and ')} with seed ${settings.seed}; other settings need the live lesson (WebGPU).`);

@@ -1,5 +1,5 @@
 // The page's shareable state (model, k, target norm, texts, open panel, teaching-demo and lesson settings) in the URL query.
-import { K_DEMO_LIMITS, K_RANGE, LESSON_DEFAULTS, LESSON_LIMITS, TRAIN_LIMITS, describeRange, inRange } from '../worker/api.ts';
+import { K_DEMO_LIMITS, K_RANGE, LESSON_DEFAULTS, LESSON_LIMITS, TRAIN_LIMITS, describeRange, inRange, type NumberRange } from '../worker/api.ts';
 import { DEMO_MODEL } from './presets.ts';
 
 export const PANELS = ['norms', 'preview', 'training', 'evaluate', 'runs', 'lesson'] as const;
@@ -64,19 +64,21 @@ export const DEMO_MAX_STEPS = K_DEMO_LIMITS.steps.max;
 /** "k must be a number from 0.25 to 64", as every field says it. */
 export const K_RANGE_MESSAGE = `k must be ${describeRange(K_RANGE)}`;
 
-/** "1, 16" → [1, 16]; null unless it is 1 to DEMO_MAX_KS numbers in [K_MIN, K_MAX], separated by commas or spaces. */
-export function parseKList(text: string): number[] | null {
-  const parts = text.split(/[\s,]+/).filter(Boolean);
-  const ks = parts.map(Number);
-  const ok = ks.length >= 1 && ks.length <= DEMO_MAX_KS && ks.every((k) => inRange(k, K_RANGE));
+/** A typed or linked list of ks ("1, 16" or "2 8"): numbers in [K_MIN, K_MAX], `count` of them, all different if asked; else null. */
+function parseKs(text: string, count: NumberRange, distinct: boolean): number[] | null {
+  const ks = text.split(/[\s,]+/).filter(Boolean).map(Number);
+  const ok = inRange(ks.length, count) && ks.every((k) => inRange(k, K_RANGE)) && (!distinct || new Set(ks).size === ks.length);
   return ok ? ks : null;
 }
 
-/** "1, 8" → [1, 8]; null unless it is 2 or 3 different numbers in [K_MIN, K_MAX] (a lesson's ks). */
+/** The teaching demo's ks: 1 to DEMO_MAX_KS of them. */
+export function parseKList(text: string): number[] | null {
+  return parseKs(text, K_DEMO_LIMITS.ks, false);
+}
+
+/** A lesson's ks: 2 or 3 different ones. */
 export function parseLessonKs(text: string): number[] | null {
-  const ks = text.split(/[\s,]+/).filter(Boolean).map(Number);
-  const ok = inRange(ks.length, LESSON_LIMITS.ks) && ks.every((k) => inRange(k, K_RANGE)) && new Set(ks).size === ks.length;
-  return ok ? ks : null;
+  return parseKs(text, LESSON_LIMITS.ks, true);
 }
 
 /** Reads the state from a query string; anything missing or malformed falls back to its default. */
