@@ -10,6 +10,7 @@ import { openModelRef } from '../app/open-model.ts';
 import { modelRefFromArgument, nodePlatform } from '../app/platform-node.ts';
 import type { TrainRequest } from '../app/requests.ts';
 import { UsageError, type Command } from './command.ts';
+import { RECIPE_OPTIONS, recipeFrom } from './recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';
 import { EVALUATION_SET_OPTIONS, evaluationRefs } from './evaluation-sets.ts';
 
@@ -44,6 +45,7 @@ export const calibrateCommand: Command = {
       'lambda-q': { value: 'L', help: 'lambda_q of the first trial', default: '5e-2' },
       'lambda-d': { value: 'L', help: 'lambda_d of the first trial', default: '3e-3' },
       seed: { value: 'S', help: 'seed of the data order, the same for every trial', default: '1' },
+      ...RECIPE_OPTIONS,
       ...EVALUATION_SET_OPTIONS,
       json: { help: 'print one JSON object per event' },
     },
@@ -70,6 +72,7 @@ export const calibrateCommand: Command = {
         queryLength: args.numberOr('query-length', 32),
         documentLength: args.numberOr('doc-length', 128),
         peakLr: args.number('lr'),
+        ...recipeFrom(args),
         lambdaQueries: args.number('lambda-q'),
         lambdaDocuments: args.number('lambda-d'),
         seed: args.numberOr('seed', 1),

@@ -1,9 +1,12 @@
 // `splade-lab lesson`: argument adapter over the teaching lesson (app/lesson-run.ts): the backbone fine-tuned at each k
 // side by side on the generated task, printed at the measured steps; `--trace` records it for the page's playback.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { LessonRun, type LessonFrame } from '../app/lesson-run.ts';
 import { LESSON_DEFAULTS, LESSON_RECIPE, LESSON_SENTENCE, LESSON_SENTENCE_TOKENS, checkLessonSentence } from '../app/lesson-settings.ts';
 import { LESSON_TRACE_FORMAT, playWholeLesson, type LessonTrace } from '../app/lesson-trace.ts';
+import { makeLessonTask } from '../app/lesson-task.ts';
+import { lessonTaskFiles } from '../app/lesson-task-files.ts';
 import { lessonSentence } from '../app/lesson-vector.ts';
 import { parseKs } from '../app/sweep.ts';
 import type { Command } from './command.ts';
@@ -34,6 +37,7 @@ export const lessonCommand: Command = {
       trace: { value: 'file.json', help: 'write the whole lesson as a trace the page plays without WebGPU' },
       name: { value: 'TEXT', help: 'how the trace names the model (default: its folder or id)' },
       json: { help: 'print the trace as one JSON object' },
+      'write-task': { value: 'dir', help: "write the seed's generated task (triplets.tsv and the held-out set as a BEIR folder, beir/) for train, calibrate, sweep and eval, and stop" },
     },
     notes:
       `Batches of ${LESSON_RECIPE.batchSize} triplets, queries of ${LESSON_RECIPE.queryLength} tokens and documents of ${LESSON_RECIPE.documentLength}, ` +
@@ -41,6 +45,7 @@ export const lessonCommand: Command = {
       'The task is generated from the seed (topics of real words; every document of a query\'s topic is relevant).',
   },
   async run(args) {
+    if (args.has('write-task')) return writeTask(args.required('write-task'), args.numberOr('seed', LESSON_DEFAULTS.seed));
     const sentence = checkLessonSentence(args.required('sentence'));
     const settings = { ks: parseKs(args.required('ks')), seed: args.number('seed'), steps: args.number('steps'), measureEvery: args.number('measure-every') };
     const trace = await withModelSession(args.required('model'), 'lesson', {}, async (session, ctx) => {
@@ -63,3 +68,17 @@ export const lessonCommand: Command = {
     return 0;
   },
 };
+
+async function writeTask(folder: string, seed: number): Promise<number> {
+  const task = makeLessonTask({ seed, documentsPerTopic: LESSON_RECIPE.documentsPerTopic });
+  for (const file of lessonTaskFiles(task)) {
+    const path = join(folder, file.path);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, file.text);
+  }
+  process.stdout.write(
+    `${join(folder, 'triplets.tsv')}: ${task.triplets.length} training triplets\n` +
+      `${join(folder, 'beir')}: ${task.corpus.length} documents, ${task.queries.length} held-out queries (split test)\n`,
+  );
+  return 0;
+}

@@ -10,7 +10,8 @@ import type { TrainRequest } from '../app/requests.ts';
 import { createFolderSweepStore } from '../app/sweep-store-node.ts';
 import { runSweep } from '../app/sweep-run.ts';
 import { DEFAULT_SWEEP_KS, FIGURE2_LAMBDAS, parseKs, planSweep } from '../app/sweep.ts';
-import type { Command } from './command.ts';
+import { UsageError, type Command } from './command.ts';
+import { RECIPE_OPTIONS, recipeFrom } from './recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';
 import { EVALUATION_SET_OPTIONS, evaluationRefs } from './evaluation-sets.ts';
 
@@ -36,6 +37,9 @@ export const sweepCommand: Command = {
       'doc-length': { value: 'T', help: 'tokens per document', default: '128' },
       lr: { value: 'LR', help: 'peak learning rate', default: '1e-4' },
       seed: { value: 'S', help: 'seed of the data order, the same for every run', default: '1' },
+      'lambda-q': { value: 'L', help: 'FLOPS weight of the queries of every run of a k sweep (a lambda grid sets its own)', default: '5e-2' },
+      'lambda-d': { value: 'L', help: 'FLOPS weight of the documents of every run of a k sweep', default: '3e-3' },
+      ...RECIPE_OPTIONS,
       'checkpoint-every': { value: 'N', help: 'checkpoint every N steps', default: '50' },
       ...EVALUATION_SET_OPTIONS,
       resume: { help: 'continue the sweep in --out where it stopped (an interrupted run from its checkpoint)' },
@@ -45,6 +49,7 @@ export const sweepCommand: Command = {
   async run(args) {
     const out = args.required('out');
     const grid = args.flag('lambda-grid');
+    if (grid && (args.has('lambda-q') || args.has('lambda-d'))) throw new UsageError('--lambda-grid sets the lambdas of each run: leave out --lambda-q and --lambda-d');
     return withTripletsOption(args, async ({ data }) => {
       const base: TrainRequest = {
         k: args.numberOr('k', 1),
@@ -53,6 +58,9 @@ export const sweepCommand: Command = {
         queryLength: args.numberOr('query-length', 32),
         documentLength: args.numberOr('doc-length', 128),
         peakLr: args.number('lr'),
+        ...recipeFrom(args),
+        lambdaQueries: args.number('lambda-q'),
+        lambdaDocuments: args.number('lambda-d'),
         seed: args.numberOr('seed', 1),
         checkpointEvery: args.numberOr('checkpoint-every', 50),
         resume: false,

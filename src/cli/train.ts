@@ -12,6 +12,7 @@ import type { ProbeSnapshot, ProbeText } from '../app/training-probes.ts';
 import { trainRun } from '../app/train-run.ts';
 import { describeDropout, describeOptimizer, microBatches } from '../app/recipe-text.ts';
 import { UsageError, type Args, type Command } from './command.ts';
+import { RECIPE_OPTIONS, recipeFrom } from './recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';
 
 function reportLine(r: StepReport): string {
@@ -64,15 +65,7 @@ function requestFrom(args: Args): TrainRequest {
     queryLength: args.numberOr('query-length', 32),
     documentLength: args.numberOr('doc-length', 128),
     peakLr: args.number('lr'),
-    optimizer: args.string('optimizer') as TrainRequest['optimizer'],
-    warmupRatio: args.number('warmup-ratio'),
-    weightDecay: args.number('weight-decay'),
-    maxGradNorm: args.number('max-grad-norm'),
-    gradAccum: args.number('grad-accum'),
-    flopsOver: args.string('flops-over') as TrainRequest['flopsOver'],
-    temperature: args.number('temperature'),
-    dropout: args.number('dropout'),
-    flopsRampRatio: args.number('flops-ramp-ratio'),
+    ...recipeFrom(args),
     lambdaQueries: args.number('lambda-q'),
     lambdaDocuments: args.number('lambda-d'),
     seed: args.number('seed'),
@@ -99,20 +92,12 @@ export const trainCommand: Command = {
       steps: { value: 'N', help: 'steps of the run (instead of --epochs)' },
       epochs: { value: 'E', help: 'epochs over the triplets (default 1 when --steps is not given)' },
       batch: { value: 'B', help: 'triplets per micro-batch: its in-batch candidates and its FLOPS batch', default: '8' },
-      'grad-accum': { value: 'N', help: 'micro-batches per step, gradients averaged (as N GPUs of B triplets each)', default: '1' },
-      'flops-over': { value: 'micro-batch|step', help: 'the FLOPS terms over each micro-batch (as each GPU of a DDP run) or over all of a step\'s vectors (as one large batch)', default: 'micro-batch' },
       'query-length': { value: 'T', help: 'tokens per query', default: '32' },
       'doc-length': { value: 'T', help: 'tokens per document', default: '128' },
-      optimizer: { value: 'adamw|sgd', help: 'AdamW (0.9, 0.999, 1e-8) or plain SGD without momentum', default: 'adamw' },
       lr: { value: 'LR', help: 'peak learning rate (linear warm-up, then linear decay to 0)', default: '1e-4' },
-      'warmup-ratio': { value: 'R', help: 'fraction of the steps of linear learning-rate warm-up', default: '0.1' },
-      'weight-decay': { value: 'W', help: 'weight decay, not on biases and LayerNorms (the Trainer\'s rule; decoupled for AdamW)', default: '0' },
-      'max-grad-norm': { value: 'N', help: 'clip the averaged gradient to this global L2 norm (0: no clipping)', default: '1' },
-      dropout: { value: 'P', help: "every dropout probability of the backbone set to P while training (default: its config.json's; 0: none)" },
-      temperature: { value: 'T', help: 'temperature of the contrastive loss (scores divided by T)', default: '1' },
       'lambda-q': { value: 'L', help: 'FLOPS weight of the queries (quadratic ramp, see --flops-ramp-ratio)', default: '5e-2' },
       'lambda-d': { value: 'L', help: 'FLOPS weight of the documents', default: '3e-3' },
-      'flops-ramp-ratio': { value: 'F', help: 'fraction of the steps over which the lambdas ramp up quadratically (default a third; 0: full lambdas from the first step)' },
+      ...RECIPE_OPTIONS,
       seed: { value: 'S', help: 'seed of the data order (32-bit)', default: '1' },
       'gpu-memory': { value: 'GiB', help: 'GPU memory the run may take, model included: over it the run is refused before it starts, with a batch (and --grad-accum) that fits' },
       'no-batch-cache': { help: 'tokenize every batch afresh (default: batches are kept in SPLADE_LAB_BATCH_CACHE, ~/.cache/splade-lab/batches, and reused)' },

@@ -279,6 +279,7 @@ export class SpladeApp extends LitElement {
         .triplets=${this._triplets}
         .sets=${this._sets}
         .k=${s.k}
+        .recipe=${() => this.renderRoot.querySelector('train-panel')?.recipeSettings() ?? null}
         @lambdas-pick=${(e: CustomEvent<{ lambdaQueries: number; lambdaDocuments: number }>) => this.renderRoot.querySelector('train-panel')?.setLambdas(e.detail)}
         @runs-change=${this._onRunsChange}
       ></lambda-panel>

@@ -22,6 +22,7 @@ import {
 } from '../worker/api.ts';
 import { formatLambda, formatStat } from './format.ts';
 import { JobController } from './job-controller.ts';
+import type { TrainingRecipeSettings } from './train-panel.ts';
 import { baseStyles, fieldStyles, tableStyles } from './theme.ts';
 
 export type LambdaClient = Pick<WorkerClient, 'calibrate' | 'cancelJob'>;
@@ -47,6 +48,7 @@ export class LambdaPanel extends LitElement {
     triplets: { attribute: false },
     k: { type: Number },
     sets: { attribute: false },
+    recipe: { attribute: false },
     _from: { state: true },
     _conversion: { state: true },
     _trials: { state: true },
@@ -60,6 +62,8 @@ export class LambdaPanel extends LitElement {
   declare k: number;
   /** Names of the sets read in the Evaluate tab. */
   declare sets: string[];
+  /** The training form's recipe (optimizer, warm-up, clipping, dropout, micro-batches), which every trial trains with. */
+  declare recipe: (() => TrainingRecipeSettings | null) | undefined;
   declare _from: LambdaConvention;
   /** The last conversion, or why the converter's fields cannot be converted. */
   declare _conversion: ReturnType<typeof convertLambdas> | { error: string } | null;
@@ -131,7 +135,9 @@ export class LambdaPanel extends LitElement {
       <p class="muted">
         Short runs from the same start (the loaded backbone, head divided by k = ${this.k}, the same data order), each with
         the lambdas the search picks next (the first: the paper's), until the mean active dimensions over each run's last
-        quarter are within the tolerance of the targets. Each trial is kept in the Runs tab.
+        quarter are within the tolerance of the targets. Every trial trains with the training form's optimizer, warm-up,
+        clipping, dropout and micro-batches, so the lambdas it finds carry over to that form's run. Each trial is kept in
+        the Runs tab.
       </p>
       <div class="fields">
         ${CALIBRATION_FIELDS.map(
@@ -247,9 +253,12 @@ export class LambdaPanel extends LitElement {
       }
       values[f.key] = value;
     }
+    const recipe = this.recipe?.() ?? {};
+    if (recipe === null) return null;
     const evaluate = this.renderRoot.querySelector<HTMLInputElement>('#cal-evaluate')?.checked && this.sets.length > 0;
     return {
       train: {
+        ...recipe,
         k: this.k,
         steps: values.steps,
         batchSize: values.batchSize,

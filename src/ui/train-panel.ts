@@ -48,6 +48,9 @@ const TRAIN_DEFAULTS = {
   lambdaDocuments: 3e-3,
 } as const;
 type Field = keyof typeof TRAIN_DEFAULTS;
+
+/** The part of the form's recipe a calibration shares (see TrainPanel.recipeSettings). */
+export type TrainingRecipeSettings = Pick<TrainRequest, 'warmupRatio' | 'maxGradNorm' | 'gradAccum' | 'dropout' | 'optimizer' | 'flopsOver'>;
 /**
  * The paper's recipe (PAPER.md): 64 triplets per GPU on 8 GPUs (here 8 accumulated micro-batches), 256 tokens, AdamW
  * at 1e-4 with 10% warm-up, transformers' clipping at 1.0, the backbone's dropout. Heavy for a laptop: one click away.
@@ -479,10 +482,12 @@ export class TrainPanel extends LitElement {
     return this.renderRoot.querySelector<HTMLSelectElement>(`#${id}`)!;
   }
 
-  private _request(resume: boolean): TrainRequest | null {
-    const values = {} as Record<Field, number>;
+  /** The numeric fields among `keys`, checked, or null after saying which is wrong. */
+  private _values<K extends Field>(keys: readonly K[]): Record<K, number> | null {
+    const values = {} as Record<K, number>;
     for (const f of FIELDS) {
-      const field = this.renderRoot.querySelector<HTMLInputElement>(`#${f.key}`)!;
+      if (!keys.includes(f.key as K)) continue;
+      const field = this._field(f.key);
       const value = Number(field.value);
       const ok = field.value.trim() !== '' && inRange(value, TRAIN_LIMITS[f.limit]);
       field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(TRAIN_LIMITS[f.limit])}.`);
@@ -490,16 +495,30 @@ export class TrainPanel extends LitElement {
         field.reportValidity();
         return null;
       }
-      values[f.key] = value;
+      values[f.key as K] = value;
     }
+    return values;
+  }
+
+  /**
+   * The form's recipe beyond batch, lengths, lr and lambdas (optimizer, warm-up, clipping, dropout, accumulation), which
+   * a calibration trains with so that its lambdas carry over to this form's run; null after saying what is wrong.
+   */
+  recipeSettings(): TrainingRecipeSettings | null {
+    const values = this._values(['warmupRatio', 'maxGradNorm', 'gradAccum'] as const);
     const dropout = this._dropout();
-    if (dropout === null) return null;
+    if (!values || dropout === null) return null;
+    return { ...values, dropout, optimizer: this._select('optimizer').value as TrainRequest['optimizer'], flopsOver: this._select('flops-over').value as TrainRequest['flopsOver'] };
+  }
+
+  private _request(resume: boolean): TrainRequest | null {
+    const values = this._values(FIELDS.map((f) => f.key));
+    const recipe = this.recipeSettings();
+    if (!values || !recipe) return null;
     const probes = this._probeTexts();
     if (!probes) return null;
     const pause = this.renderRoot.querySelector<HTMLInputElement>('#pause-on-alarm')?.checked ?? false;
-    const optimizer = this._select('optimizer').value as TrainRequest['optimizer'];
-    const flopsOver = this._select('flops-over').value as TrainRequest['flopsOver'];
-    return { k: this.trainK, resume, ...values, dropout, optimizer, flopsOver, probes, stopOnAlarm: pause, ignoreAlarms: resume ? this._alarms.map((a) => a.rule) : [] };
+    return { k: this.trainK, resume, ...values, ...recipe, probes, stopOnAlarm: pause, ignoreAlarms: resume ? this._alarms.map((a) => a.rule) : [] };
   }
 
   /** The dropout field: undefined (blank: the backbone's), a rate, or null after saying what is wrong. */

@@ -76,7 +76,8 @@ describe('<lambda-panel>', () => {
       },
       async cancelJob() {},
     } as unknown as LambdaClient;
-    const el = await mount<LambdaPanel>('lambda-panel', { client, summary: SUMMARY, triplets: TRIPLETS, k: 4 });
+    const recipe = () => ({ dropout: 0, warmupRatio: 0.2, maxGradNorm: 0, gradAccum: 2, optimizer: 'sgd' as const, flopsOver: 'step' as const });
+    const el = await mount<LambdaPanel>('lambda-panel', { client, summary: SUMMARY, triplets: TRIPLETS, k: 4, recipe });
     const picked = events<{ lambdaQueries: number }>(el, 'lambdas-pick');
     inside<HTMLInputElement>(el, '#cal-targetQueries').value = '40';
     inside<HTMLInputElement>(el, '#cal-steps').value = '30';
@@ -86,6 +87,8 @@ describe('<lambda-panel>', () => {
     await settle(el);
     const t = sent[0]?.train;
     check(t && t.k === 4 && t.steps === 30 && t.peakLr === 5e-3 && t.queryLength === 16 && t.documentLength === 128, JSON.stringify(sent));
+    // the trials train with the training form's recipe
+    check(t.dropout === 0 && t.warmupRatio === 0.2 && t.maxGradNorm === 0 && t.gradAccum === 2 && t.optimizer === 'sgd' && t.flopsOver === 'step', JSON.stringify(t));
     check(sent[0].target.queries === 40 && sent[0].target.documents === 150 && sent[0].maxTrials === 5, JSON.stringify(sent));
     check(allInside(el, '#calibration-trials tbody tr').length === 2, 'two trial rows');
     check(/Suggested: lambda_q 0\.5/.test(inside(el, '#suggested').textContent ?? ''), inside(el, '#suggested').textContent ?? '');
@@ -103,6 +106,16 @@ describe('<lambda-panel>', () => {
     inside<HTMLButtonElement>(el, '#calibrate').click();
     await settle(el);
     check(!inside<HTMLInputElement>(el, '#cal-tolerance').validity.valid, 'the tolerance field is marked invalid');
+    check(calls === 0, `the worker was not asked to calibrate (${calls} calls)`);
+  });
+
+  it('does not calibrate while the training form holds a bad recipe field (the form says which)', async () => {
+    cleanup();
+    let calls = 0;
+    const client = { calibrate: async () => void calls++, cancelJob: async () => {} } as unknown as LambdaClient;
+    const el = await mount<LambdaPanel>('lambda-panel', { client, summary: SUMMARY, triplets: TRIPLETS, recipe: () => null });
+    inside<HTMLButtonElement>(el, '#calibrate').click();
+    await settle(el);
     check(calls === 0, `the worker was not asked to calibrate (${calls} calls)`);
   });
 });

@@ -173,6 +173,22 @@ describe('<train-panel>', () => {
     check(inside<HTMLInputElement>(el, '#train-k').value === '4', "k defaults to the page's k");
   });
 
+  it("gives the calibrator the form's recipe (optimizer, warm-up, clipping, dropout, micro-batches), or null for a bad field", async () => {
+    cleanup();
+    const el = await mount<TrainPanel>('train-panel', { client: fakeClient(null).client, summary: SUMMARY, k: 1 });
+    const field = (id: string) => inside<HTMLInputElement>(el, `#${id}`);
+    field('warmupRatio').value = '0.05';
+    field('maxGradNorm').value = '0';
+    field('gradAccum').value = '3';
+    field('dropout').value = '0';
+    const recipe = el.recipeSettings();
+    check(JSON.stringify(recipe) === JSON.stringify({ warmupRatio: 0.05, maxGradNorm: 0, gradAccum: 3, dropout: 0, optimizer: 'adamw', flopsOver: 'micro-batch' }), JSON.stringify(recipe));
+    field('dropout').value = '';
+    check(el.recipeSettings()?.dropout === undefined, "blank dropout: the backbone's");
+    field('warmupRatio').value = '2';
+    check(el.recipeSettings() === null && !field('warmupRatio').validity.valid, 'a warm-up over 1 is refused and marked');
+  });
+
   it('offers "Resume run from step N" for a saved checkpoint; Enter on it resumes; charts, time per step and provenance follow', async () => {
     cleanup();
     const fake = fakeClient({ step: 5, recipe: paperRecipe(10, 2), k: 2, seed: 1, store: 'IndexedDB', name: 'step-00000005' });

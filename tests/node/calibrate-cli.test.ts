@@ -1,6 +1,6 @@
 // `splade-lab calibrate` and `splade-lab lambdas` end to end on the tiny model: trials in their run folders, each
 // evaluated on a small BEIR folder, the closest trial suggested, the suggested lambdas trained again at another batch
-// size, calibration.json written; the converter's text and JSON, and its refusal of a distillation loss.
+// size, calibration.json written, the recipe options (dropout, warm-up) used by every trial; the converter's text and JSON, and its refusal of a distillation loss.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +37,7 @@ describe('splade-lab calibrate', () => {
     const { code, stdout, stderr } = await runCli(
       'calibrate', '--model', model, '--triplets', TRIPLETS, '--out', out, '--target-q', '12', '--target-d', '20', '--tolerance', '0.3',
       '--trials', '3', '--steps', '4', '--batch', '4', '--query-length', '8', '--doc-length', '16', '--lr', '1e-2', '--batch-sizes', '2', '--beir', beir, '--json',
+      '--dropout', '0', '--warmup-ratio', '0.25',
     );
     expect(stderr).toBe('');
     const events = stdout.trim().split('\n').map((line) => JSON.parse(line));
@@ -57,6 +58,9 @@ describe('splade-lab calibrate', () => {
       const record = JSON.parse(await readFile(join(t.runId, 'run.json'), 'utf8'));
       expect(record.status).toBe('finished');
       expect(record.recipe.lambdaQueries).toBe(t.lambdaQueries);
+      // every trial trains with the recipe options given, as `train` would
+      expect(record.recipe.schedule.warmupRatio).toBe(0.25);
+      expect(record.recipe.dropout ?? 0).toBe(0);
     }
     const best = closestTrial(search, result.target);
     expect(result.suggested).toMatchObject({ lambdaQueries: best.lambdaQueries, lambdaDocuments: best.lambdaDocuments, trial: best.index });
