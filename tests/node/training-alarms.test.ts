@@ -1,6 +1,6 @@
 // Alarm rules on recorded traces of the demo backbone (CLI logs: a k = 1 run that stays dense, a run whose lambdas are
-// far too large and empty the vectors, a run with calibrated lambdas that is sparse but cannot rank) and on hand-made
-// reports (a healthy run: no backbone here is trained, so a healthy trace is written from published ranges).
+// far too large and empty the vectors, a calibrated run on the lesson's task that learns and raises nothing, a run
+// calibrated for a sparsity the random backbone cannot rank at) and on hand-made reports.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AlarmWatcher, isSpecialTerm, type Alarm, type AlarmRule } from '../../src/app/training-alarms.ts';
@@ -75,7 +75,25 @@ describe('alarms on recorded demo traces', () => {
     expect(alarms.find((a) => a.rule === 'chance-loss')!.evidence).toContain('log(2B) = 2.0794 for B = 4');
   });
 
-  it('calibrated lambdas on the random demo backbone: sparse at the target, neither dense nor empty, but not ranking', () => {
+  it('calibrated lambdas on the lesson task (k = 32, 2000/5000 active dimensions): sparse, learning, no alarm; one true warning', () => {
+    const events = readFileSync(new URL('../fixtures/health-traces/calibrated-lesson-k32.jsonl', import.meta.url), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const steps = events.filter((e) => e.event === 'step');
+    const last = steps.slice(-10);
+    const mean = (key: string) => last.reduce((sum, e) => sum + e[key], 0) / last.length;
+    // what the trace is: vectors at a sixth of the vocabulary or less, and a ranking loss well below chance, log(16)
+    expect(mean('activeDocuments')).toBeLessThan(30522 / 6);
+    expect(mean('rank')).toBeLessThan(0.5 * Math.log(16));
+    expect(events.filter((e) => e.event === 'probe').length).toBeGreaterThanOrEqual(10);
+    const alarms = replay('calibrated-lesson-k32.jsonl');
+    expect(alarms.filter((a) => a.severity === 'alarm')).toEqual([]);
+    // on random weights an [unusedN] row is as likely to survive as any other: one sat in a probe's top 10 at steps 80
+    // and 90 (gone by 100), and the warning says so
+    expect(rules(alarms)).toEqual(['special-terms']);
+    expect(alarms[0]).toMatchObject({ severity: 'warning', step: 90 });
+    expect(alarms[0].evidence).toMatch(/\[unused843\] 0\.27/);
+  });
+
+  it('calibrated lambdas for a sparsity the random demo backbone cannot reach while ranking: neither dense nor empty, but not ranking', () => {
     // the demo's random weights cannot learn to rank in 40 steps: once its vectors are sparse its ranking loss sits at log(2B)
     const alarms = replay('calibrated-demo.jsonl');
     expect(rules(alarms)).not.toContain('densification');
