@@ -253,7 +253,7 @@ export class LambdaPanel extends LitElement {
       }
       values[f.key] = value;
     }
-    const recipe = this.recipe?.() ?? {};
+    const recipe = this.recipe ? this.recipe() : {};
     if (recipe === null) return null;
     const evaluate = this.renderRoot.querySelector<HTMLInputElement>('#cal-evaluate')?.checked && this.sets.length > 0;
     return {

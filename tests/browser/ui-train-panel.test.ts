@@ -182,7 +182,8 @@ describe('<train-panel>', () => {
     field('gradAccum').value = '3';
     field('dropout').value = '0';
     const recipe = el.recipeSettings();
-    check(JSON.stringify(recipe) === JSON.stringify({ warmupRatio: 0.05, maxGradNorm: 0, gradAccum: 3, dropout: 0, optimizer: 'adamw', flopsOver: 'micro-batch' }), JSON.stringify(recipe));
+    const expected = { warmupRatio: 0.05, maxGradNorm: 0, gradAccum: 3, dropout: 0, optimizer: 'adamw', flopsOver: 'micro-batch' };
+    check(!!recipe && Object.keys(recipe).length === 6 && Object.entries(expected).every(([key, value]) => recipe[key as keyof typeof recipe] === value), JSON.stringify(recipe));
     field('dropout').value = '';
     check(el.recipeSettings()?.dropout === undefined, "blank dropout: the backbone's");
     field('warmupRatio').value = '2';

@@ -62,7 +62,10 @@ describe('a run', () => {
 describe('sweeps', () => {
   it('trains one run per k, evaluates each, keeps the queue, and `runs` compares them like Table 2', async () => {
     const out = join(root, 'sweep');
-    const { code, stdout } = await runCli('sweep', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, '--ks', '1,4', '--steps', '2', '--beir', beir, '--json');
+    const { code, stdout } = await runCli(
+      'sweep', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, '--ks', '1,4', '--steps', '2', '--beir', beir, '--json',
+      '--lambda-q', '0.25', '--lambda-d', '0.125', '--dropout', '0', '--warmup-ratio', '0.5',
+    );
     expect(code).toBe(0);
     const events = stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(events.filter((e) => e.event === 'run-done').map((e) => e.run)).toEqual([join(out, 'k-1'), join(out, 'k-4')]);
@@ -72,6 +75,9 @@ describe('sweeps', () => {
       const run = await record(join(out, `k-${k}`));
       expect(run).toMatchObject({ k, status: 'finished', sweep: { id: plan.id, total: 2 } });
       expect(run.evaluations[0].set.name).toBe(beir);
+      // every run with the sweep's lambdas and recipe options
+      expect(run.recipe).toMatchObject({ lambdaQueries: 0.25, lambdaDocuments: 0.125, schedule: { warmupRatio: 0.5 } });
+      expect(run.recipe.dropout ?? 0).toBe(0);
     }
     const table = await runCli('runs', join(out, 'k-1'), join(out, 'k-4'), '--json');
     const rows = JSON.parse(table.stdout).rows;
@@ -79,6 +85,12 @@ describe('sweeps', () => {
     expect(rows[1].dividedNorm).toBeCloseTo(rows[0].dividedNorm / 4, 6);
     expect(rows.filter((r: { best: boolean }) => r.best)).toHaveLength(1);
     expect((await runCli('runs', join(out, 'k-1'), join(out, 'k-4'))).stdout).toMatch(/^\* .*highest nDCG@10/m);
+  });
+
+  it('refuses lambdas beside --lambda-grid, which sets its own', async () => {
+    const { code, stderr } = await runCli('sweep', '--model', model, '--triplets', TRIPLETS, '--out', join(root, 'grid'), '--lambda-grid', '--lambda-q', '0.1');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/--lambda-grid sets the lambdas of each run/);
   });
 
   it('--resume continues an interrupted sweep with the runs left, and refuses to start over a sweep', async () => {
