@@ -291,6 +291,7 @@ export class SpladeApp extends LitElement {
         .sets=${this._sets}
         .k=${s.k}
         .ks=${this._sweepKs}
+        .recipe=${() => this.renderRoot.querySelector('train-panel')?.sweepSettings() ?? null}
         @runs-change=${this._onRunsChange}
       ></sweep-panel>
       <h3>Hand off to GPUs: the same training as a sentence-transformers project</h3>

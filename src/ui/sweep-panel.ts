@@ -7,6 +7,7 @@ import { DEFAULT_SWEEP_KS, EVAL_DEFAULTS, FIGURE2_LAMBDAS, TRAIN_LIMITS, describ
 import { formatDuration, formatK } from './format.ts';
 import { JobController } from './job-controller.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
+import type { SweepRecipeSettings } from './train-panel.ts';
 import { parseKList } from './url-state.ts';
 
 export type SweepClient = Pick<WorkerClient, 'sweep' | 'pendingSweep' | 'resumeSweep' | 'cancelJob'>;
@@ -31,6 +32,7 @@ export class SweepPanel extends LitElement {
     sets: { attribute: false },
     k: { type: Number },
     ks: { attribute: false },
+    recipe: { attribute: false },
     _grid: { state: true },
     _ksError: { state: true },
   };
@@ -45,6 +47,8 @@ export class SweepPanel extends LitElement {
   declare k: number;
   /** The k values the field starts with (a suggested sweep fills them). */
   declare ks: readonly number[];
+  /** The training form's recipe, peak lr and lambdas, which every run trains with (a lambda grid sets its own lambdas). */
+  declare recipe: (() => SweepRecipeSettings | null) | undefined;
   declare _grid: boolean;
   declare _ksError: string;
 
@@ -88,8 +92,9 @@ export class SweepPanel extends LitElement {
     const ready = !!this.client && !!this.summary && !!this.triplets && !running;
     const pending = this.pending.value ?? null;
     return html`<p class="muted">
-        Same backbone, triplets, recipe and seed for every run; only k (or the lambdas) changes. Each run is kept in the
-        Runs tab with its model; compare them there.
+        Same backbone, triplets, recipe and seed for every run; only k (or the lambdas) changes. The recipe is the training
+        form's: its peak lr, λ_q and λ_d (a lambda grid sets its own), optimizer, warm-up, clipping, dropout and
+        micro-batches. Each run is kept in the Runs tab with its model; compare them there.
       </p>
       <div class="fields">
         <label class="field">k values <input id="ks" .value=${this.ks.map(formatK).join(', ')} ?disabled=${running || this._grid} aria-invalid=${String(!!this._ksError)} /></label>
@@ -118,7 +123,9 @@ export class SweepPanel extends LitElement {
       if (!ok) return field.reportValidity(), null;
       values[f.key] = value;
     }
-    const base = { k: this.k, ...values, checkpointEvery: Math.max(1, Math.ceil(values.steps / 4)), resume: false };
+    const recipe = this.recipe ? this.recipe() : {};
+    if (recipe === null) return null;
+    const base = { ...recipe, k: this.k, ...values, checkpointEvery: Math.max(1, Math.ceil(values.steps / 4)), resume: false };
     const evaluate = this.renderRoot.querySelector<HTMLInputElement>('#sweep-evaluate')?.checked
       ? { sets: this.sets, queryLength: EVAL_DEFAULTS.queryLength, documentLength: EVAL_DEFAULTS.documentLength, topK: EVAL_DEFAULTS.topK, prune: 0 }
       : undefined;

@@ -51,6 +51,8 @@ type Field = keyof typeof TRAIN_DEFAULTS;
 
 /** The part of the form's recipe a calibration shares (see TrainPanel.recipeSettings). */
 export type TrainingRecipeSettings = Pick<TrainRequest, 'warmupRatio' | 'maxGradNorm' | 'gradAccum' | 'dropout' | 'optimizer' | 'flopsOver'>;
+/** What a sweep shares: that, the peak lr and the lambdas (see TrainPanel.sweepSettings). */
+export type SweepRecipeSettings = TrainingRecipeSettings & Required<Pick<TrainRequest, 'peakLr' | 'lambdaQueries' | 'lambdaDocuments'>>;
 /**
  * The paper's recipe (PAPER.md): 64 triplets per GPU on 8 GPUs (here 8 accumulated micro-batches), 256 tokens, AdamW
  * at 1e-4 with 10% warm-up, transformers' clipping at 1.0, the backbone's dropout. Heavy for a laptop: one click away.
@@ -509,6 +511,13 @@ export class TrainPanel extends LitElement {
     const dropout = this._dropout();
     if (!values || dropout === null) return null;
     return { ...values, dropout, optimizer: this._select('optimizer').value as TrainRequest['optimizer'], flopsOver: this._select('flops-over').value as TrainRequest['flopsOver'] };
+  }
+
+  /** The recipe and also the peak lr and the lambdas, which every run of a sweep trains with; null after saying what is wrong. */
+  sweepSettings(): SweepRecipeSettings | null {
+    const recipe = this.recipeSettings();
+    const values = this._values(['peakLr', 'lambdaQueries', 'lambdaDocuments'] as const);
+    return recipe && values ? { ...recipe, ...values } : null;
   }
 
   private _request(resume: boolean): TrainRequest | null {

@@ -173,7 +173,7 @@ describe('<train-panel>', () => {
     check(inside<HTMLInputElement>(el, '#train-k').value === '4', "k defaults to the page's k");
   });
 
-  it("gives the calibrator the form's recipe (optimizer, warm-up, clipping, dropout, micro-batches), or null for a bad field", async () => {
+  it("gives the calibrator the form's recipe (optimizer, warm-up, clipping, dropout, micro-batches), a sweep also its lr and lambdas, or null for a bad field", async () => {
     cleanup();
     const el = await mount<TrainPanel>('train-panel', { client: fakeClient(null).client, summary: SUMMARY, k: 1 });
     const field = (id: string) => inside<HTMLInputElement>(el, `#${id}`);
@@ -184,10 +184,15 @@ describe('<train-panel>', () => {
     const recipe = el.recipeSettings();
     const expected = { warmupRatio: 0.05, maxGradNorm: 0, gradAccum: 3, dropout: 0, optimizer: 'adamw', flopsOver: 'micro-batch' };
     check(!!recipe && Object.keys(recipe).length === 6 && Object.entries(expected).every(([key, value]) => recipe[key as keyof typeof recipe] === value), JSON.stringify(recipe));
+    field('peakLr').value = '2e-3';
+    field('lambdaQueries').value = '0.02';
+    field('lambdaDocuments').value = '0.005';
+    const sweep = el.sweepSettings();
+    check(!!sweep && sweep.peakLr === 2e-3 && sweep.lambdaQueries === 0.02 && sweep.lambdaDocuments === 0.005 && sweep.gradAccum === 3, JSON.stringify(sweep));
     field('dropout').value = '';
     check(el.recipeSettings()?.dropout === undefined, "blank dropout: the backbone's");
     field('warmupRatio').value = '2';
-    check(el.recipeSettings() === null && !field('warmupRatio').validity.valid, 'a warm-up over 1 is refused and marked');
+    check(el.recipeSettings() === null && el.sweepSettings() === null && !field('warmupRatio').validity.valid, 'a warm-up over 1 is refused and marked');
   });
 
   it('offers "Resume run from step N" for a saved checkpoint; Enter on it resumes; charts, time per step and provenance follow', async () => {
