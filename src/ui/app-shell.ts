@@ -279,7 +279,7 @@ export class SpladeApp extends LitElement {
         .triplets=${this._triplets}
         .sets=${this._sets}
         .k=${s.k}
-        .recipe=${() => this.renderRoot.querySelector('train-panel')?.recipeSettings() ?? null}
+        .recipe=${this._trainingRecipe}
         @lambdas-pick=${(e: CustomEvent<{ lambdaQueries: number; lambdaDocuments: number }>) => this.renderRoot.querySelector('train-panel')?.setLambdas(e.detail)}
         @runs-change=${this._onRunsChange}
       ></lambda-panel>
@@ -291,7 +291,7 @@ export class SpladeApp extends LitElement {
         .sets=${this._sets}
         .k=${s.k}
         .ks=${this._sweepKs}
-        .recipe=${() => this.renderRoot.querySelector('train-panel')?.sweepSettings() ?? null}
+        .recipe=${this._sweepRecipe}
         @runs-change=${this._onRunsChange}
       ></sweep-panel>
       <h3>Hand off to GPUs: the same training as a sentence-transformers project</h3>
@@ -343,6 +343,10 @@ export class SpladeApp extends LitElement {
   private _onRunsChange() {
     this._runsGeneration++;
   }
+
+  /** The training form's recipe for the calibrator and the sweep (stable functions: a new one each render would update them). */
+  private readonly _trainingRecipe = () => this.renderRoot.querySelector('train-panel')?.recipeSettings() ?? null;
+  private readonly _sweepRecipe = () => this.renderRoot.querySelector('train-panel')?.sweepSettings() ?? null;
 
   /** A run's trained model: its head is already divided by the run's k, so the page's k goes back to 1. */
   private async _useRun(id: string) {
