@@ -11,8 +11,8 @@ import type { RetrievalDataset } from '../retrieval/dataset.ts';
 import { evaluateEncoder } from '../retrieval/evaluate.ts';
 import { TripletBatches } from '../train/batches.ts';
 import { SpladeTrainer, paperRecipe, type StepResult, type TrainingRecipe } from '../train/trainer.ts';
-import { makeLessonTask, type LessonTask } from './lesson-task.ts';
-import { LESSON_RECIPE, checkLessonSettings, measuredAt, type LessonRecipe, type LessonSettings } from './lesson-settings.ts';
+import type { LessonTask } from './lesson-task.ts';
+import { LESSON_RECIPE, checkLessonSettings, lessonTaskFor, measuredAt, type LessonRecipe, type LessonSettings } from './lesson-settings.ts';
 import { lessonVector, type LessonVector } from './lesson-vector.ts';
 import { vocabularyOf } from './model-session.ts';
 import type { OpenedModel } from './open-model.ts';
@@ -102,7 +102,7 @@ export class LessonRun {
    */
   static async open(ctx: GpuContext, model: OpenedModel, request: Partial<LessonSettings> = {}, probe = 0): Promise<LessonRun> {
     const settings = checkLessonSettings(request);
-    const task = makeLessonTask({ seed: settings.seed, documentsPerTopic: LESSON_RECIPE.documentsPerTopic });
+    const task = lessonTaskFor(settings.seed);
     const dataset = lessonDataset(task, settings.seed);
     if (!Number.isInteger(probe) || probe < 0 || probe >= task.queries.length) throw new RangeError(`the watched query must be 0 to ${task.queries.length - 1}, got ${probe}`);
     const recipe = lessonRecipe(settings.steps);

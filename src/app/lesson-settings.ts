@@ -1,6 +1,7 @@
 // The teaching lesson's settings (which ks side by side, seed, steps, when to measure) and its small fixed recipe:
 // one set of limits and defaults for the page, the worker and `splade-lab lesson`.
 import { TRAIN_LIMITS, checkK, checkRange, InvalidRequestError, type NumberRange } from './limits.ts';
+import { makeLessonTask, type LessonTask } from './lesson-task.ts';
 
 export interface LessonSettings {
   /** The heads trained side by side: k = 1 (the head as loaded) and one or two divided ones, by default [1, 8]. */
@@ -42,6 +43,11 @@ export const LESSON_RECIPE = {
 
 /** The recipe's figures as plain numbers (what a trace stores). */
 export type LessonRecipe = { [K in keyof typeof LESSON_RECIPE]: number };
+
+/** The lesson's generated task for a seed, with the recipe's corpus size: what the page, the CLI and `--write-task` use. */
+export function lessonTaskFor(seed: number): LessonTask {
+  return makeLessonTask({ seed, documentsPerTopic: LESSON_RECIPE.documentsPerTopic });
+}
 
 /** Checks a lesson request; whatever is left out takes its default. */
 export function checkLessonSettings(settings: Partial<LessonSettings>): LessonSettings {

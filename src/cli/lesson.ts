@@ -3,9 +3,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { LessonRun, type LessonFrame } from '../app/lesson-run.ts';
-import { LESSON_DEFAULTS, LESSON_RECIPE, LESSON_SENTENCE, LESSON_SENTENCE_TOKENS, checkLessonSentence } from '../app/lesson-settings.ts';
+import { LESSON_DEFAULTS, LESSON_RECIPE, LESSON_SENTENCE, LESSON_SENTENCE_TOKENS, checkLessonSentence, lessonTaskFor } from '../app/lesson-settings.ts';
 import { LESSON_TRACE_FORMAT, playWholeLesson, type LessonTrace } from '../app/lesson-trace.ts';
-import { makeLessonTask } from '../app/lesson-task.ts';
 import { lessonTaskFiles } from '../app/lesson-task-files.ts';
 import { lessonSentence } from '../app/lesson-vector.ts';
 import { parseKs } from '../app/sweep.ts';
@@ -70,7 +69,7 @@ export const lessonCommand: Command = {
 };
 
 async function writeTask(folder: string, seed: number): Promise<number> {
-  const task = makeLessonTask({ seed, documentsPerTopic: LESSON_RECIPE.documentsPerTopic });
+  const task = lessonTaskFor(seed);
   for (const file of lessonTaskFiles(task)) {
     const path = join(folder, file.path);
     await mkdir(dirname(path), { recursive: true });

@@ -7,7 +7,7 @@ import type { EvalResultsTable } from '../../src/ui/eval-results-table.ts';
 import type { SearchView } from '../../src/ui/search-view.ts';
 import type { TermTable } from '../../src/ui/term-table.ts';
 import type { EvaluateProgress, EvaluateRequest, ModelSummary, SearchHit, SetEvaluation, TermContribution } from '../../src/worker/api.ts';
-import { allInside, check, cleanup, inside, mount } from './ui-fixture.ts';
+import { allInside, check, cleanup, inside, mount, settle } from './ui-fixture.ts';
 
 function evaluation(set: string, k: number, ndcg: number): SetEvaluation {
   const metrics = { ndcg_cut_10: ndcg, recip_rank_10: ndcg / 2, recall_100: 1, recall_1000: 1, map: ndcg / 3, P_10: 0.1 };
@@ -86,13 +86,6 @@ function fakeClient() {
     exportEvaluated: async (what) => (exported.push(what), { name: `x.${what}`, type: 'text/plain', bytes: new Uint8Array([10]) }),
   };
   return { client, asked, exported, finish: () => release(), cancel: () => ((cancelled = true), release()) };
-}
-
-async function settle(el: EvalPanel): Promise<void> {
-  for (let i = 0; i < 5; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await el.updateComplete;
-  }
 }
 
 describe('<eval-panel>', () => {

@@ -36,6 +36,14 @@ export function events<D>(element: HTMLElement, type: string): D[] {
   return seen;
 }
 
+/** Lets pending promises (a fake worker's replies, Lit tasks) and the renders they cause run: `rounds` macrotask turns. */
+export async function settle(element: LitElement, rounds = 5): Promise<void> {
+  for (let i = 0; i < rounds; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await element.updateComplete;
+  }
+}
+
 export function cleanup(): void {
   document.body.replaceChildren();
 }

@@ -7,7 +7,7 @@ import type { LossChart } from '../../src/ui/loss-chart.ts';
 import type { TrainingClient } from '../../src/ui/training-client.ts';
 import type { KDemoRequest, KDemoResult, KDemoSeries } from '../../src/worker/api.ts';
 import { K_DEMO_SHAPE } from '../../src/train/synthetic-k-demo.ts';
-import { allInside, check, cleanup, events, inside, mount } from './ui-fixture.ts';
+import { allInside, check, cleanup, events, inside, mount, settle } from './ui-fixture.ts';
 
 /** A worker stand-in: each k's losses scale with 1/k; the run waits for `release` after the first k. */
 function fakeClient() {
@@ -31,13 +31,6 @@ function fakeClient() {
     },
   } as unknown as TrainingClient;
   return { client, calls, cancels: () => cancels, release: () => release() };
-}
-
-async function settle(el: KDemoPanel): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await el.updateComplete;
-  }
 }
 
 describe('<k-demo-panel>', () => {

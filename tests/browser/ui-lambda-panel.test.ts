@@ -3,7 +3,7 @@
 import type { LambdaClient, LambdaPanel } from '../../src/ui/lambda-panel.ts';
 import '../../src/ui/lambda-panel.ts';
 import type { CalibrationEvent, CalibrationTrial, ModelSummary, PageCalibrationRequest, TripletsSummary } from '../../src/worker/api.ts';
-import { allInside, check, cleanup, events, inside, mount } from './ui-fixture.ts';
+import { allInside, check, cleanup, events, inside, mount, settle } from './ui-fixture.ts';
 
 const SUMMARY = { name: 'demo', label: 'demo', synthetic: true } as ModelSummary;
 const TRIPLETS = { name: 't.tsv', triplets: 10, bytes: 100, blankLines: 0, header: false, crc32: 1 } as TripletsSummary;
@@ -26,11 +26,6 @@ function trial(index: number, lq: number, active: number): CalibrationTrial {
     measuredReports: 3,
     evaluations: [],
   };
-}
-
-async function settle(el: LambdaPanel) {
-  for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-  await el.updateComplete;
 }
 
 describe('<lambda-panel>', () => {
@@ -109,7 +104,7 @@ describe('<lambda-panel>', () => {
     check(calls === 0, `the worker was not asked to calibrate (${calls} calls)`);
   });
 
-  it('does not calibrate while the training form holds a bad recipe field (the form says which)', async () => {
+  it('does not calibrate while the training form holds a bad recipe field', async () => {
     cleanup();
     let calls = 0;
     const client = { calibrate: async () => void calls++, cancelJob: async () => {} } as unknown as LambdaClient;

@@ -9,7 +9,7 @@ import type { LessonTraining } from '../../src/ui/lesson-training.ts';
 import type { LossChart } from '../../src/ui/loss-chart.ts';
 import { DEFAULT_STATE, type LessonState } from '../../src/ui/url-state.ts';
 import type { LessonFrame, LessonTrace, LessonVector, WorkerClient } from '../../src/worker/api.ts';
-import { check, cleanup, events, inside, mount } from './ui-fixture.ts';
+import { check, cleanup, events, inside, mount, settle } from './ui-fixture.ts';
 
 const KS = [1, 8];
 const STEPS = 4;
@@ -56,13 +56,6 @@ function fakeTrace(): LessonTrace {
 
 function lessonState(patch: Partial<LessonState> = {}): LessonState {
   return { ...DEFAULT_STATE.lesson, mode: 'recorded', speed: 'fast', ...patch };
-}
-
-async function settle(el: LessonPanel, rounds = 6): Promise<void> {
-  for (let i = 0; i < rounds; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await el.updateComplete;
-  }
 }
 
 async function recorded(patch: Partial<LessonState> = {}): Promise<LessonPanel> {

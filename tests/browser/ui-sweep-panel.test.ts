@@ -4,7 +4,7 @@ import type { SweepClient, SweepPanel } from '../../src/ui/sweep-panel.ts';
 import '../../src/ui/sweep-panel.ts';
 import type { SweepRecipeSettings } from '../../src/ui/train-panel.ts';
 import type { ModelSummary, PageSweepRequest, TripletsSummary } from '../../src/worker/api.ts';
-import { check, cleanup, inside, mount } from './ui-fixture.ts';
+import { check, cleanup, inside, mount, settle } from './ui-fixture.ts';
 
 const SUMMARY = { name: 'demo', label: 'demo', synthetic: true } as ModelSummary;
 const TRIPLETS = { name: 't.tsv', triplets: 10, bytes: 100, blankLines: 0, header: false, crc32: 1 } as TripletsSummary;
@@ -22,11 +22,6 @@ function fakeClient(sent: PageSweepRequest[]): SweepClient {
     },
     cancelJob: async () => {},
   } as unknown as SweepClient;
-}
-
-async function settle(el: SweepPanel) {
-  for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-  await el.updateComplete;
 }
 
 describe('<sweep-panel>', () => {

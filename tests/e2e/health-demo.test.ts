@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { lessonTaskFiles } from '../../src/app/lesson-task-files.ts';
-import { makeLessonTask } from '../../src/app/lesson-task.ts';
+import { lessonTaskFor } from '../../src/app/lesson-settings.ts';
 import { openPage, screenshot } from './browser.ts';
 import { startBuiltSite, stopBuiltSite, type BuiltSite } from './site.ts';
 
 /** The lesson's task for seed 1, as `splade-lab lesson --write-task` writes it. */
-const TASK = makeLessonTask({ seed: 1, documentsPerTopic: 12 });
+const TASK = lessonTaskFor(1);
 const TRIPLETS = lessonTaskFiles(TASK).find((f) => f.path === 'triplets.tsv')!.text;
 /** Probes from the task (two held-out queries, a document of each of their topics), as a user sets them for their data. */
 const TASK_PROBES = {

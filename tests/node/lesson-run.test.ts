@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openModelSession, type ModelSession } from '../../src/app/model-session.ts';
 import { LessonRun } from '../../src/app/lesson-run.ts';
-import { LESSON_DEFAULTS, LESSON_RECIPE, checkLessonSettings, measuredAt } from '../../src/app/lesson-settings.ts';
-import { makeLessonTask } from '../../src/app/lesson-task.ts';
+import { LESSON_DEFAULTS, LESSON_RECIPE, checkLessonSettings, lessonTaskFor, measuredAt } from '../../src/app/lesson-settings.ts';
 import { LESSON_TRACE_FORMAT, parseLessonTrace, playWholeLesson, type LessonTrace } from '../../src/app/lesson-trace.ts';
 import { lessonSentence, lessonVector } from '../../src/app/lesson-vector.ts';
 import { nodePlatform } from '../../src/app/platform-node.ts';
@@ -152,7 +151,7 @@ describe('the bundled recording (public/lesson/trace.json)', () => {
     const trace = parseLessonTrace(JSON.parse(await readFile(file, 'utf8')), file);
     expect(trace.facts.settings).toEqual(LESSON_DEFAULTS);
     expect(trace.facts.recipe).toEqual(LESSON_RECIPE);
-    const task = makeLessonTask({ seed: LESSON_DEFAULTS.seed, documentsPerTopic: LESSON_RECIPE.documentsPerTopic });
+    const task = lessonTaskFor(LESSON_DEFAULTS.seed);
     expect([trace.facts.probe, trace.facts.queries, trace.facts.documents, trace.facts.triplets]).toEqual([task.queries[0].text, task.queries.length, task.corpus.length, task.triplets.length]);
     expect(trace.model).toBe('the synthetic demo backbone');
     // what the lesson shows: the divided head ends better on the held-out queries
