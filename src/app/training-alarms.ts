@@ -50,15 +50,24 @@ export const ALARM_THRESHOLDS = {
   afterRampShare: 1 / 3,
   /** A starting ranking loss this many times log(2B) means scores in the hundreds or more. */
   explodingFactor: 10,
-  /** Weighted FLOPS above this share of the total loss, at this many reports in a row. */
+  /**
+   * A rule that needs its evidence to last (FLOPS dominance, a loss at chance, special terms) raises when the evidence
+   * held at every report (or probe snapshot) over at least this share of the run's steps, and at two reports at least:
+   * measured in steps, so the page (a report every few steps) and the CLI (every ten) judge a run alike.
+   */
+  lastingShare: 0.05,
+  lastingReports: 2,
+  /** Weighted FLOPS above this share of the total loss, lasting. */
   flopsShare: 0.5,
-  flopsReports: 3,
-  /** The ranking loss within this relative distance of log(2B), at this many reports in a row, after warm-up. */
+  /** The ranking loss within this relative distance of log(2B), lasting, after warm-up. */
   chanceTolerance: 0.02,
-  chanceReports: 3,
-  /** Top terms of a probe that are looked at for special tokens, in this many snapshots in a row. */
+  /** Top terms of a probe that are looked at for special tokens. */
   specialTopTerms: 10,
-  specialSnapshots: 2,
+  /**
+   * Share of the probes whose top terms must hold the same special piece: a leaked special token matches every text,
+   * while an untrained [unusedN] row of a random head lands in one probe's top 10 now and then, as any row does.
+   */
+  specialProbeShare: 0.5,
 } as const;
 
 const HEALTHY = `Healthy: about ${HEALTHY_ACTIVE_DIMS.queries.join('-')} active dimensions per query and ${HEALTHY_ACTIVE_DIMS.documents.join('-')} per document (${HEALTHY_ACTIVE_DIMS.source}).`;
@@ -81,15 +90,20 @@ export function isSpecialTerm(term: string, specialTerms: ReadonlySet<string>): 
 export class AlarmWatcher {
   private readonly raised = new Set<AlarmRule>();
   private firstReport: StepReport | null = null;
-  private flopsStreak = 0;
-  private chanceStreak = 0;
-  private specialStreak = 0;
+  private readonly flopsHeavy: Lasting;
+  private readonly atChance: Lasting;
+  private readonly specialShared: Lasting;
 
   constructor(
     private readonly context: AlarmContext,
     /** The tokenizer's special tokens ([CLS], <s>, ...), as their strings. */
     private readonly specialTerms: ReadonlySet<string> = new Set(),
-  ) {}
+  ) {
+    const lastingSteps = Math.max(1, Math.ceil(ALARM_THRESHOLDS.lastingShare * context.totalSteps));
+    this.flopsHeavy = new Lasting(lastingSteps);
+    this.atChance = new Lasting(lastingSteps);
+    this.specialShared = new Lasting(lastingSteps, 'probe snapshots');
+  }
 
   get raisedRules(): AlarmRule[] {
     return [...this.raised];
@@ -150,8 +164,7 @@ export class AlarmWatcher {
     }
 
     const regulariser = report.lambdaQueries * report.flopsQueries + report.lambdaDocuments * report.flopsDocuments;
-    this.flopsStreak = report.total > 0 && regulariser > T.flopsShare * report.total ? this.flopsStreak + 1 : 0;
-    if (this.flopsStreak >= T.flopsReports) {
+    if (this.flopsHeavy.update(report.total > 0 && regulariser > T.flopsShare * report.total, step)) {
       found.push({
         rule: 'flops-dominates',
         severity: 'warning',
@@ -160,27 +173,26 @@ export class AlarmWatcher {
         evidence:
           `At step ${step}, lambda-weighted FLOPS ${regulariser.toPrecision(4)} (queries ${(report.lambdaQueries * report.flopsQueries).toPrecision(3)}, ` +
           `documents ${(report.lambdaDocuments * report.flopsDocuments).toPrecision(3)}) against a ranking loss of ${report.rank.toPrecision(4)}, ` +
-          `${T.flopsReports} reports in a row.`,
+          `${this.flopsHeavy.since(step)}.`,
         advice:
           'The model is rewarded more for emptying its vectors than for ranking: lower lambda_q and lambda_d (the calibrator ' +
           'and the lambda converter help), or, when the vectors are also dense, divide the head by a larger k.',
-        ranges: `Regulariser above ${100 * T.flopsShare}% of the total loss for ${T.flopsReports} reports in a row. In healthy runs the ranking loss is most of the loss.`,
+        ranges: `Regulariser above ${100 * T.flopsShare}% of the total loss at every report ${this.flopsHeavy.rule}. In healthy runs the ranking loss is most of the loss.`,
       });
     }
 
     const warm = report.step + 1 >= 0.1 * totalSteps;
-    this.chanceStreak = warm && Math.abs(report.rank - chance) <= T.chanceTolerance * chance ? this.chanceStreak + 1 : 0;
-    if (this.chanceStreak >= T.chanceReports) {
+    if (this.atChance.update(warm && Math.abs(report.rank - chance) <= T.chanceTolerance * chance, step)) {
       found.push({
         rule: 'chance-loss',
         severity: 'alarm',
         step,
         title: 'The ranking loss is stuck at chance, log(2B)',
-        evidence: `At step ${step} the ranking loss is ${report.rank.toFixed(4)}; log(2B) = ${chance.toFixed(4)} for B = ${B} (every candidate scored alike), ${T.chanceReports} reports in a row; ${active}.`,
+        evidence: `At step ${step} the ranking loss is ${report.rank.toFixed(4)}; log(2B) = ${chance.toFixed(4)} for B = ${B} (every candidate scored alike), ${this.atChance.since(step)}; ${active}.`,
         advice:
           'The model cannot tell positives from negatives. With empty vectors, lower the lambdas or k (see collapse); with ' +
           'non-empty ones, raise the learning rate or check the triplets (query, positive, negative columns in that order).',
-        ranges: `Within ${100 * T.chanceTolerance}% of log(2B) for ${T.chanceReports} reports in a row, after the first 10% of steps.`,
+        ranges: `Within ${100 * T.chanceTolerance}% of log(2B) at every report ${this.atChance.rule}, after the first 10% of steps.`,
       });
     }
     return this.keepNew(found);
@@ -190,11 +202,11 @@ export class AlarmWatcher {
     const found: Alarm[] = [];
     const step = snapshot.step;
     const T = ALARM_THRESHOLDS;
+    const shared = this.sharedSpecialTerms(snapshot);
     const hits = snapshot.probes
-      .map((probe) => ({ probe, special: probe.terms.slice(0, T.specialTopTerms).filter((t) => isSpecialTerm(t.term, this.specialTerms)) }))
+      .map((probe) => ({ probe, special: probe.terms.slice(0, T.specialTopTerms).filter((t) => shared.has(t.term)) }))
       .filter((p) => p.special.length > 0);
-    this.specialStreak = hits.length > 0 && step >= T.afterRampShare * this.context.totalSteps ? this.specialStreak + 1 : 0;
-    if (this.specialStreak >= T.specialSnapshots) {
+    if (this.specialShared.update(shared.size > 0 && step >= T.afterRampShare * this.context.totalSteps, step)) {
       const listed = hits
         .slice(0, 3)
         .map(({ probe, special }) => `"${shorten(probe.text)}" (${probe.role}): ${special.map((t) => `${t.term} ${t.weight.toFixed(2)}`).join(', ')}`)
@@ -204,11 +216,11 @@ export class AlarmWatcher {
         severity: 'warning',
         step,
         title: 'Special tokens among the top terms',
-        evidence: `At step ${step}, ${hits.length} of ${snapshot.probes.length} probes have special or unused tokens in their top ${T.specialTopTerms}: ${listed}.`,
+        evidence: `At step ${step}, ${hits.length} of ${snapshot.probes.length} probes share special or unused tokens in their top ${T.specialTopTerms} (${this.specialShared.since(step)}): ${listed}.`,
         advice:
           'These pieces carry no meaning: they match every text and spend postings in an index. They often fade once the ' +
           'FLOPS ramp is in; if they stay, raise lambda_d a little or train longer, and check that the tokenizer marks them as special.',
-        ranges: `A special token of the tokenizer or an [unusedN] piece among a probe's top ${T.specialTopTerms} terms in ${T.specialSnapshots} snapshots in a row, once the FLOPS ramp is complete.`,
+        ranges: `The same special token of the tokenizer or [unusedN] piece among the top ${T.specialTopTerms} terms of at least ${100 * T.specialProbeShare}% of the probes, in every snapshot ${this.specialShared.rule}, once the FLOPS ramp is complete. One probe's top terms catch an untrained [unusedN] row of a random head now and then, as they catch any row; that alone is not the failure.`,
       });
     }
     const empty = snapshot.probes.filter((p) => p.activeDims === 0);
@@ -229,6 +241,18 @@ export class AlarmWatcher {
     return this.keepNew(found);
   }
 
+  /** Special pieces among the top terms of at least the rule's share of the probes (one probe when there is only one). */
+  private sharedSpecialTerms(snapshot: ProbeSnapshot): Set<string> {
+    const T = ALARM_THRESHOLDS;
+    const probesWith = new Map<string, number>();
+    for (const probe of snapshot.probes) {
+      const special = new Set(probe.terms.slice(0, T.specialTopTerms).map((t) => t.term).filter((term) => isSpecialTerm(term, this.specialTerms)));
+      for (const term of special) probesWith.set(term, (probesWith.get(term) ?? 0) + 1);
+    }
+    const needed = Math.max(1, Math.ceil(T.specialProbeShare * snapshot.probes.length));
+    return new Set([...probesWith].filter(([, count]) => count >= needed).map(([term]) => term));
+  }
+
   private keepNew(found: Alarm[]): Alarm[] {
     const fresh = found.filter((alarm) => !this.raised.has(alarm.rule));
     for (const alarm of fresh) this.raised.add(alarm.rule);
@@ -238,4 +262,37 @@ export class AlarmWatcher {
 
 function shorten(text: string, max = 40): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Evidence that must last: it held at every report (or snapshot) from one step on, for a span of steps. */
+class Lasting {
+  private from: number | null = null;
+  private reports = 0;
+
+  constructor(
+    private readonly minSteps: number,
+    private readonly unit = 'reports',
+  ) {}
+
+  /** Records whether the evidence holds at this step (steps taken); true once it has held long enough. */
+  update(holds: boolean, step: number): boolean {
+    if (!holds) {
+      this.from = null;
+      this.reports = 0;
+      return false;
+    }
+    this.from ??= step;
+    this.reports += 1;
+    return this.reports >= ALARM_THRESHOLDS.lastingReports && step - this.from >= this.minSteps;
+  }
+
+  /** How long it has held, for the evidence. */
+  since(step: number): string {
+    return `held since step ${this.from ?? step} (${this.reports} ${this.unit})`;
+  }
+
+  /** The lasting condition, for the ranges. */
+  get rule(): string {
+    return `for at least ${this.minSteps} steps (${100 * ALARM_THRESHOLDS.lastingShare}% of the run) and ${ALARM_THRESHOLDS.lastingReports} ${this.unit}`;
+  }
 }
