@@ -52,10 +52,12 @@ export const ALARM_THRESHOLDS = {
   explodingFactor: 10,
   /**
    * A rule that needs its evidence to last (FLOPS dominance, a loss at chance, special terms) raises when the evidence
-   * held at every report (or probe snapshot) over at least this share of the run's steps, and at two reports at least:
-   * measured in steps, so the page (a report every few steps) and the CLI (every ten) judge a run alike.
+   * held at every report (or probe snapshot) over at least this share of the run's steps (at most lastingMaxSteps, so
+   * that a long run is not left failing for thousands of steps), and at two reports at least: measured in steps, so the
+   * page (a report every few steps) and the CLI (every ten) judge a run alike.
    */
   lastingShare: 0.05,
+  lastingMaxSteps: 500,
   lastingReports: 2,
   /** Weighted FLOPS above this share of the total loss, lasting. */
   flopsShare: 0.5,
@@ -99,7 +101,7 @@ export class AlarmWatcher {
     /** The tokenizer's special tokens ([CLS], <s>, ...), as their strings. */
     private readonly specialTerms: ReadonlySet<string> = new Set(),
   ) {
-    const lastingSteps = Math.max(1, Math.ceil(ALARM_THRESHOLDS.lastingShare * context.totalSteps));
+    const lastingSteps = Math.max(1, Math.min(ALARM_THRESHOLDS.lastingMaxSteps, Math.ceil(ALARM_THRESHOLDS.lastingShare * context.totalSteps)));
     this.flopsHeavy = new Lasting(lastingSteps);
     this.atChance = new Lasting(lastingSteps);
     this.specialShared = new Lasting(lastingSteps, 'probe snapshots');
@@ -293,6 +295,6 @@ class Lasting {
 
   /** The lasting condition, for the ranges. */
   get rule(): string {
-    return `for at least ${this.minSteps} steps (${100 * ALARM_THRESHOLDS.lastingShare}% of the run) and ${ALARM_THRESHOLDS.lastingReports} ${this.unit}`;
+    return `for at least ${this.minSteps} steps (${100 * ALARM_THRESHOLDS.lastingShare}% of the run, at most ${ALARM_THRESHOLDS.lastingMaxSteps}) and ${ALARM_THRESHOLDS.lastingReports} ${this.unit}`;
   }
 }

@@ -153,6 +153,16 @@ describe('alarm rules', () => {
     expect(cli.get('flops-dominates')).toBe(70);
   });
 
+  it('asks a long run for at most 500 steps of lasting evidence', () => {
+    const watcher = new AlarmWatcher({ batchSize: 8, vocabSize: 30522, totalSteps: 150_000 });
+    const chance = (taken: number) => watcher.onReport(report(taken - 1, { rank: Math.log(16) }));
+    expect(chance(20_000)).toEqual([]);
+    expect(chance(20_400)).toEqual([]);
+    const raised = chance(20_500);
+    expect(rules(raised)).toEqual(['chance-loss']);
+    expect(raised[0].ranges).toContain('for at least 500 steps (5% of the run, at most 500) and 2 reports');
+  });
+
   it('raises FLOPS dominance once it lasts, and densification only once the ramp is complete', () => {
     const watcher = new AlarmWatcher({ batchSize: 8, vocabSize: 1000, totalSteps: 90 });
     const heavy = (step: number) => watcher.onReport(report(step, { rank: 1, flopsQueries: 100, total: 1 + 0.05 * 100 + 0.003 * 20, activeDocuments: 900 }));
