@@ -8,17 +8,32 @@ export interface Scale {
 
 /** A linear scale over [lo, hi] with about `count` ticks at 1, 2 or 5 times a power of ten. */
 export function linearScale(lo: number, hi: number, count = 6): Scale {
-  const span = hi > lo ? hi - lo : 1;
-  const raw = span / count;
+  // a non-finite end (a diverged value that slipped through) gives a unit axis rather than a loop that never ends
+  if (!Number.isFinite(lo)) lo = Number.isFinite(hi) ? hi - 1 : 0;
+  if (!Number.isFinite(hi)) hi = lo + 1;
+  const span = hi - lo > 1e-300 ? hi - lo : 1;
+  const raw = span / Math.max(1, count);
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
+  const first = Math.ceil(lo / step);
   const ticks: number[] = [];
-  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) ticks.push(Number(t.toPrecision(12)));
+  // ticks by index, so that a step below the ends' floating-point spacing cannot stall the walk
+  for (let i = 0; i <= Math.max(1, count) * 3 + 2; i++) {
+    const t = (first + i) * step;
+    if (t > hi + step * 1e-9) break;
+    ticks.push(Number(t.toPrecision(12)));
+  }
   return { fraction: (v) => (v - lo) / span, ticks };
 }
 
-/** A logarithmic scale over [lo, hi] (both > 0), ticks at 1, 2 and 5 times powers of ten inside it. */
+/** Positive, finite ends for a log axis: 1e-300 to 1e300 at most. */
+const LOG_FLOOR = 1e-300;
+const LOG_CEILING = 1e300;
+
+/** A logarithmic scale over [lo, hi] (both > 0; others are clamped), ticks at 1, 2 and 5 times powers of ten inside it. */
 export function logScale(lo: number, hi: number): Scale {
+  lo = lo > LOG_FLOOR ? Math.min(lo, LOG_CEILING) : LOG_FLOOR;
+  hi = hi > lo ? Math.min(hi, LOG_CEILING) : Math.min(lo * 10, LOG_CEILING);
   const a = Math.log(lo);
   const b = Math.log(hi > lo ? hi : lo * 10);
   const ticks: number[] = [];

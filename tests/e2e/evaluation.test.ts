@@ -77,8 +77,10 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     try {
       await page.locator('eval-panel #eval-status', { hasText: done }).or(page.locator('eval-panel #eval-error')).waitFor({ timeout });
     } catch (error) {
+      // where it stalled: a page whose main thread no longer answers, or a worker that never finished the job
+      const answers = await Promise.race([page.evaluate(() => document.readyState).then(() => 'answers', () => 'fails'), new Promise((ok) => setTimeout(() => ok('does not answer within 5 s'), 5000))]);
       await screenshot(page, `eval-timeout-${Date.now()}`).catch(() => undefined);
-      throw new Error(`${(error as Error).message}\nlast status: "${last}"`, { cause: error });
+      throw new Error(`${(error as Error).message}\nlast status: "${last}"; the page's main thread ${answers}`, { cause: error });
     } finally {
       clearInterval(watch);
     }
