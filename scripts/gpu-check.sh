@@ -3,6 +3,8 @@
 # in one command; their output goes to <out-dir> for the note:
 #   bash scripts/gpu-check.sh [out-dir]      (after `npm ci`; default out-dir: gpu-check)
 # PEAK_TFLOPS=<the device's fp32 peak> adds the fraction of it to the GPU mode's rows (WebGPU does not report it).
+# It calls node alone (no npm), so that it also runs from the kit of scripts/device-kit.mjs where no registry is
+# reachable (scripts/device-gpu-check.sh). A dry run on a CPU adapter: BENCH_ONLY=<sections> PEERS_SIZE=small.
 set -euo pipefail
 out="${1:-gpu-check}"
 mkdir -p "$out"
@@ -12,9 +14,13 @@ kernels=(tests/node/matmul.test.ts tests/node/splade-head.test.ts tests/node/los
   tests/node/layer-kernels-attention.test.ts tests/node/layer-kernels-layernorm.test.ts tests/node/layer-kernels-activations.test.ts
   tests/node/layer-kernels-embedding.test.ts tests/node/gpu-encoder.test.ts tests/node/splade-objective.test.ts
   tests/node/train-sgd-step.test.ts)
+ts=(node --import ./bin/register-hooks.mjs)
 status=0
-npx vitest run "${kernels[@]}" 2>&1 | tee "$out/kernel-tests.log" || status=$?
-npm run bench -- --out "$out/bench.json" 2>&1 | tee "$out/bench.log" || status=$?
-npm run bench:peers -- --gpu ${PEAK_TFLOPS:+--peak-tflops "$PEAK_TFLOPS"} --out "$out/peers.json" 2>&1 | tee "$out/peers.log" || status=$?
+node --version > "$out/node.txt"
+# the batch-cache bench reads the demo backbone's tokenizer
+"${ts[@]}" scripts/make-demo-backbone.ts
+node node_modules/vitest/vitest.mjs run "${kernels[@]}" 2>&1 | tee "$out/kernel-tests.log" || status=$?
+"${ts[@]}" scripts/bench.ts ${BENCH_ONLY:+--only "$BENCH_ONLY"} --out "$out/bench.json" 2>&1 | tee "$out/bench.log" || status=$?
+"${ts[@]}" scripts/bench-peers.ts --gpu --size "${PEERS_SIZE:-bench}" ${PEAK_TFLOPS:+--peak-tflops "$PEAK_TFLOPS"} --out "$out/peers.json" 2>&1 | tee "$out/peers.log" || status=$?
 echo "kernel tests and bench on the system GPU: exit $status; logs in $out/"
 exit "$status"
