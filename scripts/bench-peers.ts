@@ -12,7 +12,6 @@ import { parseArgs } from 'node:util';
 import { RESULT_PREFIX, type PeerSystemName } from './peers/peer-system.ts';
 import { makePeerProblem, PEER_SETTINGS, PEER_SIZES, type PeerSetting, type PeerSize } from './peers/problem.ts';
 import { writeProblemFolder } from './peers/pytorch-problem.ts';
-import { runInChromium } from './peers/browser-run.ts';
 import { runGpuMode } from './peers/gpu-mode.ts';
 import type { PeerResult } from './peers/measure-peer.ts';
 import type { InferenceReport } from './peers/encode-systems.ts';
@@ -88,6 +87,8 @@ async function main(): Promise<void> {
   const runs = where.includes('chromium') ? settings.flatMap((setting) => systems.filter((system) => system !== 'pytorch-cpu').map((system) => ({ system, setting }))) : [];
   if (runs.length) {
     console.error(`Chromium: ${runs.length} runs ...`);
+    // loaded only here: Chromium's launcher and Vite are not needed (nor installed on a GPU machine's kit) for Node rows
+    const { runInChromium } = await import('./peers/browser-run.ts');
     const outcomes = await runInChromium(runs, size, reps, timeoutMs);
     outcomes.forEach((outcome, i) => {
       if ('why' in outcome) skipped.push({ ...runs[i], environment: 'chromium', why: outcome.why });

@@ -18,6 +18,9 @@ for deb in "$kit"/debs/*.deb; do dpkg -x "$deb" /; done
 ldconfig
 nvidia_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 if [ -z "${VK_DRIVER_FILES:-}${VK_ICD_FILENAMES:-}" ] && [ -f "$nvidia_icd" ]; then export VK_DRIVER_FILES="$nvidia_icd"; fi
+for lib in /usr/local/nvidia/lib64 /usr/local/nvidia/lib; do
+  if [ -d "$lib" ]; then export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; fi
+done
 export XDG_RUNTIME_DIR=/tmp
 {
   echo "node $(node --version); VK_DRIVER_FILES=${VK_DRIVER_FILES:-} VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-}"
@@ -25,6 +28,7 @@ export XDG_RUNTIME_DIR=/tmp
     import { create, globals } from 'webgpu';
     Object.assign(globalThis, globals);
     const adapter = await create([]).requestAdapter({ powerPreference: 'high-performance' });
-    console.log(adapter ? 'adapter: ' + JSON.stringify(adapter.info) : 'no WebGPU adapter');"
+    const { vendor, architecture, device, description } = adapter?.info ?? {};
+    console.log(adapter ? 'adapter: ' + JSON.stringify({ vendor, architecture, device, description, fallback: adapter.info.isFallbackAdapter }) : 'no WebGPU adapter');"
 } 2>&1 | tee "$out/adapter.txt"
 bash scripts/gpu-check.sh "$out"

@@ -5,6 +5,8 @@
 # PEAK_TFLOPS=<the device's fp32 peak> adds the fraction of it to the GPU mode's rows (WebGPU does not report it).
 # It calls node alone (no npm), so that it also runs from the kit of scripts/device-kit.mjs where no registry is
 # reachable (scripts/device-gpu-check.sh). A dry run on a CPU adapter: BENCH_ONLY=<sections> PEERS_SIZE=small.
+# Most telling first (kernel tests, then the GPU mode's head and matmul figures, then the benches), each stage under
+# STAGE_S seconds (default 240), its log in <out-dir> as it goes, so that a stage that hangs costs only itself.
 set -euo pipefail
 out="${1:-gpu-check}"
 mkdir -p "$out"
@@ -15,12 +17,12 @@ kernels=(tests/node/matmul.test.ts tests/node/splade-head.test.ts tests/node/los
   tests/node/layer-kernels-embedding.test.ts tests/node/gpu-encoder.test.ts tests/node/splade-objective.test.ts
   tests/node/train-sgd-step.test.ts)
 ts=(node --import ./bin/register-hooks.mjs)
+stage() { timeout --kill-after=10 "${STAGE_S:-240}" "$@"; }
 status=0
-node --version > "$out/node.txt"
 # the batch-cache bench reads the demo backbone's tokenizer
 "${ts[@]}" scripts/make-demo-backbone.ts
-node node_modules/vitest/vitest.mjs run "${kernels[@]}" 2>&1 | tee "$out/kernel-tests.log" || status=$?
-"${ts[@]}" scripts/bench.ts ${BENCH_ONLY:+--only "$BENCH_ONLY"} --out "$out/bench.json" 2>&1 | tee "$out/bench.log" || status=$?
-"${ts[@]}" scripts/bench-peers.ts --gpu --size "${PEERS_SIZE:-bench}" ${PEAK_TFLOPS:+--peak-tflops "$PEAK_TFLOPS"} --out "$out/peers.json" 2>&1 | tee "$out/peers.log" || status=$?
+stage node node_modules/vitest/vitest.mjs run "${kernels[@]}" 2>&1 | tee "$out/kernel-tests.log" || status=$?
+stage "${ts[@]}" scripts/bench-peers.ts --gpu --size "${PEERS_SIZE:-bench}" ${PEAK_TFLOPS:+--peak-tflops "$PEAK_TFLOPS"} --out "$out/peers.json" 2>&1 | tee "$out/peers.log" || status=$?
+stage "${ts[@]}" scripts/bench.ts ${BENCH_ONLY:+--only "$BENCH_ONLY"} --out "$out/bench.json" 2>&1 | tee "$out/bench.log" || status=$?
 echo "kernel tests and bench on the system GPU: exit $status; logs in $out/"
 exit "$status"

@@ -8,7 +8,6 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as Ort from 'onnxruntime-web';
 import { nodeGpuContext } from '../../src/gpu/node-gpu.ts';
-import { runInferenceInChromium } from './browser-run.ts';
 import { ENCODE_BATCH, INFERENCE_SHAPES, inferenceProblem, measureInference, type InferenceReport } from './encode-systems.ts';
 import type { PeerSize } from './problem.ts';
 import { writeProblemFolder } from './pytorch-problem.ts';
@@ -22,6 +21,7 @@ export async function runInferencePeers(size: PeerSize, python: { command: strin
     if ('why' in models) {
       report.skipped.push({ system: 'onnxruntime-web', why: models.why });
     } else if (chromium) {
+      const { runInferenceInChromium } = await import('./browser-run.ts');
       const inBrowser = await runInferenceInChromium(size, reps, models, timeoutMs);
       report.rows.push(...inBrowser.rows);
       report.skipped.push(...inBrowser.skipped);
