@@ -9,10 +9,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { openPage, screenshot } from './browser.ts';
 import { nanoScifact, smallScifact } from './datasets.ts';
-import { WAIT, startBuiltSite, stopBuiltSite, type BuiltSite } from './site.ts';
+import { useBuiltSite, WAIT } from './site.ts';
 
 /** Tokens per text: small, so that SwiftShader encodes the set in seconds. */
 const LENGTHS = { query: 16, document: 48 };
@@ -43,24 +43,16 @@ async function cell(page: Page, table: string, system: 'splade' | 'bm25', measur
 }
 
 describe('the built page: evaluation', { timeout: 900_000 }, () => {
-  let built: BuiltSite | undefined;
-  let browser: Browser;
-  let site: string;
   let beirDir: string;
   let files: string[];
-  const offsite: string[] = [];
 
-  before(async () => {
+  before(() => {
     beirDir = mkdtempSync(join(tmpdir(), 'splade-e2e-beir-'));
     files = smallScifact(beirDir);
-    built = await startBuiltSite({ hubRepos: new Map([['datasets/zeta-alpha-ai/NanoSciFact', nanoScifact(beirDir)]]) });
-    ({ browser, site } = built);
   });
+  const built = useBuiltSite(() => ({ hubRepos: new Map([['datasets/zeta-alpha-ai/NanoSciFact', nanoScifact(beirDir)]]) }));
 
-  after(async () => {
-    rmSync(beirDir, { recursive: true, force: true });
-    await stopBuiltSite(built, offsite);
-  });
+  after(() => rmSync(beirDir, { recursive: true, force: true }));
 
   /**
    * Waits for the evaluation to end with `done` in its status (or an error shown), logging each new status with its
@@ -106,8 +98,8 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
   }
 
   it('evaluates the demo backbone at k = 1 and k = 4 beside BM25, equal to the CLI; search terms sum to the score; results survive a reload', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=demo&k=1&panel=evaluate`);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=demo&k=1&panel=evaluate`);
     await page.locator('model-picker #model-label').waitFor(WAIT);
     await pickSet(page);
     await screenshot(page, '20-eval-set-read');
@@ -164,8 +156,8 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
   });
 
   it('a cancel mid-encoding says so and keeps no half result', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=demo&k=2&panel=evaluate`);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=demo&k=2&panel=evaluate`);
     await page.locator('model-picker #model-label').waitFor(WAIT);
     await pickSet(page);
     await page.locator('eval-panel #documentLength').fill('128'); // the demo's longest: slow enough to cancel
@@ -183,15 +175,15 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
   });
 
   it('reads a NanoBEIR set from the Hub (here a local server in its layout, once the link\'s address is accepted) and evaluates it', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=demo&k=1&panel=evaluate&hub=${encodeURIComponent(`${built!.server.origin}/hub`)}`);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=demo&k=1&panel=evaluate&hub=${encodeURIComponent(`${built.server.origin}/hub`)}`);
     await page.locator('notice-banner#hub-notice button[data-action="hub-accept"]').click();
     await page.locator('model-picker #model-label').waitFor(WAIT);
     const chooser = page.locator('eval-panel dataset-chooser');
     await chooser.locator('input[value="SciFact"]').check();
     await chooser.locator('#read-nanobeir').click();
     await chooser.locator('#read-sets', { hasText: 'NanoSciFact: 12 queries' }).waitFor(WAIT);
-    assert.ok(built!.server.requests.includes('/hub/datasets/zeta-alpha-ai/NanoSciFact/resolve/main/qrels/train-00000-of-00001.parquet'));
+    assert.ok(built.server.requests.includes('/hub/datasets/zeta-alpha-ai/NanoSciFact/resolve/main/qrels/train-00000-of-00001.parquet'));
     await page.locator('eval-panel #queryLength').fill(String(LENGTHS.query));
     await page.locator('eval-panel #documentLength').fill(String(LENGTHS.document));
     await page.locator('eval-panel #evaluate').click();

@@ -3,12 +3,12 @@
 // collapse alarm, and with calibrated lambdas (`splade-lab calibrate`, see README) raises nothing while it learns.
 // The densification run (k = 1) is in training.test.ts, part of every CI run.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { lessonTaskFiles } from '../../src/app/lesson-task-files.ts';
 import { lessonTaskFor } from '../../src/app/lesson-settings.ts';
 import { openPage, screenshot } from './browser.ts';
-import { startBuiltSite, stopBuiltSite, type BuiltSite } from './site.ts';
+import { useBuiltSite } from './site.ts';
 
 /** The lesson's task for seed 1, as `splade-lab lesson --write-task` writes it. */
 const TASK = lessonTaskFor(1);
@@ -60,21 +60,11 @@ async function trainToEnd(page: Page, site: string, run: PageRun): Promise<void>
 }
 
 describe('the built page: training health on the demo backbone (opt-in)', { timeout: 1_200_000 }, () => {
-  let built: BuiltSite | undefined;
-  let browser: Browser;
-  let site: string;
-  const offsite: string[] = [];
-
-  before(async () => {
-    built = await startBuiltSite();
-    ({ browser, site } = built);
-  });
-
-  after(() => stopBuiltSite(built, offsite));
+  const built = useBuiltSite();
 
   it('lambdas far too large: the vectors empty and the collapse alarm is listed with its advice', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await trainToEnd(page, site, { k: 8, steps: 40, lr: 5e-3, lambdaQueries: 5, lambdaDocuments: 5, batchSize: 8 });
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await trainToEnd(page, built.site, { k: 8, steps: 40, lr: 5e-3, lambdaQueries: 5, lambdaDocuments: 5, batchSize: 8 });
     const alarms = page.locator('train-panel #alarms');
     const collapse = alarms.locator('li[data-rule="collapse"]');
     assert.match((await collapse.textContent()) ?? '', /Vectors are emptying \(collapse\).*lower lambda_q and lambda_d/s);
@@ -83,8 +73,8 @@ describe('the built page: training health on the demo backbone (opt-in)', { time
   });
 
   it('calibrated lambdas (k = 32, lambda_q 2e-2, lambda_d 5e-3), probes from the task: sparse, learning, and nothing raised', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await trainToEnd(page, site, { k: 32, steps: 150, lr: 2e-3, lambdaQueries: 2e-2, lambdaDocuments: 5e-3, batchSize: 8, probes: TASK_PROBES });
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await trainToEnd(page, built.site, { k: 32, steps: 150, lr: 2e-3, lambdaQueries: 2e-2, lambdaDocuments: 5e-3, batchSize: 8, probes: TASK_PROBES });
     const panel = page.locator('train-panel');
     // nothing raised: no alarm and no warning
     const raised = await panel.locator('#alarms li').allTextContents();

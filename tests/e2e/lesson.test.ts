@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { ARTIFACTS, launchChromium, openPage, screenshot } from './browser.ts';
-import { WAIT, startBuiltSite, stopBuiltSite, type BuiltSite } from './site.ts';
+import { useBuiltSite, WAIT } from './site.ts';
 
 interface TraceHeldOut {
   ndcg10: number;
@@ -24,22 +24,12 @@ async function finalNdcg(page: Page, k: number): Promise<number> {
 }
 
 describe('the built page: lesson', { timeout: 900_000 }, () => {
-  let built: BuiltSite | undefined;
-  let browser: Browser;
-  let site: string;
-  const offsite: string[] = [];
-
-  before(async () => {
-    built = await startBuiltSite();
-    ({ browser, site } = built);
-  });
-
-  after(() => stopBuiltSite(built, offsite));
+  const built = useBuiltSite();
 
   it('live on SwiftShader: a typed sentence, k = 1 against k = 8, the whole training played; the divided head ends better', async () => {
-    const { context, page } = await openPage(browser, offsite);
+    const { context, page } = await openPage(built.browser, built.offsite);
     const start = Date.now();
-    await page.goto(`${site}?model=demo&panel=lesson&lspeed=fast`);
+    await page.goto(`${built.site}?model=demo&panel=lesson&lspeed=fast`);
     const lesson = page.locator('lesson-panel');
     await lesson.locator('#lesson-mode[data-mode="live"]').waitFor(WAIT);
     await lesson.locator('lesson-vectors #vector').waitFor(WAIT);
@@ -97,8 +87,8 @@ describe('the built page: lesson', { timeout: 900_000 }, () => {
   it('without WebGPU: the recording plays, marked as recorded; presenter view; the printed summary', async () => {
     const plain = await launchChromium(false);
     try {
-      const { page } = await openPage(plain, offsite);
-      await page.goto(`${site}?model=demo&panel=lesson&lstep=3&lspeed=fast`);
+      const { page } = await openPage(plain, built.offsite);
+      await page.goto(`${built.site}?model=demo&panel=lesson&lstep=3&lspeed=fast`);
       const lesson = page.locator('lesson-panel');
       await lesson.locator('#lesson-mode[data-mode="recorded"]', { hasText: 'Recorded' }).waitFor(WAIT);
       await lesson.locator('#play').click();

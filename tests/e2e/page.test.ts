@@ -2,13 +2,11 @@
 // histogram, k dividing the statistics, the URL state, the preview, the Hub-id path and a link's hub= address,
 // failures, a download cancelled half-way, a lost GPU device, and the page without WebGPU.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { writeSafetensors } from '../../src/io/safetensors.ts';
 import { makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
 import { launchChromium, openPage, screenshot } from './browser.ts';
-import { WAIT, focusedId, startBuiltSite, stat, stopBuiltSite, until, waitForK, type BuiltSite } from './site.ts';
-import type { TestServer } from './static-server.ts';
-import type { Browser } from 'playwright-core';
+import { focusedId, stat, until, useBuiltSite, WAIT, waitForK } from './site.ts';
 
 const HUB_REPO = 'e2e-org/tiny-bert';
 const HUB_HEAD_NORM = 3;
@@ -35,31 +33,22 @@ function tinyHubRepo(): Map<string, Uint8Array> {
 }
 
 describe('the built page', { timeout: 600_000 }, () => {
-  let built: BuiltSite | undefined;
-  let server: TestServer;
-  let browser: Browser;
-  let site: string;
-  const offsite: string[] = [];
-
-  before(async () => {
+  const built = useBuiltSite(() => {
     const slow = tinyHubRepo();
     const chunkBytes = Math.ceil(slow.get('model.safetensors')!.length / SLOW_DOWNLOAD_CHUNKS);
-    built = await startBuiltSite({
+    return {
       hubRepos: new Map([
         [HUB_REPO, tinyHubRepo()],
         [SLOW_REPO, slow],
         [HUGE_REPO, new Map([['config.json', new TextEncoder().encode(JSON.stringify(HUGE_CONFIG))]])],
       ]),
       slowRepos: new Map([[SLOW_REPO, { chunkBytes, chunkDelayMs: SLOW_CHUNK_DELAY_MS }]]),
-    });
-    ({ server, browser, site } = built);
+    };
   });
 
-  after(() => stopBuiltSite(built, offsite));
-
   it('shows the demo head histogram, divides the statistics by k, and keeps the state in the URL', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(site);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(built.site);
     await page.locator('norm-histogram svg g[data-series="before"] rect').first().waitFor(WAIT);
     await waitForK(page, 1);
     assert.match(await page.locator('model-picker #model-label').textContent() ?? '', /synthetic demo/);
@@ -102,7 +91,7 @@ describe('the built page', { timeout: 600_000 }, () => {
     assert.match(link, /panel=preview/);
     await context.close();
 
-    const restored = await openPage(browser, offsite);
+    const restored = await openPage(built.browser, built.offsite);
     await restored.page.goto(link);
     await restored.page.locator('preview-panel #query').waitFor(WAIT);
     assert.equal(await restored.page.locator('preview-panel #query').inputValue(), 'why is the sky blue');
@@ -116,8 +105,8 @@ describe('the built page', { timeout: 600_000 }, () => {
   });
 
   it('preview: shows the top terms and the score of a query and a document, recomputed when k changes', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=demo&k=1&panel=preview`);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=demo&k=1&panel=preview`);
     const scoreAt = async (k: number) => {
       await page.locator('preview-panel .score', { hasText: `at k = ${k}:` }).waitFor(WAIT);
       return Number(await page.locator('preview-panel #score').textContent());
@@ -136,8 +125,8 @@ describe('the built page', { timeout: 600_000 }, () => {
   });
 
   it('loads a checkpoint through the Hub-id path from a local server in the Hub URL layout', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=${HUB_REPO}&k=2&hub=${encodeURIComponent(`${server.origin}/hub`)}`);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=${HUB_REPO}&k=2&hub=${encodeURIComponent(`${built.server.origin}/hub`)}`);
     await page.locator('notice-banner#hub-notice button[data-action="hub-accept"]').click();
     await page.locator('model-picker #memory').waitFor(WAIT);
     await waitForK(page, 2);
@@ -148,30 +137,30 @@ describe('the built page', { timeout: 600_000 }, () => {
     const mean1 = await stat(page, 'mean', '1');
     assert.ok(Math.abs(mean1 - HUB_HEAD_NORM) < 0.01, `mean row norm ${mean1}, generated with ${HUB_HEAD_NORM}`);
     assert.ok(Math.abs((await stat(page, 'mean', 'after')) - mean1 / 2) <= 0.0011);
-    assert.ok(server.requests.includes(`/hub/${HUB_REPO}/resolve/main/model.safetensors`));
+    assert.ok(built.server.requests.includes(`/hub/${HUB_REPO}/resolve/main/model.safetensors`));
     await screenshot(page, '05-hub-model');
     await context.close();
   });
 
   it("a link's hub= address is asked about before anything is fetched from it, named while in use, and never labelled with Table 1", async () => {
-    const { context, page } = await openPage(browser, offsite);
-    const hub = `${server.origin}/hub`;
-    const before = server.requests.length;
-    await page.goto(`${site}?model=${HUB_REPO}&hub=${encodeURIComponent(hub)}`);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    const hub = `${built.server.origin}/hub`;
+    const before = built.server.requests.length;
+    await page.goto(`${built.site}?model=${HUB_REPO}&hub=${encodeURIComponent(hub)}`);
     const ask = page.locator('notice-banner#hub-notice');
     await ask.locator('.box', { hasText: 'This link downloads models from another server' }).waitFor(WAIT);
     assert.match((await ask.locator('.box').textContent()) ?? '', new RegExp(new URL(hub).host.replace(/[.]/g, '[.]')));
     await page.waitForTimeout(500);
-    assert.ok(!server.requests.slice(before).some((path) => path.startsWith('/hub/')), 'nothing was fetched from the link\'s server before the answer');
+    assert.ok(!built.server.requests.slice(before).some((path) => path.startsWith('/hub/')), 'nothing was fetched from the link\'s server before the answer');
     await screenshot(page, '05-hub-consent');
     await ask.locator('button[data-action="hub-accept"]').click();
     await page.locator('model-picker #memory').waitFor(WAIT);
     assert.match((await page.locator('#hub-host').textContent()) ?? '', new RegExp(`Hub models come from ${new URL(hub).host}`));
-    await page.goto(`${site}?model=roberta-base&hub=${encodeURIComponent(hub)}`);
+    await page.goto(`${built.site}?model=roberta-base&hub=${encodeURIComponent(hub)}`);
     await page.locator('notice-banner#hub-notice button[data-action="hub-accept"]').click();
     await page.locator('notice-banner#notice').waitFor(WAIT); // the mirror has no roberta-base
     assert.equal(await page.locator('head-norm-panel').getAttribute('paper-row'), '', 'no Table 1 row for a model from another server');
-    await page.goto(`${site}?model=demo&hub=${encodeURIComponent(hub)}`);
+    await page.goto(`${built.site}?model=demo&hub=${encodeURIComponent(hub)}`);
     await page.locator('notice-banner#hub-notice button[data-action="hub-default"]').click();
     await page.waitForFunction(() => !location.search.includes('hub='));
     assert.equal(await page.locator('#hub-host').count(), 0);
@@ -179,20 +168,20 @@ describe('the built page', { timeout: 600_000 }, () => {
   });
 
   it('a model too large for the device is refused from its config, before any weight is fetched', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=${HUGE_REPO}&hub=${encodeURIComponent(`${server.origin}/hub`)}`);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=${HUGE_REPO}&hub=${encodeURIComponent(`${built.server.origin}/hub`)}`);
     await page.locator('notice-banner#hub-notice button[data-action="hub-accept"]').click();
     const notice = page.locator('notice-banner#notice .box');
     await notice.waitFor(WAIT);
     assert.match((await notice.textContent()) ?? '', /too large for this GPU[\s\S]*maxStorageBufferBindingSize/);
-    assert.ok(!server.requests.some((path) => path.startsWith(`/hub/${HUGE_REPO}/`) && !path.endsWith('/config.json')), 'only config.json was read');
+    assert.ok(!built.server.requests.some((path) => path.startsWith(`/hub/${HUGE_REPO}/`) && !path.endsWith('/config.json')), 'only config.json was read');
     await screenshot(page, '06-too-large');
     await context.close();
   });
 
   it('a missing Hub repo gives a plain-words error with a retry, not a blank page', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=e2e-org/does-not-exist&hub=${encodeURIComponent(`${server.origin}/hub`)}`);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=e2e-org/does-not-exist&hub=${encodeURIComponent(`${built.server.origin}/hub`)}`);
     await page.locator('notice-banner#hub-notice button[data-action="hub-accept"]').click();
     const notice = page.locator('notice-banner#notice');
     await notice.waitFor(WAIT);
@@ -206,8 +195,8 @@ describe('the built page', { timeout: 600_000 }, () => {
   });
 
   it('cancelling a download half-way, by keyboard, says so in plain words, keeps the loaded demo and its settings, and the page stays usable', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=demo&k=4&hub=${encodeURIComponent(`${server.origin}/hub`)}`);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=demo&k=4&hub=${encodeURIComponent(`${built.server.origin}/hub`)}`);
     await page.locator('notice-banner#hub-notice button[data-action="hub-accept"]').click();
     await page.locator('norm-histogram svg g[data-series="before"] rect').first().waitFor(WAIT);
     await waitForK(page, 4);
@@ -229,7 +218,7 @@ describe('the built page', { timeout: 600_000 }, () => {
     const said = (await notice.textContent()) ?? '';
     assert.match(said, new RegExp(`Loading ${SLOW_REPO} was cancelled`));
     assert.match(said, /The synthetic demo backbone is still loaded/);
-    await until('the server to see the weights download dropped', () => server.aborted.includes(weights));
+    await until('the server to see the weights download dropped', () => built.server.aborted.includes(weights));
     // The previous state is all there: the demo, k = 4 and its statistics, in the page and in the link.
     assert.match((await page.locator('model-picker #model-label').textContent()) ?? '', /synthetic demo/);
     assert.match(page.url(), /model=demo(&|$)/);
@@ -261,8 +250,8 @@ describe('the built page', { timeout: 600_000 }, () => {
   });
 
   it('a lost GPU device: the page says so, "Reload the model" loads it on a fresh device, and the histogram comes back', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=demo&k=2`);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=demo&k=2`);
     await page.locator('norm-histogram svg g[data-series="before"] rect').first().waitFor(WAIT);
     await waitForK(page, 2);
     const mean2 = await stat(page, 'mean', 'after');
@@ -292,8 +281,8 @@ describe('the built page', { timeout: 600_000 }, () => {
   it('without WebGPU: explains what to do and still shows the demo from precomputed figures', async () => {
     const plain = await launchChromium(false);
     try {
-      const { page } = await openPage(plain, offsite);
-      await page.goto(`${site}?model=demo&k=4`);
+      const { page } = await openPage(plain, built.offsite);
+      await page.goto(`${built.site}?model=demo&k=4`);
       const notice = page.locator('notice-banner#notice');
       await notice.waitFor(WAIT);
       assert.match((await notice.locator('.box').textContent()) ?? '', /WebGPU/);

@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { unzipSync } from 'fflate';
-import type { Browser } from 'playwright-core';
 import { openPage, screenshot } from './browser.ts';
 import { smallScifact } from './datasets.ts';
-import { WAIT, startBuiltSite, stopBuiltSite, type BuiltSite } from './site.ts';
+import { useBuiltSite, WAIT } from './site.ts';
 
 const TRIPLETS = [
   'what causes tides\tthe moon pulls the sea\tcats sleep a lot',
@@ -21,28 +20,20 @@ const TRIPLETS = [
 ].join('\n');
 
 describe('the built page: runs', { timeout: 900_000 }, () => {
-  let built: BuiltSite | undefined;
-  let browser: Browser;
-  let site: string;
   let beirDir: string;
   let files: string[];
-  const offsite: string[] = [];
 
-  before(async () => {
+  before(() => {
     beirDir = mkdtempSync(join(tmpdir(), 'splade-e2e-runs-'));
     files = smallScifact(beirDir);
-    built = await startBuiltSite();
-    ({ browser, site } = built);
   });
+  const built = useBuiltSite();
 
-  after(async () => {
-    rmSync(beirDir, { recursive: true, force: true });
-    await stopBuiltSite(built, offsite);
-  });
+  after(() => rmSync(beirDir, { recursive: true, force: true }));
 
   it('a 2-k sweep, evaluated, compared, a run used and exported, and the runs kept over a reload', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=demo&k=1&panel=evaluate`);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=demo&k=1&panel=evaluate`);
     await page.locator('model-picker #model-label').waitFor(WAIT);
     // A set to evaluate the runs on.
     await page.locator('eval-panel dataset-chooser #beir-files').setInputFiles(files);
@@ -125,7 +116,7 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     assert.match(readFileSync(await svgFile.path(), 'utf8'), /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"[\s\S]*data-series="trained"/);
 
     // A reload keeps the runs.
-    await page.goto(`${site}?model=demo&panel=runs`);
+    await page.goto(`${built.site}?model=demo&panel=runs`);
     await page.locator('runs-panel #runs-table tbody tr').nth(1).waitFor(WAIT);
     await context.close();
   });

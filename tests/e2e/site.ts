@@ -3,9 +3,10 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './browser.ts';
-import { startTestServer, type TestServer } from './static-server.ts';
+import { startTestServer, type ServerOptions, type TestServer } from './static-server.ts';
 
 export const SITE_PATH = '/deep/sub/path/';
 /** The GPU on SwiftShader is slow: allow each wait this long. */
@@ -18,8 +19,11 @@ export interface BuiltSite {
   site: string;
 }
 
+/** The Hub repositories a file's tests serve, and which of them answer slowly. */
+export type SiteOptions = Partial<Pick<ServerOptions, 'hubRepos' | 'slowRepos'>>;
+
 /** Serves dist/ (which `npm run build` makes, demo included) and the given Hub repos, and starts Chromium. */
-export async function startBuiltSite(options: Partial<Pick<Parameters<typeof startTestServer>[0], 'hubRepos' | 'slowRepos'>> = {}): Promise<BuiltSite> {
+export async function startBuiltSite(options: SiteOptions = {}): Promise<BuiltSite> {
   const dist = join(process.cwd(), 'dist');
   assert.ok(existsSync(join(dist, 'index.html')) && existsSync(join(dist, 'demo', 'model.safetensors')), 'run `npm run build` first (it generates the demo)');
   const server = await startTestServer({ siteDir: dist, sitePath: SITE_PATH, hubRepos: options.hubRepos ?? new Map(), slowRepos: options.slowRepos });
@@ -31,6 +35,44 @@ export async function stopBuiltSite(site: BuiltSite | undefined, offsite: string
   await site?.browser.close();
   await site?.server.close();
   assert.deepEqual(offsite, [], 'the page tried to reach the network outside 127.0.0.1');
+}
+
+/** The built site of one describe block, read inside its tests. */
+export interface SuiteSite {
+  readonly browser: Browser;
+  readonly site: string;
+  readonly server: TestServer;
+  /** Addresses outside 127.0.0.1 the pages tried (checked empty when the block ends). */
+  readonly offsite: string[];
+}
+
+/**
+ * Starts the built site in a before hook of the calling describe block (its options read then, after the block's
+ * earlier hooks have made what they need) and stops it in an after hook, checking that no page left 127.0.0.1.
+ */
+export function useBuiltSite(options: () => SiteOptions = () => ({})): SuiteSite {
+  let built: BuiltSite | undefined;
+  const offsite: string[] = [];
+  before(async () => {
+    built = await startBuiltSite(options());
+  });
+  after(() => stopBuiltSite(built, offsite));
+  const started = (): BuiltSite => {
+    if (!built) throw new Error('the built site is started in the describe block\'s before hook: read it inside a test');
+    return built;
+  };
+  return {
+    offsite,
+    get browser() {
+      return started().browser;
+    },
+    get site() {
+      return started().site;
+    },
+    get server() {
+      return started().server;
+    },
+  };
 }
 
 export /** The shown value of one statistic in the k = 1 column ("1") or the k column ("after"). */

@@ -2,10 +2,9 @@
 // divided head), real training of the demo backbone on a typed-in TSV with a checkpoint kept over a reload, and a
 // cancelled run resumed after a reload.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, it } from 'node:test';
 import { openPage, screenshot } from './browser.ts';
-import { WAIT, firstValue, startBuiltSite, stopBuiltSite, type BuiltSite } from './site.ts';
+import { firstValue, useBuiltSite, WAIT } from './site.ts';
 
 /** Tiny training triplets for the demo backbone (its vocabulary is bert-base-uncased's). */
 const TRIPLETS = [
@@ -16,21 +15,11 @@ const TRIPLETS = [
 ].join('\n');
 
 describe('the built page: training', { timeout: 600_000 }, () => {
-  let built: BuiltSite | undefined;
-  let browser: Browser;
-  let site: string;
-  const offsite: string[] = [];
-
-  before(async () => {
-    built = await startBuiltSite();
-    ({ browser, site } = built);
-  });
-
-  after(() => stopBuiltSite(built, offsite));
+  const built = useBuiltSite();
 
   it('Training panel, teaching demo: one button trains k = 1 and k = 16 on synthetic data; k = 1 starts far higher', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=demo&k=1&panel=training&dsteps=4`);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=demo&k=1&panel=training&dsteps=4`);
     const panel = page.locator('k-demo-panel');
     await panel.locator('#synthetic', { hasText: 'Synthetic data' }).waitFor(WAIT);
     assert.equal(await panel.locator('#steps').inputValue(), '4', 'steps come from the URL');
@@ -58,8 +47,8 @@ describe('the built page: training', { timeout: 600_000 }, () => {
   });
 
   it('Training panel, real training: a bad TSV is explained by line; the demo backbone trains 2 steps, shows losses and keeps a checkpoint over a reload', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=demo&k=4&panel=training`);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=demo&k=4&panel=training`);
     await page.locator('model-picker #model-label').waitFor(WAIT);
     const panel = page.locator('train-panel');
     await panel.locator('#triplets').setInputFiles({ name: 'broken.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from('q\tp\tn\nq only\tp\n') });
@@ -95,8 +84,8 @@ describe('the built page: training', { timeout: 600_000 }, () => {
   });
 
   it('Training panel, health: probes update live, and a k = 1 run of the demo backbone pauses on the densification alarm, then resumes past it', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=demo&k=1&panel=training`);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=demo&k=1&panel=training`);
     await page.locator('model-picker #model-label').waitFor(WAIT);
     const panel = page.locator('train-panel');
     await panel.locator('#triplets').setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
@@ -127,8 +116,8 @@ describe('the built page: training', { timeout: 600_000 }, () => {
   });
 
   it('Training panel, resume: a cancelled run resumes after a reload from its IndexedDB checkpoint and cached batches, without the file, and finishes', async () => {
-    const { context, page } = await openPage(browser, offsite);
-    await page.goto(`${site}?model=demo&k=2&panel=training`);
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=demo&k=2&panel=training`);
     await page.locator('model-picker #model-label').waitFor(WAIT);
     const panel = page.locator('train-panel');
     const pickTriplets = () => panel.locator('#triplets').setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
