@@ -101,7 +101,9 @@ describe('SPLADE objective', () => {
         };
       },
       checks: {
-        losses: { tol: { rtol: 0, atol: 5e-5 } },
+        // each score is an f32 sum of V products (a relative error of a few 1e-7 · sqrt(V)); with weights of scale 2 the
+        // scores reach the hundreds and the rank loss (~55 at V = 301) carries that error relative to its size
+        losses: { tol: { rtol: 1e-5, atol: 5e-5 } },
         activeCounts: {},
         squaredNorms: { tol: { rtol: 1e-4, atol: 1e-5 } },
         dweight: { tol, accumulates: true },
