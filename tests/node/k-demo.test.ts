@@ -8,7 +8,7 @@ import { gpuContext } from '../helpers/gpu.ts';
 describe('synthetic k demo', () => {
   it('k = 1 starts more than 10x above k = 16 (ranking loss and FLOPS), and both runs learn', async () => {
     const ctx = await gpuContext();
-    const [k1, k16] = await runSyntheticKDemo(ctx, { ks: [1, 16], steps: 30, every: 29 });
+    const [k1, k16] = await runSyntheticKDemo(ctx, { ks: [1, 16], steps: 16, every: 15 });
     const first = (r: typeof k1) => r.losses[0];
     const last = (r: typeof k1) => r.losses[r.losses.length - 1];
     expect(first(k1).rank).toBeGreaterThan(10 * first(k16).rank);

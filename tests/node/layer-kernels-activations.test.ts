@@ -18,6 +18,7 @@ import { Random } from '../../src/util/random.ts';
 import { EXACT } from '../helpers/allclose.ts';
 import { expectKernel } from '../helpers/expect-kernel.ts';
 import { gpuContext } from '../helpers/gpu.ts';
+import { withLoweredLimits } from '../helpers/lowered-limits.ts';
 
 /** n points evenly spaced over [lo, hi]. */
 const grid = (n: number, lo: number, hi: number) => Float64Array.from({ length: n }, (_, i) => lo + ((hi - lo) * i) / (n - 1));
@@ -138,15 +139,22 @@ describe('activation kernels', () => {
     });
   });
 
-  // 1031 elements; then 65535 · 256 + 7 (16.8M), whose workgroups fold past 65535 into y.
-  it.each([[1031], [65535 * 256 + 7]])('residual add writes a + b and accumulates out += a, exactly, n=%i', async (n) => {
-    const large = n > 1e6;
-    await expectKernel(await gpuContext(), {
+  // 1031 elements in one row of workgroups; then the same count with the device's per-dimension limit reported as 3
+  // workgroups, so that the grid folds into y (3 x 2 groups for 5, one spare; a wider grid is refused at dispatch)
+  // as 65535 · 256 + 7 elements fold on a real device: the same grid1d and the same unfolding in the shader, at a size
+  // SwiftShader runs in milliseconds.
+  it.each([
+    [1031, 'one row of workgroups'],
+    [1031, 'folded past a limit of 3 workgroups per dimension'],
+  ])('residual add writes a + b and accumulates out += a, exactly, n=%i, %s', async (n, how) => {
+    const folded = how.startsWith('folded');
+    const ctx = await gpuContext();
+    await expectKernel(folded ? withLoweredLimits(ctx, { maxComputeWorkgroupsPerDimension: 3 }) : ctx, {
       name: `add n=${n}`,
       tensors: {
         // small integers add exactly in f32
-        a: { shape: [n], data: large ? Float32Array.from({ length: n }, (_, i) => i % 1021) : undefined },
-        b: { shape: [n], data: large ? Float32Array.from({ length: n }, (_, i) => (i % 7) * 4096) : undefined },
+        a: { shape: [n], data: folded ? Float32Array.from({ length: n }, (_, i) => i % 1021) : undefined },
+        b: { shape: [n], data: folded ? Float32Array.from({ length: n }, (_, i) => (i % 7) * 4096) : undefined },
         sum: { shape: [n] },
         out: { shape: [n] },
       },

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openModelSession, type ModelSession } from '../../src/app/model-session.ts';
-import { LessonRun } from '../../src/app/lesson-run.ts';
+import { LessonRun, type LessonFrame } from '../../src/app/lesson-run.ts';
 import { LESSON_DEFAULTS, LESSON_RECIPE, checkLessonSettings, lessonTaskFor, measuredAt } from '../../src/app/lesson-settings.ts';
 import { LESSON_TRACE_FORMAT, parseLessonTrace, playWholeLesson, type LessonTrace } from '../../src/app/lesson-trace.ts';
 import { lessonSentence, lessonVector } from '../../src/app/lesson-vector.ts';
@@ -72,6 +72,8 @@ describe('a vector as the lesson explains it', () => {
 
 describe('the live lesson', () => {
   const settings = { ks: [1, 4], seed: 3, steps: 3, measureEvery: 2 };
+  /** The whole lesson of the first test (ks 1 and 4, watched query 1), which the second compares a k = 1 run with. */
+  let besideFour: LessonFrame[] | undefined;
 
   it('plays frames 0 to the last step, measuring the held-out queries at the measured steps, and frees everything', async () => {
     const before = ctx.allocatedBytes;
@@ -81,6 +83,7 @@ describe('the live lesson', () => {
       expect(run.facts.probe).toBe(run.facts.probe.trim());
       expect(run.facts.queries).toBeGreaterThan(1);
       frames = await playWholeLesson(run);
+      besideFour = frames;
       await expect(run.advance()).rejects.toThrow(/3 steps are done/);
     } finally {
       run.destroy();
@@ -99,17 +102,17 @@ describe('the live lesson', () => {
     }
   });
 
-  it("each k's run depends only on its k: the k = 1 run is the same beside k = 4 as beside k = 8", async () => {
-    const kOneFrames = async (other: number) => {
-      const run = await LessonRun.open(ctx, session.model, { ...settings, ks: [1, other] });
-      try {
-        return (await playWholeLesson(run)).map((frame) => frame.runs[0]);
-      } finally {
-        run.destroy();
-      }
-    };
-    const [beside4, beside8] = [await kOneFrames(4), await kOneFrames(8)];
-    expect(beside8).toEqual(beside4);
+  it("each k's run depends only on its k: the k = 1 run (watched query 1) is the same beside k = 4 as beside k = 8", async () => {
+    expect(besideFour, 'the lesson beside k = 4 (the test above) played').toBeDefined();
+    const run = await LessonRun.open(ctx, session.model, { ...settings, ks: [1, 8] }, 1);
+    let besideEight;
+    try {
+      besideEight = await playWholeLesson(run);
+    } finally {
+      run.destroy();
+    }
+    expect(besideEight.map((frame) => frame.runs[0])).toEqual(besideFour!.map((frame) => frame.runs[0]));
+    expect(besideEight.map((frame) => frame.runs[1].k)).toEqual([8, 8, 8, 8]);
   });
 
   it('refuses a watched query outside the held-out ones', async () => {
