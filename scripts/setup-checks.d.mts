@@ -32,3 +32,4 @@ export function systemInstallPlan(missing: string[], probes: SystemProbes): Syst
 export function npmInstallReason(files: RepoFiles): string | null;
 export function realProbes(env?: Record<string, string | undefined>): SystemProbes;
 export function repoFiles(root: string): RepoFiles;
+export function nodeVersionProblem(version: string, range: string): string | null;

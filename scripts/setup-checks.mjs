@@ -149,3 +149,24 @@ export function repoFiles(root) {
     },
   };
 }
+
+/**
+ * Whether a Node version satisfies an engines range of the simple forms package.json uses here
+ * ("^20.19.0 || ^22.13.0 || >=24"): a sentence naming both when it does not, else null.
+ */
+export function nodeVersionProblem(version, range) {
+  const parse = (text) => text.replace(/^v/, '').split('.').map((part) => Number.parseInt(part, 10) || 0);
+  const have = parse(version);
+  const compare = (a, b) => {
+    for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
+    return 0;
+  };
+  const satisfies = (clause) => {
+    const [, op, bound] = /^\s*(\^|>=)\s*([\d.]+)\s*$/.exec(clause) ?? [];
+    if (!op) throw new Error(`engines.node: cannot read "${clause}" (use ^x.y.z or >=x clauses joined by ||)`);
+    const want = parse(bound);
+    return op === '>=' ? compare(have, want) >= 0 : have[0] === want[0] && compare(have, want) >= 0;
+  };
+  if (range.split('||').some(satisfies)) return null;
+  return `splade-lab needs Node ${range} (package.json "engines"); this is Node ${version.replace(/^v/, '')}. Install a supported Node (for example from Debian/NodeSource packages or nvm), then run the command again.`;
+}

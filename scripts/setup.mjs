@@ -3,7 +3,7 @@
 // Plain Node, no dependencies: it runs before node_modules exists.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { missingSystemPackages, npmInstallReason, realProbes, repoFiles, systemInstallPlan } from './setup-checks.mjs';
+import { missingSystemPackages, nodeVersionProblem, npmInstallReason, realProbes, repoFiles, systemInstallPlan } from './setup-checks.mjs';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -54,6 +54,12 @@ function main(mode) {
   if (mode !== 'start' && mode !== 'test') {
     console.error('usage: node scripts/setup.mjs start|test');
     return 2;
+  }
+  const engines = repoFiles(ROOT).readJson('package.json')?.engines?.node;
+  const tooOld = engines ? nodeVersionProblem(process.version, engines) : null;
+  if (tooOld) {
+    console.error(`[setup] ${tooOld}`);
+    return 1;
   }
   try {
     if (mode === 'test' && !ensureSystemPackages()) return 1;

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_CHROMIUM,
   missingSystemPackages,
+  nodeVersionProblem,
   npmInstallReason,
   SWIFTSHADER_ICD,
   systemInstallPlan,
@@ -16,6 +17,7 @@ import {
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const pkg = JSON.parse(read('package.json')) as {
+  engines: { node: string };
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
@@ -49,10 +51,28 @@ describe('the README set-up commands', () => {
     expect(pkg.scripts['demo-backbone']).toBeDefined();
   });
 
-  it('npm test installs first, then runs typecheck, lint and every suite (the kernels again in the portability mode)', () => {
+  it('npm test installs first, then runs typecheck, lint and every suite, each even when one before it failed (the kernels again in the portability mode)', () => {
     const steps = pkg.scripts.test.split('&&').map((step) => step.trim());
     expect(steps[0]).toBe('node scripts/setup.mjs test');
-    expect(steps.slice(1)).toEqual(['npm run typecheck', 'npm run lint', 'vitest run', 'npm run test:portable', 'npm run test:browser', 'npm run test:e2e']);
+    expect(steps.slice(1)).toEqual(['node scripts/run-each.mjs typecheck lint test:node test:portable test:browser test:e2e']);
+    expect(pkg.scripts['test:node']).toBe('vitest run');
+  });
+});
+
+describe('the supported Node', () => {
+  const range = pkg.engines.node;
+
+  it('is the range every installed package supports: vite, vitest and eslint set its floor', () => {
+    expect(range).toBe('^20.19.0 || ^22.13.0 || >=24');
+    expect(nodeVersionProblem(process.version, range), 'the Node running the tests').toBeNull();
+  });
+
+  it('a Node outside it is named, with the range, before anything is installed', () => {
+    for (const ok of ['v20.19.0', 'v20.20.2', 'v22.13.1', 'v24.0.0', 'v25.2.1']) expect(nodeVersionProblem(ok, range), ok).toBeNull();
+    for (const old of ['v18.20.4', 'v20.18.3', 'v21.7.0', 'v22.12.0', 'v23.11.0']) {
+      expect(nodeVersionProblem(old, range), old).toMatch(new RegExp(`needs Node .*; this is Node ${old.slice(1).replaceAll('.', '\\.')}\\.`));
+    }
+    expect(() => nodeVersionProblem('v20.0.0', '~20.1')).toThrow(/cannot read "~20.1"/);
   });
 });
 
