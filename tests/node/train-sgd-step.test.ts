@@ -1,12 +1,19 @@
-// Issue 12's acceptance: one SGD step through `splade-lab train` moves every weight (encoder and head, head divided by
-// k = 2) by exactly -lr x its float64 reference gradient; with --batch 2 --grad-accum 2 on the same four triplets, by
-// -lr x the mean of the two micro-batches' gradients; with --max-grad-norm, by the clipped gradient. The reference
-// gradient itself is checked against central finite differences of the float64 loss. With --dropout, the update
-// follows the float64 model under the very masks the GPU drew (the same counter-based mask and key).
+// Issue 12's acceptance: one SGD step moves every weight (encoder and head, head divided by k = 2) by exactly -lr x its
+// float64 reference gradient; with --batch 2 --grad-accum 2 on the same four triplets, by -lr x the mean of the two
+// micro-batches' gradients; with --max-grad-norm, by the clipped gradient. The reference gradient itself is checked
+// against central finite differences of the float64 loss. With --dropout, the update follows the float64 model under
+// the very masks the GPU drew (the same counter-based mask and key). The matrix runs through the application layer's
+// trainModel (what `splade-lab train` calls) on one GPU context; two cases run through the CLI end to end (flags,
+// saved model folder, loaded back).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trainModel, type TrainEvent } from '../../src/app/train.ts';
+import { nodePlatform } from '../../src/app/platform-node.ts';
+import { openModelRef } from '../../src/app/open-model.ts';
+import { readTrainingData } from '../../src/app/training-data.ts';
+import type { TrainRequest } from '../../src/app/requests.ts';
 import { createFolderSource } from '../../src/io/file-source-node.ts';
 import { parseTriplets } from '../../src/io/triplets.ts';
 import { decoderWeightName, type ModelParams } from '../../src/model/layout.ts';
@@ -20,6 +27,7 @@ import { spladeStepReference, spladeTrainingReference, type TrainingReferenceSet
 import type { TripletBatch } from '../../src/train/trainer.ts';
 import { Random } from '../../src/util/random.ts';
 import { runCli } from '../helpers/cli.ts';
+import { gpuContext } from '../helpers/gpu.ts';
 import { expectClose } from '../helpers/compare.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
 
@@ -77,18 +85,71 @@ async function batchesOf(loaded: LoadedModel, size: number, count: number, tsv =
   return out;
 }
 
+/** The step's recipe as the tests vary it; everything else is PLAIN's. */
+interface StepOptions {
+  batch: number;
+  gradAccum?: number;
+  dropout: number;
+  maxGradNorm: number;
+  flopsOver?: 'step';
+}
+
+interface StepUpdate {
+  updates: ModelParams;
+  start: ModelParams;
+  /** The step's report: its loss parts and gradNorm. */
+  step: { total: number; gradNorm: number };
+}
+
+/** The update of every parameter: trained minus the starting point, for each parameter the backbone has. */
+function updatesFrom(params: Map<string, { data: ArrayLike<number> }>, start: ModelParams): ModelParams {
+  const updates: ModelParams = {};
+  for (const name of Object.keys(start)) {
+    const tensor = params.get(name);
+    expect(tensor, `the trained model has ${name}`).toBeDefined();
+    updates[name] = Float64Array.from(tensor!.data, (x, i) => x - start[name][i]);
+  }
+  return updates;
+}
+
 /** Trains through the CLI and returns the saved model's update of every parameter (saved minus starting point). */
-async function cliUpdate(arch: string, out: string, extra: string[], data = triplets): Promise<{ updates: ModelParams; start: ModelParams; step: Record<string, number> }> {
+async function cliUpdate(arch: string, out: string, o: StepOptions): Promise<StepUpdate> {
   const { dir, loaded } = models[arch];
-  const { code, stdout, stderr } = await runCli('train', '--model', dir, '--triplets', data, '--out', join(root, out), ...PLAIN, ...extra);
+  const extra = ['--batch', String(o.batch), '--max-grad-norm', String(o.maxGradNorm), '--dropout', String(o.dropout)];
+  if (o.gradAccum) extra.push('--grad-accum', String(o.gradAccum));
+  if (o.flopsOver) extra.push('--flops-over', o.flopsOver);
+  const { code, stdout, stderr } = await runCli('train', '--model', dir, '--triplets', triplets, '--out', join(root, out), ...PLAIN, ...extra);
   expect(stderr).toBe('');
   expect(code).toBe(0);
   const saved = await loadModel(createFolderSource(join(root, out, 'model')));
   const start = startingPoint(loaded);
-  const updates: ModelParams = {};
-  for (const [name, tensor] of saved.params) updates[name] = Float64Array.from(tensor.data, (x, i) => x - start[name][i]);
   const step = stdout.trim().split('\n').map((line) => JSON.parse(line)).find((event) => event.event === 'step');
-  return { updates, start, step };
+  return { updates: updatesFrom(saved.params, start), start, step };
+}
+
+/** PLAIN as a request of the application layer. */
+const PLAIN_REQUEST: Omit<TrainRequest, 'batchSize' | 'dropout' | 'maxGradNorm'> = {
+  k: K, steps: 1, queryLength: 8, documentLength: 12, peakLr: LR, optimizer: 'sgd', warmupRatio: 0, flopsRampRatio: 0,
+  lambdaQueries: 0.05, lambdaDocuments: 0.003, shuffle: false, checkpointEvery: 50, reportEvery: 1, probeEvery: 0, resume: false,
+};
+
+/** Trains through trainModel (the CLI's path without its files) and returns the update of every parameter. */
+async function trainerUpdate(arch: string, out: string, o: StepOptions, tsv = TSV): Promise<StepUpdate> {
+  const { dir, loaded } = models[arch];
+  const ctx = await gpuContext();
+  const model = await openModelRef(nodePlatform, { kind: 'folder', path: dir }, { limits: ctx.limits });
+  const { data } = readTrainingData(new TextEncoder().encode(tsv), `${out}.tsv`);
+  const request: TrainRequest = { ...PLAIN_REQUEST, batchSize: o.batch, gradAccum: o.gradAccum, dropout: o.dropout, maxGradNorm: o.maxGradNorm, flopsOver: o.flopsOver };
+  const reports: StepUpdate['step'][] = [];
+  const onEvent = (event: TrainEvent) => void (event.kind === 'report' && reports.push(event.report));
+  const trained = await trainModel(ctx, nodePlatform, { model, data, run: join(root, out), request, existing: 'refuse', batchCache: false, onEvent });
+  try {
+    const start = startingPoint(loaded);
+    expect(reports).toHaveLength(1);
+    return { updates: updatesFrom(await trained.download(), start), start, step: reports[0] };
+  } finally {
+    await trained.close();
+  }
 }
 
 /** Every parameter's update equals -lr x scale x the gradient, and the update is far above fp32 rounding. */
@@ -105,17 +166,23 @@ function expectUpdates(updates: ModelParams, grads: ModelParams, scale: number, 
   expect(largest, `${what}: the largest update`).toBeGreaterThan(1e-4);
 }
 
-describe('one optimiser step through the CLI against the float64 gradient', () => {
-  it.each(['bert', 'modernbert', 'gte', 'albert'])('%s: --optimizer sgd --batch 4 moves each weight by -lr x its gradient', async (arch) => {
+describe('one optimiser step against the float64 gradient', () => {
+  it.each([
+    ['bert', 'the CLI'],
+    ['modernbert', 'the trainer'],
+    ['gte', 'the trainer'],
+    ['albert', 'the trainer'],
+  ] as const)('%s: --optimizer sgd --batch 4 through %s moves each weight by -lr x its gradient', async (arch, via) => {
     const { loaded } = models[arch];
-    const { updates, start } = await cliUpdate(arch, `${arch}-sgd`, ['--batch', '4', '--max-grad-norm', '0', '--dropout', '0']);
+    const sgd = via === 'the CLI' ? cliUpdate : trainerUpdate;
+    const { updates, start } = await sgd(arch, `${arch}-sgd`, { batch: 4, maxGradNorm: 0, dropout: 0 });
     const [batch] = (await batchesOf(loaded, 4, 1));
     expectUpdates(updates, spladeTrainingReference(loaded.config, start, batch, SETTINGS).grads, 1, `${arch} batch 4`);
   });
 
   it.each(['bert', 'modernbert'])('%s: --batch 2 --grad-accum 2 moves each weight by -lr x the mean of the micro-batch gradients', async (arch) => {
     const { loaded } = models[arch];
-    const { updates, start } = await cliUpdate(arch, `${arch}-accum`, ['--batch', '2', '--grad-accum', '2', '--max-grad-norm', '0', '--dropout', '0']);
+    const { updates, start } = await trainerUpdate(arch, `${arch}-accum`, { batch: 2, gradAccum: 2, maxGradNorm: 0, dropout: 0 });
     const [first, second] = (await batchesOf(loaded, 2, 2)).map((batch) => spladeTrainingReference(loaded.config, start, batch, SETTINGS).grads);
     const mean = Object.fromEntries(Object.entries(first).map(([name, g]) => [name, g.map((x, i) => (x + second[name][i]) / 2)]));
     expectUpdates(updates, mean, 1, `${arch} 2 x 2`);
@@ -127,9 +194,15 @@ describe('one optimiser step through the CLI against the float64 gradient', () =
     expect(gap).toBeGreaterThan(1e-3 * Math.max(...wholeGrads[name].map(Math.abs)));
   });
 
-  it.each(['bert', 'modernbert', 'gte', 'albert'])('%s: --dropout 0.2 with 2 x 2 accumulation: the update follows the float64 model under the same masks', async (arch) => {
+  it.each([
+    ['bert', 'the trainer'],
+    ['modernbert', 'the CLI'],
+    ['gte', 'the trainer'],
+    ['albert', 'the trainer'],
+  ] as const)('%s: --dropout 0.2 with 2 x 2 accumulation through %s: the update follows the float64 model under the same masks', async (arch, via) => {
     const { loaded } = models[arch];
-    const { updates, start } = await cliUpdate(arch, `${arch}-dropout`, ['--batch', '2', '--grad-accum', '2', '--max-grad-norm', '0', '--dropout', '0.2']);
+    const train = via === 'the CLI' ? cliUpdate : trainerUpdate;
+    const { updates, start } = await train(arch, `${arch}-dropout`, { batch: 2, gradAccum: 2, maxGradNorm: 0, dropout: 0.2 });
     const rates = uniformDropout(0.2, loaded.config.architecture);
     const grads = (await batchesOf(loaded, 2, 2)).map(
       (batch, microBatch) => spladeTrainingReference(loaded.config, start, batch, { ...SETTINGS, dropout: { rates, seed: 1, step: 0, microBatch } }).grads,
@@ -146,9 +219,7 @@ describe('one optimiser step through the CLI against the float64 gradient', () =
   it('bert: rows with two negatives put both in the pool (3B candidates, FLOPS over them all): the update follows the float64 model', async () => {
     const { loaded } = models.bert;
     const tsv = TSV.split('\n').filter(Boolean).map((line, i) => `${line}\t${['a song of the sea', 'the city road', 'dark forest', 'the book paper'][i]}`).join('\n') + '\n';
-    const path = join(root, 'two-negatives.tsv');
-    await writeFile(path, tsv);
-    const { updates, start } = await cliUpdate('bert', 'bert-two-negatives', ['--batch', '2', '--max-grad-norm', '0', '--dropout', '0'], path);
+    const { updates, start } = await trainerUpdate('bert', 'bert-two-negatives', { batch: 2, maxGradNorm: 0, dropout: 0 }, tsv);
     const [batch] = await batchesOf(loaded, 2, 1, tsv);
     expect(batch.documentIds.length).toBe(3 * 2 * 12);
     expectUpdates(updates, spladeTrainingReference(loaded.config, start, batch, SETTINGS).grads, 1, 'bert two negatives');
@@ -156,7 +227,7 @@ describe('one optimiser step through the CLI against the float64 gradient', () =
 
   it.each(['bert', 'modernbert'])('%s: --flops-over step with 2 x 2 accumulation: FLOPS over all the step\'s vectors, the update follows the float64 step', async (arch) => {
     const { loaded } = models[arch];
-    const { updates, start, step } = await cliUpdate(arch, `${arch}-flops-step`, ['--batch', '2', '--grad-accum', '2', '--flops-over', 'step', '--max-grad-norm', '0', '--dropout', '0']);
+    const { updates, start, step } = await trainerUpdate(arch, `${arch}-flops-step`, { batch: 2, gradAccum: 2, flopsOver: 'step', maxGradNorm: 0, dropout: 0 });
     const micro = await batchesOf(loaded, 2, 2);
     const expected = spladeStepReference(loaded.config, start, micro, { ...SETTINGS, flopsOver: 'step' });
     expectUpdates(updates, expected.grads, 1, `${arch} FLOPS over the step`);
@@ -171,7 +242,7 @@ describe('one optimiser step through the CLI against the float64 gradient', () =
   it('bert: --max-grad-norm clips the gradient to that global norm (the norm printed as gradNorm)', async () => {
     const { loaded } = models.bert;
     const maxNorm = 0.05;
-    const { updates, start, step } = await cliUpdate('bert', 'bert-clip', ['--batch', '4', '--max-grad-norm', String(maxNorm), '--dropout', '0']);
+    const { updates, start, step } = await trainerUpdate('bert', 'bert-clip', { batch: 4, maxGradNorm: maxNorm, dropout: 0 });
     const [batch] = (await batchesOf(loaded, 4, 1));
     const { grads } = spladeTrainingReference(loaded.config, start, batch, SETTINGS);
     const { scale, norm } = gradientScale(Object.values(grads), maxNorm, 1);
