@@ -1,15 +1,15 @@
-// Writes a large triplet TSV (default 1 GiB) by repeating the MS MARCO toy triplets with a row number in each query,
+// Writes a large triplet TSV (default 1 GiB) by repeating a source file's triplets with a row number in each query,
 // streamed to disk, for measuring how training reads a file it never holds whole:
-//   node scripts/make-big-triplets.mjs <out.tsv> [bytes] [source.tsv]
+//   node scripts/make-big-triplets.mjs <out.tsv> <source.tsv> [bytes]
+// (a source: `splade-lab lesson --write-task <dir>` writes <dir>/triplets.tsv, or any MS MARCO triplets file)
 import { createWriteStream, readFileSync } from 'node:fs';
 
-const [out, bytesArg, sourceArg] = process.argv.slice(2);
-if (!out) {
-  console.error('usage: node scripts/make-big-triplets.mjs <out.tsv> [bytes, default 1073741824] [source.tsv]');
+const [out, source, bytesArg] = process.argv.slice(2);
+if (!out || !source) {
+  console.error('usage: node scripts/make-big-triplets.mjs <out.tsv> <source.tsv> [bytes, default 1073741824]');
   process.exit(2);
 }
 const target = Number(bytesArg ?? 2 ** 30);
-const source = sourceArg ?? new URL('../../shared/data/msmarco-toy/triplets.tsv', import.meta.url).pathname;
 const lines = readFileSync(source, 'utf8').split('\n').filter((line) => line.split('\t').length === 3);
 const stream = createWriteStream(out);
 let written = 0;

@@ -1,29 +1,31 @@
-// Retrieval sets for the e2e tests: a small BEIR folder derived from SciFact (../shared/data), and the same set laid
-// out as NanoBEIR publishes it (three Parquet tables of a Hub dataset repository).
+// Retrieval sets for the e2e tests: a small BEIR folder from the lesson's generated world (topics of real English
+// words; SciFact itself may not be redistributed), and the same set laid out as NanoBEIR publishes it (three Parquet
+// tables of a Hub dataset repository).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { makeLessonTask } from '../../src/app/lesson-task.ts';
 
-/** A BEIR folder of SciFact's first 12 judged test queries, their relevant documents and 48 others. */
-export function smallScifact(dir: string): string[] {
-  const lines = (file: string) => readFileSync(sharedDataPath(`scifact/${file}`), 'utf8').split('\n').filter(Boolean);
-  const qrels = lines('qrels/test.tsv').slice(1).map((line) => line.split('\t'));
-  const queryIds = [...new Set(qrels.map(([q]) => q))].slice(0, 12);
-  const kept = qrels.filter(([q]) => queryIds.includes(q));
-  const corpus = lines('corpus.jsonl').map((line) => JSON.parse(line) as { _id: string });
-  const relevant = new Set(kept.map(([, d]) => d));
-  const docs = [...corpus.filter((d) => relevant.has(d._id)), ...corpus.filter((d) => !relevant.has(d._id)).slice(0, 48)];
-  const queries = lines('queries.jsonl').map((line) => JSON.parse(line) as { _id: string }).filter((q) => queryIds.includes(q._id));
+/** Judged queries of the small set (the page's tests count on this many). */
+export const SMALL_SET_QUERIES = 12;
+
+/**
+ * A BEIR folder of 12 judged queries (one per topic, each with its topic's 3 documents relevant) over 48 documents (the
+ * other 4 topics' 12 are judged for no query). Returns the corpus, queries and qrels paths.
+ */
+export function smallGeneratedSet(dir: string): string[] {
+  const task = makeLessonTask({ seed: 7, documentsPerTopic: 3, queriesPerTopic: 1, triplets: 0 });
+  const queries = task.queries.slice(0, SMALL_SET_QUERIES);
+  const qrels = queries.flatMap((q) => [...task.qrels.get(q.id)!.keys()].map((doc) => [q.id, doc, '1']));
   mkdirSync(join(dir, 'qrels'), { recursive: true });
-  writeFileSync(join(dir, 'corpus.jsonl'), docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
-  writeFileSync(join(dir, 'queries.jsonl'), queries.map((q) => JSON.stringify(q)).join('\n') + '\n');
-  writeFileSync(join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\n' + kept.map((row) => row.join('\t')).join('\n') + '\n');
+  writeFileSync(join(dir, 'corpus.jsonl'), task.corpus.map((d) => JSON.stringify({ _id: d.id, title: '', text: d.text })).join('\n') + '\n');
+  writeFileSync(join(dir, 'queries.jsonl'), queries.map((q) => JSON.stringify({ _id: q.id, text: q.text })).join('\n') + '\n');
+  writeFileSync(join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\n' + qrels.map((row) => row.join('\t')).join('\n') + '\n');
   return [join(dir, 'corpus.jsonl'), join(dir, 'queries.jsonl'), join(dir, 'qrels', 'test.tsv')];
 }
 
 /** The same small set as NanoBEIR publishes it: three Parquet tables in a Hub dataset repository. */
-export function nanoScifact(dir: string): Map<string, Uint8Array> {
+export function nanoBeirTables(dir: string): Map<string, Uint8Array> {
   const jsonl = (file: string) => readFileSync(join(dir, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, string>);
   const docs = jsonl('corpus.jsonl');
   const queries = jsonl('queries.jsonl');

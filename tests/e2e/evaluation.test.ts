@@ -1,4 +1,4 @@
-// End-to-end tests of the BUILT page's Evaluate panel in headless Chromium: a small BEIR folder derived from SciFact is
+// End-to-end tests of the BUILT page's Evaluate panel in headless Chromium: a small BEIR folder of generated topics is
 // picked, the demo backbone is evaluated at k = 1 and k = 4 beside BM25, the table equals `splade-lab eval --json` and
 // `splade-lab bm25 --json` on the same folder, the downloaded TREC run equals the CLI's and the document vectors load,
 // a search's term products sum to its score, results come back after a reload, and a cancel mid-encoding keeps no
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openPage, screenshot } from './browser.ts';
-import { nanoScifact, smallScifact } from './datasets.ts';
+import { nanoBeirTables, smallGeneratedSet } from './datasets.ts';
 import { useBuiltSite, WAIT } from './site.ts';
 
 /** Tokens per text: small, so that SwiftShader encodes the set in seconds. */
@@ -53,9 +53,9 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
 
   before(() => {
     beirDir = mkdtempSync(join(tmpdir(), 'splade-e2e-beir-'));
-    files = smallScifact(beirDir);
+    files = smallGeneratedSet(beirDir);
   });
-  const built = useBuiltSite(() => ({ hubRepos: new Map([['datasets/zeta-alpha-ai/NanoSciFact', nanoScifact(beirDir)]]) }));
+  const built = useBuiltSite(() => ({ hubRepos: new Map([['datasets/zeta-alpha-ai/NanoSciFact', nanoBeirTables(beirDir)]]) }));
 
   after(() => rmSync(beirDir, { recursive: true, force: true }));
 

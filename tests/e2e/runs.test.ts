@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { unzipSync } from 'fflate';
 import { openPage, screenshot } from './browser.ts';
-import { smallScifact } from './datasets.ts';
+import { smallGeneratedSet } from './datasets.ts';
 import { useBuiltSite, WAIT } from './site.ts';
 
 const TRIPLETS = [
@@ -25,7 +25,7 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
 
   before(() => {
     beirDir = mkdtempSync(join(tmpdir(), 'splade-e2e-runs-'));
-    files = smallScifact(beirDir);
+    files = smallGeneratedSet(beirDir);
   });
   const built = useBuiltSite();
 

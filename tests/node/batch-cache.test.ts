@@ -17,10 +17,11 @@ import { BatchCacheFullError, CachedBatches, batchBytes, type BatchCacheEntry, t
 import { createFolderBatchCache } from '../../src/train/batch-cache-node.ts';
 import type { TripletBatch } from '../../src/train/trainer.ts';
 import { runCli } from '../helpers/cli.ts';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
+import { generatedTriplets } from '../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
 
-const TSV = sharedDataPath('msmarco-toy/triplets.tsv');
+const TSV = generatedTriplets();
 const SHAPE: BatchShape = { batchSize: 8, queryLength: 16, documentLength: 32 };
 const DATA = { name: 'triplets.tsv', triplets: 100, crc32: 1234 };
 
@@ -63,7 +64,7 @@ function counting(triplets: Triplet[]): TripletSource & { reads: number } {
 
 let root: string;
 let triplets: Triplet[];
-const tokenizerPromise = loadTokenizer(createFolderSource(sharedDataPath('tokenizers/bert-base-uncased')));
+const tokenizerPromise = loadTokenizer(createFolderSource(fixturePath('tokenizers/bert-base-uncased')));
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-batch-cache-'));
   triplets = parseTriplets(await readFile(TSV), TSV).triplets;

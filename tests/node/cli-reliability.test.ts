@@ -13,10 +13,11 @@ import { readCheckpoint } from '../../src/train/checkpoint.ts';
 import { createFolderCheckpointStore } from '../../src/train/checkpoint-store-node.ts';
 import { firstNonFinite } from '../../src/util/finite.ts';
 import { runCli } from '../helpers/cli.ts';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
+import { generatedBeir, generatedTriplets } from '../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
 
-const TRIPLETS = sharedDataPath('msmarco-toy/triplets.tsv');
+const TRIPLETS = generatedTriplets();
 const SMALL = ['--batch', '2', '--query-length', '8', '--doc-length', '16'];
 let root: string;
 let model: string;
@@ -53,8 +54,8 @@ describe('models with non-finite weights', () => {
   const named = /tensor bert\.encoder\.layer\.\d\.attention\.output\.dense\.weight \[16x16\] holds Infinity/;
   it.each([
     ['inspect', () => ['inspect', nanModel]],
-    ['eval', () => ['eval', '--model', nanModel, '--beir', sharedDataPath('scifact')]],
-    ['encode', () => ['encode', '--model', nanModel, '--in', sharedDataPath('scifact/queries.jsonl'), '--out', join(root, 'never.jsonl')]],
+    ['eval', () => ['eval', '--model', nanModel, '--beir', generatedBeir()]],
+    ['encode', () => ['encode', '--model', nanModel, '--in', join(generatedBeir(), 'queries.jsonl'), '--out', join(root, 'never.jsonl')]],
   ])('%s refuses them, naming the tensor', async (_, args) => {
     const { code, stderr } = await runCli(...args());
     expect(code).toBe(1);
@@ -119,7 +120,7 @@ describe('numbers', () => {
     ['--max-docs=-1', /maxDocsPerQuery \(trec_eval -M\) must be a whole number >= 0, got -1/],
     ['--relevance-level=-1', /relevanceLevel .* got -1/],
   ])('metrics refuses %s', async (option, message) => {
-    const { code, stderr } = await runCli('metrics', '--qrels', sharedDataPath('trec_eval/qrels.test'), '--run', sharedDataPath('trec_eval/results.test'), option);
+    const { code, stderr } = await runCli('metrics', '--qrels', fixturePath('trec_eval/qrels.test'), '--run', fixturePath('trec_eval/results.test'), option);
     expect(code).toBe(1);
     expect(stderr).toMatch(message);
   });

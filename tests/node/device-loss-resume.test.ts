@@ -15,7 +15,7 @@ import { readLatestCheckpoint } from '../../src/train/checkpoint.ts';
 import { createFolderCheckpointStore } from '../../src/train/checkpoint-store-node.ts';
 import { paperRecipe } from '../../src/train/trainer.ts';
 import { runTraining, type Backbone, type TrainingData } from '../../src/train/training-run.ts';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { generatedTriplets } from '../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
 
 let root: string;
@@ -26,7 +26,7 @@ beforeAll(async () => {
   await writeTinySpladeModel(join(root, 'model'));
   const loaded: LoadedModel = await loadModel(createFolderSource(join(root, 'model')));
   backbone = { config: loaded.config, hfConfig: loaded.checkpoint.config, params: loaded.params, tokenizer: loaded.tokenizer };
-  const path = sharedDataPath('msmarco-toy/triplets.tsv');
+  const path = generatedTriplets();
   const triplets = parseTriplets(await readFile(path), path).triplets;
   data = { source: memoryTripletSource(triplets), fingerprint: { name: 'triplets.tsv', triplets: triplets.length, crc32: 7 } };
 });

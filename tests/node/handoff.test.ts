@@ -15,7 +15,7 @@ import { toFloat64Params } from '../../src/model/weights.ts';
 import { epochOrder } from '../../src/train/batches.ts';
 import { spladeObjectiveReference } from '../../src/train/splade-objective-reference.ts';
 import { runCli } from '../helpers/cli.ts';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { generatedTriplets } from '../helpers/generated-data.ts';
 import { TINY_VOCAB, TINY_WORDS, writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
 
 const K = 4;
@@ -128,10 +128,10 @@ describe('splade-lab handoff', () => {
     const parsed = run(script);
     expect(parsed.stderr).toBe('');
     expect(JSON.parse(parsed.stdout)).toEqual(triplets.map((t) => [t.query, t.positive, t.negative]));
-    const shared = sharedDataPath('msmarco-toy/triplets.tsv');
-    const msmarco = run(`import json, splade_data as s\nprint(json.dumps([list(r) for r in s.read_triplets(${JSON.stringify(shared)})]))`);
-    expect(JSON.parse(msmarco.stdout)).toEqual(parseTriplets(await readFile(shared), shared).triplets.map((t) => [t.query, t.positive, t.negative]));
-    const other = run(`import splade_data as s\ns.read_triplets(${JSON.stringify(shared)}, s.load_settings()["data"])`);
+    const another = generatedTriplets();
+    const read = run(`import json, splade_data as s\nprint(json.dumps([list(r) for r in s.read_triplets(${JSON.stringify(another)})]))`);
+    expect(JSON.parse(read.stdout)).toEqual(parseTriplets(await readFile(another), another).triplets.map((t) => [t.query, t.positive, t.negative]));
+    const other = run(`import splade_data as s\ns.read_triplets(${JSON.stringify(another)}, s.load_settings()["data"])`);
     expect(other.status).not.toBe(0);
     expect(other.stderr).toContain('splade-lab handed off 12 triplets');
     const bad = run('import splade_data as s\ns.parse_triplets(b"q\\tp\\tn\\nq2\\tp2\\n", "bad.tsv")');

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 import { fileURLToPath } from 'node:url';
 
-const FOLDER = sharedDataPath('tokenizers/bert-base-uncased');
+const FOLDER = fixturePath('tokenizers/bert-base-uncased');
 
 function runTokenize(args: string[], input: string) {
   return spawnSync(process.execPath, ['bin/splade-lab.mjs', 'tokenize', ...args], { input, encoding: 'utf8', timeout: 60_000 });

@@ -9,9 +9,9 @@ import { createMemorySource } from '../../src/io/file-source.ts';
 import { loadTokenizer } from '../../src/io/tokenizer-load.ts';
 import { truncateLongestFirst, type TextTokenizer } from '../../src/io/tokenizer.ts';
 import { createWordPieceTokenizer, wordPieceTokenizerJson } from '../../src/io/wordpiece.ts';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 
-const DATA = sharedDataPath('tokenizers');
+const DATA = fixturePath('tokenizers');
 
 interface ReferenceCase {
   name: string;

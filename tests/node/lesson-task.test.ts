@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LESSON_FILLER, LESSON_TOPICS, makeLessonTask } from '../../src/app/lesson-task.ts';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 
 describe('lesson task', () => {
   it('is the same for a seed and differs across seeds', () => {
@@ -13,7 +13,7 @@ describe('lesson task', () => {
   });
 
   it('uses only whole-word tokens of bert-base-uncased, each word in one topic', () => {
-    const vocab = new Set(readFileSync(join(sharedDataPath('tokenizers'), 'bert-base-uncased', 'vocab.txt'), 'utf8').split('\n'));
+    const vocab = new Set(readFileSync(join(fixturePath('tokenizers'), 'bert-base-uncased', 'vocab.txt'), 'utf8').split('\n'));
     const words = [...Object.values(LESSON_TOPICS).flat(), ...LESSON_FILLER];
     expect(words.filter((w) => !vocab.has(w))).toEqual([]);
     expect(new Set(words).size).toBe(words.length);

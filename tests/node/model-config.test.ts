@@ -4,9 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/model/config.ts';
 import { CONFIG_LIMITS, ConfigError, parseModelConfig } from '../../src/model/config.ts';
 import { parameterCount } from '../../src/model/layout.ts';
+import { readFixtureText } from '../helpers/fixtures.ts';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/configs/${name}`, import.meta.url), 'utf8'));
-const shared = (path: string) => JSON.parse(readFileSync(new URL(`../../../shared/data/${path}`, import.meta.url), 'utf8'));
+/** A real backbone's config.json bundled with its tokenizer under tests/fixtures/tokenizers. */
+const bundled = (path: string) => JSON.parse(readFixtureText(path));
 
 interface Case {
   name: string;
@@ -33,7 +35,7 @@ const cases: Case[] = [
   },
   {
     name: 'bert-base-uncased (real file)',
-    json: () => shared('tokenizers/bert-base-uncased/config.json'),
+    json: () => bundled('tokenizers/bert-base-uncased/config.json'),
     expected: { architecture: 'bert', hfArchitecture: 'BertForMaskedLM', hidden: 768, layers: 12, heads: 12, intermediate: 3072, normEps: 1e-12 },
     // 110M encoder (incl. pooler 0.59M, absent from BertForMaskedLM) + head transform 0.59M + decoder bias.
     params: 109_514_298,
@@ -58,7 +60,7 @@ const cases: Case[] = [
   },
   {
     name: 'ModernBERT-large (real file in shared data)',
-    json: () => shared('tokenizers/modernbert/config.json'),
+    json: () => bundled('tokenizers/modernbert/config.json'),
     expected: { architecture: 'modernbert', hidden: 1024, layers: 28, heads: 16, intermediate: 2624 },
     params: 395_881_664, // "395M"
   },
@@ -129,7 +131,7 @@ describe('ModernBERT layer pattern and rotary bases', () => {
 });
 
 describe('refusals name the problem', () => {
-  const bert = () => shared('tokenizers/bert-base-uncased/config.json');
+  const bert = () => bundled('tokenizers/bert-base-uncased/config.json');
 
   it.each([
     [{ model_type: 'electra', architectures: ['ElectraForMaskedLM'] }, /unsupported model_type "electra".*ElectraForMaskedLM.*supported: BertForMaskedLM/],
@@ -163,7 +165,7 @@ describe('refusals name the problem', () => {
 });
 
 describe('sizes are range-checked before anything is allocated (hostile config.json)', () => {
-  const bert = () => shared('tokenizers/bert-base-uncased/config.json');
+  const bert = () => bundled('tokenizers/bert-base-uncased/config.json');
   const modernBert = () => fixture('ModernBERT-base.json');
 
   it.each([

@@ -11,7 +11,8 @@ import { evaluateRun } from '../../src/retrieval/metrics/evaluate-run.ts';
 import { sparseFromEntries } from '../../src/retrieval/sparse-vector.ts';
 import { wordAnalyzer } from '../../src/retrieval/word-analyzer.ts';
 import { runCli } from '../helpers/cli.ts';
-import { readSharedText, sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { fixturePath, readFixtureText } from '../helpers/fixtures.ts';
+import { generatedBeir } from '../helpers/generated-data.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'splade-lab-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -19,15 +20,15 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const cli = runCli;
 
 describe('splade-lab metrics', () => {
-  const qrels = sharedDataPath('trec_eval/qrels.test');
-  const run = sharedDataPath('trec_eval/results.test');
+  const qrels = fixturePath('trec_eval/qrels.test');
+  const run = fixturePath('trec_eval/results.test');
 
   it('prints the "all" rows of out.test.a for every measure it knows, and runid', async () => {
     const { code, stdout } = await cli('metrics', '--qrels', qrels, '--run', run);
     expect(code).toBe(0);
     const ours = new Map(stdout.trim().split('\n').map((l) => [l.split('\t')[0].trim(), l] as const));
     let matched = 0;
-    for (const line of readSharedText('trec_eval/out.test.a').trim().split('\n')) {
+    for (const line of readFixtureText('trec_eval/out.test.a').trim().split('\n')) {
       const mine = ours.get(line.split('\t')[0].trim());
       if (mine === undefined) continue;
       expect(mine).toBe(line);
@@ -51,15 +52,17 @@ describe('splade-lab metrics', () => {
 });
 
 describe('splade-lab bm25', () => {
-  it('SciFact: writes a run whose trec_eval measures equal the printed JSON', async () => {
+  it('writes a run whose trec_eval measures equal the printed JSON (the generated set; SciFact against Anserini is tests/data)', async () => {
+    const beir = generatedBeir();
     const runPath = join(scratch, 'bm25.trec');
-    const { code, stdout } = await cli('bm25', '--beir', sharedDataPath('scifact'), '--run', runPath, '--json');
+    const { code, stdout } = await cli('bm25', '--beir', beir, '--run', runPath, '--json');
     expect(code).toBe(0);
     const summary = JSON.parse(stdout);
-    expect(summary.num_q).toBe(300);
-    expect(summary.ndcg_cut_10).toBeGreaterThan(0.6); // Anserini's flat BM25 reaches 0.665 on SciFact
+    const { qrels } = parseBeirQrels(readFileSync(join(beir, 'qrels/test.tsv'), 'utf8'), 'test.tsv');
+    expect(summary.num_q).toBe(qrels.size);
+    // every document of a query's topic is relevant and shares its topic words: word matching ranks them well
+    expect(summary.ndcg_cut_10).toBeGreaterThan(0.5);
     expect(summary.index.memoryBytes).toBeGreaterThan(0);
-    const { qrels } = parseBeirQrels(readSharedText('scifact/qrels/test.tsv'), 'test.tsv');
     const fromFile = evaluateRun(qrels, parseRun(readFileSync(runPath, 'utf8')).run);
     for (const key of ['ndcg_cut_10', 'recall_100', 'recall_1000', 'map']) expect(fromFile.summary.get(key)).toBe(summary[key]);
   });
@@ -76,7 +79,7 @@ describe('splade-lab bm25', () => {
     writeFileSync(join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\n');
     const words = JSON.parse((await cli('bm25', '--beir', dir, '--json')).stdout);
     expect(words.num_rel_ret).toBe(0); // "tokenizer" and "tokenizers" are different words
-    const { code, stdout } = await cli('bm25', '--beir', dir, '--tokenizer', sharedDataPath('tokenizers/bert-base-uncased'), '--json');
+    const { code, stdout } = await cli('bm25', '--beir', dir, '--tokenizer', fixturePath('tokenizers/bert-base-uncased'), '--json');
     expect(code).toBe(0);
     const pieces = JSON.parse(stdout);
     expect(pieces.num_rel_ret).toBe(1); // both start with the piece "token"
@@ -86,7 +89,7 @@ describe('splade-lab bm25', () => {
 
 describe('evaluateEncoder', () => {
   it('runs a stand-in bag-of-words encoder through index, search, trec_eval and efficiency figures', async () => {
-    const dataset = await loadBeir(folderSource(sharedDataPath('scifact')), 'test');
+    const dataset = await loadBeir(folderSource(generatedBeir()), 'test');
     const vocab: string[] = [];
     const ids = new Map<string, number>();
     const analyzer = wordAnalyzer();
@@ -100,11 +103,11 @@ describe('evaluateEncoder', () => {
     };
     const report = await evaluateEncoder(encoder, dataset, { topK: 100, onProgress: (stage, done, total) => done === total && progress.push(stage) });
     expect(progress).toEqual(['queries', 'documents', 'search']);
-    expect(report.metrics.num_q).toBe(300);
+    expect(report.metrics.num_q).toBe(dataset.qrels.size);
     expect(report.metrics.ndcg_cut_10).toBe(evaluateRun(dataset.qrels, report.run).summary.get('ndcg_cut_10'));
     expect(report.metrics.ndcg_cut_10).toBeGreaterThan(0.2);
-    expect(report.efficiency.query_active_dims).toBeGreaterThan(3);
+    expect(report.efficiency.query_active_dims).toBeGreaterThan(1);
     expect(report.efficiency.avg_flops).toBeGreaterThan(0);
-    expect(report.index.documents).toBe(5183);
+    expect(report.index.documents).toBe(dataset.corpusIds.length);
   });
 });

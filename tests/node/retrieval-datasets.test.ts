@@ -1,4 +1,4 @@
-// Data sets: the real BEIR SciFact folder, corrupt BEIR folders, and NanoBEIR Parquet from a folder and from Hub URLs.
+// Data sets (SciFact itself is the real-data tier's: tests/data): corrupt BEIR folders, and NanoBEIR Parquet from a folder and from Hub URLs.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadBeir } from '../../src/io/beir.ts';
 import { loadNanoBeir, nanoBeirHubSource } from '../../src/io/nanobeir.ts';
 import { createFolderSource as folderSource } from '../../src/io/file-source-node.ts';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'splade-lab-retrieval-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -28,16 +27,6 @@ const goodQueries = '{"_id": "q1", "text": "first query"}\n{"_id": "q2", "text":
 const goodQrels = 'query-id\tcorpus-id\tscore\nq1\td1\t1\n';
 
 describe('BEIR folders', () => {
-  it('loads SciFact: 5183 documents, the 300 test queries, title + " " + text', async () => {
-    const dataset = await loadBeir(folderSource(sharedDataPath('scifact')), 'test');
-    expect(dataset.corpusIds).toHaveLength(5183);
-    expect(dataset.queryIds).toHaveLength(300);
-    expect(dataset.qrels.size).toBe(300);
-    expect([...dataset.qrels.values()].reduce((n, m) => n + m.size, 0)).toBe(339);
-    expect(dataset.corpusTexts[0].startsWith('Microstructural development of human newborn cerebral white matter')).toBe(true);
-    expect(dataset.warnings).toEqual([]);
-  });
-
   it('keeps only judged queries and joins title and text with one space', async () => {
     const dataset = await loadBeir(folderSource(beirFolder('good', { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': goodQrels })));
     expect(dataset.queryIds).toEqual(['q1']);

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { atol, formatRun, parseQrels, parseRun } from '../../src/io/trec.ts';
 import { evaluateRun } from '../../src/retrieval/metrics/evaluate-run.ts';
 import { formatFixed, formatMeasureValue } from '../../src/retrieval/metrics/format-trec-eval.ts';
-import { readSharedText, readTrecEvalOutput, type TrecEvalRow } from '../helpers/retrieval-shared-data.ts';
+import { readFixtureText, readTrecEvalOutput, type TrecEvalRow } from '../helpers/fixtures.ts';
 
-const run = parseRun(readSharedText('trec_eval/results.test'), 'results.test').run;
+const run = parseRun(readFixtureText('trec_eval/results.test'), 'results.test').run;
 
 /** Our value for each (query, measure) row that trec_eval printed and that we implement. */
 function compareRows(rows: TrecEvalRow[], evaluation: ReturnType<typeof evaluateRun>) {
@@ -30,7 +30,7 @@ const cases = [
 
 describe('trec_eval equivalence on its own test suite', () => {
   it.each(cases)('$file: every implemented measure prints as trec_eval printed it', ({ file, qrels, relevanceLevel, perQuery }) => {
-    const evaluation = evaluateRun(parseQrels(readSharedText(`trec_eval/${qrels}`), qrels), run, { relevanceLevel });
+    const evaluation = evaluateRun(parseQrels(readFixtureText(`trec_eval/${qrels}`), qrels), run, { relevanceLevel });
     const rows = readTrecEvalOutput(`trec_eval/${file}`);
     const { mismatches, compared } = compareRows(rows, evaluation);
     expect(mismatches).toEqual([]);
@@ -41,7 +41,7 @@ describe('trec_eval equivalence on its own test suite', () => {
   });
 
   it('out.test.a: the measures the CLI promises are among those compared', () => {
-    const evaluation = evaluateRun(parseQrels(readSharedText('trec_eval/qrels.test')), run);
+    const evaluation = evaluateRun(parseQrels(readFixtureText('trec_eval/qrels.test')), run);
     const printed = new Set(readTrecEvalOutput('trec_eval/out.test.a').map((r) => r.measure));
     for (const name of ['ndcg_cut_10', 'recall_100', 'recall_1000', 'P_10', 'map', 'recip_rank', 'num_q', 'gm_map', 'bpref']) {
       expect(printed.has(name)).toBe(true);
@@ -50,7 +50,7 @@ describe('trec_eval equivalence on its own test suite', () => {
   });
 
   it('recip_rank_10 equals recip_rank evaluated on the first 10 documents only (trec_eval -M 10)', () => {
-    const qrels = parseQrels(readSharedText('trec_eval/qrels.test'));
+    const qrels = parseQrels(readFixtureText('trec_eval/qrels.test'));
     const full = evaluateRun(qrels, run);
     const cut = evaluateRun(qrels, run, { maxDocsPerQuery: 10 });
     for (const [queryId, measures] of full.perQuery) {

@@ -10,10 +10,10 @@ import { runHeadStatsFromNorms } from '../../src/app/run-head.ts';
 import { planSweepRuns, suggestSweepKs } from '../../src/app/sweep.ts';
 import type { SweepPlan } from '../../src/app/sweep.ts';
 import { runCli } from '../helpers/cli.ts';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { generatedTriplets } from '../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
 
-const TRIPLETS = sharedDataPath('msmarco-toy/triplets.tsv');
+const TRIPLETS = generatedTriplets();
 const SMALL = ['--batch', '2', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
 let root: string;
 let model: string;

@@ -9,10 +9,10 @@ import { parseModelConfig, type ModelConfig } from '../../src/model/config.ts';
 import { P, parameterLayout, type ModelParams } from '../../src/model/layout.ts';
 import { spladeForward } from '../../src/model/reference/splade.ts';
 import { runCli } from '../helpers/cli.ts';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { generatedTriplets } from '../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
 
-const TRIPLETS = sharedDataPath('msmarco-toy/triplets.tsv');
+const TRIPLETS = generatedTriplets();
 const K = 4;
 /** Relative tolerance on each weight (fp32 GPU kernels against float64), and what counts as "zero" for a weight. */
 const RTOL = 1e-4;

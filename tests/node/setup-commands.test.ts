@@ -38,9 +38,15 @@ describe('the README set-up commands', () => {
     expect(readmeSetupCommands()).toEqual(['npm start', 'npm test']);
   });
 
-  it('.ci/run ends with the README test command', () => {
-    const lines = read('.ci/run').split('\n').map((line) => line.trim()).filter(Boolean);
-    expect(lines.at(-1)).toBe(readmeSetupCommands()[1]);
+  it('.ci/run runs the README test command, then the real-data tier over the data folder when it is there', () => {
+    const lines = read('.ci/run').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+    const test = lines.indexOf(readmeSetupCommands()[1]);
+    expect(test).toBeGreaterThan(-1);
+    const [check, tier, otherwise, skipped, end] = lines.slice(test + 1);
+    const folder = /^if \[ -d (\S+) \]; then$/.exec(check)?.[1];
+    expect(folder, check).toBeDefined();
+    expect([tier, otherwise, end]).toEqual([`npm run test:data -- ${folder}`, 'else', 'fi']);
+    expect(skipped).toContain('the real-data tier is skipped');
   });
 
   it('npm start runs the start script, which installs, generates the demo and serves', () => {

@@ -25,7 +25,7 @@ import { createFolderCheckpointStore } from '../../src/train/checkpoint-store-no
 import { paperRecipe, SpladeTrainer, type TrainingRecipe } from '../../src/train/trainer.ts';
 import { gpuContext } from '../helpers/gpu.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { generatedTripletsFolder } from '../helpers/generated-data.ts';
 
 let root: string;
 let loaded: LoadedModel;
@@ -34,7 +34,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-checkpoint-'));
   await writeTinySpladeModel(join(root, 'model'));
   loaded = await loadModel(createFolderSource(join(root, 'model')));
-  triplets = (await readTriplets(createFolderSource(sharedDataPath('msmarco-toy')), 'triplets.tsv')).triplets;
+  triplets = (await readTriplets(createFolderSource(generatedTripletsFolder()), 'triplets.tsv')).triplets;
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 

@@ -11,9 +11,9 @@ import { readCheckpoint } from '../../src/train/checkpoint.ts';
 import { createFolderCheckpointStore } from '../../src/train/checkpoint-store-node.ts';
 import { runCli } from '../helpers/cli.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { generatedTriplets } from '../helpers/generated-data.ts';
 
-const TRIPLETS = sharedDataPath('msmarco-toy/triplets.tsv');
+const TRIPLETS = generatedTriplets();
 let root: string;
 let model: string;
 beforeAll(async () => {

@@ -10,10 +10,10 @@ import { readTrainingData, tripletFormat } from '../../src/app/training-data.ts'
 import { parseTripletsJsonl } from '../../src/io/triplets-jsonl.ts';
 import { parseTriplets } from '../../src/io/triplets.ts';
 import { runCli } from '../helpers/cli.ts';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { generatedTriplets } from '../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
 
-const TSV = sharedDataPath('msmarco-toy/triplets.tsv');
+const TSV = generatedTriplets();
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 let root: string;

@@ -14,7 +14,7 @@ import { indexTripletFile } from '../../src/io/triplet-index.ts';
 import { parseTriplets } from '../../src/io/triplets.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startHubServer, type HubServer } from '../helpers/hub-server.ts';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { generatedTriplets } from '../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -51,7 +51,7 @@ afterAll(async () => {
 
 describe('the streaming triplet index', () => {
   it.each([7, 64, 4 * 2 ** 20])('reads the MS MARCO toy triplets as the whole-file parser does (chunks of %i bytes)', async (chunkBytes) => {
-    const path = sharedDataPath('msmarco-toy/triplets.tsv');
+    const path = generatedTriplets();
     const bytes = new Uint8Array(await readFile(path));
     const whole = readTrainingData(bytes, path);
     const indexed = await indexTripletFile(memoryFile(bytes, path), 'tsv', { chunkBytes });

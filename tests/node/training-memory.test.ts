@@ -12,7 +12,7 @@ import { paperRecipe, SpladeTrainer } from '../../src/train/trainer.ts';
 import { TrainingTooLargeError, checkTrainingFits } from '../../src/train/training-memory.ts';
 import { runCli } from '../helpers/cli.ts';
 import { gpuContext } from '../helpers/gpu.ts';
-import { sharedDataPath } from '../helpers/retrieval-shared-data.ts';
+import { generatedTriplets } from '../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
 
 let root: string;
@@ -75,7 +75,7 @@ describe('training memory', () => {
   });
 
   it('the CLI refuses a run over --gpu-memory before it starts; the advised batch and accumulation train within it', async () => {
-    const triplets = sharedDataPath('msmarco-toy/triplets.tsv');
+    const triplets = generatedTriplets();
     const common = ['--model', tiny, '--triplets', triplets, '--steps', '1', '--query-length', '16', '--doc-length', '64', '--probe-every', '0'];
     const budget = '0.0012'; // GiB: about 1.3 MB, a few triplets' worth of activations
     const refused = await runCli('train', ...common, '--out', join(root, 'big'), '--batch', '64', '--gpu-memory', budget);

@@ -1,14 +1,15 @@
-// Paths to the read-only shared test data (../shared/data beside the repository) and a reader for trec_eval's outputs.
+// Files bundled under tests/fixtures (each one's source and licence in tests/fixtures/LICENSES.md) and a reader for
+// trec_eval's expected outputs.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** Absolute path of a file under shared/data, resolved relative to this file so it works in any clone. */
-export function sharedDataPath(relative: string): string {
-  return fileURLToPath(new URL(`../../../shared/data/${relative}`, import.meta.url));
+/** Absolute path of a file under tests/fixtures. */
+export function fixturePath(relative: string): string {
+  return fileURLToPath(new URL(`../fixtures/${relative}`, import.meta.url));
 }
 
-export function readSharedText(relative: string): string {
-  return readFileSync(sharedDataPath(relative), 'utf8');
+export function readFixtureText(relative: string): string {
+  return readFileSync(fixturePath(relative), 'utf8');
 }
 
 export interface TrecEvalRow {
@@ -19,7 +20,7 @@ export interface TrecEvalRow {
 
 /** Rows of a trec_eval output file ("measure \t qid \t value"), values kept as the printed strings. */
 export function readTrecEvalOutput(relative: string): TrecEvalRow[] {
-  return readSharedText(relative)
+  return readFixtureText(relative)
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => {
