@@ -182,7 +182,7 @@ export class EvalPanel extends LitElement {
       () =>
         client.evaluate({ k: this.k, ...settings, topK: EVAL_DEFAULTS.topK, sets }, (p) => {
           const left = clock.left(p);
-          this.job.setStatus(
+          this.job.progress(
             `${p.set}${p.sets > 1 ? ` (${p.setIndex + 1} of ${p.sets})` : ''}: ${STAGE_WORDS[p.stage]} ${p.done} of ${p.total}` +
               `${Number.isFinite(left) ? ` · ${formatDuration(left)} left in this stage` : ''}`,
           );

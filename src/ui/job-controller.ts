@@ -1,6 +1,6 @@
 // The one reactive controller for "run a cancellable job in the worker and show its progress": running state, a
 // status line, an error, cancel, and the outcome of a cancelled or failed job in plain words. The training panels
-// (teaching demo, real training) use it, and so will the evaluation and sweep panels.
+// (teaching demo, real training), the evaluation, calibration, sweep, runs and hand-off panels use it.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { toPageFailure, type PageFailure } from '../worker/api.ts';
 
@@ -33,7 +33,7 @@ export class JobController implements ReactiveController {
   hostConnected(): void {}
 
   /**
-   * Runs `work` (which reports through setStatus) unless a job is running; resolves to its result, or to null when it
+   * Runs `work` (which reports through progress) unless a job is running; resolves to its result, or to null when it
    * was cancelled or failed (the status or error line then says so).
    */
   async run<T>(options: JobOptions, work: () => Promise<T>): Promise<T | null> {
@@ -62,6 +62,14 @@ export class JobController implements ReactiveController {
   setStatus(status: string): void {
     this.status = status;
     this.host.requestUpdate();
+  }
+
+  /**
+   * A running job's progress line. A report that arrives once the job has ended is dropped, so it can never
+   * overwrite the outcome ("Done: …") the panel set after run() returned.
+   */
+  progress(status: string): void {
+    if (this.running) this.setStatus(status);
   }
 
   /** Asks the running job to stop. */

@@ -148,7 +148,7 @@ export class KDemoPanel extends LitElement {
         client.kDemo({ ks, steps }, (run, index, total, finished) => {
           this._runs = [...this._runs.slice(0, index), run];
           const step = run.losses.at(-1)?.step ?? 0;
-          this.job.setStatus(
+          this.job.progress(
             !finished
               ? `Training ${kListText([ks[index]])} (${index + 1} of ${total}), step ${step + 1} of ${steps}…`
               : index + 1 < total

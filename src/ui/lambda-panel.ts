@@ -292,10 +292,10 @@ export class LambdaPanel extends LitElement {
         client.calibrate(request, (event) => {
           if (event.kind === 'trial-start') {
             const r = event.request;
-            this.job.setStatus(`Trial ${event.index + 1}: lambda_q ${formatLambda(r.lambdaQueries ?? 0)}, lambda_d ${formatLambda(r.lambdaDocuments ?? 0)}, batch ${r.batchSize}…`);
+            this.job.progress(`Trial ${event.index + 1}: lambda_q ${formatLambda(r.lambdaQueries ?? 0)}, lambda_d ${formatLambda(r.lambdaDocuments ?? 0)}, batch ${r.batchSize}…`);
           } else if (event.kind === 'train' && event.event.kind === 'report') {
             const r = event.event.report;
-            this.job.setStatus(`Trial ${event.index + 1}: step ${r.step + 1} of ${r.steps}, active q ${r.activeQueries.toFixed(1)} d ${r.activeDocuments.toFixed(1)}`);
+            this.job.progress(`Trial ${event.index + 1}: step ${r.step + 1} of ${r.steps}, active q ${r.activeQueries.toFixed(1)} d ${r.activeDocuments.toFixed(1)}`);
           } else if (event.kind === 'trial-done') {
             this._trials = [...this._trials, event.trial];
           }

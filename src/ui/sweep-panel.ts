@@ -173,18 +173,18 @@ export class SweepPanel extends LitElement {
   private _onEvent(event: SweepEvent, grid: boolean) {
     if (event.kind === 'run-start') {
       this.total = event.total;
-      this.job.setStatus(`Run ${event.index + 1} of ${event.total} (${runWords(event.request, grid)})${event.resumed ? ', resumed from its checkpoint' : ''}: starting…`);
+      this.job.progress(`Run ${event.index + 1} of ${event.total} (${runWords(event.request, grid)})${event.resumed ? ', resumed from its checkpoint' : ''}: starting…`);
     } else if (event.kind === 'train' && event.event.kind === 'report') {
       const r = event.event.report;
       const overall = Math.round((100 * (event.index + (r.step + 1) / r.steps)) / this.total);
       const left = (r.steps - r.step - 1) * r.msPerStep;
-      this.job.setStatus(
+      this.job.progress(
         `Run ${event.index + 1} of ${this.total}: step ${r.step + 1} of ${r.steps} · ${formatDuration(r.msPerStep)} per step · ` +
           `${formatDuration(left)} left in this run · ${overall}% of the sweep · loss ${r.total.toPrecision(4)}`,
       );
     } else if (event.kind === 'run-done') {
       const e = event.evaluations[0];
-      this.job.setStatus(`Run ${event.index + 1} of ${event.total} done${e ? `: nDCG@10 ${e.splade.metrics.ndcg_cut_10.toFixed(4)} on ${e.set.name}` : ''}.`);
+      this.job.progress(`Run ${event.index + 1} of ${event.total} done${e ? `: nDCG@10 ${e.splade.metrics.ndcg_cut_10.toFixed(4)} on ${e.set.name}` : ''}.`);
       this.dispatchEvent(new CustomEvent('runs-change', { bubbles: true, composed: true }));
     }
   }

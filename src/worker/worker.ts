@@ -1,14 +1,16 @@
 // The module Web Worker that owns the GPU: a thin comlink adapter from WorkerApi to the application layer, its calls
-// grouped by use (model, training, evaluation, lesson, runs) over one shared state.
+// grouped by use (model, training, evaluation, lesson, runs) over one shared state, each answering after its callbacks.
 import * as Comlink from 'comlink';
 import type { WorkerApi } from './api.ts';
 import { evaluationMethods } from './evaluation-methods.ts';
 import { lessonMethods } from './lesson-methods.ts';
 import { modelMethods } from './model-methods.ts';
+import { withOrderedCallbacks } from './ordered-callbacks.ts';
 import { runMethods } from './run-methods.ts';
 import { WorkerState } from './state.ts';
 import { trainingMethods } from './training-methods.ts';
 
 const state = new WorkerState();
-const api: WorkerApi = { ...modelMethods(state), ...trainingMethods(state), ...evaluationMethods(state), ...lessonMethods(state), ...runMethods() };
+// every call answers after the page has received each progress message it sent (ordered-callbacks.ts)
+const api: WorkerApi = withOrderedCallbacks({ ...modelMethods(state), ...trainingMethods(state), ...evaluationMethods(state), ...lessonMethods(state), ...runMethods() });
 Comlink.expose(api);
