@@ -2,9 +2,9 @@
 // training k = 1 against a divided head; what k trades), playable (play, pause, one step, speed, keyboard shortcuts),
 // live on this GPU or recorded (the bundled trace) without WebGPU, with a presenter view and a printable summary.
 import { LitElement, css, html, nothing } from 'lit';
-import { K_RANGE, LESSON_SENTENCE, TRAIN_LIMITS, describeRange, inRange, toPageFailure, type LessonTrace, type LessonVector, type ModelSummary, type WorkerClient } from '../worker/api.ts';
+import { K_RANGE, LESSON_LIMITS, LESSON_SENTENCE, TRAIN_LIMITS, describeRange, inRange, toPageFailure, type LessonTrace, type LessonVector, type ModelSummary, type WorkerClient } from '../worker/api.ts';
 import { LessonPlayback } from './lesson-playback.ts';
-import { fetchLessonTrace, liveLesson, recordedLesson, type LessonSource } from './lesson-source.ts';
+import { fetchLessonTrace, liveLesson, recordedLesson, type LessonChoice, type LessonSource } from './lesson-source.ts';
 import './lesson-summary.ts';
 import './lesson-training.ts';
 import './lesson-vectors.ts';
@@ -215,7 +215,7 @@ export class LessonPanel extends LitElement {
   override willUpdate(): void {
     this.presenter = this.state.present;
     this.playback.speed = this.state.speed;
-    const key = [this.mode, this.mode === 'live' ? `${this.summary?.name ?? ''}|${!!this.client}` : String(!!this.trace), this.state.ks.join(','), this.state.seed].join('/');
+    const key = [this.mode, this.mode === 'live' ? `${this.summary?.name ?? ''}|${!!this.client}` : String(!!this.trace), this.state.ks.join(','), this.state.seed, this.state.steps].join('/');
     if (key !== this.sourceKey) {
       this.sourceKey = key;
       this._vectors = [];
@@ -230,7 +230,7 @@ export class LessonPanel extends LitElement {
     // every step may need the sentence: steps 1 and 2 show it, the printed summary quotes it
     if (this._vectors.length === 0 && !this._vectorsBusy && !this._vectorError && this.playback.source) void this._showSentence();
     if ((this.step === 'training' || this.step === 'trade') && !this.playback.facts && !this.playback.busy && !this.playback.error && this.playback.source) {
-      void this.playback.prepare(this.state.ks, this.state.seed);
+      void this.playback.prepare(this._choice());
     }
   }
 
@@ -364,12 +364,18 @@ export class LessonPanel extends LitElement {
       ${this._vectorError ? html`<p class="error" role="alert" id="vector-error">${this._vectorError}</p>` : nothing}`;
   }
 
-  /** The ks and the seed (a new lesson when they change; the recording holds its own only). */
+  /** The lesson the page asks for: its ks, seed and steps. */
+  private _choice(): LessonChoice {
+    return { ks: this.state.ks, seed: this.state.seed, steps: this.state.steps };
+  }
+
+  /** The ks, the seed and the steps (a new lesson when they change; the recording holds its own only). */
   private _renderSettings() {
     return html`<form class="controls" id="lesson-settings" @change=${this._onSettings} @submit=${(e: Event) => e.preventDefault()}>
         <label>k values <input id="lesson-ks" size="8" .value=${this.state.ks.join(', ')} aria-describedby="lesson-ks-help" /></label>
         <label>Seed <input id="lesson-seed" type="number" min="0" step="1" size="6" .value=${String(this.state.seed)} /></label>
-        <span id="lesson-ks-help" class="muted">2 or 3 different ks from ${K_RANGE.min} to ${K_RANGE.max}; a change starts the lesson again.</span>
+        <label>Steps <input id="lesson-steps" type="number" min=${LESSON_LIMITS.steps.min} max=${LESSON_LIMITS.steps.max} step="1" size="4" .value=${String(this.state.steps)} /></label>
+        <span id="lesson-ks-help" class="muted">2 or 3 different ks from ${K_RANGE.min} to ${K_RANGE.max}; a change of any of these starts the lesson again.</span>
       </form>`;
   }
 
@@ -377,14 +383,18 @@ export class LessonPanel extends LitElement {
     const ksField = this.renderRoot.querySelector<HTMLInputElement>('#lesson-ks')!;
     const seedField = this.renderRoot.querySelector<HTMLInputElement>('#lesson-seed')!;
     const ks = parseLessonKs(ksField.value);
+    const stepsField = this.renderRoot.querySelector<HTMLInputElement>('#lesson-steps')!;
     const seed = Number(seedField.value);
+    const steps = Number(stepsField.value);
     ksField.setCustomValidity(ks ? '' : `Give 2 or 3 different ks from ${K_RANGE.min} to ${K_RANGE.max}, e.g. "1, 8".`);
     seedField.setCustomValidity(inRange(seed, TRAIN_LIMITS.seed) ? '' : `The seed must be ${describeRange(TRAIN_LIMITS.seed)}.`);
-    if (!ks || !seedField.checkValidity()) {
-      (ks ? seedField : ksField).reportValidity();
+    stepsField.setCustomValidity(inRange(steps, LESSON_LIMITS.steps) ? '' : `The steps must be ${describeRange(LESSON_LIMITS.steps)}.`);
+    const invalid = [ksField, seedField, stepsField].find((field) => !field.checkValidity());
+    if (invalid) {
+      invalid.reportValidity();
       return;
     }
-    if (ks.join(',') !== this.state.ks.join(',') || seed !== this.state.seed) this._change({ ks, seed });
+    if (ks!.join(',') !== this.state.ks.join(',') || seed !== this.state.seed || steps !== this.state.steps) this._change({ ks: ks!, seed, steps });
   }
 
   private _renderControls() {
@@ -402,7 +412,7 @@ export class LessonPanel extends LitElement {
     const slow = this.mode === 'live' && p.step > 0 && p.lastStepMs >= this.slowStepMs && !p.finished;
     return html`<div class="controls" role="group" aria-label="Training controls">
         <button id="play" class="primary" ?disabled=${p.finished || (!p.playing && p.busy) || !p.source} @click=${this._togglePlay}>${p.playing ? 'Pause' : 'Play'}</button>
-        <button id="step-once" ?disabled=${p.finished || p.busy || p.playing || !p.source} @click=${() => void p.stepOnce(this.state.ks, this.state.seed)}>Step</button>
+        <button id="step-once" ?disabled=${p.finished || p.busy || p.playing || !p.source} @click=${() => void p.stepOnce(this._choice())}>Step</button>
         <button id="restart" ?disabled=${p.busy || p.playing || !p.facts} @click=${() => void p.reset(this._buildSource())}>Restart</button>
         <label
           >Speed
@@ -460,7 +470,7 @@ export class LessonPanel extends LitElement {
 
   private _togglePlay() {
     if (this.playback.playing) this.playback.pause();
-    else void this.playback.play(this.state.ks, this.state.seed);
+    else void this.playback.play(this._choice());
   }
 
   private _go(step: number) {
@@ -477,8 +487,8 @@ export class LessonPanel extends LitElement {
     const speedIndex = speeds.indexOf(this.state.speed);
     const actions: Record<string, () => void> = {
       ' ': () => (this.step === 'training' ? this._togglePlay() : this._change({ step: 3 })),
-      ArrowRight: () => void this.playback.stepOnce(this.state.ks, this.state.seed),
-      '.': () => void this.playback.stepOnce(this.state.ks, this.state.seed),
+      ArrowRight: () => void this.playback.stepOnce(this._choice()),
+      '.': () => void this.playback.stepOnce(this._choice()),
       PageDown: () => this._go(this.state.step + 1),
       n: () => this._go(this.state.step + 1),
       PageUp: () => this._go(this.state.step - 1),

@@ -2,7 +2,7 @@
 // one step, restart; from a live or a recorded source alike. It times live steps so that a slow adapter can be told.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { toPageFailure, type LessonFacts, type LessonFrame } from '../worker/api.ts';
-import type { LessonSource } from './lesson-source.ts';
+import type { LessonChoice, LessonSource } from './lesson-source.ts';
 import type { LessonSpeed } from './url-state.ts';
 
 /** The pause between two steps while playing. */
@@ -53,18 +53,18 @@ export class LessonPlayback implements ReactiveController {
   }
 
   /** Starts the lesson (frame 0: the heads before training) unless it has started. */
-  async prepare(ks: number[], seed: number): Promise<void> {
+  async prepare(choice: LessonChoice): Promise<void> {
     if (this.busy || this.facts) return;
     await this.guarded(async (generation) => {
-      await this.started(ks, seed, generation);
+      await this.started(choice, generation);
     });
   }
 
   /** One step of every k (starting the lesson first if needed). */
-  async stepOnce(ks: number[], seed: number): Promise<void> {
+  async stepOnce(choice: LessonChoice): Promise<void> {
     if (this.busy || this.finished) return;
     await this.guarded(async (generation) => {
-      if (!(await this.started(ks, seed, generation))) return;
+      if (!(await this.started(choice, generation))) return;
       const start = performance.now();
       const frame = await this.source!.step();
       if (generation !== this.generation) return;
@@ -74,7 +74,7 @@ export class LessonPlayback implements ReactiveController {
   }
 
   /** Plays to the last step unless paused; each step waits for the one before. */
-  async play(ks: number[], seed: number): Promise<void> {
+  async play(choice: LessonChoice): Promise<void> {
     if (this.playing) return;
     this.playing = true;
     this.error = '';
@@ -82,7 +82,7 @@ export class LessonPlayback implements ReactiveController {
     const generation = this.generation;
     try {
       while (this.playing && generation === this.generation && !this.finished && !this.error) {
-        await this.stepOnce(ks, seed);
+        await this.stepOnce(choice);
         const pause = SPEED_PAUSE_MS[this.speed];
         if (pause > 0 && this.playing && !this.finished) await new Promise((resolve) => setTimeout(resolve, pause));
       }
@@ -97,10 +97,10 @@ export class LessonPlayback implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  private async started(ks: number[], seed: number, generation: number): Promise<boolean> {
+  private async started(choice: LessonChoice, generation: number): Promise<boolean> {
     if (this.facts) return true;
     if (!this.source) throw new Error('The lesson has no source of figures yet: load a model, or play the recording.');
-    const { facts, frame } = await this.source.start(ks, seed);
+    const { facts, frame } = await this.source.start(choice);
     if (generation !== this.generation) return false;
     this.facts = facts;
     this.frames = [frame];

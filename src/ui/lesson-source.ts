@@ -2,9 +2,16 @@
 // frame without WebGPU). The lesson panel drives either the same way: start, step, the sentence's vectors, stop.
 import { parseLessonTrace, type LessonFacts, type LessonFrame, type LessonTrace, type LessonVector, type WorkerClient } from '../worker/api.ts';
 
+/** What the page asks a lesson for: the ks side by side, the seed of the task and batches, the steps of each k. */
+export interface LessonChoice {
+  ks: number[];
+  seed: number;
+  steps: number;
+}
+
 export interface LessonSource {
   readonly mode: 'live' | 'recorded';
-  start(ks: number[], seed: number): Promise<{ facts: LessonFacts; frame: LessonFrame }>;
+  start(choice: LessonChoice): Promise<{ facts: LessonFacts; frame: LessonFrame }>;
   step(): Promise<LessonFrame>;
   /** The sentence under each k; a recording knows only its own sentence. */
   sentence(text: string, ks: number[]): Promise<LessonVector[]>;
@@ -15,7 +22,7 @@ export interface LessonSource {
 export function liveLesson(client: WorkerClient): LessonSource {
   return {
     mode: 'live',
-    start: (ks, seed) => client.lessonStart({ ks, seed }, 0),
+    start: ({ ks, seed, steps }) => client.lessonStart({ ks, seed, steps }, 0),
     step: () => client.lessonStep(),
     sentence: (text, ks) => client.lessonSentence(text, ks),
     stop: () => client.lessonStop(),
@@ -25,7 +32,7 @@ export function liveLesson(client: WorkerClient): LessonSource {
 /** Relative to the page, like the demo folder (works under any sub-path). */
 export const LESSON_TRACE_FILE = 'lesson/trace.json';
 
-/** A recording's ks and seed are its own: asking for others says so. */
+/** A recording's ks, seed and steps are its own: asking for others says so. */
 export class RecordedLessonMismatch extends Error {
   override name = 'RecordedLessonMismatch';
 }
@@ -36,9 +43,11 @@ export function recordedLesson(trace: LessonTrace): LessonSource {
   const { settings } = trace.facts;
   return {
     mode: 'recorded',
-    async start(ks, seed) {
-      if (ks.join(',') !== settings.ks.join(',') || seed !== settings.seed) {
-        throw new RecordedLessonMismatch(`The recording has k = ${settings.ks.join(' and ')} with seed ${settings.seed}; other settings need the live lesson (WebGPU).`);
+    async start({ ks, seed, steps }) {
+      if (ks.join(',') !== settings.ks.join(',') || seed !== settings.seed || steps !== settings.steps) {
+        throw new RecordedLessonMismatch(
+          `The recording has k = ${settings.ks.join(' and ')} with seed ${settings.seed} over ${settings.steps} steps; other settings need the live lesson (WebGPU).`,
+        );
       }
       next = 1;
       return { facts: trace.facts, frame: trace.frames[0] };

@@ -34,6 +34,8 @@ export interface LessonState {
   step: number;
   ks: number[];
   seed: number;
+  /** Training steps of each k (a shorter lesson for a short class, shared by its link). */
+  steps: number;
   speed: LessonSpeed;
   /** 'live' on this GPU, 'recorded' from the bundled trace; null: live when WebGPU is there. */
   mode: 'live' | 'recorded' | null;
@@ -52,7 +54,7 @@ export const DEFAULT_STATE: Readonly<PageState> = {
   hub: null,
   demoKs: [1, 16],
   demoSteps: 60,
-  lesson: { step: 1, ks: [...LESSON_DEFAULTS.ks], seed: LESSON_DEFAULTS.seed, speed: 'normal', mode: null, present: false },
+  lesson: { step: 1, ks: [...LESSON_DEFAULTS.ks], seed: LESSON_DEFAULTS.seed, steps: LESSON_DEFAULTS.steps, speed: 'normal', mode: null, present: false },
 };
 
 /** The range of k the whole application accepts (one set of limits: app/limits.ts). */
@@ -109,10 +111,12 @@ function readLesson(params: URLSearchParams, number: (key: string, fallback: num
   const speed = params.get('lspeed');
   const mode = params.get('lmode');
   const seed = number('lseed', fallback.seed, TRAIN_LIMITS.seed.min, TRAIN_LIMITS.seed.max);
+  const steps = number('lsteps', fallback.steps, LESSON_LIMITS.steps.min, LESSON_LIMITS.steps.max);
   return {
     step: Math.round(number('lstep', fallback.step, 1, LESSON_STEPS.length)),
     ks: parseLessonKs(params.get('lks') ?? '') ?? [...fallback.ks],
     seed: Number.isInteger(seed) ? seed : fallback.seed,
+    steps: Number.isInteger(steps) ? steps : fallback.steps,
     speed: (LESSON_SPEEDS as readonly string[]).includes(speed ?? '') ? (speed as LessonSpeed) : fallback.speed,
     mode: mode === 'live' || mode === 'recorded' ? mode : null,
     present: params.get('present') === '1',
@@ -137,6 +141,7 @@ export function writeState(state: PageState): string {
   if (lesson.step !== lessonDefaults.step) params.set('lstep', String(lesson.step));
   if (lesson.ks.join(',') !== lessonDefaults.ks.join(',')) params.set('lks', lesson.ks.map(roundForUrl).join(','));
   if (lesson.seed !== lessonDefaults.seed) params.set('lseed', String(lesson.seed));
+  if (lesson.steps !== lessonDefaults.steps) params.set('lsteps', String(lesson.steps));
   if (lesson.speed !== lessonDefaults.speed) params.set('lspeed', lesson.speed);
   if (lesson.mode) params.set('lmode', lesson.mode);
   if (lesson.present) params.set('present', '1');

@@ -55,7 +55,7 @@ function fakeTrace(): LessonTrace {
 }
 
 function lessonState(patch: Partial<LessonState> = {}): LessonState {
-  return { ...DEFAULT_STATE.lesson, mode: 'recorded', speed: 'fast', ...patch };
+  return { ...DEFAULT_STATE.lesson, steps: STEPS, mode: 'recorded', speed: 'fast', ...patch };
 }
 
 async function recorded(patch: Partial<LessonState> = {}): Promise<LessonPanel> {
@@ -136,23 +136,35 @@ describe('<lesson-panel>', () => {
     check(changes.length === 7, 'a hidden lesson ignores the keyboard');
   });
 
-  it('takes new ks and a seed from its fields, and refuses ks it cannot show', async () => {
+  it('takes new ks, a seed and steps from its fields, and refuses what it cannot show', async () => {
     const el = await recorded({ step: 3 });
     const changes = events<Partial<LessonState>>(el, 'lesson-change');
     const ks = inside<HTMLInputElement>(el, '#lesson-ks');
     ks.value = '1, 16';
     ks.dispatchEvent(new Event('change', { bubbles: true }));
-    check(JSON.stringify(changes) === '[{"ks":[1,16],"seed":1}]', JSON.stringify(changes));
+    check(JSON.stringify(changes) === '[{"ks":[1,16],"seed":1,"steps":4}]', JSON.stringify(changes));
     ks.value = '4, 4';
     ks.dispatchEvent(new Event('change', { bubbles: true }));
     check(changes.length === 1 && !ks.checkValidity(), 'the same k twice is refused');
+    ks.value = '1, 8';
+    const steps = inside<HTMLInputElement>(el, '#lesson-steps');
+    steps.value = '12';
+    steps.dispatchEvent(new Event('change', { bubbles: true }));
+    check(JSON.stringify(changes[1]) === '{"ks":[1,8],"seed":1,"steps":12}', JSON.stringify(changes));
+    steps.value = '0';
+    steps.dispatchEvent(new Event('change', { bubbles: true }));
+    check((changes.length as number) === 2 && !steps.checkValidity(), '0 steps are refused');
   });
 
   it('a recording refuses settings it does not hold, and says how to get them', async () => {
     const el = await recorded({ step: 3, ks: [1, 4] });
     inside<HTMLButtonElement>(el, '#step-once').click();
     await settle(el);
-    check(/The recording has k = 1 and 8 with seed 1; other settings need the live lesson/.test(inside(el, '#lesson-error').textContent ?? ''), inside(el, '#lesson-error').textContent ?? '');
+    check(/The recording has k = 1 and 8 with seed 1 over 4 steps; other settings need the live lesson/.test(inside(el, '#lesson-error').textContent ?? ''), inside(el, '#lesson-error').textContent ?? '');
+    const longer = await recorded({ step: 3, steps: 40 });
+    inside<HTMLButtonElement>(longer, '#step-once').click();
+    await settle(longer);
+    check(/over 4 steps; other settings need the live lesson/.test(inside(longer, '#lesson-error').textContent ?? ''), 'a recording of 4 steps refuses a lesson of 40');
   });
 
   it('live: trains through the worker and offers the recording when a step is slow', async () => {

@@ -1,7 +1,8 @@
 // End-to-end tests of the BUILT page's lesson in headless Chromium: live on SwiftShader with the bundled demo (a typed
 // sentence's vector, k = 1 against k = 8, the whole training played, the divided head ending better on the held-out
 // queries, the same first frame as the bundled recording), a lesson step's URL round trip and its keyboard, and the
-// recording played without WebGPU with its presenter view and printed summary.
+// recording played without WebGPU with its presenter view and printed summary. The live lesson plays 4 steps (a link's
+// lsteps) in the suite; `npm run test:e2e:lesson` plays the default 40 (SPLADE_LAB_E2E_LESSON_STEPS).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,13 +24,16 @@ async function finalNdcg(page: Page, k: number): Promise<number> {
   return Number(await page.locator(`lesson-panel #summary-screen tr[data-k="${k}"] td[data-measure="ndcg-after"]`).textContent());
 }
 
+/** Steps of the live lesson: 4 in the suite (the divided head is ahead by then), 40 in npm run test:e2e:lesson. */
+const LIVE_STEPS = Number(process.env.SPLADE_LAB_E2E_LESSON_STEPS ?? 4);
+
 describe('the built page: lesson', { timeout: 900_000 }, () => {
   const built = useBuiltSite();
 
   it('live on SwiftShader: a typed sentence, k = 1 against k = 8, the whole training played; the divided head ends better', async () => {
     const { context, page } = await openPage(built.browser, built.offsite);
     const start = Date.now();
-    await page.goto(`${built.site}?model=demo&panel=lesson&lspeed=fast`);
+    await page.goto(`${built.site}?model=demo&panel=lesson&lspeed=fast&lsteps=${LIVE_STEPS}`);
     const lesson = page.locator('lesson-panel');
     await lesson.locator('#lesson-mode[data-mode="live"]').waitFor(WAIT);
     await lesson.locator('lesson-vectors #vector').waitFor(WAIT);
@@ -48,7 +52,7 @@ describe('the built page: lesson', { timeout: 900_000 }, () => {
     await screenshot(page, '41-lesson-2-long-rows');
 
     await lesson.locator('#lesson-step-3').click();
-    await lesson.locator('#lesson-status', { hasText: `Step 0 of ${trace.facts.settings.steps}` }).waitFor(WAIT);
+    await lesson.locator('#lesson-status', { hasText: `Step 0 of ${LIVE_STEPS}` }).waitFor(WAIT);
     // the live frame 0 is the recording's: the same code and backbone (ties in float32 sums may move the 4th digit)
     for (const k of trace.facts.settings.ks) {
       const recorded = trace.frames[0].runs.find((r) => r.k === k)!.heldOut!.ndcg10;
@@ -61,7 +65,7 @@ describe('the built page: lesson', { timeout: 900_000 }, () => {
     const trainingStart = Date.now();
     await page.keyboard.press(' ');
     await lesson.locator('#lesson-status', { hasText: 'playing' }).waitFor(WAIT);
-    await lesson.locator('#lesson-status', { hasText: `Done: ${trace.facts.settings.steps} steps` }).waitFor({ timeout: 600_000 });
+    await lesson.locator('#lesson-status', { hasText: `Done: ${LIVE_STEPS} steps` }).waitFor({ timeout: 600_000 });
     const trainingSeconds = (Date.now() - trainingStart) / 1000;
     await screenshot(page, '42-lesson-3-training');
 
@@ -70,7 +74,7 @@ describe('the built page: lesson', { timeout: 900_000 }, () => {
     const [plain, divided] = [await finalNdcg(page, 1), await finalNdcg(page, 8)];
     assert.ok(divided > plain + 0.01, `after training, k = 8 (nDCG@10 ${divided}) beats k = 1 (${plain})`);
     await screenshot(page, '43-lesson-4-trade');
-    console.log(`[lesson timing] whole live lesson ${((Date.now() - start) / 1000).toFixed(0)} s, of which training ${trainingSeconds.toFixed(0)} s; nDCG@10 k=1 ${plain}, k=8 ${divided}`);
+    console.log(`[lesson timing] whole live lesson of ${LIVE_STEPS} steps ${((Date.now() - start) / 1000).toFixed(0)} s, of which training ${trainingSeconds.toFixed(0)} s; nDCG@10 k=1 ${plain}, k=8 ${divided}`);
 
     // the link of a step opens at that step, with its settings
     const link = page.url();
@@ -81,6 +85,7 @@ describe('the built page: lesson', { timeout: 900_000 }, () => {
     await page.keyboard.press('n');
     await lesson.locator('#lesson-step-3[aria-current="step"]').waitFor(WAIT);
     assert.equal(await lesson.locator('#speed').inputValue(), 'fast', 'the speed came with the link');
+    assert.equal(Number(await lesson.locator('#lesson-steps').inputValue()), LIVE_STEPS, 'the steps came with the link');
     await context.close();
   });
 
