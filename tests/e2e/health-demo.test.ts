@@ -1,6 +1,6 @@
 // The training-health acceptance runs on the BUILT page, opt-in (`npm run test:e2e:health`, about 5 minutes on
 // SwiftShader): the demo backbone trained on the lesson's generated task with lambdas far too large raises the
-// collapse alarm, and with calibrated lambdas (`splade-lab calibrate`, see README) raises nothing while it learns.
+// collapse alarm, and with calibrated lambdas (`splade-lab calibrate`, see docs/page-guide.md) raises nothing while it learns.
 // The densification run (k = 1) is in training.test.ts, part of every CI run.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

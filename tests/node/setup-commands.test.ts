@@ -24,12 +24,12 @@ const pkg = JSON.parse(read('package.json')) as {
   files: string[];
 };
 
-/** The commands (comments dropped) of the first ```sh block of the README's "## Set-up" section. */
+/** The commands (comments dropped) of the first ```sh block of the README's "## Two commands" section. */
 function readmeSetupCommands(): string[] {
-  const section = read('README.md').split(/^## /m).find((part) => part.startsWith('Set-up'));
-  if (!section) throw new Error('README.md has no "## Set-up" section');
+  const section = read('README.md').split(/^## /m).find((part) => part.startsWith('Two commands'));
+  if (!section) throw new Error('README.md has no "## Two commands" section');
   const block = /```sh\n([\s\S]*?)```/.exec(section);
-  if (!block) throw new Error('the Set-up section has no ```sh block');
+  if (!block) throw new Error('the Two commands section has no ```sh block');
   return block[1].split('\n').map((line) => line.replace(/#.*$/, '').trim()).filter(Boolean);
 }
 
