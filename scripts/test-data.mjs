@@ -1,5 +1,5 @@
 // `npm run test:data -- [folder]` (default ../shared/data beside the repository): the real-data tier, run over that
-// folder; when it does not exist, says which checks it skipped and why, and exits 0.
+// folder; a test file whose data (the dataPath('...') folders it names) is not there is skipped, saying so.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,19 +9,28 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const folder = resolve(process.cwd(), process.argv[2] ?? join(ROOT, '..', 'shared', 'data'));
 const tests = readdirSync(join(ROOT, 'tests', 'data')).filter((name) => name.endsWith('.test.ts')).sort();
 
-if (!existsSync(folder)) {
-  console.log(`[test:data] ${folder} does not exist: skipped the real-data tier (${tests.length} files), which needs it:`);
-  for (const name of tests) {
-    const lines = readFileSync(join(ROOT, 'tests', 'data', name), 'utf8').split('\n');
-    const header = lines.slice(0, lines.findIndex((line) => !line.startsWith('//'))).map((line) => line.replace(/^\/\/\s*/, '')).join(' ');
-    console.log(`[test:data]   tests/data/${name}: ${header}`);
-  }
-  console.log('[test:data] Give the folder that holds scifact/ and msmarco-toy/: npm run test:data -- <folder>');
+/** The first lines of a test file's header comment, as one sentence. */
+function describeTest(text) {
+  const lines = text.split('\n');
+  return lines.slice(0, lines.findIndex((line) => !line.startsWith('//'))).map((line) => line.replace(/^\/\/\s*/, '')).join(' ');
+}
+
+const runnable = [];
+for (const name of tests) {
+  const text = readFileSync(join(ROOT, 'tests', 'data', name), 'utf8');
+  const needs = [...new Set([...text.matchAll(/dataPath\('([^'/]+)/g)].map((m) => m[1]))];
+  const missing = needs.filter((sub) => !existsSync(join(folder, sub)));
+  if (missing.length === 0) runnable.push(name);
+  else console.log(`[test:data] skipped tests/data/${name}: ${missing.map((sub) => join(folder, sub)).join(', ')} not found. It checks: ${describeTest(text)}`);
+}
+if (runnable.length === 0) {
+  console.log(`[test:data] nothing to run over ${folder}: give the folder that holds scifact/ and msmarco-toy/ (npm run test:data -- <folder>)`);
   process.exit(0);
 }
-console.log(`[test:data] real-data tier over ${folder}`);
+console.log(`[test:data] real-data tier over ${folder}: ${runnable.join(', ')}`);
 const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-const run = spawnSync(process.execPath, [vitest, 'run', '--config', join(ROOT, 'vitest.data.config.ts')], {
+const files = runnable.map((name) => `tests/data/${name}`);
+const run = spawnSync(process.execPath, [vitest, 'run', '--config', join(ROOT, 'vitest.data.config.ts'), ...files], {
   cwd: ROOT,
   stdio: 'inherit',
   env: { ...process.env, SPLADE_LAB_DATA: folder },

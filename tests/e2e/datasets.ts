@@ -9,16 +9,27 @@ import { makeLessonTask } from '../../src/app/lesson-task.ts';
 /** Judged queries of the small set (the page's tests count on this many). */
 export const SMALL_SET_QUERIES = 12;
 
+/** Generated documents joined into one: each document of the set is this many of one topic's (about 90 tokens). */
+const JOINED = 8;
+
 /**
  * A BEIR folder of 12 judged queries (one per topic, each with its topic's 3 documents relevant) over 48 documents (the
- * other 4 topics' 12 are judged for no query). Returns the corpus, queries and qrels paths.
+ * other 4 topics' 12 are judged for no query); each document joins 8 generated ones of its topic, so that encoding
+ * takes long enough to cancel half-way. Returns the corpus, queries and qrels paths.
  */
 export function smallGeneratedSet(dir: string): string[] {
-  const task = makeLessonTask({ seed: 7, documentsPerTopic: 3, queriesPerTopic: 1, triplets: 0 });
+  const task = makeLessonTask({ seed: 7, documentsPerTopic: 3 * JOINED, queriesPerTopic: 1, triplets: 0 });
+  const topicOf = (id: string) => id.replace(/-\d+$/, '');
+  const corpus: { id: string; text: string }[] = [];
+  for (let i = 0; i < task.corpus.length; i += JOINED) {
+    const group = task.corpus.slice(i, i + JOINED);
+    if (new Set(group.map((d) => topicOf(d.id))).size !== 1) throw new Error(`documents ${i}-${i + JOINED - 1} mix topics`);
+    corpus.push({ id: group[0].id, text: group.map((d) => d.text).join(' ') });
+  }
   const queries = task.queries.slice(0, SMALL_SET_QUERIES);
-  const qrels = queries.flatMap((q) => [...task.qrels.get(q.id)!.keys()].map((doc) => [q.id, doc, '1']));
+  const qrels = queries.flatMap((q) => corpus.filter((d) => task.qrels.get(q.id)!.has(d.id)).map((d) => [q.id, d.id, '1']));
   mkdirSync(join(dir, 'qrels'), { recursive: true });
-  writeFileSync(join(dir, 'corpus.jsonl'), task.corpus.map((d) => JSON.stringify({ _id: d.id, title: '', text: d.text })).join('\n') + '\n');
+  writeFileSync(join(dir, 'corpus.jsonl'), corpus.map((d) => JSON.stringify({ _id: d.id, title: '', text: d.text })).join('\n') + '\n');
   writeFileSync(join(dir, 'queries.jsonl'), queries.map((q) => JSON.stringify({ _id: q.id, text: q.text })).join('\n') + '\n');
   writeFileSync(join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\n' + qrels.map((row) => row.join('\t')).join('\n') + '\n');
   return [join(dir, 'corpus.jsonl'), join(dir, 'queries.jsonl'), join(dir, 'qrels', 'test.tsv')];

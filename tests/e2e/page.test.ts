@@ -10,10 +10,14 @@ import { focusedId, stat, until, useBuiltSite, WAIT, waitForK } from './site.ts'
 
 const HUB_REPO = 'e2e-org/tiny-bert';
 const HUB_HEAD_NORM = 3;
-/** The same tiny checkpoint, served so slowly (about 6 s for its weights) that it can be cancelled half-way. */
+/**
+ * The same tiny checkpoint, served in 24 chunks 100 ms apart and held after the third until the test releases it: a
+ * cancel always lands half-way, however slow the machine, and the retry after the release takes about 2 s.
+ */
 const SLOW_REPO = 'e2e-org/slow-bert';
 const SLOW_DOWNLOAD_CHUNKS = 24;
-const SLOW_CHUNK_DELAY_MS = 250;
+const SLOW_CHUNK_DELAY_MS = 100;
+const SLOW_HOLD_AFTER_CHUNKS = 3;
 /** A config whose vocabulary matrix (1M x 1024 fp32 = 3.8 GiB) no device binding allows; it has no weights at all. */
 const HUGE_REPO = 'e2e-org/huge-layer';
 // A vocabulary matrix past one binding is held in row parts; a layer matrix is not: this MLP input weight (131072 x
@@ -42,7 +46,7 @@ describe('the built page', { timeout: 600_000 }, () => {
         [SLOW_REPO, slow],
         [HUGE_REPO, new Map([['config.json', new TextEncoder().encode(JSON.stringify(HUGE_CONFIG))]])],
       ]),
-      slowRepos: new Map([[SLOW_REPO, { chunkBytes, chunkDelayMs: SLOW_CHUNK_DELAY_MS }]]),
+      slowRepos: new Map([[SLOW_REPO, { chunkBytes, chunkDelayMs: SLOW_CHUNK_DELAY_MS, holdAfterChunks: SLOW_HOLD_AFTER_CHUNKS }]]),
     };
   });
 
@@ -234,6 +238,7 @@ describe('the built page', { timeout: 600_000 }, () => {
     await waitForK(page, 8);
     assert.ok(Math.abs((await stat(page, 'mean', 'after')) - mean1 / 8) <= 0.0011);
     // ... "Try again" downloads the cancelled model in full (nothing half-downloaded was cached) ...
+    built.server.releaseHeldDownloads();
     await page.locator('notice-banner button[data-action="retry"]').focus();
     await page.keyboard.press('Enter');
     await page.locator('model-picker #model-label', { hasText: SLOW_REPO }).waitFor(WAIT);

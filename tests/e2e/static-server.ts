@@ -1,6 +1,7 @@
 // A tiny HTTP server on 127.0.0.1 for the e2e tests: the built site under a sub-path, and generated checkpoints in
 // the Hugging Face Hub's URL layout (/hub/<org>/<repo>/resolve/<revision>/<file>), both with byte ranges; chosen repos
-// stream slowly so that a download can be cancelled half-way (same origin as the page, so no CORS is involved).
+// stream slowly and can hold a download half-way until the test releases it, so that a cancel lands mid-download on
+// a machine of any speed (same origin as the page, so no CORS is involved).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -22,6 +23,8 @@ export interface TestServer {
   requests: string[];
   /** Paths whose response the client closed before all of it was sent (a download cancelled mid-stream). */
   aborted: string[];
+  /** Lets the downloads held by a Pacing's holdAfterChunks (now and later) run to their end. */
+  releaseHeldDownloads(): void;
   close(): Promise<void>;
 }
 
@@ -39,18 +42,22 @@ export interface ServerOptions {
 export interface Pacing {
   chunkBytes: number;
   chunkDelayMs: number;
+  /** After this many chunks the response waits until releaseHeldDownloads() (or until the client drops it). */
+  holdAfterChunks?: number;
 }
 
 export async function startTestServer(options: ServerOptions): Promise<TestServer> {
   const requests: string[] = [];
   const aborted: string[] = [];
+  let releaseHeldDownloads = () => {};
+  const released = new Promise<void>((resolve) => (releaseHeldDownloads = resolve));
   const server: Server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
     requests.push(path);
     response.on('close', () => {
       if (!response.writableFinished) aborted.push(path);
     });
-    handle(path, request, response, options).catch((error) => {
+    handle(path, request, response, options, released).catch((error) => {
       response.writeHead(500).end(String(error));
     });
   });
@@ -61,6 +68,7 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
     origin: `http://127.0.0.1:${address.port}`,
     requests,
     aborted,
+    releaseHeldDownloads,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -69,14 +77,15 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
   };
 }
 
-async function handle(path: string, request: IncomingMessage, response: ServerResponse, options: ServerOptions): Promise<void> {
+async function handle(path: string, request: IncomingMessage, response: ServerResponse, options: ServerOptions, released: Promise<void>): Promise<void> {
   const hub = /^\/hub\/((?:datasets\/)?[^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(path);
   if (hub) {
     const repo = options.hubRepos.get(hub[1]);
     if (!repo) return void response.writeHead(404, { 'x-error-code': 'RepoNotFound' }).end('Repository not found');
     const bytes = repo.get(hub[3]);
     if (!bytes) return void response.writeHead(404, { 'x-error-code': 'EntryNotFound' }).end('Entry not found');
-    return send(request, response, bytes, TYPES[extname(hub[3])] ?? 'application/octet-stream', options.slowRepos?.get(hub[1]));
+    const pacing = options.slowRepos?.get(hub[1]);
+    return send(request, response, bytes, TYPES[extname(hub[3])] ?? 'application/octet-stream', pacing && { ...pacing, released });
   }
   if (!path.startsWith(options.sitePath)) return void response.writeHead(404).end('outside the site');
   const relative = normalize(path.slice(options.sitePath.length) || 'index.html');
@@ -89,7 +98,9 @@ async function handle(path: string, request: IncomingMessage, response: ServerRe
 }
 
 /** Sends the bytes, or the part a "Range: bytes=a-b" header asks for (206 with Content-Range), paced if asked. */
-async function send(request: IncomingMessage, response: ServerResponse, bytes: Uint8Array, type: string, pacing?: Pacing): Promise<void> {
+type HeldPacing = Pacing & { released: Promise<void> };
+
+async function send(request: IncomingMessage, response: ServerResponse, bytes: Uint8Array, type: string, pacing?: HeldPacing): Promise<void> {
   const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
   if (!range) {
     response.writeHead(200, { 'content-type': type, 'content-length': bytes.length, 'accept-ranges': 'bytes' });
@@ -103,9 +114,11 @@ async function send(request: IncomingMessage, response: ServerResponse, bytes: U
   return writeBody(response, part, pacing);
 }
 
-async function writeBody(response: ServerResponse, body: Uint8Array, pacing: Pacing | undefined): Promise<void> {
+async function writeBody(response: ServerResponse, body: Uint8Array, pacing: HeldPacing | undefined): Promise<void> {
   if (!pacing) return void response.end(body);
-  for (let at = 0; at < body.length; at += pacing.chunkBytes) {
+  const dropped = new Promise<void>((resolve) => response.once('close', () => resolve()));
+  for (let at = 0, chunk = 0; at < body.length; at += pacing.chunkBytes, chunk++) {
+    if (chunk === pacing.holdAfterChunks) await Promise.race([pacing.released, dropped]);
     if (at > 0) await new Promise((resolve) => setTimeout(resolve, pacing.chunkDelayMs));
     if (response.destroyed) return;
     response.write(body.subarray(at, at + pacing.chunkBytes));

@@ -8,7 +8,7 @@ import { loadTokenizer } from '../../src/io/tokenizer-load.ts';
 import { parseTriplets, readTriplets, TripletFormatError, type Triplet } from '../../src/io/triplets.ts';
 import { epochOrder, TripletBatches } from '../../src/train/batches.ts';
 import { TINY_VOCAB } from '../helpers/tiny-splade-model.ts';
-import { GENERATED_TRIPLETS, generatedTripletsFolder } from '../helpers/generated-data.ts';
+import { GENERATED_TRIPLETS, generatedTripletsFolder, NON_ASCII_TRIPLETS } from '../helpers/generated-data.ts';
 
 const TOY = generatedTripletsFolder();
 const tokenizerPromise = loadTokenizer(createMemorySource(new Map([['vocab.txt', new TextEncoder().encode(TINY_VOCAB.join('\n') + '\n')]]), 'tiny'));
@@ -20,6 +20,7 @@ describe('triplet TSV', () => {
     expect(file.blankLines).toBe(0);
     expect(file.header).toBe(false);
     for (const t of file.triplets) for (const field of [t.query, t.positive, t.negative]) expect(field.length).toBeGreaterThan(0);
+    expect(file.triplets.slice(-NON_ASCII_TRIPLETS.length)).toEqual(NON_ASCII_TRIPLETS.map(([query, positive, negative]) => ({ query, positive, negative })));
     // MS MARCO's passages carry UTF-8 read as Latin-1 and written again ("donâ\u0080\u0099t"): kept, never repaired
     const mojibake = 'is a little caffeine ok\tWe don\u00e2\u0080\u0099t know\tcaf\u00e9 cr\u00e8me \u2014 na\u00efve \u{1F600}\n';
     expect(parseTriplets(mojibake, 'm.tsv').triplets).toEqual([{ query: 'is a little caffeine ok', positive: 'We don\u00e2\u0080\u0099t know', negative: 'caf\u00e9 cr\u00e8me \u2014 na\u00efve \u{1F600}' }]);
