@@ -123,7 +123,7 @@ describe('the live lesson', () => {
 describe('lesson traces', () => {
   it('the CLI records a whole lesson that parses back, and the page refuses a broken one', async () => {
     const file = join(root, 'trace.json');
-    const { code, stdout } = await runCli('lesson', '--model', join(root, 'tiny'), '--ks', '1,8', '--steps', '2', '--measure-every', '1', '--trace', file);
+    const { code, stdout } = await runCli('lesson', '--model', join(root, 'tiny'), '--ks', '1,8', '--steps', '2', '--measure-every', '2', '--trace', file);
     expect(code).toBe(0);
     expect(stdout).toMatch(/step 0 .*\n {2}k = 1: before training {2}nDCG@10 [\d.]+/);
     expect(stdout).toMatch(/step 2 .*\n {2}k = 1: rank [\d.]+ {2}FLOPS\(q\) [\d.]+ {2}nDCG@10/);
@@ -131,7 +131,7 @@ describe('lesson traces', () => {
     expect(trace.format).toBe(LESSON_TRACE_FORMAT);
     expect(trace.frames).toHaveLength(3);
     expect(trace.sentence.map((v) => v.k)).toEqual([1, 8]);
-    expect(trace.facts.settings).toEqual({ ks: [1, 8], seed: 1, steps: 2, measureEvery: 1 });
+    expect(trace.facts.settings).toEqual({ ks: [1, 8], seed: 1, steps: 2, measureEvery: 2 });
 
     const broken = (patch: (t: LessonTrace) => unknown) => {
       const copy = structuredClone(trace) as LessonTrace;
