@@ -137,8 +137,8 @@ export class LessonSummary extends LitElement {
           </p>`
         : nothing}
       <p class="muted" id="lesson-facts">
-        ${this.model}, ${this.source}. Full fine-tuning of each k from the same weights on the same ${this.facts.triplets} generated triplets (seed
-        ${settings.seed}): batches of ${recipe.batchSize}, queries of ${recipe.queryLength} tokens, documents of ${recipe.documentLength}, AdamW at
+        ${this.model}, ${this.source}. Full fine-tuning of each k from the same weights on the same batches of ${this.facts.triplets} generated
+        triplets (seed ${settings.seed}; ${Math.min(this.facts.triplets, settings.steps * recipe.batchSize)} of them in ${settings.steps} steps): batches of ${recipe.batchSize}, queries of ${recipe.queryLength} tokens, documents of ${recipe.documentLength}, AdamW at
         ${recipe.peakLr}, λ_q ${recipe.lambdaQueries}, λ_d ${recipe.lambdaDocuments}. L = L_rank + λ_q FLOPS(q) + λ_d FLOPS(d); W_head divided by k
         before training.
       </p>`;
