@@ -179,10 +179,10 @@ export class EvalPanel extends LitElement {
         cancelled: () => 'Cancelled: nothing of this evaluation was kept.',
         failed: (failure) => `The evaluation stopped: ${failure.message}`,
       },
-      () =>
+      (progress) =>
         client.evaluate({ k: this.k, ...settings, topK: EVAL_DEFAULTS.topK, sets }, (p) => {
           const left = clock.left(p);
-          this.job.progress(
+          progress(
             `${p.set}${p.sets > 1 ? ` (${p.setIndex + 1} of ${p.sets})` : ''}: ${STAGE_WORDS[p.stage]} ${p.done} of ${p.total}` +
               `${Number.isFinite(left) ? ` · ${formatDuration(left)} left in this stage` : ''}`,
           );

@@ -17,6 +17,9 @@ export interface JobOptions {
   failed: (failure: PageFailure) => string;
 }
 
+/** Sets the status line of the job it was handed to; once that job has ended, it does nothing. */
+export type ProgressReport = (status: string) => void;
+
 export class JobController implements ReactiveController {
   /** A job is running (its buttons are disabled, Cancel is offered). */
   running = false;
@@ -25,6 +28,8 @@ export class JobController implements ReactiveController {
   /** The error line of the last job, '' when none. */
   error = '';
   private options: JobOptions | null = null;
+  /** How many jobs have started: a job's number tells its reports from a later job's. */
+  private jobsStarted = 0;
 
   constructor(private readonly host: ReactiveControllerHost) {
     host.addController(this);
@@ -33,17 +38,23 @@ export class JobController implements ReactiveController {
   hostConnected(): void {}
 
   /**
-   * Runs `work` (which reports through progress) unless a job is running; resolves to its result, or to null when it
-   * was cancelled or failed (the status or error line then says so).
+   * Runs `work` unless a job is running; resolves to its result, or to null when it was cancelled or failed (the status
+   * or error line then says so). `work` reports through the `progress` it is handed, which drops a report arriving once
+   * this job has ended, so a late report can never overwrite the outcome ("Done: …") the panel sets after run() returns,
+   * nor a later job's progress.
    */
-  async run<T>(options: JobOptions, work: () => Promise<T>): Promise<T | null> {
+  async run<T>(options: JobOptions, work: (progress: ProgressReport) => Promise<T>): Promise<T | null> {
     if (this.running) return null;
+    const job = ++this.jobsStarted;
+    const progress: ProgressReport = (status) => {
+      if (this.running && this.jobsStarted === job) this.setStatus(status);
+    };
     this.options = options;
     this.running = true;
     this.error = '';
     this.setStatus(options.starting);
     try {
-      return await work();
+      return await work(progress);
     } catch (error) {
       const failure = toPageFailure(error);
       if (failure.kind === 'cancelled') this.setStatus(options.cancelled());
@@ -62,14 +73,6 @@ export class JobController implements ReactiveController {
   setStatus(status: string): void {
     this.status = status;
     this.host.requestUpdate();
-  }
-
-  /**
-   * A running job's progress line. A report that arrives once the job has ended is dropped, so it can never
-   * overwrite the outcome ("Done: …") the panel set after run() returned.
-   */
-  progress(status: string): void {
-    if (this.running) this.setStatus(status);
   }
 
   /** Asks the running job to stop. */

@@ -144,11 +144,11 @@ export class KDemoPanel extends LitElement {
         cancelled: () => `Cancelled while training ${kListText(ks.slice(Math.max(0, this._runs.length - 1), this._runs.length)) || 'the first k'}.`,
         failed: (failure) => `The demo stopped: ${failure.message}`,
       },
-      () =>
+      (progress) =>
         client.kDemo({ ks, steps }, (run, index, total, finished) => {
           this._runs = [...this._runs.slice(0, index), run];
           const step = run.losses.at(-1)?.step ?? 0;
-          this.job.progress(
+          progress(
             !finished
               ? `Training ${kListText([ks[index]])} (${index + 1} of ${total}), step ${step + 1} of ${steps}…`
               : index + 1 < total

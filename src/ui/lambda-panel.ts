@@ -288,14 +288,14 @@ export class LambdaPanel extends LitElement {
         cancelled: () => `Cancelled after ${this._trials.length} trials; they are kept in the Runs tab.`,
         failed: (failure) => `The calibration stopped: ${failure.message}`,
       },
-      () =>
+      (progress) =>
         client.calibrate(request, (event) => {
           if (event.kind === 'trial-start') {
             const r = event.request;
-            this.job.progress(`Trial ${event.index + 1}: lambda_q ${formatLambda(r.lambdaQueries ?? 0)}, lambda_d ${formatLambda(r.lambdaDocuments ?? 0)}, batch ${r.batchSize}…`);
+            progress(`Trial ${event.index + 1}: lambda_q ${formatLambda(r.lambdaQueries ?? 0)}, lambda_d ${formatLambda(r.lambdaDocuments ?? 0)}, batch ${r.batchSize}…`);
           } else if (event.kind === 'train' && event.event.kind === 'report') {
             const r = event.event.report;
-            this.job.progress(`Trial ${event.index + 1}: step ${r.step + 1} of ${r.steps}, active q ${r.activeQueries.toFixed(1)} d ${r.activeDocuments.toFixed(1)}`);
+            progress(`Trial ${event.index + 1}: step ${r.step + 1} of ${r.steps}, active q ${r.activeQueries.toFixed(1)} d ${r.activeDocuments.toFixed(1)}`);
           } else if (event.kind === 'trial-done') {
             this._trials = [...this._trials, event.trial];
           }

@@ -248,11 +248,11 @@ export class RunsPanel extends LitElement {
         cancelled: () => 'Cancelled: the runs evaluated before are kept.',
         failed: (failure) => `The evaluation stopped: ${failure.message}`,
       },
-      () =>
+      (progress) =>
         client.evaluateRuns(
           runs.map((r) => r.id),
           { sets: this.sets, queryLength: EVAL_DEFAULTS.queryLength, documentLength: EVAL_DEFAULTS.documentLength, topK: EVAL_DEFAULTS.topK, prune: 0 },
-          (p) => this.job.progress(`Run k = ${runs.find((r) => r.id === p.run)?.k}: ${p.set} ${p.stage} ${p.done} of ${p.total}`),
+          (p) => progress(`Run k = ${runs.find((r) => r.id === p.run)?.k}: ${p.set} ${p.stage} ${p.done} of ${p.total}`),
         ),
     );
     if (!this.job.error) this.job.setStatus(this.job.status.startsWith('Cancelled') ? this.job.status : `Evaluated ${runs.length} run(s).`);

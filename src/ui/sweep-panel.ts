@@ -5,7 +5,7 @@ import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
 import { DEFAULT_SWEEP_KS, EVAL_DEFAULTS, FIGURE2_LAMBDAS, TRAIN_LIMITS, describeRange, inRange, type ModelSummary, type PageSweepRequest, type SweepEvent, type SweepPlan, type TripletsSummary, type WorkerClient } from '../worker/api.ts';
 import { formatDuration, formatK } from './format.ts';
-import { JobController } from './job-controller.ts';
+import { JobController, type ProgressReport } from './job-controller.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
 import type { SweepRecipeSettings } from './train-panel.ts';
 import { parseKList } from './url-state.ts';
@@ -139,7 +139,7 @@ export class SweepPanel extends LitElement {
     const request = this._request();
     if (!request || !this.client) return;
     const client = this.client;
-    await this._run(() => client.sweep(request, (event) => this._onEvent(event, !!request.lambdas)));
+    await this._run((progress) => client.sweep(request, (event) => this._onEvent(event, !!request.lambdas, progress)));
   }
 
   private async _resume(plan: SweepPlan) {
@@ -149,10 +149,10 @@ export class SweepPanel extends LitElement {
     const evaluate = this.renderRoot.querySelector<HTMLInputElement>('#sweep-evaluate')?.checked
       ? { sets: this.sets, queryLength: EVAL_DEFAULTS.queryLength, documentLength: EVAL_DEFAULTS.documentLength, topK: EVAL_DEFAULTS.topK, prune: 0 }
       : null;
-    await this._run(() => client.resumeSweep(plan.id, evaluate, (event) => this._onEvent(event, grid)));
+    await this._run((progress) => client.resumeSweep(plan.id, evaluate, (event) => this._onEvent(event, grid, progress)));
   }
 
-  private async _run(work: () => Promise<SweepPlan>) {
+  private async _run(work: (progress: ProgressReport) => Promise<SweepPlan>) {
     const client = this.client!;
     const plan = await this.job.run(
       {
@@ -170,21 +170,21 @@ export class SweepPanel extends LitElement {
     this.requestUpdate();
   }
 
-  private _onEvent(event: SweepEvent, grid: boolean) {
+  private _onEvent(event: SweepEvent, grid: boolean, progress: ProgressReport) {
     if (event.kind === 'run-start') {
       this.total = event.total;
-      this.job.progress(`Run ${event.index + 1} of ${event.total} (${runWords(event.request, grid)})${event.resumed ? ', resumed from its checkpoint' : ''}: starting…`);
+      progress(`Run ${event.index + 1} of ${event.total} (${runWords(event.request, grid)})${event.resumed ? ', resumed from its checkpoint' : ''}: starting…`);
     } else if (event.kind === 'train' && event.event.kind === 'report') {
       const r = event.event.report;
       const overall = Math.round((100 * (event.index + (r.step + 1) / r.steps)) / this.total);
       const left = (r.steps - r.step - 1) * r.msPerStep;
-      this.job.progress(
+      progress(
         `Run ${event.index + 1} of ${this.total}: step ${r.step + 1} of ${r.steps} · ${formatDuration(r.msPerStep)} per step · ` +
           `${formatDuration(left)} left in this run · ${overall}% of the sweep · loss ${r.total.toPrecision(4)}`,
       );
     } else if (event.kind === 'run-done') {
       const e = event.evaluations[0];
-      this.job.progress(`Run ${event.index + 1} of ${event.total} done${e ? `: nDCG@10 ${e.splade.metrics.ndcg_cut_10.toFixed(4)} on ${e.set.name}` : ''}.`);
+      progress(`Run ${event.index + 1} of ${event.total} done${e ? `: nDCG@10 ${e.splade.metrics.ndcg_cut_10.toFixed(4)} on ${e.set.name}` : ''}.`);
       this.dispatchEvent(new CustomEvent('runs-change', { bubbles: true, composed: true }));
     }
   }

@@ -580,7 +580,7 @@ export class TrainPanel extends LitElement {
         cancelled: () => `Cancelled${this._reports.length ? ` after step ${this._reports.at(-1)!.step + 1}` : ''}; the last checkpoint is kept and can be resumed.`,
         failed: (failure) => `Training stopped: ${failure.message}`,
       },
-      () =>
+      (progress) =>
         client.train(request, (event) => {
           if (event.kind === 'start') {
             total = event.recipe.schedule.totalSteps;
@@ -590,7 +590,7 @@ export class TrainPanel extends LitElement {
             this._reports = [...this._reports, event.report];
             const r = event.report;
             const left = (total - r.step - 1) * r.msPerStep;
-            this.job.progress(
+            progress(
               `Step ${r.step + 1} of ${total} · about ${formatDuration(r.msPerStep)} per step and ${Math.round(r.tokensPerSecond)} tokens/s (measured over the last steps) · ${formatDuration(left)} left`,
             );
           } else if (event.kind === 'checkpoint') {
@@ -598,7 +598,7 @@ export class TrainPanel extends LitElement {
           } else if (event.kind === 'probe') {
             this._probes = { start: this._probes?.start ?? event.snapshot, latest: event.snapshot };
           } else if (event.kind === 'caching') {
-            this.job.progress(`Caching the run's batches in this browser (so that a reload can resume without the file): ${event.done} of ${event.total}`);
+            progress(`Caching the run's batches in this browser (so that a reload can resume without the file): ${event.done} of ${event.total}`);
           } else if (!this._alarms.some((a) => a.rule === event.alarm.rule)) {
             this._alarms = [...this._alarms, event.alarm];
           }

@@ -1,30 +1,38 @@
-// Worker calls answer only after every callback they made has reached the page. A proxied callback's messages and the
+// Worker calls answer only after the page has run every callback they made. A proxied callback's messages and the
 // call's result travel on different MessagePorts, which keep no order between them: without this, the last progress
 // message could land after the result and overwrite the page's "Done" (seen as a page stuck at "searching 12 of 12").
 
 type Method = (...args: never[]) => unknown;
+type Callback = (...args: unknown[]) => unknown;
 
-/** Runs `method` with its function arguments tracked; settles once it has and every call it made to them has too. */
+const isThenable = (value: unknown): value is PromiseLike<unknown> => value instanceof Object && typeof (value as PromiseLike<unknown>).then === 'function';
+const ignore = () => undefined;
+
+/**
+ * Runs `method` with its function arguments tracked, and settles as it did once the page has answered every call it
+ * made to them (a comlink call resolves when the page has run the callback); a callback that failed neither fails nor
+ * holds up the call. A call made after `method` settled (a long-lived listener such as onDeviceLost's) is delivered
+ * as usual and not waited for.
+ */
 export function orderedCallbacks<M extends Method>(method: M): M {
   return async function (this: unknown, ...args: Parameters<M>) {
-    // the latest call of each callback: one callback's messages share a port, so its latest answer follows the others
-    const latest = new Map<number, Promise<unknown>>();
-    let answered = false;
-    const track = (callback: (...a: unknown[]) => unknown, index: number) => (...a: unknown[]) => {
-      const result = callback(...a);
-      // a comlink call resolves once the page has run the callback; one made after the answer (a long-lived
-      // listener such as onDeviceLost's) is delivered as usual and not waited for
-      if (!answered && result instanceof Object && typeof (result as PromiseLike<unknown>).then === 'function') {
-        latest.set(index, Promise.resolve(result).catch(() => undefined));
+    // only the calls still unanswered, so a long job's thousands of progress messages are not all kept
+    const unanswered = new Set<Promise<void>>();
+    let settled = false;
+    const tracked = (callback: Callback): Callback => (...callArgs) => {
+      const answer = callback(...callArgs);
+      if (!settled && isThenable(answer)) {
+        const answered = Promise.resolve(answer).then(ignore, ignore);
+        unanswered.add(answered);
+        void answered.then(() => unanswered.delete(answered));
       }
-      return result;
+      return answer;
     };
-    const tracked = args.map((arg, i) => (typeof arg === 'function' ? track(arg as (...a: unknown[]) => unknown, i) : arg));
     try {
-      return await method.apply(this, tracked as Parameters<M>);
+      return await method.apply(this, args.map((arg) => (typeof arg === 'function' ? tracked(arg as Callback) : arg)) as Parameters<M>);
     } finally {
-      answered = true;
-      await Promise.all(latest.values());
+      settled = true;
+      await Promise.allSettled(unanswered);
     }
   } as M;
 }

@@ -1,6 +1,6 @@
 // Issue 28's race: a worker call's progress callback and its result travel on different MessagePorts, so the last
 // progress could land after the result and overwrite the panel's "Done". The worker now answers only after the page
-// has run every callback (withOrderedCallbacks), and the job controller drops a report that comes after its job.
+// has run every callback (withOrderedCallbacks), and a job's progress report is dropped once its job has ended.
 import { MessageChannel } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,8 +9,10 @@ import { withOrderedCallbacks } from '../../src/worker/ordered-callbacks.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const OPTIONS: JobOptions = { starting: 'Starting…', cancel: () => undefined, cancelled: () => 'Cancelled.', failed: (f) => f.message };
+const LAST_PROGRESS = 'NanoSciFact: searching 12 of 12 · 0 ms left in this stage';
+const DONE = 'Done: NanoSciFact at k = 1.';
 
-/** A JobController on a host that only counts updates, as a Lit element would host it. */
+/** A JobController on the least a Lit element offers a controller. */
 function jobOnHost(): JobController {
   return new JobController({ addController: () => undefined, removeController: () => undefined, requestUpdate: () => undefined, updateComplete: Promise.resolve(true) });
 }
@@ -21,21 +23,57 @@ function deliveredLate<A extends unknown[]>(handler: (...args: A) => void, ms: n
   return (...args) => new Promise((resolve) => setTimeout(() => resolve(handler(...args)), ms));
 }
 
+/** The worker's evaluation as the page sees it: a last progress message, then the result. */
+const evaluation = {
+  async evaluate(onProgress: (status: string) => unknown) {
+    void onProgress(LAST_PROGRESS);
+    return ['NanoSciFact'];
+  },
+};
+const unordered = evaluation;
+const ordered = withOrderedCallbacks(evaluation);
+
+/** How the panel's progress handler sets the status line, given its job and the job's progress report. */
+type ProgressHandler = (job: JobController, progress: (status: string) => void) => (status: string) => void;
+
+/** The evaluation panel: runs the job, its progress delivered late, sets "Done" once run() returned, then waits. */
+async function evaluateOnPanel(worker: typeof evaluation, handler: ProgressHandler): Promise<JobController> {
+  const job = jobOnHost();
+  const results = await job.run(OPTIONS, (progress) => worker.evaluate(deliveredLate(handler(job, progress), 30)));
+  expect(results).toEqual(['NanoSciFact']);
+  job.setStatus(DONE);
+  await sleep(60);
+  return job;
+}
+
 describe('a progress message that would arrive after the result', () => {
-  it("cannot overwrite the panel's Done: the worker answers once the page has run the callback", async () => {
+  it('cannot overwrite the panel\'s "Done"', async () => {
+    const job = await evaluateOnPanel(ordered, (_, progress) => progress);
+    expect(job.status).toBe(DONE);
+  });
+
+  it('the worker alone prevents it: the call answers once the page has run the callback', async () => {
+    const job = await evaluateOnPanel(ordered, (job) => (status) => job.setStatus(status));
+    expect(job.status).toBe(DONE);
+  });
+
+  it("the page alone prevents it: the job's progress report drops a report that comes after its job", async () => {
+    const job = await evaluateOnPanel(unordered, (_, progress) => progress);
+    expect(job.status).toBe(DONE);
+  });
+
+  it('waits for every call of a callback, not only its latest (answers may come out of order)', async () => {
+    const handled: string[] = [];
     const worker = withOrderedCallbacks({
-      async evaluate(onProgress: (status: string) => unknown) {
-        onProgress('NanoSciFact: searching 12 of 12 · 0 ms left in this stage');
-        return ['NanoSciFact'];
+      async run(onStep: (step: string) => Promise<void>) {
+        void onStep('slow');
+        void onStep('fast');
+        return 'answer';
       },
     });
-    const job = jobOnHost();
-    // the panel as it was: its progress handler sets the status line
-    const results = await job.run(OPTIONS, () => worker.evaluate(deliveredLate((status: string) => job.setStatus(status), 30)));
-    expect(results).toEqual(['NanoSciFact']);
-    job.setStatus('Done: NanoSciFact at k = 1.');
-    await sleep(60);
-    expect(job.status).toBe('Done: NanoSciFact at k = 1.');
+    const delays: Record<string, number> = { slow: 40, fast: 5 };
+    handled.push(await worker.run((step) => deliveredLate(() => void handled.push(step), delays[step])()));
+    expect(handled).toEqual(['fast', 'slow', 'answer']);
   });
 
   it('a failing call also waits for its callbacks, and a callback that fails does not fail the call', async () => {
@@ -54,19 +92,29 @@ describe('a progress message that would arrive after the result', () => {
     expect(seen).toEqual(['before the error']);
     await expect(worker.succeeds(() => Promise.reject(new Error('closed port')))).resolves.toBe('ok');
   });
+});
 
-  it("the job controller drops a report that comes after its job, and keeps the job's own reports", async () => {
+describe("a job's progress report", () => {
+  it("keeps its own job's lines and drops those that come after it, also during a later job", async () => {
     const job = jobOnHost();
-    let report: (status: string) => void = () => undefined;
-    await job.run(OPTIONS, async () => {
-      report = (status) => job.progress(status);
-      report('step 1 of 2');
-      expect(job.status).toBe('step 1 of 2');
-      return true;
+    const shown: string[] = [];
+    let firstJobsReport: (status: string) => void = () => undefined;
+    await job.run(OPTIONS, async (progress) => {
+      firstJobsReport = progress;
+      progress('first job: step 1 of 2');
+      shown.push(job.status);
     });
-    job.setStatus('Done: step 2 of 2.');
-    report('step 2 of 2');
-    expect(job.status).toBe('Done: step 2 of 2.');
+    job.setStatus('Done: the first job.');
+    firstJobsReport('first job: step 2 of 2');
+    shown.push(job.status);
+    // (an assertion inside run's work would be caught by run as the job's failure, so the lines are checked after it)
+    await job.run(OPTIONS, async (progress) => {
+      progress('second job: step 1 of 2');
+      firstJobsReport('first job: step 2 of 2');
+      shown.push(job.status);
+    });
+    expect(shown).toEqual(['first job: step 1 of 2', 'Done: the first job.', 'second job: step 1 of 2']);
+    expect(job.error).toBe('');
   });
 });
 
