@@ -212,6 +212,8 @@ describe('the built page', { timeout: 600_000 }, () => {
     await page.keyboard.type(SLOW_REPO);
     await page.keyboard.press('Enter');
     await page.locator('model-picker #progress-text', { hasText: /Downloading model\.safetensors: [1-9]/ }).waitFor(WAIT);
+    // the weights' body is in flight, held half-way by the server (the progress above may be the header's read alone)
+    await until('the weights download to be held half-way', () => built.server.held.includes(weights));
     await screenshot(page, '08-download-in-progress');
     for (let i = 0; i < 15 && (await focusedId(page)) !== 'cancel'; i++) await page.keyboard.press('Tab');
     assert.equal(await focusedId(page), 'cancel', 'Tab reaches the Cancel button');

@@ -23,6 +23,8 @@ export interface TestServer {
   requests: string[];
   /** Paths whose response the client closed before all of it was sent (a download cancelled mid-stream). */
   aborted: string[];
+  /** Paths whose response is waiting at its Pacing's holdAfterChunks (removed when it goes on or is dropped). */
+  held: string[];
   /** Lets the downloads held by a Pacing's holdAfterChunks (now and later) run to their end. */
   releaseHeldDownloads(): void;
   close(): Promise<void>;
@@ -49,6 +51,7 @@ export interface Pacing {
 export async function startTestServer(options: ServerOptions): Promise<TestServer> {
   const requests: string[] = [];
   const aborted: string[] = [];
+  const held: string[] = [];
   let releaseHeldDownloads = () => {};
   const released = new Promise<void>((resolve) => (releaseHeldDownloads = resolve));
   const server: Server = createServer((request, response) => {
@@ -57,7 +60,7 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
     response.on('close', () => {
       if (!response.writableFinished) aborted.push(path);
     });
-    handle(path, request, response, options, released).catch((error) => {
+    handle(path, request, response, options, { released, held }).catch((error) => {
       response.writeHead(500).end(String(error));
     });
   });
@@ -68,6 +71,7 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
     origin: `http://127.0.0.1:${address.port}`,
     requests,
     aborted,
+    held,
     releaseHeldDownloads,
     close: () =>
       new Promise((resolve) => {
@@ -77,7 +81,13 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
   };
 }
 
-async function handle(path: string, request: IncomingMessage, response: ServerResponse, options: ServerOptions, released: Promise<void>): Promise<void> {
+/** Where paced downloads wait: the release all of them wait for, and the paths waiting now. */
+interface Hold {
+  released: Promise<void>;
+  held: string[];
+}
+
+async function handle(path: string, request: IncomingMessage, response: ServerResponse, options: ServerOptions, hold: Hold): Promise<void> {
   const hub = /^\/hub\/((?:datasets\/)?[^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(path);
   if (hub) {
     const repo = options.hubRepos.get(hub[1]);
@@ -85,7 +95,7 @@ async function handle(path: string, request: IncomingMessage, response: ServerRe
     const bytes = repo.get(hub[3]);
     if (!bytes) return void response.writeHead(404, { 'x-error-code': 'EntryNotFound' }).end('Entry not found');
     const pacing = options.slowRepos?.get(hub[1]);
-    return send(request, response, bytes, TYPES[extname(hub[3])] ?? 'application/octet-stream', pacing && { ...pacing, released });
+    return send(request, response, bytes, TYPES[extname(hub[3])] ?? 'application/octet-stream', pacing && { ...pacing, hold, path });
   }
   if (!path.startsWith(options.sitePath)) return void response.writeHead(404).end('outside the site');
   const relative = normalize(path.slice(options.sitePath.length) || 'index.html');
@@ -98,7 +108,7 @@ async function handle(path: string, request: IncomingMessage, response: ServerRe
 }
 
 /** Sends the bytes, or the part a "Range: bytes=a-b" header asks for (206 with Content-Range), paced if asked. */
-type HeldPacing = Pacing & { released: Promise<void> };
+type HeldPacing = Pacing & { hold: Hold; path: string };
 
 async function send(request: IncomingMessage, response: ServerResponse, bytes: Uint8Array, type: string, pacing?: HeldPacing): Promise<void> {
   const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
@@ -118,7 +128,11 @@ async function writeBody(response: ServerResponse, body: Uint8Array, pacing: Hel
   if (!pacing) return void response.end(body);
   const dropped = new Promise<void>((resolve) => response.once('close', () => resolve()));
   for (let at = 0, chunk = 0; at < body.length; at += pacing.chunkBytes, chunk++) {
-    if (chunk === pacing.holdAfterChunks) await Promise.race([pacing.released, dropped]);
+    if (chunk === pacing.holdAfterChunks) {
+      pacing.hold.held.push(pacing.path);
+      await Promise.race([pacing.hold.released, dropped]);
+      pacing.hold.held.splice(pacing.hold.held.indexOf(pacing.path), 1);
+    }
     if (at > 0) await new Promise((resolve) => setTimeout(resolve, pacing.chunkDelayMs));
     if (response.destroyed) return;
     response.write(body.subarray(at, at + pacing.chunkBytes));
