@@ -78,15 +78,15 @@ describe('training memory', () => {
     const triplets = generatedTriplets();
     const common = ['--model', tiny, '--triplets', triplets, '--steps', '1', '--query-length', '16', '--doc-length', '64', '--probe-every', '0'];
     const budget = '0.0012'; // GiB: about 1.3 MB, a few triplets' worth of activations
-    const refused = await runCli('train', ...common, '--out', join(root, 'big'), '--batch', '64', '--gpu-memory', budget);
+    const refused = await runCli('train', ...common, '--out', join(root, 'big'), '--batch', '32', '--gpu-memory', budget);
     expect(refused.code).not.toBe(0);
     const advice = /--batch (\d+) --grad-accum (\d+)/.exec(refused.stderr);
-    expect(refused.stderr, refused.stderr).toContain('A batch of 64 does not fit: it needs about');
+    expect(refused.stderr, refused.stderr).toContain('A batch of 32 does not fit: it needs about');
     expect(advice).not.toBeNull();
     const [batch, accum] = [Number(advice![1]), Number(advice![2])];
     expect(batch).toBeGreaterThan(0);
-    expect(batch).toBeLessThan(64);
-    expect(batch * accum).toBeGreaterThanOrEqual(64);
+    expect(batch).toBeLessThan(32);
+    expect(batch * accum).toBeGreaterThanOrEqual(32);
     const fits = await runCli('train', ...common, '--out', join(root, 'fits'), '--batch', String(batch), '--grad-accum', String(accum), '--gpu-memory', budget);
     expect(fits.stderr).toBe('');
     expect(fits.code).toBe(0);
