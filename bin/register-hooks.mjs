@@ -1,6 +1,6 @@
-// Lets plain Node run the TypeScript sources: tsx for .ts, and `*.wgsl?raw` imports as Vite serves them.
+// Lets plain Node run the TypeScript sources: tsx for .ts, and `*.wgsl?raw` and `*.py?raw` imports as Vite serves them.
 import { register } from 'node:module';
 import { register as registerTypeScript } from 'tsx/esm/api';
 
 registerTypeScript();
-register('./wgsl-hooks.mjs', import.meta.url);
+register('./raw-hooks.mjs', import.meta.url);

@@ -235,7 +235,7 @@ describe('package honesty', () => {
   it('npm pack holds the CLI, its TypeScript sources and every shader, and no tests', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
     const files = new Set((JSON.parse(out) as { files: { path: string }[] }[])[0].files.map((file) => file.path));
-    for (const path of ['package.json', 'bin/splade-lab.mjs', 'bin/register-hooks.mjs', 'bin/wgsl-hooks.mjs', 'src/cli/main.ts']) {
+    for (const path of ['package.json', 'bin/splade-lab.mjs', 'bin/register-hooks.mjs', 'bin/raw-hooks.mjs', 'src/cli/main.ts']) {
       expect(files).toContain(path);
     }
     for (const shader of readdirSync(join(ROOT, 'shaders')).filter((name) => name.endsWith('.wgsl'))) expect(files).toContain(`shaders/${shader}`);

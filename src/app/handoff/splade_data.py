@@ -1,9 +1,4 @@
-// splade_data.py of a hand-off project: the settings and the triplet TSV read exactly as splade-lab reads them,
-// in plain Python (no torch), so that it can be checked on any machine.
-
-/** The text of splade_data.py. */
-export function spladeDataPy(): string {
-  return String.raw`"""What splade-lab handed off, read without torch: the settings (splade_lab.json) and the triplet TSV.
+"""What splade-lab handed off, read without torch: the settings (splade_lab.json) and the triplet TSV.
 
 The TSV is parsed exactly as splade-lab parses it (src/io/triplets.ts): strict UTF-8, a leading byte-order mark
 dropped, lines ending in \n or \r\n, blank lines skipped, a first line "query<TAB>positive<TAB>negative" taken as a
@@ -92,5 +87,3 @@ def read_triplets(path: str | Path, expected: dict | None = None) -> list[tuple[
                 "--allow-other-data to train on this one (expected_step1.json then no longer describes your data)."
             )
     return triplets
-`;
-}

@@ -1,9 +1,4 @@
-// train.py of a hand-off project: splade-lab's recipe on sentence-transformers v5 (SparseEncoder, SpladeLoss over
-// SparseMultipleNegativesRankingLoss, quadratic regulariser ramp), the MLM head divided by k in torch first.
-
-/** The text of train.py. */
-export function trainPy(): string {
-  return String.raw`#!/usr/bin/env python3
+#!/usr/bin/env python3
 """SPLADE fine-tuning with sentence-transformers v5, as handed off by splade-lab.
 
 The model is MLMTransformer + SpladePooling(max, relu): max over tokens of log(1 + ReLU(logits)), padding masked.
@@ -207,5 +202,3 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
-`;
-}

@@ -1,9 +1,4 @@
-// check_step1.py of a hand-off project: on the GPU machine, the backbone loaded as train.py loads it (head divided
-// by k) must give splade-lab's first-batch token ids and its three unweighted loss parts at step 0, within a tolerance.
-
-/** The text of check_step1.py. */
-export function checkStep1Py(): string {
-  return String.raw`#!/usr/bin/env python3
+#!/usr/bin/env python3
 """Checks that this project computes what splade-lab computed, before any training: run it on the GPU machine.
 
 expected_step1.json holds the token ids of splade-lab's first training batch (queries, positives, negatives, with
@@ -117,5 +112,3 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-`;
-}

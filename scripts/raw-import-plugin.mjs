@@ -1,12 +1,13 @@
-// @web/dev-server plugin: serves `*.wgsl?raw` as a module whose default export is the file's text (as Vite does).
+// @web/dev-server plugin: serves `*.wgsl?raw` and `*.py?raw` as a module whose default export is the file's text (as
+// Vite does).
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
-export function wgslRawPlugin() {
+export function rawImportPlugin() {
   return {
-    name: 'wgsl-raw',
+    name: 'raw-import',
     async serve(context) {
-      if (context.path.endsWith('.wgsl') && context.URL.searchParams.has('raw')) {
+      if (/\.(wgsl|py)$/.test(context.path) && context.URL.searchParams.has('raw')) {
         const text = await readFile(resolve('.' + context.path), 'utf8');
         return { body: `export default ${JSON.stringify(text)};`, type: 'js' };
       }
