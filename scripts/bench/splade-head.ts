@@ -13,7 +13,8 @@ const PAPER_HEADS: [string, SpladeHeadDims][] = [
 ];
 
 import { Random } from '../../src/util/random.ts';
-import source from '../../shaders/splade_head.wgsl?raw';
+import headSource from '../../shaders/splade_head.wgsl?raw';
+import naiveSource from './splade_head_naive.wgsl?raw';
 import { medianMs } from './timing.ts';
 import type { BenchRow } from './types.ts';
 
@@ -24,7 +25,9 @@ export const SPLADE_HEAD_SIZES: SpladeHeadDims[] = [
 ];
 
 const NAIVE_WG = 64;
-const naive = (entryPoint: string): KernelSpec => ({ family: 'splade_head', source, entryPoint, constants: { FWD_WG: NAIVE_WG } });
+/** The naive kernels compile with the product shader's declarations, as a family of their own. */
+const NAIVE_SOURCE = `${headSource}\n${naiveSource}`;
+const naive = (entryPoint: string): KernelSpec => ({ family: 'splade_head_naive', source: NAIVE_SOURCE, entryPoint, constants: { FWD_WG: NAIVE_WG } });
 
 export async function benchSpladeHead(ctx: GpuContext, sizes = SPLADE_HEAD_SIZES, reps = 3): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
