@@ -1,13 +1,9 @@
 // Where the lesson's figures come from: live from the GPU worker, or recorded (the bundled trace, played frame by
 // frame without WebGPU). The lesson panel drives either the same way: start, step, the sentence's vectors, stop.
-import { parseLessonTrace, type LessonFacts, type LessonFrame, type LessonTrace, type LessonVector, type WorkerClient } from '../worker/api.ts';
+import { parseLessonTrace, type LessonFacts, type LessonFrame, type LessonSettings, type LessonTrace, type LessonVector, type WorkerClient } from '../worker/api.ts';
 
 /** What the page asks a lesson for: the ks side by side, the seed of the task and batches, the steps of each k. */
-export interface LessonChoice {
-  ks: number[];
-  seed: number;
-  steps: number;
-}
+export type LessonChoice = Pick<LessonSettings, 'ks' | 'seed' | 'steps'>;
 
 export interface LessonSource {
   readonly mode: 'live' | 'recorded';

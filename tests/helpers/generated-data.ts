@@ -1,7 +1,8 @@
 // Training and retrieval data the tests generate instead of reading non-redistributable sets: the lesson's world
-// (topics of real English words, src/app/lesson-task.ts) written once per test process as a triplets TSV of 100 rows
+// (topics of real English words, src/app/lesson-task.ts) written once into the temp folder as a triplets TSV of 100 rows
 // (a few of them in other scripts and with MS MARCO's kind of mojibake) and as a BEIR folder.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { lessonTaskFor } from '../../src/app/lesson-settings.ts';
@@ -24,15 +25,29 @@ const SEED = 1;
 
 let folder: string | undefined;
 
-/** The folder holding triplets.tsv and beir/, written on first use. */
+/**
+ * The folder holding triplets.tsv and beir/, written on first use. It is named by a hash of its contents and written
+ * whole (then renamed into place), so every test process and every run share one folder instead of leaving one each.
+ */
 function generated(): string {
   if (folder) return folder;
-  const dir = mkdtempSync(join(tmpdir(), 'splade-lab-generated-'));
   const task = lessonTaskFor(SEED);
   const triplets = [...task.triplets.slice(0, GENERATED_TRIPLETS - NON_ASCII_TRIPLETS.length), ...NON_ASCII_TRIPLETS];
-  for (const file of lessonTaskFiles({ ...task, triplets })) {
-    mkdirSync(dirname(join(dir, file.path)), { recursive: true });
-    writeFileSync(join(dir, file.path), file.text);
+  const files = lessonTaskFiles({ ...task, triplets });
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(`${file.path}\0${file.text}\0`);
+  const dir = join(tmpdir(), `splade-lab-generated-${hash.digest('hex').slice(0, 16)}`);
+  if (!existsSync(dir)) {
+    const staging = mkdtempSync(`${dir}.partial-`);
+    for (const file of files) {
+      mkdirSync(dirname(join(staging, file.path)), { recursive: true });
+      writeFileSync(join(staging, file.path), file.text);
+    }
+    try {
+      renameSync(staging, dir);
+    } catch {
+      rmSync(staging, { recursive: true, force: true }); // another process renamed the same contents first
+    }
   }
   return (folder = dir);
 }
