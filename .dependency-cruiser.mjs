@@ -46,7 +46,12 @@ export default {
       ['^src/(app|train|model|retrieval|io|kernels|gpu|util)/'],
       'app/ is what the worker and the CLI share: it never imports them, nor the UI.',
     ),
-    layer('train-below-app', '^src/train/', ['^src/(train|model|kernels|gpu|io|util)/'], 'train/ uses the model, kernels, GPU and io.'),
+    layer(
+      'train-below-app',
+      '^src/train/',
+      ['^src/(train|model|kernels|gpu|io|util)/'],
+      'train/ uses the model, kernels, GPU and io.',
+    ),
     layer(
       'model-below-train',
       '^src/model/',
@@ -59,7 +64,12 @@ export default {
       ['^src/util/', LEAVES],
       'The retrieval leaves sit below io/ and model/, so they import only each other and util/.',
     ),
-    layer('retrieval-above-io', '^src/retrieval/', ['^src/(retrieval|io|util)/'], 'retrieval/ may read through io/, nothing higher.'),
+    layer(
+      'retrieval-above-io',
+      '^src/retrieval/',
+      ['^src/(retrieval|io|util)/'],
+      'retrieval/ may read through io/, nothing higher.',
+    ),
     layer('io-only-leaves', '^src/io/', ['^src/(io|util)/', LEAVES], 'io/ uses only util/ and the retrieval leaves.'),
     layer('kernels-only-gpu', '^src/kernels/', ['^src/(kernels|gpu|util)/'], 'Kernel wrappers sit on the GPU runtime only.'),
     layer('gpu-only-util', '^src/gpu/', ['^src/(gpu|util)/'], 'The GPU runtime knows nothing of kernels or models.'),

@@ -70,7 +70,8 @@ async function main(): Promise<void> {
   const size = oneOf(values.size, PEER_SIZES, '--size');
   const threads = positiveInteger(values['torch-threads'], '--torch-threads');
   const timeoutMs = positiveInteger(values['timeout-s'], '--timeout-s') * 1000;
-  const python = systems.includes('pytorch-cpu') || !values['skip-inference'] ? findTorchPython(values.python) : { why: 'not asked for' };
+  const python =
+    systems.includes('pytorch-cpu') || !values['skip-inference'] ? findTorchPython(values.python) : { why: 'not asked for' };
   const peakTflops = values['peak-tflops'] === undefined ? null : positiveNumber(values['peak-tflops'], '--peak-tflops');
   const gpu = values.gpu ? await runGpuMode(size, peakTflops) : undefined;
   if (gpu) printTable('GPU mode', gpu.rows);
@@ -84,7 +85,9 @@ async function main(): Promise<void> {
       else rows.push({ ...outcome, environment: 'node' });
     }
   }
-  const runs = where.includes('chromium') ? settings.flatMap((setting) => systems.filter((system) => system !== 'pytorch-cpu').map((system) => ({ system, setting }))) : [];
+  const runs = where.includes('chromium')
+    ? settings.flatMap((setting) => systems.filter((system) => system !== 'pytorch-cpu').map((system) => ({ system, setting })))
+    : [];
   if (runs.length) {
     console.error(`Chromium: ${runs.length} runs ...`);
     // loaded only here: Chromium's launcher and Vite are not needed (nor installed on a GPU machine's kit) for Node rows
@@ -97,25 +100,42 @@ async function main(): Promise<void> {
   }
   compareWithSpladeLab(rows);
   printPeers(rows, skipped);
-  const inference = !values['skip-inference'] ? await runInferencePeers(size, python, reps, where.includes('chromium'), timeoutMs) : undefined;
+  const inference = !values['skip-inference']
+    ? await runInferencePeers(size, python, reps, where.includes('chromium'), timeoutMs)
+    : undefined;
   if (inference) printInference(inference);
   const ours = rows.filter((r) => r.system === 'splade-lab');
   const adapter = (ours.find((r) => r.environment === 'node') ?? ours[0])?.adapter ?? 'unknown';
   if (values.out) {
     const shapes = Object.fromEntries(settings.map((s) => [s, makePeerProblem(s, size).dims]));
-    const report = { adapter, date: new Date().toISOString(), size, lossTolerance: LOSS_TOLERANCE, shapes, rows, skipped, ...(gpu ? { gpu } : {}), ...(inference ? { inference } : {}) };
+    const report = {
+      adapter,
+      date: new Date().toISOString(),
+      size,
+      lossTolerance: LOSS_TOLERANCE,
+      shapes,
+      rows,
+      skipped,
+      ...(gpu ? { gpu } : {}),
+      ...(inference ? { inference } : {}),
+    };
     writeFileSync(values.out, JSON.stringify(report, null, 2) + '\n');
     console.log(`wrote ${values.out}`);
   }
   const mismatched = rows.filter((r) => r.sameStep1Loss === false);
   if (mismatched.length) {
-    console.error(`step-1 loss differs from splade-lab's beyond ${LOSS_TOLERANCE} (relative): ${mismatched.map((r) => `${r.system} ${r.setting}`).join(', ')}`);
+    console.error(
+      `step-1 loss differs from splade-lab's beyond ${LOSS_TOLERANCE} (relative): ${mismatched.map((r) => `${r.system} ${r.setting}`).join(', ')}`,
+    );
     process.exitCode = 1;
   }
 }
 
 function listOption<T extends string>(text: string, known: readonly T[], what: string): T[] {
-  const asked = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const asked = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const name of asked) if (!known.includes(name as T)) throw new Error(`unknown ${what} "${name}" (${known.join(', ')})`);
   return asked as T[];
 }
@@ -155,11 +175,19 @@ interface RunOptions {
   timeoutMs: number;
 }
 
-async function runSystem(system: PeerSystemName, setting: PeerSetting, options: RunOptions): Promise<PeerResult | { why: string }> {
+async function runSystem(
+  system: PeerSystemName,
+  setting: PeerSetting,
+  options: RunOptions,
+): Promise<PeerResult | { why: string }> {
   const { reps, size } = options;
   if (system !== 'pytorch-cpu') {
     const script = join(import.meta.dirname, 'peers', 'run-system.ts');
-    return runChild(process.execPath, ['--import', './bin/register-hooks.mjs', script, system, setting, String(reps), size], options.timeoutMs);
+    return runChild(
+      process.execPath,
+      ['--import', './bin/register-hooks.mjs', script, system, setting, String(reps), size],
+      options.timeoutMs,
+    );
   }
   if ('why' in options.python) return { why: options.python.why };
   const folder = mkdtempSync(join(tmpdir(), 'splade-peers-'));
@@ -185,7 +213,9 @@ function runChild(command: string, args: string[], timeoutMs: number): Promise<P
       const line = stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
       if (code === 0 && line) return resolve(JSON.parse(line.slice(RESULT_PREFIX.length)) as PeerResult);
       const tail = stderr.trim().split('\n').slice(-3).join(' | ');
-      resolve({ why: signal ? `stopped by ${signal} (over ${timeoutMs / 1000} s?)` : `exit ${code}: ${tail || 'no result line'}` });
+      resolve({
+        why: signal ? `stopped by ${signal} (over ${timeoutMs / 1000} s?)` : `exit ${code}: ${tail || 'no result line'}`,
+      });
     });
   });
 }
@@ -202,7 +232,19 @@ function compareWithSpladeLab(rows: PeerRow[]): void {
 }
 
 function printPeers(rows: PeerRow[], skipped: Skipped[]): void {
-  const header = ['where', 'setting', 'system', 'median ms', 'x splade-lab', 'compared', 'GPU MB', 'x bytes', 'step-1 loss', 'same', 'on'];
+  const header = [
+    'where',
+    'setting',
+    'system',
+    'median ms',
+    'x splade-lab',
+    'compared',
+    'GPU MB',
+    'x bytes',
+    'step-1 loss',
+    'same',
+    'on',
+  ];
   const body = rows.map((r) => [
     r.environment,
     r.setting,
@@ -217,7 +259,8 @@ function printPeers(rows: PeerRow[], skipped: Skipped[]): void {
     r.adapter,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 3 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i < 3 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(line(header));
   for (const row of body) console.log(line(row));
   for (const s of skipped) console.log(`skipped ${s.system} (${s.setting}, ${s.environment}): ${s.why}`);
@@ -226,8 +269,11 @@ function printPeers(rows: PeerRow[], skipped: Skipped[]): void {
 function printInference(report: InferenceReport): void {
   console.log('\ninference: SPLADE encoding of documents (no padding), 8 per batch');
   for (const row of report.rows) {
-    const diff = row.maxAbsDiffVsSpladeLab === null ? '' : `, max |diff| vs splade-lab ${row.maxAbsDiffVsSpladeLab.toExponential(2)}`;
-    console.log(`${row.environment.padEnd(8)} ${row.system.padEnd(24)} length ${String(row.length).padStart(4)}: ${row.documentsPerSecond.toFixed(2).padStart(9)} documents/s${diff}`);
+    const diff =
+      row.maxAbsDiffVsSpladeLab === null ? '' : `, max |diff| vs splade-lab ${row.maxAbsDiffVsSpladeLab.toExponential(2)}`;
+    console.log(
+      `${row.environment.padEnd(8)} ${row.system.padEnd(24)} length ${String(row.length).padStart(4)}: ${row.documentsPerSecond.toFixed(2).padStart(9)} documents/s${diff}`,
+    );
   }
   for (const s of report.skipped) console.log(`skipped ${s.system}: ${s.why}`);
 }

@@ -18,9 +18,14 @@ const SECTIONS: Record<string, (ctx: GpuContext) => Promise<BenchRow[]>> = {
 };
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { out: { type: 'string' }, only: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { out: { type: 'string' }, only: { type: 'string' } },
+    strict: true,
+  });
   const only = values.only?.split(',') ?? Object.keys(SECTIONS);
-  for (const name of only) if (!SECTIONS[name]) throw new Error(`unknown section "${name}" (${Object.keys(SECTIONS).join(', ')})`);
+  for (const name of only)
+    if (!SECTIONS[name]) throw new Error(`unknown section "${name}" (${Object.keys(SECTIONS).join(', ')})`);
   const ctx = await nodeGpuContext('bench');
   const { vendor, architecture, description, isFallbackAdapter } = ctx.adapter;
   console.log(`adapter: ${vendor} ${architecture} ${description}${isFallbackAdapter ? ' (fallback/CPU adapter)' : ''}`);

@@ -4,7 +4,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** Packages the GPU check loads, beside the project's own dependencies. */
-export const ROOTS = ['vitest', 'tsx', 'webgpu', 'vite', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-webgpu', '@jax-js/jax', 'onnxruntime-web'];
+export const ROOTS = [
+  'vitest',
+  'tsx',
+  'webgpu',
+  'vite',
+  '@tensorflow/tfjs',
+  '@tensorflow/tfjs-backend-webgpu',
+  '@jax-js/jax',
+  'onnxruntime-web',
+];
 /** The Vulkan loader Dawn opens (the device's image may lack it), as Debian packages to unpack there. */
 export const VULKAN_DEBS = ['libvulkan1'];
 
@@ -31,7 +40,8 @@ export function unused(path) {
   const name = parts[0].startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
   const rest = inside.slice(name.length + 1);
   return UNUSED.some((rule) => {
-    const ofPackage = rule.package === undefined || (typeof rule.package === 'string' ? rule.package === name : rule.package.test(name));
+    const ofPackage =
+      rule.package === undefined || (typeof rule.package === 'string' ? rule.package === name : rule.package.test(name));
     return ofPackage && rest !== '' && rule.files.test(rest);
   });
 }
@@ -60,8 +70,8 @@ export function closure(root, names) {
     seen.add(dir);
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     for (const dep of Object.keys(manifest.dependencies ?? {})) queue.push({ name: dep, from: dir, required: true });
-    for (const dep of Object.keys({ ...manifest.optionalDependencies, ...manifest.peerDependencies })) queue.push({ name: dep, from: dir, required: false });
+    for (const dep of Object.keys({ ...manifest.optionalDependencies, ...manifest.peerDependencies }))
+      queue.push({ name: dep, from: dir, required: false });
   }
   return [...seen];
 }
-

@@ -27,15 +27,22 @@ function main() {
   const staging = join(kit, 'staging');
   mkdirSync(staging, { recursive: true });
   for (const dir of packages) cpSync(dir, join(staging, relative(root, dir)), { recursive: true, filter: (src) => !unused(src) });
-  execFileSync('tar', ['-cJf', join(kit, 'node_modules.tar.xz'), '-C', staging, 'node_modules'], { env: { ...process.env, XZ_OPT: '-6 -T0' } });
+  execFileSync('tar', ['-cJf', join(kit, 'node_modules.tar.xz'), '-C', staging, 'node_modules'], {
+    env: { ...process.env, XZ_OPT: '-6 -T0' },
+  });
   rmSync(staging, { recursive: true, force: true });
   execFileSync('bash', ['-c', 'xz -6 -T0 -c "$0" > "$1"', process.execPath, join(kit, 'node.xz')]);
   const debs = join(kit, 'debs');
   mkdirSync(debs, { recursive: true });
   execFileSync('apt-get', ['download', ...VULKAN_DEBS], { cwd: debs, stdio: 'inherit' });
   const bytes = sizeOf(kit);
-  console.log(`device kit: ${kit} (${(bytes / 2 ** 20).toFixed(1)} MiB: Node ${process.version}, ${packages.length} packages, ${VULKAN_DEBS.join(', ')})`);
-  if (bytes > KIT_LIMIT_BYTES) throw new Error(`device-kit: ${(bytes / 2 ** 20).toFixed(1)} MiB is over the ${KIT_LIMIT_BYTES / 2 ** 20} MiB the device tool can carry with the tree`);
+  console.log(
+    `device kit: ${kit} (${(bytes / 2 ** 20).toFixed(1)} MiB: Node ${process.version}, ${packages.length} packages, ${VULKAN_DEBS.join(', ')})`,
+  );
+  if (bytes > KIT_LIMIT_BYTES)
+    throw new Error(
+      `device-kit: ${(bytes / 2 ** 20).toFixed(1)} MiB is over the ${KIT_LIMIT_BYTES / 2 ** 20} MiB the device tool can carry with the tree`,
+    );
 }
 
 main();

@@ -10,7 +10,9 @@ if (!out || !source) {
   process.exit(2);
 }
 const target = Number(bytesArg ?? 2 ** 30);
-const lines = readFileSync(source, 'utf8').split('\n').filter((line) => line.split('\t').length === 3);
+const lines = readFileSync(source, 'utf8')
+  .split('\n')
+  .filter((line) => line.split('\t').length === 3);
 const stream = createWriteStream(out);
 let written = 0;
 let row = 0;

@@ -18,14 +18,22 @@ const ANISOTROPY_SEED = 1;
 const ANISOTROPY_PAIRS = 2000;
 
 function main(): void {
-  const vocabSize = readFileSync(vocabSource, 'utf8').split('\n').filter((line) => line.length > 0).length;
+  const vocabSize = readFileSync(vocabSource, 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0).length;
   const { config, tensors } = makeTinyCheckpoint('bert', { ...DEMO_SHAPE, vocabSize });
   const described = { ...config, _name_or_path: 'splade-lab synthetic demo (random weights; not a trained model)' };
   mkdirSync(outDir, { recursive: true });
   writeFileSync(`${outDir}config.json`, JSON.stringify(described, null, 2) + '\n');
-  writeFileSync(`${outDir}model.safetensors`, writeSafetensors(tensors, { format: 'pt', note: 'synthetic demo, random weights' }));
+  writeFileSync(
+    `${outDir}model.safetensors`,
+    writeSafetensors(tensors, { format: 'pt', note: 'synthetic demo, random weights' }),
+  );
   copyFileSync(vocabSource, `${outDir}vocab.txt`);
-  writeFileSync(`${outDir}tokenizer_config.json`, JSON.stringify({ do_lower_case: true, tokenizer_class: 'BertTokenizer' }, null, 2) + '\n');
+  writeFileSync(
+    `${outDir}tokenizer_config.json`,
+    JSON.stringify({ do_lower_case: true, tokenizer_class: 'BertTokenizer' }, null, 2) + '\n',
+  );
 
   const model = parseModelConfig(config, { source: 'demo' });
   const head = mapHuggingFaceTensors(model, tensors).params.get(decoderWeightName(model));
@@ -41,7 +49,9 @@ function main(): void {
   writeFileSync(`${outDir}${DEMO_STATS_FILE}`, JSON.stringify(norms));
   const mean = norms.norms.reduce((a, b) => a + b, 0) / norms.norms.length;
   const size = statSync(`${outDir}model.safetensors`).size;
-  console.log(`demo backbone: ${outDir} (${(size / 2 ** 20).toFixed(1)} MiB, V=${vocabSize}, d=${model.hidden}, mean row norm ${mean.toFixed(3)})`);
+  console.log(
+    `demo backbone: ${outDir} (${(size / 2 ** 20).toFixed(1)} MiB, V=${vocabSize}, d=${model.hidden}, mean row norm ${mean.toFixed(3)})`,
+  );
 }
 
 main();

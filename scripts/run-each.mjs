@@ -13,7 +13,9 @@ for (const script of process.argv.slice(2)) {
   results.push({ script, ok: result.status === 0, seconds: (Date.now() - start) / 1000 });
 }
 if (results.length > 1) {
-  console.log(`\n${results.map((r) => `  ${r.ok ? 'ok    ' : 'FAILED'} npm run ${r.script} (${r.seconds.toFixed(0)} s)`).join('\n')}`);
+  console.log(
+    `\n${results.map((r) => `  ${r.ok ? 'ok    ' : 'FAILED'} npm run ${r.script} (${r.seconds.toFixed(0)} s)`).join('\n')}`,
+  );
 }
 const failed = results.filter((r) => !r.ok);
 if (failed.length > 0) {

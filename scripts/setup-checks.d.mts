@@ -17,7 +17,8 @@ export interface SystemPackage {
   present(probes: SystemProbes): boolean;
 }
 
-export type SystemInstallPlan = { action: 'none' } | { action: 'install'; commands: string[][] } | { action: 'tell'; message: string };
+export type SystemInstallPlan =
+  { action: 'none' } | { action: 'install'; commands: string[][] } | { action: 'tell'; message: string };
 
 export interface RepoFiles {
   /** A JSON file of the repository, null when absent. */

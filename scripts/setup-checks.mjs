@@ -6,7 +6,14 @@ import { join } from 'node:path';
 
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 export const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
-const VULKAN_LOADER_DIRS = ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib64', '/usr/lib', '/lib/x86_64-linux-gnu', '/lib/aarch64-linux-gnu'];
+const VULKAN_LOADER_DIRS = [
+  '/usr/lib/x86_64-linux-gnu',
+  '/usr/lib/aarch64-linux-gnu',
+  '/usr/lib64',
+  '/usr/lib',
+  '/lib/x86_64-linux-gnu',
+  '/lib/aarch64-linux-gnu',
+];
 
 /**
  * The Debian packages the test suite needs, and how to tell each is there without dpkg
@@ -32,7 +39,12 @@ export const SYSTEM_PACKAGES = [
 
 /** Names of the missing Debian packages. SPLADE_LAB_SETUP_PRETEND_MISSING=a,b reports those as missing whatever is installed. */
 export function missingSystemPackages(probes) {
-  const pretend = new Set((probes.env.SPLADE_LAB_SETUP_PRETEND_MISSING ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  const pretend = new Set(
+    (probes.env.SPLADE_LAB_SETUP_PRETEND_MISSING ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   return SYSTEM_PACKAGES.filter((pkg) => pretend.has(pkg.name) || !pkg.present(probes)).map((pkg) => pkg.name);
 }
 
@@ -57,9 +69,22 @@ export function systemInstallPlan(missing, probes) {
     };
   }
   const env = ['env', 'DEBIAN_FRONTEND=noninteractive'];
-  if (probes.isRoot()) return { action: 'install', commands: [[...env, 'apt-get', 'update', '-qq'], [...env, 'apt-get', ...aptArgs]] };
+  if (probes.isRoot())
+    return {
+      action: 'install',
+      commands: [
+        [...env, 'apt-get', 'update', '-qq'],
+        [...env, 'apt-get', ...aptArgs],
+      ],
+    };
   if (probes.hasPasswordlessSudo()) {
-    return { action: 'install', commands: [['sudo', '-n', ...env, 'apt-get', 'update', '-qq'], ['sudo', '-n', ...env, 'apt-get', ...aptArgs]] };
+    return {
+      action: 'install',
+      commands: [
+        ['sudo', '-n', ...env, 'apt-get', 'update', '-qq'],
+        ['sudo', '-n', ...env, 'apt-get', ...aptArgs],
+      ],
+    };
   }
   return {
     action: 'tell',
@@ -128,7 +153,10 @@ export function realProbes(env = process.env) {
     installed: (name) => {
       if (!which('dpkg-query')) return null;
       try {
-        const out = execFileSync('dpkg-query', ['-W', '-f=${db:Status-Status}\\n', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+        const out = execFileSync('dpkg-query', ['-W', '-f=${db:Status-Status}\\n', name], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
         return out.split('\n').includes('installed');
       } catch {
         return false;
@@ -155,7 +183,11 @@ export function repoFiles(root) {
  * ("^20.19.0 || ^22.13.0 || >=24"): a sentence naming both when it does not, else null.
  */
 export function nodeVersionProblem(version, range) {
-  const parse = (text) => text.replace(/^v/, '').split('.').map((part) => Number.parseInt(part, 10) || 0);
+  const parse = (text) =>
+    text
+      .replace(/^v/, '')
+      .split('.')
+      .map((part) => Number.parseInt(part, 10) || 0);
   const have = parse(version);
   const compare = (a, b) => {
     for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);

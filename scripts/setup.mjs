@@ -3,7 +3,14 @@
 // Plain Node, no dependencies: it runs before node_modules exists.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { missingSystemPackages, nodeVersionProblem, npmInstallReason, realProbes, repoFiles, systemInstallPlan } from './setup-checks.mjs';
+import {
+  missingSystemPackages,
+  nodeVersionProblem,
+  npmInstallReason,
+  realProbes,
+  repoFiles,
+  systemInstallPlan,
+} from './setup-checks.mjs';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

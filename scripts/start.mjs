@@ -11,7 +11,7 @@ export function browserAdvice(url) {
     '    Linux: Chrome or Chromium with WebGPU enabled, e.g.',
     `      chromium --enable-unsafe-webgpu --enable-features=Vulkan ${url}`,
     '      (without a GPU Chromium runs WebGPU on SwiftShader, its CPU Vulkan driver: slow, but everything works)',
-    '    Without WebGPU the page still opens, says what to enable and shows the demo\'s precomputed head norms.',
+    "    Without WebGPU the page still opens, says what to enable and shows the demo's precomputed head norms.",
     '',
   ].join('\n');
 }

@@ -7,12 +7,20 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const folder = resolve(process.cwd(), process.argv[2] ?? join(ROOT, '..', 'shared', 'data'));
-const tests = readdirSync(join(ROOT, 'tests', 'data')).filter((name) => name.endsWith('.test.ts')).sort();
+const tests = readdirSync(join(ROOT, 'tests', 'data'))
+  .filter((name) => name.endsWith('.test.ts'))
+  .sort();
 
 /** The first lines of a test file's header comment, as one sentence. */
 function describeTest(text) {
   const lines = text.split('\n');
-  return lines.slice(0, lines.findIndex((line) => !line.startsWith('//'))).map((line) => line.replace(/^\/\/\s*/, '')).join(' ');
+  return lines
+    .slice(
+      0,
+      lines.findIndex((line) => !line.startsWith('//')),
+    )
+    .map((line) => line.replace(/^\/\/\s*/, ''))
+    .join(' ');
 }
 
 const runnable = [];
@@ -21,10 +29,15 @@ for (const name of tests) {
   const needs = [...new Set([...text.matchAll(/dataPath\('([^'/]+)/g)].map((m) => m[1]))];
   const missing = needs.filter((sub) => !existsSync(join(folder, sub)));
   if (missing.length === 0) runnable.push(name);
-  else console.log(`[test:data] skipped tests/data/${name}: ${missing.map((sub) => join(folder, sub)).join(', ')} not found. It checks: ${describeTest(text)}`);
+  else
+    console.log(
+      `[test:data] skipped tests/data/${name}: ${missing.map((sub) => join(folder, sub)).join(', ')} not found. It checks: ${describeTest(text)}`,
+    );
 }
 if (runnable.length === 0) {
-  console.log(`[test:data] nothing to run over ${folder}: give the folder that holds scifact/ and msmarco-toy/ (npm run test:data -- <folder>)`);
+  console.log(
+    `[test:data] nothing to run over ${folder}: give the folder that holds scifact/ and msmarco-toy/ (npm run test:data -- <folder>)`,
+  );
   process.exit(0);
 }
 console.log(`[test:data] real-data tier over ${folder}: ${runnable.join(', ')}`);

@@ -34,17 +34,39 @@ function randomTriplets(words: string[], count: number, random: Random): Triplet
 export async function benchBatchCache(ctx: GpuContext): Promise<BenchRow[]> {
   const { B, Tq, Td, hidden, layers, heads, intermediate } = SHAPE;
   const tokenizer = await loadTokenizer(createFolderSource(new URL('../../public/demo', import.meta.url).pathname));
-  const words = Array.from({ length: tokenizer.vocabSize }, (_, id) => tokenizer.idToToken(id) ?? '').filter((w) => /^[a-z]{3,}$/.test(w));
+  const words = Array.from({ length: tokenizer.vocabSize }, (_, id) => tokenizer.idToToken(id) ?? '').filter((w) =>
+    /^[a-z]{3,}$/.test(w),
+  );
   const source = memoryTripletSource(randomTriplets(words, B * STEPS * 2, new Random(7)));
-  const tiny = makeTinyCheckpoint('bert', { seed: 1, vocabSize: tokenizer.vocabSize, hidden, layers, heads, intermediate, headNormScale: 2.5, maxPositions: 256 });
+  const tiny = makeTinyCheckpoint('bert', {
+    seed: 1,
+    vocabSize: tokenizer.vocabSize,
+    hidden,
+    layers,
+    heads,
+    intermediate,
+    headNormScale: 2.5,
+    maxPositions: 256,
+  });
   const config = parseModelConfig(tiny.config);
   const model = GpuModel.upload(ctx, config, loadParameters(config, tiny.tensors));
   const recipe = paperRecipe(100, B, { queryLength: Tq, documentLength: Td });
   const trainer = new SpladeTrainer(ctx, model, recipe);
   const folder = await mkdtemp(join(tmpdir(), 'splade-bench-cache-'));
   try {
-    const identity = { data: { name: 'bench', triplets: source.count, crc32: 1 }, shape: recipe, seed: 1, tokenizer: tokenizerFingerprint(tokenizer) };
-    const filled = new CachedBatches(createFolderBatchCache(folder), new TripletBatches(source, tokenizer, recipe, 1), true, identity, null);
+    const identity = {
+      data: { name: 'bench', triplets: source.count, crc32: 1 },
+      shape: recipe,
+      seed: 1,
+      tokenizer: tokenizerFingerprint(tokenizer),
+    };
+    const filled = new CachedBatches(
+      createFolderBatchCache(folder),
+      new TripletBatches(source, tokenizer, recipe, 1),
+      true,
+      identity,
+      null,
+    );
     await filled.fill(STEPS);
     await trainer.step([(await new TripletBatches(source, tokenizer, recipe, 1).next()).batch], true); // compiles every pipeline
 
@@ -64,7 +86,13 @@ export async function benchBatchCache(ctx: GpuContext): Promise<BenchRow[]> {
     };
     const tokenizing = new TripletBatches(source, tokenizer, recipe, 1);
     const onTheFly = await time(() => tokenizing.next());
-    const cached = new CachedBatches(createFolderBatchCache(folder), new TripletBatches(source, tokenizer, recipe, 1), false, identity, null);
+    const cached = new CachedBatches(
+      createFolderBatchCache(folder),
+      new TripletBatches(source, tokenizer, recipe, 1),
+      false,
+      identity,
+      null,
+    );
     const fromCache = await time(() => cached.next());
     const tag = `BERT d${hidden} L${layers}, ${B} triplets, Tq ${Tq}, Td ${Td}, bert-base-uncased tokenizer`;
     return [
@@ -72,7 +100,11 @@ export async function benchBatchCache(ctx: GpuContext): Promise<BenchRow[]> {
       {
         name: `training step, batch read from the batch cache (${tag})`,
         ms: fromCache.whole,
-        extra: { batchMs: fromCache.prepare, batchOverTokenized: fromCache.prepare / onTheFly.prepare, stepOverTokenized: fromCache.whole / onTheFly.whole },
+        extra: {
+          batchMs: fromCache.prepare,
+          batchOverTokenized: fromCache.prepare / onTheFly.prepare,
+          stepOverTokenized: fromCache.whole / onTheFly.whole,
+        },
       },
     ];
   } finally {

@@ -23,14 +23,22 @@ export async function benchMatmul(ctx: GpuContext, shapes = MATMUL_SHAPES): Prom
   for (const [M, N, K] of shapes) {
     for (const layout of LAYOUTS) {
       // On a CPU device the tiled variant is ~10x slower; measure it at the smallest shape only, for the comparison.
-      const variants: MatmulVariant[] = fallback && M * N * K > shapes[0][0] * shapes[0][1] * shapes[0][2] ? ['registers'] : ['registers', 'tiled'];
+      const variants: MatmulVariant[] =
+        fallback && M * N * K > shapes[0][0] * shapes[0][1] * shapes[0][2] ? ['registers'] : ['registers', 'tiled'];
       for (const variant of variants) rows.push(await benchOne(ctx, M, N, K, layout, variant));
     }
   }
   return rows;
 }
 
-async function benchOne(ctx: GpuContext, M: number, N: number, K: number, layout: MatmulLayout, variant: MatmulVariant): Promise<BenchRow> {
+async function benchOne(
+  ctx: GpuContext,
+  M: number,
+  N: number,
+  K: number,
+  layout: MatmulLayout,
+  variant: MatmulVariant,
+): Promise<BenchRow> {
   const matmul = new Matmul(ctx, { M, N, K, layout }, { variant, label: `bench matmul ${layout}` });
   const { matrices, extents } = matmul.shape;
   const random = new Random(M + N + K);

@@ -27,7 +27,12 @@ export const SPLADE_HEAD_SIZES: SpladeHeadDims[] = [
 const NAIVE_WG = 64;
 /** The naive kernels compile with the product shader's declarations, as a family of their own. */
 const NAIVE_SOURCE = `${headSource}\n${naiveSource}`;
-const naive = (entryPoint: string): KernelSpec => ({ family: 'splade_head_naive', source: NAIVE_SOURCE, entryPoint, constants: { FWD_WG: NAIVE_WG } });
+const naive = (entryPoint: string): KernelSpec => ({
+  family: 'splade_head_naive',
+  source: NAIVE_SOURCE,
+  entryPoint,
+  constants: { FWD_WG: NAIVE_WG },
+});
 
 export async function benchSpladeHead(ctx: GpuContext, sizes = SPLADE_HEAD_SIZES, reps = 3): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
@@ -54,21 +59,24 @@ function dispatchRows(ctx: GpuContext): BenchRow[] {
       dispatches: pieces.length,
     },
   };
-  return [matmulRow, ...PAPER_HEADS.map(([name, dims]): BenchRow => {
-    let unsplit: SpladeHead | undefined;
-    let split: SpladeHead | undefined;
-    ctx.measure(() => (unsplit = new SpladeHead(ctx, dims, { maxDispatchFlops: Infinity })));
-    ctx.measure(() => (split = new SpladeHead(ctx, dims, { maxDispatchFlops: GPU_DISPATCH_FLOPS })));
-    return {
-      name: `largest head forward dispatch at the paper's recipe, ${name} (B${dims.B} T${dims.T} d${dims.d} V${dims.V}), planned`,
-      ms: NaN,
-      extra: {
-        unsplitGFlop: unsplit!.largestDispatchFlops / 1e9,
-        splitGFlop: split!.largestDispatchFlops / 1e9,
-        dispatches: split!.forwardDispatches,
-      },
-    };
-  })];
+  return [
+    matmulRow,
+    ...PAPER_HEADS.map(([name, dims]): BenchRow => {
+      let unsplit: SpladeHead | undefined;
+      let split: SpladeHead | undefined;
+      ctx.measure(() => (unsplit = new SpladeHead(ctx, dims, { maxDispatchFlops: Infinity })));
+      ctx.measure(() => (split = new SpladeHead(ctx, dims, { maxDispatchFlops: GPU_DISPATCH_FLOPS })));
+      return {
+        name: `largest head forward dispatch at the paper's recipe, ${name} (B${dims.B} T${dims.T} d${dims.d} V${dims.V}), planned`,
+        ms: NaN,
+        extra: {
+          unsplitGFlop: unsplit!.largestDispatchFlops / 1e9,
+          splitGFlop: split!.largestDispatchFlops / 1e9,
+          dispatches: split!.forwardDispatches,
+        },
+      };
+    }),
+  ];
 }
 
 async function benchOne(ctx: GpuContext, dims: SpladeHeadDims, reps: number, warmUp: boolean): Promise<BenchRow[]> {
@@ -106,7 +114,9 @@ async function benchOne(ctx: GpuContext, dims: SpladeHeadDims, reps: number, war
   // the other forward variant on the same inputs (registers on CPUs, tiled on GPUs by default), as a ratio
   const otherVariant = head.variant === 'tiled' ? 'registers' : 'tiled';
   const otherScope = ctx.owned(() => new SpladeHead(ctx, dims, { forwardVariant: otherVariant }));
-  const otherMs = await timeRecorded(ctx, reps, true, (enc) => otherScope.value.forward(enc, { hidden, weight, bias, mask, pooled, argmax }));
+  const otherMs = await timeRecorded(ctx, reps, true, (enc) =>
+    otherScope.value.forward(enc, { hidden, weight, bias, mask, pooled, argmax }),
+  );
   otherScope.destroy();
   const bwdMs = await timeRecorded(ctx, reps, warmUp, (enc) =>
     head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dhidden, dweight, dbias }),
@@ -123,8 +133,20 @@ async function benchOne(ctx: GpuContext, dims: SpladeHeadDims, reps: number, war
   const naiveArgmax = tensor('bench naive argmax', [B, V], 'u32');
   const naiveBytes = inputBytes + bytes(logits, naivePooled, naiveArgmax, dimsBuffer);
   const naiveMs = await timeRecorded(ctx, reps, warmUp, (enc) => {
-    ctx.dispatch(enc, naive('naive_logits'), [dimsBuffer, hidden, weight, bias, logits], [Math.ceil((B * T) / 4), Math.ceil(V / (4 * NAIVE_WG))], tag);
-    ctx.dispatch(enc, naive('naive_pool'), [dimsBuffer, logits, mask, naivePooled, naiveArgmax], [Math.ceil(V / NAIVE_WG), B], tag);
+    ctx.dispatch(
+      enc,
+      naive('naive_logits'),
+      [dimsBuffer, hidden, weight, bias, logits],
+      [Math.ceil((B * T) / 4), Math.ceil(V / (4 * NAIVE_WG))],
+      tag,
+    );
+    ctx.dispatch(
+      enc,
+      naive('naive_pool'),
+      [dimsBuffer, logits, mask, naivePooled, naiveArgmax],
+      [Math.ceil(V / NAIVE_WG), B],
+      tag,
+    );
   });
   const agreement = compare(fusedPooled, fusedArgmax, await ctx.read(naivePooled), await ctx.read(naiveArgmax));
   dimsBuffer.destroy();
@@ -138,7 +160,11 @@ async function benchOne(ctx: GpuContext, dims: SpladeHeadDims, reps: number, war
       ms: fwdMs,
       gflops: fwdFlops / fwdMs / 1e6,
       peakBytes: fusedBytes,
-      extra: { pathBytes: fusedBytes - inputBytes, naiveOverFusedTime: naiveMs / fwdMs, naiveOverFusedBytes: naiveBytes / fusedBytes },
+      extra: {
+        pathBytes: fusedBytes - inputBytes,
+        naiveOverFusedTime: naiveMs / fwdMs,
+        naiveOverFusedBytes: naiveBytes / fusedBytes,
+      },
     },
     {
       name: `splade head fused forward ${tag} (${otherVariant})`,
@@ -164,7 +190,12 @@ async function benchOne(ctx: GpuContext, dims: SpladeHeadDims, reps: number, war
 }
 
 /** Median wall time of `reps` submissions (after an optional warm-up that also compiles the pipelines). */
-async function timeRecorded(ctx: GpuContext, reps: number, warmUp: boolean, record: (encoder: GPUCommandEncoder) => void): Promise<number> {
+async function timeRecorded(
+  ctx: GpuContext,
+  reps: number,
+  warmUp: boolean,
+  record: (encoder: GPUCommandEncoder) => void,
+): Promise<number> {
   if (warmUp) await ctx.run('bench warm-up', record);
   return medianMs(reps, () => ctx.run('bench', record));
 }

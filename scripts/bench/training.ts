@@ -28,7 +28,16 @@ const SHAPE: TrainingBenchShape = { B: 4, Tq: 16, Td: 64, hidden: 128, layers: 2
 export async function benchTraining(ctx: GpuContext, shape = SHAPE, reps = 3): Promise<BenchRow[]> {
   const { B, Tq, Td, hidden, layers, heads, intermediate, vocab } = shape;
   const maxPositions = Math.max(128, Tq, Td);
-  const tiny = makeTinyCheckpoint('bert', { seed: 1, vocabSize: vocab, hidden, layers, heads, intermediate, headNormScale: 2.5, maxPositions });
+  const tiny = makeTinyCheckpoint('bert', {
+    seed: 1,
+    vocabSize: vocab,
+    hidden,
+    layers,
+    heads,
+    intermediate,
+    headNormScale: 2.5,
+    maxPositions,
+  });
   const config = parseModelConfig(tiny.config);
   const model = GpuModel.upload(ctx, config, loadParameters(config, tiny.tensors));
   const trainer = new SpladeTrainer(ctx, model, paperRecipe(100, B, { queryLength: Tq, documentLength: Td }));

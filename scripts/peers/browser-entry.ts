@@ -30,7 +30,11 @@ window.runInference = async (size, reps, models) => {
   return measureInference(size, reps, {
     environment: 'chromium',
     acquire: () => acquireGpuContext(navigator.gpu, 'peers bench, inference'),
-    onnx: { ort, providers: ['webgpu'], model: async (length) => new Uint8Array(await (await fetch(models[length])).arrayBuffer()) },
+    onnx: {
+      ort,
+      providers: ['webgpu'],
+      model: async (length) => new Uint8Array(await (await fetch(models[length])).arrayBuffer()),
+    },
   });
 };
 window.peersReady = true;

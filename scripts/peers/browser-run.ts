@@ -14,22 +14,45 @@ export interface BrowserRun {
 }
 
 /** Each run's result, or why it has none; one after the other, each in its own page. */
-export async function runInChromium(runs: BrowserRun[], size: PeerSize, reps: number, timeoutMs: number): Promise<(PeerResult | { why: string })[]> {
+export async function runInChromium(
+  runs: BrowserRun[],
+  size: PeerSize,
+  reps: number,
+  timeoutMs: number,
+): Promise<(PeerResult | { why: string })[]> {
   return withPeersPages([], timeoutMs, async (open) => {
     const results: (PeerResult | { why: string })[] = [];
     for (const run of runs) {
-      results.push(await inPage(open, (page) => page.evaluate(([system, setting, size, reps]) => window.runPeer(system, setting, size, reps), [run.system, run.setting, size, reps] as const)));
+      results.push(
+        await inPage(open, (page) =>
+          page.evaluate(([system, setting, size, reps]) => window.runPeer(system, setting, size, reps), [
+            run.system,
+            run.setting,
+            size,
+            reps,
+          ] as const),
+        ),
+      );
     }
     return results;
   });
 }
 
 /** The inference rows in Chromium: splade-lab and onnxruntime-web's WebGPU backend on the exported models (length -> file). */
-export async function runInferenceInChromium(size: PeerSize, reps: number, models: Map<number, string>, timeoutMs: number): Promise<InferenceReport> {
+export async function runInferenceInChromium(
+  size: PeerSize,
+  reps: number,
+  models: Map<number, string>,
+  timeoutMs: number,
+): Promise<InferenceReport> {
   const urls = Object.fromEntries([...models].map(([length, file]) => [length, `/@fs${file}`]));
   return withPeersPages([...models.values()], timeoutMs, async (open) => {
-    const outcome = await inPage(open, (page) => page.evaluate(([size, reps, urls]) => window.runInference(size, reps, urls), [size, reps, urls] as const));
-    return 'why' in outcome ? { rows: [], skipped: [{ system: 'splade-lab and onnxruntime-web (chromium)', why: outcome.why }] } : outcome;
+    const outcome = await inPage(open, (page) =>
+      page.evaluate(([size, reps, urls]) => window.runInference(size, reps, urls), [size, reps, urls] as const),
+    );
+    return 'why' in outcome
+      ? { rows: [], skipped: [{ system: 'splade-lab and onnxruntime-web (chromium)', why: outcome.why }] }
+      : outcome;
   });
 }
 

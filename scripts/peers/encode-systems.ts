@@ -54,7 +54,13 @@ export async function measureInference(size: PeerSize, reps: number, systems: In
     for (const length of lengths) {
       const { vectors, seconds } = await spladeLabEncode(ctx, problem, documentIds(problem, length, documents), length, reps);
       ours.set(length, vectors);
-      report.rows.push({ system: 'splade-lab', environment: systems.environment, length, documentsPerSecond: documents / seconds, maxAbsDiffVsSpladeLab: null });
+      report.rows.push({
+        system: 'splade-lab',
+        environment: systems.environment,
+        length,
+        documentsPerSecond: documents / seconds,
+        maxAbsDiffVsSpladeLab: null,
+      });
     }
   } finally {
     ctx.destroy();
@@ -64,13 +70,30 @@ export async function measureInference(size: PeerSize, reps: number, systems: In
     const system = `onnxruntime-web-${provider}`;
     try {
       for (const length of lengths) {
-        const { vectors, seconds } = await onnxEncode(onnx!.ort, await onnx!.model(length), provider, documentIds(problem, length, documents), length, problem.dims.V, reps);
+        const { vectors, seconds } = await onnxEncode(
+          onnx!.ort,
+          await onnx!.model(length),
+          provider,
+          documentIds(problem, length, documents),
+          length,
+          problem.dims.V,
+          reps,
+        );
         const reference = ours.get(length)!;
         const diff = vectors.reduce((worst, x, i) => Math.max(worst, Math.abs(x - reference[i])), 0);
-        report.rows.push({ system, environment: systems.environment, length, documentsPerSecond: documents / seconds, maxAbsDiffVsSpladeLab: diff });
+        report.rows.push({
+          system,
+          environment: systems.environment,
+          length,
+          documentsPerSecond: documents / seconds,
+          maxAbsDiffVsSpladeLab: diff,
+        });
       }
     } catch (error) {
-      report.skipped.push({ system: `${system} (${systems.environment})`, why: error instanceof Error ? error.message.split('\n')[0] : String(error) });
+      report.skipped.push({
+        system: `${system} (${systems.environment})`,
+        why: error instanceof Error ? error.message.split('\n')[0] : String(error),
+      });
     }
   }
   return report;
@@ -108,7 +131,14 @@ async function spladeLabEncode(ctx: GpuContext, problem: PeerProblem, ids: Int32
       pass.setInputs(ids.subarray(start * T, (start + B) * T), mask);
       await ctx.run(`inference T=${T}`, (encoder) => {
         pass.forward(encoder);
-        head.forward(encoder, { hidden: pass.headHidden, mask: pass.mask, weight: model.decoderWeight, bias: model.decoderBias, pooled, argmax });
+        head.forward(encoder, {
+          hidden: pass.headHidden,
+          mask: pass.mask,
+          weight: model.decoderWeight,
+          bias: model.decoderBias,
+          pooled,
+          argmax,
+        });
       });
       out.set(await ctx.read(pooled, B * V), start * V);
     }
@@ -116,7 +146,15 @@ async function spladeLabEncode(ctx: GpuContext, problem: PeerProblem, ids: Int32
   });
 }
 
-async function onnxEncode(ort: typeof Ort, model: Uint8Array, provider: string, ids: Int32Array, T: number, V: number, reps: number) {
+async function onnxEncode(
+  ort: typeof Ort,
+  model: Uint8Array,
+  provider: string,
+  ids: Int32Array,
+  T: number,
+  V: number,
+  reps: number,
+) {
   const session = await ort.InferenceSession.create(model, { executionProviders: [provider] });
   const B = ENCODE_BATCH;
   const documents = ids.length / T;

@@ -47,7 +47,9 @@ export async function runGpuMode(size: PeerSize, peakTflops: number | null): Pro
   const ctx = await nodeGpuContext('peers bench, GPU mode');
   try {
     if (ctx.onCpu && size === 'bench') {
-      throw new Error(`--gpu wants a real GPU (SPLADE_LAB_GPU=system), but the adapter is ${ctx.adapter.description || ctx.adapter.architecture}, which computes on the CPU; --size small runs this mode's rows at small shapes`);
+      throw new Error(
+        `--gpu wants a real GPU (SPLADE_LAB_GPU=system), but the adapter is ${ctx.adapter.description || ctx.adapter.architecture}, which computes on the CPU; --size small runs this mode's rows at small shapes`,
+      );
     }
     const shapes = SHAPES[size];
     const rows = [
@@ -57,7 +59,11 @@ export async function runGpuMode(size: PeerSize, peakTflops: number | null): Pro
     ];
     for (const row of rows) {
       if (row.gflops === undefined) continue;
-      row.extra = { ...row.extra, tflops: row.gflops / 1000, ...(peakTflops ? { fractionOfPeak: row.gflops / 1000 / peakTflops } : {}) };
+      row.extra = {
+        ...row.extra,
+        tflops: row.gflops / 1000,
+        ...(peakTflops ? { fractionOfPeak: row.gflops / 1000 / peakTflops } : {}),
+      };
     }
     return { adapter: ctx.adapter, peakTflops, rows };
   } finally {

@@ -12,12 +12,26 @@ import { ENCODE_BATCH, INFERENCE_SHAPES, inferenceProblem, measureInference, typ
 import type { PeerSize } from './problem.ts';
 import { writeProblemFolder } from './pytorch-problem.ts';
 
-export async function runInferencePeers(size: PeerSize, python: { command: string } | { why: string }, reps: number, chromium: boolean, timeoutMs: number): Promise<InferenceReport> {
+export async function runInferencePeers(
+  size: PeerSize,
+  python: { command: string } | { why: string },
+  reps: number,
+  chromium: boolean,
+  timeoutMs: number,
+): Promise<InferenceReport> {
   const folder = mkdtempSync(join(tmpdir(), 'splade-onnx-'));
   try {
-    const models = 'why' in python ? { why: `the ONNX export needs PyTorch: ${python.why}` } : exportModels(size, python.command, folder);
-    const onnx = 'why' in models ? undefined : { ort: nodeOnnxRuntime(), providers: ['wasm'], model: async (length: number) => readFileSync(models.get(length)!) };
-    const report = await measureInference(size, reps, { environment: 'node', acquire: () => nodeGpuContext('peers bench, inference'), onnx });
+    const models =
+      'why' in python ? { why: `the ONNX export needs PyTorch: ${python.why}` } : exportModels(size, python.command, folder);
+    const onnx =
+      'why' in models
+        ? undefined
+        : { ort: nodeOnnxRuntime(), providers: ['wasm'], model: async (length: number) => readFileSync(models.get(length)!) };
+    const report = await measureInference(size, reps, {
+      environment: 'node',
+      acquire: () => nodeGpuContext('peers bench, inference'),
+      onnx,
+    });
     if ('why' in models) {
       report.skipped.push({ system: 'onnxruntime-web', why: models.why });
     } else if (chromium) {
@@ -38,8 +52,13 @@ function exportModels(size: PeerSize, python: string, folder: string): Map<numbe
   const models = new Map<number, string>();
   for (const length of INFERENCE_SHAPES[size].lengths) {
     const model = join(folder, `model-T${length}.onnx`);
-    const exported = spawnSync(python, [join(import.meta.dirname, 'export_onnx.py'), folder, String(ENCODE_BATCH), String(length), model], { encoding: 'utf8' });
-    if (exported.status !== 0) return { why: `the ONNX export failed: ${exported.stderr.trim().split('\n').slice(-2).join(' | ')}` };
+    const exported = spawnSync(
+      python,
+      [join(import.meta.dirname, 'export_onnx.py'), folder, String(ENCODE_BATCH), String(length), model],
+      { encoding: 'utf8' },
+    );
+    if (exported.status !== 0)
+      return { why: `the ONNX export failed: ${exported.stderr.trim().split('\n').slice(-2).join(' | ')}` };
     models.set(length, model);
   }
   return models;

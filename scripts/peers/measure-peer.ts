@@ -16,7 +16,12 @@ export interface PeerResult {
   timedSteps: number;
 }
 
-export async function measurePeer(system: PeerSystemName, setting: PeerSetting, stepper: PeerStepper, reps: number): Promise<PeerResult> {
+export async function measurePeer(
+  system: PeerSystemName,
+  setting: PeerSetting,
+  stepper: PeerStepper,
+  reps: number,
+): Promise<PeerResult> {
   const step1Loss = await stepper.step(0);
   const times: number[] = [];
   for (let t = 1; t <= reps; t++) {
@@ -25,7 +30,16 @@ export async function measurePeer(system: PeerSystemName, setting: PeerSetting, 
     times.push(performance.now() - started);
     if (!Number.isFinite(loss)) throw new Error(`${system} step ${t + 1}: the loss is ${loss}`);
   }
-  const result = { system, setting, medianMs: median(times), gpuBytes: stepper.gpuBytes(), step1Loss, adapter: stepper.adapter, onCpu: stepper.onCpu, timedSteps: reps };
+  const result = {
+    system,
+    setting,
+    medianMs: median(times),
+    gpuBytes: stepper.gpuBytes(),
+    step1Loss,
+    adapter: stepper.adapter,
+    onCpu: stepper.onCpu,
+    timedSteps: reps,
+  };
   stepper.dispose();
   return result;
 }

@@ -7,7 +7,11 @@ type BrowserNavigator = Pick<Navigator, 'gpu' | 'userAgent' | 'hardwareConcurren
 export function installNavigatorGpu(): void {
   const scope = globalThis as { navigator?: Partial<BrowserNavigator> };
   if (scope.navigator?.gpu) return;
-  const fields: BrowserNavigator = { gpu: nodeGpu(), userAgent: `Node.js ${process.version}`, hardwareConcurrency: availableParallelism() };
+  const fields: BrowserNavigator = {
+    gpu: nodeGpu(),
+    userAgent: `Node.js ${process.version}`,
+    hardwareConcurrency: availableParallelism(),
+  };
   if (!scope.navigator) scope.navigator = {};
   for (const [key, value] of Object.entries(fields)) {
     if (!(key in scope.navigator)) Object.defineProperty(scope.navigator, key, { value, configurable: true });

@@ -112,14 +112,25 @@ function paddingMask(random: Random, rows: number, T: number): Float32Array {
 function headOnlyProblem(dims: PeerDims, seed: number): PeerProblem {
   const { B, Tq, Td, d, V } = dims;
   const random = new Random(seed);
-  const f32 = (shape: number[], std: number): PeerArray => ({ shape, data: Float32Array.from(random.normals(shape.reduce((a, b) => a * b, 1), std)) });
+  const f32 = (shape: number[], std: number): PeerArray => ({
+    shape,
+    data: Float32Array.from(
+      random.normals(
+        shape.reduce((a, b) => a * b, 1),
+        std,
+      ),
+    ),
+  });
   return {
     setting: 'head-only',
     seed,
     dims,
     hyper: HYPER,
     // rows of norm about 1 and a negative bias, so that about a quarter of the vocabulary is active per text
-    trainable: { weight: f32([V, d], 1 / Math.sqrt(d)), bias: { shape: [V], data: Float32Array.from(random.normals(V, 0.5), (b) => b - 2.5) } },
+    trainable: {
+      weight: f32([V, d], 1 / Math.sqrt(d)),
+      bias: { shape: [V], data: Float32Array.from(random.normals(V, 0.5), (b) => b - 2.5) },
+    },
     fixed: {
       hiddenQueries: f32([B, Tq, d], 1),
       hiddenDocuments: f32([2 * B, Td, d], 1),
@@ -133,7 +144,16 @@ function headOnlyProblem(dims: PeerDims, seed: number): PeerProblem {
 export function tinyEncoderCheckpoint(dims: PeerDims, seed: number): { checkpoint: TinyCheckpoint; config: ModelConfig } {
   const { d, V, layers, heads, intermediate, Td } = dims;
   const maxPositions = dims.maxPositions ?? Td;
-  const checkpoint = makeTinyCheckpoint('bert', { seed, vocabSize: V, hidden: d, layers, heads, intermediate, headNormScale: 2.5, maxPositions });
+  const checkpoint = makeTinyCheckpoint('bert', {
+    seed,
+    vocabSize: V,
+    hidden: d,
+    layers,
+    heads,
+    intermediate,
+    headNormScale: 2.5,
+    maxPositions,
+  });
   return { checkpoint, config: parseModelConfig(checkpoint.config) };
 }
 

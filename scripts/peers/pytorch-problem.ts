@@ -14,6 +14,12 @@ export function writeProblemFolder(problem: PeerProblem, folder: string): void {
     writeFileSync(join(folder, file), new Uint8Array(array.data.buffer, array.data.byteOffset, array.data.byteLength));
     index[name] = { shape: array.shape, dtype: array.data instanceof Int32Array ? 'int32' : 'float32', file };
   });
-  const meta = { setting: problem.setting, dims: problem.dims, hyper: problem.hyper, trainable: Object.keys(problem.trainable), arrays: index };
+  const meta = {
+    setting: problem.setting,
+    dims: problem.dims,
+    hyper: problem.hyper,
+    trainable: Object.keys(problem.trainable),
+    arrays: index,
+  };
   writeFileSync(join(folder, 'problem.json'), JSON.stringify(meta, null, 2));
 }

@@ -13,7 +13,8 @@ async function main(): Promise<void> {
   const [system, setting, repsText, size = 'bench'] = process.argv.slice(2);
   const start = SYSTEMS[system as PeerSystemName];
   if (!start) throw new Error(`unknown system "${system}" (${Object.keys(SYSTEMS).join(', ')})`);
-  if (!PEER_SETTINGS.includes(setting as PeerSetting)) throw new Error(`unknown setting "${setting}" (${PEER_SETTINGS.join(', ')})`);
+  if (!PEER_SETTINGS.includes(setting as PeerSetting))
+    throw new Error(`unknown setting "${setting}" (${PEER_SETTINGS.join(', ')})`);
   if (!PEER_SIZES.includes(size as PeerSize)) throw new Error(`unknown size "${size}" (${PEER_SIZES.join(', ')})`);
   installNavigatorGpu(); // the peers find the adapter as a page would
   const stepper = await start(makePeerProblem(setting as PeerSetting, size as PeerSize));

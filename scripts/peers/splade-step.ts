@@ -27,7 +27,10 @@ export function stepInputs(problem: PeerProblem): Record<string, PeerArray> {
     }
   }
   // one-hot of each query's positive (document column i), (B, 2B)
-  out.positives = { shape: [B, 2 * B], data: Float32Array.from({ length: 2 * B * B }, (_, n) => (n % (2 * B) === Math.floor(n / (2 * B)) ? 1 : 0)) };
+  out.positives = {
+    shape: [B, 2 * B],
+    data: Float32Array.from({ length: 2 * B * B }, (_, n) => (n % (2 * B) === Math.floor(n / (2 * B)) ? 1 : 0)),
+  };
   return out;
 }
 
@@ -67,20 +70,35 @@ function spladeObjective<A>(o: ArrayOps<A>, hyper: PeerHyper, B: number, queries
 }
 
 /** BERT (post-norm, exact GELU) up to the MLM head's transform: (R·T, d). */
-function encode<A>(o: ArrayOps<A>, dims: PeerDims, p: (name: string) => A, x: (name: string) => A, side: string, R: number, T: number): A {
+function encode<A>(
+  o: ArrayOps<A>,
+  dims: PeerDims,
+  p: (name: string) => A,
+  x: (name: string) => A,
+  side: string,
+  R: number,
+  T: number,
+): A {
   const { d, heads, normEps } = dims;
   const hd = d / heads;
   const norm = (a: A, name: string) => layerNorm(o, a, p(`${name}.weight`), p(`${name}.bias`), normEps);
   const linear = (a: A, name: string) => o.add(o.matmul(a, o.transpose(p(`${name}.weight`), [1, 0])), p(`${name}.bias`));
   const embedded = o.add(
-    o.add(o.gather(p('embeddings.word.weight'), x(`ids${side}`)), o.gather(p('embeddings.position.weight'), x(`positions${side}`))),
+    o.add(
+      o.gather(p('embeddings.word.weight'), x(`ids${side}`)),
+      o.gather(p('embeddings.position.weight'), x(`positions${side}`)),
+    ),
     o.gather(p('embeddings.tokenType.weight'), x(`tokenTypes${side}`)),
   );
   let h = norm(o.reshape(embedded, [R * T, d]), 'embeddings.norm');
   for (let i = 0; i < dims.layers; i++) {
     const layer = `layers.${i}`;
-    const split = (name: string, axes: number[]) => o.transpose(o.reshape(linear(o.ref(h), `${layer}.${name}`), [R, T, heads, hd]), axes);
-    const scores = o.add(o.mul(o.matmul(split('q', [0, 2, 1, 3]), split('k', [0, 2, 3, 1])), 1 / Math.sqrt(hd)), x(`attentionBias${side}`));
+    const split = (name: string, axes: number[]) =>
+      o.transpose(o.reshape(linear(o.ref(h), `${layer}.${name}`), [R, T, heads, hd]), axes);
+    const scores = o.add(
+      o.mul(o.matmul(split('q', [0, 2, 1, 3]), split('k', [0, 2, 3, 1])), 1 / Math.sqrt(hd)),
+      x(`attentionBias${side}`),
+    );
     const context = o.reshape(o.transpose(o.matmul(o.softmax(scores), split('v', [0, 2, 1, 3])), [0, 2, 1, 3]), [R * T, d]);
     h = norm(o.add(h, linear(context, `${layer}.attnOut`)), `${layer}.attnOutNorm`);
     const mlp = linear(gelu(o, linear(o.ref(h), `${layer}.mlpIn`)), `${layer}.mlpOut`);
@@ -124,7 +142,10 @@ export function adamwUpdate<A>(
     const g = grads[name];
     const m = o.add(o.mul(state.m[name], hyper.beta1), o.mul(o.ref(g), 1 - hyper.beta1));
     const v = o.add(o.mul(state.v[name], hyper.beta2), o.mul(o.square(g), 1 - hyper.beta2));
-    const step = o.div(o.div(o.ref(m), s(scalars.correction1)), o.add(o.sqrt(o.div(o.ref(v), s(scalars.correction2))), hyper.eps));
+    const step = o.div(
+      o.div(o.ref(m), s(scalars.correction1)),
+      o.add(o.sqrt(o.div(o.ref(v), s(scalars.correction2))), hyper.eps),
+    );
     const param = state.params[name];
     next.params[name] = o.sub(o.ref(param), o.mul(o.add(step, o.mul(param, hyper.weightDecay)), s(scalars.lr)));
     next.m[name] = m;

@@ -24,10 +24,17 @@ export async function tfjsPeer(problem: PeerProblem): Promise<PeerStepper> {
     onCpu: await navigatorAdapterOnCpu(),
     async step(t) {
       const result = tf.tidy(() => {
-        const loss = (...list: T[]) => spladeLoss(ops, problem, Object.fromEntries(names.map((n, i) => [n, list[i]])), inputs) as tf.Scalar;
+        const loss = (...list: T[]) =>
+          spladeLoss(ops, problem, Object.fromEntries(names.map((n, i) => [n, list[i]])), inputs) as tf.Scalar;
         const { value, grads } = tf.valueAndGrads(loss)(names.map((n) => params[n]));
         const scalars = adamwScalars(problem.hyper, peerLearningRate(problem.hyper, t), t + 1);
-        const next = adamwUpdate(ops, problem.hyper, scalars, { params, m, v }, Object.fromEntries(names.map((n, i) => [n, grads[i]])));
+        const next = adamwUpdate(
+          ops,
+          problem.hyper,
+          scalars,
+          { params, m, v },
+          Object.fromEntries(names.map((n, i) => [n, grads[i]])),
+        );
         return { value, ...next };
       });
       tf.dispose([params, m, v]);

@@ -5,7 +5,14 @@
 import type { GpuContext } from '../gpu/context.ts';
 import type { RetrievalDataset } from '../retrieval/dataset.ts';
 import type { StepReport, TrainingData } from '../train/training-run.ts';
-import { closestTrial, nextLambdas, withinTarget, type LambdaPair, type ReachedSparsity, type SparsityTarget } from './lambda-search.ts';
+import {
+  closestTrial,
+  nextLambdas,
+  withinTarget,
+  type LambdaPair,
+  type ReachedSparsity,
+  type SparsityTarget,
+} from './lambda-search.ts';
 import { CALIBRATE_LIMITS, TRAIN_LIMITS, checkRange } from './limits.ts';
 import type { OpenedModel } from './open-model.ts';
 import type { Platform } from './platform.ts';
@@ -89,7 +96,11 @@ function measured(reports: StepReport[]): StepReport[] {
   return late.length ? late : reports.slice(-1);
 }
 
-export async function calibrateLambdas(ctx: GpuContext, platform: Platform, options: CalibrationOptions): Promise<CalibrationResult> {
+export async function calibrateLambdas(
+  ctx: GpuContext,
+  platform: Platform,
+  options: CalibrationOptions,
+): Promise<CalibrationResult> {
   const { request, signal } = options;
   checkCalibration(request);
   const emit = options.onEvent ?? (() => undefined);
@@ -99,7 +110,11 @@ export async function calibrateLambdas(ctx: GpuContext, platform: Platform, opti
     lambdaDocuments: request.train.lambdaDocuments ?? 3e-3,
   };
 
-  const trial = async (lambdas: LambdaPair, batchSize: number, purpose: CalibrationTrial['purpose']): Promise<CalibrationTrial> => {
+  const trial = async (
+    lambdas: LambdaPair,
+    batchSize: number,
+    purpose: CalibrationTrial['purpose'],
+  ): Promise<CalibrationTrial> => {
     signal?.throwIfAborted();
     const index = trials.length;
     const train: TrainRequest = { ...request.train, ...lambdas, batchSize, resume: false, probeEvery: 0, stopOnAlarm: false };
@@ -121,7 +136,10 @@ export async function calibrateLambdas(ctx: GpuContext, platform: Platform, opti
     });
     const late = measured(reports);
     const evaluations = options.evaluate
-      ? await evaluateRun(ctx, platform, runId, options.evaluate.sets, options.evaluate.request, { signal, memoryBudget: options.evaluate.memoryBudget })
+      ? await evaluateRun(ctx, platform, runId, options.evaluate.sets, options.evaluate.request, {
+          signal,
+          memoryBudget: options.evaluate.memoryBudget,
+        })
       : [];
     const done: CalibrationTrial = {
       index,
@@ -150,7 +168,12 @@ export async function calibrateLambdas(ctx: GpuContext, platform: Platform, opti
     last = await trial(nextLambdas(trials, request.target), B, 'search');
   }
   const best = closestTrial(trials, request.target);
-  const suggested = { lambdaQueries: best.lambdaQueries, lambdaDocuments: best.lambdaDocuments, trial: best.index, within: withinTarget(best, request.target) };
+  const suggested = {
+    lambdaQueries: best.lambdaQueries,
+    lambdaDocuments: best.lambdaDocuments,
+    trial: best.index,
+    within: withinTarget(best, request.target),
+  };
   const batchDependence = [best];
   for (const batchSize of request.batchSizes ?? []) {
     if (batchSize === B) continue;

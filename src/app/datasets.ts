@@ -31,11 +31,15 @@ export function datasetName(ref: DatasetRef): string {
 /** The NanoBEIR sets named by `selection`: "all", or names separated by commas ("SciFact,NFCorpus"; case does not matter). */
 export function nanoBeirSelection(selection: string): string[] {
   if (selection.trim().toLowerCase() === 'all') return [...NANOBEIR_SETS];
-  const names = selection.split(',').map((part) => part.trim().replace(/^nano/i, '')).filter(Boolean);
+  const names = selection
+    .split(',')
+    .map((part) => part.trim().replace(/^nano/i, ''))
+    .filter(Boolean);
   if (names.length === 0) throw new InvalidRequestError(`name NanoBEIR sets or "all" (${NANOBEIR_SETS.join(', ')})`);
   return names.map((name) => {
     const found = NANOBEIR_SETS.find((set) => set.toLowerCase() === name.toLowerCase());
-    if (!found) throw new InvalidRequestError(`"${name}" is not a NanoBEIR set; the sets are ${NANOBEIR_SETS.join(', ')} (or "all")`);
+    if (!found)
+      throw new InvalidRequestError(`"${name}" is not a NanoBEIR set; the sets are ${NANOBEIR_SETS.join(', ')} (or "all")`);
     return found;
   });
 }
@@ -43,7 +47,12 @@ export function nanoBeirSelection(selection: string): string[] {
 /** Reads a retrieval set; `options` carry download progress and a cancel signal. */
 export async function openDataset(platform: Platform, ref: DatasetRef, options: ReadOptions = {}): Promise<RetrievalDataset> {
   if (ref.kind === 'beir') return loadBeir(await platform.files(ref.files), ref.split ?? 'test', datasetName(ref), options);
-  const files = await platform.files({ kind: 'hub', repoType: 'dataset', id: `${NANOBEIR_OWNER}/${datasetName(ref)}`, hubUrl: ref.hubUrl });
+  const files = await platform.files({
+    kind: 'hub',
+    repoType: 'dataset',
+    id: `${NANOBEIR_OWNER}/${datasetName(ref)}`,
+    hubUrl: ref.hubUrl,
+  });
   return loadNanoBeir(files, datasetName(ref), undefined, options);
 }
 
@@ -52,7 +61,13 @@ export type { DatasetSummary } from './results.ts';
 export function summarizeDataset(dataset: RetrievalDataset): DatasetSummary {
   let judgments = 0;
   for (const docs of dataset.qrels.values()) judgments += docs.size;
-  return { name: dataset.name, documents: dataset.corpusIds.length, queries: dataset.queryIds.length, judgments, warnings: dataset.warnings };
+  return {
+    name: dataset.name,
+    documents: dataset.corpusIds.length,
+    queries: dataset.queryIds.length,
+    judgments,
+    warnings: dataset.warnings,
+  };
 }
 
 /** A short content fingerprint of picked files (CRC-32 over their names and bytes), so two picked sets never share a name. */

@@ -26,7 +26,9 @@ export interface Bm25Report extends RetrievalReport {
 /** The lexical baseline (k1 0.9, b 0.4 unless asked otherwise) on the set, with the same measures as SPLADE's. */
 export function evaluateBm25(dataset: RetrievalDataset, request: Bm25Request, onProgress?: EvalProgress): Bm25Report {
   const start = performance.now();
-  const model = buildBm25(dataset.corpusTexts, request.analyzer ?? wordAnalyzer(), request.params, (done, total) => onProgress?.('bm25', done, total));
+  const model = buildBm25(dataset.corpusTexts, request.analyzer ?? wordAnalyzer(), request.params, (done, total) =>
+    onProgress?.('bm25', done, total),
+  );
   const indexMs = performance.now() - start;
   const queries = dataset.queryTexts.map((text) => bm25Query(model, text));
   const report = retrieveAndEvaluate(model.index, queries, dataset, { topK: request.topK, search: request.search, onProgress });

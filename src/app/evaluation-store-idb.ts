@@ -22,7 +22,10 @@ export async function saveEvaluation(evaluation: SetEvaluation): Promise<void> {
     await set(evaluationKey(evaluation), evaluation, evaluations());
   } catch (error) {
     if ((error as { name?: string } | null)?.name !== 'QuotaExceededError') throw error;
-    throw new Error(`The browser's storage is full: the results on ${evaluation.set.name} are shown but will not be there after a reload.`, { cause: error });
+    throw new Error(
+      `The browser's storage is full: the results on ${evaluation.set.name} are shown but will not be there after a reload.`,
+      { cause: error },
+    );
   }
 }
 

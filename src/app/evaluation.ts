@@ -18,7 +18,6 @@ import { EvaluatedSet } from './search-view.ts';
 /** Documents encoded first, to measure their density before the memory check. */
 const SAMPLE_DOCUMENTS = 32;
 
-
 export type { SetEvaluation, SpladeResult, SystemResult } from './results.ts';
 
 export interface EvaluateOptions {
@@ -31,8 +30,19 @@ export interface EvaluateOptions {
 }
 
 /** An encoder whose documents are encoded a sample first, so that an evaluation too large is refused early. */
-function guardedEncoder(session: ModelSession, dataset: RetrievalDataset, request: EvalRequest, options: EvaluateOptions, memory: { estimate: EvaluationMemory | null }): SparseEncoder {
-  const inner = session.sparseEncoder(request.k, { query: request.queryLength, document: request.documentLength }, request.prune, options.signal);
+function guardedEncoder(
+  session: ModelSession,
+  dataset: RetrievalDataset,
+  request: EvalRequest,
+  options: EvaluateOptions,
+  memory: { estimate: EvaluationMemory | null },
+): SparseEncoder {
+  const inner = session.sparseEncoder(
+    request.k,
+    { query: request.queryLength, document: request.documentLength },
+    request.prune,
+    options.signal,
+  );
   const { config } = session.model;
   return {
     ...inner,
@@ -61,7 +71,12 @@ function guardedEncoder(session: ModelSession, dataset: RetrievalDataset, reques
 }
 
 /** Evaluates the session's model under `request.k` on `dataset`: the results, the TREC run, and (with BM25) what a search view needs. */
-export async function evaluateOnSet(session: ModelSession, dataset: RetrievalDataset, request: EvalRequest, options: EvaluateOptions = {}): Promise<{ result: SetEvaluation; run: Run; kept: EvaluatedSet | null }> {
+export async function evaluateOnSet(
+  session: ModelSession,
+  dataset: RetrievalDataset,
+  request: EvalRequest,
+  options: EvaluateOptions = {},
+): Promise<{ result: SetEvaluation; run: Run; kept: EvaluatedSet | null }> {
   const asked = checkEvalRequest(request);
   const max = maxSequenceTokens(session.model.config);
   const r = { ...asked, queryLength: Math.min(asked.queryLength, max), documentLength: Math.min(asked.documentLength, max) };
@@ -77,14 +92,16 @@ export async function evaluateOnSet(session: ModelSession, dataset: RetrievalDat
     latency: report.latency,
     timingsMs: report.timingsMs,
     efficiency: report.efficiency,
-    documentsPerSecond: report.timingsMs.encodeDocuments > 0 ? (1000 * dataset.corpusIds.length) / report.timingsMs.encodeDocuments : 0,
+    documentsPerSecond:
+      report.timingsMs.encodeDocuments > 0 ? (1000 * dataset.corpusIds.length) / report.timingsMs.encodeDocuments : 0,
   };
   let bm25: SystemResult | null = null;
   let kept: EvaluatedSet | null = null;
   if (options.bm25) {
     const bm25Report = evaluateBm25(dataset, { params: { k1: 0.9, b: 0.4 }, topK: r.topK, search: r.search }, options.onProgress);
     bm25 = { metrics: bm25Report.metrics, index: bm25Report.index, latency: bm25Report.latency, timingsMs: bm25Report.timingsMs };
-    const ndcg = (rep: RetrievalReport) => new Map([...rep.evaluation.perQuery].map(([id, m]) => [id, m.get('ndcg_cut_10') ?? 0]));
+    const ndcg = (rep: RetrievalReport) =>
+      new Map([...rep.evaluation.perQuery].map(([id, m]) => [id, m.get('ndcg_cut_10') ?? 0]));
     kept = new EvaluatedSet({
       dataset,
       tokenizer: model.tokenizer,
@@ -107,7 +124,9 @@ export async function evaluateOnSet(session: ModelSession, dataset: RetrievalDat
       splade,
       bm25,
       memory: memory.estimate,
-      warnings: capped ? [`lengths capped at ${max} tokens, the longest this model encodes (its position table ends there)`, ...report.warnings] : report.warnings,
+      warnings: capped
+        ? [`lengths capped at ${max} tokens, the longest this model encodes (its position table ends there)`, ...report.warnings]
+        : report.warnings,
       evaluatedAt: new Date().toISOString(),
     },
     run: report.run,

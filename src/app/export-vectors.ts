@@ -29,7 +29,13 @@ export interface ExportedVectors {
   dropped: number;
 }
 
-export function exportVectors(format: ExportFormat, records: readonly ExportRecord[], vectors: readonly SparseVector[], vocab: readonly string[], scale = 100): ExportedVectors {
+export function exportVectors(
+  format: ExportFormat,
+  records: readonly ExportRecord[],
+  vectors: readonly SparseVector[],
+  vocab: readonly string[],
+  scale = 100,
+): ExportedVectors {
   let dropped = 0;
   const lines = records.map((record, i) => {
     const vector = vectors[i];

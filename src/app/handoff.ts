@@ -90,7 +90,12 @@ function unpadded(ids: Int32Array, mask: Uint8Array, T: number, first: number, c
 }
 
 /** The three loss parts of one step of splade-lab's GPU trainer at step 0 (fp32), on a copy of the model. */
-async function stepZeroLosses(ctx: GpuContext, model: OpenedModel, plan: TrainPlan, batch: TripletBatch): Promise<ExpectedStep1['loss']> {
+async function stepZeroLosses(
+  ctx: GpuContext,
+  model: OpenedModel,
+  plan: TrainPlan,
+  batch: TripletBatch,
+): Promise<ExpectedStep1['loss']> {
   const owned = await ctx.ownedAsync(async () => {
     const gpuModel = GpuModel.upload(ctx, model.config, model.params);
     await divideModelHead(ctx, gpuModel, plan.k);
@@ -103,7 +108,9 @@ async function stepZeroLosses(ctx: GpuContext, model: OpenedModel, plan: TrainPl
     const loss = { rank: losses.rank, flopsQueries: losses.flopsQueries, flopsDocuments: losses.flopsDocuments };
     const bad = Object.entries(loss).filter(([, value]) => !Number.isFinite(value));
     if (bad.length) {
-      throw new NonFiniteError(`the step-0 loss of the first batch is not finite (${bad.map(([part, value]) => `${part} ${value}`).join(', ')}) under k = ${plan.k}: try a larger k`);
+      throw new NonFiniteError(
+        `the step-0 loss of the first batch is not finite (${bad.map(([part, value]) => `${part} ${value}`).join(', ')}) under k = ${plan.k}: try a larger k`,
+      );
     }
     return loss;
   } finally {
@@ -112,10 +119,16 @@ async function stepZeroLosses(ctx: GpuContext, model: OpenedModel, plan: TrainPl
 }
 
 /** splade-lab's first training batch for the plan (TripletBatches with its seed) and its step-0 loss parts on the GPU. */
-export async function expectedFirstStep(ctx: GpuContext, model: OpenedModel, data: TrainingData, plan: TrainPlan): Promise<ExpectedStep1> {
+export async function expectedFirstStep(
+  ctx: GpuContext,
+  model: OpenedModel,
+  data: TrainingData,
+  plan: TrainPlan,
+): Promise<ExpectedStep1> {
   const { recipe } = plan;
   checkLengthsFit(model.config, { 'The query length': recipe.queryLength, 'The document length': recipe.documentLength });
-  if (data.source.negatives !== 1) throw new InvalidRequestError(`the hand-off takes one negative per row; this data has ${data.source.negatives}`);
+  if (data.source.negatives !== 1)
+    throw new InvalidRequestError(`the hand-off takes one negative per row; this data has ${data.source.negatives}`);
   const first = await new TripletBatches(data.source, model.tokenizer, recipe, plan.seed).next();
   const { batch } = first;
   const B = recipe.batchSize;
@@ -152,7 +165,10 @@ function safeFileName(name: string): string {
 
 /** Pretty JSON with arrays of numbers (token ids) kept on one line each. */
 function json(value: unknown): string {
-  const text = JSON.stringify(value, null, 2).replace(/\[\s*(-?[\d.e+-]+(?:,\s*-?[\d.e+-]+)*)\s*\]/g, (_, inner: string) => `[${inner.split(/,\s*/).join(', ')}]`);
+  const text = JSON.stringify(value, null, 2).replace(
+    /\[\s*(-?[\d.e+-]+(?:,\s*-?[\d.e+-]+)*)\s*\]/g,
+    (_, inner: string) => `[${inner.split(/,\s*/).join(', ')}]`,
+  );
   return text + '\n';
 }
 
@@ -164,7 +180,9 @@ export async function handoffProject(ctx: GpuContext, options: HandoffOptions): 
     throw new Error(`the triplet bytes given for ${fingerprint.name} are not the file that was read (CRC-32 differs)`);
   }
   if (tripletFormat(options.tripletBytes, fingerprint.name) !== 'tsv') {
-    throw new InvalidRequestError(`The hand-off project reads TSV triplets (query, positive, negative per line); ${fingerprint.name} is JSON Lines: write it as TSV first`);
+    throw new InvalidRequestError(
+      `The hand-off project reads TSV triplets (query, positive, negative per line); ${fingerprint.name} is JSON Lines: write it as TSV first`,
+    );
   }
   const handoff = planHandoff(request, data.source.count);
   const { plan } = handoff;
@@ -173,7 +191,7 @@ export async function handoffProject(ctx: GpuContext, options: HandoffOptions): 
 
   const ref = model.ref;
   const adamw = recipe.optimizer;
-  if (adamw.kind === 'sgd') throw new InvalidRequestError('the hand-off trains with AdamW, the paper\'s optimiser');
+  if (adamw.kind === 'sgd') throw new InvalidRequestError("the hand-off trains with AdamW, the paper's optimiser");
   const hub = ref.kind === 'hub' && !ref.hubUrl && ref.repoType !== 'dataset' ? ref : null;
   const dataPath = `data/${safeFileName(fingerprint.name)}`;
   const settings = {
@@ -210,7 +228,13 @@ export async function handoffProject(ctx: GpuContext, options: HandoffOptions): 
     data: { file: fingerprint.name, path: dataPath, triplets: fingerprint.triplets, crc32: fingerprint.crc32 >>> 0 },
   };
   const summary: ProjectSummary = {
-    backbone: { name: model.name, hubId: settings.backbone.hub_id, copied: !hub, tiedHead: model.config.tieWordEmbeddings, architecture: model.config.hfArchitecture },
+    backbone: {
+      name: model.name,
+      hubId: settings.backbone.hub_id,
+      copied: !hub,
+      tiedHead: model.config.tieWordEmbeddings,
+      architecture: model.config.hfArchitecture,
+    },
     k: plan.k,
     gpus: handoff.gpus,
     batchSize: recipe.batchSize,

@@ -6,7 +6,14 @@ import { planRowParts, rowPartsOf, type RowPart, type RowParted } from '../gpu/r
 import type { Tensor } from '../gpu/tensor.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 import { HeadStats, histogramRangeOf, type HeadStatistics } from '../kernels/head-stats.ts';
-import { anisotropy, headRowNorms, normHistogram, sampleRowPairs, summarizeNorms, type HistogramRange } from '../kernels/reference/head-stats.ts';
+import {
+  anisotropy,
+  headRowNorms,
+  normHistogram,
+  sampleRowPairs,
+  summarizeNorms,
+  type HistogramRange,
+} from '../kernels/reference/head-stats.ts';
 import { recordHeadDivision } from '../model/rescale.ts';
 import { sharedHistogramRange } from '../util/histogram-range.ts';
 import { checkK } from './limits.ts';
@@ -64,7 +71,12 @@ export class HeadMeter {
     const gpu = ctx.owned((): HeadOnGpu => {
       const parts = ranges.map(({ row0, rows }) => ({
         row0,
-        tensor: ctx.tensor(`W_head as loaded rows ${row0}+${rows}`, [rows, d], 'f32', head.data.subarray(row0 * d, (row0 + rows) * d)),
+        tensor: ctx.tensor(
+          `W_head as loaded rows ${row0}+${rows}`,
+          [rows, d],
+          'f32',
+          head.data.subarray(row0 * d, (row0 + rows) * d),
+        ),
       }));
       if (ranges.length === 1) {
         const stats = new HeadStats(ctx, V, d, { bins: HEAD_HISTOGRAM_BINS, seed });
@@ -117,6 +129,11 @@ export class HeadMeter {
     const norms = this.hostFigures.norms.map((n) => n / k);
     const summary = summarizeNorms(norms);
     const histogramRange = histogramRangeOf(summary, HEAD_HISTOGRAM_BINS, range);
-    return { k, summary, anisotropy: this.hostFigures.anisotropy, histogram: { range: histogramRange, counts: [...normHistogram(norms, histogramRange)] } };
+    return {
+      k,
+      summary,
+      anisotropy: this.hostFigures.anisotropy,
+      histogram: { range: histogramRange, counts: [...normHistogram(norms, histogramRange)] },
+    };
   }
 }

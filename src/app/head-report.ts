@@ -51,7 +51,12 @@ function summarizeHead(stats: HeadStatistics): HeadNormSummary {
 }
 
 /** The model's report with its head measured at k = 1 and at k (no tokenizer needed; the weights stay as loaded). */
-export async function inspectModel(ctx: GpuContext, model: OpenedWeights, k: number, options: { seed?: number } = {}): Promise<ModelReport> {
+export async function inspectModel(
+  ctx: GpuContext,
+  model: OpenedWeights,
+  k: number,
+  options: { seed?: number } = {},
+): Promise<ModelReport> {
   const meter = HeadMeter.upload(ctx, headOf(model), { seed: options.seed, provenance: headProvenance(model) });
   try {
     const pair = await meter.measure(k);

@@ -7,7 +7,12 @@ import { InvalidRequestError } from './limits.ts';
 
 export type LambdaConvention = 'splade-lab' | 'sentence-transformers' | 'naver-splade' | 'tevatron';
 
-export const LAMBDA_CONVENTIONS: readonly LambdaConvention[] = ['splade-lab', 'sentence-transformers', 'naver-splade', 'tevatron'];
+export const LAMBDA_CONVENTIONS: readonly LambdaConvention[] = [
+  'splade-lab',
+  'sentence-transformers',
+  'naver-splade',
+  'tevatron',
+];
 
 export interface ConventionFacts {
   name: string;
@@ -34,12 +39,14 @@ export const CONVENTION_FACTS: Record<LambdaConvention, ConventionFacts> = {
     loss: 'L = SparseMNRL(dot, scale 1) + query_regularizer_weight F(Q) + document_regularizer_weight F(cat(positives, all negatives))',
     flopsRows: 'per device under DDP (no gather): B_dev queries; B_dev x (1 + negatives) documents',
     typical: 'docs and examples: query 5e-5, document 3e-5 (MS MARCO MNRL example 5e-5 / 1e-3; MarginMSE example 0.1 / 0.08)',
-    source: 'sentence_transformers/sparse_encoder/losses/SpladeLoss.py and FlopsLoss.py; docs/sparse_encoder/training_overview.md',
+    source:
+      'sentence_transformers/sparse_encoder/losses/SpladeLoss.py and FlopsLoss.py; docs/sparse_encoder/training_overview.md',
   },
   'naver-splade': {
     name: 'naver/splade (Hydra trainer)',
     loss: 'L = ranking + lambda_q F(Q) + lambda_d (F(P) + F(N)) / 2, ramped as lambda (t/T)^2 with T = 50000 of 150000 iterations',
-    flopsRows: 'the whole batch (DataParallel gathers on one device): B queries; positives and negatives as two batches of B, averaged',
+    flopsRows:
+      'the whole batch (DataParallel gathers on one device): B queries; positives and negatives as two batches of B, averaged',
     typical: 'in-batch NLL (config_splade++_max) 3e-4 / 1e-4; MarginMSE distillation (SPLADE++ configs) 0.5 / 0.4',
     source: 'splade/losses/regularization.py (FLOPS, RegWeightScheduler); splade/tasks/transformer_trainer.py; conf/',
   },
@@ -106,11 +113,17 @@ export function flopsRows(setup: ConventionSetup): { queries: number; documents:
 }
 
 function checkSetup(setup: ConventionSetup, which: string): void {
-  if (!LAMBDA_CONVENTIONS.includes(setup.convention)) throw new InvalidRequestError(`Unknown convention "${setup.convention}" (${which}); use ${LAMBDA_CONVENTIONS.join(', ')}`);
-  for (const [field, value] of [['batch per device', setup.batchPerDevice], ['devices', setup.devices]] as const) {
-    if (!Number.isInteger(value) || value < 1) throw new InvalidRequestError(`The ${which} ${field} must be a whole number of at least 1, got ${value}`);
+  if (!LAMBDA_CONVENTIONS.includes(setup.convention))
+    throw new InvalidRequestError(`Unknown convention "${setup.convention}" (${which}); use ${LAMBDA_CONVENTIONS.join(', ')}`);
+  for (const [field, value] of [
+    ['batch per device', setup.batchPerDevice],
+    ['devices', setup.devices],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 1)
+      throw new InvalidRequestError(`The ${which} ${field} must be a whole number of at least 1, got ${value}`);
   }
-  if (!Number.isInteger(setup.negatives) || setup.negatives < 1) throw new InvalidRequestError(`The ${which} negatives must be a whole number of at least 1, got ${setup.negatives}`);
+  if (!Number.isInteger(setup.negatives) || setup.negatives < 1)
+    throw new InvalidRequestError(`The ${which} negatives must be a whole number of at least 1, got ${setup.negatives}`);
   if (setup.convention === 'splade-lab' && (setup.devices !== 1 || setup.negatives !== 1)) {
     throw new InvalidRequestError('splade-lab trains one triplet (one negative) per row on one device');
   }
@@ -120,8 +133,12 @@ export function convertLambdas(request: ConversionRequest): Conversion {
   const { from, to } = request;
   checkSetup(from, 'source');
   checkSetup(to, 'target');
-  for (const [name, value] of [['lambda_q', request.lambdaQueries], ['lambda_d', request.lambdaDocuments]] as const) {
-    if (!Number.isFinite(value) || value < 0) throw new InvalidRequestError(`${name} must be a number of at least 0, got ${value}`);
+  for (const [name, value] of [
+    ['lambda_q', request.lambdaQueries],
+    ['lambda_d', request.lambdaDocuments],
+  ] as const) {
+    if (!Number.isFinite(value) || value < 0)
+      throw new InvalidRequestError(`${name} must be a number of at least 0, got ${value}`);
   }
   const steps: string[] = [];
   const caveats: string[] = [];
@@ -170,7 +187,15 @@ export function convertLambdas(request: ConversionRequest): Conversion {
   const fq = factor('queries');
   const fd = factor('documents');
   if (from.convention === 'naver-splade' || to.convention === 'naver-splade') {
-    caveats.push("naver/splade's HF trainer path puts an L1 term on queries (not FLOPS) and adds an anti-zero term; this converts its Hydra configs only.");
+    caveats.push(
+      "naver/splade's HF trainer path puts an L1 term on queries (not FLOPS) and adds an anti-zero term; this converts its Hydra configs only.",
+    );
   }
-  return { lambdaQueries: request.lambdaQueries * fq, lambdaDocuments: request.lambdaDocuments * fd, convertible, steps, caveats };
+  return {
+    lambdaQueries: request.lambdaQueries * fq,
+    lambdaDocuments: request.lambdaDocuments * fd,
+    convertible,
+    steps,
+    caveats,
+  };
 }

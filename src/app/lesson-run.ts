@@ -12,7 +12,14 @@ import { evaluateEncoder } from '../retrieval/evaluate.ts';
 import { TripletBatches } from '../train/batches.ts';
 import { SpladeTrainer, paperRecipe, type StepResult, type TrainingRecipe } from '../train/trainer.ts';
 import type { LessonTask } from './lesson-task.ts';
-import { LESSON_RECIPE, checkLessonSettings, lessonTaskFor, measuredAt, type LessonRecipe, type LessonSettings } from './lesson-settings.ts';
+import {
+  LESSON_RECIPE,
+  checkLessonSettings,
+  lessonTaskFor,
+  measuredAt,
+  type LessonRecipe,
+  type LessonSettings,
+} from './lesson-settings.ts';
 import { lessonVector, type LessonVector } from './lesson-vector.ts';
 import { vocabularyOf } from './model-session.ts';
 import type { OpenedModel } from './open-model.ts';
@@ -82,7 +89,12 @@ export function lessonDataset(task: LessonTask, seed: number): RetrievalDataset 
 /** The lesson's training recipe for `steps` steps: the paper's loss and AdamW, smaller batches, rate and λ. */
 export function lessonRecipe(steps: number): TrainingRecipe {
   const { batchSize, queryLength, documentLength, peakLr, lambdaQueries, lambdaDocuments } = LESSON_RECIPE;
-  return { ...paperRecipe(steps, batchSize, { queryLength, documentLength, peakLr }), lambdaQueries, lambdaDocuments, dropout: 0 };
+  return {
+    ...paperRecipe(steps, batchSize, { queryLength, documentLength, peakLr }),
+    lambdaQueries,
+    lambdaDocuments,
+    dropout: 0,
+  };
 }
 
 export class LessonRun {
@@ -104,7 +116,8 @@ export class LessonRun {
     const settings = checkLessonSettings(request);
     const task = lessonTaskFor(settings.seed);
     const dataset = lessonDataset(task, settings.seed);
-    if (!Number.isInteger(probe) || probe < 0 || probe >= task.queries.length) throw new RangeError(`the watched query must be 0 to ${task.queries.length - 1}, got ${probe}`);
+    if (!Number.isInteger(probe) || probe < 0 || probe >= task.queries.length)
+      throw new RangeError(`the watched query must be 0 to ${task.queries.length - 1}, got ${probe}`);
     const recipe = lessonRecipe(settings.steps);
     const source = memoryTripletSource(task.triplets.map(([query, positive, negative]) => ({ query, positive, negative })));
     const runs: Owned<KTrainer>[] = [];
@@ -130,7 +143,14 @@ export class LessonRun {
       throw error;
     }
     const vocab = vocabularyOf(model);
-    const facts = { settings, probe: task.queries[probe].text, queries: task.queries.length, documents: task.corpus.length, triplets: task.triplets.length, recipe: LESSON_RECIPE };
+    const facts = {
+      settings,
+      probe: task.queries[probe].text,
+      queries: task.queries.length,
+      documents: task.corpus.length,
+      triplets: task.triplets.length,
+      recipe: LESSON_RECIPE,
+    };
     return new LessonRun(model, facts, dataset, vocab, runs);
   }
 
@@ -165,10 +185,14 @@ export class LessonRun {
   private async frameOf(run: KTrainer, result: StepResult | null): Promise<LessonRunFrame> {
     const { queryLength, documentLength, topTerms } = LESSON_RECIPE;
     const [vector] = await run.probeEncoder.encode([this.facts.probe], { maxLength: queryLength });
-    const heldOut = measuredAt(this.stepsTaken, this.facts.settings) ? await this.measure(run, queryLength, documentLength) : null;
+    const heldOut = measuredAt(this.stepsTaken, this.facts.settings)
+      ? await this.measure(run, queryLength, documentLength)
+      : null;
     return {
       k: run.k,
-      losses: result ? { rank: result.rank, flopsQueries: result.flopsQueries, flopsDocuments: result.flopsDocuments, total: result.total } : null,
+      losses: result
+        ? { rank: result.rank, flopsQueries: result.flopsQueries, flopsDocuments: result.flopsDocuments, total: result.total }
+        : null,
       active: result ? { queries: result.batch.activeQueries, documents: result.batch.activeDocuments } : null,
       probe: lessonVector(this.facts.probe, run.k, vector, this.model.tokenizer, topTerms),
       heldOut,

@@ -8,10 +8,13 @@ export interface TaskFile {
   text: string;
 }
 
-const jsonLines = (records: { id: string; text: string }[]) => records.map((r) => JSON.stringify({ _id: r.id, text: r.text }) + '\n').join('');
+const jsonLines = (records: { id: string; text: string }[]) =>
+  records.map((r) => JSON.stringify({ _id: r.id, text: r.text }) + '\n').join('');
 
 export function lessonTaskFiles(task: LessonTask): TaskFile[] {
-  const qrels = [...task.qrels].flatMap(([query, relevant]) => [...relevant].map(([doc, grade]) => `${query}\t${doc}\t${grade}\n`));
+  const qrels = [...task.qrels].flatMap(([query, relevant]) =>
+    [...relevant].map(([doc, grade]) => `${query}\t${doc}\t${grade}\n`),
+  );
   return [
     { path: 'triplets.tsv', text: task.triplets.map((row) => row.join('\t') + '\n').join('') },
     { path: 'beir/corpus.jsonl', text: jsonLines(task.corpus) },

@@ -26,7 +26,23 @@ export const LESSON_TOPICS: Record<string, readonly string[]> = {
 };
 
 /** Words of no topic, spread through every document (what a sparse model should learn to weigh low). */
-export const LESSON_FILLER: readonly string[] = ['the', 'a', 'with', 'and', 'of', 'near', 'some', 'new', 'old', 'many', 'small', 'big', 'this', 'that', 'very'];
+export const LESSON_FILLER: readonly string[] = [
+  'the',
+  'a',
+  'with',
+  'and',
+  'of',
+  'near',
+  'some',
+  'new',
+  'old',
+  'many',
+  'small',
+  'big',
+  'this',
+  'that',
+  'very',
+];
 
 export interface LessonTask {
   /** (query, relevant document, document of another topic) for training. */
@@ -53,7 +69,8 @@ export function makeLessonTask(options: LessonTaskOptions): LessonTask {
   const topics = Object.keys(LESSON_TOPICS);
   const pick = <T>(items: readonly T[]) => items[random.int(items.length)];
   const sample = (items: readonly string[], n: number) => shuffled(items, random).slice(0, n);
-  const documentOf = (topic: string) => shuffled([...sample(LESSON_TOPICS[topic], 5), ...sample(LESSON_FILLER, 4)], random).join(' ');
+  const documentOf = (topic: string) =>
+    shuffled([...sample(LESSON_TOPICS[topic], 5), ...sample(LESSON_FILLER, 4)], random).join(' ');
   // a query names two of its topic's words; held-out queries use pairs training never asked
   const pairs = new Map(topics.map((topic) => [topic, shuffled(allPairs(LESSON_TOPICS[topic]), random)]));
   const heldOutPairs = options.queriesPerTopic ?? 2;
@@ -69,11 +86,14 @@ export function makeLessonTask(options: LessonTaskOptions): LessonTask {
   const queries: LessonTask['queries'] = [];
   const qrels: LessonTask['qrels'] = new Map();
   for (const topic of topics) {
-    pairs.get(topic)!.slice(0, heldOutPairs).forEach((pair, i) => {
-      const id = `q-${topic}-${i}`;
-      queries.push({ id, text: pair.join(' ') });
-      qrels.set(id, new Map(corpus.filter((d) => topicOf.get(d.id) === topic).map((d) => [d.id, 1])));
-    });
+    pairs
+      .get(topic)!
+      .slice(0, heldOutPairs)
+      .forEach((pair, i) => {
+        const id = `q-${topic}-${i}`;
+        queries.push({ id, text: pair.join(' ') });
+        qrels.set(id, new Map(corpus.filter((d) => topicOf.get(d.id) === topic).map((d) => [d.id, 1])));
+      });
   }
   const triplets: LessonTask['triplets'] = [];
   for (let i = 0; i < (options.triplets ?? 512); i++) {

@@ -24,7 +24,11 @@ export interface LessonTrace {
 }
 
 /** Plays a live lesson from its first frame to its last (`onFrame` after each), as a trace's frames. */
-export async function playWholeLesson(run: LessonRun, onFrame?: (frame: LessonFrame) => void, signal?: AbortSignal): Promise<LessonFrame[]> {
+export async function playWholeLesson(
+  run: LessonRun,
+  onFrame?: (frame: LessonFrame) => void,
+  signal?: AbortSignal,
+): Promise<LessonFrame[]> {
   const frames = [await run.begin()];
   onFrame?.(frames[0]);
   while (!run.finished) {
@@ -46,19 +50,24 @@ export function parseLessonTrace(json: unknown, where: string): LessonTrace {
   if (trace.format !== LESSON_TRACE_FORMAT) fail(`its "format" is ${JSON.stringify(trace.format)}`);
   if (trace.version !== 1) fail(`version ${JSON.stringify(trace.version)} (this page reads version 1)`);
   const facts = trace.facts;
-  if (!facts || !Array.isArray(facts.settings?.ks) || typeof facts.probe !== 'string') fail('its "facts" lack the ks or the watched query');
+  if (!facts || !Array.isArray(facts.settings?.ks) || typeof facts.probe !== 'string')
+    fail('its "facts" lack the ks or the watched query');
   const ks = facts!.settings.ks;
-  if (!Array.isArray(trace.sentence) || trace.sentence.length !== ks.length) fail(`it has ${trace.sentence?.length ?? 0} sentence vectors for ${ks.length} ks`);
+  if (!Array.isArray(trace.sentence) || trace.sentence.length !== ks.length)
+    fail(`it has ${trace.sentence?.length ?? 0} sentence vectors for ${ks.length} ks`);
   const frames = trace.frames;
-  if (!Array.isArray(frames) || frames.length !== facts!.settings.steps + 1) fail(`it has ${frames?.length ?? 0} frames for ${facts!.settings.steps} steps (one more expected)`);
+  if (!Array.isArray(frames) || frames.length !== facts!.settings.steps + 1)
+    fail(`it has ${frames?.length ?? 0} frames for ${facts!.settings.steps} steps (one more expected)`);
   frames!.forEach((frame, i) => {
     if (frame?.step !== i) fail(`frame ${i} is step ${frame?.step}`);
-    if (!Array.isArray(frame.runs) || frame.runs.map((r) => r.k).join() !== ks.join()) fail(`frame ${i} does not hold the ks ${ks.join(', ')}`);
+    if (!Array.isArray(frame.runs) || frame.runs.map((r) => r.k).join() !== ks.join())
+      fail(`frame ${i} does not hold the ks ${ks.join(', ')}`);
     for (const run of frame.runs) {
       if (!run.probe || !Array.isArray(run.probe.terms)) fail(`frame ${i} has no watched vector for k = ${run.k}`);
       if (i > 0 && !(run.losses && Number.isFinite(run.losses.total))) fail(`frame ${i} has no finite losses for k = ${run.k}`);
     }
   });
-  if (typeof trace.model !== 'string' || typeof trace.adapter !== 'string') fail('it does not say what model and adapter recorded it');
+  if (typeof trace.model !== 'string' || typeof trace.adapter !== 'string')
+    fail('it does not say what model and adapter recorded it');
   return trace as LessonTrace;
 }

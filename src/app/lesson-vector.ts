@@ -19,7 +19,13 @@ export interface LessonVector extends SparseSummary {
 }
 
 /** The lesson's view of `vector`, the SPLADE vector of `text` under W_head / k. */
-export function lessonVector(text: string, k: number, vector: SparseVector, tokenizer: TextTokenizer, topTerms: number): LessonVector {
+export function lessonVector(
+  text: string,
+  k: number,
+  vector: SparseVector,
+  tokenizer: TextTokenizer,
+  topTerms: number,
+): LessonVector {
   const weights = Array.from(vector.values);
   const logits = weights.map(Math.expm1).sort((a, b) => a - b);
   const maxWeight = weights.reduce((a, b) => Math.max(a, b), 0);
@@ -35,7 +41,13 @@ export function lessonVector(text: string, k: number, vector: SparseVector, toke
 }
 
 /** `text` encoded under each k by the loaded model (the lesson's first two steps). */
-export async function lessonSentence(session: ModelSession, text: string, ks: readonly number[], topTerms: number, maxLength: number): Promise<LessonVector[]> {
+export async function lessonSentence(
+  session: ModelSession,
+  text: string,
+  ks: readonly number[],
+  topTerms: number,
+  maxLength: number,
+): Promise<LessonVector[]> {
   const views: LessonVector[] = [];
   for (const k of ks) {
     const [vector] = await session.encode([text], { k, maxLength });

@@ -48,7 +48,9 @@ export interface ModelCardInfo {
 
 /** A YAML scalar: plain when it is a simple word or id, double-quoted (JSON syntax, valid YAML) otherwise. */
 function yamlScalar(value: string): string {
-  return /^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value) && !/^[0-9.]+$/.test(value)
+  return /^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(value) &&
+    !/^(true|false|null|yes|no|on|off|~)$/i.test(value) &&
+    !/^[0-9.]+$/.test(value)
     ? value
     : JSON.stringify(value);
 }
@@ -59,7 +61,16 @@ function yamlList(key: string, values: readonly string[]): string[] {
 
 function frontMatter(info: ModelCardInfo): string[] {
   const lines = ['---', 'library_name: sentence-transformers', 'pipeline_tag: feature-extraction'];
-  lines.push(...yamlList('tags', ['sentence-transformers', 'sparse-encoder', 'sparse', 'splade', 'splade-lab', `head-divided-by-k-${formatNumber(info.k)}`]));
+  lines.push(
+    ...yamlList('tags', [
+      'sentence-transformers',
+      'sparse-encoder',
+      'sparse',
+      'splade',
+      'splade-lab',
+      `head-divided-by-k-${formatNumber(info.k)}`,
+    ]),
+  );
   if (info.base.hubId) lines.push(`base_model: ${yamlScalar(info.base.hubId)}`);
   if (info.datasets?.length) lines.push(...yamlList('datasets', info.datasets));
   if (info.language !== undefined) {
@@ -129,19 +140,44 @@ function recipeSection(info: ModelCardInfo): string[] {
       : `each ramped as lambda(t) = lambda * min(1, t / ${ramp})^2 (quadratic over ${rampRatio === 1 / 3 ? 'the first third' : `a fraction ${rampRatio}`} of the steps; t counts from 0)`;
   const rows: [string, string][] = [
     ['steps trained', `${steps} of ${schedule.totalSteps}${epochs}`],
-    ['batch', `${B} triplets per step (query, positive, negative); every query is scored against all ${B * (1 + (recipe.negatives ?? 1))} documents of the batch${accum > 1 ? `; ${accum} such micro-batches per step` : ''}`],
-    ['lengths', `queries ${recipe.queryLength} tokens, documents ${recipe.documentLength} tokens (special tokens included; longer texts truncated)`],
-    ['optimiser', `${describeOptimizer(o)}; ${recipe.maxGradNorm ? `gradients clipped to a global L2 norm of ${recipe.maxGradNorm}` : 'no gradient clipping'}`],
-    ...(accum > 1 ? [['accumulation', `${accum} micro-batches of ${B} per step, gradients averaged (each its own candidate pool and FLOPS batch)`] as [string, string]] : []),
+    [
+      'batch',
+      `${B} triplets per step (query, positive, negative); every query is scored against all ${B * (1 + (recipe.negatives ?? 1))} documents of the batch${accum > 1 ? `; ${accum} such micro-batches per step` : ''}`,
+    ],
+    [
+      'lengths',
+      `queries ${recipe.queryLength} tokens, documents ${recipe.documentLength} tokens (special tokens included; longer texts truncated)`,
+    ],
+    [
+      'optimiser',
+      `${describeOptimizer(o)}; ${recipe.maxGradNorm ? `gradients clipped to a global L2 norm of ${recipe.maxGradNorm}` : 'no gradient clipping'}`,
+    ],
+    ...(accum > 1
+      ? [
+          [
+            'accumulation',
+            `${accum} micro-batches of ${B} per step, gradients averaged (each its own candidate pool and FLOPS batch)`,
+          ] as [string, string],
+        ]
+      : []),
     ['dropout', describeDropout(recipe)],
-    ['learning rate', `peak ${formatNumber(schedule.peakLr)}, linear warm-up over ${warmup} step${warmup === 1 ? '' : 's'} (ratio ${schedule.warmupRatio}, rounded up), then linear decay to 0 at step ${schedule.totalSteps}`],
-    ['ranking loss', `in-batch contrastive loss with temperature tau = ${recipe.tau} (sentence-transformers' SparseMultipleNegativesRankingLoss with scale ${formatNumber(1 / recipe.tau)})`],
+    [
+      'learning rate',
+      `peak ${formatNumber(schedule.peakLr)}, linear warm-up over ${warmup} step${warmup === 1 ? '' : 's'} (ratio ${schedule.warmupRatio}, rounded up), then linear decay to 0 at step ${schedule.totalSteps}`,
+    ],
+    [
+      'ranking loss',
+      `in-batch contrastive loss with temperature tau = ${recipe.tau} (sentence-transformers' SparseMultipleNegativesRankingLoss with scale ${formatNumber(1 / recipe.tau)})`,
+    ],
     [
       'FLOPS regulariser',
       `sum over the vocabulary of (mean over the batch of the weights)^2, for the ${recipe.flopsOver === 'step' ? B * accum : B} queries and for the ` +
         `${(recipe.flopsOver === 'step' ? accum : 1) * B * (1 + (recipe.negatives ?? 1))} documents (positives and negatives together)${recipe.flopsOver === 'step' ? ' of the whole step' : ''}`,
     ],
-    ['lambdas', `lambda_q = ${formatNumber(recipe.lambdaQueries)}, lambda_d = ${formatNumber(recipe.lambdaDocuments)}, ${lambdaRamp}`],
+    [
+      'lambdas',
+      `lambda_q = ${formatNumber(recipe.lambdaQueries)}, lambda_d = ${formatNumber(recipe.lambdaDocuments)}, ${lambdaRamp}`,
+    ],
     ['total loss', 'L = L_rank + lambda_q(t) FLOPS(queries) + lambda_d(t) FLOPS(documents)'],
     ['precision', 'fp32 (WebGPU kernels written for splade-lab, forward and backward)'],
     ['data order', `a seeded shuffle per epoch (seed ${info.seed})`],
@@ -161,7 +197,9 @@ function recipeSection(info: ModelCardInfo): string[] {
 function dataSection(info: ModelCardInfo): string[] {
   const { data } = info;
   if (!data) return ['## Training data', '', 'Not recorded when this model was saved.'];
-  const known = info.datasets?.length ? ` It is known as ${info.datasets.map((d) => `[${d}](https://huggingface.co/datasets/${d})`).join(', ')}.` : '';
+  const known = info.datasets?.length
+    ? ` It is known as ${info.datasets.map((d) => `[${d}](https://huggingface.co/datasets/${d})`).join(', ')}.`
+    : '';
   return [
     '## Training data',
     '',
@@ -173,7 +211,8 @@ function dataSection(info: ModelCardInfo): string[] {
 function evaluationSection(evaluation: readonly CardEvaluation[]): string[] {
   if (evaluation.length === 0) return [];
   const measures = [...new Set(evaluation.flatMap((e) => Object.keys(e.measures)))];
-  const value = (x: number | undefined) => (x === undefined ? '' : Number.isFinite(x) ? (Math.abs(x) >= 100 ? x.toFixed(1) : x.toFixed(4)) : String(x));
+  const value = (x: number | undefined) =>
+    x === undefined ? '' : Number.isFinite(x) ? (Math.abs(x) >= 100 ? x.toFixed(1) : x.toFixed(4)) : String(x);
   return [
     '## Evaluation',
     '',
@@ -217,7 +256,8 @@ function usageSection(info: ModelCardInfo): string[] {
 /** The model card (README.md) of a SparseEncoder folder saved by splade-lab. */
 export function modelCard(info: ModelCardInfo): string {
   if (!(info.k > 0) || !Number.isFinite(info.k)) throw new RangeError(`modelCard: k must be a positive number, got ${info.k}`);
-  const title = info.modelName ?? `SPLADE model from ${info.base.hubId ?? info.base.name}, head divided by k = ${formatNumber(info.k)}`;
+  const title =
+    info.modelName ?? `SPLADE model from ${info.base.hubId ?? info.base.name}, head divided by k = ${formatNumber(info.k)}`;
   const sections = [
     frontMatter(info),
     [
@@ -246,5 +286,10 @@ export function modelCard(info: ModelCardInfo): string {
         'SPLADE: Formal et al., "SPLADE v2" (arXiv 2109.10086) and "From Distillation to Hard Negative Sampling" (arXiv 2205.04733).',
     ],
   ];
-  return sections.filter((s) => s.length > 0).map((s) => s.join('\n')).join('\n\n') + '\n';
+  return (
+    sections
+      .filter((s) => s.length > 0)
+      .map((s) => s.join('\n'))
+      .join('\n\n') + '\n'
+  );
 }

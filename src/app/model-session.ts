@@ -73,7 +73,10 @@ export class ModelSession {
   /** Uploads the model and its head as loaded. Everything it allocates is freed by destroy(). */
   static async open(ctx: GpuContext, model: OpenedModel, options: ModelSessionOptions = {}): Promise<ModelSession> {
     const batchSize = checkRange(options.batchSize ?? 8, EVAL_LIMITS.batchSize, 'The batch size');
-    const head = HeadMeter.upload(ctx, headOf(model), { seed: options.seed, provenance: options.provenance ?? headProvenance(model) });
+    const head = HeadMeter.upload(ctx, headOf(model), {
+      seed: options.seed,
+      provenance: options.provenance ?? headProvenance(model),
+    });
     try {
       const gpuModel = ctx.owned(() => GpuModel.upload(ctx, model.config, model.params));
       await ctx.sync();
@@ -126,8 +129,10 @@ export class ModelSession {
   sparseEncoder(k: number, lengths: { query: number; document: number }, prune = 0, signal?: AbortSignal): SparseEncoder {
     return {
       vocab: this.vocabulary(),
-      encodeQueries: (texts, onProgress) => this.encode(texts, { k, maxLength: lengths.query, topK: prune }, { onProgress, signal }),
-      encodeDocuments: (texts, onProgress) => this.encode(texts, { k, maxLength: lengths.document, topK: prune }, { onProgress, signal }),
+      encodeQueries: (texts, onProgress) =>
+        this.encode(texts, { k, maxLength: lengths.query, topK: prune }, { onProgress, signal }),
+      encodeDocuments: (texts, onProgress) =>
+        this.encode(texts, { k, maxLength: lengths.document, topK: prune }, { onProgress, signal }),
     };
   }
 
@@ -152,7 +157,12 @@ export class ModelSession {
 export interface OpenSessionOptions extends ModelSessionOptions, Omit<OpenModelOptions, 'limits'> {}
 
 /** Opens `ref` on the platform and puts it on `ctx`: the one way every use case gets a model onto the GPU. */
-export async function openModelSession(ctx: GpuContext, platform: Platform, ref: FilesRef, options: OpenSessionOptions = {}): Promise<ModelSession> {
+export async function openModelSession(
+  ctx: GpuContext,
+  platform: Platform,
+  ref: FilesRef,
+  options: OpenSessionOptions = {},
+): Promise<ModelSession> {
   const model = await openModelRef(platform, ref, { ...options, limits: ctx.limits });
   return ModelSession.open(ctx, model, options);
 }

@@ -72,7 +72,9 @@ function configMemory(config: ModelConfig, limits: DeviceLimits): MemoryEstimate
     parameters,
     maxBufferSize: limits.maxBufferSize,
     maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize,
-    problems: tooLarge ? [`${tooLarge.message.replace(/^the model: /, 'Its ')} A browser or GPU with higher limits may also do.`] : [],
+    problems: tooLarge
+      ? [`${tooLarge.message.replace(/^the model: /, 'Its ')} A browser or GPU with higher limits may also do.`]
+      : [],
   };
 }
 
@@ -81,7 +83,12 @@ export async function estimateModel(files: FileSource, limits: DeviceLimits, opt
   return estimateFor(files, await readModelConfig(files, options), limits, options);
 }
 
-async function estimateFor(files: FileSource, config: ModelConfig, limits: DeviceLimits, options?: ReadOptions): Promise<MemoryEstimate> {
+async function estimateFor(
+  files: FileSource,
+  config: ModelConfig,
+  limits: DeviceLimits,
+  options?: ReadOptions,
+): Promise<MemoryEstimate> {
   const fromConfig = configMemory(config, limits);
   if (fromConfig.problems.length > 0) return fromConfig;
   const checkpoint = await estimateCheckpointBytes(files, { ...options, byteBudget: checkpointByteBudget(config) });

@@ -23,14 +23,21 @@ export const browserPlatform: Platform = {
       case 'url':
         return createUrlFolderSource(ref.url, ref.label);
       case 'hub':
-        return createHubSource({ repo: ref.id, repoType: ref.repoType, revision: ref.revision, baseUrl: ref.hubUrl, cache: hubCache() });
+        return createHubSource({
+          repo: ref.id,
+          repoType: ref.repoType,
+          revision: ref.revision,
+          baseUrl: ref.hubUrl,
+          cache: hubCache(),
+        });
       case 'files':
         return createFileListSource(ref.files, `${ref.files.length} picked file(s)`);
       case 'folder':
         throw new Error('the page cannot open a folder path; pick or drop the model files instead');
       case 'run': {
         const files = await readIdbModel(ref.id);
-        if (files.size === 0) throw new Error(`Run "${ref.id}" has no saved model (it did not finish, or its storage was cleared).`);
+        if (files.size === 0)
+          throw new Error(`Run "${ref.id}" has no saved model (it did not finish, or its storage was cleared).`);
         return createMemorySource(files, `the model of run "${ref.id}"`);
       }
     }

@@ -45,7 +45,10 @@ export const nodePlatform: Platform = {
   runs: createFolderRunStore(),
   /** Batches cached as they are made, in SPLADE_LAB_BATCH_CACHE (default ~/.cache/splade-lab/batches). */
   get batchCache() {
-    return { store: createFolderBatchCache(process.env.SPLADE_LAB_BATCH_CACHE ?? join(homedir(), '.cache', 'splade-lab', 'batches')), fillAhead: false };
+    return {
+      store: createFolderBatchCache(process.env.SPLADE_LAB_BATCH_CACHE ?? join(homedir(), '.cache', 'splade-lab', 'batches')),
+      fillAhead: false,
+    };
   },
   async writeModel(run, files) {
     const dir = join(run, MODEL_FOLDER);

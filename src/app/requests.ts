@@ -82,27 +82,47 @@ export function planTraining(request: TrainRequest, triplets: number, negatives 
   checkK(request.k);
   const batchSize = checkRange(request.batchSize, L.batchSize, 'The batch size');
   const gradAccum = checkRange(request.gradAccum ?? 1, L.gradAccum, 'Gradient accumulation');
-  if (request.steps !== undefined && request.epochs !== undefined) throw new InvalidRequestError('Give the steps or the epochs of a run, not both');
+  if (request.steps !== undefined && request.epochs !== undefined)
+    throw new InvalidRequestError('Give the steps or the epochs of a run, not both');
   const steps =
     request.steps !== undefined
       ? checkRange(request.steps, L.steps, 'Steps')
       : TripletBatches.stepsFor(checkRange(request.epochs ?? 1, L.epochs, 'Epochs'), triplets, batchSize * gradAccum);
   const optimizer = request.optimizer ?? 'adamw';
-  if (!OPTIMIZER_NAMES.includes(optimizer)) throw new InvalidRequestError(`Unknown optimiser "${optimizer}"; the optimisers are ${OPTIMIZER_NAMES.join(', ')}`);
-  const weightDecay = request.weightDecay === undefined ? PAPER_ADAMW.weightDecay : checkRange(request.weightDecay, L.weightDecay, 'The weight decay');
-  const { maxGradNorm: paperMaxGradNorm, dropout: _paperDropout, ...base } = paperRecipe(steps, batchSize, {
+  if (!OPTIMIZER_NAMES.includes(optimizer))
+    throw new InvalidRequestError(`Unknown optimiser "${optimizer}"; the optimisers are ${OPTIMIZER_NAMES.join(', ')}`);
+  const weightDecay =
+    request.weightDecay === undefined
+      ? PAPER_ADAMW.weightDecay
+      : checkRange(request.weightDecay, L.weightDecay, 'The weight decay');
+  const {
+    maxGradNorm: paperMaxGradNorm,
+    dropout: _paperDropout,
+    ...base
+  } = paperRecipe(steps, batchSize, {
     queryLength: checkRange(request.queryLength, L.queryLength, 'The query length'),
     documentLength: checkRange(request.documentLength, L.documentLength, 'The document length'),
     peakLr: request.peakLr === undefined ? undefined : checkRange(request.peakLr, L.peakLr, 'The learning rate'),
   });
-  const maxGradNorm = request.maxGradNorm === undefined ? paperMaxGradNorm! : checkRange(request.maxGradNorm, L.maxGradNorm, 'The maximum gradient norm');
+  const maxGradNorm =
+    request.maxGradNorm === undefined
+      ? paperMaxGradNorm!
+      : checkRange(request.maxGradNorm, L.maxGradNorm, 'The maximum gradient norm');
   const recipe: TrainingRecipe = {
     ...base,
     optimizer: optimizer === 'sgd' ? { kind: 'sgd', weightDecay } : { ...PAPER_ADAMW, weightDecay },
-    schedule: { ...base.schedule, warmupRatio: request.warmupRatio === undefined ? base.schedule.warmupRatio : checkRange(request.warmupRatio, L.ratio, 'The warm-up ratio') },
+    schedule: {
+      ...base.schedule,
+      warmupRatio:
+        request.warmupRatio === undefined
+          ? base.schedule.warmupRatio
+          : checkRange(request.warmupRatio, L.ratio, 'The warm-up ratio'),
+    },
     tau: request.temperature === undefined ? base.tau : checkRange(request.temperature, L.temperature, 'The temperature'),
-    lambdaQueries: request.lambdaQueries === undefined ? base.lambdaQueries : checkRange(request.lambdaQueries, L.lambda, 'lambda_q'),
-    lambdaDocuments: request.lambdaDocuments === undefined ? base.lambdaDocuments : checkRange(request.lambdaDocuments, L.lambda, 'lambda_d'),
+    lambdaQueries:
+      request.lambdaQueries === undefined ? base.lambdaQueries : checkRange(request.lambdaQueries, L.lambda, 'lambda_q'),
+    lambdaDocuments:
+      request.lambdaDocuments === undefined ? base.lambdaDocuments : checkRange(request.lambdaDocuments, L.lambda, 'lambda_d'),
     // absent unless asked, so that recipes (and checkpoints) of shuffled runs are what they always were
     ...(request.shuffle === false ? { dataOrder: 'file' as const } : {}),
     ...(gradAccum > 1 ? { gradAccum } : {}),
@@ -110,12 +130,18 @@ export function planTraining(request: TrainRequest, triplets: number, negatives 
     ...flopsOverField(request.flopsOver, gradAccum),
     ...(maxGradNorm > 0 ? { maxGradNorm } : {}),
     ...dropoutField(request.dropout),
-    ...(request.flopsRampRatio !== undefined ? { flopsRampRatio: checkRange(request.flopsRampRatio, L.ratio, 'The FLOPS ramp ratio') } : {}),
+    ...(request.flopsRampRatio !== undefined
+      ? { flopsRampRatio: checkRange(request.flopsRampRatio, L.ratio, 'The FLOPS ramp ratio') }
+      : {}),
   };
   const reportEvery =
-    request.reportEvery === undefined ? Math.max(1, Math.round(steps / DEFAULT_REPORTS)) : checkRange(request.reportEvery, L.reportEvery, 'Report every');
+    request.reportEvery === undefined
+      ? Math.max(1, Math.round(steps / DEFAULT_REPORTS))
+      : checkRange(request.reportEvery, L.reportEvery, 'Report every');
   const ignored = request.ignoreAlarms ?? [];
-  for (const rule of ignored) if (!ALARM_RULES.includes(rule)) throw new InvalidRequestError(`Unknown alarm "${rule}"; the alarms are ${ALARM_RULES.join(', ')}`);
+  for (const rule of ignored)
+    if (!ALARM_RULES.includes(rule))
+      throw new InvalidRequestError(`Unknown alarm "${rule}"; the alarms are ${ALARM_RULES.join(', ')}`);
   return {
     recipe,
     k: request.k,
@@ -125,7 +151,12 @@ export function planTraining(request: TrainRequest, triplets: number, negatives 
     resume: request.resume,
     probes: {
       texts: checkProbes(request.probes ?? DEFAULT_PROBES),
-      every: request.probeEvery === undefined ? reportEvery : request.probeEvery === 0 ? 0 : checkRange(request.probeEvery, L.reportEvery, 'Probe every'),
+      every:
+        request.probeEvery === undefined
+          ? reportEvery
+          : request.probeEvery === 0
+            ? 0
+            : checkRange(request.probeEvery, L.reportEvery, 'Probe every'),
     },
     stopOn: request.stopOnAlarm ? ALARM_RULES.filter((rule) => !ignored.includes(rule)) : [],
   };
@@ -133,7 +164,8 @@ export function planTraining(request: TrainRequest, triplets: number, negatives 
 
 /** FLOPS over the whole step is a choice only with several micro-batches (with one, both are the same). */
 function flopsOverField(over: TrainRequest['flopsOver'], gradAccum: number): Pick<TrainingRecipe, 'flopsOver'> {
-  if (over !== undefined && over !== 'micro-batch' && over !== 'step') throw new InvalidRequestError(`FLOPS over "${over}": choose micro-batch or step`);
+  if (over !== undefined && over !== 'micro-batch' && over !== 'step')
+    throw new InvalidRequestError(`FLOPS over "${over}": choose micro-batch or step`);
   return over === 'step' && gradAccum > 1 ? { flopsOver: 'step' } : {};
 }
 
@@ -199,7 +231,10 @@ export function checkKDemoRequest(request: KDemoRequest): Required<KDemoRequest>
     ks: [...request.ks],
     steps,
     seed: request.seed === undefined ? 42 : checkRange(request.seed, TRAIN_LIMITS.seed, 'The seed'),
-    every: request.every === undefined ? Math.max(1, Math.floor(steps / K_DEMO_POINTS)) : checkRange(request.every, K_DEMO_LIMITS.steps, 'Read-back every'),
+    every:
+      request.every === undefined
+        ? Math.max(1, Math.floor(steps / K_DEMO_POINTS))
+        : checkRange(request.every, K_DEMO_LIMITS.steps, 'Read-back every'),
   };
 }
 
@@ -236,7 +271,6 @@ export type EvalStage = 'queries' | 'documents' | 'search' | 'bm25';
 /** Progress of an evaluation: the stage, and how much of it is done. */
 export type EvalProgress = (stage: EvalStage, done: number, total: number) => void;
 
-
 export function checkEvalRequest(request: EvalRequest): EvalRequest {
   const L = EVAL_LIMITS;
   return {
@@ -254,7 +288,9 @@ export function checkLengthsFit(config: ModelConfig, lengths: Record<string, num
   const max = maxSequenceTokens(config);
   for (const [what, value] of Object.entries(lengths)) {
     if (value > max) {
-      throw new InvalidRequestError(`${what} must be at most ${max} tokens for this model (its position table, max_position_embeddings ${config.maxPositions}, ends there), got ${value}`);
+      throw new InvalidRequestError(
+        `${what} must be at most ${max} tokens for this model (its position table, max_position_embeddings ${config.maxPositions}, ends there), got ${value}`,
+      );
     }
   }
 }

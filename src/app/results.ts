@@ -41,4 +41,3 @@ export interface SetEvaluation {
   warnings: string[];
   evaluatedAt: string;
 }
-

@@ -3,7 +3,8 @@
 import type { SetEvaluation } from './results.ts';
 import type { RunRecord } from './runs.ts';
 
-export const BEST_RULE = 'The run with the highest nDCG@10 on the chosen set; among equal ones, the one with the lowest avg_flops.';
+export const BEST_RULE =
+  'The run with the highest nDCG@10 on the chosen set; among equal ones, the one with the lowest avg_flops.';
 
 /** The run's newest evaluation on a set (by name), or null. */
 export function evaluationOn(run: RunRecord, set: string): SetEvaluation | null {
@@ -41,7 +42,10 @@ export interface RunTableRow {
 export function runTable(runs: readonly RunRecord[], set: string): RunTableRow[] {
   const best = bestRun(runs, set);
   return [...runs]
-    .sort((a, b) => a.k - b.k || a.recipe.lambdaQueries - b.recipe.lambdaQueries || a.recipe.lambdaDocuments - b.recipe.lambdaDocuments)
+    .sort(
+      (a, b) =>
+        a.k - b.k || a.recipe.lambdaQueries - b.recipe.lambdaQueries || a.recipe.lambdaDocuments - b.recipe.lambdaDocuments,
+    )
     .map((run) => ({
       run,
       dividedNorm: run.model.meanRowNorm === null ? null : run.model.meanRowNorm / run.k,

@@ -15,7 +15,10 @@ export async function evaluateRun(
   runId: string,
   sets: readonly RetrievalDataset[],
   request: Omit<EvalRequest, 'k'>,
-  options: Omit<EvaluateOptions, 'bm25'> & { batchSize?: number; /** Called as each set starts. */ onSet?: (index: number, name: string) => void } = {},
+  options: Omit<EvaluateOptions, 'bm25'> & {
+    batchSize?: number;
+    /** Called as each set starts. */ onSet?: (index: number, name: string) => void;
+  } = {},
 ): Promise<SetEvaluation[]> {
   const session = await openModelSession(ctx, platform, { kind: 'run', id: runId }, { batchSize: options.batchSize });
   try {

@@ -12,7 +12,17 @@ export interface ExportFile {
 }
 
 const HISTORY_COLUMNS = [
-  'step', 'total', 'rank', 'flopsQueries', 'flopsDocuments', 'lr', 'lambdaQueries', 'lambdaDocuments', 'activeQueries', 'activeDocuments', 'msPerStep',
+  'step',
+  'total',
+  'rank',
+  'flopsQueries',
+  'flopsDocuments',
+  'lr',
+  'lambdaQueries',
+  'lambdaDocuments',
+  'activeQueries',
+  'activeDocuments',
+  'msPerStep',
 ] as const;
 
 /** A name safe in any file system, from a run's model, k and lambdas. */
@@ -23,13 +33,21 @@ export function runFileStem(record: RunRecord): string {
 
 /** The record as JSON: backbone, k, recipe, data fingerprint, every report, checkpoint, saved model, evaluations. */
 export function runHistoryJson(record: RunRecord): ExportFile {
-  return { name: `${runFileStem(record)}.json`, type: 'application/json', bytes: new TextEncoder().encode(JSON.stringify(record, null, 1) + '\n') };
+  return {
+    name: `${runFileStem(record)}.json`,
+    type: 'application/json',
+    bytes: new TextEncoder().encode(JSON.stringify(record, null, 1) + '\n'),
+  };
 }
 
 /** One CSV row per report (1-based steps), the columns named in the header. */
 export function runHistoryCsv(record: RunRecord): ExportFile {
   const rows = record.reports.map((r) => HISTORY_COLUMNS.map((c) => (c === 'step' ? r.step + 1 : r[c])).join(','));
-  return { name: `${runFileStem(record)}.csv`, type: 'text/csv', bytes: new TextEncoder().encode([HISTORY_COLUMNS.join(','), ...rows].join('\n') + '\n') };
+  return {
+    name: `${runFileStem(record)}.csv`,
+    type: 'text/csv',
+    bytes: new TextEncoder().encode([HISTORY_COLUMNS.join(','), ...rows].join('\n') + '\n'),
+  };
 }
 
 /** Files as a zip archive, each under `folder/`. */

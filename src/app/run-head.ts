@@ -24,7 +24,11 @@ export function runHeadStats(record: RunRecord, trainedModel: OpenedModel, optio
 }
 
 /** Null when the run did not keep its starting norms (runs recorded before they were kept) or the vocabularies differ. */
-export function runHeadStatsFromNorms(record: Pick<RunRecord, 'k' | 'model'>, trained: Float64Array, options: { logNorm: boolean }): RunHeadStats | null {
+export function runHeadStatsFromNorms(
+  record: Pick<RunRecord, 'k' | 'model'>,
+  trained: Float64Array,
+  options: { logNorm: boolean },
+): RunHeadStats | null {
   const startNorms = record.model.rowNorms;
   if (!startNorms || startNorms.length === 0 || startNorms.length !== trained.length) return null;
   const k = record.k;

@@ -26,7 +26,9 @@ function isAlive(pid: number): boolean {
 async function readHolder(path: string): Promise<LockHolder | null> {
   try {
     const holder = JSON.parse(await readFile(path, 'utf8')) as Partial<LockHolder>;
-    return typeof holder.pid === 'number' && typeof holder.host === 'string' ? { pid: holder.pid, host: holder.host, since: String(holder.since ?? '?') } : null;
+    return typeof holder.pid === 'number' && typeof holder.host === 'string'
+      ? { pid: holder.pid, host: holder.host, since: String(holder.since ?? '?') }
+      : null;
   } catch {
     return null;
   }
@@ -71,7 +73,8 @@ export async function lockRunFolder(dir: string): Promise<RunLock> {
       handle = await open(path, 'wx');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw new Error(`cannot write to the run folder ${root}: ${(error as Error).message}`, { cause: error });
+      if (code !== 'EEXIST')
+        throw new Error(`cannot write to the run folder ${root}: ${(error as Error).message}`, { cause: error });
       const holder = await readHolder(path);
       if (holder && holder.host === me.host && !isAlive(holder.pid)) {
         await rm(path, { force: true }); // stale: its process is gone

@@ -30,7 +30,10 @@ export const idbRunCatalog: RunCatalog = {
       await set(record.id, record, runs());
     } catch (error) {
       if ((error as { name?: string } | null)?.name !== 'QuotaExceededError') throw error;
-      throw new Error(`The browser's storage is full: run "${record.id}" could not be updated. Delete older runs, then resume it.`, { cause: error });
+      throw new Error(
+        `The browser's storage is full: run "${record.id}" could not be updated. Delete older runs, then resume it.`,
+        { cause: error },
+      );
     }
   },
   async list() {

@@ -134,7 +134,10 @@ export class RunRecorder {
   }
 
   /** Records how the run ended (and where its model was saved, when it finished). */
-  async end(status: Exclude<RunStatus, 'running'>, details: { message?: string; savedModel?: RunRecord['savedModel'] } = {}): Promise<void> {
+  async end(
+    status: Exclude<RunStatus, 'running'>,
+    details: { message?: string; savedModel?: RunRecord['savedModel'] } = {},
+  ): Promise<void> {
     if (!this.record) return;
     this.record.status = status;
     this.record.message = details.message ?? '';
@@ -154,7 +157,8 @@ export class RunRecorder {
 export async function recordRunEvaluation(store: RunStore, id: string, evaluation: SetEvaluation): Promise<RunRecord> {
   const record = await store.get(id);
   if (!record) throw new Error(`no run "${id}" to record an evaluation in`);
-  const same = (e: SetEvaluation) => e.set.name === evaluation.set.name && JSON.stringify(e.request) === JSON.stringify(evaluation.request);
+  const same = (e: SetEvaluation) =>
+    e.set.name === evaluation.set.name && JSON.stringify(e.request) === JSON.stringify(evaluation.request);
   record.evaluations = [...record.evaluations.filter((e) => !same(e)), evaluation];
   record.updatedAt = new Date().toISOString();
   await store.put(record);
@@ -165,7 +169,11 @@ export async function recordRunEvaluation(store: RunStore, id: string, evaluatio
  * A run's id in the page (its checkpoints and record are kept under it): the weights' key, the data's count and
  * CRC-32, k and the lambdas (the paper's when not given). The same request on the same model and data is the same run.
  */
-export function runIdFor(modelKey: string, data: DataFingerprint, request: { k: number; lambdaQueries?: number; lambdaDocuments?: number }): string {
+export function runIdFor(
+  modelKey: string,
+  data: DataFingerprint,
+  request: { k: number; lambdaQueries?: number; lambdaDocuments?: number },
+): string {
   const paper = paperRecipe(1);
   const lq = request.lambdaQueries ?? paper.lambdaQueries;
   const ld = request.lambdaDocuments ?? paper.lambdaDocuments;

@@ -38,7 +38,12 @@ export type ModelCardExtras = Pick<SavedModelInfo, 'data' | 'evaluation' | 'data
  * cast them).
  */
 function savedConfig(hfConfig: HfConfig, config: ModelConfig): HfConfig {
-  const out: HfConfig = { ...hfConfig, architectures: [config.hfArchitecture], tie_word_embeddings: config.tieWordEmbeddings, torch_dtype: 'float32' };
+  const out: HfConfig = {
+    ...hfConfig,
+    architectures: [config.hfArchitecture],
+    tie_word_embeddings: config.tieWordEmbeddings,
+    torch_dtype: 'float32',
+  };
   if ('dtype' in hfConfig) out.dtype = 'float32';
   return out;
 }
@@ -76,12 +81,21 @@ function baseOf(model: OpenedModel): ModelCardInfo['base'] {
 }
 
 /** The files of a SparseEncoder folder for `params` (internal names) of `model`, by path inside the folder. */
-export async function savedModelFiles(model: OpenedModel, params: Map<string, HostTensor>, info: SavedModelInfo): Promise<Map<string, Uint8Array>> {
+export async function savedModelFiles(
+  model: OpenedModel,
+  params: Map<string, HostTensor>,
+  info: SavedModelInfo,
+): Promise<Map<string, Uint8Array>> {
   const bad = findNonFinite(params);
-  if (bad) throw new NonFiniteError(`the trained model was not saved: parameter ${bad.name} holds ${bad.value} (index ${bad.index})`);
+  if (bad)
+    throw new NonFiniteError(`the trained model was not saved: parameter ${bad.name} holds ${bad.value} (index ${bad.index})`);
   const maxSeqLength = Math.max(info.recipe.queryLength, info.recipe.documentLength);
   const files = buildSavedModelFiles(
-    { config: savedConfig(model.hfConfig, model.config), tensors: toHuggingFaceTensors(model.config, params), aliases: new Map() },
+    {
+      config: savedConfig(model.hfConfig, model.config),
+      tensors: toHuggingFaceTensors(model.config, params),
+      aliases: new Map(),
+    },
     { tokenizerFiles: await collectTokenizerFiles(model.files), maxSeqLength },
   );
   const card = modelCard({
@@ -102,7 +116,12 @@ export async function savedModelFiles(model: OpenedModel, params: Map<string, Ho
 }
 
 /** Files that only a SparseEncoder folder has; a plain transformers backbone folder leaves them out. */
-const SPARSE_ENCODER_ONLY = ['modules.json', 'sentence_bert_config.json', 'config_sentence_transformers.json', '1_SpladePooling/config.json'];
+const SPARSE_ENCODER_ONLY = [
+  'modules.json',
+  'sentence_bert_config.json',
+  'config_sentence_transformers.json',
+  '1_SpladePooling/config.json',
+];
 
 /**
  * The backbone itself as a transformers folder (config.json, model.safetensors in fp32, the tokenizer files), head
@@ -110,7 +129,11 @@ const SPARSE_ENCODER_ONLY = ['modules.json', 'sentence_bert_config.json', 'confi
  */
 export async function backboneFiles(model: OpenedModel): Promise<Map<string, Uint8Array>> {
   const files = buildSavedModelFiles(
-    { config: savedConfig(model.hfConfig, model.config), tensors: toHuggingFaceTensors(model.config, model.params), aliases: new Map() },
+    {
+      config: savedConfig(model.hfConfig, model.config),
+      tensors: toHuggingFaceTensors(model.config, model.params),
+      aliases: new Map(),
+    },
     { tokenizerFiles: await collectTokenizerFiles(model.files) },
   );
   for (const name of SPARSE_ENCODER_ONLY) files.delete(name);

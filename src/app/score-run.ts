@@ -10,14 +10,21 @@ export interface ScoredRun {
 }
 
 /** `content`: the file's bytes (decoded strictly as UTF-8) or its text. */
-export function scoreRun(qrels: { content: string | Uint8Array; name: string }, run: { content: string | Uint8Array; name: string }, options: EvaluateRunOptions = {}): ScoredRun {
+export function scoreRun(
+  qrels: { content: string | Uint8Array; name: string },
+  run: { content: string | Uint8Array; name: string },
+  options: EvaluateRunOptions = {},
+): ScoredRun {
   const parsedQrels = parseQrels(qrels.content, qrels.name);
   const parsedRun = parseRun(run.content, run.name);
   const evaluation = evaluateRun(parsedQrels, parsedRun.run, options);
   const warnings: string[] = [];
-  if (evaluation.runQueriesWithoutQrels.length) warnings.push(`${evaluation.runQueriesWithoutQrels.length} run queries have no judgments and were ignored`);
+  if (evaluation.runQueriesWithoutQrels.length)
+    warnings.push(`${evaluation.runQueriesWithoutQrels.length} run queries have no judgments and were ignored`);
   if (evaluation.qrelsQueriesWithoutRun.length) {
-    const what = options.complete ? 'scored as empty rankings' : 'left out of the averages (use --complete to count them as zeros)';
+    const what = options.complete
+      ? 'scored as empty rankings'
+      : 'left out of the averages (use --complete to count them as zeros)';
     warnings.push(`${evaluation.qrelsQueriesWithoutRun.length} judged queries have no results and were ${what}`);
   }
   return { evaluation, runId: parsedRun.runId, warnings };

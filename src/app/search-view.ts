@@ -83,7 +83,13 @@ function postingWeight(index: InvertedIndex, j: number, doc: number): number {
 }
 
 /** The shared dimensions of a query and a document, in the order the searcher sums them; sorted by product. */
-function contributions(query: SparseVector, index: InvertedIndex, doc: number, name: (id: number) => string, own: Set<number> | null): TermContribution[] {
+function contributions(
+  query: SparseVector,
+  index: InvertedIndex,
+  doc: number,
+  name: (id: number) => string,
+  own: Set<number> | null,
+): TermContribution[] {
   const parts: Omit<TermContribution, 'share'>[] = [];
   let score = 0;
   for (let i = 0; i < query.indices.length; i++) {
@@ -130,7 +136,12 @@ export class EvaluatedSet {
   /** The document vectors for a search engine (Anserini, Qdrant, rank_features JSONL), or SPLADE's TREC run. */
   exportFile(what: ExportFormat | 'trec'): ExportFile {
     const stem = this.name.replace(/[^\w.-]+/g, '_');
-    if (what === 'trec') return { name: `${stem}.splade.trec`, type: 'text/plain', bytes: new TextEncoder().encode(formatRun(this.parts.run, 'splade-lab')) };
+    if (what === 'trec')
+      return {
+        name: `${stem}.splade.trec`,
+        type: 'text/plain',
+        bytes: new TextEncoder().encode(formatRun(this.parts.run, 'splade-lab')),
+      };
     const { dataset, docVectors, vocab } = this.parts;
     const records = dataset.corpusIds.map((id, d) => ({ id, text: dataset.corpusTexts[d] }));
     const { lines } = exportVectors(what, records, docVectors, vocab);
@@ -169,11 +180,21 @@ export class EvaluatedSet {
   /** The `n` queries where SPLADE beats BM25 most, and the `n` where BM25 beats SPLADE most (nDCG@10). */
   differences(n = 5): { spladeBetter: QueryDifference[]; bm25Better: QueryDifference[] } {
     const { dataset, spladeNdcg, bm25Ndcg } = this.parts;
-    const gaps = dataset.queryIds.map((id, q) => ({ id, q, gap: (spladeNdcg.get(id) ?? 0) - (bm25Ndcg.get(id) ?? 0) })).filter((g) => g.gap !== 0);
+    const gaps = dataset.queryIds
+      .map((id, q) => ({ id, q, gap: (spladeNdcg.get(id) ?? 0) - (bm25Ndcg.get(id) ?? 0) }))
+      .filter((g) => g.gap !== 0);
     const explain = (g: (typeof gaps)[number], better: 'splade' | 'bm25') => this.difference(g.id, g.q, better);
     return {
-      spladeBetter: gaps.filter((g) => g.gap > 0).sort((a, b) => b.gap - a.gap).slice(0, n).map((g) => explain(g, 'splade')),
-      bm25Better: gaps.filter((g) => g.gap < 0).sort((a, b) => a.gap - b.gap).slice(0, n).map((g) => explain(g, 'bm25')),
+      spladeBetter: gaps
+        .filter((g) => g.gap > 0)
+        .sort((a, b) => b.gap - a.gap)
+        .slice(0, n)
+        .map((g) => explain(g, 'splade')),
+      bm25Better: gaps
+        .filter((g) => g.gap < 0)
+        .sort((a, b) => a.gap - b.gap)
+        .slice(0, n)
+        .map((g) => explain(g, 'bm25')),
     };
   }
 
@@ -181,7 +202,10 @@ export class EvaluatedSet {
     const { dataset, spladeIndex, bm25, queryVectors, spladeNdcg, bm25Ndcg } = this.parts;
     const text = dataset.queryTexts[q];
     const bq = bm25Query(bm25, text);
-    const judged = [...(dataset.qrels.get(queryId) ?? [])].filter(([, grade]) => grade > 0).map(([id]) => this.docNumber.get(id)).filter((d): d is number => d !== undefined);
+    const judged = [...(dataset.qrels.get(queryId) ?? [])]
+      .filter(([, grade]) => grade > 0)
+      .map(([id]) => this.docNumber.get(id))
+      .filter((d): d is number => d !== undefined);
     const rankOf = (ranking: Uint32Array, doc: number) => {
       const at = ranking.indexOf(doc);
       return at < 0 ? null : at + 1;
@@ -189,7 +213,8 @@ export class EvaluatedSet {
     const spladeRanking = new IndexSearcher(spladeIndex).search(queryVectors[q], 1000).docs;
     const bm25Ranking = new IndexSearcher(bm25.index).search(bq, 1000).docs;
     const winner = better === 'splade' ? spladeRanking : bm25Ranking;
-    const doc = judged.map((d) => ({ d, rank: rankOf(winner, d) ?? Infinity })).sort((a, b) => a.rank - b.rank)[0]?.d ?? judged[0];
+    const doc =
+      judged.map((d) => ({ d, rank: rankOf(winner, d) ?? Infinity })).sort((a, b) => a.rank - b.rank)[0]?.d ?? judged[0];
     const own = new Set(this.parts.tokenizer.encode(text, { addSpecialTokens: false }).ids);
     return {
       queryId,
@@ -199,12 +224,22 @@ export class EvaluatedSet {
       docId: dataset.corpusIds[doc],
       spladeRank: rankOf(spladeRanking, doc),
       bm25Rank: rankOf(bm25Ranking, doc),
-      spladeTerms: contributions(queryVectors[q], spladeIndex, doc, (j) => this.parts.vocab[j] ?? `[id ${j}]`, own).slice(0, SHOWN_TERMS),
+      spladeTerms: contributions(queryVectors[q], spladeIndex, doc, (j) => this.parts.vocab[j] ?? `[id ${j}]`, own).slice(
+        0,
+        SHOWN_TERMS,
+      ),
       bm25Terms: contributions(bq, bm25.index, doc, (j) => bm25.terms[j], null).slice(0, SHOWN_TERMS),
     };
   }
 
-  private hits(query: SparseVector, index: InvertedIndex, k: number, queryId: string | null, name: (id: number) => string, own: Set<number> | null): SearchHit[] {
+  private hits(
+    query: SparseVector,
+    index: InvertedIndex,
+    k: number,
+    queryId: string | null,
+    name: (id: number) => string,
+    own: Set<number> | null,
+  ): SearchHit[] {
     const { dataset } = this.parts;
     const judged = queryId === null ? null : dataset.qrels.get(queryId);
     const ranking = new IndexSearcher(index).search(query, k);

@@ -22,7 +22,9 @@ export interface SparseSummary {
 export function summarizeSparse(text: string, vector: SparseVector, tokenizer: TextTokenizer, topTerms: number): SparseSummary {
   const ids = tokenizer.encode(text, { addSpecialTokens: false }).ids;
   const own = new Set(ids);
-  const order = Array.from(vector.indices.keys()).sort((a, b) => vector.values[b] - vector.values[a] || vector.indices[a] - vector.indices[b]);
+  const order = Array.from(vector.indices.keys()).sort(
+    (a, b) => vector.values[b] - vector.values[a] || vector.indices[a] - vector.indices[b],
+  );
   const terms = order.slice(0, topTerms).map((i) => {
     const id = vector.indices[i];
     return { term: tokenizer.idToToken(id) ?? `[id ${id}]`, id, weight: vector.values[i], expansion: !own.has(id) };

@@ -48,7 +48,9 @@ export async function runSweep(ctx: GpuContext, platform: Platform, options: Swe
     const runId = options.runIdOf(plan.runs[index], index);
     const saved = await checkpointInfo(platform.checkpointStore(runId));
     const resumed = saved !== null && saved.step < saved.recipe.schedule.totalSteps;
-    const request = resumed ? requestFromRecipe(saved.recipe, saved.k, saved.seed, plan.runs[index].checkpointEvery) : plan.runs[index];
+    const request = resumed
+      ? requestFromRecipe(saved.recipe, saved.k, saved.seed, plan.runs[index].checkpointEvery)
+      : plan.runs[index];
     emit({ kind: 'run-start', index, total, runId, request, resumed });
     const outcome = await trainRun(ctx, platform, {
       model: options.model,
@@ -61,7 +63,10 @@ export async function runSweep(ctx: GpuContext, platform: Platform, options: Swe
       onEvent: (event) => emit({ kind: 'train', index, event }),
     });
     const evaluations = options.evaluate
-      ? await evaluateRun(ctx, platform, runId, options.evaluate.sets, options.evaluate.request, { signal, memoryBudget: options.evaluate.memoryBudget })
+      ? await evaluateRun(ctx, platform, runId, options.evaluate.sets, options.evaluate.request, {
+          signal,
+          memoryBudget: options.evaluate.memoryBudget,
+        })
       : [];
     plan.finished = [...plan.finished, index];
     await options.plans.put(plan);

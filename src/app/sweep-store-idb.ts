@@ -24,6 +24,9 @@ export const idbSweepStore: SweepStore = {
 /** The newest sweep of this model and data with runs left to train, or null. */
 export async function pendingSweep(modelKey: string, data: DataFingerprint): Promise<SweepPlan | null> {
   const plans = (await entries<string, SweepPlan>(sweeps())).map(([, plan]) => plan);
-  const mine = plans.filter((p) => p.modelKey === modelKey && p.data.crc32 === data.crc32 && p.data.triplets === data.triplets && nextSweepRun(p) !== null);
+  const mine = plans.filter(
+    (p) =>
+      p.modelKey === modelKey && p.data.crc32 === data.crc32 && p.data.triplets === data.triplets && nextSweepRun(p) !== null,
+  );
   return mine.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0] ?? null;
 }

@@ -35,7 +35,8 @@ export interface SweepPlan {
 /** The runs of a sweep, checked against the limits: a k sweep, or a lambda grid (not both). */
 export function planSweepRuns(request: SweepRequest): TrainRequest[] {
   const { base, ks, lambdas } = request;
-  if ((ks === undefined) === (lambdas === undefined)) throw new InvalidRequestError('A sweep varies either k or the lambdas: give one of them');
+  if ((ks === undefined) === (lambdas === undefined))
+    throw new InvalidRequestError('A sweep varies either k or the lambdas: give one of them');
   const runs: TrainRequest[] = ks
     ? ks.map((k) => ({ ...base, k: checkK(k), resume: false }))
     : lambdas!.queries.flatMap((q) =>
@@ -66,8 +67,12 @@ export function nextSweepRun(plan: SweepPlan): number | null {
 
 /** ks a user can read from a text field ("1, 2, 4"), within the limits, or an error naming the problem. */
 export function parseKs(text: string): number[] {
-  const ks = text.split(/[\s,]+/).filter(Boolean).map(Number);
-  if (ks.length === 0 || ks.some((k) => !Number.isFinite(k))) throw new InvalidRequestError(`k values are numbers separated by commas, got "${text}"`);
+  const ks = text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(Number);
+  if (ks.length === 0 || ks.some((k) => !Number.isFinite(k)))
+    throw new InvalidRequestError(`k values are numbers separated by commas, got "${text}"`);
   ks.forEach((k) => checkK(k));
   checkRange(ks.length, { ...K_DEMO_LIMITS.ks, max: MAX_RUNS }, 'The number of k values');
   return ks;

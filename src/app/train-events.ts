@@ -18,11 +18,18 @@ export interface CheckpointInfo {
 
 /** Progress of a training run, as it happens. */
 export type TrainEvent =
-  | { kind: 'start'; startStep: number; resumedFrom: string | null; recipe: TrainingRecipe; k: number; seed: number; provenance: string }
+  | {
+      kind: 'start';
+      startStep: number;
+      resumedFrom: string | null;
+      recipe: TrainingRecipe;
+      k: number;
+      seed: number;
+      provenance: string;
+    }
   | { kind: 'report'; report: StepReport }
   | { kind: 'checkpoint'; name: string; step: number; store: string }
   | { kind: 'probe'; snapshot: ProbeSnapshot }
   | { kind: 'alarm'; alarm: Alarm; stops: boolean }
   /** Batches of the run cached before its first step (the page): `done` of `total`. */
   | { kind: 'caching'; done: number; total: number };
-

@@ -72,7 +72,10 @@ export async function checkpointInfo(store: CheckpointStore): Promise<Checkpoint
 /** The head a run starts from, as its record keeps it: the mean row norm and every row norm (5 significant digits). */
 function headNormsOf(model: OpenedModel): { meanRowNorm: number; rowNorms: number[] } {
   const norms = hostRowNorms(headOf(model));
-  return { meanRowNorm: norms.reduce((a, b) => a + b, 0) / Math.max(1, norms.length), rowNorms: Array.from(norms, (n) => Number(n.toPrecision(5))) };
+  return {
+    meanRowNorm: norms.reduce((a, b) => a + b, 0) / Math.max(1, norms.length),
+    rowNorms: Array.from(norms, (n) => Number(n.toPrecision(5))),
+  };
 }
 
 /** Trains `model` on `data` as `request` says; every GPU buffer of the run is its own (the model itself is untouched). */
@@ -82,13 +85,17 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
   const lock = await platform.lockRun(options.run);
   try {
     const model = typeof options.model === 'function' ? await options.model() : options.model;
-    checkLengthsFit(model.config, { 'The query length': plan.recipe.queryLength, 'The document length': plan.recipe.documentLength });
+    checkLengthsFit(model.config, {
+      'The query length': plan.recipe.queryLength,
+      'The document length': plan.recipe.documentLength,
+    });
     const store = platform.checkpointStore(options.run);
     if (!plan.resume && options.existing === 'replace') {
       for (const { name } of await listCheckpoints(store)) await store.remove(name);
     }
     const provenance =
-      options.provenance ?? `${model.name} (${model.config.hfArchitecture}) fine-tuned on ${data.source.count} triplets of ${data.fingerprint.name}, head divided by k = ${plan.k}`;
+      options.provenance ??
+      `${model.name} (${model.config.hfArchitecture}) fine-tuned on ${data.source.count} triplets of ${data.fingerprint.name}, head divided by k = ${plan.k}`;
     const recorder = options.record
       ? new RunRecorder(options.record.store, {
           id: options.run,
@@ -123,48 +130,55 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
         ? {
             every: plan.probes.every,
             async at(gpuModel: GpuModel, steps: number) {
-              probes ??= new TrainingProbes(ctx, gpuModel, tokenizer, plan.probes.texts, { query: plan.recipe.queryLength, document: plan.recipe.documentLength });
+              probes ??= new TrainingProbes(ctx, gpuModel, tokenizer, plan.probes.texts, {
+                query: plan.recipe.queryLength,
+                document: plan.recipe.documentLength,
+              });
               const snapshot = await probes.take(steps);
               emit({ kind: 'probe', snapshot });
               raise(watcher.onProbes(snapshot));
             },
           }
         : undefined;
-    const owned = await ctx.ownedAsync(() =>
-      runTraining(ctx, model, data, store, {
-        recipe: plan.recipe,
-        k: plan.k,
-        seed: plan.seed,
-        checkpointEvery: plan.checkpointEvery,
-        reportEvery: plan.reportEvery,
-        resume: plan.resume,
-        signal: options.signal,
-        onStart: (startStep, resumedFrom) => emit({ kind: 'start', startStep, resumedFrom, recipe: plan.recipe, k: plan.k, seed: plan.seed, provenance }),
-        onReport: (report) => {
-          emit({ kind: 'report', report });
-          raise(watcher.onReport(report));
-        },
-        onCheckpoint: (name, step) => emit({ kind: 'checkpoint', name, step, store: store.label }),
-        memoryBudget: options.memoryBudget,
-        batchCache:
-          options.batchCache === false
-            ? undefined
-            : {
-                ...platform.batchCache,
-                tokenizer: tokenizerFingerprint(tokenizer),
-                // about a hundred progress events at most
-                onFill: (done, total) => (done === total || done % Math.ceil(total / 100) === 0) && emit({ kind: 'caching', done, total }),
-              },
-        inspect,
-        pauseReason: () => (stopping ? `alarm "${stopping.title}" (${stopping.rule}) at step ${stopping.step}` : null),
-      }),
-    ).catch(async (error: unknown) => {
-      await recorded;
-      const name = (error as { name?: string } | null)?.name;
-      const status = name === 'AbortError' ? 'cancelled' : error instanceof TrainingPaused ? 'paused' : 'failed';
-      await recorder?.end(status, { message: error instanceof Error ? error.message : String(error) });
-      throw error;
-    });
+    const owned = await ctx
+      .ownedAsync(() =>
+        runTraining(ctx, model, data, store, {
+          recipe: plan.recipe,
+          k: plan.k,
+          seed: plan.seed,
+          checkpointEvery: plan.checkpointEvery,
+          reportEvery: plan.reportEvery,
+          resume: plan.resume,
+          signal: options.signal,
+          onStart: (startStep, resumedFrom) =>
+            emit({ kind: 'start', startStep, resumedFrom, recipe: plan.recipe, k: plan.k, seed: plan.seed, provenance }),
+          onReport: (report) => {
+            emit({ kind: 'report', report });
+            raise(watcher.onReport(report));
+          },
+          onCheckpoint: (name, step) => emit({ kind: 'checkpoint', name, step, store: store.label }),
+          memoryBudget: options.memoryBudget,
+          batchCache:
+            options.batchCache === false
+              ? undefined
+              : {
+                  ...platform.batchCache,
+                  tokenizer: tokenizerFingerprint(tokenizer),
+                  // about a hundred progress events at most
+                  onFill: (done, total) =>
+                    (done === total || done % Math.ceil(total / 100) === 0) && emit({ kind: 'caching', done, total }),
+                },
+          inspect,
+          pauseReason: () => (stopping ? `alarm "${stopping.title}" (${stopping.rule}) at step ${stopping.step}` : null),
+        }),
+      )
+      .catch(async (error: unknown) => {
+        await recorded;
+        const name = (error as { name?: string } | null)?.name;
+        const status = name === 'AbortError' ? 'cancelled' : error instanceof TrainingPaused ? 'paused' : 'failed';
+        await recorder?.end(status, { message: error instanceof Error ? error.message : String(error) });
+        throw error;
+      });
     await ctx.sync();
     await recorded;
     const { trainer, startStep, msPerStep } = owned.value;
@@ -201,7 +215,12 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
  * platform keeps models; `card` gives what the run does not know: its data's fingerprint, and any results (without
  * it the model card says the data was not recorded).
  */
-export async function saveTrainedModel(platform: Platform, run: string, trained: TrainedRun, card: ModelCardExtras = {}): Promise<{ where: string; files: string[] }> {
+export async function saveTrainedModel(
+  platform: Platform,
+  run: string,
+  trained: TrainedRun,
+  card: ModelCardExtras = {},
+): Promise<{ where: string; files: string[] }> {
   const info = { ...card, recipe: trained.recipe, k: trained.k, seed: trained.seed, steps: trained.step };
   const files = await savedModelFiles(trained.model, await trained.download(), info);
   return { where: await platform.writeModel(run, files), files: [...files.keys()] };

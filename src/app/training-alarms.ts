@@ -7,7 +7,14 @@ import type { ProbeSnapshot } from './training-probes.ts';
 
 export type AlarmRule = 'collapse' | 'densification' | 'exploding-scores' | 'special-terms' | 'flops-dominates' | 'chance-loss';
 
-export const ALARM_RULES: readonly AlarmRule[] = ['collapse', 'densification', 'exploding-scores', 'special-terms', 'flops-dominates', 'chance-loss'];
+export const ALARM_RULES: readonly AlarmRule[] = [
+  'collapse',
+  'densification',
+  'exploding-scores',
+  'special-terms',
+  'flops-dominates',
+  'chance-loss',
+];
 
 export interface Alarm {
   rule: AlarmRule;
@@ -101,7 +108,10 @@ export class AlarmWatcher {
     /** The tokenizer's special tokens ([CLS], <s>, ...), as their strings. */
     private readonly specialTerms: ReadonlySet<string> = new Set(),
   ) {
-    const lastingSteps = Math.max(1, Math.min(ALARM_THRESHOLDS.lastingMaxSteps, Math.ceil(ALARM_THRESHOLDS.lastingShare * context.totalSteps)));
+    const lastingSteps = Math.max(
+      1,
+      Math.min(ALARM_THRESHOLDS.lastingMaxSteps, Math.ceil(ALARM_THRESHOLDS.lastingShare * context.totalSteps)),
+    );
     this.flopsHeavy = new Lasting(lastingSteps);
     this.atChance = new Lasting(lastingSteps);
     this.specialShared = new Lasting(lastingSteps, 'probe snapshots');
@@ -144,7 +154,7 @@ export class AlarmWatcher {
           `At step ${step}, ${active} (${((100 * densest) / V).toFixed(0)}% of the vocabulary), with the FLOPS weights at ` +
           `lambda_q ${report.lambdaQueries.toExponential(2)} and lambda_d ${report.lambdaDocuments.toExponential(2)}.`,
         advice:
-          "This is the large-norm head failure the paper fixes: divide the head by a larger k (about the mean row norm, so " +
+          'This is the large-norm head failure the paper fixes: divide the head by a larger k (about the mean row norm, so ' +
           'that the divided rows have norms near 0.2-1.3; the head-norm view suggests values). If k is already large, raise ' +
           'lambda_q and lambda_d, or lower the learning rate.',
         ranges: `Dense: at least ${100 * T.denseShare}% of the vocabulary active once the FLOPS ramp is complete (${(100 * T.afterRampShare).toFixed(0)}% of the run). ${HEALTHY} The k = 1 failure on large-norm heads leaves all 30k-50k dimensions active (the paper; sentence-transformers issue #3431).`,
@@ -211,7 +221,10 @@ export class AlarmWatcher {
     if (this.specialShared.update(shared.size > 0 && step >= T.afterRampShare * this.context.totalSteps, step)) {
       const listed = hits
         .slice(0, 3)
-        .map(({ probe, special }) => `"${shorten(probe.text)}" (${probe.role}): ${special.map((t) => `${t.term} ${t.weight.toFixed(2)}`).join(', ')}`)
+        .map(
+          ({ probe, special }) =>
+            `"${shorten(probe.text)}" (${probe.role}): ${special.map((t) => `${t.term} ${t.weight.toFixed(2)}`).join(', ')}`,
+        )
         .join('; ');
       found.push({
         rule: 'special-terms',
@@ -248,7 +261,12 @@ export class AlarmWatcher {
     const T = ALARM_THRESHOLDS;
     const probesWith = new Map<string, number>();
     for (const probe of snapshot.probes) {
-      const special = new Set(probe.terms.slice(0, T.specialTopTerms).map((t) => t.term).filter((term) => isSpecialTerm(term, this.specialTerms)));
+      const special = new Set(
+        probe.terms
+          .slice(0, T.specialTopTerms)
+          .map((t) => t.term)
+          .filter((term) => isSpecialTerm(term, this.specialTerms)),
+      );
       for (const term of special) probesWith.set(term, (probesWith.get(term) ?? 0) + 1);
     }
     const needed = Math.max(1, Math.ceil(T.specialProbeShare * snapshot.probes.length));

@@ -8,11 +8,18 @@ import { readHubTrainingData, readTrainingFile, type ReadTrainingData } from './
 export type TrainingDataRead = ReadTrainingData & { where: string };
 
 async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false);
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }
 
 /** Reads `value` (a file, else a Hub dataset id) and runs `use` with it; a streamed file is closed after. */
-export async function withTrainingData<T>(value: string, hub: { subset?: string; split?: string }, use: (read: TrainingDataRead) => Promise<T>): Promise<T> {
+export async function withTrainingData<T>(
+  value: string,
+  hub: { subset?: string; split?: string },
+  use: (read: TrainingDataRead) => Promise<T>,
+): Promise<T> {
   if (await isFile(value)) {
     const file = await openRandomAccessFile(value);
     try {
@@ -22,6 +29,10 @@ export async function withTrainingData<T>(value: string, hub: { subset?: string;
     }
   }
   if (!/^[^/\s]+\/[^/\s]+$/.test(value)) throw new Error(`${value}: no such file, and not a Hub dataset id ("org/name")`);
-  const read = await readHubTrainingData(nodePlatform, { repo: value, ...hub }, { baseUrl: process.env.SPLADE_LAB_HUB_URL, token: process.env.HF_TOKEN });
+  const read = await readHubTrainingData(
+    nodePlatform,
+    { repo: value, ...hub },
+    { baseUrl: process.env.SPLADE_LAB_HUB_URL, token: process.env.HF_TOKEN },
+  );
   return use({ ...read, where: `${read.summary.name} (${read.paths.join(', ')})` });
 }

@@ -42,7 +42,8 @@ export function tripletFormat(bytes: Uint8Array, name: string): TripletFormat {
   if (lower.endsWith('.tsv')) return 'tsv';
   if (bytes[0] === 0x50 && bytes[1] === 0x41 && bytes[2] === 0x52 && bytes[3] === 0x31) return 'parquet';
   for (const byte of bytes.subarray(0, 64)) {
-    if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d || byte === 0xef || byte === 0xbb || byte === 0xbf) continue;
+    if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d || byte === 0xef || byte === 0xbb || byte === 0xbf)
+      continue;
     return byte === 0x7b ? 'jsonl' : 'tsv';
   }
   return 'tsv';
@@ -54,7 +55,12 @@ export interface ReadTrainingData {
 }
 
 /** The read data and its summary from the rows, their name and CRC-32, and what else the summary says. */
-function readOf(name: string, source: TripletSource, crc: number, rest: Omit<TripletsSummary, 'name' | 'triplets' | 'negatives' | 'crc32'>): ReadTrainingData {
+function readOf(
+  name: string,
+  source: TripletSource,
+  crc: number,
+  rest: Omit<TripletsSummary, 'name' | 'triplets' | 'negatives' | 'crc32'>,
+): ReadTrainingData {
   return {
     data: { source, fingerprint: { name, triplets: source.count, crc32: crc } },
     summary: { name, triplets: source.count, negatives: source.negatives, crc32: crc, ...rest },
@@ -99,17 +105,39 @@ export async function readTrainingFile(file: RandomAccessFile, options: IndexOpt
     const source = memoryTripletSource(await readParquetTriplets(file));
     let crc = 0;
     for (let at = 0; at < file.size; at += 4 * 2 ** 20) crc = crc32(await file.read(at, at + 4 * 2 ** 20), crc);
-    return readOf(name, source, crc, { bytes: file.size, blankLines: 0, header: false, format, memoryBytes: rowBytes(source, file.size), streamed: false });
+    return readOf(name, source, crc, {
+      bytes: file.size,
+      blankLines: 0,
+      header: false,
+      format,
+      memoryBytes: rowBytes(source, file.size),
+      streamed: false,
+    });
   }
   const indexed = await indexTripletFile(file, format, options);
   const { source } = indexed;
-  return readOf(name, source, indexed.crc32, { bytes: file.size, blankLines: indexed.blankLines, header: indexed.header, format, memoryBytes: source.indexBytes, streamed: true });
+  return readOf(name, source, indexed.crc32, {
+    bytes: file.size,
+    blankLines: indexed.blankLines,
+    header: indexed.header,
+    format,
+    memoryBytes: source.indexBytes,
+    streamed: true,
+  });
 }
 
 /** The data of cached batches, without the file: a run resumes from the cache (a reloaded page). */
 export function cachedTrainingData(entry: BatchCacheEntry): ReadTrainingData {
   const source = cacheOnlySource(entry.data.triplets, entry.shape.negatives ?? 1, entry.data.name);
-  return readOf(entry.data.name, source, entry.data.crc32, { bytes: entry.bytes, blankLines: 0, header: false, format: 'tsv', memoryBytes: 0, streamed: false, cacheFingerprint: entry.fingerprint });
+  return readOf(entry.data.name, source, entry.data.crc32, {
+    bytes: entry.bytes,
+    blankLines: 0,
+    header: false,
+    format: 'tsv',
+    memoryBytes: 0,
+    streamed: false,
+    cacheFingerprint: entry.fingerprint,
+  });
 }
 
 function baseName(path: string): string {
@@ -125,13 +153,30 @@ export function readTrainingBlob(file: Blob, name: string, options: IndexOptions
  * Training rows of a Hub dataset: the split's Parquet files of one subset, read through the platform's Hub source
  * (its cache) and held in memory; `listing` reaches the Hub's tree API (a mirror or a test server, a token).
  */
-export async function readHubTrainingData(platform: Platform, ref: HubDatasetRef, listing: HubListing = {}): Promise<ReadTrainingData & { paths: string[] }> {
-  const files = await platform.files({ kind: 'hub', id: ref.repo, repoType: 'dataset', revision: ref.revision, hubUrl: listing.baseUrl });
+export async function readHubTrainingData(
+  platform: Platform,
+  ref: HubDatasetRef,
+  listing: HubListing = {},
+): Promise<ReadTrainingData & { paths: string[] }> {
+  const files = await platform.files({
+    kind: 'hub',
+    id: ref.repo,
+    repoType: 'dataset',
+    revision: ref.revision,
+    hubUrl: listing.baseUrl,
+  });
   const read = await readHubDatasetTriplets(ref, files, listing);
   const source = memoryTripletSource(read.triplets);
   const name = `${ref.repo}${ref.subset ? `/${ref.subset}` : ''}:${ref.split ?? 'train'}`;
   return {
-    ...readOf(name, source, read.crc32, { bytes: read.bytes, blankLines: 0, header: false, format: 'parquet', memoryBytes: rowBytes(source, read.bytes), streamed: false }),
+    ...readOf(name, source, read.crc32, {
+      bytes: read.bytes,
+      blankLines: 0,
+      header: false,
+      format: 'parquet',
+      memoryBytes: rowBytes(source, read.bytes),
+      streamed: false,
+    }),
     paths: read.paths,
   };
 }

@@ -17,8 +17,14 @@ export interface ProbeText {
 export const DEFAULT_PROBES: readonly ProbeText[] = [
   { role: 'query', text: 'what causes the seasons on earth' },
   { role: 'query', text: 'how do vaccines protect against disease' },
-  { role: 'document', text: "The seasons are caused by the tilt of Earth's axis, which changes how directly sunlight reaches each hemisphere during the year." },
-  { role: 'document', text: 'A vaccine exposes the immune system to a harmless part of a germ, so that it learns to recognise and fight the real infection.' },
+  {
+    role: 'document',
+    text: "The seasons are caused by the tilt of Earth's axis, which changes how directly sunlight reaches each hemisphere during the year.",
+  },
+  {
+    role: 'document',
+    text: 'A vaccine exposes the immune system to a harmless part of a germ, so that it learns to recognise and fight the real infection.',
+  },
 ];
 
 export const PROBE_LIMITS = { texts: 16, characters: 2000, topTerms: 10 } as const;
@@ -39,12 +45,15 @@ export interface ProbeSnapshot {
 
 /** Checks probe texts (count, length, not blank) before a run starts. */
 export function checkProbes(probes: readonly ProbeText[]): ProbeText[] {
-  if (probes.length > PROBE_LIMITS.texts) throw new InvalidRequestError(`At most ${PROBE_LIMITS.texts} probe texts, got ${probes.length}`);
+  if (probes.length > PROBE_LIMITS.texts)
+    throw new InvalidRequestError(`At most ${PROBE_LIMITS.texts} probe texts, got ${probes.length}`);
   return probes.map(({ role, text }, i) => {
     const trimmed = text.trim();
     if (!trimmed) throw new InvalidRequestError(`Probe text ${i + 1} is blank`);
-    if (trimmed.length > PROBE_LIMITS.characters) throw new InvalidRequestError(`Probe text ${i + 1} has ${trimmed.length} characters; at most ${PROBE_LIMITS.characters}`);
-    if (role !== 'query' && role !== 'document') throw new InvalidRequestError(`Probe text ${i + 1} has role "${String(role)}"; use query or document`);
+    if (trimmed.length > PROBE_LIMITS.characters)
+      throw new InvalidRequestError(`Probe text ${i + 1} has ${trimmed.length} characters; at most ${PROBE_LIMITS.characters}`);
+    if (role !== 'query' && role !== 'document')
+      throw new InvalidRequestError(`Probe text ${i + 1} has role "${String(role)}"; use query or document`);
     return { role, text: trimmed };
   });
 }
@@ -73,7 +82,10 @@ export class TrainingProbes {
     const queries = await this.encoder.encode(texts('query'), { maxLength: this.lengths.query });
     const documents = await this.encoder.encode(texts('document'), { maxLength: this.lengths.document });
     const vectors = { query: queries.values(), document: documents.values() };
-    const probes = this.probes.map(({ role, text }) => ({ role, ...summarizeSparse(text, vectors[role].next().value!, this.tokenizer, this.topTerms) }));
+    const probes = this.probes.map(({ role, text }) => ({
+      role,
+      ...summarizeSparse(text, vectors[role].next().value!, this.tokenizer, this.topTerms),
+    }));
     return { step, probes, scores: queries.map((q) => documents.map((d) => sparseDot(q, d))) };
   }
 }

@@ -20,11 +20,15 @@ export const bm25Command: Command = {
       b: { value: 'B', help: 'BM25 length normalisation', default: '0.4' },
       run: { value: 'file', help: 'also write the TREC run' },
       tokenizer: { value: 'dir', help: "index a model tokenizer's pieces instead of words" },
-      search: { value: 'exhaustive|maxscore', help: 'exact top-k algorithm (same documents and score bits)', default: 'exhaustive' },
+      search: {
+        value: 'exhaustive|maxscore',
+        help: 'exact top-k algorithm (same documents and score bits)',
+        default: 'exhaustive',
+      },
       json: { help: 'print one JSON object' },
     },
     notes:
-      'Indexes lower-cased words (English stop words removed), or the pieces of a model\'s tokenizer with --tokenizer\n' +
+      "Indexes lower-cased words (English stop words removed), or the pieces of a model's tokenizer with --tokenizer\n" +
       '(special tokens left out), retrieves the top k per query, and prints nDCG@10, MRR@10, Recall@100/1000, P@10 and\n' +
       'MAP exactly as trec_eval computes them. exhaustive is term-at-a-time over every posting; maxscore prunes dynamically.',
   },
@@ -46,7 +50,16 @@ export const bm25Command: Command = {
 
     for (const warning of report.warnings) process.stderr.write(`warning: ${warning}\n`);
     if (args.flag('json')) {
-      const summary = { ...report.metrics, index: report.index, latency: report.latency, timingsMs, params, split, topK, warnings: report.warnings };
+      const summary = {
+        ...report.metrics,
+        index: report.index,
+        latency: report.latency,
+        timingsMs,
+        params,
+        split,
+        topK,
+        warnings: report.warnings,
+      };
       process.stdout.write(JSON.stringify(summary) + '\n');
       return 0;
     }

@@ -30,7 +30,11 @@ export const calibrateCommand: Command = {
     options: {
       model: { value: 'dir-or-hub-id', help: 'the backbone', required: true },
       ...TRIPLETS_OPTIONS,
-      out: { value: 'dir', help: 'the calibration folder: one run folder per trial (trial-<i>) and calibration.json', required: true },
+      out: {
+        value: 'dir',
+        help: 'the calibration folder: one run folder per trial (trial-<i>) and calibration.json',
+        required: true,
+      },
       'target-q': { value: 'N', help: 'mean active dimensions wanted per query', required: true },
       'target-d': { value: 'N', help: 'mean active dimensions wanted per document', required: true },
       tolerance: { value: 'R', help: 'reached when within target x (1 +/- R)', default: '0.2' },
@@ -80,24 +84,45 @@ export const calibrateCommand: Command = {
         resume: false,
       };
       const json = args.flag('json');
-      const emit = (event: Record<string, unknown>, text: string) => process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
+      const emit = (event: Record<string, unknown>, text: string) =>
+        process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
       await mkdir(out, { recursive: true });
       const ctx = await nodePlatform.acquireGpu('calibrate');
       try {
-        const model = await openModelRef(nodePlatform, await modelRefFromArgument(args.required('model')), { limits: ctx.limits });
+        const model = await openModelRef(nodePlatform, await modelRefFromArgument(args.required('model')), {
+          limits: ctx.limits,
+        });
         const sets = await Promise.all(evaluationRefs(args).map((ref) => openDataset(nodePlatform, ref)));
-        const target = { queries: args.numberOr('target-q', 0), documents: args.numberOr('target-d', 0), tolerance: args.numberOr('tolerance', 0.2) };
+        const target = {
+          queries: args.numberOr('target-q', 0),
+          documents: args.numberOr('target-d', 0),
+          tolerance: args.numberOr('tolerance', 0.2),
+        };
         const result = await calibrateLambdas(ctx, nodePlatform, {
           model,
           data,
           request: { train, target, maxTrials: args.numberOr('trials', 6), batchSizes },
           runIdOf: (_, index) => join(out, `trial-${index + 1}`),
-          evaluate: sets.length ? { sets, request: { queryLength: 64, documentLength: 256, topK: 1000, prune: 0, search: 'exhaustive' }, memoryBudget: totalmem() / 2 } : undefined,
+          evaluate: sets.length
+            ? {
+                sets,
+                request: { queryLength: 64, documentLength: 256, topK: 1000, prune: 0, search: 'exhaustive' },
+                memoryBudget: totalmem() / 2,
+              }
+            : undefined,
           onEvent: (event) => {
             if (event.kind === 'trial-start') {
               const r = event.request;
               emit(
-                { event: 'trial-start', index: event.index + 1, purpose: event.purpose, run: event.runId, lambdaQueries: r.lambdaQueries, lambdaDocuments: r.lambdaDocuments, batchSize: r.batchSize },
+                {
+                  event: 'trial-start',
+                  index: event.index + 1,
+                  purpose: event.purpose,
+                  run: event.runId,
+                  lambdaQueries: r.lambdaQueries,
+                  lambdaDocuments: r.lambdaDocuments,
+                  batchSize: r.batchSize,
+                },
                 `trial ${event.index + 1} (${event.purpose}) in ${event.runId}: lambda_q ${r.lambdaQueries} lambda_d ${r.lambdaDocuments}, batch ${r.batchSize}, ${r.steps} steps`,
               );
             } else if (event.kind === 'train' && event.event.kind === 'report' && json) {
@@ -105,18 +130,46 @@ export const calibrateCommand: Command = {
               emit({ event: 'step', trial: event.index + 1, ...r, step: r.step + 1 }, '');
             } else if (event.kind === 'trial-done') {
               const t = event.trial;
-              emit({ event: 'trial-done', ...t, index: t.index + 1, evaluations: t.evaluations.map((e) => ({ set: e.set.name, ...e.splade.metrics })) }, trialLine(t));
+              emit(
+                {
+                  event: 'trial-done',
+                  ...t,
+                  index: t.index + 1,
+                  evaluations: t.evaluations.map((e) => ({ set: e.set.name, ...e.splade.metrics })),
+                },
+                trialLine(t),
+              );
             }
           },
         });
         await writeFile(join(out, 'calibration.json'), JSON.stringify(result, null, 1));
         const s = result.suggested;
         emit(
-          { event: 'done', suggested: s, target: result.target, trials: result.trials.length, batchDependence: result.batchDependence.map((t) => ({ batchSize: t.batchSize, activeQueries: t.activeQueries, activeDocuments: t.activeDocuments, flopsQueries: t.flopsQueries, flopsDocuments: t.flopsDocuments, paperBatchFlopsQueries: t.paperBatchFlopsQueries, paperBatchFlopsDocuments: t.paperBatchFlopsDocuments })) },
+          {
+            event: 'done',
+            suggested: s,
+            target: result.target,
+            trials: result.trials.length,
+            batchDependence: result.batchDependence.map((t) => ({
+              batchSize: t.batchSize,
+              activeQueries: t.activeQueries,
+              activeDocuments: t.activeDocuments,
+              flopsQueries: t.flopsQueries,
+              flopsDocuments: t.flopsDocuments,
+              paperBatchFlopsQueries: t.paperBatchFlopsQueries,
+              paperBatchFlopsDocuments: t.paperBatchFlopsDocuments,
+            })),
+          },
           [
             `suggested: --lambda-q ${s.lambdaQueries.toExponential(3)} --lambda-d ${s.lambdaDocuments.toExponential(3)} (trial ${s.trial + 1}, ${s.within ? 'within' : 'NOT within'} ${(100 * target.tolerance).toFixed(0)}% of ${target.queries}/${target.documents})`,
             ...(result.batchDependence.length > 1
-              ? ['active dimensions by batch size at these lambdas:', ...result.batchDependence.map((t) => `  batch ${String(t.batchSize).padStart(4)}: q ${t.activeQueries.toFixed(1)} d ${t.activeDocuments.toFixed(1)}  FLOPS q ${t.flopsQueries.toPrecision(4)} d ${t.flopsDocuments.toPrecision(4)}`)]
+              ? [
+                  'active dimensions by batch size at these lambdas:',
+                  ...result.batchDependence.map(
+                    (t) =>
+                      `  batch ${String(t.batchSize).padStart(4)}: q ${t.activeQueries.toFixed(1)} d ${t.activeDocuments.toFixed(1)}  FLOPS q ${t.flopsQueries.toPrecision(4)} d ${t.flopsDocuments.toPrecision(4)}`,
+                  ),
+                ]
               : []),
             `written ${join(out, 'calibration.json')}`,
           ].join('\n'),

@@ -109,7 +109,8 @@ export class Args {
 /** "usage: splade-lab <name> ..." followed by one line per positional and option, from the table. */
 export function formatUsage(spec: CommandSpec): string {
   const words = [`splade-lab ${spec.name}`];
-  for (const p of spec.positionals ?? []) words.push(`${p.optional ? '[' : ''}<${p.name}>${p.variadic ? '...' : ''}${p.optional ? ']' : ''}`);
+  for (const p of spec.positionals ?? [])
+    words.push(`${p.optional ? '[' : ''}<${p.name}>${p.variadic ? '...' : ''}${p.optional ? ']' : ''}`);
   for (const [name, option] of Object.entries(spec.options)) {
     const word = option.value ? `--${name} <${option.value}>` : `--${name}`;
     words.push(option.required ? word : `[${word}]${option.multiple ? '...' : ''}`);
@@ -135,7 +136,10 @@ export function formatUsage(spec: CommandSpec): string {
 /** Parses argv against the command's table: unknown options, missing values and extra positionals are UsageErrors. */
 export function parseCommandArgs(spec: CommandSpec, argv: string[]): Args {
   const options = Object.fromEntries(
-    Object.entries(spec.options).map(([name, o]) => [name, { type: o.value ? ('string' as const) : ('boolean' as const), multiple: o.multiple ?? false }]),
+    Object.entries(spec.options).map(([name, o]) => [
+      name,
+      { type: o.value ? ('string' as const) : ('boolean' as const), multiple: o.multiple ?? false },
+    ]),
   );
   let parsed;
   try {
@@ -145,7 +149,8 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Args {
   }
   const positionals = spec.positionals ?? [];
   const variadic = positionals.at(-1)?.variadic ?? false;
-  if (!variadic && parsed.positionals.length > positionals.length) throw new UsageError(`unexpected argument "${parsed.positionals[positionals.length]}"`);
+  if (!variadic && parsed.positionals.length > positionals.length)
+    throw new UsageError(`unexpected argument "${parsed.positionals[positionals.length]}"`);
   const missing = positionals.find((p, i) => !p.optional && parsed.positionals[i] === undefined);
   if (missing) throw new UsageError(`<${missing.name}> is required`);
   const args = new Args(spec, parsed.values as Record<string, string | string[] | boolean | undefined>, parsed.positionals);

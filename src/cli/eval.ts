@@ -15,7 +15,8 @@ import { searchAlgorithmOption } from './search-option.ts';
 function datasetRefs(args: Args): DatasetRef[] {
   const beir = args.string('beir');
   const nano = args.string('nanobeir');
-  if ((beir === undefined) === (nano === undefined)) throw new UsageError('give --beir <dir> or --nanobeir <name|all>, one of them');
+  if ((beir === undefined) === (nano === undefined))
+    throw new UsageError('give --beir <dir> or --nanobeir <name|all>, one of them');
   if (beir !== undefined) return [{ kind: 'beir', files: folderRef(beir), split: args.string('split'), name: beir }];
   return nanoBeirSelection(nano!).map((set) => ({ kind: 'nanobeir', set, hubUrl: process.env.SPLADE_LAB_HUB_URL }));
 }
@@ -33,7 +34,16 @@ function requestFrom(args: Args): EvalRequest {
 
 function jsonOf(e: SetEvaluation, split: string | undefined) {
   const { metrics, efficiency, index, latency, timingsMs } = e.splade;
-  return { ...metrics, efficiency, index, latency, timingsMs, documentsPerSecond: e.splade.documentsPerSecond, ...(split ? { split } : {}), warnings: e.warnings };
+  return {
+    ...metrics,
+    efficiency,
+    index,
+    latency,
+    timingsMs,
+    documentsPerSecond: e.splade.documentsPerSecond,
+    ...(split ? { split } : {}),
+    warnings: e.warnings,
+  };
 }
 
 function textOf(e: SetEvaluation): string {
@@ -65,12 +75,13 @@ export const evalCommand: Command = {
       search: { value: 'exhaustive|maxscore', help: 'exact top-k algorithm', default: EVAL_DEFAULTS.search },
       json: { help: 'print one JSON object' },
     },
-    notes: 'SPLADE_LAB_HUB_URL points --nanobeir at a Hub mirror. An evaluation that would not fit half of this machine\'s memory is refused before the corpus is encoded.',
+    notes:
+      "SPLADE_LAB_HUB_URL points --nanobeir at a Hub mirror. An evaluation that would not fit half of this machine's memory is refused before the corpus is encoded.",
   },
   async run(args) {
     const refs = datasetRefs(args);
     const runPath = args.string('run');
-    if (runPath && refs.length > 1) throw new UsageError('--run writes one set\'s run: evaluate one NanoBEIR set at a time');
+    if (runPath && refs.length > 1) throw new UsageError("--run writes one set's run: evaluate one NanoBEIR set at a time");
     const request = requestFrom(args);
     const json = args.flag('json');
     const split = refs[0].kind === 'beir' ? refs[0].split : undefined;
@@ -78,7 +89,10 @@ export const evalCommand: Command = {
     await withModelSession(args.required('model'), 'eval', { batchSize: args.numberOr('batch', 8) }, async (session) => {
       for (const ref of refs) {
         const dataset = await openDataset(nodePlatform, ref);
-        const onProgress = json ? undefined : (stage: string, done: number, total: number) => process.stderr.write(`\r${dataset.name}: ${stage} ${done}/${total}   `);
+        const onProgress = json
+          ? undefined
+          : (stage: string, done: number, total: number) =>
+              process.stderr.write(`\r${dataset.name}: ${stage} ${done}/${total}   `);
         const { result, run } = await evaluateOnSet(session, dataset, request, { onProgress, memoryBudget: totalmem() / 2 });
         if (!json) process.stderr.write('\n');
         for (const warning of result.warnings) process.stderr.write(`warning: ${dataset.name}: ${warning}\n`);
@@ -88,14 +102,22 @@ export const evalCommand: Command = {
     if (runPath) await writeFile(runPath, formatTrecRun(results[0].run, 'splade-lab'));
     const evaluations = results.map((r) => r.evaluation);
     if (json) {
-      const out = evaluations.length === 1 ? jsonOf(evaluations[0], split) : { mean: meanMetrics(evaluations.map((e) => e.splade.metrics)), sets: evaluations.map((e) => ({ name: e.set.name, ...jsonOf(e, undefined) })) };
+      const out =
+        evaluations.length === 1
+          ? jsonOf(evaluations[0], split)
+          : {
+              mean: meanMetrics(evaluations.map((e) => e.splade.metrics)),
+              sets: evaluations.map((e) => ({ name: e.set.name, ...jsonOf(e, undefined) })),
+            };
       process.stdout.write(JSON.stringify(out) + '\n');
       return 0;
     }
     process.stdout.write(evaluations.map(textOf).join('\n\n') + '\n');
     if (evaluations.length > 1) {
       const mean = meanMetrics(evaluations.map((e) => e.splade.metrics));
-      process.stdout.write(`\nmean over ${evaluations.length} sets\n${HEADLINE_MEASURES.map((name) => `${name.padEnd(14)} ${mean[name].toFixed(4)}`).join('\n')}\n`);
+      process.stdout.write(
+        `\nmean over ${evaluations.length} sets\n${HEADLINE_MEASURES.map((name) => `${name.padEnd(14)} ${mean[name].toFixed(4)}`).join('\n')}\n`,
+      );
     }
     return 0;
   },

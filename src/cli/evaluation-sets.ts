@@ -13,5 +13,7 @@ export function evaluationRefs(args: Args): DatasetRef[] {
   const nano = args.string('nanobeir');
   if (beir !== undefined && nano !== undefined) throw new UsageError('give --beir or --nanobeir, not both');
   if (beir !== undefined) return [{ kind: 'beir', files: folderRef(beir), name: beir }];
-  return nano === undefined ? [] : nanoBeirSelection(nano).map((set) => ({ kind: 'nanobeir', set, hubUrl: process.env.SPLADE_LAB_HUB_URL }));
+  return nano === undefined
+    ? []
+    : nanoBeirSelection(nano).map((set) => ({ kind: 'nanobeir', set, hubUrl: process.env.SPLADE_LAB_HUB_URL }));
 }

@@ -34,7 +34,10 @@ async function checkEmptyFolder(out: string): Promise<void> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw new Error(`--out ${out}: ${(error as Error).message}`, { cause: error });
   }
-  if (entries.length) throw new Error(`--out ${out} already holds files (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''}); give a new or empty folder`);
+  if (entries.length)
+    throw new Error(
+      `--out ${out} already holds files (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''}); give a new or empty folder`,
+    );
 }
 
 export const handoffCommand: Command = {
@@ -44,9 +47,17 @@ export const handoffCommand: Command = {
     options: {
       model: { value: 'dir-or-hub-id', help: 'the backbone: a Hugging Face model folder or a Hub id', required: true },
       k: { value: 'K', help: 'divide the MLM head by k before training', required: true },
-      triplets: { value: 'tsv', help: 'training triplets, query<TAB>positive<TAB>negative per line (copied into the project)', required: true },
+      triplets: {
+        value: 'tsv',
+        help: 'training triplets, query<TAB>positive<TAB>negative per line (copied into the project)',
+        required: true,
+      },
       out: { value: 'dir', help: 'a new or empty folder for the project', required: true },
-      gpus: { value: 'N', help: 'GPUs of the training machine (torchrun --nproc_per_node)', default: String(HANDOFF_DEFAULTS.gpus) },
+      gpus: {
+        value: 'N',
+        help: 'GPUs of the training machine (torchrun --nproc_per_node)',
+        default: String(HANDOFF_DEFAULTS.gpus),
+      },
       batch: { value: 'B', help: 'triplets per GPU and step', default: String(HANDOFF_DEFAULTS.batchSize) },
       'query-length': { value: 'T', help: 'tokens per query', default: String(HANDOFF_DEFAULTS.queryLength) },
       'doc-length': { value: 'T', help: 'tokens per document', default: String(HANDOFF_DEFAULTS.documentLength) },

@@ -38,7 +38,9 @@ export const inspectCommand: Command = {
     const ctx = await nodePlatform.acquireGpu('inspect');
     let report: ModelReport;
     try {
-      report = await inspectModel(ctx, await openWeightsRef(nodePlatform, ref, { limits: ctx.limits }), k, { seed: args.numberOr('seed', 1) });
+      report = await inspectModel(ctx, await openWeightsRef(nodePlatform, ref, { limits: ctx.limits }), k, {
+        seed: args.numberOr('seed', 1),
+      });
     } finally {
       ctx.destroy();
     }

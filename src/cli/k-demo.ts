@@ -15,7 +15,8 @@ export const kDemoCommand: Command = {
       every: { value: 'N', help: 'print the losses every N steps (and at the last)', default: '10' },
       json: { help: 'print one JSON object' },
     },
-    notes: 'Trains only the head, on seeded random hidden states, once per k, with the paper\'s loss (tau 1, lambda_q 5e-2, lambda_d 3e-3 ramped).',
+    notes:
+      "Trains only the head, on seeded random hidden states, once per k, with the paper's loss (tau 1, lambda_q 5e-2, lambda_d 3e-3 ramped).",
   },
   async run(args) {
     const raw = args.string('k')!;
@@ -23,7 +24,12 @@ export const kDemoCommand: Command = {
     if (ks.some((k) => Number.isNaN(k))) throw new UsageError(`--k takes numbers separated by commas, got "${raw}"`);
     const ctx = await nodePlatform.acquireGpu('k-demo');
     try {
-      const result = await runKDemo(ctx, { ks, steps: args.numberOr('steps', 60), seed: args.number('seed'), every: args.numberOr('every', 10) });
+      const result = await runKDemo(ctx, {
+        ks,
+        steps: args.numberOr('steps', 60),
+        seed: args.number('seed'),
+        every: args.numberOr('every', 10),
+      });
       if (args.flag('json')) {
         process.stdout.write(JSON.stringify({ shape: result.shape, runs: result.runs, provenance: result.provenance }) + '\n');
         return 0;

@@ -1,15 +1,23 @@
 // `splade-lab lambdas`: argument adapter over convertLambdas: carries lambda_q / lambda_d from one trainer's
 // convention to another's, saying each factor and what cannot be converted; --explain prints every convention.
 import { readFile } from 'node:fs/promises';
-import { CONVENTION_FACTS, LAMBDA_CONVENTIONS, convertLambdas, type ConventionSetup, type LambdaConvention } from '../app/lambda-conventions.ts';
+import {
+  CONVENTION_FACTS,
+  LAMBDA_CONVENTIONS,
+  convertLambdas,
+  type ConventionSetup,
+  type LambdaConvention,
+} from '../app/lambda-conventions.ts';
 import type { RunRecord } from '../app/runs.ts';
 import { UsageError, type Args, type Command } from './command.ts';
 
 function setupFrom(args: Args, side: 'from' | 'to'): ConventionSetup {
   const convention = args.required(side) as LambdaConvention;
-  if (!LAMBDA_CONVENTIONS.includes(convention)) throw new UsageError(`--${side} must be one of ${LAMBDA_CONVENTIONS.join(', ')}, got "${convention}"`);
+  if (!LAMBDA_CONVENTIONS.includes(convention))
+    throw new UsageError(`--${side} must be one of ${LAMBDA_CONVENTIONS.join(', ')}, got "${convention}"`);
   const loss = args.required(`${side}-loss`);
-  if (loss !== 'contrastive' && loss !== 'distillation') throw new UsageError(`--${side}-loss must be contrastive or distillation, got "${loss}"`);
+  if (loss !== 'contrastive' && loss !== 'distillation')
+    throw new UsageError(`--${side}-loss must be contrastive or distillation, got "${loss}"`);
   return {
     convention,
     batchPerDevice: args.numberOr(`${side}-batch`, 0),
@@ -23,7 +31,8 @@ function setupFrom(args: Args, side: 'from' | 'to'): ConventionSetup {
 async function measuredFrom(path: string) {
   const record = JSON.parse(await readFile(path, 'utf8')) as RunRecord;
   const r = record.reports?.at(-1);
-  if (!r || r.squaredNormQueries === undefined) throw new Error(`${path} has no report with batch statistics (runs from this version on have them)`);
+  if (!r || r.squaredNormQueries === undefined)
+    throw new Error(`${path} has no report with batch statistics (runs from this version on have them)`);
   const B = record.recipe.batchSize;
   return {
     queries: { flops: r.flopsQueries, meanSquaredNorm: r.squaredNormQueries, rows: B },
@@ -36,7 +45,11 @@ export const lambdasCommand: Command = {
     name: 'lambdas',
     summary: "carry lambda_q / lambda_d between splade-lab's, sentence-transformers', naver/splade's and tevatron's conventions",
     options: {
-      from: { value: 'convention', help: `where the values come from: ${LAMBDA_CONVENTIONS.join(', ')}`, default: 'sentence-transformers' },
+      from: {
+        value: 'convention',
+        help: `where the values come from: ${LAMBDA_CONVENTIONS.join(', ')}`,
+        default: 'sentence-transformers',
+      },
       to: { value: 'convention', help: 'where they go', default: 'splade-lab' },
       'lambda-q': { value: 'L', help: 'the source lambda_q (query_regularizer_weight, q_flops_loss_factor)', default: '5e-5' },
       'lambda-d': { value: 'L', help: 'the source lambda_d (document_regularizer_weight, p_flops_loss_factor)', default: '3e-5' },
@@ -48,7 +61,10 @@ export const lambdasCommand: Command = {
       'to-devices': { value: 'N', help: 'target GPUs', default: '1' },
       'to-negatives': { value: 'N', help: 'target negatives per query', default: '1' },
       'to-loss': { value: 'kind', help: 'the target ranking loss', default: 'contrastive' },
-      measured: { value: 'run.json', help: "a splade-lab run's record: its last batch sizes the FLOPS change between batch shapes" },
+      measured: {
+        value: 'run.json',
+        help: "a splade-lab run's record: its last batch sizes the FLOPS change between batch shapes",
+      },
       explain: { help: "print every convention's loss, FLOPS rows, typical values and sources" },
       json: { help: 'print the conversion as JSON' },
     },
@@ -57,7 +73,9 @@ export const lambdasCommand: Command = {
     if (args.flag('explain')) {
       for (const id of LAMBDA_CONVENTIONS) {
         const f = CONVENTION_FACTS[id];
-        process.stdout.write(`${id}: ${f.name}\n  loss: ${f.loss}\n  FLOPS rows: ${f.flopsRows}\n  typical: ${f.typical}\n  source: ${f.source}\n`);
+        process.stdout.write(
+          `${id}: ${f.name}\n  loss: ${f.loss}\n  FLOPS rows: ${f.flopsRows}\n  typical: ${f.typical}\n  source: ${f.source}\n`,
+        );
       }
       return 0;
     }
@@ -75,7 +93,9 @@ export const lambdasCommand: Command = {
       const c = conversion;
       process.stdout.write(
         [
-          c.convertible ? `lambda_q ${c.lambdaQueries.toPrecision(4)}  lambda_d ${c.lambdaDocuments.toPrecision(4)}` : 'no formula carries these values (see below)',
+          c.convertible
+            ? `lambda_q ${c.lambdaQueries.toPrecision(4)}  lambda_d ${c.lambdaDocuments.toPrecision(4)}`
+            : 'no formula carries these values (see below)',
           ...c.steps.map((s) => `  - ${s}`),
           ...c.caveats.map((s) => `  ! ${s}`),
         ].join('\n') + '\n',

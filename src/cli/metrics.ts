@@ -20,13 +20,13 @@ export const metricsCommand: Command = {
       qrels: { value: 'file', help: 'TREC qrels (query 0 doc relevance)', required: true },
       run: { value: 'file', help: 'TREC run (query Q0 doc rank score tag)', required: true },
       json: { help: 'print one JSON object of the "all" row' },
-      'per-query': { help: 'print every query\'s measures too (trec_eval -q)' },
+      'per-query': { help: "print every query's measures too (trec_eval -q)" },
       'relevance-level': { value: 'N', help: 'smallest relevance that counts as relevant (trec_eval -l)', default: '1' },
       'max-docs': { value: 'N', help: 'evaluate only the first N documents of each ranking (trec_eval -M)' },
       'judged-only': { help: 'drop unjudged documents before ranking (trec_eval -J)' },
       complete: { help: 'average over every judged query, missing ones as zeros (trec_eval -c)' },
     },
-    notes: 'Prints trec_eval\'s measures: same names, same values.',
+    notes: "Prints trec_eval's measures: same names, same values.",
   },
   async run(args) {
     const qrels = await readOption(args, 'qrels');

@@ -5,7 +5,12 @@ import { openModelSession, type ModelSession, type ModelSessionOptions } from '.
 import { modelRefFromArgument, nodePlatform } from '../app/platform-node.ts';
 
 /** Runs `use` with `argument` opened on a fresh GPU context; everything is freed afterwards. */
-export async function withModelSession<T>(argument: string, label: string, options: ModelSessionOptions, use: (session: ModelSession, ctx: GpuContext) => Promise<T>): Promise<T> {
+export async function withModelSession<T>(
+  argument: string,
+  label: string,
+  options: ModelSessionOptions,
+  use: (session: ModelSession, ctx: GpuContext) => Promise<T>,
+): Promise<T> {
   const ref = await modelRefFromArgument(argument);
   const ctx = await nodePlatform.acquireGpu(label);
   try {

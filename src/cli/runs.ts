@@ -12,8 +12,14 @@ function cell(value: number | undefined, digits = 4): string {
 export const runsCommand: Command = {
   spec: {
     name: 'runs',
-    summary: 'compare run folders (of train or sweep) as the paper\'s Table 2: k, divided norm, measures, sparsity, FLOPS, steps',
-    positionals: [{ name: 'run-folder', help: 'run folders (each holds run.json); a sweep folder\'s runs are its sub-folders', variadic: true }],
+    summary: "compare run folders (of train or sweep) as the paper's Table 2: k, divided norm, measures, sparsity, FLOPS, steps",
+    positionals: [
+      {
+        name: 'run-folder',
+        help: "run folders (each holds run.json); a sweep folder's runs are its sub-folders",
+        variadic: true,
+      },
+    ],
     options: {
       set: { value: 'name', help: 'the evaluation set to compare on (default: the first one any run was evaluated on)' },
       json: { help: 'print the rows as JSON' },
@@ -29,10 +35,40 @@ export const runsCommand: Command = {
     const set = args.string('set') ?? evaluatedSets(runs)[0] ?? '';
     const rows = runTable(runs, set);
     if (args.flag('json')) {
-      process.stdout.write(JSON.stringify({ set, rule: BEST_RULE, rows: rows.map((r) => ({ run: r.run.id, k: r.run.k, lambdaQueries: r.run.recipe.lambdaQueries, lambdaDocuments: r.run.recipe.lambdaDocuments, dividedNorm: r.dividedNorm, steps: r.run.step, status: r.run.status, best: r.best, ...(r.evaluation ? { ...r.evaluation.splade.metrics, efficiency: r.evaluation.splade.efficiency } : {}) })) }) + '\n');
+      process.stdout.write(
+        JSON.stringify({
+          set,
+          rule: BEST_RULE,
+          rows: rows.map((r) => ({
+            run: r.run.id,
+            k: r.run.k,
+            lambdaQueries: r.run.recipe.lambdaQueries,
+            lambdaDocuments: r.run.recipe.lambdaDocuments,
+            dividedNorm: r.dividedNorm,
+            steps: r.run.step,
+            status: r.run.status,
+            best: r.best,
+            ...(r.evaluation ? { ...r.evaluation.splade.metrics, efficiency: r.evaluation.splade.efficiency } : {}),
+          })),
+        }) + '\n',
+      );
       return 0;
     }
-    const header = ['run', 'k', 'norm/k', 'lambda_q', 'lambda_d', 'nDCG@10', 'MRR@10', 'R@1000', 'active q', 'active d', 'avg_flops', 'steps', 'status'];
+    const header = [
+      'run',
+      'k',
+      'norm/k',
+      'lambda_q',
+      'lambda_d',
+      'nDCG@10',
+      'MRR@10',
+      'R@1000',
+      'active q',
+      'active d',
+      'avg_flops',
+      'steps',
+      'status',
+    ];
     const body = rows.map((r) => {
       const m = r.evaluation?.splade.metrics;
       const e = r.evaluation?.splade.efficiency;
@@ -54,7 +90,16 @@ export const runsCommand: Command = {
     });
     const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
     const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-    process.stdout.write([set ? `on ${set}` : 'no run was evaluated yet (sweep with --beir or --nanobeir)', line(header), ...body.map(line), rows.some((r) => r.best) ? `* ${BEST_RULE}` : ''].filter(Boolean).join('\n') + '\n');
+    process.stdout.write(
+      [
+        set ? `on ${set}` : 'no run was evaluated yet (sweep with --beir or --nanobeir)',
+        line(header),
+        ...body.map(line),
+        rows.some((r) => r.best) ? `* ${BEST_RULE}` : '',
+      ]
+        .filter(Boolean)
+        .join('\n') + '\n',
+    );
     return 0;
   },
 };

@@ -26,9 +26,12 @@ function reportLine(r: StepReport): string {
 
 function probeLines(snapshot: ProbeSnapshot): string {
   const lines = snapshot.probes.map(
-    (p) => `  probe ${p.role === 'query' ? 'q' : 'd'} "${p.text.length > 40 ? `${p.text.slice(0, 39)}…` : p.text}": ${p.activeDims} active; ${p.terms.map((t) => `${t.term} ${t.weight.toFixed(2)}`).join(', ')}`,
+    (p) =>
+      `  probe ${p.role === 'query' ? 'q' : 'd'} "${p.text.length > 40 ? `${p.text.slice(0, 39)}…` : p.text}": ${p.activeDims} active; ${p.terms.map((t) => `${t.term} ${t.weight.toFixed(2)}`).join(', ')}`,
   );
-  const scores = snapshot.scores.map((row, i) => `q${i + 1}: ${row.map((s, j) => `d${j + 1} ${s.toFixed(2)}`).join(' ')}`).join('; ');
+  const scores = snapshot.scores
+    .map((row, i) => `q${i + 1}: ${row.map((s, j) => `d${j + 1} ${s.toFixed(2)}`).join(' ')}`)
+    .join('; ');
   return [`probes at step ${snapshot.step}`, ...lines, ...(scores ? [`  scores ${scores}`] : [])].join('\n');
 }
 
@@ -87,7 +90,11 @@ export const trainCommand: Command = {
     options: {
       model: { value: 'dir-or-hub-id', help: 'the backbone: a Hugging Face model folder or a Hub id', required: true },
       ...TRIPLETS_OPTIONS,
-      out: { value: 'dir', help: 'the run folder: checkpoints in <dir>/checkpoint, the trained model in <dir>/model', required: true },
+      out: {
+        value: 'dir',
+        help: 'the run folder: checkpoints in <dir>/checkpoint, the trained model in <dir>/model',
+        required: true,
+      },
       k: { value: 'K', help: 'divide the MLM head by k before training', default: '1' },
       steps: { value: 'N', help: 'steps of the run (instead of --epochs)' },
       epochs: { value: 'E', help: 'epochs over the triplets (default 1 when --steps is not given)' },
@@ -99,16 +106,30 @@ export const trainCommand: Command = {
       'lambda-d': { value: 'L', help: 'FLOPS weight of the documents', default: '3e-3' },
       ...RECIPE_OPTIONS,
       seed: { value: 'S', help: 'seed of the data order (32-bit)', default: '1' },
-      'gpu-memory': { value: 'GiB', help: 'GPU memory the run may take, model included: over it the run is refused before it starts, with a batch (and --grad-accum) that fits' },
-      'no-batch-cache': { help: 'tokenize every batch afresh (default: batches are kept in SPLADE_LAB_BATCH_CACHE, ~/.cache/splade-lab/batches, and reused)' },
+      'gpu-memory': {
+        value: 'GiB',
+        help: 'GPU memory the run may take, model included: over it the run is refused before it starts, with a batch (and --grad-accum) that fits',
+      },
+      'no-batch-cache': {
+        help: 'tokenize every batch afresh (default: batches are kept in SPLADE_LAB_BATCH_CACHE, ~/.cache/splade-lab/batches, and reused)',
+      },
       'no-shuffle': { help: 'triplets in file order every epoch (instead of a seeded shuffle per epoch)' },
       'checkpoint-every': { value: 'N', help: 'checkpoint every N steps (and after the last)', default: '50' },
       'report-every': { value: 'N', help: 'report every N steps (and after the first and the last)', default: '10' },
       resume: { help: "continue the run folder's newest checkpoint (same options required)" },
-      probe: { value: 'text', help: 'a query probe, encoded while training (repeatable; replaces the default probes)', multiple: true },
+      probe: {
+        value: 'text',
+        help: 'a query probe, encoded while training (repeatable; replaces the default probes)',
+        multiple: true,
+      },
       'probe-doc': { value: 'text', help: 'a document probe (repeatable)', multiple: true },
-      'probe-every': { value: 'N', help: 'encode the probes before the first step and every N steps (0: never; default: as --report-every)' },
-      'stop-on-alarm': { help: 'stop at the first alarm (not a warning), after saving a checkpoint (exit status 3; --resume goes on)' },
+      'probe-every': {
+        value: 'N',
+        help: 'encode the probes before the first step and every N steps (0: never; default: as --report-every)',
+      },
+      'stop-on-alarm': {
+        help: 'stop at the first alarm (not a warning), after saving a checkpoint (exit status 3; --resume goes on)',
+      },
       'ignore-alarm': { value: 'rule', help: 'an alarm rule that does not stop the run (repeatable)', multiple: true },
       json: { help: 'print one JSON object per event instead of text' },
       log: { value: 'file.jsonl', help: 'also append one JSON line per reported step to this file (kept across --resume)' },
@@ -122,7 +143,8 @@ export const trainCommand: Command = {
   async run(args) {
     const json = args.flag('json');
     const log = args.string('log');
-    const emit = (event: Record<string, unknown>, text: string) => process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
+    const emit = (event: Record<string, unknown>, text: string) =>
+      process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
     const out = args.required('out');
     const modelArg = args.required('model');
     return withTripletsOption(args, async ({ data, summary, where: tripletsPath }) => {
@@ -137,7 +159,17 @@ export const trainCommand: Command = {
             const accum = microBatches(recipe);
             const ramp = recipe.flopsRampRatio ?? 1 / 3;
             emit(
-              { event: 'start', model: modelArg, triplets: summary.triplets, blankLines: summary.blankLines, steps: schedule.totalSteps, k, seed, recipe, resume: request.resume },
+              {
+                event: 'start',
+                model: modelArg,
+                triplets: summary.triplets,
+                blankLines: summary.blankLines,
+                steps: schedule.totalSteps,
+                k,
+                seed,
+                recipe,
+                resume: request.resume,
+              },
               `training ${loaded.model?.config.hfArchitecture} from ${modelArg} on ${summary.triplets} triplets of ${tripletsPath}` +
                 `${summary.blankLines ? ` (${summary.blankLines} blank lines skipped)` : ''}\n` +
                 `  ${schedule.totalSteps} steps of ${accum > 1 ? `${accum} micro-batches of ` : ''}${B} triplets ` +
@@ -172,13 +204,14 @@ export const trainCommand: Command = {
         let run;
         try {
           run = await trainRun(ctx, nodePlatform, {
-            model: async () => (loaded.model = await openModelRef(nodePlatform, await modelRefFromArgument(modelArg), { limits: ctx.limits })),
+            model: async () =>
+              (loaded.model = await openModelRef(nodePlatform, await modelRefFromArgument(modelArg), { limits: ctx.limits })),
             data,
             run: out,
             request,
             existing: 'refuse',
-              batchCache: !args.flag('no-batch-cache'),
-                memoryBudget: gpuMemory(args),
+            batchCache: !args.flag('no-batch-cache'),
+            memoryBudget: gpuMemory(args),
             onEvent,
             record: { store: nodePlatform.runs },
           });
@@ -193,7 +226,14 @@ export const trainCommand: Command = {
         }
         const { saved } = run;
         emit(
-          { event: 'done', steps: run.step, startStep: run.startStep, msPerStep: run.msPerStep, model: saved.where, files: saved.files },
+          {
+            event: 'done',
+            steps: run.step,
+            startStep: run.startStep,
+            msPerStep: run.msPerStep,
+            model: saved.where,
+            files: saved.files,
+          },
           `saved ${saved.where} (${saved.files.length} files; sentence-transformers SparseEncoder)` +
             `${Number.isFinite(run.msPerStep) ? `; ${run.msPerStep.toFixed(0)} ms per step` : ''}`,
         );

@@ -11,7 +11,10 @@ export const TRIPLETS_OPTIONS: Record<string, OptionSpec> = {
       'or Parquet file, or a Hub dataset id (its Parquet files; see --subset, --split)',
     required: true,
   },
-  subset: { value: 'name', help: "a Hub dataset's subset (its folder), e.g. triplet for sentence-transformers/msmarco-msmarco-MiniLM-L-6-v3" },
+  subset: {
+    value: 'name',
+    help: "a Hub dataset's subset (its folder), e.g. triplet for sentence-transformers/msmarco-msmarco-MiniLM-L-6-v3",
+  },
   split: { value: 'name', help: "a Hub dataset's split", default: 'train' },
 };
 

@@ -52,7 +52,10 @@ export async function acquireGpuContext(
     architecture: info.architecture,
     device: info.device,
     description: info.description,
-    isFallbackAdapter: Boolean((info as { isFallbackAdapter?: boolean }).isFallbackAdapter ?? (adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter),
+    isFallbackAdapter: Boolean(
+      (info as { isFallbackAdapter?: boolean }).isFallbackAdapter ??
+      (adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter,
+    ),
     features: [...device.features].map(String).sort(),
     limits,
   };

@@ -63,7 +63,10 @@ export class GpuContext {
   /** Where dumped WGSL goes; stderr by default, so that a CLI's stdout stays machine-readable. */
   wgslSink: (pipeline: string, code: string) => void = (pipeline, code) => console.error(`// pipeline ${pipeline}\n${code}`);
 
-  constructor(readonly device: GPUDevice, readonly adapter: AdapterReport) {
+  constructor(
+    readonly device: GPUDevice,
+    readonly adapter: AdapterReport,
+  ) {
     this.onCpu = adapterOnCpu(adapter);
     void device.lost.then((info) => {
       this.lostInfo = info;
@@ -259,7 +262,11 @@ export class GpuContext {
     const cached = this.modules.get(spec.family);
     if (cached) {
       if (cached.source !== spec.source) {
-        throw new GpuKernelError(spec.family, spec.entryPoint, 'two different WGSL sources were given under one family name; give each its own family');
+        throw new GpuKernelError(
+          spec.family,
+          spec.entryPoint,
+          'two different WGSL sources were given under one family name; give each its own family',
+        );
       }
       return cached.module;
     }
@@ -357,7 +364,12 @@ export class GpuContext {
     if (this.measuring) {
       this.measuring.push(descriptor.size);
       // a stand-in that only knows its size: writes to it are skipped, and nothing can bind it
-      const standIn = { size: descriptor.size, label: descriptor.label ?? '', usage: descriptor.usage, destroy() {} } as unknown as GPUBuffer;
+      const standIn = {
+        size: descriptor.size,
+        label: descriptor.label ?? '',
+        usage: descriptor.usage,
+        destroy() {},
+      } as unknown as GPUBuffer;
       this.unallocated.add(standIn);
       return standIn;
     }
@@ -398,7 +410,10 @@ export class GpuContext {
     });
     this.trackErrors(`${spec.family}.${spec.entryPoint}`, shapes);
     this.bindGroups.set(key, group);
-    this.bindGroupBuffers.set(key, bindings.flatMap((b) => (b === null ? [] : [b instanceof Tensor ? b.buffer : b])));
+    this.bindGroupBuffers.set(
+      key,
+      bindings.flatMap((b) => (b === null ? [] : [b instanceof Tensor ? b.buffer : b])),
+    );
     return group;
   }
 
@@ -423,7 +438,11 @@ export class GpuContext {
     const pool = this.stagingBuffers.get(bytes);
     const reused = pool?.pop();
     if (reused) return reused;
-    return this.device.createBuffer({ label: `staging ${bytes}`, size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    return this.device.createBuffer({
+      label: `staging ${bytes}`,
+      size: bytes,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
   }
 
   private returnStaging(bytes: number, buffer: GPUBuffer): void {

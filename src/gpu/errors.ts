@@ -9,7 +9,11 @@ export class NoWebGpuError extends Error {
 /** A kernel's pipeline, bind group or dispatch failed GPU validation. */
 export class GpuKernelError extends Error {
   override name = 'GpuKernelError';
-  constructor(readonly kernel: string, readonly shapes: string, gpuMessage: string) {
+  constructor(
+    readonly kernel: string,
+    readonly shapes: string,
+    gpuMessage: string,
+  ) {
     super(`GPU kernel "${kernel}" (${shapes}) failed: ${gpuMessage}`);
   }
 }
@@ -37,7 +41,9 @@ export class GpuOutOfMemoryError extends Error {
     readonly bytesHeld: number,
     gpuMessage: string,
   ) {
-    super(`the GPU ran out of memory building ${what} (${formatBytes(bytesAsked)} asked for, ${formatBytes(bytesHeld)} held in all): ${gpuMessage}`);
+    super(
+      `the GPU ran out of memory building ${what} (${formatBytes(bytesAsked)} asked for, ${formatBytes(bytesHeld)} held in all): ${gpuMessage}`,
+    );
   }
 }
 

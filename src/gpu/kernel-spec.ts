@@ -22,7 +22,12 @@ export function shaderCode(source: string): string {
 
 /** The cache key of a pipeline: family, entry point and override constants (sorted). */
 export function pipelineKey(spec: KernelSpec): string {
-  const constants = spec.constants ? Object.entries(spec.constants).sort().map(([k, v]) => `${k}=${v}`).join(',') : '';
+  const constants = spec.constants
+    ? Object.entries(spec.constants)
+        .sort()
+        .map(([k, v]) => `${k}=${v}`)
+        .join(',')
+    : '';
   return `${spec.family}.${spec.entryPoint}{${constants}}`;
 }
 

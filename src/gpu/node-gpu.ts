@@ -26,5 +26,8 @@ export function nodeGpu(): GPU {
  * test mode: `npm run test:portable`).
  */
 export function nodeGpuContext(label?: string): Promise<GpuContext> {
-  return acquireGpuContext(nodeGpu(), label, { dumpWgsl: process.env.SPLADE_LAB_DUMP_WGSL === '1', portable: process.env.SPLADE_LAB_PORTABLE === '1' });
+  return acquireGpuContext(nodeGpu(), label, {
+    dumpWgsl: process.env.SPLADE_LAB_DUMP_WGSL === '1',
+    portable: process.env.SPLADE_LAB_PORTABLE === '1',
+  });
 }

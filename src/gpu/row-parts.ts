@@ -35,7 +35,9 @@ export function rowPartsOf(matrix: RowParted, rows: number, cols: number, what: 
 /** The one tensor of a matrix held whole; a clear error naming `what` needs it so when it is in row parts. */
 export function wholeMatrix(matrix: RowParted, what: string): Tensor {
   if (!Array.isArray(matrix)) return matrix as Tensor;
-  throw new Error(`${what} needs the decoder matrix in one storage binding, but it is held in ${matrix.length} row parts (larger than this device's binding limit)`);
+  throw new Error(
+    `${what} needs the decoder matrix in one storage binding, but it is held in ${matrix.length} row parts (larger than this device's binding limit)`,
+  );
 }
 
 /**

@@ -2,7 +2,14 @@
 // RetrievalDataset; ids that a TREC run could not hold (empty, white space) are refused with file and line.
 import type { RetrievalDataset } from '../retrieval/dataset.ts';
 import type { Qrels } from '../retrieval/run-types.ts';
-import { MissingFileError, allInOrder, fileLocation, readRequiredFile, type FileSource, type ReadOptions } from './file-source.ts';
+import {
+  MissingFileError,
+  allInOrder,
+  fileLocation,
+  readRequiredFile,
+  type FileSource,
+  type ReadOptions,
+} from './file-source.ts';
 import { clip } from './format-error.ts';
 import { textOf } from './text-decode.ts';
 import { trecIdProblem } from './trec.ts';
@@ -83,12 +90,14 @@ export function parseBeirQrels(content: string | Uint8Array, fileName: string): 
     if (line.trim() === '') continue;
     const where = `${fileName}:${i + 1}`;
     const parts = line.split('\t');
-    if (parts.length !== 3) throw new Error(`${where}: expected 3 tab-separated columns "query-id corpus-id score", found ${parts.length}`);
+    if (parts.length !== 3)
+      throw new Error(`${where}: expected 3 tab-separated columns "query-id corpus-id score", found ${parts.length}`);
     const header = first && isHeaderRow(parts);
     first = false;
     if (header) continue;
     const score = Number(parts[2]);
-    if (!Number.isInteger(score) || parts[2].trim() === '') throw new Error(`${where}: score "${clip(parts[2], 40)}" is not an integer`);
+    if (!Number.isInteger(score) || parts[2].trim() === '')
+      throw new Error(`${where}: score "${clip(parts[2], 40)}" is not an integer`);
     checkTrecId(parts[0], 'query-id', where);
     checkTrecId(parts[1], 'corpus-id', where);
     let judged = qrels.get(parts[0]);
@@ -119,7 +128,9 @@ export function assembleDataset(
   const queryText = new Map(queries.records.map((r) => [r.id, r.text]));
   const unknownQueries = [...judged.qrels.keys()].filter((id) => !queryText.has(id));
   if (unknownQueries.length) {
-    warnings.push(`${unknownQueries.length} judged query ids have no entry in the queries (dropped), e.g. "${unknownQueries[0]}"`);
+    warnings.push(
+      `${unknownQueries.length} judged query ids have no entry in the queries (dropped), e.g. "${unknownQueries[0]}"`,
+    );
     for (const id of unknownQueries) judged.qrels.delete(id);
   }
   if (judged.qrels.size === 0) throw new Error(`${name}: no judged query is present in the queries, nothing to evaluate`);
@@ -134,7 +145,10 @@ export function assembleDataset(
       example ||= id;
     }
   }
-  if (unknownDocs) warnings.push(`${unknownDocs} qrels rows name documents absent from the corpus (kept as judged, never retrievable), e.g. "${example}"`);
+  if (unknownDocs)
+    warnings.push(
+      `${unknownDocs} qrels rows name documents absent from the corpus (kept as judged, never retrievable), e.g. "${example}"`,
+    );
 
   const evaluated = queries.records.filter((r) => judged.qrels.has(r.id));
   return {
@@ -153,14 +167,21 @@ async function requiredBytes(source: FileSource, path: string, options?: ReadOpt
     return await readRequiredFile(source, path, options);
   } catch (error) {
     if (error instanceof MissingFileError) {
-      throw new Error(`${error.message}; a BEIR folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv`, { cause: error });
+      throw new Error(`${error.message}; a BEIR folder holds corpus.jsonl, queries.jsonl and qrels/<split>.tsv`, {
+        cause: error,
+      });
     }
     throw error;
   }
 }
 
 /** Loads a BEIR folder (or URL base) for one qrels split; `options` carry read progress and a cancel signal. */
-export async function loadBeir(source: FileSource, split = 'test', name = source.label, options?: ReadOptions): Promise<RetrievalDataset> {
+export async function loadBeir(
+  source: FileSource,
+  split = 'test',
+  name = source.label,
+  options?: ReadOptions,
+): Promise<RetrievalDataset> {
   const [corpusBytes, queriesBytes, qrelsBytes] = await allInOrder<[Uint8Array, Uint8Array, Uint8Array]>([
     requiredBytes(source, 'corpus.jsonl', options),
     requiredBytes(source, 'queries.jsonl', options),

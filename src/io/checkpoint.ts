@@ -41,8 +41,14 @@ export interface CheckpointEstimate {
 }
 
 export class CheckpointTooLargeError extends Error {
-  constructor(readonly bytes: number, readonly limit: number, label: string) {
-    super(`the checkpoint in ${label} needs ${(bytes / 2 ** 20).toFixed(1)} MiB as fp32, over the limit of ${(limit / 2 ** 20).toFixed(1)} MiB`);
+  constructor(
+    readonly bytes: number,
+    readonly limit: number,
+    label: string,
+  ) {
+    super(
+      `the checkpoint in ${label} needs ${(bytes / 2 ** 20).toFixed(1)} MiB as fp32, over the limit of ${(limit / 2 ** 20).toFixed(1)} MiB`,
+    );
     this.name = 'CheckpointTooLargeError';
   }
 }
@@ -74,7 +80,9 @@ const TIED_PARAMETERS: Record<string, { head: string; source: string; byEmbeddin
     { head: 'cls.predictions.decoder.weight', source: 'bert.embeddings.word_embeddings.weight', byEmbeddingTying: true },
     { head: 'cls.predictions.decoder.bias', source: 'cls.predictions.bias', byEmbeddingTying: false },
   ],
-  DistilBertForMaskedLM: [{ head: 'vocab_projector.weight', source: 'distilbert.embeddings.word_embeddings.weight', byEmbeddingTying: true }],
+  DistilBertForMaskedLM: [
+    { head: 'vocab_projector.weight', source: 'distilbert.embeddings.word_embeddings.weight', byEmbeddingTying: true },
+  ],
   RobertaForMaskedLM: [
     { head: 'lm_head.decoder.weight', source: 'roberta.embeddings.word_embeddings.weight', byEmbeddingTying: true },
     { head: 'lm_head.decoder.bias', source: 'lm_head.bias', byEmbeddingTying: false },
@@ -95,16 +103,22 @@ async function readShardIndex(source: FileSource, indexName: string, options?: R
   const json = await readJsonFile(source, indexName, options);
   if (json === null) return null;
   const weightMap = (json as { weight_map?: unknown }).weight_map;
-  if (typeof weightMap !== 'object' || weightMap === null) throw new Error(`${indexName} in ${source.label} has no weight_map object`);
+  if (typeof weightMap !== 'object' || weightMap === null)
+    throw new Error(`${indexName} in ${source.label} has no weight_map object`);
   const map = new Map<string, string>();
   for (const [name, shard] of Object.entries(weightMap)) {
     if (typeof shard !== 'string' || !SAFE_FILE_NAME.test(shard) || shard === '..') {
-      throw new Error(`${indexName} in ${source.label}: shard ${clip(JSON.stringify(shard) ?? String(shard), 60)} of "${clip(name)}" is not a plain file name`);
+      throw new Error(
+        `${indexName} in ${source.label}: shard ${clip(JSON.stringify(shard) ?? String(shard), 60)} of "${clip(name)}" is not a plain file name`,
+      );
     }
     map.set(name, shard);
   }
   const shards = new Set(map.values()).size;
-  if (shards > MAX_SHARDS) throw new Error(`${indexName} in ${source.label} names ${shards} shard files, more than the ${MAX_SHARDS} a checkpoint may have`);
+  if (shards > MAX_SHARDS)
+    throw new Error(
+      `${indexName} in ${source.label} names ${shards} shard files, more than the ${MAX_SHARDS} a checkpoint may have`,
+    );
   return map;
 }
 
@@ -116,14 +130,18 @@ async function exists(source: FileSource, name: string, options?: ReadOptions): 
 /** Finds the weights in the order transformers prefers: safetensors, its index, pytorch_model.bin, its index. */
 async function findWeightFiles(source: FileSource, options?: ReadOptions & { byteBudget?: number }): Promise<WeightFiles> {
   // A source without range reads answers "does it exist" by reading the file: never more than the budget.
-  if (options?.byteBudget !== undefined) options = { ...options, maxFileBytes: Math.min(options.byteBudget, options.maxFileBytes ?? Infinity) };
+  if (options?.byteBudget !== undefined)
+    options = { ...options, maxFileBytes: Math.min(options.byteBudget, options.maxFileBytes ?? Infinity) };
   if (await exists(source, 'model.safetensors', options)) return { format: 'safetensors', files: ['model.safetensors'] };
   const safetensorsIndex = await readShardIndex(source, 'model.safetensors.index.json', options);
-  if (safetensorsIndex) return { format: 'safetensors-sharded', files: [...new Set(safetensorsIndex.values())], weightMap: safetensorsIndex };
+  if (safetensorsIndex)
+    return { format: 'safetensors-sharded', files: [...new Set(safetensorsIndex.values())], weightMap: safetensorsIndex };
   if (await exists(source, 'pytorch_model.bin', options)) return { format: 'pytorch-zip', files: ['pytorch_model.bin'] };
   const torchIndex = await readShardIndex(source, 'pytorch_model.bin.index.json', options);
   if (torchIndex) return { format: 'pytorch-sharded', files: [...new Set(torchIndex.values())], weightMap: torchIndex };
-  throw new Error(`no weights in ${source.label}: looked for model.safetensors, model.safetensors.index.json, pytorch_model.bin and pytorch_model.bin.index.json`);
+  throw new Error(
+    `no weights in ${source.label}: looked for model.safetensors, model.safetensors.index.json, pytorch_model.bin and pytorch_model.bin.index.json`,
+  );
 }
 
 /** Reads a file that must exist; its size is checked against options.maxFileBytes even if the source did not. */
@@ -178,14 +196,18 @@ export async function estimateCheckpointBytes(source: FileSource, options?: Esti
       resident += decodedBytes(header);
       tensorCount += header.entries.length;
     } else {
-      const fileBytes = await requireFile(source, file, { ...options, maxFileBytes: budget === undefined ? options?.maxFileBytes : budget - resident });
+      const fileBytes = await requireFile(source, file, {
+        ...options,
+        maxFileBytes: budget === undefined ? options?.maxFileBytes : budget - resident,
+      });
       const index = indexTorchCheckpoint(fileBytes, file, { verifyCrc: false });
       if (found.format === 'pytorch-zip' && index.format === 'legacy') format = 'pytorch-legacy';
       bytes += torchDecodedBytes(index);
       resident += torchResidentBytes(index);
       tensorCount += index.tensors.size;
     }
-    if (budget !== undefined && resident > budget) throw new CheckpointBudgetError(resident, budget, source.label, 'decoding the weights needs');
+    if (budget !== undefined && resident > budget)
+      throw new CheckpointBudgetError(resident, budget, source.label, 'decoding the weights needs');
   }
   return { bytes, tensorCount, format, files: found.files };
 }
@@ -218,7 +240,8 @@ function tieParameters(config: HfConfig, tensors: TensorMap, aliases: Map<string
     const sourceTensor = tensors.get(source);
     const headTensor = tensors.get(head);
     if (!sourceTensor || headTensor === sourceTensor) continue;
-    if (headTensor && !sameBits(headTensor, sourceTensor)) notes.push(`"${head}" differed from "${source}"; tied to it as transformers does on load`);
+    if (headTensor && !sameBits(headTensor, sourceTensor))
+      notes.push(`"${head}" differed from "${source}"; tied to it as transformers does on load`);
     tensors.set(head, sourceTensor);
     aliases.set(head, aliases.get(source) ?? source);
   }
@@ -237,16 +260,35 @@ interface ParsedWeightFile {
   legacy: boolean;
 }
 
-async function parseWeightFile(source: FileSource, file: string, format: WeightFormat, options?: ReadOptions): Promise<ParsedWeightFile> {
+async function parseWeightFile(
+  source: FileSource,
+  file: string,
+  format: WeightFormat,
+  options?: ReadOptions,
+): Promise<ParsedWeightFile> {
   const bytes = await requireFile(source, file, options);
   if (format.startsWith('safetensors')) {
     const header = parseSafetensorsHeader(bytes, file, bytes.length);
     const size = decodedBytes(header);
-    return { file, fileBytes: bytes.length, bytes: size, residentBytes: size, legacy: false, decode: () => ({ tensors: decodeSafetensors(bytes, header), aliases: new Map() }) };
+    return {
+      file,
+      fileBytes: bytes.length,
+      bytes: size,
+      residentBytes: size,
+      legacy: false,
+      decode: () => ({ tensors: decodeSafetensors(bytes, header), aliases: new Map() }),
+    };
   }
   const index = indexTorchCheckpoint(bytes, file);
   const residentBytes = torchResidentBytes(index);
-  return { file, fileBytes: bytes.length, bytes: torchDecodedBytes(index), residentBytes, legacy: index.format === 'legacy', decode: () => decodeTorchState(index) };
+  return {
+    file,
+    fileBytes: bytes.length,
+    bytes: torchDecodedBytes(index),
+    residentBytes,
+    legacy: index.format === 'legacy',
+    decode: () => decodeTorchState(index),
+  };
 }
 
 /**
@@ -266,9 +308,11 @@ async function loadWeights(source: FileSource, found: WeightFiles, options: Load
     parsed.push(weightFile);
   }
   const total = parsed.reduce((sum, p) => sum + p.bytes, 0);
-  if (options?.maxBytes !== undefined && total > options.maxBytes) throw new CheckpointTooLargeError(total, options.maxBytes, source.label);
+  if (options?.maxBytes !== undefined && total > options.maxBytes)
+    throw new CheckpointTooLargeError(total, options.maxBytes, source.label);
   const resident = parsed.reduce((sum, p) => sum + p.residentBytes, 0);
-  if (budget !== undefined && resident > budget) throw new CheckpointBudgetError(resident, budget, source.label, 'decoding the weights needs');
+  if (budget !== undefined && resident > budget)
+    throw new CheckpointBudgetError(resident, budget, source.label, 'decoding the weights needs');
   const tensors: TensorMap = new Map();
   const aliases = new Map<string, string>();
   let renamed = 0;
@@ -277,14 +321,19 @@ async function loadWeights(source: FileSource, found: WeightFiles, options: Load
     fileAliases.forEach((canonical, alias) => aliases.set(modernName(alias), modernName(canonical)));
     for (const [name, tensor] of fileTensors) {
       if (found.weightMap && found.weightMap.get(name) !== weightFile.file) {
-        throw new CheckpointFormatError(weightFile.file, `the index assigns it to ${clip(found.weightMap.get(name) ?? 'no shard')}`, name);
+        throw new CheckpointFormatError(
+          weightFile.file,
+          `the index assigns it to ${clip(found.weightMap.get(name) ?? 'no shard')}`,
+          name,
+        );
       }
       if (modernName(name) !== name) renamed++;
       tensors.set(modernName(name), tensor);
     }
   }
   for (const name of found.weightMap?.keys() ?? []) {
-    if (!tensors.has(modernName(name))) throw new CheckpointFormatError(found.weightMap!.get(name)!, 'listed in the index but not in the shard', name);
+    if (!tensors.has(modernName(name)))
+      throw new CheckpointFormatError(found.weightMap!.get(name)!, 'listed in the index but not in the shard', name);
   }
   const format: WeightFormat = found.format === 'pytorch-zip' && parsed[0]?.legacy ? 'pytorch-legacy' : found.format;
   return { tensors, aliases, format, renamed };
@@ -312,6 +361,9 @@ export async function loadCheckpoint(source: FileSource, options?: LoadOptions):
   if (renamed > 0) notes.push(`renamed ${renamed} LayerNorm gamma/beta tensors to weight/bias, as transformers does`);
   tieParameters(config, tensors, aliases, notes, source.label);
   const embeddingPairs = TIED_PARAMETERS[config.architectures?.[0] ?? '']?.filter((p) => p.byEmbeddingTying) ?? [];
-  const tied = embeddingPairs.length > 0 ? embeddingPairs.every((p) => tensors.get(p.head) !== undefined && tensors.get(p.head) === tensors.get(p.source)) : aliases.size > 0;
+  const tied =
+    embeddingPairs.length > 0
+      ? embeddingPairs.every((p) => tensors.get(p.head) !== undefined && tensors.get(p.head) === tensors.get(p.source))
+      : aliases.size > 0;
   return { config, tensors, tied, aliases, format, files: found.files, notes };
 }

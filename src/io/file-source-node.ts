@@ -39,7 +39,10 @@ async function regularFileInFolder(dir: string, name: string, label: string): Pr
       throw error;
     }
     const root = await realpath(resolve(dir));
-    if (!target.startsWith(root + sep)) throw new Error(`${label}/${name} is a symbolic link to ${target}, outside the folder: refused (copy the file into the folder instead)`);
+    if (!target.startsWith(root + sep))
+      throw new Error(
+        `${label}/${name} is a symbolic link to ${target}, outside the folder: refused (copy the file into the folder instead)`,
+      );
   }
   const info = link.isSymbolicLink() ? await stat(target) : link;
   if (!info.isFile()) throw new Error(`${label}/${name} is not a regular file (a folder, FIFO, device or socket): refused`);

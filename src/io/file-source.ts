@@ -53,7 +53,12 @@ export interface FileSource {
   /** The whole file, or null when the source has no file of that name. */
   readFile(name: string, options?: ReadOptions): Promise<Uint8Array | null>;
   /** `length` bytes from `start` (fewer at the end of the file) and the file's size, or null when absent. */
-  readRange?(name: string, start: number, length: number, options?: ReadOptions): Promise<{ bytes: Uint8Array; fileSize: number } | null>;
+  readRange?(
+    name: string,
+    start: number,
+    length: number,
+    options?: ReadOptions,
+  ): Promise<{ bytes: Uint8Array; fileSize: number } | null>;
 }
 
 /** Where a saver puts files (a folder in Node; the page can collect them in memory). */
@@ -120,11 +125,15 @@ export async function readJsonFile(source: FileSource, name: string, options?: R
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new Error(`${name} in ${source.label} is not valid JSON: ${clip(error instanceof Error ? error.message : String(error), 200)}`, { cause: error });
+    throw new Error(
+      `${name} in ${source.label} is not valid JSON: ${clip(error instanceof Error ? error.message : String(error), 200)}`,
+      { cause: error },
+    );
   }
 }
 
 /** Throws when a signal is aborted, with the signal's own reason. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new DOMException('The read was cancelled', 'AbortError');
+  if (signal?.aborted)
+    throw signal.reason instanceof Error ? signal.reason : new DOMException('The read was cancelled', 'AbortError');
 }

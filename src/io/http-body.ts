@@ -44,7 +44,10 @@ export class IdleTimer {
 }
 
 /** A read that settles when the chunk arrives or when the signal aborts, whichever comes first. */
-function readOrAbort(reader: ReadableStreamDefaultReader<Uint8Array>, signal: AbortSignal): Promise<ReadableStreamReadResult<Uint8Array>> {
+function readOrAbort(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  signal: AbortSignal,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
@@ -69,7 +72,11 @@ export interface BodyRead {
  * Reads a response body chunk by chunk: refuses it from Content-Length or mid-stream once past options.maxFileBytes,
  * reports progress, and fails when the timer fires (no bytes for its timeout) or the caller cancels.
  */
-export async function readResponseBody(response: Response, read: BodyRead, options: ReadOptions | undefined): Promise<Uint8Array> {
+export async function readResponseBody(
+  response: Response,
+  read: BodyRead,
+  options: ReadOptions | undefined,
+): Promise<Uint8Array> {
   const { file, where, timer } = read;
   const lengthHeader = response.headers.get('content-length');
   const total = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
@@ -98,8 +105,13 @@ export async function readResponseBody(response: Response, read: BodyRead, optio
       await reader.cancel().catch(() => undefined);
       throwIfAborted(options?.signal);
       if (error instanceof FileTooLargeError) throw error;
-      if (timer.timedOut) throw read.fail(`download of ${where} stalled: no bytes for ${timeoutSeconds(timer)} after ${loaded} bytes; check the connection and try again`);
-      throw read.fail(`download of ${where} failed after ${loaded} bytes: ${error instanceof Error ? error.message : String(error)}`);
+      if (timer.timedOut)
+        throw read.fail(
+          `download of ${where} stalled: no bytes for ${timeoutSeconds(timer)} after ${loaded} bytes; check the connection and try again`,
+        );
+      throw read.fail(
+        `download of ${where} failed after ${loaded} bytes: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   if (total !== null && loaded !== total) throw read.fail(`download of ${where} ended after ${loaded} of ${total} bytes`);

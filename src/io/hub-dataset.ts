@@ -36,30 +36,60 @@ export async function listSplitParquet(ref: HubDatasetRef, listing: HubListing =
     try {
       response = await (listing.fetch ?? fetch)(url, { headers });
     } catch (error) {
-      throw new HubError(`could not list ${folder || 'the root'} of dataset ${ref.repo} (${base}): ${(error as Error).message}`, ref.repo, folder, null);
+      throw new HubError(
+        `could not list ${folder || 'the root'} of dataset ${ref.repo} (${base}): ${(error as Error).message}`,
+        ref.repo,
+        folder,
+        null,
+      );
     }
     if (response.status === 404) return [];
-    if (!response.ok) throw new HubError(`listing ${folder || 'the root'} of dataset ${ref.repo} (${base}): HTTP ${response.status}; a private or gated dataset needs a token`, ref.repo, folder, response.status);
+    if (!response.ok)
+      throw new HubError(
+        `listing ${folder || 'the root'} of dataset ${ref.repo} (${base}): HTTP ${response.status}; a private or gated dataset needs a token`,
+        ref.repo,
+        folder,
+        response.status,
+      );
     const entries = (await response.json()) as unknown;
-    if (!Array.isArray(entries)) throw new HubError(`listing dataset ${ref.repo}: the Hub did not answer a list`, ref.repo, folder, response.status);
+    if (!Array.isArray(entries))
+      throw new HubError(`listing dataset ${ref.repo}: the Hub did not answer a list`, ref.repo, folder, response.status);
     return entries as { type: string; path: string }[];
   };
   const folder = ref.subset ?? '';
   const entries = await list(folder);
   const name = (path: string) => path.slice(path.lastIndexOf('/') + 1);
-  let files = entries.filter((e) => e.type === 'file' && e.path.endsWith('.parquet') && (name(e.path).startsWith(`${split}-`) || name(e.path) === `${split}.parquet`));
+  let files = entries.filter(
+    (e) =>
+      e.type === 'file' &&
+      e.path.endsWith('.parquet') &&
+      (name(e.path).startsWith(`${split}-`) || name(e.path) === `${split}.parquet`),
+  );
   if (files.length === 0 && entries.some((e) => e.type === 'directory' && name(e.path) === split)) {
     files = (await list(folder ? `${folder}/${split}` : split)).filter((e) => e.type === 'file' && e.path.endsWith('.parquet'));
   }
   if (files.length === 0) {
-    const seen = entries.map((e) => name(e.path)).slice(0, 12).join(', ') || 'nothing';
-    throw new HubError(`dataset ${ref.repo}${folder ? ` subset "${folder}"` : ''}: no Parquet files of split "${split}" (found ${seen}); name the subset (a folder) and the split`, ref.repo, folder, null);
+    const seen =
+      entries
+        .map((e) => name(e.path))
+        .slice(0, 12)
+        .join(', ') || 'nothing';
+    throw new HubError(
+      `dataset ${ref.repo}${folder ? ` subset "${folder}"` : ''}: no Parquet files of split "${split}" (found ${seen}); name the subset (a folder) and the split`,
+      ref.repo,
+      folder,
+      null,
+    );
   }
   return files.map((e) => e.path).sort();
 }
 
 /** Every row of the split's Parquet files, in file order, and the CRC-32 of the files one after another. */
-export async function readHubDatasetTriplets(ref: HubDatasetRef, files: FileSource, listing: HubListing = {}): Promise<{ triplets: Triplet[]; crc32: number; bytes: number; paths: string[] }> {
+export async function readHubDatasetTriplets(
+  ref: HubDatasetRef,
+  files: FileSource,
+  listing: HubListing = {},
+): Promise<{ triplets: Triplet[]; crc32: number; bytes: number; paths: string[] }> {
   const paths = await listSplitParquet(ref, listing);
   const triplets: Triplet[] = [];
   let crc = 0;

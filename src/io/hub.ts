@@ -59,7 +59,10 @@ const MAX_REVISION = 256;
 
 export function isHubRepoId(text: string): boolean {
   const parts = text.split('/');
-  return parts.length <= 2 && parts.every((part) => part.length <= MAX_REPO_PART && REPO_PART.test(part) && !part.includes('--') && !part.includes('..'));
+  return (
+    parts.length <= 2 &&
+    parts.every((part) => part.length <= MAX_REPO_PART && REPO_PART.test(part) && !part.includes('--') && !part.includes('..'))
+  );
 }
 
 /** Why a repo id or revision cannot be requested, or null when it can (checked before any request). */
@@ -94,7 +97,12 @@ export function createHubSource(options: HubOptions): HubFileSource {
   };
 
   /** Issues the request; returns null for a missing file, throws a HubError for anything else that failed. */
-  async function request(file: string, timer: IdleTimer, signal: AbortSignal | undefined, range?: string): Promise<Response | null> {
+  async function request(
+    file: string,
+    timer: IdleTimer,
+    signal: AbortSignal | undefined,
+    range?: string,
+  ): Promise<Response | null> {
     const headers: Record<string, string> = {};
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
     if (range) headers.Range = range;
@@ -103,8 +111,19 @@ export function createHubSource(options: HubOptions): HubFileSource {
       response = await doFetch(hubFileUrl(baseUrl, repoPath, revision, file), { headers, signal: timer.signal });
     } catch (error) {
       throwIfAborted(signal);
-      if (timer.timedOut) throw new HubError(`could not download ${where(file)}: no response for ${timeoutSeconds(timer)}; check the connection and try again`, repo, file, null);
-      throw new HubError(`could not download ${where(file)}: network failure (${error instanceof Error ? error.message : String(error)})`, repo, file, null);
+      if (timer.timedOut)
+        throw new HubError(
+          `could not download ${where(file)}: no response for ${timeoutSeconds(timer)}; check the connection and try again`,
+          repo,
+          file,
+          null,
+        );
+      throw new HubError(
+        `could not download ${where(file)}: network failure (${error instanceof Error ? error.message : String(error)})`,
+        repo,
+        file,
+        null,
+      );
     }
     timer.touch();
     if (response.ok || response.status === 416) return response;
@@ -112,14 +131,24 @@ export function createHubSource(options: HubOptions): HubFileSource {
     const code = response.headers.get('x-error-code');
     if (response.status === 404 && code !== 'RepoNotFound' && code !== 'RevisionNotFound') return null;
     if (response.status === 401 || response.status === 403 || code === 'RepoNotFound') {
-      throw new HubError(`${where(file)}: HTTP ${response.status} — the repo does not exist, is private or is gated; check the id or pass a token`, repo, file, response.status);
+      throw new HubError(
+        `${where(file)}: HTTP ${response.status} — the repo does not exist, is private or is gated; check the id or pass a token`,
+        repo,
+        file,
+        response.status,
+      );
     }
-    if (code === 'RevisionNotFound') throw new HubError(`${where(file)}: revision "${clip(revision, 60)}" not found`, repo, file, response.status);
+    if (code === 'RevisionNotFound')
+      throw new HubError(`${where(file)}: revision "${clip(revision, 60)}" not found`, repo, file, response.status);
     throw new HubError(`${where(file)}: HTTP ${response.status} ${clip(response.statusText, 60)}`, repo, file, response.status);
   }
 
   /** Runs one request and reads its body under one idle timer; a 206 answer may not exceed the range asked for. */
-  async function download(file: string, readOptions: ReadOptions | undefined, range?: { start: number; length: number }): Promise<{ response: Response; bytes: Uint8Array } | null> {
+  async function download(
+    file: string,
+    readOptions: ReadOptions | undefined,
+    range?: { start: number; length: number },
+  ): Promise<{ response: Response; bytes: Uint8Array } | null> {
     const timer = new IdleTimer(timeoutMs, readOptions?.signal);
     try {
       const header = range && `bytes=${range.start}-${range.start + range.length - 1}`;
@@ -130,8 +159,14 @@ export function createHubSource(options: HubOptions): HubFileSource {
         return { response, bytes: new Uint8Array(0) };
       }
       const fail = (message: string) => new HubError(message, repo, file, null);
-      const maxFileBytes = range && response.status === 206 ? Math.min(range.length, readOptions?.maxFileBytes ?? Infinity) : readOptions?.maxFileBytes;
-      return { response, bytes: await readResponseBody(response, { file, where: where(file), timer, fail }, { ...readOptions, maxFileBytes }) };
+      const maxFileBytes =
+        range && response.status === 206
+          ? Math.min(range.length, readOptions?.maxFileBytes ?? Infinity)
+          : readOptions?.maxFileBytes;
+      return {
+        response,
+        bytes: await readResponseBody(response, { file, where: where(file), timer, fail }, { ...readOptions, maxFileBytes }),
+      };
     } finally {
       timer.stop();
     }
@@ -142,7 +177,9 @@ export function createHubSource(options: HubOptions): HubFileSource {
     try {
       return await cache.get(key);
     } catch (error) {
-      warn(`${file}: the download cache could not be read (${clip(error instanceof Error ? error.message : String(error), 100)}); downloading it again`);
+      warn(
+        `${file}: the download cache could not be read (${clip(error instanceof Error ? error.message : String(error), 100)}); downloading it again`,
+      );
       return null;
     }
   }
@@ -152,8 +189,12 @@ export function createHubSource(options: HubOptions): HubFileSource {
     try {
       await cache.put(key, bytes);
     } catch (error) {
-      const why = isQuotaError(error) ? 'the browser storage is full (QuotaExceededError)' : clip(error instanceof Error ? error.message : String(error), 100);
-      warn(`${file} was not cached: ${why}. The model still loads; the file will be downloaded again next time (free site storage to cache it).`);
+      const why = isQuotaError(error)
+        ? 'the browser storage is full (QuotaExceededError)'
+        : clip(error instanceof Error ? error.message : String(error), 100);
+      warn(
+        `${file} was not cached: ${why}. The model still loads; the file will be downloaded again next time (free site storage to cache it).`,
+      );
     }
   }
 
@@ -184,7 +225,8 @@ export function createHubSource(options: HubOptions): HubFileSource {
       const fileSize = Number(contentRange?.slice(contentRange.lastIndexOf('/') + 1));
       if (response.status === 416) return { bytes, fileSize: Number.isFinite(fileSize) ? fileSize : start };
       if (response.status === 200) return { bytes: bytes.subarray(start, start + length), fileSize: bytes.length };
-      if (!Number.isFinite(fileSize)) throw new HubError(`${where(file)}: range response without a usable Content-Range`, repo, file, response.status);
+      if (!Number.isFinite(fileSize))
+        throw new HubError(`${where(file)}: range response without a usable Content-Range`, repo, file, response.status);
       return { bytes, fileSize };
     },
   };

@@ -43,7 +43,8 @@ async function readTable(source: FileSource, path: string, columns: readonly str
   }
   const present = rows.length ? Object.keys(rows[0]) : [];
   const missing = columns.filter((c) => rows.length && !present.includes(c));
-  if (missing.length) throw new Error(`${fileLocation(source, path)}: missing column(s) ${missing.join(', ')} (has ${present.join(', ')})`);
+  if (missing.length)
+    throw new Error(`${fileLocation(source, path)}: missing column(s) ${missing.join(', ')} (has ${present.join(', ')})`);
   return rows;
 }
 
@@ -52,7 +53,8 @@ function textRecords(rows: Row[], where: string): { records: JsonlRecord[]; dupl
   const seen = new Set<string>();
   let duplicates = 0;
   rows.forEach((row, i) => {
-    if (row._id === null || row._id === undefined || typeof row.text !== 'string') throw new Error(`${where}: row ${i} lacks _id or text`);
+    if (row._id === null || row._id === undefined || typeof row.text !== 'string')
+      throw new Error(`${where}: row ${i} lacks _id or text`);
     const id = String(row._id);
     checkTrecId(id, '_id', `${where} row ${i}`);
     if (seen.has(id)) return void duplicates++;
@@ -68,7 +70,8 @@ function qrelsFromRows(rows: Row[], where: string): { qrels: Qrels; duplicates: 
   rows.forEach((row, i) => {
     const queryId = row['query-id'];
     const docId = row['corpus-id'];
-    if (queryId === null || queryId === undefined || docId === null || docId === undefined) throw new Error(`${where}: row ${i} lacks query-id or corpus-id`);
+    if (queryId === null || queryId === undefined || docId === null || docId === undefined)
+      throw new Error(`${where}: row ${i} lacks query-id or corpus-id`);
     const score = row.score === undefined ? 1 : Number(row.score); // NanoBEIR lists positives only
     if (!Number.isInteger(score)) throw new Error(`${where}: row ${i} has a non-integer score ${String(row.score).slice(0, 40)}`);
     checkTrecId(String(queryId), 'query-id', `${where} row ${i}`);
@@ -85,7 +88,12 @@ function qrelsFromRows(rows: Row[], where: string): { qrels: Qrels; duplicates: 
  * Loads a NanoBEIR set from any source (a folder, the Hub's dataset repository, `nanoBeirHubSource(name)`);
  * `options` carry read progress and a cancel signal.
  */
-export async function loadNanoBeir(source: FileSource, name: string, layout: NanoBeirLayout = defaultNanoBeirLayout, options?: ReadOptions): Promise<RetrievalDataset> {
+export async function loadNanoBeir(
+  source: FileSource,
+  name: string,
+  layout: NanoBeirLayout = defaultNanoBeirLayout,
+  options?: ReadOptions,
+): Promise<RetrievalDataset> {
   const [corpusRows, queryRows, qrelsRows] = await allInOrder<[Row[], Row[], Row[]]>([
     readTable(source, layout.corpus, ['_id', 'text'], options),
     readTable(source, layout.queries, ['_id', 'text'], options),

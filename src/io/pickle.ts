@@ -45,8 +45,16 @@ export function describePickleValue(value: unknown, depth = 0): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value);
   if (typeof value !== 'object') return String(value);
   if (depth > 1) return '…';
-  if (value instanceof PickleTuple) return `(${value.items.slice(0, 6).map((v) => describePickleValue(v, depth + 1)).join(', ')})`;
-  if (Array.isArray(value)) return `[${value.slice(0, 6).map((v) => describePickleValue(v, depth + 1)).join(', ')}]`;
+  if (value instanceof PickleTuple)
+    return `(${value.items
+      .slice(0, 6)
+      .map((v) => describePickleValue(v, depth + 1))
+      .join(', ')})`;
+  if (Array.isArray(value))
+    return `[${value
+      .slice(0, 6)
+      .map((v) => describePickleValue(v, depth + 1))
+      .join(', ')}]`;
   if (value instanceof PickleDict) return `dict(${value.entries.size} items)`;
   if (isGlobal(value)) return clip(value.qualifiedName);
   if (value instanceof Uint8Array) return `bytes(${value.length})`;
@@ -54,7 +62,13 @@ export function describePickleValue(value: unknown, depth = 0): string {
 }
 
 /** Runs one pickle starting at `start`; returns the unpickled value and the offset just after its STOP. */
-export function unpickle(bytes: Uint8Array, start: number, file: string, hooks: PickleHooks, options: UnpickleOptions = {}): { value: unknown; end: number } {
+export function unpickle(
+  bytes: Uint8Array,
+  start: number,
+  file: string,
+  hooks: PickleHooks,
+  options: UnpickleOptions = {},
+): { value: unknown; end: number } {
   const maxIntegerBytes = options.maxIntegerBytes ?? MAX_PICKLE_INTEGER_BYTES;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const stack: unknown[] = [];
@@ -92,7 +106,8 @@ export function unpickle(bytes: Uint8Array, start: number, file: string, hooks: 
     return new TextDecoder().decode(raw(end - pos + 1)).slice(0, -1);
   };
   const pop = (): unknown => (stack.length === 0 || stack[stack.length - 1] === MARK ? fail('stack underflow') : stack.pop());
-  const top = (): unknown => (stack.length === 0 || stack[stack.length - 1] === MARK ? fail('stack underflow') : stack[stack.length - 1]);
+  const top = (): unknown =>
+    stack.length === 0 || stack[stack.length - 1] === MARK ? fail('stack underflow') : stack[stack.length - 1];
   const popMark = (): unknown[] => {
     const at = stack.lastIndexOf(MARK);
     if (at < 0) fail('no MARK on the stack');
@@ -111,7 +126,8 @@ export function unpickle(bytes: Uint8Array, start: number, file: string, hooks: 
     if (data.length > 0 && data[data.length - 1] & 0x80) value -= 1n << BigInt(8 * data.length);
     return value;
   };
-  const smallIfSafe = (value: bigint): number | bigint => (value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value);
+  const smallIfSafe = (value: bigint): number | bigint =>
+    value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
   const setItems = (target: unknown, items: unknown[]) => {
     if (!(target instanceof PickleDict)) fail(`SETITEM(S) on ${describePickleValue(target)}, not a dict`);
     if (items.length % 2) fail('SETITEMS with an odd number of items');
@@ -280,7 +296,8 @@ export function unpickle(bytes: Uint8Array, start: number, file: string, hooks: 
         // REDUCE
         const args = pop();
         const callable = pop();
-        if (!isGlobal(callable) || !callable.call) fail(`REDUCE of ${describePickleValue(callable)}, which is not an allowed callable`);
+        if (!isGlobal(callable) || !callable.call)
+          fail(`REDUCE of ${describePickleValue(callable)}, which is not an allowed callable`);
         if (!(args instanceof PickleTuple)) fail(`REDUCE arguments are ${describePickleValue(args)}, not a tuple`);
         stack.push((callable as PickleGlobal).call!((args as PickleTuple).items));
         break;

@@ -15,7 +15,10 @@ export async function openRandomAccessFile(path: string): Promise<RandomAccessFi
       let done = 0;
       while (done < length) {
         const { bytesRead } = await handle.read(buffer, done, length - done, start + done);
-        if (bytesRead === 0) throw new Error(`${path}: the file ended at byte ${start + done}, before ${start + length} (was it changed while reading?)`);
+        if (bytesRead === 0)
+          throw new Error(
+            `${path}: the file ended at byte ${start + done}, before ${start + length} (was it changed while reading?)`,
+          );
         done += bytesRead;
       }
       return buffer;

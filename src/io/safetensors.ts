@@ -27,16 +27,25 @@ const MAX_HEADER_BYTES = 100_000_000;
 /** Reads the 8-byte little-endian header length and checks it against the file size. */
 export function safetensorsHeaderLength(prefix: Uint8Array, file: string, fileSize: number): number {
   if (prefix.length < 8 || fileSize < 8) {
-    throw new CheckpointFormatError(file, `truncated: ${Math.min(prefix.length, fileSize)} bytes, a safetensors file starts with an 8-byte header length`);
+    throw new CheckpointFormatError(
+      file,
+      `truncated: ${Math.min(prefix.length, fileSize)} bytes, a safetensors file starts with an 8-byte header length`,
+    );
   }
   const view = new DataView(prefix.buffer, prefix.byteOffset, 8);
   const length = view.getBigUint64(0, true);
   if (length > BigInt(MAX_HEADER_BYTES)) {
-    throw new CheckpointFormatError(file, `header length ${length} is over the 100 MB limit of the format (corrupt or not a safetensors file)`);
+    throw new CheckpointFormatError(
+      file,
+      `header length ${length} is over the 100 MB limit of the format (corrupt or not a safetensors file)`,
+    );
   }
   const n = Number(length);
   if (8 + n > fileSize) {
-    throw new CheckpointFormatError(file, `header length ${n} runs past the end of the file (${fileSize} bytes): the file is truncated`);
+    throw new CheckpointFormatError(
+      file,
+      `header length ${n} runs past the end of the file (${fileSize} bytes): the file is truncated`,
+    );
   }
   return n;
 }
@@ -67,7 +76,11 @@ function parseEntry(file: string, name: string, raw: unknown): SafetensorsEntry 
   const [begin, end] = offsets as [number, number];
   const bytes = tensorSize(shape) * DTYPE_BYTES[dtype];
   if (bytes !== end - begin) {
-    throw new CheckpointFormatError(file, `shape ${quoted(shape)} of ${dtype} needs ${bytes} bytes but data_offsets [${begin}, ${end}] span ${end - begin}`, name);
+    throw new CheckpointFormatError(
+      file,
+      `shape ${quoted(shape)} of ${dtype} needs ${bytes} bytes but data_offsets [${begin}, ${end}] span ${end - begin}`,
+      name,
+    );
   }
   return { name, dtype, shape: shape as number[], begin, end };
 }
@@ -84,18 +97,33 @@ function checkLayout(file: string, entries: SafetensorsEntry[], dataBytes: numbe
   let cursor = 0;
   for (const entry of entries) {
     if (entry.end > dataBytes) {
-      throw new CheckpointFormatError(file, `data_offsets [${entry.begin}, ${entry.end}] run past the end of the data section (${dataBytes} bytes)`, entry.name);
+      throw new CheckpointFormatError(
+        file,
+        `data_offsets [${entry.begin}, ${entry.end}] run past the end of the data section (${dataBytes} bytes)`,
+        entry.name,
+      );
     }
     if (entry.begin < cursor) {
-      throw new CheckpointFormatError(file, `data_offsets [${entry.begin}, ${entry.end}] overlap the previous tensor (which ends at ${cursor})`, entry.name);
+      throw new CheckpointFormatError(
+        file,
+        `data_offsets [${entry.begin}, ${entry.end}] overlap the previous tensor (which ends at ${cursor})`,
+        entry.name,
+      );
     }
     if (entry.begin > cursor) {
-      throw new CheckpointFormatError(file, `gap of ${entry.begin - cursor} bytes before it: tensors must be contiguous`, entry.name);
+      throw new CheckpointFormatError(
+        file,
+        `gap of ${entry.begin - cursor} bytes before it: tensors must be contiguous`,
+        entry.name,
+      );
     }
     cursor = entry.end;
   }
   if (cursor !== dataBytes) {
-    throw new CheckpointFormatError(file, `tensors cover ${cursor} bytes of a ${dataBytes}-byte data section: trailing bytes or a lying header`);
+    throw new CheckpointFormatError(
+      file,
+      `tensors cover ${cursor} bytes of a ${dataBytes}-byte data section: trailing bytes or a lying header`,
+    );
   }
 }
 
@@ -113,7 +141,10 @@ export function parseSafetensorsHeader(bytes: Uint8Array, file: string, fileSize
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + length));
     json = JSON.parse(text);
   } catch (error) {
-    throw new CheckpointFormatError(file, `header is not valid UTF-8 JSON (${clip(error instanceof Error ? error.message : String(error), 120)})`);
+    throw new CheckpointFormatError(
+      file,
+      `header is not valid UTF-8 JSON (${clip(error instanceof Error ? error.message : String(error), 120)})`,
+    );
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new CheckpointFormatError(file, 'header is not a JSON object');
@@ -162,7 +193,8 @@ export function writeSafetensors(tensors: Iterable<[string, HostTensor]>, metada
   let offset = 0;
   for (const [name, tensor] of sorted) {
     const other = seen.get(tensor);
-    if (other !== undefined) throw new Error(`writeSafetensors: "${name}" and "${other}" are the same tensor; save tied weights once`);
+    if (other !== undefined)
+      throw new Error(`writeSafetensors: "${name}" and "${other}" are the same tensor; save tied weights once`);
     seen.set(tensor, name);
     if (tensor.data.length !== tensorSize(tensor.shape)) {
       throw new Error(`writeSafetensors: "${name}" has ${tensor.data.length} values but shape [${tensor.shape.join(', ')}]`);

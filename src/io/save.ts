@@ -30,7 +30,9 @@ const TOKENIZER_CONFIG_FILES = ['tokenizer_config.json', 'special_tokens_map.jso
 export async function collectTokenizerFiles(source: FileSource, options?: ReadOptions): Promise<Map<string, Uint8Array>> {
   const files = new Map<string, Uint8Array>();
   const tokenizerJson = await source.readFile('tokenizer.json', options);
-  const vocabulary = tokenizerJson ? (['tokenizer.json', tokenizerJson] as const) : (['vocab.txt', await source.readFile('vocab.txt', options)] as const);
+  const vocabulary = tokenizerJson
+    ? (['tokenizer.json', tokenizerJson] as const)
+    : (['vocab.txt', await source.readFile('vocab.txt', options)] as const);
   if (vocabulary[1]) files.set(vocabulary[0], vocabulary[1]);
   for (const name of TOKENIZER_CONFIG_FILES) {
     const bytes = await source.readFile(name, options);
@@ -84,7 +86,10 @@ export function buildSavedModelFiles(model: SavableModel, options: SaveOptions =
       similarity_fn_name: 'dot',
     }),
   );
-  files.set('1_SpladePooling/config.json', jsonFile({ pooling_strategy: 'max', activation_function: 'relu', word_embedding_dimension: vocabSize }));
+  files.set(
+    '1_SpladePooling/config.json',
+    jsonFile({ pooling_strategy: 'max', activation_function: 'relu', word_embedding_dimension: vocabSize }),
+  );
   return files;
 }
 

@@ -19,7 +19,7 @@ const SAVE_AS_UTF8 = 'save it as UTF-8';
 /** Offset of the first byte that does not start a well-formed UTF-8 sequence (RFC 3629), or -1. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
   const n = bytes.length;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const b = bytes[i];
     if (b < 0x80) {
       i++;
@@ -73,8 +73,19 @@ export function decodeUtf8Strict(bytes: Uint8Array, file: string): string {
   const nul = bytes.indexOf(0);
   if (nul >= 0) {
     const pattern = utf16Pattern(bytes);
-    if (pattern) throw new TextDecodeError(file, null, null, `this file is UTF-16 (${pattern}, NUL bytes between the characters); ${SAVE_AS_UTF8}`);
-    throw new TextDecodeError(file, lineOf(bytes, nul), nul, `NUL byte at byte ${nul}: this is not a text file; ${SAVE_AS_UTF8} text`);
+    if (pattern)
+      throw new TextDecodeError(
+        file,
+        null,
+        null,
+        `this file is UTF-16 (${pattern}, NUL bytes between the characters); ${SAVE_AS_UTF8}`,
+      );
+    throw new TextDecodeError(
+      file,
+      lineOf(bytes, nul),
+      nul,
+      `NUL byte at byte ${nul}: this is not a text file; ${SAVE_AS_UTF8} text`,
+    );
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -82,7 +93,12 @@ export function decodeUtf8Strict(bytes: Uint8Array, file: string): string {
     const at = firstInvalidUtf8(bytes);
     if (at < 0) throw new TextDecodeError(file, null, null, `is not valid UTF-8; ${SAVE_AS_UTF8}`);
     const hex = bytes[at].toString(16).toUpperCase().padStart(2, '0');
-    throw new TextDecodeError(file, lineOf(bytes, at), at, `invalid UTF-8 (byte 0x${hex} at byte ${at}); the file is in another encoding: ${SAVE_AS_UTF8}`);
+    throw new TextDecodeError(
+      file,
+      lineOf(bytes, at),
+      at,
+      `invalid UTF-8 (byte 0x${hex} at byte ${at}); the file is in another encoding: ${SAVE_AS_UTF8}`,
+    );
   }
 }
 

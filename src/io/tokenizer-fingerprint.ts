@@ -3,12 +3,23 @@
 import { crc32 } from '../util/crc32.ts';
 import type { TextTokenizer } from './tokenizer.ts';
 
-const PROBES = ['Hello, World! 1234', 'Ça coûte 3,50 € — naïve café', 'ÉCOLE straße İstanbul', "don't re-use e-mail's", '東京 タワー 북한', 'x'.repeat(40)];
+const PROBES = [
+  'Hello, World! 1234',
+  'Ça coûte 3,50 € — naïve café',
+  'ÉCOLE straße İstanbul',
+  "don't re-use e-mail's",
+  '東京 タワー 북한',
+  'x'.repeat(40),
+];
 
 export function tokenizerFingerprint(tokenizer: TextTokenizer): string {
   const encoder = new TextEncoder();
   let crc = crc32(encoder.encode(JSON.stringify({ vocab: tokenizer.vocabSize, special: tokenizer.specialIds })));
   for (let id = 0; id < tokenizer.vocabSize; id++) crc = crc32(encoder.encode(`${tokenizer.idToToken(id) ?? ''}\n`), crc);
-  for (const text of PROBES) crc = crc32(Uint8Array.from(tokenizer.encode(text).ids.flatMap((id) => [id & 255, (id >>> 8) & 255, (id >>> 16) & 255])), crc);
+  for (const text of PROBES)
+    crc = crc32(
+      Uint8Array.from(tokenizer.encode(text).ids.flatMap((id) => [id & 255, (id >>> 8) & 255, (id >>> 16) & 255])),
+      crc,
+    );
   return crc.toString(16).padStart(8, '0');
 }

@@ -1,7 +1,14 @@
 // tokenizer.json tokenizers through @huggingface/tokenizers (normalizer, pre-tokenizer, model, added tokens);
 // special tokens, truncation and padding are ours (tokenizer.ts), built from the file's post_processor.
 import { Tokenizer } from '@huggingface/tokenizers';
-import { createTemplateTokenizer, bertTemplate, requireTokenId, type SpecialTemplate, type TemplatePiece, type TextTokenizer } from './tokenizer.ts';
+import {
+  createTemplateTokenizer,
+  bertTemplate,
+  requireTokenId,
+  type SpecialTemplate,
+  type TemplatePiece,
+  type TextTokenizer,
+} from './tokenizer.ts';
 
 // tokenizer.json and tokenizer_config.json are free-form JSON whose fields are checked one by one where read.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -22,7 +29,14 @@ function templatePieces(raw: unknown, specialTokens: Json, where: string): Templ
 
 /** The special-token template a post_processor describes (TemplateProcessing, BertProcessing, RobertaProcessing). */
 function templateFromPostProcessor(processor: Json | null | undefined): SpecialTemplate {
-  if (!processor) return { single: [{ sequence: 'A', typeId: 0 }], pair: [{ sequence: 'A', typeId: 0 }, { sequence: 'B', typeId: 1 }] };
+  if (!processor)
+    return {
+      single: [{ sequence: 'A', typeId: 0 }],
+      pair: [
+        { sequence: 'A', typeId: 0 },
+        { sequence: 'B', typeId: 1 },
+      ],
+    };
   switch (processor.type) {
     case 'TemplateProcessing':
       return {
@@ -35,13 +49,24 @@ function templateFromPostProcessor(processor: Json | null | undefined): SpecialT
       // <s> A </s> and <s> A </s></s> B </s>; RoBERTa models have a single token type, so every type id is 0.
       const [cls, sep] = [processor.cls[1], processor.sep[1]];
       return {
-        single: [{ special: [cls], typeId: 0 }, { sequence: 'A', typeId: 0 }, { special: [sep], typeId: 0 }],
-        pair: [{ special: [cls], typeId: 0 }, { sequence: 'A', typeId: 0 }, { special: [sep, sep], typeId: 0 }, { sequence: 'B', typeId: 0 }, { special: [sep], typeId: 0 }],
+        single: [
+          { special: [cls], typeId: 0 },
+          { sequence: 'A', typeId: 0 },
+          { special: [sep], typeId: 0 },
+        ],
+        pair: [
+          { special: [cls], typeId: 0 },
+          { sequence: 'A', typeId: 0 },
+          { special: [sep, sep], typeId: 0 },
+          { sequence: 'B', typeId: 0 },
+          { special: [sep], typeId: 0 },
+        ],
       };
     }
     case 'Sequence': {
       const inner = (processor.processors as Json[] | undefined)?.filter((p) => p.type !== 'ByteLevel') ?? [];
-      if (inner.length > 1) throw new Error(`post_processor Sequence with ${inner.length} special-token processors is not supported`);
+      if (inner.length > 1)
+        throw new Error(`post_processor Sequence with ${inner.length} special-token processors is not supported`);
       return templateFromPostProcessor(inner[0]);
     }
     default:
@@ -62,7 +87,8 @@ export function createTokenizerJsonTokenizer(tokenizerJson: Json, tokenizerConfi
   let vocabSize = 0;
   for (const id of library.get_vocab(true).values()) vocabSize = Math.max(vocabSize, id + 1);
   const tokenToId = (token: string) => library.token_to_id(token);
-  const special = (role: string, key: string, defaults: string[]) => requireTokenId(tokenToId, role, [configToken(tokenizerConfig, key), ...defaults]);
+  const special = (role: string, key: string, defaults: string[]) =>
+    requireTokenId(tokenToId, role, [configToken(tokenizerConfig, key), ...defaults]);
   return createTemplateTokenizer({
     contentIds: (text) => library.encode(text, { add_special_tokens: false }).ids,
     template: templateFromPostProcessor(tokenizerJson.post_processor),

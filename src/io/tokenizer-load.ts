@@ -12,12 +12,16 @@ export async function loadTokenizer(source: FileSource, options?: ReadOptions): 
     try {
       return createTokenizerJsonTokenizer(tokenizerJson as Json, config);
     } catch (error) {
-      throw new Error(`tokenizer.json in ${source.label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new Error(`tokenizer.json in ${source.label}: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
     }
   }
   const vocab = await source.readFile('vocab.txt', { ...options, maxFileBytes: MAX_CONFIG_FILE_BYTES });
   if (vocab === null) throw new Error(`no tokenizer in ${source.label}: neither tokenizer.json nor vocab.txt`);
-  const specialTokens = Object.values((config.added_tokens_decoder ?? {}) as Record<string, { special?: unknown; content?: unknown } | null>)
+  const specialTokens = Object.values(
+    (config.added_tokens_decoder ?? {}) as Record<string, { special?: unknown; content?: unknown } | null>,
+  )
     .filter((t) => t?.special && typeof t.content === 'string')
     .map((t) => t!.content as string);
   return createWordPieceTokenizer(decodeUtf8Strict(vocab, fileLocation(source, 'vocab.txt')), {

@@ -46,8 +46,18 @@ export interface SpecialTemplate {
 /** [CLS] A [SEP] / [CLS] A [SEP] B [SEP] with type ids 0 / 1, as BERT's post-processor lays them out. */
 export function bertTemplate(cls: number, sep: number): SpecialTemplate {
   return {
-    single: [{ special: [cls], typeId: 0 }, { sequence: 'A', typeId: 0 }, { special: [sep], typeId: 0 }],
-    pair: [{ special: [cls], typeId: 0 }, { sequence: 'A', typeId: 0 }, { special: [sep], typeId: 0 }, { sequence: 'B', typeId: 1 }, { special: [sep], typeId: 1 }],
+    single: [
+      { special: [cls], typeId: 0 },
+      { sequence: 'A', typeId: 0 },
+      { special: [sep], typeId: 0 },
+    ],
+    pair: [
+      { special: [cls], typeId: 0 },
+      { sequence: 'A', typeId: 0 },
+      { special: [sep], typeId: 0 },
+      { sequence: 'B', typeId: 1 },
+      { special: [sep], typeId: 1 },
+    ],
   };
 }
 
@@ -145,7 +155,11 @@ export function createTemplateTokenizer(parts: {
 }
 
 /** Finds the id of the first candidate token that exists; throws naming all candidates when none does. */
-export function requireTokenId(tokenToId: (token: string) => number | undefined, role: string, candidates: (string | undefined)[]): number {
+export function requireTokenId(
+  tokenToId: (token: string) => number | undefined,
+  role: string,
+  candidates: (string | undefined)[],
+): number {
   for (const token of candidates) {
     const id = token === undefined ? undefined : tokenToId(token);
     if (id !== undefined) return id;

@@ -58,7 +58,10 @@ const LEGACY_MAGIC = 0x1950a86a20f9469cfc6cn;
 
 /** A storage class global (torch.FloatStorage, ...): data, never callable. */
 class StorageType implements PickleGlobal {
-  constructor(readonly qualifiedName: string, readonly dtype: StorageDtype) {}
+  constructor(
+    readonly qualifiedName: string,
+    readonly dtype: StorageDtype,
+  ) {}
 }
 
 function checkIndexList(file: string, what: string, value: unknown): number[] {
@@ -78,7 +81,8 @@ function rebuildTensor(file: string, args: unknown[]): TorchTensorRef {
   }
   const shape = checkIndexList(file, 'size', size);
   const strides = checkIndexList(file, 'stride', stride);
-  if (shape.length !== strides.length) throw new CheckpointFormatError(file, `tensor size has ${shape.length} dims but stride has ${strides.length}`);
+  if (shape.length !== strides.length)
+    throw new CheckpointFormatError(file, `tensor size has ${shape.length} dims but stride has ${strides.length}`);
   return { storage: storage as TorchStorageRef, offset, shape, stride: strides };
 }
 
@@ -87,7 +91,8 @@ function stateDictGlobals(file: string): (module: string, name: string) => Pickl
   const callables: Record<string, (args: unknown[]) => unknown> = {
     'collections.OrderedDict': (args) => {
       const dict = new PickleDict();
-      if (args.length > 0) throw new CheckpointFormatError(file, 'OrderedDict called with arguments; only OrderedDict() is allowed');
+      if (args.length > 0)
+        throw new CheckpointFormatError(file, 'OrderedDict called with arguments; only OrderedDict() is allowed');
       return dict;
     },
     'torch._utils._rebuild_tensor': (args) => rebuildTensor(file, args),
@@ -111,14 +116,24 @@ function storageLoader(file: string, storages: Map<string, TorchStorageRef>): (p
   return (pid) => {
     const items = pid instanceof PickleTuple ? pid.items : [];
     const [tag, type, key, , numel, view] = items;
-    if (tag !== 'storage' || !(type instanceof StorageType) || (typeof key !== 'string' && typeof key !== 'number') || typeof numel !== 'number' || !Number.isSafeInteger(numel) || numel < 0) {
+    if (
+      tag !== 'storage' ||
+      !(type instanceof StorageType) ||
+      (typeof key !== 'string' && typeof key !== 'number') ||
+      typeof numel !== 'number' ||
+      !Number.isSafeInteger(numel) ||
+      numel < 0
+    ) {
       throw new CheckpointFormatError(file, `unsupported persistent id ${describePickleValue(pid)} (expected a tensor storage)`);
     }
-    if (String(key).length > 64) throw new CheckpointFormatError(file, `storage key of ${String(key).length} characters (torch.save writes short numbers)`);
-    if (view !== undefined && view !== null) throw new CheckpointFormatError(file, `storage ${key} is a pre-0.4 storage view, which is not supported`);
+    if (String(key).length > 64)
+      throw new CheckpointFormatError(file, `storage key of ${String(key).length} characters (torch.save writes short numbers)`);
+    if (view !== undefined && view !== null)
+      throw new CheckpointFormatError(file, `storage ${key} is a pre-0.4 storage view, which is not supported`);
     const existing = storages.get(String(key));
     if (existing) {
-      if (existing.dtype !== type.dtype || existing.numel !== numel) throw new CheckpointFormatError(file, `storage ${key} is described twice with different types or sizes`);
+      if (existing.dtype !== type.dtype || existing.numel !== numel)
+        throw new CheckpointFormatError(file, `storage ${key} is described twice with different types or sizes`);
       return existing;
     }
     const storage: TorchStorageRef = { key: String(key), dtype: type.dtype, numel };
@@ -128,10 +143,12 @@ function storageLoader(file: string, storages: Map<string, TorchStorageRef>): (p
 }
 
 function stateDictTensors(file: string, value: unknown): Map<string, TorchTensorRef> {
-  if (!(value instanceof PickleDict)) throw new CheckpointFormatError(file, `the pickle holds ${describePickleValue(value)}, not a state dict`);
+  if (!(value instanceof PickleDict))
+    throw new CheckpointFormatError(file, `the pickle holds ${describePickleValue(value)}, not a state dict`);
   const tensors = new Map<string, TorchTensorRef>();
   for (const [name, tensor] of value.entries) {
-    if (typeof name !== 'string') throw new CheckpointFormatError(file, `state dict key ${describePickleValue(name)} is not a string`);
+    if (typeof name !== 'string')
+      throw new CheckpointFormatError(file, `state dict key ${describePickleValue(name)} is not a string`);
     if (!(tensor instanceof Object) || !('storage' in tensor)) {
       throw new CheckpointFormatError(file, `value is ${describePickleValue(tensor)}, not a tensor`, name);
     }
@@ -143,10 +160,14 @@ function stateDictTensors(file: string, value: unknown): Map<string, TorchTensor
 function indexZip(bytes: Uint8Array, file: string, verifyCrc: boolean): TorchStateIndex {
   const entries = readZipDirectory(bytes, file);
   const pickles = [...entries.keys()].filter((name) => /^[^/]+\/data\.pkl$/.test(name));
-  if (pickles.length !== 1) throw new CheckpointFormatError(file, `expected one <archive>/data.pkl in the zip, found ${pickles.length}`);
+  if (pickles.length !== 1)
+    throw new CheckpointFormatError(file, `expected one <archive>/data.pkl in the zip, found ${pickles.length}`);
   const prefix = pickles[0].slice(0, -'data.pkl'.length);
   const byteorder = entries.get(prefix + 'byteorder');
-  if (byteorder && (byteorder.size > 16 || new TextDecoder().decode(zipEntryBytes(bytes, byteorder, file, verifyCrc)) !== 'little')) {
+  if (
+    byteorder &&
+    (byteorder.size > 16 || new TextDecoder().decode(zipEntryBytes(bytes, byteorder, file, verifyCrc)) !== 'little')
+  ) {
     throw new CheckpointFormatError(file, 'big-endian checkpoints are not supported');
   }
   const storages = new Map<string, TorchStorageRef>();
@@ -159,9 +180,14 @@ function indexZip(bytes: Uint8Array, file: string, verifyCrc: boolean): TorchSta
     tensors: stateDictTensors(file, value),
     storageBytes(storage) {
       const entry = entries.get(`${prefix}data/${storage.key}`);
-      if (!entry) throw new CheckpointFormatError(file, `storage ${storage.key} has no ${prefix}data/${storage.key} entry in the zip`);
+      if (!entry)
+        throw new CheckpointFormatError(file, `storage ${storage.key} has no ${prefix}data/${storage.key} entry in the zip`);
       const expected = storage.numel * DTYPE_BYTES[storage.dtype];
-      if (entry.size !== expected) throw new CheckpointFormatError(file, `storage ${storage.key} holds ${entry.size} bytes, its ${storage.numel} ${storage.dtype} elements need ${expected}`);
+      if (entry.size !== expected)
+        throw new CheckpointFormatError(
+          file,
+          `storage ${storage.key} holds ${entry.size} bytes, its ${storage.numel} ${storage.dtype} elements need ${expected}`,
+        );
       return zipEntryBytes(bytes, entry, file, verifyCrc);
     },
   };
@@ -177,15 +203,20 @@ function indexLegacy(bytes: Uint8Array, file: string): TorchStateIndex {
     },
   };
   const magic = unpickle(bytes, 0, file, plain, { maxIntegerBytes: 10 }); // the magic number is an 80-bit integer
-  if (magic.value !== LEGACY_MAGIC) throw new CheckpointFormatError(file, 'not a PyTorch checkpoint (no zip signature, no legacy magic number)');
+  if (magic.value !== LEGACY_MAGIC)
+    throw new CheckpointFormatError(file, 'not a PyTorch checkpoint (no zip signature, no legacy magic number)');
   const protocol = unpickle(bytes, magic.end, file, plain);
-  if (protocol.value !== 1001) throw new CheckpointFormatError(file, `legacy protocol ${describePickleValue(protocol.value)} is not 1001`);
+  if (protocol.value !== 1001)
+    throw new CheckpointFormatError(file, `legacy protocol ${describePickleValue(protocol.value)} is not 1001`);
   const sysInfo = unpickle(bytes, protocol.end, file, plain);
   if (sysInfo.value instanceof PickleDict && sysInfo.value.entries.get('little_endian') === false) {
     throw new CheckpointFormatError(file, 'big-endian checkpoints are not supported');
   }
   const storages = new Map<string, TorchStorageRef>();
-  const main = unpickle(bytes, sysInfo.end, file, { global: stateDictGlobals(file), persistentLoad: storageLoader(file, storages) });
+  const main = unpickle(bytes, sysInfo.end, file, {
+    global: stateDictGlobals(file),
+    persistentLoad: storageLoader(file, storages),
+  });
   const keys = unpickle(bytes, main.end, file, plain);
   if (!Array.isArray(keys.value) || !keys.value.every((k) => typeof k === 'string' || typeof k === 'number')) {
     throw new CheckpointFormatError(file, 'legacy storage key list is missing or malformed');
@@ -200,9 +231,11 @@ function indexLegacy(bytes: Uint8Array, file: string): TorchStateIndex {
     if (locations.has(storage.key)) throw new CheckpointFormatError(file, `legacy storage ${clip(storage.key)} is listed twice`);
     if (at + 8 > bytes.length) throw new CheckpointFormatError(file, `truncated before the data of storage ${rawKey}`);
     const numel = view.getBigInt64(at, true);
-    if (numel !== BigInt(storage.numel)) throw new CheckpointFormatError(file, `storage ${rawKey} records ${numel} elements, the pickle says ${storage.numel}`);
+    if (numel !== BigInt(storage.numel))
+      throw new CheckpointFormatError(file, `storage ${rawKey} records ${numel} elements, the pickle says ${storage.numel}`);
     const end = at + 8 + storage.numel * DTYPE_BYTES[storage.dtype];
-    if (end > bytes.length) throw new CheckpointFormatError(file, `data of storage ${rawKey} runs past the end of the file (${bytes.length} bytes)`);
+    if (end > bytes.length)
+      throw new CheckpointFormatError(file, `data of storage ${rawKey} runs past the end of the file (${bytes.length} bytes)`);
     locations.set(storage.key, at + 8);
     at = end;
   }
@@ -250,23 +283,38 @@ function describeView(tensor: TorchTensorRef): string {
  */
 function checkView(file: string, name: string, tensor: TorchTensorRef): { numel: number; contiguous: boolean } {
   const { shape, stride } = tensor;
-  if (shape.length > MAX_DIMS) throw new CheckpointFormatError(file, `${shape.length} dimensions, more than the ${MAX_DIMS} a tensor may have`, name);
+  if (shape.length > MAX_DIMS)
+    throw new CheckpointFormatError(file, `${shape.length} dimensions, more than the ${MAX_DIMS} a tensor may have`, name);
   const numel = tensorSize(shape);
-  if (!Number.isSafeInteger(numel)) throw new CheckpointFormatError(file, `${describeView(tensor)} has too many elements to be a tensor`, name);
+  if (!Number.isSafeInteger(numel))
+    throw new CheckpointFormatError(file, `${describeView(tensor)} has too many elements to be a tensor`, name);
   if (numel === 0) return { numel, contiguous: true };
   const dims = shape.map((n, d) => ({ n, s: stride[d], d })).filter((x) => x.n > 1);
   const broadcast = dims.find((x) => x.s === 0);
   if (broadcast) {
-    throw new CheckpointFormatError(file, `${describeView(tensor)} has stride 0 in dimension ${broadcast.d}: one stored value stands for ${broadcast.n}; save the tensor with .contiguous()`, name);
+    throw new CheckpointFormatError(
+      file,
+      `${describeView(tensor)} has stride 0 in dimension ${broadcast.d}: one stored value stands for ${broadcast.n}; save the tensor with .contiguous()`,
+      name,
+    );
   }
   let span = 1; // storage elements reached by the dimensions seen so far, from the smallest stride up
   for (const { n, s, d } of dims.sort((a, b) => a.s - b.s)) {
-    if (s < span) throw new CheckpointFormatError(file, `${describeView(tensor)} overlaps itself (dimension ${d}): several elements share one stored value; save the tensor with .contiguous()`, name);
+    if (s < span)
+      throw new CheckpointFormatError(
+        file,
+        `${describeView(tensor)} overlaps itself (dimension ${d}): several elements share one stored value; save the tensor with .contiguous()`,
+        name,
+      );
     span += (n - 1) * s;
   }
   const last = tensor.offset + span - 1;
   if (last >= tensor.storage.numel) {
-    throw new CheckpointFormatError(file, `${describeView(tensor)} reaches element ${last} of a ${tensor.storage.numel}-element storage`, name);
+    throw new CheckpointFormatError(
+      file,
+      `${describeView(tensor)} reaches element ${last} of a ${tensor.storage.numel}-element storage`,
+      name,
+    );
   }
   const rowMajor = contiguousStrides(shape);
   return { numel, contiguous: shape.every((n, d) => n === 1 || stride[d] === rowMajor[d]) };
@@ -348,7 +396,10 @@ export interface TorchDecodeOptions {
 export function decodeTorchState(index: TorchStateIndex, options: TorchDecodeOptions = {}): TorchCheckpoint {
   const plan = planDecode(index);
   if (options.maxResidentBytes !== undefined && plan.residentBytes > options.maxResidentBytes) {
-    throw new CheckpointFormatError(index.file, `decoding needs ${mib(plan.residentBytes)} MiB, over the budget of ${mib(options.maxResidentBytes)} MiB that config.json allows`);
+    throw new CheckpointFormatError(
+      index.file,
+      `decoding needs ${mib(plan.residentBytes)} MiB, over the budget of ${mib(options.maxResidentBytes)} MiB that config.json allows`,
+    );
   }
   const tensors: TensorMap = new Map();
   const byStorage = new Map<string, string[]>();
@@ -379,6 +430,10 @@ export function decodeTorchState(index: TorchStateIndex, options: TorchDecodeOpt
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
 /** Reads a pytorch_model.bin (zip or legacy) into fp32 tensors. */
-export function readTorchCheckpoint(bytes: Uint8Array, file: string, options: { verifyCrc?: boolean } & TorchDecodeOptions = {}): TorchCheckpoint {
+export function readTorchCheckpoint(
+  bytes: Uint8Array,
+  file: string,
+  options: { verifyCrc?: boolean } & TorchDecodeOptions = {},
+): TorchCheckpoint {
   return decodeTorchState(indexTorchCheckpoint(bytes, file, options), options);
 }

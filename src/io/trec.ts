@@ -43,7 +43,8 @@ export function parseQrels(content: string | Uint8Array, fileName = 'qrels'): Qr
     const where = `${fileName}:${lineNumber}`;
     if (parts.length !== 4) throw new Error(`${where}: expected 4 columns "qid iter docno rel", found ${parts.length}`);
     const rel = atol(parts[3]);
-    if (rel === null) throw new Error(`${where}: relevance "${clip(parts[3], 40)}" is not an integer (trec_eval's atol would read it as 0)`);
+    if (rel === null)
+      throw new Error(`${where}: relevance "${clip(parts[3], 40)}" is not an integer (trec_eval's atol would read it as 0)`);
     addToNested(qrels, parts[0], parts[2], rel, where);
   }
   if (qrels.size === 0) throw new Error(`${fileName}: no judgments found`);
@@ -89,7 +90,8 @@ export function formatRun(run: Run, tag: string): string {
     const ranked = [...scores].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0));
     ranked.forEach(([docId, score], i) => {
       const docProblem = trecIdProblem(docId);
-      if (docProblem) throw new Error(`formatRun: document id "${clip(docId, 60)}" of query "${clip(queryId, 60)}" ${docProblem}; rename it`);
+      if (docProblem)
+        throw new Error(`formatRun: document id "${clip(docId, 60)}" of query "${clip(queryId, 60)}" ${docProblem}; rename it`);
       lines.push(`${queryId} Q0 ${docId} ${i + 1} ${score} ${tag}`);
     });
   }

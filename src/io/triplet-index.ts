@@ -48,7 +48,11 @@ class Column<T extends Float64Array | Uint32Array> {
 const SAVE_AS_UTF8 = 'save it as UTF-8';
 
 /** Indexes a triplet file without ever holding it whole; every bad line is an error naming the file and the line. */
-export async function indexTripletFile(file: RandomAccessFile, format: 'tsv' | 'jsonl', options: IndexOptions = {}): Promise<IndexedTriplets> {
+export async function indexTripletFile(
+  file: RandomAccessFile,
+  format: 'tsv' | 'jsonl',
+  options: IndexOptions = {},
+): Promise<IndexedTriplets> {
   const chunkBytes = options.chunkBytes ?? 4 * 2 ** 20;
   const parse = lineParser(format);
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -65,13 +69,24 @@ export async function indexTripletFile(file: RandomAccessFile, format: 'tsv' | '
 
   const handleLine = (bytes: Uint8Array, start: number) => {
     const nul = bytes.indexOf(0);
-    if (nul >= 0) throw new TextDecodeError(file.name, lineNumber, start + nul, `NUL byte at byte ${start + nul}: this is not a UTF-8 text file; ${SAVE_AS_UTF8} text`);
+    if (nul >= 0)
+      throw new TextDecodeError(
+        file.name,
+        lineNumber,
+        start + nul,
+        `NUL byte at byte ${start + nul}: this is not a UTF-8 text file; ${SAVE_AS_UTF8} text`,
+      );
     let text: string;
     try {
       text = decoder.decode(bytes);
     } catch {
       const at = Math.max(0, firstInvalidUtf8(bytes));
-      throw new TextDecodeError(file.name, lineNumber, start + at, `invalid UTF-8 (byte 0x${bytes[at].toString(16).toUpperCase().padStart(2, '0')} at byte ${start + at}); the file is in another encoding: ${SAVE_AS_UTF8}`);
+      throw new TextDecodeError(
+        file.name,
+        lineNumber,
+        start + at,
+        `invalid UTF-8 (byte 0x${bytes[at].toString(16).toUpperCase().padStart(2, '0')} at byte ${start + at}); the file is in another encoding: ${SAVE_AS_UTF8}`,
+      );
     }
     const result = parse(text, file.name, lineNumber);
     if (result.kind === 'blank') blankLines++;
@@ -85,13 +100,21 @@ export async function indexTripletFile(file: RandomAccessFile, format: 'tsv' | '
   };
 
   for (let offset = 0; offset < file.size; offset += chunkBytes) {
-    if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new DOMException('reading was cancelled', 'AbortError');
+    if (options.signal?.aborted)
+      throw options.signal.reason instanceof Error
+        ? options.signal.reason
+        : new DOMException('reading was cancelled', 'AbortError');
     const chunk = await file.read(offset, offset + chunkBytes);
     crc = crc32(chunk, crc);
     let from = 0;
     if (offset === 0) {
       if (chunk.length >= 2 && ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff))) {
-        throw new TextDecodeError(file.name, null, 0, `this file is UTF-16 (byte-order mark ${chunk[0] === 0xff ? 'FF FE' : 'FE FF'}); ${SAVE_AS_UTF8}`);
+        throw new TextDecodeError(
+          file.name,
+          null,
+          0,
+          `this file is UTF-16 (byte-order mark ${chunk[0] === 0xff ? 'FF FE' : 'FE FF'}); ${SAVE_AS_UTF8}`,
+        );
       }
       if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) lineStart = from = 3; // a UTF-8 byte-order mark
     }
@@ -108,7 +131,10 @@ export async function indexTripletFile(file: RandomAccessFile, format: 'tsv' | '
   }
   if (pending.length) handleLine(concat(pending), lineStart); // a last line without a final newline
   const count = starts.length;
-  if (count === 0) throw new Error(`${file.name}: no triplets (${format === 'jsonl' ? 'a line is {"query": ..., "positive": ..., "negative": ...}' : 'a line is query<TAB>positive<TAB>negative'})`);
+  if (count === 0)
+    throw new Error(
+      `${file.name}: no triplets (${format === 'jsonl' ? 'a line is {"query": ..., "positive": ..., "negative": ...}' : 'a line is query<TAB>positive<TAB>negative'})`,
+    );
   const source = new IndexedTripletSource(file, parse, starts.done(), lengths.done(), lineNumbers.done(), count, negatives ?? 1);
   return { source, blankLines, header, crc32: crc };
 }

@@ -69,10 +69,12 @@ export class IndexedTripletSource implements TripletSource {
     const decoder = new TextDecoder('utf-8', { fatal: true });
     const rows: Triplet[] = [];
     for (const i of indices) {
-      if (!(Number.isInteger(i) && i >= 0 && i < this.count)) throw new RangeError(`row ${i} of ${this.count} in ${this.file.name}`);
+      if (!(Number.isInteger(i) && i >= 0 && i < this.count))
+        throw new RangeError(`row ${i} of ${this.count} in ${this.file.name}`);
       const bytes = await this.file.read(this.starts[i], this.starts[i] + this.lengths[i]);
       const line = this.lineNumbers[i];
-      if (bytes.length !== this.lengths[i]) throw new TripletFormatError(this.file.name, line, 'the file is shorter than when it was read: was it changed?');
+      if (bytes.length !== this.lengths[i])
+        throw new TripletFormatError(this.file.name, line, 'the file is shorter than when it was read: was it changed?');
       let text: string;
       try {
         text = decoder.decode(bytes);
@@ -80,7 +82,8 @@ export class IndexedTripletSource implements TripletSource {
         throw new TripletFormatError(this.file.name, line, 'no longer valid UTF-8: the file changed since it was read');
       }
       const result = this.parse(text, this.file.name, line);
-      if (result.kind !== 'row') throw new TripletFormatError(this.file.name, line, 'no longer a row: the file changed since it was read');
+      if (result.kind !== 'row')
+        throw new TripletFormatError(this.file.name, line, 'no longer a row: the file changed since it was read');
       rows.push(result.triplet);
     }
     return rows;

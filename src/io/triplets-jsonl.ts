@@ -7,7 +7,12 @@ import { TripletFormatError, checkNegatives, tripletOf, type LineResult, type Tr
 const NUMBERED_NEGATIVE = /^negative_(\d+)$/;
 
 function text(value: unknown, name: string, file: string, line: number): string {
-  if (typeof value !== 'string') throw new TripletFormatError(file, line, `${name} must be a string, got ${value === undefined ? 'nothing' : JSON.stringify(value).slice(0, 40)}`);
+  if (typeof value !== 'string')
+    throw new TripletFormatError(
+      file,
+      line,
+      `${name} must be a string, got ${value === undefined ? 'nothing' : JSON.stringify(value).slice(0, 40)}`,
+    );
   if (value.trim() === '') throw new TripletFormatError(file, line, `${name} is empty`);
   return value;
 }
@@ -25,8 +30,10 @@ function negativesOf(object: Record<string, unknown>, file: string, line: number
     .map((m) => m[0]);
   const list = object.negatives;
   if (list !== undefined) {
-    if ('negative' in object || numbered.length) throw new TripletFormatError(file, line, 'give "negatives" (a list) or "negative" (and "negative_1", ...), not both');
-    if (!Array.isArray(list) || list.length === 0) throw new TripletFormatError(file, line, '"negatives" must be a non-empty list of strings');
+    if ('negative' in object || numbered.length)
+      throw new TripletFormatError(file, line, 'give "negatives" (a list) or "negative" (and "negative_1", ...), not both');
+    if (!Array.isArray(list) || list.length === 0)
+      throw new TripletFormatError(file, line, '"negatives" must be a non-empty list of strings');
     return list.map((value: unknown, i) => text(value, `"negatives"[${i}]`, file, line));
   }
   const keys = 'negative' in object ? ['negative', ...numbered] : numbered;
@@ -46,16 +53,26 @@ export function parseJsonlLine(raw: string, file: string, line: number): LineRes
   } catch (error) {
     throw new TripletFormatError(file, line, `not JSON (${(error as Error).message})`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TripletFormatError(file, line, 'a line must be one JSON object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new TripletFormatError(file, line, 'a line must be one JSON object');
   const object = parsed as Record<string, unknown>;
   if ('query' in object && 'anchor' in object) throw new TripletFormatError(file, line, 'give "query" or "anchor", not both');
   const queryKey = 'anchor' in object ? 'anchor' : 'query';
-  return { kind: 'row', triplet: tripletOf(field(object, queryKey, file, line), field(object, 'positive', file, line), negativesOf(object, file, line)) };
+  return {
+    kind: 'row',
+    triplet: tripletOf(
+      field(object, queryKey, file, line),
+      field(object, 'positive', file, line),
+      negativesOf(object, file, line),
+    ),
+  };
 }
 
 /** Parses JSONL triplets (see parseJsonlLine); every row needs as many negatives as the first. */
 export function parseTripletsJsonl(content: string | Uint8Array, file: string): TripletFile {
-  const lines = textOf(content, file).replace(/^\uFEFF/, '').split('\n');
+  const lines = textOf(content, file)
+    .replace(/^\uFEFF/, '')
+    .split('\n');
   const triplets: Triplet[] = [];
   let blankLines = 0;
   let negatives: number | null = null;

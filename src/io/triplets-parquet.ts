@@ -22,8 +22,15 @@ function tripletColumns(names: readonly string[], file: string): { query: string
   const query = has('anchor') ? 'anchor' : 'query';
   const numbered = names.filter((n) => /^negative_\d+$/.test(n)).sort((a, b) => Number(a.slice(9)) - Number(b.slice(9)));
   const negatives = has('negative') ? ['negative', ...numbered] : numbered;
-  const missing = [has(query) ? '' : 'query (or anchor)', has('positive') ? '' : 'positive', negatives.length ? '' : 'negative'].filter(Boolean);
-  if (missing.length) throw new Error(`${file}: no ${missing.join(', ')} column; a triplet table has query (or anchor), positive and negative (columns: ${names.join(', ')})`);
+  const missing = [
+    has(query) ? '' : 'query (or anchor)',
+    has('positive') ? '' : 'positive',
+    negatives.length ? '' : 'negative',
+  ].filter(Boolean);
+  if (missing.length)
+    throw new Error(
+      `${file}: no ${missing.join(', ')} column; a triplet table has query (or anchor), positive and negative (columns: ${names.join(', ')})`,
+    );
   return { query, negatives };
 }
 
@@ -48,7 +55,9 @@ export async function readParquetTriplets(file: RandomAccessFile): Promise<Tripl
       const text = (column: string) => {
         const value = row[column];
         if (typeof value !== 'string' || value.trim() === '') {
-          throw new Error(`${file.name} row ${rowStart + i}: "${column}" must be a non-empty string, got ${JSON.stringify(value)?.slice(0, 40)}`);
+          throw new Error(
+            `${file.name} row ${rowStart + i}: "${column}" must be a non-empty string, got ${JSON.stringify(value)?.slice(0, 40)}`,
+          );
         }
         return value;
       };

@@ -44,7 +44,9 @@ export function preview(text: string): string {
 
 /** A triplet from its query, positive and one or more negatives. */
 export function tripletOf(query: string, positive: string, negatives: readonly string[]): Triplet {
-  return negatives.length > 1 ? { query, positive, negative: negatives[0], extraNegatives: negatives.slice(1) } : { query, positive, negative: negatives[0] };
+  return negatives.length > 1
+    ? { query, positive, negative: negatives[0], extraNegatives: negatives.slice(1) }
+    : { query, positive, negative: negatives[0] };
 }
 
 /** What one line of a file is: a row, a header, or nothing (blank). */
@@ -81,7 +83,11 @@ export function parseTsvLine(line: string, file: string, lineNumber: number, fir
 export function checkNegatives(triplet: Triplet, expected: number | null, file: string, lineNumber: number): number {
   const count = 1 + (triplet.extraNegatives?.length ?? 0);
   if (expected !== null && count !== expected) {
-    throw new TripletFormatError(file, lineNumber, `${count} negative${count === 1 ? '' : 's'}, but the first row has ${expected}: every row needs as many`);
+    throw new TripletFormatError(
+      file,
+      lineNumber,
+      `${count} negative${count === 1 ? '' : 's'}, but the first row has ${expected}: every row needs as many`,
+    );
   }
   return count;
 }
@@ -93,7 +99,9 @@ export function checkNegatives(triplet: Triplet, expected: number | null, file: 
  * empty field, or with another number of negatives than the first row, is an error naming `file` and the line.
  */
 export function parseTriplets(content: string | Uint8Array, file: string): TripletFile {
-  const lines = textOf(content, file).replace(/^\uFEFF/, '').split('\n');
+  const lines = textOf(content, file)
+    .replace(/^\uFEFF/, '')
+    .split('\n');
   const triplets: Triplet[] = [];
   let blankLines = 0;
   let header = false;

@@ -22,14 +22,28 @@ export function createUrlFolderSource(
         response = await fetchImpl(new URL(name, base), { signal: timer.signal });
       } catch (error) {
         throwIfAborted(options?.signal);
-        const why = timer.timedOut ? `no response for ${timeoutSeconds(timer)}` : error instanceof Error ? error.message : String(error);
+        const why = timer.timedOut
+          ? `no response for ${timeoutSeconds(timer)}`
+          : error instanceof Error
+            ? error.message
+            : String(error);
         throw new HubError(`could not fetch ${where(name)}: ${why}`, label, name, null);
       }
       timer.touch();
       if (response.status === 404) return null;
-      if (!response.ok) throw new HubError(`${where(name)}: HTTP ${response.status} ${clip(response.statusText, 60)}`, label, name, response.status);
+      if (!response.ok)
+        throw new HubError(
+          `${where(name)}: HTTP ${response.status} ${clip(response.statusText, 60)}`,
+          label,
+          name,
+          response.status,
+        );
       const fail = (message: string) => new HubError(message, label, name, null);
-      return await readResponseBody(response, { file: name, where: where(name), timer, fail }, { signal: options?.signal, maxFileBytes: options?.maxFileBytes });
+      return await readResponseBody(
+        response,
+        { file: name, where: where(name), timer, fail },
+        { signal: options?.signal, maxFileBytes: options?.maxFileBytes },
+      );
     } finally {
       timer.stop();
     }

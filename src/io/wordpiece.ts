@@ -34,14 +34,23 @@ export function wordPieceTokenizerJson(vocabTxt: string, options: WordPieceOptio
   tokens.forEach((token, id) => (vocab[token] = id));
   const has = (token: string) => Object.hasOwn(vocab, token);
   const missing = REQUIRED.filter((token) => !has(token));
-  if (missing.length > 0) throw new Error(`vocab.txt has no ${missing.join(', ')} token (a BERT WordPiece vocabulary needs [UNK], [CLS] and [SEP])`);
+  if (missing.length > 0)
+    throw new Error(`vocab.txt has no ${missing.join(', ')} token (a BERT WordPiece vocabulary needs [UNK], [CLS] and [SEP])`);
   const specials = [...new Set(['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', ...(options.specialTokens ?? [])])].filter(has);
   const lowercase = options.lowercase ?? true;
   return {
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: specials.map((content) => ({ id: vocab[content], content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
+    added_tokens: specials.map((content) => ({
+      id: vocab[content],
+      content,
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: false,
+      special: true,
+    })),
     normalizer: {
       type: 'BertNormalizer',
       clean_text: true,

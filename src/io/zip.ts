@@ -22,12 +22,18 @@ const LOCAL = 0x04034b50;
 /** Bounds-checked little-endian reads that fail with the archive's name. */
 class Reader {
   private readonly view: DataView;
-  constructor(readonly bytes: Uint8Array, readonly file: string) {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly file: string,
+  ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
   private check(offset: number, length: number, what: string): void {
     if (offset < 0 || offset + length > this.bytes.length) {
-      throw new CheckpointFormatError(this.file, `zip ${what} at byte ${offset} runs past the end of the file (${this.bytes.length} bytes)`);
+      throw new CheckpointFormatError(
+        this.file,
+        `zip ${what} at byte ${offset} runs past the end of the file (${this.bytes.length} bytes)`,
+      );
     }
   }
   u16(offset: number, what: string): number {
@@ -41,7 +47,8 @@ class Reader {
   u64(offset: number, what: string): number {
     this.check(offset, 8, what);
     const value = this.view.getBigUint64(offset, true);
-    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new CheckpointFormatError(this.file, `zip ${what} ${value} is not a usable size`);
+    if (value > BigInt(Number.MAX_SAFE_INTEGER))
+      throw new CheckpointFormatError(this.file, `zip ${what} ${value} is not a usable size`);
     return Number(value);
   }
   slice(offset: number, length: number, what: string): Uint8Array {
@@ -75,28 +82,40 @@ function readDirectoryLocation(reader: Reader, eocd: number): Directory {
       throw new CheckpointFormatError(reader.file, 'zip64 sizes announced but the zip64 locator is missing');
     }
     const record = reader.u64(locator + 8, 'zip64 record offset');
-    if (reader.u32(record, 'zip64 record') !== ZIP64_EOCD) throw new CheckpointFormatError(reader.file, 'zip64 end record has a bad signature');
+    if (reader.u32(record, 'zip64 record') !== ZIP64_EOCD)
+      throw new CheckpointFormatError(reader.file, 'zip64 end record has a bad signature');
     count = reader.u64(record + 32, 'zip64 entry count');
     size = reader.u64(record + 40, 'zip64 directory size');
     offset = reader.u64(record + 48, 'zip64 directory offset');
   }
   if (offset + size > reader.bytes.length) {
-    throw new CheckpointFormatError(reader.file, `zip central directory [${offset}, ${offset + size}) runs past the end of the file (${reader.bytes.length} bytes)`);
+    throw new CheckpointFormatError(
+      reader.file,
+      `zip central directory [${offset}, ${offset + size}) runs past the end of the file (${reader.bytes.length} bytes)`,
+    );
   }
-  if (count * 46 > size) throw new CheckpointFormatError(reader.file, `zip directory of ${size} bytes cannot hold the ${count} entries it announces`);
+  if (count * 46 > size)
+    throw new CheckpointFormatError(reader.file, `zip directory of ${size} bytes cannot hold the ${count} entries it announces`);
   return { count, offset, size };
 }
 
 /** Replaces 0xffffffff fields by their values in the zip64 extra field (id 1), in the order the format fixes. */
-function applyZip64Extra(reader: Reader, extra: number, extraLength: number, fields: { size: number; compressed: number; local: number }, name: string): void {
+function applyZip64Extra(
+  reader: Reader,
+  extra: number,
+  extraLength: number,
+  fields: { size: number; compressed: number; local: number },
+  name: string,
+): void {
   const wanted = (['size', 'compressed', 'local'] as const).filter((key) => fields[key] === 0xffffffff);
   if (wanted.length === 0) return;
-  for (let at = extra; at + 4 <= extra + extraLength; ) {
+  for (let at = extra; at + 4 <= extra + extraLength;) {
     const id = reader.u16(at, 'extra field id');
     const length = reader.u16(at + 2, 'extra field length');
     if (id === 1) {
       wanted.forEach((key, i) => {
-        if (8 * (i + 1) > length) throw new CheckpointFormatError(reader.file, `zip64 extra field of "${clip(name)}" is too short`);
+        if (8 * (i + 1) > length)
+          throw new CheckpointFormatError(reader.file, `zip64 extra field of "${clip(name)}" is too short`);
         fields[key] = reader.u64(at + 4 + 8 * i, 'zip64 field');
       });
       return;
@@ -114,7 +133,10 @@ function checkDisjoint(file: string, entries: ZipEntry[], directory: Directory):
   for (let i = 1; i < ranges.length; i++) {
     const [before, after] = [ranges[i - 1], ranges[i]];
     if (after.start < before.end) {
-      throw new CheckpointFormatError(file, `zip entries "${clip(before.name)}" and "${clip(after.name)}" overlap (bytes ${after.start}..${Math.min(before.end, after.end)}): each entry must own its bytes; the archive is corrupt or hostile`);
+      throw new CheckpointFormatError(
+        file,
+        `zip entries "${clip(before.name)}" and "${clip(after.name)}" overlap (bytes ${after.start}..${Math.min(before.end, after.end)}): each entry must own its bytes; the archive is corrupt or hostile`,
+      );
     }
   }
 }
@@ -128,12 +150,19 @@ export function readZipDirectory(bytes: Uint8Array, file: string): Map<string, Z
   let at = directory.offset;
   for (let i = 0; i < directory.count; i++) {
     if (at + 46 > directory.offset + directory.size || reader.u32(at, 'central directory entry') !== CENTRAL) {
-      throw new CheckpointFormatError(file, `zip central directory entry ${i} at byte ${at} has a bad signature or lies outside the directory`);
+      throw new CheckpointFormatError(
+        file,
+        `zip central directory entry ${i} at byte ${at} has a bad signature or lies outside the directory`,
+      );
     }
     const flags = reader.u16(at + 8, 'flags');
     const method = reader.u16(at + 10, 'method');
     const crc = reader.u32(at + 16, 'crc');
-    const fields = { compressed: reader.u32(at + 20, 'size'), size: reader.u32(at + 24, 'size'), local: reader.u32(at + 42, 'offset') };
+    const fields = {
+      compressed: reader.u32(at + 20, 'size'),
+      size: reader.u32(at + 24, 'size'),
+      local: reader.u32(at + 42, 'offset'),
+    };
     const nameLength = reader.u16(at + 28, 'name length');
     const extraLength = reader.u16(at + 30, 'extra length');
     const commentLength = reader.u16(at + 32, 'comment length');
@@ -141,12 +170,19 @@ export function readZipDirectory(bytes: Uint8Array, file: string): Map<string, Z
     applyZip64Extra(reader, at + 46 + nameLength, extraLength, fields, name);
     if (flags & 1) throw new CheckpointFormatError(file, `zip entry "${clip(name)}" is encrypted`);
     if (method !== 0 || fields.compressed !== fields.size) {
-      throw new CheckpointFormatError(file, `zip entry "${clip(name)}" is compressed (method ${method}); PyTorch archives store entries uncompressed — re-save it with torch.save`);
+      throw new CheckpointFormatError(
+        file,
+        `zip entry "${clip(name)}" is compressed (method ${method}); PyTorch archives store entries uncompressed — re-save it with torch.save`,
+      );
     }
     if (reader.u32(fields.local, 'local header') !== LOCAL) {
       throw new CheckpointFormatError(file, `zip entry "${clip(name)}": no local header at byte ${fields.local}`);
     }
-    const dataOffset = fields.local + 30 + reader.u16(fields.local + 26, 'local name length') + reader.u16(fields.local + 28, 'local extra length');
+    const dataOffset =
+      fields.local +
+      30 +
+      reader.u16(fields.local + 26, 'local name length') +
+      reader.u16(fields.local + 28, 'local extra length');
     reader.slice(dataOffset, fields.size, `data of "${clip(name)}"`);
     if (entries.has(name)) throw new CheckpointFormatError(file, `zip entry "${clip(name)}" appears twice`);
     entries.set(name, { name, localOffset: fields.local, dataOffset, size: fields.size, crc32: crc });

@@ -60,7 +60,10 @@ abstract class ElementKernel {
 
 /** erf over n elements (the one GELU uses; absolute error below 1e-6). */
 export class Erf extends ElementKernel {
-  constructor(ctx: GpuContext, readonly n: number) {
+  constructor(
+    ctx: GpuContext,
+    readonly n: number,
+  ) {
     super(ctx, `erf n${n}`, [n, 0, 0]);
     checkDims('erf', { n });
   }
@@ -80,8 +83,15 @@ export class Erf extends ElementKernel {
  */
 export class Gelu extends ElementKernel {
   /** `approximate`: transformers' gelu_new (tanh approximation, ALBERT) instead of the exact erf GELU. */
-  constructor(ctx: GpuContext, readonly n: number, options: ActivationOptions & { approximate?: boolean } = {}) {
-    const constants = { ACCUMULATE: Number(options.accumulate ?? false), TANH_APPROXIMATION: Number(options.approximate ?? false) };
+  constructor(
+    ctx: GpuContext,
+    readonly n: number,
+    options: ActivationOptions & { approximate?: boolean } = {},
+  ) {
+    const constants = {
+      ACCUMULATE: Number(options.accumulate ?? false),
+      TANH_APPROXIMATION: Number(options.approximate ?? false),
+    };
     super(ctx, options.label ?? `gelu${options.approximate ? ' (tanh)' : ''} n${n}`, [n, 0, 0], constants);
     checkDims('gelu', { n });
   }
@@ -96,7 +106,12 @@ export class Gelu extends ElementKernel {
 
   /** dinp (n) (+)= dout (n) · gelu'(inp (n)). */
   backward(encoder: GPUCommandEncoder, { dinp, dout, inp }: ElementBackwardArgs): void {
-    for (const [role, t] of [['dinp', dinp], ['dout', dout], ['inp', inp]] as const) this.expectSize(role, t, this.n);
+    for (const [role, t] of [
+      ['dinp', dinp],
+      ['dout', dout],
+      ['inp', inp],
+    ] as const)
+      this.expectSize(role, t, this.n);
     expectDistinct(this.label, dinp, dout, inp);
     this.run(encoder, 'gelu_backward', [inp, dout, dinp], this.n);
   }
@@ -107,7 +122,12 @@ export class Gelu extends ElementKernel {
  * the last dim and out (N, I) = gelu(input) · gate. backward overwrites dinp (N, 2I), or adds with `accumulate`.
  */
 export class Geglu extends ElementKernel {
-  constructor(ctx: GpuContext, readonly N: number, readonly I: number, options: ActivationOptions = {}) {
+  constructor(
+    ctx: GpuContext,
+    readonly N: number,
+    readonly I: number,
+    options: ActivationOptions = {},
+  ) {
     super(ctx, options.label ?? `geglu N${N} I${I}`, [N, I, 0], { ACCUMULATE: Number(options.accumulate ?? false) });
     checkDims('geglu', { N, I });
   }
@@ -135,14 +155,23 @@ export class Geglu extends ElementKernel {
  * it into an existing gradient with `accumulate`).
  */
 export class Add extends ElementKernel {
-  constructor(ctx: GpuContext, readonly n: number, label?: string) {
+  constructor(
+    ctx: GpuContext,
+    readonly n: number,
+    label?: string,
+  ) {
     super(ctx, label ?? `add n${n}`, [n, 0, 0]);
     checkDims('add', { n });
   }
 
   /** out (n) = a (n) + b (n). */
   forward(encoder: GPUCommandEncoder, { out, a, b }: { out: Tensor; a: Tensor; b: Tensor }): void {
-    for (const [role, t] of [['out', out], ['a', a], ['b', b]] as const) this.expectSize(role, t, this.n);
+    for (const [role, t] of [
+      ['out', out],
+      ['a', a],
+      ['b', b],
+    ] as const)
+      this.expectSize(role, t, this.n);
     expectDistinct(this.label, out, a, b);
     this.run(encoder, 'add_forward', [a, b, out], this.n);
   }
@@ -165,13 +194,19 @@ export class BiasAdd extends ElementKernel {
   readonly chunks: number;
   private readonly partials: Tensor<'f32'>; // (chunks, C)
 
-  constructor(ctx: GpuContext, readonly N: number, readonly C: number, options: { label?: string; rowsPerChunk?: number } = {}) {
+  constructor(
+    ctx: GpuContext,
+    readonly N: number,
+    readonly C: number,
+    options: { label?: string; rowsPerChunk?: number } = {},
+  ) {
     checkDims('bias_add', { N, C });
     const rowsPerChunk = options.rowsPerChunk ?? 32;
     const chunks = Math.ceil(N / rowsPerChunk);
     const label = options.label ?? `bias_add N${N} C${C}`;
     super(ctx, label, [N, C, chunks], { ROWS_PER_CHUNK: rowsPerChunk });
-    if (chunks > ctx.limits.maxComputeWorkgroupsPerDimension) throw new Error(`${label}: ${chunks} row chunks; raise rowsPerChunk`);
+    if (chunks > ctx.limits.maxComputeWorkgroupsPerDimension)
+      throw new Error(`${label}: ${chunks} row chunks; raise rowsPerChunk`);
     this.chunks = chunks;
     this.partials = ctx.tensor(`${label} partials`, [chunks, C], 'f32');
   }
@@ -191,7 +226,19 @@ export class BiasAdd extends ElementKernel {
     expectDistinct(this.label, dbias, dout);
     const columns = Math.ceil(this.C / WORKGROUP);
     const spec = (entryPoint: string): KernelSpec => ({ family: FAMILY, source, entryPoint, constants: this.constants });
-    this.ctx.dispatch(encoder, spec('bias_backward_partials'), [this.params, null, dout, null, this.partials], [columns, this.chunks], this.label);
-    this.ctx.dispatch(encoder, spec('bias_backward_reduce'), [this.params, null, null, dbias, this.partials], [columns], this.label);
+    this.ctx.dispatch(
+      encoder,
+      spec('bias_backward_partials'),
+      [this.params, null, dout, null, this.partials],
+      [columns, this.chunks],
+      this.label,
+    );
+    this.ctx.dispatch(
+      encoder,
+      spec('bias_backward_reduce'),
+      [this.params, null, null, dbias, this.partials],
+      [columns],
+      this.label,
+    );
   }
 }

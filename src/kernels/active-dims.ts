@@ -12,9 +12,16 @@ export class ActiveDims {
   private readonly params: GPUBuffer;
 
   /** Counts and squared norms of `rows` vectors of size V go to counts/squares[offset .. offset + rows). */
-  constructor(private readonly ctx: GpuContext, readonly rows: number, readonly V: number, readonly offset = 0) {
+  constructor(
+    private readonly ctx: GpuContext,
+    readonly rows: number,
+    readonly V: number,
+    readonly offset = 0,
+  ) {
     if (rows > ctx.limits.maxComputeWorkgroupsPerDimension) {
-      throw new Error(`active_dims: ${rows} rows exceed maxComputeWorkgroupsPerDimension ${ctx.limits.maxComputeWorkgroupsPerDimension}`);
+      throw new Error(
+        `active_dims: ${rows} rows exceed maxComputeWorkgroupsPerDimension ${ctx.limits.maxComputeWorkgroupsPerDimension}`,
+      );
     }
     this.params = ctx.uniform(`active_dims rows${rows} V${V}`, 2);
     ctx.writeUniform(this.params, [V, offset]);
@@ -26,7 +33,10 @@ export class ActiveDims {
    */
   forward(encoder: GPUCommandEncoder, { vectors, counts, squares }: { vectors: Tensor; counts: Tensor; squares: Tensor }): void {
     expectTensor('active_dims', 'vectors', vectors, [this.rows, this.V]);
-    for (const [name, tensor, dtype] of [['counts', counts, 'u32'], ['squares', squares, 'f32']] as const) {
+    for (const [name, tensor, dtype] of [
+      ['counts', counts, 'u32'],
+      ['squares', squares, 'f32'],
+    ] as const) {
       if (tensor.dtype !== dtype || tensor.size < this.offset + this.rows) {
         throw new Error(`active_dims: ${name} must be ${dtype} with at least ${this.offset + this.rows} entries, got ${tensor}`);
       }

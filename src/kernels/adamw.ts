@@ -44,7 +44,11 @@ export class AdamW {
    * `decays: false` exempts a parameter from the weight decay (default: it decays). `scale`: a GPU-computed gradient
    * scale (GradientScale.scale), read at every update.
    */
-  constructor(private readonly ctx: GpuContext, pairs: readonly OptimizedParameter[], scale?: Tensor<'f32'>) {
+  constructor(
+    private readonly ctx: GpuContext,
+    pairs: readonly OptimizedParameter[],
+    scale?: Tensor<'f32'>,
+  ) {
     this.scale = scale ?? ctx.tensor('adamw unit scale', [2], 'f32', [1, 0]);
     this.slots = pairs.map(({ param, dparam, decays = true }) => {
       expectTensor('adamw', `gradient of ${param.label}`, dparam, param.shape);
@@ -73,14 +77,17 @@ export class AdamW {
 
   /** Restores a state read by readState (same parameters, same order); every size is checked before any upload. */
   loadState(state: AdamWState): void {
-    if (!Number.isInteger(state.step) || state.step < 0) throw new Error(`AdamW state: step ${state.step} is not a non-negative integer`);
+    if (!Number.isInteger(state.step) || state.step < 0)
+      throw new Error(`AdamW state: step ${state.step} is not a non-negative integer`);
     if (state.moments.length !== this.slots.length) {
       throw new Error(`AdamW state holds moments of ${state.moments.length} parameters, this optimiser has ${this.slots.length}`);
     }
     this.slots.forEach((slot, i) => {
       const { m, v } = state.moments[i];
       if (m.length !== slot.param.size || v.length !== slot.param.size) {
-        throw new Error(`AdamW state of ${slot.param}: m holds ${m.length} and v ${v.length} values, expected ${slot.param.size}`);
+        throw new Error(
+          `AdamW state of ${slot.param}: m holds ${m.length} and v ${v.length} values, expected ${slot.param.size}`,
+        );
       }
     });
     this.slots.forEach((slot, i) => {
@@ -109,7 +116,13 @@ export class AdamW {
         f32Bits(gradScale),
       ]);
       const groups = grid1d(n, WORKGROUP, this.ctx.limits.maxComputeWorkgroupsPerDimension);
-      this.ctx.dispatch(encoder, SPEC, [slot.uniform, slot.param, slot.dparam, slot.m, slot.v, this.scale], groups, `${slot.param}`);
+      this.ctx.dispatch(
+        encoder,
+        SPEC,
+        [slot.uniform, slot.param, slot.dparam, slot.m, slot.v, this.scale],
+        groups,
+        `${slot.param}`,
+      );
     }
   }
 }

@@ -26,7 +26,12 @@ abstract class AttentionKernel {
   readonly label: string;
   protected readonly workgroup: number;
 
-  constructor(protected readonly ctx: GpuContext, readonly dims: AttentionDims, label: string, workgroup: number) {
+  constructor(
+    protected readonly ctx: GpuContext,
+    readonly dims: AttentionDims,
+    label: string,
+    workgroup: number,
+  ) {
     checkDims(FAMILY, { ...dims });
     checkPowerOfTwo(FAMILY, 'workgroup', workgroup, ctx);
     this.label = label;
@@ -37,7 +42,20 @@ abstract class AttentionKernel {
   protected params(halfWindow: number | null, sections: number, section: number): GPUBuffer {
     const { B, NH, T, hd } = this.dims;
     const buffer = this.ctx.uniform(`${this.label} params`, 12);
-    const words = [B, NH, T, hd, halfWindow ?? 0, halfWindow === null ? 0 : 1, f32Bits(1 / Math.sqrt(hd)), B * NH * T, sections, section, 0, 0];
+    const words = [
+      B,
+      NH,
+      T,
+      hd,
+      halfWindow ?? 0,
+      halfWindow === null ? 0 : 1,
+      f32Bits(1 / Math.sqrt(hd)),
+      B * NH * T,
+      sections,
+      section,
+      0,
+      0,
+    ];
     this.ctx.writeUniform(buffer, words);
     return buffer;
   }
@@ -65,8 +83,18 @@ export class AttentionSoftmax extends AttentionKernel {
   private readonly uniform: GPUBuffer;
 
   /** options.workgroup: invocations per score row (power of two); default defaultRowWorkgroup(ctx). */
-  constructor(ctx: GpuContext, dims: AttentionDims, readonly halfWindow: number | null, options: { workgroup?: number } = {}) {
-    super(ctx, dims, `attention softmax${halfWindow === null ? '' : ` window ±${halfWindow}`}`, options.workgroup ?? defaultRowWorkgroup(ctx));
+  constructor(
+    ctx: GpuContext,
+    dims: AttentionDims,
+    readonly halfWindow: number | null,
+    options: { workgroup?: number } = {},
+  ) {
+    super(
+      ctx,
+      dims,
+      `attention softmax${halfWindow === null ? '' : ` window ±${halfWindow}`}`,
+      options.workgroup ?? defaultRowWorkgroup(ctx),
+    );
     if (halfWindow !== null && !(Number.isInteger(halfWindow) && halfWindow >= 0)) {
       throw new Error(`${this.label}: halfWindow must be null or a whole number >= 0, got ${halfWindow}`);
     }
@@ -109,7 +137,12 @@ export interface HeadPermuteArgs {
 export class HeadPermute extends AttentionKernel {
   private readonly uniforms: GPUBuffer[];
 
-  constructor(ctx: GpuContext, dims: AttentionDims, readonly sections: number, options: { workgroup?: number } = {}) {
+  constructor(
+    ctx: GpuContext,
+    dims: AttentionDims,
+    readonly sections: number,
+    options: { workgroup?: number } = {},
+  ) {
     super(ctx, dims, `head permute S${sections}`, options.workgroup ?? 256);
     checkDims(this.label, { sections });
     this.uniforms = Array.from({ length: sections }, (_, s) => this.params(null, sections, s));
@@ -125,7 +158,14 @@ export class HeadPermute extends AttentionKernel {
     this.record(encoder, 'merge_heads', tokens, heads, section, accumulate);
   }
 
-  private record(encoder: GPUCommandEncoder, entryPoint: string, dst: Tensor, src: Tensor, section: number, accumulate: boolean): void {
+  private record(
+    encoder: GPUCommandEncoder,
+    entryPoint: string,
+    dst: Tensor,
+    src: Tensor,
+    section: number,
+    accumulate: boolean,
+  ): void {
     const { B, T, NH, hd } = this.dims;
     if (!(Number.isInteger(section) && section >= 0 && section < this.sections)) {
       throw new Error(`${this.label}: section must be 0..${this.sections - 1}, got ${section}`);
@@ -135,7 +175,13 @@ export class HeadPermute extends AttentionKernel {
     this.expect('tokens', tokens, [B, T, this.sections * NH * hd]);
     expectDistinct(this.label, dst, src);
     const bindings = [this.uniforms[section], null, null, null, null, src, dst];
-    this.ctx.dispatch(encoder, this.spec(entryPoint, accumulate), bindings, grid(this.ctx, B * NH * T * hd, this.workgroup), this.shapes);
+    this.ctx.dispatch(
+      encoder,
+      this.spec(entryPoint, accumulate),
+      bindings,
+      grid(this.ctx, B * NH * T * hd, this.workgroup),
+      this.shapes,
+    );
   }
 }
 
@@ -176,7 +222,13 @@ export class Rotary extends AttentionKernel {
     const { B, NH, T, hd } = this.dims;
     this.expect('x', x, [B, NH, T, hd]);
     const bindings = [this.uniform, null, null, null, null, null, null, x, this.cos, this.sin];
-    this.ctx.dispatch(encoder, this.spec(entryPoint), bindings, grid(this.ctx, (B * NH * T * hd) / 2, this.workgroup), this.shapes);
+    this.ctx.dispatch(
+      encoder,
+      this.spec(entryPoint),
+      bindings,
+      grid(this.ctx, (B * NH * T * hd) / 2, this.workgroup),
+      this.shapes,
+    );
   }
 }
 
@@ -246,10 +298,20 @@ export class Attention {
   private readonly scoresMatmul: Matmul; // (T, hd)·(T, hd)ᵀ per head: scores and dprobs
   private readonly headsMatmul: Matmul; // (T, T)·(T, hd) per head: context and dq
   private readonly transposedMatmul: Matmul; // (T, T)ᵀ·(T, hd) per head: dv and dk
-  private readonly scratch: { dq: Tensor<'f32'>; dk: Tensor<'f32'>; dv: Tensor<'f32'>; dcontext: Tensor<'f32'>; dscores: Tensor<'f32'> };
+  private readonly scratch: {
+    dq: Tensor<'f32'>;
+    dk: Tensor<'f32'>;
+    dv: Tensor<'f32'>;
+    dcontext: Tensor<'f32'>;
+    dscores: Tensor<'f32'>;
+  };
   private readonly sharedProbs: Tensor<'f32'> | null; // (B, NH, T, T) with recomputeProbs
 
-  constructor(private readonly ctx: GpuContext, readonly dims: AttentionDims, readonly options: AttentionOptions) {
+  constructor(
+    private readonly ctx: GpuContext,
+    readonly dims: AttentionDims,
+    readonly options: AttentionOptions,
+  ) {
     const { B, T, NH, hd } = dims;
     checkDims(FAMILY, { ...dims });
     this.label = options.label ?? `attention B${B} T${T} NH${NH} hd${hd}`;
@@ -295,7 +357,10 @@ export class Attention {
     this.scoresMatmul.record(encoder, { a: state.q, b: state.k, out: state.probs });
     this.softmax.forward(encoder, { scores: state.probs, mask });
     if (dropout) {
-      if (!this.sharedProbs) throw new Error(`${this.label}: dropout on the probabilities needs recomputeProbs (backward recomputes the undropped ones)`);
+      if (!this.sharedProbs)
+        throw new Error(
+          `${this.label}: dropout on the probabilities needs recomputeProbs (backward recomputes the undropped ones)`,
+        );
       dropout.inPlace(encoder, state.probs);
     }
     this.headsMatmul.record(encoder, { a: state.probs, b: state.v, out: state.context });

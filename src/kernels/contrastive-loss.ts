@@ -29,7 +29,10 @@ export class ContrastiveLoss {
   }
 
   /** losses[slot] = L(scores (B, N)); dscores (B, N) = scale · dL/dscores (overwritten). */
-  forwardBackward(encoder: GPUCommandEncoder, { scores, dscores, losses }: { scores: Tensor; dscores: Tensor; losses: Tensor }): void {
+  forwardBackward(
+    encoder: GPUCommandEncoder,
+    { scores, dscores, losses }: { scores: Tensor; dscores: Tensor; losses: Tensor },
+  ): void {
     expectTensor('contrastive_loss', 'scores', scores, [this.B, this.N]);
     expectTensor('contrastive_loss', 'dscores', dscores, [this.B, this.N]);
     if (losses.size <= this.slot) throw new Error(`contrastive_loss: losses ${losses} has no slot ${this.slot}`);

@@ -15,7 +15,12 @@ const COPY: KernelSpec = { family: 'dropout', source, entryPoint: 'apply_copy', 
 export class DropoutSite {
   private readonly uniform: GPUBuffer;
 
-  constructor(private readonly ctx: GpuContext, readonly n: number, readonly rate: number, readonly label: string) {
+  constructor(
+    private readonly ctx: GpuContext,
+    readonly n: number,
+    readonly rate: number,
+    readonly label: string,
+  ) {
     if (!(rate > 0 && rate < 1)) throw new RangeError(`${label}: dropout rate ${rate} is not in (0, 1)`);
     this.uniform = ctx.uniform(`dropout ${label}`, 4);
     this.setKey(0);
@@ -45,6 +50,7 @@ export class DropoutSite {
   }
 
   private expectSize(tensor: Tensor): void {
-    if (tensor.size !== this.n || tensor.dtype !== 'f32') throw new Error(`dropout ${this.label}: expected ${this.n} f32 elements, got ${tensor}`);
+    if (tensor.size !== this.n || tensor.dtype !== 'f32')
+      throw new Error(`dropout ${this.label}: expected ${this.n} f32 elements, got ${tensor}`);
   }
 }

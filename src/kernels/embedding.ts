@@ -61,7 +61,13 @@ export class EmbeddingGatherPlan {
   readonly offsets: Tensor<'u32'>; // (N + 1)
   readonly positions: Tensor<'u32'>; // (N)
 
-  constructor(private readonly ctx: GpuContext, readonly N: number, readonly tableRows: number, readonly paddingIdx = -1, label = 'embedding plan') {
+  constructor(
+    private readonly ctx: GpuContext,
+    readonly N: number,
+    readonly tableRows: number,
+    readonly paddingIdx = -1,
+    label = 'embedding plan',
+  ) {
     checkDims(FAMILY, { N, tableRows });
     this.ids = ctx.tensor(`${label} ids`, [N], 'u32');
     this.rows = ctx.tensor(`${label} rows`, [N], 'u32');
@@ -115,7 +121,11 @@ export class Embedding {
   /** One uniform per row part (key: its first row): sizes, first row, row count. */
   private readonly partParams = new Map<number, GPUBuffer>();
 
-  constructor(private readonly ctx: GpuContext, readonly dims: EmbeddingDims, label?: string) {
+  constructor(
+    private readonly ctx: GpuContext,
+    readonly dims: EmbeddingDims,
+    label?: string,
+  ) {
     const { N, d, rows } = dims;
     checkDims(FAMILY, { N, d, rows });
     this.label = label ?? `embedding N${N} d${d} rows${rows}`;
@@ -137,7 +147,13 @@ export class Embedding {
     rowPartsOf(table, rows, d, `${this.label} table`).forEach((part, k) => {
       expectDistinct(this.label, out, part.tensor);
       const bindings = [this.params(part), ids, part.tensor, out];
-      this.ctx.dispatch(encoder, this.spec('embedding_forward', accumulate || k > 0), bindings, grid(this.ctx, N * d, WORKGROUP), this.label);
+      this.ctx.dispatch(
+        encoder,
+        this.spec('embedding_forward', accumulate || k > 0),
+        bindings,
+        grid(this.ctx, N * d, WORKGROUP),
+        this.label,
+      );
     });
   }
 
@@ -160,7 +176,9 @@ export class Embedding {
     const buffer = this.partParams.get(part.row0);
     const planned = (this.dims.parts ?? [{ row0: 0, rows: this.dims.rows }]).find((p) => p.row0 === part.row0);
     if (!buffer || planned?.rows !== part.tensor.shape[0]) {
-      throw new Error(`${this.label}: a part of ${part.tensor.shape[0]} rows at row ${part.row0} is not one this kernel was built for`);
+      throw new Error(
+        `${this.label}: a part of ${part.tensor.shape[0]} rows at row ${part.row0} is not one this kernel was built for`,
+      );
     }
     return buffer;
   }

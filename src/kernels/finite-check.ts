@@ -48,7 +48,11 @@ export class FiniteMonitor {
   private readonly stepUniform: GPUBuffer;
   private readonly checks: Check[];
 
-  constructor(private readonly ctx: GpuContext, parts: readonly FinitePart[], label = 'finite check') {
+  constructor(
+    private readonly ctx: GpuContext,
+    parts: readonly FinitePart[],
+    label = 'finite check',
+  ) {
     if (parts.length === 0) throw new Error(`${label}: nothing to watch`);
     this.names = [];
     this.checks = parts.map((part) => {
@@ -71,12 +75,19 @@ export class FiniteMonitor {
 
   /** Records every check into `encoder`, a value found non-finite counting as found at `step`. */
   record(encoder: GPUCommandEncoder, step: number): void {
-    if (!(Number.isInteger(step) && step >= 0 && step < NO_STEP)) throw new Error(`finite check: step ${step} is not a u32 below ${NO_STEP}`);
+    if (!(Number.isInteger(step) && step >= 0 && step < NO_STEP))
+      throw new Error(`finite check: step ${step} is not a u32 below ${NO_STEP}`);
     this.ctx.writeUniform(this.stepUniform, [step]);
     const limit = this.ctx.limits.maxComputeWorkgroupsPerDimension;
     for (const check of this.checks) {
       const bindings = [check.uniform, this.stepUniform, check.tensor, this.flags];
-      this.ctx.dispatch(encoder, SPEC, bindings, grid1d(Math.ceil(check.n / ELEMENTS_PER_INVOCATION), WORKGROUP, limit), `${check.tensor}`);
+      this.ctx.dispatch(
+        encoder,
+        SPEC,
+        bindings,
+        grid1d(Math.ceil(check.n / ELEMENTS_PER_INVOCATION), WORKGROUP, limit),
+        `${check.tensor}`,
+      );
     }
   }
 

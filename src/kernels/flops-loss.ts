@@ -16,7 +16,12 @@ export class FlopsLoss {
   /** (V) per-dimension mean |x|, kept from forward for backward. */
   readonly means: Tensor<'f32'>;
 
-  constructor(private readonly ctx: GpuContext, readonly N: number, readonly V: number, readonly slot: number) {
+  constructor(
+    private readonly ctx: GpuContext,
+    readonly N: number,
+    readonly V: number,
+    readonly slot: number,
+  ) {
     this.params = ctx.uniform(`flops_loss N${N} V${V}`, 4);
     this.means = ctx.tensor(`flops_loss.means V${V}`, [V], 'f32');
     this.addUniform = ctx.uniform(`flops_loss add means V${V}`, 4);

@@ -30,7 +30,10 @@ export class GradientScale {
   private readonly parts: Part[];
   private readonly clip: GPUBuffer;
 
-  constructor(private readonly ctx: GpuContext, grads: readonly Tensor[]) {
+  constructor(
+    private readonly ctx: GpuContext,
+    grads: readonly Tensor[],
+  ) {
     let slot = 0;
     this.parts = grads.map((grad) => {
       if (grad.dtype !== 'f32') throw new Error(`gradient norm: ${grad} is not f32`);
@@ -49,8 +52,10 @@ export class GradientScale {
   /** Records the norm and the scale of the gradients as they are now (after every backward of the step). */
   record(encoder: GPUCommandEncoder, settings: GradientScaleSettings): void {
     const { maxNorm, microBatches } = settings;
-    if (!(maxNorm >= 0 && Number.isFinite(maxNorm))) throw new Error(`gradient clipping: max norm ${maxNorm} is not a finite number >= 0`);
-    if (!(Number.isInteger(microBatches) && microBatches >= 1)) throw new Error(`gradient scale: ${microBatches} micro-batches is not a positive integer`);
+    if (!(maxNorm >= 0 && Number.isFinite(maxNorm)))
+      throw new Error(`gradient clipping: max norm ${maxNorm} is not a finite number >= 0`);
+    if (!(Number.isInteger(microBatches) && microBatches >= 1))
+      throw new Error(`gradient scale: ${microBatches} micro-batches is not a positive integer`);
     for (const part of this.parts) {
       this.ctx.dispatch(encoder, SUM_SQUARES, [part.uniform, part.grad, this.partials], [part.slots], `${part.grad}`);
     }

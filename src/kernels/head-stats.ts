@@ -50,7 +50,12 @@ export class HeadStats {
   private readonly pairs: Tensor<'u32'>;
   private readonly edges: Tensor<'f32'>;
 
-  constructor(private readonly ctx: GpuContext, readonly V: number, readonly d: number, options: HeadStatsOptions = {}) {
+  constructor(
+    private readonly ctx: GpuContext,
+    readonly V: number,
+    readonly d: number,
+    options: HeadStatsOptions = {},
+  ) {
     this.bins = options.bins ?? 64;
     this.pairCount = options.pairs ?? 2000;
     if (V < 2 && this.pairCount > 0) throw new Error(`head statistics need at least 2 rows, the head has ${V}`);
@@ -60,7 +65,12 @@ export class HeadStats {
     this.sorted = ctx.tensor('head_stats.sorted_norms', [this.padded], 'f32');
     this.stats = ctx.tensor('head_stats.stats', [9], 'f32'); // mean std min max p50 p90 p99 anisotropy nonFiniteRows
     this.histogram = ctx.tensor('head_stats.histogram', [this.bins], 'u32');
-    this.pairs = ctx.tensor('head_stats.pairs', [this.pairCount, 2], 'u32', this.pairCount > 0 ? sampleRowPairs(V, this.pairCount, options.seed ?? 1) : undefined);
+    this.pairs = ctx.tensor(
+      'head_stats.pairs',
+      [this.pairCount, 2],
+      'u32',
+      this.pairCount > 0 ? sampleRowPairs(V, this.pairCount, options.seed ?? 1) : undefined,
+    );
     this.edges = ctx.tensor('head_stats.edges', [this.bins + 1], 'f32');
   }
 
@@ -80,7 +90,16 @@ export class HeadStats {
       this.ctx.dispatch(encoder, spec('head_anisotropy'), [this.params, weight, null, this.stats, null, this.pairs], [1], shapes);
     });
     const s = await this.ctx.read(this.stats);
-    const summary: NormSummary = { mean: s[0], std: s[1], min: s[2], max: s[3], p50: s[4], p90: s[5], p99: s[6], nonFiniteRows: s[8] };
+    const summary: NormSummary = {
+      mean: s[0],
+      std: s[1],
+      min: s[2],
+      max: s[3],
+      p50: s[4],
+      p90: s[5],
+      p99: s[6],
+      nonFiniteRows: s[8],
+    };
     const histogramRange = histogramRangeOf(summary, this.bins, range);
     this.ctx.upload(this.edges, histogramEdges(histogramRange));
     await this.ctx.run('head histogram', (encoder) => {

@@ -11,7 +11,8 @@ export function checkDims(kernel: string, dims: Record<string, number>): void {
 
 /** Throws unless `n` is a power of two (tree reductions in workgroup memory). */
 export function checkPowerOfTwo(kernel: string, name: string, n: number, ctx: GpuContext): void {
-  if (!Number.isInteger(n) || n < 1 || (n & (n - 1)) !== 0) throw new Error(`${kernel}: ${name} must be a power of two, got ${n}`);
+  if (!Number.isInteger(n) || n < 1 || (n & (n - 1)) !== 0)
+    throw new Error(`${kernel}: ${name} must be a power of two, got ${n}`);
   const limit = ctx.limits.maxComputeInvocationsPerWorkgroup;
   if (n > limit) throw new Error(`${kernel}: ${name} = ${n} is over maxComputeInvocationsPerWorkgroup ${limit}`);
 }

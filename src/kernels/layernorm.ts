@@ -66,7 +66,11 @@ export class LayerNorm {
   private readonly workgroup: number;
   private readonly shapes: string;
 
-  constructor(private readonly ctx: GpuContext, readonly dims: LayerNormDims, readonly options: LayerNormOptions) {
+  constructor(
+    private readonly ctx: GpuContext,
+    readonly dims: LayerNormDims,
+    readonly options: LayerNormOptions,
+  ) {
     const { N, C } = dims;
     checkDims(FAMILY, { N, C });
     if (!(options.eps > 0)) throw new Error(`${FAMILY}: eps must be positive, got ${options.eps}`);
@@ -142,7 +146,8 @@ export class LayerNorm {
 
   private expectBias(role: string, tensor: Tensor | null): void {
     if (this.options.bias && !tensor) throw new Error(`${this.label}: built with a bias, but ${role} is null`);
-    if (!this.options.bias && tensor) throw new Error(`${this.label}: built without a bias (bias: false), but got ${role} ${tensor}`);
+    if (!this.options.bias && tensor)
+      throw new Error(`${this.label}: built without a bias (bias: false), but got ${role} ${tensor}`);
     if (tensor) this.expect(role, tensor, [this.dims.C]);
   }
 }

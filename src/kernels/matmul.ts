@@ -42,7 +42,12 @@ export interface MatmulPiece {
  * else rows of workgroups of one item (each 4·WG_Y rows of C). Each piece computes its elements exactly as the whole
  * product would, so a split product is bit-identical to the unsplit one.
  */
-export function planMatmulPieces(shape: { M: number; N: number; K: number; batch: number }, workgroups: readonly [number, number, number], wgY: number, budget: number): MatmulPiece[] {
+export function planMatmulPieces(
+  shape: { M: number; N: number; K: number; batch: number },
+  workgroups: readonly [number, number, number],
+  wgY: number,
+  budget: number,
+): MatmulPiece[] {
   const [, rows, batch] = workgroups;
   const itemFlops = 2 * shape.M * shape.N * shape.K;
   const rowFlops = 2 * BLOCK * wgY * shape.N * shape.K;
@@ -54,7 +59,8 @@ export function planMatmulPieces(shape: { M: number; N: number; K: number; batch
   }
   const pieces: MatmulPiece[] = [];
   for (let z0 = 0; z0 < batch; z0 += zStep) {
-    for (let wgY0 = 0; wgY0 < rows; wgY0 += yStep) pieces.push({ wgY0, wgY: Math.min(yStep, rows - wgY0), z0, z: Math.min(zStep, batch - z0) });
+    for (let wgY0 = 0; wgY0 < rows; wgY0 += yStep)
+      pieces.push({ wgY0, wgY: Math.min(yStep, rows - wgY0), z0, z: Math.min(zStep, batch - z0) });
   }
   return pieces;
 }
@@ -83,20 +89,34 @@ function canVectorize(shape: ResolvedMatmul): boolean {
  * Refuses, when the kernel is built (not at the next sync), a workgroup or a tile the device cannot run: its size per
  * axis and in all, and the tiled variant's workgroup memory, (4·WG_Y + 4·WG_X) x TILE_K floats.
  */
-function checkWorkgroupFits(ctx: GpuContext, label: string, variant: MatmulVariant, wgX: number, wgY: number, tileK: number): void {
+function checkWorkgroupFits(
+  ctx: GpuContext,
+  label: string,
+  variant: MatmulVariant,
+  wgX: number,
+  wgY: number,
+  tileK: number,
+): void {
   const limits = ctx.limits;
   const problems: string[] = [];
-  if (!Number.isInteger(wgX) || !Number.isInteger(wgY) || wgX < 1 || wgY < 1) problems.push(`workgroup ${wgX}x${wgY} is not two positive integers`);
-  if (wgX > limits.maxComputeWorkgroupSizeX) problems.push(`WG_X ${wgX} is over maxComputeWorkgroupSizeX ${limits.maxComputeWorkgroupSizeX}`);
-  if (wgY > limits.maxComputeWorkgroupSizeY) problems.push(`WG_Y ${wgY} is over maxComputeWorkgroupSizeY ${limits.maxComputeWorkgroupSizeY}`);
+  if (!Number.isInteger(wgX) || !Number.isInteger(wgY) || wgX < 1 || wgY < 1)
+    problems.push(`workgroup ${wgX}x${wgY} is not two positive integers`);
+  if (wgX > limits.maxComputeWorkgroupSizeX)
+    problems.push(`WG_X ${wgX} is over maxComputeWorkgroupSizeX ${limits.maxComputeWorkgroupSizeX}`);
+  if (wgY > limits.maxComputeWorkgroupSizeY)
+    problems.push(`WG_Y ${wgY} is over maxComputeWorkgroupSizeY ${limits.maxComputeWorkgroupSizeY}`);
   if (wgX * wgY > limits.maxComputeInvocationsPerWorkgroup) {
-    problems.push(`workgroup ${wgX}x${wgY} is over maxComputeInvocationsPerWorkgroup ${limits.maxComputeInvocationsPerWorkgroup}`);
+    problems.push(
+      `workgroup ${wgX}x${wgY} is over maxComputeInvocationsPerWorkgroup ${limits.maxComputeInvocationsPerWorkgroup}`,
+    );
   }
   if (variant === 'tiled') {
     if (!Number.isInteger(tileK) || tileK < 1) problems.push(`TILE_K ${tileK} is not a positive integer`);
     const bytes = 4 * tileK * BLOCK * (wgX + wgY);
     if (bytes > limits.maxComputeWorkgroupStorageSize) {
-      problems.push(`tiles of TILE_K ${tileK} need ${bytes} bytes of workgroup memory, over maxComputeWorkgroupStorageSize ${limits.maxComputeWorkgroupStorageSize}`);
+      problems.push(
+        `tiles of TILE_K ${tileK} need ${bytes} bytes of workgroup memory, over maxComputeWorkgroupStorageSize ${limits.maxComputeWorkgroupStorageSize}`,
+      );
     }
   }
   if (problems.length) throw new Error(`${label}: ${problems.join('; ')}`);
@@ -124,17 +144,24 @@ export class Matmul {
   private readonly pieces: (MatmulPiece & { params: GPUBuffer })[];
   private readonly description: string;
 
-  constructor(private readonly ctx: GpuContext, shape: MatmulShape, options: MatmulOptions = {}) {
+  constructor(
+    private readonly ctx: GpuContext,
+    shape: MatmulShape,
+    options: MatmulOptions = {},
+  ) {
     this.shape = resolveMatmul(shape);
     const { M, N, K, layout, batch, strides } = this.shape;
     this.label = options.label ?? `matmul ${layout} ${M}x${N}x${K}`;
     this.variant = options.variant ?? defaultMatmulVariant(ctx);
     const [wgX, wgY] = options.workgroup ?? DEFAULT_WORKGROUP[this.variant];
     this.description =
-      `${layout} M=${M} N=${N} K=${K}` + (batch !== 1 ? ` batch=${batch}` : '') + (this.shape.bias ? ' +bias' : '') +
+      `${layout} M=${M} N=${N} K=${K}` +
+      (batch !== 1 ? ` batch=${batch}` : '') +
+      (this.shape.bias ? ' +bias' : '') +
       (this.shape.accumulate ? ' +=' : '');
     // Every index the kernel forms is below an operand's extent, so this also keeps them within u32.
-    for (const [name, extent] of Object.entries(this.shape.extents)) this.ctx.checkBindingSize(`${this.label}: ${name}`, extent * 4);
+    for (const [name, extent] of Object.entries(this.shape.extents))
+      this.ctx.checkBindingSize(`${this.label}: ${name}`, extent * 4);
     this.workgroups = [Math.ceil(N / (BLOCK * wgX)), Math.ceil(M / (BLOCK * wgY)), batch];
     const maxGroups = ctx.limits.maxComputeWorkgroupsPerDimension;
     this.workgroups.forEach((count, axis) => {
@@ -160,7 +187,10 @@ export class Matmul {
     const kind = this.variant === 'registers' && options.vectorize !== false && canVectorize(this.shape) ? 'vec4' : this.variant;
     this.entryPoint = `matmul_${kind}${this.shape.bias ? '_bias' : ''}`;
     // the vec4 variant is its own module: A and B bound as vec4 arrays there, as f32 arrays in the other
-    this.spec = kind === 'vec4' ? { family: 'matmul_vec4', source: VEC4_SOURCE, entryPoint: this.entryPoint, constants } : { family: 'matmul', source: SCALAR_SOURCE, entryPoint: this.entryPoint, constants };
+    this.spec =
+      kind === 'vec4'
+        ? { family: 'matmul_vec4', source: VEC4_SOURCE, entryPoint: this.entryPoint, constants }
+        : { family: 'matmul', source: SCALAR_SOURCE, entryPoint: this.entryPoint, constants };
     // Params: m, n, k, first workgroup row, stride_a, stride_b, stride_c, first batch item (u32 words); written once.
     const budget = options.maxDispatchFlops ?? dispatchFlopsBudget(ctx);
     this.pieces = planMatmulPieces(this.shape, this.workgroups, wgY, budget).map((piece, i) => {
@@ -199,7 +229,11 @@ export class Matmul {
     } else if (bias) {
       throw new Error(`${this.label} (${this.description}): got bias ${bias} but was built without one (set bias: true)`);
     }
-    for (const [name, operand] of [['a', a], ['b', b], ['bias', bias]] as const) {
+    for (const [name, operand] of [
+      ['a', a],
+      ['b', b],
+      ['bias', bias],
+    ] as const) {
       if (operand && operand.buffer === out.buffer) {
         throw new Error(`${this.label}: out ${out} is also operand ${name}; write the product to a separate tensor`);
       }
@@ -215,13 +249,17 @@ export class Matmul {
     const dense = stride === 0 || stride === rows * cols;
     const last = tensor.shape.length ? tensor.shape[tensor.shape.length - 1] : 1;
     // Dense operands must look like the matrix; with custom strides the tensor is a flat span of at least the extent.
-    const fits = tensor.dtype === 'f32' && (dense ? (extent === 0 || last === cols) && tensor.size === extent : tensor.size >= extent);
+    const fits =
+      tensor.dtype === 'f32' && (dense ? (extent === 0 || last === cols) && tensor.size === extent : tensor.size >= extent);
     if (fits) return;
     const { batch } = this.shape;
-    const expected = name === 'bias' ? `[${cols}]` : batch > 1 && stride !== 0 ? `[${batch}x${rows}x${cols}]` : `[${rows}x${cols}]`;
+    const expected =
+      name === 'bias' ? `[${cols}]` : batch > 1 && stride !== 0 ? `[${batch}x${rows}x${cols}]` : `[${rows}x${cols}]`;
     throw new Error(
       `${this.label} (${this.description}): operand ${name} is ${tensor}, expected f32 ` +
-        (dense ? `${expected} (or any shape ending in ${cols} with ${extent} elements)` : `with at least ${extent} elements (strided)`),
+        (dense
+          ? `${expected} (or any shape ending in ${cols} with ${extent} elements)`
+          : `with at least ${extent} elements (strided)`),
     );
   }
 }

@@ -22,7 +22,11 @@ export class Sgd {
   step = 0;
 
   /** `scale`: a GPU-computed gradient scale (GradientScale.scale), read at every update ([1, 0] unless given). */
-  constructor(private readonly ctx: GpuContext, pairs: readonly OptimizedParameter[], scale?: Tensor<'f32'>) {
+  constructor(
+    private readonly ctx: GpuContext,
+    pairs: readonly OptimizedParameter[],
+    scale?: Tensor<'f32'>,
+  ) {
     this.scale = scale ?? ctx.tensor('sgd unit scale', [2], 'f32', [1, 0]);
     this.slots = pairs.map(({ param, dparam, decays = true }) => {
       expectTensor('sgd', `gradient of ${param.label}`, dparam, param.shape);
@@ -35,7 +39,12 @@ export class Sgd {
     this.step++;
     for (const slot of this.slots) {
       const n = slot.param.size;
-      this.ctx.writeUniform(slot.uniform, [n, f32Bits(hyper.lr), f32Bits(slot.decays ? hyper.weightDecay : 0), f32Bits(gradScale)]);
+      this.ctx.writeUniform(slot.uniform, [
+        n,
+        f32Bits(hyper.lr),
+        f32Bits(slot.decays ? hyper.weightDecay : 0),
+        f32Bits(gradScale),
+      ]);
       const groups = grid1d(n, WORKGROUP, this.ctx.limits.maxComputeWorkgroupsPerDimension);
       this.ctx.dispatch(encoder, SPEC, [slot.uniform, slot.param, slot.dparam, this.scale], groups, `${slot.param}`);
     }

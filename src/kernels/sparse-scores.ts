@@ -23,7 +23,12 @@ export class SparseScores {
   private readonly queryGradient: Matmul;
   private readonly documentGradient: Matmul;
 
-  constructor(ctx: GpuContext, readonly B: number, readonly N: number, readonly V: number) {
+  constructor(
+    ctx: GpuContext,
+    readonly B: number,
+    readonly N: number,
+    readonly V: number,
+  ) {
     const label = (what: string) => `sparse scores ${what} B=${B} N=${N} V=${V}`;
     this.scoring = new Matmul(ctx, { M: B, N, K: V, layout: 'nt' }, { label: label('forward') });
     this.queryGradient = new Matmul(ctx, { M: B, N: V, K: N, layout: 'nn', accumulate: true }, { label: label('dqueries') });

@@ -48,7 +48,11 @@ export function defaultHeadVariant(ctx: GpuContext): SpladeHeadVariant {
   return ctx.onCpu ? 'registers' : 'tiled';
 }
 
-const DEFAULT_TUNING: Omit<SpladeHeadTuning, 'maxDispatchFlops' | 'forwardVariant'> = { forwardWorkgroup: 64, sortWorkgroup: 64, backwardWorkgroup: 64 };
+const DEFAULT_TUNING: Omit<SpladeHeadTuning, 'maxDispatchFlops' | 'forwardVariant'> = {
+  forwardWorkgroup: 64,
+  sortWorkgroup: 64,
+  backwardWorkgroup: 64,
+};
 
 /** One forward dispatch: its sequences [b0, b0 + b), vocabulary ids [v0, v0 + v) within weight part `part`, its uniform. */
 interface ForwardChunk {
@@ -109,18 +113,29 @@ export class SpladeHead {
   /** The whole vocabulary as one range: the bias-only backward, which binds no weight. */
   private readonly wholeUniform: GPUBuffer;
 
-  constructor(private readonly ctx: GpuContext, readonly dims: SpladeHeadDims, tuning: Partial<SpladeHeadTuning> = {}) {
+  constructor(
+    private readonly ctx: GpuContext,
+    readonly dims: SpladeHeadDims,
+    tuning: Partial<SpladeHeadTuning> = {},
+  ) {
     const { B, T, d, V } = dims;
     for (const [name, n] of Object.entries({ B, T, d, V })) {
       if (!Number.isInteger(n) || n < 1) throw new Error(`${FAMILY}: ${name} must be a positive integer, got ${n}`);
     }
     if (d % 4 !== 0) throw new Error(`${FAMILY}: hidden size d = ${d} must be a multiple of 4 (vec4 loads)`);
-    this.tuning = { ...DEFAULT_TUNING, maxDispatchFlops: dispatchFlopsBudget(ctx), forwardVariant: defaultHeadVariant(ctx), ...tuning };
+    this.tuning = {
+      ...DEFAULT_TUNING,
+      maxDispatchFlops: dispatchFlopsBudget(ctx),
+      forwardVariant: defaultHeadVariant(ctx),
+      ...tuning,
+    };
     if (this.tuning.forwardVariant === 'tiled') {
       // w_tile (4·FWD_WG rows x 8), h_tile (8 x 8) and one word: shaders/splade_head.wgsl's head_forward_tiled
       const bytes = 4 * (4 * this.tuning.forwardWorkgroup * 8 + 64 + 1);
       if (bytes > ctx.limits.maxComputeWorkgroupStorageSize) {
-        throw new Error(`${FAMILY}: the tiled forward with ${this.tuning.forwardWorkgroup} invocations needs ${bytes} bytes of workgroup memory, over maxComputeWorkgroupStorageSize ${ctx.limits.maxComputeWorkgroupStorageSize}`);
+        throw new Error(
+          `${FAMILY}: the tiled forward with ${this.tuning.forwardWorkgroup} invocations needs ${bytes} bytes of workgroup memory, over maxComputeWorkgroupStorageSize ${ctx.limits.maxComputeWorkgroupStorageSize}`,
+        );
       }
     }
     const maxGroups = ctx.limits.maxComputeWorkgroupsPerDimension;
@@ -138,11 +153,13 @@ export class SpladeHead {
     this.parts = dims.parts ?? [{ row0: 0, rows: V }];
     let next = 0;
     for (const part of this.parts) {
-      if (part.row0 !== next || !Number.isInteger(part.rows) || part.rows < 1) throw new Error(`${FAMILY}: weight part ${part.row0}+${part.rows} does not continue the rows at ${next}`);
+      if (part.row0 !== next || !Number.isInteger(part.rows) || part.rows < 1)
+        throw new Error(`${FAMILY}: weight part ${part.row0}+${part.rows} does not continue the rows at ${next}`);
       next += part.rows;
     }
     if (next !== V) throw new Error(`${FAMILY}: weight parts hold ${next} rows, expected V = ${V}`);
-    for (const part of this.parts) ctx.checkBindingSize(`${FAMILY} weight rows ${part.row0}+${part.rows} [${part.rows}x${d}]`, part.rows * d * 4);
+    for (const part of this.parts)
+      ctx.checkBindingSize(`${FAMILY} weight rows ${part.row0}+${part.rows} [${part.rows}x${d}]`, part.rows * d * 4);
     ctx.checkBindingSize(`${FAMILY} pooled [${B}x${V}]`, B * V * 4);
     this.dimsBuffer = ctx.uniform(`${FAMILY} dims ${this.shapes}`, 4);
     ctx.writeUniform(this.dimsBuffer, [B, T, d, V]);
@@ -159,7 +176,11 @@ export class SpladeHead {
     this.partUniforms = this.parts.map((p) => rangeUniform(`weight part ${p.row0}+${p.rows}`, p.row0, p.row0 + p.rows));
     this.wholeUniform = rangeUniform('whole vocabulary', 0, V);
     this.scratchBytes =
-      this.dimsBuffer.size + this.offsets.byteLength + this.order.byteLength + this.cursor.byteLength + this.unused.byteLength +
+      this.dimsBuffer.size +
+      this.offsets.byteLength +
+      this.order.byteLength +
+      this.cursor.byteLength +
+      this.unused.byteLength +
       [...this.chunks.map((c) => c.uniform), ...this.partUniforms, this.wholeUniform].reduce((sum, u) => sum + u.size, 0);
   }
 
@@ -254,7 +275,13 @@ export class SpladeHead {
     if (dhidden) {
       this.expect('dhidden', dhidden, [B, T, d]);
       const sw = this.tuning.sortWorkgroup;
-      this.ctx.dispatch(encoder, this.spec('head_bucket', { SORT_WG: sw }), [this.dimsBuffer, args.argmax, this.offsets, this.order, this.cursor], [B], this.shapes);
+      this.ctx.dispatch(
+        encoder,
+        this.spec('head_bucket', { SORT_WG: sw }),
+        [this.dimsBuffer, args.argmax, this.offsets, this.order, this.cursor],
+        [B],
+        this.shapes,
+      );
       // one gather per weight part, each adding the rows it holds
       weight.forEach((part, k) => {
         this.ctx.dispatch(
@@ -271,7 +298,11 @@ export class SpladeHead {
       if (dbias) this.expect('dbias', dbias, [V]);
       const spec = this.spec('head_backward_weight', { BWD_WG: bw, HAS_DWEIGHT: Number(!!dweight), HAS_DBIAS: Number(!!dbias) });
       const ranges = dweight
-        ? this.weightParts(dweight, 'dweight').map((part, k) => ({ rows: this.parts[k].rows, target: part.tensor, uniform: this.partUniforms[k] }))
+        ? this.weightParts(dweight, 'dweight').map((part, k) => ({
+            rows: this.parts[k].rows,
+            target: part.tensor,
+            uniform: this.partUniforms[k],
+          }))
         : [{ rows: V, target: this.unused, uniform: this.wholeUniform }];
       for (const { rows, target, uniform } of ranges) {
         const groups = Math.ceil((rows * d) / 4 / bw);
@@ -293,7 +324,9 @@ export class SpladeHead {
     const parts = rowPartsOf(matrix, V, d, `${FAMILY} (${this.shapes}): ${role}`);
     if (parts.length !== this.parts.length || parts.some((p, k) => p.row0 !== this.parts[k].row0)) {
       const planned = this.parts.map((p) => `${p.row0}+${p.rows}`).join(', ');
-      throw new Error(`${FAMILY} (${this.shapes}): ${role} comes in ${parts.length} row parts, but the head was built for [${planned}]`);
+      throw new Error(
+        `${FAMILY} (${this.shapes}): ${role} comes in ${parts.length} row parts, but the head was built for [${planned}]`,
+      );
     }
     return parts;
   }
@@ -305,9 +338,7 @@ export class SpladeHead {
   private expect(role: string, tensor: Tensor, shape: readonly number[], dtypes: readonly DType[] = ['f32']): void {
     const same = tensor.shape.length === shape.length && tensor.shape.every((n, i) => n === shape[i]);
     if (!same || !dtypes.includes(tensor.dtype)) {
-      throw new Error(
-        `${FAMILY} (${this.shapes}): ${role} must be [${shape.join('x')}]:${dtypes.join('|')}, got ${tensor}`,
-      );
+      throw new Error(`${FAMILY} (${this.shapes}): ${role} must be [${shape.join('x')}]:${dtypes.join('|')}, got ${tensor}`);
     }
   }
 }

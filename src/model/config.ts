@@ -241,7 +241,9 @@ export function parseModelConfig(json: unknown, options: ParseOptions = {}): Mod
   validateShapes(config, source);
   const parameters = parameterCount(config);
   if (parameters > CONFIG_LIMITS.parameters) {
-    throw new ConfigError(`${source}: the model would have ${(parameters / 1e9).toFixed(2)} billion parameters, more than the ${(CONFIG_LIMITS.parameters / 1e9).toFixed(2)} billion this loader accepts`);
+    throw new ConfigError(
+      `${source}: the model would have ${(parameters / 1e9).toFixed(2)} billion parameters, more than the ${(CONFIG_LIMITS.parameters / 1e9).toFixed(2)} billion this loader accepts`,
+    );
   }
   return config;
 }
@@ -283,7 +285,8 @@ type FamilyExtras = 'embeddingPaddingIdx' | 'embeddingSize' | 'layerWeights' | '
  * What a family's parser gives; embeddingPaddingIdx defaults to padTokenId, embeddingSize to the hidden size,
  * layerWeights to one set per layer, activation to the exact GELU, albert to null.
  */
-type Parsed = Omit<ModelConfig, 'architecture' | 'hfArchitecture' | 'modelType' | FamilyExtras> & Partial<Pick<ModelConfig, FamilyExtras>>;
+type Parsed = Omit<ModelConfig, 'architecture' | 'hfArchitecture' | 'modelType' | FamilyExtras> &
+  Partial<Pick<ModelConfig, FamilyExtras>>;
 
 function parseBertLike(r: Reader, architecture: 'bert' | 'roberta'): Parsed {
   const positionType = r.string('position_embedding_type', 'absolute');
@@ -311,7 +314,12 @@ function parseBertLike(r: Reader, architecture: 'bert' | 'roberta'): Parsed {
     positions: architecture === 'roberta' ? 'roberta' : 'absolute',
     dropout: (() => {
       const hiddenRate = dropoutRate(r, 'hidden_dropout_prob', 0.1);
-      return familyDropout(architecture, { embeddings: hiddenRate, attentionProbs: dropoutRate(r, 'attention_probs_dropout_prob', 0.1), attentionOutput: hiddenRate, mlpOutput: hiddenRate });
+      return familyDropout(architecture, {
+        embeddings: hiddenRate,
+        attentionProbs: dropoutRate(r, 'attention_probs_dropout_prob', 0.1),
+        attentionOutput: hiddenRate,
+        mlpOutput: hiddenRate,
+      });
     })(),
   };
 }
@@ -359,7 +367,11 @@ function parseDistilBert(r: Reader): Parsed {
     sinusoidalPositions: r.bool('sinusoidal_pos_embds', false),
     dropout: (() => {
       const hiddenRate = dropoutRate(r, 'dropout', 0.1);
-      return familyDropout('distilbert', { embeddings: hiddenRate, attentionProbs: dropoutRate(r, 'attention_dropout', 0.1), mlpOutput: hiddenRate });
+      return familyDropout('distilbert', {
+        embeddings: hiddenRate,
+        attentionProbs: dropoutRate(r, 'attention_dropout', 0.1),
+        mlpOutput: hiddenRate,
+      });
     })(),
   };
 }
@@ -408,7 +420,12 @@ function parseModernBert(r: Reader): Parsed {
     gte: null,
     dropout: (() => {
       const attention = dropoutRate(r, 'attention_dropout', 0);
-      return familyDropout('modernbert', { embeddings: dropoutRate(r, 'embedding_dropout', 0), attentionProbs: attention, attentionOutput: attention, mlpActivation: dropoutRate(r, 'mlp_dropout', 0) });
+      return familyDropout('modernbert', {
+        embeddings: dropoutRate(r, 'embedding_dropout', 0),
+        attentionProbs: attention,
+        attentionOutput: attention,
+        mlpActivation: dropoutRate(r, 'mlp_dropout', 0),
+      });
     })(),
   };
 }
@@ -421,7 +438,10 @@ function parseModernBert(r: Reader): Parsed {
 function parseGte(r: Reader): Parsed {
   requireExactGelu(r, 'hidden_act', r.string('hidden_act', 'gelu'));
   const positionType = r.string('position_embedding_type', 'rope');
-  if (positionType !== 'rope') r.fail(`position_embedding_type "${clip(positionType, 40)}" is not supported for GTE (only "rope", as every released GTE model)`);
+  if (positionType !== 'rope')
+    r.fail(
+      `position_embedding_type "${clip(positionType, 40)}" is not supported for GTE (only "rope", as every released GTE model)`,
+    );
   const normType = r.string('layer_norm_type', 'layer_norm');
   if (normType !== 'layer_norm') r.fail(`layer_norm_type "${clip(normType, 40)}" is not supported (only "layer_norm")`);
   if (r.bool('logn_attention_scale', false)) r.fail('logn_attention_scale = true is not supported');
@@ -450,7 +470,13 @@ function parseGte(r: Reader): Parsed {
     positions: 'rotary',
     mlp: 'geglu',
     gte: { ropeTheta: r.number('rope_theta', 10000), ropeScaling: gteRopeScaling(r), packQkv: r.bool('pack_qkv', true) },
-    dropout: familyDropout('gte', { embeddings: hiddenRate, attentionProbs: probsRate, attentionOutput: hiddenRate, mlpActivation: hiddenRate, mlpOutput: hiddenRate }),
+    dropout: familyDropout('gte', {
+      embeddings: hiddenRate,
+      attentionProbs: probsRate,
+      attentionOutput: hiddenRate,
+      mlpActivation: hiddenRate,
+      mlpOutput: hiddenRate,
+    }),
   };
 }
 
@@ -463,7 +489,8 @@ function parseGte(r: Reader): Parsed {
  */
 function parseAlbert(r: Reader): Parsed {
   const positionType = r.string('position_embedding_type', 'absolute');
-  if (positionType !== 'absolute') r.fail(`position_embedding_type "${clip(positionType, 40)}" is not supported (only "absolute")`);
+  if (positionType !== 'absolute')
+    r.fail(`position_embedding_type "${clip(positionType, 40)}" is not supported (only "absolute")`);
   const activation = r.string('hidden_act', 'gelu_new');
   if (activation !== 'gelu_new' && !EXACT_GELU.has(activation)) {
     r.fail(`hidden_act "${clip(activation, 40)}" is not supported: only "gelu" (exact) and "gelu_new" (tanh approximation)`);
@@ -473,7 +500,8 @@ function parseAlbert(r: Reader): Parsed {
   const hiddenLayers = r.int('num_hidden_layers', 12, 1, CONFIG_LIMITS.layers);
   const groups = r.int('num_hidden_groups', 1, 1, hiddenLayers);
   const inner = r.int('inner_group_num', 1, 1, CONFIG_LIMITS.layers);
-  if (hiddenLayers * inner > CONFIG_LIMITS.layers) r.fail(`num_hidden_layers x inner_group_num = ${hiddenLayers * inner} layer applications, more than ${CONFIG_LIMITS.layers}`);
+  if (hiddenLayers * inner > CONFIG_LIMITS.layers)
+    r.fail(`num_hidden_layers x inner_group_num = ${hiddenLayers * inner} layer applications, more than ${CONFIG_LIMITS.layers}`);
   const layerWeights: number[] = [];
   for (let i = 0; i < hiddenLayers; i++) {
     const group = Math.floor((i * groups) / hiddenLayers);
@@ -498,7 +526,11 @@ function parseAlbert(r: Reader): Parsed {
     positions: 'absolute',
     activation: activation === 'gelu_new' ? 'gelu_new' : 'gelu',
     albert: { innerGroupNum: inner },
-    dropout: familyDropout('albert', { embeddings: hiddenRate, attentionProbs: dropoutRate(r, 'attention_probs_dropout_prob', 0), attentionOutput: hiddenRate }),
+    dropout: familyDropout('albert', {
+      embeddings: hiddenRate,
+      attentionProbs: dropoutRate(r, 'attention_probs_dropout_prob', 0),
+      attentionOutput: hiddenRate,
+    }),
   };
 }
 
@@ -509,7 +541,8 @@ function gteRopeScaling(r: Reader): RopeScaling | null {
   if (typeof raw !== 'object' || Array.isArray(raw)) r.fail(`rope_scaling must be an object, got ${shortJson(raw)}`);
   const { type, factor, mixed_b: mixedB } = raw as Json;
   if (type !== 'ntk') r.fail(`rope_scaling type "${clip(String(type), 40)}" is not supported (GTE builds only "ntk")`);
-  if (typeof factor !== 'number' || !(factor > 0) || !Number.isFinite(factor)) r.fail(`rope_scaling.factor must be a positive number, got ${shortJson(factor)}`);
+  if (typeof factor !== 'number' || !(factor > 0) || !Number.isFinite(factor))
+    r.fail(`rope_scaling.factor must be a positive number, got ${shortJson(factor)}`);
   if (mixedB !== undefined && mixedB !== null && (typeof mixedB !== 'number' || !Number.isFinite(mixedB))) {
     r.fail(`rope_scaling.mixed_b must be a number, got ${shortJson(mixedB)}`);
   }
@@ -538,7 +571,8 @@ function ropeThetas(r: Reader): { globalTheta: number; localTheta: number } {
     const entry = (params as Json)[key];
     if (typeof entry !== 'object' || entry === null) return undefined;
     const { rope_type: type, rope_theta: theta } = entry as Json;
-    if (type !== undefined && type !== 'default') r.fail(`rope_parameters.${key}.rope_type "${clip(String(type), 40)}" is not supported`);
+    if (type !== undefined && type !== 'default')
+      r.fail(`rope_parameters.${key}.rope_type "${clip(String(type), 40)}" is not supported`);
     return typeof theta === 'number' ? theta : undefined;
   };
   if (r.raw('rope_scaling') != null) r.fail('rope_scaling is not supported');

@@ -137,7 +137,15 @@ export class GpuEncoderPass {
     const layerAttention = Array.from({ length: L }, (_, i) => {
       const { kind, rope, halfWindow } = layerAttentionKind(config, i);
       if (!attentionByKind.has(kind)) {
-        attentionByKind.set(kind, new Attention(ctx, dims, { halfWindow, rope, recomputeProbs, label: `${label} ${kind === 'global' ? '' : `${kind} `}attention` }));
+        attentionByKind.set(
+          kind,
+          new Attention(ctx, dims, {
+            halfWindow,
+            rope,
+            recomputeProbs,
+            label: `${label} ${kind === 'global' ? '' : `${kind} `}attention`,
+          }),
+        );
       }
       return attentionByKind.get(kind)!;
     });
@@ -156,7 +164,8 @@ export class GpuEncoderPass {
 
     this.layers = [];
     const attentionBuffers = new Map<GPUBuffer, number>(); // shared probability buffers counted once
-    this.embeddingNormKernel = E === d ? this.kernels.norm : new LayerNorm(ctx, { N, C: E }, { ...normOptions, label: `${label} embedding layernorm` });
+    this.embeddingNormKernel =
+      E === d ? this.kernels.norm : new LayerNorm(ctx, { N, C: E }, { ...normOptions, label: `${label} embedding layernorm` });
     let x = this.projection ? this.projection.out : this.embeddingNorm.out;
     for (let i = 0; i < L; i++) {
       const sites = plan.layers[i];
@@ -184,7 +193,10 @@ export class GpuEncoderPass {
       dmlpAct: alloc('d mlp act', [N, I]), // (N, I)
       ddropped: rates.attentionOutput > 0 || rates.mlpOutput > 0 ? alloc('d through dropout', [N, d]) : null, // (N, d)
     };
-    const headScratch = E === d ? { dact: this.scratch.g1, dpre: this.scratch.dcontext } : { dact: alloc('d head act', [N, E]), dpre: alloc('d head pre', [N, E]) };
+    const headScratch =
+      E === d
+        ? { dact: this.scratch.g1, dpre: this.scratch.dcontext }
+        : { dact: alloc('d head act', [N, E]), dpre: alloc('d head pre', [N, E]) };
     this.head = new GpuHeadTransform(model, ctx, N, this.headHidden, headScratch, label, alloc);
     const attentionScratch = (4 * N * d + B * NH * T * T) * 4; // dq, dk, dv, dcontext (B, NH, T, hd); dscores (B, NH, T, T)
     for (const size of attentionBuffers.values()) bytes += size;
@@ -200,7 +212,9 @@ export class GpuEncoderPass {
     const { B, T } = this;
     const N = B * T;
     if (ids.length !== N || mask.length !== N) {
-      throw new Error(`GpuEncoderPass ${this.label}: ids (${ids.length}) and mask (${mask.length}) must each hold B·T = ${B}x${T} = ${N}`);
+      throw new Error(
+        `GpuEncoderPass ${this.label}: ids (${ids.length}) and mask (${mask.length}) must each hold B·T = ${B}x${T} = ${N}`,
+      );
     }
     const maskWords = new Uint32Array(N);
     for (let b = 0; b < B; b++) {
@@ -218,7 +232,8 @@ export class GpuEncoderPass {
   /** Draws this micro-batch's dropout masks: every site's key from the run's seed, the step and the micro-batch. */
   setDropoutKeys(seed: number, step: number, microBatch: number): void {
     const stream = this.options.stream ?? 0;
-    for (const { site, number } of this.dropoutSites) site.setKey(dropoutKey(seed, step, microBatch, dropoutSiteId(stream, number)));
+    for (const { site, number } of this.dropoutSites)
+      site.setKey(dropoutKey(seed, step, microBatch, dropoutSiteId(stream, number)));
   }
 
   /** Records the forward pass: embeddings, layers, (final norm), MLM head transform into headHidden. */
@@ -227,9 +242,14 @@ export class GpuEncoderPass {
     this.embeddings.forward(encoder);
     recordNormForward(this.embeddingNormKernel, encoder, this.embeddingNorm, this.embeddings.sum, param(P.embeddingNorm));
     this.embeddingDropout?.inPlace(encoder, this.embeddingNorm.out);
-    this.projection?.linear.forward(encoder, { out: this.projection.out, inp: this.embeddingNorm.out, ...param(P.embeddingProjection) });
+    this.projection?.linear.forward(encoder, {
+      out: this.projection.out,
+      inp: this.embeddingNorm.out,
+      ...param(P.embeddingProjection),
+    });
     for (const layer of this.layers) layer.forward(encoder);
-    if (this.finalNorm) recordNormForward(this.kernels.norm, encoder, this.finalNorm, this.layers[this.layers.length - 1].out, param(P.finalNorm));
+    if (this.finalNorm)
+      recordNormForward(this.kernels.norm, encoder, this.finalNorm, this.layers[this.layers.length - 1].out, param(P.finalNorm));
     this.head.forward(encoder, this.lastHidden);
   }
 
@@ -241,7 +261,14 @@ export class GpuEncoderPass {
     this.head.backward(encoder, this.dheadHidden, this.lastHidden, this.finalNorm ? s.g1 : s.g0);
     if (this.finalNorm) {
       const last = this.layers[this.layers.length - 1].out;
-      recordNormBackward(this.kernels.norm, encoder, { dinp: s.g0, dout: s.g1, inp: last, state: this.finalNorm, norm: param(P.finalNorm), dnorm: dparam(P.finalNorm) });
+      recordNormBackward(this.kernels.norm, encoder, {
+        dinp: s.g0,
+        dout: s.g1,
+        inp: last,
+        state: this.finalNorm,
+        norm: param(P.finalNorm),
+        dnorm: dparam(P.finalNorm),
+      });
     }
     for (let i = this.layers.length - 1; i >= 0; i--) this.layers[i].backward(encoder, s);
     const e = this.embeddingNorm;
@@ -262,7 +289,14 @@ export class GpuEncoderPass {
     }
     this.embeddingDropout?.inPlace(encoder, dembedded); // through the embeddings' dropout
     const dsum = p ? p.dsum : s.g1;
-    recordNormBackward(this.embeddingNormKernel, encoder, { dinp: dsum, dout: dembedded, inp: this.embeddings.sum, state: e, norm: param(P.embeddingNorm), dnorm: dparam(P.embeddingNorm) });
+    recordNormBackward(this.embeddingNormKernel, encoder, {
+      dinp: dsum,
+      dout: dembedded,
+      inp: this.embeddings.sum,
+      state: e,
+      norm: param(P.embeddingNorm),
+      dnorm: dparam(P.embeddingNorm),
+    });
     this.embeddings.backward(encoder, dsum);
     this.ctx.clear(encoder, this.dheadHidden);
   }

@@ -93,10 +93,16 @@ export class GpuModel {
       const shape = `[${spec.shape.join('x')}]`;
       const data = params.get(spec.name)!.data;
       if (inParts(spec.name)) {
-        const part = (prefix: string, values: boolean) => vocabularyRanges.map(({ row0, rows }): RowPart => ({
-          row0,
-          tensor: ctx.tensor(`${prefix}${spec.name} rows ${row0}+${rows} [${rows}x${E}]`, [rows, E], 'f32', values ? data.subarray(row0 * E, (row0 + rows) * E) : undefined),
-        }));
+        const part = (prefix: string, values: boolean) =>
+          vocabularyRanges.map(({ row0, rows }): RowPart => ({
+            row0,
+            tensor: ctx.tensor(
+              `${prefix}${spec.name} rows ${row0}+${rows} [${rows}x${E}]`,
+              [rows, E],
+              'f32',
+              values ? data.subarray(row0 * E, (row0 + rows) * E) : undefined,
+            ),
+          }));
         split.set(spec.name, { parts: part('', true), dparts: part('d ', false) });
         continue;
       }
@@ -105,21 +111,34 @@ export class GpuModel {
     }
     const spare = config.decoderBias
       ? null
-      : { param: ctx.tensor(`decoder.bias (none, zeros) [${V}]`, [V], 'f32'), dparam: ctx.tensor(`d decoder.bias (unused) [${V}]`, [V], 'f32') };
+      : {
+          param: ctx.tensor(`decoder.bias (none, zeros) [${V}]`, [V], 'f32'),
+          dparam: ctx.tensor(`d decoder.bias (unused) [${V}]`, [V], 'f32'),
+        };
     return new GpuModel(ctx, config, specs, params_, dparams, split, spare);
   }
 
   /** The parameter tensor of an internal name (layout.ts); a parameter in row parts has none (rowParts). */
   param(name: string): Tensor<'f32'> {
     const t = this.params.get(name);
-    if (!t) throw new Error(this.split.has(name) ? `GpuModel: ${name} is held in row parts; read it with rowParts` : `GpuModel: no parameter "${name}" in this ${this.config.architecture} model`);
+    if (!t)
+      throw new Error(
+        this.split.has(name)
+          ? `GpuModel: ${name} is held in row parts; read it with rowParts`
+          : `GpuModel: no parameter "${name}" in this ${this.config.architecture} model`,
+      );
     return t;
   }
 
   /** The gradient tensor of an internal name; backward passes add into it. */
   dparam(name: string): Tensor<'f32'> {
     const t = this.dparams.get(name);
-    if (!t) throw new Error(this.split.has(name) ? `GpuModel: d ${name} is held in row parts; read it with drowParts` : `GpuModel: no gradient "${name}" in this ${this.config.architecture} model`);
+    if (!t)
+      throw new Error(
+        this.split.has(name)
+          ? `GpuModel: d ${name} is held in row parts; read it with drowParts`
+          : `GpuModel: no gradient "${name}" in this ${this.config.architecture} model`,
+      );
     return t;
   }
 
@@ -192,7 +211,8 @@ export class GpuModel {
       }
       const width = spec.shape[1];
       const data = new Float32Array(spec.shape[0] * width);
-      for (const part of held as readonly RowPart[]) data.set(await this.ctx.read(part.tensor as Tensor<'f32'>), part.row0 * width);
+      for (const part of held as readonly RowPart[])
+        data.set(await this.ctx.read(part.tensor as Tensor<'f32'>), part.row0 * width);
       out.set(spec.name, { shape: [...spec.shape], data });
     }
     return out;

@@ -17,7 +17,10 @@ export function initParameters(config: ModelConfig, options: InitOptions): Map<s
   const random = new Random(options.seed);
   const params = new Map<string, HostTensor>();
   for (const spec of parameterLayout(config)) {
-    const values = random.normals(spec.shape.reduce((a, b) => a * b, 1), options.std);
+    const values = random.normals(
+      spec.shape.reduce((a, b) => a * b, 1),
+      options.std,
+    );
     if (spec.kind === 'norm-scale') for (let i = 0; i < values.length; i++) values[i] += 1;
     params.set(spec.name, { shape: [...spec.shape], data: Float32Array.from(values) });
   }

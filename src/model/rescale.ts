@@ -10,7 +10,13 @@ import type { GpuModel } from './gpu-model.ts';
  * Records target <- source / k (source defaults to target: in place). `kernel` is a HeadStats of the head's shape,
  * owned by the caller (its rescale entry point does the division).
  */
-export function recordHeadDivision(encoder: GPUCommandEncoder, kernel: HeadStats, k: number, target: Tensor, source: Tensor = target): void {
+export function recordHeadDivision(
+  encoder: GPUCommandEncoder,
+  kernel: HeadStats,
+  k: number,
+  target: Tensor,
+  source: Tensor = target,
+): void {
   if (source !== target) encoder.copyBufferToBuffer(source.buffer, 0, target.buffer, 0, source.byteLength);
   if (k !== 1) kernel.rescale(encoder, target, k);
 }

@@ -24,5 +24,9 @@ export function layerAttentionKind(config: ModelConfig, layer: number): LayerAtt
     };
   }
   const gte = config.gte;
-  return { kind: 'global', rope: gte ? ropeInverseFrequencies(config.headDim, gte.ropeTheta, gte.ropeScaling) : null, halfWindow: null };
+  return {
+    kind: 'global',
+    rope: gte ? ropeInverseFrequencies(config.headDim, gte.ropeTheta, gte.ropeScaling) : null,
+    halfWindow: null,
+  };
 }

@@ -48,7 +48,11 @@ const DEFAULT_PAD: Record<Architecture, number> = { bert: 0, roberta: 1, distilb
 export function makeTinyCheckpoint(architecture: Architecture, options: TinyModelOptions): TinyCheckpoint {
   const config = tinyConfigJson(architecture, options);
   const model = parseModelConfig(config, { source: `tiny ${architecture}` });
-  const params = initParameters(model, { seed: options.seed, std: options.initStd ?? 0.02, headNormScale: options.headNormScale });
+  const params = initParameters(model, {
+    seed: options.seed,
+    std: options.initStd ?? 0.02,
+    headNormScale: options.headNormScale,
+  });
   return { config, tensors: toHuggingFaceTensors(model, params) };
 }
 
@@ -58,7 +62,13 @@ function tinyConfigJson(architecture: Architecture, o: TinyModelOptions): Record
   const tie = o.tieWordEmbeddings ?? true;
   const initializer_range = o.initStd ?? 0.02;
   // the size fields every family but DistilBERT names this way
-  const sizes = { vocab_size: o.vocabSize, hidden_size: o.hidden, num_hidden_layers: o.layers, num_attention_heads: o.heads, intermediate_size: o.intermediate };
+  const sizes = {
+    vocab_size: o.vocabSize,
+    hidden_size: o.hidden,
+    num_hidden_layers: o.layers,
+    num_attention_heads: o.heads,
+    intermediate_size: o.intermediate,
+  };
   switch (architecture) {
     case 'bert':
     case 'roberta': {

@@ -111,13 +111,29 @@ export function loadParametersReport(config: ModelConfig, tensors: TensorMap, so
   }
   const shapes = (shape: number[]) => clip(shape.join(','), 40);
   const lines = [
-    ...firstFew(report.shapeMismatches.map((m) => `  ${clip(m.name, 120)}: shape [${shapes(m.actual)}], expected [${m.expected}] (${m.param})`), LISTED),
-    ...firstFew(report.missing.map((m) => `  missing ${m.names[0]} [${m.shape}]` + (m.names.length > 1 ? ` (or ${m.names.slice(1).join(', ')})` : '')), LISTED),
-    ...firstFew(report.unexpected.map((u) => `  unexpected ${clip(u.name, 120)} [${shapes(u.shape)}]`), LISTED),
+    ...firstFew(
+      report.shapeMismatches.map(
+        (m) => `  ${clip(m.name, 120)}: shape [${shapes(m.actual)}], expected [${m.expected}] (${m.param})`,
+      ),
+      LISTED,
+    ),
+    ...firstFew(
+      report.missing.map(
+        (m) => `  missing ${m.names[0]} [${m.shape}]` + (m.names.length > 1 ? ` (or ${m.names.slice(1).join(', ')})` : ''),
+      ),
+      LISTED,
+    ),
+    ...firstFew(
+      report.unexpected.map((u) => `  unexpected ${clip(u.name, 120)} [${shapes(u.shape)}]`),
+      LISTED,
+    ),
   ];
   const hint = report.missing.length > 0 && report.params.size === 0 ? ` — is this a ${config.hfArchitecture} checkpoint?` : '';
   const counts = `${report.missing.length} missing, ${report.shapeMismatches.length} misshapen`;
-  throw new WeightsError(`${source}: ${config.hfArchitecture} weights do not match the config (${counts})${hint}\n${lines.join('\n')}`, report);
+  throw new WeightsError(
+    `${source}: ${config.hfArchitecture} weights do not match the config (${counts})${hint}\n${lines.join('\n')}`,
+    report,
+  );
 }
 
 /** Like mapHuggingFaceTensors, but throws a WeightsError naming the first few missing or misshapen tensors. */
@@ -245,8 +261,14 @@ function bertFamilyNames(config: ModelConfig, p: string): NameTable {
   norm(P.embeddingNorm, `${p}embeddings.LayerNorm`);
   for (let i = 0; i < config.layers; i++) {
     const at = (f: (i: number, part: 'weight' | 'bias') => string) => (part: 'weight' | 'bias') => f(i, part);
-    const qkvModules = distil ? ['attention.q_lin', 'attention.k_lin', 'attention.v_lin'] : ['attention.self.query', 'attention.self.key', 'attention.self.value'];
-    for (const part of ['weight', 'bias'] as const) table.set(P.qkv(i, part), qkvModules.map((m) => [`${layer(i)}${m}.${part}`]));
+    const qkvModules = distil
+      ? ['attention.q_lin', 'attention.k_lin', 'attention.v_lin']
+      : ['attention.self.query', 'attention.self.key', 'attention.self.value'];
+    for (const part of ['weight', 'bias'] as const)
+      table.set(
+        P.qkv(i, part),
+        qkvModules.map((m) => [`${layer(i)}${m}.${part}`]),
+      );
     linear(at(P.attnOut), `${layer(i)}${distil ? 'attention.out_lin' : 'attention.output.dense'}`);
     norm(at(P.attnOutNorm), `${layer(i)}${distil ? 'sa_layer_norm' : 'attention.output.LayerNorm'}`);
     linear(at(P.mlpIn), `${layer(i)}${distil ? 'ffn.lin1' : 'intermediate.dense'}`);
@@ -307,7 +329,12 @@ function gteNames(config: ModelConfig, p: string): NameTable {
     const at = (f: (i: number, part: Part) => string) => (part: Part) => f(i, part);
     for (const part of ['weight', 'bias'] as const) {
       const packed = config.gte?.packQkv ?? true;
-      table.set(P.qkv(i, part), packed ? single(`${layer}attention.qkv_proj.${part}`) : ['q', 'k', 'v'].map((m) => [`${layer}attention.${m}_proj.${part}`]));
+      table.set(
+        P.qkv(i, part),
+        packed
+          ? single(`${layer}attention.qkv_proj.${part}`)
+          : ['q', 'k', 'v'].map((m) => [`${layer}attention.${m}_proj.${part}`]),
+      );
     }
     both(at(P.attnOut), `${layer}attention.o_proj`);
     both(at(P.attnOutNorm), `${layer}attn_ln`);
@@ -329,7 +356,8 @@ function gteNames(config: ModelConfig, p: string): NameTable {
 function albertNames(config: ModelConfig, p: string): NameTable {
   const table = new Map<string, string[][]>();
   const both = (param: (part: Part) => string, module: string, gammaBeta = false) => {
-    for (const part of ['weight', 'bias'] as const) table.set(param(part), gammaBeta ? normNames(module, part) : single(`${module}.${part}`));
+    for (const part of ['weight', 'bias'] as const)
+      table.set(param(part), gammaBeta ? normNames(module, part) : single(`${module}.${part}`));
   };
   table.set(P.wordEmbeddings, single(`${p}embeddings.word_embeddings.weight`));
   table.set(P.positionEmbeddings, single(`${p}embeddings.position_embeddings.weight`));
@@ -340,7 +368,11 @@ function albertNames(config: ModelConfig, p: string): NameTable {
   for (const i of new Set(config.layerWeights)) {
     const layer = `${p}encoder.albert_layer_groups.${Math.floor(i / inner)}.albert_layers.${i % inner}.`;
     const at = (f: (i: number, part: Part) => string) => (part: Part) => f(i, part);
-    for (const part of ['weight', 'bias'] as const) table.set(P.qkv(i, part), ['query', 'key', 'value'].map((m) => [`${layer}attention.${m}.${part}`]));
+    for (const part of ['weight', 'bias'] as const)
+      table.set(
+        P.qkv(i, part),
+        ['query', 'key', 'value'].map((m) => [`${layer}attention.${m}.${part}`]),
+      );
     both(at(P.attnOut), `${layer}attention.dense`);
     both(at(P.attnOutNorm), `${layer}attention.LayerNorm`, true);
     both(at(P.mlpIn), `${layer}ffn`);

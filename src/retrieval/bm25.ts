@@ -72,7 +72,9 @@ export function buildBm25(
   const averageDocumentLength = documents.length ? totalLength / documents.length : 0;
   const idf = df.map((n) => bm25Idf(documents.length, n));
   const vectors: SparseVector[] = docCounts.map((counts, d) =>
-    sparseFromEntries([...counts].map(([id, tf]) => [id, bm25TermWeight(tf, idf[id], docLengths[d], averageDocumentLength, params)] as const)),
+    sparseFromEntries(
+      [...counts].map(([id, tf]) => [id, bm25TermWeight(tf, idf[id], docLengths[d], averageDocumentLength, params)] as const),
+    ),
   );
   const index = buildInvertedIndex(vectors, terms.length);
   return { params, analyzer, termIds, terms, documentFrequency: Uint32Array.from(df), averageDocumentLength, index };

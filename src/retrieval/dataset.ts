@@ -15,6 +15,17 @@ export interface RetrievalDataset {
 
 /** The 13 NanoBEIR sets (zeta-alpha-ai/Nano<name> on the Hub; the paper's Figure 2 averages over them). */
 export const NANOBEIR_SETS = [
-  'ClimateFEVER', 'DBPedia', 'FEVER', 'FiQA2018', 'HotpotQA', 'MSMARCO', 'NFCorpus',
-  'NQ', 'QuoraRetrieval', 'SCIDOCS', 'ArguAna', 'SciFact', 'Touche2020',
+  'ClimateFEVER',
+  'DBPedia',
+  'FEVER',
+  'FiQA2018',
+  'HotpotQA',
+  'MSMARCO',
+  'NFCorpus',
+  'NQ',
+  'QuoraRetrieval',
+  'SCIDOCS',
+  'ArguAna',
+  'SciFact',
+  'Touche2020',
 ] as const;

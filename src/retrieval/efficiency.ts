@@ -43,7 +43,11 @@ export interface EfficiencyReport {
   avg_flops: number;
 }
 
-export function efficiencyReport(queries: readonly SparseVector[], documents: readonly SparseVector[], dimension: number): EfficiencyReport {
+export function efficiencyReport(
+  queries: readonly SparseVector[],
+  documents: readonly SparseVector[],
+  dimension: number,
+): EfficiencyReport {
   const q = sparsityStats(queries, dimension);
   const d = sparsityStats(documents, dimension);
   return {

@@ -64,15 +64,23 @@ export function retrieveAndEvaluate(
   options: RetrievalOptions = {},
 ): RetrievalReport {
   const start = performance.now();
-  const { rankings, latency } = searchAll(index, queryVectors, options.topK ?? 1000, (done, total) => options.onProgress?.('search', done, total), {
-    algorithm: options.search,
-  });
+  const { rankings, latency } = searchAll(
+    index,
+    queryVectors,
+    options.topK ?? 1000,
+    (done, total) => options.onProgress?.('search', done, total),
+    {
+      algorithm: options.search,
+    },
+  );
   const searchMs = performance.now() - start;
   const run = rankingsToRun(rankings, dataset.queryIds, dataset.corpusIds);
   const evaluation = evaluateRun(dataset.qrels, run, options);
   const warnings = [...dataset.warnings];
   if (evaluation.qrelsQueriesWithoutRun.length) {
-    warnings.push(`${evaluation.qrelsQueriesWithoutRun.length} judged queries were not searched and are left out of the averages`);
+    warnings.push(
+      `${evaluation.qrelsQueriesWithoutRun.length} judged queries were not searched and are left out of the averages`,
+    );
   }
   const empty = rankings.filter((r) => r.docs.length === 0).length;
   if (empty) warnings.push(`${empty} queries retrieved no document (no dimension shared with any document)`);
@@ -80,7 +88,12 @@ export function retrieveAndEvaluate(
     metrics: Object.fromEntries(evaluation.summary),
     evaluation,
     run,
-    index: { documents: index.numDocs, dimension: index.dimension, postings: postingsCount(index), memoryBytes: indexMemoryBytes(index) },
+    index: {
+      documents: index.numDocs,
+      dimension: index.dimension,
+      postings: postingsCount(index),
+      memoryBytes: indexMemoryBytes(index),
+    },
     latency,
     timingsMs: { search: searchMs },
     warnings,
@@ -88,14 +101,24 @@ export function retrieveAndEvaluate(
 }
 
 /** Encodes the dataset with `encoder`, then indexes, retrieves and evaluates; adds sparsity and FLOPs figures. */
-export async function evaluateEncoder(encoder: SparseEncoder, dataset: RetrievalDataset, options: RetrievalOptions = {}): Promise<EncoderReport> {
+export async function evaluateEncoder(
+  encoder: SparseEncoder,
+  dataset: RetrievalDataset,
+  options: RetrievalOptions = {},
+): Promise<EncoderReport> {
   const t0 = performance.now();
-  const queryVectors = await encoder.encodeQueries(dataset.queryTexts, (done, total) => options.onProgress?.('queries', done, total));
+  const queryVectors = await encoder.encodeQueries(dataset.queryTexts, (done, total) =>
+    options.onProgress?.('queries', done, total),
+  );
   const t1 = performance.now();
-  const docVectors = await encoder.encodeDocuments(dataset.corpusTexts, (done, total) => options.onProgress?.('documents', done, total));
+  const docVectors = await encoder.encodeDocuments(dataset.corpusTexts, (done, total) =>
+    options.onProgress?.('documents', done, total),
+  );
   const t2 = performance.now();
   if (queryVectors.length !== dataset.queryIds.length || docVectors.length !== dataset.corpusIds.length) {
-    throw new Error(`encoder returned ${queryVectors.length} query and ${docVectors.length} document vectors for ${dataset.queryIds.length} queries and ${dataset.corpusIds.length} documents`);
+    throw new Error(
+      `encoder returned ${queryVectors.length} query and ${docVectors.length} document vectors for ${dataset.queryIds.length} queries and ${dataset.corpusIds.length} documents`,
+    );
   }
   const indexStart = performance.now();
   const index = buildInvertedIndex(docVectors, encoder.vocab.length);

@@ -26,7 +26,12 @@ function quantisedTokenWeights(vector: SparseVector, vocab: Vocabulary, scale = 
 }
 
 /** One line of an Anserini JsonVectorCollection: {"id", "contents", "vector": {token: int}}. */
-export function anseriniDocumentLine(id: string, vector: SparseVector, vocab: Vocabulary, options: { scale?: number; contents?: string } = {}): string {
+export function anseriniDocumentLine(
+  id: string,
+  vector: SparseVector,
+  vocab: Vocabulary,
+  options: { scale?: number; contents?: string } = {},
+): string {
   return JSON.stringify({ id, contents: options.contents ?? '', vector: quantisedTokenWeights(vector, vocab, options.scale) });
 }
 

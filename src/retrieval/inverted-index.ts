@@ -22,7 +22,8 @@ export function buildInvertedIndex(vectors: readonly SparseVector[], dimension =
     nnz += vector.indices.length;
     if (vector.indices.length) V = Math.max(V, vector.indices[vector.indices.length - 1] + 1);
   });
-  if (vectors.length > 0xffffffff || nnz > 0xffffffff) throw new Error(`index too large: ${vectors.length} documents, ${nnz} postings`);
+  if (vectors.length > 0xffffffff || nnz > 0xffffffff)
+    throw new Error(`index too large: ${vectors.length} documents, ${nnz} postings`);
 
   const offsets = new Uint32Array(V + 1);
   for (const vector of vectors) for (const j of vector.indices) offsets[j + 1]++;

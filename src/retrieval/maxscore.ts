@@ -46,7 +46,8 @@ export class MaxScoreSearcher {
     readonly index: InvertedIndex,
     readonly window = defaultMaxScoreWindow,
   ) {
-    if (!Number.isInteger(window) || window < 32 || window % 32 !== 0) throw new Error(`MaxScore window must be a positive multiple of 32, got ${window}`);
+    if (!Number.isInteger(window) || window < 32 || window % 32 !== 0)
+      throw new Error(`MaxScore window must be a positive multiple of 32, got ${window}`);
     this.acc = new Float64Array(window);
     this.hits = new Uint32Array(window / 32);
     const { offsets, weights, dimension } = index;
@@ -72,7 +73,11 @@ export class MaxScoreSearcher {
     let essentialFrom = 0; // order[essentialFrom..n) are essential
     let numEssential = n; // essential terms, in increasing dimension order: essential[0..numEssential)
     for (let t = 0; t < n; t++) essential[t] = t;
-    for (let windowStart = this.smallestCursorDoc(numEssential); windowStart !== Infinity; windowStart = this.smallestCursorDoc(numEssential)) {
+    for (
+      let windowStart = this.smallestCursorDoc(numEssential);
+      windowStart !== Infinity;
+      windowStart = this.smallestCursorDoc(numEssential)
+    ) {
       const windowEnd = windowStart + this.window;
       // Essential postings of the window, term at a time in dimension order: acc = each document's essential partial sum.
       for (let e = 0; e < numEssential; e++) {
@@ -168,7 +173,8 @@ export class MaxScoreSearcher {
     let n = 0;
     for (let i = 0; i < query.indices.length; i++) {
       const j = query.indices[i];
-      if (i > 0 && j <= query.indices[i - 1]) throw new Error(`query indices must be strictly increasing (${query.indices[i - 1]} then ${j})`);
+      if (i > 0 && j <= query.indices[i - 1])
+        throw new Error(`query indices must be strictly increasing (${query.indices[i - 1]} then ${j})`);
       if (j >= dimension || offsets[j] === offsets[j + 1]) continue;
       const qw = query.values[i];
       this.termQw[n] = qw;

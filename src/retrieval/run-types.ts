@@ -7,7 +7,13 @@ export type Qrels = Map<string, Map<string, number>>;
 export type Run = Map<string, Map<string, number>>;
 
 /** Adds one judgment or score, refusing a second entry for the same (query, document) pair. */
-export function addToNested(target: Map<string, Map<string, number>>, queryId: string, docId: string, value: number, where: string): void {
+export function addToNested(
+  target: Map<string, Map<string, number>>,
+  queryId: string,
+  docId: string,
+  value: number,
+  where: string,
+): void {
   let inner = target.get(queryId);
   if (!inner) target.set(queryId, (inner = new Map()));
   if (inner.has(docId)) throw new Error(`${where}: document "${docId}" appears twice for query "${queryId}"`);

@@ -30,7 +30,8 @@ export class IndexSearcher {
     let numTouched = 0;
     for (let i = 0; i < query.indices.length; i++) {
       const j = query.indices[i];
-      if (i > 0 && j <= query.indices[i - 1]) throw new Error(`query indices must be strictly increasing (${query.indices[i - 1]} then ${j})`);
+      if (i > 0 && j <= query.indices[i - 1])
+        throw new Error(`query indices must be strictly increasing (${query.indices[i - 1]} then ${j})`);
       if (j >= dimension) continue;
       const qw = query.values[i];
       for (let p = offsets[j]; p < offsets[j + 1]; p++) {
@@ -99,7 +100,8 @@ export function searchAll(
   onProgress?: (done: number, total: number) => void,
   { algorithm = 'exhaustive' }: SearchOptions = {},
 ): { rankings: Ranking[]; latency: LatencyReport } {
-  if (!isSearchAlgorithm(algorithm)) throw new Error(`unknown search algorithm "${algorithm}" (known: ${searchAlgorithms.join(', ')})`);
+  if (!isSearchAlgorithm(algorithm))
+    throw new Error(`unknown search algorithm "${algorithm}" (known: ${searchAlgorithms.join(', ')})`);
   const searcher = algorithm === 'maxscore' ? new MaxScoreSearcher(index) : new IndexSearcher(index);
   const times = new Float64Array(queries.length);
   let fullyScoredDocs = 0;

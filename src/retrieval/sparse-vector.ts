@@ -42,7 +42,9 @@ export function assertSparseVector(vector: SparseVector, what: string): void {
   }
   for (let i = 0; i < vector.indices.length; i++) {
     if (i > 0 && vector.indices[i] <= vector.indices[i - 1]) {
-      throw new Error(`${what}: indices must be strictly increasing, found ${vector.indices[i - 1]} then ${vector.indices[i]} at position ${i}`);
+      throw new Error(
+        `${what}: indices must be strictly increasing, found ${vector.indices[i - 1]} then ${vector.indices[i]} at position ${i}`,
+      );
     }
     if (!Number.isFinite(vector.values[i])) throw new Error(`${what}: weight of id ${vector.indices[i]} is ${vector.values[i]}`);
   }

@@ -54,7 +54,10 @@ export class TopK {
   sorted(): Ranking {
     const order = Array.from({ length: this.size }, (_, i) => i);
     order.sort((a, b) => this.heapScores[b] - this.heapScores[a] || this.heapDocs[a] - this.heapDocs[b]);
-    return { docs: Uint32Array.from(order, (i) => this.heapDocs[i]), scores: Float64Array.from(order, (i) => this.heapScores[i]) };
+    return {
+      docs: Uint32Array.from(order, (i) => this.heapDocs[i]),
+      scores: Float64Array.from(order, (i) => this.heapScores[i]),
+    };
   }
 
   private worse(i: number, j: number): boolean {

@@ -7,7 +7,13 @@ import type { TripletBatch } from './trainer.ts';
 
 function isBatch(value: unknown): value is TripletBatch {
   const b = value as TripletBatch | null;
-  return !!b && b.queryIds instanceof Int32Array && b.documentIds instanceof Int32Array && b.queryMask instanceof Uint8Array && b.documentMask instanceof Uint8Array;
+  return (
+    !!b &&
+    b.queryIds instanceof Int32Array &&
+    b.documentIds instanceof Int32Array &&
+    b.queryMask instanceof Uint8Array &&
+    b.documentMask instanceof Uint8Array
+  );
 }
 
 export function createIdbBatchCache(dbName = 'splade-lab-batches', storeName = 'batches'): BatchCacheStore {
@@ -18,7 +24,10 @@ export function createIdbBatchCache(dbName = 'splade-lab-batches', storeName = '
     async get(fingerprint, { epoch, index }: DataPosition) {
       const value = await store('readonly', (s) => promisifyRequest<unknown>(s.get(['batch', fingerprint, epoch, index])));
       if (value === undefined) return null;
-      if (!isBatch(value)) throw new Error(`${label}: the batch at epoch ${epoch}, row ${index} of ${fingerprint} is damaged; clear the cached batches`);
+      if (!isBatch(value))
+        throw new Error(
+          `${label}: the batch at epoch ${epoch}, row ${index} of ${fingerprint} is damaged; clear the cached batches`,
+        );
       return value;
     },
     async put(fingerprint, { epoch, index }, batch) {
@@ -35,7 +44,9 @@ export function createIdbBatchCache(dbName = 'splade-lab-batches', storeName = '
       });
     },
     async list() {
-      const values = await store('readonly', (s) => promisifyRequest<unknown[]>(s.getAll(IDBKeyRange.bound(['entry'], ['entry', []]))));
+      const values = await store('readonly', (s) =>
+        promisifyRequest<unknown[]>(s.getAll(IDBKeyRange.bound(['entry'], ['entry', []]))),
+      );
       return (values as BatchCacheEntry[]).sort((a, b) => b.updated - a.updated);
     },
     async clear(fingerprint) {

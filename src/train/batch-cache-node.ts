@@ -26,7 +26,8 @@ function decode(bytes: Uint8Array, where: string): TripletBatch {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const q = bytes.length >= 8 ? view.getUint32(0, true) : -1;
   const d = bytes.length >= 8 ? view.getUint32(4, true) : -1;
-  if (q < 0 || bytes.length !== 8 + 5 * (q + d)) throw new Error(`${where}: damaged cached batch (${bytes.length} bytes); clear the batch cache`);
+  if (q < 0 || bytes.length !== 8 + 5 * (q + d))
+    throw new Error(`${where}: damaged cached batch (${bytes.length} bytes); clear the batch cache`);
   const words = (from: number, n: number) => new Int32Array(bytes.slice(from, from + 4 * n).buffer);
   const queryIds = words(8, q);
   const documentIds = words(8 + 4 * q, d);
@@ -59,14 +60,18 @@ export function createFolderBatchCache(root: string): BatchCacheStore {
       const code = (error as NodeJS.ErrnoException).code;
       if (!code || !UNWRITABLE.has(code)) throw error;
       off = true;
-      process.stderr.write(`splade-lab: ${label} cannot be written (${code}); batches are tokenized afresh (SPLADE_LAB_BATCH_CACHE moves it)\n`);
+      process.stderr.write(
+        `splade-lab: ${label} cannot be written (${code}); batches are tokenized afresh (SPLADE_LAB_BATCH_CACHE moves it)\n`,
+      );
     }
   };
   return {
     label,
     async get(fingerprint, position) {
       const path = file(fingerprint, position);
-      const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || UNWRITABLE.has(error.code ?? '') ? null : Promise.reject(error)));
+      const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) =>
+        error.code === 'ENOENT' || UNWRITABLE.has(error.code ?? '') ? null : Promise.reject(error),
+      );
       return bytes ? decode(new Uint8Array(bytes), path) : null;
     },
     async put(fingerprint, position, batch) {

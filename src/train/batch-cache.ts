@@ -78,7 +78,9 @@ export function batchFingerprint(data: DataFingerprint, tokenizer: string, shape
     dataOrder: shape.dataOrder ?? 'shuffle',
     seed,
   };
-  return `${crc32(new TextEncoder().encode(JSON.stringify(made))).toString(16).padStart(8, '0')}-${data.triplets}-${shape.batchSize}`;
+  return `${crc32(new TextEncoder().encode(JSON.stringify(made)))
+    .toString(16)
+    .padStart(8, '0')}-${data.triplets}-${shape.batchSize}`;
 }
 
 /** Bytes of one stored batch (ids as 32-bit words, masks as bytes). */
@@ -145,7 +147,8 @@ export class CachedBatches {
     const ahead = this.batches.fork();
     let perBatch = 0;
     for (let i = 0; i < count; i++) {
-      if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new DOMException('caching was cancelled', 'AbortError');
+      if (signal?.aborted)
+        throw signal.reason instanceof Error ? signal.reason : new DOMException('caching was cancelled', 'AbortError');
       const start = ahead.position;
       if (await this.cache.get(this.entry.fingerprint, start)) {
         ahead.skip();
@@ -169,7 +172,12 @@ export class CachedBatches {
       await this.cache.describe({ ...this.entry, updated: Date.now() }).catch(() => undefined);
       throw new BatchCacheFullError(this.cache.label, left * batchBytes(batch), this.entry.batches, { cause: error });
     }
-    this.entry = { ...this.entry, batches: this.entry.batches + 1, bytes: this.entry.bytes + batchBytes(batch), updated: Date.now() };
+    this.entry = {
+      ...this.entry,
+      batches: this.entry.batches + 1,
+      bytes: this.entry.bytes + batchBytes(batch),
+      updated: Date.now(),
+    };
     if (this.entry.batches % 64 === 1) await this.cache.describe(this.entry);
   }
 

@@ -88,13 +88,27 @@ export class TripletBatches {
   ) {
     const n = source.count;
     const negatives = shape.negatives ?? 1;
-    if (negatives !== source.negatives) throw new Error(`the run takes ${negatives} negative${negatives === 1 ? '' : 's'} per row, the data has ${source.negatives}`);
-    if (!Number.isInteger(shape.batchSize) || shape.batchSize < 1) throw new Error(`the batch size must be a positive integer, got ${shape.batchSize}`);
+    if (negatives !== source.negatives)
+      throw new Error(
+        `the run takes ${negatives} negative${negatives === 1 ? '' : 's'} per row, the data has ${source.negatives}`,
+      );
+    if (!Number.isInteger(shape.batchSize) || shape.batchSize < 1)
+      throw new Error(`the batch size must be a positive integer, got ${shape.batchSize}`);
     if (shape.batchSize > n) throw new Error(`the batch size ${shape.batchSize} is larger than the ${n} triplets available`);
-    for (const [name, T] of [['query', shape.queryLength], ['document', shape.documentLength]] as const) {
-      if (!Number.isInteger(T) || T < 2) throw new Error(`the ${name} length must be an integer of at least 2 ([CLS] and [SEP]), got ${T}`);
+    for (const [name, T] of [
+      ['query', shape.queryLength],
+      ['document', shape.documentLength],
+    ] as const) {
+      if (!Number.isInteger(T) || T < 2)
+        throw new Error(`the ${name} length must be an integer of at least 2 ([CLS] and [SEP]), got ${T}`);
     }
-    if (!Number.isInteger(start.epoch) || start.epoch < 0 || !Number.isInteger(start.index) || start.index < 0 || start.index >= n) {
+    if (
+      !Number.isInteger(start.epoch) ||
+      start.epoch < 0 ||
+      !Number.isInteger(start.index) ||
+      start.index < 0 ||
+      start.index >= n
+    ) {
       throw new Error(`data position (epoch ${start.epoch}, index ${start.index}) is outside a file of ${n} triplets`);
     }
     this.epoch = start.epoch;
@@ -159,7 +173,9 @@ export class TripletBatches {
     rows.forEach((triplet, row) => {
       tokenizeRow(this.tokenizer, triplet.query, Tq, batch.queryIds, batch.queryMask, row);
       tokenizeRow(this.tokenizer, triplet.positive, Td, batch.documentIds, batch.documentMask, row);
-      rowNegatives(triplet).forEach((negative, c) => tokenizeRow(this.tokenizer, negative, Td, batch.documentIds, batch.documentMask, (1 + c) * B + row));
+      rowNegatives(triplet).forEach((negative, c) =>
+        tokenizeRow(this.tokenizer, negative, Td, batch.documentIds, batch.documentMask, (1 + c) * B + row),
+      );
     });
     return { batch, triplets: picked, start };
   }

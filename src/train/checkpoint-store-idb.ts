@@ -24,7 +24,8 @@ export function createIdbCheckpointStore(run: string, dbName = 'splade-lab', sto
     async read(name, file) {
       const value = await store('readonly', (s) => promisifyRequest<unknown>(s.get([run, name, file])));
       if (value === undefined) return null;
-      if (!(value instanceof Uint8Array)) throw new Error(`IndexedDB ${dbName}/${storeName}: [${run}, ${name}, ${file}] is not a byte array`);
+      if (!(value instanceof Uint8Array))
+        throw new Error(`IndexedDB ${dbName}/${storeName}: [${run}, ${name}, ${file}] is not a byte array`);
       return value;
     },
     async write(name, files) {
@@ -57,7 +58,12 @@ export function createIdbCheckpointStore(run: string, dbName = 'splade-lab', sto
  * A run's trained model in IndexedDB, keys [run, file]: the earlier model of the run is replaced in the same
  * transaction, so a reader sees the old files or the new ones, never a mix. Returns where it was stored.
  */
-export async function writeIdbModel(run: string, files: Map<string, Uint8Array>, dbName = 'splade-lab-models', storeName = 'models'): Promise<string> {
+export async function writeIdbModel(
+  run: string,
+  files: Map<string, Uint8Array>,
+  dbName = 'splade-lab-models',
+  storeName = 'models',
+): Promise<string> {
   const store = createStore(dbName, storeName);
   try {
     await store('readwrite', (s) => {
@@ -68,7 +74,10 @@ export async function writeIdbModel(run: string, files: Map<string, Uint8Array>,
   } catch (error) {
     if ((error as { name?: string } | null)?.name !== 'QuotaExceededError') throw error;
     const bytes = [...files.values()].reduce((sum, b) => sum + b.byteLength, 0);
-    throw new Error(`The browser's storage is full: the trained model of run "${run}" (${(bytes / 2 ** 20).toFixed(1)} MiB) was not saved; its checkpoints are kept. Free space and save it again.`, { cause: error });
+    throw new Error(
+      `The browser's storage is full: the trained model of run "${run}" (${(bytes / 2 ** 20).toFixed(1)} MiB) was not saved; its checkpoints are kept. Free space and save it again.`,
+      { cause: error },
+    );
   }
   return `IndexedDB ${dbName}/${storeName} run "${run}"`;
 }
@@ -83,10 +92,16 @@ export async function removeIdbModel(run: string, dbName = 'splade-lab-models', 
 }
 
 /** A run's trained model files from IndexedDB (path inside the model folder -> bytes); empty when it has none. */
-export async function readIdbModel(run: string, dbName = 'splade-lab-models', storeName = 'models'): Promise<Map<string, Uint8Array>> {
+export async function readIdbModel(
+  run: string,
+  dbName = 'splade-lab-models',
+  storeName = 'models',
+): Promise<Map<string, Uint8Array>> {
   const store = createStore(dbName, storeName);
   const range = IDBKeyRange.bound([run], [run, []]);
-  const [keys, values] = await store('readonly', (s) => Promise.all([promisifyRequest(s.getAllKeys(range)), promisifyRequest(s.getAll(range))]));
+  const [keys, values] = await store('readonly', (s) =>
+    Promise.all([promisifyRequest(s.getAllKeys(range)), promisifyRequest(s.getAll(range))]),
+  );
   const files = new Map<string, Uint8Array>();
   keys.forEach((key, i) => {
     if (Array.isArray(key) && typeof key[1] === 'string' && values[i] instanceof Uint8Array) files.set(key[1], values[i]);

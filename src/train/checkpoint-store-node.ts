@@ -11,7 +11,8 @@ function isMissing(error: unknown): boolean {
 
 /** Refuses names that are not one plain path component. */
 function checkName(name: string): void {
-  if (!name || name.startsWith('.') || /[/\\]/.test(name)) throw new Error(`checkpoint name "${name}" must be one plain folder name`);
+  if (!name || name.startsWith('.') || /[/\\]/.test(name))
+    throw new Error(`checkpoint name "${name}" must be one plain folder name`);
 }
 
 async function writeSynced(path: string, bytes: Uint8Array): Promise<void> {
@@ -132,4 +133,3 @@ export function createFolderCheckpointStore(dir: string): CheckpointStore {
     },
   };
 }
-

@@ -89,7 +89,13 @@ export async function captureTrainingState(
   trainer: SpladeTrainer,
   run: Pick<TrainingState, 'config' | 'position' | 'k' | 'seed' | 'data'>,
 ): Promise<TrainingState> {
-  return { ...run, params: await trainer.model.download(), optimizer: await trainer.readOptimizerState(), t: trainer.t, recipe: trainer.recipe };
+  return {
+    ...run,
+    params: await trainer.model.download(),
+    optimizer: await trainer.readOptimizerState(),
+    t: trainer.t,
+    recipe: trainer.recipe,
+  };
 }
 
 /** A checkpoint's model, uploaded (what a resumed trainer is built on). */
@@ -114,7 +120,10 @@ function encodeCheckpoint(state: TrainingState): Map<string, Uint8Array> {
   }
   const files = new Map<string, Uint8Array>([
     [MODEL, writeSafetensors(state.params)],
-    [OPTIMIZER, writeSafetensors(moments, { optimizer: optimizerName(state.recipe.optimizer), step: String(state.optimizer.step) })],
+    [
+      OPTIMIZER,
+      writeSafetensors(moments, { optimizer: optimizerName(state.recipe.optimizer), step: String(state.optimizer.step) }),
+    ],
   ]);
   const manifest = Object.fromEntries([...files].map(([name, bytes]) => [name, { bytes: bytes.length, crc32: crc32(bytes) }]));
   const json = {
@@ -144,14 +153,30 @@ function isObject(value: unknown): value is Json {
 function expectNumbers(file: string, root: Json, paths: string[]): void {
   for (const path of paths) {
     const value = path.split('.').reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), root);
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw new CheckpointCorruptError(file, `"${path}" is ${JSON.stringify(value)}, expected a number`);
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      throw new CheckpointCorruptError(file, `"${path}" is ${JSON.stringify(value)}, expected a number`);
   }
 }
 
 const STATE_NUMBERS = [
-  't', 'optimizerStep', 'position.epoch', 'position.index', 'k', 'seed', 'data.triplets', 'data.crc32',
-  'recipe.batchSize', 'recipe.queryLength', 'recipe.documentLength', 'recipe.optimizer.weightDecay', 'recipe.schedule.peakLr',
-  'recipe.schedule.totalSteps', 'recipe.schedule.warmupRatio', 'recipe.lambdaQueries', 'recipe.lambdaDocuments', 'recipe.tau',
+  't',
+  'optimizerStep',
+  'position.epoch',
+  'position.index',
+  'k',
+  'seed',
+  'data.triplets',
+  'data.crc32',
+  'recipe.batchSize',
+  'recipe.queryLength',
+  'recipe.documentLength',
+  'recipe.optimizer.weightDecay',
+  'recipe.schedule.peakLr',
+  'recipe.schedule.totalSteps',
+  'recipe.schedule.warmupRatio',
+  'recipe.lambdaQueries',
+  'recipe.lambdaDocuments',
+  'recipe.tau',
 ];
 /** The numbers an AdamW recipe adds (SGD has none of them). */
 const ADAMW_NUMBERS = ['recipe.optimizer.beta1', 'recipe.optimizer.beta2', 'recipe.optimizer.eps'];
@@ -163,10 +188,18 @@ function parseState(file: string, bytes: Uint8Array): Json {
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (error) {
-    throw new CheckpointCorruptError(file, `not valid JSON (${error instanceof Error ? error.message : String(error)}): the checkpoint is damaged`);
+    throw new CheckpointCorruptError(
+      file,
+      `not valid JSON (${error instanceof Error ? error.message : String(error)}): the checkpoint is damaged`,
+    );
   }
-  if (!isObject(json) || json.format !== CHECKPOINT_FORMAT) throw new CheckpointCorruptError(file, `not a ${CHECKPOINT_FORMAT} state file`);
-  if (json.version !== CHECKPOINT_VERSION) throw new CheckpointCorruptError(file, `format version ${JSON.stringify(json.version)}, this splade-lab reads version ${CHECKPOINT_VERSION}`);
+  if (!isObject(json) || json.format !== CHECKPOINT_FORMAT)
+    throw new CheckpointCorruptError(file, `not a ${CHECKPOINT_FORMAT} state file`);
+  if (json.version !== CHECKPOINT_VERSION)
+    throw new CheckpointCorruptError(
+      file,
+      `format version ${JSON.stringify(json.version)}, this splade-lab reads version ${CHECKPOINT_VERSION}`,
+    );
   expectNumbers(file, json, STATE_NUMBERS);
   const recipe = json.recipe as Json;
   const optimizer = (recipe.optimizer as Json).kind;
@@ -174,14 +207,23 @@ function parseState(file: string, bytes: Uint8Array): Json {
     throw new CheckpointCorruptError(file, `"recipe.optimizer.kind" is ${JSON.stringify(optimizer)}, expected "adamw" or "sgd"`);
   }
   if (optimizer !== 'sgd') expectNumbers(file, json, ADAMW_NUMBERS);
-  expectNumbers(file, json, OPTIONAL_NUMBERS.filter((path) => recipe[path.slice('recipe.'.length)] !== undefined));
-  if (recipe.flopsOver !== undefined && recipe.flopsOver !== 'step') throw new CheckpointCorruptError(file, `"recipe.flopsOver" is ${JSON.stringify(recipe.flopsOver)}, expected "step"`);
+  expectNumbers(
+    file,
+    json,
+    OPTIONAL_NUMBERS.filter((path) => recipe[path.slice('recipe.'.length)] !== undefined),
+  );
+  if (recipe.flopsOver !== undefined && recipe.flopsOver !== 'step')
+    throw new CheckpointCorruptError(file, `"recipe.flopsOver" is ${JSON.stringify(recipe.flopsOver)}, expected "step"`);
   const dropout = recipe.dropout;
   if (dropout !== undefined && dropout !== 'config' && !(typeof dropout === 'number' && dropout >= 0 && dropout < 1)) {
-    throw new CheckpointCorruptError(file, `"recipe.dropout" is ${JSON.stringify(dropout)}, expected "config" or a probability below 1`);
+    throw new CheckpointCorruptError(
+      file,
+      `"recipe.dropout" is ${JSON.stringify(dropout)}, expected "config" or a probability below 1`,
+    );
   }
   if (!isObject(json.config)) throw new CheckpointCorruptError(file, '"config" is not the backbone\'s config.json object');
-  if (!isObject(json.data) || typeof json.data.name !== 'string') throw new CheckpointCorruptError(file, '"data.name" is missing');
+  if (!isObject(json.data) || typeof json.data.name !== 'string')
+    throw new CheckpointCorruptError(file, '"data.name" is missing');
   if (!isObject(json.files)) throw new CheckpointCorruptError(file, '"files" (sizes and CRC-32 of the tensor files) is missing');
   return json;
 }
@@ -199,8 +241,13 @@ export async function readCheckpoint(store: CheckpointStore, name: string): Prom
     if (!isObject(expected)) throw new CheckpointCorruptError(`${where}/${STATE}`, `no size and CRC-32 for ${file}`);
     const bytes = await store.read(name, file);
     if (bytes === null) throw new CheckpointCorruptError(path, 'missing: the checkpoint is incomplete');
-    if (bytes.length !== expected.bytes) throw new CheckpointCorruptError(path, `${bytes.length} bytes, ${STATE} says ${String(expected.bytes)}: the file is truncated or damaged`);
-    if (crc32(bytes) !== expected.crc32) throw new CheckpointCorruptError(path, `CRC-32 differs from the one in ${STATE}: the file is damaged`);
+    if (bytes.length !== expected.bytes)
+      throw new CheckpointCorruptError(
+        path,
+        `${bytes.length} bytes, ${STATE} says ${String(expected.bytes)}: the file is truncated or damaged`,
+      );
+    if (crc32(bytes) !== expected.crc32)
+      throw new CheckpointCorruptError(path, `CRC-32 differs from the one in ${STATE}: the file is damaged`);
     try {
       tensors.set(file, readSafetensors(bytes, path).tensors);
     } catch (error) {
@@ -255,7 +302,13 @@ export async function readLatestCheckpoint(store: CheckpointStore): Promise<{ na
  */
 export async function saveCheckpoint(store: CheckpointStore, state: TrainingState, keep = 2): Promise<string> {
   const name = checkpointName(state.t);
-  const moments = [...state.optimizer.moments].flatMap(([param, { m, v }]) => [[`${param} (AdamW m)`, { data: m }], [`${param} (AdamW v)`, { data: v }]] as const);
+  const moments = [...state.optimizer.moments].flatMap(
+    ([param, { m, v }]) =>
+      [
+        [`${param} (AdamW m)`, { data: m }],
+        [`${param} (AdamW v)`, { data: v }],
+      ] as const,
+  );
   const bad = findNonFinite([...state.params, ...moments]);
   if (bad) {
     throw new NonFiniteError(
@@ -268,7 +321,10 @@ export async function saveCheckpoint(store: CheckpointStore, state: TrainingStat
   for (const [file, bytes] of files) {
     const back = await store.read(name, file);
     if (back === null || back.length !== bytes.length || crc32(back) !== crc32(bytes)) {
-      throw new CheckpointCorruptError(`${store.label}/${name}/${file}`, 'reads back differently from what was written (disk full or failing?)');
+      throw new CheckpointCorruptError(
+        `${store.label}/${name}/${file}`,
+        'reads back differently from what was written (disk full or failing?)',
+      );
     }
   }
   const all = await listCheckpoints(store);

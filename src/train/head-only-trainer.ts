@@ -50,13 +50,17 @@ export class HeadOnlyTrainer {
       { param: weight, dparam: this.dweight },
       { param: inputs.bias, dparam: this.dbias },
     ]);
-    this.health = new FiniteMonitor(ctx, [
-      { name: 'loss parts', tensor: this.objective.losses, elements: LOSS_PART_NAMES },
-      { name: 'gradient of the decoder weight', tensor: this.dweight },
-      { name: 'gradient of the decoder bias', tensor: this.dbias },
-      { name: 'decoder weight after the update', tensor: weight },
-      { name: 'decoder bias after the update', tensor: inputs.bias },
-    ], 'head-only health');
+    this.health = new FiniteMonitor(
+      ctx,
+      [
+        { name: 'loss parts', tensor: this.objective.losses, elements: LOSS_PART_NAMES },
+        { name: 'gradient of the decoder weight', tensor: this.dweight },
+        { name: 'gradient of the decoder bias', tensor: this.dbias },
+        { name: 'decoder weight after the update', tensor: weight },
+        { name: 'decoder bias after the update', tensor: inputs.bias },
+      ],
+      'head-only health',
+    );
   }
 
   /** As SpladeTrainer.readHealth: sticky flags of the loss parts, gradients and updated parameters, one readback. */

@@ -16,7 +16,12 @@ export interface StepOptimizer {
 
 class SgdOptimizer implements StepOptimizer {
   private readonly sgd: Sgd;
-  constructor(ctx: GpuContext, private readonly settings: SgdSettings, parameters: readonly OptimizedParameter[], scale: Tensor<'f32'>) {
+  constructor(
+    ctx: GpuContext,
+    private readonly settings: SgdSettings,
+    parameters: readonly OptimizedParameter[],
+    scale: Tensor<'f32'>,
+  ) {
     this.sgd = new Sgd(ctx, parameters, scale);
   }
   get step(): number {
@@ -29,15 +34,24 @@ class SgdOptimizer implements StepOptimizer {
     return { step: this.sgd.step, moments: [] };
   }
   loadState(state: AdamWState): void {
-    if (state.moments.length) throw new Error(`SGD state holds moments of ${state.moments.length} parameters; SGD has none (was the run trained with AdamW?)`);
-    if (!Number.isInteger(state.step) || state.step < 0) throw new Error(`SGD state: step ${state.step} is not a non-negative integer`);
+    if (state.moments.length)
+      throw new Error(
+        `SGD state holds moments of ${state.moments.length} parameters; SGD has none (was the run trained with AdamW?)`,
+      );
+    if (!Number.isInteger(state.step) || state.step < 0)
+      throw new Error(`SGD state: step ${state.step} is not a non-negative integer`);
     this.sgd.step = state.step;
   }
 }
 
 class AdamWOptimizer implements StepOptimizer {
   private readonly adamw: AdamW;
-  constructor(ctx: GpuContext, private readonly settings: AdamWSettings, parameters: readonly OptimizedParameter[], scale: Tensor<'f32'>) {
+  constructor(
+    ctx: GpuContext,
+    private readonly settings: AdamWSettings,
+    parameters: readonly OptimizedParameter[],
+    scale: Tensor<'f32'>,
+  ) {
     this.adamw = new AdamW(ctx, parameters, scale);
   }
   get step(): number {
@@ -56,7 +70,13 @@ class AdamWOptimizer implements StepOptimizer {
 }
 
 /** The recipe's optimiser over `parameters`, multiplying every gradient by scale[0] (GradientScale). */
-export function createOptimizer(ctx: GpuContext, settings: OptimizerSettings, parameters: readonly OptimizedParameter[], scale: Tensor<'f32'>): StepOptimizer {
-  return settings.kind === 'sgd' ? new SgdOptimizer(ctx, settings, parameters, scale) : new AdamWOptimizer(ctx, settings, parameters, scale);
+export function createOptimizer(
+  ctx: GpuContext,
+  settings: OptimizerSettings,
+  parameters: readonly OptimizedParameter[],
+  scale: Tensor<'f32'>,
+): StepOptimizer {
+  return settings.kind === 'sgd'
+    ? new SgdOptimizer(ctx, settings, parameters, scale)
+    : new AdamWOptimizer(ctx, settings, parameters, scale);
 }
-

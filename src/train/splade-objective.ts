@@ -90,7 +90,11 @@ export class SpladeObjective {
   private readonly flopsQueries: FlopsLoss;
   private readonly flopsDocuments: FlopsLoss;
 
-  constructor(private readonly ctx: GpuContext, readonly dims: SpladeObjectiveDims, tau = 1) {
+  constructor(
+    private readonly ctx: GpuContext,
+    readonly dims: SpladeObjectiveDims,
+    tau = 1,
+  ) {
     const { B, Tq, Td, d, V, decoderParts: parts } = dims;
     const N = documentsOf(dims);
     this.headQueries = new SpladeHead(ctx, { B, T: Tq, d, V, parts });
@@ -140,7 +144,11 @@ export class SpladeObjective {
       argmax: this.argmaxDocuments,
     });
     this.activeQueries.forward(encoder, { vectors: this.pooledQueries, counts: this.activeCounts, squares: this.squaredNorms });
-    this.activeDocuments.forward(encoder, { vectors: this.pooledDocuments, counts: this.activeCounts, squares: this.squaredNorms });
+    this.activeDocuments.forward(encoder, {
+      vectors: this.pooledDocuments,
+      counts: this.activeCounts,
+      squares: this.squaredNorms,
+    });
   }
 
   /**

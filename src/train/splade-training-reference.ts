@@ -43,19 +43,40 @@ export function spladeTrainingReference(
   const N = batch.documentIds.length / Td; // B positives, then B per negative column
   const V = config.vocabSize;
   if (!Number.isInteger(B) || !Number.isInteger(N / B) || N < 2 * B) {
-    throw new RangeError(`batch of ${batch.queryIds.length} query and ${batch.documentIds.length} document ids does not fit lengths ${Tq} and ${Td}`);
+    throw new RangeError(
+      `batch of ${batch.queryIds.length} query and ${batch.documentIds.length} document ids does not fit lengths ${Tq} and ${Td}`,
+    );
   }
   const dropout = (stream: number) => {
     const d = settings.dropout;
     return d && { rates: d.rates, key: (site: number) => dropoutKey(d.seed, d.step, d.microBatch, dropoutSiteId(stream, site)) };
   };
-  const queries = spladeForward(config, params, { ids: batch.queryIds, mask: batch.queryMask, B, T: Tq, dropout: dropout(DROPOUT_STREAMS.queries) });
-  const documents = spladeForward(config, params, { ids: batch.documentIds, mask: batch.documentMask, B: N, T: Td, dropout: dropout(DROPOUT_STREAMS.documents) });
+  const queries = spladeForward(config, params, {
+    ids: batch.queryIds,
+    mask: batch.queryMask,
+    B,
+    T: Tq,
+    dropout: dropout(DROPOUT_STREAMS.queries),
+  });
+  const documents = spladeForward(config, params, {
+    ids: batch.documentIds,
+    mask: batch.documentMask,
+    B: N,
+    T: Td,
+    dropout: dropout(DROPOUT_STREAMS.documents),
+  });
   const scores = sparseScoresForward(queries.pooled, documents.pooled, B, N, V);
   const rank = contrastiveLossForward(scores, B, N, tau);
   const flopsQueries = flopsLossForward(queries.pooled, B, V);
   const flopsDocuments = flopsLossForward(documents.pooled, N, V);
-  const { dqueries, ddocs } = sparseScoresBackward(queries.pooled, documents.pooled, contrastiveLossBackward(scores, B, N, tau), B, N, V);
+  const { dqueries, ddocs } = sparseScoresBackward(
+    queries.pooled,
+    documents.pooled,
+    contrastiveLossBackward(scores, B, N, tau),
+    B,
+    N,
+    V,
+  );
   const fq = flopsLossBackward(queries.pooled, B, V, lambdaQueries);
   const fd = flopsLossBackward(documents.pooled, N, V, lambdaDocuments);
   for (let i = 0; i < dqueries.length; i++) dqueries[i] += fq[i];
@@ -63,7 +84,13 @@ export function spladeTrainingReference(
   const grads = zerosLike(config);
   spladeBackward(config, params, queries, dqueries, grads);
   spladeBackward(config, params, documents, ddocs, grads);
-  return { rank, flopsQueries, flopsDocuments, total: rank + lambdaQueries * flopsQueries + lambdaDocuments * flopsDocuments, grads };
+  return {
+    rank,
+    flopsQueries,
+    flopsDocuments,
+    total: rank + lambdaQueries * flopsQueries + lambdaDocuments * flopsDocuments,
+    grads,
+  };
 }
 
 /**
@@ -78,24 +105,41 @@ export function spladeStepReference(
   settings: TrainingReferenceSettings & { flopsOver?: 'step' },
 ): { total: number; grads: ModelParams } {
   const A = batches.length;
-  const withMasks = (microBatch: number) => (settings.dropout ? { ...settings, dropout: { ...settings.dropout, microBatch } } : settings);
+  const withMasks = (microBatch: number) =>
+    settings.dropout ? { ...settings, dropout: { ...settings.dropout, microBatch } } : settings;
   if (settings.flopsOver !== 'step') {
     const each = batches.map((batch, i) => spladeTrainingReference(config, params, batch, withMasks(i)));
     const mean = (name: string) => each[0].grads[name].map((_, k) => each.reduce((sum, r) => sum + r.grads[name][k], 0) / A);
-    return { total: each.reduce((sum, r) => sum + r.total, 0) / A, grads: Object.fromEntries(Object.keys(each[0].grads).map((name) => [name, mean(name)])) };
+    return {
+      total: each.reduce((sum, r) => sum + r.total, 0) / A,
+      grads: Object.fromEntries(Object.keys(each[0].grads).map((name) => [name, mean(name)])),
+    };
   }
   const { queryLength: Tq, documentLength: Td, tau, lambdaQueries, lambdaDocuments } = settings;
   const V = config.vocabSize;
   const passes = batches.map((batch, i) => {
     const s = withMasks(i).dropout;
-    const dropout = (stream: number) => s && { rates: s.rates, key: (site: number) => dropoutKey(s.seed, s.step, s.microBatch, dropoutSiteId(stream, site)) };
+    const dropout = (stream: number) =>
+      s && { rates: s.rates, key: (site: number) => dropoutKey(s.seed, s.step, s.microBatch, dropoutSiteId(stream, site)) };
     const B = batch.queryIds.length / Tq;
     const N = batch.documentIds.length / Td;
     return {
       B,
       N,
-      queries: spladeForward(config, params, { ids: batch.queryIds, mask: batch.queryMask, B, T: Tq, dropout: dropout(DROPOUT_STREAMS.queries) }),
-      documents: spladeForward(config, params, { ids: batch.documentIds, mask: batch.documentMask, B: N, T: Td, dropout: dropout(DROPOUT_STREAMS.documents) }),
+      queries: spladeForward(config, params, {
+        ids: batch.queryIds,
+        mask: batch.queryMask,
+        B,
+        T: Tq,
+        dropout: dropout(DROPOUT_STREAMS.queries),
+      }),
+      documents: spladeForward(config, params, {
+        ids: batch.documentIds,
+        mask: batch.documentMask,
+        B: N,
+        T: Td,
+        dropout: dropout(DROPOUT_STREAMS.documents),
+      }),
     };
   });
   /** Mean over every row of the step, per vocabulary dimension. */
@@ -117,10 +161,18 @@ export function spladeStepReference(
   for (const { B, N, queries, documents } of passes) {
     const scores = sparseScoresForward(queries.pooled, documents.pooled, B, N, V);
     total += contrastiveLossForward(scores, B, N, tau) / A;
-    const { dqueries, ddocs } = sparseScoresBackward(queries.pooled, documents.pooled, contrastiveLossBackward(scores, B, N, tau), B, N, V);
+    const { dqueries, ddocs } = sparseScoresBackward(
+      queries.pooled,
+      documents.pooled,
+      contrastiveLossBackward(scores, B, N, tau),
+      B,
+      N,
+      V,
+    );
     const flops = (dpooled: Float64Array, pooled: Float64Array, step: { means: Float64Array; rows: number }, lambda: number) => {
       // the step's loss is the mean of its micro-batches' ranking losses plus FLOPS over all its vectors
-      for (let i = 0; i < dpooled.length; i++) dpooled[i] = dpooled[i] / A + (pooled[i] > 0 ? (lambda * 2 * step.means[i % V]) / step.rows : 0);
+      for (let i = 0; i < dpooled.length; i++)
+        dpooled[i] = dpooled[i] / A + (pooled[i] > 0 ? (lambda * 2 * step.means[i % V]) / step.rows : 0);
       return dpooled;
     };
     spladeBackward(config, params, queries, flops(dqueries, queries.pooled, q, lambdaQueries), grads);

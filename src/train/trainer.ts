@@ -12,7 +12,14 @@ import { createOptimizer, type StepOptimizer } from './optimizer.ts';
 import type { AdamWSettings, OptimizerSettings } from './optimizer-settings.ts';
 import { flopsWeightsAt, microBatches, trainingDropout } from './recipe-facts.ts';
 import { learningRate, type LinearSchedule } from './schedule.ts';
-import { LOSS_PART_NAMES, SpladeObjective, documentsOf, type BatchStats, type ObjectiveInputs, type StepMeans } from './splade-objective.ts';
+import {
+  LOSS_PART_NAMES,
+  SpladeObjective,
+  documentsOf,
+  type BatchStats,
+  type ObjectiveInputs,
+  type StepMeans,
+} from './splade-objective.ts';
 import { momentsForParts } from './moment-parts.ts';
 
 /**
@@ -120,16 +127,27 @@ export class SpladeTrainer {
   t = 0;
 
   /** `seed`: the run's seed, which draws the dropout masks (with the step and the micro-batch). */
-  constructor(private readonly ctx: GpuContext, readonly model: GpuModel, readonly recipe: TrainingRecipe, private readonly seed = 0) {
+  constructor(
+    private readonly ctx: GpuContext,
+    readonly model: GpuModel,
+    readonly recipe: TrainingRecipe,
+    private readonly seed = 0,
+  ) {
     const { batchSize: B, queryLength: Tq, documentLength: Td } = recipe;
     const { embeddingSize: d, vocabSize: V } = model.config; // d: the decoder rows' width (ALBERT's E)
     const dropout = trainingDropout(recipe, model.config);
     this.queries = new GpuEncoderPass(model, B, Tq, 'queries', { dropout, stream: DROPOUT_STREAMS.queries });
     const dims = { B, Tq, Td, d, V, negatives: recipe.negatives, decoderParts: model.decoderParts };
-    this.documents = new GpuEncoderPass(model, documentsOf(dims), Td, 'documents', { dropout, stream: DROPOUT_STREAMS.documents });
+    this.documents = new GpuEncoderPass(model, documentsOf(dims), Td, 'documents', {
+      dropout,
+      stream: DROPOUT_STREAMS.documents,
+    });
     this.objective = new SpladeObjective(ctx, dims, recipe.tau);
     const parameters = model.parameters();
-    this.gradients = new GradientScale(ctx, parameters.map((p) => p.dparam));
+    this.gradients = new GradientScale(
+      ctx,
+      parameters.map((p) => p.dparam),
+    );
     this.optimizer = createOptimizer(ctx, recipe.optimizer, parameters, this.gradients.scale);
     // SGD keeps no moments: its checkpoints hold none
     this.parameterNames = recipe.optimizer.kind === 'sgd' ? [] : parameters.map((p) => p.name);
@@ -137,13 +155,21 @@ export class SpladeTrainer {
     const n = microBatches(recipe);
     this.stepMeans =
       recipe.flopsOver === 'step' && n > 1
-        ? { queries: ctx.tensor('step FLOPS means of queries', [V], 'f32'), documents: ctx.tensor('step FLOPS means of documents', [V], 'f32'), microBatches: n }
+        ? {
+            queries: ctx.tensor('step FLOPS means of queries', [V], 'f32'),
+            documents: ctx.tensor('step FLOPS means of documents', [V], 'f32'),
+            microBatches: n,
+          }
         : null;
-    this.health = new FiniteMonitor(ctx, [
-      { name: 'loss parts', tensor: this.objective.losses, elements: LOSS_PART_NAMES },
-      ...parameters.map((p) => ({ name: `gradient of ${p.name}`, tensor: p.dparam })),
-      ...parameters.map((p) => ({ name: `parameter ${p.name} after the update`, tensor: p.param })),
-    ], 'training health');
+    this.health = new FiniteMonitor(
+      ctx,
+      [
+        { name: 'loss parts', tensor: this.objective.losses, elements: LOSS_PART_NAMES },
+        ...parameters.map((p) => ({ name: `gradient of ${p.name}`, tensor: p.dparam })),
+        ...parameters.map((p) => ({ name: `parameter ${p.name} after the update`, tensor: p.param })),
+      ],
+      'training health',
+    );
   }
 
   /**
@@ -172,7 +198,10 @@ export class SpladeTrainer {
     if (missing.length || extra.length) {
       throw new Error(
         `optimiser state does not fit this model: ` +
-          [missing.length ? `no moments for ${missing.join(', ')}` : '', extra.length ? `moments of unknown parameters ${extra.join(', ')}` : '']
+          [
+            missing.length ? `no moments for ${missing.join(', ')}` : '',
+            extra.length ? `moments of unknown parameters ${extra.join(', ')}` : '',
+          ]
             .filter(Boolean)
             .join('; '),
       );
@@ -189,7 +218,8 @@ export class SpladeTrainer {
   async step(batches: readonly TripletBatch[], readResult: boolean): Promise<StepResult | undefined> {
     const { recipe, model } = this;
     const n = microBatches(recipe);
-    if (batches.length !== n) throw new Error(`a training step takes ${n} micro-batches (the recipe's accumulation), got ${batches.length}`);
+    if (batches.length !== n)
+      throw new Error(`a training step takes ${n} micro-batches (the recipe's accumulation), got ${batches.length}`);
     const { lambdaQueries: lambdaQ, lambdaDocuments: lambdaD } = flopsWeightsAt(recipe, this.t);
     this.objective.setLambdas(lambdaQ, lambdaD);
     const losses = { rank: 0, flopsQueries: 0, flopsDocuments: 0 };
@@ -220,7 +250,13 @@ export class SpladeTrainer {
     const step = this.t++;
     if (!readResult) return undefined;
     const { norm } = await this.gradients.read();
-    return { step, ...losses, total: losses.rank + lambdaQ * losses.flopsQueries + lambdaD * losses.flopsDocuments, batch, gradNorm: norm };
+    return {
+      step,
+      ...losses,
+      total: losses.rank + lambdaQ * losses.flopsQueries + lambdaD * losses.flopsDocuments,
+      batch,
+      gradNorm: norm,
+    };
   }
 
   /** Uploads micro-batch `i` of this step and draws its dropout masks (the same for both passes of a step). */

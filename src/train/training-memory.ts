@@ -51,7 +51,12 @@ const largest = (sizes: number[]) => sizes.reduce((a, b) => Math.max(a, b), 0);
  * Lists the run's buffers on the uploaded model and refuses, before anything of the run is allocated, a batch with a
  * buffer over the device's limits or a total over `budgetBytes` (when known).
  */
-export function checkTrainingFits(ctx: GpuContext, model: GpuModel, recipe: TrainingRecipe, budgetBytes?: number): TrainingMemory {
+export function checkTrainingFits(
+  ctx: GpuContext,
+  model: GpuModel,
+  recipe: TrainingRecipe,
+  budgetBytes?: number,
+): TrainingMemory {
   const heldBytes = ctx.allocatedBytes;
   const B = recipe.batchSize;
   const sizes = trainerSizes(ctx, model, recipe, B);
@@ -79,7 +84,12 @@ export function checkTrainingFits(ctx: GpuContext, model: GpuModel, recipe: Trai
  * Builds the trainer, turning an allocation the device refused into a TrainingTooLargeError: the memory held when it
  * failed stands for what the device has, and the largest batch whose trainer fits in it is advised.
  */
-export async function buildTrainer(ctx: GpuContext, build: () => SpladeTrainer, model: GpuModel, recipe: TrainingRecipe): Promise<SpladeTrainer> {
+export async function buildTrainer(
+  ctx: GpuContext,
+  build: () => SpladeTrainer,
+  model: GpuModel,
+  recipe: TrainingRecipe,
+): Promise<SpladeTrainer> {
   const held = ctx.allocatedBytes;
   try {
     return await ctx.checkingMemory(`the trainer (batch ${recipe.batchSize})`, build);
@@ -87,7 +97,13 @@ export async function buildTrainer(ctx: GpuContext, build: () => SpladeTrainer, 
     if (!(error instanceof GpuOutOfMemoryError)) throw error;
     const available = error.bytesHeld;
     const sizes = trainerSizes(ctx, model, recipe, recipe.batchSize) ?? [];
-    const memory = { heldBytes: held, trainerBytes: sum(sizes), totalBytes: held + sum(sizes), perTripletBytes: NaN, largestBufferBytes: largest(sizes) };
+    const memory = {
+      heldBytes: held,
+      trainerBytes: sum(sizes),
+      totalBytes: held + sum(sizes),
+      perTripletBytes: NaN,
+      largestBufferBytes: largest(sizes),
+    };
     throw tooLarge(
       `The GPU ran out of memory for a batch of ${recipe.batchSize} (about ${formatBytes(memory.totalBytes)} needed; it failed at ${formatBytes(available)} held).`,
       memory,
@@ -98,9 +114,14 @@ export async function buildTrainer(ctx: GpuContext, build: () => SpladeTrainer, 
 }
 
 /** The error with the advice: the largest batch that fits, and the accumulation that keeps at least the step's triplets. */
-function tooLarge(problem: string, memory: TrainingMemory, recipe: TrainingRecipe, fitsAt: (b: number) => boolean): TrainingTooLargeError {
+function tooLarge(
+  problem: string,
+  memory: TrainingMemory,
+  recipe: TrainingRecipe,
+  fitsAt: (b: number) => boolean,
+): TrainingTooLargeError {
   let best = 0;
-  for (let lo = 1, hi = recipe.batchSize - 1; lo <= hi; ) {
+  for (let lo = 1, hi = recipe.batchSize - 1; lo <= hi;) {
     const mid = Math.floor((lo + hi) / 2);
     if (fitsAt(mid)) {
       best = mid;
@@ -108,7 +129,11 @@ function tooLarge(problem: string, memory: TrainingMemory, recipe: TrainingRecip
     } else hi = mid - 1;
   }
   if (best === 0) {
-    return new TrainingTooLargeError(`${problem} Not even a batch of 1 fits: use shorter query or document lengths, or a smaller model.`, memory, null);
+    return new TrainingTooLargeError(
+      `${problem} Not even a batch of 1 fits: use shorter query or document lengths, or a smaller model.`,
+      memory,
+      null,
+    );
   }
   const perStep = recipe.batchSize * microBatches(recipe);
   const gradAccum = Math.ceil(perStep / best);

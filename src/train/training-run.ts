@@ -131,7 +131,8 @@ export interface TrainingRunResult {
 function differences(saved: unknown, now: unknown, path: string, out: string[]): string[] {
   const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
   if (isObject(saved) && isObject(now)) {
-    for (const key of new Set([...Object.keys(saved), ...Object.keys(now)])) differences(saved[key], now[key], path ? `${path}.${key}` : key, out);
+    for (const key of new Set([...Object.keys(saved), ...Object.keys(now)]))
+      differences(saved[key], now[key], path ? `${path}.${key}` : key, out);
   } else if (JSON.stringify(saved) !== JSON.stringify(now)) {
     out.push(`${path}: checkpoint ${JSON.stringify(saved)}, now ${JSON.stringify(now)}`);
   }
@@ -139,7 +140,11 @@ function differences(saved: unknown, now: unknown, path: string, out: string[]):
 }
 
 /** Refuses to resume a checkpoint made with another recipe, k, seed, data (count and CRC-32; the file may move) or backbone. */
-function checkResumable(state: TrainingState, expected: Pick<TrainingState, 'recipe' | 'k' | 'seed' | 'data' | 'config'>, where: string): void {
+function checkResumable(
+  state: TrainingState,
+  expected: Pick<TrainingState, 'recipe' | 'k' | 'seed' | 'data' | 'config'>,
+  where: string,
+): void {
   const key = ({ recipe, k, seed, data, config }: Pick<TrainingState, 'recipe' | 'k' | 'seed' | 'data' | 'config'>) => ({
     recipe,
     k,
@@ -149,7 +154,9 @@ function checkResumable(state: TrainingState, expected: Pick<TrainingState, 'rec
   });
   const found = differences(key(state), key(expected), '', []);
   if (found.length) {
-    throw new Error(`${where} was made by another run; resume with the same model, data and options, or start a new run elsewhere:\n  ${found.join('\n  ')}`);
+    throw new Error(
+      `${where} was made by another run; resume with the same model, data and options, or start a new run elsewhere:\n  ${found.join('\n  ')}`,
+    );
   }
 }
 
@@ -186,15 +193,24 @@ export async function runTraining(
   const cache = options.batchCache;
   let batches: TripletBatches | CachedBatches = plain;
   if (cache) {
-    const shape = { batchSize: recipe.batchSize, queryLength: recipe.queryLength, documentLength: recipe.documentLength, dataOrder: recipe.dataOrder, negatives: recipe.negatives };
+    const shape = {
+      batchSize: recipe.batchSize,
+      queryLength: recipe.queryLength,
+      documentLength: recipe.documentLength,
+      dataOrder: recipe.dataOrder,
+      negatives: recipe.negatives,
+    };
     const identity = { data: data.fingerprint, shape, seed, tokenizer: cache.tokenizer };
     const fingerprint = batchFingerprint(identity.data, identity.tokenizer, shape, seed);
     const known = (await cache.store.list()).find((entry) => entry.fingerprint === fingerprint) ?? null;
     const cached = new CachedBatches(cache.store, plain, !data.source.cacheOnly, identity, known);
-    if (cache.fillAhead) await cached.fill((recipe.schedule.totalSteps - trainer.t) * microBatches(recipe), cache.onFill, options.signal);
+    if (cache.fillAhead)
+      await cached.fill((recipe.schedule.totalSteps - trainer.t) * microBatches(recipe), cache.onFill, options.signal);
     batches = cached;
   } else if (data.source.cacheOnly) {
-    throw new Error(`${data.fingerprint.name}: only its cached batches are at hand, and this run does not read the batch cache; pick the file again`);
+    throw new Error(
+      `${data.fingerprint.name}: only its cached batches are at hand, and this run does not read the batch cache; pick the file again`,
+    );
   }
   const total = recipe.schedule.totalSteps;
   const startStep = trainer.t;
@@ -231,7 +247,10 @@ export async function runTraining(
   };
   let upcoming: Promise<TripletBatch[]> | null = null;
   while (trainer.t < total) {
-    if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new DOMException('training was cancelled', 'AbortError');
+    if (options.signal?.aborted)
+      throw options.signal.reason instanceof Error
+        ? options.signal.reason
+        : new DOMException('training was cancelled', 'AbortError');
     const t = trainer.t;
     const last = t + 1 === total;
     const report = t === startStep || (t + 1) % options.reportEvery === 0 || last;
@@ -263,7 +282,12 @@ export async function runTraining(
         activeQueries: stats.activeQueries,
         activeDocuments: stats.activeDocuments,
         paperBatchFlopsQueries: flopsAtBatch(losses.flopsQueries, stats.squaredNormQueries, B, PAPER_FLOPS_BATCH),
-        paperBatchFlopsDocuments: flopsAtBatch(losses.flopsDocuments, stats.squaredNormDocuments, batches.documentsPerBatch, (batches.documentsPerBatch / B) * PAPER_FLOPS_BATCH),
+        paperBatchFlopsDocuments: flopsAtBatch(
+          losses.flopsDocuments,
+          stats.squaredNormDocuments,
+          batches.documentsPerBatch,
+          (batches.documentsPerBatch / B) * PAPER_FLOPS_BATCH,
+        ),
         squaredNormQueries: stats.squaredNormQueries,
         squaredNormDocuments: stats.squaredNormDocuments,
         msPerStep: intervalMs / intervalSteps,
@@ -318,7 +342,10 @@ async function checkHealth(trainer: SpladeTrainer, kept: string | null): Promise
   const health = await trainer.readHealth();
   if (health.finite) return;
   const step = health.firstStep === null ? 'a step' : `step ${health.firstStep + 1}`;
-  const parts = health.parts.length > 3 ? `${health.parts.slice(0, 3).join(', ')} and ${health.parts.length - 3} more` : health.parts.join(', ');
+  const parts =
+    health.parts.length > 3
+      ? `${health.parts.slice(0, 3).join(', ')} and ${health.parts.length - 3} more`
+      : health.parts.join(', ');
   throw new NonFiniteError(`training diverged at ${step}: NaN or Inf in ${parts}. ${keptAdvice(kept)}`);
 }
 

@@ -46,15 +46,16 @@ export class AlarmList extends LitElement {
     if (this.alarms.length === 0) return html`<p class="muted" id="no-alarms">No alarm so far.</p>`;
     return html`<ul aria-label="Alarms">
       ${this.alarms.map(
-        (a) => html`<li class=${a.severity} data-rule=${a.rule}>
-          <p><strong>${a.severity === 'alarm' ? 'Alarm' : 'Warning'} at step ${a.step}: ${a.title}</strong></p>
-          <p>${a.evidence}</p>
-          <p><strong>What to change:</strong> ${a.advice}</p>
-          <details>
-            <summary>Ranges used</summary>
-            <p>${a.ranges}</p>
-          </details>
-        </li>`,
+        (a) =>
+          html`<li class=${a.severity} data-rule=${a.rule}>
+            <p><strong>${a.severity === 'alarm' ? 'Alarm' : 'Warning'} at step ${a.step}: ${a.title}</strong></p>
+            <p>${a.evidence}</p>
+            <p><strong>What to change:</strong> ${a.advice}</p>
+            <details>
+              <summary>Ranges used</summary>
+              <p>${a.ranges}</p>
+            </details>
+          </li>`,
       )}
     </ul>`;
   }

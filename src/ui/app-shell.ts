@@ -29,7 +29,14 @@ import './handoff-panel.ts';
 import './lesson-panel.ts';
 import type { LessonState } from './url-state.ts';
 
-const PANEL_TITLES: Record<PanelName, string> = { norms: 'Head norms', preview: 'Live preview', training: 'Training', evaluate: 'Evaluate', runs: 'Runs', lesson: 'Lesson' };
+const PANEL_TITLES: Record<PanelName, string> = {
+  norms: 'Head norms',
+  preview: 'Live preview',
+  training: 'Training',
+  evaluate: 'Evaluate',
+  runs: 'Runs',
+  lesson: 'Lesson',
+};
 /** Panels that stay in the page while hidden, so that a job goes on (and keeps its results) behind other tabs. */
 const KEPT_PANELS: readonly PanelName[] = ['training', 'evaluate', 'runs', 'lesson'];
 const STATS_DELAY_MS = 120;
@@ -80,7 +87,8 @@ export class SpladeApp extends LitElement {
     },
     args: () => [this.loader.client, this.loader.summary, this._state.k, this._state.logNorm, this.loader.demoNorms] as const,
     onError: (error) => {
-      if ((error as { name?: string })?.name !== 'AbortError') this.loader.showNotice(noticeFor(toPageFailure(error), this._state.model));
+      if ((error as { name?: string })?.name !== 'AbortError')
+        this.loader.showNotice(noticeFor(toPageFailure(error), this._state.model));
     },
   });
 
@@ -143,49 +151,53 @@ export class SpladeApp extends LitElement {
     return html`<header>
         <h1>splade-lab</h1>
         <p>See how long the rows of a language model's MLM head are, and what dividing the head by k does to SPLADE.</p>
-        <span class="gpu muted" id="gpu">${loader.gpu === '' ? 'Starting the GPU…' : noGpu ? 'No WebGPU' : `GPU: ${loader.gpu}`}</span>
+        <span class="gpu muted" id="gpu"
+          >${loader.gpu === '' ? 'Starting the GPU…' : noGpu ? 'No WebGPU' : `GPU: ${loader.gpu}`}</span
+        >
       </header>
       ${askHub ? this._renderNotice('hub-notice', hubConsentNotice(s.hub!)) : nothing}
       ${loader.notice ? this._renderNotice('notice', loader.notice) : nothing}
       <div id="workbench" ?hidden=${s.lesson.present}>
-      <section class="card" aria-labelledby="model-heading">
-        <h2 id="model-heading">1 · Backbone</h2>
-        <model-picker
-          .model=${s.model}
-          .summary=${loader.summary}
-          .progress=${loader.progress}
-          ?loading=${loader.loading}
-          ?no-gpu=${noGpu}
-          @load-model=${(event: CustomEvent<LoadRequest>) => void this._load(event.detail)}
-          @cancel-load=${() => loader.cancel()}
-        ></model-picker>
-        ${this.hubUrl
-          ? html`<p id="hub-host" class="muted">
-              Hub models come from <strong>${hubHost(this.hubUrl)}</strong>, not huggingface.co (this page's link set it).
-              <button id="hub-reset" @click=${this._useDefaultHub}>Use huggingface.co</button>
-            </p>`
-          : nothing}
-      </section>
-      <section class="card" aria-labelledby="k-heading">
-        <h2 id="k-heading">2 · Divide the head by k</h2>
-        <div class="k-row">
-          <k-control .k=${s.k} @k-change=${this._onK}></k-control>
-          <suggested-k
-            .target=${s.target}
-            .meanNorm=${mean}
-            @k-change=${this._onK}
-            @target-change=${(e: CustomEvent<{ target: number }>) => this._setState({ target: e.detail.target })}
-            @sweep-ks=${(e: CustomEvent<{ ks: number[] }>) => ((this._sweepKs = e.detail.ks), this._setState({ panel: 'training' }))}
-          ></suggested-k>
-        </div>
-      </section>
-      ${this._renderTabs()} ${this._renderPanel()} ${this._renderTraining()} ${this._renderEvaluation()} ${this._renderRuns()}
+        <section class="card" aria-labelledby="model-heading">
+          <h2 id="model-heading">1 · Backbone</h2>
+          <model-picker
+            .model=${s.model}
+            .summary=${loader.summary}
+            .progress=${loader.progress}
+            ?loading=${loader.loading}
+            ?no-gpu=${noGpu}
+            @load-model=${(event: CustomEvent<LoadRequest>) => void this._load(event.detail)}
+            @cancel-load=${() => loader.cancel()}
+          ></model-picker>
+          ${
+            this.hubUrl
+              ? html`<p id="hub-host" class="muted">
+                  Hub models come from <strong>${hubHost(this.hubUrl)}</strong>, not huggingface.co (this page's link set it).
+                  <button id="hub-reset" @click=${this._useDefaultHub}>Use huggingface.co</button>
+                </p>`
+              : nothing
+          }
+        </section>
+        <section class="card" aria-labelledby="k-heading">
+          <h2 id="k-heading">2 · Divide the head by k</h2>
+          <div class="k-row">
+            <k-control .k=${s.k} @k-change=${this._onK}></k-control>
+            <suggested-k
+              .target=${s.target}
+              .meanNorm=${mean}
+              @k-change=${this._onK}
+              @target-change=${(e: CustomEvent<{ target: number }>) => this._setState({ target: e.detail.target })}
+              @sweep-ks=${(e: CustomEvent<{ ks: number[] }>) => ((this._sweepKs = e.detail.ks), this._setState({ panel: 'training' }))}
+            ></suggested-k>
+          </div>
+        </section>
+        ${this._renderTabs()} ${this._renderPanel()} ${this._renderTraining()} ${this._renderEvaluation()} ${this._renderRuns()}
       </div>
       ${this._renderLesson()}
       <footer class="muted" ?hidden=${s.lesson.present}>
-        The synthetic demo is a small BERT-style model with random weights (real bert-base-uncased vocabulary), built with
-        this site; its head was scaled to a mean row norm of 2.5, like ModernBERT's, so that k visibly matters. It is not a
-        trained model: its figures say nothing about real backbones.
+        The synthetic demo is a small BERT-style model with random weights (real bert-base-uncased vocabulary), built with this
+        site; its head was scaled to a mean row norm of 2.5, like ModernBERT's, so that k visibly matters. It is not a trained
+        model: its figures say nothing about real backbones.
       </footer>`;
   }
 
@@ -204,16 +216,17 @@ export class SpladeApp extends LitElement {
     const s = this._state;
     return html`<div role="tablist" aria-label="Panels" @keydown=${this._onTabKey}>
       ${PANELS.map(
-        (panel) => html`<button
-          role="tab"
-          id="tab-${panel}"
-          aria-selected=${String(s.panel === panel)}
-          aria-controls="panel-${panel}"
-          tabindex=${s.panel === panel ? 0 : -1}
-          @click=${() => this._setState({ panel })}
-        >
-          ${PANEL_TITLES[panel]}
-        </button>`,
+        (panel) =>
+          html`<button
+            role="tab"
+            id="tab-${panel}"
+            aria-selected=${String(s.panel === panel)}
+            aria-controls="panel-${panel}"
+            tabindex=${s.panel === panel ? 0 : -1}
+            @click=${() => this._setState({ panel })}
+          >
+            ${PANEL_TITLES[panel]}
+          </button>`,
       )}
     </div>`;
   }
@@ -221,10 +234,15 @@ export class SpladeApp extends LitElement {
   private _renderPanel() {
     const s = this._state;
     const noGpu = this.loader.gpu === 'none';
-    const previewError = noGpu ? 'The live preview needs WebGPU, which this browser does not provide (see the note above).' : this.preview.error ? toPageFailure(this.preview.error).message : '';
+    const previewError = noGpu
+      ? 'The live preview needs WebGPU, which this browser does not provide (see the note above).'
+      : this.preview.error
+        ? toPageFailure(this.preview.error).message
+        : '';
     if (KEPT_PANELS.includes(s.panel)) return nothing;
     return html`<section class="card" role="tabpanel" id="panel-${s.panel}" aria-labelledby="tab-${s.panel}">
-      ${s.panel === 'norms'
+      ${
+        s.panel === 'norms'
           ? html`<head-norm-panel
               .stats=${this.stats.value ?? null}
               .runHeads=${this.runHeads.value ?? null}
@@ -245,7 +263,8 @@ export class SpladeApp extends LitElement {
               ?busy=${this.preview.status === TaskStatus.PENDING}
               ?synthetic=${this.loader.summary?.synthetic ?? false}
               @texts-change=${(e: CustomEvent<{ query: string; doc: string }>) => this._setState({ query: e.detail.query, doc: e.detail.doc })}
-            ></preview-panel>`}
+            ></preview-panel>`
+      }
     </section>`;
   }
 
@@ -253,7 +272,13 @@ export class SpladeApp extends LitElement {
   private _renderTraining() {
     const s = this._state;
     const noGpu = this.loader.gpu === 'none';
-    return html`<section class="card" role="tabpanel" id="panel-training" aria-labelledby="tab-training" ?hidden=${s.panel !== 'training'}>
+    return html`<section
+      class="card"
+      role="tabpanel"
+      id="panel-training"
+      aria-labelledby="tab-training"
+      ?hidden=${s.panel !== 'training'}
+    >
       <h3>Teaching demo: k = 1 against a divided head</h3>
       <k-demo-panel
         .client=${this.loader.client}
@@ -295,13 +320,24 @@ export class SpladeApp extends LitElement {
         @runs-change=${this._onRunsChange}
       ></sweep-panel>
       <h3>Hand off to GPUs: the same training as a sentence-transformers project</h3>
-      <handoff-panel .client=${this.loader.client} .summary=${this.loader.summary} .triplets=${this._triplets} .k=${s.k}></handoff-panel>
+      <handoff-panel
+        .client=${this.loader.client}
+        .summary=${this.loader.summary}
+        .triplets=${this._triplets}
+        .k=${s.k}
+      ></handoff-panel>
     </section>`;
   }
 
   private _renderEvaluation() {
     const s = this._state;
-    return html`<section class="card" role="tabpanel" id="panel-evaluate" aria-labelledby="tab-evaluate" ?hidden=${s.panel !== 'evaluate'}>
+    return html`<section
+      class="card"
+      role="tabpanel"
+      id="panel-evaluate"
+      aria-labelledby="tab-evaluate"
+      ?hidden=${s.panel !== 'evaluate'}
+    >
       <eval-panel
         .client=${this.loader.client}
         .summary=${this.loader.summary}
@@ -314,7 +350,13 @@ export class SpladeApp extends LitElement {
   }
 
   private _renderRuns() {
-    return html`<section class="card" role="tabpanel" id="panel-runs" aria-labelledby="tab-runs" ?hidden=${this._state.panel !== 'runs'}>
+    return html`<section
+      class="card"
+      role="tabpanel"
+      id="panel-runs"
+      aria-labelledby="tab-runs"
+      ?hidden=${this._state.panel !== 'runs'}
+    >
       <runs-panel
         .client=${this.loader.client}
         .sets=${this._sets}
@@ -360,7 +402,12 @@ export class SpladeApp extends LitElement {
     if (!(await this.loader.start())) return;
     const { model, hub } = this._state;
     if (model === LOCAL_MODEL) {
-      this.loader.showNotice({ tone: 'info', heading: 'This link used local files', message: 'Pick or drop the model files again above.', actions: [ACTIONS.demo] });
+      this.loader.showNotice({
+        tone: 'info',
+        heading: 'This link used local files',
+        message: 'Pick or drop the model files again above.',
+        actions: [ACTIONS.demo],
+      });
       return;
     }
     if (model.startsWith(RUN_MODEL_PREFIX)) return this.loader.useRun(model.slice(RUN_MODEL_PREFIX.length));
@@ -377,7 +424,8 @@ export class SpladeApp extends LitElement {
     if (action === 'hub-accept' || action === 'hub-default') {
       if (action === 'hub-accept') this._hubAgreed = true;
       else this._setState({ hub: null });
-      if (!this.loader.summary && !this.loader.loading && this._state.model !== LOCAL_MODEL) void this.loader.load({ model: this._state.model });
+      if (!this.loader.summary && !this.loader.loading && this._state.model !== LOCAL_MODEL)
+        void this.loader.load({ model: this._state.model });
       return;
     }
     this.loader.onNoticeAction(action);

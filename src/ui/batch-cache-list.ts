@@ -40,20 +40,35 @@ export class BatchCacheList extends LitElement {
     const total = this.entries.reduce((sum, e) => sum + e.bytes, 0);
     return html`<table aria-label="Cached batches">
         <thead>
-          <tr><th>Data</th><th>Batches</th><th>Shape</th><th>Size</th><th></th></tr>
+          <tr>
+            <th>Data</th>
+            <th>Batches</th>
+            <th>Shape</th>
+            <th>Size</th>
+            <th></th>
+          </tr>
         </thead>
         <tbody>
           ${this.entries.map(
-            (e) => html`<tr data-fingerprint=${e.fingerprint}>
-              <td>${e.data.name} (${e.data.triplets} triplets)</td>
-              <td>${e.batches}</td>
-              <td>batch ${e.shape.batchSize}, lengths ${e.shape.queryLength}/${e.shape.documentLength}${(e.shape.negatives ?? 1) > 1 ? `, ${e.shape.negatives} negatives` : ''}, seed ${e.seed}</td>
-              <td>${formatBytes(e.bytes)}</td>
-              <td>
-                <button class="use-cache" ?disabled=${this.disabled} @click=${() => this.ask('use-cache', e.fingerprint)}>Train from these</button>
-                <button class="clear-cache" ?disabled=${this.disabled} @click=${() => this.ask('clear-cache', e.fingerprint)}>Clear</button>
-              </td>
-            </tr>`,
+            (e) =>
+              html`<tr data-fingerprint=${e.fingerprint}>
+                <td>${e.data.name} (${e.data.triplets} triplets)</td>
+                <td>${e.batches}</td>
+                <td>
+                  batch ${e.shape.batchSize}, lengths
+                  ${e.shape.queryLength}/${e.shape.documentLength}${(e.shape.negatives ?? 1) > 1 ? `, ${e.shape.negatives} negatives` : ''},
+                  seed ${e.seed}
+                </td>
+                <td>${formatBytes(e.bytes)}</td>
+                <td>
+                  <button class="use-cache" ?disabled=${this.disabled} @click=${() => this.ask('use-cache', e.fingerprint)}>
+                    Train from these
+                  </button>
+                  <button class="clear-cache" ?disabled=${this.disabled} @click=${() => this.ask('clear-cache', e.fingerprint)}>
+                    Clear
+                  </button>
+                </td>
+              </tr>`,
           )}
         </tbody>
       </table>

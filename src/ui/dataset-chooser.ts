@@ -2,7 +2,14 @@
 // BEIR folder picked or dropped (corpus.jsonl, queries.jsonl, qrels/test.tsv); lists the sets read and which to use.
 import { LitElement, css, html, nothing } from 'lit';
 import './drop-zone.ts';
-import { NANOBEIR_SETS, toPageFailure, type DatasetSource, type DatasetSummary, type LoadProgress, type WorkerClient } from '../worker/api.ts';
+import {
+  NANOBEIR_SETS,
+  toPageFailure,
+  type DatasetSource,
+  type DatasetSummary,
+  type LoadProgress,
+  type WorkerClient,
+} from '../worker/api.ts';
 import { formatBytes } from './format.ts';
 import { baseStyles, trainingPanelStyles } from './theme.ts';
 
@@ -84,27 +91,43 @@ export class DatasetChooser extends LitElement {
         <button id="read-nanobeir" ?disabled=${off} @click=${this._readNanoBeir}>Read the checked sets</button>
       </fieldset>
       <drop-zone @files-drop=${this._onDrop}>
-        <label>A BEIR folder: <input id="beir-folder" type="file" webkitdirectory ?disabled=${off} @change=${this._onFiles} /></label>
-        <label>or its files (corpus.jsonl, queries.jsonl, test.tsv): <input id="beir-files" type="file" multiple ?disabled=${off} @change=${this._onFiles} /></label>
+        <label
+          >A BEIR folder: <input id="beir-folder" type="file" webkitdirectory ?disabled=${off} @change=${this._onFiles}
+        /></label>
+        <label
+          >or its files (corpus.jsonl, queries.jsonl, test.tsv):
+          <input id="beir-files" type="file" multiple ?disabled=${off} @change=${this._onFiles}
+        /></label>
         <span class="muted">or drop them here</span>
       </drop-zone>
       <p id="dataset-progress" class="muted" aria-live="polite">${this._progress}</p>
       ${this._error ? html`<p class="error" role="alert" id="dataset-error">${this._error}</p>` : nothing}
-      ${this._read.length
-        ? html`<fieldset id="read-sets">
-            <legend>Evaluate on</legend>
-            ${this._read.map(
-              (s) => html`<label
-                ><input type="checkbox" .checked=${this._chosen.has(s.name)} ?disabled=${this.disabled} @change=${(e: Event) => this._choose(s.name, (e.target as HTMLInputElement).checked)} />
-                ${s.name}: ${s.queries} queries, ${s.documents} documents, ${s.judgments} judgments${s.warnings.length ? html` <span class="muted">(${s.warnings.join('; ')})</span>` : nothing}</label
-              ><br />`,
-            )}
-          </fieldset>`
-        : nothing}`;
+      ${
+        this._read.length
+          ? html`<fieldset id="read-sets">
+              <legend>Evaluate on</legend>
+              ${this._read.map(
+                (s) =>
+                  html`<label
+                      ><input
+                        type="checkbox"
+                        .checked=${this._chosen.has(s.name)}
+                        ?disabled=${this.disabled}
+                        @change=${(e: Event) => this._choose(s.name, (e.target as HTMLInputElement).checked)}
+                      />
+                      ${s.name}: ${s.queries} queries, ${s.documents} documents, ${s.judgments}
+                      judgments${s.warnings.length ? html` <span class="muted">(${s.warnings.join('; ')})</span>` : nothing}</label
+                    ><br />`,
+              )}
+            </fieldset>`
+          : nothing
+      }`;
   }
 
   private async _readNanoBeir() {
-    const names = [...this.renderRoot.querySelectorAll<HTMLInputElement>('input[name="nanobeir"]:checked')].map((box) => box.value);
+    const names = [...this.renderRoot.querySelectorAll<HTMLInputElement>('input[name="nanobeir"]:checked')].map(
+      (box) => box.value,
+    );
     if (names.length === 0) return void (this._error = 'Check one or more NanoBEIR sets first.');
     for (const set of names) {
       if (!(await this._read1({ kind: 'nanobeir', set, hubUrl: this.hubUrl ?? undefined }, `Nano${set}`))) break;

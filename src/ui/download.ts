@@ -25,7 +25,11 @@ export function svgFile(svg: SVGSVGElement, name: string): { name: string; type:
 }
 
 /** The chart drawn as a PNG at `scale` times its view box, on white. */
-export async function pngFile(svg: SVGSVGElement, name: string, scale = 2): Promise<{ name: string; type: string; bytes: Uint8Array }> {
+export async function pngFile(
+  svg: SVGSVGElement,
+  name: string,
+  scale = 2,
+): Promise<{ name: string; type: string; bytes: Uint8Array }> {
   const { bytes } = svgFile(svg, name);
   const box = svg.viewBox.baseVal;
   const image = new Image();
@@ -39,6 +43,8 @@ export async function pngFile(svg: SVGSVGElement, name: string, scale = 2): Prom
   context.fillRect(0, 0, canvas.width, canvas.height);
   context.drawImage(image, 0, 0, canvas.width, canvas.height);
   URL.revokeObjectURL(image.src);
-  const blob = await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the chart could not be drawn as PNG'))), 'image/png'));
+  const blob = await new Promise<Blob>((resolve, reject) =>
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the chart could not be drawn as PNG'))), 'image/png'),
+  );
   return { name: `${name}.png`, type: 'image/png', bytes: new Uint8Array(await blob.arrayBuffer()) };
 }

@@ -64,8 +64,8 @@ export class EvalDifferences extends LitElement {
     const d = this.differences.value;
     if (!d) return nothing;
     return html`<p class="muted">
-        nDCG@10 per query, SPLADE against BM25 on ${d.set}. For each query, the judged-relevant document the better system
-        ranked highest, and how each system scored it (italic terms: the model added them to the query).
+        nDCG@10 per query, SPLADE against BM25 on ${d.set}. For each query, the judged-relevant document the better system ranked
+        highest, and how each system scored it (italic terms: the model added them to the query).
       </p>
       <div class="columns">
         <section id="splade-better" aria-label="Where SPLADE does better">
@@ -83,16 +83,18 @@ export class EvalDifferences extends LitElement {
     if (items.length === 0) return html`<p class="muted">No such query.</p>`;
     return html`<ol>
       ${items.map(
-        (q) => html`<li data-query=${q.queryId}>
-          <strong>${q.query}</strong>
-          <div class="muted">
-            nDCG@10 SPLADE ${q.spladeNdcg10.toFixed(3)}, BM25 ${q.bm25Ndcg10.toFixed(3)}; document ${q.docId}: SPLADE ${rank(q.spladeRank)}, BM25 ${rank(q.bm25Rank)}
-          </div>
-          <div class="pair">
-            <div><span class="muted">SPLADE's terms</span><term-table .terms=${q.spladeTerms} limit="6"></term-table></div>
-            <div><span class="muted">BM25's terms</span><term-table .terms=${q.bm25Terms} limit="6"></term-table></div>
-          </div>
-        </li>`,
+        (q) =>
+          html`<li data-query=${q.queryId}>
+            <strong>${q.query}</strong>
+            <div class="muted">
+              nDCG@10 SPLADE ${q.spladeNdcg10.toFixed(3)}, BM25 ${q.bm25Ndcg10.toFixed(3)}; document ${q.docId}: SPLADE
+              ${rank(q.spladeRank)}, BM25 ${rank(q.bm25Rank)}
+            </div>
+            <div class="pair">
+              <div><span class="muted">SPLADE's terms</span><term-table .terms=${q.spladeTerms} limit="6"></term-table></div>
+              <div><span class="muted">BM25's terms</span><term-table .terms=${q.bm25Terms} limit="6"></term-table></div>
+            </div>
+          </li>`,
       )}
     </ol>`;
   }

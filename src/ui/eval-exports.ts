@@ -10,9 +10,21 @@ export type EvalExportsClient = Pick<WorkerClient, 'exportEvaluated'>;
 type Format = Parameters<WorkerClient['exportEvaluated']>[0];
 
 const FORMATS: { format: Format; label: string; title: string }[] = [
-  { format: 'anserini', label: 'Anserini JSONL', title: 'one {"id", "contents", "vector": {term: integer weight}} per document, for Anserini/Pyserini impact indexes' },
-  { format: 'qdrant', label: 'Qdrant', title: 'one {"id", "vector": {"indices", "values"}} per document, for a Qdrant sparse vector' },
-  { format: 'es', label: 'Elasticsearch rank_features', title: 'one {"id", "rank_features": {term: weight}} per document (dots in terms become _), for a rank_features field' },
+  {
+    format: 'anserini',
+    label: 'Anserini JSONL',
+    title: 'one {"id", "contents", "vector": {term: integer weight}} per document, for Anserini/Pyserini impact indexes',
+  },
+  {
+    format: 'qdrant',
+    label: 'Qdrant',
+    title: 'one {"id", "vector": {"indices", "values"}} per document, for a Qdrant sparse vector',
+  },
+  {
+    format: 'es',
+    label: 'Elasticsearch rank_features',
+    title: 'one {"id", "rank_features": {term: weight}} per document (dots in terms become _), for a rank_features field',
+  },
   { format: 'trec', label: 'TREC run', title: "SPLADE's ranking of every judged query, in trec_eval's run format" },
 ];
 

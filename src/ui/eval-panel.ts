@@ -3,7 +3,16 @@
 // view, the queries where SPLADE and BM25 differ most, and the evaluated set's vectors and run as files.
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
-import { EVAL_DEFAULTS, EVAL_LIMITS, describeRange, inRange, type EvaluateProgress, type ModelSummary, type SetEvaluation, type WorkerClient } from '../worker/api.ts';
+import {
+  EVAL_DEFAULTS,
+  EVAL_LIMITS,
+  describeRange,
+  inRange,
+  type EvaluateProgress,
+  type ModelSummary,
+  type SetEvaluation,
+  type WorkerClient,
+} from '../worker/api.ts';
 import './dataset-chooser.ts';
 import './eval-differences.ts';
 import './eval-exports.ts';
@@ -14,7 +23,18 @@ import './panel-explainer.ts';
 import './search-view.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
 
-export type EvalClient = Pick<WorkerClient, 'openDataset' | 'evaluate' | 'savedEvaluations' | 'cancelJob' | 'search' | 'document' | 'evaluatedQueries' | 'differences' | 'exportEvaluated'>;
+export type EvalClient = Pick<
+  WorkerClient,
+  | 'openDataset'
+  | 'evaluate'
+  | 'savedEvaluations'
+  | 'cancelJob'
+  | 'search'
+  | 'document'
+  | 'evaluatedQueries'
+  | 'differences'
+  | 'exportEvaluated'
+>;
 
 const FIELDS = [
   { key: 'queryLength', label: 'Query tokens', range: EVAL_LIMITS.queryLength, value: EVAL_DEFAULTS.queryLength },
@@ -38,7 +58,12 @@ class StageClock {
   }
 }
 
-const STAGE_WORDS = { queries: 'encoding queries', documents: 'encoding documents', search: 'searching', bm25: 'indexing for BM25' } as const;
+const STAGE_WORDS = {
+  queries: 'encoding queries',
+  documents: 'encoding documents',
+  search: 'searching',
+  bm25: 'indexing for BM25',
+} as const;
 
 export class EvalPanel extends LitElement {
   static override properties = {
@@ -102,34 +127,63 @@ export class EvalPanel extends LitElement {
     const saved = this.saved.value ?? [];
     return html`<panel-explainer heading="What am I looking at? (evaluation)">
         <p>
-          The loaded model, its head divided by the page's k, encodes every query and document of a retrieval set into a
-          sparse vector on the GPU; documents are ranked for each query by the exact dot product s(q, d) = v_q · v_d over
-          an inverted index. The measures are trec_eval's, computed the same way as the command line's. BM25 runs on the
-          same set beside it. Active dimensions are the non-zero weights per vector, and avg_flops the multiplications
-          an inverted index spends per query-document pair.
+          The loaded model, its head divided by the page's k, encodes every query and document of a retrieval set into a sparse
+          vector on the GPU; documents are ranked for each query by the exact dot product s(q, d) = v_q · v_d over an inverted
+          index. The measures are trec_eval's, computed the same way as the command line's. BM25 runs on the same set beside it.
+          Active dimensions are the non-zero weights per vector, and avg_flops the multiplications an inverted index spends per
+          query-document pair.
         </p>
       </panel-explainer>
-      <dataset-chooser .client=${this.client} .hubUrl=${this.hubUrl} ?disabled=${running || this.noGpu} @sets-change=${(e: CustomEvent<{ chosen: string[] }>) => (this._chosen = e.detail.chosen)}></dataset-chooser>
+      <dataset-chooser
+        .client=${this.client}
+        .hubUrl=${this.hubUrl}
+        ?disabled=${running || this.noGpu}
+        @sets-change=${(e: CustomEvent<{ chosen: string[] }>) => (this._chosen = e.detail.chosen)}
+      ></dataset-chooser>
       <div class="fields">
         ${FIELDS.map((f) => {
           const cap = f.key === 'prune' ? f.range.max : Math.min(f.range.max, this.summary?.maxTokens ?? f.range.max);
-          return html`<label class="field">${f.label} <input id=${f.key} type="number" min=${f.range.min} max=${cap} step="1" value=${Math.min(f.value, cap)} ?disabled=${running} /></label>`;
+          return html`<label class="field"
+            >${f.label}
+            <input
+              id=${f.key}
+              type="number"
+              min=${f.range.min}
+              max=${cap}
+              step="1"
+              value=${Math.min(f.value, cap)}
+              ?disabled=${running}
+          /></label>`;
         })}
-        <button id="evaluate" class="primary" ?disabled=${!ready} @click=${this._evaluate}>Evaluate at k = ${formatK(this.k)}${this._chosen.length > 1 ? ` on ${this._chosen.length} sets` : ''}</button>
+        <button id="evaluate" class="primary" ?disabled=${!ready} @click=${this._evaluate}>
+          Evaluate at k = ${formatK(this.k)}${this._chosen.length > 1 ? ` on ${this._chosen.length} sets` : ''}
+        </button>
         ${running ? html`<button id="cancel-eval" @click=${() => this.job.cancel()}>Cancel</button>` : nothing}
         <span class="muted">${this._needs()}</span>
       </div>
       <p id="eval-status" role="status" aria-live="polite">${this.job.status}</p>
       ${this.job.error ? html`<p class="error" role="alert" id="eval-error">${this.job.error}</p>` : nothing}
-      ${this._latest.length
-        ? html`<eval-results-table id="latest" heading="This evaluation" .evaluations=${this._latest}></eval-results-table>
-            ${this._memoryLine(this._latest)}`
-        : nothing}
+      ${
+        this._latest.length
+          ? html`<eval-results-table id="latest" heading="This evaluation" .evaluations=${this._latest}></eval-results-table>
+              ${this._memoryLine(this._latest)}`
+          : nothing
+      }
       ${saved.length ? html`<eval-results-table id="saved" heading="All stored results of this model (kept in this browser)" .evaluations=${saved}></eval-results-table>` : nothing}
-      ${this._kept ? html`<h4>Take the vectors and the run away</h4><eval-exports .client=${this.client} set=${this._kept}></eval-exports>` : nothing}
+      ${
+        this._kept
+          ? html`<h4>Take the vectors and the run away</h4>
+              <eval-exports .client=${this.client} set=${this._kept}></eval-exports>`
+          : nothing
+      }
       <h4>Search the evaluated set</h4>
       <search-view .client=${this.client} .set=${this._kept} .generation=${this.evaluationsDone}></search-view>
-      ${this._kept ? html`<h4>Where SPLADE and BM25 differ</h4><eval-differences .client=${this.client} .set=${this._kept} .generation=${this.evaluationsDone}></eval-differences>` : nothing}
+      ${
+        this._kept
+          ? html`<h4>Where SPLADE and BM25 differ</h4>
+              <eval-differences .client=${this.client} .set=${this._kept} .generation=${this.evaluationsDone}></eval-differences>`
+          : nothing
+      }
       <p class="provenance muted">
         ${this.summary?.synthetic ? 'The demo backbone has random weights: its results show the machinery, not what a trained model retrieves.' : nothing}
       </p>`;
@@ -139,8 +193,8 @@ export class EvalPanel extends LitElement {
     const m = list.at(-1)?.memory;
     return m
       ? html`<p class="muted" id="eval-memory">
-          Memory (estimated before encoding from the first documents, ${m.sampleActiveDims.toFixed(0)} active dimensions each): vectors
-          ${formatBytes(m.vectorBytes)}, index ${formatBytes(m.indexBytes)}, GPU batch ${formatBytes(m.gpuBytes)}.
+          Memory (estimated before encoding from the first documents, ${m.sampleActiveDims.toFixed(0)} active dimensions each):
+          vectors ${formatBytes(m.vectorBytes)}, index ${formatBytes(m.indexBytes)}, GPU batch ${formatBytes(m.gpuBytes)}.
         </p>`
       : nothing;
   }
@@ -159,7 +213,7 @@ export class EvalPanel extends LitElement {
       const value = Number(field.value);
       const ok = field.value.trim() !== '' && inRange(value, f.range);
       field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(f.range)}.`);
-      if (!ok) return field.reportValidity(), null;
+      if (!ok) return (field.reportValidity(), null);
       values[f.key] = value;
     }
     return values;

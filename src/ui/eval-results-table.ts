@@ -81,14 +81,15 @@ export class EvalResultsTable extends LitElement {
           <th scope="col">system</th>
           ${MEASURES.map((m) => html`<th scope="col">${m.label}</th>`)}
           <th scope="col" title="mean non-zero weights per query / per document">active dims q / d</th>
-          <th scope="col" title="expected multiplications per query-document pair (sentence-transformers' avg_flops)">avg_flops</th>
+          <th scope="col" title="expected multiplications per query-document pair (sentence-transformers' avg_flops)">
+            avg_flops
+          </th>
           <th scope="col">docs/s</th>
           <th scope="col">index</th>
         </tr>
       </thead>
       <tbody>
-        ${list.map((e) => this._rows(e))}
-        ${showMean ? this._meanRows(list) : nothing}
+        ${list.map((e) => this._rows(e))} ${showMean ? this._meanRows(list) : nothing}
       </tbody>
     </table>`;
   }
@@ -98,7 +99,9 @@ export class EvalResultsTable extends LitElement {
     const s = e.splade;
     const settings = `k = ${r.k}, lengths ${r.queryLength}/${r.documentLength}${r.prune ? `, top ${r.prune} weights` : ''}`;
     return html`<tr class="splade" data-set=${e.set.name} data-k=${r.k}>
-        <th scope="row" rowspan=${e.bm25 ? 2 : 1}>${e.set.name}<br /><span class="muted">${e.set.queries} queries, ${e.set.documents} docs</span></th>
+        <th scope="row" rowspan=${e.bm25 ? 2 : 1}>
+          ${e.set.name}<br /><span class="muted">${e.set.queries} queries, ${e.set.documents} docs</span>
+        </th>
         <td class="system">SPLADE (${settings})</td>
         ${measureCells(s.metrics)}
         <td class="num">${s.efficiency.query_active_dims.toFixed(1)} / ${s.efficiency.corpus_active_dims.toFixed(1)}</td>
@@ -129,9 +132,15 @@ export class EvalResultsTable extends LitElement {
         ${measureCells(splade)}
         <td colspan="4"></td>
       </tr>
-      ${withBm25.length === list.length
-        ? html`<tr class="mean bm25" data-set="mean"><td>BM25</td>${measureCells(meanMetrics(withBm25.map((e) => e.bm25!.metrics)))}<td colspan="4"></td></tr>`
-        : nothing}`;
+      ${
+        withBm25.length === list.length
+          ? html`<tr class="mean bm25" data-set="mean">
+              <td>BM25</td>
+              ${measureCells(meanMetrics(withBm25.map((e) => e.bm25!.metrics)))}
+              <td colspan="4"></td>
+            </tr>`
+          : nothing
+      }`;
   }
 }
 

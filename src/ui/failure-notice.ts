@@ -71,6 +71,11 @@ export function noticeFor(failure: PageFailure, model: string, kept?: string): N
     case 'busy':
       return { tone: 'info', heading: 'Busy elsewhere', message: failure.message, actions: [ACTIONS.dismiss] };
     case 'other':
-      return { tone: 'error', heading: 'Something went wrong', message: failure.message, actions: [ACTIONS.retry, ACTIONS.dismiss] };
+      return {
+        tone: 'error',
+        heading: 'Something went wrong',
+        message: failure.message,
+        actions: [ACTIONS.retry, ACTIONS.dismiss],
+      };
   }
 }

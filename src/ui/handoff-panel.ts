@@ -2,7 +2,14 @@
 // on the picked triplets with the page's k and the paper's recipe on N GPUs (torchrun), with a one-minute check that
 // PyTorch computes splade-lab's first-batch losses, downloaded as a zip.
 import { LitElement, css, html, nothing } from 'lit';
-import { TRAIN_LIMITS, describeRange, inRange, type ModelSummary, type TripletsSummary, type WorkerClient } from '../worker/api.ts';
+import {
+  TRAIN_LIMITS,
+  describeRange,
+  inRange,
+  type ModelSummary,
+  type TripletsSummary,
+  type WorkerClient,
+} from '../worker/api.ts';
 import { downloadFile } from './download.ts';
 import { formatK } from './format.ts';
 import { JobController } from './job-controller.ts';
@@ -54,16 +61,18 @@ export class HandoffPanel extends LitElement {
   override render() {
     const ready = !!this.client && !!this.summary && !!this.triplets && !this.job.running;
     return html`<p class="muted">
-        One epoch over the picked triplets with the paper's recipe (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3
-        ramped over a third, bf16), the head divided by k = ${formatK(this.k)} before training. The zip holds train.py,
-        launch.sh (torchrun), pinned requirements, the triplets, and check_step1.py: run it first on the GPU machine; it
-        must print PASS (splade-lab's first batch and step-0 losses, reproduced in PyTorch).
+        One epoch over the picked triplets with the paper's recipe (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3 ramped over a
+        third, bf16), the head divided by k = ${formatK(this.k)} before training. The zip holds train.py, launch.sh (torchrun),
+        pinned requirements, the triplets, and check_step1.py: run it first on the GPU machine; it must print PASS (splade-lab's
+        first batch and step-0 losses, reproduced in PyTorch).
         ${this.summary?.run ? html`<strong>The loaded model is a trained run: its head is already divided by k = ${formatK(this.summary.run.k)}.</strong>` : nothing}
       </p>
       <div class="fields">
         ${FIELDS.map((f) => html`<label class="field">${f.label} <input id="handoff-${f.key}" type="number" value=${f.value} ?disabled=${this.job.running} /></label>`)}
         <button id="handoff" class="primary" ?disabled=${!ready} @click=${this._handoff}>Write the project (.zip)</button>
-        <span class="muted">${this.summary ? (this.triplets ? '' : 'Pick triplets above first.') : 'Load a backbone first.'}</span>
+        <span class="muted"
+          >${this.summary ? (this.triplets ? '' : 'Pick triplets above first.') : 'Load a backbone first.'}</span
+        >
       </div>
       <p id="handoff-status" role="status" aria-live="polite">${this.job.status}</p>
       ${this.job.error ? html`<p class="error" role="alert" id="handoff-error">${this.job.error}</p>` : nothing}`;

@@ -11,7 +11,7 @@ import { baseStyles } from './theme.ts';
 /** How the figures were obtained, as the caption says it. */
 const ORIGIN_CAPTIONS = {
   gpu: 'Measured on the GPU by the head-statistics kernels',
-  host: 'Measured on this computer\'s CPU (the head is larger than one GPU storage binding)',
+  host: "Measured on this computer's CPU (the head is larger than one GPU storage binding)",
   precomputed: 'Precomputed (no WebGPU here)',
 } as const;
 
@@ -19,7 +19,10 @@ const ORIGIN_CAPTIONS = {
 function headWarning(stats: HeadStatsPair['before']) {
   const { nonFiniteRows, max } = stats.summary;
   if (nonFiniteRows > 0) {
-    return html`<strong class="error" id="non-finite">${nonFiniteRows} rows hold NaN or Inf values and are left out of every figure: this head is broken (a diverged run?).</strong>`;
+    return html`<strong class="error" id="non-finite"
+      >${nonFiniteRows} rows hold NaN or Inf values and are left out of every figure: this head is broken (a diverged
+      run?).</strong
+    >`;
   }
   return max > 0 ? nothing : 'All rows are zero.';
 }
@@ -109,53 +112,73 @@ export class HeadNormPanel extends LitElement {
     return html`<panel-explainer>
         <p>
           Each row <i>W_head[v]</i> of the masked-language-model head turns a hidden state into the score (logit) of one
-          vocabulary term <i>v</i>. The histogram counts rows by their length. Dividing the head by <i>k</i> divides every
-          row's length, and so every logit before the bias, by <i>k</i>: the histogram slides left. Heads with long rows
-          (RoBERTa, ModernBERT, Ettin) make huge logits, so SPLADE's log(1 + ReLU(·)) switches on thousands of terms and
-          training starts from an enormous loss; the paper divides the head by k before training to fix that.
+          vocabulary term <i>v</i>. The histogram counts rows by their length. Dividing the head by <i>k</i> divides every row's
+          length, and so every logit before the bias, by <i>k</i>: the histogram slides left. Heads with long rows (RoBERTa,
+          ModernBERT, Ettin) make huge logits, so SPLADE's log(1 + ReLU(·)) switches on thousands of terms and training starts
+          from an enormous loss; the paper divides the head by k before training to fix that.
         </p>
         <span class="formula">‖W_head[v] / k‖₂ = ‖W_head[v]‖₂ / k,&nbsp;&nbsp; logits = H (W_head / k)ᵀ + b</span>
         <p>Anisotropy is the mean cosine similarity between rows; dividing by k does not change it.</p>
       </panel-explainer>
       <div class="options">
-        <label><input type="checkbox" id="log-norm" .checked=${this.logNorm} @change=${this._onLogNorm} /> log-scale norm axis</label>
-        <label><input type="checkbox" id="log-counts" .checked=${this.logCounts} @change=${this._onLogCounts} /> log-scale count axis</label>
+        <label
+          ><input type="checkbox" id="log-norm" .checked=${this.logNorm} @change=${this._onLogNorm} /> log-scale norm axis</label
+        >
+        <label
+          ><input type="checkbox" id="log-counts" .checked=${this.logCounts} @change=${this._onLogCounts} /> log-scale count
+          axis</label
+        >
       </div>
-      ${stats
-        ? html`<div class="layout ${this.busy ? 'busy' : ''}" aria-busy=${String(this.busy)}>
-            <div>
-              ${this._histogram(stats)}
-              <p class="provenance muted" id="provenance">
-                ${ORIGIN_CAPTIONS[stats.origin]}: ${stats.provenance}.
-                ${headWarning(stats.before)}
-              </p>
-              ${this.tied
-                ? html`<p class="muted" id="tied-note">
-                    This head is tied to the input embeddings: it is the word-embedding matrix itself, so dividing it by k also
-                    divides the embeddings (the paper's correction keeps the tying). The histogram above is therefore both the
-                    head's and the embeddings' row norms.
-                  </p>`
-                : nothing}
-            </div>
-            <div class="tables">
-              <head-stats-table .original=${stats.before} .rescaled=${stats.after}></head-stats-table>
-              <paper-table1 highlight=${this.paperRow}></paper-table1>
-            </div>
-          </div>`
-        : html`<p class="muted">${this.busy ? 'Measuring the head on the GPU…' : 'Load a model to see its head.'}</p>
-            <paper-table1 highlight=${this.paperRow}></paper-table1>`}`;
+      ${
+        stats
+          ? html`<div class="layout ${this.busy ? 'busy' : ''}" aria-busy=${String(this.busy)}>
+              <div>
+                ${this._histogram(stats)}
+                <p class="provenance muted" id="provenance">
+                  ${ORIGIN_CAPTIONS[stats.origin]}: ${stats.provenance}. ${headWarning(stats.before)}
+                </p>
+                ${
+                  this.tied
+                    ? html`<p class="muted" id="tied-note">
+                        This head is tied to the input embeddings: it is the word-embedding matrix itself, so dividing it by k
+                        also divides the embeddings (the paper's correction keeps the tying). The histogram above is therefore
+                        both the head's and the embeddings' row norms.
+                      </p>`
+                    : nothing
+                }
+              </div>
+              <div class="tables">
+                <head-stats-table .original=${stats.before} .rescaled=${stats.after}></head-stats-table>
+                <paper-table1 highlight=${this.paperRow}></paper-table1>
+              </div>
+            </div>`
+          : html`<p class="muted">${this.busy ? 'Measuring the head on the GPU…' : 'Load a model to see its head.'}</p>
+              <paper-table1 highlight=${this.paperRow}></paper-table1>`
+      }`;
   }
 
   /** The run's three heads when a run's model is in use, else the loaded head at k = 1 and at k. */
   private _histogram(stats: HeadStatsPair) {
     const run = this.runHeads;
     if (!run) {
-      return html`<norm-histogram .original=${stats.before} .rescaled=${stats.after} .k=${stats.after.k} .target=${this.target} ?log-counts=${this.logCounts}></norm-histogram>`;
+      return html`<norm-histogram
+        .original=${stats.before}
+        .rescaled=${stats.after}
+        .k=${stats.after.k}
+        .target=${this.target}
+        ?log-counts=${this.logCounts}
+      ></norm-histogram>`;
     }
-    return html`<norm-histogram .original=${run.loaded} .rescaled=${run.divided} .trained=${run.trained} .k=${run.k} ?log-counts=${this.logCounts}></norm-histogram>
+    return html`<norm-histogram
+        .original=${run.loaded}
+        .rescaled=${run.divided}
+        .trained=${run.trained}
+        .k=${run.k}
+        ?log-counts=${this.logCounts}
+      ></norm-histogram>
       <p class="muted" id="run-heads">
-        This run's head three ways: the backbone as loaded (mean row norm ${formatStat(run.loaded.summary.mean)}), divided by
-        k = ${formatK(run.k)} where training started (${formatStat(run.divided.summary.mean)}), and after training
+        This run's head three ways: the backbone as loaded (mean row norm ${formatStat(run.loaded.summary.mean)}), divided by k =
+        ${formatK(run.k)} where training started (${formatStat(run.divided.summary.mean)}), and after training
         (${formatStat(run.trained.summary.mean)}). The trained head already holds the division: keep k = 1 for it. The table
         beside gives the trained head's figures.
       </p>`;

@@ -19,7 +19,7 @@ export function hubConsentNotice(hubUrl: string): Notice {
     heading: 'This link downloads models from another server',
     message:
       `The link asks the page to fetch Hub models from ${host} (${hubUrl}) instead of huggingface.co. ` +
-      'Use it only if you trust whoever sent the link; the paper\'s Table 1 is not shown for models from there.',
+      "Use it only if you trust whoever sent the link; the paper's Table 1 is not shown for models from there.",
     actions: [
       { id: 'hub-accept', label: `Use ${host}` },
       { id: 'hub-default', label: 'Use huggingface.co' },

@@ -76,10 +76,14 @@ export class KControl extends LitElement {
         aria-valuetext=${`k = ${formatK(this.k)}`}
         @input=${this._onSlider}
       />
-      <label>k = <input id="number" type="number" min=${K_MIN} max=${K_MAX} step="any" .value=${formatK(this.k)} @change=${this._onNumber} /></label>
+      <label
+        >k =
+        <input id="number" type="number" min=${K_MIN} max=${K_MAX} step="any" .value=${formatK(this.k)} @change=${this._onNumber}
+      /></label>
       <div class="presets" role="group" aria-label="Common values of k">
         ${PRESETS.map(
-          (k) => html`<button aria-pressed=${String(Math.abs(this.k - k) < 1e-9)} @click=${() => this._emit(k)}>k = ${k}</button>`,
+          (k) =>
+            html`<button aria-pressed=${String(Math.abs(this.k - k) < 1e-9)} @click=${() => this._emit(k)}>k = ${k}</button>`,
         )}
       </div>
     </fieldset>`;

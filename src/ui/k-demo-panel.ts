@@ -92,39 +92,78 @@ export class KDemoPanel extends LitElement {
 
   override render() {
     const series = (value: (l: KDemoSeries['losses'][number]) => number): ChartSeries[] =>
-      this._runs.map((run) => ({ label: `k = ${formatK(run.k)}`, points: run.losses.map((l) => ({ x: l.step + 1, y: value(l) })) }));
+      this._runs.map((run) => ({
+        label: `k = ${formatK(run.k)}`,
+        points: run.losses.map((l) => ({ x: l.step + 1, y: value(l) })),
+      }));
     return html`<panel-explainer heading="What am I looking at? (teaching demo)">
         <p>
-          SPLADE is trained on the loss below: a ranking loss that rewards scoring each query's positive document above the
-          other documents of the batch, plus FLOPS penalties that push the query and document vectors to few, small weights.
+          SPLADE is trained on the loss below: a ranking loss that rewards scoring each query's positive document above the other
+          documents of the batch, plus FLOPS penalties that push the query and document vectors to few, small weights.
         </p>
-        <span class="formula">L = L<sub>rank</sub> + λ<sub>q</sub> FLOPS(q) + λ<sub>d</sub> FLOPS(d),&nbsp;&nbsp; FLOPS(V) = Σ<sub>j</sub> (mean<sub>i</sub> |v<sub>ij</sub>|)²</span>
+        <span class="formula"
+          >L = L<sub>rank</sub> + λ<sub>q</sub> FLOPS(q) + λ<sub>d</sub> FLOPS(d),&nbsp;&nbsp; FLOPS(V) = Σ<sub>j</sub> (mean<sub
+            >i</sub
+          >
+          |v<sub>ij</sub>|)²</span
+        >
         <p>
-          Each line trains the same synthetic head, divided by a different k, on the same synthetic batch. Its rows are long
-          (mean norm 2.5, like ModernBERT's), so at k = 1 the vectors' weights are huge and training starts from a ranking
-          loss and FLOPS orders of magnitude higher than after dividing the head by 16: the paper's first finding (its
-          Figure 4), which is why the y axes are logarithmic.
+          Each line trains the same synthetic head, divided by a different k, on the same synthetic batch. Its rows are long (mean
+          norm 2.5, like ModernBERT's), so at k = 1 the vectors' weights are huge and training starts from a ranking loss and
+          FLOPS orders of magnitude higher than after dividing the head by 16: the paper's first finding (its Figure 4), which is
+          why the y axes are logarithmic.
         </p>
       </panel-explainer>
-      <p><span class="badge" id="synthetic">Synthetic data</span> <span class="muted">No model and no real text: random hidden states and a random head, trained in the GPU worker.</span></p>
+      <p>
+        <span class="badge" id="synthetic">Synthetic data</span>
+        <span class="muted">No model and no real text: random hidden states and a random head, trained in the GPU worker.</span>
+      </p>
       <form @submit=${this._onSubmit}>
         <label
           >k values (comma-separated)
-          <input id="ks" .value=${this.ks.map(formatK).join(', ')} aria-invalid=${String(this._ksInvalid)} aria-describedby="ks-help" @change=${this._onSettings} />
+          <input
+            id="ks"
+            .value=${this.ks.map(formatK).join(', ')}
+            aria-invalid=${String(this._ksInvalid)}
+            aria-describedby="ks-help"
+            @change=${this._onSettings}
+          />
         </label>
-        <label>Steps <input id="steps" type="number" min="1" max=${DEMO_MAX_STEPS} step="1" .value=${String(this.steps)} @change=${this._onSettings} /></label>
-        <button id="run-demo" class="primary" type="submit" ?disabled=${this.job.running || this.noGpu || !this.client}>Train ${kListText(this.ks)} side by side</button>
+        <label
+          >Steps
+          <input
+            id="steps"
+            type="number"
+            min="1"
+            max=${DEMO_MAX_STEPS}
+            step="1"
+            .value=${String(this.steps)}
+            @change=${this._onSettings}
+        /></label>
+        <button id="run-demo" class="primary" type="submit" ?disabled=${this.job.running || this.noGpu || !this.client}>
+          Train ${kListText(this.ks)} side by side
+        </button>
         ${this.job.running ? html`<button id="cancel-demo" type="button" @click=${this._onCancel}>Cancel</button>` : nothing}
       </form>
-      <p id="ks-help" class="muted" ?hidden=${!this._ksInvalid}>Give 1 to ${DEMO_MAX_KS} values of k from ${K_MIN} to ${K_MAX}, e.g. "1, 4, 16".</p>
-      <p id="demo-status" role="status" aria-live="polite">${this.noGpu ? 'The teaching demo trains on the GPU and needs WebGPU, which this browser does not provide.' : this.job.status}</p>
+      <p id="ks-help" class="muted" ?hidden=${!this._ksInvalid}>
+        Give 1 to ${DEMO_MAX_KS} values of k from ${K_MIN} to ${K_MAX}, e.g. "1, 4, 16".
+      </p>
+      <p id="demo-status" role="status" aria-live="polite">
+        ${this.noGpu ? 'The teaching demo trains on the GPU and needs WebGPU, which this browser does not provide.' : this.job.status}
+      </p>
       ${this.job.error ? html`<p class="error" role="alert" id="demo-error">${this.job.error}</p>` : nothing}
       <div class="charts">
         <loss-chart id="rank-chart" heading="Ranking loss L_rank" y-label="L_rank" .series=${series((l) => l.rank)}></loss-chart>
-        <loss-chart id="flops-chart" heading="FLOPS(q) of the query vectors" y-label="FLOPS(q)" .series=${series((l) => l.flopsQueries)}></loss-chart>
+        <loss-chart
+          id="flops-chart"
+          heading="FLOPS(q) of the query vectors"
+          y-label="FLOPS(q)"
+          .series=${series((l) => l.flopsQueries)}
+        ></loss-chart>
       </div>
       <p class="provenance muted" id="demo-provenance">
-        Figures from ${this._provenance || 'synthetic data: a seeded random head (mean row norm 2.5) and random hidden states; only the head is trained'}.
+        Figures from
+        ${this._provenance || 'synthetic data: a seeded random head (mean row norm 2.5) and random hidden states; only the head is trained'}.
         They show how training starts, not how well any real model retrieves.
       </p>`;
   }
@@ -141,7 +180,8 @@ export class KDemoPanel extends LitElement {
         starting: `Training ${kListText(ks.slice(0, 1))} (1 of ${ks.length})…`,
         cancel: () => client.cancelJob(),
         cancelling: 'Stopping after the k that is training now…',
-        cancelled: () => `Cancelled while training ${kListText(ks.slice(Math.max(0, this._runs.length - 1), this._runs.length)) || 'the first k'}.`,
+        cancelled: () =>
+          `Cancelled while training ${kListText(ks.slice(Math.max(0, this._runs.length - 1), this._runs.length)) || 'the first k'}.`,
         failed: (failure) => `The demo stopped: ${failure.message}`,
       },
       (progress) =>

@@ -106,7 +106,10 @@ export class LambdaPanel extends LitElement {
       <div class="fields">
         <label class="field"
           >From
-          <select id="convention" @change=${(e: Event) => (this._from = (e.target as HTMLSelectElement).value as LambdaConvention)}>
+          <select
+            id="convention"
+            @change=${(e: Event) => (this._from = (e.target as HTMLSelectElement).value as LambdaConvention)}
+          >
             ${LAMBDA_CONVENTIONS.filter((c) => c !== 'splade-lab').map((c) => html`<option value=${c} ?selected=${c === this._from}>${CONVENTION_FACTS[c].name}</option>`)}
           </select></label
         >
@@ -125,30 +128,41 @@ export class LambdaPanel extends LitElement {
         <label class="field">Your batch <input id="to-batch" type="number" value="8" /></label>
         <button id="convert" @click=${this._convert}>Convert</button>
       </div>
-      <p class="muted" id="convention-facts">${facts.name}: ${facts.loss}. FLOPS rows: ${facts.flopsRows}. Typical: ${facts.typical}. Read from ${facts.source}.</p>
-      ${this._conversion
-        ? 'error' in this._conversion
-          ? html`<p class="error" role="alert" id="conversion-error">${this._conversion.error}</p>`
-          : this._renderConversion(this._conversion)
-        : nothing}
+      <p class="muted" id="convention-facts">
+        ${facts.name}: ${facts.loss}. FLOPS rows: ${facts.flopsRows}. Typical: ${facts.typical}. Read from ${facts.source}.
+      </p>
+      ${
+        this._conversion
+          ? 'error' in this._conversion
+            ? html`<p class="error" role="alert" id="conversion-error">${this._conversion.error}</p>`
+            : this._renderConversion(this._conversion)
+          : nothing
+      }
       <h4>Calibrate: lambdas that reach a sparsity on your data</h4>
       <p class="muted">
-        Short runs from the same start (the loaded backbone, head divided by k = ${this.k}, the same data order), each with
-        the lambdas the search picks next (the first: the paper's), until the mean active dimensions over each run's last
-        quarter are within the tolerance of the targets. Every trial trains with the training form's optimizer, warm-up,
-        clipping, dropout and micro-batches, so the lambdas it finds carry over to that form's run. Each trial is kept in
-        the Runs tab.
+        Short runs from the same start (the loaded backbone, head divided by k = ${this.k}, the same data order), each with the
+        lambdas the search picks next (the first: the paper's), until the mean active dimensions over each run's last quarter are
+        within the tolerance of the targets. Every trial trains with the training form's optimizer, warm-up, clipping, dropout and
+        micro-batches, so the lambdas it finds carry over to that form's run. Each trial is kept in the Runs tab.
       </p>
       <div class="fields">
         ${CALIBRATION_FIELDS.map(
-          (f) => html`<label class="field">${f.label} <input id="cal-${f.key}" type="number" step="any" value=${f.value} ?disabled=${running} /></label>`,
+          (f) =>
+            html`<label class="field"
+              >${f.label} <input id="cal-${f.key}" type="number" step="any" value=${f.value} ?disabled=${running}
+            /></label>`,
         )}
-        <label><input type="checkbox" id="cal-evaluate" ?disabled=${running || this.sets.length === 0} /> evaluate each trial on ${this.sets.length ? this.sets.join(', ') : 'the sets read in the Evaluate tab (none yet)'}</label>
+        <label
+          ><input type="checkbox" id="cal-evaluate" ?disabled=${running || this.sets.length === 0} /> evaluate each trial on
+          ${this.sets.length ? this.sets.join(', ') : 'the sets read in the Evaluate tab (none yet)'}</label
+        >
       </div>
       <div class="fields">
         <button id="calibrate" class="primary" ?disabled=${!ready} @click=${this._calibrate}>Calibrate</button>
         ${running ? html`<button id="cancel-calibration" @click=${() => this.job.cancel()}>Cancel</button>` : nothing}
-        <span class="muted">${this.summary ? (this.triplets ? '' : 'Pick triplets above first.') : 'Load a backbone first.'}</span>
+        <span class="muted"
+          >${this.summary ? (this.triplets ? '' : 'Pick triplets above first.') : 'Load a backbone first.'}</span
+        >
       </div>
       <p id="calibration-status" role="status" aria-live="polite">${this.job.status}</p>
       ${this.job.error ? html`<p class="error" role="alert" id="calibration-error">${this.job.error}</p>` : nothing}
@@ -157,12 +171,15 @@ export class LambdaPanel extends LitElement {
 
   private _renderConversion(c: ReturnType<typeof convertLambdas>) {
     return html`<div id="conversion">
-      ${c.convertible
-        ? html`<p>
-            In splade-lab: <strong>lambda_q ${formatLambda(c.lambdaQueries)}, lambda_d ${formatLambda(c.lambdaDocuments)}</strong>
-            <button id="use-converted" @click=${() => this._pick(c.lambdaQueries, c.lambdaDocuments)}>Use in training</button>
-          </p>`
-        : html`<p><strong>No formula carries these values.</strong></p>`}
+      ${
+        c.convertible
+          ? html`<p>
+              In splade-lab:
+              <strong>lambda_q ${formatLambda(c.lambdaQueries)}, lambda_d ${formatLambda(c.lambdaDocuments)}</strong>
+              <button id="use-converted" @click=${() => this._pick(c.lambdaQueries, c.lambdaDocuments)}>Use in training</button>
+            </p>`
+          : html`<p><strong>No formula carries these values.</strong></p>`
+      }
       <ul>
         ${c.steps.map((s) => html`<li>${s}</li>`)} ${c.caveats.map((s) => html`<li class="muted">${s}</li>`)}
       </ul>
@@ -191,27 +208,32 @@ export class LambdaPanel extends LitElement {
         </thead>
         <tbody>
           ${this._trials.map(
-            (t) => html`<tr class=${suggested?.trial === t.index ? 'best' : ''}>
-              <td>${t.index + 1}${t.purpose === 'batch' ? ' (batch)' : ''}${suggested?.trial === t.index ? ' ★' : ''}</td>
-              <td class="num">${t.batchSize}</td>
-              <td class="num">${formatLambda(t.lambdaQueries)}</td>
-              <td class="num">${formatLambda(t.lambdaDocuments)}</td>
-              <td class="num">${t.activeQueries.toFixed(1)}</td>
-              <td class="num">${t.activeDocuments.toFixed(1)}</td>
-              <td class="num">${formatStat(t.flopsQueries)} (${formatStat(t.paperBatchFlopsQueries)})</td>
-              <td class="num">${formatStat(t.flopsDocuments)} (${formatStat(t.paperBatchFlopsDocuments)})</td>
-              ${evaluated ? html`<td class="num">${t.evaluations.map((e) => `${e.set.name} ${e.splade.metrics.ndcg_cut_10.toFixed(3)}`).join(', ')}</td>` : nothing}
-            </tr>`,
+            (t) =>
+              html`<tr class=${suggested?.trial === t.index ? 'best' : ''}>
+                <td>${t.index + 1}${t.purpose === 'batch' ? ' (batch)' : ''}${suggested?.trial === t.index ? ' ★' : ''}</td>
+                <td class="num">${t.batchSize}</td>
+                <td class="num">${formatLambda(t.lambdaQueries)}</td>
+                <td class="num">${formatLambda(t.lambdaDocuments)}</td>
+                <td class="num">${t.activeQueries.toFixed(1)}</td>
+                <td class="num">${t.activeDocuments.toFixed(1)}</td>
+                <td class="num">${formatStat(t.flopsQueries)} (${formatStat(t.paperBatchFlopsQueries)})</td>
+                <td class="num">${formatStat(t.flopsDocuments)} (${formatStat(t.paperBatchFlopsDocuments)})</td>
+                ${evaluated ? html`<td class="num">${t.evaluations.map((e) => `${e.set.name} ${e.splade.metrics.ndcg_cut_10.toFixed(3)}`).join(', ')}</td>` : nothing}
+              </tr>`,
           )}
         </tbody>
       </table>
-      ${suggested
-        ? html`<p id="suggested">
-            Suggested: lambda_q ${formatLambda(suggested.lambdaQueries)}, lambda_d ${formatLambda(suggested.lambdaDocuments)} (trial ${suggested.trial + 1},
-            ${suggested.within ? 'within' : 'not within'} the tolerance).
-            <button id="use-suggested" @click=${() => this._pick(suggested.lambdaQueries, suggested.lambdaDocuments)}>Use in training</button>
-          </p>`
-        : nothing}`;
+      ${
+        suggested
+          ? html`<p id="suggested">
+              Suggested: lambda_q ${formatLambda(suggested.lambdaQueries)}, lambda_d ${formatLambda(suggested.lambdaDocuments)}
+              (trial ${suggested.trial + 1}, ${suggested.within ? 'within' : 'not within'} the tolerance).
+              <button id="use-suggested" @click=${() => this._pick(suggested.lambdaQueries, suggested.lambdaDocuments)}>
+                Use in training
+              </button>
+            </p>`
+          : nothing
+      }`;
   }
 
   private _number(id: string): number {
@@ -228,16 +250,29 @@ export class LambdaPanel extends LitElement {
             negatives: this._number('from-negatives'),
             ranking: this.renderRoot.querySelector<HTMLSelectElement>('#from-loss')!.value as ConventionSetup['ranking'],
           }
-        : { convention: 'splade-lab', batchPerDevice: this._number('to-batch'), devices: 1, negatives: 1, ranking: 'contrastive' };
+        : {
+            convention: 'splade-lab',
+            batchPerDevice: this._number('to-batch'),
+            devices: 1,
+            negatives: 1,
+            ranking: 'contrastive',
+          };
     try {
-      this._conversion = convertLambdas({ from: setup('from'), to: setup('to'), lambdaQueries: this._number('from-lq'), lambdaDocuments: this._number('from-ld') });
+      this._conversion = convertLambdas({
+        from: setup('from'),
+        to: setup('to'),
+        lambdaQueries: this._number('from-lq'),
+        lambdaDocuments: this._number('from-ld'),
+      });
     } catch (error) {
       this._conversion = { error: toPageFailure(error).message };
     }
   }
 
   private _pick(lambdaQueries: number, lambdaDocuments: number) {
-    this.dispatchEvent(new CustomEvent('lambdas-pick', { detail: { lambdaQueries, lambdaDocuments }, bubbles: true, composed: true }));
+    this.dispatchEvent(
+      new CustomEvent('lambdas-pick', { detail: { lambdaQueries, lambdaDocuments }, bubbles: true, composed: true }),
+    );
   }
 
   private _request(): PageCalibrationRequest | null {
@@ -292,10 +327,14 @@ export class LambdaPanel extends LitElement {
         client.calibrate(request, (event) => {
           if (event.kind === 'trial-start') {
             const r = event.request;
-            progress(`Trial ${event.index + 1}: lambda_q ${formatLambda(r.lambdaQueries ?? 0)}, lambda_d ${formatLambda(r.lambdaDocuments ?? 0)}, batch ${r.batchSize}…`);
+            progress(
+              `Trial ${event.index + 1}: lambda_q ${formatLambda(r.lambdaQueries ?? 0)}, lambda_d ${formatLambda(r.lambdaDocuments ?? 0)}, batch ${r.batchSize}…`,
+            );
           } else if (event.kind === 'train' && event.event.kind === 'report') {
             const r = event.event.report;
-            progress(`Trial ${event.index + 1}: step ${r.step + 1} of ${r.steps}, active q ${r.activeQueries.toFixed(1)} d ${r.activeDocuments.toFixed(1)}`);
+            progress(
+              `Trial ${event.index + 1}: step ${r.step + 1} of ${r.steps}, active q ${r.activeQueries.toFixed(1)} d ${r.activeDocuments.toFixed(1)}`,
+            );
           } else if (event.kind === 'trial-done') {
             this._trials = [...this._trials, event.trial];
           }
@@ -303,7 +342,9 @@ export class LambdaPanel extends LitElement {
     );
     if (result) {
       this._result = result;
-      this.job.setStatus(`Done: ${result.trials.length} trials; ${result.suggested.within ? 'the target is reached' : 'the target was not reached within the trials; the closest trial is suggested'}.`);
+      this.job.setStatus(
+        `Done: ${result.trials.length} trials; ${result.suggested.within ? 'the target is reached' : 'the target was not reached within the trials; the closest trial is suggested'}.`,
+      );
     }
     this.dispatchEvent(new CustomEvent('runs-change', { bubbles: true, composed: true }));
   }

@@ -2,7 +2,19 @@
 // training k = 1 against a divided head; what k trades), playable (play, pause, one step, speed, keyboard shortcuts),
 // live on this GPU or recorded (the bundled trace) without WebGPU, with a presenter view and a printable summary.
 import { LitElement, css, html, nothing } from 'lit';
-import { K_RANGE, LESSON_LIMITS, LESSON_SENTENCE, TRAIN_LIMITS, describeRange, inRange, toPageFailure, type LessonTrace, type LessonVector, type ModelSummary, type WorkerClient } from '../worker/api.ts';
+import {
+  K_RANGE,
+  LESSON_LIMITS,
+  LESSON_SENTENCE,
+  TRAIN_LIMITS,
+  describeRange,
+  inRange,
+  toPageFailure,
+  type LessonTrace,
+  type LessonVector,
+  type ModelSummary,
+  type WorkerClient,
+} from '../worker/api.ts';
 import { LessonPlayback } from './lesson-playback.ts';
 import { fetchLessonTrace, liveLesson, recordedLesson, type LessonChoice, type LessonSource } from './lesson-source.ts';
 import './lesson-summary.ts';
@@ -215,7 +227,13 @@ export class LessonPanel extends LitElement {
   override willUpdate(): void {
     this.presenter = this.state.present;
     this.playback.speed = this.state.speed;
-    const key = [this.mode, this.mode === 'live' ? `${this.summary?.name ?? ''}|${!!this.client}` : String(!!this.trace), this.state.ks.join(','), this.state.seed, this.state.steps].join('/');
+    const key = [
+      this.mode,
+      this.mode === 'live' ? `${this.summary?.name ?? ''}|${!!this.client}` : String(!!this.trace),
+      this.state.ks.join(','),
+      this.state.seed,
+      this.state.steps,
+    ].join('/');
     if (key !== this.sourceKey) {
       this.sourceKey = key;
       this._vectors = [];
@@ -229,7 +247,13 @@ export class LessonPanel extends LitElement {
     if (!this.active) return;
     // every step may need the sentence: steps 1 and 2 show it, the printed summary quotes it
     if (this._vectors.length === 0 && !this._vectorsBusy && !this._vectorError && this.playback.source) void this._showSentence();
-    if ((this.step === 'training' || this.step === 'trade') && !this.playback.facts && !this.playback.busy && !this.playback.error && this.playback.source) {
+    if (
+      (this.step === 'training' || this.step === 'trade') &&
+      !this.playback.facts &&
+      !this.playback.busy &&
+      !this.playback.error &&
+      this.playback.source
+    ) {
       void this.playback.prepare(this._choice());
     }
   }
@@ -241,9 +265,16 @@ export class LessonPanel extends LitElement {
         <nav aria-label="Lesson steps">
           <ol>
             ${LESSON_STEPS.map(
-              (name, i) => html`<li>
-                <button id="lesson-step-${i + 1}" aria-current=${i + 1 === stepIndex ? 'step' : 'false'} @click=${() => this._go(i + 1)}>${i + 1} · ${STEP_TITLES[name]}</button>
-              </li>`,
+              (name, i) =>
+                html`<li>
+                  <button
+                    id="lesson-step-${i + 1}"
+                    aria-current=${i + 1 === stepIndex ? 'step' : 'false'}
+                    @click=${() => this._go(i + 1)}
+                  >
+                    ${i + 1} · ${STEP_TITLES[name]}
+                  </button>
+                </li>`,
             )}
           </ol>
         </nav>
@@ -253,11 +284,24 @@ export class LessonPanel extends LitElement {
         </section>
         <p class="controls">
           <button id="prev" ?disabled=${stepIndex === 1} @click=${() => this._go(stepIndex - 1)}>← Previous</button>
-          <button id="next" class="primary" ?disabled=${stepIndex === LESSON_STEPS.length} @click=${() => this._go(stepIndex + 1)}>Next →</button>
+          <button
+            id="next"
+            class="primary"
+            ?disabled=${stepIndex === LESSON_STEPS.length}
+            @click=${() => this._go(stepIndex + 1)}
+          >
+            Next →
+          </button>
         </p>
         <details id="shortcuts">
           <summary>Keyboard shortcuts</summary>
-          <dl class="keys">${SHORTCUTS.map(([key, what]) => html`<dt>${key}</dt><dd>${what}</dd>`)}</dl>
+          <dl class="keys">
+            ${SHORTCUTS.map(
+              ([key, what]) =>
+                html`<dt>${key}</dt>
+                  <dd>${what}</dd>`,
+            )}
+          </dl>
         </details>
       </div>
       <div class="print-only" id="print-summary">
@@ -272,10 +316,25 @@ export class LessonPanel extends LitElement {
       <span id="lesson-mode" class="badge ${recorded ? 'recorded' : 'live'}" data-mode=${this.mode}
         >${recorded ? `Recorded: played back from a trace computed by splade-lab (${this.recordedWith})` : 'Live: computed now on this GPU'}</span
       >
-      ${recorded
-        ? html`<button id="switch-mode" ?disabled=${this.noGpu} title=${this.noGpu ? 'This browser has no WebGPU' : ''} @click=${() => this._change({ mode: 'live' })}>Compute live instead</button>`
-        : html`<button id="switch-mode" @click=${() => this._change({ mode: 'recorded' })}>Play the recording instead</button>`}
-      <button id="presenter" aria-pressed=${String(this.state.present)} @click=${() => this._change({ present: !this.state.present })}>Presenter view</button>
+      ${
+        recorded
+          ? html`<button
+              id="switch-mode"
+              ?disabled=${this.noGpu}
+              title=${this.noGpu ? 'This browser has no WebGPU' : ''}
+              @click=${() => this._change({ mode: 'live' })}
+            >
+              Compute live instead
+            </button>`
+          : html`<button id="switch-mode" @click=${() => this._change({ mode: 'recorded' })}>Play the recording instead</button>`
+      }
+      <button
+        id="presenter"
+        aria-pressed=${String(this.state.present)}
+        @click=${() => this._change({ present: !this.state.present })}
+      >
+        Presenter view
+      </button>
       <button id="print" @click=${() => window.print()}>Print a one-page summary</button>
     </p>`;
   }
@@ -286,10 +345,12 @@ export class LessonPanel extends LitElement {
         return html`<div class="narration">
             <p>
               A SPLADE model reads a text with a language model and, for every word of its vocabulary, asks: how much does this
-              text call for it? The answers form a vector as long as the vocabulary, in which most entries are zero. The weight
-              of word j is the strongest call any token t makes for it, squashed by a logarithm:
+              text call for it? The answers form a vector as long as the vocabulary, in which most entries are zero. The weight of
+              word j is the strongest call any token t makes for it, squashed by a logarithm:
             </p>
-            <span class="formula">w<sub>j</sub> = max<sub>t</sub> log(1 + ReLU(h<sub>t</sub> · W<sub>j</sub> / k + b<sub>j</sub>))</span>
+            <span class="formula"
+              >w<sub>j</sub> = max<sub>t</sub> log(1 + ReLU(h<sub>t</sub> · W<sub>j</sub> / k + b<sub>j</sub>))</span
+            >
             <p>Type a sentence to see its vector. Words with weight that are not in the sentence are expansions.</p>
           </div>
           ${this._renderSentenceForm()}
@@ -300,22 +361,28 @@ export class LessonPanel extends LitElement {
             <p>
               Each word j has a row W<sub>j</sub> in the MLM head, and its logit grows with the row's length. Modern backbones
               have long rows: their logits are large, sit on the flat end of the logarithm, and give many words similar, large
-              weights, so the vectors are dense and their FLOPS (what search costs) explode. Dividing the head by k shortens
-              every row at once: the logits shrink k times, the weights fall with them and the FLOPS drop; training's FLOPS
-              penalty can then push the small weights to zero.
+              weights, so the vectors are dense and their FLOPS (what search costs) explode. Dividing the head by k shortens every
+              row at once: the logits shrink k times, the weights fall with them and the FLOPS drop; training's FLOPS penalty can
+              then push the small weights to zero.
             </p>
-            <span class="formula">logit<sub>j</sub> = h · W<sub>j</sub> / k + b<sub>j</sub>,&nbsp;&nbsp; FLOPS(v) = Σ<sub>j</sub> w<sub>j</sub>²</span>
+            <span class="formula"
+              >logit<sub>j</sub> = h · W<sub>j</sub> / k + b<sub>j</sub>,&nbsp;&nbsp; FLOPS(v) = Σ<sub>j</sub>
+              w<sub>j</sub>²</span
+            >
           </div>
           ${this._renderSentenceForm()}
           <lesson-vectors compare .vectors=${this._vectors} vocab-size=${this.summary?.vocabSize ?? 0}></lesson-vectors>`;
       case 'training':
         return html`<div class="narration">
             <p>
-              Now the same backbone is fine-tuned twice from the same weights on the same batches: once with the head as loaded
-              (k = 1), once divided. Each step lowers the loss below. Watch the ranking loss, how many words each query keeps, and
+              Now the same backbone is fine-tuned twice from the same weights on the same batches: once with the head as loaded (k
+              = 1), once divided. Each step lowers the loss below. Watch the ranking loss, how many words each query keeps, and
               whether held-out queries (never trained on) find their documents better.
             </p>
-            <span class="formula">L = L<sub>rank</sub> + λ<sub>q</sub> FLOPS(q) + λ<sub>d</sub> FLOPS(d),&nbsp;&nbsp; FLOPS(V) = Σ<sub>j</sub> (mean<sub>i</sub> |v<sub>ij</sub>|)²</span>
+            <span class="formula"
+              >L = L<sub>rank</sub> + λ<sub>q</sub> FLOPS(q) + λ<sub>d</sub> FLOPS(d),&nbsp;&nbsp; FLOPS(V) = Σ<sub>j</sub>
+              (mean<sub>i</sub> |v<sub>ij</sub>|)²</span
+            >
           </div>
           ${this._renderSettings()} ${this._renderControls()}
           <lesson-training .frames=${this.playback.frames} .facts=${this.playback.facts}></lesson-training>`;
@@ -326,7 +393,8 @@ export class LessonPanel extends LitElement {
               divided too much, its weights are too small to separate documents. Here is where each k ended.
             </p>
           </div>
-          ${this.playback.finished ? nothing : this._renderControls()} ${this._renderSummary('summary-screen')} ${this._renderDemoCaveat()}`;
+          ${this.playback.finished ? nothing : this._renderControls()} ${this._renderSummary('summary-screen')}
+          ${this._renderDemoCaveat()}`;
     }
   }
 
@@ -371,12 +439,31 @@ export class LessonPanel extends LitElement {
 
   /** The ks, the seed and the steps (a new lesson when they change; the recording holds its own only). */
   private _renderSettings() {
-    return html`<form class="controls" id="lesson-settings" @change=${this._onSettings} @submit=${(e: Event) => e.preventDefault()}>
-        <label>k values <input id="lesson-ks" size="8" .value=${this.state.ks.join(', ')} aria-describedby="lesson-ks-help" /></label>
-        <label>Seed <input id="lesson-seed" type="number" min="0" step="1" size="6" .value=${String(this.state.seed)} /></label>
-        <label>Steps <input id="lesson-steps" type="number" min=${LESSON_LIMITS.steps.min} max=${LESSON_LIMITS.steps.max} step="1" size="4" .value=${String(this.state.steps)} /></label>
-        <span id="lesson-ks-help" class="muted">2 or 3 different ks from ${K_RANGE.min} to ${K_RANGE.max}; a change of any of these starts the lesson again.</span>
-      </form>`;
+    return html`<form
+      class="controls"
+      id="lesson-settings"
+      @change=${this._onSettings}
+      @submit=${(e: Event) => e.preventDefault()}
+    >
+      <label
+        >k values <input id="lesson-ks" size="8" .value=${this.state.ks.join(', ')} aria-describedby="lesson-ks-help"
+      /></label>
+      <label>Seed <input id="lesson-seed" type="number" min="0" step="1" size="6" .value=${String(this.state.seed)} /></label>
+      <label
+        >Steps
+        <input
+          id="lesson-steps"
+          type="number"
+          min=${LESSON_LIMITS.steps.min}
+          max=${LESSON_LIMITS.steps.max}
+          step="1"
+          size="4"
+          .value=${String(this.state.steps)}
+      /></label>
+      <span id="lesson-ks-help" class="muted"
+        >2 or 3 different ks from ${K_RANGE.min} to ${K_RANGE.max}; a change of any of these starts the lesson again.</span
+      >
+    </form>`;
   }
 
   private _onSettings() {
@@ -388,13 +475,16 @@ export class LessonPanel extends LitElement {
     const steps = Number(stepsField.value);
     ksField.setCustomValidity(ks ? '' : `Give 2 or 3 different ks from ${K_RANGE.min} to ${K_RANGE.max}, e.g. "1, 8".`);
     seedField.setCustomValidity(inRange(seed, TRAIN_LIMITS.seed) ? '' : `The seed must be ${describeRange(TRAIN_LIMITS.seed)}.`);
-    stepsField.setCustomValidity(inRange(steps, LESSON_LIMITS.steps) ? '' : `The steps must be ${describeRange(LESSON_LIMITS.steps)}.`);
+    stepsField.setCustomValidity(
+      inRange(steps, LESSON_LIMITS.steps) ? '' : `The steps must be ${describeRange(LESSON_LIMITS.steps)}.`,
+    );
     const invalid = [ksField, seedField, stepsField].find((field) => !field.checkValidity());
     if (invalid) {
       invalid.reportValidity();
       return;
     }
-    if (ks!.join(',') !== this.state.ks.join(',') || seed !== this.state.seed || steps !== this.state.steps) this._change({ ks: ks!, seed, steps });
+    if (ks!.join(',') !== this.state.ks.join(',') || seed !== this.state.seed || steps !== this.state.steps)
+      this._change({ ks: ks!, seed, steps });
   }
 
   private _renderControls() {
@@ -411,12 +501,30 @@ export class LessonPanel extends LitElement {
           : `Step ${p.step} of ${steps}${p.lastStepMs && this.mode === 'live' ? ` · ${(p.lastStepMs / 1000).toFixed(1)} s per step` : ''}${p.playing ? ' · playing' : ''}`;
     const slow = this.mode === 'live' && p.step > 0 && p.lastStepMs >= this.slowStepMs && !p.finished;
     return html`<div class="controls" role="group" aria-label="Training controls">
-        <button id="play" class="primary" ?disabled=${p.finished || (!p.playing && p.busy) || !p.source} @click=${this._togglePlay}>${p.playing ? 'Pause' : 'Play'}</button>
-        <button id="step-once" ?disabled=${p.finished || p.busy || p.playing || !p.source} @click=${() => void p.stepOnce(this._choice())}>Step</button>
-        <button id="restart" ?disabled=${p.busy || p.playing || !p.facts} @click=${() => void p.reset(this._buildSource())}>Restart</button>
+        <button
+          id="play"
+          class="primary"
+          ?disabled=${p.finished || (!p.playing && p.busy) || !p.source}
+          @click=${this._togglePlay}
+        >
+          ${p.playing ? 'Pause' : 'Play'}
+        </button>
+        <button
+          id="step-once"
+          ?disabled=${p.finished || p.busy || p.playing || !p.source}
+          @click=${() => void p.stepOnce(this._choice())}
+        >
+          Step
+        </button>
+        <button id="restart" ?disabled=${p.busy || p.playing || !p.facts} @click=${() => void p.reset(this._buildSource())}>
+          Restart
+        </button>
         <label
           >Speed
-          <select id="speed" @change=${(e: Event) => this._change({ speed: (e.target as HTMLSelectElement).value as LessonState['speed'] })}>
+          <select
+            id="speed"
+            @change=${(e: Event) => this._change({ speed: (e.target as HTMLSelectElement).value as LessonState['speed'] })}
+          >
             ${LESSON_SPEEDS.map((s) => html`<option value=${s} ?selected=${s === this.state.speed}>${s}</option>`)}
           </select>
         </label>
@@ -424,12 +532,15 @@ export class LessonPanel extends LitElement {
       </div>
       ${p.error ? html`<p class="error" role="alert" id="lesson-error">${p.error}</p>` : nothing}
       ${!p.source && this.mode === 'live' ? html`<p class="muted" id="needs-model">The live lesson trains the loaded model: load one above (the synthetic demo needs no network).</p>` : nothing}
-      ${slow
-        ? html`<p class="notice" id="slow-notice">
-            This GPU took ${(p.lastStepMs / 1000).toFixed(1)} s for one step: the rest would take about ${Math.ceil(((steps - p.step) * p.lastStepMs) / 60000)} minutes.
-            <button id="use-recording" @click=${() => this._change({ mode: 'recorded' })}>Play the recording instead</button>
-          </p>`
-        : nothing}`;
+      ${
+        slow
+          ? html`<p class="notice" id="slow-notice">
+              This GPU took ${(p.lastStepMs / 1000).toFixed(1)} s for one step: the rest would take about
+              ${Math.ceil(((steps - p.step) * p.lastStepMs) / 60000)} minutes.
+              <button id="use-recording" @click=${() => this._change({ mode: 'recorded' })}>Play the recording instead</button>
+            </p>`
+          : nothing
+      }`;
   }
 
   private _buildSource(): LessonSource | null {
@@ -454,7 +565,10 @@ export class LessonPanel extends LitElement {
     this._vectorsBusy = true;
     this._vectorError = '';
     try {
-      this._vectors = await source.sentence(this.mode === 'recorded' && this.trace ? this.trace.sentence[0].text : this._sentence, this.state.ks);
+      this._vectors = await source.sentence(
+        this.mode === 'recorded' && this.trace ? this.trace.sentence[0].text : this._sentence,
+        this.state.ks,
+      );
     } catch (error) {
       this._vectorError = toPageFailure(error).message;
     } finally {

@@ -65,15 +65,34 @@ export class LessonSaturation extends LitElement {
           return svg`<path class="mark" data-k=${v.k} data-kind=${key} d=${markerPath(i, px, py)} fill=${key === 'maxLogit' ? style.colour : '#fff'} stroke=${style.colour} stroke-width="2"></path>`;
         }),
     );
-    const summary = this.vectors.map((v) => `k = ${v.k}: median logit ${formatValue(v.medianLogit)}, largest ${formatValue(v.maxLogit)} (weight ${formatValue(v.maxWeight)})`).join('; ');
-    return html`<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="w = log(1 + logit), with each k's logits marked: ${summary}">
+    const summary = this.vectors
+      .map(
+        (v) =>
+          `k = ${v.k}: median logit ${formatValue(v.medianLogit)}, largest ${formatValue(v.maxLogit)} (weight ${formatValue(v.maxWeight)})`,
+      )
+      .join('; ');
+    return html`<svg
+        viewBox="0 0 ${WIDTH} ${HEIGHT}"
+        role="img"
+        aria-label="w = log(1 + logit), with each k's logits marked: ${summary}"
+      >
         <g class="axis">
           <line x1=${MARGIN.left} y1=${HEIGHT - MARGIN.bottom} x2=${WIDTH - MARGIN.right} y2=${HEIGHT - MARGIN.bottom}></line>
           <line x1=${MARGIN.left} y1=${MARGIN.top} x2=${MARGIN.left} y2=${HEIGHT - MARGIN.bottom}></line>
           ${ticks.map((t) => svg`<text x=${x(t)} y=${HEIGHT - MARGIN.bottom + 16} text-anchor="middle">${formatValue(t)}</text>`)}
         </g>
-        <text class="label" x=${(MARGIN.left + WIDTH - MARGIN.right) / 2} y=${HEIGHT - 6} text-anchor="middle">logit h·W_j / k + b_j (log axis)</text>
-        <text class="label" x="12" y=${(HEIGHT - MARGIN.bottom) / 2} transform="rotate(-90 12 ${(HEIGHT - MARGIN.bottom) / 2})" text-anchor="middle">weight w_j</text>
+        <text class="label" x=${(MARGIN.left + WIDTH - MARGIN.right) / 2} y=${HEIGHT - 6} text-anchor="middle">
+          logit h·W_j / k + b_j (log axis)
+        </text>
+        <text
+          class="label"
+          x="12"
+          y=${(HEIGHT - MARGIN.bottom) / 2}
+          transform="rotate(-90 12 ${(HEIGHT - MARGIN.bottom) / 2})"
+          text-anchor="middle"
+        >
+          weight w_j
+        </text>
         <path d=${curve} fill="none" stroke="#333" stroke-width="2"></path>
         ${marks}
       </svg>

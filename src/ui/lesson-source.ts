@@ -1,6 +1,14 @@
 // Where the lesson's figures come from: live from the GPU worker, or recorded (the bundled trace, played frame by
 // frame without WebGPU). The lesson panel drives either the same way: start, step, the sentence's vectors, stop.
-import { parseLessonTrace, type LessonFacts, type LessonFrame, type LessonSettings, type LessonTrace, type LessonVector, type WorkerClient } from '../worker/api.ts';
+import {
+  parseLessonTrace,
+  type LessonFacts,
+  type LessonFrame,
+  type LessonSettings,
+  type LessonTrace,
+  type LessonVector,
+  type WorkerClient,
+} from '../worker/api.ts';
 
 /** What the page asks a lesson for: the ks side by side, the seed of the task and batches, the steps of each k. */
 export type LessonChoice = Pick<LessonSettings, 'ks' | 'seed' | 'steps'>;
@@ -55,7 +63,9 @@ export function recordedLesson(trace: LessonTrace): LessonSource {
     async sentence(text, ks) {
       const own = trace.sentence[0].text;
       if (text.trim() !== own || ks.join(',') !== settings.ks.join(',')) {
-        throw new RecordedLessonMismatch(`The recording holds only "${own}" at k = ${settings.ks.join(' and ')}; typing another sentence needs the live lesson (WebGPU).`);
+        throw new RecordedLessonMismatch(
+          `The recording holds only "${own}" at k = ${settings.ks.join(' and ')}; typing another sentence needs the live lesson (WebGPU).`,
+        );
       }
       return trace.sentence;
     },

@@ -44,10 +44,13 @@ export function lessonTakeaway(outcomes: readonly KOutcome[]): string {
   const best = [...outcomes].sort((a, b) => b.after.ndcg10 - a.after.ndcg10)[0];
   const steps = best.at === 0 ? 'Before training' : `After ${best.at} steps`;
   if (!plain) return `${steps}, k = ${best.k} retrieves best (nDCG@10 ${best.after.ndcg10.toFixed(3)}).`;
-  if (best.k === 1) return `${steps}, the head as loaded (k = 1) retrieves best here (nDCG@10 ${plain.after.ndcg10.toFixed(3)}): this backbone's rows are not long enough for k to pay.`;
+  if (best.k === 1)
+    return `${steps}, the head as loaded (k = 1) retrieves best here (nDCG@10 ${plain.after.ndcg10.toFixed(3)}): this backbone's rows are not long enough for k to pay.`;
   return (
     `${steps}, dividing the head by k = ${best.k} gives nDCG@10 ${best.after.ndcg10.toFixed(3)} against ${plain.after.ndcg10.toFixed(3)} for the head as loaded` +
-    (plain.lastRank !== null && best.lastRank !== null ? `, with a ranking loss of ${formatValue(best.lastRank)} instead of ${formatValue(plain.lastRank)}.` : '.')
+    (plain.lastRank !== null && best.lastRank !== null
+      ? `, with a ranking loss of ${formatValue(best.lastRank)} instead of ${formatValue(plain.lastRank)}.`
+      : '.')
   );
 }
 
@@ -93,13 +96,16 @@ export class LessonSummary extends LitElement {
 
   override render() {
     const outcomes = lessonOutcomes(this.frames);
-    if (!outcomes || !this.facts) return html`<p class="muted" id="no-training">Play the training (step 3) first: this step sums it up.</p>`;
+    if (!outcomes || !this.facts)
+      return html`<p class="muted" id="no-training">Play the training (step 3) first: this step sums it up.</p>`;
     const { settings, recipe } = this.facts;
     const last = this.frames.at(-1)!.step;
     return html`<p class="takeaway" id="takeaway">${lessonTakeaway(outcomes)}</p>
       ${last < settings.steps ? html`<p class="muted" id="partial">The training is at step ${last} of ${settings.steps}: these are the figures so far.</p>` : nothing}
       <table id="trade">
-        <caption>What k trades, on the ${this.facts.queries} held-out queries over ${this.facts.documents} documents</caption>
+        <caption>
+          What k trades, on the ${this.facts.queries} held-out queries over ${this.facts.documents} documents
+        </caption>
         <thead>
           <tr>
             <th scope="col">k</th>
@@ -113,15 +119,20 @@ export class LessonSummary extends LitElement {
         </thead>
         <tbody>
           ${outcomes.map(
-            (o) => html`<tr data-k=${o.k}>
-              <th scope="row">${o.k}</th>
-              <td class="num" data-measure="ndcg-before">${o.before.ndcg10.toFixed(3)}</td>
-              <td class="num" data-measure="ndcg-after">${o.after.ndcg10.toFixed(3)}</td>
-              <td class="num" data-measure="flops">${formatValue(o.after.flops)}</td>
-              <td class="num" data-measure="query-dims">${Math.round(o.after.queryActiveDims)}</td>
-              <td class="num" data-measure="rank">${o.firstRank === null ? '–' : `${formatValue(o.firstRank)} → ${formatValue(o.lastRank!)}`}</td>
-              <td class="num" data-measure="flops-q">${o.firstFlopsQ === null ? '–' : `${formatValue(o.firstFlopsQ)} → ${formatValue(o.lastFlopsQ!)}`}</td>
-            </tr>`,
+            (o) =>
+              html`<tr data-k=${o.k}>
+                <th scope="row">${o.k}</th>
+                <td class="num" data-measure="ndcg-before">${o.before.ndcg10.toFixed(3)}</td>
+                <td class="num" data-measure="ndcg-after">${o.after.ndcg10.toFixed(3)}</td>
+                <td class="num" data-measure="flops">${formatValue(o.after.flops)}</td>
+                <td class="num" data-measure="query-dims">${Math.round(o.after.queryActiveDims)}</td>
+                <td class="num" data-measure="rank">
+                  ${o.firstRank === null ? '–' : `${formatValue(o.firstRank)} → ${formatValue(o.lastRank!)}`}
+                </td>
+                <td class="num" data-measure="flops-q">
+                  ${o.firstFlopsQ === null ? '–' : `${formatValue(o.firstFlopsQ)} → ${formatValue(o.lastFlopsQ!)}`}
+                </td>
+              </tr>`,
           )}
         </tbody>
       </table>
@@ -131,16 +142,21 @@ export class LessonSummary extends LitElement {
         y-label="nDCG@10"
         .points=${outcomes.map((o) => ({ label: `k = ${o.k}`, x: o.after.flops, y: o.after.ndcg10 }))}
       ></scatter-chart>
-      ${this.vectors.length
-        ? html`<p id="sentence-figures">
-            “${this.vectors[0].text}”: ${this.vectors.map((v) => `k = ${v.k}: largest logit ${formatValue(v.maxLogit)}, ${v.activeDims} active dimensions, FLOPS ${formatValue(v.flops)}`).join('; ')}.
-          </p>`
-        : nothing}
+      ${
+        this.vectors.length
+          ? html`<p id="sentence-figures">
+              “${this.vectors[0].text}”:
+              ${this.vectors.map((v) => `k = ${v.k}: largest logit ${formatValue(v.maxLogit)}, ${v.activeDims} active dimensions, FLOPS ${formatValue(v.flops)}`).join('; ')}.
+            </p>`
+          : nothing
+      }
       <p class="muted" id="lesson-facts">
-        ${this.model}, ${this.source}. Full fine-tuning of each k from the same weights on the same batches of ${this.facts.triplets} generated
-        triplets (seed ${settings.seed}; ${Math.min(this.facts.triplets, settings.steps * recipe.batchSize)} of them in ${settings.steps} steps): batches of ${recipe.batchSize}, queries of ${recipe.queryLength} tokens, documents of ${recipe.documentLength}, AdamW at
-        ${recipe.peakLr}, λ_q ${recipe.lambdaQueries}, λ_d ${recipe.lambdaDocuments}. L = L_rank + λ_q FLOPS(q) + λ_d FLOPS(d); W_head divided by k
-        before training.
+        ${this.model}, ${this.source}. Full fine-tuning of each k from the same weights on the same batches of
+        ${this.facts.triplets} generated triplets (seed ${settings.seed};
+        ${Math.min(this.facts.triplets, settings.steps * recipe.batchSize)} of them in ${settings.steps} steps): batches of
+        ${recipe.batchSize}, queries of ${recipe.queryLength} tokens, documents of ${recipe.documentLength}, AdamW at
+        ${recipe.peakLr}, λ_q ${recipe.lambdaQueries}, λ_d ${recipe.lambdaDocuments}. L = L_rank + λ_q FLOPS(q) + λ_d FLOPS(d);
+        W_head divided by k before training.
       </p>`;
   }
 }

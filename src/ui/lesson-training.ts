@@ -9,11 +9,41 @@ import { baseStyles } from './theme.ts';
 
 /** One chart: its id, heading, axis and the value of a k's frame (null where the frame has none). */
 const CHARTS: readonly { id: string; heading: string; y: string; log: boolean; value: (r: LessonRunFrame) => number | null }[] = [
-  { id: 'rank-chart', heading: 'Ranking loss L_rank (training batches)', y: 'L_rank', log: true, value: (r) => r.losses?.rank ?? null },
-  { id: 'flops-chart', heading: 'FLOPS(q) of the query vectors', y: 'FLOPS(q)', log: true, value: (r) => r.losses?.flopsQueries ?? null },
-  { id: 'flops-d-chart', heading: 'FLOPS(d) of the document vectors', y: 'FLOPS(d)', log: true, value: (r) => r.losses?.flopsDocuments ?? null },
-  { id: 'active-chart', heading: 'Active dimensions per query (training batches)', y: 'dimensions', log: false, value: (r) => r.active?.queries ?? null },
-  { id: 'ndcg-chart', heading: 'nDCG@10 on the held-out queries', y: 'nDCG@10', log: false, value: (r) => r.heldOut?.ndcg10 ?? null },
+  {
+    id: 'rank-chart',
+    heading: 'Ranking loss L_rank (training batches)',
+    y: 'L_rank',
+    log: true,
+    value: (r) => r.losses?.rank ?? null,
+  },
+  {
+    id: 'flops-chart',
+    heading: 'FLOPS(q) of the query vectors',
+    y: 'FLOPS(q)',
+    log: true,
+    value: (r) => r.losses?.flopsQueries ?? null,
+  },
+  {
+    id: 'flops-d-chart',
+    heading: 'FLOPS(d) of the document vectors',
+    y: 'FLOPS(d)',
+    log: true,
+    value: (r) => r.losses?.flopsDocuments ?? null,
+  },
+  {
+    id: 'active-chart',
+    heading: 'Active dimensions per query (training batches)',
+    y: 'dimensions',
+    log: false,
+    value: (r) => r.active?.queries ?? null,
+  },
+  {
+    id: 'ndcg-chart',
+    heading: 'nDCG@10 on the held-out queries',
+    y: 'nDCG@10',
+    log: false,
+    value: (r) => r.heldOut?.ndcg10 ?? null,
+  },
 ];
 
 export class LessonTraining extends LitElement {

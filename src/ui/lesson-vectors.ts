@@ -57,14 +57,20 @@ export class LessonVectors extends LitElement {
     const of = this.vocabSize ? ` of ${this.vocabSize}` : '';
     if (!this.compare) {
       const v = this.vectors.at(-1)!;
-      return html`<sparse-terms id="vector" heading="Its vector at k = ${v.k} (${v.activeDims}${of} dimensions active)" .summary=${v}></sparse-terms>
+      return html`<sparse-terms
+          id="vector"
+          heading="Its vector at k = ${v.k} (${v.activeDims}${of} dimensions active)"
+          .summary=${v}
+        ></sparse-terms>
         <p class="muted">Italic terms marked + are expansions: the model gave weight to words the sentence does not contain.</p>`;
     }
     return html`<div class="side">
         ${this.vectors.map((v) => html`<sparse-terms data-k=${v.k} heading="k = ${v.k}" .summary=${v}></sparse-terms>`)}
       </div>
       <table id="figures">
-        <caption>The same sentence under each k</caption>
+        <caption>
+          The same sentence under each k
+        </caption>
         <thead>
           <tr>
             <th scope="col">Figure</th>
@@ -73,10 +79,11 @@ export class LessonVectors extends LitElement {
         </thead>
         <tbody>
           ${FIGURES.map(
-            (f) => html`<tr data-figure=${f.key}>
-              <th scope="row">${f.label}</th>
-              ${this.vectors.map((v) => html`<td class="num" data-k=${v.k}>${f.value(v)}</td>`)}
-            </tr>`,
+            (f) =>
+              html`<tr data-figure=${f.key}>
+                <th scope="row">${f.label}</th>
+                ${this.vectors.map((v) => html`<td class="num" data-k=${v.k}>${f.value(v)}</td>`)}
+              </tr>`,
           )}
         </tbody>
       </table>

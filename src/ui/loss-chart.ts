@@ -93,10 +93,17 @@ export class LossChart extends LitElement {
 
   override render() {
     const drawn = this.series.filter((s) => s.points.length > 0);
-    const toggle = html`<span><label><input type="checkbox" id="log" .checked=${this.log} @change=${this._onLog} /> log scale</label>
-      <chart-download name=${this.heading.replace(/[^\w]+/g, '-').toLowerCase() || 'chart'}></chart-download></span>`;
-    const top = html`<div class="top"><h3 id="${this.uid}-title">${this.heading}</h3>${toggle}</div>`;
-    if (drawn.length === 0) return html`${top}<p class="muted" id="summary">No steps yet.</p>`;
+    const toggle = html`<span
+      ><label><input type="checkbox" id="log" .checked=${this.log} @change=${this._onLog} /> log scale</label>
+      <chart-download name=${this.heading.replace(/[^\w]+/g, '-').toLowerCase() || 'chart'}></chart-download
+    ></span>`;
+    const top = html`<div class="top">
+      <h3 id="${this.uid}-title">${this.heading}</h3>
+      ${toggle}
+    </div>`;
+    if (drawn.length === 0)
+      return html`${top}
+        <p class="muted" id="summary">No steps yet.</p>`;
     const values = drawn.flatMap((s) => s.points.map((p) => p.y)).filter((y) => Number.isFinite(y) && (!this.log || y > 0));
     const steps = drawn.flatMap((s) => s.points.map((p) => p.x));
     const x = this._stepScale(Math.min(...steps), Math.max(...steps));
@@ -113,7 +120,9 @@ export class LossChart extends LitElement {
         ${this.series.map((s, i) => {
           const { colour, dash } = seriesStyle(i);
           return html`<li data-series=${s.label}>
-            <svg viewBox="0 0 40 10" aria-hidden="true"><line x1="0" x2="40" y1="5" y2="5" stroke=${colour} stroke-width="3" stroke-dasharray=${dash}></line></svg>${summaries[i]}
+            <svg viewBox="0 0 40 10" aria-hidden="true">
+              <line x1="0" x2="40" y1="5" y2="5" stroke=${colour} stroke-width="3" stroke-dasharray=${dash}></line></svg
+            >${summaries[i]}
           </li>`;
         })}
       </ul>
@@ -143,7 +152,9 @@ export class LossChart extends LitElement {
     const [a, b] = hi > lo ? [lo, hi] : [lo / 2, hi * 2];
     const scale = logScale(10 ** Math.floor(Math.log10(a)), 10 ** Math.ceil(Math.log10(b)));
     if (scale.ticks.length <= MAX_TICKS) return scale;
-    const powers = scale.ticks.filter((t) => Number.isInteger(Math.log10(t)) || Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9);
+    const powers = scale.ticks.filter(
+      (t) => Number.isInteger(Math.log10(t)) || Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9,
+    );
     const stride = Math.ceil(powers.length / MAX_TICKS);
     return { ...scale, ticks: powers.filter((_, i) => i % stride === 0) };
   }
@@ -153,12 +164,16 @@ export class LossChart extends LitElement {
     const py = (v: number) => MARGIN.top + PLOT_H - y.fraction(v) * PLOT_H;
     const bottom = MARGIN.top + PLOT_H;
     return svg`<g class="axis">
-      ${y.ticks.map((t) => svg`<line class="grid" x1=${MARGIN.left} x2=${MARGIN.left + PLOT_W} y1=${py(t)} y2=${py(t)}></line>
-        <text class="tick-y" x=${MARGIN.left - 6} y=${py(t) + 4} text-anchor="end">${formatValue(t)}</text>`)}
+      ${y.ticks.map(
+        (t) => svg`<line class="grid" x1=${MARGIN.left} x2=${MARGIN.left + PLOT_W} y1=${py(t)} y2=${py(t)}></line>
+        <text class="tick-y" x=${MARGIN.left - 6} y=${py(t) + 4} text-anchor="end">${formatValue(t)}</text>`,
+      )}
       <line x1=${MARGIN.left} x2=${MARGIN.left} y1=${MARGIN.top} y2=${bottom}></line>
       <line x1=${MARGIN.left} x2=${MARGIN.left + PLOT_W} y1=${bottom} y2=${bottom}></line>
-      ${x.ticks.map((t) => svg`<line x1=${px(t)} x2=${px(t)} y1=${bottom} y2=${bottom + 5}></line>
-        <text x=${px(t)} y=${bottom + 18} text-anchor="middle">${formatValue(t)}</text>`)}
+      ${x.ticks.map(
+        (t) => svg`<line x1=${px(t)} x2=${px(t)} y1=${bottom} y2=${bottom + 5}></line>
+        <text x=${px(t)} y=${bottom + 18} text-anchor="middle">${formatValue(t)}</text>`,
+      )}
       <text class="label" x=${MARGIN.left + PLOT_W / 2} y=${HEIGHT - 6} text-anchor="middle">training step</text>
       <text class="label" id="y-label" transform="translate(14 ${MARGIN.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle">${this.yLabel}${this.log ? ' (log scale)' : ''}</text>
     </g>`;

@@ -2,7 +2,16 @@
 // with progress and cancel, keeps the previous model when a load fails, says what went wrong and offers what to do,
 // handles a lost device, and without WebGPU falls back to the demo's shipped figures.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { PageFailure, hubIdFor, startWorkerClient, toPageFailure, type WorkerClient, type LoadProgress, type ModelSource, type ModelSummary } from '../worker/api.ts';
+import {
+  PageFailure,
+  hubIdFor,
+  startWorkerClient,
+  toPageFailure,
+  type WorkerClient,
+  type LoadProgress,
+  type ModelSource,
+  type ModelSummary,
+} from '../worker/api.ts';
 import type { DemoHeadNorms } from './demo-backbone.ts';
 import { ACTIONS, noticeFor, type Notice } from './failure-notice.ts';
 import type { LoadRequest } from './model-picker.ts';
@@ -49,7 +58,9 @@ export class ModelLoader implements ReactiveController {
     try {
       this.client = startWorkerClient();
       const { adapter } = await this.client.init();
-      this.gpu = [adapter.vendor, adapter.architecture, adapter.isFallbackAdapter ? '(software fallback)' : ''].filter(Boolean).join(' ');
+      this.gpu = [adapter.vendor, adapter.architecture, adapter.isFallbackAdapter ? '(software fallback)' : '']
+        .filter(Boolean)
+        .join(' ');
       void this.client.onDeviceLost((message) => this.onDeviceLost(message));
       this.host.requestUpdate();
       return true;
@@ -93,7 +104,7 @@ export class ModelLoader implements ReactiveController {
       this.loadedRequest = { request: { model }, model };
       this.set({ summary });
     } catch (error) {
-      this.set({ notice: noticeFor(toPageFailure(error), 'the run\'s model') });
+      this.set({ notice: noticeFor(toPageFailure(error), "the run's model") });
     } finally {
       this.set({ loading: false });
     }
@@ -106,9 +117,15 @@ export class ModelLoader implements ReactiveController {
   /** A notice button: try again, reload after a lost device, load the demo instead, dismiss. */
   onNoticeAction(action: string): void {
     this.set({ notice: null });
-    const again = action === ACTIONS.retry.id ? this.lastRequest : action === ACTIONS.reload.id ? (this.loadedRequest?.request ?? this.lastRequest) : null;
+    const again =
+      action === ACTIONS.retry.id
+        ? this.lastRequest
+        : action === ACTIONS.reload.id
+          ? (this.loadedRequest?.request ?? this.lastRequest)
+          : null;
     if (action === ACTIONS.demo.id) void this.load({ model: DEMO_MODEL });
-    else if (again && !('files' in again) && again.model.startsWith(RUN_MODEL_PREFIX)) void this.useRun(again.model.slice(RUN_MODEL_PREFIX.length));
+    else if (again && !('files' in again) && again.model.startsWith(RUN_MODEL_PREFIX))
+      void this.useRun(again.model.slice(RUN_MODEL_PREFIX.length));
     else if (again) void this.load(again);
   }
 
@@ -130,12 +147,17 @@ export class ModelLoader implements ReactiveController {
       this.set({ demoNorms: await fetchDemoNorms(this.host.demoUrl) });
     } catch (error) {
       const notice = this.notice!;
-      this.set({ notice: { ...notice, message: `${notice.message}\n(The precomputed figures could not be read either: ${String(error)})` } });
+      this.set({
+        notice: { ...notice, message: `${notice.message}\n(The precomputed figures could not be read either: ${String(error)})` },
+      });
     }
   }
 
   private onDeviceLost(message: string): void {
-    this.set({ summary: null, notice: noticeFor(new PageFailure('device-lost', message), this.loadedRequest?.model ?? DEMO_MODEL) });
+    this.set({
+      summary: null,
+      notice: noticeFor(new PageFailure('device-lost', message), this.loadedRequest?.model ?? DEMO_MODEL),
+    });
   }
 
   private set(patch: Partial<Pick<ModelLoader, 'gpu' | 'summary' | 'loading' | 'progress' | 'notice' | 'demoNorms'>>): void {

@@ -139,7 +139,13 @@ export class ModelPicker extends LitElement {
           : p.stage === 'upload'
             ? 'Copying the head to the GPU…'
             : `${p.stage}…`;
-    return html`<progress id="progress" aria-label="Loading progress" max="1" .value=${fraction ?? 0} ?indeterminate=${fraction === null}></progress>
+    return html`<progress
+        id="progress"
+        aria-label="Loading progress"
+        max="1"
+        .value=${fraction ?? 0}
+        ?indeterminate=${fraction === null}
+      ></progress>
       <span id="progress-text">${text}</span>
       <button id="cancel" @click=${this._onCancel}>Cancel</button>
       ${p?.estimate ? this._renderEstimate(p.estimate) : nothing}`;
@@ -147,26 +153,43 @@ export class ModelPicker extends LitElement {
 
   private _renderSummary() {
     const s = this.summary;
-    if (this.noGpu) return html`<span id="model-label"><span class="synthetic">synthetic demo</span> precomputed figures only: loading models needs WebGPU.</span>`;
+    if (this.noGpu)
+      return html`<span id="model-label"
+        ><span class="synthetic">synthetic demo</span> precomputed figures only: loading models needs WebGPU.</span
+      >`;
     if (!s) return html`<span class="muted">No model loaded.</span>${this._renderLoadChosen()}`;
-    return html`<span id="model-label">${s.synthetic ? html`<span class="synthetic" title=${DEMO_LABEL}>synthetic demo</span>` : nothing}
-        <strong>${s.synthetic ? 'BERT-style, random weights, large-norm head' : s.label}</strong></span>
-      <span>${s.hfArchitecture} · V = ${s.vocabSize} · d = ${s.hidden} · ${s.layers} layers · head ${s.tiedHead ? 'tied to the embeddings' : 'untied'}</span>
+    return html`<span id="model-label"
+        >${s.synthetic ? html`<span class="synthetic" title=${DEMO_LABEL}>synthetic demo</span>` : nothing}
+        <strong>${s.synthetic ? 'BERT-style, random weights, large-norm head' : s.label}</strong></span
+      >
+      <span
+        >${s.hfArchitecture} · V = ${s.vocabSize} · d = ${s.hidden} · ${s.layers} layers · head
+        ${s.tiedHead ? 'tied to the embeddings' : 'untied'}</span
+      >
       ${this._renderEstimate(s.estimate)}
-      ${s.notes.length ? html`<ul id="load-notes" class="muted" aria-label="Notes from loading">${s.notes.map((note) => html`<li>${note}</li>`)}</ul>` : nothing}`;
+      ${
+        s.notes.length
+          ? html`<ul id="load-notes" class="muted" aria-label="Notes from loading">
+              ${s.notes.map((note) => html`<li>${note}</li>`)}
+            </ul>`
+          : nothing
+      }`;
   }
 
   /** Choosing the selected entry again fires no change: with nothing loaded (a failure, a lost device), offer it. */
   private _renderLoadChosen() {
     const label = this.model === DEMO_MODEL ? 'the synthetic demo' : presetByKey(this.model)?.label;
-    return label ? html`<button id="load-chosen" @click=${() => this._request({ model: this.model })}>Load ${label}</button>` : nothing;
+    return label
+      ? html`<button id="load-chosen" @click=${() => this._request({ model: this.model })}>Load ${label}</button>`
+      : nothing;
   }
 
   private _renderEstimate(e: MemoryEstimate) {
     const files = e.downloadBytes !== null ? `; files ${formatBytes(e.downloadBytes)}` : '';
     const binding = formatBytes(e.maxStorageBufferBindingSize);
     return html`<span id="memory" class="muted"
-      >${formatCount(e.parameters)} parameters: GPU memory ≈ ${formatBytes(e.gpuBytes)}; largest tensor ${formatBytes(e.largestTensorBytes)} of ${binding} allowed per binding${files}</span
+      >${formatCount(e.parameters)} parameters: GPU memory ≈ ${formatBytes(e.gpuBytes)}; largest tensor
+      ${formatBytes(e.largestTensorBytes)} of ${binding} allowed per binding${files}</span
     >`;
   }
 

@@ -91,7 +91,9 @@ export class NormHistogram extends LitElement {
       `After dividing by k = ${formatK(this.k)}: mean ${formatStat(after.summary.mean)}, max ${formatStat(after.summary.max)}.` +
       (trained ? ` After training: mean ${formatStat(trained.summary.mean)}, max ${formatStat(trained.summary.max)}.` : '');
     return html`<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="title desc">
-        <title id="title">Histogram of the MLM head's row norms before and after dividing by k${trained ? ', and after training' : ''}</title>
+        <title id="title">
+          Histogram of the MLM head's row norms before and after dividing by k${trained ? ', and after training' : ''}
+        </title>
         <desc id="desc">${description}</desc>
         <defs>
           <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
@@ -101,7 +103,8 @@ export class NormHistogram extends LitElement {
         </defs>
         ${this._axes(x, y, range.log)}
         <g transform="translate(${MARGIN.left},${MARGIN.top})">
-          ${this._series('before', before, x, y)} ${this._series('after', after, x, y)} ${trained ? this._series('trained', trained, x, y) : nothing}
+          ${this._series('before', before, x, y)} ${this._series('after', after, x, y)}
+          ${trained ? this._series('trained', trained, x, y) : nothing}
           ${this._marker(before.summary.mean, x, SERIES.before, `mean ${formatStat(before.summary.mean)}`, 0)}
           ${after.k === before.k ? nothing : this._marker(after.summary.mean, x, SERIES.after, `mean ${formatStat(after.summary.mean)}`, 1)}
           ${trained ? this._marker(trained.summary.mean, x, SERIES.trained, `trained mean ${formatStat(trained.summary.mean)}`, 2) : nothing}
@@ -109,12 +112,23 @@ export class NormHistogram extends LitElement {
         </g>
       </svg>
       <div class="legend" aria-hidden="true">
-        <span><span class="swatch" style="background:${SERIES.before}66;border-color:${SERIES.before}"></span>${trained ? 'as loaded (k = 1)' : 'k = 1 (head as loaded)'}</span>
-        <span><span class="swatch" style="background:${SERIES.after}33;border-color:${SERIES.after};border-style:dashed"></span>${trained ? `divided by k = ${formatK(this.k)} (training started here)` : `k = ${formatK(this.k)} (W_head / k)`}</span>
+        <span
+          ><span class="swatch" style="background:${SERIES.before}66;border-color:${SERIES.before}"></span
+          >${trained ? 'as loaded (k = 1)' : 'k = 1 (head as loaded)'}</span
+        >
+        <span
+          ><span class="swatch" style="background:${SERIES.after}33;border-color:${SERIES.after};border-style:dashed"></span
+          >${trained ? `divided by k = ${formatK(this.k)} (training started here)` : `k = ${formatK(this.k)} (W_head / k)`}</span
+        >
         ${trained ? html`<span><span class="swatch" style="border-color:${SERIES.trained};border-width:3px"></span>after training</span>` : nothing}
-        ${Number.isFinite(this.target) && !trained
-          ? html`<span><span class="swatch" style="border-color:${SERIES.target};border-width:0 0 0 3px;border-style:dotted"></span>target mean norm</span>`
-          : nothing}
+        ${
+          Number.isFinite(this.target) && !trained
+            ? html`<span
+                ><span class="swatch" style="border-color:${SERIES.target};border-width:0 0 0 3px;border-style:dotted"></span
+                >target mean norm</span
+              >`
+            : nothing
+        }
       </div>
       <chart-download name=${trained ? 'run-head-norms' : `head-norms-k${formatK(this.k)}`}></chart-download>`;
   }
@@ -124,11 +138,15 @@ export class NormHistogram extends LitElement {
     const py = (c: number) => MARGIN.top + PLOT_H - y.fraction(c) * PLOT_H;
     const bottom = MARGIN.top + PLOT_H;
     return svg`<g class="axis">
-      ${y.ticks.map((t) => svg`<line class="grid" x1=${MARGIN.left} x2=${MARGIN.left + PLOT_W} y1=${py(t)} y2=${py(t)}></line>
-        <text x=${MARGIN.left - 6} y=${py(t) + 4} text-anchor="end">${tickLabel(t)}</text>`)}
+      ${y.ticks.map(
+        (t) => svg`<line class="grid" x1=${MARGIN.left} x2=${MARGIN.left + PLOT_W} y1=${py(t)} y2=${py(t)}></line>
+        <text x=${MARGIN.left - 6} y=${py(t) + 4} text-anchor="end">${tickLabel(t)}</text>`,
+      )}
       <line x1=${MARGIN.left} x2=${MARGIN.left + PLOT_W} y1=${bottom} y2=${bottom}></line>
-      ${x.ticks.map((t) => svg`<line x1=${px(t)} x2=${px(t)} y1=${bottom} y2=${bottom + 5}></line>
-        <text x=${px(t)} y=${bottom + 18} text-anchor="middle">${tickLabel(t)}</text>`)}
+      ${x.ticks.map(
+        (t) => svg`<line x1=${px(t)} x2=${px(t)} y1=${bottom} y2=${bottom + 5}></line>
+        <text x=${px(t)} y=${bottom + 18} text-anchor="middle">${tickLabel(t)}</text>`,
+      )}
       <text class="label" x=${MARGIN.left + PLOT_W / 2} y=${HEIGHT - 6} text-anchor="middle">row L2 norm ‖W_head[v] / k‖${logNorm ? ' (log scale)' : ''}</text>
       <text class="label" transform="translate(14 ${MARGIN.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle">rows per bin${this.logCounts ? ' (log scale)' : ''}</text>
     </g>`;

@@ -75,11 +75,13 @@ export class NoticeBanner extends LitElement {
     return html`<div class="box" role=${this.tone === 'error' ? 'alert' : 'status'}>
       <h2><span aria-hidden="true">${icon}</span> ${this.heading}</h2>
       <p>${this.message}</p>
-      ${this.actions.length === 0
-        ? nothing
-        : html`<div class="actions">
-            ${this.actions.map((a) => html`<button data-action=${a.id} @click=${() => this._act(a.id)}>${a.label}</button>`)}
-          </div>`}
+      ${
+        this.actions.length === 0
+          ? nothing
+          : html`<div class="actions">
+              ${this.actions.map((a) => html`<button data-action=${a.id} @click=${() => this._act(a.id)}>${a.label}</button>`)}
+            </div>`
+      }
     </div>`;
   }
 

@@ -55,17 +55,23 @@ export class PaperTable1 extends LitElement {
         </thead>
         <tbody>
           ${PAPER_TABLE1.map(
-            (row) => html`<tr class=${row.backbone === this.highlight ? 'match' : ''} aria-current=${row.backbone === this.highlight ? 'true' : 'false'}>
-              <td>${row.backbone}</td>
-              <td class="num">${row.params}</td>
-              <td class="num">${formatStat(row.meanNorm)}</td>
-              <td class="num">${formatStat(row.maxNorm)}</td>
-              <td class="num">${formatStat(row.anisotropy)}</td>
-            </tr>`,
+            (row) =>
+              html`<tr
+                class=${row.backbone === this.highlight ? 'match' : ''}
+                aria-current=${row.backbone === this.highlight ? 'true' : 'false'}
+              >
+                <td>${row.backbone}</td>
+                <td class="num">${row.params}</td>
+                <td class="num">${formatStat(row.meanNorm)}</td>
+                <td class="num">${formatStat(row.maxNorm)}</td>
+                <td class="num">${formatStat(row.anisotropy)}</td>
+              </tr>`,
           )}
         </tbody>
       </table>
-      <p class="source muted">${PAPER_TABLE1_SOURCE}. Norms are per-row L2 norms of W_head; anisotropy is the mean cosine similarity of rows.</p>`;
+      <p class="source muted">
+        ${PAPER_TABLE1_SOURCE}. Norms are per-row L2 norms of W_head; anisotropy is the mean cosine similarity of rows.
+      </p>`;
   }
 }
 

@@ -20,8 +20,28 @@ export function precomputedPair(demo: DemoHeadNorms, k: number, logNorm: boolean
   const range = sharedHistogramRange(demo.summary, k, BINS, logNorm);
   const at = (divisor: number): HeadStatistics => {
     const s = demo.summary;
-    const summary = { mean: s.mean / divisor, std: s.std / divisor, min: s.min / divisor, max: s.max / divisor, p50: s.p50 / divisor, p90: s.p90 / divisor, p99: s.p99 / divisor, nonFiniteRows: s.nonFiniteRows };
-    return { k: divisor, summary, anisotropy: demo.anisotropy, histogram: { range, counts: histogramCounts(demo.norms.map((n) => n / divisor), range) } };
+    const summary = {
+      mean: s.mean / divisor,
+      std: s.std / divisor,
+      min: s.min / divisor,
+      max: s.max / divisor,
+      p50: s.p50 / divisor,
+      p90: s.p90 / divisor,
+      p99: s.p99 / divisor,
+      nonFiniteRows: s.nonFiniteRows,
+    };
+    return {
+      k: divisor,
+      summary,
+      anisotropy: demo.anisotropy,
+      histogram: {
+        range,
+        counts: histogramCounts(
+          demo.norms.map((n) => n / divisor),
+          range,
+        ),
+      },
+    };
   };
   return { before: at(1), after: at(k), origin: 'precomputed', provenance: demo.provenance };
 }

@@ -101,33 +101,40 @@ export class PreviewPanel extends LitElement {
     const r = this.result;
     return html`<panel-explainer>
         <p>
-          SPLADE turns a text into one weight per vocabulary term: the MLM head scores every term at every token, and the
-          vector keeps each term's largest log(1 + ReLU(score)) over the tokens. Most weights are zero; terms that are not
-          in the text but get a weight (marked <i>+ italic</i>, striped bars) are the model's expansions. The score of a
-          query and a document is the dot product of their vectors. Dividing the head by k shrinks every score before the
-          ReLU, so fewer terms stay active.
+          SPLADE turns a text into one weight per vocabulary term: the MLM head scores every term at every token, and the vector
+          keeps each term's largest log(1 + ReLU(score)) over the tokens. Most weights are zero; terms that are not in the text
+          but get a weight (marked <i>+ italic</i>, striped bars) are the model's expansions. The score of a query and a document
+          is the dot product of their vectors. Dividing the head by k shrinks every score before the ReLU, so fewer terms stay
+          active.
         </p>
-        <span class="formula">v[j] = max<sub>t</sub> log(1 + ReLU(h<sub>t</sub> · W_head[j] / k + b[j])),&nbsp;&nbsp; s(q, d) = v<sub>q</sub> · v<sub>d</sub></span>
+        <span class="formula"
+          >v[j] = max<sub>t</sub> log(1 + ReLU(h<sub>t</sub> · W_head[j] / k + b[j])),&nbsp;&nbsp; s(q, d) = v<sub>q</sub> · v<sub
+            >d</sub
+          ></span
+        >
       </panel-explainer>
       <div class="texts">
         <label>Query <textarea id="query" .value=${this.query} @input=${this._onInput}></textarea></label>
         <label>Document <textarea id="doc" .value=${this.doc} @input=${this._onInput}></textarea></label>
       </div>
-      ${this.error
-        ? html`<p class="error" role="alert" id="preview-error">${this.error}</p>`
-        : r
-          ? html`<p class="score" aria-live="polite" aria-busy=${String(this.busy)}>
-                Score s(q, d) at k = ${formatK(r.k)}: <strong id="score">${formatStat(r.score)}</strong>
-              </p>
-              <p class="key muted" aria-hidden="true">
-                Bars:<span class="own"></span>term of the text<span class="expansion"></span><i>+ expansion</i> (not in the text)
-                ${this.synthetic ? html` · synthetic demo: random weights, so the terms are arbitrary; watch the weights and the score change with k.` : nothing}
-              </p>
-              <div class="vectors">
-                <sparse-terms heading="Query vector" .summary=${r.query}></sparse-terms>
-                <sparse-terms heading="Document vector" .summary=${r.doc}></sparse-terms>
-              </div>`
-          : html`<p class="muted">${this.busy ? 'Encoding on the GPU…' : nothing}</p>`}`;
+      ${
+        this.error
+          ? html`<p class="error" role="alert" id="preview-error">${this.error}</p>`
+          : r
+            ? html`<p class="score" aria-live="polite" aria-busy=${String(this.busy)}>
+                  Score s(q, d) at k = ${formatK(r.k)}: <strong id="score">${formatStat(r.score)}</strong>
+                </p>
+                <p class="key muted" aria-hidden="true">
+                  Bars:<span class="own"></span>term of the text<span class="expansion"></span><i>+ expansion</i> (not in the
+                  text)
+                  ${this.synthetic ? html` · synthetic demo: random weights, so the terms are arbitrary; watch the weights and the score change with k.` : nothing}
+                </p>
+                <div class="vectors">
+                  <sparse-terms heading="Query vector" .summary=${r.query}></sparse-terms>
+                  <sparse-terms heading="Document vector" .summary=${r.doc}></sparse-terms>
+                </div>`
+            : html`<p class="muted">${this.busy ? 'Encoding on the GPU…' : nothing}</p>`
+      }`;
   }
 
   private _onInput() {

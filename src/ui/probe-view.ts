@@ -10,7 +10,10 @@ import { baseStyles, tableStyles } from './theme.ts';
 function moved(now: Probe, start: Probe): { entered: string[]; left: string[] } {
   const was = new Set(start.terms.map((t) => t.term));
   const is = new Set(now.terms.map((t) => t.term));
-  return { entered: now.terms.filter((t) => !was.has(t.term)).map((t) => t.term), left: start.terms.filter((t) => !is.has(t.term)).map((t) => t.term) };
+  return {
+    entered: now.terms.filter((t) => !was.has(t.term)).map((t) => t.term),
+    left: start.terms.filter((t) => !is.has(t.term)).map((t) => t.term),
+  };
 }
 
 export class ProbeView extends LitElement {
@@ -59,41 +62,53 @@ export class ProbeView extends LitElement {
     const start = this.start && this.start.probes.length === now.probes.length ? this.start : null;
     const queries = now.probes.filter((p) => p.role === 'query');
     const documents = now.probes.filter((p) => p.role === 'document');
-    return html`<p class="muted" id="probe-step">Probes at step ${now.step}${start ? `, compared with step ${start.step}` : ''}.</p>
+    return html`<p class="muted" id="probe-step">
+        Probes at step ${now.step}${start ? `, compared with step ${start.step}` : ''}.
+      </p>
       <div class="grid">
         ${now.probes.map((probe, i) => {
           const before = start?.probes[i];
           const change = before ? moved(probe, before) : null;
           return html`<div class="card" data-role=${probe.role}>
-            <sparse-terms heading="${probe.role === 'query' ? 'Query' : 'Document'}: ${probe.text}" .summary=${probe}></sparse-terms>
-            ${before && change
-              ? html`<p class="change muted">
-                  Active ${before.activeDims} → ${probe.activeDims}.
-                  ${change.entered.length ? html`New in the top ${probe.terms.length}: ${change.entered.join(', ')}.` : 'Same top terms as at the start.'}
-                </p>`
-              : nothing}
+            <sparse-terms
+              heading="${probe.role === 'query' ? 'Query' : 'Document'}: ${probe.text}"
+              .summary=${probe}
+            ></sparse-terms>
+            ${
+              before && change
+                ? html`<p class="change muted">
+                    Active ${before.activeDims} → ${probe.activeDims}.
+                    ${change.entered.length ? html`New in the top ${probe.terms.length}: ${change.entered.join(', ')}.` : 'Same top terms as at the start.'}
+                  </p>`
+                : nothing
+            }
           </div>`;
         })}
       </div>
-      ${queries.length && documents.length
-        ? html`<table id="probe-scores">
-            <caption>Scores (query · document dot products)${start ? ', now (at the start)' : ''}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Query</th>
-                ${documents.map((d, j) => html`<th scope="col" title=${d.text}>Document ${j + 1}</th>`)}
-              </tr>
-            </thead>
-            <tbody>
-              ${queries.map(
-                (q, i) => html`<tr>
-                  <th scope="row">${q.text}</th>
-                  ${now.scores[i].map((s, j) => html`<td class="num">${formatStat(s)}${start ? html` <span class="muted">(${formatStat(start.scores[i][j])})</span>` : nothing}</td>`)}
-                </tr>`,
-              )}
-            </tbody>
-          </table>`
-        : nothing}`;
+      ${
+        queries.length && documents.length
+          ? html`<table id="probe-scores">
+              <caption>
+                Scores (query · document dot products)${start ? ', now (at the start)' : ''}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Query</th>
+                  ${documents.map((d, j) => html`<th scope="col" title=${d.text}>Document ${j + 1}</th>`)}
+                </tr>
+              </thead>
+              <tbody>
+                ${queries.map(
+                  (q, i) =>
+                    html`<tr>
+                      <th scope="row">${q.text}</th>
+                      ${now.scores[i].map((s, j) => html`<td class="num">${formatStat(s)}${start ? html` <span class="muted">(${formatStat(start.scores[i][j])})</span>` : nothing}</td>`)}
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+          : nothing
+      }`;
   }
 }
 

@@ -57,19 +57,63 @@ export class RunCompare extends LitElement {
     const best = set ? bestRun(runs, set) : null;
     return html`<div class="charts">
         <loss-chart id="cmp-rank" heading="Ranking loss" y-label="L_rank" .series=${curves(runs, (r) => r.rank)}></loss-chart>
-        <loss-chart id="cmp-flops-q" heading="FLOPS of the queries" y-label="FLOPS(q)" .series=${curves(runs, (r) => r.flopsQueries)}></loss-chart>
-        <loss-chart id="cmp-flops-d" heading="FLOPS of the documents" y-label="FLOPS(d)" .series=${curves(runs, (r) => r.flopsDocuments)}></loss-chart>
-        <loss-chart id="cmp-active" heading="Active dimensions per query" y-label="non-zero weights" .series=${curves(runs, (r) => r.activeQueries)}></loss-chart>
-        <loss-chart id="cmp-lr" heading="Learning rate" y-label="lr" .log=${false} .series=${curves(runs, (r) => r.lr)}></loss-chart>
-        <loss-chart id="cmp-lambda" heading="lambda_q (ramped)" y-label="lambda_q" .log=${false} .series=${curves(runs, (r) => r.lambdaQueries)}></loss-chart>
+        <loss-chart
+          id="cmp-flops-q"
+          heading="FLOPS of the queries"
+          y-label="FLOPS(q)"
+          .series=${curves(runs, (r) => r.flopsQueries)}
+        ></loss-chart>
+        <loss-chart
+          id="cmp-flops-d"
+          heading="FLOPS of the documents"
+          y-label="FLOPS(d)"
+          .series=${curves(runs, (r) => r.flopsDocuments)}
+        ></loss-chart>
+        <loss-chart
+          id="cmp-active"
+          heading="Active dimensions per query"
+          y-label="non-zero weights"
+          .series=${curves(runs, (r) => r.activeQueries)}
+        ></loss-chart>
+        <loss-chart
+          id="cmp-lr"
+          heading="Learning rate"
+          y-label="lr"
+          .log=${false}
+          .series=${curves(runs, (r) => r.lr)}
+        ></loss-chart>
+        <loss-chart
+          id="cmp-lambda"
+          heading="lambda_q (ramped)"
+          y-label="lambda_q"
+          .log=${false}
+          .series=${curves(runs, (r) => r.lambdaQueries)}
+        ></loss-chart>
       </div>
-      <h4>Results ${set ? html`on <select id="cmp-set" @change=${(e: Event) => (this._set = (e.target as HTMLSelectElement).value)}>${sets.map((s) => html`<option ?selected=${s === set}>${s}</option>`)}</select>` : nothing}</h4>
+      <h4>
+        Results
+        ${
+          set
+            ? html`on
+                <select id="cmp-set" @change=${(e: Event) => (this._set = (e.target as HTMLSelectElement).value)}>
+                  ${sets.map((s) => html`<option ?selected=${s === set}>${s}</option>`)}
+                </select>`
+            : nothing
+        }
+      </h4>
       ${set ? nothing : html`<p class="muted">No selected run was evaluated yet: evaluate them on a set read in the Evaluate tab.</p>`}
       <table id="cmp-table">
         <thead>
           <tr>
-            <th scope="col">run</th><th scope="col">k (norm after dividing)</th><th scope="col">nDCG@10</th><th scope="col">MRR@10</th>
-            <th scope="col">R@1000</th><th scope="col">active dims q / d</th><th scope="col">avg_flops</th><th scope="col">steps</th><th scope="col">time</th>
+            <th scope="col">run</th>
+            <th scope="col">k (norm after dividing)</th>
+            <th scope="col">nDCG@10</th>
+            <th scope="col">MRR@10</th>
+            <th scope="col">R@1000</th>
+            <th scope="col">active dims q / d</th>
+            <th scope="col">avg_flops</th>
+            <th scope="col">steps</th>
+            <th scope="col">time</th>
           </tr>
         </thead>
         <tbody>
@@ -83,7 +127,9 @@ export class RunCompare extends LitElement {
               <td data-measure="ndcg_cut_10">${m ? m.ndcg_cut_10.toFixed(4) : '–'}</td>
               <td>${m ? m.recip_rank_10.toFixed(4) : '–'}</td>
               <td>${m ? m.recall_1000.toFixed(4) : '–'}</td>
-              <td>${e ? `${e.splade.efficiency.query_active_dims.toFixed(1)} / ${e.splade.efficiency.corpus_active_dims.toFixed(1)}` : '–'}</td>
+              <td>
+                ${e ? `${e.splade.efficiency.query_active_dims.toFixed(1)} / ${e.splade.efficiency.corpus_active_dims.toFixed(1)}` : '–'}
+              </td>
               <td>${e ? e.splade.efficiency.avg_flops.toFixed(2) : '–'}</td>
               <td>${run.step}</td>
               <td>${formatDuration(run.trainingMs)}</td>

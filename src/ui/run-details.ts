@@ -18,7 +18,10 @@ function recipeRows(run: RunRecord): Row[] {
     ['batch (triplets per step)', recipe.batchSize],
     ['query / document length', `${recipe.queryLength} / ${recipe.documentLength} tokens`],
     ['peak learning rate', schedule.peakLr],
-    ['schedule', `linear warm-up over ${Math.round(schedule.warmupRatio * 100)}% of ${schedule.totalSteps} steps, then linear decay`],
+    [
+      'schedule',
+      `linear warm-up over ${Math.round(schedule.warmupRatio * 100)}% of ${schedule.totalSteps} steps, then linear decay`,
+    ],
     ['optimiser', describeOptimizer(optimizer)],
     ['gradient clipping (global norm)', recipe.maxGradNorm ? recipe.maxGradNorm : 'none'],
     ['micro-batches per step', microBatches(recipe)],
@@ -56,7 +59,10 @@ function progressRows(run: RunRecord): Row[] {
         : 'none yet',
     ],
     ['newest checkpoint', run.checkpoint ? `${run.checkpoint.name} (step ${run.checkpoint.step})` : 'none'],
-    ['trained model', run.savedModel ? `${run.savedModel.where}: ${run.savedModel.files.join(', ')}` : 'not saved (the run did not finish)'],
+    [
+      'trained model',
+      run.savedModel ? `${run.savedModel.where}: ${run.savedModel.files.join(', ')}` : 'not saved (the run did not finish)',
+    ],
   ];
 }
 
@@ -105,10 +111,18 @@ export class RunDetails extends LitElement {
         ${this._table('model', 'What it trained', modelRows(run))} ${this._table('recipe', 'Recipe', recipeRows(run))}
         ${this._table('progress', 'How it went', progressRows(run))}
       </div>
-      ${run.alarms ? html`<h4>Alarms</h4><alarm-list id="run-alarms" .alarms=${run.alarms}></alarm-list>` : nothing}
-      ${run.probes?.length
-        ? html`<h4>Probes</h4><probe-view id="run-probes" .start=${run.probes[0]} .latest=${run.probes.at(-1)}></probe-view>`
-        : nothing}
+      ${
+        run.alarms
+          ? html`<h4>Alarms</h4>
+              <alarm-list id="run-alarms" .alarms=${run.alarms}></alarm-list>`
+          : nothing
+      }
+      ${
+        run.probes?.length
+          ? html`<h4>Probes</h4>
+              <probe-view id="run-probes" .start=${run.probes[0]} .latest=${run.probes.at(-1)}></probe-view>`
+          : nothing
+      }
       ${this._evaluations(run)}`;
   }
 
@@ -118,13 +132,22 @@ export class RunDetails extends LitElement {
         ${caption}
       </caption>
       <tbody>
-        ${rows.map(([label, value]) => html`<tr><th scope="row">${label}</th><td>${String(value)}</td></tr>`)}
+        ${rows.map(
+          ([label, value]) =>
+            html`<tr>
+              <th scope="row">${label}</th>
+              <td>${String(value)}</td>
+            </tr>`,
+        )}
       </tbody>
     </table>`;
   }
 
   private _evaluations(run: RunRecord) {
-    if (run.evaluations.length === 0) return html`<p class="muted" id="no-evaluations">Not evaluated yet: select it and evaluate it on a set read in the Evaluate tab.</p>`;
+    if (run.evaluations.length === 0)
+      return html`<p class="muted" id="no-evaluations">
+        Not evaluated yet: select it and evaluate it on a set read in the Evaluate tab.
+      </p>`;
     return html`<table id="evaluations">
       <caption>
         Evaluations

@@ -12,7 +12,10 @@ import './run-compare.ts';
 import './run-details.ts';
 import { baseStyles, tableStyles, trainingPanelStyles } from './theme.ts';
 
-export type RunsClient = Pick<WorkerClient, 'runs' | 'deleteRun' | 'storageUsed' | 'useRun' | 'exportRun' | 'evaluateRuns' | 'cancelJob'>;
+export type RunsClient = Pick<
+  WorkerClient,
+  'runs' | 'deleteRun' | 'storageUsed' | 'useRun' | 'exportRun' | 'evaluateRuns' | 'cancelJob'
+>;
 
 type SortKey = 'createdAt' | 'k' | 'lambda' | 'step' | 'loss' | 'ndcg';
 
@@ -125,18 +128,25 @@ export class RunsPanel extends LitElement {
     const selected = runs.filter((r) => this._selected.has(r.id));
     return html`<panel-explainer heading="What am I looking at? (runs)">
         <p>
-          Every training in this tab, or in a sweep, is a run: its backbone, k, recipe, data, every report, its checkpoints,
-          its trained model and its evaluations, kept in this browser (IndexedDB) so that it survives a reload. Select runs
-          to compare their curves (the paper's Figure 4), a table like its Table 2 and effectiveness against FLOPS (its
-          Figure 2); evaluate them on the sets read in the Evaluate tab.
+          Every training in this tab, or in a sweep, is a run: its backbone, k, recipe, data, every report, its checkpoints, its
+          trained model and its evaluations, kept in this browser (IndexedDB) so that it survives a reload. Select runs to compare
+          their curves (the paper's Figure 4), a table like its Table 2 and effectiveness against FLOPS (its Figure 2); evaluate
+          them on the sets read in the Evaluate tab.
         </p>
       </panel-explainer>
-      <p class="muted" id="storage">${data ? `${data.runs.length} runs${data.bytes !== null ? `; this site stores ${formatBytes(data.bytes)} in this browser` : ''}.` : 'Reading the runs…'}</p>
+      <p class="muted" id="storage">
+        ${data ? `${data.runs.length} runs${data.bytes !== null ? `; this site stores ${formatBytes(data.bytes)} in this browser` : ''}.` : 'Reading the runs…'}
+      </p>
       ${runs.length ? this._table(runs) : html`<p class="muted" id="no-runs">No run yet: train in the Training tab (one run, or a sweep of k).</p>`}
       ${this._details(runs.find((r) => r.id === this._opened))}
       <div class="actions">
-        <button id="evaluate-runs" ?disabled=${selected.length === 0 || this.sets.length === 0 || this.job.running} @click=${() => this._evaluate(selected)}>
-          Evaluate the ${selected.length || ''} selected run${selected.length === 1 ? '' : 's'} on ${this.sets.length ? this.sets.join(', ') : 'a set (read one in the Evaluate tab)'}
+        <button
+          id="evaluate-runs"
+          ?disabled=${selected.length === 0 || this.sets.length === 0 || this.job.running}
+          @click=${() => this._evaluate(selected)}
+        >
+          Evaluate the ${selected.length || ''} selected run${selected.length === 1 ? '' : 's'} on
+          ${this.sets.length ? this.sets.join(', ') : 'a set (read one in the Evaluate tab)'}
         </button>
         ${this.job.running ? html`<button id="cancel-runs" @click=${() => this.job.cancel()}>Cancel</button>` : nothing}
       </div>
@@ -163,19 +173,38 @@ export class RunsPanel extends LitElement {
           const last = run.reports.at(-1);
           const first = run.evaluations[0];
           return html`<tr data-run=${run.id}>
-            <td><input type="checkbox" aria-label="select run k = ${run.k}" .checked=${this._selected.has(run.id)} @change=${(e: Event) => this._select(run.id, (e.target as HTMLInputElement).checked)} /></td>
-            <td>${run.model.name}${run.sweep ? html`<br /><span class="muted">sweep run ${run.sweep.index + 1} of ${run.sweep.total}</span>` : nothing}</td>
+            <td>
+              <input
+                type="checkbox"
+                aria-label="select run k = ${run.k}"
+                .checked=${this._selected.has(run.id)}
+                @change=${(e: Event) => this._select(run.id, (e.target as HTMLInputElement).checked)}
+              />
+            </td>
+            <td>
+              ${run.model.name}${run.sweep ? html`<br /><span class="muted">sweep run ${run.sweep.index + 1} of ${run.sweep.total}</span>` : nothing}
+            </td>
             <td>${new Date(run.createdAt).toLocaleString()}</td>
             <td>${formatK(run.k)}</td>
             <td>${run.recipe.lambdaQueries} / ${run.recipe.lambdaDocuments}</td>
-            <td>${run.step} of ${run.recipe.schedule.totalSteps}<br /><span class="muted">${formatDuration(run.trainingMs)}</span></td>
+            <td>
+              ${run.step} of ${run.recipe.schedule.totalSteps}<br /><span class="muted">${formatDuration(run.trainingMs)}</span>
+            </td>
             <td>${last ? last.total.toPrecision(4) : '–'}</td>
             <td>${first ? `${first.splade.metrics.ndcg_cut_10.toFixed(4)} (${first.set.name})` : '–'}</td>
             <td class="status-${run.status}" title=${run.message}>${run.status}</td>
             <td class="actions">
-              <button class="details" aria-expanded=${String(this._opened === run.id)} @click=${() => (this._opened = this._opened === run.id ? null : run.id)}>Details</button>
+              <button
+                class="details"
+                aria-expanded=${String(this._opened === run.id)}
+                @click=${() => (this._opened = this._opened === run.id ? null : run.id)}
+              >
+                Details
+              </button>
               <button class="use" ?disabled=${!run.savedModel} @click=${() => this._use(run)}>Use</button>
-              <button class="export-model" ?disabled=${!run.savedModel} @click=${() => this._export(run, 'model')}>Model (.zip)</button>
+              <button class="export-model" ?disabled=${!run.savedModel} @click=${() => this._export(run, 'model')}>
+                Model (.zip)
+              </button>
               <button class="export-json" @click=${() => this._export(run, 'json')}>JSON</button>
               <button class="export-csv" @click=${() => this._export(run, 'csv')}>CSV</button>
               <button class="delete" ?disabled=${run.status === 'running'} @click=${() => this._delete(run)}>Delete</button>
@@ -189,7 +218,10 @@ export class RunsPanel extends LitElement {
   private _details(run: RunRecord | undefined) {
     if (!run) return nothing;
     return html`<section id="run-page" aria-label="run details">
-      <h4>Run k = ${formatK(run.k)} of ${run.model.name} <button class="close-details" @click=${() => (this._opened = null)}>Close</button></h4>
+      <h4>
+        Run k = ${formatK(run.k)} of ${run.model.name}
+        <button class="close-details" @click=${() => (this._opened = null)}>Close</button>
+      </h4>
       <run-details .run=${run}></run-details>
     </section>`;
   }
@@ -230,7 +262,12 @@ export class RunsPanel extends LitElement {
 
   private async _delete(run: RunRecord) {
     if (!this.client) return;
-    if (!confirm(`Delete the run k = ${run.k} of ${run.model.name} (${run.step} steps), with its checkpoints and its saved model? This cannot be undone.`)) return;
+    if (
+      !confirm(
+        `Delete the run k = ${run.k} of ${run.model.name} (${run.step} steps), with its checkpoints and its saved model? This cannot be undone.`,
+      )
+    )
+      return;
     await this.client.deleteRun(run.id);
     this._select(run.id, false);
     this._message = `Deleted the run k = ${run.k}.`;
@@ -251,11 +288,18 @@ export class RunsPanel extends LitElement {
       (progress) =>
         client.evaluateRuns(
           runs.map((r) => r.id),
-          { sets: this.sets, queryLength: EVAL_DEFAULTS.queryLength, documentLength: EVAL_DEFAULTS.documentLength, topK: EVAL_DEFAULTS.topK, prune: 0 },
+          {
+            sets: this.sets,
+            queryLength: EVAL_DEFAULTS.queryLength,
+            documentLength: EVAL_DEFAULTS.documentLength,
+            topK: EVAL_DEFAULTS.topK,
+            prune: 0,
+          },
           (p) => progress(`Run k = ${runs.find((r) => r.id === p.run)?.k}: ${p.set} ${p.stage} ${p.done} of ${p.total}`),
         ),
     );
-    if (!this.job.error) this.job.setStatus(this.job.status.startsWith('Cancelled') ? this.job.status : `Evaluated ${runs.length} run(s).`);
+    if (!this.job.error)
+      this.job.setStatus(this.job.status.startsWith('Cancelled') ? this.job.status : `Evaluated ${runs.length} run(s).`);
     this.refreshes++;
     this.requestUpdate();
   }

@@ -74,8 +74,13 @@ export class ScatterChart extends LitElement {
 
   override render() {
     const drawn = this.points.filter((p) => Number.isFinite(p.y) && p.x > 0);
-    const top = html`<div class="top"><h3 id="scatter-title">${this.heading}</h3><chart-download name="effectiveness-vs-flops"></chart-download></div>`;
-    if (drawn.length === 0) return html`${top}<p class="muted" id="summary">No evaluated run yet.</p>`;
+    const top = html`<div class="top">
+      <h3 id="scatter-title">${this.heading}</h3>
+      <chart-download name="effectiveness-vs-flops"></chart-download>
+    </div>`;
+    if (drawn.length === 0)
+      return html`${top}
+        <p class="muted" id="summary">No evaluated run yet.</p>`;
     const xs = drawn.map((p) => p.x);
     const x = logScale(10 ** Math.floor(Math.log10(Math.min(...xs))), 10 ** Math.ceil(Math.log10(Math.max(...xs))));
     const ys = drawn.map((p) => p.y);
@@ -97,8 +102,10 @@ export class ScatterChart extends LitElement {
     const py = (v: number) => MARGIN.top + PLOT_H - y.fraction(v) * PLOT_H;
     const bottom = MARGIN.top + PLOT_H;
     return svg`<g class="axis">
-      ${y.ticks.map((t) => svg`<line class="grid" x1=${MARGIN.left} x2=${MARGIN.left + PLOT_W} y1=${py(t)} y2=${py(t)}></line>
-        <text x=${MARGIN.left - 6} y=${py(t) + 4} text-anchor="end">${formatValue(t)}</text>`)}
+      ${y.ticks.map(
+        (t) => svg`<line class="grid" x1=${MARGIN.left} x2=${MARGIN.left + PLOT_W} y1=${py(t)} y2=${py(t)}></line>
+        <text x=${MARGIN.left - 6} y=${py(t) + 4} text-anchor="end">${formatValue(t)}</text>`,
+      )}
       <line x1=${MARGIN.left} x2=${MARGIN.left} y1=${MARGIN.top} y2=${bottom}></line>
       <line x1=${MARGIN.left} x2=${MARGIN.left + PLOT_W} y1=${bottom} y2=${bottom}></line>
       ${x.ticks.map((t) => svg`<line x1=${px(t)} x2=${px(t)} y1=${bottom} y2=${bottom + 5}></line><text x=${px(t)} y=${bottom + 18} text-anchor="middle">${formatValue(t)}</text>`)}

@@ -96,49 +96,59 @@ export class SearchView extends LitElement {
     const error = this.results.error ? toPageFailure(this.results.error).message : '';
     return html`<form @submit=${this._onSubmit}>
         <label for="query">Search ${this.set}:</label>
-        <input id="query" list="judged-queries" placeholder="type a query, or pick one of the set's queries" .value=${this._query} />
+        <input
+          id="query"
+          list="judged-queries"
+          placeholder="type a query, or pick one of the set's queries"
+          .value=${this._query}
+        />
         <datalist id="judged-queries">${(this.queries.value ?? []).map((q) => html`<option value=${q.text}></option>`)}</datalist>
         <button type="submit">Search</button>
       </form>
       ${error ? html`<p class="error" role="alert">${error}</p>` : nothing}
-      ${result
-        ? html`<p class="muted" id="search-note">
-              ${result.queryId ? html`Judged query ${result.queryId}: <span class="relevant">✓ relevant</span> hits are marked.` : 'Not one of the set\'s judged queries: no hit can be marked relevant.'}
-              Each score is the sum of its terms' products (query weight × document weight).
-            </p>
-            <div class="columns">
-              <section aria-labelledby="splade-hits-heading" id="splade-hits">
-                <h4 id="splade-hits-heading">SPLADE</h4>
-                ${this._hits(result.splade, 'splade')}
-              </section>
-              <section aria-labelledby="bm25-hits-heading" id="bm25-hits">
-                <h4 id="bm25-hits-heading">BM25</h4>
-                ${this._hits(result.bm25, 'bm25')}
-              </section>
-            </div>`
-        : nothing}
-      ${this._opened
-        ? html`<section id="opened" aria-label="Document vector">
-            <h4>Document ${this._opened.docId} <button class="open" @click=${() => (this._opened = null)}>Close</button></h4>
-            <p>${this._opened.text}</p>
-            <sparse-terms heading="Its SPLADE vector" .summary=${this._opened.vector}></sparse-terms>
-          </section>`
-        : nothing}`;
+      ${
+        result
+          ? html`<p class="muted" id="search-note">
+                ${result.queryId ? html`Judged query ${result.queryId}: <span class="relevant">✓ relevant</span> hits are marked.` : "Not one of the set's judged queries: no hit can be marked relevant."}
+                Each score is the sum of its terms' products (query weight × document weight).
+              </p>
+              <div class="columns">
+                <section aria-labelledby="splade-hits-heading" id="splade-hits">
+                  <h4 id="splade-hits-heading">SPLADE</h4>
+                  ${this._hits(result.splade, 'splade')}
+                </section>
+                <section aria-labelledby="bm25-hits-heading" id="bm25-hits">
+                  <h4 id="bm25-hits-heading">BM25</h4>
+                  ${this._hits(result.bm25, 'bm25')}
+                </section>
+              </div>`
+          : nothing
+      }
+      ${
+        this._opened
+          ? html`<section id="opened" aria-label="Document vector">
+              <h4>Document ${this._opened.docId} <button class="open" @click=${() => (this._opened = null)}>Close</button></h4>
+              <p>${this._opened.text}</p>
+              <sparse-terms heading="Its SPLADE vector" .summary=${this._opened.vector}></sparse-terms>
+            </section>`
+          : nothing
+      }`;
   }
 
   private _hits(hits: SearchHit[], system: 'splade' | 'bm25') {
     if (hits.length === 0) return html`<p class="muted">No document shares a term with this query.</p>`;
     return html`<ol>
       ${hits.map(
-        (h) => html`<li class=${h.relevant ? 'relevant' : ''} data-doc=${h.docId} data-score=${h.score}>
-          <div class="hit-head">
-            <span>${h.relevant ? '✓ ' : ''}${h.docId}</span>
-            <span class="score">score ${h.score.toFixed(4)}</span>
-            ${system === 'splade' ? html`<button class="open" @click=${() => this._open(h.docId)}>Show its vector</button>` : nothing}
-          </div>
-          <div class="muted">${h.text}</div>
-          <term-table .terms=${h.terms}></term-table>
-        </li>`,
+        (h) =>
+          html`<li class=${h.relevant ? 'relevant' : ''} data-doc=${h.docId} data-score=${h.score}>
+            <div class="hit-head">
+              <span>${h.relevant ? '✓ ' : ''}${h.docId}</span>
+              <span class="score">score ${h.score.toFixed(4)}</span>
+              ${system === 'splade' ? html`<button class="open" @click=${() => this._open(h.docId)}>Show its vector</button>` : nothing}
+            </div>
+            <div class="muted">${h.text}</div>
+            <term-table .terms=${h.terms}></term-table>
+          </li>`,
       )}
     </ol>`;
   }

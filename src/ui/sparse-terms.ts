@@ -64,11 +64,14 @@ export class SparseTerms extends LitElement {
       <p class="muted" id="active">${s.activeDims} active dimensions · ${s.tokens.length} tokens</p>
       <ol aria-label="${this.heading}: top terms by weight">
         ${s.terms.map(
-          (t) => html`<li data-term=${t.term}>
-            <span class="term ${t.expansion ? 'expansion' : ''}">${t.expansion ? '+ ' : ''}${t.term}${t.expansion ? html`<span class="visually-hidden"> (expansion)</span>` : ''}</span>
-            <span class="bar ${t.expansion ? 'expansion' : ''}" style="width:${Math.max(2, (100 * t.weight) / top)}%"></span>
-            <span class="num">${formatStat(t.weight)}</span>
-          </li>`,
+          (t) =>
+            html`<li data-term=${t.term}>
+              <span class="term ${t.expansion ? 'expansion' : ''}"
+                >${t.expansion ? '+ ' : ''}${t.term}${t.expansion ? html`<span class="visually-hidden"> (expansion)</span>` : ''}</span
+              >
+              <span class="bar ${t.expansion ? 'expansion' : ''}" style="width:${Math.max(2, (100 * t.weight) / top)}%"></span>
+              <span class="num">${formatStat(t.weight)}</span>
+            </li>`,
         )}
       </ol>`;
   }

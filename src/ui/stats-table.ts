@@ -62,19 +62,24 @@ export class HeadStatsTable extends LitElement {
       </thead>
       <tbody>
         ${ROWS.map(
-          (row) => html`<tr data-stat=${row.key}>
-            <th scope="row">${row.label}</th>
-            <td class="num" data-k="1">${formatStat(row.value(before))}</td>
-            <td class="num" data-k="after" title=${row.scales ? 'divided by k' : 'unchanged by k'}>${formatStat(row.value(after))}</td>
-          </tr>`,
+          (row) =>
+            html`<tr data-stat=${row.key}>
+              <th scope="row">${row.label}</th>
+              <td class="num" data-k="1">${formatStat(row.value(before))}</td>
+              <td class="num" data-k="after" title=${row.scales ? 'divided by k' : 'unchanged by k'}>
+                ${formatStat(row.value(after))}
+              </td>
+            </tr>`,
         )}
-        ${before.summary.nonFiniteRows > 0
-          ? html`<tr data-stat="non-finite">
-              <th scope="row">rows with NaN or Inf (left out)</th>
-              <td class="num" data-k="1">${before.summary.nonFiniteRows}</td>
-              <td class="num" data-k="after">${after.summary.nonFiniteRows}</td>
-            </tr>`
-          : nothing}
+        ${
+          before.summary.nonFiniteRows > 0
+            ? html`<tr data-stat="non-finite">
+                <th scope="row">rows with NaN or Inf (left out)</th>
+                <td class="num" data-k="1">${before.summary.nonFiniteRows}</td>
+                <td class="num" data-k="after">${after.summary.nonFiniteRows}</td>
+              </tr>`
+            : nothing
+        }
       </tbody>
     </table>`;
   }

@@ -53,16 +53,23 @@ export class SuggestedK extends LitElement {
     const known = Number.isFinite(this.meanNorm);
     const k = known ? suggestK(this.meanNorm, this.target) : NaN;
     return html`<div class="row">
-        <label>Target mean row norm <input id="target" type="number" min="0.01" step="0.01" .value=${String(this.target)} @change=${this._onTarget} /></label>
-        ${known
-          ? html`<span id="suggestion">suggested k = ${formatStat(this.meanNorm)} / ${formatStat(this.target)} ≈ <strong>${formatK(k)}</strong></span>
-              <button class="primary" @click=${() => this._use(k)}>Use k = ${formatK(k)}</button>`
-          : nothing}
+        <label
+          >Target mean row norm
+          <input id="target" type="number" min="0.01" step="0.01" .value=${String(this.target)} @change=${this._onTarget}
+        /></label>
+        ${
+          known
+            ? html`<span id="suggestion"
+                  >suggested k = ${formatStat(this.meanNorm)} / ${formatStat(this.target)} ≈ <strong>${formatK(k)}</strong></span
+                >
+                <button class="primary" @click=${() => this._use(k)}>Use k = ${formatK(k)}</button>`
+            : nothing
+        }
       </div>
       <p class="muted">
-        A heuristic, not a rule from the paper: BERT-base (mean norm 1.40) trains well at k = 1, so bringing another head's
-        mean row norm near 1.40 is a reasonable first k. The paper found the best k by training several (e.g. ModernBERT
-        did best at k = 8–16, RoBERTa at k = 2–4).
+        A heuristic, not a rule from the paper: BERT-base (mean norm 1.40) trains well at k = 1, so bringing another head's mean
+        row norm near 1.40 is a reasonable first k. The paper found the best k by training several (e.g. ModernBERT did best at k
+        = 8–16, RoBERTa at k = 2–4).
       </p>
       ${known ? this._sweep() : nothing}`;
   }
@@ -72,10 +79,15 @@ export class SuggestedK extends LitElement {
     const ks = suggestSweepKs(this.meanNorm);
     const norms = ks.map((k) => formatStat(this.meanNorm / k));
     return html`<p id="suggested-sweep">
-      Suggested sweep: <strong>k = ${ks.map(formatK).join(', ')}</strong> (mean norms after dividing ${norms[0]} … ${norms.at(-1)}). The paper's
-      backbones did best between about ${GOOD_DIVIDED_NORMS.min} and ${GOOD_DIVIDED_NORMS.max}, but the best k differs by backbone
-      (RoBERTa collapsed at 16, ALBERT did worse at any k > 1): the sweep decides.
-      <button id="use-sweep" @click=${() => this.dispatchEvent(new CustomEvent('sweep-ks', { detail: { ks }, bubbles: true, composed: true }))}>Sweep these</button>
+      Suggested sweep: <strong>k = ${ks.map(formatK).join(', ')}</strong> (mean norms after dividing ${norms[0]} …
+      ${norms.at(-1)}). The paper's backbones did best between about ${GOOD_DIVIDED_NORMS.min} and ${GOOD_DIVIDED_NORMS.max}, but
+      the best k differs by backbone (RoBERTa collapsed at 16, ALBERT did worse at any k > 1): the sweep decides.
+      <button
+        id="use-sweep"
+        @click=${() => this.dispatchEvent(new CustomEvent('sweep-ks', { detail: { ks }, bubbles: true, composed: true }))}
+      >
+        Sweep these
+      </button>
     </p>`;
   }
 

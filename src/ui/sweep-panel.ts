@@ -3,7 +3,20 @@
 // progress per run and overall, cancel, resume after a reload, and an evaluation of each finished run if asked.
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
-import { DEFAULT_SWEEP_KS, EVAL_DEFAULTS, FIGURE2_LAMBDAS, TRAIN_LIMITS, describeRange, inRange, type ModelSummary, type PageSweepRequest, type SweepEvent, type SweepPlan, type TripletsSummary, type WorkerClient } from '../worker/api.ts';
+import {
+  DEFAULT_SWEEP_KS,
+  EVAL_DEFAULTS,
+  FIGURE2_LAMBDAS,
+  TRAIN_LIMITS,
+  describeRange,
+  inRange,
+  type ModelSummary,
+  type PageSweepRequest,
+  type SweepEvent,
+  type SweepPlan,
+  type TripletsSummary,
+  type WorkerClient,
+} from '../worker/api.ts';
 import { formatDuration, formatK } from './format.ts';
 import { JobController, type ProgressReport } from './job-controller.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
@@ -11,7 +24,6 @@ import type { SweepRecipeSettings } from './train-panel.ts';
 import { parseKList } from './url-state.ts';
 
 export type SweepClient = Pick<WorkerClient, 'sweep' | 'pendingSweep' | 'resumeSweep' | 'cancelJob'>;
-
 
 const FIELDS = [
   { key: 'steps', label: 'Steps per run', value: 100 },
@@ -93,21 +105,42 @@ export class SweepPanel extends LitElement {
     const pending = this.pending.value ?? null;
     return html`<p class="muted">
         Same backbone, triplets, recipe and seed for every run; only k (or the lambdas) changes. The recipe is the training
-        form's: its peak lr, λ_q and λ_d (a lambda grid sets its own), optimizer, warm-up, clipping, dropout and
-        micro-batches. Each run is kept in the Runs tab with its model; compare them there.
+        form's: its peak lr, λ_q and λ_d (a lambda grid sets its own), optimizer, warm-up, clipping, dropout and micro-batches.
+        Each run is kept in the Runs tab with its model; compare them there.
       </p>
       <div class="fields">
-        <label class="field">k values <input id="ks" .value=${this.ks.map(formatK).join(', ')} ?disabled=${running || this._grid} aria-invalid=${String(!!this._ksError)} /></label>
-        <label><input type="checkbox" id="grid" .checked=${this._grid} ?disabled=${running} @change=${(e: Event) => (this._grid = (e.target as HTMLInputElement).checked)} /> instead, the lambda grid of the paper's Figure 2 at k = ${formatK(this.k)}</label>
+        <label class="field"
+          >k values
+          <input
+            id="ks"
+            .value=${this.ks.map(formatK).join(', ')}
+            ?disabled=${running || this._grid}
+            aria-invalid=${String(!!this._ksError)}
+        /></label>
+        <label
+          ><input
+            type="checkbox"
+            id="grid"
+            .checked=${this._grid}
+            ?disabled=${running}
+            @change=${(e: Event) => (this._grid = (e.target as HTMLInputElement).checked)}
+          />
+          instead, the lambda grid of the paper's Figure 2 at k = ${formatK(this.k)}</label
+        >
         ${FIELDS.map((f) => html`<label class="field">${f.label} <input id="sweep-${f.key}" type="number" value=${f.value} ?disabled=${running} /></label>`)}
-        <label><input type="checkbox" id="sweep-evaluate" ?disabled=${running || this.sets.length === 0} /> evaluate each run on ${this.sets.length ? this.sets.join(', ') : 'the sets read in the Evaluate tab (none yet)'}</label>
+        <label
+          ><input type="checkbox" id="sweep-evaluate" ?disabled=${running || this.sets.length === 0} /> evaluate each run on
+          ${this.sets.length ? this.sets.join(', ') : 'the sets read in the Evaluate tab (none yet)'}</label
+        >
       </div>
       ${this._ksError ? html`<p class="error" role="alert">${this._ksError}</p>` : nothing}
       <div class="fields">
         <button id="start-sweep" class="primary" ?disabled=${!ready} @click=${this._start}>Run the sweep</button>
         ${pending ? html`<button id="resume-sweep" ?disabled=${!ready} @click=${() => this._resume(pending)}>Resume the sweep (${pending.finished.length} of ${pending.runs.length} runs done)</button>` : nothing}
         ${running ? html`<button id="cancel-sweep" @click=${() => this.job.cancel()}>Cancel</button>` : nothing}
-        <span class="muted">${this.summary ? (this.triplets ? '' : 'Pick triplets above first.') : 'Load a backbone first.'}</span>
+        <span class="muted"
+          >${this.summary ? (this.triplets ? '' : 'Pick triplets above first.') : 'Load a backbone first.'}</span
+        >
       </div>
       <p id="sweep-status" role="status" aria-live="polite">${this.job.status}</p>
       ${this.job.error ? html`<p class="error" role="alert" id="sweep-error">${this.job.error}</p>` : nothing}`;
@@ -120,14 +153,20 @@ export class SweepPanel extends LitElement {
       const value = Number(field.value);
       const ok = field.value.trim() !== '' && inRange(value, TRAIN_LIMITS[f.key]);
       field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(TRAIN_LIMITS[f.key])}.`);
-      if (!ok) return field.reportValidity(), null;
+      if (!ok) return (field.reportValidity(), null);
       values[f.key] = value;
     }
     const recipe = this.recipe ? this.recipe() : {};
     if (recipe === null) return null;
     const base = { ...recipe, k: this.k, ...values, checkpointEvery: Math.max(1, Math.ceil(values.steps / 4)), resume: false };
     const evaluate = this.renderRoot.querySelector<HTMLInputElement>('#sweep-evaluate')?.checked
-      ? { sets: this.sets, queryLength: EVAL_DEFAULTS.queryLength, documentLength: EVAL_DEFAULTS.documentLength, topK: EVAL_DEFAULTS.topK, prune: 0 }
+      ? {
+          sets: this.sets,
+          queryLength: EVAL_DEFAULTS.queryLength,
+          documentLength: EVAL_DEFAULTS.documentLength,
+          topK: EVAL_DEFAULTS.topK,
+          prune: 0,
+        }
       : undefined;
     if (this._grid) return { base, lambdas: FIGURE2_LAMBDAS, evaluate };
     const ks = parseKList(this.renderRoot.querySelector<HTMLInputElement>('#ks')!.value);
@@ -147,7 +186,13 @@ export class SweepPanel extends LitElement {
     if (!client) return;
     const grid = new Set(plan.runs.map((r) => r.k)).size === 1 && plan.runs.length > 1;
     const evaluate = this.renderRoot.querySelector<HTMLInputElement>('#sweep-evaluate')?.checked
-      ? { sets: this.sets, queryLength: EVAL_DEFAULTS.queryLength, documentLength: EVAL_DEFAULTS.documentLength, topK: EVAL_DEFAULTS.topK, prune: 0 }
+      ? {
+          sets: this.sets,
+          queryLength: EVAL_DEFAULTS.queryLength,
+          documentLength: EVAL_DEFAULTS.documentLength,
+          topK: EVAL_DEFAULTS.topK,
+          prune: 0,
+        }
       : null;
     await this._run((progress) => client.resumeSweep(plan.id, evaluate, (event) => this._onEvent(event, grid, progress)));
   }
@@ -159,7 +204,8 @@ export class SweepPanel extends LitElement {
         starting: 'Starting the sweep: uploading the model and compiling the GPU kernels…',
         cancel: () => client.cancelJob(),
         cancelling: 'Cancelling after the current step…',
-        cancelled: () => 'Cancelled: the finished runs are kept, and the sweep can be resumed (the stopped run from its last checkpoint).',
+        cancelled: () =>
+          'Cancelled: the finished runs are kept, and the sweep can be resumed (the stopped run from its last checkpoint).',
         failed: (failure) => `The sweep stopped: ${failure.message}`,
       },
       work,
@@ -173,7 +219,9 @@ export class SweepPanel extends LitElement {
   private _onEvent(event: SweepEvent, grid: boolean, progress: ProgressReport) {
     if (event.kind === 'run-start') {
       this.total = event.total;
-      progress(`Run ${event.index + 1} of ${event.total} (${runWords(event.request, grid)})${event.resumed ? ', resumed from its checkpoint' : ''}: starting…`);
+      progress(
+        `Run ${event.index + 1} of ${event.total} (${runWords(event.request, grid)})${event.resumed ? ', resumed from its checkpoint' : ''}: starting…`,
+      );
     } else if (event.kind === 'train' && event.event.kind === 'report') {
       const r = event.event.report;
       const overall = Math.round((100 * (event.index + (r.step + 1) / r.steps)) / this.total);
@@ -184,7 +232,9 @@ export class SweepPanel extends LitElement {
       );
     } else if (event.kind === 'run-done') {
       const e = event.evaluations[0];
-      progress(`Run ${event.index + 1} of ${event.total} done${e ? `: nDCG@10 ${e.splade.metrics.ndcg_cut_10.toFixed(4)} on ${e.set.name}` : ''}.`);
+      progress(
+        `Run ${event.index + 1} of ${event.total} done${e ? `: nDCG@10 ${e.splade.metrics.ndcg_cut_10.toFixed(4)} on ${e.set.name}` : ''}.`,
+      );
       this.dispatchEvent(new CustomEvent('runs-change', { bubbles: true, composed: true }));
     }
   }

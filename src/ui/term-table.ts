@@ -49,24 +49,38 @@ export class TermTable extends LitElement {
     const restProduct = rest.reduce((sum, t) => sum + t.product, 0);
     return html`<table>
       <thead>
-        <tr><th scope="col">term</th><th scope="col">query</th><th scope="col">doc</th><th scope="col">product</th><th scope="col">share</th></tr>
+        <tr>
+          <th scope="col">term</th>
+          <th scope="col">query</th>
+          <th scope="col">doc</th>
+          <th scope="col">product</th>
+          <th scope="col">share</th>
+        </tr>
       </thead>
       <tbody>
         ${shown.map(
-          (t) => html`<tr data-product=${t.product}>
-            <td class=${t.expansion ? 'expansion' : ''}>${t.term}${t.expansion ? html` <span class="muted">(expansion)</span>` : nothing}</td>
-            <td>${t.query.toFixed(3)}</td>
-            <td>${t.document.toFixed(3)}</td>
-            <td>${t.product.toFixed(4)}</td>
-            <td>${(100 * t.share).toFixed(1)}%</td>
-          </tr>`,
+          (t) =>
+            html`<tr data-product=${t.product}>
+              <td class=${t.expansion ? 'expansion' : ''}>
+                ${t.term}${t.expansion ? html` <span class="muted">(expansion)</span>` : nothing}
+              </td>
+              <td>${t.query.toFixed(3)}</td>
+              <td>${t.document.toFixed(3)}</td>
+              <td>${t.product.toFixed(4)}</td>
+              <td>${(100 * t.share).toFixed(1)}%</td>
+            </tr>`,
         )}
-        ${rest.length
-          ? html`<tr class="rest" data-product=${restProduct}>
-              <td class="muted">${rest.length} more terms</td><td></td><td></td><td>${restProduct.toFixed(4)}</td>
-              <td>${(100 * rest.reduce((sum, t) => sum + t.share, 0)).toFixed(1)}%</td>
-            </tr>`
-          : nothing}
+        ${
+          rest.length
+            ? html`<tr class="rest" data-product=${restProduct}>
+                <td class="muted">${rest.length} more terms</td>
+                <td></td>
+                <td></td>
+                <td>${restProduct.toFixed(4)}</td>
+                <td>${(100 * rest.reduce((sum, t) => sum + t.share, 0)).toFixed(1)}%</td>
+              </tr>`
+            : nothing
+        }
       </tbody>
     </table>`;
   }

@@ -14,11 +14,21 @@ export const OKABE_ITO = {
 } as const;
 
 /** Series colours: before k (k = 1), after k, a run's head after training, the target line. */
-export const SERIES = { before: OKABE_ITO.orange, after: OKABE_ITO.blue, trained: OKABE_ITO.reddishPurple, target: OKABE_ITO.bluishGreen } as const;
+export const SERIES = {
+  before: OKABE_ITO.orange,
+  after: OKABE_ITO.blue,
+  trained: OKABE_ITO.reddishPurple,
+  target: OKABE_ITO.bluishGreen,
+} as const;
 
 export const baseStyles = css`
   :host {
-    font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
+    font-family:
+      system-ui,
+      -apple-system,
+      'Segoe UI',
+      Roboto,
+      sans-serif;
     color: #1a1a1a;
     line-height: 1.4;
   }

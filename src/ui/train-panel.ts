@@ -50,9 +50,13 @@ const TRAIN_DEFAULTS = {
 type Field = keyof typeof TRAIN_DEFAULTS;
 
 /** The part of the form's recipe a calibration shares (see TrainPanel.recipeSettings). */
-export type TrainingRecipeSettings = Pick<TrainRequest, 'warmupRatio' | 'maxGradNorm' | 'gradAccum' | 'dropout' | 'optimizer' | 'flopsOver'>;
+export type TrainingRecipeSettings = Pick<
+  TrainRequest,
+  'warmupRatio' | 'maxGradNorm' | 'gradAccum' | 'dropout' | 'optimizer' | 'flopsOver'
+>;
 /** What a sweep shares: that, the peak lr and the lambdas (see TrainPanel.sweepSettings). */
-export type SweepRecipeSettings = TrainingRecipeSettings & Required<Pick<TrainRequest, 'peakLr' | 'lambdaQueries' | 'lambdaDocuments'>>;
+export type SweepRecipeSettings = TrainingRecipeSettings &
+  Required<Pick<TrainRequest, 'peakLr' | 'lambdaQueries' | 'lambdaDocuments'>>;
 /**
  * The paper's recipe (PAPER.md): 64 triplets per GPU on 8 GPUs (here 8 accumulated micro-batches), 256 tokens, AdamW
  * at 1e-4 with 10% warm-up, transformers' clipping at 1.0, the backbone's dropout. Heavy for a laptop: one click away.
@@ -149,7 +153,16 @@ export class TrainPanel extends LitElement {
       this._checkpointError = '';
       return client && summary && data ? client.trainingCheckpoint(k, { lambdaQueries, lambdaDocuments }) : null;
     },
-    args: () => [this.client, this.summary, this._data, this.trainK, this._lambdas.lambdaQueries, this._lambdas.lambdaDocuments, this.runsFinished] as const,
+    args: () =>
+      [
+        this.client,
+        this.summary,
+        this._data,
+        this.trainK,
+        this._lambdas.lambdaQueries,
+        this._lambdas.lambdaDocuments,
+        this.runsFinished,
+      ] as const,
     onComplete: (found) => found && this._showRecipe(found),
     onError: (error) => (this._checkpointError = `The saved checkpoint cannot be read: ${toPageFailure(error).message}`),
   });
@@ -242,25 +255,43 @@ export class TrainPanel extends LitElement {
     return html`<panel-explainer heading="What am I looking at? (real training)">
         <p>
           This fine-tunes the whole loaded backbone as SPLADE on your triplets, in this tab, after dividing its head by k. Each
-          step takes a batch of (query, positive, negative) lines and lowers L = L<sub>rank</sub> + λ<sub>q</sub> FLOPS(q) +
-          λ<sub>d</sub> FLOPS(d) with AdamW, the paper's recipe (lr 1e-4 with warm-up and linear decay, λ_q = 5e-2 and
-          λ_d = 3e-3 ramped up over the first third, gradients clipped at 1.0, the backbone's dropout). Several micro-batches
-          per step average their gradients, as the paper's 8 GPUs did. Active dimensions count the non-zero vocabulary weights of a vector:
-          the FLOPS terms push them down. Checkpoints are kept in this browser (IndexedDB), so a reloaded tab can resume.
+          step takes a batch of (query, positive, negative) lines and lowers L = L<sub>rank</sub> + λ<sub>q</sub> FLOPS(q) + λ<sub
+            >d</sub
+          >
+          FLOPS(d) with AdamW, the paper's recipe (lr 1e-4 with warm-up and linear decay, λ_q = 5e-2 and λ_d = 3e-3 ramped up over
+          the first third, gradients clipped at 1.0, the backbone's dropout). Several micro-batches per step average their
+          gradients, as the paper's 8 GPUs did. Active dimensions count the non-zero vocabulary weights of a vector: the FLOPS
+          terms push them down. Checkpoints are kept in this browser (IndexedDB), so a reloaded tab can resume.
         </p>
       </panel-explainer>
       <drop-zone @files-drop=${this._onDrop}>
         <label
-          >Triplets (TSV, one per line: query <kbd>Tab</kbd> positive <kbd>Tab</kbd> negative; or JSONL with query or anchor, positive, negative):
-          <input id="triplets" type="file" accept=".tsv,.txt,.jsonl,.ndjson,text/tab-separated-values,text/plain,application/jsonl" @change=${this._onFile} ?disabled=${running}
+          >Triplets (TSV, one per line: query <kbd>Tab</kbd> positive <kbd>Tab</kbd> negative; or JSONL with query or anchor,
+          positive, negative):
+          <input
+            id="triplets"
+            type="file"
+            accept=".tsv,.txt,.jsonl,.ndjson,text/tab-separated-values,text/plain,application/jsonl"
+            @change=${this._onFile}
+            ?disabled=${running}
         /></label>
         <span class="muted">or drop the file here</span>
       </drop-zone>
       <details id="hub-data">
         <summary>…or a Hugging Face dataset (its Parquet files)</summary>
         <div class="fields">
-          <label class="field">Dataset id <input id="hub-dataset" type="text" placeholder="sentence-transformers/msmarco-msmarco-MiniLM-L-6-v3" size="44" ?disabled=${running} /></label>
-          <label class="field">Subset <input id="hub-subset" type="text" placeholder="triplet" size="10" ?disabled=${running} /></label>
+          <label class="field"
+            >Dataset id
+            <input
+              id="hub-dataset"
+              type="text"
+              placeholder="sentence-transformers/msmarco-msmarco-MiniLM-L-6-v3"
+              size="44"
+              ?disabled=${running}
+          /></label>
+          <label class="field"
+            >Subset <input id="hub-subset" type="text" placeholder="triplet" size="10" ?disabled=${running}
+          /></label>
           <label class="field">Split <input id="hub-split" type="text" value="train" size="8" ?disabled=${running} /></label>
           <button id="read-hub" ?disabled=${running || !this.client} @click=${this._onHub}>Read</button>
         </div>
@@ -270,14 +301,30 @@ export class TrainPanel extends LitElement {
       <details id="batch-caches" ?open=${!this._data && (this.caches.value?.length ?? 0) > 0}>
         <summary>Batches cached in this browser (${this.caches.value?.length ?? 0})</summary>
         <p class="muted">
-          A run caches its tokenized batches here before its first step, so that a reloaded tab can resume it without the
-          file: load the same backbone, then train from the cached batches.
+          A run caches its tokenized batches here before its first step, so that a reloaded tab can resume it without the file:
+          load the same backbone, then train from the cached batches.
         </p>
-        <batch-cache-list .entries=${this.caches.value ?? []} ?disabled=${running} @use-cache=${this._onUseCache} @clear-cache=${this._onClearCache}></batch-cache-list>
+        <batch-cache-list
+          .entries=${this.caches.value ?? []}
+          ?disabled=${running}
+          @use-cache=${this._onUseCache}
+          @clear-cache=${this._onClearCache}
+        ></batch-cache-list>
       </details>
       ${this._dataError ? html`<p class="error" role="alert" id="data-error">${this._dataError}</p>` : nothing}
       <div class="fields">
-        <label class="field">k (divides the head) <input id="train-k" type="number" min=${K_MIN} max=${K_MAX} step="any" .value=${formatK(this.trainK)} @change=${this._onK} ?disabled=${running} /></label>
+        <label class="field"
+          >k (divides the head)
+          <input
+            id="train-k"
+            type="number"
+            min=${K_MIN}
+            max=${K_MAX}
+            step="any"
+            .value=${formatK(this.trainK)}
+            @change=${this._onK}
+            ?disabled=${running}
+        /></label>
         ${FIELDS.map(
           (f) =>
             html`<label class="field"
@@ -295,7 +342,14 @@ export class TrainPanel extends LitElement {
         )}
         <label class="field"
           >Dropout (blank: the backbone's)
-          <input id="dropout" type="number" min="0" max=${TRAIN_LIMITS.dropout.max} step="any" placeholder="config" ?disabled=${running}
+          <input
+            id="dropout"
+            type="number"
+            min="0"
+            max=${TRAIN_LIMITS.dropout.max}
+            step="any"
+            placeholder="config"
+            ?disabled=${running}
         /></label>
         <label class="field"
           >FLOPS over
@@ -313,38 +367,56 @@ export class TrainPanel extends LitElement {
         >
       </div>
       <p class="muted">
-        <button id="paper-recipe" type="button" ?disabled=${running} @click=${this._usePaperRecipe}>Use the paper's values</button>
+        <button id="paper-recipe" type="button" ?disabled=${running} @click=${this._usePaperRecipe}>
+          Use the paper's values
+        </button>
         batch 64 × 8 micro-batches (the paper's 8 GPUs), 256 tokens, lr 1e-4 with 10% warm-up, clipping at 1.0, the backbone's
         dropout, λ_q 5e-2 and λ_d 3e-3. Each micro-batch is its own pool of in-batch negatives and its own FLOPS batch.
       </p>
       <details id="health-settings">
         <summary>Probes and alarms</summary>
         <p class="muted">
-          Probe texts are encoded with the model as it trains (before the first step and at every report): their top terms,
-          active dimensions and scores show what training does to real text. One text per line, at most ${PROBE_LIMITS.texts} in all.
+          Probe texts are encoded with the model as it trains (before the first step and at every report): their top terms, active
+          dimensions and scores show what training does to real text. One text per line, at most ${PROBE_LIMITS.texts} in all.
         </p>
         <div class="fields">
-          <label class="field">Query probes <textarea id="probe-queries" rows="3" cols="40" ?disabled=${running} .value=${probeLines('query')}></textarea></label>
-          <label class="field">Document probes <textarea id="probe-documents" rows="3" cols="40" ?disabled=${running} .value=${probeLines('document')}></textarea></label>
+          <label class="field"
+            >Query probes
+            <textarea id="probe-queries" rows="3" cols="40" ?disabled=${running} .value=${probeLines('query')}></textarea>
+          </label>
+          <label class="field"
+            >Document probes
+            <textarea id="probe-documents" rows="3" cols="40" ?disabled=${running} .value=${probeLines('document')}></textarea>
+          </label>
         </div>
-        <label><input id="pause-on-alarm" type="checkbox" ?disabled=${running} /> Pause the run when an alarm is raised (a checkpoint is kept; Resume goes on)</label>
+        <label
+          ><input id="pause-on-alarm" type="checkbox" ?disabled=${running} /> Pause the run when an alarm is raised (a checkpoint
+          is kept; Resume goes on)</label
+        >
       </details>
       <div class="actions">
-        ${cp && !finished
-          ? html`<button id="resume" class="primary" ?disabled=${!ready} @click=${() => this._train(true)}>Resume run from step ${cp.step}</button>`
-          : nothing}
+        ${
+          cp && !finished
+            ? html`<button id="resume" class="primary" ?disabled=${!ready} @click=${() => this._train(true)}>
+                Resume run from step ${cp.step}
+              </button>`
+            : nothing
+        }
         <button id="start" class=${cp && !finished ? '' : 'primary'} ?disabled=${!ready} @click=${() => this._train(false)}>
           ${cp ? 'Start a new run (discards the saved one)' : 'Start training'}
         </button>
         ${running ? html`<button id="cancel-train" @click=${this._onCancel}>Cancel</button>` : nothing}
         <span class="muted" id="needs">${this._needs()}</span>
       </div>
-      ${cp
-        ? html`<p class="muted" id="checkpoint">
-            Saved ${finished ? 'finished run' : 'run'} for this model, data and k = ${formatK(this.trainK)}: step ${cp.step} of ${cp.recipe.schedule.totalSteps}
-            (batch ${cp.recipe.batchSize}, lengths ${cp.recipe.queryLength}/${cp.recipe.documentLength})${finished ? '.' : '; resuming keeps its settings.'}
-          </p>`
-        : nothing}
+      ${
+        cp
+          ? html`<p class="muted" id="checkpoint">
+              Saved ${finished ? 'finished run' : 'run'} for this model, data and k = ${formatK(this.trainK)}: step ${cp.step} of
+              ${cp.recipe.schedule.totalSteps} (batch ${cp.recipe.batchSize}, lengths
+              ${cp.recipe.queryLength}/${cp.recipe.documentLength})${finished ? '.' : '; resuming keeps its settings.'}
+            </p>`
+          : nothing
+      }
       <p id="train-status" role="status" aria-live="polite">${this.job.status}</p>
       ${this._saved >= 0 ? html`<p class="muted" id="saved">Last checkpoint of this run: step ${this._saved}, in this browser's IndexedDB.</p>` : nothing}
       ${error ? html`<p class="error" role="alert" id="train-error">${error}</p>` : nothing}
@@ -356,17 +428,27 @@ export class TrainPanel extends LitElement {
       </section>
       <div class="charts">
         <loss-chart id="train-loss" heading="Training loss" y-label="loss" .series=${loss}></loss-chart>
-        <loss-chart id="train-active" heading="Active dimensions per vector" y-label="non-zero weights" .series=${active}></loss-chart>
+        <loss-chart
+          id="train-active"
+          heading="Active dimensions per vector"
+          y-label="non-zero weights"
+          .series=${active}
+        ></loss-chart>
       </div>
-      <p class="provenance muted" id="train-provenance">${this._provenance ? `Figures from ${this._provenance}.` : 'No training run yet.'}
-        ${this.summary?.synthetic ? ' The demo backbone has random weights: it trains, but its figures say nothing about real models.' : nothing}</p>`;
+      <p class="provenance muted" id="train-provenance">
+        ${this._provenance ? `Figures from ${this._provenance}.` : 'No training run yet.'}
+        ${this.summary?.synthetic ? ' The demo backbone has random weights: it trains, but its figures say nothing about real models.' : nothing}
+      </p>`;
   }
 
   private _dataLine() {
     const d = this._data;
     if (!d) return this._dataError ? '' : 'No triplets yet.';
-    if (d.cacheFingerprint) return `${d.name}: ${d.triplets} triplets, from the batches cached in this browser (the file is not loaded).`;
-    const notes = [d.header ? 'header line skipped' : '', d.blankLines ? `${d.blankLines} blank lines skipped` : ''].filter(Boolean).join(', ');
+    if (d.cacheFingerprint)
+      return `${d.name}: ${d.triplets} triplets, from the batches cached in this browser (the file is not loaded).`;
+    const notes = [d.header ? 'header line skipped' : '', d.blankLines ? `${d.blankLines} blank lines skipped` : '']
+      .filter(Boolean)
+      .join(', ');
     return `${d.name}: ${d.triplets} triplets (${formatBytes(d.bytes)})${notes ? `; ${notes}` : ''}.`;
   }
 
@@ -409,7 +491,12 @@ export class TrainPanel extends LitElement {
     this._dataError = '';
     this.job.setStatus(`Reading ${repo} from the Hub…`);
     try {
-      this._data = await this.client.readHubTriplets({ repo, subset: value('hub-subset') || undefined, split: value('hub-split') || undefined, hubUrl: this.hubUrl ?? undefined });
+      this._data = await this.client.readHubTriplets({
+        repo,
+        subset: value('hub-subset') || undefined,
+        split: value('hub-split') || undefined,
+        hubUrl: this.hubUrl ?? undefined,
+      });
       this.job.setStatus('');
       this.dispatchEvent(new CustomEvent('triplets-change', { detail: { summary: this._data }, bubbles: true, composed: true }));
     } catch (error) {
@@ -432,7 +519,11 @@ export class TrainPanel extends LitElement {
   private _onClearCache = async (event: CustomEvent<{ fingerprint?: string }>) => {
     if (!this.client) return;
     await this.client.clearBatchCache(event.detail.fingerprint);
-    if (this._data?.cacheFingerprint && (event.detail.fingerprint === undefined || this._data.cacheFingerprint === event.detail.fingerprint)) this._data = null;
+    if (
+      this._data?.cacheFingerprint &&
+      (event.detail.fingerprint === undefined || this._data.cacheFingerprint === event.detail.fingerprint)
+    )
+      this._data = null;
     this.cacheChanges++;
   };
 
@@ -510,7 +601,12 @@ export class TrainPanel extends LitElement {
     const values = this._values(['warmupRatio', 'maxGradNorm', 'gradAccum'] as const);
     const dropout = this._dropout();
     if (!values || dropout === null) return null;
-    return { ...values, dropout, optimizer: this._select('optimizer').value as TrainRequest['optimizer'], flopsOver: this._select('flops-over').value as TrainRequest['flopsOver'] };
+    return {
+      ...values,
+      dropout,
+      optimizer: this._select('optimizer').value as TrainRequest['optimizer'],
+      flopsOver: this._select('flops-over').value as TrainRequest['flopsOver'],
+    };
   }
 
   /** The recipe and also the peak lr and the lambdas, which every run of a sweep trains with; null after saying what is wrong. */
@@ -527,7 +623,15 @@ export class TrainPanel extends LitElement {
     const probes = this._probeTexts();
     if (!probes) return null;
     const pause = this.renderRoot.querySelector<HTMLInputElement>('#pause-on-alarm')?.checked ?? false;
-    return { k: this.trainK, resume, ...values, ...recipe, probes, stopOnAlarm: pause, ignoreAlarms: resume ? this._alarms.map((a) => a.rule) : [] };
+    return {
+      k: this.trainK,
+      resume,
+      ...values,
+      ...recipe,
+      probes,
+      stopOnAlarm: pause,
+      ignoreAlarms: resume ? this._alarms.map((a) => a.rule) : [],
+    };
   }
 
   /** The dropout field: undefined (blank: the backbone's), a rate, or null after saying what is wrong. */
@@ -574,10 +678,13 @@ export class TrainPanel extends LitElement {
     let total = request.steps ?? 0;
     const result = await this.job.run(
       {
-        starting: resume ? `Resuming from step ${this.checkpoint.value?.step ?? 0}…` : 'Starting: uploading the model and compiling the GPU kernels…',
+        starting: resume
+          ? `Resuming from step ${this.checkpoint.value?.step ?? 0}…`
+          : 'Starting: uploading the model and compiling the GPU kernels…',
         cancel: () => client.cancelJob(),
         cancelling: 'Cancelling after the current step…',
-        cancelled: () => `Cancelled${this._reports.length ? ` after step ${this._reports.at(-1)!.step + 1}` : ''}; the last checkpoint is kept and can be resumed.`,
+        cancelled: () =>
+          `Cancelled${this._reports.length ? ` after step ${this._reports.at(-1)!.step + 1}` : ''}; the last checkpoint is kept and can be resumed.`,
         failed: (failure) => `Training stopped: ${failure.message}`,
       },
       (progress) =>
@@ -598,16 +705,22 @@ export class TrainPanel extends LitElement {
           } else if (event.kind === 'probe') {
             this._probes = { start: this._probes?.start ?? event.snapshot, latest: event.snapshot };
           } else if (event.kind === 'caching') {
-            progress(`Caching the run's batches in this browser (so that a reload can resume without the file): ${event.done} of ${event.total}`);
+            progress(
+              `Caching the run's batches in this browser (so that a reload can resume without the file): ${event.done} of ${event.total}`,
+            );
           } else if (!this._alarms.some((a) => a.rule === event.alarm.rule)) {
             this._alarms = [...this._alarms, event.alarm];
           }
         }),
     );
     if (result?.paused) {
-      this.job.setStatus(`Paused at step ${result.step} on ${result.paused.reason}. The checkpoint is kept: Resume goes on, and this alarm will not pause it again.`);
+      this.job.setStatus(
+        `Paused at step ${result.step} on ${result.paused.reason}. The checkpoint is kept: Resume goes on, and this alarm will not pause it again.`,
+      );
     } else if (result) {
-      this.job.setStatus(`Done: step ${result.step} of ${total}${Number.isFinite(result.msPerStep) ? `, ${formatDuration(result.msPerStep)} per step on average` : ''}.`);
+      this.job.setStatus(
+        `Done: step ${result.step} of ${total}${Number.isFinite(result.msPerStep) ? `, ${formatDuration(result.msPerStep)} per step on average` : ''}.`,
+      );
     }
     this.runsFinished++;
     this.cacheChanges++;

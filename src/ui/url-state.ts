@@ -1,5 +1,14 @@
 // The page's shareable state (model, k, target norm, texts, open panel, teaching-demo and lesson settings) in the URL query.
-import { K_DEMO_LIMITS, K_RANGE, LESSON_DEFAULTS, LESSON_LIMITS, TRAIN_LIMITS, describeRange, inRange, type NumberRange } from '../worker/api.ts';
+import {
+  K_DEMO_LIMITS,
+  K_RANGE,
+  LESSON_DEFAULTS,
+  LESSON_LIMITS,
+  TRAIN_LIMITS,
+  describeRange,
+  inRange,
+  type NumberRange,
+} from '../worker/api.ts';
 import { DEMO_MODEL } from './presets.ts';
 
 export const PANELS = ['norms', 'preview', 'training', 'evaluate', 'runs', 'lesson'] as const;
@@ -54,7 +63,15 @@ export const DEFAULT_STATE: Readonly<PageState> = {
   hub: null,
   demoKs: [1, 16],
   demoSteps: 60,
-  lesson: { step: 1, ks: [...LESSON_DEFAULTS.ks], seed: LESSON_DEFAULTS.seed, steps: LESSON_DEFAULTS.steps, speed: 'normal', mode: null, present: false },
+  lesson: {
+    step: 1,
+    ks: [...LESSON_DEFAULTS.ks],
+    seed: LESSON_DEFAULTS.seed,
+    steps: LESSON_DEFAULTS.steps,
+    speed: 'normal',
+    mode: null,
+    present: false,
+  },
 };
 
 /** The range of k the whole application accepts (one set of limits: app/limits.ts). */
@@ -68,7 +85,10 @@ export const K_RANGE_MESSAGE = `k must be ${describeRange(K_RANGE)}`;
 
 /** A typed or linked list of ks ("1, 16" or "2 8"): numbers in [K_MIN, K_MAX], `count` of them, all different if asked; else null. */
 function parseKs(text: string, count: NumberRange, distinct: boolean): number[] | null {
-  const ks = text.split(/[\s,]+/).filter(Boolean).map(Number);
+  const ks = text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(Number);
   const ok = inRange(ks.length, count) && ks.every((k) => inRange(k, K_RANGE)) && (!distinct || new Set(ks).size === ks.length);
   return ok ? ks : null;
 }
@@ -106,7 +126,10 @@ export function readState(search: string): PageState {
   };
 }
 
-function readLesson(params: URLSearchParams, number: (key: string, fallback: number, lo: number, hi: number) => number): LessonState {
+function readLesson(
+  params: URLSearchParams,
+  number: (key: string, fallback: number, lo: number, hi: number) => number,
+): LessonState {
   const fallback = DEFAULT_STATE.lesson;
   const speed = params.get('lspeed');
   const mode = params.get('lmode');

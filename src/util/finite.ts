@@ -15,7 +15,9 @@ export function firstNonFinite(values: ArrayLike<number>): number {
 }
 
 /** The first tensor of `tensors` holding NaN or Inf, with the index and value found, or null when all are finite. */
-export function findNonFinite(tensors: Iterable<readonly [string, { data: ArrayLike<number> }]>): { name: string; index: number; value: number } | null {
+export function findNonFinite(
+  tensors: Iterable<readonly [string, { data: ArrayLike<number> }]>,
+): { name: string; index: number; value: number } | null {
   for (const [name, tensor] of tensors) {
     const index = firstNonFinite(tensor.data);
     if (index >= 0) return { name, index, value: tensor.data[index] };

@@ -15,7 +15,12 @@ const LOG_FLOOR = 1e-6;
 const MARGIN = 1e-4;
 
 /** Spans the norms at k = 1 and at k: [0, max] on a linear axis, [min, max] on a log axis. */
-export function sharedHistogramRange(base: { min: number; max: number }, k: number, bins: number, logNorm: boolean): HistogramRange {
+export function sharedHistogramRange(
+  base: { min: number; max: number },
+  k: number,
+  bins: number,
+  logNorm: boolean,
+): HistogramRange {
   const hi = Math.max(base.max, base.max / k) * (1 + MARGIN);
   if (!logNorm) return { lo: 0, hi: hi > 0 ? hi : 1, bins, log: false };
   const lo = Math.max(LOG_FLOOR, Math.min(base.min, base.min / k) * (1 - MARGIN));
@@ -32,7 +37,8 @@ export function histogramEdges(range: HistogramRange): Float32Array {
   const edges = new Float32Array(bins + 1);
   for (let b = 0; b <= bins; b++) {
     const t = b / bins;
-    edges[b] = b === 0 ? lo : b === bins ? hi : log ? Math.exp(Math.log(lo) + t * (Math.log(hi) - Math.log(lo))) : lo + t * (hi - lo);
+    edges[b] =
+      b === 0 ? lo : b === bins ? hi : log ? Math.exp(Math.log(lo) + t * (Math.log(hi) - Math.log(lo))) : lo + t * (hi - lo);
     if (b > 0 && edges[b] < edges[b - 1]) edges[b] = edges[b - 1];
   }
   return edges;

@@ -140,7 +140,10 @@ export interface WorkerApi {
    * The teaching demo for each k in turn; `onRun` gets the line of ks[index] so far after every read-back and once
    * more when it is finished. cancelJob stops it between steps.
    */
-  kDemo(request: KDemoRequest, onRun: (run: KDemoSeries, index: number, total: number, finished: boolean) => void): Promise<KDemoResult>;
+  kDemo(
+    request: KDemoRequest,
+    onRun: (run: KDemoSeries, index: number, total: number, finished: boolean) => void,
+  ): Promise<KDemoResult>;
   /**
    * Opens the teaching lesson's live training on the loaded model (its ks side by side, replacing any open lesson)
    * watching held-out query `probe`; what it trains on, and the frame before the first step.
@@ -199,9 +202,17 @@ export interface WorkerApi {
   /** The newest unfinished sweep of the loaded model and the read triplets, or null. */
   pendingSweep(): Promise<SweepPlan | null>;
   /** Continues an unfinished sweep where it stopped (an interrupted run from its checkpoint). */
-  resumeSweep(id: string, evaluate: PageSweepRequest['evaluate'] | null, onEvent: (event: SweepEvent) => void): Promise<SweepPlan>;
+  resumeSweep(
+    id: string,
+    evaluate: PageSweepRequest['evaluate'] | null,
+    onEvent: (event: SweepEvent) => void,
+  ): Promise<SweepPlan>;
   /** Evaluates finished runs' models on read sets; each result goes into its run's record. */
-  evaluateRuns(ids: string[], request: Omit<EvaluateRequest, 'k'>, onProgress: (progress: EvaluateProgress & { run: string }) => void): Promise<RunRecord[]>;
+  evaluateRuns(
+    ids: string[],
+    request: Omit<EvaluateRequest, 'k'>,
+    onProgress: (progress: EvaluateProgress & { run: string }) => void,
+  ): Promise<RunRecord[]>;
   /** Loads a finished run's trained model as the page's model (head norms, preview, evaluation). */
   useRun(id: string): Promise<ModelSummary>;
   /** A file to download: a run's model as a zip of its SparseEncoder folder, or its history as JSON or CSV. */

@@ -9,7 +9,14 @@ export type { HeldOutMeasure, LessonFacts, LessonFrame, LessonRunFrame } from '.
 export type { LessonVector } from '../app/lesson-vector.ts';
 export type { LessonTrace } from '../app/lesson-trace.ts';
 export { parseLessonTrace } from '../app/lesson-trace.ts';
-export { LESSON_DEFAULTS, LESSON_LIMITS, LESSON_RECIPE, LESSON_SENTENCE, checkLessonSettings, type LessonSettings } from '../app/lesson-settings.ts';
+export {
+  LESSON_DEFAULTS,
+  LESSON_LIMITS,
+  LESSON_RECIPE,
+  LESSON_SENTENCE,
+  checkLessonSettings,
+  type LessonSettings,
+} from '../app/lesson-settings.ts';
 export type { MemoryEstimate } from '../app/open-model.ts';
 export type { ModelPreset } from '../app/model-presets.ts';
 export { MODEL_PRESETS, hubIdFor, presetByKey } from '../app/model-presets.ts';
@@ -39,6 +46,16 @@ export type { RunHeadStats } from '../app/run-head.ts';
 export { HEADLINE_MEASURES, NANOBEIR_SETS, meanMetrics } from '../app/measures.ts';
 export { BEST_RULE, bestRun, evaluatedSets, evaluationOn } from '../app/run-compare.ts';
 export { DEFAULT_SWEEP_KS, FIGURE2_LAMBDAS, GOOD_DIVIDED_NORMS, suggestSweepKs } from '../app/sweep.ts';
-export { CALIBRATE_LIMITS, EVAL_DEFAULTS, EVAL_LIMITS, K_DEMO_LIMITS, K_RANGE, TRAIN_LIMITS, describeRange, inRange, type NumberRange } from '../app/limits.ts';
+export {
+  CALIBRATE_LIMITS,
+  EVAL_DEFAULTS,
+  EVAL_LIMITS,
+  K_DEMO_LIMITS,
+  K_RANGE,
+  TRAIN_LIMITS,
+  describeRange,
+  inRange,
+  type NumberRange,
+} from '../app/limits.ts';
 export { PageFailure, startWorkerClient, toPageFailure, type FailureKind, type WorkerClient } from './client.ts';
 export * from './api-types.ts';

@@ -4,7 +4,8 @@ import * as Comlink from 'comlink';
 import type { WorkerApi } from './api-types.ts';
 
 /** Kinds of failure the page reacts to differently. */
-export type FailureKind = 'no-webgpu' | 'device-lost' | 'too-large' | 'download' | 'format' | 'cancelled' | 'no-model' | 'busy' | 'other';
+export type FailureKind =
+  'no-webgpu' | 'device-lost' | 'too-large' | 'download' | 'format' | 'cancelled' | 'no-model' | 'busy' | 'other';
 
 /** The error names raised below the worker, mapped to the page's failure kinds (comlink keeps an error's name). */
 const FAILURE_BY_ERROR_NAME: Readonly<Record<string, FailureKind>> = {
@@ -43,16 +44,58 @@ export class PageFailure extends Error {
 export function toPageFailure(error: unknown): PageFailure {
   if (error instanceof PageFailure) return error;
   const name = (error as { name?: unknown })?.name;
-  const message = error instanceof Error || typeof (error as { message?: unknown })?.message === 'string' ? (error as Error).message : String(error);
+  const message =
+    error instanceof Error || typeof (error as { message?: unknown })?.message === 'string'
+      ? (error as Error).message
+      : String(error);
   const kind = typeof name === 'string' ? (FAILURE_BY_ERROR_NAME[name] ?? 'other') : 'other';
   return new PageFailure(kind, message);
 }
 
 /** Every WorkerApi method by name (the client builds one call per name; the check below keeps the list complete). */
 const WORKER_METHODS = [
-  'init', 'estimate', 'load', 'cancel', 'headStats', 'runHeadStats', 'preview', 'encode', 'kDemo', 'readTriplets', 'readHubTriplets', 'batchCaches', 'clearBatchCache', 'useCachedBatches', 'trainingCheckpoint', 'train',
-  'lessonStart', 'lessonStep', 'lessonSentence', 'lessonStop', 'openDataset', 'evaluate', 'savedEvaluations', 'search', 'document', 'differences', 'evaluatedQueries', 'runs', 'deleteRun',
-  'storageUsed', 'sweep', 'calibrate', 'pendingSweep', 'resumeSweep', 'evaluateRuns', 'useRun', 'exportRun', 'exportEvaluated', 'handoff', 'cancelJob', 'gpuMemory', 'onDeviceLost',
+  'init',
+  'estimate',
+  'load',
+  'cancel',
+  'headStats',
+  'runHeadStats',
+  'preview',
+  'encode',
+  'kDemo',
+  'readTriplets',
+  'readHubTriplets',
+  'batchCaches',
+  'clearBatchCache',
+  'useCachedBatches',
+  'trainingCheckpoint',
+  'train',
+  'lessonStart',
+  'lessonStep',
+  'lessonSentence',
+  'lessonStop',
+  'openDataset',
+  'evaluate',
+  'savedEvaluations',
+  'search',
+  'document',
+  'differences',
+  'evaluatedQueries',
+  'runs',
+  'deleteRun',
+  'storageUsed',
+  'sweep',
+  'calibrate',
+  'pendingSweep',
+  'resumeSweep',
+  'evaluateRuns',
+  'useRun',
+  'exportRun',
+  'exportEvaluated',
+  'handoff',
+  'cancelJob',
+  'gpuMemory',
+  'onDeviceLost',
   'simulateDeviceLossForTesting',
 ] as const satisfies readonly (keyof WorkerApi)[];
 
@@ -79,7 +122,12 @@ export function startWorkerClient(): WorkerClient {
   const api = Comlink.wrap<WorkerApi>(worker);
   const crashed = new Promise<never>((_, reject) => {
     worker.addEventListener('error', (event) => {
-      reject(new PageFailure('other', `The GPU worker failed to start or crashed (${event.message || 'no message'}); reload the page.`));
+      reject(
+        new PageFailure(
+          'other',
+          `The GPU worker failed to start or crashed (${event.message || 'no message'}); reload the page.`,
+        ),
+      );
     });
   });
   crashed.catch(() => undefined);

@@ -16,15 +16,27 @@ function datasetRef(source: DatasetSource): DatasetRef {
 
 type EvaluationMethods = Pick<
   WorkerApi,
-  'openDataset' | 'evaluate' | 'savedEvaluations' | 'evaluateRuns' | 'search' | 'document' | 'differences' | 'evaluatedQueries' | 'exportEvaluated'
+  | 'openDataset'
+  | 'evaluate'
+  | 'savedEvaluations'
+  | 'evaluateRuns'
+  | 'search'
+  | 'document'
+  | 'differences'
+  | 'evaluatedQueries'
+  | 'exportEvaluated'
 >;
 
 export function evaluationMethods(state: WorkerState): EvaluationMethods {
   return {
     async openDataset(source, onProgress) {
       const signal = state.startCancellable();
-      const named = source.kind === 'files' ? { ...source, name: `${source.name} #${await filesFingerprint(source.files)}` } : source;
-      const dataset = await openDataset(browserPlatform, datasetRef(named), { signal, onProgress: (p) => onProgress({ stage: 'download', ...p }) });
+      const named =
+        source.kind === 'files' ? { ...source, name: `${source.name} #${await filesFingerprint(source.files)}` } : source;
+      const dataset = await openDataset(browserPlatform, datasetRef(named), {
+        signal,
+        onProgress: (p) => onProgress({ stage: 'download', ...p }),
+      });
       state.datasets.set(dataset.name, dataset);
       return summarizeDataset(dataset);
     },
@@ -35,12 +47,18 @@ export function evaluationMethods(state: WorkerState): EvaluationMethods {
         const results: SetEvaluation[] = [];
         state.evaluated = null;
         for (const [setIndex, dataset] of sets.entries()) {
-          const { result, kept } = await evaluateOnSet(session, dataset, { ...request, search: 'exhaustive' }, {
-            signal,
-            bm25: true,
-            memoryBudget: EVAL_PAGE_MEMORY_BUDGET,
-            onProgress: (stage, done, total) => onProgress({ set: dataset.name, setIndex, sets: sets.length, stage, done, total }),
-          });
+          const { result, kept } = await evaluateOnSet(
+            session,
+            dataset,
+            { ...request, search: 'exhaustive' },
+            {
+              signal,
+              bm25: true,
+              memoryBudget: EVAL_PAGE_MEMORY_BUDGET,
+              onProgress: (stage, done, total) =>
+                onProgress({ set: dataset.name, setIndex, sets: sets.length, stage, done, total }),
+            },
+          );
           await saveEvaluation(result);
           results.push(result);
           state.evaluated = kept;
@@ -57,12 +75,20 @@ export function evaluationMethods(state: WorkerState): EvaluationMethods {
         const sets = request.sets.map((name) => state.dataset(name));
         for (const run of ids) {
           let current = { index: 0, name: '' };
-          await evaluateRun(ctx, browserPlatform, run, sets, { ...request, search: 'exhaustive' }, {
-            signal,
-            memoryBudget: EVAL_PAGE_MEMORY_BUDGET,
-            onSet: (index, name) => (current = { index, name }),
-            onProgress: (stage, done, total) => onProgress({ run, set: current.name, setIndex: current.index, sets: sets.length, stage, done, total }),
-          });
+          await evaluateRun(
+            ctx,
+            browserPlatform,
+            run,
+            sets,
+            { ...request, search: 'exhaustive' },
+            {
+              signal,
+              memoryBudget: EVAL_PAGE_MEMORY_BUDGET,
+              onSet: (index, name) => (current = { index, name }),
+              onProgress: (stage, done, total) =>
+                onProgress({ run, set: current.name, setIndex: current.index, sets: sets.length, stage, done, total }),
+            },
+          );
         }
         return (await Promise.all(ids.map((id) => browserPlatform.runs.get(id)))).filter((r) => r !== null);
       });

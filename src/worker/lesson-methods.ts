@@ -28,7 +28,9 @@ export function lessonMethods(state: WorkerState): LessonMethods {
     },
     async lessonSentence(text, ks) {
       const sentence = checkLessonSentence(text);
-      return state.serialized(() => lessonSentence(state.loadedSession(), sentence, ks, LESSON_RECIPE.topTerms, LESSON_SENTENCE_TOKENS));
+      return state.serialized(() =>
+        lessonSentence(state.loadedSession(), sentence, ks, LESSON_RECIPE.topTerms, LESSON_SENTENCE_TOKENS),
+      );
     },
     async lessonStop() {
       await state.serialized(async () => state.closeLesson());

@@ -24,7 +24,18 @@ function modelRef(source: ModelSource): FilesRef {
 
 type ModelMethods = Pick<
   WorkerApi,
-  'init' | 'estimate' | 'load' | 'useRun' | 'cancel' | 'headStats' | 'runHeadStats' | 'preview' | 'encode' | 'gpuMemory' | 'onDeviceLost' | 'simulateDeviceLossForTesting'
+  | 'init'
+  | 'estimate'
+  | 'load'
+  | 'useRun'
+  | 'cancel'
+  | 'headStats'
+  | 'runHeadStats'
+  | 'preview'
+  | 'encode'
+  | 'gpuMemory'
+  | 'onDeviceLost'
+  | 'simulateDeviceLossForTesting'
 >;
 
 export function modelMethods(state: WorkerState): ModelMethods {
@@ -60,8 +71,18 @@ export function modelMethods(state: WorkerState): ModelMethods {
       if (!record) throw new Error(`There is no run "${id}" in this browser.`);
       const model = await openModelRef(browserPlatform, { kind: 'run', id }, { limits: ctx.limits });
       const label = `trained run: ${record.model.name}, k = ${record.k}, ${record.step} steps`;
-      const summary = { ...summarizeModel(model), name: `run`, label, synthetic: false, run: { id, k: record.k, baseMeanRowNorm: record.model.meanRowNorm } };
-      return state.installModel(model, summary, `${label}, W_head ${model.config.vocabSize} x ${model.config.embeddingSize} (after training)`);
+      const summary = {
+        ...summarizeModel(model),
+        name: `run`,
+        label,
+        synthetic: false,
+        run: { id, k: record.k, baseMeanRowNorm: record.model.meanRowNorm },
+      };
+      return state.installModel(
+        model,
+        summary,
+        `${label}, W_head ${model.config.vocabSize} x ${model.config.embeddingSize} (after training)`,
+      );
     },
     cancel() {
       state.cancel();

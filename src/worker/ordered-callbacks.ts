@@ -5,7 +5,8 @@
 type Method = (...args: never[]) => unknown;
 type Callback = (...args: unknown[]) => unknown;
 
-const isThenable = (value: unknown): value is PromiseLike<unknown> => value instanceof Object && typeof (value as PromiseLike<unknown>).then === 'function';
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  value instanceof Object && typeof (value as PromiseLike<unknown>).then === 'function';
 const ignore = () => undefined;
 
 /**
@@ -19,17 +20,22 @@ export function orderedCallbacks<M extends Method>(method: M): M {
     // only the calls still unanswered, so a long job's thousands of progress messages are not all kept
     const unanswered = new Set<Promise<void>>();
     let settled = false;
-    const tracked = (callback: Callback): Callback => (...callArgs) => {
-      const answer = callback(...callArgs);
-      if (!settled && isThenable(answer)) {
-        const answered = Promise.resolve(answer).then(ignore, ignore);
-        unanswered.add(answered);
-        void answered.then(() => unanswered.delete(answered));
-      }
-      return answer;
-    };
+    const tracked =
+      (callback: Callback): Callback =>
+      (...callArgs) => {
+        const answer = callback(...callArgs);
+        if (!settled && isThenable(answer)) {
+          const answered = Promise.resolve(answer).then(ignore, ignore);
+          unanswered.add(answered);
+          void answered.then(() => unanswered.delete(answered));
+        }
+        return answer;
+      };
     try {
-      return await method.apply(this, args.map((arg) => (typeof arg === 'function' ? tracked(arg as Callback) : arg)) as Parameters<M>);
+      return await method.apply(
+        this,
+        args.map((arg) => (typeof arg === 'function' ? tracked(arg as Callback) : arg)) as Parameters<M>,
+      );
     } finally {
       settled = true;
       await Promise.allSettled(unanswered);
@@ -39,5 +45,10 @@ export function orderedCallbacks<M extends Method>(method: M): M {
 
 /** Every method of a worker API wrapped by orderedCallbacks. */
 export function withOrderedCallbacks<Api extends object>(api: Api): Api {
-  return Object.fromEntries(Object.entries(api).map(([name, member]) => [name, typeof member === 'function' ? orderedCallbacks(member as Method) : member])) as Api;
+  return Object.fromEntries(
+    Object.entries(api).map(([name, member]) => [
+      name,
+      typeof member === 'function' ? orderedCallbacks(member as Method) : member,
+    ]),
+  ) as Api;
 }

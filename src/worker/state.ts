@@ -106,7 +106,10 @@ export class WorkerState {
 
   /** Runs a long job (refused while another runs), its GPU work serialized with the other calls. */
   async job<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    if (this.jobAbort) throw new Error('A training run, a sweep, the teaching demo or an evaluation is already running: wait for it or cancel it first.');
+    if (this.jobAbort)
+      throw new Error(
+        'A training run, a sweep, the teaching demo or an evaluation is already running: wait for it or cancel it first.',
+      );
     const controller = new AbortController();
     this.jobAbort = controller;
     try {

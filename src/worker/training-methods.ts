@@ -17,14 +17,36 @@ import { zipFiles } from '../app/run-exports.ts';
 import type { PageSweepRequest, WorkerApi } from './api.ts';
 import type { WorkerState } from './state.ts';
 
-type TrainingMethods = Pick<WorkerApi, 'kDemo' | 'readTriplets' | 'readHubTriplets' | 'batchCaches' | 'clearBatchCache' | 'useCachedBatches' | 'trainingCheckpoint' | 'train' | 'sweep' | 'calibrate' | 'pendingSweep' | 'resumeSweep' | 'handoff' | 'cancelJob'>;
+type TrainingMethods = Pick<
+  WorkerApi,
+  | 'kDemo'
+  | 'readTriplets'
+  | 'readHubTriplets'
+  | 'batchCaches'
+  | 'clearBatchCache'
+  | 'useCachedBatches'
+  | 'trainingCheckpoint'
+  | 'train'
+  | 'sweep'
+  | 'calibrate'
+  | 'pendingSweep'
+  | 'resumeSweep'
+  | 'handoff'
+  | 'cancelJob'
+>;
 
 /** The page's run key of a request on the loaded model and the read triplets. */
 function runId(state: WorkerState, request: Pick<TrainRequest, 'k' | 'lambdaQueries' | 'lambdaDocuments'>): string {
   return runIdFor(state.loadedSession().model.key, state.loadedTriplets().data.fingerprint, request);
 }
 
-async function sweepWith(state: WorkerState, plan: SweepPlan, evaluate: PageSweepRequest['evaluate'] | null, signal: AbortSignal, onEvent: (event: SweepEvent) => void): Promise<SweepPlan> {
+async function sweepWith(
+  state: WorkerState,
+  plan: SweepPlan,
+  evaluate: PageSweepRequest['evaluate'] | null,
+  signal: AbortSignal,
+  onEvent: (event: SweepEvent) => void,
+): Promise<SweepPlan> {
   const session = state.loadedSession();
   const triplets = state.loadedTriplets();
   return runSweep(await state.context(), browserPlatform, {
@@ -33,7 +55,13 @@ async function sweepWith(state: WorkerState, plan: SweepPlan, evaluate: PageSwee
     model: session.model,
     data: triplets.data,
     runIdOf: (request) => runId(state, request),
-    evaluate: evaluate ? { sets: evaluate.sets.map((name) => state.dataset(name)), request: { ...evaluate, search: 'exhaustive' }, memoryBudget: EVAL_PAGE_MEMORY_BUDGET } : undefined,
+    evaluate: evaluate
+      ? {
+          sets: evaluate.sets.map((name) => state.dataset(name)),
+          request: { ...evaluate, search: 'exhaustive' },
+          memoryBudget: EVAL_PAGE_MEMORY_BUDGET,
+        }
+      : undefined,
     signal,
     onEvent,
   });
@@ -61,11 +89,13 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
     },
     async clearBatchCache(fingerprint) {
       await browserPlatform.batchCache.store.clear(fingerprint);
-      if (state.triplets?.file === null && (fingerprint === undefined || state.triplets.summary.cacheFingerprint === fingerprint)) state.triplets = null;
+      if (state.triplets?.file === null && (fingerprint === undefined || state.triplets.summary.cacheFingerprint === fingerprint))
+        state.triplets = null;
     },
     async useCachedBatches(fingerprint) {
       const entry = (await browserPlatform.batchCache.store.list()).find((e) => e.fingerprint === fingerprint);
-      if (!entry) throw new Error('Those cached batches are gone (cleared, or the browser freed the storage); pick the file again.');
+      if (!entry)
+        throw new Error('Those cached batches are gone (cleared, or the browser freed the storage); pick the file again.');
       state.triplets = { ...cachedTrainingData(entry), file: null };
       return state.triplets.summary;
     },
@@ -82,7 +112,12 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
           const saved = await checkpointInfo(browserPlatform.checkpointStore(run));
           if (!saved) throw new Error(`No saved run to resume for this model, data and k = ${request.k}; start a new run.`);
           const { probes, probeEvery, stopOnAlarm, ignoreAlarms } = request;
-          asked = requestFromRecipe(saved.recipe, saved.k, saved.seed, request.checkpointEvery, { probes, probeEvery, stopOnAlarm, ignoreAlarms });
+          asked = requestFromRecipe(saved.recipe, saved.k, saved.seed, request.checkpointEvery, {
+            probes,
+            probeEvery,
+            stopOnAlarm,
+            ignoreAlarms,
+          });
         }
         const label = state.summary?.label ?? session.model.name;
         const provenance = `${label} (${session.model.config.hfArchitecture}), fine-tuned on ${triplets.summary.triplets} triplets of ${triplets.summary.name}, head divided by k = ${request.k}`;
@@ -101,7 +136,12 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
           return { startStep: outcome.startStep, step: outcome.step, msPerStep: outcome.msPerStep };
         } catch (error) {
           if (!(error instanceof TrainingPaused)) throw error;
-          return { startStep: error.startStep, step: error.step, msPerStep: NaN, paused: { reason: error.reason, checkpoint: error.checkpoint } };
+          return {
+            startStep: error.startStep,
+            step: error.step,
+            msPerStep: NaN,
+            paused: { reason: error.reason, checkpoint: error.checkpoint },
+          };
         }
       });
     },
@@ -121,7 +161,13 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
           request: calibration,
           // each trial is a run of its own (the lambdas and batch are in its key), kept with the page's runs
           runIdOf: (train) => `${runId(state, train)} | batch ${train.batchSize} | calibration`,
-          evaluate: evaluate ? { sets: evaluate.sets.map((name) => state.dataset(name)), request: { ...evaluate, search: 'exhaustive' }, memoryBudget: EVAL_PAGE_MEMORY_BUDGET } : undefined,
+          evaluate: evaluate
+            ? {
+                sets: evaluate.sets.map((name) => state.dataset(name)),
+                request: { ...evaluate, search: 'exhaustive' },
+                memoryBudget: EVAL_PAGE_MEMORY_BUDGET,
+              }
+            : undefined,
           signal,
           onEvent,
         });
@@ -140,9 +186,17 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
     async handoff(request) {
       return state.job(async () => {
         const { file } = state.loadedTriplets();
-        if (!file) throw new Error('The hand-off copies the triplet file into its project: pick the file again (cached batches are not enough).');
+        if (!file)
+          throw new Error(
+            'The hand-off copies the triplet file into its project: pick the file again (cached batches are not enough).',
+          );
         const read = readTrainingData(new Uint8Array(await file.arrayBuffer()), file.name);
-        const files = await handoffProject(await state.context(), { model: state.loadedSession().model, data: read.data, tripletBytes: read.bytes, request });
+        const files = await handoffProject(await state.context(), {
+          model: state.loadedSession().model,
+          data: read.data,
+          tripletBytes: read.bytes,
+          request,
+        });
         return { name: 'splade-lab-handoff.zip', type: 'application/zip', bytes: zipFiles(files, 'splade-lab-handoff') };
       });
     },

@@ -12,5 +12,11 @@ import { trainingMethods } from './training-methods.ts';
 
 const state = new WorkerState();
 // every call answers after the page has received each progress message it sent (ordered-callbacks.ts)
-const api: WorkerApi = withOrderedCallbacks({ ...modelMethods(state), ...trainingMethods(state), ...evaluationMethods(state), ...lessonMethods(state), ...runMethods() });
+const api: WorkerApi = withOrderedCallbacks({
+  ...modelMethods(state),
+  ...trainingMethods(state),
+  ...evaluationMethods(state),
+  ...lessonMethods(state),
+  ...runMethods(),
+});
 Comlink.expose(api);

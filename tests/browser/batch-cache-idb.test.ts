@@ -29,13 +29,19 @@ describe('IndexedDB batch cache', () => {
     await cache.describe(entry('a', 1));
     await cache.describe(entry('b', 2));
     const back = await cache.get('a', { epoch: 1, index: 3 });
-    if (!(back?.queryIds instanceof Int32Array) || back.queryIds[0] !== 12 || back.documentMask.join() !== '1,1,1,1,1,0,0,0') throw new Error(`read back ${JSON.stringify(back)}`);
+    if (!(back?.queryIds instanceof Int32Array) || back.queryIds[0] !== 12 || back.documentMask.join() !== '1,1,1,1,1,0,0,0')
+      throw new Error(`read back ${JSON.stringify(back)}`);
     if ((await cache.get('a', { epoch: 0, index: 1 })) !== null) throw new Error('an absent batch is not null');
     if ((await cache.list()).map((e) => e.fingerprint).join() !== 'b,a') throw new Error('entries not listed newest first');
     await cache.clear('a');
-    if ((await cache.get('a', { epoch: 0, index: 0 })) !== null || (await cache.get('b', { epoch: 0, index: 0 }))?.queryIds[0] !== 21) throw new Error('clearing a touched b');
+    if (
+      (await cache.get('a', { epoch: 0, index: 0 })) !== null ||
+      (await cache.get('b', { epoch: 0, index: 0 }))?.queryIds[0] !== 21
+    )
+      throw new Error('clearing a touched b');
     if ((await cache.list()).map((e) => e.fingerprint).join() !== 'b') throw new Error('entry a not cleared');
     await cache.clear();
-    if ((await cache.list()).length !== 0 || (await cache.get('b', { epoch: 0, index: 0 })) !== null) throw new Error('clear() left something');
+    if ((await cache.list()).length !== 0 || (await cache.get('b', { epoch: 0, index: 0 })) !== null)
+      throw new Error('clear() left something');
   });
 });

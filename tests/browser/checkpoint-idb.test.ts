@@ -9,8 +9,20 @@ describe('IndexedDB checkpoint store', () => {
     const db = `splade-lab-test-${Date.now()}`;
     const run = createIdbCheckpointStore('run-a', db);
     const other = createIdbCheckpointStore('run-b', db);
-    await run.write('step-1', new Map([['model.safetensors', bytes(1, 2, 3)], ['state.json', bytes(9)]]));
-    await run.write('step-2', new Map([['model.safetensors', bytes(4)], ['optimizer.safetensors', bytes(5)]]));
+    await run.write(
+      'step-1',
+      new Map([
+        ['model.safetensors', bytes(1, 2, 3)],
+        ['state.json', bytes(9)],
+      ]),
+    );
+    await run.write(
+      'step-2',
+      new Map([
+        ['model.safetensors', bytes(4)],
+        ['optimizer.safetensors', bytes(5)],
+      ]),
+    );
     await other.write('step-1', new Map([['state.json', bytes(7)]]));
     const names = (await run.list()).sort();
     if (names.join() !== 'step-1,step-2') throw new Error(`listed ${names.join()}`);

@@ -109,7 +109,13 @@ function kernelTests(random: Random): KernelTest[] {
       };
     },
     reference: (h) => {
-      const expected = summarizeNorms(headRowNorms(h.weight.map((x) => x / 4), V, d));
+      const expected = summarizeNorms(
+        headRowNorms(
+          h.weight.map((x) => x / 4),
+          V,
+          d,
+        ),
+      );
       return { summary: [expected.mean, expected.max, expected.p50] };
     },
     checks: { summary: { tol: { rtol: 1e-4, atol: 1e-4 } } },
@@ -120,7 +126,8 @@ function kernelTests(random: Random): KernelTest[] {
 async function run(): Promise<{ adapter: string; checks: WorkerCheck[]; modelError: number }> {
   const ctx = await acquireGpuContext(self.navigator.gpu, 'browser-worker-test');
   const checks: WorkerCheck[] = [];
-  for (const test of kernelTests(new Random(11))) checks.push({ name: test.name, failures: (await checkKernel(ctx, test)).failures });
+  for (const test of kernelTests(new Random(11)))
+    checks.push({ name: test.name, failures: (await checkKernel(ctx, test)).failures });
   const modelError = await spladeModelError(ctx);
   const adapter = `${ctx.adapter.vendor} ${ctx.adapter.architecture}`;
   ctx.destroy();
@@ -130,7 +137,15 @@ async function run(): Promise<{ adapter: string; checks: WorkerCheck[]; modelErr
 /** A tiny ModernBERT (rotary, local and global layers, GeGLU) encoded on the GPU against the float64 model. */
 async function spladeModelError(ctx: Awaited<ReturnType<typeof acquireGpuContext>>): Promise<number> {
   const tiny = makeTinyCheckpoint('modernbert', {
-    seed: 2, vocabSize: 40, hidden: 16, layers: 2, heads: 2, intermediate: 24, headNormScale: 2.5, localAttention: 4, globalAttnEveryNLayers: 2,
+    seed: 2,
+    vocabSize: 40,
+    hidden: 16,
+    layers: 2,
+    heads: 2,
+    intermediate: 24,
+    headNormScale: 2.5,
+    localAttention: 4,
+    globalAttnEveryNLayers: 2,
   });
   const config = parseModelConfig(tiny.config);
   const params = loadParameters(config, tiny.tensors);
@@ -145,7 +160,14 @@ async function spladeModelError(ctx: Awaited<ReturnType<typeof acquireGpuContext
   pass.setInputs(ids, mask);
   await ctx.run('worker model', (enc) => {
     pass.forward(enc);
-    head.forward(enc, { hidden: pass.headHidden, mask: pass.mask, weight: model.decoderWeight, bias: model.decoderBias, pooled, argmax });
+    head.forward(enc, {
+      hidden: pass.headHidden,
+      mask: pass.mask,
+      weight: model.decoderWeight,
+      bias: model.decoderBias,
+      pooled,
+      argmax,
+    });
   });
   const expected = spladeForward(config, toFloat64Params(params), { ids, mask, B, T });
   return worstRelative(await ctx.read(pooled), expected.pooled);

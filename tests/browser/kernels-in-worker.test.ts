@@ -26,6 +26,7 @@ describe('kernels in a Web Worker', () => {
     if (!result.checks || result.checks.length !== 3) throw new Error('worker ran no checks');
     const failures = result.checks.flatMap((check) => check.failures);
     if (failures.length) throw new Error(failures.join('\n'));
-    if (!(result.modelError! < 1e-4)) throw new Error(`ModernBERT encoder + fused SPLADE head: relative error ${result.modelError}`);
+    if (!(result.modelError! < 1e-4))
+      throw new Error(`ModernBERT encoder + fused SPLADE head: relative error ${result.modelError}`);
   });
 });

@@ -11,7 +11,8 @@ describe('run locks in the browser', () => {
       () => undefined,
       (error: Error) => (refused = `${error.name}: ${error.message}`),
     );
-    if (!/^RunLockedError: .*being trained in another tab or window.*one run takes one writer/.test(refused)) throw new Error(`second writer: ${refused || 'not refused'}`);
+    if (!/^RunLockedError: .*being trained in another tab or window.*one run takes one writer/.test(refused))
+      throw new Error(`second writer: ${refused || 'not refused'}`);
     const other = await lockRunInBrowser(`${run} (another k)`);
     await other.release();
     await first.release();
@@ -25,7 +26,10 @@ describe('run locks in the browser', () => {
     // A dedicated worker is a separate agent on the same origin, as another tab's worker would be.
     const source = `onmessage = async (e) => { const r = await navigator.locks.request(e.data, { ifAvailable: true }, (lock) => lock !== null); postMessage(r); };`;
     const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
-    const ask = () => new Promise<boolean>((resolve) => ((worker.onmessage = (e) => resolve(e.data as boolean)), worker.postMessage(`splade-lab run: ${run}`)));
+    const ask = () =>
+      new Promise<boolean>(
+        (resolve) => ((worker.onmessage = (e) => resolve(e.data as boolean)), worker.postMessage(`splade-lab run: ${run}`)),
+      );
     if ((await ask()) !== false) throw new Error('another agent got the lock while the run was held');
     await held.release();
     if ((await ask()) !== true) throw new Error('the lock was not freed on release');

@@ -25,8 +25,14 @@ describe('<drop-zone>', () => {
     el.dispatchEvent(drag('dragover', data));
     const drop = drag('drop', data);
     el.dispatchEvent(drop);
-    check(drop.defaultPrevented && !el.hasAttribute('dragging'), 'the drop is ours (the browser does not open the file) and the highlight goes');
-    check(dropped.length === 1 && dropped[0].map((f) => f.name).join() === 'corpus.jsonl,queries.jsonl', `dropped: ${JSON.stringify(dropped.map((d) => d.map((f) => f.name)))}`);
+    check(
+      drop.defaultPrevented && !el.hasAttribute('dragging'),
+      'the drop is ours (the browser does not open the file) and the highlight goes',
+    );
+    check(
+      dropped.length === 1 && dropped[0].map((f) => f.name).join() === 'corpus.jsonl,queries.jsonl',
+      `dropped: ${JSON.stringify(dropped.map((d) => d.map((f) => f.name)))}`,
+    );
     el.dispatchEvent(drag('drop', new DataTransfer()));
     check(dropped.length === 1, 'a drop without files sends nothing');
     check(el.querySelector('input[type="file"]') !== null, 'the slotted input stays');

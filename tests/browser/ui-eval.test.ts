@@ -6,18 +6,49 @@ import type { EvalClient, EvalPanel } from '../../src/ui/eval-panel.ts';
 import type { EvalResultsTable } from '../../src/ui/eval-results-table.ts';
 import type { SearchView } from '../../src/ui/search-view.ts';
 import type { TermTable } from '../../src/ui/term-table.ts';
-import type { EvaluateProgress, EvaluateRequest, ModelSummary, SearchHit, SetEvaluation, TermContribution } from '../../src/worker/api.ts';
+import type {
+  EvaluateProgress,
+  EvaluateRequest,
+  ModelSummary,
+  SearchHit,
+  SetEvaluation,
+  TermContribution,
+} from '../../src/worker/api.ts';
 import { allInside, check, cleanup, inside, mount, settle } from './ui-fixture.ts';
 
 function evaluation(set: string, k: number, ndcg: number): SetEvaluation {
   const metrics = { ndcg_cut_10: ndcg, recip_rank_10: ndcg / 2, recall_100: 1, recall_1000: 1, map: ndcg / 3, P_10: 0.1 };
-  const latency = { queries: 2, totalMs: 1, meanMs: 0.5, p50Ms: 0.5, p95Ms: 0.5, p99Ms: 0.5, queriesPerSecond: 2000, algorithm: 'exhaustive' as const, fullyScoredDocs: 4, meanFullyScoredDocs: 2 };
+  const latency = {
+    queries: 2,
+    totalMs: 1,
+    meanMs: 0.5,
+    p50Ms: 0.5,
+    p95Ms: 0.5,
+    p99Ms: 0.5,
+    queriesPerSecond: 2000,
+    algorithm: 'exhaustive' as const,
+    fullyScoredDocs: 4,
+    meanFullyScoredDocs: 2,
+  };
   const index = { documents: 3, dimension: 10, postings: 9, memoryBytes: 2048 };
   return {
     set: { name: set, documents: 3, queries: 2, judgments: 2, warnings: [] },
     model: { name: 'demo', key: 'demo #1', architecture: 'BertForMaskedLM' },
     request: { k, queryLength: 16, documentLength: 48, topK: 1000, prune: 0, search: 'exhaustive' },
-    splade: { metrics, index, latency, timingsMs: {}, documentsPerSecond: 12.5, efficiency: { query_active_dims: 5, query_sparsity_ratio: 0.5, corpus_active_dims: 7, corpus_sparsity_ratio: 0.3, avg_flops: 3.5 } },
+    splade: {
+      metrics,
+      index,
+      latency,
+      timingsMs: {},
+      documentsPerSecond: 12.5,
+      efficiency: {
+        query_active_dims: 5,
+        query_sparsity_ratio: 0.5,
+        corpus_active_dims: 7,
+        corpus_sparsity_ratio: 0.3,
+        avg_flops: 3.5,
+      },
+    },
     bm25: { metrics: { ...metrics, ndcg_cut_10: 0.5 }, index, latency, timingsMs: {} },
     memory: null,
     warnings: [],
@@ -25,13 +56,19 @@ function evaluation(set: string, k: number, ndcg: number): SetEvaluation {
   };
 }
 
-const measure = (el: EvalResultsTable, row: string, m: string) => Number(inside(el, `${row} td[data-measure="${m}"]`).textContent);
+const measure = (el: EvalResultsTable, row: string, m: string) =>
+  Number(inside(el, `${row} td[data-measure="${m}"]`).textContent);
 
 describe('<eval-results-table>', () => {
   it('shows SPLADE and BM25 per set, and the mean over the sets of one batch', async () => {
     cleanup();
-    const el = await mount<EvalResultsTable>('eval-results-table', { evaluations: [evaluation('NanoA', 2, 0.4), evaluation('NanoB', 2, 0.6)] });
-    check(allInside(el, 'tr.splade').length === 3 && allInside(el, 'tr.bm25').length === 3, 'two sets and a mean, each with BM25');
+    const el = await mount<EvalResultsTable>('eval-results-table', {
+      evaluations: [evaluation('NanoA', 2, 0.4), evaluation('NanoB', 2, 0.6)],
+    });
+    check(
+      allInside(el, 'tr.splade').length === 3 && allInside(el, 'tr.bm25').length === 3,
+      'two sets and a mean, each with BM25',
+    );
     check(measure(el, 'tr.splade[data-set="NanoA"]', 'ndcg_cut_10') === 0.4, 'set A nDCG@10');
     check(measure(el, 'tr.mean.splade', 'ndcg_cut_10') === 0.5, `mean nDCG@10 ${measure(el, 'tr.mean.splade', 'ndcg_cut_10')}`);
     check(measure(el, 'tr.mean.bm25', 'ndcg_cut_10') === 0.5, 'BM25 mean');
@@ -39,7 +76,9 @@ describe('<eval-results-table>', () => {
 
   it('leaves the mean out when the rows differ in k', async () => {
     cleanup();
-    const el = await mount<EvalResultsTable>('eval-results-table', { evaluations: [evaluation('NanoA', 1, 0.4), evaluation('NanoB', 4, 0.6)] });
+    const el = await mount<EvalResultsTable>('eval-results-table', {
+      evaluations: [evaluation('NanoA', 1, 0.4), evaluation('NanoB', 4, 0.6)],
+    });
     check(allInside(el, 'tr.mean').length === 0, 'no mean over different ks');
   });
 });
@@ -47,7 +86,14 @@ describe('<eval-results-table>', () => {
 describe('<term-table>', () => {
   it('lists the largest products and sums the rest in one row', async () => {
     cleanup();
-    const terms: TermContribution[] = [3, 2, 1, 0.5].map((p, i) => ({ term: `t${i}`, query: 1, document: p, product: p, share: p / 6.5, expansion: i === 1 }));
+    const terms: TermContribution[] = [3, 2, 1, 0.5].map((p, i) => ({
+      term: `t${i}`,
+      query: 1,
+      document: p,
+      product: p,
+      share: p / 6.5,
+      expansion: i === 1,
+    }));
     const el = await mount<TermTable>('term-table', { terms, limit: 2 });
     const products = allInside(el, 'tbody tr').map((row) => Number(row.getAttribute('data-product')));
     check(JSON.stringify(products) === JSON.stringify([3, 2, 1.5]), `rows ${products}`);
@@ -55,7 +101,20 @@ describe('<term-table>', () => {
   });
 });
 
-const SUMMARY = { name: 'demo', label: 'demo', synthetic: true, hfArchitecture: 'BertForMaskedLM', vocabSize: 10, hidden: 4, layers: 1, parameters: 100, tiedHead: true, maxTokens: 64, estimate: {} as ModelSummary['estimate'], notes: [] } as ModelSummary;
+const SUMMARY = {
+  name: 'demo',
+  label: 'demo',
+  synthetic: true,
+  hfArchitecture: 'BertForMaskedLM',
+  vocabSize: 10,
+  hidden: 4,
+  layers: 1,
+  parameters: 100,
+  tiedHead: true,
+  maxTokens: 64,
+  estimate: {} as ModelSummary['estimate'],
+  notes: [],
+} as ModelSummary;
 
 function fakeClient() {
   const asked: EvaluateRequest[] = [];
@@ -64,7 +123,13 @@ function fakeClient() {
   const stored: SetEvaluation[] = [evaluation('NanoOld', 1, 0.2)];
   const exported: string[] = [];
   const client: EvalClient = {
-    openDataset: async (source) => ({ name: source.kind === 'files' ? `${source.name} #abc` : `Nano${source.set}`, documents: 3, queries: 2, judgments: 2, warnings: [] }),
+    openDataset: async (source) => ({
+      name: source.kind === 'files' ? `${source.name} #abc` : `Nano${source.set}`,
+      documents: 3,
+      queries: 2,
+      judgments: 2,
+      warnings: [],
+    }),
     evaluate: async (request: EvaluateRequest, onProgress: (p: EvaluateProgress) => void) => {
       asked.push(request);
       onProgress({ set: request.sets[0], setIndex: 0, sets: 1, stage: 'documents', done: 1, total: 3 });
@@ -83,13 +148,16 @@ function fakeClient() {
     document: async (docId) => ({ docId, text: 'text', vector: { text: 'text', tokens: [], activeDims: 0, terms: [] } }),
     evaluatedQueries: async () => ({ set: 'x', queries: [] }),
     differences: async () => ({ set: 'x', spladeBetter: [], bm25Better: [] }),
-    exportEvaluated: async (what) => (exported.push(what), { name: `x.${what}`, type: 'text/plain', bytes: new Uint8Array([10]) }),
+    exportEvaluated: async (what) => (
+      exported.push(what),
+      { name: `x.${what}`, type: 'text/plain', bytes: new Uint8Array([10]) }
+    ),
   };
   return { client, asked, exported, finish: () => release(), cancel: () => ((cancelled = true), release()) };
 }
 
 describe('<eval-panel>', () => {
-  it('reads picked files, evaluates at the page\'s k with lengths capped by the model, shows progress, results and stored ones', async () => {
+  it("reads picked files, evaluates at the page's k with lengths capped by the model, shows progress, results and stored ones", async () => {
     cleanup();
     const fake = fakeClient();
     const el = await mount<EvalPanel>('eval-panel', { client: fake.client, summary: SUMMARY, k: 4 });
@@ -103,17 +171,32 @@ describe('<eval-panel>', () => {
     input.dispatchEvent(new Event('change'));
     await settle(el);
     await chooser.updateComplete;
-    check(/BEIR files #abc: 2 queries, 3 documents/.test(chooser.shadowRoot!.querySelector('#read-sets')?.textContent ?? ''), 'the read set is listed');
-    check(inside<HTMLInputElement>(el, '#documentLength').value === '64', `document length capped at the model's 64: ${inside<HTMLInputElement>(el, '#documentLength').value}`);
+    check(
+      /BEIR files #abc: 2 queries, 3 documents/.test(chooser.shadowRoot!.querySelector('#read-sets')?.textContent ?? ''),
+      'the read set is listed',
+    );
+    check(
+      inside<HTMLInputElement>(el, '#documentLength').value === '64',
+      `document length capped at the model's 64: ${inside<HTMLInputElement>(el, '#documentLength').value}`,
+    );
     const button = inside<HTMLButtonElement>(el, '#evaluate');
     check(/Evaluate at k = 4/.test(button.textContent ?? ''), button.textContent ?? '');
     button.click();
     await settle(el);
-    check(/BEIR files #abc: encoding documents 1 of 3/.test(inside(el, '#eval-status').textContent ?? ''), inside(el, '#eval-status').textContent ?? '');
-    check(fake.asked[0].k === 4 && fake.asked[0].documentLength === 64 && fake.asked[0].sets[0] === 'BEIR files #abc', JSON.stringify(fake.asked[0]));
+    check(
+      /BEIR files #abc: encoding documents 1 of 3/.test(inside(el, '#eval-status').textContent ?? ''),
+      inside(el, '#eval-status').textContent ?? '',
+    );
+    check(
+      fake.asked[0].k === 4 && fake.asked[0].documentLength === 64 && fake.asked[0].sets[0] === 'BEIR files #abc',
+      JSON.stringify(fake.asked[0]),
+    );
     fake.finish();
     await settle(el);
-    check(/Done: BEIR files #abc at k = 4/.test(inside(el, '#eval-status').textContent ?? ''), inside(el, '#eval-status').textContent ?? '');
+    check(
+      /Done: BEIR files #abc at k = 4/.test(inside(el, '#eval-status').textContent ?? ''),
+      inside(el, '#eval-status').textContent ?? '',
+    );
     const latest = inside<EvalResultsTable>(el, 'eval-results-table#latest');
     await latest.updateComplete;
     check(measure(latest, 'tr.splade', 'ndcg_cut_10') === 0.7, 'latest result shown');
@@ -128,7 +211,10 @@ describe('<eval-panel>', () => {
     await settle(el);
     await exports.updateComplete;
     check(fake.exported.join() === 'trec', `asked for ${fake.exported}`);
-    check(/Saved x\.trec/.test(exports.shadowRoot!.querySelector('#export-status')?.textContent ?? ''), 'the saved file is named');
+    check(
+      /Saved x\.trec/.test(exports.shadowRoot!.querySelector('#export-status')?.textContent ?? ''),
+      'the saved file is named',
+    );
   });
 
   it('a cancelled evaluation says that nothing was kept', async () => {
@@ -141,18 +227,42 @@ describe('<eval-panel>', () => {
     await settle(el);
     inside<HTMLButtonElement>(el, '#cancel-eval').click();
     await settle(el);
-    check(inside(el, '#eval-status').textContent === 'Cancelled: nothing of this evaluation was kept.', inside(el, '#eval-status').textContent ?? '');
+    check(
+      inside(el, '#eval-status').textContent === 'Cancelled: nothing of this evaluation was kept.',
+      inside(el, '#eval-status').textContent ?? '',
+    );
     check(el.shadowRoot!.querySelector('eval-results-table#latest') === null, 'no result shown');
   });
 });
 
 describe('<search-view>', () => {
-  it('lists the hits of both systems, marks judged-relevant ones and opens a document\'s vector', async () => {
+  it("lists the hits of both systems, marks judged-relevant ones and opens a document's vector", async () => {
     cleanup();
-    const hit = (docId: string, relevant: boolean): SearchHit => ({ rank: 1, docId, text: `text of ${docId}`, score: 2, relevant, terms: [{ term: 'cat', query: 1, document: 2, product: 2, share: 1, expansion: false }] });
+    const hit = (docId: string, relevant: boolean): SearchHit => ({
+      rank: 1,
+      docId,
+      text: `text of ${docId}`,
+      score: 2,
+      relevant,
+      terms: [{ term: 'cat', query: 1, document: 2, product: 2, share: 1, expansion: false }],
+    });
     const client = {
-      search: async () => ({ query: 'cat', queryId: 'q1', splade: [hit('d1', true), hit('d2', false)], bm25: [hit('d2', false)] }),
-      document: async (docId: string) => ({ docId, text: 'the cat', vector: { text: 'the cat', tokens: ['the', 'cat'], activeDims: 1, terms: [{ term: 'cat', id: 5, weight: 1.5, expansion: false }] } }),
+      search: async () => ({
+        query: 'cat',
+        queryId: 'q1',
+        splade: [hit('d1', true), hit('d2', false)],
+        bm25: [hit('d2', false)],
+      }),
+      document: async (docId: string) => ({
+        docId,
+        text: 'the cat',
+        vector: {
+          text: 'the cat',
+          tokens: ['the', 'cat'],
+          activeDims: 1,
+          terms: [{ term: 'cat', id: 5, weight: 1.5, expansion: false }],
+        },
+      }),
       evaluatedQueries: async () => ({ set: 'NanoA', queries: [{ id: 'q1', text: 'cat' }] }),
     };
     const el = await mount<SearchView>('search-view', { client, set: 'NanoA' });

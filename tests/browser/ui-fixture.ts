@@ -52,4 +52,3 @@ export function cleanup(): void {
 export function demoNorms(provenance: string, anisotropy: number, norms: number[]): DemoHeadNorms {
   return { provenance, anisotropy, norms, summary: summarizeNorms(Float64Array.from(norms)) };
 }
-

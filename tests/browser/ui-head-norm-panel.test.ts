@@ -8,7 +8,7 @@ import { check, demoNorms, events, inside, mount } from './ui-fixture.ts';
 const pair = precomputedPair(demoNorms('unit-test norms', 0.05, [2, 2.5, 3, 3.5]), 2, false);
 
 describe('<head-norm-panel>', () => {
-  it('shows the histogram, this head\'s statistics, the paper\'s table and where the figures come from', async () => {
+  it("shows the histogram, this head's statistics, the paper's table and where the figures come from", async () => {
     const el = await mount<HeadNormPanel>('head-norm-panel', { stats: pair, k: 2, target: 1.4, paperRow: 'ModernBERT-base' });
     inside(el, 'norm-histogram');
     inside(el, 'head-stats-table');

@@ -2,7 +2,13 @@
 // the calibrator sending its request and listing the trials and the suggestion; both hand their lambdas on.
 import type { LambdaClient, LambdaPanel } from '../../src/ui/lambda-panel.ts';
 import '../../src/ui/lambda-panel.ts';
-import type { CalibrationEvent, CalibrationTrial, ModelSummary, PageCalibrationRequest, TripletsSummary } from '../../src/worker/api.ts';
+import type {
+  CalibrationEvent,
+  CalibrationTrial,
+  ModelSummary,
+  PageCalibrationRequest,
+  TripletsSummary,
+} from '../../src/worker/api.ts';
 import { allInside, check, cleanup, events, inside, mount, settle } from './ui-fixture.ts';
 
 const SUMMARY = { name: 'demo', label: 'demo', synthetic: true } as ModelSummary;
@@ -37,25 +43,39 @@ describe('<lambda-panel>', () => {
     select.value = 'naver-splade';
     select.dispatchEvent(new Event('change'));
     await el.updateComplete;
-    check(/naver\/splade/.test(inside(el, '#convention-facts').textContent ?? ''), inside(el, '#convention-facts').textContent ?? '');
+    check(
+      /naver\/splade/.test(inside(el, '#convention-facts').textContent ?? ''),
+      inside(el, '#convention-facts').textContent ?? '',
+    );
     inside<HTMLInputElement>(el, '#from-lq').value = '3e-4';
     inside<HTMLInputElement>(el, '#from-ld').value = '1e-4';
     inside<HTMLInputElement>(el, '#from-batch').value = '128';
     inside<HTMLButtonElement>(el, '#convert').click();
     await el.updateComplete;
     const text = inside(el, '#conversion').textContent ?? '';
-    check(/lambda_q 3e-4, lambda_d 1e-4/.test(text) && /128 rows in the source and 8 in the target/.test(text), JSON.stringify(text));
+    check(
+      /lambda_q 3e-4, lambda_d 1e-4/.test(text) && /128 rows in the source and 8 in the target/.test(text),
+      JSON.stringify(text),
+    );
     inside<HTMLButtonElement>(el, '#use-converted').click();
     check(picked.length === 1 && picked[0].lambdaQueries === 3e-4 && picked[0].lambdaDocuments === 1e-4, JSON.stringify(picked));
     inside<HTMLSelectElement>(el, '#from-loss').value = 'distillation';
     inside<HTMLButtonElement>(el, '#convert').click();
     await el.updateComplete;
-    check(/No formula carries these values/.test(inside(el, '#conversion').textContent ?? ''), inside(el, '#conversion').textContent ?? '');
+    check(
+      /No formula carries these values/.test(inside(el, '#conversion').textContent ?? ''),
+      inside(el, '#conversion').textContent ?? '',
+    );
     // a bad field is said beside the converter, not in the calibrator's status
     inside<HTMLInputElement>(el, '#from-batch').value = '0';
     inside<HTMLButtonElement>(el, '#convert').click();
     await el.updateComplete;
-    check(/source batch per device must be a whole number of at least 1, got 0/.test(inside(el, '#conversion-error').textContent ?? ''), inside(el, '#conversion-error').textContent ?? '');
+    check(
+      /source batch per device must be a whole number of at least 1, got 0/.test(
+        inside(el, '#conversion-error').textContent ?? '',
+      ),
+      inside(el, '#conversion-error').textContent ?? '',
+    );
     check(!el.shadowRoot?.querySelector('#calibration-error'), 'no calibration error');
   });
 
@@ -67,11 +87,23 @@ describe('<lambda-panel>', () => {
         sent.push(request);
         const trials = [trial(0, 0.05, 400), trial(1, 0.5, 41)];
         for (const t of trials) onEvent({ kind: 'trial-done', trial: t });
-        return { target: request.target, trials, suggested: { lambdaQueries: 0.5, lambdaDocuments: 0.05, trial: 1, within: true }, batchDependence: [trials[1]] };
+        return {
+          target: request.target,
+          trials,
+          suggested: { lambdaQueries: 0.5, lambdaDocuments: 0.05, trial: 1, within: true },
+          batchDependence: [trials[1]],
+        };
       },
       async cancelJob() {},
     } as unknown as LambdaClient;
-    const recipe = () => ({ dropout: 0, warmupRatio: 0.2, maxGradNorm: 0, gradAccum: 2, optimizer: 'sgd' as const, flopsOver: 'step' as const });
+    const recipe = () => ({
+      dropout: 0,
+      warmupRatio: 0.2,
+      maxGradNorm: 0,
+      gradAccum: 2,
+      optimizer: 'sgd' as const,
+      flopsOver: 'step' as const,
+    });
     const el = await mount<LambdaPanel>('lambda-panel', { client, summary: SUMMARY, triplets: TRIPLETS, k: 4, recipe });
     const picked = events<{ lambdaQueries: number }>(el, 'lambdas-pick');
     inside<HTMLInputElement>(el, '#cal-targetQueries').value = '40';
@@ -81,13 +113,30 @@ describe('<lambda-panel>', () => {
     inside<HTMLButtonElement>(el, '#calibrate').click();
     await settle(el);
     const t = sent[0]?.train;
-    check(t && t.k === 4 && t.steps === 30 && t.peakLr === 5e-3 && t.queryLength === 16 && t.documentLength === 128, JSON.stringify(sent));
+    check(
+      t && t.k === 4 && t.steps === 30 && t.peakLr === 5e-3 && t.queryLength === 16 && t.documentLength === 128,
+      JSON.stringify(sent),
+    );
     // the trials train with the training form's recipe
-    check(t.dropout === 0 && t.warmupRatio === 0.2 && t.maxGradNorm === 0 && t.gradAccum === 2 && t.optimizer === 'sgd' && t.flopsOver === 'step', JSON.stringify(t));
+    check(
+      t.dropout === 0 &&
+        t.warmupRatio === 0.2 &&
+        t.maxGradNorm === 0 &&
+        t.gradAccum === 2 &&
+        t.optimizer === 'sgd' &&
+        t.flopsOver === 'step',
+      JSON.stringify(t),
+    );
     check(sent[0].target.queries === 40 && sent[0].target.documents === 150 && sent[0].maxTrials === 5, JSON.stringify(sent));
     check(allInside(el, '#calibration-trials tbody tr').length === 2, 'two trial rows');
-    check(/Suggested: lambda_q 0\.5/.test(inside(el, '#suggested').textContent ?? ''), inside(el, '#suggested').textContent ?? '');
-    check(/the target is reached/.test(inside(el, '#calibration-status').textContent ?? ''), inside(el, '#calibration-status').textContent ?? '');
+    check(
+      /Suggested: lambda_q 0\.5/.test(inside(el, '#suggested').textContent ?? ''),
+      inside(el, '#suggested').textContent ?? '',
+    );
+    check(
+      /the target is reached/.test(inside(el, '#calibration-status').textContent ?? ''),
+      inside(el, '#calibration-status').textContent ?? '',
+    );
     inside<HTMLButtonElement>(el, '#use-suggested').click();
     check(picked.length === 1 && picked[0].lambdaQueries === 0.5, JSON.stringify(picked));
   });

@@ -18,9 +18,16 @@ function vector(k: number, text: string, weights: number[]): LessonVector {
   const terms = weights.map((weight, i) => ({ term: `w${i}`, id: i, weight, expansion: i % 2 === 1 }));
   const logits = weights.map(Math.expm1).sort((a, b) => a - b);
   return {
-    k, text, tokens: text.split(' '), activeDims: weights.length, terms,
-    flops: weights.reduce((s, w) => s + w * w, 0), weightSum: weights.reduce((s, w) => s + w, 0),
-    maxWeight: Math.max(...weights), maxLogit: Math.expm1(Math.max(...weights)), medianLogit: logits[logits.length >> 1],
+    k,
+    text,
+    tokens: text.split(' '),
+    activeDims: weights.length,
+    terms,
+    flops: weights.reduce((s, w) => s + w * w, 0),
+    weightSum: weights.reduce((s, w) => s + w, 0),
+    maxWeight: Math.max(...weights),
+    maxLogit: Math.expm1(Math.max(...weights)),
+    medianLogit: logits[logits.length >> 1],
   };
 }
 
@@ -30,10 +37,22 @@ function fakeTrace(): LessonTrace {
     step,
     runs: KS.map((k) => ({
       k,
-      losses: step === 0 ? null : { rank: (k === 1 ? 300 : 20) / step, flopsQueries: k === 1 ? 40000 : 2000, flopsDocuments: 10, total: 1 },
+      losses:
+        step === 0
+          ? null
+          : { rank: (k === 1 ? 300 : 20) / step, flopsQueries: k === 1 ? 40000 : 2000, flopsDocuments: 10, total: 1 },
       active: step === 0 ? null : { queries: k === 1 ? 28000 : 20000 - 1000 * step, documents: 25000 },
       probe: vector(k, 'whale coral', k === 1 ? [9, 8.5, 8] : [3 + step * 0.1, 2]),
-      heldOut: step % 2 === 0 || step === STEPS ? { ndcg10: k === 1 ? 0.5 : 0.5 + 0.02 * step, recall10: 0.3, queryActiveDims: 100, documentActiveDims: 200, flops: k === 1 ? 28000 : 20000 } : null,
+      heldOut:
+        step % 2 === 0 || step === STEPS
+          ? {
+              ndcg10: k === 1 ? 0.5 : 0.5 + 0.02 * step,
+              recall10: 0.3,
+              queryActiveDims: 100,
+              documentActiveDims: 200,
+              flops: k === 1 ? 28000 : 20000,
+            }
+          : null,
     })),
   }));
   return {
@@ -47,7 +66,16 @@ function fakeTrace(): LessonTrace {
       queries: 32,
       documents: 192,
       triplets: 512,
-      recipe: { batchSize: 8, queryLength: 6, documentLength: 12, peakLr: 1e-3, lambdaQueries: 5e-3, lambdaDocuments: 3e-4, topTerms: 10, documentsPerTopic: 12 },
+      recipe: {
+        batchSize: 8,
+        queryLength: 6,
+        documentLength: 12,
+        peakLr: 1e-3,
+        lambdaQueries: 5e-3,
+        lambdaDocuments: 3e-4,
+        topTerms: 10,
+        documentsPerTopic: 12,
+      },
     },
     sentence: [vector(1, 'a whale swims', [9, 8, 7.5]), vector(8, 'a whale swims', [2.5, 1])],
     frames,
@@ -60,7 +88,12 @@ function lessonState(patch: Partial<LessonState> = {}): LessonState {
 
 async function recorded(patch: Partial<LessonState> = {}): Promise<LessonPanel> {
   cleanup();
-  const el = await mount<LessonPanel>('lesson-panel', { trace: fakeTrace(), state: lessonState(patch), noGpu: true, active: true });
+  const el = await mount<LessonPanel>('lesson-panel', {
+    trace: fakeTrace(),
+    state: lessonState(patch),
+    noGpu: true,
+    active: true,
+  });
   await settle(el);
   return el;
 }
@@ -69,30 +102,48 @@ describe('<lesson-panel>', () => {
   it('marks a recording as recorded and shows the sentence vector of the divided head, the input locked', async () => {
     const el = await recorded();
     const mode = inside(el, '#lesson-mode');
-    check(mode.dataset.mode === 'recorded' && /Recorded: played back .*synthetic demo backbone on a test adapter/.test(mode.textContent ?? ''), mode.textContent ?? '');
+    check(
+      mode.dataset.mode === 'recorded' &&
+        /Recorded: played back .*synthetic demo backbone on a test adapter/.test(mode.textContent ?? ''),
+      mode.textContent ?? '',
+    );
     check(inside<HTMLButtonElement>(el, '#switch-mode').disabled, 'no live lesson without WebGPU');
     check(inside<HTMLInputElement>(el, '#sentence').disabled, 'a recording holds one sentence');
     const vectors = inside(el, 'lesson-vectors') as HTMLElement & { shadowRoot: ShadowRoot };
     const terms = vectors.shadowRoot.querySelector('#vector');
-    check(terms?.getAttribute('heading') === 'Its vector at k = 8 (2 dimensions active)', terms?.getAttribute('heading') ?? 'no vector');
+    check(
+      terms?.getAttribute('heading') === 'Its vector at k = 8 (2 dimensions active)',
+      terms?.getAttribute('heading') ?? 'no vector',
+    );
   });
 
   it('compares the sentence under every k: figures per k and one marker shape per k on the saturation curve', async () => {
     const el = await recorded({ step: 2 });
     const vectors = inside(el, 'lesson-vectors') as HTMLElement & { shadowRoot: ShadowRoot };
-    const cell = (figure: string, k: number) => vectors.shadowRoot.querySelector(`tr[data-figure="${figure}"] td[data-k="${k}"]`)?.textContent;
-    check(cell('activeDims', 1) === '3' && cell('activeDims', 8) === '2', `active dims ${cell('activeDims', 1)} ${cell('activeDims', 8)}`);
+    const cell = (figure: string, k: number) =>
+      vectors.shadowRoot.querySelector(`tr[data-figure="${figure}"] td[data-k="${k}"]`)?.textContent;
+    check(
+      cell('activeDims', 1) === '3' && cell('activeDims', 8) === '2',
+      `active dims ${cell('activeDims', 1)} ${cell('activeDims', 8)}`,
+    );
     check(Number(cell('maxLogit', 1)) > Number(cell('maxLogit', 8)), 'k = 1 has the larger logit');
     const curve = vectors.shadowRoot.querySelector('lesson-saturation')!.shadowRoot!;
-    const marks = [...curve.querySelectorAll('path.mark')].map((m) => `${m.getAttribute('data-k')}:${m.getAttribute('data-kind')}:${m.getAttribute('d')?.[0]}`);
+    const marks = [...curve.querySelectorAll('path.mark')].map(
+      (m) => `${m.getAttribute('data-k')}:${m.getAttribute('data-kind')}:${m.getAttribute('d')?.[0]}`,
+    );
     check(marks.length === 4, marks.join(' '));
-    const shapes = new Set([...curve.querySelectorAll('path.mark[data-kind="maxLogit"]')].map((m) => m.getAttribute('d')!.replace(/[\d.\s-]/g, '')));
+    const shapes = new Set(
+      [...curve.querySelectorAll('path.mark[data-kind="maxLogit"]')].map((m) => m.getAttribute('d')!.replace(/[\d.\s-]/g, '')),
+    );
     check(shapes.size === 2, `a different marker shape per k: ${[...shapes].join(' | ')}`);
   });
 
   it('steps and plays the recorded training into the charts and the watched vectors, then sums it up', async () => {
     const el = await recorded({ step: 3 });
-    check(/Step 0 of 4|Press Play/.test(inside(el, '#lesson-status').textContent ?? ''), inside(el, '#lesson-status').textContent ?? '');
+    check(
+      /Step 0 of 4|Press Play/.test(inside(el, '#lesson-status').textContent ?? ''),
+      inside(el, '#lesson-status').textContent ?? '',
+    );
     inside<HTMLButtonElement>(el, '#step-once').click();
     await settle(el);
     check(/Step 1 of 4/.test(inside(el, '#lesson-status').textContent ?? ''), inside(el, '#lesson-status').textContent ?? '');
@@ -111,7 +162,12 @@ describe('<lesson-panel>', () => {
     await settle(el);
     const summary = inside<LessonSummary>(el, '#summary-screen');
     const takeaway = summary.shadowRoot!.querySelector('#takeaway')?.textContent ?? '';
-    check(/After 4 steps, dividing the head by k = 8 gives nDCG@10 0\.580 against 0\.500 for the head as loaded, with a ranking loss of 5 instead of 75/.test(takeaway), takeaway);
+    check(
+      /After 4 steps, dividing the head by k = 8 gives nDCG@10 0\.580 against 0\.500 for the head as loaded, with a ranking loss of 5 instead of 75/.test(
+        takeaway,
+      ),
+      takeaway,
+    );
     check(summary.shadowRoot!.querySelector('tr[data-k="8"] td[data-measure="ndcg-before"]')?.textContent === '0.500', 'before');
     const printed = inside<LessonSummary>(el, '#summary-print');
     check(printed.shadowRoot!.querySelector('#takeaway')?.textContent === takeaway, 'the printable summary says the same');
@@ -123,7 +179,16 @@ describe('<lesson-panel>', () => {
     const changes = events<Partial<LessonState>>(el, 'lesson-change');
     for (const key of ['n', 'PageUp', '4', '+', '-', 'f', ' ']) window.dispatchEvent(new KeyboardEvent('keydown', { key }));
     check(
-      JSON.stringify(changes) === JSON.stringify([{ step: 3 }, { step: 1 }, { step: 4 }, { speed: 'fast' }, { speed: 'normal' }, { present: true }, { step: 3 }]),
+      JSON.stringify(changes) ===
+        JSON.stringify([
+          { step: 3 },
+          { step: 1 },
+          { step: 4 },
+          { speed: 'fast' },
+          { speed: 'normal' },
+          { present: true },
+          { step: 3 },
+        ]),
       JSON.stringify(changes),
     );
     const input = inside<HTMLInputElement>(el, '#sentence');
@@ -160,11 +225,19 @@ describe('<lesson-panel>', () => {
     const el = await recorded({ step: 3, ks: [1, 4] });
     inside<HTMLButtonElement>(el, '#step-once').click();
     await settle(el);
-    check(/The recording has k = 1 and 8 with seed 1 over 4 steps; other settings need the live lesson/.test(inside(el, '#lesson-error').textContent ?? ''), inside(el, '#lesson-error').textContent ?? '');
+    check(
+      /The recording has k = 1 and 8 with seed 1 over 4 steps; other settings need the live lesson/.test(
+        inside(el, '#lesson-error').textContent ?? '',
+      ),
+      inside(el, '#lesson-error').textContent ?? '',
+    );
     const longer = await recorded({ step: 3, steps: 40 });
     inside<HTMLButtonElement>(longer, '#step-once').click();
     await settle(longer);
-    check(/over 4 steps; other settings need the live lesson/.test(inside(longer, '#lesson-error').textContent ?? ''), 'a recording of 4 steps refuses a lesson of 40');
+    check(
+      /over 4 steps; other settings need the live lesson/.test(inside(longer, '#lesson-error').textContent ?? ''),
+      'a recording of 4 steps refuses a lesson of 40',
+    );
   });
 
   it('live: trains through the worker and offers the recording when a step is slow', async () => {
@@ -178,7 +251,13 @@ describe('<lesson-panel>', () => {
       lessonStop: async () => undefined,
     } as unknown as WorkerClient;
     const summary = { name: 'demo', vocabSize: 30522 } as LessonPanel['summary'];
-    const el = await mount<LessonPanel>('lesson-panel', { client, summary, state: lessonState({ step: 3, mode: null }), active: true, slowStepMs: 0 });
+    const el = await mount<LessonPanel>('lesson-panel', {
+      client,
+      summary,
+      state: lessonState({ step: 3, mode: null }),
+      active: true,
+      slowStepMs: 0,
+    });
     await settle(el);
     check(inside(el, '#lesson-mode').dataset.mode === 'live', 'live with WebGPU');
     inside<HTMLButtonElement>(el, '#step-once').click();

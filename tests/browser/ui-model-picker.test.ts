@@ -55,10 +55,16 @@ describe('<model-picker>', () => {
   });
 
   it('shows download progress with a working cancel button', async () => {
-    const el = await mount<ModelPicker>('model-picker', { loading: true, progress: { stage: 'download', file: 'model.safetensors', loaded: 512, total: 2048 } });
+    const el = await mount<ModelPicker>('model-picker', {
+      loading: true,
+      progress: { stage: 'download', file: 'model.safetensors', loaded: 512, total: 2048 },
+    });
     const cancelled = events<unknown>(el, 'cancel-load');
     check(inside<HTMLProgressElement>(el, '#progress').value === 0.25, 'progress at a quarter');
-    check(/model\.safetensors: 512 B of 2\.00 KiB/.test(inside(el, '#progress-text').textContent ?? ''), inside(el, '#progress-text').textContent ?? '');
+    check(
+      /model\.safetensors: 512 B of 2\.00 KiB/.test(inside(el, '#progress-text').textContent ?? ''),
+      inside(el, '#progress-text').textContent ?? '',
+    );
     check(inside<HTMLSelectElement>(el, '#preset').disabled, 'choices are locked while loading');
     inside<HTMLButtonElement>(el, '#cancel').click();
     check(cancelled.length === 1, 'cancel-load sent');
@@ -83,12 +89,18 @@ describe('<model-picker>', () => {
   it('labels the synthetic demo and shows the memory estimate against the binding limit', async () => {
     const el = await mount<ModelPicker>('model-picker', { summary });
     check(/synthetic demo/.test(inside(el, '#model-label').textContent ?? ''), 'synthetic label');
-    check(/of 1\.00 GiB allowed per binding/.test(inside(el, '#memory').textContent ?? ''), inside(el, '#memory').textContent ?? '');
+    check(
+      /of 1\.00 GiB allowed per binding/.test(inside(el, '#memory').textContent ?? ''),
+      inside(el, '#memory').textContent ?? '',
+    );
   });
 
   it('without WebGPU, nothing can be chosen', async () => {
     const el = await mount<ModelPicker>('model-picker', { noGpu: true });
-    check(inside<HTMLSelectElement>(el, '#preset').disabled && inside<HTMLInputElement>(el, '#files').disabled, 'controls disabled');
+    check(
+      inside<HTMLSelectElement>(el, '#preset').disabled && inside<HTMLInputElement>(el, '#files').disabled,
+      'controls disabled',
+    );
     check(/needs WebGPU/.test(inside(el, '#model-label').textContent ?? ''), 'says why');
   });
 });

@@ -4,14 +4,21 @@ import type { NormHistogram } from '../../src/ui/norm-histogram.ts';
 import { precomputedPair } from '../../src/ui/precomputed-stats.ts';
 import { allInside, check, demoNorms, inside, mount } from './ui-fixture.ts';
 
-const demo = demoNorms('test norms', 0.1, Array.from({ length: 500 }, (_, i) => 1 + (i % 50) / 25));
+const demo = demoNorms(
+  'test norms',
+  0.1,
+  Array.from({ length: 500 }, (_, i) => 1 + (i % 50) / 25),
+);
 
 describe('<norm-histogram>', () => {
   for (const logNorm of [false, true]) {
     it(`draws a bar for every non-empty bin of both series (${logNorm ? 'log' : 'linear'} norm axis)`, async () => {
       const pair = precomputedPair(demo, 4, logNorm);
       const el = await mount<NormHistogram>('norm-histogram', { original: pair.before, rescaled: pair.after, k: 4, target: 1.4 });
-      for (const [name, stats] of [['before', pair.before], ['after', pair.after]] as const) {
+      for (const [name, stats] of [
+        ['before', pair.before],
+        ['after', pair.after],
+      ] as const) {
         const bars = allInside(el, `g[data-series="${name}"] rect`);
         const nonEmpty = stats.histogram.counts.filter((c) => c > 0).length;
         check(bars.length === nonEmpty, `${name}: ${bars.length} bars for ${nonEmpty} non-empty bins`);
@@ -19,7 +26,10 @@ describe('<norm-histogram>', () => {
         check(total === demo.norms.length, `${name}: bars hold ${total} rows of ${demo.norms.length}`);
       }
       const axis = allInside(el, 'text.label').map((t) => t.textContent ?? '');
-      check(axis.some((t) => t.includes('row L2 norm') && t.includes('(log scale)') === logNorm), `norm axis label: ${axis.join(' | ')}`);
+      check(
+        axis.some((t) => t.includes('row L2 norm') && t.includes('(log scale)') === logNorm),
+        `norm axis label: ${axis.join(' | ')}`,
+      );
       check(/target 1\.400/.test(inside(el, 'svg').textContent ?? ''), 'the target line is labelled');
     });
   }
@@ -28,7 +38,10 @@ describe('<norm-histogram>', () => {
     const pair = precomputedPair(demo, 2, false);
     const el = await mount<NormHistogram>('norm-histogram', { original: pair.before, rescaled: pair.after, k: 2 });
     const desc = inside(el, 'desc').textContent ?? '';
-    check(desc.includes(pair.before.summary.mean.toFixed(3)) && desc.includes(pair.after.summary.mean.toFixed(3)), `desc: ${desc}`);
+    check(
+      desc.includes(pair.before.summary.mean.toFixed(3)) && desc.includes(pair.after.summary.mean.toFixed(3)),
+      `desc: ${desc}`,
+    );
     const empty = await mount<NormHistogram>('norm-histogram', {});
     check(/No statistics yet/.test(empty.shadowRoot?.textContent ?? ''), 'empty state text');
   });

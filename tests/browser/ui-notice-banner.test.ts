@@ -17,17 +17,32 @@ describe('<notice-banner>', () => {
   });
 
   it('offers a reload after a lost device and the demo after a too-large model', () => {
-    check(noticeFor(new PageFailure('device-lost', 'lost'), 'm').actions.some((a) => a.id === 'reload-model'), 'reload offered');
-    check(noticeFor(new PageFailure('too-large', 'big'), 'm').actions.some((a) => a.id === 'load-demo'), 'demo offered');
-    check(noticeFor(new PageFailure('no-webgpu', 'none'), 'm').message.includes('precomputed'), 'no-WebGPU notice mentions the precomputed figures');
+    check(
+      noticeFor(new PageFailure('device-lost', 'lost'), 'm').actions.some((a) => a.id === 'reload-model'),
+      'reload offered',
+    );
+    check(
+      noticeFor(new PageFailure('too-large', 'big'), 'm').actions.some((a) => a.id === 'load-demo'),
+      'demo offered',
+    );
+    check(
+      noticeFor(new PageFailure('no-webgpu', 'none'), 'm').message.includes('precomputed'),
+      'no-WebGPU notice mentions the precomputed figures',
+    );
   });
 
   it('says a cancelled load was cancelled and which model is still loaded', () => {
     const kept = noticeFor(new PageFailure('cancelled', 'Cancelled by the user'), 'org/big', 'The synthetic demo backbone');
     check(/Loading org\/big was cancelled/.test(kept.heading), kept.heading);
     check(kept.message.includes('The synthetic demo backbone is still loaded'), kept.message);
-    check(kept.actions.some((a) => a.id === 'retry'), 'the download can be started again');
-    check(/No model is loaded/.test(noticeFor(new PageFailure('cancelled', 'x'), 'org/big').message), 'nothing loaded before: says so');
+    check(
+      kept.actions.some((a) => a.id === 'retry'),
+      'the download can be started again',
+    );
+    check(
+      /No model is loaded/.test(noticeFor(new PageFailure('cancelled', 'x'), 'org/big').message),
+      'nothing loaded before: says so',
+    );
   });
 
   it('maps worker error names to failure kinds', () => {

@@ -12,6 +12,9 @@ describe('<paper-table1>', () => {
     const roberta = rows.find((r) => r.textContent?.includes('roberta-base'));
     check(roberta?.textContent?.includes('3.645') && roberta.textContent.includes('4.480'), 'roberta-base: 3.645 / 4.480');
     const marked = allInside(el, 'tbody tr.match');
-    check(marked.length === 1 && marked[0] === roberta && roberta.getAttribute('aria-current') === 'true', 'only roberta-base is highlighted');
+    check(
+      marked.length === 1 && marked[0] === roberta && roberta.getAttribute('aria-current') === 'true',
+      'only roberta-base is highlighted',
+    );
   });
 });

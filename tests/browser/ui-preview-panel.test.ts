@@ -4,7 +4,12 @@ import type { PreviewPanel } from '../../src/ui/preview-panel.ts';
 import type { PreviewResult } from '../../src/worker/api.ts';
 import { allInside, check, events, inside, mount } from './ui-fixture.ts';
 
-const vector = (text: string) => ({ text, tokens: [text], activeDims: 3, terms: [{ term: text, id: 5, weight: 1.5, expansion: false }] });
+const vector = (text: string) => ({
+  text,
+  tokens: [text],
+  activeDims: 3,
+  terms: [{ term: text, id: 5, weight: 1.5, expansion: false }],
+});
 const result: PreviewResult = { k: 4, query: vector('tide'), doc: vector('moon'), score: 12.3456 };
 
 describe('<preview-panel>', () => {

@@ -18,7 +18,10 @@ describe('<sparse-terms>', () => {
     const items = allInside(el, 'li');
     check(items.length === 2 && items[0].getAttribute('data-term') === 'tides', 'two terms, largest first');
     check(!items[0].textContent?.includes('+') && items[1].textContent?.includes('+ moon'), 'expansion carries a + sign');
-    check(items[1].querySelector('.visually-hidden')?.textContent?.includes('expansion') === true, 'screen readers hear "expansion"');
+    check(
+      items[1].querySelector('.visually-hidden')?.textContent?.includes('expansion') === true,
+      'screen readers hear "expansion"',
+    );
     check(/57 active dimensions · 2 tokens/.test(inside(el, '#active').textContent ?? ''), 'active dimensions shown');
     const widths = allInside(el, '.bar').map((b) => (b as HTMLElement).style.width);
     check(widths[0] === '100%' && widths[1] === '50%', `bar widths ${widths}`);

@@ -31,6 +31,9 @@ describe('<suggested-k>', () => {
 
   it('offers no suggestion before the head has been measured', async () => {
     const el = await mount<SuggestedK>('suggested-k', {});
-    check(el.shadowRoot?.querySelector('#suggestion') === null && el.shadowRoot?.querySelector('button') === null, 'no suggestion without a mean');
+    check(
+      el.shadowRoot?.querySelector('#suggestion') === null && el.shadowRoot?.querySelector('button') === null,
+      'no suggestion without a mean',
+    );
   });
 });

@@ -8,7 +8,17 @@ import { check, cleanup, inside, mount, settle } from './ui-fixture.ts';
 
 const SUMMARY = { name: 'demo', label: 'demo', synthetic: true } as ModelSummary;
 const TRIPLETS = { name: 't.tsv', triplets: 10, bytes: 100, blankLines: 0, header: false, crc32: 1 } as TripletsSummary;
-const RECIPE: SweepRecipeSettings = { peakLr: 2e-3, lambdaQueries: 0.02, lambdaDocuments: 0.005, dropout: 0, warmupRatio: 0.2, maxGradNorm: 0, gradAccum: 2, optimizer: 'sgd', flopsOver: 'step' };
+const RECIPE: SweepRecipeSettings = {
+  peakLr: 2e-3,
+  lambdaQueries: 0.02,
+  lambdaDocuments: 0.005,
+  dropout: 0,
+  warmupRatio: 0.2,
+  maxGradNorm: 0,
+  gradAccum: 2,
+  optimizer: 'sgd',
+  flopsOver: 'step',
+};
 
 function fakeClient(sent: PageSweepRequest[]): SweepClient {
   return {
@@ -28,7 +38,14 @@ describe('<sweep-panel>', () => {
   it("trains every k with the training form's recipe, peak lr and lambdas", async () => {
     cleanup();
     const sent: PageSweepRequest[] = [];
-    const el = await mount<SweepPanel>('sweep-panel', { client: fakeClient(sent), summary: SUMMARY, triplets: TRIPLETS, k: 4, ks: [1, 8], recipe: () => RECIPE });
+    const el = await mount<SweepPanel>('sweep-panel', {
+      client: fakeClient(sent),
+      summary: SUMMARY,
+      triplets: TRIPLETS,
+      k: 4,
+      ks: [1, 8],
+      recipe: () => RECIPE,
+    });
     inside<HTMLInputElement>(el, '#sweep-steps').value = '30';
     inside<HTMLButtonElement>(el, '#start-sweep').click();
     await settle(el);
@@ -36,25 +53,45 @@ describe('<sweep-panel>', () => {
     check(request?.ks?.join(',') === '1,8', JSON.stringify(request));
     const base = request.base;
     check(base.steps === 30 && base.batchSize === 8, JSON.stringify(base));
-    check(Object.entries(RECIPE).every(([key, value]) => base[key as keyof typeof base] === value), JSON.stringify(base));
+    check(
+      Object.entries(RECIPE).every(([key, value]) => base[key as keyof typeof base] === value),
+      JSON.stringify(base),
+    );
   });
 
   it('a lambda grid sends its own lambdas beside the same recipe', async () => {
     cleanup();
     const sent: PageSweepRequest[] = [];
-    const el = await mount<SweepPanel>('sweep-panel', { client: fakeClient(sent), summary: SUMMARY, triplets: TRIPLETS, k: 4, ks: [1, 8], recipe: () => RECIPE });
+    const el = await mount<SweepPanel>('sweep-panel', {
+      client: fakeClient(sent),
+      summary: SUMMARY,
+      triplets: TRIPLETS,
+      k: 4,
+      ks: [1, 8],
+      recipe: () => RECIPE,
+    });
     inside<HTMLInputElement>(el, '#grid').click();
     await el.updateComplete;
     inside<HTMLButtonElement>(el, '#start-sweep').click();
     await settle(el);
     const request = sent[0];
-    check(!!request?.lambdas && request.ks === undefined && request.base.k === 4 && request.base.dropout === 0, JSON.stringify(request));
+    check(
+      !!request?.lambdas && request.ks === undefined && request.base.k === 4 && request.base.dropout === 0,
+      JSON.stringify(request),
+    );
   });
 
   it('sends nothing while the training form holds a bad field', async () => {
     cleanup();
     const sent: PageSweepRequest[] = [];
-    const el = await mount<SweepPanel>('sweep-panel', { client: fakeClient(sent), summary: SUMMARY, triplets: TRIPLETS, k: 4, ks: [1, 8], recipe: () => null });
+    const el = await mount<SweepPanel>('sweep-panel', {
+      client: fakeClient(sent),
+      summary: SUMMARY,
+      triplets: TRIPLETS,
+      k: 4,
+      ks: [1, 8],
+      recipe: () => null,
+    });
     inside<HTMLButtonElement>(el, '#start-sweep').click();
     await settle(el);
     check(sent.length === 0, `the worker was asked to sweep (${sent.length})`);

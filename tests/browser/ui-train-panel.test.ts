@@ -10,7 +10,16 @@ import type { TrainPanel } from '../../src/ui/train-panel.ts';
 import type { TrainingClient } from '../../src/ui/training-client.ts';
 import type { AlarmList } from '../../src/ui/alarm-list.ts';
 import type { ProbeView as ProbeViewElement } from '../../src/ui/probe-view.ts';
-import type { Alarm, BatchCacheEntry, CheckpointInfo, ModelSummary, ProbeSnapshot, TrainEvent, TrainRequest, TrainResult } from '../../src/worker/api.ts';
+import type {
+  Alarm,
+  BatchCacheEntry,
+  CheckpointInfo,
+  ModelSummary,
+  ProbeSnapshot,
+  TrainEvent,
+  TrainRequest,
+  TrainResult,
+} from '../../src/worker/api.ts';
 import { allInside, check, cleanup, inside, mount } from './ui-fixture.ts';
 
 const SUMMARY = { name: 'demo', label: 'synthetic demo backbone', synthetic: true } as ModelSummary;
@@ -45,14 +54,34 @@ function probeSnapshot(step: number, weight: number): ProbeSnapshot {
   return {
     step,
     probes: [
-      { role: 'query', text: 'what causes the seasons', tokens: ['what'], activeDims: 100 - step, terms: terms(step ? ['seasons', 'tilt'] : ['seasons', 'np']) },
-      { role: 'document', text: 'the tilt of the axis', tokens: ['tilt'], activeDims: 200 - step, terms: terms(['tilt', 'axis']) },
+      {
+        role: 'query',
+        text: 'what causes the seasons',
+        tokens: ['what'],
+        activeDims: 100 - step,
+        terms: terms(step ? ['seasons', 'tilt'] : ['seasons', 'np']),
+      },
+      {
+        role: 'document',
+        text: 'the tilt of the axis',
+        tokens: ['tilt'],
+        activeDims: 200 - step,
+        terms: terms(['tilt', 'axis']),
+      },
     ],
     scores: [[weight * 3]],
   };
 }
 
-const DENSE: Alarm = { rule: 'densification', severity: 'alarm', step: 3, title: 'Vectors are dense', evidence: 'At step 3, 30000 of 30522 active.', advice: 'divide the head by a larger k', ranges: 'at least 50% of the vocabulary' };
+const DENSE: Alarm = {
+  rule: 'densification',
+  severity: 'alarm',
+  step: 3,
+  title: 'Vectors are dense',
+  evidence: 'At step 3, 30000 of 30522 active.',
+  advice: 'divide the head by a larger k',
+  ranges: 'at least 50% of the vocabulary',
+};
 
 /** A worker stand-in that parses files with the real reader and trains by replaying reports. */
 const CACHED: BatchCacheEntry = {
@@ -73,7 +102,18 @@ function fakeClient(checkpoint: CheckpointInfo | null, pauseAt: number | null = 
   const client = {
     async readHubTriplets(ref: { repo: string; subset?: string; split?: string }) {
       hubReads.push(ref);
-      return { name: `${ref.repo}/${ref.subset}:${ref.split}`, triplets: 5, negatives: 1, bytes: 1000, blankLines: 0, header: false, crc32: 3, format: 'parquet', memoryBytes: 0, streamed: false };
+      return {
+        name: `${ref.repo}/${ref.subset}:${ref.split}`,
+        triplets: 5,
+        negatives: 1,
+        bytes: 1000,
+        blankLines: 0,
+        header: false,
+        crc32: 3,
+        format: 'parquet',
+        memoryBytes: 0,
+        streamed: false,
+      };
     },
     async batchCaches() {
       return caches;
@@ -84,11 +124,30 @@ function fakeClient(checkpoint: CheckpointInfo | null, pauseAt: number | null = 
     },
     async useCachedBatches(fingerprint: string) {
       const entry = caches.find((c) => c.fingerprint === fingerprint)!;
-      return { name: entry.data.name, triplets: entry.data.triplets, negatives: 1, bytes: entry.bytes, blankLines: 0, header: false, crc32: 7, format: 'tsv', memoryBytes: 0, streamed: false, cacheFingerprint: fingerprint };
+      return {
+        name: entry.data.name,
+        triplets: entry.data.triplets,
+        negatives: 1,
+        bytes: entry.bytes,
+        blankLines: 0,
+        header: false,
+        crc32: 7,
+        format: 'tsv',
+        memoryBytes: 0,
+        streamed: false,
+        cacheFingerprint: fingerprint,
+      };
     },
     async readTriplets(file: File) {
       const parsed = parseTriplets(await file.text(), file.name);
-      return { name: file.name, triplets: parsed.triplets.length, bytes: file.size, blankLines: parsed.blankLines, header: parsed.header, crc32: 1 };
+      return {
+        name: file.name,
+        triplets: parsed.triplets.length,
+        bytes: file.size,
+        blankLines: parsed.blankLines,
+        header: parsed.header,
+        crc32: 1,
+      };
     },
     async trainingCheckpoint() {
       return checkpoint;
@@ -96,15 +155,35 @@ function fakeClient(checkpoint: CheckpointInfo | null, pauseAt: number | null = 
     async train(request: TrainRequest, onEvent: (event: TrainEvent) => void): Promise<TrainResult> {
       trained.push(request);
       const startStep = request.resume ? (checkpoint?.step ?? 0) : 0;
-      onEvent({ kind: 'start', startStep, resumedFrom: null, recipe: paperRecipe(10, request.batchSize), k: request.k, seed: 1, provenance: 'the fake backbone on fake.tsv' });
+      onEvent({
+        kind: 'start',
+        startStep,
+        resumedFrom: null,
+        recipe: paperRecipe(10, request.batchSize),
+        k: request.k,
+        seed: 1,
+        provenance: 'the fake backbone on fake.tsv',
+      });
       onEvent({ kind: 'probe', snapshot: probeSnapshot(startStep, 1) });
       for (let t = startStep; t < 10; t++) {
         onEvent({ kind: 'report', report: report(t) });
         if (t + 1 === pauseAt && request.stopOnAlarm && !request.ignoreAlarms?.includes('densification')) {
           onEvent({ kind: 'probe', snapshot: probeSnapshot(t + 1, 2) });
           onEvent({ kind: 'alarm', alarm: DENSE, stops: true });
-          checkpoint = { step: t + 1, recipe: paperRecipe(10, request.batchSize), k: request.k, seed: 1, store: 'IndexedDB', name: 'step-00000003' };
-          return { startStep, step: t + 1, msPerStep: 250, paused: { reason: 'alarm "Vectors are dense" (densification) at step 3', checkpoint: 'step-00000003' } };
+          checkpoint = {
+            step: t + 1,
+            recipe: paperRecipe(10, request.batchSize),
+            k: request.k,
+            seed: 1,
+            store: 'IndexedDB',
+            name: 'step-00000003',
+          };
+          return {
+            startStep,
+            step: t + 1,
+            msPerStep: 250,
+            paused: { reason: 'alarm "Vectors are dense" (densification) at step 3', checkpoint: 'step-00000003' },
+          };
         }
       }
       return { startStep, step: 10, msPerStep: 250 };
@@ -136,12 +215,18 @@ describe('<train-panel>', () => {
     const list = inside<HTMLElement>(el, 'batch-cache-list');
     await (list as unknown as { updateComplete: Promise<unknown> }).updateComplete;
     const row = list.shadowRoot!.querySelector('tr[data-fingerprint="abc-4-2"]')!;
-    check(/cached\.tsv \(4 triplets\)/.test(row.textContent ?? '') && /3\.00 MiB/.test(row.textContent ?? ''), row.textContent ?? '');
+    check(
+      /cached\.tsv \(4 triplets\)/.test(row.textContent ?? '') && /3\.00 MiB/.test(row.textContent ?? ''),
+      row.textContent ?? '',
+    );
     check(inside<HTMLDetailsElement>(el, '#batch-caches').open, 'open while no file is picked');
     row.querySelector<HTMLButtonElement>('.use-cache')!.click();
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     await el.updateComplete;
-    check(/cached\.tsv: 4 triplets, from the batches cached in this browser/.test(inside<HTMLElement>(el, '#data').textContent ?? ''), inside<HTMLElement>(el, '#data').textContent ?? '');
+    check(
+      /cached\.tsv: 4 triplets, from the batches cached in this browser/.test(inside<HTMLElement>(el, '#data').textContent ?? ''),
+      inside<HTMLElement>(el, '#data').textContent ?? '',
+    );
     check(!inside<HTMLButtonElement>(el, '#start').disabled, 'a run can start from the cached batches');
     row.querySelector<HTMLButtonElement>('.clear-cache')!.click();
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
@@ -152,14 +237,26 @@ describe('<train-panel>', () => {
   it('reads a Hub dataset by id, subset and split for training', async () => {
     cleanup();
     const fake = fakeClient(null);
-    const el = await mount<TrainPanel>('train-panel', { client: fake.client, summary: SUMMARY, k: 1, hubUrl: 'http://127.0.0.1:9/' });
+    const el = await mount<TrainPanel>('train-panel', {
+      client: fake.client,
+      summary: SUMMARY,
+      k: 1,
+      hubUrl: 'http://127.0.0.1:9/',
+    });
     inside<HTMLInputElement>(el, '#hub-dataset').value = 'someone/triplets';
     inside<HTMLInputElement>(el, '#hub-subset').value = 'triplet';
     inside<HTMLButtonElement>(el, '#read-hub').click();
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     await el.updateComplete;
-    check(JSON.stringify(fake.hubReads) === JSON.stringify([{ repo: 'someone/triplets', subset: 'triplet', split: 'train', hubUrl: 'http://127.0.0.1:9/' }]), JSON.stringify(fake.hubReads));
-    check(/someone\/triplets\/triplet:train: 5 triplets/.test(inside<HTMLElement>(el, '#data').textContent ?? ''), inside<HTMLElement>(el, '#data').textContent ?? '');
+    check(
+      JSON.stringify(fake.hubReads) ===
+        JSON.stringify([{ repo: 'someone/triplets', subset: 'triplet', split: 'train', hubUrl: 'http://127.0.0.1:9/' }]),
+      JSON.stringify(fake.hubReads),
+    );
+    check(
+      /someone\/triplets\/triplet:train: 5 triplets/.test(inside<HTMLElement>(el, '#data').textContent ?? ''),
+      inside<HTMLElement>(el, '#data').textContent ?? '',
+    );
     check(!inside<HTMLButtonElement>(el, '#start').disabled, 'a run can start on the dataset');
   });
 
@@ -182,17 +279,39 @@ describe('<train-panel>', () => {
     field('gradAccum').value = '3';
     field('dropout').value = '0';
     const recipe = el.recipeSettings();
-    const expected = { warmupRatio: 0.05, maxGradNorm: 0, gradAccum: 3, dropout: 0, optimizer: 'adamw', flopsOver: 'micro-batch' };
-    check(!!recipe && Object.keys(recipe).length === 6 && Object.entries(expected).every(([key, value]) => recipe[key as keyof typeof recipe] === value), JSON.stringify(recipe));
+    const expected = {
+      warmupRatio: 0.05,
+      maxGradNorm: 0,
+      gradAccum: 3,
+      dropout: 0,
+      optimizer: 'adamw',
+      flopsOver: 'micro-batch',
+    };
+    check(
+      !!recipe &&
+        Object.keys(recipe).length === 6 &&
+        Object.entries(expected).every(([key, value]) => recipe[key as keyof typeof recipe] === value),
+      JSON.stringify(recipe),
+    );
     field('peakLr').value = '2e-3';
     field('lambdaQueries').value = '0.02';
     field('lambdaDocuments').value = '0.005';
     const sweep = el.sweepSettings();
-    check(!!sweep && sweep.peakLr === 2e-3 && sweep.lambdaQueries === 0.02 && sweep.lambdaDocuments === 0.005 && sweep.gradAccum === 3, JSON.stringify(sweep));
+    check(
+      !!sweep &&
+        sweep.peakLr === 2e-3 &&
+        sweep.lambdaQueries === 0.02 &&
+        sweep.lambdaDocuments === 0.005 &&
+        sweep.gradAccum === 3,
+      JSON.stringify(sweep),
+    );
     field('dropout').value = '';
     check(el.recipeSettings()?.dropout === undefined, "blank dropout: the backbone's");
     field('warmupRatio').value = '2';
-    check(el.recipeSettings() === null && el.sweepSettings() === null && !field('warmupRatio').validity.valid, 'a warm-up over 1 is refused and marked');
+    check(
+      el.recipeSettings() === null && el.sweepSettings() === null && !field('warmupRatio').validity.valid,
+      'a warm-up over 1 is refused and marked',
+    );
   });
 
   it('offers "Resume run from step N" for a saved checkpoint; Enter on it resumes; charts, time per step and provenance follow', async () => {
@@ -201,7 +320,10 @@ describe('<train-panel>', () => {
     const el = await mount<TrainPanel>('train-panel', { client: fake.client, summary: SUMMARY, k: 2 });
     await pick(el, 'tiny.tsv', 'query\tpositive\tnegative\nq1\tp1\tn1\nq2\tp2\tn2\n');
     check(/tiny\.tsv: 2 triplets/.test(inside(el, '#data').textContent ?? ''), inside(el, '#data').textContent ?? '');
-    check(inside<HTMLInputElement>(el, '#batchSize').value === '2' && inside<HTMLInputElement>(el, '#steps').value === '10', "the fields show the saved run's settings");
+    check(
+      inside<HTMLInputElement>(el, '#batchSize').value === '2' && inside<HTMLInputElement>(el, '#steps').value === '10',
+      "the fields show the saved run's settings",
+    );
     const resume = inside<HTMLButtonElement>(el, '#resume');
     check(resume.textContent?.trim() === 'Resume run from step 5', resume.textContent ?? '');
     resume.focus();
@@ -214,8 +336,14 @@ describe('<train-panel>', () => {
     await loss.updateComplete;
     await active.updateComplete;
     check(allInside(loss, 'g.series').length === 2 && allInside(active, 'g.series').length === 2, 'two lines in each chart');
-    check(/ranking loss L_rank: 1\.5 at step 6, 1.1 at step 10/.test(inside(loss, '#summary').textContent ?? ''), inside(loss, '#summary').textContent ?? '');
-    check(/Done: step 10 of 10, 250 ms per step/.test(inside(el, '#train-status').textContent ?? ''), inside(el, '#train-status').textContent ?? '');
+    check(
+      /ranking loss L_rank: 1\.5 at step 6, 1.1 at step 10/.test(inside(loss, '#summary').textContent ?? ''),
+      inside(loss, '#summary').textContent ?? '',
+    );
+    check(
+      /Done: step 10 of 10, 250 ms per step/.test(inside(el, '#train-status').textContent ?? ''),
+      inside(el, '#train-status').textContent ?? '',
+    );
     const provenance = inside(el, '#train-provenance').textContent ?? '';
     check(/Figures from the fake backbone on fake\.tsv/.test(provenance) && /random weights/.test(provenance), provenance);
   });
@@ -236,9 +364,19 @@ describe('<train-panel>', () => {
     await sendKeys({ press: 'Space' });
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     const sent = fake.trained[0];
-    check(sent && !sent.resume && sent.steps === 2 && sent.batchSize === 2 && sent.queryLength === 32 && sent.k === 1, JSON.stringify(fake.trained));
+    check(
+      sent && !sent.resume && sent.steps === 2 && sent.batchSize === 2 && sent.queryLength === 32 && sent.k === 1,
+      JSON.stringify(fake.trained),
+    );
     // the training semantics' defaults: one micro-batch, clipping at 1.0, the backbone's dropout, AdamW
-    check(sent.gradAccum === 1 && sent.maxGradNorm === 1 && sent.dropout === undefined && sent.optimizer === 'adamw' && sent.warmupRatio === 0.1, JSON.stringify(sent));
+    check(
+      sent.gradAccum === 1 &&
+        sent.maxGradNorm === 1 &&
+        sent.dropout === undefined &&
+        sent.optimizer === 'adamw' &&
+        sent.warmupRatio === 0.1,
+      JSON.stringify(sent),
+    );
   });
 
   it("'Use the paper's values' fills the paper's recipe; dropout, accumulation, clipping and the optimiser are sent as set", async () => {
@@ -248,14 +386,32 @@ describe('<train-panel>', () => {
     await pick(el, 'tiny.tsv', 'q1\tp1\tn1\nq2\tp2\tn2\n');
     inside<HTMLButtonElement>(el, '#paper-recipe').click();
     const value = (id: string) => inside<HTMLInputElement>(el, `#${id}`).value;
-    check(value('batchSize') === '64' && value('gradAccum') === '8' && value('queryLength') === '256' && value('maxGradNorm') === '1', 'paper fields');
-    for (const [id, typed] of [['batchSize', '2'], ['gradAccum', '3'], ['maxGradNorm', '0'], ['dropout', '0.05']]) inside<HTMLInputElement>(el, `#${id}`).value = typed;
+    check(
+      value('batchSize') === '64' && value('gradAccum') === '8' && value('queryLength') === '256' && value('maxGradNorm') === '1',
+      'paper fields',
+    );
+    for (const [id, typed] of [
+      ['batchSize', '2'],
+      ['gradAccum', '3'],
+      ['maxGradNorm', '0'],
+      ['dropout', '0.05'],
+    ])
+      inside<HTMLInputElement>(el, `#${id}`).value = typed;
     inside<HTMLSelectElement>(el, '#optimizer').value = 'sgd';
     inside<HTMLSelectElement>(el, '#flops-over').value = 'step';
     inside<HTMLButtonElement>(el, '#start').click();
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     const sent = fake.trained[0];
-    check(sent && sent.gradAccum === 3 && sent.maxGradNorm === 0 && sent.dropout === 0.05 && sent.optimizer === 'sgd' && sent.flopsOver === 'step' && sent.batchSize === 2, JSON.stringify(sent));
+    check(
+      sent &&
+        sent.gradAccum === 3 &&
+        sent.maxGradNorm === 0 &&
+        sent.dropout === 0.05 &&
+        sent.optimizer === 'sgd' &&
+        sent.flopsOver === 'step' &&
+        sent.batchSize === 2,
+      JSON.stringify(sent),
+    );
     // a dropout of 1 is refused at the field
     inside<HTMLInputElement>(el, '#dropout').value = '1';
     inside<HTMLButtonElement>(el, '#start').click();
@@ -279,7 +435,11 @@ describe('<train-panel>', () => {
     await el.updateComplete;
     const sent = fake.trained[0];
     check(
-      JSON.stringify(sent.probes) === JSON.stringify([{ role: 'query', text: 'what causes the seasons' }, { role: 'document', text: 'the tilt of the axis' }]) && sent.stopOnAlarm === true,
+      JSON.stringify(sent.probes) ===
+        JSON.stringify([
+          { role: 'query', text: 'what causes the seasons' },
+          { role: 'document', text: 'the tilt of the axis' },
+        ]) && sent.stopOnAlarm === true,
       JSON.stringify(sent),
     );
     const status = inside(el, '#train-status').textContent ?? '';
@@ -287,10 +447,18 @@ describe('<train-panel>', () => {
     const alarms = inside<AlarmList>(el, '#alarms');
     await alarms.updateComplete;
     const item = inside(alarms, 'li[data-rule="densification"]').textContent ?? '';
-    check(/Alarm at step 3: Vectors are dense/.test(item) && /divide the head by a larger k/.test(item) && /50% of the vocabulary/.test(item), item);
+    check(
+      /Alarm at step 3: Vectors are dense/.test(item) &&
+        /divide the head by a larger k/.test(item) &&
+        /50% of the vocabulary/.test(item),
+      item,
+    );
     const probes = inside<ProbeViewElement>(el, '#probes');
     await probes.updateComplete;
-    check(/Probes at step 3, compared with step 0/.test(inside(probes, '#probe-step').textContent ?? ''), inside(probes, '#probe-step').textContent ?? '');
+    check(
+      /Probes at step 3, compared with step 0/.test(inside(probes, '#probe-step').textContent ?? ''),
+      inside(probes, '#probe-step').textContent ?? '',
+    );
     const change = inside(probes, '.card[data-role="query"] .change').textContent ?? '';
     check(/Active 100 → 97/.test(change) && /New in the top 2: tilt/.test(change), change);
     const scores = inside(probes, '#probe-scores tbody td').textContent ?? '';
@@ -303,7 +471,10 @@ describe('<train-panel>', () => {
     await el.updateComplete;
     const resumed = fake.trained[1];
     check(resumed?.resume === true && JSON.stringify(resumed.ignoreAlarms) === '["densification"]', JSON.stringify(fake.trained));
-    check(/Done: step 10 of 10/.test(inside(el, '#train-status').textContent ?? ''), inside(el, '#train-status').textContent ?? '');
+    check(
+      /Done: step 10 of 10/.test(inside(el, '#train-status').textContent ?? ''),
+      inside(el, '#train-status').textContent ?? '',
+    );
     check(allInside(alarms, 'li').length === 1, 'the alarm is listed once');
   });
 });

@@ -27,9 +27,19 @@ describe('url state', () => {
     check(state.demoKs.join(',') === '1,16' && state.demoSteps === 60, `demo settings fall back: ${JSON.stringify(state)}`);
     check(readState('?panel=training&dks=2 8').demoKs.join(',') === '2,8', 'k values may be separated by spaces');
     const lesson = readState('?panel=lesson&lstep=9&lks=4,4&lseed=1.5&lsteps=0&lspeed=warp&lmode=other&present=yes').lesson;
-    check(JSON.stringify(lesson) === JSON.stringify(DEFAULT_STATE.lesson), `lesson settings fall back: ${JSON.stringify(lesson)}`);
-    for (const steps of ['401', '2.5', 'many']) check(readState(`?lsteps=${steps}`).lesson.steps === DEFAULT_STATE.lesson.steps, `lsteps=${steps} falls back`);
-    check(readState('?lsteps=4').lesson.steps === 4 && writeState(readState('?lsteps=4')).includes('lsteps=4'), 'a shorter lesson by link');
-    check(readState('?lstep=2&lks=1 8').lesson.step === 2 && readState('?lks=1,2,4,8').lesson.ks.join(',') === '1,8', 'a lesson takes 2 or 3 ks');
+    check(
+      JSON.stringify(lesson) === JSON.stringify(DEFAULT_STATE.lesson),
+      `lesson settings fall back: ${JSON.stringify(lesson)}`,
+    );
+    for (const steps of ['401', '2.5', 'many'])
+      check(readState(`?lsteps=${steps}`).lesson.steps === DEFAULT_STATE.lesson.steps, `lsteps=${steps} falls back`);
+    check(
+      readState('?lsteps=4').lesson.steps === 4 && writeState(readState('?lsteps=4')).includes('lsteps=4'),
+      'a shorter lesson by link',
+    );
+    check(
+      readState('?lstep=2&lks=1 8').lesson.step === 2 && readState('?lks=1,2,4,8').lesson.ks.join(',') === '1,8',
+      'a lesson takes 2 or 3 ks',
+    );
   });
 });

@@ -5,7 +5,7 @@ import type { SparseVectorData } from '../../src/worker/api.ts';
 
 function dot(a: SparseVectorData, b: SparseVectorData): number {
   let s = 0;
-  for (let i = 0, j = 0; i < a.indices.length && j < b.indices.length; ) {
+  for (let i = 0, j = 0; i < a.indices.length && j < b.indices.length;) {
     if (a.indices[i] === b.indices[j]) s += a.values[i++] * b.values[j++];
     else if (a.indices[i] < b.indices[j]) i++;
     else j++;
@@ -26,11 +26,13 @@ describe('GPU worker encoding', () => {
       if (progress[progress.length - 1] !== 5 || progress.length < 2) throw new Error(`progress ${progress.join(',')}`);
       const preview = await client.preview(texts[0], texts[1], 1, 5);
       const score = dot(vectors[0], vectors[1]);
-      if (Math.abs(score - preview.score) > 1e-3 * Math.abs(preview.score)) throw new Error(`score ${score} vs preview ${preview.score}`);
+      if (Math.abs(score - preview.score) > 1e-3 * Math.abs(preview.score))
+        throw new Error(`score ${score} vs preview ${preview.score}`);
       const [atK16] = await client.encode([texts[0]], { k: 16, maxLength: 32, topK: 10 }, () => undefined);
       if (atK16.indices.length !== 10) throw new Error(`top-10 pruning kept ${atK16.indices.length}`);
       const max = (v: SparseVectorData) => Math.max(...v.values);
-      if (!(max(atK16) < max(vectors[0]))) throw new Error(`k = 16 did not shrink the largest weight (${max(atK16)} vs ${max(vectors[0])})`);
+      if (!(max(atK16) < max(vectors[0])))
+        throw new Error(`k = 16 did not shrink the largest weight (${max(atK16)} vs ${max(vectors[0])})`);
     } finally {
       client.terminate();
     }

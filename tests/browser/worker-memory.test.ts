@@ -21,9 +21,13 @@ describe('GPU worker memory', () => {
       if ((await client.gpuMemory()) !== withPasses) throw new Error('the k demo left GPU buffers behind');
       const tsv = 'what is a cat\ta cat is an animal\tthe sun is a star\nwhere is paris\tparis is in france\tdogs bark\n';
       await client.readTriplets(new File([tsv], 'tiny.tsv'));
-      await client.train({ k: 2, steps: 1, batchSize: 2, queryLength: 8, documentLength: 16, checkpointEvery: 50, resume: false }, () => undefined);
+      await client.train(
+        { k: 2, steps: 1, batchSize: 2, queryLength: 8, documentLength: 16, checkpointEvery: 50, resume: false },
+        () => undefined,
+      );
       const afterTraining = await client.gpuMemory();
-      if (afterTraining !== withPasses) throw new Error(`a finished training run left ${afterTraining - withPasses} bytes behind`);
+      if (afterTraining !== withPasses)
+        throw new Error(`a finished training run left ${afterTraining - withPasses} bytes behind`);
     } finally {
       client.terminate();
     }

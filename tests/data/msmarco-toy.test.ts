@@ -38,7 +38,20 @@ describe('MS MARCO toy triplets', () => {
 
   it('splade-lab train runs on them and saves a model', async () => {
     const out = join(root, 'run');
-    const small = ['--batch', '4', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3', '--steps', '2', '--probe-every', '0'];
+    const small = [
+      '--batch',
+      '4',
+      '--query-length',
+      '8',
+      '--doc-length',
+      '16',
+      '--lr',
+      '1e-3',
+      '--steps',
+      '2',
+      '--probe-every',
+      '0',
+    ];
     const { code, stdout, stderr } = await runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...small);
     expect(stderr).toBe('');
     expect(code).toBe(0);
@@ -48,11 +61,31 @@ describe('MS MARCO toy triplets', () => {
 
   it.skipIf(!PYTHON)("the hand-off's splade_data.py reads them as splade-lab does (needs python3)", async () => {
     const project = join(root, 'handoff');
-    const { code, stderr } = await runCli('handoff', '--model', model, '--k', '2', '--triplets', TRIPLETS, '--out', project, '--steps', '2', '--batch', '4', '--query-length', '8', '--doc-length', '16');
+    const { code, stderr } = await runCli(
+      'handoff',
+      '--model',
+      model,
+      '--k',
+      '2',
+      '--triplets',
+      TRIPLETS,
+      '--out',
+      project,
+      '--steps',
+      '2',
+      '--batch',
+      '4',
+      '--query-length',
+      '8',
+      '--doc-length',
+      '16',
+    );
     expect(code, stderr).toBe(0);
     const script = `import json, splade_data as s\nprint(json.dumps([list(r) for r in s.read_triplets(${JSON.stringify(TRIPLETS)})]))`;
     const read = spawnSync('python3', ['-B', '-c', script], { cwd: project, encoding: 'utf8' });
     expect(read.stderr).toBe('');
-    expect(JSON.parse(read.stdout)).toEqual(parseTriplets(await readFile(TRIPLETS), TRIPLETS).triplets.map((t) => [t.query, t.positive, t.negative]));
+    expect(JSON.parse(read.stdout)).toEqual(
+      parseTriplets(await readFile(TRIPLETS), TRIPLETS).triplets.map((t) => [t.query, t.positive, t.negative]),
+    );
   });
 });

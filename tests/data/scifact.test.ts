@@ -47,7 +47,8 @@ describe('SciFact', () => {
     const vocab: string[] = [];
     const ids = new Map<string, number>();
     const analyzer = wordAnalyzer();
-    const encode = (text: string) => sparseFromEntries(analyzer(text).map((w) => [ids.get(w) ?? (ids.set(w, vocab.push(w) - 1), vocab.length - 1), 1] as const));
+    const encode = (text: string) =>
+      sparseFromEntries(analyzer(text).map((w) => [ids.get(w) ?? (ids.set(w, vocab.push(w) - 1), vocab.length - 1), 1] as const));
     const encoder: SparseEncoder = {
       vocab,
       encodeQueries: async (texts) => texts.map(encode),

@@ -29,24 +29,77 @@ export function smallGeneratedSet(dir: string): string[] {
   const queries = task.queries.slice(0, SMALL_SET_QUERIES);
   const qrels = queries.flatMap((q) => corpus.filter((d) => task.qrels.get(q.id)!.has(d.id)).map((d) => [q.id, d.id, '1']));
   mkdirSync(join(dir, 'qrels'), { recursive: true });
-  writeFileSync(join(dir, 'corpus.jsonl'), corpus.map((d) => JSON.stringify({ _id: d.id, title: '', text: d.text })).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'corpus.jsonl'),
+    corpus.map((d) => JSON.stringify({ _id: d.id, title: '', text: d.text })).join('\n') + '\n',
+  );
   writeFileSync(join(dir, 'queries.jsonl'), queries.map((q) => JSON.stringify({ _id: q.id, text: q.text })).join('\n') + '\n');
-  writeFileSync(join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\n' + qrels.map((row) => row.join('\t')).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'qrels', 'test.tsv'),
+    'query-id\tcorpus-id\tscore\n' + qrels.map((row) => row.join('\t')).join('\n') + '\n',
+  );
   return [join(dir, 'corpus.jsonl'), join(dir, 'queries.jsonl'), join(dir, 'qrels', 'test.tsv')];
 }
 
 /** The same small set as NanoBEIR publishes it: three Parquet tables in a Hub dataset repository. */
 export function nanoBeirTables(dir: string): Map<string, Uint8Array> {
-  const jsonl = (file: string) => readFileSync(join(dir, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, string>);
+  const jsonl = (file: string) =>
+    readFileSync(join(dir, file), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, string>);
   const docs = jsonl('corpus.jsonl');
   const queries = jsonl('queries.jsonl');
-  const qrels = readFileSync(join(dir, 'qrels', 'test.tsv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split('\t'));
+  const qrels = readFileSync(join(dir, 'qrels', 'test.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split('\t'));
   const column = (name: string, data: string[]) => ({ name, data, type: 'STRING' as const });
   const table = (columns: ReturnType<typeof column>[]) => new Uint8Array(parquetWriteBuffer({ columnData: columns }));
   return new Map([
-    ['corpus/train-00000-of-00001.parquet', table([column('_id', docs.map((d) => d._id)), column('title', docs.map((d) => d.title ?? '')), column('text', docs.map((d) => d.text))])],
-    ['queries/train-00000-of-00001.parquet', table([column('_id', queries.map((q) => q._id)), column('text', queries.map((q) => q.text))])],
-    ['qrels/train-00000-of-00001.parquet', table([column('query-id', qrels.map((r) => r[0])), column('corpus-id', qrels.map((r) => r[1]))])],
+    [
+      'corpus/train-00000-of-00001.parquet',
+      table([
+        column(
+          '_id',
+          docs.map((d) => d._id),
+        ),
+        column(
+          'title',
+          docs.map((d) => d.title ?? ''),
+        ),
+        column(
+          'text',
+          docs.map((d) => d.text),
+        ),
+      ]),
+    ],
+    [
+      'queries/train-00000-of-00001.parquet',
+      table([
+        column(
+          '_id',
+          queries.map((q) => q._id),
+        ),
+        column(
+          'text',
+          queries.map((q) => q.text),
+        ),
+      ]),
+    ],
+    [
+      'qrels/train-00000-of-00001.parquet',
+      table([
+        column(
+          'query-id',
+          qrels.map((r) => r[0]),
+        ),
+        column(
+          'corpus-id',
+          qrels.map((r) => r[1]),
+        ),
+      ]),
+    ],
   ]);
 }
-

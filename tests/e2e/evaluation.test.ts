@@ -20,10 +20,13 @@ const MEASURES = ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', '
 
 /** A TREC run's lines as [query, document, rank, score], in file order. */
 function trecLines(text: string): [string, string, number, number][] {
-  return text.trim().split('\n').map((line) => {
-    const [query, , doc, rank, score] = line.split(/\s+/);
-    return [query, doc, Number(rank), Number(score)];
-  });
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [query, , doc, rank, score] = line.split(/\s+/);
+      return [query, doc, Number(rank), Number(score)];
+    });
 }
 
 /** The file the page hands over when `button` is clicked. */
@@ -36,7 +39,11 @@ async function download(page: Page, button: string): Promise<string> {
 function cli(...args: string[]): Record<string, number> {
   const key = JSON.stringify(args);
   let stdout = CLI_OUTPUTS.get(key);
-  if (stdout === undefined) CLI_OUTPUTS.set(key, (stdout = execFileSync(process.execPath, ['bin/splade-lab.mjs', ...args], { encoding: 'utf8', timeout: 300_000 })));
+  if (stdout === undefined)
+    CLI_OUTPUTS.set(
+      key,
+      (stdout = execFileSync(process.execPath, ['bin/splade-lab.mjs', ...args], { encoding: 'utf8', timeout: 300_000 })),
+    );
   return JSON.parse(stdout);
 }
 const CLI_OUTPUTS = new Map<string, string>();
@@ -44,7 +51,9 @@ const CLI_OUTPUTS = new Map<string, string>();
 /** The table's value of one measure in the row of a system ("splade" at k, or "bm25"). */
 async function cell(page: Page, table: string, system: 'splade' | 'bm25', measure: string, k?: number): Promise<number> {
   const row = system === 'splade' ? `tr.splade[data-k="${k}"]` : 'tr.bm25';
-  return Number(await page.locator(`eval-panel eval-results-table#${table} ${row} td[data-measure="${measure}"]`).first().textContent());
+  return Number(
+    await page.locator(`eval-panel eval-results-table#${table} ${row} td[data-measure="${measure}"]`).first().textContent(),
+  );
 }
 
 describe('the built page: evaluation', { timeout: 900_000 }, () => {
@@ -67,28 +76,59 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     const start = Date.now();
     let last = '';
     const watch = setInterval(() => {
-      page.locator('eval-panel #eval-status').textContent({ timeout: 1000 }).then((text) => {
-        if (text && text !== last) console.log(`[eval status +${((Date.now() - start) / 1000).toFixed(0)} s] ${(last = text)}`);
-      }, () => undefined);
+      page
+        .locator('eval-panel #eval-status')
+        .textContent({ timeout: 1000 })
+        .then(
+          (text) => {
+            if (text && text !== last)
+              console.log(`[eval status +${((Date.now() - start) / 1000).toFixed(0)} s] ${(last = text)}`);
+          },
+          () => undefined,
+        );
     }, 2000);
     try {
-      await page.locator('eval-panel #eval-status', { hasText: done }).or(page.locator('eval-panel #eval-error')).waitFor({ timeout });
+      await page
+        .locator('eval-panel #eval-status', { hasText: done })
+        .or(page.locator('eval-panel #eval-error'))
+        .waitFor({ timeout });
     } catch (error) {
       // where it stalled: a page whose main thread no longer answers, or a worker that never finished the job
-      const answers = await Promise.race([page.evaluate(() => document.readyState).then(() => 'answers', () => 'fails'), new Promise((ok) => setTimeout(() => ok('does not answer within 5 s'), 5000))]);
+      const answers = await Promise.race([
+        page
+          .evaluate(() => document.readyState)
+          .then(
+            () => 'answers',
+            () => 'fails',
+          ),
+        new Promise((ok) => setTimeout(() => ok('does not answer within 5 s'), 5000)),
+      ]);
       await screenshot(page, `eval-timeout-${Date.now()}`).catch(() => undefined);
       throw new Error(`${(error as Error).message}\nlast status: "${last}"; the page's main thread ${answers}`, { cause: error });
     } finally {
       clearInterval(watch);
     }
-    assert.equal(await page.locator('eval-panel #eval-error').count(), 0, (await page.locator('eval-panel #eval-error').allTextContents()).join(' '));
+    assert.equal(
+      await page.locator('eval-panel #eval-error').count(),
+      0,
+      (await page.locator('eval-panel #eval-error').allTextContents()).join(' '),
+    );
   }
 
   async function evaluateAt(page: Page, k: number): Promise<void> {
     await page.locator('k-control #number').fill(String(k));
     await page.locator('k-control #number').press('Enter');
     const evaluate = page.locator('eval-panel #evaluate');
-    await page.waitForFunction((want) => document.querySelector('splade-app')?.shadowRoot?.querySelector('eval-panel')?.shadowRoot?.querySelector('#evaluate')?.textContent?.includes(`k = ${want}`), k, WAIT);
+    await page.waitForFunction(
+      (want) =>
+        document
+          .querySelector('splade-app')
+          ?.shadowRoot?.querySelector('eval-panel')
+          ?.shadowRoot?.querySelector('#evaluate')
+          ?.textContent?.includes(`k = ${want}`),
+      k,
+      WAIT,
+    );
     await evaluate.click();
     // a whole set encoded on SwiftShader: about 15 s alone
     await waitForEvaluation(page, 'Done: ', 300_000);
@@ -112,8 +152,23 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     for (const k of [1, 4]) {
       await evaluateAt(page, k);
       const runArgs = k === 4 ? ['--run', cliRun] : [];
-      const expected = cli('eval', '--model', 'public/demo', '--beir', beirDir, '--json', '--k', String(k), '--query-length', String(LENGTHS.query), '--doc-length', String(LENGTHS.document), ...runArgs);
-      for (const m of MEASURES) assert.equal((await cell(page, 'latest', 'splade', m, k)).toFixed(4), expected[m].toFixed(4), `k = ${k} ${m}`);
+      const expected = cli(
+        'eval',
+        '--model',
+        'public/demo',
+        '--beir',
+        beirDir,
+        '--json',
+        '--k',
+        String(k),
+        '--query-length',
+        String(LENGTHS.query),
+        '--doc-length',
+        String(LENGTHS.document),
+        ...runArgs,
+      );
+      for (const m of MEASURES)
+        assert.equal((await cell(page, 'latest', 'splade', m, k)).toFixed(4), expected[m].toFixed(4), `k = ${k} ${m}`);
     }
     // The evaluated set taken away: SPLADE's TREC run equals the CLI's; the document vectors are Anserini's JSONL.
     const pageRun = trecLines(await download(page, 'eval-panel eval-exports button[data-format="trec"]'));
@@ -122,12 +177,29 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     pageRun.forEach(([q, d, rank, score], i) => {
       const [eq, ed, erank, escore] = expectedRun[i];
       assert.deepEqual([q, d, rank], [eq, ed, erank], `run line ${i + 1}`);
-      assert.ok(Math.abs(score - escore) <= 1e-4 * Math.max(1, Math.abs(escore)), `run line ${i + 1}: score ${score} vs ${escore}`);
+      assert.ok(
+        Math.abs(score - escore) <= 1e-4 * Math.max(1, Math.abs(escore)),
+        `run line ${i + 1}: score ${score} vs ${escore}`,
+      );
     });
-    const corpusIds = readFileSync(files[0], 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { _id: string })._id);
-    const vectors = (await download(page, 'eval-panel eval-exports button[data-format="anserini"]')).trim().split('\n').map((line) => JSON.parse(line) as { id: string; vector: Record<string, number> });
-    assert.deepEqual(vectors.map((v) => v.id), corpusIds, 'one vector per document, in corpus order');
-    for (const v of vectors) assert.ok(Object.values(v.vector).length > 0 && Object.values(v.vector).every((w) => Number.isInteger(w) && w > 0), `integer impacts of ${v.id}`);
+    const corpusIds = readFileSync(files[0], 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { _id: string })._id);
+    const vectors = (await download(page, 'eval-panel eval-exports button[data-format="anserini"]'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; vector: Record<string, number> });
+    assert.deepEqual(
+      vectors.map((v) => v.id),
+      corpusIds,
+      'one vector per document, in corpus order',
+    );
+    for (const v of vectors)
+      assert.ok(
+        Object.values(v.vector).length > 0 && Object.values(v.vector).every((w) => Number.isInteger(w) && w > 0),
+        `integer impacts of ${v.id}`,
+      );
     const bm25 = cli('bm25', '--beir', beirDir, '--json');
     for (const m of MEASURES) assert.equal((await cell(page, 'latest', 'bm25', m)).toFixed(4), bm25[m].toFixed(4), `BM25 ${m}`);
     await screenshot(page, '21-eval-results');
@@ -140,7 +212,9 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     await firstHit.waitFor(WAIT);
     assert.match((await page.locator('eval-panel search-view #search-note').textContent()) ?? '', /Judged query/);
     const score = Number(await firstHit.getAttribute('data-score'));
-    const products = await firstHit.locator('term-table tbody tr').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-product'))));
+    const products = await firstHit
+      .locator('term-table tbody tr')
+      .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-product'))));
     const sum = products.reduce((a, b) => a + b, 0);
     assert.ok(Math.abs(sum - score) <= 1e-9 * Math.max(1, score), `term products ${sum} vs score ${score}`);
     assert.ok((await page.locator('eval-panel search-view #bm25-hits li').count()) > 0, 'BM25 hits beside');
@@ -175,11 +249,15 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     await page.reload();
     await page.locator('model-picker #model-label').waitFor(WAIT);
     await page.waitForTimeout(1000);
-    assert.equal(await page.locator('eval-panel eval-results-table#saved tr.splade[data-k="2"]').count(), before, 'nothing stored');
+    assert.equal(
+      await page.locator('eval-panel eval-results-table#saved tr.splade[data-k="2"]').count(),
+      before,
+      'nothing stored',
+    );
     await context.close();
   });
 
-  it('reads a NanoBEIR set from the Hub (here a local server in its layout, once the link\'s address is accepted) and evaluates it', async () => {
+  it("reads a NanoBEIR set from the Hub (here a local server in its layout, once the link's address is accepted) and evaluates it", async () => {
     const { context, page } = await openPage(built.browser, built.offsite);
     await page.goto(`${built.site}?model=demo&k=1&panel=evaluate&hub=${encodeURIComponent(`${built.server.origin}/hub`)}`);
     await page.locator('notice-banner#hub-notice button[data-action="hub-accept"]').click();
@@ -188,14 +266,33 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     await chooser.locator('input[value="SciFact"]').check();
     await chooser.locator('#read-nanobeir').click();
     await chooser.locator('#read-sets', { hasText: 'NanoSciFact: 12 queries' }).waitFor(WAIT);
-    assert.ok(built.server.requests.includes('/hub/datasets/zeta-alpha-ai/NanoSciFact/resolve/main/qrels/train-00000-of-00001.parquet'));
+    assert.ok(
+      built.server.requests.includes('/hub/datasets/zeta-alpha-ai/NanoSciFact/resolve/main/qrels/train-00000-of-00001.parquet'),
+    );
     await page.locator('eval-panel #queryLength').fill(String(LENGTHS.query));
     await page.locator('eval-panel #documentLength').fill(String(LENGTHS.document));
     await page.locator('eval-panel #evaluate').click();
     await waitForEvaluation(page, 'Done: NanoSciFact', WAIT.timeout);
     // the same arguments as the first test's k = 1 evaluation, so its output is reused
-    const expected = cli('eval', '--model', 'public/demo', '--beir', beirDir, '--json', '--k', '1', '--query-length', String(LENGTHS.query), '--doc-length', String(LENGTHS.document));
-    assert.equal((await cell(page, 'latest', 'splade', 'ndcg_cut_10', 1)).toFixed(4), expected.ndcg_cut_10.toFixed(4), 'NanoBEIR Parquet and the BEIR folder are the same data');
+    const expected = cli(
+      'eval',
+      '--model',
+      'public/demo',
+      '--beir',
+      beirDir,
+      '--json',
+      '--k',
+      '1',
+      '--query-length',
+      String(LENGTHS.query),
+      '--doc-length',
+      String(LENGTHS.document),
+    );
+    assert.equal(
+      (await cell(page, 'latest', 'splade', 'ndcg_cut_10', 1)).toFixed(4),
+      expected.ndcg_cut_10.toFixed(4),
+      'NanoBEIR Parquet and the BEIR folder are the same data',
+    );
     await screenshot(page, '23-eval-nanobeir');
     await context.close();
   });

@@ -36,7 +36,9 @@ async function trainToEnd(page: Page, site: string, run: PageRun): Promise<void>
   await page.goto(`${site}?model=demo&k=${run.k}&panel=training`);
   await page.locator('model-picker #model-label').waitFor(RUN_WAIT);
   const panel = page.locator('train-panel');
-  await panel.locator('#triplets').setInputFiles({ name: 'lesson.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
+  await panel
+    .locator('#triplets')
+    .setInputFiles({ name: 'lesson.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
   await panel.locator('#data', { hasText: 'lesson.tsv: 512 triplets' }).waitFor(RUN_WAIT);
   const fields: [string, number][] = [
     ['steps', run.steps],
@@ -74,23 +76,48 @@ describe('the built page: training health on the demo backbone (opt-in)', { time
 
   it('calibrated lambdas (k = 32, lambda_q 2e-2, lambda_d 5e-3), probes from the task: sparse, learning, and nothing raised', async () => {
     const { context, page } = await openPage(built.browser, built.offsite);
-    await trainToEnd(page, built.site, { k: 32, steps: 150, lr: 2e-3, lambdaQueries: 2e-2, lambdaDocuments: 5e-3, batchSize: 8, probes: TASK_PROBES });
+    await trainToEnd(page, built.site, {
+      k: 32,
+      steps: 150,
+      lr: 2e-3,
+      lambdaQueries: 2e-2,
+      lambdaDocuments: 5e-3,
+      batchSize: 8,
+      probes: TASK_PROBES,
+    });
     const panel = page.locator('train-panel');
     // nothing raised: no alarm and no warning
     const raised = await panel.locator('#alarms li').allTextContents();
-    assert.deepEqual(raised.map((text) => text.replace(/\s+/g, ' ').slice(0, 200)), [], 'nothing raised');
+    assert.deepEqual(
+      raised.map((text) => text.replace(/\s+/g, ' ').slice(0, 200)),
+      [],
+      'nothing raised',
+    );
     const probes = panel.locator('#probes');
     assert.match((await probes.locator('#probe-step').textContent()) ?? '', /Probes at step 150/);
     // sparse: every probe from over half the vocabulary at the start (the demo's random head) to under a quarter, half
     // the densification alarm's threshold
     for (const card of await probes.locator('.card').all()) {
       const active = /Active (\d+) → (\d+)/.exec((await card.textContent()) ?? '');
-      assert.ok(active && Number(active[1]) > 30522 / 2 && Number(active[2]) < 30522 / 4, `probe active dimensions: ${active?.[0]}`);
+      assert.ok(
+        active && Number(active[1]) > 30522 / 2 && Number(active[2]) < 30522 / 4,
+        `probe active dimensions: ${active?.[0]}`,
+      );
       console.log(`probe: ${active[0]}`);
     }
     // learning: each held-out query scores the document of its own topic above the other's
-    const now = async (row: number, column: number) => Number(/^[\d.e+-]+/.exec(((await probes.locator(`#probe-scores tbody tr:nth-child(${row}) td:nth-of-type(${column})`).textContent()) ?? '').trim())?.[0]);
-    assert.ok((await now(1, 1)) > (await now(1, 2)) && (await now(2, 2)) > (await now(2, 1)), 'each query ranks its own topic first');
+    const now = async (row: number, column: number) =>
+      Number(
+        /^[\d.e+-]+/.exec(
+          (
+            (await probes.locator(`#probe-scores tbody tr:nth-child(${row}) td:nth-of-type(${column})`).textContent()) ?? ''
+          ).trim(),
+        )?.[0],
+      );
+    assert.ok(
+      (await now(1, 1)) > (await now(1, 2)) && (await now(2, 2)) > (await now(2, 1)),
+      'each query ranks its own topic first',
+    );
     await screenshot(page, '18-training-calibrated');
     await context.close();
   });

@@ -45,9 +45,13 @@ describe('the built page: lesson', { timeout: 900_000 }, () => {
 
     await page.keyboard.press('n');
     await page.waitForURL(/lstep=2/);
-    const figure = (name: string, k: number) => lesson.locator(`lesson-vectors tr[data-figure="${name}"] td[data-k="${k}"]`).textContent();
+    const figure = (name: string, k: number) =>
+      lesson.locator(`lesson-vectors tr[data-figure="${name}"] td[data-k="${k}"]`).textContent();
     await lesson.locator('lesson-vectors #figures').waitFor(WAIT);
-    assert.ok(Number(await figure('maxLogit', 1)) > 4 * Number(await figure('maxLogit', 8)), 'k = 1 saturates: its largest logit is far larger');
+    assert.ok(
+      Number(await figure('maxLogit', 1)) > 4 * Number(await figure('maxLogit', 8)),
+      'k = 1 saturates: its largest logit is far larger',
+    );
     assert.ok(Number(await figure('flops', 1)) > Number(await figure('flops', 8)), 'k = 1 costs more FLOPS');
     await screenshot(page, '41-lesson-2-long-rows');
 
@@ -57,7 +61,9 @@ describe('the built page: lesson', { timeout: 900_000 }, () => {
     for (const k of trace.facts.settings.ks) {
       const recorded = trace.frames[0].runs.find((r) => r.k === k)!.heldOut!.ndcg10;
       const shown = await page.evaluate((k) => {
-        const panel = document.querySelector('splade-app')!.shadowRoot!.querySelector('lesson-panel') as unknown as { playback: { frames: { runs: { k: number; heldOut: { ndcg10: number } }[] }[] } };
+        const panel = document.querySelector('splade-app')!.shadowRoot!.querySelector('lesson-panel') as unknown as {
+          playback: { frames: { runs: { k: number; heldOut: { ndcg10: number } }[] }[] };
+        };
         return panel.playback.frames[0].runs.find((r) => r.k === k)!.heldOut.ndcg10;
       }, k);
       assert.ok(Math.abs(shown - recorded) < 2e-3, `k = ${k}: live nDCG@10 ${shown} before training, recorded ${recorded}`);
@@ -74,7 +80,9 @@ describe('the built page: lesson', { timeout: 900_000 }, () => {
     const [plain, divided] = [await finalNdcg(page, 1), await finalNdcg(page, 8)];
     assert.ok(divided > plain + 0.01, `after training, k = 8 (nDCG@10 ${divided}) beats k = 1 (${plain})`);
     await screenshot(page, '43-lesson-4-trade');
-    console.log(`[lesson timing] whole live lesson of ${LIVE_STEPS} steps ${((Date.now() - start) / 1000).toFixed(0)} s, of which training ${trainingSeconds.toFixed(0)} s; nDCG@10 k=1 ${plain}, k=8 ${divided}`);
+    console.log(
+      `[lesson timing] whole live lesson of ${LIVE_STEPS} steps ${((Date.now() - start) / 1000).toFixed(0)} s, of which training ${trainingSeconds.toFixed(0)} s; nDCG@10 k=1 ${plain}, k=8 ${divided}`,
+    );
 
     // the link of a step opens at that step, with its settings
     const link = page.url();
@@ -100,7 +108,8 @@ describe('the built page: lesson', { timeout: 900_000 }, () => {
       await lesson.locator('#lesson-status', { hasText: `Done: ${trace.facts.settings.steps} steps` }).waitFor(WAIT);
       await page.keyboard.press('4');
       const recordedFinal = trace.frames.at(-1)!.runs;
-      for (const r of recordedFinal) assert.equal(await finalNdcg(page, r.k), Number(r.heldOut!.ndcg10.toFixed(3)), `recorded k = ${r.k}`);
+      for (const r of recordedFinal)
+        assert.equal(await finalNdcg(page, r.k), Number(r.heldOut!.ndcg10.toFixed(3)), `recorded k = ${r.k}`);
       await screenshot(page, '44-lesson-recorded');
 
       await page.keyboard.press('f');

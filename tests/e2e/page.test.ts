@@ -22,11 +22,27 @@ const SLOW_HOLD_AFTER_CHUNKS = 3;
 const HUGE_REPO = 'e2e-org/huge-layer';
 // A vocabulary matrix past one binding is held in row parts; a layer matrix is not: this MLP input weight (131072 x
 // 4096 floats, 2 GiB) exceeds any binding SwiftShader or a laptop GPU grants.
-const HUGE_CONFIG = { architectures: ['BertForMaskedLM'], model_type: 'bert', vocab_size: 30522, hidden_size: 4096, num_hidden_layers: 1, num_attention_heads: 16, intermediate_size: 131072 };
+const HUGE_CONFIG = {
+  architectures: ['BertForMaskedLM'],
+  model_type: 'bert',
+  vocab_size: 30522,
+  hidden_size: 4096,
+  num_hidden_layers: 1,
+  num_attention_heads: 16,
+  intermediate_size: 131072,
+};
 const STATS = ['mean', 'max', 'p50', 'p99', 'std'] as const;
 
 function tinyHubRepo(): Map<string, Uint8Array> {
-  const { config, tensors } = makeTinyCheckpoint('bert', { seed: 7, vocabSize: 300, hidden: 16, layers: 1, heads: 2, intermediate: 32, headNormScale: HUB_HEAD_NORM });
+  const { config, tensors } = makeTinyCheckpoint('bert', {
+    seed: 7,
+    vocabSize: 300,
+    hidden: 16,
+    layers: 1,
+    heads: 2,
+    intermediate: 32,
+    headNormScale: HUB_HEAD_NORM,
+  });
   const text = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
   const vocab = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', ...Array.from({ length: 295 }, (_, i) => `w${i}`)].join('\n');
   return new Map([
@@ -46,7 +62,9 @@ describe('the built page', { timeout: 600_000 }, () => {
         [SLOW_REPO, slow],
         [HUGE_REPO, new Map([['config.json', new TextEncoder().encode(JSON.stringify(HUGE_CONFIG))]])],
       ]),
-      slowRepos: new Map([[SLOW_REPO, { chunkBytes, chunkDelayMs: SLOW_CHUNK_DELAY_MS, holdAfterChunks: SLOW_HOLD_AFTER_CHUNKS }]]),
+      slowRepos: new Map([
+        [SLOW_REPO, { chunkBytes, chunkDelayMs: SLOW_CHUNK_DELAY_MS, holdAfterChunks: SLOW_HOLD_AFTER_CHUNKS }],
+      ]),
     };
   });
 
@@ -55,7 +73,7 @@ describe('the built page', { timeout: 600_000 }, () => {
     await page.goto(built.site);
     await page.locator('norm-histogram svg g[data-series="before"] rect').first().waitFor(WAIT);
     await waitForK(page, 1);
-    assert.match(await page.locator('model-picker #model-label').textContent() ?? '', /synthetic demo/);
+    assert.match((await page.locator('model-picker #model-label').textContent()) ?? '', /synthetic demo/);
     const bars = await page.locator('norm-histogram g[data-series="before"] rect').count();
     assert.ok(bars >= 5, `histogram has ${bars} bars`);
     const mean1 = await stat(page, 'mean', '1');
@@ -155,7 +173,10 @@ describe('the built page', { timeout: 600_000 }, () => {
     await ask.locator('.box', { hasText: 'This link downloads models from another server' }).waitFor(WAIT);
     assert.match((await ask.locator('.box').textContent()) ?? '', new RegExp(new URL(hub).host.replace(/[.]/g, '[.]')));
     await page.waitForTimeout(500);
-    assert.ok(!built.server.requests.slice(before).some((path) => path.startsWith('/hub/')), 'nothing was fetched from the link\'s server before the answer');
+    assert.ok(
+      !built.server.requests.slice(before).some((path) => path.startsWith('/hub/')),
+      "nothing was fetched from the link's server before the answer",
+    );
     await screenshot(page, '05-hub-consent');
     await ask.locator('button[data-action="hub-accept"]').click();
     await page.locator('model-picker #memory').waitFor(WAIT);
@@ -163,7 +184,11 @@ describe('the built page', { timeout: 600_000 }, () => {
     await page.goto(`${built.site}?model=roberta-base&hub=${encodeURIComponent(hub)}`);
     await page.locator('notice-banner#hub-notice button[data-action="hub-accept"]').click();
     await page.locator('notice-banner#notice').waitFor(WAIT); // the mirror has no roberta-base
-    assert.equal(await page.locator('head-norm-panel').getAttribute('paper-row'), '', 'no Table 1 row for a model from another server');
+    assert.equal(
+      await page.locator('head-norm-panel').getAttribute('paper-row'),
+      '',
+      'no Table 1 row for a model from another server',
+    );
     await page.goto(`${built.site}?model=demo&hub=${encodeURIComponent(hub)}`);
     await page.locator('notice-banner#hub-notice button[data-action="hub-default"]').click();
     await page.waitForFunction(() => !location.search.includes('hub='));
@@ -178,7 +203,10 @@ describe('the built page', { timeout: 600_000 }, () => {
     const notice = page.locator('notice-banner#notice .box');
     await notice.waitFor(WAIT);
     assert.match((await notice.textContent()) ?? '', /too large for this GPU[\s\S]*maxStorageBufferBindingSize/);
-    assert.ok(!built.server.requests.some((path) => path.startsWith(`/hub/${HUGE_REPO}/`) && !path.endsWith('/config.json')), 'only config.json was read');
+    assert.ok(
+      !built.server.requests.some((path) => path.startsWith(`/hub/${HUGE_REPO}/`) && !path.endsWith('/config.json')),
+      'only config.json was read',
+    );
     await screenshot(page, '06-too-large');
     await context.close();
   });
@@ -263,7 +291,11 @@ describe('the built page', { timeout: 600_000 }, () => {
     await waitForK(page, 2);
     const mean2 = await stat(page, 'mean', 'after');
 
-    await page.evaluate(() => (document.querySelector('splade-app') as unknown as { simulateDeviceLossForTesting(): Promise<void> }).simulateDeviceLossForTesting());
+    await page.evaluate(() =>
+      (
+        document.querySelector('splade-app') as unknown as { simulateDeviceLossForTesting(): Promise<void> }
+      ).simulateDeviceLossForTesting(),
+    );
     const notice = page.locator('notice-banner#notice');
     await notice.locator('.box', { hasText: 'The GPU device was lost' }).waitFor(WAIT);
     const reload = notice.locator('button[data-action="reload-model"]');

@@ -40,7 +40,9 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     await page.locator('eval-panel dataset-chooser #read-sets', { hasText: '12 queries' }).waitFor(WAIT);
     // Triplets, then a sweep of k = 1 and 4 with two steps each and small lengths.
     await page.locator('#tab-training').click();
-    await page.locator('train-panel #triplets').setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
+    await page
+      .locator('train-panel #triplets')
+      .setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
     await page.locator('train-panel #data', { hasText: '4 triplets' }).waitFor(WAIT);
     const sweep = page.locator('sweep-panel');
     await sweep.locator('#ks').fill('1, 4');
@@ -50,16 +52,42 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     await sweep.locator('#sweep-documentLength').fill('16');
     await sweep.locator('#sweep-evaluate').check();
     await sweep.locator('#start-sweep').click();
-    await sweep.locator('#sweep-status', { hasText: 'Done: 2 runs' }).or(sweep.locator('#sweep-error')).waitFor({ timeout: 600_000 });
-    assert.equal(await sweep.locator('#sweep-error').count(), 0, (await sweep.locator('#sweep-error').allTextContents()).join(' '));
+    await sweep
+      .locator('#sweep-status', { hasText: 'Done: 2 runs' })
+      .or(sweep.locator('#sweep-error'))
+      .waitFor({ timeout: 600_000 });
+    assert.equal(
+      await sweep.locator('#sweep-error').count(),
+      0,
+      (await sweep.locator('#sweep-error').allTextContents()).join(' '),
+    );
     await screenshot(page, '30-sweep-done');
 
     // The hand-off: a project for GPUs, as a zip (small sizes, so that its one splade-lab step is quick here).
     const handoff = page.locator('handoff-panel');
-    for (const [field, value] of [['gpus', '2'], ['batchSize', '2'], ['queryLength', '8'], ['documentLength', '16']]) await handoff.locator(`#handoff-${field}`).fill(value);
-    const [project] = await Promise.all([page.waitForEvent('download', { timeout: 300_000 }), handoff.locator('#handoff').click()]);
-    const projectFiles = Object.keys(unzipSync(new Uint8Array(readFileSync(await project.path())))).map((name) => name.slice(name.indexOf('/') + 1));
-    for (const file of ['train.py', 'check_step1.py', 'expected_step1.json', 'requirements.txt', 'launch.sh', 'README.md', 'data/tiny.tsv']) {
+    for (const [field, value] of [
+      ['gpus', '2'],
+      ['batchSize', '2'],
+      ['queryLength', '8'],
+      ['documentLength', '16'],
+    ])
+      await handoff.locator(`#handoff-${field}`).fill(value);
+    const [project] = await Promise.all([
+      page.waitForEvent('download', { timeout: 300_000 }),
+      handoff.locator('#handoff').click(),
+    ]);
+    const projectFiles = Object.keys(unzipSync(new Uint8Array(readFileSync(await project.path())))).map((name) =>
+      name.slice(name.indexOf('/') + 1),
+    );
+    for (const file of [
+      'train.py',
+      'check_step1.py',
+      'expected_step1.json',
+      'requirements.txt',
+      'launch.sh',
+      'README.md',
+      'data/tiny.tsv',
+    ]) {
       assert.ok(projectFiles.includes(file), `${file} in the hand-off: ${projectFiles.join(', ')}`);
     }
 
@@ -72,7 +100,10 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     const compare = runs.locator('run-compare');
     await compare.locator('#cmp-table tbody tr').nth(1).waitFor(WAIT);
     const ndcg = await compare.locator('#cmp-table td[data-measure="ndcg_cut_10"]').allTextContents();
-    assert.ok(ndcg.every((v) => /^\d\.\d{4}$/.test(v.trim())), `both runs evaluated: ${ndcg}`);
+    assert.ok(
+      ndcg.every((v) => /^\d\.\d{4}$/.test(v.trim())),
+      `both runs evaluated: ${ndcg}`,
+    );
     assert.equal(await compare.locator('scatter-chart g.point').count(), 2, 'one point per run');
     assert.match((await compare.locator('#best-rule').textContent()) ?? '', /highest nDCG@10/);
     assert.equal(await compare.locator('loss-chart#cmp-rank g.series').count(), 2, 'one curve per run');
@@ -88,15 +119,29 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     // what the run's watcher saw: its alarms (or none) and its probes, first snapshot against the last
     await details.locator('#run-alarms').waitFor(WAIT);
     assert.equal(await details.locator('#run-probes .card').count(), 4, 'the four default probes');
-    assert.match((await details.locator('#run-probes #probe-step').textContent()) ?? '', /Probes at step \d+, compared with step 0/);
+    assert.match(
+      (await details.locator('#run-probes #probe-step').textContent()) ?? '',
+      /Probes at step \d+, compared with step 0/,
+    );
     await screenshot(page, '32-run-details');
     await runs.locator('#run-page button.close-details').click();
 
     // The model of a run, exported as a zip of its SparseEncoder folder.
-    const [download] = await Promise.all([page.waitForEvent('download'), runs.locator('#runs-table tbody tr').first().locator('button.export-model').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      runs.locator('#runs-table tbody tr').first().locator('button.export-model').click(),
+    ]);
     const zip = unzipSync(new Uint8Array(readFileSync(await download.path())));
     const names = Object.keys(zip).map((name) => name.slice(name.indexOf('/') + 1));
-    for (const file of ['config.json', 'model.safetensors', 'modules.json', '1_SpladePooling/config.json', 'README.md', 'vocab.txt']) assert.ok(names.includes(file), `${file} in ${names.join(', ')}`);
+    for (const file of [
+      'config.json',
+      'model.safetensors',
+      'modules.json',
+      '1_SpladePooling/config.json',
+      'README.md',
+      'vocab.txt',
+    ])
+      assert.ok(names.includes(file), `${file} in ${names.join(', ')}`);
 
     // Using a run's model: the picker names it, and the preview encodes with it.
     await runs.locator('#runs-table tbody tr').first().locator('button.use').click();
@@ -108,12 +153,19 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     await page.locator('#tab-norms').click();
     const histogram = page.locator('head-norm-panel norm-histogram');
     await histogram.locator('g[data-series="trained"] rect').first().waitFor(WAIT);
-    for (const series of ['before', 'after', 'trained']) assert.ok((await histogram.locator(`g[data-series="${series}"] rect`).count()) > 0, `${series} bars`);
-    assert.match(await page.locator('head-norm-panel #run-heads').innerText(), /as loaded .*divided by\s+k = \d+.*after training/s);
+    for (const series of ['before', 'after', 'trained'])
+      assert.ok((await histogram.locator(`g[data-series="${series}"] rect`).count()) > 0, `${series} bars`);
+    assert.match(
+      await page.locator('head-norm-panel #run-heads').innerText(),
+      /as loaded .*divided by\s+k = \d+.*after training/s,
+    );
     await screenshot(page, '34-run-heads');
     const [svgFile] = await Promise.all([page.waitForEvent('download'), histogram.locator('chart-download button.svg').click()]);
     assert.equal(svgFile.suggestedFilename(), 'run-head-norms.svg');
-    assert.match(readFileSync(await svgFile.path(), 'utf8'), /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"[\s\S]*data-series="trained"/);
+    assert.match(
+      readFileSync(await svgFile.path(), 'utf8'),
+      /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"[\s\S]*data-series="trained"/,
+    );
 
     // A reload keeps the runs.
     await page.goto(`${built.site}?model=demo&panel=runs`);

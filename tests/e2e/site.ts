@@ -25,8 +25,16 @@ export type SiteOptions = Partial<Pick<ServerOptions, 'hubRepos' | 'slowRepos'>>
 /** Serves dist/ (which `npm run build` makes, demo included) and the given Hub repos, and starts Chromium. */
 export async function startBuiltSite(options: SiteOptions = {}): Promise<BuiltSite> {
   const dist = join(process.cwd(), 'dist');
-  assert.ok(existsSync(join(dist, 'index.html')) && existsSync(join(dist, 'demo', 'model.safetensors')), 'run `npm run build` first (it generates the demo)');
-  const server = await startTestServer({ siteDir: dist, sitePath: SITE_PATH, hubRepos: options.hubRepos ?? new Map(), slowRepos: options.slowRepos });
+  assert.ok(
+    existsSync(join(dist, 'index.html')) && existsSync(join(dist, 'demo', 'model.safetensors')),
+    'run `npm run build` first (it generates the demo)',
+  );
+  const server = await startTestServer({
+    siteDir: dist,
+    sitePath: SITE_PATH,
+    hubRepos: options.hubRepos ?? new Map(),
+    slowRepos: options.slowRepos,
+  });
   return { server, browser: await launchChromium(true), site: `${server.origin}${SITE_PATH}` };
 }
 
@@ -58,7 +66,7 @@ export function useBuiltSite(options: () => SiteOptions = () => ({})): SuiteSite
   });
   after(() => stopBuiltSite(built, offsite));
   const started = (): BuiltSite => {
-    if (!built) throw new Error('the built site is started in the describe block\'s before hook: read it inside a test');
+    if (!built) throw new Error("the built site is started in the describe block's before hook: read it inside a test");
     return built;
   };
   return {
@@ -108,5 +116,9 @@ async function firstValue(page: Page, chart: string, series: string): Promise<nu
 
 export async function waitForK(page: Page, k: number): Promise<void> {
   await page.locator('head-stats-table thead th[data-k="after"]', { hasText: new RegExp(`^\\s*k = ${k}\\s*$`) }).waitFor(WAIT);
-  await page.waitForFunction(() => !document.querySelector('splade-app')?.shadowRoot?.querySelector('head-norm-panel')?.hasAttribute('busy'), null, WAIT);
+  await page.waitForFunction(
+    () => !document.querySelector('splade-app')?.shadowRoot?.querySelector('head-norm-panel')?.hasAttribute('busy'),
+    null,
+    WAIT,
+  );
 }

@@ -87,7 +87,13 @@ interface Hold {
   held: string[];
 }
 
-async function handle(path: string, request: IncomingMessage, response: ServerResponse, options: ServerOptions, hold: Hold): Promise<void> {
+async function handle(
+  path: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: ServerOptions,
+  hold: Hold,
+): Promise<void> {
   const hub = /^\/hub\/((?:datasets\/)?[^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(path);
   if (hub) {
     const repo = options.hubRepos.get(hub[1]);
@@ -95,7 +101,13 @@ async function handle(path: string, request: IncomingMessage, response: ServerRe
     const bytes = repo.get(hub[3]);
     if (!bytes) return void response.writeHead(404, { 'x-error-code': 'EntryNotFound' }).end('Entry not found');
     const pacing = options.slowRepos?.get(hub[1]);
-    return send(request, response, bytes, TYPES[extname(hub[3])] ?? 'application/octet-stream', pacing && { ...pacing, hold, path });
+    return send(
+      request,
+      response,
+      bytes,
+      TYPES[extname(hub[3])] ?? 'application/octet-stream',
+      pacing && { ...pacing, hold, path },
+    );
   }
   if (!path.startsWith(options.sitePath)) return void response.writeHead(404).end('outside the site');
   const relative = normalize(path.slice(options.sitePath.length) || 'index.html');
@@ -110,7 +122,13 @@ async function handle(path: string, request: IncomingMessage, response: ServerRe
 /** Sends the bytes, or the part a "Range: bytes=a-b" header asks for (206 with Content-Range), paced if asked. */
 type HeldPacing = Pacing & { hold: Hold; path: string };
 
-async function send(request: IncomingMessage, response: ServerResponse, bytes: Uint8Array, type: string, pacing?: HeldPacing): Promise<void> {
+async function send(
+  request: IncomingMessage,
+  response: ServerResponse,
+  bytes: Uint8Array,
+  type: string,
+  pacing?: HeldPacing,
+): Promise<void> {
   const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
   if (!range) {
     response.writeHead(200, { 'content-type': type, 'content-length': bytes.length, 'accept-ranges': 'bytes' });
@@ -120,7 +138,11 @@ async function send(request: IncomingMessage, response: ServerResponse, bytes: U
   const end = Math.min(range[2] ? Number(range[2]) : bytes.length - 1, bytes.length - 1);
   if (start >= bytes.length) return void response.writeHead(416, { 'content-range': `bytes */${bytes.length}` }).end();
   const part = bytes.subarray(start, end + 1);
-  response.writeHead(206, { 'content-type': type, 'content-length': part.length, 'content-range': `bytes ${start}-${end}/${bytes.length}` });
+  response.writeHead(206, {
+    'content-type': type,
+    'content-length': part.length,
+    'content-range': `bytes ${start}-${end}/${bytes.length}`,
+  });
   return writeBody(response, part, pacing);
 }
 

@@ -41,7 +41,11 @@ describe('the built page: training', { timeout: 600_000 }, () => {
     // The settings are part of the link.
     await panel.locator('#ks').fill('1, 4, 16');
     await panel.locator('#ks').press('Tab');
-    await page.waitForFunction(() => location.search.includes('dks=1%2C4%2C16') && location.search.includes('panel=training'), null, WAIT);
+    await page.waitForFunction(
+      () => location.search.includes('dks=1%2C4%2C16') && location.search.includes('panel=training'),
+      null,
+      WAIT,
+    );
     assert.equal((await run.textContent())?.trim(), 'Train k = 1, k = 4 and k = 16 side by side');
     await context.close();
   });
@@ -51,16 +55,30 @@ describe('the built page: training', { timeout: 600_000 }, () => {
     await page.goto(`${built.site}?model=demo&k=4&panel=training`);
     await page.locator('model-picker #model-label').waitFor(WAIT);
     const panel = page.locator('train-panel');
-    await panel.locator('#triplets').setInputFiles({ name: 'broken.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from('q\tp\tn\nq only\tp\n') });
+    await panel
+      .locator('#triplets')
+      .setInputFiles({ name: 'broken.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from('q\tp\tn\nq only\tp\n') });
     await panel.locator('#data-error').waitFor(WAIT);
-    assert.match((await panel.locator('#data-error').textContent()) ?? '', /broken\.tsv cannot be used for training\. broken\.tsv line 2: 2 tab-separated fields, expected 3/);
+    assert.match(
+      (await panel.locator('#data-error').textContent()) ?? '',
+      /broken\.tsv cannot be used for training\. broken\.tsv line 2: 2 tab-separated fields, expected 3/,
+    );
     await screenshot(page, '13a-training-bad-tsv');
 
-    const pickTriplets = () => panel.locator('#triplets').setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
+    const pickTriplets = () =>
+      panel
+        .locator('#triplets')
+        .setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
     await pickTriplets();
     await panel.locator('#data', { hasText: 'tiny.tsv: 4 triplets' }).waitFor(WAIT);
     assert.equal(await panel.locator('#train-k').inputValue(), '4', "k defaults to the page's k");
-    for (const [field, value] of [['#steps', '2'], ['#batchSize', '2'], ['#queryLength', '8'], ['#documentLength', '16']]) await panel.locator(field).fill(value);
+    for (const [field, value] of [
+      ['#steps', '2'],
+      ['#batchSize', '2'],
+      ['#queryLength', '8'],
+      ['#documentLength', '16'],
+    ])
+      await panel.locator(field).fill(value);
     await panel.locator('#start').click();
     await panel.locator('#train-status', { hasText: 'Done: step 2 of 2' }).waitFor(WAIT);
     await screenshot(page, '13-training-real');
@@ -71,7 +89,10 @@ describe('the built page: training', { timeout: 600_000 }, () => {
     assert.ok(Number.isFinite(loss) && loss >= 0, `first total loss ${loss}`);
     const active = await firstValue(page, '#train-active', 'queries');
     assert.ok(active > 0 && active <= 30522, `active query dimensions ${active}`);
-    assert.match((await panel.locator('#train-provenance').textContent()) ?? '', /synthetic demo backbone .* 4 triplets of tiny\.tsv, head divided by k = 4/);
+    assert.match(
+      (await panel.locator('#train-provenance').textContent()) ?? '',
+      /synthetic demo backbone .* 4 triplets of tiny\.tsv, head divided by k = 4/,
+    );
 
     // A reload keeps the checkpoint (IndexedDB): picking the same data again finds the run at step 2.
     await page.reload();
@@ -88,9 +109,17 @@ describe('the built page: training', { timeout: 600_000 }, () => {
     await page.goto(`${built.site}?model=demo&k=1&panel=training`);
     await page.locator('model-picker #model-label').waitFor(WAIT);
     const panel = page.locator('train-panel');
-    await panel.locator('#triplets').setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
+    await panel
+      .locator('#triplets')
+      .setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
     await panel.locator('#data', { hasText: 'tiny.tsv: 4 triplets' }).waitFor(WAIT);
-    for (const [field, value] of [['#steps', '6'], ['#batchSize', '2'], ['#queryLength', '8'], ['#documentLength', '16']]) await panel.locator(field).fill(value);
+    for (const [field, value] of [
+      ['#steps', '6'],
+      ['#batchSize', '2'],
+      ['#queryLength', '8'],
+      ['#documentLength', '16'],
+    ])
+      await panel.locator(field).fill(value);
     await panel.locator('#health-settings summary').click();
     assert.match(await panel.locator('#probe-queries').inputValue(), /what causes the seasons on earth/);
     await panel.locator('#pause-on-alarm').check();
@@ -120,10 +149,20 @@ describe('the built page: training', { timeout: 600_000 }, () => {
     await page.goto(`${built.site}?model=demo&k=2&panel=training`);
     await page.locator('model-picker #model-label').waitFor(WAIT);
     const panel = page.locator('train-panel');
-    const pickTriplets = () => panel.locator('#triplets').setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
+    const pickTriplets = () =>
+      panel
+        .locator('#triplets')
+        .setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
     await pickTriplets();
     await panel.locator('#data', { hasText: 'tiny.tsv: 4 triplets' }).waitFor(WAIT);
-    for (const [field, value] of [['#steps', '8'], ['#batchSize', '2'], ['#queryLength', '8'], ['#documentLength', '16'], ['#checkpointEvery', '2']]) await panel.locator(field).fill(value);
+    for (const [field, value] of [
+      ['#steps', '8'],
+      ['#batchSize', '2'],
+      ['#queryLength', '8'],
+      ['#documentLength', '16'],
+      ['#checkpointEvery', '2'],
+    ])
+      await panel.locator(field).fill(value);
     await panel.locator('#start').click();
     await panel.locator('#saved', { hasText: 'step 2,' }).waitFor(WAIT);
     await panel.locator('#cancel-train').focus();
@@ -148,14 +187,18 @@ describe('the built page: training', { timeout: 600_000 }, () => {
     await resume.click();
     await panel.locator('#train-status', { hasText: 'Done: step 8 of 8' }).waitFor(WAIT);
     const first = (await panel.locator('#train-loss #summary li').first().textContent()) ?? '';
-    assert.match(first.replace(/\s+/g, ' '), new RegExp(`at step ${saved + 1}, \\S+ at step 8\\.`), 'the resumed run continues from the checkpoint');
+    assert.match(
+      first.replace(/\s+/g, ' '),
+      new RegExp(`at step ${saved + 1}, \\S+ at step 8\\.`),
+      'the resumed run continues from the checkpoint',
+    );
     await screenshot(page, '16-training-resumed');
     // and the cache can be cleared from the page (its list folds away once data is chosen)
-    if (!(await panel.locator('#batch-caches').evaluate((d) => (d as HTMLDetailsElement).open))) await panel.locator('#batch-caches summary').click();
+    if (!(await panel.locator('#batch-caches').evaluate((d) => (d as HTMLDetailsElement).open)))
+      await panel.locator('#batch-caches summary').click();
     await panel.locator('batch-cache-list tr', { hasText: 'tiny.tsv (4 triplets)' }).locator('.clear-cache').click();
     await panel.locator('batch-cache-list tr', { hasText: 'tiny.tsv (4 triplets)' }).waitFor({ ...WAIT, state: 'detached' });
     await panel.locator('#data', { hasText: 'No triplets yet.' }).waitFor(WAIT);
     await context.close();
   });
-
 });

@@ -23,7 +23,12 @@ export function bound(expected: number, tol: Tolerance): number {
  * null when every element is within tolerance (NaN never is, unless expected is NaN too), else a message naming the
  * worst element: `label: element i is a, expected e (rtol, atol); n of N elements outside`.
  */
-export function closeFailure(label: string, actual: ArrayLike<number>, expected: ArrayLike<number>, tol: Tolerance): string | null {
+export function closeFailure(
+  label: string,
+  actual: ArrayLike<number>,
+  expected: ArrayLike<number>,
+  tol: Tolerance,
+): string | null {
   if (actual.length !== expected.length) return `${label}: ${actual.length} elements, expected ${expected.length}`;
   let worst = -1;
   let worstExcess = 0;

@@ -149,7 +149,8 @@ function initialContents(test: KernelTest): Record<string, Words> {
     const size = spec.shape.reduce((a, b) => a * b, 1);
     const words = dtype === 'f32' ? new Float32Array(size) : dtype === 'u32' ? new Uint32Array(size) : new Int32Array(size);
     if (spec.data) {
-      if (spec.data.length !== size) throw new Error(`${test.name}: tensor data of ${spec.data.length} values for shape [${spec.shape}]`);
+      if (spec.data.length !== size)
+        throw new Error(`${test.name}: tensor data of ${spec.data.length} values for shape [${spec.shape}]`);
       words.set(spec.data);
     } else if (dtype === 'f32') {
       words.set(random.normals(size));
@@ -163,7 +164,9 @@ function initialContents(test: KernelTest): Record<string, Words> {
 function build(ctx: GpuContext, test: KernelTest, initial: Record<string, Words>): Instance {
   let t: Record<string, Tensor> = {};
   const scope = ctx.owned(() => {
-    t = mapValues(test.tensors, (spec, name) => ctx.tensor(`${test.name} ${name}`, spec.shape, spec.dtype ?? 'f32', initial[name]));
+    t = mapValues(test.tensors, (spec, name) =>
+      ctx.tensor(`${test.name} ${name}`, spec.shape, spec.dtype ?? 'f32', initial[name]),
+    );
     const built = test.build(ctx, t);
     if (!built.record === !built.run) throw new Error(`${test.name}: build must return exactly one of record and run`);
     return built;
@@ -188,7 +191,8 @@ async function runOnce(
   await ctx.sync();
   if (ctx.allocatedBytes !== before) fail(`running allocated ${ctx.allocatedBytes - before} bytes (allocate once, at build)`);
   const read: Record<string, ArrayLike<number>> = {};
-  for (const [name, tensor] of [...Object.entries(t), ...Object.entries(built.tensors ?? {})]) read[name] = await ctx.read(tensor);
+  for (const [name, tensor] of [...Object.entries(t), ...Object.entries(built.tensors ?? {})])
+    read[name] = await ctx.read(tensor);
   for (const [name, value] of Object.entries(values)) {
     if (name in read) throw new Error(`${test.name}: run returned "${name}", also a tensor's name`);
     read[name] = Float64Array.from(value);

@@ -31,7 +31,8 @@ export function halfBits(x: number): number {
   const exponent = Math.floor(Math.log2(a));
   const fraction = a / 2 ** exponent - 1;
   const mantissa = fraction * 1024;
-  if (exponent < -14 || exponent > 15 || !Number.isInteger(mantissa)) throw new Error(`halfBits: ${x} is not exactly representable`);
+  if (exponent < -14 || exponent > 15 || !Number.isInteger(mantissa))
+    throw new Error(`halfBits: ${x} is not exactly representable`);
   return sign | ((exponent + 15) << 10) | mantissa;
 }
 
@@ -71,7 +72,10 @@ export interface RawSafetensorsEntry {
  * Lays out a safetensors file from raw entries. `editHeader` may rewrite the header object before it is written
  * (lying headers for error tests); offsets are filled in from the entries first.
  */
-export function encodeSafetensorsRaw(entries: RawSafetensorsEntry[], editHeader?: (header: Record<string, any>) => void): Uint8Array {
+export function encodeSafetensorsRaw(
+  entries: RawSafetensorsEntry[],
+  editHeader?: (header: Record<string, any>) => void,
+): Uint8Array {
   const header: Record<string, any> = { __metadata__: { format: 'pt' } };
   let offset = 0;
   for (const entry of entries) {
@@ -93,7 +97,9 @@ export function encodeSafetensorsRaw(entries: RawSafetensorsEntry[], editHeader?
 
 /** Safetensors bytes of a TensorMap stored in `dtype`. */
 export function encodeSafetensors(tensors: TensorMap, dtype: FixtureDtype = 'F32'): Uint8Array {
-  return encodeSafetensorsRaw([...tensors].map(([name, t]) => ({ name, dtype, shape: t.shape, bytes: encodeValues(t.data, dtype) })));
+  return encodeSafetensorsRaw(
+    [...tensors].map(([name, t]) => ({ name, dtype, shape: t.shape, bytes: encodeValues(t.data, dtype) })),
+  );
 }
 
 // ---------------------------------------------------------------- pickle, as torch.save writes a state dict
@@ -182,17 +188,31 @@ function rowMajor(shape: number[]): number[] {
  * The state-dict pickle torch.save writes: OrderedDict of _rebuild_tensor_v2(persistent storage, offset, size,
  * stride, False, OrderedDict()), then BUILD with `_metadata`.
  */
-export function encodeStateDictPickle(storages: TorchFixtureStorage[], tensors: TorchFixtureTensor[], legacy: boolean): Uint8Array {
+export function encodeStateDictPickle(
+  storages: TorchFixtureStorage[],
+  tensors: TorchFixtureTensor[],
+  legacy: boolean,
+): Uint8Array {
   const w = new PickleWriter().bytes(0x80, 2).emptyOrderedDict().put().bytes(0x28); // PROTO 2, dict, MARK
   const byKey = new Map(storages.map((s) => [s.key, s]));
   for (const t of tensors) {
     const storage = byKey.get(t.storage);
     if (!storage) throw new Error(`fixture: unknown storage ${t.storage}`);
     w.string(t.name).global('torch._utils', '_rebuild_tensor_v2').bytes(0x28); // MARK
-    w.bytes(0x28).string('storage').global('torch', STORAGE_CLASS[storage.dtype]).string(storage.key).string('cpu').int(storage.values.length);
+    w.bytes(0x28)
+      .string('storage')
+      .global('torch', STORAGE_CLASS[storage.dtype])
+      .string(storage.key)
+      .string('cpu')
+      .int(storage.values.length);
     if (legacy) w.bytes(0x4e); // view_metadata None
     w.bytes(0x74, 0x51); // TUPLE BINPERSID
-    w.int(t.offset ?? 0).tuple(t.shape).tuple(t.stride ?? rowMajor(t.shape)).bytes(0x89).emptyOrderedDict().bytes(0x74, 0x52); // NEWFALSE .. TUPLE REDUCE
+    w.int(t.offset ?? 0)
+      .tuple(t.shape)
+      .tuple(t.stride ?? rowMajor(t.shape))
+      .bytes(0x89)
+      .emptyOrderedDict()
+      .bytes(0x74, 0x52); // NEWFALSE .. TUPLE REDUCE
   }
   w.bytes(0x75); // SETITEMS
   w.bytes(0x7d).string('_metadata').emptyOrderedDict().bytes(0x73, 0x62); // {'_metadata': OrderedDict()} BUILD
@@ -323,7 +343,11 @@ export const TINY_BERT_CONFIG = {
  * tied head (decoder.weight shares the word-embedding storage, decoder.bias shares cls.predictions.bias), a storage
  * offset (position embeddings start 3 elements into their storage), a transposed (non-contiguous) view, fp16 and bf16.
  */
-export function tinyBertTorchState(seed = 1): { storages: TorchFixtureStorage[]; tensors: TorchFixtureTensor[]; expected: TensorMap } {
+export function tinyBertTorchState(seed = 1): {
+  storages: TorchFixtureStorage[];
+  tensors: TorchFixtureTensor[];
+  expected: TensorMap;
+} {
   const random = new Random(seed);
   const V = TINY_VOCAB;
   const C = TINY_HIDDEN;

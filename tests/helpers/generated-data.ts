@@ -17,7 +17,11 @@ export const GENERATED_TRIPLETS = 100;
  */
 export const NON_ASCII_TRIPLETS: readonly [string, string, string][] = [
   ['is a little caffeine ok', 'We don\u00e2\u0080\u0099t know how much caffeine is too much', 'the harbor and the tide'],
-  ['caf\u00e9 cr\u00e8me br\u00fbl\u00e9e', 'a na\u00efve cr\u00e8me br\u00fbl\u00e9e from the caf\u00e9', 'the whale and the coral reef'],
+  [
+    'caf\u00e9 cr\u00e8me br\u00fbl\u00e9e',
+    'a na\u00efve cr\u00e8me br\u00fbl\u00e9e from the caf\u00e9',
+    'the whale and the coral reef',
+  ],
   ['\u6771\u4eac \u99c5', '\u6771\u4eac\u99c5\u306f\u5927\u304d\u3044 a big station', 'a small shell near the wave'],
   ['sun \u2600\ufe0f and sea \u{1F30A}', 'the sea \u{1F30A} under the sun \u2600\ufe0f', 'a book of old paper'],
 ];

@@ -27,7 +27,10 @@ export interface HubServerOptions {
 }
 
 async function isDir(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isDirectory(), () => false);
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 async function sendBody(res: ServerResponse, body: Uint8Array, options: HubServerOptions): Promise<void> {
@@ -50,7 +53,9 @@ async function listFolder(res: ServerResponse, repoRoot: string, folder: string)
   const listed = await Promise.all(
     entries.map(async (e) => {
       const path = folder ? `${folder}/${e.name}` : e.name;
-      return e.isDirectory() ? { type: 'directory', path } : { type: 'file', path, size: (await stat(join(repoRoot, path))).size };
+      return e.isDirectory()
+        ? { type: 'directory', path }
+        : { type: 'file', path, size: (await stat(join(repoRoot, path))).size };
     }),
   );
   res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(listed));
@@ -91,7 +96,12 @@ export async function startHubServer(root: string, options: HubServerOptions = {
       res.writeHead(206, { 'Content-Length': end - start + 1, 'Content-Range': `bytes ${start}-${end}/${body.length}` });
       return sendBody(res, body.subarray(start, end + 1), options);
     }
-    res.writeHead(200, options.omitContentLength ? { 'Content-Type': 'application/octet-stream' } : { 'Content-Length': body.length, 'Content-Type': 'application/octet-stream' });
+    res.writeHead(
+      200,
+      options.omitContentLength
+        ? { 'Content-Type': 'application/octet-stream' }
+        : { 'Content-Length': body.length, 'Content-Type': 'application/octet-stream' },
+    );
     return sendBody(res, body, options);
   };
   const server = createServer((req, res) => {

@@ -15,7 +15,9 @@ describe('active dimensions', () => {
   ])('rows=%i V=%i density=%f', async (rows, V, density) => {
     const random = new Random(rows + V);
     // zeros, positives and a few negatives (which do not count)
-    const x = Float64Array.from({ length: rows * V }, () => (random.next() < density ? 0.01 + random.next() : random.next() < 0.1 ? -1 : 0));
+    const x = Float64Array.from({ length: rows * V }, () =>
+      random.next() < density ? 0.01 + random.next() : random.next() < 0.1 ? -1 : 0,
+    );
     const offset = 2;
     await expectKernel(await gpuContext(), {
       name: `active dims rows=${rows} V=${V}`,
@@ -29,7 +31,10 @@ describe('active dimensions', () => {
         return { record: (enc) => kernel.forward(enc, { vectors: t.vectors, counts: t.counts, squares: t.squares }) };
       },
       // the words before the offset are left alone
-      reference: (h) => ({ counts: [99, 99, ...activeDimsForward(h.vectors, rows, V)], squares: [-7, -7, ...rowSquares(h.vectors, rows, V)] }),
+      reference: (h) => ({
+        counts: [99, 99, ...activeDimsForward(h.vectors, rows, V)],
+        squares: [-7, -7, ...rowSquares(h.vectors, rows, V)],
+      }),
       checks: { counts: {}, squares: { tol: { rtol: 1e-5, atol: 1e-6 } } },
     });
   });

@@ -24,11 +24,16 @@ describe('AdamW', () => {
       name: `adamw n=${n}`,
       seed: n,
       // one gradient per step, copied into the optimiser's gradient buffer before each step
-      tensors: Object.fromEntries([['param', { shape: [n] }], ['dparam', { shape: [n] }], ...steps.map((name) => [name, { shape: [n] }])]),
+      tensors: Object.fromEntries([
+        ['param', { shape: [n] }],
+        ['dparam', { shape: [n] }],
+        ...steps.map((name) => [name, { shape: [n] }]),
+      ]),
       stateful: true, // the moments and the step count carry over: the repeat builds a fresh optimiser
       build: (ctx, t) => {
         const optimizer = new AdamW(ctx, [{ param: t.param, dparam: t.dparam, decays }]);
-        const copy = (enc: GPUCommandEncoder, from: Tensor) => enc.copyBufferToBuffer(from.buffer, 0, t.dparam.buffer, 0, from.byteLength);
+        const copy = (enc: GPUCommandEncoder, from: Tensor) =>
+          enc.copyBufferToBuffer(from.buffer, 0, t.dparam.buffer, 0, from.byteLength);
         return {
           // one submit per step: each step writes its own uniform (learning rate and bias corrections)
           run: async () => {

@@ -22,19 +22,40 @@ beforeAll(async () => {
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-const REQUEST: TrainRequest = { k: 1, steps: 4, batchSize: 2, queryLength: 8, documentLength: 16, checkpointEvery: 2, resume: false };
+const REQUEST: TrainRequest = {
+  k: 1,
+  steps: 4,
+  batchSize: 2,
+  queryLength: 8,
+  documentLength: 16,
+  checkpointEvery: 2,
+  resume: false,
+};
 
 describe('one set of limits', () => {
   it('checks k once, with one message', () => {
     expect(checkK(4)).toBe(4);
-    for (const bad of [0, -1, NaN, Infinity, 65, 0.1]) expect(() => checkK(bad)).toThrow(`k must be ${describeRange(K_RANGE)}, got ${bad}`);
+    for (const bad of [0, -1, NaN, Infinity, 65, 0.1])
+      expect(() => checkK(bad)).toThrow(`k must be ${describeRange(K_RANGE)}, got ${bad}`);
     expect(describeRange(K_RANGE)).toBe('a number from 0.25 to 64');
   });
 
   it("a saved run's recipe plans back to itself, whatever its semantics (what resuming relies on)", () => {
     const requests: TrainRequest[] = [
       REQUEST,
-      { ...REQUEST, optimizer: 'sgd', weightDecay: 0.1, warmupRatio: 0, flopsRampRatio: 0, temperature: 0.05, maxGradNorm: 0, gradAccum: 3, flopsOver: 'step', dropout: 0, shuffle: false },
+      {
+        ...REQUEST,
+        optimizer: 'sgd',
+        weightDecay: 0.1,
+        warmupRatio: 0,
+        flopsRampRatio: 0,
+        temperature: 0.05,
+        maxGradNorm: 0,
+        gradAccum: 3,
+        flopsOver: 'step',
+        dropout: 0,
+        shuffle: false,
+      },
       { ...REQUEST, maxGradNorm: 2.5, dropout: 0.2, gradAccum: 2, flopsOver: 'micro-batch' },
     ];
     for (const request of requests) {
@@ -47,24 +68,39 @@ describe('one set of limits', () => {
     }
     // defaults: the paper's stack (clipping at 1.0, the backbone's dropout), and the fields older recipes lack stay absent
     const plain = planTraining(REQUEST, 100).recipe;
-    expect([plain.maxGradNorm, plain.dropout, plain.gradAccum, plain.flopsOver, plain.negatives, plain.flopsRampRatio]).toEqual([1, 'config', undefined, undefined, undefined, undefined]);
-    expect(() => planTraining({ ...REQUEST, optimizer: 'lion' as TrainRequest['optimizer'] }, 100)).toThrow('Unknown optimiser "lion"');
+    expect([plain.maxGradNorm, plain.dropout, plain.gradAccum, plain.flopsOver, plain.negatives, plain.flopsRampRatio]).toEqual([
+      1,
+      'config',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(() => planTraining({ ...REQUEST, optimizer: 'lion' as TrainRequest['optimizer'] }, 100)).toThrow(
+      'Unknown optimiser "lion"',
+    );
     expect(() => planTraining({ ...REQUEST, dropout: 1 }, 100)).toThrow('The dropout probability');
     expect(() => planTraining({ ...REQUEST, gradAccum: 0 }, 100)).toThrow('Gradient accumulation');
   });
 
   it('refuses negative learning rates and lambdas, seeds wider than 32 bits, and steps and epochs together', () => {
-    expect(() => planTraining({ ...REQUEST, peakLr: -1e-4 }, 100)).toThrow('The learning rate must be a number above 0, got -0.0001');
+    expect(() => planTraining({ ...REQUEST, peakLr: -1e-4 }, 100)).toThrow(
+      'The learning rate must be a number above 0, got -0.0001',
+    );
     expect(() => planTraining({ ...REQUEST, peakLr: 0 }, 100)).toThrow('learning rate');
     expect(() => planTraining({ ...REQUEST, lambdaQueries: -1 }, 100)).toThrow('lambda_q must be a number of at least 0, got -1');
     expect(() => planTraining({ ...REQUEST, lambdaDocuments: NaN }, 100)).toThrow('lambda_d');
-    expect(() => planTraining({ ...REQUEST, seed: 2 ** 32 }, 100)).toThrow('The seed must be a whole number from 0 to 4294967295, got 4294967296');
+    expect(() => planTraining({ ...REQUEST, seed: 2 ** 32 }, 100)).toThrow(
+      'The seed must be a whole number from 0 to 4294967295, got 4294967296',
+    );
     expect(() => planTraining({ ...REQUEST, epochs: 1 }, 100)).toThrow('not both');
-    expect(() => planTraining({ ...REQUEST, batchSize: 0 }, 100)).toThrow('The batch size must be a whole number from 1 to 4096, got 0');
+    expect(() => planTraining({ ...REQUEST, batchSize: 0 }, 100)).toThrow(
+      'The batch size must be a whole number from 1 to 4096, got 0',
+    );
     expect(planTraining({ ...REQUEST, peakLr: 1e9 }, 100).recipe.schedule.peakLr).toBe(1e9); // large is allowed: divergence is caught while training
   });
 
-  it('builds the paper recipe with the request\'s overrides, and steps from epochs', () => {
+  it("builds the paper recipe with the request's overrides, and steps from epochs", () => {
     const plan = planTraining({ ...REQUEST, steps: undefined, epochs: 2, lambdaQueries: 0.1 }, 9);
     expect(plan.recipe.schedule.totalSteps).toBe(9); // ceil(2 * 9 / 2)
     expect(plan.recipe.lambdaQueries).toBe(0.1);
@@ -74,10 +110,14 @@ describe('one set of limits', () => {
   });
 
   it('bounds the teaching demo', () => {
-    expect(() => checkKDemoRequest({ ks: [1, 2, 3, 4, 5, 6, 7], steps: 10 })).toThrow('The number of k values must be a whole number from 1 to 6, got 7');
+    expect(() => checkKDemoRequest({ ks: [1, 2, 3, 4, 5, 6, 7], steps: 10 })).toThrow(
+      'The number of k values must be a whole number from 1 to 6, got 7',
+    );
     expect(() => checkKDemoRequest({ ks: [1], steps: 2001 })).toThrow('Steps must be a whole number from 1 to 2000');
     expect(checkKDemoRequest({ ks: [1], steps: 600 }).every).toBe(10);
-    expect(() => checkRange(1.5, { min: 0, max: 2, integer: true }, 'x')).toThrow('x must be a whole number from 0 to 2, got 1.5');
+    expect(() => checkRange(1.5, { min: 0, max: 2, integer: true }, 'x')).toThrow(
+      'x must be a whole number from 0 to 2, got 1.5',
+    );
   });
 });
 
@@ -125,16 +165,23 @@ describe('run locks', () => {
   it('one writer per run folder: a second lock is refused naming the holder, a stale one is taken over', async () => {
     const run = join(root, 'run');
     const lock = await nodePlatform.lockRun(run);
-    await expect(nodePlatform.lockRun(run)).rejects.toThrow(new RegExp(`is being written by process ${process.pid} on .*one run folder takes one writer`));
+    await expect(nodePlatform.lockRun(run)).rejects.toThrow(
+      new RegExp(`is being written by process ${process.pid} on .*one run folder takes one writer`),
+    );
     await lock.release();
     const again = await nodePlatform.lockRun(run);
     await again.release();
-    await writeFile(join(run, '.splade-lab.lock'), JSON.stringify({ pid: 2 ** 30, host: (await import('node:os')).hostname(), since: 'then' }));
+    await writeFile(
+      join(run, '.splade-lab.lock'),
+      JSON.stringify({ pid: 2 ** 30, host: (await import('node:os')).hostname(), since: 'then' }),
+    );
     const stale = await nodePlatform.lockRun(run);
     await stale.release();
   });
 
   it('an unwritable run folder fails at once with the path and the reason', async () => {
-    await expect(nodePlatform.lockRun('/proc/splade-lab-x')).rejects.toThrow(/cannot create the run folder \/proc\/splade-lab-x: /);
+    await expect(nodePlatform.lockRun('/proc/splade-lab-x')).rejects.toThrow(
+      /cannot create the run folder \/proc\/splade-lab-x: /,
+    );
   });
 });

@@ -13,7 +13,13 @@ import { cacheOnlySource, memoryTripletSource, type TripletSource } from '../../
 import { parseTriplets, type Triplet } from '../../src/io/triplets.ts';
 import { tokenizerFingerprint } from '../../src/io/tokenizer-fingerprint.ts';
 import { TripletBatches, type BatchShape, type DataPosition } from '../../src/train/batches.ts';
-import { BatchCacheFullError, CachedBatches, batchBytes, type BatchCacheEntry, type BatchCacheStore } from '../../src/train/batch-cache.ts';
+import {
+  BatchCacheFullError,
+  CachedBatches,
+  batchBytes,
+  type BatchCacheEntry,
+  type BatchCacheStore,
+} from '../../src/train/batch-cache.ts';
 import { createFolderBatchCache } from '../../src/train/batch-cache-node.ts';
 import type { TripletBatch } from '../../src/train/trainer.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -58,7 +64,12 @@ function memoryCache(quota = Infinity): BatchCacheStore & { puts: number; batche
 /** Counts the rows a source is asked for. */
 function counting(triplets: Triplet[]): TripletSource & { reads: number } {
   const inner = memoryTripletSource(triplets);
-  const source = { count: inner.count, negatives: inner.negatives, reads: 0, read: async (indices: readonly number[]) => ((source.reads += indices.length), inner.read(indices)) };
+  const source = {
+    count: inner.count,
+    negatives: inner.negatives,
+    reads: 0,
+    read: async (indices: readonly number[]) => ((source.reads += indices.length), inner.read(indices)),
+  };
   return source;
 }
 
@@ -117,7 +128,9 @@ describe('the batch cache', () => {
     expect(error).toBeInstanceOf(BatchCacheFullError);
     const one = batchBytes([...cache.batches.values()][0]);
     expect((error as BatchCacheFullError).bytesNeeded).toBe(7 * one);
-    expect((error as Error).message).toContain(`needs about ${((7 * one) / 2 ** 20).toFixed(1)} MiB more. The 3 batches already cached are kept`);
+    expect((error as Error).message).toContain(
+      `needs about ${((7 * one) / 2 ** 20).toFixed(1)} MiB more. The 3 batches already cached are kept`,
+    );
     expect(cache.batches.size).toBe(3);
     const reloaded = await cachedBatches(cache, cacheOnlySource(100, 1, 'triplets.tsv'));
     for (let i = 0; i < 3; i++) await reloaded.next();
@@ -144,7 +157,28 @@ describe('the CLI and the batch cache', () => {
     process.env.SPLADE_LAB_BATCH_CACHE = cacheDir;
     try {
       const train = (out: string, ...extra: string[]) =>
-        runCli('train', '--model', model, '--triplets', TSV, '--out', join(root, out), '--steps', '3', '--batch', '2', '--grad-accum', '2', '--query-length', '8', '--doc-length', '12', '--probe-every', '0', ...extra);
+        runCli(
+          'train',
+          '--model',
+          model,
+          '--triplets',
+          TSV,
+          '--out',
+          join(root, out),
+          '--steps',
+          '3',
+          '--batch',
+          '2',
+          '--grad-accum',
+          '2',
+          '--query-length',
+          '8',
+          '--doc-length',
+          '12',
+          '--probe-every',
+          '0',
+          ...extra,
+        );
       expect((await train('first')).code).toBe(0);
       const [fingerprint] = await readdir(cacheDir);
       expect((await readdir(join(cacheDir, fingerprint))).filter((f) => f.endsWith('.batch'))).toHaveLength(6);

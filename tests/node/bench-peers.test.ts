@@ -12,16 +12,49 @@ import { spladeObjectiveReference } from '../../src/train/splade-objective-refer
 
 interface Report {
   adapter: string;
-  inference?: { rows: { system: string; environment: string; length: number; documentsPerSecond: number; maxAbsDiffVsSpladeLab: number | null }[]; skipped: { system: string; why: string }[] };
-  rows: { system: string; setting: string; environment: string; medianMs: number; gpuBytes: number | null; step1Loss: number; sameStep1Loss?: boolean; comparison?: string }[];
+  inference?: {
+    rows: {
+      system: string;
+      environment: string;
+      length: number;
+      documentsPerSecond: number;
+      maxAbsDiffVsSpladeLab: number | null;
+    }[];
+    skipped: { system: string; why: string }[];
+  };
+  rows: {
+    system: string;
+    setting: string;
+    environment: string;
+    medianMs: number;
+    gpuBytes: number | null;
+    step1Loss: number;
+    sameStep1Loss?: boolean;
+    comparison?: string;
+  }[];
   skipped: { system: string; setting: string; why: string }[];
 }
 
 describe('npm run bench:peers, smallest size, head-only, in Node', () => {
   it('runs splade-lab, TensorFlow.js-WebGPU and jax-js (and PyTorch where installed) on the same step with the same step-1 loss', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'peers-test-')), 'peers.json');
-    const args = ['--size', 'small', '--reps', '1', '--where', 'node', '--settings', 'head-only', '--skip-inference', '--out', out];
-    const run = spawnSync(process.execPath, ['--import', './bin/register-hooks.mjs', 'scripts/bench-peers.ts', ...args], { encoding: 'utf8', timeout: 240_000 });
+    const args = [
+      '--size',
+      'small',
+      '--reps',
+      '1',
+      '--where',
+      'node',
+      '--settings',
+      'head-only',
+      '--skip-inference',
+      '--out',
+      out,
+    ];
+    const run = spawnSync(process.execPath, ['--import', './bin/register-hooks.mjs', 'scripts/bench-peers.ts', ...args], {
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
     expect(run.status, run.stderr).toBe(0);
     const report = JSON.parse(readFileSync(out, 'utf8')) as Report;
     expect(report.adapter).toMatch(/splade-lab on /);
@@ -37,7 +70,7 @@ describe('npm run bench:peers, smallest size, head-only, in Node', () => {
       // everything here runs on the CPU (SwiftShader, or PyTorch's CPU path), and the row says so
       expect(row.comparison).toBe('CPU vs CPU');
     }
-    expect(report.inference?.rows ?? [], "--skip-inference leaves the inference rows out").toEqual([]);
+    expect(report.inference?.rows ?? [], '--skip-inference leaves the inference rows out').toEqual([]);
 
     const tfjs = report.rows.find((r) => r.system === 'tfjs-webgpu')!;
     expect(tfjs.gpuBytes).toBeGreaterThan(0);

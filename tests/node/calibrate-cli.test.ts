@@ -35,12 +35,46 @@ describe('splade-lab calibrate', () => {
   it('runs trials from the same start, evaluates each, suggests the closest, and measures another batch size', async () => {
     const out = join(root, 'cal');
     const { code, stdout, stderr } = await runCli(
-      'calibrate', '--model', model, '--triplets', TRIPLETS, '--out', out, '--target-q', '12', '--target-d', '20', '--tolerance', '0.3',
-      '--trials', '3', '--steps', '4', '--batch', '4', '--query-length', '8', '--doc-length', '16', '--lr', '1e-2', '--batch-sizes', '2', '--beir', beir, '--json',
-      '--dropout', '0', '--warmup-ratio', '0.25',
+      'calibrate',
+      '--model',
+      model,
+      '--triplets',
+      TRIPLETS,
+      '--out',
+      out,
+      '--target-q',
+      '12',
+      '--target-d',
+      '20',
+      '--tolerance',
+      '0.3',
+      '--trials',
+      '3',
+      '--steps',
+      '4',
+      '--batch',
+      '4',
+      '--query-length',
+      '8',
+      '--doc-length',
+      '16',
+      '--lr',
+      '1e-2',
+      '--batch-sizes',
+      '2',
+      '--beir',
+      beir,
+      '--json',
+      '--dropout',
+      '0',
+      '--warmup-ratio',
+      '0.25',
     );
     expect(stderr).toBe('');
-    const events = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const done = events.at(-1);
     expect(done.event).toBe('done');
     expect(code).toBe(done.suggested.within ? 0 : 4);
@@ -63,14 +97,30 @@ describe('splade-lab calibrate', () => {
       expect(record.recipe.dropout ?? 0).toBe(0);
     }
     const best = closestTrial(search, result.target);
-    expect(result.suggested).toMatchObject({ lambdaQueries: best.lambdaQueries, lambdaDocuments: best.lambdaDocuments, trial: best.index });
+    expect(result.suggested).toMatchObject({
+      lambdaQueries: best.lambdaQueries,
+      lambdaDocuments: best.lambdaDocuments,
+      trial: best.index,
+    });
     expect(result.batchDependence.map((t: { batchSize: number }) => t.batchSize)).toEqual([2, 4]);
     const atTwo = result.batchDependence[0];
     expect(atTwo).toMatchObject({ purpose: 'batch', lambdaQueries: best.lambdaQueries, lambdaDocuments: best.lambdaDocuments });
   });
 
   it('refuses a target out of range before any training', async () => {
-    const { code, stderr } = await runCli('calibrate', '--model', model, '--triplets', TRIPLETS, '--out', join(root, 'bad'), '--target-q', '0', '--target-d', '20');
+    const { code, stderr } = await runCli(
+      'calibrate',
+      '--model',
+      model,
+      '--triplets',
+      TRIPLETS,
+      '--out',
+      join(root, 'bad'),
+      '--target-q',
+      '0',
+      '--target-d',
+      '20',
+    );
     expect(code).toBe(1);
     expect(stderr).toContain('The query target must be');
   });
@@ -78,12 +128,38 @@ describe('splade-lab calibrate', () => {
 
 describe('splade-lab lambdas', () => {
   it('converts, explains, and refuses a distillation loss with exit 4', async () => {
-    const plain = await runCli('lambdas', '--from', 'sentence-transformers', '--lambda-q', '5e-5', '--lambda-d', '3e-5', '--from-batch', '8', '--to-batch', '8', '--json');
+    const plain = await runCli(
+      'lambdas',
+      '--from',
+      'sentence-transformers',
+      '--lambda-q',
+      '5e-5',
+      '--lambda-d',
+      '3e-5',
+      '--from-batch',
+      '8',
+      '--to-batch',
+      '8',
+      '--json',
+    );
     expect(plain.code).toBe(0);
     expect(JSON.parse(plain.stdout)).toMatchObject({ lambdaQueries: 5e-5, lambdaDocuments: 3e-5, convertible: true });
     const explain = await runCli('lambdas', '--explain');
-    for (const name of ['splade-lab', 'sentence-transformers', 'naver-splade', 'tevatron']) expect(explain.stdout).toContain(`${name}: `);
-    const distilled = await runCli('lambdas', '--from', 'naver-splade', '--from-loss', 'distillation', '--lambda-q', '0.5', '--lambda-d', '0.4', '--from-batch', '128');
+    for (const name of ['splade-lab', 'sentence-transformers', 'naver-splade', 'tevatron'])
+      expect(explain.stdout).toContain(`${name}: `);
+    const distilled = await runCli(
+      'lambdas',
+      '--from',
+      'naver-splade',
+      '--from-loss',
+      'distillation',
+      '--lambda-q',
+      '0.5',
+      '--lambda-d',
+      '0.4',
+      '--from-batch',
+      '128',
+    );
     expect(distilled.code).toBe(4);
     expect(distilled.stdout).toContain('no formula carries these values');
   });

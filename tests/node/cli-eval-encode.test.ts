@@ -39,9 +39,22 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 describe('splade-lab eval', () => {
   it('encodes, retrieves and reports trec_eval measures and sparsity as JSON, and writes the run', async () => {
     const runPath = join(root, 'run.trec');
-    const { code, stdout, stderr } = await runCli('eval', '--model', join(root, 'model'), '--beir', join(root, 'beir'), '--json', '--run', runPath, '--top-k', '3');
+    const { code, stdout, stderr } = await runCli(
+      'eval',
+      '--model',
+      join(root, 'model'),
+      '--beir',
+      join(root, 'beir'),
+      '--json',
+      '--run',
+      runPath,
+      '--top-k',
+      '3',
+    );
     // The default lengths (256 for documents) exceed the tiny model's 64 positions: capped, with a warning and nothing else.
-    expect(stderr).toBe(`warning: ${join(root, 'beir')}: lengths capped at 64 tokens, the longest this model encodes (its position table ends there)\n`);
+    expect(stderr).toBe(
+      `warning: ${join(root, 'beir')}: lengths capped at 64 tokens, the longest this model encodes (its position table ends there)\n`,
+    );
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
     expect(report.warnings).toEqual([expect.stringMatching(/^lengths capped at 64 tokens/)]);
@@ -62,15 +75,33 @@ describe('splade-lab encode', () => {
     const input = join(root, 'docs.jsonl');
     const output = join(root, `vectors.${format}.jsonl`);
     await writeFile(input, DOCS.map((d) => JSON.stringify(d)).join('\n') + '\n');
-    const { code } = await runCli('encode', '--model', join(root, 'model'), '--in', input, '--out', output, '--format', format, '--max-length', '16');
+    const { code } = await runCli(
+      'encode',
+      '--model',
+      join(root, 'model'),
+      '--in',
+      input,
+      '--out',
+      output,
+      '--format',
+      format,
+      '--max-length',
+      '16',
+    );
     expect(code).toBe(0);
-    const lines = (await readFile(output, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await readFile(output, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.id)).toEqual(DOCS.map((d) => d._id));
 
     const ctx = await gpuContext();
     const loaded = await loadModel(createFolderSource(join(root, 'model')));
     const encoder = new SpladeTextEncoder(ctx, GpuModel.upload(ctx, loaded.config, loaded.params), loaded.tokenizer);
-    const vectors = await encoder.encode(DOCS.map((d) => (d.title ? `${d.title} ${d.text}` : d.text)), { maxLength: 16 });
+    const vectors = await encoder.encode(
+      DOCS.map((d) => (d.title ? `${d.title} ${d.text}` : d.text)),
+      { maxLength: 16 },
+    );
     const token = (id: number) => loaded.tokenizer.idToToken(id)!;
     lines.forEach((line, i) => {
       const v = vectors[i];
@@ -78,7 +109,9 @@ describe('splade-lab encode', () => {
         expect(line.vector.indices).toEqual([...v.indices]);
         expect(line.vector.values).toEqual([...v.values]);
       } else if (format === 'anserini') {
-        const expected = Object.fromEntries([...v.indices].map((id, j) => [token(id), Math.round(100 * v.values[j])] as const).filter(([, w]) => w !== 0));
+        const expected = Object.fromEntries(
+          [...v.indices].map((id, j) => [token(id), Math.round(100 * v.values[j])] as const).filter(([, w]) => w !== 0),
+        );
         expect(line.vector).toEqual(expected);
       } else {
         expect(Object.keys(line.rank_features).length).toBe(v.indices.length);
@@ -88,7 +121,17 @@ describe('splade-lab encode', () => {
   });
 
   it('refuses an unknown format', async () => {
-    const { code, stderr } = await runCli('encode', '--model', join(root, 'model'), '--in', 'x', '--out', 'y', '--format', 'lucene');
+    const { code, stderr } = await runCli(
+      'encode',
+      '--model',
+      join(root, 'model'),
+      '--in',
+      'x',
+      '--out',
+      'y',
+      '--format',
+      'lucene',
+    );
     expect(code).toBe(1);
     expect(stderr).toMatch(/--format must be one of anserini, qdrant, es/);
   });

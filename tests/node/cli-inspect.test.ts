@@ -49,25 +49,33 @@ async function writeModel(dir: string, architecture: Architecture) {
 }
 
 describe('splade-lab inspect', () => {
-  it.each(['bert', 'roberta', 'distilbert', 'modernbert', 'gte', 'albert'] as const)('reports the %s head norms exactly, before and after --k 4', async (arch) => {
-    const dir = join(root, arch);
-    const { decoder, V, d } = await writeModel(dir, arch);
-    const { code, stdout, stderr } = await runCli('inspect', dir, '--k', '4', '--json');
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    const report = JSON.parse(stdout);
-    expect(report).toMatchObject({ vocabSize: V, hidden: 16, embeddingSize: d, tied: true, k: 4 });
-    expect(report.params).toBeGreaterThan(V * d);
-    const expected = summarizeNorms(headRowNorms(decoder, V, d));
-    expect(expected.mean).toBeGreaterThan(2); // the generated head has large norms
-    for (const [key, ours] of [['meanRowNorm', 'mean'], ['maxRowNorm', 'max'], ['p50', 'p50'], ['p99', 'p99']] as const) {
-      expect(report.before[key]).toBeCloseTo(expected[ours], 5);
-      expect(report.after[key]).toBeCloseTo(expected[ours] / 4, 5);
-    }
-    const aniso = anisotropy(decoder, d, sampleRowPairs(V, 2000, 1));
-    expect(report.before.anisotropy).toBeCloseTo(aniso, 4);
-    expect(report.after.anisotropy).toBeCloseTo(aniso, 4);
-  });
+  it.each(['bert', 'roberta', 'distilbert', 'modernbert', 'gte', 'albert'] as const)(
+    'reports the %s head norms exactly, before and after --k 4',
+    async (arch) => {
+      const dir = join(root, arch);
+      const { decoder, V, d } = await writeModel(dir, arch);
+      const { code, stdout, stderr } = await runCli('inspect', dir, '--k', '4', '--json');
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const report = JSON.parse(stdout);
+      expect(report).toMatchObject({ vocabSize: V, hidden: 16, embeddingSize: d, tied: true, k: 4 });
+      expect(report.params).toBeGreaterThan(V * d);
+      const expected = summarizeNorms(headRowNorms(decoder, V, d));
+      expect(expected.mean).toBeGreaterThan(2); // the generated head has large norms
+      for (const [key, ours] of [
+        ['meanRowNorm', 'mean'],
+        ['maxRowNorm', 'max'],
+        ['p50', 'p50'],
+        ['p99', 'p99'],
+      ] as const) {
+        expect(report.before[key]).toBeCloseTo(expected[ours], 5);
+        expect(report.after[key]).toBeCloseTo(expected[ours] / 4, 5);
+      }
+      const aniso = anisotropy(decoder, d, sampleRowPairs(V, 2000, 1));
+      expect(report.before.anisotropy).toBeCloseTo(aniso, 4);
+      expect(report.after.anisotropy).toBeCloseTo(aniso, 4);
+    },
+  );
 
   it('loads a Hub id from a server in the Hub URL layout', async () => {
     await writeModel(join(root, 'hub', 'tiny-org', 'tiny-bert'), 'bert');

@@ -17,14 +17,35 @@ interface ToySet {
 
 const SETS: Record<string, ToySet> = {
   SciFact: {
-    docs: [['d1', 'the protein and the gene'], ['d2', 'a study of the brain'], ['d3', 'the cancer drug results'], ['d4', 'blood and the heart']],
-    queries: [['q1', 'gene protein'], ['q2', 'cancer drug']],
-    qrels: [['q1', 'd1'], ['q2', 'd3']],
+    docs: [
+      ['d1', 'the protein and the gene'],
+      ['d2', 'a study of the brain'],
+      ['d3', 'the cancer drug results'],
+      ['d4', 'blood and the heart'],
+    ],
+    queries: [
+      ['q1', 'gene protein'],
+      ['q2', 'cancer drug'],
+    ],
+    qrels: [
+      ['q1', 'd1'],
+      ['q2', 'd3'],
+    ],
   },
   NFCorpus: {
-    docs: [['n1', 'the sea and the river'], ['n2', 'the moon and the star'], ['n3', 'music and song']],
-    queries: [['m1', 'river sea'], ['m2', 'song']],
-    qrels: [['m1', 'n1'], ['m2', 'n3']],
+    docs: [
+      ['n1', 'the sea and the river'],
+      ['n2', 'the moon and the star'],
+      ['n3', 'music and song'],
+    ],
+    queries: [
+      ['m1', 'river sea'],
+      ['m2', 'song'],
+    ],
+    qrels: [
+      ['m1', 'n1'],
+      ['m2', 'n3'],
+    ],
   },
 };
 
@@ -40,9 +61,42 @@ beforeAll(async () => {
   for (const [name, set] of Object.entries(SETS)) {
     const repo = join(root, 'hub', 'datasets', 'zeta-alpha-ai', `Nano${name}`);
     const tables = {
-      corpus: parquetWriteBuffer({ columnData: [column('_id', set.docs.map((d) => d[0])), column('text', set.docs.map((d) => d[1]))] }),
-      queries: parquetWriteBuffer({ columnData: [column('_id', set.queries.map((q) => q[0])), column('text', set.queries.map((q) => q[1]))] }),
-      qrels: parquetWriteBuffer({ columnData: [column('query-id', set.qrels.map((r) => r[0])), column('corpus-id', set.qrels.map((r) => r[1]))] }),
+      corpus: parquetWriteBuffer({
+        columnData: [
+          column(
+            '_id',
+            set.docs.map((d) => d[0]),
+          ),
+          column(
+            'text',
+            set.docs.map((d) => d[1]),
+          ),
+        ],
+      }),
+      queries: parquetWriteBuffer({
+        columnData: [
+          column(
+            '_id',
+            set.queries.map((q) => q[0]),
+          ),
+          column(
+            'text',
+            set.queries.map((q) => q[1]),
+          ),
+        ],
+      }),
+      qrels: parquetWriteBuffer({
+        columnData: [
+          column(
+            'query-id',
+            set.qrels.map((r) => r[0]),
+          ),
+          column(
+            'corpus-id',
+            set.qrels.map((r) => r[1]),
+          ),
+        ],
+      }),
     };
     for (const [table, bytes] of Object.entries(tables)) {
       await mkdir(join(repo, table), { recursive: true });
@@ -50,9 +104,18 @@ beforeAll(async () => {
     }
     const beir = join(root, 'beir', name);
     await mkdir(join(beir, 'qrels'), { recursive: true });
-    await writeFile(join(beir, 'corpus.jsonl'), set.docs.map(([id, text]) => JSON.stringify({ _id: id, text })).join('\n') + '\n');
-    await writeFile(join(beir, 'queries.jsonl'), set.queries.map(([id, text]) => JSON.stringify({ _id: id, text })).join('\n') + '\n');
-    await writeFile(join(beir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\n' + set.qrels.map(([q, d]) => `${q}\t${d}\t1`).join('\n') + '\n');
+    await writeFile(
+      join(beir, 'corpus.jsonl'),
+      set.docs.map(([id, text]) => JSON.stringify({ _id: id, text })).join('\n') + '\n',
+    );
+    await writeFile(
+      join(beir, 'queries.jsonl'),
+      set.queries.map(([id, text]) => JSON.stringify({ _id: id, text })).join('\n') + '\n',
+    );
+    await writeFile(
+      join(beir, 'qrels', 'test.tsv'),
+      'query-id\tcorpus-id\tscore\n' + set.qrels.map(([q, d]) => `${q}\t${d}\t1`).join('\n') + '\n',
+    );
   }
   hub = await startHubServer(join(root, 'hub'));
   process.env.SPLADE_LAB_HUB_URL = hub.baseUrl;
@@ -69,7 +132,7 @@ const SMALL = ['--query-length', '8', '--doc-length', '16', '--json'];
 const MEASURES = ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', 'map'];
 
 describe('splade-lab eval --nanobeir', () => {
-  it('reads a set from the Hub\'s dataset layout and scores it as the same data in a BEIR folder', async () => {
+  it("reads a set from the Hub's dataset layout and scores it as the same data in a BEIR folder", async () => {
     const nano = await runCli('eval', '--model', model, '--nanobeir', 'SciFact', ...SMALL);
     expect(nano.stderr).toBe('');
     expect(nano.code).toBe(0);

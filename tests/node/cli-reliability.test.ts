@@ -38,7 +38,24 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 describe('a diverging run', () => {
   it('stops with a non-zero exit naming the step and NaN/Inf, keeps only finite checkpoints and saves no model', async () => {
     const out = join(root, 'diverged');
-    const { code, stderr } = await runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, '--lr', '1e9', '--steps', '8', '--checkpoint-every', '2', '--report-every', '1');
+    const { code, stderr } = await runCli(
+      'train',
+      '--model',
+      model,
+      '--triplets',
+      TRIPLETS,
+      '--out',
+      out,
+      ...SMALL,
+      '--lr',
+      '1e9',
+      '--steps',
+      '8',
+      '--checkpoint-every',
+      '2',
+      '--report-every',
+      '1',
+    );
     expect(code).toBe(1);
     expect(stderr).toMatch(/training diverged (at|by) step \d+: .*(NaN|Infinity)/);
     expect(existsSync(join(out, 'model'))).toBe(false);
@@ -55,7 +72,10 @@ describe('models with non-finite weights', () => {
   it.each([
     ['inspect', () => ['inspect', nanModel]],
     ['eval', () => ['eval', '--model', nanModel, '--beir', generatedBeir()]],
-    ['encode', () => ['encode', '--model', nanModel, '--in', join(generatedBeir(), 'queries.jsonl'), '--out', join(root, 'never.jsonl')]],
+    [
+      'encode',
+      () => ['encode', '--model', nanModel, '--in', join(generatedBeir(), 'queries.jsonl'), '--out', join(root, 'never.jsonl')],
+    ],
   ])('%s refuses them, naming the tensor', async (_, args) => {
     const { code, stderr } = await runCli(...args());
     expect(code).toBe(1);
@@ -72,13 +92,26 @@ describe('checkpoint tensors the model does not use', () => {
     await writeFile(join(extra, 'model.safetensors'), writeSafetensors(tensors));
     const inspect = await runCli('inspect', extra);
     expect(inspect.code).toBe(0);
-    expect(inspect.stdout).toMatch(/note: Some weights of the checkpoint in .* were not used by BertForMaskedLM: classifier\.weight/);
+    expect(inspect.stdout).toMatch(
+      /note: Some weights of the checkpoint in .* were not used by BertForMaskedLM: classifier\.weight/,
+    );
     const beir = join(root, 'beir');
     await mkdir(join(beir, 'qrels'), { recursive: true });
     await writeFile(join(beir, 'corpus.jsonl'), '{"_id": "d1", "text": "the cat sat"}\n{"_id": "d2", "text": "the sea"}\n');
     await writeFile(join(beir, 'queries.jsonl'), '{"_id": "q1", "text": "cat"}\n');
     await writeFile(join(beir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\n');
-    const evaluation = await runCli('eval', '--model', extra, '--beir', beir, '--json', '--query-length', '8', '--doc-length', '8');
+    const evaluation = await runCli(
+      'eval',
+      '--model',
+      extra,
+      '--beir',
+      beir,
+      '--json',
+      '--query-length',
+      '8',
+      '--doc-length',
+      '8',
+    );
     expect(evaluation.stderr).toMatch(/note: Some weights .* classifier\.weight/);
   });
 });
@@ -86,7 +119,18 @@ describe('checkpoint tensors the model does not use', () => {
 describe('run folders', () => {
   it('an unwritable --out fails at once, naming the path and the reason, before any model is read', async () => {
     const started = performance.now();
-    const { code, stderr } = await runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', '/proc/splade-lab-out', ...SMALL, '--steps', '1');
+    const { code, stderr } = await runCli(
+      'train',
+      '--model',
+      model,
+      '--triplets',
+      TRIPLETS,
+      '--out',
+      '/proc/splade-lab-out',
+      ...SMALL,
+      '--steps',
+      '1',
+    );
     expect(code).toBe(1);
     expect(stderr).toMatch(/cannot create the run folder \/proc\/splade-lab-out: /);
     expect(performance.now() - started).toBeLessThan(10_000);
@@ -96,7 +140,18 @@ describe('run folders', () => {
     const out = join(root, 'busy');
     await mkdir(out);
     await writeFile(join(out, '.splade-lab.lock'), JSON.stringify({ pid: process.pid, host: hostname(), since: 'now' }));
-    const { code, stderr } = await runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, '--steps', '1');
+    const { code, stderr } = await runCli(
+      'train',
+      '--model',
+      model,
+      '--triplets',
+      TRIPLETS,
+      '--out',
+      out,
+      ...SMALL,
+      '--steps',
+      '1',
+    );
     expect(code).toBe(1);
     expect(stderr).toContain(`is being written by process ${process.pid} on ${hostname()}`);
     expect(stderr).toContain('one run folder takes one writer');
@@ -111,7 +166,19 @@ describe('numbers', () => {
     [['--seed', '4294967296'], 'The seed must be a whole number from 0 to 4294967295, got 4294967296'],
     [['--k', '0'], 'k must be a number from 0.25 to 64, got 0'],
   ])('train refuses %j', async (extra, message) => {
-    const { code, stderr } = await runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', join(root, 'numbers'), ...SMALL, '--steps', '1', ...extra);
+    const { code, stderr } = await runCli(
+      'train',
+      '--model',
+      model,
+      '--triplets',
+      TRIPLETS,
+      '--out',
+      join(root, 'numbers'),
+      ...SMALL,
+      '--steps',
+      '1',
+      ...extra,
+    );
     expect(code).toBe(1);
     expect(stderr).toContain(message);
   });
@@ -120,7 +187,14 @@ describe('numbers', () => {
     ['--max-docs=-1', /maxDocsPerQuery \(trec_eval -M\) must be a whole number >= 0, got -1/],
     ['--relevance-level=-1', /relevanceLevel .* got -1/],
   ])('metrics refuses %s', async (option, message) => {
-    const { code, stderr } = await runCli('metrics', '--qrels', fixturePath('trec_eval/qrels.test'), '--run', fixturePath('trec_eval/results.test'), option);
+    const { code, stderr } = await runCli(
+      'metrics',
+      '--qrels',
+      fixturePath('trec_eval/qrels.test'),
+      '--run',
+      fixturePath('trec_eval/results.test'),
+      option,
+    );
     expect(code).toBe(1);
     expect(stderr).toMatch(message);
   });
@@ -129,7 +203,11 @@ describe('numbers', () => {
 describe('pipes', () => {
   it('tokenize | head -1 ends quietly (a closed pipe is no error)', () => {
     const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i} of the cat and the dog`).join('\n');
-    const result = spawnSync('bash', ['-c', `set -o pipefail; node bin/splade-lab.mjs tokenize "${model}" | head -1`], { input: lines, encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync('bash', ['-c', `set -o pipefail; node bin/splade-lab.mjs tokenize "${model}" | head -1`], {
+      input: lines,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout).ids[0]).toBe(2); // [CLS]

@@ -13,7 +13,19 @@ const names = packages.map((dir) => relative(join(root, 'node_modules'), dir));
 
 describe('device kit', () => {
   it('takes the dependency closure of the check, without what it never loads', () => {
-    for (const name of ['vitest', 'vite', 'tsx', 'webgpu', 'esbuild', '@esbuild/linux-x64', '@tensorflow/tfjs-core', '@jax-js/jax', 'onnxruntime-web', 'comlink']) expect(names).toContain(name);
+    for (const name of [
+      'vitest',
+      'vite',
+      'tsx',
+      'webgpu',
+      'esbuild',
+      '@esbuild/linux-x64',
+      '@tensorflow/tfjs-core',
+      '@jax-js/jax',
+      'onnxruntime-web',
+      'comlink',
+    ])
+      expect(names).toContain(name);
     expect(names).not.toContain('core-js');
     expect(names).not.toContain('playwright-core');
     expect(names).not.toContain('typescript');
@@ -23,12 +35,17 @@ describe('device kit', () => {
     for (const dir of packages) {
       const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { main?: string };
       if (!manifest.main) continue;
-      const main = [manifest.main, `${manifest.main}.js`, join(manifest.main, 'index.js')].map((m) => join(dir, m)).find(existsSync);
+      const main = [manifest.main, `${manifest.main}.js`, join(manifest.main, 'index.js')]
+        .map((m) => join(dir, m))
+        .find(existsSync);
       if (main) expect(unused(main), relative(root, main)).toBe(false);
     }
     const ort = join(root, 'node_modules', 'onnxruntime-web');
-    const node = (JSON.parse(readFileSync(join(ort, 'package.json'), 'utf8')) as { exports: { '.': { node: Record<string, string> } } }).exports['.'].node;
-    for (const file of [...Object.values(node), 'dist/ort-wasm-simd-threaded.wasm', 'dist/ort-wasm-simd-threaded.mjs']) expect(unused(join(ort, file)), file).toBe(false);
+    const node = (
+      JSON.parse(readFileSync(join(ort, 'package.json'), 'utf8')) as { exports: { '.': { node: Record<string, string> } } }
+    ).exports['.'].node;
+    for (const file of [...Object.values(node), 'dist/ort-wasm-simd-threaded.wasm', 'dist/ort-wasm-simd-threaded.mjs'])
+      expect(unused(join(ort, file)), file).toBe(false);
     expect(unused(join(root, 'node_modules/webgpu/dist/linux-x64/dawn.node'))).toBe(false);
     expect(unused(join(root, 'node_modules/@esbuild/linux-x64/bin/esbuild'))).toBe(false);
   });

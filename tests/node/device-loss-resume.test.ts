@@ -53,13 +53,25 @@ const options = (resume: boolean, onReport?: (step: number) => void) => ({
 describe('a lost device during split training', () => {
   it('keeps the last checkpoint, and the resumed run ends on the bits of an uninterrupted one', async () => {
     const straightCtx = await splitContext();
-    const straight = await runTraining(straightCtx, backbone, data, createFolderCheckpointStore(join(root, 'straight')), options(false));
+    const straight = await runTraining(
+      straightCtx,
+      backbone,
+      data,
+      createFolderCheckpointStore(join(root, 'straight')),
+      options(false),
+    );
     const expected = await straight.trainer.model.download();
     straightCtx.destroy();
 
     const lostCtx = await splitContext();
     const store = createFolderCheckpointStore(join(root, 'interrupted'));
-    const failure = await runTraining(lostCtx, backbone, data, store, options(false, (step) => step === 2 && lostCtx.device.destroy())).then(
+    const failure = await runTraining(
+      lostCtx,
+      backbone,
+      data,
+      store,
+      options(false, (step) => step === 2 && lostCtx.device.destroy()),
+    ).then(
       () => null,
       (error: unknown) => error,
     );
@@ -71,7 +83,8 @@ describe('a lost device during split training', () => {
     const resumed = await runTraining(freshCtx, backbone, data, store, options(true));
     expect(resumed.startStep).toBe(2);
     const got = await resumed.trainer.model.download();
-    for (const [name, tensor] of expected) expect(Buffer.from(got.get(name)!.data.buffer).equals(Buffer.from(tensor.data.buffer)), name).toBe(true);
+    for (const [name, tensor] of expected)
+      expect(Buffer.from(got.get(name)!.data.buffer).equals(Buffer.from(tensor.data.buffer)), name).toBe(true);
     freshCtx.destroy();
   });
 });

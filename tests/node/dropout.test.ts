@@ -55,7 +55,9 @@ describe('dropout', () => {
 
   it('the key changes with the seed, the step, the micro-batch and the site', () => {
     const base = dropoutKey(1, 2, 3, 4);
-    expect(new Set([base, dropoutKey(2, 2, 3, 4), dropoutKey(1, 3, 3, 4), dropoutKey(1, 2, 4, 4), dropoutKey(1, 2, 3, 5)]).size).toBe(5);
+    expect(
+      new Set([base, dropoutKey(2, 2, 3, 4), dropoutKey(1, 3, 3, 4), dropoutKey(1, 2, 4, 4), dropoutKey(1, 2, 3, 5)]).size,
+    ).toBe(5);
     expect(dropoutKey(1, 2, 3, 4)).toBe(base);
   });
 });

@@ -30,16 +30,28 @@ const SIZES: Record<string, number> = { dweight: 70001, dbias: 257, dnorm: 7, ds
 const CASES: [string, Injection[]][] = [
   ['finite data (extremes, -0, subnormals) sets no flag', []],
   ['a quiet NaN in the largest gradient', [{ tensor: 'dweight', at: 40000, bits: 0x7fc00000 }]],
-  ['a NaN at the last element of the largest gradient (the last step of an invocation\'s walk)', [{ tensor: 'dweight', at: 70000, bits: 0x7fc00001 }]],
-  ['+Inf at the last element of a gradient and a negative NaN in the loss of queries', [
-    { tensor: 'dbias', at: 256, bits: 0x7f800000 },
-    { tensor: 'losses', at: 1, bits: 0xffc00001 },
-  ]],
-  ['-Inf in the one-element gradient and a signalling NaN in the ranking loss', [
-    { tensor: 'dscale', at: 0, bits: 0xff800000 },
-    { tensor: 'losses', at: 0, bits: 0x7f800001 },
-  ]],
-  ['every gradient bad in every element', Object.entries(SIZES).flatMap(([tensor, n]) => Array.from({ length: n }, (_, at) => ({ tensor, at, bits: 0x7fc00000 })))],
+  [
+    "a NaN at the last element of the largest gradient (the last step of an invocation's walk)",
+    [{ tensor: 'dweight', at: 70000, bits: 0x7fc00001 }],
+  ],
+  [
+    '+Inf at the last element of a gradient and a negative NaN in the loss of queries',
+    [
+      { tensor: 'dbias', at: 256, bits: 0x7f800000 },
+      { tensor: 'losses', at: 1, bits: 0xffc00001 },
+    ],
+  ],
+  [
+    '-Inf in the one-element gradient and a signalling NaN in the ranking loss',
+    [
+      { tensor: 'dscale', at: 0, bits: 0xff800000 },
+      { tensor: 'losses', at: 0, bits: 0x7f800001 },
+    ],
+  ],
+  [
+    'every gradient bad in every element',
+    Object.entries(SIZES).flatMap(([tensor, n]) => Array.from({ length: n }, (_, at) => ({ tensor, at, bits: 0x7fc00000 }))),
+  ],
 ];
 
 describe('finite check', () => {
@@ -64,7 +76,10 @@ describe('finite check', () => {
         return { record: (enc) => monitor.record(enc, step), tensors: { flags: monitor.flags } };
       },
       reference: (h) => ({
-        flags: finiteCheckForward([{ values: h.losses, perElement: true }, ...order.slice(1).map((name) => ({ values: h[name] }))], step),
+        flags: finiteCheckForward(
+          [{ values: h.losses, perElement: true }, ...order.slice(1).map((name) => ({ values: h[name] }))],
+          step,
+        ),
       }),
       checks: { flags: {} },
     });

@@ -19,7 +19,7 @@ function meanOver<T>(items: T[], f: (item: T) => number): number {
 
 describe('FLOPS at another batch size', () => {
   const random = new Random(7);
-  const rate = Float64Array.from({ length: V }, (_, j) => 0.02 + 0.4 * ((j * 7) % V) / V);
+  const rate = Float64Array.from({ length: V }, (_, j) => 0.02 + (0.4 * ((j * 7) % V)) / V);
   const batch = (rows: number) => Float64Array.from(Array.from({ length: rows }, () => draw(random, rate)).flat());
   const flops = (data: Float64Array, rows: number) => flopsLossForward(data, rows, V);
 
@@ -29,12 +29,21 @@ describe('FLOPS at another batch size', () => {
     [128, 8],
   ])('batches of %i estimate the mean FLOPS of batches of %i', (rows, target) => {
     const trials = 1200;
-    const direct = meanOver(Array.from({ length: trials }, () => batch(target)), (b) => flops(b, target));
-    const estimated = meanOver(Array.from({ length: trials }, () => batch(rows)), (b) => {
-      const meanSquare = rowSquares(b, rows, V).reduce((a, x) => a + x, 0) / rows;
-      return flopsAtBatch(flops(b, rows), meanSquare, rows, target);
-    });
-    const plain = meanOver(Array.from({ length: trials }, () => batch(rows)), (b) => flops(b, rows));
+    const direct = meanOver(
+      Array.from({ length: trials }, () => batch(target)),
+      (b) => flops(b, target),
+    );
+    const estimated = meanOver(
+      Array.from({ length: trials }, () => batch(rows)),
+      (b) => {
+        const meanSquare = rowSquares(b, rows, V).reduce((a, x) => a + x, 0) / rows;
+        return flopsAtBatch(flops(b, rows), meanSquare, rows, target);
+      },
+    );
+    const plain = meanOver(
+      Array.from({ length: trials }, () => batch(rows)),
+      (b) => flops(b, rows),
+    );
     // the batch-size effect is real here (the plain FLOPS of the small batch is off by more than 5%) ...
     expect(Math.abs(plain - direct) / direct).toBeGreaterThan(0.05);
     // ... and the estimate removes it

@@ -14,7 +14,8 @@ describe('FLOPS over an accumulated step', () => {
   ])('N=%i V=%i: loss and gradient of the stacked micro-batches', async (N, V) => {
     const ctx = await gpuContext();
     const lambda = 0.7;
-    const positive = (seed: number) => Array.from({ length: N * V }, (_, i) => (((i * 7919 + seed * 104729) % 13) < 5 ? 0 : ((i * 31 + seed) % 17) / 5));
+    const positive = (seed: number) =>
+      Array.from({ length: N * V }, (_, i) => ((i * 7919 + seed * 104729) % 13 < 5 ? 0 : ((i * 31 + seed) % 17) / 5));
     await expectKernel(ctx, {
       name: `flops step N${N} V${V}`,
       tensors: {

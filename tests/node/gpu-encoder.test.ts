@@ -35,7 +35,11 @@ const cases: Case[] = [
   { name: 'BERT (d=16)', architecture: 'bert', options: {} },
   { name: 'RoBERTa (d=32)', architecture: 'roberta', options: { hidden: 32, intermediate: 40 } },
   { name: 'DistilBERT (d=16)', architecture: 'distilbert', options: {} },
-  { name: 'ModernBERT (window 4, global every 2)', architecture: 'modernbert', options: { localAttention: 4, globalAttnEveryNLayers: 2 } },
+  {
+    name: 'ModernBERT (window 4, global every 2)',
+    architecture: 'modernbert',
+    options: { localAttention: 4, globalAttnEveryNLayers: 2 },
+  },
   {
     name: 'ModernBERT with biases, untied decoder',
     architecture: 'modernbert',
@@ -44,7 +48,11 @@ const cases: Case[] = [
   { name: 'GTE (NTK rotary x2, two token types)', architecture: 'gte', options: { ropeScalingFactor: 2, typeVocabSize: 2 } },
   { name: 'GTE, untied decoder, no token types', architecture: 'gte', options: { typeVocabSize: 0, tieWordEmbeddings: false } },
   { name: 'ALBERT (E=8 < d, one layer shared by 2 applications)', architecture: 'albert', options: { embeddingSize: 8 } },
-  { name: 'ALBERT (E=16 = d, 2 groups x 2 inner layers, untied)', architecture: 'albert', options: { embeddingSize: 16, hiddenGroups: 2, innerGroupNum: 2, tieWordEmbeddings: false } },
+  {
+    name: 'ALBERT (E=16 = d, 2 groups x 2 inner layers, untied)',
+    architecture: 'albert',
+    options: { embeddingSize: 16, hiddenGroups: 2, innerGroupNum: 2, tieWordEmbeddings: false },
+  },
 ];
 
 function tinyModel(architecture: Architecture, options: Partial<TinyModelOptions>) {
@@ -96,7 +104,8 @@ async function time(ctx: GpuContext, record: (encoder: GPUCommandEncoder) => voi
 /** Worst |actual - expected| / (|expected| + floor) over a tensor, to report the measured agreement. */
 function worstRelative(actual: ArrayLike<number>, expected: ArrayLike<number>, floor: number): number {
   let worst = 0;
-  for (let i = 0; i < expected.length; i++) worst = Math.max(worst, Math.abs(actual[i] - expected[i]) / (Math.abs(expected[i]) + floor));
+  for (let i = 0; i < expected.length; i++)
+    worst = Math.max(worst, Math.abs(actual[i] - expected[i]) / (Math.abs(expected[i]) + floor));
   return worst;
 }
 
@@ -120,7 +129,10 @@ describe.each(cases)('GPU encoder: $name', ({ architecture, options }) => {
 
     // Step 2 reuses the pass with other lengths (the padding moves to the first sequence) after zeroGrads: inputs,
     // gather plans and gradients must all be refreshed, and backward must have cleared dheadHidden.
-    for (const [step, lengths] of [[1, [7, 4]], [2, [5, 7]]] as const) {
+    for (const [step, lengths] of [
+      [1, [7, 4]],
+      [2, [5, 7]],
+    ] as const) {
       const input = batch(config, 3 + step, T, [...lengths]);
       // reference: SPLADE head on top of the encoder, plus a random dheadHidden through the encoder alone
       const ref = spladeForward(config, params, input);
@@ -136,13 +148,22 @@ describe.each(cases)('GPU encoder: $name', ({ architecture, options }) => {
       await ctx.run('zero grads', (encoder) => model.zeroGrads(encoder));
       const forwardMs = await time(ctx, (encoder) => pass.forward(encoder));
       await ctx.run('splade head', (encoder) =>
-        head.forward(encoder, { hidden: pass.headHidden, weight: model.decoderWeight, bias: model.decoderBias, mask: pass.mask, pooled, argmax }),
+        head.forward(encoder, {
+          hidden: pass.headHidden,
+          weight: model.decoderWeight,
+          bias: model.decoderBias,
+          mask: pass.mask,
+          pooled,
+          argmax,
+        }),
       );
       const headHidden = await ctx.read(pass.headHidden);
       expectClose(`step ${step} headHidden`, headHidden, ref.acts.headHidden, FORWARD_TOL);
       worstForward = Math.max(worstForward, worstRelative(headHidden, ref.acts.headHidden, 1e-1));
       const refArgmax = Array.from(ref.argmax, (t) => (t < 0 ? NO_TOKEN : t));
-      expect(Array.from(await ctx.read(argmax)), 'SPLADE argmax (a flipped near-tie would make gradients incomparable)').toEqual(refArgmax);
+      expect(Array.from(await ctx.read(argmax)), 'SPLADE argmax (a flipped near-tie would make gradients incomparable)').toEqual(
+        refArgmax,
+      );
       expectClose(`step ${step} pooled`, await ctx.read(pooled), ref.pooled, FORWARD_TOL);
 
       ctx.upload(pass.dheadHidden, dheadHidden);
@@ -168,7 +189,10 @@ describe.each(cases)('GPU encoder: $name', ({ architecture, options }) => {
         const expected = refGrads[name];
         const scale = maxAbs(expected);
         expect(scale, `reference gradient of ${name} is non-zero`).toBeGreaterThan(0);
-        expectClose(`step ${step} d ${name}`, grads.get(name)!.data, expected, { rtol: GRAD_RTOL, atol: GRAD_ATOL_OF_MAX * scale });
+        expectClose(`step ${step} d ${name}`, grads.get(name)!.data, expected, {
+          rtol: GRAD_RTOL,
+          atol: GRAD_ATOL_OF_MAX * scale,
+        });
         worstGrad = Math.max(worstGrad, worstRelative(grads.get(name)!.data, expected, 1e-2 * scale));
       }
       expect(maxAbs(await ctx.read(pass.dheadHidden)), 'backward clears dheadHidden').toBe(0);
@@ -197,7 +221,14 @@ describe('GpuEncoderPass set-up', () => {
 describe('GpuModel', () => {
   it("DistilBERT's sinusoidal position table is frozen: no gradient, not in parameters(), as in the reference", async () => {
     const ctx = await gpuContext();
-    const checkpoint = makeTinyCheckpoint('distilbert', { seed: 4, vocabSize: 40, hidden: 16, layers: 1, heads: 2, intermediate: 8 });
+    const checkpoint = makeTinyCheckpoint('distilbert', {
+      seed: 4,
+      vocabSize: 40,
+      hidden: 16,
+      layers: 1,
+      heads: 2,
+      intermediate: 8,
+    });
     const config = parseModelConfig({ ...checkpoint.config, sinusoidal_pos_embds: true });
     const host = loadParameters(config, checkpoint.tensors);
     const params = toFloat64Params(host);
@@ -218,7 +249,10 @@ describe('GpuModel', () => {
     expect(maxAbs(refGrads[P.positionEmbeddings])).toBe(0);
     expect(maxAbs(await ctx.read(model.dparam(P.positionEmbeddings)))).toBe(0);
     const word = refGrads[P.wordEmbeddings];
-    expectClose('d word embeddings', await ctx.read(model.dparam(P.wordEmbeddings)), word, { rtol: GRAD_RTOL, atol: GRAD_ATOL_OF_MAX * maxAbs(word) });
+    expectClose('d word embeddings', await ctx.read(model.dparam(P.wordEmbeddings)), word, {
+      rtol: GRAD_RTOL,
+      atol: GRAD_ATOL_OF_MAX * maxAbs(word),
+    });
   });
 
   it('lists each trainable parameter once; the tied decoder is the word-embedding buffer and gradient', async () => {
@@ -233,9 +267,15 @@ describe('GpuModel', () => {
     expect(model.ddecoderWeight).toBe(model.dparam(P.wordEmbeddings));
     // weight decay: weights and embeddings, never biases or LayerNorm parameters (transformers' Trainer rule)
     const kinds = new Map(parameterLayout(config).map((s) => [s.name, s.kind]));
-    for (const p of model.parameters()) expect(p.decays, p.name).toBe(kinds.get(p.name) === 'weight' || kinds.get(p.name) === 'embedding');
+    for (const p of model.parameters())
+      expect(p.decays, p.name).toBe(kinds.get(p.name) === 'weight' || kinds.get(p.name) === 'embedding');
     expect(model.parameters().filter((p) => p.decays).length).toBeGreaterThan(0);
-    expect(model.parameters().filter((p) => !p.decays).map((p) => kinds.get(p.name))).toEqual(expect.arrayContaining(['bias', 'norm-scale', 'norm-shift']));
+    expect(
+      model
+        .parameters()
+        .filter((p) => !p.decays)
+        .map((p) => kinds.get(p.name)),
+    ).toEqual(expect.arrayContaining(['bias', 'norm-scale', 'norm-shift']));
     const back = await model.download();
     for (const [name, t] of host) expect(Array.from(back.get(name)!.data), name).toEqual(Array.from(t.data));
   });

@@ -28,7 +28,12 @@ describe('gpu runtime', () => {
 
   it('uploads, dispatches a cached pipeline with constants, and reads back', async () => {
     const ctx = await gpuContext();
-    const t = ctx.tensor('data', [3, 5], 'f32', Array.from({ length: 15 }, (_, i) => i));
+    const t = ctx.tensor(
+      'data',
+      [3, 5],
+      'f32',
+      Array.from({ length: 15 }, (_, i) => i),
+    );
     const spec = { family: 'test-add', source: ADD_ONE, entryPoint: 'add_one', constants: { SCALE: 2 } };
     await ctx.run('add', (enc) => ctx.dispatch(enc, spec, [t], [1], 'data[3x5]'));
     expect([...(await ctx.read(t))]).toEqual(Array.from({ length: 15 }, (_, i) => 2 * i + 1));
@@ -107,7 +112,9 @@ describe('gpu runtime', () => {
     outer.destroy();
     outer.destroy(); // idempotent
     expect(ctx.allocatedBytes).toBe(before);
-    await expect(ctx.run('use freed a', (enc) => ctx.dispatch(enc, spec, [outer.value.a], [1], 'a[64]'))).rejects.toThrow(GpuKernelError);
+    await expect(ctx.run('use freed a', (enc) => ctx.dispatch(enc, spec, [outer.value.a], [1], 'a[64]'))).rejects.toThrow(
+      GpuKernelError,
+    );
   });
 
   it('an owned scope whose build throws frees what it allocated', async () => {

@@ -23,11 +23,18 @@ describe('gradient scale', () => {
       name: `gradient scale ${sizes.join('+')}`,
       tensors: Object.fromEntries(sizes.map((n, i) => [names[i], { shape: [n] }])),
       build: (ctx, t) => {
-        const scale = new GradientScale(ctx, names.map((name) => t[name]));
+        const scale = new GradientScale(
+          ctx,
+          names.map((name) => t[name]),
+        );
         return { record: (enc) => scale.record(enc, { maxNorm, microBatches }), tensors: { scale: scale.scale } };
       },
       reference: (h) => {
-        const { scale, norm } = gradientScale(names.map((name) => h[name]), maxNorm, microBatches);
+        const { scale, norm } = gradientScale(
+          names.map((name) => h[name]),
+          maxNorm,
+          microBatches,
+        );
         return { scale: [scale, norm] };
       },
       checks: { scale: { tol: { rtol: 1e-5, atol: 0 } } },

@@ -55,8 +55,27 @@ beforeAll(async () => {
   triplets = parseTriplets(await readFile(tsv), tsv).triplets;
   project = join(root, 'project');
   const made = await runCli(
-    'handoff', '--model', model, '--k', String(K), '--triplets', tsv, '--out', project,
-    '--gpus', '2', '--batch', String(B), '--query-length', String(TQ), '--doc-length', String(TD), '--steps', '30', '--seed', '7',
+    'handoff',
+    '--model',
+    model,
+    '--k',
+    String(K),
+    '--triplets',
+    tsv,
+    '--out',
+    project,
+    '--gpus',
+    '2',
+    '--batch',
+    String(B),
+    '--query-length',
+    String(TQ),
+    '--doc-length',
+    String(TD),
+    '--steps',
+    '30',
+    '--seed',
+    '7',
   );
   expect(made.stderr).not.toMatch(/handoff:/);
   expect(made.code).toBe(0);
@@ -84,19 +103,48 @@ function padded(rows: number[][], T: number): { ids: Int32Array; mask: Uint8Arra
 describe('splade-lab handoff', () => {
   it('writes the whole project: Python files, settings, expected step 1, requirements, launcher, README, data and the backbone', async () => {
     const list = async (dir: string, prefix = ''): Promise<string[]> =>
-      (await Promise.all((await readdir(dir, { withFileTypes: true })).map((e) => (e.isDirectory() ? list(join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`])))).flat();
+      (
+        await Promise.all(
+          (await readdir(dir, { withFileTypes: true })).map((e) =>
+            e.isDirectory() ? list(join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`],
+          ),
+        )
+      ).flat();
     expect((await list(project)).sort()).toEqual(
       [
-        'README.md', 'backbone/config.json', 'backbone/model.safetensors', 'backbone/vocab.txt', 'check_step1.py', 'data/tiny_triplets.tsv',
-        'expected_step1.json', 'launch.sh', 'requirements.txt', 'splade_data.py', 'splade_lab.json', 'train.py',
+        'README.md',
+        'backbone/config.json',
+        'backbone/model.safetensors',
+        'backbone/vocab.txt',
+        'check_step1.py',
+        'data/tiny_triplets.tsv',
+        'expected_step1.json',
+        'launch.sh',
+        'requirements.txt',
+        'splade_data.py',
+        'splade_lab.json',
+        'train.py',
       ].sort(),
     );
     expect(await readFile(join(project, 'data/tiny_triplets.tsv'), 'utf8')).toBe(tripletsTsv());
     const settings = await readJson('splade_lab.json');
     expect(settings).toMatchObject({
-      k: K, gpus: 2, seed: 7,
+      k: K,
+      gpus: 2,
+      seed: 7,
       backbone: { hub_id: null, path: 'backbone', architecture: 'BertForMaskedLM', tied_head: true },
-      recipe: { batch_per_gpu: B, query_length: TQ, document_length: TD, steps: 30, epochs: null, peak_lr: 1e-4, warmup_ratio: 0.1, lambda_q: 0.05, lambda_d: 0.003, tau: 1 },
+      recipe: {
+        batch_per_gpu: B,
+        query_length: TQ,
+        document_length: TD,
+        steps: 30,
+        epochs: null,
+        peak_lr: 1e-4,
+        warmup_ratio: 0.1,
+        lambda_q: 0.05,
+        lambda_d: 0.003,
+        tau: 1,
+      },
       data: { file: 'tiny triplets.tsv', path: 'data/tiny_triplets.tsv', triplets: 12 },
     });
     expect(await readFile(join(project, 'launch.sh'), 'utf8')).toContain('torchrun --nproc_per_node 2 train.py');
@@ -104,20 +152,29 @@ describe('splade-lab handoff', () => {
     const backbone = await readJson('backbone/config.json');
     expect(backbone).toMatchObject({ architectures: ['BertForMaskedLM'], tie_word_embeddings: true });
     const readme = await readFile(join(project, 'README.md'), 'utf8');
-    for (const text of ['python check_step1.py', 'torchrun --nproc_per_node 2 train.py', `**k = ${K}**`, 'SpladeRegularizerWeightSchedulerCallback', 'Where it differs']) {
+    for (const text of [
+      'python check_step1.py',
+      'torchrun --nproc_per_node 2 train.py',
+      `**k = ${K}**`,
+      'SpladeRegularizerWeightSchedulerCallback',
+      'Where it differs',
+    ]) {
       expect(readme).toContain(text);
     }
   });
 
   pythonIt('every .py file compiles with python3 -m py_compile (needs python3)', async () => {
     for (const file of ['train.py', 'check_step1.py', 'splade_data.py']) {
-      const result = spawnSync('python3', ['-m', 'py_compile', join(project, file)], { encoding: 'utf8', env: { ...process.env, PYTHONPYCACHEPREFIX: join(root, 'pycache') } });
+      const result = spawnSync('python3', ['-m', 'py_compile', join(project, file)], {
+        encoding: 'utf8',
+        env: { ...process.env, PYTHONPYCACHEPREFIX: join(root, 'pycache') },
+      });
       expect(result.stderr, file).toBe('');
       expect(result.status, file).toBe(0);
     }
   });
 
-  pythonIt("splade_data.py reads the copied triplets as splade-lab does and refuses another file (needs python3)", async () => {
+  pythonIt('splade_data.py reads the copied triplets as splade-lab does and refuses another file (needs python3)', async () => {
     const script = [
       'import json, splade_data as s',
       'settings = s.load_settings()',
@@ -129,8 +186,12 @@ describe('splade-lab handoff', () => {
     expect(parsed.stderr).toBe('');
     expect(JSON.parse(parsed.stdout)).toEqual(triplets.map((t) => [t.query, t.positive, t.negative]));
     const another = generatedTriplets();
-    const read = run(`import json, splade_data as s\nprint(json.dumps([list(r) for r in s.read_triplets(${JSON.stringify(another)})]))`);
-    expect(JSON.parse(read.stdout)).toEqual(parseTriplets(await readFile(another), another).triplets.map((t) => [t.query, t.positive, t.negative]));
+    const read = run(
+      `import json, splade_data as s\nprint(json.dumps([list(r) for r in s.read_triplets(${JSON.stringify(another)})]))`,
+    );
+    expect(JSON.parse(read.stdout)).toEqual(
+      parseTriplets(await readFile(another), another).triplets.map((t) => [t.query, t.positive, t.negative]),
+    );
     const other = run(`import splade_data as s\ns.read_triplets(${JSON.stringify(another)}, s.load_settings()["data"])`);
     expect(other.status).not.toBe(0);
     expect(other.stderr).toContain('splade-lab handed off 12 triplets');
@@ -144,7 +205,11 @@ describe('splade-lab handoff', () => {
     expect(expected.triplets).toEqual([...epochOrder(triplets.length, 7, 0).slice(0, B)]);
     const rows = (expected.triplets as number[]).map((i) => triplets[i]);
     const tokenizer = loaded.tokenizer;
-    for (const [group, field, T] of [['queries', 'query', TQ], ['positives', 'positive', TD], ['negatives', 'negative', TD]] as const) {
+    for (const [group, field, T] of [
+      ['queries', 'query', TQ],
+      ['positives', 'positive', TD],
+      ['negatives', 'negative', TD],
+    ] as const) {
       expect(expected.batch[group], group).toEqual(rows.map((t) => tokenizer.encode(t[field], { maxLength: T }).ids));
       expect(expected.batch[group], `${group}, by vocabulary lookup`).toEqual(rows.map((t) => wordIds(t[field], T)));
     }
@@ -161,7 +226,14 @@ describe('splade-lab handoff', () => {
     const q = encoderForward(config, params, { ids: queries.ids, mask: queries.mask, B, T: TQ });
     const d = encoderForward(config, params, { ids: documents.ids, mask: documents.mask, B: 2 * B, T: TD });
     const reference = spladeObjectiveReference(
-      { hiddenQueries: q.headHidden, maskQueries: queries.mask, hiddenDocuments: d.headHidden, maskDocuments: documents.mask, weight: params[P.wordEmbeddings], bias: params[P.decoderBias] },
+      {
+        hiddenQueries: q.headHidden,
+        maskQueries: queries.mask,
+        hiddenDocuments: d.headHidden,
+        maskDocuments: documents.mask,
+        weight: params[P.wordEmbeddings],
+        bias: params[P.decoderBias],
+      },
       { B, Tq: TQ, Td: TD, d: config.hidden, V: config.vocabSize },
       1,
       0,
@@ -170,7 +242,10 @@ describe('splade-lab handoff', () => {
     for (const part of ['rank', 'flopsQueries', 'flopsDocuments'] as const) {
       const want = reference[part];
       expect(want, part).toBeGreaterThan(0);
-      expect(Math.abs(expected.loss[part] - want) / want, `${part}: splade-lab ${expected.loss[part]}, float64 ${want}`).toBeLessThan(LOSS_RTOL);
+      expect(
+        Math.abs(expected.loss[part] - want) / want,
+        `${part}: splade-lab ${expected.loss[part]}, float64 ${want}`,
+      ).toBeLessThan(LOSS_RTOL);
     }
   });
 
@@ -189,7 +264,24 @@ describe('splade-lab handoff', () => {
   ];
   it.each(refusals)('refuses %s through the application checks, writing nothing', async (_, extra, message) => {
     const out = join(root, `refused-${extra.join('')}`);
-    const result = await runCli('handoff', '--model', model, '--k', String(K), '--triplets', tsv, '--out', out, '--batch', String(B), '--query-length', String(TQ), '--doc-length', String(TD), ...extra);
+    const result = await runCli(
+      'handoff',
+      '--model',
+      model,
+      '--k',
+      String(K),
+      '--triplets',
+      tsv,
+      '--out',
+      out,
+      '--batch',
+      String(B),
+      '--query-length',
+      String(TQ),
+      '--doc-length',
+      String(TD),
+      ...extra,
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(message);
     expect(existsSync(out)).toBe(false);

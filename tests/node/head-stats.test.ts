@@ -24,7 +24,7 @@ function makeHead(V: number, d: number, seed: number): Float64Array {
   const W = new Float64Array(V * d);
   for (let v = 0; v < V; v++) {
     const scale = 0.2 + 2 * random.next();
-    for (let c = 0; c < d; c++) W[v * d + c] = Math.fround(scale * (random.normal() + 0.5 * shared[c]) / Math.sqrt(d));
+    for (let c = 0; c < d; c++) W[v * d + c] = Math.fround((scale * (random.normal() + 0.5 * shared[c])) / Math.sqrt(d));
   }
   return W;
 }
@@ -146,19 +146,22 @@ describe('head statistics', () => {
     expect(after.anisotropy).toBeCloseTo(before.anisotropy, 5);
   });
 
-  it.each([3, 1.7, 6, 0.3])('k = %d (not a power of two): W / k is W times f32(1/k), bit for bit, within an ulp of W / k', async (k) => {
-    const ctx = await gpuContext();
-    const [V, d] = [257, 13];
-    const W = makeHead(V, d, 4);
-    const weight = ctx.tensor('W', [V, d], 'f32', W);
-    const stats = new HeadStats(ctx, V, d);
-    await ctx.run('rescale', (enc) => stats.rescale(enc, weight, k));
-    const got = await ctx.read(weight);
-    const expected = rescaleHeadF32(W, k);
-    const differing = got.findIndex((x, i) => Object.is(x, expected[i]) === false);
-    expect(differing, `element ${differing}: ${got[differing]} vs ${expected[differing]}`).toBe(-1);
-    expectClose('W / k within an ulp', got, rescaleHead(Float64Array.from(W, Math.fround), k), { rtol: 1.2e-7, atol: 0 });
-  });
+  it.each([3, 1.7, 6, 0.3])(
+    'k = %d (not a power of two): W / k is W times f32(1/k), bit for bit, within an ulp of W / k',
+    async (k) => {
+      const ctx = await gpuContext();
+      const [V, d] = [257, 13];
+      const W = makeHead(V, d, 4);
+      const weight = ctx.tensor('W', [V, d], 'f32', W);
+      const stats = new HeadStats(ctx, V, d);
+      await ctx.run('rescale', (enc) => stats.rescale(enc, weight, k));
+      const got = await ctx.read(weight);
+      const expected = rescaleHeadF32(W, k);
+      const differing = got.findIndex((x, i) => Object.is(x, expected[i]) === false);
+      expect(differing, `element ${differing}: ${got[differing]} vs ${expected[differing]}`).toBe(-1);
+      expectClose('W / k within an ulp', got, rescaleHead(Float64Array.from(W, Math.fround), k), { rtol: 1.2e-7, atol: 0 });
+    },
+  );
 
   it('the anisotropy of rows with tiny norms (1e-15) is finite and exact: no product of squared norms underflows (ni · nj = 1e-60 is 0 in f32)', async () => {
     const ctx = await gpuContext();
@@ -177,7 +180,11 @@ describe('head statistics', () => {
     const ctx = await gpuContext();
     const norms = [0.5, 1, 2, 4, 8, 3, 0.25, 9];
     const W = Float32Array.from(norms); // d = 1: each row's norm is its one weight
-    const measured = await new HeadStats(ctx, norms.length, 1, { bins: 4 }).measure(ctx.tensor('W', [norms.length, 1], 'f32', W), 1, range);
+    const measured = await new HeadStats(ctx, norms.length, 1, { bins: 4 }).measure(
+      ctx.tensor('W', [norms.length, 1], 'f32', W),
+      1,
+      range,
+    );
     expect(measured.histogram.counts).toEqual(histogramCounts(norms, range));
     expect(measured.histogram.counts).toEqual([1, 1, 2, 2]);
   });

@@ -25,7 +25,8 @@ const EMBEDDING = 'bert.embeddings.word_embeddings.weight';
 
 function bits(tensors: TensorMap): Record<string, { shape: number[]; bits: number[] }> {
   const out: Record<string, { shape: number[]; bits: number[] }> = {};
-  for (const [name, t] of tensors) out[name] = { shape: t.shape, bits: Array.from(new Uint32Array(t.data.buffer, t.data.byteOffset, t.data.length)) };
+  for (const [name, t] of tensors)
+    out[name] = { shape: t.shape, bits: Array.from(new Uint32Array(t.data.buffer, t.data.byteOffset, t.data.length)) };
   return out;
 }
 
@@ -88,7 +89,9 @@ describe('loader errors and tying rules', () => {
     const dir = await makeTempDir();
     await expect(loadCheckpoint(createFolderSource(dir))).rejects.toThrow(/config\.json is missing from folder/);
     await writeFolder(dir, { 'config.json': TINY_BERT_CONFIG });
-    await expect(loadCheckpoint(createFolderSource(dir))).rejects.toThrow(/no weights in folder .*model\.safetensors.*pytorch_model\.bin/);
+    await expect(loadCheckpoint(createFolderSource(dir))).rejects.toThrow(
+      /no weights in folder .*model\.safetensors.*pytorch_model\.bin/,
+    );
   });
 
   it('refuses a missing head when tie_word_embeddings is false', async () => {
@@ -115,7 +118,10 @@ describe('loader errors and tying rules', () => {
   it('renames LayerNorm gamma/beta of old checkpoints as transformers does', async () => {
     const files = new Map([
       ['config.json', new TextEncoder().encode(JSON.stringify({ model_type: 'bert' }))],
-      ['model.safetensors', encodeSafetensors(new Map([['bert.embeddings.LayerNorm.gamma', { shape: [2], data: new Float32Array([1, 2]) }]]))],
+      [
+        'model.safetensors',
+        encodeSafetensors(new Map([['bert.embeddings.LayerNorm.gamma', { shape: [2], data: new Float32Array([1, 2]) }]])),
+      ],
     ]);
     const checkpoint = await loadCheckpoint(createMemorySource(files));
     expect([...checkpoint.tensors.keys()]).toEqual(['bert.embeddings.LayerNorm.weight']);
@@ -128,12 +134,17 @@ describe('loader errors and tying rules', () => {
     const index = JSON.parse(await readFile(join(dir, 'model.safetensors.index.json'), 'utf8'));
     index.weight_map['bert.extra.weight'] = 'model-00001-of-00002.safetensors';
     await writeFolder(dir, { 'model.safetensors.index.json': index });
-    await expect(loadCheckpoint(createFolderSource(dir))).rejects.toThrow(/model-00001-of-00002\.safetensors: tensor "bert\.extra\.weight": listed in the index/);
+    await expect(loadCheckpoint(createFolderSource(dir))).rejects.toThrow(
+      /model-00001-of-00002\.safetensors: tensor "bert\.extra\.weight": listed in the index/,
+    );
   });
 
   it('refuses shard names that leave the folder', async () => {
     const dir = await makeTempDir();
-    await writeFolder(dir, { 'config.json': TINY_BERT_CONFIG, 'model.safetensors.index.json': { weight_map: { a: '../secret.safetensors' } } });
+    await writeFolder(dir, {
+      'config.json': TINY_BERT_CONFIG,
+      'model.safetensors.index.json': { weight_map: { a: '../secret.safetensors' } },
+    });
     await expect(loadCheckpoint(createFolderSource(dir))).rejects.toThrow(/not a plain file name/);
   });
 });
@@ -144,16 +155,32 @@ describe('saved SparseEncoder folder', () => {
     await writeFolder(dir, { 'vocab.txt': '[PAD]\n[UNK]\n', 'tokenizer_config.json': { do_lower_case: true } });
     const source = createFolderSource(dir);
     const out = await makeTempDir();
-    const names = await saveSparseEncoder(createFolderSink(out), await loadCheckpoint(source), { tokenizerFiles: await collectTokenizerFiles(source), maxSeqLength: 256 });
+    const names = await saveSparseEncoder(createFolderSink(out), await loadCheckpoint(source), {
+      tokenizerFiles: await collectTokenizerFiles(source),
+      maxSeqLength: 256,
+    });
     const json = async (name: string) => JSON.parse(await readFile(join(out, name), 'utf8'));
     expect(names.sort()).toEqual(
-      ['1_SpladePooling/config.json', 'config.json', 'config_sentence_transformers.json', 'model.safetensors', 'modules.json', 'sentence_bert_config.json', 'tokenizer_config.json', 'vocab.txt'].sort(),
+      [
+        '1_SpladePooling/config.json',
+        'config.json',
+        'config_sentence_transformers.json',
+        'model.safetensors',
+        'modules.json',
+        'sentence_bert_config.json',
+        'tokenizer_config.json',
+        'vocab.txt',
+      ].sort(),
     );
     expect(await json('modules.json')).toEqual([
       { idx: 0, name: '0', path: '', type: 'sentence_transformers.sparse_encoder.models.MLMTransformer' },
       { idx: 1, name: '1', path: '1_SpladePooling', type: 'sentence_transformers.sparse_encoder.models.SpladePooling' },
     ]);
-    expect(await json('1_SpladePooling/config.json')).toEqual({ pooling_strategy: 'max', activation_function: 'relu', word_embedding_dimension: 11 });
+    expect(await json('1_SpladePooling/config.json')).toEqual({
+      pooling_strategy: 'max',
+      activation_function: 'relu',
+      word_embedding_dimension: 11,
+    });
     expect((await json('config_sentence_transformers.json')).model_type).toBe('SparseEncoder');
     expect(await json('sentence_bert_config.json')).toEqual({ max_seq_length: 256, do_lower_case: false });
     expect(await readFile(join(out, 'vocab.txt'), 'utf8')).toBe('[PAD]\n[UNK]\n');

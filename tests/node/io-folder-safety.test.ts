@@ -26,7 +26,9 @@ describe('model folders', () => {
     await symlink(join(model, 'vocab.txt'), join(model, 'vocab-link.txt'));
     execFileSync('mkfifo', [join(model, 'tokenizer.json')]);
     const source = createFolderSource(model);
-    await expect(source.readFile('merges.txt')).rejects.toThrow(/merges\.txt is a symbolic link to .*private-key, outside the folder: refused/);
+    await expect(source.readFile('merges.txt')).rejects.toThrow(
+      /merges\.txt is a symbolic link to .*private-key, outside the folder: refused/,
+    );
     await expect(source.readRange!('merges.txt', 0, 4)).rejects.toThrow(/outside the folder: refused/);
     expect(new TextDecoder().decode((await source.readFile('vocab-link.txt'))!)).toBe('[PAD]\n');
     await expect(source.readFile('tokenizer.json')).rejects.toThrow(/tokenizer\.json is not a regular file .*FIFO.*refused/);
@@ -36,7 +38,15 @@ describe('model folders', () => {
   it('copies only the tokenizer files the loader uses: tokenizer.json (or vocab.txt) and the tokenizer configs', async () => {
     const model = join(root, 'tokenizers');
     await mkdir(model);
-    for (const name of ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'vocab.txt', 'vocab.json', 'merges.txt', 'notes.md']) {
+    for (const name of [
+      'tokenizer.json',
+      'tokenizer_config.json',
+      'special_tokens_map.json',
+      'vocab.txt',
+      'vocab.json',
+      'merges.txt',
+      'notes.md',
+    ]) {
       await writeFile(join(model, name), name);
     }
     const withJson = await collectTokenizerFiles(createFolderSource(model));
@@ -48,7 +58,11 @@ describe('model folders', () => {
 });
 
 describe('replacing a folder', () => {
-  const files = (text: string) => new Map([['a.txt', new TextEncoder().encode(text)], ['sub/b.txt', new TextEncoder().encode(text)]]);
+  const files = (text: string) =>
+    new Map([
+      ['a.txt', new TextEncoder().encode(text)],
+      ['sub/b.txt', new TextEncoder().encode(text)],
+    ]);
 
   it('replaces the whole folder, and leaves nothing hidden behind', async () => {
     const dir = join(root, 'out', 'model');

@@ -7,19 +7,38 @@ import { CheckpointFormatError } from '../../src/io/format-error.ts';
 import { tensorSize, type TensorMap } from '../../src/io/host-tensor.ts';
 import { readSafetensors } from '../../src/io/safetensors.ts';
 import { readTorchCheckpoint } from '../../src/io/torch-pickle.ts';
-import { encodeSafetensors, encodeSafetensorsRaw, encodeTorchLegacy, encodeTorchZip, tinyBertSafetensorsTensors, tinyBertTorchState } from '../helpers/checkpoint-fixtures.ts';
+import {
+  encodeSafetensors,
+  encodeSafetensorsRaw,
+  encodeTorchLegacy,
+  encodeTorchZip,
+  tinyBertSafetensorsTensors,
+  tinyBertTorchState,
+} from '../helpers/checkpoint-fixtures.ts';
 
 type Reader = (bytes: Uint8Array) => TensorMap;
 
 const readers: Record<string, { bytes: Uint8Array; read: Reader; crcGuarded: boolean }> = {
-  safetensors: { bytes: encodeSafetensors(tinyBertSafetensorsTensors(9), 'F16'), read: (b) => readSafetensors(b, 'fuzz.safetensors').tensors, crcGuarded: false },
+  safetensors: {
+    bytes: encodeSafetensors(tinyBertSafetensorsTensors(9), 'F16'),
+    read: (b) => readSafetensors(b, 'fuzz.safetensors').tensors,
+    crcGuarded: false,
+  },
   'pytorch zip': (() => {
     const { storages, tensors } = tinyBertTorchState(9);
-    return { bytes: encodeTorchZip(storages, tensors), read: (b: Uint8Array) => readTorchCheckpoint(b, 'fuzz.bin').tensors, crcGuarded: true };
+    return {
+      bytes: encodeTorchZip(storages, tensors),
+      read: (b: Uint8Array) => readTorchCheckpoint(b, 'fuzz.bin').tensors,
+      crcGuarded: true,
+    };
   })(),
   'pytorch legacy': (() => {
     const { storages, tensors } = tinyBertTorchState(9);
-    return { bytes: encodeTorchLegacy(storages, tensors), read: (b: Uint8Array) => readTorchCheckpoint(b, 'fuzz.bin').tensors, crcGuarded: false };
+    return {
+      bytes: encodeTorchLegacy(storages, tensors),
+      read: (b: Uint8Array) => readTorchCheckpoint(b, 'fuzz.bin').tensors,
+      crcGuarded: false,
+    };
   })(),
 };
 
@@ -32,7 +51,13 @@ function outcome(read: Reader, bytes: Uint8Array): { error: unknown } | { tensor
 }
 
 function fingerprint(tensors: TensorMap): string {
-  return JSON.stringify([...tensors].map(([name, t]) => [name, t.shape, Array.from(new Uint32Array(t.data.buffer, t.data.byteOffset, t.data.length))]));
+  return JSON.stringify(
+    [...tensors].map(([name, t]) => [
+      name,
+      t.shape,
+      Array.from(new Uint32Array(t.data.buffer, t.data.byteOffset, t.data.length)),
+    ]),
+  );
 }
 
 function expectCleanError(error: unknown): void {
@@ -74,7 +99,12 @@ describe.each(Object.keys(readers))('fuzzing the %s reader', (kind) => {
 
 describe('fuzzing safetensors headers that lie', () => {
   const random = new Random(2024);
-  const entries = [...tinyBertSafetensorsTensors(4)].map(([name, t]) => ({ name, dtype: 'F32', shape: t.shape, bytes: new Uint8Array(t.data.slice().buffer) }));
+  const entries = [...tinyBertSafetensorsTensors(4)].map(([name, t]) => ({
+    name,
+    dtype: 'F32',
+    shape: t.shape,
+    bytes: new Uint8Array(t.data.slice().buffer),
+  }));
   const lies: ((header: Record<string, any>, name: string) => void)[] = [
     (h, n) => (h[n].shape = h[n].shape.map((d: number) => d + 1)),
     (h, n) => (h[n].shape = [...h[n].shape, 2]),

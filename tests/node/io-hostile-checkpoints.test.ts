@@ -47,12 +47,16 @@ describe.each([
     expect(bytes.length).toBeLessThan(2048);
     const error = errorOf(() => readTorchCheckpoint(bytes, FILE));
     expect(error).toBeInstanceOf(CheckpointFormatError);
-    expect(error.message).toMatch(/tensor "broadcast": .*stride 0 in dimension 0: one stored value stands for 268435456; save the tensor with \.contiguous\(\)/);
+    expect(error.message).toMatch(
+      /tensor "broadcast": .*stride 0 in dimension 0: one stored value stands for 268435456; save the tensor with \.contiguous\(\)/,
+    );
   });
 
   it('refuses a view that overlaps itself (once 8 GiB asked of a small storage)', () => {
     const bytes = encode(one(8191), [{ name: 'overlap', storage: '0', shape: [4096, 4096], stride: [1, 1] }]);
-    expect(() => readTorchCheckpoint(bytes, FILE)).toThrow(/tensor "overlap": view \(offset 0, size \[4096, 4096\], stride \[1, 1\]\) overlaps itself/);
+    expect(() => readTorchCheckpoint(bytes, FILE)).toThrow(
+      /tensor "overlap": view \(offset 0, size \[4096, 4096\], stride \[1, 1\]\) overlaps itself/,
+    );
   });
 
   it('shares one decoded storage between its contiguous views and copies only a transposed one', () => {
@@ -80,7 +84,9 @@ describe('hostile zip archives and pickles', () => {
       ],
       storages.slice(1).map((s): [string, string] => [`archive/data/${s.key}`, 'archive/data/0']),
     );
-    expect(() => readTorchCheckpoint(zip, FILE)).toThrow(/zip entries "archive\/data\/\d+" and "archive\/data\/\d+" overlap .*each entry must own its bytes/);
+    expect(() => readTorchCheckpoint(zip, FILE)).toThrow(
+      /zip entries "archive\/data\/\d+" and "archive\/data\/\d+" overlap .*each entry must own its bytes/,
+    );
   });
 
   it('refuses a 512 KiB pickle integer at once, without quoting it', () => {
@@ -142,7 +148,9 @@ describe('the byte budget from config.json', () => {
     const source = createMemorySource(files, 'mem');
     const error = await loadModel(source).catch((e) => e);
     expect(error).toBeInstanceOf(FileTooLargeError);
-    expect(error.message).toMatch(/^mem\/pytorch_model\.bin is 20\.0 MiB, over the 16\.0 MiB allowed here; check that the file belongs to this model/);
+    expect(error.message).toMatch(
+      /^mem\/pytorch_model\.bin is 20\.0 MiB, over the 16\.0 MiB allowed here; check that the file belongs to this model/,
+    );
     await expect(estimateCheckpointBytes(source, { byteBudget: budget })).rejects.toBeInstanceOf(FileTooLargeError);
     expect((await estimateCheckpointBytes(source)).tensorCount).toBe(9);
   });
@@ -158,11 +166,18 @@ describe('every file source refuses a file over maxFileBytes', () => {
       return createFolderSource(dir);
     },
     'picked files': async () => createFileListSource([new File([bytes], 'w.bin')], 'picked'),
-    'URL folder': async () => createUrlFolderSource('https://example.test/m/', 'url', (async () => new Response(bytes, { headers: { 'Content-Length': '4096' } })) as typeof fetch),
+    'URL folder': async () =>
+      createUrlFolderSource(
+        'https://example.test/m/',
+        'url',
+        (async () => new Response(bytes, { headers: { 'Content-Length': '4096' } })) as typeof fetch,
+      ),
   };
   it.each(Object.keys(sources))('%s', async (kind) => {
     const source = await sources[kind]();
-    await expect(source.readFile('w.bin', { maxFileBytes: 4095 })).rejects.toThrow(/w\.bin.* is 4096 bytes, over the 4095 bytes allowed here/);
+    await expect(source.readFile('w.bin', { maxFileBytes: 4095 })).rejects.toThrow(
+      /w\.bin.* is 4096 bytes, over the 4095 bytes allowed here/,
+    );
     expect(await source.readFile('w.bin', { maxFileBytes: 4096 })).toHaveLength(4096);
   });
 });

@@ -41,13 +41,16 @@ describe('Hub file source', () => {
     const fromHub = await loadCheckpoint(createHubSource({ repo: REPO, baseUrl: server.baseUrl }));
     const fromFolder = await loadCheckpoint(createFolderSource(join(root, REPO)));
     expect([...fromHub.tensors.keys()]).toEqual([...fromFolder.tensors.keys()]);
-    for (const [name, t] of fromFolder.tensors) expect(Array.from(fromHub.tensors.get(name)!.data), name).toEqual(Array.from(t.data));
+    for (const [name, t] of fromFolder.tensors)
+      expect(Array.from(fromHub.tensors.get(name)!.data), name).toEqual(Array.from(t.data));
     expect(fromHub.tied).toBe(true);
   });
 
   it('reports monotone progress up to the file size', async () => {
     const progress: ReadProgress[] = [];
-    const bytes = await createHubSource({ repo: 'tiny-org/big', baseUrl: slow.baseUrl }).readFile('blob.bin', { onProgress: (p) => progress.push(p) });
+    const bytes = await createHubSource({ repo: 'tiny-org/big', baseUrl: slow.baseUrl }).readFile('blob.bin', {
+      onProgress: (p) => progress.push(p),
+    });
     expect(bytes!.length).toBe(256 * 1024);
     expect(progress.length).toBeGreaterThan(2);
     expect(progress.every((p, i) => p.total === 256 * 1024 && (i === 0 || p.loaded >= progress[i - 1].loaded))).toBe(true);
@@ -88,8 +91,12 @@ describe('Hub file source', () => {
   it('says which repo and file failed on 401 (unknown or gated repo), and accepts a token', async () => {
     const unknown = createHubSource({ repo: 'nobody/nothing', baseUrl: server.baseUrl }).readFile('config.json');
     await expect(unknown).rejects.toBeInstanceOf(HubError);
-    await expect(createHubSource({ repo: 'nobody/nothing', baseUrl: server.baseUrl }).readFile('config.json')).rejects.toThrow(/config\.json of nobody\/nothing@main .*HTTP 401/);
-    await expect(createHubSource({ repo: REPO, baseUrl: gated.baseUrl }).readFile('config.json')).rejects.toThrow(/HTTP 401.*token/);
+    await expect(createHubSource({ repo: 'nobody/nothing', baseUrl: server.baseUrl }).readFile('config.json')).rejects.toThrow(
+      /config\.json of nobody\/nothing@main .*HTTP 401/,
+    );
+    await expect(createHubSource({ repo: REPO, baseUrl: gated.baseUrl }).readFile('config.json')).rejects.toThrow(
+      /HTTP 401.*token/,
+    );
     expect(await createHubSource({ repo: REPO, baseUrl: gated.baseUrl, token: 'secret' }).readFile('config.json')).not.toBeNull();
   });
 
@@ -97,7 +104,9 @@ describe('Hub file source', () => {
     const closed = await startHubServer(root);
     const baseUrl = closed.baseUrl;
     await closed.close();
-    await expect(createHubSource({ repo: REPO, baseUrl }).readFile('config.json')).rejects.toThrow(/config\.json of tiny-org\/tiny-bert@main .*network failure/);
+    await expect(createHubSource({ repo: REPO, baseUrl }).readFile('config.json')).rejects.toThrow(
+      /config\.json of tiny-org\/tiny-bert@main .*network failure/,
+    );
   });
 
   it('refuses repo ids that are not org/name', () => {
@@ -116,26 +125,37 @@ describe('Hub downloads under hostile conditions', () => {
   it('gives up on a server that does not answer, after the idle timeout', async () => {
     const started = performance.now();
     const read = createHubSource({ repo: REPO, baseUrl: stalled.baseUrl, timeoutMs: 200 }).readFile('config.json');
-    await expect(read).rejects.toThrow(/^could not download config\.json of tiny-org\/tiny-bert@main \(http:\/\/127\.0\.0\.1:\d+\): no response for 0\.2 s; check the connection and try again$/);
+    await expect(read).rejects.toThrow(
+      /^could not download config\.json of tiny-org\/tiny-bert@main \(http:\/\/127\.0\.0\.1:\d+\): no response for 0\.2 s; check the connection and try again$/,
+    );
     expect(performance.now() - started).toBeLessThan(3000);
   });
 
   it('gives up on a download that stops sending bytes, after the idle timeout', async () => {
     const read = createHubSource({ repo: 'tiny-org/big', baseUrl: trickle.baseUrl, timeoutMs: 300 }).readFile('blob.bin');
     await expect(read).rejects.toBeInstanceOf(HubError);
-    await expect(createHubSource({ repo: 'tiny-org/big', baseUrl: trickle.baseUrl, timeoutMs: 300 }).readFile('blob.bin')).rejects.toThrow(
-      /download of blob\.bin of tiny-org\/big@main .* stalled: no bytes for 0\.3 s after 65536 bytes/,
-    );
+    await expect(
+      createHubSource({ repo: 'tiny-org/big', baseUrl: trickle.baseUrl, timeoutMs: 300 }).readFile('blob.bin'),
+    ).rejects.toThrow(/download of blob\.bin of tiny-org\/big@main .* stalled: no bytes for 0\.3 s after 65536 bytes/);
   });
 
-  it('refuses a file over the caller\'s size cap from Content-Length, and while streaming without one', async () => {
-    const capped = createHubSource({ repo: 'tiny-org/big', baseUrl: server.baseUrl }).readFile('blob.bin', { maxFileBytes: 100_000 });
+  it("refuses a file over the caller's size cap from Content-Length, and while streaming without one", async () => {
+    const capped = createHubSource({ repo: 'tiny-org/big', baseUrl: server.baseUrl }).readFile('blob.bin', {
+      maxFileBytes: 100_000,
+    });
     await expect(capped).rejects.toBeInstanceOf(FileTooLargeError);
     const progress: ReadProgress[] = [];
-    const streamed = createHubSource({ repo: 'tiny-org/big', baseUrl: chunked.baseUrl }).readFile('blob.bin', { maxFileBytes: 100_000, onProgress: (p) => progress.push(p) });
-    await expect(streamed).rejects.toThrow(/^blob\.bin of tiny-org\/big@main \(.*\) is 114688 bytes, over the 100000 bytes allowed here/);
+    const streamed = createHubSource({ repo: 'tiny-org/big', baseUrl: chunked.baseUrl }).readFile('blob.bin', {
+      maxFileBytes: 100_000,
+      onProgress: (p) => progress.push(p),
+    });
+    await expect(streamed).rejects.toThrow(
+      /^blob\.bin of tiny-org\/big@main \(.*\) is 114688 bytes, over the 100000 bytes allowed here/,
+    );
     expect(Math.max(...progress.map((p) => p.loaded))).toBeLessThanOrEqual(100_000);
-    expect(await createHubSource({ repo: 'tiny-org/big', baseUrl: chunked.baseUrl }).readFile('blob.bin')).toHaveLength(256 * 1024);
+    expect(await createHubSource({ repo: 'tiny-org/big', baseUrl: chunked.baseUrl }).readFile('blob.bin')).toHaveLength(
+      256 * 1024,
+    );
   });
 
   it.each([
@@ -170,15 +190,20 @@ describe('Hub downloads under hostile conditions', () => {
     );
   });
 
-  it('the page\'s Cache Storage cache: a QuotaExceededError on put becomes a warning of the source', async () => {
+  it("the page's Cache Storage cache: a QuotaExceededError on put becomes a warning of the source", async () => {
     const saved = (globalThis as { caches?: unknown }).caches;
     (globalThis as { caches?: unknown }).caches = {
-      open: async () => ({ match: async () => undefined, put: async () => Promise.reject(new DOMException('full', 'QuotaExceededError')) }),
+      open: async () => ({
+        match: async () => undefined,
+        put: async () => Promise.reject(new DOMException('full', 'QuotaExceededError')),
+      }),
     };
     try {
       const source = createHubSource({ repo: REPO, baseUrl: server.baseUrl, cache: createCacheStorageCache() });
       expect(await source.readFile('config.json')).not.toBeNull();
-      expect(source.warnings).toEqual([expect.stringMatching(/^config\.json was not cached: the browser storage is full \(QuotaExceededError\)/)]);
+      expect(source.warnings).toEqual([
+        expect.stringMatching(/^config\.json was not cached: the browser storage is full \(QuotaExceededError\)/),
+      ]);
     } finally {
       (globalThis as { caches?: unknown }).caches = saved;
     }

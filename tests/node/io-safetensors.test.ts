@@ -53,7 +53,10 @@ describe('safetensors reader', () => {
   it('reads the metadata and lists entries in data order', () => {
     const header = parseSafetensorsHeader(twoTensorFile(), FILE, twoTensorFile().length);
     expect(header.metadata).toEqual({ format: 'pt' });
-    expect(header.entries.map((e) => [e.name, e.begin, e.end])).toEqual([['a.weight', 0, 24], ['b.bias', 24, 36]]);
+    expect(header.entries.map((e) => [e.name, e.begin, e.end])).toEqual([
+      ['a.weight', 0, 24],
+      ['b.bias', 24, 36],
+    ]);
   });
 
   it('accepts zero-sized tensors', () => {
@@ -85,7 +88,14 @@ describe('safetensors writer', () => {
 
   it('refuses one tensor object saved under two names', () => {
     const shared = { shape: [2], data: new Float32Array(2) };
-    expect(() => writeSafetensors(new Map([['a', shared], ['b', shared]]))).toThrow(/same tensor/);
+    expect(() =>
+      writeSafetensors(
+        new Map([
+          ['a', shared],
+          ['b', shared],
+        ]),
+      ),
+    ).toThrow(/same tensor/);
   });
 });
 
@@ -93,22 +103,42 @@ describe('safetensors validation names the file and the tensor', () => {
   const cases: [string, () => Uint8Array, string[]][] = [
     ['a file shorter than the length prefix', () => new Uint8Array([1, 2, 3]), ['truncated']],
     ['a header length past the end', () => twoTensorFile().slice(0, 40), ['header length', 'past the end']],
-    ['a header length over 100 MB', () => {
-      const bytes = twoTensorFile();
-      new DataView(bytes.buffer).setBigUint64(0, 1n << 40n, true);
-      return bytes;
-    }, ['100 MB']],
-    ['a header that is not JSON', () => {
-      const bytes = twoTensorFile();
-      bytes[8] = 0x5b; // '[' ... breaks the object
-      bytes[9] = 0x7b;
-      return bytes;
-    }, ['not valid UTF-8 JSON']],
-    ['data offsets past the end', () => twoTensorFile((h) => (h['b.bias'].data_offsets = [24, 48], h['b.bias'].shape = [6])), ['b.bias', 'past the end']],
+    [
+      'a header length over 100 MB',
+      () => {
+        const bytes = twoTensorFile();
+        new DataView(bytes.buffer).setBigUint64(0, 1n << 40n, true);
+        return bytes;
+      },
+      ['100 MB'],
+    ],
+    [
+      'a header that is not JSON',
+      () => {
+        const bytes = twoTensorFile();
+        bytes[8] = 0x5b; // '[' ... breaks the object
+        bytes[9] = 0x7b;
+        return bytes;
+      },
+      ['not valid UTF-8 JSON'],
+    ],
+    [
+      'data offsets past the end',
+      () => twoTensorFile((h) => ((h['b.bias'].data_offsets = [24, 48]), (h['b.bias'].shape = [6]))),
+      ['b.bias', 'past the end'],
+    ],
     ['overlapping ranges', () => twoTensorFile((h) => (h['b.bias'].data_offsets = [20, 32])), ['b.bias', 'overlap']],
-    ['a gap between tensors', () => twoTensorFile((h) => (h['a.weight'].data_offsets = [0, 20], h['a.weight'].shape = [5])), ['b.bias', 'gap']],
+    [
+      'a gap between tensors',
+      () => twoTensorFile((h) => ((h['a.weight'].data_offsets = [0, 20]), (h['a.weight'].shape = [5]))),
+      ['b.bias', 'gap'],
+    ],
     ['an unknown dtype', () => twoTensorFile((h) => (h['a.weight'].dtype = 'F8_E9M9')), ['a.weight', 'unknown dtype', 'F8_E9M9']],
-    ['a shape that does not match the byte range', () => twoTensorFile((h) => (h['a.weight'].shape = [3, 3])), ['a.weight', 'needs 36 bytes', 'span 24']],
+    [
+      'a shape that does not match the byte range',
+      () => twoTensorFile((h) => (h['a.weight'].shape = [3, 3])),
+      ['a.weight', 'needs 36 bytes', 'span 24'],
+    ],
     ['a negative dimension', () => twoTensorFile((h) => (h['a.weight'].shape = [-2, -3])), ['a.weight', 'shape']],
     ['offsets that are not a pair', () => twoTensorFile((h) => (h['a.weight'].data_offsets = [0])), ['a.weight', 'data_offsets']],
     ['bytes after the last tensor', () => new Uint8Array([...twoTensorFile(), 0, 0, 0, 0]), ['trailing bytes']],

@@ -20,9 +20,14 @@ describe('splade-lab tokenize', () => {
   it('writes one JSON line per input line with the reference ids and a full mask', () => {
     const result = runTokenize([FOLDER], cases.map((c) => c.text).join('\n') + '\n');
     expect(result.status, result.stderr).toBe(0);
-    const lines = result.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.ids)).toEqual(cases.map((c) => c.ids));
-    expect(lines.every((l) => l.attentionMask.length === l.ids.length && l.attentionMask.every((m: number) => m === 1))).toBe(true);
+    expect(lines.every((l) => l.attentionMask.length === l.ids.length && l.attentionMask.every((m: number) => m === 1))).toBe(
+      true,
+    );
   });
 
   it('truncates with --max-length, keeping [CLS] and [SEP]', () => {

@@ -25,7 +25,15 @@ const VOCAB: [string, number][] = [
   ['"', -7],
 ];
 
-const special = (id: number, content: string) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+const special = (id: number, content: string) => ({
+  id,
+  content,
+  single_word: false,
+  lstrip: false,
+  rstrip: false,
+  normalized: false,
+  special: true,
+});
 const piece = (id: string, typeId: number) => ({ SpecialToken: { id, type_id: typeId } });
 const sequence = (id: 'A' | 'B', typeId: number) => ({ Sequence: { id, type_id: typeId } });
 

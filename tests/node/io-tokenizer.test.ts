@@ -33,7 +33,9 @@ const tokenizers: Record<string, () => Promise<TextTokenizer>> = {
   'bert-base-uncased tokenizer.json': () => loadTokenizer(createFolderSource(join(DATA, 'bert-base-uncased'))),
   'modernbert tokenizer.json': () => loadTokenizer(createFolderSource(join(DATA, 'modernbert'))),
   'bert-base-uncased vocab.txt WordPiece': () =>
-    loadTokenizer(createMemorySource(new Map([['vocab.txt', new Uint8Array(readFileSync(join(DATA, 'bert-base-uncased', 'vocab.txt')))]]))),
+    loadTokenizer(
+      createMemorySource(new Map([['vocab.txt', new Uint8Array(readFileSync(join(DATA, 'bert-base-uncased', 'vocab.txt')))]])),
+    ),
 };
 const folderOf = (label: string) => label.split(' ')[0];
 
@@ -93,10 +95,22 @@ describe.each(Object.keys(tokenizers))('%s', (label) => {
 describe('longest-first pair truncation', () => {
   // The length table of the Rust tokenizers crate's own test (truncation.rs), max_length 7.
   const table: [number, number, number, number][] = [
-    [0, 0, 0, 0], [0, 2, 0, 2], [0, 4, 0, 4], [0, 8, 0, 7],
-    [2, 0, 2, 0], [2, 2, 2, 2], [2, 4, 2, 4], [2, 8, 2, 5],
-    [4, 0, 4, 0], [4, 2, 4, 2], [4, 4, 3, 4], [4, 8, 3, 4],
-    [8, 0, 7, 0], [8, 2, 5, 2], [8, 4, 4, 3], [8, 8, 3, 4],
+    [0, 0, 0, 0],
+    [0, 2, 0, 2],
+    [0, 4, 0, 4],
+    [0, 8, 0, 7],
+    [2, 0, 2, 0],
+    [2, 2, 2, 2],
+    [2, 4, 2, 4],
+    [2, 8, 2, 5],
+    [4, 0, 4, 0],
+    [4, 2, 4, 2],
+    [4, 4, 3, 4],
+    [4, 8, 3, 4],
+    [8, 0, 7, 0],
+    [8, 2, 5, 2],
+    [8, 4, 4, 3],
+    [8, 8, 3, 4],
   ];
   it.each(table)('lengths %i + %i truncate to %i + %i', (n1, n2, e1, e2) => {
     const [a, b] = truncateLongestFirst(new Array(n1).fill(1), new Array(n2).fill(2), 7);
@@ -119,11 +133,28 @@ describe('WordPiece details', () => {
   });
   it('builds the tokenizer.json BertTokenizerFast would: BERT normalizer, pre-tokenizer, WordPiece, BertProcessing', () => {
     const json = wordPieceTokenizerJson(vocab);
-    expect(json.normalizer).toEqual({ type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true });
+    expect(json.normalizer).toEqual({
+      type: 'BertNormalizer',
+      clean_text: true,
+      handle_chinese_chars: true,
+      strip_accents: null,
+      lowercase: true,
+    });
     expect(json.pre_tokenizer).toEqual({ type: 'BertPreTokenizer' });
     expect(json.post_processor).toEqual({ type: 'BertProcessing', sep: ['[SEP]', 3], cls: ['[CLS]', 2] });
-    expect(json.model).toMatchObject({ type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100 });
-    expect((json.added_tokens as { content: string }[]).map((t) => t.content)).toEqual(['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]']);
+    expect(json.model).toMatchObject({
+      type: 'WordPiece',
+      unk_token: '[UNK]',
+      continuing_subword_prefix: '##',
+      max_input_chars_per_word: 100,
+    });
+    expect((json.added_tokens as { content: string }[]).map((t) => t.content)).toEqual([
+      '[PAD]',
+      '[UNK]',
+      '[CLS]',
+      '[SEP]',
+      '[MASK]',
+    ]);
   });
   it('refuses a vocab.txt without [UNK], [CLS] or [SEP], and keeps a token named __proto__ a token', () => {
     expect(() => createWordPieceTokenizer('[PAD]\n[CLS]\n[SEP]\n[MASK]\n')).toThrow('vocab.txt has no [UNK] token');

@@ -38,7 +38,9 @@ describe.each([
 
   it('returns names sharing one storage view as one tensor and reports them as aliases', () => {
     const checkpoint = readTorchCheckpoint(bytes, FILE);
-    expect(checkpoint.tensors.get('cls.predictions.decoder.weight')).toBe(checkpoint.tensors.get('bert.embeddings.word_embeddings.weight'));
+    expect(checkpoint.tensors.get('cls.predictions.decoder.weight')).toBe(
+      checkpoint.tensors.get('bert.embeddings.word_embeddings.weight'),
+    );
     expect(checkpoint.tensors.get('cls.predictions.decoder.bias')).toBe(checkpoint.tensors.get('cls.predictions.bias'));
     expect(Object.fromEntries(checkpoint.aliases)).toEqual({
       'cls.predictions.decoder.weight': 'bert.embeddings.word_embeddings.weight',
@@ -106,7 +108,9 @@ describe('restricted unpickling', () => {
     const directory = view.getUint32(compressed.length - 22 + 16, true); // first central entry: patch its method
     view.setUint16(directory + 10, 8, true);
     expect(() => readTorchCheckpoint(compressed, FILE)).toThrow(/compressed \(method 8\)/);
-    expect(() => readTorchCheckpoint(new TextEncoder().encode('hello world'), FILE)).toThrow(/neither a zip archive nor a legacy pickle/);
+    expect(() => readTorchCheckpoint(new TextEncoder().encode('hello world'), FILE)).toThrow(
+      /neither a zip archive nor a legacy pickle/,
+    );
   });
 
   it('detects corrupted tensor data in a zip through its CRC-32', () => {

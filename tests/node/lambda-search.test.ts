@@ -1,7 +1,14 @@
 // The calibrator's search reaches a sparsity target on synthetic responses (power laws, saturated at the vocabulary
 // and emptying below one dimension) within a few trials, from too dense and from collapsed starts.
 import { describe, expect, it } from 'vitest';
-import { closestTrial, nextLambdas, withinTarget, type LambdaPair, type ReachedSparsity, type SparsityTarget } from '../../src/app/lambda-search.ts';
+import {
+  closestTrial,
+  nextLambdas,
+  withinTarget,
+  type LambdaPair,
+  type ReachedSparsity,
+  type SparsityTarget,
+} from '../../src/app/lambda-search.ts';
 
 const V = 30522;
 
@@ -11,10 +18,19 @@ function response(c: number, alpha: number, crossTalk = 0) {
     const active = c * own ** -alpha * (1 + crossTalk * Math.log10(other / 1e-3));
     return active < 1 ? 0 : Math.min(V, active);
   };
-  return (l: LambdaPair): ReachedSparsity => ({ ...l, activeQueries: side(l.lambdaQueries, l.lambdaDocuments) / 4, activeDocuments: side(l.lambdaDocuments, l.lambdaQueries) });
+  return (l: LambdaPair): ReachedSparsity => ({
+    ...l,
+    activeQueries: side(l.lambdaQueries, l.lambdaDocuments) / 4,
+    activeDocuments: side(l.lambdaDocuments, l.lambdaQueries),
+  });
 }
 
-function search(model: (l: LambdaPair) => ReachedSparsity, start: LambdaPair, target: SparsityTarget, maxTrials: number): ReachedSparsity[] {
+function search(
+  model: (l: LambdaPair) => ReachedSparsity,
+  start: LambdaPair,
+  target: SparsityTarget,
+  maxTrials: number,
+): ReachedSparsity[] {
   const trials = [model(start)];
   while (trials.length < maxTrials && !withinTarget(trials.at(-1)!, target)) trials.push(model(nextLambdas(trials, target)));
   return trials;
@@ -31,7 +47,10 @@ describe('lambda search', () => {
   ])('%s', (_, model, start) => {
     const trials = search(model, start, target, 8);
     const best = closestTrial(trials, target);
-    expect(withinTarget(best, target), JSON.stringify(trials.map((t) => [t.lambdaQueries, t.activeQueries, t.lambdaDocuments, t.activeDocuments]))).toBe(true);
+    expect(
+      withinTarget(best, target),
+      JSON.stringify(trials.map((t) => [t.lambdaQueries, t.activeQueries, t.lambdaDocuments, t.activeDocuments])),
+    ).toBe(true);
   });
 
   it('reaches a target when one lambda drives both counts (a shared encoder: documents follow lambda_q)', () => {

@@ -25,7 +25,9 @@ function batch(seed: number): TripletBatch {
   const random = new Random(seed);
   // ids spread over the whole vocabulary (both parts); each sequence ends in one or two pads
   const part = (n: number, T: number) => {
-    const ids = Int32Array.from({ length: n * T }, (_, i) => (i % T < T - 1 - (Math.floor(i / T) % 2) ? 2 + random.int(V - 2) : 0));
+    const ids = Int32Array.from({ length: n * T }, (_, i) =>
+      i % T < T - 1 - (Math.floor(i / T) % 2) ? 2 + random.int(V - 2) : 0,
+    );
     return { ids, mask: Uint8Array.from(ids, (id) => (id === 0 ? 0 : 1)) };
   };
   const queries = part(B, Tq);
@@ -44,7 +46,16 @@ interface Stepped {
 
 async function trainOneStep(tie: boolean, limit: number | null, optimizer: Optimizer): Promise<Stepped> {
   const ctx = await gpuContext();
-  const checkpoint = makeTinyCheckpoint('bert', { seed: 12, vocabSize: V, hidden: d, layers: 1, heads: 2, intermediate: 24, headNormScale: 2.5, tieWordEmbeddings: tie });
+  const checkpoint = makeTinyCheckpoint('bert', {
+    seed: 12,
+    vocabSize: V,
+    hidden: d,
+    layers: 1,
+    heads: 2,
+    intermediate: 24,
+    headNormScale: 2.5,
+    tieWordEmbeddings: tie,
+  });
   const config = parseModelConfig(checkpoint.config);
   ctx.bindingLimitOverride = limit;
   const model = GpuModel.upload(ctx, config, loadParameters(config, checkpoint.tensors));
@@ -83,38 +94,67 @@ describe('a vocabulary matrix past one binding', () => {
     [true, 'sgd'],
     [false, 'sgd'],
     [true, 'adamw'],
-  ] as const)('tied %s, %s: held in row parts, one training step gives the unsplit gradients and parameters', async (tie, optimizer) => {
-    const whole = await trainOneStep(tie, null, optimizer);
-    const split = await trainOneStep(tie, LIMIT, optimizer);
-    expect(whole.parts).toBe(1);
-    expect(split.parts).toBe(2); // 192 rows of 16 floats per 12 KiB binding: 192 + 109
-    for (const [name, grad] of whole.grads) {
-      // dhidden adds each part's share on its own, so the encoder's gradients round a little differently
-      expect(worstOfScale(split.grads.get(name)!.data, grad.data), `gradient of ${name}`).toBeLessThan(1e-6);
-      const [after, before] = [split.params.get(name)!, whole.params.get(name)!];
-      expect(after.shape, name).toEqual(before.shape);
-      // SGD moves each weight by lr x its gradient: the same up to that rounding. AdamW's first step, lr x g / (|g| + eps),
-      // magnifies the rounding of near-zero gradients (measured here: 4.6e-6 of the tensor's scale at worst)
-      const tolerance = optimizer === 'sgd' ? 1e-6 : 1e-4;
-      expect(worstOfScale(after.data, before.data), `${name} after the step`).toBeLessThan(tolerance);
-    }
-    // the step moved the encoder and rows of the decoder in both parts
-    const decoderName = tie ? P.wordEmbeddings : P.decoderWeight;
-    const moved = (name: string, from: number, to: number) => split.params.get(name)!.data.slice(from, to).some((x, i) => x !== split.before.get(name)!.data[from + i]);
-    expect(moved('layers.0.qkv.weight', 0, 48 * d)).toBe(true);
-    expect(moved(decoderName, 0, 192 * d)).toBe(true);
-    expect(moved(decoderName, 192 * d, V * d)).toBe(true);
-    // the decoder was divided by k = 4 in every part
-    const loaded = makeTinyCheckpoint('bert', { seed: 12, vocabSize: V, hidden: d, layers: 1, heads: 2, intermediate: 24, headNormScale: 2.5, tieWordEmbeddings: tie });
-    const original = loadParameters(parseModelConfig(loaded.config), loaded.tensors).get(decoderName)!.data;
-    expect([...split.before.get(decoderName)!.data]).toEqual([...original].map((x) => Math.fround(x / 4)));
-  });
+  ] as const)(
+    'tied %s, %s: held in row parts, one training step gives the unsplit gradients and parameters',
+    async (tie, optimizer) => {
+      const whole = await trainOneStep(tie, null, optimizer);
+      const split = await trainOneStep(tie, LIMIT, optimizer);
+      expect(whole.parts).toBe(1);
+      expect(split.parts).toBe(2); // 192 rows of 16 floats per 12 KiB binding: 192 + 109
+      for (const [name, grad] of whole.grads) {
+        // dhidden adds each part's share on its own, so the encoder's gradients round a little differently
+        expect(worstOfScale(split.grads.get(name)!.data, grad.data), `gradient of ${name}`).toBeLessThan(1e-6);
+        const [after, before] = [split.params.get(name)!, whole.params.get(name)!];
+        expect(after.shape, name).toEqual(before.shape);
+        // SGD moves each weight by lr x its gradient: the same up to that rounding. AdamW's first step, lr x g / (|g| + eps),
+        // magnifies the rounding of near-zero gradients (measured here: 4.6e-6 of the tensor's scale at worst)
+        const tolerance = optimizer === 'sgd' ? 1e-6 : 1e-4;
+        expect(worstOfScale(after.data, before.data), `${name} after the step`).toBeLessThan(tolerance);
+      }
+      // the step moved the encoder and rows of the decoder in both parts
+      const decoderName = tie ? P.wordEmbeddings : P.decoderWeight;
+      const moved = (name: string, from: number, to: number) =>
+        split.params
+          .get(name)!
+          .data.slice(from, to)
+          .some((x, i) => x !== split.before.get(name)!.data[from + i]);
+      expect(moved('layers.0.qkv.weight', 0, 48 * d)).toBe(true);
+      expect(moved(decoderName, 0, 192 * d)).toBe(true);
+      expect(moved(decoderName, 192 * d, V * d)).toBe(true);
+      // the decoder was divided by k = 4 in every part
+      const loaded = makeTinyCheckpoint('bert', {
+        seed: 12,
+        vocabSize: V,
+        hidden: d,
+        layers: 1,
+        heads: 2,
+        intermediate: 24,
+        headNormScale: 2.5,
+        tieWordEmbeddings: tie,
+      });
+      const original = loadParameters(parseModelConfig(loaded.config), loaded.tensors).get(decoderName)!.data;
+      expect([...split.before.get(decoderName)!.data]).toEqual([...original].map((x) => Math.fround(x / 4)));
+    },
+  );
 
   it('at that limit the whole vocabulary matrix is refused, and every other parameter fits', async () => {
     const ctx = await gpuContext();
     for (const tie of [true, false]) {
-      const config = parseModelConfig(makeTinyCheckpoint('bert', { seed: 12, vocabSize: V, hidden: d, layers: 1, heads: 2, intermediate: 24, tieWordEmbeddings: tie }).config);
-      const sizes = parameterLayout(config).map((spec) => ({ name: spec.name, bytes: 4 * spec.shape.reduce((a, b) => a * b, 1) }));
+      const config = parseModelConfig(
+        makeTinyCheckpoint('bert', {
+          seed: 12,
+          vocabSize: V,
+          hidden: d,
+          layers: 1,
+          heads: 2,
+          intermediate: 24,
+          tieWordEmbeddings: tie,
+        }).config,
+      );
+      const sizes = parameterLayout(config).map((spec) => ({
+        name: spec.name,
+        bytes: 4 * spec.shape.reduce((a, b) => a * b, 1),
+      }));
       const vocabulary: string[] = [P.wordEmbeddings, P.decoderWeight];
       for (const { name, bytes } of sizes) {
         if (vocabulary.includes(name)) expect(bytes, name).toBeGreaterThan(LIMIT);
@@ -127,7 +167,15 @@ describe('a vocabulary matrix past one binding', () => {
 
   it("the head meter keeps a head in parts: host statistics equal the GPU kernels', and W / k is written part by part", async () => {
     const ctx = await gpuContext();
-    const checkpoint = makeTinyCheckpoint('bert', { seed: 3, vocabSize: V, hidden: d, layers: 1, heads: 2, intermediate: 24, headNormScale: 2.5 });
+    const checkpoint = makeTinyCheckpoint('bert', {
+      seed: 3,
+      vocabSize: V,
+      hidden: d,
+      layers: 1,
+      heads: 2,
+      intermediate: 24,
+      headNormScale: 2.5,
+    });
     const config = parseModelConfig(checkpoint.config);
     const head = loadParameters(config, checkpoint.tensors).get(P.wordEmbeddings)!;
     const whole = HeadMeter.upload(ctx, head, { provenance: 'whole' });
@@ -161,7 +209,10 @@ describe('a vocabulary matrix past one binding', () => {
     const ctx = await gpuContext();
     const checkpoint = makeTinyCheckpoint('bert', { seed: 12, vocabSize: V, hidden: d, layers: 1, heads: 2, intermediate: 24 });
     const config = parseModelConfig(checkpoint.config);
-    const recipe = { ...paperRecipe(4, B, { queryLength: Tq, documentLength: Td }), schedule: { peakLr: 1e-2, totalSteps: 4, warmupRatio: 0 } };
+    const recipe = {
+      ...paperRecipe(4, B, { queryLength: Tq, documentLength: Td }),
+      schedule: { peakLr: 1e-2, totalSteps: 4, warmupRatio: 0 },
+    };
     const trainerAt = (limit: number | null) => {
       ctx.bindingLimitOverride = limit;
       try {
@@ -173,7 +224,10 @@ describe('a vocabulary matrix past one binding', () => {
     const split = trainerAt(LIMIT);
     await split.step([batch(1)], false);
     const saved = await split.readOptimizerState();
-    expect([...saved.moments.keys()].filter((n) => n.startsWith(P.wordEmbeddings))).toEqual([`${P.wordEmbeddings}[rows 0+192]`, `${P.wordEmbeddings}[rows 192+109]`]);
+    expect([...saved.moments.keys()].filter((n) => n.startsWith(P.wordEmbeddings))).toEqual([
+      `${P.wordEmbeddings}[rows 0+192]`,
+      `${P.wordEmbeddings}[rows 192+109]`,
+    ]);
     const whole = trainerAt(null);
     whole.restoreState(1, saved);
     const restored = await whole.readOptimizerState();
@@ -181,6 +235,8 @@ describe('a vocabulary matrix past one binding', () => {
     expect([...restored.moments.get(P.wordEmbeddings)!.m]).toEqual([...parts[0], ...parts[1]]);
     const again = trainerAt(LIMIT);
     again.restoreState(1, restored);
-    expect([...(await again.readOptimizerState()).moments.get(`${P.wordEmbeddings}[rows 192+109]`)!.v]).toEqual([...saved.moments.get(`${P.wordEmbeddings}[rows 192+109]`)!.v]);
+    expect([...(await again.readOptimizerState()).moments.get(`${P.wordEmbeddings}[rows 192+109]`)!.v]).toEqual([
+      ...saved.moments.get(`${P.wordEmbeddings}[rows 192+109]`)!.v,
+    ]);
   });
 });

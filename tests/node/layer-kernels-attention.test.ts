@@ -2,7 +2,14 @@
 // float64 references of src/kernels/reference/attention.ts.
 import { describe, expect, it } from 'vitest';
 import { Attention, type AttentionDims } from '../../src/kernels/attention.ts';
-import { attentionBackward, attentionForward, ropeBackward, ropeForward, ropeInverseFrequencies, ropeTable } from '../../src/kernels/reference/attention.ts';
+import {
+  attentionBackward,
+  attentionForward,
+  ropeBackward,
+  ropeForward,
+  ropeInverseFrequencies,
+  ropeTable,
+} from '../../src/kernels/reference/attention.ts';
 import { Random } from '../../src/util/random.ts';
 import { expectClose } from '../helpers/compare.ts';
 import { expectKernel } from '../helpers/expect-kernel.ts';
@@ -26,14 +33,61 @@ interface Case {
 // Padding never exceeds the half window, so every query (padded ones too) sees a real key, as the reference requires.
 const CASES: [string, Case][] = [
   ['T=1, one head', { dims: { B: 1, T: 1, NH: 1, hd: 4 }, lengths: [1], halfWindow: null, rope: null, maskType: 'u32' }],
-  ['T=7 global with padding', { dims: { B: 2, T: 7, NH: 2, hd: 6 }, lengths: [7, 4], halfWindow: null, rope: null, maskType: 'f32' }],
-  ['T=7 window ±2 with rotary', { dims: { B: 2, T: 7, NH: 2, hd: 6 }, lengths: [5, 7], halfWindow: 2, rope: 10000, maskType: 'u32' }],
-  ['T=33 global with rotary and padding', { dims: { B: 3, T: 33, NH: 3, hd: 8 }, lengths: [33, 20, 1], halfWindow: null, rope: 160000, maskType: 'u32', softmaxWorkgroup: 16 }],
+  [
+    'T=7 global with padding',
+    { dims: { B: 2, T: 7, NH: 2, hd: 6 }, lengths: [7, 4], halfWindow: null, rope: null, maskType: 'f32' },
+  ],
+  [
+    'T=7 window ±2 with rotary',
+    { dims: { B: 2, T: 7, NH: 2, hd: 6 }, lengths: [5, 7], halfWindow: 2, rope: 10000, maskType: 'u32' },
+  ],
+  [
+    'T=33 global with rotary and padding',
+    {
+      dims: { B: 3, T: 33, NH: 3, hd: 8 },
+      lengths: [33, 20, 1],
+      halfWindow: null,
+      rope: 160000,
+      maskType: 'u32',
+      softmaxWorkgroup: 16,
+    },
+  ],
   // B·NH·T = 70000 softmax rows (one workgroup each) fold into y past 65535 workgroups.
-  ['70000 rows, folded grid', { dims: { B: 2500, T: 7, NH: 4, hd: 2 }, lengths: Array.from({ length: 2500 }, (_, b) => 7 - (b % 4)), halfWindow: null, rope: 10000, maskType: 'u32' }],
-  ['T=33 window ±4 with rotary and padding', { dims: { B: 2, T: 33, NH: 2, hd: 10 }, lengths: [30, 33], halfWindow: 4, rope: 10000, maskType: 'f32', softmaxWorkgroup: 64 }],
-  ['T=9 global with NTK-scaled rotary (GTE)', { dims: { B: 2, T: 9, NH: 3, hd: 6 }, lengths: [9, 5], halfWindow: null, rope: ropeInverseFrequencies(6, 500000, { factor: 2, mixedB: null }), maskType: 'u32' }],
-  ['T=5 window ±1, accumulating dqkv', { dims: { B: 2, T: 5, NH: 2, hd: 4 }, lengths: [5, 3], halfWindow: 1, rope: 10000, maskType: 'u32', accumulate: true }],
+  [
+    '70000 rows, folded grid',
+    {
+      dims: { B: 2500, T: 7, NH: 4, hd: 2 },
+      lengths: Array.from({ length: 2500 }, (_, b) => 7 - (b % 4)),
+      halfWindow: null,
+      rope: 10000,
+      maskType: 'u32',
+    },
+  ],
+  [
+    'T=33 window ±4 with rotary and padding',
+    {
+      dims: { B: 2, T: 33, NH: 2, hd: 10 },
+      lengths: [30, 33],
+      halfWindow: 4,
+      rope: 10000,
+      maskType: 'f32',
+      softmaxWorkgroup: 64,
+    },
+  ],
+  [
+    'T=9 global with NTK-scaled rotary (GTE)',
+    {
+      dims: { B: 2, T: 9, NH: 3, hd: 6 },
+      lengths: [9, 5],
+      halfWindow: null,
+      rope: ropeInverseFrequencies(6, 500000, { factor: 2, mixedB: null }),
+      maskType: 'u32',
+    },
+  ],
+  [
+    'T=5 window ±1, accumulating dqkv',
+    { dims: { B: 2, T: 5, NH: 2, hd: 4 }, lengths: [5, 3], halfWindow: 1, rope: 10000, maskType: 'u32', accumulate: true },
+  ],
 ];
 
 /** (B, T, S·NH·hd) section s -> (B, NH, T, hd), on the host. */
@@ -150,7 +204,12 @@ describe('attention kernels', () => {
       });
       results.push(await ctx.read(dqkv));
     }
-    expectClose('accumulated - overwritten = start', results[1].map((x, i) => x - results[0][i]), start, { rtol: 1e-5, atol: 1e-5 });
+    expectClose(
+      'accumulated - overwritten = start',
+      results[1].map((x, i) => x - results[0][i]),
+      start,
+      { rtol: 1e-5, atol: 1e-5 },
+    );
   });
 
   it('gives a query with no visible key all-zero probabilities and output (no NaN)', async () => {

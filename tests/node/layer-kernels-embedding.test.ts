@@ -28,7 +28,15 @@ describe('embedding kernels', () => {
     const random = new Random(B * 100 + T);
     const pad = 1;
     const config = parseModelConfig(
-      { model_type: 'roberta', vocab_size: V, hidden_size: d, num_attention_heads: 1, max_position_embeddings: T + 2, pad_token_id: pad, type_vocab_size: 2 },
+      {
+        model_type: 'roberta',
+        vocab_size: V,
+        hidden_size: d,
+        num_attention_heads: 1,
+        max_position_embeddings: T + 2,
+        pad_token_id: pad,
+        type_vocab_size: 2,
+      },
       { source: 'test config' },
     );
     const ids = Int32Array.from({ length: N }, () => random.int(V));
@@ -54,8 +62,16 @@ describe('embedding kernels', () => {
           p.set(values);
           return p;
         };
-        const plans = { word: plan(V, pad, ids, 'word ids'), position: plan(P, pad, positions, 'position ids'), type: plan(2, -1, types, 'type ids') };
-        const kernels = { word: new Embedding(ctx, { N, d, rows: V }), position: new Embedding(ctx, { N, d, rows: P }), type: new Embedding(ctx, { N, d, rows: 2 }) };
+        const plans = {
+          word: plan(V, pad, ids, 'word ids'),
+          position: plan(P, pad, positions, 'position ids'),
+          type: plan(2, -1, types, 'type ids'),
+        };
+        const kernels = {
+          word: new Embedding(ctx, { N, d, rows: V }),
+          position: new Embedding(ctx, { N, d, rows: P }),
+          type: new Embedding(ctx, { N, d, rows: 2 }),
+        };
         return {
           record: (enc) => {
             kernels.word.forward(enc, { out: t.out, table: t.word, ids: plans.word.ids });
@@ -89,7 +105,7 @@ describe('embedding kernels', () => {
   });
 
   // A word table bound in three row parts (4, 5 and V - 9 rows): the same lookups and gradients as the whole table.
-  it('a table in row parts gives the whole table\'s forward (overwriting or adding) and backward', async () => {
+  it("a table in row parts gives the whole table's forward (overwriting or adding) and backward", async () => {
     const [B, T, d, V] = [2, 9, 5, 23];
     const N = B * T;
     const random = new Random(77);
@@ -116,9 +132,15 @@ describe('embedding kernels', () => {
         plan.set(ids);
         const positions = new EmbeddingGatherPlan(ctx, N, T, -1, 'position ids');
         positions.set(Int32Array.from({ length: N }, (_, n) => n % T));
-        const word = new Embedding(ctx, { N, d, rows: V, parts: [0, 1, 2].map((k) => ({ row0: splits[k], rows: splits[k + 1] - splits[k] })) });
+        const word = new Embedding(ctx, {
+          N,
+          d,
+          rows: V,
+          parts: [0, 1, 2].map((k) => ({ row0: splits[k], rows: splits[k + 1] - splits[k] })),
+        });
         const position = new Embedding(ctx, { N, d, rows: T });
-        const parts = (a: typeof t.w0, b: typeof t.w0, c: typeof t.w0) => [a, b, c].map((tensor, k) => ({ row0: splits[k], tensor }));
+        const parts = (a: typeof t.w0, b: typeof t.w0, c: typeof t.w0) =>
+          [a, b, c].map((tensor, k) => ({ row0: splits[k], tensor }));
         return {
           record: (enc) => {
             // positions first, then the word parts add onto them
@@ -132,7 +154,14 @@ describe('embedding kernels', () => {
         const whole = new Float64Array(V * d);
         [h.w0, h.w1, h.w2].forEach((w, k) => whole.set(w, splits[k] * d));
         const out = new Float64Array(N * d);
-        embeddingForward(out, Int32Array.from({ length: N }, (_, n) => n % T), h.position, N, d, false);
+        embeddingForward(
+          out,
+          Int32Array.from({ length: N }, (_, n) => n % T),
+          h.position,
+          N,
+          d,
+          false,
+        );
         embeddingForward(out, ids, whole, N, d, true);
         const dwhole = new Float64Array(V * d);
         embeddingBackward(dwhole, h.dout, ids, N, d, 3);

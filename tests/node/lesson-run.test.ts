@@ -50,7 +50,11 @@ describe('lesson settings', () => {
 
 describe('a vector as the lesson explains it', () => {
   it('gives FLOPS, the weight sum and the logits each weight saturates', () => {
-    const vector = sparseFromEntries([[7, 0.5], [9, 2], [11, 1]]);
+    const vector = sparseFromEntries([
+      [7, 0.5],
+      [9, 2],
+      [11, 1],
+    ]);
     const view = lessonVector('the cat sat', 4, vector, session.model.tokenizer, 2);
     expect(view.k).toBe(4);
     expect(view.flops).toBeCloseTo(0.25 + 4 + 1, 12);
@@ -123,7 +127,19 @@ describe('the live lesson', () => {
 describe('lesson traces', () => {
   it('the CLI records a whole lesson that parses back, and the page refuses a broken one', async () => {
     const file = join(root, 'trace.json');
-    const { code, stdout } = await runCli('lesson', '--model', join(root, 'tiny'), '--ks', '1,8', '--steps', '2', '--measure-every', '2', '--trace', file);
+    const { code, stdout } = await runCli(
+      'lesson',
+      '--model',
+      join(root, 'tiny'),
+      '--ks',
+      '1,8',
+      '--steps',
+      '2',
+      '--measure-every',
+      '2',
+      '--trace',
+      file,
+    );
     expect(code).toBe(0);
     expect(stdout).toMatch(/step 0 .*\n {2}k = 1: before training {2}nDCG@10 [\d.]+/);
     expect(stdout).toMatch(/step 2 .*\n {2}k = 1: rank [\d.]+ {2}FLOPS\(q\) [\d.]+ {2}nDCG@10/);
@@ -155,7 +171,12 @@ describe('the bundled recording (public/lesson/trace.json)', () => {
     expect(trace.facts.settings).toEqual(LESSON_DEFAULTS);
     expect(trace.facts.recipe).toEqual(LESSON_RECIPE);
     const task = lessonTaskFor(LESSON_DEFAULTS.seed);
-    expect([trace.facts.probe, trace.facts.queries, trace.facts.documents, trace.facts.triplets]).toEqual([task.queries[0].text, task.queries.length, task.corpus.length, task.triplets.length]);
+    expect([trace.facts.probe, trace.facts.queries, trace.facts.documents, trace.facts.triplets]).toEqual([
+      task.queries[0].text,
+      task.queries.length,
+      task.corpus.length,
+      task.triplets.length,
+    ]);
     expect(trace.model).toBe('the synthetic demo backbone');
     // what the lesson shows: the divided head ends better on the held-out queries
     const [plain, divided] = trace.frames.at(-1)!.runs.map((r) => r.heldOut!.ndcg10);

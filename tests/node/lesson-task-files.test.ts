@@ -16,7 +16,9 @@ describe('lessonTaskFiles', () => {
   });
 
   it('writes a BEIR folder whose corpus, queries and judgements equal the task', async () => {
-    const beir = new Map([...files].filter(([path]) => path.startsWith('beir/')).map(([path, bytes]) => [path.slice('beir/'.length), bytes]));
+    const beir = new Map(
+      [...files].filter(([path]) => path.startsWith('beir/')).map(([path, bytes]) => [path.slice('beir/'.length), bytes]),
+    );
     const dataset = await loadBeir(createMemorySource(beir));
     expect(dataset.warnings).toEqual([]);
     expect(dataset.corpusIds).toEqual(task.corpus.map((d) => d.id));

@@ -27,12 +27,23 @@ describe('lesson task', () => {
     const trained = new Set(task.triplets.map(([query]) => query));
     for (const query of task.queries) expect(trained.has(query.text), query.text).toBe(false);
     const topicOfWord = new Map(Object.entries(LESSON_TOPICS).flatMap(([topic, words]) => words.map((w) => [w, topic])));
-    const topicOf = (text: string) => new Set(text.split(' ').map((w) => topicOfWord.get(w)).filter(Boolean));
+    const topicOf = (text: string) =>
+      new Set(
+        text
+          .split(' ')
+          .map((w) => topicOfWord.get(w))
+          .filter(Boolean),
+      );
     for (const query of task.queries) {
       const [topic] = topicOf(query.text);
       expect(topicOf(query.text).size).toBe(1);
       const relevant = [...task.qrels.get(query.id)!.keys()].sort();
-      expect(relevant).toEqual(task.corpus.filter((d) => topicOf(d.text).has(topic)).map((d) => d.id).sort());
+      expect(relevant).toEqual(
+        task.corpus
+          .filter((d) => topicOf(d.text).has(topic))
+          .map((d) => d.id)
+          .sort(),
+      );
     }
     for (const [query, positive, negative] of task.triplets) {
       const [topic] = topicOf(query);

@@ -139,7 +139,11 @@ describe('FLOPS regulariser', () => {
   ])('GPU matches the reference for N=%i V=%i lambda=%f', async (N, V, lambda) => {
     await expectKernel(await gpuContext(), {
       name: `flops N=${N} V=${V}`,
-      tensors: { vectors: { shape: [N, V], data: sparseVectors(new Random(N * 7 + V), N, V, 0.5) }, dvectors: { shape: [N, V] }, losses: { shape: [4] } },
+      tensors: {
+        vectors: { shape: [N, V], data: sparseVectors(new Random(N * 7 + V), N, V, 0.5) },
+        dvectors: { shape: [N, V] },
+        losses: { shape: [4] },
+      },
       build: (ctx, t) => {
         const kernel = new FlopsLoss(ctx, N, V, 2);
         kernel.setLambda(lambda);

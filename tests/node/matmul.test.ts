@@ -178,8 +178,12 @@ describe('matmul wrapper', () => {
     const out = ctx.tensor('y', [7, 5], 'f32');
     const bias = ctx.tensor('b', [5], 'f32');
     const encoder = ctx.encoder('shape errors');
-    expect(() => matmul.record(encoder, { a, b: ctx.tensor('w_t', [3, 5], 'f32'), out, bias })).toThrow(/operand b is w_t\[3x5\].*expected f32 \[5x3\]/);
-    expect(() => matmul.record(encoder, { a: ctx.tensor('x8', [8, 3], 'f32'), b: w, out, bias })).toThrow(/operand a is x8\[8x3\]/);
+    expect(() => matmul.record(encoder, { a, b: ctx.tensor('w_t', [3, 5], 'f32'), out, bias })).toThrow(
+      /operand b is w_t\[3x5\].*expected f32 \[5x3\]/,
+    );
+    expect(() => matmul.record(encoder, { a: ctx.tensor('x8', [8, 3], 'f32'), b: w, out, bias })).toThrow(
+      /operand a is x8\[8x3\]/,
+    );
     expect(() => matmul.record(encoder, { a, b: w, out: ctx.tensor('y6', [7, 6], 'f32'), bias })).toThrow(/operand out/);
     expect(() => matmul.record(encoder, { a, b: w, out, bias: ctx.tensor('b4', [4], 'f32') })).toThrow(/operand bias/);
     expect(() => matmul.record(encoder, { a, b: w, out })).toThrow(/built with a bias/);
@@ -211,38 +215,41 @@ describe('matmul wrapper', () => {
     ['registers', 'tn', 3],
     ['tiled', 'nt', 2],
     ['tiled', 'nn', 1],
-  ] as const)('a product split under a per-dispatch budget (%s %s, batch %i) equals the unsplit one bit for bit', async (variant, layout, batch) => {
-    const ctx = await gpuContext();
-    const shape = { M: 70, N: 36, K: 20, layout, batch, bias: true, accumulate: true };
-    const random = new Random(batch * 7 + layout.length);
-    const a = random.normals(batch * 70 * 20);
-    const b = random.normals(batch * 20 * 36);
-    const bias = random.normals(36);
-    const start = random.normals(batch * 70 * 36);
-    const run = async (budget: number) => {
-      const matmul = new Matmul(ctx, shape, { variant, maxDispatchFlops: budget });
-      const out = ctx.tensor('out', [batch, 70, 36], 'f32', start);
-      await ctx.run('matmul', (enc) =>
-        matmul.record(enc, {
-          a: ctx.tensor('a', layout === 'tn' ? [batch, 20, 70] : [batch, 70, 20], 'f32', a),
-          b: ctx.tensor('b', layout === 'nt' ? [batch, 36, 20] : [batch, 20, 36], 'f32', b),
-          out,
-          bias: ctx.tensor('bias', [36], 'f32', bias),
-        }),
-      );
-      return { bits: [...new Uint32Array((await ctx.read(out)).buffer)], dispatches: matmul.dispatches };
-    };
-    const whole = await run(Infinity);
-    // one row of workgroups of one item: splits every item into rows
-    const split = await run(2 * 4 * 8 * 36 * 20);
-    expect(whole.dispatches).toBe(1);
-    expect(split.dispatches).toBeGreaterThan(batch);
-    expect(split.bits).toEqual(whole.bits);
-    // whole items per dispatch when one fits
-    const byItem = await run(2 * 70 * 36 * 20);
-    expect(byItem.dispatches).toBe(batch);
-    expect(byItem.bits).toEqual(whole.bits);
-  });
+  ] as const)(
+    'a product split under a per-dispatch budget (%s %s, batch %i) equals the unsplit one bit for bit',
+    async (variant, layout, batch) => {
+      const ctx = await gpuContext();
+      const shape = { M: 70, N: 36, K: 20, layout, batch, bias: true, accumulate: true };
+      const random = new Random(batch * 7 + layout.length);
+      const a = random.normals(batch * 70 * 20);
+      const b = random.normals(batch * 20 * 36);
+      const bias = random.normals(36);
+      const start = random.normals(batch * 70 * 36);
+      const run = async (budget: number) => {
+        const matmul = new Matmul(ctx, shape, { variant, maxDispatchFlops: budget });
+        const out = ctx.tensor('out', [batch, 70, 36], 'f32', start);
+        await ctx.run('matmul', (enc) =>
+          matmul.record(enc, {
+            a: ctx.tensor('a', layout === 'tn' ? [batch, 20, 70] : [batch, 70, 20], 'f32', a),
+            b: ctx.tensor('b', layout === 'nt' ? [batch, 36, 20] : [batch, 20, 36], 'f32', b),
+            out,
+            bias: ctx.tensor('bias', [36], 'f32', bias),
+          }),
+        );
+        return { bits: [...new Uint32Array((await ctx.read(out)).buffer)], dispatches: matmul.dispatches };
+      };
+      const whole = await run(Infinity);
+      // one row of workgroups of one item: splits every item into rows
+      const split = await run(2 * 4 * 8 * 36 * 20);
+      expect(whole.dispatches).toBe(1);
+      expect(split.dispatches).toBeGreaterThan(batch);
+      expect(split.bits).toEqual(whole.bits);
+      // whole items per dispatch when one fits
+      const byItem = await run(2 * 70 * 36 * 20);
+      expect(byItem.dispatches).toBe(batch);
+      expect(byItem.bits).toEqual(whole.bits);
+    },
+  );
 
   it('plans pieces under a budget: whole items when one fits, rows of workgroups of one item otherwise', () => {
     const shape = { M: 32768, N: 3072, K: 768, batch: 1 };
@@ -271,9 +278,15 @@ describe('matmul wrapper', () => {
     const storage = ctx.limits.maxComputeWorkgroupStorageSize;
     // (4·16 + 4·16) x TILE_K floats of workgroup memory: one TILE_K over the limit
     const tileK = Math.floor(storage / (4 * 4 * 32)) + 1;
-    expect(() => new Matmul(ctx, shape, { variant: 'tiled', tileK })).toThrow(/TILE_K \d+ need \d+ bytes of workgroup memory, over maxComputeWorkgroupStorageSize/);
+    expect(() => new Matmul(ctx, shape, { variant: 'tiled', tileK })).toThrow(
+      /TILE_K \d+ need \d+ bytes of workgroup memory, over maxComputeWorkgroupStorageSize/,
+    );
     expect(() => new Matmul(ctx, shape, { variant: 'tiled', tileK: tileK - 1 })).not.toThrow();
-    expect(() => new Matmul(ctx, shape, { variant: 'registers', workgroup: [ctx.limits.maxComputeWorkgroupSizeX + 1, 1] })).toThrow(/WG_X \d+ is over maxComputeWorkgroupSizeX/);
-    expect(() => new Matmul(ctx, shape, { variant: 'registers', workgroup: [32, 32] })).toThrow(/over maxComputeInvocationsPerWorkgroup/);
+    expect(
+      () => new Matmul(ctx, shape, { variant: 'registers', workgroup: [ctx.limits.maxComputeWorkgroupSizeX + 1, 1] }),
+    ).toThrow(/WG_X \d+ is over maxComputeWorkgroupSizeX/);
+    expect(() => new Matmul(ctx, shape, { variant: 'registers', workgroup: [32, 32] })).toThrow(
+      /over maxComputeInvocationsPerWorkgroup/,
+    );
   });
 });

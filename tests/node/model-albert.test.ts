@@ -23,7 +23,11 @@ describe('ALBERT layer sharing', () => {
     const { config, checkpoint } = tinyAlbert({ layers: 4, hiddenGroups: 2, innerGroupNum: 2 });
     expect(config.layers).toBe(8);
     expect(config.layerWeights).toEqual([0, 1, 0, 1, 2, 3, 2, 3]);
-    const layerNames = new Set(parameterLayout(config).map((s) => /^layers\.(\d+)\./.exec(s.name)?.[1]).filter((i) => i !== undefined));
+    const layerNames = new Set(
+      parameterLayout(config)
+        .map((s) => /^layers\.(\d+)\./.exec(s.name)?.[1])
+        .filter((i) => i !== undefined),
+    );
     expect([...layerNames]).toEqual(['0', '1', '2', '3']);
     expect(checkpoint.tensors.has('albert.encoder.albert_layer_groups.1.albert_layers.1.ffn.weight')).toBe(true);
     expect(checkpoint.tensors.has('albert.encoder.albert_layer_groups.2.albert_layers.0.ffn.weight')).toBe(false);
@@ -46,7 +50,9 @@ describe('ALBERT layer sharing', () => {
     };
     const sharedGrads = gradients(shared.config, shared.params);
     const separateGrads = gradients(separate.config, params);
-    expect(encoderForward(shared.config, shared.params, INPUT).headHidden).toEqual(encoderForward(separate.config, params, INPUT).headHidden);
+    expect(encoderForward(shared.config, shared.params, INPUT).headHidden).toEqual(
+      encoderForward(separate.config, params, INPUT).headHidden,
+    );
     for (const name of Object.keys(sharedGrads).filter((n) => n.startsWith('layers.0.'))) {
       const other = name.replace('layers.0.', 'layers.1.');
       const sum = sharedGrads[name].map((_, i) => separateGrads[name][i] + separateGrads[other][i]);

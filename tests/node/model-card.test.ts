@@ -6,7 +6,14 @@ import { paperRecipe } from '../../src/train/trainer.ts';
 
 function info(overrides: Partial<ModelCardInfo> = {}): ModelCardInfo {
   return {
-    base: { name: 'answerdotai/ModernBERT-base', hubId: 'answerdotai/ModernBERT-base', architecture: 'ModernBertForMaskedLM', tiedHead: true, vocabSize: 50368, meanRowNorm: 2.553 },
+    base: {
+      name: 'answerdotai/ModernBERT-base',
+      hubId: 'answerdotai/ModernBERT-base',
+      architecture: 'ModernBertForMaskedLM',
+      tiedHead: true,
+      vocabSize: 50368,
+      meanRowNorm: 2.553,
+    },
     k: 8,
     recipe: paperRecipe(9000, 64),
     seed: 1,
@@ -45,10 +52,23 @@ describe('modelCard', () => {
 
   it('adds datasets, language and license only when known, quoting what YAML would misread', () => {
     const { yaml } = split(
-      modelCard(info({ datasets: ['sentence-transformers/msmarco-msmarco-MiniLM-L-6-v3'], language: ['en', 'no'], license: 'apache-2.0' })),
+      modelCard(
+        info({
+          datasets: ['sentence-transformers/msmarco-msmarco-MiniLM-L-6-v3'],
+          language: ['en', 'no'],
+          license: 'apache-2.0',
+        }),
+      ),
     );
     expect(yaml).toEqual(
-      expect.arrayContaining(['datasets:', '- sentence-transformers/msmarco-msmarco-MiniLM-L-6-v3', 'language:', '- en', '- "no"', 'license: apache-2.0']),
+      expect.arrayContaining([
+        'datasets:',
+        '- sentence-transformers/msmarco-msmarco-MiniLM-L-6-v3',
+        'language:',
+        '- en',
+        '- "no"',
+        'license: apache-2.0',
+      ]),
     );
     const local = split(modelCard(info({ base: { ...info().base, name: '/models/my bert', hubId: null } })));
     expect(local.yaml.some((l) => /^(base_model|datasets|language|license):/.test(l))).toBe(false);
@@ -106,7 +126,14 @@ describe('modelCard', () => {
 
   it('shows the sentence-transformers usage and the search-engine exports', () => {
     const { body } = split(modelCard(info()));
-    for (const text of ['SparseEncoder("path/to/this/folder")', 'encode_query', 'encode_document', 'model.similarity', '--format anserini', '--format qdrant']) {
+    for (const text of [
+      'SparseEncoder("path/to/this/folder")',
+      'encode_query',
+      'encode_document',
+      'model.similarity',
+      '--format anserini',
+      '--format qdrant',
+    ]) {
       expect(body).toContain(text);
     }
   });

@@ -33,13 +33,32 @@ const variants: Variant[] = [
   { name: 'RoBERTa', architecture: 'roberta', options: {} },
   { name: 'DistilBERT (d=9, 3 heads)', architecture: 'distilbert', options: { hidden: 9, heads: 3, intermediate: 13 } },
   { name: 'ModernBERT (window 4)', architecture: 'modernbert', options: { localAttention: 4, intermediate: 23 } },
-  { name: 'ModernBERT with biases, untied', architecture: 'modernbert', options: { localAttention: 4, withBiases: true, tieWordEmbeddings: false } },
-  { name: 'ALBERT (E=5, d=12, 3 heads, one layer shared by 2)', architecture: 'albert', options: { embeddingSize: 5, hidden: 12, heads: 3, intermediate: 19 } },
-  { name: 'ALBERT (2 groups of 2 inner layers over 4 applications, untied)', architecture: 'albert', options: { embeddingSize: 6, layers: 2, hiddenGroups: 2, innerGroupNum: 2, tieWordEmbeddings: false } },
-  { name: 'GTE (d=12, 3 heads, NTK rotary x2, two token types)', architecture: 'gte', options: { hidden: 12, heads: 3, intermediate: 19, ropeScalingFactor: 2, typeVocabSize: 2 } },
+  {
+    name: 'ModernBERT with biases, untied',
+    architecture: 'modernbert',
+    options: { localAttention: 4, withBiases: true, tieWordEmbeddings: false },
+  },
+  {
+    name: 'ALBERT (E=5, d=12, 3 heads, one layer shared by 2)',
+    architecture: 'albert',
+    options: { embeddingSize: 5, hidden: 12, heads: 3, intermediate: 19 },
+  },
+  {
+    name: 'ALBERT (2 groups of 2 inner layers over 4 applications, untied)',
+    architecture: 'albert',
+    options: { embeddingSize: 6, layers: 2, hiddenGroups: 2, innerGroupNum: 2, tieWordEmbeddings: false },
+  },
+  {
+    name: 'GTE (d=12, 3 heads, NTK rotary x2, two token types)',
+    architecture: 'gte',
+    options: { hidden: 12, heads: 3, intermediate: 19, ropeScalingFactor: 2, typeVocabSize: 2 },
+  },
 ];
 
-function tinyModel(architecture: Architecture, options: Partial<TinyModelOptions> = {}): { config: ModelConfig; params: ModelParams } {
+function tinyModel(
+  architecture: Architecture,
+  options: Partial<TinyModelOptions> = {},
+): { config: ModelConfig; params: ModelParams } {
   const checkpoint = makeTinyCheckpoint(architecture, {
     seed: 5,
     vocabSize: 50,
@@ -110,12 +129,20 @@ describe.each(variants)('$name end to end', ({ architecture, options }) => {
     const a = encoderForward(config, params, short).headHidden;
     const b = encoderForward(config, params, long).headHidden;
     const d = config.embeddingSize;
-    for (const [bi, len] of [[0, 5], [1, 3]])
+    for (const [bi, len] of [
+      [0, 5],
+      [1, 3],
+    ])
       for (let t = 0; t < len; t++) {
-        expectClose(`seq ${bi} token ${t}`, b.slice((bi * 7 + t) * d, (bi * 7 + t + 1) * d), a.slice((bi * 5 + t) * d, (bi * 5 + t + 1) * d), {
-          rtol: 1e-12,
-          atol: 1e-12,
-        });
+        expectClose(
+          `seq ${bi} token ${t}`,
+          b.slice((bi * 7 + t) * d, (bi * 7 + t + 1) * d),
+          a.slice((bi * 5 + t) * d, (bi * 5 + t + 1) * d),
+          {
+            rtol: 1e-12,
+            atol: 1e-12,
+          },
+        );
       }
   });
 
@@ -230,7 +257,14 @@ describe('architecture details', () => {
   });
 
   it('DistilBERT with sinusoidal_pos_embds: the frozen position table gets no gradient, the rest does', () => {
-    const checkpoint = makeTinyCheckpoint('distilbert', { seed: 1, vocabSize: 30, hidden: 8, layers: 1, heads: 2, intermediate: 12 });
+    const checkpoint = makeTinyCheckpoint('distilbert', {
+      seed: 1,
+      vocabSize: 30,
+      hidden: 8,
+      layers: 1,
+      heads: 2,
+      intermediate: 12,
+    });
     const input = { ids: Int32Array.from([3, 4, 5]), mask: Uint8Array.from([1, 1, 1]), B: 1, T: 3 };
     const gradsFor = (sinusoidal: boolean) => {
       const config = parseModelConfig({ ...checkpoint.config, sinusoidal_pos_embds: sinusoidal });
@@ -262,12 +296,18 @@ describe('architecture details', () => {
       expect(Math.max(...row(grads[P.wordEmbeddings], input.ids[0]).map(Math.abs))).toBeGreaterThan(0);
       if (architecture === 'roberta') {
         // pads sit at position id = pad, whose row is nn.Embedding's padding_idx too
-        expectClose('position row of the pad index', row(grads[P.positionEmbeddings], pad), new Float64Array(d), { rtol: 0, atol: 0 });
+        expectClose('position row of the pad index', row(grads[P.positionEmbeddings], pad), new Float64Array(d), {
+          rtol: 0,
+          atol: 0,
+        });
       }
       const ddecoderWeight = new Random(4).normals(config.vocabSize * d);
       const withDecoder = zerosLike(config);
       encoderBackward(config, params, acts, dheadHidden, withDecoder, { ddecoderWeight });
-      expectClose('pad row = decoder gradient', row(withDecoder[P.wordEmbeddings], pad), row(ddecoderWeight, pad), { rtol: 0, atol: 0 });
+      expectClose('pad row = decoder gradient', row(withDecoder[P.wordEmbeddings], pad), row(ddecoderWeight, pad), {
+        rtol: 0,
+        atol: 0,
+      });
     },
   );
 });

@@ -11,7 +11,16 @@ import { loadParameters, toFloat64Params } from '../../src/model/weights.ts';
 import { Random } from '../../src/util/random.ts';
 
 function tinyGte(options: Partial<TinyModelOptions> = {}) {
-  const checkpoint = makeTinyCheckpoint('gte', { seed: 8, vocabSize: 40, hidden: 8, layers: 1, heads: 2, intermediate: 6, initStd: 0.3, ...options });
+  const checkpoint = makeTinyCheckpoint('gte', {
+    seed: 8,
+    vocabSize: 40,
+    hidden: 8,
+    layers: 1,
+    heads: 2,
+    intermediate: 6,
+    initStd: 0.3,
+    ...options,
+  });
   return { checkpoint, config: parseModelConfig(checkpoint.config) };
 }
 
@@ -67,12 +76,16 @@ describe('GTE config.json', () => {
       split.delete(`new.encoder.layer.0.attention.qkv_proj.${part}`);
       const size = qkv.data.length / 3;
       ['q', 'k', 'v'].forEach((m, k) => {
-        split.set(`new.encoder.layer.0.attention.${m}_proj.${part}`, { shape: [qkv.shape[0] / 3, ...qkv.shape.slice(1)], data: qkv.data.slice(k * size, (k + 1) * size) });
+        split.set(`new.encoder.layer.0.attention.${m}_proj.${part}`, {
+          shape: [qkv.shape[0] / 3, ...qkv.shape.slice(1)],
+          data: qkv.data.slice(k * size, (k + 1) * size),
+        });
       });
     }
     const unpacked = parseModelConfig({ ...checkpoint.config, pack_qkv: false });
     const loaded = loadParameters(unpacked, split);
-    for (const part of ['weight', 'bias'] as const) expect([...loaded.get(P.qkv(0, part))!.data]).toEqual([...packed.get(P.qkv(0, part))!.data]);
+    for (const part of ['weight', 'bias'] as const)
+      expect([...loaded.get(P.qkv(0, part))!.data]).toEqual([...packed.get(P.qkv(0, part))!.data]);
   });
 
   it('without pad_token_id the word embeddings have no padding_idx: the row of id 0 gets its lookup gradient', () => {
@@ -93,10 +106,28 @@ describe('GTE config.json', () => {
 
   it('hidden_dropout_prob drops after the embeddings, on both residual branches and on the gated activation', () => {
     const config = parseModelConfig({ ...base(), hidden_dropout_prob: 0.2, attention_probs_dropout_prob: 0.05 });
-    expect(config.dropout).toEqual({ embeddings: 0.2, attentionProbs: 0.05, attentionOutput: 0.2, mlpActivation: 0.2, mlpOutput: 0.2 });
-    expect(uniformDropout(0.3, 'gte')).toEqual({ embeddings: 0.3, attentionProbs: 0.3, attentionOutput: 0.3, mlpActivation: 0.3, mlpOutput: 0.3 });
+    expect(config.dropout).toEqual({
+      embeddings: 0.2,
+      attentionProbs: 0.05,
+      attentionOutput: 0.2,
+      mlpActivation: 0.2,
+      mlpOutput: 0.2,
+    });
+    expect(uniformDropout(0.3, 'gte')).toEqual({
+      embeddings: 0.3,
+      attentionProbs: 0.3,
+      attentionOutput: 0.3,
+      mlpActivation: 0.3,
+      mlpOutput: 0.3,
+    });
     // the other families keep only the sites they have
-    expect(uniformDropout(0.3, 'distilbert')).toEqual({ embeddings: 0.3, attentionProbs: 0.3, attentionOutput: 0, mlpActivation: 0, mlpOutput: 0.3 });
+    expect(uniformDropout(0.3, 'distilbert')).toEqual({
+      embeddings: 0.3,
+      attentionProbs: 0.3,
+      attentionOutput: 0,
+      mlpActivation: 0,
+      mlpOutput: 0.3,
+    });
   });
 
   it.each([

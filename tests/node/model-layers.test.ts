@@ -4,11 +4,26 @@ import { describe, expect, it } from 'vitest';
 import { checkGradients } from '../helpers/gradcheck.ts';
 import { expectClose } from '../helpers/compare.ts';
 import { Random } from '../../src/util/random.ts';
-import { erf, erfc, gelu, geluDerivative, gegluBackward, gegluForward, geluBackward, geluForward } from '../../src/kernels/reference/activations.ts';
+import {
+  erf,
+  erfc,
+  gelu,
+  geluDerivative,
+  gegluBackward,
+  gegluForward,
+  geluBackward,
+  geluForward,
+} from '../../src/kernels/reference/activations.ts';
 import { linearBackward, linearForward } from '../../src/model/reference/linear.ts';
 import { layerNormBackward, layerNormForward } from '../../src/kernels/reference/layernorm.ts';
 import { embeddingBackward, embeddingForward } from '../../src/kernels/reference/embedding.ts';
-import { attentionBackward, attentionForward, ropeBackward, ropeForward, ropeTable } from '../../src/kernels/reference/attention.ts';
+import {
+  attentionBackward,
+  attentionForward,
+  ropeBackward,
+  ropeForward,
+  ropeTable,
+} from '../../src/kernels/reference/attention.ts';
 import { spladePoolBackward, spladePoolForward } from '../../src/model/reference/splade.ts';
 
 const random = new Random(11);
@@ -31,7 +46,8 @@ describe('erf and exact GELU', () => {
       [erfc(5), 1.5374597944280349e-12],
       [erfc(10), 2.088487583762545e-45],
     ];
-    for (const [actual, expected] of table) expect(Math.abs(actual - expected)).toBeLessThanOrEqual(4e-16 * Math.abs(expected) + 1e-300);
+    for (const [actual, expected] of table)
+      expect(Math.abs(actual - expected)).toBeLessThanOrEqual(4e-16 * Math.abs(expected) + 1e-300);
   });
 
   it('erf is continuous where the series hands over to the continued fraction', () => {
@@ -169,7 +185,9 @@ describe('embedding lookup', () => {
   });
 
   it('rejects ids outside the table', () => {
-    expect(() => embeddingForward(new Float64Array(2), Int32Array.from([2]), new Float64Array(4), 1, 2, false)).toThrow(/outside the table/);
+    expect(() => embeddingForward(new Float64Array(2), Int32Array.from([2]), new Float64Array(4), 1, 2, false)).toThrow(
+      /outside the table/,
+    );
   });
 });
 
@@ -202,7 +220,9 @@ describe.each(attentionCases)('attention $name', ({ B, T, NH, hd, lengths, halfW
             if (!visible) expect(p).toBe(0);
             sum += p;
           }
-          const anyVisible = [...Array(T).keys()].some((j) => j < lengths[b] && (halfWindow === null || Math.abs(i - j) <= halfWindow));
+          const anyVisible = [...Array(T).keys()].some(
+            (j) => j < lengths[b] && (halfWindow === null || Math.abs(i - j) <= halfWindow),
+          );
           expect(sum).toBeCloseTo(anyVisible ? 1 : 0, 12);
         }
   });
@@ -287,13 +307,20 @@ describe('SPLADE max pooling', () => {
   const mask = paddedMask(T, [3, 2]);
   // b = 1, t = 2 is padding and holds the largest logit of column 0: it must be ignored.
   const logits = Float64Array.from([
-    ...[0.5, -1, 0.2, -0.3], ...[1.5, -2, 0.1, -0.1], ...[0.7, -0.5, 3, -0.2],
-    ...[-0.4, 2, -1, -0.6], ...[0.9, 1, -0.2, -0.5], ...[9, 9, 9, -0.1],
+    ...[0.5, -1, 0.2, -0.3],
+    ...[1.5, -2, 0.1, -0.1],
+    ...[0.7, -0.5, 3, -0.2],
+    ...[-0.4, 2, -1, -0.6],
+    ...[0.9, 1, -0.2, -0.5],
+    ...[9, 9, 9, -0.1],
   ]);
 
   it('takes the max of log1p(relu) over real tokens and records the argmax', () => {
     const pool = spladePoolForward(logits, mask, B, T, V);
-    expectClose('pooled', pool.pooled, [Math.log1p(1.5), 0, Math.log1p(3), 0, Math.log1p(0.9), Math.log1p(2), 0, 0], { rtol: 1e-15, atol: 0 });
+    expectClose('pooled', pool.pooled, [Math.log1p(1.5), 0, Math.log1p(3), 0, Math.log1p(0.9), Math.log1p(2), 0, 0], {
+      rtol: 1e-15,
+      atol: 0,
+    });
     expect([...pool.argmax]).toEqual([1, -1, 2, -1, 1, 0, -1, -1]);
   });
 

@@ -46,7 +46,9 @@ describe('loadModel', () => {
   });
 
   it('refuses a tokenizer with more ids than the head has rows', async () => {
-    await expect(loadModel(createMemorySource(tinyBertFiles(40, 60), 'tiny'))).rejects.toThrow(/tokenizer has 60 token ids but the MLM head has 40 rows/);
+    await expect(loadModel(createMemorySource(tinyBertFiles(40, 60), 'tiny'))).rejects.toThrow(
+      /tokenizer has 60 token ids but the MLM head has 40 rows/,
+    );
   });
 
   it('refuses a model with a tensor past the binding limit, before reading any weight (vocabulary matrices go in row parts)', async () => {
@@ -68,7 +70,11 @@ describe('loadModel', () => {
     const files = tinyBertFiles(40, 40).set('model.safetensors', writeSafetensors(tensors));
     const loaded = await loadModel(createMemorySource(files, 'tiny'));
     expect(loaded.unusedTensors).toEqual(['classifier.bias']);
-    expect(loaded.ignoredTensors.map((t) => t.name).sort()).toEqual(['bert.embeddings.position_ids', 'bert.pooler.dense.bias', 'cls.predictions.decoder.weight']);
+    expect(loaded.ignoredTensors.map((t) => t.name).sort()).toEqual([
+      'bert.embeddings.position_ids',
+      'bert.pooler.dense.bias',
+      'cls.predictions.decoder.weight',
+    ]);
     expect(loaded.byteBudget).toBeGreaterThan(16 * 2 ** 20);
   });
 
@@ -82,7 +88,9 @@ describe('loadModel', () => {
   });
 
   it('refuses an unsupported architecture by name, before reading any weight', async () => {
-    const files = new Map([['config.json', encoder.encode(JSON.stringify({ architectures: ['T5ForConditionalGeneration'], model_type: 't5' }))]]);
+    const files = new Map([
+      ['config.json', encoder.encode(JSON.stringify({ architectures: ['T5ForConditionalGeneration'], model_type: 't5' }))],
+    ]);
     const { source, reads } = recording(files);
     await expect(loadModel(source)).rejects.toThrow(/T5ForConditionalGeneration/);
     expect(reads).toEqual(['config.json']);

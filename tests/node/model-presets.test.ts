@@ -23,7 +23,12 @@ describe('model presets', () => {
 
   it('the CLI takes a preset key for its Hub id, and names the presets when an argument is none of folder, id or key', async () => {
     await expect(modelRefFromArgument('gte-en-mlm-base')).resolves.toEqual({ kind: 'hub', id: 'Alibaba-NLP/gte-en-mlm-base' });
-    await expect(modelRefFromArgument('answerdotai/ModernBERT-base')).resolves.toEqual({ kind: 'hub', id: 'answerdotai/ModernBERT-base' });
-    await expect(modelRefFromArgument('no such model!')).rejects.toThrow(/neither a folder, a Hub id \("org\/name"\) nor a preset \(bert-tiny, .*gte-en-mlm-base/);
+    await expect(modelRefFromArgument('answerdotai/ModernBERT-base')).resolves.toEqual({
+      kind: 'hub',
+      id: 'answerdotai/ModernBERT-base',
+    });
+    await expect(modelRefFromArgument('no such model!')).rejects.toThrow(
+      /neither a folder, a Hub id \("org\/name"\) nor a preset \(bert-tiny, .*gte-en-mlm-base/,
+    );
   });
 });

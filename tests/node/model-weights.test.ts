@@ -7,7 +7,14 @@ import { parseModelConfig } from '../../src/model/config.ts';
 import { P } from '../../src/model/layout.ts';
 import type { TinyModelOptions } from '../../src/model/tiny-model.ts';
 import { makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
-import { WeightsError, loadParameters, loadParametersReport, mapHuggingFaceTensors, toHuggingFaceTensors, unusedTensorsWarning } from '../../src/model/weights.ts';
+import {
+  WeightsError,
+  loadParameters,
+  loadParametersReport,
+  mapHuggingFaceTensors,
+  toHuggingFaceTensors,
+  unusedTensorsWarning,
+} from '../../src/model/weights.ts';
 
 const sizes = { seed: 9, vocabSize: 30, hidden: 8, layers: 2, heads: 2, intermediate: 12 };
 
@@ -39,7 +46,13 @@ const expectedNames: Record<Architecture, { present: string[]; absent: string[] 
     absent: ['cls.predictions.decoder.weight'],
   },
   roberta: {
-    present: ['roberta.embeddings.position_embeddings.weight', 'roberta.encoder.layer.0.attention.self.key.weight', 'lm_head.dense.weight', 'lm_head.layer_norm.bias', 'lm_head.bias'],
+    present: [
+      'roberta.embeddings.position_embeddings.weight',
+      'roberta.encoder.layer.0.attention.self.key.weight',
+      'lm_head.dense.weight',
+      'lm_head.layer_norm.bias',
+      'lm_head.bias',
+    ],
     absent: ['lm_head.decoder.weight'],
   },
   distilbert: {
@@ -70,7 +83,13 @@ const expectedNames: Record<Architecture, { present: string[]; absent: string[] 
       'head.norm.weight',
       'decoder.bias',
     ],
-    absent: ['model.layers.0.attn_norm.weight', 'model.embeddings.norm.bias', 'head.dense.bias', 'model.layers.0.attn.Wqkv.bias', 'decoder.weight'],
+    absent: [
+      'model.layers.0.attn_norm.weight',
+      'model.embeddings.norm.bias',
+      'head.dense.bias',
+      'model.layers.0.attn.Wqkv.bias',
+      'decoder.weight',
+    ],
   },
   gte: {
     present: [
@@ -108,46 +127,53 @@ const expectedNames: Record<Architecture, { present: string[]; absent: string[] 
       'predictions.bias',
     ],
     // two layer applications, one shared layer
-    absent: ['predictions.decoder.weight', 'albert.encoder.albert_layer_groups.1.albert_layers.0.ffn.weight', 'albert.encoder.albert_layer_groups.0.albert_layers.1.ffn.weight'],
+    absent: [
+      'predictions.decoder.weight',
+      'albert.encoder.albert_layer_groups.1.albert_layers.0.ffn.weight',
+      'albert.encoder.albert_layer_groups.0.albert_layers.1.ffn.weight',
+    ],
   },
 };
 
-describe.each(['bert', 'roberta', 'distilbert', 'modernbert', 'gte', 'albert'] as const)('%s checkpoint names', (architecture) => {
-  const { tensors, model } = tiny(architecture);
+describe.each(['bert', 'roberta', 'distilbert', 'modernbert', 'gte', 'albert'] as const)(
+  '%s checkpoint names',
+  (architecture) => {
+    const { tensors, model } = tiny(architecture);
 
-  it('uses transformers module paths', () => {
-    const names = [...tensors.keys()];
-    for (const name of expectedNames[architecture].present) expect(names).toContain(name);
-    for (const name of expectedNames[architecture].absent) expect(names).not.toContain(name);
-  });
+    it('uses transformers module paths', () => {
+      const names = [...tensors.keys()];
+      for (const name of expectedNames[architecture].present) expect(names).toContain(name);
+      for (const name of expectedNames[architecture].absent) expect(names).not.toContain(name);
+    });
 
-  it('loads with nothing missing, unexpected or ignored, and saves back bit-exactly', () => {
-    const report = mapHuggingFaceTensors(model, tensors);
-    expect([report.missing, report.shapeMismatches, report.unexpected, report.ignored]).toEqual([[], [], [], []]);
-    const saved = toHuggingFaceTensors(model, report.params);
-    expect([...saved.keys()].sort()).toEqual([...tensors.keys()].sort());
-    for (const [name, t] of tensors) {
-      expect(saved.get(name)!.shape, name).toEqual(t.shape);
-      expect(Buffer.from(saved.get(name)!.data.buffer).equals(Buffer.from(t.data.buffer)), name).toBe(true);
-    }
-  });
+    it('loads with nothing missing, unexpected or ignored, and saves back bit-exactly', () => {
+      const report = mapHuggingFaceTensors(model, tensors);
+      expect([report.missing, report.shapeMismatches, report.unexpected, report.ignored]).toEqual([[], [], [], []]);
+      const saved = toHuggingFaceTensors(model, report.params);
+      expect([...saved.keys()].sort()).toEqual([...tensors.keys()].sort());
+      for (const [name, t] of tensors) {
+        expect(saved.get(name)!.shape, name).toEqual(t.shape);
+        expect(Buffer.from(saved.get(name)!.data.buffer).equals(Buffer.from(t.data.buffer)), name).toBe(true);
+      }
+    });
 
-  it('reports a missing tensor and a wrong shape by name and shape', () => {
-    const [first, second] = [...tensors.keys()];
-    const broken = new Map(tensors);
-    broken.delete(first);
-    broken.set(second, { shape: [3], data: new Float32Array(3) });
-    expect(() => loadParameters(model, broken, 'ckpt/model.safetensors')).toThrow(WeightsError);
-    try {
-      loadParameters(model, broken, 'ckpt/model.safetensors');
-    } catch (e) {
-      const message = (e as Error).message;
-      expect(message).toContain('ckpt/model.safetensors');
-      expect(message).toContain(`missing ${first} [${tensors.get(first)!.shape}]`);
-      expect(message).toContain(`${second}: shape [3], expected [${tensors.get(second)!.shape}]`);
-    }
-  });
-});
+    it('reports a missing tensor and a wrong shape by name and shape', () => {
+      const [first, second] = [...tensors.keys()];
+      const broken = new Map(tensors);
+      broken.delete(first);
+      broken.set(second, { shape: [3], data: new Float32Array(3) });
+      expect(() => loadParameters(model, broken, 'ckpt/model.safetensors')).toThrow(WeightsError);
+      try {
+        loadParameters(model, broken, 'ckpt/model.safetensors');
+      } catch (e) {
+        const message = (e as Error).message;
+        expect(message).toContain('ckpt/model.safetensors');
+        expect(message).toContain(`missing ${first} [${tensors.get(first)!.shape}]`);
+        expect(message).toContain(`${second}: shape [3], expected [${tensors.get(second)!.shape}]`);
+      }
+    });
+  },
+);
 
 describe('fused q/k/v', () => {
   it('stacks query, key and value rows in that order (ModernBERT Wqkv layout)', () => {
@@ -199,7 +225,9 @@ describe('tied and untied decoders', () => {
 describe('older and partial checkpoints', () => {
   it('accepts TensorFlow-era LayerNorm.gamma / LayerNorm.beta', () => {
     const { tensors, model } = tiny('bert');
-    const old = renamed(tensors, (n) => n.replace(/LayerNorm\.weight$/, 'LayerNorm.gamma').replace(/LayerNorm\.bias$/, 'LayerNorm.beta'));
+    const old = renamed(tensors, (n) =>
+      n.replace(/LayerNorm\.weight$/, 'LayerNorm.gamma').replace(/LayerNorm\.bias$/, 'LayerNorm.beta'),
+    );
     expect([...old.keys()].some((n) => n.endsWith('.gamma'))).toBe(true);
     expect(mapHuggingFaceTensors(model, old).missing).toEqual([]);
   });
@@ -212,7 +240,11 @@ describe('older and partial checkpoints', () => {
       .set('bert.embeddings.position_ids', { shape: [1, 64], data: new Float32Array(64) })
       .set('classifier.weight', { shape: [3, 8], data: new Float32Array(24) });
     const report = mapHuggingFaceTensors(model, extra);
-    expect(report.ignored.map((i) => i.name).sort()).toEqual(['bert.embeddings.position_ids', 'bert.pooler.dense.weight', 'cls.seq_relationship.bias']);
+    expect(report.ignored.map((i) => i.name).sort()).toEqual([
+      'bert.embeddings.position_ids',
+      'bert.pooler.dense.weight',
+      'cls.seq_relationship.bias',
+    ]);
     expect(report.unexpected).toEqual([{ name: 'classifier.weight', shape: [3, 8] }]);
   });
 
@@ -256,7 +288,15 @@ describe('unused and missing checkpoint tensors (transformers: "Some weights of 
   });
 
   it('a checkpoint that does not cover the config is an error naming the first few missing tensors, briefly', () => {
-    const model = parseModelConfig({ model_type: 'bert', vocab_size: 30, hidden_size: 8, num_attention_heads: 2, intermediate_size: 8, num_hidden_layers: 300, max_position_embeddings: 64 });
+    const model = parseModelConfig({
+      model_type: 'bert',
+      vocab_size: 30,
+      hidden_size: 8,
+      num_attention_heads: 2,
+      intermediate_size: 8,
+      num_hidden_layers: 300,
+      max_position_embeddings: 64,
+    });
     const { tensors } = tiny('bert');
     const error = (() => {
       try {

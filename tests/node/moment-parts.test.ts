@@ -9,7 +9,10 @@ const other = { m: Float32Array.of(7), v: Float32Array.of(8) };
 
 describe('optimiser moments across row splits', () => {
   it('whole -> parts, parts -> whole, and parts -> other parts; other parameters untouched', () => {
-    const saved = new Map([['W', whole], ['b', other]]);
+    const saved = new Map([
+      ['W', whole],
+      ['b', other],
+    ]);
     const split = momentsForParts(saved, ['W[rows 0+3]', 'W[rows 3+2]', 'b']);
     expect([...split.keys()].sort()).toEqual(['W[rows 0+3]', 'W[rows 3+2]', 'b']);
     expect(split.get('W[rows 0+3]')).toEqual(rows(0, 3));
@@ -27,7 +30,10 @@ describe('optimiser moments across row splits', () => {
   });
 
   it('leaves what does not assemble for the caller to name (a gap in the saved parts, an unknown parameter)', () => {
-    const gap = new Map([['W[rows 0+2]', rows(0, 2)], ['W[rows 3+2]', rows(3, 5)]]);
+    const gap = new Map([
+      ['W[rows 0+2]', rows(0, 2)],
+      ['W[rows 3+2]', rows(3, 5)],
+    ]);
     expect([...momentsForParts(gap, ['W']).keys()]).toEqual(['W[rows 0+2]', 'W[rows 3+2]']);
     expect([...momentsForParts(new Map([['X', whole]]), ['W']).keys()]).toEqual(['X']);
   });

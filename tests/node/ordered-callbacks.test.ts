@@ -8,13 +8,23 @@ import { JobController, type JobOptions } from '../../src/ui/job-controller.ts';
 import { withOrderedCallbacks } from '../../src/worker/ordered-callbacks.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const OPTIONS: JobOptions = { starting: 'Starting…', cancel: () => undefined, cancelled: () => 'Cancelled.', failed: (f) => f.message };
+const OPTIONS: JobOptions = {
+  starting: 'Starting…',
+  cancel: () => undefined,
+  cancelled: () => 'Cancelled.',
+  failed: (f) => f.message,
+};
 const LAST_PROGRESS = 'NanoSciFact: searching 12 of 12 · 0 ms left in this stage';
 const DONE = 'Done: NanoSciFact at k = 1.';
 
 /** A JobController on the least a Lit element offers a controller. */
 function jobOnHost(): JobController {
-  return new JobController({ addController: () => undefined, removeController: () => undefined, requestUpdate: () => undefined, updateComplete: Promise.resolve(true) });
+  return new JobController({
+    addController: () => undefined,
+    removeController: () => undefined,
+    requestUpdate: () => undefined,
+    updateComplete: Promise.resolve(true),
+  });
 }
 
 /** The page's side of a proxied callback whose messages arrive late: the page runs `handler` `ms` later, and the
@@ -138,7 +148,10 @@ describe('through comlink over a real MessageChannel', () => {
       },
     });
     const seen: string[] = [];
-    const answer = await remote.run(200, Comlink.proxy((step: number) => void seen.push(`step ${step}`)));
+    const answer = await remote.run(
+      200,
+      Comlink.proxy((step: number) => void seen.push(`step ${step}`)),
+    );
     seen.push(answer);
     expect(seen).toHaveLength(201);
     expect(seen.at(-2)).toBe('step 200');

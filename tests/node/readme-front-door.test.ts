@@ -7,11 +7,20 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
 export function anchorOf(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
 }
 
 /** The relative links of a Markdown text (images included), without http(s) and mailto ones. */
@@ -33,11 +42,26 @@ describe('the README', () => {
   });
 
   it("gives each of the old README's sections a home in docs/", () => {
-    const headings = DOCS.filter((path) => path !== 'README.md').flatMap((path) => [...read(path).matchAll(/^#+ (.*)$/gm)].map((m) => m[1]));
-    for (const old of ['Set-up', 'The command line', 'What is inside', 'Kernel design in one paragraph', 'Against the peers', 'Running without a GPU']) {
-      expect(headings.some((heading) => heading.startsWith(old)), old).toBe(true);
+    const headings = DOCS.filter((path) => path !== 'README.md').flatMap((path) =>
+      [...read(path).matchAll(/^#+ (.*)$/gm)].map((m) => m[1]),
+    );
+    for (const old of [
+      'Set-up',
+      'The command line',
+      'What is inside',
+      'Kernel design in one paragraph',
+      'Against the peers',
+      'Running without a GPU',
+    ]) {
+      expect(
+        headings.some((heading) => heading.startsWith(old)),
+        old,
+      ).toBe(true);
     }
-    expect(headings.some((heading) => heading.startsWith('The page')), 'The page').toBe(true);
+    expect(
+      headings.some((heading) => heading.startsWith('The page')),
+      'The page',
+    ).toBe(true);
   });
 });
 
@@ -55,7 +79,11 @@ describe('links in README.md and docs/', () => {
   });
 
   it('the helpers find links and anchors as GitHub does', () => {
-    expect(relativeLinks('[a](docs/a.md) ![p](img/p.png) [w](https://x.org) [b](b.md#the-page-tab-by-tab)')).toEqual(['docs/a.md', 'img/p.png', 'b.md#the-page-tab-by-tab']);
+    expect(relativeLinks('[a](docs/a.md) ![p](img/p.png) [w](https://x.org) [b](b.md#the-page-tab-by-tab)')).toEqual([
+      'docs/a.md',
+      'img/p.png',
+      'b.md#the-page-tab-by-tab',
+    ]);
     expect(anchorOf('The page, tab by tab')).toBe('the-page-tab-by-tab');
     expect(anchorOf('GPUs: without one, on a real one')).toBe('gpus-without-one-on-a-real-one');
   });

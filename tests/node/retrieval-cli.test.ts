@@ -26,7 +26,12 @@ describe('splade-lab metrics', () => {
   it('prints the "all" rows of out.test.a for every measure it knows, and runid', async () => {
     const { code, stdout } = await cli('metrics', '--qrels', qrels, '--run', run);
     expect(code).toBe(0);
-    const ours = new Map(stdout.trim().split('\n').map((l) => [l.split('\t')[0].trim(), l] as const));
+    const ours = new Map(
+      stdout
+        .trim()
+        .split('\n')
+        .map((l) => [l.split('\t')[0].trim(), l] as const),
+    );
     let matched = 0;
     for (const line of readFixtureText('trec_eval/out.test.a').trim().split('\n')) {
       const mine = ours.get(line.split('\t')[0].trim());
@@ -40,7 +45,8 @@ describe('splade-lab metrics', () => {
   it('--json prints one object with the promised keys', async () => {
     const { stdout } = await cli('metrics', '--qrels', qrels, '--run', run, '--json');
     const summary = JSON.parse(stdout);
-    for (const key of ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', 'P_10', 'map']) expect(typeof summary[key]).toBe('number');
+    for (const key of ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', 'P_10', 'map'])
+      expect(typeof summary[key]).toBe('number');
     expect(summary.map.toFixed(4)).toBe('0.1785'); // out.test: map all 0.1785
   });
 
@@ -79,7 +85,14 @@ describe('splade-lab bm25', () => {
     writeFileSync(join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\n');
     const words = JSON.parse((await cli('bm25', '--beir', dir, '--json')).stdout);
     expect(words.num_rel_ret).toBe(0); // "tokenizer" and "tokenizers" are different words
-    const { code, stdout } = await cli('bm25', '--beir', dir, '--tokenizer', fixturePath('tokenizers/bert-base-uncased'), '--json');
+    const { code, stdout } = await cli(
+      'bm25',
+      '--beir',
+      dir,
+      '--tokenizer',
+      fixturePath('tokenizers/bert-base-uncased'),
+      '--json',
+    );
     expect(code).toBe(0);
     const pieces = JSON.parse(stdout);
     expect(pieces.num_rel_ret).toBe(1); // both start with the piece "token"
@@ -101,7 +114,10 @@ describe('evaluateEncoder', () => {
       encodeQueries: async (texts, onProgress) => texts.map((t, i) => (onProgress?.(i + 1, texts.length), encode(t))),
       encodeDocuments: async (texts, onProgress) => texts.map((t, i) => (onProgress?.(i + 1, texts.length), encode(t))),
     };
-    const report = await evaluateEncoder(encoder, dataset, { topK: 100, onProgress: (stage, done, total) => done === total && progress.push(stage) });
+    const report = await evaluateEncoder(encoder, dataset, {
+      topK: 100,
+      onProgress: (stage, done, total) => done === total && progress.push(stage),
+    });
     expect(progress).toEqual(['queries', 'documents', 'search']);
     expect(report.metrics.num_q).toBe(dataset.qrels.size);
     expect(report.metrics.ndcg_cut_10).toBe(evaluateRun(dataset.qrels, report.run).summary.get('ndcg_cut_10'));

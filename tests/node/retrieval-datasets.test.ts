@@ -28,28 +28,78 @@ const goodQrels = 'query-id\tcorpus-id\tscore\nq1\td1\t1\n';
 
 describe('BEIR folders', () => {
   it('keeps only judged queries and joins title and text with one space', async () => {
-    const dataset = await loadBeir(folderSource(beirFolder('good', { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': goodQrels })));
+    const dataset = await loadBeir(
+      folderSource(beirFolder('good', { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': goodQrels })),
+    );
     expect(dataset.queryIds).toEqual(['q1']);
     expect(dataset.corpusTexts).toEqual(['Title one first text', 'second']);
   });
 
   it.each([
-    { name: 'missing corpus', files: { 'queries.jsonl': goodQueries, 'qrels/test.tsv': goodQrels }, error: /corpus\.jsonl not found; a BEIR folder holds/ },
-    { name: 'missing split', files: { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/dev.tsv': goodQrels }, error: /qrels\/test\.tsv not found/ },
-    { name: 'bad JSON line', files: { 'corpus.jsonl': goodCorpus + '{"_id": "d3", "text": \n', 'queries.jsonl': goodQueries, 'qrels/test.tsv': goodQrels }, error: /corpus\.jsonl:3: not valid JSON/ },
-    { name: 'line without _id', files: { 'corpus.jsonl': goodCorpus, 'queries.jsonl': '{"text": "x"}\n', 'qrels/test.tsv': goodQrels }, error: /queries\.jsonl:1: missing "_id"/ },
-    { name: 'bad qrels score', files: { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': goodQrels + 'q1\td2\thigh\n' }, error: /test\.tsv:3: score "high"/ },
-    { name: 'qrels naming only unknown queries', files: { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': 'qX\td1\t1\n' }, error: /no judged query is present/ },
-    { name: 'empty corpus', files: { 'corpus.jsonl': '\n', 'queries.jsonl': goodQueries, 'qrels/test.tsv': goodQrels }, error: /corpus is empty/ },
+    {
+      name: 'missing corpus',
+      files: { 'queries.jsonl': goodQueries, 'qrels/test.tsv': goodQrels },
+      error: /corpus\.jsonl not found; a BEIR folder holds/,
+    },
+    {
+      name: 'missing split',
+      files: { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/dev.tsv': goodQrels },
+      error: /qrels\/test\.tsv not found/,
+    },
+    {
+      name: 'bad JSON line',
+      files: {
+        'corpus.jsonl': goodCorpus + '{"_id": "d3", "text": \n',
+        'queries.jsonl': goodQueries,
+        'qrels/test.tsv': goodQrels,
+      },
+      error: /corpus\.jsonl:3: not valid JSON/,
+    },
+    {
+      name: 'line without _id',
+      files: { 'corpus.jsonl': goodCorpus, 'queries.jsonl': '{"text": "x"}\n', 'qrels/test.tsv': goodQrels },
+      error: /queries\.jsonl:1: missing "_id"/,
+    },
+    {
+      name: 'bad qrels score',
+      files: { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': goodQrels + 'q1\td2\thigh\n' },
+      error: /test\.tsv:3: score "high"/,
+    },
+    {
+      name: 'qrels naming only unknown queries',
+      files: { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': 'qX\td1\t1\n' },
+      error: /no judged query is present/,
+    },
+    {
+      name: 'empty corpus',
+      files: { 'corpus.jsonl': '\n', 'queries.jsonl': goodQueries, 'qrels/test.tsv': goodQrels },
+      error: /corpus is empty/,
+    },
   ])('$name: a clear error', async ({ name, files, error }) => {
     await expect(loadBeir(folderSource(beirFolder(name.replaceAll(' ', '-'), files)))).rejects.toThrow(error);
   });
 
   it.each([
-    { name: 'a non-numeric first row that is no header', qrels: 'q1\td1\thigh\nq1\td2\t1\n', error: /test\.tsv:1: score "high" is not an integer/ },
-    { name: 'a header after the first row', qrels: 'q1\td1\t1\nquery-id\tcorpus-id\tscore\n', error: /test\.tsv:2: score "score" is not an integer/ },
-    { name: 'a query id with a space', qrels: 'query-id\tcorpus-id\tscore\nq 1\td1\t1\n', error: /test\.tsv:2: query-id "q 1" contains white space, which would split a TREC run or qrels line/ },
-    { name: 'a corpus id with spaces (a forged run line)', qrels: 'q1\td1 Q0 forged 1 99 run\t1\n', error: /test\.tsv:1: corpus-id "d1 Q0 forged 1 99 run" contains white space/ },
+    {
+      name: 'a non-numeric first row that is no header',
+      qrels: 'q1\td1\thigh\nq1\td2\t1\n',
+      error: /test\.tsv:1: score "high" is not an integer/,
+    },
+    {
+      name: 'a header after the first row',
+      qrels: 'q1\td1\t1\nquery-id\tcorpus-id\tscore\n',
+      error: /test\.tsv:2: score "score" is not an integer/,
+    },
+    {
+      name: 'a query id with a space',
+      qrels: 'query-id\tcorpus-id\tscore\nq 1\td1\t1\n',
+      error: /test\.tsv:2: query-id "q 1" contains white space, which would split a TREC run or qrels line/,
+    },
+    {
+      name: 'a corpus id with spaces (a forged run line)',
+      qrels: 'q1\td1 Q0 forged 1 99 run\t1\n',
+      error: /test\.tsv:1: corpus-id "d1 Q0 forged 1 99 run" contains white space/,
+    },
   ])('qrels with $name: a clear error', async ({ name, qrels, error }) => {
     const files = { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': qrels };
     await expect(loadBeir(folderSource(beirFolder(name.replaceAll(' ', '-'), files)))).rejects.toThrow(error);
@@ -65,18 +115,32 @@ describe('BEIR folders', () => {
 
   it('refuses corpus and query ids a TREC run could not hold', async () => {
     const corpus = '{"_id": "d1", "text": "a"}\n{"_id": "d 2", "text": "b"}\n';
-    await expect(loadBeir(folderSource(beirFolder('spaced-doc', { 'corpus.jsonl': corpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': goodQrels })))).rejects.toThrow(
+    await expect(
+      loadBeir(
+        folderSource(
+          beirFolder('spaced-doc', { 'corpus.jsonl': corpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': goodQrels }),
+        ),
+      ),
+    ).rejects.toThrow(
       /corpus\.jsonl:2: _id "d 2" contains white space, which would split a TREC run or qrels line; remove the white space from the id/,
     );
     const queries = '{"_id": "", "text": "a"}\n';
-    await expect(loadBeir(folderSource(beirFolder('empty-query', { 'corpus.jsonl': goodCorpus, 'queries.jsonl': queries, 'qrels/test.tsv': goodQrels })))).rejects.toThrow(
-      /queries\.jsonl:1: _id "" is empty/,
-    );
+    await expect(
+      loadBeir(
+        folderSource(
+          beirFolder('empty-query', { 'corpus.jsonl': goodCorpus, 'queries.jsonl': queries, 'qrels/test.tsv': goodQrels }),
+        ),
+      ),
+    ).rejects.toThrow(/queries\.jsonl:1: _id "" is empty/);
   });
 
   it('counts qrels naming unknown queries or documents as warnings', async () => {
     const qrels = goodQrels + 'qX\td1\t1\nqY\td2\t1\nq1\tdMissing\t1\n';
-    const dataset = await loadBeir(folderSource(beirFolder('unknown-ids', { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': qrels })));
+    const dataset = await loadBeir(
+      folderSource(
+        beirFolder('unknown-ids', { 'corpus.jsonl': goodCorpus, 'queries.jsonl': goodQueries, 'qrels/test.tsv': qrels }),
+      ),
+    );
     expect(dataset.queryIds).toEqual(['q1']);
     expect(dataset.warnings).toEqual([
       '2 judged query ids have no entry in the queries (dropped), e.g. "qX"',
@@ -139,7 +203,9 @@ describe('NanoBEIR parquet', () => {
       'https://huggingface.co/datasets/zeta-alpha-ai/NanoSciFact/resolve/main/qrels/train-00000-of-00001.parquet',
       'https://huggingface.co/datasets/zeta-alpha-ai/NanoSciFact/resolve/main/queries/train-00000-of-00001.parquet',
     ]);
-    await expect(loadNanoBeir(nanoBeirHubSource('Nope', fakeFetch), 'NanoNope')).rejects.toThrow(/NanoNope\/resolve\/main\/corpus\/.* not found/);
+    await expect(loadNanoBeir(nanoBeirHubSource('Nope', fakeFetch), 'NanoNope')).rejects.toThrow(
+      /NanoNope\/resolve\/main\/corpus\/.* not found/,
+    );
   });
 
   it('names the file when a table is not Parquet or lacks a column', async () => {
@@ -148,10 +214,20 @@ describe('NanoBEIR parquet', () => {
     mkdirSync(join(dir, 'queries'), { recursive: true });
     mkdirSync(join(dir, 'qrels'), { recursive: true });
     writeFileSync(join(dir, 'corpus/train-00000-of-00001.parquet'), 'not parquet at all');
-    writeFileSync(join(dir, 'queries/train-00000-of-00001.parquet'), new Uint8Array(tables['queries/train-00000-of-00001.parquet']));
+    writeFileSync(
+      join(dir, 'queries/train-00000-of-00001.parquet'),
+      new Uint8Array(tables['queries/train-00000-of-00001.parquet']),
+    );
     writeFileSync(join(dir, 'qrels/train-00000-of-00001.parquet'), new Uint8Array(tables['corpus/train-00000-of-00001.parquet']));
-    await expect(loadNanoBeir(folderSource(dir), 'x')).rejects.toThrow(/corpus\/train-00000-of-00001\.parquet: not a readable Parquet file/);
-    writeFileSync(join(dir, 'corpus/train-00000-of-00001.parquet'), new Uint8Array(tables['corpus/train-00000-of-00001.parquet']));
-    await expect(loadNanoBeir(folderSource(dir), 'x')).rejects.toThrow(/qrels\/train-00000-of-00001\.parquet: missing column\(s\) query-id, corpus-id/);
+    await expect(loadNanoBeir(folderSource(dir), 'x')).rejects.toThrow(
+      /corpus\/train-00000-of-00001\.parquet: not a readable Parquet file/,
+    );
+    writeFileSync(
+      join(dir, 'corpus/train-00000-of-00001.parquet'),
+      new Uint8Array(tables['corpus/train-00000-of-00001.parquet']),
+    );
+    await expect(loadNanoBeir(folderSource(dir), 'x')).rejects.toThrow(
+      /qrels\/train-00000-of-00001\.parquet: missing column\(s\) query-id, corpus-id/,
+    );
   });
 });

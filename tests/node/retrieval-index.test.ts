@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { exhaustiveSearch } from '../../src/retrieval/exhaustive-search.ts';
 import { buildInvertedIndex, indexMemoryBytes } from '../../src/retrieval/inverted-index.ts';
 import { IndexSearcher, latencyReport, searchAll } from '../../src/retrieval/search.ts';
-import { pruneTopK, sparseDot, sparseFromDense, sparseFromEntries, type SparseVector } from '../../src/retrieval/sparse-vector.ts';
+import {
+  pruneTopK,
+  sparseDot,
+  sparseFromDense,
+  sparseFromEntries,
+  type SparseVector,
+} from '../../src/retrieval/sparse-vector.ts';
 import { TopK } from '../../src/retrieval/top-k.ts';
 import { Random } from '../../src/util/random.ts';
 
@@ -31,30 +37,45 @@ const settings = [
 ];
 
 describe('inverted index equals exhaustive scoring', () => {
-  it.each(settings)('$name: same ids and bit-identical scores for k = 1, 7, 100 and k > #docs', ({ seed, docs, V, maxNnz, coarse }) => {
-    const rng = new Random(seed);
-    const documents = randomVectors(rng, docs, V, maxNnz, coarse);
-    const queries = randomVectors(rng, 40, V, maxNnz, coarse);
-    const index = buildInvertedIndex(documents, V);
-    const searcher = new IndexSearcher(index);
-    let compared = 0;
-    for (const k of [1, 7, 100, docs + 5]) {
-      for (const query of queries) {
-        const fromIndex = searcher.search(query, k);
-        const reference = exhaustiveSearch(documents, query, k);
-        expect(Array.from(fromIndex.docs)).toEqual(Array.from(reference.docs));
-        expect(Array.from(fromIndex.scores)).toEqual(Array.from(reference.scores));
-        compared += reference.docs.length;
+  it.each(settings)(
+    '$name: same ids and bit-identical scores for k = 1, 7, 100 and k > #docs',
+    ({ seed, docs, V, maxNnz, coarse }) => {
+      const rng = new Random(seed);
+      const documents = randomVectors(rng, docs, V, maxNnz, coarse);
+      const queries = randomVectors(rng, 40, V, maxNnz, coarse);
+      const index = buildInvertedIndex(documents, V);
+      const searcher = new IndexSearcher(index);
+      let compared = 0;
+      for (const k of [1, 7, 100, docs + 5]) {
+        for (const query of queries) {
+          const fromIndex = searcher.search(query, k);
+          const reference = exhaustiveSearch(documents, query, k);
+          expect(Array.from(fromIndex.docs)).toEqual(Array.from(reference.docs));
+          expect(Array.from(fromIndex.scores)).toEqual(Array.from(reference.scores));
+          compared += reference.docs.length;
+        }
       }
-    }
-    expect(compared).toBeGreaterThan(docs); // the comparison saw real results, not empty lists
-  });
+      expect(compared).toBeGreaterThan(docs); // the comparison saw real results, not empty lists
+    },
+  );
 
   it('ignores query dimensions beyond the index and returns nothing for an empty query', () => {
-    const documents = [sparseFromEntries([[0, 1], [2, 2]]), sparseFromEntries([[1, 3]])];
+    const documents = [
+      sparseFromEntries([
+        [0, 1],
+        [2, 2],
+      ]),
+      sparseFromEntries([[1, 3]]),
+    ];
     const searcher = new IndexSearcher(buildInvertedIndex(documents));
     expect(searcher.search(sparseFromEntries([]), 5).docs.length).toBe(0);
-    const result = searcher.search(sparseFromEntries([[2, 0.5], [99, 7]]), 5);
+    const result = searcher.search(
+      sparseFromEntries([
+        [2, 0.5],
+        [99, 7],
+      ]),
+      5,
+    );
     expect(Array.from(result.docs)).toEqual([0]);
     expect(Array.from(result.scores)).toEqual([1]);
   });
@@ -67,7 +88,14 @@ describe('inverted index equals exhaustive scoring', () => {
 
 describe('index layout and reports', () => {
   it('stores each posting once, per-dimension maxima, and reports the bytes of its arrays', () => {
-    const documents = [sparseFromEntries([[0, 1], [2, 2]]), sparseFromEntries([[2, 5]]), sparseFromEntries([])];
+    const documents = [
+      sparseFromEntries([
+        [0, 1],
+        [2, 2],
+      ]),
+      sparseFromEntries([[2, 5]]),
+      sparseFromEntries([]),
+    ];
     const index = buildInvertedIndex(documents, 4);
     expect(Array.from(index.offsets)).toEqual([0, 1, 1, 3, 3]);
     expect(Array.from(index.docs)).toEqual([0, 0, 1]);
@@ -98,7 +126,12 @@ describe('top-k selection and sparse vector helpers', () => {
   });
 
   it('sparseFromEntries sorts, sums duplicates and drops zeros; sparseFromDense keeps non-zeros', () => {
-    const v = sparseFromEntries([[5, 1], [2, 0.5], [5, 1], [7, 0]]);
+    const v = sparseFromEntries([
+      [5, 1],
+      [2, 0.5],
+      [5, 1],
+      [7, 0],
+    ]);
     expect(Array.from(v.indices)).toEqual([2, 5]);
     expect(Array.from(v.values)).toEqual([0.5, 2]);
     const d = sparseFromDense([0, 0, 1.5, 0, -2]);
@@ -107,7 +140,12 @@ describe('top-k selection and sparse vector helpers', () => {
   });
 
   it('pruneTopK keeps the largest weights, still sorted by id', () => {
-    const v = sparseFromEntries([[1, 0.1], [4, 0.9], [6, 0.5], [9, 0.7]]);
+    const v = sparseFromEntries([
+      [1, 0.1],
+      [4, 0.9],
+      [6, 0.5],
+      [9, 0.7],
+    ]);
     const pruned = pruneTopK(v, 2);
     expect(Array.from(pruned.indices)).toEqual([4, 9]);
     expect(pruneTopK(v, 0)).toBe(v);

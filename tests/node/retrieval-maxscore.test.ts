@@ -54,44 +54,95 @@ function expectSameRanking(actual: Ranking, expected: Ranking): void {
 }
 
 const collections = [
-  { name: 'small vocabulary, coarse weights, many exact ties', seed: 11, docs: 600, V: 24, nnz: [0, 8], queryNnz: [1, 6], kind: 'coarse', queryKind: 'coarse' },
-  { name: 'large vocabulary, SPLADE-like skewed weights', seed: 12, docs: 1500, V: 30522, nnz: [20, 120], queryNnz: [5, 40], kind: 'splade', queryKind: 'splade' },
-  { name: 'medium vocabulary, SPLADE-like skewed weights', seed: 13, docs: 1200, V: 400, nnz: [5, 40], queryNnz: [1, 25], kind: 'splade', queryKind: 'splade' },
-  { name: 'negative and positive weights', seed: 14, docs: 700, V: 120, nnz: [1, 20], queryNnz: [1, 15], kind: 'signed', queryKind: 'signed' },
-  { name: 'scores a few ulps apart (bounds tight to the last bit)', seed: 15, docs: 900, V: 40, nnz: [1, 14], queryNnz: [2, 30], kind: 'ulp', queryKind: 'ones' },
+  {
+    name: 'small vocabulary, coarse weights, many exact ties',
+    seed: 11,
+    docs: 600,
+    V: 24,
+    nnz: [0, 8],
+    queryNnz: [1, 6],
+    kind: 'coarse',
+    queryKind: 'coarse',
+  },
+  {
+    name: 'large vocabulary, SPLADE-like skewed weights',
+    seed: 12,
+    docs: 1500,
+    V: 30522,
+    nnz: [20, 120],
+    queryNnz: [5, 40],
+    kind: 'splade',
+    queryKind: 'splade',
+  },
+  {
+    name: 'medium vocabulary, SPLADE-like skewed weights',
+    seed: 13,
+    docs: 1200,
+    V: 400,
+    nnz: [5, 40],
+    queryNnz: [1, 25],
+    kind: 'splade',
+    queryKind: 'splade',
+  },
+  {
+    name: 'negative and positive weights',
+    seed: 14,
+    docs: 700,
+    V: 120,
+    nnz: [1, 20],
+    queryNnz: [1, 15],
+    kind: 'signed',
+    queryKind: 'signed',
+  },
+  {
+    name: 'scores a few ulps apart (bounds tight to the last bit)',
+    seed: 15,
+    docs: 900,
+    V: 40,
+    nnz: [1, 14],
+    queryNnz: [2, 30],
+    kind: 'ulp',
+    queryKind: 'ones',
+  },
 ] as const;
 
 describe('MaxScore equals exhaustive scoring', () => {
   const cases = collections.flatMap((c) => [32, 1024].map((window) => ({ ...c, window })));
-  it.each(cases)('$name, window $window: same ids, ranks and score bits as exhaustive and term-at-a-time, k = 1, 10, 100, > #docs', (c) => {
-    const rng = new Random(c.seed);
-    const documents = randomVectors(rng, c.docs, c.V, c.nnz[0], c.nnz[1], c.kind);
-    const queries = [
-      ...randomVectors(rng, 60, c.V, c.queryNnz[0], c.queryNnz[1], c.queryKind),
-      ...randomVectors(rng, 10, c.V, 1, 1, c.queryKind), // one dimension
-      sparseFromEntries([]), // empty
-      sparseFromEntries([[0, 1], [c.V + 3, 2]]), // a dimension beyond the index
-    ];
-    const index = buildInvertedIndex(documents, c.V);
-    const maxScore = new MaxScoreSearcher(index, c.window);
-    const termAtATime = new IndexSearcher(index);
-    let compared = 0;
-    let fullyScored = 0;
-    let touched = 0;
-    for (const k of [1, 10, 100, c.docs + 5]) {
-      for (const query of queries) {
-        const reference = exhaustiveSearch(documents, query, k);
-        const pruned = maxScore.search(query, k);
-        expectSameRanking(pruned, reference);
-        expectSameRanking(termAtATime.search(query, k), reference);
-        compared += reference.docs.length;
-        fullyScored += maxScore.lastFullyScored;
-        touched += termAtATime.lastFullyScored;
+  it.each(cases)(
+    '$name, window $window: same ids, ranks and score bits as exhaustive and term-at-a-time, k = 1, 10, 100, > #docs',
+    (c) => {
+      const rng = new Random(c.seed);
+      const documents = randomVectors(rng, c.docs, c.V, c.nnz[0], c.nnz[1], c.kind);
+      const queries = [
+        ...randomVectors(rng, 60, c.V, c.queryNnz[0], c.queryNnz[1], c.queryKind),
+        ...randomVectors(rng, 10, c.V, 1, 1, c.queryKind), // one dimension
+        sparseFromEntries([]), // empty
+        sparseFromEntries([
+          [0, 1],
+          [c.V + 3, 2],
+        ]), // a dimension beyond the index
+      ];
+      const index = buildInvertedIndex(documents, c.V);
+      const maxScore = new MaxScoreSearcher(index, c.window);
+      const termAtATime = new IndexSearcher(index);
+      let compared = 0;
+      let fullyScored = 0;
+      let touched = 0;
+      for (const k of [1, 10, 100, c.docs + 5]) {
+        for (const query of queries) {
+          const reference = exhaustiveSearch(documents, query, k);
+          const pruned = maxScore.search(query, k);
+          expectSameRanking(pruned, reference);
+          expectSameRanking(termAtATime.search(query, k), reference);
+          compared += reference.docs.length;
+          fullyScored += maxScore.lastFullyScored;
+          touched += termAtATime.lastFullyScored;
+        }
       }
-    }
-    expect(compared).toBeGreaterThan(c.docs); // real results were compared, not empty lists
-    if (c.window < c.docs) expect(fullyScored).toBeLessThan(touched); // and MaxScore did skip documents
-  });
+      expect(compared).toBeGreaterThan(c.docs); // real results were compared, not empty lists
+      if (c.window < c.docs) expect(fullyScored).toBeLessThan(touched); // and MaxScore did skip documents
+    },
+  );
 
   it('a bound that rounds below the score (other summation order) does not skip the winning document', () => {
     // Doc 32 = 2^-53 + 2^-53 + 1 = 1 + 2^-52 in dimension order, but 1 + 2^-53 + 2^-53 rounds to 1 = doc 0's score.
@@ -99,16 +150,39 @@ describe('MaxScore equals exhaustive scoring', () => {
     const tiny = 2 ** -53;
     const documents = Array.from({ length: 33 }, () => sparseFromEntries([]));
     documents[0] = sparseFromEntries([[2, 1]]);
-    documents[32] = sparseFromEntries([[0, tiny], [1, tiny], [2, 1]]);
-    const query = sparseFromEntries([[0, 1], [1, 1], [2, 1]]);
+    documents[32] = sparseFromEntries([
+      [0, tiny],
+      [1, tiny],
+      [2, 1],
+    ]);
+    const query = sparseFromEntries([
+      [0, 1],
+      [1, 1],
+      [2, 1],
+    ]);
     const reference = exhaustiveSearch(documents, query, 1);
     expect(Array.from(reference.docs)).toEqual([32]);
     expectSameRanking(new MaxScoreSearcher(buildInvertedIndex(documents), 32).search(query, 1), reference);
   });
 
   it('exact ties at the threshold keep the smaller document number', () => {
-    const documents = Array.from({ length: 50 }, (_, d) => sparseFromEntries(d % 5 === 0 ? [[0, 2], [1, 1]] : [[0, 1], [1, 2]]));
-    const query = sparseFromEntries([[0, 1], [1, 1]]);
+    const documents = Array.from({ length: 50 }, (_, d) =>
+      sparseFromEntries(
+        d % 5 === 0
+          ? [
+              [0, 2],
+              [1, 1],
+            ]
+          : [
+              [0, 1],
+              [1, 2],
+            ],
+      ),
+    );
+    const query = sparseFromEntries([
+      [0, 1],
+      [1, 1],
+    ]);
     const searcher = new MaxScoreSearcher(buildInvertedIndex(documents), 32);
     for (const k of [1, 3, 10, 49]) expectSameRanking(searcher.search(query, k), exhaustiveSearch(documents, query, k));
   });
@@ -119,7 +193,9 @@ describe('MaxScore equals exhaustive scoring', () => {
 
   it('refuses query ids that are not strictly increasing', () => {
     const searcher = new MaxScoreSearcher(buildInvertedIndex([sparseFromEntries([[0, 1]])]));
-    expect(() => searcher.search({ indices: Uint32Array.of(2, 1), values: Float32Array.of(1, 1) }, 1)).toThrow(/strictly increasing/);
+    expect(() => searcher.search({ indices: Uint32Array.of(2, 1), values: Float32Array.of(1, 1) }, 1)).toThrow(
+      /strictly increasing/,
+    );
   });
 });
 

@@ -12,7 +12,8 @@ function compareRows(rows: TrecEvalRow[], evaluation: ReturnType<typeof evaluate
   const mismatches: string[] = [];
   let compared = 0;
   for (const row of rows) {
-    const ours = row.queryId === 'all' ? evaluation.summary.get(row.measure) : evaluation.perQuery.get(row.queryId)?.get(row.measure);
+    const ours =
+      row.queryId === 'all' ? evaluation.summary.get(row.measure) : evaluation.perQuery.get(row.queryId)?.get(row.measure);
     if (ours === undefined) continue;
     compared++;
     const printed = formatMeasureValue(row.measure, ours);
@@ -29,16 +30,21 @@ const cases = [
 ];
 
 describe('trec_eval equivalence on its own test suite', () => {
-  it.each(cases)('$file: every implemented measure prints as trec_eval printed it', ({ file, qrels, relevanceLevel, perQuery }) => {
-    const evaluation = evaluateRun(parseQrels(readFixtureText(`trec_eval/${qrels}`), qrels), run, { relevanceLevel });
-    const rows = readTrecEvalOutput(`trec_eval/${file}`);
-    const { mismatches, compared } = compareRows(rows, evaluation);
-    expect(mismatches).toEqual([]);
-    // Guard against a vacuous pass: the file's measures that we claim must all have been compared.
-    const claimed = rows.filter((r) => (r.queryId === 'all' ? evaluation.summary : evaluation.perQuery.get(r.queryId))?.has(r.measure));
-    expect(compared).toBe(claimed.length);
-    expect(compared).toBeGreaterThan(perQuery ? 250 : 25);
-  });
+  it.each(cases)(
+    '$file: every implemented measure prints as trec_eval printed it',
+    ({ file, qrels, relevanceLevel, perQuery }) => {
+      const evaluation = evaluateRun(parseQrels(readFixtureText(`trec_eval/${qrels}`), qrels), run, { relevanceLevel });
+      const rows = readTrecEvalOutput(`trec_eval/${file}`);
+      const { mismatches, compared } = compareRows(rows, evaluation);
+      expect(mismatches).toEqual([]);
+      // Guard against a vacuous pass: the file's measures that we claim must all have been compared.
+      const claimed = rows.filter((r) =>
+        (r.queryId === 'all' ? evaluation.summary : evaluation.perQuery.get(r.queryId))?.has(r.measure),
+      );
+      expect(compared).toBe(claimed.length);
+      expect(compared).toBeGreaterThan(perQuery ? 250 : 25);
+    },
+  );
 
   it('out.test.a: the measures the CLI promises are among those compared', () => {
     const evaluation = evaluateRun(parseQrels(readFixtureText('trec_eval/qrels.test')), run);
@@ -58,7 +64,11 @@ describe('trec_eval equivalence on its own test suite', () => {
     }
     // query 301's first relevant document is at rank 6 (recip_rank 0.1667 in out.test.aq): inside the top 10, outside the top 5
     expect(full.perQuery.get('301')!.get('recip_rank_10')).toBeCloseTo(1 / 6, 12);
-    expect(evaluateRun(qrels, run, { recipRankCutoffs: [5] }).perQuery.get('301')!.get('recip_rank_5')).toBe(0);
+    expect(
+      evaluateRun(qrels, run, { recipRankCutoffs: [5] })
+        .perQuery.get('301')!
+        .get('recip_rank_5'),
+    ).toBe(0);
   });
 });
 
@@ -130,9 +140,13 @@ describe('hostile or unusual inputs (issue 11)', () => {
     const qrels = parseQrels('q1 0 a 1\n');
     const run = parseRun('q1 Q0 a 1 3 t\n').run;
     expect(() => evaluateRun(qrels, run, { maxDocsPerQuery: -1 })).toThrow(RangeError);
-    expect(() => evaluateRun(qrels, run, { maxDocsPerQuery: -1 })).toThrow('maxDocsPerQuery (trec_eval -M) must be a whole number >= 0, got -1');
+    expect(() => evaluateRun(qrels, run, { maxDocsPerQuery: -1 })).toThrow(
+      'maxDocsPerQuery (trec_eval -M) must be a whole number >= 0, got -1',
+    );
     expect(() => evaluateRun(qrels, run, { relevanceLevel: -1 })).toThrow(RangeError);
-    expect(() => evaluateRun(qrels, run, { relevanceLevel: Number.NaN })).toThrow(/relevanceLevel \(trec_eval -l\) must be a number >= 0, got NaN/);
+    expect(() => evaluateRun(qrels, run, { relevanceLevel: Number.NaN })).toThrow(
+      /relevanceLevel \(trec_eval -l\) must be a number >= 0, got NaN/,
+    );
     expect(evaluateRun(qrels, run, { maxDocsPerQuery: 0 }).perQuery.get('q1')!.get('num_ret')).toBe(0);
   });
 

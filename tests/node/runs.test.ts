@@ -24,7 +24,10 @@ beforeAll(async () => {
   await writeTinySpladeModel(model);
   beir = join(root, 'beir');
   await import('node:fs/promises').then((fs) => fs.mkdir(join(beir, 'qrels'), { recursive: true }));
-  await writeFile(join(beir, 'corpus.jsonl'), '{"_id": "d1", "text": "the cat sat"}\n{"_id": "d2", "text": "the sea and the river"}\n');
+  await writeFile(
+    join(beir, 'corpus.jsonl'),
+    '{"_id": "d1", "text": "the cat sat"}\n{"_id": "d2", "text": "the sea and the river"}\n',
+  );
   await writeFile(join(beir, 'queries.jsonl'), '{"_id": "q1", "text": "cat"}\n');
   await writeFile(join(beir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\n');
 });
@@ -35,10 +38,34 @@ const record = async (dir: string) => JSON.parse(await readFile(join(dir, 'run.j
 describe('a run', () => {
   it('train records every report, the checkpoints, the saved model and that it finished', async () => {
     const out = join(root, 'run');
-    const { code } = await runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, '--steps', '4', '--checkpoint-every', '2', '--report-every', '1', '--k', '2');
+    const { code } = await runCli(
+      'train',
+      '--model',
+      model,
+      '--triplets',
+      TRIPLETS,
+      '--out',
+      out,
+      ...SMALL,
+      '--steps',
+      '4',
+      '--checkpoint-every',
+      '2',
+      '--report-every',
+      '1',
+      '--k',
+      '2',
+    );
     expect(code).toBe(0);
     const run = await record(out);
-    expect(run).toMatchObject({ id: out, k: 2, seed: 1, status: 'finished', step: 4, checkpoint: { name: 'step-00000004', step: 4 } });
+    expect(run).toMatchObject({
+      id: out,
+      k: 2,
+      seed: 1,
+      status: 'finished',
+      step: 4,
+      checkpoint: { name: 'step-00000004', step: 4 },
+    });
     expect(run.reports.map((r) => r.step)).toEqual([0, 1, 2, 3]);
     expect(run.model.meanRowNorm).toBeCloseTo(2.5, 1);
     const rowNorms = run.model.rowNorms ?? [];
@@ -51,7 +78,26 @@ describe('a run', () => {
 
   it('a diverging run is recorded as failed, with the message that stopped it', async () => {
     const out = join(root, 'diverged');
-    expect((await runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, '--lr', '1e9', '--steps', '6', '--checkpoint-every', '2')).code).toBe(1);
+    expect(
+      (
+        await runCli(
+          'train',
+          '--model',
+          model,
+          '--triplets',
+          TRIPLETS,
+          '--out',
+          out,
+          ...SMALL,
+          '--lr',
+          '1e9',
+          '--steps',
+          '6',
+          '--checkpoint-every',
+          '2',
+        )
+      ).code,
+    ).toBe(1);
     const run = await record(out);
     expect(run.status).toBe('failed');
     expect(run.message).toMatch(/training diverged at step \d+: NaN or Inf/);
@@ -63,11 +109,35 @@ describe('sweeps', () => {
   it('trains one run per k, evaluates each, keeps the queue, and `runs` compares them like Table 2', async () => {
     const out = join(root, 'sweep');
     const { code, stdout } = await runCli(
-      'sweep', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, '--ks', '1,4', '--steps', '2', '--beir', beir, '--json',
-      '--lambda-q', '0.25', '--lambda-d', '0.125', '--dropout', '0', '--warmup-ratio', '0.5',
+      'sweep',
+      '--model',
+      model,
+      '--triplets',
+      TRIPLETS,
+      '--out',
+      out,
+      ...SMALL,
+      '--ks',
+      '1,4',
+      '--steps',
+      '2',
+      '--beir',
+      beir,
+      '--json',
+      '--lambda-q',
+      '0.25',
+      '--lambda-d',
+      '0.125',
+      '--dropout',
+      '0',
+      '--warmup-ratio',
+      '0.5',
     );
     expect(code).toBe(0);
-    const events = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(events.filter((e) => e.event === 'run-done').map((e) => e.run)).toEqual([join(out, 'k-1'), join(out, 'k-4')]);
     const plan = JSON.parse(await readFile(join(out, 'sweep.json'), 'utf8')) as SweepPlan;
     expect(plan.finished).toEqual([0, 1]);
@@ -88,29 +158,77 @@ describe('sweeps', () => {
   });
 
   it('refuses lambdas beside --lambda-grid, which sets its own', async () => {
-    const { code, stderr } = await runCli('sweep', '--model', model, '--triplets', TRIPLETS, '--out', join(root, 'grid'), '--lambda-grid', '--lambda-q', '0.1');
+    const { code, stderr } = await runCli(
+      'sweep',
+      '--model',
+      model,
+      '--triplets',
+      TRIPLETS,
+      '--out',
+      join(root, 'grid'),
+      '--lambda-grid',
+      '--lambda-q',
+      '0.1',
+    );
     expect(code).toBe(1);
     expect(stderr).toMatch(/--lambda-grid sets the lambdas of each run/);
   });
 
   it('--resume continues an interrupted sweep with the runs left, and refuses to start over a sweep', async () => {
     const out = join(root, 'resumed');
-    expect((await runCli('sweep', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, '--ks', '1,2', '--steps', '2')).code).toBe(0);
+    expect(
+      (await runCli('sweep', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, '--ks', '1,2', '--steps', '2'))
+        .code,
+    ).toBe(0);
     const plan = JSON.parse(await readFile(join(out, 'sweep.json'), 'utf8')) as SweepPlan;
     await writeFile(join(out, 'sweep.json'), JSON.stringify({ ...plan, finished: [0] })); // as if stopped after the first run
-    const again = await runCli('sweep', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, '--ks', '1,2', '--steps', '2');
+    const again = await runCli(
+      'sweep',
+      '--model',
+      model,
+      '--triplets',
+      TRIPLETS,
+      '--out',
+      out,
+      ...SMALL,
+      '--ks',
+      '1,2',
+      '--steps',
+      '2',
+    );
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already holds a sweep (1 of 2 runs done): add --resume');
-    const resumed = await runCli('sweep', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, '--ks', '1,2', '--steps', '2', '--resume', '--json');
+    const resumed = await runCli(
+      'sweep',
+      '--model',
+      model,
+      '--triplets',
+      TRIPLETS,
+      '--out',
+      out,
+      ...SMALL,
+      '--ks',
+      '1,2',
+      '--steps',
+      '2',
+      '--resume',
+      '--json',
+    );
     expect(resumed.code).toBe(0);
-    const started = resumed.stdout.trim().split('\n').map((line) => JSON.parse(line)).filter((e) => e.event === 'run-start');
+    const started = resumed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((e) => e.event === 'run-start');
     expect(started.map((e) => e.run)).toEqual([join(out, 'k-2')]);
   });
 
   it('plans: one run per k or per lambda pair, never both, never twice; suggested ks follow the head norm', () => {
     const base = { k: 1, steps: 2, batchSize: 2, queryLength: 8, documentLength: 16, checkpointEvery: 1, resume: false };
     expect(planSweepRuns({ base, ks: [1, 4] }).map((r) => r.k)).toEqual([1, 4]);
-    expect(planSweepRuns({ base, lambdas: { queries: [1e-2, 5e-2], documents: [3e-3] } }).map((r) => r.lambdaQueries)).toEqual([1e-2, 5e-2]);
+    expect(planSweepRuns({ base, lambdas: { queries: [1e-2, 5e-2], documents: [3e-3] } }).map((r) => r.lambdaQueries)).toEqual([
+      1e-2, 5e-2,
+    ]);
     expect(() => planSweepRuns({ base, ks: [1], lambdas: { queries: [1], documents: [1] } })).toThrow('either k or the lambdas');
     expect(() => planSweepRuns({ base, ks: [2, 2] })).toThrow('the same run twice');
     expect(() => planSweepRuns({ base, ks: [0] })).toThrow('k must be a number from 0.25 to 64');
@@ -121,7 +239,10 @@ describe('sweeps', () => {
 });
 
 describe("a run's head three ways", () => {
-  const record = { k: 2, model: { name: 'm', key: 'm', architecture: 'BertForMaskedLM', meanRowNorm: 2.5, rowNorms: [1, 2, 3, 4] } };
+  const record = {
+    k: 2,
+    model: { name: 'm', key: 'm', architecture: 'BertForMaskedLM', meanRowNorm: 2.5, rowNorms: [1, 2, 3, 4] },
+  };
   const trained = Float64Array.from([0.4, 0.6, 1.1, 5]);
 
   for (const logNorm of [false, true]) {
@@ -144,7 +265,9 @@ describe("a run's head three ways", () => {
   }
 
   it('is absent for a run that kept no norms or whose vocabulary differs', () => {
-    expect(runHeadStatsFromNorms({ ...record, model: { ...record.model, rowNorms: null } }, trained, { logNorm: false })).toBeNull();
+    expect(
+      runHeadStatsFromNorms({ ...record, model: { ...record.model, rowNorms: null } }, trained, { logNorm: false }),
+    ).toBeNull();
     expect(runHeadStatsFromNorms(record, trained.subarray(0, 3), { logNorm: false })).toBeNull();
   });
 });

@@ -17,7 +17,12 @@ const K = 4;
 /** Relative tolerance on each weight (fp32 GPU kernels against float64), and what counts as "zero" for a weight. */
 const RTOL = 1e-4;
 const ZERO = 1e-5;
-const TEXTS = ['the cat sat and the dog ran', 'sparse vector search', 'protein', 'the results of a study of the brain and the heart'];
+const TEXTS = [
+  'the cat sat and the dog ran',
+  'sparse vector search',
+  'protein',
+  'the results of a study of the brain and the heart',
+];
 
 let root: string;
 let saved: string;
@@ -27,7 +32,20 @@ beforeAll(async () => {
   await writeTinySpladeModel(backbone);
   const out = join(root, 'run');
   const small = ['--batch', '4', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
-  const trained = await runCli('train', '--model', backbone, '--triplets', TRIPLETS, '--out', out, ...small, '--steps', '2', '--k', String(K));
+  const trained = await runCli(
+    'train',
+    '--model',
+    backbone,
+    '--triplets',
+    TRIPLETS,
+    '--out',
+    out,
+    ...small,
+    '--steps',
+    '2',
+    '--k',
+    String(K),
+  );
   expect(trained.stderr).toBe('');
   expect(trained.code).toBe(0);
   saved = join(out, 'model');
@@ -47,7 +65,10 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
 }
 
 /** A safetensors file read by the test itself: u64 LE header size, JSON header, raw little-endian F32 data. */
-function readSafetensors(bytes: Uint8Array): { metadata: Record<string, string>; tensors: Map<string, { shape: number[]; data: Float64Array }> } {
+function readSafetensors(bytes: Uint8Array): {
+  metadata: Record<string, string>;
+  tensors: Map<string, { shape: number[]; data: Float64Array }>;
+} {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerSize = Number(view.getBigUint64(0, true));
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerSize))) as Record<string, unknown>;
@@ -59,7 +80,11 @@ function readSafetensors(bytes: Uint8Array): { metadata: Record<string, string>;
       metadata = entry as Record<string, string>;
       continue;
     }
-    const { dtype, shape, data_offsets: [begin, end] } = entry as { dtype: string; shape: number[]; data_offsets: [number, number] };
+    const {
+      dtype,
+      shape,
+      data_offsets: [begin, end],
+    } = entry as { dtype: string; shape: number[]; data_offsets: [number, number] };
     expect(dtype, name).toBe('F32');
     const count = shape.reduce((a, b) => a * b, 1);
     expect(end - begin, `${name}: bytes of ${shape}`).toBe(4 * count);
@@ -71,7 +96,10 @@ function readSafetensors(bytes: Uint8Array): { metadata: Record<string, string>;
 }
 
 /** BertForMaskedLM's names -> the float64 reference's parameters (q, k, v stacked into one (3d, d) matrix). */
-function bertParams(config: ModelConfig, hf: Map<string, { shape: number[]; data: Float64Array }>): { params: ModelParams; used: Set<string> } {
+function bertParams(
+  config: ModelConfig,
+  hf: Map<string, { shape: number[]; data: Float64Array }>,
+): { params: ModelParams; used: Set<string> } {
   const used = new Set<string>();
   const take = (name: string) => {
     const tensor = hf.get(name);
@@ -101,7 +129,11 @@ function bertParams(config: ModelConfig, hf: Map<string, { shape: number[]; data
   for (let i = 0; i < config.layers; i++) {
     const l = `bert.encoder.layer.${i}.`;
     for (const part of ['weight', 'bias'] as const) {
-      params[P.qkv(i, part)] = stack(`${l}attention.self.query.${part}`, `${l}attention.self.key.${part}`, `${l}attention.self.value.${part}`);
+      params[P.qkv(i, part)] = stack(
+        `${l}attention.self.query.${part}`,
+        `${l}attention.self.key.${part}`,
+        `${l}attention.self.value.${part}`,
+      );
       params[P.attnOut(i, part)] = take(`${l}attention.output.dense.${part}`);
       params[P.attnOutNorm(i, part)] = take(`${l}attention.output.LayerNorm.${part}`);
       params[P.mlpIn(i, part)] = take(`${l}intermediate.dense.${part}`);
@@ -125,7 +157,16 @@ function tokenizeWords(vocab: string[], text: string): number[] {
 describe('a model saved by splade-lab train', () => {
   it('is a complete SparseEncoder folder: modules, configs, fp32 weights with the tied decoder left out, tokenizer, and a model card stating k', async () => {
     expect(await listFiles(saved)).toEqual(
-      ['1_SpladePooling/config.json', 'README.md', 'config.json', 'config_sentence_transformers.json', 'model.safetensors', 'modules.json', 'sentence_bert_config.json', 'vocab.txt'].sort(),
+      [
+        '1_SpladePooling/config.json',
+        'README.md',
+        'config.json',
+        'config_sentence_transformers.json',
+        'model.safetensors',
+        'modules.json',
+        'sentence_bert_config.json',
+        'vocab.txt',
+      ].sort(),
     );
     expect(await readJson('modules.json')).toEqual([
       { idx: 0, name: '0', path: '', type: 'sentence_transformers.sparse_encoder.models.MLMTransformer' },
@@ -133,10 +174,24 @@ describe('a model saved by splade-lab train', () => {
     ]);
     expect(await readJson('sentence_bert_config.json')).toEqual({ max_seq_length: 16, do_lower_case: false });
     const st = await readJson('config_sentence_transformers.json');
-    expect(st).toMatchObject({ model_type: 'SparseEncoder', similarity_fn_name: 'dot', prompts: { query: '', document: '' }, default_prompt_name: null });
+    expect(st).toMatchObject({
+      model_type: 'SparseEncoder',
+      similarity_fn_name: 'dot',
+      prompts: { query: '', document: '' },
+      default_prompt_name: null,
+    });
     const config = await readJson('config.json');
-    expect(await readJson('1_SpladePooling/config.json')).toEqual({ pooling_strategy: 'max', activation_function: 'relu', word_embedding_dimension: config.vocab_size });
-    expect(config).toMatchObject({ architectures: ['BertForMaskedLM'], model_type: 'bert', tie_word_embeddings: true, torch_dtype: 'float32' });
+    expect(await readJson('1_SpladePooling/config.json')).toEqual({
+      pooling_strategy: 'max',
+      activation_function: 'relu',
+      word_embedding_dimension: config.vocab_size,
+    });
+    expect(config).toMatchObject({
+      architectures: ['BertForMaskedLM'],
+      model_type: 'bert',
+      tie_word_embeddings: true,
+      torch_dtype: 'float32',
+    });
     const { metadata, tensors } = readSafetensors(new Uint8Array(await readFile(join(saved, 'model.safetensors'))));
     expect(metadata).toEqual({ format: 'pt' });
     expect(tensors.has('cls.predictions.decoder.weight')).toBe(false); // tied: transformers re-ties it to the word embeddings
@@ -163,21 +218,45 @@ describe('a model saved by splade-lab train', () => {
     const config = parseModelConfig(configJson, { source: 'saved config.json' });
     const { tensors } = readSafetensors(new Uint8Array(await readFile(join(saved, 'model.safetensors'))));
     const { params, used } = bertParams(config, tensors);
-    expect(Object.keys(params).sort()).toEqual(parameterLayout(config).map((s) => s.name).sort());
+    expect(Object.keys(params).sort()).toEqual(
+      parameterLayout(config)
+        .map((s) => s.name)
+        .sort(),
+    );
     expect([...tensors.keys()].filter((name) => !used.has(name))).toEqual([]);
     const vocab = (await readFile(join(saved, 'vocab.txt'), 'utf8')).split('\n');
 
     const records = join(root, 'records.jsonl');
     const vectorsPath = join(root, 'vectors.jsonl');
     await writeFile(records, TEXTS.map((text, i) => JSON.stringify({ _id: `t${i}`, text })).join('\n') + '\n');
-    const encoded = await runCli('encode', '--model', saved, '--in', records, '--out', vectorsPath, '--format', 'qdrant', '--max-length', '16');
+    const encoded = await runCli(
+      'encode',
+      '--model',
+      saved,
+      '--in',
+      records,
+      '--out',
+      vectorsPath,
+      '--format',
+      'qdrant',
+      '--max-length',
+      '16',
+    );
     expect(encoded.code).toBe(0);
-    const lines = (await readFile(vectorsPath, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { id: string; vector: { indices: number[]; values: number[] } });
+    const lines = (await readFile(vectorsPath, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; vector: { indices: number[]; values: number[] } });
     expect(lines.map((l) => l.id)).toEqual(TEXTS.map((_, i) => `t${i}`));
 
     TEXTS.forEach((text, i) => {
       const ids = tokenizeWords(vocab, text);
-      const { pooled } = spladeForward(config, params, { ids: Int32Array.from(ids), mask: ids.map(() => 1), B: 1, T: ids.length });
+      const { pooled } = spladeForward(config, params, {
+        ids: Int32Array.from(ids),
+        mask: ids.map(() => 1),
+        B: 1,
+        T: ids.length,
+      });
       const got = new Map(lines[i].vector.indices.map((index, j) => [index, lines[i].vector.values[j]]));
       expect(got.size, `${text}: active dimensions`).toBeGreaterThan(0);
       for (let v = 0; v < config.vocabSize; v++) {

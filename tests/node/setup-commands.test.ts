@@ -26,11 +26,16 @@ const pkg = JSON.parse(read('package.json')) as {
 
 /** The commands (comments dropped) of the first ```sh block of the README's "## Two commands" section. */
 function readmeSetupCommands(): string[] {
-  const section = read('README.md').split(/^## /m).find((part) => part.startsWith('Two commands'));
+  const section = read('README.md')
+    .split(/^## /m)
+    .find((part) => part.startsWith('Two commands'));
   if (!section) throw new Error('README.md has no "## Two commands" section');
   const block = /```sh\n([\s\S]*?)```/.exec(section);
   if (!block) throw new Error('the Two commands section has no ```sh block');
-  return block[1].split('\n').map((line) => line.replace(/#.*$/, '').trim()).filter(Boolean);
+  return block[1]
+    .split('\n')
+    .map((line) => line.replace(/#.*$/, '').trim())
+    .filter(Boolean);
 }
 
 describe('the README set-up commands', () => {
@@ -39,7 +44,10 @@ describe('the README set-up commands', () => {
   });
 
   it('.ci/run runs the README test command, then the real-data tier over the data folder when it is there', () => {
-    const lines = read('.ci/run').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+    const lines = read('.ci/run')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#'));
     const test = lines.indexOf(readmeSetupCommands()[1]);
     expect(test).toBeGreaterThan(-1);
     const [check, tier, otherwise, skipped, end] = lines.slice(test + 1);
@@ -74,9 +82,12 @@ describe('the supported Node', () => {
   });
 
   it('a Node outside it is named, with the range, before anything is installed', () => {
-    for (const ok of ['v20.19.0', 'v20.20.2', 'v22.13.1', 'v24.0.0', 'v25.2.1']) expect(nodeVersionProblem(ok, range), ok).toBeNull();
+    for (const ok of ['v20.19.0', 'v20.20.2', 'v22.13.1', 'v24.0.0', 'v25.2.1'])
+      expect(nodeVersionProblem(ok, range), ok).toBeNull();
     for (const old of ['v18.20.4', 'v20.18.3', 'v21.7.0', 'v22.12.0', 'v23.11.0']) {
-      expect(nodeVersionProblem(old, range), old).toMatch(new RegExp(`needs Node .*; this is Node ${old.slice(1).replaceAll('.', '\\.')}\\.`));
+      expect(nodeVersionProblem(old, range), old).toMatch(
+        new RegExp(`needs Node .*; this is Node ${old.slice(1).replaceAll('.', '\\.')}\\.`),
+      );
     }
     expect(() => nodeVersionProblem('v20.0.0', '~20.1')).toThrow(/cannot read "~20.1"/);
   });
@@ -84,7 +95,12 @@ describe('the supported Node', () => {
 
 function probes(over: Partial<SystemProbes> & { present?: string[]; env?: Record<string, string> } = {}): SystemProbes {
   const present = new Set(
-    over.present ?? [DEFAULT_CHROMIUM, SWIFTSHADER_ICD, '/usr/lib/x86_64-linux-gnu/libvulkan.so.1', '/usr/share/fonts/truetype/liberation'],
+    over.present ?? [
+      DEFAULT_CHROMIUM,
+      SWIFTSHADER_ICD,
+      '/usr/lib/x86_64-linux-gnu/libvulkan.so.1',
+      '/usr/share/fonts/truetype/liberation',
+    ],
   );
   return {
     env: {},
@@ -116,7 +132,11 @@ describe('missing Debian packages', () => {
   });
 
   it('CHROMIUM_PATH names the browser to look for', () => {
-    const p = probes({ present: ['/opt/chrome/chrome', SWIFTSHADER_ICD], installed: () => true, env: { CHROMIUM_PATH: '/opt/chrome/chrome' } });
+    const p = probes({
+      present: ['/opt/chrome/chrome', SWIFTSHADER_ICD],
+      installed: () => true,
+      env: { CHROMIUM_PATH: '/opt/chrome/chrome' },
+    });
     expect(missingSystemPackages(p)).toEqual([]);
   });
 
@@ -130,7 +150,17 @@ describe('missing Debian packages', () => {
       action: 'install',
       commands: [
         ['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'update', '-qq'],
-        ['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'chromium', 'libvulkan1'],
+        [
+          'env',
+          'DEBIAN_FRONTEND=noninteractive',
+          'apt-get',
+          'install',
+          '-y',
+          '-qq',
+          '--no-install-recommends',
+          'chromium',
+          'libvulkan1',
+        ],
       ],
     });
   });
@@ -171,14 +201,15 @@ describe('npm dependencies: when npm ci must run', () => {
   };
   const installedOk = { packages: { 'node_modules/a': { version: '1.0.0' }, 'node_modules/b': { version: '2.0.0' } } };
   const files = (installed: unknown, m: unknown = manifest) => ({
-    readJson: (path: string) => ({ 'package.json': m, 'package-lock.json': lock, 'node_modules/.package-lock.json': installed })[path] ?? null,
+    readJson: (path: string) =>
+      ({ 'package.json': m, 'package-lock.json': lock, 'node_modules/.package-lock.json': installed })[path] ?? null,
   });
 
   it('no node_modules: install', () => {
     expect(npmInstallReason(files(null))).toBe('node_modules is not installed');
   });
 
-  it('the installed tree matches the lock file (another platform\'s optional binary absent): nothing to do', () => {
+  it("the installed tree matches the lock file (another platform's optional binary absent): nothing to do", () => {
     expect(npmInstallReason(files(installedOk))).toBeNull();
   });
 
@@ -204,7 +235,9 @@ function importedPackages(dir: string): Set<string> {
       const path = `${folder}/${entry.name}`;
       if (entry.isDirectory()) walk(path);
       else if (/\.(ts|mts|mjs)$/.test(entry.name)) {
-        for (const match of read(path).matchAll(/\b(?:from|import)\s*\(?\s*'((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(?:\/[\w.-]+)*|node:[\w/]+)'/g)) {
+        for (const match of read(path).matchAll(
+          /\b(?:from|import)\s*\(?\s*'((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(?:\/[\w.-]+)*|node:[\w/]+)'/g,
+        )) {
           if (match[1].startsWith('node:')) continue;
           const parts = match[1].split('/');
           names.add(match[1].startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
@@ -226,7 +259,9 @@ describe('package honesty', () => {
 
   it('everything the tests and scripts import is declared', () => {
     const declared = { ...pkg.dependencies, ...pkg.devDependencies };
-    expect([...importedPackages('tests')]).toEqual(expect.arrayContaining(['vitest', 'playwright-core', '@web/test-runner-commands']));
+    expect([...importedPackages('tests')]).toEqual(
+      expect.arrayContaining(['vitest', 'playwright-core', '@web/test-runner-commands']),
+    );
     for (const dir of ['tests', 'scripts']) {
       for (const name of importedPackages(dir)) expect(declared, `${name} is imported by ${dir}/`).toHaveProperty([name]);
     }
@@ -238,7 +273,8 @@ describe('package honesty', () => {
     for (const path of ['package.json', 'bin/splade-lab.mjs', 'bin/register-hooks.mjs', 'bin/raw-hooks.mjs', 'src/cli/main.ts']) {
       expect(files).toContain(path);
     }
-    for (const shader of readdirSync(join(ROOT, 'shaders')).filter((name) => name.endsWith('.wgsl'))) expect(files).toContain(`shaders/${shader}`);
+    for (const shader of readdirSync(join(ROOT, 'shaders')).filter((name) => name.endsWith('.wgsl')))
+      expect(files).toContain(`shaders/${shader}`);
     expect([...files].filter((path) => path.startsWith('tests/'))).toEqual([]);
   }, 60_000);
 });

@@ -100,55 +100,58 @@ const CASES: Case[] = [
 ];
 
 describe('splade head on the GPU vs the float64 reference', () => {
-  it.each(CASES)('forward and accumulating backward, B=$dims.B T=$dims.T d=$dims.d V=$dims.V $tuning', async ({ dims, lengths, tuning }) => {
-    const { B, T, d, V } = dims;
-    const x = dyadicInputs(dims, lengths, B * 1000 + T);
-    const ref = spladeHeadForward(x, dims);
-    const active = ref.argmax.filter((t) => t !== NO_TOKEN).length;
-    expect(active, 'some columns are active').toBeGreaterThan(0);
-    expect(active, 'some columns are zero').toBeLessThan(B * V);
-    const random = new Random(5);
-    const tol = { rtol: 1e-5, atol: 1e-5 };
-    await expectKernel(await gpuContext(), {
-      name: `splade head B=${B} T=${T} d=${d} V=${V}`,
-      tensors: {
-        hidden: { shape: [B, T, d], data: x.hidden },
-        weight: { shape: [V, d], data: x.weight },
-        bias: { shape: [V], data: x.bias },
-        mask: { shape: [B, T], dtype: 'u32', data: x.mask },
-        pooled: { shape: [B, V] },
-        argmax: { shape: [B, V], dtype: 'u32' },
-        // backward adds into gradients that already hold values
-        dpooled: { shape: [B, V], data: random.normals(B * V) },
-        dhidden: { shape: [B, T, d], data: random.normals(B * T * d) },
-        dweight: { shape: [V, d], data: random.normals(V * d) },
-        dbias: { shape: [V], data: random.normals(V) },
-      },
-      build: (ctx, t) => {
-        const head = new SpladeHead(ctx, dims, tuning);
-        const { hidden, weight, bias, mask, pooled, argmax, dpooled, dhidden, dweight, dbias } = t;
-        return {
-          record: (enc) => {
-            head.forward(enc, { hidden, weight, bias, mask, pooled, argmax });
-            head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dhidden, dweight, dbias });
-          },
-        };
-      },
-      reference: (h, gpu) => {
-        // the reference's dlogit from the GPU's own f32 pooled values isolates the backward from forward rounding
-        const grads = spladeHeadBackward(x, { pooled: gpu.pooled, argmax: ref.argmax }, h.dpooled, dims);
-        return { pooled: ref.pooled, argmax: ref.argmax, ...grads };
-      },
-      checks: {
-        argmax: {},
-        pooled: { tol: { rtol: 2e-6, atol: 1e-7 } },
-        // a token's dhidden is an f32 sum over its bucket: ~V / T terms (23k when V = 70001, T = 3) round further
-        dhidden: { tol: V / T > 1000 ? { rtol: 1e-4, atol: 1e-4 } : tol, accumulates: true },
-        dweight: { tol, accumulates: true },
-        dbias: { tol, accumulates: true },
-      },
-    });
-  });
+  it.each(CASES)(
+    'forward and accumulating backward, B=$dims.B T=$dims.T d=$dims.d V=$dims.V $tuning',
+    async ({ dims, lengths, tuning }) => {
+      const { B, T, d, V } = dims;
+      const x = dyadicInputs(dims, lengths, B * 1000 + T);
+      const ref = spladeHeadForward(x, dims);
+      const active = ref.argmax.filter((t) => t !== NO_TOKEN).length;
+      expect(active, 'some columns are active').toBeGreaterThan(0);
+      expect(active, 'some columns are zero').toBeLessThan(B * V);
+      const random = new Random(5);
+      const tol = { rtol: 1e-5, atol: 1e-5 };
+      await expectKernel(await gpuContext(), {
+        name: `splade head B=${B} T=${T} d=${d} V=${V}`,
+        tensors: {
+          hidden: { shape: [B, T, d], data: x.hidden },
+          weight: { shape: [V, d], data: x.weight },
+          bias: { shape: [V], data: x.bias },
+          mask: { shape: [B, T], dtype: 'u32', data: x.mask },
+          pooled: { shape: [B, V] },
+          argmax: { shape: [B, V], dtype: 'u32' },
+          // backward adds into gradients that already hold values
+          dpooled: { shape: [B, V], data: random.normals(B * V) },
+          dhidden: { shape: [B, T, d], data: random.normals(B * T * d) },
+          dweight: { shape: [V, d], data: random.normals(V * d) },
+          dbias: { shape: [V], data: random.normals(V) },
+        },
+        build: (ctx, t) => {
+          const head = new SpladeHead(ctx, dims, tuning);
+          const { hidden, weight, bias, mask, pooled, argmax, dpooled, dhidden, dweight, dbias } = t;
+          return {
+            record: (enc) => {
+              head.forward(enc, { hidden, weight, bias, mask, pooled, argmax });
+              head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dhidden, dweight, dbias });
+            },
+          };
+        },
+        reference: (h, gpu) => {
+          // the reference's dlogit from the GPU's own f32 pooled values isolates the backward from forward rounding
+          const grads = spladeHeadBackward(x, { pooled: gpu.pooled, argmax: ref.argmax }, h.dpooled, dims);
+          return { pooled: ref.pooled, argmax: ref.argmax, ...grads };
+        },
+        checks: {
+          argmax: {},
+          pooled: { tol: { rtol: 2e-6, atol: 1e-7 } },
+          // a token's dhidden is an f32 sum over its bucket: ~V / T terms (23k when V = 70001, T = 3) round further
+          dhidden: { tol: V / T > 1000 ? { rtol: 1e-4, atol: 1e-4 } : tol, accumulates: true },
+          dweight: { tol, accumulates: true },
+          dbias: { tol, accumulates: true },
+        },
+      });
+    },
+  );
 
   it('gives bit-identical gradients on repeated runs, accumulates, and skips gradients not asked for', async () => {
     const ctx = await gpuContext();
@@ -200,41 +203,69 @@ describe('splade head on the GPU vs the float64 reference', () => {
 
   // A decoder too large for one binding comes in row parts (here 3, of odd sizes, one a single row): the forward and
   // the weight gradients are the whole weight's bit for bit; dhidden adds each part's share, so it rounds differently.
-  it.each(['registers', 'tiled'] as const)('a weight in row parts (%s forward) gives the whole weight\'s results', async (variant) => {
-    const ctx = await gpuContext();
-    const dims = { B: 3, T: 6, d: 8, V: 1000 };
-    const { B, T, d, V } = dims;
-    const x = dyadicInputs(dims, [6, 2, 5], 8);
-    const ranges = [{ row0: 0, rows: 300 }, { row0: 300, rows: 1 }, { row0: 301, rows: 699 }];
-    const dpooled = ctx.tensor('dpooled', [B, V], 'f32', new Random(4).normals(B * V));
-    const hidden = ctx.tensor('hidden', [B, T, d], 'f32', x.hidden);
-    const bias = ctx.tensor('bias', [V], 'f32', x.bias);
-    const mask = ctx.tensor('mask', [B, T], 'f32', x.mask);
-    const run = async (parts: typeof ranges | undefined) => {
-      const head = new SpladeHead(ctx, { ...dims, parts }, { forwardVariant: variant });
-      const split = <T,>(make: (rows: number, row0: number) => T) => (parts ?? [{ row0: 0, rows: V }]).map((r) => ({ row0: r.row0, tensor: make(r.rows, r.row0) }));
-      const weight = split((rows, row0) => ctx.tensor('weight part', [rows, d], 'f32', x.weight.slice(row0 * d, (row0 + rows) * d)));
-      const dweight = split((rows) => ctx.tensor('dweight part', [rows, d], 'f32'));
-      const [pooled, argmax] = [ctx.tensor('pooled', [B, V], 'f32'), ctx.tensor('argmax', [B, V], 'u32')];
-      const [dhidden, dbias] = [ctx.tensor('dhidden', [B, T, d], 'f32'), ctx.tensor('dbias', [V], 'f32')];
-      await ctx.run('head in parts', (enc) => {
-        head.forward(enc, { hidden, weight, bias, mask, pooled, argmax });
-        head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dhidden, dweight, dbias });
-      });
-      const whole = new Float32Array(V * d);
-      for (const part of dweight) whole.set(await ctx.read(part.tensor), part.row0 * d);
-      const bits = (a: Float32Array | Uint32Array) => [...new Uint32Array(a.buffer)];
-      return { pooled: bits(await ctx.read(pooled)), argmax: [...(await ctx.read(argmax))], dweight: bits(whole), dbias: bits(await ctx.read(dbias)), dhidden: await ctx.read(dhidden) };
-    };
-    const [whole, parted] = [await run(undefined), await run(ranges)];
-    expect(parted.pooled).toEqual(whole.pooled);
-    expect(parted.argmax).toEqual(whole.argmax);
-    expect(parted.dweight).toEqual(whole.dweight);
-    expect(parted.dbias).toEqual(whole.dbias);
-    parted.dhidden.forEach((v, i) => expect(v).toBeCloseTo(whole.dhidden[i], 5));
-    expect(whole.dweight.some((b) => b !== 0)).toBe(true);
-    expect(() => new SpladeHead(ctx, dims).forward(ctx.encoder('mismatch'), { hidden, weight: [{ row0: 0, tensor: ctx.tensor('w', [V, d], 'f32') }, { row0: V, tensor: ctx.tensor('w2', [0 + 1, d], 'f32') }], bias, mask, pooled: ctx.tensor('p', [B, V], 'f32'), argmax: ctx.tensor('a', [B, V], 'u32') })).toThrow(/parts hold 1001 rows, expected 1000/);
-  });
+  it.each(['registers', 'tiled'] as const)(
+    "a weight in row parts (%s forward) gives the whole weight's results",
+    async (variant) => {
+      const ctx = await gpuContext();
+      const dims = { B: 3, T: 6, d: 8, V: 1000 };
+      const { B, T, d, V } = dims;
+      const x = dyadicInputs(dims, [6, 2, 5], 8);
+      const ranges = [
+        { row0: 0, rows: 300 },
+        { row0: 300, rows: 1 },
+        { row0: 301, rows: 699 },
+      ];
+      const dpooled = ctx.tensor('dpooled', [B, V], 'f32', new Random(4).normals(B * V));
+      const hidden = ctx.tensor('hidden', [B, T, d], 'f32', x.hidden);
+      const bias = ctx.tensor('bias', [V], 'f32', x.bias);
+      const mask = ctx.tensor('mask', [B, T], 'f32', x.mask);
+      const run = async (parts: typeof ranges | undefined) => {
+        const head = new SpladeHead(ctx, { ...dims, parts }, { forwardVariant: variant });
+        const split = <T>(make: (rows: number, row0: number) => T) =>
+          (parts ?? [{ row0: 0, rows: V }]).map((r) => ({ row0: r.row0, tensor: make(r.rows, r.row0) }));
+        const weight = split((rows, row0) =>
+          ctx.tensor('weight part', [rows, d], 'f32', x.weight.slice(row0 * d, (row0 + rows) * d)),
+        );
+        const dweight = split((rows) => ctx.tensor('dweight part', [rows, d], 'f32'));
+        const [pooled, argmax] = [ctx.tensor('pooled', [B, V], 'f32'), ctx.tensor('argmax', [B, V], 'u32')];
+        const [dhidden, dbias] = [ctx.tensor('dhidden', [B, T, d], 'f32'), ctx.tensor('dbias', [V], 'f32')];
+        await ctx.run('head in parts', (enc) => {
+          head.forward(enc, { hidden, weight, bias, mask, pooled, argmax });
+          head.backward(enc, { hidden, weight, pooled, argmax, dpooled, dhidden, dweight, dbias });
+        });
+        const whole = new Float32Array(V * d);
+        for (const part of dweight) whole.set(await ctx.read(part.tensor), part.row0 * d);
+        const bits = (a: Float32Array | Uint32Array) => [...new Uint32Array(a.buffer)];
+        return {
+          pooled: bits(await ctx.read(pooled)),
+          argmax: [...(await ctx.read(argmax))],
+          dweight: bits(whole),
+          dbias: bits(await ctx.read(dbias)),
+          dhidden: await ctx.read(dhidden),
+        };
+      };
+      const [whole, parted] = [await run(undefined), await run(ranges)];
+      expect(parted.pooled).toEqual(whole.pooled);
+      expect(parted.argmax).toEqual(whole.argmax);
+      expect(parted.dweight).toEqual(whole.dweight);
+      expect(parted.dbias).toEqual(whole.dbias);
+      parted.dhidden.forEach((v, i) => expect(v).toBeCloseTo(whole.dhidden[i], 5));
+      expect(whole.dweight.some((b) => b !== 0)).toBe(true);
+      expect(() =>
+        new SpladeHead(ctx, dims).forward(ctx.encoder('mismatch'), {
+          hidden,
+          weight: [
+            { row0: 0, tensor: ctx.tensor('w', [V, d], 'f32') },
+            { row0: V, tensor: ctx.tensor('w2', [0 + 1, d], 'f32') },
+          ],
+          bias,
+          mask,
+          pooled: ctx.tensor('p', [B, V], 'f32'),
+          argmax: ctx.tensor('a', [B, V], 'u32'),
+        }),
+      ).toThrow(/parts hold 1001 rows, expected 1000/);
+    },
+  );
 
   it.each([
     // budget: FLOPs of how many (sequence x 256-id slice) units; 1 slice of 1 sequence splits every sequence apart
@@ -263,7 +294,8 @@ describe('splade head on the GPU vs the float64 reference', () => {
       return [[...new Uint32Array((await ctx.read(pooled)).buffer)], [...(await ctx.read(argmax))]];
     };
     // the portability test mode (npm run test:portable) gives every head the smallest budget: split by default
-    if (process.env.SPLADE_LAB_PORTABLE === '1') expect(new SpladeHead(ctx, dims).forwardDispatches).toBe(B * Math.ceil(V / slice));
+    if (process.env.SPLADE_LAB_PORTABLE === '1')
+      expect(new SpladeHead(ctx, dims).forwardDispatches).toBe(B * Math.ceil(V / slice));
     const whole = new SpladeHead(ctx, dims, { maxDispatchFlops: Infinity });
     const split = new SpladeHead(ctx, dims, { maxDispatchFlops: budget });
     expect(whole.forwardDispatches).toBe(1);
@@ -290,7 +322,9 @@ describe('splade head on the GPU vs the float64 reference', () => {
       argmax: t('argmax', [2, 10], 'u32'),
     };
     const enc = ctx.encoder('bad');
-    expect(() => head.forward(enc, { ...args, weight: t('weight', [8, 10]) })).toThrow(/weight must be \[10x8\]:f32, got weight\[8x10\]/);
+    expect(() => head.forward(enc, { ...args, weight: t('weight', [8, 10]) })).toThrow(
+      /weight must be \[10x8\]:f32, got weight\[8x10\]/,
+    );
     expect(() => head.forward(enc, { ...args, argmax: t('argmax', [2, 10]) })).toThrow(/argmax must be \[2x10\]:u32/);
     expect(() => new SpladeHead(ctx, { B: 1, T: 1, d: 6, V: 4 })).toThrow(/multiple of 4/);
   });

@@ -45,74 +45,78 @@ function upload(ctx: GpuContext, dims: SpladeObjectiveDims, host: ReturnType<typ
 }
 
 describe('SPLADE objective', () => {
-  it.each([
-    [{ B: 1, Tq: 1, Td: 7, d: 8, V: 37 }],
-    [{ B: 3, Tq: 5, Td: 7, d: 12, V: 301 }],
-  ])('GPU losses and gradients equal the float64 composition for %o', async (dims) => {
-    const { B, Tq, Td, d, V } = dims;
-    const host = synthetic(dims, dims.V, 2);
-    const [lq, ld] = [0.05, 0.003];
-    const tol = { rtol: 1e-3, atol: 1e-5 };
-    await expectKernel(await gpuContext(), {
-      name: `objective ${JSON.stringify(dims)}`,
-      tensors: {
-        hiddenQueries: { shape: [B, Tq, d], data: host.hiddenQueries },
-        maskQueries: { shape: [B, Tq], dtype: 'u32', data: host.maskQueries },
-        hiddenDocuments: { shape: [2 * B, Td, d], data: host.hiddenDocuments },
-        maskDocuments: { shape: [2 * B, Td], dtype: 'u32', data: host.maskDocuments },
-        weight: { shape: [V, d], data: host.weight },
-        bias: { shape: [V], data: host.bias },
-        // gradients hold values already: the objective adds into them
-        dweight: { shape: [V, d] },
-        dbias: { shape: [V] },
-        dhiddenQueries: { shape: [B, Tq, d] },
-        dhiddenDocuments: { shape: [2 * B, Td, d] },
-      },
-      build: (ctx, t) => {
-        const objective = new SpladeObjective(ctx, dims, 1);
-        objective.setLambdas(lq, ld);
-        const { hiddenQueries, maskQueries, hiddenDocuments, maskDocuments, weight, bias } = t;
-        const { dweight, dbias, dhiddenQueries, dhiddenDocuments } = t;
-        return {
-          record: (enc) =>
-            objective.record(enc, { hiddenQueries, maskQueries, hiddenDocuments, maskDocuments, weight, bias }, { dweight, dbias, dhiddenQueries, dhiddenDocuments }),
-          tensors: {
-            losses: objective.losses,
-            activeCounts: objective.activeCounts,
-            squaredNorms: objective.squaredNorms,
-            pooledQueries: objective.pooledQueries,
-            pooledDocuments: objective.pooledDocuments,
-          },
-        };
-      },
-      reference: (_, gpu) => {
-        const expected = spladeObjectiveReference(host, dims, 1, lq, ld);
-        const positives = (pooled: Float64Array, rows: number) =>
-          Array.from({ length: rows }, (__, r) => pooled.subarray(r * V, (r + 1) * V).filter((v) => v > 0).length);
-        return {
-          losses: [expected.rank, expected.flopsQueries, expected.flopsDocuments],
-          // the active dimensions counted on the GPU are those of its own pooled vectors
-          activeCounts: [...positives(gpu.pooledQueries, B), ...positives(gpu.pooledDocuments, 2 * B)],
-          squaredNorms: [...rowSquares(expected.pooledQueries, B, V), ...rowSquares(expected.pooledDocuments, 2 * B, V)],
-          dweight: expected.dweight,
-          dbias: expected.dbias,
-          dhiddenQueries: expected.dhiddenQueries,
-          dhiddenDocuments: expected.dhiddenDocuments,
-        };
-      },
-      checks: {
-        // each score is an f32 sum of V products (a relative error of a few 1e-7 · sqrt(V)); with weights of scale 2 the
-        // scores reach the hundreds and the rank loss (~55 at V = 301) carries that error relative to its size
-        losses: { tol: { rtol: 1e-5, atol: 5e-5 } },
-        activeCounts: {},
-        squaredNorms: { tol: { rtol: 1e-4, atol: 1e-5 } },
-        dweight: { tol, accumulates: true },
-        dbias: { tol, accumulates: true },
-        dhiddenQueries: { tol, accumulates: true },
-        dhiddenDocuments: { tol, accumulates: true },
-      },
-    });
-  });
+  it.each([[{ B: 1, Tq: 1, Td: 7, d: 8, V: 37 }], [{ B: 3, Tq: 5, Td: 7, d: 12, V: 301 }]])(
+    'GPU losses and gradients equal the float64 composition for %o',
+    async (dims) => {
+      const { B, Tq, Td, d, V } = dims;
+      const host = synthetic(dims, dims.V, 2);
+      const [lq, ld] = [0.05, 0.003];
+      const tol = { rtol: 1e-3, atol: 1e-5 };
+      await expectKernel(await gpuContext(), {
+        name: `objective ${JSON.stringify(dims)}`,
+        tensors: {
+          hiddenQueries: { shape: [B, Tq, d], data: host.hiddenQueries },
+          maskQueries: { shape: [B, Tq], dtype: 'u32', data: host.maskQueries },
+          hiddenDocuments: { shape: [2 * B, Td, d], data: host.hiddenDocuments },
+          maskDocuments: { shape: [2 * B, Td], dtype: 'u32', data: host.maskDocuments },
+          weight: { shape: [V, d], data: host.weight },
+          bias: { shape: [V], data: host.bias },
+          // gradients hold values already: the objective adds into them
+          dweight: { shape: [V, d] },
+          dbias: { shape: [V] },
+          dhiddenQueries: { shape: [B, Tq, d] },
+          dhiddenDocuments: { shape: [2 * B, Td, d] },
+        },
+        build: (ctx, t) => {
+          const objective = new SpladeObjective(ctx, dims, 1);
+          objective.setLambdas(lq, ld);
+          const { hiddenQueries, maskQueries, hiddenDocuments, maskDocuments, weight, bias } = t;
+          const { dweight, dbias, dhiddenQueries, dhiddenDocuments } = t;
+          return {
+            record: (enc) =>
+              objective.record(
+                enc,
+                { hiddenQueries, maskQueries, hiddenDocuments, maskDocuments, weight, bias },
+                { dweight, dbias, dhiddenQueries, dhiddenDocuments },
+              ),
+            tensors: {
+              losses: objective.losses,
+              activeCounts: objective.activeCounts,
+              squaredNorms: objective.squaredNorms,
+              pooledQueries: objective.pooledQueries,
+              pooledDocuments: objective.pooledDocuments,
+            },
+          };
+        },
+        reference: (_, gpu) => {
+          const expected = spladeObjectiveReference(host, dims, 1, lq, ld);
+          const positives = (pooled: Float64Array, rows: number) =>
+            Array.from({ length: rows }, (__, r) => pooled.subarray(r * V, (r + 1) * V).filter((v) => v > 0).length);
+          return {
+            losses: [expected.rank, expected.flopsQueries, expected.flopsDocuments],
+            // the active dimensions counted on the GPU are those of its own pooled vectors
+            activeCounts: [...positives(gpu.pooledQueries, B), ...positives(gpu.pooledDocuments, 2 * B)],
+            squaredNorms: [...rowSquares(expected.pooledQueries, B, V), ...rowSquares(expected.pooledDocuments, 2 * B, V)],
+            dweight: expected.dweight,
+            dbias: expected.dbias,
+            dhiddenQueries: expected.dhiddenQueries,
+            dhiddenDocuments: expected.dhiddenDocuments,
+          };
+        },
+        checks: {
+          // each score is an f32 sum of V products (a relative error of a few 1e-7 · sqrt(V)); with weights of scale 2 the
+          // scores reach the hundreds and the rank loss (~55 at V = 301) carries that error relative to its size
+          losses: { tol: { rtol: 1e-5, atol: 5e-5 } },
+          activeCounts: {},
+          squaredNorms: { tol: { rtol: 1e-4, atol: 1e-5 } },
+          dweight: { tol, accumulates: true },
+          dbias: { tol, accumulates: true },
+          dhiddenQueries: { tol, accumulates: true },
+          dhiddenDocuments: { tol, accumulates: true },
+        },
+      });
+    },
+  );
 
   it('head-only training (frozen hidden states, AdamW on W and b) lowers the loss', async () => {
     const ctx = await gpuContext();

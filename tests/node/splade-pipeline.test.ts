@@ -19,7 +19,12 @@ let root: string;
 const loaded: Record<string, LoadedModel> = {};
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-pipeline-'));
-  const options = { bert: {}, modernbert: { localAttention: 4, globalAttnEveryNLayers: 2 }, gte: { ropeScalingFactor: 2 }, albert: { embeddingSize: 8 } };
+  const options = {
+    bert: {},
+    modernbert: { localAttention: 4, globalAttnEveryNLayers: 2 },
+    gte: { ropeScalingFactor: 2 },
+    albert: { embeddingSize: 8 },
+  };
   for (const arch of ['bert', 'modernbert', 'gte', 'albert'] as const) {
     await writeTinySpladeModel(join(root, arch), arch, options[arch]);
     loaded[arch] = await loadModel(createFolderSource(join(root, arch)));
@@ -27,7 +32,12 @@ beforeAll(async () => {
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-const TEXTS = ['the cat sat on the mat', 'sparse vector search', 'protein', 'the results of a study of the brain and the heart and blood'];
+const TEXTS = [
+  'the cat sat on the mat',
+  'sparse vector search',
+  'protein',
+  'the results of a study of the brain and the heart and blood',
+];
 
 describe('SPLADE text encoder', () => {
   it('pads to powers of two within the maximum length', () => {
@@ -42,7 +52,12 @@ describe('SPLADE text encoder', () => {
     const reference = toFloat64Params(params);
     TEXTS.forEach((text, i) => {
       const ids = tokenizer.encode(text, { maxLength: 12 }).ids;
-      const expected = spladeForward(config, reference, { ids: Int32Array.from(ids), mask: ids.map(() => 1), B: 1, T: ids.length });
+      const expected = spladeForward(config, reference, {
+        ids: Int32Array.from(ids),
+        mask: ids.map(() => 1),
+        B: 1,
+        T: ids.length,
+      });
       const dense = new Float64Array(config.vocabSize);
       vectors[i].indices.forEach((id, j) => (dense[id] = vectors[i].values[j]));
       expect(vectors[i].indices.length, `${text}: active dimensions`).toBeGreaterThan(0);

@@ -26,7 +26,9 @@ function filesUnder(dir: string): string[] {
 /** The files that name the shared folder (beside the repository, or its data/), with the first such line. */
 export function referencesToShared(files: string[], read: (path: string) => string): string[] {
   return files.flatMap((path) => {
-    const line = read(path).split('\n').findIndex((text) => SHARED.test(text));
+    const line = read(path)
+      .split('\n')
+      .findIndex((text) => SHARED.test(text));
     return line === -1 ? [] : [`${path}:${line + 1}`];
   });
 }

@@ -65,7 +65,12 @@ const SEED = 11;
 function recipe(): TrainingRecipe {
   return paperRecipe(STEPS, 2, { queryLength: 8, documentLength: 12, peakLr: 3e-3 });
 }
-const run = () => ({ config: loaded.checkpoint.config, k: 1, seed: SEED, data: { name: 'triplets.tsv', triplets: triplets.length, crc32: 0 } });
+const run = () => ({
+  config: loaded.checkpoint.config,
+  k: 1,
+  seed: SEED,
+  data: { name: 'triplets.tsv', triplets: triplets.length, crc32: 0 },
+});
 
 async function train(trainer: SpladeTrainer, batches: TripletBatches, steps: number): Promise<void> {
   for (let i = 0; i < steps; i++) await trainer.step([(await batches.next()).batch], i === steps - 1);
@@ -93,15 +98,30 @@ describe('resuming from a checkpoint', () => {
     expect(latest.state.recipe).toEqual(shape);
     const resumed = restoreTrainer(ctx, latest.state);
     expect(resumed.model).not.toBe(first.model);
-    const resumedData = new TripletBatches(memoryTripletSource(triplets), loaded.tokenizer, latest.state.recipe, latest.state.seed, latest.state.position);
+    const resumedData = new TripletBatches(
+      memoryTripletSource(triplets),
+      loaded.tokenizer,
+      latest.state.recipe,
+      latest.state.seed,
+      latest.state.position,
+    );
     await train(resumed, resumedData, STEPS - 3);
     expectSameState('resumed run', await captureTrainingState(resumed, { ...run(), position: resumedData.position }), expected);
 
     // The comparison has teeth: the last three steps changed the parameters, and a restore without the moments differs.
     expect(halfway.params.get('layers.0.qkv.weight')!.data).not.toEqual(expected.params.get('layers.0.qkv.weight')!.data);
-    const zeroMoments = new Map([...halfway.optimizer.moments].map(([name, { m }]) => [name, { m: new Float32Array(m.length), v: new Float32Array(m.length) }]));
+    const zeroMoments = new Map(
+      [...halfway.optimizer.moments].map(([name, { m }]) => [
+        name,
+        { m: new Float32Array(m.length), v: new Float32Array(m.length) },
+      ]),
+    );
     const forgetful = restoreTrainer(ctx, { ...halfway, optimizer: { step: 3, moments: zeroMoments } });
-    await train(forgetful, new TripletBatches(memoryTripletSource(triplets), loaded.tokenizer, shape, SEED, halfway.position), STEPS - 3);
+    await train(
+      forgetful,
+      new TripletBatches(memoryTripletSource(triplets), loaded.tokenizer, shape, SEED, halfway.position),
+      STEPS - 3,
+    );
     const wrong = await forgetful.model.download();
     expect(wrong.get('layers.0.qkv.weight')!.data).not.toEqual(expected.params.get('layers.0.qkv.weight')!.data);
   });
@@ -121,11 +141,23 @@ describe('resuming from a checkpoint', () => {
 
 /** A small host-only state (no GPU) for the store tests. */
 function fakeState(t: number): TrainingState {
-  const tensor = (n: number, base: number): HostTensor => ({ shape: [n], data: Float32Array.from({ length: n }, (_, i) => base + i / 8) });
+  const tensor = (n: number, base: number): HostTensor => ({
+    shape: [n],
+    data: Float32Array.from({ length: n }, (_, i) => base + i / 8),
+  });
   return {
     config: { model_type: 'bert', vocab_size: 55 },
-    params: new Map([['a', tensor(16, t)], ['b', tensor(4, -t)]]),
-    optimizer: { step: t, moments: new Map([['a', { m: tensor(16, 1).data, v: tensor(16, 2).data }], ['b', { m: tensor(4, 3).data, v: tensor(4, 4).data }]]) },
+    params: new Map([
+      ['a', tensor(16, t)],
+      ['b', tensor(4, -t)],
+    ]),
+    optimizer: {
+      step: t,
+      moments: new Map([
+        ['a', { m: tensor(16, 1).data, v: tensor(16, 2).data }],
+        ['b', { m: tensor(4, 3).data, v: tensor(4, 4).data }],
+      ]),
+    },
     t,
     position: { epoch: 0, index: 2 * t },
     recipe: paperRecipe(10, 2),
@@ -155,8 +187,16 @@ describe('checkpoint store on disk', () => {
 
   it.each([
     ['state.json', (bytes: Buffer) => bytes.subarray(0, bytes.length - 7), 'state.json: not valid JSON'],
-    ['state.json', () => Buffer.from('{"format":"splade-lab-checkpoint","version":1,"t":"three"}'), 'state.json: "t" is "three", expected a number'],
-    ['optimizer.safetensors', (bytes: Buffer) => Buffer.from(bytes.map((b, i) => (i === bytes.length - 1 ? b ^ 1 : b))), 'optimizer.safetensors: CRC-32 differs'],
+    [
+      'state.json',
+      () => Buffer.from('{"format":"splade-lab-checkpoint","version":1,"t":"three"}'),
+      'state.json: "t" is "three", expected a number',
+    ],
+    [
+      'optimizer.safetensors',
+      (bytes: Buffer) => Buffer.from(bytes.map((b, i) => (i === bytes.length - 1 ? b ^ 1 : b))),
+      'optimizer.safetensors: CRC-32 differs',
+    ],
   ])('a damaged %s gives a clear error naming it', async (file, damage, message) => {
     const dir = join(root, `damaged-${file}-${message.length}`);
     const store = createFolderCheckpointStore(dir);
@@ -171,7 +211,10 @@ describe('checkpoint store on disk', () => {
     const store = createFolderCheckpointStore(dir);
     await saveCheckpoint(store, fakeState(2));
     // A write that dies half-way (here: its second file is refused) leaves only a hidden partial folder.
-    const files = new Map([['state.json', new Uint8Array([1, 2])], ['../escape', new Uint8Array([3])]]);
+    const files = new Map([
+      ['state.json', new Uint8Array([1, 2])],
+      ['../escape', new Uint8Array([3])],
+    ]);
     await expect(store.write('step-00000004', files)).rejects.toThrow('points outside');
     expect((await readdir(dir)).sort()).toEqual(['.step-00000004.partial-' + process.pid, 'step-00000002']);
     expect(await store.list()).toEqual(['step-00000002']);

@@ -28,17 +28,29 @@ beforeAll(async () => {
     { _id: 'd3', title: '', text: 'a study of the brain' },
   ];
   await writeFile(join(beir, 'corpus.jsonl'), docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
-  await writeFile(join(beir, 'queries.jsonl'), [{ _id: 'q1', text: 'heart blood' }, { _id: 'q2', text: 'brain study' }].map((q) => JSON.stringify(q)).join('\n') + '\n');
+  await writeFile(
+    join(beir, 'queries.jsonl'),
+    [
+      { _id: 'q1', text: 'heart blood' },
+      { _id: 'q2', text: 'brain study' },
+    ]
+      .map((q) => JSON.stringify(q))
+      .join('\n') + '\n',
+  );
   await writeFile(join(beir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td3\t1\n');
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 /** Small, fast settings for SwiftShader. */
 const SMALL = ['--batch', '4', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
-const train = (out: string, ...extra: string[]) => runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, ...extra);
+const train = (out: string, ...extra: string[]) =>
+  runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, ...extra);
 
 function sameBits(a: Float32Array, b: Float32Array): boolean {
-  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+  return (
+    a.length === b.length &&
+    Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength))
+  );
 }
 
 describe('splade-lab train', () => {
@@ -47,7 +59,10 @@ describe('splade-lab train', () => {
     const { code, stdout, stderr } = await train(out, '--steps', '4', '--checkpoint-every', '2', '--report-every', '2', '--json');
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    const events = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     // probes and alarms come between these (training-health-cli.test.ts checks them)
     const progress = events.filter((e) => e.event !== 'probe' && e.event !== 'alarm');
     expect(progress.map((e) => e.event)).toEqual(['start', 'step', 'step', 'checkpoint', 'step', 'checkpoint', 'done']);
@@ -62,7 +77,9 @@ describe('splade-lab train', () => {
     expect(steps[0].lr).toBe(0); // warm-up starts at 0
     expect(steps[0].lambdaQueries).toBe(0); // the FLOPS ramp too
     expect(steps[2].position).toEqual({ epoch: 0, index: 16 });
-    expect(events.at(-1).files).toEqual(expect.arrayContaining(['config.json', 'model.safetensors', 'vocab.txt', 'modules.json', '1_SpladePooling/config.json']));
+    expect(events.at(-1).files).toEqual(
+      expect.arrayContaining(['config.json', 'model.safetensors', 'vocab.txt', 'modules.json', '1_SpladePooling/config.json']),
+    );
 
     const saved = await loadModel(createFolderSource(join(out, 'model')));
     const last = await readCheckpoint(createFolderCheckpointStore(join(out, 'checkpoint')), 'step-00000004');
@@ -73,7 +90,18 @@ describe('splade-lab train', () => {
 
     const inspect = await runCli('inspect', join(out, 'model'), '--json');
     expect(inspect.code).toBe(0);
-    const evaluation = await runCli('eval', '--model', join(out, 'model'), '--beir', join(root, 'beir'), '--json', '--query-length', '8', '--doc-length', '16');
+    const evaluation = await runCli(
+      'eval',
+      '--model',
+      join(out, 'model'),
+      '--beir',
+      join(root, 'beir'),
+      '--json',
+      '--query-length',
+      '8',
+      '--doc-length',
+      '16',
+    );
     expect(evaluation.stderr).toBe('');
     expect(evaluation.code).toBe(0);
     const report = JSON.parse(evaluation.stdout);
@@ -90,7 +118,12 @@ describe('splade-lab train', () => {
     const original = await loadModel(createFolderSource(model));
     const saved = await loadModel(createFolderSource(join(out, 'model')));
     const head = decoderWeightName(original.config);
-    expect(sameBits(saved.params.get(head)!.data, original.params.get(head)!.data.map((x) => x / 4))).toBe(true);
+    expect(
+      sameBits(
+        saved.params.get(head)!.data,
+        original.params.get(head)!.data.map((x) => x / 4),
+      ),
+    ).toBe(true);
     expect(sameBits(saved.params.get('layers.0.qkv.weight')!.data, original.params.get('layers.0.qkv.weight')!.data)).toBe(true);
     const checkpoint = await readCheckpoint(createFolderCheckpointStore(join(out, 'checkpoint')), 'step-00000000');
     expect(checkpoint.k).toBe(4);
@@ -133,7 +166,19 @@ describe('splade-lab train', () => {
     expect(same.stderr).toBe('');
     expect(same.code).toBe(0);
     await writeFile(moved, [lines[1], lines[0], ...lines.slice(2)].join('\n'));
-    const reordered = await runCli('train', '--model', model, '--triplets', moved, '--out', out, ...SMALL, '--steps', '4', '--resume');
+    const reordered = await runCli(
+      'train',
+      '--model',
+      model,
+      '--triplets',
+      moved,
+      '--out',
+      out,
+      ...SMALL,
+      '--steps',
+      '4',
+      '--resume',
+    );
     expect(reordered.code).toBe(1);
     expect(reordered.stderr).toContain('data.crc32: checkpoint');
     const bad = join(root, 'bad.tsv');

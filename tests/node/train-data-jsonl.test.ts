@@ -22,7 +22,9 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-jsonl-'));
   const tsv = parseTriplets(await readFile(TSV), TSV);
   // half the lines with sentence-transformers' "anchor", half with "query", plus an ignored id
-  const lines = tsv.triplets.map((t, i) => JSON.stringify({ id: i, [i % 2 ? 'anchor' : 'query']: t.query, positive: t.positive, negative: t.negative }));
+  const lines = tsv.triplets.map((t, i) =>
+    JSON.stringify({ id: i, [i % 2 ? 'anchor' : 'query']: t.query, positive: t.positive, negative: t.negative }),
+  );
   jsonl = join(root, 'triplets.jsonl');
   await writeFile(jsonl, lines.join('\n') + '\n');
 });
@@ -54,14 +56,18 @@ describe('JSONL triplets', () => {
       ['{"query":"q","positive":"p"}\n', 'x.jsonl line 1: "negative" must be a string, got nothing'],
       ['{"query":"q","positive":"  ","negative":"n"}\n', 'x.jsonl line 1: "positive" is empty'],
       ['{"query":"q","anchor":"a","positive":"p","negative":"n"}\n', 'give "query" or "anchor", not both'],
-      ['{"anchor":"a","positive":"p","negatives":["n1","n2"]}\n{"anchor":"a","positive":"p","negative":"n"}\n', 'x.jsonl line 2: 1 negative, but the first row has 2'],
+      [
+        '{"anchor":"a","positive":"p","negatives":["n1","n2"]}\n{"anchor":"a","positive":"p","negative":"n"}\n',
+        'x.jsonl line 2: 1 negative, but the first row has 2',
+      ],
       ['{"anchor":"a","positive":"p","negatives":["n1",""]}\n', '"negatives"[1] is empty'],
       ['{"anchor":"a","positive":"p","negative":"n","negatives":["n1"]}\n', 'not both'],
       ['\n\n', 'x.jsonl: no triplets'],
     ];
     for (const [text, message] of cases) expect(() => parseTripletsJsonl(text, 'x.jsonl'), text).toThrow(message);
     expect(parseTripletsJsonl('{"query":"q","positive":"p","negative":"n"}\n\n', 'x.jsonl').blankLines).toBe(1);
-    const several = '{"anchor":"a","positive":"p","negative_2":"n2","negative_10":"n10","negative_1":"n1"}\n{"anchor":"b","positive":"p","negatives":["x","y","z"]}\n';
+    const several =
+      '{"anchor":"a","positive":"p","negative_2":"n2","negative_10":"n10","negative_1":"n1"}\n{"anchor":"b","positive":"p","negatives":["x","y","z"]}\n';
     expect(parseTripletsJsonl(several, 'x.jsonl').triplets).toEqual([
       { query: 'a', positive: 'p', negative: 'n1', extraNegatives: ['n2', 'n10'] },
       { query: 'b', positive: 'p', negative: 'x', extraNegatives: ['y', 'z'] },
@@ -71,13 +77,46 @@ describe('JSONL triplets', () => {
   it('train on a JSONL file through the CLI (also in file order); the hand-off asks for TSV', async () => {
     const model = join(root, 'tiny');
     await writeTinySpladeModel(model);
-    const trained = await runCli('train', '--model', model, '--triplets', jsonl, '--out', join(root, 'run'), '--steps', '1', '--batch', '2', '--query-length', '8', '--doc-length', '16', '--probe-every', '0');
+    const trained = await runCli(
+      'train',
+      '--model',
+      model,
+      '--triplets',
+      jsonl,
+      '--out',
+      join(root, 'run'),
+      '--steps',
+      '1',
+      '--batch',
+      '2',
+      '--query-length',
+      '8',
+      '--doc-length',
+      '16',
+      '--probe-every',
+      '0',
+    );
     expect(trained.stderr).toBe('');
     expect(trained.code).toBe(0);
     expect(trained.stdout).toContain('on 100 triplets of');
     // --no-shuffle: file order, kept in the recipe, so a resume without it is refused
     const ordered = join(root, 'ordered');
-    const small = ['--model', model, '--triplets', jsonl, '--out', ordered, '--batch', '2', '--query-length', '8', '--doc-length', '16', '--probe-every', '0'];
+    const small = [
+      '--model',
+      model,
+      '--triplets',
+      jsonl,
+      '--out',
+      ordered,
+      '--batch',
+      '2',
+      '--query-length',
+      '8',
+      '--doc-length',
+      '16',
+      '--probe-every',
+      '0',
+    ];
     const first = await runCli('train', ...small, '--steps', '1', '--no-shuffle');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('triplets in file order');
@@ -85,7 +124,21 @@ describe('JSONL triplets', () => {
     const shuffled = await runCli('train', ...small, '--steps', '1', '--resume');
     expect(shuffled.code).toBe(1);
     expect(shuffled.stderr).toContain('recipe.dataOrder: checkpoint "file", now undefined');
-    const handoff = await runCli('handoff', '--model', model, '--k', '2', '--triplets', jsonl, '--out', join(root, 'handoff'), '--batch', '2', '--steps', '1');
+    const handoff = await runCli(
+      'handoff',
+      '--model',
+      model,
+      '--k',
+      '2',
+      '--triplets',
+      jsonl,
+      '--out',
+      join(root, 'handoff'),
+      '--batch',
+      '2',
+      '--steps',
+      '1',
+    );
     expect(handoff.code).toBe(1);
     expect(handoff.stderr).toContain('The hand-off project reads TSV triplets');
   });

@@ -50,21 +50,27 @@ afterAll(async () => {
 });
 
 describe('the streaming triplet index', () => {
-  it.each([7, 64, 4 * 2 ** 20])('reads the MS MARCO toy triplets as the whole-file parser does (chunks of %i bytes)', async (chunkBytes) => {
-    const path = generatedTriplets();
-    const bytes = new Uint8Array(await readFile(path));
-    const whole = readTrainingData(bytes, path);
-    const indexed = await indexTripletFile(memoryFile(bytes, path), 'tsv', { chunkBytes });
-    expect(indexed.crc32).toBe(whole.data.fingerprint.crc32);
-    expect(indexed.source.count).toBe(100);
-    expect(await indexed.source.read(all(100))).toEqual(parseTriplets(bytes, path).triplets);
-    expect(await indexed.source.read([99, 0, 42])).toEqual(await whole.data.source.read([99, 0, 42]));
-    expect(indexed.source.indexBytes).toBe(100 * 16);
-  });
+  it.each([7, 64, 4 * 2 ** 20])(
+    'reads the MS MARCO toy triplets as the whole-file parser does (chunks of %i bytes)',
+    async (chunkBytes) => {
+      const path = generatedTriplets();
+      const bytes = new Uint8Array(await readFile(path));
+      const whole = readTrainingData(bytes, path);
+      const indexed = await indexTripletFile(memoryFile(bytes, path), 'tsv', { chunkBytes });
+      expect(indexed.crc32).toBe(whole.data.fingerprint.crc32);
+      expect(indexed.source.count).toBe(100);
+      expect(await indexed.source.read(all(100))).toEqual(parseTriplets(bytes, path).triplets);
+      expect(await indexed.source.read([99, 0, 42])).toEqual(await whole.data.source.read([99, 0, 42]));
+      expect(indexed.source.indexBytes).toBe(100 * 16);
+    },
+  );
 
   it.each([
     ['tsv', '\uFEFFquery\tpositive\tnegative\r\nq1\tp1\tn1\r\n\r\nq2\tp 2\tn2\n\nq3\tp3\tn3'],
-    ['jsonl', '\uFEFF{"query":"q1","positive":"p1","negatives":["n1","m1"]}\r\n\n{"anchor":"q2","positive":"p2","negative_1":"n2","negative_2":"m2"}'],
+    [
+      'jsonl',
+      '\uFEFF{"query":"q1","positive":"p1","negatives":["n1","m1"]}\r\n\n{"anchor":"q2","positive":"p2","negative_1":"n2","negative_2":"m2"}',
+    ],
   ] as const)('%s: a BOM, CRLF, blank lines, a header and no final newline, at every chunk size', async (format, text) => {
     const bytes = encode(text);
     const whole = readTrainingData(bytes, `x.${format}`);
@@ -72,7 +78,12 @@ describe('the streaming triplet index', () => {
     expect(rows).toBe(format === 'tsv' ? 3 : 2);
     for (const chunkBytes of [1, 2, 5, 1000]) {
       const indexed = await indexTripletFile(memoryFile(bytes, `x.${format}`), format, { chunkBytes });
-      expect([indexed.blankLines, indexed.header, indexed.crc32, indexed.source.negatives]).toEqual([whole.summary.blankLines, whole.summary.header, whole.summary.crc32, whole.summary.negatives]);
+      expect([indexed.blankLines, indexed.header, indexed.crc32, indexed.source.negatives]).toEqual([
+        whole.summary.blankLines,
+        whole.summary.header,
+        whole.summary.crc32,
+        whole.summary.negatives,
+      ]);
       expect(await indexed.source.read(all(rows))).toEqual(await whole.data.source.read(all(rows)));
     }
   });
@@ -80,11 +91,17 @@ describe('the streaming triplet index', () => {
   it('names the line of a malformed row or a bad byte wherever the chunks fall; refuses UTF-16', async () => {
     const good = 'q\tp\tn\n'.repeat(30);
     for (const chunkBytes of [3, 16, 4096]) {
-      await expect(indexTripletFile(memoryFile(encode(`${good}only two\tfields\n`), 'd.tsv'), 'tsv', { chunkBytes })).rejects.toThrow('d.tsv line 31: 2 tab-separated fields');
+      await expect(
+        indexTripletFile(memoryFile(encode(`${good}only two\tfields\n`), 'd.tsv'), 'tsv', { chunkBytes }),
+      ).rejects.toThrow('d.tsv line 31: 2 tab-separated fields');
       const bad = new Uint8Array([...encode(good), 0x71, 0xff, 0x09, 0x70, 0x09, 0x6e, 0x0a]);
-      await expect(indexTripletFile(memoryFile(bad, 'd.tsv'), 'tsv', { chunkBytes })).rejects.toThrow(`d.tsv:31: invalid UTF-8 (byte 0xFF at byte ${good.length + 1})`);
+      await expect(indexTripletFile(memoryFile(bad, 'd.tsv'), 'tsv', { chunkBytes })).rejects.toThrow(
+        `d.tsv:31: invalid UTF-8 (byte 0xFF at byte ${good.length + 1})`,
+      );
     }
-    await expect(indexTripletFile(memoryFile(new Uint8Array([0xff, 0xfe, 0x71, 0x00]), 'w.tsv'), 'tsv')).rejects.toThrow('this file is UTF-16');
+    await expect(indexTripletFile(memoryFile(new Uint8Array([0xff, 0xfe, 0x71, 0x00]), 'w.tsv'), 'tsv')).rejects.toThrow(
+      'this file is UTF-16',
+    );
   });
 });
 
@@ -108,8 +125,32 @@ describe('Parquet and Hub datasets', () => {
     const bytes = new Uint8Array(await readFile(path));
     const read = await readTrainingFile(memoryFile(bytes, path));
     expect(read.summary).toMatchObject({ format: 'parquet', triplets: 4, negatives: 2, streamed: false });
-    expect((await read.data.source.read([1]))[0]).toEqual({ query: 'gene drug study', positive: 'the gene drug study', negative: 'the dog ran in the forest', extraNegatives: ['a song of the sea'] });
-    const run = await runCli('train', '--model', model, '--triplets', path, '--out', join(root, 'parquet-run'), '--steps', '1', '--batch', '2', '--query-length', '8', '--doc-length', '12', '--probe-every', '0', '--json');
+    expect((await read.data.source.read([1]))[0]).toEqual({
+      query: 'gene drug study',
+      positive: 'the gene drug study',
+      negative: 'the dog ran in the forest',
+      extraNegatives: ['a song of the sea'],
+    });
+    const run = await runCli(
+      'train',
+      '--model',
+      model,
+      '--triplets',
+      path,
+      '--out',
+      join(root, 'parquet-run'),
+      '--steps',
+      '1',
+      '--batch',
+      '2',
+      '--query-length',
+      '8',
+      '--doc-length',
+      '12',
+      '--probe-every',
+      '0',
+      '--json',
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const start = JSON.parse(run.stdout.split('\n')[0]);
@@ -117,21 +158,58 @@ describe('Parquet and Hub datasets', () => {
     expect(start.triplets).toBe(4);
   });
 
-  it('a Hub dataset id trains on its split\'s Parquet files, read through the tree API; a missing split is named', async () => {
+  it("a Hub dataset id trains on its split's Parquet files, read through the tree API; a missing split is named", async () => {
     const env = { SPLADE_LAB_HUB_URL: hub.baseUrl, SPLADE_LAB_CACHE: join(root, 'cache') };
     const saved = { ...process.env };
     Object.assign(process.env, env);
     try {
-      const run = await runCli('train', '--model', model, '--triplets', 'someone/triplets', '--subset', 'triplet', '--out', join(root, 'hub-run'), '--steps', '1', '--batch', '2', '--query-length', '8', '--doc-length', '12', '--probe-every', '0');
+      const run = await runCli(
+        'train',
+        '--model',
+        model,
+        '--triplets',
+        'someone/triplets',
+        '--subset',
+        'triplet',
+        '--out',
+        join(root, 'hub-run'),
+        '--steps',
+        '1',
+        '--batch',
+        '2',
+        '--query-length',
+        '8',
+        '--doc-length',
+        '12',
+        '--probe-every',
+        '0',
+      );
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
-      expect(run.stdout).toContain('on 5 triplets of someone/triplets/triplet:train (triplet/train-00000-of-00002.parquet, triplet/train-00001-of-00002.parquet)');
-      const missing = await runCli('train', '--model', model, '--triplets', 'someone/triplets', '--subset', 'triplet', '--split', 'validation', '--out', join(root, 'hub-run-2'), '--steps', '1');
+      expect(run.stdout).toContain(
+        'on 5 triplets of someone/triplets/triplet:train (triplet/train-00000-of-00002.parquet, triplet/train-00001-of-00002.parquet)',
+      );
+      const missing = await runCli(
+        'train',
+        '--model',
+        model,
+        '--triplets',
+        'someone/triplets',
+        '--subset',
+        'triplet',
+        '--split',
+        'validation',
+        '--out',
+        join(root, 'hub-run-2'),
+        '--steps',
+        '1',
+      );
       expect(missing.code).not.toBe(0);
       expect(missing.stderr).toContain('no Parquet files of split "validation"');
     } finally {
-      for (const key of Object.keys(env)) if (saved[key] === undefined) delete process.env[key];
-      else process.env[key] = saved[key];
+      for (const key of Object.keys(env))
+        if (saved[key] === undefined) delete process.env[key];
+        else process.env[key] = saved[key];
     }
   });
 });

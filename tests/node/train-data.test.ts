@@ -11,19 +11,30 @@ import { TINY_VOCAB } from '../helpers/tiny-splade-model.ts';
 import { GENERATED_TRIPLETS, generatedTripletsFolder, NON_ASCII_TRIPLETS } from '../helpers/generated-data.ts';
 
 const TOY = generatedTripletsFolder();
-const tokenizerPromise = loadTokenizer(createMemorySource(new Map([['vocab.txt', new TextEncoder().encode(TINY_VOCAB.join('\n') + '\n')]]), 'tiny'));
+const tokenizerPromise = loadTokenizer(
+  createMemorySource(new Map([['vocab.txt', new TextEncoder().encode(TINY_VOCAB.join('\n') + '\n')]]), 'tiny'),
+);
 
 describe('triplet TSV', () => {
-  it('reads a triplets file, non-ASCII and mojibake kept as they are (MS MARCO\'s own file: tests/data)', async () => {
+  it("reads a triplets file, non-ASCII and mojibake kept as they are (MS MARCO's own file: tests/data)", async () => {
     const file = await readTriplets(createFolderSource(TOY), 'triplets.tsv');
     expect(file.triplets).toHaveLength(GENERATED_TRIPLETS);
     expect(file.blankLines).toBe(0);
     expect(file.header).toBe(false);
     for (const t of file.triplets) for (const field of [t.query, t.positive, t.negative]) expect(field.length).toBeGreaterThan(0);
-    expect(file.triplets.slice(-NON_ASCII_TRIPLETS.length)).toEqual(NON_ASCII_TRIPLETS.map(([query, positive, negative]) => ({ query, positive, negative })));
+    expect(file.triplets.slice(-NON_ASCII_TRIPLETS.length)).toEqual(
+      NON_ASCII_TRIPLETS.map(([query, positive, negative]) => ({ query, positive, negative })),
+    );
     // MS MARCO's passages carry UTF-8 read as Latin-1 and written again ("donâ\u0080\u0099t"): kept, never repaired
-    const mojibake = 'is a little caffeine ok\tWe don\u00e2\u0080\u0099t know\tcaf\u00e9 cr\u00e8me \u2014 na\u00efve \u{1F600}\n';
-    expect(parseTriplets(mojibake, 'm.tsv').triplets).toEqual([{ query: 'is a little caffeine ok', positive: 'We don\u00e2\u0080\u0099t know', negative: 'caf\u00e9 cr\u00e8me \u2014 na\u00efve \u{1F600}' }]);
+    const mojibake =
+      'is a little caffeine ok\tWe don\u00e2\u0080\u0099t know\tcaf\u00e9 cr\u00e8me \u2014 na\u00efve \u{1F600}\n';
+    expect(parseTriplets(mojibake, 'm.tsv').triplets).toEqual([
+      {
+        query: 'is a little caffeine ok',
+        positive: 'We don\u00e2\u0080\u0099t know',
+        negative: 'caf\u00e9 cr\u00e8me \u2014 na\u00efve \u{1F600}',
+      },
+    ]);
   });
 
   it('accepts CRLF, a byte-order mark, a header and blank lines (counted)', () => {
@@ -94,7 +105,12 @@ const TRIPLETS: Triplet[] = Array.from({ length: 10 }, (_, i) => ({
 describe('triplet batches', () => {
   it('visit every triplet once per epoch in the seeded order; a batch at the end of an epoch continues the next', async () => {
     const tokenizer = await tokenizerPromise;
-    const batches = new TripletBatches(memoryTripletSource(TRIPLETS), tokenizer, { batchSize: 4, queryLength: 6, documentLength: 8 }, 7);
+    const batches = new TripletBatches(
+      memoryTripletSource(TRIPLETS),
+      tokenizer,
+      { batchSize: 4, queryLength: 6, documentLength: 8 },
+      7,
+    );
     const seen: number[] = [];
     const starts = [];
     for (let i = 0; i < 5; i++) {
@@ -128,7 +144,12 @@ describe('triplet batches', () => {
   it('tokenize as the tokenizer does: truncated to the length with [SEP] kept, padded with the pad id under mask 0', async () => {
     const tokenizer = await tokenizerPromise;
     const [B, Tq, Td] = [2, 6, 8];
-    const { batch, triplets } = await new TripletBatches(memoryTripletSource(TRIPLETS), tokenizer, { batchSize: B, queryLength: Tq, documentLength: Td }, 1).next();
+    const { batch, triplets } = await new TripletBatches(
+      memoryTripletSource(TRIPLETS),
+      tokenizer,
+      { batchSize: B, queryLength: Tq, documentLength: Td },
+      1,
+    ).next();
     const expectRow = (ids: Int32Array, mask: Uint8Array, T: number, row: number, text: string) => {
       const e = tokenizer.encode(text, { maxLength: T });
       const pad = T - e.ids.length;
@@ -141,19 +162,41 @@ describe('triplet batches', () => {
       expectRow(batch.documentIds, batch.documentMask, Td, B + row, TRIPLETS[i].negative);
     });
     // A long text fills the row and still ends with [SEP]; "cat" is known, "the" too; unknown words are [UNK].
-    const long = (await new TripletBatches(memoryTripletSource([{ query: 'cat the zebra cat the cat the cat', positive: 'sea', negative: 'sun' }]), tokenizer, { batchSize: 1, queryLength: 5, documentLength: 4 }, 1).next()).batch;
+    const long = (
+      await new TripletBatches(
+        memoryTripletSource([{ query: 'cat the zebra cat the cat the cat', positive: 'sea', negative: 'sun' }]),
+        tokenizer,
+        { batchSize: 1, queryLength: 5, documentLength: 4 },
+        1,
+      ).next()
+    ).batch;
     const id = (t: string) => tokenizer.tokenToId(t)!;
     expect([...long.queryIds]).toEqual([id('[CLS]'), id('cat'), id('the'), id('[UNK]'), id('[SEP]')]);
     expect([...long.queryMask]).toEqual([1, 1, 1, 1, 1]);
-    expect([...long.documentIds]).toEqual([id('[CLS]'), id('sea'), id('[SEP]'), id('[PAD]'), id('[CLS]'), id('sun'), id('[SEP]'), id('[PAD]')]);
+    expect([...long.documentIds]).toEqual([
+      id('[CLS]'),
+      id('sea'),
+      id('[SEP]'),
+      id('[PAD]'),
+      id('[CLS]'),
+      id('sun'),
+      id('[SEP]'),
+      id('[PAD]'),
+    ]);
   });
 
   it('refuse a batch larger than the data and a position outside it', async () => {
     const tokenizer = await tokenizerPromise;
     const shape = { batchSize: 4, queryLength: 6, documentLength: 8 };
-    expect(() => new TripletBatches(memoryTripletSource(TRIPLETS.slice(0, 3)), tokenizer, shape, 1)).toThrow('the batch size 4 is larger than the 3 triplets available');
-    expect(() => new TripletBatches(memoryTripletSource(TRIPLETS), tokenizer, shape, 1, { epoch: 0, index: 10 })).toThrow('outside a file of 10 triplets');
-    expect(() => new TripletBatches(memoryTripletSource(TRIPLETS), tokenizer, { ...shape, queryLength: 1 }, 1)).toThrow('at least 2');
+    expect(() => new TripletBatches(memoryTripletSource(TRIPLETS.slice(0, 3)), tokenizer, shape, 1)).toThrow(
+      'the batch size 4 is larger than the 3 triplets available',
+    );
+    expect(() => new TripletBatches(memoryTripletSource(TRIPLETS), tokenizer, shape, 1, { epoch: 0, index: 10 })).toThrow(
+      'outside a file of 10 triplets',
+    );
+    expect(() => new TripletBatches(memoryTripletSource(TRIPLETS), tokenizer, { ...shape, queryLength: 1 }, 1)).toThrow(
+      'at least 2',
+    );
   });
 
   it('visits the triplets in file order every epoch when asked (dataOrder "file"), across an epoch boundary', async () => {

@@ -16,7 +16,10 @@ function replay(name: string): Alarm[] {
     .split('\n')
     .map((line) => JSON.parse(line));
   const start = events[0];
-  const watcher = new AlarmWatcher({ batchSize: start.recipe.batchSize, vocabSize: start.vocabSize, totalSteps: start.steps }, BERT_SPECIALS);
+  const watcher = new AlarmWatcher(
+    { batchSize: start.recipe.batchSize, vocabSize: start.vocabSize, totalSteps: start.steps },
+    BERT_SPECIALS,
+  );
   const alarms: Alarm[] = [];
   for (const e of events.slice(1)) {
     if (e.event === 'step') alarms.push(...watcher.onReport({ ...e, step: e.step - 1 } as StepReport));
@@ -76,7 +79,10 @@ describe('alarms on recorded demo traces', () => {
   });
 
   it('calibrated lambdas on the lesson task (k = 32, 2000/5000 active dimensions): sparse, learning, nothing raised', () => {
-    const events = readFileSync(new URL('../fixtures/health-traces/calibrated-lesson-k32.jsonl', import.meta.url), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const events = readFileSync(new URL('../fixtures/health-traces/calibrated-lesson-k32.jsonl', import.meta.url), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const steps = events.filter((e) => e.event === 'step');
     const last = steps.slice(-10);
     const mean = (key: string) => last.reduce((sum, e) => sum + e[key], 0) / last.length;
@@ -88,7 +94,9 @@ describe('alarms on recorded demo traces', () => {
     // on random weights an [unusedN] row is as likely to survive as any other: one sits in a single probe's top 10 now
     // and then (steps 80 and 90 here), never shared by the other probes as a leaked special token is
     const probes = events.filter((e) => e.event === 'probe' && e.step >= 50) as ProbeSnapshot[];
-    const withUnused = probes.map((snapshot) => snapshot.probes.filter((p) => p.terms.slice(0, 10).some((t) => isSpecialTerm(t.term, BERT_SPECIALS))).length);
+    const withUnused = probes.map(
+      (snapshot) => snapshot.probes.filter((p) => p.terms.slice(0, 10).some((t) => isSpecialTerm(t.term, BERT_SPECIALS))).length,
+    );
     expect(Math.max(...withUnused)).toBe(1);
   });
 
@@ -134,12 +142,14 @@ describe('alarm rules', () => {
   it('judges a run alike whether it reports every 2 steps (the page) or every 10 (the CLI)', () => {
     // the same run: the ranking loss reaches log(2B) at step 40 and stays; FLOPS dominate from step 60
     const at = (step: number) => (step >= 40 ? { rank: Math.log(16) } : {}) as Partial<StepReport>;
-    const heavy = (step: number) => (step >= 60 ? { flopsQueries: 100, total: 1.5 + 0.05 * 100 + 0.003 * 20 } : {}) as Partial<StepReport>;
+    const heavy = (step: number) =>
+      (step >= 60 ? { flopsQueries: 100, total: 1.5 + 0.05 * 100 + 0.003 * 20 } : {}) as Partial<StepReport>;
     const raisedAt = (every: number) => {
       const watcher = new AlarmWatcher({ batchSize: 8, vocabSize: 30522, totalSteps: 200 });
       const steps = new Map<AlarmRule, number>();
       for (let taken = every; taken <= 200; taken += every)
-        for (const alarm of watcher.onReport(report(taken - 1, { ...at(taken), ...heavy(taken) }))) steps.set(alarm.rule, alarm.step);
+        for (const alarm of watcher.onReport(report(taken - 1, { ...at(taken), ...heavy(taken) })))
+          steps.set(alarm.rule, alarm.step);
       return steps;
     };
     const page = raisedAt(2);
@@ -165,7 +175,8 @@ describe('alarm rules', () => {
 
   it('raises FLOPS dominance once it lasts, and densification only once the ramp is complete', () => {
     const watcher = new AlarmWatcher({ batchSize: 8, vocabSize: 1000, totalSteps: 90 });
-    const heavy = (step: number) => watcher.onReport(report(step, { rank: 1, flopsQueries: 100, total: 1 + 0.05 * 100 + 0.003 * 20, activeDocuments: 900 }));
+    const heavy = (step: number) =>
+      watcher.onReport(report(step, { rank: 1, flopsQueries: 100, total: 1 + 0.05 * 100 + 0.003 * 20, activeDocuments: 900 }));
     expect(heavy(10)).toEqual([]);
     expect(heavy(13)).toEqual([]);
     expect(rules(heavy(15))).toEqual(['flops-dominates']); // steps 11-16: 5 steps, 5% of 90 rounded up
@@ -188,7 +199,8 @@ describe('alarm rules', () => {
     expect(watcher.onProbes(lone(10))).toEqual([]);
     expect(watcher.onProbes(lone(12))).toEqual([]);
     // the same piece in two probes of four
-    const shared = (step: number) => snapshot(step, probe(['a', '[CLS]']), probe(['[CLS]', 'b']), probe(['c', '[unused7]']), probe(['d']));
+    const shared = (step: number) =>
+      snapshot(step, probe(['a', '[CLS]']), probe(['[CLS]', 'b']), probe(['c', '[unused7]']), probe(['d']));
     expect(watcher.onProbes(shared(14))).toEqual([]);
     const raised = watcher.onProbes(shared(16)); // steps 14-16: 2 steps (5% of 30, rounded up)
     expect(rules(raised)).toEqual(['special-terms']);
@@ -202,7 +214,15 @@ describe('alarm rules', () => {
     const watcher = new AlarmWatcher({ batchSize: 8, vocabSize: 1000, totalSteps: 30 }, BERT_SPECIALS);
     const snapshot = (step: number): ProbeSnapshot => ({
       step,
-      probes: [{ role: 'document', text: 'd', tokens: ['d'], activeDims: 3, terms: [{ term: '<unused2>', id: 2, weight: 1, expansion: true }] }],
+      probes: [
+        {
+          role: 'document',
+          text: 'd',
+          tokens: ['d'],
+          activeDims: 3,
+          terms: [{ term: '<unused2>', id: 2, weight: 1, expansion: true }],
+        },
+      ],
       scores: [],
     });
     expect(watcher.onProbes(snapshot(10))).toEqual([]);

@@ -20,21 +20,45 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 const SMALL = ['--batch', '4', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
-const train = (out: string, ...extra: string[]) => runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, ...extra);
-const lines = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line));
+const train = (out: string, ...extra: string[]) =>
+  runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, ...extra);
+const lines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 
 describe('training health in splade-lab train', () => {
   it('logs the probes before the first step and every N steps, and keeps them and the alarms in run.json', async () => {
     const out = join(root, 'probes');
     const log = join(root, 'probes-log.jsonl');
-    const { code, stdout, stderr } = await train(out, '--steps', '4', '--probe-every', '2', '--probe', 'the heart', '--probe', 'a river', '--probe-doc', 'the blood of the heart', '--log', log, '--json');
+    const { code, stdout, stderr } = await train(
+      out,
+      '--steps',
+      '4',
+      '--probe-every',
+      '2',
+      '--probe',
+      'the heart',
+      '--probe',
+      'a river',
+      '--probe-doc',
+      'the blood of the heart',
+      '--log',
+      log,
+      '--json',
+    );
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const events = lines(stdout);
     const probes = events.filter((e) => e.event === 'probe');
     expect(probes.map((p) => p.step)).toEqual([0, 2, 4]);
     for (const p of probes) {
-      expect(p.probes.map((x: { role: string; text: string }) => `${x.role}:${x.text}`)).toEqual(['query:the heart', 'query:a river', 'document:the blood of the heart']);
+      expect(p.probes.map((x: { role: string; text: string }) => `${x.role}:${x.text}`)).toEqual([
+        'query:the heart',
+        'query:a river',
+        'document:the blood of the heart',
+      ]);
       for (const x of p.probes) {
         expect(x.terms.length).toBeLessThanOrEqual(10);
         expect(x.terms.length).toBe(Math.min(10, x.activeDims));
@@ -52,7 +76,12 @@ describe('training health in splade-lab train', () => {
     expect(record.alarms).toEqual(events.filter((e) => e.event === 'alarm').map(({ event: _, stops: __, ...alarm }) => alarm));
     const steps = events.filter((e) => e.event === 'step');
     // --log keeps exactly the step lines
-    expect((await readFile(log, 'utf8')).trim().split('\n').map((line) => JSON.parse(line))).toEqual(steps);
+    expect(
+      (await readFile(log, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(steps);
     for (const s of steps) {
       expect(s.stepsPerSecond).toBeCloseTo(1000 / s.msPerStep, 6);
       // tokens attended per step: at most 4 queries of 8 and 8 documents of 16, at least one token each
@@ -68,7 +97,20 @@ describe('training health in splade-lab train', () => {
   it('stops on an alarm with --stop-on-alarm (a checkpoint kept, exit 3), and --resume with --ignore-alarm goes on', async () => {
     const out = join(root, 'stop');
     // the tiny vocabulary (about 60 pieces) is mostly active, and lambdas this large soon dominate the loss: an alarm comes within a few steps
-    const heavy = ['--steps', '8', '--lr', '3e-2', '--lambda-q', '300', '--lambda-d', '300', '--report-every', '1', '--probe-every', '0'];
+    const heavy = [
+      '--steps',
+      '8',
+      '--lr',
+      '3e-2',
+      '--lambda-q',
+      '300',
+      '--lambda-d',
+      '300',
+      '--report-every',
+      '1',
+      '--probe-every',
+      '0',
+    ];
     const first = await train(out, ...heavy, '--stop-on-alarm', '--json');
     expect(first.stderr).toBe('');
     expect(first.code).toBe(3);

@@ -76,7 +76,20 @@ describe('training memory', () => {
 
   it('the CLI refuses a run over --gpu-memory before it starts; the advised batch and accumulation train within it', async () => {
     const triplets = generatedTriplets();
-    const common = ['--model', tiny, '--triplets', triplets, '--steps', '1', '--query-length', '16', '--doc-length', '64', '--probe-every', '0'];
+    const common = [
+      '--model',
+      tiny,
+      '--triplets',
+      triplets,
+      '--steps',
+      '1',
+      '--query-length',
+      '16',
+      '--doc-length',
+      '64',
+      '--probe-every',
+      '0',
+    ];
     const budget = '0.0012'; // GiB: about 1.3 MB, a few triplets' worth of activations
     const refused = await runCli('train', ...common, '--out', join(root, 'big'), '--batch', '32', '--gpu-memory', budget);
     expect(refused.code).not.toBe(0);
@@ -87,7 +100,18 @@ describe('training memory', () => {
     expect(batch).toBeGreaterThan(0);
     expect(batch).toBeLessThan(32);
     expect(batch * accum).toBeGreaterThanOrEqual(32);
-    const fits = await runCli('train', ...common, '--out', join(root, 'fits'), '--batch', String(batch), '--grad-accum', String(accum), '--gpu-memory', budget);
+    const fits = await runCli(
+      'train',
+      ...common,
+      '--out',
+      join(root, 'fits'),
+      '--batch',
+      String(batch),
+      '--grad-accum',
+      String(accum),
+      '--gpu-memory',
+      budget,
+    );
     expect(fits.stderr).toBe('');
     expect(fits.code).toBe(0);
   });

@@ -170,7 +170,8 @@ export function ropeInverseFrequencies(headDim: number, theta: number, scaling: 
 export function ropeTable(T: number, headDim: number, rope: number | Float64Array): RopeTable {
   const half = headDim / 2;
   const frequencies = typeof rope === 'number' ? ropeInverseFrequencies(headDim, rope) : rope;
-  if (frequencies.length !== half) throw new RangeError(`ropeTable: ${frequencies.length} frequencies for a head size of ${headDim}`);
+  if (frequencies.length !== half)
+    throw new RangeError(`ropeTable: ${frequencies.length} frequencies for a head size of ${headDim}`);
   const cos = new Float64Array(T * half);
   const sin = new Float64Array(T * half);
   for (let t = 0; t < T; t++) {
@@ -198,7 +199,15 @@ export function ropeBackward(dqkv: Float64Array, dout: Float64Array, table: Rope
   for (let i = 0; i < tmp.length; i++) dqkv[i] += tmp[i];
 }
 
-function rotate(out: Float64Array, inp: Float64Array, table: RopeTable, B: number, T: number, NH: number, direction: 1 | -1): void {
+function rotate(
+  out: Float64Array,
+  inp: Float64Array,
+  table: RopeTable,
+  B: number,
+  T: number,
+  NH: number,
+  direction: 1 | -1,
+): void {
   const { half, cos, sin } = table;
   const hd = 2 * half;
   const d = NH * hd;

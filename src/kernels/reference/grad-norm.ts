@@ -5,7 +5,11 @@
  * a summed gradient into the one the update uses: 1 / microBatches times min(1, maxNorm / (norm + 1e-6)), as
  * torch.nn.utils.clip_grad_norm_ clips (maxNorm 0: no clipping).
  */
-export function gradientScale(grads: readonly ArrayLike<number>[], maxNorm: number, microBatches: number): { scale: number; norm: number } {
+export function gradientScale(
+  grads: readonly ArrayLike<number>[],
+  maxNorm: number,
+  microBatches: number,
+): { scale: number; norm: number } {
   let squares = 0;
   for (const g of grads) for (let i = 0; i < g.length; i++) squares += g[i] * g[i];
   const mean = 1 / microBatches;

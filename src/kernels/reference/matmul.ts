@@ -59,10 +59,13 @@ export function resolveMatmul(shape: MatmulShape): ResolvedMatmul {
     c: shape.strides?.c ?? M * N,
   };
   for (const [name, value] of Object.entries(strides)) {
-    if (!Number.isInteger(value) || value < 0) throw new Error(`matmul: stride of ${name} must be a whole number >= 0, got ${value}`);
+    if (!Number.isInteger(value) || value < 0)
+      throw new Error(`matmul: stride of ${name} must be a whole number >= 0, got ${value}`);
   }
   if (batch > 1 && strides.c < M * N) {
-    throw new Error(`matmul: the stride of C (${strides.c}) is below M·N = ${M * N}: batch items would write the same elements (workgroups of different items would race)`);
+    throw new Error(
+      `matmul: the stride of C (${strides.c}) is below M·N = ${M * N}: batch items would write the same elements (workgroups of different items would race)`,
+    );
   }
   const extent = (stride: number, size: number) => (batch === 0 || size === 0 ? 0 : (batch - 1) * stride + size);
   return {

@@ -21,7 +21,13 @@ export class GpuEmbeddings {
   private readonly position: Lookup | null;
   private readonly tokenType: Lookup | null;
 
-  constructor(private readonly model: GpuModel, readonly B: number, readonly T: number, label: string, alloc: Allocate) {
+  constructor(
+    private readonly model: GpuModel,
+    readonly B: number,
+    readonly T: number,
+    label: string,
+    alloc: Allocate,
+  ) {
     const { config, ctx } = model;
     const N = B * T;
     const d = config.embeddingSize;
@@ -37,14 +43,21 @@ export class GpuEmbeddings {
     this.position =
       config.positions === 'rotary'
         ? null
-        : lookup(P.positionEmbeddings, config.maxPositions, config.positions === 'roberta' ? config.padTokenId : -1, 'position', config.sinusoidalPositions);
+        : lookup(
+            P.positionEmbeddings,
+            config.maxPositions,
+            config.positions === 'roberta' ? config.padTokenId : -1,
+            'position',
+            config.sinusoidalPositions,
+          );
     this.tokenType = config.typeVocabSize > 0 ? lookup(P.tokenTypeEmbeddings, config.typeVocabSize, -1, 'token type') : null;
   }
 
   /** Bytes of the id and gather-plan buffers (the sum is allocated through the pass's `alloc`). */
   get planBytes(): number {
     let bytes = 0;
-    for (const { plan } of this.lookups()) bytes += plan.ids.byteLength + plan.rows.byteLength + plan.offsets.byteLength + plan.positions.byteLength;
+    for (const { plan } of this.lookups())
+      bytes += plan.ids.byteLength + plan.rows.byteLength + plan.offsets.byteLength + plan.positions.byteLength;
     return bytes;
   }
 
@@ -55,7 +68,8 @@ export class GpuEmbeddings {
     this.word.plan.set(ids);
     if (this.position) this.position.plan.set(positionIds(config, ids, this.B, this.T));
     if (this.tokenType) {
-      if (tokenTypes && tokenTypes.length !== N) throw new Error(`token types hold ${tokenTypes.length} ids, expected B·T = ${N}`);
+      if (tokenTypes && tokenTypes.length !== N)
+        throw new Error(`token types hold ${tokenTypes.length} ids, expected B·T = ${N}`);
       this.tokenType.plan.set(tokenTypes ?? new Int32Array(N));
     }
   }
@@ -71,7 +85,8 @@ export class GpuEmbeddings {
 
   /** Every trained table's gradient += the gather of dsum (N, E) over its plan. */
   backward(encoder: GPUCommandEncoder, dsum: Tensor): void {
-    for (const l of this.lookups()) if (!l.frozen) l.embedding.backward(encoder, { dtable: this.model.drowParts(l.table), dout: dsum, plan: l.plan });
+    for (const l of this.lookups())
+      if (!l.frozen) l.embedding.backward(encoder, { dtable: this.model.drowParts(l.table), dout: dsum, plan: l.plan });
   }
 
   private lookups(): Lookup[] {

@@ -61,7 +61,13 @@ export interface NormState {
 }
 
 /** Records state.out = norm(inp), keeping mean and rstd for the backward. */
-export function recordNormForward(kernel: LayerNorm, encoder: GPUCommandEncoder, state: NormState, inp: Tensor, norm: GpuAffine): void {
+export function recordNormForward(
+  kernel: LayerNorm,
+  encoder: GPUCommandEncoder,
+  state: NormState,
+  inp: Tensor,
+  norm: GpuAffine,
+): void {
   kernel.forward(encoder, { out: state.out, mean: state.mean, rstd: state.rstd, inp, weight: norm.weight, bias: norm.bias });
 }
 
@@ -196,7 +202,13 @@ export class GpuLayer {
     }
     k.qkv.forward(encoder, { out: this.qkv, inp: attnIn, ...p.qkv });
     const drop = this.dropout;
-    k.attention(this.index).forward(encoder, { out: this.context, qkv: this.qkv, mask: this.mask, state: this.state, dropout: drop?.probs });
+    k.attention(this.index).forward(encoder, {
+      out: this.context,
+      qkv: this.qkv,
+      mask: this.mask,
+      state: this.state,
+      dropout: drop?.probs,
+    });
     k.attnOut.forward(encoder, { out: this.resid1, inp: this.context, ...p.attnOut });
     drop?.attnOut?.inPlace(encoder, this.resid1);
     k.add.accumulate(encoder, { out: this.resid1, a: x });
@@ -220,42 +232,114 @@ export class GpuLayer {
   private backwardPostNorm(encoder: GPUCommandEncoder, s: BackwardScratch): void {
     const { k, p, d } = this;
     const o = this.outNorm!;
-    recordNormBackward(k.norm, encoder, { dinp: s.g1, dout: s.g0, inp: this.resid2!, state: o, norm: p.mlpOutNorm!, dnorm: d.mlpOutNorm! }); // g1 = dresid2
+    recordNormBackward(k.norm, encoder, {
+      dinp: s.g1,
+      dout: s.g0,
+      inp: this.resid2!,
+      state: o,
+      norm: p.mlpOutNorm!,
+      dnorm: d.mlpOutNorm!,
+    }); // g1 = dresid2
     this.mlpBackward(encoder, s, s.g1, s.g1, true); // g1 = dh = dresid2 + MLP backward
-    recordNormBackward(k.norm, encoder, { dinp: s.g0, dout: s.g1, inp: this.resid1, state: this.mid, norm: p.attnOutNorm!, dnorm: d.attnOutNorm! }); // g0 = dresid1
+    recordNormBackward(k.norm, encoder, {
+      dinp: s.g0,
+      dout: s.g1,
+      inp: this.resid1,
+      state: this.mid,
+      norm: p.attnOutNorm!,
+      dnorm: d.attnOutNorm!,
+    }); // g0 = dresid1
     this.attentionBackward(encoder, s, s.g0, this.x, s.g0, true); // g0 = dx = dresid1 + attention backward
   }
 
   private backwardPreNorm(encoder: GPUCommandEncoder, s: BackwardScratch): void {
     const { k, p, d } = this;
     this.mlpBackward(encoder, s, s.g0, s.g1, false); // g1 = d LNm(h)
-    recordNormBackward(k.normAccumulate, encoder, { dinp: s.g0, dout: s.g1, inp: this.resid1, state: this.mid, norm: p.mlpNorm!, dnorm: d.mlpNorm! }); // g0 = dh
+    recordNormBackward(k.normAccumulate, encoder, {
+      dinp: s.g0,
+      dout: s.g1,
+      inp: this.resid1,
+      state: this.mid,
+      norm: p.mlpNorm!,
+      dnorm: d.mlpNorm!,
+    }); // g0 = dh
     if (!this.attnNorm) {
       this.attentionBackward(encoder, s, s.g0, this.x, s.g0, true); // g0 = dx = dh + attention backward
       return;
     }
     const a = this.attnNorm;
     this.attentionBackward(encoder, s, s.g0, a.out, s.g1, false); // g1 = d LNa(x)
-    recordNormBackward(k.normAccumulate, encoder, { dinp: s.g0, dout: s.g1, inp: this.x, state: a, norm: p.attnNorm!, dnorm: d.attnNorm! }); // g0 = dx
+    recordNormBackward(k.normAccumulate, encoder, {
+      dinp: s.g0,
+      dout: s.g1,
+      inp: this.x,
+      state: a,
+      norm: p.attnNorm!,
+      dnorm: d.attnNorm!,
+    }); // g0 = dx
   }
 
   /** MLP backward from dout (N, d): parameter gradients added, dinp (N, d) = or += d(MLP input). */
   private mlpBackward(encoder: GPUCommandEncoder, s: BackwardScratch, dout: Tensor, dinp: Tensor, accumulate: boolean): void {
     const { k, p, d } = this;
     const branch = this.throughDropout(encoder, this.dropout?.mlpOutput ?? null, dout, s);
-    k.mlpOut.backward(encoder, { dinp: s.dmlpAct, dweight: d.mlpOut.weight, dbias: d.mlpOut.bias, dout: branch, inp: this.mlpAct, weight: p.mlpOut.weight, accumulateInput: false });
+    k.mlpOut.backward(encoder, {
+      dinp: s.dmlpAct,
+      dweight: d.mlpOut.weight,
+      dbias: d.mlpOut.bias,
+      dout: branch,
+      inp: this.mlpAct,
+      weight: p.mlpOut.weight,
+      accumulateInput: false,
+    });
     this.dropout?.mlpActivation?.inPlace(encoder, s.dmlpAct);
     (k.geglu ?? k.gelu).backward(encoder, { dinp: s.dmlpPre, dout: s.dmlpAct, inp: this.mlpPre });
-    k.mlpIn.backward(encoder, { dinp, dweight: d.mlpIn.weight, dbias: d.mlpIn.bias, dout: s.dmlpPre, inp: this.mid.out, weight: p.mlpIn.weight, accumulateInput: accumulate });
+    k.mlpIn.backward(encoder, {
+      dinp,
+      dweight: d.mlpIn.weight,
+      dbias: d.mlpIn.bias,
+      dout: s.dmlpPre,
+      inp: this.mid.out,
+      weight: p.mlpIn.weight,
+      accumulateInput: accumulate,
+    });
   }
 
   /** Attention block backward from dout (N, d) with input `inp`: parameter gradients added, dinp = or += d inp. */
-  private attentionBackward(encoder: GPUCommandEncoder, s: BackwardScratch, dout: Tensor, inp: Tensor, dinp: Tensor, accumulate: boolean): void {
+  private attentionBackward(
+    encoder: GPUCommandEncoder,
+    s: BackwardScratch,
+    dout: Tensor,
+    inp: Tensor,
+    dinp: Tensor,
+    accumulate: boolean,
+  ): void {
     const { k, p, d } = this;
     const branch = this.throughDropout(encoder, this.dropout?.attnOut ?? null, dout, s);
-    k.attnOut.backward(encoder, { dinp: s.dcontext, dweight: d.attnOut.weight, dbias: d.attnOut.bias, dout: branch, inp: this.context, weight: p.attnOut.weight, accumulateInput: false });
-    k.attention(this.index).backward(encoder, { dqkv: s.dqkv, dout: s.dcontext, state: this.state, dropout: this.dropout?.probs });
-    k.qkv.backward(encoder, { dinp, dweight: d.qkv.weight, dbias: d.qkv.bias, dout: s.dqkv, inp, weight: p.qkv.weight, accumulateInput: accumulate });
+    k.attnOut.backward(encoder, {
+      dinp: s.dcontext,
+      dweight: d.attnOut.weight,
+      dbias: d.attnOut.bias,
+      dout: branch,
+      inp: this.context,
+      weight: p.attnOut.weight,
+      accumulateInput: false,
+    });
+    k.attention(this.index).backward(encoder, {
+      dqkv: s.dqkv,
+      dout: s.dcontext,
+      state: this.state,
+      dropout: this.dropout?.probs,
+    });
+    k.qkv.backward(encoder, {
+      dinp,
+      dweight: d.qkv.weight,
+      dbias: d.qkv.bias,
+      dout: s.dqkv,
+      inp,
+      weight: p.qkv.weight,
+      accumulateInput: accumulate,
+    });
   }
 
   /**

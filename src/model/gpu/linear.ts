@@ -40,7 +40,11 @@ export class GpuLinear {
   ) {
     this.forwardMatmul = new Matmul(ctx, { M: N, N: OC, K: C, layout: 'nt', bias }, { label: `${label} forward` });
     this.inputMatmul = new Matmul(ctx, { M: N, N: C, K: OC, layout: 'nn' }, { label: `${label} dinp` });
-    this.inputAccumulateMatmul = new Matmul(ctx, { M: N, N: C, K: OC, layout: 'nn', accumulate: true }, { label: `${label} dinp+=` });
+    this.inputAccumulateMatmul = new Matmul(
+      ctx,
+      { M: N, N: C, K: OC, layout: 'nn', accumulate: true },
+      { label: `${label} dinp+=` },
+    );
     this.weightMatmul = new Matmul(ctx, { M: OC, N: C, K: N, layout: 'tn', accumulate: true }, { label: `${label} dweight+=` });
     this.biasBackward = bias ? new BiasAdd(ctx, N, OC, { label: `${label} dbias+=` }) : null;
   }
@@ -62,6 +66,7 @@ export class GpuLinear {
       if (!dbias) throw new Error(`${this.label}: built with a bias but no dbias was given`);
       this.biasBackward.backward(encoder, { dbias, dout });
     }
-    if (dinp) (accumulateInput ? this.inputAccumulateMatmul : this.inputMatmul).record(encoder, { a: dout, b: weight, out: dinp });
+    if (dinp)
+      (accumulateInput ? this.inputAccumulateMatmul : this.inputMatmul).record(encoder, { a: dout, b: weight, out: dinp });
   }
 }

@@ -39,7 +39,15 @@ export function normForward(inp: Float64Array, norm: Affine, N: number, C: numbe
   return cache;
 }
 
-export function normBackward(dinp: Float64Array, dnorm: Affine, dout: Float64Array, cache: NormCache, norm: Affine, N: number, C: number): void {
+export function normBackward(
+  dinp: Float64Array,
+  dnorm: Affine,
+  dout: Float64Array,
+  cache: NormCache,
+  norm: Affine,
+  N: number,
+  C: number,
+): void {
   layerNormBackward(dinp, dnorm.weight, dnorm.bias, dout, cache.inp, norm.weight, cache.mean, cache.rstd, N, C);
 }
 

@@ -60,7 +60,9 @@ export function encoderForward(config: ModelConfig, params: ModelParams, input: 
   const N = B * T;
   const { hidden: d, embeddingSize: E } = config;
   if (input.ids.length !== N || input.mask.length !== N) {
-    throw new RangeError(`encoderForward: ids (${input.ids.length}) and mask (${input.mask.length}) must both hold B*T = ${N} entries`);
+    throw new RangeError(
+      `encoderForward: ids (${input.ids.length}) and mask (${input.mask.length}) must both hold B*T = ${N} entries`,
+    );
   }
   const positions = config.positions === 'rotary' ? null : positionIds(config, input.ids, B, T);
   const tokenTypes = config.typeVocabSize > 0 ? (input.tokenTypes ?? new Int32Array(N)) : null;
@@ -74,7 +76,9 @@ export function encoderForward(config: ModelConfig, params: ModelParams, input: 
   const embeddingDropout = masks?.embeddings ?? null;
   const contexts = layerContexts(config, input).map((context, i) => (masks ? { ...context, dropout: masks.layers[i] } : context));
   const embedded = dropped(embeddingNorm.out, embeddingDropout);
-  const hidden = [hasEmbeddingProjection(config) ? projected(embedded, affineOf(params, P.embeddingProjection), N, E, d) : embedded];
+  const hidden = [
+    hasEmbeddingProjection(config) ? projected(embedded, affineOf(params, P.embeddingProjection), N, E, d) : embedded,
+  ];
   const layers: LayerCache[] = [];
   for (let i = 0; i < config.layers; i++) {
     const cache = layerForward(hidden[i], layerParams(config, params, i), contexts[i]);
@@ -82,10 +86,25 @@ export function encoderForward(config: ModelConfig, params: ModelParams, input: 
     hidden.push(cache.out);
   }
   const last = hidden[config.layers];
-  const finalNorm = config.structure === 'pre-norm' ? normForward(last, affineOf(params, P.finalNorm), N, d, config.normEps) : null;
+  const finalNorm =
+    config.structure === 'pre-norm' ? normForward(last, affineOf(params, P.finalNorm), N, d, config.normEps) : null;
   const lastHidden = finalNorm ? finalNorm.out : last;
   const head = headTransformForward(config, params, lastHidden, N);
-  return { input, positions, tokenTypes, embeddingNorm, embeddingDropout, embedded, layers, contexts, hidden, finalNorm, lastHidden, head, headHidden: head.norm.out };
+  return {
+    input,
+    positions,
+    tokenTypes,
+    embeddingNorm,
+    embeddingDropout,
+    embedded,
+    layers,
+    contexts,
+    hidden,
+    finalNorm,
+    lastHidden,
+    head,
+    headHidden: head.norm.out,
+  };
 }
 
 /** ALBERT's embedding_hidden_mapping_in: (N, E) -> (N, d). */
@@ -136,7 +155,15 @@ export function encoderBackward(
     linearBackward(dembedded, dprojection.weight, dprojection.bias, dh, acts.embedded, projection.weight, N, E, d);
   }
   const dsum = new Float64Array(N * E);
-  normBackward(dsum, affineOf(dparams, P.embeddingNorm), dropped(dembedded, acts.embeddingDropout), acts.embeddingNorm, affineOf(params, P.embeddingNorm), N, E);
+  normBackward(
+    dsum,
+    affineOf(dparams, P.embeddingNorm),
+    dropped(dembedded, acts.embeddingDropout),
+    acts.embeddingNorm,
+    affineOf(params, P.embeddingNorm),
+    N,
+    E,
+  );
   embeddingBackward(dparams[P.wordEmbeddings], dsum, acts.input.ids, N, E, config.embeddingPaddingIdx);
   // DistilBERT's sinusoidal table is frozen in transformers (requires_grad = False): it gets no gradient.
   if (acts.positions && !config.sinusoidalPositions) {
@@ -147,7 +174,13 @@ export function encoderBackward(
 }
 
 /** The MLM logits' backward on top of encoderBackward: dlogits (B, T, V) -> all parameter gradients. */
-export function mlmBackward(config: ModelConfig, params: ModelParams, acts: EncoderActivations, dlogits: Float64Array, dparams: ModelParams): void {
+export function mlmBackward(
+  config: ModelConfig,
+  params: ModelParams,
+  acts: EncoderActivations,
+  dlogits: Float64Array,
+  dparams: ModelParams,
+): void {
   const N = acts.input.B * acts.input.T;
   const dheadHidden = decoderBackward(config, params, dparams, dlogits, acts.headHidden, N);
   encoderBackward(config, params, acts, dheadHidden, dparams);

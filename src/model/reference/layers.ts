@@ -5,7 +5,17 @@ import type { ModelConfig } from '../config.ts';
 import type { ModelParams, Part } from '../layout.ts';
 import { P, hasAttnNorm } from '../layout.ts';
 import type { AttentionMasking, AttentionShape, DropMask } from '../../kernels/reference/attention.ts';
-import type { Affine, AttentionBlock, AttentionBlockCache, AttentionDropout, MlpBlock, MlpBlockCache, MlpDropout, MlpKind, NormCache } from './blocks.ts';
+import type {
+  Affine,
+  AttentionBlock,
+  AttentionBlockCache,
+  AttentionDropout,
+  MlpBlock,
+  MlpBlockCache,
+  MlpDropout,
+  MlpKind,
+  NormCache,
+} from './blocks.ts';
 import {
   affineOf,
   attentionBlockBackward,
@@ -102,7 +112,13 @@ export function layerForward(x: Float64Array, p: LayerParams, ctx: LayerContext)
 }
 
 /** Accumulates parameter gradients into g and returns d(layer input) given dy = d(layer output). */
-export function layerBackward(dy: Float64Array, g: LayerParams, cache: LayerCache, p: LayerParams, ctx: LayerContext): Float64Array {
+export function layerBackward(
+  dy: Float64Array,
+  g: LayerParams,
+  cache: LayerCache,
+  p: LayerParams,
+  ctx: LayerContext,
+): Float64Array {
   const { config, shape, rope } = ctx;
   const N = shape.B * shape.T;
   const { hidden: d, intermediate: I } = config;

@@ -65,7 +65,13 @@ export function spladeForward(config: ModelConfig, params: ModelParams, input: E
 }
 
 /** Accumulates into dparams the gradient of every parameter given dpooled (B, V). */
-export function spladeBackward(config: ModelConfig, params: ModelParams, result: SpladeResult, dpooled: Float64Array, dparams: ModelParams): void {
+export function spladeBackward(
+  config: ModelConfig,
+  params: ModelParams,
+  result: SpladeResult,
+  dpooled: Float64Array,
+  dparams: ModelParams,
+): void {
   const { B, T } = result.acts.input;
   const dlogits = new Float64Array(result.logits.length);
   spladePoolBackward(dlogits, dpooled, result.logits, result, B, T, config.vocabSize);

@@ -57,7 +57,9 @@ export function evaluateRun(qrels: Qrels, run: Run, options: EvaluateRunOptions 
     perQuery.set(queryId, queryMeasures(judgeRanking(run.get(queryId), qrels.get(queryId)!, judge), config));
   }
   if (perQuery.size === 0) {
-    throw new Error(`no query has both results and judgments (run: ${run.size} queries, qrels: ${qrels.size} queries); check that the query ids match`);
+    throw new Error(
+      `no query has both results and judgments (run: ${run.size} queries, qrels: ${qrels.size} queries); check that the query ids match`,
+    );
   }
   return { perQuery, summary: summarise(perQuery), runQueriesWithoutQrels, qrelsQueriesWithoutRun };
 }

@@ -97,8 +97,12 @@ export function queryMeasures(ranking: JudgedRanking, config: MeasureConfig = de
   const { numRet, numRel, numRelRet } = ranking;
   const out = new Map<string, number>();
   const put = (name: string, value: number) => out.set(name, value);
-  const perCutoff = (family: string, cutoffs: readonly number[], value: (k: number) => number, label: (k: number) => string = String) =>
-    cutoffs.forEach((k) => put(`${family}_${label(k)}`, value(k)));
+  const perCutoff = (
+    family: string,
+    cutoffs: readonly number[],
+    value: (k: number) => number,
+    label: (k: number) => string = String,
+  ) => cutoffs.forEach((k) => put(`${family}_${label(k)}`, value(k)));
 
   const firstRelevantRank = p.relevantAt.findIndex((count) => count > 0); // -1 if none
   const averagePrecisionAt = (k: number) => ratio(at(p.precisionSumAt, k), numRel);
@@ -115,10 +119,15 @@ export function queryMeasures(ranking: JudgedRanking, config: MeasureConfig = de
   perCutoff('iprec_at_recall', config.recallLevels, (level) => iprec[config.recallLevels.indexOf(level)], twoDecimals);
   perCutoff('P', config.cutoffs, (k) => at(p.relevantAt, k) / k);
   perCutoff('recall', config.cutoffs, (k) => ratio(at(p.relevantAt, k), numRel));
-  perCutoff('Rprec_mult', config.rprecMultipliers, (m) => {
-    const k = Math.floor(m * numRel + 0.9); // trec_eval's own rounding for this measure
-    return k > 0 ? at(p.relevantAt, k) / k : 0;
-  }, twoDecimals);
+  perCutoff(
+    'Rprec_mult',
+    config.rprecMultipliers,
+    (m) => {
+      const k = Math.floor(m * numRel + 0.9); // trec_eval's own rounding for this measure
+      return k > 0 ? at(p.relevantAt, k) / k : 0;
+    },
+    twoDecimals,
+  );
   const [a, b, c] = config.utilityCoefficients;
   put('utility', a * numRelRet + b * (numRet - numRelRet) + c * (numRel - numRelRet));
   put('11pt_avg', iprec.reduce((s, x) => s + x, 0) / Math.max(1, iprec.length));
@@ -133,7 +142,9 @@ export function queryMeasures(ranking: JudgedRanking, config: MeasureConfig = de
   put('set_map', ratio(numRelRet * numRelRet, numRet * numRel));
   put('set_F', setF(numRelRet / numRet, ratio(numRelRet, numRel), numRelRet, config.fBeta));
   put('num_nonrel_judged_ret', numRet - ranking.numNotInPool - ranking.numPooledUnjudged - numRelRet);
-  perCutoff('recip_rank', config.recipRankCutoffs, (k) => (firstRelevantRank > 0 && firstRelevantRank <= k ? 1 / firstRelevantRank : 0));
+  perCutoff('recip_rank', config.recipRankCutoffs, (k) =>
+    firstRelevantRank > 0 && firstRelevantRank <= k ? 1 / firstRelevantRank : 0,
+  );
   return out;
 }
 
