@@ -3,7 +3,7 @@
 // and documents reach a target; each trial can be evaluated, and the suggested lambdas can be trained again at other
 // batch sizes to show how sparsity depends on the batch (the FLOPS term squares a batch mean).
 import type { GpuContext } from '../gpu/context.ts';
-import type { RetrievalDataset } from '../retrieval/dataset.ts';
+import type { RetrievalDataset } from '../contract/dataset.ts';
 import type { StepReport, TrainingData } from '../train/training-run.ts';
 import {
   closestTrial,
@@ -13,7 +13,7 @@ import {
   type ReachedSparsity,
   type SparsityTarget,
 } from './lambda-search.ts';
-import { CALIBRATE_LIMITS, TRAIN_LIMITS, checkRange } from './limits.ts';
+import { CALIBRATE_LIMITS, TRAIN_LIMITS, checkRange } from '../contract/limits.ts';
 import type { OpenedModel } from './open-model.ts';
 import type { Platform } from './platform.ts';
 import type { EvalRequest, TrainRequest } from './requests.ts';

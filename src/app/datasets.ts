@@ -4,17 +4,17 @@
 import type { ReadOptions } from '../io/file-source.ts';
 import { loadBeir } from '../io/beir.ts';
 import { loadNanoBeir } from '../io/nanobeir.ts';
-import type { RetrievalDataset } from '../retrieval/dataset.ts';
+import type { RetrievalDataset } from '../contract/dataset.ts';
 import { crc32 } from '../util/crc32.ts';
-import { InvalidRequestError } from './limits.ts';
+import { InvalidRequestError } from '../contract/limits.ts';
 import { filesRefName, type FilesRef, type Platform } from './platform.ts';
 import type { DatasetSummary } from './results.ts';
 
-export type { RetrievalDataset } from '../retrieval/dataset.ts';
+export type { RetrievalDataset } from '../contract/dataset.ts';
 
-import { NANOBEIR_SETS } from './measures.ts';
+import { NANOBEIR_SETS } from '../contract/measures.ts';
 
-export { NANOBEIR_SETS } from './measures.ts';
+export { NANOBEIR_SETS } from '../contract/measures.ts';
 /** The Hub account that publishes them (datasets zeta-alpha-ai/Nano<name>). */
 const NANOBEIR_OWNER = 'zeta-alpha-ai';
 

@@ -1,7 +1,7 @@
 // The BM25 baseline on a retrieval set (k1 0.9, b 0.4 by default; words or a model's tokenizer pieces), and TREC run
 // files, once for the page and the CLI.
 import { bm25Query, buildBm25, type Bm25Model, type Bm25Params } from '../retrieval/bm25.ts';
-import type { RetrievalDataset } from '../retrieval/dataset.ts';
+import type { RetrievalDataset } from '../contract/dataset.ts';
 import { retrieveAndEvaluate, type RetrievalReport } from '../retrieval/evaluate.ts';
 import type { SearchAlgorithm } from '../retrieval/search.ts';
 import { idAnalyzer, wordAnalyzer, type Analyzer } from '../retrieval/word-analyzer.ts';
@@ -42,4 +42,4 @@ export async function tokenizerAnalyzer(platform: Platform, ref: FilesRef): Prom
 }
 
 export { formatRun as formatTrecRun } from '../io/trec.ts';
-export type { Run } from '../retrieval/run-types.ts';
+export type { Run } from '../contract/run-types.ts';

@@ -1,15 +1,15 @@
 // Evaluation of a loaded model on one retrieval set, once for the page and the CLI: the corpus encoded under k on the
 // GPU (progress, cancel, a memory check after a measured sample), exact top-k retrieval, trec_eval measures,
 // sparsity, FLOPS, throughput and index size, and BM25 on the same set; the page keeps the set for its search view.
-import type { RetrievalDataset } from '../retrieval/dataset.ts';
+import type { RetrievalDataset } from '../contract/dataset.ts';
 import { evaluateEncoder, type RetrievalReport } from '../retrieval/evaluate.ts';
-import type { Run } from '../retrieval/run-types.ts';
+import type { Run } from '../contract/run-types.ts';
 import type { SparseEncoder } from '../retrieval/evaluate.ts';
 import { summarizeDataset } from './datasets.ts';
 import type { SetEvaluation, SpladeResult, SystemResult } from './results.ts';
 import { evaluateBm25 } from './evaluate.ts';
-export { HEADLINE_MEASURES, meanMetrics } from './measures.ts';
-import { checkEvaluationMemory, estimateEvaluationMemory, type EvaluationMemory } from './evaluation-memory.ts';
+export { HEADLINE_MEASURES, meanMetrics } from '../contract/measures.ts';
+import { checkEvaluationMemory, estimateEvaluationMemory, type EvaluationMemory } from '../contract/evaluation-memory.ts';
 import type { ModelSession } from './model-session.ts';
 import { checkEvalRequest, type EvalProgress, type EvalRequest } from './requests.ts';
 import { maxSequenceTokens } from '../model/max-tokens.ts';

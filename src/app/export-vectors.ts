@@ -2,7 +2,7 @@
 // Qdrant (indices/values) and Elasticsearch/OpenSearch rank_features.
 import { beirDocumentText, parseBeirJsonl } from '../io/beir.ts';
 import { anseriniDocumentLine, qdrantSparseVector, rankFeatures } from '../retrieval/exports.ts';
-import type { SparseVector } from '../retrieval/sparse-vector.ts';
+import type { SparseVector } from '../util/sparse-vector.ts';
 
 export const EXPORT_FORMATS = ['anserini', 'qdrant', 'es'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

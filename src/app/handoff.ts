@@ -13,7 +13,7 @@ import { launchSh, projectReadme, requirementsTxt, type ProjectSummary } from '.
 import checkStep1Py from './handoff/check_step1.py?raw';
 import spladeDataPy from './handoff/splade_data.py?raw';
 import trainPy from './handoff/train.py?raw';
-import { InvalidRequestError, checkRange } from './limits.ts';
+import { InvalidRequestError, checkRange } from '../contract/limits.ts';
 import type { OpenedModel } from './open-model.ts';
 import { checkLengthsFit, planTraining, type TrainPlan } from './requests.ts';
 import { backboneFiles } from './save-model.ts';

@@ -16,7 +16,7 @@ import {
 } from '../kernels/reference/head-stats.ts';
 import { recordHeadDivision } from '../model/rescale.ts';
 import { sharedHistogramRange } from '../util/histogram-range.ts';
-import { checkK } from './limits.ts';
+import { checkK } from '../contract/limits.ts';
 
 /** Bins of the head-norm histograms. */
 const HEAD_HISTOGRAM_BINS = 60;

@@ -7,11 +7,11 @@ import { memoryTripletSource } from '../io/triplet-source.ts';
 import { GpuModel } from '../model/gpu-model.ts';
 import { divideModelHead } from '../model/rescale.ts';
 import { SpladeTextEncoder } from '../model/splade-encoder.ts';
-import type { RetrievalDataset } from '../retrieval/dataset.ts';
+import type { RetrievalDataset } from '../contract/dataset.ts';
 import { evaluateEncoder } from '../retrieval/evaluate.ts';
 import { TripletBatches } from '../train/batches.ts';
 import { SpladeTrainer, paperRecipe, type StepResult, type TrainingRecipe } from '../train/trainer.ts';
-import type { LessonTask } from './lesson-task.ts';
+import type { LessonTask } from '../contract/lesson-task.ts';
 import {
   LESSON_RECIPE,
   checkLessonSettings,
@@ -19,7 +19,7 @@ import {
   measuredAt,
   type LessonRecipe,
   type LessonSettings,
-} from './lesson-settings.ts';
+} from '../contract/lesson-settings.ts';
 import { lessonVector, type LessonVector } from './lesson-vector.ts';
 import { vocabularyOf } from './model-session.ts';
 import type { OpenedModel } from './open-model.ts';

@@ -1,6 +1,6 @@
 // The lesson's generated task as files the CLI's train, calibrate, sweep and eval read: triplets as TSV (query,
 // positive, negative) and the held-out set as a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv).
-import type { LessonTask } from './lesson-task.ts';
+import type { LessonTask } from '../contract/lesson-task.ts';
 
 export interface TaskFile {
   /** Relative to the folder the task is written to. */

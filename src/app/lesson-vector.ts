@@ -1,7 +1,7 @@
 // One text's SPLADE vector as the lesson explains it: its top terms (expansions marked), how many dimensions are
 // active, its FLOPS, and the logits behind the weights (w = log(1 + max(0, logit)), so logit = e^w − 1 exactly).
 import type { TextTokenizer } from '../io/tokenizer.ts';
-import type { SparseVector } from '../retrieval/sparse-vector.ts';
+import type { SparseVector } from '../util/sparse-vector.ts';
 import type { ModelSession } from './model-session.ts';
 import { summarizeSparse, type SparseSummary } from './sparse-summary.ts';
 

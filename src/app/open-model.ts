@@ -14,7 +14,7 @@ import { loadParametersReport, unusedTensorsWarning } from '../model/weights.ts'
 import type { Backbone } from '../train/training-run.ts';
 import { crc32 } from '../util/crc32.ts';
 import { NonFiniteError, findNonFinite } from '../util/finite.ts';
-import { ModelTooLargeError } from './errors.ts';
+import { ModelTooLargeError } from '../contract/errors.ts';
 import { filesRefName, type FilesRef, type Platform } from './platform.ts';
 
 /** Memory a model needs against what the device allows, known before its weights are fetched. */

@@ -8,7 +8,7 @@ import { createFolderCache, createFolderSource, isDirectory } from '../io/file-s
 import { createHubSource, isHubRepoId } from '../io/hub.ts';
 import { createUrlFolderSource } from '../io/url-folder-source.ts';
 import { createFolderCheckpointStore, writeFolderAtomically } from '../train/checkpoint-store-node.ts';
-import { MODEL_PRESETS, presetByKey } from './model-presets.ts';
+import { MODEL_PRESETS, presetByKey } from '../contract/model-presets.ts';
 import type { FilesRef, Platform } from './platform.ts';
 import { lockRunFolder } from './run-lock-node.ts';
 import { createFolderRunStore } from './run-store-node.ts';

@@ -6,14 +6,14 @@ export { isSearchAlgorithm, searchAlgorithms, type SearchAlgorithm } from '../re
 import type { ModelConfig } from '../model/config.ts';
 import { maxSequenceTokens } from '../model/max-tokens.ts';
 import { TripletBatches } from '../train/batches.ts';
-import { OPTIMIZER_NAMES, optimizerName, type OptimizerName } from '../train/optimizer-settings.ts';
+import { OPTIMIZER_NAMES, optimizerName, type OptimizerName } from '../contract/optimizer-settings.ts';
 import { PAPER_ADAMW, paperRecipe, type TrainingRecipe } from '../train/trainer.ts';
 import type { TrainingRunOptions } from '../train/training-run.ts';
 import { ALARM_RULES, type AlarmRule } from './training-alarms.ts';
 import { DEFAULT_PROBES, checkProbes, type ProbeText } from './training-probes.ts';
-import { EVAL_LIMITS, InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
+import { EVAL_LIMITS, InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from '../contract/limits.ts';
 
-export { EVAL_DEFAULTS } from './limits.ts';
+export { EVAL_DEFAULTS } from '../contract/limits.ts';
 
 /** A run of full fine-tuning: what the user sets; everything else is the paper's recipe (train/trainer.ts). */
 export interface TrainRequest {

@@ -2,7 +2,7 @@
 import type { EfficiencyReport } from '../retrieval/efficiency.ts';
 import type { RetrievalReport } from '../retrieval/evaluate.ts';
 import type { LatencyReport } from '../retrieval/search.ts';
-import type { EvaluationMemory } from './evaluation-memory.ts';
+import type { EvaluationMemory } from '../contract/evaluation-memory.ts';
 import type { EvalRequest } from './requests.ts';
 
 /** What the page shows of a read set. */

@@ -1,7 +1,7 @@
 // Evaluating a run's trained model (as saved when it finished), once for the page and the CLI: its head is already
 // divided by the run's k, so it is evaluated as it is (k = 1); each result is kept in the run's record.
 import type { GpuContext } from '../gpu/context.ts';
-import type { RetrievalDataset } from '../retrieval/dataset.ts';
+import type { RetrievalDataset } from '../contract/dataset.ts';
 import { evaluateOnSet, type EvaluateOptions } from './evaluation.ts';
 import type { SetEvaluation } from './results.ts';
 import { openModelSession } from './model-session.ts';

@@ -1,6 +1,6 @@
 // One writer per run in the page: a Web Lock (navigator.locks) per run key, held until the run ends; a second tab
 // asking for the same run is refused at once instead of waiting.
-import { RunLockedError } from './errors.ts';
+import { RunLockedError } from '../contract/errors.ts';
 import type { RunLock } from './platform.ts';
 
 export function lockRunInBrowser(run: string): Promise<RunLock> {

@@ -3,7 +3,7 @@
 import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { RunLockedError } from './errors.ts';
+import { RunLockedError } from '../contract/errors.ts';
 import type { RunLock } from './platform.ts';
 
 const LOCK_FILE = '.splade-lab.lock';

@@ -3,12 +3,12 @@
 // sparse vector, and the queries where SPLADE and BM25 differ most with the terms that made the difference.
 import type { TextTokenizer } from '../io/tokenizer.ts';
 import { bm25Query, type Bm25Model } from '../retrieval/bm25.ts';
-import type { RetrievalDataset } from '../retrieval/dataset.ts';
+import type { RetrievalDataset } from '../contract/dataset.ts';
 import type { InvertedIndex } from '../retrieval/inverted-index.ts';
 import { IndexSearcher } from '../retrieval/search.ts';
-import type { SparseVector } from '../retrieval/sparse-vector.ts';
+import type { SparseVector } from '../util/sparse-vector.ts';
 import { formatRun } from '../io/trec.ts';
-import type { Run } from '../retrieval/run-types.ts';
+import type { Run } from '../contract/run-types.ts';
 import { exportVectors, type ExportFormat } from './export-vectors.ts';
 import type { ExportFile } from './run-exports.ts';
 import { summarizeSparse, type SparseSummary } from './sparse-summary.ts';

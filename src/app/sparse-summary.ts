@@ -1,6 +1,6 @@
 // A text's sparse vector as people read it: top terms by weight, expansion terms marked, active dimensions.
 import type { TextTokenizer } from '../io/tokenizer.ts';
-import type { SparseVector } from '../retrieval/sparse-vector.ts';
+import type { SparseVector } from '../util/sparse-vector.ts';
 
 export interface SparseTerm {
   term: string;

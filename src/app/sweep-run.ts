@@ -2,7 +2,7 @@
 // saved, then evaluated on the chosen sets when asked), an interrupted run continuing from its checkpoint, and the
 // plan saved after every run so that the queue resumes after a reload.
 import type { GpuContext } from '../gpu/context.ts';
-import type { RetrievalDataset } from '../retrieval/dataset.ts';
+import type { RetrievalDataset } from '../contract/dataset.ts';
 import type { TrainingData } from '../train/training-run.ts';
 import type { SetEvaluation } from './results.ts';
 import type { OpenedModel } from './open-model.ts';

@@ -2,7 +2,7 @@
 // (lambda_q, lambda_d) of its Figure 2 grid, same backbone, data, recipe and seed, trained one after another; the
 // plan is kept so that a reload resumes the queue where it stopped.
 import type { DataFingerprint } from '../train/checkpoint.ts';
-import { InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
+import { InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from '../contract/limits.ts';
 import type { TrainRequest } from './requests.ts';
 
 /** The paper's ks (Table 2). */

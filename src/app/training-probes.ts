@@ -4,8 +4,8 @@ import type { GpuContext } from '../gpu/context.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';
 import type { GpuModel } from '../model/gpu-model.ts';
 import { SpladeTextEncoder } from '../model/splade-encoder.ts';
-import { sparseDot } from '../retrieval/sparse-vector.ts';
-import { InvalidRequestError } from './limits.ts';
+import { sparseDot } from '../util/sparse-vector.ts';
+import { InvalidRequestError } from '../contract/limits.ts';
 import { summarizeSparse, type SparseSummary } from './sparse-summary.ts';
 
 export interface ProbeText {

@@ -7,7 +7,7 @@ import {
   convertLambdas,
   type ConventionSetup,
   type LambdaConvention,
-} from '../app/lambda-conventions.ts';
+} from '../contract/lambda-conventions.ts';
 import type { RunRecord } from '../app/runs.ts';
 import { UsageError, type Args, type Command } from './command.ts';
 

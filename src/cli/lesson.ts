@@ -10,7 +10,7 @@ import {
   LESSON_SENTENCE_TOKENS,
   checkLessonSentence,
   lessonTaskFor,
-} from '../app/lesson-settings.ts';
+} from '../contract/lesson-settings.ts';
 import { LESSON_TRACE_FORMAT, playWholeLesson, type LessonTrace } from '../app/lesson-trace.ts';
 import { lessonTaskFiles } from '../app/lesson-task-files.ts';
 import { lessonSentence } from '../app/lesson-vector.ts';

@@ -2,7 +2,7 @@
 // equal to Hugging Face's tokenization (argument adapter over openTokenizer).
 import { createInterface } from 'node:readline';
 import { openTokenizer } from '../app/open-model.ts';
-import { EVAL_LIMITS, checkRange } from '../app/limits.ts';
+import { EVAL_LIMITS, checkRange } from '../contract/limits.ts';
 import { modelRefFromArgument, nodePlatform } from '../app/platform-node.ts';
 import type { Command } from './command.ts';
 

@@ -10,7 +10,7 @@ import { TrainingPaused, type TrainEvent } from '../app/train.ts';
 import type { Alarm, AlarmRule } from '../app/training-alarms.ts';
 import type { ProbeSnapshot, ProbeText } from '../app/training-probes.ts';
 import { trainRun } from '../app/train-run.ts';
-import { describeDropout, describeOptimizer, microBatches } from '../app/recipe-text.ts';
+import { describeDropout, describeOptimizer, microBatches } from '../contract/recipe-text.ts';
 import { UsageError, type Args, type Command } from './command.ts';
 import { RECIPE_OPTIONS, recipeFrom } from './recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';

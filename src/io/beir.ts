@@ -1,7 +1,7 @@
 // BEIR test collections: corpus.jsonl, queries.jsonl and qrels/<split>.tsv (strict UTF-8), joined into one
 // RetrievalDataset; ids that a TREC run could not hold (empty, white space) are refused with file and line.
-import type { RetrievalDataset } from '../retrieval/dataset.ts';
-import type { Qrels } from '../retrieval/run-types.ts';
+import type { RetrievalDataset } from '../contract/dataset.ts';
+import type { Qrels } from '../contract/run-types.ts';
 import {
   MissingFileError,
   allInOrder,

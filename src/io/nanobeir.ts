@@ -1,7 +1,7 @@
 // NanoBEIR sets (Parquet, as published by zeta-alpha-ai on the Hugging Face Hub) read with hyparquet, from a folder or URLs.
 import { parquetReadObjects } from 'hyparquet';
-import type { RetrievalDataset } from '../retrieval/dataset.ts';
-import type { Qrels } from '../retrieval/run-types.ts';
+import type { RetrievalDataset } from '../contract/dataset.ts';
+import type { Qrels } from '../contract/run-types.ts';
 import { assembleDataset, checkTrecId, type JsonlRecord } from './beir.ts';
 import { allInOrder, fileLocation, readRequiredFile, type FileSource, type ReadOptions } from './file-source.ts';
 import { createUrlFolderSource } from './url-folder-source.ts';

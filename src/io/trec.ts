@@ -1,6 +1,6 @@
 // TREC qrels and run files: strict UTF-8, line-numbered errors, relevance read as trec_eval reads it (C's atol),
 // and writing runs trec_eval reads back unchanged (ids with whitespace are refused: they would forge columns).
-import { addToNested, type Qrels, type Run } from '../retrieval/run-types.ts';
+import { addToNested, type Qrels, type Run } from '../contract/run-types.ts';
 import { clip } from './format-error.ts';
 import { textOf } from './text-decode.ts';
 

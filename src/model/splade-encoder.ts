@@ -4,7 +4,7 @@ import type { GpuContext, Owned } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';
 import { SpladeHead } from '../kernels/splade-head.ts';
-import { pruneTopK, sparseFromDense, type SparseVector } from '../retrieval/sparse-vector.ts';
+import { pruneTopK, sparseFromDense, type SparseVector } from '../util/sparse-vector.ts';
 import { GpuEncoderPass } from './gpu-encoder.ts';
 import type { GpuModel } from './gpu-model.ts';
 import { checkTokenizerFitsHead } from './load-model.ts';

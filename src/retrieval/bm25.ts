@@ -1,6 +1,6 @@
 // BM25 on the sparse-index machinery: documents become vectors of BM25 term weights, queries vectors of term counts.
 import { buildInvertedIndex, type InvertedIndex } from './inverted-index.ts';
-import { sparseFromEntries, type SparseVector } from './sparse-vector.ts';
+import { sparseFromEntries, type SparseVector } from '../util/sparse-vector.ts';
 import type { Analyzer } from './word-analyzer.ts';
 
 export interface Bm25Params {

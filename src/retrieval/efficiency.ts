@@ -1,5 +1,5 @@
 // Sparsity figures as sentence-transformers reports them: active dimensions per vector and the expected FLOPs of a dot product.
-import type { SparseVector } from './sparse-vector.ts';
+import type { SparseVector } from '../util/sparse-vector.ts';
 
 export interface SparsityStats {
   vectors: number;

@@ -1,11 +1,11 @@
 // End-to-end evaluation: encode queries and corpus, index, retrieve top-k, score with trec_eval measures, report efficiency.
-import type { RetrievalDataset } from './dataset.ts';
+import type { RetrievalDataset } from '../contract/dataset.ts';
 import { efficiencyReport, type EfficiencyReport } from './efficiency.ts';
 import { buildInvertedIndex, indexMemoryBytes, postingsCount, type InvertedIndex } from './inverted-index.ts';
 import { evaluateRun, type EvaluateRunOptions, type RunEvaluation } from './metrics/evaluate-run.ts';
-import type { Run } from './run-types.ts';
+import type { Run } from '../contract/run-types.ts';
 import { searchAll, type LatencyReport, type SearchAlgorithm } from './search.ts';
-import type { SparseVector } from './sparse-vector.ts';
+import type { SparseVector } from '../util/sparse-vector.ts';
 import type { Ranking } from './top-k.ts';
 
 export type Progress = (done: number, total: number) => void;

@@ -1,5 +1,5 @@
 // Reference retrieval: scores every document with sparseDot and sorts; the inverted index must agree with it exactly.
-import { sparseDot, type SparseVector } from './sparse-vector.ts';
+import { sparseDot, type SparseVector } from '../util/sparse-vector.ts';
 import type { Ranking } from './top-k.ts';
 
 /** Top k documents sharing at least one dimension with the query, by score desc then document number asc. */

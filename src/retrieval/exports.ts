@@ -1,5 +1,5 @@
 // Sparse vectors in the formats search engines ingest: Anserini JsonVectorCollection, Qdrant, Elasticsearch/OpenSearch rank_features.
-import type { SparseVector } from './sparse-vector.ts';
+import type { SparseVector } from '../util/sparse-vector.ts';
 
 /** id -> token string, e.g. a tokenizer's vocabulary. */
 export type Vocabulary = readonly string[];

@@ -1,5 +1,5 @@
 // An inverted index over sparse vectors in three flat typed arrays (CSR by dimension), built in two passes.
-import { assertSparseVector, type SparseVector } from './sparse-vector.ts';
+import { assertSparseVector, type SparseVector } from '../util/sparse-vector.ts';
 
 export interface InvertedIndex {
   numDocs: number;

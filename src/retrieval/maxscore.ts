@@ -1,6 +1,6 @@
 // MaxScore dynamic pruning over the "essential" query dimensions, in document windows; exact like exhaustive scoring.
 import type { InvertedIndex } from './inverted-index.ts';
-import type { SparseVector } from './sparse-vector.ts';
+import type { SparseVector } from '../util/sparse-vector.ts';
 import { TopK, type Ranking } from './top-k.ts';
 
 /** Default documents per window: essential postings are added term at a time within a window, then its candidates in order. */

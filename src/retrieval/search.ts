@@ -1,7 +1,7 @@
 // Exact top-k retrieval by dot product over an inverted index, with per-query latency.
 import type { InvertedIndex } from './inverted-index.ts';
 import { MaxScoreSearcher } from './maxscore.ts';
-import type { SparseVector } from './sparse-vector.ts';
+import type { SparseVector } from '../util/sparse-vector.ts';
 import { TopK, type Ranking } from './top-k.ts';
 
 /**

@@ -9,7 +9,7 @@ import { NonFiniteError, findNonFinite } from '../util/finite.ts';
 import { parseModelConfig } from '../model/config.ts';
 import { GpuModel } from '../model/gpu-model.ts';
 import type { DataPosition } from './batches.ts';
-import { optimizerName } from './optimizer-settings.ts';
+import { optimizerName } from '../contract/optimizer-settings.ts';
 import { SpladeTrainer, type OptimizerState, type TrainingRecipe } from './trainer.ts';
 
 /** Where checkpoints live: a folder in Node, IndexedDB in the page. */

@@ -6,7 +6,7 @@ import type { Tensor } from '../gpu/tensor.ts';
 import { AdamW } from '../kernels/adamw.ts';
 import { FiniteMonitor, type HealthReport } from '../kernels/finite-check.ts';
 import type { AdamWHyper } from '../kernels/reference/adamw.ts';
-import { flopsWeight, learningRate, type LinearSchedule } from './schedule.ts';
+import { flopsWeight, learningRate, type LinearSchedule } from '../contract/schedule.ts';
 import { LOSS_PART_NAMES, SpladeObjective, type ObjectiveInputs, type SpladeObjectiveDims } from './splade-objective.ts';
 
 export interface HeadOnlyRecipe {

@@ -9,9 +9,9 @@ import { DROPOUT_STREAMS } from '../model/dropout-sites.ts';
 import type { GpuModel } from '../model/gpu-model.ts';
 import type { StepLosses } from './head-only-trainer.ts';
 import { createOptimizer, type StepOptimizer } from './optimizer.ts';
-import type { AdamWSettings, OptimizerSettings } from './optimizer-settings.ts';
-import { flopsWeightsAt, microBatches, trainingDropout } from './recipe-facts.ts';
-import { learningRate, type LinearSchedule } from './schedule.ts';
+import type { AdamWSettings, OptimizerSettings } from '../contract/optimizer-settings.ts';
+import { flopsWeightsAt, microBatches, trainingDropout } from '../contract/recipe-facts.ts';
+import { learningRate, type LinearSchedule } from '../contract/schedule.ts';
 import {
   LOSS_PART_NAMES,
   SpladeObjective,

@@ -5,7 +5,7 @@ import type { GpuContext } from '../gpu/context.ts';
 import { GpuLimitError, GpuOutOfMemoryError } from '../gpu/errors.ts';
 import type { GpuModel } from '../model/gpu-model.ts';
 import { formatBytes } from '../util/format-bytes.ts';
-import { microBatches } from './recipe-facts.ts';
+import { microBatches } from '../contract/recipe-facts.ts';
 import { SpladeTrainer, type TrainingRecipe } from './trainer.ts';
 
 export interface TrainingMemory {

@@ -21,9 +21,9 @@ import {
   type TrainingState,
 } from './checkpoint.ts';
 import type { StepLosses } from './head-only-trainer.ts';
-import { PAPER_FLOPS_BATCH, flopsAtBatch } from './flops-batch.ts';
-import { learningRate } from './schedule.ts';
-import { flopsWeightsAt, microBatches } from './recipe-facts.ts';
+import { PAPER_FLOPS_BATCH, flopsAtBatch } from '../contract/flops-batch.ts';
+import { learningRate } from '../contract/schedule.ts';
+import { flopsWeightsAt, microBatches } from '../contract/recipe-facts.ts';
 import { SpladeTrainer, type TrainingRecipe, type TripletBatch } from './trainer.ts';
 import { buildTrainer, checkTrainingFits } from './training-memory.ts';
 

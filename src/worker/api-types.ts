@@ -20,7 +20,7 @@ import type { ExportFile } from '../app/run-exports.ts';
 import type { HandoffRequest } from '../app/handoff.ts';
 import type { CalibrationEvent, CalibrationRequest, CalibrationResult } from '../app/calibrate-lambdas.ts';
 import type { LessonFacts, LessonFrame } from '../app/lesson-run.ts';
-import type { LessonSettings } from '../app/lesson-settings.ts';
+import type { LessonSettings } from '../contract/lesson-settings.ts';
 import type { LessonVector } from '../app/lesson-vector.ts';
 
 /** Where a backbone comes from. `File` objects are structured-cloneable, so picked files travel as they are. */

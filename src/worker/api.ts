@@ -16,10 +16,10 @@ export {
   LESSON_SENTENCE,
   checkLessonSettings,
   type LessonSettings,
-} from '../app/lesson-settings.ts';
+} from '../contract/lesson-settings.ts';
 export type { MemoryEstimate } from '../app/open-model.ts';
-export type { ModelPreset } from '../app/model-presets.ts';
-export { MODEL_PRESETS, hubIdFor, presetByKey } from '../app/model-presets.ts';
+export type { ModelPreset } from '../contract/model-presets.ts';
+export { MODEL_PRESETS, hubIdFor, presetByKey } from '../contract/model-presets.ts';
 export type { EncodeRequest, KDemoRequest, TrainRequest } from '../app/requests.ts';
 export type { CheckpointInfo, TrainEvent } from '../app/train.ts';
 export type { Alarm, AlarmRule } from '../app/training-alarms.ts';
@@ -27,14 +27,14 @@ export type { ProbeSnapshot, ProbeText, ProbeView } from '../app/training-probes
 export { DEFAULT_PROBES, PROBE_LIMITS } from '../app/training-probes.ts';
 export { ALARM_RULES } from '../app/training-alarms.ts';
 export type { CalibrationEvent, CalibrationResult, CalibrationTrial } from '../app/calibrate-lambdas.ts';
-export type { Conversion, ConventionSetup, LambdaConvention } from '../app/lambda-conventions.ts';
-export { CONVENTION_FACTS, LAMBDA_CONVENTIONS, convertLambdas } from '../app/lambda-conventions.ts';
+export type { Conversion, ConventionSetup, LambdaConvention } from '../contract/lambda-conventions.ts';
+export { CONVENTION_FACTS, LAMBDA_CONVENTIONS, convertLambdas } from '../contract/lambda-conventions.ts';
 export type { TripletsSummary } from '../app/training-data.ts';
 export type { BatchCacheEntry } from '../app/gpu-types.ts';
-export { describeDropout, describeOptimizer, microBatches } from '../app/recipe-text.ts';
+export { describeDropout, describeOptimizer, microBatches } from '../contract/recipe-text.ts';
 export type { DatasetSummary } from '../app/datasets.ts';
 export type { SetEvaluation, SpladeResult, SystemResult } from '../app/evaluation.ts';
-export type { EvaluationMemory } from '../app/evaluation-memory.ts';
+export type { EvaluationMemory } from '../contract/evaluation-memory.ts';
 export type { DocumentView, QueryDifference, SearchHit, SearchResult, TermContribution } from '../app/search-view.ts';
 export type { EvalRequest, EvalStage } from '../app/requests.ts';
 export type { RunRecord, RunStatus } from '../app/runs.ts';
@@ -43,7 +43,7 @@ export type { SweepPlan } from '../app/sweep.ts';
 export type { ExportFile } from '../app/run-exports.ts';
 export type { HandoffRequest } from '../app/handoff.ts';
 export type { RunHeadStats } from '../app/run-head.ts';
-export { HEADLINE_MEASURES, NANOBEIR_SETS, meanMetrics } from '../app/measures.ts';
+export { HEADLINE_MEASURES, NANOBEIR_SETS, meanMetrics } from '../contract/measures.ts';
 export { BEST_RULE, bestRun, evaluatedSets, evaluationOn } from '../app/run-compare.ts';
 export { DEFAULT_SWEEP_KS, FIGURE2_LAMBDAS, GOOD_DIVIDED_NORMS, suggestSweepKs } from '../app/sweep.ts';
 export {
@@ -56,6 +56,6 @@ export {
   describeRange,
   inRange,
   type NumberRange,
-} from '../app/limits.ts';
+} from '../contract/limits.ts';
 export { PageFailure, startWorkerClient, toPageFailure, type FailureKind, type WorkerClient } from './client.ts';
 export * from './api-types.ts';

@@ -2,7 +2,7 @@
 // IndexedDB checkpoints), sweeps of k or of the lambdas (queued, resumable after a reload), and cancel.
 import { runKDemo } from '../app/k-demo.ts';
 import { browserPlatform } from '../app/platform-browser.ts';
-import { EVAL_PAGE_MEMORY_BUDGET } from '../app/evaluation-memory.ts';
+import { EVAL_PAGE_MEMORY_BUDGET } from '../contract/evaluation-memory.ts';
 import { requestFromRecipe, type TrainRequest } from '../app/requests.ts';
 import { runIdFor } from '../app/runs.ts';
 import { idbSweepStore, pendingSweep } from '../app/sweep-store-idb.ts';

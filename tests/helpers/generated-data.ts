@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { lessonTaskFor } from '../../src/app/lesson-settings.ts';
+import { lessonTaskFor } from '../../src/contract/lesson-settings.ts';
 import { lessonTaskFiles } from '../../src/app/lesson-task-files.ts';
 
 /** Rows of the generated triplets file (the tests count on exactly this many). */

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { K_RANGE, checkK, checkRange, describeRange } from '../../src/app/limits.ts';
+import { K_RANGE, checkK, checkRange, describeRange } from '../../src/contract/limits.ts';
 import { openModelSession } from '../../src/app/model-session.ts';
 import { openModelRef } from '../../src/app/open-model.ts';
 import { nodePlatform } from '../../src/app/platform-node.ts';

@@ -8,7 +8,7 @@ import { createFolderSource as folderSource } from '../../src/io/file-source-nod
 import { parseRun } from '../../src/io/trec.ts';
 import { evaluateEncoder, type SparseEncoder } from '../../src/retrieval/evaluate.ts';
 import { evaluateRun } from '../../src/retrieval/metrics/evaluate-run.ts';
-import { sparseFromEntries } from '../../src/retrieval/sparse-vector.ts';
+import { sparseFromEntries } from '../../src/util/sparse-vector.ts';
 import { wordAnalyzer } from '../../src/retrieval/word-analyzer.ts';
 import { runCli } from '../helpers/cli.ts';
 import { fixturePath, readFixtureText } from '../helpers/fixtures.ts';

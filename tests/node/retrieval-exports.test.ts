@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { formatRun, parseRun } from '../../src/io/trec.ts';
 import { averageFlops, efficiencyReport } from '../../src/retrieval/efficiency.ts';
 import { anseriniDocumentLine, anseriniQueryLine, qdrantSparseVector, rankFeatures } from '../../src/retrieval/exports.ts';
-import type { Run } from '../../src/retrieval/run-types.ts';
-import { sparseFromEntries } from '../../src/retrieval/sparse-vector.ts';
+import type { Run } from '../../src/contract/run-types.ts';
+import { sparseFromEntries } from '../../src/util/sparse-vector.ts';
 
 const vocab = ['[PAD]', 'cat', 'dog', 'a.b', '##s', 'tiny'];
 const vector = sparseFromEntries([

@@ -9,7 +9,7 @@ import {
   sparseFromDense,
   sparseFromEntries,
   type SparseVector,
-} from '../../src/retrieval/sparse-vector.ts';
+} from '../../src/util/sparse-vector.ts';
 import { TopK } from '../../src/retrieval/top-k.ts';
 import { Random } from '../../src/util/random.ts';
 

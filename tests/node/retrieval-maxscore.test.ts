@@ -4,7 +4,7 @@ import { exhaustiveSearch } from '../../src/retrieval/exhaustive-search.ts';
 import { buildInvertedIndex } from '../../src/retrieval/inverted-index.ts';
 import { MaxScoreSearcher } from '../../src/retrieval/maxscore.ts';
 import { IndexSearcher, searchAll } from '../../src/retrieval/search.ts';
-import { sparseFromEntries, type SparseVector } from '../../src/retrieval/sparse-vector.ts';
+import { sparseFromEntries, type SparseVector } from '../../src/util/sparse-vector.ts';
 import type { Ranking } from '../../src/retrieval/top-k.ts';
 import { Random } from '../../src/util/random.ts';
 

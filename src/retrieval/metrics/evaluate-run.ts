@@ -1,5 +1,5 @@
 // trec_eval over a whole run: which queries count, per-query measures, and their averages ("all" rows).
-import type { Qrels, Run } from '../run-types.ts';
+import type { Qrels, Run } from '../../contract/run-types.ts';
 import { judgeRanking } from './judged-ranking.ts';
 import { countMeasures, defaultMeasureConfig, queryMeasures, type MeasureConfig } from './measures.ts';
 

@@ -1,6 +1,6 @@
 // What results are reported in, as pure data the page may import: the headline trec_eval measures, the NanoBEIR
 // sets, the evaluation defaults, and the mean over sets.
-export { NANOBEIR_SETS } from '../retrieval/dataset.ts';
+export { NANOBEIR_SETS } from './dataset.ts';
 
 /** The measures every evaluation leads with (trec_eval names). */
 export const HEADLINE_MEASURES = ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', 'P_10', 'map'] as const;

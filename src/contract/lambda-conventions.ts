@@ -2,7 +2,7 @@
 // their code computes it), and a converter that carries a value from one to another: the same kind of ranking loss
 // keeps the value, the FLOPS term's batch changes its size (measured, when a run's batch statistics are given), and
 // what cannot be converted (a distillation loss, an L1 query term) is said plainly.
-import { flopsAtBatch } from '../train/flops-batch.ts';
+import { flopsAtBatch } from './flops-batch.ts';
 import { InvalidRequestError } from './limits.ts';
 
 export type LambdaConvention = 'splade-lab' | 'sentence-transformers' | 'naver-splade' | 'tevatron';
