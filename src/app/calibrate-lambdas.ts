@@ -4,64 +4,16 @@
 // batch sizes to show how sparsity depends on the batch (the FLOPS term squares a batch mean).
 import type { GpuContext } from '../gpu/context.ts';
 import type { RetrievalDataset } from '../contract/dataset.ts';
-import type { StepReport, TrainingData } from '../train/training-run.ts';
-import {
-  closestTrial,
-  nextLambdas,
-  withinTarget,
-  type LambdaPair,
-  type ReachedSparsity,
-  type SparsityTarget,
-} from './lambda-search.ts';
+import type { TrainingData } from '../train/training-run.ts';
+import type { StepReport } from '../contract/training-report.ts';
+import { closestTrial, nextLambdas, withinTarget, type LambdaPair } from '../contract/lambda-search.ts';
 import { CALIBRATE_LIMITS, TRAIN_LIMITS, checkRange } from '../contract/limits.ts';
 import type { OpenedModel } from './open-model.ts';
 import type { Platform } from './platform.ts';
-import type { EvalRequest, TrainRequest } from './requests.ts';
-import type { SetEvaluation } from './results.ts';
+import type { EvalRequest, TrainRequest } from '../contract/requests.ts';
 import { evaluateRun } from './run-evaluation.ts';
-import type { TrainEvent } from './train-events.ts';
 import { trainRun } from './train-run.ts';
-
-export interface CalibrationTrial extends ReachedSparsity {
-  index: number;
-  runId: string;
-  /** 'search': a step of the search; 'batch': the suggested lambdas at another batch size. */
-  purpose: 'search' | 'batch';
-  batchSize: number;
-  /** Means over the measured reports (the last quarter of the trial's steps). */
-  flopsQueries: number;
-  flopsDocuments: number;
-  /** The same, as the paper's batch of 64 would see them. */
-  paperBatchFlopsQueries: number;
-  paperBatchFlopsDocuments: number;
-  rank: number;
-  /** Reports the means are over. */
-  measuredReports: number;
-  evaluations: SetEvaluation[];
-}
-
-export interface CalibrationRequest {
-  /** Each trial's run: steps, batch, lengths, lr, k, seed; its lambdas are where the search starts. */
-  train: TrainRequest;
-  target: SparsityTarget;
-  maxTrials: number;
-  /** After the search, train the suggested lambdas again at these batch sizes. */
-  batchSizes?: number[];
-}
-
-export type CalibrationEvent =
-  | { kind: 'trial-start'; index: number; runId: string; purpose: CalibrationTrial['purpose']; request: TrainRequest }
-  | { kind: 'train'; index: number; event: TrainEvent }
-  | { kind: 'trial-done'; trial: CalibrationTrial };
-
-export interface CalibrationResult {
-  target: SparsityTarget;
-  trials: CalibrationTrial[];
-  /** The search trial closest to the target, and whether it is within tolerance. */
-  suggested: LambdaPair & { trial: number; within: boolean };
-  /** The suggested lambdas at each asked batch size (and the search's own). */
-  batchDependence: CalibrationTrial[];
-}
+import { CalibrationEvent, CalibrationRequest, CalibrationResult, CalibrationTrial } from '../contract/calibration.ts';
 
 export interface CalibrationOptions {
   model: OpenedModel;

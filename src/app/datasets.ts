@@ -8,7 +8,7 @@ import type { RetrievalDataset } from '../contract/dataset.ts';
 import { crc32 } from '../util/crc32.ts';
 import { InvalidRequestError } from '../contract/limits.ts';
 import { filesRefName, type FilesRef, type Platform } from './platform.ts';
-import type { DatasetSummary } from './results.ts';
+import type { DatasetSummary } from '../contract/results.ts';
 
 export type { RetrievalDataset } from '../contract/dataset.ts';
 
@@ -56,7 +56,7 @@ export async function openDataset(platform: Platform, ref: DatasetRef, options: 
   return loadNanoBeir(files, datasetName(ref), undefined, options);
 }
 
-export type { DatasetSummary } from './results.ts';
+export type { DatasetSummary } from '../contract/results.ts';
 
 export function summarizeDataset(dataset: RetrievalDataset): DatasetSummary {
   let judgments = 0;

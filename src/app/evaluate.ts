@@ -2,12 +2,13 @@
 // files, once for the page and the CLI.
 import { bm25Query, buildBm25, type Bm25Model, type Bm25Params } from '../retrieval/bm25.ts';
 import type { RetrievalDataset } from '../contract/dataset.ts';
-import { retrieveAndEvaluate, type RetrievalReport } from '../retrieval/evaluate.ts';
-import type { SearchAlgorithm } from '../retrieval/search.ts';
+import { retrieveAndEvaluate } from '../retrieval/evaluate.ts';
+import { type RetrievalReport } from '../contract/results.ts';
+import type { SearchAlgorithm } from '../contract/search-results.ts';
 import { idAnalyzer, wordAnalyzer, type Analyzer } from '../retrieval/word-analyzer.ts';
 import { openTokenizer } from './open-model.ts';
 import type { FilesRef, Platform } from './platform.ts';
-import type { EvalProgress } from './requests.ts';
+import type { EvalProgress } from '../contract/requests.ts';
 
 export interface Bm25Request {
   params: Bm25Params;

@@ -2,23 +2,24 @@
 // GPU (progress, cancel, a memory check after a measured sample), exact top-k retrieval, trec_eval measures,
 // sparsity, FLOPS, throughput and index size, and BM25 on the same set; the page keeps the set for its search view.
 import type { RetrievalDataset } from '../contract/dataset.ts';
-import { evaluateEncoder, type RetrievalReport } from '../retrieval/evaluate.ts';
+import { evaluateEncoder } from '../retrieval/evaluate.ts';
+import { type RetrievalReport } from '../contract/results.ts';
 import type { Run } from '../contract/run-types.ts';
 import type { SparseEncoder } from '../retrieval/evaluate.ts';
 import { summarizeDataset } from './datasets.ts';
-import type { SetEvaluation, SpladeResult, SystemResult } from './results.ts';
+import type { SetEvaluation, SpladeResult, SystemResult } from '../contract/results.ts';
 import { evaluateBm25 } from './evaluate.ts';
 export { HEADLINE_MEASURES, meanMetrics } from '../contract/measures.ts';
 import { checkEvaluationMemory, estimateEvaluationMemory, type EvaluationMemory } from '../contract/evaluation-memory.ts';
 import type { ModelSession } from './model-session.ts';
-import { checkEvalRequest, type EvalProgress, type EvalRequest } from './requests.ts';
-import { maxSequenceTokens } from '../model/max-tokens.ts';
+import { checkEvalRequest, type EvalProgress, type EvalRequest } from '../contract/requests.ts';
+import { maxSequenceTokens } from '../contract/max-tokens.ts';
 import { EvaluatedSet } from './search-view.ts';
 
 /** Documents encoded first, to measure their density before the memory check. */
 const SAMPLE_DOCUMENTS = 32;
 
-export type { SetEvaluation, SpladeResult, SystemResult } from './results.ts';
+export type { SetEvaluation, SpladeResult, SystemResult } from '../contract/results.ts';
 
 export interface EvaluateOptions {
   signal?: AbortSignal;

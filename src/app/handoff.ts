@@ -15,26 +15,10 @@ import spladeDataPy from './handoff/splade_data.py?raw';
 import trainPy from './handoff/train.py?raw';
 import { InvalidRequestError, checkRange } from '../contract/limits.ts';
 import type { OpenedModel } from './open-model.ts';
-import { checkLengthsFit, planTraining, type TrainPlan } from './requests.ts';
+import { checkLengthsFit, planTraining, type TrainPlan } from '../contract/requests.ts';
 import { backboneFiles } from './save-model.ts';
 import { tripletFormat } from './training-data.ts';
-
-/** What the user sets; everything else is the paper's recipe, as in training (requests.ts planTraining). */
-export interface HandoffRequest {
-  k: number;
-  /** GPUs of the training machine (torchrun processes); the batch is per GPU. */
-  gpus: number;
-  batchSize: number;
-  queryLength: number;
-  documentLength: number;
-  /** Optimiser steps of the run; when absent, `epochs` (default 1). */
-  steps?: number;
-  epochs?: number;
-  peakLr?: number;
-  lambdaQueries?: number;
-  lambdaDocuments?: number;
-  seed?: number;
-}
+import { HandoffRequest } from '../contract/handoff.ts';
 
 /** The paper's sizes: 64 triplets per GPU, 256 tokens; one GPU unless told (the paper used 8). */
 export const HANDOFF_DEFAULTS = { gpus: 1, batchSize: 64, queryLength: 256, documentLength: 256 } as const;

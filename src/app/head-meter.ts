@@ -5,7 +5,8 @@ import type { GpuContext, Owned } from '../gpu/context.ts';
 import { planRowParts, rowPartsOf, type RowPart, type RowParted } from '../gpu/row-parts.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
-import { HeadStats, histogramRangeOf, type HeadStatistics } from '../kernels/head-stats.ts';
+import { HeadStats, histogramRangeOf } from '../kernels/head-stats.ts';
+import { type HeadStatistics } from '../contract/head-statistics.ts';
 import {
   anisotropy,
   headRowNorms,
@@ -17,24 +18,12 @@ import {
 import { recordHeadDivision } from '../model/rescale.ts';
 import { sharedHistogramRange } from '../util/histogram-range.ts';
 import { checkK } from '../contract/limits.ts';
+import { HeadStatsPair } from '../contract/model-results.ts';
 
 /** Bins of the head-norm histograms. */
 const HEAD_HISTOGRAM_BINS = 60;
 /** Row pairs sampled for anisotropy (as HeadStats' default). */
 const ANISOTROPY_PAIRS = 2000;
-
-/** Row-norm statistics of W_head (k = 1) and W_head / k, histogrammed over one shared range. */
-export interface HeadStatsPair {
-  before: HeadStatistics;
-  after: HeadStatistics;
-  /**
-   * "gpu": measured now by the head-statistics kernels; "host": measured now in float64 on this machine's CPU (a head
-   * too large for one GPU binding); "precomputed": the demo's shipped figures (no WebGPU).
-   */
-  origin: 'gpu' | 'host' | 'precomputed';
-  /** What data and model the figures come from, for the caption. */
-  provenance: string;
-}
 
 export interface HeadMeterOptions {
   /** Seed of the row pairs sampled for anisotropy. */

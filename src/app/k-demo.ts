@@ -1,22 +1,11 @@
 // The teaching demo, once for the page and the CLI: head-only training of a synthetic large-norm head for each k in
 // turn (the same seeded head and batch), with the growing loss line of the k in training after every read-back.
 import type { GpuContext } from '../gpu/context.ts';
-import type { StepLosses } from '../train/head-only-trainer.ts';
-import { K_DEMO_SHAPE, runSyntheticKDemo } from '../train/synthetic-k-demo.ts';
-import { checkKDemoRequest, type KDemoRequest } from './requests.ts';
-
-/** One k's losses (read back every few steps, always at the first and the last). */
-export interface KDemoSeries {
-  k: number;
-  losses: StepLosses[];
-}
-
-export interface KDemoResult {
-  runs: KDemoSeries[];
-  shape: typeof K_DEMO_SHAPE;
-  /** What the figures come from, for captions. */
-  provenance: string;
-}
+import type { StepLosses } from '../contract/training-report.ts';
+import { runSyntheticKDemo } from '../train/synthetic-k-demo.ts';
+import { K_DEMO_SHAPE } from '../contract/model-results.ts';
+import { checkKDemoRequest, type KDemoRequest } from '../contract/requests.ts';
+import { KDemoResult, KDemoSeries } from '../contract/model-results.ts';
 
 const K_DEMO_PROVENANCE =
   `synthetic data: seeded random hidden states (${K_DEMO_SHAPE.B} queries of ${K_DEMO_SHAPE.Tq} tokens, ` +

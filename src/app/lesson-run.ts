@@ -10,58 +10,21 @@ import { SpladeTextEncoder } from '../model/splade-encoder.ts';
 import type { RetrievalDataset } from '../contract/dataset.ts';
 import { evaluateEncoder } from '../retrieval/evaluate.ts';
 import { TripletBatches } from '../train/batches.ts';
-import { SpladeTrainer, paperRecipe, type StepResult, type TrainingRecipe } from '../train/trainer.ts';
+import { SpladeTrainer, type StepResult } from '../train/trainer.ts';
+import { paperRecipe } from '../contract/recipe.ts';
+import { type TrainingRecipe } from '../contract/recipe.ts';
 import type { LessonTask } from '../contract/lesson-task.ts';
 import {
   LESSON_RECIPE,
   checkLessonSettings,
   lessonTaskFor,
   measuredAt,
-  type LessonRecipe,
   type LessonSettings,
 } from '../contract/lesson-settings.ts';
-import { lessonVector, type LessonVector } from './lesson-vector.ts';
+import { lessonVector } from './lesson-vector.ts';
 import { vocabularyOf } from './model-session.ts';
 import type { OpenedModel } from './open-model.ts';
-
-/** The held-out queries of the generated task, searched over its whole corpus. */
-export interface HeldOutMeasure {
-  ndcg10: number;
-  recall10: number;
-  queryActiveDims: number;
-  documentActiveDims: number;
-  /** Expected multiplications per query-document pair (Σ_j p_q(j)·p_d(j)): the retrieval cost k trades. */
-  flops: number;
-}
-
-/** One k at one step. */
-export interface LessonRunFrame {
-  k: number;
-  /** The step's loss parts and its batch's mean active dimensions (null before the first step). */
-  losses: { rank: number; flopsQueries: number; flopsDocuments: number; total: number } | null;
-  active: { queries: number; documents: number } | null;
-  /** The watched query's vector now. */
-  probe: LessonVector;
-  /** Measured at this step (measuredAt), else null. */
-  heldOut: HeldOutMeasure | null;
-}
-
-export interface LessonFrame {
-  /** Steps taken by every k (0: before training). */
-  step: number;
-  runs: LessonRunFrame[];
-}
-
-/** What the lesson trains on and measures, for captions and the task view. */
-export interface LessonFacts {
-  settings: LessonSettings;
-  /** The watched query (a held-out one) and how many queries, documents and training triplets the task has. */
-  probe: string;
-  queries: number;
-  documents: number;
-  triplets: number;
-  recipe: LessonRecipe;
-}
+import { HeldOutMeasure, LessonFacts, LessonFrame, LessonRunFrame } from '../contract/lesson-frames.ts';
 
 interface KTrainer {
   k: number;

@@ -3,20 +3,8 @@
 import type { TextTokenizer } from '../io/tokenizer.ts';
 import type { SparseVector } from '../util/sparse-vector.ts';
 import type { ModelSession } from './model-session.ts';
-import { summarizeSparse, type SparseSummary } from './sparse-summary.ts';
-
-export interface LessonVector extends SparseSummary {
-  k: number;
-  /** Σ_j w_j²: one vector's FLOPS term (the batch mean of |w_j| squared, for a batch of one). */
-  flops: number;
-  /** Sum of the weights. */
-  weightSum: number;
-  /** The largest weight and the logit it saturates (e^w − 1). */
-  maxWeight: number;
-  maxLogit: number;
-  /** The median logit of the active dimensions: where a typical term sits on the log curve. */
-  medianLogit: number;
-}
+import { summarizeSparse } from './sparse-summary.ts';
+import { LessonVector } from '../contract/lesson-frames.ts';
 
 /** The lesson's view of `vector`, the SPLADE vector of `text` under W_head / k. */
 export function lessonVector(

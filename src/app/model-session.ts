@@ -8,23 +8,16 @@ import { SpladeTextEncoder } from '../model/splade-encoder.ts';
 import type { SparseEncoder } from '../retrieval/evaluate.ts';
 import { sparseDot, type SparseVector } from '../util/sparse-vector.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
-import { HeadMeter, type HeadStatsPair } from './head-meter.ts';
+import { HeadMeter } from './head-meter.ts';
+import { PreviewResult, type HeadStatsPair } from '../contract/model-results.ts';
 import { EVAL_LIMITS, checkK, checkRange } from '../contract/limits.ts';
 import { openModelRef, type OpenModelOptions, type OpenedModel, type OpenedWeights } from './open-model.ts';
 import type { FilesRef, Platform } from './platform.ts';
-import { checkEncodeRequest, type EncodeRequest } from './requests.ts';
-import { maxSequenceTokens } from '../model/max-tokens.ts';
-import { summarizeSparse, type SparseSummary } from './sparse-summary.ts';
+import { checkEncodeRequest, type EncodeRequest } from '../contract/requests.ts';
+import { maxSequenceTokens } from '../contract/max-tokens.ts';
+import { summarizeSparse } from './sparse-summary.ts';
 
-export type { HeadStatsPair } from './head-meter.ts';
-
-export interface PreviewResult {
-  k: number;
-  query: SparseSummary;
-  doc: SparseSummary;
-  /** s(q, d) = v_q · v_d. */
-  score: number;
-}
+export type { HeadStatsPair };
 
 /** Progress after each batch, and a signal checked between batches. */
 export interface EncodeProgress {

@@ -6,9 +6,10 @@ import type { HostTensor } from '../io/host-tensor.ts';
 import { readJsonFile, type FileSource, type ReadOptions } from '../io/file-source.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';
 import { loadTokenizer } from '../io/tokenizer-load.ts';
-import { parseModelConfig, type ModelConfig } from '../model/config.ts';
+import { parseModelConfig } from '../model/config.ts';
+import { type ModelConfig } from '../contract/model-config.ts';
 import { parameterCount, parameterLayout } from '../model/layout.ts';
-import { maxSequenceTokens } from '../model/max-tokens.ts';
+import { maxSequenceTokens } from '../contract/max-tokens.ts';
 import { checkTokenizerFitsHead, checkpointByteBudget, deviceFitError, type DeviceLimits } from '../model/load-model.ts';
 import { loadParametersReport, unusedTensorsWarning } from '../model/weights.ts';
 import type { Backbone } from '../train/training-run.ts';
@@ -16,21 +17,7 @@ import { crc32 } from '../util/crc32.ts';
 import { NonFiniteError, findNonFinite } from '../util/finite.ts';
 import { ModelTooLargeError } from '../contract/errors.ts';
 import { filesRefName, type FilesRef, type Platform } from './platform.ts';
-
-/** Memory a model needs against what the device allows, known before its weights are fetched. */
-export interface MemoryEstimate {
-  /** Bytes to download (or read) for the checkpoint files; null when unknown. */
-  downloadBytes: number | null;
-  /** fp32 bytes of all parameters once on the GPU. */
-  gpuBytes: number;
-  /** The largest single tensor (usually the vocabulary matrix), which must fit one storage binding. */
-  largestTensorBytes: number;
-  parameters: number;
-  maxBufferSize: number;
-  maxStorageBufferBindingSize: number;
-  /** Empty when it fits; otherwise why not, in plain words. */
-  problems: string[];
-}
+import { MemoryEstimate, ModelSummary } from '../contract/model-results.ts';
 
 /** A model's weights, checked: what inspecting the head needs (no tokenizer). */
 export interface OpenedWeights {
@@ -174,22 +161,6 @@ function weightsFingerprint(config: object, params: Map<string, { data: Float32A
     crc = crc32(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), crc);
   }
   return crc;
-}
-
-/** A summary of an opened model, as the page shows it and the CLI prints it. */
-export interface ModelSummary {
-  name: string;
-  hfArchitecture: string;
-  vocabSize: number;
-  hidden: number;
-  layers: number;
-  parameters: number;
-  /** The decoder matrix is the word-embedding matrix (dividing it by k divides both). */
-  tiedHead: boolean;
-  /** The longest text it can encode, special tokens included. */
-  maxTokens: number;
-  estimate: MemoryEstimate;
-  notes: string[];
 }
 
 export function summarizeModel(model: OpenedWeights): ModelSummary {

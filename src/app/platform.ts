@@ -1,10 +1,12 @@
 // What differs between the page and Node, behind one interface the use cases take: where a model's files come from,
 // where a run's checkpoints live, who may write a run (a lock), and how the GPU is acquired.
 import type { GpuContext } from '../gpu/context.ts';
+
+export type { GpuContext };
 import type { FileSource } from '../io/file-source.ts';
 import type { BatchCacheStore } from '../train/batch-cache.ts';
 import type { CheckpointStore } from '../train/checkpoint.ts';
-import type { RunStore } from './runs.ts';
+import type { RunStore } from '../contract/runs.ts';
 
 /** Where a model's (or a data set's) files come from. */
 export type FilesRef =

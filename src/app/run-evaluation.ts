@@ -3,11 +3,11 @@
 import type { GpuContext } from '../gpu/context.ts';
 import type { RetrievalDataset } from '../contract/dataset.ts';
 import { evaluateOnSet, type EvaluateOptions } from './evaluation.ts';
-import type { SetEvaluation } from './results.ts';
+import type { SetEvaluation } from '../contract/results.ts';
 import { openModelSession } from './model-session.ts';
 import type { Platform } from './platform.ts';
-import type { EvalRequest } from './requests.ts';
-import { recordRunEvaluation } from './runs.ts';
+import type { EvalRequest } from '../contract/requests.ts';
+import { recordRunEvaluation } from '../contract/runs.ts';
 
 export async function evaluateRun(
   ctx: GpuContext,

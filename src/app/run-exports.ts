@@ -2,14 +2,7 @@
 // sentence-transformers SparseEncoder folder, and the run's history (every report) as JSON and CSV.
 import { zipSync } from 'fflate';
 import type { Platform } from './platform.ts';
-import type { RunRecord } from './runs.ts';
-
-/** A file to hand to the user. */
-export interface ExportFile {
-  name: string;
-  type: string;
-  bytes: Uint8Array;
-}
+import type { ExportFile, RunRecord } from '../contract/runs.ts';
 
 const HISTORY_COLUMNS = [
   'step',

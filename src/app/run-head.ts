@@ -1,22 +1,15 @@
 // A run's head three ways, on one set of bins: as the backbone was loaded (k = 1), divided by the run's k (what
 // training started from) and after training; the page's head-norm view overlays them when a run's model is in use.
-import type { HeadStatistics } from '../kernels/head-stats.ts';
+import type { HeadStatistics } from '../contract/head-statistics.ts';
 import { summarizeNorms } from '../kernels/reference/head-stats.ts';
 import { histogramCounts, sharedHistogramRange } from '../util/histogram-range.ts';
 import { hostRowNorms } from './head-report.ts';
 import type { OpenedModel } from './open-model.ts';
 import { headOf } from './model-session.ts';
-import type { RunRecord } from './runs.ts';
+import type { RunRecord } from '../contract/runs.ts';
+import { RunHeadStats } from '../contract/model-results.ts';
 
 const BINS = 60;
-
-/** The three heads of a run; `anisotropy` is NaN in each (the run keeps norms only, not rows). */
-export interface RunHeadStats {
-  k: number;
-  loaded: HeadStatistics;
-  divided: HeadStatistics;
-  trained: HeadStatistics;
-}
 
 /** The three heads of `record`'s run, whose trained model is `trainedModel`. */
 export function runHeadStats(record: RunRecord, trainedModel: OpenedModel, options: { logNorm: boolean }): RunHeadStats | null {

@@ -3,7 +3,7 @@
 import { createStore, del, entries, get, set, type UseStore } from 'idb-keyval';
 import { createIdbCheckpointStore, removeIdbModel } from '../train/checkpoint-store-idb.ts';
 import { listCheckpoints } from '../train/checkpoint.ts';
-import type { RunRecord, RunStore } from './runs.ts';
+import type { RunRecord, RunStore } from '../contract/runs.ts';
 
 let store: UseStore | null = null;
 

@@ -2,7 +2,7 @@
 // temporary file renamed over it), so that `splade-lab runs` can read any run folder back.
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { RunRecord, RunStore } from './runs.ts';
+import type { RunRecord, RunStore } from '../contract/runs.ts';
 
 export const RUN_FILE = 'run.json';
 

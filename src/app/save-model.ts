@@ -3,11 +3,11 @@
 import type { HfConfig } from '../io/checkpoint.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 import { buildSavedModelFiles, collectTokenizerFiles } from '../io/save.ts';
-import type { ModelConfig } from '../model/config.ts';
+import type { ModelConfig } from '../contract/model-config.ts';
 import { decoderWeightName } from '../model/layout.ts';
 import { toHuggingFaceTensors } from '../model/weights.ts';
-import type { DataFingerprint } from '../train/checkpoint.ts';
-import type { TrainingRecipe } from '../train/trainer.ts';
+import type { DataFingerprint } from '../contract/training-report.ts';
+import type { TrainingRecipe } from '../contract/recipe.ts';
 import { NonFiniteError, findNonFinite } from '../util/finite.ts';
 import { modelCard, type CardEvaluation, type ModelCardInfo } from './model-card.ts';
 import type { OpenedModel } from './open-model.ts';

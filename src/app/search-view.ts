@@ -10,61 +10,9 @@ import type { SparseVector } from '../util/sparse-vector.ts';
 import { formatRun } from '../io/trec.ts';
 import type { Run } from '../contract/run-types.ts';
 import { exportVectors, type ExportFormat } from './export-vectors.ts';
-import type { ExportFile } from './run-exports.ts';
-import { summarizeSparse, type SparseSummary } from './sparse-summary.ts';
-
-export interface TermContribution {
-  term: string;
-  query: number;
-  document: number;
-  /** query x document: its part of the score. */
-  product: number;
-  /** product / score. */
-  share: number;
-  /** SPLADE only: the term is not one of the query's own tokens (the model expanded the query with it). */
-  expansion: boolean;
-}
-
-export interface SearchHit {
-  rank: number;
-  docId: string;
-  /** The document's text, shortened for display. */
-  text: string;
-  score: number;
-  /** Judged relevant for this query (null: the query has no judgments). */
-  relevant: boolean | null;
-  /** The shared terms, largest product first. */
-  terms: TermContribution[];
-}
-
-export interface SearchResult {
-  query: string;
-  /** The set's judged query this text is (its qrels mark the hits), or null. */
-  queryId: string | null;
-  splade: SearchHit[];
-  bm25: SearchHit[];
-}
-
-export interface DocumentView {
-  docId: string;
-  text: string;
-  vector: SparseSummary;
-}
-
-/** A query where one system's nDCG@10 is far above the other's, and why. */
-export interface QueryDifference {
-  queryId: string;
-  query: string;
-  spladeNdcg10: number;
-  bm25Ndcg10: number;
-  /** The judged-relevant document the better system ranked highest. */
-  docId: string;
-  spladeRank: number | null;
-  bm25Rank: number | null;
-  /** How each system scored that document: the terms that made the difference. */
-  spladeTerms: TermContribution[];
-  bm25Terms: TermContribution[];
-}
+import type { ExportFile } from '../contract/runs.ts';
+import { summarizeSparse } from './sparse-summary.ts';
+import { DocumentView, QueryDifference, SearchHit, SearchResult, TermContribution } from '../contract/search-results.ts';
 
 const SNIPPET = 280;
 const SHOWN_TERMS = 12;

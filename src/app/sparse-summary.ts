@@ -1,23 +1,7 @@
 // A text's sparse vector as people read it: top terms by weight, expansion terms marked, active dimensions.
+import { SparseSummary } from '../contract/model-results.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';
 import type { SparseVector } from '../util/sparse-vector.ts';
-
-export interface SparseTerm {
-  term: string;
-  id: number;
-  weight: number;
-  /** The term is not one of the text's own tokens: the model added it. */
-  expansion: boolean;
-}
-
-export interface SparseSummary {
-  text: string;
-  tokens: string[];
-  /** Vocabulary entries with a non-zero weight. */
-  activeDims: number;
-  /** Largest weights first. */
-  terms: SparseTerm[];
-}
 
 export function summarizeSparse(text: string, vector: SparseVector, tokenizer: TextTokenizer, topTerms: number): SparseSummary {
   const ids = tokenizer.encode(text, { addSpecialTokens: false }).ids;

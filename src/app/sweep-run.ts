@@ -4,14 +4,12 @@
 import type { GpuContext } from '../gpu/context.ts';
 import type { RetrievalDataset } from '../contract/dataset.ts';
 import type { TrainingData } from '../train/training-run.ts';
-import type { SetEvaluation } from './results.ts';
 import type { OpenedModel } from './open-model.ts';
 import type { Platform } from './platform.ts';
-import { requestFromRecipe, type EvalRequest, type TrainRequest } from './requests.ts';
+import { requestFromRecipe, type EvalRequest, type TrainRequest } from '../contract/requests.ts';
 import { evaluateRun } from './run-evaluation.ts';
-import { nextSweepRun, type SweepPlan } from './sweep.ts';
-import type { TrainEvent } from './train-events.ts';
-import { trainRun, type RunOutcome } from './train-run.ts';
+import { nextSweepRun, SweepEvent, type SweepPlan } from '../contract/sweep-plan.ts';
+import { trainRun } from './train-run.ts';
 import { checkpointInfo } from './train.ts';
 
 /** Where sweep plans are kept (IndexedDB in the page, the sweep folder's sweep.json in Node). */
@@ -19,11 +17,6 @@ export interface SweepStore {
   get(id: string): Promise<SweepPlan | null>;
   put(plan: SweepPlan): Promise<void>;
 }
-
-export type SweepEvent =
-  | { kind: 'run-start'; index: number; total: number; runId: string; request: TrainRequest; resumed: boolean }
-  | { kind: 'train'; index: number; event: TrainEvent }
-  | { kind: 'run-done'; index: number; total: number; runId: string; outcome: RunOutcome; evaluations: SetEvaluation[] };
 
 export interface SweepOptions {
   plan: SweepPlan;

@@ -1,8 +1,8 @@
 // Sweep plans in the page (IndexedDB through idb-keyval): saved after every finished run, so that a reloaded tab finds
 // the unfinished sweep of the loaded model and data and resumes its queue.
 import { createStore, entries, get, set, type UseStore } from 'idb-keyval';
-import type { DataFingerprint } from '../train/checkpoint.ts';
-import { nextSweepRun, type SweepPlan } from './sweep.ts';
+import type { DataFingerprint } from '../contract/training-report.ts';
+import { nextSweepRun, type SweepPlan } from '../contract/sweep-plan.ts';
 import type { SweepStore } from './sweep-run.ts';
 
 let store: UseStore | null = null;

@@ -3,7 +3,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { SweepStore } from './sweep-run.ts';
-import type { SweepPlan } from './sweep.ts';
+import type { SweepPlan } from '../contract/sweep-plan.ts';
 
 export const SWEEP_FILE = 'sweep.json';
 

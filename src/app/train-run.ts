@@ -1,16 +1,9 @@
 // A whole run, once for the page and the CLI: train (recorded as a run), save the trained model where the platform
 // keeps models (never with a NaN or Inf weight), and record how it ended.
+import { RunOutcome } from '../contract/sweep-plan.ts';
 import type { GpuContext } from '../gpu/context.ts';
 import type { Platform } from './platform.ts';
 import { saveTrainedModel, trainModel, type TrainOptions } from './train.ts';
-
-export interface RunOutcome {
-  startStep: number;
-  step: number;
-  msPerStep: number;
-  /** Where the trained model was saved and its files. */
-  saved: { where: string; files: string[] };
-}
 
 export async function trainRun(ctx: GpuContext, platform: Platform, options: TrainOptions): Promise<RunOutcome> {
   const run = await trainModel(ctx, platform, options);

@@ -4,21 +4,21 @@ import type { GpuContext } from '../gpu/context.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 import type { GpuModel } from '../model/gpu-model.ts';
 import { listCheckpoints, readLatestCheckpoint, type CheckpointStore } from '../train/checkpoint.ts';
-import type { TrainingRecipe } from '../train/trainer.ts';
+import type { TrainingRecipe } from '../contract/recipe.ts';
 import { TrainingPaused, runTraining, type TrainingData } from '../train/training-run.ts';
 import { tokenizerFingerprint } from '../io/tokenizer-fingerprint.ts';
 import type { OpenedModel } from './open-model.ts';
 import type { Platform } from './platform.ts';
-import { checkLengthsFit, planTraining, type TrainRequest } from './requests.ts';
+import { checkLengthsFit, planTraining, type TrainRequest } from '../contract/requests.ts';
 import { savedModelFiles, type ModelCardExtras } from './save-model.ts';
 import { hostRowNorms } from './head-report.ts';
 import { headOf } from './model-session.ts';
-import { RunRecorder, type RunRecord, type RunStore } from './runs.ts';
-import type { CheckpointInfo, TrainEvent } from './train-events.ts';
-import { AlarmWatcher, type Alarm } from './training-alarms.ts';
+import { RunRecorder, type RunRecord, type RunStore } from '../contract/runs.ts';
+import type { CheckpointInfo, TrainEvent } from '../contract/training-events.ts';
+import { AlarmWatcher, type Alarm } from '../contract/alarm-rules.ts';
 import { TrainingProbes } from './training-probes.ts';
 
-export type { CheckpointInfo, TrainEvent } from './train-events.ts';
+export type { CheckpointInfo, TrainEvent } from '../contract/training-events.ts';
 export { TrainingPaused } from '../train/training-run.ts';
 
 export interface TrainOptions {

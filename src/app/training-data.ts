@@ -1,38 +1,18 @@
 // Training data, read and fingerprinted once for the page and the CLI: the rows (TSV or JSONL streamed through a
 // byte-offset index, Parquet read by row groups, a Hub dataset's Parquet files, or bytes already in memory), and the count + CRC-32 that a resumed
 // run checks (a moved or renamed file still resumes; other or reordered rows are refused).
-import { readHubDatasetTriplets, type HubDatasetRef, type HubListing } from '../io/hub-dataset.ts';
+import { readHubDatasetTriplets, type HubListing } from '../io/hub-dataset.ts';
+import { type HubDatasetRef } from '../contract/data-sources.ts';
 import { blobFile, type RandomAccessFile } from '../io/random-access.ts';
 import { indexTripletFile, type IndexOptions } from '../io/triplet-index.ts';
 import { cacheOnlySource, memoryTripletSource, type TripletSource } from '../io/triplet-source.ts';
-import type { BatchCacheEntry } from '../train/batch-cache.ts';
+import type { BatchCacheEntry, TripletFormat, TripletsSummary } from '../contract/data-sources.ts';
 import { parseTripletsJsonl } from '../io/triplets-jsonl.ts';
 import { readParquetTriplets } from '../io/triplets-parquet.ts';
 import { parseTriplets } from '../io/triplets.ts';
 import type { TrainingData } from '../train/training-run.ts';
 import { crc32 } from '../util/crc32.ts';
 import type { Platform } from './platform.ts';
-
-/** What the page shows of a read triplet file. */
-export interface TripletsSummary {
-  name: string;
-  triplets: number;
-  /** Negatives per row (1 for triplets). */
-  negatives: number;
-  bytes: number;
-  blankLines: number;
-  header: boolean;
-  crc32: number;
-  format: TripletFormat;
-  /** Bytes the rows take in memory: the whole rows (in memory), or only their byte-range index (streamed). */
-  memoryBytes: number;
-  streamed: boolean;
-  /** Set when the rows are not at hand, only a run's cached batches under this fingerprint (a reloaded page). */
-  cacheFingerprint?: string;
-}
-
-/** How a triplet file is written: tab-separated lines, JSON Lines, or a Parquet table. */
-export type TripletFormat = 'tsv' | 'jsonl' | 'parquet';
 
 /** By name (.parquet, .jsonl / .ndjson, .tsv), else by content: a first non-blank `{` is JSON Lines, `PAR1` Parquet. */
 export function tripletFormat(bytes: Uint8Array, name: string): TripletFormat {

@@ -4,11 +4,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { totalmem } from 'node:os';
-import { calibrateLambdas, type CalibrationTrial } from '../app/calibrate-lambdas.ts';
+import { calibrateLambdas } from '../app/calibrate-lambdas.ts';
+import { type CalibrationTrial } from '../contract/calibration.ts';
 import { openDataset } from '../app/datasets.ts';
 import { openModelRef } from '../app/open-model.ts';
 import { modelRefFromArgument, nodePlatform } from '../app/platform-node.ts';
-import type { TrainRequest } from '../app/requests.ts';
+import type { TrainRequest } from '../contract/requests.ts';
 import { UsageError, type Command } from './command.ts';
 import { RECIPE_OPTIONS, recipeFrom } from './recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';

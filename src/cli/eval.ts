@@ -6,7 +6,7 @@ import { nanoBeirSelection, openDataset, type DatasetRef } from '../app/datasets
 import { formatTrecRun, type Run } from '../app/evaluate.ts';
 import { HEADLINE_MEASURES, evaluateOnSet, meanMetrics, type SetEvaluation } from '../app/evaluation.ts';
 import { folderRef, nodePlatform } from '../app/platform-node.ts';
-import { EVAL_DEFAULTS, type EvalRequest } from '../app/requests.ts';
+import { EVAL_DEFAULTS, type EvalRequest } from '../contract/requests.ts';
 import { writeFile } from 'node:fs/promises';
 import { UsageError, type Args, type Command } from './command.ts';
 import { withModelSession } from './model-session.ts';

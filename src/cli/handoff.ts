@@ -2,7 +2,8 @@
 // sentence-transformers v5 project (train.py, check_step1.py, expected_step1.json, data, README) into a new folder.
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { HANDOFF_DEFAULTS, handoffProject, planHandoff, type HandoffRequest } from '../app/handoff.ts';
+import { HANDOFF_DEFAULTS, handoffProject, planHandoff } from '../app/handoff.ts';
+import { type HandoffRequest } from '../contract/handoff.ts';
 import { openModelRef } from '../app/open-model.ts';
 import { modelRefFromArgument, nodePlatform } from '../app/platform-node.ts';
 import { readTrainingData } from '../app/training-data.ts';

@@ -8,7 +8,7 @@ import {
   type ConventionSetup,
   type LambdaConvention,
 } from '../contract/lambda-conventions.ts';
-import type { RunRecord } from '../app/runs.ts';
+import type { RunRecord } from '../contract/runs.ts';
 import { UsageError, type Args, type Command } from './command.ts';
 
 function setupFrom(args: Args, side: 'from' | 'to'): ConventionSetup {

@@ -2,7 +2,8 @@
 // side by side on the generated task, printed at the measured steps; `--trace` records it for the page's playback.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { LessonRun, type LessonFrame } from '../app/lesson-run.ts';
+import { LessonRun } from '../app/lesson-run.ts';
+import { type LessonFrame } from '../contract/lesson-frames.ts';
 import {
   LESSON_DEFAULTS,
   LESSON_RECIPE,
@@ -11,10 +12,12 @@ import {
   checkLessonSentence,
   lessonTaskFor,
 } from '../contract/lesson-settings.ts';
-import { LESSON_TRACE_FORMAT, playWholeLesson, type LessonTrace } from '../app/lesson-trace.ts';
+import { playWholeLesson } from '../app/lesson-trace.ts';
+import { type LessonTrace } from '../contract/lesson-trace.ts';
+import { LESSON_TRACE_FORMAT } from '../contract/lesson-trace.ts';
 import { lessonTaskFiles } from '../app/lesson-task-files.ts';
 import { lessonSentence } from '../app/lesson-vector.ts';
-import { parseKs } from '../app/sweep.ts';
+import { parseKs } from '../contract/sweep-plan.ts';
 import type { Command } from './command.ts';
 import { withModelSession } from './model-session.ts';
 

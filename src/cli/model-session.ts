@@ -1,6 +1,6 @@
 // The CLI's way onto the GPU for forward-only commands (inspect, eval, encode): a Node GPU context and the
 // application layer's model session of a folder or Hub id, closed together.
-import type { GpuContext } from '../app/gpu-types.ts';
+import type { GpuContext } from '../app/platform.ts';
 import { openModelSession, type ModelSession, type ModelSessionOptions } from '../app/model-session.ts';
 import { modelRefFromArgument, nodePlatform } from '../app/platform-node.ts';
 

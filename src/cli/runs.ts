@@ -1,8 +1,8 @@
 // `splade-lab runs <dir>...`: argument adapter over the run records (run.json of each run folder) and runTable: a
 // table like the paper's Table 2 on a chosen set, the best run marked with the rule that picked it.
-import { BEST_RULE, evaluatedSets, runTable } from '../app/run-compare.ts';
+import { BEST_RULE, evaluatedSets, runTable } from '../contract/run-compare.ts';
 import { nodePlatform } from '../app/platform-node.ts';
-import type { RunRecord } from '../app/runs.ts';
+import type { RunRecord } from '../contract/runs.ts';
 import type { Command } from './command.ts';
 
 function cell(value: number | undefined, digits = 4): string {

@@ -1,9 +1,16 @@
 // What a recipe says of its optimiser (AdamW or plain SGD), and how cards and the Runs tab name it; no GPU code.
-import type { AdamWHyper } from '../kernels/reference/adamw.ts';
 
 /** AdamW (transformers' Trainer default); `kind` is absent in recipes saved before SGD existed. */
-export interface AdamWSettings extends Omit<AdamWHyper, 'lr'> {
+export interface AdamWSettings extends AdamWMoments {
   kind?: 'adamw';
+}
+
+/** AdamW's constants other than the learning rate (which the schedule sets per step). */
+export interface AdamWMoments {
+  beta1: number;
+  beta2: number;
+  eps: number;
+  weightDecay: number;
 }
 
 /** Plain SGD (torch.optim.SGD without momentum). */

@@ -1,4 +1,5 @@
 // GpuContext: one device with its real limits, a pipeline and bind-group cache, tensors, dispatch and readback.
+import { AdapterReport } from '../contract/gpu-report.ts';
 import { DeviceLostError, GpuKernelError, GpuLimitError, GpuOutOfMemoryError } from './errors.ts';
 import { pipelineKey, shaderCode, type KernelSpec } from './kernel-spec.ts';
 import { Tensor, typedArrayFor, type DType, type TypedArrayOf } from './tensor.ts';
@@ -12,16 +13,6 @@ export interface Owned<T> {
   /** Bytes of each buffer, in the order they were created (the same build code creates them in the same order). */
   sizes: number[];
   destroy(): void;
-}
-
-export interface AdapterReport {
-  vendor: string;
-  architecture: string;
-  device: string;
-  description: string;
-  isFallbackAdapter: boolean;
-  features: string[];
-  limits: Record<string, number>;
 }
 
 /** Whether an adapter computes on the CPU: a fallback adapter, or SwiftShader (which Chromium does not mark as one). */

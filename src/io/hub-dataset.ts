@@ -7,16 +7,7 @@ import { memoryFile } from './random-access.ts';
 import { readParquetTriplets } from './triplets-parquet.ts';
 import type { Triplet } from './triplets.ts';
 import { crc32 } from '../util/crc32.ts';
-
-export interface HubDatasetRef {
-  /** "org/name" of the dataset repository. */
-  repo: string;
-  /** The subset (config) folder, e.g. "triplet" (default: the repository's root). */
-  subset?: string;
-  /** The split whose files are read (default "train"). */
-  split?: string;
-  revision?: string;
-}
+import { HubDatasetRef } from '../contract/data-sources.ts';
 
 export interface HubListing {
   baseUrl?: string;

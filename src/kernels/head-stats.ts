@@ -3,21 +3,13 @@ import { f32Bits, grid1d, type GpuContext } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import source from '../../shaders/head_stats.wgsl?raw';
 import { histogramEdges } from '../util/histogram-range.ts';
-import { sampleRowPairs, type HistogramRange, type NormSummary } from './reference/head-stats.ts';
+import { sampleRowPairs, type HistogramRange } from './reference/head-stats.ts';
+import { type NormSummary } from '../contract/head-statistics.ts';
 import { expectTensor } from './shape-check.ts';
+import { HeadStatistics } from '../contract/head-statistics.ts';
 
 const WORKGROUP = 256;
 const spec = (entryPoint: string) => ({ family: 'head_stats', source, entryPoint, constants: { WORKGROUP } });
-
-export interface HeadStatistics {
-  /** Divisor k the norms were measured under (norms of W / k). */
-  k: number;
-  /** Figures over the finite rows; `summary.nonFiniteRows` counts rows whose norm is NaN or Inf (all NaN: none finite). */
-  summary: NormSummary;
-  /** Mean cosine similarity of sampled row pairs of finite rows (independent of k); NaN when no pair had two. */
-  anisotropy: number;
-  histogram: { range: HistogramRange; counts: number[] };
-}
 
 export interface HeadStatsOptions {
   bins?: number;

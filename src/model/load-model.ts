@@ -8,7 +8,8 @@ import { readJsonFile, type FileSource, type ReadOptions } from '../io/file-sour
 import type { HostTensor } from '../io/host-tensor.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';
 import { loadTokenizer } from '../io/tokenizer-load.ts';
-import { parseModelConfig, type ModelConfig } from './config.ts';
+import { parseModelConfig } from './config.ts';
+import { type ModelConfig } from '../contract/model-config.ts';
 import { P, parameterCount, parameterLayout } from './layout.ts';
 import { loadParametersReport } from './weights.ts';
 

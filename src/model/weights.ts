@@ -4,7 +4,7 @@
 import { clip } from '../io/format-error.ts';
 import type { HostTensor, TensorMap } from '../io/host-tensor.ts';
 import { tensorSize } from '../io/host-tensor.ts';
-import type { ModelConfig } from './config.ts';
+import type { ModelConfig } from '../contract/model-config.ts';
 import type { ModelParams, ParamSpec } from './layout.ts';
 import { P, parameterLayout, type Part } from './layout.ts';
 

@@ -1,13 +1,6 @@
 // Sparsity figures as sentence-transformers reports them: active dimensions per vector and the expected FLOPs of a dot product.
+import { EfficiencyReport, SparsityStats } from '../contract/results.ts';
 import type { SparseVector } from '../util/sparse-vector.ts';
-
-export interface SparsityStats {
-  vectors: number;
-  /** Mean number of non-zero dimensions per vector. */
-  meanActiveDims: number;
-  /** 1 - meanActiveDims / dimension. */
-  sparsityRatio: number;
-}
 
 function sparsityStats(vectors: readonly SparseVector[], dimension: number): SparsityStats {
   const total = vectors.reduce((sum, v) => sum + v.indices.length, 0);
@@ -33,14 +26,6 @@ export function averageFlops(queries: readonly SparseVector[], documents: readon
   let flops = 0;
   for (let j = 0; j < dimension; j++) flops += q[j] * d[j];
   return flops;
-}
-
-export interface EfficiencyReport {
-  query_active_dims: number;
-  query_sparsity_ratio: number;
-  corpus_active_dims: number;
-  corpus_sparsity_ratio: number;
-  avg_flops: number;
 }
 
 export function efficiencyReport(

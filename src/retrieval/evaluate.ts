@@ -1,12 +1,15 @@
 // End-to-end evaluation: encode queries and corpus, index, retrieve top-k, score with trec_eval measures, report efficiency.
 import type { RetrievalDataset } from '../contract/dataset.ts';
-import { efficiencyReport, type EfficiencyReport } from './efficiency.ts';
+import { efficiencyReport } from './efficiency.ts';
+import { type EfficiencyReport } from '../contract/results.ts';
 import { buildInvertedIndex, indexMemoryBytes, postingsCount, type InvertedIndex } from './inverted-index.ts';
-import { evaluateRun, type EvaluateRunOptions, type RunEvaluation } from './metrics/evaluate-run.ts';
+import { evaluateRun, type EvaluateRunOptions } from './metrics/evaluate-run.ts';
 import type { Run } from '../contract/run-types.ts';
-import { searchAll, type LatencyReport, type SearchAlgorithm } from './search.ts';
+import { searchAll } from './search.ts';
+import { type SearchAlgorithm } from '../contract/search-results.ts';
 import type { SparseVector } from '../util/sparse-vector.ts';
 import type { Ranking } from './top-k.ts';
+import { RetrievalReport } from '../contract/results.ts';
 
 export type Progress = (done: number, total: number) => void;
 
@@ -24,17 +27,6 @@ export interface RetrievalOptions extends EvaluateRunOptions {
   /** Exact search algorithm (default exhaustive term-at-a-time). */
   search?: SearchAlgorithm;
   onProgress?: (stage: 'queries' | 'documents' | 'search', done: number, total: number) => void;
-}
-
-export interface RetrievalReport {
-  /** trec_eval "all" row, e.g. ndcg_cut_10, recip_rank_10, recall_100, map. */
-  metrics: Record<string, number>;
-  evaluation: RunEvaluation;
-  run: Run;
-  index: { documents: number; dimension: number; postings: number; memoryBytes: number };
-  latency: LatencyReport;
-  timingsMs: Record<string, number>;
-  warnings: string[];
 }
 
 export interface EncoderReport extends RetrievalReport {

@@ -3,6 +3,7 @@ import type { InvertedIndex } from './inverted-index.ts';
 import { MaxScoreSearcher } from './maxscore.ts';
 import type { SparseVector } from '../util/sparse-vector.ts';
 import { TopK, type Ranking } from './top-k.ts';
+import { isSearchAlgorithm, LatencyReport, LatencyTimes, SearchAlgorithm, searchAlgorithms } from '../contract/search-results.ts';
 
 /**
  * Term-at-a-time search with one float64 accumulator per document. Query dimensions are visited in
@@ -57,31 +58,6 @@ export class IndexSearcher {
     }
     return this.stamp;
   }
-}
-
-/** `maxscore`: dynamic pruning (maxscore.ts); `exhaustive`: term-at-a-time over every posting. Both are exact. */
-export type SearchAlgorithm = 'maxscore' | 'exhaustive';
-export const searchAlgorithms: readonly SearchAlgorithm[] = ['maxscore', 'exhaustive'];
-
-export function isSearchAlgorithm(name: string): name is SearchAlgorithm {
-  return (searchAlgorithms as readonly string[]).includes(name);
-}
-
-export interface LatencyTimes {
-  queries: number;
-  totalMs: number;
-  meanMs: number;
-  p50Ms: number;
-  p95Ms: number;
-  p99Ms: number;
-  queriesPerSecond: number;
-}
-
-export interface LatencyReport extends LatencyTimes {
-  algorithm: SearchAlgorithm;
-  /** Documents whose full score was computed, over all queries (exhaustive: every document a query touches). */
-  fullyScoredDocs: number;
-  meanFullyScoredDocs: number;
 }
 
 export interface SearchOptions {

@@ -1,8 +1,9 @@
 // The page's batch cache in IndexedDB (idb-keyval): batches under ['batch', fingerprint, epoch, index] (their typed
 // arrays stored as they are), descriptions under ['entry', fingerprint].
 import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
-import type { DataPosition } from './batches.ts';
-import type { BatchCacheEntry, BatchCacheStore } from './batch-cache.ts';
+import type { DataPosition } from '../contract/training-report.ts';
+import type { BatchCacheStore } from './batch-cache.ts';
+import type { BatchCacheEntry } from '../contract/data-sources.ts';
 import type { TripletBatch } from './trainer.ts';
 
 function isBatch(value: unknown): value is TripletBatch {

@@ -2,8 +2,9 @@
 // masks) and <root>/<fingerprint>/entry.json; every file written to a temporary name and renamed into place.
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DataPosition } from './batches.ts';
-import type { BatchCacheEntry, BatchCacheStore } from './batch-cache.ts';
+import type { DataPosition } from '../contract/training-report.ts';
+import type { BatchCacheStore } from './batch-cache.ts';
+import type { BatchCacheEntry } from '../contract/data-sources.ts';
 import type { TripletBatch } from './trainer.ts';
 
 function encode(batch: TripletBatch): Uint8Array {

@@ -2,24 +2,13 @@
 // Node) under a fingerprint of everything that made them (data, tokenizer, lengths, batch size, negatives, seed, data
 // order) and their position (epoch, index); training reads them from there, tokenizing only what is missing, so a
 // reloaded tab resumes from its cached batches without the file, and a sweep tokenizes its data once.
-import type { DataFingerprint } from './checkpoint.ts';
-import type { BatchShape, DataPosition, NumberedBatch, TripletBatches } from './batches.ts';
+import type { DataFingerprint } from '../contract/training-report.ts';
+import type { NumberedBatch, TripletBatches } from './batches.ts';
+import type { BatchShape } from '../contract/data-sources.ts';
+import type { DataPosition } from '../contract/training-report.ts';
 import type { TripletBatch } from './trainer.ts';
 import { crc32 } from '../util/crc32.ts';
-
-/** What the cache says of one fingerprint's batches (listed, sized and cleared from the page). */
-export interface BatchCacheEntry {
-  fingerprint: string;
-  /** The data the batches come from (what a run's key and checkpoints check). */
-  data: DataFingerprint;
-  shape: Required<Pick<BatchShape, 'batchSize' | 'queryLength' | 'documentLength'>> & Pick<BatchShape, 'dataOrder' | 'negatives'>;
-  seed: number;
-  tokenizer: string;
-  /** Batches stored, and their bytes. */
-  batches: number;
-  bytes: number;
-  updated: number;
-}
+import { BatchCacheEntry } from '../contract/data-sources.ts';
 
 /** Where batches are kept. `put` may throw a storage's quota error; batches already stored stay. */
 export interface BatchCacheStore {

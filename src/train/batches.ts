@@ -1,26 +1,13 @@
 // Triplet rows to fixed-shape training batches: a seeded shuffle per epoch (or file order), tokenization with padding masks, and a data
 // position (epoch, index) that a checkpoint stores so a resumed run sees exactly the batches it would have seen.
+import { BatchShape } from '../contract/data-sources.ts';
+import { stepsForEpochs } from '../contract/recipe.ts';
+import { DataPosition } from '../contract/training-report.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';
 import type { TripletSource } from '../io/triplet-source.ts';
 import { rowNegatives } from '../io/triplets.ts';
 import { Random } from '../util/random.ts';
 import type { TripletBatch } from './trainer.ts';
-
-/** Where the next batch starts: the `index`-th triplet of epoch `epoch`'s shuffled order (both 0-based). */
-export interface DataPosition {
-  epoch: number;
-  index: number;
-}
-
-export interface BatchShape {
-  batchSize: number;
-  queryLength: number;
-  documentLength: number;
-  /** 'file': every epoch visits the triplets in file order; absent: a seeded shuffle per epoch. */
-  dataOrder?: 'file';
-  /** Negatives per row (absent: 1): the documents are B positives, then B first negatives, B second ones, ... */
-  negatives?: number;
-}
 
 /** One batch and the triplets (indices into the file) it holds, in row order. */
 export interface NumberedBatch {
@@ -124,7 +111,7 @@ export class TripletBatches {
 
   /** Number of batches in `epochs` passes over the file (a partial last batch counts as one). */
   static stepsFor(epochs: number, triplets: number, batchSize: number): number {
-    return Math.ceil((epochs * triplets) / batchSize);
+    return stepsForEpochs(epochs, triplets, batchSize);
   }
 
   /** Moves past the next batch without reading or tokenizing it (its rows come from the batch cache); its rows. */

@@ -8,9 +8,11 @@ import { crc32 } from '../util/crc32.ts';
 import { NonFiniteError, findNonFinite } from '../util/finite.ts';
 import { parseModelConfig } from '../model/config.ts';
 import { GpuModel } from '../model/gpu-model.ts';
-import type { DataPosition } from './batches.ts';
+import type { DataPosition } from '../contract/training-report.ts';
 import { optimizerName } from '../contract/optimizer-settings.ts';
-import { SpladeTrainer, type OptimizerState, type TrainingRecipe } from './trainer.ts';
+import { SpladeTrainer, type OptimizerState } from './trainer.ts';
+import { type TrainingRecipe } from '../contract/recipe.ts';
+import { DataFingerprint } from '../contract/training-report.ts';
 
 /** Where checkpoints live: a folder in Node, IndexedDB in the page. */
 export interface CheckpointStore {
@@ -23,13 +25,6 @@ export interface CheckpointStore {
   /** Writes a checkpoint's files atomically: all of them appear (replacing any checkpoint of that name) or none. */
   write(name: string, files: Map<string, Uint8Array>): Promise<void>;
   remove(name: string): Promise<void>;
-}
-
-/** What the run trains on, checked on resume so a checkpoint never continues on other data. */
-export interface DataFingerprint {
-  name: string;
-  triplets: number;
-  crc32: number;
 }
 
 export interface TrainingState {

@@ -8,6 +8,7 @@ import { FiniteMonitor, type HealthReport } from '../kernels/finite-check.ts';
 import type { AdamWHyper } from '../kernels/reference/adamw.ts';
 import { flopsWeight, learningRate, type LinearSchedule } from '../contract/schedule.ts';
 import { LOSS_PART_NAMES, SpladeObjective, type ObjectiveInputs, type SpladeObjectiveDims } from './splade-objective.ts';
+import { StepLosses } from '../contract/training-report.ts';
 
 export interface HeadOnlyRecipe {
   optimizer: Omit<AdamWHyper, 'lr'>;
@@ -17,14 +18,6 @@ export interface HeadOnlyRecipe {
   tau: number;
   /** Fraction of the steps over which the FLOPS weights ramp up (absent: a third, as the full trainer; 0: none). */
   flopsRampRatio?: number;
-}
-
-export interface StepLosses {
-  step: number;
-  rank: number;
-  flopsQueries: number;
-  flopsDocuments: number;
-  total: number;
 }
 
 export class HeadOnlyTrainer {

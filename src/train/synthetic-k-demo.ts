@@ -1,11 +1,13 @@
 // A self-contained teaching run: head-only SPLADE training on a seeded synthetic batch whose head has large row
 // norms (mean 2.5, like ModernBERT's), once per k, to show how dividing the head by k changes the start of training.
 import type { GpuContext } from '../gpu/context.ts';
+import { K_DEMO_SHAPE } from '../contract/model-results.ts';
 import { HeadStats } from '../kernels/head-stats.ts';
 import { recordHeadDivision } from '../model/rescale.ts';
 import { Random } from '../util/random.ts';
-import { HeadOnlyTrainer, type StepLosses } from './head-only-trainer.ts';
-import { PAPER_ADAMW } from './trainer.ts';
+import { HeadOnlyTrainer } from './head-only-trainer.ts';
+import { type StepLosses } from '../contract/training-report.ts';
+import { PAPER_ADAMW } from '../contract/recipe.ts';
 
 export interface KDemoOptions {
   ks: number[];
@@ -26,7 +28,7 @@ export interface KDemoRun {
   losses: StepLosses[];
 }
 
-const DIMS = { B: 8, Tq: 8, Td: 16, d: 64, V: 2000 };
+const DIMS = K_DEMO_SHAPE;
 
 export async function runSyntheticKDemo(ctx: GpuContext, options: KDemoOptions): Promise<KDemoRun[]> {
   const { steps, headNorm = 2.5, seed = 42, every = 10 } = options;
@@ -75,5 +77,3 @@ export async function runSyntheticKDemo(ctx: GpuContext, options: KDemoOptions):
   }
   return runs;
 }
-
-export const K_DEMO_SHAPE = DIMS;

@@ -7,11 +7,10 @@ import { GradientScale } from '../kernels/grad-norm.ts';
 import { GpuEncoderPass } from '../model/gpu-encoder.ts';
 import { DROPOUT_STREAMS } from '../model/dropout-sites.ts';
 import type { GpuModel } from '../model/gpu-model.ts';
-import type { StepLosses } from './head-only-trainer.ts';
+import type { StepLosses } from '../contract/training-report.ts';
 import { createOptimizer, type StepOptimizer } from './optimizer.ts';
-import type { AdamWSettings, OptimizerSettings } from '../contract/optimizer-settings.ts';
 import { flopsWeightsAt, microBatches, trainingDropout } from '../contract/recipe-facts.ts';
-import { learningRate, type LinearSchedule } from '../contract/schedule.ts';
+import { learningRate } from '../contract/schedule.ts';
 import {
   LOSS_PART_NAMES,
   SpladeObjective,
@@ -21,70 +20,7 @@ import {
   type StepMeans,
 } from './splade-objective.ts';
 import { momentsForParts } from './moment-parts.ts';
-
-/**
- * A run's recipe, saved in every checkpoint and compared on resume. Fields added after the first release are optional
- * and absent when they hold their old meaning, so that older checkpoints still resume.
- */
-export interface TrainingRecipe {
-  /** Triplets per micro-batch: each its own in-batch candidate pool and FLOPS batch. */
-  batchSize: number;
-  /** Padded lengths of queries and documents. */
-  queryLength: number;
-  documentLength: number;
-  optimizer: OptimizerSettings;
-  schedule: LinearSchedule;
-  lambdaQueries: number;
-  lambdaDocuments: number;
-  /** Temperature of the contrastive loss: scores are divided by it (the paper: 1). */
-  tau: number;
-  /** 'file': triplets in file order every epoch; absent (the default): a seeded shuffle per epoch. */
-  dataOrder?: 'file';
-  /** Micro-batches per step, gradients averaged (N-GPU data parallelism without gathering); absent: 1. */
-  gradAccum?: number;
-  /** Clip the averaged gradient to this global L2 norm; absent: no clipping (the paper's stack: 1.0). */
-  maxGradNorm?: number;
-  /** Fraction of the steps over which the FLOPS weights ramp up quadratically; absent: a third; 0: none. */
-  flopsRampRatio?: number;
-  /** Negatives per row: every one joins the batch's candidates (absent: 1). */
-  negatives?: number;
-  /**
-   * 'step': the FLOPS terms over all of a step's micro-batches (mean |v| over every vector of the step, as one large
-   * batch would see); absent: over each micro-batch (as each GPU of a DDP run computes it).
-   */
-  flopsOver?: 'step';
-  /** 'config': the backbone's dropout probabilities; a number: every one set to it; absent: none (older runs). */
-  dropout?: 'config' | number;
-}
-
-/**
- * The paper's AdamW settings: transformers' Trainer defaults (PAPER.md), whose weight decay is 0.0 (when set, it skips
- * biases and LayerNorm parameters, as AdamW here does).
- */
-export const PAPER_ADAMW: AdamWSettings = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 };
-
-/** What a smaller run (a laptop, a test) changes of the paper's recipe. */
-export interface RecipeOverrides {
-  queryLength?: number;
-  documentLength?: number;
-  peakLr?: number;
-}
-
-/** The paper's recipe (PAPER.md), for a given number of steps and batch size, with optional smaller lengths or lr. */
-export function paperRecipe(totalSteps: number, batchSize = 64, overrides: RecipeOverrides = {}): TrainingRecipe {
-  return {
-    batchSize,
-    queryLength: overrides.queryLength ?? 256,
-    documentLength: overrides.documentLength ?? 256,
-    optimizer: PAPER_ADAMW,
-    schedule: { peakLr: overrides.peakLr ?? 1e-4, totalSteps, warmupRatio: 0.1 },
-    lambdaQueries: 5e-2,
-    lambdaDocuments: 3e-3,
-    tau: 1,
-    maxGradNorm: 1,
-    dropout: 'config',
-  };
-}
+import { TrainingRecipe } from '../contract/recipe.ts';
 
 /** One batch of tokenized rows: B queries, then N = (1 + negatives)·B documents (B positives, then B per negative column). */
 export interface TripletBatch {

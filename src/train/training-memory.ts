@@ -6,7 +6,8 @@ import { GpuLimitError, GpuOutOfMemoryError } from '../gpu/errors.ts';
 import type { GpuModel } from '../model/gpu-model.ts';
 import { formatBytes } from '../util/format-bytes.ts';
 import { microBatches } from '../contract/recipe-facts.ts';
-import { SpladeTrainer, type TrainingRecipe } from './trainer.ts';
+import { SpladeTrainer } from './trainer.ts';
+import { type TrainingRecipe } from '../contract/recipe.ts';
 
 export interface TrainingMemory {
   /** Bytes already held on the GPU (the model, its gradients, anything else kept). */

@@ -1,15 +1,17 @@
 // A whole SPLADE training run, browser-safe (the CLI and the page's worker share it): head divided by k, batches,
 // steps, progress reports with loss parts and sparsity, checkpoints every N steps, and resuming from the newest one.
 import type { GpuContext } from '../gpu/context.ts';
+import type { RunSettings } from '../contract/recipe.ts';
 import type { HfConfig } from '../io/checkpoint.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';
 import type { TripletSource } from '../io/triplet-source.ts';
-import type { ModelConfig } from '../model/config.ts';
+import type { ModelConfig } from '../contract/model-config.ts';
 import { GpuModel } from '../model/gpu-model.ts';
 import { divideModelHead } from '../model/rescale.ts';
 import { NonFiniteError } from '../util/finite.ts';
-import { TripletBatches, type DataPosition } from './batches.ts';
+import { TripletBatches } from './batches.ts';
+import { type DataPosition } from '../contract/training-report.ts';
 import { CachedBatches, batchFingerprint, type BatchCacheStore } from './batch-cache.ts';
 import {
   captureTrainingState,
@@ -17,14 +19,15 @@ import {
   uploadCheckpointModel,
   saveCheckpoint,
   type CheckpointStore,
-  type DataFingerprint,
   type TrainingState,
 } from './checkpoint.ts';
-import type { StepLosses } from './head-only-trainer.ts';
+import { type DataFingerprint } from '../contract/training-report.ts';
+import type { StepLosses, StepReport } from '../contract/training-report.ts';
 import { PAPER_FLOPS_BATCH, flopsAtBatch } from '../contract/flops-batch.ts';
 import { learningRate } from '../contract/schedule.ts';
 import { flopsWeightsAt, microBatches } from '../contract/recipe-facts.ts';
-import { SpladeTrainer, type TrainingRecipe, type TripletBatch } from './trainer.ts';
+import { SpladeTrainer, type TripletBatch } from './trainer.ts';
+import { type TrainingRecipe } from '../contract/recipe.ts';
 import { buildTrainer, checkTrainingFits } from './training-memory.ts';
 
 export interface Backbone {
@@ -42,45 +45,7 @@ export interface TrainingData {
   fingerprint: DataFingerprint;
 }
 
-export interface StepReport extends StepLosses {
-  /** Steps of the whole run. */
-  steps: number;
-  lr: number;
-  lambdaQueries: number;
-  lambdaDocuments: number;
-  /** Global L2 norm of the step's averaged gradient, before clipping. */
-  gradNorm: number;
-  /** Mean number of non-zero dimensions of the batch's query and document vectors (means over micro-batches). */
-  activeQueries: number;
-  activeDocuments: number;
-  /**
-   * The FLOPS terms the paper's per-GPU batch (64 triplets: 64 queries, 128 documents) would see for this batch's
-   * vectors (estimated from its squared norms; NaN with one triplet).
-   */
-  paperBatchFlopsQueries: number;
-  paperBatchFlopsDocuments: number;
-  /** Mean squared L2 norm of the batch's query and document vectors (what the FLOPS estimates above start from). */
-  squaredNormQueries: number;
-  squaredNormDocuments: number;
-  /** Wall time per step since the previous report (checkpoint writes left out). */
-  msPerStep: number;
-  /** Throughput since the previous report: steps, and the queries' and documents' tokens (padding left out), per second. */
-  stepsPerSecond: number;
-  tokensPerSecond: number;
-  /** Where the next batch starts. */
-  position: DataPosition;
-}
-
-export interface TrainingRunOptions {
-  recipe: TrainingRecipe;
-  k: number;
-  seed: number;
-  /** Save a checkpoint after every this many steps (and after the last step). */
-  checkpointEvery: number;
-  /** Report after the first step, every this many steps, and after the last. */
-  reportEvery: number;
-  /** Continue from the store's newest checkpoint (which must exist); without it, the store must be empty. */
-  resume: boolean;
+export interface TrainingRunOptions extends RunSettings {
   signal?: AbortSignal;
   /** Called once before the first step: the step the run starts from and the checkpoint it resumes (or null). */
   onStart?: (startStep: number, resumedFrom: string | null) => void;

@@ -1,61 +1,66 @@
-// The page's only door to everything below it: the typed interface of the GPU worker (comlink; coarse methods,
-// plain-data results), the types those methods carry, the limits the page's fields obey, and the client.
+// The page's only door to everything below it: the contracts it shares with the worker (the worker's typed interface,
+// the plain data its methods carry, the limits the page's fields obey, the rules it shows) and the client.
 
-export type { HeadStatistics, StepLosses, StepReport, TrainingRecipe } from '../app/gpu-types.ts';
-export type { HeadStatsPair, PreviewResult } from '../app/model-session.ts';
-export type { SparseSummary, SparseTerm } from '../app/sparse-summary.ts';
-export type { KDemoResult, KDemoSeries } from '../app/k-demo.ts';
-export type { HeldOutMeasure, LessonFacts, LessonFrame, LessonRunFrame } from '../app/lesson-run.ts';
-export type { LessonVector } from '../app/lesson-vector.ts';
-export type { LessonTrace } from '../app/lesson-trace.ts';
-export { parseLessonTrace } from '../app/lesson-trace.ts';
+export * from '../contract/worker-api.ts';
+export { type Alarm } from '../contract/alarm-rules.ts';
+export { type CalibrationEvent, type CalibrationResult, type CalibrationTrial } from '../contract/calibration.ts';
+export { type BatchCacheEntry, type TripletsSummary } from '../contract/data-sources.ts';
+export { NANOBEIR_SETS } from '../contract/dataset.ts';
+export { type HeadStatistics } from '../contract/head-statistics.ts';
 export {
-  LESSON_DEFAULTS,
-  LESSON_LIMITS,
-  LESSON_RECIPE,
-  LESSON_SENTENCE,
-  checkLessonSettings,
-  type LessonSettings,
-} from '../contract/lesson-settings.ts';
-export type { MemoryEstimate } from '../app/open-model.ts';
-export type { ModelPreset } from '../contract/model-presets.ts';
-export { MODEL_PRESETS, hubIdFor, presetByKey } from '../contract/model-presets.ts';
-export type { EncodeRequest, KDemoRequest, TrainRequest } from '../app/requests.ts';
-export type { CheckpointInfo, TrainEvent } from '../app/train.ts';
-export type { Alarm, AlarmRule } from '../app/training-alarms.ts';
-export type { ProbeSnapshot, ProbeText, ProbeView } from '../app/training-probes.ts';
-export { DEFAULT_PROBES, PROBE_LIMITS } from '../app/training-probes.ts';
-export { ALARM_RULES } from '../app/training-alarms.ts';
-export type { CalibrationEvent, CalibrationResult, CalibrationTrial } from '../app/calibrate-lambdas.ts';
-export type { Conversion, ConventionSetup, LambdaConvention } from '../contract/lambda-conventions.ts';
-export { CONVENTION_FACTS, LAMBDA_CONVENTIONS, convertLambdas } from '../contract/lambda-conventions.ts';
-export type { TripletsSummary } from '../app/training-data.ts';
-export type { BatchCacheEntry } from '../app/gpu-types.ts';
-export { describeDropout, describeOptimizer, microBatches } from '../contract/recipe-text.ts';
-export type { DatasetSummary } from '../app/datasets.ts';
-export type { SetEvaluation, SpladeResult, SystemResult } from '../app/evaluation.ts';
-export type { EvaluationMemory } from '../contract/evaluation-memory.ts';
-export type { DocumentView, QueryDifference, SearchHit, SearchResult, TermContribution } from '../app/search-view.ts';
-export type { EvalRequest, EvalStage } from '../app/requests.ts';
-export type { RunRecord, RunStatus } from '../app/runs.ts';
-export type { SweepEvent } from '../app/sweep-run.ts';
-export type { SweepPlan } from '../app/sweep.ts';
-export type { ExportFile } from '../app/run-exports.ts';
-export type { HandoffRequest } from '../app/handoff.ts';
-export type { RunHeadStats } from '../app/run-head.ts';
-export { HEADLINE_MEASURES, NANOBEIR_SETS, meanMetrics } from '../contract/measures.ts';
-export { BEST_RULE, bestRun, evaluatedSets, evaluationOn } from '../app/run-compare.ts';
-export { DEFAULT_SWEEP_KS, FIGURE2_LAMBDAS, GOOD_DIVIDED_NORMS, suggestSweepKs } from '../app/sweep.ts';
+  CONVENTION_FACTS,
+  type ConventionSetup,
+  LAMBDA_CONVENTIONS,
+  type LambdaConvention,
+  convertLambdas,
+} from '../contract/lambda-conventions.ts';
+export {
+  type HeldOutMeasure,
+  type LessonFacts,
+  type LessonFrame,
+  type LessonRunFrame,
+  type LessonVector,
+} from '../contract/lesson-frames.ts';
+export { LESSON_DEFAULTS, LESSON_LIMITS, LESSON_SENTENCE, type LessonSettings } from '../contract/lesson-settings.ts';
+export { type LessonTrace, parseLessonTrace } from '../contract/lesson-trace.ts';
 export {
   CALIBRATE_LIMITS,
   EVAL_DEFAULTS,
   EVAL_LIMITS,
   K_DEMO_LIMITS,
   K_RANGE,
+  type NumberRange,
   TRAIN_LIMITS,
   describeRange,
   inRange,
-  type NumberRange,
 } from '../contract/limits.ts';
+export { meanMetrics } from '../contract/measures.ts';
+export { MODEL_PRESETS, hubIdFor, presetByKey } from '../contract/model-presets.ts';
+export {
+  type HeadStatsPair,
+  type KDemoResult,
+  type KDemoSeries,
+  type MemoryEstimate,
+  type PreviewResult,
+  type RunHeadStats,
+  type SparseSummary,
+} from '../contract/model-results.ts';
+export { describeOptimizer } from '../contract/optimizer-settings.ts';
+export { DEFAULT_PROBES, PROBE_LIMITS, type ProbeSnapshot, type ProbeText, type ProbeView } from '../contract/probes.ts';
+export { describeDropout, microBatches } from '../contract/recipe-facts.ts';
+export { type KDemoRequest, type TrainRequest } from '../contract/requests.ts';
+export { type DatasetSummary, type SetEvaluation, type SystemResult } from '../contract/results.ts';
+export { BEST_RULE, bestRun, evaluatedSets, evaluationOn } from '../contract/run-compare.ts';
+export { type ExportFile, type RunRecord } from '../contract/runs.ts';
+export { type DocumentView, type QueryDifference, type SearchHit, type TermContribution } from '../contract/search-results.ts';
+export {
+  DEFAULT_SWEEP_KS,
+  FIGURE2_LAMBDAS,
+  GOOD_DIVIDED_NORMS,
+  type SweepEvent,
+  type SweepPlan,
+  suggestSweepKs,
+} from '../contract/sweep-plan.ts';
+export { type CheckpointInfo, type TrainEvent } from '../contract/training-events.ts';
+export { type StepReport } from '../contract/training-report.ts';
 export { PageFailure, startWorkerClient, toPageFailure, type FailureKind, type WorkerClient } from './client.ts';
-export * from './api-types.ts';

@@ -1,7 +1,7 @@
 // The page's side of the GPU worker: starts it, wraps its comlink API, and turns its errors into PageFailures
 // (re-exported by api.ts, the page's one door).
 import * as Comlink from 'comlink';
-import type { WorkerApi } from './api-types.ts';
+import type { WorkerApi } from '../contract/worker-api.ts';
 
 /** Kinds of failure the page reacts to differently. */
 export type FailureKind =

@@ -2,7 +2,7 @@
 // and retrieval sets, the last evaluated set; GPU work one call at a time; one long job (demo, training, sweep,
 // evaluation) at a time, which cancelJob stops.
 import type { RetrievalDataset } from '../app/datasets.ts';
-import type { GpuContext } from '../app/gpu-types.ts';
+import type { GpuContext } from '../app/platform.ts';
 import { ModelSession } from '../app/model-session.ts';
 import type { OpenedModel } from '../app/open-model.ts';
 import { browserPlatform } from '../app/platform-browser.ts';

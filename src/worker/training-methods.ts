@@ -3,11 +3,12 @@
 import { runKDemo } from '../app/k-demo.ts';
 import { browserPlatform } from '../app/platform-browser.ts';
 import { EVAL_PAGE_MEMORY_BUDGET } from '../contract/evaluation-memory.ts';
-import { requestFromRecipe, type TrainRequest } from '../app/requests.ts';
-import { runIdFor } from '../app/runs.ts';
+import { requestFromRecipe, type TrainRequest } from '../contract/requests.ts';
+import { runIdFor } from '../contract/runs.ts';
 import { idbSweepStore, pendingSweep } from '../app/sweep-store-idb.ts';
-import { runSweep, type SweepEvent } from '../app/sweep-run.ts';
-import { planSweep, type SweepPlan } from '../app/sweep.ts';
+import { runSweep } from '../app/sweep-run.ts';
+import { type SweepEvent } from '../contract/sweep-plan.ts';
+import { planSweep, type SweepPlan } from '../contract/sweep-plan.ts';
 import { TrainingPaused, checkpointInfo } from '../app/train.ts';
 import { trainRun } from '../app/train-run.ts';
 import { cachedTrainingData, readHubTrainingData, readTrainingBlob, readTrainingData } from '../app/training-data.ts';

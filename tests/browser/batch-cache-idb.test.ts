@@ -1,7 +1,7 @@
 // The IndexedDB batch cache in Chromium: batches read back as the typed arrays written, per fingerprint and position;
 // entries listed newest first; one fingerprint cleared without touching another, then all.
 import { createIdbBatchCache } from '../../src/train/batch-cache-idb.ts';
-import type { BatchCacheEntry } from '../../src/train/batch-cache.ts';
+import type { BatchCacheEntry } from '../../src/contract/data-sources.ts';
 
 const batch = (seed: number) => ({
   queryIds: Int32Array.from([seed, 2, 3, 0]),

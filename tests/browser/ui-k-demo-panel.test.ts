@@ -6,7 +6,7 @@ import type { KDemoPanel } from '../../src/ui/k-demo-panel.ts';
 import type { LossChart } from '../../src/ui/loss-chart.ts';
 import type { TrainingClient } from '../../src/ui/training-client.ts';
 import type { KDemoRequest, KDemoResult, KDemoSeries } from '../../src/worker/api.ts';
-import { K_DEMO_SHAPE } from '../../src/train/synthetic-k-demo.ts';
+import { K_DEMO_SHAPE } from '../../src/contract/model-results.ts';
 import { allInside, check, cleanup, events, inside, mount, settle } from './ui-fixture.ts';
 
 /** A worker stand-in: each k's losses scale with 1/k; the run waits for `release` after the first k. */

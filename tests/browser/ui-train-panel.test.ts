@@ -2,8 +2,8 @@
 // step N" (keyboard); reports draw the loss and active-dimension lines with a time-per-step estimate and provenance.
 import { sendKeys } from '@web/test-runner-commands';
 import { parseTriplets } from '../../src/io/triplets.ts';
-import type { StepReport } from '../../src/train/training-run.ts';
-import { paperRecipe } from '../../src/train/trainer.ts';
+import type { StepReport } from '../../src/contract/training-report.ts';
+import { paperRecipe } from '../../src/contract/recipe.ts';
 import type { LossChart } from '../../src/ui/loss-chart.ts';
 import '../../src/ui/train-panel.ts';
 import type { TrainPanel } from '../../src/ui/train-panel.ts';

@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeSafetensors } from '../../src/io/safetensors.ts';
-import type { Architecture } from '../../src/model/config.ts';
+import type { Architecture } from '../../src/contract/model-config.ts';
 import { makeTinyCheckpoint, type TinyModelOptions } from '../../src/model/tiny-model.ts';
 
 export const TINY_WORDS = [

@@ -9,7 +9,7 @@ import { K_RANGE, checkK, checkRange, describeRange } from '../../src/contract/l
 import { openModelSession } from '../../src/app/model-session.ts';
 import { openModelRef } from '../../src/app/open-model.ts';
 import { nodePlatform } from '../../src/app/platform-node.ts';
-import { checkKDemoRequest, planTraining, requestFromRecipe, type TrainRequest } from '../../src/app/requests.ts';
+import { checkKDemoRequest, planTraining, requestFromRecipe, type TrainRequest } from '../../src/contract/requests.ts';
 import { readSafetensors, writeSafetensors } from '../../src/io/safetensors.ts';
 import { decoderWeightName } from '../../src/model/layout.ts';
 import { gpuContext } from '../helpers/gpu.ts';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSafetensors } from '../../src/io/safetensors.ts';
 import { anisotropy, headRowNorms, sampleRowPairs, summarizeNorms } from '../../src/kernels/reference/head-stats.ts';
-import type { Architecture } from '../../src/model/config.ts';
+import type { Architecture } from '../../src/contract/model-config.ts';
 import { makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startHubServer, type HubServer } from '../helpers/hub-server.ts';

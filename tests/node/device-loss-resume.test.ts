@@ -13,7 +13,7 @@ import { parseTriplets } from '../../src/io/triplets.ts';
 import { loadModel, type LoadedModel } from '../../src/model/load-model.ts';
 import { readLatestCheckpoint } from '../../src/train/checkpoint.ts';
 import { createFolderCheckpointStore } from '../../src/train/checkpoint-store-node.ts';
-import { paperRecipe } from '../../src/train/trainer.ts';
+import { paperRecipe } from '../../src/contract/recipe.ts';
 import { runTraining, type Backbone, type TrainingData } from '../../src/train/training-run.ts';
 import { generatedTriplets } from '../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';

@@ -6,9 +6,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openModelSession, type ModelSession } from '../../src/app/model-session.ts';
-import { LessonRun, type LessonFrame } from '../../src/app/lesson-run.ts';
-import { LESSON_DEFAULTS, LESSON_RECIPE, checkLessonSettings, lessonTaskFor, measuredAt } from '../../src/contract/lesson-settings.ts';
-import { LESSON_TRACE_FORMAT, parseLessonTrace, playWholeLesson, type LessonTrace } from '../../src/app/lesson-trace.ts';
+import { LessonRun } from '../../src/app/lesson-run.ts';
+import { type LessonFrame } from '../../src/contract/lesson-frames.ts';
+import {
+  LESSON_DEFAULTS,
+  LESSON_RECIPE,
+  checkLessonSettings,
+  lessonTaskFor,
+  measuredAt,
+} from '../../src/contract/lesson-settings.ts';
+import { playWholeLesson } from '../../src/app/lesson-trace.ts';
+import { parseLessonTrace } from '../../src/contract/lesson-trace.ts';
+import { type LessonTrace } from '../../src/contract/lesson-trace.ts';
+import { LESSON_TRACE_FORMAT } from '../../src/contract/lesson-trace.ts';
 import { lessonSentence, lessonVector } from '../../src/app/lesson-vector.ts';
 import { nodePlatform } from '../../src/app/platform-node.ts';
 import type { GpuContext } from '../../src/gpu/context.ts';

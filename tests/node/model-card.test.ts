@@ -2,7 +2,7 @@
 // quoting) and a body that records the backbone, k and the tying, the recipe, the data, the steps and the results.
 import { describe, expect, it } from 'vitest';
 import { modelCard, type ModelCardInfo } from '../../src/app/model-card.ts';
-import { paperRecipe } from '../../src/train/trainer.ts';
+import { paperRecipe } from '../../src/contract/recipe.ts';
 
 function info(overrides: Partial<ModelCardInfo> = {}): ModelCardInfo {
   return {

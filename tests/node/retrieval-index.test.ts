@@ -3,13 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { exhaustiveSearch } from '../../src/retrieval/exhaustive-search.ts';
 import { buildInvertedIndex, indexMemoryBytes } from '../../src/retrieval/inverted-index.ts';
 import { IndexSearcher, latencyReport, searchAll } from '../../src/retrieval/search.ts';
-import {
-  pruneTopK,
-  sparseDot,
-  sparseFromDense,
-  sparseFromEntries,
-  type SparseVector,
-} from '../../src/util/sparse-vector.ts';
+import { pruneTopK, sparseDot, sparseFromDense, sparseFromEntries, type SparseVector } from '../../src/util/sparse-vector.ts';
 import { TopK } from '../../src/retrieval/top-k.ts';
 import { Random } from '../../src/util/random.ts';
 

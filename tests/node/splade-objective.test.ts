@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GpuContext } from '../../src/gpu/context.ts';
 import { HeadOnlyTrainer } from '../../src/train/head-only-trainer.ts';
-import { PAPER_ADAMW } from '../../src/train/trainer.ts';
+import { PAPER_ADAMW } from '../../src/contract/recipe.ts';
 import { SpladeObjective, type SpladeObjectiveDims } from '../../src/train/splade-objective.ts';
 import { spladeObjectiveReference } from '../../src/train/splade-objective-reference.ts';
 import { rowSquares } from '../../src/kernels/reference/active-dims.ts';

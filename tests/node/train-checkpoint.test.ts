@@ -22,7 +22,9 @@ import {
   type TrainingState,
 } from '../../src/train/checkpoint.ts';
 import { createFolderCheckpointStore } from '../../src/train/checkpoint-store-node.ts';
-import { paperRecipe, SpladeTrainer, type TrainingRecipe } from '../../src/train/trainer.ts';
+import { SpladeTrainer } from '../../src/train/trainer.ts';
+import { paperRecipe } from '../../src/contract/recipe.ts';
+import { type TrainingRecipe } from '../../src/contract/recipe.ts';
 import { gpuContext } from '../helpers/gpu.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
 import { generatedTripletsFolder } from '../helpers/generated-data.ts';

@@ -3,9 +3,9 @@
 // calibrated for a sparsity the random backbone cannot rank at) and on hand-made reports.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AlarmWatcher, isSpecialTerm, type Alarm, type AlarmRule } from '../../src/app/training-alarms.ts';
-import type { ProbeSnapshot } from '../../src/app/training-probes.ts';
-import type { StepReport } from '../../src/train/training-run.ts';
+import { AlarmWatcher, isSpecialTerm, type Alarm, type AlarmRule } from '../../src/contract/alarm-rules.ts';
+import type { ProbeSnapshot } from '../../src/contract/probes.ts';
+import type { StepReport } from '../../src/contract/training-report.ts';
 
 const BERT_SPECIALS = new Set(['[CLS]', '[SEP]', '[PAD]', '[MASK]', '[UNK]']);
 

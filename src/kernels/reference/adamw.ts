@@ -1,11 +1,10 @@
 // Float64 reference of one AdamW step (decoupled weight decay, bias-corrected moments), in place.
 
-export interface AdamWHyper {
+import type { AdamWMoments } from '../../contract/optimizer-settings.ts';
+
+/** One step's constants: the recipe's moments and decay, and this step's learning rate. */
+export interface AdamWHyper extends AdamWMoments {
   lr: number;
-  beta1: number;
-  beta2: number;
-  eps: number;
-  weightDecay: number;
 }
 
 /** Step t (1-based) updates param, m and v in place. */

@@ -5,6 +5,8 @@
 // padding, or an all-padding sequence) outputs zeros. transformers' eager path averages every value there and its
 // flash path drops padding; no real token ever reads such a row, so the encoder's real outputs are identical.
 
+import { RopeScaling } from '../../contract/model-config.ts';
+
 export interface AttentionShape {
   B: number;
   T: number;
@@ -140,15 +142,6 @@ export interface RopeTable {
   half: number;
   cos: Float64Array;
   sin: Float64Array;
-}
-
-/**
- * GTE's fixed ("ntk") rotary scaling: with factor f > 1 the base becomes theta·f and every frequency is divided by
- * f^(2/hd); with mixed_b set, the base stays and frequency j (1-based) is divided by exp(ln f · (j / (hd/2))^b).
- */
-export interface RopeScaling {
-  factor: number;
-  mixedB: number | null;
 }
 
 /** inv_freq[j] = theta^(-2j / hd) for j < hd/2, after GTE's NTK scaling when one is given. */

@@ -1,24 +1,12 @@
 // Float64 reference: per-row L2 norms of the MLM head, their summary, histogram and anisotropy; division by k.
 // A row is non-finite when it holds an Inf or a NaN or when its squared norm passes the f32 range (the GPU sums in
 // f32): its norm is NaN or Inf, the summary leaves it out and counts it, and anisotropy skips pairs that hold one.
+import { NormSummary } from '../../contract/head-statistics.ts';
 import { histogramCounts, type HistogramRange } from '../../util/histogram-range.ts';
 import { Random } from '../../util/random.ts';
 
 /** The largest finite f32. */
 const F32_MAX = 3.4028234663852886e38;
-
-/** Statistics of the finite row norms; NaN (all seven) when no row is finite. */
-export interface NormSummary {
-  mean: number;
-  std: number;
-  min: number;
-  max: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  /** Rows whose norm is NaN or Inf, left out of every figure above. */
-  nonFiniteRows: number;
-}
 
 export type { HistogramRange };
 

@@ -1,6 +1,7 @@
 // Float64 reference of a whole encoder + MLM head transform for every family: ids -> headHidden (B, T, d), and back.
 // Gradient convention: backward passes accumulate into `dparams` (a ModelParams from zerosLike); zeroing is the caller's.
-import type { DropoutRates, ModelConfig } from '../config.ts';
+import type { DropoutRates } from '../../contract/model-config.ts';
+import type { ModelConfig } from '../../contract/model-config.ts';
 import { planDropoutSites } from '../dropout-sites.ts';
 import type { ModelParams } from '../layout.ts';
 import { P, hasEmbeddingProjection } from '../layout.ts';

@@ -1,4 +1,5 @@
 // trec_eval over a whole run: which queries count, per-query measures, and their averages ("all" rows).
+import { RunEvaluation } from '../../contract/results.ts';
 import type { Qrels, Run } from '../../contract/run-types.ts';
 import { judgeRanking } from './judged-ranking.ts';
 import { countMeasures, defaultMeasureConfig, queryMeasures, type MeasureConfig } from './measures.ts';
@@ -10,17 +11,6 @@ export interface EvaluateRunOptions extends Partial<MeasureConfig> {
   judgedOnly?: boolean;
   /** Average over every query in the qrels, scoring queries missing from the run as empty rankings (trec_eval -c). */
   complete?: boolean;
-}
-
-export interface RunEvaluation {
-  /** Query id (in trec_eval's order: sorted ids of the qrels) -> measure -> value. */
-  perQuery: Map<string, Map<string, number>>;
-  /** The "all" row: num_q, sums of count measures, means of the rest, geometric means gm_map and gm_bpref. */
-  summary: Map<string, number>;
-  /** Queries that have results but no judgments: ignored, as trec_eval does. */
-  runQueriesWithoutQrels: string[];
-  /** Queries that have judgments but no results: skipped, or scored as empty rankings when `complete`. */
-  qrelsQueriesWithoutRun: string[];
 }
 
 /** trec_eval's floor for geometric means (MIN_GEO_MEAN), so that one zero does not zero the mean. */

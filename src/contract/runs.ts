@@ -1,13 +1,14 @@
 // A training run as the unit a user keeps: backbone, k, the whole recipe, the data's fingerprint, every report, the
 // newest checkpoint, the saved model and its evaluations, kept up to date while it trains (a folder's run.json in
 // Node, IndexedDB in the page) so that it survives a reload or a lost device.
-import type { DataFingerprint } from '../train/checkpoint.ts';
-import { paperRecipe, type TrainingRecipe } from '../train/trainer.ts';
-import type { StepReport } from '../train/training-run.ts';
+import type { DataFingerprint } from './training-report.ts';
+import { paperRecipe } from './recipe.ts';
+import { type TrainingRecipe } from './recipe.ts';
+import type { StepReport } from './training-report.ts';
 import type { SetEvaluation } from './results.ts';
-import type { TrainEvent } from './train-events.ts';
-import type { Alarm } from './training-alarms.ts';
-import type { ProbeSnapshot } from './training-probes.ts';
+import type { TrainEvent } from './training-events.ts';
+import type { Alarm } from './alarm-rules.ts';
+import type { ProbeSnapshot } from './probes.ts';
 
 export type RunStatus = 'running' | 'finished' | 'paused' | 'cancelled' | 'failed';
 
@@ -178,4 +179,11 @@ export function runIdFor(
   const lq = request.lambdaQueries ?? paper.lambdaQueries;
   const ld = request.lambdaDocuments ?? paper.lambdaDocuments;
   return `${modelKey} | ${data.triplets} triplets crc32 ${data.crc32.toString(16)} | k = ${request.k} | lambda_q ${lq} lambda_d ${ld}`;
+}
+/** A file to hand to the user. */
+
+export interface ExportFile {
+  name: string;
+  type: string;
+  bytes: Uint8Array;
 }

@@ -1,27 +1,34 @@
 // The types of the worker's interface (WorkerApi) and what its calls carry; worker/api.ts re-exports them for the page.
-import type { AdapterReport } from '../app/gpu-types.ts';
-import type { HeadStatsPair } from '../app/model-session.ts';
-import type { KDemoResult, KDemoSeries } from '../app/k-demo.ts';
-import type { MemoryEstimate, ModelSummary as AppModelSummary } from '../app/open-model.ts';
-import type { EncodeRequest, KDemoRequest, TrainRequest } from '../app/requests.ts';
-import type { CheckpointInfo, TrainEvent } from '../app/train.ts';
-import type { TripletsSummary } from '../app/training-data.ts';
-import type { BatchCacheEntry, HubDatasetRef } from '../app/gpu-types.ts';
-import type { PreviewResult } from '../app/model-session.ts';
-import type { DatasetSummary } from '../app/datasets.ts';
-import type { SetEvaluation } from '../app/evaluation.ts';
-import type { DocumentView, QueryDifference, SearchResult } from '../app/search-view.ts';
-import type { EvalRequest, EvalStage } from '../app/requests.ts';
-import type { RunRecord } from '../app/runs.ts';
-import type { RunHeadStats } from '../app/run-head.ts';
-import type { SweepEvent } from '../app/sweep-run.ts';
-import type { SweepPlan } from '../app/sweep.ts';
-import type { ExportFile } from '../app/run-exports.ts';
-import type { HandoffRequest } from '../app/handoff.ts';
-import type { CalibrationEvent, CalibrationRequest, CalibrationResult } from '../app/calibrate-lambdas.ts';
-import type { LessonFacts, LessonFrame } from '../app/lesson-run.ts';
-import type { LessonSettings } from '../contract/lesson-settings.ts';
-import type { LessonVector } from '../app/lesson-vector.ts';
+import type { AdapterReport } from './gpu-report.ts';
+import type { HeadStatsPair } from './model-results.ts';
+import type { KDemoResult } from './model-results.ts';
+import type { KDemoSeries } from './model-results.ts';
+import type { ModelSummary as AppModelSummary } from './model-results.ts';
+import type { MemoryEstimate } from './model-results.ts';
+import type { EncodeRequest, KDemoRequest, TrainRequest } from './requests.ts';
+import type { CheckpointInfo, TrainEvent } from './training-events.ts';
+import type { TripletsSummary } from './data-sources.ts';
+import type { BatchCacheEntry, HubDatasetRef } from './data-sources.ts';
+import type { PreviewResult } from './model-results.ts';
+import type { DatasetSummary } from './results.ts';
+import type { SetEvaluation } from './results.ts';
+import type { QueryDifference } from './search-results.ts';
+import type { DocumentView } from './search-results.ts';
+import type { SearchResult } from './search-results.ts';
+import type { EvalRequest, EvalStage } from './requests.ts';
+import type { RunRecord } from './runs.ts';
+import type { RunHeadStats } from './model-results.ts';
+import type { SweepEvent } from './sweep-plan.ts';
+import type { SweepPlan } from './sweep-plan.ts';
+import type { ExportFile } from './runs.ts';
+import type { HandoffRequest } from './handoff.ts';
+import type { CalibrationResult } from './calibration.ts';
+import type { CalibrationEvent } from './calibration.ts';
+import type { CalibrationRequest } from './calibration.ts';
+import type { LessonFacts } from './lesson-frames.ts';
+import type { LessonFrame } from './lesson-frames.ts';
+import type { LessonSettings } from './lesson-settings.ts';
+import type { LessonVector } from './lesson-frames.ts';
 
 /** Where a backbone comes from. `File` objects are structured-cloneable, so picked files travel as they are. */
 export type ModelSource =

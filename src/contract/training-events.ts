@@ -1,9 +1,9 @@
 // The events a training run reports as it goes, and what a saved checkpoint tells, as plain data (the page receives
 // them through the worker, run records are built from them).
-import type { TrainingRecipe } from '../train/trainer.ts';
-import type { StepReport } from '../train/training-run.ts';
-import type { Alarm } from './training-alarms.ts';
-import type { ProbeSnapshot } from './training-probes.ts';
+import type { TrainingRecipe } from './recipe.ts';
+import type { StepReport } from './training-report.ts';
+import type { Alarm } from './alarm-rules.ts';
+import type { ProbeSnapshot } from './probes.ts';
 
 /** The newest checkpoint of a run. */
 export interface CheckpointInfo {

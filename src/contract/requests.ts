@@ -1,19 +1,22 @@
 // Requests the page and the CLI send to the application layer, checked once against limits.ts and turned into the
 // objects below (a training recipe, a teaching-demo plan, evaluation settings).
-import type { SearchAlgorithm } from '../retrieval/search.ts';
+import type { SearchAlgorithm } from './search-results.ts';
+import { stepsForEpochs, type RunSettings } from './recipe.ts';
 
-export { isSearchAlgorithm, searchAlgorithms, type SearchAlgorithm } from '../retrieval/search.ts';
-import type { ModelConfig } from '../model/config.ts';
-import { maxSequenceTokens } from '../model/max-tokens.ts';
-import { TripletBatches } from '../train/batches.ts';
-import { OPTIMIZER_NAMES, optimizerName, type OptimizerName } from '../contract/optimizer-settings.ts';
-import { PAPER_ADAMW, paperRecipe, type TrainingRecipe } from '../train/trainer.ts';
-import type { TrainingRunOptions } from '../train/training-run.ts';
-import { ALARM_RULES, type AlarmRule } from './training-alarms.ts';
-import { DEFAULT_PROBES, checkProbes, type ProbeText } from './training-probes.ts';
-import { EVAL_LIMITS, InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from '../contract/limits.ts';
+export { isSearchAlgorithm, searchAlgorithms, type SearchAlgorithm } from './search-results.ts';
+import type { ModelConfig } from './model-config.ts';
+import { maxSequenceTokens } from './max-tokens.ts';
+import { OPTIMIZER_NAMES, optimizerName, type OptimizerName } from './optimizer-settings.ts';
+import { paperRecipe } from './recipe.ts';
+import { PAPER_ADAMW } from './recipe.ts';
+import { type TrainingRecipe } from './recipe.ts';
+import { ALARM_RULES, type AlarmRule } from './alarm-rules.ts';
+import { checkProbes } from './probes.ts';
+import { DEFAULT_PROBES } from './probes.ts';
+import { type ProbeText } from './probes.ts';
+import { EVAL_LIMITS, InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
 
-export { EVAL_DEFAULTS } from '../contract/limits.ts';
+export { EVAL_DEFAULTS } from './limits.ts';
 
 /** A run of full fine-tuning: what the user sets; everything else is the paper's recipe (train/trainer.ts). */
 export interface TrainRequest {
@@ -65,7 +68,7 @@ export interface TrainRequest {
 }
 
 /** A checked training request: the recipe and the run's other settings, as the training loop takes them. */
-export type TrainPlan = Pick<TrainingRunOptions, 'recipe' | 'k' | 'seed' | 'checkpointEvery' | 'reportEvery' | 'resume'> & {
+export type TrainPlan = RunSettings & {
   /** Probe texts and how often to encode them (every 0: never). */
   probes: { texts: ProbeText[]; every: number };
   /** The alarm rules that stop the run (none unless asked). */
@@ -87,7 +90,7 @@ export function planTraining(request: TrainRequest, triplets: number, negatives 
   const steps =
     request.steps !== undefined
       ? checkRange(request.steps, L.steps, 'Steps')
-      : TripletBatches.stepsFor(checkRange(request.epochs ?? 1, L.epochs, 'Epochs'), triplets, batchSize * gradAccum);
+      : stepsForEpochs(checkRange(request.epochs ?? 1, L.epochs, 'Epochs'), triplets, batchSize * gradAccum);
   const optimizer = request.optimizer ?? 'adamw';
   if (!OPTIMIZER_NAMES.includes(optimizer))
     throw new InvalidRequestError(`Unknown optimiser "${optimizer}"; the optimisers are ${OPTIMIZER_NAMES.join(', ')}`);

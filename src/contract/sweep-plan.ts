@@ -1,9 +1,11 @@
 // Sweeps, the paper's way of answering "which k for this backbone?": one run per k (default 1, 2, 4, 8, 16) or per
 // (lambda_q, lambda_d) of its Figure 2 grid, same backbone, data, recipe and seed, trained one after another; the
 // plan is kept so that a reload resumes the queue where it stopped.
-import type { DataFingerprint } from '../train/checkpoint.ts';
-import { InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from '../contract/limits.ts';
+import type { DataFingerprint } from './training-report.ts';
+import { InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
 import type { TrainRequest } from './requests.ts';
+import type { SetEvaluation } from './results.ts';
+import type { TrainEvent } from './training-events.ts';
 
 /** The paper's ks (Table 2). */
 export const DEFAULT_SWEEP_KS = [1, 2, 4, 8, 16] as const;
@@ -95,4 +97,15 @@ export function suggestSweepKs(meanNorm: number): number[] {
   const inside = candidates.filter((k) => meanNorm / k >= GOOD_DIVIDED_NORMS.min && meanNorm / k <= GOOD_DIVIDED_NORMS.max);
   const ks = [...new Set([1, ...inside])].sort((a, b) => a - b);
   return ks.length > 6 ? [1, ...ks.filter((k) => k !== 1).slice(-5)].sort((a, b) => a - b) : ks;
+}
+export type SweepEvent =
+  | { kind: 'run-start'; index: number; total: number; runId: string; request: TrainRequest; resumed: boolean }
+  | { kind: 'train'; index: number; event: TrainEvent }
+  | { kind: 'run-done'; index: number; total: number; runId: string; outcome: RunOutcome; evaluations: SetEvaluation[] };
+export interface RunOutcome {
+  startStep: number;
+  step: number;
+  msPerStep: number;
+  /** Where the trained model was saved and its files. */
+  saved: { where: string; files: string[] };
 }

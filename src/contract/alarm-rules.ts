@@ -2,8 +2,8 @@
 // among the top terms, a FLOPS term that dominates, a loss stuck at chance), each naming the step, the evidence and
 // what to change, with the healthy ranges it uses and their source. Pure: the same rules for the page, the CLI and
 // recorded traces.
-import type { StepReport } from '../train/training-run.ts';
-import type { ProbeSnapshot } from './training-probes.ts';
+import type { StepReport } from './training-report.ts';
+import type { ProbeSnapshot } from './probes.ts';
 
 export type AlarmRule = 'collapse' | 'densification' | 'exploding-scores' | 'special-terms' | 'flops-dominates' | 'chance-loss';
 

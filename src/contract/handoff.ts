@@ -1,0 +1,17 @@
+/** What the user sets; everything else is the paper's recipe, as in training (requests.ts planTraining). */
+
+export interface HandoffRequest {
+  k: number;
+  /** GPUs of the training machine (torchrun processes); the batch is per GPU. */
+  gpus: number;
+  batchSize: number;
+  queryLength: number;
+  documentLength: number;
+  /** Optimiser steps of the run; when absent, `epochs` (default 1). */
+  steps?: number;
+  epochs?: number;
+  peakLr?: number;
+  lambdaQueries?: number;
+  lambdaDocuments?: number;
+  seed?: number;
+}

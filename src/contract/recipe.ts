@@ -1,0 +1,85 @@
+import type { AdamWSettings, OptimizerSettings } from './optimizer-settings.ts';
+import type { LinearSchedule } from './schedule.ts';
+
+/**
+ * A run's recipe, saved in every checkpoint and compared on resume. Fields added after the first release are optional
+ * and absent when they hold their old meaning, so that older checkpoints still resume.
+ */
+
+export interface TrainingRecipe {
+  /** Triplets per micro-batch: each its own in-batch candidate pool and FLOPS batch. */
+  batchSize: number;
+  /** Padded lengths of queries and documents. */
+  queryLength: number;
+  documentLength: number;
+  optimizer: OptimizerSettings;
+  schedule: LinearSchedule;
+  lambdaQueries: number;
+  lambdaDocuments: number;
+  /** Temperature of the contrastive loss: scores are divided by it (the paper: 1). */
+  tau: number;
+  /** 'file': triplets in file order every epoch; absent (the default): a seeded shuffle per epoch. */
+  dataOrder?: 'file';
+  /** Micro-batches per step, gradients averaged (N-GPU data parallelism without gathering); absent: 1. */
+  gradAccum?: number;
+  /** Clip the averaged gradient to this global L2 norm; absent: no clipping (the paper's stack: 1.0). */
+  maxGradNorm?: number;
+  /** Fraction of the steps over which the FLOPS weights ramp up quadratically; absent: a third; 0: none. */
+  flopsRampRatio?: number;
+  /** Negatives per row: every one joins the batch's candidates (absent: 1). */
+  negatives?: number;
+  /**
+   * 'step': the FLOPS terms over all of a step's micro-batches (mean |v| over every vector of the step, as one large
+   * batch would see); absent: over each micro-batch (as each GPU of a DDP run computes it).
+   */
+  flopsOver?: 'step';
+  /** 'config': the backbone's dropout probabilities; a number: every one set to it; absent: none (older runs). */
+  dropout?: 'config' | number;
+}
+/**
+ * The paper's AdamW settings: transformers' Trainer defaults (PAPER.md), whose weight decay is 0.0 (when set, it skips
+ * biases and LayerNorm parameters, as AdamW here does).
+ */
+
+export const PAPER_ADAMW: AdamWSettings = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 };
+/** What a smaller run (a laptop, a test) changes of the paper's recipe. */
+
+export interface RecipeOverrides {
+  queryLength?: number;
+  documentLength?: number;
+  peakLr?: number;
+}
+/** The paper's recipe (PAPER.md), for a given number of steps and batch size, with optional smaller lengths or lr. */
+
+export function paperRecipe(totalSteps: number, batchSize = 64, overrides: RecipeOverrides = {}): TrainingRecipe {
+  return {
+    batchSize,
+    queryLength: overrides.queryLength ?? 256,
+    documentLength: overrides.documentLength ?? 256,
+    optimizer: PAPER_ADAMW,
+    schedule: { peakLr: overrides.peakLr ?? 1e-4, totalSteps, warmupRatio: 0.1 },
+    lambdaQueries: 5e-2,
+    lambdaDocuments: 3e-3,
+    tau: 1,
+    maxGradNorm: 1,
+    dropout: 'config',
+  };
+}
+
+/** Number of batches in `epochs` passes over `triplets` rows (a partial last batch counts as one). */
+export function stepsForEpochs(epochs: number, triplets: number, batchSize: number): number {
+  return Math.ceil((epochs * triplets) / batchSize);
+}
+
+/** A run's settings besides its data and model: the recipe, k, the seed, and how often to checkpoint and report. */
+export interface RunSettings {
+  recipe: TrainingRecipe;
+  k: number;
+  seed: number;
+  /** Save a checkpoint after every this many steps (and after the last step). */
+  checkpointEvery: number;
+  /** Report after the first step, every this many steps, and after the last. */
+  reportEvery: number;
+  /** Continue from the store's newest checkpoint (which must exist); without it, the store must be empty. */
+  resume: boolean;
+}
