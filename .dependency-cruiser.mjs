@@ -1,22 +1,20 @@
-// Import boundaries of src/ (`npm run lint:boundaries`): which layer may import which, and no cycles.
+// Import boundaries of src/ (`npm run lint:boundaries`): which layer may import which, what the page may reach through
+// any chain of imports, where `node:*` may be imported, and no cycles. docs/ARCHITECTURE.md draws the same picture;
+// change both in one commit.
 //
-// Layers, top to bottom (an arrow means "may import"; every layer may import its own folder and src/util/):
-//   main.ts -> ui
-//   ui      -> worker/api.ts only (the worker's types and the client it re-exports)
-//   worker  -> app
-//   cli     -> app
-//   app     -> train, model, retrieval, io, kernels, gpu
-//   train   -> model, kernels, gpu, io
-//   model   -> kernels, gpu, io, and the retrieval leaves
-//   retrieval -> io (its leaves: only other leaves)
-//   io      -> the retrieval leaves
-//   kernels -> gpu, shaders/
-//   gpu     -> shaders/prelude.wgsl (the WGSL helpers appended to every pipeline)
-//   util    -> nothing of ours
-// The retrieval leaves are the plain data types shared with io/ and model/: retrieval/sparse-vector.ts,
-// retrieval/run-types.ts and retrieval/dataset.ts. Type-only imports count like any other import.
-
-const LEAVES = '^src/retrieval/(sparse-vector|run-types|dataset)[.]ts$';
+// Layers, top to bottom (an arrow means "may import"; every layer may import its own folder, contract/ and util/):
+//   main.ts   -> ui
+//   ui        -> worker/api.ts only (which re-exports only contract/ and the client)
+//   worker    -> app
+//   cli       -> app
+//   app       -> train, model, retrieval, io, kernels, gpu
+//   train     -> model, kernels, gpu, io
+//   model     -> kernels, gpu, io
+//   retrieval -> io
+//   io, kernels (-> gpu, shaders/), gpu (-> shaders/prelude.wgsl)
+//   contract  -> util only: the plain data and pure rules every layer shares (requests, limits, events, results, ...)
+//   util      -> nothing of ours
+// Type-only imports count like any other import.
 
 /** One rule per layer: files under `from` may import, within src/, only paths matching one of `allowed`. */
 function layer(name, from, allowed, comment) {
@@ -25,55 +23,92 @@ function layer(name, from, allowed, comment) {
     comment,
     severity: 'error',
     from: { path: from },
-    to: { path: '^src/', pathNot: allowed },
+    to: { path: '^src/', pathNot: [...allowed, '^src/(contract|util)/'] },
   };
 }
 
+/** Files that run only in Node: the CLI, the Node platform and every `*-node.ts` adapter. */
+const NODE_ONLY = '^src/(cli/|.*-node[.]ts$)';
+
 export default {
   forbidden: [
-    layer('main-only-ui', '^src/main[.]ts$', ['^src/(ui|util)/'], 'The page entry starts the UI and nothing else.'),
+    layer('main-only-ui', '^src/main[.]ts$', ['^src/ui/'], 'The page entry starts the UI and nothing else.'),
     layer(
       'ui-only-worker-api',
       '^src/ui/',
-      ['^src/(ui|util)/', '^src/worker/api[.]ts$'],
-      'The UI never touches the GPU: it talks to the worker only through worker/api.ts (types and the client it re-exports).',
+      ['^src/ui/', '^src/worker/api[.]ts$'],
+      'The UI never touches the GPU: it talks to the worker only through worker/api.ts (contracts and the client).',
     ),
-    layer('worker-only-app', '^src/worker/', ['^src/(worker|app|util)/'], 'The worker drives the GPU through app/ only.'),
-    layer('cli-only-app', '^src/cli/', ['^src/(cli|app|util)/'], 'The CLI does its work through app/ only.'),
+    {
+      name: 'page-never-reaches-the-gpu',
+      comment:
+        'No chain of imports, type-only ones included, leads from the page (main.ts, ui/) to the GPU runtime, the ' +
+        'kernels, the model, the trainer, the application layer or the worker internals: what the page needs of them ' +
+        'is in contract/.',
+      severity: 'error',
+      from: { path: '^src/(main[.]ts$|ui/)' },
+      to: { path: '^src/(gpu|kernels|model|train|app|io|retrieval)/|^shaders/', reachable: true },
+    },
+    layer(
+      'worker-api-only-contracts',
+      '^src/worker/api[.]ts$',
+      ['^src/worker/client[.]ts$'],
+      "worker/api.ts is the page's door: it re-exports only contract/ and the client.",
+    ),
+    layer('worker-only-app', '^src/worker/', ['^src/(worker|app)/'], 'The worker drives the GPU through app/ only.'),
+    layer('cli-only-app', '^src/cli/', ['^src/(cli|app)/'], 'The CLI does its work through app/ only.'),
     layer(
       'app-not-up',
       '^src/app/',
-      ['^src/(app|train|model|retrieval|io|kernels|gpu|util)/'],
+      ['^src/(app|train|model|retrieval|io|kernels|gpu)/'],
       'app/ is what the worker and the CLI share: it never imports them, nor the UI.',
     ),
     layer(
       'train-below-app',
       '^src/train/',
-      ['^src/(train|model|kernels|gpu|io|util)/'],
+      ['^src/(train|model|kernels|gpu|io)/'],
       'train/ uses the model, kernels, GPU and io.',
     ),
     layer(
       'model-below-train',
       '^src/model/',
-      ['^src/(model|kernels|gpu|io|util)/', LEAVES],
-      'model/ uses kernels, GPU, io and only the retrieval leaves (plain data types), never retrieval logic.',
+      ['^src/(model|kernels|gpu|io)/'],
+      'model/ uses kernels, GPU and io, never retrieval.',
     ),
-    layer(
-      'retrieval-leaves-are-leaves',
-      LEAVES,
-      ['^src/util/', LEAVES],
-      'The retrieval leaves sit below io/ and model/, so they import only each other and util/.',
-    ),
-    layer(
-      'retrieval-above-io',
-      '^src/retrieval/',
-      ['^src/(retrieval|io|util)/'],
-      'retrieval/ may read through io/, nothing higher.',
-    ),
-    layer('io-only-leaves', '^src/io/', ['^src/(io|util)/', LEAVES], 'io/ uses only util/ and the retrieval leaves.'),
-    layer('kernels-only-gpu', '^src/kernels/', ['^src/(kernels|gpu|util)/'], 'Kernel wrappers sit on the GPU runtime only.'),
-    layer('gpu-only-util', '^src/gpu/', ['^src/(gpu|util)/'], 'The GPU runtime knows nothing of kernels or models.'),
-    layer('util-imports-nothing', '^src/util/', ['^src/util/'], 'util/ is the floor: it imports nothing of ours.'),
+    layer('retrieval-above-io', '^src/retrieval/', ['^src/(retrieval|io)/'], 'retrieval/ may read through io/, nothing higher.'),
+    layer('io-only-floor', '^src/io/', ['^src/io/'], 'io/ uses only contract/ and util/.'),
+    layer('kernels-only-gpu', '^src/kernels/', ['^src/(kernels|gpu)/'], 'Kernel wrappers sit on the GPU runtime only.'),
+    layer('gpu-only-floor', '^src/gpu/', ['^src/gpu/'], 'The GPU runtime knows nothing of kernels or models.'),
+    {
+      name: 'contract-only-util',
+      comment: 'contract/ is plain data and pure rules: it imports only itself and util/ (no GPU, no node:*, no package).',
+      severity: 'error',
+      from: { path: '^src/contract/' },
+      to: { pathNot: '^src/(contract|util)/' },
+    },
+    {
+      name: 'util-imports-nothing',
+      comment: 'util/ is the floor: it imports nothing of ours and no package.',
+      severity: 'error',
+      from: { path: '^src/util/' },
+      to: { pathNot: '^src/util/' },
+    },
+    {
+      name: 'node-builtins-only-in-node-files',
+      comment:
+        'Only the CLI and *-node.ts files (the Node platform and its adapters) import node:*, so the page and the worker ' +
+        'bundle are browser-safe by rule.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: NODE_ONLY },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'browser-never-reaches-node-files',
+      comment: 'No chain of imports leads from the page or the worker to a Node-only file.',
+      severity: 'error',
+      from: { path: '^src/(main[.]ts$|ui/|worker/)' },
+      to: { path: NODE_ONLY, reachable: true },
+    },
     {
       name: 'shaders-only-from-kernels',
       comment: 'Each shader family has one typed wrapper in src/kernels/; nothing else loads WGSL.',
@@ -118,7 +153,9 @@ export default {
     },
   ],
   options: {
-    includeOnly: '^(src|shaders)/',
+    includeOnly: { path: '^(src|shaders)/|^node:|^[a-z@]' },
+    exclude: { path: 'node_modules/.+/node_modules' },
+    doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     // `import x from '../../shaders/foo.wgsl?raw'` (Vite's raw import) names the file without the query.

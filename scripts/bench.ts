@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { GpuContext } from '../src/gpu/context.ts';
-import { nodeGpuContext } from '../src/gpu/node-gpu.ts';
+import { nodeGpuContext } from '../src/gpu/webgpu-node.ts';
 import { benchBatchCache } from './bench/batch-cache.ts';
 import { benchMatmul } from './bench/matmul.ts';
 import { benchSpladeHead } from './bench/splade-head.ts';

@@ -3,7 +3,7 @@
 // shapes, and one full training step of a BERT-base-sized model (B 16, queries 32, documents 128, V 30522).
 import type { GpuContext } from '../../src/gpu/context.ts';
 import type { AdapterReport } from '../../src/contract/gpu-report.ts';
-import { nodeGpuContext } from '../../src/gpu/node-gpu.ts';
+import { nodeGpuContext } from '../../src/gpu/webgpu-node.ts';
 import { benchMatmul } from '../bench/matmul.ts';
 import { benchSpladeHead } from '../bench/splade-head.ts';
 import { benchTraining, type TrainingBenchShape } from '../bench/training.ts';

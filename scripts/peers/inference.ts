@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as Ort from 'onnxruntime-web';
-import { nodeGpuContext } from '../../src/gpu/node-gpu.ts';
+import { nodeGpuContext } from '../../src/gpu/webgpu-node.ts';
 import { ENCODE_BATCH, INFERENCE_SHAPES, inferenceProblem, measureInference, type InferenceReport } from './encode-systems.ts';
 import type { PeerSize } from './problem.ts';
 import { writeProblemFolder } from './pytorch-problem.ts';

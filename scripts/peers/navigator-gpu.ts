@@ -1,6 +1,6 @@
 // Gives the peers (which look for navigator.gpu, as in a browser) the same Dawn adapter splade-lab uses in Node.
 import { availableParallelism } from 'node:os';
-import { nodeGpu } from '../../src/gpu/node-gpu.ts';
+import { nodeGpu } from '../../src/gpu/webgpu-node.ts';
 
 type BrowserNavigator = Pick<Navigator, 'gpu' | 'userAgent' | 'hardwareConcurrency'>;
 

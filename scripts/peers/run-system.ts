@@ -1,6 +1,6 @@
 // One system of the peers bench in its own process: `run-system.ts <system> <setting> <reps> <size>` prints one line
 // "PEER_RESULT {json}" with the step-1 loss, the median step time after warm-up and the GPU bytes.
-import { nodeGpuContext } from '../../src/gpu/node-gpu.ts';
+import { nodeGpuContext } from '../../src/gpu/webgpu-node.ts';
 import { measurePeer } from './measure-peer.ts';
 import { installNavigatorGpu } from './navigator-gpu.ts';
 import { RESULT_PREFIX, type PeerSystemName } from './peer-system.ts';

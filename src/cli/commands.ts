@@ -1,19 +1,19 @@
 // The table of CLI commands; each command lives in its own module under src/cli/.
-import { bm25Command } from './bm25.ts';
-import { calibrateCommand } from './calibrate.ts';
+import { bm25Command } from './evaluation/bm25.ts';
+import { calibrateCommand } from './experiments/calibrate.ts';
 import type { Command } from './command.ts';
-import { encodeCommand } from './encode.ts';
-import { evalCommand } from './eval.ts';
-import { handoffCommand } from './handoff.ts';
-import { inspectCommand } from './inspect.ts';
-import { kDemoCommand } from './k-demo.ts';
-import { lambdasCommand } from './lambdas.ts';
-import { lessonCommand } from './lesson.ts';
-import { metricsCommand } from './metrics.ts';
-import { runsCommand } from './runs.ts';
-import { sweepCommand } from './sweep.ts';
-import { tokenizeCommand } from './tokenize.ts';
-import { trainCommand } from './train.ts';
+import { encodeCommand } from './evaluation/encode.ts';
+import { evalCommand } from './evaluation/eval.ts';
+import { handoffCommand } from './handoff/handoff.ts';
+import { inspectCommand } from './model/inspect.ts';
+import { kDemoCommand } from './model/k-demo.ts';
+import { lambdasCommand } from './experiments/lambdas.ts';
+import { lessonCommand } from './lesson/lesson.ts';
+import { metricsCommand } from './evaluation/metrics.ts';
+import { runsCommand } from './experiments/runs.ts';
+import { sweepCommand } from './experiments/sweep.ts';
+import { tokenizeCommand } from './model/tokenize.ts';
+import { trainCommand } from './training/train.ts';
 
 export const commands: Record<string, Command> = {
   bm25: bm25Command,

@@ -1,8 +1,6 @@
 // What a recipe means beyond its fields, for the trainer, the CLI, model cards and the Runs tab alike: micro-batches
 // per step, the FLOPS weights at a step, the dropout rates, in numbers and in words. No GPU code.
-import { uniformDropout } from './model-config.ts';
-import { type DropoutRates } from './model-config.ts';
-import { type ModelConfig } from './model-config.ts';
+import { uniformDropout, type DropoutRates, type ModelConfig } from './model-config.ts';
 import { flopsWeight, type LinearSchedule } from './schedule.ts';
 
 /** The fields of a TrainingRecipe (trainer.ts) these facts read (declared here: the trainer imports this module). */

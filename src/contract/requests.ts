@@ -1,19 +1,14 @@
 // Requests the page and the CLI send to the application layer, checked once against limits.ts and turned into the
 // objects below (a training recipe, a teaching-demo plan, evaluation settings).
 import type { SearchAlgorithm } from './search-results.ts';
-import { stepsForEpochs, type RunSettings } from './recipe.ts';
+import { stepsForEpochs, type RunSettings, paperRecipe, PAPER_ADAMW, type TrainingRecipe } from './recipe.ts';
 
 export { isSearchAlgorithm, searchAlgorithms, type SearchAlgorithm } from './search-results.ts';
 import type { ModelConfig } from './model-config.ts';
 import { maxSequenceTokens } from './max-tokens.ts';
 import { OPTIMIZER_NAMES, optimizerName, type OptimizerName } from './optimizer-settings.ts';
-import { paperRecipe } from './recipe.ts';
-import { PAPER_ADAMW } from './recipe.ts';
-import { type TrainingRecipe } from './recipe.ts';
 import { ALARM_RULES, type AlarmRule } from './alarm-rules.ts';
-import { checkProbes } from './probes.ts';
-import { DEFAULT_PROBES } from './probes.ts';
-import { type ProbeText } from './probes.ts';
+import { checkProbes, DEFAULT_PROBES, type ProbeText } from './probes.ts';
 import { EVAL_LIMITS, InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
 
 export { EVAL_DEFAULTS } from './limits.ts';

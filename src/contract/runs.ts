@@ -1,10 +1,8 @@
 // A training run as the unit a user keeps: backbone, k, the whole recipe, the data's fingerprint, every report, the
 // newest checkpoint, the saved model and its evaluations, kept up to date while it trains (a folder's run.json in
 // Node, IndexedDB in the page) so that it survives a reload or a lost device.
-import type { DataFingerprint } from './training-report.ts';
-import { paperRecipe } from './recipe.ts';
-import { type TrainingRecipe } from './recipe.ts';
-import type { StepReport } from './training-report.ts';
+import type { DataFingerprint, StepReport } from './training-report.ts';
+import { paperRecipe, type TrainingRecipe } from './recipe.ts';
 import type { SetEvaluation } from './results.ts';
 import type { TrainEvent } from './training-events.ts';
 import type { Alarm } from './alarm-rules.ts';

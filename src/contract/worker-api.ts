@@ -1,35 +1,25 @@
 // The types of the worker's interface (WorkerApi) and what its calls carry; worker/api.ts re-exports them for the page.
 import type { AdapterReport } from './gpu-report.ts';
-import type { HeadStatsPair } from './model-results.ts';
-import type { KDemoResult } from './model-results.ts';
-import type { KDemoSeries } from './model-results.ts';
-import type { ModelSummary as AppModelSummary } from './model-results.ts';
-import type { MemoryEstimate } from './model-results.ts';
-import type { EncodeRequest, KDemoRequest, TrainRequest } from './requests.ts';
+import type {
+  HeadStatsPair,
+  KDemoResult,
+  KDemoSeries,
+  ModelSummary as AppModelSummary,
+  MemoryEstimate,
+  PreviewResult,
+  RunHeadStats,
+} from './model-results.ts';
+import type { EncodeRequest, KDemoRequest, TrainRequest, EvalRequest, EvalStage } from './requests.ts';
 import type { CheckpointInfo, TrainEvent } from './training-events.ts';
-import type { TripletsSummary } from './data-sources.ts';
-import type { BatchCacheEntry, HubDatasetRef } from './data-sources.ts';
-import type { PreviewResult } from './model-results.ts';
-import type { DatasetSummary } from './results.ts';
-import type { SetEvaluation } from './results.ts';
-import type { QueryDifference } from './search-results.ts';
-import type { DocumentView } from './search-results.ts';
-import type { SearchResult } from './search-results.ts';
-import type { EvalRequest, EvalStage } from './requests.ts';
-import type { RunRecord } from './runs.ts';
-import type { RunHeadStats } from './model-results.ts';
-import type { SweepEvent } from './sweep-plan.ts';
-import type { SweepPlan } from './sweep-plan.ts';
-import type { ExportFile } from './runs.ts';
+import type { TripletsSummary, BatchCacheEntry, HubDatasetRef } from './data-sources.ts';
+import type { DatasetSummary, SetEvaluation } from './results.ts';
+import type { QueryDifference, DocumentView, SearchResult } from './search-results.ts';
+import type { RunRecord, ExportFile } from './runs.ts';
+import type { SweepEvent, SweepPlan } from './sweep-plan.ts';
 import type { HandoffRequest } from './handoff.ts';
-import type { CalibrationResult } from './calibration.ts';
-import type { CalibrationEvent } from './calibration.ts';
-import type { CalibrationRequest } from './calibration.ts';
-import type { LessonFacts } from './lesson-frames.ts';
-import type { LessonFrame } from './lesson-frames.ts';
+import type { CalibrationResult, CalibrationEvent, CalibrationRequest } from './calibration.ts';
+import type { LessonFacts, LessonFrame, LessonVector } from './lesson-frames.ts';
 import type { LessonSettings } from './lesson-settings.ts';
-import type { LessonVector } from './lesson-frames.ts';
-
 /** Where a backbone comes from. `File` objects are structured-cloneable, so picked files travel as they are. */
 export type ModelSource =
   | { kind: 'demo'; /** Absolute URL of the folder holding the generated demo checkpoint (…/demo/). */ url: string }

@@ -1,8 +1,7 @@
 // Training rows from a Hub dataset repository: the Parquet files of one subset (a folder) and split, listed through
 // the Hub's tree API (GET /api/datasets/<repo>/tree/<revision>/<subset>) and read through a Hub file source.
 import { DEFAULT_HUB_URL, HubError } from './hub.ts';
-import type { FileSource } from './file-source.ts';
-import { readRequiredFile } from './file-source.ts';
+import { type FileSource, readRequiredFile } from './file-source.ts';
 import { memoryFile } from './random-access.ts';
 import { readParquetTriplets } from './triplets-parquet.ts';
 import type { Triplet } from './triplets.ts';

@@ -2,7 +2,7 @@
 // SparseEncoder modules (MLMTransformer at the root, SpladePooling with max pooling in 1_SpladePooling).
 import type { FileSink, FileSource, ReadOptions } from './file-source.ts';
 import type { HostTensor, TensorMap } from './host-tensor.ts';
-import type { HfConfig } from './checkpoint.ts';
+import type { HfConfig } from './model-folder.ts';
 import { writeSafetensors } from './safetensors.ts';
 
 /** What a saver needs of a checkpoint: the same shape loadCheckpoint returns. */

@@ -4,10 +4,8 @@ import type { Tensor } from '../gpu/tensor.ts';
 import source from '../../shaders/head_stats.wgsl?raw';
 import { histogramEdges } from '../util/histogram-range.ts';
 import { sampleRowPairs, type HistogramRange } from './reference/head-stats.ts';
-import { type NormSummary } from '../contract/head-statistics.ts';
+import { type NormSummary, HeadStatistics } from '../contract/head-statistics.ts';
 import { expectTensor } from './shape-check.ts';
-import { HeadStatistics } from '../contract/head-statistics.ts';
-
 const WORKGROUP = 256;
 const spec = (entryPoint: string) => ({ family: 'head_stats', source, entryPoint, constants: { WORKGROUP } });
 

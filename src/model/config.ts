@@ -1,8 +1,7 @@
 // Parses a Hugging Face config.json into a typed ModelConfig for the six supported masked-LM families, sizes
 // range-checked before anything is allocated. Semantics follow transformers' modeling_*.py and config classes.
-import { Architecture, familyDropout, LayerKind, ModelConfig } from '../contract/model-config.ts';
+import { Architecture, familyDropout, LayerKind, ModelConfig, type RopeScaling } from '../contract/model-config.ts';
 import { clip } from '../io/format-error.ts';
-import type { RopeScaling } from '../contract/model-config.ts';
 import { parameterCount } from './layout.ts';
 
 const SUPPORTED_ARCHITECTURES = [

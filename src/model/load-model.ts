@@ -3,7 +3,7 @@
 // internal layout (unused checkpoint tensors reported), and a tokenizer that fits the head.
 import { GpuLimitError } from '../gpu/errors.ts';
 import { planRowParts } from '../gpu/row-parts.ts';
-import { loadCheckpoint, type Checkpoint } from '../io/checkpoint.ts';
+import { loadCheckpoint, type Checkpoint } from '../io/model-folder.ts';
 import { readJsonFile, type FileSource, type ReadOptions } from '../io/file-source.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';

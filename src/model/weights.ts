@@ -2,11 +2,9 @@
 // Fused q/k/v are concatenated from BERT-style query/key/value; tied decoders are the word embeddings (one tensor);
 // GTE's up_gate_proj rows [up; gate] are held as [gate; up], the order ModernBERT's GeGLU kernel reads.
 import { clip } from '../io/format-error.ts';
-import type { HostTensor, TensorMap } from '../io/host-tensor.ts';
-import { tensorSize } from '../io/host-tensor.ts';
+import { type HostTensor, type TensorMap, tensorSize } from '../io/host-tensor.ts';
 import type { ModelConfig } from '../contract/model-config.ts';
-import type { ModelParams, ParamSpec } from './layout.ts';
-import { P, parameterLayout, type Part } from './layout.ts';
+import { type ModelParams, type ParamSpec, P, parameterLayout, type Part } from './layout.ts';
 
 /** One internal parameter and the checkpoint tensors it is made of, concatenated along dim 0. */
 interface Binding {

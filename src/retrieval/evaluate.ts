@@ -1,7 +1,7 @@
 // End-to-end evaluation: encode queries and corpus, index, retrieve top-k, score with trec_eval measures, report efficiency.
 import type { RetrievalDataset } from '../contract/dataset.ts';
 import { efficiencyReport } from './efficiency.ts';
-import { type EfficiencyReport } from '../contract/results.ts';
+import { type EfficiencyReport, RetrievalReport } from '../contract/results.ts';
 import { buildInvertedIndex, indexMemoryBytes, postingsCount, type InvertedIndex } from './inverted-index.ts';
 import { evaluateRun, type EvaluateRunOptions } from './metrics/evaluate-run.ts';
 import type { Run } from '../contract/run-types.ts';
@@ -9,8 +9,6 @@ import { searchAll } from './search.ts';
 import { type SearchAlgorithm } from '../contract/search-results.ts';
 import type { SparseVector } from '../util/sparse-vector.ts';
 import type { Ranking } from './top-k.ts';
-import { RetrievalReport } from '../contract/results.ts';
-
 export type Progress = (done: number, total: number) => void;
 
 /** What a SPLADE model (GPU or otherwise) offers to evaluation. */

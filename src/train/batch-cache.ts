@@ -2,13 +2,11 @@
 // Node) under a fingerprint of everything that made them (data, tokenizer, lengths, batch size, negatives, seed, data
 // order) and their position (epoch, index); training reads them from there, tokenizing only what is missing, so a
 // reloaded tab resumes from its cached batches without the file, and a sweep tokenizes its data once.
-import type { DataFingerprint } from '../contract/training-report.ts';
+import type { DataFingerprint, DataPosition } from '../contract/training-report.ts';
 import type { NumberedBatch, TripletBatches } from './batches.ts';
-import type { BatchShape } from '../contract/data-sources.ts';
-import type { DataPosition } from '../contract/training-report.ts';
+import { type BatchShape, BatchCacheEntry } from '../contract/data-sources.ts';
 import type { TripletBatch } from './trainer.ts';
 import { crc32 } from '../util/crc32.ts';
-import { BatchCacheEntry } from '../contract/data-sources.ts';
 
 /** Where batches are kept. `put` may throw a storage's quota error; batches already stored stay. */
 export interface BatchCacheStore {

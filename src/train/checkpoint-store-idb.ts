@@ -1,6 +1,6 @@
 // Browser checkpoint store in IndexedDB (idb-keyval): keys [run, checkpoint, file]; one transaction per checkpoint write.
 import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
-import type { CheckpointStore } from './checkpoint.ts';
+import type { CheckpointStore } from './training-checkpoint.ts';
 
 /** Every key of one checkpoint: [run, name, <any file>] (arrays sort after strings, so [run, name, []] ends the range). */
 function checkpointRange(run: string, name: string): IDBKeyRange {

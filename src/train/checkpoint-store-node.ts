@@ -1,7 +1,7 @@
 // Node checkpoint store: one sub-folder per checkpoint, written under a hidden temporary name, synced, then renamed.
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { CheckpointStore } from './checkpoint.ts';
+import type { CheckpointStore } from './training-checkpoint.ts';
 
 const PARTIAL = '.partial-';
 

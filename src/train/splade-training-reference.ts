@@ -4,8 +4,7 @@ import { contrastiveLossBackward, contrastiveLossForward } from '../kernels/refe
 import { flopsLossBackward, flopsLossForward } from '../kernels/reference/flops-loss.ts';
 import { sparseScoresBackward, sparseScoresForward } from '../kernels/reference/sparse-scores.ts';
 import { dropoutKey } from '../kernels/reference/dropout.ts';
-import type { DropoutRates } from '../contract/model-config.ts';
-import type { ModelConfig } from '../contract/model-config.ts';
+import type { DropoutRates, ModelConfig } from '../contract/model-config.ts';
 import { DROPOUT_STREAMS, dropoutSiteId } from '../model/dropout-sites.ts';
 import { zerosLike, type ModelParams } from '../model/layout.ts';
 import { spladeBackward, spladeForward } from '../model/reference/splade.ts';

@@ -2,7 +2,7 @@
 // steps, progress reports with loss parts and sparsity, checkpoints every N steps, and resuming from the newest one.
 import type { GpuContext } from '../gpu/context.ts';
 import type { RunSettings } from '../contract/recipe.ts';
-import type { HfConfig } from '../io/checkpoint.ts';
+import type { HfConfig } from '../io/model-folder.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 import type { TextTokenizer } from '../io/tokenizer.ts';
 import type { TripletSource } from '../io/triplet-source.ts';
@@ -11,7 +11,7 @@ import { GpuModel } from '../model/gpu-model.ts';
 import { divideModelHead } from '../model/rescale.ts';
 import { NonFiniteError } from '../util/finite.ts';
 import { TripletBatches } from './batches.ts';
-import { type DataPosition } from '../contract/training-report.ts';
+import type { DataPosition, DataFingerprint, StepLosses, StepReport } from '../contract/training-report.ts';
 import { CachedBatches, batchFingerprint, type BatchCacheStore } from './batch-cache.ts';
 import {
   captureTrainingState,
@@ -20,14 +20,11 @@ import {
   saveCheckpoint,
   type CheckpointStore,
   type TrainingState,
-} from './checkpoint.ts';
-import { type DataFingerprint } from '../contract/training-report.ts';
-import type { StepLosses, StepReport } from '../contract/training-report.ts';
+} from './training-checkpoint.ts';
 import { PAPER_FLOPS_BATCH, flopsAtBatch } from '../contract/flops-batch.ts';
 import { learningRate } from '../contract/schedule.ts';
 import { flopsWeightsAt, microBatches } from '../contract/recipe-facts.ts';
 import { SpladeTrainer, type TripletBatch } from './trainer.ts';
-import { type TrainingRecipe } from '../contract/recipe.ts';
 import { buildTrainer, checkTrainingFits } from './training-memory.ts';
 
 export interface Backbone {

@@ -11,7 +11,7 @@ import type { LoadRequest } from './model-picker.ts';
 import { ModelLoader } from './model-loader.ts';
 import { precomputedPair } from './precomputed-stats.ts';
 import { DEMO_MODEL, LOCAL_MODEL, RUN_MODEL_PREFIX, paperRowFor } from './presets.ts';
-import { PANELS, readState, writeState, type PageState, type PanelName } from './url-state.ts';
+import { PANELS, readState, writeState, type PageState, type PanelName, type LessonState } from './url-state.ts';
 import { baseStyles } from './theme.ts';
 import './model-picker.ts';
 import './k-control.ts';
@@ -27,8 +27,6 @@ import './runs-panel.ts';
 import './sweep-panel.ts';
 import './handoff-panel.ts';
 import './lesson-panel.ts';
-import type { LessonState } from './url-state.ts';
-
 const PANEL_TITLES: Record<PanelName, string> = {
   norms: 'Head norms',
   preview: 'Live preview',

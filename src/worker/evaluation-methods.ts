@@ -1,11 +1,11 @@
 // The worker's evaluation calls: reading retrieval sets, evaluating the loaded model (kept per model in IndexedDB) or
 // finished runs' models, and looking inside the last evaluated set (search, documents, differences).
-import { filesFingerprint, openDataset, summarizeDataset, type DatasetRef } from '../app/datasets.ts';
+import { filesFingerprint, openDataset, summarizeDataset, type DatasetRef } from '../app/evaluation/datasets.ts';
 import { EVAL_PAGE_MEMORY_BUDGET } from '../contract/evaluation-memory.ts';
-import { evaluateOnSet, type SetEvaluation } from '../app/evaluation.ts';
-import { listEvaluations, saveEvaluation } from '../app/evaluation-store-idb.ts';
-import { browserPlatform } from '../app/platform-browser.ts';
-import { evaluateRun } from '../app/run-evaluation.ts';
+import { evaluateOnSet, type SetEvaluation } from '../app/evaluation/evaluate-on-set.ts';
+import { listEvaluations, saveEvaluation } from '../app/platform/evaluation-store-idb.ts';
+import { browserPlatform } from '../app/platform/platform-browser.ts';
+import { evaluateRun } from '../app/evaluation/trained-model-evaluation.ts';
 import type { DatasetSource, WorkerApi } from './api.ts';
 import type { WorkerState } from './state.ts';
 

@@ -1,8 +1,8 @@
 // The worker's teaching-lesson calls: one live lesson at a time on the loaded model, stepped by the page (play, pause
 // and step are the page's), and the sentence's vectors under each k.
-import { LessonRun } from '../app/lesson-run.ts';
+import { LessonRun } from '../app/lesson/lesson-run.ts';
 import { LESSON_RECIPE, LESSON_SENTENCE_TOKENS, checkLessonSentence } from '../contract/lesson-settings.ts';
-import { lessonSentence } from '../app/lesson-vector.ts';
+import { lessonSentence } from '../app/lesson/lesson-vector.ts';
 import type { WorkerApi } from './api.ts';
 import { NoLessonError } from './errors.ts';
 import type { WorkerState } from './state.ts';

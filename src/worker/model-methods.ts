@@ -1,9 +1,9 @@
 // The worker's model calls: acquiring the GPU, estimating and loading a backbone (or a run's trained model), head
 // statistics, the preview, encoding, GPU memory and a lost device.
-import { runHeadStats } from '../app/run-head.ts';
-import { estimateModel, openModelRef, summarizeModel } from '../app/open-model.ts';
-import { browserPlatform } from '../app/platform-browser.ts';
-import type { FilesRef } from '../app/platform.ts';
+import { runHeadStats } from '../app/model/run-head-stats.ts';
+import { estimateModel, openModelRef, summarizeModel } from '../app/model/open-model.ts';
+import { browserPlatform } from '../app/platform/platform-browser.ts';
+import type { FilesRef } from '../app/platform/platform.ts';
 import type { ModelSource, WorkerApi } from './api.ts';
 import type { WorkerState } from './state.ts';
 

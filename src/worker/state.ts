@@ -1,14 +1,14 @@
 // What the GPU worker holds between calls: the GPU context (again after a loss), the model session, the read triplets
 // and retrieval sets, the last evaluated set; GPU work one call at a time; one long job (demo, training, sweep,
 // evaluation) at a time, which cancelJob stops.
-import type { RetrievalDataset } from '../app/datasets.ts';
-import type { GpuContext } from '../app/platform.ts';
-import { ModelSession } from '../app/model-session.ts';
-import type { OpenedModel } from '../app/open-model.ts';
-import { browserPlatform } from '../app/platform-browser.ts';
-import type { EvaluatedSet } from '../app/search-view.ts';
-import type { LessonRun } from '../app/lesson-run.ts';
-import type { ReadTrainingData } from '../app/training-data.ts';
+import type { RetrievalDataset } from '../app/evaluation/datasets.ts';
+import type { GpuContext } from '../app/platform/platform.ts';
+import { ModelSession } from '../app/model/model-session.ts';
+import type { OpenedModel } from '../app/model/open-model.ts';
+import { browserPlatform } from '../app/platform/platform-browser.ts';
+import type { EvaluatedSet } from '../app/evaluation/evaluated-set.ts';
+import type { LessonRun } from '../app/lesson/lesson-run.ts';
+import type { ReadTrainingData } from '../app/training/training-data.ts';
 import type { ModelSummary } from './api.ts';
 import { NoEvaluationError, NoModelError, NoTripletsError } from './errors.ts';
 

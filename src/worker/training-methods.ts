@@ -1,20 +1,19 @@
 // The worker's training calls: the teaching demo, triplet files, a run (recorded, its model saved, resumable from
 // IndexedDB checkpoints), sweeps of k or of the lambdas (queued, resumable after a reload), and cancel.
-import { runKDemo } from '../app/k-demo.ts';
-import { browserPlatform } from '../app/platform-browser.ts';
+import { runKDemo } from '../app/model/k-demo.ts';
+import { browserPlatform } from '../app/platform/platform-browser.ts';
 import { EVAL_PAGE_MEMORY_BUDGET } from '../contract/evaluation-memory.ts';
 import { requestFromRecipe, type TrainRequest } from '../contract/requests.ts';
 import { runIdFor } from '../contract/runs.ts';
-import { idbSweepStore, pendingSweep } from '../app/sweep-store-idb.ts';
-import { runSweep } from '../app/sweep-run.ts';
-import { type SweepEvent } from '../contract/sweep-plan.ts';
-import { planSweep, type SweepPlan } from '../contract/sweep-plan.ts';
-import { TrainingPaused, checkpointInfo } from '../app/train.ts';
-import { trainRun } from '../app/train-run.ts';
-import { cachedTrainingData, readHubTrainingData, readTrainingBlob, readTrainingData } from '../app/training-data.ts';
-import { handoffProject } from '../app/handoff.ts';
-import { calibrateLambdas } from '../app/calibrate-lambdas.ts';
-import { zipFiles } from '../app/run-exports.ts';
+import { idbSweepStore, pendingSweep } from '../app/platform/sweep-store-idb.ts';
+import { runSweep } from '../app/experiments/sweep-run.ts';
+import { type SweepEvent, planSweep, type SweepPlan } from '../contract/sweep-plan.ts';
+import { TrainingPaused, checkpointInfo } from '../app/training/train.ts';
+import { trainRun } from '../app/training/train-and-save.ts';
+import { cachedTrainingData, readHubTrainingData, readTrainingBlob, readTrainingData } from '../app/training/training-data.ts';
+import { handoffProject } from '../app/handoff/handoff-project.ts';
+import { calibrateLambdas } from '../app/experiments/calibrate-lambdas.ts';
+import { zipFiles } from '../app/training/run-exports.ts';
 import type { PageSweepRequest, WorkerApi } from './api.ts';
 import type { WorkerState } from './state.ts';
 

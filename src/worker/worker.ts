@@ -6,7 +6,7 @@ import { evaluationMethods } from './evaluation-methods.ts';
 import { lessonMethods } from './lesson-methods.ts';
 import { modelMethods } from './model-methods.ts';
 import { withOrderedCallbacks } from './ordered-callbacks.ts';
-import { runMethods } from './run-methods.ts';
+import { runMethods } from './experiments-methods.ts';
 import { WorkerState } from './state.ts';
 import { trainingMethods } from './training-methods.ts';
 

@@ -1,6 +1,6 @@
 // One writer per run in the page: a Web Lock per run key; a second writer (another tab, or this one) is refused at once
 // with a message about the lock; other runs are free; releasing lets the next writer in.
-import { lockRunInBrowser } from '../../src/app/run-lock-browser.ts';
+import { lockRunInBrowser } from '../../src/app/platform/run-lock-browser.ts';
 
 describe('run locks in the browser', () => {
   it('refuses a second writer of a run, leaves other runs free, and frees the run on release', async () => {

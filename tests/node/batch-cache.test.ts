@@ -13,10 +13,9 @@ import { cacheOnlySource, memoryTripletSource, type TripletSource } from '../../
 import { parseTriplets, type Triplet } from '../../src/io/triplets.ts';
 import { tokenizerFingerprint } from '../../src/io/tokenizer-fingerprint.ts';
 import { TripletBatches } from '../../src/train/batches.ts';
-import { type BatchShape } from '../../src/contract/data-sources.ts';
+import type { BatchShape, BatchCacheEntry } from '../../src/contract/data-sources.ts';
 import { type DataPosition } from '../../src/contract/training-report.ts';
 import { BatchCacheFullError, CachedBatches, batchBytes, type BatchCacheStore } from '../../src/train/batch-cache.ts';
-import { type BatchCacheEntry } from '../../src/contract/data-sources.ts';
 import { createFolderBatchCache } from '../../src/train/batch-cache-node.ts';
 import type { TripletBatch } from '../../src/train/trainer.ts';
 import { runCli } from '../helpers/cli.ts';

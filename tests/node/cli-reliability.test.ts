@@ -9,7 +9,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSafetensors, writeSafetensors } from '../../src/io/safetensors.ts';
-import { readCheckpoint } from '../../src/train/checkpoint.ts';
+import { readCheckpoint } from '../../src/train/training-checkpoint.ts';
 import { createFolderCheckpointStore } from '../../src/train/checkpoint-store-node.ts';
 import { firstNonFinite } from '../../src/util/finite.ts';
 import { runCli } from '../helpers/cli.ts';

@@ -2,7 +2,7 @@
 // WGSL dump switch, validation errors named.
 import { describe, expect, it } from 'vitest';
 import { GpuKernelError, GpuLimitError } from '../../src/gpu/errors.ts';
-import { nodeGpuContext } from '../../src/gpu/node-gpu.ts';
+import { nodeGpuContext } from '../../src/gpu/webgpu-node.ts';
 import { gpuContext } from '../helpers/gpu.ts';
 
 const ADD_ONE = /* wgsl */ `

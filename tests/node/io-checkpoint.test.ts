@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CheckpointTooLargeError, estimateCheckpointBytes, loadCheckpoint, type Checkpoint } from '../../src/io/checkpoint.ts';
+import { CheckpointTooLargeError, estimateCheckpointBytes, loadCheckpoint, type Checkpoint } from '../../src/io/model-folder.ts';
 import { createFolderSink, createFolderSource } from '../../src/io/file-source-node.ts';
 import { createMemorySource } from '../../src/io/file-source.ts';
 import { parseSafetensorsHeader } from '../../src/io/safetensors.ts';

@@ -1,7 +1,7 @@
 // Hostile model files (issue 11): tiny files that used to make gigabytes resident or take minutes are refused at once,
 // with short messages; the byte budget from config.json caps what the weights may cost.
 import { describe, expect, it } from 'vitest';
-import { CheckpointBudgetError, estimateCheckpointBytes, loadCheckpoint } from '../../src/io/checkpoint.ts';
+import { CheckpointBudgetError, estimateCheckpointBytes, loadCheckpoint } from '../../src/io/model-folder.ts';
 import { createMemorySource, FileTooLargeError, type FileSource } from '../../src/io/file-source.ts';
 import { createFileListSource } from '../../src/io/file-source-browser.ts';
 import { createFolderSource } from '../../src/io/file-source-node.ts';

@@ -3,7 +3,7 @@
 // repo ids, and a cache that cannot store (full browser storage) leaving a warning instead of a failed load.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { loadCheckpoint, estimateCheckpointBytes } from '../../src/io/checkpoint.ts';
+import { loadCheckpoint, estimateCheckpointBytes } from '../../src/io/model-folder.ts';
 import { createFolderCache, createFolderSource } from '../../src/io/file-source-node.ts';
 import { createHubSource, HubError, type FileCache } from '../../src/io/hub.ts';
 import { createCacheStorageCache } from '../../src/io/file-source-browser.ts';

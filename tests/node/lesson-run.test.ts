@@ -5,8 +5,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openModelSession, type ModelSession } from '../../src/app/model-session.ts';
-import { LessonRun } from '../../src/app/lesson-run.ts';
+import { openModelSession, type ModelSession } from '../../src/app/model/model-session.ts';
+import { LessonRun } from '../../src/app/lesson/lesson-run.ts';
 import { type LessonFrame } from '../../src/contract/lesson-frames.ts';
 import {
   LESSON_DEFAULTS,
@@ -15,12 +15,10 @@ import {
   lessonTaskFor,
   measuredAt,
 } from '../../src/contract/lesson-settings.ts';
-import { playWholeLesson } from '../../src/app/lesson-trace.ts';
-import { parseLessonTrace } from '../../src/contract/lesson-trace.ts';
-import { type LessonTrace } from '../../src/contract/lesson-trace.ts';
-import { LESSON_TRACE_FORMAT } from '../../src/contract/lesson-trace.ts';
-import { lessonSentence, lessonVector } from '../../src/app/lesson-vector.ts';
-import { nodePlatform } from '../../src/app/platform-node.ts';
+import { playWholeLesson } from '../../src/app/lesson/lesson-trace.ts';
+import { parseLessonTrace, type LessonTrace, LESSON_TRACE_FORMAT } from '../../src/contract/lesson-trace.ts';
+import { lessonSentence, lessonVector } from '../../src/app/lesson/lesson-vector.ts';
+import { nodePlatform } from '../../src/app/platform/platform-node.ts';
 import type { GpuContext } from '../../src/gpu/context.ts';
 import { sparseFromEntries } from '../../src/util/sparse-vector.ts';
 import { runCli } from '../helpers/cli.ts';

@@ -1,7 +1,7 @@
 // modelCard: Hub front matter (library, pipeline, tags, base_model/datasets/language/license only when known, YAML
 // quoting) and a body that records the backbone, k and the tying, the recipe, the data, the steps and the results.
 import { describe, expect, it } from 'vitest';
-import { modelCard, type ModelCardInfo } from '../../src/app/model-card.ts';
+import { modelCard, type ModelCardInfo } from '../../src/app/model/model-card.ts';
 import { paperRecipe } from '../../src/contract/recipe.ts';
 
 function info(overrides: Partial<ModelCardInfo> = {}): ModelCardInfo {

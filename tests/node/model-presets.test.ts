@@ -2,7 +2,7 @@
 // takes the same names.
 import { describe, expect, it } from 'vitest';
 import { MODEL_PRESETS } from '../../src/contract/model-presets.ts';
-import { modelRefFromArgument } from '../../src/app/platform-node.ts';
+import { modelRefFromArgument } from '../../src/app/platform/platform-node.ts';
 import { PAPER_TABLE1 } from '../../src/ui/paper-table1.ts';
 import { paperRowFor } from '../../src/ui/presets.ts';
 

@@ -5,8 +5,7 @@ import type { TensorMap } from '../../src/io/host-tensor.ts';
 import type { Architecture } from '../../src/contract/model-config.ts';
 import { parseModelConfig } from '../../src/model/config.ts';
 import { P } from '../../src/model/layout.ts';
-import type { TinyModelOptions } from '../../src/model/tiny-model.ts';
-import { makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
+import { type TinyModelOptions, makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
 import {
   WeightsError,
   loadParameters,

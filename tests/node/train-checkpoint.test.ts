@@ -20,11 +20,10 @@ import {
   restoreTrainer,
   saveCheckpoint,
   type TrainingState,
-} from '../../src/train/checkpoint.ts';
+} from '../../src/train/training-checkpoint.ts';
 import { createFolderCheckpointStore } from '../../src/train/checkpoint-store-node.ts';
 import { SpladeTrainer } from '../../src/train/trainer.ts';
-import { paperRecipe } from '../../src/contract/recipe.ts';
-import { type TrainingRecipe } from '../../src/contract/recipe.ts';
+import { paperRecipe, type TrainingRecipe } from '../../src/contract/recipe.ts';
 import { gpuContext } from '../helpers/gpu.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
 import { generatedTripletsFolder } from '../helpers/generated-data.ts';

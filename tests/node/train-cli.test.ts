@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../src/io/file-source-node.ts';
 import { loadModel } from '../../src/model/load-model.ts';
 import { decoderWeightName } from '../../src/model/layout.ts';
-import { readCheckpoint } from '../../src/train/checkpoint.ts';
+import { readCheckpoint } from '../../src/train/training-checkpoint.ts';
 import { createFolderCheckpointStore } from '../../src/train/checkpoint-store-node.ts';
 import { runCli } from '../helpers/cli.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTrainingData, tripletFormat } from '../../src/app/training-data.ts';
+import { readTrainingData, tripletFormat } from '../../src/app/training/training-data.ts';
 import { parseTripletsJsonl } from '../../src/io/triplets-jsonl.ts';
 import { parseTriplets } from '../../src/io/triplets.ts';
 import { runCli } from '../helpers/cli.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTrainingData, readTrainingFile } from '../../src/app/training-data.ts';
+import { readTrainingData, readTrainingFile } from '../../src/app/training/training-data.ts';
 import { memoryFile } from '../../src/io/random-access.ts';
 import { indexTripletFile } from '../../src/io/triplet-index.ts';
 import { parseTriplets } from '../../src/io/triplets.ts';

@@ -2,8 +2,16 @@
 // Each forward returns the activations its backward needs; each backward accumulates into the gradient views.
 import type { ModelParams, Part } from '../layout.ts';
 import { gegluBackward, gegluForward, geluBackward, geluForward } from '../../kernels/reference/activations.ts';
-import type { AttentionMasking, AttentionShape, DropMask, RopeTable } from '../../kernels/reference/attention.ts';
-import { attentionBackward, attentionForward, ropeBackward, ropeForward } from '../../kernels/reference/attention.ts';
+import {
+  type AttentionMasking,
+  type AttentionShape,
+  type DropMask,
+  type RopeTable,
+  attentionBackward,
+  attentionForward,
+  ropeBackward,
+  ropeForward,
+} from '../../kernels/reference/attention.ts';
 import { layerNormBackward, layerNormForward } from '../../kernels/reference/layernorm.ts';
 import { linearBackward, linearForward } from './linear.ts';
 

@@ -1,23 +1,24 @@
 // Float64 reference of a whole encoder + MLM head transform for every family: ids -> headHidden (B, T, d), and back.
 // Gradient convention: backward passes accumulate into `dparams` (a ModelParams from zerosLike); zeroing is the caller's.
-import type { DropoutRates } from '../../contract/model-config.ts';
-import type { ModelConfig } from '../../contract/model-config.ts';
+import type { DropoutRates, ModelConfig } from '../../contract/model-config.ts';
 import { planDropoutSites } from '../dropout-sites.ts';
-import type { ModelParams } from '../layout.ts';
-import { P, hasEmbeddingProjection } from '../layout.ts';
-import type { AttentionShape, DropMask } from '../../kernels/reference/attention.ts';
-import { ropeTable, type RopeTable } from '../../kernels/reference/attention.ts';
+import { type ModelParams, P, hasEmbeddingProjection } from '../layout.ts';
+import { type AttentionShape, type DropMask, ropeTable, type RopeTable } from '../../kernels/reference/attention.ts';
 import { dropoutFactor } from '../../kernels/reference/dropout.ts';
 import { embeddingBackward, embeddingForward } from '../../kernels/reference/embedding.ts';
-import type { Affine, NormCache } from './blocks.ts';
-import { affineOf, dropped, normBackward, normForward } from './blocks.ts';
+import { type Affine, type NormCache, affineOf, dropped, normBackward, normForward } from './blocks.ts';
 import { positionIds } from './embeddings.ts';
 import { linearBackward, linearForward } from './linear.ts';
 import { layerAttentionKind } from '../rotary.ts';
-import type { LayerCache, LayerContext, LayerDropoutMasks } from './layers.ts';
-import { layerBackward, layerForward, layerParams } from './layers.ts';
-import type { HeadCache } from './mlm-head.ts';
-import { decoderBackward, headTransformBackward, headTransformForward } from './mlm-head.ts';
+import {
+  type LayerCache,
+  type LayerContext,
+  type LayerDropoutMasks,
+  layerBackward,
+  layerForward,
+  layerParams,
+} from './layers.ts';
+import { type HeadCache, decoderBackward, headTransformBackward, headTransformForward } from './mlm-head.ts';
 
 export interface EncoderInput {
   /** (B, T) token ids. */

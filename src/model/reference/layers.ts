@@ -2,21 +2,18 @@
 //   post-norm (BERT, RoBERTa, DistilBERT, GTE): h = LN1(x + Attn(x));  y = LN2(h + MLP(h))
 //   pre-norm (ModernBERT):                 h = x + Attn(LNa(x));  y = h + GeGLU-MLP(LNm(h)); layer 0 has no LNa
 import type { ModelConfig } from '../../contract/model-config.ts';
-import type { ModelParams, Part } from '../layout.ts';
-import { P, hasAttnNorm } from '../layout.ts';
-import type { AttentionMasking, AttentionShape, DropMask } from '../../kernels/reference/attention.ts';
-import type {
-  Affine,
-  AttentionBlock,
-  AttentionBlockCache,
-  AttentionDropout,
-  MlpBlock,
-  MlpBlockCache,
-  MlpDropout,
-  MlpKind,
-  NormCache,
-} from './blocks.ts';
+import { type ModelParams, type Part, P, hasAttnNorm } from '../layout.ts';
+import type { AttentionMasking, AttentionShape, DropMask, RopeTable } from '../../kernels/reference/attention.ts';
 import {
+  type Affine,
+  type AttentionBlock,
+  type AttentionBlockCache,
+  type AttentionDropout,
+  type MlpBlock,
+  type MlpBlockCache,
+  type MlpDropout,
+  type MlpKind,
+  type NormCache,
   affineOf,
   attentionBlockBackward,
   attentionBlockForward,
@@ -25,7 +22,6 @@ import {
   normBackward,
   normForward,
 } from './blocks.ts';
-import type { RopeTable } from '../../kernels/reference/attention.ts';
 
 /** What one layer needs besides its parameters. */
 export interface LayerContext {

@@ -3,11 +3,9 @@
 // ModernBERT: head.dense (classifier_bias) + head.norm, then decoder; GTE: lm_head; ALBERT: predictions, projecting the
 // hidden size d down to the embedding size E (gelu_new). The decoder matrix is the word embeddings when tied.
 import type { ModelConfig } from '../../contract/model-config.ts';
-import type { ModelParams } from '../layout.ts';
-import { P, decoderWeightName } from '../layout.ts';
+import { type ModelParams, P, decoderWeightName } from '../layout.ts';
 import { geluBackward, geluForward } from '../../kernels/reference/activations.ts';
-import type { NormCache } from './blocks.ts';
-import { affineOf, normBackward, normForward } from './blocks.ts';
+import { type NormCache, affineOf, normBackward, normForward } from './blocks.ts';
 import { linearBackward, linearForward } from './linear.ts';
 
 export interface HeadCache {

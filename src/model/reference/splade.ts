@@ -2,8 +2,7 @@
 // This is the unfused reference of the fused SPLADE head; it materialises the (B, T, V) logits, fine at test sizes.
 import type { ModelConfig } from '../../contract/model-config.ts';
 import type { ModelParams } from '../layout.ts';
-import type { EncoderActivations, EncoderInput } from './encoder.ts';
-import { encoderForward, mlmBackward } from './encoder.ts';
+import { type EncoderActivations, type EncoderInput, encoderForward, mlmBackward } from './encoder.ts';
 import { decoderForward } from './mlm-head.ts';
 
 export interface SpladePool {

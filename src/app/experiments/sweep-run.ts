@@ -1,0 +1,69 @@
+// Running a sweep, once for the page and the CLI: its runs one after another (each a recorded run whose model is
+// saved, then evaluated on the chosen sets when asked), an interrupted run continuing from its checkpoint, and the
+// plan saved after every run so that the queue resumes after a reload.
+import type { GpuContext } from '../../gpu/context.ts';
+import type { RetrievalDataset } from '../../contract/dataset.ts';
+import type { TrainingData } from '../../train/training-run.ts';
+import type { OpenedModel } from '../model/open-model.ts';
+import type { Platform } from '../platform/platform.ts';
+import { requestFromRecipe, type EvalRequest, type TrainRequest } from '../../contract/requests.ts';
+import { evaluateRun } from '../evaluation/trained-model-evaluation.ts';
+import { nextSweepRun, SweepEvent, type SweepPlan } from '../../contract/sweep-plan.ts';
+import { trainRun } from '../training/train-and-save.ts';
+import { checkpointInfo } from '../training/train.ts';
+
+/** Where sweep plans are kept (IndexedDB in the page, the sweep folder's sweep.json in Node). */
+export interface SweepStore {
+  get(id: string): Promise<SweepPlan | null>;
+  put(plan: SweepPlan): Promise<void>;
+}
+
+export interface SweepOptions {
+  plan: SweepPlan;
+  plans: SweepStore;
+  model: OpenedModel;
+  data: TrainingData;
+  /** Where run `index` of the plan is kept (its folder in Node, its key in the page). */
+  runIdOf: (request: TrainRequest, index: number) => string;
+  /** Evaluate each finished run's model on these sets. */
+  evaluate?: { sets: readonly RetrievalDataset[]; request: Omit<EvalRequest, 'k'>; memoryBudget?: number };
+  signal?: AbortSignal;
+  onEvent?: (event: SweepEvent) => void;
+}
+
+/** Trains the plan's unfinished runs in order; resolves with the finished plan. */
+export async function runSweep(ctx: GpuContext, platform: Platform, options: SweepOptions): Promise<SweepPlan> {
+  const { plan, signal } = options;
+  const emit = options.onEvent ?? (() => undefined);
+  for (let index = nextSweepRun(plan); index !== null; index = nextSweepRun(plan)) {
+    signal?.throwIfAborted();
+    const total = plan.runs.length;
+    const runId = options.runIdOf(plan.runs[index], index);
+    const saved = await checkpointInfo(platform.checkpointStore(runId));
+    const resumed = saved !== null && saved.step < saved.recipe.schedule.totalSteps;
+    const request = resumed
+      ? requestFromRecipe(saved.recipe, saved.k, saved.seed, plan.runs[index].checkpointEvery)
+      : plan.runs[index];
+    emit({ kind: 'run-start', index, total, runId, request, resumed });
+    const outcome = await trainRun(ctx, platform, {
+      model: options.model,
+      data: options.data,
+      run: runId,
+      request,
+      existing: 'replace',
+      record: { store: platform.runs, sweep: { id: plan.id, index, total } },
+      signal,
+      onEvent: (event) => emit({ kind: 'train', index, event }),
+    });
+    const evaluations = options.evaluate
+      ? await evaluateRun(ctx, platform, runId, options.evaluate.sets, options.evaluate.request, {
+          signal,
+          memoryBudget: options.evaluate.memoryBudget,
+        })
+      : [];
+    plan.finished = [...plan.finished, index];
+    await options.plans.put(plan);
+    emit({ kind: 'run-done', index, total, runId, outcome, evaluations });
+  }
+  return plan;
+}

@@ -1,0 +1,17 @@
+// A text's sparse vector as people read it: top terms by weight, expansion terms marked, active dimensions.
+import { SparseSummary } from '../../contract/model-results.ts';
+import type { TextTokenizer } from '../../io/tokenizer.ts';
+import type { SparseVector } from '../../util/sparse-vector.ts';
+
+export function summarizeSparse(text: string, vector: SparseVector, tokenizer: TextTokenizer, topTerms: number): SparseSummary {
+  const ids = tokenizer.encode(text, { addSpecialTokens: false }).ids;
+  const own = new Set(ids);
+  const order = Array.from(vector.indices.keys()).sort(
+    (a, b) => vector.values[b] - vector.values[a] || vector.indices[a] - vector.indices[b],
+  );
+  const terms = order.slice(0, topTerms).map((i) => {
+    const id = vector.indices[i];
+    return { term: tokenizer.idToToken(id) ?? `[id ${id}]`, id, weight: vector.values[i], expansion: !own.has(id) };
+  });
+  return { text, tokens: ids.map((id) => tokenizer.idToToken(id) ?? `[id ${id}]`), activeDims: vector.indices.length, terms };
+}

@@ -1,0 +1,26 @@
+// Runs in Node: each run folder holds its record as run.json beside checkpoint/ and model/, rewritten whole (a
+// temporary file renamed over it), so that `splade-lab runs` can read any run folder back.
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { RunRecord, RunStore } from '../../contract/runs.ts';
+
+export const RUN_FILE = 'run.json';
+
+export function createFolderRunStore(): RunStore {
+  return {
+    async get(id) {
+      try {
+        return JSON.parse(await readFile(join(resolve(id), RUN_FILE), 'utf8')) as RunRecord;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw new Error(`${join(id, RUN_FILE)} cannot be read: ${(error as Error).message}`, { cause: error });
+      }
+    },
+    async put(record) {
+      const path = join(resolve(record.id), RUN_FILE);
+      const temp = `${path}.partial-${process.pid}`;
+      await writeFile(temp, JSON.stringify(record, null, 1) + '\n');
+      await rename(temp, path);
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// `splade-lab encode --model <m> --in <jsonl> --out <jsonl>`: argument adapter over the model session's encode and
+// exportVectors: sparse vectors of BEIR-style records for Anserini, Qdrant or Elasticsearch/OpenSearch.
+import { readFile, writeFile } from 'node:fs/promises';
+import { EXPORT_FORMATS, exportVectors, isExportFormat, readExportRecords } from '../../app/evaluation/export-vectors.ts';
+import { UsageError, type Command } from '../command.ts';
+import { withModelSession } from '../model/model-session.ts';
+
+export const encodeCommand: Command = {
+  spec: {
+    name: 'encode',
+    summary: 'encode JSONL records into sparse vectors for Anserini, Qdrant or Elasticsearch/OpenSearch',
+    options: {
+      model: { value: 'dir-or-hub-id', help: 'a SPLADE or MLM model folder, or a Hub id', required: true },
+      in: { value: 'records.jsonl', help: 'one {"_id", "title"?, "text"} object per line', required: true },
+      out: { value: 'vectors.jsonl', help: 'one vector per input line', required: true },
+      format: {
+        value: EXPORT_FORMATS.join('|'),
+        help: 'anserini: token -> round(scale w); qdrant: indices/values; es: rank_features',
+        default: 'anserini',
+      },
+      'max-length': { value: 'T', help: 'tokens per text', default: '256' },
+      k: { value: 'K', help: 'divide the MLM head by k first', default: '1' },
+      prune: { value: 'N', help: "keep each vector's N largest weights (0: all)", default: '0' },
+      scale: { value: 'S', help: 'Anserini weight quantisation factor', default: '100' },
+      batch: { value: 'B', help: 'texts per GPU batch', default: '8' },
+    },
+  },
+  async run(args) {
+    const format = args.string('format')!;
+    if (!isExportFormat(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${format}"`);
+    const input = args.required('in');
+    const output = args.required('out');
+    const records = readExportRecords(new Uint8Array(await readFile(input)), input);
+    const texts = records.map((r) => r.text);
+    const request = { k: args.numberOr('k', 1), maxLength: args.numberOr('max-length', 256), topK: args.numberOr('prune', 0) };
+    const exported = await withModelSession(
+      args.required('model'),
+      'encode',
+      { batchSize: args.numberOr('batch', 8) },
+      async (session) => {
+        const vectors = await session.encode(texts, request, {
+          onProgress: (done, total) => process.stderr.write(`\rencoded ${done}/${total}   `),
+        });
+        process.stderr.write('\n');
+        return exportVectors(format, records, vectors, session.vocabulary(), args.numberOr('scale', 100));
+      },
+    );
+    await writeFile(output, exported.lines.join('\n') + '\n');
+    if (exported.dropped)
+      process.stderr.write(`warning: ${exported.dropped} entries were not representable as rank_features and were left out\n`);
+    process.stderr.write(`wrote ${exported.lines.length} ${format} vectors to ${output}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,59 @@
+// The training recipe's options beyond batch, lengths and lr (optimizer, warm-up, clipping, dropout, temperature, the
+// FLOPS ramp and accumulation), shared by train, calibrate and sweep so that a calibration or a sweep trains with the
+// same recipe as the run it prepares.
+import type { TrainRequest } from '../../contract/requests.ts';
+import type { Args, OptionSpec } from '../command.ts';
+
+export const RECIPE_OPTIONS: Record<string, OptionSpec> = {
+  'grad-accum': { value: 'N', help: 'micro-batches per step, gradients averaged (as N GPUs of B triplets each)', default: '1' },
+  'flops-over': {
+    value: 'micro-batch|step',
+    help: "the FLOPS terms over each micro-batch (as each GPU of a DDP run) or over all of a step's vectors (as one large batch)",
+    default: 'micro-batch',
+  },
+  optimizer: { value: 'adamw|sgd', help: 'AdamW (0.9, 0.999, 1e-8) or plain SGD without momentum', default: 'adamw' },
+  'warmup-ratio': { value: 'R', help: 'fraction of the steps of linear learning-rate warm-up', default: '0.1' },
+  'weight-decay': {
+    value: 'W',
+    help: "weight decay, not on biases and LayerNorms (the Trainer's rule; decoupled for AdamW)",
+    default: '0',
+  },
+  'max-grad-norm': { value: 'N', help: 'clip the averaged gradient to this global L2 norm (0: no clipping)', default: '1' },
+  dropout: {
+    value: 'P',
+    help: "every dropout probability of the backbone set to P while training (default: its config.json's; 0: none)",
+  },
+  temperature: { value: 'T', help: 'temperature of the contrastive loss (scores divided by T)', default: '1' },
+  'flops-ramp-ratio': {
+    value: 'F',
+    help: 'fraction of the steps over which the lambdas ramp up quadratically (default a third; 0: full lambdas from the first step)',
+  },
+};
+
+export type RecipeFields = Pick<
+  TrainRequest,
+  | 'gradAccum'
+  | 'flopsOver'
+  | 'optimizer'
+  | 'warmupRatio'
+  | 'weightDecay'
+  | 'maxGradNorm'
+  | 'dropout'
+  | 'temperature'
+  | 'flopsRampRatio'
+>;
+
+/** The recipe options given; absent ones stay undefined, so the application layer's defaults apply (and are checked there). */
+export function recipeFrom(args: Args): RecipeFields {
+  return {
+    gradAccum: args.number('grad-accum'),
+    flopsOver: args.string('flops-over') as TrainRequest['flopsOver'],
+    optimizer: args.string('optimizer') as TrainRequest['optimizer'],
+    warmupRatio: args.number('warmup-ratio'),
+    weightDecay: args.number('weight-decay'),
+    maxGradNorm: args.number('max-grad-norm'),
+    dropout: args.number('dropout'),
+    temperature: args.number('temperature'),
+    flopsRampRatio: args.number('flops-ramp-ratio'),
+  };
+}

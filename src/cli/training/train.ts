@@ -1,0 +1,246 @@
+// `splade-lab train`: argument adapter over the application layer's trainRun; prints progress (text or JSON
+// lines), and saves the trained model as a sentence-transformers SparseEncoder in <out>/model.
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openModelRef, type OpenedModel } from '../../app/model/open-model.ts';
+import { CHECKPOINT_FOLDER, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
+import type { TrainRequest } from '../../contract/requests.ts';
+import type { StepReport } from '../../contract/training-report.ts';
+import { TrainingPaused, type TrainEvent } from '../../app/training/train.ts';
+import type { Alarm, AlarmRule } from '../../contract/alarm-rules.ts';
+import type { ProbeSnapshot, ProbeText } from '../../contract/probes.ts';
+import { trainRun } from '../../app/training/train-and-save.ts';
+import { describeDropout, describeOptimizer, microBatches } from '../../contract/recipe-text.ts';
+import { UsageError, type Args, type Command } from '../command.ts';
+import { RECIPE_OPTIONS, recipeFrom } from './recipe-options.ts';
+import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';
+
+function reportLine(r: StepReport): string {
+  const width = String(r.steps).length;
+  return (
+    `step ${String(r.step + 1).padStart(width)}/${r.steps}  loss ${r.total.toFixed(4)}  rank ${r.rank.toFixed(4)}  ` +
+    `FLOPS q ${r.flopsQueries.toFixed(3)} (x${r.lambdaQueries.toExponential(1)}) d ${r.flopsDocuments.toFixed(3)} (x${r.lambdaDocuments.toExponential(1)})  ` +
+    `active q ${r.activeQueries.toFixed(1)} d ${r.activeDocuments.toFixed(1)}  lr ${r.lr.toExponential(2)}  ${r.msPerStep.toFixed(0)} ms/step  ${r.tokensPerSecond.toFixed(0)} tokens/s`
+  );
+}
+
+function probeLines(snapshot: ProbeSnapshot): string {
+  const lines = snapshot.probes.map(
+    (p) =>
+      `  probe ${p.role === 'query' ? 'q' : 'd'} "${p.text.length > 40 ? `${p.text.slice(0, 39)}…` : p.text}": ${p.activeDims} active; ${p.terms.map((t) => `${t.term} ${t.weight.toFixed(2)}`).join(', ')}`,
+  );
+  const scores = snapshot.scores
+    .map((row, i) => `q${i + 1}: ${row.map((s, j) => `d${j + 1} ${s.toFixed(2)}`).join(' ')}`)
+    .join('; ');
+  return [`probes at step ${snapshot.step}`, ...lines, ...(scores ? [`  scores ${scores}`] : [])].join('\n');
+}
+
+function alarmLines(alarm: Alarm, stops: boolean): string {
+  return (
+    `${alarm.severity.toUpperCase()} [${alarm.rule}] step ${alarm.step}: ${alarm.title}${stops ? ' (stopping)' : ''}\n` +
+    `  ${alarm.evidence}\n  advice: ${alarm.advice}\n  ranges: ${alarm.ranges}`
+  );
+}
+
+function probesFrom(args: Args): ProbeText[] | undefined {
+  const probes: ProbeText[] = [
+    ...args.all('probe').map((text) => ({ role: 'query' as const, text })),
+    ...args.all('probe-doc').map((text) => ({ role: 'document' as const, text })),
+  ];
+  return probes.length ? probes : undefined;
+}
+
+/** --gpu-memory in bytes, or undefined. */
+function gpuMemory(args: Args): number | undefined {
+  const gib = args.number('gpu-memory');
+  if (gib === undefined) return undefined;
+  if (!(gib > 0)) throw new UsageError(`--gpu-memory must be a number of GiB above 0, got ${gib}`);
+  return gib * 2 ** 30;
+}
+
+function requestFrom(args: Args): TrainRequest {
+  if (args.has('steps') && args.has('epochs')) throw new UsageError('give --steps or --epochs, not both');
+  return {
+    k: args.numberOr('k', 1),
+    steps: args.number('steps'),
+    epochs: args.number('epochs'),
+    batchSize: args.numberOr('batch', 8),
+    queryLength: args.numberOr('query-length', 32),
+    documentLength: args.numberOr('doc-length', 128),
+    peakLr: args.number('lr'),
+    ...recipeFrom(args),
+    lambdaQueries: args.number('lambda-q'),
+    lambdaDocuments: args.number('lambda-d'),
+    seed: args.number('seed'),
+    shuffle: !args.flag('no-shuffle'),
+    checkpointEvery: args.numberOr('checkpoint-every', 50),
+    reportEvery: args.numberOr('report-every', 10),
+    resume: args.flag('resume'),
+    probes: probesFrom(args),
+    probeEvery: args.number('probe-every'),
+    stopOnAlarm: args.flag('stop-on-alarm'),
+    ignoreAlarms: args.all('ignore-alarm') as AlarmRule[],
+  };
+}
+
+export const trainCommand: Command = {
+  spec: {
+    name: 'train',
+    summary: "fine-tune a SPLADE model on triplets with the paper's recipe (head divided by k first), checkpointed and resumable",
+    options: {
+      model: { value: 'dir-or-hub-id', help: 'the backbone: a Hugging Face model folder or a Hub id', required: true },
+      ...TRIPLETS_OPTIONS,
+      out: {
+        value: 'dir',
+        help: 'the run folder: checkpoints in <dir>/checkpoint, the trained model in <dir>/model',
+        required: true,
+      },
+      k: { value: 'K', help: 'divide the MLM head by k before training', default: '1' },
+      steps: { value: 'N', help: 'steps of the run (instead of --epochs)' },
+      epochs: { value: 'E', help: 'epochs over the triplets (default 1 when --steps is not given)' },
+      batch: { value: 'B', help: 'triplets per micro-batch: its in-batch candidates and its FLOPS batch', default: '8' },
+      'query-length': { value: 'T', help: 'tokens per query', default: '32' },
+      'doc-length': { value: 'T', help: 'tokens per document', default: '128' },
+      lr: { value: 'LR', help: 'peak learning rate (linear warm-up, then linear decay to 0)', default: '1e-4' },
+      'lambda-q': { value: 'L', help: 'FLOPS weight of the queries (quadratic ramp, see --flops-ramp-ratio)', default: '5e-2' },
+      'lambda-d': { value: 'L', help: 'FLOPS weight of the documents', default: '3e-3' },
+      ...RECIPE_OPTIONS,
+      seed: { value: 'S', help: 'seed of the data order (32-bit)', default: '1' },
+      'gpu-memory': {
+        value: 'GiB',
+        help: 'GPU memory the run may take, model included: over it the run is refused before it starts, with a batch (and --grad-accum) that fits',
+      },
+      'no-batch-cache': {
+        help: 'tokenize every batch afresh (default: batches are kept in SPLADE_LAB_BATCH_CACHE, ~/.cache/splade-lab/batches, and reused)',
+      },
+      'no-shuffle': { help: 'triplets in file order every epoch (instead of a seeded shuffle per epoch)' },
+      'checkpoint-every': { value: 'N', help: 'checkpoint every N steps (and after the last)', default: '50' },
+      'report-every': { value: 'N', help: 'report every N steps (and after the first and the last)', default: '10' },
+      resume: { help: "continue the run folder's newest checkpoint (same options required)" },
+      probe: {
+        value: 'text',
+        help: 'a query probe, encoded while training (repeatable; replaces the default probes)',
+        multiple: true,
+      },
+      'probe-doc': { value: 'text', help: 'a document probe (repeatable)', multiple: true },
+      'probe-every': {
+        value: 'N',
+        help: 'encode the probes before the first step and every N steps (0: never; default: as --report-every)',
+      },
+      'stop-on-alarm': {
+        help: 'stop at the first alarm (not a warning), after saving a checkpoint (exit status 3; --resume goes on)',
+      },
+      'ignore-alarm': { value: 'rule', help: 'an alarm rule that does not stop the run (repeatable)', multiple: true },
+      json: { help: 'print one JSON object per event instead of text' },
+      log: { value: 'file.jsonl', help: 'also append one JSON line per reported step to this file (kept across --resume)' },
+    },
+    notes:
+      'A NaN or Inf in a loss or a weight stops the run with an error naming the step and the part; the last good\n' +
+      'checkpoint is kept and no model is saved. One process writes a run folder at a time (a lock file in it).\n' +
+      'Alarms (collapse, densification, exploding-scores, special-terms, flops-dominates, chance-loss) are printed\n' +
+      'with their evidence and advice; with --stop-on-alarm the run saves a checkpoint and exits with status 3.',
+  },
+  async run(args) {
+    const json = args.flag('json');
+    const log = args.string('log');
+    const emit = (event: Record<string, unknown>, text: string) =>
+      process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
+    const out = args.required('out');
+    const modelArg = args.required('model');
+    return withTripletsOption(args, async ({ data, summary, where: tripletsPath }) => {
+      const request = requestFrom(args);
+      const ctx = await nodePlatform.acquireGpu('train');
+      try {
+        const loaded: { model?: OpenedModel } = {};
+        const onEvent = (event: TrainEvent) => {
+          if (event.kind === 'start') {
+            const { recipe, k, seed } = event;
+            const { schedule, batchSize: B } = recipe;
+            const accum = microBatches(recipe);
+            const ramp = recipe.flopsRampRatio ?? 1 / 3;
+            emit(
+              {
+                event: 'start',
+                model: modelArg,
+                triplets: summary.triplets,
+                blankLines: summary.blankLines,
+                steps: schedule.totalSteps,
+                k,
+                seed,
+                recipe,
+                resume: request.resume,
+              },
+              `training ${loaded.model?.config.hfArchitecture} from ${modelArg} on ${summary.triplets} triplets of ${tripletsPath}` +
+                `${summary.blankLines ? ` (${summary.blankLines} blank lines skipped)` : ''}\n` +
+                `  ${schedule.totalSteps} steps of ${accum > 1 ? `${accum} micro-batches of ` : ''}${B} triplets ` +
+                `(${((schedule.totalSteps * B * accum) / summary.triplets).toFixed(2)} epochs), ` +
+                `lengths ${recipe.queryLength}/${recipe.documentLength}, head divided by k = ${k}, peak lr ${schedule.peakLr} ` +
+                `(warm-up ${schedule.warmupRatio}), lambda_q ${recipe.lambdaQueries}, lambda_d ${recipe.lambdaDocuments} ` +
+                `(${ramp === 0 ? 'no ramp' : `quadratic ramp over ${ramp === 1 / 3 ? 'a third' : `${ramp} of the steps`}`}), temperature ${recipe.tau}\n` +
+                `  ${describeOptimizer(recipe.optimizer)}; ${recipe.maxGradNorm ? `gradients clipped to a global norm of ${recipe.maxGradNorm}` : 'no gradient clipping'}; ` +
+                `${describeDropout(recipe, loaded.model?.config)}` +
+                `${recipe.dataOrder === 'file' ? '; triplets in file order' : ''}`,
+            );
+            for (const note of loaded.model?.notes ?? []) emit({ event: 'note', note }, `  note: ${note}`);
+            if (event.resumedFrom) {
+              const path = join(out, CHECKPOINT_FOLDER, event.resumedFrom);
+              emit({ event: 'resume', step: event.startStep, checkpoint: path }, `  resuming ${path} at step ${event.startStep}`);
+            }
+          } else if (event.kind === 'report') {
+            const line = { event: 'step', ...event.report, step: event.report.step + 1 };
+            emit(line, reportLine(event.report));
+            if (log) appendFileSync(log, `${JSON.stringify(line)}\n`);
+          } else if (event.kind === 'probe') {
+            emit({ event: 'probe', ...event.snapshot }, probeLines(event.snapshot));
+          } else if (event.kind === 'alarm') {
+            emit({ event: 'alarm', ...event.alarm, stops: event.stops }, alarmLines(event.alarm, event.stops));
+          } else if (event.kind === 'checkpoint') {
+            const path = join(out, CHECKPOINT_FOLDER, event.name);
+            emit({ event: 'checkpoint', step: event.step, path }, `  checkpoint ${path}`);
+          } else if (event.done === event.total) {
+            emit({ event: 'cached', batches: event.total }, `  ${event.total} batches cached`);
+          }
+        };
+        let run;
+        try {
+          run = await trainRun(ctx, nodePlatform, {
+            model: async () =>
+              (loaded.model = await openModelRef(nodePlatform, await modelRefFromArgument(modelArg), { limits: ctx.limits })),
+            data,
+            run: out,
+            request,
+            existing: 'refuse',
+            batchCache: !args.flag('no-batch-cache'),
+            memoryBudget: gpuMemory(args),
+            onEvent,
+            record: { store: nodePlatform.runs },
+          });
+        } catch (error) {
+          if (!(error instanceof TrainingPaused)) throw error;
+          const checkpoint = join(out, CHECKPOINT_FOLDER, error.checkpoint);
+          emit(
+            { event: 'stopped', reason: error.reason, step: error.step, checkpoint },
+            `stopped at step ${error.step} on ${error.reason}; checkpoint ${checkpoint} is kept (--resume goes on, --ignore-alarm <rule> lets it pass)`,
+          );
+          return 3;
+        }
+        const { saved } = run;
+        emit(
+          {
+            event: 'done',
+            steps: run.step,
+            startStep: run.startStep,
+            msPerStep: run.msPerStep,
+            model: saved.where,
+            files: saved.files,
+          },
+          `saved ${saved.where} (${saved.files.length} files; sentence-transformers SparseEncoder)` +
+            `${Number.isFinite(run.msPerStep) ? `; ${run.msPerStep.toFixed(0)} ms per step` : ''}`,
+        );
+        return 0;
+      } finally {
+        ctx.destroy();
+      }
+    });
+  },
+};
