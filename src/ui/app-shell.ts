@@ -153,45 +153,47 @@ export class SpladeApp extends LitElement {
           >${loader.gpu === '' ? 'Starting the GPU…' : noGpu ? 'No WebGPU' : `GPU: ${loader.gpu}`}</span
         >
       </header>
-      ${askHub ? this._renderNotice('hub-notice', hubConsentNotice(s.hub!)) : nothing}
-      ${loader.notice ? this._renderNotice('notice', loader.notice) : nothing}
-      <div id="workbench" ?hidden=${s.lesson.present}>
-        <section class="card" aria-labelledby="model-heading">
-          <h2 id="model-heading">1 · Backbone</h2>
-          <model-picker
-            .model=${s.model}
-            .summary=${loader.summary}
-            .progress=${loader.progress}
-            ?loading=${loader.loading}
-            ?no-gpu=${noGpu}
-            @load-model=${(event: CustomEvent<LoadRequest>) => void this._load(event.detail)}
-            @cancel-load=${() => loader.cancel()}
-          ></model-picker>
-          ${
-            this.hubUrl
-              ? html`<p id="hub-host" class="muted">
-                  Hub models come from <strong>${hubHost(this.hubUrl)}</strong>, not huggingface.co (this page's link set it).
-                  <button id="hub-reset" @click=${this._useDefaultHub}>Use huggingface.co</button>
-                </p>`
-              : nothing
-          }
-        </section>
-        <section class="card" aria-labelledby="k-heading">
-          <h2 id="k-heading">2 · Divide the head by k</h2>
-          <div class="k-row">
-            <k-control .k=${s.k} @k-change=${this._onK}></k-control>
-            <suggested-k
-              .target=${s.target}
-              .meanNorm=${mean}
-              @k-change=${this._onK}
-              @target-change=${(e: CustomEvent<{ target: number }>) => this._setState({ target: e.detail.target })}
-              @sweep-ks=${(e: CustomEvent<{ ks: number[] }>) => ((this._sweepKs = e.detail.ks), this._setState({ panel: 'training' }))}
-            ></suggested-k>
-          </div>
-        </section>
-        ${this._renderTabs()} ${this._renderPanel()} ${this._renderTraining()} ${this._renderEvaluation()} ${this._renderRuns()}
-      </div>
-      ${this._renderLesson()}
+      <main>
+        ${askHub ? this._renderNotice('hub-notice', hubConsentNotice(s.hub!)) : nothing}
+        ${loader.notice ? this._renderNotice('notice', loader.notice) : nothing}
+        <div id="workbench" ?hidden=${s.lesson.present}>
+          <section class="card" aria-labelledby="model-heading">
+            <h2 id="model-heading">1 · Backbone</h2>
+            <model-picker
+              .model=${s.model}
+              .summary=${loader.summary}
+              .progress=${loader.progress}
+              ?loading=${loader.loading}
+              ?no-gpu=${noGpu}
+              @load-model=${(event: CustomEvent<LoadRequest>) => void this._load(event.detail)}
+              @cancel-load=${() => loader.cancel()}
+            ></model-picker>
+            ${
+              this.hubUrl
+                ? html`<p id="hub-host" class="muted">
+                    Hub models come from <strong>${hubHost(this.hubUrl)}</strong>, not huggingface.co (this page's link set it).
+                    <button id="hub-reset" @click=${this._useDefaultHub}>Use huggingface.co</button>
+                  </p>`
+                : nothing
+            }
+          </section>
+          <section class="card" aria-labelledby="k-heading">
+            <h2 id="k-heading">2 · Divide the head by k</h2>
+            <div class="k-row">
+              <k-control .k=${s.k} @k-change=${this._onK}></k-control>
+              <suggested-k
+                .target=${s.target}
+                .meanNorm=${mean}
+                @k-change=${this._onK}
+                @target-change=${(e: CustomEvent<{ target: number }>) => this._setState({ target: e.detail.target })}
+                @sweep-ks=${(e: CustomEvent<{ ks: number[] }>) => ((this._sweepKs = e.detail.ks), this._setState({ panel: 'training' }))}
+              ></suggested-k>
+            </div>
+          </section>
+          ${this._renderTabs()} ${this._renderPanel()} ${this._renderTraining()} ${this._renderEvaluation()} ${this._renderRuns()}
+        </div>
+        ${this._renderLesson()}
+      </main>
       <footer class="muted" ?hidden=${s.lesson.present}>
         The synthetic demo is a small BERT-style model with random weights (real bert-base-uncased vocabulary), built with this
         site; its head was scaled to a mean row norm of 2.5, like ModernBERT's, so that k visibly matters. It is not a trained

@@ -6,6 +6,12 @@ import type { BatchCacheEntry } from '../worker/api.ts';
 import { formatBytes } from './format.ts';
 import { baseStyles, tableStyles } from './theme.ts';
 
+/** "batch 2, lengths 8/16, seed 1" (with ", 3 negatives" before the seed when there are more than one), on one line. */
+function shapeText({ shape, seed }: BatchCacheEntry): string {
+  const negatives = (shape.negatives ?? 1) > 1 ? `, ${shape.negatives} negatives` : '';
+  return `batch ${shape.batchSize}, lengths ${shape.queryLength}/${shape.documentLength}${negatives}, seed ${seed}`;
+}
+
 export class BatchCacheList extends LitElement {
   static override properties = {
     entries: { attribute: false },
@@ -54,11 +60,7 @@ export class BatchCacheList extends LitElement {
               html`<tr data-fingerprint=${e.fingerprint}>
                 <td>${e.data.name} (${e.data.triplets} triplets)</td>
                 <td>${e.batches}</td>
-                <td>
-                  batch ${e.shape.batchSize}, lengths
-                  ${e.shape.queryLength}/${e.shape.documentLength}${(e.shape.negatives ?? 1) > 1 ? `, ${e.shape.negatives} negatives` : ''},
-                  seed ${e.seed}
-                </td>
+                <td>${shapeText(e)}</td>
                 <td>${formatBytes(e.bytes)}</td>
                 <td>
                   <button class="use-cache" ?disabled=${this.disabled} @click=${() => this.ask('use-cache', e.fingerprint)}>

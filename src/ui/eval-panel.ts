@@ -103,7 +103,8 @@ export class EvalPanel extends LitElement {
       :host {
         display: block;
       }
-      h4 {
+      h3 {
+        font-size: 1em;
         margin: 1em 0 0.3em;
       }
     `,
@@ -172,15 +173,15 @@ export class EvalPanel extends LitElement {
       ${saved.length ? html`<eval-results-table id="saved" heading="All stored results of this model (kept in this browser)" .evaluations=${saved}></eval-results-table>` : nothing}
       ${
         this._kept
-          ? html`<h4>Take the vectors and the run away</h4>
+          ? html`<h3>Take the vectors and the run away</h3>
               <eval-exports .client=${this.client} set=${this._kept}></eval-exports>`
           : nothing
       }
-      <h4>Search the evaluated set</h4>
+      <h3>Search the evaluated set</h3>
       <search-view .client=${this.client} .set=${this._kept} .generation=${this.evaluationsDone}></search-view>
       ${
         this._kept
-          ? html`<h4>Where SPLADE and BM25 differ</h4>
+          ? html`<h3>Where SPLADE and BM25 differ</h3>
               <eval-differences .client=${this.client} .set=${this._kept} .generation=${this.evaluationsDone}></eval-differences>`
           : nothing
       }

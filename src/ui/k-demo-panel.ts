@@ -11,6 +11,13 @@ import type { TrainingClient } from './training-client.ts';
 import { baseStyles, trainingPanelStyles } from './theme.ts';
 import { DEMO_MAX_KS, DEMO_MAX_STEPS, K_MAX, K_MIN, parseKList } from './url-state.ts';
 
+/**
+ * What the demo trains on when the worker names no other source (a constant, so that the caption's template keeps
+ * "Figures from ${…}" on one line, its text with one space).
+ */
+const SYNTHETIC_PROVENANCE =
+  'synthetic data: a seeded random head (mean row norm 2.5) and random hidden states; only the head is trained';
+
 /** "k = 1 and k = 16", "k = 1, k = 4 and k = 16". */
 function kListText(ks: number[]): string {
   const names = ks.map((k) => `k = ${formatK(k)}`);
@@ -162,9 +169,8 @@ export class KDemoPanel extends LitElement {
         ></loss-chart>
       </div>
       <p class="provenance muted" id="demo-provenance">
-        Figures from
-        ${this._provenance || 'synthetic data: a seeded random head (mean row norm 2.5) and random hidden states; only the head is trained'}.
-        They show how training starts, not how well any real model retrieves.
+        Figures from ${this._provenance || SYNTHETIC_PROVENANCE}. They show how training starts, not how well any real model
+        retrieves.
       </p>`;
   }
 

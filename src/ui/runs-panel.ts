@@ -82,6 +82,11 @@ export class RunsPanel extends LitElement {
       :host {
         display: block;
       }
+      /* the tab's section headings, sized as the h4 they were */
+      h3 {
+        font-size: 1em;
+        margin: 1.33em 0;
+      }
       table {
         width: 100%;
       }
@@ -152,7 +157,7 @@ export class RunsPanel extends LitElement {
       </div>
       <p id="runs-status" role="status" aria-live="polite">${this.job.status || this._message}</p>
       ${this.job.error ? html`<p class="error" role="alert" id="runs-error">${this.job.error}</p>` : nothing}
-      <h4>Compare the selected runs</h4>
+      <h3>Compare the selected runs</h3>
       <run-compare .runs=${selected}></run-compare>`;
   }
 
@@ -218,10 +223,10 @@ export class RunsPanel extends LitElement {
   private _details(run: RunRecord | undefined) {
     if (!run) return nothing;
     return html`<section id="run-page" aria-label="run details">
-      <h4>
+      <h3>
         Run k = ${formatK(run.k)} of ${run.model.name}
         <button class="close-details" @click=${() => (this._opened = null)}>Close</button>
-      </h4>
+      </h3>
       <run-details .run=${run}></run-details>
     </section>`;
   }
