@@ -11,11 +11,11 @@ set -euo pipefail
 out="${1:-gpu-check}"
 mkdir -p "$out"
 export SPLADE_LAB_GPU=system
-kernels=(tests/node/matmul.test.ts tests/node/splade-head.test.ts tests/node/losses.test.ts tests/node/head-stats.test.ts
-  tests/node/dropout.test.ts tests/node/grad-norm.test.ts tests/node/adamw.test.ts tests/node/flops-step.test.ts
-  tests/node/layer-kernels-attention.test.ts tests/node/layer-kernels-layernorm.test.ts tests/node/layer-kernels-activations.test.ts
-  tests/node/layer-kernels-embedding.test.ts tests/node/gpu-encoder.test.ts tests/node/splade-objective.test.ts
-  tests/node/train-sgd-step.test.ts)
+kernels=(tests/node/kernels/matmul.test.ts tests/node/kernels/splade-head.test.ts tests/node/kernels/losses.test.ts tests/node/kernels/head-stats.test.ts
+  tests/node/kernels/dropout.test.ts tests/node/kernels/grad-norm.test.ts tests/node/kernels/adamw.test.ts tests/node/kernels/flops-step.test.ts
+  tests/node/kernels/layer-kernels-attention.test.ts tests/node/kernels/layer-kernels-layernorm.test.ts tests/node/kernels/layer-kernels-activations.test.ts
+  tests/node/kernels/layer-kernels-embedding.test.ts tests/node/model/gpu-encoder.test.ts tests/node/model/splade-objective.test.ts
+  tests/node/training/train-sgd-step.test.ts)
 ts=(node --import ./bin/register-hooks.mjs)
 stage() { timeout --kill-after=10 "${STAGE_S:-240}" "$@"; }
 status=0

@@ -1,3 +1,4 @@
+// The lambda calibrator's request, trials, events and result, as plain data the page, the worker and the CLI share.
 import type { LambdaPair, ReachedSparsity, SparsityTarget } from './lambda-search.ts';
 import type { TrainRequest } from './requests.ts';
 import type { SetEvaluation } from './results.ts';

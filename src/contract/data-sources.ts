@@ -1,3 +1,4 @@
+// What the page is told of training data: a triplet file's summary and format, a Hub dataset's id, cached batches.
 import type { DataFingerprint } from './training-report.ts';
 
 /** What the cache says of one fingerprint's batches (listed, sized and cleared from the page). */

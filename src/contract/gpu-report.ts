@@ -1,3 +1,4 @@
+// What the page is told of the GPU adapter the worker acquired (vendor, architecture, limits that matter here).
 export interface AdapterReport {
   vendor: string;
   architecture: string;

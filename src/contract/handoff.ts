@@ -1,3 +1,4 @@
+// The hand-off's request: what the user sets for the Python project splade-lab writes beside a trained run.
 /** What the user sets; everything else is the paper's recipe, as in training (requests.ts planTraining). */
 
 export interface HandoffRequest {

@@ -1,3 +1,4 @@
+// The MLM head's per-row norm figures under a divisor k (summary, anisotropy, histogram), as plain data.
 import type { HistogramRange } from '../util/histogram-range.ts';
 
 export interface HeadStatistics {

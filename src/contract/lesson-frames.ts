@@ -1,3 +1,4 @@
+// What the teaching lesson shows as it plays: its facts, each frame of the runs side by side, the held-out measures.
 /** The held-out queries of the generated task, searched over its whole corpus. */
 
 import type { LessonSettings, LessonRecipe } from './lesson-settings.ts';

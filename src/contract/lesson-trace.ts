@@ -1,3 +1,4 @@
+// A recorded lesson (the bundled page plays it without a GPU): its format, and the reader that checks one.
 import type { LessonFacts, LessonVector, LessonFrame } from './lesson-frames.ts';
 
 export const LESSON_TRACE_FORMAT = 'splade-lab lesson trace';

@@ -1,3 +1,4 @@
+// A backbone's configuration as splade-lab reads it (one type for every family) and its dropout sites; plain data.
 export type Architecture = 'bert' | 'roberta' | 'distilbert' | 'modernbert' | 'gte' | 'albert';
 /** Attention pattern of one layer: global (all keys) or local (sliding window). */
 

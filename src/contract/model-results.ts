@@ -1,3 +1,5 @@
+// What the model calls hand back to the page: the model's summary and memory estimate, head statistics under k,
+// a preview's sparse vector, the k demo's series.
 /** Sizes of the synthetic k demo: queries, their and the documents' tokens, hidden size and head rows. */
 export const K_DEMO_SHAPE = { B: 8, Tq: 8, Td: 16, d: 64, V: 2000 };
 import type { HeadStatistics } from './head-statistics.ts';

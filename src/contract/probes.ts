@@ -1,3 +1,4 @@
+// The probe texts a training run encodes as it goes (defaults, limits, the check) and the snapshots it reports.
 import { InvalidRequestError } from './limits.ts';
 import type { SparseSummary } from './model-results.ts';
 

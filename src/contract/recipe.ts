@@ -1,3 +1,5 @@
+// The paper's training recipe as plain data: the recipe type, its defaults (AdamW, warm-up, FLOPS ramp, lambdas), and
+// the run settings around it; the GPU trainer and every adapter read it from here.
 import type { AdamWSettings, OptimizerSettings } from './optimizer-settings.ts';
 import type { LinearSchedule } from './schedule.ts';
 

@@ -1,3 +1,5 @@
+// Searching an evaluated set, as the page sees it: the algorithms, hits with the terms that made each score, a
+// document's vector, the queries where SPLADE and BM25 differ most, latency figures.
 import type { SparseSummary } from './model-results.ts';
 
 export interface TermContribution {

@@ -1,3 +1,5 @@
+// What one training step reports (losses, learning rate, sparsity, throughput, where the data stands) and the
+// fingerprint that ties a run to its data; plain data.
 export interface StepLosses {
   step: number;
   rank: number;

@@ -1,0 +1,119 @@
+// Training memory, known before a run starts: the buffers listed without allocating them (GpuContext.measure) add up
+// to what the trainer really allocates; over a budget or the device's per-buffer limit the run is refused before it starts
+// with the largest batch that fits and the accumulation that keeps the step; the advised flags then train.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFolderSource } from '../../../src/io/file-source-node.ts';
+import { GpuModel } from '../../../src/model/gpu-model.ts';
+import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
+import { SpladeTrainer } from '../../../src/train/trainer.ts';
+import { paperRecipe } from '../../../src/contract/recipe.ts';
+import { TrainingTooLargeError, checkTrainingFits } from '../../../src/train/training-memory.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { gpuContext } from '../../helpers/gpu.ts';
+import { generatedTriplets } from '../../helpers/generated-data.ts';
+import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+
+let root: string;
+let tiny: string;
+let loaded: LoadedModel;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'splade-memory-'));
+  tiny = join(root, 'tiny');
+  await writeTinySpladeModel(tiny);
+  loaded = await loadModel(createFolderSource(tiny));
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('training memory', () => {
+  it.each([7, 24])('the estimate for a batch of %i equals the bytes the trainer allocates', async (B) => {
+    const ctx = await gpuContext();
+    const model = ctx.owned(() => GpuModel.upload(ctx, loaded.config, loaded.params));
+    try {
+      const recipe = { ...paperRecipe(10, B, { queryLength: 8, documentLength: 16 }), gradAccum: 2, negatives: 2 };
+      const memory = checkTrainingFits(ctx, model.value, recipe);
+      const real = ctx.owned(() => new SpladeTrainer(ctx, model.value, recipe));
+      real.destroy();
+      expect(memory.trainerBytes).toBe(real.bytes);
+      expect(memory.largestBufferBytes).toBe(Math.max(...real.sizes));
+      expect(memory.perTripletBytes).toBeGreaterThan(0);
+      expect(memory.heldBytes).toBe(ctx.allocatedBytes);
+    } finally {
+      model.destroy();
+    }
+  });
+
+  it("refuses a batch whose largest buffer is over the device's limit, naming the largest batch under it", async () => {
+    const ctx = await gpuContext();
+    const model = ctx.owned(() => GpuModel.upload(ctx, loaded.config, loaded.params));
+    try {
+      // attention probabilities of 2B documents: 2B x heads x T x T floats
+      const limit = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
+      const T = Math.min(128, loaded.config.maxPositions);
+      const perTriplet = 2 * loaded.config.heads * T * T * 4;
+      const B = Math.ceil((1.5 * limit) / perTriplet);
+      const error = (() => {
+        try {
+          checkTrainingFits(ctx, model.value, paperRecipe(10, B, { queryLength: 8, documentLength: T }));
+        } catch (e) {
+          return e;
+        }
+      })() as TrainingTooLargeError;
+      expect(error).toBeInstanceOf(TrainingTooLargeError);
+      expect(error.message).toContain("over the device's");
+      // the advised batch is the largest that fits: it passes, one more does not
+      const recipeAt = (b: number) => paperRecipe(10, b, { queryLength: 8, documentLength: T });
+      expect(() => checkTrainingFits(ctx, model.value, recipeAt(error.fits!.batchSize))).not.toThrow();
+      expect(() => checkTrainingFits(ctx, model.value, recipeAt(error.fits!.batchSize + 1))).toThrow(TrainingTooLargeError);
+      expect(error.fits!.batchSize).toBeLessThanOrEqual(Math.floor(limit / perTriplet));
+      expect(error.fits!.gradAccum).toBe(Math.ceil(B / error.fits!.batchSize));
+      expect(error.message).toContain(`--batch ${error.fits!.batchSize} --grad-accum ${error.fits!.gradAccum}`);
+    } finally {
+      model.destroy();
+    }
+  });
+
+  it('the CLI refuses a run over --gpu-memory before it starts; the advised batch and accumulation train within it', async () => {
+    const triplets = generatedTriplets();
+    const common = [
+      '--model',
+      tiny,
+      '--triplets',
+      triplets,
+      '--steps',
+      '1',
+      '--query-length',
+      '16',
+      '--doc-length',
+      '64',
+      '--probe-every',
+      '0',
+    ];
+    const budget = '0.0012'; // GiB: about 1.3 MB, a few triplets' worth of activations
+    const refused = await runCli('train', ...common, '--out', join(root, 'big'), '--batch', '32', '--gpu-memory', budget);
+    expect(refused.code).not.toBe(0);
+    const advice = /--batch (\d+) --grad-accum (\d+)/.exec(refused.stderr);
+    expect(refused.stderr, refused.stderr).toContain('A batch of 32 does not fit: it needs about');
+    expect(advice).not.toBeNull();
+    const [batch, accum] = [Number(advice![1]), Number(advice![2])];
+    expect(batch).toBeGreaterThan(0);
+    expect(batch).toBeLessThan(32);
+    expect(batch * accum).toBeGreaterThanOrEqual(32);
+    const fits = await runCli(
+      'train',
+      ...common,
+      '--out',
+      join(root, 'fits'),
+      '--batch',
+      String(batch),
+      '--grad-accum',
+      String(accum),
+      '--gpu-memory',
+      budget,
+    );
+    expect(fits.stderr).toBe('');
+    expect(fits.code).toBe(0);
+  });
+});
