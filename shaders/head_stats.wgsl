@@ -1,9 +1,9 @@
 // MLM-head statistics on the GPU: per-row L2 norms (divided by k), exact sort, summary, histogram,
-// anisotropy over sampled row pairs; and the in-place division W <- W / k.
+// anisotropy over sampled row pairs. (The division W <- W / k itself is shaders/head_divide.wgsl.)
 //
-// Portability: dividing by k is a multiplication by 1/k rounded once on the host (Dawn compiles division as a
-// reciprocal multiply on Metal and D3D12, so x / k would differ between devices; x · f32(1/k) is one correctly
-// rounded product everywhere), and a cosine is dot · inverseSqrt(ni) · inverseSqrt(nj) (ni · nj of two tiny rows
+// Portability: norms under k are norms of W · (1/k rounded once on the host), as shaders/head_divide.wgsl divides
+// (Dawn compiles division as a reciprocal multiply on Metal and D3D12, so x / k would differ between devices;
+// x · f32(1/k) is one correctly rounded product everywhere), and a cosine is dot · inverseSqrt(ni) · inverseSqrt(nj) (ni · nj of two tiny rows
 // underflows to 0 in f32).
 //
 // Non-finite rows: a row holding an Inf or a NaN, or whose squared norm passes the f32 range, has no norm. It gets
@@ -184,12 +184,4 @@ fn head_anisotropy(@builtin(local_invocation_index) lane: u32) {
   let sum = workgroup_sum(lane, total);
   let pairs_counted = workgroup_sum_u32(lane, counted);
   if (lane == 0u) { stats[7] = select(bitcast<u32>(sum / f32(pairs_counted)), NAN_BITS, pairs_counted == 0u); }
-}
-
-// W <- W · (1/k), in place.
-@compute @workgroup_size(WORKGROUP)
-fn head_rescale(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = global_index(id, groups);
-  if (i >= params.V * params.d) { return; }
-  weight[i] = weight[i] * params.scale;
 }

@@ -10,6 +10,7 @@ export const PORTABLE_TEST_FILES: readonly string[] = [
   'kernels/flops-step',
   'kernels/grad-norm',
   'kernels/head-stats',
+  'kernels/head-division',
   'kernels/layer-kernels-activations',
   'kernels/layer-kernels-attention',
   'kernels/layer-kernels-embedding',

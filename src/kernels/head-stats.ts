@@ -1,4 +1,4 @@
-// MLM-head statistics computed on the GPU (row norms, exact percentiles, histogram, anisotropy) and W <- W / k.
+// MLM-head statistics computed on the GPU: row norms under k, exact percentiles, histogram, anisotropy.
 import { f32Bits, grid1d, type GpuContext } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import source from '../../shaders/head_stats.wgsl?raw';
@@ -12,7 +12,7 @@ const spec = (entryPoint: string) => ({ family: 'head_stats', source, entryPoint
 export interface HeadStatsOptions {
   bins?: number;
   /** Row pairs sampled for anisotropy. */
-  /** 0: none (an instance used only to rescale, which may then have a single row). */
+  /** 0: none (then the head may have a single row). */
   pairs?: number;
   seed?: number;
 }
@@ -33,7 +33,6 @@ export class HeadStats {
   readonly pairCount: number;
   private readonly padded: number;
   private readonly params: GPUBuffer;
-  private readonly rescaleParams: GPUBuffer;
   private readonly sorted: Tensor<'f32'>;
   private readonly stats: Tensor<'f32'>;
   private readonly histogram: Tensor<'u32'>;
@@ -51,7 +50,6 @@ export class HeadStats {
     if (V < 2 && this.pairCount > 0) throw new Error(`head statistics need at least 2 rows, the head has ${V}`);
     this.padded = 2 ** Math.ceil(Math.log2(V));
     this.params = ctx.uniform(`head_stats V${V} d${d}`, 6);
-    this.rescaleParams = ctx.uniform(`head_rescale V${V} d${d}`, 6);
     this.sorted = ctx.tensor('head_stats.sorted_norms', [this.padded], 'f32');
     this.stats = ctx.tensor('head_stats.stats', [9], 'f32'); // mean std min max p50 p90 p99 anisotropy nonFiniteRows
     this.histogram = ctx.tensor('head_stats.histogram', [this.bins], 'u32');
@@ -103,18 +101,6 @@ export class HeadStats {
     });
     const counts = [...(await this.ctx.read(this.histogram))];
     return { k, summary, anisotropy: s[7], histogram: { range: histogramRange, counts } };
-  }
-
-  /**
-   * Records W <- W / k, in place (the paper's correction; the tied embedding matrix when the head is tied), as
-   * W · f32(1/k): within an ulp of W / k, and bit-identical on every device.
-   */
-  rescale(encoder: GPUCommandEncoder, weight: Tensor, k: number): void {
-    expectTensor('head_stats', 'weight', weight, [this.V, this.d]);
-    if (!(k > 0) || !Number.isFinite(k)) throw new Error(`rescale: k must be a positive number, got ${k}`);
-    this.writeParams(this.rescaleParams, k);
-    const groups = grid1d(this.V * this.d, WORKGROUP, this.ctx.limits.maxComputeWorkgroupsPerDimension);
-    this.ctx.dispatch(encoder, spec('head_rescale'), [this.rescaleParams, weight], groups, `V=${this.V} d=${this.d} k=${k}`);
   }
 
   private writeParams(buffer: GPUBuffer, k: number): void {

@@ -3,22 +3,19 @@
 import type { GpuContext } from '../gpu/context.ts';
 import { rowPartsOf } from '../gpu/row-parts.ts';
 import type { Tensor } from '../gpu/tensor.ts';
-import { HeadStats } from '../kernels/head-stats.ts';
+import { HeadDivision } from '../kernels/head-division.ts';
 import type { GpuModel } from './gpu-model.ts';
 
-/**
- * Records target <- source / k (source defaults to target: in place). `kernel` is a HeadStats of the head's shape,
- * owned by the caller (its rescale entry point does the division).
- */
+/** Records target <- source / k (source defaults to target: in place). `kernel` is a HeadDivision of the head's shape, owned by the caller. */
 export function recordHeadDivision(
   encoder: GPUCommandEncoder,
-  kernel: HeadStats,
+  kernel: HeadDivision,
   k: number,
   target: Tensor,
   source: Tensor = target,
 ): void {
   if (source !== target) encoder.copyBufferToBuffer(source.buffer, 0, target.buffer, 0, source.byteLength);
-  if (k !== 1) kernel.rescale(encoder, target, k);
+  if (k !== 1) kernel.record(encoder, target, k);
 }
 
 /** Divides the decoder matrix of a model already on the GPU by k, in place (part by part when it is held in row parts), and waits for it. */
@@ -26,7 +23,7 @@ export async function divideModelHead(ctx: GpuContext, model: GpuModel, k: numbe
   if (k === 1) return;
   const { vocabSize: V, embeddingSize: d } = model.config;
   for (const part of rowPartsOf(model.decoderWeight, V, d, 'the decoder')) {
-    const kernel = ctx.owned(() => new HeadStats(ctx, part.tensor.shape[0], d, { pairs: 1, bins: 1 }));
+    const kernel = ctx.owned(() => new HeadDivision(ctx, part.tensor.shape[0], d));
     try {
       await ctx.run(`divide the head by k = ${k}`, (encoder) => recordHeadDivision(encoder, kernel.value, k, part.tensor));
     } finally {

@@ -2,7 +2,7 @@
 // norms (mean 2.5, like ModernBERT's), once per k, to show how dividing the head by k changes the start of training.
 import type { GpuContext } from '../gpu/context.ts';
 import { K_DEMO_SHAPE } from '../contract/model-results.ts';
-import { HeadStats } from '../kernels/head-stats.ts';
+import { HeadDivision } from '../kernels/head-division.ts';
 import { recordHeadDivision } from '../model/rescale.ts';
 import { Random } from '../util/random.ts';
 import { HeadOnlyTrainer } from './head-only-trainer.ts';
@@ -47,7 +47,7 @@ export async function runSyntheticKDemo(ctx: GpuContext, options: KDemoOptions):
         weight: ctx.tensor('demo head', [V, d], 'f32', random.normals(V * d, headNorm / Math.sqrt(d))),
         bias: ctx.tensor('demo bias', [V], 'f32'),
       };
-      const divider = new HeadStats(ctx, V, d, { pairs: 1, bins: 1 });
+      const divider = new HeadDivision(ctx, V, d);
       const trainer = new HeadOnlyTrainer(ctx, DIMS, inputs, {
         optimizer: PAPER_ADAMW,
         schedule: { peakLr: 1e-2, totalSteps: steps, warmupRatio: 0.1 },

@@ -5,7 +5,7 @@ import { runHistoryCsv, runHistoryJson, runModelZip } from '../app/training/run-
 import { idbRunCatalog } from '../app/platform/run-store-idb.ts';
 import type { WorkerApi } from './api.ts';
 
-export function runMethods(): Pick<WorkerApi, 'runs' | 'deleteRun' | 'storageUsed' | 'exportRun'> {
+export function experimentsMethods(): Pick<WorkerApi, 'runs' | 'deleteRun' | 'storageUsed' | 'exportRun'> {
   return {
     runs: () => idbRunCatalog.list(),
     deleteRun: (id) => idbRunCatalog.remove(id),

@@ -6,7 +6,7 @@ import { evaluationMethods } from './evaluation-methods.ts';
 import { lessonMethods } from './lesson-methods.ts';
 import { modelMethods } from './model-methods.ts';
 import { withOrderedCallbacks } from './ordered-callbacks.ts';
-import { runMethods } from './experiments-methods.ts';
+import { experimentsMethods } from './experiments-methods.ts';
 import { WorkerState } from './state.ts';
 import { trainingMethods } from './training-methods.ts';
 
@@ -17,6 +17,6 @@ const api: WorkerApi = withOrderedCallbacks({
   ...trainingMethods(state),
   ...evaluationMethods(state),
   ...lessonMethods(state),
-  ...runMethods(),
+  ...experimentsMethods(),
 });
 Comlink.expose(api);

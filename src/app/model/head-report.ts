@@ -4,7 +4,7 @@ import type { GpuContext } from '../../gpu/context.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
 import type { HeadStatistics } from '../../contract/head-statistics.ts';
 import { headRowNorms } from '../../kernels/reference/head-stats.ts';
-import { HeadMeter } from './head-meter.ts';
+import { HeadMeter } from '../../model/head-meter.ts';
 import { headOf, headProvenance } from './model-session.ts';
 import type { OpenedWeights } from './open-model.ts';
 

@@ -8,7 +8,7 @@ import { SpladeTextEncoder } from '../../model/splade-encoder.ts';
 import type { SparseEncoder } from '../../retrieval/evaluate.ts';
 import { sparseDot, type SparseVector } from '../../util/sparse-vector.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
-import { HeadMeter } from './head-meter.ts';
+import { HeadMeter } from '../../model/head-meter.ts';
 import { PreviewResult, type HeadStatsPair } from '../../contract/model-results.ts';
 import { EVAL_LIMITS, checkK, checkRange } from '../../contract/limits.ts';
 import { openModelRef, type OpenModelOptions, type OpenedModel, type OpenedWeights } from './open-model.ts';

@@ -1,4 +1,4 @@
-// Head statistics on the GPU against the float64 reference; rescaling divides norms by k and keeps anisotropy.
+// Head statistics on the GPU against the float64 reference.
 import { histogramBin, histogramCounts, histogramEdges } from '../../../src/util/histogram-range.ts';
 import { describe, expect, it } from 'vitest';
 import { HeadStats } from '../../../src/kernels/head-stats.ts';
@@ -6,28 +6,15 @@ import {
   anisotropy,
   headRowNorms,
   normHistogram,
-  rescaleHead,
-  rescaleHeadF32,
   sampleRowPairs,
   summarizeNorms,
 } from '../../../src/kernels/reference/head-stats.ts';
-import { Random } from '../../../src/util/random.ts';
+import { rescaleHead } from '../../../src/kernels/reference/head-division.ts';
 import { expectClose } from '../../helpers/compare.ts';
 import { EXACT } from '../../helpers/allclose.ts';
 import { expectKernel } from '../../helpers/expect-kernel.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
-
-/** A head whose rows have varied norms (per-row scale) and a shared direction (some anisotropy). */
-function makeHead(V: number, d: number, seed: number): Float64Array {
-  const random = new Random(seed);
-  const shared = random.normals(d);
-  const W = new Float64Array(V * d);
-  for (let v = 0; v < V; v++) {
-    const scale = 0.2 + 2 * random.next();
-    for (let c = 0; c < d; c++) W[v * d + c] = Math.fround((scale * (random.normal() + 0.5 * shared[c])) / Math.sqrt(d));
-  }
-  return W;
-}
+import { makeHead } from '../../helpers/test-heads.ts';
 
 const SUMMARY_KEYS = ['mean', 'std', 'min', 'max', 'p50', 'p90', 'p99'] as const;
 
@@ -131,38 +118,6 @@ describe('head statistics', () => {
     expect(measured.histogram.counts.reduce((a, b) => a + b, 0)).toBe(expected.reduce((a, b) => a + b, 0));
   });
 
-  it('rescale(k) divides every row norm by k and leaves anisotropy unchanged', async () => {
-    const ctx = await gpuContext();
-    const [V, d, k] = [300, 20, 4];
-    const W = makeHead(V, d, 9);
-    const weight = ctx.tensor('W', [V, d], 'f32', W);
-    const stats = new HeadStats(ctx, V, d);
-    const before = await stats.measure(weight);
-    await ctx.run('rescale', (enc) => stats.rescale(enc, weight, k));
-    expectClose('W / k', await ctx.read(weight), rescaleHead(W, k), { rtol: 1e-7, atol: 0 });
-    const after = await stats.measure(weight);
-    expect(after.summary.mean).toBeCloseTo(before.summary.mean / k, 5);
-    expect(after.summary.max).toBeCloseTo(before.summary.max / k, 5);
-    expect(after.anisotropy).toBeCloseTo(before.anisotropy, 5);
-  });
-
-  it.each([3, 1.7, 6, 0.3])(
-    'k = %d (not a power of two): W / k is W times f32(1/k), bit for bit, within an ulp of W / k',
-    async (k) => {
-      const ctx = await gpuContext();
-      const [V, d] = [257, 13];
-      const W = makeHead(V, d, 4);
-      const weight = ctx.tensor('W', [V, d], 'f32', W);
-      const stats = new HeadStats(ctx, V, d);
-      await ctx.run('rescale', (enc) => stats.rescale(enc, weight, k));
-      const got = await ctx.read(weight);
-      const expected = rescaleHeadF32(W, k);
-      const differing = got.findIndex((x, i) => Object.is(x, expected[i]) === false);
-      expect(differing, `element ${differing}: ${got[differing]} vs ${expected[differing]}`).toBe(-1);
-      expectClose('W / k within an ulp', got, rescaleHead(Float64Array.from(W, Math.fround), k), { rtol: 1.2e-7, atol: 0 });
-    },
-  );
-
   it('the anisotropy of rows with tiny norms (1e-15) is finite and exact: no product of squared norms underflows (ni · nj = 1e-60 is 0 in f32)', async () => {
     const ctx = await gpuContext();
     const [V, d] = [2, 8];
@@ -187,12 +142,5 @@ describe('head statistics', () => {
     );
     expect(measured.histogram.counts).toEqual(histogramCounts(norms, range));
     expect(measured.histogram.counts).toEqual([1, 1, 2, 2]);
-  });
-
-  it('refuses a non-positive k', async () => {
-    const ctx = await gpuContext();
-    const stats = new HeadStats(ctx, 4, 2);
-    const weight = ctx.tensor('W', [4, 2], 'f32');
-    expect(() => stats.rescale(ctx.encoder('x'), weight, 0)).toThrow(/positive/);
   });
 });

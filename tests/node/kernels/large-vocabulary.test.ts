@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostTensor } from '../../../src/io/host-tensor.ts';
 import { parseModelConfig } from '../../../src/model/config.ts';
-import { HeadMeter } from '../../../src/app/model/head-meter.ts';
+import { HeadMeter } from '../../../src/model/head-meter.ts';
 import { GpuModel } from '../../../src/model/gpu-model.ts';
 import { P, parameterLayout } from '../../../src/model/layout.ts';
 import { divideModelHead } from '../../../src/model/rescale.ts';

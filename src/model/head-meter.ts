@@ -1,12 +1,13 @@
 // The MLM head of a model on the GPU, kept as loaded: its row-norm statistics at k = 1 and under any k (histogrammed
 // on shared bins), and the source every W_head / k is written from. The page, inspect and the session all use it.
 // A head larger than one storage binding is kept in row parts, and its statistics are computed on the host.
-import type { GpuContext, Owned } from '../../gpu/context.ts';
-import { planRowParts, rowPartsOf, type RowPart, type RowParted } from '../../gpu/row-parts.ts';
-import type { Tensor } from '../../gpu/tensor.ts';
-import type { HostTensor } from '../../io/host-tensor.ts';
-import { HeadStats, histogramRangeOf } from '../../kernels/head-stats.ts';
-import { type HeadStatistics } from '../../contract/head-statistics.ts';
+import type { GpuContext, Owned } from '../gpu/context.ts';
+import { planRowParts, rowPartsOf, type RowPart, type RowParted } from '../gpu/row-parts.ts';
+import type { Tensor } from '../gpu/tensor.ts';
+import type { HostTensor } from '../io/host-tensor.ts';
+import { HeadDivision } from '../kernels/head-division.ts';
+import { HeadStats, histogramRangeOf } from '../kernels/head-stats.ts';
+import { type HeadStatistics } from '../contract/head-statistics.ts';
 import {
   anisotropy,
   headRowNorms,
@@ -14,11 +15,11 @@ import {
   sampleRowPairs,
   summarizeNorms,
   type HistogramRange,
-} from '../../kernels/reference/head-stats.ts';
-import { recordHeadDivision } from '../../model/rescale.ts';
-import { sharedHistogramRange } from '../../util/histogram-range.ts';
-import { checkK } from '../../contract/limits.ts';
-import { HeadStatsPair } from '../../contract/model-results.ts';
+} from '../kernels/reference/head-stats.ts';
+import { recordHeadDivision } from './rescale.ts';
+import { sharedHistogramRange } from '../util/histogram-range.ts';
+import { checkK } from '../contract/limits.ts';
+import { HeadStatsPair } from '../contract/model-results.ts';
 
 /** Bins of the head-norm histograms. */
 const HEAD_HISTOGRAM_BINS = 60;
@@ -35,7 +36,7 @@ export interface HeadMeterOptions {
 /** The head as loaded on the GPU: its parts (one when it fits a binding), a divider per part, the GPU statistics. */
 interface HeadOnGpu {
   parts: RowPart[];
-  dividers: HeadStats[];
+  dividers: HeadDivision[];
   /** null when the head is in several parts: its statistics come from the host copy. */
   stats: HeadStats | null;
 }
@@ -69,9 +70,9 @@ export class HeadMeter {
       }));
       if (ranges.length === 1) {
         const stats = new HeadStats(ctx, V, d, { bins: HEAD_HISTOGRAM_BINS, seed });
-        return { parts, dividers: [stats], stats };
+        return { parts, dividers: [new HeadDivision(ctx, V, d)], stats };
       }
-      return { parts, dividers: ranges.map(({ rows }) => new HeadStats(ctx, rows, d, { pairs: 0, bins: 1 })), stats: null };
+      return { parts, dividers: ranges.map(({ rows }) => new HeadDivision(ctx, rows, d)), stats: null };
     });
     return new HeadMeter(gpu, head, seed, options.provenance);
   }
