@@ -21,6 +21,7 @@ export interface CalibrationTrial extends ReachedSparsity {
   measuredReports: number;
   evaluations: SetEvaluation[];
 }
+
 export interface CalibrationRequest {
   /** Each trial's run: steps, batch, lengths, lr, k, seed; its lambdas are where the search starts. */
   train: TrainRequest;
@@ -29,6 +30,7 @@ export interface CalibrationRequest {
   /** After the search, train the suggested lambdas again at these batch sizes. */
   batchSizes?: number[];
 }
+
 export type CalibrationEvent =
   | { kind: 'trial-start'; index: number; runId: string; purpose: CalibrationTrial['purpose']; request: TrainRequest }
   | { kind: 'train'; index: number; event: TrainEvent }

@@ -2,7 +2,6 @@
 import type { DataFingerprint } from './training-report.ts';
 
 /** What the cache says of one fingerprint's batches (listed, sized and cleared from the page). */
-
 export interface BatchCacheEntry {
   fingerprint: string;
   /** The data the batches come from (what a run's key and checkpoints check). */
@@ -15,6 +14,7 @@ export interface BatchCacheEntry {
   bytes: number;
   updated: number;
 }
+
 export interface HubDatasetRef {
   /** "org/name" of the dataset repository. */
   repo: string;
@@ -24,6 +24,7 @@ export interface HubDatasetRef {
   split?: string;
   revision?: string;
 }
+
 export interface BatchShape {
   batchSize: number;
   queryLength: number;
@@ -33,8 +34,8 @@ export interface BatchShape {
   /** Negatives per row (absent: 1): the documents are B positives, then B first negatives, B second ones, ... */
   negatives?: number;
 }
-/** What the page shows of a read triplet file. */
 
+/** What the page shows of a read triplet file. */
 export interface TripletsSummary {
   name: string;
   triplets: number;
@@ -51,6 +52,6 @@ export interface TripletsSummary {
   /** Set when the rows are not at hand, only a run's cached batches under this fingerprint (a reloaded page). */
   cacheFingerprint?: string;
 }
-/** How a triplet file is written: tab-separated lines, JSON Lines, or a Parquet table. */
 
+/** How a triplet file is written: tab-separated lines, JSON Lines, or a Parquet table. */
 export type TripletFormat = 'tsv' | 'jsonl' | 'parquet';

@@ -8,6 +8,7 @@ export const EVAL_PAGE_MEMORY_BUDGET = 1024 * 2 ** 20;
 
 /** Bytes of one stored sparse entry: a u32 vocabulary id and an f32 weight (vectors and postings alike). */
 const ENTRY_BYTES = 8;
+
 /** Headroom over the sample's mean: documents later in the corpus may be longer or denser. */
 const SAMPLE_MARGIN = 1.5;
 

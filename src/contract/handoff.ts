@@ -1,6 +1,5 @@
 // The hand-off's request: what the user sets for the Python project splade-lab writes beside a trained run.
 /** What the user sets; everything else is the paper's recipe, as in training (requests.ts planTraining). */
-
 export interface HandoffRequest {
   k: number;
   /** GPUs of the training machine (torchrun processes); the batch is per GPU. */

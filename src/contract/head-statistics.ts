@@ -10,8 +10,8 @@ export interface HeadStatistics {
   anisotropy: number;
   histogram: { range: HistogramRange; counts: number[] };
 }
-/** Statistics of the finite row norms; NaN (all seven) when no row is finite. */
 
+/** Statistics of the finite row norms; NaN (all seven) when no row is finite. */
 export interface NormSummary {
   mean: number;
   std: number;

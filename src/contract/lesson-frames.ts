@@ -12,8 +12,8 @@ export interface HeldOutMeasure {
   /** Expected multiplications per query-document pair (Σ_j p_q(j)·p_d(j)): the retrieval cost k trades. */
   flops: number;
 }
-/** One k at one step. */
 
+/** One k at one step. */
 export interface LessonRunFrame {
   k: number;
   /** The step's loss parts and its batch's mean active dimensions (null before the first step). */
@@ -24,13 +24,14 @@ export interface LessonRunFrame {
   /** Measured at this step (measuredAt), else null. */
   heldOut: HeldOutMeasure | null;
 }
+
 export interface LessonFrame {
   /** Steps taken by every k (0: before training). */
   step: number;
   runs: LessonRunFrame[];
 }
-/** What the lesson trains on and measures, for captions and the task view. */
 
+/** What the lesson trains on and measures, for captions and the task view. */
 export interface LessonFacts {
   settings: LessonSettings;
   /** The watched query (a held-out one) and how many queries, documents and training triplets the task has. */
@@ -40,6 +41,7 @@ export interface LessonFacts {
   triplets: number;
   recipe: LessonRecipe;
 }
+
 export interface LessonVector extends SparseSummary {
   k: number;
   /** Σ_j w_j²: one vector's FLOPS term (the batch mean of |w_j| squared, for a batch of one). */

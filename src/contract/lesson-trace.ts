@@ -2,8 +2,8 @@
 import type { LessonFacts, LessonVector, LessonFrame } from './lesson-frames.ts';
 
 export const LESSON_TRACE_FORMAT = 'splade-lab lesson trace';
-/** A file that is not a lesson trace this page can play. */
 
+/** A file that is not a lesson trace this page can play. */
 export class LessonTraceError extends Error {
   override name = 'LessonTraceError';
 }
@@ -20,8 +20,8 @@ export interface LessonTrace {
   /** Frame 0 (before training) to the last step, one per step. */
   frames: LessonFrame[];
 }
-/** Reads a trace (the bundled one, or any file), refusing one that is not a whole, consistent lesson. */
 
+/** Reads a trace (the bundled one, or any file), refusing one that is not a whole, consistent lesson. */
 export function parseLessonTrace(json: unknown, where: string): LessonTrace {
   const fail = (what: string): never => {
     throw new LessonTraceError(`${where} is not a splade-lab lesson trace: ${what}`);

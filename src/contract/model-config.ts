@@ -1,8 +1,9 @@
 // A backbone's configuration as splade-lab reads it (one type for every family) and its dropout sites; plain data.
 export type Architecture = 'bert' | 'roberta' | 'distilbert' | 'modernbert' | 'gte' | 'albert';
-/** Attention pattern of one layer: global (all keys) or local (sliding window). */
 
+/** Attention pattern of one layer: global (all keys) or local (sliding window). */
 export type LayerKind = 'global' | 'local';
+
 export interface ModernBertOptions {
   /** Rotary base of global-attention layers (`global_rope_theta` / rope_parameters.full_attention). */
   globalRopeTheta: number;
@@ -14,14 +15,15 @@ export interface ModernBertOptions {
   globalAttnEveryNLayers: number;
   layerKinds: LayerKind[];
 }
-/** GTE (Alibaba-NLP's NewModel, code on the Hub): one rotary base for every layer, with its optional NTK scaling. */
 
+/** GTE (Alibaba-NLP's NewModel, code on the Hub): one rotary base for every layer, with its optional NTK scaling. */
 export interface GteOptions {
   ropeTheta: number;
   ropeScaling: RopeScaling | null;
   /** `pack_qkv`: one qkv_proj (true) or q_proj, k_proj, v_proj; the same fused matrix either way. */
   packQkv: boolean;
 }
+
 export interface ModelConfig {
   architecture: Architecture;
   /** The Hugging Face class this maps to (e.g. "BertForMaskedLM"), as saved in `architectures`. */
@@ -83,6 +85,7 @@ export interface ModelConfig {
   /** Dropout probabilities the config gives, applied while training (never when encoding). */
   dropout: DropoutRates;
 }
+
 /**
  * Where transformers applies dropout in these encoders, and with which probability from config.json. BERT and
  * RoBERTa: hidden_dropout_prob after the embeddings' LayerNorm and on both residual branches, attention_probs_dropout_prob
@@ -91,7 +94,6 @@ export interface ModelConfig {
  * probabilities and the attention output), mlp_dropout (on the GeGLU activation, before Wo). GTE: hidden_dropout_prob
  * after the embeddings, on both residual branches and on the gated activation; attention_probs_dropout_prob.
  */
-
 export interface DropoutRates {
   embeddings: number;
   attentionProbs: number;
@@ -101,6 +103,7 @@ export interface DropoutRates {
   /** On the MLP's output projection, before the residual add. */
   mlpOutput: number;
 }
+
 /** The dropout sites each family has (a site absent here never drops, whatever the rate). */
 export const DROPOUT_SITES: Record<Architecture, (keyof DropoutRates)[]> = {
   bert: ['embeddings', 'attentionProbs', 'attentionOutput', 'mlpOutput'],
@@ -110,30 +113,31 @@ export const DROPOUT_SITES: Record<Architecture, (keyof DropoutRates)[]> = {
   albert: ['embeddings', 'attentionProbs', 'attentionOutput'],
   gte: ['embeddings', 'attentionProbs', 'attentionOutput', 'mlpActivation', 'mlpOutput'],
 };
-/** No dropout anywhere (encoding). */
 
+/** No dropout anywhere (encoding). */
 export const NO_DROPOUT: DropoutRates = { embeddings: 0, attentionProbs: 0, attentionOutput: 0, mlpActivation: 0, mlpOutput: 0 };
+
 /**
  * Every site the family has set to `rate` (a run's --dropout override; 0 turns dropout off), as transformers would
  * give with every dropout probability of config.json set to `rate`.
  */
-
 export function uniformDropout(rate: number, architecture: Architecture): DropoutRates {
   const rates = { ...NO_DROPOUT };
   for (const site of DROPOUT_SITES[architecture]) rates[site] = rate;
   return rates;
 }
+
 /** A family's rates from config.json: the sites it has, each at its probability. */
 export function familyDropout(architecture: Architecture, rates: Partial<DropoutRates>): DropoutRates {
   const out = { ...NO_DROPOUT };
   for (const site of DROPOUT_SITES[architecture]) out[site] = rates[site] ?? 0;
   return out;
 }
+
 /**
  * GTE's fixed ("ntk") rotary scaling: with factor f > 1 the base becomes theta·f and every frequency is divided by
  * f^(2/hd); with mixed_b set, the base stays and frequency j (1-based) is divided by exp(ln f · (j / (hd/2))^b).
  */
-
 export interface RopeScaling {
   factor: number;
   mixedB: number | null;

@@ -6,7 +6,6 @@ import type { HeadStatistics } from './head-statistics.ts';
 import type { StepLosses } from './training-report.ts';
 
 /** Row-norm statistics of W_head (k = 1) and W_head / k, histogrammed over one shared range. */
-
 export interface HeadStatsPair {
   before: HeadStatistics;
   after: HeadStatistics;
@@ -18,6 +17,7 @@ export interface HeadStatsPair {
   /** What data and model the figures come from, for the caption. */
   provenance: string;
 }
+
 export interface PreviewResult {
   k: number;
   query: SparseSummary;
@@ -25,6 +25,7 @@ export interface PreviewResult {
   /** s(q, d) = v_q · v_d. */
   score: number;
 }
+
 export interface SparseTerm {
   term: string;
   id: number;
@@ -32,6 +33,7 @@ export interface SparseTerm {
   /** The term is not one of the text's own tokens: the model added it. */
   expansion: boolean;
 }
+
 export interface SparseSummary {
   text: string;
   tokens: string[];
@@ -40,20 +42,21 @@ export interface SparseSummary {
   /** Largest weights first. */
   terms: SparseTerm[];
 }
-/** One k's losses (read back every few steps, always at the first and the last). */
 
+/** One k's losses (read back every few steps, always at the first and the last). */
 export interface KDemoSeries {
   k: number;
   losses: StepLosses[];
 }
+
 export interface KDemoResult {
   runs: KDemoSeries[];
   shape: typeof K_DEMO_SHAPE;
   /** What the figures come from, for captions. */
   provenance: string;
 }
-/** Memory a model needs against what the device allows, known before its weights are fetched. */
 
+/** Memory a model needs against what the device allows, known before its weights are fetched. */
 export interface MemoryEstimate {
   /** Bytes to download (or read) for the checkpoint files; null when unknown. */
   downloadBytes: number | null;
@@ -67,8 +70,8 @@ export interface MemoryEstimate {
   /** Empty when it fits; otherwise why not, in plain words. */
   problems: string[];
 }
-/** A summary of an opened model, as the page shows it and the CLI prints it. */
 
+/** A summary of an opened model, as the page shows it and the CLI prints it. */
 export interface ModelSummary {
   name: string;
   hfArchitecture: string;
@@ -83,8 +86,8 @@ export interface ModelSummary {
   estimate: MemoryEstimate;
   notes: string[];
 }
-/** The three heads of a run; `anisotropy` is NaN in each (the run keeps norms only, not rows). */
 
+/** The three heads of a run; `anisotropy` is NaN in each (the run keeps norms only, not rows). */
 export interface RunHeadStats {
   k: number;
   loaded: HeadStatistics;

@@ -22,6 +22,7 @@ export interface SgdSettings {
 export type OptimizerSettings = AdamWSettings | SgdSettings;
 
 export const OPTIMIZER_NAMES = ['adamw', 'sgd'] as const;
+
 export type OptimizerName = (typeof OPTIMIZER_NAMES)[number];
 
 /** The name of a recipe's optimiser. */

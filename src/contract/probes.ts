@@ -6,8 +6,8 @@ export interface ProbeText {
   role: 'query' | 'document';
   text: string;
 }
-/** Two questions and a passage answering each: a healthy model scores each query highest with its own passage. */
 
+/** Two questions and a passage answering each: a healthy model scores each query highest with its own passage. */
 export const DEFAULT_PROBES: readonly ProbeText[] = [
   { role: 'query', text: 'what causes the seasons on earth' },
   { role: 'query', text: 'how do vaccines protect against disease' },
@@ -20,14 +20,15 @@ export const DEFAULT_PROBES: readonly ProbeText[] = [
     text: 'A vaccine exposes the immune system to a harmless part of a germ, so that it learns to recognise and fight the real infection.',
   },
 ];
-export const PROBE_LIMITS = { texts: 16, characters: 2000, topTerms: 10 } as const;
-/** One probe text as the model encodes it at a step. */
 
+export const PROBE_LIMITS = { texts: 16, characters: 2000, topTerms: 10 } as const;
+
+/** One probe text as the model encodes it at a step. */
 export interface ProbeView extends SparseSummary {
   role: ProbeText['role'];
 }
-/** Every probe at one step: views in the order given, and the score of every query probe with every document probe. */
 
+/** Every probe at one step: views in the order given, and the score of every query probe with every document probe. */
 export interface ProbeSnapshot {
   /** Steps taken when it was taken (0: before training). */
   step: number;
@@ -35,8 +36,8 @@ export interface ProbeSnapshot {
   /** scores[i][j]: the i-th query probe against the j-th document probe (dot product of the sparse vectors). */
   scores: number[][];
 }
-/** Checks probe texts (count, length, not blank) before a run starts. */
 
+/** Checks probe texts (count, length, not blank) before a run starts. */
 export function checkProbes(probes: readonly ProbeText[]): ProbeText[] {
   if (probes.length > PROBE_LIMITS.texts)
     throw new InvalidRequestError(`At most ${PROBE_LIMITS.texts} probe texts, got ${probes.length}`);

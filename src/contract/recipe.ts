@@ -7,7 +7,6 @@ import type { LinearSchedule } from './schedule.ts';
  * A run's recipe, saved in every checkpoint and compared on resume. Fields added after the first release are optional
  * and absent when they hold their old meaning, so that older checkpoints still resume.
  */
-
 export interface TrainingRecipe {
   /** Triplets per micro-batch: each its own in-batch candidate pool and FLOPS batch. */
   batchSize: number;
@@ -38,21 +37,21 @@ export interface TrainingRecipe {
   /** 'config': the backbone's dropout probabilities; a number: every one set to it; absent: none (older runs). */
   dropout?: 'config' | number;
 }
+
 /**
  * The paper's AdamW settings: transformers' Trainer defaults (PAPER.md), whose weight decay is 0.0 (when set, it skips
  * biases and LayerNorm parameters, as AdamW here does).
  */
-
 export const PAPER_ADAMW: AdamWSettings = { beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0 };
-/** What a smaller run (a laptop, a test) changes of the paper's recipe. */
 
+/** What a smaller run (a laptop, a test) changes of the paper's recipe. */
 export interface RecipeOverrides {
   queryLength?: number;
   documentLength?: number;
   peakLr?: number;
 }
-/** The paper's recipe (PAPER.md), for a given number of steps and batch size, with optional smaller lengths or lr. */
 
+/** The paper's recipe (PAPER.md), for a given number of steps and batch size, with optional smaller lengths or lr. */
 export function paperRecipe(totalSteps: number, batchSize = 64, overrides: RecipeOverrides = {}): TrainingRecipe {
   return {
     batchSize,

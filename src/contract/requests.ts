@@ -71,6 +71,7 @@ export type TrainPlan = RunSettings & {
 };
 
 const DEFAULT_SEED = 1;
+
 /** Reports per run when the request does not say how often. */
 const DEFAULT_REPORTS = 100;
 
@@ -266,6 +267,7 @@ export interface EvalRequest {
 }
 
 export type EvalStage = 'queries' | 'documents' | 'search' | 'bm25';
+
 /** Progress of an evaluation: the stage, and how much of it is done. */
 export type EvalProgress = (stage: EvalStage, done: number, total: number) => void;
 

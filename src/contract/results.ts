@@ -40,6 +40,7 @@ export interface SetEvaluation {
   warnings: string[];
   evaluatedAt: string;
 }
+
 export interface RetrievalReport {
   /** trec_eval "all" row, e.g. ndcg_cut_10, recip_rank_10, recall_100, map. */
   metrics: Record<string, number>;
@@ -50,6 +51,7 @@ export interface RetrievalReport {
   timingsMs: Record<string, number>;
   warnings: string[];
 }
+
 export interface SparsityStats {
   vectors: number;
   /** Mean number of non-zero dimensions per vector. */
@@ -57,6 +59,7 @@ export interface SparsityStats {
   /** 1 - meanActiveDims / dimension. */
   sparsityRatio: number;
 }
+
 export interface EfficiencyReport {
   query_active_dims: number;
   query_sparsity_ratio: number;
@@ -64,6 +67,7 @@ export interface EfficiencyReport {
   corpus_sparsity_ratio: number;
   avg_flops: number;
 }
+
 export interface RunEvaluation {
   /** Query id (in trec_eval's order: sorted ids of the qrels) -> measure -> value. */
   perQuery: Map<string, Map<string, number>>;

@@ -178,8 +178,8 @@ export function runIdFor(
   const ld = request.lambdaDocuments ?? paper.lambdaDocuments;
   return `${modelKey} | ${data.triplets} triplets crc32 ${data.crc32.toString(16)} | k = ${request.k} | lambda_q ${lq} lambda_d ${ld}`;
 }
-/** A file to hand to the user. */
 
+/** A file to hand to the user. */
 export interface ExportFile {
   name: string;
   type: string;

@@ -13,6 +13,7 @@ export interface TermContribution {
   /** SPLADE only: the term is not one of the query's own tokens (the model expanded the query with it). */
   expansion: boolean;
 }
+
 export interface SearchHit {
   rank: number;
   docId: string;
@@ -24,6 +25,7 @@ export interface SearchHit {
   /** The shared terms, largest product first. */
   terms: TermContribution[];
 }
+
 export interface SearchResult {
   query: string;
   /** The set's judged query this text is (its qrels mark the hits), or null. */
@@ -31,13 +33,14 @@ export interface SearchResult {
   splade: SearchHit[];
   bm25: SearchHit[];
 }
+
 export interface DocumentView {
   docId: string;
   text: string;
   vector: SparseSummary;
 }
-/** A query where one system's nDCG@10 is far above the other's, and why. */
 
+/** A query where one system's nDCG@10 is far above the other's, and why. */
 export interface QueryDifference {
   queryId: string;
   query: string;
@@ -51,13 +54,16 @@ export interface QueryDifference {
   spladeTerms: TermContribution[];
   bm25Terms: TermContribution[];
 }
-/** `maxscore`: dynamic pruning (maxscore.ts); `exhaustive`: term-at-a-time over every posting. Both are exact. */
 
+/** `maxscore`: dynamic pruning (maxscore.ts); `exhaustive`: term-at-a-time over every posting. Both are exact. */
 export type SearchAlgorithm = 'maxscore' | 'exhaustive';
+
 export const searchAlgorithms: readonly SearchAlgorithm[] = ['maxscore', 'exhaustive'];
+
 export function isSearchAlgorithm(name: string): name is SearchAlgorithm {
   return (searchAlgorithms as readonly string[]).includes(name);
 }
+
 export interface LatencyTimes {
   queries: number;
   totalMs: number;
@@ -67,6 +73,7 @@ export interface LatencyTimes {
   p99Ms: number;
   queriesPerSecond: number;
 }
+
 export interface LatencyReport extends LatencyTimes {
   algorithm: SearchAlgorithm;
   /** Documents whose full score was computed, over all queries (exhaustive: every document a query touches). */

@@ -9,8 +9,10 @@ import type { TrainEvent } from './training-events.ts';
 
 /** The paper's ks (Table 2). */
 export const DEFAULT_SWEEP_KS = [1, 2, 4, 8, 16] as const;
+
 /** The paper's Figure 2 grid. */
 export const FIGURE2_LAMBDAS = { queries: [1e-2, 5e-2, 2e-1], documents: [6e-4, 3e-3, 1e-2] } as const;
+
 /** Runs one sweep may hold (a 3 x 3 lambda grid, or a dozen ks). */
 const MAX_RUNS = 12;
 
@@ -98,6 +100,7 @@ export function suggestSweepKs(meanNorm: number): number[] {
   const ks = [...new Set([1, ...inside])].sort((a, b) => a - b);
   return ks.length > 6 ? [1, ...ks.filter((k) => k !== 1).slice(-5)].sort((a, b) => a - b) : ks;
 }
+
 export type SweepEvent =
   | { kind: 'run-start'; index: number; total: number; runId: string; request: TrainRequest; resumed: boolean }
   | { kind: 'train'; index: number; event: TrainEvent }

@@ -7,6 +7,7 @@ export interface StepLosses {
   flopsDocuments: number;
   total: number;
 }
+
 export interface StepReport extends StepLosses {
   /** Steps of the whole run. */
   steps: number;
@@ -35,15 +36,15 @@ export interface StepReport extends StepLosses {
   /** Where the next batch starts. */
   position: DataPosition;
 }
-/** What the run trains on, checked on resume so a checkpoint never continues on other data. */
 
+/** What the run trains on, checked on resume so a checkpoint never continues on other data. */
 export interface DataFingerprint {
   name: string;
   triplets: number;
   crc32: number;
 }
-/** Where the next batch starts: the `index`-th triplet of epoch `epoch`'s shuffled order (both 0-based). */
 
+/** Where the next batch starts: the `index`-th triplet of epoch `epoch`'s shuffled order (both 0-based). */
 export interface DataPosition {
   epoch: number;
   index: number;

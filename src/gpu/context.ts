@@ -444,7 +444,9 @@ export class GpuContext {
 }
 
 const bufferIds = new WeakMap<GPUBuffer, number>();
+
 let nextBufferId = 1;
+
 function bufferId(buffer: GPUBuffer): number {
   let id = bufferIds.get(buffer);
   if (id === undefined) {

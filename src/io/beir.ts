@@ -67,7 +67,9 @@ export function parseBeirJsonl(content: string | Uint8Array, fileName: string): 
 }
 
 const SCORE_COLUMN = /^(score|relevance|rel|label|grade|judgement|judgment)$/i;
+
 const QUERY_COLUMN = /^q(uery)?[-_ ]?id$/i;
+
 const DOC_COLUMN = /^(corpus|doc(ument)?|passage|p)[-_ ]?id$/i;
 
 /** A header row names its columns ("query-id corpus-id score"); a row with a number in the score column never is one. */

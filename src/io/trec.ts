@@ -15,6 +15,7 @@ function* fields(text: string): Generator<[lineNumber: number, parts: string[]]>
 }
 
 const LONG_MAX = 2n ** 63n - 1n;
+
 const LONG_MIN = -(2n ** 63n);
 
 /**

@@ -5,6 +5,7 @@ import source from '../../shaders/head_divide.wgsl?raw';
 import { expectTensor } from './shape-check.ts';
 
 const WORKGROUP = 256;
+
 const spec = { family: 'head_divide', source, entryPoint: 'head_divide', constants: { WORKGROUP } };
 
 export class HeadDivision {

@@ -7,6 +7,7 @@ import { sampleRowPairs, type HistogramRange } from './reference/head-stats.ts';
 import { type NormSummary, HeadStatistics } from '../contract/head-statistics.ts';
 import { expectTensor } from './shape-check.ts';
 const WORKGROUP = 256;
+
 const spec = (entryPoint: string) => ({ family: 'head_stats', source, entryPoint, constants: { WORKGROUP } });
 
 export interface HeadStatsOptions {

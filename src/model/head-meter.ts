@@ -23,6 +23,7 @@ import { HeadStatsPair } from '../contract/model-results.ts';
 
 /** Bins of the head-norm histograms. */
 const HEAD_HISTOGRAM_BINS = 60;
+
 /** Row pairs sampled for anisotropy (as HeadStats' default). */
 const ANISOTROPY_PAIRS = 2000;
 

@@ -44,7 +44,9 @@ export const P = {
 
 /** A norm's scale/shift or a linear layer's weight/bias. */
 export type Part = 'weight' | 'bias';
+
 type NormPart = Part;
+
 type LinearPart = Part;
 
 /** The parameter that holds the decoder (vocabulary projection) matrix: the word embeddings when tied. */

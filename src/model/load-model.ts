@@ -42,6 +42,7 @@ export interface LoadModelOptions extends ReadOptions {
 
 /** Margin of the byte budget over the config's fp32 parameters, and the fixed allowance on top (see checkpointByteBudget). */
 const BUDGET_MARGIN = 1.25;
+
 const BUDGET_EXTRA_BYTES = 16 * 2 ** 20;
 
 /**

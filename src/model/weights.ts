@@ -237,6 +237,7 @@ type NameTable = (param: string) => string[][] | undefined;
 function single(name: string): string[][] {
   return [[name]];
 }
+
 function normNames(module: string, part: string): string[][] {
   return [[`${module}.${part}`, `${module}.${part === 'weight' ? 'gamma' : 'beta'}`]];
 }

@@ -44,9 +44,13 @@ export interface TrainingState {
 }
 
 const CHECKPOINT_FORMAT = 'splade-lab-checkpoint';
+
 const CHECKPOINT_VERSION = 1;
+
 const STATE = 'state.json';
+
 const MODEL = 'model.safetensors';
+
 const OPTIMIZER = 'optimizer.safetensors';
 
 /** A checkpoint that cannot be used: names the file and what is wrong with it. */
@@ -172,8 +176,10 @@ const STATE_NUMBERS = [
   'recipe.lambdaDocuments',
   'recipe.tau',
 ];
+
 /** The numbers an AdamW recipe adds (SGD has none of them). */
 const ADAMW_NUMBERS = ['recipe.optimizer.beta1', 'recipe.optimizer.beta2', 'recipe.optimizer.eps'];
+
 /** Recipe fields added later: absent in older checkpoints, numbers when present. */
 const OPTIONAL_NUMBERS = ['recipe.gradAccum', 'recipe.maxGradNorm', 'recipe.flopsRampRatio'];
 

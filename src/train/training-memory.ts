@@ -45,6 +45,7 @@ function trainerSizes(ctx: GpuContext, model: GpuModel, recipe: TrainingRecipe, 
 }
 
 const sum = (sizes: number[]) => sizes.reduce((a, b) => a + b, 0);
+
 /** The largest size (a reduce: a split kernel can own more buffers than a spread's arguments may hold). */
 const largest = (sizes: number[]) => sizes.reduce((a, b) => Math.max(a, b), 0);
 

@@ -35,10 +35,14 @@ const PANEL_TITLES: Record<PanelName, string> = {
   runs: 'Runs',
   lesson: 'Lesson',
 };
+
 /** Panels that stay in the page while hidden, so that a job goes on (and keeps its results) behind other tabs. */
 const KEPT_PANELS: readonly PanelName[] = ['training', 'evaluate', 'runs', 'lesson'];
+
 const STATS_DELAY_MS = 120;
+
 const PREVIEW_DELAY_MS = 350;
+
 const TOP_TERMS = 12;
 
 /** Waits `ms` unless `signal` aborts first (a newer request replaced this one). */

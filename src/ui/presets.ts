@@ -4,9 +4,12 @@ import { PAPER_TABLE1 } from './paper-table1.ts';
 
 /** URL name of the bundled backbone. */
 export const DEMO_MODEL = 'demo';
+
 export const DEMO_LABEL = 'synthetic demo (BERT-style, random weights, large-norm head)';
+
 /** URL model name of picked files: a link cannot carry them. */
 export const LOCAL_MODEL = 'local';
+
 /** URL model name of a run's trained model ("run:<id>"): it lives in this browser's IndexedDB. */
 export const RUN_MODEL_PREFIX = 'run:';
 

@@ -101,6 +101,7 @@ const WORKER_METHODS = [
 
 /** Compiles only while WORKER_METHODS names every method of WorkerApi. */
 type MissingMethods = Exclude<keyof WorkerApi, (typeof WORKER_METHODS)[number]>;
+
 const _workerMethodsComplete: [MissingMethods] extends [never] ? true : MissingMethods = true;
 
 /** Every WorkerApi method as the page calls it: a promise, its errors as PageFailures, callbacks proxied. */

@@ -9,6 +9,7 @@ import type { WorkerState } from './state.ts';
 
 /** Tokens per preview text, special tokens included. */
 const PREVIEW_MAX_LENGTH = 128;
+
 const DEMO_LABEL = 'synthetic demo backbone (random weights)';
 
 function modelRef(source: ModelSource): FilesRef {

@@ -9,6 +9,7 @@ const batch = (seed: number) => ({
   documentIds: Int32Array.from([seed, 5, 6, 7, 8, 0, 0, 0]),
   documentMask: Uint8Array.from([1, 1, 1, 1, 1, 0, 0, 0]),
 });
+
 const entry = (fingerprint: string, updated: number): BatchCacheEntry => ({
   fingerprint,
   data: { name: 'x.tsv', triplets: 4, crc32: 1 },

@@ -16,6 +16,7 @@ import { dataPath } from './data-folder.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'splade-lab-scifact-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 const SCIFACT = dataPath('scifact');
 
 describe('SciFact', () => {

@@ -12,12 +12,15 @@ import { useBuiltSite } from './site.ts';
 
 /** The lesson's task for seed 1, as `splade-lab lesson --write-task` writes it. */
 const TASK = lessonTaskFor(1);
+
 const TRIPLETS = lessonTaskFiles(TASK).find((f) => f.path === 'triplets.tsv')!.text;
+
 /** Probes from the task (two held-out queries, a document of each of their topics), as a user sets them for their data. */
 const TASK_PROBES = {
   queries: [TASK.queries[0].text, TASK.queries[2].text],
   documents: ['ocean-0', 'music-0'].map((id) => TASK.corpus.find((d) => d.id === id)!.text),
 };
+
 /** A whole run on SwiftShader: about a second a step. */
 const RUN_WAIT = { timeout: 540_000 };
 

@@ -25,6 +25,7 @@ export const NON_ASCII_TRIPLETS: readonly [string, string, string][] = [
   ['\u6771\u4eac \u99c5', '\u6771\u4eac\u99c5\u306f\u5927\u304d\u3044 a big station', 'a small shell near the wave'],
   ['sun \u2600\ufe0f and sea \u{1F30A}', 'the sea \u{1F30A} under the sun \u2600\ufe0f', 'a book of old paper'],
 ];
+
 const SEED = 1;
 
 let folder: string | undefined;

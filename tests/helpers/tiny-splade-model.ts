@@ -58,7 +58,9 @@ export const TINY_WORDS = [
   'score',
   'rank',
 ];
+
 const SPECIALS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
+
 export const TINY_VOCAB = [...SPECIALS, ...TINY_WORDS];
 
 export async function writeTinySpladeModel(

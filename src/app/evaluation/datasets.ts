@@ -15,6 +15,7 @@ export type { RetrievalDataset } from '../../contract/dataset.ts';
 import { NANOBEIR_SETS } from '../../contract/measures.ts';
 
 export { NANOBEIR_SETS } from '../../contract/measures.ts';
+
 /** The Hub account that publishes them (datasets zeta-alpha-ai/Nano<name>). */
 const NANOBEIR_OWNER = 'zeta-alpha-ai';
 

@@ -15,6 +15,7 @@ import { summarizeSparse } from '../model/sparse-summary.ts';
 import { DocumentView, QueryDifference, SearchHit, SearchResult, TermContribution } from '../../contract/search-results.ts';
 
 const SNIPPET = 280;
+
 const SHOWN_TERMS = 12;
 
 /** The document's weight in dimension j (postings are in document order: binary search), or 0. */

@@ -5,6 +5,7 @@ import { anseriniDocumentLine, qdrantSparseVector, rankFeatures } from '../../re
 import type { SparseVector } from '../../util/sparse-vector.ts';
 
 export const EXPORT_FORMATS = ['anserini', 'qdrant', 'es'] as const;
+
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export function isExportFormat(name: string): name is ExportFormat {

@@ -15,6 +15,7 @@ import { createFolderRunStore } from './run-store-node.ts';
 
 /** Checkpoints live in <run folder>/checkpoint, the trained model in <run folder>/model. */
 export const CHECKPOINT_FOLDER = 'checkpoint';
+
 const MODEL_FOLDER = 'model';
 
 export const nodePlatform: Platform = {

@@ -21,6 +21,7 @@ const DECODER_NAMES: Record<Architecture, string> = {
 };
 
 let root: string;
+
 let hub: HubServer;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-inspect-'));

@@ -18,9 +18,13 @@ import { generatedBeir, generatedTriplets } from '../../helpers/generated-data.t
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
 const TRIPLETS = generatedTriplets();
+
 const SMALL = ['--batch', '2', '--query-length', '8', '--doc-length', '16'];
+
 let root: string;
+
 let model: string;
+
 let nanModel: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-cli-reliability-'));

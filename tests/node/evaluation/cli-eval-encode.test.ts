@@ -19,6 +19,7 @@ const DOCS = [
   { _id: 'd4', title: '', text: 'music and song in the city' },
   { _id: 'd5', title: '', text: 'sparse vector search and rank' },
 ];
+
 const QUERIES = [
   { _id: 'q1', text: 'cat mat' },
   { _id: 'q2', text: 'gene drug' },

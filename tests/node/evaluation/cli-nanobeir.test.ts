@@ -52,7 +52,9 @@ const SETS: Record<string, ToySet> = {
 const column = (name: string, data: string[]) => ({ name, data, type: 'STRING' as const });
 
 let root: string;
+
 let hub: HubServer;
+
 let model: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-nanobeir-'));
@@ -129,6 +131,7 @@ afterAll(async () => {
 });
 
 const SMALL = ['--query-length', '8', '--doc-length', '16', '--json'];
+
 const MEASURES = ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', 'map'];
 
 describe('splade-lab eval --nanobeir', () => {

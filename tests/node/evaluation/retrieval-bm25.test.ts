@@ -5,6 +5,7 @@ import { IndexSearcher } from '../../../src/retrieval/search.ts';
 import { idAnalyzer, wordAnalyzer } from '../../../src/retrieval/word-analyzer.ts';
 
 const corpus = ['The cat sat.', 'A cat, a CAT and a dog!', 'Dogs bark', 'Nothing here'];
+
 const split = (text: string) => text.split(' ');
 
 /** BM25 written out from its definition, independently of the index (Lucene idf, k1 and b as given). */

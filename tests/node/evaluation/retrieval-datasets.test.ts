@@ -23,7 +23,9 @@ function beirFolder(name: string, files: Record<string, string | undefined>): st
 }
 
 const goodCorpus = '{"_id": "d1", "title": "Title one", "text": "first text"}\n{"_id": "d2", "text": "second"}\n';
+
 const goodQueries = '{"_id": "q1", "text": "first query"}\n{"_id": "q2", "text": "unjudged query"}\n';
+
 const goodQrels = 'query-id\tcorpus-id\tscore\nq1\td1\t1\n';
 
 describe('BEIR folders', () => {

@@ -7,6 +7,7 @@ import type { Run } from '../../../src/contract/run-types.ts';
 import { sparseFromEntries } from '../../../src/util/sparse-vector.ts';
 
 const vocab = ['[PAD]', 'cat', 'dog', 'a.b', '##s', 'tiny'];
+
 const vector = sparseFromEntries([
   [1, 1.234],
   [2, 0.5],

@@ -12,8 +12,11 @@ import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
 const TRIPLETS = generatedTriplets();
+
 let root: string;
+
 let model: string;
+
 let beir: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-calibrate-cli-'));

@@ -13,9 +13,13 @@ import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
 const TRIPLETS = generatedTriplets();
+
 const SMALL = ['--batch', '2', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
+
 let root: string;
+
 let model: string;
+
 let beir: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-runs-'));

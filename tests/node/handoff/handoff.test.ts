@@ -19,20 +19,31 @@ import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { TINY_VOCAB, TINY_WORDS, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
 const K = 4;
+
 const B = 4;
+
 const TQ = 8;
+
 const TD = 16;
+
 /** Step-0 loss parts: splade-lab's fp32 GPU trainer against the float64 reference. */
 const LOSS_RTOL = 1e-5;
+
 const PYTHON = spawnSync('python3', ['--version']).status === 0;
 if (!PYTHON) console.warn('handoff.test.ts: python3 is missing, so the Python checks are skipped');
+
 const pythonIt = PYTHON ? it : it.skip;
 
 let root: string;
+
 let model: string;
+
 let tsv: string;
+
 let project: string;
+
 let loaded: LoadedModel;
+
 let triplets: Triplet[];
 
 /** Texts of whole tiny-vocabulary words, some longer than the query or document length (truncation). */

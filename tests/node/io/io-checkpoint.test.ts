@@ -25,7 +25,9 @@ import {
 } from '../../helpers/checkpoint-fixtures.ts';
 
 const FORMATS: TinyFormat[] = ['safetensors', 'safetensors-sharded', 'pytorch-zip', 'pytorch-legacy'];
+
 const HEAD = 'cls.predictions.decoder.weight';
+
 const EMBEDDING = 'bert.embeddings.word_embeddings.weight';
 
 function bits(tensors: TensorMap): Record<string, { shape: number[]; bits: number[] }> {

@@ -26,6 +26,7 @@ import {
 } from '../../helpers/checkpoint-fixtures.ts';
 
 const FILE = 'pytorch_model.bin';
+
 const one = (n: number): TorchFixtureStorage[] => [{ key: '0', dtype: 'F32', values: new Float32Array(n).fill(1) }];
 
 /** The error `run` throws (or a failure naming what came back instead). */

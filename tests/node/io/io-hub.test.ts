@@ -12,12 +12,19 @@ import { makeTempDir, writeFolder, writeTinyBert } from '../../helpers/checkpoin
 import { startHubServer, type HubServer } from '../../helpers/hub-server.ts';
 
 const REPO = 'tiny-org/tiny-bert';
+
 let root: string;
+
 let server: HubServer;
+
 let slow: HubServer;
+
 let gated: HubServer;
+
 let stalled: HubServer;
+
 let trickle: HubServer;
+
 let chunked: HubServer;
 
 beforeAll(async () => {

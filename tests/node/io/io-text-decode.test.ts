@@ -9,6 +9,7 @@ import { parseQrels, parseRun } from '../../../src/io/trec.ts';
 import { readTriplets } from '../../../src/io/triplets.ts';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
+
 const concat = (...parts: (Uint8Array | number[])[]) => new Uint8Array(parts.flatMap((p) => [...p]));
 
 function utf16(text: string, littleEndian: boolean, bom: boolean): Uint8Array {

@@ -34,7 +34,9 @@ const special = (id: number, content: string) => ({
   normalized: false,
   special: true,
 });
+
 const piece = (id: string, typeId: number) => ({ SpecialToken: { id, type_id: typeId } });
+
 const sequence = (id: 'A' | 'B', typeId: number) => ({ Sequence: { id, type_id: typeId } });
 
 /** ALBERT's tokenizer.json layout (its Precompiled normalizer left out: it needs the model's charsmap). */

@@ -37,6 +37,7 @@ const tokenizers: Record<string, () => Promise<TextTokenizer>> = {
       createMemorySource(new Map([['vocab.txt', new Uint8Array(readFileSync(join(DATA, 'bert-base-uncased', 'vocab.txt')))]])),
     ),
 };
+
 const folderOf = (label: string) => label.split(' ')[0];
 
 describe.each(Object.keys(tokenizers))('%s', (label) => {

@@ -20,6 +20,7 @@ const SOURCE = /* wgsl */ `
 @compute @workgroup_size(1) fn count_run() { runs[0] += 1.0; }`;
 
 const N = 70;
+
 const spec = (entryPoint: string): KernelSpec => ({ family: 'test-check-kernel', source: SOURCE, entryPoint });
 
 /** y (+)= 2x checked against `factor`·x; `fault` breaks the kernel or the test in one way. */

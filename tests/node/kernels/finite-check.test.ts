@@ -27,6 +27,7 @@ interface Injection {
 // Gradient sizes 1, 7, 257 and 70001 (5 workgroups of 256 invocations, each walking up to 64 elements with the grid's
 // stride); the loss parts are three named scalars.
 const SIZES: Record<string, number> = { dweight: 70001, dbias: 257, dnorm: 7, dscale: 1 };
+
 const CASES: [string, Injection[]][] = [
   ['finite data (extremes, -0, subnormals) sets no flag', []],
   ['a quiet NaN in the largest gradient', [{ tensor: 'dweight', at: 40000, bits: 0x7fc00000 }]],

@@ -15,6 +15,7 @@ import { Random } from '../../../src/util/random.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
 
 const [V, d, B, Tq, Td] = [301, 16, 2, 5, 7];
+
 /** 12 KiB: every tensor of the model and its passes fits, but not the 301 x 16 vocabulary matrices (19 KiB). */
 const LIMIT = 12 * 1024;
 

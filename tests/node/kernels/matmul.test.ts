@@ -16,6 +16,7 @@ import { gpuContext } from '../../helpers/gpu.ts';
 import { checkGradients } from '../../helpers/gradcheck.ts';
 
 const LAYOUTS: MatmulLayout[] = ['nn', 'nt', 'tn'];
+
 /** Kernel variants under test: registers with vec4 loads where the shape allows, forced scalar, and tiled. */
 const VARIANTS: [string, MatmulOptions][] = [
   ['registers', { variant: 'registers' }],

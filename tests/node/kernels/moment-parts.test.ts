@@ -4,7 +4,9 @@ import { momentsForParts } from '../../../src/train/moment-parts.ts';
 
 /** m = rows 0..4 of width 2 (values 0..9), v = the same + 100. */
 const whole = { m: Float32Array.from({ length: 10 }, (_, i) => i), v: Float32Array.from({ length: 10 }, (_, i) => 100 + i) };
+
 const rows = (from: number, to: number) => ({ m: whole.m.slice(2 * from, 2 * to), v: whole.v.slice(2 * from, 2 * to) });
+
 const other = { m: Float32Array.of(7), v: Float32Array.of(8) };
 
 describe('optimiser moments across row splits', () => {

@@ -85,6 +85,7 @@ function dyadicInputs(dims: SpladeHeadDims, lengths: number[], seed: number) {
 }
 
 const T257 = Array.from({ length: 5 }, (_, b) => [257, 200, 0, 1, 256][b]);
+
 const CASES: Case[] = [
   { dims: { B: 1, T: 1, d: 16, V: 1000 }, lengths: [1] },
   { dims: { B: 3, T: 7, d: 32, V: 523 }, lengths: [7, 4, 0] },

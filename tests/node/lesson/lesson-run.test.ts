@@ -26,7 +26,9 @@ import { gpuContext } from '../../helpers/gpu.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
 let root: string;
+
 let ctx: GpuContext;
+
 let session: ModelSession;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-lesson-'));

@@ -19,7 +19,9 @@ import { gpuContext } from '../../helpers/gpu.ts';
 
 /** fp32 GPU vs float64 reference. Gradients get an absolute floor relative to each tensor's largest entry. */
 const FORWARD_TOL: Tolerance = { rtol: 1e-4, atol: 1e-5 };
+
 const GRAD_RTOL = 1e-3;
+
 const GRAD_ATOL_OF_MAX = 1e-4;
 
 interface Case {

@@ -1,7 +1,8 @@
 // ALBERT details the shared family tests do not pin down: which stored layer each application uses, gradients of
 // a shared layer summed over its applications, the E-wide head, skipped pooler and SOP tensors, refused configs.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseModelConfig } from '../../../src/model/config.ts';
+import { parseModelConfig } from '../../../src/model/config.ts';
+import { ConfigError } from '../../../src/model/config/config-reader.ts';
 import { P, decoderWeightName, parameterLayout, zerosLike, type ModelParams } from '../../../src/model/layout.ts';
 import { encoderBackward, encoderForward } from '../../../src/model/reference/encoder.ts';
 import { makeTinyCheckpoint, type TinyModelOptions } from '../../../src/model/tiny-model.ts';

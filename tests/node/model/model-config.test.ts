@@ -2,11 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../../src/contract/model-config.ts';
-import { CONFIG_LIMITS, ConfigError, parseModelConfig } from '../../../src/model/config.ts';
+import { parseModelConfig } from '../../../src/model/config.ts';
+import { ConfigError, CONFIG_LIMITS } from '../../../src/model/config/config-reader.ts';
 import { parameterCount } from '../../../src/model/layout.ts';
 import { readFixtureText } from '../../helpers/fixtures.ts';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../fixtures/configs/${name}`, import.meta.url), 'utf8'));
+
 /** A real backbone's config.json bundled with its tokenizer under tests/fixtures/tokenizers. */
 const bundled = (path: string) => JSON.parse(readFixtureText(path));
 

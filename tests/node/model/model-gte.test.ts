@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { ropeInverseFrequencies } from '../../../src/kernels/reference/attention.ts';
 import { gelu } from '../../../src/kernels/reference/activations.ts';
-import { ConfigError, parseModelConfig } from '../../../src/model/config.ts';
+import { parseModelConfig } from '../../../src/model/config.ts';
+import { ConfigError } from '../../../src/model/config/config-reader.ts';
 import { uniformDropout } from '../../../src/contract/model-config.ts';
 import { P, zerosLike } from '../../../src/model/layout.ts';
 import { encoderBackward, encoderForward } from '../../../src/model/reference/encoder.ts';

@@ -14,10 +14,14 @@ import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
 const TRIPLETS = generatedTriplets();
+
 const K = 4;
+
 /** Relative tolerance on each weight (fp32 GPU kernels against float64), and what counts as "zero" for a weight. */
 const RTOL = 1e-4;
+
 const ZERO = 1e-5;
+
 const TEXTS = [
   'the cat sat and the dog ran',
   'sparse vector search',
@@ -26,6 +30,7 @@ const TEXTS = [
 ];
 
 let root: string;
+
 let saved: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-saved-model-'));

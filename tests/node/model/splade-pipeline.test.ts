@@ -17,6 +17,7 @@ import { gpuContext } from '../../helpers/gpu.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
 let root: string;
+
 const loaded: Record<string, LoadedModel> = {};
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-pipeline-'));

@@ -7,8 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { closure, ROOTS, unused } from '../../../scripts/device-kit-files.mjs';
 
 const root = join(import.meta.dirname, '..', '..', '..');
+
 const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+
 const packages: string[] = closure(root, [...ROOTS, ...Object.keys(own.dependencies)]);
+
 const names = packages.map((dir) => relative(join(root, 'node_modules'), dir));
 
 describe('device kit', () => {

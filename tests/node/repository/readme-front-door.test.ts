@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+
 const DOCS = [
   'README.md',
   ...readdirSync(join(ROOT, 'docs'))

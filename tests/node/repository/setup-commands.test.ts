@@ -15,7 +15,9 @@ import {
 } from '../../../scripts/setup-checks.mjs';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+
 const pkg = JSON.parse(read('package.json')) as {
   engines: { node: string };
   scripts: Record<string, string>;

@@ -7,8 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
 const ALLOWED = new Set(['tests/data', 'scripts/test-data.mjs']);
+
 const FOLDER = 'shared';
+
 const SHARED = new RegExp(`\\.\\./${FOLDER}\\b|${FOLDER}/data\\b`);
 
 /** Text files under `dir` (relative to the root), the allowed paths left out. */

@@ -24,7 +24,9 @@ import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
 const TSV = generatedTriplets();
+
 const SHAPE: BatchShape = { batchSize: 8, queryLength: 16, documentLength: 32 };
+
 const DATA = { name: 'triplets.tsv', triplets: 100, crc32: 1234 };
 
 /** A cache in memory, counting puts; it throws a quota error once `quota` batches are stored. */
@@ -70,7 +72,9 @@ function counting(triplets: Triplet[]): TripletSource & { reads: number } {
 }
 
 let root: string;
+
 let triplets: Triplet[];
+
 const tokenizerPromise = loadTokenizer(createFolderSource(fixturePath('tokenizers/bert-base-uncased')));
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-batch-cache-'));

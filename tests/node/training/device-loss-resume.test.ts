@@ -19,7 +19,9 @@ import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
 let root: string;
+
 let backbone: Backbone;
+
 let data: TrainingData;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-device-loss-'));
@@ -40,6 +42,7 @@ async function splitContext(): Promise<GpuContext> {
 }
 
 const recipe = paperRecipe(6, 2, { queryLength: 8, documentLength: 12, peakLr: 1e-3 });
+
 const options = (resume: boolean, onReport?: (step: number) => void) => ({
   recipe,
   k: 2,

@@ -29,7 +29,9 @@ import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 import { generatedTripletsFolder } from '../../helpers/generated-data.ts';
 
 let root: string;
+
 let loaded: LoadedModel;
+
 let triplets: Triplet[];
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-checkpoint-'));
@@ -62,10 +64,13 @@ function expectSameState(label: string, actual: TrainingState, expected: Trainin
 }
 
 const STEPS = 6;
+
 const SEED = 11;
+
 function recipe(): TrainingRecipe {
   return paperRecipe(STEPS, 2, { queryLength: 8, documentLength: 12, peakLr: 3e-3 });
 }
+
 const run = () => ({
   config: loaded.checkpoint.config,
   k: 1,

@@ -14,7 +14,9 @@ import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
 
 const TRIPLETS = generatedTriplets();
+
 let root: string;
+
 let model: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-train-cli-'));
@@ -43,6 +45,7 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 
 /** Small, fast settings for SwiftShader. */
 const SMALL = ['--batch', '4', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
+
 const train = (out: string, ...extra: string[]) =>
   runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, ...extra);
 

@@ -14,9 +14,11 @@ import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
 const TSV = generatedTriplets();
+
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 let root: string;
+
 let jsonl: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-jsonl-'));

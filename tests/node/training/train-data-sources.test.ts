@@ -18,10 +18,13 @@ import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
+
 const all = (n: number) => [...Array(n).keys()];
 
 let root: string;
+
 let model: string;
+
 let hub: HubServer;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-sources-'));

@@ -11,6 +11,7 @@ import { TINY_VOCAB } from '../../helpers/tiny-splade-model.ts';
 import { GENERATED_TRIPLETS, generatedTripletsFolder, NON_ASCII_TRIPLETS } from '../../helpers/generated-data.ts';
 
 const TOY = generatedTripletsFolder();
+
 const tokenizerPromise = loadTokenizer(
   createMemorySource(new Map([['vocab.txt', new TextEncoder().encode(TINY_VOCAB.join('\n') + '\n')]]), 'tiny'),
 );

@@ -43,7 +43,9 @@ const TSV =
     'sparse vector search\tsparse vector search of the data\tthe car on the road',
   ].join('\n') + '\n';
 const K = 2;
+
 const LR = 0.05;
+
 const SETTINGS: TrainingReferenceSettings = {
   queryLength: 8,
   documentLength: 12,
@@ -51,6 +53,7 @@ const SETTINGS: TrainingReferenceSettings = {
   lambdaQueries: 0.05,
   lambdaDocuments: 0.003,
 };
+
 /** No warm-up, no lambda ramp, no clipping, file order, one SGD step: the update is -lr x the gradient. */
 const PLAIN = [
   '--optimizer',
@@ -91,7 +94,9 @@ const TINY_OPTIONS = {
 };
 
 let root: string;
+
 let triplets: string;
+
 const models: Record<string, { dir: string; loaded: LoadedModel }> = {};
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-sgd-step-'));

@@ -10,7 +10,9 @@ import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
 const TRIPLETS = generatedTriplets();
+
 let root: string;
+
 let model: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-health-cli-'));
@@ -20,6 +22,7 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 const SMALL = ['--batch', '4', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
+
 const train = (out: string, ...extra: string[]) =>
   runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, ...extra);
 const lines = (stdout: string) =>

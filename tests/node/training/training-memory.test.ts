@@ -17,7 +17,9 @@ import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
 let root: string;
+
 let tiny: string;
+
 let loaded: LoadedModel;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-memory-'));

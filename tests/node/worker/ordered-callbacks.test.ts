@@ -8,13 +8,16 @@ import { JobController, type JobOptions } from '../../../src/ui/job-controller.t
 import { withOrderedCallbacks } from '../../../src/worker/ordered-callbacks.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const OPTIONS: JobOptions = {
   starting: 'Starting…',
   cancel: () => undefined,
   cancelled: () => 'Cancelled.',
   failed: (f) => f.message,
 };
+
 const LAST_PROGRESS = 'NanoSciFact: searching 12 of 12 · 0 ms left in this stage';
+
 const DONE = 'Done: NanoSciFact at k = 1.';
 
 /** A JobController on the least a Lit element offers a controller. */
@@ -40,7 +43,9 @@ const evaluation = {
     return ['NanoSciFact'];
   },
 };
+
 const unordered = evaluation;
+
 const ordered = withOrderedCallbacks(evaluation);
 
 /** How the panel's progress handler sets the status line, given its job and the job's progress report. */
