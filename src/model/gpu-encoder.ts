@@ -3,7 +3,8 @@
 import type { GpuContext } from '../gpu/context.ts';
 import type { DType, Tensor } from '../gpu/tensor.ts';
 import { Add, Geglu, Gelu } from '../kernels/activations.ts';
-import { Attention, type AttentionDims } from '../kernels/attention.ts';
+import { type AttentionDims } from '../kernels/attention.ts';
+import { Attention } from './gpu/attention.ts';
 import { DropoutSite } from '../kernels/dropout.ts';
 import { dropoutKey } from '../kernels/reference/dropout.ts';
 import { LayerNorm } from '../kernels/layernorm.ts';

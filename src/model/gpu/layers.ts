@@ -4,7 +4,7 @@
 // Each layer owns its saved activations; kernels and backward scratch are shared by all layers of a pass.
 import type { DType, Tensor } from '../../gpu/tensor.ts';
 import type { Add, Geglu, Gelu } from '../../kernels/activations.ts';
-import type { Attention, AttentionState } from '../../kernels/attention.ts';
+import type { Attention, AttentionState } from './attention.ts';
 import type { DropoutSite } from '../../kernels/dropout.ts';
 import type { LayerNorm } from '../../kernels/layernorm.ts';
 import { P, hasAttnNorm, type Part } from '../layout.ts';

@@ -10,7 +10,6 @@ import {
   summarizeNorms,
 } from '../../../src/kernels/reference/head-stats.ts';
 import { rescaleHead } from '../../../src/kernels/reference/head-division.ts';
-import { expectClose } from '../../helpers/compare.ts';
 import { EXACT } from '../../helpers/allclose.ts';
 import { expectKernel } from '../../helpers/expect-kernel.ts';
 import { gpuContext } from '../../helpers/gpu.ts';

@@ -1,7 +1,8 @@
 // Attention kernels (softmax with padding mask and sliding window, head permutes, rotary, batched matmuls) against the
 // float64 references of src/kernels/reference/attention.ts.
 import { describe, expect, it } from 'vitest';
-import { Attention, type AttentionDims } from '../../../src/kernels/attention.ts';
+import { type AttentionDims } from '../../../src/kernels/attention.ts';
+import { Attention } from '../../../src/model/gpu/attention.ts';
 import {
   attentionBackward,
   attentionForward,
