@@ -4,7 +4,7 @@
 // batch sizes to show how sparsity depends on the batch (the FLOPS term squares a batch mean).
 import type { GpuContext } from '../../gpu/context.ts';
 import type { RetrievalDataset } from '../../contract/dataset.ts';
-import type { TrainingData } from '../../train/training-run.ts';
+import type { TrainingData } from '../../train/training-loop.ts';
 import type { StepReport } from '../../contract/training-report.ts';
 import { closestTrial, nextLambdas, withinTarget, type LambdaPair } from '../../contract/lambda-search.ts';
 import { CALIBRATE_LIMITS, TRAIN_LIMITS, checkRange } from '../../contract/limits.ts';
@@ -12,7 +12,7 @@ import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { EvalRequest, TrainRequest } from '../../contract/requests.ts';
 import { evaluateRun } from '../evaluation/trained-model-evaluation.ts';
-import { trainRun } from '../training/train-and-save.ts';
+import { trainRun } from '../training/train.ts';
 import { CalibrationEvent, CalibrationRequest, CalibrationResult, CalibrationTrial } from '../../contract/calibration.ts';
 
 export interface CalibrationOptions {

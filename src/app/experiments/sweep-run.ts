@@ -3,14 +3,13 @@
 // plan saved after every run so that the queue resumes after a reload.
 import type { GpuContext } from '../../gpu/context.ts';
 import type { RetrievalDataset } from '../../contract/dataset.ts';
-import type { TrainingData } from '../../train/training-run.ts';
+import type { TrainingData } from '../../train/training-loop.ts';
 import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
 import { requestFromRecipe, type EvalRequest, type TrainRequest } from '../../contract/requests.ts';
 import { evaluateRun } from '../evaluation/trained-model-evaluation.ts';
 import { nextSweepRun, SweepEvent, type SweepPlan } from '../../contract/sweep-plan.ts';
-import { trainRun } from '../training/train-and-save.ts';
-import { checkpointInfo } from '../training/train.ts';
+import { trainRun, checkpointInfo } from '../training/train.ts';
 
 /** Where sweep plans are kept (IndexedDB in the page, the sweep folder's sweep.json in Node). */
 export interface SweepStore {

@@ -6,7 +6,7 @@ import { GpuModel } from '../../model/gpu-model.ts';
 import { divideModelHead } from '../../model/rescale.ts';
 import { TripletBatches } from '../../train/batches.ts';
 import { SpladeTrainer, type TripletBatch } from '../../train/trainer.ts';
-import type { TrainingData } from '../../train/training-run.ts';
+import type { TrainingData } from '../../train/training-loop.ts';
 import { crc32 } from '../../util/crc32.ts';
 import { NonFiniteError } from '../../util/finite.ts';
 import { launchSh, projectReadme, requirementsTxt, type ProjectSummary } from './project-docs.ts';

@@ -1,11 +1,13 @@
-// Training, once for the page and the CLI: a checked request becomes a run that takes the run's lock, starts fresh
-// (or continues its newest checkpoint), reports progress as events, and hands back the trained weights.
+// Training, once for the page and the CLI: `trainRun` is the one use case every adapter calls (the page's worker,
+// `splade-lab train`, sweeps and the calibrator). A checked request becomes a run that takes the run's lock, starts
+// fresh (or continues its newest checkpoint), runs train/training-loop.ts, reports progress as events, saves the
+// trained model where the platform keeps models (never with a NaN or Inf weight) and records how it ended.
 import type { GpuContext } from '../../gpu/context.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
 import type { GpuModel } from '../../model/gpu-model.ts';
 import { listCheckpoints, readLatestCheckpoint, type CheckpointStore } from '../../train/training-checkpoint.ts';
 import type { TrainingRecipe } from '../../contract/recipe.ts';
-import { TrainingPaused, runTraining, type TrainingData } from '../../train/training-run.ts';
+import { TrainingPaused, runTrainingLoop, type TrainingData } from '../../train/training-loop.ts';
 import { tokenizerFingerprint } from '../../io/tokenizer-fingerprint.ts';
 import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -17,9 +19,25 @@ import { RunRecorder, type RunRecord, type RunStore } from '../../contract/runs.
 import type { CheckpointInfo, TrainEvent } from '../../contract/training-events.ts';
 import { AlarmWatcher, type Alarm } from '../../contract/alarm-rules.ts';
 import { TrainingProbes } from './training-probes.ts';
+import { RunOutcome } from '../../contract/sweep-plan.ts';
 
 export type { CheckpointInfo, TrainEvent } from '../../contract/training-events.ts';
-export { TrainingPaused } from '../../train/training-run.ts';
+
+/** A whole run: train (recorded as a run), save the trained model, record how it ended. */
+export async function trainRun(ctx: GpuContext, platform: Platform, options: TrainOptions): Promise<RunOutcome> {
+  const run = await trainModel(ctx, platform, options);
+  let saved: RunOutcome['saved'];
+  try {
+    saved = await saveTrainedModel(platform, options.run, run, { data: options.data.fingerprint });
+  } catch (error) {
+    await run.close({ failure: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+  await run.close({ savedModel: saved });
+  return { startStep: run.startStep, step: run.step, msPerStep: run.msPerStep, saved };
+}
+
+export { TrainingPaused } from '../../train/training-loop.ts';
 
 export interface TrainOptions {
   /** The backbone, or how to open it: opened only once the run's lock is held (a busy run fails before any load). */
@@ -142,7 +160,7 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
         : undefined;
     const owned = await ctx
       .ownedAsync(() =>
-        runTraining(ctx, model, data, store, {
+        runTrainingLoop(ctx, model, data, store, {
           recipe: plan.recipe,
           k: plan.k,
           seed: plan.seed,

@@ -9,7 +9,7 @@ import { cacheOnlySource, memoryTripletSource, type TripletSource } from '../../
 import { parseTripletsJsonl } from '../../io/triplets-jsonl.ts';
 import { readParquetTriplets } from '../../io/triplets-parquet.ts';
 import { parseTriplets } from '../../io/triplets.ts';
-import type { TrainingData } from '../../train/training-run.ts';
+import type { TrainingData } from '../../train/training-loop.ts';
 import { crc32 } from '../../util/crc32.ts';
 import type { Platform } from '../platform/platform.ts';
 

@@ -14,7 +14,7 @@ import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
 import { readLatestCheckpoint } from '../../../src/train/training-checkpoint.ts';
 import { createFolderCheckpointStore } from '../../../src/train/checkpoint-store-node.ts';
 import { paperRecipe } from '../../../src/contract/recipe.ts';
-import { runTraining, type Backbone, type TrainingData } from '../../../src/train/training-run.ts';
+import { runTrainingLoop, type Backbone, type TrainingData } from '../../../src/train/training-loop.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
@@ -56,7 +56,7 @@ const options = (resume: boolean, onReport?: (step: number) => void) => ({
 describe('a lost device during split training', () => {
   it('keeps the last checkpoint, and the resumed run ends on the bits of an uninterrupted one', async () => {
     const straightCtx = await splitContext();
-    const straight = await runTraining(
+    const straight = await runTrainingLoop(
       straightCtx,
       backbone,
       data,
@@ -68,7 +68,7 @@ describe('a lost device during split training', () => {
 
     const lostCtx = await splitContext();
     const store = createFolderCheckpointStore(join(root, 'interrupted'));
-    const failure = await runTraining(
+    const failure = await runTrainingLoop(
       lostCtx,
       backbone,
       data,
@@ -83,7 +83,7 @@ describe('a lost device during split training', () => {
     expect(kept?.state.t).toBe(2);
 
     const freshCtx = await splitContext();
-    const resumed = await runTraining(freshCtx, backbone, data, store, options(true));
+    const resumed = await runTrainingLoop(freshCtx, backbone, data, store, options(true));
     expect(resumed.startStep).toBe(2);
     const got = await resumed.trainer.model.download();
     for (const [name, tensor] of expected)

@@ -122,7 +122,7 @@ function checkResumable(
   }
 }
 
-export async function runTraining(
+export async function runTrainingLoop(
   ctx: GpuContext,
   backbone: Backbone,
   data: TrainingData,
