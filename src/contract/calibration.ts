@@ -1,6 +1,6 @@
 // The lambda calibrator's request, trials, events and result, as plain data the page, the worker and the CLI share.
 import type { LambdaPair, ReachedSparsity, SparsityTarget } from './lambda-search.ts';
-import type { TrainRequest } from './requests.ts';
+import type { TrainRequest } from './training-request.ts';
 import type { SetEvaluation } from './results.ts';
 import type { TrainEvent } from './training-events.ts';
 

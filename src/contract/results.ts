@@ -1,7 +1,7 @@
 // The plain results of evaluations, as they are stored (IndexedDB, run records) and sent to the page: types only.
 import type { LatencyReport } from './search-results.ts';
 import type { EvaluationMemory } from './evaluation-memory.ts';
-import type { EvalRequest } from './requests.ts';
+import type { EvalRequest } from './evaluation-request.ts';
 import type { Run } from './run-types.ts';
 
 /** What the page shows of a read set. */

@@ -3,7 +3,7 @@
 // plan is kept so that a reload resumes the queue where it stopped.
 import type { DataFingerprint } from './training-report.ts';
 import { InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
-import type { TrainRequest } from './requests.ts';
+import type { TrainRequest } from './training-request.ts';
 import type { SetEvaluation } from './results.ts';
 import type { TrainEvent } from './training-events.ts';
 

@@ -9,7 +9,9 @@ import type {
   PreviewResult,
   RunHeadStats,
 } from './model-results.ts';
-import type { EncodeRequest, KDemoRequest, TrainRequest, EvalRequest, EvalStage } from './requests.ts';
+import type { TrainRequest } from './training-request.ts';
+import type { EvalStage, EvalRequest } from './evaluation-request.ts';
+import type { EncodeRequest, KDemoRequest } from './model-requests.ts';
 import type { CheckpointInfo, TrainEvent } from './training-events.ts';
 import type { TripletsSummary, BatchCacheEntry, HubDatasetRef } from './data-sources.ts';
 import type { DatasetSummary, SetEvaluation } from './results.ts';

@@ -48,7 +48,8 @@ export {
 export { describeOptimizer } from '../contract/optimizer-settings.ts';
 export { DEFAULT_PROBES, PROBE_LIMITS, type ProbeSnapshot, type ProbeText, type ProbeView } from '../contract/probes.ts';
 export { describeDropout, microBatches } from '../contract/recipe-facts.ts';
-export { type KDemoRequest, type TrainRequest } from '../contract/requests.ts';
+export { type KDemoRequest } from '../contract/model-requests.ts';
+export { type TrainRequest } from '../contract/training-request.ts';
 export { type DatasetSummary, type SetEvaluation, type SystemResult } from '../contract/results.ts';
 export { BEST_RULE, bestRun, evaluatedSets, evaluationOn } from '../contract/run-compare.ts';
 export { type ExportFile, type RunRecord } from '../contract/runs.ts';

@@ -3,7 +3,7 @@
 import { runKDemo } from '../app/model/k-demo.ts';
 import { browserPlatform } from '../app/platform/platform-browser.ts';
 import { EVAL_PAGE_MEMORY_BUDGET } from '../contract/evaluation-memory.ts';
-import { requestFromRecipe, type TrainRequest } from '../contract/requests.ts';
+import { requestFromRecipe, type TrainRequest } from '../contract/training-request.ts';
 import { runIdFor } from '../contract/runs.ts';
 import { idbSweepStore, pendingSweep } from '../app/platform/sweep-store-idb.ts';
 import { runSweep } from '../app/experiments/sweep-run.ts';

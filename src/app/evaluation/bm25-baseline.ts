@@ -8,7 +8,7 @@ import type { SearchAlgorithm } from '../../contract/search-results.ts';
 import { idAnalyzer, wordAnalyzer, type Analyzer } from '../../retrieval/word-analyzer.ts';
 import { openTokenizer } from '../model/open-model.ts';
 import type { FilesRef, Platform } from '../platform/platform.ts';
-import type { EvalProgress } from '../../contract/requests.ts';
+import type { EvalProgress } from '../../contract/evaluation-request.ts';
 
 export interface Bm25Request {
   params: Bm25Params;

@@ -10,7 +10,7 @@ import { evaluateBm25 } from './bm25-baseline.ts';
 export { HEADLINE_MEASURES, meanMetrics } from '../../contract/measures.ts';
 import { checkEvaluationMemory, estimateEvaluationMemory, type EvaluationMemory } from '../../contract/evaluation-memory.ts';
 import type { ModelSession } from '../model/model-session.ts';
-import { checkEvalRequest, type EvalProgress, type EvalRequest } from '../../contract/requests.ts';
+import { checkEvalRequest, type EvalProgress, type EvalRequest } from '../../contract/evaluation-request.ts';
 import { maxSequenceTokens } from '../../contract/max-tokens.ts';
 import { EvaluatedSet } from './evaluated-set.ts';
 

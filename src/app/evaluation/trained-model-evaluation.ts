@@ -6,7 +6,7 @@ import { evaluateOnSet, type EvaluateOptions } from './evaluate-on-set.ts';
 import type { SetEvaluation } from '../../contract/results.ts';
 import { openModelSession } from '../model/model-session.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { EvalRequest } from '../../contract/requests.ts';
+import type { EvalRequest } from '../../contract/evaluation-request.ts';
 import { recordRunEvaluation } from '../../contract/runs.ts';
 
 export async function evaluateRun(

@@ -10,7 +10,8 @@ import { closestTrial, nextLambdas, withinTarget, type LambdaPair } from '../../
 import { CALIBRATE_LIMITS, TRAIN_LIMITS, checkRange } from '../../contract/limits.ts';
 import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { EvalRequest, TrainRequest } from '../../contract/requests.ts';
+import type { TrainRequest } from '../../contract/training-request.ts';
+import type { EvalRequest } from '../../contract/evaluation-request.ts';
 import { evaluateRun } from '../evaluation/trained-model-evaluation.ts';
 import { trainRun } from '../training/train.ts';
 import { CalibrationEvent, CalibrationRequest, CalibrationResult, CalibrationTrial } from '../../contract/calibration.ts';

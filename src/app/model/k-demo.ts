@@ -4,7 +4,7 @@ import type { GpuContext } from '../../gpu/context.ts';
 import type { StepLosses } from '../../contract/training-report.ts';
 import { runSyntheticKDemo } from '../../train/synthetic-k-demo.ts';
 import { K_DEMO_SHAPE, KDemoResult, KDemoSeries } from '../../contract/model-results.ts';
-import { checkKDemoRequest, type KDemoRequest } from '../../contract/requests.ts';
+import { checkKDemoRequest, type KDemoRequest } from '../../contract/model-requests.ts';
 const K_DEMO_PROVENANCE =
   `synthetic data: seeded random hidden states (${K_DEMO_SHAPE.B} queries of ${K_DEMO_SHAPE.Tq} tokens, ` +
   `${2 * K_DEMO_SHAPE.B} documents of ${K_DEMO_SHAPE.Td}, d = ${K_DEMO_SHAPE.d}) and a random head of ${K_DEMO_SHAPE.V} rows ` +

@@ -13,7 +13,7 @@ import { PreviewResult, type HeadStatsPair } from '../../contract/model-results.
 import { EVAL_LIMITS, checkK, checkRange } from '../../contract/limits.ts';
 import { openModelRef, type OpenModelOptions, type OpenedModel, type OpenedWeights } from './open-model.ts';
 import type { FilesRef, Platform } from '../platform/platform.ts';
-import { checkEncodeRequest, type EncodeRequest } from '../../contract/requests.ts';
+import { checkEncodeRequest, type EncodeRequest } from '../../contract/model-requests.ts';
 import { maxSequenceTokens } from '../../contract/max-tokens.ts';
 import { summarizeSparse } from './sparse-summary.ts';
 

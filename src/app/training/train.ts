@@ -11,7 +11,8 @@ import { TrainingPaused, runTrainingLoop, type TrainingData } from '../../train/
 import { tokenizerFingerprint } from '../../io/tokenizer-fingerprint.ts';
 import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
-import { checkLengthsFit, planTraining, type TrainRequest } from '../../contract/requests.ts';
+import { planTraining, type TrainRequest } from '../../contract/training-request.ts';
+import { checkLengthsFit } from '../../contract/max-tokens.ts';
 import { savedModelFiles, type ModelCardExtras } from '../model/save-model.ts';
 import { hostRowNorms } from '../model/head-report.ts';
 import { headOf } from '../model/model-session.ts';

@@ -6,7 +6,8 @@ import { nanoBeirSelection, openDataset, type DatasetRef } from '../../app/evalu
 import { formatTrecRun, type Run } from '../../app/evaluation/bm25-baseline.ts';
 import { HEADLINE_MEASURES, evaluateOnSet, meanMetrics, type SetEvaluation } from '../../app/evaluation/evaluate-on-set.ts';
 import { folderRef, nodePlatform } from '../../app/platform/platform-node.ts';
-import { EVAL_DEFAULTS, type EvalRequest } from '../../contract/requests.ts';
+import { EVAL_DEFAULTS } from '../../contract/limits.ts';
+import { type EvalRequest } from '../../contract/evaluation-request.ts';
 import { writeFile } from 'node:fs/promises';
 import { UsageError, type Args, type Command } from '../command.ts';
 import { withModelSession } from '../model/model-session.ts';

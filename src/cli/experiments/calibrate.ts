@@ -9,7 +9,7 @@ import { type CalibrationTrial } from '../../contract/calibration.ts';
 import { openDataset } from '../../app/evaluation/datasets.ts';
 import { openModelRef } from '../../app/model/open-model.ts';
 import { modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
-import type { TrainRequest } from '../../contract/requests.ts';
+import type { TrainRequest } from '../../contract/training-request.ts';
 import { UsageError, type Command } from '../command.ts';
 import { RECIPE_OPTIONS, recipeFrom } from '../training/recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from '../training/triplets-option.ts';

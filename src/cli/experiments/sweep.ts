@@ -6,7 +6,7 @@ import { totalmem } from 'node:os';
 import { openDataset } from '../../app/evaluation/datasets.ts';
 import { openModelRef } from '../../app/model/open-model.ts';
 import { modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
-import type { TrainRequest } from '../../contract/requests.ts';
+import type { TrainRequest } from '../../contract/training-request.ts';
 import { createFolderSweepStore } from '../../app/platform/sweep-store-node.ts';
 import { runSweep } from '../../app/experiments/sweep-run.ts';
 import { DEFAULT_SWEEP_KS, FIGURE2_LAMBDAS, parseKs, planSweep } from '../../contract/sweep-plan.ts';

@@ -1,7 +1,7 @@
 // The training recipe's options beyond batch, lengths and lr (optimizer, warm-up, clipping, dropout, temperature, the
 // FLOPS ramp and accumulation), shared by train, calibrate and sweep so that a calibration or a sweep trains with the
 // same recipe as the run it prepares.
-import type { TrainRequest } from '../../contract/requests.ts';
+import type { TrainRequest } from '../../contract/training-request.ts';
 import type { Args, OptionSpec } from '../command.ts';
 
 export const RECIPE_OPTIONS: Record<string, OptionSpec> = {

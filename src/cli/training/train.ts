@@ -4,7 +4,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openModelRef, type OpenedModel } from '../../app/model/open-model.ts';
 import { CHECKPOINT_FOLDER, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
-import type { TrainRequest } from '../../contract/requests.ts';
+import type { TrainRequest } from '../../contract/training-request.ts';
 import type { StepReport } from '../../contract/training-report.ts';
 import { TrainingPaused, type TrainEvent, trainRun } from '../../app/training/train.ts';
 import type { Alarm, AlarmRule } from '../../contract/alarm-rules.ts';

@@ -12,11 +12,9 @@ export interface AttentionState {
   q: Tensor<'f32'>; // (B, NH, T, hd), after rotary
   k: Tensor<'f32'>; // (B, NH, T, hd), after rotary
   v: Tensor<'f32'>; // (B, NH, T, hd)
-
   /** (B, NH, T, T); with `recomputeProbs` the instance's one shared buffer, refilled by backward. */
   probs: Tensor<'f32'>;
   context: Tensor<'f32'>; // (B, NH, T, hd)
-
   /** The mask (B, T) forward ran with (kept so that backward can recompute probs). */
   mask: Tensor | null;
 }
@@ -26,7 +24,6 @@ export interface AttentionForwardArgs {
   qkv: Tensor; // (B, T, 3d): q | k | v along the last dim
   mask: Tensor; // (B, T) u32 or f32: non-zero word = real token
   state: AttentionState; // this layer's saved activations, overwritten
-
   /** Dropout on the probabilities (needs recomputeProbs: backward recomputes the undropped ones). */
   dropout?: DropoutSite | null;
 }
@@ -36,7 +33,6 @@ export interface AttentionBackwardArgs {
   dqkv: Tensor;
   dout: Tensor; // (B, T, d)
   state: AttentionState; // forward's
-
   /** The forward's dropout site, with the forward's key. */
   dropout?: DropoutSite | null;
 }
@@ -44,16 +40,12 @@ export interface AttentionBackwardArgs {
 export interface AttentionOptions {
   /** Sliding window: key j visible from query i iff |i - j| <= halfWindow (ModernBERT local layers); null = global. */
   halfWindow: number | null;
-
   /** Rotary of this layer: a base theta or inverse frequencies (Rotary); null = no rotary (BERT family). */
   rope: number | Float64Array | null;
-
   /** backward adds into dqkv instead of overwriting it. Default false. */
   accumulate?: boolean;
-
   /** Invocations per softmax row (power of two); default defaultRowWorkgroup(ctx). */
   softmaxWorkgroup?: number;
-
   /**
    * Keep no per-layer probabilities: every state shares one (B, NH, T, T) buffer and backward recomputes it from the
    * saved q, k and the mask (one more q·kᵀ and softmax per layer; the same kernels give bit-identical probs). Saves

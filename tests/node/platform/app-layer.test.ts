@@ -9,7 +9,8 @@ import { K_RANGE, checkK, checkRange, describeRange } from '../../../src/contrac
 import { openModelSession } from '../../../src/app/model/model-session.ts';
 import { openModelRef } from '../../../src/app/model/open-model.ts';
 import { nodePlatform } from '../../../src/app/platform/platform-node.ts';
-import { checkKDemoRequest, planTraining, requestFromRecipe, type TrainRequest } from '../../../src/contract/requests.ts';
+import { planTraining, requestFromRecipe, type TrainRequest } from '../../../src/contract/training-request.ts';
+import { checkKDemoRequest } from '../../../src/contract/model-requests.ts';
 import { readSafetensors, writeSafetensors } from '../../../src/io/safetensors.ts';
 import { decoderWeightName } from '../../../src/model/layout.ts';
 import { gpuContext } from '../../helpers/gpu.ts';

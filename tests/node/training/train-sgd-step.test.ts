@@ -13,7 +13,7 @@ import { trainModel, type TrainEvent } from '../../../src/app/training/train.ts'
 import { nodePlatform } from '../../../src/app/platform/platform-node.ts';
 import { openModelRef } from '../../../src/app/model/open-model.ts';
 import { readTrainingData } from '../../../src/app/training/training-data.ts';
-import type { TrainRequest } from '../../../src/contract/requests.ts';
+import type { TrainRequest } from '../../../src/contract/training-request.ts';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { parseTriplets } from '../../../src/io/triplets.ts';
 import { decoderWeightName, type ModelParams } from '../../../src/model/layout.ts';

@@ -1,17 +1,11 @@
-// Requests the page and the CLI send to the application layer, checked once against limits.ts and turned into the
-// objects below (a training recipe, a teaching-demo plan, evaluation settings).
-import type { SearchAlgorithm } from './search-results.ts';
+// A training request as the page and the CLI send it, checked once against limits.ts and turned into the run's
+// plan (the paper's recipe with the user's changes); and a recipe turned back into the request that makes it.
 import { stepsForEpochs, type RunSettings, paperRecipe, PAPER_ADAMW, type TrainingRecipe } from './recipe.ts';
 
-export { isSearchAlgorithm, searchAlgorithms, type SearchAlgorithm } from './search-results.ts';
-import type { ModelConfig } from './model-config.ts';
-import { maxSequenceTokens } from './max-tokens.ts';
 import { OPTIMIZER_NAMES, optimizerName, type OptimizerName } from './optimizer-settings.ts';
 import { ALARM_RULES, type AlarmRule } from './alarm-rules.ts';
 import { checkProbes, DEFAULT_PROBES, type ProbeText } from './probes.ts';
-import { EVAL_LIMITS, InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
-
-export { EVAL_DEFAULTS } from './limits.ts';
+import { InvalidRequestError, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
 
 /** A run of full fine-tuning: what the user sets; everything else is the paper's recipe (train/trainer.ts). */
 export interface TrainRequest {
@@ -207,90 +201,4 @@ export function requestFromRecipe(
     checkpointEvery,
     resume: true,
   };
-}
-
-/** The teaching demo: head-only training on a synthetic large-norm head (no model, no data), once per k. */
-export interface KDemoRequest {
-  ks: number[];
-  steps: number;
-  /** Seeds the synthetic head and batch (default 42). */
-  seed?: number;
-  /** Read the losses back every this many steps, and at the last (default: about 60 points per line). */
-  every?: number;
-}
-
-/** Points per line the demo reads back by default. */
-const K_DEMO_POINTS = 60;
-
-export function checkKDemoRequest(request: KDemoRequest): Required<KDemoRequest> {
-  checkRange(request.ks.length, K_DEMO_LIMITS.ks, 'The number of k values');
-  request.ks.forEach((k) => checkK(k));
-  const steps = checkRange(request.steps, K_DEMO_LIMITS.steps, 'Steps');
-  return {
-    ks: [...request.ks],
-    steps,
-    seed: request.seed === undefined ? 42 : checkRange(request.seed, TRAIN_LIMITS.seed, 'The seed'),
-    every:
-      request.every === undefined
-        ? Math.max(1, Math.floor(steps / K_DEMO_POINTS))
-        : checkRange(request.every, K_DEMO_LIMITS.steps, 'Read-back every'),
-  };
-}
-
-/** Sparse encoding of texts under k. */
-export interface EncodeRequest {
-  k: number;
-  /** Tokens per text, special tokens included. */
-  maxLength: number;
-  /** Keep each vector's largest weights only (0 or absent: keep all). */
-  topK?: number;
-}
-
-export function checkEncodeRequest(request: EncodeRequest): Required<EncodeRequest> {
-  return {
-    k: checkK(request.k),
-    maxLength: checkRange(request.maxLength, EVAL_LIMITS.documentLength, 'The maximum length'),
-    topK: checkRange(request.topK ?? 0, EVAL_LIMITS.prune, 'The number of weights kept per vector'),
-  };
-}
-
-/** Evaluation of a model under k on a retrieval set. */
-export interface EvalRequest {
-  k: number;
-  queryLength: number;
-  documentLength: number;
-  /** Documents retrieved per query. */
-  topK: number;
-  /** Keep each vector's largest weights only (0: keep all). */
-  prune: number;
-  search: SearchAlgorithm;
-}
-
-export type EvalStage = 'queries' | 'documents' | 'search' | 'bm25';
-
-/** Progress of an evaluation: the stage, and how much of it is done. */
-export type EvalProgress = (stage: EvalStage, done: number, total: number) => void;
-
-export function checkEvalRequest(request: EvalRequest): EvalRequest {
-  const L = EVAL_LIMITS;
-  return {
-    k: checkK(request.k),
-    queryLength: checkRange(request.queryLength, L.queryLength, 'The query length'),
-    documentLength: checkRange(request.documentLength, L.documentLength, 'The document length'),
-    topK: checkRange(request.topK, L.topK, 'The number of documents retrieved per query'),
-    prune: checkRange(request.prune, L.prune, 'The number of weights kept per vector'),
-    search: request.search,
-  };
-}
-
-/** Refuses token lengths the model cannot encode (its position table ends there), naming the model's limit. */
-export function checkLengthsFit(config: ModelConfig, lengths: Record<string, number>): void {
-  const max = maxSequenceTokens(config);
-  for (const [what, value] of Object.entries(lengths)) {
-    if (value > max) {
-      throw new InvalidRequestError(
-        `${what} must be at most ${max} tokens for this model (its position table, max_position_embeddings ${config.maxPositions}, ends there), got ${value}`,
-      );
-    }
-  }
 }
