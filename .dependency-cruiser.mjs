@@ -138,6 +138,16 @@ export default {
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
     {
+      name: 'no-folder-cycles',
+      comment:
+        'No cycle between folders either (app/training -> app/model -> app/training, say): each folder is a layer or a ' +
+        'feature, and arrows between them run one way.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
       name: 'no-circular-through-types',
       comment: 'A cycle closed by an `import type` does nothing at run time, but usually means a type lives in the wrong file.',
       severity: 'warn',

@@ -112,3 +112,9 @@ export interface RunOutcome {
   /** Where the trained model was saved and its files. */
   saved: { where: string; files: string[] };
 }
+
+/** Where sweep plans are kept (IndexedDB in the page, the sweep folder's sweep.json in Node). */
+export interface SweepStore {
+  get(id: string): Promise<SweepPlan | null>;
+  put(plan: SweepPlan): Promise<void>;
+}

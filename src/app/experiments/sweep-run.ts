@@ -9,14 +9,8 @@ import type { Platform } from '../platform/platform.ts';
 import { requestFromRecipe, type TrainRequest } from '../../contract/training-request.ts';
 import { type EvalRequest } from '../../contract/evaluation-request.ts';
 import { evaluateRun } from '../evaluation/trained-model-evaluation.ts';
-import { nextSweepRun, SweepEvent, type SweepPlan } from '../../contract/sweep-plan.ts';
+import { nextSweepRun, SweepEvent, SweepStore, type SweepPlan } from '../../contract/sweep-plan.ts';
 import { trainRun, checkpointInfo } from '../training/train.ts';
-
-/** Where sweep plans are kept (IndexedDB in the page, the sweep folder's sweep.json in Node). */
-export interface SweepStore {
-  get(id: string): Promise<SweepPlan | null>;
-  put(plan: SweepPlan): Promise<void>;
-}
 
 export interface SweepOptions {
   plan: SweepPlan;

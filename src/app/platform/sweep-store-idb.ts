@@ -2,9 +2,7 @@
 // the unfinished sweep of the loaded model and data and resumes its queue.
 import { createStore, entries, get, set, type UseStore } from 'idb-keyval';
 import type { DataFingerprint } from '../../contract/training-report.ts';
-import { nextSweepRun, type SweepPlan } from '../../contract/sweep-plan.ts';
-import type { SweepStore } from '../experiments/sweep-run.ts';
-
+import { nextSweepRun, type SweepPlan, type SweepStore } from '../../contract/sweep-plan.ts';
 let store: UseStore | null = null;
 
 function sweeps(): UseStore {

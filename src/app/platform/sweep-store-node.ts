@@ -2,9 +2,7 @@
 // every finished run, so that `splade-lab sweep --resume` continues the queue.
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { SweepStore } from '../experiments/sweep-run.ts';
-import type { SweepPlan } from '../../contract/sweep-plan.ts';
-
+import type { SweepStore, SweepPlan } from '../../contract/sweep-plan.ts';
 export const SWEEP_FILE = 'sweep.json';
 
 /** The plan of the sweep in `dir` (its id is the folder). */
