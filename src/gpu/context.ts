@@ -1,4 +1,6 @@
 // GpuContext: one device with its real limits, a pipeline and bind-group cache, tensors, dispatch and readback.
+// One class in one file (about 450 lines): every method reads or writes the same device, caches and allocation
+// ledger (bytes in use, the lost-device state), so splitting it would spread one invariant over several files.
 import { AdapterReport } from '../contract/gpu-report.ts';
 import { DeviceLostError, GpuKernelError, GpuLimitError, GpuOutOfMemoryError } from './errors.ts';
 import { pipelineKey, shaderCode, type KernelSpec } from './kernel-spec.ts';
