@@ -2,8 +2,8 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { HeadStatsPair, RunHeadStats } from '../worker/api.ts';
 import './norm-histogram.ts';
-import './stats-table.ts';
-import './paper-table.ts';
+import './head-stats-table.ts';
+import './paper-table1.ts';
 import './panel-explainer.ts';
 import { formatK, formatStat } from './format.ts';
 import { baseStyles } from './theme.ts';

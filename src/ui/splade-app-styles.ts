@@ -1,7 +1,7 @@
 // The page shell's styles: header, cards, the k row, tabs and the training panel's headings.
 import { css } from 'lit';
 
-export const appShellStyles = css`
+export const spladeAppStyles = css`
   :host {
     display: block;
     max-width: 1240px;

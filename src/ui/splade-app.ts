@@ -3,7 +3,7 @@
 import { Task, TaskStatus } from '@lit/task';
 import { LitElement, html, nothing } from 'lit';
 import { DEFAULT_SWEEP_KS, toPageFailure, type TripletsSummary } from '../worker/api.ts';
-import { appShellStyles } from './app-shell-styles.ts';
+import { spladeAppStyles } from './splade-app-styles.ts';
 import { demoFolderUrl } from './demo-backbone.ts';
 import { ACTIONS, noticeFor } from './failure-notice.ts';
 import { hubConsentNotice, hubHost } from './hub-consent.ts';
@@ -108,7 +108,7 @@ export class SpladeApp extends LitElement {
     args: () => [this.loader.client, this.loader.summary, this._state.query, this._state.doc, this._state.k] as const,
   });
 
-  static override styles = [baseStyles, appShellStyles];
+  static override styles = [baseStyles, spladeAppStyles];
 
   constructor() {
     super();
