@@ -2,18 +2,15 @@
 // usable for training without its file (after a reload) and clearable; `use-cache` and `clear-cache` events ask the
 // panel to act.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import type { BatchCacheEntry } from '../worker/api.ts';
 import { formatBytes } from './format.ts';
 import { baseStyles, tableStyles } from './theme.ts';
 
+@customElement('batch-cache-list')
 export class BatchCacheList extends LitElement {
-  static override properties = {
-    entries: { attribute: false },
-    disabled: { type: Boolean },
-  };
-
-  declare entries: BatchCacheEntry[];
-  declare disabled: boolean;
+  @property({ attribute: false }) entries: BatchCacheEntry[] = [];
+  @property({ type: Boolean }) disabled = false;
 
   static override styles = [
     baseStyles,
@@ -24,12 +21,6 @@ export class BatchCacheList extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.entries = [];
-    this.disabled = false;
-  }
 
   private ask(kind: 'use-cache' | 'clear-cache', fingerprint?: string) {
     this.dispatchEvent(new CustomEvent(kind, { detail: { fingerprint }, bubbles: true, composed: true }));
@@ -78,8 +69,6 @@ export class BatchCacheList extends LitElement {
       </p>`;
   }
 }
-
-customElements.define('batch-cache-list', BatchCacheList);
 
 declare global {
   interface HTMLElementTagNameMap {

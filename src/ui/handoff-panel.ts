@@ -2,6 +2,7 @@
 // on the picked triplets with the page's k and the paper's recipe on N GPUs (torchrun), with a one-minute check that
 // PyTorch computes splade-lab's first-batch losses, downloaded as a zip.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import {
   TRAIN_LIMITS,
   describeRange,
@@ -24,18 +25,12 @@ const FIELDS = [
   { key: 'documentLength', label: 'Document tokens', value: 256, range: TRAIN_LIMITS.documentLength },
 ] as const;
 
+@customElement('handoff-panel')
 export class HandoffPanel extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    summary: { attribute: false },
-    triplets: { attribute: false },
-    k: { type: Number },
-  };
-
-  declare client: HandoffClient | null;
-  declare summary: ModelSummary | null;
-  declare triplets: TripletsSummary | null;
-  declare k: number;
+  @property({ attribute: false }) client: HandoffClient | null = null;
+  @property({ attribute: false }) summary: ModelSummary | null = null;
+  @property({ attribute: false }) triplets: TripletsSummary | null = null;
+  @property({ type: Number }) k = 1;
 
   private readonly job = new JobController(this);
 
@@ -49,14 +44,6 @@ export class HandoffPanel extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.client = null;
-    this.summary = null;
-    this.triplets = null;
-    this.k = 1;
-  }
 
   override render() {
     const ready = !!this.client && !!this.summary && !!this.triplets && !this.job.running;
@@ -105,8 +92,6 @@ export class HandoffPanel extends LitElement {
     }
   }
 }
-
-customElements.define('handoff-panel', HandoffPanel);
 
 declare global {
   interface HTMLElementTagNameMap {

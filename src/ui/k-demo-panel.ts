@@ -1,6 +1,7 @@
 // <k-demo-panel>: the teaching demo: one button trains a synthetic large-norm head at several k side by side in the
 // worker and draws the ranking loss and FLOPS(q) of each k, live, on log axes. Needs WebGPU, but no model and no data.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import type { KDemoSeries } from '../worker/api.ts';
 import { JobController } from './job-controller.ts';
 import { formatK } from './format.ts';
@@ -17,29 +18,20 @@ function kListText(ks: number[]): string {
   return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
+@customElement('k-demo-panel')
 export class KDemoPanel extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    ks: { attribute: false },
-    steps: { type: Number },
-    noGpu: { type: Boolean, attribute: 'no-gpu' },
-    _runs: { state: true },
-    _ksInvalid: { state: true },
-    _provenance: { state: true },
-  };
-
   /** The worker (null until it has started). */
-  declare client: TrainingClient | null;
-  declare ks: number[];
-  declare steps: number;
+  @property({ attribute: false }) client: TrainingClient | null = null;
+  @property({ attribute: false }) ks: number[] = [1, 16];
+  @property({ type: Number }) steps = 60;
   /** This browser has no WebGPU: the demo cannot run. */
-  declare noGpu: boolean;
-  declare _runs: KDemoSeries[];
+  @property({ type: Boolean, attribute: 'no-gpu' }) noGpu = false;
+  @state() private _runs: KDemoSeries[] = [];
   /** The running demo: status, error, cancel. */
   private readonly job = new JobController(this);
-  declare _ksInvalid: boolean;
+  @state() private _ksInvalid = false;
   /** What the worker says the last run's figures come from. */
-  declare _provenance: string;
+  @state() private _provenance = '';
 
   static override styles = [
     baseStyles,
@@ -78,17 +70,6 @@ export class KDemoPanel extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.client = null;
-    this.ks = [1, 16];
-    this.steps = 60;
-    this.noGpu = false;
-    this._runs = [];
-    this._ksInvalid = false;
-    this._provenance = '';
-  }
 
   override render() {
     const series = (value: (l: KDemoSeries['losses'][number]) => number): ChartSeries[] =>
@@ -234,8 +215,6 @@ export class KDemoPanel extends LitElement {
     this.job.cancel();
   }
 }
-
-customElements.define('k-demo-panel', KDemoPanel);
 
 declare global {
   interface HTMLElementTagNameMap {

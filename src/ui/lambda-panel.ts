@@ -2,6 +2,7 @@
 // and tevatron's conventions to splade-lab's, and the calibrator (short runs on the loaded backbone and triplets that
 // search lambda_q and lambda_d for a target of active dimensions); either can hand its lambdas to the training form.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import {
   CALIBRATE_LIMITS,
   CONVENTION_FACTS,
@@ -41,34 +42,22 @@ const CALIBRATION_FIELDS = [
 ] as const;
 type CalibrationField = (typeof CALIBRATION_FIELDS)[number]['key'];
 
+@customElement('lambda-panel')
 export class LambdaPanel extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    summary: { attribute: false },
-    triplets: { attribute: false },
-    k: { type: Number },
-    sets: { attribute: false },
-    recipe: { attribute: false },
-    _from: { state: true },
-    _conversion: { state: true },
-    _trials: { state: true },
-    _result: { state: true },
-  };
-
-  declare client: LambdaClient | null;
-  declare summary: ModelSummary | null;
-  declare triplets: TripletsSummary | null;
+  @property({ attribute: false }) client: LambdaClient | null = null;
+  @property({ attribute: false }) summary: ModelSummary | null = null;
+  @property({ attribute: false }) triplets: TripletsSummary | null = null;
   /** The page's k: every calibration trial divides the head by it. */
-  declare k: number;
+  @property({ type: Number }) k = 1;
   /** Names of the sets read in the Evaluate tab. */
-  declare sets: string[];
+  @property({ attribute: false }) sets: string[] = [];
   /** The training form's recipe (optimizer, warm-up, clipping, dropout, micro-batches), which every trial trains with. */
-  declare recipe: (() => TrainingRecipeSettings | null) | undefined;
-  declare _from: LambdaConvention;
+  @property({ attribute: false }) recipe: (() => TrainingRecipeSettings | null) | undefined;
+  @state() private _from: LambdaConvention = 'sentence-transformers';
   /** The last conversion, or why the converter's fields cannot be converted. */
-  declare _conversion: ReturnType<typeof convertLambdas> | { error: string } | null;
-  declare _trials: CalibrationTrial[];
-  declare _result: CalibrationResult | null;
+  @state() private _conversion: ReturnType<typeof convertLambdas> | { error: string } | null = null;
+  @state() private _trials: CalibrationTrial[] = [];
+  @state() private _result: CalibrationResult | null = null;
   private readonly job = new JobController(this);
 
   static override styles = [
@@ -84,19 +73,6 @@ export class LambdaPanel extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.client = null;
-    this.summary = null;
-    this.triplets = null;
-    this.k = 1;
-    this.sets = [];
-    this._from = 'sentence-transformers';
-    this._conversion = null;
-    this._trials = [];
-    this._result = null;
-  }
 
   override render() {
     const facts = CONVENTION_FACTS[this._from];
@@ -349,8 +325,6 @@ export class LambdaPanel extends LitElement {
     this.dispatchEvent(new CustomEvent('runs-change', { bubbles: true, composed: true }));
   }
 }
-
-customElements.define('lambda-panel', LambdaPanel);
 
 declare global {
   interface HTMLElementTagNameMap {

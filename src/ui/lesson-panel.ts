@@ -2,6 +2,7 @@
 // training k = 1 against a divided head; what k trades), playable (play, pause, one step, speed, keyboard shortcuts),
 // live on this GPU or recorded (the bundled trace) without WebGPU, with a presenter view and a printable summary.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import {
   K_RANGE,
   LESSON_LIMITS,
@@ -48,40 +49,25 @@ function typing(event: KeyboardEvent): boolean {
   return !!target && (['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.isContentEditable);
 }
 
+@customElement('lesson-panel')
 export class LessonPanel extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    summary: { attribute: false },
-    state: { attribute: false },
-    trace: { attribute: false },
-    noGpu: { type: Boolean, attribute: 'no-gpu' },
-    active: { type: Boolean },
-    presenter: { type: Boolean, reflect: true },
-    pageUrl: { type: String, attribute: 'page-url' },
-    slowStepMs: { attribute: false },
-    _sentence: { state: true },
-    _vectors: { state: true },
-    _vectorError: { state: true },
-    _vectorsBusy: { state: true },
-  };
-
-  declare client: WorkerClient | null;
+  @property({ attribute: false }) client: WorkerClient | null = null;
   /** The loaded model (live lessons train it), null before one is loaded. */
-  declare summary: ModelSummary | null;
-  declare state: LessonState;
+  @property({ attribute: false }) summary: ModelSummary | null = null;
+  @property({ attribute: false }) state!: LessonState;
   /** The recording (fetched next to the page when first needed; tests may set it). */
-  declare trace: LessonTrace | null;
-  declare noGpu: boolean;
+  @property({ attribute: false }) trace: LessonTrace | null = null;
+  @property({ type: Boolean, attribute: 'no-gpu' }) noGpu = false;
   /** The panel is shown: it answers to the keyboard. */
-  declare active: boolean;
-  declare presenter: boolean;
-  declare pageUrl: string;
+  @property({ type: Boolean }) active = false;
+  @property({ type: Boolean, reflect: true }) presenter = false;
+  @property({ type: String, attribute: 'page-url' }) pageUrl: string = location.href;
   /** A live step slower than this offers the recording. */
-  declare slowStepMs: number;
-  declare _sentence: string;
-  declare _vectors: LessonVector[];
-  declare _vectorError: string;
-  declare _vectorsBusy: boolean;
+  @property({ attribute: false }) slowStepMs: number = SLOW_STEP_MS;
+  @state() private _sentence: string = LESSON_SENTENCE;
+  @state() private _vectors: LessonVector[] = [];
+  @state() private _vectorError = '';
+  @state() private _vectorsBusy = false;
 
   private readonly playback = new LessonPlayback(this);
   /** What the current source was built from: a new mode, model or recording builds a new one. */
@@ -183,22 +169,6 @@ export class LessonPanel extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.client = null;
-    this.summary = null;
-    this.trace = null;
-    this.noGpu = false;
-    this.active = false;
-    this.presenter = false;
-    this.pageUrl = location.href;
-    this.slowStepMs = SLOW_STEP_MS;
-    this._sentence = LESSON_SENTENCE;
-    this._vectors = [];
-    this._vectorError = '';
-    this._vectorsBusy = false;
-  }
 
   /** 'live' unless the URL asks for the recording or there is no WebGPU. */
   get mode(): 'live' | 'recorded' {
@@ -618,8 +588,6 @@ export class LessonPanel extends LitElement {
     action();
   }
 }
-
-customElements.define('lesson-panel', LessonPanel);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,16 +1,14 @@
 // <paper-table1>: the paper's Table 1 (row-norm statistics of seven backbones), the closest backbone highlighted.
 import { LitElement, css, html } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import { PAPER_TABLE1, PAPER_TABLE1_SOURCE } from './paper-table1-data.ts';
 import { formatStat } from './format.ts';
 import { baseStyles, tableStyles } from './theme.ts';
 
+@customElement('paper-table1')
 export class PaperTable1 extends LitElement {
-  static override properties = {
-    highlight: { type: String },
-  };
-
   /** Backbone name of the row matching the loaded model ("" for none). */
-  declare highlight: string;
+  @property({ type: String }) highlight = '';
 
   static override styles = [
     baseStyles,
@@ -33,11 +31,6 @@ export class PaperTable1 extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.highlight = '';
-  }
 
   override render() {
     return html`<table>
@@ -74,8 +67,6 @@ export class PaperTable1 extends LitElement {
       </p>`;
   }
 }
-
-customElements.define('paper-table1', PaperTable1);
 
 declare global {
   interface HTMLElementTagNameMap {

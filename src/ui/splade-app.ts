@@ -2,6 +2,7 @@
 // state in the URL. The model lives in a ModelLoader controller; head statistics and previews are latest-wins tasks.
 import { Task, TaskStatus } from '@lit/task';
 import { LitElement, html, nothing } from 'lit';
+import { customElement, state } from 'lit/decorators.js';
 import { DEFAULT_SWEEP_KS, toPageFailure, type TripletsSummary } from '../worker/api.ts';
 import { spladeAppStyles } from './splade-app-styles.ts';
 import { demoFolderUrl } from './demo-backbone.ts';
@@ -51,29 +52,21 @@ function settle(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+@customElement('splade-app')
 export class SpladeApp extends LitElement {
-  static override properties = {
-    _state: { state: true },
-    _hubAgreed: { state: true },
-    _triplets: { state: true },
-    _sets: { state: true },
-    _runsGeneration: { state: true },
-    _sweepKs: { state: true },
-  };
-
   /** Absolute URL of the demo backbone's folder (ends in "/"); defaults to demo/ next to the page. */
-  declare demoUrl: string;
-  declare _state: PageState;
+  demoUrl: string = demoFolderUrl(location.href);
+  @state() private _state: PageState = readState(location.search);
   /** The user accepted the Hub address the link named (asked once, before any download from it). */
-  declare _hubAgreed: boolean;
+  @state() private _hubAgreed = false;
   /** The triplets read in the training panel (a sweep trains on them too). */
-  declare _triplets: TripletsSummary | null;
+  @state() private _triplets: TripletsSummary | null = null;
   /** The retrieval sets chosen in the Evaluate tab (runs can be evaluated on them). */
-  declare _sets: string[];
+  @state() private _sets: string[] = [];
   /** Bumped when runs may have changed (a run or a sweep ended), so the Runs tab reads them again. */
-  declare _runsGeneration: number;
+  @state() private _runsGeneration = 0;
   /** The ks the sweep panel offers (a suggested sweep sets them). */
-  declare _sweepKs: readonly number[];
+  @state() private _sweepKs: readonly number[] = DEFAULT_SWEEP_KS;
 
   private readonly loader = new ModelLoader(this);
 
@@ -109,17 +102,6 @@ export class SpladeApp extends LitElement {
   });
 
   static override styles = [baseStyles, spladeAppStyles];
-
-  constructor() {
-    super();
-    this._state = readState(location.search);
-    this._hubAgreed = false;
-    this._triplets = null;
-    this._sets = [];
-    this._runsGeneration = 0;
-    this._sweepKs = DEFAULT_SWEEP_KS;
-    this.demoUrl = demoFolderUrl(location.href);
-  }
 
   /** The Hub base URL in use (null: huggingface.co); a link's address counts only once the user agreed to it. */
   get hubUrl(): string | null {
@@ -467,8 +449,6 @@ export class SpladeApp extends LitElement {
     return this.loader.client?.simulateDeviceLossForTesting() ?? Promise.resolve();
   }
 }
-
-customElements.define('splade-app', SpladeApp);
 
 declare global {
   interface HTMLElementTagNameMap {

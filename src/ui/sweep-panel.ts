@@ -3,6 +3,7 @@
 // progress per run and overall, cancel, resume after a reload, and an evaluation of each finished run if asked.
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import {
   DEFAULT_SWEEP_KS,
   EVAL_DEFAULTS,
@@ -36,33 +37,22 @@ function runWords(request: { k: number; lambdaQueries?: number; lambdaDocuments?
   return grid ? `λq ${request.lambdaQueries}, λd ${request.lambdaDocuments}` : `k = ${formatK(request.k)}`;
 }
 
+@customElement('sweep-panel')
 export class SweepPanel extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    summary: { attribute: false },
-    triplets: { attribute: false },
-    sets: { attribute: false },
-    k: { type: Number },
-    ks: { attribute: false },
-    recipe: { attribute: false },
-    _grid: { state: true },
-    _ksError: { state: true },
-  };
-
-  declare client: SweepClient | null;
-  declare summary: ModelSummary | null;
+  @property({ attribute: false }) client: SweepClient | null = null;
+  @property({ attribute: false }) summary: ModelSummary | null = null;
   /** The triplets read in the training panel above (the sweep trains on them). */
-  declare triplets: TripletsSummary | null;
+  @property({ attribute: false }) triplets: TripletsSummary | null = null;
   /** Sets read in the Evaluate tab (each finished run can be evaluated on them). */
-  declare sets: string[];
+  @property({ attribute: false }) sets: string[] = [];
   /** The page's k: the k of every run of a lambda grid. */
-  declare k: number;
+  @property({ type: Number }) k = 1;
   /** The k values the field starts with (a suggested sweep fills them). */
-  declare ks: readonly number[];
+  @property({ attribute: false }) ks: readonly number[] = DEFAULT_SWEEP_KS;
   /** The training form's recipe, peak lr and lambdas, which every run trains with (a lambda grid sets its own lambdas). */
-  declare recipe: (() => SweepRecipeSettings | null) | undefined;
-  declare _grid: boolean;
-  declare _ksError: string;
+  @property({ attribute: false }) recipe: (() => SweepRecipeSettings | null) | undefined;
+  @state() private _grid = false;
+  @state() private _ksError = '';
 
   private readonly job = new JobController(this);
   private finished = 0;
@@ -86,18 +76,6 @@ export class SweepPanel extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.client = null;
-    this.summary = null;
-    this.triplets = null;
-    this.sets = [];
-    this.k = 1;
-    this.ks = DEFAULT_SWEEP_KS;
-    this._grid = false;
-    this._ksError = '';
-  }
 
   override render() {
     const running = this.job.running;
@@ -239,8 +217,6 @@ export class SweepPanel extends LitElement {
     }
   }
 }
-
-customElements.define('sweep-panel', SweepPanel);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -2,6 +2,7 @@
 // start / cancel / resume (IndexedDB checkpoints per model + data + k), live loss and active-dimension charts.
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import './drop-zone.ts';
 import {
   DEFAULT_PROBES,
@@ -94,48 +95,34 @@ function probeLines(role: ProbeText['role']): string {
     .join('\n');
 }
 
+@customElement('train-panel')
 export class TrainPanel extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    summary: { attribute: false },
-    k: { type: Number },
-    noGpu: { type: Boolean, attribute: 'no-gpu' },
-    hubUrl: { attribute: false },
-    _data: { state: true },
-    _dataError: { state: true },
-    _trainK: { state: true },
-    _reports: { state: true },
-    _checkpointError: { state: true },
-    _provenance: { state: true },
-    _saved: { state: true },
-    _probes: { state: true },
-    _alarms: { state: true },
-    _lambdas: { state: true },
-  };
-
-  declare client: TrainingClient | null;
+  @property({ attribute: false }) client: TrainingClient | null = null;
   /** The loaded backbone (null while none is). */
-  declare summary: ModelSummary | null;
+  @property({ attribute: false }) summary: ModelSummary | null = null;
   /** The page's k: the default k of a run. */
-  declare k: number;
-  declare noGpu: boolean;
+  @property({ type: Number }) k = 1;
+  @property({ type: Boolean, attribute: 'no-gpu' }) noGpu = false;
   /** The Hub base URL in use (null: huggingface.co). */
-  declare hubUrl: string | null;
-  declare _data: TripletsSummary | null;
-  declare _dataError: string;
+  @property({ attribute: false }) hubUrl: string | null = null;
+  @state() private _data: TripletsSummary | null = null;
+  @state() private _dataError = '';
   /** k typed here; null follows the page's k. */
-  declare _trainK: number | null;
-  declare _reports: StepReport[];
-  declare _checkpointError: string;
-  declare _provenance: string;
+  @state() private _trainK: number | null = null;
+  @state() private _reports: StepReport[] = [];
+  @state() private _checkpointError = '';
+  @state() private _provenance = '';
   /** Step of the last checkpoint this run saved (-1: none yet). */
-  declare _saved: number;
+  @state() private _saved = -1;
   /** The run's first and newest probe snapshots. */
-  declare _probes: { start: ProbeSnapshot; latest: ProbeSnapshot } | null;
+  @state() private _probes: { start: ProbeSnapshot; latest: ProbeSnapshot } | null = null;
   /** Alarms raised in this tab (a resumed run keeps those of its earlier part: they do not pause it again). */
-  declare _alarms: Alarm[];
+  @state() private _alarms: Alarm[] = [];
   /** The λ fields, as the saved run is looked up by them. */
-  declare _lambdas: { lambdaQueries: number; lambdaDocuments: number };
+  @state() private _lambdas: { lambdaQueries: number; lambdaDocuments: number } = {
+    lambdaQueries: TRAIN_DEFAULTS.lambdaQueries,
+    lambdaDocuments: TRAIN_DEFAULTS.lambdaDocuments,
+  };
   /** The running training: status, error, cancel. */
   private readonly job = new JobController(this);
   /** Bumped after each run, so the saved checkpoint is read again. */
@@ -193,25 +180,6 @@ export class TrainPanel extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.client = null;
-    this.summary = null;
-    this.k = 1;
-    this.noGpu = false;
-    this.hubUrl = null;
-    this._data = null;
-    this._dataError = '';
-    this._trainK = null;
-    this._reports = [];
-    this._checkpointError = '';
-    this._provenance = '';
-    this._saved = -1;
-    this._probes = null;
-    this._alarms = [];
-    this._lambdas = { lambdaQueries: TRAIN_DEFAULTS.lambdaQueries, lambdaDocuments: TRAIN_DEFAULTS.lambdaDocuments };
-  }
 
   /** Sets the λ fields (from the converter or the calibrator). */
   setLambdas(lambdas: { lambdaQueries: number; lambdaDocuments: number }): void {
@@ -732,8 +700,6 @@ export class TrainPanel extends LitElement {
     this.job.cancel();
   }
 }
-
-customElements.define('train-panel', TrainPanel);
 
 declare global {
   interface HTMLElementTagNameMap {
