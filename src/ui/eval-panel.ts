@@ -7,8 +7,6 @@ import { customElement, property, state } from 'lit/decorators.js';
 import {
   EVAL_DEFAULTS,
   EVAL_LIMITS,
-  describeRange,
-  inRange,
   type EvaluateProgress,
   type ModelSummary,
   type SetEvaluation,
@@ -20,6 +18,7 @@ import './eval-exports.ts';
 import './eval-results-table.ts';
 import { formatBytes, formatDuration, formatK } from './format.ts';
 import { JobController } from './job-controller.ts';
+import { readNumberFields } from './number-fields.ts';
 import './panel-explainer.ts';
 import './search-view.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
@@ -186,16 +185,7 @@ export class EvalPanel extends LitElement {
   }
 
   private _settings(): Record<(typeof FIELDS)[number]['key'], number> | null {
-    const values = {} as Record<(typeof FIELDS)[number]['key'], number>;
-    for (const f of FIELDS) {
-      const field = this.renderRoot.querySelector<HTMLInputElement>(`#${f.key}`)!;
-      const value = Number(field.value);
-      const ok = field.value.trim() !== '' && inRange(value, f.range);
-      field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(f.range)}.`);
-      if (!ok) return (field.reportValidity(), null);
-      values[f.key] = value;
-    }
-    return values;
+    return readNumberFields(this.renderRoot, FIELDS);
   }
 
   private async _evaluate() {

@@ -3,17 +3,11 @@
 // PyTorch computes splade-lab's first-batch losses, downloaded as a zip.
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import {
-  TRAIN_LIMITS,
-  describeRange,
-  inRange,
-  type ModelSummary,
-  type TripletsSummary,
-  type WorkerClient,
-} from '../worker/api.ts';
+import { TRAIN_LIMITS, type ModelSummary, type TripletsSummary, type WorkerClient } from '../worker/api.ts';
 import { downloadFile } from './download.ts';
 import { formatK } from './format.ts';
 import { JobController } from './job-controller.ts';
+import { readNumberFields } from './number-fields.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
 
 export type HandoffClient = Pick<WorkerClient, 'handoff' | 'cancelJob'>;
@@ -68,15 +62,8 @@ export class HandoffPanel extends LitElement {
   private async _handoff() {
     const client = this.client;
     if (!client) return;
-    const values = {} as Record<(typeof FIELDS)[number]['key'], number>;
-    for (const f of FIELDS) {
-      const field = this.renderRoot.querySelector<HTMLInputElement>(`#handoff-${f.key}`)!;
-      const value = Number(field.value);
-      const ok = field.value.trim() !== '' && inRange(value, f.range);
-      field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(f.range)}.`);
-      if (!ok) return void field.reportValidity();
-      values[f.key] = value;
-    }
+    const values = readNumberFields(this.renderRoot, FIELDS, 'handoff-');
+    if (!values) return;
     const file = await this.job.run(
       {
         starting: 'Writing the project: one training step of splade-lab on the first batch gives the losses to check against…',
