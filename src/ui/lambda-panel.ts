@@ -9,8 +9,6 @@ import {
   TRAIN_LIMITS,
   LAMBDA_CONVENTIONS,
   convertLambdas,
-  describeRange,
-  inRange,
   toPageFailure,
   type CalibrationResult,
   type CalibrationTrial,
@@ -23,7 +21,8 @@ import {
 } from '../worker/api.ts';
 import { formatLambda, formatStat } from './format.ts';
 import { JobController } from './job-controller.ts';
-import type { TrainingRecipeSettings } from './train-panel.ts';
+import { readNumberFields } from './number-fields.ts';
+import type { TrainingRecipeSettings } from './recipe-state.ts';
 import { baseStyles, fieldStyles, tableStyles } from './theme.ts';
 
 export type LambdaClient = Pick<WorkerClient, 'calibrate' | 'cancelJob'>;
@@ -40,7 +39,6 @@ const CALIBRATION_FIELDS = [
   { key: 'documentLength', label: 'Document tokens', value: 128, range: TRAIN_LIMITS.documentLength },
   { key: 'peakLr', label: 'Peak lr', value: 1e-4, range: TRAIN_LIMITS.peakLr },
 ] as const;
-type CalibrationField = (typeof CALIBRATION_FIELDS)[number]['key'];
 
 @customElement('lambda-panel')
 export class LambdaPanel extends LitElement {
@@ -252,18 +250,8 @@ export class LambdaPanel extends LitElement {
   }
 
   private _request(): PageCalibrationRequest | null {
-    const values = {} as Record<CalibrationField, number>;
-    for (const f of CALIBRATION_FIELDS) {
-      const field = this.renderRoot.querySelector<HTMLInputElement>(`#cal-${f.key}`)!;
-      const value = Number(field.value);
-      const ok = field.value.trim() !== '' && inRange(value, f.range);
-      field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(f.range)}.`);
-      if (!ok) {
-        field.reportValidity();
-        return null;
-      }
-      values[f.key] = value;
-    }
+    const values = readNumberFields(this.renderRoot, CALIBRATION_FIELDS, 'cal-');
+    if (!values) return null;
     const recipe = this.recipe ? this.recipe() : {};
     if (recipe === null) return null;
     const evaluate = this.renderRoot.querySelector<HTMLInputElement>('#cal-evaluate')?.checked && this.sets.length > 0;

@@ -9,8 +9,6 @@ import {
   EVAL_DEFAULTS,
   FIGURE2_LAMBDAS,
   TRAIN_LIMITS,
-  describeRange,
-  inRange,
   type ModelSummary,
   type PageSweepRequest,
   type SweepEvent,
@@ -20,17 +18,18 @@ import {
 } from '../worker/api.ts';
 import { formatDuration, formatK } from './format.ts';
 import { JobController, type ProgressReport } from './job-controller.ts';
+import { readNumberFields } from './number-fields.ts';
+import type { SweepRecipeSettings } from './recipe-state.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
-import type { SweepRecipeSettings } from './train-panel.ts';
 import { parseKList } from './url-state.ts';
 
 export type SweepClient = Pick<WorkerClient, 'sweep' | 'pendingSweep' | 'resumeSweep' | 'cancelJob'>;
 
 const FIELDS = [
-  { key: 'steps', label: 'Steps per run', value: 100 },
-  { key: 'batchSize', label: 'Batch (triplets)', value: 8 },
-  { key: 'queryLength', label: 'Query tokens', value: 32 },
-  { key: 'documentLength', label: 'Document tokens', value: 128 },
+  { key: 'steps', label: 'Steps per run', value: 100, range: TRAIN_LIMITS.steps },
+  { key: 'batchSize', label: 'Batch (triplets)', value: 8, range: TRAIN_LIMITS.batchSize },
+  { key: 'queryLength', label: 'Query tokens', value: 32, range: TRAIN_LIMITS.queryLength },
+  { key: 'documentLength', label: 'Document tokens', value: 128, range: TRAIN_LIMITS.documentLength },
 ] as const;
 
 function runWords(request: { k: number; lambdaQueries?: number; lambdaDocuments?: number }, grid: boolean): string {
@@ -125,19 +124,21 @@ export class SweepPanel extends LitElement {
   }
 
   private _request(): PageSweepRequest | null {
-    const values = {} as Record<(typeof FIELDS)[number]['key'], number>;
-    for (const f of FIELDS) {
-      const field = this.renderRoot.querySelector<HTMLInputElement>(`#sweep-${f.key}`)!;
-      const value = Number(field.value);
-      const ok = field.value.trim() !== '' && inRange(value, TRAIN_LIMITS[f.key]);
-      field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(TRAIN_LIMITS[f.key])}.`);
-      if (!ok) return (field.reportValidity(), null);
-      values[f.key] = value;
-    }
+    const values = readNumberFields(this.renderRoot, FIELDS, 'sweep-');
+    if (!values) return null;
     const recipe = this.recipe ? this.recipe() : {};
     if (recipe === null) return null;
     const base = { ...recipe, k: this.k, ...values, checkpointEvery: Math.max(1, Math.ceil(values.steps / 4)), resume: false };
-    const evaluate = this.renderRoot.querySelector<HTMLInputElement>('#sweep-evaluate')?.checked
+    const evaluate = this._evaluation() ?? undefined;
+    if (this._grid) return { base, lambdas: FIGURE2_LAMBDAS, evaluate };
+    const ks = parseKList(this.renderRoot.querySelector<HTMLInputElement>('#ks')!.value);
+    this._ksError = ks ? '' : 'Give k values from 0.25 to 64, separated by commas (at most six).';
+    return ks ? { base, ks, evaluate } : null;
+  }
+
+  /** The evaluation of each finished run, when asked for: on the sets read in the Evaluate tab. */
+  private _evaluation() {
+    return this.renderRoot.querySelector<HTMLInputElement>('#sweep-evaluate')?.checked
       ? {
           sets: this.sets,
           queryLength: EVAL_DEFAULTS.queryLength,
@@ -145,11 +146,7 @@ export class SweepPanel extends LitElement {
           topK: EVAL_DEFAULTS.topK,
           prune: 0,
         }
-      : undefined;
-    if (this._grid) return { base, lambdas: FIGURE2_LAMBDAS, evaluate };
-    const ks = parseKList(this.renderRoot.querySelector<HTMLInputElement>('#ks')!.value);
-    this._ksError = ks ? '' : 'Give k values from 0.25 to 64, separated by commas (at most six).';
-    return ks ? { base, ks, evaluate } : null;
+      : null;
   }
 
   private async _start() {
@@ -163,15 +160,7 @@ export class SweepPanel extends LitElement {
     const client = this.client;
     if (!client) return;
     const grid = new Set(plan.runs.map((r) => r.k)).size === 1 && plan.runs.length > 1;
-    const evaluate = this.renderRoot.querySelector<HTMLInputElement>('#sweep-evaluate')?.checked
-      ? {
-          sets: this.sets,
-          queryLength: EVAL_DEFAULTS.queryLength,
-          documentLength: EVAL_DEFAULTS.documentLength,
-          topK: EVAL_DEFAULTS.topK,
-          prune: 0,
-        }
-      : null;
+    const evaluate = this._evaluation();
     await this._run((progress) => client.resumeSweep(plan.id, evaluate, (event) => this._onEvent(event, grid, progress)));
   }
 
