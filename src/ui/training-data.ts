@@ -1,7 +1,7 @@
-// The training panel's data chooser, as a controller that renders its part of the panel: a triplet file (picked or
-// dropped), a Hugging Face dataset read by id, or batches cached in this browser; what is chosen, or why it cannot be.
+// The training panel's data chooser, a part of the panel that renders into it: a triplet file (picked or dropped), a
+// Hugging Face dataset read by id, or batches cached in this browser; what is chosen, or why it cannot be used.
 import { Task } from '@lit/task';
-import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import { html, nothing, type ReactiveControllerHost } from 'lit';
 import { toPageFailure, type BatchCacheEntry, type TripletsSummary } from '../worker/api.ts';
 import './batch-cache-list.ts';
 import './drop-zone.ts';
@@ -19,7 +19,7 @@ export interface TrainingDataHost extends ReactiveControllerHost, HTMLElement {
   dataStatus(message: string): void;
 }
 
-export class TrainingData implements ReactiveController {
+export class TrainingData {
   /** The triplets chosen (null: none yet, or the last choice failed). */
   summary: TripletsSummary | null = null;
   /** Why the last choice cannot be used. */
@@ -30,14 +30,11 @@ export class TrainingData implements ReactiveController {
   private readonly caches: Task<readonly [TrainingClient | null, number], BatchCacheEntry[]>;
 
   constructor(private readonly host: TrainingDataHost) {
-    host.addController(this);
     this.caches = new Task(host, {
       task: async ([client]) => (client ? client.batchCaches() : []),
       args: () => [host.client, this.cacheChanges] as const,
     });
   }
-
-  hostConnected(): void {}
 
   /** A run may have cached its batches, or some were cleared: the next update lists them again. */
   cacheChanged(): void {
