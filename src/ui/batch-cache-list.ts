@@ -7,6 +7,12 @@ import type { BatchCacheEntry } from '../worker/api.ts';
 import { formatBytes } from './format.ts';
 import { baseStyles, tableStyles } from './theme.ts';
 
+/** A cache's batch shape on one line (a line break inside the cell would show in its text). */
+function shapeText(e: BatchCacheEntry): string {
+  const negatives = (e.shape.negatives ?? 1) > 1 ? `, ${e.shape.negatives} negatives` : '';
+  return `batch ${e.shape.batchSize}, lengths ${e.shape.queryLength}/${e.shape.documentLength}${negatives}, seed ${e.seed}`;
+}
+
 @customElement('batch-cache-list')
 export class BatchCacheList extends LitElement {
   @property({ attribute: false }) entries: BatchCacheEntry[] = [];
@@ -45,11 +51,7 @@ export class BatchCacheList extends LitElement {
               html`<tr data-fingerprint=${e.fingerprint}>
                 <td>${e.data.name} (${e.data.triplets} triplets)</td>
                 <td>${e.batches}</td>
-                <td>
-                  batch ${e.shape.batchSize}, lengths
-                  ${e.shape.queryLength}/${e.shape.documentLength}${(e.shape.negatives ?? 1) > 1 ? `, ${e.shape.negatives} negatives` : ''},
-                  seed ${e.seed}
-                </td>
+                <td>${shapeText(e)}</td>
                 <td>${formatBytes(e.bytes)}</td>
                 <td>
                   <button class="use-cache" ?disabled=${this.disabled} @click=${() => this.ask('use-cache', e.fingerprint)}>

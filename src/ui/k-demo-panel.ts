@@ -77,6 +77,7 @@ export class KDemoPanel extends LitElement {
         label: `k = ${formatK(run.k)}`,
         points: run.losses.map((l) => ({ x: l.step + 1, y: value(l) })),
       }));
+    const provenance = `Figures from ${this._provenance || 'synthetic data: a seeded random head (mean row norm 2.5) and random hidden states; only the head is trained'}.`;
     return html`<panel-explainer heading="What am I looking at? (teaching demo)">
         <p>
           SPLADE is trained on the loss below: a ranking loss that rewards scoring each query's positive document above the other
@@ -143,9 +144,7 @@ export class KDemoPanel extends LitElement {
         ></loss-chart>
       </div>
       <p class="provenance muted" id="demo-provenance">
-        Figures from
-        ${this._provenance || 'synthetic data: a seeded random head (mean row norm 2.5) and random hidden states; only the head is trained'}.
-        They show how training starts, not how well any real model retrieves.
+        ${provenance} They show how training starts, not how well any real model retrieves.
       </p>`;
   }
 
