@@ -83,17 +83,17 @@ export type RecipeValidity = CustomEvent<{ key: RecipeKey; problem: string }>;
  * field a check looked at (the form marks it, and reports a problem at the field, as the browser does).
  */
 export class RecipeState extends EventTarget {
-  #text: RecipeText = { ...(texts(TRAIN_DEFAULTS) as Record<RecipeNumber, string>), ...DEFAULT_CHOICES };
+  private typed: RecipeText = { ...(texts(TRAIN_DEFAULTS) as Record<RecipeNumber, string>), ...DEFAULT_CHOICES };
 
   get text(): Readonly<RecipeText> {
-    return this.#text;
+    return this.typed;
   }
 
   /** Sets fields; 'recipe-change' names those whose text changed (none: no event). */
   set(patch: Partial<RecipeText>): void {
-    const keys = (Object.keys(patch) as RecipeKey[]).filter((key) => patch[key] !== undefined && patch[key] !== this.#text[key]);
+    const keys = (Object.keys(patch) as RecipeKey[]).filter((key) => patch[key] !== undefined && patch[key] !== this.typed[key]);
     if (keys.length === 0) return;
-    this.#text = { ...this.#text, ...patch };
+    this.typed = { ...this.typed, ...patch };
     this.dispatchEvent(new CustomEvent('recipe-change', { detail: { keys } }));
   }
 
@@ -130,7 +130,7 @@ export class RecipeState extends EventTarget {
   /** The λ fields as numbers (the paper's where a field is not a valid number), as a saved run is looked up by them. */
   lambdas(): Lambdas {
     const read = (key: (typeof LAMBDA_KEYS)[number]) => {
-      const value = Number(this.#text[key]);
+      const value = Number(this.typed[key]);
       return inRange(value, TRAIN_LIMITS.lambda) ? value : TRAIN_DEFAULTS[key];
     };
     return { lambdaQueries: read('lambdaQueries'), lambdaDocuments: read('lambdaDocuments') };
@@ -138,7 +138,7 @@ export class RecipeState extends EventTarget {
 
   /** Every number of a run, checked; null after saying which is wrong. */
   runValues(): Record<RecipeNumber, number> | null {
-    return this.#values(RECIPE_NUMBERS.map((f) => f.key));
+    return this.values(RECIPE_NUMBERS.map((f) => f.key));
   }
 
   /**
@@ -146,50 +146,50 @@ export class RecipeState extends EventTarget {
    * calibration trains with so that its lambdas carry over to the form's run; null after saying what is wrong.
    */
   recipeSettings(): TrainingRecipeSettings | null {
-    const values = this.#values(['warmupRatio', 'maxGradNorm', 'gradAccum'] as const);
-    const dropout = this.#dropout();
+    const values = this.values(['warmupRatio', 'maxGradNorm', 'gradAccum'] as const);
+    const dropout = this.dropout();
     if (!values || dropout === null) return null;
     return {
       ...values,
       dropout,
-      optimizer: this.#text.optimizer as TrainRequest['optimizer'],
-      flopsOver: this.#text.flopsOver as TrainRequest['flopsOver'],
+      optimizer: this.typed.optimizer as TrainRequest['optimizer'],
+      flopsOver: this.typed.flopsOver as TrainRequest['flopsOver'],
     };
   }
 
   /** The recipe and also the peak lr and the lambdas, which every run of a sweep trains with; null after saying what is wrong. */
   sweepSettings(): SweepRecipeSettings | null {
     const recipe = this.recipeSettings();
-    const values = this.#values(['peakLr', 'lambdaQueries', 'lambdaDocuments'] as const);
+    const values = this.values(['peakLr', 'lambdaQueries', 'lambdaDocuments'] as const);
     return recipe && values ? { ...recipe, ...values } : null;
   }
 
   /** The numbers among `keys`, checked in the form's order, or null at the first that is wrong. */
-  #values<K extends RecipeNumber>(keys: readonly K[]): Record<K, number> | null {
+  private values<K extends RecipeNumber>(keys: readonly K[]): Record<K, number> | null {
     this.dispatchEvent(new Event('recipe-read'));
     const values = {} as Record<K, number>;
     for (const f of RECIPE_NUMBERS) {
       if (!keys.includes(f.key as K)) continue;
-      const problem = numberProblem(this.#text[f.key], f);
-      this.#validity(f.key, problem);
+      const problem = numberProblem(this.typed[f.key], f);
+      this.validity(f.key, problem);
       if (problem) return null;
-      values[f.key as K] = Number(this.#text[f.key]);
+      values[f.key as K] = Number(this.typed[f.key]);
     }
     return values;
   }
 
   /** The dropout: undefined (blank: the backbone's), a rate, or null after saying what is wrong. */
-  #dropout(): number | undefined | null {
+  private dropout(): number | undefined | null {
     this.dispatchEvent(new Event('recipe-read'));
-    const text = this.#text.dropout;
+    const text = this.typed.dropout;
     if (text.trim() === '') return undefined;
     const rate = Number(text);
     const ok = inRange(rate, TRAIN_LIMITS.dropout);
-    this.#validity('dropout', ok ? '' : `Dropout must be ${describeRange(TRAIN_LIMITS.dropout)}, or blank for the backbone's.`);
+    this.validity('dropout', ok ? '' : `Dropout must be ${describeRange(TRAIN_LIMITS.dropout)}, or blank for the backbone's.`);
     return ok ? rate : null;
   }
 
-  #validity(key: RecipeKey, problem: string): void {
+  private validity(key: RecipeKey, problem: string): void {
     this.dispatchEvent(new CustomEvent('recipe-validity', { detail: { key, problem } }));
   }
 }
