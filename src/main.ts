@@ -1,5 +1,5 @@
 // Entry point of the page: defines <splade-app>, and says so in plain words if the page itself cannot start.
-import './ui/app-shell.ts';
+import './ui/splade-app.ts';
 
 window.addEventListener('error', (event) => {
   if (customElements.get('splade-app')) return;

@@ -1,14 +1,12 @@
 // <alarm-list>: the alarms a run raised, each with its step, the evidence, what to change and the ranges it uses.
 import { LitElement, css, html, unsafeCSS } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import type { Alarm } from '../worker/api.ts';
 import { OKABE_ITO, baseStyles } from './theme.ts';
 
+@customElement('alarm-list')
 export class AlarmList extends LitElement {
-  static override properties = {
-    alarms: { attribute: false },
-  };
-
-  declare alarms: Alarm[];
+  @property({ attribute: false }) alarms: Alarm[] = [];
 
   static override styles = [
     baseStyles,
@@ -37,11 +35,6 @@ export class AlarmList extends LitElement {
     `,
   ];
 
-  constructor() {
-    super();
-    this.alarms = [];
-  }
-
   override render() {
     if (this.alarms.length === 0) return html`<p class="muted" id="no-alarms">No alarm so far.</p>`;
     return html`<ul aria-label="Alarms">
@@ -60,8 +53,6 @@ export class AlarmList extends LitElement {
     </ul>`;
   }
 }
-
-customElements.define('alarm-list', AlarmList);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -2,24 +2,21 @@
 // usable for training without its file (after a reload) and clearable; `use-cache` and `clear-cache` events ask the
 // panel to act.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import type { BatchCacheEntry } from '../worker/api.ts';
 import { formatBytes } from './format.ts';
 import { baseStyles, tableStyles } from './theme.ts';
 
-/** "batch 2, lengths 8/16, seed 1" (with ", 3 negatives" before the seed when there are more than one), on one line. */
-function shapeText({ shape, seed }: BatchCacheEntry): string {
-  const negatives = (shape.negatives ?? 1) > 1 ? `, ${shape.negatives} negatives` : '';
-  return `batch ${shape.batchSize}, lengths ${shape.queryLength}/${shape.documentLength}${negatives}, seed ${seed}`;
+/** A cache's batch shape on one line (a line break inside the cell would show in its text). */
+function shapeText(e: BatchCacheEntry): string {
+  const negatives = (e.shape.negatives ?? 1) > 1 ? `, ${e.shape.negatives} negatives` : '';
+  return `batch ${e.shape.batchSize}, lengths ${e.shape.queryLength}/${e.shape.documentLength}${negatives}, seed ${e.seed}`;
 }
 
+@customElement('batch-cache-list')
 export class BatchCacheList extends LitElement {
-  static override properties = {
-    entries: { attribute: false },
-    disabled: { type: Boolean },
-  };
-
-  declare entries: BatchCacheEntry[];
-  declare disabled: boolean;
+  @property({ attribute: false }) entries: BatchCacheEntry[] = [];
+  @property({ type: Boolean }) disabled = false;
 
   static override styles = [
     baseStyles,
@@ -30,12 +27,6 @@ export class BatchCacheList extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.entries = [];
-    this.disabled = false;
-  }
 
   private ask(kind: 'use-cache' | 'clear-cache', fingerprint?: string) {
     this.dispatchEvent(new CustomEvent(kind, { detail: { fingerprint }, bubbles: true, composed: true }));
@@ -80,8 +71,6 @@ export class BatchCacheList extends LitElement {
       </p>`;
   }
 }
-
-customElements.define('batch-cache-list', BatchCacheList);
 
 declare global {
   interface HTMLElementTagNameMap {

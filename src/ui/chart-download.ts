@@ -1,14 +1,12 @@
 // <chart-download>: two buttons that save the chart next to them (its first SVG in the host's shadow root) as SVG or PNG.
 import { LitElement, css, html } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import { downloadFile, pngFile, svgFile } from './download.ts';
 
+@customElement('chart-download')
 export class ChartDownload extends LitElement {
-  static override properties = {
-    name: { type: String },
-  };
-
   /** File name without extension. */
-  declare name: string;
+  @property({ type: String }) name = 'chart';
 
   static override styles = css`
     :host {
@@ -17,11 +15,6 @@ export class ChartDownload extends LitElement {
       font-size: 0.8em;
     }
   `;
-
-  constructor() {
-    super();
-    this.name = 'chart';
-  }
 
   override render() {
     return html`<button class="svg" @click=${() => this._save('svg')} aria-label="Download the chart as SVG">SVG</button>
@@ -35,8 +28,6 @@ export class ChartDownload extends LitElement {
     downloadFile(kind === 'svg' ? svgFile(svg, this.name) : await pngFile(svg, this.name));
   }
 }
-
-customElements.define('chart-download', ChartDownload);
 
 declare global {
   interface HTMLElementTagNameMap {

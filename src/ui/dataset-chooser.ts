@@ -1,6 +1,7 @@
 // <dataset-chooser>: the retrieval sets to evaluate on: NanoBEIR sets from the Hub (read with download progress) or a
 // BEIR folder picked or dropped (corpus.jsonl, queries.jsonl, qrels/test.tsv); lists the sets read and which to use.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import './drop-zone.ts';
 import {
   NANOBEIR_SETS,
@@ -21,28 +22,18 @@ function folderName(files: File[]): string {
   return path.includes('/') ? path.slice(0, path.indexOf('/')) : 'BEIR files';
 }
 
+@customElement('dataset-chooser')
 export class DatasetChooser extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    hubUrl: { attribute: false },
-    disabled: { type: Boolean },
-    _read: { state: true },
-    _chosen: { state: true },
-    _busy: { state: true },
-    _progress: { state: true },
-    _error: { state: true },
-  };
-
-  declare client: DatasetClient | null;
+  @property({ attribute: false }) client: DatasetClient | null = null;
   /** The Hub base URL the page uses (null: huggingface.co). */
-  declare hubUrl: string | null;
-  declare disabled: boolean;
-  declare _read: DatasetSummary[];
+  @property({ attribute: false }) hubUrl: string | null = null;
+  @property({ type: Boolean }) disabled = false;
+  @state() private _read: DatasetSummary[] = [];
   /** Names of the read sets to evaluate on. */
-  declare _chosen: Set<string>;
-  declare _busy: boolean;
-  declare _progress: string;
-  declare _error: string;
+  @state() private _chosen: Set<string> = new Set();
+  @state() private _busy = false;
+  @state() private _progress = '';
+  @state() private _error = '';
 
   static override styles = [
     baseStyles,
@@ -63,18 +54,6 @@ export class DatasetChooser extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.client = null;
-    this.hubUrl = null;
-    this.disabled = false;
-    this._read = [];
-    this._chosen = new Set();
-    this._busy = false;
-    this._progress = '';
-    this._error = '';
-  }
 
   /** The read sets chosen for the next evaluation, in the order they were read. */
   get chosen(): string[] {
@@ -176,8 +155,6 @@ export class DatasetChooser extends LitElement {
     this.dispatchEvent(new CustomEvent('sets-change', { detail: { chosen: this.chosen }, bubbles: true, composed: true }));
   }
 }
-
-customElements.define('dataset-chooser', DatasetChooser);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,7 +1,9 @@
 // <drop-zone>: a dashed box around file inputs that also takes files dropped on it: highlighted while files are
 // dragged over it, and a `files-drop` event with the dropped files (the slotted inputs stay the keyboard's way in).
 import { LitElement, css, html } from 'lit';
+import { customElement } from 'lit/decorators.js';
 
+@customElement('drop-zone')
 export class DropZone extends LitElement {
   static override styles = css`
     :host {
@@ -38,8 +40,6 @@ export class DropZone extends LitElement {
     return html`<slot></slot>`;
   }
 }
-
-customElements.define('drop-zone', DropZone);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -2,6 +2,7 @@
 // document the better system found and the terms each system scored it by: what expansion buys, and what it costs.
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import type { QueryDifference, WorkerClient } from '../worker/api.ts';
 import './term-table.ts';
 import { baseStyles } from './theme.ts';
@@ -14,17 +15,12 @@ function rank(r: number | null): string {
   return r === null ? 'not in the top 1000' : `rank ${r}`;
 }
 
+@customElement('eval-differences')
 export class EvalDifferences extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    set: { type: String },
-    generation: { type: Number },
-  };
-
-  declare client: DifferencesClient | null;
-  declare set: string;
+  @property({ attribute: false }) client: DifferencesClient | null = null;
+  @property({ type: String }) set = '';
   /** Changes with every evaluation (the same set may be evaluated again under another k). */
-  declare generation: number;
+  @property({ type: Number }) generation = 0;
 
   private readonly differences = new Task(this, {
     task: async ([client, set]) => (client && set ? client.differences(COUNT) : null),
@@ -52,13 +48,6 @@ export class EvalDifferences extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.client = null;
-    this.set = '';
-    this.generation = 0;
-  }
 
   override render() {
     const d = this.differences.value;
@@ -99,8 +88,6 @@ export class EvalDifferences extends LitElement {
     </ol>`;
   }
 }
-
-customElements.define('eval-differences', EvalDifferences);
 
 declare global {
   interface HTMLElementTagNameMap {

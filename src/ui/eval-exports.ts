@@ -1,6 +1,7 @@
 // <eval-exports>: takes the evaluated set away: its document vectors for a search engine (Anserini JSONL, Qdrant,
 // Elasticsearch/OpenSearch rank_features) and SPLADE's TREC run, as the CLI's encode and eval --run write them.
 import { LitElement, css, html } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import { toPageFailure, type WorkerClient } from '../worker/api.ts';
 import { downloadFile } from './download.ts';
 import { baseStyles } from './theme.ts';
@@ -28,17 +29,12 @@ const FORMATS: { format: Format; label: string; title: string }[] = [
   { format: 'trec', label: 'TREC run', title: "SPLADE's ranking of every judged query, in trec_eval's run format" },
 ];
 
+@customElement('eval-exports')
 export class EvalExports extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    set: { type: String },
-    _message: { state: true },
-  };
-
-  declare client: EvalExportsClient | null;
+  @property({ attribute: false }) client: EvalExportsClient | null = null;
   /** The evaluated set the files come from. */
-  declare set: string;
-  declare _message: string;
+  @property({ type: String }) set = '';
+  @state() private _message = '';
 
   static override styles = [
     baseStyles,
@@ -54,13 +50,6 @@ export class EvalExports extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.client = null;
-    this.set = '';
-    this._message = '';
-  }
 
   override render() {
     return html`<div class="row">
@@ -81,8 +70,6 @@ export class EvalExports extends LitElement {
     }
   }
 }
-
-customElements.define('eval-exports', EvalExports);
 
 declare global {
   interface HTMLElementTagNameMap {

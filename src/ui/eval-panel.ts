@@ -3,11 +3,10 @@
 // view, the queries where SPLADE and BM25 differ most, and the evaluated set's vectors and run as files.
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import {
   EVAL_DEFAULTS,
   EVAL_LIMITS,
-  describeRange,
-  inRange,
   type EvaluateProgress,
   type ModelSummary,
   type SetEvaluation,
@@ -19,6 +18,7 @@ import './eval-exports.ts';
 import './eval-results-table.ts';
 import { formatBytes, formatDuration, formatK } from './format.ts';
 import { JobController } from './job-controller.ts';
+import { readNumberFields } from './number-fields.ts';
 import './panel-explainer.ts';
 import './search-view.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
@@ -65,28 +65,18 @@ const STAGE_WORDS = {
   bm25: 'indexing for BM25',
 } as const;
 
+@customElement('eval-panel')
 export class EvalPanel extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    summary: { attribute: false },
-    k: { type: Number },
-    hubUrl: { attribute: false },
-    noGpu: { type: Boolean, attribute: 'no-gpu' },
-    _chosen: { state: true },
-    _latest: { state: true },
-    _kept: { state: true },
-  };
-
-  declare client: EvalClient | null;
-  declare summary: ModelSummary | null;
-  declare k: number;
-  declare hubUrl: string | null;
-  declare noGpu: boolean;
-  declare _chosen: string[];
+  @property({ attribute: false }) client: EvalClient | null = null;
+  @property({ attribute: false }) summary: ModelSummary | null = null;
+  @property({ type: Number }) k = 1;
+  @property({ attribute: false }) hubUrl: string | null = null;
+  @property({ type: Boolean, attribute: 'no-gpu' }) noGpu = false;
+  @state() private _chosen: string[] = [];
   /** This page's last evaluation (one result per set). */
-  declare _latest: SetEvaluation[];
+  @state() private _latest: SetEvaluation[] = [];
   /** The set the worker keeps for the search view ('' before any evaluation). */
-  declare _kept: string;
+  @state() private _kept = '';
 
   private readonly job = new JobController(this);
   private evaluationsDone = 0;
@@ -109,18 +99,6 @@ export class EvalPanel extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.client = null;
-    this.summary = null;
-    this.k = 1;
-    this.hubUrl = null;
-    this.noGpu = false;
-    this._chosen = [];
-    this._latest = [];
-    this._kept = '';
-  }
 
   override render() {
     const running = this.job.running;
@@ -208,16 +186,7 @@ export class EvalPanel extends LitElement {
   }
 
   private _settings(): Record<(typeof FIELDS)[number]['key'], number> | null {
-    const values = {} as Record<(typeof FIELDS)[number]['key'], number>;
-    for (const f of FIELDS) {
-      const field = this.renderRoot.querySelector<HTMLInputElement>(`#${f.key}`)!;
-      const value = Number(field.value);
-      const ok = field.value.trim() !== '' && inRange(value, f.range);
-      field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(f.range)}.`);
-      if (!ok) return (field.reportValidity(), null);
-      values[f.key] = value;
-    }
-    return values;
+    return readNumberFields(this.renderRoot, FIELDS);
   }
 
   private async _evaluate() {
@@ -252,8 +221,6 @@ export class EvalPanel extends LitElement {
     this.requestUpdate();
   }
 }
-
-customElements.define('eval-panel', EvalPanel);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,6 +1,7 @@
 // <eval-results-table>: evaluations as the paper reports them: per set and system (SPLADE under k, BM25), nDCG@10,
 // MRR@10, Recall@100/1000, MAP, active dimensions, avg_flops, throughput and index size; the mean over several sets.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import { meanMetrics, type SetEvaluation, type SystemResult } from '../worker/api.ts';
 import { formatBytes } from './format.ts';
 import { baseStyles, tableStyles } from './theme.ts';
@@ -17,15 +18,11 @@ function measureCells(metrics: Record<string, number>) {
   return MEASURES.map((m) => html`<td class="num" data-measure=${m.key}>${(metrics[m.key] ?? NaN).toFixed(4)}</td>`);
 }
 
+@customElement('eval-results-table')
 export class EvalResultsTable extends LitElement {
-  static override properties = {
-    evaluations: { attribute: false },
-    heading: { type: String },
-  };
-
   /** Shown in order; when they are several sets of one batch, their means close the table. */
-  declare evaluations: SetEvaluation[];
-  declare heading: string;
+  @property({ attribute: false }) evaluations: SetEvaluation[] = [];
+  @property({ type: String }) heading = 'Results';
 
   static override styles = [
     baseStyles,
@@ -58,12 +55,6 @@ export class EvalResultsTable extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.evaluations = [];
-    this.heading = 'Results';
-  }
 
   override render() {
     const list = this.evaluations;
@@ -143,8 +134,6 @@ export class EvalResultsTable extends LitElement {
       }`;
   }
 }
-
-customElements.define('eval-results-table', EvalResultsTable);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -2,17 +2,12 @@
 // on the picked triplets with the page's k and the paper's recipe on N GPUs (torchrun), with a one-minute check that
 // PyTorch computes splade-lab's first-batch losses, downloaded as a zip.
 import { LitElement, css, html, nothing } from 'lit';
-import {
-  TRAIN_LIMITS,
-  describeRange,
-  inRange,
-  type ModelSummary,
-  type TripletsSummary,
-  type WorkerClient,
-} from '../worker/api.ts';
+import { customElement, property } from 'lit/decorators.js';
+import { TRAIN_LIMITS, type ModelSummary, type TripletsSummary, type WorkerClient } from '../worker/api.ts';
 import { downloadFile } from './download.ts';
 import { formatK } from './format.ts';
 import { JobController } from './job-controller.ts';
+import { readNumberFields } from './number-fields.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
 
 export type HandoffClient = Pick<WorkerClient, 'handoff' | 'cancelJob'>;
@@ -24,18 +19,12 @@ const FIELDS = [
   { key: 'documentLength', label: 'Document tokens', value: 256, range: TRAIN_LIMITS.documentLength },
 ] as const;
 
+@customElement('handoff-panel')
 export class HandoffPanel extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    summary: { attribute: false },
-    triplets: { attribute: false },
-    k: { type: Number },
-  };
-
-  declare client: HandoffClient | null;
-  declare summary: ModelSummary | null;
-  declare triplets: TripletsSummary | null;
-  declare k: number;
+  @property({ attribute: false }) client: HandoffClient | null = null;
+  @property({ attribute: false }) summary: ModelSummary | null = null;
+  @property({ attribute: false }) triplets: TripletsSummary | null = null;
+  @property({ type: Number }) k = 1;
 
   private readonly job = new JobController(this);
 
@@ -49,14 +38,6 @@ export class HandoffPanel extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.client = null;
-    this.summary = null;
-    this.triplets = null;
-    this.k = 1;
-  }
 
   override render() {
     const ready = !!this.client && !!this.summary && !!this.triplets && !this.job.running;
@@ -81,15 +62,8 @@ export class HandoffPanel extends LitElement {
   private async _handoff() {
     const client = this.client;
     if (!client) return;
-    const values = {} as Record<(typeof FIELDS)[number]['key'], number>;
-    for (const f of FIELDS) {
-      const field = this.renderRoot.querySelector<HTMLInputElement>(`#handoff-${f.key}`)!;
-      const value = Number(field.value);
-      const ok = field.value.trim() !== '' && inRange(value, f.range);
-      field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(f.range)}.`);
-      if (!ok) return void field.reportValidity();
-      values[f.key] = value;
-    }
+    const values = readNumberFields(this.renderRoot, FIELDS, 'handoff-');
+    if (!values) return;
     const file = await this.job.run(
       {
         starting: 'Writing the project: one training step of splade-lab on the first batch gives the losses to check against…',
@@ -105,8 +79,6 @@ export class HandoffPanel extends LitElement {
     }
   }
 }
-
-customElements.define('handoff-panel', HandoffPanel);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,9 +1,10 @@
 // <head-norm-panel>: the centre piece: row-norm histogram before/after k, statistics, the paper's Table 1 beside them.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import type { HeadStatsPair, RunHeadStats } from '../worker/api.ts';
 import './norm-histogram.ts';
-import './stats-table.ts';
-import './paper-table.ts';
+import './head-stats-table.ts';
+import './paper-table1.ts';
 import './panel-explainer.ts';
 import { formatK, formatStat } from './format.ts';
 import { baseStyles } from './theme.ts';
@@ -27,33 +28,22 @@ function headWarning(stats: HeadStatsPair['before']) {
   return max > 0 ? nothing : 'All rows are zero.';
 }
 
+@customElement('head-norm-panel')
 export class HeadNormPanel extends LitElement {
-  static override properties = {
-    stats: { attribute: false },
-    runHeads: { attribute: false },
-    k: { type: Number },
-    target: { type: Number },
-    logNorm: { type: Boolean, attribute: 'log-norm' },
-    logCounts: { type: Boolean, attribute: 'log-counts' },
-    busy: { type: Boolean },
-    paperRow: { type: String, attribute: 'paper-row' },
-    tied: { type: Boolean },
-  };
-
-  declare stats: HeadStatsPair | null;
+  @property({ attribute: false }) stats: HeadStatsPair | null = null;
   /** Set when the model in use is a run's: its head as loaded, divided by the run's k and after training. */
-  declare runHeads: RunHeadStats | null;
+  @property({ attribute: false }) runHeads: RunHeadStats | null = null;
   /** The head is tied to the input embeddings (one matrix). */
-  declare tied: boolean;
-  declare k: number;
-  declare target: number;
+  @property({ type: Boolean }) tied = false;
+  @property({ type: Number }) k = 1;
+  @property({ type: Number }) target: number = NaN;
   /** Bins evenly spaced in log(norm): dividing by k then shifts the histogram by log k. */
-  declare logNorm: boolean;
-  declare logCounts: boolean;
+  @property({ type: Boolean, attribute: 'log-norm' }) logNorm = false;
+  @property({ type: Boolean, attribute: 'log-counts' }) logCounts = false;
   /** New statistics are being computed. */
-  declare busy: boolean;
+  @property({ type: Boolean }) busy = false;
   /** Table 1 row to highlight. */
-  declare paperRow: string;
+  @property({ type: String, attribute: 'paper-row' }) paperRow = '';
 
   static override styles = [
     baseStyles,
@@ -93,19 +83,6 @@ export class HeadNormPanel extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.tied = false;
-    this.stats = null;
-    this.runHeads = null;
-    this.k = 1;
-    this.target = NaN;
-    this.logNorm = false;
-    this.logCounts = false;
-    this.busy = false;
-    this.paperRow = '';
-  }
 
   override render() {
     const stats = this.stats;
@@ -193,8 +170,6 @@ export class HeadNormPanel extends LitElement {
     this.logCounts = (event.target as HTMLInputElement).checked;
   }
 }
-
-customElements.define('head-norm-panel', HeadNormPanel);
 
 declare global {
   interface HTMLElementTagNameMap {

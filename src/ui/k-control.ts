@@ -1,5 +1,6 @@
 // <k-control>: the divisor k of the MLM head, as a log-scale slider, a number field and one-press presets.
 import { LitElement, css, html } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import { K_RANGE, inRange } from '../worker/api.ts';
 import { K_MAX, K_MIN, K_RANGE_MESSAGE } from './url-state.ts';
 import { formatK } from './format.ts';
@@ -9,13 +10,10 @@ import { baseStyles } from './theme.ts';
 const SLIDER_STEP = 0.25;
 const PRESETS = [1, 2, 4, 8, 16];
 
+@customElement('k-control')
 export class KControl extends LitElement {
-  static override properties = {
-    k: { type: Number },
-  };
-
   /** The current divisor (k = 1 is plain SPLADE). */
-  declare k: number;
+  @property({ type: Number }) k = 1;
 
   static override styles = [
     baseStyles,
@@ -55,11 +53,6 @@ export class KControl extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.k = 1;
-  }
 
   override render() {
     const position = Math.log2(this.k);
@@ -111,8 +104,6 @@ export class KControl extends LitElement {
     this.dispatchEvent(new CustomEvent('k-change', { detail: { k: rounded }, bubbles: true, composed: true }));
   }
 }
-
-customElements.define('k-control', KControl);
 
 declare global {
   interface HTMLElementTagNameMap {

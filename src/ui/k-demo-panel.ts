@@ -1,6 +1,7 @@
 // <k-demo-panel>: the teaching demo: one button trains a synthetic large-norm head at several k side by side in the
 // worker and draws the ranking loss and FLOPS(q) of each k, live, on log axes. Needs WebGPU, but no model and no data.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import type { KDemoSeries } from '../worker/api.ts';
 import { JobController } from './job-controller.ts';
 import { formatK } from './format.ts';
@@ -11,42 +12,26 @@ import type { TrainingClient } from './training-client.ts';
 import { baseStyles, trainingPanelStyles } from './theme.ts';
 import { DEMO_MAX_KS, DEMO_MAX_STEPS, K_MAX, K_MIN, parseKList } from './url-state.ts';
 
-/**
- * What the demo trains on when the worker names no other source (a constant, so that the caption's template keeps
- * "Figures from ${…}" on one line, its text with one space).
- */
-const SYNTHETIC_PROVENANCE =
-  'synthetic data: a seeded random head (mean row norm 2.5) and random hidden states; only the head is trained';
-
 /** "k = 1 and k = 16", "k = 1, k = 4 and k = 16". */
 function kListText(ks: number[]): string {
   const names = ks.map((k) => `k = ${formatK(k)}`);
   return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
+@customElement('k-demo-panel')
 export class KDemoPanel extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    ks: { attribute: false },
-    steps: { type: Number },
-    noGpu: { type: Boolean, attribute: 'no-gpu' },
-    _runs: { state: true },
-    _ksInvalid: { state: true },
-    _provenance: { state: true },
-  };
-
   /** The worker (null until it has started). */
-  declare client: TrainingClient | null;
-  declare ks: number[];
-  declare steps: number;
+  @property({ attribute: false }) client: TrainingClient | null = null;
+  @property({ attribute: false }) ks: number[] = [1, 16];
+  @property({ type: Number }) steps = 60;
   /** This browser has no WebGPU: the demo cannot run. */
-  declare noGpu: boolean;
-  declare _runs: KDemoSeries[];
+  @property({ type: Boolean, attribute: 'no-gpu' }) noGpu = false;
+  @state() private _runs: KDemoSeries[] = [];
   /** The running demo: status, error, cancel. */
   private readonly job = new JobController(this);
-  declare _ksInvalid: boolean;
+  @state() private _ksInvalid = false;
   /** What the worker says the last run's figures come from. */
-  declare _provenance: string;
+  @state() private _provenance = '';
 
   static override styles = [
     baseStyles,
@@ -86,23 +71,13 @@ export class KDemoPanel extends LitElement {
     `,
   ];
 
-  constructor() {
-    super();
-    this.client = null;
-    this.ks = [1, 16];
-    this.steps = 60;
-    this.noGpu = false;
-    this._runs = [];
-    this._ksInvalid = false;
-    this._provenance = '';
-  }
-
   override render() {
     const series = (value: (l: KDemoSeries['losses'][number]) => number): ChartSeries[] =>
       this._runs.map((run) => ({
         label: `k = ${formatK(run.k)}`,
         points: run.losses.map((l) => ({ x: l.step + 1, y: value(l) })),
       }));
+    const provenance = `Figures from ${this._provenance || 'synthetic data: a seeded random head (mean row norm 2.5) and random hidden states; only the head is trained'}.`;
     return html`<panel-explainer heading="What am I looking at? (teaching demo)">
         <p>
           SPLADE is trained on the loss below: a ranking loss that rewards scoring each query's positive document above the other
@@ -169,8 +144,7 @@ export class KDemoPanel extends LitElement {
         ></loss-chart>
       </div>
       <p class="provenance muted" id="demo-provenance">
-        Figures from ${this._provenance || SYNTHETIC_PROVENANCE}. They show how training starts, not how well any real model
-        retrieves.
+        ${provenance} They show how training starts, not how well any real model retrieves.
       </p>`;
   }
 
@@ -240,8 +214,6 @@ export class KDemoPanel extends LitElement {
     this.job.cancel();
   }
 }
-
-customElements.define('k-demo-panel', KDemoPanel);
 
 declare global {
   interface HTMLElementTagNameMap {

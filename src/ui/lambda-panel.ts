@@ -2,14 +2,13 @@
 // and tevatron's conventions to splade-lab's, and the calibrator (short runs on the loaded backbone and triplets that
 // search lambda_q and lambda_d for a target of active dimensions); either can hand its lambdas to the training form.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import {
   CALIBRATE_LIMITS,
   CONVENTION_FACTS,
   TRAIN_LIMITS,
   LAMBDA_CONVENTIONS,
   convertLambdas,
-  describeRange,
-  inRange,
   toPageFailure,
   type CalibrationResult,
   type CalibrationTrial,
@@ -22,7 +21,8 @@ import {
 } from '../worker/api.ts';
 import { formatLambda, formatStat } from './format.ts';
 import { JobController } from './job-controller.ts';
-import type { TrainingRecipeSettings } from './train-panel.ts';
+import { readNumberFields } from './number-fields.ts';
+import type { TrainingRecipeSettings } from './recipe-state.ts';
 import { baseStyles, fieldStyles, tableStyles } from './theme.ts';
 
 export type LambdaClient = Pick<WorkerClient, 'calibrate' | 'cancelJob'>;
@@ -39,36 +39,23 @@ const CALIBRATION_FIELDS = [
   { key: 'documentLength', label: 'Document tokens', value: 128, range: TRAIN_LIMITS.documentLength },
   { key: 'peakLr', label: 'Peak lr', value: 1e-4, range: TRAIN_LIMITS.peakLr },
 ] as const;
-type CalibrationField = (typeof CALIBRATION_FIELDS)[number]['key'];
 
+@customElement('lambda-panel')
 export class LambdaPanel extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    summary: { attribute: false },
-    triplets: { attribute: false },
-    k: { type: Number },
-    sets: { attribute: false },
-    recipe: { attribute: false },
-    _from: { state: true },
-    _conversion: { state: true },
-    _trials: { state: true },
-    _result: { state: true },
-  };
-
-  declare client: LambdaClient | null;
-  declare summary: ModelSummary | null;
-  declare triplets: TripletsSummary | null;
+  @property({ attribute: false }) client: LambdaClient | null = null;
+  @property({ attribute: false }) summary: ModelSummary | null = null;
+  @property({ attribute: false }) triplets: TripletsSummary | null = null;
   /** The page's k: every calibration trial divides the head by it. */
-  declare k: number;
+  @property({ type: Number }) k = 1;
   /** Names of the sets read in the Evaluate tab. */
-  declare sets: string[];
+  @property({ attribute: false }) sets: string[] = [];
   /** The training form's recipe (optimizer, warm-up, clipping, dropout, micro-batches), which every trial trains with. */
-  declare recipe: (() => TrainingRecipeSettings | null) | undefined;
-  declare _from: LambdaConvention;
+  @property({ attribute: false }) recipe: (() => TrainingRecipeSettings | null) | undefined;
+  @state() private _from: LambdaConvention = 'sentence-transformers';
   /** The last conversion, or why the converter's fields cannot be converted. */
-  declare _conversion: ReturnType<typeof convertLambdas> | { error: string } | null;
-  declare _trials: CalibrationTrial[];
-  declare _result: CalibrationResult | null;
+  @state() private _conversion: ReturnType<typeof convertLambdas> | { error: string } | null = null;
+  @state() private _trials: CalibrationTrial[] = [];
+  @state() private _result: CalibrationResult | null = null;
   private readonly job = new JobController(this);
 
   static override styles = [
@@ -84,19 +71,6 @@ export class LambdaPanel extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.client = null;
-    this.summary = null;
-    this.triplets = null;
-    this.k = 1;
-    this.sets = [];
-    this._from = 'sentence-transformers';
-    this._conversion = null;
-    this._trials = [];
-    this._result = null;
-  }
 
   override render() {
     const facts = CONVENTION_FACTS[this._from];
@@ -276,18 +250,8 @@ export class LambdaPanel extends LitElement {
   }
 
   private _request(): PageCalibrationRequest | null {
-    const values = {} as Record<CalibrationField, number>;
-    for (const f of CALIBRATION_FIELDS) {
-      const field = this.renderRoot.querySelector<HTMLInputElement>(`#cal-${f.key}`)!;
-      const value = Number(field.value);
-      const ok = field.value.trim() !== '' && inRange(value, f.range);
-      field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(f.range)}.`);
-      if (!ok) {
-        field.reportValidity();
-        return null;
-      }
-      values[f.key] = value;
-    }
+    const values = readNumberFields(this.renderRoot, CALIBRATION_FIELDS, 'cal-');
+    if (!values) return null;
     const recipe = this.recipe ? this.recipe() : {};
     if (recipe === null) return null;
     const evaluate = this.renderRoot.querySelector<HTMLInputElement>('#cal-evaluate')?.checked && this.sets.length > 0;
@@ -349,8 +313,6 @@ export class LambdaPanel extends LitElement {
     this.dispatchEvent(new CustomEvent('runs-change', { bubbles: true, composed: true }));
   }
 }
-
-customElements.define('lambda-panel', LambdaPanel);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,6 +1,7 @@
 // <lesson-saturation>: the log-saturation curve w = log(1 + logit) on a log axis of logits, with each k's median and
 // largest logit marked (a shape and a colour per k), so a class sees where long head rows push the weights.
 import { LitElement, css, html, svg } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import type { LessonVector } from '../worker/api.ts';
 import { logScale } from './chart-scale.ts';
 import { formatValue, seriesStyle } from './series-style.ts';
@@ -17,10 +18,9 @@ export function markerPath(i: number, x: number, y: number, r = 6): string {
   return `M ${x - r} ${y - r} h ${2 * r} v ${2 * r} h ${-2 * r} Z`;
 }
 
+@customElement('lesson-saturation')
 export class LessonSaturation extends LitElement {
-  static override properties = { vectors: { attribute: false } };
-
-  declare vectors: LessonVector[];
+  @property({ attribute: false }) vectors: LessonVector[] = [];
 
   static override styles = [
     baseStyles,
@@ -38,11 +38,6 @@ export class LessonSaturation extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.vectors = [];
-  }
 
   override render() {
     const top = Math.max(10, ...this.vectors.map((v) => v.maxLogit));
@@ -102,8 +97,6 @@ export class LessonSaturation extends LitElement {
       <p class="muted" id="saturation-summary">Open marks: median logit; filled marks: the largest. ${summary}.</p>`;
   }
 }
-
-customElements.define('lesson-saturation', LessonSaturation);
 
 declare global {
   interface HTMLElementTagNameMap {

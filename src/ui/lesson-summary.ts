@@ -2,6 +2,7 @@
 // its retrieval FLOPS and active dimensions, its losses first and last, the sentence's figures, and the take-away.
 // The lesson's last step shows it; printing the page prints it alone.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import type { HeldOutMeasure, LessonFacts, LessonFrame, LessonVector } from '../worker/api.ts';
 import './scatter-chart.ts';
 import { formatValue } from './series-style.ts';
@@ -54,22 +55,15 @@ export function lessonTakeaway(outcomes: readonly KOutcome[]): string {
   );
 }
 
+@customElement('lesson-summary')
 export class LessonSummary extends LitElement {
-  static override properties = {
-    frames: { attribute: false },
-    facts: { attribute: false },
-    vectors: { attribute: false },
-    source: { type: String },
-    model: { type: String },
-  };
-
-  declare frames: LessonFrame[];
-  declare facts: LessonFacts | null;
+  @property({ attribute: false }) frames: LessonFrame[] = [];
+  @property({ attribute: false }) facts: LessonFacts | null = null;
   /** The sentence's vectors (steps 1 and 2), when shown. */
-  declare vectors: LessonVector[];
+  @property({ attribute: false }) vectors: LessonVector[] = [];
   /** "live on …" or "recorded with …". */
-  declare source: string;
-  declare model: string;
+  @property({ type: String }) source = '';
+  @property({ type: String }) model = '';
 
   static override styles = [
     baseStyles,
@@ -84,15 +78,6 @@ export class LessonSummary extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.frames = [];
-    this.facts = null;
-    this.vectors = [];
-    this.source = '';
-    this.model = '';
-  }
 
   override render() {
     const outcomes = lessonOutcomes(this.frames);
@@ -160,8 +145,6 @@ export class LessonSummary extends LitElement {
       </p>`;
   }
 }
-
-customElements.define('lesson-summary', LessonSummary);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,6 +1,7 @@
 // <lesson-training>: the lesson's training so far, every k side by side: loss parts and active dimensions per step,
 // held-out nDCG@10 at the measured steps, and the watched query's vector as it is now under each k.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import type { LessonFacts, LessonFrame, LessonRunFrame } from '../worker/api.ts';
 import type { ChartSeries } from './loss-chart.ts';
 import './loss-chart.ts';
@@ -46,14 +47,10 @@ const CHARTS: readonly { id: string; heading: string; y: string; log: boolean; v
   },
 ];
 
+@customElement('lesson-training')
 export class LessonTraining extends LitElement {
-  static override properties = {
-    frames: { attribute: false },
-    facts: { attribute: false },
-  };
-
-  declare frames: LessonFrame[];
-  declare facts: LessonFacts | null;
+  @property({ attribute: false }) frames: LessonFrame[] = [];
+  @property({ attribute: false }) facts: LessonFacts | null = null;
 
   static override styles = [
     baseStyles,
@@ -69,12 +66,6 @@ export class LessonTraining extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.frames = [];
-    this.facts = null;
-  }
 
   override render() {
     const last = this.frames.at(-1);
@@ -96,8 +87,6 @@ export class LessonTraining extends LitElement {
       </div>`;
   }
 }
-
-customElements.define('lesson-training', LessonTraining);
 
 declare global {
   interface HTMLElementTagNameMap {

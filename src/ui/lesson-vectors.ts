@@ -2,6 +2,7 @@
 // or every k side by side with the figures that tell them apart (logits, weights, active dimensions, FLOPS) and
 // where their logits sit on the log-saturation curve.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import type { LessonVector } from '../worker/api.ts';
 import { formatValue } from './series-style.ts';
 import './lesson-saturation.ts';
@@ -17,17 +18,12 @@ const FIGURES: readonly { key: string; label: string; value: (v: LessonVector) =
   { key: 'flops', label: 'FLOPS of the vector (Σ w²)', value: (v) => formatValue(v.flops) },
 ];
 
+@customElement('lesson-vectors')
 export class LessonVectors extends LitElement {
-  static override properties = {
-    vectors: { attribute: false },
-    compare: { type: Boolean },
-    vocabSize: { type: Number, attribute: 'vocab-size' },
-  };
-
-  declare vectors: LessonVector[];
+  @property({ attribute: false }) vectors: LessonVector[] = [];
   /** Every k side by side (step 2), else the divided head's vector alone (step 1). */
-  declare compare: boolean;
-  declare vocabSize: number;
+  @property({ type: Boolean }) compare = false;
+  @property({ type: Number, attribute: 'vocab-size' }) vocabSize = 0;
 
   static override styles = [
     baseStyles,
@@ -44,13 +40,6 @@ export class LessonVectors extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.vectors = [];
-    this.compare = false;
-    this.vocabSize = 0;
-  }
 
   override render() {
     if (this.vectors.length === 0) return nothing;
@@ -90,8 +79,6 @@ export class LessonVectors extends LitElement {
       <lesson-saturation .vectors=${this.vectors}></lesson-saturation>`;
   }
 }
-
-customElements.define('lesson-vectors', LessonVectors);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,6 +1,7 @@
 // <loss-chart>: hand-drawn SVG line chart of training curves (one line per series, log or linear y), with a legend
 // that carries each line's first and last value, and the same text for screen readers.
 import { LitElement, css, html, nothing, svg } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import { linearScale, logScale, type Scale } from './chart-scale.ts';
 import './chart-download.ts';
 import { formatValue, seriesStyle } from './series-style.ts';
@@ -27,20 +28,14 @@ export interface ChartSeries {
 
 let nextId = 0;
 
+@customElement('loss-chart')
 export class LossChart extends LitElement {
-  static override properties = {
-    series: { attribute: false },
-    heading: { type: String },
-    yLabel: { type: String, attribute: 'y-label' },
-    log: { type: Boolean, reflect: true },
-  };
-
-  declare series: ChartSeries[];
+  @property({ attribute: false }) series: ChartSeries[] = [];
   /** What the chart shows (its title and the summary's first words). */
-  declare heading: string;
-  declare yLabel: string;
+  @property({ type: String }) heading = '';
+  @property({ type: String, attribute: 'y-label' }) yLabel = '';
   /** Values on a log axis (the default: losses of different k differ by orders of magnitude). */
-  declare log: boolean;
+  @property({ type: Boolean, reflect: true }) log = true;
 
   private readonly uid = `loss-chart-${nextId++}`;
 
@@ -82,14 +77,6 @@ export class LossChart extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.series = [];
-    this.heading = '';
-    this.yLabel = '';
-    this.log = true;
-  }
 
   override render() {
     const drawn = this.series.filter((s) => s.points.length > 0);
@@ -194,8 +181,6 @@ export class LossChart extends LitElement {
     this.log = (event.target as HTMLInputElement).checked;
   }
 }
-
-customElements.define('loss-chart', LossChart);
 
 declare global {
   interface HTMLElementTagNameMap {

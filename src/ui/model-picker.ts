@@ -1,5 +1,6 @@
 // <model-picker>: choose a backbone (synthetic demo, presets, any Hub id, local files), see its size, follow the download.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import './drop-zone.ts';
 import { MODEL_PRESETS, presetByKey, type LoadProgress, type MemoryEstimate, type ModelSummary } from '../worker/api.ts';
 import { formatBytes, formatCount } from './format.ts';
@@ -9,24 +10,16 @@ import { baseStyles } from './theme.ts';
 /** What the user asked to load: a model name (demo, preset key or Hub id) or picked files. */
 export type LoadRequest = { model: string } | { files: File[] };
 
+@customElement('model-picker')
 export class ModelPicker extends LitElement {
-  static override properties = {
-    model: { type: String },
-    summary: { attribute: false },
-    progress: { attribute: false },
-    loading: { type: Boolean },
-    noGpu: { type: Boolean, attribute: 'no-gpu' },
-    _hubId: { state: true },
-  };
-
   /** Name of the current model ("demo", a preset key or a Hub id). */
-  declare model: string;
-  declare summary: ModelSummary | null;
-  declare progress: LoadProgress | null;
-  declare loading: boolean;
+  @property({ type: String }) model: string = DEMO_MODEL;
+  @property({ attribute: false }) summary: ModelSummary | null = null;
+  @property({ attribute: false }) progress: LoadProgress | null = null;
+  @property({ type: Boolean }) loading = false;
   /** The browser has no WebGPU: nothing can be loaded. */
-  declare noGpu: boolean;
-  declare _hubId: string;
+  @property({ type: Boolean, attribute: 'no-gpu' }) noGpu = false;
+  @state() private _hubId = '';
 
   static override styles = [
     baseStyles,
@@ -78,16 +71,6 @@ export class ModelPicker extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.model = DEMO_MODEL;
-    this.summary = null;
-    this.progress = null;
-    this.loading = false;
-    this.noGpu = false;
-    this._hubId = '';
-  }
 
   override willUpdate(changed: Map<string, unknown>) {
     if (changed.has('model') && isHubId(this.model)) this._hubId = this.model;
@@ -225,8 +208,6 @@ export class ModelPicker extends LitElement {
     this.dispatchEvent(new CustomEvent<LoadRequest>('load-model', { detail: request, bubbles: true, composed: true }));
   }
 }
-
-customElements.define('model-picker', ModelPicker);
 
 declare global {
   interface HTMLElementTagNameMap {

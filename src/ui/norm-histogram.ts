@@ -1,6 +1,7 @@
 // <norm-histogram>: overlaid SVG histograms of the head's row norms at k = 1, after dividing by k and (for a run's
 // model) after training, on shared bins.
 import { LitElement, css, html, nothing, svg } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import type { HeadStatistics } from '../worker/api.ts';
 import './chart-download.ts';
 import { binEdges, linearScale, logCountScale, logScale, tickLabel, type Scale } from './chart-scale.ts';
@@ -15,27 +16,19 @@ const PLOT_H = HEIGHT - MARGIN.top - MARGIN.bottom;
 
 type SeriesName = 'before' | 'after' | 'trained';
 
+@customElement('norm-histogram')
 export class NormHistogram extends LitElement {
-  static override properties = {
-    original: { attribute: false },
-    rescaled: { attribute: false },
-    trained: { attribute: false },
-    k: { type: Number },
-    target: { type: Number },
-    logCounts: { type: Boolean, attribute: 'log-counts' },
-  };
-
   /** Statistics at k = 1. */
-  declare original: HeadStatistics | null;
+  @property({ attribute: false }) original: HeadStatistics | null = null;
   /** Statistics of W / k, histogrammed on the same bins as `original`. */
-  declare rescaled: HeadStatistics | null;
+  @property({ attribute: false }) rescaled: HeadStatistics | null = null;
   /** A run's head after training (set only for a run's model), on the same bins. */
-  declare trained: HeadStatistics | null;
-  declare k: number;
+  @property({ attribute: false }) trained: HeadStatistics | null = null;
+  @property({ type: Number }) k = 1;
   /** Target mean row norm, drawn as a vertical line (NaN: none). */
-  declare target: number;
+  @property({ type: Number }) target: number = NaN;
   /** Counts on a log axis (makes the sparse tails visible). */
-  declare logCounts: boolean;
+  @property({ type: Boolean, attribute: 'log-counts' }) logCounts = false;
 
   static override styles = [
     baseStyles,
@@ -67,16 +60,6 @@ export class NormHistogram extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.original = null;
-    this.rescaled = null;
-    this.trained = null;
-    this.k = 1;
-    this.target = NaN;
-    this.logCounts = false;
-  }
 
   override render() {
     const { original: before, rescaled: after } = this;
@@ -179,8 +162,6 @@ export class NormHistogram extends LitElement {
       <text x=${at + (anchor === 'end' ? -4 : 4)} y=${-12 + row * 13} font-size="12" text-anchor=${anchor} fill="#1a1a1a">${label}</text>`;
   }
 }
-
-customElements.define('norm-histogram', NormHistogram);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,5 +1,6 @@
 // <notice-banner>: an error, warning or note in plain words, with optional action buttons (retry, reload, dismiss).
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import { baseStyles } from './theme.ts';
 
 export interface NoticeAction {
@@ -10,19 +11,13 @@ export interface NoticeAction {
 
 export type NoticeTone = 'error' | 'warning' | 'info';
 
+@customElement('notice-banner')
 export class NoticeBanner extends LitElement {
-  static override properties = {
-    tone: { type: String, reflect: true },
-    heading: { type: String },
-    message: { type: String },
-    actions: { attribute: false },
-  };
-
-  declare tone: NoticeTone;
-  declare heading: string;
+  @property({ type: String, reflect: true }) tone: NoticeTone = 'info';
+  @property({ type: String }) heading = '';
   /** Plain-language explanation; may hold several lines. */
-  declare message: string;
-  declare actions: NoticeAction[];
+  @property({ type: String }) message = '';
+  @property({ attribute: false }) actions: NoticeAction[] = [];
 
   static override styles = [
     baseStyles,
@@ -62,14 +57,6 @@ export class NoticeBanner extends LitElement {
     `,
   ];
 
-  constructor() {
-    super();
-    this.tone = 'info';
-    this.heading = '';
-    this.message = '';
-    this.actions = [];
-  }
-
   override render() {
     const icon = this.tone === 'error' ? '✖' : this.tone === 'warning' ? '⚠' : 'ℹ';
     return html`<div class="box" role=${this.tone === 'error' ? 'alert' : 'status'}>
@@ -89,8 +76,6 @@ export class NoticeBanner extends LitElement {
     this.dispatchEvent(new CustomEvent('notice-action', { detail: { action: id }, bubbles: true, composed: true }));
   }
 }
-
-customElements.define('notice-banner', NoticeBanner);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,17 +1,14 @@
 // <panel-explainer>: a panel's collapsible "What am I looking at?" text, with the formula behind the panel.
 import { LitElement, css, html } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import { baseStyles } from './theme.ts';
 
+@customElement('panel-explainer')
 export class PanelExplainer extends LitElement {
-  static override properties = {
-    heading: { type: String },
-    open: { type: Boolean, reflect: true },
-  };
-
   /** Summary line of the disclosure. */
-  declare heading: string;
+  @property({ type: String }) heading = 'What am I looking at?';
   /** Whether the text is shown. */
-  declare open: boolean;
+  @property({ type: Boolean, reflect: true }) open = false;
 
   static override styles = [
     baseStyles,
@@ -35,12 +32,6 @@ export class PanelExplainer extends LitElement {
     `,
   ];
 
-  constructor() {
-    super();
-    this.heading = 'What am I looking at?';
-    this.open = false;
-  }
-
   override render() {
     return html`<details ?open=${this.open} @toggle=${this._onToggle}>
       <summary>${this.heading}</summary>
@@ -52,8 +43,6 @@ export class PanelExplainer extends LitElement {
     this.open = (event.target as HTMLDetailsElement).open;
   }
 }
-
-customElements.define('panel-explainer', PanelExplainer);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,21 +1,75 @@
-// Table 1 of "Rescaling MLM-Head for Neural Sparse Retrieval" (2026): MLM-head row-norm statistics of seven backbones.
+// <paper-table1>: the paper's Table 1 (row-norm statistics of seven backbones), the closest backbone highlighted.
+import { LitElement, css, html } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import { PAPER_TABLE1, PAPER_TABLE1_SOURCE } from './paper-table1-data.ts';
+import { formatStat } from './format.ts';
+import { baseStyles, tableStyles } from './theme.ts';
 
-export interface PaperHeadRow {
-  backbone: string;
-  params: string;
-  meanNorm: number;
-  maxNorm: number;
-  anisotropy: number;
+@customElement('paper-table1')
+export class PaperTable1 extends LitElement {
+  /** Backbone name of the row matching the loaded model ("" for none). */
+  @property({ type: String }) highlight = '';
+
+  static override styles = [
+    baseStyles,
+    tableStyles,
+    css`
+      th {
+        text-align: right;
+      }
+      th:first-child,
+      td:first-child {
+        text-align: left;
+      }
+      tr.match {
+        background: #fff3cf;
+        font-weight: 600;
+      }
+      .source {
+        font-size: 0.8em;
+        max-width: 30em;
+      }
+    `,
+  ];
+
+  override render() {
+    return html`<table>
+        <caption>
+          Reference: the paper's Table 1 (k = 1)
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">backbone</th>
+            <th scope="col">params</th>
+            <th scope="col">mean</th>
+            <th scope="col">max</th>
+            <th scope="col">aniso.</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${PAPER_TABLE1.map(
+            (row) =>
+              html`<tr
+                class=${row.backbone === this.highlight ? 'match' : ''}
+                aria-current=${row.backbone === this.highlight ? 'true' : 'false'}
+              >
+                <td>${row.backbone}</td>
+                <td class="num">${row.params}</td>
+                <td class="num">${formatStat(row.meanNorm)}</td>
+                <td class="num">${formatStat(row.maxNorm)}</td>
+                <td class="num">${formatStat(row.anisotropy)}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+      <p class="source muted">
+        ${PAPER_TABLE1_SOURCE}. Norms are per-row L2 norms of W_head; anisotropy is the mean cosine similarity of rows.
+      </p>`;
+  }
 }
 
-export const PAPER_TABLE1_SOURCE = 'Jang et al., "Rescaling MLM-Head for Neural Sparse Retrieval", arXiv 2606.18811, Table 1';
-
-export const PAPER_TABLE1: readonly PaperHeadRow[] = [
-  { backbone: 'bert-base-uncased', params: '0.10B', meanNorm: 1.401, maxNorm: 2.045, anisotropy: 0.445 },
-  { backbone: 'distilbert-base-uncased', params: '0.07B', meanNorm: 1.66, maxNorm: 2.611, anisotropy: 0.532 },
-  { backbone: 'albert-base-v2', params: '0.011B', meanNorm: 0.407, maxNorm: 0.737, anisotropy: 0.108 },
-  { backbone: 'gte-en-mlm-base', params: '0.10B', meanNorm: 1.278, maxNorm: 1.814, anisotropy: 0.085 },
-  { backbone: 'roberta-base', params: '0.10B', meanNorm: 3.645, maxNorm: 4.48, anisotropy: 0.024 },
-  { backbone: 'ModernBERT-base', params: '0.10B', meanNorm: 2.553, maxNorm: 4.273, anisotropy: 0.044 },
-  { backbone: 'ettin-encoder-150m', params: '0.15B', meanNorm: 2.628, maxNorm: 4.506, anisotropy: 0.036 },
-];
+declare global {
+  interface HTMLElementTagNameMap {
+    'paper-table1': PaperTable1;
+  }
+}

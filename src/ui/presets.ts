@@ -1,6 +1,6 @@
 // The page's model names beyond the presets (src/contract/model-presets.ts): the bundled demo, picked files, runs.
 import { presetByKey } from '../worker/api.ts';
-import { PAPER_TABLE1 } from './paper-table1.ts';
+import { PAPER_TABLE1 } from './paper-table1-data.ts';
 
 /** URL name of the bundled backbone. */
 export const DEMO_MODEL = 'demo';

@@ -1,31 +1,23 @@
 // <preview-panel>: type a query and a document, see their sparse vectors under the current k and their dot score.
 import { LitElement, css, html, nothing, unsafeCSS } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import type { PreviewResult } from '../worker/api.ts';
 import './panel-explainer.ts';
 import './sparse-terms.ts';
 import { formatK, formatStat } from './format.ts';
 import { OKABE_ITO, baseStyles } from './theme.ts';
 
+@customElement('preview-panel')
 export class PreviewPanel extends LitElement {
-  static override properties = {
-    query: { type: String },
-    doc: { type: String },
-    k: { type: Number },
-    result: { attribute: false },
-    error: { type: String },
-    busy: { type: Boolean },
-    synthetic: { type: Boolean },
-  };
-
-  declare query: string;
-  declare doc: string;
-  declare k: number;
-  declare result: PreviewResult | null;
+  @property({ type: String }) query = '';
+  @property({ type: String }) doc = '';
+  @property({ type: Number }) k = 1;
+  @property({ attribute: false }) result: PreviewResult | null = null;
   /** Why there is no result (shown in place of the vectors). */
-  declare error: string;
-  declare busy: boolean;
+  @property({ type: String }) error = '';
+  @property({ type: Boolean }) busy = false;
   /** The model is the synthetic demo: its terms are random and say nothing about language. */
-  declare synthetic: boolean;
+  @property({ type: Boolean }) synthetic = false;
 
   static override styles = [
     baseStyles,
@@ -86,17 +78,6 @@ export class PreviewPanel extends LitElement {
     `,
   ];
 
-  constructor() {
-    super();
-    this.query = '';
-    this.doc = '';
-    this.k = 1;
-    this.result = null;
-    this.error = '';
-    this.busy = false;
-    this.synthetic = false;
-  }
-
   override render() {
     const r = this.result;
     return html`<panel-explainer>
@@ -145,8 +126,6 @@ export class PreviewPanel extends LitElement {
     this.dispatchEvent(new CustomEvent('texts-change', { detail: { query, doc }, bubbles: true, composed: true }));
   }
 }
-
-customElements.define('preview-panel', PreviewPanel);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,6 +1,7 @@
 // <probe-view>: the run's probe texts as small multiples that update live (top terms with weights, active dimensions,
 // what changed since the first snapshot) and every query probe's score against every document probe, now and at start.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import type { ProbeSnapshot, ProbeView as Probe } from '../worker/api.ts';
 import { formatStat } from './format.ts';
 import './sparse-terms.ts';
@@ -16,15 +17,11 @@ function moved(now: Probe, start: Probe): { entered: string[]; left: string[] } 
   };
 }
 
+@customElement('probe-view')
 export class ProbeView extends LitElement {
-  static override properties = {
-    start: { attribute: false },
-    latest: { attribute: false },
-  };
-
   /** The first snapshot of the run (before its first step) and the newest. */
-  declare start: ProbeSnapshot | null;
-  declare latest: ProbeSnapshot | null;
+  @property({ attribute: false }) start: ProbeSnapshot | null = null;
+  @property({ attribute: false }) latest: ProbeSnapshot | null = null;
 
   static override styles = [
     baseStyles,
@@ -49,12 +46,6 @@ export class ProbeView extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.start = null;
-    this.latest = null;
-  }
 
   override render() {
     const now = this.latest;
@@ -111,8 +102,6 @@ export class ProbeView extends LitElement {
       }`;
   }
 }
-
-customElements.define('probe-view', ProbeView);
 
 declare global {
   interface HTMLElementTagNameMap {

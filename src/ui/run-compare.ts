@@ -2,6 +2,7 @@
 // loss, FLOPS of queries and documents, active dimensions, learning rate and lambdas, like its Figure 4), a results
 // table like its Table 2 on a chosen set, and effectiveness against FLOPS like its Figure 2, the best run marked.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import { formatDuration, formatK } from './format.ts';
 import './loss-chart.ts';
 import { BEST_RULE, bestRun, evaluatedSets, evaluationOn, type RunRecord } from '../worker/api.ts';
@@ -9,14 +10,10 @@ import { curves, runLabel } from './run-views.ts';
 import './scatter-chart.ts';
 import { baseStyles, tableStyles, trainingPanelStyles } from './theme.ts';
 
+@customElement('run-compare')
 export class RunCompare extends LitElement {
-  static override properties = {
-    runs: { attribute: false },
-    _set: { state: true },
-  };
-
-  declare runs: RunRecord[];
-  declare _set: string;
+  @property({ attribute: false }) runs: RunRecord[] = [];
+  @state() private _set = '';
 
   static override styles = [
     baseStyles,
@@ -42,12 +39,6 @@ export class RunCompare extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.runs = [];
-    this._set = '';
-  }
 
   override render() {
     const runs = [...this.runs].sort((a, b) => a.k - b.k || a.recipe.lambdaQueries - b.recipe.lambdaQueries);
@@ -151,8 +142,6 @@ export class RunCompare extends LitElement {
       ></scatter-chart>`;
   }
 }
-
-customElements.define('run-compare', RunCompare);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -2,6 +2,7 @@
 // fingerprint), how it went (status, steps, time, the last report, checkpoint, saved model, alarms, probes) and its
 // evaluations.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import { describeDropout, describeOptimizer, microBatches, type RunRecord } from '../worker/api.ts';
 import { formatDuration, formatK, formatStat } from './format.ts';
 import { baseStyles, tableStyles } from './theme.ts';
@@ -66,10 +67,9 @@ function progressRows(run: RunRecord): Row[] {
   ];
 }
 
+@customElement('run-details')
 export class RunDetails extends LitElement {
-  static override properties = { run: { attribute: false } };
-
-  declare run: RunRecord | null;
+  @property({ attribute: false }) run: RunRecord | null = null;
 
   static override styles = [
     baseStyles,
@@ -98,11 +98,6 @@ export class RunDetails extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.run = null;
-  }
 
   override render() {
     const run = this.run;
@@ -181,8 +176,6 @@ export class RunDetails extends LitElement {
     </table>`;
   }
 }
-
-customElements.define('run-details', RunDetails);
 
 declare global {
   interface HTMLElementTagNameMap {

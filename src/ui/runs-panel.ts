@@ -3,6 +3,7 @@
 // (after asking); the selected runs are compared below.
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import { EVAL_DEFAULTS, toPageFailure, type RunRecord, type WorkerClient } from '../worker/api.ts';
 import { downloadFile } from './download.ts';
 import { formatBytes, formatDuration, formatK } from './format.ts';
@@ -45,27 +46,18 @@ function sortValue(run: RunRecord, key: SortKey): number | string {
   }
 }
 
+@customElement('runs-panel')
 export class RunsPanel extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    sets: { attribute: false },
-    generation: { type: Number },
-    _selected: { state: true },
-    _sort: { state: true },
-    _message: { state: true },
-    _opened: { state: true },
-  };
-
-  declare client: RunsClient | null;
+  @property({ attribute: false }) client: RunsClient | null = null;
   /** Names of the retrieval sets read in the Evaluate tab (runs can be evaluated on them). */
-  declare sets: string[];
+  @property({ attribute: false }) sets: string[] = [];
   /** Changes whenever runs may have changed elsewhere (a training or a sweep ended). */
-  declare generation: number;
-  declare _selected: Set<string>;
-  declare _sort: { key: SortKey; descending: boolean };
+  @property({ type: Number }) generation = 0;
+  @state() private _selected: Set<string> = new Set();
+  @state() private _sort: { key: SortKey; descending: boolean } = { key: 'createdAt', descending: true };
   /** The run whose details are open, if any. */
-  declare _opened: string | null;
-  declare _message: string;
+  @state() private _opened: string | null = null;
+  @state() private _message = '';
 
   private readonly job = new JobController(this);
   private refreshes = 0;
@@ -115,17 +107,6 @@ export class RunsPanel extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.client = null;
-    this.sets = [];
-    this.generation = 0;
-    this._selected = new Set();
-    this._sort = { key: 'createdAt', descending: true };
-    this._message = '';
-    this._opened = null;
-  }
 
   override render() {
     const data = this.runs.value;
@@ -309,8 +290,6 @@ export class RunsPanel extends LitElement {
     this.requestUpdate();
   }
 }
-
-customElements.define('runs-panel', RunsPanel);
 
 declare global {
   interface HTMLElementTagNameMap {

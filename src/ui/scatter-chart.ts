@@ -1,6 +1,7 @@
 // <scatter-chart>: effectiveness against cost, like the paper's Figure 2: one point per run (nDCG@10 against FLOPS on
 // a log axis), each labelled, the best one marked and named with the rule that picked it; the same in text.
 import { LitElement, css, html, nothing, svg } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import './chart-download.ts';
 import { linearScale, logScale, type Scale } from './chart-scale.ts';
 import { formatValue, seriesStyle } from './series-style.ts';
@@ -18,24 +19,16 @@ export interface ScatterPoint {
   y: number;
 }
 
+@customElement('scatter-chart')
 export class ScatterChart extends LitElement {
-  static override properties = {
-    points: { attribute: false },
-    heading: { type: String },
-    xLabel: { type: String, attribute: 'x-label' },
-    yLabel: { type: String, attribute: 'y-label' },
-    best: { type: String },
-    rule: { type: String },
-  };
-
-  declare points: ScatterPoint[];
-  declare heading: string;
-  declare xLabel: string;
-  declare yLabel: string;
+  @property({ attribute: false }) points: ScatterPoint[] = [];
+  @property({ type: String }) heading = '';
+  @property({ type: String, attribute: 'x-label' }) xLabel = '';
+  @property({ type: String, attribute: 'y-label' }) yLabel = '';
   /** Label of the point to mark as best ('' for none). */
-  declare best: string;
+  @property({ type: String }) best = '';
   /** How the best point was picked, in words. */
-  declare rule: string;
+  @property({ type: String }) rule = '';
 
   static override styles = [
     baseStyles,
@@ -61,16 +54,6 @@ export class ScatterChart extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.points = [];
-    this.heading = '';
-    this.xLabel = '';
-    this.yLabel = '';
-    this.best = '';
-    this.rule = '';
-  }
 
   override render() {
     const drawn = this.points.filter((p) => Number.isFinite(p.y) && p.x > 0);
@@ -126,8 +109,6 @@ export class ScatterChart extends LitElement {
     </g>`;
   }
 }
-
-customElements.define('scatter-chart', ScatterChart);
 
 declare global {
   interface HTMLElementTagNameMap {

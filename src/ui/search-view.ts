@@ -2,6 +2,7 @@
 // BM25 side by side, each score split into its shared terms, judged-relevant hits marked; a hit opens its vector.
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import { toPageFailure, type DocumentView, type SearchHit, type WorkerClient } from '../worker/api.ts';
 import './sparse-terms.ts';
 import './term-table.ts';
@@ -11,22 +12,15 @@ export type SearchClient = Pick<WorkerClient, 'search' | 'document' | 'evaluated
 
 const TOP = 10;
 
+@customElement('search-view')
 export class SearchView extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    set: { type: String },
-    generation: { type: Number },
-    _query: { state: true },
-    _opened: { state: true },
-  };
-
-  declare client: SearchClient | null;
+  @property({ attribute: false }) client: SearchClient | null = null;
   /** Name of the evaluated set the worker keeps (a new evaluation replaces it). */
-  declare set: string;
+  @property({ type: String }) set = '';
   /** Changes with every evaluation (the same set may be evaluated again under another k). */
-  declare generation: number;
-  declare _query: string;
-  declare _opened: DocumentView | null;
+  @property({ type: Number }) generation = 0;
+  @state() private _query = '';
+  @state() private _opened: DocumentView | null = null;
 
   private readonly queries = new Task(this, {
     task: async ([client, set]) => (client && set ? (await client.evaluatedQueries()).queries : []),
@@ -80,15 +74,6 @@ export class SearchView extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.client = null;
-    this.set = '';
-    this.generation = 0;
-    this._query = '';
-    this._opened = null;
-  }
 
   override render() {
     if (!this.set) return html`<p class="muted">Evaluate a set first: the search view looks inside the last evaluated set.</p>`;
@@ -163,8 +148,6 @@ export class SearchView extends LitElement {
     this._opened = await this.client.document(docId);
   }
 }
-
-customElements.define('search-view', SearchView);
 
 declare global {
   interface HTMLElementTagNameMap {

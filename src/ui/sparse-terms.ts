@@ -1,17 +1,14 @@
 // <sparse-terms>: one text's SPLADE vector as its top terms with weight bars; terms the model added are marked.
 import { LitElement, css, html, unsafeCSS } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import type { SparseSummary } from '../worker/api.ts';
 import { formatStat } from './format.ts';
 import { OKABE_ITO, baseStyles } from './theme.ts';
 
+@customElement('sparse-terms')
 export class SparseTerms extends LitElement {
-  static override properties = {
-    heading: { type: String },
-    summary: { attribute: false },
-  };
-
-  declare heading: string;
-  declare summary: SparseSummary | null;
+  @property({ type: String }) heading = '';
+  @property({ attribute: false }) summary: SparseSummary | null = null;
 
   static override styles = [
     baseStyles,
@@ -50,12 +47,6 @@ export class SparseTerms extends LitElement {
     `,
   ];
 
-  constructor() {
-    super();
-    this.heading = '';
-    this.summary = null;
-  }
-
   override render() {
     const s = this.summary;
     if (!s) return html``;
@@ -76,8 +67,6 @@ export class SparseTerms extends LitElement {
       </ol>`;
   }
 }
-
-customElements.define('sparse-terms', SparseTerms);
 
 declare global {
   interface HTMLElementTagNameMap {

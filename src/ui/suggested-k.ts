@@ -1,5 +1,6 @@
 // <suggested-k>: a target mean row norm (default BERT-base's 1.40) and the k that brings the head's mean norm to it.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import { GOOD_DIVIDED_NORMS, suggestSweepKs } from '../worker/api.ts';
 import { formatK, formatStat } from './format.ts';
 import { K_MAX, K_MIN } from './url-state.ts';
@@ -10,16 +11,12 @@ export function suggestK(meanNorm: number, target: number): number {
   return Math.min(K_MAX, Math.max(K_MIN, meanNorm / target));
 }
 
+@customElement('suggested-k')
 export class SuggestedK extends LitElement {
-  static override properties = {
-    target: { type: Number },
-    meanNorm: { type: Number, attribute: 'mean-norm' },
-  };
-
   /** Mean row norm the head should have after dividing by k. */
-  declare target: number;
+  @property({ type: Number }) target = 1.4;
   /** Mean row norm of the head at k = 1 (NaN until statistics exist). */
-  declare meanNorm: number;
+  @property({ type: Number, attribute: 'mean-norm' }) meanNorm: number = NaN;
 
   static override styles = [
     baseStyles,
@@ -42,12 +39,6 @@ export class SuggestedK extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.target = 1.4;
-    this.meanNorm = NaN;
-  }
 
   override render() {
     const known = Number.isFinite(this.meanNorm);
@@ -108,8 +99,6 @@ export class SuggestedK extends LitElement {
     this.dispatchEvent(new CustomEvent('k-change', { detail: { k: Number(k.toPrecision(4)) }, bubbles: true, composed: true }));
   }
 }
-
-customElements.define('suggested-k', SuggestedK);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -3,13 +3,12 @@
 // progress per run and overall, cancel, resume after a reload, and an evaluation of each finished run if asked.
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import {
   DEFAULT_SWEEP_KS,
   EVAL_DEFAULTS,
   FIGURE2_LAMBDAS,
   TRAIN_LIMITS,
-  describeRange,
-  inRange,
   type ModelSummary,
   type PageSweepRequest,
   type SweepEvent,
@@ -19,50 +18,40 @@ import {
 } from '../worker/api.ts';
 import { formatDuration, formatK } from './format.ts';
 import { JobController, type ProgressReport } from './job-controller.ts';
+import { readNumberFields } from './number-fields.ts';
+import type { SweepRecipeSettings } from './recipe-state.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
-import type { SweepRecipeSettings } from './train-panel.ts';
 import { parseKList } from './url-state.ts';
 
 export type SweepClient = Pick<WorkerClient, 'sweep' | 'pendingSweep' | 'resumeSweep' | 'cancelJob'>;
 
 const FIELDS = [
-  { key: 'steps', label: 'Steps per run', value: 100 },
-  { key: 'batchSize', label: 'Batch (triplets)', value: 8 },
-  { key: 'queryLength', label: 'Query tokens', value: 32 },
-  { key: 'documentLength', label: 'Document tokens', value: 128 },
+  { key: 'steps', label: 'Steps per run', value: 100, range: TRAIN_LIMITS.steps },
+  { key: 'batchSize', label: 'Batch (triplets)', value: 8, range: TRAIN_LIMITS.batchSize },
+  { key: 'queryLength', label: 'Query tokens', value: 32, range: TRAIN_LIMITS.queryLength },
+  { key: 'documentLength', label: 'Document tokens', value: 128, range: TRAIN_LIMITS.documentLength },
 ] as const;
 
 function runWords(request: { k: number; lambdaQueries?: number; lambdaDocuments?: number }, grid: boolean): string {
   return grid ? `λq ${request.lambdaQueries}, λd ${request.lambdaDocuments}` : `k = ${formatK(request.k)}`;
 }
 
+@customElement('sweep-panel')
 export class SweepPanel extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    summary: { attribute: false },
-    triplets: { attribute: false },
-    sets: { attribute: false },
-    k: { type: Number },
-    ks: { attribute: false },
-    recipe: { attribute: false },
-    _grid: { state: true },
-    _ksError: { state: true },
-  };
-
-  declare client: SweepClient | null;
-  declare summary: ModelSummary | null;
+  @property({ attribute: false }) client: SweepClient | null = null;
+  @property({ attribute: false }) summary: ModelSummary | null = null;
   /** The triplets read in the training panel above (the sweep trains on them). */
-  declare triplets: TripletsSummary | null;
+  @property({ attribute: false }) triplets: TripletsSummary | null = null;
   /** Sets read in the Evaluate tab (each finished run can be evaluated on them). */
-  declare sets: string[];
+  @property({ attribute: false }) sets: string[] = [];
   /** The page's k: the k of every run of a lambda grid. */
-  declare k: number;
+  @property({ type: Number }) k = 1;
   /** The k values the field starts with (a suggested sweep fills them). */
-  declare ks: readonly number[];
+  @property({ attribute: false }) ks: readonly number[] = DEFAULT_SWEEP_KS;
   /** The training form's recipe, peak lr and lambdas, which every run trains with (a lambda grid sets its own lambdas). */
-  declare recipe: (() => SweepRecipeSettings | null) | undefined;
-  declare _grid: boolean;
-  declare _ksError: string;
+  @property({ attribute: false }) recipe: (() => SweepRecipeSettings | null) | undefined;
+  @state() private _grid = false;
+  @state() private _ksError = '';
 
   private readonly job = new JobController(this);
   private finished = 0;
@@ -86,18 +75,6 @@ export class SweepPanel extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.client = null;
-    this.summary = null;
-    this.triplets = null;
-    this.sets = [];
-    this.k = 1;
-    this.ks = DEFAULT_SWEEP_KS;
-    this._grid = false;
-    this._ksError = '';
-  }
 
   override render() {
     const running = this.job.running;
@@ -147,19 +124,21 @@ export class SweepPanel extends LitElement {
   }
 
   private _request(): PageSweepRequest | null {
-    const values = {} as Record<(typeof FIELDS)[number]['key'], number>;
-    for (const f of FIELDS) {
-      const field = this.renderRoot.querySelector<HTMLInputElement>(`#sweep-${f.key}`)!;
-      const value = Number(field.value);
-      const ok = field.value.trim() !== '' && inRange(value, TRAIN_LIMITS[f.key]);
-      field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(TRAIN_LIMITS[f.key])}.`);
-      if (!ok) return (field.reportValidity(), null);
-      values[f.key] = value;
-    }
+    const values = readNumberFields(this.renderRoot, FIELDS, 'sweep-');
+    if (!values) return null;
     const recipe = this.recipe ? this.recipe() : {};
     if (recipe === null) return null;
     const base = { ...recipe, k: this.k, ...values, checkpointEvery: Math.max(1, Math.ceil(values.steps / 4)), resume: false };
-    const evaluate = this.renderRoot.querySelector<HTMLInputElement>('#sweep-evaluate')?.checked
+    const evaluate = this._evaluation() ?? undefined;
+    if (this._grid) return { base, lambdas: FIGURE2_LAMBDAS, evaluate };
+    const ks = parseKList(this.renderRoot.querySelector<HTMLInputElement>('#ks')!.value);
+    this._ksError = ks ? '' : 'Give k values from 0.25 to 64, separated by commas (at most six).';
+    return ks ? { base, ks, evaluate } : null;
+  }
+
+  /** The evaluation of each finished run, when asked for: on the sets read in the Evaluate tab. */
+  private _evaluation() {
+    return this.renderRoot.querySelector<HTMLInputElement>('#sweep-evaluate')?.checked
       ? {
           sets: this.sets,
           queryLength: EVAL_DEFAULTS.queryLength,
@@ -167,11 +146,7 @@ export class SweepPanel extends LitElement {
           topK: EVAL_DEFAULTS.topK,
           prune: 0,
         }
-      : undefined;
-    if (this._grid) return { base, lambdas: FIGURE2_LAMBDAS, evaluate };
-    const ks = parseKList(this.renderRoot.querySelector<HTMLInputElement>('#ks')!.value);
-    this._ksError = ks ? '' : 'Give k values from 0.25 to 64, separated by commas (at most six).';
-    return ks ? { base, ks, evaluate } : null;
+      : null;
   }
 
   private async _start() {
@@ -185,15 +160,7 @@ export class SweepPanel extends LitElement {
     const client = this.client;
     if (!client) return;
     const grid = new Set(plan.runs.map((r) => r.k)).size === 1 && plan.runs.length > 1;
-    const evaluate = this.renderRoot.querySelector<HTMLInputElement>('#sweep-evaluate')?.checked
-      ? {
-          sets: this.sets,
-          queryLength: EVAL_DEFAULTS.queryLength,
-          documentLength: EVAL_DEFAULTS.documentLength,
-          topK: EVAL_DEFAULTS.topK,
-          prune: 0,
-        }
-      : null;
+    const evaluate = this._evaluation();
     await this._run((progress) => client.resumeSweep(plan.id, evaluate, (event) => this._onEvent(event, grid, progress)));
   }
 
@@ -239,8 +206,6 @@ export class SweepPanel extends LitElement {
     }
   }
 }
-
-customElements.define('sweep-panel', SweepPanel);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,18 +1,15 @@
 // <term-table>: one score split into the terms query and document share: term, query weight, document weight, their
 // product and its share of the score, largest first; terms the model added to the query are marked.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import type { TermContribution } from '../worker/api.ts';
 import { baseStyles } from './theme.ts';
 
+@customElement('term-table')
 export class TermTable extends LitElement {
-  static override properties = {
-    terms: { attribute: false },
-    limit: { type: Number },
-  };
-
-  declare terms: TermContribution[];
+  @property({ attribute: false }) terms: TermContribution[] = [];
   /** Rows shown (the rest are summed in a last row). */
-  declare limit: number;
+  @property({ type: Number }) limit = 8;
 
   static override styles = [
     baseStyles,
@@ -35,12 +32,6 @@ export class TermTable extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.terms = [];
-    this.limit = 8;
-  }
 
   override render() {
     if (this.terms.length === 0) return html`<p class="muted">No shared term.</p>`;
@@ -85,8 +76,6 @@ export class TermTable extends LitElement {
     </table>`;
   }
 }
-
-customElements.define('term-table', TermTable);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,91 +1,36 @@
-// <train-panel>: real SPLADE fine-tuning of the loaded backbone in the worker: a triplet TSV, k and a small recipe,
-// start / cancel / resume (IndexedDB checkpoints per model + data + k), live loss and active-dimension charts.
+// <train-panel>: real SPLADE fine-tuning of the loaded backbone in the worker: the data (TrainingData), k and the
+// recipe (<recipe-form>, on the page's shared RecipeState), start / cancel / resume (IndexedDB checkpoints per model +
+// data + k + lambdas), probes and alarms, live loss and active-dimension charts.
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
-import './drop-zone.ts';
+import { customElement, property, state } from 'lit/decorators.js';
 import {
   DEFAULT_PROBES,
   K_RANGE,
   PROBE_LIMITS,
-  TRAIN_LIMITS,
-  describeRange,
   inRange,
   toPageFailure,
   type Alarm,
-  type CheckpointInfo,
   type ModelSummary,
-  type NumberRange,
   type ProbeSnapshot,
   type ProbeText,
   type StepReport,
   type TrainRequest,
-  type TripletsSummary,
 } from '../worker/api.ts';
 import './alarm-list.ts';
-import './batch-cache-list.ts';
 import './probe-view.ts';
 import { JobController } from './job-controller.ts';
-import { formatBytes, formatDuration, formatK } from './format.ts';
+import { markField } from './number-fields.ts';
+import { formatDuration, formatK } from './format.ts';
 import type { ChartSeries } from './loss-chart.ts';
 import './loss-chart.ts';
 import './panel-explainer.ts';
+import './recipe-form.ts';
+import { RecipeListener, RecipeState } from './recipe-state.ts';
 import type { TrainingClient } from './training-client.ts';
+import { TrainingData } from './training-data.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from './theme.ts';
 import { K_MAX, K_MIN, K_RANGE_MESSAGE } from './url-state.ts';
-
-/** Laptop-sized defaults; the rest of the recipe is the paper's (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3). */
-const TRAIN_DEFAULTS = {
-  steps: 100,
-  batchSize: 8,
-  gradAccum: 1,
-  queryLength: 32,
-  documentLength: 128,
-  checkpointEvery: 50,
-  peakLr: 1e-4,
-  warmupRatio: 0.1,
-  maxGradNorm: 1,
-  lambdaQueries: 5e-2,
-  lambdaDocuments: 3e-3,
-} as const;
-type Field = keyof typeof TRAIN_DEFAULTS;
-
-/** The part of the form's recipe a calibration shares (see TrainPanel.recipeSettings). */
-export type TrainingRecipeSettings = Pick<
-  TrainRequest,
-  'warmupRatio' | 'maxGradNorm' | 'gradAccum' | 'dropout' | 'optimizer' | 'flopsOver'
->;
-/** What a sweep shares: that, the peak lr and the lambdas (see TrainPanel.sweepSettings). */
-export type SweepRecipeSettings = TrainingRecipeSettings &
-  Required<Pick<TrainRequest, 'peakLr' | 'lambdaQueries' | 'lambdaDocuments'>>;
-/**
- * The paper's recipe (PAPER.md): 64 triplets per GPU on 8 GPUs (here 8 accumulated micro-batches), 256 tokens, AdamW
- * at 1e-4 with 10% warm-up, transformers' clipping at 1.0, the backbone's dropout. Heavy for a laptop: one click away.
- */
-const PAPER_FIELDS: Partial<Record<Field, number>> = {
-  batchSize: 64,
-  gradAccum: 8,
-  queryLength: 256,
-  documentLength: 256,
-  peakLr: 1e-4,
-  warmupRatio: 0.1,
-  maxGradNorm: 1,
-  lambdaQueries: 5e-2,
-  lambdaDocuments: 3e-3,
-};
-/** The fields of a run, each bounded by the application's one set of limits (TRAIN_LIMITS). */
-const FIELDS: { key: Field; label: string; limit: keyof typeof TRAIN_LIMITS }[] = [
-  { key: 'steps', label: 'Steps', limit: 'steps' },
-  { key: 'batchSize', label: 'Batch (triplets)', limit: 'batchSize' },
-  { key: 'gradAccum', label: 'Micro-batches per step', limit: 'gradAccum' },
-  { key: 'queryLength', label: 'Query tokens', limit: 'queryLength' },
-  { key: 'documentLength', label: 'Document tokens', limit: 'documentLength' },
-  { key: 'checkpointEvery', label: 'Checkpoint every', limit: 'checkpointEvery' },
-  { key: 'peakLr', label: 'Peak lr', limit: 'peakLr' },
-  { key: 'warmupRatio', label: 'Warm-up (fraction)', limit: 'ratio' },
-  { key: 'maxGradNorm', label: 'Clip grad norm (0: off)', limit: 'maxGradNorm' },
-  { key: 'lambdaQueries', label: 'λ_q', limit: 'lambda' },
-  { key: 'lambdaDocuments', label: 'λ_d', limit: 'lambda' },
-];
 
 /** The default probes of one role, one per line. */
 function probeLines(role: ProbeText['role']): string {
@@ -94,76 +39,58 @@ function probeLines(role: ProbeText['role']): string {
     .join('\n');
 }
 
+@customElement('train-panel')
 export class TrainPanel extends LitElement {
-  static override properties = {
-    client: { attribute: false },
-    summary: { attribute: false },
-    k: { type: Number },
-    noGpu: { type: Boolean, attribute: 'no-gpu' },
-    hubUrl: { attribute: false },
-    _data: { state: true },
-    _dataError: { state: true },
-    _trainK: { state: true },
-    _reports: { state: true },
-    _checkpointError: { state: true },
-    _provenance: { state: true },
-    _saved: { state: true },
-    _probes: { state: true },
-    _alarms: { state: true },
-    _lambdas: { state: true },
-  };
-
-  declare client: TrainingClient | null;
+  @property({ attribute: false }) client: TrainingClient | null = null;
   /** The loaded backbone (null while none is). */
-  declare summary: ModelSummary | null;
+  @property({ attribute: false }) summary: ModelSummary | null = null;
   /** The page's k: the default k of a run. */
-  declare k: number;
-  declare noGpu: boolean;
+  @property({ type: Number }) k = 1;
+  @property({ type: Boolean, attribute: 'no-gpu' }) noGpu = false;
   /** The Hub base URL in use (null: huggingface.co). */
-  declare hubUrl: string | null;
-  declare _data: TripletsSummary | null;
-  declare _dataError: string;
+  @property({ attribute: false }) hubUrl: string | null = null;
+  /** The recipe (the page shares one with the sweep and the calibrator; a panel alone has its own). */
+  @property({ attribute: false }) recipe = new RecipeState();
   /** k typed here; null follows the page's k. */
-  declare _trainK: number | null;
-  declare _reports: StepReport[];
-  declare _checkpointError: string;
-  declare _provenance: string;
+  @state() private _trainK: number | null = null;
+  @state() private _reports: StepReport[] = [];
+  @state() private _checkpointError = '';
+  @state() private _provenance = '';
   /** Step of the last checkpoint this run saved (-1: none yet). */
-  declare _saved: number;
+  @state() private _saved = -1;
   /** The run's first and newest probe snapshots. */
-  declare _probes: { start: ProbeSnapshot; latest: ProbeSnapshot } | null;
+  @state() private _probes: { start: ProbeSnapshot; latest: ProbeSnapshot } | null = null;
   /** Alarms raised in this tab (a resumed run keeps those of its earlier part: they do not pause it again). */
-  declare _alarms: Alarm[];
-  /** The λ fields, as the saved run is looked up by them. */
-  declare _lambdas: { lambdaQueries: number; lambdaDocuments: number };
+  @state() private _alarms: Alarm[] = [];
   /** The running training: status, error, cancel. */
   private readonly job = new JobController(this);
+  /** The triplets to train on. */
+  private readonly data = new TrainingData(this);
+  /** A changed recipe may name other lambdas, which find another saved run. */
+  private readonly recipeListener = new RecipeListener(this, () => this.recipe, {
+    'recipe-change': () => this.requestUpdate(),
+  });
   /** Bumped after each run, so the saved checkpoint is read again. */
   private runsFinished = 0;
-  /** Bumped after the cache changes (a run, a clear), so the cached batches are listed again. */
-  private cacheChanges = 0;
-  /** The batches cached in this browser (a reloaded tab trains from them without the file). */
-  private readonly caches = new Task(this, {
-    task: async ([client]) => (client ? client.batchCaches() : []),
-    args: () => [this.client, this.cacheChanges] as const,
-  });
-  /** The newest saved checkpoint for this model + data + k (latest request wins). */
+  /** The newest saved checkpoint for this model + data + k + lambdas (latest request wins). */
   private readonly checkpoint = new Task(this, {
     task: async ([client, summary, data, k, lambdaQueries, lambdaDocuments]) => {
       this._checkpointError = '';
       return client && summary && data ? client.trainingCheckpoint(k, { lambdaQueries, lambdaDocuments }) : null;
     },
-    args: () =>
-      [
+    args: () => {
+      const { lambdaQueries, lambdaDocuments } = this.recipe.lambdas();
+      return [
         this.client,
         this.summary,
-        this._data,
+        this.data.summary,
         this.trainK,
-        this._lambdas.lambdaQueries,
-        this._lambdas.lambdaDocuments,
+        lambdaQueries,
+        lambdaDocuments,
         this.runsFinished,
-      ] as const,
-    onComplete: (found) => found && this._showRecipe(found),
+      ] as const;
+    },
+    onComplete: (found) => found && this.recipe.showSaved(found),
     onError: (error) => (this._checkpointError = `The saved checkpoint cannot be read: ${toPageFailure(error).message}`),
   });
 
@@ -194,43 +121,24 @@ export class TrainPanel extends LitElement {
     `,
   ];
 
-  constructor() {
-    super();
-    this.client = null;
-    this.summary = null;
-    this.k = 1;
-    this.noGpu = false;
-    this.hubUrl = null;
-    this._data = null;
-    this._dataError = '';
-    this._trainK = null;
-    this._reports = [];
-    this._checkpointError = '';
-    this._provenance = '';
-    this._saved = -1;
-    this._probes = null;
-    this._alarms = [];
-    this._lambdas = { lambdaQueries: TRAIN_DEFAULTS.lambdaQueries, lambdaDocuments: TRAIN_DEFAULTS.lambdaDocuments };
+  /** A run is going on. */
+  get running(): boolean {
+    return this.job.running;
   }
 
-  /** Sets the λ fields (from the converter or the calibrator). */
-  setLambdas(lambdas: { lambdaQueries: number; lambdaDocuments: number }): void {
-    for (const [key, value] of Object.entries(lambdas)) {
-      const field = this.renderRoot.querySelector<HTMLInputElement>(`#${key}`);
-      if (field) field.value = String(Number(value.toPrecision(4)));
-    }
-    this._readLambdas();
+  /** The data chooser's news, on the run's status line. */
+  dataStatus(message: string): void {
+    this.job.setStatus(message);
   }
 
-  private _onLambda = () => this._readLambdas();
+  /** The calibrator's share of the recipe (see RecipeState.recipeSettings). */
+  recipeSettings() {
+    return this.recipe.recipeSettings();
+  }
 
-  /** The λ fields as numbers (the paper's where a field is not a valid number), for finding a saved run. */
-  private _readLambdas(): void {
-    const read = (key: 'lambdaQueries' | 'lambdaDocuments') => {
-      const value = Number(this.renderRoot.querySelector<HTMLInputElement>(`#${key}`)?.value);
-      return inRange(value, TRAIN_LIMITS.lambda) ? value : TRAIN_DEFAULTS[key];
-    };
-    this._lambdas = { lambdaQueries: read('lambdaQueries'), lambdaDocuments: read('lambdaDocuments') };
+  /** The sweep's share of the recipe (see RecipeState.sweepSettings). */
+  sweepSettings() {
+    return this.recipe.sweepSettings();
   }
 
   private get trainK(): number {
@@ -239,7 +147,7 @@ export class TrainPanel extends LitElement {
 
   override render() {
     const running = this.job.running;
-    const ready = !!this.client && !!this.summary && !!this._data && !this.noGpu && !running;
+    const ready = !!this.client && !!this.summary && !!this.data.summary && !this.noGpu && !running;
     const cp = this.checkpoint.value ?? null;
     const error = this.job.error || this._checkpointError;
     const finished = cp !== null && cp.step >= cp.recipe.schedule.totalSteps;
@@ -264,55 +172,8 @@ export class TrainPanel extends LitElement {
           terms push them down. Checkpoints are kept in this browser (IndexedDB), so a reloaded tab can resume.
         </p>
       </panel-explainer>
-      <drop-zone @files-drop=${this._onDrop}>
-        <label
-          >Triplets (TSV, one per line: query <kbd>Tab</kbd> positive <kbd>Tab</kbd> negative; or JSONL with query or anchor,
-          positive, negative):
-          <input
-            id="triplets"
-            type="file"
-            accept=".tsv,.txt,.jsonl,.ndjson,text/tab-separated-values,text/plain,application/jsonl"
-            @change=${this._onFile}
-            ?disabled=${running}
-        /></label>
-        <span class="muted">or drop the file here</span>
-      </drop-zone>
-      <details id="hub-data">
-        <summary>…or a Hugging Face dataset (its Parquet files)</summary>
-        <div class="fields">
-          <label class="field"
-            >Dataset id
-            <input
-              id="hub-dataset"
-              type="text"
-              placeholder="sentence-transformers/msmarco-msmarco-MiniLM-L-6-v3"
-              size="44"
-              ?disabled=${running}
-          /></label>
-          <label class="field"
-            >Subset <input id="hub-subset" type="text" placeholder="triplet" size="10" ?disabled=${running}
-          /></label>
-          <label class="field">Split <input id="hub-split" type="text" value="train" size="8" ?disabled=${running} /></label>
-          <button id="read-hub" ?disabled=${running || !this.client} @click=${this._onHub}>Read</button>
-        </div>
-        <p class="muted">Rows are read into this tab's memory: a large dataset (MS MARCO's triplets) needs a few GB.</p>
-      </details>
-      <p id="data" aria-live="polite">${this._dataLine()}</p>
-      <details id="batch-caches" ?open=${!this._data && (this.caches.value?.length ?? 0) > 0}>
-        <summary>Batches cached in this browser (${this.caches.value?.length ?? 0})</summary>
-        <p class="muted">
-          A run caches its tokenized batches here before its first step, so that a reloaded tab can resume it without the file:
-          load the same backbone, then train from the cached batches.
-        </p>
-        <batch-cache-list
-          .entries=${this.caches.value ?? []}
-          ?disabled=${running}
-          @use-cache=${this._onUseCache}
-          @clear-cache=${this._onClearCache}
-        ></batch-cache-list>
-      </details>
-      ${this._dataError ? html`<p class="error" role="alert" id="data-error">${this._dataError}</p>` : nothing}
-      <div class="fields">
+      ${this.data.render(running)}
+      <recipe-form .state=${this.recipe} ?disabled=${running}>
         <label class="field"
           >k (divides the head)
           <input
@@ -325,54 +186,7 @@ export class TrainPanel extends LitElement {
             @change=${this._onK}
             ?disabled=${running}
         /></label>
-        ${FIELDS.map(
-          (f) =>
-            html`<label class="field"
-              >${f.label}
-              <input
-                id=${f.key}
-                type="number"
-                min=${TRAIN_LIMITS[f.limit].min}
-                max=${TRAIN_LIMITS[f.limit].max}
-                step=${(TRAIN_LIMITS[f.limit] as NumberRange).integer ? '1' : 'any'}
-                value=${TRAIN_DEFAULTS[f.key]}
-                ?disabled=${running}
-                @change=${f.limit === 'lambda' ? this._onLambda : nothing}
-            /></label>`,
-        )}
-        <label class="field"
-          >Dropout (blank: the backbone's)
-          <input
-            id="dropout"
-            type="number"
-            min="0"
-            max=${TRAIN_LIMITS.dropout.max}
-            step="any"
-            placeholder="config"
-            ?disabled=${running}
-        /></label>
-        <label class="field"
-          >FLOPS over
-          <select id="flops-over" ?disabled=${running}>
-            <option value="micro-batch" selected>each micro-batch (as each GPU)</option>
-            <option value="step">the whole step</option>
-          </select></label
-        >
-        <label class="field"
-          >Optimiser
-          <select id="optimizer" ?disabled=${running}>
-            <option value="adamw" selected>AdamW</option>
-            <option value="sgd">SGD</option>
-          </select></label
-        >
-      </div>
-      <p class="muted">
-        <button id="paper-recipe" type="button" ?disabled=${running} @click=${this._usePaperRecipe}>
-          Use the paper's values
-        </button>
-        batch 64 × 8 micro-batches (the paper's 8 GPUs), 256 tokens, lr 1e-4 with 10% warm-up, clipping at 1.0, the backbone's
-        dropout, λ_q 5e-2 and λ_d 3e-3. Each micro-batch is its own pool of in-batch negatives and its own FLOPS batch.
-      </p>
+      </recipe-form>
       <details id="health-settings">
         <summary>Probes and alarms</summary>
         <p class="muted">
@@ -441,184 +255,25 @@ export class TrainPanel extends LitElement {
       </p>`;
   }
 
-  private _dataLine() {
-    const d = this._data;
-    if (!d) return this._dataError ? '' : 'No triplets yet.';
-    if (d.cacheFingerprint)
-      return `${d.name}: ${d.triplets} triplets, from the batches cached in this browser (the file is not loaded).`;
-    const notes = [d.header ? 'header line skipped' : '', d.blankLines ? `${d.blankLines} blank lines skipped` : '']
-      .filter(Boolean)
-      .join(', ');
-    return `${d.name}: ${d.triplets} triplets (${formatBytes(d.bytes)})${notes ? `; ${notes}` : ''}.`;
-  }
-
   /** What is still missing before a run can start. */
   private _needs(): string {
     if (this.noGpu) return 'Training needs WebGPU, which this browser does not provide.';
     if (!this.summary) return 'Load a backbone above first.';
-    if (!this._data) return 'Pick a triplet file first.';
+    if (!this.data.summary) return 'Pick a triplet file first.';
     return '';
   }
-
-  private _onDrop(event: CustomEvent<File[]>) {
-    if (!this.job.running) void this._read(event.detail[0]);
-  }
-
-  private _onFile(event: Event) {
-    const file = (event.target as HTMLInputElement).files?.[0];
-    if (file) void this._read(file);
-  }
-
-  private async _read(file: File) {
-    if (!this.client) return;
-    this._data = null;
-    this._dataError = '';
-    try {
-      this._data = await this.client.readTriplets(file);
-      this.dispatchEvent(new CustomEvent('triplets-change', { detail: { summary: this._data }, bubbles: true, composed: true }));
-    } catch (error) {
-      this._dataError =
-        `${file.name} cannot be used for training. ${toPageFailure(error).message}\n` +
-        'Each line must be: query, Tab, positive passage, Tab, negative passage; or, in a .jsonl file, {"query": ..., "positive": ..., "negative": ...}.';
-    }
-  }
-
-  private _onHub = async () => {
-    const value = (id: string) => this._field(id).value.trim();
-    const repo = value('hub-dataset');
-    if (!this.client || !repo) return;
-    this._data = null;
-    this._dataError = '';
-    this.job.setStatus(`Reading ${repo} from the Hub…`);
-    try {
-      this._data = await this.client.readHubTriplets({
-        repo,
-        subset: value('hub-subset') || undefined,
-        split: value('hub-split') || undefined,
-        hubUrl: this.hubUrl ?? undefined,
-      });
-      this.job.setStatus('');
-      this.dispatchEvent(new CustomEvent('triplets-change', { detail: { summary: this._data }, bubbles: true, composed: true }));
-    } catch (error) {
-      this.job.setStatus('');
-      this._dataError = `${repo} cannot be used for training. ${toPageFailure(error).message}`;
-    }
-  };
-
-  private _onUseCache = async (event: CustomEvent<{ fingerprint: string }>) => {
-    if (!this.client) return;
-    this._dataError = '';
-    try {
-      this._data = await this.client.useCachedBatches(event.detail.fingerprint);
-      this.dispatchEvent(new CustomEvent('triplets-change', { detail: { summary: this._data }, bubbles: true, composed: true }));
-    } catch (error) {
-      this._dataError = toPageFailure(error).message;
-    }
-  };
-
-  private _onClearCache = async (event: CustomEvent<{ fingerprint?: string }>) => {
-    if (!this.client) return;
-    await this.client.clearBatchCache(event.detail.fingerprint);
-    if (
-      this._data?.cacheFingerprint &&
-      (event.detail.fingerprint === undefined || this._data.cacheFingerprint === event.detail.fingerprint)
-    )
-      this._data = null;
-    this.cacheChanges++;
-  };
 
   private _onK(event: Event) {
     const field = event.target as HTMLInputElement;
     const k = Number(field.value);
     const ok = inRange(k, K_RANGE);
-    field.setCustomValidity(ok ? '' : `${K_RANGE_MESSAGE}.`);
-    if (!ok) return void field.reportValidity();
-    this._trainK = k;
-  }
-
-  /** Puts a saved run's settings in the fields (what resuming uses, and a starting point for a new run). */
-  private _showRecipe({ recipe }: CheckpointInfo) {
-    this._setFields({
-      steps: recipe.schedule.totalSteps,
-      batchSize: recipe.batchSize,
-      gradAccum: recipe.gradAccum ?? 1,
-      queryLength: recipe.queryLength,
-      documentLength: recipe.documentLength,
-      peakLr: recipe.schedule.peakLr,
-      warmupRatio: recipe.schedule.warmupRatio,
-      maxGradNorm: recipe.maxGradNorm ?? 0,
-      lambdaQueries: recipe.lambdaQueries,
-      lambdaDocuments: recipe.lambdaDocuments,
-    });
-    this._field('dropout').value = recipe.dropout === 'config' ? '' : String(recipe.dropout ?? 0);
-    this._select('optimizer').value = recipe.optimizer.kind ?? 'adamw';
-    this._select('flops-over').value = recipe.flopsOver ?? 'micro-batch';
-  }
-
-  private _usePaperRecipe = () => {
-    this._setFields(PAPER_FIELDS);
-    this._field('dropout').value = '';
-    this._select('optimizer').value = 'adamw';
-    this._select('flops-over').value = 'micro-batch';
-    this._readLambdas();
-  };
-
-  private _setFields(values: Partial<Record<Field, number>>): void {
-    for (const [key, value] of Object.entries(values)) this._field(key).value = String(value);
-  }
-
-  private _field(id: string): HTMLInputElement {
-    return this.renderRoot.querySelector<HTMLInputElement>(`#${id}`)!;
-  }
-
-  private _select(id: string): HTMLSelectElement {
-    return this.renderRoot.querySelector<HTMLSelectElement>(`#${id}`)!;
-  }
-
-  /** The numeric fields among `keys`, checked, or null after saying which is wrong. */
-  private _values<K extends Field>(keys: readonly K[]): Record<K, number> | null {
-    const values = {} as Record<K, number>;
-    for (const f of FIELDS) {
-      if (!keys.includes(f.key as K)) continue;
-      const field = this._field(f.key);
-      const value = Number(field.value);
-      const ok = field.value.trim() !== '' && inRange(value, TRAIN_LIMITS[f.limit]);
-      field.setCustomValidity(ok ? '' : `${f.label} must be ${describeRange(TRAIN_LIMITS[f.limit])}.`);
-      if (!ok) {
-        field.reportValidity();
-        return null;
-      }
-      values[f.key as K] = value;
-    }
-    return values;
-  }
-
-  /**
-   * The form's recipe beyond batch, lengths, lr and lambdas (optimizer, warm-up, clipping, dropout, accumulation), which
-   * a calibration trains with so that its lambdas carry over to this form's run; null after saying what is wrong.
-   */
-  recipeSettings(): TrainingRecipeSettings | null {
-    const values = this._values(['warmupRatio', 'maxGradNorm', 'gradAccum'] as const);
-    const dropout = this._dropout();
-    if (!values || dropout === null) return null;
-    return {
-      ...values,
-      dropout,
-      optimizer: this._select('optimizer').value as TrainRequest['optimizer'],
-      flopsOver: this._select('flops-over').value as TrainRequest['flopsOver'],
-    };
-  }
-
-  /** The recipe and also the peak lr and the lambdas, which every run of a sweep trains with; null after saying what is wrong. */
-  sweepSettings(): SweepRecipeSettings | null {
-    const recipe = this.recipeSettings();
-    const values = this._values(['peakLr', 'lambdaQueries', 'lambdaDocuments'] as const);
-    return recipe && values ? { ...recipe, ...values } : null;
+    markField(field, ok ? '' : `${K_RANGE_MESSAGE}.`);
+    if (ok) this._trainK = k;
   }
 
   private _request(resume: boolean): TrainRequest | null {
-    const values = this._values(FIELDS.map((f) => f.key));
-    const recipe = this.recipeSettings();
+    const values = this.recipe.runValues();
+    const recipe = this.recipe.recipeSettings();
     if (!values || !recipe) return null;
     const probes = this._probeTexts();
     if (!probes) return null;
@@ -634,20 +289,6 @@ export class TrainPanel extends LitElement {
     };
   }
 
-  /** The dropout field: undefined (blank: the backbone's), a rate, or null after saying what is wrong. */
-  private _dropout(): number | undefined | null {
-    const field = this._field('dropout');
-    if (field.value.trim() === '') return undefined;
-    const rate = Number(field.value);
-    const ok = inRange(rate, TRAIN_LIMITS.dropout);
-    field.setCustomValidity(ok ? '' : `Dropout must be ${describeRange(TRAIN_LIMITS.dropout)}, or blank for the backbone's.`);
-    if (!ok) {
-      field.reportValidity();
-      return null;
-    }
-    return rate;
-  }
-
   /** The probe texts typed (one per line), or null after saying what is wrong. */
   private _probeTexts(): ProbeText[] | null {
     const read = (id: string, role: ProbeText['role']) =>
@@ -659,12 +300,8 @@ export class TrainPanel extends LitElement {
     const probes = [...read('probe-queries', 'query'), ...read('probe-documents', 'document')];
     const field = this.renderRoot.querySelector<HTMLTextAreaElement>('#probe-queries');
     const tooMany = probes.length > PROBE_LIMITS.texts;
-    field?.setCustomValidity(tooMany ? `At most ${PROBE_LIMITS.texts} probe texts in all.` : '');
-    if (tooMany) {
-      field?.reportValidity();
-      return null;
-    }
-    return probes;
+    if (field) markField(field, tooMany ? `At most ${PROBE_LIMITS.texts} probe texts in all.` : '');
+    return tooMany ? null : probes;
   }
 
   private async _train(resume: boolean) {
@@ -723,7 +360,7 @@ export class TrainPanel extends LitElement {
       );
     }
     this.runsFinished++;
-    this.cacheChanges++;
+    this.data.cacheChanged();
     this.dispatchEvent(new CustomEvent('runs-change', { bubbles: true, composed: true }));
     this.requestUpdate();
   }
@@ -732,8 +369,6 @@ export class TrainPanel extends LitElement {
     this.job.cancel();
   }
 }
-
-customElements.define('train-panel', TrainPanel);
 
 declare global {
   interface HTMLElementTagNameMap {

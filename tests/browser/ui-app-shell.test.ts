@@ -1,7 +1,7 @@
 // <splade-app>: the whole shell with its real GPU worker on the bundled demo backbone (public/demo/, made by
 // `npm run demo-backbone`): it loads the demo named in the URL, draws the head-norm panel, and writes k back to the URL.
-import '../../src/ui/app-shell.ts';
-import type { SpladeApp } from '../../src/ui/app-shell.ts';
+import '../../src/ui/splade-app.ts';
+import type { SpladeApp } from '../../src/ui/splade-app.ts';
 import type { HeadNormPanel } from '../../src/ui/head-norm-panel.ts';
 import type { KControl } from '../../src/ui/k-control.ts';
 import type { ModelPicker } from '../../src/ui/model-picker.ts';

@@ -2,7 +2,7 @@
 // keeps its own lambdas), and no request while the form holds a bad field.
 import type { SweepClient, SweepPanel } from '../../src/ui/sweep-panel.ts';
 import '../../src/ui/sweep-panel.ts';
-import type { SweepRecipeSettings } from '../../src/ui/train-panel.ts';
+import type { SweepRecipeSettings } from '../../src/ui/recipe-state.ts';
 import type { ModelSummary, PageSweepRequest, TripletsSummary } from '../../src/worker/api.ts';
 import { check, cleanup, inside, mount, settle } from './ui-fixture.ts';
 

@@ -10,6 +10,7 @@ import type { TrainPanel } from '../../src/ui/train-panel.ts';
 import type { TrainingClient } from '../../src/ui/training-client.ts';
 import type { AlarmList } from '../../src/ui/alarm-list.ts';
 import type { ProbeView as ProbeViewElement } from '../../src/ui/probe-view.ts';
+import type { RecipeForm } from '../../src/ui/recipe-form.ts';
 import type {
   Alarm,
   BatchCacheEntry,
@@ -273,7 +274,7 @@ describe('<train-panel>', () => {
   it("gives the calibrator the form's recipe (optimizer, warm-up, clipping, dropout, micro-batches), a sweep also its lr and lambdas, or null for a bad field", async () => {
     cleanup();
     const el = await mount<TrainPanel>('train-panel', { client: fakeClient(null).client, summary: SUMMARY, k: 1 });
-    const field = (id: string) => inside<HTMLInputElement>(el, `#${id}`);
+    const field = (id: string) => inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), `#${id}`);
     field('warmupRatio').value = '0.05';
     field('maxGradNorm').value = '0';
     field('gradAccum').value = '3';
@@ -321,7 +322,8 @@ describe('<train-panel>', () => {
     await pick(el, 'tiny.tsv', 'query\tpositive\tnegative\nq1\tp1\tn1\nq2\tp2\tn2\n');
     check(/tiny\.tsv: 2 triplets/.test(inside(el, '#data').textContent ?? ''), inside(el, '#data').textContent ?? '');
     check(
-      inside<HTMLInputElement>(el, '#batchSize').value === '2' && inside<HTMLInputElement>(el, '#steps').value === '10',
+      inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), '#batchSize').value === '2' &&
+        inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), '#steps').value === '10',
       "the fields show the saved run's settings",
     );
     const resume = inside<HTMLButtonElement>(el, '#resume');
@@ -353,7 +355,7 @@ describe('<train-panel>', () => {
     const fake = fakeClient(null);
     const el = await mount<TrainPanel>('train-panel', { client: fake.client, summary: SUMMARY, k: 1 });
     await pick(el, 'tiny.tsv', 'q1\tp1\tn1\nq2\tp2\tn2\n');
-    const steps = inside<HTMLInputElement>(el, '#steps');
+    const steps = inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), '#steps');
     steps.focus();
     steps.select();
     await sendKeys({ type: '2' });
@@ -384,8 +386,8 @@ describe('<train-panel>', () => {
     const fake = fakeClient(null);
     const el = await mount<TrainPanel>('train-panel', { client: fake.client, summary: SUMMARY, k: 1 });
     await pick(el, 'tiny.tsv', 'q1\tp1\tn1\nq2\tp2\tn2\n');
-    inside<HTMLButtonElement>(el, '#paper-recipe').click();
-    const value = (id: string) => inside<HTMLInputElement>(el, `#${id}`).value;
+    inside<HTMLButtonElement>(inside<RecipeForm>(el, 'recipe-form'), '#paper-recipe').click();
+    const value = (id: string) => inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), `#${id}`).value;
     check(
       value('batchSize') === '64' && value('gradAccum') === '8' && value('queryLength') === '256' && value('maxGradNorm') === '1',
       'paper fields',
@@ -396,9 +398,9 @@ describe('<train-panel>', () => {
       ['maxGradNorm', '0'],
       ['dropout', '0.05'],
     ])
-      inside<HTMLInputElement>(el, `#${id}`).value = typed;
-    inside<HTMLSelectElement>(el, '#optimizer').value = 'sgd';
-    inside<HTMLSelectElement>(el, '#flops-over').value = 'step';
+      inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), `#${id}`).value = typed;
+    inside<HTMLSelectElement>(inside<RecipeForm>(el, 'recipe-form'), '#optimizer').value = 'sgd';
+    inside<HTMLSelectElement>(inside<RecipeForm>(el, 'recipe-form'), '#flops-over').value = 'step';
     inside<HTMLButtonElement>(el, '#start').click();
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     const sent = fake.trained[0];
@@ -413,10 +415,14 @@ describe('<train-panel>', () => {
       JSON.stringify(sent),
     );
     // a dropout of 1 is refused at the field
-    inside<HTMLInputElement>(el, '#dropout').value = '1';
+    inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), '#dropout').value = '1';
     inside<HTMLButtonElement>(el, '#start').click();
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-    check(fake.trained.length === 1 && inside<HTMLInputElement>(el, '#dropout').validationMessage.includes('Dropout'), 'refused');
+    check(
+      fake.trained.length === 1 &&
+        inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), '#dropout').validationMessage.includes('Dropout'),
+      'refused',
+    );
   });
 
   it('sends the probe texts and pause-on-alarm, shows probes and alarms live, pauses, and resumes without pausing on the same alarm', async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { MODEL_PRESETS } from '../../../src/contract/model-presets.ts';
 import { modelRefFromArgument } from '../../../src/app/platform/platform-node.ts';
-import { PAPER_TABLE1 } from '../../../src/ui/paper-table1.ts';
+import { PAPER_TABLE1 } from '../../../src/ui/paper-table1-data.ts';
 import { paperRowFor } from '../../../src/ui/presets.ts';
 
 describe('model presets', () => {

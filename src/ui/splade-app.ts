@@ -1,15 +1,16 @@
-// <splade-app>: the page: lays out the model picker, k, the head-norm, preview and training panels, and keeps the
-// state in the URL. The model lives in a ModelLoader controller; head statistics and previews are latest-wins tasks.
-import { Task, TaskStatus } from '@lit/task';
+// <splade-app>: the page: lays out the model picker, k and the tabs (head norms, preview, training, evaluation, runs,
+// lesson), and keeps the state in the URL. The model lives in a ModelLoader controller, what it shows at k in modelViews.
+import { TaskStatus } from '@lit/task';
 import { LitElement, html, nothing } from 'lit';
-import { DEFAULT_SWEEP_KS, toPageFailure, type TripletsSummary } from '../worker/api.ts';
-import { appShellStyles } from './app-shell-styles.ts';
+import { customElement, state } from 'lit/decorators.js';
+import { DEFAULT_SWEEP_KS, toPageFailure } from '../worker/api.ts';
+import { spladeAppStyles } from './splade-app-styles.ts';
 import { demoFolderUrl } from './demo-backbone.ts';
-import { ACTIONS, noticeFor } from './failure-notice.ts';
+import { ACTIONS } from './failure-notice.ts';
 import { hubConsentNotice, hubHost } from './hub-consent.ts';
 import type { LoadRequest } from './model-picker.ts';
 import { ModelLoader } from './model-loader.ts';
-import { precomputedPair } from './precomputed-stats.ts';
+import { modelViews } from './model-views.ts';
 import { DEMO_MODEL, LOCAL_MODEL, RUN_MODEL_PREFIX, paperRowFor } from './presets.ts';
 import { PANELS, readState, writeState, type PageState, type PanelName, type LessonState } from './url-state.ts';
 import { baseStyles } from './theme.ts';
@@ -19,13 +20,9 @@ import './suggested-k.ts';
 import './head-norm-panel.ts';
 import './preview-panel.ts';
 import './notice-banner.ts';
-import './k-demo-panel.ts';
-import './train-panel.ts';
-import './lambda-panel.ts';
 import './eval-panel.ts';
+import './training-tab.ts';
 import './runs-panel.ts';
-import './sweep-panel.ts';
-import './handoff-panel.ts';
 import './lesson-panel.ts';
 const PANEL_TITLES: Record<PanelName, string> = {
   norms: 'Head norms',
@@ -39,89 +36,26 @@ const PANEL_TITLES: Record<PanelName, string> = {
 /** Panels that stay in the page while hidden, so that a job goes on (and keeps its results) behind other tabs. */
 const KEPT_PANELS: readonly PanelName[] = ['training', 'evaluate', 'runs', 'lesson'];
 
-const STATS_DELAY_MS = 120;
-
-const PREVIEW_DELAY_MS = 350;
-
-const TOP_TERMS = 12;
-
-/** Waits `ms` unless `signal` aborts first (a newer request replaced this one). */
-function settle(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
-}
-
+@customElement('splade-app')
 export class SpladeApp extends LitElement {
-  static override properties = {
-    _state: { state: true },
-    _hubAgreed: { state: true },
-    _triplets: { state: true },
-    _sets: { state: true },
-    _runsGeneration: { state: true },
-    _sweepKs: { state: true },
-  };
-
   /** Absolute URL of the demo backbone's folder (ends in "/"); defaults to demo/ next to the page. */
-  declare demoUrl: string;
-  declare _state: PageState;
+  demoUrl: string = demoFolderUrl(location.href);
+  @state() private _state: PageState = readState(location.search);
   /** The user accepted the Hub address the link named (asked once, before any download from it). */
-  declare _hubAgreed: boolean;
-  /** The triplets read in the training panel (a sweep trains on them too). */
-  declare _triplets: TripletsSummary | null;
+  @state() private _hubAgreed = false;
   /** The retrieval sets chosen in the Evaluate tab (runs can be evaluated on them). */
-  declare _sets: string[];
+  @state() private _sets: string[] = [];
   /** Bumped when runs may have changed (a run or a sweep ended), so the Runs tab reads them again. */
-  declare _runsGeneration: number;
+  @state() private _runsGeneration = 0;
   /** The ks the sweep panel offers (a suggested sweep sets them). */
-  declare _sweepKs: readonly number[];
+  @state() private _sweepKs: readonly number[] = DEFAULT_SWEEP_KS;
 
   private readonly loader = new ModelLoader(this);
 
-  /** Head statistics of the loaded model at the current k (or the demo's shipped figures without WebGPU). */
-  private readonly stats = new Task(this, {
-    task: async ([client, summary, k, logNorm, demoNorms], { signal }) => {
-      if (demoNorms) return precomputedPair(demoNorms, k, logNorm);
-      if (!client || !summary) return null;
-      await settle(STATS_DELAY_MS, signal);
-      return client.headStats(k, { logNorm });
-    },
-    args: () => [this.loader.client, this.loader.summary, this._state.k, this._state.logNorm, this.loader.demoNorms] as const,
-    onError: (error) => {
-      if ((error as { name?: string })?.name !== 'AbortError')
-        this.loader.showNotice(noticeFor(toPageFailure(error), this._state.model));
-    },
-  });
+  /** The loaded model at the page's k: head statistics, a run's heads, the preview. */
+  private readonly views = modelViews(this, this.loader, () => this._state);
 
-  /** A run's head as loaded, divided by its k and after training, when the model in use is a run's. */
-  private readonly runHeads = new Task(this, {
-    task: async ([client, summary, logNorm]) => (client && summary?.run ? client.runHeadStats({ logNorm }) : null),
-    args: () => [this.loader.client, this.loader.summary, this._state.logNorm] as const,
-  });
-
-  /** The preview's vectors of the query and the document at the current k. */
-  private readonly preview = new Task(this, {
-    task: async ([client, summary, query, doc, k], { signal }) => {
-      if (!client || !summary) return null;
-      await settle(PREVIEW_DELAY_MS, signal);
-      return client.preview(query, doc, k, TOP_TERMS);
-    },
-    args: () => [this.loader.client, this.loader.summary, this._state.query, this._state.doc, this._state.k] as const,
-  });
-
-  static override styles = [baseStyles, appShellStyles];
-
-  constructor() {
-    super();
-    this._state = readState(location.search);
-    this._hubAgreed = false;
-    this._triplets = null;
-    this._sets = [];
-    this._runsGeneration = 0;
-    this._sweepKs = DEFAULT_SWEEP_KS;
-    this.demoUrl = demoFolderUrl(location.href);
-  }
+  static override styles = [baseStyles, spladeAppStyles];
 
   /** The Hub base URL in use (null: huggingface.co); a link's address counts only once the user agreed to it. */
   get hubUrl(): string | null {
@@ -147,7 +81,7 @@ export class SpladeApp extends LitElement {
     const s = this._state;
     const { loader } = this;
     const noGpu = loader.gpu === 'none';
-    const stats = this.stats.value ?? null;
+    const stats = this.views.stats.value ?? null;
     const mean = stats?.before.summary.mean ?? NaN;
     const askHub = s.hub !== null && !this._hubAgreed;
     return html`<header>
@@ -240,20 +174,20 @@ export class SpladeApp extends LitElement {
     const noGpu = this.loader.gpu === 'none';
     const previewError = noGpu
       ? 'The live preview needs WebGPU, which this browser does not provide (see the note above).'
-      : this.preview.error
-        ? toPageFailure(this.preview.error).message
+      : this.views.preview.error
+        ? toPageFailure(this.views.preview.error).message
         : '';
     if (KEPT_PANELS.includes(s.panel)) return nothing;
     return html`<section class="card" role="tabpanel" id="panel-${s.panel}" aria-labelledby="tab-${s.panel}">
       ${
         s.panel === 'norms'
           ? html`<head-norm-panel
-              .stats=${this.stats.value ?? null}
-              .runHeads=${this.runHeads.value ?? null}
+              .stats=${this.views.stats.value ?? null}
+              .runHeads=${this.views.runHeads.value ?? null}
               .k=${s.k}
               .target=${s.target}
               ?log-norm=${s.logNorm}
-              ?busy=${this.stats.status === TaskStatus.PENDING}
+              ?busy=${this.views.stats.status === TaskStatus.PENDING}
               paper-row=${(this.hubUrl === null && paperRowFor(s.model)) || ''}
               ?tied=${this.loader.summary?.tiedHead ?? false}
               @log-norm-change=${(e: CustomEvent<{ logNorm: boolean }>) => this._setState({ logNorm: e.detail.logNorm })}
@@ -262,9 +196,9 @@ export class SpladeApp extends LitElement {
               .query=${s.query}
               .doc=${s.doc}
               .k=${s.k}
-              .result=${this.preview.error ? null : (this.preview.value ?? null)}
+              .result=${this.views.preview.error ? null : (this.views.preview.value ?? null)}
               .error=${previewError}
-              ?busy=${this.preview.status === TaskStatus.PENDING}
+              ?busy=${this.views.preview.status === TaskStatus.PENDING}
               ?synthetic=${this.loader.summary?.synthetic ?? false}
               @texts-change=${(e: CustomEvent<{ query: string; doc: string }>) => this._setState({ query: e.detail.query, doc: e.detail.doc })}
             ></preview-panel>`
@@ -275,7 +209,6 @@ export class SpladeApp extends LitElement {
   /** The Training panel stays in the page while hidden, so that a run goes on (and keeps its charts) behind other tabs. */
   private _renderTraining() {
     const s = this._state;
-    const noGpu = this.loader.gpu === 'none';
     return html`<section
       class="card"
       role="tabpanel"
@@ -283,53 +216,19 @@ export class SpladeApp extends LitElement {
       aria-labelledby="tab-training"
       ?hidden=${s.panel !== 'training'}
     >
-      <h3>Teaching demo: k = 1 against a divided head</h3>
-      <k-demo-panel
-        .client=${this.loader.client}
-        .ks=${s.demoKs}
-        .steps=${s.demoSteps}
-        ?no-gpu=${noGpu}
-        @demo-settings-change=${(e: CustomEvent<{ ks: number[]; steps: number }>) => this._setState({ demoKs: e.detail.ks, demoSteps: e.detail.steps })}
-      ></k-demo-panel>
-      <h3>Train the loaded backbone on your triplets</h3>
-      <train-panel
+      <training-tab
         .client=${this.loader.client}
         .summary=${this.loader.summary}
         .k=${s.k}
         .hubUrl=${this.hubUrl}
-        ?no-gpu=${noGpu}
-        @triplets-change=${(e: CustomEvent<{ summary: TripletsSummary | null }>) => (this._triplets = e.detail.summary)}
-        @runs-change=${this._onRunsChange}
-      ></train-panel>
-      <h3>Lambdas: convert a value from another trainer, or calibrate for a sparsity</h3>
-      <lambda-panel
-        .client=${this.loader.client}
-        .summary=${this.loader.summary}
-        .triplets=${this._triplets}
         .sets=${this._sets}
-        .k=${s.k}
-        .recipe=${this._trainingRecipe}
-        @lambdas-pick=${(e: CustomEvent<{ lambdaQueries: number; lambdaDocuments: number }>) => this.renderRoot.querySelector('train-panel')?.setLambdas(e.detail)}
+        .sweepKs=${this._sweepKs}
+        .demoKs=${s.demoKs}
+        .demoSteps=${s.demoSteps}
+        ?no-gpu=${this.loader.gpu === 'none'}
+        @demo-settings-change=${(e: CustomEvent<{ ks: number[]; steps: number }>) => this._setState({ demoKs: e.detail.ks, demoSteps: e.detail.steps })}
         @runs-change=${this._onRunsChange}
-      ></lambda-panel>
-      <h3>Sweep k (or the lambdas) on the same triplets</h3>
-      <sweep-panel
-        .client=${this.loader.client}
-        .summary=${this.loader.summary}
-        .triplets=${this._triplets}
-        .sets=${this._sets}
-        .k=${s.k}
-        .ks=${this._sweepKs}
-        .recipe=${this._sweepRecipe}
-        @runs-change=${this._onRunsChange}
-      ></sweep-panel>
-      <h3>Hand off to GPUs: the same training as a sentence-transformers project</h3>
-      <handoff-panel
-        .client=${this.loader.client}
-        .summary=${this.loader.summary}
-        .triplets=${this._triplets}
-        .k=${s.k}
-      ></handoff-panel>
+      ></training-tab>
     </section>`;
   }
 
@@ -389,10 +288,6 @@ export class SpladeApp extends LitElement {
   private _onRunsChange() {
     this._runsGeneration++;
   }
-
-  /** The training form's recipe for the calibrator and the sweep (stable functions: a new one each render would update them). */
-  private readonly _trainingRecipe = () => this.renderRoot.querySelector('train-panel')?.recipeSettings() ?? null;
-  private readonly _sweepRecipe = () => this.renderRoot.querySelector('train-panel')?.sweepSettings() ?? null;
 
   /** A run's trained model: its head is already divided by the run's k, so the page's k goes back to 1. */
   private async _useRun(id: string) {
@@ -471,8 +366,6 @@ export class SpladeApp extends LitElement {
     return this.loader.client?.simulateDeviceLossForTesting() ?? Promise.resolve();
   }
 }
-
-customElements.define('splade-app', SpladeApp);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,5 +1,6 @@
 // <head-stats-table>: the head's row-norm statistics at k = 1 and after dividing by k, side by side.
 import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
 import type { HeadStatistics } from '../worker/api.ts';
 import { formatK, formatStat } from './format.ts';
 import { baseStyles, tableStyles } from './theme.ts';
@@ -14,14 +15,10 @@ const ROWS: { key: string; label: string; value: (s: HeadStatistics) => number; 
   { key: 'anisotropy', label: 'anisotropy (mean cosine)', value: (s) => s.anisotropy, scales: false },
 ];
 
+@customElement('head-stats-table')
 export class HeadStatsTable extends LitElement {
-  static override properties = {
-    original: { attribute: false },
-    rescaled: { attribute: false },
-  };
-
-  declare original: HeadStatistics | null;
-  declare rescaled: HeadStatistics | null;
+  @property({ attribute: false }) original: HeadStatistics | null = null;
+  @property({ attribute: false }) rescaled: HeadStatistics | null = null;
 
   static override styles = [
     baseStyles,
@@ -39,12 +36,6 @@ export class HeadStatsTable extends LitElement {
       }
     `,
   ];
-
-  constructor() {
-    super();
-    this.original = null;
-    this.rescaled = null;
-  }
 
   override render() {
     const { original: before, rescaled: after } = this;
@@ -84,8 +75,6 @@ export class HeadStatsTable extends LitElement {
     </table>`;
   }
 }
-
-customElements.define('head-stats-table', HeadStatsTable);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,7 +1,7 @@
-// The page shell's styles: header, cards, the k row, tabs and the training panel's headings.
+// The page shell's styles: header, cards, the k row, tabs, the presenter view and the lesson's print.
 import { css } from 'lit';
 
-export const appShellStyles = css`
+export const spladeAppStyles = css`
   :host {
     display: block;
     max-width: 1240px;
@@ -70,20 +70,9 @@ export const appShellStyles = css`
   footer {
     font-size: 0.85em;
   }
-  #panel-training h3 {
-    font-size: 1.05em;
-    margin: 0.3em 0 0.4em;
-  }
-  #panel-training h3 + * {
-    margin-bottom: 0.8em;
-  }
   #hub-host {
     margin: 0.3em 0 0;
     font-size: 0.9em;
-  }
-  #panel-training train-panel {
-    border-top: 1px solid #ccc;
-    padding-top: 0.4em;
   }
   :host([presenting]) {
     max-width: none;
