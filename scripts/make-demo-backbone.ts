@@ -9,7 +9,7 @@ import { parseModelConfig } from '../src/model/config.ts';
 import { makeTinyCheckpoint } from '../src/model/tiny-model.ts';
 import { mapHuggingFaceTensors } from '../src/model/weights.ts';
 import { decoderWeightName } from '../src/model/layout.ts';
-import { DEMO_SHAPE, DEMO_STATS_FILE, type DemoHeadNorms } from '../src/ui/demo-backbone.ts';
+import { DEMO_SHAPE, DEMO_STATS_FILE, type DemoHeadNorms } from '../src/ui/model/demo-backbone.ts';
 
 const outDir = fileURLToPath(new URL('../public/demo/', import.meta.url));
 const vocabSource = fileURLToPath(new URL('./data/bert-base-uncased-vocab.txt', import.meta.url));

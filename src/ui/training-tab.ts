@@ -4,13 +4,13 @@
 import { LitElement, css, html } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { DEFAULT_SWEEP_KS, type ModelSummary, type TripletsSummary, type WorkerClient } from '../worker/api.ts';
-import './handoff-panel.ts';
-import './k-demo-panel.ts';
-import './lambda-panel.ts';
-import { RecipeState, type Lambdas } from './recipe-state.ts';
-import './sweep-panel.ts';
-import { baseStyles } from './theme.ts';
-import './train-panel.ts';
+import './handoff/handoff-panel.ts';
+import './model/k-demo-panel.ts';
+import './experiments/lambda-panel.ts';
+import { RecipeState, type Lambdas } from './training/recipe-state.ts';
+import './experiments/sweep-panel.ts';
+import { baseStyles } from './common/theme.ts';
+import './training/train-panel.ts';
 
 @customElement('training-tab')
 export class TrainingTab extends LitElement {

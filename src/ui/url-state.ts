@@ -9,7 +9,7 @@ import {
   inRange,
   type NumberRange,
 } from '../worker/api.ts';
-import { DEMO_MODEL } from './presets.ts';
+import { DEMO_MODEL } from './model/presets.ts';
 
 export const PANELS = ['norms', 'preview', 'training', 'evaluate', 'runs', 'lesson'] as const;
 export type PanelName = (typeof PANELS)[number];

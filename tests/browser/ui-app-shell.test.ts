@@ -2,9 +2,9 @@
 // `npm run demo-backbone`): it loads the demo named in the URL, draws the head-norm panel, and writes k back to the URL.
 import '../../src/ui/splade-app.ts';
 import type { SpladeApp } from '../../src/ui/splade-app.ts';
-import type { HeadNormPanel } from '../../src/ui/head-norm-panel.ts';
-import type { KControl } from '../../src/ui/k-control.ts';
-import type { ModelPicker } from '../../src/ui/model-picker.ts';
+import type { HeadNormPanel } from '../../src/ui/model/head-norm-panel.ts';
+import type { KControl } from '../../src/ui/model/k-control.ts';
+import type { ModelPicker } from '../../src/ui/model/model-picker.ts';
 import { allInside, check, cleanup, inside, mount, near } from './ui-fixture.ts';
 
 const DEMO_URL = new URL('/public/demo/', location.href).href;

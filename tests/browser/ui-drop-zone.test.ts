@@ -1,7 +1,7 @@
 // <drop-zone>: files dragged over it highlight it; dropped files come out as one `files-drop` event; a drop without
 // files (text, say) sends nothing; the slotted inputs stay in place.
-import '../../src/ui/drop-zone.ts';
-import type { DropZone } from '../../src/ui/drop-zone.ts';
+import '../../src/ui/common/drop-zone.ts';
+import type { DropZone } from '../../src/ui/common/drop-zone.ts';
 import { check, cleanup, events, mount } from './ui-fixture.ts';
 
 function drag(type: 'dragover' | 'dragleave' | 'drop', data: DataTransfer): DragEvent {

@@ -1,11 +1,11 @@
 // The Evaluate panel's elements: the results table (rows per set and system, the mean over sets of one batch), the
 // term table (products and the rest), the panel driving a fake worker (a set read, k and capped lengths sent,
 // progress, cancel, stored results), and the search view (hits, relevance marks, a document's vector).
-import '../../src/ui/eval-panel.ts';
-import type { EvalClient, EvalPanel } from '../../src/ui/eval-panel.ts';
-import type { EvalResultsTable } from '../../src/ui/eval-results-table.ts';
-import type { SearchView } from '../../src/ui/search-view.ts';
-import type { TermTable } from '../../src/ui/term-table.ts';
+import '../../src/ui/evaluation/eval-panel.ts';
+import type { EvalClient, EvalPanel } from '../../src/ui/evaluation/eval-panel.ts';
+import type { EvalResultsTable } from '../../src/ui/evaluation/eval-results-table.ts';
+import type { SearchView } from '../../src/ui/evaluation/search-view.ts';
+import type { TermTable } from '../../src/ui/common/term-table.ts';
 import type {
   EvaluateProgress,
   EvaluateRequest,

@@ -1,7 +1,7 @@
 // Helpers of the element tests: mount an element with properties, query its shadow root, assert, capture events.
 import type { LitElement } from 'lit';
 import { summarizeNorms } from '../../src/kernels/reference/head-stats.ts';
-import type { DemoHeadNorms } from '../../src/ui/demo-backbone.ts';
+import type { DemoHeadNorms } from '../../src/ui/model/demo-backbone.ts';
 
 export async function mount<T extends LitElement>(tag: string, properties: Partial<T> = {}): Promise<T> {
   const element = document.createElement(tag) as T;

@@ -1,8 +1,8 @@
 // <head-norm-panel>: histogram, statistics and Table 1 together, the log-scale options, provenance, explanation.
-import '../../src/ui/head-norm-panel.ts';
-import type { HeadNormPanel } from '../../src/ui/head-norm-panel.ts';
-import type { NormHistogram } from '../../src/ui/norm-histogram.ts';
-import { precomputedPair } from '../../src/ui/precomputed-stats.ts';
+import '../../src/ui/model/head-norm-panel.ts';
+import type { HeadNormPanel } from '../../src/ui/model/head-norm-panel.ts';
+import type { NormHistogram } from '../../src/ui/model/norm-histogram.ts';
+import { precomputedPair } from '../../src/ui/model/precomputed-stats.ts';
 import { check, demoNorms, events, inside, mount } from './ui-fixture.ts';
 
 const pair = precomputedPair(demoNorms('unit-test norms', 0.05, [2, 2.5, 3, 3.5]), 2, false);

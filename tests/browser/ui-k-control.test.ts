@@ -1,7 +1,7 @@
 // <k-control>: slider (log2 scale, keyboard), number field and presets all report k; invalid numbers are refused.
 import { sendKeys } from '@web/test-runner-commands';
-import '../../src/ui/k-control.ts';
-import type { KControl } from '../../src/ui/k-control.ts';
+import '../../src/ui/model/k-control.ts';
+import type { KControl } from '../../src/ui/model/k-control.ts';
 import { allInside, check, events, inside, mount, near } from './ui-fixture.ts';
 
 describe('<k-control>', () => {

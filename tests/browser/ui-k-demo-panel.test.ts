@@ -1,10 +1,10 @@
 // <k-demo-panel>: labelled as synthetic, keyboard-operable (type the ks, Enter runs; Tab reaches Cancel), draws one
 // line per finished k in both charts, reports its settings for the URL, and refuses malformed k lists.
 import { sendKeys } from '@web/test-runner-commands';
-import '../../src/ui/k-demo-panel.ts';
-import type { KDemoPanel } from '../../src/ui/k-demo-panel.ts';
-import type { LossChart } from '../../src/ui/loss-chart.ts';
-import type { TrainingClient } from '../../src/ui/training-client.ts';
+import '../../src/ui/model/k-demo-panel.ts';
+import type { KDemoPanel } from '../../src/ui/model/k-demo-panel.ts';
+import type { LossChart } from '../../src/ui/common/loss-chart.ts';
+import type { TrainingClient } from '../../src/ui/training/training-client.ts';
 import type { KDemoRequest, KDemoResult, KDemoSeries } from '../../src/worker/api.ts';
 import { K_DEMO_SHAPE } from '../../src/contract/model-results.ts';
 import { allInside, check, cleanup, events, inside, mount, settle } from './ui-fixture.ts';

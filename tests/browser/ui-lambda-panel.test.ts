@@ -1,7 +1,7 @@
 // <lambda-panel>: the converter (naver/splade's in-batch NLL values to splade-lab, a distillation loss refused), and
 // the calibrator sending its request and listing the trials and the suggestion; both hand their lambdas on.
-import type { LambdaClient, LambdaPanel } from '../../src/ui/lambda-panel.ts';
-import '../../src/ui/lambda-panel.ts';
+import type { LambdaClient, LambdaPanel } from '../../src/ui/experiments/lambda-panel.ts';
+import '../../src/ui/experiments/lambda-panel.ts';
 import type {
   CalibrationEvent,
   CalibrationTrial,

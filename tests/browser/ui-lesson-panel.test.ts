@@ -2,11 +2,11 @@
 // the end) into the charts, the watched vectors and the summary; the sentence steps show one vector, then every k
 // with its figures and saturation marks; the keyboard shortcuts ask for the URL changes; a recording refuses other
 // settings; a slow live step offers the recording.
-import '../../src/ui/lesson-panel.ts';
-import type { LessonPanel } from '../../src/ui/lesson-panel.ts';
-import type { LessonSummary } from '../../src/ui/lesson-summary.ts';
-import type { LessonTraining } from '../../src/ui/lesson-training.ts';
-import type { LossChart } from '../../src/ui/loss-chart.ts';
+import '../../src/ui/lesson/lesson-panel.ts';
+import type { LessonPanel } from '../../src/ui/lesson/lesson-panel.ts';
+import type { LessonSummary } from '../../src/ui/lesson/lesson-summary.ts';
+import type { LessonTraining } from '../../src/ui/lesson/lesson-training.ts';
+import type { LossChart } from '../../src/ui/common/loss-chart.ts';
 import { DEFAULT_STATE, type LessonState } from '../../src/ui/url-state.ts';
 import type { LessonFrame, LessonTrace, LessonVector, WorkerClient } from '../../src/worker/api.ts';
 import { check, cleanup, events, inside, mount, settle } from './ui-fixture.ts';

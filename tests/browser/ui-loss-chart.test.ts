@@ -1,8 +1,8 @@
 // <loss-chart>: one line per series with its own colour and dash pattern, a log y axis by default (linear by
 // keyboard), and a text summary of each line's first and last value for screen readers.
 import { sendKeys } from '@web/test-runner-commands';
-import '../../src/ui/loss-chart.ts';
-import type { ChartSeries, LossChart } from '../../src/ui/loss-chart.ts';
+import '../../src/ui/common/loss-chart.ts';
+import type { ChartSeries, LossChart } from '../../src/ui/common/loss-chart.ts';
 import { allInside, check, cleanup, inside, mount } from './ui-fixture.ts';
 
 /** Two curves three orders of magnitude apart, like k = 1 and k = 16 at the start of the demo. */

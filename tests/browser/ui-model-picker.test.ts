@@ -1,6 +1,6 @@
 // <model-picker>: presets, Hub ids and files become load requests; progress can be cancelled; the demo is labelled.
-import '../../src/ui/model-picker.ts';
-import type { LoadRequest, ModelPicker } from '../../src/ui/model-picker.ts';
+import '../../src/ui/model/model-picker.ts';
+import type { LoadRequest, ModelPicker } from '../../src/ui/model/model-picker.ts';
 import type { ModelSummary } from '../../src/worker/api.ts';
 import { allInside, check, events, inside, mount } from './ui-fixture.ts';
 

@@ -1,7 +1,7 @@
 // <norm-histogram>: one bar per non-empty bin for each series on shared bins, labelled axes, mean and target lines.
-import '../../src/ui/norm-histogram.ts';
-import type { NormHistogram } from '../../src/ui/norm-histogram.ts';
-import { precomputedPair } from '../../src/ui/precomputed-stats.ts';
+import '../../src/ui/model/norm-histogram.ts';
+import type { NormHistogram } from '../../src/ui/model/norm-histogram.ts';
+import { precomputedPair } from '../../src/ui/model/precomputed-stats.ts';
 import { allInside, check, demoNorms, inside, mount } from './ui-fixture.ts';
 
 const demo = demoNorms(

@@ -1,7 +1,7 @@
 // <notice-banner> and the failure notices: every failure kind gets plain words and a way forward.
-import '../../src/ui/notice-banner.ts';
-import type { NoticeBanner } from '../../src/ui/notice-banner.ts';
-import { noticeFor } from '../../src/ui/failure-notice.ts';
+import '../../src/ui/common/notice-banner.ts';
+import type { NoticeBanner } from '../../src/ui/common/notice-banner.ts';
+import { noticeFor } from '../../src/ui/common/failure-notice.ts';
 import { PageFailure, toPageFailure } from '../../src/worker/client.ts';
 import { check, events, inside, mount } from './ui-fixture.ts';
 

@@ -1,6 +1,6 @@
 // <panel-explainer>: a closed-by-default disclosure whose summary opens the explanation.
-import '../../src/ui/panel-explainer.ts';
-import type { PanelExplainer } from '../../src/ui/panel-explainer.ts';
+import '../../src/ui/common/panel-explainer.ts';
+import type { PanelExplainer } from '../../src/ui/common/panel-explainer.ts';
 import { check, inside, mount } from './ui-fixture.ts';
 
 describe('<panel-explainer>', () => {

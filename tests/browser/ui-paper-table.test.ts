@@ -1,7 +1,7 @@
 // <paper-table1>: the paper's seven Table 1 rows, with the loaded backbone's row highlighted.
-import '../../src/ui/paper-table1.ts';
-import type { PaperTable1 } from '../../src/ui/paper-table1.ts';
-import { PAPER_TABLE1 } from '../../src/ui/paper-table1-data.ts';
+import '../../src/ui/model/paper-table1.ts';
+import type { PaperTable1 } from '../../src/ui/model/paper-table1.ts';
+import { PAPER_TABLE1 } from '../../src/ui/model/paper-table1-data.ts';
 import { allInside, check, mount } from './ui-fixture.ts';
 
 describe('<paper-table1>', () => {

@@ -1,6 +1,6 @@
 // <preview-panel>: edits report both texts; a result shows the score and two vectors; an error replaces them.
-import '../../src/ui/preview-panel.ts';
-import type { PreviewPanel } from '../../src/ui/preview-panel.ts';
+import '../../src/ui/model/preview-panel.ts';
+import type { PreviewPanel } from '../../src/ui/model/preview-panel.ts';
 import type { PreviewResult } from '../../src/worker/api.ts';
 import { allInside, check, events, inside, mount } from './ui-fixture.ts';
 

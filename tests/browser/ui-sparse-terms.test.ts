@@ -1,6 +1,6 @@
 // <sparse-terms>: top terms with weight bars; expansions marked by a sign and words, not by colour alone.
-import '../../src/ui/sparse-terms.ts';
-import type { SparseTerms } from '../../src/ui/sparse-terms.ts';
+import '../../src/ui/common/sparse-terms.ts';
+import type { SparseTerms } from '../../src/ui/common/sparse-terms.ts';
 import { allInside, check, inside, mount } from './ui-fixture.ts';
 
 describe('<sparse-terms>', () => {

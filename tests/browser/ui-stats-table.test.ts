@@ -1,7 +1,7 @@
 // <head-stats-table>: statistics at k = 1 and at k side by side; norms divide by k, anisotropy does not change.
-import '../../src/ui/head-stats-table.ts';
-import type { HeadStatsTable } from '../../src/ui/head-stats-table.ts';
-import { precomputedPair } from '../../src/ui/precomputed-stats.ts';
+import '../../src/ui/model/head-stats-table.ts';
+import type { HeadStatsTable } from '../../src/ui/model/head-stats-table.ts';
+import { precomputedPair } from '../../src/ui/model/precomputed-stats.ts';
 import { check, demoNorms, inside, mount, near } from './ui-fixture.ts';
 
 describe('<head-stats-table>', () => {

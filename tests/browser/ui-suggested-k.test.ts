@@ -1,6 +1,6 @@
 // <suggested-k>: k = mean norm / target, clamped to the k range, applied with one button; the target is editable.
-import '../../src/ui/suggested-k.ts';
-import { suggestK, type SuggestedK } from '../../src/ui/suggested-k.ts';
+import '../../src/ui/model/suggested-k.ts';
+import { suggestK, type SuggestedK } from '../../src/ui/model/suggested-k.ts';
 import { K_MAX, K_MIN } from '../../src/ui/url-state.ts';
 import { check, events, inside, mount, near } from './ui-fixture.ts';
 

@@ -1,8 +1,8 @@
 // <sweep-panel>: the request it sends, every run with the training form's recipe, peak lr and lambdas (a lambda grid
 // keeps its own lambdas), and no request while the form holds a bad field.
-import type { SweepClient, SweepPanel } from '../../src/ui/sweep-panel.ts';
-import '../../src/ui/sweep-panel.ts';
-import type { SweepRecipeSettings } from '../../src/ui/recipe-state.ts';
+import type { SweepClient, SweepPanel } from '../../src/ui/experiments/sweep-panel.ts';
+import '../../src/ui/experiments/sweep-panel.ts';
+import type { SweepRecipeSettings } from '../../src/ui/training/recipe-state.ts';
 import type { ModelSummary, PageSweepRequest, TripletsSummary } from '../../src/worker/api.ts';
 import { check, cleanup, inside, mount, settle } from './ui-fixture.ts';
 

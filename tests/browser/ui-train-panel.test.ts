@@ -4,13 +4,13 @@ import { sendKeys } from '@web/test-runner-commands';
 import { parseTriplets } from '../../src/io/triplets.ts';
 import type { StepReport } from '../../src/contract/training-report.ts';
 import { paperRecipe } from '../../src/contract/recipe.ts';
-import type { LossChart } from '../../src/ui/loss-chart.ts';
-import '../../src/ui/train-panel.ts';
-import type { TrainPanel } from '../../src/ui/train-panel.ts';
-import type { TrainingClient } from '../../src/ui/training-client.ts';
-import type { AlarmList } from '../../src/ui/alarm-list.ts';
-import type { ProbeView as ProbeViewElement } from '../../src/ui/probe-view.ts';
-import type { RecipeForm } from '../../src/ui/recipe-form.ts';
+import type { LossChart } from '../../src/ui/common/loss-chart.ts';
+import '../../src/ui/training/train-panel.ts';
+import type { TrainPanel } from '../../src/ui/training/train-panel.ts';
+import type { TrainingClient } from '../../src/ui/training/training-client.ts';
+import type { AlarmList } from '../../src/ui/training/alarm-list.ts';
+import type { ProbeView as ProbeViewElement } from '../../src/ui/training/probe-view.ts';
+import type { RecipeForm } from '../../src/ui/training/recipe-form.ts';
 import type {
   Alarm,
   BatchCacheEntry,

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { MODEL_PRESETS } from '../../../src/contract/model-presets.ts';
 import { modelRefFromArgument } from '../../../src/app/platform/platform-node.ts';
-import { PAPER_TABLE1 } from '../../../src/ui/paper-table1-data.ts';
-import { paperRowFor } from '../../../src/ui/presets.ts';
+import { PAPER_TABLE1 } from '../../../src/ui/model/paper-table1-data.ts';
+import { paperRowFor } from '../../../src/ui/model/presets.ts';
 
 describe('model presets', () => {
   it('every paper row a preset names is in Table 1, and every Table 1 backbone has a preset', () => {

@@ -1,7 +1,7 @@
 // Axis arithmetic of the SVG charts: readable ticks, and a finite tick list (no endless loop) for any ends a chart may
 // be handed, zero and infinite ones included.
 import { describe, expect, it } from 'vitest';
-import { linearScale, logCountScale, logScale } from '../../../src/ui/chart-scale.ts';
+import { linearScale, logCountScale, logScale } from '../../../src/ui/common/chart-scale.ts';
 
 describe('chart scales', () => {
   it('puts linear ticks at 1, 2 or 5 times a power of ten inside the range', () => {

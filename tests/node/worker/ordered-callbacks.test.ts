@@ -4,7 +4,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JobController, type JobOptions } from '../../../src/ui/job-controller.ts';
+import { JobController, type JobOptions } from '../../../src/ui/common/job-controller.ts';
 import { withOrderedCallbacks } from '../../../src/worker/ordered-callbacks.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

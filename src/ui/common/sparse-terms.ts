@@ -1,0 +1,75 @@
+// <sparse-terms>: one text's SPLADE vector as its top terms with weight bars; terms the model added are marked.
+import { LitElement, css, html, unsafeCSS } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import type { SparseSummary } from '../../worker/api.ts';
+import { formatStat } from './format.ts';
+import { OKABE_ITO, baseStyles } from './theme.ts';
+
+@customElement('sparse-terms')
+export class SparseTerms extends LitElement {
+  @property({ type: String }) heading = '';
+  @property({ attribute: false }) summary: SparseSummary | null = null;
+
+  static override styles = [
+    baseStyles,
+    css`
+      :host {
+        display: block;
+      }
+      h3 {
+        font-size: 1em;
+        margin: 0 0 0.3em;
+      }
+      ol {
+        list-style: none;
+        padding: 0;
+        margin: 0;
+        display: grid;
+        grid-template-columns: auto 1fr auto;
+        gap: 0.15em 0.6em;
+        align-items: center;
+      }
+      li {
+        display: contents;
+      }
+      .term.expansion {
+        font-style: italic;
+      }
+      .bar {
+        height: 0.8em;
+        background: ${unsafeCSS(OKABE_ITO.blue)};
+        border-radius: 2px;
+      }
+      .bar.expansion {
+        background: repeating-linear-gradient(45deg, ${unsafeCSS(OKABE_ITO.vermillion)} 0 3px, #fff 3px 5px);
+        border: 1px solid ${unsafeCSS(OKABE_ITO.vermillion)};
+      }
+    `,
+  ];
+
+  override render() {
+    const s = this.summary;
+    if (!s) return html``;
+    const top = s.terms.length > 0 ? s.terms[0].weight : 1;
+    return html`<h3>${this.heading}</h3>
+      <p class="muted" id="active">${s.activeDims} active dimensions · ${s.tokens.length} tokens</p>
+      <ol aria-label="${this.heading}: top terms by weight">
+        ${s.terms.map(
+          (t) =>
+            html`<li data-term=${t.term}>
+              <span class="term ${t.expansion ? 'expansion' : ''}"
+                >${t.expansion ? '+ ' : ''}${t.term}${t.expansion ? html`<span class="visually-hidden"> (expansion)</span>` : ''}</span
+              >
+              <span class="bar ${t.expansion ? 'expansion' : ''}" style="width:${Math.max(2, (100 * t.weight) / top)}%"></span>
+              <span class="num">${formatStat(t.weight)}</span>
+            </li>`,
+        )}
+      </ol>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'sparse-terms': SparseTerms;
+  }
+}

@@ -1,0 +1,84 @@
+// <term-table>: one score split into the terms query and document share: term, query weight, document weight, their
+// product and its share of the score, largest first; terms the model added to the query are marked.
+import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import type { TermContribution } from '../../worker/api.ts';
+import { baseStyles } from './theme.ts';
+
+@customElement('term-table')
+export class TermTable extends LitElement {
+  @property({ attribute: false }) terms: TermContribution[] = [];
+  /** Rows shown (the rest are summed in a last row). */
+  @property({ type: Number }) limit = 8;
+
+  static override styles = [
+    baseStyles,
+    css`
+      table {
+        border-collapse: collapse;
+        font-size: 0.85em;
+      }
+      th,
+      td {
+        padding: 0.05em 0.45em;
+        text-align: right;
+      }
+      th:first-child,
+      td:first-child {
+        text-align: left;
+      }
+      .expansion {
+        font-style: italic;
+      }
+    `,
+  ];
+
+  override render() {
+    if (this.terms.length === 0) return html`<p class="muted">No shared term.</p>`;
+    const shown = this.terms.slice(0, this.limit);
+    const rest = this.terms.slice(this.limit);
+    const restProduct = rest.reduce((sum, t) => sum + t.product, 0);
+    return html`<table>
+      <thead>
+        <tr>
+          <th scope="col">term</th>
+          <th scope="col">query</th>
+          <th scope="col">doc</th>
+          <th scope="col">product</th>
+          <th scope="col">share</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${shown.map(
+          (t) =>
+            html`<tr data-product=${t.product}>
+              <td class=${t.expansion ? 'expansion' : ''}>
+                ${t.term}${t.expansion ? html` <span class="muted">(expansion)</span>` : nothing}
+              </td>
+              <td>${t.query.toFixed(3)}</td>
+              <td>${t.document.toFixed(3)}</td>
+              <td>${t.product.toFixed(4)}</td>
+              <td>${(100 * t.share).toFixed(1)}%</td>
+            </tr>`,
+        )}
+        ${
+          rest.length
+            ? html`<tr class="rest" data-product=${restProduct}>
+                <td class="muted">${rest.length} more terms</td>
+                <td></td>
+                <td></td>
+                <td>${restProduct.toFixed(4)}</td>
+                <td>${(100 * rest.reduce((sum, t) => sum + t.share, 0)).toFixed(1)}%</td>
+              </tr>`
+            : nothing
+        }
+      </tbody>
+    </table>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'term-table': TermTable;
+  }
+}

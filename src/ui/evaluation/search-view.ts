@@ -1,0 +1,156 @@
+// <search-view>: type a query (or pick one of the set's judged queries) and see its top documents under SPLADE and
+// BM25 side by side, each score split into its shared terms, judged-relevant hits marked; a hit opens its vector.
+import { Task } from '@lit/task';
+import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { toPageFailure, type DocumentView, type SearchHit, type WorkerClient } from '../../worker/api.ts';
+import '../common/sparse-terms.ts';
+import '../common/term-table.ts';
+import { baseStyles } from '../common/theme.ts';
+
+export type SearchClient = Pick<WorkerClient, 'search' | 'document' | 'evaluatedQueries'>;
+
+const TOP = 10;
+
+@customElement('search-view')
+export class SearchView extends LitElement {
+  @property({ attribute: false }) client: SearchClient | null = null;
+  /** Name of the evaluated set the worker keeps (a new evaluation replaces it). */
+  @property({ type: String }) set = '';
+  /** Changes with every evaluation (the same set may be evaluated again under another k). */
+  @property({ type: Number }) generation = 0;
+  @state() private _query = '';
+  @state() private _opened: DocumentView | null = null;
+
+  private readonly queries = new Task(this, {
+    task: async ([client, set]) => (client && set ? (await client.evaluatedQueries()).queries : []),
+    args: () => [this.client, this.set, this.generation] as const,
+  });
+
+  private readonly results = new Task(this, {
+    task: async ([client, query]) => (client && query.trim() ? client.search(query, TOP) : null),
+    args: () => [this.client, this._query, this.set, this.generation] as const,
+  });
+
+  static override styles = [
+    baseStyles,
+    css`
+      :host {
+        display: block;
+      }
+      form {
+        display: flex;
+        gap: 0.6em;
+        flex-wrap: wrap;
+        align-items: center;
+      }
+      #query {
+        flex: 1;
+        min-width: 20em;
+      }
+      .columns {
+        display: grid;
+        grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
+        gap: 1em;
+        margin-top: 0.6em;
+      }
+      ol {
+        padding-left: 1.6em;
+      }
+      li {
+        margin-bottom: 0.6em;
+      }
+      .relevant {
+        font-weight: 600;
+      }
+      .hit-head {
+        display: flex;
+        gap: 0.6em;
+        align-items: baseline;
+        flex-wrap: wrap;
+      }
+      .open {
+        font-size: 0.85em;
+      }
+    `,
+  ];
+
+  override render() {
+    if (!this.set) return html`<p class="muted">Evaluate a set first: the search view looks inside the last evaluated set.</p>`;
+    const result = this.results.value;
+    const error = this.results.error ? toPageFailure(this.results.error).message : '';
+    return html`<form @submit=${this._onSubmit}>
+        <label for="query">Search ${this.set}:</label>
+        <input
+          id="query"
+          list="judged-queries"
+          placeholder="type a query, or pick one of the set's queries"
+          .value=${this._query}
+        />
+        <datalist id="judged-queries">${(this.queries.value ?? []).map((q) => html`<option value=${q.text}></option>`)}</datalist>
+        <button type="submit">Search</button>
+      </form>
+      ${error ? html`<p class="error" role="alert">${error}</p>` : nothing}
+      ${
+        result
+          ? html`<p class="muted" id="search-note">
+                ${result.queryId ? html`Judged query ${result.queryId}: <span class="relevant">✓ relevant</span> hits are marked.` : "Not one of the set's judged queries: no hit can be marked relevant."}
+                Each score is the sum of its terms' products (query weight × document weight).
+              </p>
+              <div class="columns">
+                <section aria-labelledby="splade-hits-heading" id="splade-hits">
+                  <h4 id="splade-hits-heading">SPLADE</h4>
+                  ${this._hits(result.splade, 'splade')}
+                </section>
+                <section aria-labelledby="bm25-hits-heading" id="bm25-hits">
+                  <h4 id="bm25-hits-heading">BM25</h4>
+                  ${this._hits(result.bm25, 'bm25')}
+                </section>
+              </div>`
+          : nothing
+      }
+      ${
+        this._opened
+          ? html`<section id="opened" aria-label="Document vector">
+              <h4>Document ${this._opened.docId} <button class="open" @click=${() => (this._opened = null)}>Close</button></h4>
+              <p>${this._opened.text}</p>
+              <sparse-terms heading="Its SPLADE vector" .summary=${this._opened.vector}></sparse-terms>
+            </section>`
+          : nothing
+      }`;
+  }
+
+  private _hits(hits: SearchHit[], system: 'splade' | 'bm25') {
+    if (hits.length === 0) return html`<p class="muted">No document shares a term with this query.</p>`;
+    return html`<ol>
+      ${hits.map(
+        (h) =>
+          html`<li class=${h.relevant ? 'relevant' : ''} data-doc=${h.docId} data-score=${h.score}>
+            <div class="hit-head">
+              <span>${h.relevant ? '✓ ' : ''}${h.docId}</span>
+              <span class="score">score ${h.score.toFixed(4)}</span>
+              ${system === 'splade' ? html`<button class="open" @click=${() => this._open(h.docId)}>Show its vector</button>` : nothing}
+            </div>
+            <div class="muted">${h.text}</div>
+            <term-table .terms=${h.terms}></term-table>
+          </li>`,
+      )}
+    </ol>`;
+  }
+
+  private _onSubmit(event: Event) {
+    event.preventDefault();
+    this._query = this.renderRoot.querySelector<HTMLInputElement>('#query')!.value;
+  }
+
+  private async _open(docId: string) {
+    if (!this.client) return;
+    this._opened = await this.client.document(docId);
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'search-view': SearchView;
+  }
+}

@@ -1,0 +1,87 @@
+// <handoff-panel>: when the browser is outgrown: a ready sentence-transformers project that trains the loaded backbone
+// on the picked triplets with the page's k and the paper's recipe on N GPUs (torchrun), with a one-minute check that
+// PyTorch computes splade-lab's first-batch losses, downloaded as a zip.
+import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import { TRAIN_LIMITS, type ModelSummary, type TripletsSummary, type WorkerClient } from '../../worker/api.ts';
+import { downloadFile } from '../common/download.ts';
+import { formatK } from '../common/format.ts';
+import { JobController } from '../common/job-controller.ts';
+import { readNumberFields } from '../common/number-fields.ts';
+import { baseStyles, fieldStyles, trainingPanelStyles } from '../common/theme.ts';
+
+export type HandoffClient = Pick<WorkerClient, 'handoff' | 'cancelJob'>;
+
+const FIELDS = [
+  { key: 'gpus', label: 'GPUs', value: 8, range: { min: 1, max: 1024, integer: true } },
+  { key: 'batchSize', label: 'Batch per GPU', value: 64, range: TRAIN_LIMITS.batchSize },
+  { key: 'queryLength', label: 'Query tokens', value: 256, range: TRAIN_LIMITS.queryLength },
+  { key: 'documentLength', label: 'Document tokens', value: 256, range: TRAIN_LIMITS.documentLength },
+] as const;
+
+@customElement('handoff-panel')
+export class HandoffPanel extends LitElement {
+  @property({ attribute: false }) client: HandoffClient | null = null;
+  @property({ attribute: false }) summary: ModelSummary | null = null;
+  @property({ attribute: false }) triplets: TripletsSummary | null = null;
+  @property({ type: Number }) k = 1;
+
+  private readonly job = new JobController(this);
+
+  static override styles = [
+    baseStyles,
+    trainingPanelStyles,
+    fieldStyles,
+    css`
+      :host {
+        display: block;
+      }
+    `,
+  ];
+
+  override render() {
+    const ready = !!this.client && !!this.summary && !!this.triplets && !this.job.running;
+    return html`<p class="muted">
+        One epoch over the picked triplets with the paper's recipe (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3 ramped over a
+        third, bf16), the head divided by k = ${formatK(this.k)} before training. The zip holds train.py, launch.sh (torchrun),
+        pinned requirements, the triplets, and check_step1.py: run it first on the GPU machine; it must print PASS (splade-lab's
+        first batch and step-0 losses, reproduced in PyTorch).
+        ${this.summary?.run ? html`<strong>The loaded model is a trained run: its head is already divided by k = ${formatK(this.summary.run.k)}.</strong>` : nothing}
+      </p>
+      <div class="fields">
+        ${FIELDS.map((f) => html`<label class="field">${f.label} <input id="handoff-${f.key}" type="number" value=${f.value} ?disabled=${this.job.running} /></label>`)}
+        <button id="handoff" class="primary" ?disabled=${!ready} @click=${this._handoff}>Write the project (.zip)</button>
+        <span class="muted"
+          >${this.summary ? (this.triplets ? '' : 'Pick triplets above first.') : 'Load a backbone first.'}</span
+        >
+      </div>
+      <p id="handoff-status" role="status" aria-live="polite">${this.job.status}</p>
+      ${this.job.error ? html`<p class="error" role="alert" id="handoff-error">${this.job.error}</p>` : nothing}`;
+  }
+
+  private async _handoff() {
+    const client = this.client;
+    if (!client) return;
+    const values = readNumberFields(this.renderRoot, FIELDS, 'handoff-');
+    if (!values) return;
+    const file = await this.job.run(
+      {
+        starting: 'Writing the project: one training step of splade-lab on the first batch gives the losses to check against…',
+        cancel: () => client.cancelJob(),
+        cancelled: () => 'Cancelled.',
+        failed: (failure) => `The hand-off failed: ${failure.message}`,
+      },
+      () => client.handoff({ k: this.k, ...values }),
+    );
+    if (file) {
+      downloadFile(file);
+      this.job.setStatus(`Downloaded ${file.name}: unzip it on the GPU machine and follow its README.`);
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'handoff-panel': HandoffPanel;
+  }
+}

@@ -1,0 +1,27 @@
+// The page's model names beyond the presets (src/contract/model-presets.ts): the bundled demo, picked files, runs.
+import { presetByKey } from '../../worker/api.ts';
+import { PAPER_TABLE1 } from './paper-table1-data.ts';
+
+/** URL name of the bundled backbone. */
+export const DEMO_MODEL = 'demo';
+
+export const DEMO_LABEL = 'synthetic demo (BERT-style, random weights, large-norm head)';
+
+/** URL model name of picked files: a link cannot carry them. */
+export const LOCAL_MODEL = 'local';
+
+/** URL model name of a run's trained model ("run:<id>"): it lives in this browser's IndexedDB. */
+export const RUN_MODEL_PREFIX = 'run:';
+
+/** Whether a URL model name is a Hub id (not the demo, a preset key, picked files or a run). */
+export function isHubId(model: string): boolean {
+  return model !== DEMO_MODEL && model !== LOCAL_MODEL && !model.startsWith(RUN_MODEL_PREFIX) && !presetByKey(model);
+}
+
+/** The Table 1 row matching a preset key or Hub id (bert-base-uncased and friends match by name). */
+export function paperRowFor(model: string): string | null {
+  const preset = presetByKey(model);
+  if (preset) return preset.paperRow;
+  const name = (model.split('/').pop() ?? model).toLowerCase();
+  return PAPER_TABLE1.find((row) => row.backbone.toLowerCase() === name)?.backbone ?? null;
+}
