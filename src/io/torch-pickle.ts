@@ -1,5 +1,7 @@
 // Restricted reader for PyTorch `pytorch_model.bin` state dicts, zip format (torch >= 1.6) and the legacy format before it.
 // Only the globals a tensor state dict needs are allowed; each storage is decoded once and views share it.
+// One file (about 440 lines) on purpose: the pickle opcodes, the allow-list of globals and the storage rules are one
+// security boundary, read and reviewed together.
 import { CheckpointFormatError, clip } from './format-error.ts';
 import { DTYPE_BYTES, decodeToFloat32, type StorageDtype } from './dtype.ts';
 import { tensorSize, type HostTensor, type TensorMap } from './host-tensor.ts';

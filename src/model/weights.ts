@@ -1,6 +1,8 @@
 // The one place that maps Hugging Face checkpoint tensor names to the internal layout (src/model/layout.ts) and back.
 // Fused q/k/v are concatenated from BERT-style query/key/value; tied decoders are the word embeddings (one tensor);
 // GTE's up_gate_proj rows [up; gate] are held as [gate; up], the order ModernBERT's GeGLU kernel reads.
+// One file (about 420 lines) on purpose: the name tables of the six families and the mapping both ways are one
+// contract, and a reader checks a family's names against its inverse in one place.
 import { clip } from '../io/format-error.ts';
 import { type HostTensor, type TensorMap, tensorSize } from '../io/host-tensor.ts';
 import type { ModelConfig } from '../contract/model-config.ts';
