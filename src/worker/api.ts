@@ -65,4 +65,3 @@ export {
 export { type CheckpointInfo, type TrainEvent } from '../contract/training-events.ts';
 export { type StepReport } from '../contract/training-report.ts';
 export { PageFailure, startWorkerClient, toPageFailure, type FailureKind, type WorkerClient } from './client.ts';
-export type { TrainingProbes } from '../app/training/training-probes.ts';

@@ -36,5 +36,3 @@ export function formatLambda(value: number): string {
   if (value === 0) return '0';
   return Math.abs(value) < 0.01 ? value.toExponential(2).replace('.00e', 'e') : String(Number(value.toPrecision(3)));
 }
-import { readFileSync } from 'node:fs';
-export const readForScratch = readFileSync;
