@@ -32,4 +32,6 @@ export type TrainEvent =
   | { kind: 'probe'; snapshot: ProbeSnapshot }
   | { kind: 'alarm'; alarm: Alarm; stops: boolean }
   /** Batches of the run cached before its first step (the page): `done` of `total`. */
-  | { kind: 'caching'; done: number; total: number };
+  | { kind: 'caching'; done: number; total: number }
+  /** Something the user should know that changes nothing of the results (a cached batch tokenized again, ...). */
+  | { kind: 'note'; note: string };

@@ -5,7 +5,7 @@ import type { RandomAccessFile } from './random-access.ts';
 /** Opens `path` for positioned reads; close() releases it (the process exit does too). */
 export async function openRandomAccessFile(path: string): Promise<RandomAccessFile & { close(): Promise<void> }> {
   const handle = await open(path, 'r');
-  const { size } = await handle.stat();
+  const { size, mtimeMs } = await handle.stat();
   return {
     name: path,
     size,
@@ -22,6 +22,12 @@ export async function openRandomAccessFile(path: string): Promise<RandomAccessFi
         done += bytesRead;
       }
       return buffer;
+    },
+    async changed() {
+      const now = await handle.stat();
+      if (now.size !== size) return `its size went from ${size} to ${now.size} bytes`;
+      if (now.mtimeMs !== mtimeMs) return `it was modified at ${new Date(now.mtimeMs).toISOString()}`;
+      return null;
     },
     close: () => handle.close(),
   };

@@ -7,6 +7,8 @@ export interface RandomAccessFile {
   readonly size: number;
   /** Bytes [start, end), end clamped to the size. */
   read(start: number, end: number): Promise<Uint8Array>;
+  /** What changed since the file was opened (its size, its modification time), or null; absent: cannot tell. */
+  changed?(): Promise<string | null>;
 }
 
 /** A Blob (a picked or dropped File) read slice by slice. */

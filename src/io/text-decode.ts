@@ -1,5 +1,6 @@
 // Strict text decoding for every data-file reader (triplets, BEIR, TREC, JSON): UTF-8 or an error naming the file
 // and line of the first bad byte; UTF-16 files (byte-order mark or NUL-byte pattern) are recognised and named as such.
+import { lineAtByte } from './line-breaks.ts';
 
 /** Bytes that are not UTF-8 text: where (file, 1-based line, byte offset) and what to do. */
 export class TextDecodeError extends Error {
@@ -35,13 +36,6 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
     i += extra + 1;
   }
   return -1;
-}
-
-/** 1-based line of a byte offset (lines end in \n). */
-function lineOf(bytes: Uint8Array, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) line++;
-  return line;
 }
 
 /** 'LE' or 'BE' when the start of the file looks like UTF-16 text (NULs on one byte parity), else null. */
@@ -82,7 +76,7 @@ export function decodeUtf8Strict(bytes: Uint8Array, file: string): string {
       );
     throw new TextDecodeError(
       file,
-      lineOf(bytes, nul),
+      lineAtByte(bytes, nul),
       nul,
       `NUL byte at byte ${nul}: this is not a text file; ${SAVE_AS_UTF8} text`,
     );
@@ -95,7 +89,7 @@ export function decodeUtf8Strict(bytes: Uint8Array, file: string): string {
     const hex = bytes[at].toString(16).toUpperCase().padStart(2, '0');
     throw new TextDecodeError(
       file,
-      lineOf(bytes, at),
+      lineAtByte(bytes, at),
       at,
       `invalid UTF-8 (byte 0x${hex} at byte ${at}); the file is in another encoding: ${SAVE_AS_UTF8}`,
     );

@@ -1,5 +1,6 @@
-// A tokenizer's identity for cache keys: CRC-32 of its whole vocabulary, its special ids, and its encodings of a few
-// texts that normalisers and pre-tokenisers treat differently (case, accents, punctuation, digits, CJK).
+// A tokenizer's identity for cache keys: CRC-32 of its whole definition (normaliser, pre-tokeniser, model,
+// post-processor, added and special tokens), its vocabulary, its special ids, and its encodings of a few texts that
+// normalisers and pre-tokenisers treat differently (case, accents, punctuation, digits, CJK).
 import { crc32 } from '../util/crc32.ts';
 import type { TextTokenizer } from './tokenizer.ts';
 
@@ -15,6 +16,7 @@ const PROBES = [
 export function tokenizerFingerprint(tokenizer: TextTokenizer): string {
   const encoder = new TextEncoder();
   let crc = crc32(encoder.encode(JSON.stringify({ vocab: tokenizer.vocabSize, special: tokenizer.specialIds })));
+  if (tokenizer.definition !== undefined) crc = crc32(encoder.encode(tokenizer.definition), crc);
   for (let id = 0; id < tokenizer.vocabSize; id++) crc = crc32(encoder.encode(`${tokenizer.idToToken(id) ?? ''}\n`), crc);
   for (const text of PROBES)
     crc = crc32(

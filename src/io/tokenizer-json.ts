@@ -102,5 +102,15 @@ export function createTokenizerJsonTokenizer(tokenizerJson: Json, tokenizerConfi
     },
     idToToken: (id) => library.id_to_token(id),
     tokenToId,
+    definition: tokenizerDefinition(tokenizerJson, tokenizerConfig),
   });
+}
+
+/** The parts of tokenizer.json and tokenizer_config.json that decide an encoding, as one canonical text. */
+function tokenizerDefinition(tokenizerJson: Json, tokenizerConfig: Json): string {
+  const { normalizer, pre_tokenizer, model, post_processor, added_tokens, truncation, padding } = tokenizerJson;
+  const specials = ['cls_token', 'sep_token', 'pad_token', 'mask_token', 'unk_token'].map((key) =>
+    configToken(tokenizerConfig, key),
+  );
+  return JSON.stringify([normalizer, pre_tokenizer, model, post_processor, added_tokens, truncation, padding, specials]);
 }

@@ -33,6 +33,11 @@ export interface TextTokenizer {
   encodeBatch(texts: string[], options?: EncodeOptions & { padToLongest?: boolean }): Encoding[];
   idToToken(id: number): string | undefined;
   tokenToId(token: string): number | undefined;
+  /**
+   * The whole definition the encodings follow (normaliser, pre-tokeniser, model, post-processor, added and special
+   * tokens), as canonical text for fingerprints; absent for a tokenizer that has none to give.
+   */
+  readonly definition?: string;
 }
 
 /** One piece of a post-processing template: a run of special ids, or the first (A) or second (B) sequence. */
@@ -136,8 +141,10 @@ export function createTemplateTokenizer(parts: {
   specialIds: SpecialIds;
   idToToken(id: number): string | undefined;
   tokenToId(token: string): number | undefined;
+  definition?: string;
 }): TextTokenizer {
   const tokenizer: TextTokenizer = {
+    definition: parts.definition,
     vocabSize: parts.vocabSize,
     specialIds: parts.specialIds,
     idToToken: parts.idToToken,

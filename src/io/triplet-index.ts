@@ -2,10 +2,11 @@
 // the file's CRC-32, and keeps only each row's byte range: training then reads rows by range (IndexedTripletSource).
 import { crc32 } from '../util/crc32.ts';
 import type { RandomAccessFile } from './random-access.ts';
+import { LineBreakScanner } from './line-breaks.ts';
 import { TextDecodeError, firstInvalidUtf8 } from './text-decode.ts';
 import { IndexedTripletSource, type LineParser } from './triplet-source.ts';
 import { parseJsonlLine } from './triplets-jsonl.ts';
-import { checkNegatives, parseTsvLine } from './triplets.ts';
+import { checkNegatives, parseTsvLine, TripletFormatError } from './triplets.ts';
 
 export interface IndexedTriplets {
   source: IndexedTripletSource;
@@ -20,6 +21,25 @@ export interface IndexOptions {
   chunkBytes?: number;
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   signal?: AbortSignal;
+  /** Longest line accepted, in bytes (default MAX_LINE_BYTES): a longer one is an error naming it, read no further. */
+  maxLineBytes?: number;
+}
+
+/**
+ * Longest triplet line accepted by default: 4 MiB, hundreds of times a real query + passage + negatives line (a
+ * training document is cut to a few hundred tokens anyway). A longer line is a file that lost its line breaks, or no
+ * triplet file at all; refusing it keeps the index pass at one chunk and one line of memory.
+ */
+export const MAX_LINE_BYTES = 4 * 2 ** 20;
+
+/** The error for a line past the cap: which line, how long it got, and what to do. */
+function tooLongLine(file: string, line: number, bytes: number, cap: number): TripletFormatError {
+  return new TripletFormatError(
+    file,
+    line,
+    `the line is longer than ${cap} bytes (${bytes} read so far): a triplet line holds a query and passages, not whole ` +
+      'books; check that the file has line breaks and is a triplet file, or shorten the texts',
+  );
 }
 
 /** The line parser of a format (a TSV header is only looked for on line 1). */
@@ -54,11 +74,14 @@ export async function indexTripletFile(
   options: IndexOptions = {},
 ): Promise<IndexedTriplets> {
   const chunkBytes = options.chunkBytes ?? 4 * 2 ** 20;
+  const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   const parse = lineParser(format);
+  const breaks = new LineBreakScanner();
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const starts = new Column(new Float64Array(1024));
   const lengths = new Column(new Uint32Array(1024));
   const lineNumbers = new Column(new Uint32Array(1024));
+  const rowCrcs = new Column(new Uint32Array(1024));
   let blankLines = 0;
   let header = false;
   let negatives: number | null = null;
@@ -66,8 +89,10 @@ export async function indexTripletFile(
   let lineNumber = 1;
   let lineStart = 0;
   let pending: Uint8Array[] = []; // the current line's bytes from earlier chunks
+  let pendingBytes = 0;
 
   const handleLine = (bytes: Uint8Array, start: number) => {
+    if (bytes.length > maxLineBytes) throw tooLongLine(file.name, lineNumber, bytes.length, maxLineBytes);
     const nul = bytes.indexOf(0);
     if (nul >= 0)
       throw new TextDecodeError(
@@ -96,6 +121,7 @@ export async function indexTripletFile(
       starts.push(start);
       lengths.push(bytes.length);
       lineNumbers.push(lineNumber);
+      rowCrcs.push(crc32(bytes));
     }
   };
 
@@ -118,15 +144,22 @@ export async function indexTripletFile(
       }
       if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) lineStart = from = 3; // a UTF-8 byte-order mark
     }
-    for (let newline = chunk.indexOf(0x0a, from); newline >= 0; newline = chunk.indexOf(0x0a, from)) {
-      const piece = chunk.subarray(from, newline);
+    const lineFrom = breaks.startOf(chunk, from);
+    if (lineFrom !== from) lineStart = offset + (from = lineFrom); // the \n of a \r\n split across two chunks
+    for (let found = breaks.next(chunk, from); found; found = breaks.next(chunk, from)) {
+      const piece = chunk.subarray(from, found[0]);
       handleLine(pending.length ? concat([...pending, piece]) : piece, lineStart);
       pending = [];
+      pendingBytes = 0;
       lineNumber++;
-      from = newline + 1;
+      from = found[1];
       lineStart = offset + from;
     }
-    if (from < chunk.length) pending.push(chunk.slice(from));
+    if (from < chunk.length) {
+      pending.push(chunk.slice(from));
+      pendingBytes += chunk.length - from;
+      if (pendingBytes > maxLineBytes) throw tooLongLine(file.name, lineNumber, pendingBytes, maxLineBytes);
+    }
     options.onProgress?.(Math.min(file.size, offset + chunk.length), file.size);
   }
   if (pending.length) handleLine(concat(pending), lineStart); // a last line without a final newline
@@ -135,7 +168,8 @@ export async function indexTripletFile(
     throw new Error(
       `${file.name}: no triplets (${format === 'jsonl' ? 'a line is {"query": ..., "positive": ..., "negative": ...}' : 'a line is query<TAB>positive<TAB>negative'})`,
     );
-  const source = new IndexedTripletSource(file, parse, starts.done(), lengths.done(), lineNumbers.done(), count, negatives ?? 1);
+  const rows = { starts: starts.done(), lengths: lengths.done(), lineNumbers: lineNumbers.done(), crcs: rowCrcs.done() };
+  const source = new IndexedTripletSource(file, parse, rows, count, negatives ?? 1);
   return { source, blankLines, header, crc32: crc };
 }
 

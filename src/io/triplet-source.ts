@@ -1,5 +1,7 @@
 // Training rows as a source read on demand: rows in memory, or rows of a file indexed by byte offsets so that a
-// 1 GB file trains with flat memory (the index keeps 12 bytes per row, the rows stay on disk until a batch reads them).
+// 1 GB file trains with flat memory (the index keeps 16 bytes per row, the rows stay on disk until a batch reads them).
+// A row read back must be the row indexed: its CRC-32 is checked, so a file rewritten while training stops the run.
+import { crc32 } from '../util/crc32.ts';
 import type { RandomAccessFile } from './random-access.ts';
 import { TripletFormatError, type LineResult, type Triplet } from './triplets.ts';
 
@@ -45,36 +47,55 @@ export function memoryTripletSource(triplets: readonly Triplet[]): TripletSource
 /** Parses one line of the indexed file again when a batch reads it. */
 export type LineParser = (line: string, file: string, lineNumber: number) => LineResult;
 
+/** What the index keeps of each row: where its line is, how long, which line, and the CRC-32 of its bytes. */
+export interface IndexedRows {
+  /** Byte offset of each row's line. */
+  starts: Float64Array;
+  /** Byte length of each row's line (without its line break). */
+  lengths: Uint32Array;
+  /** 1-based line number of each row (messages). */
+  lineNumbers: Uint32Array;
+  /** CRC-32 of each row's bytes, as indexed. */
+  crcs: Uint32Array;
+}
+
+/** What a run that read a changed file is told: which line, and that its checkpoints are kept. */
+export function changedFileMessage(what: string): string {
+  return (
+    `${what}: the file changed since training started reading it. Training stopped here and its checkpoints are ` +
+    'kept: put the original file back and resume, or start a new run on the new file'
+  );
+}
+
 /** Rows of a text file by their byte ranges (from indexTripletFile), parsed when read. */
 export class IndexedTripletSource implements TripletSource {
   constructor(
     private readonly file: RandomAccessFile,
     private readonly parse: LineParser,
-    /** Byte offset of each row's line. */
-    private readonly starts: Float64Array,
-    /** Byte length of each row's line (without its \n). */
-    private readonly lengths: Uint32Array,
-    /** 1-based line number of each row (messages). */
-    private readonly lineNumbers: Uint32Array,
+    private readonly rows: IndexedRows,
     readonly count: number,
     readonly negatives: number,
   ) {}
 
   /** Bytes the index itself holds. */
   get indexBytes(): number {
-    return this.starts.byteLength + this.lengths.byteLength + this.lineNumbers.byteLength;
+    const { starts, lengths, lineNumbers, crcs } = this.rows;
+    return starts.byteLength + lengths.byteLength + lineNumbers.byteLength + crcs.byteLength;
   }
 
   async read(indices: readonly number[]): Promise<Triplet[]> {
     const decoder = new TextDecoder('utf-8', { fatal: true });
+    const { starts, lengths, lineNumbers, crcs } = this.rows;
+    const changed = await this.file.changed?.();
+    if (changed) throw new Error(changedFileMessage(`${this.file.name} (${changed})`));
     const rows: Triplet[] = [];
     for (const i of indices) {
       if (!(Number.isInteger(i) && i >= 0 && i < this.count))
         throw new RangeError(`row ${i} of ${this.count} in ${this.file.name}`);
-      const bytes = await this.file.read(this.starts[i], this.starts[i] + this.lengths[i]);
-      const line = this.lineNumbers[i];
-      if (bytes.length !== this.lengths[i])
-        throw new TripletFormatError(this.file.name, line, 'the file is shorter than when it was read: was it changed?');
+      const bytes = await this.file.read(starts[i], starts[i] + lengths[i]);
+      const line = lineNumbers[i];
+      if (bytes.length !== lengths[i] || crc32(bytes) !== crcs[i])
+        throw new Error(changedFileMessage(`${this.file.name} line ${line}`));
       let text: string;
       try {
         text = decoder.decode(bytes);

@@ -1,5 +1,6 @@
 // Training triplets from JSON Lines: one object per line with `query` (or sentence-transformers' `anchor`),
 // `positive` and one or more negatives; strict UTF-8; every problem names the file and the line.
+import { splitLines } from './line-breaks.ts';
 import { textOf } from './text-decode.ts';
 import { TripletFormatError, checkNegatives, tripletOf, type LineResult, type Triplet, type TripletFile } from './triplets.ts';
 
@@ -70,9 +71,7 @@ export function parseJsonlLine(raw: string, file: string, line: number): LineRes
 
 /** Parses JSONL triplets (see parseJsonlLine); every row needs as many negatives as the first. */
 export function parseTripletsJsonl(content: string | Uint8Array, file: string): TripletFile {
-  const lines = textOf(content, file)
-    .replace(/^\uFEFF/, '')
-    .split('\n');
+  const lines = splitLines(textOf(content, file).replace(/^\uFEFF/, ''));
   const triplets: Triplet[] = [];
   let blankLines = 0;
   let negatives: number | null = null;

@@ -1,6 +1,7 @@
 // Training triplets from a TSV file (query<TAB>positive<TAB>negative per line, MS MARCO style), strictly checked:
 // strict UTF-8 (a bad byte or a UTF-16 file is an error naming file and line), then every line.
 import { readRequiredFile, type FileSource, type ReadOptions } from './file-source.ts';
+import { splitLines } from './line-breaks.ts';
 import { textOf } from './text-decode.ts';
 
 export interface Triplet {
@@ -94,14 +95,12 @@ export function checkNegatives(triplet: Triplet, expected: number | null, file: 
 
 /**
  * Parses triplet TSV text, or bytes decoded as strict UTF-8 (decodeUtf8Strict: invalid bytes are a TextDecodeError
- * naming `file` and the line). Lines end in \n or \r\n; a leading byte-order mark is dropped; fields are kept as
+ * naming `file` and the line). Lines end in \n, \r\n or a lone \r (line-breaks.ts); a leading byte-order mark is dropped; fields are kept as
  * they are (no trimming, no unquoting: MS MARCO files have no quoting). A line with fewer than three fields, with an
  * empty field, or with another number of negatives than the first row, is an error naming `file` and the line.
  */
 export function parseTriplets(content: string | Uint8Array, file: string): TripletFile {
-  const lines = textOf(content, file)
-    .replace(/^\uFEFF/, '')
-    .split('\n');
+  const lines = splitLines(textOf(content, file).replace(/^\uFEFF/, ''));
   const triplets: Triplet[] = [];
   let blankLines = 0;
   let header = false;

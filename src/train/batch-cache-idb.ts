@@ -1,15 +1,17 @@
 // The page's batch cache in IndexedDB (idb-keyval): batches under ['batch', fingerprint, epoch, index] (their typed
-// arrays stored as they are), descriptions under ['entry', fingerprint].
+// arrays stored as they are, with a seal: the position they were made for and the CRC-32 of their bytes, checked on
+// read), descriptions under ['entry', fingerprint].
 import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
 import type { DataPosition } from '../contract/training-report.ts';
-import type { BatchCacheStore } from './batch-cache.ts';
+import { CachedBatchMismatchError, checkSeal, sealOf, type BatchCacheStore, type BatchSeal } from './batch-cache.ts';
 import type { BatchCacheEntry } from '../contract/data-sources.ts';
 import type { TripletBatch } from './trainer.ts';
 
-function isBatch(value: unknown): value is TripletBatch {
-  const b = value as TripletBatch | null;
+function isBatch(value: unknown): value is TripletBatch & { seal: BatchSeal } {
+  const b = value as (TripletBatch & { seal?: BatchSeal }) | null;
   return (
     !!b &&
+    !!b.seal &&
     b.queryIds instanceof Int32Array &&
     b.documentIds instanceof Int32Array &&
     b.queryMask instanceof Uint8Array &&
@@ -25,16 +27,18 @@ export function createIdbBatchCache(dbName = 'splade-lab-batches', storeName = '
     async get(fingerprint, { epoch, index }: DataPosition) {
       const value = await store('readonly', (s) => promisifyRequest<unknown>(s.get(['batch', fingerprint, epoch, index])));
       if (value === undefined) return null;
-      if (!isBatch(value))
-        throw new Error(
-          `${label}: the batch at epoch ${epoch}, row ${index} of ${fingerprint} is damaged; clear the cached batches`,
-        );
-      return value;
+      const where = `${label}: the batch at epoch ${epoch}, row ${index} of ${fingerprint}`;
+      if (!isBatch(value)) throw new CachedBatchMismatchError(`${where} is damaged`);
+      const { queryIds, queryMask, documentIds, documentMask, seal } = value;
+      const batch = { queryIds, queryMask, documentIds, documentMask };
+      checkSeal(seal, batch, { epoch, index }, where);
+      return batch;
     },
     async put(fingerprint, { epoch, index }, batch) {
       const { queryIds, queryMask, documentIds, documentMask } = batch;
       await store('readwrite', (s) => {
-        s.put({ queryIds, queryMask, documentIds, documentMask }, ['batch', fingerprint, epoch, index]);
+        const seal = sealOf(batch, { epoch, index });
+        s.put({ queryIds, queryMask, documentIds, documentMask, seal }, ['batch', fingerprint, epoch, index]);
         return promisifyRequest(s.transaction);
       });
     },

@@ -1,19 +1,26 @@
-// The CLI's batch cache in a folder: <root>/<fingerprint>/<epoch>-<index>.batch (a 2-word header, the ids, the
-// masks) and <root>/<fingerprint>/entry.json; every file written to a temporary name and renamed into place.
+// The CLI's batch cache in a folder: <root>/<fingerprint>/<epoch>-<index>.batch (a 6-word header: a magic word, the
+// batch's own epoch and row, the CRC-32 of its bytes and its two lengths; then the ids and the masks) and
+// <root>/<fingerprint>/entry.json; every file written to a temporary name and renamed into place.
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataPosition } from '../contract/training-report.ts';
-import type { BatchCacheStore } from './batch-cache.ts';
+import { CachedBatchMismatchError, checkSeal, sealOf, type BatchCacheStore } from './batch-cache.ts';
 import type { BatchCacheEntry } from '../contract/data-sources.ts';
 import type { TripletBatch } from './trainer.ts';
 
-function encode(batch: TripletBatch): Uint8Array {
+/** "SLB2" read as a little-endian word: a batch file of this layout. */
+const MAGIC = 0x32424c53;
+const HEADER = 24;
+
+function encode(batch: TripletBatch, position: DataPosition): Uint8Array {
   const { queryIds, documentIds, queryMask, documentMask } = batch;
-  const out = new Uint8Array(8 + 4 * (queryIds.length + documentIds.length) + queryMask.length + documentMask.length);
+  const out = new Uint8Array(HEADER + 4 * (queryIds.length + documentIds.length) + queryMask.length + documentMask.length);
   const view = new DataView(out.buffer);
-  view.setUint32(0, queryIds.length, true);
-  view.setUint32(4, documentIds.length, true);
-  let at = 8;
+  const seal = sealOf(batch, position);
+  [MAGIC, seal.epoch, seal.index, seal.crc32, queryIds.length, documentIds.length].forEach((word, i) =>
+    view.setUint32(4 * i, word, true),
+  );
+  let at = HEADER;
   for (const ids of [queryIds, documentIds]) {
     out.set(new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength), at);
     at += ids.byteLength;
@@ -23,17 +30,24 @@ function encode(batch: TripletBatch): Uint8Array {
   return out;
 }
 
-function decode(bytes: Uint8Array, where: string): TripletBatch {
+function decode(bytes: Uint8Array, where: string, position: DataPosition): TripletBatch {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const q = bytes.length >= 8 ? view.getUint32(0, true) : -1;
-  const d = bytes.length >= 8 ? view.getUint32(4, true) : -1;
-  if (q < 0 || bytes.length !== 8 + 5 * (q + d))
-    throw new Error(`${where}: damaged cached batch (${bytes.length} bytes); clear the batch cache`);
+  const word = (i: number) => (bytes.length >= HEADER ? view.getUint32(4 * i, true) : -1);
+  const [q, d] = [word(4), word(5)];
+  if (word(0) !== MAGIC || bytes.length !== HEADER + 5 * (q + d))
+    throw new CachedBatchMismatchError(`${where} is damaged (${bytes.length} bytes, not a batch of this layout)`);
   const words = (from: number, n: number) => new Int32Array(bytes.slice(from, from + 4 * n).buffer);
-  const queryIds = words(8, q);
-  const documentIds = words(8 + 4 * q, d);
-  const masks = 8 + 4 * (q + d);
-  return { queryIds, documentIds, queryMask: bytes.slice(masks, masks + q), documentMask: bytes.slice(masks + q, masks + q + d) };
+  const queryIds = words(HEADER, q);
+  const documentIds = words(HEADER + 4 * q, d);
+  const masks = HEADER + 4 * (q + d);
+  const batch = {
+    queryIds,
+    documentIds,
+    queryMask: bytes.slice(masks, masks + q),
+    documentMask: bytes.slice(masks + q, masks + q + d),
+  };
+  checkSeal({ epoch: word(1), index: word(2), crc32: word(3) }, batch, position, where);
+  return batch;
 }
 
 async function writeAtomically(path: string, bytes: Uint8Array | string): Promise<void> {
@@ -73,12 +87,12 @@ export function createFolderBatchCache(root: string): BatchCacheStore {
       const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) =>
         error.code === 'ENOENT' || UNWRITABLE.has(error.code ?? '') ? null : Promise.reject(error),
       );
-      return bytes ? decode(new Uint8Array(bytes), path) : null;
+      return bytes ? decode(new Uint8Array(bytes), path, position) : null;
     },
     async put(fingerprint, position, batch) {
       await writing(async () => {
         await mkdir(join(root, fingerprint), { recursive: true });
-        await writeAtomically(file(fingerprint, position), encode(batch));
+        await writeAtomically(file(fingerprint, position), encode(batch, position));
       });
     },
     async describe(entry) {

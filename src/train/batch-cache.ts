@@ -20,6 +20,40 @@ export interface BatchCacheStore {
   clear(fingerprint?: string): Promise<void>;
 }
 
+/** A stored batch that is not the one asked for: another position's (files swapped), or damaged bytes. */
+export class CachedBatchMismatchError extends Error {
+  override name = 'CachedBatchMismatchError';
+}
+
+/** What a store keeps beside a batch to prove it on read: the position it was made for and the CRC-32 of its bytes. */
+export interface BatchSeal {
+  epoch: number;
+  index: number;
+  crc32: number;
+}
+
+/** CRC-32 of a batch's bytes: the query ids, the document ids, then both masks. */
+function batchCrc({ queryIds, documentIds, queryMask, documentMask }: TripletBatch): number {
+  let crc = 0;
+  for (const part of [queryIds, documentIds, queryMask, documentMask])
+    crc = crc32(new Uint8Array(part.buffer, part.byteOffset, part.byteLength), crc);
+  return crc >>> 0;
+}
+
+/** The seal a store writes with the batch made for `position`. */
+export function sealOf(batch: TripletBatch, position: DataPosition): BatchSeal {
+  return { epoch: position.epoch, index: position.index, crc32: batchCrc(batch) };
+}
+
+/** Checks a stored batch against its seal and the position asked for; a mismatch names what differs. */
+export function checkSeal(seal: BatchSeal, batch: TripletBatch, position: DataPosition, where: string): void {
+  if (seal.epoch !== position.epoch || seal.index !== position.index)
+    throw new CachedBatchMismatchError(
+      `${where} holds the batch of epoch ${seal.epoch}, row ${seal.index} where epoch ${position.epoch}, row ${position.index} was asked for`,
+    );
+  if (batchCrc(batch) !== seal.crc32) throw new CachedBatchMismatchError(`${where}: the batch's bytes do not match its checksum`);
+}
+
 /** The cache would exceed the storage's quota: names what was needed and what is kept. */
 export class BatchCacheFullError extends Error {
   override name = 'BatchCacheFullError';
@@ -50,7 +84,7 @@ export function isQuotaError(error: unknown): boolean {
 }
 
 /** Bumped whenever how a batch is made changes (tokenization, padding, row order), so that older cached batches are never read. */
-const BATCH_FORMAT = 1;
+const BATCH_FORMAT = 2;
 
 /** The key of every batch made from this data, tokenizer, shape and seed. */
 export function batchFingerprint(data: DataFingerprint, tokenizer: string, shape: BatchShape, seed: number): string {
@@ -90,6 +124,8 @@ export class CachedBatches {
     private readonly hasData: boolean,
     identity: Omit<BatchCacheEntry, 'fingerprint' | 'batches' | 'bytes' | 'updated'>,
     known: BatchCacheEntry | null,
+    /** Told once when a cached batch did not match its seal (it is tokenized again from the data). */
+    private readonly onNote?: (note: string) => void,
   ) {
     const fingerprint = batchFingerprint(identity.data, identity.tokenizer, identity.shape, identity.seed);
     this.entry = known ?? { ...identity, fingerprint, batches: 0, bytes: 0, updated: Date.now() };
@@ -110,7 +146,7 @@ export class CachedBatches {
   /** The next batch: from the cache, or made from the data and cached first. */
   async next(): Promise<NumberedBatch> {
     const start = this.batches.position;
-    const cached = await this.cache.get(this.entry.fingerprint, start);
+    const cached = await this.proven(start);
     if (cached) {
       const skipped = this.batches.skip();
       return { batch: cached, triplets: skipped, start };
@@ -137,7 +173,7 @@ export class CachedBatches {
       if (signal?.aborted)
         throw signal.reason instanceof Error ? signal.reason : new DOMException('caching was cancelled', 'AbortError');
       const start = ahead.position;
-      if (await this.cache.get(this.entry.fingerprint, start)) {
+      if (await this.proven(start)) {
         ahead.skip();
       } else {
         if (!this.hasData) break;
@@ -148,6 +184,27 @@ export class CachedBatches {
       onProgress?.(i + 1, count);
     }
     if (perBatch) await this.cache.describe(this.entry);
+  }
+
+  private noted = false;
+
+  /**
+   * The cached batch at `start`, or null when there is none or it fails its seal (swapped files, damaged bytes): then
+   * it is made again from the data and cached over, and the run is told once. Without the data, a failed seal is an
+   * error that asks for the file.
+   */
+  private async proven(start: DataPosition): Promise<TripletBatch | null> {
+    try {
+      return await this.cache.get(this.entry.fingerprint, start);
+    } catch (error) {
+      if (!(error instanceof CachedBatchMismatchError)) throw error;
+      if (!this.hasData) throw new Error(`${error.message}; pick the file again so that the batch is tokenized afresh`);
+      if (!this.noted) {
+        this.noted = true;
+        this.onNote?.(`${error.message}: such batches are tokenized again from the data (said once)`);
+      }
+      return null;
+    }
   }
 
   /** Puts one batch; on a quota error, names the bytes the `left` batches still to cache need. */

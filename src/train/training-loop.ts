@@ -56,7 +56,14 @@ export interface TrainingRunOptions extends RunSettings {
    * Keep the run's batches in this cache (read from it first; a missing batch is made and cached). `fillAhead`: cache
    * every batch of the run before the first step (a reloaded page then resumes from the cache without the file).
    */
-  batchCache?: { store: BatchCacheStore; tokenizer: string; fillAhead: boolean; onFill?: (done: number, total: number) => void };
+  batchCache?: {
+    store: BatchCacheStore;
+    tokenizer: string;
+    fillAhead: boolean;
+    onFill?: (done: number, total: number) => void;
+    /** Told once when a cached batch fails its seal and is tokenized again. */
+    onNote?: (note: string) => void;
+  };
   /**
    * Asked after every report and inspection: a reason makes the run save a checkpoint there and stop with
    * TrainingPaused (it can be resumed from that checkpoint).
@@ -165,7 +172,7 @@ export async function runTrainingLoop(
     const identity = { data: data.fingerprint, shape, seed, tokenizer: cache.tokenizer };
     const fingerprint = batchFingerprint(identity.data, identity.tokenizer, shape, seed);
     const known = (await cache.store.list()).find((entry) => entry.fingerprint === fingerprint) ?? null;
-    const cached = new CachedBatches(cache.store, plain, !data.source.cacheOnly, identity, known);
+    const cached = new CachedBatches(cache.store, plain, !data.source.cacheOnly, identity, known, cache.onNote);
     if (cache.fillAhead)
       await cached.fill((recipe.schedule.totalSteps - trainer.t) * microBatches(recipe), cache.onFill, options.signal);
     batches = cached;

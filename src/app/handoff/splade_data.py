@@ -1,18 +1,23 @@
 """What splade-lab handed off, read without torch: the settings (splade_lab.json) and the triplet TSV.
 
 The TSV is parsed exactly as splade-lab parses it (src/io/triplets.ts): strict UTF-8, a leading byte-order mark
-dropped, lines ending in \n or \r\n, blank lines skipped, a first line "query<TAB>positive<TAB>negative" taken as a
-header, and every other line exactly three non-empty tab-separated fields, kept as they are (no trimming).
+dropped, lines ending in \n, \r\n or a lone \r, blank lines skipped, a first line of field names taken as a header
+(query, positive, then negative, negative1 or negative_1, in any case, spaces around them ignored), and every other
+line exactly three non-empty tab-separated fields, kept as they are (no trimming).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 FIELDS = ("query", "positive", "negative")
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+NEGATIVE_NAME = re.compile(r"negative(_?[0-9]+)?")
 
 # JavaScript's String.prototype.trim() removes these (WhiteSpace and LineTerminator); Python's str.strip() differs.
 _JS_SPACE = (
@@ -39,6 +44,12 @@ def backbone_ref(settings: dict) -> str:
     return str(HERE / backbone["path"])
 
 
+def _is_header(fields: list[str]) -> bool:
+    """The header rule of src/io/triplets.ts: query, positive, then negative names (negative, negative1, negative_1)."""
+    words = [f.strip(_JS_SPACE).lower() for f in fields]
+    return words[0] == "query" and words[1] == "positive" and all(NEGATIVE_NAME.fullmatch(w) for w in words[2:])
+
+
 def _preview(text: str) -> str:
     return json.dumps(text[:60] + ("\u2026" if len(text) > 60 else ""), ensure_ascii=False)
 
@@ -48,13 +59,12 @@ def parse_triplets(data: bytes, name: str) -> list[tuple[str, str, str]]:
     try:
         text = data.decode("utf-8", errors="strict")
     except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
+        line = len(LINE_BREAK_BYTES.findall(data[: error.start])) + 1
         raise TripletFormatError(f"{name} line {line}: not UTF-8 (byte {error.start} of the file)") from None
     if text.startswith("\ufeff"):
         text = text[1:]
     triplets = []
-    for i, raw in enumerate(text.split("\n")):
-        line = raw[:-1] if raw.endswith("\r") else raw
+    for i, line in enumerate(LINE_BREAK.split(text)):
         if line.strip(_JS_SPACE) == "":
             continue
         fields = line.split("\t")
@@ -63,7 +73,7 @@ def parse_triplets(data: bytes, name: str) -> list[tuple[str, str, str]]:
                 f"{name} line {i + 1}: {len(fields)} tab-separated field{'' if len(fields) == 1 else 's'}, "
                 f"expected 3 (query, positive, negative): {_preview(line)}"
             )
-        if i == 0 and all(f.strip(_JS_SPACE).lower() == FIELDS[j] for j, f in enumerate(fields)):
+        if i == 0 and _is_header(fields):
             continue
         for j, field in enumerate(fields):
             if field.strip(_JS_SPACE) == "":

@@ -186,6 +186,7 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
                   // about a hundred progress events at most
                   onFill: (done, total) =>
                     (done === total || done % Math.ceil(total / 100) === 0) && emit({ kind: 'caching', done, total }),
+                  onNote: (note) => emit({ kind: 'note', note }),
                 },
           inspect,
           pauseReason: () => (stopping ? `alarm "${stopping.title}" (${stopping.rule}) at step ${stopping.step}` : null),

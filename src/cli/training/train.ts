@@ -194,6 +194,8 @@ export const trainCommand: Command = {
             emit({ event: 'probe', ...event.snapshot }, probeLines(event.snapshot));
           } else if (event.kind === 'alarm') {
             emit({ event: 'alarm', ...event.alarm, stops: event.stops }, alarmLines(event.alarm, event.stops));
+          } else if (event.kind === 'note') {
+            emit({ event: 'note', note: event.note }, `  note: ${event.note}`);
           } else if (event.kind === 'checkpoint') {
             const path = join(out, CHECKPOINT_FOLDER, event.name);
             emit({ event: 'checkpoint', step: event.step, path }, `  checkpoint ${path}`);

@@ -62,6 +62,8 @@ export class TrainPanel extends LitElement {
   @state() private _probes: { start: ProbeSnapshot; latest: ProbeSnapshot } | null = null;
   /** Alarms raised in this tab (a resumed run keeps those of its earlier part: they do not pause it again). */
   @state() private _alarms: Alarm[] = [];
+  /** What the run said along the way that changes nothing of its results (a cached batch tokenized again, ...). */
+  @state() private _notes: string[] = [];
   /** The running training: status, error, cancel. */
   private readonly job = new JobController(this);
   /** The triplets to train on. */
@@ -237,6 +239,7 @@ export class TrainPanel extends LitElement {
       <section id="health" aria-label="Training health">
         <h3>Alarms</h3>
         <alarm-list id="alarms" .alarms=${this._alarms}></alarm-list>
+        ${this._notes.map((note) => html`<p class="muted note">Note: ${note}</p>`)}
         <h3>Probes</h3>
         <probe-view id="probes" .start=${this._probes?.start ?? null} .latest=${this._probes?.latest ?? null}></probe-view>
       </section>
@@ -312,6 +315,7 @@ export class TrainPanel extends LitElement {
     this._saved = -1;
     this._probes = null;
     if (!resume) this._alarms = [];
+    this._notes = [];
     let total = request.steps ?? 0;
     const result = await this.job.run(
       {
@@ -341,6 +345,8 @@ export class TrainPanel extends LitElement {
             this._saved = event.step;
           } else if (event.kind === 'probe') {
             this._probes = { start: this._probes?.start ?? event.snapshot, latest: event.snapshot };
+          } else if (event.kind === 'note') {
+            this._notes = [...this._notes, event.note];
           } else if (event.kind === 'caching') {
             progress(
               `Caching the run's batches in this browser (so that a reload can resume without the file): ${event.done} of ${event.total}`,
