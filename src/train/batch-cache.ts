@@ -198,7 +198,8 @@ export class CachedBatches {
       return await this.cache.get(this.entry.fingerprint, start);
     } catch (error) {
       if (!(error instanceof CachedBatchMismatchError)) throw error;
-      if (!this.hasData) throw new Error(`${error.message}; pick the file again so that the batch is tokenized afresh`);
+      if (!this.hasData)
+        throw new Error(`${error.message}; pick the file again so that the batch is tokenized afresh`, { cause: error });
       if (!this.noted) {
         this.noted = true;
         this.onNote?.(`${error.message}: such batches are tokenized again from the data (said once)`);
