@@ -1,5 +1,7 @@
 // The IndexedDB batch cache in Chromium: batches read back as the typed arrays written, per fingerprint and position;
-// entries listed newest first; one fingerprint cleared without touching another, then all.
+// entries listed newest first; one fingerprint cleared without touching another, then all; a record moved to another
+// position or with a changed byte fails its seal.
+import { createStore, get, set } from 'idb-keyval';
 import { createIdbBatchCache } from '../../src/train/batch-cache-idb.ts';
 import type { BatchCacheEntry } from '../../src/contract/data-sources.ts';
 
@@ -44,5 +46,28 @@ describe('IndexedDB batch cache', () => {
     await cache.clear();
     if ((await cache.list()).length !== 0 || (await cache.get('b', { epoch: 0, index: 0 })) !== null)
       throw new Error('clear() left something');
+  });
+
+  it('a batch moved to another position, or with a changed byte, fails its seal', async () => {
+    const db = `splade-lab-batches-seal-${Date.now()}`;
+    const cache = createIdbBatchCache(db);
+    await cache.put('a', { epoch: 0, index: 0 }, batch(11));
+    await cache.put('a', { epoch: 0, index: 4 }, batch(12));
+    const raw = createStore(db, 'batches');
+    const second = await get(['batch', 'a', 0, 4], raw);
+    await set(['batch', 'a', 0, 0], second, raw); // as if two records were swapped
+    const failure = await cache.get('a', { epoch: 0, index: 0 }).then(
+      () => null,
+      (error: Error) => error,
+    );
+    if (failure?.name !== 'CachedBatchMismatchError' || !/row 4 where epoch 0, row 0 was asked for/.test(failure.message))
+      throw new Error(`a moved batch was read: ${failure?.message}`);
+    second.documentIds[1] = 99;
+    await set(['batch', 'a', 0, 4], second, raw);
+    const flipped = await cache.get('a', { epoch: 0, index: 4 }).then(
+      () => null,
+      (error: Error) => error,
+    );
+    if (!flipped || !/do not match its checksum/.test(flipped.message)) throw new Error('a changed batch was read');
   });
 });
