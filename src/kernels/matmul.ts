@@ -39,14 +39,16 @@ export interface MatmulPiece {
 
 /**
  * Splits a product's grid under a per-dispatch FLOP budget: whole batch items while one fits (several per dispatch),
- * else rows of workgroups of one item (each 4·WG_Y rows of C). Each piece computes its elements exactly as the whole
- * product would, so a split product is bit-identical to the unsplit one.
+ * else rows of workgroups of one item (each 4·WG_Y rows of C); and never more than `maxBatchGroups` batch items per
+ * dispatch (the device's workgroups per dimension: a batch of 140,000 attention heads runs in three dispatches). Each
+ * piece computes its elements exactly as the whole product would, so a split product is bit-identical to the unsplit one.
  */
 export function planMatmulPieces(
   shape: { M: number; N: number; K: number; batch: number },
   workgroups: readonly [number, number, number],
   wgY: number,
   budget: number,
+  maxBatchGroups = Infinity,
 ): MatmulPiece[] {
   const [, rows, batch] = workgroups;
   const itemFlops = 2 * shape.M * shape.N * shape.K;
@@ -57,6 +59,7 @@ export function planMatmulPieces(
     zStep = Math.max(1, Math.floor(budget / itemFlops));
     if (itemFlops > budget) yStep = Math.max(1, Math.floor(budget / rowFlops));
   }
+  zStep = Math.min(zStep, maxBatchGroups);
   const pieces: MatmulPiece[] = [];
   for (let z0 = 0; z0 < batch; z0 += zStep) {
     for (let wgY0 = 0; wgY0 < rows; wgY0 += yStep)
@@ -165,7 +168,7 @@ export class Matmul {
     this.workgroups = [Math.ceil(N / (BLOCK * wgX)), Math.ceil(M / (BLOCK * wgY)), batch];
     const maxGroups = ctx.limits.maxComputeWorkgroupsPerDimension;
     this.workgroups.forEach((count, axis) => {
-      if (count > maxGroups) {
+      if (count > maxGroups && axis < 2) {
         throw new GpuKernelError(
           this.label,
           this.description,
@@ -193,7 +196,7 @@ export class Matmul {
         : { family: 'matmul', source: SCALAR_SOURCE, entryPoint: this.entryPoint, constants };
     // Params: m, n, k, first workgroup row, stride_a, stride_b, stride_c, first batch item (u32 words); written once.
     const budget = options.maxDispatchFlops ?? dispatchFlopsBudget(ctx);
-    this.pieces = planMatmulPieces(this.shape, this.workgroups, wgY, budget).map((piece, i) => {
+    this.pieces = planMatmulPieces(this.shape, this.workgroups, wgY, budget, maxGroups).map((piece, i) => {
       const params = ctx.uniform(`${this.label} params${i ? ` piece ${i}` : ''}`, 8);
       ctx.writeUniform(params, [M, N, K, piece.wgY0, strides.a, strides.b, strides.c, piece.z0]);
       return { ...piece, params };

@@ -61,6 +61,7 @@ export function checkTrainingFits(
 ): TrainingMemory {
   const heldBytes = ctx.allocatedBytes;
   const B = recipe.batchSize;
+  checkSequencesFit(ctx, recipe);
   const sizes = trainerSizes(ctx, model, recipe, B);
   const bufferLimit = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
   const trainerBytes = sizes ? sum(sizes) : NaN;
@@ -80,6 +81,37 @@ export function checkTrainingFits(
     ? `one of its buffers is over the device's ${formatBytes(bufferLimit)} per buffer`
     : `it needs about ${formatBytes(memory.totalBytes)} on the GPU (${formatBytes(heldBytes)} already held for the model, ${formatBytes(trainerBytes)} for the batch), over the ${formatBytes(budgetBytes!)} allowed`;
   throw tooLarge(`A batch of ${B} does not fit: ${why}.`, memory, recipe, fitsAt);
+}
+
+/**
+ * A micro-batch encodes its B queries, then its B·(1 + negatives) documents, in one pass, and the kernels take at
+ * most the device's workgroups per dimension of sequences at once (65535 on most): rows with very many negatives are
+ * refused here, before any buffer, with the batch or the negatives that fit.
+ */
+function checkSequencesFit(ctx: GpuContext, recipe: TrainingRecipe): void {
+  const B = recipe.batchSize;
+  const negatives = recipe.negatives ?? 1;
+  const documents = B * (1 + negatives);
+  const most = ctx.limits.maxComputeWorkgroupsPerDimension;
+  if (documents <= most) return;
+  const batchFits = Math.floor(most / (1 + negatives));
+  const memory = {
+    heldBytes: ctx.allocatedBytes,
+    trainerBytes: NaN,
+    totalBytes: NaN,
+    perTripletBytes: NaN,
+    largestBufferBytes: NaN,
+  };
+  const advice =
+    batchFits >= 1
+      ? `use a batch of at most ${batchFits} (--batch ${batchFits} --grad-accum ${Math.ceil((B * microBatches(recipe)) / batchFits)} keeps the step's rows), or fewer negatives per row`
+      : `keep at most ${most - 1} negatives per row (the file's rows have ${negatives})`;
+  throw new TrainingTooLargeError(
+    `A batch of ${B} row${B === 1 ? '' : 's'} with ${negatives} negatives each is ${documents} documents per micro-batch, over the ${most} ` +
+      `sequences this device's kernels encode in one pass: ${advice}.`,
+    memory,
+    batchFits >= 1 ? { batchSize: batchFits, gradAccum: Math.ceil((B * microBatches(recipe)) / batchFits) } : null,
+  );
 }
 
 /**

@@ -180,8 +180,10 @@ function recipeSection(info: ModelCardInfo): string[] {
     ],
     ['total loss', 'L = L_rank + lambda_q(t) FLOPS(queries) + lambda_d(t) FLOPS(documents)'],
     ['precision', 'fp32 (WebGPU kernels written for splade-lab, forward and backward)'],
-    ['data order', `a seeded shuffle per epoch (seed ${info.seed})`],
-    ['dropout', 'none'],
+    [
+      'data order',
+      recipe.dataOrder === 'file' ? "the file's order, every epoch (no shuffle)" : `a seeded shuffle per epoch (seed ${info.seed})`,
+    ],
   ];
   return [
     '## Training recipe',

@@ -13,6 +13,7 @@ import { Random } from '../../../src/util/random.ts';
 import type { Tolerance } from '../../helpers/allclose.ts';
 import { expectKernel } from '../../helpers/expect-kernel.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
+import { withLoweredLimits } from '../../helpers/lowered-limits.ts';
 import { checkGradients } from '../../helpers/gradcheck.ts';
 
 const LAYOUTS: MatmulLayout[] = ['nn', 'nt', 'tn'];
@@ -261,6 +262,32 @@ describe('matmul wrapper', () => {
     expect(planMatmulPieces({ M: 8, N: 8, K: 8, batch: 6 }, [1, 1, 6], 8, 2 * 8 * 8 * 8 * 4)).toEqual([
       { wgY0: 0, wgY: 1, z0: 0, z: 4 },
       { wgY0: 0, wgY: 1, z0: 4, z: 2 },
+    ]);
+  });
+
+  it('splits a batch past the workgroups per dimension into dispatches of at most that many items, bit-identical', async () => {
+    const ctx = await gpuContext();
+    const lowered = withLoweredLimits(ctx, { maxComputeWorkgroupsPerDimension: 4 });
+    const batch = 11;
+    const shape = { M: 5, N: 7, K: 3, layout: 'nn' as const, batch };
+    const random = new Random(5);
+    const [a, b] = [random.normals(batch * 5 * 3), random.normals(batch * 3 * 7)];
+    const run = async (context: typeof ctx) => {
+      const matmul = new Matmul(context, shape);
+      const out = ctx.tensor('out', [batch, 5, 7], 'f32');
+      await ctx.run('matmul', (enc) =>
+        matmul.record(enc, { a: ctx.tensor('a', [batch, 5, 3], 'f32', a), b: ctx.tensor('b', [batch, 3, 7], 'f32', b), out }),
+      );
+      return { bits: [...new Uint32Array((await ctx.read(out)).buffer)], dispatches: matmul.dispatches };
+    };
+    const [whole, split] = [await run(ctx), await run(lowered)];
+    expect(whole.dispatches).toBe(1);
+    expect(split.dispatches).toBe(3);
+    expect(split.bits).toEqual(whole.bits);
+    expect(planMatmulPieces({ M: 8, N: 8, K: 8, batch: 7 }, [1, 1, 7], 8, Infinity, 3).map((p) => [p.z0, p.z])).toEqual([
+      [0, 3],
+      [3, 3],
+      [6, 1],
     ]);
   });
 

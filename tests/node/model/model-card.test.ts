@@ -142,4 +142,14 @@ describe('modelCard', () => {
     expect(() => modelCard(info({ k: 0 }))).toThrow(/k must be a positive number, got 0/);
     expect(() => modelCard(info({ k: Number.NaN }))).toThrow(/got NaN/);
   });
+
+  it("has one dropout row, and names the data order the run used (a seeded shuffle, or the file's order)", () => {
+    const rows = (card: string, setting: string) => card.split('\n').filter((line) => line.startsWith(`| ${setting} |`));
+    const shuffled = modelCard(info());
+    expect(rows(shuffled, 'dropout')).toHaveLength(1);
+    expect(rows(shuffled, 'data order')).toEqual(['| data order | a seeded shuffle per epoch (seed 1) |']);
+    const inOrder = modelCard(info({ recipe: { ...paperRecipe(9000, 64), dataOrder: 'file', dropout: 0.1 } }));
+    expect(rows(inOrder, 'dropout')).toHaveLength(1);
+    expect(rows(inOrder, 'data order')).toEqual(["| data order | the file's order, every epoch (no shuffle) |"]);
+  });
 });

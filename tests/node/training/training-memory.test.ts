@@ -77,6 +77,37 @@ describe('training memory', () => {
     }
   });
 
+  it('refuses rows with so many negatives that a micro-batch passes the sequences a kernel takes, before any buffer', async () => {
+    const ctx = await gpuContext();
+    const model = ctx.owned(() => GpuModel.upload(ctx, loaded.config, loaded.params));
+    try {
+      const most = ctx.limits.maxComputeWorkgroupsPerDimension;
+      const recipe = (B: number, negatives: number) => ({
+        ...paperRecipe(10, B, { queryLength: 8, documentLength: 8 }),
+        negatives,
+      });
+      const caught = (B: number, negatives: number) => {
+        try {
+          checkTrainingFits(ctx, model.value, recipe(B, negatives));
+        } catch (error) {
+          return error as TrainingTooLargeError;
+        }
+        throw new Error('not refused');
+      };
+      const tooMany = caught(1, most);
+      expect(tooMany).toBeInstanceOf(TrainingTooLargeError);
+      expect(tooMany.message).toContain(`keep at most ${most - 1} negatives per row`);
+      expect(tooMany.fits).toBeNull();
+      const big = caught(100, 1000);
+      const fits = Math.floor(most / 1001);
+      expect(big.message).toContain(`100 rows with 1000 negatives each is 100100 documents per micro-batch`);
+      expect(big.fits).toEqual({ batchSize: fits, gradAccum: Math.ceil(100 / fits) });
+      expect(big.message).toContain(`--batch ${fits} --grad-accum ${Math.ceil(100 / fits)}`);
+    } finally {
+      model.destroy();
+    }
+  });
+
   it('the CLI refuses a run over --gpu-memory before it starts; the advised batch and accumulation train within it', async () => {
     const triplets = generatedTriplets();
     const common = [
