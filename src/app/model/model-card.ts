@@ -182,7 +182,9 @@ function recipeSection(info: ModelCardInfo): string[] {
     ['precision', 'fp32 (WebGPU kernels written for splade-lab, forward and backward)'],
     [
       'data order',
-      recipe.dataOrder === 'file' ? "the file's order, every epoch (no shuffle)" : `a seeded shuffle per epoch (seed ${info.seed})`,
+      recipe.dataOrder === 'file'
+        ? "the file's order, every epoch (no shuffle)"
+        : `a seeded shuffle per epoch (seed ${info.seed})`,
     ],
   ];
   return [
