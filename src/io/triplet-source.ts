@@ -1,5 +1,5 @@
 // Training rows as a source read on demand: rows in memory, or rows of a file indexed by byte offsets so that a
-// 1 GB file trains with flat memory (the index keeps 16 bytes per row, the rows stay on disk until a batch reads them).
+// 1 GB file trains with flat memory (the index keeps 20 bytes per row, the rows stay on disk until a batch reads them).
 // A row read back must be the row indexed: its CRC-32 is checked, so a file rewritten while training stops the run.
 import { crc32 } from '../util/crc32.ts';
 import type { RandomAccessFile } from './random-access.ts';
