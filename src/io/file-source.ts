@@ -18,6 +18,8 @@ export interface ReadOptions {
    * knows it (folder, picked file, Content-Length), otherwise as soon as the bytes read pass it.
    */
   maxFileBytes?: number;
+  /** What to do about a file over maxFileBytes, for its error (default: check that the file belongs to the model). */
+  tooLargeAdvice?: string;
 }
 
 /** A file is larger than the reader allows (a config.json-derived budget, or the cap on JSON files). */
@@ -27,8 +29,9 @@ export class FileTooLargeError extends Error {
     readonly location: string,
     readonly bytes: number,
     readonly limit: number,
+    advice = FILE_TOO_LARGE_ADVICE,
   ) {
-    super(`${location} is ${describeSize(bytes)}, over the ${describeSize(limit)} allowed here; ${FILE_TOO_LARGE_ADVICE}`);
+    super(`${location} is ${describeSize(bytes)}, over the ${describeSize(limit)} allowed here; ${advice}`);
   }
 }
 
@@ -41,7 +44,7 @@ function describeSize(bytes: number): string {
 /** Throws a FileTooLargeError when `bytes` exceeds the read's maxFileBytes. */
 export function checkFileSize(location: string, bytes: number, options: ReadOptions | undefined): void {
   const limit = options?.maxFileBytes;
-  if (limit !== undefined && bytes > limit) throw new FileTooLargeError(location, bytes, limit);
+  if (limit !== undefined && bytes > limit) throw new FileTooLargeError(location, bytes, limit, options?.tooLargeAdvice);
 }
 
 /** config.json, shard indexes, tokenizer.json and vocab.txt larger than this are refused (the largest real tokenizer.json is ~35 MB). */

@@ -1,5 +1,5 @@
 // HTTP downloads for the Hub and URL-folder sources: an idle timeout (no headers or no bytes for N seconds), a size
-// cap checked against Content-Length and while streaming, progress and cancel.
+// cap checked against Content-Length and while streaming, progress and cancel; a request under the timeout.
 import { FileTooLargeError, throwIfAborted, type ReadOptions } from './file-source.ts';
 
 /** Default idle timeout of downloads: no response, or no new bytes, for this long fails the read. */
@@ -59,6 +59,37 @@ function readOrAbort(
   });
 }
 
+export interface TimedRequest {
+  fetch: typeof fetch;
+  url: string;
+  headers: Record<string, string>;
+  timer: IdleTimer;
+  /** The caller's cancel: rethrown as it is. */
+  signal?: AbortSignal;
+  /** What was being done, to start the messages ("could not download config.json of org/name@main (...)"). */
+  doing: string;
+  /** Makes the error for a request that got no response. */
+  fail(message: string): Error;
+}
+
+/**
+ * Sends a GET under the timer: no response before it fires fails with "<doing>: no response for N s; check the
+ * connection and try again", a network failure with "<doing>: network failure (why)". A response restarts the timer.
+ */
+export async function fetchUnderTimer(request: TimedRequest): Promise<Response> {
+  const { timer, fail, doing } = request;
+  let response: Response;
+  try {
+    response = await request.fetch(request.url, { headers: request.headers, signal: timer.signal });
+  } catch (error) {
+    throwIfAborted(request.signal);
+    if (timer.timedOut) throw fail(`${doing}: no response for ${timeoutSeconds(timer)}; check the connection and try again`);
+    throw fail(`${doing}: network failure (${error instanceof Error ? error.message : String(error)})`);
+  }
+  timer.touch();
+  return response;
+}
+
 export interface BodyRead {
   file: string;
   /** Where the file is, for errors ("config.json of org/name@main (https://huggingface.co)"). */
@@ -83,7 +114,7 @@ export async function readResponseBody(
   const limit = options?.maxFileBytes;
   if (total !== null && limit !== undefined && total > limit) {
     await response.body?.cancel().catch(() => undefined);
-    throw new FileTooLargeError(where, total, limit);
+    throw new FileTooLargeError(where, total, limit, options?.tooLargeAdvice);
   }
   const chunks: Uint8Array[] = [];
   let loaded = 0;
@@ -97,7 +128,7 @@ export async function readResponseBody(
         if (done) break;
         timer.touch();
         loaded += value.length;
-        if (limit !== undefined && loaded > limit) throw new FileTooLargeError(where, loaded, limit);
+        if (limit !== undefined && loaded > limit) throw new FileTooLargeError(where, loaded, limit, options?.tooLargeAdvice);
         chunks.push(value);
         options?.onProgress?.({ file, loaded, total });
       }

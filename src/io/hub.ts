@@ -2,7 +2,9 @@
 // an idle timeout and a size cap, optionally cached; 401/404/network failures become HubErrors naming repo and file.
 import { clip } from './format-error.ts';
 import { throwIfAborted, type FileSource, type ReadOptions } from './file-source.ts';
-import { DEFAULT_IDLE_TIMEOUT_MS, IdleTimer, readResponseBody, timeoutSeconds } from './http-body.ts';
+import { DEFAULT_IDLE_TIMEOUT_MS, fetchUnderTimer, IdleTimer, readResponseBody } from './http-body.ts';
+import { HubError } from './hub-error.ts';
+import { hubFileUrl, hubIdProblem, repoPath as pathOfRepo, type HubRepo } from './hub-urls.ts';
 
 /** Stores downloaded files by URL (Cache Storage in the page, a folder in Node). `put` may throw (a full storage). */
 export interface FileCache {
@@ -10,17 +12,7 @@ export interface FileCache {
   put(key: string, bytes: Uint8Array): Promise<void>;
 }
 
-export class HubError extends Error {
-  constructor(
-    message: string,
-    readonly repo: string,
-    readonly file: string,
-    readonly status: number | null,
-  ) {
-    super(message);
-    this.name = 'HubError';
-  }
-}
+export { HubError };
 
 export interface HubOptions {
   /** "org/name". */
@@ -47,35 +39,6 @@ export interface HubFileSource extends FileSource {
 
 export const DEFAULT_HUB_URL = 'https://huggingface.co';
 
-function hubFileUrl(baseUrl: string, repoPath: string, revision: string, file: string): string {
-  const path = file.split('/').map(encodeURIComponent).join('/');
-  return `${baseUrl.replace(/\/+$/, '')}/${repoPath}/resolve/${encodeURIComponent(revision)}/${path}`;
-}
-
-/** The Hub's own rule: each part is letters, digits, "-", "_", "." (no "--" or ".."), at most 96 characters. */
-const REPO_PART = /^\w(?:[\w.-]{0,94}\w)?$/;
-const MAX_REPO_PART = 96;
-const MAX_REVISION = 256;
-
-export function isHubRepoId(text: string): boolean {
-  const parts = text.split('/');
-  return (
-    parts.length <= 2 &&
-    parts.every((part) => part.length <= MAX_REPO_PART && REPO_PART.test(part) && !part.includes('--') && !part.includes('..'))
-  );
-}
-
-/** Why a repo id or revision cannot be requested, or null when it can (checked before any request). */
-function hubIdProblem(repo: string, revision = 'main'): string | null {
-  if (!isHubRepoId(repo)) {
-    return `"${clip(repo, 60)}" is not a Hub repo id: expected "org/name", each part letters, digits, "-", "_" or "." (no "--" or ".."), at most ${MAX_REPO_PART} characters`;
-  }
-  if (revision.length === 0 || revision.length > MAX_REVISION || /[\s\0]/.test(revision)) {
-    return `"${clip(revision, 60)}" is not a revision: a branch, tag or commit of at most ${MAX_REVISION} characters without spaces`;
-  }
-  return null;
-}
-
 function isQuotaError(error: unknown): boolean {
   return (error as { name?: string })?.name === 'QuotaExceededError';
 }
@@ -88,7 +51,8 @@ export function createHubSource(options: HubOptions): HubFileSource {
   const baseUrl = options.baseUrl ?? DEFAULT_HUB_URL;
   const timeoutMs = options.timeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const repoPath = options.repoType === 'dataset' ? `datasets/${repo}` : repo;
+  const hub: HubRepo = { baseUrl, repo, type: options.repoType ?? 'model', revision };
+  const repoPath = pathOfRepo(hub);
   const where = (file: string) => `${file} of ${repoPath}@${revision} (${baseUrl})`;
   const warnings: string[] = [];
   const warn = (message: string) => {
@@ -106,26 +70,15 @@ export function createHubSource(options: HubOptions): HubFileSource {
     const headers: Record<string, string> = {};
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
     if (range) headers.Range = range;
-    let response: Response;
-    try {
-      response = await doFetch(hubFileUrl(baseUrl, repoPath, revision, file), { headers, signal: timer.signal });
-    } catch (error) {
-      throwIfAborted(signal);
-      if (timer.timedOut)
-        throw new HubError(
-          `could not download ${where(file)}: no response for ${timeoutSeconds(timer)}; check the connection and try again`,
-          repo,
-          file,
-          null,
-        );
-      throw new HubError(
-        `could not download ${where(file)}: network failure (${error instanceof Error ? error.message : String(error)})`,
-        repo,
-        file,
-        null,
-      );
-    }
-    timer.touch();
+    const response = await fetchUnderTimer({
+      fetch: doFetch,
+      url: hubFileUrl(hub, file),
+      headers,
+      timer,
+      signal,
+      doing: `could not download ${where(file)}`,
+      fail: (message) => new HubError(message, repo, file, null),
+    });
     if (response.ok || response.status === 416) return response;
     await response.body?.cancel().catch(() => undefined);
     const code = response.headers.get('x-error-code');
@@ -203,7 +156,7 @@ export function createHubSource(options: HubOptions): HubFileSource {
     warnings,
     async readFile(file, readOptions) {
       throwIfAborted(readOptions?.signal);
-      const key = hubFileUrl(baseUrl, repoPath, revision, file);
+      const key = hubFileUrl(hub, file);
       const hit = await cached(key, file);
       if (hit) {
         readOptions?.onProgress?.({ file, loaded: hit.length, total: hit.length });
@@ -215,7 +168,7 @@ export function createHubSource(options: HubOptions): HubFileSource {
       return result.bytes;
     },
     async readRange(file, start, length, readOptions) {
-      const hit = await cached(hubFileUrl(baseUrl, repoPath, revision, file), file);
+      const hit = await cached(hubFileUrl(hub, file), file);
       if (hit) return { bytes: hit.subarray(start, start + length), fileSize: hit.length };
       if (length <= 0) return { bytes: new Uint8Array(0), fileSize: 0 };
       const result = await download(file, readOptions, { start, length });

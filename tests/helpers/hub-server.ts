@@ -1,7 +1,9 @@
 // A local stand-in for the Hugging Face Hub on 127.0.0.1: serves <root>/<org>/<repo>/<file> at
 // /<org>/<repo>/resolve/main/<file> (dataset repos under <root>/datasets/ at /datasets/...), with Range support, the
 // Hub's 404/401 error codes, optional slow streaming, a stall before the headers and bodies without Content-Length;
-// and the tree API of dataset repos (/api/datasets/<org>/<name>/tree/main/<folder>: the folder's entries).
+// the tree API of dataset repos (/api/datasets/<org>/<name>/tree/main/<folder>: the folder's entries); and, by path,
+// the answers of a hostile or broken server (a forged listing, no answer, a body that stalls or never ends).
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
@@ -24,6 +26,34 @@ export interface HubServerOptions {
   headerDelayMs?: number;
   /** Send bodies chunked, without Content-Length (the size is only known while streaming). */
   omitContentLength?: boolean;
+  /** What to answer instead of the real file or listing at a request path (decoded, without the query). */
+  hostile?: (path: string) => HostileAnswer | undefined;
+}
+
+/**
+ * A forged tree listing (any JSON), no answer at all, headers and 1 KiB then nothing, or a body without
+ * Content-Length that never ends (it stops at ENDLESS_SAFETY_BYTES, so that a client without a cap fails instead of
+ * filling the test process's memory).
+ */
+export type HostileAnswer = { listing: unknown } | 'no-answer' | 'stalled-body' | 'endless-body';
+
+export const ENDLESS_SAFETY_BYTES = 32 * 2 ** 20;
+
+async function misbehave(res: ServerResponse, answer: HostileAnswer): Promise<void> {
+  if (answer === 'no-answer') return; // left open: the client gives up, or close() ends it
+  if (typeof answer === 'object') {
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer.listing));
+    return;
+  }
+  res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+  const chunk = new Uint8Array(64 * 1024).fill(0x20);
+  res.write(chunk.subarray(0, 1024));
+  if (answer === 'stalled-body') return;
+  const closed = once(res, 'close');
+  for (let sent = 1024; sent < ENDLESS_SAFETY_BYTES && !res.destroyed; sent += chunk.length) {
+    if (!res.write(chunk)) await Promise.race([once(res, 'drain'), closed]);
+  }
+  res.end();
 }
 
 async function isDir(path: string): Promise<boolean> {
@@ -66,6 +96,8 @@ export async function startHubServer(root: string, options: HubServerOptions = {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     requests.push(url + (req.headers.range ? ` range=${req.headers.range}` : ''));
+    const hostile = options.hostile?.(url);
+    if (hostile) return misbehave(res, hostile);
     const tree = /^\/api\/datasets\/([^/]+\/[^/]+)\/tree\/main\/?(.*)$/.exec(url);
     if (tree) return listFolder(res, join(root, 'datasets', tree[1]), tree[2]);
     const match = /^\/((?:datasets\/)?[^/]+\/[^/]+)\/resolve\/main\/(.+)$/.exec(url);

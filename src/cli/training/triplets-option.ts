@@ -8,7 +8,8 @@ export const TRIPLETS_OPTIONS: Record<string, OptionSpec> = {
     value: 'file-or-dataset',
     help:
       'training rows: a TSV (query<TAB>positive<TAB>negative[<TAB>more negatives] per line), JSONL (query or anchor, positive, negative or negative_1..) ' +
-      'or Parquet file, or a Hub dataset id (its Parquet files; see --subset, --split)',
+      'or Parquet file, or a Hub dataset id "org/name" (its Parquet files, each at most 1 GiB; see --subset, --split), ' +
+      'taken as one only when no such local path exists',
     required: true,
   },
   subset: {
@@ -20,5 +21,10 @@ export const TRIPLETS_OPTIONS: Record<string, OptionSpec> = {
 
 /** Reads --triplets and runs `use` with the rows; a streamed file stays open for the rows `use` reads. */
 export function withTripletsOption<T>(args: Args, use: (read: TrainingDataRead) => Promise<T>): Promise<T> {
-  return withTrainingData(args.required('triplets'), { subset: args.string('subset'), split: args.string('split') }, use);
+  const options = {
+    subset: args.string('subset'),
+    split: args.string('split'),
+    say: (line: string) => process.stderr.write(`${line}\n`),
+  };
+  return withTrainingData(args.required('triplets'), options, use);
 }

@@ -187,7 +187,9 @@ describe('Parquet and Hub datasets', () => {
         '--probe-every',
         '0',
       );
-      expect(run.stderr).toBe('');
+      expect(run.stderr).toBe(
+        `reading Hub dataset someone/triplets (subset "triplet", split "train") from ${hub.baseUrl}; there is no local path someone/triplets\n`,
+      );
       expect(run.code).toBe(0);
       expect(run.stdout).toContain(
         'on 5 triplets of someone/triplets/triplet:train (triplet/train-00000-of-00002.parquet, triplet/train-00001-of-00002.parquet)',
