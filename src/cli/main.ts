@@ -1,7 +1,10 @@
 // splade-lab command line: dispatches `splade-lab <command> [options]` to one module per command; --help prints the
-// usage generated from the command's option table.
+// usage generated from the command's option table. What it writes passes the terminal guard; error messages, which
+// quote files, are printed with every control character but their line ends escaped.
+import { printable } from '../util/printable.ts';
 import { UsageError, formatUsage, parseCommandArgs } from './command.ts';
 import { commands } from './commands.ts';
+import { guardTerminalOutput } from './terminal-guard.ts';
 
 function listCommands(): string {
   const width = Math.max(...Object.keys(commands).map((n) => n.length));
@@ -10,6 +13,15 @@ function listCommands(): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  const unguard = guardTerminalOutput();
+  try {
+    return await dispatch(argv);
+  } finally {
+    unguard();
+  }
+}
+
+async function dispatch(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(listCommands());
@@ -29,7 +41,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const hint = error instanceof UsageError ? `\n(splade-lab ${name} --help shows the options)` : '';
-    process.stderr.write(`splade-lab ${name}: ${message}${hint}\n`);
+    process.stderr.write(`splade-lab ${name}: ${printable(message, '\n')}${hint}\n`);
     if (process.env.SPLADE_LAB_DEBUG) console.error(error);
     return 1;
   }

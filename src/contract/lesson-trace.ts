@@ -1,4 +1,5 @@
 // A recorded lesson (the bundled page plays it without a GPU): its format, and the reader that checks one.
+import { describeJsonValue } from '../util/json-value.ts';
 import type { LessonFacts, LessonVector, LessonFrame } from './lesson-frames.ts';
 
 export const LESSON_TRACE_FORMAT = 'splade-lab lesson trace';
@@ -21,31 +22,68 @@ export interface LessonTrace {
   frames: LessonFrame[];
 }
 
-/** Reads a trace (the bundled one, or any file), refusing one that is not a whole, consistent lesson. */
+const RECORD_AGAIN = 'record it again with `splade-lab lesson --trace <file>`';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** A vector as the lesson shows it: an object with its k and a list of terms. */
+const isVector = (v: unknown, k: number): boolean => isObject(v) && v.k === k && Array.isArray(v.terms);
+
+/** Null or an object whose `keys` are all finite numbers. */
+const numbersOrNull = (v: unknown, keys: readonly string[]): boolean =>
+  v === null || (isObject(v) && keys.every((key) => isNumber(v[key])));
+
+const LOSSES = ['rank', 'flopsQueries', 'flopsDocuments', 'total'] as const;
+
+const HELD_OUT = ['ndcg10', 'recall10', 'queryActiveDims', 'documentActiveDims', 'flops'] as const;
+
+/**
+ * Reads a trace (the bundled one, or any file), refusing one that is not a whole, consistent lesson: every value the
+ * page reads is checked for its type first, so a hostile or damaged file gets a message naming what is wrong.
+ */
 export function parseLessonTrace(json: unknown, where: string): LessonTrace {
   const fail = (what: string): never => {
-    throw new LessonTraceError(`${where} is not a splade-lab lesson trace: ${what}`);
+    throw new LessonTraceError(`${where} is not a splade-lab lesson trace: ${what}; ${RECORD_AGAIN}`);
   };
-  if (typeof json !== 'object' || json === null) fail('not a JSON object');
+  if (typeof json !== 'object' || json === null) return fail('not a JSON object');
   const trace = json as Partial<LessonTrace>;
-  if (trace.format !== LESSON_TRACE_FORMAT) fail(`its "format" is ${JSON.stringify(trace.format)}`);
-  if (trace.version !== 1) fail(`version ${JSON.stringify(trace.version)} (this page reads version 1)`);
-  const facts = trace.facts;
-  if (!facts || !Array.isArray(facts.settings?.ks) || typeof facts.probe !== 'string')
-    fail('its "facts" lack the ks or the watched query');
-  const ks = facts!.settings.ks;
-  if (!Array.isArray(trace.sentence) || trace.sentence.length !== ks.length)
-    fail(`it has ${trace.sentence?.length ?? 0} sentence vectors for ${ks.length} ks`);
-  const frames = trace.frames;
-  if (!Array.isArray(frames) || frames.length !== facts!.settings.steps + 1)
-    fail(`it has ${frames?.length ?? 0} frames for ${facts!.settings.steps} steps (one more expected)`);
-  frames!.forEach((frame, i) => {
-    if (frame?.step !== i) fail(`frame ${i} is step ${frame?.step}`);
-    if (!Array.isArray(frame.runs) || frame.runs.map((r) => r.k).join() !== ks.join())
+  if (trace.format !== LESSON_TRACE_FORMAT) fail(`its "format" is ${describeJsonValue(trace.format)}`);
+  if (trace.version !== 1) fail(`version ${describeJsonValue(trace.version)} (this page reads version 1)`);
+  const facts = trace.facts as unknown;
+  if (!isObject(facts) || !isObject(facts.settings) || !Array.isArray(facts.settings.ks) || typeof facts.probe !== 'string')
+    return fail('its "facts" lack the ks or the watched query');
+  const ks: unknown[] = facts.settings.ks;
+  const bad = ks.find((k) => !isNumber(k) || k <= 0);
+  if (bad !== undefined || ks.length === 0) fail(`its ks must be numbers above 0, got ${describeJsonValue(bad ?? ks)}`);
+  const steps = facts.settings.steps;
+  if (!Number.isInteger(steps) || (steps as number) < 0)
+    fail(`its steps must be a whole number, got ${describeJsonValue(steps)}`);
+  const sentence = trace.sentence as unknown;
+  if (!Array.isArray(sentence) || sentence.length !== ks.length)
+    fail(`it has ${Array.isArray(sentence) ? sentence.length : 0} sentence vectors for ${ks.length} ks`);
+  (sentence as unknown[]).forEach((vector, i) => {
+    if (!isVector(vector, ks[i] as number)) fail(`sentence vector ${i} is not the vector of k = ${ks[i]} with its terms`);
+  });
+  const frames = trace.frames as unknown;
+  if (!Array.isArray(frames) || frames.length !== (steps as number) + 1)
+    fail(`it has ${Array.isArray(frames) ? frames.length : 0} frames for ${steps} steps (one more expected)`);
+  (frames as unknown[]).forEach((frame, i) => {
+    if (!isObject(frame) || frame.step !== i)
+      return fail(`frame ${i} is step ${describeJsonValue(isObject(frame) ? frame.step : frame)}`);
+    const runs = frame.runs;
+    if (!Array.isArray(runs) || runs.length !== ks.length || runs.some((run, j) => !isObject(run) || run.k !== ks[j]))
       fail(`frame ${i} does not hold the ks ${ks.join(', ')}`);
-    for (const run of frame.runs) {
-      if (!run.probe || !Array.isArray(run.probe.terms)) fail(`frame ${i} has no watched vector for k = ${run.k}`);
-      if (i > 0 && !(run.losses && Number.isFinite(run.losses.total))) fail(`frame ${i} has no finite losses for k = ${run.k}`);
+    for (const run of runs as Record<string, unknown>[]) {
+      if (!isObject(run.probe) || !Array.isArray(run.probe.terms)) fail(`frame ${i} has no watched vector for k = ${run.k}`);
+      const losses = run.losses as Record<string, unknown> | null;
+      if (i > 0 && !(isObject(losses) && isNumber(losses.total))) fail(`frame ${i} has no finite losses for k = ${run.k}`);
+      if (!numbersOrNull(losses ?? null, LOSSES)) fail(`frame ${i} has losses that are not all numbers for k = ${run.k}`);
+      if (!numbersOrNull(run.active ?? null, ['queries', 'documents']))
+        fail(`frame ${i} has active counts that are not numbers for k = ${run.k}`);
+      if (!numbersOrNull(run.heldOut ?? null, HELD_OUT))
+        fail(`frame ${i} has held-out measures that are not all numbers for k = ${run.k}`);
     }
   });
   if (typeof trace.model !== 'string' || typeof trace.adapter !== 'string')

@@ -1,5 +1,6 @@
 // BEIR test collections: corpus.jsonl, queries.jsonl and qrels/<split>.tsv (strict UTF-8), joined into one
-// RetrievalDataset; ids that a TREC run could not hold (empty, white space) are refused with file and line.
+// RetrievalDataset. Ids are strings (an id written as a JSON number keeps its digits); one that a TREC run could not
+// hold (empty, white space) or that repeats an earlier one is refused with file and line.
 import type { RetrievalDataset } from '../contract/dataset.ts';
 import type { Qrels } from '../contract/run-types.ts';
 import {
@@ -11,8 +12,11 @@ import {
   type ReadOptions,
 } from './file-source.ts';
 import { clip } from './format-error.ts';
+import { memberSourceText } from './json-member-text.ts';
 import { textOf } from './text-decode.ts';
 import { trecIdProblem } from './trec.ts';
+import { describeJsonValue } from '../util/json-value.ts';
+import { ownCopy } from '../util/own-copy.ts';
 
 /** Text a model sees for a BEIR document: title + " " + text, trimmed, when there is a title (as BEIR's encoders do). */
 export function beirDocumentText(title: string | undefined, text: string): string {
@@ -25,6 +29,18 @@ export interface JsonlRecord {
   text: string;
 }
 
+/** Records read from one file, and what the reader changed on the way (said once each, as warnings). */
+export interface ParsedRecords {
+  records: JsonlRecord[];
+  warnings: string[];
+}
+
+/**
+ * A title or text longer than this many characters keeps only its first ones: a model reads a few hundred tokens of
+ * a document, and tokenising a 48 MB text whole took 3 GB. Far above any real document (BEIR's longest are ~0.1 MB).
+ */
+export const MAX_FIELD_CHARACTERS = 1_000_000;
+
 /** Refuses an id a TREC run or qrels line could not hold, naming where it was read. */
 export function checkTrecId(id: string, what: string, where: string): void {
   const problem = trecIdProblem(id);
@@ -32,13 +48,69 @@ export function checkTrecId(id: string, what: string, where: string): void {
 }
 
 /**
- * Parses a BEIR JSONL file ({"_id", "title"?, "text"} per line; text, or bytes decoded as strict UTF-8); bad lines
- * are errors naming file and line.
+ * Remembers where each id was first read (by a number: a line, a row); seeing one again is an error naming both
+ * places. `placeOf` says how a number reads in a message ("line 3").
  */
-export function parseBeirJsonl(content: string | Uint8Array, fileName: string): { records: JsonlRecord[]; duplicates: number } {
+export function uniqueIds(what: string, placeOf: (place: number) => string): (id: string, where: string, place: number) => void {
+  const first = new Map<string, number>();
+  return (id, where, place) => {
+    const earlier = first.get(id);
+    if (earlier !== undefined)
+      throw new Error(
+        `${where}: ${what} "${clip(id, 60)}" repeats the ${what} of ${placeOf(earlier)}; ids must be unique: remove one of the two or give it an id of its own`,
+      );
+    first.set(id, place);
+  };
+}
+
+/** A record's "_id": a string, or a JSON number as it is written (its digits, never a rounded float64). */
+function idOf(value: unknown, line: string, where: string): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return memberSourceText(line, '_id')!;
+  if (value === undefined) throw new Error(`${where}: missing "_id"`);
+  throw new Error(`${where}: "_id" must be a string or a number, got ${describeJsonValue(value)}`);
+}
+
+/** Cuts title and text fields to at most `max` characters, counting what it cut for one warning. */
+class FieldCap {
+  private cut = 0;
+  private example = '';
+
+  constructor(
+    private readonly fileName: string,
+    private readonly max: number,
+  ) {}
+
+  apply(text: string, field: string, line: number): string {
+    if (text.length <= this.max) return text;
+    this.cut++;
+    this.example ||= `line ${line}: "${field}" of ${text.length} characters`;
+    const last = text.charCodeAt(this.max - 1);
+    const end = last >= 0xd800 && last <= 0xdbff ? this.max - 1 : this.max; // not between the halves of a surrogate pair
+    return ownCopy(text.slice(0, end));
+  }
+
+  warnings(): string[] {
+    if (!this.cut) return [];
+    return [
+      `${this.fileName}: ${this.cut} title or text field(s) over ${this.max} characters kept only their first ${this.max} (${this.example}); a model reads far fewer tokens than that`,
+    ];
+  }
+}
+
+/**
+ * Parses a BEIR JSONL file ({"_id", "title"?, "text"} per line; text, or bytes decoded as strict UTF-8); bad lines,
+ * ids that are neither strings nor numbers and repeated ids are errors naming file and line. A title or text longer
+ * than `maxFieldCharacters` keeps its first characters, with a warning.
+ */
+export function parseBeirJsonl(
+  content: string | Uint8Array,
+  fileName: string,
+  { maxFieldCharacters = MAX_FIELD_CHARACTERS }: { maxFieldCharacters?: number } = {},
+): ParsedRecords {
   const records: JsonlRecord[] = [];
-  const seen = new Set<string>();
-  let duplicates = 0;
+  const checkUnique = uniqueIds('_id', (line) => `line ${line}`);
+  const cap = new FieldCap(fileName, maxFieldCharacters);
   const lines = textOf(content, fileName).split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
@@ -51,19 +123,16 @@ export function parseBeirJsonl(content: string | Uint8Array, fileName: string): 
       throw new Error(`${where}: not valid JSON (${clip((error as Error).message, 120)})`, { cause: error });
     }
     const record = value as { _id?: unknown; title?: unknown; text?: unknown };
-    if (typeof record !== 'object' || record === null) throw new Error(`${where}: expected a JSON object`);
-    if (typeof record._id !== 'string' && typeof record._id !== 'number') throw new Error(`${where}: missing "_id"`);
+    if (typeof record !== 'object' || record === null || Array.isArray(record))
+      throw new Error(`${where}: expected a JSON object {"_id", "title"?, "text"}`);
+    const id = idOf(record._id, line, where);
     if (typeof record.text !== 'string') throw new Error(`${where}: missing "text" string`);
-    const id = String(record._id);
     checkTrecId(id, '_id', where);
-    if (seen.has(id)) {
-      duplicates++;
-      continue;
-    }
-    seen.add(id);
-    records.push({ id, text: record.text, title: typeof record.title === 'string' ? record.title : undefined });
+    checkUnique(id, where, i + 1);
+    const title = typeof record.title === 'string' ? cap.apply(record.title, 'title', i + 1) : undefined;
+    records.push({ id, text: cap.apply(record.text, 'text', i + 1), title });
   }
-  return { records, duplicates };
+  return { records, warnings: cap.warnings() };
 }
 
 const SCORE_COLUMN = /^(score|relevance|rel|label|grade|judgement|judgment)$/i;
@@ -117,14 +186,12 @@ export function parseBeirQrels(content: string | Uint8Array, fileName: string): 
  */
 export function assembleDataset(
   name: string,
-  corpus: { records: JsonlRecord[]; duplicates: number },
-  queries: { records: JsonlRecord[]; duplicates: number },
+  corpus: ParsedRecords,
+  queries: ParsedRecords,
   judged: { qrels: Qrels; duplicates: number },
 ): RetrievalDataset {
-  const warnings: string[] = [];
+  const warnings: string[] = [...corpus.warnings, ...queries.warnings];
   if (corpus.records.length === 0) throw new Error(`${name}: the corpus is empty`);
-  if (corpus.duplicates) warnings.push(`${corpus.duplicates} corpus lines repeat an earlier _id (first kept)`);
-  if (queries.duplicates) warnings.push(`${queries.duplicates} query lines repeat an earlier _id (first kept)`);
   if (judged.duplicates) warnings.push(`${judged.duplicates} qrels rows repeat a (query, document) pair (last kept)`);
 
   const queryText = new Map(queries.records.map((r) => [r.id, r.text]));

@@ -2,7 +2,7 @@
 import { parquetReadObjects } from 'hyparquet';
 import type { RetrievalDataset } from '../contract/dataset.ts';
 import type { Qrels } from '../contract/run-types.ts';
-import { assembleDataset, checkTrecId, type JsonlRecord } from './beir.ts';
+import { assembleDataset, checkTrecId, uniqueIds, type JsonlRecord, type ParsedRecords } from './beir.ts';
 import { allInOrder, fileLocation, readRequiredFile, type FileSource, type ReadOptions } from './file-source.ts';
 import { createUrlFolderSource } from './url-folder-source.ts';
 
@@ -48,20 +48,18 @@ async function readTable(source: FileSource, path: string, columns: readonly str
   return rows;
 }
 
-function textRecords(rows: Row[], where: string): { records: JsonlRecord[]; duplicates: number } {
+function textRecords(rows: Row[], where: string): ParsedRecords {
   const records: JsonlRecord[] = [];
-  const seen = new Set<string>();
-  let duplicates = 0;
+  const checkUnique = uniqueIds('_id', (row) => `row ${row}`);
   rows.forEach((row, i) => {
     if (row._id === null || row._id === undefined || typeof row.text !== 'string')
       throw new Error(`${where}: row ${i} lacks _id or text`);
     const id = String(row._id);
     checkTrecId(id, '_id', `${where} row ${i}`);
-    if (seen.has(id)) return void duplicates++;
-    seen.add(id);
+    checkUnique(id, `${where} row ${i}`, i);
     records.push({ id, text: row.text, title: typeof row.title === 'string' ? row.title : undefined });
   });
-  return { records, duplicates };
+  return { records, warnings: [] };
 }
 
 function qrelsFromRows(rows: Row[], where: string): { qrels: Qrels; duplicates: number } {

@@ -1,5 +1,6 @@
 // Training triplets from JSON Lines: one object per line with `query` (or sentence-transformers' `anchor`),
 // `positive` and one or more negatives; strict UTF-8; every problem names the file and the line.
+import { describeJsonValue } from '../util/json-value.ts';
 import { splitLines } from './line-breaks.ts';
 import { textOf } from './text-decode.ts';
 import { TripletFormatError, checkNegatives, tripletOf, type LineResult, type Triplet, type TripletFile } from './triplets.ts';
@@ -9,11 +10,7 @@ const NUMBERED_NEGATIVE = /^negative_(\d+)$/;
 
 function text(value: unknown, name: string, file: string, line: number): string {
   if (typeof value !== 'string')
-    throw new TripletFormatError(
-      file,
-      line,
-      `${name} must be a string, got ${value === undefined ? 'nothing' : JSON.stringify(value).slice(0, 40)}`,
-    );
+    throw new TripletFormatError(file, line, `${name} must be a string, got ${describeJsonValue(value)}`);
   if (value.trim() === '') throw new TripletFormatError(file, line, `${name} is empty`);
   return value;
 }

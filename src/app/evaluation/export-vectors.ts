@@ -18,9 +18,13 @@ export interface ExportRecord {
   text: string;
 }
 
-/** BEIR-style JSONL records ({"_id", "title"?, "text"} per line) as records to encode (title and text joined). */
-export function readExportRecords(content: Uint8Array, name: string): ExportRecord[] {
-  return parseBeirJsonl(content, name).records.map((r) => ({ id: r.id, text: beirDocumentText(r.title, r.text) }));
+/**
+ * BEIR-style JSONL records ({"_id", "title"?, "text"} per line) as records to encode (title and text joined), with
+ * the reader's warnings (fields cut to their first characters).
+ */
+export function readExportRecords(content: Uint8Array, name: string): { records: ExportRecord[]; warnings: string[] } {
+  const { records, warnings } = parseBeirJsonl(content, name);
+  return { records: records.map((r) => ({ id: r.id, text: beirDocumentText(r.title, r.text) })), warnings };
 }
 
 export interface ExportedVectors {

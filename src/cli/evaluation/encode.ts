@@ -1,9 +1,12 @@
 // `splade-lab encode --model <m> --in <jsonl> --out <jsonl>`: argument adapter over the model session's encode and
 // exportVectors: sparse vectors of BEIR-style records for Anserini, Qdrant or Elasticsearch/OpenSearch.
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { EXPORT_FORMATS, exportVectors, isExportFormat, readExportRecords } from '../../app/evaluation/export-vectors.ts';
+import { printable } from '../../util/printable.ts';
 import { UsageError, type Command } from '../command.ts';
+import { readInputFile } from '../input-file.ts';
 import { withModelSession } from '../model/model-session.ts';
+import { checkOutputFile } from '../output-file.ts';
 
 export const encodeCommand: Command = {
   spec: {
@@ -30,7 +33,9 @@ export const encodeCommand: Command = {
     if (!isExportFormat(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${format}"`);
     const input = args.required('in');
     const output = args.required('out');
-    const records = readExportRecords(new Uint8Array(await readFile(input)), input);
+    await checkOutputFile('out', output);
+    const { records, warnings } = readExportRecords(await readInputFile('in', input), input);
+    for (const warning of warnings) process.stderr.write(`warning: ${printable(warning)}\n`);
     const texts = records.map((r) => r.text);
     const request = { k: args.numberOr('k', 1), maxLength: args.numberOr('max-length', 256), topK: args.numberOr('prune', 0) };
     const exported = await withModelSession(

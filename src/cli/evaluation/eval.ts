@@ -9,8 +9,10 @@ import { folderRef, nodePlatform } from '../../app/platform/platform-node.ts';
 import { EVAL_DEFAULTS } from '../../contract/limits.ts';
 import { type EvalRequest } from '../../contract/evaluation-request.ts';
 import { writeFile } from 'node:fs/promises';
+import { printable } from '../../util/printable.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
 import { withModelSession } from '../model/model-session.ts';
+import { checkOutputFile } from '../output-file.ts';
 import { searchAlgorithmOption } from './search-option.ts';
 
 function datasetRefs(args: Args): DatasetRef[] {
@@ -83,6 +85,7 @@ export const evalCommand: Command = {
     const refs = datasetRefs(args);
     const runPath = args.string('run');
     if (runPath && refs.length > 1) throw new UsageError("--run writes one set's run: evaluate one NanoBEIR set at a time");
+    if (runPath) await checkOutputFile('run', runPath);
     const request = requestFrom(args);
     const json = args.flag('json');
     const split = refs[0].kind === 'beir' ? refs[0].split : undefined;
@@ -96,7 +99,7 @@ export const evalCommand: Command = {
               process.stderr.write(`\r${dataset.name}: ${stage} ${done}/${total}   `);
         const { result, run } = await evaluateOnSet(session, dataset, request, { onProgress, memoryBudget: totalmem() / 2 });
         if (!json) process.stderr.write('\n');
-        for (const warning of result.warnings) process.stderr.write(`warning: ${dataset.name}: ${warning}\n`);
+        for (const warning of result.warnings) process.stderr.write(`warning: ${dataset.name}: ${printable(warning)}\n`);
         results.push({ evaluation: result, run });
       }
     });

@@ -1,15 +1,12 @@
 // `splade-lab metrics --qrels <file> --run <file>`: argument adapter over scoreRun: trec_eval's measures of a TREC run.
-import { readFile } from 'node:fs/promises';
 import { formatTrecEval, scoreRun } from '../../app/evaluation/trec-scoring.ts';
+import { printable } from '../../util/printable.ts';
 import type { Args, Command } from '../command.ts';
+import { readInputFile } from '../input-file.ts';
 
 async function readOption(args: Args, option: string): Promise<{ content: Uint8Array; name: string }> {
   const name = args.required(option);
-  try {
-    return { content: new Uint8Array(await readFile(name)), name };
-  } catch (error) {
-    throw new Error(`cannot read --${option} ${name}: ${(error as Error).message}`, { cause: error });
-  }
+  return { content: await readInputFile(option, name), name };
 }
 
 export const metricsCommand: Command = {
@@ -37,7 +34,7 @@ export const metricsCommand: Command = {
       judgedOnly: args.flag('judged-only'),
       complete: args.flag('complete'),
     });
-    for (const warning of scored.warnings) process.stderr.write(`warning: ${warning}\n`);
+    for (const warning of scored.warnings) process.stderr.write(`warning: ${printable(warning)}\n`);
     if (args.flag('json')) process.stdout.write(JSON.stringify(Object.fromEntries(scored.evaluation.summary)) + '\n');
     else process.stdout.write(formatTrecEval(scored.evaluation, { perQuery: args.flag('per-query'), runId: scored.runId }));
     return 0;

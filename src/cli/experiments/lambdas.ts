@@ -1,6 +1,5 @@
 // `splade-lab lambdas`: argument adapter over convertLambdas: carries lambda_q / lambda_d from one trainer's
 // convention to another's, saying each factor and what cannot be converted; --explain prints every convention.
-import { readFile } from 'node:fs/promises';
 import {
   CONVENTION_FACTS,
   LAMBDA_CONVENTIONS,
@@ -8,8 +7,9 @@ import {
   type ConventionSetup,
   type LambdaConvention,
 } from '../../contract/lambda-conventions.ts';
-import type { RunRecord } from '../../contract/runs.ts';
+import { parseRunRecord } from '../../contract/run-record-check.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
+import { readInputFile } from '../input-file.ts';
 
 function setupFrom(args: Args, side: 'from' | 'to'): ConventionSetup {
   const convention = args.required(side) as LambdaConvention;
@@ -29,10 +29,13 @@ function setupFrom(args: Args, side: 'from' | 'to'): ConventionSetup {
 
 /** The last report of a run's record, as the two sides' batch statistics. */
 async function measuredFrom(path: string) {
-  const record = JSON.parse(await readFile(path, 'utf8')) as RunRecord;
-  const r = record.reports?.at(-1);
-  if (!r || r.squaredNormQueries === undefined)
-    throw new Error(`${path} has no report with batch statistics (runs from this version on have them)`);
+  const record = parseRunRecord(new TextDecoder().decode(await readInputFile('measured', path)), path);
+  const r = record.reports.at(-1);
+  const statistics = r ? [r.flopsQueries, r.squaredNormQueries, r.flopsDocuments, r.squaredNormDocuments] : [];
+  if (!r || !statistics.every(Number.isFinite))
+    throw new Error(
+      `${path}: its last report has no batch statistics (flopsQueries, squaredNormQueries, flopsDocuments, squaredNormDocuments as numbers); runs of this version have them: give the run.json of a newer run`,
+    );
   const B = record.recipe.batchSize;
   return {
     queries: { flops: r.flopsQueries, meanSquaredNorm: r.squaredNormQueries, rows: B },

@@ -1,8 +1,10 @@
 // `splade-lab runs <dir>...`: argument adapter over the run records (run.json of each run folder) and runTable: a
-// table like the paper's Table 2 on a chosen set, the best run marked with the rule that picked it.
+// table like the paper's Table 2 on a chosen set, the best run marked with the rule that picked it. Ids, names and
+// statuses come from files: each cell is printed with its control characters escaped.
 import { BEST_RULE, evaluatedSets, runTable } from '../../contract/run-compare.ts';
 import { nodePlatform } from '../../app/platform/platform-node.ts';
 import type { RunRecord } from '../../contract/runs.ts';
+import { printable } from '../../util/printable.ts';
 import type { Command } from '../command.ts';
 
 function cell(value: number | undefined, digits = 4): string {
@@ -86,13 +88,13 @@ export const runsCommand: Command = {
         cell(e?.avg_flops, 2),
         String(r.run.step),
         r.run.status,
-      ];
+      ].map((c) => printable(c));
     });
     const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
     const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
     process.stdout.write(
       [
-        set ? `on ${set}` : 'no run was evaluated yet (sweep with --beir or --nanobeir)',
+        set ? `on ${printable(set)}` : 'no run was evaluated yet (sweep with --beir or --nanobeir)',
         line(header),
         ...body.map(line),
         rows.some((r) => r.best) ? `* ${BEST_RULE}` : '',

@@ -19,6 +19,7 @@ import { lessonSentence } from '../../app/lesson/lesson-vector.ts';
 import { parseKs } from '../../contract/sweep-plan.ts';
 import type { Command } from '../command.ts';
 import { withModelSession } from '../model/model-session.ts';
+import { checkOutputFile } from '../output-file.ts';
 
 function measuredLine(frame: LessonFrame): string {
   return frame.runs
@@ -64,6 +65,8 @@ export const lessonCommand: Command = {
   async run(args) {
     if (args.has('write-task')) return writeTask(args.required('write-task'), args.numberOr('seed', LESSON_DEFAULTS.seed));
     const sentence = checkLessonSentence(args.required('sentence'));
+    const tracePath = args.string('trace');
+    if (tracePath !== undefined) await checkOutputFile('trace', tracePath);
     const settings = {
       ks: parseKs(args.required('ks')),
       seed: args.number('seed'),
@@ -102,7 +105,7 @@ export const lessonCommand: Command = {
       }
     });
     const text = JSON.stringify(trace);
-    if (args.has('trace')) await writeFile(args.required('trace'), text + '\n');
+    if (tracePath !== undefined) await writeFile(tracePath, text + '\n');
     if (args.flag('json')) process.stdout.write(text + '\n');
     return 0;
   },

@@ -3,6 +3,7 @@
 import type { GpuContext } from '../../app/platform/platform.ts';
 import { openModelSession, type ModelSession, type ModelSessionOptions } from '../../app/model/model-session.ts';
 import { modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
+import { printable } from '../../util/printable.ts';
 
 /** Runs `use` with `argument` opened on a fresh GPU context; everything is freed afterwards. */
 export async function withModelSession<T>(
@@ -15,7 +16,7 @@ export async function withModelSession<T>(
   const ctx = await nodePlatform.acquireGpu(label);
   try {
     const session = await openModelSession(ctx, nodePlatform, ref, options);
-    for (const note of session.model.notes) process.stderr.write(`note: ${note}\n`);
+    for (const note of session.model.notes) process.stderr.write(`note: ${printable(note)}\n`);
     try {
       return await use(session, ctx);
     } finally {

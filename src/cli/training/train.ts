@@ -12,6 +12,7 @@ import type { ProbeSnapshot, ProbeText } from '../../contract/probes.ts';
 import { describeOptimizer } from '../../contract/optimizer-settings.ts';
 import { describeDropout, microBatches } from '../../contract/recipe-facts.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
+import { checkOutputFile } from '../output-file.ts';
 import { RECIPE_OPTIONS, recipeFrom } from './recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';
 
@@ -143,6 +144,7 @@ export const trainCommand: Command = {
   async run(args) {
     const json = args.flag('json');
     const log = args.string('log');
+    if (log !== undefined) await checkOutputFile('log', log);
     const emit = (event: Record<string, unknown>, text: string) =>
       process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
     const out = args.required('out');

@@ -2,6 +2,7 @@
 // of config.json's keys, and the BERT-style defaults.
 import { ModelConfig } from '../../contract/model-config.ts';
 import { clip } from '../../io/format-error.ts';
+import { describeJsonValue } from '../../util/json-value.ts';
 
 /**
  * Largest sizes a config may declare: far above every published encoder (BERT-large: 24 layers, 1024 hidden;
@@ -28,13 +29,6 @@ export class ConfigError extends Error {
 
 export type Json = Record<string, unknown>;
 
-/** A JSON value for an error message, never long: arrays and objects are summarised, strings clipped. */
-export function shortJson(v: unknown): string {
-  if (Array.isArray(v)) return `a list of ${v.length} items`;
-  if (typeof v === 'object' && v !== null) return 'an object';
-  return clip(JSON.stringify(v) ?? String(v), 40);
-}
-
 /** Typed access to config fields with transformers' defaults for absent keys. */
 export class Reader {
   constructor(
@@ -53,7 +47,7 @@ export class Reader {
   number(key: string, fallback: number): number {
     const v = this.json[key];
     if (v === undefined || v === null) return fallback;
-    if (typeof v !== 'number' || !Number.isFinite(v)) this.fail(`"${key}" must be a number, got ${shortJson(v)}`);
+    if (typeof v !== 'number' || !Number.isFinite(v)) this.fail(`"${key}" must be a number, got ${describeJsonValue(v)}`);
     return v;
   }
 
@@ -70,14 +64,14 @@ export class Reader {
   bool(key: string, fallback: boolean): boolean {
     const v = this.json[key];
     if (v === undefined || v === null) return fallback;
-    if (typeof v !== 'boolean') this.fail(`"${key}" must be true or false, got ${shortJson(v)}`);
+    if (typeof v !== 'boolean') this.fail(`"${key}" must be true or false, got ${describeJsonValue(v)}`);
     return v;
   }
 
   string(key: string, fallback: string): string {
     const v = this.json[key];
     if (v === undefined || v === null) return fallback;
-    if (typeof v !== 'string') this.fail(`"${key}" must be a string, got ${shortJson(v)}`);
+    if (typeof v !== 'string') this.fail(`"${key}" must be a string, got ${describeJsonValue(v)}`);
     return v;
   }
 }

@@ -2,7 +2,8 @@
 // ModelConfig's fields.
 import { familyDropout, type RopeScaling } from '../../contract/model-config.ts';
 import { clip } from '../../io/format-error.ts';
-import { Reader, Parsed, requireExactGelu, CONFIG_LIMITS, dropoutRate, BERT_STYLE, shortJson, Json } from './config-reader.ts';
+import { describeJsonValue } from '../../util/json-value.ts';
+import { Reader, Parsed, requireExactGelu, CONFIG_LIMITS, dropoutRate, BERT_STYLE, Json } from './config-reader.ts';
 
 /**
  * GTE (Alibaba-NLP/new-impl, model_type "new"): BERT's post-norm layer with a fused qkv_proj (or q/k/v_proj),
@@ -58,13 +59,13 @@ export function parseGte(r: Reader): Parsed {
 export function gteRopeScaling(r: Reader): RopeScaling | null {
   const raw = r.raw('rope_scaling');
   if (raw === undefined || raw === null) return null;
-  if (typeof raw !== 'object' || Array.isArray(raw)) r.fail(`rope_scaling must be an object, got ${shortJson(raw)}`);
+  if (typeof raw !== 'object' || Array.isArray(raw)) r.fail(`rope_scaling must be an object, got ${describeJsonValue(raw)}`);
   const { type, factor, mixed_b: mixedB } = raw as Json;
   if (type !== 'ntk') r.fail(`rope_scaling type "${clip(String(type), 40)}" is not supported (GTE builds only "ntk")`);
   if (typeof factor !== 'number' || !(factor > 0) || !Number.isFinite(factor))
-    r.fail(`rope_scaling.factor must be a positive number, got ${shortJson(factor)}`);
+    r.fail(`rope_scaling.factor must be a positive number, got ${describeJsonValue(factor)}`);
   if (mixedB !== undefined && mixedB !== null && (typeof mixedB !== 'number' || !Number.isFinite(mixedB))) {
-    r.fail(`rope_scaling.mixed_b must be a number, got ${shortJson(mixedB)}`);
+    r.fail(`rope_scaling.mixed_b must be a number, got ${describeJsonValue(mixedB)}`);
   }
   return { factor, mixedB: typeof mixedB === 'number' ? mixedB : null };
 }

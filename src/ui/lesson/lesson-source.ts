@@ -9,6 +9,7 @@ import {
   type LessonVector,
   type WorkerClient,
 } from '../../worker/api.ts';
+import { parseJsonText } from '../../util/json-text.ts';
 
 /** What the page asks a lesson for: the ks side by side, the seed of the task and batches, the steps of each k. */
 export type LessonChoice = Pick<LessonSettings, 'ks' | 'seed' | 'steps'>;
@@ -80,5 +81,6 @@ export async function fetchLessonTrace(pageUrl: string): Promise<LessonTrace> {
   const url = new URL(LESSON_TRACE_FILE, pageUrl).href;
   const response = await fetch(url);
   if (!response.ok) throw new Error(`The recorded lesson (${url}) could not be read: HTTP ${response.status}`);
-  return parseLessonTrace(await response.json(), url);
+  const json = parseJsonText(await response.text(), url, 'rebuild it with `npm run lesson-trace`, or reload the page');
+  return parseLessonTrace(json, url);
 }

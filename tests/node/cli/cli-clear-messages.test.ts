@@ -1,0 +1,168 @@
+// Messages a user can act on (issue 33, item 17): an output path that cannot be written is refused before the work
+// (eval --run, encode --out, bm25 --run, lesson --trace, train --log), an unreadable input names its option, run.json
+// that is empty or of the wrong shape names the file and the field, 1e400 is said as what it is, and a lesson trace
+// whose ks are objects gets the trace's own error instead of a TypeError.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LessonTraceError, parseLessonTrace } from '../../../src/contract/lesson-trace.ts';
+import { parseTripletsJsonl } from '../../../src/io/triplets-jsonl.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { runRecordFixture, writeRunJson } from '../../helpers/run-record.ts';
+import { generatedBeir, generatedTriplets } from '../../helpers/generated-data.ts';
+import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+
+let root: string;
+
+let model: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'splade-messages-'));
+  model = join(root, 'tiny');
+  await writeTinySpladeModel(model);
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('output paths are checked before the work', () => {
+  const missing = () => join(root, 'no-such-folder', 'out.txt');
+  it.each([
+    ['eval --run', () => ['eval', '--model', model, '--beir', generatedBeir(), '--run', missing()]],
+    ['encode --out', () => ['encode', '--model', model, '--in', join(generatedBeir(), 'corpus.jsonl'), '--out', missing()]],
+    ['bm25 --run', () => ['bm25', '--beir', generatedBeir(), '--run', missing()]],
+    ['lesson --trace', () => ['lesson', '--model', model, '--steps', '2', '--trace', missing()]],
+  ])('%s into a missing folder fails at once, naming the option and the folder', async (_, args) => {
+    const { code, stdout, stderr } = await runCli(...args());
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      new RegExp(
+        `^splade-lab \\w+: --\\w+ \\S+out\\.txt: the folder \\S+no-such-folder does not exist; create it first, or write elsewhere\\n$`,
+      ),
+    );
+    expect(stdout).toBe(''); // nothing was evaluated, encoded or played
+  });
+
+  it('a folder given as the file is refused at once', async () => {
+    const encode = await runCli('encode', '--model', model, '--in', join(generatedBeir(), 'queries.jsonl'), '--out', root);
+    expect(encode.stderr).toBe(`splade-lab encode: --out ${root} is a folder; give the path of a file (new or to replace)\n`);
+    const bm25 = await runCli('bm25', '--beir', generatedBeir(), '--run', root);
+    expect(bm25.stderr).toBe(`splade-lab bm25: --run ${root} is a folder; give the path of a file (new or to replace)\n`);
+  });
+
+  it('train --log into a missing folder fails before the run folder is made', async () => {
+    const out = join(root, 'never-trained');
+    const log = missing();
+    const args = ['--batch', '2', '--query-length', '8', '--doc-length', '16', '--steps', '1'];
+    const { code, stderr } = await runCli(
+      'train',
+      '--model',
+      model,
+      '--triplets',
+      generatedTriplets(),
+      '--out',
+      out,
+      ...args,
+      '--log',
+      log,
+    );
+    expect(code).toBe(1);
+    expect(stderr).toContain(`--log ${log}: the folder ${join(root, 'no-such-folder')} does not exist`);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('an input that cannot be read names its option and why', async () => {
+    const { stderr } = await runCli(
+      'encode',
+      '--model',
+      model,
+      '--in',
+      join(root, 'absent.jsonl'),
+      '--out',
+      join(root, 'v.jsonl'),
+    );
+    expect(stderr).toBe(
+      `splade-lab encode: cannot read --in ${join(root, 'absent.jsonl')}: there is no such file; check the path\n`,
+    );
+  });
+});
+
+describe('run.json read back', () => {
+  const advice = 'it is not a run record as splade-lab writes it (edited, or cut short): restore it, or leave this run out';
+  const huge = JSON.stringify(runRecordFixture()).replace('"k":2', '"k":1e400');
+
+  it.each([
+    ['empty', '', 'run.json is empty'],
+    ['cut-short', '{"id": "a", "k":', 'run.json is not valid JSON ('],
+    ['object', '{}', 'run.json: "id" must be a string, got nothing'],
+    ['list', '[1, 2]', 'run.json holds a list of 2 items, not a run record'],
+    [
+      'huge-k',
+      huge,
+      'run.json: "k" must be a number above 0, got a number beyond the range of a 64-bit float (read as Infinity)',
+    ],
+    ['wrong-type', JSON.stringify(runRecordFixture({ recipe: 'paper' })), 'run.json: "recipe" must be an object, got "paper"'],
+    [
+      'bad-report',
+      JSON.stringify(runRecordFixture({ reports: [{ step: 0 }, null] })),
+      'run.json: "reports"[1] must be a report (an object with a whole-number "step"), got null',
+    ],
+  ])('%s: runs and lambdas --measured name the file, the field and what to do', async (name, text, message) => {
+    const folder = await writeRunJson(root, name, text);
+    for (const args of [
+      ['runs', folder],
+      ['lambdas', '--measured', join(folder, 'run.json')],
+    ]) {
+      const { code, stderr } = await runCli(...args);
+      expect(code).toBe(1);
+      expect(stderr).toContain(`splade-lab ${args[0]}: ${join(folder, message)}`);
+      expect(stderr).toMatch(new RegExp(`; ${advice.replace(/[()]/g, '\\$&')}\n$`));
+    }
+  });
+});
+
+describe('numbers beyond float64', () => {
+  it('are said as such, never as "null" (config.json and triplet JSONL)', async () => {
+    const huge = join(root, 'huge-config');
+    await writeTinySpladeModel(huge);
+    const config = await readFile(join(huge, 'config.json'), 'utf8');
+    await writeFile(join(huge, 'config.json'), config.replace(/"layer_norm_eps": [^,}]+/, '"layer_norm_eps": 1e400'));
+    const { code, stderr } = await runCli('inspect', huge);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      '"layer_norm_eps" must be a number, got a number beyond the range of a 64-bit float (read as Infinity)',
+    );
+    expect(() => parseTripletsJsonl('{"query": 1e400, "positive": "p", "negative": "n"}\n', 'x.jsonl')).toThrow(
+      'x.jsonl line 1: "query" must be a string, got a number beyond the range of a 64-bit float (read as Infinity)',
+    );
+  });
+});
+
+describe('a lesson trace of the wrong types', () => {
+  it('is refused by the trace reader with what is wrong, never a TypeError', async () => {
+    const file = join(process.cwd(), 'public', 'lesson', 'trace.json');
+    const trace = JSON.parse(await readFile(file, 'utf8'));
+    const broken = (patch: (t: any) => void) => {
+      const copy = structuredClone(trace);
+      patch(copy);
+      return () => parseLessonTrace(copy, 'bad.json');
+    };
+    const cases: [(t: any) => void, string][] = [
+      [(t) => (t.facts.settings.ks = [{ toString: 1 }, { toString: 1 }]), 'its ks must be numbers above 0, got an object'],
+      [(t) => (t.frames[1].runs = [null, null]), 'frame 1 does not hold the ks 1, 8'],
+      [(t) => (t.facts.settings.steps = '40'), 'its steps must be a whole number, got "40"'],
+      [(t) => (t.sentence[1] = null), 'sentence vector 1 is not the vector of k = 8 with its terms'],
+      [
+        (t) => (t.frames[3].runs[0].heldOut = { ndcg10: 'high' }),
+        'frame 3 has held-out measures that are not all numbers for k = 1',
+      ],
+      [(t) => (t.frames[2] = null), 'frame 2 is step null'],
+    ];
+    for (const [patch, message] of cases) {
+      const read = broken(patch);
+      expect(read).toThrow(LessonTraceError);
+      expect(read).toThrow(
+        `bad.json is not a splade-lab lesson trace: ${message}; record it again with \`splade-lab lesson --trace <file>\``,
+      );
+    }
+  });
+});
