@@ -1,6 +1,7 @@
 // BEIR test collections: corpus.jsonl, queries.jsonl and qrels/<split>.tsv (strict UTF-8), joined into one
 // RetrievalDataset. Ids are strings (an id written as a JSON number keeps its digits); one that a TREC run could not
 // hold (empty, white space) or that repeats an earlier one is refused with file and line.
+import { splitLines } from './line-breaks.ts';
 import type { RetrievalDataset } from '../contract/dataset.ts';
 import type { Qrels } from '../contract/run-types.ts';
 import {
@@ -111,7 +112,7 @@ export function parseBeirJsonl(
   const records: JsonlRecord[] = [];
   const checkUnique = uniqueIds('_id', (line) => `line ${line}`);
   const cap = new FieldCap(fileName, maxFieldCharacters);
-  const lines = textOf(content, fileName).split('\n');
+  const lines = splitLines(textOf(content, fileName));
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
     if (line === '') continue;
@@ -155,9 +156,9 @@ export function parseBeirQrels(content: string | Uint8Array, fileName: string): 
   const qrels: Qrels = new Map();
   let duplicates = 0;
   let first = true;
-  const lines = textOf(content, fileName).split('\n');
+  const lines = splitLines(textOf(content, fileName));
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].replace(/\r$/, '');
+    const line = lines[i];
     if (line.trim() === '') continue;
     const where = `${fileName}:${i + 1}`;
     const parts = line.split('\t');

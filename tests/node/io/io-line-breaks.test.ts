@@ -2,6 +2,7 @@
 // row by row, never as one row with carriage returns in its fields), in the whole-file parsers and in the streaming
 // index at every chunk size (a \r\n split across two chunks is one break); a line past the cap is refused by number.
 import { describe, expect, it } from 'vitest';
+import { parseBeirJsonl, parseBeirQrels } from '../../../src/io/beir.ts';
 import { memoryFile } from '../../../src/io/random-access.ts';
 import { indexTripletFile } from '../../../src/io/triplet-index.ts';
 import { parseTripletsJsonl } from '../../../src/io/triplets-jsonl.ts';
@@ -64,6 +65,18 @@ describe('line breaks in triplet files', () => {
       const indexed = await indexTripletFile(memoryFile(bytes, 'b.tsv'), 'tsv', { chunkBytes });
       expect([indexed.source.count, indexed.blankLines], `chunks of ${chunkBytes}`).toEqual([2, 1]);
     }
+  });
+});
+
+describe('line breaks in BEIR files', () => {
+  it('a CR-only corpus and qrels are read line by line', () => {
+    const corpus = ['{"_id": "d1", "text": "one"}', '{"_id": "d2", "text": "two"}', '{"_id": "d3", "text": "three"}'].join('\r');
+    expect(parseBeirJsonl(corpus, 'corpus.jsonl').records.map((r) => r.id)).toEqual(['d1', 'd2', 'd3']);
+    const qrels = parseBeirQrels('query-id\tcorpus-id\tscore\rq1\td1\t1\rq1\td3\t2\r', 'test.tsv').qrels;
+    expect([...qrels.get('q1')!.entries()]).toEqual([
+      ['d1', 1],
+      ['d3', 2],
+    ]);
   });
 });
 
