@@ -1,8 +1,16 @@
-// Training rows from Parquet (sentence-transformers' dataset layout: query or anchor, positive, negative or
-// negative_1, negative_2, ...), read with hyparquet through byte ranges; every problem names the file and the row.
-import { parquetMetadataAsync, parquetReadObjects, type AsyncBuffer } from 'hyparquet';
+// Training rows from Parquet (sentence-transformers' layout: query or anchor, positive, negative or negative_1, ...):
+// footer, chunks and page headers are checked against the file (parquet-schema, -chunks, -pages) before hyparquet's
+// readColumn decodes a chunk; every problem is a ParquetFormatError naming the file, the column and what to do.
+import { parquetMetadataAsync, parquetSchema, type AsyncBuffer, type FileMetaData, type SchemaTree } from 'hyparquet';
+import { readColumn } from 'hyparquet/src/column.js';
+import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
+import { clip } from './format-error.ts';
+import { checkedChunk, checkedRows, type CheckedChunk, type ChunkPlace } from './parquet-chunks.ts';
+import { ParquetFormatError, TRUNCATED, WRITE_AGAIN } from './parquet-error.ts';
+import { checkPages } from './parquet-pages.ts';
+import { textColumnProblem, topLevelColumns, type TopColumn } from './parquet-schema.ts';
 import type { RandomAccessFile } from './random-access.ts';
-import { tripletOf, type Triplet } from './triplets.ts';
+import { preview, tripletOf, type Triplet } from './triplets.ts';
 
 /** A RandomAccessFile as hyparquet's AsyncBuffer. */
 function asyncBuffer(file: RandomAccessFile): AsyncBuffer {
@@ -15,12 +23,26 @@ function asyncBuffer(file: RandomAccessFile): AsyncBuffer {
   };
 }
 
+const message = (error: unknown) => clip(String((error as Error)?.message ?? error), 120);
+
+async function footer(file: RandomAccessFile): Promise<FileMetaData> {
+  try {
+    return await parquetMetadataAsync(asyncBuffer(file));
+  } catch (error) {
+    throw new ParquetFormatError(file.name, `not a readable Parquet file (${message(error)}); ${WRITE_AGAIN}`);
+  }
+}
+
 /** The columns a triplet table uses: the query column, the positive, and the negatives in order. */
-function tripletColumns(names: readonly string[], file: string): { query: string; negatives: string[] } {
-  const has = (name: string) => names.includes(name);
-  if (has('query') && has('anchor')) throw new Error(`${file}: has both "query" and "anchor" columns; give one`);
+function tripletColumns(columns: readonly TopColumn[], file: string): TopColumn[] {
+  const named = (name: string) => columns.filter((c) => c.name === name);
+  const has = (name: string) => named(name).length > 0;
+  if (has('query') && has('anchor')) throw new ParquetFormatError(file, 'has both "query" and "anchor" columns; keep one');
   const query = has('anchor') ? 'anchor' : 'query';
-  const numbered = names.filter((n) => /^negative_\d+$/.test(n)).sort((a, b) => Number(a.slice(9)) - Number(b.slice(9)));
+  const numbered = columns
+    .map((c) => c.name)
+    .filter((n) => /^negative_\d+$/.test(n))
+    .sort((a, b) => Number(a.slice(9)) - Number(b.slice(9)));
   const negatives = has('negative') ? ['negative', ...numbered] : numbered;
   const missing = [
     has(query) ? '' : 'query (or anchor)',
@@ -28,43 +50,95 @@ function tripletColumns(names: readonly string[], file: string): { query: string
     negatives.length ? '' : 'negative',
   ].filter(Boolean);
   if (missing.length)
-    throw new Error(
-      `${file}: no ${missing.join(', ')} column; a triplet table has query (or anchor), positive and negative (columns: ${names.join(', ')})`,
+    throw new ParquetFormatError(
+      file,
+      `no ${missing.join(', ')} column; a triplet table has query (or anchor), positive and negative columns (it has: ${clip(columns.map((c) => c.name).join(', '), 200)})`,
     );
-  return { query, negatives };
+  return [query, 'positive', ...negatives].map((name) => {
+    const [column, ...more] = named(name);
+    if (more.length)
+      throw new ParquetFormatError(file, `the table has ${more.length + 1} columns with this name; keep one`, name);
+    const problem = textColumnProblem(column);
+    if (problem) throw new ParquetFormatError(file, problem, name);
+    return column;
+  });
+}
+
+/** One checked column chunk of a top-level column, decoded: its values, as many as the row group's rows. */
+async function chunkValues(
+  file: RandomAccessFile,
+  chunk: CheckedChunk,
+  leaf: SchemaTree,
+  root: SchemaTree,
+  rows: number,
+  place: ChunkPlace,
+): Promise<unknown[]> {
+  const fail = (problem: string): never => {
+    throw new ParquetFormatError(file.name, `row group ${place.group}: ${problem}`, chunk.column);
+  };
+  const decoder = {
+    pathInSchema: [chunk.column],
+    type: chunk.meta.type,
+    element: leaf.element,
+    schemaPath: [root, leaf],
+    codec: chunk.codec,
+    parsers: DEFAULT_PARSERS,
+  };
+  const bytes = await file.read(chunk.start, chunk.end);
+  if (bytes.length !== chunk.end - chunk.start) fail(`the file ends inside its data; ${TRUNCATED}`);
+  checkPages(bytes, rows, chunk.codec, fail);
+  const values: unknown[] = [];
+  try {
+    const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
+    const select = { groupStart: 0, selectStart: 0, selectEnd: rows, groupRows: rows };
+    for (const part of readColumn(reader, select, decoder).data) for (const value of part) values.push(value);
+  } catch (error) {
+    fail(`its data cannot be decoded (${message(error)}); ${WRITE_AGAIN}`);
+  }
+  if (values.length !== rows) fail(`its pages decode to ${values.length} values for ${rows} rows; ${WRITE_AGAIN}`);
+  return values;
+}
+
+/** A value of a triplet column: a non-empty string, or an error naming the row and column. */
+function text(value: unknown, file: string, column: string, row: number): string {
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  const got =
+    typeof value === 'string'
+      ? `an empty text ${preview(value)}`
+      : value === null || value === undefined
+        ? 'no value (null)'
+        : `a ${typeof value}`;
+  throw new ParquetFormatError(
+    file,
+    `row ${row} (counting from 0) has ${got}; every row needs a query, a positive and its negatives`,
+    column,
+  );
 }
 
 /** Reads every row of a Parquet triplet table, row group by row group (rows are held in memory). */
 export async function readParquetTriplets(file: RandomAccessFile): Promise<Triplet[]> {
-  const buffer = asyncBuffer(file);
-  let metadata;
-  try {
-    metadata = await parquetMetadataAsync(buffer);
-  } catch (error) {
-    throw new Error(`${file.name}: not a readable Parquet file (${(error as Error).message})`, { cause: error });
-  }
-  const names = metadata.schema.slice(1).map((element) => element.name);
-  const { query, negatives } = tripletColumns(names, file.name);
-  const columns = [query, 'positive', ...negatives];
+  const metadata = await footer(file);
+  const columns = tripletColumns(topLevelColumns(metadata.schema, file.name), file.name);
+  const tree = parquetSchema(metadata); // safe once topLevelColumns has checked the schema's shape and depth
+  const leaves = columns.map((c) => tree.children.find((child) => child.element === c.element) as SchemaTree);
+  const dataEnd = file.size - 8 - metadata.metadata_length;
   const triplets: Triplet[] = [];
   let rowStart = 0;
-  for (const group of metadata.row_groups) {
-    const rowEnd = rowStart + Number(group.num_rows);
-    const rows = (await parquetReadObjects({ file: buffer, metadata, columns, rowStart, rowEnd })) as Record<string, unknown>[];
-    rows.forEach((row, i) => {
-      const text = (column: string) => {
-        const value = row[column];
-        if (typeof value !== 'string' || value.trim() === '') {
-          throw new Error(
-            `${file.name} row ${rowStart + i}: "${column}" must be a non-empty string, got ${JSON.stringify(value)?.slice(0, 40)}`,
-          );
-        }
-        return value;
-      };
-      triplets.push(tripletOf(text(query), text('positive'), negatives.map(text)));
-    });
-    rowStart = rowEnd;
+  const groups = Array.isArray(metadata.row_groups) ? metadata.row_groups : [];
+  for (let group = 0; group < groups.length; group++) {
+    const place = { file: file.name, group, dataEnd };
+    const chunks = columns.map((c) => checkedChunk(groups[group], c.name, place));
+    const rows = checkedRows(groups[group], chunks, place);
+    const values: unknown[][] = [];
+    for (const [i, chunk] of chunks.entries()) values.push(await chunkValues(file, chunk, leaves[i], tree, rows, place));
+    for (let r = 0; r < rows; r++) {
+      const [query, positive, ...negatives] = values.map((column, i) =>
+        text(column[r], file.name, chunks[i].column, rowStart + r),
+      );
+      triplets.push(tripletOf(query, positive, negatives));
+    }
+    rowStart += rows;
   }
-  if (triplets.length === 0) throw new Error(`${file.name}: no rows`);
+  if (triplets.length === 0) throw new ParquetFormatError(file.name, 'no rows; a triplet table needs at least one');
   return triplets;
 }
