@@ -247,11 +247,8 @@ describe.each(Object.keys(readers))('fuzzing the %s reader', (name) => {
     fuzz(name, readers[name].check));
 });
 
-// Found by this fuzzer, left to the people fixing issue 33's items 8 and 17: the store returns run.json as parsed,
-// unchecked, so a record whose fields were swapped or changed type reaches `train --resume` and `runs` (seed 3308,
-// case 3: two swapped fields leave a record without its "seed", returned as a RunRecord). Unskip once the store
-// checks what it reads.
-it.skip('fuzzing run.json: what the store returns is a run record (issue 33, items 8 and 17)', () =>
+// What the store returns is a run record: it checks what it reads (contract/run-record-check.ts).
+it('fuzzing run.json: what the store returns is a run record', () =>
   fuzz('run.json', (record) => {
     const r = record as Partial<Record<keyof RunRecord, unknown>>;
     const numbers = [r.k, r.seed, r.step, r.trainingMs].every((n) => typeof n === 'number' && Number.isFinite(n));
