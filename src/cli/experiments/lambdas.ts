@@ -1,6 +1,5 @@
 // `splade-lab lambdas`: argument adapter over convertLambdas: carries lambda_q / lambda_d from one trainer's
 // convention to another's, saying each factor and what cannot be converted; --explain prints every convention.
-import { readFile } from 'node:fs/promises';
 import {
   CONVENTION_FACTS,
   LAMBDA_CONVENTIONS,
@@ -8,7 +7,7 @@ import {
   type ConventionSetup,
   type LambdaConvention,
 } from '../../contract/lambda-conventions.ts';
-import type { RunRecord } from '../../contract/runs.ts';
+import { readRunRecordFile } from '../../app/platform/run-store-node.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
 
 function setupFrom(args: Args, side: 'from' | 'to'): ConventionSetup {
@@ -29,8 +28,10 @@ function setupFrom(args: Args, side: 'from' | 'to'): ConventionSetup {
 
 /** The last report of a run's record, as the two sides' batch statistics. */
 async function measuredFrom(path: string) {
-  const record = JSON.parse(await readFile(path, 'utf8')) as RunRecord;
-  const r = record.reports?.at(-1);
+  const instead = "Give --measured a run folder's run.json (splade-lab train writes one)";
+  const record = await readRunRecordFile(path, { what: '--measured', instead });
+  if (!record) throw new Error(`--measured ${path}: no such file. ${instead}`);
+  const r = record.reports.at(-1);
   if (!r || r.squaredNormQueries === undefined)
     throw new Error(`${path} has no report with batch statistics (runs from this version on have them)`);
   const B = record.recipe.batchSize;
