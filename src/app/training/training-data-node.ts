@@ -1,17 +1,21 @@
 // Node's training data: a path on disk (TSV and JSONL streamed through an open file, Parquet read by row groups) or,
 // when no such file exists, a Hub dataset id (the split's Parquet files, SPLADE_LAB_HUB_URL and HF_TOKEN honoured).
-import { stat } from 'node:fs/promises';
 import { openRandomAccessFile } from '../../io/random-access-node.ts';
+import { statRegularFile } from '../../io/regular-file-node.ts';
 import { nodePlatform } from '../platform/platform-node.ts';
 import { readHubTrainingData, readTrainingFile, type ReadTrainingData } from './training-data.ts';
 
 export type TrainingDataRead = ReadTrainingData & { where: string };
 
+/** Whether `path` is a file to read; a folder, a device or a FIFO there is refused (reading one fails late or never ends). */
 async function isFile(path: string): Promise<boolean> {
-  return stat(path).then(
-    (s) => s.isFile(),
-    () => false,
-  );
+  try {
+    await statRegularFile(path, '--triplets');
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
 }
 
 /** Reads `value` (a file, else a Hub dataset id) and runs `use` with it; a streamed file is closed after. */

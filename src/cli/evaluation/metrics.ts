@@ -1,13 +1,14 @@
 // `splade-lab metrics --qrels <file> --run <file>`: argument adapter over scoreRun: trec_eval's measures of a TREC run.
-import { readFile } from 'node:fs/promises';
 import { formatTrecEval, scoreRun } from '../../app/evaluation/trec-scoring.ts';
 import type { Args, Command } from '../command.ts';
+import { readRegularFile } from '../../app/platform/platform-node.ts';
 
 async function readOption(args: Args, option: string): Promise<{ content: Uint8Array; name: string }> {
   const name = args.required(option);
   try {
-    return { content: new Uint8Array(await readFile(name)), name };
+    return { content: await readRegularFile(name, { what: `--${option}` }), name };
   } catch (error) {
+    if (!(error as NodeJS.ErrnoException).code) throw error; // says what and where already
     throw new Error(`cannot read --${option} ${name}: ${(error as Error).message}`, { cause: error });
   }
 }
