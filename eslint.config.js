@@ -22,6 +22,24 @@ export default tseslint.config(
     },
   },
   {
+    // Output folders are made one level at a time by src/io/make-folders-node.ts (Node's recursive mkdir spins for ever
+    // on paths such as /proc/x): no other source file makes a folder itself.
+    files: ['src/**/*.ts'],
+    ignores: ['src/io/make-folders-node.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:fs', 'node:fs/promises'].map((name) => ({
+            name,
+            importNames: ['mkdir', 'mkdirSync'],
+            message: 'make folders with makeFolders or makeOutputFolder (src/io/make-folders-node.ts)',
+          })),
+        },
+      ],
+    },
+  },
+  {
     // Tests forge hostile headers and read free-form reference JSON on purpose: `any` is the honest type there.
     files: ['tests/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,9 +1,9 @@
-// An input file option read whole, with a message that names the option, the path and why it cannot be read.
-import { readFile } from 'node:fs/promises';
+// An input file option read whole (a regular file only: a folder, a device or a FIFO is refused before it is
+// opened), with a message that names the option, the path and why it cannot be read.
+import { readRegularFile } from '../app/platform/platform-node.ts';
 
 const REASONS: Record<string, string> = {
   ENOENT: 'there is no such file',
-  EISDIR: 'it is a folder, not a file',
   ENOTDIR: 'a part of the path is not a folder',
   EACCES: 'permission denied',
 };
@@ -11,9 +11,11 @@ const REASONS: Record<string, string> = {
 /** The bytes of `--<option> <path>`; an error saying which option, which path and what is wrong otherwise. */
 export async function readInputFile(option: string, path: string): Promise<Uint8Array> {
   try {
-    return new Uint8Array(await readFile(path));
+    return await readRegularFile(path, { what: `--${option}` });
   } catch (error) {
-    const reason = REASONS[(error as NodeJS.ErrnoException).code ?? ''] ?? (error as Error).message;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!code) throw error; // refused by the regular-file check: it names what and where already
+    const reason = REASONS[code] ?? (error as Error).message;
     throw new Error(`cannot read --${option} ${path}: ${reason}; check the path`, { cause: error });
   }
 }

@@ -121,6 +121,19 @@ export class AlarmWatcher {
     return [...this.raised];
   }
 
+  /**
+   * Feeds a run's earlier reports and probe snapshots (a resumed run's, up to its checkpoint) in the order the run made
+   * them, each probe snapshot after the report of the step it follows; returns the alarms they raise. A resumed run
+   * watched this way raises what an uninterrupted one would: no rule twice, lasting evidence carried over.
+   */
+  replay(reports: readonly StepReport[], snapshots: readonly ProbeSnapshot[]): Alarm[] {
+    const history = [
+      ...reports.map((report) => ({ at: 2 * (report.step + 1), feed: () => this.onReport(report) })),
+      ...snapshots.map((snapshot) => ({ at: 2 * snapshot.step + 1, feed: () => this.onProbes(snapshot) })),
+    ];
+    return history.sort((a, b) => a.at - b.at).flatMap(({ feed }) => feed());
+  }
+
   onReport(report: StepReport): Alarm[] {
     const found: Alarm[] = [];
     const { batchSize: B, vocabSize: V, totalSteps } = this.context;

@@ -6,6 +6,7 @@ import { InvalidRequestError, K_DEMO_LIMITS, TRAIN_LIMITS, checkK, checkRange } 
 import type { TrainRequest } from './training-request.ts';
 import type { SetEvaluation } from './results.ts';
 import type { TrainEvent } from './training-events.ts';
+import { jsonDifferences } from './json-differences.ts';
 
 /** The paper's ks (Table 2). */
 export const DEFAULT_SWEEP_KS = [1, 2, 4, 8, 16] as const;
@@ -61,6 +62,41 @@ export function planSweepRuns(request: SweepRequest): TrainRequest[] {
 export function planSweep(request: SweepRequest, modelKey: string, data: DataFingerprint): SweepPlan {
   const createdAt = new Date().toISOString();
   return { id: `sweep ${createdAt}`, createdAt, modelKey, data, runs: planSweepRuns(request), finished: [] };
+}
+
+/** What a sweep is compared on when it is resumed: its backbone, its data, and its runs' settings. */
+function sweepKey(plan: Pick<SweepPlan, 'modelKey' | 'data'> & { runs?: readonly TrainRequest[] }) {
+  const { triplets, crc32 } = plan.data;
+  const runs = plan.runs;
+  const shared = runs?.[0] ? (({ k: _k, lambdaQueries: _q, lambdaDocuments: _d, resume: _r, ...rest }) => rest)(runs[0]) : {};
+  return {
+    model: plan.modelKey,
+    data: { triplets, crc32: crc32.toString(16).padStart(8, '0') },
+    ...(runs && {
+      ks: runs.map((r) => r.k),
+      lambdas: runs.map((r) => [r.lambdaQueries ?? null, r.lambdaDocuments ?? null]),
+      ...shared,
+    }),
+  };
+}
+
+/**
+ * Refuses to resume a sweep with another backbone or other data (triplet count and CRC-32; the file may have moved),
+ * or, when `now.runs` is given, other runs (ks, lambdas, or any setting the runs share): the error names each
+ * difference, as a resumed run's does.
+ */
+export function checkSweepResumable(
+  saved: SweepPlan,
+  now: Pick<SweepPlan, 'modelKey' | 'data'> & { runs?: readonly TrainRequest[] },
+  where: string,
+): void {
+  const found = jsonDifferences(sweepKey({ ...saved, runs: now.runs && saved.runs }), sweepKey(now), 'sweep');
+  if (found.length === 0) return;
+  const names = saved.data.name === now.data.name ? '' : ` (the sweep's data: ${saved.data.name}; now: ${now.data.name})`;
+  throw new InvalidRequestError(
+    `${where} was planned with other settings${names}: resume it with the same model, data and options, or start a ` +
+      `new sweep elsewhere:\n  ${found.join('\n  ')}`,
+  );
 }
 
 /** The first run of a plan that has not finished, or null when the sweep is done. */

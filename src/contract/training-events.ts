@@ -26,6 +26,11 @@ export type TrainEvent =
       k: number;
       seed: number;
       provenance: string;
+      /**
+       * Wall time of the steps before startStep (0 for a new run), as the resumed checkpoint recorded it; absent when
+       * the checkpoint is from a version that did not record it.
+       */
+      trainingMs?: number;
     }
   | { kind: 'report'; report: StepReport }
   | { kind: 'checkpoint'; name: string; step: number; store: string }

@@ -1,5 +1,6 @@
 // Node-only file sources: a model folder on disk, a folder cache for Hub downloads, and writing saved files.
-import { lstat, mkdir, open, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
+import { lstat, open, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
+import { makeFolders } from './make-folders-node.ts';
 import { dirname, join, resolve, sep } from 'node:path';
 import { checkFileSize, throwIfAborted, type FileSink, type FileSource } from './file-source.ts';
 import type { FileCache } from './hub.ts';
@@ -93,7 +94,7 @@ export function createFolderSink(dir: string): FileSink {
   return {
     async writeFile(name, bytes) {
       const path = insideFolder(dir, name);
-      await mkdir(dirname(path), { recursive: true });
+      await makeFolders(dirname(path));
       await writeFile(path, bytes);
     },
   };
@@ -112,7 +113,7 @@ export function createFolderCache(dir: string): FileCache {
       }
     },
     async put(key, bytes) {
-      await mkdir(dir, { recursive: true });
+      await makeFolders(dir);
       const temp = `${pathOf(key)}.partial-${process.pid}`;
       await writeFile(temp, bytes);
       await rename(temp, pathOf(key));

@@ -1,7 +1,8 @@
 // The CLI's batch cache in a folder: <root>/<fingerprint>/<epoch>-<index>.batch (a 6-word header: a magic word, the
 // batch's own epoch and row, the CRC-32 of its bytes and its two lengths; then the ids and the masks) and
 // <root>/<fingerprint>/entry.json; every file written to a temporary name and renamed into place.
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { makeFolders } from '../io/make-folders-node.ts';
 import { join } from 'node:path';
 import type { DataPosition } from '../contract/training-report.ts';
 import { CachedBatchMismatchError, checkSeal, sealOf, type BatchCacheStore } from './batch-cache.ts';
@@ -56,12 +57,13 @@ async function writeAtomically(path: string, bytes: Uint8Array | string): Promis
   await rename(temporary, path);
 }
 
-/** Errors that mean the folder cannot be written at all (not a full disk: that one is reported as such). */
+/** Errors reading a cached batch that mean the folder cannot be used: the batch counts as not cached. */
 const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR']);
 
 /**
- * A folder that cannot be written (a read-only home, a sandbox) does not stop training: the first such error turns
- * the cache off for the process, with one line on stderr, and batches are tokenized afresh.
+ * A folder that cannot be written (a read-only home, a sandbox, a path such as /proc/x where no folder can be made, a
+ * full disk) does not stop training: the first such error turns the cache off for the process, with one line on
+ * stderr, and batches are tokenized afresh.
  */
 export function createFolderBatchCache(root: string): BatchCacheStore {
   const label = `the batch cache ${root}`;
@@ -73,7 +75,7 @@ export function createFolderBatchCache(root: string): BatchCacheStore {
       await write();
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (!code || !UNWRITABLE.has(code)) throw error;
+      if (!code) throw error; // not the file system's: a bug to report
       off = true;
       process.stderr.write(
         `splade-lab: ${label} cannot be written (${code}); batches are tokenized afresh (SPLADE_LAB_BATCH_CACHE moves it)\n`,
@@ -91,13 +93,13 @@ export function createFolderBatchCache(root: string): BatchCacheStore {
     },
     async put(fingerprint, position, batch) {
       await writing(async () => {
-        await mkdir(join(root, fingerprint), { recursive: true });
+        await makeFolders(join(root, fingerprint));
         await writeAtomically(file(fingerprint, position), encode(batch, position));
       });
     },
     async describe(entry) {
       await writing(async () => {
-        await mkdir(join(root, entry.fingerprint), { recursive: true });
+        await makeFolders(join(root, entry.fingerprint));
         await writeAtomically(join(root, entry.fingerprint, 'entry.json'), JSON.stringify(entry, null, 2) + '\n');
       });
     },

@@ -1,7 +1,9 @@
 // Node checkpoint store: one sub-folder per checkpoint, written under a hidden temporary name, synced, then renamed.
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { CheckpointStore } from './training-checkpoint.ts';
+import { syncFolder, writeSynced } from '../io/durable-write-node.ts';
+import { makeFolders } from '../io/make-folders-node.ts';
 
 const PARTIAL = '.partial-';
 
@@ -13,27 +15,6 @@ function isMissing(error: unknown): boolean {
 function checkName(name: string): void {
   if (!name || name.startsWith('.') || /[/\\]/.test(name))
     throw new Error(`checkpoint name "${name}" must be one plain folder name`);
-}
-
-async function writeSynced(path: string, bytes: Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const handle = await open(path, 'w');
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Flushes a folder's entries (new names, renames) to disk, so that a crash cannot forget them. */
-async function syncFolder(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 const REPLACED = '.replaced-';
@@ -74,7 +55,7 @@ export async function writeFolderAtomically(dir: string, files: Map<string, Uint
   const parent = dirname(target);
   const base = target.slice(parent.length + 1);
   const temp = join(parent, `.${base}${PARTIAL}${process.pid}`);
-  await mkdir(parent, { recursive: true });
+  await makeFolders(parent);
   await recoverInterruptedReplace(parent, base);
   for (const [name, bytes] of files) {
     const path = resolve(temp, name);
@@ -121,7 +102,7 @@ export function createFolderCheckpointStore(dir: string): CheckpointStore {
     },
     async write(name, files) {
       checkName(name);
-      await mkdir(root, { recursive: true });
+      await makeFolders(root);
       for (const entry of await readdir(root)) {
         if (entry.startsWith('.') && entry.includes(PARTIAL)) await rm(join(root, entry), { recursive: true, force: true });
       }

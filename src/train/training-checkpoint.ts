@@ -41,6 +41,8 @@ export interface TrainingState {
   k: number;
   seed: number;
   data: DataFingerprint;
+  /** Wall time of the run's steps so far (checkpoint writes left out); absent in checkpoints of older versions. */
+  trainingMs?: number;
 }
 
 const CHECKPOINT_FORMAT = 'splade-lab-checkpoint';
@@ -85,7 +87,7 @@ export async function listCheckpoints(store: CheckpointStore): Promise<{ name: s
 /** Reads a trainer's whole state back from the GPU (one readback per tensor; checkpoints only). */
 export async function captureTrainingState(
   trainer: SpladeTrainer,
-  run: Pick<TrainingState, 'config' | 'position' | 'k' | 'seed' | 'data'>,
+  run: Pick<TrainingState, 'config' | 'position' | 'k' | 'seed' | 'data' | 'trainingMs'>,
 ): Promise<TrainingState> {
   return {
     ...run,
@@ -134,6 +136,7 @@ function encodeCheckpoint(state: TrainingState): Map<string, Uint8Array> {
     k: state.k,
     seed: state.seed,
     data: state.data,
+    trainingMs: state.trainingMs,
     config: state.config,
     files: manifest,
   };
@@ -212,6 +215,7 @@ function parseState(file: string, bytes: Uint8Array): Json {
     json,
     OPTIONAL_NUMBERS.filter((path) => recipe[path.slice('recipe.'.length)] !== undefined),
   );
+  if (json.trainingMs !== undefined) expectNumbers(file, json, ['trainingMs']);
   if (recipe.flopsOver !== undefined && recipe.flopsOver !== 'step')
     throw new CheckpointCorruptError(file, `"recipe.flopsOver" is ${JSON.stringify(recipe.flopsOver)}, expected "step"`);
   const dropout = recipe.dropout;
@@ -274,6 +278,7 @@ export async function readCheckpoint(store: CheckpointStore, name: string): Prom
     k: json.k as number,
     seed: json.seed as number,
     data: json.data as unknown as DataFingerprint,
+    trainingMs: json.trainingMs as number | undefined,
   };
 }
 

@@ -23,6 +23,7 @@ import {
 } from './training-checkpoint.ts';
 import { PAPER_FLOPS_BATCH, flopsAtBatch } from '../contract/flops-batch.ts';
 import { learningRate } from '../contract/schedule.ts';
+import { jsonDifferences } from '../contract/json-differences.ts';
 import { flopsWeightsAt, microBatches } from '../contract/recipe-facts.ts';
 import { SpladeTrainer, type TripletBatch } from './trainer.ts';
 import { buildTrainer, checkTrainingFits } from './training-memory.ts';
@@ -44,11 +45,17 @@ export interface TrainingData {
 
 export interface TrainingRunOptions extends RunSettings {
   signal?: AbortSignal;
-  /** Called once before the first step: the step the run starts from and the checkpoint it resumes (or null). */
-  onStart?: (startStep: number, resumedFrom: string | null) => void;
+  /**
+   * Called once before the first step (and awaited): the step the run starts from, the checkpoint it resumes (or
+   * null), and the wall time of the steps before it (0 for a new run; undefined when the checkpoint did not record it).
+   */
+  onStart?: (startStep: number, resumedFrom: string | null, trainingMs: number | undefined) => void | Promise<void>;
   onReport?: (report: StepReport) => void;
   onCheckpoint?: (name: string, t: number) => void;
-  /** Looks at the model as it trains: before the first step, after every `every` steps and after the last. */
+  /**
+   * Looks at the model as it trains: before the first step, after every `every` steps and after the last (a resumed
+   * run at the same steps as an uninterrupted one: before its first step only when that is one of them).
+   */
   inspect?: { every: number; at(model: GpuModel, steps: number): Promise<void> };
   /** GPU bytes the run may take in all (the model included); over it, the run is refused with a batch that fits. */
   memoryBudget?: number;
@@ -96,18 +103,6 @@ export interface TrainingRunResult {
   msPerStep: number;
 }
 
-/** "path: checkpoint a, now b" for every leaf that differs between two JSON values. */
-function differences(saved: unknown, now: unknown, path: string, out: string[]): string[] {
-  const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
-  if (isObject(saved) && isObject(now)) {
-    for (const key of new Set([...Object.keys(saved), ...Object.keys(now)]))
-      differences(saved[key], now[key], path ? `${path}.${key}` : key, out);
-  } else if (JSON.stringify(saved) !== JSON.stringify(now)) {
-    out.push(`${path}: checkpoint ${JSON.stringify(saved)}, now ${JSON.stringify(now)}`);
-  }
-  return out;
-}
-
 /** Refuses to resume a checkpoint made with another recipe, k, seed, data (count and CRC-32; the file may move) or backbone. */
 function checkResumable(
   state: TrainingState,
@@ -121,7 +116,7 @@ function checkResumable(
     data: { triplets: data.triplets, crc32: data.crc32 },
     config,
   });
-  const found = differences(key(state), key(expected), '', []);
+  const found = jsonDifferences(key(state), key(expected), 'checkpoint');
   if (found.length) {
     throw new Error(
       `${where} was made by another run; resume with the same model, data and options, or start a new run elsewhere:\n  ${found.join('\n  ')}`,
@@ -185,11 +180,15 @@ export async function runTrainingLoop(
   const startStep = trainer.t;
   let savedAt = latest && options.resume ? latest.state.t : -1;
   let savedName = latest && options.resume ? latest.name : null;
-  options.onStart?.(startStep, options.resume && latest ? latest.name : null);
+  /** Wall time of the steps before this process's (as the checkpoint recorded it), and of this process's steps. */
+  const earlierMs = latest && options.resume ? latest.state.trainingMs : 0;
+  let stepMs = 0;
+  await options.onStart?.(startStep, options.resume && latest ? latest.name : null, earlierMs);
   const kept = () => (savedName ? `${store.label}/${savedName} (step ${savedAt})` : null);
   const save = async () => {
     await checkHealth(trainer, kept());
-    const name = await saveCheckpoint(store, await captureTrainingState(trainer, { ...run, position }));
+    const trainingMs = earlierMs === undefined ? undefined : earlierMs + stepMs;
+    const name = await saveCheckpoint(store, await captureTrainingState(trainer, { ...run, position, trainingMs }));
     savedAt = trainer.t;
     savedName = name;
     options.onCheckpoint?.(name, trainer.t);
@@ -200,11 +199,11 @@ export async function runTrainingLoop(
     if (savedAt !== trainer.t) await save();
     throw new TrainingPaused(reason, trainer.t, startStep, savedName!, kept()!);
   };
-  if (options.inspect && trainer.t < total) {
+  // a resumed run inspects and reports at the steps an uninterrupted one does, so that its records and alarms match
+  if (options.inspect && trainer.t < total && trainer.t % options.inspect.every === 0) {
     await options.inspect.at(trainer.model, trainer.t);
     await pauseIfAsked();
   }
-  let stepMs = 0;
   let intervalMs = 0;
   let intervalSteps = 0;
   let intervalTokens = 0;
@@ -222,7 +221,7 @@ export async function runTrainingLoop(
         : new DOMException('training was cancelled', 'AbortError');
     const t = trainer.t;
     const last = t + 1 === total;
-    const report = t === startStep || (t + 1) % options.reportEvery === 0 || last;
+    const report = t === 0 || (t + 1) % options.reportEvery === 0 || last;
     const checkpoint = (t + 1) % options.checkpointEvery === 0 || last;
     const began = performance.now();
     const micro = await (upcoming ?? readStep());

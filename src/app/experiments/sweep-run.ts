@@ -1,15 +1,16 @@
 // Running a sweep, once for the page and the CLI: its runs one after another (each a recorded run whose model is
-// saved, then evaluated on the chosen sets when asked), an interrupted run continuing from its checkpoint, and the
-// plan saved after every run so that the queue resumes after a reload.
+// saved, then evaluated on the chosen sets when asked), an interrupted run continuing from its checkpoint (a finished
+// one never trained again), only on the plan's model and data, and the plan saved after every run so that the queue
+// resumes after a reload.
 import type { GpuContext } from '../../gpu/context.ts';
 import type { RetrievalDataset } from '../../contract/dataset.ts';
 import type { TrainingData } from '../../train/training-loop.ts';
 import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
-import { requestFromRecipe, type TrainRequest } from '../../contract/training-request.ts';
+import { planTraining, requestFromRecipe, type TrainRequest } from '../../contract/training-request.ts';
 import { type EvalRequest } from '../../contract/evaluation-request.ts';
 import { evaluateRun } from '../evaluation/trained-model-evaluation.ts';
-import { nextSweepRun, SweepEvent, SweepStore, type SweepPlan } from '../../contract/sweep-plan.ts';
+import { checkSweepResumable, nextSweepRun, SweepEvent, SweepStore, type SweepPlan } from '../../contract/sweep-plan.ts';
 import { trainRun, checkpointInfo } from '../training/train.ts';
 
 export interface SweepOptions {
@@ -27,14 +28,21 @@ export interface SweepOptions {
 
 /** Trains the plan's unfinished runs in order; resolves with the finished plan. */
 export async function runSweep(ctx: GpuContext, platform: Platform, options: SweepOptions): Promise<SweepPlan> {
-  const { plan, signal } = options;
+  const { plan, signal, data } = options;
+  checkSweepResumable(plan, { modelKey: options.model.key, data: data.fingerprint }, `the sweep "${plan.id}"`);
   const emit = options.onEvent ?? (() => undefined);
   for (let index = nextSweepRun(plan); index !== null; index = nextSweepRun(plan)) {
     signal?.throwIfAborted();
     const total = plan.runs.length;
     const runId = options.runIdOf(plan.runs[index], index);
     const saved = await checkpointInfo(platform.checkpointStore(runId));
-    const resumed = saved !== null && saved.step < saved.recipe.schedule.totalSteps;
+    // a checkpoint of this very run (its recipe, k and seed) is continued, or, at its last step, only saved and
+    // recorded as finished (a sweep stopped after a run's last checkpoint but before its plan was saved); any other
+    // checkpoint under that id (a stale run with other settings) is replaced
+    const planned = planTraining(plan.runs[index], data.source.count, data.source.negatives);
+    const resumed =
+      saved !== null &&
+      JSON.stringify([saved.recipe, saved.k, saved.seed]) === JSON.stringify([planned.recipe, planned.k, planned.seed]);
     const request = resumed
       ? requestFromRecipe(saved.recipe, saved.k, saved.seed, plan.runs[index].checkpointEvery)
       : plan.runs[index];

@@ -14,6 +14,11 @@ import type { FilesRef, Platform } from './platform.ts';
 import { lockRunFolder } from './run-lock-node.ts';
 import { createFolderRunStore } from './run-store-node.ts';
 
+/** The file rules every command follows: output folders made one level at a time, only regular files read. */
+export { makeOutputFolder } from '../../io/make-folders-node.ts';
+export { checkOutputFile, readRegularFile } from '../../io/regular-file-node.ts';
+export { writeFileAtomically } from '../../io/durable-write-node.ts';
+
 /** Checkpoints live in <run folder>/checkpoint, the trained model in <run folder>/model. */
 export const CHECKPOINT_FOLDER = 'checkpoint';
 

@@ -1,10 +1,11 @@
 // One writer per run folder in Node: a lock file holding the writer's pid and host, created exclusively; a lock left
 // by a process that no longer runs on this host is stale and taken over.
-import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { open, readFile, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { RunLockedError } from '../../contract/errors.ts';
 import type { RunLock } from './platform.ts';
+import { makeFolders } from '../../io/make-folders-node.ts';
 
 const LOCK_FILE = '.splade-lab.lock';
 
@@ -31,29 +32,6 @@ async function readHolder(path: string): Promise<LockHolder | null> {
       : null;
   } catch {
     return null;
-  }
-}
-
-/**
- * Creates `dir` and its missing parents one level at a time. (Node's recursive mkdir spins for ever on paths such as
- * /proc/x, where the kernel answers ENOENT to every attempt; one plain mkdir per level fails at once instead.)
- */
-async function makeFolders(dir: string): Promise<void> {
-  const missing: string[] = [];
-  for (let current = dir; ; current = dirname(current)) {
-    try {
-      if (!(await stat(current)).isDirectory()) throw new Error(`${current} exists and is not a folder`);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      missing.push(current);
-      if (dirname(current) === current) break;
-    }
-  }
-  for (const folder of missing.reverse()) {
-    await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error; // made meanwhile by another process: fine
-    });
   }
 }
 

@@ -4,6 +4,7 @@ import { createStore, del, entries, get, set, type UseStore } from 'idb-keyval';
 import { createIdbCheckpointStore, removeIdbModel } from '../../train/checkpoint-store-idb.ts';
 import { listCheckpoints } from '../../train/training-checkpoint.ts';
 import type { RunRecord, RunStore } from '../../contract/runs.ts';
+import { checkRunRecord } from '../../contract/stored-records.ts';
 
 let store: UseStore | null = null;
 
@@ -23,7 +24,14 @@ export interface RunCatalog extends RunStore {
 
 export const idbRunCatalog: RunCatalog = {
   async get(id) {
-    return (await get<RunRecord>(id, runs())) ?? null;
+    const record = await get<unknown>(id, runs());
+    return record === undefined
+      ? null
+      : checkRunRecord(
+          record,
+          `run "${id}" in this browser's storage`,
+          'Its checkpoints are kept; remove the run and train it again',
+        );
   },
   async put(record) {
     try {

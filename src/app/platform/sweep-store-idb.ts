@@ -3,6 +3,7 @@
 import { createStore, entries, get, set, type UseStore } from 'idb-keyval';
 import type { DataFingerprint } from '../../contract/training-report.ts';
 import { nextSweepRun, type SweepPlan, type SweepStore } from '../../contract/sweep-plan.ts';
+import { checkSweepPlan } from '../../contract/stored-records.ts';
 let store: UseStore | null = null;
 
 function sweeps(): UseStore {
@@ -12,7 +13,10 @@ function sweeps(): UseStore {
 
 export const idbSweepStore: SweepStore = {
   async get(id) {
-    return (await get<SweepPlan>(id, sweeps())) ?? null;
+    const plan = await get<unknown>(id, sweeps());
+    return plan === undefined
+      ? null
+      : checkSweepPlan(plan, `sweep "${id}" in this browser's storage`, 'Its runs are kept; start the sweep again');
   },
   async put(plan) {
     await set(plan.id, plan, sweeps());

@@ -1,26 +1,26 @@
-// Sweep plans in Node: the sweep folder's sweep.json (runs live in sub-folders beside it), rewritten whole after
-// every finished run, so that `splade-lab sweep --resume` continues the queue.
-import { readFile, rename, writeFile } from 'node:fs/promises';
+// Sweep plans in Node: the sweep folder's sweep.json (runs live in sub-folders beside it), rewritten whole and
+// atomically after every finished run and checked when read back, so that `splade-lab sweep --resume` continues the queue.
 import { join, resolve } from 'node:path';
-import type { SweepStore, SweepPlan } from '../../contract/sweep-plan.ts';
+import type { SweepStore } from '../../contract/sweep-plan.ts';
+import { checkSweepPlan } from '../../contract/stored-records.ts';
+import { readRecordFile, writeRecordFile } from './record-file-node.ts';
+
 export const SWEEP_FILE = 'sweep.json';
+
+/** A plan of at most a dozen runs is a few KiB. */
+const MAX_SWEEP_FILE_BYTES = 16 * 2 ** 20;
 
 /** The plan of the sweep in `dir` (its id is the folder). */
 export function createFolderSweepStore(dir: string): SweepStore {
   const path = join(resolve(dir), SWEEP_FILE);
+  const advice =
+    `The runs' folders beside it do not depend on it: restore it, or move it away (to ${path}.bad, say) and start the ` +
+    'sweep again with the same options (runs that finished resume from their checkpoints without training again)';
   return {
     async get() {
-      try {
-        return JSON.parse(await readFile(path, 'utf8')) as SweepPlan;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw new Error(`${path} cannot be read: ${(error as Error).message}`, { cause: error });
-      }
+      const json = await readRecordFile(path, MAX_SWEEP_FILE_BYTES, 'the sweep plan', advice);
+      return json === null ? null : checkSweepPlan(json, path, advice);
     },
-    async put(plan) {
-      const temp = `${path}.partial-${process.pid}`;
-      await writeFile(temp, JSON.stringify(plan, null, 1) + '\n');
-      await rename(temp, path);
-    },
+    put: (plan) => writeRecordFile(path, plan),
   };
 }

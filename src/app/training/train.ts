@@ -115,25 +115,31 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
     const provenance =
       options.provenance ??
       `${model.name} (${model.config.hfArchitecture}) fine-tuned on ${data.source.count} triplets of ${data.fingerprint.name}, head divided by k = ${plan.k}`;
-    const recorder = options.record
-      ? new RunRecorder(options.record.store, {
-          id: options.run,
-          sweep: options.record.sweep,
-          model: { name: model.name, key: model.key, architecture: model.config.hfArchitecture, ...headNormsOf(model) },
-          data: data.fingerprint,
-        })
-      : null;
-    let recorded = Promise.resolve();
-    const emit = (event: TrainEvent) => {
-      options.onEvent?.(event);
-      if (recorder) recorded = recorded.then(() => recorder.onEvent(event));
-    };
     const tokenizer = model.tokenizer;
     const specials = Object.values(tokenizer.specialIds).flatMap((id) => (id === null ? [] : [tokenizer.idToToken(id) ?? '']));
     const watcher = new AlarmWatcher(
       { batchSize: plan.recipe.batchSize, vocabSize: model.config.vocabSize, totalSteps: plan.recipe.schedule.totalSteps },
       new Set(specials.filter(Boolean)),
     );
+    const recorder = options.record
+      ? new RunRecorder(
+          options.record.store,
+          {
+            id: options.run,
+            sweep: options.record.sweep,
+            model: { name: model.name, key: model.key, architecture: model.config.hfArchitecture, ...headNormsOf(model) },
+            data: data.fingerprint,
+          },
+          watcher,
+        )
+      : null;
+    let recorded = Promise.resolve();
+    const emit = (event: TrainEvent) => {
+      options.onEvent?.(event);
+      if (!recorder) return;
+      recorded = recorded.then(() => recorder.onEvent(event));
+      recorded.catch(() => undefined); // awaited later (its failure is reported there), never an unhandled rejection
+    };
     let stopping: Alarm | null = null;
     const raise = (alarms: Alarm[]) => {
       for (const alarm of alarms) {
@@ -169,8 +175,12 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
           reportEvery: plan.reportEvery,
           resume: plan.resume,
           signal: options.signal,
-          onStart: (startStep, resumedFrom) =>
-            emit({ kind: 'start', startStep, resumedFrom, recipe: plan.recipe, k: plan.k, seed: plan.seed, provenance }),
+          onStart: async (startStep, resumedFrom, trainingMs) => {
+            const k = plan.k;
+            emit({ kind: 'start', startStep, resumedFrom, recipe: plan.recipe, k, seed: plan.seed, provenance, trainingMs });
+            // the record is taken up (and cut back to the checkpoint, the watcher fed its history) before any step
+            await recorded;
+          },
           onReport: (report) => {
             emit({ kind: 'report', report });
             raise(watcher.onReport(report));
@@ -193,7 +203,7 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
         }),
       )
       .catch(async (error: unknown) => {
-        await recorded;
+        await recorded.catch(() => undefined); // the run's own error is the one to report
         const name = (error as { name?: string } | null)?.name;
         const status = name === 'AbortError' ? 'cancelled' : error instanceof TrainingPaused ? 'paused' : 'failed';
         await recorder?.end(status, { message: error instanceof Error ? error.message : String(error) });

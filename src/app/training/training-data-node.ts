@@ -6,6 +6,7 @@ import { isDirectory } from '../../io/file-source-node.ts';
 import { DEFAULT_HUB_URL } from '../../io/hub.ts';
 import { isHubRepoId } from '../../io/hub-urls.ts';
 import { openRandomAccessFile } from '../../io/random-access-node.ts';
+import { fileKind } from '../../io/regular-file-node.ts';
 import { nodePlatform } from '../platform/platform-node.ts';
 import { readHubTrainingData, readTrainingFile, type ReadTrainingData } from './training-data.ts';
 
@@ -38,7 +39,7 @@ export async function tripletsPlace(value: string): Promise<TripletsPlace> {
   if (found) {
     if (!found.isFile())
       throw new Error(
-        `${value} is ${found.isDirectory() ? 'a folder' : 'not a regular file'}: give a TSV, JSONL or Parquet file, or a Hub dataset id ("org/name")`,
+        `--triplets ${value} is ${fileKind(found)}, not a file: give a TSV, JSONL or Parquet file, or a Hub dataset id ("org/name")`,
       );
     return { kind: 'file', path: value };
   }

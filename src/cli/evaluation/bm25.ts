@@ -7,7 +7,7 @@ import { HEADLINE_MEASURES } from '../../app/evaluation/evaluate-on-set.ts';
 import { folderRef, nodePlatform } from '../../app/platform/platform-node.ts';
 import { printable } from '../../util/printable.ts';
 import type { Command } from '../command.ts';
-import { checkOutputFile } from '../output-file.ts';
+import { checkOutputFile } from '../../app/platform/platform-node.ts';
 import { searchAlgorithmOption } from './search-option.ts';
 
 export const bm25Command: Command = {
@@ -41,7 +41,7 @@ export const bm25Command: Command = {
     const params = { k1: args.numberOr('k1', 0.9), b: args.numberOr('b', 0.4) };
     const search = searchAlgorithmOption(args);
     const runPath = args.string('run');
-    if (runPath) await checkOutputFile('run', runPath);
+    if (runPath) await checkOutputFile(runPath, '--run');
     const t0 = performance.now();
     const dataset = await openDataset(nodePlatform, { kind: 'beir', files: folderRef(beirDir), split, name: beirDir });
     const loadMs = performance.now() - t0;

@@ -6,7 +6,7 @@ import { printable } from '../../util/printable.ts';
 import { UsageError, type Command } from '../command.ts';
 import { readInputFile } from '../input-file.ts';
 import { withModelSession } from '../model/model-session.ts';
-import { checkOutputFile } from '../output-file.ts';
+import { checkOutputFile } from '../../app/platform/platform-node.ts';
 
 export const encodeCommand: Command = {
   spec: {
@@ -33,7 +33,7 @@ export const encodeCommand: Command = {
     if (!isExportFormat(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${format}"`);
     const input = args.required('in');
     const output = args.required('out');
-    await checkOutputFile('out', output);
+    await checkOutputFile(output, '--out');
     const { records, warnings } = readExportRecords(await readInputFile('in', input), input);
     for (const warning of warnings) process.stderr.write(`warning: ${printable(warning)}\n`);
     const texts = records.map((r) => r.text);

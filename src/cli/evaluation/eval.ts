@@ -12,7 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import { printable } from '../../util/printable.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
 import { withModelSession } from '../model/model-session.ts';
-import { checkOutputFile } from '../output-file.ts';
+import { checkOutputFile } from '../../app/platform/platform-node.ts';
 import { searchAlgorithmOption } from './search-option.ts';
 
 function datasetRefs(args: Args): DatasetRef[] {
@@ -85,7 +85,7 @@ export const evalCommand: Command = {
     const refs = datasetRefs(args);
     const runPath = args.string('run');
     if (runPath && refs.length > 1) throw new UsageError("--run writes one set's run: evaluate one NanoBEIR set at a time");
-    if (runPath) await checkOutputFile('run', runPath);
+    if (runPath) await checkOutputFile(runPath, '--run');
     const request = requestFrom(args);
     const json = args.flag('json');
     const split = refs[0].kind === 'beir' ? refs[0].split : undefined;

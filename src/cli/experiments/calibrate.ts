@@ -1,14 +1,14 @@
 // `splade-lab calibrate`: argument adapter over calibrateLambdas: short runs in <out>/trial-<i> until the mean active
 // dimensions reach --target-q / --target-d, each optionally evaluated; suggests lambdas, and with --batch-sizes shows
 // how sparsity moves with the batch at those lambdas. Writes <out>/calibration.json.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { totalmem } from 'node:os';
 import { calibrateLambdas } from '../../app/experiments/calibrate-lambdas.ts';
 import { type CalibrationTrial } from '../../contract/calibration.ts';
 import { openDataset } from '../../app/evaluation/datasets.ts';
 import { openModelRef } from '../../app/model/open-model.ts';
-import { modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
+import { makeOutputFolder, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
 import type { TrainRequest } from '../../contract/training-request.ts';
 import { UsageError, type Command } from '../command.ts';
 import { RECIPE_OPTIONS, recipeFrom } from '../training/recipe-options.ts';
@@ -87,7 +87,7 @@ export const calibrateCommand: Command = {
       const json = args.flag('json');
       const emit = (event: Record<string, unknown>, text: string) =>
         process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
-      await mkdir(out, { recursive: true });
+      await makeOutputFolder(out, '--out');
       const ctx = await nodePlatform.acquireGpu('calibrate');
       try {
         const model = await openModelRef(nodePlatform, await modelRefFromArgument(args.required('model')), {

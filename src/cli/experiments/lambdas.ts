@@ -7,9 +7,8 @@ import {
   type ConventionSetup,
   type LambdaConvention,
 } from '../../contract/lambda-conventions.ts';
-import { parseRunRecord } from '../../contract/run-record-check.ts';
+import { readRunRecordFile } from '../../app/platform/run-store-node.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
-import { readInputFile } from '../input-file.ts';
 
 function setupFrom(args: Args, side: 'from' | 'to'): ConventionSetup {
   const convention = args.required(side) as LambdaConvention;
@@ -29,13 +28,12 @@ function setupFrom(args: Args, side: 'from' | 'to'): ConventionSetup {
 
 /** The last report of a run's record, as the two sides' batch statistics. */
 async function measuredFrom(path: string) {
-  const record = parseRunRecord(new TextDecoder().decode(await readInputFile('measured', path)), path);
+  const instead = "Give --measured a run folder's run.json (splade-lab train writes one)";
+  const record = await readRunRecordFile(path, { what: '--measured', instead });
+  if (!record) throw new Error(`--measured ${path}: no such file. ${instead}`);
   const r = record.reports.at(-1);
-  const statistics = r ? [r.flopsQueries, r.squaredNormQueries, r.flopsDocuments, r.squaredNormDocuments] : [];
-  if (!r || !statistics.every(Number.isFinite))
-    throw new Error(
-      `${path}: its last report has no batch statistics (flopsQueries, squaredNormQueries, flopsDocuments, squaredNormDocuments as numbers); runs of this version have them: give the run.json of a newer run`,
-    );
+  if (!r || r.squaredNormQueries === undefined)
+    throw new Error(`${path} has no report with batch statistics (runs from this version on have them)`);
   const B = record.recipe.batchSize;
   return {
     queries: { flops: r.flopsQueries, meanSquaredNorm: r.squaredNormQueries, rows: B },

@@ -1,15 +1,21 @@
 // `splade-lab sweep`: argument adapter over runSweep: one run per k (or per lambda pair of the paper's Figure 2 grid)
 // in sub-folders of --out, each saved and optionally evaluated, then a Table-2-like summary; --resume continues.
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { totalmem } from 'node:os';
 import { openDataset } from '../../app/evaluation/datasets.ts';
 import { openModelRef } from '../../app/model/open-model.ts';
-import { modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
+import { makeOutputFolder, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
 import type { TrainRequest } from '../../contract/training-request.ts';
 import { createFolderSweepStore } from '../../app/platform/sweep-store-node.ts';
 import { runSweep } from '../../app/experiments/sweep-run.ts';
-import { DEFAULT_SWEEP_KS, FIGURE2_LAMBDAS, parseKs, planSweep } from '../../contract/sweep-plan.ts';
+import {
+  DEFAULT_SWEEP_KS,
+  FIGURE2_LAMBDAS,
+  checkSweepResumable,
+  parseKs,
+  planSweep,
+  planSweepRuns,
+} from '../../contract/sweep-plan.ts';
 import { UsageError, type Command } from '../command.ts';
 import { RECIPE_OPTIONS, recipeFrom } from '../training/recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from '../training/triplets-option.ts';
@@ -50,7 +56,9 @@ export const sweepCommand: Command = {
       ...RECIPE_OPTIONS,
       'checkpoint-every': { value: 'N', help: 'checkpoint every N steps', default: '50' },
       ...EVALUATION_SET_OPTIONS,
-      resume: { help: 'continue the sweep in --out where it stopped (an interrupted run from its checkpoint)' },
+      resume: {
+        help: 'continue the sweep in --out where it stopped (an interrupted run from its checkpoint); same model, data and options required',
+      },
       json: { help: 'print one JSON object per event' },
     },
   },
@@ -78,7 +86,7 @@ export const sweepCommand: Command = {
       const json = args.flag('json');
       const emit = (event: Record<string, unknown>, text: string) =>
         process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
-      await mkdir(out, { recursive: true });
+      await makeOutputFolder(out, '--out');
       const plans = createFolderSweepStore(out);
       const ctx = await nodePlatform.acquireGpu('sweep');
       try {
@@ -91,13 +99,14 @@ export const sweepCommand: Command = {
             `${out} already holds a sweep (${existing.finished.length} of ${existing.runs.length} runs done): add --resume, or sweep into another folder`,
           );
         if (!existing && args.flag('resume')) throw new Error(`${out} holds no sweep to resume`);
-        const plan =
-          existing ??
-          planSweep(
-            grid ? { base, lambdas: FIGURE2_LAMBDAS } : { base, ks: parseKs(args.string('ks')!) },
-            model.key,
-            data.fingerprint,
+        const asked = grid ? { base, lambdas: FIGURE2_LAMBDAS } : { base, ks: parseKs(args.string('ks')!) };
+        if (existing)
+          checkSweepResumable(
+            existing,
+            { modelKey: model.key, data: data.fingerprint, runs: planSweepRuns(asked) },
+            `the sweep in ${out}`,
           );
+        const plan = existing ?? planSweep(asked, model.key, data.fingerprint);
         if (!existing) await plans.put(plan);
         const sets = await Promise.all(refs.map((ref) => openDataset(nodePlatform, ref)));
         const finished = await runSweep(ctx, nodePlatform, {

@@ -1,11 +1,11 @@
 // `splade-lab handoff`: argument adapter over the application layer's handoffProject: writes a ready
 // sentence-transformers v5 project (train.py, check_step1.py, expected_step1.json, data, README) into a new folder.
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readdir, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { HANDOFF_DEFAULTS, handoffProject, planHandoff } from '../../app/handoff/handoff-project.ts';
 import { type HandoffRequest } from '../../contract/handoff.ts';
 import { openModelRef } from '../../app/model/open-model.ts';
-import { modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
+import { makeOutputFolder, modelRefFromArgument, nodePlatform, readRegularFile } from '../../app/platform/platform-node.ts';
 import { readTrainingData } from '../../app/training/training-data.ts';
 import { UsageError, print, type Args, type Command } from '../command.ts';
 
@@ -78,11 +78,13 @@ export const handoffCommand: Command = {
     const out = args.required('out');
     const modelArg = args.required('model');
     const tripletsPath = args.required('triplets');
-    const bytes = new Uint8Array(await readFile(tripletsPath));
+    const bytes = await readRegularFile(tripletsPath, { what: '--triplets' });
     const { data } = readTrainingData(bytes, tripletsPath);
     const request = requestFrom(args);
     planHandoff(request, data.source.count); // bad options fail here, before any model or GPU
     await checkEmptyFolder(out);
+    // before any work: a folder that cannot be made fails now (and one made for a hand-off that fails is removed)
+    const made = await makeOutputFolder(out, '--out');
     const ctx = await nodePlatform.acquireGpu('handoff');
     try {
       const model = await openModelRef(nodePlatform, await modelRefFromArgument(modelArg), { limits: ctx.limits });
@@ -90,7 +92,7 @@ export const handoffCommand: Command = {
       process.stderr.write(`computing splade-lab's step-0 loss parts of the first batch on the GPU …\n`);
       const files = await handoffProject(ctx, { model, data, tripletBytes: bytes, request });
       for (const [name, content] of files) {
-        await mkdir(dirname(join(out, name)), { recursive: true });
+        await makeOutputFolder(dirname(join(out, name)), '--out');
         await writeFile(join(out, name), content);
       }
       const expected = JSON.parse(new TextDecoder().decode(files.get('expected_step1.json')));
@@ -101,6 +103,9 @@ export const handoffCommand: Command = {
           `  next, on the GPU machine: pip install -r requirements.txt; python check_step1.py; bash launch.sh (see ${join(out, 'README.md')})`,
       );
       return 0;
+    } catch (error) {
+      for (const folder of made.reverse()) await rmdir(folder).catch(() => undefined); // only while still empty
+      throw error;
     } finally {
       ctx.destroy();
     }

@@ -1,6 +1,6 @@
 // `splade-lab lesson`: argument adapter over the teaching lesson (app/lesson-run.ts): the backbone fine-tuned at each k
 // side by side on the generated task, printed at the measured steps; `--trace` records it for the page's playback.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { LessonRun } from '../../app/lesson/lesson-run.ts';
 import { type LessonFrame } from '../../contract/lesson-frames.ts';
@@ -19,7 +19,7 @@ import { lessonSentence } from '../../app/lesson/lesson-vector.ts';
 import { parseKs } from '../../contract/sweep-plan.ts';
 import type { Command } from '../command.ts';
 import { withModelSession } from '../model/model-session.ts';
-import { checkOutputFile } from '../output-file.ts';
+import { checkOutputFile, makeOutputFolder } from '../../app/platform/platform-node.ts';
 
 function measuredLine(frame: LessonFrame): string {
   return frame.runs
@@ -66,7 +66,7 @@ export const lessonCommand: Command = {
     if (args.has('write-task')) return writeTask(args.required('write-task'), args.numberOr('seed', LESSON_DEFAULTS.seed));
     const sentence = checkLessonSentence(args.required('sentence'));
     const tracePath = args.string('trace');
-    if (tracePath !== undefined) await checkOutputFile('trace', tracePath);
+    if (tracePath !== undefined) await checkOutputFile(tracePath, '--trace');
     const settings = {
       ks: parseKs(args.required('ks')),
       seed: args.number('seed'),
@@ -115,7 +115,7 @@ async function writeTask(folder: string, seed: number): Promise<number> {
   const task = lessonTaskFor(seed);
   for (const file of lessonTaskFiles(task)) {
     const path = join(folder, file.path);
-    await mkdir(dirname(path), { recursive: true });
+    await makeOutputFolder(dirname(path), '--write-task');
     await writeFile(path, file.text);
   }
   process.stdout.write(

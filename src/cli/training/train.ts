@@ -1,6 +1,5 @@
 // `splade-lab train`: argument adapter over the application layer's trainRun; prints progress (text or JSON
 // lines), and saves the trained model as a sentence-transformers SparseEncoder in <out>/model.
-import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openModelRef, type OpenedModel } from '../../app/model/open-model.ts';
 import { CHECKPOINT_FOLDER, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
@@ -12,9 +11,9 @@ import type { ProbeSnapshot, ProbeText } from '../../contract/probes.ts';
 import { describeOptimizer } from '../../contract/optimizer-settings.ts';
 import { describeDropout, microBatches } from '../../contract/recipe-facts.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
-import { checkOutputFile } from '../output-file.ts';
 import { RECIPE_OPTIONS, recipeFrom } from './recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';
+import { openStepLog } from './step-log.ts';
 
 function reportLine(r: StepReport): string {
   const width = String(r.steps).length;
@@ -133,7 +132,10 @@ export const trainCommand: Command = {
       },
       'ignore-alarm': { value: 'rule', help: 'an alarm rule that does not stop the run (repeatable)', multiple: true },
       json: { help: 'print one JSON object per event instead of text' },
-      log: { value: 'file.jsonl', help: 'also append one JSON line per reported step to this file (kept across --resume)' },
+      log: {
+        value: 'file.jsonl',
+        help: 'also append one JSON line per reported step to this file (kept across --resume, cut back to its checkpoint)',
+      },
     },
     notes:
       'A NaN or Inf in a loss or a weight stops the run with an error naming the step and the part; the last good\n' +
@@ -144,7 +146,7 @@ export const trainCommand: Command = {
   async run(args) {
     const json = args.flag('json');
     const log = args.string('log');
-    if (log !== undefined) await checkOutputFile('log', log);
+    const stepLog = log === undefined ? null : await openStepLog(log);
     const emit = (event: Record<string, unknown>, text: string) =>
       process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
     const out = args.required('out');
@@ -187,11 +189,21 @@ export const trainCommand: Command = {
             if (event.resumedFrom) {
               const path = join(out, CHECKPOINT_FOLDER, event.resumedFrom);
               emit({ event: 'resume', step: event.startStep, checkpoint: path }, `  resuming ${path} at step ${event.startStep}`);
+              const step = event.startStep;
+              stepLog?.cutBackTo(step).then(
+                (lines) =>
+                  lines > 0 &&
+                  emit(
+                    { event: 'log-cut', log, step, lines },
+                    `  --log ${log}: ${lines} line${lines === 1 ? '' : 's'} after step ${step} removed (those steps are trained again)`,
+                  ),
+                () => undefined, // the failure is reported by settled()
+              );
             }
           } else if (event.kind === 'report') {
             const line = { event: 'step', ...event.report, step: event.report.step + 1 };
             emit(line, reportLine(event.report));
-            if (log) appendFileSync(log, `${JSON.stringify(line)}\n`);
+            stepLog?.append(line);
           } else if (event.kind === 'probe') {
             emit({ event: 'probe', ...event.snapshot }, probeLines(event.snapshot));
           } else if (event.kind === 'alarm') {
@@ -220,6 +232,7 @@ export const trainCommand: Command = {
             record: { store: nodePlatform.runs },
           });
         } catch (error) {
+          await stepLog?.settled().catch(() => undefined); // the run's own error is the one to report
           if (!(error instanceof TrainingPaused)) throw error;
           const checkpoint = join(out, CHECKPOINT_FOLDER, error.checkpoint);
           emit(
@@ -228,6 +241,7 @@ export const trainCommand: Command = {
           );
           return 3;
         }
+        await stepLog?.settled();
         const { saved } = run;
         emit(
           {

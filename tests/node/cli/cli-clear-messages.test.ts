@@ -87,35 +87,32 @@ describe('output paths are checked before the work', () => {
 });
 
 describe('run.json read back', () => {
-  const advice = 'it is not a run record as splade-lab writes it (edited, or cut short): restore it, or leave this run out';
   const huge = JSON.stringify(runRecordFixture()).replace('"k":2', '"k":1e400');
+  const report = { step: 0, total: 1, rank: 1, flopsQueries: 0, flopsDocuments: 0, lambdaQueries: 0, lambdaDocuments: 0 };
+  const fullReport = { ...report, activeQueries: 1, activeDocuments: 1, msPerStep: 1 };
 
   it.each([
     ['empty', '', 'run.json is empty'],
     ['cut-short', '{"id": "a", "k":', 'run.json is not valid JSON ('],
-    ['object', '{}', 'run.json: "id" must be a string, got nothing'],
-    ['list', '[1, 2]', 'run.json holds a list of 2 items, not a run record'],
-    [
-      'huge-k',
-      huge,
-      'run.json: "k" must be a number above 0, got a number beyond the range of a 64-bit float (read as Infinity)',
-    ],
-    ['wrong-type', JSON.stringify(runRecordFixture({ recipe: 'paper' })), 'run.json: "recipe" must be an object, got "paper"'],
+    ['object', '{}', 'run.json: "id" is missing, expected a string'],
+    ['list', '[1, 2]', 'run.json: the record is an array, expected an object'],
+    ['huge-k', huge, 'run.json: "k" is a number beyond the range of a 64-bit float (read as Infinity), expected a number'],
+    ['wrong-type', JSON.stringify(runRecordFixture({ recipe: 'paper' })), 'run.json: "recipe" is a string, expected an object'],
     [
       'bad-report',
-      JSON.stringify(runRecordFixture({ reports: [{ step: 0 }, null] })),
-      'run.json: "reports"[1] must be a report (an object with a whole-number "step"), got null',
+      JSON.stringify(runRecordFixture({ reports: [fullReport, null] })),
+      'run.json: "reports[1]" is null, expected an object',
     ],
   ])('%s: runs and lambdas --measured name the file, the field and what to do', async (name, text, message) => {
     const folder = await writeRunJson(root, name, text);
-    for (const args of [
-      ['runs', folder],
-      ['lambdas', '--measured', join(folder, 'run.json')],
-    ]) {
+    for (const [args, advice] of [
+      [['runs', folder], "The run's checkpoints do not depend on it: move it away"],
+      [['lambdas', '--measured', join(folder, 'run.json')], "Give --measured a run folder's run.json"],
+    ] as const) {
       const { code, stderr } = await runCli(...args);
       expect(code).toBe(1);
       expect(stderr).toContain(`splade-lab ${args[0]}: ${join(folder, message)}`);
-      expect(stderr).toMatch(new RegExp(`; ${advice.replace(/[()]/g, '\\$&')}\n$`));
+      expect(stderr).toContain(advice);
     }
   });
 });

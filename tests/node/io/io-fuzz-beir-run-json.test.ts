@@ -2,7 +2,7 @@
 // "_id" members, escapes, cut and flipped lines) and run.json (fields deleted or replaced by any JSON value). Each
 // case reads back exactly or fails with an Error naming the file; never a TypeError, never a hang.
 import { describe, expect, it } from 'vitest';
-import { checkRunRecord } from '../../../src/contract/run-record-check.ts';
+import { checkRunRecord, StoredRecordError } from '../../../src/contract/stored-records.ts';
 import { evaluatedSets, runTable } from '../../../src/contract/run-compare.ts';
 import { parseBeirJsonl } from '../../../src/io/beir.ts';
 import { Random } from '../../../src/util/random.ts';
@@ -116,14 +116,14 @@ describe('run.json, fuzzed', () => {
       for (let i = 0; i < changes; i++)
         setPath(record, pick(random, PATHS), random.next() < 0.2 ? undefined : pick(random, ANY_JSON));
       try {
-        const read = checkRunRecord(record, 'r/run.json'); // as JSON.parse gives it: 1e400 is Infinity
+        const read = checkRunRecord(record, 'r/run.json', 'restore it'); // as JSON.parse gives it: 1e400 is Infinity
         const rows = runTable([read, read], evaluatedSets([read])[0] ?? '');
         expect(rows).toHaveLength(2);
         outcomes.read++;
       } catch (error) {
         outcomes.refused++;
-        expect((error as Error).constructor, JSON.stringify(record)).toBe(Error);
-        expect((error as Error).message).toMatch(/^r\/run\.json(: "[\w.]+"(\[\d+\])? must be | holds )/);
+        expect((error as Error).constructor, JSON.stringify(record)).toBe(StoredRecordError);
+        expect((error as Error).message).toMatch(/^r\/run\.json: ("[\w.[\]]+" is |the record is )/);
       }
     }
     expect(outcomes.read).toBeGreaterThan(50);

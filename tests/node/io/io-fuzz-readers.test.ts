@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderRunStore } from '../../../src/app/platform/run-store-node.ts';
 import { RunRecorder, type RunRecord } from '../../../src/contract/runs.ts';
+import { AlarmWatcher } from '../../../src/contract/alarm-rules.ts';
 import { paperRecipe } from '../../../src/contract/recipe.ts';
 import { parseBeirJsonl, parseBeirQrels } from '../../../src/io/beir.ts';
 import { ParquetFormatError } from '../../../src/io/parquet-error.ts';
@@ -82,7 +83,8 @@ async function runRecordBytes(): Promise<Uint8Array> {
   let saved: RunRecord | null = null;
   const store = { get: async () => null, put: async (r: RunRecord) => void (saved = r) };
   const model = { name: 'tiny', key: 'tiny-key', architecture: 'BertForMaskedLM', meanRowNorm: 1.5, rowNorms: null };
-  const recorder = new RunRecorder(store, { id: 'run', model, data: { name: 't.tsv', triplets: 100, crc32: 12345 } });
+  const watcher = new AlarmWatcher({ batchSize: 8, vocabSize: 100, totalSteps: 8 }, new Set<string>());
+  const recorder = new RunRecorder(store, { id: 'run', model, data: { name: 't.tsv', triplets: 100, crc32: 12345 } }, watcher);
   await recorder.onEvent({
     kind: 'start',
     startStep: 0,
@@ -247,7 +249,7 @@ describe.each(Object.keys(readers))('fuzzing the %s reader', (name) => {
     fuzz(name, readers[name].check));
 });
 
-// What the store returns is a run record: it checks what it reads (contract/run-record-check.ts).
+// What the store returns is a run record: it checks what it reads (contract/stored-records.ts).
 it('fuzzing run.json: what the store returns is a run record', () =>
   fuzz('run.json', (record) => {
     const r = record as Partial<Record<keyof RunRecord, unknown>>;

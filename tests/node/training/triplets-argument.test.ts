@@ -60,7 +60,7 @@ describe('--triplets: a local path or a Hub dataset id', () => {
   it('a path that exists is a local file whatever its shape; a folder there is refused as one', async () => {
     expect(await tripletsPlace(join(root, 'rows.tsv'))).toEqual({ kind: 'file', path: join(root, 'rows.tsv') });
     await expect(tripletsPlace(join(root, 'datasets'))).rejects.toThrow(
-      `${join(root, 'datasets')} is a folder: give a TSV, JSONL or Parquet file, or a Hub dataset id ("org/name")`,
+      `--triplets ${join(root, 'datasets')} is a folder, not a file: give a TSV, JSONL or Parquet file, or a Hub dataset id ("org/name")`,
     );
   });
 

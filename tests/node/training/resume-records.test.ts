@@ -1,0 +1,110 @@
+// A run killed after its newest checkpoint and resumed records what an uninterrupted run records (issue 33, item 5):
+// the --log file, run.json's reports, probes, alarms and training time are cut back to the checkpoint, the steps
+// trained again are counted once, and the resumed run reports and probes at the same steps.
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunRecord } from '../../../src/contract/runs.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { generatedTriplets } from '../../helpers/generated-data.ts';
+import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+
+const TRIPLETS = generatedTriplets();
+
+let root: string;
+
+let model: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'splade-resume-records-'));
+  model = join(root, 'tiny');
+  await writeTinySpladeModel(model);
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+/** Lambdas this large on the tiny vocabulary raise alarms within a few steps (training-health-cli.test.ts). */
+const HEAVY = [
+  '--batch',
+  '4',
+  '--query-length',
+  '8',
+  '--doc-length',
+  '16',
+  '--lr',
+  '3e-2',
+  '--lambda-q',
+  '300',
+  '--lambda-d',
+  '300',
+];
+
+const train = (out: string, log: string, ...extra: string[]) =>
+  runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, '--log', log, ...HEAVY, ...extra);
+
+const record = async (dir: string) => JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as RunRecord;
+const logged = async (log: string) =>
+  (await readFile(log, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { step: number; total: number });
+
+/**
+ * Trains `name` straight, then copies it and leaves the copy as a process killed after its step-`at` checkpoint
+ * leaves it (a run keeps its two newest checkpoints: `at` is 6 of 8): later checkpoints and the model gone, run.json and the log holding every later step (as flushed by
+ * reports and alarms before the kill). Returns both run folders and logs.
+ */
+async function straightAndKilled(name: string, at: number, options: string[]) {
+  const straight = { out: join(root, `${name}-straight`), log: join(root, `${name}-straight.jsonl`) };
+  const killed = { out: join(root, `${name}-killed`), log: join(root, `${name}-killed.jsonl`) };
+  const first = await train(straight.out, straight.log, ...options);
+  expect(first.stderr).toBe('');
+  expect(first.code).toBe(0);
+  await cp(straight.out, killed.out, { recursive: true });
+  await cp(straight.log, killed.log);
+  for (let step = at + 2; step <= 8; step += 2)
+    await rm(join(killed.out, 'checkpoint', `step-${String(step).padStart(8, '0')}`), { recursive: true });
+  await rm(join(killed.out, 'model'), { recursive: true });
+  const last = await record(killed.out);
+  await writeFile(join(killed.out, 'run.json'), JSON.stringify({ ...last, id: killed.out, status: 'running', savedModel: null }));
+  return { straight, killed };
+}
+
+describe('a run resumed after a kill', () => {
+  it('logs each step once and counts its alarms, probes and training time once, as an uninterrupted run', async () => {
+    const options = ['--steps', '8', '--checkpoint-every', '2', '--report-every', '1', '--probe-every', '2'];
+    const { straight, killed } = await straightAndKilled('every-step', 6, options);
+    const resumed = await train(killed.out, killed.log, ...options, '--resume');
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain('resuming');
+    expect(resumed.stdout).toContain(`--log ${killed.log}: 2 lines after step 6 removed`);
+
+    const a = await record(straight.out);
+    const b = await record(killed.out);
+    expect(b.status).toBe('finished');
+    expect((await logged(killed.log)).map((l) => l.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // the resumed steps are the same steps (bit-identical losses), recorded once
+    expect((await logged(killed.log)).map((l) => l.total)).toEqual((await logged(straight.log)).map((l) => l.total));
+    expect(b.reports.map((r) => r.step)).toEqual(a.reports.map((r) => r.step));
+    expect(b.probes?.map((p) => p.step)).toEqual([0, 2, 4, 6, 8]);
+    expect(a.alarms?.length, 'these lambdas raise alarms').toBeGreaterThan(0);
+    expect(b.alarms).toEqual(a.alarms);
+    // one report per step: the training time is the sum of the steps kept, the ones trained twice counted once
+    const stepTimes = b.reports.reduce((sum, r) => sum + r.msPerStep, 0);
+    expect(b.trainingMs / stepTimes).toBeCloseTo(1, 9);
+  });
+
+  it('reports at the steps an uninterrupted run reports at, not at the step it resumed from', async () => {
+    const options = ['--steps', '8', '--checkpoint-every', '2', '--report-every', '3', '--probe-every', '0'];
+    const { straight, killed } = await straightAndKilled('every-third', 6, options);
+    const resumed = await train(killed.out, killed.log, ...options, '--resume');
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    const a = await record(straight.out);
+    const b = await record(killed.out);
+    expect((await logged(straight.log)).map((l) => l.step)).toEqual([1, 3, 6, 8]);
+    expect((await logged(killed.log)).map((l) => l.step)).toEqual([1, 3, 6, 8]);
+    expect(b.reports.map((r) => r.step)).toEqual([0, 2, 5, 7]);
+    expect(b.alarms).toEqual(a.alarms);
+  });
+});
