@@ -59,8 +59,8 @@ describe('splade-lab runs', () => {
     const { code, stderr } = await runCli('runs', folder);
     expect(code).toBe(1);
     expect(stderr).not.toMatch(CONTROL_BUT_NEWLINE);
-    expect(stderr).toContain(`${join(folder, 'run.json')}: "status" must be one of running, finished, paused, cancelled, failed`);
-    expect(stderr).toContain('got "\\u001b[2Jrun\\u001b]0;owned');
+    expect(stderr).toContain(`${join(folder, 'run.json')}: "status" is "\\u001b[2Jrun\\u001b]0;owned`);
+    expect(stderr).toContain('expected one of running, finished, paused, cancelled, failed');
   });
 });
 

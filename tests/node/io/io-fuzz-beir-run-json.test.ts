@@ -111,7 +111,9 @@ describe('run.json, fuzzed', () => {
     const random = new Random(17);
     const outcomes = { read: 0, refused: 0 };
     for (let c = 0; c < 2000; c++) {
-      const record = runRecordFixture({ reports: [{ step: 0 }] }) as Record<string, any>;
+      const report = { step: 0, total: 1, rank: 1, flopsQueries: 0, flopsDocuments: 0, lambdaQueries: 0, lambdaDocuments: 0 };
+      const full = { ...report, activeQueries: 1, activeDocuments: 1, msPerStep: 1 };
+      const record = runRecordFixture({ reports: [full] }) as Record<string, any>;
       const changes = 1 + random.int(3);
       for (let i = 0; i < changes; i++)
         setPath(record, pick(random, PATHS), random.next() < 0.2 ? undefined : pick(random, ANY_JSON));

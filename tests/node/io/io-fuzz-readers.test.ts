@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderRunStore } from '../../../src/app/platform/run-store-node.ts';
 import { RunRecorder, type RunRecord } from '../../../src/contract/runs.ts';
 import { AlarmWatcher } from '../../../src/contract/alarm-rules.ts';
+import { StoredRecordError } from '../../../src/contract/stored-records.ts';
 import { paperRecipe } from '../../../src/contract/recipe.ts';
 import { parseBeirJsonl, parseBeirQrels } from '../../../src/io/beir.ts';
 import { ParquetFormatError } from '../../../src/io/parquet-error.ts';
@@ -182,7 +183,7 @@ const readers: Record<string, FuzzedReader> = {
       await writeFile(join(runFolder, 'run.json'), bytes);
       return createFolderRunStore().get(runFolder);
     },
-    errors: [Error],
+    errors: [Error, StoredRecordError],
     check: () => {},
   },
 };

@@ -125,7 +125,7 @@ describe('JSONL triplets', () => {
     expect(JSON.parse(await readFile(join(ordered, 'run.json'), 'utf8')).recipe.dataOrder).toBe('file');
     const shuffled = await runCli('train', ...small, '--steps', '1', '--resume');
     expect(shuffled.code).toBe(1);
-    expect(shuffled.stderr).toContain('recipe.dataOrder: checkpoint "file", now undefined');
+    expect(shuffled.stderr).toContain('recipe.dataOrder: checkpoint "file", now none');
     const handoff = await runCli(
       'handoff',
       '--model',
