@@ -156,7 +156,8 @@ export class RunRecorder {
     await this.flush();
   }
 
-  private async flush(): Promise<void> {
+  /** Writes the record as it stands now (before a checkpoint: a checkpoint on disk then always has its reports). */
+  async flush(): Promise<void> {
     if (!this.record) return;
     this.unsaved = 0;
     await this.store.put(structuredClone(this.record));

@@ -53,6 +53,11 @@ export interface TrainingRunOptions extends RunSettings {
   onReport?: (report: StepReport) => void;
   onCheckpoint?: (name: string, t: number) => void;
   /**
+   * Awaited before each checkpoint is written: whatever records the run (run.json) is brought up to date first, so a
+   * process killed right after a checkpoint never leaves that checkpoint's reports unrecorded.
+   */
+  beforeCheckpoint?: () => Promise<void>;
+  /**
    * Looks at the model as it trains: before the first step, after every `every` steps and after the last (a resumed
    * run at the same steps as an uninterrupted one: before its first step only when that is one of them).
    */
@@ -187,6 +192,7 @@ export async function runTrainingLoop(
   const kept = () => (savedName ? `${store.label}/${savedName} (step ${savedAt})` : null);
   const save = async () => {
     await checkHealth(trainer, kept());
+    await options.beforeCheckpoint?.();
     const trainingMs = earlierMs === undefined ? undefined : earlierMs + stepMs;
     const name = await saveCheckpoint(store, await captureTrainingState(trainer, { ...run, position, trainingMs }));
     savedAt = trainer.t;

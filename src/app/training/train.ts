@@ -186,6 +186,10 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
             raise(watcher.onReport(report));
           },
           onCheckpoint: (name, step) => emit({ kind: 'checkpoint', name, step, store: store.label }),
+          beforeCheckpoint: async () => {
+            await recorded;
+            await recorder?.flush();
+          },
           memoryBudget: options.memoryBudget,
           batchCache:
             options.batchCache === false
