@@ -2,6 +2,7 @@
 // and parsed with the file named (null when missing); written whole, atomically and durably (io/durable-write-node.ts).
 import { readRegularFile } from '../../io/regular-file-node.ts';
 import { writeFileAtomically } from '../../io/durable-write-node.ts';
+import { parseJsonText } from '../../util/json-text.ts';
 
 /**
  * The parsed JSON of `path`, or null when there is no such file; anything else wrong is an error naming the file
@@ -17,11 +18,13 @@ export async function readRecordFile(path: string, maxBytes: number, what: strin
     throw new Error(`${code ? `${path} cannot be read: ` : ''}${(error as Error).message}. ${advice}`, { cause: error });
   }
   if (bytes.length === 0) throw new Error(`${path} is empty (a write that never finished?). ${advice}`);
+  let text: string;
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (error) {
-    throw new Error(`${path} is not valid JSON (${(error as Error).message}). ${advice}`, { cause: error });
+    throw new Error(`${path} is not UTF-8 text. ${advice}`, { cause: error });
   }
+  return parseJsonText(text, path, advice);
 }
 
 /** Writes `value` as the JSON file `path`, replacing it atomically (never left empty or half-written). */
