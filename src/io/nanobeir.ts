@@ -1,9 +1,10 @@
 // NanoBEIR sets (Parquet, as published by zeta-alpha-ai on the Hugging Face Hub) read with hyparquet, from a folder or URLs.
-import { parquetReadObjects } from 'hyparquet';
 import type { RetrievalDataset } from '../contract/dataset.ts';
 import type { Qrels } from '../contract/run-types.ts';
 import { assembleDataset, checkTrecId, uniqueIds, type JsonlRecord, type ParsedRecords } from './beir.ts';
 import { allInOrder, fileLocation, readRequiredFile, type FileSource, type ReadOptions } from './file-source.ts';
+import { memoryFile } from './random-access.ts';
+import { readParquetRows } from './triplets-parquet.ts';
 import { createUrlFolderSource } from './url-folder-source.ts';
 
 /** Paths of the three tables inside a NanoBEIR repository. */
@@ -32,20 +33,16 @@ export function nanoBeirHubSource(name: string, fetchImpl?: typeof fetch): FileS
 
 type Row = Record<string, unknown>;
 
-async function readTable(source: FileSource, path: string, columns: readonly string[], options?: ReadOptions): Promise<Row[]> {
+/** A NanoBEIR table's rows, read with the checks of every Parquet file here (footer, chunks and pages against the file). */
+async function readTable(
+  source: FileSource,
+  path: string,
+  columns: readonly string[],
+  optional: readonly string[],
+  options?: ReadOptions,
+): Promise<Row[]> {
   const bytes = await readRequiredFile(source, path, options);
-  let rows: Row[];
-  try {
-    const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    rows = (await parquetReadObjects({ file })) as Row[];
-  } catch (error) {
-    throw new Error(`${fileLocation(source, path)}: not a readable Parquet file (${(error as Error).message})`, { cause: error });
-  }
-  const present = rows.length ? Object.keys(rows[0]) : [];
-  const missing = columns.filter((c) => rows.length && !present.includes(c));
-  if (missing.length)
-    throw new Error(`${fileLocation(source, path)}: missing column(s) ${missing.join(', ')} (has ${present.join(', ')})`);
-  return rows;
+  return readParquetRows(memoryFile(bytes, fileLocation(source, path)), columns, optional);
 }
 
 function textRecords(rows: Row[], where: string): ParsedRecords {
@@ -93,9 +90,9 @@ export async function loadNanoBeir(
   options?: ReadOptions,
 ): Promise<RetrievalDataset> {
   const [corpusRows, queryRows, qrelsRows] = await allInOrder<[Row[], Row[], Row[]]>([
-    readTable(source, layout.corpus, ['_id', 'text'], options),
-    readTable(source, layout.queries, ['_id', 'text'], options),
-    readTable(source, layout.qrels, ['query-id', 'corpus-id'], options),
+    readTable(source, layout.corpus, ['_id', 'text'], ['title'], options),
+    readTable(source, layout.queries, ['_id', 'text'], ['title'], options),
+    readTable(source, layout.qrels, ['query-id', 'corpus-id'], ['score'], options),
   ]);
   return assembleDataset(
     name,

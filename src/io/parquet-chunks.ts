@@ -28,8 +28,11 @@ export interface ChunkPlace {
   dataEnd: number;
 }
 
-/** The chunk of `column` in a row group, checked (codec, type, byte range); hostile footers hold anything. */
-export function checkedChunk(rowGroup: RowGroup, column: string, place: ChunkPlace): CheckedChunk {
+/**
+ * The chunk of `column` in a row group, checked (codec, type, byte range); hostile footers hold anything. A text
+ * column must hold text; with `integers`, whole numbers too (ids stored as INT32 or INT64).
+ */
+export function checkedChunk(rowGroup: RowGroup, column: string, place: ChunkPlace, integers = false): CheckedChunk {
   function fail(problem: string): never {
     throw new ParquetFormatError(place.file, `row group ${place.group}: ${problem}`, column);
   }
@@ -43,7 +46,10 @@ export function checkedChunk(rowGroup: RowGroup, column: string, place: ChunkPla
     fail(
       `it is compressed with ${typeof codec === 'string' ? codec : 'an unknown codec'}, which splade-lab cannot read (it reads SNAPPY and uncompressed Parquet): write the file again with compression="snappy" (pandas: df.to_parquet(path, compression="snappy"))`,
     );
-  const typeProblem = textColumnProblem({ name: column, element: { name: column, type: meta.type }, group: false });
+  const integer = integers && (meta.type === 'INT32' || meta.type === 'INT64');
+  const typeProblem = integer
+    ? null
+    : textColumnProblem({ name: column, element: { name: column, type: meta.type }, group: false });
   if (typeProblem) fail(`its data ${typeProblem}`);
   const offset = meta.dictionary_page_offset || meta.data_page_offset; // where hyparquet starts reading
   const start = declaredCount(offset);

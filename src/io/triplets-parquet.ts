@@ -1,6 +1,7 @@
 // Training rows from Parquet (sentence-transformers' layout: query or anchor, positive, negative or negative_1, ...):
 // footer, chunks and page headers are checked against the file (parquet-schema, -chunks, -pages) before hyparquet's
 // readColumn decodes a chunk; every problem is a ParquetFormatError naming the file, the column and what to do.
+// readParquetRows gives any table's named columns with the same checks (NanoBEIR's corpus, queries and qrels).
 import { parquetMetadataAsync, parquetSchema, type AsyncBuffer, type FileMetaData, type SchemaTree } from 'hyparquet';
 import { readColumn } from 'hyparquet/src/column.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
@@ -115,29 +116,62 @@ function text(value: unknown, file: string, column: string, row: number): string
   );
 }
 
+/**
+ * The values of `columns` (top-level columns of the file's footer), row group by row group, every chunk and page
+ * checked against the file before it is decoded: one array per column, as many values as the table has rows.
+ */
+async function checkedColumnValues(
+  file: RandomAccessFile,
+  metadata: FileMetaData,
+  columns: readonly TopColumn[],
+  integers = false,
+): Promise<unknown[][]> {
+  const tree = parquetSchema(metadata); // safe once topLevelColumns has checked the schema's shape and depth
+  const leaves = columns.map((c) => tree.children.find((child) => child.element === c.element) as SchemaTree);
+  const dataEnd = file.size - 8 - metadata.metadata_length;
+  const values: unknown[][] = columns.map(() => []);
+  const groups = Array.isArray(metadata.row_groups) ? metadata.row_groups : [];
+  for (let group = 0; group < groups.length; group++) {
+    const place = { file: file.name, group, dataEnd };
+    const chunks = columns.map((c) => checkedChunk(groups[group], c.name, place, integers));
+    const rows = checkedRows(groups[group], chunks, place);
+    for (const [i, chunk] of chunks.entries()) values[i].push(...(await chunkValues(file, chunk, leaves[i], tree, rows, place)));
+  }
+  return values;
+}
+
+/**
+ * Reads the named columns of any Parquet table (a NanoBEIR corpus, queries or qrels) with the checks of the triplet
+ * reader, text or whole numbers (ids); `optional` columns are read when present. One object per row, keyed by name.
+ */
+export async function readParquetRows(
+  file: RandomAccessFile,
+  required: readonly string[],
+  optional: readonly string[] = [],
+): Promise<Record<string, unknown>[]> {
+  const metadata = await footer(file);
+  const present = topLevelColumns(metadata.schema, file.name);
+  const missing = required.filter((name) => !present.some((c) => c.name === name));
+  if (missing.length)
+    throw new ParquetFormatError(
+      file.name,
+      `missing column(s) ${missing.join(', ')} (has ${clip(present.map((c) => c.name).join(', '), 200)})`,
+    );
+  const columns = [...required, ...optional].flatMap((name) => present.filter((c) => c.name === name).slice(0, 1));
+  const values = await checkedColumnValues(file, metadata, columns, true);
+  const rows = values[0]?.length ?? 0;
+  return Array.from({ length: rows }, (_, r) => Object.fromEntries(columns.map((c, i) => [c.name, values[i][r]])));
+}
+
 /** Reads every row of a Parquet triplet table, row group by row group (rows are held in memory). */
 export async function readParquetTriplets(file: RandomAccessFile): Promise<Triplet[]> {
   const metadata = await footer(file);
   const columns = tripletColumns(topLevelColumns(metadata.schema, file.name), file.name);
-  const tree = parquetSchema(metadata); // safe once topLevelColumns has checked the schema's shape and depth
-  const leaves = columns.map((c) => tree.children.find((child) => child.element === c.element) as SchemaTree);
-  const dataEnd = file.size - 8 - metadata.metadata_length;
+  const values = await checkedColumnValues(file, metadata, columns);
   const triplets: Triplet[] = [];
-  let rowStart = 0;
-  const groups = Array.isArray(metadata.row_groups) ? metadata.row_groups : [];
-  for (let group = 0; group < groups.length; group++) {
-    const place = { file: file.name, group, dataEnd };
-    const chunks = columns.map((c) => checkedChunk(groups[group], c.name, place));
-    const rows = checkedRows(groups[group], chunks, place);
-    const values: unknown[][] = [];
-    for (const [i, chunk] of chunks.entries()) values.push(await chunkValues(file, chunk, leaves[i], tree, rows, place));
-    for (let r = 0; r < rows; r++) {
-      const [query, positive, ...negatives] = values.map((column, i) =>
-        text(column[r], file.name, chunks[i].column, rowStart + r),
-      );
-      triplets.push(tripletOf(query, positive, negatives));
-    }
-    rowStart += rows;
+  for (let r = 0; r < (values[0]?.length ?? 0); r++) {
+    const [query, positive, ...negatives] = values.map((column, i) => text(column[r], file.name, columns[i].name, r));
+    triplets.push(tripletOf(query, positive, negatives));
   }
   if (triplets.length === 0) throw new ParquetFormatError(file.name, 'no rows; a triplet table needs at least one');
   return triplets;

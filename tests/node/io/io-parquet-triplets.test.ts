@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ParquetFormatError } from '../../../src/io/parquet-error.ts';
 import { memoryFile } from '../../../src/io/random-access.ts';
-import { readParquetTriplets } from '../../../src/io/triplets-parquet.ts';
+import { readParquetRows, readParquetTriplets } from '../../../src/io/triplets-parquet.ts';
 import {
   handWrittenFile,
   parquetBytes,
@@ -201,6 +201,32 @@ describe('Parquet column types (items 9 and 15)', () => {
     const bytes = parquetBytes([query, { name: 'positive', data: ['p', null, 'p'], type: 'STRING', nullable: true }, negative]);
     expect(await refusal(bytes, 'positive')).toContain(
       'row 1 (counting from 0) has no value (null); every row needs a query, a positive and its negatives',
+    );
+  });
+});
+
+describe('any Parquet table read here (NanoBEIR corpus, queries and qrels): the same checks', () => {
+  const corpus = (ids: unknown[], type: 'STRING' | 'INT64' = 'STRING') =>
+    parquetBytes([
+      { name: '_id', data: ids, type },
+      { name: 'text', data: ids.map((_, i) => `document ${i}`), type: 'STRING' },
+    ]);
+
+  it('reads the named columns, an optional one when present, ids of INT64 as they are', async () => {
+    const rows = await readParquetRows(memoryFile(corpus([11n, 12n], 'INT64'), 'corpus.parquet'), ['_id', 'text'], ['title']);
+    expect(rows.map((r) => [String(r._id), r.text])).toEqual([
+      ['11', 'document 0'],
+      ['12', 'document 1'],
+    ]);
+  });
+
+  it('refuses a page that declares 10^9 bytes, and a missing column, naming the file', async () => {
+    const hostile = withPageHeader(corpus(['d1', 'd2']), 'text', (header) => (header.uncompressed_page_size = 1e9));
+    await expect(readParquetRows(memoryFile(hostile, 'corpus.parquet'), ['_id', 'text'])).rejects.toThrow(
+      /^corpus\.parquet: column "text": row group 0: the page at byte \d+ of its data declares 1000000000 decompressed bytes/,
+    );
+    await expect(readParquetRows(memoryFile(corpus(['d1']), 'qrels.parquet'), ['query-id', 'corpus-id'])).rejects.toThrow(
+      ParquetFormatError,
     );
   });
 });
