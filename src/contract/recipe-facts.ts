@@ -14,7 +14,7 @@ interface RecipeFields {
 }
 
 /** Micro-batches per step of a recipe. */
-export function microBatches(recipe: RecipeFields): number {
+export function microBatches(recipe: Pick<RecipeFields, 'gradAccum'>): number {
   return recipe.gradAccum ?? 1;
 }
 
@@ -29,7 +29,7 @@ export function flopsWeightsAt(recipe: RecipeFields, t: number): { lambdaQueries
 }
 
 /** "dropout ..." as a run's summary says it (the rates themselves when the config is known). */
-export function describeDropout(recipe: RecipeFields, config?: ModelConfig): string {
+export function describeDropout(recipe: Pick<RecipeFields, 'dropout'>, config?: ModelConfig): string {
   if (recipe.dropout === 'config') {
     if (!config) return "the backbone's dropout";
     const r = config.dropout;
@@ -39,6 +39,6 @@ export function describeDropout(recipe: RecipeFields, config?: ModelConfig): str
 }
 
 /** The dropout rates a recipe trains `config` with. */
-export function trainingDropout(recipe: RecipeFields, config: ModelConfig): DropoutRates {
+export function trainingDropout(recipe: Pick<RecipeFields, 'dropout'>, config: ModelConfig): DropoutRates {
   return recipe.dropout === 'config' ? config.dropout : uniformDropout(recipe.dropout ?? 0, config.architecture);
 }

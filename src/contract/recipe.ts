@@ -3,28 +3,34 @@
 import type { AdamWSettings, OptimizerSettings } from './optimizer-settings.ts';
 import type { LinearSchedule } from './schedule.ts';
 
-/**
- * A run's recipe, saved in every checkpoint and compared on resume. Fields added after the first release are optional
- * and absent when they hold their old meaning, so that older checkpoints still resume.
- */
-export interface TrainingRecipe {
-  /** Triplets per micro-batch: each its own in-batch candidate pool and FLOPS batch. */
+/** What every training objective's recipe holds: the batch, the optimiser, the schedule and how a step is taken. */
+export interface StepRecipe {
+  /** Rows per micro-batch (triplets for SPLADE, sequences for masked-LM training). */
   batchSize: number;
-  /** Padded lengths of queries and documents. */
-  queryLength: number;
-  documentLength: number;
   optimizer: OptimizerSettings;
   schedule: LinearSchedule;
-  lambdaQueries: number;
-  lambdaDocuments: number;
-  /** Temperature of the contrastive loss: scores are divided by it (the paper: 1). */
-  tau: number;
-  /** 'file': triplets in file order every epoch; absent (the default): a seeded shuffle per epoch. */
+  /** 'file': rows in file order every epoch; absent (the default): a seeded shuffle per epoch. */
   dataOrder?: 'file';
   /** Micro-batches per step, gradients averaged (N-GPU data parallelism without gathering); absent: 1. */
   gradAccum?: number;
   /** Clip the averaged gradient to this global L2 norm; absent: no clipping (the paper's stack: 1.0). */
   maxGradNorm?: number;
+  /** 'config': the backbone's dropout probabilities; a number: every one set to it; absent: none (older runs). */
+  dropout?: 'config' | number;
+}
+
+/**
+ * A SPLADE run's recipe, saved in every checkpoint and compared on resume. Fields added after the first release are
+ * optional and absent when they hold their old meaning, so that older checkpoints still resume.
+ */
+export interface TrainingRecipe extends StepRecipe {
+  /** Padded lengths of queries and documents. */
+  queryLength: number;
+  documentLength: number;
+  lambdaQueries: number;
+  lambdaDocuments: number;
+  /** Temperature of the contrastive loss: scores are divided by it (the paper: 1). */
+  tau: number;
   /** Fraction of the steps over which the FLOPS weights ramp up quadratically; absent: a third; 0: none. */
   flopsRampRatio?: number;
   /** Negatives per row: every one joins the batch's candidates (absent: 1). */
@@ -34,8 +40,6 @@ export interface TrainingRecipe {
    * batch would see); absent: over each micro-batch (as each GPU of a DDP run computes it).
    */
   flopsOver?: 'step';
-  /** 'config': the backbone's dropout probabilities; a number: every one set to it; absent: none (older runs). */
-  dropout?: 'config' | number;
 }
 
 /**

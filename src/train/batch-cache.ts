@@ -227,6 +227,11 @@ export class CachedBatches {
   }
 
   /** Records the entry as it stands (after a run, or before leaving). */
+  /** The run's steps are done: write what is still held. */
+  finish(): Promise<void> {
+    return this.flush();
+  }
+
   flush(): Promise<void> {
     return this.cache.describe(this.entry);
   }

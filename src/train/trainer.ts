@@ -1,16 +1,12 @@
 // Full SPLADE fine-tuning on the GPU (encoder and head): one step is one command encoder per micro-batch, the paper's recipe.
 import type { GpuContext } from '../gpu/context.ts';
-import type { AdamWState } from '../kernels/adamw.ts';
-import { FiniteMonitor, type HealthReport } from '../kernels/finite-check.ts';
+import type { HealthReport } from '../kernels/finite-check.ts';
 import { dispatchFlopsBudget } from '../kernels/dispatch-budget.ts';
-import { GradientScale } from '../kernels/grad-norm.ts';
 import { GpuEncoderPass } from '../model/gpu-encoder.ts';
 import { DROPOUT_STREAMS } from '../model/dropout-sites.ts';
 import type { GpuModel } from '../model/gpu-model.ts';
 import type { StepLosses } from '../contract/training-report.ts';
-import { createOptimizer, type StepOptimizer } from './optimizer.ts';
 import { flopsWeightsAt, microBatches, trainingDropout } from '../contract/recipe-facts.ts';
-import { learningRate } from '../contract/schedule.ts';
 import {
   LOSS_PART_NAMES,
   SpladeObjective,
@@ -19,8 +15,10 @@ import {
   type ObjectiveInputs,
   type StepMeans,
 } from './splade-objective.ts';
-import { momentsForParts } from './moment-parts.ts';
 import { TrainingRecipe } from '../contract/recipe.ts';
+import { ParameterUpdate, checkStepCount, type OptimizerState } from './parameter-update.ts';
+
+export type { OptimizerState } from './parameter-update.ts';
 
 /** One batch of tokenized rows: B queries, then N = (1 + negatives)·B documents (B positives, then B per negative column). */
 export interface TripletBatch {
@@ -38,27 +36,16 @@ export interface StepResult extends StepLosses {
   gradNorm: number;
 }
 
-/** The optimiser's state with each parameter's moments under its internal name (layout.ts), for checkpoints. */
-export interface OptimizerState {
-  step: number;
-  moments: Map<string, AdamWState['moments'][number]>;
-}
-
 export class SpladeTrainer {
   readonly queries: GpuEncoderPass;
   readonly documents: GpuEncoderPass;
   readonly objective: SpladeObjective;
-  private readonly optimizer: StepOptimizer;
-  /** The averaged gradient's norm and the scale every update applies (micro-batch mean, clipping). */
-  private readonly gradients: GradientScale;
-  /** Sticky GPU flags: loss parts, every gradient and every updated parameter, checked at each step. */
-  private readonly health: FiniteMonitor;
+  /** Gradient scale, optimiser update, health flags. */
+  private readonly update: ParameterUpdate;
   /** Submit each micro-batch's forward and backward apart (a GPU adapter, under a watchdog's per-submit time). */
   private readonly staged: boolean;
   /** With FLOPS over the whole step: the running sums of the micro-batches' per-dimension means (null otherwise). */
   private readonly stepMeans: StepMeans | null;
-  /** Names of the parameters whose moments the optimiser keeps, in its order (none for SGD). */
-  private readonly parameterNames: string[];
   /** Steps taken so far. */
   t = 0;
 
@@ -79,14 +66,7 @@ export class SpladeTrainer {
       stream: DROPOUT_STREAMS.documents,
     });
     this.objective = new SpladeObjective(ctx, dims, recipe.tau);
-    const parameters = model.parameters();
-    this.gradients = new GradientScale(
-      ctx,
-      parameters.map((p) => p.dparam),
-    );
-    this.optimizer = createOptimizer(ctx, recipe.optimizer, parameters, this.gradients.scale);
-    // SGD keeps no moments: its checkpoints hold none
-    this.parameterNames = recipe.optimizer.kind === 'sgd' ? [] : parameters.map((p) => p.name);
+    this.update = new ParameterUpdate(ctx, model, recipe, { tensor: this.objective.losses, names: LOSS_PART_NAMES });
     this.staged = Number.isFinite(dispatchFlopsBudget(ctx));
     const n = microBatches(recipe);
     this.stepMeans =
@@ -97,52 +77,22 @@ export class SpladeTrainer {
             microBatches: n,
           }
         : null;
-    this.health = new FiniteMonitor(
-      ctx,
-      [
-        { name: 'loss parts', tensor: this.objective.losses, elements: LOSS_PART_NAMES },
-        ...parameters.map((p) => ({ name: `gradient of ${p.name}`, tensor: p.dparam })),
-        ...parameters.map((p) => ({ name: `parameter ${p.name} after the update`, tensor: p.param })),
-      ],
-      'training health',
-    );
   }
 
-  /**
-   * Whether any step so far left a loss part, a gradient or an updated parameter Inf or NaN, which parts, and the
-   * first such step: one readback of a few words, cheap enough for every report and before every checkpoint. The
-   * flags are sticky: a bad step between two reports is still seen. (A NaN logit looks like 0 to the head's ReLU,
-   * so the losses alone can stay finite while the parameters are already NaN.)
-   */
+  /** Whether any step so far left a loss part, a gradient or an updated parameter Inf or NaN (ParameterUpdate). */
   readHealth(): Promise<HealthReport> {
-    return this.health.read();
+    return this.update.readHealth();
   }
 
   /** Reads the optimiser's step count and moments back, keyed by parameter name. */
-  async readOptimizerState(): Promise<OptimizerState> {
-    const { step, moments } = await this.optimizer.readState();
-    return { step, moments: new Map(moments.map((moment, i) => [this.parameterNames[i], moment])) };
+  readOptimizerState(): Promise<OptimizerState> {
+    return this.update.readOptimizerState();
   }
 
   /** Continues a run: the step t (schedules) and the optimiser's state; the parameters are the model's own. */
   restoreState(t: number, optimizer: OptimizerState): void {
-    if (!Number.isInteger(t) || t < 0) throw new Error(`trainer step ${t} is not a non-negative integer`);
-    // a vocabulary matrix saved whole or in other row parts (another device's binding limit) is re-sliced to ours
-    const moments = momentsForParts(optimizer.moments, this.parameterNames);
-    const missing = this.parameterNames.filter((name) => !moments.has(name));
-    const extra = [...moments.keys()].filter((name) => !this.parameterNames.includes(name));
-    if (missing.length || extra.length) {
-      throw new Error(
-        `optimiser state does not fit this model: ` +
-          [
-            missing.length ? `no moments for ${missing.join(', ')}` : '',
-            extra.length ? `moments of unknown parameters ${extra.join(', ')}` : '',
-          ]
-            .filter(Boolean)
-            .join('; '),
-      );
-    }
-    this.optimizer.loadState({ step: optimizer.step, moments: this.parameterNames.map((name) => moments.get(name)!) });
+    checkStepCount(t);
+    this.update.restoreOptimizer(optimizer);
     this.t = t;
   }
 
@@ -173,11 +123,7 @@ export class SpladeTrainer {
         encoder = this.ctx.encoder(`${label}, backward`);
       }
       this.recordBackward(encoder);
-      if (i === n - 1) {
-        this.gradients.record(encoder, { maxNorm: recipe.maxGradNorm ?? 0, microBatches: n });
-        this.optimizer.record(encoder, learningRate(recipe.schedule, this.t));
-        this.health.record(encoder, this.t);
-      }
+      if (i === n - 1) this.update.record(encoder, this.t);
       this.ctx.submit(encoder);
       if (!readResult) continue;
       addScaled(losses, await this.objective.readLosses(), 1 / n);
@@ -185,7 +131,7 @@ export class SpladeTrainer {
     }
     const step = this.t++;
     if (!readResult) return undefined;
-    const { norm } = await this.gradients.read();
+    const norm = await this.update.readGradNorm();
     return {
       step,
       ...losses,

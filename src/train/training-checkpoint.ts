@@ -10,8 +10,10 @@ import { parseModelConfig } from '../model/config.ts';
 import { GpuModel } from '../model/gpu-model.ts';
 import { type DataPosition, DataFingerprint } from '../contract/training-report.ts';
 import { optimizerName } from '../contract/optimizer-settings.ts';
-import { SpladeTrainer, type OptimizerState } from './trainer.ts';
-import { type TrainingRecipe } from '../contract/recipe.ts';
+import { SpladeTrainer } from './trainer.ts';
+import type { OptimizerState } from './parameter-update.ts';
+import type { StepRecipe, TrainingRecipe } from '../contract/recipe.ts';
+import type { StepTrainer } from './step-loop.ts';
 
 /** Where checkpoints live: a folder in Node, IndexedDB in the page. */
 export interface CheckpointStore {
@@ -26,7 +28,8 @@ export interface CheckpointStore {
   remove(name: string): Promise<void>;
 }
 
-export interface TrainingState {
+/** A run's whole state; `R`: its recipe (SPLADE's, or a masked-LM one, which carries `objective: 'mlm'`). */
+export interface TrainingState<R extends StepRecipe = TrainingRecipe> {
   /** config.json of the backbone, as read. */
   config: HfConfig;
   /** Every parameter (internal names, layout.ts), fp32. */
@@ -36,7 +39,7 @@ export interface TrainingState {
   t: number;
   /** Where the next batch starts. */
   position: DataPosition;
-  recipe: TrainingRecipe;
+  recipe: R;
   /** The head was divided by k before step 0. */
   k: number;
   seed: number;
@@ -85,10 +88,10 @@ export async function listCheckpoints(store: CheckpointStore): Promise<{ name: s
 }
 
 /** Reads a trainer's whole state back from the GPU (one readback per tensor; checkpoints only). */
-export async function captureTrainingState(
-  trainer: SpladeTrainer,
+export async function captureTrainingState<R extends StepRecipe>(
+  trainer: StepTrainer<unknown, unknown> & { readonly recipe: R },
   run: Pick<TrainingState, 'config' | 'position' | 'k' | 'seed' | 'data' | 'trainingMs'>,
-): Promise<TrainingState> {
+): Promise<TrainingState<R>> {
   return {
     ...run,
     params: await trainer.model.download(),
@@ -99,7 +102,7 @@ export async function captureTrainingState(
 }
 
 /** A checkpoint's model, uploaded (what a resumed trainer is built on). */
-export function uploadCheckpointModel(ctx: GpuContext, state: TrainingState, where = 'checkpoint'): GpuModel {
+export function uploadCheckpointModel(ctx: GpuContext, state: TrainingState<StepRecipe>, where = 'checkpoint'): GpuModel {
   const config = parseModelConfig(state.config, { source: `${where}/${STATE} config` });
   return GpuModel.upload(ctx, config, state.params);
 }
@@ -112,7 +115,7 @@ export function restoreTrainer(ctx: GpuContext, state: TrainingState, where = 'c
 }
 
 /** The files of a checkpoint: model.safetensors, optimizer.safetensors, and state.json (sizes and CRC-32 of both). */
-function encodeCheckpoint(state: TrainingState): Map<string, Uint8Array> {
+function encodeCheckpoint(state: TrainingState<StepRecipe>): Map<string, Uint8Array> {
   const moments: [string, HostTensor][] = [];
   for (const [name, { m, v }] of state.optimizer.moments) {
     const shape = state.params.get(name)?.shape ?? [m.length];
@@ -169,16 +172,21 @@ const STATE_NUMBERS = [
   'data.triplets',
   'data.crc32',
   'recipe.batchSize',
-  'recipe.queryLength',
-  'recipe.documentLength',
   'recipe.optimizer.weightDecay',
   'recipe.schedule.peakLr',
   'recipe.schedule.totalSteps',
   'recipe.schedule.warmupRatio',
+];
+
+/** The numbers of a SPLADE recipe, and of a masked-LM one (`objective: 'mlm'`). */
+const SPLADE_NUMBERS = [
+  'recipe.queryLength',
+  'recipe.documentLength',
   'recipe.lambdaQueries',
   'recipe.lambdaDocuments',
   'recipe.tau',
 ];
+const MLM_NUMBERS = ['recipe.maxLength', 'recipe.mlmProbability'];
 
 /** The numbers an AdamW recipe adds (SGD has none of them). */
 const ADAMW_NUMBERS = ['recipe.optimizer.beta1', 'recipe.optimizer.beta2', 'recipe.optimizer.eps'];
@@ -205,6 +213,9 @@ function parseState(file: string, bytes: Uint8Array): Json {
     );
   expectNumbers(file, json, STATE_NUMBERS);
   const recipe = json.recipe as Json;
+  if (recipe.objective !== undefined && recipe.objective !== 'mlm')
+    throw new CheckpointCorruptError(file, `"recipe.objective" is ${JSON.stringify(recipe.objective)}, expected "mlm" or none`);
+  expectNumbers(file, json, recipe.objective === 'mlm' ? MLM_NUMBERS : SPLADE_NUMBERS);
   const optimizer = (recipe.optimizer as Json).kind;
   if (optimizer !== undefined && optimizer !== 'adamw' && optimizer !== 'sgd') {
     throw new CheckpointCorruptError(file, `"recipe.optimizer.kind" is ${JSON.stringify(optimizer)}, expected "adamw" or "sgd"`);
@@ -232,7 +243,10 @@ function parseState(file: string, bytes: Uint8Array): Json {
   return json;
 }
 
-/** Reads one checkpoint; any damage is a CheckpointCorruptError naming the file (sizes and CRC-32 are checked first). */
+/**
+ * Reads one checkpoint; any damage is a CheckpointCorruptError naming the file (sizes and CRC-32 are checked first).
+ * Typed as a SPLADE run's: a masked-LM run's recipe carries `objective: 'mlm'` (isMlmRecipe), and resuming compares it.
+ */
 export async function readCheckpoint(store: CheckpointStore, name: string): Promise<TrainingState> {
   const where = `${store.label}/${name}`;
   const stateBytes = await store.read(name, STATE);
@@ -305,7 +319,7 @@ export async function readLatestCheckpoint(store: CheckpointStore): Promise<{ na
  * Writes a checkpoint (atomically, through the store), reads it back and checks it, and only then removes the
  * checkpoints older than the newest `keep` (at least 2: the last good one survives a damaged newer one).
  */
-export async function saveCheckpoint(store: CheckpointStore, state: TrainingState, keep = 2): Promise<string> {
+export async function saveCheckpoint(store: CheckpointStore, state: TrainingState<StepRecipe>, keep = 2): Promise<string> {
   const name = checkpointName(state.t);
   const moments = [...state.optimizer.moments].flatMap(
     ([param, { m, v }]) =>
