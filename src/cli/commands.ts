@@ -10,6 +10,7 @@ import { kDemoCommand } from './model/k-demo.ts';
 import { lambdasCommand } from './experiments/lambdas.ts';
 import { lessonCommand } from './lesson/lesson.ts';
 import { metricsCommand } from './evaluation/metrics.ts';
+import { mlmCommand } from './training/mlm.ts';
 import { runsCommand } from './experiments/runs.ts';
 import { sweepCommand } from './experiments/sweep.ts';
 import { tokenizeCommand } from './model/tokenize.ts';
@@ -26,6 +27,7 @@ export const commands: Record<string, Command> = {
   lambdas: lambdasCommand,
   lesson: lessonCommand,
   metrics: metricsCommand,
+  mlm: mlmCommand,
   runs: runsCommand,
   sweep: sweepCommand,
   tokenize: tokenizeCommand,

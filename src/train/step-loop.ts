@@ -2,7 +2,6 @@
 // task's batches, progress reports, checkpoints every N steps, pausing on request, divergence stops, and resuming
 // from the newest checkpoint at exactly the batch and step it recorded.
 import type { GpuContext } from '../gpu/context.ts';
-import type { HealthReport } from '../kernels/finite-check.ts';
 import type { StepRecipe } from '../contract/recipe.ts';
 import type { DataFingerprint, DataPosition } from '../contract/training-report.ts';
 import { jsonDifferences } from '../contract/json-differences.ts';
@@ -10,7 +9,9 @@ import { microBatches } from '../contract/recipe-facts.ts';
 import { GpuModel } from '../model/gpu-model.ts';
 import { divideModelHead } from '../model/rescale.ts';
 import { NonFiniteError } from '../util/finite.ts';
-import type { OptimizerState } from './parameter-update.ts';
+import type { StepTrainer } from './step-trainer.ts';
+
+export type { StepTrainer } from './step-trainer.ts';
 import type { Backbone } from './backbone.ts';
 import {
   captureTrainingState,
@@ -20,18 +21,6 @@ import {
   type CheckpointStore,
   type TrainingState,
 } from './training-checkpoint.ts';
-
-/** What the loop needs of a trainer, whatever its objective. */
-export interface StepTrainer<Batch, Result> {
-  readonly model: GpuModel;
-  readonly recipe: StepRecipe;
-  /** Steps taken so far. */
-  t: number;
-  step(batches: readonly Batch[], readResult: boolean): Promise<Result | undefined>;
-  readHealth(): Promise<HealthReport>;
-  readOptimizerState(): Promise<OptimizerState>;
-  restoreState(t: number, optimizer: OptimizerState): void;
-}
 
 /** Batches in the run's order from a data position; `position` is where the next one starts. */
 export interface BatchStream<Batch> {

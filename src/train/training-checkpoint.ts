@@ -13,7 +13,7 @@ import { optimizerName } from '../contract/optimizer-settings.ts';
 import { SpladeTrainer } from './trainer.ts';
 import type { OptimizerState } from './parameter-update.ts';
 import type { StepRecipe, TrainingRecipe } from '../contract/recipe.ts';
-import type { StepTrainer } from './step-loop.ts';
+import type { StepTrainer } from './step-trainer.ts';
 
 /** Where checkpoints live: a folder in Node, IndexedDB in the page. */
 export interface CheckpointStore {

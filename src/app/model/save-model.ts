@@ -128,14 +128,29 @@ const SPARSE_ENCODER_ONLY = [
  * not divided: what a Python project loads with AutoModelForMaskedLM when the backbone is not on the Hub.
  */
 export async function backboneFiles(model: OpenedModel): Promise<Map<string, Uint8Array>> {
+  return maskedLmFiles(model, model.params);
+}
+
+/**
+ * A transformers masked-LM folder of `model` with `params` (internal names), e.g. after masked-LM training: config.json,
+ * model.safetensors (fp32), the tokenizer files, and `readme` as README.md when given. Never with a NaN/Inf weight.
+ */
+export async function maskedLmFiles(
+  model: OpenedModel,
+  params: Map<string, HostTensor>,
+  readme?: string,
+): Promise<Map<string, Uint8Array>> {
+  const bad = findNonFinite(params);
+  if (bad) throw new NonFiniteError(`the model was not saved: parameter ${bad.name} holds ${bad.value} (index ${bad.index})`);
   const files = buildSavedModelFiles(
     {
       config: savedConfig(model.hfConfig, model.config),
-      tensors: toHuggingFaceTensors(model.config, model.params),
+      tensors: toHuggingFaceTensors(model.config, params),
       aliases: new Map(),
     },
     { tokenizerFiles: await collectTokenizerFiles(model.files) },
   );
   for (const name of SPARSE_ENCODER_ONLY) files.delete(name);
+  if (readme !== undefined) files.set('README.md', new TextEncoder().encode(readme));
   return files;
 }

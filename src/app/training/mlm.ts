@@ -1,0 +1,121 @@
+// Masked-LM training, once for the page and the CLI: `mlmRun` takes the run's lock, plans the request, trains (new,
+// or continuing its newest checkpoint) through train/mlm-loop.ts, reports progress and the head's growth as events,
+// and saves the trained backbone as a transformers masked-LM folder where the platform keeps models.
+import type { GpuContext } from '../../gpu/context.ts';
+import type { OpenedModel } from '../model/open-model.ts';
+import type { Platform } from '../platform/platform.ts';
+import { maskedLmFiles } from '../model/save-model.ts';
+import { checkLengthsFit } from '../../contract/max-tokens.ts';
+import { planMlm, type MlmRequest } from '../../contract/mlm-request.ts';
+import type { MlmRecipe } from '../../contract/mlm-recipe.ts';
+import type { HeadGrowth, MlmStepReport } from '../../contract/mlm-report.ts';
+import type { DataFingerprint } from '../../contract/training-report.ts';
+import { describeOptimizer } from '../../contract/optimizer-settings.ts';
+import { describeDropout } from '../../contract/recipe-facts.ts';
+import { runMlmLoop, type MlmData } from '../../train/mlm-loop.ts';
+
+/** What a masked-LM run trains on: its sequences per epoch, what was skipped, and its batches for a recipe. */
+export interface MlmSource {
+  fingerprint: DataFingerprint;
+  /** Sequences per epoch (after grouping into blocks, or one per document). */
+  sequences: number;
+  /** The batches of a recipe and seed (masking included). */
+  data(recipe: MlmRecipe, seed: number): MlmData;
+}
+
+export type MlmEvent =
+  | { kind: 'start'; startStep: number; resumedFrom: string | null; recipe: MlmRecipe; seed: number; provenance: string }
+  | { kind: 'report'; report: MlmStepReport }
+  | { kind: 'head'; growth: HeadGrowth }
+  | { kind: 'checkpoint'; name: string; step: number; store: string };
+
+export interface MlmOptions {
+  /** The backbone, or how to open it: opened only once the run's lock is held. */
+  model: OpenedModel | (() => Promise<OpenedModel>);
+  /** The text (or pre-masked batches) as the request's layout and length make it, once the model is open. */
+  source: (request: MlmRequest, model: OpenedModel) => Promise<MlmSource>;
+  /** The run: its folder in Node, its key in the page. */
+  run: string;
+  request: MlmRequest;
+  signal?: AbortSignal;
+  onEvent?: (event: MlmEvent) => void;
+}
+
+export interface MlmOutcome {
+  startStep: number;
+  step: number;
+  msPerStep: number;
+  /** The head's growth over this process's reports. */
+  growth: HeadGrowth[];
+  saved: { where: string; files: string[] };
+}
+
+export async function mlmRun(ctx: GpuContext, platform: Platform, options: MlmOptions): Promise<MlmOutcome> {
+  planMlm(options.request, 1); // a request that cannot run is refused before any file is read
+  const lock = await platform.lockRun(options.run);
+  try {
+    const model = typeof options.model === 'function' ? await options.model() : options.model;
+    checkLengthsFit(model.config, { 'The sequence length': options.request.maxLength });
+    const source = await options.source(options.request, model);
+    const plan = planMlm(options.request, source.sequences);
+    const store = platform.checkpointStore(options.run);
+    const provenance = `${model.name} (${model.config.hfArchitecture}) trained as a masked LM on ${source.sequences} sequences of ${source.fingerprint.name}`;
+    const growth: HeadGrowth[] = [];
+    const emit = (event: MlmEvent) => options.onEvent?.(event);
+    const owned = await ctx.ownedAsync(() =>
+      runMlmLoop(ctx, model, source.data(plan.recipe, plan.seed), store, {
+        recipe: plan.recipe,
+        k: 1,
+        seed: plan.seed,
+        checkpointEvery: plan.checkpointEvery,
+        reportEvery: plan.reportEvery,
+        resume: plan.resume,
+        signal: options.signal,
+        onStart: (startStep, resumedFrom) =>
+          emit({ kind: 'start', startStep, resumedFrom, recipe: plan.recipe, seed: plan.seed, provenance }),
+        onReport: (report) => emit({ kind: 'report', report }),
+        onHead: (measured) => {
+          growth.push(measured);
+          emit({ kind: 'head', growth: measured });
+        },
+        onCheckpoint: (name, step) => emit({ kind: 'checkpoint', name, step, store: store.label }),
+      }),
+    );
+    try {
+      await ctx.sync();
+      const { trainer, startStep, msPerStep } = owned.value;
+      const files = await maskedLmFiles(
+        model,
+        await trainer.model.download(),
+        mlmCard(model, plan.recipe, plan.seed, trainer.t, source),
+      );
+      const where = await platform.writeModel(options.run, files);
+      return { startStep, step: trainer.t, msPerStep, growth, saved: { where, files: [...files.keys()] } };
+    } finally {
+      owned.destroy();
+    }
+  } finally {
+    await lock.release();
+  }
+}
+
+/** The README of a masked-LM trained folder: what it started from, on what, and how. */
+function mlmCard(model: OpenedModel, recipe: MlmRecipe, seed: number, steps: number, source: MlmSource): string {
+  const { schedule } = recipe;
+  return [
+    '---',
+    'library_name: transformers',
+    'pipeline_tag: fill-mask',
+    'tags: [splade-lab, masked-lm]',
+    '---',
+    '',
+    `# ${model.name}, trained as a masked language model by splade-lab`,
+    '',
+    `- Started from: ${model.name} (${model.config.hfArchitecture})`,
+    `- Data: ${source.fingerprint.name} (${source.sequences} sequences of ${recipe.maxLength} tokens or fewer, CRC-32 ${source.fingerprint.crc32.toString(16)})`,
+    `- Steps: ${steps} of ${recipe.batchSize}${recipe.gradAccum ? ` x ${recipe.gradAccum}` : ''} sequences; ${recipe.layout === 'grouped' ? 'texts concatenated and cut into full blocks' : recipe.layout === 'line-by-line' ? 'one text per sequence' : 'pre-masked batches'}`,
+    `- Masking: ${recipe.layout === 'pre-masked' ? 'as given in the batches file' : `${recipe.mlmProbability} of the non-special tokens predicted; of those 80% [MASK], 10% a random token, 10% kept`}`,
+    `- ${describeOptimizer(recipe.optimizer)}; peak lr ${schedule.peakLr}, warm-up ${schedule.warmupRatio}, linear decay; ${recipe.maxGradNorm ? `clipped to ${recipe.maxGradNorm}` : 'no clipping'}; ${describeDropout(recipe, model.config)}; seed ${seed}`,
+    '',
+  ].join('\n');
+}
