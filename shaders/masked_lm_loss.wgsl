@@ -1,6 +1,7 @@
 // Masked-LM cross-entropy over the vocabulary, only where a label is set, and its backward: never B x T x V. The
 // logits h·W_vᵀ + b_v are recomputed in each pass from the hidden states, the decoder (in row parts) and the stored
-// per-position running max and sum of the online log-sum-exp; every sum has a fixed order (no float atomics).
+// per-position running max and sum of the online log-sum-exp; every sum has a fixed order (no float atomics). A pass
+// may come in several dispatches (pieces of positions or rows under the work budget), each starting at item0.
 
 struct Params {
   positions: u32,  // B·T
@@ -10,7 +11,7 @@ struct Params {
   first: u32,      // 1 for the first part of a forward: the running statistics start here
   slot: u32,       // where the loss goes in `losses`
   scale: f32,      // weight of this loss in the total (applied to gradients only)
-  pad: u32,
+  item0: u32,      // this dispatch's first predicted position (forward, dhidden) or row of the part (dweight)
 }
 
 /** Widest decoder row: ModernBERT-large's 1024 (the wrapper refuses wider ones). */
@@ -32,9 +33,9 @@ var<workgroup> shared_count: u32;
 // ---------------------------------------------------------------------------------------------------------------
 // Compaction: the labelled positions in order, and their count (one workgroup).
 
-@group(0) @binding(1) var<storage, read> c_labels: array<i32>;
-@group(0) @binding(2) var<storage, read_write> c_positions: array<u32>;
-@group(0) @binding(3) var<storage, read_write> c_counts: array<u32>;
+@group(0) @binding(1) var<storage, read> c_labels: array<i32>;           // (B·T): an id in [0, V), or IGNORED
+@group(0) @binding(2) var<storage, read_write> c_targets: array<vec2u>;  // (B·T): (position, label), labelled first
+@group(0) @binding(3) var<storage, read_write> c_counts: array<u32>;     // [0] := predicted positions
 
 @compute @workgroup_size(WORKGROUP)
 fn mlm_compact(@builtin(local_invocation_index) lane: u32) {
@@ -59,7 +60,7 @@ fn mlm_compact(@builtin(local_invocation_index) lane: u32) {
   var at = reduce_u32[lane];
   for (var p = begin; p < end; p++) {
     if (c_labels[p] != IGNORED) {
-      c_positions[at] = p;
+      c_targets[at] = vec2u(p, u32(c_labels[p]));
       at++;
     }
   }
@@ -71,11 +72,10 @@ fn mlm_compact(@builtin(local_invocation_index) lane: u32) {
 @group(0) @binding(1) var<storage, read> hidden: array<f32>;     // (B·T, d)
 @group(0) @binding(2) var<storage, read> weight: array<f32>;     // (rows, d): this part
 @group(0) @binding(3) var<storage, read> bias: array<f32>;       // (V)
-@group(0) @binding(4) var<storage, read> labels: array<i32>;     // (B·T)
-@group(0) @binding(5) var<storage, read> positions: array<u32>;  // (B·T): labelled positions first
-@group(0) @binding(6) var<storage, read> counts: array<u32>;     // [0]: predicted positions
-@group(0) @binding(7) var<storage, read_write> stats: array<f32>; // (B·T, STATS)
-@group(0) @binding(8) var<storage, read_write> best_ids: array<u32>; // (B·T): id of the best logit so far
+@group(0) @binding(4) var<storage, read> targets: array<vec2u>; // (B·T): (position, label) of the predicted ones
+@group(0) @binding(5) var<storage, read> counts: array<u32>;     // [0]: predicted positions
+@group(0) @binding(6) var<storage, read_write> stats: array<f32>; // (B·T, STATS)
+@group(0) @binding(7) var<storage, read_write> best_ids: array<u32>; // (B·T): id of the best logit so far
 
 /** The number of predicted positions, as a value uniform over the workgroup. */
 fn predicted_count(lane: u32) -> u32 {
@@ -116,10 +116,10 @@ fn mlm_forward(
   @builtin(workgroup_id) group: vec3u,
   @builtin(num_workgroups) groups: vec3u,
 ) {
-  let i = workgroup_index(group, groups);
+  let i = params.item0 + workgroup_index(group, groups);
   let M = predicted_count(lane);
   if (i >= M) { return; }
-  let pos = positions[i];
+  let pos = targets[i].x;
   cache_hidden_row(lane, pos * params.d);
   var m = -3.0e38;
   var s = 0.0;
@@ -143,11 +143,11 @@ fn mlm_forward(
   let partBest = workgroup_max(lane, best);
   let partBestId = workgroup_min_u32(lane, select(0xffffffffu, bestId, best == partBest));
   if (lane != 0u) { return; }
-  let label = labels[pos];
+  let label = targets[i].y;
   let at = i * STATS;
-  let inPart = label >= i32(params.row0) && label < i32(params.row0 + params.rows);
+  let inPart = label >= params.row0 && label < params.row0 + params.rows;
   var labelLogit = 0.0;
-  if (inPart) { labelLogit = logit_of_row(u32(label) - params.row0); }
+  if (inPart) { labelLogit = logit_of_row(label - params.row0); }
   if (params.first == 1u) {
     stats[at] = partMax;
     stats[at + 1u] = partSum;
@@ -171,13 +171,12 @@ fn mlm_forward(
 // ---------------------------------------------------------------------------------------------------------------
 // The loss (mean over predicted positions), the count of right predictions, the mean largest logit (one workgroup).
 
-@group(0) @binding(1) var<storage, read> l_labels: array<i32>;
-@group(0) @binding(2) var<storage, read> l_positions: array<u32>;
-@group(0) @binding(3) var<storage, read_write> l_counts: array<u32>;  // [1] := right predictions
-@group(0) @binding(4) var<storage, read> l_stats: array<f32>;
-@group(0) @binding(5) var<storage, read_write> losses: array<f32>;
-@group(0) @binding(6) var<storage, read_write> measures: array<f32>;  // [0] := mean largest logit
-@group(0) @binding(7) var<storage, read> l_best_ids: array<u32>;
+@group(0) @binding(1) var<storage, read> l_targets: array<vec2u>;
+@group(0) @binding(2) var<storage, read_write> l_counts: array<u32>;  // [1] := right predictions
+@group(0) @binding(3) var<storage, read> l_stats: array<f32>;
+@group(0) @binding(4) var<storage, read_write> losses: array<f32>;
+@group(0) @binding(5) var<storage, read_write> measures: array<f32>;  // [0] := mean largest logit
+@group(0) @binding(6) var<storage, read> l_best_ids: array<u32>;
 
 @compute @workgroup_size(WORKGROUP)
 fn mlm_loss(@builtin(local_invocation_index) lane: u32) {
@@ -190,7 +189,7 @@ fn mlm_loss(@builtin(local_invocation_index) lane: u32) {
     let at = i * STATS;
     loss += l_stats[at] + log(l_stats[at + 1u]) - l_stats[at + 2u];
     largest += l_stats[at + 3u];
-    if (l_best_ids[i] == u32(l_labels[l_positions[i]])) { right++; }
+    if (l_best_ids[i] == l_targets[i].y) { right++; }
   }
   let totals = workgroup_sum2(lane, vec2f(loss, largest));
   let rights = workgroup_sum_u32(lane, right);
@@ -205,12 +204,12 @@ fn mlm_loss(@builtin(local_invocation_index) lane: u32) {
 // ---------------------------------------------------------------------------------------------------------------
 // Backward to the hidden states over one part: dhidden[pos] += scale / M · Σ_v (p_v - [v = label]) W_v.
 
-@group(0) @binding(8) var<storage, read_write> dhidden: array<f32>;  // (B·T, d), accumulated into
+@group(0) @binding(7) var<storage, read_write> dhidden: array<f32>;  // (B·T, d), accumulated into
 
 /** (softmax - one-hot) of row r at predicted position i, times scale / M. */
-fn logit_gradient(logit: f32, i: u32, v: u32, label: i32, M: u32) -> f32 {
+fn logit_gradient(logit: f32, i: u32, v: u32, label: u32, M: u32) -> f32 {
   let lse = stats[i * STATS] + log(stats[i * STATS + 1u]);
-  let y = select(0.0, 1.0, i32(v) == label);
+  let y = select(0.0, 1.0, v == label);
   return (exp(logit - lse) - y) * params.scale / f32(M);
 }
 
@@ -220,11 +219,11 @@ fn mlm_dhidden(
   @builtin(workgroup_id) group: vec3u,
   @builtin(num_workgroups) groups: vec3u,
 ) {
-  let i = workgroup_index(group, groups);
+  let i = params.item0 + workgroup_index(group, groups);
   let M = predicted_count(lane);
   if (i >= M) { return; }
-  let pos = positions[i];
-  let label = labels[pos];
+  let pos = targets[i].x;
+  let label = targets[i].y;
   let d = params.d;
   cache_hidden_row(lane, pos * d);
   var acc: array<f32, PER_LANE>;
@@ -254,8 +253,8 @@ fn mlm_dhidden(
 // ---------------------------------------------------------------------------------------------------------------
 // Backward to one part's decoder rows and their biases: dW_v += scale / M · Σ_i (p_iv - [v = label_i]) h_i.
 
-@group(0) @binding(9) var<storage, read_write> dweight: array<f32>;  // (rows, d): this part, accumulated into
-@group(0) @binding(10) var<storage, read_write> dbias: array<f32>;   // (V), accumulated into
+@group(0) @binding(7) var<storage, read_write> dweight: array<f32>;  // (rows, d): this part, accumulated into
+@group(0) @binding(8) var<storage, read_write> dbias: array<f32>;    // (V), accumulated into
 
 @compute @workgroup_size(WORKGROUP)
 fn mlm_dweight(
@@ -263,7 +262,7 @@ fn mlm_dweight(
   @builtin(workgroup_id) group: vec3u,
   @builtin(num_workgroups) groups: vec3u,
 ) {
-  let r = workgroup_index(group, groups);
+  let r = params.item0 + workgroup_index(group, groups);
   let M = predicted_count(lane);
   if (r >= params.rows || M == 0u) { return; }
   let d = params.d;
@@ -277,10 +276,11 @@ fn mlm_dweight(
     var g = 0.0;
     var pos = 0u;
     if (i < M) {
-      pos = positions[i];
+      let pair = targets[i];
+      pos = pair.x;
       var dot = 0.0;
       for (var j = 0u; j < d; j++) { dot += row_cache[j] * hidden[pos * d + j]; }
-      g = logit_gradient(dot + bias[v], i, v, labels[pos], M);
+      g = logit_gradient(dot + bias[v], i, v, pair.y, M);
     }
     gsum += g;
     chunk_g[lane] = g;

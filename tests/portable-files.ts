@@ -16,6 +16,7 @@ export const PORTABLE_TEST_FILES: readonly string[] = [
   'kernels/layer-kernels-embedding',
   'kernels/layer-kernels-layernorm',
   'kernels/losses',
+  'kernels/masked-lm-loss',
   'kernels/matmul',
   'kernels/splade-head',
   // the device's limits as the runtime reads them

@@ -77,3 +77,29 @@ export function maskedLmLossBackward(
   }
   return { dhidden, dweight, dbias };
 }
+
+/**
+ * What the kernel reports besides the loss: the labelled positions, those whose highest logit (the lowest id on a tie)
+ * is the label, and the mean highest logit over them (0 when none).
+ */
+export function maskedLmPredictions(
+  hidden: Float64Array,
+  W: Float64Array,
+  b: Float64Array,
+  labels: Int32Array,
+  shape: MaskedLmShape,
+): { predicted: number; correct: number; meanLargestLogit: number } {
+  let predicted = 0;
+  let correct = 0;
+  let largest = 0;
+  for (let pos = 0; pos < shape.N; pos++) {
+    if (labels[pos] === IGNORED_LABEL) continue;
+    const logits = logitsOf(hidden, W, b, pos, shape);
+    let best = 0;
+    for (let v = 1; v < shape.V; v++) if (logits[v] > logits[best]) best = v;
+    predicted++;
+    if (best === labels[pos]) correct++;
+    largest += logits[best];
+  }
+  return { predicted, correct, meanLargestLogit: predicted ? largest / predicted : 0 };
+}
