@@ -7,7 +7,7 @@ import { MaskedLmLoss } from '../kernels/masked-lm-loss.ts';
 import { GpuEncoderPass } from '../model/gpu-encoder.ts';
 import { DROPOUT_STREAMS } from '../model/dropout-sites.ts';
 import type { GpuModel } from '../model/gpu-model.ts';
-import type { MlmRecipe } from '../contract/mlm-recipe.ts';
+import { IGNORED_LABEL, type MlmRecipe } from '../contract/mlm-recipe.ts';
 import { microBatches, trainingDropout } from '../contract/recipe-facts.ts';
 import { ParameterUpdate, checkStepCount, type OptimizerState } from './parameter-update.ts';
 
@@ -101,6 +101,7 @@ export class MlmTrainer {
         dweight: this.model.ddecoderWeight,
         dbias: this.model.ddecoderBias,
         losses: this.losses,
+        predicted: micro.labels.reduce((n, label) => n + (label === IGNORED_LABEL ? 0 : 1), 0),
       });
       this.pass.backward(encoder);
       if (i === n - 1) this.update.record(encoder, this.t);
