@@ -183,10 +183,16 @@ export function readSafetensors(bytes: Uint8Array, file: string): { header: Safe
 }
 
 /**
- * Writes fp32 tensors as safetensors (names sorted, header padded with spaces to 8 bytes as the reference writer does).
- * One HostTensor object under two names is refused: tied weights are saved once, under one name.
+ * Writes fp32 tensors as safetensors (names sorted, header padded with spaces to 8 bytes as the reference writer does),
+ * as F32, or as F16 (rounded to nearest even) with `dtype` 'F16'. One HostTensor object under two names is refused:
+ * tied weights are saved once, under one name.
  */
-export function writeSafetensors(tensors: Iterable<[string, HostTensor]>, metadata: Record<string, string> = {}): Uint8Array {
+export function writeSafetensors(
+  tensors: Iterable<[string, HostTensor]>,
+  metadata: Record<string, string> = {},
+  dtype: 'F32' | 'F16' = 'F32',
+): Uint8Array {
+  const width = dtype === 'F16' ? 2 : 4;
   const sorted = [...tensors].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const seen = new Map<HostTensor, string>();
   const header: Record<string, unknown> = { __metadata__: metadata };
@@ -199,8 +205,8 @@ export function writeSafetensors(tensors: Iterable<[string, HostTensor]>, metada
     if (tensor.data.length !== tensorSize(tensor.shape)) {
       throw new Error(`writeSafetensors: "${name}" has ${tensor.data.length} values but shape [${tensor.shape.join(', ')}]`);
     }
-    header[name] = { dtype: 'F32', shape: tensor.shape, data_offsets: [offset, offset + 4 * tensor.data.length] };
-    offset += 4 * tensor.data.length;
+    header[name] = { dtype, shape: tensor.shape, data_offsets: [offset, offset + width * tensor.data.length] };
+    offset += width * tensor.data.length;
   }
   let json = new TextEncoder().encode(JSON.stringify(header));
   const padded = Math.ceil(json.length / 8) * 8;
@@ -213,9 +219,41 @@ export function writeSafetensors(tensors: Iterable<[string, HostTensor]>, metada
   new DataView(out.buffer).setBigUint64(0, BigInt(json.length), true);
   out.set(json, 8);
   let cursor = 8 + json.length;
+  const view = new DataView(out.buffer);
   for (const [, tensor] of sorted) {
-    out.set(new Uint8Array(tensor.data.buffer, tensor.data.byteOffset, tensor.data.byteLength), cursor);
-    cursor += tensor.data.byteLength;
+    if (dtype === 'F16') {
+      for (let i = 0; i < tensor.data.length; i++) view.setUint16(cursor + 2 * i, floatToHalf(tensor.data[i]), true);
+    } else {
+      out.set(new Uint8Array(tensor.data.buffer, tensor.data.byteOffset, tensor.data.byteLength), cursor);
+    }
+    cursor += width * tensor.data.length;
   }
   return out;
+}
+
+const F32_BITS = new Uint32Array(1);
+const F32_VALUE = new Float32Array(F32_BITS.buffer);
+
+/** The IEEE half nearest an fp32 value (ties to even; overflow to Inf, NaN kept, subnormals kept). */
+export function floatToHalf(value: number): number {
+  F32_VALUE[0] = value;
+  const x = F32_BITS[0];
+  const sign = (x >>> 16) & 0x8000;
+  const exponent = (x >>> 23) & 0xff;
+  let mantissa = x & 0x7fffff;
+  if (exponent === 0xff) return sign | 0x7c00 | (mantissa ? 0x200 : 0);
+  const e = exponent - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mantissa |= 0x800000;
+    const shift = 14 - e;
+    const half = mantissa >>> shift;
+    const rest = mantissa & ((1 << shift) - 1);
+    const mid = 1 << (shift - 1);
+    return sign | (half + (rest > mid || (rest === mid && half & 1) ? 1 : 0));
+  }
+  const half = (e << 10) | (mantissa >>> 13);
+  const rest = mantissa & 0x1fff;
+  return sign | (half + (rest > 0x1000 || (rest === 0x1000 && half & 1) ? 1 : 0));
 }
