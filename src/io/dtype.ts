@@ -36,8 +36,9 @@ function halfToFloat(bits: number): number {
 export function decodeToFloat32(bytes: Uint8Array, dtype: StorageDtype, count: number): Float32Array {
   const byteLength = count * DTYPE_BYTES[dtype];
   if (dtype === 'F32') {
-    // slice() copies into a new, 4-byte aligned buffer: safe whatever the source offset was.
-    return new Float32Array(bytes.slice(0, byteLength).buffer);
+    // Uint8Array's slice copies into a new, 4-byte aligned buffer, whatever the source offset was (called as
+    // Uint8Array's: a Node Buffer's own slice is a view of its whole pool, not a copy)
+    return new Float32Array(Uint8Array.prototype.slice.call(bytes, 0, byteLength).buffer);
   }
   const out = new Float32Array(count);
   if (dtype === 'BF16') {

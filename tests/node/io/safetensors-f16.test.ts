@@ -33,3 +33,16 @@ describe('F16 safetensors', () => {
     read.data.forEach((x, i) => expect(Math.abs(x - data[i])).toBeLessThanOrEqual(Math.abs(data[i]) * 2 ** -11 + 2 ** -25));
   });
 });
+
+describe('safetensors from a Node Buffer', () => {
+  it('decodes F32 tensors of a pooled Buffer to their own lengths (a Buffer slice is a view, not a copy)', () => {
+    const file = writeSafetensors([
+      ['a', { shape: [2], data: Float32Array.of(1, 2) }],
+      ['b', { shape: [3], data: Float32Array.of(3, 4, 5) }],
+    ]);
+    const pooled = Buffer.from(file); // small Buffers share Node's pool: their .buffer is larger than themselves
+    const read = readSafetensors(pooled, 'pooled.safetensors').tensors;
+    expect(Array.from(read.get('a')!.data)).toEqual([1, 2]);
+    expect(Array.from(read.get('b')!.data)).toEqual([3, 4, 5]);
+  });
+});

@@ -1,0 +1,90 @@
+// `splade-lab mlm` as a user runs it: a BEIR corpus with empty documents (a skip count, then training), a run stopped
+// and resumed that ends on the bits of an uninterrupted one, and inputs it must refuse (with nothing saved).
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.ts';
+import { TINY_WORDS, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { Random } from '../../../src/util/random.ts';
+
+let root: string;
+let model: string;
+let text: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'splade-mlm-cli-'));
+  model = join(root, 'bert');
+  await writeTinySpladeModel(model, 'bert', {});
+  const random = new Random(5);
+  const sentence = () => Array.from({ length: 6 + random.int(6) }, () => TINY_WORDS[random.int(TINY_WORDS.length)]).join(' ');
+  text = join(root, 'text.txt');
+  await writeFile(text, Array.from({ length: 40 }, sentence).join('\n') + '\n');
+  await mkdir(join(root, 'beir'));
+  const corpus = Array.from({ length: 30 }, (_, i) =>
+    JSON.stringify({ _id: String(i), title: '', text: i % 10 === 3 ? '' : sentence() }),
+  );
+  await writeFile(join(root, 'beir', 'corpus.jsonl'), corpus.join('\n') + '\n');
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+const COMMON = ['--model', '', '--max-length', '16', '--batch', '4', '--lr', '1e-3', '--report-every', '1', '--json'];
+const run = (...args: string[]) => runCli('mlm', ...COMMON.map((a, i) => (i === 1 ? model : a)), ...args);
+const events = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('splade-lab mlm', () => {
+  it('trains on a BEIR corpus, saying how many empty documents it skipped', async () => {
+    const { code, stdout, stderr } = await run('--text', join(root, 'beir'), '--out', join(root, 'beir-run'), '--steps', '2');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const data = events(stdout).find((e) => e.event === 'data')!;
+    expect(data.skipped).toBe(3);
+    expect(data.documents).toBe(27);
+    const config = JSON.parse(await readFile(join(root, 'beir-run', 'model', 'config.json'), 'utf8'));
+    expect(config.architectures).toEqual(['BertForMaskedLM']);
+  });
+
+  it('stopped after 2 steps and resumed to 4, it ends on the bits of an uninterrupted 4-step run', async () => {
+    const straight = await run('--text', text, '--out', join(root, 'straight'), '--steps', '4', '--checkpoint-every', '2');
+    expect(straight.code).toBe(0);
+    // the first 2 steps of a 4-step run: a run folder whose newest checkpoint is step 2, as a killed run leaves it
+    const first = await run('--text', text, '--out', join(root, 'resumed'), '--steps', '4', '--checkpoint-every', '2');
+    expect(first.code).toBe(0);
+    await rm(join(root, 'resumed', 'checkpoint', 'step-00000004'), { recursive: true });
+    await rm(join(root, 'resumed', 'model'), { recursive: true });
+    const resumed = await run(
+      '--text',
+      text,
+      '--out',
+      join(root, 'resumed'),
+      '--steps',
+      '4',
+      '--checkpoint-every',
+      '2',
+      '--resume',
+    );
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(events(resumed.stdout).find((e) => e.event === 'resume')?.step).toBe(2);
+    const steps = events(resumed.stdout).filter((e) => e.event === 'step');
+    expect(steps.map((e) => e.step)).toEqual([3, 4]);
+    const weights = (folder: string) => readFile(join(root, folder, 'model', 'model.safetensors'));
+    expect(Buffer.compare(await weights('resumed'), await weights('straight'))).toBe(0);
+  });
+
+  it('refuses an empty text file and a file of one huge line, saving nothing', async () => {
+    await writeFile(join(root, 'empty.txt'), '');
+    const empty = await run('--text', join(root, 'empty.txt'), '--out', join(root, 'empty-run'), '--steps', '1');
+    expect(empty.code).not.toBe(0);
+    expect(empty.stderr).toMatch(/empty\.txt: holds no text/);
+    await writeFile(join(root, 'huge.txt'), 'word '.repeat(900_000) + '\n');
+    const huge = await run('--text', join(root, 'huge.txt'), '--out', join(root, 'huge-run'), '--steps', '1');
+    expect(huge.code).not.toBe(0);
+    expect(huge.stderr).toMatch(/huge\.txt:1: a line of 4500000 bytes, over the 4 MiB/);
+    await expect(readFile(join(root, 'huge-run', 'model', 'config.json'))).rejects.toThrow();
+  });
+});
