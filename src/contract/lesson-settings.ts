@@ -23,9 +23,10 @@ export const LESSON_LIMITS = {
 export const LESSON_DEFAULTS: Readonly<LessonSettings> = { ks: [1, 8], seed: 1, steps: 40, measureEvery: 20 };
 
 /**
- * The lesson's recipe: the paper's loss and optimiser on tiny batches of short texts, so that a class sees learning
- * within a few minutes on any laptop. Its learning rate and FLOPS weights were chosen by measuring the demo backbone on
- * the generated task (the paper's λ keep the divided head from learning within 40 steps, a higher rate diverges).
+ * The lesson's recipe: the paper's loss, optimiser and lambdas on tiny batches of short texts, so that a class sees
+ * learning within a few minutes on any laptop. Measured on the demo backbone (pretrained on WordNet glosses) and the
+ * generated task, 40 steps: with these lambdas k = 8 ends at held-out nDCG@10 0.99 with 2,600 active query dimensions
+ * and k = 1 at 0.74 with 16,000 (lambdas ten times smaller let the dense k = 1 end ahead, 0.90 against 0.87).
  */
 export const LESSON_RECIPE = {
   batchSize: 8,
@@ -33,8 +34,8 @@ export const LESSON_RECIPE = {
   queryLength: 6,
   documentLength: 12,
   peakLr: 1e-3,
-  lambdaQueries: 5e-3,
-  lambdaDocuments: 3e-4,
+  lambdaQueries: 5e-2,
+  lambdaDocuments: 3e-3,
   /** Top terms shown of each watched vector. */
   topTerms: 10,
   /** Documents per topic of the held-out corpus (16 topics, 2 held-out queries each). */

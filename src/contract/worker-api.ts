@@ -45,7 +45,7 @@ export interface LoadProgress {
 
 /** The loaded backbone, as the page shows it. */
 export interface ModelSummary extends AppModelSummary {
-  /** Human label ("synthetic demo backbone (random weights)" for the bundled backbone). */
+  /** Human label ("demo backbone (a tiny BERT pretrained by splade-lab on WordNet glosses)" for the bundled one). */
   label: string;
   synthetic: boolean;
   /** Set when the model is a run's trained model: its head is already divided by the run's k. */

@@ -4,7 +4,7 @@
 export class NoModelError extends Error {
   override name = 'NoModelError';
   constructor() {
-    super('No model is loaded yet: pick one in the model picker (the synthetic demo needs no network).');
+    super('No model is loaded yet: pick one in the model picker (the demo backbone needs no network).');
   }
 }
 

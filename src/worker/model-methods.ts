@@ -10,12 +10,12 @@ import type { WorkerState } from './state.ts';
 /** Tokens per preview text, special tokens included. */
 const PREVIEW_MAX_LENGTH = 128;
 
-const DEMO_LABEL = 'synthetic demo backbone (random weights)';
+const DEMO_LABEL = 'demo backbone (a tiny BERT pretrained by splade-lab on WordNet glosses)';
 
 function modelRef(source: ModelSource): FilesRef {
   switch (source.kind) {
     case 'demo':
-      return { kind: 'url', url: source.url, label: 'the synthetic demo backbone' };
+      return { kind: 'url', url: source.url, label: 'the demo backbone' };
     case 'hub':
       return { kind: 'hub', id: source.id, revision: source.revision, hubUrl: source.hubUrl };
     case 'files':

@@ -44,7 +44,7 @@ describe('<splade-app>', () => {
       await until('the demo to load', () => picker.summary !== null);
       check(picker.summary?.synthetic === true, 'the demo is loaded and flagged synthetic');
       await picker.updateComplete;
-      check(/synthetic demo/.test(inside(picker, '#model-label').textContent ?? ''), 'the picker labels it as synthetic');
+      check(/demo backbone/.test(inside(picker, '#model-label').textContent ?? ''), 'the picker labels it as the demo');
 
       const panel = inside<HeadNormPanel>(app, 'head-norm-panel');
       await until('statistics at k = 2', () => settledStats(panel, 2) !== null);

@@ -58,7 +58,7 @@ function fakeTrace(): LessonTrace {
   return {
     format: 'splade-lab lesson trace',
     version: 1,
-    model: 'the synthetic demo backbone',
+    model: 'the demo backbone',
     adapter: 'a test adapter',
     facts: {
       settings: { ks: KS, seed: 1, steps: STEPS, measureEvery: 2 },
@@ -103,8 +103,7 @@ describe('<lesson-panel>', () => {
     const el = await recorded();
     const mode = inside(el, '#lesson-mode');
     check(
-      mode.dataset.mode === 'recorded' &&
-        /Recorded: played back .*synthetic demo backbone on a test adapter/.test(mode.textContent ?? ''),
+      mode.dataset.mode === 'recorded' && /Recorded: played back .*demo backbone on a test adapter/.test(mode.textContent ?? ''),
       mode.textContent ?? '',
     );
     check(inside<HTMLButtonElement>(el, '#switch-mode').disabled, 'no live lesson without WebGPU');

@@ -6,7 +6,7 @@ import { allInside, check, events, inside, mount } from './ui-fixture.ts';
 
 const summary: ModelSummary = {
   name: 'demo',
-  label: 'synthetic demo backbone (random weights)',
+  label: 'demo backbone (a tiny BERT pretrained by splade-lab on WordNet glosses)',
   synthetic: true,
   hfArchitecture: 'BertForMaskedLM',
   vocabSize: 30522,
@@ -86,9 +86,9 @@ describe('<model-picker>', () => {
     check(allInside(el, '#load-chosen').length === 0, 'nothing to offer while a model is loaded');
   });
 
-  it('labels the synthetic demo and shows the memory estimate against the binding limit', async () => {
+  it('labels the demo backbone and shows the memory estimate against the binding limit', async () => {
     const el = await mount<ModelPicker>('model-picker', { summary });
-    check(/synthetic demo/.test(inside(el, '#model-label').textContent ?? ''), 'synthetic label');
+    check(/demo backbone/.test(inside(el, '#model-label').textContent ?? ''), 'demo label');
     check(
       /of 1\.00 GiB allowed per binding/.test(inside(el, '#memory').textContent ?? ''),
       inside(el, '#memory').textContent ?? '',

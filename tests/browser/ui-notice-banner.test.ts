@@ -32,9 +32,9 @@ describe('<notice-banner>', () => {
   });
 
   it('says a cancelled load was cancelled and which model is still loaded', () => {
-    const kept = noticeFor(new PageFailure('cancelled', 'Cancelled by the user'), 'org/big', 'The synthetic demo backbone');
+    const kept = noticeFor(new PageFailure('cancelled', 'Cancelled by the user'), 'org/big', 'The demo backbone');
     check(/Loading org\/big was cancelled/.test(kept.heading), kept.heading);
-    check(kept.message.includes('The synthetic demo backbone is still loaded'), kept.message);
+    check(kept.message.includes('The demo backbone is still loaded'), kept.message);
     check(
       kept.actions.some((a) => a.id === 'retry'),
       'the download can be started again',

@@ -347,7 +347,10 @@ describe('<train-panel>', () => {
       inside(el, '#train-status').textContent ?? '',
     );
     const provenance = inside(el, '#train-provenance').textContent ?? '';
-    check(/Figures from the fake backbone on fake\.tsv/.test(provenance) && /random weights/.test(provenance), provenance);
+    check(
+      /Figures from the fake backbone on fake\.tsv/.test(provenance) && /pretrained by splade-lab on WordNet/.test(provenance),
+      provenance,
+    );
   });
 
   it('a new run sends the typed settings (keyboard-editable fields)', async () => {

@@ -73,7 +73,7 @@ describe('the built page', { timeout: 600_000 }, () => {
     await page.goto(built.site);
     await page.locator('norm-histogram svg g[data-series="before"] rect').first().waitFor(WAIT);
     await waitForK(page, 1);
-    assert.match((await page.locator('model-picker #model-label').textContent()) ?? '', /synthetic demo/);
+    assert.match((await page.locator('model-picker #model-label').textContent()) ?? '', /demo backbone/);
     const bars = await page.locator('norm-histogram g[data-series="before"] rect').count();
     assert.ok(bars >= 5, `histogram has ${bars} bars`);
     const mean1 = await stat(page, 'mean', '1');
@@ -155,7 +155,7 @@ describe('the built page', { timeout: 600_000 }, () => {
     const summary = (await page.locator('model-picker .status').textContent()) ?? '';
     assert.match(summary, /BertForMaskedLM/);
     assert.match(summary, /V = 300/);
-    assert.doesNotMatch(summary, /synthetic demo/);
+    assert.doesNotMatch(summary, /demo backbone/);
     const mean1 = await stat(page, 'mean', '1');
     assert.ok(Math.abs(mean1 - HUB_HEAD_NORM) < 0.01, `mean row norm ${mean1}, generated with ${HUB_HEAD_NORM}`);
     assert.ok(Math.abs((await stat(page, 'mean', 'after')) - mean1 / 2) <= 0.0011);
@@ -251,10 +251,10 @@ describe('the built page', { timeout: 600_000 }, () => {
     await notice.waitFor(WAIT);
     const said = (await notice.textContent()) ?? '';
     assert.match(said, new RegExp(`Loading ${SLOW_REPO} was cancelled`));
-    assert.match(said, /The synthetic demo backbone is still loaded/);
+    assert.match(said, /The demo backbone is still loaded/);
     await until('the server to see the weights download dropped', () => built.server.aborted.includes(weights));
     // The previous state is all there: the demo, k = 4 and its statistics, in the page and in the link.
-    assert.match((await page.locator('model-picker #model-label').textContent()) ?? '', /synthetic demo/);
+    assert.match((await page.locator('model-picker #model-label').textContent()) ?? '', /demo backbone/);
     assert.match(page.url(), /model=demo(&|$)/);
     assert.match(page.url(), /[?&]k=4(&|$)/);
     assert.equal(await stat(page, 'mean', 'after'), mean4);
@@ -277,7 +277,7 @@ describe('the built page', { timeout: 600_000 }, () => {
     assert.match(page.url(), /model=e2e-org%2Fslow-bert/);
     // ... and the demo loads again.
     await page.locator('model-picker #preset').selectOption('demo');
-    await page.locator('model-picker #model-label', { hasText: 'synthetic demo' }).waitFor(WAIT);
+    await page.locator('model-picker #model-label', { hasText: 'demo backbone' }).waitFor(WAIT);
     await waitForK(page, 8);
     assert.ok(Math.abs((await stat(page, 'mean', '1')) - mean1) <= 0.0011, 'the demo head is measured again');
     assert.match(page.url(), /model=demo(&|$)/);
@@ -311,7 +311,7 @@ describe('the built page', { timeout: 600_000 }, () => {
     await page.locator('norm-histogram svg g[data-series="before"] rect').first().waitFor(WAIT);
     await waitForK(page, 2);
     assert.equal(await stat(page, 'mean', 'after'), mean2);
-    assert.match((await page.locator('model-picker #model-label').textContent()) ?? '', /synthetic demo/);
+    assert.match((await page.locator('model-picker #model-label').textContent()) ?? '', /demo backbone/);
     assert.equal(await page.locator('notice-banner#notice').count(), 0, 'the notice is gone once the model is back');
     await screenshot(page, '11-device-reloaded');
     await context.close();

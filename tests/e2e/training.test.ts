@@ -91,7 +91,7 @@ describe('the built page: training', { timeout: 600_000 }, () => {
     assert.ok(active > 0 && active <= 30522, `active query dimensions ${active}`);
     assert.match(
       (await panel.locator('#train-provenance').textContent()) ?? '',
-      /synthetic demo backbone .* 4 triplets of tiny\.tsv, head divided by k = 4/,
+      /demo backbone .* 4 triplets of tiny\.tsv, head divided by k = 4/,
     );
 
     // A reload keeps the checkpoint (IndexedDB): picking the same data again finds the run at step 2.

@@ -12,7 +12,7 @@ export interface Notice {
 export const ACTIONS = {
   retry: { id: 'retry', label: 'Try again' },
   reload: { id: 'reload-model', label: 'Reload the model' },
-  demo: { id: 'load-demo', label: 'Load the synthetic demo instead' },
+  demo: { id: 'load-demo', label: 'Load the demo backbone instead' },
   dismiss: { id: 'dismiss', label: 'Dismiss' },
 } as const;
 
@@ -27,7 +27,7 @@ export function noticeFor(failure: PageFailure, model: string, kept?: string): N
         tone: 'warning',
         heading: 'This browser gives the page no WebGPU',
         message:
-          `${failure.message}\nThe page needs WebGPU to measure heads and run models. Below are the synthetic demo's ` +
+          `${failure.message}\nThe page needs WebGPU to measure heads and run models. Below are the demo backbone's ` +
           'precomputed statistics, so you can still move k and see what it does.',
         actions: [],
       };

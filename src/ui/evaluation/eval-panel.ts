@@ -164,7 +164,7 @@ export class EvalPanel extends LitElement {
           : nothing
       }
       <p class="provenance muted">
-        ${this.summary?.synthetic ? 'The demo backbone has random weights: its results show the machinery, not what a trained model retrieves.' : nothing}
+        ${this.summary?.synthetic ? 'The demo backbone is a tiny MLM pretrained on WordNet glosses, never trained for retrieval before this: its results show the machinery and what k does, not what a real model retrieves.' : nothing}
       </p>`;
   }
 

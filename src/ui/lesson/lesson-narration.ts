@@ -32,6 +32,10 @@ export const LESSON_NARRATION: Record<LessonStepName, TemplateResult> = {
     <span class="formula"
       >logit<sub>j</sub> = h · W<sub>j</sub> / k + b<sub>j</sub>,&nbsp;&nbsp; FLOPS(v) = Σ<sub>j</sub> w<sub>j</sub>²</span
     >
+    <p>
+      The rows get their length in pretraining: masked-LM training rewards confident predictions, and long rows give them. The
+      recording below is a short masked-LM run of this demo backbone; a real backbone trains for millions of steps.
+    </p>
   </div>`,
   training: html`<div class="narration">
     <p>

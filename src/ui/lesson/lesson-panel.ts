@@ -19,7 +19,16 @@ import { LESSON_NARRATION, STEP_TITLES } from './lesson-narration.ts';
 import { lessonPanelStyles } from './lesson-panel-styles.ts';
 import { LessonPlayback } from './lesson-playback.ts';
 import { LessonSentence } from './lesson-sentence.ts';
-import { fetchLessonTrace, liveLesson, recordedLesson, type LessonChoice, type LessonSource } from './lesson-source.ts';
+import {
+  fetchHeadGrowth,
+  fetchLessonTrace,
+  liveLesson,
+  recordedLesson,
+  type LessonChoice,
+  type LessonSource,
+} from './lesson-source.ts';
+import './lesson-head-growth.ts';
+import type { HeadGrowthTrace } from '../../contract/head-growth-trace.ts';
 import './lesson-summary.ts';
 import './lesson-training.ts';
 import './lesson-vectors.ts';
@@ -37,6 +46,9 @@ export class LessonPanel extends LitElement {
   @property({ attribute: false }) state!: LessonState;
   /** The recording (fetched next to the page when first needed; tests may set it). */
   @property({ attribute: false }) trace: LessonTrace | null = null;
+  /** The recorded masked-LM run of step 2's "where long rows come from" (fetched when step 2 is first shown). */
+  @property({ attribute: false }) growth: HeadGrowthTrace | null = null;
+  @property({ attribute: false }) growthProblem = '';
   @property({ type: Boolean, attribute: 'no-gpu' }) noGpu = false;
   /** The panel is shown: it answers to the keyboard. */
   @property({ type: Boolean }) active = false;
@@ -63,7 +75,7 @@ export class LessonPanel extends LitElement {
     return this.state.mode ?? (this.noGpu ? 'recorded' : 'live');
   }
 
-  /** What computed the recording ("the synthetic demo backbone on SwiftShader …"), once it is read. */
+  /** What computed the recording ("the demo backbone on SwiftShader …"), once it is read. */
   get recordedWith(): string {
     return this.trace ? `${this.trace.model} on ${this.trace.adapter}` : 'the bundled recording';
   }
@@ -92,6 +104,7 @@ export class LessonPanel extends LitElement {
 
   override updated(): void {
     if (!this.active) return;
+    if (this.step === 'long-rows' && !this.growth && !this.growthProblem) void this._fetchGrowth();
     // every step may need the sentence: steps 1 and 2 show it, the printed summary quotes it
     if (this.sentence.pending && this.playback.source) void this.sentence.show();
     if (
@@ -196,7 +209,8 @@ export class LessonPanel extends LitElement {
           ${this._renderDemoCaveat()}`;
       case 'long-rows':
         return html`${LESSON_NARRATION['long-rows']} ${this.sentence.render(this.mode === 'recorded')}
-          <lesson-vectors compare .vectors=${this.sentence.vectors} vocab-size=${this.summary?.vocabSize ?? 0}></lesson-vectors>`;
+          <lesson-vectors compare .vectors=${this.sentence.vectors} vocab-size=${this.summary?.vocabSize ?? 0}></lesson-vectors>
+          <lesson-head-growth .trace=${this.growth} problem=${this.growthProblem}></lesson-head-growth>`;
       case 'training':
         return html`${LESSON_NARRATION.training} ${this._renderSettings()} ${this._renderControls()}
           <lesson-training .frames=${this.playback.frames} .facts=${this.playback.facts}></lesson-training>`;
@@ -211,8 +225,8 @@ export class LessonPanel extends LitElement {
     const demo = this.mode === 'recorded' ? /demo/i.test(this.trace?.model ?? '') : (this.summary?.synthetic ?? false);
     return demo
       ? html`<p class="muted demo-caveat">
-          The synthetic demo backbone has random weights: the words it weighs are arbitrary, and its vectors stay dense within
-          these few steps. What it shows is how k changes the logits, the loss and the learning, not which words matter.
+          The demo backbone is a tiny MLM that splade-lab pretrained on WordNet glosses: it knows which English words go together,
+          but it is no real backbone. What it shows is how k changes the logits, the loss and the learning.
         </p>`
       : nothing;
   }
@@ -324,7 +338,7 @@ export class LessonPanel extends LitElement {
         <span id="lesson-status" role="status" aria-live="polite">${status}</span>
       </div>
       ${p.error ? html`<p class="error" role="alert" id="lesson-error">${p.error}</p>` : nothing}
-      ${!p.source && this.mode === 'live' ? html`<p class="muted" id="needs-model">The live lesson trains the loaded model: load one above (the synthetic demo needs no network).</p>` : nothing}
+      ${!p.source && this.mode === 'live' ? html`<p class="muted" id="needs-model">The live lesson trains the loaded model: load one above (the demo backbone needs no network).</p>` : nothing}
       ${
         slow
           ? html`<p class="notice" id="slow-notice">
@@ -341,6 +355,16 @@ export class LessonPanel extends LitElement {
   private _buildSource(): LessonSource | null {
     if (this.mode === 'recorded') return this.trace ? recordedLesson(this.trace) : null;
     return this.client && this.summary ? liveLesson(this.client) : null;
+  }
+
+  private async _fetchGrowth(): Promise<void> {
+    this.growthProblem = 'Reading the recorded masked-LM run…';
+    try {
+      this.growth = await fetchHeadGrowth(this.pageUrl);
+      this.growthProblem = '';
+    } catch (error) {
+      this.growthProblem = `The recorded masked-LM run is not at hand: ${toPageFailure(error).message}`;
+    }
   }
 
   /** Fetches the recording when the recorded mode needs it. */

@@ -10,6 +10,7 @@ import {
   type WorkerClient,
 } from '../../worker/api.ts';
 import { parseJsonText } from '../../util/json-text.ts';
+import { checkHeadGrowthTrace, type HeadGrowthTrace } from '../../contract/head-growth-trace.ts';
 
 /** What the page asks a lesson for: the ks side by side, the seed of the task and batches, the steps of each k. */
 export type LessonChoice = Pick<LessonSettings, 'ks' | 'seed' | 'steps'>;
@@ -83,4 +84,15 @@ export async function fetchLessonTrace(pageUrl: string): Promise<LessonTrace> {
   if (!response.ok) throw new Error(`The recorded lesson (${url}) could not be read: HTTP ${response.status}`);
   const json = parseJsonText(await response.text(), url, 'rebuild it with `npm run lesson-trace`, or reload the page');
   return parseLessonTrace(json, url);
+}
+
+/** Relative to the page: the recorded masked-LM run of the demo backbone (made by `npm run demo-pretrain`). */
+export const HEAD_GROWTH_FILE = 'lesson/head-growth.json';
+
+/** Fetches and checks the recorded masked-LM run next to the page. */
+export async function fetchHeadGrowth(pageUrl: string): Promise<HeadGrowthTrace> {
+  const url = new URL(HEAD_GROWTH_FILE, pageUrl).href;
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url} could not be read: HTTP ${response.status}`);
+  return checkHeadGrowthTrace(parseJsonText(await response.text(), url, 'rebuild it with `npm run demo-pretrain`'), url);
 }

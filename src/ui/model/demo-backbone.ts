@@ -1,16 +1,5 @@
-// The bundled synthetic demo backbone: its generator's settings and the files the page reads next to index.html.
-
-/** Shape of the generated BERT-style model (vocabulary size comes from the bundled vocab.txt). */
-export const DEMO_SHAPE = {
-  seed: 2026,
-  hidden: 32,
-  layers: 2,
-  heads: 2,
-  intermediate: 64,
-  maxPositions: 128,
-  /** Mean row norm of the (tied) head, close to ModernBERT-base's 2.553. */
-  headNormScale: 2.5,
-} as const;
+// The bundled demo backbone (a tiny BERT pretrained by splade-lab on WordNet 3.1 glosses): the files the page reads
+// next to index.html.
 
 /** Folder of the demo files, relative to the page (works under any sub-path). */
 const DEMO_FOLDER = 'demo/';

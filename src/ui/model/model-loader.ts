@@ -86,7 +86,7 @@ export class ModelLoader implements ReactiveController {
       if (this.lastRequest !== request) return;
       const kept = this.summary && this.loadedRequest ? { summary: this.summary, model: this.loadedRequest.model } : null;
       if (kept) this.host.modelNamed(kept.model);
-      const keptName = kept ? (kept.summary.synthetic ? 'The synthetic demo backbone' : kept.summary.label) : undefined;
+      const keptName = kept ? (kept.summary.synthetic ? 'The demo backbone' : kept.summary.label) : undefined;
       this.set({ notice: noticeFor(toPageFailure(error), 'files' in request ? 'the picked files' : request.model, keptName) });
     } finally {
       if (this.lastRequest === request) this.set({ loading: false });

@@ -1,4 +1,4 @@
-// <model-picker>: choose a backbone (synthetic demo, presets, any Hub id, local files), see its size, follow the download.
+// <model-picker>: choose a backbone (the bundled demo, presets, any Hub id, local files), see its size, follow the download.
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import '../common/drop-zone.ts';
@@ -83,7 +83,7 @@ export class ModelPicker extends LitElement {
         <label class="field"
           >Backbone
           <select id="preset" .value=${selected} @change=${this._onPreset} ?disabled=${locked}>
-            <option value=${DEMO_MODEL} ?selected=${selected === DEMO_MODEL}>Synthetic demo (offline, no download)</option>
+            <option value=${DEMO_MODEL} ?selected=${selected === DEMO_MODEL}>Demo backbone (offline, no download)</option>
             <optgroup label="From the Hugging Face Hub">
               ${MODEL_PRESETS.map((p) => html`<option value=${p.key} ?selected=${selected === p.key}>${p.label}</option>`)}
             </optgroup>
@@ -138,12 +138,12 @@ export class ModelPicker extends LitElement {
     const s = this.summary;
     if (this.noGpu)
       return html`<span id="model-label"
-        ><span class="synthetic">synthetic demo</span> precomputed figures only: loading models needs WebGPU.</span
+        ><span class="synthetic">demo backbone</span> precomputed figures only: loading models needs WebGPU.</span
       >`;
     if (!s) return html`<span class="muted">No model loaded.</span>${this._renderLoadChosen()}`;
     return html`<span id="model-label"
-        >${s.synthetic ? html`<span class="synthetic" title=${DEMO_LABEL}>synthetic demo</span>` : nothing}
-        <strong>${s.synthetic ? 'BERT-style, random weights, large-norm head' : s.label}</strong></span
+        >${s.synthetic ? html`<span class="synthetic" title=${DEMO_LABEL}>demo backbone</span>` : nothing}
+        <strong>${s.synthetic ? 'tiny BERT pretrained by splade-lab on WordNet, large-norm head' : s.label}</strong></span
       >
       <span
         >${s.hfArchitecture} · V = ${s.vocabSize} · d = ${s.hidden} · ${s.layers} layers · head
@@ -161,7 +161,7 @@ export class ModelPicker extends LitElement {
 
   /** Choosing the selected entry again fires no change: with nothing loaded (a failure, a lost device), offer it. */
   private _renderLoadChosen() {
-    const label = this.model === DEMO_MODEL ? 'the synthetic demo' : presetByKey(this.model)?.label;
+    const label = this.model === DEMO_MODEL ? 'the demo backbone' : presetByKey(this.model)?.label;
     return label
       ? html`<button id="load-chosen" @click=${() => this._request({ model: this.model })}>Load ${label}</button>`
       : nothing;

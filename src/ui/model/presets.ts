@@ -5,7 +5,7 @@ import { PAPER_TABLE1 } from './paper-table1-data.ts';
 /** URL name of the bundled backbone. */
 export const DEMO_MODEL = 'demo';
 
-export const DEMO_LABEL = 'synthetic demo (BERT-style, random weights, large-norm head)';
+export const DEMO_LABEL = 'demo backbone (a tiny BERT pretrained by splade-lab on WordNet glosses, large-norm head)';
 
 /** URL model name of picked files: a link cannot carry them. */
 export const LOCAL_MODEL = 'local';

@@ -16,7 +16,7 @@ export class PreviewPanel extends LitElement {
   /** Why there is no result (shown in place of the vectors). */
   @property({ type: String }) error = '';
   @property({ type: Boolean }) busy = false;
-  /** The model is the synthetic demo: its terms are random and say nothing about language. */
+  /** The model is the bundled demo: a tiny MLM trained on WordNet glosses, not a real backbone. */
   @property({ type: Boolean }) synthetic = false;
 
   static override styles = [
@@ -108,7 +108,7 @@ export class PreviewPanel extends LitElement {
                 <p class="key muted" aria-hidden="true">
                   Bars:<span class="own"></span>term of the text<span class="expansion"></span><i>+ expansion</i> (not in the
                   text)
-                  ${this.synthetic ? html` · synthetic demo: random weights, so the terms are arbitrary; watch the weights and the score change with k.` : nothing}
+                  ${this.synthetic ? html` · demo backbone: a tiny MLM pretrained by splade-lab on WordNet glosses, not a real backbone; watch the weights and the score change with k.` : nothing}
                 </p>
                 <div class="vectors">
                   <sparse-terms heading="Query vector" .summary=${r.query}></sparse-terms>

@@ -254,7 +254,7 @@ export class TrainPanel extends LitElement {
       </div>
       <p class="provenance muted" id="train-provenance">
         ${this._provenance ? `Figures from ${this._provenance}.` : 'No training run yet.'}
-        ${this.summary?.synthetic ? ' The demo backbone has random weights: it trains, but its figures say nothing about real models.' : nothing}
+        ${this.summary?.synthetic ? ' The demo backbone is a tiny MLM pretrained by splade-lab on WordNet glosses: it trains, but its figures say little about real models.' : nothing}
       </p>`;
   }
 

@@ -187,7 +187,7 @@ describe('the bundled recording (public/lesson/trace.json)', () => {
       task.corpus.length,
       task.triplets.length,
     ]);
-    expect(trace.model).toBe('the synthetic demo backbone');
+    expect(trace.model).toBe('the demo backbone');
     // what the lesson shows: the divided head ends better on the held-out queries
     const [plain, divided] = trace.frames.at(-1)!.runs.map((r) => r.heldOut!.ndcg10);
     expect(divided).toBeGreaterThan(plain);

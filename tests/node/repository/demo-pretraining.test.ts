@@ -1,0 +1,54 @@
+// The demo backbone's pretraining pieces: WordNet data lines as documents, and the randomized SVD of the warm start
+// against the exact eigenvalues of a small symmetric matrix.
+import { describe, expect, it } from 'vitest';
+import { synsetDocument } from '../../../scripts/demo/wordnet-corpus.ts';
+import { jacobiEigen, symmetricTopVectors, type Csr } from '../../../scripts/demo/cooccurrence-embeddings.ts';
+import { Random } from '../../../src/util/random.ts';
+
+describe('demo pretraining', () => {
+  it('turns a WordNet data line into its words and gloss; licence lines are skipped', () => {
+    const line =
+      '10038620 18 n 03 doctor 0 doc 0 physician 0 002 @ 10600308 n 0000 | a licensed medical practitioner; "I felt so bad I went to see the doctor!"  ';
+    expect(synsetDocument(line)).toBe(
+      'doctor, doc, physician: a licensed medical practitioner; I felt so bad I went to see the doctor!',
+    );
+    expect(synsetDocument("00001740 03 a 01 able(a) 0 000 | (usually followed by `to') having the necessary means")).toMatch(
+      /^able: \(usually/,
+    );
+    expect(synsetDocument('  1 This software and database is being provided to you')).toBeNull();
+    expect(() => synsetDocument('not a data line')).toThrow(/not a WordNet data line/);
+  });
+
+  it('the randomized SVD finds the leading eigenvalues of a symmetric matrix', () => {
+    const n = 30;
+    const random = new Random(2);
+    // A = Q diag(10, 6, 3, small...) Qᵀ, dense, stored as CSR
+    const values = Array.from({ length: n }, (_, i) => (i < 3 ? [10, 6, 3][i] : 0.01 * random.next()));
+    const Q = new Float64Array(n * n);
+    for (let i = 0; i < n * n; i++) Q[i] = random.normal();
+    for (let k = 0; k < n; k++) {
+      for (let p = 0; p < k; p++) {
+        let dot = 0;
+        for (let i = 0; i < n; i++) dot += Q[i * n + k] * Q[i * n + p];
+        for (let i = 0; i < n; i++) Q[i * n + k] -= dot * Q[i * n + p];
+      }
+      const norm = Math.hypot(...Array.from({ length: n }, (_, i) => Q[i * n + k]));
+      for (let i = 0; i < n; i++) Q[i * n + k] /= norm;
+    }
+    const A = new Float64Array(n * n);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) for (let k = 0; k < n; k++) A[i * n + j] += Q[i * n + k] * values[k] * Q[j * n + k];
+    const csr: Csr = {
+      rowStart: Uint32Array.from({ length: n + 1 }, (_, i) => i * n),
+      columns: Uint32Array.from({ length: n * n }, (_, e) => e % n),
+      values: A,
+    };
+    const U = symmetricTopVectors(csr, n, 3, new Random(1));
+    // the columns' squared norms are the eigenvalues (U = V sqrt(lambda))
+    const found = [0, 1, 2].map((k) => Array.from({ length: n }, (_, i) => U[i * 3 + k] ** 2).reduce((a, b) => a + b, 0));
+    found.forEach((value, k) => expect(value).toBeCloseTo([10, 6, 3][k], 6));
+    const exact = jacobiEigen(A, n).values.sort((a, b) => b - a);
+    expect(exact[0]).toBeCloseTo(10, 9);
+    expect(exact[2]).toBeCloseTo(3, 9);
+  });
+});
