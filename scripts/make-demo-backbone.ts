@@ -1,8 +1,9 @@
 // Puts the bundled demo backbone into public/demo/: the committed checkpoint of scripts/data/demo-backbone/ (a tiny BERT
 // with the bert-base-uncased vocabulary, pretrained by splade-lab's masked-LM training on WordNet 3.1 glosses; made by
 // `npm run demo-pretrain`) with its tokenizer files, and the head's row norms and anisotropy (float64 reference) for the
-// page to show when there is no WebGPU.
-import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// page to show when there is no WebGPU. Files already as they should be are left alone and the others are replaced
+// whole (written aside, then renamed), so that two suites making it at once never see a half-written file.
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { anisotropy, headRowNorms, sampleRowPairs, summarizeNorms } from '../src/kernels/reference/head-stats.ts';
 import { readSafetensors } from '../src/io/safetensors.ts';
@@ -18,15 +19,24 @@ const vocabSource = fileURLToPath(new URL('./data/bert-base-uncased-vocab.txt', 
 const ANISOTROPY_SEED = 1;
 const ANISOTROPY_PAIRS = 2000;
 
+/** Puts `bytes` at `path` unless they are there already; a reader sees the old file or the new one, never a part. */
+function place(path: string, bytes: Uint8Array | string): void {
+  const data = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
+  if (existsSync(path) && Buffer.compare(readFileSync(path), data) === 0) return;
+  const aside = `${path}.${process.pid}.tmp`;
+  writeFileSync(aside, data);
+  renameSync(aside, path);
+}
+
 function main(): void {
   const config = JSON.parse(readFileSync(`${sourceDir}config.json`, 'utf8')) as Record<string, unknown>;
   const weights = new Uint8Array(readFileSync(`${sourceDir}model.safetensors`));
   mkdirSync(outDir, { recursive: true });
-  copyFileSync(`${sourceDir}config.json`, `${outDir}config.json`);
-  copyFileSync(`${sourceDir}model.safetensors`, `${outDir}model.safetensors`);
-  copyFileSync(`${sourceDir}WordNet-LICENSE.txt`, `${outDir}WordNet-LICENSE.txt`);
-  copyFileSync(vocabSource, `${outDir}vocab.txt`);
-  writeFileSync(
+  place(`${outDir}config.json`, readFileSync(`${sourceDir}config.json`));
+  place(`${outDir}model.safetensors`, weights);
+  place(`${outDir}WordNet-LICENSE.txt`, readFileSync(`${sourceDir}WordNet-LICENSE.txt`));
+  place(`${outDir}vocab.txt`, readFileSync(vocabSource));
+  place(
     `${outDir}tokenizer_config.json`,
     JSON.stringify({ do_lower_case: true, tokenizer_class: 'BertTokenizer' }, null, 2) + '\n',
   );
@@ -44,7 +54,7 @@ function main(): void {
     anisotropy: anisotropy(W, model.hidden, sampleRowPairs(model.vocabSize, ANISOTROPY_PAIRS, ANISOTROPY_SEED)),
     norms: Array.from(rowNorms, (n) => Number(n.toPrecision(6))),
   };
-  writeFileSync(`${outDir}${DEMO_STATS_FILE}`, JSON.stringify(norms));
+  place(`${outDir}${DEMO_STATS_FILE}`, JSON.stringify(norms));
   const mean = norms.norms.reduce((a, b) => a + b, 0) / norms.norms.length;
   const size = statSync(`${outDir}model.safetensors`).size;
   console.log(

@@ -1,16 +1,43 @@
 // Runs several npm scripts one after the other, all of them even when one fails, then says how long each took and
 // exits non-zero if any failed. `node scripts/run-each.mjs lint:boundaries lint:code`: both reports in one run.
-import { spawnSync } from 'node:child_process';
+// A name written `+name` starts at once and runs beside the scripts after it (the end-to-end tests wait on timers and
+// the browser more than on the CPU); its output is printed as one block when it ends, so the logs never interleave.
+import { spawn } from 'node:child_process';
 
 const npmCli = process.env.npm_execpath;
-const results = [];
-for (const script of process.argv.slice(2)) {
+
+/** Runs `npm run <script>`; `capture` collects its output instead of passing it through. */
+function runScript(script, capture) {
   const start = Date.now();
-  const result =
+  const [command, args] =
     npmCli && /npm-cli\.js$/.test(npmCli)
-      ? spawnSync(process.execPath, [npmCli, 'run', '--silent', script], { stdio: 'inherit' })
-      : spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', script], { stdio: 'inherit' });
-  results.push({ script, ok: result.status === 0, seconds: (Date.now() - start) / 1000 });
+      ? [process.execPath, [npmCli, 'run', '--silent', script]]
+      : [process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', script]];
+  const child = spawn(command, args, { stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+  const output = [];
+  if (capture) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.on('error', (error) => {
+      output.push(Buffer.from(`${script} could not start: ${error.message}\n`));
+      resolve({ script, ok: false, seconds: (Date.now() - start) / 1000, output });
+    });
+    child.on('close', (code) => resolve({ script, ok: code === 0, seconds: (Date.now() - start) / 1000, output }));
+  });
+}
+
+const beside = [];
+const results = [];
+for (const name of process.argv.slice(2)) {
+  if (name.startsWith('+')) {
+    beside.push(runScript(name.slice(1), true));
+    continue;
+  }
+  results.push(await runScript(name, false));
+}
+for (const result of await Promise.all(beside)) {
+  console.log(`\n----- npm run ${result.script} (ran beside the others) -----`);
+  process.stdout.write(Buffer.concat(result.output));
+  results.push(result);
 }
 if (results.length > 1) {
   console.log(

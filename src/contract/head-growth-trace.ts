@@ -34,6 +34,8 @@ export interface HeadGrowthTrace {
   /** The sentence's heaviest terms (k = 1) before and after the run, heaviest first. */
   before: GrowthTerm[];
   after: GrowthTerm[];
+  /** What the recorder wants a class to notice (optional). */
+  note?: string;
 }
 
 /** The trace, or an error naming `where` and the first field that is wrong. */
@@ -47,6 +49,7 @@ export function checkHeadGrowthTrace(value: unknown, where: string): HeadGrowthT
   if (value.format !== HEAD_GROWTH_FORMAT) fail('format', JSON.stringify(HEAD_GROWTH_FORMAT));
   if (value.version !== 1) fail('version', '1');
   for (const key of ['model', 'recipe', 'sentence']) if (typeof value[key] !== 'string') fail(key, 'a string');
+  if (value.note !== undefined && typeof value.note !== 'string') fail('note', 'a string');
   if (!Array.isArray(value.points) || value.points.length < 2) fail('points', 'a list of at least two points');
   (value.points as unknown[]).forEach((point, i) => {
     if (!object(point)) return fail(`points[${i}]`, 'an object');

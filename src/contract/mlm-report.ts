@@ -1,5 +1,6 @@
 // What a masked-LM run reports as plain data: each reported step's loss, accuracy and throughput, and the head's row
 // norms as they grow (the cause of the long rows the paper divides by k).
+import type { MlmRecipe } from './mlm-recipe.ts';
 import type { DataPosition } from './training-report.ts';
 
 /** The head's row norms at a step: what masked-LM training grows. */
@@ -35,3 +36,10 @@ export interface MlmStepReport {
   tokensPerSecond: number;
   position: DataPosition;
 }
+
+/** What a masked-LM run tells its caller (the CLI's lines, the page's chart) as it goes. */
+export type MlmEvent =
+  | { kind: 'start'; startStep: number; resumedFrom: string | null; recipe: MlmRecipe; seed: number; provenance: string }
+  | { kind: 'report'; report: MlmStepReport }
+  | { kind: 'head'; growth: HeadGrowth }
+  | { kind: 'checkpoint'; name: string; step: number; store: string };

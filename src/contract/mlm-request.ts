@@ -37,8 +37,10 @@ export interface MlmPlan {
 
 export const MLM_DEFAULTS = { peakLr: 5e-5, mlmProbability: 0.15, warmupRatio: 0, maxGradNorm: 1, seed: 42 } as const;
 
-/** Chance of a token to be predicted: above 0 (0 would predict nothing: a loss of 0/0) and at most 1. */
-const MLM_PROBABILITY = { min: 0, max: 1, exclusiveMin: true } as const;
+export const MLM_LIMITS = {
+  /** Chance of a token to be predicted: above 0 (0 would predict nothing: a loss of 0/0) and at most 1. */
+  mlmProbability: { min: 0, max: 1, exclusiveMin: true },
+} as const;
 
 /** The run's plan for `sequences` sequences per epoch (the text's, after grouping or one per line). */
 export function planMlm(request: MlmRequest, sequences: number): MlmPlan {
@@ -60,7 +62,7 @@ export function planMlm(request: MlmRequest, sequences: number): MlmPlan {
     throw new InvalidRequestError(
       `The masking probability (--mlm-probability) must be above 0 and at most 1, got ${mlmProbability}: at 0 no token is predicted and the loss is 0/0`,
     );
-  checkRange(mlmProbability, MLM_PROBABILITY, 'The masking probability');
+  checkRange(mlmProbability, MLM_LIMITS.mlmProbability, 'The masking probability');
   const maxGradNorm =
     request.maxGradNorm === undefined
       ? MLM_DEFAULTS.maxGradNorm

@@ -22,6 +22,8 @@ import type { HandoffRequest } from './handoff.ts';
 import type { CalibrationResult, CalibrationEvent, CalibrationRequest } from './calibration.ts';
 import type { LessonFacts, LessonFrame, LessonVector } from './lesson-frames.ts';
 import type { LessonSettings } from './lesson-settings.ts';
+import type { MlmRequest } from './mlm-request.ts';
+import type { HeadGrowth, MlmEvent } from './mlm-report.ts';
 /** Where a backbone comes from. `File` objects are structured-cloneable, so picked files travel as they are. */
 export type ModelSource =
   | { kind: 'demo'; /** Absolute URL of the folder holding the generated demo checkpoint (…/demo/). */ url: string }
@@ -105,6 +107,24 @@ export interface PageCalibrationRequest extends CalibrationRequest {
   evaluate?: Omit<EvaluateRequest, 'k'>;
 }
 
+/** What a masked-LM run of the page trains on: a picked text file, or the lesson's generated documents (no file). */
+export type MlmText = { kind: 'lesson' } | { kind: 'file'; file: File };
+
+/** A masked-LM run of the loaded backbone in the page (text only: pre-masked batches are the CLI's). */
+export interface PageMlmRequest extends Omit<MlmRequest, 'layout'> {
+  text: MlmText;
+  layout: 'grouped' | 'line-by-line';
+}
+
+export interface PageMlmResult {
+  /** The run's key: its checkpoints and trained model in IndexedDB. */
+  run: string;
+  startStep: number;
+  step: number;
+  msPerStep: number;
+  growth: HeadGrowth[];
+}
+
 export interface TrainResult {
   startStep: number;
   /** Steps taken in all (the run's last step when it finished). */
@@ -171,6 +191,15 @@ export interface WorkerApi {
    * Resuming continues the saved run with its own recipe and seed; a new run first discards its checkpoints.
    */
   train(request: TrainRequest, onEvent: (event: TrainEvent) => void): Promise<TrainResult>;
+  /**
+   * Trains the loaded backbone as a masked LM (checkpointed into IndexedDB, resumable); events carry each report and
+   * the head's row norms. The trained masked-LM folder is kept in IndexedDB under the returned run key.
+   */
+  mlm(request: PageMlmRequest, onEvent: (event: MlmEvent) => void): Promise<PageMlmResult>;
+  /** The step of the newest checkpoint of the masked-LM run this request would start, or null. */
+  mlmCheckpoint(request: PageMlmRequest): Promise<number | null>;
+  /** Loads a masked-LM run's trained model as the page's model (head norms, preview, evaluation, training). */
+  useMlmModel(run: string): Promise<ModelSummary>;
   /** Reads a retrieval set (NanoBEIR from the Hub with download progress, or picked BEIR files) and keeps it for evaluation. */
   openDataset(source: DatasetSource, onProgress: (progress: LoadProgress) => void): Promise<DatasetSummary>;
   /**

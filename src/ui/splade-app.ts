@@ -11,7 +11,7 @@ import { hubConsentNotice, hubHost } from './model/hub-consent.ts';
 import type { LoadRequest } from './model/model-picker.ts';
 import { ModelLoader } from './model/model-loader.ts';
 import { modelViews } from './model/model-views.ts';
-import { DEMO_MODEL, LOCAL_MODEL, RUN_MODEL_PREFIX, paperRowFor } from './model/presets.ts';
+import { DEMO_MODEL, LOCAL_MODEL, paperRowFor } from './model/presets.ts';
 import { PANELS, readState, writeState, type PageState, type PanelName, type LessonState } from './url-state.ts';
 import { baseStyles } from './common/theme.ts';
 import './model/model-picker.ts';
@@ -228,6 +228,7 @@ export class SpladeApp extends LitElement {
         ?no-gpu=${this.loader.gpu === 'none'}
         @demo-settings-change=${(e: CustomEvent<{ ks: number[]; steps: number }>) => this._setState({ demoKs: e.detail.ks, demoSteps: e.detail.steps })}
         @runs-change=${this._onRunsChange}
+        @use-mlm-model=${(e: CustomEvent<{ run: string }>) => void this._useMlmModel(e.detail.run)}
       ></training-tab>
     </section>`;
   }
@@ -296,6 +297,13 @@ export class SpladeApp extends LitElement {
     this._setState({ panel: 'norms' });
   }
 
+  /** A masked-LM run's trained model: shown in the Model tab (its head, before any k). */
+  private async _useMlmModel(run: string) {
+    this._setState({ k: 1 });
+    await this.loader.useMlmModel(run);
+    this._setState({ panel: 'norms' });
+  }
+
   private async _start() {
     this._syncUrl();
     if (!(await this.loader.start())) return;
@@ -309,7 +317,7 @@ export class SpladeApp extends LitElement {
       });
       return;
     }
-    if (model.startsWith(RUN_MODEL_PREFIX)) return this.loader.useRun(model.slice(RUN_MODEL_PREFIX.length));
+    if (await this.loader.useStoredName(model)) return;
     // A link that names another Hub server waits for the user's yes before anything is downloaded from it.
     if (hub !== null && model !== DEMO_MODEL) return;
     await this.loader.load({ model });

@@ -1,6 +1,6 @@
-// <training-tab>: the Training tab's panels (the teaching demo, a training run, lambdas, a sweep, the hand-off), which
-// share the triplets read in the training panel and one recipe: the RecipeState that the training panel's
-// <recipe-form> shows, that the sweep and the calibrator train with, and that picked lambdas go into.
+// <training-tab>: the Training tab's panels (the teaching demo, a training run, masked-LM training, lambdas, a sweep,
+// the hand-off), which share the triplets read in the training panel and one recipe: the RecipeState that the
+// training panel's <recipe-form> shows, that the sweep and the calibrator train with, and that picked lambdas go into.
 import { LitElement, css, html } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { DEFAULT_SWEEP_KS, type ModelSummary, type TripletsSummary, type WorkerClient } from '../worker/api.ts';
@@ -11,6 +11,7 @@ import { RecipeState, type Lambdas } from './training/recipe-state.ts';
 import './experiments/sweep-panel.ts';
 import { baseStyles } from './common/theme.ts';
 import './training/train-panel.ts';
+import './training/mlm-panel.ts';
 
 @customElement('training-tab')
 export class TrainingTab extends LitElement {
@@ -67,6 +68,8 @@ export class TrainingTab extends LitElement {
         ?no-gpu=${this.noGpu}
         @triplets-change=${(e: CustomEvent<{ summary: TripletsSummary | null }>) => (this._triplets = e.detail.summary)}
       ></train-panel>
+      <h3>Masked-LM training: where long head rows come from (and domain adaptation)</h3>
+      <mlm-panel .client=${this.client} .summary=${this.summary} ?no-gpu=${this.noGpu}></mlm-panel>
       <h3>Lambdas: convert a value from another trainer, or calibrate for a sparsity</h3>
       <lambda-panel
         .client=${this.client}

@@ -35,6 +35,8 @@ export {
   inRange,
 } from '../contract/limits.ts';
 export { meanMetrics } from '../contract/measures.ts';
+export { MLM_DEFAULTS, MLM_LIMITS } from '../contract/mlm-request.ts';
+export { type HeadGrowth, type MlmEvent, type MlmStepReport } from '../contract/mlm-report.ts';
 export { MODEL_PRESETS, hubIdFor, presetByKey } from '../contract/model-presets.ts';
 export {
   type HeadStatsPair,

@@ -21,6 +21,7 @@ const TRACE: HeadGrowthTrace = {
     { term: 'doctor', weight: 2, expansion: false },
     { term: 'nurse', weight: 1.5, expansion: true },
   ],
+  note: 'frequent words first',
 };
 
 describe('<lesson-head-growth>', () => {
@@ -33,6 +34,7 @@ describe('<lesson-head-growth>', () => {
     check(allInside(el, 'polyline').length === 2, 'two series: row norm and loss');
     const lists = allInside(el, 'sparse-terms');
     check(lists.length === 2 && lists[1].getAttribute('data-when') === 'after', 'the sentence before and after');
+    check(inside(el, '#growth-note').textContent === 'frequent words first', "the recorder's note");
   });
 
   it('says why when there is no recording', async () => {
@@ -48,5 +50,12 @@ describe('<lesson-head-growth>', () => {
       message = (error as Error).message;
     }
     check(/x\.json .* "points"/.test(message), message);
+    let note = '';
+    try {
+      checkHeadGrowthTrace({ ...TRACE, note: 3 }, 'y.json');
+    } catch (error) {
+      note = (error as Error).message;
+    }
+    check(/y\.json .* "note"/.test(note), note);
   });
 });

@@ -41,6 +41,18 @@ describe('<loss-chart>', () => {
     check(ticks.includes('1') && ticks.includes('1000'), `ticks at powers of ten: ${ticks.join(' ')}`);
   });
 
+  it('fits a linear axis to the values when told not to start at 0 (row norms that move in their 3rd digit)', async () => {
+    cleanup();
+    const series = [{ label: 'norm', points: [2.494, 2.5, 2.51].map((y, i) => ({ x: i + 1, y })) }];
+    const fitted = await mount<LossChart>('loss-chart', { series, yLabel: 'norm', log: false, zero: false });
+    const ticks = allInside(fitted, 'text.tick-y').map((t) => Number(t.textContent));
+    check(ticks.length >= 2 && Math.min(...ticks) > 2 && Math.max(...ticks) < 3, `ticks around the values: ${ticks.join(' ')}`);
+    const [a, , c] = ys(fitted, 'norm');
+    const fromZero = await mount<LossChart>('loss-chart', { series, yLabel: 'norm', log: false });
+    const [z1, , z3] = ys(fromZero, 'norm');
+    check(a - c > 10 * (z1 - z3), `the fitted line spans far more height: ${a - c} against ${z1 - z3}`);
+  });
+
   it('summarises each line in text (first and last value with their steps), also in the SVG description', async () => {
     cleanup();
     const el = await mount<LossChart>('loss-chart', { series: SERIES, heading: 'Ranking loss' });

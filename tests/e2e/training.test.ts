@@ -1,10 +1,10 @@
 // End-to-end tests of the BUILT page's Training panel in headless Chromium: the teaching demo (k = 1 against a
-// divided head), real training of the demo backbone on a typed-in TSV with a checkpoint kept over a reload, and a
-// cancelled run resumed after a reload.
+// divided head), real training of the demo backbone on a typed-in TSV with a checkpoint kept over a reload, a
+// cancelled run resumed after a reload, and masked-LM training of the demo backbone whose model the Model tab then shows.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openPage, screenshot } from './browser.ts';
-import { firstValue, useBuiltSite, WAIT } from './site.ts';
+import { firstValue, stat, useBuiltSite, WAIT } from './site.ts';
 
 /** Tiny training triplets for the demo backbone (its vocabulary is bert-base-uncased's). */
 const TRIPLETS = [
@@ -199,6 +199,40 @@ describe('the built page: training', { timeout: 600_000 }, () => {
     await panel.locator('batch-cache-list tr', { hasText: 'tiny.tsv (4 triplets)' }).locator('.clear-cache').click();
     await panel.locator('batch-cache-list tr', { hasText: 'tiny.tsv (4 triplets)' }).waitFor({ ...WAIT, state: 'detached' });
     await panel.locator('#data', { hasText: 'No triplets yet.' }).waitFor(WAIT);
+    await context.close();
+  });
+  it('Training panel, masked-LM training: the demo backbone trains 3 steps on the lesson text, loss and row norms drawn; its model then becomes the page model, also after a reload', async () => {
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=demo&panel=training`);
+    await page.locator('model-picker #model-label').waitFor(WAIT);
+    const panel = page.locator('mlm-panel');
+    for (const [field, value] of [
+      ['#mlm-steps', '3'],
+      ['#mlm-batchSize', '2'],
+      ['#mlm-maxLength', '32'],
+    ])
+      await panel.locator(field).fill(value);
+    await panel.locator('#mlm-start').click();
+    await panel.locator('#mlm-status', { hasText: 'Done: 3 steps' }).waitFor(WAIT);
+    const status = (await panel.locator('#mlm-status').textContent()) ?? '';
+    const [before, after] = /mean row norm went from (\d+\.\d+) to (\d+\.\d+)/.exec(status)!.slice(1).map(Number);
+    assert.ok(Math.abs(before - 2.494) < 0.01, `the demo head's mean row norm before: ${status}`);
+    assert.ok(after > 0, `the head after: ${status}`);
+    assert.equal(await panel.locator('#mlm-loss-chart g.series polyline').count(), 1, 'the loss line');
+    assert.equal(await panel.locator('#mlm-norm-chart g.series polyline').count(), 2, 'the mean and 99th percentile lines');
+    const loss = await firstValue(page, '#mlm-loss-chart', 'masked-LM loss');
+    assert.ok(loss > 0 && loss < 20, `first masked-LM loss ${loss}`);
+    await screenshot(page, '17-training-mlm');
+
+    await panel.locator('#mlm-use').click();
+    await page.locator('model-picker #model-label', { hasText: 'masked-LM trained' }).waitFor(WAIT);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('model')?.startsWith('mlm:'), null, WAIT);
+    await page.locator('head-stats-table tr[data-stat="mean"]').waitFor(WAIT);
+    assert.ok(Math.abs((await stat(page, 'mean', '1')) - after) <= 0.0011, 'the Model tab measures the trained head');
+    await page.reload();
+    await page.locator('model-picker #model-label', { hasText: 'masked-LM trained' }).waitFor(WAIT);
+    await page.locator('head-stats-table tr[data-stat="mean"]').waitFor(WAIT);
+    assert.ok(Math.abs((await stat(page, 'mean', '1')) - after) <= 0.0011, 'the same head after a reload');
     await context.close();
   });
 });

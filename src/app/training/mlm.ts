@@ -8,11 +8,12 @@ import { maskedLmFiles } from '../model/save-model.ts';
 import { checkLengthsFit } from '../../contract/max-tokens.ts';
 import { planMlm, type MlmRequest } from '../../contract/mlm-request.ts';
 import type { MlmRecipe } from '../../contract/mlm-recipe.ts';
-import type { HeadGrowth, MlmStepReport } from '../../contract/mlm-report.ts';
+import type { HeadGrowth, MlmEvent } from '../../contract/mlm-report.ts';
 import type { DataFingerprint } from '../../contract/training-report.ts';
 import { describeOptimizer } from '../../contract/optimizer-settings.ts';
 import { describeDropout } from '../../contract/recipe-facts.ts';
 import { runMlmLoop, type MlmData } from '../../train/mlm-loop.ts';
+import { listCheckpoints } from '../../train/training-checkpoint.ts';
 
 /** What a masked-LM run trains on: its sequences per epoch, what was skipped, and its batches for a recipe. */
 export interface MlmSource {
@@ -23,12 +24,6 @@ export interface MlmSource {
   data(recipe: MlmRecipe, seed: number): MlmData;
 }
 
-export type MlmEvent =
-  | { kind: 'start'; startStep: number; resumedFrom: string | null; recipe: MlmRecipe; seed: number; provenance: string }
-  | { kind: 'report'; report: MlmStepReport }
-  | { kind: 'head'; growth: HeadGrowth }
-  | { kind: 'checkpoint'; name: string; step: number; store: string };
-
 export interface MlmOptions {
   /** The backbone, or how to open it: opened only once the run's lock is held. */
   model: OpenedModel | (() => Promise<OpenedModel>);
@@ -37,6 +32,8 @@ export interface MlmOptions {
   /** The run: its folder in Node, its key in the page. */
   run: string;
   request: MlmRequest;
+  /** A new run where checkpoints already are: refused (the CLI's run folder) or they are discarded first (the page). */
+  existing?: 'refuse' | 'replace';
   signal?: AbortSignal;
   onEvent?: (event: MlmEvent) => void;
 }
@@ -59,6 +56,8 @@ export async function mlmRun(ctx: GpuContext, platform: Platform, options: MlmOp
     const source = await options.source(options.request, model);
     const plan = planMlm(options.request, source.sequences);
     const store = platform.checkpointStore(options.run);
+    if (!plan.resume && options.existing === 'replace')
+      for (const { name } of await listCheckpoints(store)) await store.remove(name);
     const provenance = `${model.name} (${model.config.hfArchitecture}) trained as a masked LM on ${source.sequences} sequences of ${source.fingerprint.name}`;
     const growth: HeadGrowth[] = [];
     const emit = (event: MlmEvent) => options.onEvent?.(event);
@@ -97,6 +96,11 @@ export async function mlmRun(ctx: GpuContext, platform: Platform, options: MlmOp
   } finally {
     await lock.release();
   }
+}
+
+/** The step of a run's newest checkpoint, or null when it has none. */
+export async function mlmCheckpointStep(platform: Platform, run: string): Promise<number | null> {
+  return (await listCheckpoints(platform.checkpointStore(run))).at(-1)?.step ?? null;
 }
 
 /** The README of a masked-LM trained folder: what it started from, on what, and how. */

@@ -3,7 +3,8 @@
 import { join } from 'node:path';
 import { openModelRef, type OpenedModel } from '../../app/model/open-model.ts';
 import { CHECKPOINT_FOLDER, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
-import { mlmRun, type MlmEvent } from '../../app/training/mlm.ts';
+import { mlmRun } from '../../app/training/mlm.ts';
+import type { MlmEvent } from '../../contract/mlm-report.ts';
 import { openMlmSource } from '../../app/training/mlm-source-node.ts';
 import type { MlmRequest } from '../../contract/mlm-request.ts';
 import { MLM_DEFAULTS } from '../../contract/mlm-request.ts';

@@ -36,6 +36,8 @@ export class LossChart extends LitElement {
   @property({ type: String, attribute: 'y-label' }) yLabel = '';
   /** Values on a log axis (the default: losses of different k differ by orders of magnitude). */
   @property({ type: Boolean, reflect: true }) log = true;
+  /** A linear axis starts at 0 (the default); false fits it to the values (a row norm that moves in its 3rd digit). */
+  @property({ type: Boolean }) zero = true;
 
   private readonly uid = `loss-chart-${nextId++}`;
 
@@ -135,6 +137,10 @@ export class LossChart extends LitElement {
   private _yScale(values: number[]): Scale {
     const lo = values.length ? Math.min(...values) : 1;
     const hi = values.length ? Math.max(...values) : 1;
+    if (!this.log && !this.zero) {
+      const pad = (hi - lo) * 0.1 || Math.abs(hi) * 0.01 || 1;
+      return linearScale(lo - pad, hi + pad, 5);
+    }
     if (!this.log) return linearScale(Math.min(0, lo), hi > Math.min(0, lo) ? hi : Math.min(0, lo) + 1, 5);
     const [a, b] = hi > lo ? [lo, hi] : [lo / 2, hi * 2];
     const scale = logScale(10 ** Math.floor(Math.log10(a)), 10 ** Math.ceil(Math.log10(b)));

@@ -73,6 +73,15 @@ export class LessonHeadGrowth extends LitElement {
         fill: none;
         stroke-width: 2;
       }
+      .key {
+        display: inline-block;
+        width: 2em;
+        vertical-align: middle;
+        border-top: 2px solid #1f6feb;
+      }
+      .loss-key {
+        border-top: 2px dashed #b35900;
+      }
       .side {
         display: grid;
         grid-template-columns: repeat(auto-fit, minmax(16em, 1fr));
@@ -101,6 +110,10 @@ export class LessonHeadGrowth extends LitElement {
         <text x=${PAD} y=${HEIGHT - 8} font-size="11">step 0</text>
         <text x=${WIDTH - PAD} y=${HEIGHT - 8} font-size="11" text-anchor="end">step ${lastStep}</text>`}
       </svg>
+      <p class="legend muted">
+        <span class="key norm-key"></span> the head's mean row norm &nbsp; <span class="key loss-key"></span> the masked-LM loss
+        (each line on its own scale; the numbers are in the table)
+      </p>
       <p id="growth-caption">${growthCaption(t)}</p>
       <details>
         <summary>The numbers</summary>
@@ -137,7 +150,8 @@ export class LessonHeadGrowth extends LitElement {
               .summary=${{ text: t.sentence, tokens: [], activeDims: t[when].length, terms: t[when].map((term) => ({ ...term, id: 0 })) }}
             ></sparse-terms>`,
         )}
-      </div>`;
+      </div>
+      ${t.note ? html`<p id="growth-note">${t.note}</p>` : nothing}`;
   }
 }
 

@@ -16,7 +16,7 @@ import type { DemoHeadNorms } from './demo-backbone.ts';
 import { ACTIONS, noticeFor, type Notice } from '../common/failure-notice.ts';
 import type { LoadRequest } from './model-picker.ts';
 import { fetchDemoNorms } from './precomputed-stats.ts';
-import { DEMO_MODEL, LOCAL_MODEL, RUN_MODEL_PREFIX } from './presets.ts';
+import { DEMO_MODEL, LOCAL_MODEL, MLM_MODEL_PREFIX, RUN_MODEL_PREFIX, storedModel } from './presets.ts';
 
 export interface ModelLoaderHost extends ReactiveControllerHost {
   /** Absolute URL of the demo backbone's folder. */
@@ -95,19 +95,36 @@ export class ModelLoader implements ReactiveController {
 
   /** Loads a finished run's trained model (kept in this browser) as the page's model. */
   async useRun(id: string): Promise<void> {
+    await this.useStored(`${RUN_MODEL_PREFIX}${id}`, "the run's model", (client) => client.useRun(id));
+  }
+
+  /** Loads a masked-LM run's trained model (kept in this browser) as the page's model. */
+  async useMlmModel(run: string): Promise<void> {
+    await this.useStored(`${MLM_MODEL_PREFIX}${run}`, 'the masked-LM trained model', (client) => client.useMlmModel(run));
+  }
+
+  /** Loads a model kept in this browser, named `model` in the URL. */
+  private async useStored(model: string, what: string, open: (client: WorkerClient) => Promise<ModelSummary>): Promise<void> {
     if (!this.client || this.gpu === 'none') return;
-    const model = `${RUN_MODEL_PREFIX}${id}`;
     this.host.modelNamed(model);
     this.set({ loading: true, progress: null, notice: null });
     try {
-      const summary = await this.client.useRun(id);
+      const summary = await open(this.client);
       this.loadedRequest = { request: { model }, model };
       this.set({ summary });
     } catch (error) {
-      this.set({ notice: noticeFor(toPageFailure(error), "the run's model") });
+      this.set({ notice: noticeFor(toPageFailure(error), what) });
     } finally {
       this.set({ loading: false });
     }
+  }
+
+  /** Loads a URL model name kept in this browser; false when the name is not one. */
+  async useStoredName(model: string): Promise<boolean> {
+    const stored = storedModel(model);
+    if (!stored) return false;
+    await (stored.kind === 'run' ? this.useRun(stored.id) : this.useMlmModel(stored.id));
+    return true;
   }
 
   cancel(): void {
@@ -124,8 +141,7 @@ export class ModelLoader implements ReactiveController {
           ? (this.loadedRequest?.request ?? this.lastRequest)
           : null;
     if (action === ACTIONS.demo.id) void this.load({ model: DEMO_MODEL });
-    else if (again && !('files' in again) && again.model.startsWith(RUN_MODEL_PREFIX))
-      void this.useRun(again.model.slice(RUN_MODEL_PREFIX.length));
+    else if (again && !('files' in again) && storedModel(again.model)) void this.useStoredName(again.model);
     else if (again) void this.load(again);
   }
 

@@ -12,10 +12,19 @@ export const LOCAL_MODEL = 'local';
 
 /** URL model name of a run's trained model ("run:<id>"): it lives in this browser's IndexedDB. */
 export const RUN_MODEL_PREFIX = 'run:';
+/** URL model name of a masked-LM run's trained model ("mlm:<run key>"): it lives in this browser's IndexedDB too. */
+export const MLM_MODEL_PREFIX = 'mlm:';
 
-/** Whether a URL model name is a Hub id (not the demo, a preset key, picked files or a run). */
+/** A URL model name kept in this browser (a run's or a masked-LM run's trained model): its kind and key, else null. */
+export function storedModel(model: string): { kind: 'run' | 'mlm'; id: string } | null {
+  if (model.startsWith(RUN_MODEL_PREFIX)) return { kind: 'run', id: model.slice(RUN_MODEL_PREFIX.length) };
+  if (model.startsWith(MLM_MODEL_PREFIX)) return { kind: 'mlm', id: model.slice(MLM_MODEL_PREFIX.length) };
+  return null;
+}
+
+/** Whether a URL model name is a Hub id (not the demo, a preset key, picked files or a stored model). */
 export function isHubId(model: string): boolean {
-  return model !== DEMO_MODEL && model !== LOCAL_MODEL && !model.startsWith(RUN_MODEL_PREFIX) && !presetByKey(model);
+  return model !== DEMO_MODEL && model !== LOCAL_MODEL && !storedModel(model) && !presetByKey(model);
 }
 
 /** The Table 1 row matching a preset key or Hub id (bert-base-uncased and friends match by name). */

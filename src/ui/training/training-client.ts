@@ -12,4 +12,6 @@ export type TrainingClient = Pick<
   | 'useCachedBatches'
   | 'trainingCheckpoint'
   | 'train'
+  | 'mlm'
+  | 'mlmCheckpoint'
 >;

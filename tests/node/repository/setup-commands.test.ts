@@ -1,6 +1,7 @@
 // The two set-up commands: README, .ci/run and package.json agree; what is missing is decided right; the package is honest.
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -67,11 +68,38 @@ describe('the README set-up commands', () => {
     expect(pkg.scripts['demo-backbone']).toBeDefined();
   });
 
-  it('npm test installs first, then runs typecheck, lint and every suite, each even when one before it failed (the kernels again in the portability mode)', () => {
+  it('npm test installs first, then runs typecheck, lint and every suite, each even when one before it failed (the kernels again in the portability mode; the end-to-end tests beside the others)', () => {
     const steps = pkg.scripts.test.split('&&').map((step) => step.trim());
     expect(steps[0]).toBe('node scripts/setup.mjs test');
-    expect(steps.slice(1)).toEqual(['node scripts/run-each.mjs typecheck lint test:node test:portable test:browser test:e2e']);
+    expect(steps.slice(1)).toEqual(['node scripts/run-each.mjs +test:e2e typecheck lint test:node test:portable test:browser']);
     expect(pkg.scripts['test:node']).toBe('vitest run');
+  });
+
+  it('run-each runs every script even after a failure, a +script beside the others with its output in one block, and fails when any failed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'run-each-'));
+    const say = (text: string, code = 0) => `node -e "console.log('${text}'); process.exit(${code})"`;
+    const slowly = `node -e "setTimeout(() => { console.log('beside done'); process.exit(3) }, 600)"`;
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ scripts: { beside: slowly, first: say('first ran', 1), second: say('second ran') } }),
+    );
+    const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'run-each.mjs'), '+beside', 'first', 'second'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    rmSync(dir, { recursive: true, force: true });
+    const out = result.stdout;
+    expect(result.status).toBe(1);
+    const order = ['first ran', 'second ran', 'ran beside the others', 'beside done'].map((text) => out.indexOf(text));
+    expect(
+      order.every((at) => at >= 0),
+      out,
+    ).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(out).toMatch(/FAILED npm run first/);
+    expect(out).toMatch(/ok {5}npm run second/);
+    expect(out).toMatch(/FAILED npm run beside/);
+    expect(result.stderr).toMatch(/failed: npm run first, npm run beside/);
   });
 });
 
