@@ -48,7 +48,7 @@ export interface TrainingState<R extends StepRecipe = TrainingRecipe> {
   trainingMs?: number;
 }
 
-const CHECKPOINT_FORMAT = 'splade-lab-checkpoint';
+export const CHECKPOINT_FORMAT = 'splade-lab-checkpoint';
 
 const CHECKPOINT_VERSION = 1;
 

@@ -18,6 +18,7 @@ import { NonFiniteError, findNonFinite } from '../../util/finite.ts';
 import { ModelTooLargeError } from '../../contract/errors.ts';
 import { filesRefName, type FilesRef, type Platform } from '../platform/platform.ts';
 import { MemoryEstimate, ModelSummary } from '../../contract/model-results.ts';
+import { checkpointAsModel } from './checkpoint-as-model.ts';
 
 /** A model's weights, checked: what inspecting the head needs (no tokenizer). */
 export interface OpenedWeights {
@@ -66,7 +67,8 @@ function configMemory(config: ModelConfig, limits: DeviceLimits): MemoryEstimate
 }
 
 /** configMemory, completed from the weight files' headers: fp32 bytes as stored and the download size. */
-export async function estimateModel(files: FileSource, limits: DeviceLimits, options?: ReadOptions): Promise<MemoryEstimate> {
+export async function estimateModel(source: FileSource, limits: DeviceLimits, options?: ReadOptions): Promise<MemoryEstimate> {
+  const files = await checkpointAsModel(source, options);
   return estimateFor(files, await readModelConfig(files, options), limits, options);
 }
 
@@ -94,7 +96,8 @@ export interface OpenModelOptions extends ReadOptions {
 }
 
 /** Opens the weights of `ref` from `files`: refuses what cannot fit before reading them, and weights that are not finite. */
-export async function openWeights(ref: FilesRef, files: FileSource, options: OpenModelOptions): Promise<OpenedWeights> {
+export async function openWeights(ref: FilesRef, source: FileSource, options: OpenModelOptions): Promise<OpenedWeights> {
+  const files = await checkpointAsModel(source, options);
   const config = await readModelConfig(files, options);
   const estimate = await estimateFor(files, config, options.limits, options);
   if (estimate.problems.length > 0) throw new ModelTooLargeError(estimate.problems.join('\n'));
@@ -125,7 +128,8 @@ export async function openWeights(ref: FilesRef, files: FileSource, options: Ope
 }
 
 /** openWeights, and the tokenizer that goes with them (it must not have more ids than the head has rows). */
-export async function openModel(ref: FilesRef, files: FileSource, options: OpenModelOptions): Promise<OpenedModel> {
+export async function openModel(ref: FilesRef, source: FileSource, options: OpenModelOptions): Promise<OpenedModel> {
+  const files = await checkpointAsModel(source, options);
   const weights = await openWeights(ref, files, options);
   const tokenizer = await loadTokenizer(files, options);
   checkTokenizerFitsHead(tokenizer, weights.config, files.label);

@@ -1,5 +1,6 @@
 // `splade-lab mlm` as a user runs it: a BEIR corpus with empty documents (a skip count, then training), a run stopped
-// and resumed that ends on the bits of an uninterrupted one, and inputs it must refuse (with nothing saved).
+// and resumed that ends on the bits of an uninterrupted one, its checkpoints opened as models (the head at that step),
+// and inputs it must refuse (with nothing saved).
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +52,7 @@ describe('splade-lab mlm', () => {
   it('stopped after 2 steps and resumed to 4, it ends on the bits of an uninterrupted 4-step run', async () => {
     const straight = await run('--text', text, '--out', join(root, 'straight'), '--steps', '4', '--checkpoint-every', '2');
     expect(straight.code).toBe(0);
+    await writeFile(join(root, 'straight-events.jsonl'), straight.stdout);
     // the first 2 steps of a 4-step run: a run folder whose newest checkpoint is step 2, as a killed run leaves it
     const first = await run('--text', text, '--out', join(root, 'resumed'), '--steps', '4', '--checkpoint-every', '2');
     expect(first.code).toBe(0);
@@ -74,6 +76,28 @@ describe('splade-lab mlm', () => {
     expect(steps.map((e) => e.step)).toEqual([3, 4]);
     const weights = (folder: string) => readFile(join(root, folder, 'model', 'model.safetensors'));
     expect(Buffer.compare(await weights('resumed'), await weights('straight'))).toBe(0);
+  });
+
+  it('a checkpoint folder opens as a model: inspect shows the head the run measured at that step; a damaged one is refused', async () => {
+    const head = events((await readFile(join(root, 'straight-events.jsonl'), 'utf8')).toString()).find(
+      (e) => e.event === 'head' && e.step === 2,
+    )!;
+    const checkpoint = join(root, 'straight', 'checkpoint', 'step-00000002');
+    const inspected = await runCli('inspect', checkpoint, '--json');
+    expect(inspected.stderr).toBe('');
+    const report = JSON.parse(inspected.stdout) as { before: { meanRowNorm: number; p99: number } };
+    expect(report.before.meanRowNorm).toBeCloseTo(head.meanRowNorm as number, 6);
+    expect(report.before.p99).toBeCloseTo(head.p99RowNorm as number, 6);
+    const damaged = join(root, 'damaged');
+    await mkdir(damaged);
+    for (const file of ['state.json', 'model.safetensors']) {
+      const bytes = await readFile(join(checkpoint, file));
+      if (file === 'model.safetensors') bytes[bytes.length - 3] ^= 0x40;
+      await writeFile(join(damaged, file), bytes);
+    }
+    const refused = await runCli('inspect', damaged);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/damaged\/model\.safetensors does not match the CRC-32 its state\.json recorded/);
   });
 
   it('refuses an empty text file and a file of one huge line, saving nothing', async () => {
