@@ -8,6 +8,14 @@ import type { MlmRequest } from '../../contract/mlm-request.ts';
 import { crc32 } from '../../util/crc32.ts';
 import { groupIntoBlocks, MlmBatches, type MlmRow } from '../../train/mlm-batches.ts';
 import { unmaskableIds } from '../../train/mlm-masking.ts';
+import {
+  decodeTokenizedText,
+  encodeTokenizedText,
+  sequenceCacheKey,
+  type SequenceCacheStore,
+  type TokenizedText,
+} from '../../train/mlm-sequence-cache.ts';
+import { tokenizerFingerprint } from '../../io/tokenizer-fingerprint.ts';
 import type { MlmSource } from './mlm.ts';
 
 export interface MlmSourceOptions {
@@ -15,16 +23,61 @@ export interface MlmSourceOptions {
   config: ModelConfig;
   /** Told what was read: documents, skipped ones, sequences, tokens. */
   say?: (line: string, fields: Record<string, unknown>) => void;
+  /** Keeps a text's sequences between runs (absent: the text is tokenized every time). */
+  cache?: SequenceCacheStore;
+}
+
+/** The text's documents tokenized into the run's sequences (full blocks, or one per document). */
+function tokenizeText(
+  bytes: Uint8Array,
+  path: string,
+  request: MlmRequest,
+  tokenizer: MlmSourceOptions['tokenizer'],
+): TokenizedText {
+  const T = request.maxLength;
+  const { documents, skipped } = readMlmDocuments(bytes, path);
+  const grouped = request.layout === 'grouped';
+  const encoded = documents.map((text) => tokenizer.encode(text, grouped ? {} : { maxLength: T }).ids);
+  const rows = grouped ? groupIntoBlocks(encoded, T) : encoded.map((ids) => ({ ids: Int32Array.from(ids) }));
+  const tokens = encoded.reduce((n, ids) => n + ids.length, 0);
+  if (rows.length === 0)
+    throw new Error(
+      `${path}: its ${documents.length} documents hold ${tokens} tokens, fewer than one block of ${T}; use a shorter --max-length or --line-by-line`,
+    );
+  return { rows, documents: documents.length, skipped, tokens };
+}
+
+/** The text's sequences from the cache when it holds them (a damaged blob is said once and made again), else tokenized. */
+async function textSequences(
+  bytes: Uint8Array,
+  path: string,
+  request: MlmRequest,
+  options: MlmSourceOptions,
+): Promise<TokenizedText & { cached: boolean }> {
+  const { cache, tokenizer } = options;
+  if (!cache) return { ...tokenizeText(bytes, path, request, tokenizer), cached: false };
+  const key = sequenceCacheKey(bytes, tokenizerFingerprint(tokenizer), request.layout, request.maxLength);
+  const blob = await cache.get(key);
+  if (blob) {
+    const decoded = decodeTokenizedText(blob);
+    if ('text' in decoded) return { ...decoded.text, cached: true };
+    options.say?.(`note: ${cache.label} holds a damaged ${key} (${decoded.problem}): the text is tokenized again`, {
+      note: 'damaged-sequence-cache',
+    });
+  }
+  const made = tokenizeText(bytes, path, request, tokenizer);
+  await cache.put(key, encodeTokenizedText(made));
+  return { ...made, cached: false };
 }
 
 /** The run's sequences for `request` (its layout and length) from a whole file, named `path` in messages. */
-export function mlmSourceFromBytes(
+export async function mlmSourceFromBytes(
   bytes: Uint8Array,
   path: string,
   kind: 'text' | 'batches',
   request: MlmRequest,
   options: MlmSourceOptions,
-): MlmSource {
+): Promise<MlmSource> {
   const { tokenizer, config } = options;
   const T = request.maxLength;
   let rows: MlmRow[];
@@ -32,19 +85,14 @@ export function mlmSourceFromBytes(
     rows = readMaskedBatches(bytes, path, { vocabSize: config.vocabSize, maxLength: T });
     options.say?.(`${path}: ${rows.length} pre-masked sequences`, { sequences: rows.length });
   } else {
-    const { documents, skipped } = readMlmDocuments(bytes, path);
+    const text = await textSequences(bytes, path, request, options);
+    rows = text.rows;
     const grouped = request.layout === 'grouped';
-    const encoded = documents.map((text) => tokenizer.encode(text, grouped ? {} : { maxLength: T }).ids);
-    rows = grouped ? groupIntoBlocks(encoded, T) : encoded.map((ids) => ({ ids: Int32Array.from(ids) }));
-    const tokens = encoded.reduce((n, ids) => n + ids.length, 0);
-    if (rows.length === 0)
-      throw new Error(
-        `${path}: its ${documents.length} documents hold ${tokens} tokens, fewer than one block of ${T}; use a shorter --max-length or --line-by-line`,
-      );
     options.say?.(
-      `${path}: ${documents.length} documents${skipped ? ` (${skipped} empty ones skipped)` : ''}, ${tokens} tokens, ` +
-        `${rows.length} sequences ${grouped ? `of ${T} tokens (the last ${tokens % T} tokens left out)` : `of at most ${T} tokens`}`,
-      { documents: documents.length, skipped, tokens, sequences: rows.length },
+      `${path}: ${text.documents} documents${text.skipped ? ` (${text.skipped} empty ones skipped)` : ''}, ${text.tokens} tokens, ` +
+        `${rows.length} sequences ${grouped ? `of ${T} tokens (the last ${text.tokens % T} tokens left out)` : `of at most ${T} tokens`}` +
+        (text.cached ? ' (tokenized before: read from the sequence cache)' : ''),
+      { documents: text.documents, skipped: text.skipped, tokens: text.tokens, sequences: rows.length, cached: text.cached },
     );
   }
   const fingerprint = { name: path, triplets: rows.length, crc32: crc32(bytes) };

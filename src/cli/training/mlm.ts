@@ -57,6 +57,9 @@ export const mlmCommand: Command = {
     summary: 'train a backbone as a masked language model on text (domain-adaptive pretraining), checkpointed and resumable',
     options: {
       model: { value: 'dir-or-hub-id', help: 'the backbone: a Hugging Face model folder or a Hub id', required: true },
+      'no-batch-cache': {
+        help: "tokenize the text afresh (default: a text's sequences are kept in SPLADE_LAB_BATCH_CACHE, ~/.cache/splade-lab/batches, and reused by the next run or resume on the same text, tokenizer, layout and length)",
+      },
       text: {
         value: 'file-or-folder',
         help: 'the text: a .txt file (one document per line), a .jsonl file ("text", optional "title") or a BEIR corpus (folder or corpus.jsonl); empty documents are skipped and counted',
@@ -158,7 +161,8 @@ export const mlmCommand: Command = {
           emit({ event: 'checkpoint', step: event.step, path }, `  checkpoint ${path}`);
         }
       };
-      const say = (line: string, fields: Record<string, unknown>) => emit({ event: 'data', ...fields }, line);
+      const say = (line: string, fields: Record<string, unknown>) =>
+        fields.note ? emit({ event: 'note', note: fields.note, message: line }, line) : emit({ event: 'data', ...fields }, line);
       const done = await mlmRun(ctx, nodePlatform, {
         model: async (): Promise<OpenedModel> =>
           openModelRef(nodePlatform, await modelRefFromArgument(modelArg), { limits: ctx.limits }),
@@ -168,7 +172,7 @@ export const mlmCommand: Command = {
               ? { kind: 'text', path: text, option: '--text' }
               : { kind: 'batches', path: batches!, option: '--batches' },
             planned,
-            { tokenizer: model.tokenizer, config: model.config, say },
+            { tokenizer: model.tokenizer, config: model.config, say, cache: !args.flag('no-batch-cache') },
           ),
         run: out,
         request,

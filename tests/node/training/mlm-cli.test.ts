@@ -1,7 +1,7 @@
 // `splade-lab mlm` as a user runs it: a BEIR corpus with empty documents (a skip count, then training), a run stopped
 // and resumed that ends on the bits of an uninterrupted one, its checkpoints opened as models (the head at that step),
-// and inputs it must refuse (with nothing saved).
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// the text tokenized once (its sequences cached), and inputs it must refuse (with nothing saved).
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +98,40 @@ describe('splade-lab mlm', () => {
     const refused = await runCli('inspect', damaged);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/damaged\/model\.safetensors does not match the CRC-32 its state\.json recorded/);
+  });
+
+  it('tokenizes a text once: the next run reads its sequences from the cache and ends on the same bits; a damaged blob is said and made again', async () => {
+    const saved = process.env.SPLADE_LAB_BATCH_CACHE;
+    const cacheDir = join(root, 'sequence-cache');
+    process.env.SPLADE_LAB_BATCH_CACHE = cacheDir;
+    try {
+      const train = (out: string, ...extra: string[]) => run('--text', text, '--out', join(root, out), '--steps', '2', ...extra);
+      const data = (stdout: string) => events(stdout).find((e) => e.event === 'data')!;
+      const weights = (folder: string) => readFile(join(root, folder, 'model', 'model.safetensors'));
+      const first = await train('cache-1');
+      expect(first.code).toBe(0);
+      expect(data(first.stdout).cached).toBe(false);
+      const [blob] = await readdir(cacheDir);
+      expect(blob).toMatch(/^mlm-[0-9a-f]{8}-\d+-[0-9a-f]{8}-grouped-16\.tokens$/);
+      const second = await train('cache-2');
+      expect(data(second.stdout)).toMatchObject({ cached: true, documents: data(first.stdout).documents });
+      expect(Buffer.compare(await weights('cache-2'), await weights('cache-1'))).toBe(0);
+      const bytes = await readFile(join(cacheDir, blob));
+      bytes[bytes.length - 9] ^= 0x01;
+      await writeFile(join(cacheDir, blob), bytes);
+      const third = await train('cache-3');
+      const note = events(third.stdout).find((e) => e.event === 'note');
+      expect(String(note?.message)).toMatch(/holds a damaged mlm-.* \(its CRC-32 does not match\): the text is tokenized again/);
+      expect(data(third.stdout).cached).toBe(false);
+      expect(Buffer.compare(await weights('cache-3'), await weights('cache-1'))).toBe(0);
+      expect(data((await train('cache-4')).stdout).cached).toBe(true); // made again
+      await rm(cacheDir, { recursive: true });
+      expect((await train('cache-5', '--no-batch-cache')).code).toBe(0);
+      await expect(readdir(cacheDir)).rejects.toThrow();
+    } finally {
+      if (saved === undefined) delete process.env.SPLADE_LAB_BATCH_CACHE;
+      else process.env.SPLADE_LAB_BATCH_CACHE = saved;
+    }
   });
 
   it('refuses an empty text file and a file of one huge line, saving nothing', async () => {

@@ -8,6 +8,7 @@ import { IGNORED_LABEL } from '../../../src/contract/mlm-recipe.ts';
 import { maskTokens, type MaskingSettings } from '../../../src/train/mlm-masking.ts';
 import { MlmBatches, groupIntoBlocks } from '../../../src/train/mlm-batches.ts';
 import { Random } from '../../../src/util/random.ts';
+import { decodeTokenizedText, encodeTokenizedText, sequenceCacheKey } from '../../../src/train/mlm-sequence-cache.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -111,5 +112,31 @@ describe('masked-LM batches', () => {
     // rows are padded to the length under attention 0, and padding is never predicted
     expect(Array.from(seen[0].attentionMask.slice(0, 6))).toEqual([1, 1, 1, 1, 0, 0]);
     expect(seen.every((b) => b.labels.every((label, i) => label === IGNORED_LABEL || b.attentionMask[i] === 1))).toBe(true);
+  });
+
+  it('keeps tokenized sequences as a checked blob: the same rows and counts back; a cut, a flipped bit or another layout is refused', () => {
+    const text = {
+      rows: [[101, 7, 8, 102], [], [101, 30521, 102]].map((ids) => ({ ids: Int32Array.from(ids) })),
+      documents: 4,
+      skipped: 1,
+      tokens: 7,
+    };
+    const blob = encodeTokenizedText(text);
+    const back = decodeTokenizedText(blob);
+    expect('text' in back && back.text.rows.map((r) => Array.from(r.ids))).toEqual([[101, 7, 8, 102], [], [101, 30521, 102]]);
+    expect('text' in back && [back.text.documents, back.text.skipped, back.text.tokens]).toEqual([4, 1, 7]);
+    expect(decodeTokenizedText(blob.subarray(0, blob.length - 4))).toHaveProperty('problem');
+    const flipped = blob.slice();
+    flipped[30] ^= 4;
+    expect(decodeTokenizedText(flipped)).toEqual({ problem: 'its CRC-32 does not match' });
+    const other = blob.slice();
+    other[0] ^= 1;
+    expect(decodeTokenizedText(other)).toEqual({ problem: 'another layout' });
+    const bytes = new TextEncoder().encode('one text');
+    const key = sequenceCacheKey(bytes, 'tokenizer a', 'grouped', 64);
+    expect(sequenceCacheKey(bytes, 'tokenizer b', 'grouped', 64)).not.toBe(key);
+    expect(sequenceCacheKey(bytes, 'tokenizer a', 'line-by-line', 64)).not.toBe(key);
+    expect(sequenceCacheKey(bytes, 'tokenizer a', 'grouped', 32)).not.toBe(key);
+    expect(sequenceCacheKey(new TextEncoder().encode('one texT'), 'tokenizer a', 'grouped', 64)).not.toBe(key);
   });
 });
