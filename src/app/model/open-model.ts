@@ -129,8 +129,8 @@ export async function openWeights(ref: FilesRef, source: FileSource, options: Op
 
 /** openWeights, and the tokenizer that goes with them (it must not have more ids than the head has rows). */
 export async function openModel(ref: FilesRef, source: FileSource, options: OpenModelOptions): Promise<OpenedModel> {
-  const files = await checkpointAsModel(source, options);
-  const weights = await openWeights(ref, files, options);
+  const weights = await openWeights(ref, source, options);
+  const files = weights.files; // a checkpoint folder is read through its model view
   const tokenizer = await loadTokenizer(files, options);
   checkTokenizerFitsHead(tokenizer, weights.config, files.label);
   return { ...weights, tokenizer, notes: [...weights.notes, ...sourceWarnings(files)] };

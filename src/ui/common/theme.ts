@@ -158,3 +158,20 @@ export const trainingPanelStyles = css`
     background: #fff5ee;
   }
 `;
+
+/** A panel's settings form: its fields in a wrapping row, each label stacked over its input. */
+export const fieldRowStyles = css`
+  form {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: end;
+    gap: 0.6em 1em;
+    margin: 0.6em 0;
+  }
+  label {
+    display: flex;
+    flex-direction: column;
+    font-size: 0.9em;
+    gap: 0.15em;
+  }
+`;

@@ -9,7 +9,7 @@ import type { ChartSeries } from '../common/loss-chart.ts';
 import '../common/loss-chart.ts';
 import '../common/panel-explainer.ts';
 import type { TrainingClient } from '../training/training-client.ts';
-import { baseStyles, trainingPanelStyles } from '../common/theme.ts';
+import { baseStyles, fieldRowStyles, trainingPanelStyles } from '../common/theme.ts';
 import { DEMO_MAX_KS, DEMO_MAX_STEPS, K_MAX, K_MIN, parseKList } from '../url-state.ts';
 
 /** "k = 1 and k = 16", "k = 1, k = 4 and k = 16". */
@@ -36,6 +36,7 @@ export class KDemoPanel extends LitElement {
   static override styles = [
     baseStyles,
     trainingPanelStyles,
+    fieldRowStyles,
     css`
       :host {
         display: block;
@@ -48,19 +49,6 @@ export class KDemoPanel extends LitElement {
         padding: 0.1em 0.5em;
         font-weight: 600;
         font-size: 0.9em;
-      }
-      form {
-        display: flex;
-        flex-wrap: wrap;
-        align-items: end;
-        gap: 0.6em 1em;
-        margin: 0.6em 0;
-      }
-      label {
-        display: flex;
-        flex-direction: column;
-        font-size: 0.9em;
-        gap: 0.15em;
       }
       #ks {
         width: 9em;

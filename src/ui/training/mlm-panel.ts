@@ -18,7 +18,7 @@ import type { ChartSeries } from '../common/loss-chart.ts';
 import '../common/loss-chart.ts';
 import '../common/panel-explainer.ts';
 import { readNumberFields, type NumberField } from '../common/number-fields.ts';
-import { baseStyles, trainingPanelStyles } from '../common/theme.ts';
+import { baseStyles, fieldRowStyles, trainingPanelStyles } from '../common/theme.ts';
 import type { TrainingClient } from './training-client.ts';
 
 type MlmField = 'steps' | 'batchSize' | 'maxLength' | 'peakLr' | 'mlmProbability';
@@ -62,22 +62,10 @@ export class MlmPanel extends LitElement {
   static override styles = [
     baseStyles,
     trainingPanelStyles,
+    fieldRowStyles,
     css`
       :host {
         display: block;
-      }
-      form {
-        display: flex;
-        flex-wrap: wrap;
-        align-items: end;
-        gap: 0.6em 1em;
-        margin: 0.6em 0;
-      }
-      label {
-        display: flex;
-        flex-direction: column;
-        font-size: 0.9em;
-        gap: 0.15em;
       }
       label.inline {
         flex-direction: row;
