@@ -1,5 +1,6 @@
 // What the page is told of training data: a triplet file's summary and format, a Hub dataset's id, cached batches.
 import type { DataFingerprint } from './training-report.ts';
+import type { TeacherLabelSummary } from './teacher-labels.ts';
 
 /** What the cache says of one fingerprint's batches (listed, sized and cleared from the page). */
 export interface BatchCacheEntry {
@@ -51,6 +52,8 @@ export interface TripletsSummary {
   streamed: boolean;
   /** Set when the rows are not at hand, only a run's cached batches under this fingerprint (a reloaded page). */
   cacheFingerprint?: string;
+  /** The rows' teacher labels (distillation data: sentence-transformers' `label` column), when they have them. */
+  labels?: TeacherLabelSummary;
 }
 
 /** How a triplet file is written: tab-separated lines, JSON Lines, or a Parquet table. */

@@ -29,7 +29,7 @@ export interface TrainingRecipe extends StepRecipe {
   documentLength: number;
   lambdaQueries: number;
   lambdaDocuments: number;
-  /** Temperature of the contrastive loss: scores are divided by it (the paper: 1). */
+  /** Temperature of the contrastive loss, or of the KL distillation loss: scores are divided by it (the paper: 1). */
   tau: number;
   /** Fraction of the steps over which the FLOPS weights ramp up quadratically; absent: a third; 0: none. */
   flopsRampRatio?: number;
@@ -40,6 +40,20 @@ export interface TrainingRecipe extends StepRecipe {
    * batch would see); absent: over each micro-batch (as each GPU of a DDP run computes it).
    */
   flopsOver?: 'step';
+  /**
+   * The ranking loss: absent or 'contrastive' the paper's in-batch contrastive loss; 'marginmse' or 'kl' distillation
+   * from the rows' teacher scores over each query's own documents (no in-batch negatives).
+   */
+  loss?: RankingLossKind;
+}
+
+/** The ranking losses a SPLADE run can take (`train --loss`). */
+export const RANKING_LOSSES = ['contrastive', 'marginmse', 'kl'] as const;
+export type RankingLossKind = (typeof RANKING_LOSSES)[number];
+
+/** The distillation a recipe asks for (undefined: the contrastive loss). */
+export function distillSettings(recipe: TrainingRecipe): { kind: 'marginmse' | 'kl'; temperature: number } | undefined {
+  return recipe.loss === 'marginmse' || recipe.loss === 'kl' ? { kind: recipe.loss, temperature: recipe.tau } : undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 // The events a training run reports as it goes, and what a saved checkpoint tells, as plain data (the page receives
 // them through the worker, run records are built from them).
+import type { TeacherLabelSummary } from './teacher-labels.ts';
 import type { TrainingRecipe } from './recipe.ts';
 import type { StepReport } from './training-report.ts';
 import type { Alarm } from './alarm-rules.ts';
@@ -39,4 +40,6 @@ export type TrainEvent =
   /** Batches of the run cached before its first step (the page): `done` of `total`. */
   | { kind: 'caching'; done: number; total: number }
   /** Something the user should know that changes nothing of the results (a cached batch tokenized again, ...). */
-  | { kind: 'note'; note: string };
+  | { kind: 'note'; note: string }
+  /** The data's teacher labels, checked before a distillation run's first step (with a warning when they look squashed). */
+  | { kind: 'teacher'; labels: TeacherLabelSummary; warning?: string };

@@ -1,6 +1,14 @@
 // A training request as the page and the CLI send it, checked once against limits.ts and turned into the run's
 // plan (the paper's recipe with the user's changes); and a recipe turned back into the request that makes it.
-import { stepsForEpochs, type RunSettings, paperRecipe, PAPER_ADAMW, type TrainingRecipe } from './recipe.ts';
+import {
+  stepsForEpochs,
+  type RunSettings,
+  paperRecipe,
+  PAPER_ADAMW,
+  RANKING_LOSSES,
+  type RankingLossKind,
+  type TrainingRecipe,
+} from './recipe.ts';
 
 import { OPTIMIZER_NAMES, optimizerName, type OptimizerName } from './optimizer-settings.ts';
 import { ALARM_RULES, type AlarmRule } from './alarm-rules.ts';
@@ -26,8 +34,13 @@ export interface TrainRequest {
   warmupRatio?: number;
   /** Fraction of the steps over which the FLOPS weights ramp up quadratically (default a third; 0: full from step 1). */
   flopsRampRatio?: number;
-  /** Temperature of the contrastive loss (default the paper's 1). */
+  /** Temperature of the contrastive or the KL loss (default the paper's 1). */
   temperature?: number;
+  /**
+   * The ranking loss (default 'contrastive', the paper's): 'marginmse' or 'kl' distil a teacher's scores, the rows'
+   * `label` column (see contract/teacher-labels.ts).
+   */
+  loss?: RankingLossKind;
   /** Clip the averaged gradient to this global L2 norm (default 1.0, transformers' Trainer's; 0: no clipping). */
   maxGradNorm?: number;
   /** Micro-batches of `batchSize` per step, gradients averaged: N-GPU data parallelism (default 1). */
@@ -97,6 +110,11 @@ export function planTraining(request: TrainRequest, triplets: number, negatives 
     documentLength: checkRange(request.documentLength, L.documentLength, 'The document length'),
     peakLr: request.peakLr === undefined ? undefined : checkRange(request.peakLr, L.peakLr, 'The learning rate'),
   });
+  const loss = request.loss ?? 'contrastive';
+  if (!RANKING_LOSSES.includes(loss))
+    throw new InvalidRequestError(`Unknown loss "${loss}"; the losses are ${RANKING_LOSSES.join(', ')}`);
+  if (loss === 'marginmse' && request.temperature !== undefined)
+    throw new InvalidRequestError('The temperature is for the contrastive and KL losses; MarginMSE has none');
   const maxGradNorm =
     request.maxGradNorm === undefined
       ? paperMaxGradNorm!
@@ -123,6 +141,8 @@ export function planTraining(request: TrainRequest, triplets: number, negatives 
     ...flopsOverField(request.flopsOver, gradAccum),
     ...(maxGradNorm > 0 ? { maxGradNorm } : {}),
     ...dropoutField(request.dropout),
+    // absent for the contrastive loss, so that its recipes (and checkpoints) are what they always were
+    ...(loss !== 'contrastive' ? { loss } : {}),
     ...(request.flopsRampRatio !== undefined
       ? { flopsRampRatio: checkRange(request.flopsRampRatio, L.ratio, 'The FLOPS ramp ratio') }
       : {}),
@@ -189,7 +209,8 @@ export function requestFromRecipe(
     weightDecay: recipe.optimizer.weightDecay,
     warmupRatio: recipe.schedule.warmupRatio,
     flopsRampRatio: recipe.flopsRampRatio,
-    temperature: recipe.tau,
+    temperature: recipe.loss === 'marginmse' ? undefined : recipe.tau,
+    ...(recipe.loss ? { loss: recipe.loss } : {}),
     maxGradNorm: recipe.maxGradNorm ?? 0,
     gradAccum: recipe.gradAccum,
     flopsOver: recipe.flopsOver,

@@ -5,6 +5,7 @@ import type { RandomAccessFile } from './random-access.ts';
 import { LineBreakScanner } from './line-breaks.ts';
 import { TextDecodeError, firstInvalidUtf8 } from './text-decode.ts';
 import { IndexedTripletSource, type LineParser } from './triplet-source.ts';
+import { TeacherLabelStats, type TeacherLabelSummary } from '../contract/teacher-labels.ts';
 import { parseJsonlLine } from './triplets-jsonl.ts';
 import { checkNegatives, parseTsvLine, TripletFormatError } from './triplets.ts';
 
@@ -14,6 +15,8 @@ export interface IndexedTriplets {
   header: boolean;
   /** CRC-32 of the whole file, as crc32(bytes) would give. */
   crc32: number;
+  /** The rows' teacher labels (distillation data), if they have them. */
+  labels?: TeacherLabelSummary;
 }
 
 export interface IndexOptions {
@@ -85,6 +88,7 @@ export async function indexTripletFile(
   let blankLines = 0;
   let header = false;
   let negatives: number | null = null;
+  const labels = new TeacherLabelStats();
   let crc = 0;
   let lineNumber = 1;
   let lineStart = 0;
@@ -118,6 +122,7 @@ export async function indexTripletFile(
     else if (result.kind === 'header') header = true;
     else {
       negatives = checkNegatives(result.triplet, negatives, file.name, lineNumber);
+      labels.add(result.triplet.label, () => `${file.name} line ${lineNumber}`);
       starts.push(start);
       lengths.push(bytes.length);
       lineNumbers.push(lineNumber);
@@ -170,7 +175,7 @@ export async function indexTripletFile(
     );
   const rows = { starts: starts.done(), lengths: lengths.done(), lineNumbers: lineNumbers.done(), crcs: rowCrcs.done() };
   const source = new IndexedTripletSource(file, parse, rows, count, negatives ?? 1);
-  return { source, blankLines, header, crc32: crc };
+  return { source, blankLines, header, crc32: crc, labels: labels.summary() };
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

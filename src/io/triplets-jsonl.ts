@@ -41,7 +41,8 @@ function negativesOf(object: Record<string, unknown>, file: string, line: number
 
 /**
  * One JSONL line: an object with the query as `query` or `anchor` (not both), `positive`, and one or more negatives
- * (`negative`, `negative_1`, ... or a `negatives` list); other keys are ignored.
+ * (`negative`, `negative_1`, ... or a `negatives` list), and optionally teacher scores as `label`; other keys are
+ * ignored.
  */
 export function parseJsonlLine(raw: string, file: string, line: number): LineResult {
   if (raw.trim() === '') return { kind: 'blank' };
@@ -56,14 +57,25 @@ export function parseJsonlLine(raw: string, file: string, line: number): LineRes
   const object = parsed as Record<string, unknown>;
   if ('query' in object && 'anchor' in object) throw new TripletFormatError(file, line, 'give "query" or "anchor", not both');
   const queryKey = 'anchor' in object ? 'anchor' : 'query';
-  return {
-    kind: 'row',
-    triplet: tripletOf(
-      field(object, queryKey, file, line),
-      field(object, 'positive', file, line),
-      negativesOf(object, file, line),
-    ),
-  };
+  const triplet = tripletOf(
+    field(object, queryKey, file, line),
+    field(object, 'positive', file, line),
+    negativesOf(object, file, line),
+  );
+  if ('label' in object) triplet.label = teacherLabel(object.label, file, line);
+  return { kind: 'row', triplet };
+}
+
+/** A row's `label`: a finite number or a non-empty list of finite numbers (teacher margins or scores). */
+export function teacherLabel(value: unknown, file: string, line: number): number[] {
+  const list = Array.isArray(value) ? value : [value];
+  if (list.length === 0 || !list.every((x) => typeof x === 'number' && Number.isFinite(x)))
+    throw new TripletFormatError(
+      file,
+      line,
+      `"label" must be a finite number or a list of finite numbers (teacher scores), got ${describeJsonValue(value)}`,
+    );
+  return list as number[];
 }
 
 /** Parses JSONL triplets (see parseJsonlLine); every row needs as many negatives as the first. */

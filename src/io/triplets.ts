@@ -10,6 +10,11 @@ export interface Triplet {
   negative: string;
   /** A row's further negatives (sentence-transformers' negative_2, ...): every row of a file has as many. */
   extraNegatives?: string[];
+  /**
+   * Teacher labels (sentence-transformers' `label` column), for distillation: one margin per negative
+   * (score(q, pos) - score(q, neg_i)), or the n + 1 scores [pos, neg_1..n]; which one, the loss decides.
+   */
+  label?: number[];
 }
 
 /** Negatives of a row: its negative, then its further ones. */

@@ -15,7 +15,8 @@ function isBatch(value: unknown): value is TripletBatch & { seal: BatchSeal } {
     b.queryIds instanceof Int32Array &&
     b.documentIds instanceof Int32Array &&
     b.queryMask instanceof Uint8Array &&
-    b.documentMask instanceof Uint8Array
+    b.documentMask instanceof Uint8Array &&
+    (b.teacher === undefined || b.teacher instanceof Float32Array)
   );
 }
 
@@ -29,16 +30,18 @@ export function createIdbBatchCache(dbName = 'splade-lab-batches', storeName = '
       if (value === undefined) return null;
       const where = `${label}: the batch at epoch ${epoch}, row ${index} of ${fingerprint}`;
       if (!isBatch(value)) throw new CachedBatchMismatchError(`${where} is damaged`);
-      const { queryIds, queryMask, documentIds, documentMask, seal } = value;
-      const batch = { queryIds, queryMask, documentIds, documentMask };
+      const { queryIds, queryMask, documentIds, documentMask, teacher, seal } = value;
+      const batch: TripletBatch = { queryIds, queryMask, documentIds, documentMask };
+      if (teacher) batch.teacher = teacher;
       checkSeal(seal, batch, { epoch, index }, where);
       return batch;
     },
     async put(fingerprint, { epoch, index }, batch) {
-      const { queryIds, queryMask, documentIds, documentMask } = batch;
+      const { queryIds, queryMask, documentIds, documentMask, teacher } = batch;
       await store('readwrite', (s) => {
         const seal = sealOf(batch, { epoch, index });
-        s.put({ queryIds, queryMask, documentIds, documentMask, seal }, ['batch', fingerprint, epoch, index]);
+        const value = { queryIds, queryMask, documentIds, documentMask, seal, ...(teacher ? { teacher } : {}) };
+        s.put(value, ['batch', fingerprint, epoch, index]);
         return promisifyRequest(s.transaction);
       });
     },

@@ -1,5 +1,6 @@
-// The CLI's batch cache in a folder: <root>/<fingerprint>/<epoch>-<index>.batch (a 6-word header: a magic word, the
-// batch's own epoch and row, the CRC-32 of its bytes and its two lengths; then the ids and the masks) and
+// The CLI's batch cache in a folder: <root>/<fingerprint>/<epoch>-<index>.batch (a 7-word header: a magic word, the
+// batch's own epoch and row, the CRC-32 of its bytes and its three lengths; then the ids, the masks and the teacher
+// labels, if any; a 6-word "SLB2" file of an older run, without labels, is still read) and
 // <root>/<fingerprint>/entry.json; every file written to a temporary name and renamed into place.
 import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { makeFolders } from '../io/make-folders-node.ts';
@@ -9,16 +10,20 @@ import { CachedBatchMismatchError, checkSeal, sealOf, type BatchCacheStore } fro
 import type { BatchCacheEntry } from '../contract/data-sources.ts';
 import type { TripletBatch } from './trainer.ts';
 
-/** "SLB2" read as a little-endian word: a batch file of this layout. */
-const MAGIC = 0x32424c53;
-const HEADER = 24;
+/** "SLB3" read as a little-endian word: a batch file of this layout; "SLB2": the older one, 6 words, no labels. */
+const MAGIC = 0x33424c53;
+const MAGIC_WITHOUT_LABELS = 0x32424c53;
+const HEADER = 28;
 
 function encode(batch: TripletBatch, position: DataPosition): Uint8Array {
   const { queryIds, documentIds, queryMask, documentMask } = batch;
-  const out = new Uint8Array(HEADER + 4 * (queryIds.length + documentIds.length) + queryMask.length + documentMask.length);
+  const teacher = batch.teacher ?? new Float32Array(0);
+  const out = new Uint8Array(
+    HEADER + 4 * (queryIds.length + documentIds.length) + queryMask.length + documentMask.length + teacher.byteLength,
+  );
   const view = new DataView(out.buffer);
   const seal = sealOf(batch, position);
-  [MAGIC, seal.epoch, seal.index, seal.crc32, queryIds.length, documentIds.length].forEach((word, i) =>
+  [MAGIC, seal.epoch, seal.index, seal.crc32, queryIds.length, documentIds.length, teacher.length].forEach((word, i) =>
     view.setUint32(4 * i, word, true),
   );
   let at = HEADER;
@@ -28,25 +33,29 @@ function encode(batch: TripletBatch, position: DataPosition): Uint8Array {
   }
   out.set(queryMask, at);
   out.set(documentMask, at + queryMask.length);
+  out.set(new Uint8Array(teacher.buffer, teacher.byteOffset, teacher.byteLength), at + queryMask.length + documentMask.length);
   return out;
 }
 
 function decode(bytes: Uint8Array, where: string, position: DataPosition): TripletBatch {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const word = (i: number) => (bytes.length >= HEADER ? view.getUint32(4 * i, true) : -1);
-  const [q, d] = [word(4), word(5)];
-  if (word(0) !== MAGIC || bytes.length !== HEADER + 5 * (q + d))
+  const word = (i: number) => (bytes.length >= 4 * (i + 1) ? view.getUint32(4 * i, true) : -1);
+  const header = word(0) === MAGIC ? HEADER : word(0) === MAGIC_WITHOUT_LABELS ? 24 : -1;
+  const [q, d, t] = [word(4), word(5), header === HEADER ? word(6) : 0];
+  if (header < 0 || bytes.length !== header + 5 * (q + d) + 4 * t)
     throw new CachedBatchMismatchError(`${where} is damaged (${bytes.length} bytes, not a batch of this layout)`);
   const words = (from: number, n: number) => new Int32Array(bytes.slice(from, from + 4 * n).buffer);
-  const queryIds = words(HEADER, q);
-  const documentIds = words(HEADER + 4 * q, d);
-  const masks = HEADER + 4 * (q + d);
-  const batch = {
+  const queryIds = words(header, q);
+  const documentIds = words(header + 4 * q, d);
+  const masks = header + 4 * (q + d);
+  const labels = masks + q + d;
+  const batch: TripletBatch = {
     queryIds,
     documentIds,
     queryMask: bytes.slice(masks, masks + q),
-    documentMask: bytes.slice(masks + q, masks + q + d),
+    documentMask: bytes.slice(masks + q, labels),
   };
+  if (t > 0) batch.teacher = new Float32Array(bytes.slice(labels, labels + 4 * t).buffer);
   checkSeal({ epoch: word(1), index: word(2), crc32: word(3) }, batch, position, where);
   return batch;
 }

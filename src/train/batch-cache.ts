@@ -32,10 +32,10 @@ export interface BatchSeal {
   crc32: number;
 }
 
-/** CRC-32 of a batch's bytes: the query ids, the document ids, then both masks. */
-function batchCrc({ queryIds, documentIds, queryMask, documentMask }: TripletBatch): number {
+/** CRC-32 of a batch's bytes: the query ids, the document ids, both masks, then the teacher labels if it has them. */
+function batchCrc({ queryIds, documentIds, queryMask, documentMask, teacher }: TripletBatch): number {
   let crc = 0;
-  for (const part of [queryIds, documentIds, queryMask, documentMask])
+  for (const part of [queryIds, documentIds, queryMask, documentMask, ...(teacher ? [teacher] : [])])
     crc = crc32(new Uint8Array(part.buffer, part.byteOffset, part.byteLength), crc);
   return crc >>> 0;
 }
@@ -106,7 +106,10 @@ export function batchFingerprint(data: DataFingerprint, tokenizer: string, shape
 
 /** Bytes of one stored batch (ids as 32-bit words, masks as bytes). */
 export function batchBytes(batch: TripletBatch): number {
-  return batch.queryIds.byteLength + batch.documentIds.byteLength + batch.queryMask.byteLength + batch.documentMask.byteLength;
+  const { queryIds, documentIds, queryMask, documentMask, teacher } = batch;
+  return (
+    queryIds.byteLength + documentIds.byteLength + queryMask.byteLength + documentMask.byteLength + (teacher?.byteLength ?? 0)
+  );
 }
 
 /**

@@ -143,7 +143,8 @@ export class TripletBatches {
 
   /**
    * The next B rows, read from the source and tokenized: queries (B, Tq), then documents ((1 + negatives)·B, Td):
-   * the positives, then each negative column in turn (sentence-transformers' candidate order).
+   * the positives, then each negative column in turn (sentence-transformers' candidate order); rows with teacher
+   * labels give their labels too, (B, labels per row).
    */
   async next(): Promise<NumberedBatch> {
     const { batchSize: B, queryLength: Tq, documentLength: Td } = this.shape;
@@ -157,7 +158,16 @@ export class TripletBatches {
       documentMask: new Uint8Array(N * Td),
     };
     const rows = await this.source.read(picked);
+    const width = rows[0]?.label?.length ?? 0;
+    const teacher = width > 0 ? new Float32Array(B * width) : null;
+    if (teacher) batch.teacher = teacher;
     rows.forEach((triplet, row) => {
+      if (teacher) {
+        const label = triplet.label;
+        if (label?.length !== width)
+          throw new Error(`row ${picked[row] + 1} has ${label?.length ?? 'no'} teacher labels, the first row ${width}`);
+        teacher.set(label, row * width);
+      }
       tokenizeRow(this.tokenizer, triplet.query, Tq, batch.queryIds, batch.queryMask, row);
       tokenizeRow(this.tokenizer, triplet.positive, Td, batch.documentIds, batch.documentMask, row);
       rowNegatives(triplet).forEach((negative, c) =>

@@ -1,9 +1,11 @@
-// The SPLADE objective on the GPU: fused heads for queries and documents, in-batch scores, contrastive loss,
-// FLOPS on queries and on documents, and every gradient back to the decoder and the hidden states.
+// The SPLADE objective on the GPU: fused heads for queries and documents, in-batch scores, the ranking loss
+// (contrastive, or distillation from teacher scores), FLOPS on queries and on documents, and every gradient back to the
+// decoder and the hidden states.
 import type { GpuContext } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { ActiveDims } from '../kernels/active-dims.ts';
 import { ContrastiveLoss } from '../kernels/contrastive-loss.ts';
+import { DistillLoss, teacherWidth, type DistillKind } from '../kernels/distill-loss.ts';
 import { FlopsLoss } from '../kernels/flops-loss.ts';
 import { SparseScores } from '../kernels/sparse-scores.ts';
 import { SpladeHead } from '../kernels/splade-head.ts';
@@ -27,6 +29,12 @@ export interface SpladeObjectiveDims {
 /** Documents of a batch: B positives and B of each negative column. */
 export function documentsOf(dims: Pick<SpladeObjectiveDims, 'B' | 'negatives'>): number {
   return dims.B * (1 + (dims.negatives ?? 1));
+}
+
+/** Distillation instead of the contrastive loss: the loss and its temperature (KL only). */
+export interface DistillSettings {
+  kind: DistillKind;
+  temperature: number;
 }
 
 /** Slots of the losses tensor (3 floats): values read back for progress. */
@@ -86,7 +94,9 @@ export class SpladeObjective {
   private readonly headQueries: SpladeHead;
   private readonly headDocuments: SpladeHead;
   private readonly scoring: SparseScores;
-  private readonly contrastive: ContrastiveLoss;
+  private readonly ranking: ContrastiveLoss | DistillLoss;
+  /** The batch's teacher labels (B, n or n + 1) when distilling. */
+  readonly teacher: Tensor<'f32'> | null;
   private readonly flopsQueries: FlopsLoss;
   private readonly flopsDocuments: FlopsLoss;
 
@@ -94,13 +104,18 @@ export class SpladeObjective {
     private readonly ctx: GpuContext,
     readonly dims: SpladeObjectiveDims,
     tau = 1,
+    distill?: DistillSettings,
   ) {
     const { B, Tq, Td, d, V, decoderParts: parts } = dims;
     const N = documentsOf(dims);
+    const n = dims.negatives ?? 1;
     this.headQueries = new SpladeHead(ctx, { B, T: Tq, d, V, parts });
     this.headDocuments = new SpladeHead(ctx, { B: N, T: Td, d, V, parts });
     this.scoring = new SparseScores(ctx, B, N, V);
-    this.contrastive = new ContrastiveLoss(ctx, B, N, tau, LOSS_SLOTS.rank);
+    this.ranking = distill
+      ? new DistillLoss(ctx, distill.kind, B, n, distill.temperature, LOSS_SLOTS.rank)
+      : new ContrastiveLoss(ctx, B, N, tau, LOSS_SLOTS.rank);
+    this.teacher = distill ? ctx.tensor('teacher labels', [B, teacherWidth(distill.kind, n)], 'f32') : null;
     this.flopsQueries = new FlopsLoss(ctx, B, V, LOSS_SLOTS.flopsQueries);
     this.flopsDocuments = new FlopsLoss(ctx, N, V, LOSS_SLOTS.flopsDocuments);
     this.pooledQueries = ctx.tensor('pooled queries', [B, V], 'f32');
@@ -174,7 +189,9 @@ export class SpladeObjective {
     const [queries, docs] = [this.pooledQueries, this.pooledDocuments];
     const [dqueries, ddocs] = [this.dpooledQueries, this.dpooledDocuments];
     this.scoring.forward(encoder, { queries, docs, scores: this.scores });
-    this.contrastive.forwardBackward(encoder, { scores: this.scores, dscores: this.dscores, losses: this.losses });
+    const scoring = { scores: this.scores, dscores: this.dscores, losses: this.losses };
+    if (this.ranking instanceof DistillLoss) this.ranking.forwardBackward(encoder, { ...scoring, teacher: this.teacher! });
+    else this.ranking.forwardBackward(encoder, scoring);
     this.scoring.backward(encoder, { queries, docs, dscores: this.dscores, dqueries, ddocs });
     for (const [flops, vectors, dvectors, sums] of [
       [this.flopsQueries, queries, dqueries, step?.queries],

@@ -1,6 +1,7 @@
 // Float64 SPLADE training objective of one micro-batch over the whole model (encoder and head): the loss parts and
 // the gradient of every parameter, composed from the float64 model and the kernels' loss references (tests only).
 import { contrastiveLossBackward, contrastiveLossForward } from '../kernels/reference/contrastive-loss.ts';
+import { klDistillBackward, klDistillForward, marginMseBackward, marginMseForward } from '../kernels/reference/distill-loss.ts';
 import { flopsLossBackward, flopsLossForward } from '../kernels/reference/flops-loss.ts';
 import { sparseScoresBackward, sparseScoresForward } from '../kernels/reference/sparse-scores.ts';
 import { dropoutKey } from '../kernels/reference/dropout.ts';
@@ -9,14 +10,37 @@ import { DROPOUT_STREAMS, dropoutSiteId } from '../model/dropout-sites.ts';
 import { zerosLike, type ModelParams } from '../model/layout.ts';
 import { spladeBackward, spladeForward } from '../model/reference/splade.ts';
 import type { TripletBatch } from './trainer.ts';
+import type { RankingLossKind } from '../contract/recipe.ts';
+
+/** The ranking loss of scores (B, N) and its gradient: contrastive, or distillation from the batch's teacher labels. */
+function rankingLoss(
+  scores: Float64Array,
+  B: number,
+  N: number,
+  settings: Pick<TrainingReferenceSettings, 'tau' | 'loss'>,
+  batch: TripletBatch,
+): { value: number; dscores: Float64Array } {
+  const { tau, loss = 'contrastive' } = settings;
+  if (loss === 'contrastive')
+    return { value: contrastiveLossForward(scores, B, N, tau), dscores: contrastiveLossBackward(scores, B, N, tau) };
+  const n = N / B - 1;
+  const teacher = batch.teacher;
+  if (!teacher) throw new Error(`the ${loss} reference needs the batch's teacher labels`);
+  return loss === 'kl'
+    ? { value: klDistillForward(scores, teacher, B, n, tau), dscores: klDistillBackward(scores, teacher, B, n, tau) }
+    : { value: marginMseForward(scores, teacher, B, n), dscores: marginMseBackward(scores, teacher, B, n) };
+}
 
 export interface TrainingReferenceSettings {
   /** Padded lengths of the batch's queries and documents. */
   queryLength: number;
   documentLength: number;
+  /** Temperature of the contrastive loss, or of the KL loss when `loss` is 'kl'. */
   tau: number;
   lambdaQueries: number;
   lambdaDocuments: number;
+  /** The ranking loss (absent: contrastive); a distillation loss reads the batch's teacher labels. */
+  loss?: RankingLossKind;
   /** Dropout as the trainer draws it: the rates, the run's seed, the step and the micro-batch (absent: none). */
   dropout?: { rates: DropoutRates; seed: number; step: number; microBatch: number };
 }
@@ -38,7 +62,7 @@ export function spladeTrainingReference(
   batch: TripletBatch,
   settings: TrainingReferenceSettings,
 ): TrainingReferenceResult {
-  const { queryLength: Tq, documentLength: Td, tau, lambdaQueries, lambdaDocuments } = settings;
+  const { queryLength: Tq, documentLength: Td, lambdaQueries, lambdaDocuments } = settings;
   const B = batch.queryIds.length / Tq;
   const N = batch.documentIds.length / Td; // B positives, then B per negative column
   const V = config.vocabSize;
@@ -66,17 +90,11 @@ export function spladeTrainingReference(
     dropout: dropout(DROPOUT_STREAMS.documents),
   });
   const scores = sparseScoresForward(queries.pooled, documents.pooled, B, N, V);
-  const rank = contrastiveLossForward(scores, B, N, tau);
+  const ranking = rankingLoss(scores, B, N, settings, batch);
+  const rank = ranking.value;
   const flopsQueries = flopsLossForward(queries.pooled, B, V);
   const flopsDocuments = flopsLossForward(documents.pooled, N, V);
-  const { dqueries, ddocs } = sparseScoresBackward(
-    queries.pooled,
-    documents.pooled,
-    contrastiveLossBackward(scores, B, N, tau),
-    B,
-    N,
-    V,
-  );
+  const { dqueries, ddocs } = sparseScoresBackward(queries.pooled, documents.pooled, ranking.dscores, B, N, V);
   const fq = flopsLossBackward(queries.pooled, B, V, lambdaQueries);
   const fd = flopsLossBackward(documents.pooled, N, V, lambdaDocuments);
   for (let i = 0; i < dqueries.length; i++) dqueries[i] += fq[i];
@@ -115,7 +133,7 @@ export function spladeStepReference(
       grads: Object.fromEntries(Object.keys(each[0].grads).map((name) => [name, mean(name)])),
     };
   }
-  const { queryLength: Tq, documentLength: Td, tau, lambdaQueries, lambdaDocuments } = settings;
+  const { queryLength: Tq, documentLength: Td, lambdaQueries, lambdaDocuments } = settings;
   const V = config.vocabSize;
   const passes = batches.map((batch, i) => {
     const s = withMasks(i).dropout;
@@ -158,17 +176,11 @@ export function spladeStepReference(
   const grads = zerosLike(config);
   const flopsOf = (means: Float64Array) => means.reduce((sum, m) => sum + m * m, 0);
   let total = lambdaQueries * flopsOf(q.means) + lambdaDocuments * flopsOf(d.means);
-  for (const { B, N, queries, documents } of passes) {
+  for (const [i, { B, N, queries, documents }] of passes.entries()) {
     const scores = sparseScoresForward(queries.pooled, documents.pooled, B, N, V);
-    total += contrastiveLossForward(scores, B, N, tau) / A;
-    const { dqueries, ddocs } = sparseScoresBackward(
-      queries.pooled,
-      documents.pooled,
-      contrastiveLossBackward(scores, B, N, tau),
-      B,
-      N,
-      V,
-    );
+    const ranking = rankingLoss(scores, B, N, settings, batches[i]);
+    total += ranking.value / A;
+    const { dqueries, ddocs } = sparseScoresBackward(queries.pooled, documents.pooled, ranking.dscores, B, N, V);
     const flops = (dpooled: Float64Array, pooled: Float64Array, step: { means: Float64Array; rows: number }, lambda: number) => {
       // the step's loss is the mean of its micro-batches' ranking losses plus FLOPS over all its vectors
       for (let i = 0; i < dpooled.length; i++)

@@ -15,7 +15,7 @@ import {
   type ObjectiveInputs,
   type StepMeans,
 } from './splade-objective.ts';
-import { TrainingRecipe } from '../contract/recipe.ts';
+import { TrainingRecipe, distillSettings } from '../contract/recipe.ts';
 import { ParameterUpdate, checkStepCount, type OptimizerState } from './parameter-update.ts';
 
 export type { OptimizerState } from './parameter-update.ts';
@@ -26,6 +26,8 @@ export interface TripletBatch {
   queryMask: Uint8Array; // (B, Tq)
   documentIds: Int32Array; // (N, Td)
   documentMask: Uint8Array; // (N, Td)
+  /** Teacher labels of the rows, for distillation: (B, n) margins or (B, n + 1) scores [pos, neg_1..n]. */
+  teacher?: Float32Array;
 }
 
 /** What one step measured, read back on the steps that ask: the micro-batches' means, and the gradient's norm. */
@@ -65,7 +67,7 @@ export class SpladeTrainer {
       dropout,
       stream: DROPOUT_STREAMS.documents,
     });
-    this.objective = new SpladeObjective(ctx, dims, recipe.tau);
+    this.objective = new SpladeObjective(ctx, dims, recipe.tau, distillSettings(recipe));
     this.update = new ParameterUpdate(ctx, model, recipe, { tensor: this.objective.losses, names: LOSS_PART_NAMES });
     this.staged = Number.isFinite(dispatchFlopsBudget(ctx));
     const n = microBatches(recipe);
@@ -145,6 +147,11 @@ export class SpladeTrainer {
   private setInputs(micro: TripletBatch, i: number): void {
     this.queries.setInputs(micro.queryIds, micro.queryMask);
     this.documents.setInputs(micro.documentIds, micro.documentMask);
+    const { teacher } = this.objective;
+    if (teacher) {
+      if (!micro.teacher) throw new Error(`a ${this.recipe.loss} run needs teacher labels in every batch; this one has none`);
+      this.ctx.upload(teacher, micro.teacher);
+    }
     this.queries.setDropoutKeys(this.seed, this.t, i);
     this.documents.setDropoutKeys(this.seed, this.t, i);
   }

@@ -2,6 +2,7 @@
 // step loop (step-loop.ts): triplet batches (through the batch cache), the SPLADE trainer, and its step reports.
 import type { GpuContext } from '../gpu/context.ts';
 import type { RunSettings } from '../contract/recipe.ts';
+import type { TeacherLabelSummary } from '../contract/teacher-labels.ts';
 import type { TripletSource } from '../io/triplet-source.ts';
 import { TripletBatches } from './batches.ts';
 import type { DataFingerprint, StepReport } from '../contract/training-report.ts';
@@ -22,6 +23,8 @@ export interface TrainingData {
   /** The rows, read when their batch is made (a streamed file keeps only its index in memory). */
   source: TripletSource;
   fingerprint: DataFingerprint;
+  /** The rows' teacher labels (distillation data), when they have them; a run checks them against its loss. */
+  labels?: TeacherLabelSummary;
 }
 
 export interface TrainingRunOptions extends RunSettings, Omit<StepLoopOptions<StepReport>, 'checkFits' | keyof RunSettings> {

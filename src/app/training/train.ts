@@ -12,6 +12,8 @@ import { tokenizerFingerprint } from '../../io/tokenizer-fingerprint.ts';
 import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
 import { planTraining, type TrainRequest } from '../../contract/training-request.ts';
+import { checkTeacherLabels } from '../../contract/teacher-labels.ts';
+import { InvalidRequestError } from '../../contract/limits.ts';
 import { checkLengthsFit } from '../../contract/max-tokens.ts';
 import { savedModelFiles, type ModelCardExtras } from '../model/save-model.ts';
 import { hostRowNorms } from '../model/head-report.ts';
@@ -101,6 +103,10 @@ function headNormsOf(model: OpenedModel): { meanRowNorm: number; rowNorms: numbe
 export async function trainModel(ctx: GpuContext, platform: Platform, options: TrainOptions): Promise<TrainedRun> {
   const { data, request } = options;
   const plan = planTraining(request, data.source.count, data.source.negatives);
+  const loss = plan.recipe.loss ?? 'contrastive';
+  const teacher = checkTeacherLabels(loss, data.source.negatives, data.labels, data.fingerprint.name);
+  // a page resuming from cached batches alone has no rows to check: they were checked when the batches were made
+  if (teacher.error && !data.source.cacheOnly) throw new InvalidRequestError(teacher.error);
   const lock = await platform.lockRun(options.run);
   try {
     const model = typeof options.model === 'function' ? await options.model() : options.model;
@@ -140,6 +146,7 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
       recorded = recorded.then(() => recorder.onEvent(event));
       recorded.catch(() => undefined); // awaited later (its failure is reported there), never an unhandled rejection
     };
+    if (loss !== 'contrastive' && data.labels) emit({ kind: 'teacher', labels: data.labels, ...teacher });
     let stopping: Alarm | null = null;
     const raise = (alarms: Alarm[]) => {
       for (const alarm of alarms) {

@@ -8,7 +8,8 @@ import { indexTripletFile, type IndexOptions } from '../../io/triplet-index.ts';
 import { cacheOnlySource, memoryTripletSource, type TripletSource } from '../../io/triplet-source.ts';
 import { parseTripletsJsonl } from '../../io/triplets-jsonl.ts';
 import { readParquetTriplets } from '../../io/triplets-parquet.ts';
-import { parseTriplets } from '../../io/triplets.ts';
+import { parseTriplets, type Triplet } from '../../io/triplets.ts';
+import { TeacherLabelStats, type TeacherLabelSummary } from '../../contract/teacher-labels.ts';
 import type { TrainingData } from '../../train/training-loop.ts';
 import { crc32 } from '../../util/crc32.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -40,10 +41,18 @@ function readOf(
   crc: number,
   rest: Omit<TripletsSummary, 'name' | 'triplets' | 'negatives' | 'crc32'>,
 ): ReadTrainingData {
-  return {
-    data: { source, fingerprint: { name, triplets: source.count, crc32: crc } },
-    summary: { name, triplets: source.count, negatives: source.negatives, crc32: crc, ...rest },
-  };
+  const summary: TripletsSummary = { name, triplets: source.count, negatives: source.negatives, crc32: crc, ...rest };
+  if (!summary.labels) delete summary.labels;
+  const data: TrainingData = { source, fingerprint: { name, triplets: source.count, crc32: crc } };
+  if (summary.labels) data.labels = summary.labels;
+  return { data, summary };
+}
+
+/** The teacher labels of rows held in memory (each row is named by its 1-based place for an error). */
+function labelsOf(triplets: readonly Triplet[], name: string): TeacherLabelSummary | undefined {
+  const stats = new TeacherLabelStats();
+  triplets.forEach((triplet, i) => stats.add(triplet.label, () => `${name} row ${i + 1}`));
+  return stats.summary();
 }
 
 /** Rough bytes of rows held in memory (UTF-16 strings and their objects). */
@@ -68,6 +77,7 @@ export function readTrainingData(bytes: Uint8Array, name: string): ReadTrainingD
     format,
     memoryBytes: rowBytes(source, bytes.length),
     streamed: false,
+    labels: labelsOf(parsed.triplets, name),
   });
   return { ...read, bytes };
 }
@@ -102,6 +112,7 @@ export async function readTrainingFile(file: RandomAccessFile, options: IndexOpt
     format,
     memoryBytes: source.indexBytes,
     streamed: true,
+    labels: indexed.labels,
   });
 }
 

@@ -1,5 +1,5 @@
-// The training recipe's options beyond batch, lengths and lr (optimizer, warm-up, clipping, dropout, temperature, the
-// FLOPS ramp and accumulation), shared by train, calibrate and sweep so that a calibration or a sweep trains with the
+// The training recipe's options beyond batch, lengths and lr (optimizer, warm-up, clipping, dropout, the loss and its
+// temperature, the FLOPS ramp and accumulation), shared by train, calibrate and sweep so that a calibration or a sweep trains with the
 // same recipe as the run it prepares.
 import type { TrainRequest } from '../../contract/training-request.ts';
 import type { Args, OptionSpec } from '../command.ts';
@@ -23,7 +23,18 @@ export const RECIPE_OPTIONS: Record<string, OptionSpec> = {
     value: 'P',
     help: "every dropout probability of the backbone set to P while training (default: its config.json's; 0: none)",
   },
-  temperature: { value: 'T', help: 'temperature of the contrastive loss (scores divided by T)', default: '1' },
+  loss: {
+    value: 'contrastive|marginmse|kl',
+    help:
+      "the ranking loss: the paper's in-batch contrastive loss; or distillation from the rows' teacher scores (their " +
+      '"label": one margin score(q, pos) - score(q, neg_i) per negative for marginmse, the n + 1 scores [pos, neg_1..n] ' +
+      "for kl), over each query's own documents",
+    default: 'contrastive',
+  },
+  temperature: {
+    value: 'T',
+    help: 'temperature of the contrastive or the KL loss (scores divided by T; the KL loss is multiplied by T²; default 1)',
+  },
   'flops-ramp-ratio': {
     value: 'F',
     help: 'fraction of the steps over which the lambdas ramp up quadratically (default a third; 0: full lambdas from the first step)',
@@ -40,6 +51,7 @@ export type RecipeFields = Pick<
   | 'maxGradNorm'
   | 'dropout'
   | 'temperature'
+  | 'loss'
   | 'flopsRampRatio'
 >;
 
@@ -54,6 +66,7 @@ export function recipeFrom(args: Args): RecipeFields {
     maxGradNorm: args.number('max-grad-norm'),
     dropout: args.number('dropout'),
     temperature: args.number('temperature'),
+    loss: args.string('loss') as TrainRequest['loss'],
     flopsRampRatio: args.number('flops-ramp-ratio'),
   };
 }

@@ -1,5 +1,6 @@
 // `splade-lab train`: argument adapter over the application layer's trainRun; prints progress (text or JSON
 // lines), and saves the trained model as a sentence-transformers SparseEncoder in <out>/model.
+import type { TeacherLabelSummary } from '../../contract/teacher-labels.ts';
 import { join } from 'node:path';
 import { openModelRef, type OpenedModel } from '../../app/model/open-model.ts';
 import { CHECKPOINT_FOLDER, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
@@ -48,6 +49,15 @@ function probesFrom(args: Args): ProbeText[] | undefined {
     ...args.all('probe-doc').map((text) => ({ role: 'document' as const, text })),
   ];
   return probes.length ? probes : undefined;
+}
+
+/** The teacher labels' summary as the text output gives it, and its warning. */
+function teacherLines({ labels, warning }: { labels: TeacherLabelSummary; warning?: string }): string {
+  const f = (x: number) => x.toPrecision(4);
+  const line =
+    `  teacher labels: ${labels.width} per row on ${labels.rows} rows, range ${f(labels.min)} to ${f(labels.max)}, ` +
+    `mean ${f(labels.mean)}, spread (std) ${f(labels.std)}`;
+  return warning ? `${line}\n  warning: ${warning}` : line;
 }
 
 /** --gpu-memory in bytes, or undefined. */
@@ -210,6 +220,11 @@ export const trainCommand: Command = {
             emit({ event: 'alarm', ...event.alarm, stops: event.stops }, alarmLines(event.alarm, event.stops));
           } else if (event.kind === 'note') {
             emit({ event: 'note', note: event.note }, `  note: ${event.note}`);
+          } else if (event.kind === 'teacher') {
+            emit(
+              { event: 'teacher', ...event.labels, ...(event.warning ? { warning: event.warning } : {}) },
+              teacherLines(event),
+            );
           } else if (event.kind === 'checkpoint') {
             const path = join(out, CHECKPOINT_FOLDER, event.name);
             emit({ event: 'checkpoint', step: event.step, path }, `  checkpoint ${path}`);

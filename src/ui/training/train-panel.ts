@@ -347,6 +347,8 @@ export class TrainPanel extends LitElement {
             this._probes = { start: this._probes?.start ?? event.snapshot, latest: event.snapshot };
           } else if (event.kind === 'note') {
             this._notes = [...this._notes, event.note];
+          } else if (event.kind === 'teacher') {
+            if (event.warning) this._notes = [...this._notes, event.warning];
           } else if (event.kind === 'caching') {
             progress(
               `Caching the run's batches in this browser (so that a reload can resume without the file): ${event.done} of ${event.total}`,

@@ -1,7 +1,14 @@
-// Scores, contrastive loss and FLOPS: references against finite differences, GPU kernels against references.
+// Scores, contrastive and distillation losses and FLOPS: references against finite differences, GPU kernels against references.
 import { describe, expect, it } from 'vitest';
 import { ContrastiveLoss } from '../../../src/kernels/contrastive-loss.ts';
+import { DistillLoss, teacherWidth } from '../../../src/kernels/distill-loss.ts';
 import { FlopsLoss } from '../../../src/kernels/flops-loss.ts';
+import {
+  klDistillBackward,
+  klDistillForward,
+  marginMseBackward,
+  marginMseForward,
+} from '../../../src/kernels/reference/distill-loss.ts';
 import { contrastiveLossBackward, contrastiveLossForward } from '../../../src/kernels/reference/contrastive-loss.ts';
 import { flopsLossBackward, flopsLossForward } from '../../../src/kernels/reference/flops-loss.ts';
 import { sparseScoresBackward, sparseScoresForward } from '../../../src/kernels/reference/sparse-scores.ts';
@@ -160,6 +167,89 @@ describe('FLOPS regulariser', () => {
         dvectors: flopsLossBackward(h.vectors, N, V, lambda),
       }),
       checks: { losses: { tol: { rtol: 1e-5, atol: 1e-5, combine: 'max' } }, dvectors: { tol: F32, accumulates: true } },
+    });
+  });
+});
+
+describe('distillation losses', () => {
+  // query i's documents: positive at column i, negative c at (1 + c)·B + i; other columns belong to other queries
+  it.each([1, 3])('MarginMSE reference gradient matches finite differences (%i negatives)', (n) => {
+    const random = new Random(10 + n);
+    const B = 3;
+    const N = (1 + n) * B;
+    const margins = random.normals(B * n, 2);
+    checkGradients({
+      inputs: { s: random.normals(B * N, 3) },
+      forward: ({ s }) => Float64Array.of(marginMseForward(s, margins, B, n)),
+      backward: ({ s }, dout) => ({ s: marginMseBackward(s, margins, B, n, dout[0]) }),
+      wrt: ['s'],
+    });
+  });
+
+  it.each([
+    [1, 1],
+    [3, 0.5],
+    [3, 4],
+  ])('KL reference gradient matches finite differences (%i negatives, T = %f)', (n, T) => {
+    const random = new Random(20 + n);
+    const B = 3;
+    const N = (1 + n) * B;
+    const teacher = random.normals(B * (n + 1), 3);
+    checkGradients({
+      inputs: { s: random.normals(B * N, 3) },
+      forward: ({ s }) => Float64Array.of(klDistillForward(s, teacher, B, n, T)),
+      backward: ({ s }, dout) => ({ s: klDistillBackward(s, teacher, B, n, T, dout[0]) }),
+      wrt: ['s'],
+    });
+  });
+
+  it('references equal the formulas on hand-computed cases', () => {
+    // B = 1, n = 1: scores [s_pos, s_neg] = [3, 1], margin 0.5: (3 - 1 - 0.5)² = 2.25
+    expect(marginMseForward(Float64Array.of(3, 1), [0.5], 1, 1)).toBeCloseTo(2.25, 12);
+    // B = 1, n = 1, T = 1: teacher [0, 0] (uniform), student [ln 3, 0]: KL = ln(1/2) - 0.5 ln(3/4) - 0.5 ln(1/4)
+    const kl = 0.5 * Math.log(0.5 / 0.75) + 0.5 * Math.log(0.5 / 0.25);
+    expect(klDistillForward(Float64Array.of(Math.log(3), 0), [0, 0], 1, 1, 1)).toBeCloseTo(kl, 12);
+    // equal distributions: zero loss and gradient, whatever the shift
+    expect(klDistillForward(Float64Array.of(5, 2), [13, 10], 1, 1, 1)).toBeCloseTo(0, 12);
+    // a teacher probability that underflows to 0 adds nothing (no NaN from 0 · log 0)
+    expect(Number.isFinite(klDistillForward(Float64Array.of(1, 2), [0, -2000], 1, 1, 1))).toBe(true);
+  });
+
+  it.each([
+    ['marginmse', 1, 1, 1, 1],
+    ['marginmse', 7, 3, 1, 0.5],
+    ['marginmse', 300, 2, 1, 2],
+    ['kl', 1, 1, 1, 1],
+    ['kl', 7, 3, 0.3, 1],
+    ['kl', 300, 2, 2, 0.5],
+  ] as const)('GPU %s matches the reference for B=%i n=%i T=%f scale=%f', async (kind, B, n, T, scale) => {
+    const N = (1 + n) * B;
+    const width = teacherWidth(kind, n);
+    const random = new Random(B * 31 + n);
+    await expectKernel(await gpuContext(), {
+      name: `${kind} B=${B} n=${n}`,
+      tensors: {
+        scores: { shape: [B, N], data: random.normals(B * N, 20) },
+        teacher: { shape: [B, width], data: random.normals(B * width, 5) },
+        dscores: { shape: [B, N], data: random.normals(B * N) }, // stale values: the kernel overwrites every entry
+        losses: { shape: [4] },
+      },
+      build: (ctx, t) => {
+        const kernel = new DistillLoss(ctx, kind, B, n, T, 2);
+        kernel.setScale(scale);
+        const { scores, teacher, dscores, losses } = t;
+        return { record: (enc) => kernel.forwardBackward(enc, { scores, teacher, dscores, losses }) };
+      },
+      reference: (h) => {
+        const forward =
+          kind === 'kl' ? klDistillForward(h.scores, h.teacher, B, n, T) : marginMseForward(h.scores, h.teacher, B, n);
+        const dscores =
+          kind === 'kl'
+            ? klDistillBackward(h.scores, h.teacher, B, n, T, scale)
+            : marginMseBackward(h.scores, h.teacher, B, n, scale);
+        return { losses: [h.losses[0], h.losses[1], forward, h.losses[3]], dscores };
+      },
+      checks: { losses: { tol: { rtol: 1e-4, atol: 1e-4, combine: 'max' } }, dscores: { tol: { rtol: 1e-4, atol: 1e-6 } } },
     });
   });
 });

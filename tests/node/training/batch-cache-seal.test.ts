@@ -95,4 +95,29 @@ describe('the tokenizer fingerprint', () => {
     expect(tokenizerFingerprint(a)).not.toBe(tokenizerFingerprint(b));
     expect(tokenizerFingerprint(createTokenizerJsonTokenizer(wordPieceTokenizerJson(vocab)))).toBe(tokenizerFingerprint(a));
   });
+
+  it('teacher labels travel with their batch and are sealed; a 6-word file of the layout before labels still reads', async () => {
+    const tokenizer = await tokenizerPromise;
+    const store = createFolderBatchCache(join(root, 'labelled'));
+    const labelled = triplets.slice(0, 8).map((t, i) => ({ ...t, label: [i + 0.5, -i] }));
+    const { batch } = await new TripletBatches(memoryTripletSource(labelled), tokenizer, SHAPE, 3).next();
+    expect(Array.from(batch.teacher ?? [])).toHaveLength(8);
+    await store.put('f', { epoch: 0, index: 0 }, batch);
+    expect(await store.get('f', { epoch: 0, index: 0 })).toEqual(batch);
+    const path = join(root, 'labelled', 'f', '0-0.batch');
+    const bytes = await readFile(path);
+    bytes[bytes.length - 2] ^= 1; // inside the last label
+    await writeFile(path, bytes);
+    await expect(store.get('f', { epoch: 0, index: 0 })).rejects.toThrow(/do not match its checksum/);
+    // the older layout: "SLB2", no label count, no labels
+    const { batch: plain } = await new TripletBatches(memoryTripletSource(triplets), tokenizer, SHAPE, 3).next();
+    await store.put('g', { epoch: 0, index: 0 }, plain);
+    const current = await readFile(join(root, 'labelled', 'g', '0-0.batch'));
+    const older = new Uint8Array(current.length - 4);
+    older.set(current.subarray(0, 24));
+    older.set(current.subarray(28), 24);
+    new DataView(older.buffer).setUint32(0, 0x32424c53, true);
+    await writeFile(join(root, 'labelled', 'g', '0-0.batch'), older);
+    expect(await store.get('g', { epoch: 0, index: 0 })).toEqual(plain);
+  });
 });

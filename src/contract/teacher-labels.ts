@@ -1,0 +1,97 @@
+// Teacher labels of distillation data (sentence-transformers' `label` column): their statistics, gathered while the
+// rows are read, and the check a run makes before training: the label count the loss needs, and the warning for
+// scores squashed into [0, 1] or [-1, 1] (a sigmoid or a normalisation), which silently ruins MarginMSE.
+import type { RankingLossKind } from './recipe.ts';
+
+/** What the rows' teacher labels hold. */
+export interface TeacherLabelSummary {
+  /** Rows with labels (a file has them on every row or on none). */
+  rows: number;
+  /** Labels per row. */
+  width: number;
+  min: number;
+  max: number;
+  mean: number;
+  /** Standard deviation over every label. */
+  std: number;
+}
+
+/** Gathers the labels of rows as they are read; `where(row)` names a row for an error. */
+export class TeacherLabelStats {
+  private rows = 0;
+  private unlabelled = 0;
+  private width = 0;
+  private count = 0;
+  private sum = 0;
+  private squares = 0;
+  private min = Infinity;
+  private max = -Infinity;
+
+  add(label: readonly number[] | undefined, where: () => string): void {
+    if (!label) {
+      if (this.rows > 0) throw new Error(`${where()}: no "label", but earlier rows have teacher labels; give every row one`);
+      this.unlabelled++;
+      return;
+    }
+    if (this.unlabelled > 0) throw new Error(`${where()}: a "label", but earlier rows have none; give every row one or none`);
+    if (this.rows > 0 && label.length !== this.width)
+      throw new Error(`${where()}: ${label.length} teacher labels, but the first row has ${this.width}; every row needs as many`);
+    this.width = label.length;
+    this.rows++;
+    for (const x of label) {
+      this.count++;
+      this.sum += x;
+      this.squares += x * x;
+      this.min = Math.min(this.min, x);
+      this.max = Math.max(this.max, x);
+    }
+  }
+
+  /** The summary, or undefined when no row has labels. */
+  summary(): TeacherLabelSummary | undefined {
+    if (this.rows === 0) return undefined;
+    const mean = this.sum / this.count;
+    const std = Math.sqrt(Math.max(0, this.squares / this.count - mean * mean));
+    return { rows: this.rows, width: this.width, min: this.min, max: this.max, mean, std };
+  }
+}
+
+/** Labels the loss needs per row: one margin per negative (MarginMSE), or the n + 1 scores [pos, neg_1..n] (KL). */
+export function labelsPerRow(loss: 'marginmse' | 'kl', negatives: number): number {
+  return loss === 'kl' ? negatives + 1 : negatives;
+}
+
+/**
+ * The data's fitness for a loss: an error (no labels, or not as many as the loss needs) or a warning (labels that look
+ * squashed), both in words a user can act on; nothing for the contrastive loss, which ignores labels.
+ */
+export function checkTeacherLabels(
+  loss: RankingLossKind,
+  negatives: number,
+  labels: TeacherLabelSummary | undefined,
+  dataName: string,
+): { error?: string; warning?: string } {
+  if (loss === 'contrastive') return {};
+  const needed = labelsPerRow(loss, negatives);
+  const what =
+    loss === 'kl'
+      ? `${needed} teacher scores per row ([positive, negative_1..${negatives}])`
+      : `${needed} teacher margin${needed === 1 ? '' : 's'} per row (score(q, pos) - score(q, neg_i), one per negative)`;
+  if (!labels) return { error: `--loss ${loss} needs ${what} in a "label" column; ${dataName} has none` };
+  if (labels.width !== needed) return { error: `--loss ${loss} needs ${what}; the rows of ${dataName} have ${labels.width}` };
+  const inside = (low: number) => labels.min >= low && labels.max <= 1;
+  if (inside(0) || inside(-1)) {
+    const range = inside(0) ? '[0, 1]' : '[-1, 1]';
+    const fix =
+      loss === 'marginmse'
+        ? "use the cross-encoder's raw logits (no sigmoid, no normalisation) and take score(q, pos) - score(q, neg) of those"
+        : "use the cross-encoder's raw logits (no sigmoid), or raise --temperature";
+    return {
+      warning:
+        `the teacher ${loss === 'kl' ? 'scores' : 'margins'} of ${dataName} all lie in ${range} (min ${labels.min.toPrecision(3)}, ` +
+        `max ${labels.max.toPrecision(3)}, spread ${labels.std.toPrecision(3)}): they look squashed by a sigmoid or ` +
+        `normalised, which makes the student's margins tiny targets and ruins distillation; ${fix}`,
+    };
+  }
+  return {};
+}
