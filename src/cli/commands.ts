@@ -5,6 +5,7 @@ import type { Command } from './command.ts';
 import { encodeCommand } from './evaluation/encode.ts';
 import { evalCommand } from './evaluation/eval.ts';
 import { handoffCommand } from './handoff/handoff.ts';
+import { idfCommand } from './model/idf.ts';
 import { inspectCommand } from './model/inspect.ts';
 import { kDemoCommand } from './model/k-demo.ts';
 import { lambdasCommand } from './experiments/lambdas.ts';
@@ -22,6 +23,7 @@ export const commands: Record<string, Command> = {
   encode: encodeCommand,
   eval: evalCommand,
   handoff: handoffCommand,
+  idf: idfCommand,
   inspect: inspectCommand,
   'k-demo': kDemoCommand,
   lambdas: lambdasCommand,

@@ -1,5 +1,6 @@
 // BEIR SciFact (CC BY-NC 2.0, read from the data folder): its counts and texts as BEIR publishes them, BM25 against
-// Anserini's figure with the run's trec_eval measures equal to the printed ones, and evaluateEncoder at full size.
+// Anserini's figure with the run's trec_eval measures equal to the printed ones, evaluateEncoder at full size, and the
+// idf table of inference-free SPLADE against its float64 reference.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,9 @@ import { sparseFromEntries } from '../../src/util/sparse-vector.ts';
 import { wordAnalyzer } from '../../src/retrieval/word-analyzer.ts';
 import { runCli } from '../helpers/cli.ts';
 import { dataPath } from './data-folder.ts';
+import { loadTokenizer } from '../../src/io/tokenizer-load.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
+import { idfMismatches, idfReference } from '../helpers/idf-reference.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'splade-lab-scifact-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -20,6 +24,17 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const SCIFACT = dataPath('scifact');
 
 describe('SciFact', () => {
+  it("splade-lab idf over SciFact's corpus equals the float64 reference, token for token", async () => {
+    const tokenizerDir = fixturePath('tokenizers/bert-base-uncased');
+    const out = join(scratch, 'idf.json');
+    const { code, stdout } = await runCli('idf', '--corpus', SCIFACT, '--tokenizer', tokenizerDir, '--out', out, '--json');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).documents).toBe(5183);
+    const written = JSON.parse(readFileSync(out, 'utf8')) as Record<string, number>;
+    const reference = await idfReference(SCIFACT, await loadTokenizer(folderSource(tokenizerDir)));
+    expect(idfMismatches(written, reference)).toEqual([]);
+  });
+
   it('loads 5183 documents, the 300 test queries, title + " " + text', async () => {
     const dataset = await loadBeir(folderSource(SCIFACT), 'test');
     expect(dataset.corpusIds).toHaveLength(5183);
