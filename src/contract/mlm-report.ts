@@ -42,4 +42,6 @@ export type MlmEvent =
   | { kind: 'start'; startStep: number; resumedFrom: string | null; recipe: MlmRecipe; seed: number; provenance: string }
   | { kind: 'report'; report: MlmStepReport }
   | { kind: 'head'; growth: HeadGrowth }
-  | { kind: 'checkpoint'; name: string; step: number; store: string };
+  | { kind: 'checkpoint'; name: string; step: number; store: string }
+  /** Something the user should know that changes no result (the page's damaged sequence cache, tokenized again). */
+  | { kind: 'note'; note: string };

@@ -1,5 +1,6 @@
 // The worker's masked-LM calls: a run of the loaded backbone on a picked text file or on the lesson's generated
-// documents (checkpointed in IndexedDB, resumable), its newest checkpoint, and loading its trained model.
+// documents (checkpointed in IndexedDB, resumable; its sequences kept in IndexedDB so that the text is tokenized once),
+// its newest checkpoint, and loading its trained model.
 import { summarizeModel, openModelRef } from '../app/model/open-model.ts';
 import { mlmCheckpointStep, mlmRun } from '../app/training/mlm.ts';
 import { mlmSourceFromBytes } from '../app/training/mlm-source.ts';
@@ -39,7 +40,12 @@ export function mlmMethods(state: WorkerState): MlmMethods {
         const outcome = await mlmRun(await state.context(), browserPlatform, {
           model: session.model,
           source: async (asked, model) =>
-            mlmSourceFromBytes(text.bytes, text.name, 'text', asked, { tokenizer: model.tokenizer, config: model.config }),
+            mlmSourceFromBytes(text.bytes, text.name, 'text', asked, {
+              tokenizer: model.tokenizer,
+              config: model.config,
+              cache: browserPlatform.sequenceCache,
+              say: (line, fields) => void ('note' in fields && onEvent?.({ kind: 'note', note: line })),
+            }),
           run,
           request: mlmRequest,
           existing: 'replace',

@@ -1,8 +1,9 @@
-// The IndexedDB batch cache in Chromium: batches read back as the typed arrays written, per fingerprint and position;
-// entries listed newest first; one fingerprint cleared without touching another, then all; a record moved to another
-// position or with a changed byte fails its seal.
+// The IndexedDB batch cache in Chromium: batches (and their teacher labels) read back as the typed arrays written, per
+// fingerprint and position; entries listed newest first; one fingerprint cleared without touching another, then all; a
+// record moved to another position or with a changed byte fails its seal. And the masked-LM sequence cache's blobs.
 import { createStore, get, set } from 'idb-keyval';
 import { createIdbBatchCache } from '../../src/train/batch-cache-idb.ts';
+import { createIdbSequenceCache } from '../../src/train/mlm-sequence-cache-idb.ts';
 import type { BatchCacheEntry } from '../../src/contract/data-sources.ts';
 
 const batch = (seed: number) => ({
@@ -69,5 +70,23 @@ describe('IndexedDB batch cache', () => {
       (error: Error) => error,
     );
     if (!flipped || !/do not match its checksum/.test(flipped.message)) throw new Error('a changed batch was read');
+  });
+
+  it('teacher labels are stored with their batch and sealed', async () => {
+    const cache = createIdbBatchCache(`splade-lab-batches-labels-${Date.now()}`);
+    await cache.put('a', { epoch: 0, index: 0 }, { ...batch(11), teacher: Float32Array.from([2.5, -1]) });
+    const back = await cache.get('a', { epoch: 0, index: 0 });
+    if (!(back?.teacher instanceof Float32Array) || back.teacher.join() !== '2.5,-1') throw new Error('labels not read back');
+  });
+});
+
+describe('IndexedDB sequence cache of masked-LM runs', () => {
+  it("keeps a text's sequences under their key; an absent key is null", async () => {
+    const cache = createIdbSequenceCache(`splade-lab-sequences-test-${Date.now()}`);
+    const bytes = Uint8Array.from([83, 76, 77, 49, 7, 8, 9]);
+    await cache.put('k1', bytes);
+    const back = await cache.get('k1');
+    if (!(back instanceof Uint8Array) || back.join() !== bytes.join()) throw new Error(`read back ${String(back)}`);
+    if ((await cache.get('k2')) !== null) throw new Error('an absent key is not null');
   });
 });

@@ -1,5 +1,6 @@
 // The page's platform (inside the GPU worker): the bundled demo and other folder URLs, Hub ids cached in Cache
 // Storage, picked files, checkpoints in IndexedDB, Web Locks, and the browser's WebGPU.
+import { createIdbSequenceCache } from '../../train/mlm-sequence-cache-idb.ts';
 import { createIdbBatchCache } from '../../train/batch-cache-idb.ts';
 import { acquireGpuContext } from '../../gpu/acquire.ts';
 import { createCacheStorageCache, createFileListSource } from '../../io/file-source-browser.ts';
@@ -47,5 +48,6 @@ export const browserPlatform: Platform = {
   runs: idbRunCatalog,
   // every batch of a run is cached before its first step, so a reloaded tab resumes without the file
   batchCache: { store: createIdbBatchCache(), fillAhead: true },
+  sequenceCache: createIdbSequenceCache(),
   writeModel: (run, files) => writeIdbModel(run, files),
 };

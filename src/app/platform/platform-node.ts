@@ -1,5 +1,6 @@
 // The Node platform of the CLI: model folders and Hub ids (downloads cached in a folder), checkpoints in the run
 // folder, a lock file per run, and Dawn's WebGPU.
+import { createFolderSequenceCache } from '../../train/mlm-sequence-cache-node.ts';
 import { createFolderBatchCache } from '../../train/batch-cache-node.ts';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +57,10 @@ export const nodePlatform: Platform = {
       store: createFolderBatchCache(process.env.SPLADE_LAB_BATCH_CACHE ?? join(homedir(), '.cache', 'splade-lab', 'batches')),
       fillAhead: false,
     };
+  },
+  /** Masked-LM sequences beside the batches, in SPLADE_LAB_BATCH_CACHE. */
+  get sequenceCache() {
+    return createFolderSequenceCache(process.env.SPLADE_LAB_BATCH_CACHE ?? join(homedir(), '.cache', 'splade-lab', 'batches'));
   },
   async writeModel(run, files) {
     const dir = join(run, MODEL_FOLDER);

@@ -1,5 +1,6 @@
 // What differs between the page and Node, behind one interface the use cases take: where a model's files come from,
 // where a run's checkpoints live, who may write a run (a lock), and how the GPU is acquired.
+import type { SequenceCacheStore } from '../../train/mlm-sequence-cache.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 
 export type { GpuContext };
@@ -40,6 +41,8 @@ export interface Platform {
    * batches before its first step (the page: a reload then resumes without the file) or as it goes (Node).
    */
   readonly batchCache: { store: BatchCacheStore; fillAhead: boolean };
+  /** Where a masked-LM text's sequences are kept between runs (IndexedDB in the page, a folder beside the batches in Node). */
+  readonly sequenceCache: SequenceCacheStore;
   /** Stores a run's trained model (files by path inside the model folder), replacing any earlier one whole; returns where. */
   writeModel(run: string, files: Map<string, Uint8Array>): Promise<string>;
 }

@@ -156,6 +156,8 @@ export const mlmCommand: Command = {
             { event: 'head', ...g },
             `  head at step ${g.step}: mean row norm ${g.meanRowNorm.toFixed(4)}, p99 ${g.p99RowNorm.toFixed(4)}, max ${g.maxRowNorm.toFixed(4)}, anisotropy ${g.anisotropy.toFixed(4)}`,
           );
+        } else if (event.kind === 'note') {
+          emit({ event: 'note', note: event.note }, `  note: ${event.note}`);
         } else {
           const path = join(out, CHECKPOINT_FOLDER, event.name);
           emit({ event: 'checkpoint', step: event.step, path }, `  checkpoint ${path}`);

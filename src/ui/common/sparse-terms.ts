@@ -9,6 +9,8 @@ import { OKABE_ITO, baseStyles } from './theme.ts';
 export class SparseTerms extends LitElement {
   @property({ type: String }) heading = '';
   @property({ attribute: false }) summary: SparseSummary | null = null;
+  /** A line in place of the counts, for a vector kept only as its top terms (a recording). */
+  @property({ type: String }) caption = '';
 
   static override styles = [
     baseStyles,
@@ -52,7 +54,7 @@ export class SparseTerms extends LitElement {
     if (!s) return html``;
     const top = s.terms.length > 0 ? s.terms[0].weight : 1;
     return html`<h3>${this.heading}</h3>
-      <p class="muted" id="active">${s.activeDims} active dimensions · ${s.tokens.length} tokens</p>
+      <p class="muted" id="active">${this.caption || `${s.activeDims} active dimensions · ${s.tokens.length} tokens`}</p>
       <ol aria-label="${this.heading}: top terms by weight">
         ${s.terms.map(
           (t) =>

@@ -147,6 +147,7 @@ export class LessonHeadGrowth extends LitElement {
             html`<sparse-terms
               data-when=${when}
               heading="“${t.sentence}” ${when} the run (k = 1)"
+              caption="its ${t[when].length} heaviest terms, as recorded"
               .summary=${{ text: t.sentence, tokens: [], activeDims: t[when].length, terms: t[when].map((term) => ({ ...term, id: 0 })) }}
             ></sparse-terms>`,
         )}

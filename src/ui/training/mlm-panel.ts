@@ -207,8 +207,11 @@ export class MlmPanel extends LitElement {
             progress(
               `Step ${r.step + 1} of ${steps}: loss ${r.loss.toFixed(3)}, accuracy ${(100 * r.accuracy).toFixed(1)}%, largest logit ${r.logitScale.toFixed(2)}…`,
             );
-          } else if (event.kind === 'head')
+          } else if (event.kind === 'head') {
             this._growth = [...this._growth.filter((g) => g.step !== event.growth.step), event.growth];
+          } else if (event.kind === 'note') {
+            progress(event.note);
+          }
         }),
     );
     await this._checkResumable();

@@ -1,8 +1,14 @@
-// The demo backbone's pretraining pieces: WordNet data lines as documents, and the randomized SVD of the warm start
-// against the exact eigenvalues of a small symmetric matrix.
+// The demo backbone's pretraining pieces: WordNet data lines as documents, document frequencies and the stripping of
+// frequent ids, and the randomized SVD of the warm start against the exact eigenvalues of a small symmetric matrix.
 import { describe, expect, it } from 'vitest';
 import { synsetDocument } from '../../../scripts/demo/wordnet-corpus.ts';
-import { jacobiEigen, symmetricTopVectors, type Csr } from '../../../scripts/demo/cooccurrence-embeddings.ts';
+import {
+  documentFrequencies,
+  jacobiEigen,
+  symmetricTopVectors,
+  withoutMostFrequent,
+  type Csr,
+} from '../../../scripts/demo/cooccurrence-embeddings.ts';
 import { Random } from '../../../src/util/random.ts';
 
 describe('demo pretraining', () => {
@@ -17,6 +23,16 @@ describe('demo pretraining', () => {
     );
     expect(synsetDocument('  1 This software and database is being provided to you')).toBeNull();
     expect(() => synsetDocument('not a data line')).toThrow(/not a WordNet data line/);
+  });
+
+  it('counts document frequencies once per document and strips the most frequent ids (ties by the smaller id)', () => {
+    const documents = [[1, 1, 2, 3], [2, 3, 4], [3, 0], [5]];
+    const df = documentFrequencies(documents, 6);
+    expect([...df]).toEqual([1, 1, 2, 3, 1, 1]);
+    const { documents: stripped, dropped } = withoutMostFrequent(documents, df, 2);
+    expect(dropped).toEqual([3, 2]);
+    expect(stripped.map((ids) => [...ids])).toEqual([[1, 1], [4], [0], [5]]);
+    expect(withoutMostFrequent(documents, df, 3).dropped).toEqual([3, 2, 0]);
   });
 
   it('the randomized SVD finds the leading eigenvalues of a symmetric matrix', () => {
