@@ -48,13 +48,15 @@ export async function benchTraining(ctx: GpuContext, shape = SHAPE, reps = 3): P
     await trainer.step([batch], false);
     await ctx.sync();
   });
+  const queries = trainer.queries;
+  if (!queries) throw new Error('the training bench trains SPLADE with a query encoder');
   const forwardMs = await medianMs(reps, async () => {
     await ctx.run('bench encode', (encoder) => {
-      trainer.queries.forward(encoder);
+      queries.forward(encoder);
       trainer.documents.forward(encoder);
       trainer.objective.recordForward(encoder, {
-        hiddenQueries: trainer.queries.headHidden,
-        maskQueries: trainer.queries.mask,
+        hiddenQueries: queries.headHidden,
+        maskQueries: queries.mask,
         hiddenDocuments: trainer.documents.headHidden,
         maskDocuments: trainer.documents.mask,
         weight: wholeMatrix(model.decoderWeight, 'the training bench'),
@@ -63,7 +65,7 @@ export async function benchTraining(ctx: GpuContext, shape = SHAPE, reps = 3): P
     });
   });
   const tag = `BERT d${hidden} L${layers} V${vocab}, ${B} triplets, Tq ${Tq}, Td ${Td}`;
-  const bytes = model.bytes + trainer.queries.activationBytes + trainer.documents.activationBytes;
+  const bytes = model.bytes + queries.activationBytes + trainer.documents.activationBytes;
   return [
     { name: `encode forward (${tag})`, ms: forwardMs, peakBytes: bytes },
     { name: `training step (${tag})`, ms: stepMs, peakBytes: bytes, extra: { stepOverForwardTime: stepMs / forwardMs } },

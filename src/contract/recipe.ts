@@ -45,6 +45,11 @@ export interface TrainingRecipe extends StepRecipe {
    * from the rows' teacher scores over each query's own documents (no in-batch negatives).
    */
   loss?: RankingLossKind;
+  /**
+   * Inference-free SPLADE: queries are their tokens weighted by a static table (frozen), only documents are encoded;
+   * the table's source and CRC-32 (of its float32 bytes), so that a resume uses the same one.
+   */
+  inferenceFree?: { queryWeights: string; crc32: number };
 }
 
 /** The ranking losses a SPLADE run can take (`train --loss`). */

@@ -41,6 +41,11 @@ export interface TrainRequest {
    * `label` column (see contract/teacher-labels.ts).
    */
   loss?: RankingLossKind;
+  /**
+   * Inference-free SPLADE: queries are their tokens weighted by a static table (IDF of the training documents, or of
+   * a given corpus), frozen; only documents are encoded and regularised (lambda_q unused).
+   */
+  inferenceFree?: boolean;
   /** Clip the averaged gradient to this global L2 norm (default 1.0, transformers' Trainer's; 0: no clipping). */
   maxGradNorm?: number;
   /** Micro-batches of `batchSize` per step, gradients averaged: N-GPU data parallelism (default 1). */
@@ -211,6 +216,7 @@ export function requestFromRecipe(
     flopsRampRatio: recipe.flopsRampRatio,
     temperature: recipe.loss === 'marginmse' ? undefined : recipe.tau,
     ...(recipe.loss ? { loss: recipe.loss } : {}),
+    ...(recipe.inferenceFree ? { inferenceFree: true } : {}),
     maxGradNorm: recipe.maxGradNorm ?? 0,
     gradAccum: recipe.gradAccum,
     flopsOver: recipe.flopsOver,

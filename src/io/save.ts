@@ -1,5 +1,6 @@
 // Saves a model as Hugging Face files (config.json, model.safetensors, tokenizer files) plus the sentence-transformers
-// SparseEncoder modules (MLMTransformer at the root, SpladePooling with max pooling in 1_SpladePooling).
+// SparseEncoder modules (MLMTransformer at the root, SpladePooling with max pooling in 1_SpladePooling); or, for an
+// inference-free model, as a Router of a static query embedding and that document encoder.
 import type { FileSink, FileSource, ReadOptions } from './file-source.ts';
 import type { HostTensor, TensorMap } from './host-tensor.ts';
 import type { HfConfig } from './model-folder.ts';
@@ -89,6 +90,62 @@ export function buildSavedModelFiles(model: SavableModel, options: SaveOptions =
   files.set(
     '1_SpladePooling/config.json',
     jsonFile({ pooling_strategy: 'max', activation_function: 'relu', word_embedding_dimension: vocabSize }),
+  );
+  return files;
+}
+
+/** The folders of an inference-free model's Router (sentence-transformers v5), each module's files inside its own. */
+export const ROUTER_PATHS = {
+  query: 'query_0_SparseStaticEmbedding',
+  document: 'document_0_MLMTransformer',
+  pooling: 'document_1_SpladePooling',
+} as const;
+
+/**
+ * An inference-free SparseEncoder (sentence-transformers v5's Router): the query route a SparseStaticEmbedding (one
+ * weight per token, `weight` in its model.safetensors, frozen, with the tokenizer files), the document route the
+ * MLMTransformer and SpladePooling of `encoderFiles` (what buildSavedModelFiles made), each in its own folder.
+ */
+export function buildRouterFiles(
+  encoderFiles: Map<string, Uint8Array>,
+  queryWeights: Float32Array,
+  tokenizerFiles: Map<string, Uint8Array>,
+): Map<string, Uint8Array> {
+  const files = new Map<string, Uint8Array>();
+  const P = ROUTER_PATHS;
+  for (const [name, bytes] of encoderFiles) {
+    if (name === 'modules.json' || name === 'config_sentence_transformers.json') continue;
+    if (name === '1_SpladePooling/config.json') files.set(`${P.pooling}/config.json`, bytes);
+    else if (name === 'README.md') files.set(name, bytes);
+    else files.set(`${P.document}/${name}`, bytes);
+  }
+  files.set(`${P.query}/config.json`, jsonFile({ frozen: true }));
+  const weight: HostTensor = { shape: [queryWeights.length], data: queryWeights };
+  files.set(`${P.query}/model.safetensors`, writeSafetensors([['weight', weight]], { format: 'pt' }));
+  for (const [name, bytes] of tokenizerFiles) files.set(`${P.query}/${name}`, bytes);
+  const module = (name: string) => `sentence_transformers.sparse_encoder.models.${name}`;
+  files.set(
+    'router_config.json',
+    jsonFile({
+      types: {
+        [P.query]: module('SparseStaticEmbedding'),
+        [P.document]: module('MLMTransformer'),
+        [P.pooling]: module('SpladePooling'),
+      },
+      structure: { query: [P.query], document: [P.document, P.pooling] },
+      parameters: { default_route: 'document', allow_empty_key: true },
+    }),
+  );
+  files.set('modules.json', jsonFile([{ idx: 0, name: '0', path: '', type: 'sentence_transformers.models.Router' }]));
+  files.set(
+    'config_sentence_transformers.json',
+    jsonFile({
+      model_type: 'SparseEncoder',
+      __version__: { sentence_transformers: '5.0.0' },
+      prompts: { query: '', document: '' },
+      default_prompt_name: null,
+      similarity_fn_name: 'dot',
+    }),
   );
   return files;
 }

@@ -35,7 +35,7 @@ export class HeadOnlyTrainer {
     private readonly inputs: ObjectiveInputs,
     private readonly recipe: HeadOnlyRecipe,
   ) {
-    this.objective = new SpladeObjective(ctx, dims, recipe.tau);
+    this.objective = new SpladeObjective(ctx, dims, { tau: recipe.tau });
     this.dweight = ctx.tensor('dweight', [dims.V, dims.d], 'f32');
     this.dbias = ctx.tensor('dbias', [dims.V], 'f32');
     const weight = wholeMatrix(inputs.weight, 'head-only training');

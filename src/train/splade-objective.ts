@@ -32,6 +32,14 @@ export function documentsOf(dims: Pick<SpladeObjectiveDims, 'B' | 'negatives'>):
 }
 
 /** Distillation instead of the contrastive loss: the loss and its temperature (KL only). */
+/** What the objective's queries are: encoded by the model, or static vectors uploaded per batch (inference-free). */
+export interface ObjectiveOptions {
+  tau?: number;
+  distill?: DistillSettings;
+  /** Inference-free SPLADE: the B query vectors are uploaded into pooledQueries (a token table, not the encoder). */
+  staticQueries?: boolean;
+}
+
 export interface DistillSettings {
   kind: DistillKind;
   temperature: number;
@@ -51,8 +59,9 @@ export interface BatchStats {
 }
 
 export interface ObjectiveInputs {
-  hiddenQueries: Tensor; // (B, Tq, d) after the MLM head transform
-  maskQueries: Tensor; // (B, Tq)
+  /** (B, Tq, d) after the MLM head transform, and its mask (B, Tq); absent with static queries (inference-free). */
+  hiddenQueries?: Tensor;
+  maskQueries?: Tensor;
   hiddenDocuments: Tensor; // (N, Td, d): positives then each negative column
   maskDocuments: Tensor; // (N, Td)
   weight: RowParted; // (V, d) decoder, whole or in row parts
@@ -95,6 +104,8 @@ export class SpladeObjective {
   private readonly headDocuments: SpladeHead;
   private readonly scoring: SparseScores;
   private readonly ranking: ContrastiveLoss | DistillLoss;
+  /** Queries are uploaded vectors (inference-free): no query head, no query FLOPS, no gradient to queries. */
+  readonly staticQueries: boolean;
   /** The batch's teacher labels (B, n or n + 1) when distilling. */
   readonly teacher: Tensor<'f32'> | null;
   private readonly flopsQueries: FlopsLoss;
@@ -103,9 +114,10 @@ export class SpladeObjective {
   constructor(
     private readonly ctx: GpuContext,
     readonly dims: SpladeObjectiveDims,
-    tau = 1,
-    distill?: DistillSettings,
+    options: ObjectiveOptions = {},
   ) {
+    const { tau = 1, distill } = options;
+    this.staticQueries = options.staticQueries ?? false;
     const { B, Tq, Td, d, V, decoderParts: parts } = dims;
     const N = documentsOf(dims);
     const n = dims.negatives ?? 1;
@@ -142,14 +154,15 @@ export class SpladeObjective {
   /** Pooled vectors of queries and documents only (evaluation, preview). */
   recordForward(encoder: GPUCommandEncoder, inputs: ObjectiveInputs): void {
     const { weight, bias } = inputs;
-    this.headQueries.forward(encoder, {
-      hidden: inputs.hiddenQueries,
-      mask: inputs.maskQueries,
-      weight,
-      bias,
-      pooled: this.pooledQueries,
-      argmax: this.argmaxQueries,
-    });
+    if (!this.staticQueries)
+      this.headQueries.forward(encoder, {
+        hidden: required(inputs.hiddenQueries, 'hiddenQueries'),
+        mask: required(inputs.maskQueries, 'maskQueries'),
+        weight,
+        bias,
+        pooled: this.pooledQueries,
+        argmax: this.argmaxQueries,
+      });
     this.headDocuments.forward(encoder, {
       hidden: inputs.hiddenDocuments,
       mask: inputs.maskDocuments,
@@ -172,8 +185,10 @@ export class SpladeObjective {
    */
   recordStepMeans(encoder: GPUCommandEncoder, inputs: ObjectiveInputs, sums: StepMeans): void {
     this.recordForward(encoder, inputs);
-    this.flopsQueries.forward(encoder, { vectors: this.pooledQueries, losses: this.losses });
-    this.flopsQueries.addMeansInto(encoder, sums.queries);
+    if (!this.staticQueries) {
+      this.flopsQueries.forward(encoder, { vectors: this.pooledQueries, losses: this.losses });
+      this.flopsQueries.addMeansInto(encoder, sums.queries);
+    }
     this.flopsDocuments.forward(encoder, { vectors: this.pooledDocuments, losses: this.losses });
     this.flopsDocuments.addMeansInto(encoder, sums.documents);
   }
@@ -193,10 +208,12 @@ export class SpladeObjective {
     if (this.ranking instanceof DistillLoss) this.ranking.forwardBackward(encoder, { ...scoring, teacher: this.teacher! });
     else this.ranking.forwardBackward(encoder, scoring);
     this.scoring.backward(encoder, { queries, docs, dscores: this.dscores, dqueries, ddocs });
-    for (const [flops, vectors, dvectors, sums] of [
+    const regularised = [
       [this.flopsQueries, queries, dqueries, step?.queries],
       [this.flopsDocuments, docs, ddocs, step?.documents],
-    ] as const) {
+    ] as const;
+    // static queries are data: no FLOPS on them (their slot stays 0), and no gradient goes back to them
+    for (const [flops, vectors, dvectors, sums] of this.staticQueries ? regularised.slice(1) : regularised) {
       if (step && sums) {
         flops.loadMeans(encoder, sums, step.microBatches);
         flops.reduce(encoder, this.losses);
@@ -206,16 +223,17 @@ export class SpladeObjective {
       flops.backward(encoder, { vectors, dvectors });
     }
     const { weight } = inputs;
-    this.headQueries.backward(encoder, {
-      hidden: inputs.hiddenQueries,
-      weight,
-      pooled: this.pooledQueries,
-      argmax: this.argmaxQueries,
-      dpooled: this.dpooledQueries,
-      dhidden: grads.dhiddenQueries,
-      dweight: grads.dweight,
-      dbias: grads.dbias,
-    });
+    if (!this.staticQueries)
+      this.headQueries.backward(encoder, {
+        hidden: required(inputs.hiddenQueries, 'hiddenQueries'),
+        weight,
+        pooled: this.pooledQueries,
+        argmax: this.argmaxQueries,
+        dpooled: this.dpooledQueries,
+        dhidden: grads.dhiddenQueries,
+        dweight: grads.dweight,
+        dbias: grads.dbias,
+      });
     this.headDocuments.backward(encoder, {
       hidden: inputs.hiddenDocuments,
       weight,
@@ -251,4 +269,9 @@ export class SpladeObjective {
     const l = await this.ctx.read(this.losses);
     return { rank: l[LOSS_SLOTS.rank], flopsQueries: l[LOSS_SLOTS.flopsQueries], flopsDocuments: l[LOSS_SLOTS.flopsDocuments] };
   }
+}
+
+function required(tensor: Tensor | undefined, name: string): Tensor {
+  if (!tensor) throw new Error(`the SPLADE objective encodes its queries: ${name} is needed`);
+  return tensor;
 }

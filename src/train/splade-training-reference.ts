@@ -11,6 +11,7 @@ import { zerosLike, type ModelParams } from '../model/layout.ts';
 import { spladeBackward, spladeForward } from '../model/reference/splade.ts';
 import type { TripletBatch } from './trainer.ts';
 import type { RankingLossKind } from '../contract/recipe.ts';
+import { staticQueryVectors } from './static-queries.ts';
 
 /** The ranking loss of scores (B, N) and its gradient: contrastive, or distillation from the batch's teacher labels. */
 function rankingLoss(
@@ -41,6 +42,8 @@ export interface TrainingReferenceSettings {
   lambdaDocuments: number;
   /** The ranking loss (absent: contrastive); a distillation loss reads the batch's teacher labels. */
   loss?: RankingLossKind;
+  /** Inference-free: queries are their tokens weighted by this table (V); no query encoder, no query FLOPS. */
+  queryWeights?: Float32Array;
   /** Dropout as the trainer draws it: the rates, the run's seed, the step and the micro-batch (absent: none). */
   dropout?: { rates: DropoutRates; seed: number; step: number; microBatch: number };
 }
@@ -75,13 +78,19 @@ export function spladeTrainingReference(
     const d = settings.dropout;
     return d && { rates: d.rates, key: (site: number) => dropoutKey(d.seed, d.step, d.microBatch, dropoutSiteId(stream, site)) };
   };
-  const queries = spladeForward(config, params, {
-    ids: batch.queryIds,
-    mask: batch.queryMask,
-    B,
-    T: Tq,
-    dropout: dropout(DROPOUT_STREAMS.queries),
-  });
+  const table = settings.queryWeights;
+  const queries = table
+    ? null
+    : spladeForward(config, params, {
+        ids: batch.queryIds,
+        mask: batch.queryMask,
+        B,
+        T: Tq,
+        dropout: dropout(DROPOUT_STREAMS.queries),
+      });
+  const pooledQueries = queries
+    ? queries.pooled
+    : Float64Array.from(staticQueryVectors(new Float32Array(B * V), table!, batch.queryIds, batch.queryMask));
   const documents = spladeForward(config, params, {
     ids: batch.documentIds,
     mask: batch.documentMask,
@@ -89,24 +98,25 @@ export function spladeTrainingReference(
     T: Td,
     dropout: dropout(DROPOUT_STREAMS.documents),
   });
-  const scores = sparseScoresForward(queries.pooled, documents.pooled, B, N, V);
+  const scores = sparseScoresForward(pooledQueries, documents.pooled, B, N, V);
   const ranking = rankingLoss(scores, B, N, settings, batch);
   const rank = ranking.value;
-  const flopsQueries = flopsLossForward(queries.pooled, B, V);
+  // static queries are data: no FLOPS on them, and no gradient to anything
+  const flopsQueries = queries ? flopsLossForward(pooledQueries, B, V) : 0;
   const flopsDocuments = flopsLossForward(documents.pooled, N, V);
-  const { dqueries, ddocs } = sparseScoresBackward(queries.pooled, documents.pooled, ranking.dscores, B, N, V);
-  const fq = flopsLossBackward(queries.pooled, B, V, lambdaQueries);
+  const { dqueries, ddocs } = sparseScoresBackward(pooledQueries, documents.pooled, ranking.dscores, B, N, V);
+  const fq = flopsLossBackward(pooledQueries, B, V, lambdaQueries);
   const fd = flopsLossBackward(documents.pooled, N, V, lambdaDocuments);
   for (let i = 0; i < dqueries.length; i++) dqueries[i] += fq[i];
   for (let i = 0; i < ddocs.length; i++) ddocs[i] += fd[i];
   const grads = zerosLike(config);
-  spladeBackward(config, params, queries, dqueries, grads);
+  if (queries) spladeBackward(config, params, queries, dqueries, grads);
   spladeBackward(config, params, documents, ddocs, grads);
   return {
     rank,
     flopsQueries,
     flopsDocuments,
-    total: rank + lambdaQueries * flopsQueries + lambdaDocuments * flopsDocuments,
+    total: rank + (queries ? lambdaQueries * flopsQueries : 0) + lambdaDocuments * flopsDocuments,
     grads,
   };
 }

@@ -16,6 +16,7 @@ import {
   type StepMeans,
 } from './splade-objective.ts';
 import { TrainingRecipe, distillSettings } from '../contract/recipe.ts';
+import { staticQueryVectors } from './static-queries.ts';
 import { ParameterUpdate, checkStepCount, type OptimizerState } from './parameter-update.ts';
 
 export type { OptimizerState } from './parameter-update.ts';
@@ -39,7 +40,12 @@ export interface StepResult extends StepLosses {
 }
 
 export class SpladeTrainer {
-  readonly queries: GpuEncoderPass;
+  /** The query encoder pass; null for inference-free SPLADE (queries are the static table's vectors). */
+  readonly queries: GpuEncoderPass | null;
+  /** Inference-free SPLADE: the per-token query weights (V) a query's vector is made of; null otherwise. */
+  private readonly queryWeights: Float32Array | null;
+  /** Host scratch of the static query vectors (B, V). */
+  private readonly staticQueries: Float32Array | null;
   readonly documents: GpuEncoderPass;
   readonly objective: SpladeObjective;
   /** Gradient scale, optimiser update, health flags. */
@@ -51,23 +57,40 @@ export class SpladeTrainer {
   /** Steps taken so far. */
   t = 0;
 
-  /** `seed`: the run's seed, which draws the dropout masks (with the step and the micro-batch). */
+  /**
+   * `seed`: the run's seed, which draws the dropout masks (with the step and the micro-batch). `queryWeights` (V):
+   * inference-free SPLADE, a query is its tokens weighted by this table (needed when the recipe is inference-free).
+   */
   constructor(
     private readonly ctx: GpuContext,
     readonly model: GpuModel,
     readonly recipe: TrainingRecipe,
     private readonly seed = 0,
+    queryWeights?: Float32Array,
   ) {
     const { batchSize: B, queryLength: Tq, documentLength: Td } = recipe;
     const { embeddingSize: d, vocabSize: V } = model.config; // d: the decoder rows' width (ALBERT's E)
     const dropout = trainingDropout(recipe, model.config);
-    this.queries = new GpuEncoderPass(model, B, Tq, 'queries', { dropout, stream: DROPOUT_STREAMS.queries });
+    const inferenceFree = recipe.inferenceFree !== undefined;
+    if (inferenceFree && queryWeights?.length !== model.config.vocabSize)
+      throw new Error(
+        `an inference-free run needs one query weight per token (${model.config.vocabSize}), got ${queryWeights?.length ?? 'none'}`,
+      );
+    this.queryWeights = inferenceFree ? queryWeights! : null;
+    this.staticQueries = inferenceFree ? new Float32Array(B * model.config.vocabSize) : null;
+    this.queries = inferenceFree
+      ? null
+      : new GpuEncoderPass(model, B, Tq, 'queries', { dropout, stream: DROPOUT_STREAMS.queries });
     const dims = { B, Tq, Td, d, V, negatives: recipe.negatives, decoderParts: model.decoderParts };
     this.documents = new GpuEncoderPass(model, documentsOf(dims), Td, 'documents', {
       dropout,
       stream: DROPOUT_STREAMS.documents,
     });
-    this.objective = new SpladeObjective(ctx, dims, recipe.tau, distillSettings(recipe));
+    this.objective = new SpladeObjective(ctx, dims, {
+      tau: recipe.tau,
+      distill: distillSettings(recipe),
+      staticQueries: inferenceFree,
+    });
     this.update = new ParameterUpdate(ctx, model, recipe, { tensor: this.objective.losses, names: LOSS_PART_NAMES });
     this.staged = Number.isFinite(dispatchFlopsBudget(ctx));
     const n = microBatches(recipe);
@@ -145,15 +168,24 @@ export class SpladeTrainer {
 
   /** Uploads micro-batch `i` of this step and draws its dropout masks (the same for both passes of a step). */
   private setInputs(micro: TripletBatch, i: number): void {
-    this.queries.setInputs(micro.queryIds, micro.queryMask);
+    if (this.queries) this.queries.setInputs(micro.queryIds, micro.queryMask);
+    else this.uploadStaticQueries(micro);
     this.documents.setInputs(micro.documentIds, micro.documentMask);
     const { teacher } = this.objective;
     if (teacher) {
       if (!micro.teacher) throw new Error(`a ${this.recipe.loss} run needs teacher labels in every batch; this one has none`);
       this.ctx.upload(teacher, micro.teacher);
     }
-    this.queries.setDropoutKeys(this.seed, this.t, i);
+    this.queries?.setDropoutKeys(this.seed, this.t, i);
     this.documents.setDropoutKeys(this.seed, this.t, i);
+  }
+
+  /** Inference-free: each query's vector is its tokens' weights (each token once; padding and special tokens 0). */
+  private uploadStaticQueries(micro: TripletBatch): void {
+    const vectors = this.staticQueries!;
+    const weights = this.queryWeights!;
+    staticQueryVectors(vectors, weights, micro.queryIds, micro.queryMask);
+    this.ctx.upload(this.objective.pooledQueries, vectors);
   }
 
   /** A step's first pass with FLOPS over the whole step: every micro-batch forward, their means summed. */
@@ -166,7 +198,7 @@ export class SpladeTrainer {
         this.ctx.clear(encoder, sums.queries);
         this.ctx.clear(encoder, sums.documents);
       }
-      this.queries.forward(encoder);
+      this.queries?.forward(encoder);
       this.documents.forward(encoder);
       this.objective.recordStepMeans(encoder, this.objectiveInputs(), sums);
       this.ctx.submit(encoder);
@@ -175,8 +207,8 @@ export class SpladeTrainer {
 
   private objectiveInputs(): ObjectiveInputs {
     return {
-      hiddenQueries: this.queries.headHidden,
-      maskQueries: this.queries.mask,
+      hiddenQueries: this.queries?.headHidden,
+      maskQueries: this.queries?.mask,
       hiddenDocuments: this.documents.headHidden,
       maskDocuments: this.documents.mask,
       weight: this.model.decoderWeight,
@@ -187,7 +219,7 @@ export class SpladeTrainer {
   /** Forward and objective (losses, and the gradients down to the head's input) of the uploaded micro-batch. */
   private recordForward(encoder: GPUCommandEncoder): void {
     const { model } = this;
-    this.queries.forward(encoder);
+    this.queries?.forward(encoder);
     this.documents.forward(encoder);
     this.objective.record(
       encoder,
@@ -195,7 +227,7 @@ export class SpladeTrainer {
       {
         dweight: model.ddecoderWeight,
         dbias: model.ddecoderBias,
-        dhiddenQueries: this.queries.dheadHidden,
+        dhiddenQueries: this.queries?.dheadHidden,
         dhiddenDocuments: this.documents.dheadHidden,
       },
       this.stepMeans ?? undefined,
@@ -204,7 +236,7 @@ export class SpladeTrainer {
 
   /** The encoders' backward of the micro-batch: its gradients are added to the model's. */
   private recordBackward(encoder: GPUCommandEncoder): void {
-    this.queries.backward(encoder);
+    this.queries?.backward(encoder);
     this.documents.backward(encoder);
   }
 }

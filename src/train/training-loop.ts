@@ -28,6 +28,8 @@ export interface TrainingData {
 }
 
 export interface TrainingRunOptions extends RunSettings, Omit<StepLoopOptions<StepReport>, 'checkFits' | keyof RunSettings> {
+  /** Inference-free SPLADE: the static query weights (V) the recipe's `inferenceFree` names. */
+  queryWeights?: Float32Array;
   /** GPU bytes the run may take in all (the model included); over it, the run is refused with a batch that fits. */
   memoryBudget?: number;
   /**
@@ -63,7 +65,8 @@ export async function runTrainingLoop(
     store,
     {
       recipe,
-      trainer: (model) => buildTrainer(ctx, () => new SpladeTrainer(ctx, model, recipe, seed), model, recipe),
+      trainer: (model) =>
+        buildTrainer(ctx, () => new SpladeTrainer(ctx, model, recipe, seed, options.queryWeights), model, recipe),
       async batches(position, trainer) {
         const batches = await tripletBatches(backbone, data, options, position, trainer.t);
         documentsPerBatch = batches.documentsPerBatch;

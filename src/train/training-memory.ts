@@ -37,7 +37,9 @@ export class TrainingTooLargeError extends Error {
 /** The bytes of each buffer a trainer of batch `batchSize` would allocate (none is allocated), or null over a limit. */
 function trainerSizes(ctx: GpuContext, model: GpuModel, recipe: TrainingRecipe, batchSize: number): number[] | null {
   try {
-    return ctx.measure(() => new SpladeTrainer(ctx, model, { ...recipe, batchSize }));
+    // an inference-free trainer's table only shapes host memory: a zero table of the right size measures it
+    const table = recipe.inferenceFree ? new Float32Array(model.config.vocabSize) : undefined;
+    return ctx.measure(() => new SpladeTrainer(ctx, model, { ...recipe, batchSize }, 0, table));
   } catch (error) {
     if (error instanceof GpuLimitError) return null;
     throw error;

@@ -6,6 +6,7 @@ import { readMlmDocuments } from '../../io/mlm-text.ts';
 import { readRegularFile } from '../../io/regular-file-node.ts';
 import type { TextTokenizer } from '../../io/tokenizer.ts';
 import { documentFrequencyOf, idfJson, idfWeights } from '../../retrieval/idf-table.ts';
+import { queryWeightsOf, type QueryWeights } from '../training/query-weights.ts';
 
 export { IDF_FORMULA } from '../../retrieval/idf-table.ts';
 
@@ -36,4 +37,10 @@ export async function idfTableOfCorpus(path: string, tokenizer: TextTokenizer, o
     skipped,
     tokensSeen: df.reduce((sum, n) => sum + (n > 0 ? 1 : 0), 0),
   };
+}
+
+/** An inference-free run's query weights from a corpus file (`train --inference-free --idf-from`). */
+export async function corpusQueryWeights(path: string, tokenizer: TextTokenizer): Promise<QueryWeights> {
+  const table = await idfTableOfCorpus(path, tokenizer, '--idf-from');
+  return queryWeightsOf(table.weights, tokenizer, `idf over the ${table.documents} documents of ${path}`);
 }

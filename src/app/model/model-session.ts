@@ -6,7 +6,8 @@ import { GpuModel } from '../../model/gpu-model.ts';
 import { decoderWeightName } from '../../model/layout.ts';
 import { SpladeTextEncoder } from '../../model/splade-encoder.ts';
 import type { SparseEncoder } from '../../retrieval/evaluate.ts';
-import { sparseDot, type SparseVector } from '../../util/sparse-vector.ts';
+import { pruneTopK, sparseDot, sparseFromEntries, type SparseVector } from '../../util/sparse-vector.ts';
+import { staticQueryEntries } from '../../train/static-queries.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
 import { HeadMeter } from '../../model/head-meter.ts';
 import { PreviewResult, type HeadStatsPair } from '../../contract/model-results.ts';
@@ -106,6 +107,28 @@ export class ModelSession {
     return this.encoder.encode(texts, { maxLength: fitted, topK, onProgress: options.onProgress, signal: options.signal });
   }
 
+  /**
+   * Vectors of queries: an inference-free model's are their tokens weighted by its static table (a lookup, truncated
+   * to `maxLength` tokens as encoding would), any other model's as encode() makes them.
+   */
+  async encodeQueries(texts: readonly string[], request: EncodeRequest, options: EncodeProgress = {}): Promise<SparseVector[]> {
+    const weights = this.model.queryWeights;
+    if (!weights) return this.encode(texts, request, options);
+    const { maxLength, topK } = checkEncodeRequest(request);
+    const vectors = texts.map((text) => {
+      const { ids } = this.model.tokenizer.encode(text, { maxLength });
+      const vector = sparseFromEntries(staticQueryEntries(weights, ids));
+      return topK > 0 ? pruneTopK(vector, topK) : vector;
+    });
+    options.onProgress?.(texts.length, texts.length);
+    return vectors;
+  }
+
+  /** Whether queries are a static table's vectors (an inference-free model). */
+  get inferenceFree(): boolean {
+    return this.model.queryWeights !== undefined;
+  }
+
   /** The SPLADE vectors of a query and a document under k, their top terms and their score. */
   async preview(query: string, doc: string, k: number, options: { topTerms: number; maxLength: number }): Promise<PreviewResult> {
     const [q, d] = await this.encode([query, doc], { k, maxLength: options.maxLength });
@@ -123,7 +146,7 @@ export class ModelSession {
     return {
       vocab: this.vocabulary(),
       encodeQueries: (texts, onProgress) =>
-        this.encode(texts, { k, maxLength: lengths.query, topK: prune }, { onProgress, signal }),
+        this.encodeQueries(texts, { k, maxLength: lengths.query, topK: prune }, { onProgress, signal }),
       encodeDocuments: (texts, onProgress) =>
         this.encode(texts, { k, maxLength: lengths.document, topK: prune }, { onProgress, signal }),
     };

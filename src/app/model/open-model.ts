@@ -19,6 +19,7 @@ import { ModelTooLargeError } from '../../contract/errors.ts';
 import { filesRefName, type FilesRef, type Platform } from '../platform/platform.ts';
 import { MemoryEstimate, ModelSummary } from '../../contract/model-results.ts';
 import { checkpointAsModel } from './checkpoint-as-model.ts';
+import { routerAsModel } from './router-as-model.ts';
 
 /** A model's weights, checked: what inspecting the head needs (no tokenizer). */
 export interface OpenedWeights {
@@ -36,6 +37,8 @@ export interface OpenedWeights {
   params: Map<string, HostTensor>;
   /** Things the loader did or found that the user should hear about (renamed keys, unused tensors). */
   notes: string[];
+  /** An inference-free model (a Router folder): the query route's static weights, one per token. */
+  queryWeights?: Float32Array;
 }
 
 /** A backbone ready for any use case: its weights, its tokenizer (what training needs: a Backbone). */
@@ -97,8 +100,13 @@ export interface OpenModelOptions extends ReadOptions {
 
 /** Opens the weights of `ref` from `files`: refuses what cannot fit before reading them, and weights that are not finite. */
 export async function openWeights(ref: FilesRef, source: FileSource, options: OpenModelOptions): Promise<OpenedWeights> {
-  const files = await checkpointAsModel(source, options);
+  const router = await routerAsModel(source, options);
+  const files = await checkpointAsModel(router.files, options);
   const config = await readModelConfig(files, options);
+  if (router.queryWeights && router.queryWeights.length !== config.vocabSize)
+    throw new Error(
+      `${source.label}: the query route has ${router.queryWeights.length} weights for a vocabulary of ${config.vocabSize}`,
+    );
   const estimate = await estimateFor(files, config, options.limits, options);
   if (estimate.problems.length > 0) throw new ModelTooLargeError(estimate.problems.join('\n'));
   options.onEstimate?.(estimate);
@@ -124,6 +132,7 @@ export async function openWeights(ref: FilesRef, source: FileSource, options: Op
     hfConfig: checkpoint.config,
     params,
     notes: [...checkpoint.notes, ...(unused ? [unused] : [])],
+    ...(router.queryWeights ? { queryWeights: router.queryWeights } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
 // the sentence-transformers SparseEncoder modules and a model card. Never written with a NaN or Inf weight.
 import type { HfConfig } from '../../io/model-folder.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
-import { buildSavedModelFiles, collectTokenizerFiles } from '../../io/save.ts';
+import { buildRouterFiles, buildSavedModelFiles, collectTokenizerFiles } from '../../io/save.ts';
 import type { ModelConfig } from '../../contract/model-config.ts';
 import { decoderWeightName } from '../../model/layout.ts';
 import { toHuggingFaceTensors } from '../../model/weights.ts';
@@ -80,24 +80,30 @@ function baseOf(model: OpenedModel): ModelCardInfo['base'] {
   };
 }
 
-/** The files of a SparseEncoder folder for `params` (internal names) of `model`, by path inside the folder. */
+/**
+ * The files of a SparseEncoder folder for `params` (internal names) of `model`, by path inside the folder; with
+ * `queryWeights` (an inference-free run), a Router whose query route is that static table.
+ */
 export async function savedModelFiles(
   model: OpenedModel,
   params: Map<string, HostTensor>,
   info: SavedModelInfo,
+  queryWeights?: Float32Array,
 ): Promise<Map<string, Uint8Array>> {
   const bad = findNonFinite(params);
   if (bad)
     throw new NonFiniteError(`the trained model was not saved: parameter ${bad.name} holds ${bad.value} (index ${bad.index})`);
   const maxSeqLength = Math.max(info.recipe.queryLength, info.recipe.documentLength);
-  const files = buildSavedModelFiles(
+  const tokenizerFiles = await collectTokenizerFiles(model.files);
+  const encoder = buildSavedModelFiles(
     {
       config: savedConfig(model.hfConfig, model.config),
       tensors: toHuggingFaceTensors(model.config, params),
       aliases: new Map(),
     },
-    { tokenizerFiles: await collectTokenizerFiles(model.files), maxSeqLength },
+    { tokenizerFiles, maxSeqLength },
   );
+  const files = queryWeights ? buildRouterFiles(encoder, queryWeights, tokenizerFiles) : encoder;
   const card = modelCard({
     base: baseOf(model),
     k: info.k,

@@ -13,6 +13,8 @@ import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
 import { planTraining, type TrainRequest } from '../../contract/training-request.ts';
 import { checkTeacherLabels } from '../../contract/teacher-labels.ts';
+import { queryWeightsCrc, trainingDataIdf, type QueryWeights } from './query-weights.ts';
+import type { TextTokenizer } from '../../io/tokenizer.ts';
 import { InvalidRequestError } from '../../contract/limits.ts';
 import { checkLengthsFit } from '../../contract/max-tokens.ts';
 import { savedModelFiles, type ModelCardExtras } from '../model/save-model.ts';
@@ -59,6 +61,11 @@ export interface TrainOptions {
   memoryBudget?: number;
   /** Read and keep the run's batches in the platform's batch cache (default true). */
   batchCache?: boolean;
+  /**
+   * Inference-free runs: the static query weights, made for the model's tokenizer (default: IDF over the training
+   * data's documents).
+   */
+  queryWeights?: (tokenizer: TextTokenizer) => Promise<QueryWeights>;
   /** Keep the run's record (reports, checkpoints, how it ended) in this store, under `run`. */
   record?: { store: RunStore; sweep?: RunRecord['sweep'] };
 }
@@ -76,6 +83,8 @@ export interface TrainedRun {
   seed: number;
   /** The trained parameters (internal names), read back from the GPU. */
   download(): Promise<Map<string, HostTensor>>;
+  /** Inference-free runs: the static query weights (saved as the Router's query route). */
+  queryWeights?: Float32Array;
   /**
    * Frees the GPU, records how the run ended (finished, with where its model was saved; or failed, when saving it
    * failed) and releases the run.
@@ -110,6 +119,14 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
   const lock = await platform.lockRun(options.run);
   try {
     const model = typeof options.model === 'function' ? await options.model() : options.model;
+    const queryWeights = request.inferenceFree
+      ? await (options.queryWeights ?? ((tokenizer) => trainingDataIdf(data, tokenizer)))(model.tokenizer)
+      : undefined;
+    if (queryWeights)
+      plan.recipe = {
+        ...plan.recipe,
+        inferenceFree: { queryWeights: queryWeights.source, crc32: queryWeightsCrc(queryWeights) },
+      };
     checkLengthsFit(model.config, {
       'The query length': plan.recipe.queryLength,
       'The document length': plan.recipe.documentLength,
@@ -178,6 +195,7 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
           recipe: plan.recipe,
           k: plan.k,
           seed: plan.seed,
+          queryWeights: queryWeights?.weights,
           checkpointEvery: plan.checkpointEvery,
           reportEvery: plan.reportEvery,
           resume: plan.resume,
@@ -233,6 +251,7 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
       k: plan.k,
       seed: plan.seed,
       download: () => trainer.model.download(),
+      ...(queryWeights ? { queryWeights: queryWeights.weights } : {}),
       async close(details = {}) {
         if (closed) return;
         closed = true;
@@ -263,6 +282,6 @@ export async function saveTrainedModel(
   card: ModelCardExtras = {},
 ): Promise<{ where: string; files: string[] }> {
   const info = { ...card, recipe: trained.recipe, k: trained.k, seed: trained.seed, steps: trained.step };
-  const files = await savedModelFiles(trained.model, await trained.download(), info);
+  const files = await savedModelFiles(trained.model, await trained.download(), info, trained.queryWeights);
   return { where: await platform.writeModel(run, files), files: [...files.keys()] };
 }

@@ -26,6 +26,11 @@ export const encodeCommand: Command = {
       prune: { value: 'N', help: "keep each vector's N largest weights (0: all)", default: '0' },
       scale: { value: 'S', help: 'Anserini weight quantisation factor', default: '100' },
       batch: { value: 'B', help: 'texts per GPU batch', default: '8' },
+      side: {
+        value: 'query|document',
+        help: "encode the texts as queries or as documents: an inference-free model's queries are its static table's weights of their tokens (a lookup); other models encode both alike",
+        default: 'document',
+      },
     },
   },
   async run(args) {
@@ -37,13 +42,16 @@ export const encodeCommand: Command = {
     const { records, warnings } = readExportRecords(await readInputFile('in', input), input);
     for (const warning of warnings) process.stderr.write(`warning: ${printable(warning)}\n`);
     const texts = records.map((r) => r.text);
+    const side = args.string('side');
+    if (side !== 'query' && side !== 'document') throw new UsageError(`--side must be query or document, got "${side}"`);
     const request = { k: args.numberOr('k', 1), maxLength: args.numberOr('max-length', 256), topK: args.numberOr('prune', 0) };
     const exported = await withModelSession(
       args.required('model'),
       'encode',
       { batchSize: args.numberOr('batch', 8) },
       async (session) => {
-        const vectors = await session.encode(texts, request, {
+        const encode = side === 'query' ? session.encodeQueries.bind(session) : session.encode.bind(session);
+        const vectors = await encode(texts, request, {
           onProgress: (done, total) => process.stderr.write(`\rencoded ${done}/${total}   `),
         });
         process.stderr.write('\n');

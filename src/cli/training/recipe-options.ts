@@ -31,6 +31,11 @@ export const RECIPE_OPTIONS: Record<string, OptionSpec> = {
       "for kl), over each query's own documents",
     default: 'contrastive',
   },
+  'inference-free': {
+    help:
+      'inference-free (document-only) SPLADE: a query is its tokens weighted by a static IDF table (of the training ' +
+      "data's documents, or --idf-from where the command has it), frozen; only documents are encoded and regularised",
+  },
   temperature: {
     value: 'T',
     help: 'temperature of the contrastive or the KL loss (scores divided by T; the KL loss is multiplied by T²; default 1)',
@@ -52,6 +57,7 @@ export type RecipeFields = Pick<
   | 'dropout'
   | 'temperature'
   | 'loss'
+  | 'inferenceFree'
   | 'flopsRampRatio'
 >;
 
@@ -67,6 +73,7 @@ export function recipeFrom(args: Args): RecipeFields {
     dropout: args.number('dropout'),
     temperature: args.number('temperature'),
     loss: args.string('loss') as TrainRequest['loss'],
+    ...(args.flag('inference-free') ? { inferenceFree: true } : {}),
     flopsRampRatio: args.number('flops-ramp-ratio'),
   };
 }

@@ -7,6 +7,7 @@ import { CHECKPOINT_FOLDER, modelRefFromArgument, nodePlatform } from '../../app
 import type { TrainRequest } from '../../contract/training-request.ts';
 import type { StepReport } from '../../contract/training-report.ts';
 import { TrainingPaused, type TrainEvent, trainRun } from '../../app/training/train.ts';
+import { corpusQueryWeights } from '../../app/evaluation/idf-table-node.ts';
 import type { Alarm, AlarmRule } from '../../contract/alarm-rules.ts';
 import type { ProbeSnapshot, ProbeText } from '../../contract/probes.ts';
 import { describeOptimizer } from '../../contract/optimizer-settings.ts';
@@ -123,6 +124,10 @@ export const trainCommand: Command = {
       'no-batch-cache': {
         help: 'tokenize every batch afresh (default: batches are kept in SPLADE_LAB_BATCH_CACHE, ~/.cache/splade-lab/batches, and reused)',
       },
+      'idf-from': {
+        value: 'path',
+        help: "with --inference-free: the query weights' IDF over this corpus (a BEIR folder or corpus.jsonl, a .jsonl or .txt file; as `splade-lab idf`) instead of the training data's documents",
+      },
       'no-shuffle': { help: 'triplets in file order every epoch (instead of a seeded shuffle per epoch)' },
       'checkpoint-every': { value: 'N', help: 'checkpoint every N steps (and after the last)', default: '50' },
       'report-every': { value: 'N', help: 'report every N steps (and after the first and the last)', default: '10' },
@@ -232,6 +237,8 @@ export const trainCommand: Command = {
             emit({ event: 'cached', batches: event.total }, `  ${event.total} batches cached`);
           }
         };
+        const idfFrom = args.string('idf-from');
+        if (idfFrom && !request.inferenceFree) throw new UsageError('--idf-from weighs the queries of an --inference-free run');
         let run;
         try {
           run = await trainRun(ctx, nodePlatform, {
@@ -245,6 +252,7 @@ export const trainCommand: Command = {
             memoryBudget: gpuMemory(args),
             onEvent,
             record: { store: nodePlatform.runs },
+            ...(idfFrom ? { queryWeights: (tokenizer) => corpusQueryWeights(idfFrom, tokenizer) } : {}),
           });
         } catch (error) {
           await stepLog?.settled().catch(() => undefined); // the run's own error is the one to report

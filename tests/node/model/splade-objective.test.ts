@@ -68,7 +68,7 @@ describe('SPLADE objective', () => {
           dhiddenDocuments: { shape: [2 * B, Td, d] },
         },
         build: (ctx, t) => {
-          const objective = new SpladeObjective(ctx, dims, 1);
+          const objective = new SpladeObjective(ctx, dims, { tau: 1 });
           objective.setLambdas(lq, ld);
           const { hiddenQueries, maskQueries, hiddenDocuments, maskDocuments, weight, bias } = t;
           const { dweight, dbias, dhiddenQueries, dhiddenDocuments } = t;

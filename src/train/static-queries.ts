@@ -1,0 +1,36 @@
+// Inference-free SPLADE's query side: a query is its tokens weighted by a static table (IDF), each token once; the
+// document side is the SPLADE encoder. The vectors are made on the host (B x V, a lookup) and uploaded per batch.
+
+/**
+ * Fills `vectors` (B, V) with the queries' static vectors: vectors[b, id] = weights[id] for every token id of query b
+ * under mask 1, 0 elsewhere. Special tokens weigh what the table says (a table from `idf` gives them 0).
+ */
+export function staticQueryVectors(
+  vectors: Float32Array,
+  weights: Float32Array,
+  ids: Int32Array,
+  mask: Uint8Array,
+): Float32Array {
+  const V = weights.length;
+  const B = vectors.length / V;
+  const T = ids.length / B;
+  vectors.fill(0);
+  for (let b = 0; b < B; b++)
+    for (let t = 0; t < T; t++) {
+      if (!mask[b * T + t]) continue;
+      const id = ids[b * T + t];
+      vectors[b * V + id] = weights[id];
+    }
+  return vectors;
+}
+
+/**
+ * One query's static vector as sparse entries: each token of `ids` (special tokens included, at their table weight,
+ * 0 for a table from `idf`) once, at weights[id]; zero weights left out; ids ascending.
+ */
+export function staticQueryEntries(weights: ArrayLike<number>, ids: readonly number[]): [number, number][] {
+  return [...new Set(ids)]
+    .filter((id) => weights[id] !== 0)
+    .sort((a, b) => a - b)
+    .map((id) => [id, weights[id]]);
+}

@@ -1,0 +1,155 @@
+// Issue 31's inference-free SPLADE through `splade-lab train --inference-free`: a query is its tokens weighted by a
+// static IDF table (frozen), only documents are encoded; one SGD step moves every weight by -lr x the float64
+// gradient of the ranking loss plus the documents' FLOPS (no query encoder, no query FLOPS), on BERT and ModernBERT,
+// with the table made from the training documents or from --idf-from; the saved Router folder (static query route,
+// MLMTransformer + SpladePooling document route) reads back: its table is the run's, encode --side query looks it up.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFolderSource } from '../../../src/io/file-source-node.ts';
+import { parseTriplets } from '../../../src/io/triplets.ts';
+import { readSafetensors } from '../../../src/io/safetensors.ts';
+import { memoryTripletSource } from '../../../src/io/triplet-source.ts';
+import { decoderWeightName, type ModelParams } from '../../../src/model/layout.ts';
+import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
+import { toFloat64Params } from '../../../src/model/weights.ts';
+import { TripletBatches } from '../../../src/train/batches.ts';
+import { spladeTrainingReference } from '../../../src/train/splade-training-reference.ts';
+import { staticQueryVectors } from '../../../src/train/static-queries.ts';
+import { documentFrequencyOf, idfWeights } from '../../../src/retrieval/idf-table.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { expectClose } from '../../helpers/compare.ts';
+import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+
+const K = 2;
+const LR = 0.05;
+const TSV =
+  [
+    'cat on a mat\tthe cat sat on the mat\tthe dog ran in the forest',
+    'gene drug study\ta drug study of the gene\tthe sun and the moon',
+    'heart blood\tthe blood of the heart\ta song of the sea',
+    'sparse vector search\tsparse vector search of the data\tthe car on the road',
+  ].join('\n') + '\n';
+const CORPUS = ['the cat and the dog', 'a study of the heart', 'the sea and the sun', 'vector search'].join('\n') + '\n';
+
+const PLAIN = ['--optimizer', 'sgd', '--steps', '1', '--batch', '4', '--lr', String(LR), '--weight-decay', '0'];
+PLAIN.push('--warmup-ratio', '0', '--flops-ramp-ratio', '0', '--max-grad-norm', '0', '--dropout', '0', '--no-shuffle');
+PLAIN.push('--k', String(K), '--query-length', '8', '--doc-length', '12', '--lambda-q', '0.05', '--lambda-d', '0.003');
+PLAIN.push('--report-every', '1', '--json', '--no-batch-cache', '--inference-free');
+
+let root: string;
+const models: Record<string, { dir: string; loaded: LoadedModel }> = {};
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'splade-inference-free-'));
+  await writeFile(join(root, 'four.tsv'), TSV);
+  await writeFile(join(root, 'corpus.txt'), CORPUS);
+  for (const arch of ['bert', 'modernbert'] as const) {
+    const dir = join(root, arch);
+    await writeTinySpladeModel(dir, arch, arch === 'modernbert' ? { localAttention: 4, globalAttnEveryNLayers: 2 } : {});
+    models[arch] = { dir, loaded: await loadModel(createFolderSource(dir)) };
+  }
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+function startingPoint(loaded: LoadedModel): ModelParams {
+  const params = toFloat64Params(loaded.params);
+  const head = params[decoderWeightName(loaded.config)];
+  for (let i = 0; i < head.length; i++) head[i] /= K;
+  return params;
+}
+
+/** The table as the run makes it: IDF of `texts` (each once), special tokens 0, in float32. */
+function table(loaded: LoadedModel, texts: string[]): Float32Array {
+  const ids = [...new Set(texts)].map((text) => loaded.tokenizer.encode(text, { addSpecialTokens: false }).ids);
+  const { df, documents } = documentFrequencyOf(ids, loaded.config.vocabSize);
+  const weights = Float32Array.from(idfWeights(df, documents));
+  for (const id of Object.values(loaded.tokenizer.specialIds)) if (id !== null) weights[id] = 0;
+  return weights;
+}
+
+describe('inference-free SPLADE: one SGD step against the float64 gradient', () => {
+  it.each([
+    ['bert', 'the training documents'],
+    ['modernbert', 'the training documents'],
+    ['bert', '--idf-from'],
+  ] as const)('%s, query weights from %s', async (arch, from) => {
+    const { dir, loaded } = models[arch];
+    const out = join(root, `${arch}-${from === '--idf-from' ? 'corpus' : 'data'}`);
+    const extra = from === '--idf-from' ? ['--idf-from', join(root, 'corpus.txt')] : [];
+    const result = await runCli('train', '--model', dir, '--triplets', join(root, 'four.tsv'), '--out', out, ...PLAIN, ...extra);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string; [key: string]: unknown });
+    const start = startingPoint(loaded);
+    const { triplets } = parseTriplets(TSV, 'four.tsv');
+    const documents = from === '--idf-from' ? CORPUS.trim().split('\n') : triplets.flatMap((t) => [t.positive, t.negative]);
+    const weights = table(loaded, documents);
+    const shape = { batchSize: 4, queryLength: 8, documentLength: 12, dataOrder: 'file' as const, negatives: 1 };
+    const { batch } = await new TripletBatches(memoryTripletSource(triplets), loaded.tokenizer, shape, 1).next();
+    const settings = { queryLength: 8, documentLength: 12, tau: 1, lambdaQueries: 0.05, lambdaDocuments: 0.003 };
+    const reference = spladeTrainingReference(loaded.config, start, batch, { ...settings, queryWeights: weights });
+    const step = events.find((e) => e.event === 'step') as { rank: number; flopsQueries: number } | undefined;
+    expect(step?.rank).toBeCloseTo(reference.rank, 3);
+    expect(step?.flopsQueries).toBe(0);
+    const saved = await loadModel(createFolderSource(join(out, 'model', 'document_0_MLMTransformer')));
+    let largest = 0;
+    for (const name of Object.keys(start)) {
+      const update = Float64Array.from(saved.params.get(name)!.data, (x, i) => x - start[name][i]);
+      const expected = reference.grads[name].map((g) => -LR * g);
+      const tensorLargest = expected.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+      largest = Math.max(largest, tensorLargest);
+      expectClose(`${arch} inference-free: update of ${name}`, update, expected, {
+        rtol: 2e-3,
+        atol: 3e-7 + 1e-3 * tensorLargest,
+      });
+    }
+    expect(largest).toBeGreaterThan(1e-4);
+    // the queries are the table's vectors: each query token once at its weight, [CLS] and [SEP] at 0
+    const vectors = staticQueryVectors(new Float32Array(4 * loaded.config.vocabSize), weights, batch.queryIds, batch.queryMask);
+    const cls = loaded.tokenizer.specialIds.cls;
+    expect(vectors[cls]).toBe(0);
+    expect(vectors.filter((x) => x > 0).length).toBeGreaterThan(4);
+    // the saved Router's query route is the very table the run trained with
+    const router = JSON.parse(await readFile(join(out, 'model', 'router_config.json'), 'utf8'));
+    expect(router.structure).toEqual({
+      query: ['query_0_SparseStaticEmbedding'],
+      document: ['document_0_MLMTransformer', 'document_1_SpladePooling'],
+    });
+    const stored = readSafetensors(await readFile(join(out, 'model', 'query_0_SparseStaticEmbedding', 'model.safetensors')), 'q');
+    expect(Array.from(stored.tensors.get('weight')!.data)).toEqual(Array.from(weights));
+  });
+
+  it('the saved Router reads back: encode --side query is the table lookup, --side document the document encoder', async () => {
+    const model = join(root, 'bert-data', 'model');
+    const input = join(root, 'texts.jsonl');
+    const texts = ['cat on a mat', 'the blood of the heart'];
+    await writeFile(input, texts.map((text, i) => JSON.stringify({ _id: `t${i}`, text })).join('\n') + '\n');
+    const read = async (folder: string, side: string) => {
+      const out = join(root, `${side}-${folder.length}.jsonl`);
+      const result = await runCli('encode', '--model', folder, '--in', input, '--out', out, '--format', 'qdrant', '--side', side);
+      expect(result.code, result.stderr).toBe(0);
+      return (await readFile(out, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).vector as { indices: number[]; values: number[] });
+    };
+    const { loaded } = models.bert;
+    const { triplets } = parseTriplets(TSV, 'four.tsv');
+    const weights = table(
+      loaded,
+      triplets.flatMap((t) => [t.positive, t.negative]),
+    );
+    const queries = await read(model, 'query');
+    texts.forEach((text, i) => {
+      const ids = [...new Set(loaded.tokenizer.encode(text).ids)].filter((id) => weights[id] > 0).sort((a, b) => a - b);
+      expect(queries[i].indices).toEqual(ids);
+      expect(queries[i].values).toEqual(ids.map((id) => weights[id]));
+    });
+    // documents: the Router's document route encodes as its MLMTransformer folder does
+    expect(await read(model, 'document')).toEqual(await read(join(model, 'document_0_MLMTransformer'), 'document'));
+  });
+});
