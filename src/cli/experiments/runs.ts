@@ -44,7 +44,9 @@ export const runsCommand: Command = {
           rows: rows.map((r) => ({
             run: r.run.id,
             k: r.run.k,
-            lambdaQueries: r.run.recipe.lambdaQueries,
+            lambdaQueries: r.run.recipe.inferenceFree ? null : r.run.recipe.lambdaQueries,
+            queries: r.run.recipe.inferenceFree ? 'static' : 'encoded',
+            loss: r.run.recipe.loss ?? 'contrastive',
             lambdaDocuments: r.run.recipe.lambdaDocuments,
             dividedNorm: r.dividedNorm,
             steps: r.run.step,
@@ -60,6 +62,7 @@ export const runsCommand: Command = {
       'run',
       'k',
       'norm/k',
+      'queries',
       'lambda_q',
       'lambda_d',
       'nDCG@10',
@@ -78,7 +81,8 @@ export const runsCommand: Command = {
         `${r.best ? '* ' : ''}${r.run.id}`,
         String(r.run.k),
         cell(r.dividedNorm ?? undefined, 3),
-        String(r.run.recipe.lambdaQueries),
+        r.run.recipe.inferenceFree ? 'idf' : 'model',
+        r.run.recipe.inferenceFree ? '-' : String(r.run.recipe.lambdaQueries),
         String(r.run.recipe.lambdaDocuments),
         cell(m?.ndcg_cut_10),
         cell(m?.recip_rank_10),
@@ -98,6 +102,9 @@ export const runsCommand: Command = {
         line(header),
         ...body.map(line),
         rows.some((r) => r.best) ? `* ${BEST_RULE}` : '',
+        rows.some((r) => r.run.recipe.inferenceFree)
+          ? 'queries idf: an inference-free run (its queries are their tokens weighted by a static table; lambda_q unused)'
+          : '',
       ]
         .filter(Boolean)
         .join('\n') + '\n',

@@ -149,6 +149,9 @@ describe('inference-free SPLADE: one SGD step against the float64 gradient', () 
       expect(queries[i].indices).toEqual(ids);
       expect(queries[i].values).toEqual(ids.map((id) => weights[id]));
     });
+    // the run table marks the run inference-free (its lambda_q is unused)
+    const table_ = await runCli('runs', join(root, 'bert-data'), '--json');
+    expect(JSON.parse(table_.stdout).rows[0]).toMatchObject({ queries: 'static', lambdaQueries: null, loss: 'contrastive' });
     // documents: the Router's document route encodes as its MLMTransformer folder does
     expect(await read(model, 'document')).toEqual(await read(join(model, 'document_0_MLMTransformer'), 'document'));
   });
