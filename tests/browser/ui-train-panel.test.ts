@@ -428,6 +428,24 @@ describe('<train-panel>', () => {
     );
   });
 
+  it('sends the chosen ranking loss and inference-free queries with a run and a sweep; the defaults send neither', async () => {
+    cleanup();
+    const fake = fakeClient(null);
+    const el = await mount<TrainPanel>('train-panel', { client: fake.client, summary: SUMMARY, k: 1 });
+    await pick(el, 'tiny.tsv', 'q1\tp1\tn1\nq2\tp2\tn2\n');
+    const form = inside<RecipeForm>(el, 'recipe-form');
+    const plain = el.recipeSettings();
+    check(!!plain && !('loss' in plain) && !('inferenceFree' in plain), JSON.stringify(plain));
+    inside<HTMLSelectElement>(form, '#loss').value = 'kl';
+    inside<HTMLSelectElement>(form, '#queries').value = 'static';
+    inside<HTMLButtonElement>(el, '#start').click();
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    const sent = fake.trained[0];
+    check(sent?.loss === 'kl' && sent?.inferenceFree === true, JSON.stringify(sent));
+    const sweep = el.sweepSettings();
+    check(sweep?.loss === 'kl' && sweep?.inferenceFree === true, JSON.stringify(sweep));
+  });
+
   it('sends the probe texts and pause-on-alarm, shows probes and alarms live, pauses, and resumes without pausing on the same alarm', async () => {
     cleanup();
     const fake = fakeClient(null, 3);

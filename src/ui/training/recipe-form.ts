@@ -1,5 +1,5 @@
 // <recipe-form>: the fields of the training recipe (steps, batch, micro-batches, lengths, checkpoints, lr, warm-up,
-// clipping, lambdas, dropout, FLOPS batch, optimiser) and "Use the paper's values", as a view of the page's shared
+// clipping, lambdas, dropout, FLOPS batch, optimiser, ranking loss, encoded or static queries) and "Use the paper's values", as a view of the page's shared
 // RecipeState: what is typed goes into it, what is set in it (lambdas, a saved run) shows here, and so do its checks.
 import { LitElement, css, html } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
@@ -16,7 +16,8 @@ import {
 } from './recipe-state.ts';
 import { baseStyles, fieldStyles } from '../common/theme.ts';
 
-const KEYS: readonly RecipeKey[] = [...RECIPE_NUMBERS.map((f) => f.key), 'dropout', 'optimizer', 'flopsOver'];
+const CHOICES = ['optimizer', 'flopsOver', 'loss', 'queries'] as const;
+const KEYS: readonly RecipeKey[] = [...RECIPE_NUMBERS.map((f) => f.key), 'dropout', ...CHOICES];
 
 /** A field's id (the form's ids are what the e2e suite and a user's CSS name). */
 function fieldId(key: RecipeKey): string {
@@ -53,7 +54,7 @@ export class RecipeForm extends LitElement {
 
   override render() {
     const text = this.state.text;
-    const choice = (key: 'optimizer' | 'flopsOver', value: string, label: string) =>
+    const choice = (key: (typeof CHOICES)[number], value: string, label: string) =>
       html`<option value=${value} ?selected=${text[key] === value}>${label}</option>`;
     return html`<div class="fields" @change=${this._commit}>
         <slot></slot>
@@ -96,6 +97,20 @@ export class RecipeForm extends LitElement {
             ${choice('optimizer', 'adamw', 'AdamW')} ${choice('optimizer', 'sgd', 'SGD')}
           </select></label
         >
+        <label class="field"
+          >Ranking loss
+          <select id="loss" ?disabled=${this.disabled}>
+            ${choice('loss', 'contrastive', 'in-batch contrastive (the paper)')}
+            ${choice('loss', 'marginmse', 'MarginMSE on teacher margins')} ${choice('loss', 'kl', 'KL on teacher scores')}
+          </select></label
+        >
+        <label class="field"
+          >Queries
+          <select id="queries" ?disabled=${this.disabled}>
+            ${choice('queries', 'encoded', 'encoded by the model')}
+            ${choice('queries', 'static', 'static IDF table (inference-free)')}
+          </select></label
+        >
       </div>
       <p class="muted">
         <button id="paper-recipe" type="button" ?disabled=${this.disabled} @click=${() => this.state.usePaperRecipe()}>
@@ -103,6 +118,9 @@ export class RecipeForm extends LitElement {
         </button>
         batch 64 × 8 micro-batches (the paper's 8 GPUs), 256 tokens, lr 1e-4 with 10% warm-up, clipping at 1.0, the backbone's
         dropout, λ_q 5e-2 and λ_d 3e-3. Each micro-batch is its own pool of in-batch negatives and its own FLOPS batch.
+        MarginMSE and KL distil a teacher's scores: the file's rows need a <code>label</code> (one margin per negative, or
+        the scores of the positive and each negative). Inference-free queries are their tokens weighted by the IDF of the
+        training documents: only documents are encoded (λ_q unused).
       </p>`;
   }
 

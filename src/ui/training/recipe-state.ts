@@ -19,15 +19,18 @@ const TRAIN_DEFAULTS = {
   lambdaDocuments: 3e-3,
 } as const;
 export type RecipeNumber = keyof typeof TRAIN_DEFAULTS;
-/** Every field of the form: the numbers, the dropout (blank: the backbone's) and the two choices. */
-export type RecipeKey = RecipeNumber | 'dropout' | 'optimizer' | 'flopsOver';
+/**
+ * Every field of the form: the numbers, the dropout (blank: the backbone's) and the choices (optimiser, FLOPS batch,
+ * ranking loss, and the queries: encoded, or a static IDF table for inference-free SPLADE).
+ */
+export type RecipeKey = RecipeNumber | 'dropout' | 'optimizer' | 'flopsOver' | 'loss' | 'queries';
 /** The recipe as typed: each field's text. */
 export type RecipeText = Record<RecipeKey, string>;
 
 /** The part of the recipe a calibration shares (see RecipeState.recipeSettings). */
 export type TrainingRecipeSettings = Pick<
   TrainRequest,
-  'warmupRatio' | 'maxGradNorm' | 'gradAccum' | 'dropout' | 'optimizer' | 'flopsOver'
+  'warmupRatio' | 'maxGradNorm' | 'gradAccum' | 'dropout' | 'optimizer' | 'flopsOver' | 'loss' | 'inferenceFree'
 >;
 /** What a sweep shares: that, the peak lr and the lambdas (see RecipeState.sweepSettings). */
 export type SweepRecipeSettings = TrainingRecipeSettings &
@@ -51,7 +54,13 @@ export const RECIPE_NUMBERS: readonly NumberField<RecipeNumber>[] = [
 const LAMBDA_KEYS = ['lambdaQueries', 'lambdaDocuments'] as const;
 
 /** The choices (and the blank dropout) as a new form and the paper's recipe have them. */
-const DEFAULT_CHOICES = { dropout: '', optimizer: 'adamw', flopsOver: 'micro-batch' } as const;
+const DEFAULT_CHOICES = {
+  dropout: '',
+  optimizer: 'adamw',
+  flopsOver: 'micro-batch',
+  loss: 'contrastive',
+  queries: 'encoded',
+} as const;
 
 /**
  * The paper's recipe (PAPER.md): 64 triplets per GPU on 8 GPUs (here 8 accumulated micro-batches), 256 tokens, AdamW
@@ -120,6 +129,8 @@ export class RecipeState extends EventTarget {
       dropout: recipe.dropout === 'config' ? '' : String(recipe.dropout ?? 0),
       optimizer: recipe.optimizer.kind ?? 'adamw',
       flopsOver: recipe.flopsOver ?? 'micro-batch',
+      loss: recipe.loss ?? 'contrastive',
+      queries: recipe.inferenceFree ? 'static' : 'encoded',
     });
   }
 
@@ -154,6 +165,9 @@ export class RecipeState extends EventTarget {
       dropout,
       optimizer: this.typed.optimizer as TrainRequest['optimizer'],
       flopsOver: this.typed.flopsOver as TrainRequest['flopsOver'],
+      // the paper's loss and encoded queries leave the request as it always was
+      ...(this.typed.loss !== 'contrastive' ? { loss: this.typed.loss as TrainRequest['loss'] } : {}),
+      ...(this.typed.queries === 'static' ? { inferenceFree: true } : {}),
     };
   }
 
