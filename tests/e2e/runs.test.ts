@@ -2,6 +2,7 @@
 // each, each run evaluated on a small local BEIR folder; the runs table, the Table-2-like comparison and the scatter
 // appear; the hand-off project downloads; a run's model is used as the page's model (the preview, and the head as
 // loaded, divided by k and after training); its zip export holds a whole SparseEncoder folder; a reload keeps the runs.
+// And an inference-free sweep (static IDF queries) of k = 1 and 8, evaluated, marked and compared.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -170,6 +171,58 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     // A reload keeps the runs.
     await page.goto(`${built.site}?model=demo&panel=runs`);
     await page.locator('runs-panel #runs-table tbody tr').nth(1).waitFor(WAIT);
+    await context.close();
+  });
+
+  it('an inference-free 2-k sweep: static IDF queries, each run evaluated, marked and compared', async () => {
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await page.goto(`${built.site}?model=demo&k=1&panel=evaluate`);
+    await page.locator('model-picker #model-label').waitFor(WAIT);
+    await page.locator('eval-panel dataset-chooser #beir-files').setInputFiles(files);
+    await page.locator('eval-panel dataset-chooser #read-sets', { hasText: '12 queries' }).waitFor(WAIT);
+    await page.locator('#tab-training').click();
+    await page
+      .locator('train-panel #triplets')
+      .setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
+    await page.locator('train-panel #data', { hasText: '4 triplets' }).waitFor(WAIT);
+    await page.locator('train-panel #queries').selectOption('static');
+    const sweep = page.locator('sweep-panel');
+    await sweep.locator('#ks').fill('1, 8');
+    await sweep.locator('#sweep-steps').fill('2');
+    await sweep.locator('#sweep-batchSize').fill('2');
+    await sweep.locator('#sweep-queryLength').fill('8');
+    await sweep.locator('#sweep-documentLength').fill('16');
+    await sweep.locator('#sweep-evaluate').check();
+    await sweep.locator('#start-sweep').click();
+    await sweep
+      .locator('#sweep-status', { hasText: 'Done: 2 runs' })
+      .or(sweep.locator('#sweep-error'))
+      .waitFor({ timeout: 600_000 });
+    assert.equal(
+      await sweep.locator('#sweep-error').count(),
+      0,
+      (await sweep.locator('#sweep-error').allTextContents()).join(' '),
+    );
+    await page.locator('#tab-runs').click();
+    const runs = page.locator('runs-panel');
+    await runs.locator('#runs-table tbody tr').nth(1).waitFor(WAIT);
+    assert.equal(await runs.locator('#runs-table .inference-free').count(), 2, 'both runs marked inference-free');
+    for (const box of await runs.locator('#runs-table tbody input[type="checkbox"]').all()) await box.check();
+    const compare = runs.locator('run-compare');
+    await compare.locator('#cmp-table tbody tr').nth(1).waitFor(WAIT);
+    const ndcg = await compare.locator('#cmp-table td[data-measure="ndcg_cut_10"]').allTextContents();
+    assert.ok(
+      ndcg.every((v) => /^\d\.\d{4}$/.test(v.trim())),
+      `both runs evaluated: ${ndcg}`,
+    );
+    assert.equal(await compare.locator('#cmp-table .inference-free').count(), 2, 'the comparison names them inference-free');
+    // the queries were the table's: one or a few tokens each, never a model's expansion
+    const active = await compare.locator('#cmp-table td[data-measure="active_dims"]').allTextContents();
+    assert.ok(
+      active.every((v) => Number(v.split('/')[0]) > 0 && Number(v.split('/')[0]) < 12),
+      `static queries have as many dimensions as tokens: ${active}`,
+    );
+    await screenshot(page, '35-inference-free-compare');
     await context.close();
   });
 });

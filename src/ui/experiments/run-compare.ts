@@ -113,12 +113,18 @@ export class RunCompare extends LitElement {
             const m = e?.splade.metrics;
             const norm = run.model.meanRowNorm === null ? '' : ` (${(run.model.meanRowNorm / run.k).toFixed(2)})`;
             return html`<tr class=${run === best ? 'best' : ''} data-run=${run.id}>
-              <td>${runLabel(run, runs)}${run === best ? ' ★' : ''}</td>
+              <td>
+                ${runLabel(run, runs)}${run === best ? ' ★' : ''}${
+                  run.recipe.inferenceFree
+                    ? html`<br /><span class="muted inference-free">inference-free (static IDF queries)</span>`
+                    : nothing
+                }
+              </td>
               <td>${formatK(run.k)}${norm}</td>
               <td data-measure="ndcg_cut_10">${m ? m.ndcg_cut_10.toFixed(4) : '–'}</td>
               <td>${m ? m.recip_rank_10.toFixed(4) : '–'}</td>
               <td>${m ? m.recall_1000.toFixed(4) : '–'}</td>
-              <td>
+              <td data-measure="active_dims">
                 ${e ? `${e.splade.efficiency.query_active_dims.toFixed(1)} / ${e.splade.efficiency.corpus_active_dims.toFixed(1)}` : '–'}
               </td>
               <td>${e ? e.splade.efficiency.avg_flops.toFixed(2) : '–'}</td>

@@ -172,7 +172,13 @@ export class RunsPanel extends LitElement {
             </td>
             <td>${new Date(run.createdAt).toLocaleString()}</td>
             <td>${formatK(run.k)}</td>
-            <td>${run.recipe.lambdaQueries} / ${run.recipe.lambdaDocuments}</td>
+            <td>
+              ${
+                run.recipe.inferenceFree
+                  ? html`– / ${run.recipe.lambdaDocuments}<br /><span class="muted inference-free">inference-free</span>`
+                  : html`${run.recipe.lambdaQueries} / ${run.recipe.lambdaDocuments}`
+              }${run.recipe.loss ? html`<br /><span class="muted loss">${run.recipe.loss}</span>` : nothing}
+            </td>
             <td>
               ${run.step} of ${run.recipe.schedule.totalSteps}<br /><span class="muted">${formatDuration(run.trainingMs)}</span>
             </td>
