@@ -165,10 +165,16 @@ function recipeSection(info: ModelCardInfo): string[] {
       'learning rate',
       `peak ${formatNumber(schedule.peakLr)}, linear warm-up over ${warmup} step${warmup === 1 ? '' : 's'} (ratio ${schedule.warmupRatio}, rounded up), then linear decay to 0 at step ${schedule.totalSteps}`,
     ],
-    [
-      'ranking loss',
-      `in-batch contrastive loss with temperature tau = ${recipe.tau} (sentence-transformers' SparseMultipleNegativesRankingLoss with scale ${formatNumber(1 / recipe.tau)})`,
-    ],
+    ['ranking loss', rankingLossText(recipe)],
+    ...(recipe.inferenceFree
+      ? [
+          [
+            'queries',
+            `inference-free: a query is its tokens weighted by a static, frozen table (${recipe.inferenceFree.queryWeights}; ` +
+              "idf(t) = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))), the Router's query route; only documents are encoded, and lambda_q is unused",
+          ] as [string, string],
+        ]
+      : []),
     [
       'FLOPS regulariser',
       `sum over the vocabulary of (mean over the batch of the weights)^2, for the ${recipe.flopsOver === 'step' ? B * accum : B} queries and for the ` +
@@ -178,7 +184,12 @@ function recipeSection(info: ModelCardInfo): string[] {
       'lambdas',
       `lambda_q = ${formatNumber(recipe.lambdaQueries)}, lambda_d = ${formatNumber(recipe.lambdaDocuments)}, ${lambdaRamp}`,
     ],
-    ['total loss', 'L = L_rank + lambda_q(t) FLOPS(queries) + lambda_d(t) FLOPS(documents)'],
+    [
+      'total loss',
+      recipe.inferenceFree
+        ? 'L = L_rank + lambda_d(t) FLOPS(documents)'
+        : 'L = L_rank + lambda_q(t) FLOPS(queries) + lambda_d(t) FLOPS(documents)',
+    ],
     ['precision', 'fp32 (WebGPU kernels written for splade-lab, forward and backward)'],
     [
       'data order',
@@ -296,4 +307,13 @@ export function modelCard(info: ModelCardInfo): string {
       .map((s) => s.join('\n'))
       .join('\n\n') + '\n'
   );
+}
+
+/** The ranking loss of a recipe, as the card states it (with sentence-transformers' name for the same loss). */
+function rankingLossText(recipe: TrainingRecipe): string {
+  if (recipe.loss === 'marginmse')
+    return "MarginMSE on the teacher's margins, one per negative, over each query's own documents (sentence-transformers' SparseMarginMSELoss)";
+  if (recipe.loss === 'kl')
+    return `KL divergence from the teacher's scores over each query's positive and negatives at temperature T = ${recipe.tau}, times T² (sentence-transformers' SparseDistillKLDivLoss)`;
+  return `in-batch contrastive loss with temperature tau = ${recipe.tau} (sentence-transformers' SparseMultipleNegativesRankingLoss with scale ${formatNumber(1 / recipe.tau)})`;
 }
