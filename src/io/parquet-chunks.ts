@@ -30,9 +30,16 @@ export interface ChunkPlace {
 
 /**
  * The chunk of `column` in a row group, checked (codec, type, byte range); hostile footers hold anything. A text
- * column must hold text; with `integers`, whole numbers too (ids stored as INT32 or INT64).
+ * column must hold text; with `integers`, whole numbers too (ids stored as INT32 or INT64); a `numbers` column holds
+ * numbers only (INT32, INT64, FLOAT or DOUBLE: teacher scores).
  */
-export function checkedChunk(rowGroup: RowGroup, column: string, place: ChunkPlace, integers = false): CheckedChunk {
+export function checkedChunk(
+  rowGroup: RowGroup,
+  column: string,
+  place: ChunkPlace,
+  integers = false,
+  numbers = false,
+): CheckedChunk {
   function fail(problem: string): never {
     throw new ParquetFormatError(place.file, `row group ${place.group}: ${problem}`, column);
   }
@@ -46,10 +53,14 @@ export function checkedChunk(rowGroup: RowGroup, column: string, place: ChunkPla
     fail(
       `it is compressed with ${typeof codec === 'string' ? codec : 'an unknown codec'}, which splade-lab cannot read (it reads SNAPPY and uncompressed Parquet): write the file again with compression="snappy" (pandas: df.to_parquet(path, compression="snappy"))`,
     );
-  const integer = integers && (meta.type === 'INT32' || meta.type === 'INT64');
-  const typeProblem = integer
-    ? null
-    : textColumnProblem({ name: column, element: { name: column, type: meta.type }, group: false });
+  const integer = (integers || numbers) && (meta.type === 'INT32' || meta.type === 'INT64');
+  const float = numbers && (meta.type === 'FLOAT' || meta.type === 'DOUBLE');
+  const typeProblem =
+    integer || float
+      ? null
+      : numbers
+        ? `is ${String(meta.type)}, not numbers (teacher scores are FLOAT, DOUBLE or integers)`
+        : textColumnProblem({ name: column, element: { name: column, type: meta.type }, group: false });
   if (typeProblem) fail(`its data ${typeProblem}`);
   const offset = meta.dictionary_page_offset || meta.data_page_offset; // where hyparquet starts reading
   const start = declaredCount(offset);

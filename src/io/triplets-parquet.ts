@@ -1,4 +1,5 @@
-// Training rows from Parquet (sentence-transformers' layout: query or anchor, positive, negative or negative_1, ...):
+// Training rows from Parquet (sentence-transformers' layout: query or anchor, positive, negative or negative_1, ...,
+// and a numeric label for distillation):
 // footer, chunks and page headers are checked against the file (parquet-schema, -chunks, -pages) before hyparquet's
 // readColumn decodes a chunk; every problem is a ParquetFormatError naming the file, the column and what to do.
 // readParquetRows gives any table's named columns with the same checks (NanoBEIR's corpus, queries and qrels).
@@ -125,6 +126,7 @@ async function checkedColumnValues(
   metadata: FileMetaData,
   columns: readonly TopColumn[],
   integers = false,
+  numbers: ReadonlySet<string> = new Set(),
 ): Promise<unknown[][]> {
   const tree = parquetSchema(metadata); // safe once topLevelColumns has checked the schema's shape and depth
   const leaves = columns.map((c) => tree.children.find((child) => child.element === c.element) as SchemaTree);
@@ -133,7 +135,7 @@ async function checkedColumnValues(
   const groups = Array.isArray(metadata.row_groups) ? metadata.row_groups : [];
   for (let group = 0; group < groups.length; group++) {
     const place = { file: file.name, group, dataEnd };
-    const chunks = columns.map((c) => checkedChunk(groups[group], c.name, place, integers));
+    const chunks = columns.map((c) => checkedChunk(groups[group], c.name, place, integers, numbers.has(c.name)));
     const rows = checkedRows(groups[group], chunks, place);
     for (const [i, chunk] of chunks.entries()) values[i].push(...(await chunkValues(file, chunk, leaves[i], tree, rows, place)));
   }
@@ -163,15 +165,44 @@ export async function readParquetRows(
   return Array.from({ length: rows }, (_, r) => Object.fromEntries(columns.map((c, i) => [c.name, values[i][r]])));
 }
 
+/**
+ * The table's `label` column (teacher scores for distillation), when it has one: one number per row (a margin with one
+ * negative). A list per row is refused with what to do (JSON Lines reads lists).
+ */
+function labelColumn(columns: readonly TopColumn[], file: string): TopColumn | null {
+  const label = columns.find((c) => c.name === 'label');
+  if (!label) return null;
+  if (label.group || label.element.repetition_type === 'REPEATED')
+    throw new ParquetFormatError(
+      file,
+      'holds a list per row; splade-lab reads a Parquet label of one number per row (a margin, with one negative): write lists of teacher scores as JSON Lines ("label": [...])',
+      'label',
+    );
+  return label;
+}
+
+/** A value of the label column: a finite number, or an error naming the row. */
+function labelValue(value: unknown, file: string, row: number): number {
+  const number = typeof value === 'bigint' ? Number(value) : value;
+  if (typeof number === 'number' && Number.isFinite(number)) return number;
+  throw new ParquetFormatError(file, `row ${row} (counting from 0) has ${String(value)}, not a finite teacher score`, 'label');
+}
+
 /** Reads every row of a Parquet triplet table, row group by row group (rows are held in memory). */
 export async function readParquetTriplets(file: RandomAccessFile): Promise<Triplet[]> {
   const metadata = await footer(file);
-  const columns = tripletColumns(topLevelColumns(metadata.schema, file.name), file.name);
-  const values = await checkedColumnValues(file, metadata, columns);
+  const top = topLevelColumns(metadata.schema, file.name);
+  const columns = tripletColumns(top, file.name);
+  const label = labelColumn(top, file.name);
+  const read = label ? [...columns, label] : columns;
+  const values = await checkedColumnValues(file, metadata, read, false, new Set(label ? ['label'] : []));
+  const labels = label ? values.pop()! : null;
   const triplets: Triplet[] = [];
   for (let r = 0; r < (values[0]?.length ?? 0); r++) {
     const [query, positive, ...negatives] = values.map((column, i) => text(column[r], file.name, columns[i].name, r));
-    triplets.push(tripletOf(query, positive, negatives));
+    const triplet = tripletOf(query, positive, negatives);
+    if (labels) triplet.label = [labelValue(labels[r], file.name, r)];
+    triplets.push(triplet);
   }
   if (triplets.length === 0) throw new ParquetFormatError(file.name, 'no rows; a triplet table needs at least one');
   return triplets;

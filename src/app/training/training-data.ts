@@ -91,7 +91,8 @@ export async function readTrainingFile(file: RandomAccessFile, options: IndexOpt
   const name = baseName(file.name);
   const format = tripletFormat(await file.read(0, 64), file.name);
   if (format === 'parquet') {
-    const source = memoryTripletSource(await readParquetTriplets(file));
+    const triplets = await readParquetTriplets(file);
+    const source = memoryTripletSource(triplets);
     let crc = 0;
     for (let at = 0; at < file.size; at += 4 * 2 ** 20) crc = crc32(await file.read(at, at + 4 * 2 ** 20), crc);
     return readOf(name, source, crc, {
@@ -101,6 +102,7 @@ export async function readTrainingFile(file: RandomAccessFile, options: IndexOpt
       format,
       memoryBytes: rowBytes(source, file.size),
       streamed: false,
+      labels: labelsOf(triplets, name),
     });
   }
   const indexed = await indexTripletFile(file, format, options);
@@ -166,6 +168,7 @@ export async function readHubTrainingData(
       format: 'parquet',
       memoryBytes: rowBytes(source, read.bytes),
       streamed: false,
+      labels: labelsOf(read.triplets, name),
     }),
     paths: read.paths,
   };

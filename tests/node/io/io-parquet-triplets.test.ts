@@ -61,6 +61,27 @@ describe('Parquet triplets that read', () => {
   });
 });
 
+describe('Parquet teacher labels (distillation)', () => {
+  it('reads a numeric label column as one teacher margin per row; text, a list or a null there is refused by row', async () => {
+    const margins = [3.5, -1.25, 7, 0.5];
+    const triplets = await read(parquetBytes([...tripletColumns(4), { name: 'label', data: margins, type: 'DOUBLE' }]));
+    expect(triplets.map((t) => t.label)).toEqual(margins.map((m) => [m]));
+    const ints = await read(parquetBytes([...tripletColumns(2), { name: 'label', data: [4, -2], type: 'INT32' }]));
+    expect(ints.map((t) => t.label)).toEqual([[4], [-2]]);
+    expect((await read(tripletTable(2)))[0].label).toBeUndefined();
+    const text = await refusal(
+      parquetBytes([...tripletColumns(2), { name: 'label', data: ['a', 'b'], type: 'STRING' }]),
+      'label',
+    );
+    expect(text).toMatch(/not numbers \(teacher scores/);
+    const missing = await refusal(
+      parquetBytes([...tripletColumns(2), { name: 'label', data: [1, null], type: 'DOUBLE' }]),
+      'label',
+    );
+    expect(missing).toMatch(/row 1 \(counting from 0\) has null, not a finite teacher score/);
+  });
+});
+
 describe('Parquet files that lie about sizes (item 15)', () => {
   it('a page declaring 10^9 decompressed bytes in a 500-byte file', async () => {
     const bytes = withPageHeader(tripletTable(), 'positive', (h) => (h.uncompressed_page_size = 1e9));
