@@ -29,8 +29,13 @@ function subFolder(files: FileSource, folder: string): FileSource {
   };
 }
 
-/** `files` as its document encoder and query table when it holds router_config.json; else `files` unchanged. */
+/**
+ * `files` as its document encoder and query table when it holds router_config.json; else `files` unchanged. A folder
+ * with a config.json at its root is a model folder: nothing else is asked of it (a Hub model too large for the device
+ * is refused from its config.json alone).
+ */
 export async function routerAsModel(files: FileSource, options?: ReadOptions): Promise<RouterView> {
+  if ((await files.readFile('config.json', options)) !== null) return { files };
   const bytes = await files.readFile('router_config.json', options);
   if (bytes === null) return { files };
   const where = `${files.label}/router_config.json`;

@@ -17,6 +17,12 @@ import { spladeTrainingReference } from '../../../src/train/splade-training-refe
 import type { RankingLossKind } from '../../../src/contract/recipe.ts';
 import { Random } from '../../../src/util/random.ts';
 import { runCli } from '../../helpers/cli.ts';
+import { gpuContext } from '../../helpers/gpu.ts';
+import { saveTrainedModel, trainModel, type TrainEvent } from '../../../src/app/training/train.ts';
+import { nodePlatform } from '../../../src/app/platform/platform-node.ts';
+import { openModelRef } from '../../../src/app/model/open-model.ts';
+import { readTrainingData } from '../../../src/app/training/training-data.ts';
+import type { TrainRequest } from '../../../src/contract/training-request.ts';
 import { expectClose } from '../../helpers/compare.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
@@ -70,6 +76,60 @@ function startingPoint(loaded: LoadedModel): ModelParams {
   return params;
 }
 
+/** The run's events, by the CLI (a process, its JSON lines) or by the application layer's trainModel in this process. */
+type Via = 'the CLI' | 'the trainer';
+
+/** PLAIN as a request of the application layer. */
+const PLAIN_REQUEST: TrainRequest = {
+  k: K,
+  steps: 1,
+  batchSize: 4,
+  queryLength: 8,
+  documentLength: 12,
+  peakLr: LR,
+  optimizer: 'sgd',
+  weightDecay: 0,
+  warmupRatio: 0,
+  flopsRampRatio: 0,
+  maxGradNorm: 0,
+  dropout: 0,
+  lambdaQueries: 0.05,
+  lambdaDocuments: 0.003,
+  shuffle: false,
+  checkpointEvery: 50,
+  reportEvery: 1,
+  probeEvery: 0,
+  resume: false,
+};
+
+/** One step through trainModel (the CLI's path without its process): the events as the CLI's JSON names them. */
+async function trainInProcess(arch: string, jsonl: string, out: string, request: Partial<TrainRequest>) {
+  const ctx = await gpuContext();
+  const model = await openModelRef(nodePlatform, { kind: 'folder', path: models[arch].dir }, { limits: ctx.limits });
+  const { data } = readTrainingData(new TextEncoder().encode(jsonl), `${out}.jsonl`);
+  const events: { event: string; [key: string]: unknown }[] = [];
+  const onEvent = (event: TrainEvent) => {
+    if (event.kind === 'teacher') events.push({ event: 'teacher', ...event.labels, warning: event.warning });
+    if (event.kind === 'report') events.push({ event: 'step', ...event.report });
+  };
+  const run = join(root, out);
+  const trained = await trainModel(ctx, nodePlatform, {
+    model,
+    data,
+    run,
+    request: { ...PLAIN_REQUEST, ...request },
+    existing: 'refuse',
+    batchCache: false,
+    onEvent,
+  });
+  try {
+    await saveTrainedModel(nodePlatform, run, trained);
+  } finally {
+    await trained.close();
+  }
+  return { code: 0, stderr: '', events };
+}
+
 async function train(arch: string, jsonl: string, out: string, extra: string[]) {
   const file = join(root, `${out}.jsonl`);
   await writeFile(file, jsonl);
@@ -85,19 +145,23 @@ async function train(arch: string, jsonl: string, out: string, extra: string[]) 
 
 describe('one SGD step of a distillation loss against the float64 gradient', () => {
   it.each([
-    ['bert', 'marginmse', 1, 1],
-    ['bert', 'marginmse', 3, 1],
-    ['bert', 'kl', 1, 1],
-    ['bert', 'kl', 3, 2],
-    ['modernbert', 'marginmse', 1, 1],
-    ['modernbert', 'marginmse', 3, 1],
-    ['modernbert', 'kl', 1, 0.5],
-    ['modernbert', 'kl', 3, 1],
-  ] as const)('%s --loss %s, %i negatives (temperature %f)', async (arch, loss, negatives, temperature) => {
+    ['bert', 'marginmse', 1, 1, 'the trainer'],
+    ['bert', 'marginmse', 3, 1, 'the CLI'],
+    ['bert', 'kl', 1, 1, 'the trainer'],
+    ['bert', 'kl', 3, 2, 'the trainer'],
+    ['modernbert', 'marginmse', 1, 1, 'the trainer'],
+    ['modernbert', 'marginmse', 3, 1, 'the trainer'],
+    ['modernbert', 'kl', 1, 0.5, 'the CLI'],
+    ['modernbert', 'kl', 3, 1, 'the trainer'],
+  ] as const)('%s --loss %s, %i negatives (temperature %f) through %s', async (arch, loss, negatives, temperature, via: Via) => {
     const { loaded } = models[arch];
     const jsonl = distillJsonl(loss, negatives);
+    const out = `${arch}-${loss}-${negatives}`;
     const extra = ['--loss', loss, ...(loss === 'kl' ? ['--temperature', String(temperature)] : [])];
-    const { code, stderr, events } = await train(arch, jsonl, `${arch}-${loss}-${negatives}`, extra);
+    const { code, stderr, events } =
+      via === 'the CLI'
+        ? await train(arch, jsonl, out, extra)
+        : await trainInProcess(arch, jsonl, out, { loss, ...(loss === 'kl' ? { temperature } : {}) });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const teacher = events.find((e) => e.event === 'teacher');
@@ -111,7 +175,7 @@ describe('one SGD step of a distillation loss against the float64 gradient', () 
     const { batch } = await new TripletBatches(source, loaded.tokenizer, shape, 1).next();
     const settings = { queryLength: 8, documentLength: 12, tau: temperature, lambdaQueries: 0.05, lambdaDocuments: 0.003 };
     const reference = spladeTrainingReference(loaded.config, start, batch, { ...settings, loss: loss as RankingLossKind });
-    const step = events.find((e) => e.event === 'step') as { rank: number } | undefined;
+    const step = events.find((e) => e.event === 'step') as { rank: number } | undefined; // the CLI's steps count from 1
     expect(step?.rank).toBeCloseTo(reference.rank, 3);
     let largest = 0;
     for (const name of Object.keys(start)) {
@@ -134,10 +198,11 @@ describe('one SGD step of a distillation loss against the float64 gradient', () 
 });
 
 describe('the teacher labels are checked before training', () => {
-  it('warns of margins squashed into [0, 1] and of scores squashed by a sigmoid, naming the fix', async () => {
-    for (const loss of ['marginmse', 'kl'] as const) {
-      const { code, events } = await train('bert', distillJsonl(loss, 1, true), `squashed-${loss}`, ['--loss', loss]);
-      expect(code).toBe(0);
+  it('warns of margins squashed into [0, 1] (the CLI) and of scores squashed by a sigmoid (the trainer), naming the fix', async () => {
+    const cli = await train('bert', distillJsonl('marginmse', 1, true), 'squashed-marginmse', ['--loss', 'marginmse']);
+    expect(cli.code).toBe(0);
+    const inProcess = await trainInProcess('bert', distillJsonl('kl', 1, true), 'squashed-kl', { loss: 'kl' });
+    for (const { events } of [cli, inProcess]) {
       const teacher = events.find((e) => e.event === 'teacher');
       expect(String(teacher?.warning)).toMatch(/squashed by a sigmoid.*raw logits/);
     }

@@ -19,6 +19,13 @@ import { spladeTrainingReference } from '../../../src/train/splade-training-refe
 import { staticQueryVectors } from '../../../src/train/static-queries.ts';
 import { documentFrequencyOf, idfWeights } from '../../../src/retrieval/idf-table.ts';
 import { runCli } from '../../helpers/cli.ts';
+import { gpuContext } from '../../helpers/gpu.ts';
+import { saveTrainedModel, trainModel, type TrainEvent } from '../../../src/app/training/train.ts';
+import { nodePlatform } from '../../../src/app/platform/platform-node.ts';
+import { openModelRef } from '../../../src/app/model/open-model.ts';
+import { readTrainingData } from '../../../src/app/training/training-data.ts';
+import { corpusQueryWeights } from '../../../src/app/evaluation/idf-table-node.ts';
+import type { TrainRequest } from '../../../src/contract/training-request.ts';
 import { expectClose } from '../../helpers/compare.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
@@ -68,22 +75,83 @@ function table(loaded: LoadedModel, texts: string[]): Float32Array {
   return weights;
 }
 
+/** One inference-free step through trainModel in this process (the CLI's path without its process), saved. */
+async function trainInProcess(arch: string, out: string, idfFrom?: string) {
+  const ctx = await gpuContext();
+  const model = await openModelRef(nodePlatform, { kind: 'folder', path: models[arch].dir }, { limits: ctx.limits });
+  const { data } = readTrainingData(new TextEncoder().encode(TSV), 'four.tsv');
+  const events: { event: string; [key: string]: unknown }[] = [];
+  const request: TrainRequest = {
+    k: K,
+    steps: 1,
+    batchSize: 4,
+    queryLength: 8,
+    documentLength: 12,
+    peakLr: LR,
+    optimizer: 'sgd',
+    weightDecay: 0,
+    warmupRatio: 0,
+    flopsRampRatio: 0,
+    maxGradNorm: 0,
+    dropout: 0,
+    lambdaQueries: 0.05,
+    lambdaDocuments: 0.003,
+    shuffle: false,
+    checkpointEvery: 50,
+    reportEvery: 1,
+    probeEvery: 0,
+    resume: false,
+    inferenceFree: true,
+  };
+  const trained = await trainModel(ctx, nodePlatform, {
+    model,
+    data,
+    run: out,
+    request,
+    existing: 'refuse',
+    batchCache: false,
+    onEvent: (event: TrainEvent) => void (event.kind === 'report' && events.push({ event: 'step', ...event.report })),
+    ...(idfFrom ? { queryWeights: (tokenizer) => corpusQueryWeights(idfFrom, tokenizer) } : {}),
+  });
+  try {
+    await saveTrainedModel(nodePlatform, out, trained);
+  } finally {
+    await trained.close();
+  }
+  return events;
+}
+
 describe('inference-free SPLADE: one SGD step against the float64 gradient', () => {
   it.each([
-    ['bert', 'the training documents'],
-    ['modernbert', 'the training documents'],
-    ['bert', '--idf-from'],
-  ] as const)('%s, query weights from %s', async (arch, from) => {
+    ['bert', 'the training documents', 'the CLI'],
+    ['modernbert', 'the training documents', 'the trainer'],
+    ['bert', '--idf-from', 'the trainer'],
+  ] as const)('%s, query weights from %s, through %s', async (arch, from: string, via: string) => {
     const { dir, loaded } = models[arch];
     const out = join(root, `${arch}-${from === '--idf-from' ? 'corpus' : 'data'}`);
-    const extra = from === '--idf-from' ? ['--idf-from', join(root, 'corpus.txt')] : [];
-    const result = await runCli('train', '--model', dir, '--triplets', join(root, 'four.tsv'), '--out', out, ...PLAIN, ...extra);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    const events = result.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { event: string; [key: string]: unknown });
+    let events: { event: string; [key: string]: unknown }[];
+    if (via === 'the CLI') {
+      const extra = from === '--idf-from' ? ['--idf-from', join(root, 'corpus.txt')] : [];
+      const result = await runCli(
+        'train',
+        '--model',
+        dir,
+        '--triplets',
+        join(root, 'four.tsv'),
+        '--out',
+        out,
+        ...PLAIN,
+        ...extra,
+      );
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      events = result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { event: string; [key: string]: unknown });
+    } else {
+      events = await trainInProcess(arch, out, from === '--idf-from' ? join(root, 'corpus.txt') : undefined);
+    }
     const start = startingPoint(loaded);
     const { triplets } = parseTriplets(TSV, 'four.tsv');
     const documents = from === '--idf-from' ? CORPUS.trim().split('\n') : triplets.flatMap((t) => [t.positive, t.negative]);
