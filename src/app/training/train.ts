@@ -179,10 +179,15 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
         ? {
             every: plan.probes.every,
             async at(gpuModel: GpuModel, steps: number) {
-              probes ??= new TrainingProbes(ctx, gpuModel, tokenizer, plan.probes.texts, {
-                query: plan.recipe.queryLength,
-                document: plan.recipe.documentLength,
-              });
+              probes ??= new TrainingProbes(
+                ctx,
+                gpuModel,
+                tokenizer,
+                plan.probes.texts,
+                { query: plan.recipe.queryLength, document: plan.recipe.documentLength },
+                undefined,
+                queryWeights?.weights,
+              );
               const snapshot = await probes.take(steps);
               emit({ kind: 'probe', snapshot });
               raise(watcher.onProbes(snapshot));

@@ -4,13 +4,15 @@ import type { GpuContext } from '../../gpu/context.ts';
 import type { TextTokenizer } from '../../io/tokenizer.ts';
 import type { GpuModel } from '../../model/gpu-model.ts';
 import { SpladeTextEncoder } from '../../model/splade-encoder.ts';
-import { sparseDot } from '../../util/sparse-vector.ts';
+import { sparseDot, sparseFromEntries } from '../../util/sparse-vector.ts';
+import { staticQueryEntries } from '../../train/static-queries.ts';
 import { summarizeSparse } from '../model/sparse-summary.ts';
 import { PROBE_LIMITS, ProbeSnapshot, ProbeText } from '../../contract/probes.ts';
 
 /**
  * Encodes a run's probes with the model being trained (queries at the query length, documents at the document
- * length). Its GPU buffers are made inside the run's owned scope and freed with the run.
+ * length); an inference-free run's queries are their tokens' static weights, as it trains and searches with them. Its
+ * GPU buffers are made inside the run's owned scope and freed with the run.
  */
 export class TrainingProbes {
   private readonly encoder: SpladeTextEncoder;
@@ -22,6 +24,7 @@ export class TrainingProbes {
     private readonly probes: readonly ProbeText[],
     private readonly lengths: { query: number; document: number },
     private readonly topTerms: number = PROBE_LIMITS.topTerms,
+    private readonly queryWeights?: Float32Array,
   ) {
     const most = Math.max(1, ...(['query', 'document'] as const).map((role) => probes.filter((p) => p.role === role).length));
     this.encoder = new SpladeTextEncoder(ctx, model, tokenizer, Math.min(8, most));
@@ -29,7 +32,12 @@ export class TrainingProbes {
 
   async take(step: number): Promise<ProbeSnapshot> {
     const texts = (role: ProbeText['role']) => this.probes.filter((p) => p.role === role).map((p) => p.text);
-    const queries = await this.encoder.encode(texts('query'), { maxLength: this.lengths.query });
+    const weights = this.queryWeights;
+    const queries = weights
+      ? texts('query').map((text) =>
+          sparseFromEntries(staticQueryEntries(weights, this.tokenizer.encode(text, { maxLength: this.lengths.query }).ids)),
+        )
+      : await this.encoder.encode(texts('query'), { maxLength: this.lengths.query });
     const documents = await this.encoder.encode(texts('document'), { maxLength: this.lengths.document });
     const vectors = { query: queries.values(), document: documents.values() };
     const probes = this.probes.map(({ role, text }) => ({

@@ -161,6 +161,17 @@ describe('inference-free SPLADE: one SGD step against the float64 gradient', () 
     const settings = { queryLength: 8, documentLength: 12, tau: 1, lambdaQueries: 0.05, lambdaDocuments: 0.003 };
     const reference = spladeTrainingReference(loaded.config, start, batch, { ...settings, queryWeights: weights });
     const step = events.find((e) => e.event === 'step') as { rank: number; flopsQueries: number } | undefined;
+    if (via === 'the CLI') {
+      // the run's query probes are the table's vectors too: no expansion, each token at its static weight
+      const probe = events.find((e) => e.event === 'probe') as
+        { probes: { role: string; terms: { id: number; weight: number; expansion: boolean }[] }[] } | undefined;
+      const queryTerms = probe!.probes.filter((p) => p.role === 'query').flatMap((p) => p.terms);
+      expect(queryTerms.length).toBeGreaterThan(0);
+      for (const t of queryTerms) {
+        expect(t.expansion).toBe(false);
+        expect(t.weight).toBeCloseTo(weights[t.id], 5);
+      }
+    }
     expect(step?.rank).toBeCloseTo(reference.rank, 3);
     expect(step?.flopsQueries).toBe(0);
     const saved = await loadModel(createFolderSource(join(out, 'model', 'document_0_MLMTransformer')));
