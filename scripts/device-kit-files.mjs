@@ -14,8 +14,11 @@ export const ROOTS = [
   '@jax-js/jax',
   'onnxruntime-web',
 ];
-/** The Vulkan loader Dawn opens (the device's image may lack it), as Debian packages to unpack there. */
-export const VULKAN_DEBS = ['libvulkan1'];
+/**
+ * The Vulkan loader Dawn opens and the GL vendor-neutral dispatch libraries that NVIDIA's Vulkan driver
+ * (libGLX_nvidia.so.0) needs to load (the device's image lacks both), as Debian packages to unpack there.
+ */
+export const VULKAN_DEBS = ['libvulkan1', 'libglvnd0', 'libglx0', 'libgl1', 'libegl1', 'libgles2', 'libopengl0'];
 
 /**
  * Files inside packages that nothing the check runs loads. Each rule names its package and why: source maps, type

@@ -1,6 +1,6 @@
 // Benchmark section: GFLOP/s of each matmul layout (and kernel variant) at training-sized shapes, GPU work awaited.
 import type { GpuContext } from '../../src/gpu/context.ts';
-import { Matmul, defaultMatmulVariant, type MatmulLayout, type MatmulVariant } from '../../src/kernels/matmul.ts';
+import { Matmul, type MatmulLayout, type MatmulVariant } from '../../src/kernels/matmul.ts';
 import { Random } from '../../src/util/random.ts';
 import { median } from './timing.ts';
 import type { BenchRow } from './types.ts';
@@ -18,7 +18,7 @@ const SAMPLES = 5;
 const SAMPLE_MS = 20;
 
 export async function benchMatmul(ctx: GpuContext, shapes = MATMUL_SHAPES): Promise<BenchRow[]> {
-  const fallback = defaultMatmulVariant(ctx) === 'registers';
+  const fallback = ctx.onCpu;
   const rows: BenchRow[] = [];
   for (const [M, N, K] of shapes) {
     for (const layout of LAYOUTS) {

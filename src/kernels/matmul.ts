@@ -7,11 +7,11 @@ import type { GpuContext, KernelSpec } from '../gpu/context.ts';
 import { GpuKernelError } from '../gpu/errors.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { dispatchFlopsBudget } from './dispatch-budget.ts';
-import { resolveMatmul, type MatmulShape, type ResolvedMatmul } from './reference/matmul.ts';
+import { resolveMatmul, type MatmulLayout, type MatmulShape, type ResolvedMatmul } from './reference/matmul.ts';
 
 export type { MatmulLayout, MatmulShape } from './reference/matmul.ts';
 
-/** registers: 4x4 outputs per invocation straight from storage (CPU devices); tiled: staged in workgroup memory (GPUs). */
+/** registers: 4x4 outputs per invocation straight from storage; tiled: staged in workgroup memory (large nt on GPUs). */
 export type MatmulVariant = 'registers' | 'tiled';
 
 export interface MatmulOptions {
@@ -75,9 +75,20 @@ const VEC4_SOURCE = `${vec4Source}\n${common}`;
 const DEFAULT_WORKGROUP: Record<MatmulVariant, [number, number]> = { registers: [8, 8], tiled: [16, 16] };
 const DEFAULT_TILE_K = 8;
 
-/** Registers on CPU adapters (SwiftShader ran a shared-memory tiled kernel 10x slower), tiled elsewhere. */
-export function defaultMatmulVariant(ctx: GpuContext): MatmulVariant {
-  return ctx.onCpu ? 'registers' : 'tiled';
+/** Products this large in the nt layout ran faster tiled on a real GPU (below: registers won in every layout). */
+const NT_TILED_FROM_FLOPS = 2 ** 30;
+
+/**
+ * Registers, as measured: SwiftShader ran the shared-memory tiled kernel ~10x slower, and on an NVIDIA H200 (the device
+ * check of docs/gpu.md) registers won every layout and shape but the large nt products (BERT-base's 2048x2304x768 nt:
+ * tiled 11.5 TFLOP/s against 6.3), which therefore stay tiled on GPUs.
+ */
+export function defaultMatmulVariant(
+  ctx: GpuContext,
+  shape?: { M: number; N: number; K: number; layout: MatmulLayout },
+): MatmulVariant {
+  if (ctx.onCpu || !shape) return 'registers';
+  return shape.layout === 'nt' && shape.M * shape.N * shape.K >= NT_TILED_FROM_FLOPS ? 'tiled' : 'registers';
 }
 
 /** vec4 loads need K, the batch strides of A and B, and each operand's contiguous dim (B's N in nn/tn, A's M in tn)
@@ -155,7 +166,7 @@ export class Matmul {
     this.shape = resolveMatmul(shape);
     const { M, N, K, layout, batch, strides } = this.shape;
     this.label = options.label ?? `matmul ${layout} ${M}x${N}x${K}`;
-    this.variant = options.variant ?? defaultMatmulVariant(ctx);
+    this.variant = options.variant ?? defaultMatmulVariant(ctx, this.shape);
     const [wgX, wgY] = options.workgroup ?? DEFAULT_WORKGROUP[this.variant];
     this.description =
       `${layout} M=${M} N=${N} K=${K}` +

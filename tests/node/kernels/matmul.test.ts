@@ -313,7 +313,11 @@ describe('matmul wrapper', () => {
     expect(
       () => new Matmul(ctx, shape, { variant: 'registers', workgroup: [ctx.limits.maxComputeWorkgroupSizeX + 1, 1] }),
     ).toThrow(/WG_X \d+ is over maxComputeWorkgroupSizeX/);
-    expect(() => new Matmul(ctx, shape, { variant: 'registers', workgroup: [32, 32] })).toThrow(
+    // one row more than the invocation limit allows (NVIDIA's 1024 admits 32 x 32; SwiftShader's 256 does not)
+    const { maxComputeWorkgroupSizeX, maxComputeInvocationsPerWorkgroup } = ctx.limits;
+    const wgX = Math.min(maxComputeWorkgroupSizeX, maxComputeInvocationsPerWorkgroup);
+    const wgY = Math.floor(maxComputeInvocationsPerWorkgroup / wgX) + 1;
+    expect(() => new Matmul(ctx, shape, { variant: 'registers', workgroup: [wgX, wgY] })).toThrow(
       /over maxComputeInvocationsPerWorkgroup/,
     );
   });
