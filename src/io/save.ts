@@ -46,6 +46,15 @@ function jsonFile(value: unknown): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(value, null, 2) + '\n');
 }
 
+/** config_sentence_transformers.json of a SparseEncoder (plain or Router): dot-product similarity, no prompts. */
+const SPARSE_ENCODER_CONFIG = jsonFile({
+  model_type: 'SparseEncoder',
+  __version__: { sentence_transformers: '5.0.0' },
+  prompts: { query: '', document: '' },
+  default_prompt_name: null,
+  similarity_fn_name: 'dot',
+});
+
 /** Each tensor once: aliases dropped, and any tensor object already kept under another name dropped too. */
 function tensorsToWrite(model: SavableModel): [string, HostTensor][] {
   const kept = new Set<HostTensor>();
@@ -77,16 +86,7 @@ export function buildSavedModelFiles(model: SavableModel, options: SaveOptions =
     ]),
   );
   files.set('sentence_bert_config.json', jsonFile({ max_seq_length: options.maxSeqLength ?? null, do_lower_case: false }));
-  files.set(
-    'config_sentence_transformers.json',
-    jsonFile({
-      model_type: 'SparseEncoder',
-      __version__: { sentence_transformers: '5.0.0' },
-      prompts: { query: '', document: '' },
-      default_prompt_name: null,
-      similarity_fn_name: 'dot',
-    }),
-  );
+  files.set('config_sentence_transformers.json', SPARSE_ENCODER_CONFIG);
   files.set(
     '1_SpladePooling/config.json',
     jsonFile({ pooling_strategy: 'max', activation_function: 'relu', word_embedding_dimension: vocabSize }),
@@ -137,16 +137,7 @@ export function buildRouterFiles(
     }),
   );
   files.set('modules.json', jsonFile([{ idx: 0, name: '0', path: '', type: 'sentence_transformers.models.Router' }]));
-  files.set(
-    'config_sentence_transformers.json',
-    jsonFile({
-      model_type: 'SparseEncoder',
-      __version__: { sentence_transformers: '5.0.0' },
-      prompts: { query: '', document: '' },
-      default_prompt_name: null,
-      similarity_fn_name: 'dot',
-    }),
-  );
+  files.set('config_sentence_transformers.json', SPARSE_ENCODER_CONFIG);
   return files;
 }
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { unzipSync } from 'fflate';
+import type { Page } from 'playwright-core';
 import { openPage, screenshot } from './browser.ts';
 import { smallGeneratedSet } from './datasets.ts';
 import { useBuiltSite, WAIT } from './site.ts';
@@ -32,21 +33,23 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
 
   after(() => rmSync(beirDir, { recursive: true, force: true }));
 
-  it('a 2-k sweep, evaluated, compared, a run used and exported, and the runs kept over a reload', async () => {
-    const { context, page } = await openPage(built.browser, built.offsite);
+  /**
+   * On a fresh page: a set read to evaluate on, the four triplets picked, then a sweep of `ks` (two steps each, small
+   * lengths, each run evaluated), waited for until it is done; `queries: 'static'` makes its runs inference-free.
+   */
+  async function sweepOfTwoRuns(page: Page, ks: string, options: { queries?: 'static' } = {}): Promise<void> {
     await page.goto(`${built.site}?model=demo&k=1&panel=evaluate`);
     await page.locator('model-picker #model-label').waitFor(WAIT);
-    // A set to evaluate the runs on.
     await page.locator('eval-panel dataset-chooser #beir-files').setInputFiles(files);
     await page.locator('eval-panel dataset-chooser #read-sets', { hasText: '12 queries' }).waitFor(WAIT);
-    // Triplets, then a sweep of k = 1 and 4 with two steps each and small lengths.
     await page.locator('#tab-training').click();
     await page
       .locator('train-panel #triplets')
       .setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
     await page.locator('train-panel #data', { hasText: '4 triplets' }).waitFor(WAIT);
+    if (options.queries) await page.locator('train-panel #queries').selectOption(options.queries);
     const sweep = page.locator('sweep-panel');
-    await sweep.locator('#ks').fill('1, 4');
+    await sweep.locator('#ks').fill(ks);
     await sweep.locator('#sweep-steps').fill('2');
     await sweep.locator('#sweep-batchSize').fill('2');
     await sweep.locator('#sweep-queryLength').fill('8');
@@ -62,6 +65,11 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
       0,
       (await sweep.locator('#sweep-error').allTextContents()).join(' '),
     );
+  }
+
+  it('a 2-k sweep, evaluated, compared, a run used and exported, and the runs kept over a reload', async () => {
+    const { context, page } = await openPage(built.browser, built.offsite);
+    await sweepOfTwoRuns(page, '1, 4');
     await screenshot(page, '30-sweep-done');
 
     // The hand-off: a project for GPUs, as a zip (small sizes, so that its one splade-lab step is quick here).
@@ -176,33 +184,7 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
 
   it('an inference-free 2-k sweep: static IDF queries, each run evaluated, marked and compared', async () => {
     const { context, page } = await openPage(built.browser, built.offsite);
-    await page.goto(`${built.site}?model=demo&k=1&panel=evaluate`);
-    await page.locator('model-picker #model-label').waitFor(WAIT);
-    await page.locator('eval-panel dataset-chooser #beir-files').setInputFiles(files);
-    await page.locator('eval-panel dataset-chooser #read-sets', { hasText: '12 queries' }).waitFor(WAIT);
-    await page.locator('#tab-training').click();
-    await page
-      .locator('train-panel #triplets')
-      .setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
-    await page.locator('train-panel #data', { hasText: '4 triplets' }).waitFor(WAIT);
-    await page.locator('train-panel #queries').selectOption('static');
-    const sweep = page.locator('sweep-panel');
-    await sweep.locator('#ks').fill('1, 8');
-    await sweep.locator('#sweep-steps').fill('2');
-    await sweep.locator('#sweep-batchSize').fill('2');
-    await sweep.locator('#sweep-queryLength').fill('8');
-    await sweep.locator('#sweep-documentLength').fill('16');
-    await sweep.locator('#sweep-evaluate').check();
-    await sweep.locator('#start-sweep').click();
-    await sweep
-      .locator('#sweep-status', { hasText: 'Done: 2 runs' })
-      .or(sweep.locator('#sweep-error'))
-      .waitFor({ timeout: 600_000 });
-    assert.equal(
-      await sweep.locator('#sweep-error').count(),
-      0,
-      (await sweep.locator('#sweep-error').allTextContents()).join(' '),
-    );
+    await sweepOfTwoRuns(page, '1, 8', { queries: 'static' });
     await page.locator('#tab-runs').click();
     const runs = page.locator('runs-panel');
     await runs.locator('#runs-table tbody tr').nth(1).waitFor(WAIT);

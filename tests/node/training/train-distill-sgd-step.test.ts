@@ -9,19 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { parseTripletsJsonl } from '../../../src/io/triplets-jsonl.ts';
 import { memoryTripletSource } from '../../../src/io/triplet-source.ts';
-import { decoderWeightName, type ModelParams } from '../../../src/model/layout.ts';
 import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
-import { toFloat64Params } from '../../../src/model/weights.ts';
 import { TripletBatches } from '../../../src/train/batches.ts';
 import { spladeTrainingReference } from '../../../src/train/splade-training-reference.ts';
 import type { RankingLossKind } from '../../../src/contract/recipe.ts';
 import { Random } from '../../../src/util/random.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { gpuContext } from '../../helpers/gpu.ts';
-import { saveTrainedModel, trainModel, type TrainEvent } from '../../../src/app/training/train.ts';
-import { nodePlatform } from '../../../src/app/platform/platform-node.ts';
-import { openModelRef } from '../../../src/app/model/open-model.ts';
-import { readTrainingData } from '../../../src/app/training/training-data.ts';
+import { plainStepRequest, startingPoint, trainOneStepInProcess } from '../../helpers/one-step-run.ts';
 import type { TrainRequest } from '../../../src/contract/training-request.ts';
 import { expectClose } from '../../helpers/compare.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
@@ -68,66 +62,14 @@ beforeAll(async () => {
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-/** The float64 parameters training starts from: the backbone's, head divided by k. */
-function startingPoint(loaded: LoadedModel): ModelParams {
-  const params = toFloat64Params(loaded.params);
-  const head = params[decoderWeightName(loaded.config)];
-  for (let i = 0; i < head.length; i++) head[i] /= K;
-  return params;
-}
-
 /** The run's events, by the CLI (a process, its JSON lines) or by the application layer's trainModel in this process. */
 type Via = 'the CLI' | 'the trainer';
 
-/** PLAIN as a request of the application layer. */
-const PLAIN_REQUEST: TrainRequest = {
-  k: K,
-  steps: 1,
-  batchSize: 4,
-  queryLength: 8,
-  documentLength: 12,
-  peakLr: LR,
-  optimizer: 'sgd',
-  weightDecay: 0,
-  warmupRatio: 0,
-  flopsRampRatio: 0,
-  maxGradNorm: 0,
-  dropout: 0,
-  lambdaQueries: 0.05,
-  lambdaDocuments: 0.003,
-  shuffle: false,
-  checkpointEvery: 50,
-  reportEvery: 1,
-  probeEvery: 0,
-  resume: false,
-};
-
-/** One step through trainModel (the CLI's path without its process): the events as the CLI's JSON names them. */
+/** One step through trainModel (the CLI's path without its process), with the CLI's result shape. */
 async function trainInProcess(arch: string, jsonl: string, out: string, request: Partial<TrainRequest>) {
-  const ctx = await gpuContext();
-  const model = await openModelRef(nodePlatform, { kind: 'folder', path: models[arch].dir }, { limits: ctx.limits });
-  const { data } = readTrainingData(new TextEncoder().encode(jsonl), `${out}.jsonl`);
-  const events: { event: string; [key: string]: unknown }[] = [];
-  const onEvent = (event: TrainEvent) => {
-    if (event.kind === 'teacher') events.push({ event: 'teacher', ...event.labels, warning: event.warning });
-    if (event.kind === 'report') events.push({ event: 'step', ...event.report });
-  };
   const run = join(root, out);
-  const trained = await trainModel(ctx, nodePlatform, {
-    model,
-    data,
-    run,
-    request: { ...PLAIN_REQUEST, ...request },
-    existing: 'refuse',
-    batchCache: false,
-    onEvent,
-  });
-  try {
-    await saveTrainedModel(nodePlatform, run, trained);
-  } finally {
-    await trained.close();
-  }
-  return { code: 0, stderr: '', events };
+  const full = { ...plainStepRequest(K, LR), ...request };
+  return { code: 0, stderr: '', events: await trainOneStepInProcess(models[arch].dir, jsonl, `${out}.jsonl`, run, full) };
 }
 
 async function train(arch: string, jsonl: string, out: string, extra: string[]) {
@@ -168,7 +110,7 @@ describe('one SGD step of a distillation loss against the float64 gradient', () 
     expect(teacher, 'the data check is reported').toMatchObject({ rows: 4, width: loss === 'kl' ? negatives + 1 : negatives });
     expect(teacher?.warning).toBeUndefined();
     const saved = await loadModel(createFolderSource(join(root, `${arch}-${loss}-${negatives}`, 'model')));
-    const start = startingPoint(loaded);
+    const start = startingPoint(loaded, K);
     const { triplets } = parseTripletsJsonl(jsonl, 'rows.jsonl');
     const source = memoryTripletSource(triplets);
     const shape = { batchSize: 4, queryLength: 8, documentLength: 12, dataOrder: 'file' as const, negatives };

@@ -11,21 +11,14 @@ import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { parseTriplets } from '../../../src/io/triplets.ts';
 import { readSafetensors } from '../../../src/io/safetensors.ts';
 import { memoryTripletSource } from '../../../src/io/triplet-source.ts';
-import { decoderWeightName, type ModelParams } from '../../../src/model/layout.ts';
 import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
-import { toFloat64Params } from '../../../src/model/weights.ts';
 import { TripletBatches } from '../../../src/train/batches.ts';
 import { spladeTrainingReference } from '../../../src/train/splade-training-reference.ts';
 import { staticQueryVectors } from '../../../src/train/static-queries.ts';
 import { documentFrequencyOf, idfWeights } from '../../../src/retrieval/idf-table.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { gpuContext } from '../../helpers/gpu.ts';
-import { saveTrainedModel, trainModel, type TrainEvent } from '../../../src/app/training/train.ts';
-import { nodePlatform } from '../../../src/app/platform/platform-node.ts';
-import { openModelRef } from '../../../src/app/model/open-model.ts';
-import { readTrainingData } from '../../../src/app/training/training-data.ts';
+import { plainStepRequest, startingPoint, trainOneStepInProcess } from '../../helpers/one-step-run.ts';
 import { corpusQueryWeights } from '../../../src/app/evaluation/idf-table-node.ts';
-import type { TrainRequest } from '../../../src/contract/training-request.ts';
 import { expectClose } from '../../helpers/compare.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
@@ -59,13 +52,6 @@ beforeAll(async () => {
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-function startingPoint(loaded: LoadedModel): ModelParams {
-  const params = toFloat64Params(loaded.params);
-  const head = params[decoderWeightName(loaded.config)];
-  for (let i = 0; i < head.length; i++) head[i] /= K;
-  return params;
-}
-
 /** The table as the run makes it: IDF of `texts` (each once), special tokens 0, in float32. */
 function table(loaded: LoadedModel, texts: string[]): Float32Array {
   const ids = [...new Set(texts)].map((text) => loaded.tokenizer.encode(text, { addSpecialTokens: false }).ids);
@@ -76,49 +62,11 @@ function table(loaded: LoadedModel, texts: string[]): Float32Array {
 }
 
 /** One inference-free step through trainModel in this process (the CLI's path without its process), saved. */
-async function trainInProcess(arch: string, out: string, idfFrom?: string) {
-  const ctx = await gpuContext();
-  const model = await openModelRef(nodePlatform, { kind: 'folder', path: models[arch].dir }, { limits: ctx.limits });
-  const { data } = readTrainingData(new TextEncoder().encode(TSV), 'four.tsv');
-  const events: { event: string; [key: string]: unknown }[] = [];
-  const request: TrainRequest = {
-    k: K,
-    steps: 1,
-    batchSize: 4,
-    queryLength: 8,
-    documentLength: 12,
-    peakLr: LR,
-    optimizer: 'sgd',
-    weightDecay: 0,
-    warmupRatio: 0,
-    flopsRampRatio: 0,
-    maxGradNorm: 0,
-    dropout: 0,
-    lambdaQueries: 0.05,
-    lambdaDocuments: 0.003,
-    shuffle: false,
-    checkpointEvery: 50,
-    reportEvery: 1,
-    probeEvery: 0,
-    resume: false,
-    inferenceFree: true,
-  };
-  const trained = await trainModel(ctx, nodePlatform, {
-    model,
-    data,
-    run: out,
-    request,
-    existing: 'refuse',
-    batchCache: false,
-    onEvent: (event: TrainEvent) => void (event.kind === 'report' && events.push({ event: 'step', ...event.report })),
+function trainInProcess(arch: string, out: string, idfFrom?: string) {
+  const request = { ...plainStepRequest(K, LR), inferenceFree: true };
+  return trainOneStepInProcess(models[arch].dir, TSV, 'four.tsv', out, request, {
     ...(idfFrom ? { queryWeights: (tokenizer) => corpusQueryWeights(idfFrom, tokenizer) } : {}),
   });
-  try {
-    await saveTrainedModel(nodePlatform, out, trained);
-  } finally {
-    await trained.close();
-  }
-  return events;
 }
 
 describe('inference-free SPLADE: one SGD step against the float64 gradient', () => {
@@ -152,7 +100,7 @@ describe('inference-free SPLADE: one SGD step against the float64 gradient', () 
     } else {
       events = await trainInProcess(arch, out, from === '--idf-from' ? join(root, 'corpus.txt') : undefined);
     }
-    const start = startingPoint(loaded);
+    const start = startingPoint(loaded, K);
     const { triplets } = parseTriplets(TSV, 'four.tsv');
     const documents = from === '--idf-from' ? CORPUS.trim().split('\n') : triplets.flatMap((t) => [t.positive, t.negative]);
     const weights = table(loaded, documents);

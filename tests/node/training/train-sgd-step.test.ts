@@ -16,10 +16,9 @@ import { readTrainingData } from '../../../src/app/training/training-data.ts';
 import type { TrainRequest } from '../../../src/contract/training-request.ts';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { parseTriplets } from '../../../src/io/triplets.ts';
-import { decoderWeightName, type ModelParams } from '../../../src/model/layout.ts';
+import type { ModelParams } from '../../../src/model/layout.ts';
 import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
 import { uniformDropout } from '../../../src/contract/model-config.ts';
-import { toFloat64Params } from '../../../src/model/weights.ts';
 import { gradientScale } from '../../../src/kernels/reference/grad-norm.ts';
 import { TripletBatches } from '../../../src/train/batches.ts';
 import { memoryTripletSource } from '../../../src/io/triplet-source.ts';
@@ -31,6 +30,7 @@ import {
 import type { TripletBatch } from '../../../src/train/trainer.ts';
 import { Random } from '../../../src/util/random.ts';
 import { runCli } from '../../helpers/cli.ts';
+import { startingPoint } from '../../helpers/one-step-run.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
 import { expectClose } from '../../helpers/compare.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
@@ -110,14 +110,6 @@ beforeAll(async () => {
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-/** The float64 parameters training starts from: the backbone's, head divided by k. */
-function startingPoint(loaded: LoadedModel): ModelParams {
-  const params = toFloat64Params(loaded.params);
-  const head = params[decoderWeightName(loaded.config)];
-  for (let i = 0; i < head.length; i++) head[i] /= K;
-  return params;
-}
-
 /** The run's batches of `size` triplets in file order, tokenized as training tokenizes them. */
 async function batchesOf(loaded: LoadedModel, size: number, count: number, tsv = TSV): Promise<TripletBatch[]> {
   const { triplets: list } = parseTriplets(tsv, 'four.tsv');
@@ -180,7 +172,7 @@ async function cliUpdate(arch: string, out: string, o: StepOptions): Promise<Ste
   expect(stderr).toBe('');
   expect(code).toBe(0);
   const saved = await loadModel(createFolderSource(join(root, out, 'model')));
-  const start = startingPoint(loaded);
+  const start = startingPoint(loaded, K);
   const step = stdout
     .trim()
     .split('\n')
@@ -234,7 +226,7 @@ async function trainerUpdate(arch: string, out: string, o: StepOptions, tsv = TS
     onEvent,
   });
   try {
-    const start = startingPoint(loaded);
+    const start = startingPoint(loaded, K);
     expect(reports).toHaveLength(1);
     return { updates: updatesFrom(await trained.download(), start), start, step: reports[0] };
   } finally {
@@ -381,7 +373,7 @@ describe('the float64 training reference', () => {
     '%s: the step gradient with FLOPS over the whole step equals central finite differences of the step loss',
     async (arch) => {
       const { loaded } = models[arch];
-      const params = startingPoint(loaded);
+      const params = startingPoint(loaded, K);
       const micro = await batchesOf(loaded, 2, 2);
       const settings = { ...SETTINGS, flopsOver: 'step' as const };
       const { grads } = spladeStepReference(loaded.config, params, micro, settings);
@@ -414,7 +406,7 @@ describe('the float64 training reference', () => {
     ['albert', 0.3],
   ] as const)('%s, dropout %d: its gradient equals central finite differences of its loss (masks fixed)', async (arch, rate) => {
     const { loaded } = models[arch];
-    const params = startingPoint(loaded);
+    const params = startingPoint(loaded, K);
     const [batch] = await batchesOf(loaded, 2, 1);
     const settings = rate
       ? { ...SETTINGS, dropout: { rates: uniformDropout(rate, loaded.config.architecture), seed: 9, step: 4, microBatch: 1 } }

@@ -1,0 +1,85 @@
+// One training step of a tiny model as the SGD-step tests take it: the plain request (SGD, no warm-up, no ramp, no
+// clipping, no dropout, file order), the float64 starting point (head divided by k), and a run through the
+// application layer's trainModel in this process, saved, with its events named as the CLI's JSON lines name them.
+import { openModelRef } from '../../src/app/model/open-model.ts';
+import { nodePlatform } from '../../src/app/platform/platform-node.ts';
+import { saveTrainedModel, trainModel, type TrainEvent, type TrainOptions } from '../../src/app/training/train.ts';
+import { readTrainingData } from '../../src/app/training/training-data.ts';
+import type { TrainRequest } from '../../src/contract/training-request.ts';
+import { decoderWeightName, type ModelParams } from '../../src/model/layout.ts';
+import type { LoadedModel } from '../../src/model/load-model.ts';
+import { toFloat64Params } from '../../src/model/weights.ts';
+import { gpuContext } from './gpu.ts';
+
+/** One SGD step of a batch of 4 at lengths 8 and 12, the update then -lr x the gradient (as the CLI flags say). */
+export function plainStepRequest(k: number, lr: number): TrainRequest {
+  return {
+    k,
+    steps: 1,
+    batchSize: 4,
+    queryLength: 8,
+    documentLength: 12,
+    peakLr: lr,
+    optimizer: 'sgd',
+    weightDecay: 0,
+    warmupRatio: 0,
+    flopsRampRatio: 0,
+    maxGradNorm: 0,
+    dropout: 0,
+    lambdaQueries: 0.05,
+    lambdaDocuments: 0.003,
+    shuffle: false,
+    checkpointEvery: 50,
+    reportEvery: 1,
+    probeEvery: 0,
+    resume: false,
+  };
+}
+
+/** The float64 parameters training starts from: the backbone's, head divided by k. */
+export function startingPoint(loaded: LoadedModel, k: number): ModelParams {
+  const params = toFloat64Params(loaded.params);
+  const head = params[decoderWeightName(loaded.config)];
+  for (let i = 0; i < head.length; i++) head[i] /= k;
+  return params;
+}
+
+export type StepEvent = { event: string; [key: string]: unknown };
+
+/**
+ * Trains `modelDir` on the rows of `text` (named `name`, which says its format) through trainModel, saves the model
+ * into `<run>/model` as the CLI does, and returns the teacher and step events as the CLI's JSON names them.
+ */
+export async function trainOneStepInProcess(
+  modelDir: string,
+  text: string,
+  name: string,
+  run: string,
+  request: TrainRequest,
+  options: Pick<TrainOptions, 'queryWeights'> = {},
+): Promise<StepEvent[]> {
+  const ctx = await gpuContext();
+  const model = await openModelRef(nodePlatform, { kind: 'folder', path: modelDir }, { limits: ctx.limits });
+  const { data } = readTrainingData(new TextEncoder().encode(text), name);
+  const events: StepEvent[] = [];
+  const onEvent = (event: TrainEvent) => {
+    if (event.kind === 'teacher') events.push({ event: 'teacher', ...event.labels, warning: event.warning });
+    if (event.kind === 'report') events.push({ event: 'step', ...event.report });
+  };
+  const trained = await trainModel(ctx, nodePlatform, {
+    model,
+    data,
+    run,
+    request,
+    existing: 'refuse',
+    batchCache: false,
+    onEvent,
+    ...options,
+  });
+  try {
+    await saveTrainedModel(nodePlatform, run, trained);
+  } finally {
+    await trained.close();
+  }
+  return events;
+}
