@@ -2,11 +2,13 @@
 // each, each run evaluated on a small local BEIR folder; the runs table, the Table-2-like comparison and the scatter
 // appear; the hand-off project downloads; a run's model is used as the page's model (the preview, and the head as
 // loaded, divided by k and after training); its zip export holds a whole SparseEncoder folder; a reload keeps the runs.
-// And an inference-free sweep (static IDF queries) of k = 1 and 8, evaluated, marked and compared.
+// And an inference-free sweep (static IDF queries) of k = 1 and 8, evaluated, marked and compared, one run's exported
+// Router folder evaluated by the CLI with the page's figures.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
@@ -205,6 +207,33 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
       `static queries have as many dimensions as tokens: ${active}`,
     );
     await screenshot(page, '35-inference-free-compare');
+
+    // A run's model exported (a Router folder) and evaluated by the CLI: the page's figures to 4 decimals.
+    const row = runs.locator('#runs-table tbody tr').first();
+    const runId = await row.getAttribute('data-run');
+    const [download] = await Promise.all([page.waitForEvent('download'), row.locator('button.export-model').click()]);
+    const folder = join(beirDir, 'inference-free-model');
+    for (const [name, bytes] of Object.entries(unzipSync(new Uint8Array(readFileSync(await download.path()))))) {
+      if (name.endsWith('/')) continue;
+      const path = join(folder, name.slice(name.indexOf('/') + 1));
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, bytes);
+    }
+    assert.ok(existsSync(join(folder, 'router_config.json')), 'the export is a Router folder');
+    const cliMetrics = JSON.parse(
+      execFileSync(process.execPath, ['bin/splade-lab.mjs', 'eval', '--model', folder, '--beir', beirDir, '--json'], {
+        encoding: 'utf8',
+        timeout: 300_000,
+      }),
+    ) as Record<string, number>;
+    const pageRow = compare.locator(`#cmp-table tr[data-run="${runId}"]`);
+    const cells = await pageRow.locator('td').allTextContents();
+    // columns: run, k, nDCG@10, MRR@10, R@1000, ...
+    assert.deepEqual(
+      cells.slice(2, 5).map((v) => v.trim()),
+      [cliMetrics.ndcg_cut_10, cliMetrics.recip_rank_10, cliMetrics.recall_1000].map((v) => v.toFixed(4)),
+      'the page and the CLI evaluate the exported inference-free model alike',
+    );
     await context.close();
   });
 });
