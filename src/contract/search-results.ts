@@ -26,10 +26,19 @@ export interface SearchHit {
   terms: TermContribution[];
 }
 
+/** A searched query's SPLADE vector: its terms by weight, whether a static table made it, and how long that took. */
+export interface QueryVectorView {
+  terms: { term: string; weight: number }[];
+  /** An inference-free model's query: its tokens looked up in the static table (no encoder ran). */
+  staticTable: boolean;
+  encodeMs: number;
+}
+
 export interface SearchResult {
   query: string;
   /** The set's judged query this text is (its qrels mark the hits), or null. */
   queryId: string | null;
+  queryVector: QueryVectorView;
   splade: SearchHit[];
   bm25: SearchHit[];
 }

@@ -55,7 +55,13 @@ export { type TrainRequest } from '../contract/training-request.ts';
 export { type DatasetSummary, type SetEvaluation, type SystemResult } from '../contract/results.ts';
 export { BEST_RULE, bestRun, evaluatedSets, evaluationOn } from '../contract/run-compare.ts';
 export { type ExportFile, type RunRecord } from '../contract/runs.ts';
-export { type DocumentView, type QueryDifference, type SearchHit, type TermContribution } from '../contract/search-results.ts';
+export {
+  type DocumentView,
+  type QueryDifference,
+  type QueryVectorView,
+  type SearchHit,
+  type TermContribution,
+} from '../contract/search-results.ts';
 export {
   DEFAULT_SWEEP_KS,
   FIGURE2_LAMBDAS,

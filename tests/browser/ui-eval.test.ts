@@ -144,7 +144,13 @@ function fakeClient() {
       cancelled = true;
       release();
     },
-    search: async () => ({ query: 'q', queryId: null, splade: [], bm25: [] }),
+    search: async () => ({
+      query: 'q',
+      queryId: null,
+      queryVector: { terms: [], staticTable: false, encodeMs: 1 },
+      splade: [],
+      bm25: [],
+    }),
     document: async (docId) => ({ docId, text: 'text', vector: { text: 'text', tokens: [], activeDims: 0, terms: [] } }),
     evaluatedQueries: async () => ({ set: 'x', queries: [] }),
     differences: async () => ({ set: 'x', spladeBetter: [], bm25Better: [] }),
@@ -250,6 +256,7 @@ describe('<search-view>', () => {
       search: async () => ({
         query: 'cat',
         queryId: 'q1',
+        queryVector: { terms: [{ term: 'cat', weight: 2.5 }], staticTable: true, encodeMs: 0.02 },
         splade: [hit('d1', true), hit('d2', false)],
         bm25: [hit('d2', false)],
       }),
@@ -271,6 +278,11 @@ describe('<search-view>', () => {
     for (let i = 0; i < 5; i++) await el.updateComplete.then(() => new Promise((resolve) => setTimeout(resolve, 0)));
     check(allInside(el, '#splade-hits li').length === 2 && allInside(el, '#bm25-hits li').length === 1, 'both systems listed');
     check(allInside(el, '#splade-hits li.relevant').length === 1, 'one judged-relevant hit marked');
+    // an inference-free query: its static weights, said to be a lookup, with its time
+    const queryVector = inside(el, '#query-vector');
+    check(/static table .*a lookup, no encoder ran/.test(queryVector.textContent ?? ''), queryVector.textContent ?? '');
+    check(inside(el, '#query-ms').textContent === '0.020 ms', inside(el, '#query-ms').textContent ?? '');
+    check(inside(el, '.qterm[data-term="cat"] b').textContent === '2.50', 'the term with its static weight');
     inside<HTMLButtonElement>(el, '#splade-hits li button.open').click();
     for (let i = 0; i < 5; i++) await el.updateComplete.then(() => new Promise((resolve) => setTimeout(resolve, 0)));
     check(inside(el, '#opened sparse-terms') !== null, 'the document vector opens');

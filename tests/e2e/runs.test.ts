@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
+import { readSafetensors } from '../../src/io/safetensors.ts';
 import { openPage, screenshot } from './browser.ts';
 import { smallGeneratedSet } from './datasets.ts';
 import { useBuiltSite, WAIT } from './site.ts';
@@ -234,6 +235,29 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
       [cliMetrics.ndcg_cut_10, cliMetrics.recip_rank_10, cliMetrics.recall_1000].map((v) => v.toFixed(4)),
       'the page and the CLI evaluate the exported inference-free model alike',
     );
+
+    // The run used as the page's model: a search shows the query's static weights (the exported table's), a lookup.
+    await row.locator('button.use').click();
+    await page.locator('model-picker #model-label', { hasText: 'trained run' }).waitFor(WAIT);
+    await page.locator('#tab-evaluate').click();
+    await page.locator('eval-panel #evaluate').click();
+    await page.locator('eval-panel #eval-status', { hasText: 'Done: ' }).waitFor({ timeout: 300_000 });
+    const [firstQuery] = readFileSync(files[1], 'utf8').trim().split('\n');
+    await page.locator('eval-panel search-view #query').fill((JSON.parse(firstQuery) as { text: string }).text);
+    await page.locator('eval-panel search-view button[type="submit"]').click();
+    const queryVector = page.locator('eval-panel search-view #query-vector');
+    await queryVector.waitFor(WAIT);
+    assert.equal(await queryVector.getAttribute('data-static'), 'yes', 'said to be the static table');
+    assert.match(await page.locator('eval-panel search-view #query-ms').innerText(), /^\d+\.\d+ ms$/);
+    const staticDir = join(folder, 'query_0_SparseStaticEmbedding');
+    const table = readSafetensors(readFileSync(join(staticDir, 'model.safetensors')), 'weight').tensors.get('weight')!.data;
+    const vocab = readFileSync(join(staticDir, 'vocab.txt'), 'utf8').split('\n');
+    const shown = await queryVector
+      .locator('.qterm')
+      .evaluateAll((spans) => spans.map((s) => [s.getAttribute('data-term')!, Number(s.getAttribute('data-weight'))] as const));
+    assert.ok(shown.length > 0, 'the query has terms');
+    for (const [term, weight] of shown) assert.equal(weight, table[vocab.indexOf(term)], `the static weight of ${term}`);
+    await screenshot(page, '36-inference-free-search');
     await context.close();
   });
 });

@@ -110,6 +110,7 @@ export async function evaluateOnSet(
       queryVectors: report.queryVectors,
       bm25: bm25Report.model,
       encodeQuery: async (text) => (await encoder.encodeQueries([text]))[0],
+      staticQueries: session.inferenceFree,
       spladeNdcg: ndcg(report),
       bm25Ndcg: ndcg(bm25Report),
       run: report.run,

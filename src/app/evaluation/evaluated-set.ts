@@ -62,6 +62,8 @@ export interface EvaluatedSetParts {
   bm25: Bm25Model;
   /** Encodes a typed query exactly as the set's queries were (same k, length and pruning). */
   encodeQuery: (text: string) => Promise<SparseVector>;
+  /** The model is inference-free: encodeQuery looks its tokens up in a static table. */
+  staticQueries: boolean;
   /** Per-query nDCG@10 of each system (trec_eval's per-query rows). */
   spladeNdcg: Map<string, number>;
   bm25Ndcg: Map<string, number>;
@@ -107,12 +109,17 @@ export class EvaluatedSet {
   async search(text: string, k = 10): Promise<SearchResult> {
     const { spladeIndex, bm25 } = this.parts;
     const queryId = this.queryIdByText.get(text.trim()) ?? null;
+    const start = performance.now();
     const q = await this.parts.encodeQuery(text);
+    const encodeMs = performance.now() - start;
     const own = new Set(this.parts.tokenizer.encode(text, { addSpecialTokens: false }).ids);
     const bq = bm25Query(bm25, text);
+    const name = (j: number) => this.parts.vocab[j] ?? `[id ${j}]`;
+    const terms = Array.from(q.indices, (j, i) => ({ term: name(j), weight: q.values[i] })).sort((a, b) => b.weight - a.weight);
     return {
       query: text,
       queryId,
+      queryVector: { terms, staticTable: this.parts.staticQueries, encodeMs },
       splade: this.hits(q, spladeIndex, k, queryId, (j) => this.parts.vocab[j] ?? `[id ${j}]`, own),
       bm25: this.hits(bq, bm25.index, k, queryId, (j) => bm25.terms[j], null),
     };

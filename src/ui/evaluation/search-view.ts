@@ -3,7 +3,7 @@
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { toPageFailure, type DocumentView, type SearchHit, type WorkerClient } from '../../worker/api.ts';
+import { toPageFailure, type DocumentView, type QueryVectorView, type SearchHit, type WorkerClient } from '../../worker/api.ts';
 import '../common/sparse-terms.ts';
 import '../common/term-table.ts';
 import { baseStyles } from '../common/theme.ts';
@@ -11,6 +11,13 @@ import { baseStyles } from '../common/theme.ts';
 export type SearchClient = Pick<WorkerClient, 'search' | 'document' | 'evaluatedQueries'>;
 
 const TOP = 10;
+/** Query terms shown above the hits (an expanded query can have hundreds). */
+const QUERY_TERMS = 30;
+
+/** Milliseconds with the precision their size deserves (a lookup takes hundredths). */
+function formatMs(ms: number): string {
+  return ms < 1 ? `${ms.toFixed(3)} ms` : ms < 100 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+}
 
 @customElement('search-view')
 export class SearchView extends LitElement {
@@ -72,6 +79,10 @@ export class SearchView extends LitElement {
       .open {
         font-size: 0.85em;
       }
+      .qterm {
+        white-space: nowrap;
+        margin-right: 0.4em;
+      }
     `,
   ];
 
@@ -97,6 +108,7 @@ export class SearchView extends LitElement {
                 ${result.queryId ? html`Judged query ${result.queryId}: <span class="relevant">✓ relevant</span> hits are marked.` : "Not one of the set's judged queries: no hit can be marked relevant."}
                 Each score is the sum of its terms' products (query weight × document weight).
               </p>
+              ${this._queryVector(result.queryVector)}
               <div class="columns">
                 <section aria-labelledby="splade-hits-heading" id="splade-hits">
                   <h4 id="splade-hits-heading">SPLADE</h4>
@@ -118,6 +130,19 @@ export class SearchView extends LitElement {
             </section>`
           : nothing
       }`;
+  }
+
+  /** The query's vector as searched: how it was made (a static table's lookup, or the encoder), its time, its terms. */
+  private _queryVector(view: QueryVectorView) {
+    const how = view.staticTable
+      ? 'its tokens weighted by the static table (inference-free: a lookup, no encoder ran)'
+      : 'encoded by the model';
+    const shown = view.terms.slice(0, QUERY_TERMS);
+    return html`<p id="query-vector" data-static=${view.staticTable ? 'yes' : 'no'}>
+      Query vector, ${how}, in <span id="query-ms">${formatMs(view.encodeMs)}</span>:
+      ${shown.map((t) => html`<span class="qterm" data-term=${t.term} data-weight=${t.weight}>${t.term} <b>${t.weight.toFixed(2)}</b></span> `)}
+      ${view.terms.length > shown.length ? html`<span class="muted">and ${view.terms.length - shown.length} more</span>` : nothing}
+    </p>`;
   }
 
   private _hits(hits: SearchHit[], system: 'splade' | 'bm25') {
