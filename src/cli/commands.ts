@@ -1,4 +1,5 @@
 // The table of CLI commands; each command lives in its own module under src/cli/.
+import { auditCommand } from './model/audit.ts';
 import { bm25Command } from './evaluation/bm25.ts';
 import { calibrateCommand } from './experiments/calibrate.ts';
 import type { Command } from './command.ts';
@@ -18,6 +19,7 @@ import { tokenizeCommand } from './model/tokenize.ts';
 import { trainCommand } from './training/train.ts';
 
 export const commands: Record<string, Command> = {
+  audit: auditCommand,
   bm25: bm25Command,
   calibrate: calibrateCommand,
   encode: encodeCommand,

@@ -19,6 +19,13 @@ export interface SpladeEncodeOptions {
   signal?: AbortSignal;
 }
 
+/** A text's vector, and (from encodeWithOrigins) the winning token position of each of its active dimensions. */
+export interface EncodedWithOrigins {
+  vector: SparseVector;
+  /** Parallel to vector.indices: the position in the text's tokens (special tokens included); empty from encode(). */
+  origins: Uint32Array;
+}
+
 interface CachedPass {
   pass: GpuEncoderPass;
   head: SpladeHead;
@@ -46,7 +53,19 @@ export class SpladeTextEncoder {
 
   /** Sparse vectors of `texts`, in order. */
   async encode(texts: readonly string[], options: SpladeEncodeOptions): Promise<SparseVector[]> {
-    const out: SparseVector[] = [];
+    return (await this.run(texts, options, false)).map((e) => e.vector);
+  }
+
+  /**
+   * Sparse vectors of `texts` with each active dimension's origin: the token position whose logit won the max pooling
+   * (the GPU head's argmax; the first position on a tie), parallel to the vector's indices.
+   */
+  encodeWithOrigins(texts: readonly string[], options: SpladeEncodeOptions): Promise<EncodedWithOrigins[]> {
+    return this.run(texts, options, true);
+  }
+
+  private async run(texts: readonly string[], options: SpladeEncodeOptions, origins: boolean): Promise<EncodedWithOrigins[]> {
+    const out: EncodedWithOrigins[] = [];
     const V = this.model.config.vocabSize;
     for (let start = 0; start < texts.length; start += this.batchSize) {
       options.signal?.throwIfAborted();
@@ -82,9 +101,11 @@ export class SpladeTextEncoder {
         });
       });
       const pooled = await this.ctx.read(cached.pooled, chunk.length * V);
+      const argmax = origins ? await this.ctx.read(cached.argmax, chunk.length * V) : null;
       for (let b = 0; b < chunk.length; b++) {
-        const vector = sparseFromDense(pooled.subarray(b * V, (b + 1) * V));
-        out.push(options.topK ? pruneTopK(vector, options.topK) : vector);
+        const full = sparseFromDense(pooled.subarray(b * V, (b + 1) * V));
+        const vector = options.topK ? pruneTopK(full, options.topK) : full;
+        out.push({ vector, origins: argmax ? vector.indices.map((id) => argmax[b * V + id]) : new Uint32Array(0) });
       }
       options.onProgress?.(out.length, texts.length);
     }

@@ -4,7 +4,7 @@ import type { GpuContext, Owned } from '../../gpu/context.ts';
 import { wholeMatrix } from '../../gpu/row-parts.ts';
 import { GpuModel } from '../../model/gpu-model.ts';
 import { decoderWeightName } from '../../model/layout.ts';
-import { SpladeTextEncoder } from '../../model/splade-encoder.ts';
+import { SpladeTextEncoder, type EncodedWithOrigins } from '../../model/splade-encoder.ts';
 import type { SparseEncoder } from '../../retrieval/evaluate.ts';
 import { pruneTopK, sparseDot, sparseFromEntries, type SparseVector } from '../../util/sparse-vector.ts';
 import { staticQueryEntries } from '../../train/static-queries.ts';
@@ -102,9 +102,24 @@ export class ModelSession {
   async encode(texts: readonly string[], request: EncodeRequest, options: EncodeProgress = {}): Promise<SparseVector[]> {
     const { k, maxLength, topK } = checkEncodeRequest(request);
     await this.setK(k);
-    // Texts are truncated to what the model can encode, as sentence-transformers caps max_seq_length.
-    const fitted = Math.min(maxLength, maxSequenceTokens(this.model.config));
-    return this.encoder.encode(texts, { maxLength: fitted, topK, onProgress: options.onProgress, signal: options.signal });
+    return this.encoder.encode(texts, {
+      maxLength: this.fittedLength(maxLength),
+      topK,
+      onProgress: options.onProgress,
+      signal: options.signal,
+    });
+  }
+
+  /** Vectors of `texts` under k with each active dimension's winning token position (the expansion audit). */
+  async encodeWithOrigins(texts: readonly string[], request: EncodeRequest): Promise<EncodedWithOrigins[]> {
+    const { k, maxLength, topK } = checkEncodeRequest(request);
+    await this.setK(k);
+    return this.encoder.encodeWithOrigins(texts, { maxLength: this.fittedLength(maxLength), topK });
+  }
+
+  /** A requested length capped at what the model encodes (sentence-transformers caps max_seq_length alike). */
+  fittedLength(maxLength: number): number {
+    return Math.min(maxLength, maxSequenceTokens(this.model.config));
   }
 
   /**
