@@ -31,7 +31,8 @@ export interface ChunkPlace {
 /**
  * The chunk of `column` in a row group, checked (codec, type, byte range); hostile footers hold anything. A text
  * column must hold text; with `integers`, whole numbers too (ids stored as INT32 or INT64); a `numbers` column holds
- * numbers only (INT32, INT64, FLOAT or DOUBLE: teacher scores).
+ * numbers only (INT32, INT64, FLOAT or DOUBLE: teacher scores). `path` is the leaf's path in the schema (a list
+ * column's: label, list, element).
  */
 export function checkedChunk(
   rowGroup: RowGroup,
@@ -39,12 +40,15 @@ export function checkedChunk(
   place: ChunkPlace,
   integers = false,
   numbers = false,
+  path: readonly string[] = [column],
 ): CheckedChunk {
   function fail(problem: string): never {
     throw new ParquetFormatError(place.file, `row group ${place.group}: ${problem}`, column);
   }
   const chunks = Array.isArray(rowGroup.columns) ? rowGroup.columns : [];
-  const chunk = chunks.find((c) => c.meta_data?.path_in_schema?.length === 1 && c.meta_data.path_in_schema[0] === column);
+  const samePath = (names: unknown) =>
+    Array.isArray(names) && names.length === path.length && path.every((name, i) => names[i] === name);
+  const chunk = chunks.find((c) => samePath(c.meta_data?.path_in_schema));
   const meta = chunk?.meta_data ?? fail(`the footer has no data for this column; ${WRITE_AGAIN}`);
   if (chunk?.file_path !== undefined)
     fail('its data are in another file (the footer names a file path); splade-lab reads one-file Parquet tables');

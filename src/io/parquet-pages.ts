@@ -1,10 +1,11 @@
 // The page headers of one column chunk, checked before hyparquet decodes a page: every page lies inside the chunk,
-// declares no more decompressed bytes than its codec can produce and no more values than the row group has rows.
+// declares no more decompressed bytes than its codec can produce and no more values than the row group has rows (a
+// list column's values are its elements: no more than MAX_ROWS_PER_BYTE a byte of the chunk).
 import type { PageHeader } from 'hyparquet';
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { clip } from './format-error.ts';
 import { TRUNCATED, WRITE_AGAIN, countProblem } from './parquet-error.ts';
-import type { CheckedChunk } from './parquet-chunks.ts';
+import { MAX_ROWS_PER_BYTE, type CheckedChunk } from './parquet-chunks.ts';
 
 /** Snappy turns 3 bytes into at most 64 (a copy element), so no page grows more than this when decompressed. */
 const SNAPPY_MAX_EXPANSION = 32;
@@ -15,18 +16,22 @@ function maxDecompressed(codec: CheckedChunk['codec'], size: number): number {
 }
 
 /**
- * Walks the chunk's pages as hyparquet will (until `rows` values or the end of the bytes) and refuses the first
- * header that lies; `fail` adds the file, row group and column to the problem.
+ * Walks the chunk's pages as hyparquet will (until `rows` values or the end of the bytes; a `repeated` column's, not
+ * flat: a list per row, to the end) and refuses the first header that lies; `fail` adds the file, row group and column
+ * to the problem.
  */
 export function checkPages(
   bytes: Uint8Array,
   rows: number,
   codec: CheckedChunk['codec'],
   fail: (problem: string) => never,
+  repeated = false,
 ): void {
   const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
+  const mostValues = repeated ? MAX_ROWS_PER_BYTE * bytes.length : rows; // values: a flat column's are its rows
   let values = 0;
-  while (values < rows && reader.offset < bytes.length - 1) {
+  let pageRows = 0; // rows of a repeated column's DATA_PAGE_V2 pages
+  while ((repeated || values < rows) && reader.offset < bytes.length - 1) {
     const at = reader.offset;
     let header: PageHeader;
     try {
@@ -56,11 +61,11 @@ export function checkPages(
     if (header.type === 'DICTIONARY_PAGE') {
       count(header.dictionary_page_header?.num_values, 'dictionary entries', Math.floor(full / 4)); // 4 length bytes each
     } else if (header.type === 'DATA_PAGE') {
-      values += count(header.data_page_header?.num_values, 'values', rows - values);
+      values += count(header.data_page_header?.num_values, 'values', mostValues - values);
     } else if (header.type === 'DATA_PAGE_V2') {
       const v2 = header.data_page_header_v2;
-      const n = count(v2?.num_values, 'values', rows - values);
-      count(v2?.num_rows, 'rows', rows - values);
+      const n = count(v2?.num_values, 'values', mostValues - values);
+      pageRows += count(v2?.num_rows, 'rows', rows - (repeated ? pageRows : values));
       count(v2?.num_nulls, 'nulls', n);
       values += n;
     } else {

@@ -7,7 +7,7 @@ import { TextDecodeError, firstInvalidUtf8 } from './text-decode.ts';
 import { IndexedTripletSource, type LineParser } from './triplet-source.ts';
 import { TeacherLabelStats, type TeacherLabelSummary } from '../contract/teacher-labels.ts';
 import { parseJsonlLine } from './triplets-jsonl.ts';
-import { checkNegatives, parseTsvLine, TripletFormatError } from './triplets.ts';
+import { checkNegatives, TripletFormatError, tsvLineParser } from './triplets.ts';
 
 export interface IndexedTriplets {
   source: IndexedTripletSource;
@@ -45,9 +45,9 @@ function tooLongLine(file: string, line: number, bytes: number, cap: number): Tr
   );
 }
 
-/** The line parser of a format (a TSV header is only looked for on line 1). */
+/** The line parser of one file of a format (a TSV header is only looked for on line 1; its columns hold for every row). */
 export function lineParser(format: 'tsv' | 'jsonl'): LineParser {
-  return format === 'jsonl' ? parseJsonlLine : (line, file, n) => parseTsvLine(line, file, n, n === 1);
+  return format === 'jsonl' ? parseJsonlLine : tsvLineParser();
 }
 
 /** A growable typed array of numbers. */

@@ -1,11 +1,12 @@
 // Training rows from Parquet (sentence-transformers' layout: query or anchor, positive, negative or negative_1, ...,
-// and a numeric label for distillation):
+// and a label for distillation: a number or a list of numbers per row):
 // footer, chunks and page headers are checked against the file (parquet-schema, -chunks, -pages) before hyparquet's
 // readColumn decodes a chunk; every problem is a ParquetFormatError naming the file, the column and what to do.
 // readParquetRows gives any table's named columns with the same checks (NanoBEIR's corpus, queries and qrels).
 import { parquetMetadataAsync, parquetSchema, type AsyncBuffer, type FileMetaData, type SchemaTree } from 'hyparquet';
 import { readColumn } from 'hyparquet/src/column.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
+import { isFlatColumn } from 'hyparquet/src/schema.js';
 import { clip } from './format-error.ts';
 import { checkedChunk, checkedRows, type CheckedChunk, type ChunkPlace } from './parquet-chunks.ts';
 import { ParquetFormatError, TRUNCATED, WRITE_AGAIN } from './parquet-error.ts';
@@ -66,12 +67,21 @@ function tripletColumns(columns: readonly TopColumn[], file: string): TopColumn[
   });
 }
 
-/** One checked column chunk of a top-level column, decoded: its values, as many as the row group's rows. */
+/** A column's schema nodes from the root to its leaf; a `list` column's (a label's) down its only children. */
+function leafPath(tree: SchemaTree, column: TopColumn, list: boolean): SchemaTree[] {
+  const path = [tree, tree.children.find((child) => child.element === column.element) as SchemaTree];
+  while (list && path[path.length - 1].children.length === 1) path.push(path[path.length - 1].children[0]);
+  return path;
+}
+
+/**
+ * One checked column chunk of a top-level column (`path`: root to leaf), decoded: its values, as many as the row
+ * group's rows (a list column's: one assembled list per row).
+ */
 async function chunkValues(
   file: RandomAccessFile,
   chunk: CheckedChunk,
-  leaf: SchemaTree,
-  root: SchemaTree,
+  path: SchemaTree[],
   rows: number,
   place: ChunkPlace,
 ): Promise<unknown[]> {
@@ -79,16 +89,16 @@ async function chunkValues(
     throw new ParquetFormatError(file.name, `row group ${place.group}: ${problem}`, chunk.column);
   };
   const decoder = {
-    pathInSchema: [chunk.column],
+    pathInSchema: path.slice(1).map((node) => node.element.name),
     type: chunk.meta.type,
-    element: leaf.element,
-    schemaPath: [root, leaf],
+    element: path[path.length - 1].element,
+    schemaPath: path,
     codec: chunk.codec,
     parsers: DEFAULT_PARSERS,
   };
   const bytes = await file.read(chunk.start, chunk.end);
   if (bytes.length !== chunk.end - chunk.start) fail(`the file ends inside its data; ${TRUNCATED}`);
-  checkPages(bytes, rows, chunk.codec, fail);
+  checkPages(bytes, rows, chunk.codec, fail, !isFlatColumn(path));
   const values: unknown[] = [];
   try {
     const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
@@ -119,7 +129,8 @@ function text(value: unknown, file: string, column: string, row: number): string
 
 /**
  * The values of `columns` (top-level columns of the file's footer), row group by row group, every chunk and page
- * checked against the file before it is decoded: one array per column, as many values as the table has rows.
+ * checked against the file before it is decoded: one array per column, as many values as the table has rows. A
+ * `numbers` column holds numbers: one per row, or a list per row (a label whose shape labelColumn checked).
  */
 async function checkedColumnValues(
   file: RandomAccessFile,
@@ -129,15 +140,18 @@ async function checkedColumnValues(
   numbers: ReadonlySet<string> = new Set(),
 ): Promise<unknown[][]> {
   const tree = parquetSchema(metadata); // safe once topLevelColumns has checked the schema's shape and depth
-  const leaves = columns.map((c) => tree.children.find((child) => child.element === c.element) as SchemaTree);
+  const paths = columns.map((c) => leafPath(tree, c, numbers.has(c.name)));
   const dataEnd = file.size - 8 - metadata.metadata_length;
   const values: unknown[][] = columns.map(() => []);
   const groups = Array.isArray(metadata.row_groups) ? metadata.row_groups : [];
   for (let group = 0; group < groups.length; group++) {
     const place = { file: file.name, group, dataEnd };
-    const chunks = columns.map((c) => checkedChunk(groups[group], c.name, place, integers, numbers.has(c.name)));
+    const chunks = columns.map((c, i) => {
+      const path = paths[i].slice(1).map((node) => node.element.name);
+      return checkedChunk(groups[group], c.name, place, integers, numbers.has(c.name), path);
+    });
     const rows = checkedRows(groups[group], chunks, place);
-    for (const [i, chunk] of chunks.entries()) values[i].push(...(await chunkValues(file, chunk, leaves[i], tree, rows, place)));
+    for (const [i, chunk] of chunks.entries()) values[i].push(...(await chunkValues(file, chunk, paths[i], rows, place)));
   }
   return values;
 }
@@ -165,27 +179,60 @@ export async function readParquetRows(
   return Array.from({ length: rows }, (_, r) => Object.fromEntries(columns.map((c, i) => [c.name, values[i][r]])));
 }
 
-/**
- * The table's `label` column (teacher scores for distillation), when it has one: one number per row (a margin with one
- * negative). A list per row is refused with what to do (JSON Lines reads lists).
- */
-function labelColumn(columns: readonly TopColumn[], file: string): TopColumn | null {
-  const label = columns.find((c) => c.name === 'label');
-  if (!label) return null;
-  if (label.group || label.element.repetition_type === 'REPEATED')
-    throw new ParquetFormatError(
-      file,
-      'holds a list per row; splade-lab reads a Parquet label of one number per row (a margin, with one negative): write lists of teacher scores as JSON Lines ("label": [...])',
-      'label',
-    );
-  return label;
+/** The table's `label` column (teacher scores for distillation), when it has one, and how its rows hold them. */
+interface LabelColumn {
+  column: TopColumn;
+  /** 'number': one per row; 'list': a list per row; 'nullable list': a list or null, one level deeper when read. */
+  shape: 'number' | 'list' | 'nullable list';
 }
 
-/** A value of the label column: a finite number, or an error naming the row. */
-function labelValue(value: unknown, file: string, row: number): number {
+const LIST_ADVICE =
+  'a label holds one number per row (a margin, with one negative) or a list of numbers (pandas: a column of lists of floats)';
+
+/**
+ * The `label` column, when there is one: a number per row, or a list of numbers per row: Parquet's LIST (three
+ * levels as pyarrow writes it, or the legacy two) or a repeated field. Structs, maps and lists of lists are refused.
+ */
+function labelColumn(columns: readonly TopColumn[], tree: SchemaTree, file: string): LabelColumn | null {
+  const column = columns.find((c) => c.name === 'label');
+  if (!column) return null;
+  const node = tree.children.find((child) => child.element === column.element) as SchemaTree;
+  const repeated = (n: SchemaTree | undefined) => n?.element.repetition_type === 'REPEATED';
+  if (!column.group) return { column, shape: repeated(node) ? 'list' : 'number' };
+  const [inner, ...others] = node.children;
+  const leaf = inner?.children.length === 1 ? inner.children[0] : inner; // three levels, or the legacy two
+  const list =
+    (node.element.converted_type === 'LIST' || node.element.logical_type?.type === 'LIST') &&
+    !repeated(node) &&
+    others.length === 0 &&
+    repeated(inner) &&
+    leaf.children.length === 0 &&
+    (leaf === inner || !repeated(leaf));
+  if (!list) throw new ParquetFormatError(file, `is a group (a struct, a map or a list of lists); ${LIST_ADVICE}`, 'label');
+  return { column, shape: node.element.repetition_type === 'REQUIRED' ? 'list' : 'nullable list' };
+}
+
+/** A value of the label column: a finite number, or an error naming the row (and the place in its list). */
+function labelValue(value: unknown, file: string, row: number, at = ''): number {
   const number = typeof value === 'bigint' ? Number(value) : value;
   if (typeof number === 'number' && Number.isFinite(number)) return number;
-  throw new ParquetFormatError(file, `row ${row} (counting from 0) has ${String(value)}, not a finite teacher score`, 'label');
+  throw new ParquetFormatError(
+    file,
+    `row ${row} (counting from 0) has ${String(value)}${at}, not a finite teacher score`,
+    'label',
+  );
+}
+
+/** A row's teacher labels, as its shape holds them: a number, or a non-empty list of finite numbers. */
+function rowLabels(value: unknown, shape: LabelColumn['shape'], file: string, row: number): number[] {
+  if (shape === 'number') return [labelValue(value, file, row)];
+  const list = shape === 'list' ? value : Array.isArray(value) && value.length === 1 ? value[0] : null;
+  const fail = (got: string): never => {
+    throw new ParquetFormatError(file, `row ${row} (counting from 0) has ${got}; ${LIST_ADVICE}`, 'label');
+  };
+  if (!Array.isArray(list)) return fail('no list (null)');
+  if (list.length === 0) return fail('an empty list');
+  return list.map((x: unknown, i) => labelValue(x, file, row, ` at item ${i} of its list (counting from 0)`));
 }
 
 /** Reads every row of a Parquet triplet table, row group by row group (rows are held in memory). */
@@ -193,15 +240,15 @@ export async function readParquetTriplets(file: RandomAccessFile): Promise<Tripl
   const metadata = await footer(file);
   const top = topLevelColumns(metadata.schema, file.name);
   const columns = tripletColumns(top, file.name);
-  const label = labelColumn(top, file.name);
-  const read = label ? [...columns, label] : columns;
+  const label = labelColumn(top, parquetSchema(metadata), file.name); // a schema topLevelColumns has checked
+  const read = label ? [...columns, label.column] : columns;
   const values = await checkedColumnValues(file, metadata, read, false, new Set(label ? ['label'] : []));
   const labels = label ? values.pop()! : null;
   const triplets: Triplet[] = [];
   for (let r = 0; r < (values[0]?.length ?? 0); r++) {
     const [query, positive, ...negatives] = values.map((column, i) => text(column[r], file.name, columns[i].name, r));
     const triplet = tripletOf(query, positive, negatives);
-    if (labels) triplet.label = [labelValue(labels[r], file.name, r)];
+    if (label && labels) triplet.label = rowLabels(labels[r], label.shape, file.name, r);
     triplets.push(triplet);
   }
   if (triplets.length === 0) throw new ParquetFormatError(file.name, 'no rows; a triplet table needs at least one');

@@ -1,5 +1,5 @@
-// Training triplets from a TSV file (query<TAB>positive<TAB>negative per line, MS MARCO style), strictly checked:
-// strict UTF-8 (a bad byte or a UTF-16 file is an error naming file and line), then every line.
+// Training triplets from a TSV file (query<TAB>positive<TAB>negative per line, MS MARCO style; a header may add teacher
+// labels), strictly checked: strict UTF-8 (a bad byte or a UTF-16 file is an error naming file and line), then every line.
 import { readRequiredFile, type FileSource, type ReadOptions } from './file-source.ts';
 import { splitLines } from './line-breaks.ts';
 import { textOf } from './text-decode.ts';
@@ -26,7 +26,7 @@ export interface TripletFile {
   triplets: Triplet[];
   /** Blank (or whitespace-only) lines, skipped and counted; nothing else is ever skipped. */
   blankLines: number;
-  /** True when the first line was a `query<TAB>positive<TAB>negative` header (skipped). */
+  /** True when the first line was a header (`query<TAB>positive<TAB>negative`, maybe labels: tsvHeader), skipped. */
   header: boolean;
 }
 
@@ -44,6 +44,9 @@ export class TripletFormatError extends Error {
 
 const FIELDS = ['query', 'positive', 'negative'] as const;
 
+/** `n` `word`s, in the singular for one. */
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 export function preview(text: string): string {
   return JSON.stringify(text.length > 60 ? text.slice(0, 60) + '…' : text);
 }
@@ -55,34 +58,123 @@ export function tripletOf(query: string, positive: string, negatives: readonly s
     : { query, positive, negative: negatives[0] };
 }
 
-/** What one line of a file is: a row, a header, or nothing (blank). */
-export type LineResult = { kind: 'row'; triplet: Triplet } | { kind: 'header' } | { kind: 'blank' };
+/** The columns a TSV header names, in sentence-transformers' terms: query (or anchor), positive, negatives, labels. */
+export interface TsvColumns {
+  negatives: number;
+  /** Label fields after the negatives: 0 (none), `label` (one: a number or a JSON list of numbers), or m (label_1..m). */
+  labels: number | 'label';
+}
+
+/** What one line of a file is: a row, a header (with the columns it names, for TSV), or nothing (blank). */
+export type LineResult = { kind: 'row'; triplet: Triplet } | { kind: 'header'; columns?: TsvColumns } | { kind: 'blank' };
+
+const NEGATIVE_NAME = /^negative(_?\d+)?$/;
+const LABEL_NAME = /^label(_\d+)?$/;
+
+/**
+ * The columns a first line names, or null when it is a row: `query` or `anchor`, `positive`, `negative` (or
+ * negative_1..n), then optionally `label` or label_1..m (case and spaces aside). Label names out of order are an error.
+ */
+export function tsvHeader(fields: readonly string[], file: string): TsvColumns | null {
+  const words = fields.map((field) => field.trim().toLowerCase());
+  if (!['query', 'anchor'].includes(words[0]) || words[1] !== 'positive') return null;
+  let end = 2;
+  while (end < words.length && NEGATIVE_NAME.test(words[end])) end++;
+  const negatives = end - 2;
+  const labels = words.slice(end);
+  if (negatives === 0 || !labels.every((word) => LABEL_NAME.test(word))) return null;
+  if (labels.length === 1 && labels[0] === 'label') return { negatives, labels: 'label' };
+  if (labels.every((word, i) => word === `label_${i + 1}`)) return { negatives, labels: labels.length };
+  throw new TripletFormatError(
+    file,
+    1,
+    `the header names the labels ${labels.join(', ')}: name one "label" column (a number or a JSON list such as [1.5, -2] per row) or label_1, label_2, ... in order`,
+  );
+}
+
+/** A JSON number, as sentence-transformers writes a score (no NaN, Infinity, hex or empty text). */
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** A label field as a finite number, or null. */
+function labelNumber(text: string): number | null {
+  const number = Number(text.trim());
+  return JSON_NUMBER.test(text.trim()) && Number.isFinite(number) ? number : null;
+}
+
+/** A row's label fields (after its negatives) as teacher labels; a field that is not a finite number names the line. */
+function tsvLabels(fields: readonly string[], columns: TsvColumns, first: number, file: string, lineNumber: number): number[] {
+  const refuse = (j: number, what: string): never => {
+    const name = columns.labels === 'label' ? 'label' : `label_${j + 1}`;
+    throw new TripletFormatError(file, lineNumber, `the ${name} (field ${first + j + 1}) is ${preview(fields[j])}, not ${what}`);
+  };
+  if (columns.labels === 'label' && fields[0].trim().startsWith('[')) {
+    const what = 'a JSON list of finite numbers (teacher scores) such as [1.5, -2]';
+    let list: unknown;
+    try {
+      list = JSON.parse(fields[0]);
+    } catch {
+      return refuse(0, what);
+    }
+    const ok = Array.isArray(list) && list.length > 0 && list.every((x) => typeof x === 'number' && Number.isFinite(x));
+    return ok ? (list as number[]) : refuse(0, what);
+  }
+  const what = `a finite number (a teacher score)${columns.labels === 'label' ? ' or a JSON list of them' : ''}`;
+  return fields.map((field, j) => labelNumber(field) ?? refuse(j, what));
+}
 
 /**
  * One TSV line (without its line break): query, positive and one or more negatives, tab-separated; `first` says
- * whether it is the file's first line (a `query<TAB>positive<TAB>negative...` header there is skipped).
+ * whether it is the file's first line (a header there is skipped: tsvHeader); `columns`, the header's, when it names
+ * labels: then every row has exactly its fields, the labels last.
  */
-export function parseTsvLine(line: string, file: string, lineNumber: number, first: boolean): LineResult {
+export function parseTsvLine(
+  line: string,
+  file: string,
+  lineNumber: number,
+  first: boolean,
+  columns: TsvColumns | null = null,
+): LineResult {
   if (line.endsWith('\r')) line = line.slice(0, -1);
   if (line.trim() === '') return { kind: 'blank' };
   const fields = line.split('\t');
-  if (fields.length < 3) {
+  const texts = columns?.labels ? 2 + columns.negatives : fields.length;
+  if (columns?.labels) {
+    const labels = columns.labels === 'label' ? 1 : columns.labels;
+    if (fields.length !== texts + labels)
+      throw new TripletFormatError(
+        file,
+        lineNumber,
+        `${plural(fields.length, 'tab-separated field')}, but the header names ${texts + labels} (query, positive, ${plural(columns.negatives, 'negative')}, then ${plural(labels, 'label field')}): ${preview(line)}`,
+      );
+  } else if (fields.length < 3) {
     throw new TripletFormatError(
       file,
       lineNumber,
-      `${fields.length} tab-separated field${fields.length === 1 ? '' : 's'}, expected 3 (query, positive, negative) or more (further negatives): ${preview(line)}`,
+      `${plural(fields.length, 'tab-separated field')}, expected 3 (query, positive, negative) or more (further negatives): ${preview(line)}`,
     );
   }
   const name = (j: number) => (j < 2 ? FIELDS[j] : j === 2 ? 'negative' : `negative ${j - 1}`);
-  const headerName = (f: string, j: number) => {
-    const word = f.trim().toLowerCase();
-    return j < 2 ? word === FIELDS[j] : /^negative(_?\d+)?$/.test(word);
-  };
-  if (first && fields.every(headerName)) return { kind: 'header' };
-  fields.forEach((field, j) => {
+  const header = first ? tsvHeader(fields, file) : null;
+  if (header) return { kind: 'header', columns: header };
+  fields.slice(0, texts).forEach((field, j) => {
     if (field.trim() === '') throw new TripletFormatError(file, lineNumber, `the ${name(j)} (field ${j + 1}) is empty`);
   });
-  return { kind: 'row', triplet: tripletOf(fields[0], fields[1], fields.slice(2)) };
+  const triplet = tripletOf(fields[0], fields[1], fields.slice(2, texts));
+  if (columns?.labels) triplet.label = tsvLabels(fields.slice(texts), columns, texts, file, lineNumber);
+  return { kind: 'row', triplet };
+}
+
+/**
+ * A parser of one TSV file's lines (line 1 first): it keeps the columns a header on line 1 names for every later row,
+ * also a row parsed again when an indexed file is read back (triplet-index.ts).
+ */
+export function tsvLineParser(): (line: string, file: string, lineNumber: number) => LineResult {
+  let columns: TsvColumns | null = null;
+  return (line, file, lineNumber) => {
+    const result = parseTsvLine(line, file, lineNumber, lineNumber === 1, columns);
+    if (result.kind === 'header') columns = result.columns ?? null;
+    return result;
+  };
 }
 
 /** Checks that a row has as many negatives as the file's first row (a batch takes the same number from each). */
@@ -92,7 +184,7 @@ export function checkNegatives(triplet: Triplet, expected: number | null, file: 
     throw new TripletFormatError(
       file,
       lineNumber,
-      `${count} negative${count === 1 ? '' : 's'}, but the first row has ${expected}: every row needs as many`,
+      `${plural(count, 'negative')}, but the first row has ${expected}: every row needs as many`,
     );
   }
   return count;
@@ -102,7 +194,8 @@ export function checkNegatives(triplet: Triplet, expected: number | null, file: 
  * Parses triplet TSV text, or bytes decoded as strict UTF-8 (decodeUtf8Strict: invalid bytes are a TextDecodeError
  * naming `file` and the line). Lines end in \n, \r\n or a lone \r (line-breaks.ts); a leading byte-order mark is dropped; fields are kept as
  * they are (no trimming, no unquoting: MS MARCO files have no quoting). A line with fewer than three fields, with an
- * empty field, or with another number of negatives than the first row, is an error naming `file` and the line.
+ * empty field, or with another number of negatives than the first row, is an error naming `file` and the line; after a
+ * header naming labels (tsvHeader), so is a row with other fields than it names or a label that is not a finite number.
  */
 export function parseTriplets(content: string | Uint8Array, file: string): TripletFile {
   const lines = splitLines(textOf(content, file).replace(/^\uFEFF/, ''));
@@ -110,8 +203,9 @@ export function parseTriplets(content: string | Uint8Array, file: string): Tripl
   let blankLines = 0;
   let header = false;
   let negatives: number | null = null;
+  const parse = tsvLineParser();
   lines.forEach((raw, i) => {
-    const result = parseTsvLine(raw, file, i + 1, i === 0);
+    const result = parse(raw, file, i + 1);
     if (result.kind === 'blank') {
       if (i < lines.length - 1) blankLines++; // the empty string after a final newline is not a line
     } else if (result.kind === 'header') {

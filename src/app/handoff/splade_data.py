@@ -45,9 +45,9 @@ def backbone_ref(settings: dict) -> str:
 
 
 def _is_header(fields: list[str]) -> bool:
-    """The header rule of src/io/triplets.ts: query, positive, then negative names (negative, negative1, negative_1)."""
+    """The header rule of src/io/triplets.ts: query (or anchor), positive, then negative names (negative, negative_1)."""
     words = [f.strip(_JS_SPACE).lower() for f in fields]
-    return words[0] == "query" and words[1] == "positive" and all(NEGATIVE_NAME.fullmatch(w) for w in words[2:])
+    return words[0] in ("query", "anchor") and words[1] == "positive" and all(NEGATIVE_NAME.fullmatch(w) for w in words[2:])
 
 
 def _preview(text: str) -> str:

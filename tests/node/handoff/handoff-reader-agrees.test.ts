@@ -39,6 +39,7 @@ const HEADERS_TAKEN = [
   'query\tpositive\tnegative1',
   'query\tpositive\tnegative_1',
   'QUERY\tpositive\tNEGATIVE_12',
+  'anchor\tpositive\tnegative',
 ];
 const LOOK_ALIKES = [
   'query\tpositive\tnegatives',

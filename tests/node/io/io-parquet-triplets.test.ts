@@ -1,6 +1,8 @@
 // The Parquet triplet reader on small generated files and on files whose footer or page headers lie (issue 33, items
 // 15 and 9): each is refused before anything is allocated for it, with a ParquetFormatError naming the file, the
-// column and what to do; valid tables (several row groups, codecs, nulls refused by row) still read.
+// column and what to do; valid tables (several row groups, codecs, nulls refused by row, label lists) still read.
+import type { SchemaElement } from 'hyparquet';
+import { parquetWriteBuffer, schemaFromColumnData } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import { ParquetFormatError } from '../../../src/io/parquet-error.ts';
 import { memoryFile } from '../../../src/io/random-access.ts';
@@ -61,8 +63,45 @@ describe('Parquet triplets that read', () => {
   });
 });
 
+/** A schema as hyparquet-writer types it (with its own, older hyparquet's types). */
+type WriterSchema = NonNullable<Parameters<typeof parquetWriteBuffer>[0]['schema']>;
+
+/**
+ * A triplet table with a `label` column of Parquet's LIST of `element` values, as pyarrow writes it (three levels:
+ * label, list, element); `label` and `element` REQUIRED or OPTIONAL (nullable).
+ */
+function listLabelTable(
+  labels: unknown[],
+  options: { element?: 'DOUBLE' | 'INT64' | 'BYTE_ARRAY'; nullable?: boolean; rowGroupSize?: number } = {},
+): Uint8Array {
+  const texts = tripletColumns(labels.length);
+  const repetition_type = options.nullable === false ? 'REQUIRED' : 'OPTIONAL';
+  const type = options.element ?? 'DOUBLE';
+  const schema: WriterSchema = [
+    ...schemaFromColumnData({ columnData: texts }),
+    { name: 'label', repetition_type, num_children: 1, converted_type: 'LIST', logical_type: { type: 'LIST' } },
+    { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+    { name: 'element', repetition_type, type, ...(type === 'BYTE_ARRAY' && { converted_type: 'UTF8' as const }) },
+  ];
+  schema[0].num_children = texts.length + 1;
+  const columnData = [...texts.map(({ name, data }) => ({ name, data })), { name: 'label', data: labels }];
+  return new Uint8Array(
+    parquetWriteBuffer({ columnData, schema, statistics: false, rowGroupSize: options.rowGroupSize ?? 1000 }),
+  );
+}
+
+/** The same bytes with the label column's schema rewritten to `elements` (the same levels), its leaf at `path`. */
+function withLabelSchema(bytes: Uint8Array, elements: SchemaElement[], path: string[]): Uint8Array {
+  return withFooter(bytes, (m) => {
+    const at = m.schema.findIndex((e) => e.name === 'label');
+    m.schema = [...m.schema.slice(0, at), ...elements];
+    for (const group of m.row_groups)
+      for (const c of group.columns) if (c.meta_data?.path_in_schema[0] === 'label') c.meta_data.path_in_schema = path;
+  });
+}
+
 describe('Parquet teacher labels (distillation)', () => {
-  it('reads a numeric label column as one teacher margin per row; text, a list or a null there is refused by row', async () => {
+  it('reads a numeric label column as one teacher margin per row; text or a null there is refused', async () => {
     const margins = [3.5, -1.25, 7, 0.5];
     const triplets = await read(parquetBytes([...tripletColumns(4), { name: 'label', data: margins, type: 'DOUBLE' }]));
     expect(triplets.map((t) => t.label)).toEqual(margins.map((m) => [m]));
@@ -79,6 +118,60 @@ describe('Parquet teacher labels (distillation)', () => {
       'label',
     );
     expect(missing).toMatch(/row 1 \(counting from 0\) has null, not a finite teacher score/);
+  });
+
+  it('reads a LIST<DOUBLE> label column as one list per row (3 labels each, over row groups)', async () => {
+    const labels = Array.from({ length: 7 }, (_, r) => [r + 0.5, -r, 1e-3 * r]);
+    for (const nullable of [true, false]) {
+      const triplets = await read(listLabelTable(labels, { nullable, rowGroupSize: 3 }));
+      expect(triplets.map((t) => t.label)).toEqual(labels);
+      expect(triplets[6].query).toBe('query 6 of the table');
+    }
+    const ints = await read(listLabelTable([[4n, -2n, 0n]], { element: 'INT64' }));
+    expect(ints[0].label).toEqual([4, -2, 0]);
+  });
+
+  it("reads the legacy two-level LIST and a plain repeated field as LIST's three levels", async () => {
+    const labels = [[1.5, -2], [3], [0.25, 7, 8]];
+    const required = listLabelTable(labels, { nullable: false }); // levels as a REQUIRED list of REQUIRED doubles
+    const list = { name: 'label', repetition_type: 'REQUIRED', num_children: 1, converted_type: 'LIST' } as const;
+    const twoLevel = withLabelSchema(
+      required,
+      [list, { name: 'array', repetition_type: 'REPEATED', type: 'DOUBLE' }],
+      ['label', 'array'],
+    );
+    const repeated = withLabelSchema(required, [{ name: 'label', repetition_type: 'REPEATED', type: 'DOUBLE' }], ['label']);
+    for (const bytes of [twoLevel, repeated]) expect((await read(bytes)).map((t) => t.label)).toEqual(labels);
+  });
+
+  it.each([
+    { what: 'a null element', labels: [[1], [3, null]], problem: 'row 1 (counting from 0) has null at item 1 of its list' },
+    { what: 'an empty list', labels: [[1, 2], [3], []], problem: 'row 2 (counting from 0) has an empty list; a label holds' },
+    { what: 'a null list', labels: [null, [1, 2]], problem: 'row 0 (counting from 0) has no list (null)' },
+    { what: 'NaN', labels: [[1, 2], [NaN]], problem: 'row 1 (counting from 0) has NaN at item 0 of its list' },
+    { what: '-Infinity', labels: [[1, -Infinity]], problem: 'row 0 (counting from 0) has -Infinity at item 1 of its list' },
+  ])('refuses a label list with $what, naming the file, the row and the column', async ({ labels, problem }) => {
+    expect(await refusal(listLabelTable(labels), 'label')).toContain(`${FILE}: column "label": ${problem}`);
+  });
+
+  it('refuses a list of text, a struct label, and a label page declaring 2^31 - 1 values', async () => {
+    const text = await refusal(listLabelTable([['a'], ['b']], { element: 'BYTE_ARRAY' }), 'label');
+    expect(text).toContain('row group 0: its data is BYTE_ARRAY, not numbers');
+    const notList = { name: 'label', repetition_type: 'OPTIONAL', num_children: 1 } as const;
+    const struct = withLabelSchema(
+      listLabelTable([[1], [2]]),
+      [notList, { name: 'list', repetition_type: 'REPEATED', num_children: 1 }, { name: 'element', type: 'DOUBLE' }],
+      ['label', 'list', 'element'],
+    );
+    expect(await refusal(struct, 'label')).toContain('is a group (a struct, a map or a list of lists)');
+    const lying = withPageHeader(
+      listLabelTable([[1, 2], [3]]),
+      'label',
+      (h) => (h.data_page_header_v2!.num_values = 2 ** 31 - 1),
+    );
+    expect(await refusal(lying, 'label')).toMatch(
+      /row group 0: the page at byte 0 of its data declares 2147483647 values where at most \d+ are possible/,
+    );
   });
 });
 

@@ -1,5 +1,8 @@
-// Training data: triplet TSV parsing (a generated file and non-ASCII text; malformed lines named by file and line), seeded per-epoch
-// shuffling that covers every triplet once, tokenized batches with HF truncation and padding, resumable positions.
+// Training data: triplet TSV parsing (a generated file and non-ASCII text; malformed lines named by file and line; teacher
+// labels after a header naming them), seeded per-epoch shuffling that covers every triplet once, tokenized batches with
+// HF truncation and padding, resumable positions.
+import { memoryFile } from '../../../src/io/random-access.ts';
+import { indexTripletFile } from '../../../src/io/triplet-index.ts';
 import { memoryTripletSource } from '../../../src/io/triplet-source.ts';
 import { describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
@@ -78,6 +81,78 @@ describe('triplet TSV', () => {
     ]);
     // a first line that merely starts with the words is data
     expect(parseTriplets('query about cats\tpositive\tnegative\n', 'x.tsv').triplets).toHaveLength(1);
+  });
+
+  const labelled = (header: string, rows: string[]) => [header, ...rows].join('\n') + '\n';
+  it.each([
+    {
+      what: 'one number in `label`',
+      text: labelled('query\tpositive\tnegative\tlabel', ['q1\tp1\tn1\t1.5', 'q2\tp2\tn2\t-2e-1']),
+      triplets: [
+        { query: 'q1', positive: 'p1', negative: 'n1', label: [1.5] },
+        { query: 'q2', positive: 'p2', negative: 'n2', label: [-0.2] },
+      ],
+    },
+    {
+      what: 'JSON lists in `label` (an anchor column)',
+      text: labelled('anchor\tpositive\tnegative\tlabel', ['q1\tp1\tn1\t[1.5, -2]', 'q2\tp2\tn2\t[0,3]']),
+      triplets: [
+        { query: 'q1', positive: 'p1', negative: 'n1', label: [1.5, -2] },
+        { query: 'q2', positive: 'p2', negative: 'n2', label: [0, 3] },
+      ],
+    },
+    {
+      what: 'negative_1..3 and label_1..3',
+      text: labelled('query\tpositive\tnegative_1\tnegative_2\tnegative_3\tlabel_1\tlabel_2\tlabel_3', [
+        'q1\tp1\ta1\tb1\tc1\t3\t2.5\t-1',
+        'q2\tp2\ta2\tb2\tc2\t0\t1E2\t0.125',
+      ]),
+      triplets: [
+        { query: 'q1', positive: 'p1', negative: 'a1', extraNegatives: ['b1', 'c1'], label: [3, 2.5, -1] },
+        { query: 'q2', positive: 'p2', negative: 'a2', extraNegatives: ['b2', 'c2'], label: [0, 100, 0.125] },
+      ],
+    },
+  ])(
+    'reads teacher labels after a header naming them: $what, also read back from the streamed index',
+    async ({ text, triplets }) => {
+      expect(parseTriplets(text, 'l.tsv')).toEqual({ triplets, blankLines: 0, header: true });
+      const indexed = await indexTripletFile(memoryFile(new TextEncoder().encode(text), 'l.tsv'), 'tsv', { chunkBytes: 7 });
+      expect(await indexed.source.read([1, 0])).toEqual([triplets[1], triplets[0]]);
+      expect(indexed.labels?.width).toBe(triplets[0].label.length);
+    },
+  );
+
+  it.each([
+    ['', 'the label (field 4) is "", not a finite number (a teacher score) or a JSON list of them'],
+    ['nan', 'the label (field 4) is "nan", not a finite number'],
+    ['inf', 'the label (field 4) is "inf", not a finite number'],
+    ['0x10', 'the label (field 4) is "0x10", not a finite number'],
+    ['1e999', 'the label (field 4) is "1e999", not a finite number'],
+    ['[1, "a"]', 'the label (field 4) is "[1, \\"a\\"]", not a JSON list of finite numbers'],
+    ['[]', 'the label (field 4) is "[]", not a JSON list of finite numbers'],
+    ['[1, 2', 'the label (field 4) is "[1, 2", not a JSON list of finite numbers'],
+    ['1\t2', '5 tab-separated fields, but the header names 4 (query, positive, 1 negative, then 1 label field)'],
+  ])('refuses a bad label row after a header naming `label`, naming file and line: %j', (label, problem) => {
+    const text = labelled('query\tpositive\tnegative\tlabel', ['q1\tp1\tn1\t0.5', `q2\tp2\tn2\t${label}`]);
+    expect(() => parseTriplets(text, 'data/l.tsv')).toThrow(`data/l.tsv line 3: ${problem}`);
+  });
+
+  it('reads a file without a label header as before: trailing numbers are negatives, labels misnamed are refused', () => {
+    const plain = parseTriplets('q1\tp1\tn1\t1.5\nq2\tp2\tn2\t-2\n', 'p.tsv');
+    expect(plain).toEqual({
+      triplets: [
+        { query: 'q1', positive: 'p1', negative: 'n1', extraNegatives: ['1.5'] },
+        { query: 'q2', positive: 'p2', negative: 'n2', extraNegatives: ['-2'] },
+      ],
+      blankLines: 0,
+      header: false,
+    });
+    expect(parseTriplets('query\tpositive\tnegative\nq1\tp1\tn1\n', 'h.tsv').triplets).toEqual([
+      { query: 'q1', positive: 'p1', negative: 'n1' },
+    ]);
+    expect(() => parseTriplets('query\tpositive\tnegative\tlabel_2\nq1\tp1\tn1\t1\n', 'm.tsv')).toThrow(
+      'm.tsv line 1: the header names the labels label_2: name one "label" column',
+    );
   });
 
   it('refuses a file without triplets, and names a missing file', async () => {
