@@ -11,6 +11,7 @@ interface RecipeFields {
   gradAccum?: number;
   flopsRampRatio?: number;
   dropout?: 'config' | number;
+  inferenceFree?: { trained?: { l1: number } };
 }
 
 /** Micro-batches per step of a recipe. */
@@ -18,12 +19,16 @@ export function microBatches(recipe: Pick<RecipeFields, 'gradAccum'>): number {
   return recipe.gradAccum ?? 1;
 }
 
-/** The FLOPS weights of step t (0-based) after the recipe's ramp. */
+/**
+ * The FLOPS weights of step t (0-based) after the recipe's ramp. An inference-free run has no query FLOPS: its
+ * lambdaQueries is the weight of the L1 on its trained query table's vectors (0 for a frozen table).
+ */
 export function flopsWeightsAt(recipe: RecipeFields, t: number): { lambdaQueries: number; lambdaDocuments: number } {
   const { totalSteps } = recipe.schedule;
   const ramp = recipe.flopsRampRatio;
+  const queries = recipe.inferenceFree ? (recipe.inferenceFree.trained?.l1 ?? 0) : recipe.lambdaQueries;
   return {
-    lambdaQueries: flopsWeight(recipe.lambdaQueries, t, totalSteps, ramp),
+    lambdaQueries: flopsWeight(queries, t, totalSteps, ramp),
     lambdaDocuments: flopsWeight(recipe.lambdaDocuments, t, totalSteps, ramp),
   };
 }

@@ -46,10 +46,12 @@ export interface TrainingRecipe extends StepRecipe {
    */
   loss?: RankingLossKind;
   /**
-   * Inference-free SPLADE: queries are their tokens weighted by a static table (frozen), only documents are encoded;
-   * the table's source and CRC-32 (of its float32 bytes), so that a resume uses the same one.
+   * Inference-free SPLADE: queries are their tokens weighted by a static table, only documents are encoded; the
+   * table's source and CRC-32 (of its float32 bytes, as the run started), so that a resume uses the same one. With
+   * `trained`, the table is a parameter of the run (special tokens excepted), with an L1 on the query vectors of
+   * weight `l1` (ramped as the FLOPS weights); without it, frozen.
    */
-  inferenceFree?: { queryWeights: string; crc32: number };
+  inferenceFree?: { queryWeights: string; crc32: number; trained?: { l1: number } };
 }
 
 /** The ranking losses a SPLADE run can take (`train --loss`). */

@@ -46,6 +46,12 @@ export interface TrainRequest {
    * a given corpus), frozen; only documents are encoded and regularised (lambda_q unused).
    */
   inferenceFree?: boolean;
+  /**
+   * Inference-free runs: train the static query table with the model (sentence-transformers' SparseStaticEmbedding
+   * with frozen=False; special tokens stay 0), and optionally an L1 of this weight on the query vectors.
+   */
+  trainQueryWeights?: boolean;
+  queryL1?: number;
   /** Clip the averaged gradient to this global L2 norm (default 1.0, transformers' Trainer's; 0: no clipping). */
   maxGradNorm?: number;
   /** Micro-batches of `batchSize` per step, gradients averaged: N-GPU data parallelism (default 1). */
@@ -120,6 +126,13 @@ export function planTraining(request: TrainRequest, triplets: number, negatives 
     throw new InvalidRequestError(`Unknown loss "${loss}"; the losses are ${RANKING_LOSSES.join(', ')}`);
   if (loss === 'marginmse' && request.temperature !== undefined)
     throw new InvalidRequestError('The temperature is for the contrastive and KL losses; MarginMSE has none');
+  if (request.trainQueryWeights && !request.inferenceFree)
+    throw new InvalidRequestError('Training the query weights is for an inference-free run (its static query table)');
+  if (request.queryL1 !== undefined) {
+    if (!request.trainQueryWeights)
+      throw new InvalidRequestError('The query L1 regularises a trained query table: ask to train the query weights too');
+    checkRange(request.queryL1, L.lambda, 'The query L1 weight');
+  }
   const maxGradNorm =
     request.maxGradNorm === undefined
       ? paperMaxGradNorm!
@@ -217,6 +230,7 @@ export function requestFromRecipe(
     temperature: recipe.loss === 'marginmse' ? undefined : recipe.tau,
     ...(recipe.loss ? { loss: recipe.loss } : {}),
     ...(recipe.inferenceFree ? { inferenceFree: true } : {}),
+    ...(recipe.inferenceFree?.trained ? { trainQueryWeights: true, queryL1: recipe.inferenceFree.trained.l1 } : {}),
     maxGradNorm: recipe.maxGradNorm ?? 0,
     gradAccum: recipe.gradAccum,
     flopsOver: recipe.flopsOver,

@@ -103,13 +103,14 @@ export const ROUTER_PATHS = {
 
 /**
  * An inference-free SparseEncoder (sentence-transformers v5's Router): the query route a SparseStaticEmbedding (one
- * weight per token, `weight` in its model.safetensors, frozen, with the tokenizer files), the document route the
+ * weight per token, `weight` in its model.safetensors, frozen unless it was trained, with the tokenizer files), the document route the
  * MLMTransformer and SpladePooling of `encoderFiles` (what buildSavedModelFiles made), each in its own folder.
  */
 export function buildRouterFiles(
   encoderFiles: Map<string, Uint8Array>,
   queryWeights: Float32Array,
   tokenizerFiles: Map<string, Uint8Array>,
+  options: { frozen: boolean } = { frozen: true },
 ): Map<string, Uint8Array> {
   const files = new Map<string, Uint8Array>();
   const P = ROUTER_PATHS;
@@ -119,7 +120,7 @@ export function buildRouterFiles(
     else if (name === 'README.md') files.set(name, bytes);
     else files.set(`${P.document}/${name}`, bytes);
   }
-  files.set(`${P.query}/config.json`, jsonFile({ frozen: true }));
+  files.set(`${P.query}/config.json`, jsonFile({ frozen: options.frozen }));
   const weight: HostTensor = { shape: [queryWeights.length], data: queryWeights };
   files.set(`${P.query}/model.safetensors`, writeSafetensors([['weight', weight]], { format: 'pt' }));
   for (const [name, bytes] of tokenizerFiles) files.set(`${P.query}/${name}`, bytes);

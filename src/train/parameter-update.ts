@@ -5,7 +5,7 @@ import type { Tensor } from '../gpu/tensor.ts';
 import type { AdamWState } from '../kernels/adamw.ts';
 import { FiniteMonitor, type HealthReport } from '../kernels/finite-check.ts';
 import { GradientScale } from '../kernels/grad-norm.ts';
-import type { GpuModel } from '../model/gpu-model.ts';
+import type { GpuModel, GpuParameter } from '../model/gpu-model.ts';
 import type { StepRecipe } from '../contract/recipe.ts';
 import { microBatches } from '../contract/recipe-facts.ts';
 import { learningRate } from '../contract/schedule.ts';
@@ -38,8 +38,10 @@ export class ParameterUpdate {
     model: GpuModel,
     private readonly recipe: StepRecipe,
     losses: WatchedLosses,
+    /** Parameters the run trains beyond the model's (an inference-free run's query table). */
+    extra: readonly GpuParameter[] = [],
   ) {
-    const parameters = model.parameters();
+    const parameters = [...model.parameters(), ...extra];
     this.gradients = new GradientScale(
       ctx,
       parameters.map((p) => p.dparam),

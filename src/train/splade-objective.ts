@@ -46,7 +46,7 @@ export interface DistillSettings {
 }
 
 /** Slots of the losses tensor (3 floats): values read back for progress. */
-const LOSS_SLOTS = { rank: 0, flopsQueries: 1, flopsDocuments: 2 } as const;
+export const LOSS_SLOTS = { rank: 0, flopsQueries: 1, flopsDocuments: 2 } as const;
 /** The loss parts by slot, as health reports name them. */
 export const LOSS_PART_NAMES = ['ranking loss', 'FLOPS of queries', 'FLOPS of documents'];
 
@@ -98,7 +98,8 @@ export class SpladeObjective {
   private readonly activeQueries: ActiveDims;
   private readonly activeDocuments: ActiveDims;
   private readonly dscores: Tensor<'f32'>;
-  private readonly dpooledQueries: Tensor<'f32'>;
+  /** (B, V) dL/d query vectors of the last record (the ranking loss's, and the query FLOPS's when encoded). */
+  readonly dpooledQueries: Tensor<'f32'>;
   private readonly dpooledDocuments: Tensor<'f32'>;
   private readonly headQueries: SpladeHead;
   private readonly headDocuments: SpladeHead;

@@ -11,7 +11,8 @@ import { zerosLike, type ModelParams } from '../model/layout.ts';
 import { spladeBackward, spladeForward } from '../model/reference/splade.ts';
 import type { TripletBatch } from './trainer.ts';
 import type { RankingLossKind } from '../contract/recipe.ts';
-import { staticQueryVectors } from './static-queries.ts';
+import { staticQueryPresence, staticQueryVectors } from './static-queries.ts';
+import { staticTableBackward, staticTableL1, staticTableVectors } from '../kernels/reference/static-query-table.ts';
 
 /** The ranking loss of scores (B, N) and its gradient: contrastive, or distillation from the batch's teacher labels. */
 function rankingLoss(
@@ -44,6 +45,11 @@ export interface TrainingReferenceSettings {
   loss?: RankingLossKind;
   /** Inference-free: queries are their tokens weighted by this table (V); no query encoder, no query FLOPS. */
   queryWeights?: Float32Array;
+  /**
+   * The table is trained (with queryWeights): queries hold their tokens but these ids; lambdaQueries then weighs the
+   * L1 of the query vectors, and the table's gradient is returned.
+   */
+  trainedQueryTable?: { frozenIds: readonly number[] };
   /** Dropout as the trainer draws it: the rates, the run's seed, the step and the micro-batch (absent: none). */
   dropout?: { rates: DropoutRates; seed: number; step: number; microBatch: number };
 }
@@ -56,6 +62,8 @@ export interface TrainingReferenceResult {
   total: number;
   /** d total / d parameter, for every parameter of the model (zeros for those the loss does not reach). */
   grads: ModelParams;
+  /** d total / d query table, when the table is trained. */
+  dqueryWeights?: Float64Array;
 }
 
 /** The loss and every gradient of one micro-batch: B queries against its N documents (positives, then negatives). */
@@ -88,9 +96,15 @@ export function spladeTrainingReference(
         T: Tq,
         dropout: dropout(DROPOUT_STREAMS.queries),
       });
+  const trained = table && settings.trainedQueryTable;
+  const frozen = new Set(trained ? trained.frozenIds : []);
+  const presence = trained ? staticQueryPresence(new Float32Array(B * V), V, batch.queryIds, batch.queryMask, frozen) : null;
+  const weights = table ? Float64Array.from(table) : null;
   const pooledQueries = queries
     ? queries.pooled
-    : Float64Array.from(staticQueryVectors(new Float32Array(B * V), table!, batch.queryIds, batch.queryMask));
+    : presence
+      ? staticTableVectors(weights!, presence, B)
+      : Float64Array.from(staticQueryVectors(new Float32Array(B * V), table!, batch.queryIds, batch.queryMask));
   const documents = spladeForward(config, params, {
     ids: batch.documentIds,
     mask: batch.documentMask,
@@ -101,10 +115,11 @@ export function spladeTrainingReference(
   const scores = sparseScoresForward(pooledQueries, documents.pooled, B, N, V);
   const ranking = rankingLoss(scores, B, N, settings, batch);
   const rank = ranking.value;
-  // static queries are data: no FLOPS on them, and no gradient to anything
-  const flopsQueries = queries ? flopsLossForward(pooledQueries, B, V) : 0;
+  // static queries have no FLOPS: a frozen table's are data (no gradient), a trained one's carry an L1 instead
+  const flopsQueries = queries ? flopsLossForward(pooledQueries, B, V) : presence ? staticTableL1(weights!, presence, B) : 0;
   const flopsDocuments = flopsLossForward(documents.pooled, N, V);
   const { dqueries, ddocs } = sparseScoresBackward(pooledQueries, documents.pooled, ranking.dscores, B, N, V);
+  const dqueryWeights = presence ? staticTableBackward(weights!, presence, dqueries, B, lambdaQueries) : undefined;
   const fq = flopsLossBackward(pooledQueries, B, V, lambdaQueries);
   const fd = flopsLossBackward(documents.pooled, N, V, lambdaDocuments);
   for (let i = 0; i < dqueries.length; i++) dqueries[i] += fq[i];
@@ -116,8 +131,9 @@ export function spladeTrainingReference(
     rank,
     flopsQueries,
     flopsDocuments,
-    total: rank + (queries ? lambdaQueries * flopsQueries : 0) + lambdaDocuments * flopsDocuments,
+    total: rank + lambdaQueries * flopsQueries + lambdaDocuments * flopsDocuments,
     grads,
+    ...(dqueryWeights ? { dqueryWeights } : {}),
   };
 }
 
@@ -131,16 +147,18 @@ export function spladeStepReference(
   params: ModelParams,
   batches: readonly TripletBatch[],
   settings: TrainingReferenceSettings & { flopsOver?: 'step' },
-): { total: number; grads: ModelParams } {
+): { total: number; grads: ModelParams; dqueryWeights?: Float64Array } {
   const A = batches.length;
   const withMasks = (microBatch: number) =>
     settings.dropout ? { ...settings, dropout: { ...settings.dropout, microBatch } } : settings;
   if (settings.flopsOver !== 'step') {
     const each = batches.map((batch, i) => spladeTrainingReference(config, params, batch, withMasks(i)));
     const mean = (name: string) => each[0].grads[name].map((_, k) => each.reduce((sum, r) => sum + r.grads[name][k], 0) / A);
+    const tables = each.map((r) => r.dqueryWeights).filter((g): g is Float64Array => g !== undefined);
     return {
       total: each.reduce((sum, r) => sum + r.total, 0) / A,
       grads: Object.fromEntries(Object.keys(each[0].grads).map((name) => [name, mean(name)])),
+      ...(tables.length ? { dqueryWeights: tables[0].map((_, k) => tables.reduce((sum, g) => sum + g[k], 0) / A) } : {}),
     };
   }
   const { queryLength: Tq, documentLength: Td, lambdaQueries, lambdaDocuments } = settings;

@@ -25,6 +25,29 @@ export function staticQueryVectors(
 }
 
 /**
+ * Fills `presence` (B, V) with 1 where query b holds token id (under mask 1) and the id is not `frozen`, 0 elsewhere:
+ * what a trained table's vectors and gradient are made of (special tokens never train: sentence-transformers
+ * tokenizes such queries without them).
+ */
+export function staticQueryPresence(
+  presence: Float32Array,
+  V: number,
+  ids: Int32Array,
+  mask: Uint8Array,
+  frozen: ReadonlySet<number>,
+): Float32Array {
+  const B = presence.length / V;
+  const T = ids.length / B;
+  presence.fill(0);
+  for (let b = 0; b < B; b++)
+    for (let t = 0; t < T; t++) {
+      const id = ids[b * T + t];
+      if (mask[b * T + t] && !frozen.has(id)) presence[b * V + id] = 1;
+    }
+  return presence;
+}
+
+/**
  * One query's static vector as sparse entries: each token of `ids` (special tokens included, at their table weight,
  * 0 for a table from `idf`) once, at weights[id]; zero weights left out; ids ascending.
  */

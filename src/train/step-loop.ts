@@ -10,6 +10,7 @@ import { GpuModel } from '../model/gpu-model.ts';
 import { divideModelHead } from '../model/rescale.ts';
 import { NonFiniteError } from '../util/finite.ts';
 import type { StepTrainer } from './step-trainer.ts';
+import type { HostTensor } from '../io/host-tensor.ts';
 
 export type { StepTrainer } from './step-trainer.ts';
 import type { Backbone } from './backbone.ts';
@@ -79,7 +80,11 @@ export interface StepLoopOptions<Report> {
    * Looks at the model as it trains: before the first step, after every `every` steps and after the last (a resumed
    * run at the same steps as an uninterrupted one: before its first step only when that is one of them).
    */
-  inspect?: { every: number; at(model: GpuModel, steps: number): Promise<void> };
+  /** `extras`: reads the parameters the run trains beyond the model's (an inference-free run's query table). */
+  inspect?: {
+    every: number;
+    at(model: GpuModel, steps: number, extras: () => Promise<Map<string, HostTensor>>): Promise<void>;
+  };
   /** Checks, once the model is uploaded and before the trainer is built, that the run fits the device. */
   checkFits?: (model: GpuModel) => void;
   /**
@@ -133,6 +138,11 @@ function checkResumable(state: RunKey, expected: RunKey, where: string): void {
   }
 }
 
+/** Reads a trainer's parameters beyond the model's (none for most). */
+function extrasOf(trainer: StepTrainer<unknown, unknown>): () => Promise<Map<string, HostTensor>> {
+  return async () => (await trainer.downloadExtras?.()) ?? new Map();
+}
+
 /** Trains `task` on `backbone` (its head divided by k first), checkpointing into `store`, as the options say. */
 export async function runSteps<R extends StepRecipe, Batch, Result, Report, Trainer extends StepTrainer<Batch, Result>>(
   ctx: GpuContext,
@@ -158,6 +168,7 @@ export async function runSteps<R extends StepRecipe, Batch, Result, Report, Trai
     options.checkFits?.(model);
     trainer = await task.trainer(model);
     trainer.restoreState(latest.state.t, latest.state.optimizer);
+    trainer.restoreExtras?.(latest.state.params);
     position = latest.state.position;
   } else {
     const model = GpuModel.upload(ctx, backbone.config, backbone.params);
@@ -192,7 +203,7 @@ export async function runSteps<R extends StepRecipe, Batch, Result, Report, Trai
   };
   // a resumed run inspects and reports at the steps an uninterrupted one does, so that its records and alarms match
   if (options.inspect && trainer.t < total && trainer.t % options.inspect.every === 0) {
-    await options.inspect.at(trainer.model, trainer.t);
+    await options.inspect.at(trainer.model, trainer.t, extrasOf(trainer));
     await pauseIfAsked();
   }
   let intervalMs = 0;
@@ -244,7 +255,7 @@ export async function runSteps<R extends StepRecipe, Batch, Result, Report, Trai
     if (checkpoint) await save();
     if (options.inspect && ((t + 1) % options.inspect.every === 0 || last)) {
       await checkHealth(trainer, kept());
-      await options.inspect.at(trainer.model, trainer.t);
+      await options.inspect.at(trainer.model, trainer.t, extrasOf(trainer));
     }
     await pauseIfAsked();
   }

@@ -4,6 +4,7 @@ import type { HealthReport } from '../kernels/finite-check.ts';
 import type { GpuModel } from '../model/gpu-model.ts';
 import type { StepRecipe } from '../contract/recipe.ts';
 import type { OptimizerState } from './parameter-update.ts';
+import type { HostTensor } from '../io/host-tensor.ts';
 
 /** What the loop needs of a trainer, whatever its objective. */
 export interface StepTrainer<Batch, Result> {
@@ -15,4 +16,7 @@ export interface StepTrainer<Batch, Result> {
   readHealth(): Promise<HealthReport>;
   readOptimizerState(): Promise<OptimizerState>;
   restoreState(t: number, optimizer: OptimizerState): void;
+  /** Parameters trained beyond the model's (an inference-free run's query table), which checkpoints keep with it. */
+  downloadExtras?(): Promise<Map<string, HostTensor>>;
+  restoreExtras?(params: ReadonlyMap<string, HostTensor>): void;
 }

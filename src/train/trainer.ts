@@ -9,6 +9,7 @@ import type { StepLosses } from '../contract/training-report.ts';
 import { flopsWeightsAt, microBatches, trainingDropout } from '../contract/recipe-facts.ts';
 import {
   LOSS_PART_NAMES,
+  LOSS_SLOTS,
   SpladeObjective,
   documentsOf,
   type BatchStats,
@@ -16,7 +17,23 @@ import {
   type StepMeans,
 } from './splade-objective.ts';
 import { TrainingRecipe, distillSettings } from '../contract/recipe.ts';
-import { staticQueryVectors } from './static-queries.ts';
+import { staticQueryPresence, staticQueryVectors } from './static-queries.ts';
+import { StaticQueryTable } from '../kernels/static-query-table.ts';
+import type { Tensor } from '../gpu/tensor.ts';
+import type { HostTensor } from '../io/host-tensor.ts';
+
+/** The internal name of an inference-free run's trained query table (its optimiser moments and checkpoint tensor). */
+export const QUERY_WEIGHTS_PARAM = 'query_weights';
+
+/** An inference-free run's trained query table: on the GPU with its gradient, and the batch's token presence. */
+interface TrainedQueryTable {
+  kernel: StaticQueryTable;
+  weights: Tensor<'f32'>;
+  dweights: Tensor<'f32'>;
+  presence: Tensor<'f32'>;
+  hostPresence: Float32Array;
+  frozen: ReadonlySet<number>;
+}
 import { ParameterUpdate, checkStepCount, type OptimizerState } from './parameter-update.ts';
 
 export type { OptimizerState } from './parameter-update.ts';
@@ -44,8 +61,10 @@ export class SpladeTrainer {
   readonly queries: GpuEncoderPass | null;
   /** Inference-free SPLADE: the per-token query weights (V) a query's vector is made of; null otherwise. */
   private readonly queryWeights: Float32Array | null;
-  /** Host scratch of the static query vectors (B, V). */
+  /** Host scratch of the static query vectors (B, V), for a frozen table. */
   private readonly staticQueries: Float32Array | null;
+  /** A trained table (the recipe's inferenceFree.trained), null otherwise. */
+  private readonly table: TrainedQueryTable | null;
   readonly documents: GpuEncoderPass;
   readonly objective: SpladeObjective;
   /** Gradient scale, optimiser update, health flags. */
@@ -59,7 +78,8 @@ export class SpladeTrainer {
 
   /**
    * `seed`: the run's seed, which draws the dropout masks (with the step and the micro-batch). `queryWeights` (V):
-   * inference-free SPLADE, a query is its tokens weighted by this table (needed when the recipe is inference-free).
+   * inference-free SPLADE, a query is its tokens weighted by this table (needed when the recipe is inference-free);
+   * trained when the recipe says so, except the `frozenQueryIds` (the tokenizer's special tokens).
    */
   constructor(
     private readonly ctx: GpuContext,
@@ -67,6 +87,7 @@ export class SpladeTrainer {
     readonly recipe: TrainingRecipe,
     private readonly seed = 0,
     queryWeights?: Float32Array,
+    frozenQueryIds: readonly number[] = [],
   ) {
     const { batchSize: B, queryLength: Tq, documentLength: Td } = recipe;
     const { embeddingSize: d, vocabSize: V } = model.config; // d: the decoder rows' width (ALBERT's E)
@@ -76,8 +97,19 @@ export class SpladeTrainer {
       throw new Error(
         `an inference-free run needs one query weight per token (${model.config.vocabSize}), got ${queryWeights?.length ?? 'none'}`,
       );
+    const trained = recipe.inferenceFree?.trained !== undefined;
     this.queryWeights = inferenceFree ? queryWeights! : null;
-    this.staticQueries = inferenceFree ? new Float32Array(B * model.config.vocabSize) : null;
+    this.staticQueries = inferenceFree && !trained ? new Float32Array(B * V) : null;
+    this.table = trained
+      ? {
+          kernel: new StaticQueryTable(ctx, B, V, LOSS_SLOTS.flopsQueries),
+          weights: ctx.tensor(`query weights [${V}]`, [V], 'f32', queryWeights!),
+          dweights: ctx.tensor(`d query weights [${V}]`, [V], 'f32'),
+          presence: ctx.tensor(`query token presence [${B}x${V}]`, [B, V], 'f32'),
+          hostPresence: new Float32Array(B * V),
+          frozen: new Set(frozenQueryIds),
+        }
+      : null;
     this.queries = inferenceFree
       ? null
       : new GpuEncoderPass(model, B, Tq, 'queries', { dropout, stream: DROPOUT_STREAMS.queries });
@@ -91,7 +123,10 @@ export class SpladeTrainer {
       distill: distillSettings(recipe),
       staticQueries: inferenceFree,
     });
-    this.update = new ParameterUpdate(ctx, model, recipe, { tensor: this.objective.losses, names: LOSS_PART_NAMES });
+    const extra = this.table
+      ? [{ name: QUERY_WEIGHTS_PARAM, param: this.table.weights, dparam: this.table.dweights, decays: true }]
+      : [];
+    this.update = new ParameterUpdate(ctx, model, recipe, { tensor: this.objective.losses, names: LOSS_PART_NAMES }, extra);
     this.staged = Number.isFinite(dispatchFlopsBudget(ctx));
     const n = microBatches(recipe);
     this.stepMeans =
@@ -114,6 +149,30 @@ export class SpladeTrainer {
     return this.update.readOptimizerState();
   }
 
+  /** The trained query table's parameters, for checkpoints (none when the run trains no table). */
+  async downloadExtras(): Promise<Map<string, HostTensor>> {
+    const table = this.table;
+    if (!table) return new Map();
+    return new Map([[QUERY_WEIGHTS_PARAM, { shape: [table.weights.size], data: await this.ctx.read(table.weights) }]]);
+  }
+
+  /** A checkpoint's trained query table, uploaded (a run that trains one refuses a checkpoint without it). */
+  restoreExtras(params: ReadonlyMap<string, HostTensor>): void {
+    const table = this.table;
+    if (!table) return;
+    const saved = params.get(QUERY_WEIGHTS_PARAM);
+    if (!saved || saved.data.length !== table.weights.size)
+      throw new Error(
+        `the checkpoint holds no trained query table of ${table.weights.size} weights (${saved ? `${saved.data.length} found` : 'none'})`,
+      );
+    this.ctx.upload(table.weights, saved.data);
+  }
+
+  /** The query table as it is now: trained, or the frozen one given (null for a run that is not inference-free). */
+  async readQueryWeights(): Promise<Float32Array | null> {
+    return this.table ? this.ctx.read(this.table.weights) : this.queryWeights;
+  }
+
   /** Continues a run: the step t (schedules) and the optimiser's state; the parameters are the model's own. */
   restoreState(t: number, optimizer: OptimizerState): void {
     checkStepCount(t);
@@ -133,6 +192,7 @@ export class SpladeTrainer {
       throw new Error(`a training step takes ${n} micro-batches (the recipe's accumulation), got ${batches.length}`);
     const { lambdaQueries: lambdaQ, lambdaDocuments: lambdaD } = flopsWeightsAt(recipe, this.t);
     this.objective.setLambdas(lambdaQ, lambdaD);
+    this.table?.kernel.setLambda(lambdaQ);
     const losses = { rank: 0, flopsQueries: 0, flopsDocuments: 0 };
     const batch: BatchStats = { activeQueries: 0, activeDocuments: 0, squaredNormQueries: 0, squaredNormDocuments: 0 };
     if (this.stepMeans) this.recordStepMeans(batches);
@@ -140,7 +200,10 @@ export class SpladeTrainer {
       this.setInputs(micro, i);
       const label = n > 1 ? `training step ${this.t}, micro-batch ${i + 1} of ${n}` : `training step ${this.t}`;
       let encoder = this.ctx.encoder(label);
-      if (i === 0) model.zeroGrads(encoder);
+      if (i === 0) {
+        model.zeroGrads(encoder);
+        if (this.table) this.ctx.clear(encoder, this.table.dweights);
+      }
       this.recordForward(encoder);
       if (this.staged) {
         // on a GPU under a watchdog, the forward and the backward are submitted apart
@@ -169,7 +232,11 @@ export class SpladeTrainer {
   /** Uploads micro-batch `i` of this step and draws its dropout masks (the same for both passes of a step). */
   private setInputs(micro: TripletBatch, i: number): void {
     if (this.queries) this.queries.setInputs(micro.queryIds, micro.queryMask);
-    else this.uploadStaticQueries(micro);
+    else if (this.table) {
+      const { hostPresence, frozen, presence } = this.table;
+      staticQueryPresence(hostPresence, this.model.config.vocabSize, micro.queryIds, micro.queryMask, frozen);
+      this.ctx.upload(presence, hostPresence);
+    } else this.uploadStaticQueries(micro);
     this.documents.setInputs(micro.documentIds, micro.documentMask);
     const { teacher } = this.objective;
     if (teacher) {
@@ -198,6 +265,7 @@ export class SpladeTrainer {
         this.ctx.clear(encoder, sums.queries);
         this.ctx.clear(encoder, sums.documents);
       }
+      this.recordQueryVectors(encoder);
       this.queries?.forward(encoder);
       this.documents.forward(encoder);
       this.objective.recordStepMeans(encoder, this.objectiveInputs(), sums);
@@ -216,9 +284,20 @@ export class SpladeTrainer {
     };
   }
 
-  /** Forward and objective (losses, and the gradients down to the head's input) of the uploaded micro-batch. */
+  /** A trained table's query vectors of the uploaded micro-batch, into the objective's pooled queries. */
+  private recordQueryVectors(encoder: GPUCommandEncoder): void {
+    const table = this.table;
+    if (table)
+      table.kernel.vectors(encoder, { weights: table.weights, presence: table.presence, vectors: this.objective.pooledQueries });
+  }
+
+  /**
+   * Forward and objective (losses, and the gradients down to the head's input) of the uploaded micro-batch; a trained
+   * table's gradient (and its L1, in the query FLOPS slot) too.
+   */
   private recordForward(encoder: GPUCommandEncoder): void {
     const { model } = this;
+    this.recordQueryVectors(encoder);
     this.queries?.forward(encoder);
     this.documents.forward(encoder);
     this.objective.record(
@@ -232,6 +311,15 @@ export class SpladeTrainer {
       },
       this.stepMeans ?? undefined,
     );
+    const table = this.table;
+    if (table)
+      table.kernel.backward(encoder, {
+        weights: table.weights,
+        presence: table.presence,
+        dvectors: this.objective.dpooledQueries,
+        dweights: table.dweights,
+        losses: this.objective.losses,
+      });
   }
 
   /** The encoders' backward of the micro-batch: its gradients are added to the model's. */

@@ -94,7 +94,7 @@ export async function captureTrainingState<R extends StepRecipe>(
 ): Promise<TrainingState<R>> {
   return {
     ...run,
-    params: await trainer.model.download(),
+    params: new Map([...(await trainer.model.download()), ...((await trainer.downloadExtras?.()) ?? [])]),
     optimizer: await trainer.readOptimizerState(),
     t: trainer.t,
     recipe: trainer.recipe,

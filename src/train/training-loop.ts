@@ -30,6 +30,8 @@ export interface TrainingData {
 export interface TrainingRunOptions extends RunSettings, Omit<StepLoopOptions<StepReport>, 'checkFits' | keyof RunSettings> {
   /** Inference-free SPLADE: the static query weights (V) the recipe's `inferenceFree` names. */
   queryWeights?: Float32Array;
+  /** Ids a trained query table leaves at their weight (the tokenizer's special tokens). */
+  frozenQueryIds?: readonly number[];
   /** GPU bytes the run may take in all (the model included); over it, the run is refused with a batch that fits. */
   memoryBudget?: number;
   /**
@@ -66,7 +68,12 @@ export async function runTrainingLoop(
     {
       recipe,
       trainer: (model) =>
-        buildTrainer(ctx, () => new SpladeTrainer(ctx, model, recipe, seed, options.queryWeights), model, recipe),
+        buildTrainer(
+          ctx,
+          () => new SpladeTrainer(ctx, model, recipe, seed, options.queryWeights, options.frozenQueryIds),
+          model,
+          recipe,
+        ),
       async batches(position, trainer) {
         const batches = await tripletBatches(backbone, data, options, position, trainer.t);
         documentsPerBatch = batches.documentsPerBatch;

@@ -444,6 +444,10 @@ describe('<train-panel>', () => {
     check(sent?.loss === 'kl' && sent?.inferenceFree === true, JSON.stringify(sent));
     const sweep = el.sweepSettings();
     check(sweep?.loss === 'kl' && sweep?.inferenceFree === true, JSON.stringify(sweep));
+    // the table trained with the model
+    inside<HTMLSelectElement>(form, '#queries').value = 'trained';
+    const trained = el.sweepSettings();
+    check(trained?.inferenceFree === true && trained?.trainQueryWeights === true, JSON.stringify(trained));
   });
 
   it('sends the probe texts and pause-on-alarm, shows probes and alarms live, pauses, and resumes without pausing on the same alarm', async () => {

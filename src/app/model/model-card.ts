@@ -170,8 +170,12 @@ function recipeSection(info: ModelCardInfo): string[] {
       ? [
           [
             'queries',
-            `inference-free: a query is its tokens weighted by a static, frozen table (${recipe.inferenceFree.queryWeights}; ` +
-              "idf(t) = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))), the Router's query route; only documents are encoded, and lambda_q is unused",
+            recipe.inferenceFree.trained
+              ? `inference-free: a query is its tokens weighted by a static table, initialised from ${recipe.inferenceFree.queryWeights} ` +
+                "(idf(t) = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))) and trained with the model (special tokens kept at 0), the Router's query route; " +
+                `only documents are encoded; the query vectors carry an L1 of weight ${formatNumber(recipe.inferenceFree.trained.l1)} (ramped as the lambdas) instead of FLOPS, and lambda_q is unused`
+              : `inference-free: a query is its tokens weighted by a static, frozen table (${recipe.inferenceFree.queryWeights}; ` +
+                "idf(t) = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))), the Router's query route; only documents are encoded, and lambda_q is unused",
           ] as [string, string],
         ]
       : []),

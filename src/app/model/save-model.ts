@@ -103,7 +103,9 @@ export async function savedModelFiles(
     },
     { tokenizerFiles, maxSeqLength },
   );
-  const files = queryWeights ? buildRouterFiles(encoder, queryWeights, tokenizerFiles) : encoder;
+  const files = queryWeights
+    ? buildRouterFiles(encoder, queryWeights, tokenizerFiles, { frozen: !info.recipe.inferenceFree?.trained })
+    : encoder;
   const card = modelCard({
     base: baseOf(model),
     k: info.k,

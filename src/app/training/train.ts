@@ -5,6 +5,7 @@
 import type { GpuContext } from '../../gpu/context.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
 import type { GpuModel } from '../../model/gpu-model.ts';
+import { QUERY_WEIGHTS_PARAM } from '../../train/trainer.ts';
 import { listCheckpoints, readLatestCheckpoint, type CheckpointStore } from '../../train/training-checkpoint.ts';
 import type { TrainingRecipe } from '../../contract/recipe.ts';
 import { TrainingPaused, runTrainingLoop, type TrainingData } from '../../train/training-loop.ts';
@@ -99,6 +100,11 @@ export async function checkpointInfo(store: CheckpointStore): Promise<Checkpoint
   return { step: t, recipe, k, seed, store: store.label, name: latest.name };
 }
 
+/** The tokenizer's special token ids: a trained query table never trains them (they stay at the table's 0). */
+function specialTokenIds(tokenizer: TextTokenizer): number[] {
+  return Object.values(tokenizer.specialIds).filter((id): id is number => id !== null);
+}
+
 /** The head a run starts from, as its record keeps it: the mean row norm and every row norm (5 significant digits). */
 function headNormsOf(model: OpenedModel): { meanRowNorm: number; rowNorms: number[] } {
   const norms = hostRowNorms(headOf(model));
@@ -125,7 +131,11 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
     if (queryWeights)
       plan.recipe = {
         ...plan.recipe,
-        inferenceFree: { queryWeights: queryWeights.source, crc32: queryWeightsCrc(queryWeights) },
+        inferenceFree: {
+          queryWeights: queryWeights.source,
+          crc32: queryWeightsCrc(queryWeights),
+          ...(request.trainQueryWeights ? { trained: { l1: request.queryL1 ?? 0 } } : {}),
+        },
       };
     checkLengthsFit(model.config, {
       'The query length': plan.recipe.queryLength,
@@ -174,11 +184,12 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
       }
     };
     let probes: TrainingProbes | null = null;
+    const trained = plan.recipe.inferenceFree?.trained !== undefined;
     const inspect =
       plan.probes.every > 0 && plan.probes.texts.length > 0
         ? {
             every: plan.probes.every,
-            async at(gpuModel: GpuModel, steps: number) {
+            async at(gpuModel: GpuModel, steps: number, extras: () => Promise<Map<string, HostTensor>>) {
               probes ??= new TrainingProbes(
                 ctx,
                 gpuModel,
@@ -188,7 +199,9 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
                 undefined,
                 queryWeights?.weights,
               );
-              const snapshot = await probes.take(steps);
+              // a trained query table is probed as it is now
+              const trainedTable = trained ? (await extras()).get(QUERY_WEIGHTS_PARAM)?.data : undefined;
+              const snapshot = await probes.take(steps, trainedTable);
               emit({ kind: 'probe', snapshot });
               raise(watcher.onProbes(snapshot));
             },
@@ -201,6 +214,7 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
           k: plan.k,
           seed: plan.seed,
           queryWeights: queryWeights?.weights,
+          frozenQueryIds: specialTokenIds(tokenizer),
           checkpointEvery: plan.checkpointEvery,
           reportEvery: plan.reportEvery,
           resume: plan.resume,
@@ -256,7 +270,7 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
       k: plan.k,
       seed: plan.seed,
       download: () => trainer.model.download(),
-      ...(queryWeights ? { queryWeights: queryWeights.weights } : {}),
+      ...(queryWeights ? { queryWeights: (await trainer.readQueryWeights()) ?? queryWeights.weights } : {}),
       async close(details = {}) {
         if (closed) return;
         closed = true;

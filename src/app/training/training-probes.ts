@@ -30,9 +30,10 @@ export class TrainingProbes {
     this.encoder = new SpladeTextEncoder(ctx, model, tokenizer, Math.min(8, most));
   }
 
-  async take(step: number): Promise<ProbeSnapshot> {
+  /** The probes' vectors at `step`; `queryWeights`: an inference-free run's table as trained so far (default: as given). */
+  async take(step: number, queryWeights?: Float32Array): Promise<ProbeSnapshot> {
     const texts = (role: ProbeText['role']) => this.probes.filter((p) => p.role === role).map((p) => p.text);
-    const weights = this.queryWeights;
+    const weights = queryWeights ?? this.queryWeights;
     const queries = weights
       ? texts('query').map((text) =>
           sparseFromEntries(staticQueryEntries(weights, this.tokenizer.encode(text, { maxLength: this.lengths.query }).ids)),

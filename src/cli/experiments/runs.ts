@@ -4,11 +4,22 @@
 import { BEST_RULE, evaluatedSets, runTable } from '../../contract/run-compare.ts';
 import { nodePlatform } from '../../app/platform/platform-node.ts';
 import type { RunRecord } from '../../contract/runs.ts';
+import type { TrainingRecipe } from '../../contract/recipe.ts';
 import { printable } from '../../util/printable.ts';
 import type { Command } from '../command.ts';
 
 function cell(value: number | undefined, digits = 4): string {
   return value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits);
+}
+
+/** How a run's queries are made: encoded by the model, or an inference-free run's static table, frozen or trained. */
+function queriesOf(recipe: TrainingRecipe): 'encoded' | 'static' | 'trained' {
+  return recipe.inferenceFree ? (recipe.inferenceFree.trained ? 'trained' : 'static') : 'encoded';
+}
+
+/** The weight on the queries: lambda_q, a trained table's L1 weight, or null (a frozen table has none). */
+function queryWeightOf(recipe: TrainingRecipe): number | null {
+  return recipe.inferenceFree ? (recipe.inferenceFree.trained?.l1 ?? null) : recipe.lambdaQueries;
 }
 
 export const runsCommand: Command = {
@@ -44,8 +55,8 @@ export const runsCommand: Command = {
           rows: rows.map((r) => ({
             run: r.run.id,
             k: r.run.k,
-            lambdaQueries: r.run.recipe.inferenceFree ? null : r.run.recipe.lambdaQueries,
-            queries: r.run.recipe.inferenceFree ? 'static' : 'encoded',
+            lambdaQueries: queryWeightOf(r.run.recipe),
+            queries: queriesOf(r.run.recipe),
             loss: r.run.recipe.loss ?? 'contrastive',
             lambdaDocuments: r.run.recipe.lambdaDocuments,
             dividedNorm: r.dividedNorm,
@@ -81,8 +92,12 @@ export const runsCommand: Command = {
         `${r.best ? '* ' : ''}${r.run.id}`,
         String(r.run.k),
         cell(r.dividedNorm ?? undefined, 3),
-        r.run.recipe.inferenceFree ? 'idf' : 'model',
-        r.run.recipe.inferenceFree ? '-' : String(r.run.recipe.lambdaQueries),
+        r.run.recipe.inferenceFree ? (r.run.recipe.inferenceFree.trained ? 'idf-trained' : 'idf') : 'model',
+        r.run.recipe.inferenceFree
+          ? r.run.recipe.inferenceFree.trained
+            ? `L1 ${queryWeightOf(r.run.recipe)}`
+            : '-'
+          : String(r.run.recipe.lambdaQueries),
         String(r.run.recipe.lambdaDocuments),
         cell(m?.ndcg_cut_10),
         cell(m?.recip_rank_10),
@@ -103,7 +118,7 @@ export const runsCommand: Command = {
         ...body.map(line),
         rows.some((r) => r.best) ? `* ${BEST_RULE}` : '',
         rows.some((r) => r.run.recipe.inferenceFree)
-          ? 'queries idf: an inference-free run (its queries are their tokens weighted by a static table; lambda_q unused)'
+          ? 'queries idf: an inference-free run (its queries are their tokens weighted by a static table; lambda_q unused; idf-trained: the table trained, with an L1 of that weight on its query vectors)'
           : '',
       ]
         .filter(Boolean)

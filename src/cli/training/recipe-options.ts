@@ -36,6 +36,13 @@ export const RECIPE_OPTIONS: Record<string, OptionSpec> = {
       'inference-free (document-only) SPLADE: a query is its tokens weighted by a static IDF table (of the training ' +
       "data's documents, or --idf-from where the command has it), frozen; only documents are encoded and regularised",
   },
+  'train-query-weights': {
+    help: "with --inference-free: train the static query table with the model (special tokens stay 0), as sentence-transformers' SparseStaticEmbedding with frozen=False",
+  },
+  'query-l1': {
+    value: 'L',
+    help: 'with --train-query-weights: an L1 of this weight on the query vectors (the mean over the batch, ramped as the FLOPS weights; default 0)',
+  },
   temperature: {
     value: 'T',
     help: 'temperature of the contrastive or the KL loss (scores divided by T; the KL loss is multiplied by T²; default 1)',
@@ -58,6 +65,8 @@ export type RecipeFields = Pick<
   | 'temperature'
   | 'loss'
   | 'inferenceFree'
+  | 'trainQueryWeights'
+  | 'queryL1'
   | 'flopsRampRatio'
 >;
 
@@ -74,6 +83,8 @@ export function recipeFrom(args: Args): RecipeFields {
     temperature: args.number('temperature'),
     loss: args.string('loss') as TrainRequest['loss'],
     ...(args.flag('inference-free') ? { inferenceFree: true } : {}),
+    ...(args.flag('train-query-weights') ? { trainQueryWeights: true } : {}),
+    queryL1: args.number('query-l1'),
     flopsRampRatio: args.number('flops-ramp-ratio'),
   };
 }

@@ -116,7 +116,9 @@ export class RunCompare extends LitElement {
               <td>
                 ${runLabel(run, runs)}${run === best ? ' ★' : ''}${
                   run.recipe.inferenceFree
-                    ? html`<br /><span class="muted inference-free">inference-free (static IDF queries)</span>`
+                    ? html`<br /><span class="muted inference-free"
+                        >inference-free (${run.recipe.inferenceFree.trained ? 'trained' : 'static'} IDF queries)</span
+                      >`
                     : nothing
                 }
               </td>

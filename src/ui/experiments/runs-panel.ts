@@ -175,7 +175,10 @@ export class RunsPanel extends LitElement {
             <td>
               ${
                 run.recipe.inferenceFree
-                  ? html`– / ${run.recipe.lambdaDocuments}<br /><span class="muted inference-free">inference-free</span>`
+                  ? html`${run.recipe.inferenceFree.trained ? `L1 ${run.recipe.inferenceFree.trained.l1}` : '–'} / ${run.recipe.lambdaDocuments}<br /><span
+                      class="muted inference-free"
+                      >inference-free${run.recipe.inferenceFree.trained ? ', table trained' : ''}</span
+                    >`
                   : html`${run.recipe.lambdaQueries} / ${run.recipe.lambdaDocuments}`
               }${run.recipe.loss ? html`<br /><span class="muted loss">${run.recipe.loss}</span>` : nothing}
             </td>

@@ -109,6 +109,7 @@ export class RecipeForm extends LitElement {
           <select id="queries" ?disabled=${this.disabled}>
             ${choice('queries', 'encoded', 'encoded by the model')}
             ${choice('queries', 'static', 'static IDF table (inference-free)')}
+            ${choice('queries', 'trained', 'IDF table, trained (inference-free)')}
           </select></label
         >
       </div>
@@ -120,7 +121,8 @@ export class RecipeForm extends LitElement {
         dropout, λ_q 5e-2 and λ_d 3e-3. Each micro-batch is its own pool of in-batch negatives and its own FLOPS batch.
         MarginMSE and KL distil a teacher's scores: the file's rows need a <code>label</code> (one margin per negative, or
         the scores of the positive and each negative). Inference-free queries are their tokens weighted by the IDF of the
-        training documents: only documents are encoded (λ_q unused).
+        training documents: only documents are encoded (λ_q unused). Trained, the table learns with the model (its
+        special tokens stay 0), as sentence-transformers' SparseStaticEmbedding does when not frozen.
       </p>`;
   }
 

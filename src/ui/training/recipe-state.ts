@@ -21,7 +21,7 @@ const TRAIN_DEFAULTS = {
 export type RecipeNumber = keyof typeof TRAIN_DEFAULTS;
 /**
  * Every field of the form: the numbers, the dropout (blank: the backbone's) and the choices (optimiser, FLOPS batch,
- * ranking loss, and the queries: encoded, or a static IDF table for inference-free SPLADE).
+ * ranking loss, and the queries: encoded, or a static IDF table for inference-free SPLADE, frozen or trained).
  */
 export type RecipeKey = RecipeNumber | 'dropout' | 'optimizer' | 'flopsOver' | 'loss' | 'queries';
 /** The recipe as typed: each field's text. */
@@ -30,7 +30,15 @@ export type RecipeText = Record<RecipeKey, string>;
 /** The part of the recipe a calibration shares (see RecipeState.recipeSettings). */
 export type TrainingRecipeSettings = Pick<
   TrainRequest,
-  'warmupRatio' | 'maxGradNorm' | 'gradAccum' | 'dropout' | 'optimizer' | 'flopsOver' | 'loss' | 'inferenceFree'
+  | 'warmupRatio'
+  | 'maxGradNorm'
+  | 'gradAccum'
+  | 'dropout'
+  | 'optimizer'
+  | 'flopsOver'
+  | 'loss'
+  | 'inferenceFree'
+  | 'trainQueryWeights'
 >;
 /** What a sweep shares: that, the peak lr and the lambdas (see RecipeState.sweepSettings). */
 export type SweepRecipeSettings = TrainingRecipeSettings &
@@ -130,7 +138,7 @@ export class RecipeState extends EventTarget {
       optimizer: recipe.optimizer.kind ?? 'adamw',
       flopsOver: recipe.flopsOver ?? 'micro-batch',
       loss: recipe.loss ?? 'contrastive',
-      queries: recipe.inferenceFree ? 'static' : 'encoded',
+      queries: recipe.inferenceFree ? (recipe.inferenceFree.trained ? 'trained' : 'static') : 'encoded',
     });
   }
 
@@ -168,6 +176,7 @@ export class RecipeState extends EventTarget {
       // the paper's loss and encoded queries leave the request as it always was
       ...(this.typed.loss !== 'contrastive' ? { loss: this.typed.loss as TrainRequest['loss'] } : {}),
       ...(this.typed.queries === 'static' ? { inferenceFree: true } : {}),
+      ...(this.typed.queries === 'trained' ? { inferenceFree: true, trainQueryWeights: true } : {}),
     };
   }
 

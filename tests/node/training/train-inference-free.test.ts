@@ -1,9 +1,9 @@
 // Issue 31's inference-free SPLADE through `splade-lab train --inference-free`: a query is its tokens weighted by a
-// static IDF table (frozen), only documents are encoded; one SGD step moves every weight by -lr x the float64
+// static IDF table (frozen, or trained with --train-query-weights and an L1), only documents are encoded; one SGD step moves every weight by -lr x the float64
 // gradient of the ranking loss plus the documents' FLOPS (no query encoder, no query FLOPS), on BERT and ModernBERT,
 // with the table made from the training documents or from --idf-from; the saved Router folder (static query route,
 // MLMTransformer + SpladePooling document route) reads back: its table is the run's, encode --side query looks it up.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,6 +148,160 @@ describe('inference-free SPLADE: one SGD step against the float64 gradient', () 
     });
     const stored = readSafetensors(await readFile(join(out, 'model', 'query_0_SparseStaticEmbedding', 'model.safetensors')), 'q');
     expect(Array.from(stored.tensors.get('weight')!.data)).toEqual(Array.from(weights));
+  });
+
+  it.each([
+    ['bert', 'the CLI'],
+    ['modernbert', 'the trainer'],
+  ] as const)(
+    '%s, --train-query-weights --query-l1 0.02 through %s: the table moves by -lr x its float64 gradient too',
+    async (arch, via) => {
+      const { dir, loaded } = models[arch];
+      const out = join(root, `${arch}-trained-table`);
+      const L1 = 0.02;
+      let events: { event: string; [key: string]: unknown }[];
+      if (via === 'the CLI') {
+        const args = ['train', '--model', dir, '--triplets', join(root, 'four.tsv'), '--out', out, ...PLAIN];
+        const result = await runCli(...args, '--train-query-weights', '--query-l1', String(L1));
+        expect(result.stderr).toBe('');
+        expect(result.code).toBe(0);
+        events = result.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { event: string; [key: string]: unknown });
+      } else {
+        const request = { ...plainStepRequest(K, LR), inferenceFree: true, trainQueryWeights: true, queryL1: L1 };
+        events = await trainOneStepInProcess(dir, TSV, 'four.tsv', out, request);
+      }
+      const start = startingPoint(loaded, K);
+      const { triplets } = parseTriplets(TSV, 'four.tsv');
+      const weights = table(
+        loaded,
+        triplets.flatMap((t) => [t.positive, t.negative]),
+      );
+      const shape = { batchSize: 4, queryLength: 8, documentLength: 12, dataOrder: 'file' as const, negatives: 1 };
+      const { batch } = await new TripletBatches(memoryTripletSource(triplets), loaded.tokenizer, shape, 1).next();
+      const frozenIds = Object.values(loaded.tokenizer.specialIds).filter((id): id is number => id !== null);
+      const settings = { queryLength: 8, documentLength: 12, tau: 1, lambdaQueries: L1, lambdaDocuments: 0.003 };
+      const trainedTable = { frozenIds };
+      const reference = spladeTrainingReference(loaded.config, start, batch, {
+        ...settings,
+        queryWeights: weights,
+        trainedQueryTable: trainedTable,
+      });
+      const step = events.find((e) => e.event === 'step') as unknown as {
+        rank: number;
+        flopsQueries: number;
+        lambdaQueries: number;
+      };
+      expect(step.rank).toBeCloseTo(reference.rank, 3);
+      // the query slot holds the batch's mean L1 norm of its query vectors, weighted by --query-l1
+      expect(step.flopsQueries).toBeGreaterThan(0);
+      expect(step.flopsQueries).toBeCloseTo(reference.flopsQueries, 3);
+      expect(step.lambdaQueries).toBe(L1);
+      const saved = await loadModel(createFolderSource(join(out, 'model', 'document_0_MLMTransformer')));
+      for (const name of Object.keys(start)) {
+        const update = Float64Array.from(saved.params.get(name)!.data, (x, i) => x - start[name][i]);
+        const expected = reference.grads[name].map((g) => -LR * g);
+        const tensorLargest = expected.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+        expectClose(`${arch} trained table: update of ${name}`, update, expected, {
+          rtol: 2e-3,
+          atol: 3e-7 + 1e-3 * tensorLargest,
+        });
+      }
+      // the table itself: moved by -lr x its gradient where queries hold a token, special tokens untouched
+      const stored = readSafetensors(
+        await readFile(join(out, 'model', 'query_0_SparseStaticEmbedding', 'model.safetensors')),
+        'q',
+      );
+      const trained = stored.tensors.get('weight')!.data;
+      const tableUpdate = Float64Array.from(trained, (x, i) => x - weights[i]);
+      const expectedTable = reference.dqueryWeights!.map((g) => -LR * g);
+      const largest = expectedTable.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+      expect(largest).toBeGreaterThan(1e-4);
+      expectClose(`${arch}: update of the query table`, tableUpdate, expectedTable, { rtol: 2e-3, atol: 3e-7 + 1e-3 * largest });
+      for (const id of frozenIds) expect(trained[id]).toBe(0);
+      const config = JSON.parse(await readFile(join(out, 'model', 'query_0_SparseStaticEmbedding', 'config.json'), 'utf8'));
+      expect(config).toEqual({ frozen: false });
+      // the reference's table gradient equals central differences of its total (tokens of the batch's queries)
+      const present = [...new Set(batch.queryIds)].filter((id) => !frozenIds.includes(id)).slice(0, 6);
+      const eps = 1e-4;
+      for (const id of present) {
+        const shifted = (delta: number) => {
+          const w = Float32Array.from(weights);
+          w[id] += delta;
+          return spladeTrainingReference(loaded.config, start, batch, {
+            ...settings,
+            queryWeights: w,
+            trainedQueryTable: trainedTable,
+          }).total;
+        };
+        const numeric = (shifted(eps) - shifted(-eps)) / (2 * eps);
+        expect(Math.abs(numeric - reference.dqueryWeights![id]), `token ${id}`).toBeLessThan(1e-4 + 1e-3 * Math.abs(numeric));
+      }
+    },
+  );
+
+  it('a trained table is kept in checkpoints with its AdamW moments: killed after step 2 and resumed, the run ends as a straight one, bit for bit', async () => {
+    const { dir } = models.bert;
+    const straight = join(root, 'table-straight');
+    const killed = join(root, 'table-killed');
+    const args = (out: string) => [
+      'train',
+      '--model',
+      dir,
+      '--triplets',
+      join(root, 'four.tsv'),
+      '--out',
+      out,
+      '--steps',
+      '4',
+      '--batch',
+      '2',
+      '--query-length',
+      '8',
+      '--doc-length',
+      '12',
+      '--dropout',
+      '0',
+      '--no-batch-cache',
+      '--checkpoint-every',
+      '2',
+      '--inference-free',
+      '--train-query-weights',
+      '--query-l1',
+      '0.01',
+      '--lr',
+      '1e-2',
+      '--json',
+    ];
+    const first = await runCli(...args(straight));
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    await cp(straight, killed, { recursive: true });
+    await rm(join(killed, 'checkpoint', 'step-00000004'), { recursive: true });
+    await rm(join(killed, 'model'), { recursive: true });
+    const record = JSON.parse(await readFile(join(killed, 'run.json'), 'utf8'));
+    await writeFile(join(killed, 'run.json'), JSON.stringify({ ...record, id: killed, status: 'running', savedModel: null }));
+    const resumed = await runCli(...args(killed), '--resume');
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    const tableOf = async (out: string) =>
+      readSafetensors(await readFile(join(out, 'model', 'query_0_SparseStaticEmbedding', 'model.safetensors')), 'q').tensors.get(
+        'weight',
+      )!.data;
+    const [straightTable, resumedTable] = [await tableOf(straight), await tableOf(killed)];
+    const initial = table(
+      models.bert.loaded,
+      parseTriplets(TSV, 'four.tsv').triplets.flatMap((t) => [t.positive, t.negative]),
+    );
+    expect(
+      straightTable.some((w, i) => w !== initial[i]),
+      'the table trained',
+    ).toBe(true);
+    expect(Array.from(resumedTable)).toEqual(Array.from(straightTable));
+    const documentModel = async (out: string) => readFile(join(out, 'model', 'document_0_MLMTransformer', 'model.safetensors'));
+    expect(Buffer.compare(await documentModel(killed), await documentModel(straight))).toBe(0);
   });
 
   it('the saved Router reads back: encode --side query is the table lookup, --side document the document encoder', async () => {
