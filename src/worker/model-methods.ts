@@ -1,6 +1,7 @@
 // The worker's model calls: acquiring the GPU, estimating and loading a backbone (or a run's trained model), head
 // statistics, the preview, encoding, GPU memory and a lost device.
 import { runHeadStats } from '../app/model/run-head-stats.ts';
+import { auditTexts } from '../app/model/expansion-audit.ts';
 import { estimateModel, openModelRef, summarizeModel } from '../app/model/open-model.ts';
 import { browserPlatform } from '../app/platform/platform-browser.ts';
 import type { FilesRef } from '../app/platform/platform.ts';
@@ -98,7 +99,12 @@ export function modelMethods(state: WorkerState): ModelMethods {
       return record ? runHeadStats(record, state.loadedSession().model, options) : null;
     },
     async preview(query, doc, k, topTerms) {
-      return state.serialized(() => state.loadedSession().preview(query, doc, k, { topTerms, maxLength: PREVIEW_MAX_LENGTH }));
+      return state.serialized(async () => {
+        const session = state.loadedSession();
+        const result = await session.preview(query, doc, k, { topTerms, maxLength: PREVIEW_MAX_LENGTH });
+        const [queryOrigins, docOrigins] = await auditTexts(session, [query, doc], { k, maxLength: PREVIEW_MAX_LENGTH });
+        return { ...result, origins: { query: queryOrigins, doc: docOrigins } };
+      });
     },
     async encode(texts, options, onProgress) {
       return state.serialized(() => state.loadedSession().encode(texts, options, { onProgress }));

@@ -29,6 +29,38 @@ describe('<preview-panel>', () => {
     check(allInside(el, 'sparse-terms').length === 2, 'query and document vectors');
   });
 
+  it('names the input token that caused each term, grouped by token', async () => {
+    const origins = {
+      text: 'moon tide',
+      k: 4,
+      tokens: ['[CLS]', 'moon', 'tide', '[SEP]'],
+      terms: [
+        { id: 7, term: 'sea', weight: 2.5, expansion: true, position: 2, piece: 'tide' },
+        { id: 5, term: 'moon', weight: 2, expansion: false, position: 1, piece: 'moon' },
+        { id: 8, term: 'wave', weight: 1, expansion: true, position: 2, piece: 'tide' },
+      ],
+      expansionShare: 3.5 / 5.5,
+    };
+    const el = await mount<PreviewPanel>('preview-panel', {
+      result: { ...result, origins: { query: origins, doc: origins } },
+      k: 4,
+    });
+    const audit = inside(el, '#doc-origins');
+    const tokens = [...audit.shadowRoot!.querySelectorAll('#by-token li')];
+    check(tokens.length === 2, 'only tokens that caused a term are listed');
+    const tide = tokens.find((li) => li.getAttribute('data-piece') === 'tide')!;
+    check(
+      tide.getAttribute('data-terms') === '2' && /caused 2: sea 2\.50 wave 1\.00/.test(tide.textContent!.replace(/\s+/g, ' ')),
+      tide.textContent ?? '',
+    );
+    check(
+      /63\.6% of the weight on expansions/.test(audit.shadowRoot!.querySelector('#origins-summary')!.textContent!),
+      'the expansion share',
+    );
+    const rows = [...audit.shadowRoot!.querySelectorAll('#origin-table tbody tr')];
+    check(rows.map((r) => r.getAttribute('data-term')).join(',') === 'sea,moon,wave', 'heaviest first');
+  });
+
   it('shows an error in place of the vectors', async () => {
     const el = await mount<PreviewPanel>('preview-panel', { result, error: 'No model is loaded yet' });
     check(inside(el, '#preview-error').getAttribute('role') === 'alert', 'the error is announced');

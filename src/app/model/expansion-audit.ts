@@ -3,28 +3,9 @@
 // one position per vocabulary id), with the share of the vector's weight that goes to expansions.
 import type { EncodeRequest } from '../../contract/model-requests.ts';
 import type { ModelSession } from './model-session.ts';
+import type { TextAudit } from '../../contract/expansion-audit.ts';
 
-export interface AuditedTerm {
-  id: number;
-  term: string;
-  weight: number;
-  /** Not one of the text's own token ids (special tokens count as the text's own). */
-  expansion: boolean;
-  /** The token position whose logit won the max (0 is the first token, [CLS] for BERT), and its piece. */
-  position: number;
-  piece: string;
-}
-
-export interface TextAudit {
-  text: string;
-  k: number;
-  /** The text's tokens as the model saw them (truncated to the length asked, special tokens included). */
-  tokens: string[];
-  /** Every active term, heaviest first. */
-  terms: AuditedTerm[];
-  /** Share of the vector's summed weight on expansion terms. */
-  expansionShare: number;
-}
+export type { AuditedTerm, TextAudit } from '../../contract/expansion-audit.ts';
 
 /** Audits each text under `request.k` (its length and top-k pruning as encode's). */
 export async function auditTexts(session: ModelSession, texts: readonly string[], request: EncodeRequest): Promise<TextAudit[]> {

@@ -1,10 +1,17 @@
-// `splade-lab audit --model <m> --text <t>...`: argument adapter over auditTexts: each active term of a text's SPLADE
-// vector, its weight, input term or expansion, and the input token whose logit won the max pooling.
+// `splade-lab audit`: argument adapter over the expansion audit. Texts (--text, --in): each active term of a text's
+// SPLADE vector, its weight, input term or expansion, and the input token whose logit won the max pooling; a --corpus:
+// where the corpus's weight goes (auditCorpus); --against: the terms a second model (or k) gains and loses (diffEncodings).
+import { writeFile } from 'node:fs/promises';
+import { diffEncodings, type EncodedSide } from '../../app/model/audit-diff.ts';
+import { auditCorpus, isBlankText } from '../../app/model/corpus-audit.ts';
 import { auditTexts, type TextAudit } from '../../app/model/expansion-audit.ts';
-import { readExportRecords } from '../../app/evaluation/export-vectors.ts';
+import type { ModelSession } from '../../app/model/model-session.ts';
+import { checkOutputFile } from '../../app/platform/platform-node.ts';
 import { printable } from '../../util/printable.ts';
-import { UsageError, type Command } from '../command.ts';
-import { readInputFile } from '../input-file.ts';
+import { UsageError, type Args, type Command } from '../command.ts';
+import { tableText, tablesTsv, type ReportTable } from '../report-table.ts';
+import { readAuditInput, type AuditInput } from './audit-input.ts';
+import { corpusTables, diffTables } from './audit-tables.ts';
 import { withModelSession } from './model-session.ts';
 
 function formatAudit(audit: TextAudit, top: number): string {
@@ -24,41 +31,169 @@ function formatAudit(audit: TextAudit, top: number): string {
   ].join('\n');
 }
 
+/** One side of a comparison: a model and the k its head is divided by. */
+interface Side {
+  model: string;
+  k: number;
+}
+
+/** The encoding settings every form of the audit shares. */
+function settingsOf(args: Args) {
+  return { k: args.numberOr('k', 1), maxLength: args.numberOr('max-length', 256), batchSize: args.numberOr('batch', 8) };
+}
+
+function sideName(side: Side): string {
+  return `${printable(side.model)} at k = ${side.k}`;
+}
+
+function progress(what: string): (done: number, total: number) => void {
+  return (done, total) => process.stderr.write(`\r${what} ${done}/${total}   ${done === total ? '\n' : ''}`);
+}
+
+/** Encodes the texts on both sides: one model is opened once for both ks, two models one after the other. */
+async function encodeSides(texts: string[], sides: [Side, Side], args: Args): Promise<[EncodedSide, EncodedSide]> {
+  const { maxLength, batchSize } = settingsOf(args);
+  const options = { batchSize };
+  const encode = async (session: ModelSession, side: Side, which: string): Promise<EncodedSide> => ({
+    vectors: await session.encode(texts, { k: side.k, maxLength }, { onProgress: progress(`encoded (${which})`) }),
+    vocab: session.vocabulary(),
+  });
+  const [base, against] = sides;
+  if (base.model === against.model)
+    return withModelSession(base.model, 'audit', options, async (session) => [
+      await encode(session, base, 'model'),
+      await encode(session, against, 'against'),
+    ]);
+  const first = await withModelSession(base.model, 'audit', options, (session) => encode(session, base, 'model'));
+  return [first, await withModelSession(against.model, 'audit', options, (session) => encode(session, against, 'against'))];
+}
+
+/** Prints the tables (or `json`) and writes their TSV form to --out. */
+async function report(args: Args, json: object, heading: string[], tables: ReportTable[], tsvTables: ReportTable[]) {
+  const out = args.string('out');
+  if (out !== undefined) await writeFile(out, tablesTsv(tsvTables));
+  process.stdout.write(
+    args.flag('json') ? JSON.stringify(json) + '\n' : [...heading, '', tables.map(tableText).join('\n\n')].join('\n') + '\n',
+  );
+}
+
+/** Prints the corpus report; returns what was audited, for the timing line. */
+async function runCorpusAudit(args: Args, input: AuditInput): Promise<string> {
+  const model = args.required('model');
+  if (input.texts.every(isBlankText)) throw new UsageError('every document of --corpus is empty: there is nothing to audit');
+  const { batchSize, ...request } = settingsOf(args);
+  const top = args.numberOr('top', 30);
+  const audit = await withModelSession(model, 'audit', { batchSize }, (session) =>
+    auditCorpus(session, input.texts, request, { top, onProgress: progress('encoded') }),
+  );
+  const skipped = audit.skipped ? ` (${audit.skipped} empty skipped)` : '';
+  const heading = [
+    `${sideName({ model, k: audit.k })}: ${audit.documents} documents${skipped}, per document ` +
+      `${audit.meanActiveDims.toFixed(1)} active dimensions and a summed weight of ${audit.meanWeight.toFixed(2)}`,
+    `subword pieces: ${audit.subwordMarking}; stop words: ${audit.stopWords}`,
+  ];
+  const tables = corpusTables(audit);
+  await report(args, { model, maxLength: request.maxLength, ...audit }, heading, tables, tables);
+  return `${audit.documents} documents`;
+}
+
+/** Prints the comparison; returns what was audited, for the timing line. */
+async function runDiff(args: Args, input: AuditInput): Promise<string> {
+  const { k, maxLength } = settingsOf(args);
+  const base = { model: args.required('model'), k };
+  const against = { model: args.required('against'), k: args.numberOr('against-k', k) };
+  const kept = input.texts.flatMap((text, i) => (isBlankText(text) ? [] : [i]));
+  const [labels, texts] = [kept.map((i) => input.labels[i]), kept.map((i) => input.texts[i])];
+  if (texts.length === 0) throw new UsageError('every text is empty: there is nothing to compare');
+  const encoded = await encodeSides(texts, [base, against], args);
+  const top = args.numberOr('top', 50);
+  const diff = diffEncodings(labels, ...encoded, top);
+  const skipped = input.texts.length - texts.length;
+  const names = { model: sideName(base), against: sideName(against) };
+  const heading = [
+    `${names.against} against ${names.model}, on ${counted(diff.texts, 'text')}${skipped ? ` (${skipped} empty skipped)` : ''}: ` +
+      `active dimensions ${signed(diff.meanDimsChange, 1)} and FLOPS ${signed(diff.meanFlopsChange, 3)} per text on average`,
+  ];
+  const json = { model: base, against, maxLength, skipped, ...diff };
+  await report(args, json, heading, diffTables(diff, names, top), diffTables(diff, names, 0));
+  return `${counted(diff.texts, 'text')} on both sides`;
+}
+
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function signed(value: number, digits: number): string {
+  return (value > 0 ? '+' : '') + value.toFixed(digits);
+}
+
+async function runTextAudit(args: Args, input: AuditInput): Promise<void> {
+  const { batchSize, ...request } = settingsOf(args);
+  const audits = await withModelSession(args.required('model'), 'audit', { batchSize }, (session) =>
+    auditTexts(session, input.texts, request),
+  );
+  const top = args.numberOr('top', 30);
+  process.stdout.write(
+    args.flag('json') ? JSON.stringify(audits) + '\n' : audits.map((a) => formatAudit(a, top)).join('\n\n') + '\n',
+  );
+}
+
 export const auditCommand: Command = {
   spec: {
     name: 'audit',
-    summary: "which input token caused each term of a text's SPLADE vector (the position that won the max pooling)",
+    summary:
+      "where a SPLADE vector's weight comes from: each text's terms and the input token that caused each, a corpus's weight by kind of term, or two models (or two k) compared",
     options: {
       model: { value: 'dir-or-hub-id', help: 'a SPLADE or MLM model folder, or a Hub id', required: true },
       text: { value: 'TEXT', help: 'a text to audit (repeatable)', multiple: true },
       in: { value: 'records.jsonl', help: 'texts to audit: one {"_id", "title"?, "text"} object per line' },
+      corpus: {
+        value: 'dir|records.jsonl',
+        help: 'a corpus to report on as a whole: a BEIR folder (its corpus.jsonl) or records; title and text joined, empty documents skipped and counted',
+      },
+      limit: { value: 'N', help: 'the first N records of --corpus or --in only' },
+      against: {
+        value: 'dir-or-hub-id',
+        help: "compare with this model (it may be --model again, at another --against-k): terms gained and lost, and each text's change in active dimensions and FLOPS",
+      },
       k: { value: 'K', help: 'divide the MLM head by k first', default: '1' },
+      'against-k': { value: 'K', help: "the --against model's k (default: --k)" },
       'max-length': { value: 'T', help: 'tokens per text', default: '256' },
-      top: { value: 'N', help: 'terms listed per text, heaviest first (0: all; --json always lists all)', default: '30' },
+      top: {
+        value: 'N',
+        help: 'rows per list (0: all): terms per text (default 30; --json lists all), corpus term lists (default 30), compared terms and texts (default 50)',
+      },
       batch: { value: 'B', help: 'texts per GPU batch', default: '8' },
-      json: { help: 'print one JSON array, one object per text' },
+      json: { help: 'print JSON: an array with one object per text, or one object for a corpus or a comparison' },
+      out: {
+        value: 'report.tsv',
+        help: "also write a corpus report's or a comparison's tables as TSV: blocks parted by an empty line, each a header row then its rows, numbers to 6 significant digits",
+      },
     },
     notes:
       'With max pooling the answer is exact: each vocabulary id keeps the one position whose logit is largest (the first on a tie). ' +
-      "A term is an expansion when it is none of the text's own token ids.",
+      "A term is an expansion when it is none of the text's own token ids.\n" +
+      'A corpus report sorts every active term by origin (input or expansion) and, across that, by kind: special and reserved ' +
+      "tokens, numbers (digit pieces), stop words (NLTK's 127 English ones), subword pieces (the marking the vocabulary uses: " +
+      '"##" continuations, or pieces without "Ġ" or "▁"), other words; with each kind\'s share of the weight and of the active ' +
+      'dimensions, its mean per document, the most frequent expansions and the terms active in the most documents.\n' +
+      "A comparison's FLOPS of a text is the sum of its squared weights (the training FLOPS loss of a batch of that one text).",
   },
   async run(args) {
-    const texts = [...args.all('text')];
-    const input = args.string('in');
-    if (input) {
-      const { records, warnings } = readExportRecords(await readInputFile('in', input), input);
-      for (const warning of warnings) process.stderr.write(`warning: ${printable(warning)}\n`);
-      texts.push(...records.map((r) => r.text));
+    const started = performance.now();
+    if (args.has('against-k') && !args.has('against')) throw new UsageError('--against-k needs --against');
+    const input = await readAuditInput(args);
+    const out = args.string('out');
+    if (out !== undefined) {
+      if (!input.corpus && !args.has('against')) throw new UsageError('--out writes the tables of a --corpus or an --against');
+      await checkOutputFile(out, '--out');
     }
-    if (texts.length === 0) throw new UsageError('give a --text to audit, or --in with records');
-    const request = { k: args.numberOr('k', 1), maxLength: args.numberOr('max-length', 256), topK: 0 };
-    const audits = await withModelSession(args.required('model'), 'audit', { batchSize: args.numberOr('batch', 8) }, (session) =>
-      auditTexts(session, texts, request),
-    );
-    const top = args.numberOr('top', 30);
-    process.stdout.write(
-      args.flag('json') ? JSON.stringify(audits) + '\n' : audits.map((a) => formatAudit(a, top)).join('\n\n') + '\n',
-    );
+    if (!input.corpus && !args.has('against')) {
+      await runTextAudit(args, input);
+      return 0;
+    }
+    const audited = args.has('against') ? await runDiff(args, input) : await runCorpusAudit(args, input);
+    process.stderr.write(`audited ${audited} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     return 0;
   },
 };

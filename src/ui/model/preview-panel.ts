@@ -4,6 +4,7 @@ import { customElement, property } from 'lit/decorators.js';
 import type { PreviewResult } from '../../worker/api.ts';
 import '../common/panel-explainer.ts';
 import '../common/sparse-terms.ts';
+import '../common/token-origins.ts';
 import { formatK, formatStat } from '../common/format.ts';
 import { OKABE_ITO, baseStyles } from '../common/theme.ts';
 
@@ -113,7 +114,24 @@ export class PreviewPanel extends LitElement {
                 <div class="vectors">
                   <sparse-terms heading="Query vector" .summary=${r.query}></sparse-terms>
                   <sparse-terms heading="Document vector" .summary=${r.doc}></sparse-terms>
-                </div>`
+                </div>
+                ${
+                  r.origins
+                    ? html`<details id="origins">
+                        <summary>Which input token caused each term?</summary>
+                        <div class="vectors">
+                          <section aria-label="Query terms by origin">
+                            <h4>Query</h4>
+                            <token-origins id="query-origins" .audit=${r.origins.query}></token-origins>
+                          </section>
+                          <section aria-label="Document terms by origin">
+                            <h4>Document</h4>
+                            <token-origins id="doc-origins" .audit=${r.origins.doc}></token-origins>
+                          </section>
+                        </div>
+                      </details>`
+                    : nothing
+                }`
             : html`<p class="muted">${this.busy ? 'Encoding on the GPU…' : nothing}</p>`
       }`;
   }
