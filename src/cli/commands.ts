@@ -7,6 +7,7 @@ import { encodeCommand } from './evaluation/encode.ts';
 import { evalCommand } from './evaluation/eval.ts';
 import { handoffCommand } from './handoff/handoff.ts';
 import { idfCommand } from './model/idf.ts';
+import { indexStatsCommand } from './evaluation/index-stats.ts';
 import { inspectCommand } from './model/inspect.ts';
 import { kDemoCommand } from './model/k-demo.ts';
 import { lambdasCommand } from './experiments/lambdas.ts';
@@ -26,6 +27,7 @@ export const commands: Record<string, Command> = {
   eval: evalCommand,
   handoff: handoffCommand,
   idf: idfCommand,
+  'index-stats': indexStatsCommand,
   inspect: inspectCommand,
   'k-demo': kDemoCommand,
   lambdas: lambdasCommand,

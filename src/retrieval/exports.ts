@@ -10,6 +10,11 @@ function tokenOf(vocab: Vocabulary, id: number): string {
   return token;
 }
 
+/** Anserini's impact of a weight: round(scale * w); an entry whose impact is 0 is left out. */
+export function anseriniImpact(weight: number, scale = 100): number {
+  return Math.round(scale * weight);
+}
+
 /**
  * Anserini's impact weights: token -> round(scale * w), dropping weights that quantise to 0.
  * Two ids with the same token string (possible in some vocabularies) add up.
@@ -17,7 +22,7 @@ function tokenOf(vocab: Vocabulary, id: number): string {
 function quantisedTokenWeights(vector: SparseVector, vocab: Vocabulary, scale = 100): Record<string, number> {
   const weights: Record<string, number> = {};
   for (let i = 0; i < vector.indices.length; i++) {
-    const q = Math.round(scale * vector.values[i]);
+    const q = anseriniImpact(vector.values[i], scale);
     if (q === 0) continue;
     const token = tokenOf(vocab, vector.indices[i]);
     weights[token] = (weights[token] ?? 0) + q;

@@ -13,11 +13,18 @@ import type { ModelSession } from '../model/model-session.ts';
 import { checkEvalRequest, type EvalProgress, type EvalRequest } from '../../contract/evaluation-request.ts';
 import { maxSequenceTokens } from '../../contract/max-tokens.ts';
 import { EvaluatedSet } from './evaluated-set.ts';
+import type { SparseVector } from '../../util/sparse-vector.ts';
 
 /** Documents encoded first, to measure their density before the memory check. */
 const SAMPLE_DOCUMENTS = 32;
 
 export type { SetEvaluation, SpladeResult, SystemResult } from '../../contract/results.ts';
+
+/** The set's vectors as evaluated (pruned as asked), in the dataset's query and corpus order. */
+export interface EncodedSet {
+  queries: SparseVector[];
+  documents: SparseVector[];
+}
 
 export interface EvaluateOptions {
   signal?: AbortSignal;
@@ -75,7 +82,7 @@ export async function evaluateOnSet(
   dataset: RetrievalDataset,
   request: EvalRequest,
   options: EvaluateOptions = {},
-): Promise<{ result: SetEvaluation; run: Run; kept: EvaluatedSet | null }> {
+): Promise<{ result: SetEvaluation; run: Run; kept: EvaluatedSet | null; vectors: EncodedSet }> {
   const asked = checkEvalRequest(request);
   const max = maxSequenceTokens(session.model.config);
   const r = { ...asked, queryLength: Math.min(asked.queryLength, max), documentLength: Math.min(asked.documentLength, max) };
@@ -131,5 +138,6 @@ export async function evaluateOnSet(
     },
     run: report.run,
     kept,
+    vectors: { queries: report.queryVectors, documents: report.docVectors },
   };
 }

@@ -1,0 +1,144 @@
+// The pure parts of `index-stats` on hand-made vectors: VInt sizes against bytes written out, posting lengths, the
+// postings each query touches, the impact size models, pruning by weight and the curve's rules.
+import { describe, expect, it } from 'vitest';
+import { anseriniDocumentLine } from '../../../src/retrieval/exports.ts';
+import { anseriniIndexSize, byteImpactIndexSize, vintBytes } from '../../../src/retrieval/impact-size.ts';
+import { buildInvertedIndex } from '../../../src/retrieval/inverted-index.ts';
+import { nearestRank, postingLengths, queryPostings } from '../../../src/retrieval/posting-statistics.ts';
+import { applyPruning, pruneBelow } from '../../../src/retrieval/pruning-curve.ts';
+import { checkIndexStatsRequest, pruningRules } from '../../../src/contract/index-stats.ts';
+import { sparseFromEntries } from '../../../src/util/sparse-vector.ts';
+import { writeVInt } from '../../helpers/vint.ts';
+
+const vocab = ['t0', 't1', 't2', 't3', 't4'];
+const documents = [
+  sparseFromEntries([
+    [0, 0.004],
+    [1, 1.5],
+  ]),
+  sparseFromEntries([
+    [1, 0.2],
+    [3, 2.55],
+  ]),
+  sparseFromEntries([]),
+  sparseFromEntries([
+    [1, 0.006],
+    [3, 0.5],
+  ]),
+];
+
+describe('index-stats computations', () => {
+  it.each([0, 1, 127, 128, 300, 16383, 16384, 2 ** 21 - 1, 2 ** 21, 2 ** 28, 2 ** 31 - 1, -1])(
+    'vintBytes(%d) is the length of the VInt Lucene writes',
+    (n) => expect(vintBytes(n)).toBe(writeVInt(n).length),
+  );
+
+  it('counts posting lengths and names the longest lists, ties by id', () => {
+    const stats = postingLengths(buildInvertedIndex(documents, vocab.length), vocab, 2);
+    expect(stats).toEqual({
+      postings: 6,
+      terms: 3,
+      mean: 2,
+      p50: 2,
+      p99: 3,
+      max: 3,
+      longest: [
+        { term: 't1', id: 1, length: 3 },
+        { term: 't3', id: 3, length: 2 },
+      ],
+    });
+  });
+
+  it("sums each query's posting lengths, terms outside the index counting 0", () => {
+    const queries = [
+      sparseFromEntries([[1, 1]]),
+      sparseFromEntries([
+        [0, 1],
+        [3, 1],
+        [7, 1],
+      ]),
+      sparseFromEntries([[4, 1]]),
+    ];
+    const index = buildInvertedIndex(documents, vocab.length);
+    expect(queryPostings(index, queries, ['a', 'b', 'c'])).toEqual({
+      mean: 2,
+      p50: 3,
+      p99: 3,
+      perQuery: [
+        { id: 'a', postings: 3 },
+        { id: 'b', postings: 3 },
+        { id: 'c', postings: 0 },
+      ],
+    });
+    expect(nearestRank([], 0.5)).toBe(0);
+  });
+
+  it('sizes Anserini impacts as VInt gaps plus VInt impacts, quantised zeros dropped', () => {
+    // round(100 w): t0 0 (dropped); t1 150 @0, 20 @1, 1 @3; t3 255 @1, 50 @3.
+    const bytes = [
+      [0, 150],
+      [1, 20],
+      [2, 1],
+      [1, 255],
+      [2, 50],
+    ].reduce((sum, [gap, impact]) => sum + writeVInt(gap).length + writeVInt(impact).length, 0);
+    expect(anseriniIndexSize(documents, vocab, 100)).toMatchObject({ scale: 100, postings: 5, bytes });
+  });
+
+  it('merges ids that share a token string into one posting, as the Anserini export writes them', () => {
+    const twice = ['t0', 'x', 't2', 'x'];
+    const doc = sparseFromEntries([
+      [1, 0.7],
+      [2, 0.3],
+      [3, 0.6],
+    ]);
+    const exported: Record<string, number> = JSON.parse(anseriniDocumentLine('d', doc, twice)).vector;
+    expect(exported).toEqual({ x: 130, t2: 30 });
+    const bytes = Object.values(exported).reduce((sum, q) => sum + writeVInt(0).length + writeVInt(q).length, 0);
+    expect(anseriniIndexSize([doc], twice, 100)).toMatchObject({ postings: 2, bytes });
+  });
+
+  it("takes a list's first gap from document 0 and each next from the previous document", () => {
+    const at = (docs: number[]) =>
+      Array.from({ length: docs[docs.length - 1] + 1 }, (_, d) => sparseFromEntries(docs.includes(d) ? [[2, 0.01]] : []));
+    // Gaps 127 (one byte) then 128 (two bytes), each with a one-byte impact of 1.
+    expect(anseriniIndexSize(at([127, 255]), vocab, 100)).toMatchObject({ postings: 2, bytes: 1 + 1 + 2 + 1 });
+  });
+
+  it('sizes 8-bit impacts by the largest weight, one byte each', () => {
+    // s = 255 / 2.55 (the float32 largest weight), about 100: the same postings as Anserini at 100.
+    const size = byteImpactIndexSize(documents, vocab);
+    expect(size.scale).toBe(255 / Math.fround(2.55));
+    expect(size).toMatchObject({ postings: 5, bytes: 5 + 5 });
+    expect(byteImpactIndexSize([sparseFromEntries([])], vocab)).toMatchObject({ postings: 0, bytes: 0, scale: 0 });
+  });
+
+  it('prunes documents by weight only, and top N on both sides', () => {
+    expect(Array.from(pruneBelow(documents[1], 0.5).indices)).toEqual([3]);
+    expect(pruneBelow(documents[0], 0)).toBe(documents[0]);
+    const queries = [
+      sparseFromEntries([
+        [0, 0.1],
+        [1, 2],
+        [2, 0.2],
+      ]),
+    ];
+    const byWeight = applyPruning({ kind: 'threshold', weight: 0.5 }, { queries, documents });
+    expect(byWeight.queries).toBe(queries);
+    expect(byWeight.documents.map((d) => Array.from(d.indices))).toEqual([[1], [3], [], [3]]);
+    const top = applyPruning({ kind: 'top', n: 1 }, { queries, documents });
+    expect(top.queries.map((q) => Array.from(q.indices))).toEqual([[1]]);
+    expect(top.documents.map((d) => Array.from(d.indices))).toEqual([[1], [3], [], [3]]);
+  });
+
+  it('puts "all" first and leaves out the zeros that mean it; refuses a fractional top N', () => {
+    expect(pruningRules({ pruneTop: [0, 8], pruneThreshold: [0, 0.5] })).toEqual([
+      { kind: 'all' },
+      { kind: 'top', n: 8 },
+      { kind: 'threshold', weight: 0.5 },
+    ]);
+    const request = { k: 1, queryLength: 8, documentLength: 8, pruneTop: [2.5], pruneThreshold: [], scale: 100 };
+    expect(() => checkIndexStatsRequest(request)).toThrow(/number of weights kept per vector must be a whole number/);
+    expect(() => checkIndexStatsRequest({ ...request, pruneTop: [], scale: 0 })).toThrow(/impact scale/);
+  });
+});
