@@ -1,4 +1,6 @@
 // The hand-off's request: what the user sets for the Python project splade-lab writes beside a trained run.
+import type { TrainRequest } from './training-request.ts';
+
 /** What the user sets; everything else is the paper's recipe, as in training (requests.ts planTraining). */
 export interface HandoffRequest {
   k: number;
@@ -14,4 +16,11 @@ export interface HandoffRequest {
   lambdaQueries?: number;
   lambdaDocuments?: number;
   seed?: number;
+  /** The ranking loss (default contrastive) and its temperature, as training takes them. */
+  loss?: TrainRequest['loss'];
+  temperature?: number;
+  /** Inference-free SPLADE: static IDF queries (of the training documents), frozen or trained, with a query L1. */
+  inferenceFree?: boolean;
+  trainQueryWeights?: boolean;
+  queryL1?: number;
 }

@@ -91,7 +91,13 @@ export class TrainingTab extends LitElement {
         .recipe=${this._sweepRecipe}
       ></sweep-panel>
       <h3>Hand off to GPUs: the same training as a sentence-transformers project</h3>
-      <handoff-panel .client=${this.client} .summary=${this.summary} .triplets=${this._triplets} .k=${this.k}></handoff-panel>`;
+      <handoff-panel
+        .client=${this.client}
+        .summary=${this.summary}
+        .triplets=${this._triplets}
+        .k=${this.k}
+        .recipe=${this._trainingRecipe}
+      ></handoff-panel>`;
   }
 
   /** The recipe for the calibrator and the sweep (stable functions: a new one each render would update them). */

@@ -51,6 +51,7 @@ export { describeOptimizer } from '../contract/optimizer-settings.ts';
 export { DEFAULT_PROBES, PROBE_LIMITS, type ProbeSnapshot, type ProbeText, type ProbeView } from '../contract/probes.ts';
 export { describeDropout, microBatches } from '../contract/recipe-facts.ts';
 export { type KDemoRequest } from '../contract/model-requests.ts';
+export { type HandoffRequest } from '../contract/handoff.ts';
 export { type AuditedTerm, type TextAudit } from '../contract/expansion-audit.ts';
 export { type TrainRequest } from '../contract/training-request.ts';
 export { type DatasetSummary, type SetEvaluation, type SystemResult } from '../contract/results.ts';

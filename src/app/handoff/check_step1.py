@@ -3,8 +3,10 @@
 
 expected_step1.json holds the token ids of splade-lab's first training batch (queries, positives, negatives, with
 their special tokens, unpadded) and splade-lab's three unweighted loss parts for that batch at step 0, with the head
-divided by k. This script loads the backbone exactly as train.py does, computes the same parts in fp32 with
-sentence-transformers' own losses (SparseMultipleNegativesRankingLoss, FlopsLoss) and compares:
+divided by k (and, to distil, the batch's teacher labels). This script loads the backbone exactly as train.py does,
+computes the same parts in fp32 with sentence-transformers' own losses (the recipe's ranking loss, FlopsLoss; an
+inference-free recipe's queries through its static table, with their L1 in place of FLOPS when the table trains, or 0)
+and compares:
 
     pass when |torch - splade-lab| <= atol + rtol * |splade-lab| for each part (defaults rtol 1e-3, atol 1e-3)
 
@@ -23,23 +25,25 @@ import sys
 from pathlib import Path
 
 import torch
-from sentence_transformers.sparse_encoder.losses import FlopsLoss, SparseMultipleNegativesRankingLoss
+from sentence_transformers.sparse_encoder.losses import FlopsLoss
 
 from splade_data import HERE, read_triplets
-from train import SETTINGS, TripletCollator, load_encoder
+from train import SETTINGS, QueryL1, TripletCollator, document_tokenizer, load_encoder, ranking_loss, router_task
 
 GROUPS = (("queries", "query"), ("positives", "positive"), ("negatives", "negative"))
 
 
-def padded(rows: list[list[int]], pad_id: int, device: str) -> dict[str, torch.Tensor]:
-    """Right-padded ids and their attention mask (padding is masked, so it does not change any vector)."""
+def padded(rows: list[list[int]], pad_id: int, device: str, task: str | None = None) -> dict:
+    """Right-padded ids and their attention mask (padding is masked, so it does not change any vector), and the
+    Router's route of an inference-free project."""
     width = max(len(row) for row in rows)
     ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
     mask = torch.zeros((len(rows), width), dtype=torch.long)
     for i, row in enumerate(rows):
         ids[i, : len(row)] = torch.tensor(row, dtype=torch.long)
         mask[i, : len(row)] = 1
-    return {"input_ids": ids.to(device), "attention_mask": mask.to(device)}
+    features = {"input_ids": ids.to(device), "attention_mask": mask.to(device)}
+    return dict(features, task=task) if task else features
 
 
 def check_tokenization(expected: dict, collator: TripletCollator) -> bool:
@@ -80,21 +84,27 @@ def main() -> int:
     model = load_encoder(SETTINGS).float().to(args.device)
     model.eval()
     recipe = SETTINGS["recipe"]
-    collator = TripletCollator(model.tokenizer, recipe["query_length"], recipe["document_length"])
+    tokenizer = document_tokenizer(model)
+    collator = TripletCollator(tokenizer, recipe["query_length"], recipe["document_length"])
     tokenization_ok = check_tokenization(expected, collator)
 
-    pad_id = model.tokenizer.pad_token_id if model.tokenizer.pad_token_id is not None else 0
+    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    teacher = torch.tensor(expected["teacher"], dtype=torch.float32, device=args.device) if "teacher" in expected else None
+    inference_free = recipe.get("inference_free")
     with torch.no_grad():
         queries, positives, negatives = (
-            model(padded(expected["batch"][group], pad_id, args.device))["sentence_embedding"] for group, _ in GROUPS
+            model(padded(expected["batch"][group], pad_id, args.device, router_task(SETTINGS, column)))["sentence_embedding"]
+            for group, column in GROUPS
         )
-        rank = SparseMultipleNegativesRankingLoss(model, scale=1.0 / recipe["tau"]).compute_loss_from_embeddings(
-            [queries, positives, negatives], None
-        )
+        rank = ranking_loss(model, SETTINGS).compute_loss_from_embeddings([queries, positives, negatives], teacher)
         flops = FlopsLoss(model)
+        if not inference_free:
+            query_term = flops.compute_loss_from_embeddings(queries).item()
+        else:  # static queries: no FLOPS; a trained table's L1 of the query vectors, else nothing
+            query_term = QueryL1().compute_loss_from_embeddings(queries).item() if inference_free["trained"] else 0.0
         got = {
             "rank": rank.item(),
-            "flopsQueries": flops.compute_loss_from_embeddings(queries).item(),
+            "flopsQueries": query_term,
             "flopsDocuments": flops.compute_loss_from_embeddings(torch.cat([positives, negatives])).item(),
         }
 

@@ -18,6 +18,13 @@ import type { OpenedModel } from '../model/open-model.ts';
 import { planTraining, type TrainPlan } from '../../contract/training-request.ts';
 import { checkLengthsFit } from '../../contract/max-tokens.ts';
 import { backboneFiles } from '../model/save-model.ts';
+import { checkTeacherLabels } from '../../contract/teacher-labels.ts';
+import { idfJson } from '../../retrieval/idf-table.ts';
+import { queryWeightsCrc, trainingDataIdf } from '../training/query-weights.ts';
+import { specialTokenIds } from '../training/special-tokens.ts';
+
+/** The static query table of an inference-free hand-off, as OpenSearch's idf.json (token -> weight). */
+const IDF_FILE = 'idf.json';
 import { tripletFormat } from '../training/training-data.ts';
 import { HandoffRequest } from '../../contract/handoff.ts';
 
@@ -55,6 +62,8 @@ export interface ExpectedStep1 {
   /** Token ids with their special tokens, unpadded, truncated to the query or document length. */
   batch: { queries: number[][]; positives: number[][]; negatives: number[][] };
   loss: { rank: number; flopsQueries: number; flopsDocuments: number };
+  /** Distillation: the batch's teacher labels, one row per triplet (margins, or the scores [pos, neg]). */
+  teacher?: number[][];
   /** The batch's triplets: 0-based indices into the file's triplets (blank lines and a header not counted). */
   triplets: number[];
   seed: number;
@@ -62,6 +71,12 @@ export interface ExpectedStep1 {
   queryLength: number;
   documentLength: number;
   computedBy: string;
+}
+
+/** A (rows, width) matrix as rows of numbers. */
+function rowsOf(matrix: Float32Array, rows: number): number[][] {
+  const width = matrix.length / rows;
+  return Array.from({ length: rows }, (_, r) => Array.from(matrix.subarray(r * width, (r + 1) * width)));
 }
 
 /** Rows [first, first + count) of (rows, T) ids, each cut at its mask (right padding). */
@@ -80,13 +95,17 @@ async function stepZeroLosses(
   model: OpenedModel,
   plan: TrainPlan,
   batch: TripletBatch,
+  queryWeights?: Float32Array,
 ): Promise<ExpectedStep1['loss']> {
   const owned = await ctx.ownedAsync(async () => {
     const gpuModel = GpuModel.upload(ctx, model.config, model.params);
     await divideModelHead(ctx, gpuModel, plan.k);
     // the Python check computes its losses without dropout (eval mode): so does this step
     const { dropout: _dropout, ...withoutDropout } = plan.recipe;
-    return new SpladeTrainer(ctx, gpuModel, withoutDropout).step([batch], true);
+    return new SpladeTrainer(ctx, gpuModel, withoutDropout, 0, queryWeights, specialTokenIds(model.tokenizer)).step(
+      [batch],
+      true,
+    );
   });
   try {
     const losses = owned.value!;
@@ -109,6 +128,7 @@ export async function expectedFirstStep(
   model: OpenedModel,
   data: TrainingData,
   plan: TrainPlan,
+  queryWeights?: Float32Array,
 ): Promise<ExpectedStep1> {
   const { recipe } = plan;
   checkLengthsFit(model.config, { 'The query length': recipe.queryLength, 'The document length': recipe.documentLength });
@@ -124,7 +144,8 @@ export async function expectedFirstStep(
       positives: unpadded(batch.documentIds, batch.documentMask, recipe.documentLength, 0, B),
       negatives: unpadded(batch.documentIds, batch.documentMask, recipe.documentLength, B, B),
     },
-    loss: await stepZeroLosses(ctx, model, plan, batch),
+    loss: await stepZeroLosses(ctx, model, plan, batch, queryWeights),
+    ...(batch.teacher ? { teacher: rowsOf(batch.teacher, B) } : {}),
     triplets: first.triplets,
     seed: plan.seed,
     batchSize: B,
@@ -171,8 +192,22 @@ export async function handoffProject(ctx: GpuContext, options: HandoffOptions): 
   }
   const handoff = planHandoff(request, data.source.count);
   const { plan } = handoff;
+  const loss = plan.recipe.loss ?? 'contrastive';
+  const teacher = checkTeacherLabels(loss, data.source.negatives, data.labels, fingerprint.name);
+  if (teacher.error) throw new InvalidRequestError(teacher.error);
+  // inference-free: the static query table as training makes it (IDF of the training documents), shipped as idf.json
+  const queryTable = request.inferenceFree ? await trainingDataIdf(data, model.tokenizer) : null;
+  if (queryTable)
+    plan.recipe = {
+      ...plan.recipe,
+      inferenceFree: {
+        queryWeights: queryTable.source,
+        crc32: queryWeightsCrc(queryTable),
+        ...(request.trainQueryWeights ? { trained: { l1: request.queryL1 ?? 0 } } : {}),
+      },
+    };
   const { recipe } = plan;
-  const expected = await expectedFirstStep(ctx, model, data, plan);
+  const expected = await expectedFirstStep(ctx, model, data, plan, queryTable?.weights);
 
   const ref = model.ref;
   const adamw = recipe.optimizer;
@@ -205,6 +240,15 @@ export async function handoffProject(ctx: GpuContext, options: HandoffOptions): 
       lambda_d: recipe.lambdaDocuments,
       lambda_ramp: { shape: 'quadratic', fraction: 1 / 3 },
       tau: recipe.tau,
+      loss,
+      inference_free: queryTable
+        ? {
+            idf: IDF_FILE,
+            source: queryTable.source,
+            trained: recipe.inferenceFree?.trained !== undefined,
+            query_l1: recipe.inferenceFree?.trained?.l1 ?? 0,
+          }
+        : null,
       optimizer: { name: 'AdamW', beta1: adamw.beta1, beta2: adamw.beta2, eps: adamw.eps, weight_decay: adamw.weightDecay },
       max_grad_norm: recipe.maxGradNorm ?? 0,
       dropout: recipe.dropout ?? 0,
@@ -248,6 +292,11 @@ export async function handoffProject(ctx: GpuContext, options: HandoffOptions): 
   files.set('splade_data.py', text.encode(spladeDataPy));
   files.set('train.py', text.encode(trainPy));
   files.set('check_step1.py', text.encode(checkStep1Py));
+  if (queryTable) {
+    const special = new Set(specialTokenIds(model.tokenizer));
+    const table = idfJson(Float64Array.from(queryTable.weights), (id) => model.tokenizer.idToToken(id), special);
+    files.set(IDF_FILE, text.encode(JSON.stringify(table) + '\n'));
+  }
   files.set(dataPath, options.tripletBytes);
   if (!hub) for (const [name, bytes] of await backboneFiles(model)) files.set(`backbone/${name}`, bytes);
   return files;

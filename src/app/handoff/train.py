@@ -3,8 +3,12 @@
 
 The model is MLMTransformer + SpladePooling(max, relu): max over tokens of log(1 + ReLU(logits)), padding masked.
 Before training the MLM head's vocabulary matrix is divided by k (tied heads: the shared matrix, so the tying stays).
-The loss is SpladeLoss over SparseMultipleNegativesRankingLoss with scale 1/tau, query and document FLOPS weights
-lambda_q and lambda_d ramped quadratically over the first third of the steps. Settings come from splade_lab.json.
+The loss is SpladeLoss over the recipe's ranking loss (SparseMultipleNegativesRankingLoss with scale 1/tau; or, to
+distil a teacher's scores in the rows' labels, SparseMarginMSELoss or SparseDistillKLDivLoss at temperature tau), query
+and document FLOPS weights lambda_q and lambda_d ramped quadratically over the first third of the steps. An
+inference-free recipe is a Router: queries are their tokens weighted by a static table (idf.json; frozen, or trained
+with its special tokens kept at 0 and an optional L1 of weight query_l1 on the query vectors instead of FLOPS),
+documents the MLM encoder and SPLADE pooling. Settings come from splade_lab.json.
 
     torchrun --nproc_per_node <GPUs> train.py            # or: python train.py on one GPU
 """
@@ -12,6 +16,7 @@ lambda_q and lambda_d ramped quadratically over the first third of the steps. Se
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 import torch
@@ -24,10 +29,16 @@ from sentence_transformers.sparse_encoder import (
 )
 from sentence_transformers.sparse_encoder.callbacks.splade_callbacks import SpladeRegularizerWeightSchedulerCallback
 from sentence_transformers.sparse_encoder.data_collator import SparseEncoderDataCollator
-from sentence_transformers.sparse_encoder.losses import SparseMultipleNegativesRankingLoss, SpladeLoss
-from sentence_transformers.sparse_encoder.models import MLMTransformer, SpladePooling
+from sentence_transformers.models import Router
+from sentence_transformers.sparse_encoder.losses import (
+    SparseDistillKLDivLoss,
+    SparseMarginMSELoss,
+    SparseMultipleNegativesRankingLoss,
+    SpladeLoss,
+)
+from sentence_transformers.sparse_encoder.models import MLMTransformer, SparseStaticEmbedding, SpladePooling
 
-from splade_data import HERE, backbone_ref, load_settings, read_triplets
+from splade_data import HERE, backbone_ref, load_settings, read_rows
 
 SETTINGS = load_settings()
 
@@ -88,7 +99,39 @@ def load_encoder(settings: dict = SETTINGS, no_dropout: bool = False) -> SparseE
     card = SparseEncoderModelCardData(
         model_name=f"SPLADE {settings['backbone']['name']}, head divided by k = {settings['k']} (splade-lab hand-off)"
     )
-    return SparseEncoder(modules=[mlm, pooling], similarity_fn_name="dot", model_card_data=card)
+    inference_free = recipe.get("inference_free")
+    if not inference_free:
+        return SparseEncoder(modules=[mlm, pooling], similarity_fn_name="dot", model_card_data=card)
+    static = SparseStaticEmbedding(
+        tokenizer=mlm.tokenizer, weight=idf_weights(mlm, HERE / inference_free["idf"]), frozen=not inference_free["trained"]
+    )
+    if inference_free["trained"]:
+        keep_special_tokens_at_zero(static, mlm.tokenizer)
+    router = Router.for_query_document(query_modules=[static], document_modules=[mlm, pooling])
+    return SparseEncoder(modules=[router], similarity_fn_name="dot", model_card_data=card)
+
+
+def idf_weights(mlm: MLMTransformer, path: Path) -> torch.Tensor:
+    """idf.json (token -> weight, OpenSearch's layout) as one weight per row of the MLM head (tokens absent: 0)."""
+    table = json.loads(Path(path).read_text(encoding="utf-8"))
+    weights = torch.zeros(mlm.auto_model.config.vocab_size, dtype=torch.float32)
+    ids = mlm.tokenizer.convert_tokens_to_ids(list(table))
+    for token_id, weight in zip(ids, table.values()):
+        weights[token_id] = weight
+    return weights
+
+
+def keep_special_tokens_at_zero(static: SparseStaticEmbedding, tokenizer) -> None:
+    """splade-lab never trains the special tokens' query weights (0 in the table): their gradient is dropped here too."""
+    special = torch.tensor(sorted(set(tokenizer.all_special_ids)), dtype=torch.long)
+    static.weight.register_hook(lambda grad: grad.index_fill(0, special.to(grad.device), 0.0))
+
+
+def router_task(settings: dict, column: str) -> str | None:
+    """The Router's route of a column in an inference-free project (queries: the static table), else None."""
+    if not settings["recipe"].get("inference_free"):
+        return None
+    return "query" if column == "query" else "document"
 
 
 class TripletCollator(SparseEncoderDataCollator):
@@ -98,10 +141,11 @@ class TripletCollator(SparseEncoderDataCollator):
     truncates queries and documents to their own lengths and keeps the texts as they are.)
     """
 
-    def __init__(self, tokenizer, query_length: int, document_length: int) -> None:
+    def __init__(self, tokenizer, query_length: int, document_length: int, settings: dict = SETTINGS) -> None:
         super().__init__(tokenize_fn=None)
         self.tokenizer = tokenizer
         self.lengths = {"query": query_length, "positive": document_length, "negative": document_length}
+        self.settings = settings
 
     def encode(self, column: str, texts: list[str], padding: bool = True) -> dict:
         return self.tokenizer(
@@ -114,20 +158,64 @@ class TripletCollator(SparseEncoderDataCollator):
 
     def __call__(self, features: list[dict]) -> dict[str, torch.Tensor]:
         batch = {}
+        if "label" in features[0]:  # distillation: the teacher's labels of each row
+            batch["label"] = torch.tensor([row["label"] for row in features], dtype=torch.float32)
         for column in ("query", "positive", "negative"):  # queries first: SpladeLoss regularises embeddings[0] as queries
             for key, value in self.encode(column, [row[column] for row in features]).items():
                 batch[f"{column}_{key}"] = value
+            task = router_task(self.settings, column)
+            if task:  # the Router reads the route of each input from its features
+                batch[f"{column}_task"] = task
         return batch
+
+
+class QueryL1(torch.nn.Module):
+    """The mean L1 norm of the batch's query vectors: a trained static query table's regulariser (splade-lab's)."""
+
+    def compute_loss_from_embeddings(self, embeddings: torch.Tensor) -> torch.Tensor:
+        return embeddings.abs().sum(dim=-1).mean()
+
+
+def ranking_loss(model: SparseEncoder, settings: dict = SETTINGS) -> torch.nn.Module:
+    """The recipe's ranking loss: in-batch contrastive at 1/tau, or distillation of the rows' teacher labels."""
+    recipe = settings["recipe"]
+    loss = recipe.get("loss", "contrastive")
+    if loss == "marginmse":
+        return SparseMarginMSELoss(model)
+    if loss == "kl":
+        return SparseDistillKLDivLoss(model, temperature=recipe["tau"])
+    return SparseMultipleNegativesRankingLoss(model, scale=1.0 / recipe["tau"])
+
+
+def query_regularizer(settings: dict = SETTINGS) -> tuple[float | None, torch.nn.Module | None]:
+    """The query term's weight and module: FLOPS at lambda_q; an inference-free recipe's L1 (trained table) or none."""
+    recipe = settings["recipe"]
+    inference_free = recipe.get("inference_free")
+    if not inference_free:
+        return recipe["lambda_q"], None
+    if inference_free["trained"] and inference_free["query_l1"] > 0:
+        return inference_free["query_l1"], QueryL1()
+    return None, None
 
 
 def build_loss(model: SparseEncoder, settings: dict = SETTINGS) -> SpladeLoss:
     recipe = settings["recipe"]
+    weight, regularizer = query_regularizer(settings)
     return SpladeLoss(
         model,
-        loss=SparseMultipleNegativesRankingLoss(model, scale=1.0 / recipe["tau"]),
-        query_regularizer_weight=recipe["lambda_q"],
+        loss=ranking_loss(model, settings),
+        query_regularizer_weight=weight,
+        query_regularizer=regularizer,
         document_regularizer_weight=recipe["lambda_d"],
     )
+
+
+def document_tokenizer(model: SparseEncoder):
+    """The MLM encoder's tokenizer (an inference-free Router's document route), which tokenizes every column."""
+    first = model[0]
+    if isinstance(first, Router):
+        return first.sub_modules["document"][0].tokenizer
+    return model.tokenizer
 
 
 def parse_args() -> argparse.Namespace:
@@ -153,10 +241,13 @@ def parse_args() -> argparse.Namespace:
 def main() -> None:
     args = parse_args()
     recipe = SETTINGS["recipe"]
-    triplets = read_triplets(args.triplets, None if args.allow_other_data else SETTINGS["data"])
-    dataset = Dataset.from_dict(
-        {"query": [t[0] for t in triplets], "positive": [t[1] for t in triplets], "negative": [t[2] for t in triplets]}
-    )
+    triplets, labels = read_rows(args.triplets, None if args.allow_other_data else SETTINGS["data"])
+    columns = {"query": [t[0] for t in triplets], "positive": [t[1] for t in triplets], "negative": [t[2] for t in triplets]}
+    if recipe.get("loss", "contrastive") != "contrastive":
+        if labels is None:
+            raise SystemExit(f"{args.triplets}: a {recipe['loss']} run needs the teacher labels its header names (label)")
+        columns["label"] = labels
+    dataset = Dataset.from_dict(columns)
     model = load_encoder(SETTINGS, no_dropout=args.no_dropout)
     loss = build_loss(model)
     # lambda(t) = lambda * (t / int(steps / 3))^2 until a third of the steps, then lambda; t = global step (from 0).
@@ -187,7 +278,7 @@ def main() -> None:
         save_total_limit=2,
         report_to="none",
     )
-    collator = TripletCollator(model.tokenizer, recipe["query_length"], recipe["document_length"])
+    collator = TripletCollator(document_tokenizer(model), recipe["query_length"], recipe["document_length"])
     trainer = SparseEncoderTrainer(
         model=model,
         args=training_args,

@@ -6,6 +6,7 @@ import type { GpuContext } from '../../gpu/context.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
 import type { GpuModel } from '../../model/gpu-model.ts';
 import { QUERY_WEIGHTS_PARAM } from '../../train/trainer.ts';
+import { specialTokenIds } from './special-tokens.ts';
 import { listCheckpoints, readLatestCheckpoint, type CheckpointStore } from '../../train/training-checkpoint.ts';
 import type { TrainingRecipe } from '../../contract/recipe.ts';
 import { TrainingPaused, runTrainingLoop, type TrainingData } from '../../train/training-loop.ts';
@@ -98,11 +99,6 @@ export async function checkpointInfo(store: CheckpointStore): Promise<Checkpoint
   if (!latest) return null;
   const { t, recipe, k, seed } = latest.state;
   return { step: t, recipe, k, seed, store: store.label, name: latest.name };
-}
-
-/** The tokenizer's special token ids: a trained query table never trains them (they stay at the table's 0). */
-function specialTokenIds(tokenizer: TextTokenizer): number[] {
-  return Object.values(tokenizer.specialIds).filter((id): id is number => id !== null);
 }
 
 /** The head a run starts from, as its record keeps it: the mean row norm and every row norm (5 significant digits). */

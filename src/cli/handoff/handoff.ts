@@ -8,6 +8,7 @@ import { openModelRef } from '../../app/model/open-model.ts';
 import { makeOutputFolder, modelRefFromArgument, nodePlatform, readRegularFile } from '../../app/platform/platform-node.ts';
 import { readTrainingData } from '../../app/training/training-data.ts';
 import { UsageError, print, type Args, type Command } from '../command.ts';
+import { RECIPE_OPTIONS } from '../training/recipe-options.ts';
 
 function requestFrom(args: Args): HandoffRequest {
   if (args.has('steps') && args.has('epochs')) throw new UsageError('give --steps or --epochs, not both');
@@ -23,6 +24,11 @@ function requestFrom(args: Args): HandoffRequest {
     lambdaQueries: args.number('lambda-q'),
     lambdaDocuments: args.number('lambda-d'),
     seed: args.number('seed'),
+    loss: args.string('loss') as HandoffRequest['loss'],
+    temperature: args.number('temperature'),
+    ...(args.flag('inference-free') ? { inferenceFree: true } : {}),
+    ...(args.flag('train-query-weights') ? { trainQueryWeights: true } : {}),
+    queryL1: args.number('query-l1'),
   };
 }
 
@@ -68,6 +74,13 @@ export const handoffCommand: Command = {
       'lambda-q': { value: 'L', help: 'FLOPS weight of the queries (quadratic ramp over the first third)', default: '5e-2' },
       'lambda-d': { value: 'L', help: 'FLOPS weight of the documents', default: '3e-3' },
       seed: { value: 'S', help: 'seed of the data order (32-bit)', default: '1' },
+      loss: RECIPE_OPTIONS.loss,
+      temperature: RECIPE_OPTIONS.temperature,
+      'inference-free': {
+        help: "inference-free SPLADE: queries are their tokens weighted by the IDF of the triplets' documents (written as idf.json), only documents are encoded",
+      },
+      'train-query-weights': RECIPE_OPTIONS['train-query-weights'],
+      'query-l1': RECIPE_OPTIONS['query-l1'],
     },
     notes:
       "The project's expected_step1.json holds splade-lab's first batch (token ids) and its unweighted loss parts at\n" +

@@ -3,12 +3,19 @@
 // PyTorch computes splade-lab's first-batch losses, downloaded as a zip.
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import { TRAIN_LIMITS, type ModelSummary, type TripletsSummary, type WorkerClient } from '../../worker/api.ts';
+import {
+  TRAIN_LIMITS,
+  type HandoffRequest,
+  type ModelSummary,
+  type TripletsSummary,
+  type WorkerClient,
+} from '../../worker/api.ts';
 import { downloadFile } from '../common/download.ts';
 import { formatK } from '../common/format.ts';
 import { JobController } from '../common/job-controller.ts';
 import { readNumberFields } from '../common/number-fields.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from '../common/theme.ts';
+import type { TrainingRecipeSettings } from '../training/recipe-state.ts';
 
 export type HandoffClient = Pick<WorkerClient, 'handoff' | 'cancelJob'>;
 
@@ -19,12 +26,24 @@ const FIELDS = [
   { key: 'documentLength', label: 'Document tokens', value: 256, range: TRAIN_LIMITS.documentLength },
 ] as const;
 
+/** What of the training form's recipe the hand-off takes: the ranking loss and the queries (the rest is the paper's). */
+function recipeChoices(recipe: TrainingRecipeSettings | null | undefined): Partial<HandoffRequest> {
+  if (!recipe) return {};
+  return {
+    ...(recipe.loss ? { loss: recipe.loss } : {}),
+    ...(recipe.inferenceFree ? { inferenceFree: true } : {}),
+    ...(recipe.trainQueryWeights ? { trainQueryWeights: true } : {}),
+  };
+}
+
 @customElement('handoff-panel')
 export class HandoffPanel extends LitElement {
   @property({ attribute: false }) client: HandoffClient | null = null;
   @property({ attribute: false }) summary: ModelSummary | null = null;
   @property({ attribute: false }) triplets: TripletsSummary | null = null;
   @property({ type: Number }) k = 1;
+  /** The training form's recipe, read when the project is written: its ranking loss and inference-free queries go along. */
+  @property({ attribute: false }) recipe: (() => TrainingRecipeSettings | null) | null = null;
 
   private readonly job = new JobController(this);
 
@@ -43,7 +62,8 @@ export class HandoffPanel extends LitElement {
     const ready = !!this.client && !!this.summary && !!this.triplets && !this.job.running;
     return html`<p class="muted">
         One epoch over the picked triplets with the paper's recipe (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3 ramped over a
-        third, bf16), the head divided by k = ${formatK(this.k)} before training. The zip holds train.py, launch.sh (torchrun),
+        third, bf16), the head divided by k = ${formatK(this.k)} before training, and the training form's ranking loss and
+        queries (distillation reads the triplets' labels; inference-free queries ship their IDF table as idf.json). The zip holds train.py, launch.sh (torchrun),
         pinned requirements, the triplets, and check_step1.py: run it first on the GPU machine; it must print PASS (splade-lab's
         first batch and step-0 losses, reproduced in PyTorch).
         ${this.summary?.run ? html`<strong>The loaded model is a trained run: its head is already divided by k = ${formatK(this.summary.run.k)}.</strong>` : nothing}
@@ -71,7 +91,7 @@ export class HandoffPanel extends LitElement {
         cancelled: () => 'Cancelled.',
         failed: (failure) => `The hand-off failed: ${failure.message}`,
       },
-      () => client.handoff({ k: this.k, ...values }),
+      () => client.handoff({ k: this.k, ...values, ...recipeChoices(this.recipe?.()) }),
     );
     if (file) {
       downloadFile(file);
