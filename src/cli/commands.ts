@@ -5,6 +5,7 @@ import { calibrateCommand } from './experiments/calibrate.ts';
 import type { Command } from './command.ts';
 import { encodeCommand } from './evaluation/encode.ts';
 import { evalCommand } from './evaluation/eval.ts';
+import { exportOnnxCommand } from './model/export-onnx.ts';
 import { handoffCommand } from './handoff/handoff.ts';
 import { idfCommand } from './model/idf.ts';
 import { indexStatsCommand } from './evaluation/index-stats.ts';
@@ -25,6 +26,7 @@ export const commands: Record<string, Command> = {
   calibrate: calibrateCommand,
   encode: encodeCommand,
   eval: evalCommand,
+  'export-onnx': exportOnnxCommand,
   handoff: handoffCommand,
   idf: idfCommand,
   'index-stats': indexStatsCommand,
