@@ -54,6 +54,9 @@ export function ensureNpmDependencies() {
   const reason = npmInstallReason(repoFiles(ROOT));
   if (reason === null) return;
   say(`${reason}: running npm ci`);
+  // onnxruntime-node's install script (npm 10 runs it) would fetch GPU execution providers from NuGet, which an
+  // offline machine cannot reach; the ONNX parity tests use the CPU build its package carries
+  process.env.ONNXRUNTIME_NODE_INSTALL ??= 'skip';
   runNpm(['ci', '--no-audit', '--no-fund']);
 }
 

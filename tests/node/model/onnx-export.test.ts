@@ -1,6 +1,7 @@
 // `splade-lab export-onnx`: the file's graph (int64 dynamic inputs, one [batch, V] output, the tied matrix stored once,
-// size within 1.05 x model.safetensors) and its vectors in onnxruntime-web equal `splade-lab encode` and the float64
-// reference (head divided by k), on padded batches of 100 seeded texts, for every family and an untied decoder.
+// size within 1.05 x model.safetensors) and its vectors in onnxruntime-web and onnxruntime-node equal `splade-lab
+// encode` and the float64 reference (head divided by k), on padded batches of 100 seeded texts, for every family and an
+// untied decoder.
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -48,8 +49,12 @@ interface Exported {
 
 let root: string;
 const exported = {} as Record<Case, Exported>;
-const ort = createRequire(import.meta.url)('onnxruntime-web') as typeof Ort;
-ort.env.wasm.numThreads = 1;
+const requireHere = createRequire(import.meta.url);
+const ortWeb = requireHere('onnxruntime-web') as typeof Ort;
+ortWeb.env.wasm.numThreads = 1;
+/** The two runtimes the file must run in: onnxruntime-web (its WebAssembly backend) and onnxruntime-node (native CPU). */
+const RUNTIMES = { 'onnxruntime-web': ortWeb, 'onnxruntime-node': requireHere('onnxruntime-node') as typeof Ort } as const;
+type Runtime = keyof typeof RUNTIMES;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'onnx-export-'));
@@ -75,8 +80,13 @@ function seededTexts(maxLength: number): string[] {
   });
 }
 
-/** The file's vectors (text, V) from onnxruntime-web, in padded batches. */
-async function onnxVectors(onnx: Uint8Array, { model, texts, maxLength }: Exported): Promise<Float32Array[]> {
+/** The file's vectors (text, V) from a runtime (default onnxruntime-web), in padded batches. */
+async function onnxVectors(
+  onnx: Uint8Array,
+  { model, texts, maxLength }: Exported,
+  runtime: Runtime = 'onnxruntime-web',
+): Promise<Float32Array[]> {
+  const ort = RUNTIMES[runtime];
   const session = await ort.InferenceSession.create(onnx);
   const V = model.config.vocabSize;
   const vectors: Float32Array[] = [];
@@ -195,13 +205,15 @@ describe.each(Object.keys(CASES) as Case[])('export-onnx %s', (name) => {
     expect(exported[name].onnx.length / weights).toBeLessThanOrEqual(1.05);
   });
 
-  it(`gives the vectors of splade-lab encode and of the float64 reference at k = ${K}, padded batches, within ${TOLERANCE}`, async () => {
-    const fromOnnx = await onnxVectors(exported[name].onnx, exported[name]);
+  it(`gives the vectors of splade-lab encode and of the float64 reference at k = ${K}, padded batches, within ${TOLERANCE}, in onnxruntime-web and onnxruntime-node`, async () => {
     const fromEncode = await encodeVectors(exported[name]);
     const fromReference = referenceVectors(exported[name]);
     expect(fromEncode.every((row) => row.some((w) => w > 0))).toBe(true);
-    expect(maxAbsDifference(fromOnnx, fromEncode)).toBeLessThanOrEqual(TOLERANCE);
-    expect(maxAbsDifference(fromOnnx, fromReference)).toBeLessThanOrEqual(TOLERANCE);
+    for (const runtime of Object.keys(RUNTIMES) as Runtime[]) {
+      const fromOnnx = await onnxVectors(exported[name].onnx, exported[name], runtime);
+      expect(maxAbsDifference(fromOnnx, fromEncode), `${runtime} against encode`).toBeLessThanOrEqual(TOLERANCE);
+      expect(maxAbsDifference(fromOnnx, fromReference), `${runtime} against float64`).toBeLessThanOrEqual(TOLERANCE);
+    }
   });
 });
 
