@@ -1,7 +1,7 @@
 // What `index-stats` reports of a set's inverted index, as plain data: posting lengths, the postings each query
 // touches (the latency proxy), index sizes under two stated impact models, and a what-if pruning curve; its request.
 import { EVAL_LIMITS, checkK, checkRange, type NumberRange } from './limits.ts';
-import type { DatasetSummary } from './results.ts';
+import type { DatasetSummary, SetEvaluation } from './results.ts';
 
 /** The curve's points unless asked otherwise: every vector unpruned, then these top-N and weight-threshold points. */
 export const INDEX_STATS_DEFAULTS = {
@@ -94,6 +94,14 @@ export interface IndexStatsReport {
   warnings: string[];
 }
 
+/**
+ * The mean summed posting length per query of a stored evaluation: averaged over queries, the sum of df(term) over a
+ * query's terms is sum_j P(a query uses j) * df(j) = documents * avg_flops. Its p50 and p99 need the vectors.
+ */
+export function meanQueryPostings(evaluation: Pick<SetEvaluation, 'set' | 'splade'>): number {
+  return evaluation.set.documents * evaluation.splade.efficiency.avg_flops;
+}
+
 /** The curve's rules: "all" first, then each top-N and each threshold point, zeros (which mean "all") left out. */
 export function pruningRules(request: Pick<IndexStatsRequest, 'pruneTop' | 'pruneThreshold'>): PruningRule[] {
   return [
@@ -109,15 +117,34 @@ export function describeRule(rule: PruningRule): string {
   return rule.kind === 'top' ? `top ${rule.n}` : `w >= ${rule.weight}`;
 }
 
-export function checkIndexStatsRequest(request: IndexStatsRequest): IndexStatsRequest {
+/** The page's request on its last evaluated set: the curve's points and scale (k, lengths and pruning are the evaluation's). */
+export type IndexEstimateRequest = Pick<IndexStatsRequest, 'pruneTop' | 'pruneThreshold' | 'scale'>;
+
+/** The measures of a set's index, from vectors already encoded: what `index-stats` and the page's estimate share. */
+export type IndexMeasures = Pick<IndexStatsReport, 'postingLengths' | 'queryPostings' | 'size' | 'curve'>;
+
+/** The page's index and latency estimate of its last evaluated set, from the vectors the evaluation kept. */
+export interface IndexEstimate extends IndexMeasures {
+  /** The set's name (DatasetSummary.name). */
+  set: string;
+  request: IndexEstimateRequest;
+}
+
+export function checkIndexEstimateRequest(request: IndexEstimateRequest): IndexEstimateRequest {
   const L = INDEX_STATS_LIMITS;
   checkRange(request.pruneTop.length + request.pruneThreshold.length, L.points, 'The number of pruning points');
+  return {
+    pruneTop: request.pruneTop.map((n) => checkRange(n, EVAL_LIMITS.prune, 'The number of weights kept per vector')),
+    pruneThreshold: request.pruneThreshold.map((w) => checkRange(w, L.threshold, 'The weight threshold')),
+    scale: checkRange(request.scale, L.scale, 'The impact scale'),
+  };
+}
+
+export function checkIndexStatsRequest(request: IndexStatsRequest): IndexStatsRequest {
   return {
     k: checkK(request.k),
     queryLength: checkRange(request.queryLength, EVAL_LIMITS.queryLength, 'The query length'),
     documentLength: checkRange(request.documentLength, EVAL_LIMITS.documentLength, 'The document length'),
-    pruneTop: request.pruneTop.map((n) => checkRange(n, EVAL_LIMITS.prune, 'The number of weights kept per vector')),
-    pruneThreshold: request.pruneThreshold.map((w) => checkRange(w, L.threshold, 'The weight threshold')),
-    scale: checkRange(request.scale, L.scale, 'The impact scale'),
+    ...checkIndexEstimateRequest(request),
   };
 }

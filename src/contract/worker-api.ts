@@ -17,6 +17,8 @@ import type { TripletsSummary, BatchCacheEntry, HubDatasetRef } from './data-sou
 import type { DatasetSummary, SetEvaluation } from './results.ts';
 import type { QueryDifference, DocumentView, SearchResult } from './search-results.ts';
 import type { RunRecord, ExportFile } from './runs.ts';
+import type { IndexEstimate, IndexEstimateRequest } from './index-stats.ts';
+import type { TextAudit } from './expansion-audit.ts';
 import type { SweepEvent, SweepPlan } from './sweep-plan.ts';
 import type { HandoffRequest } from './handoff.ts';
 import type { CalibrationResult, CalibrationEvent, CalibrationRequest } from './calibration.ts';
@@ -24,6 +26,7 @@ import type { LessonFacts, LessonFrame, LessonVector } from './lesson-frames.ts'
 import type { LessonSettings } from './lesson-settings.ts';
 import type { MlmRequest } from './mlm-request.ts';
 import type { HeadGrowth, MlmEvent } from './mlm-report.ts';
+import type { AuditDiff, CorpusAudit } from './expansion-audit.ts';
 /** Where a backbone comes from. `File` objects are structured-cloneable, so picked files travel as they are. */
 export type ModelSource =
   | { kind: 'demo'; /** Absolute URL of the folder holding the generated demo checkpoint (…/demo/). */ url: string }
@@ -155,6 +158,10 @@ export interface WorkerApi {
    * `topK` > 0 keeps each vector's largest weights only.
    */
   encode(texts: string[], options: EncodeRequest, onProgress: (done: number, total: number) => void): Promise<SparseVectorData[]>;
+  /** The loaded model's corpus report of `texts` under k (blank ones skipped): where the weight goes, `top` terms per list. */
+  auditCorpus(texts: string[], k: number, top: number): Promise<CorpusAudit>;
+  /** The loaded model's vectors of the same texts at k1 and at k2 compared (blank texts left out); `top` terms per list. */
+  auditDiff(texts: string[], k1: number, k2: number, top: number): Promise<AuditDiff>;
   /**
    * The teaching demo for each k in turn; `onRun` gets the line of ks[index] so far after every read-back and once
    * more when it is finished. cancelJob stops it between steps.
@@ -213,6 +220,8 @@ export interface WorkerApi {
   search(query: string, topK: number): Promise<SearchResult>;
   /** A document of the last evaluated set with its SPLADE vector. */
   document(docId: string): Promise<DocumentView>;
+  /** Which input token caused each term of a document of the last evaluated set (encoded as the set was). */
+  auditDocument(docId: string): Promise<TextAudit>;
   /** The queries of the last evaluated set where SPLADE and BM25 differ most. */
   differences(count: number): Promise<Differences>;
   /** The judged queries of the last evaluated set (id and text), for the search box. */
@@ -247,6 +256,11 @@ export interface WorkerApi {
   exportRun(id: string, what: 'model' | 'json' | 'csv'): Promise<ExportFile>;
   /** The last evaluated set's document vectors (Anserini, Qdrant or rank_features JSONL) or its SPLADE TREC run. */
   exportEvaluated(what: 'anserini' | 'qdrant' | 'es' | 'trec'): Promise<ExportFile>;
+  /**
+   * The last evaluated set's index and latency estimate from its kept vectors (no encoding): posting lengths, the
+   * postings each query touches, the index size under two impact models, a pruning curve; `onPoint` after each point.
+   */
+  indexEstimate(request: IndexEstimateRequest, onPoint: (done: number, total: number) => void): Promise<IndexEstimate>;
   /**
    * A ready sentence-transformers project training the loaded backbone on the read triplets with this request on GPUs
    * (torchrun), with splade-lab's first batch and step-0 losses to check it against, as a zip.

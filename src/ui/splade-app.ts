@@ -1,5 +1,5 @@
-// <splade-app>: the page: lays out the model picker, k and the tabs (head norms, preview, training, evaluation, runs,
-// lesson), and keeps the state in the URL. The model lives in a ModelLoader controller, what it shows at k in modelViews.
+// <splade-app>: the page: lays out the model picker, k and the tabs (head norms, preview, audit, training, evaluation,
+// runs, lesson), and keeps the state in the URL. The model lives in a ModelLoader controller, what it shows at k in modelViews.
 import { TaskStatus } from '@lit/task';
 import { LitElement, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
@@ -19,6 +19,7 @@ import './model/k-control.ts';
 import './model/suggested-k.ts';
 import './model/head-norm-panel.ts';
 import './model/preview-panel.ts';
+import './model/audit-panel.ts';
 import './common/notice-banner.ts';
 import './evaluation/eval-panel.ts';
 import './training-tab.ts';
@@ -27,6 +28,7 @@ import './lesson/lesson-panel.ts';
 const PANEL_TITLES: Record<PanelName, string> = {
   norms: 'Head norms',
   preview: 'Live preview',
+  audit: 'Audit',
   training: 'Training',
   evaluate: 'Evaluate',
   runs: 'Runs',
@@ -34,7 +36,7 @@ const PANEL_TITLES: Record<PanelName, string> = {
 };
 
 /** Panels that stay in the page while hidden, so that a job goes on (and keeps its results) behind other tabs. */
-const KEPT_PANELS: readonly PanelName[] = ['training', 'evaluate', 'runs', 'lesson'];
+const KEPT_PANELS: readonly PanelName[] = ['audit', 'training', 'evaluate', 'runs', 'lesson'];
 
 @customElement('splade-app')
 export class SpladeApp extends LitElement {
@@ -128,7 +130,7 @@ export class SpladeApp extends LitElement {
               ></suggested-k>
             </div>
           </section>
-          ${this._renderTabs()} ${this._renderPanel()} ${this._renderTraining()} ${this._renderEvaluation()} ${this._renderRuns()}
+          ${this._renderTabs()} ${this._renderPanel()} ${this._renderAudit()} ${this._renderTraining()} ${this._renderEvaluation()} ${this._renderRuns()}
         </div>
         ${this._renderLesson()}
       </main>
@@ -203,6 +205,19 @@ export class SpladeApp extends LitElement {
               @texts-change=${(e: CustomEvent<{ query: string; doc: string }>) => this._setState({ query: e.detail.query, doc: e.detail.doc })}
             ></preview-panel>`
       }
+    </section>`;
+  }
+
+  /** The audit stays in the page while hidden, so that its reports are still there after a look at other tabs. */
+  private _renderAudit() {
+    const s = this._state;
+    return html`<section class="card" role="tabpanel" id="panel-audit" aria-labelledby="tab-audit" ?hidden=${s.panel !== 'audit'}>
+      <audit-panel
+        .client=${this.loader.client}
+        .summary=${this.loader.summary}
+        .k=${s.k}
+        ?no-gpu=${this.loader.gpu === 'none'}
+      ></audit-panel>
     </section>`;
   }
 

@@ -11,7 +11,7 @@ import {
 } from '../worker/api.ts';
 import { DEMO_MODEL } from './model/presets.ts';
 
-export const PANELS = ['norms', 'preview', 'training', 'evaluate', 'runs', 'lesson'] as const;
+export const PANELS = ['norms', 'preview', 'audit', 'training', 'evaluate', 'runs', 'lesson'] as const;
 export type PanelName = (typeof PANELS)[number];
 
 export interface PageState {

@@ -52,8 +52,30 @@ export { DEFAULT_PROBES, PROBE_LIMITS, type ProbeSnapshot, type ProbeText, type 
 export { describeDropout, microBatches } from '../contract/recipe-facts.ts';
 export { type KDemoRequest } from '../contract/model-requests.ts';
 export { type HandoffRequest } from '../contract/handoff.ts';
-export { type AuditedTerm, type TextAudit } from '../contract/expansion-audit.ts';
+export {
+  AUDIT_LIMITS,
+  PIECE_KINDS,
+  TERM_ORIGINS,
+  type AuditDiff,
+  type AuditedTerm,
+  type CorpusAudit,
+  type PieceKind,
+  type TermChange,
+  type TextAudit,
+  type TextChange,
+} from '../contract/expansion-audit.ts';
+export { KIND_NAMES, corpusTables, diffTables } from '../contract/audit-tables.ts';
+export { tablesTsv, type ReportTable } from '../contract/report-table.ts';
 export { type TrainRequest } from '../contract/training-request.ts';
+export {
+  IMPACT_SIZE_MODELS,
+  INDEX_STATS_DEFAULTS,
+  describeRule,
+  meanQueryPostings,
+  type IndexEstimate,
+  type IndexEstimateRequest,
+  type PruningPoint,
+} from '../contract/index-stats.ts';
 export { type DatasetSummary, type SetEvaluation, type SystemResult } from '../contract/results.ts';
 export { BEST_RULE, bestRun, evaluatedSets, evaluationOn } from '../contract/run-compare.ts';
 export { type ExportFile, type RunRecord } from '../contract/runs.ts';

@@ -22,9 +22,11 @@ type EvaluationMethods = Pick<
   | 'evaluateRuns'
   | 'search'
   | 'document'
+  | 'auditDocument'
   | 'differences'
   | 'evaluatedQueries'
   | 'exportEvaluated'
+  | 'indexEstimate'
 >;
 
 export function evaluationMethods(state: WorkerState): EvaluationMethods {
@@ -99,9 +101,15 @@ export function evaluationMethods(state: WorkerState): EvaluationMethods {
     async document(docId) {
       return state.evaluatedSet().document(docId);
     },
+    async auditDocument(docId) {
+      return state.serialized(() => state.evaluatedSet().auditDocument(docId));
+    },
     async differences(count) {
       const evaluated = state.evaluatedSet();
       return { set: evaluated.name, ...evaluated.differences(count) };
+    },
+    async indexEstimate(request, onPoint) {
+      return state.serialized(async () => state.evaluatedSet().indexEstimate(request, onPoint));
     },
     async exportEvaluated(what) {
       return state.evaluatedSet().exportFile(what);

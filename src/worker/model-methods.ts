@@ -1,7 +1,10 @@
 // The worker's model calls: acquiring the GPU, estimating and loading a backbone (or a run's trained model), head
-// statistics, the preview, encoding, GPU memory and a lost device.
+// statistics, the preview, encoding, the audit of typed texts, GPU memory and a lost device.
 import { runHeadStats } from '../app/model/run-head-stats.ts';
 import { auditTexts } from '../app/model/expansion-audit.ts';
+import { auditCorpus, isBlankText } from '../app/model/corpus-audit.ts';
+import { diffEncodings } from '../app/model/audit-diff.ts';
+import { AUDIT_LIMITS } from '../contract/expansion-audit.ts';
 import { estimateModel, openModelRef, summarizeModel } from '../app/model/open-model.ts';
 import { browserPlatform } from '../app/platform/platform-browser.ts';
 import type { FilesRef } from '../app/platform/platform.ts';
@@ -24,6 +27,16 @@ function modelRef(source: ModelSource): FilesRef {
   }
 }
 
+/** The page's audit texts: at least one that is not blank, at most AUDIT_LIMITS.texts. */
+function checkAuditTexts(texts: readonly string[]): void {
+  const count = texts.filter((text) => !isBlankText(text)).length;
+  if (count === 0) throw new Error('There is no text to audit: type one or more texts, one per line.');
+  if (texts.length > AUDIT_LIMITS.texts)
+    throw new Error(
+      `${texts.length} texts to audit; the page audits at most ${AUDIT_LIMITS.texts} at once (the CLI's audit --corpus takes more).`,
+    );
+}
+
 type ModelMethods = Pick<
   WorkerApi,
   | 'init'
@@ -35,6 +48,8 @@ type ModelMethods = Pick<
   | 'runHeadStats'
   | 'preview'
   | 'encode'
+  | 'auditCorpus'
+  | 'auditDiff'
   | 'gpuMemory'
   | 'onDeviceLost'
   | 'simulateDeviceLossForTesting'
@@ -108,6 +123,22 @@ export function modelMethods(state: WorkerState): ModelMethods {
     },
     async encode(texts, options, onProgress) {
       return state.serialized(() => state.loadedSession().encode(texts, options, { onProgress }));
+    },
+    async auditCorpus(texts, k, top) {
+      checkAuditTexts(texts);
+      return state.serialized(() => auditCorpus(state.loadedSession(), texts, { k, maxLength: AUDIT_LIMITS.maxLength }, { top }));
+    },
+    async auditDiff(texts, k1, k2, top) {
+      const kept = texts.filter((text) => !isBlankText(text));
+      checkAuditTexts(kept);
+      return state.serialized(async () => {
+        const session = state.loadedSession();
+        const side = async (k: number) => ({
+          vectors: await session.encode(kept, { k, maxLength: AUDIT_LIMITS.maxLength }),
+          vocab: session.vocabulary(),
+        });
+        return diffEncodings(kept, await side(k1), await side(k2), top);
+      });
     },
     async gpuMemory() {
       return state.serialized(async () => state.currentContext?.allocatedBytes ?? 0);

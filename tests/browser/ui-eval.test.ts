@@ -15,6 +15,7 @@ import type {
   TermContribution,
 } from '../../src/worker/api.ts';
 import { allInside, check, cleanup, inside, mount, settle } from './ui-fixture.ts';
+import { indexEstimateFixture } from './index-estimate-fixture.ts';
 
 function evaluation(set: string, k: number, ndcg: number): SetEvaluation {
   const metrics = { ndcg_cut_10: ndcg, recip_rank_10: ndcg / 2, recall_100: 1, recall_1000: 1, map: ndcg / 3, P_10: 0.1 };
@@ -154,6 +155,7 @@ function fakeClient() {
     document: async (docId) => ({ docId, text: 'text', vector: { text: 'text', tokens: [], activeDims: 0, terms: [] } }),
     evaluatedQueries: async () => ({ set: 'x', queries: [] }),
     differences: async () => ({ set: 'x', spladeBetter: [], bm25Better: [] }),
+    indexEstimate: async () => indexEstimateFixture('x'),
     exportEvaluated: async (what) => (
       exported.push(what),
       { name: `x.${what}`, type: 'text/plain', bytes: new Uint8Array([10]) }
@@ -271,6 +273,13 @@ describe('<search-view>', () => {
         },
       }),
       evaluatedQueries: async () => ({ set: 'NanoA', queries: [{ id: 'q1', text: 'cat' }] }),
+      auditDocument: async (docId: string) => ({
+        text: `the cat of ${docId}`,
+        k: 1,
+        tokens: ['[CLS]', 'the', 'cat', '[SEP]'],
+        terms: [{ id: 5, term: 'kitten', weight: 1.5, expansion: true, position: 2, piece: 'cat' }],
+        expansionShare: 1,
+      }),
     };
     const el = await mount<SearchView>('search-view', { client, set: 'NanoA' });
     inside<HTMLInputElement>(el, '#query').value = 'cat';
@@ -286,5 +295,11 @@ describe('<search-view>', () => {
     inside<HTMLButtonElement>(el, '#splade-hits li button.open').click();
     for (let i = 0; i < 5; i++) await el.updateComplete.then(() => new Promise((resolve) => setTimeout(resolve, 0)));
     check(inside(el, '#opened sparse-terms') !== null, 'the document vector opens');
+    // which input token caused each of its terms, once asked
+    inside<HTMLButtonElement>(el, '#audit-opened').click();
+    for (let i = 0; i < 5; i++) await el.updateComplete.then(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    const origins = inside(el, '#opened-origins');
+    const byToken = origins.shadowRoot!.querySelector('#by-token li');
+    check(byToken?.getAttribute('data-piece') === 'cat' && /kitten/.test(byToken.textContent ?? ''), 'cat caused kitten');
   });
 });

@@ -10,6 +10,7 @@ import { useBuiltSite, WAIT, waitForK } from './site.ts';
 const RENDERED: Record<PanelName, string> = {
   norms: 'head-norm-panel norm-histogram svg g[data-series="before"] rect',
   preview: 'preview-panel #score',
+  audit: 'audit-panel #audit-texts',
   training: 'train-panel #triplets',
   evaluate: 'eval-panel #evaluate',
   runs: 'runs-panel #no-runs',

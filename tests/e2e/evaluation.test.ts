@@ -149,6 +149,7 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     await pickSet(page);
     await screenshot(page, '20-eval-set-read');
     const cliRun = join(beirDir, 'cli-k4.trec');
+    let cliAt4: Record<string, unknown> = {};
     for (const k of [1, 4]) {
       await evaluateAt(page, k);
       const runArgs = k === 4 ? ['--run', cliRun] : [];
@@ -167,9 +168,30 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
         String(LENGTHS.document),
         ...runArgs,
       );
+      if (k === 4) cliAt4 = expected;
       for (const m of MEASURES)
         assert.equal((await cell(page, 'latest', 'splade', m, k)).toFixed(4), expected[m].toFixed(4), `k = ${k} ${m}`);
     }
+    // The index and latency estimate of the kept k = 4 vectors: the curve's points, its unpruned one the evaluation.
+    const estimate = page.locator('eval-panel index-estimate');
+    await estimate.locator('#curve tr[data-rule="all"]').waitFor(WAIT);
+    const points = await estimate.locator('#curve tbody tr').count();
+    assert.ok(points >= 6, `${points} points on the pruning curve`);
+    const allNdcg = Number(
+      await estimate.locator('#curve tr[data-rule="all"] td[data-measure="ndcg_cut_10"]').getAttribute('data-value'),
+    );
+    assert.equal(allNdcg.toFixed(4), (await cell(page, 'latest', 'splade', 'ndcg_cut_10', 4)).toFixed(4), 'unpruned nDCG@10');
+    const perQuery = await estimate
+      .locator('#index-facts tr[data-fact="query-postings"] td[data-value]')
+      .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-value'))));
+    assert.ok(perQuery.length === 3 && perQuery.every((v) => v > 0), `mean, p50, p99 postings per query: ${perQuery}`);
+    // the mean is documents * avg_flops (what the runs view shows from stored evaluations), here the CLI's
+    const { efficiency, index } = cliAt4 as { efficiency: { avg_flops: number }; index: { documents: number } };
+    const fromFlops = index.documents * efficiency.avg_flops;
+    assert.ok(Math.abs(perQuery[0] - fromFlops) <= 1e-3 * fromFlops, `mean postings per query ${perQuery[0]} vs ${fromFlops}`);
+    await estimate.scrollIntoViewIfNeeded();
+    await screenshot(page, '22-index-estimate');
+
     // The evaluated set taken away: SPLADE's TREC run equals the CLI's; the document vectors are Anserini's JSONL.
     const pageRun = trecLines(await download(page, 'eval-panel eval-exports button[data-format="trec"]'));
     const expectedRun = trecLines(readFileSync(cliRun, 'utf8'));
@@ -220,6 +242,20 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     assert.ok((await page.locator('eval-panel search-view #bm25-hits li').count()) > 0, 'BM25 hits beside');
     await firstHit.locator('button.open').click();
     await page.locator('eval-panel search-view #opened sparse-terms').waitFor(WAIT);
+    // which input token of the opened document caused each term (k = 4, as the set was encoded last)
+    await page.locator('eval-panel search-view #audit-opened').click();
+    const origins = page.locator('eval-panel search-view #opened-origins');
+    await origins.locator('#by-token li').first().waitFor(WAIT);
+    const [, activeTerms] =
+      /(\d+) active terms at k = 4/.exec((await origins.locator('#origins-summary').textContent()) ?? '') ?? [];
+    const caused = await origins
+      .locator('#by-token li')
+      .evaluateAll((items) => items.map((li) => Number(li.getAttribute('data-terms'))));
+    assert.equal(
+      caused.reduce((a, b) => a + b, 0),
+      Number(activeTerms),
+      'every active term was caused by exactly one input token',
+    );
     await page.locator('eval-panel eval-differences li').first().waitFor(WAIT);
     await screenshot(page, '22-eval-search');
 

@@ -2,6 +2,7 @@
 // score split into the terms both sides share (products sum to the score, in the index's own order), a document's
 // sparse vector, and the queries where SPLADE and BM25 differ most with the terms that made the difference.
 import type { TextTokenizer } from '../../io/tokenizer.ts';
+import type { TextAudit } from '../../contract/expansion-audit.ts';
 import { bm25Query, type Bm25Model } from '../../retrieval/bm25.ts';
 import type { RetrievalDataset } from '../../contract/dataset.ts';
 import type { InvertedIndex } from '../../retrieval/inverted-index.ts';
@@ -12,6 +13,9 @@ import type { Run } from '../../contract/run-types.ts';
 import { exportVectors, type ExportFormat } from './export-vectors.ts';
 import type { ExportFile } from '../../contract/runs.ts';
 import { summarizeSparse } from '../model/sparse-summary.ts';
+import { checkIndexEstimateRequest, type IndexEstimate, type IndexEstimateRequest } from '../../contract/index-stats.ts';
+import { EVAL_DEFAULTS } from '../../contract/limits.ts';
+import { measureIndex } from '../../retrieval/index-measures.ts';
 import { DocumentView, QueryDifference, SearchHit, SearchResult, TermContribution } from '../../contract/search-results.ts';
 
 const SNIPPET = 280;
@@ -64,6 +68,8 @@ export interface EvaluatedSetParts {
   encodeQuery: (text: string) => Promise<SparseVector>;
   /** The model is inference-free: encodeQuery looks its tokens up in a static table. */
   staticQueries: boolean;
+  /** Which input token caused each term of a document's vector, encoded as the set's documents were. */
+  auditDocument: (text: string) => Promise<TextAudit>;
   /** Per-query nDCG@10 of each system (trec_eval's per-query rows). */
   spladeNdcg: Map<string, number>;
   bm25Ndcg: Map<string, number>;
@@ -99,6 +105,15 @@ export class EvaluatedSet {
     return { name: `${stem}.${what}.jsonl`, type: 'application/jsonl', bytes: new TextEncoder().encode(lines.join('\n') + '\n') };
   }
 
+  /** The index and latency estimate of the kept vectors, as `index-stats` measures it, without encoding again. */
+  indexEstimate(request: IndexEstimateRequest, onPoint?: (done: number, total: number) => void): IndexEstimate {
+    const asked = checkIndexEstimateRequest(request);
+    const { dataset, vocab, queryVectors, docVectors } = this.parts;
+    const vectors = { queries: queryVectors, documents: docVectors };
+    const measures = measureIndex(vectors, dataset, asked, { vocab, topK: EVAL_DEFAULTS.topK, onPoint });
+    return { set: this.name, request: asked, ...measures };
+  }
+
   /** The set's judged queries (id and text), for the search box's suggestions. */
   queries(): { id: string; text: string }[] {
     const { queryIds, queryTexts } = this.parts.dataset;
@@ -131,6 +146,13 @@ export class EvaluatedSet {
     if (d === undefined) throw new Error(`${this.name} has no document "${docId}"`);
     const text = this.parts.dataset.corpusTexts[d];
     return { docId, text, vector: summarizeSparse(text, this.parts.docVectors[d], this.parts.tokenizer, topTerms) };
+  }
+
+  /** Which input token of a document caused each term of its vector (the expansion audit), as the set encoded it. */
+  auditDocument(docId: string): Promise<TextAudit> {
+    const d = this.docNumber.get(docId);
+    if (d === undefined) throw new Error(`${this.name} has no document "${docId}"`);
+    return this.parts.auditDocument(this.parts.dataset.corpusTexts[d]);
   }
 
   /** The `n` queries where SPLADE beats BM25 most, and the `n` where BM25 beats SPLADE most (nDCG@10). */

@@ -1,18 +1,9 @@
 // The index and latency estimate of a model on one retrieval set, for the CLI and the page: the set encoded once (as
 // evaluateOnSet does), then posting lengths, the postings each query touches, index sizes and a pruning curve.
 import type { RetrievalDataset } from '../../contract/dataset.ts';
-import {
-  INDEX_STATS_DEFAULTS,
-  checkIndexStatsRequest,
-  pruningRules,
-  type IndexStatsReport,
-  type IndexStatsRequest,
-} from '../../contract/index-stats.ts';
+import { checkIndexStatsRequest, type IndexStatsReport, type IndexStatsRequest } from '../../contract/index-stats.ts';
 import { EVAL_DEFAULTS } from '../../contract/limits.ts';
-import { anseriniIndexSize, byteImpactIndexSize } from '../../retrieval/impact-size.ts';
-import { buildInvertedIndex } from '../../retrieval/inverted-index.ts';
-import { postingLengths, queryPostings } from '../../retrieval/posting-statistics.ts';
-import { pruningCurve } from '../../retrieval/pruning-curve.ts';
+import { measureIndex } from '../../retrieval/index-measures.ts';
 import type { ModelSession } from '../model/model-session.ts';
 import { evaluateOnSet, type EvaluateOptions } from './evaluate-on-set.ts';
 
@@ -31,11 +22,8 @@ export async function indexStatsOnSet(
   const asked = checkIndexStatsRequest(request);
   const evalRequest = { ...EVAL_DEFAULTS, k: asked.k, queryLength: asked.queryLength, documentLength: asked.documentLength };
   const { result, vectors } = await evaluateOnSet(session, dataset, evalRequest, options);
-  const vocab = session.vocabulary();
-  const index = buildInvertedIndex(vectors.documents, vocab.length);
-  const curve = pruningCurve(pruningRules(asked), vectors, dataset, {
-    vocab,
-    scale: asked.scale,
+  const measures = measureIndex(vectors, dataset, asked, {
+    vocab: session.vocabulary(),
     topK: EVAL_DEFAULTS.topK,
     onPoint: options.onPoint,
   });
@@ -43,13 +31,7 @@ export async function indexStatsOnSet(
     set: result.set,
     model: { name: result.model.name, architecture: result.model.architecture },
     request: { ...asked, queryLength: result.request.queryLength, documentLength: result.request.documentLength },
-    postingLengths: postingLengths(index, vocab, INDEX_STATS_DEFAULTS.longestLists),
-    queryPostings: queryPostings(index, vectors.queries, dataset.queryIds),
-    size: {
-      anserini: anseriniIndexSize(vectors.documents, vocab, asked.scale),
-      byte: byteImpactIndexSize(vectors.documents, vocab),
-    },
-    curve,
+    ...measures,
     warnings: result.warnings,
   };
 }

@@ -2,6 +2,7 @@
 // loses, summed over the texts, and per text the change in active dimensions and in FLOPS (Σ_v w_v², the training
 // FLOPS regulariser Σ_v (mean_i w_iv)² on a batch of that one text). Terms are matched by their piece, so two models
 // with different vocabularies compare too.
+import type { AuditDiff, TermChange, TextChange } from '../../contract/expansion-audit.ts';
 import type { SparseVector } from '../../util/sparse-vector.ts';
 
 /** The vectors of the texts from one side, and the vocabulary that names their ids. */
@@ -10,38 +11,7 @@ export interface EncodedSide {
   vocab: readonly string[];
 }
 
-export interface TermChange {
-  term: string;
-  /** Texts in which the term was gained (or lost), its weight summed over them, and that sum per text. */
-  texts: number;
-  mass: number;
-  meanWeight: number;
-}
-
-export interface TextChange {
-  /** The text, or its document id. */
-  label: string;
-  activeDims: number;
-  againstActiveDims: number;
-  dimsChange: number;
-  flops: number;
-  againstFlops: number;
-  flopsChange: number;
-}
-
-export interface AuditDiff {
-  texts: number;
-  /** Distinct terms gained and lost over all the texts (the lists hold the heaviest). */
-  gainedTerms: number;
-  lostTerms: number;
-  meanDimsChange: number;
-  meanFlopsChange: number;
-  /** Active in the second side's vector of a text but not in the first's (weights of the second), heaviest first. */
-  gained: TermChange[];
-  /** Active in the first side's vector of a text but not in the second's (weights of the first), heaviest first. */
-  lost: TermChange[];
-  perText: TextChange[];
-}
+export type { AuditDiff, TermChange, TextChange };
 
 /** Weight of each term of a vector, by piece. */
 function termWeights(vector: SparseVector, vocab: readonly string[]): Map<string, number> {

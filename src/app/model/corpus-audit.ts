@@ -5,60 +5,20 @@ import { STOP_WORDS_SOURCE } from './english-stop-words.ts';
 import { auditTexts, type TextAudit } from './expansion-audit.ts';
 import type { ModelSession } from './model-session.ts';
 import { PIECE_KINDS, pieceKindsOf, pieceMarkingOf, type PieceKind } from './piece-kinds.ts';
+import {
+  TERM_ORIGINS,
+  type CategoryFigures,
+  type CorpusAudit,
+  type FrequentExpansion,
+  type KindFigures,
+  type TermOrigin,
+  type WidespreadTerm,
+} from '../../contract/expansion-audit.ts';
 
-export const TERM_ORIGINS = ['input', 'expansion'] as const;
-
-export type TermOrigin = (typeof TERM_ORIGINS)[number];
+export { TERM_ORIGINS };
+export type { CategoryFigures, CorpusAudit, FrequentExpansion, KindFigures, TermOrigin, WidespreadTerm };
 
 const [INPUT, EXPANSION] = [TERM_ORIGINS.indexOf('input'), TERM_ORIGINS.indexOf('expansion')];
-
-export interface CategoryFigures {
-  /** The category's share of the corpus's summed weight, and of its active dimensions. */
-  weightShare: number;
-  dimsShare: number;
-  /** Summed weight and active dimensions per audited document, on average. */
-  meanWeight: number;
-  meanDims: number;
-}
-
-export interface KindFigures extends CategoryFigures {
-  /** Share of the kind's weight on expansion terms (0 when it has none). */
-  expansionShare: number;
-}
-
-export interface FrequentExpansion {
-  term: string;
-  /** Documents in which the term is an expansion, and its mean weight there. */
-  documents: number;
-  meanWeight: number;
-}
-
-export interface WidespreadTerm {
-  term: string;
-  /** Documents in which the term is active, that count over the documents audited, its mean weight there. */
-  documents: number;
-  share: number;
-  meanWeight: number;
-  /** Of those documents, the ones in which it is an expansion. */
-  asExpansion: number;
-}
-
-export interface CorpusAudit {
-  k: number;
-  /** Documents audited, and blank ones left out. */
-  documents: number;
-  skipped: number;
-  meanActiveDims: number;
-  meanWeight: number;
-  /** How the vocabulary marks subword pieces, and which stop words are counted. */
-  subwordMarking: string;
-  stopWords: string;
-  origins: Record<TermOrigin, CategoryFigures>;
-  kinds: Record<PieceKind, KindFigures>;
-  /** Terms that are expansions in the most documents, then terms active in the most (stop-list candidates). */
-  frequentExpansions: FrequentExpansion[];
-  widespreadTerms: WidespreadTerm[];
-}
 
 export interface CorpusAuditOptions {
   /** Rows of each term list (0: every term). */

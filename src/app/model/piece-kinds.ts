@@ -1,12 +1,10 @@
 // The kind of each vocabulary piece, for the corpus audit: special, number, stop word, subword piece or other word;
 // how a tokenizer marks subword pieces is read off its vocabulary (WordPiece "##", byte-level BPE "Ġ", SentencePiece "▁").
 import type { SpecialIds } from '../../io/tokenizer.ts';
+import { PIECE_KINDS, type PieceKind } from '../../contract/expansion-audit.ts';
 import { ENGLISH_STOP_WORDS } from './english-stop-words.ts';
 
-/** Every piece has exactly one kind: a "##12" piece is a number, not a subword piece; a [SEP] is special. */
-export const PIECE_KINDS = ['special', 'number', 'stopWord', 'subword', 'word'] as const;
-
-export type PieceKind = (typeof PIECE_KINDS)[number];
+export { PIECE_KINDS, type PieceKind };
 
 /** How a vocabulary marks where words start: a prefix on continuation pieces, or on word-start pieces. */
 export interface PieceMarking {

@@ -11,7 +11,7 @@ import { printable } from '../../util/printable.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
 import { tableText, tablesTsv, type ReportTable } from '../report-table.ts';
 import { readAuditInput, type AuditInput } from './audit-input.ts';
-import { corpusTables, diffTables } from './audit-tables.ts';
+import { corpusTables, diffTables } from '../../contract/audit-tables.ts';
 import { withModelSession } from './model-session.ts';
 
 function formatAudit(audit: TextAudit, top: number): string {

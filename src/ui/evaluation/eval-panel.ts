@@ -16,6 +16,7 @@ import './dataset-chooser.ts';
 import './eval-differences.ts';
 import './eval-exports.ts';
 import './eval-results-table.ts';
+import './index-estimate.ts';
 import { formatBytes, formatDuration, formatK } from '../common/format.ts';
 import { JobController } from '../common/job-controller.ts';
 import { readNumberFields } from '../common/number-fields.ts';
@@ -34,6 +35,7 @@ export type EvalClient = Pick<
   | 'evaluatedQueries'
   | 'differences'
   | 'exportEvaluated'
+  | 'indexEstimate'
 >;
 
 const FIELDS = [
@@ -152,7 +154,14 @@ export class EvalPanel extends LitElement {
       ${
         this._kept
           ? html`<h3>Take the vectors and the run away</h3>
-              <eval-exports .client=${this.client} set=${this._kept}></eval-exports>`
+              <eval-exports .client=${this.client} set=${this._kept}></eval-exports>
+              <h3>Index and latency estimate</h3>
+              <index-estimate
+                .client=${this.client}
+                .set=${this._kept}
+                .generation=${this.evaluationsDone}
+                .evaluation=${this._latest.at(-1) ?? null}
+              ></index-estimate>`
           : nothing
       }
       <h3>Search the evaluated set</h3>

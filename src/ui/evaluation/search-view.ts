@@ -3,12 +3,21 @@
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { toPageFailure, type DocumentView, type QueryVectorView, type SearchHit, type WorkerClient } from '../../worker/api.ts';
+import {
+  toPageFailure,
+  type DocumentView,
+  type QueryVectorView,
+  type SearchHit,
+  type TextAudit,
+  type WorkerClient,
+} from '../../worker/api.ts';
 import '../common/sparse-terms.ts';
 import '../common/term-table.ts';
+import '../common/token-origins.ts';
 import { baseStyles } from '../common/theme.ts';
 
-export type SearchClient = Pick<WorkerClient, 'search' | 'document' | 'evaluatedQueries'>;
+export type SearchClient = Pick<WorkerClient, 'search' | 'document' | 'evaluatedQueries'> &
+  Partial<Pick<WorkerClient, 'auditDocument'>>;
 
 const TOP = 10;
 /** Query terms shown above the hits (an expanded query can have hundreds). */
@@ -28,6 +37,9 @@ export class SearchView extends LitElement {
   @property({ type: Number }) generation = 0;
   @state() private _query = '';
   @state() private _opened: DocumentView | null = null;
+  /** The opened document's audit (which input token caused each term), once asked for. */
+  @state() private _origins: TextAudit | null = null;
+  @state() private _auditing = false;
 
   private readonly queries = new Task(this, {
     task: async ([client, set]) => (client && set ? (await client.evaluatedQueries()).queries : []),
@@ -124,9 +136,18 @@ export class SearchView extends LitElement {
       ${
         this._opened
           ? html`<section id="opened" aria-label="Document vector">
-              <h4>Document ${this._opened.docId} <button class="open" @click=${() => (this._opened = null)}>Close</button></h4>
+              <h4>Document ${this._opened.docId} <button class="open" @click=${() => ((this._opened = null), (this._origins = null))}>Close</button></h4>
               <p>${this._opened.text}</p>
               <sparse-terms heading="Its SPLADE vector" .summary=${this._opened.vector}></sparse-terms>
+              ${
+                this.client?.auditDocument
+                  ? this._origins
+                    ? html`<token-origins id="opened-origins" .audit=${this._origins}></token-origins>`
+                    : html`<button id="audit-opened" ?disabled=${this._auditing} @click=${this._audit}>
+                        ${this._auditing ? 'Encoding…' : 'Which input token caused each term?'}
+                      </button>`
+                  : nothing
+              }
             </section>`
           : nothing
       }`;
@@ -170,7 +191,20 @@ export class SearchView extends LitElement {
 
   private async _open(docId: string) {
     if (!this.client) return;
+    this._origins = null;
     this._opened = await this.client.document(docId);
+  }
+
+  private async _audit() {
+    const opened = this._opened;
+    if (!opened || !this.client?.auditDocument) return;
+    this._auditing = true;
+    try {
+      const origins = await this.client.auditDocument(opened.docId);
+      if (this._opened === opened) this._origins = origins;
+    } finally {
+      this._auditing = false;
+    }
   }
 }
 

@@ -5,7 +5,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatDuration, formatK } from '../common/format.ts';
 import '../common/loss-chart.ts';
-import { BEST_RULE, bestRun, evaluatedSets, evaluationOn, type RunRecord } from '../../worker/api.ts';
+import { BEST_RULE, bestRun, evaluatedSets, evaluationOn, meanQueryPostings, type RunRecord } from '../../worker/api.ts';
 import { curves, runLabel } from './run-views.ts';
 import '../common/scatter-chart.ts';
 import { baseStyles, tableStyles, trainingPanelStyles } from '../common/theme.ts';
@@ -103,6 +103,9 @@ export class RunCompare extends LitElement {
             <th scope="col">R@1000</th>
             <th scope="col">active dims q / d</th>
             <th scope="col">avg_flops</th>
+            <th scope="col" title="mean over queries of the summed posting length of their terms (documents × avg_flops): a latency proxy">
+              postings / query
+            </th>
             <th scope="col">steps</th>
             <th scope="col">time</th>
           </tr>
@@ -130,6 +133,7 @@ export class RunCompare extends LitElement {
                 ${e ? `${e.splade.efficiency.query_active_dims.toFixed(1)} / ${e.splade.efficiency.corpus_active_dims.toFixed(1)}` : '–'}
               </td>
               <td>${e ? e.splade.efficiency.avg_flops.toFixed(2) : '–'}</td>
+              <td data-measure="query_postings">${e ? Math.round(meanQueryPostings(e)).toLocaleString('en-US') : '–'}</td>
               <td>${run.step}</td>
               <td>${formatDuration(run.trainingMs)}</td>
             </tr>`;

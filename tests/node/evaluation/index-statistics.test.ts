@@ -6,7 +6,10 @@ import { anseriniIndexSize, byteImpactIndexSize, vintBytes } from '../../../src/
 import { buildInvertedIndex } from '../../../src/retrieval/inverted-index.ts';
 import { nearestRank, postingLengths, queryPostings } from '../../../src/retrieval/posting-statistics.ts';
 import { applyPruning, pruneBelow } from '../../../src/retrieval/pruning-curve.ts';
-import { checkIndexStatsRequest, pruningRules } from '../../../src/contract/index-stats.ts';
+import { checkIndexStatsRequest, meanQueryPostings, pruningRules } from '../../../src/contract/index-stats.ts';
+import { EvaluatedSet, type EvaluatedSetParts } from '../../../src/app/evaluation/evaluated-set.ts';
+import { averageFlops } from '../../../src/retrieval/efficiency.ts';
+import { measureIndex } from '../../../src/retrieval/index-measures.ts';
 import { sparseFromEntries } from '../../../src/util/sparse-vector.ts';
 import { writeVInt } from '../../helpers/vint.ts';
 
@@ -25,6 +28,17 @@ const documents = [
     [1, 0.006],
     [3, 0.5],
   ]),
+];
+
+/** Three queries, one with a term (7) beyond the vocabulary. */
+const queries = [
+  sparseFromEntries([[1, 1]]),
+  sparseFromEntries([
+    [0, 1],
+    [3, 1],
+    [7, 1],
+  ]),
+  sparseFromEntries([[4, 1]]),
 ];
 
 describe('index-stats computations', () => {
@@ -50,15 +64,6 @@ describe('index-stats computations', () => {
   });
 
   it("sums each query's posting lengths, terms outside the index counting 0", () => {
-    const queries = [
-      sparseFromEntries([[1, 1]]),
-      sparseFromEntries([
-        [0, 1],
-        [3, 1],
-        [7, 1],
-      ]),
-      sparseFromEntries([[4, 1]]),
-    ];
     const index = buildInvertedIndex(documents, vocab.length);
     expect(queryPostings(index, queries, ['a', 'b', 'c'])).toEqual({
       mean: 2,
@@ -140,5 +145,39 @@ describe('index-stats computations', () => {
     const request = { k: 1, queryLength: 8, documentLength: 8, pruneTop: [2.5], pruneThreshold: [], scale: 100 };
     expect(() => checkIndexStatsRequest(request)).toThrow(/number of weights kept per vector must be a whole number/);
     expect(() => checkIndexStatsRequest({ ...request, pruneTop: [], scale: 0 })).toThrow(/impact scale/);
+  });
+
+  it('gives the mean summed posting length per query as documents * avg_flops, as the runs view reads it', () => {
+    const index = buildInvertedIndex(documents, vocab.length);
+    const mean = queryPostings(index, queries, ['a', 'b', 'c']).mean;
+    const avg_flops = averageFlops(queries, documents, index.dimension);
+    expect(
+      meanQueryPostings({ set: { documents: documents.length }, splade: { efficiency: { avg_flops } } } as never),
+    ).toBeCloseTo(mean, 12);
+  });
+
+  it("measures a kept evaluated set's vectors as index-stats does, and refuses a bad request", () => {
+    const dataset = {
+      name: 'tiny',
+      corpusIds: ['d0', 'd1', 'd2', 'd3'],
+      corpusTexts: ['', '', '', ''],
+      queryIds: ['a', 'b', 'c'],
+      queryTexts: ['qa', 'qb', 'qc'],
+      qrels: new Map([['a', new Map([['d0', 1]])]]),
+      warnings: [],
+    };
+    const parts = { dataset, vocab, docVectors: documents, queryVectors: queries } as unknown as EvaluatedSetParts;
+    const kept = new EvaluatedSet(parts);
+    const request = { pruneTop: [1], pruneThreshold: [0.5], scale: 100 };
+    const points: number[] = [];
+    const estimate = kept.indexEstimate(request, (done) => points.push(done));
+    expect(estimate).toEqual({
+      set: 'tiny',
+      request,
+      ...measureIndex({ queries, documents }, dataset, request, { vocab, topK: 1000 }),
+    });
+    expect(estimate.curve.map((p) => p.rule.kind)).toEqual(['all', 'top', 'threshold']);
+    expect(points).toEqual([1, 2, 3]);
+    expect(() => kept.indexEstimate({ ...request, scale: 0 })).toThrow(/impact scale/);
   });
 });

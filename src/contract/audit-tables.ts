@@ -1,12 +1,11 @@
-// The tables `splade-lab audit` prints for a corpus (where the weight goes, frequent expansions, widespread terms) and
-// for a comparison of two encodings (terms gained, terms lost, each text's change), as text or TSV.
-import type { AuditDiff, TermChange } from '../../app/model/audit-diff.ts';
-import { TERM_ORIGINS, type CorpusAudit } from '../../app/model/corpus-audit.ts';
-import { PIECE_KINDS } from '../../app/model/piece-kinds.ts';
-import { fixed, percent, type ReportTable } from '../report-table.ts';
+// The tables of the expansion audit, for `splade-lab audit` and the page's Audit tab: a corpus's (where the weight
+// goes, frequent expansions, widespread terms) and a comparison of two encodings' (terms gained, terms lost, each text's
+// change).
+import { PIECE_KINDS, TERM_ORIGINS, type AuditDiff, type CorpusAudit, type TermChange } from './expansion-audit.ts';
+import { fixed, percent, type ReportTable } from './report-table.ts';
 
 /** How each piece kind reads in a table. */
-const KIND_NAMES: Record<(typeof PIECE_KINDS)[number], string> = {
+export const KIND_NAMES: Record<(typeof PIECE_KINDS)[number], string> = {
   special: 'special and [unused]',
   number: 'number',
   stopWord: 'stop word',
