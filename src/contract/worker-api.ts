@@ -253,7 +253,7 @@ export interface WorkerApi {
   /** Loads a finished run's trained model as the page's model (head norms, preview, evaluation). */
   useRun(id: string): Promise<ModelSummary>;
   /** A file to download: a run's model as a zip of its SparseEncoder folder, or its history as JSON or CSV. */
-  exportRun(id: string, what: 'model' | 'json' | 'csv'): Promise<ExportFile>;
+  exportRun(id: string, what: 'model' | 'onnx' | 'json' | 'csv'): Promise<ExportFile>;
   /** The last evaluated set's document vectors (Anserini, Qdrant or rank_features JSONL) or its SPLADE TREC run. */
   exportEvaluated(what: 'anserini' | 'qdrant' | 'es' | 'trec'): Promise<ExportFile>;
   /**

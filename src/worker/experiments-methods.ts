@@ -1,7 +1,7 @@
 // The worker's calls over kept runs: the runs table (with the storage the site uses), deleting a run with its
-// checkpoints and saved model, and its exports (the model as a zip, the history as JSON or CSV).
+// checkpoints and saved model, and its exports (the model as a zip or an ONNX file, the history as JSON or CSV).
 import { browserPlatform } from '../app/platform/platform-browser.ts';
-import { runHistoryCsv, runHistoryJson, runModelZip } from '../app/training/run-exports.ts';
+import { runHistoryCsv, runHistoryJson, runModelOnnx, runModelZip } from '../app/training/run-exports.ts';
 import { idbRunCatalog } from '../app/platform/run-store-idb.ts';
 import type { WorkerApi } from './api.ts';
 
@@ -15,6 +15,7 @@ export function experimentsMethods(): Pick<WorkerApi, 'runs' | 'deleteRun' | 'st
       if (!record) throw new Error(`There is no run "${id}" in this browser.`);
       if (what === 'json') return runHistoryJson(record);
       if (what === 'csv') return runHistoryCsv(record);
+      if (what === 'onnx') return runModelOnnx(browserPlatform, record);
       return runModelZip(browserPlatform, record);
     },
   };

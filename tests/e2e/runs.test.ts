@@ -1,7 +1,8 @@
 // End-to-end tests of runs in the BUILT page: a sweep of k = 1 and 4 of the demo backbone on a typed-in TSV, two steps
 // each, each run evaluated on a small local BEIR folder; the runs table, the Table-2-like comparison and the scatter
 // appear; the hand-off project downloads; a run's model is used as the page's model (the preview, and the head as
-// loaded, divided by k and after training); its zip export holds a whole SparseEncoder folder; a reload keeps the runs.
+// loaded, divided by k and after training); its zip export holds a whole SparseEncoder folder, its ONNX export gives
+// that folder's vectors in onnxruntime-node; a reload keeps the runs.
 // And an inference-free sweep (static IDF queries) of k = 1 and 8, evaluated, marked and compared, one run's exported
 // Router folder evaluated by the CLI with the page's figures.
 import assert from 'node:assert/strict';
@@ -10,7 +11,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createRequire } from 'node:module';
 import { unzipSync } from 'fflate';
+import type * as Ort from 'onnxruntime-node';
+import { createFolderSource } from '../../src/io/file-source-node.ts';
+import { loadModel } from '../../src/model/load-model.ts';
 import type { Page } from 'playwright-core';
 import { readSafetensors } from '../../src/io/safetensors.ts';
 import { openPage, screenshot } from './browser.ts';
@@ -23,6 +28,55 @@ const TRIPLETS = [
   'how do bees make honey\tbees turn nectar into honey\ttrains run on rails',
   'who wrote hamlet\tshakespeare wrote hamlet\tthe river is wide',
 ].join('\n');
+
+/** A zip's files (under one top folder) written into `folder`. */
+function writeFolder(zip: Record<string, Uint8Array>, folder: string): void {
+  for (const [name, bytes] of Object.entries(zip)) {
+    if (name.endsWith('/')) continue;
+    const path = join(folder, name.slice(name.indexOf('/') + 1));
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, bytes);
+  }
+}
+
+/** `splade-lab encode --format qdrant` of `texts` with the model in `folder`. */
+function cliEncode(folder: string, texts: string[]): { indices: number[]; values: number[] }[] {
+  const input = join(folder, 'texts.jsonl');
+  const output = join(folder, 'vectors.jsonl');
+  writeFileSync(input, texts.map((text, i) => JSON.stringify({ _id: `t${i}`, text })).join('\n') + '\n');
+  execFileSync(
+    process.execPath,
+    ['bin/splade-lab.mjs', 'encode', '--model', folder, '--in', input, '--out', output, '--format', 'qdrant'],
+    {
+      timeout: 300_000,
+    },
+  );
+  return readFileSync(output, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { vector: { indices: number[]; values: number[] } }).vector);
+}
+
+/** The ONNX file's vectors of `texts` in onnxruntime-node, one text per run, tokenized by the folder's tokenizer. */
+async function onnxVectors(onnx: Uint8Array, folder: string, texts: string[]): Promise<Float32Array[]> {
+  const ort = createRequire(import.meta.url)('onnxruntime-node') as typeof Ort;
+  const { tokenizer } = await loadModel(createFolderSource(folder));
+  const session = await ort.InferenceSession.create(onnx);
+  try {
+    const vectors: Float32Array[] = [];
+    for (const text of texts) {
+      const { ids } = tokenizer.encode(text, { maxLength: 128 });
+      const result = await session.run({
+        input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]),
+        attention_mask: new ort.Tensor('int64', new BigInt64Array(ids.length).fill(1n), [1, ids.length]),
+      });
+      vectors.push(result.sparse_vector.data as Float32Array);
+    }
+    return vectors;
+  } finally {
+    await session.release();
+  }
+}
 
 describe('the built page: runs', { timeout: 900_000 }, () => {
   let beirDir: string;
@@ -155,6 +209,24 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     ])
       assert.ok(names.includes(file), `${file} in ${names.join(', ')}`);
 
+    // ... and as one ONNX file (pooling inside): in onnxruntime-node it gives what the CLI's encode gives of the zip's folder
+    const [onnxDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      runs.locator('#runs-table tbody tr').first().locator('button.export-onnx').click(),
+    ]);
+    assert.match(onnxDownload.suggestedFilename(), /\.onnx$/);
+    const folder = join(beirDir, 'run-model');
+    writeFolder(zip, folder);
+    const texts = ['what causes tides', 'the moon pulls the sea and the river is wide'];
+    const encoded = cliEncode(folder, texts);
+    const fromOnnx = await onnxVectors(readFileSync(await onnxDownload.path()), folder, texts);
+    fromOnnx.forEach((vector, i) => {
+      const dense = new Float64Array(vector.length);
+      encoded[i].indices.forEach((id, j) => (dense[id] = encoded[i].values[j]));
+      const largest = vector.reduce((m, x, v) => Math.max(m, Math.abs(x - dense[v])), 0);
+      assert.ok(largest <= 1e-5, `text ${i}: ONNX against encode, largest difference ${largest}`);
+    });
+
     // Using a run's model: the picker names it, and the preview encodes with it.
     await runs.locator('#runs-table tbody tr').first().locator('button.use').click();
     await page.locator('model-picker #model-label', { hasText: 'trained run' }).waitFor(WAIT);
@@ -214,12 +286,7 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     const runId = await row.getAttribute('data-run');
     const [download] = await Promise.all([page.waitForEvent('download'), row.locator('button.export-model').click()]);
     const folder = join(beirDir, 'inference-free-model');
-    for (const [name, bytes] of Object.entries(unzipSync(new Uint8Array(readFileSync(await download.path()))))) {
-      if (name.endsWith('/')) continue;
-      const path = join(folder, name.slice(name.indexOf('/') + 1));
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, bytes);
-    }
+    writeFolder(unzipSync(new Uint8Array(readFileSync(await download.path()))), folder);
     assert.ok(existsSync(join(folder, 'router_config.json')), 'the export is a Router folder');
     const cliMetrics = JSON.parse(
       execFileSync(process.execPath, ['bin/splade-lab.mjs', 'eval', '--model', folder, '--beir', beirDir, '--json'], {

@@ -2,6 +2,8 @@
 // sentence-transformers SparseEncoder folder, and the run's history (every report) as JSON and CSV.
 import { zipSync } from 'fflate';
 import type { Platform } from '../platform/platform.ts';
+import { exportOnnx } from '../model/export-onnx.ts';
+import { ONNX_OPSETS } from '../../model/onnx/splade-graph.ts';
 import type { ExportFile, RunRecord } from '../../contract/runs.ts';
 
 const HISTORY_COLUMNS = [
@@ -60,4 +62,14 @@ export async function runModelZip(platform: Platform, record: RunRecord): Promis
   }
   const stem = runFileStem(record);
   return { name: `${stem}.zip`, type: 'application/zip', bytes: zipFiles(files, stem) };
+}
+
+/**
+ * A finished run's model as one ONNX file (export-onnx's graph: ids and mask in, the SPLADE vector out): the saved
+ * model's head is already divided by the run's k, so the file divides by 1.
+ */
+export async function runModelOnnx(platform: Platform, record: RunRecord): Promise<ExportFile> {
+  if (!record.savedModel) throw new Error(`Run "${record.id}" has no saved model yet (it has not finished).`);
+  const exported = await exportOnnx(platform, { kind: 'run', id: record.id }, { k: 1, opset: ONNX_OPSETS.min });
+  return { name: `${runFileStem(record)}.onnx`, type: 'application/octet-stream', bytes: exported.bytes };
 }

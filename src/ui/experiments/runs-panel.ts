@@ -200,6 +200,14 @@ export class RunsPanel extends LitElement {
               <button class="export-model" ?disabled=${!run.savedModel} @click=${() => this._export(run, 'model')}>
                 Model (.zip)
               </button>
+              <button
+                class="export-onnx"
+                ?disabled=${!run.savedModel}
+                title="the model as one ONNX file: input ids and mask in, the SPLADE vector out (pooling inside)"
+                @click=${() => this._export(run, 'onnx')}
+              >
+                ONNX
+              </button>
               <button class="export-json" @click=${() => this._export(run, 'json')}>JSON</button>
               <button class="export-csv" @click=${() => this._export(run, 'csv')}>CSV</button>
               <button class="delete" ?disabled=${run.status === 'running'} @click=${() => this._delete(run)}>Delete</button>
@@ -245,7 +253,7 @@ export class RunsPanel extends LitElement {
     this.dispatchEvent(new CustomEvent('use-run', { detail: { id: run.id }, bubbles: true, composed: true }));
   }
 
-  private async _export(run: RunRecord, what: 'model' | 'json' | 'csv') {
+  private async _export(run: RunRecord, what: 'model' | 'onnx' | 'json' | 'csv') {
     if (!this.client) return;
     try {
       downloadFile(await this.client.exportRun(run.id, what));
