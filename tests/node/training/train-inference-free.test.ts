@@ -17,7 +17,7 @@ import { spladeTrainingReference } from '../../../src/train/splade-training-refe
 import { staticQueryVectors } from '../../../src/train/static-queries.ts';
 import { documentFrequencyOf, idfWeights } from '../../../src/retrieval/idf-table.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { plainStepRequest, startingPoint, trainOneStepInProcess } from '../../helpers/one-step-run.ts';
+import { plainStepRequest, startingPoint, trainOneStepInProcess, type StepEvent } from '../../helpers/one-step-run.ts';
 import { corpusQueryWeights } from '../../../src/app/evaluation/idf-table-node.ts';
 import { expectClose } from '../../helpers/compare.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
@@ -61,6 +61,17 @@ function table(loaded: LoadedModel, texts: string[]): Float32Array {
   return weights;
 }
 
+/** One inference-free SGD step through the CLI (PLAIN's flags and `extra`), its JSON events. */
+async function trainThroughCli(dir: string, out: string, ...extra: string[]): Promise<StepEvent[]> {
+  const result = await runCli('train', '--model', dir, '--triplets', join(root, 'four.tsv'), '--out', out, ...PLAIN, ...extra);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as StepEvent);
+}
+
 /** One inference-free step through trainModel in this process (the CLI's path without its process), saved. */
 function trainInProcess(arch: string, out: string, idfFrom?: string) {
   const request = { ...plainStepRequest(K, LR), inferenceFree: true };
@@ -80,23 +91,7 @@ describe('inference-free SPLADE: one SGD step against the float64 gradient', () 
     let events: { event: string; [key: string]: unknown }[];
     if (via === 'the CLI') {
       const extra = from === '--idf-from' ? ['--idf-from', join(root, 'corpus.txt')] : [];
-      const result = await runCli(
-        'train',
-        '--model',
-        dir,
-        '--triplets',
-        join(root, 'four.tsv'),
-        '--out',
-        out,
-        ...PLAIN,
-        ...extra,
-      );
-      expect(result.stderr).toBe('');
-      expect(result.code).toBe(0);
-      events = result.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as { event: string; [key: string]: unknown });
+      events = await trainThroughCli(dir, out, ...extra);
     } else {
       events = await trainInProcess(arch, out, from === '--idf-from' ? join(root, 'corpus.txt') : undefined);
     }
@@ -161,14 +156,7 @@ describe('inference-free SPLADE: one SGD step against the float64 gradient', () 
       const L1 = 0.02;
       let events: { event: string; [key: string]: unknown }[];
       if (via === 'the CLI') {
-        const args = ['train', '--model', dir, '--triplets', join(root, 'four.tsv'), '--out', out, ...PLAIN];
-        const result = await runCli(...args, '--train-query-weights', '--query-l1', String(L1));
-        expect(result.stderr).toBe('');
-        expect(result.code).toBe(0);
-        events = result.stdout
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line) as { event: string; [key: string]: unknown });
+        events = await trainThroughCli(dir, out, '--train-query-weights', '--query-l1', String(L1));
       } else {
         const request = { ...plainStepRequest(K, LR), inferenceFree: true, trainQueryWeights: true, queryL1: L1 };
         events = await trainOneStepInProcess(dir, TSV, 'four.tsv', out, request);
