@@ -19,6 +19,7 @@ export const PORTABLE_TEST_FILES: readonly string[] = [
   'kernels/masked-lm-loss',
   'kernels/matmul',
   'kernels/splade-head',
+  'kernels/static-query-table',
   // the device's limits as the runtime reads them
   'kernels/gpu-runtime',
   // matrices in row parts

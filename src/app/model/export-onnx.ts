@@ -4,9 +4,12 @@ import { encodeOnnxModel } from '../../io/onnx-proto.ts';
 import { checkK } from '../../contract/limits.ts';
 import { parameterCount } from '../../model/layout.ts';
 import type { DeviceLimits } from '../../model/load-model.ts';
-import { checkOnnxOpset, spladeOnnxModel } from '../../model/onnx/splade-graph.ts';
+import { ONNX_OPSETS, checkOnnxOpset, spladeOnnxModel } from '../../model/onnx/splade-graph.ts';
 import type { FilesRef, Platform } from '../platform/platform.ts';
 import { openWeightsRef } from './open-model.ts';
+
+/** The opset of the default domain a file declares unless asked otherwise (the lowest the writer takes). */
+export const ONNX_DEFAULT_OPSET = ONNX_OPSETS.min;
 
 export interface OnnxExportRequest {
   k: number;

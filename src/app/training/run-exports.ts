@@ -2,8 +2,6 @@
 // sentence-transformers SparseEncoder folder, and the run's history (every report) as JSON and CSV.
 import { zipSync } from 'fflate';
 import type { Platform } from '../platform/platform.ts';
-import { exportOnnx } from '../model/export-onnx.ts';
-import { ONNX_OPSETS } from '../../model/onnx/splade-graph.ts';
 import type { ExportFile, RunRecord } from '../../contract/runs.ts';
 
 const HISTORY_COLUMNS = [
@@ -70,6 +68,8 @@ export async function runModelZip(platform: Platform, record: RunRecord): Promis
  */
 export async function runModelOnnx(platform: Platform, record: RunRecord): Promise<ExportFile> {
   if (!record.savedModel) throw new Error(`Run "${record.id}" has no saved model yet (it has not finished).`);
-  const exported = await exportOnnx(platform, { kind: 'run', id: record.id }, { k: 1, opset: ONNX_OPSETS.min });
+  // loaded when asked: the ONNX writer (protobufjs) stays out of the worker's start-up
+  const { exportOnnx, ONNX_DEFAULT_OPSET } = await import('../model/export-onnx.ts');
+  const exported = await exportOnnx(platform, { kind: 'run', id: record.id }, { k: 1, opset: ONNX_DEFAULT_OPSET });
   return { name: `${runFileStem(record)}.onnx`, type: 'application/octet-stream', bytes: exported.bytes };
 }
