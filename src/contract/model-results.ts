@@ -1,6 +1,6 @@
 // What the model calls hand back to the page: the model's summary and memory estimate, head statistics under k,
 // a preview's sparse vector, the k demo's series.
-import type { TextAudit } from './expansion-audit.ts';
+import type { PairAudit } from './pair-audit.ts';
 /** Sizes of the synthetic k demo: queries, their and the documents' tokens, hidden size and head rows. */
 export const K_DEMO_SHAPE = { B: 8, Tq: 8, Td: 16, d: 64, V: 2000 };
 import type { HeadStatistics } from './head-statistics.ts';
@@ -25,8 +25,8 @@ export interface PreviewResult {
   doc: SparseSummary;
   /** s(q, d) = v_q · v_d. */
   score: number;
-  /** Which input token caused each term of the query's and the document's vectors (the expansion audit). */
-  origins?: { query: TextAudit; doc: TextAudit };
+  /** Which input token caused each term of the query's and the document's vectors, and their shared terms. */
+  origins?: PairAudit;
 }
 
 export interface SparseTerm {

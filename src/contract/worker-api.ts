@@ -18,7 +18,7 @@ import type { DatasetSummary, SetEvaluation } from './results.ts';
 import type { QueryDifference, DocumentView, SearchResult } from './search-results.ts';
 import type { RunRecord, ExportFile } from './runs.ts';
 import type { IndexEstimate, IndexEstimateRequest } from './index-stats.ts';
-import type { TextAudit } from './expansion-audit.ts';
+import type { PairAudit } from './pair-audit.ts';
 import type { SweepEvent, SweepPlan } from './sweep-plan.ts';
 import type { HandoffRequest } from './handoff.ts';
 import type { CalibrationResult, CalibrationEvent, CalibrationRequest } from './calibration.ts';
@@ -220,8 +220,11 @@ export interface WorkerApi {
   search(query: string, topK: number): Promise<SearchResult>;
   /** A document of the last evaluated set with its SPLADE vector. */
   document(docId: string): Promise<DocumentView>;
-  /** Which input token caused each term of a document of the last evaluated set (encoded as the set was). */
-  auditDocument(docId: string): Promise<TextAudit>;
+  /**
+   * A query and a document of the last evaluated set, each encoded as the set encodes it: which input token caused
+   * each of their terms, and their shared terms with their products.
+   */
+  auditPair(query: string, docId: string): Promise<PairAudit>;
   /** The queries of the last evaluated set where SPLADE and BM25 differ most. */
   differences(count: number): Promise<Differences>;
   /** The judged queries of the last evaluated set (id and text), for the search box. */

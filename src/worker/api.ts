@@ -65,6 +65,7 @@ export {
   type TextChange,
 } from '../contract/expansion-audit.ts';
 export { KIND_NAMES, corpusTables, diffTables } from '../contract/audit-tables.ts';
+export { type PairAudit, type SharedTerm, type SideOfTerm } from '../contract/pair-audit.ts';
 export { tablesTsv, type ReportTable } from '../contract/report-table.ts';
 export { type TrainRequest } from '../contract/training-request.ts';
 export {

@@ -84,7 +84,7 @@ const WORKER_METHODS = [
   'savedEvaluations',
   'search',
   'document',
-  'auditDocument',
+  'auditPair',
   'differences',
   'evaluatedQueries',
   'runs',

@@ -22,7 +22,7 @@ type EvaluationMethods = Pick<
   | 'evaluateRuns'
   | 'search'
   | 'document'
-  | 'auditDocument'
+  | 'auditPair'
   | 'differences'
   | 'evaluatedQueries'
   | 'exportEvaluated'
@@ -101,8 +101,8 @@ export function evaluationMethods(state: WorkerState): EvaluationMethods {
     async document(docId) {
       return state.evaluatedSet().document(docId);
     },
-    async auditDocument(docId) {
-      return state.serialized(() => state.evaluatedSet().auditDocument(docId));
+    async auditPair(query, docId) {
+      return state.serialized(() => state.evaluatedSet().auditPair(query, docId));
     },
     async differences(count) {
       const evaluated = state.evaluatedSet();

@@ -5,6 +5,7 @@ import { auditTexts } from '../app/model/expansion-audit.ts';
 import { auditCorpus, isBlankText } from '../app/model/corpus-audit.ts';
 import { diffEncodings } from '../app/model/audit-diff.ts';
 import { AUDIT_LIMITS } from '../contract/expansion-audit.ts';
+import { auditPair } from '../contract/pair-audit.ts';
 import { estimateModel, openModelRef, summarizeModel } from '../app/model/open-model.ts';
 import { browserPlatform } from '../app/platform/platform-browser.ts';
 import type { FilesRef } from '../app/platform/platform.ts';
@@ -118,7 +119,7 @@ export function modelMethods(state: WorkerState): ModelMethods {
         const session = state.loadedSession();
         const result = await session.preview(query, doc, k, { topTerms, maxLength: PREVIEW_MAX_LENGTH });
         const [queryOrigins, docOrigins] = await auditTexts(session, [query, doc], { k, maxLength: PREVIEW_MAX_LENGTH });
-        return { ...result, origins: { query: queryOrigins, doc: docOrigins } };
+        return { ...result, origins: auditPair(queryOrigins, docOrigins) };
       });
     },
     async encode(texts, options, onProgress) {

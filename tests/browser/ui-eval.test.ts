@@ -16,6 +16,7 @@ import type {
 } from '../../src/worker/api.ts';
 import { allInside, check, cleanup, inside, mount, settle } from './ui-fixture.ts';
 import { indexEstimateFixture } from './index-estimate-fixture.ts';
+import { auditPair } from '../../src/contract/pair-audit.ts';
 
 function evaluation(set: string, k: number, ndcg: number): SetEvaluation {
   const metrics = { ndcg_cut_10: ndcg, recip_rank_10: ndcg / 2, recall_100: 1, recall_1000: 1, map: ndcg / 3, P_10: 0.1 };
@@ -273,13 +274,23 @@ describe('<search-view>', () => {
         },
       }),
       evaluatedQueries: async () => ({ set: 'NanoA', queries: [{ id: 'q1', text: 'cat' }] }),
-      auditDocument: async (docId: string) => ({
-        text: `the cat of ${docId}`,
-        k: 1,
-        tokens: ['[CLS]', 'the', 'cat', '[SEP]'],
-        terms: [{ id: 5, term: 'kitten', weight: 1.5, expansion: true, position: 2, piece: 'cat' }],
-        expansionShare: 1,
-      }),
+      auditPair: async (query: string, docId: string) =>
+        auditPair(
+          {
+            text: query,
+            k: 1,
+            tokens: ['[CLS]', 'cat', '[SEP]'],
+            terms: [{ id: 5, term: 'kitten', weight: 2, expansion: true, position: 1, piece: 'cat' }],
+            expansionShare: 1,
+          },
+          {
+            text: `the cat of ${docId}`,
+            k: 1,
+            tokens: ['[CLS]', 'the', 'cat', '[SEP]'],
+            terms: [{ id: 5, term: 'kitten', weight: 1.5, expansion: true, position: 2, piece: 'cat' }],
+            expansionShare: 1,
+          },
+        ),
     };
     const el = await mount<SearchView>('search-view', { client, set: 'NanoA' });
     inside<HTMLInputElement>(el, '#query').value = 'cat';
@@ -301,5 +312,14 @@ describe('<search-view>', () => {
     const origins = inside(el, '#opened-origins');
     const byToken = origins.shadowRoot!.querySelector('#by-token li');
     check(byToken?.getAttribute('data-piece') === 'cat' && /kitten/.test(byToken.textContent ?? ''), 'cat caused kitten');
+    // ... and which caused each term the document shares with the searched query, on both sides
+    const shared = inside(el, '#opened-shared').shadowRoot!.querySelector('#shared-table tbody tr');
+    check(
+      shared?.getAttribute('data-term') === 'kitten' &&
+        shared.getAttribute('data-product') === '3' &&
+        shared.getAttribute('data-query-position') === '1' &&
+        shared.getAttribute('data-document-position') === '2',
+      shared?.outerHTML ?? 'no shared row',
+    );
   });
 });

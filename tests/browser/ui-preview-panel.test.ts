@@ -2,6 +2,7 @@
 import '../../src/ui/model/preview-panel.ts';
 import type { PreviewPanel } from '../../src/ui/model/preview-panel.ts';
 import type { PreviewResult } from '../../src/worker/api.ts';
+import { auditPair } from '../../src/contract/pair-audit.ts';
 import { allInside, check, events, inside, mount } from './ui-fixture.ts';
 
 const vector = (text: string) => ({
@@ -29,7 +30,7 @@ describe('<preview-panel>', () => {
     check(allInside(el, 'sparse-terms').length === 2, 'query and document vectors');
   });
 
-  it('names the input token that caused each term, grouped by token', async () => {
+  it('names the input token that caused each term, grouped by token, and of each shared term on both sides', async () => {
     const origins = {
       text: 'moon tide',
       k: 4,
@@ -41,8 +42,19 @@ describe('<preview-panel>', () => {
       ],
       expansionShare: 3.5 / 5.5,
     };
+    const query = {
+      text: 'ocean',
+      k: 4,
+      tokens: ['[CLS]', 'ocean', '[SEP]'],
+      terms: [
+        { id: 9, term: 'ocean', weight: 3, expansion: false, position: 1, piece: 'ocean' },
+        { id: 7, term: 'sea', weight: 1, expansion: true, position: 1, piece: 'ocean' },
+        { id: 8, term: 'wave', weight: 0.5, expansion: true, position: 0, piece: '[CLS]' },
+      ],
+      expansionShare: 1.5 / 4.5,
+    };
     const el = await mount<PreviewPanel>('preview-panel', {
-      result: { ...result, origins: { query: origins, doc: origins } },
+      result: { ...result, origins: auditPair(query, origins) },
       k: 4,
     });
     const audit = inside(el, '#doc-origins');
@@ -59,6 +71,14 @@ describe('<preview-panel>', () => {
     );
     const rows = [...audit.shadowRoot!.querySelectorAll('#origin-table tbody tr')];
     check(rows.map((r) => r.getAttribute('data-term')).join(',') === 'sea,moon,wave', 'heaviest first');
+    // the shared terms: largest product first, each side's weight and causing token, the score split
+    const shared = inside(el, '#shared-origins').shadowRoot!;
+    const pairRows = [...shared.querySelectorAll('#shared-table tbody tr')];
+    check(pairRows.map((r) => r.getAttribute('data-term')).join(',') === 'sea,wave', 'shared terms, largest product first');
+    const sea = pairRows[0].textContent!.replace(/\s+/g, ' ');
+    check(/sea 2\.500 1\.000 expansion from ocean \(token 1\) 2\.500 expansion from tide \(token 2\)/.test(sea), sea);
+    const summary = shared.querySelector('#pair-summary')!.textContent!.replace(/\s+/g, ' ');
+    check(/Score 3\.0000 at k = 4 over 2 shared terms: 100\.0% of it from terms the query expanded to/.test(summary), summary);
   });
 
   it('shows an error in place of the vectors', async () => {

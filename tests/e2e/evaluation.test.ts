@@ -256,6 +256,11 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
       Number(activeTerms),
       'every active term was caused by exactly one input token',
     );
+    // ... and of the terms it shares with the query: their products sum to the hit's score (encoded again, alike)
+    const pairScore = Number(
+      await page.locator('eval-panel search-view #opened-shared #pair-summary').getAttribute('data-score', WAIT),
+    );
+    assert.ok(Math.abs(pairScore - score) <= 1e-4 * Math.max(1, score), `shared terms ${pairScore} vs the hit's score ${score}`);
     await page.locator('eval-panel eval-differences li').first().waitFor(WAIT);
     await screenshot(page, '22-eval-search');
 

@@ -13,7 +13,7 @@ import type { ModelSession } from '../model/model-session.ts';
 import { checkEvalRequest, type EvalProgress, type EvalRequest } from '../../contract/evaluation-request.ts';
 import { maxSequenceTokens } from '../../contract/max-tokens.ts';
 import { EvaluatedSet } from './evaluated-set.ts';
-import { auditTexts } from '../model/expansion-audit.ts';
+import { auditQueries, auditTexts } from '../model/expansion-audit.ts';
 import type { SparseVector } from '../../util/sparse-vector.ts';
 
 /** Documents encoded first, to measure their density before the memory check. */
@@ -121,6 +121,7 @@ export async function evaluateOnSet(
       staticQueries: session.inferenceFree,
       auditDocument: async (text) =>
         (await auditTexts(session, [text], { k: r.k, maxLength: r.documentLength, topK: r.prune }))[0],
+      auditQuery: async (text) => (await auditQueries(session, [text], { k: r.k, maxLength: r.queryLength, topK: r.prune }))[0],
       spladeNdcg: ndcg(report),
       bm25Ndcg: ndcg(bm25Report),
       run: report.run,

@@ -3,6 +3,7 @@
 // sparse vector, and the queries where SPLADE and BM25 differ most with the terms that made the difference.
 import type { TextTokenizer } from '../../io/tokenizer.ts';
 import type { TextAudit } from '../../contract/expansion-audit.ts';
+import { auditPair, type PairAudit } from '../../contract/pair-audit.ts';
 import { bm25Query, type Bm25Model } from '../../retrieval/bm25.ts';
 import type { RetrievalDataset } from '../../contract/dataset.ts';
 import type { InvertedIndex } from '../../retrieval/inverted-index.ts';
@@ -70,6 +71,8 @@ export interface EvaluatedSetParts {
   staticQueries: boolean;
   /** Which input token caused each term of a document's vector, encoded as the set's documents were. */
   auditDocument: (text: string) => Promise<TextAudit>;
+  /** The same of a query's vector, encoded as the set's queries were (a static table's: its own tokens). */
+  auditQuery: (text: string) => Promise<TextAudit>;
   /** Per-query nDCG@10 of each system (trec_eval's per-query rows). */
   spladeNdcg: Map<string, number>;
   bm25Ndcg: Map<string, number>;
@@ -148,11 +151,12 @@ export class EvaluatedSet {
     return { docId, text, vector: summarizeSparse(text, this.parts.docVectors[d], this.parts.tokenizer, topTerms) };
   }
 
-  /** Which input token of a document caused each term of its vector (the expansion audit), as the set encoded it. */
-  auditDocument(docId: string): Promise<TextAudit> {
+  /** Which input token caused each term of a query and of a document, as the set encoded them, and their shared terms. */
+  async auditPair(query: string, docId: string): Promise<PairAudit> {
     const d = this.docNumber.get(docId);
     if (d === undefined) throw new Error(`${this.name} has no document "${docId}"`);
-    return this.parts.auditDocument(this.parts.dataset.corpusTexts[d]);
+    const queryAudit = await this.parts.auditQuery(query);
+    return auditPair(queryAudit, await this.parts.auditDocument(this.parts.dataset.corpusTexts[d]));
   }
 
   /** The `n` queries where SPLADE beats BM25 most, and the `n` where BM25 beats SPLADE most (nDCG@10). */

@@ -1,32 +1,63 @@
 // The expansion audit of a text: every active term of its SPLADE vector with its weight, whether it is one of the
 // text's own tokens or an expansion, and the input token whose logit won the max pooling (exact: max pooling keeps
-// one position per vocabulary id), with the share of the vector's weight that goes to expansions.
+// one position per vocabulary id), with the share of the vector's weight that goes to expansions; a query of an
+// inference-free model is audited as what it is, its own tokens looked up in the static table.
 import type { EncodeRequest } from '../../contract/model-requests.ts';
 import type { ModelSession } from './model-session.ts';
 import type { TextAudit } from '../../contract/expansion-audit.ts';
+import type { EncodedWithOrigins } from '../../model/splade-encoder.ts';
 
 export type { AuditedTerm, TextAudit } from '../../contract/expansion-audit.ts';
 
 /** Audits each text under `request.k` (its length and top-k pruning as encode's). */
 export async function auditTexts(session: ModelSession, texts: readonly string[], request: EncodeRequest): Promise<TextAudit[]> {
   const encoded = await session.encodeWithOrigins(texts, request);
-  const vocab = session.vocabulary();
-  const name = (id: number) => vocab[id] ?? `[id ${id}]`;
+  const name = namer(session);
   const maxLength = session.fittedLength(request.maxLength);
+  return texts.map((text, i) =>
+    auditOf(text, request.k, encoded[i], session.model.tokenizer.encode(text, { maxLength }).ids, name),
+  );
+}
+
+/** Audits queries as retrieval encodes them: an inference-free model's terms are its tokens, each from its first place. */
+export async function auditQueries(
+  session: ModelSession,
+  texts: readonly string[],
+  request: EncodeRequest,
+): Promise<TextAudit[]> {
+  if (!session.inferenceFree) return auditTexts(session, texts, request);
+  const vectors = await session.encodeQueries(texts, request);
+  const name = namer(session);
   return texts.map((text, i) => {
-    const { vector, origins } = encoded[i];
-    const ids = session.model.tokenizer.encode(text, { maxLength }).ids;
-    const own = new Set(ids);
-    const terms = Array.from(vector.indices, (id, j) => ({
-      id,
-      term: name(id),
-      weight: vector.values[j],
-      expansion: !own.has(id),
-      position: origins[j],
-      piece: name(ids[origins[j]]),
-    })).sort((a, b) => b.weight - a.weight || a.id - b.id);
-    const total = terms.reduce((sum, t) => sum + t.weight, 0);
-    const expanded = terms.reduce((sum, t) => sum + (t.expansion ? t.weight : 0), 0);
-    return { text, k: request.k, tokens: ids.map(name), terms, expansionShare: total > 0 ? expanded / total : 0 };
+    const ids = session.model.tokenizer.encode(text, { maxLength: request.maxLength }).ids;
+    const origins = Uint32Array.from(vectors[i].indices, (id) => ids.indexOf(id));
+    return auditOf(text, request.k, { vector: vectors[i], origins }, ids, name);
   });
+}
+
+function namer(session: ModelSession): (id: number) => string {
+  const vocab = session.vocabulary();
+  return (id) => vocab[id] ?? `[id ${id}]`;
+}
+
+/** A text's audit from its vector, each active dimension's winning position, and its token ids. */
+function auditOf(
+  text: string,
+  k: number,
+  { vector, origins }: EncodedWithOrigins,
+  ids: number[],
+  name: (id: number) => string,
+): TextAudit {
+  const own = new Set(ids);
+  const terms = Array.from(vector.indices, (id, j) => ({
+    id,
+    term: name(id),
+    weight: vector.values[j],
+    expansion: !own.has(id),
+    position: origins[j],
+    piece: name(ids[origins[j]]),
+  })).sort((a, b) => b.weight - a.weight || a.id - b.id);
+  const total = terms.reduce((sum, t) => sum + t.weight, 0);
+  const expanded = terms.reduce((sum, t) => sum + (t.expansion ? t.weight : 0), 0);
+  return { text, k, tokens: ids.map(name), terms, expansionShare: total > 0 ? expanded / total : 0 };
 }

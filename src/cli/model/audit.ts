@@ -1,10 +1,12 @@
 // `splade-lab audit`: argument adapter over the expansion audit. Texts (--text, --in): each active term of a text's
 // SPLADE vector, its weight, input term or expansion, and the input token whose logit won the max pooling; a --corpus:
-// where the corpus's weight goes (auditCorpus); --against: the terms a second model (or k) gains and loses (diffEncodings).
+// where the corpus's weight goes (auditCorpus); --against: the terms a second model (or k) gains and loses (diffEncodings);
+// --query: each text as a document scored against the query (encoded as retrieval encodes queries: an inference-free
+// model's is its static table's lookup), its shared terms with their origins on both sides.
 import { writeFile } from 'node:fs/promises';
 import { diffEncodings, type EncodedSide } from '../../app/model/audit-diff.ts';
 import { auditCorpus, isBlankText } from '../../app/model/corpus-audit.ts';
-import { auditTexts, type TextAudit } from '../../app/model/expansion-audit.ts';
+import { auditQueries, auditTexts, type TextAudit } from '../../app/model/expansion-audit.ts';
 import type { ModelSession } from '../../app/model/model-session.ts';
 import { checkOutputFile } from '../../app/platform/platform-node.ts';
 import { printable } from '../../util/printable.ts';
@@ -12,6 +14,7 @@ import { UsageError, type Args, type Command } from '../command.ts';
 import { tableText, tablesTsv, type ReportTable } from '../report-table.ts';
 import { readAuditInput, type AuditInput } from './audit-input.ts';
 import { corpusTables, diffTables } from '../../contract/audit-tables.ts';
+import { auditPair, type PairAudit, type SideOfTerm } from '../../contract/pair-audit.ts';
 import { withModelSession } from './model-session.ts';
 
 function formatAudit(audit: TextAudit, top: number): string {
@@ -28,6 +31,26 @@ function formatAudit(audit: TextAudit, top: number): string {
     `  ${'term'.padEnd(16)} ${'weight'.padStart(8)}  ${'kind'.padEnd(9)}  won at position, piece`,
     ...rows,
     ...(shown.length < audit.terms.length ? [`  ... and ${audit.terms.length - shown.length} more (--top 0 lists all)`] : []),
+  ].join('\n');
+}
+
+function formatSide(side: SideOfTerm): string {
+  return `${side.weight.toFixed(4).padStart(8)} ${(side.expansion ? 'expansion' : 'input').padEnd(9)} ${String(side.position).padStart(3)} ${printable(side.piece).padEnd(12)}`;
+}
+
+function formatPair(pair: PairAudit, top: number): string {
+  const shown = top > 0 ? pair.shared.slice(0, top) : pair.shared;
+  const percent = (share: number) => `${(100 * share).toFixed(1)}%`;
+  const { query, document, both } = pair.expansionShares;
+  return [
+    `query "${printable(pair.query.text)}" and document "${printable(pair.document.text)}" at k = ${pair.query.k}: ` +
+      `score ${pair.score.toFixed(4)} over ${pair.shared.length} shared terms; of the score, ${percent(query)} from query ` +
+      `expansions, ${percent(document)} from document expansions, ${percent(both)} from terms expanded on both sides`,
+    `  ${'term'.padEnd(16)} ${'product'.padStart(8)}  ${'query: weight, kind, won at position, piece'.padEnd(46)}  document: the same`,
+    ...shown.map((t) =>
+      `  ${printable(t.term).padEnd(16)} ${t.product.toFixed(4).padStart(8)}  ${formatSide(t.query).padEnd(46)}  ${formatSide(t.document)}`.trimEnd(),
+    ),
+    ...(shown.length < pair.shared.length ? [`  ... and ${pair.shared.length - shown.length} more (--top 0 lists all)`] : []),
   ].join('\n');
 }
 
@@ -127,15 +150,22 @@ function signed(value: number, digits: number): string {
   return (value > 0 ? '+' : '') + value.toFixed(digits);
 }
 
+/** Audits each text alone, or (with --query) each text as a document beside the query. */
 async function runTextAudit(args: Args, input: AuditInput): Promise<void> {
   const { batchSize, ...request } = settingsOf(args);
-  const audits = await withModelSession(args.required('model'), 'audit', { batchSize }, (session) =>
-    auditTexts(session, input.texts, request),
-  );
+  const query = args.string('query');
+  const [queryAudit, audits] = await withModelSession(args.required('model'), 'audit', { batchSize }, async (session) => [
+    query === undefined ? null : (await auditQueries(session, [query], request))[0],
+    await auditTexts(session, input.texts, request),
+  ]);
   const top = args.numberOr('top', 30);
-  process.stdout.write(
-    args.flag('json') ? JSON.stringify(audits) + '\n' : audits.map((a) => formatAudit(a, top)).join('\n\n') + '\n',
-  );
+  const json = args.flag('json');
+  if (queryAudit === null)
+    return void process.stdout.write(
+      json ? JSON.stringify(audits) + '\n' : audits.map((a) => formatAudit(a, top)).join('\n\n') + '\n',
+    );
+  const pairs = audits.map((document) => auditPair(queryAudit, document));
+  process.stdout.write(json ? JSON.stringify(pairs) + '\n' : pairs.map((p) => formatPair(p, top)).join('\n\n') + '\n');
 }
 
 export const auditCommand: Command = {
@@ -151,6 +181,10 @@ export const auditCommand: Command = {
         value: 'dir|records.jsonl',
         help: 'a corpus to report on as a whole: a BEIR folder (its corpus.jsonl) or records; title and text joined, empty documents skipped and counted',
       },
+      query: {
+        value: 'TEXT',
+        help: "audit each text of --text or --in as a document beside this query: the terms both vectors hold, each term's product (its part of the score) and the token that caused it on each side",
+      },
       limit: { value: 'N', help: 'the first N records of --corpus or --in only' },
       against: {
         value: 'dir-or-hub-id',
@@ -161,10 +195,12 @@ export const auditCommand: Command = {
       'max-length': { value: 'T', help: 'tokens per text', default: '256' },
       top: {
         value: 'N',
-        help: 'rows per list (0: all): terms per text (default 30; --json lists all), corpus term lists (default 30), compared terms and texts (default 50)',
+        help: 'rows per list (0: all): terms per text or shared terms per pair (default 30; --json lists all), corpus term lists (default 30), compared terms and texts (default 50)',
       },
       batch: { value: 'B', help: 'texts per GPU batch', default: '8' },
-      json: { help: 'print JSON: an array with one object per text, or one object for a corpus or a comparison' },
+      json: {
+        help: 'print JSON: an array with one object per text (per pair with --query), or one object for a corpus or a comparison',
+      },
       out: {
         value: 'report.tsv',
         help: "also write a corpus report's or a comparison's tables as TSV: blocks parted by an empty line, each a header row then its rows, numbers to 6 significant digits",
@@ -182,6 +218,11 @@ export const auditCommand: Command = {
   async run(args) {
     const started = performance.now();
     if (args.has('against-k') && !args.has('against')) throw new UsageError('--against-k needs --against');
+    if (args.has('query') && (args.has('corpus') || args.has('against')))
+      throw new UsageError(
+        '--query audits pairs of texts: give the documents with --text or --in, without --corpus or --against',
+      );
+    if (args.has('query') && isBlankText(args.string('query') ?? '')) throw new UsageError('--query is empty: give a query text');
     const input = await readAuditInput(args);
     const out = args.string('out');
     if (out !== undefined) {

@@ -8,16 +8,17 @@ import {
   type DocumentView,
   type QueryVectorView,
   type SearchHit,
-  type TextAudit,
+  type PairAudit,
   type WorkerClient,
 } from '../../worker/api.ts';
 import '../common/sparse-terms.ts';
 import '../common/term-table.ts';
+import '../common/shared-term-origins.ts';
 import '../common/token-origins.ts';
 import { baseStyles } from '../common/theme.ts';
 
 export type SearchClient = Pick<WorkerClient, 'search' | 'document' | 'evaluatedQueries'> &
-  Partial<Pick<WorkerClient, 'auditDocument'>>;
+  Partial<Pick<WorkerClient, 'auditPair'>>;
 
 const TOP = 10;
 /** Query terms shown above the hits (an expanded query can have hundreds). */
@@ -37,8 +38,8 @@ export class SearchView extends LitElement {
   @property({ type: Number }) generation = 0;
   @state() private _query = '';
   @state() private _opened: DocumentView | null = null;
-  /** The opened document's audit (which input token caused each term), once asked for. */
-  @state() private _origins: TextAudit | null = null;
+  /** The searched query's and the opened document's audit (which input token caused each term), once asked for. */
+  @state() private _origins: PairAudit | null = null;
   @state() private _auditing = false;
 
   private readonly queries = new Task(this, {
@@ -140,11 +141,14 @@ export class SearchView extends LitElement {
               <p>${this._opened.text}</p>
               <sparse-terms heading="Its SPLADE vector" .summary=${this._opened.vector}></sparse-terms>
               ${
-                this.client?.auditDocument
+                this.client?.auditPair
                   ? this._origins
-                    ? html`<token-origins id="opened-origins" .audit=${this._origins}></token-origins>`
+                    ? html`<h5>Shared with the query "${this._origins.query.text}"</h5>
+                        <shared-term-origins id="opened-shared" .pair=${this._origins}></shared-term-origins>
+                        <h5>Every term of the document</h5>
+                        <token-origins id="opened-origins" .audit=${this._origins.document}></token-origins>`
                     : html`<button id="audit-opened" ?disabled=${this._auditing} @click=${this._audit}>
-                        ${this._auditing ? 'Encoding…' : 'Which input token caused each term?'}
+                        ${this._auditing ? 'Encoding…' : 'Which input tokens caused its terms and the shared ones?'}
                       </button>`
                   : nothing
               }
@@ -197,10 +201,11 @@ export class SearchView extends LitElement {
 
   private async _audit() {
     const opened = this._opened;
-    if (!opened || !this.client?.auditDocument) return;
+    const query = this.results.value?.query;
+    if (!opened || !query || !this.client?.auditPair) return;
     this._auditing = true;
     try {
-      const origins = await this.client.auditDocument(opened.docId);
+      const origins = await this.client.auditPair(query, opened.docId);
       if (this._opened === opened) this._origins = origins;
     } finally {
       this._auditing = false;

@@ -4,6 +4,7 @@ import { customElement, property } from 'lit/decorators.js';
 import type { PreviewResult } from '../../worker/api.ts';
 import '../common/panel-explainer.ts';
 import '../common/sparse-terms.ts';
+import '../common/shared-term-origins.ts';
 import '../common/token-origins.ts';
 import { formatK, formatStat } from '../common/format.ts';
 import { OKABE_ITO, baseStyles } from '../common/theme.ts';
@@ -119,6 +120,10 @@ export class PreviewPanel extends LitElement {
                   r.origins
                     ? html`<details id="origins">
                         <summary>Which input token caused each term?</summary>
+                        <section aria-label="Shared terms by origin">
+                          <h4>Shared terms</h4>
+                          <shared-term-origins id="shared-origins" .pair=${r.origins}></shared-term-origins>
+                        </section>
                         <div class="vectors">
                           <section aria-label="Query terms by origin">
                             <h4>Query</h4>
@@ -126,7 +131,7 @@ export class PreviewPanel extends LitElement {
                           </section>
                           <section aria-label="Document terms by origin">
                             <h4>Document</h4>
-                            <token-origins id="doc-origins" .audit=${r.origins.doc}></token-origins>
+                            <token-origins id="doc-origins" .audit=${r.origins.document}></token-origins>
                           </section>
                         </div>
                       </details>`

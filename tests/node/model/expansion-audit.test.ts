@@ -1,5 +1,6 @@
 // The expansion audit: the GPU head's winning position of every active term equals an independent argmax over the
-// float64 logits on 100 texts (BERT and ModernBERT), and `splade-lab audit` reports those positions, pieces and kinds.
+// float64 logits on 100 texts (BERT and ModernBERT), and `splade-lab audit` reports those positions, pieces and kinds,
+// of single texts and of a query's shared terms with each document (their products summing to the float64 score).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { SpladeTextEncoder } from '../../../src/model/splade-encoder.ts';
 import { toFloat64Params } from '../../../src/model/weights.ts';
 import { Random } from '../../../src/util/random.ts';
 import type { TextAudit } from '../../../src/app/model/expansion-audit.ts';
+import type { PairAudit } from '../../../src/contract/pair-audit.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
 import { TINY_WORDS, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
@@ -110,5 +112,49 @@ describe('expansion audit', () => {
     const none = await runCli('audit', '--model', model);
     expect(none.code).not.toBe(0);
     expect(none.stderr).toMatch(/give a --text to audit/);
+  });
+
+  it("`splade-lab audit --query` gives each document's shared terms, their products summing to the score, origins on both sides", async () => {
+    const model = join(root, 'modernbert');
+    const query = 'cat on a mat';
+    const documents = ['the cat sat on the mat', 'protein binds the cell', ''];
+    const args = documents.flatMap((d) => ['--text', d]);
+    const { code, stdout, stderr } = await runCli('audit', '--model', model, '--query', query, ...args, '--json');
+    expect(stderr).not.toMatch(/error/i);
+    expect(code).toBe(0);
+    const pairs = JSON.parse(stdout) as PairAudit[];
+    expect(pairs.map((p) => [p.query.text, p.document.text])).toEqual(documents.map((d) => [query, d]));
+    const { config, params, tokenizer } = loaded.modernbert;
+    const reference = toFloat64Params(params);
+    const forward = (text: string) => {
+      const ids = tokenizer.encode(text, { maxLength: 256 }).ids;
+      return spladeForward(config, reference, { ids: Int32Array.from(ids), mask: ids.map(() => 1), B: 1, T: ids.length });
+    };
+    const q = forward(query);
+    for (const pair of pairs) {
+      const d = forward(pair.document.text);
+      const expectedScore = q.pooled.reduce((sum, w, v) => sum + w * d.pooled[v], 0);
+      expect(pair.score).toBeCloseTo(expectedScore, 3);
+      const inDocument = new Set(pair.document.terms.map((t) => t.id));
+      const sharedIds = pair.query.terms.filter((t) => inDocument.has(t.id)).map((t) => t.id);
+      expect(pair.shared.map((t) => t.id).sort((a, b) => a - b)).toEqual(sharedIds.sort((a, b) => a - b));
+      for (const t of pair.shared) {
+        expect(t.product).toBeCloseTo(t.query.weight * t.document.weight, 6);
+        expect(t.query.position).toBe(q.argmax[t.id]);
+        expect(t.document.position).toBe(d.argmax[t.id]);
+        expect(t.document.piece).toBe(pair.document.tokens[t.document.position]);
+      }
+      expect(pair.shared.map((t) => t.product)).toEqual([...pair.shared.map((t) => t.product)].sort((a, b) => b - a));
+      const fromQueryExpansions = pair.shared.filter((t) => t.query.expansion).reduce((s, t) => s + t.product, 0);
+      expect(pair.expansionShares.query).toBeCloseTo(pair.score > 0 ? fromQueryExpansions / pair.score : 0, 6);
+    }
+    expect(pairs[0].shared.length).toBeGreaterThan(0);
+    // the text form, and a --query with nothing to pair it with, or beside --corpus
+    const plain = await runCli('audit', '--model', model, '--query', query, '--text', documents[0], '--top', '2');
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/score \d+\.\d{4} over \d+ shared terms; of the score, \d+\.\d% from query expansions/);
+    const mixed = await runCli('audit', '--model', model, '--query', query, '--corpus', join(root, 'none.jsonl'));
+    expect(mixed.code).not.toBe(0);
+    expect(mixed.stderr).toMatch(/--query audits pairs of texts/);
   });
 });

@@ -2,7 +2,8 @@
 // static IDF table (frozen, or trained with --train-query-weights and an L1), only documents are encoded; one SGD step moves every weight by -lr x the float64
 // gradient of the ranking loss plus the documents' FLOPS (no query encoder, no query FLOPS), on BERT and ModernBERT,
 // with the table made from the training documents or from --idf-from; the saved Router folder (static query route,
-// MLMTransformer + SpladePooling document route) reads back: its table is the run's, encode --side query looks it up.
+// MLMTransformer + SpladePooling document route) reads back: its table is the run's, encode --side query looks it up,
+// and audit --query audits the query as that lookup.
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import { runCli } from '../../helpers/cli.ts';
 import { plainStepRequest, startingPoint, trainOneStepInProcess, type StepEvent } from '../../helpers/one-step-run.ts';
 import { corpusQueryWeights } from '../../../src/app/evaluation/idf-table-node.ts';
 import { expectClose } from '../../helpers/compare.ts';
+import type { PairAudit } from '../../../src/contract/pair-audit.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
 const K = 2;
@@ -295,7 +297,7 @@ describe('inference-free SPLADE: one SGD step against the float64 gradient', () 
   it('the saved Router reads back: encode --side query is the table lookup, --side document the document encoder', async () => {
     const model = join(root, 'bert-data', 'model');
     const input = join(root, 'texts.jsonl');
-    const texts = ['cat on a mat', 'the blood of the heart'];
+    const texts = ['cat on a mat', 'the blood of the heart', 'the cat sat on the mat'];
     await writeFile(input, texts.map((text, i) => JSON.stringify({ _id: `t${i}`, text })).join('\n') + '\n');
     const read = async (folder: string, side: string) => {
       const out = join(root, `${side}-${folder.length}.jsonl`);
@@ -322,6 +324,20 @@ describe('inference-free SPLADE: one SGD step against the float64 gradient', () 
     const table_ = await runCli('runs', join(root, 'bert-data'), '--json');
     expect(JSON.parse(table_.stdout).rows[0]).toMatchObject({ queries: 'static', lambdaQueries: null, loss: 'contrastive' });
     // documents: the Router's document route encodes as its MLMTransformer folder does
-    expect(await read(model, 'document')).toEqual(await read(join(model, 'document_0_MLMTransformer'), 'document'));
+    const documents = await read(model, 'document');
+    expect(documents).toEqual(await read(join(model, 'document_0_MLMTransformer'), 'document'));
+    // the audit of a query-document pair audits the query as looked up: its own tokens, each from its first place
+    const audit = await runCli('audit', '--model', model, '--query', texts[0], '--text', texts[2], '--json');
+    expect(audit.code, audit.stderr).toBe(0);
+    const [pair] = JSON.parse(audit.stdout) as PairAudit[];
+    const queryIds = loaded.tokenizer.encode(texts[0]).ids;
+    expect(pair.query.terms.map((t) => t.id).sort((a, b) => a - b)).toEqual(queries[0].indices);
+    for (const term of pair.query.terms) {
+      expect(term).toMatchObject({ expansion: false, position: queryIds.indexOf(term.id), weight: weights[term.id] });
+    }
+    const documentWeight = new Map(documents[2].indices.map((id, j) => [id, documents[2].values[j]]));
+    const score = queries[0].indices.reduce((sum, id, j) => sum + queries[0].values[j] * (documentWeight.get(id) ?? 0), 0);
+    expect(pair.score).toBeCloseTo(score, 5);
+    expect(pair.shared.length).toBeGreaterThan(0);
   });
 });
