@@ -2,7 +2,7 @@
 // each, each run evaluated on a small local BEIR folder; the runs table, the Table-2-like comparison and the scatter
 // appear; the hand-off project downloads; a run's model is used as the page's model (the preview, and the head as
 // loaded, divided by k and after training); its zip export holds a whole SparseEncoder folder, its ONNX export gives
-// that folder's vectors in onnxruntime-node; a reload keeps the runs.
+// that folder's vectors in onnxruntime-node and in onnxruntime-web inside the page's Chromium; a reload keeps the runs.
 // And an inference-free sweep (static IDF queries) of k = 1 and 8, evaluated, marked and compared, one run's exported
 // Router folder evaluated by the CLI with the page's figures.
 import assert from 'node:assert/strict';
@@ -57,15 +57,19 @@ function cliEncode(folder: string, texts: string[]): { indices: number[]; values
     .map((line) => (JSON.parse(line) as { vector: { indices: number[]; values: number[] } }).vector);
 }
 
-/** The ONNX file's vectors of `texts` in onnxruntime-node, one text per run, tokenized by the folder's tokenizer. */
-async function onnxVectors(onnx: Uint8Array, folder: string, texts: string[]): Promise<Float32Array[]> {
-  const ort = createRequire(import.meta.url)('onnxruntime-node') as typeof Ort;
+/** Each text's token ids by the folder's tokenizer (128 at most, as the page encodes). */
+async function tokenIds(folder: string, texts: string[]): Promise<number[][]> {
   const { tokenizer } = await loadModel(createFolderSource(folder));
+  return texts.map((text) => tokenizer.encode(text, { maxLength: 128 }).ids);
+}
+
+/** The ONNX file's vectors of each text (its token ids) in onnxruntime-node, one text per run. */
+async function onnxNodeVectors(onnx: Uint8Array, texts: number[][]): Promise<ArrayLike<number>[]> {
+  const ort = createRequire(import.meta.url)('onnxruntime-node') as typeof Ort;
   const session = await ort.InferenceSession.create(onnx);
   try {
     const vectors: Float32Array[] = [];
-    for (const text of texts) {
-      const { ids } = tokenizer.encode(text, { maxLength: 128 });
+    for (const ids of texts) {
       const result = await session.run({
         input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]),
         attention_mask: new ort.Tensor('int64', new BigInt64Array(ids.length).fill(1n), [1, ids.length]),
@@ -78,6 +82,41 @@ async function onnxVectors(onnx: Uint8Array, folder: string, texts: string[]): P
   }
 }
 
+/** Where the page's server puts onnxruntime-web's WebAssembly build and the file under test. */
+const ORT_PATH = '/onnx-check/';
+const ORT_FILES = ['ort.wasm.min.mjs', 'ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'];
+
+/**
+ * The same in onnxruntime-web (its WebAssembly backend, one thread) inside the page's Chromium: the server gets the
+ * runtime and the file, the page fetches and runs them; all texts in one padded batch, so that padding is covered.
+ */
+async function onnxWebVectors(page: Page, files: Map<string, Uint8Array>, onnx: Uint8Array, texts: number[][]) {
+  const dist = join(process.cwd(), 'node_modules', 'onnxruntime-web', 'dist');
+  for (const name of ORT_FILES) files.set(ORT_PATH + name, new Uint8Array(readFileSync(join(dist, name))));
+  files.set(`${ORT_PATH}model.onnx`, onnx);
+  return page.evaluate(
+    async ({ base, texts }) => {
+      const ort = (await import(`${base}ort.wasm.min.mjs`)) as typeof import('onnxruntime-web');
+      ort.env.wasm.wasmPaths = base;
+      ort.env.wasm.numThreads = 1;
+      const session = await ort.InferenceSession.create(`${base}model.onnx`, { executionProviders: ['wasm'] });
+      const T = Math.max(...texts.map((ids) => ids.length));
+      const ids = new BigInt64Array(texts.length * T);
+      const mask = new BigInt64Array(texts.length * T);
+      texts.forEach((row, b) => row.forEach((id, t) => ((ids[b * T + t] = BigInt(id)), (mask[b * T + t] = 1n))));
+      const result = await session.run({
+        input_ids: new ort.Tensor('int64', ids, [texts.length, T]),
+        attention_mask: new ort.Tensor('int64', mask, [texts.length, T]),
+      });
+      const data = result.sparse_vector.data as Float32Array;
+      const V = data.length / texts.length;
+      await session.release();
+      return texts.map((_, b) => Array.from(data.subarray(b * V, (b + 1) * V)));
+    },
+    { base: ORT_PATH, texts },
+  );
+}
+
 describe('the built page: runs', { timeout: 900_000 }, () => {
   let beirDir: string;
   let files: string[];
@@ -86,7 +125,8 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     beirDir = mkdtempSync(join(tmpdir(), 'splade-e2e-runs-'));
     files = smallGeneratedSet(beirDir);
   });
-  const built = useBuiltSite();
+  const checkFiles = new Map<string, Uint8Array>();
+  const built = useBuiltSite(() => ({ files: checkFiles }));
 
   after(() => rmSync(beirDir, { recursive: true, force: true }));
 
@@ -209,7 +249,8 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     ])
       assert.ok(names.includes(file), `${file} in ${names.join(', ')}`);
 
-    // ... and as one ONNX file (pooling inside): in onnxruntime-node it gives what the CLI's encode gives of the zip's folder
+    // ... and as one ONNX file (pooling inside): in onnxruntime-node and in the page's onnxruntime-web it gives what
+    // the CLI's encode gives of the zip's folder
     const [onnxDownload] = await Promise.all([
       page.waitForEvent('download'),
       runs.locator('#runs-table tbody tr').first().locator('button.export-onnx').click(),
@@ -219,13 +260,19 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     writeFolder(zip, folder);
     const texts = ['what causes tides', 'the moon pulls the sea and the river is wide'];
     const encoded = cliEncode(folder, texts);
-    const fromOnnx = await onnxVectors(readFileSync(await onnxDownload.path()), folder, texts);
-    fromOnnx.forEach((vector, i) => {
-      const dense = new Float64Array(vector.length);
-      encoded[i].indices.forEach((id, j) => (dense[id] = encoded[i].values[j]));
-      const largest = vector.reduce((m, x, v) => Math.max(m, Math.abs(x - dense[v])), 0);
-      assert.ok(largest <= 1e-5, `text ${i}: ONNX against encode, largest difference ${largest}`);
-    });
+    const onnx = new Uint8Array(readFileSync(await onnxDownload.path()));
+    const ids = await tokenIds(folder, texts);
+    const runtimes = {
+      'onnxruntime-node': await onnxNodeVectors(onnx, ids),
+      'onnxruntime-web': await onnxWebVectors(page, checkFiles, onnx, ids),
+    };
+    for (const [runtime, vectors] of Object.entries(runtimes))
+      texts.forEach((_, i) => {
+        const dense = new Float64Array(vectors[i].length);
+        encoded[i].indices.forEach((id, j) => (dense[id] = encoded[i].values[j]));
+        const largest = Array.from(vectors[i]).reduce((m, x, v) => Math.max(m, Math.abs(x - dense[v])), 0);
+        assert.ok(largest <= 1e-5, `text ${i}: ONNX in ${runtime} against encode, largest difference ${largest}`);
+      });
 
     // Using a run's model: the picker names it, and the preview encodes with it.
     await runs.locator('#runs-table tbody tr').first().locator('button.use').click();

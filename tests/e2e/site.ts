@@ -20,7 +20,7 @@ export interface BuiltSite {
 }
 
 /** The Hub repositories a file's tests serve, and which of them answer slowly. */
-export type SiteOptions = Partial<Pick<ServerOptions, 'hubRepos' | 'slowRepos'>>;
+export type SiteOptions = Partial<Pick<ServerOptions, 'hubRepos' | 'slowRepos' | 'files'>>;
 
 /** Serves dist/ (which `npm run build` makes, demo included) and the given Hub repos, and starts Chromium. */
 export async function startBuiltSite(options: SiteOptions = {}): Promise<BuiltSite> {
@@ -34,6 +34,7 @@ export async function startBuiltSite(options: SiteOptions = {}): Promise<BuiltSi
     sitePath: SITE_PATH,
     hubRepos: options.hubRepos ?? new Map(),
     slowRepos: options.slowRepos,
+    files: options.files,
   });
   return { server, browser: await launchChromium(true), site: `${server.origin}${SITE_PATH}` };
 }

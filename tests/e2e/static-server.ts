@@ -1,4 +1,4 @@
-// A tiny HTTP server on 127.0.0.1 for the e2e tests: the built site under a sub-path, and generated checkpoints in
+// A tiny HTTP server on 127.0.0.1 for the e2e tests: the built site under a sub-path, files a test puts at a path, and generated checkpoints in
 // the Hugging Face Hub's URL layout (/hub/<org>/<repo>/resolve/<revision>/<file>), both with byte ranges; chosen repos
 // stream slowly and can hold a download half-way until the test releases it, so that a cancel lands mid-download on
 // a machine of any speed (same origin as the page, so no CORS is involved).
@@ -14,6 +14,8 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
   '.txt': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
 };
 
 export interface TestServer {
@@ -39,6 +41,8 @@ export interface ServerOptions {
   hubRepos: Map<string, Map<string, Uint8Array>>;
   /** Hub repos whose files are sent `chunkBytes` at a time with `chunkDelayMs` between chunks. */
   slowRepos?: Map<string, Pacing>;
+  /** Any other path -> bytes, read at each request (a test may add files while the server runs). */
+  files?: Map<string, Uint8Array>;
 }
 
 export interface Pacing {
@@ -109,6 +113,8 @@ async function handle(
       pacing && { ...pacing, hold, path },
     );
   }
+  const extra = options.files?.get(path);
+  if (extra) return send(request, response, extra, TYPES[extname(path)] ?? 'application/octet-stream');
   if (!path.startsWith(options.sitePath)) return void response.writeHead(404).end('outside the site');
   const relative = normalize(path.slice(options.sitePath.length) || 'index.html');
   if (relative.startsWith('..')) return void response.writeHead(403).end();
