@@ -1,7 +1,7 @@
 // The e2e tests' browser helpers: headless Chromium (scripts/chromium.ts), pages that may reach only 127.0.0.1, screenshots.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchChromium } from '../../scripts/chromium.ts';
 
 export { launchChromium };
@@ -25,7 +25,9 @@ export async function openPage(browser: Browser, offsite: string[]): Promise<{ c
   return { context, page };
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** The whole page, or (given a locator) one part of it, as .artifacts/e2e/<name>.png. */
+export async function screenshot(page: Page, name: string, part?: Locator): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await (part ? part.screenshot({ path }) : page.screenshot({ path, fullPage: true }));
 }

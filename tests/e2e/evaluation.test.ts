@@ -261,6 +261,7 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
       await page.locator('eval-panel search-view #opened-shared #pair-summary').getAttribute('data-score', WAIT),
     );
     assert.ok(Math.abs(pairScore - score) <= 1e-4 * Math.max(1, score), `shared terms ${pairScore} vs the hit's score ${score}`);
+    await screenshot(page, '22-search-pair-origins', page.locator('eval-panel search-view #opened'));
     await page.locator('eval-panel eval-differences li').first().waitFor(WAIT);
     await screenshot(page, '22-eval-search');
 
