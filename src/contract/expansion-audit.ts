@@ -114,5 +114,8 @@ export interface AuditDiff {
   perText: TextChange[];
 }
 
+/** One side of the page's comparison: the loaded model at a k, or a stored run's trained model (its k built in). */
+export type AuditSide = { kind: 'loaded'; k: number } | { kind: 'run'; id: string };
+
 /** Texts the page audits at once (one per line), and tokens per text. */
 export const AUDIT_LIMITS = { texts: 200, maxLength: 128 } as const;

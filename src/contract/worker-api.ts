@@ -26,7 +26,7 @@ import type { LessonFacts, LessonFrame, LessonVector } from './lesson-frames.ts'
 import type { LessonSettings } from './lesson-settings.ts';
 import type { MlmRequest } from './mlm-request.ts';
 import type { HeadGrowth, MlmEvent } from './mlm-report.ts';
-import type { AuditDiff, CorpusAudit } from './expansion-audit.ts';
+import type { AuditDiff, AuditSide, CorpusAudit } from './expansion-audit.ts';
 /** Where a backbone comes from. `File` objects are structured-cloneable, so picked files travel as they are. */
 export type ModelSource =
   | { kind: 'demo'; /** Absolute URL of the folder holding the generated demo checkpoint (…/demo/). */ url: string }
@@ -160,8 +160,11 @@ export interface WorkerApi {
   encode(texts: string[], options: EncodeRequest, onProgress: (done: number, total: number) => void): Promise<SparseVectorData[]>;
   /** The loaded model's corpus report of `texts` under k (blank ones skipped): where the weight goes, `top` terms per list. */
   auditCorpus(texts: string[], k: number, top: number): Promise<CorpusAudit>;
-  /** The loaded model's vectors of the same texts at k1 and at k2 compared (blank texts left out); `top` terms per list. */
-  auditDiff(texts: string[], k1: number, k2: number, top: number): Promise<AuditDiff>;
+  /**
+   * The vectors of the same texts from two sides compared (blank texts left out), the second against the first; a side
+   * is the loaded model at a k or a stored run's trained model; `top` terms per list.
+   */
+  auditDiff(texts: string[], sides: readonly [AuditSide, AuditSide], top: number): Promise<AuditDiff>;
   /**
    * The teaching demo for each k in turn; `onRun` gets the line of ks[index] so far after every read-back and once
    * more when it is finished. cancelJob stops it between steps.
@@ -229,6 +232,8 @@ export interface WorkerApi {
   differences(count: number): Promise<Differences>;
   /** The judged queries of the last evaluated set (id and text), for the search box. */
   evaluatedQueries(): Promise<{ set: string; queries: { id: string; text: string }[] }>;
+  /** The first `limit` document texts of the last evaluated set (title and text joined), and how many it has. */
+  evaluatedDocuments(limit: number): Promise<{ set: string; texts: string[]; total: number }>;
   /** Every run kept in this browser, newest first. */
   runs(): Promise<RunRecord[]>;
   /** Removes a run with its checkpoints and saved model. */

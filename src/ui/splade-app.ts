@@ -49,6 +49,8 @@ export class SpladeApp extends LitElement {
   @state() private _sets: string[] = [];
   /** Bumped when runs may have changed (a run or a sweep ended), so the Runs tab reads them again. */
   @state() private _runsGeneration = 0;
+  /** A run a run's page sent to the Audit tab, to compare with the loaded model at the run's k. */
+  @state() private _auditRun: { id: string; k: number } | null = null;
   /** The ks the sweep panel offers (a suggested sweep sets them). */
   @state() private _sweepKs: readonly number[] = DEFAULT_SWEEP_KS;
 
@@ -216,6 +218,7 @@ export class SpladeApp extends LitElement {
         .client=${this.loader.client}
         .summary=${this.loader.summary}
         .k=${s.k}
+        .compareRun=${this._auditRun}
         ?no-gpu=${this.loader.gpu === 'none'}
       ></audit-panel>
     </section>`;
@@ -281,6 +284,7 @@ export class SpladeApp extends LitElement {
         .sets=${this._sets}
         .generation=${this._runsGeneration}
         @use-run=${(e: CustomEvent<{ id: string }>) => void this._useRun(e.detail.id)}
+        @audit-run=${(e: CustomEvent<{ id: string; k: number }>) => ((this._auditRun = e.detail), this._setState({ panel: 'audit' }))}
       ></runs-panel>
     </section>`;
   }

@@ -57,6 +57,7 @@ export {
   PIECE_KINDS,
   TERM_ORIGINS,
   type AuditDiff,
+  type AuditSide,
   type AuditedTerm,
   type CorpusAudit,
   type PieceKind,

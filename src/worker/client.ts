@@ -87,6 +87,7 @@ const WORKER_METHODS = [
   'auditPair',
   'differences',
   'evaluatedQueries',
+  'evaluatedDocuments',
   'runs',
   'deleteRun',
   'storageUsed',

@@ -25,6 +25,7 @@ type EvaluationMethods = Pick<
   | 'auditPair'
   | 'differences'
   | 'evaluatedQueries'
+  | 'evaluatedDocuments'
   | 'exportEvaluated'
   | 'indexEstimate'
 >;
@@ -117,6 +118,11 @@ export function evaluationMethods(state: WorkerState): EvaluationMethods {
     async evaluatedQueries() {
       const evaluated = state.evaluatedSet();
       return { set: evaluated.name, queries: evaluated.queries() };
+    },
+    async evaluatedDocuments(limit) {
+      const evaluated = state.evaluatedSet();
+      const texts = evaluated.documentTexts();
+      return { set: evaluated.name, texts: texts.slice(0, Math.max(0, limit)), total: texts.length };
     },
   };
 }

@@ -4,7 +4,8 @@ import { runHeadStats } from '../app/model/run-head-stats.ts';
 import { auditTexts } from '../app/model/expansion-audit.ts';
 import { auditCorpus, isBlankText } from '../app/model/corpus-audit.ts';
 import { diffEncodings } from '../app/model/audit-diff.ts';
-import { AUDIT_LIMITS } from '../contract/expansion-audit.ts';
+import { AUDIT_LIMITS, type AuditSide } from '../contract/expansion-audit.ts';
+import { openModelSession, type ModelSession } from '../app/model/model-session.ts';
 import { auditPair } from '../contract/pair-audit.ts';
 import { estimateModel, openModelRef, summarizeModel } from '../app/model/open-model.ts';
 import { browserPlatform } from '../app/platform/platform-browser.ts';
@@ -129,16 +130,25 @@ export function modelMethods(state: WorkerState): ModelMethods {
       checkAuditTexts(texts);
       return state.serialized(() => auditCorpus(state.loadedSession(), texts, { k, maxLength: AUDIT_LIMITS.maxLength }, { top }));
     },
-    async auditDiff(texts, k1, k2, top) {
+    async auditDiff(texts, sides, top) {
       const kept = texts.filter((text) => !isBlankText(text));
       checkAuditTexts(kept);
       return state.serialized(async () => {
-        const session = state.loadedSession();
-        const side = async (k: number) => ({
-          vectors: await session.encode(kept, { k, maxLength: AUDIT_LIMITS.maxLength }),
-          vocab: session.vocabulary(),
-        });
-        return diffEncodings(kept, await side(k1), await side(k2), top);
+        const encoded = (session: ModelSession, k: number) =>
+          session
+            .encode(kept, { k, maxLength: AUDIT_LIMITS.maxLength })
+            .then((vectors) => ({ vectors, vocab: session.vocabulary() }));
+        // a run's trained weights hold its k already; its model is opened beside the loaded one and closed after
+        const side = async (s: AuditSide) => {
+          if (s.kind === 'loaded') return encoded(state.loadedSession(), s.k);
+          const session = await openModelSession(await state.context(), browserPlatform, { kind: 'run', id: s.id });
+          try {
+            return await encoded(session, 1);
+          } finally {
+            session.destroy();
+          }
+        };
+        return diffEncodings(kept, await side(sides[0]), await side(sides[1]), top);
       });
     },
     async gpuMemory() {

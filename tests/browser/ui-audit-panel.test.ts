@@ -1,9 +1,10 @@
 // <audit-panel>: sends the typed texts (blank lines left out) for a corpus report at the page's k and for a comparison
-// at two k, draws what the worker returns (tables, the weight chart), downloads the CLI's TSV blocks, refuses a k out
-// of range at the field, shows a failure, and clears its reports when another model is loaded.
+// at two k or against a stored run, draws what the worker returns (tables, the weight chart), downloads the CLI's TSV
+// blocks, takes the evaluated set's documents as its texts, refuses a k out of range at the field, shows a failure,
+// and clears its reports when another model is loaded.
 import '../../src/ui/model/audit-panel.ts';
 import type { AuditClient, AuditPanel } from '../../src/ui/model/audit-panel.ts';
-import type { AuditDiff, CorpusAudit, ModelSummary } from '../../src/worker/api.ts';
+import type { AuditDiff, CorpusAudit, ModelSummary, RunRecord } from '../../src/worker/api.ts';
 import { allInside, check, cleanup, inside, mount, settle } from './ui-fixture.ts';
 
 const SUMMARY = { label: 'demo backbone', name: 'demo', synthetic: true } as unknown as ModelSummary;
@@ -58,6 +59,20 @@ const DIFF: AuditDiff = {
   ],
 };
 
+/** Two stored runs: one finished with its model saved, one that never finished (not offered for comparison). */
+const RUNS = [
+  { id: 'older', model: { name: 'demo' }, k: 2, step: 9, savedModel: { where: 'idb', files: [] }, createdAt: '2026-01-01' },
+  {
+    id: 'abcdef123456',
+    model: { name: 'demo' },
+    k: 8,
+    step: 200,
+    savedModel: { where: 'idb', files: [] },
+    createdAt: '2026-02-01',
+  },
+  { id: 'unfinished99', model: { name: 'demo' }, k: 2, step: 3, savedModel: null, createdAt: '2026-03-01' },
+] as unknown as RunRecord[];
+
 /** A worker stand-in that records its calls; `fail` makes every call reject. */
 function fakeClient(fail = '') {
   const calls: { method: string; args: unknown[] }[] = [];
@@ -67,10 +82,17 @@ function fakeClient(fail = '') {
       if (fail) throw new Error(fail);
       return corpus(k);
     },
-    async auditDiff(texts, k1, k2, top) {
-      calls.push({ method: 'auditDiff', args: [texts, k1, k2, top] });
+    async auditDiff(texts, sides, top) {
+      calls.push({ method: 'auditDiff', args: [texts, sides, top] });
       if (fail) throw new Error(fail);
       return DIFF;
+    },
+    async runs() {
+      return RUNS;
+    },
+    async evaluatedDocuments(limit) {
+      calls.push({ method: 'evaluatedDocuments', args: [limit] });
+      return { set: 'NanoA', texts: ['a whale\nswims', 'the sea'], total: 50 };
     },
   };
   return { client, calls };
@@ -178,7 +200,20 @@ describe('<audit-panel>', () => {
     inside<HTMLButtonElement>(el, '#diff-run').click();
     await settle(el);
     check(
-      JSON.stringify(fake.calls) === JSON.stringify([{ method: 'auditDiff', args: [['one', 'two'], 2, 16, 50] }]),
+      JSON.stringify(fake.calls) ===
+        JSON.stringify([
+          {
+            method: 'auditDiff',
+            args: [
+              ['one', 'two'],
+              [
+                { kind: 'loaded', k: 2 },
+                { kind: 'loaded', k: 16 },
+              ],
+              50,
+            ],
+          },
+        ]),
       `the call: ${JSON.stringify(fake.calls)}`,
     );
     const report = inside(el, 'audit-diff-report');
@@ -201,7 +236,7 @@ describe('<audit-panel>', () => {
       'lost',
     );
     const summary = report.shadowRoot!.querySelector('#diff-summary')!.textContent!.replace(/\s+/g, ' ');
-    check(/k = 16 against k = 2 on 2 texts/.test(summary) && /1 terms gained and 2 lost/.test(summary), summary);
+    check(/demo at k = 16 against demo at k = 2 on 2 texts/.test(summary) && /1 terms gained and 2 lost/.test(summary), summary);
     const caption = report.shadowRoot!.querySelector('#diff-gained caption')!.textContent ?? '';
     check(/active with demo at k = 16, not with demo at k = 2/.test(caption), caption);
     const downloads = captureDownloads();
@@ -210,9 +245,51 @@ describe('<audit-panel>', () => {
     } finally {
       downloads.restore();
     }
-    check(downloads.files[0].name === 'audit-demo-k2-vs-k16.tsv', downloads.files[0].name);
+    check(downloads.files[0].name === 'audit-demo-at-k-2-vs-demo-at-k-16.tsv', downloads.files[0].name);
     const blocks = (await downloads.files[0].text).trimEnd().split('\n\n');
     check(blocks.map((b) => b.split('\t')[0]).join(',') === 'gained,lost,text', `gained, lost, per text: ${blocks}`);
+  });
+
+  it("compares the loaded model with a stored run's trained model, and takes the evaluated set's documents as its texts", async () => {
+    cleanup();
+    const fake = fakeClient();
+    const el = await mount<AuditPanel>('audit-panel', { client: fake.client, summary: SUMMARY, k: 1 });
+    await settle(el);
+    inside<HTMLButtonElement>(el, '#audit-use-set').click();
+    await settle(el);
+    check(inside<HTMLTextAreaElement>(el, '#audit-texts').value === 'a whale swims\nthe sea', 'one document per line');
+    check(/the first 2 of the 50 documents of NanoA/.test(inside(el, '#audit-status').textContent ?? ''), 'what was taken');
+    const options = [...inside<HTMLSelectElement>(el, '#diff-model-b').options].map((o) => o.value);
+    check(options.join(',') === ',abcdef123456,older', `the loaded model and the finished runs, newest first: ${options}`);
+    const select = inside<HTMLSelectElement>(el, '#diff-model-b');
+    select.value = 'abcdef123456';
+    select.dispatchEvent(new Event('change'));
+    await el.updateComplete;
+    check(!el.shadowRoot!.querySelector('#diff-k2'), "a run's k is its own: no field");
+    setK(el, '#diff-k1', '8');
+    await el.updateComplete;
+    inside<HTMLButtonElement>(el, '#diff-run').click();
+    await settle(el);
+    const call = fake.calls.find((c) => c.method === 'auditDiff');
+    check(
+      JSON.stringify(call?.args) ===
+        JSON.stringify([
+          ['a whale swims', 'the sea'],
+          [
+            { kind: 'loaded', k: 8 },
+            { kind: 'run', id: 'abcdef123456' },
+          ],
+          50,
+        ]),
+      JSON.stringify(call),
+    );
+    const summary = inside(el, 'audit-diff-report').shadowRoot!.querySelector('#diff-summary')!.textContent!.replace(/\s+/g, ' ');
+    check(/demo trained at k = 8, 200 steps \(run of .*\) against demo at k = 8/.test(summary), summary);
+    // a run sent from its page: it becomes the second side, the loaded model at its k the first
+    el.compareRun = { id: 'older', k: 2 };
+    await settle(el);
+    check(inside<HTMLSelectElement>(el, '#diff-model-b').value === 'older', 'the sent run is the second side');
+    check(inside<HTMLInputElement>(el, '#diff-k1').value === '2', "the loaded model at the run's k");
   });
 
   it('refuses a k out of range at the field, shows a failure, and clears its reports for another model', async () => {

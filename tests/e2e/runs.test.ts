@@ -2,7 +2,9 @@
 // each, each run evaluated on a small local BEIR folder; the runs table, the Table-2-like comparison and the scatter
 // appear; the hand-off project downloads; a run's model is used as the page's model (the preview, and the head as
 // loaded, divided by k and after training); its zip export holds a whole SparseEncoder folder, its ONNX export gives
-// that folder's vectors in onnxruntime-node and in onnxruntime-web inside the page's Chromium; a reload keeps the runs.
+// that folder's vectors in onnxruntime-node and in onnxruntime-web inside the page's Chromium; the Audit tab compares
+// the run with the demo at the run's k (before and after training) as the CLI's audit --against compares the two
+// folders; a reload keeps the runs.
 // And an inference-free sweep (static IDF queries) of k = 1 and 8, evaluated, marked and compared, one run's exported
 // Router folder evaluated by the CLI with the page's figures.
 import assert from 'node:assert/strict';
@@ -18,6 +20,7 @@ import { createFolderSource } from '../../src/io/file-source-node.ts';
 import { loadModel } from '../../src/model/load-model.ts';
 import type { Page } from 'playwright-core';
 import { readSafetensors } from '../../src/io/safetensors.ts';
+import type { TextChange } from '../../src/contract/expansion-audit.ts';
 import { openPage, screenshot } from './browser.ts';
 import { smallGeneratedSet } from './datasets.ts';
 import { useBuiltSite, WAIT } from './site.ts';
@@ -37,6 +40,29 @@ function writeFolder(zip: Record<string, Uint8Array>, folder: string): void {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, bytes);
   }
+}
+
+/** `splade-lab audit --model <model> --k <k> --against <folder> --against-k 1 --json` of `texts`: each text's dims and FLOPS. */
+function cliAuditAgainst(model: string, k: number, folder: string, texts: string[]): { perText: TextChange[] } {
+  // the run's saved head holds its k already: the folder is read at k = 1
+  const args = [
+    'audit',
+    '--model',
+    model,
+    '--k',
+    String(k),
+    '--against',
+    folder,
+    '--against-k',
+    '1',
+    '--max-length',
+    '128',
+    '--json',
+  ];
+  const out = execFileSync(process.execPath, ['bin/splade-lab.mjs', ...args, ...texts.flatMap((t) => ['--text', t])], {
+    timeout: 300_000,
+  });
+  return JSON.parse(out.toString('utf8')) as { perText: TextChange[] };
 }
 
 /** `splade-lab encode --format qdrant` of `texts` with the model in `folder`. */
@@ -273,6 +299,42 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
         const largest = Array.from(vectors[i]).reduce((m, x, v) => Math.max(m, Math.abs(x - dense[v])), 0);
         assert.ok(largest <= 1e-5, `text ${i}: ONNX in ${runtime} against encode, largest difference ${largest}`);
       });
+
+    // The Audit tab: the demo at the run's k against the run's trained model, as the CLI compares the two folders.
+    // (sent there from the run's page, which sets both sides)
+    const exported = (await runs.locator('#runs-table tbody tr').first().getAttribute('data-run')) ?? '';
+    await runs.locator('#runs-table tbody tr').first().locator('button.details').click();
+    await runs.locator('#run-page button.audit-run').click();
+    const audit = page.locator('audit-panel');
+    await audit.locator('#audit-texts').fill(texts.join('\n'));
+    await audit.locator(`#diff-model-b option[value="${exported}"]`).waitFor({ state: 'attached', ...WAIT });
+    assert.equal(await audit.locator('#diff-model-b').inputValue(), exported, 'the run is the second side');
+    assert.equal(await audit.locator('#diff-model-a').inputValue(), '', 'the loaded model the first');
+    const runK = Number(await audit.locator('#diff-k1').inputValue());
+    const chosen = (await audit.locator(`#diff-model-b option[value="${exported}"]`).textContent()) ?? '';
+    assert.ok(chosen.includes(`trained at k = ${runK},`), `the loaded model at the run's k: ${runK}, ${chosen}`);
+    await audit.locator('#diff-run').click();
+    await audit.locator('#audit-status', { hasText: 'Done: 2 texts compared' }).waitFor(WAIT);
+    const perText = await page
+      .locator('audit-diff-report #diff-per-text tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number((td as HTMLElement).dataset.value))),
+      );
+    const fromCli = cliAuditAgainst(join(process.cwd(), 'public', 'demo'), runK, folder, texts).perText;
+    fromCli.forEach((row, i) => {
+      const [, dims, againstDims, , flops, againstFlops] = perText[i];
+      assert.ok(
+        Math.abs(dims - row.activeDims) <= 1 && Math.abs(againstDims - row.againstActiveDims) <= 1,
+        `text ${i}: dims ${dims} against ${againstDims} on the page (${chosen}), ${row.activeDims} against ${row.againstActiveDims} by the CLI`,
+      );
+      for (const [page_, cli] of [
+        [flops, row.flops],
+        [againstFlops, row.againstFlops],
+      ])
+        assert.ok(Math.abs(page_ - cli) <= 1e-4 * Math.max(1, cli), `text ${i}: FLOPS ${page_} on the page, ${cli} by the CLI`);
+    });
+    await screenshot(page, '38-audit-run-against-base', audit);
+    await page.locator('#tab-runs').click();
 
     // Using a run's model: the picker names it, and the preview encodes with it.
     await runs.locator('#runs-table tbody tr').first().locator('button.use').click();

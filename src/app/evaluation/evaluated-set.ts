@@ -118,6 +118,11 @@ export class EvaluatedSet {
   }
 
   /** The set's judged queries (id and text), for the search box's suggestions. */
+  /** Every document's text, in the set's order (title and text joined, as encoded). */
+  documentTexts(): readonly string[] {
+    return this.parts.dataset.corpusTexts;
+  }
+
   queries(): { id: string; text: string }[] {
     const { queryIds, queryTexts } = this.parts.dataset;
     return queryIds.map((id, i) => ({ id, text: queryTexts[i] }));

@@ -225,8 +225,23 @@ export class RunsPanel extends LitElement {
         Run k = ${formatK(run.k)} of ${run.model.name}
         <button class="close-details" @click=${() => (this._opened = null)}>Close</button>
       </h3>
+      <p>
+        <button
+          class="audit-run"
+          ?disabled=${!run.savedModel}
+          title="in the Audit tab: the terms training gained and lost, and each text's change in active dimensions and FLOPS"
+          @click=${() => this._audit(run)}
+        >
+          Audit its vectors against the loaded model at k = ${formatK(run.k)}
+        </button>
+      </p>
       <run-details .run=${run}></run-details>
     </section>`;
+  }
+
+  /** Asks the page to open the Audit tab with this run on one side and the loaded model at the run's k on the other. */
+  private _audit(run: RunRecord) {
+    this.dispatchEvent(new CustomEvent('audit-run', { detail: { id: run.id, k: run.k }, bubbles: true, composed: true }));
   }
 
   private _sorted(runs: RunRecord[]): RunRecord[] {

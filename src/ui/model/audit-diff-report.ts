@@ -1,21 +1,18 @@
-// <audit-diff-report>: the loaded model's vectors of the same texts at two k compared, as the CLI's `audit --against`
-// reports it: the terms the second k gains and loses (heaviest by summed weight) and each text's change in active
+// <audit-diff-report>: two sides' vectors of the same texts compared (a model at two k, or runs), as the CLI's
+// `audit --against` reports it: the terms the second side gains and loses (heaviest by summed weight) and each text's change in active
 // dimensions and FLOPS (its sum of squared weights); downloadable as TSV (the CLI's --out blocks) or JSON.
 import { LitElement, css, html } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { diffTables, tablesTsv, type AuditDiff, type ReportTable } from '../../worker/api.ts';
 import { downloadFile } from '../common/download.ts';
-import { formatK } from '../common/format.ts';
 import { reportTableStyles, reportTableView } from '../common/report-table-view.ts';
 import { baseStyles } from '../common/theme.ts';
 
 @customElement('audit-diff-report')
 export class AuditDiffReport extends LitElement {
   @property({ attribute: false }) diff: AuditDiff | null = null;
-  /** The two k compared: the diff is the second against the first. */
-  @property({ attribute: false }) ks: readonly [number, number] = [1, 8];
-  /** The model's name, in the tables and file names. */
-  @property({ type: String }) model = '';
+  /** The two sides' names ("demo at k = 8", "run 1a2b3c4d: demo, k = 8, 200 steps"): the second against the first. */
+  @property({ attribute: false }) names: readonly [string, string] = ['the model at k = 1', 'the model at k = 8'];
 
   static override styles = [
     baseStyles,
@@ -44,7 +41,7 @@ export class AuditDiffReport extends LitElement {
     const [gained, lost, perText] = diffTables(diff, this._names(), 0);
     const signed = (value: number, digits: number) => (value > 0 ? '+' : '') + value.toFixed(digits);
     return html`<p id="diff-summary">
-        k = ${formatK(this.ks[1])} against k = ${formatK(this.ks[0])} on ${diff.texts} texts: per text on average, active
+        ${this.names[1]} against ${this.names[0]} on ${diff.texts} texts: per text on average, active
         dimensions ${signed(diff.meanDimsChange, 1)} and FLOPS ${signed(diff.meanFlopsChange, 3)};
         ${diff.gainedTerms} terms gained and ${diff.lostTerms} lost in all
         (${diff.gained.length < diff.gainedTerms || diff.lost.length < diff.lostTerms ? 'the heaviest are listed' : 'all listed'}).
@@ -57,32 +54,30 @@ export class AuditDiffReport extends LitElement {
       <div class="terms">${reportTableView(gained, 'diff-gained')} ${reportTableView(lost, 'diff-lost')}</div>`;
   }
 
-  /** The per-text table with its columns named by k ("dims, k = 8" for "against dims"); the TSV keeps the CLI's names. */
+  /** The per-text table with its columns named by side ("dims, B" for "against dims"); the TSV keeps the CLI's names. */
   private _namedColumns(table: ReportTable): ReportTable {
-    const [k1, k2] = this.ks.map(formatK);
+    const [first, second] = this.names;
     const name = (column: string) =>
       column.startsWith('against ')
-        ? `${column.slice(8)}, k = ${k2}`
+        ? `${column.slice(8)}, ${second}`
         : column === 'dims' || column === 'flops'
-          ? `${column}, k = ${k1}`
+          ? `${column}, ${first}`
           : column;
     return { ...table, columns: table.columns.map((c) => ({ ...c, name: name(c.name) })) };
   }
 
   private _names() {
-    const name = this.model || 'the model';
-    return { model: `${name} at k = ${formatK(this.ks[0])}`, against: `${name} at k = ${formatK(this.ks[1])}` };
+    return { model: this.names[0], against: this.names[1] };
   }
 
   private _download(kind: 'tsv' | 'json') {
     const diff = this.diff;
     if (!diff) return;
-    const [k1, k2] = this.ks.map(formatK);
-    const name = `audit-${this.model || 'model'}-k${k1}-vs-k${k2}`.replace(/[^\w.-]+/g, '-') + `.${kind}`;
+    const name = `audit-${this.names[0]}-vs-${this.names[1]}`.replace(/[^\w.-]+/g, '-').replace(/-+/g, '-') + `.${kind}`;
     if (kind === 'tsv')
       downloadFile({ name, type: 'text/tab-separated-values', bytes: tablesTsv(diffTables(diff, this._names(), 0)) });
     else {
-      const json = { model: { model: this.model, k: this.ks[0] }, against: { model: this.model, k: this.ks[1] }, ...diff };
+      const json = { model: this.names[0], against: this.names[1], ...diff };
       downloadFile({ name, type: 'application/json', bytes: JSON.stringify(json, null, 2) });
     }
   }

@@ -1,6 +1,7 @@
-// <audit-panel>: the expansion audit of a few typed texts by the loaded model: where their SPLADE weight goes at the
-// page's k (a corpus report), and the same texts at two k compared (terms gained and lost, each text's change in
-// active dimensions and FLOPS). The worker computes both with the CLI's audit (app/model/corpus-audit.ts, audit-diff.ts).
+// <audit-panel>: the expansion audit of typed texts (or the evaluated set's documents) by the loaded model: where their
+// SPLADE weight goes at the page's k (a corpus report), and the same texts from two sides compared, each the loaded
+// model at a k or a stored run's trained model (terms gained and lost, each text's change in active dimensions and
+// FLOPS). The worker computes both with the CLI's audit (app/model/corpus-audit.ts, audit-diff.ts).
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import {
@@ -10,8 +11,10 @@ import {
   describeRange,
   inRange,
   type AuditDiff,
+  type AuditSide,
   type CorpusAudit,
   type ModelSummary,
+  type RunRecord,
   type WorkerClient,
 } from '../../worker/api.ts';
 import '../common/panel-explainer.ts';
@@ -21,7 +24,8 @@ import { baseStyles } from '../common/theme.ts';
 import './audit-corpus-report.ts';
 import './audit-diff-report.ts';
 
-export type AuditClient = Pick<WorkerClient, 'auditCorpus' | 'auditDiff'>;
+export type AuditClient = Pick<WorkerClient, 'auditCorpus' | 'auditDiff'> &
+  Partial<Pick<WorkerClient, 'runs' | 'evaluatedDocuments'>>;
 
 /** A handful of sentences on different topics: each expands into its own field's words. */
 export const DEFAULT_AUDIT_TEXTS = [
@@ -43,11 +47,17 @@ export class AuditPanel extends LitElement {
   /** The page's k: the corpus report is made at it. */
   @property({ type: Number }) k = 1;
   @property({ type: Boolean, attribute: 'no-gpu' }) noGpu = false;
+  /** A run sent from its page: it becomes the second side, the loaded model at the run's k the first. */
+  @property({ attribute: false }) compareRun: { id: string; k: number } | null = null;
 
   @state() private _texts = DEFAULT_AUDIT_TEXTS.join('\n');
   @state() private _ks: [number, number] = [1, 8];
+  /** Each side's run id, or '' for the loaded model (at that side's k). */
+  @state() private _sideRuns: [string, string] = ['', ''];
+  /** The stored runs with a saved model, newest first (read when the panel starts and when a side's list is opened). */
+  @state() private _runs: RunRecord[] = [];
   @state() private _corpus: CorpusAudit | null = null;
-  @state() private _diff: { diff: AuditDiff; ks: [number, number] } | null = null;
+  @state() private _diff: { diff: AuditDiff; names: [string, string] } | null = null;
 
   private readonly job = new JobController(this);
 
@@ -89,7 +99,16 @@ export class AuditPanel extends LitElement {
     `,
   ];
 
+  override firstUpdated() {
+    void this._refreshRuns();
+  }
+
   override willUpdate(changed: Map<PropertyKey, unknown>) {
+    if (changed.has('compareRun') && this.compareRun) {
+      this._sideRuns = ['', this.compareRun.id];
+      this._ks = [this.compareRun.k, this._ks[1]];
+      void this._refreshRuns();
+    }
     // another model's numbers would be mislabelled: a new model clears the reports
     if (changed.has('summary') && changed.get('summary') !== undefined) {
       this._corpus = null;
@@ -100,7 +119,7 @@ export class AuditPanel extends LitElement {
   override render() {
     const texts = this._textList();
     const ready = !!this.client && !!this.summary && !this.noGpu && !this.job.running && texts.length > 0;
-    const ksValid = this._ks.every((k) => inRange(k, K_RANGE));
+    const ksValid = this._ks.every((k, i) => this._sideRuns[i] !== '' || inRange(k, K_RANGE));
     const tooMany = texts.length > AUDIT_LIMITS.texts;
     const model = this.summary?.name ?? '';
     return html`<panel-explainer>
@@ -117,17 +136,22 @@ export class AuditPanel extends LitElement {
       </panel-explainer>
       <label for="audit-texts">Texts, one per line (at most ${AUDIT_LIMITS.texts}, ${AUDIT_LIMITS.maxLength} tokens each)</label>
       <textarea id="audit-texts" .value=${this._texts} @input=${this._onTexts}></textarea>
+      ${
+        this.client?.evaluatedDocuments
+          ? html`<p>
+              <button id="audit-use-set" ?disabled=${this.job.running} @click=${this._useEvaluatedSet}>
+                Use the evaluated set's documents
+              </button>
+              <span class="muted">(the first ${AUDIT_LIMITS.texts}, as the last evaluation encoded them)</span>
+            </p>`
+          : nothing
+      }
       <div class="actions">
         <button id="audit-run" class="primary" ?disabled=${!ready || tooMany} @click=${this._runCorpus}>
           Report at k = ${formatK(this.k)}
         </button>
         <span>
-          <label for="diff-k1">Compare k =</label>
-          <input id="diff-k1" type="number" min=${K_RANGE.min} max=${K_RANGE.max} step="any" .value=${String(this._ks[0])}
-            @change=${(e: Event) => this._onK(e, 0)} />
-          <label for="diff-k2">with k =</label>
-          <input id="diff-k2" type="number" min=${K_RANGE.min} max=${K_RANGE.max} step="any" .value=${String(this._ks[1])}
-            @change=${(e: Event) => this._onK(e, 1)} />
+          ${this._side(0, 'Compare')} ${this._side(1, 'with')}
           <button id="diff-run" ?disabled=${!ready || tooMany || !ksValid} @click=${this._runDiff}>Compare</button>
         </span>
       </div>
@@ -144,10 +168,62 @@ export class AuditPanel extends LitElement {
       }
       ${
         this._diff
-          ? html`<h3>k = ${formatK(this._diff.ks[1])} against k = ${formatK(this._diff.ks[0])}</h3>
-              <audit-diff-report .diff=${this._diff.diff} .ks=${this._diff.ks} model=${model}></audit-diff-report>`
+          ? html`<h3>${this._diff.names[1]} against ${this._diff.names[0]}</h3>
+              <audit-diff-report .diff=${this._diff.diff} .names=${this._diff.names}></audit-diff-report>`
           : nothing
       }`;
+  }
+
+  /** One side of the comparison: the loaded model (at a k) or a stored run; ids diff-model-a/-b, diff-k1/-k2. */
+  private _side(which: 0 | 1, label: string) {
+    const [model, k] = which === 0 ? ['diff-model-a', 'diff-k1'] : ['diff-model-b', 'diff-k2'];
+    const runs = this._runs;
+    return html`<label for=${model}>${label}</label>
+      <select id=${model} @focus=${this._refreshRuns} @change=${(e: Event) => this._onSideRun(e, which)}>
+        <option value="" ?selected=${this._sideRuns[which] === ''}>the loaded model</option>
+        ${runs.map((r) => html`<option value=${r.id} ?selected=${this._sideRuns[which] === r.id}>${this._runName(r)}</option>`)}
+      </select>
+      ${
+        this._sideRuns[which] === ''
+          ? html`<label for=${k}>at k =</label>
+              <input id=${k} type="number" min=${K_RANGE.min} max=${K_RANGE.max} step="any" .value=${String(this._ks[which])}
+                @change=${(e: Event) => this._onK(e, which)} />`
+          : nothing
+      }`;
+  }
+
+  private _runName(run: RunRecord): string {
+    return `${run.model.name} trained at k = ${formatK(run.k)}, ${run.step} steps (run of ${new Date(run.createdAt).toLocaleString()})`;
+  }
+
+  /** A side's name in headings, tables and file names. */
+  private _sideName(side: AuditSide): string {
+    if (side.kind === 'loaded') return `${this.summary?.name || 'the model'} at k = ${formatK(side.k)}`;
+    const run = this._runs.find((r) => r.id === side.id);
+    return run ? this._runName(run) : `run ${side.id}`;
+  }
+
+  private async _refreshRuns() {
+    const runs = await this.client?.runs?.().catch(() => null);
+    if (runs) this._runs = runs.filter((r) => r.savedModel !== null).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  private _onSideRun(event: Event, which: 0 | 1) {
+    const runs: [string, string] = [...this._sideRuns];
+    runs[which] = (event.target as HTMLSelectElement).value;
+    this._sideRuns = runs;
+  }
+
+  private async _useEvaluatedSet() {
+    const client = this.client;
+    if (!client?.evaluatedDocuments) return;
+    const read = await this.job.run(this._jobOptions('Reading the evaluated set…'), () =>
+      client.evaluatedDocuments!(AUDIT_LIMITS.texts),
+    );
+    if (!read) return;
+    // one text per line: a document's own line breaks become spaces
+    this._texts = read.texts.map((text) => text.replace(/\s+/g, ' ').trim()).join('\n');
+    this.job.setStatus(`Texts: the first ${read.texts.length} of the ${read.total} documents of ${read.set}.`);
   }
 
   /** The typed texts, blank lines left out. */
@@ -181,13 +257,17 @@ export class AuditPanel extends LitElement {
   private async _runDiff() {
     const client = this.client;
     if (!client) return;
-    const ks: [number, number] = [...this._ks];
+    const sides = [0, 1].map((i): AuditSide => {
+      const run = this._sideRuns[i];
+      return run === '' ? { kind: 'loaded', k: this._ks[i] } : { kind: 'run', id: run };
+    }) as [AuditSide, AuditSide];
+    const names: [string, string] = [this._sideName(sides[0]), this._sideName(sides[1])];
     const texts = this._textList();
-    const starting = `Encoding ${texts.length} texts at k = ${formatK(ks[0])} and k = ${formatK(ks[1])}…`;
-    const diff = await this.job.run(this._jobOptions(starting), () => client.auditDiff(texts, ks[0], ks[1], DIFF_TOP));
+    const starting = `Encoding ${texts.length} texts with ${names[0]} and with ${names[1]}…`;
+    const diff = await this.job.run(this._jobOptions(starting), () => client.auditDiff(texts, sides, DIFF_TOP));
     if (!diff) return;
-    this._diff = { diff, ks };
-    this.job.setStatus(`Done: ${diff.texts} texts compared at k = ${formatK(ks[0])} and k = ${formatK(ks[1])}.`);
+    this._diff = { diff, names };
+    this.job.setStatus(`Done: ${diff.texts} texts compared, ${names[1]} against ${names[0]}.`);
   }
 
   private _jobOptions(starting: string) {
