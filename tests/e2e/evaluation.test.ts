@@ -264,6 +264,16 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     await screenshot(page, '22-search-pair-origins', page.locator('eval-panel search-view #opened'));
     await page.locator('eval-panel eval-differences li').first().waitFor(WAIT);
     await screenshot(page, '22-eval-search');
+    // The Audit tab takes the evaluated set's documents as its texts, one per line.
+    await page.locator('#tab-audit').click();
+    await page.locator('audit-panel #audit-use-set').click();
+    const taking = page.locator('audit-panel #audit-status', { hasText: 'Texts: the first' });
+    await taking.waitFor(WAIT);
+    const [, taken, total] = /the first (\d+) of the (\d+) documents/.exec((await taking.textContent()) ?? '') ?? [];
+    const lines = (await page.locator('audit-panel #audit-texts').inputValue()).split('\n');
+    assert.ok(Number(taken) > 0 && Number(taken) === Math.min(200, Number(total)), `${taken} of ${total} documents`);
+    assert.equal(lines.length, Number(taken), 'one document per line');
+    await page.locator('#tab-evaluate').click();
 
     // The stored results come back after a reload.
     const shown = await Promise.all(MEASURES.map((m) => cell(page, 'latest', 'splade', m, 4)));
