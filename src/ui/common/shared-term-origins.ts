@@ -3,7 +3,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { PairAudit, SideOfTerm } from '../../worker/api.ts';
-import { baseStyles } from './theme.ts';
+import { baseStyles, termTableStyles } from './theme.ts';
 
 /** Shared terms listed (an MLM's near-dense vectors share thousands). */
 const ROWS = 40;
@@ -16,26 +16,7 @@ function percent(share: number): string {
 export class SharedTermOrigins extends LitElement {
   @property({ attribute: false }) pair: PairAudit | null = null;
 
-  static override styles = [
-    baseStyles,
-    css`
-      table {
-        border-collapse: collapse;
-        font-size: 0.85em;
-      }
-      th,
-      td {
-        padding: 0.05em 0.45em;
-        text-align: left;
-      }
-      td.number {
-        text-align: right;
-      }
-      .expansion {
-        font-style: italic;
-      }
-    `,
-  ];
+  static override styles = [baseStyles, termTableStyles];
 
   override render() {
     const pair = this.pair;

@@ -3,7 +3,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { TermContribution } from '../../worker/api.ts';
-import { baseStyles } from './theme.ts';
+import { baseStyles, termTableStyles } from './theme.ts';
 
 @customElement('term-table')
 export class TermTable extends LitElement {
@@ -13,22 +13,15 @@ export class TermTable extends LitElement {
 
   static override styles = [
     baseStyles,
+    termTableStyles,
     css`
-      table {
-        border-collapse: collapse;
-        font-size: 0.85em;
-      }
       th,
       td {
-        padding: 0.05em 0.45em;
         text-align: right;
       }
       th:first-child,
       td:first-child {
         text-align: left;
-      }
-      .expansion {
-        font-style: italic;
       }
     `,
   ];

@@ -175,3 +175,22 @@ export const fieldRowStyles = css`
     gap: 0.15em;
   }
 `;
+
+/** The small term tables (shared terms, token origins, a score's terms): tight cells, numbers right, expansions italic. */
+export const termTableStyles = css`
+  table {
+    border-collapse: collapse;
+    font-size: 0.85em;
+  }
+  th,
+  td {
+    padding: 0.05em 0.45em;
+    text-align: left;
+  }
+  td.number {
+    text-align: right;
+  }
+  .expansion {
+    font-style: italic;
+  }
+`;

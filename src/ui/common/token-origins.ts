@@ -3,7 +3,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { TextAudit } from '../../worker/api.ts';
-import { baseStyles } from './theme.ts';
+import { baseStyles, termTableStyles } from './theme.ts';
 
 /** Terms named per input token; the full table lists this many rows. */
 const TERMS_PER_TOKEN = 6;
@@ -15,6 +15,7 @@ export class TokenOrigins extends LitElement {
 
   static override styles = [
     baseStyles,
+    termTableStyles,
     css`
       ol {
         padding-left: 1.4em;
@@ -25,21 +26,6 @@ export class TokenOrigins extends LitElement {
       }
       .piece {
         font-weight: 600;
-      }
-      .expansion {
-        font-style: italic;
-      }
-      table {
-        border-collapse: collapse;
-        font-size: 0.85em;
-      }
-      th,
-      td {
-        padding: 0.05em 0.45em;
-        text-align: left;
-      }
-      td.weight {
-        text-align: right;
       }
     `,
   ];
@@ -78,7 +64,7 @@ export class TokenOrigins extends LitElement {
             ${audit.terms.slice(0, TABLE_ROWS).map(
               (t) => html`<tr data-term=${t.term} data-position=${t.position}>
                 <td class=${t.expansion ? 'expansion' : ''}>${t.term}</td>
-                <td class="weight">${t.weight.toFixed(3)}</td>
+                <td class="number">${t.weight.toFixed(3)}</td>
                 <td>${t.expansion ? 'expansion' : 'input'}</td>
                 <td>${t.piece} (token ${t.position})</td>
               </tr>`,
