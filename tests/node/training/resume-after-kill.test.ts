@@ -11,7 +11,7 @@ import { runCli } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
-const STEPS = 40;
+const STEPS = 16;
 let root: string;
 let model: string;
 beforeAll(async () => {
