@@ -22,8 +22,17 @@ export interface SystemResult {
   timingsMs: Record<string, number>;
 }
 
+/** The summed posting length of each query's terms in the document index (what a term-at-a-time search reads). */
+export interface QueryPostingsSummary {
+  mean: number;
+  p50: number;
+  p99: number;
+}
+
 export interface SpladeResult extends SystemResult {
   efficiency: EfficiencyReport;
+  /** Over the set's queries (absent in evaluations stored before it was kept). */
+  queryPostings?: QueryPostingsSummary;
   /** Documents encoded per second (GPU encoding of the corpus). */
   documentsPerSecond: number;
 }

@@ -1,7 +1,8 @@
 // End-to-end evaluation: encode queries and corpus, index, retrieve top-k, score with trec_eval measures, report efficiency.
 import type { RetrievalDataset } from '../contract/dataset.ts';
 import { efficiencyReport } from './efficiency.ts';
-import { type EfficiencyReport, RetrievalReport } from '../contract/results.ts';
+import { type EfficiencyReport, type QueryPostingsSummary, RetrievalReport } from '../contract/results.ts';
+import { queryPostings } from './posting-statistics.ts';
 import { buildInvertedIndex, indexMemoryBytes, postingsCount, type InvertedIndex } from './inverted-index.ts';
 import { evaluateRun, type EvaluateRunOptions } from './metrics/evaluate-run.ts';
 import type { Run } from '../contract/run-types.ts';
@@ -29,6 +30,8 @@ export interface RetrievalOptions extends EvaluateRunOptions {
 
 export interface EncoderReport extends RetrievalReport {
   efficiency: EfficiencyReport;
+  /** The summed posting length each query reads (index-stats' latency proxy), over the queries. */
+  queryPostings: QueryPostingsSummary;
   /** The vectors and the index the run came from (a search view reuses them). */
   queryVectors: SparseVector[];
   docVectors: SparseVector[];
@@ -117,6 +120,7 @@ export async function evaluateEncoder(
   return {
     ...report,
     efficiency: efficiencyReport(queryVectors, docVectors, index.dimension),
+    queryPostings: (({ mean, p50, p99 }) => ({ mean, p50, p99 }))(queryPostings(index, queryVectors, dataset.queryIds)),
     timingsMs: { encodeQueries: t1 - t0, encodeDocuments: t2 - t1, index: indexMs, ...report.timingsMs },
     queryVectors,
     docVectors,

@@ -1,11 +1,19 @@
 // The runs comparison table's latency proxy: the postings a query reads on average, read from each run's stored
-// evaluation on the chosen set (documents × avg_flops), and a dash for a run not evaluated there.
+// evaluation on the chosen set (documents × avg_flops), its p50 and p99 where the evaluation kept them, and a dash for
+// a run not evaluated there.
 import '../../src/ui/experiments/run-compare.ts';
 import type { RunCompare } from '../../src/ui/experiments/run-compare.ts';
 import type { RunRecord, SetEvaluation } from '../../src/worker/api.ts';
 import { check, cleanup, inside, mount } from './ui-fixture.ts';
 
-function run(id: string, k: number, evaluation: { documents: number; avgFlops: number; ndcg: number } | null): RunRecord {
+interface Evaluated {
+  documents: number;
+  avgFlops: number;
+  ndcg: number;
+  queryPostings?: { mean: number; p50: number; p99: number };
+}
+
+function run(id: string, k: number, evaluation: Evaluated | null): RunRecord {
   const evaluations = evaluation
     ? [
         {
@@ -13,6 +21,7 @@ function run(id: string, k: number, evaluation: { documents: number; avgFlops: n
           splade: {
             metrics: { ndcg_cut_10: evaluation.ndcg, recip_rank_10: 0.5, recall_1000: 1 },
             efficiency: { query_active_dims: 10, corpus_active_dims: 100, avg_flops: evaluation.avgFlops },
+            queryPostings: evaluation.queryPostings,
           },
         } as unknown as SetEvaluation,
       ]
@@ -30,13 +39,21 @@ function run(id: string, k: number, evaluation: { documents: number; avgFlops: n
 }
 
 describe('<run-compare>', () => {
-  it('shows each evaluated run’s mean postings per query as documents × avg_flops, a dash for the others', async () => {
+  it('shows each evaluated run’s mean postings per query as documents × avg_flops and its kept p50 / p99, a dash for the others', async () => {
     cleanup();
-    const runs = [run('a', 1, { documents: 100, avgFlops: 12.345, ndcg: 0.3 }), run('b', 8, null)];
+    const runs = [
+      run('a', 1, { documents: 100, avgFlops: 12.345, ndcg: 0.3, queryPostings: { mean: 1234.5, p50: 1100, p99: 4321.4 } }),
+      run('b', 8, null),
+      run('c', 4, { documents: 100, avgFlops: 2, ndcg: 0.2 }),
+    ];
     const el = await mount<RunCompare>('run-compare', { runs });
     const cell = (id: string) =>
       inside(el, `#cmp-table tr[data-run="${id}"] td[data-measure="query_postings"]`).textContent?.trim();
     check(cell('a') === '1,235', `run a: ${cell('a')}`);
     check(cell('b') === '–', `run b: ${cell('b')}`);
+    const percentiles = (id: string) =>
+      inside(el, `#cmp-table tr[data-run="${id}"] td[data-measure="query_postings_p50_p99"]`).textContent?.trim();
+    check(percentiles('a') === '1,100 / 4,321', `run a: ${percentiles('a')}`);
+    check(percentiles('c') === '–', `an evaluation stored before percentiles were kept: ${percentiles('c')}`);
   });
 });

@@ -411,6 +411,18 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
       [cliMetrics.ndcg_cut_10, cliMetrics.recip_rank_10, cliMetrics.recall_1000].map((v) => v.toFixed(4)),
       'the page and the CLI evaluate the exported inference-free model alike',
     );
+    // ... and its postings per query (p50 / p99) are what index-stats counts from the same folder
+    const cliIndex = JSON.parse(
+      execFileSync(process.execPath, ['bin/splade-lab.mjs', 'index-stats', '--model', folder, '--beir', beirDir, '--json'], {
+        encoding: 'utf8',
+        timeout: 300_000,
+      }),
+    ) as { queryPostings: { p50: number; p99: number } };
+    const count = (n: number) => Math.round(n).toLocaleString('en-US');
+    assert.equal(
+      (await pageRow.locator('td[data-measure="query_postings_p50_p99"]').textContent())?.trim(),
+      `${count(cliIndex.queryPostings.p50)} / ${count(cliIndex.queryPostings.p99)}`,
+    );
 
     // The run used as the page's model: a search shows the query's static weights (the exported table's), a lookup.
     await row.locator('button.use').click();

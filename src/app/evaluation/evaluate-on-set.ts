@@ -99,6 +99,7 @@ export async function evaluateOnSet(
     latency: report.latency,
     timingsMs: report.timingsMs,
     efficiency: report.efficiency,
+    queryPostings: report.queryPostings,
     documentsPerSecond:
       report.timingsMs.encodeDocuments > 0 ? (1000 * dataset.corpusIds.length) / report.timingsMs.encodeDocuments : 0,
   };

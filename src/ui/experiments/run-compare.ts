@@ -5,7 +5,15 @@ import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatDuration, formatK } from '../common/format.ts';
 import '../common/loss-chart.ts';
-import { BEST_RULE, bestRun, evaluatedSets, evaluationOn, meanQueryPostings, type RunRecord } from '../../worker/api.ts';
+import {
+  BEST_RULE,
+  bestRun,
+  evaluatedSets,
+  evaluationOn,
+  meanQueryPostings,
+  type RunRecord,
+  type SetEvaluation,
+} from '../../worker/api.ts';
 import { curves, runLabel } from './run-views.ts';
 import '../common/scatter-chart.ts';
 import { baseStyles, tableStyles, trainingPanelStyles } from '../common/theme.ts';
@@ -106,6 +114,9 @@ export class RunCompare extends LitElement {
             <th scope="col" title="mean over queries of the summed posting length of their terms (documents × avg_flops): a latency proxy">
               postings / query
             </th>
+            <th scope="col" title="the summed posting length a query reads: its median and 99th percentile over the set's queries">
+              postings p50 / p99
+            </th>
             <th scope="col">steps</th>
             <th scope="col">time</th>
           </tr>
@@ -134,6 +145,7 @@ export class RunCompare extends LitElement {
               </td>
               <td>${e ? e.splade.efficiency.avg_flops.toFixed(2) : '–'}</td>
               <td data-measure="query_postings">${e ? Math.round(meanQueryPostings(e)).toLocaleString('en-US') : '–'}</td>
+              <td data-measure="query_postings_p50_p99">${this._percentiles(e)}</td>
               <td>${run.step}</td>
               <td>${formatDuration(run.trainingMs)}</td>
             </tr>`;
@@ -152,6 +164,14 @@ export class RunCompare extends LitElement {
           return e ? [{ label: runLabel(run, runs), x: e.splade.efficiency.avg_flops, y: e.splade.metrics.ndcg_cut_10 }] : [];
         })}
       ></scatter-chart>`;
+  }
+
+  /** A run's p50 / p99 postings per query on the set, kept by evaluations since they were measured ('–' before). */
+  private _percentiles(evaluation: SetEvaluation | null) {
+    const kept = evaluation?.splade.queryPostings;
+    if (!kept) return '–';
+    const count = (n: number) => Math.round(n).toLocaleString('en-US');
+    return `${count(kept.p50)} / ${count(kept.p99)}`;
   }
 }
 

@@ -10,6 +10,7 @@ import { checkIndexStatsRequest, meanQueryPostings, pruningRules } from '../../.
 import { EvaluatedSet, type EvaluatedSetParts } from '../../../src/app/evaluation/evaluated-set.ts';
 import { averageFlops } from '../../../src/retrieval/efficiency.ts';
 import { measureIndex } from '../../../src/retrieval/index-measures.ts';
+import { evaluateEncoder } from '../../../src/retrieval/evaluate.ts';
 import { sparseFromEntries } from '../../../src/util/sparse-vector.ts';
 import { writeVInt } from '../../helpers/vint.ts';
 
@@ -154,6 +155,31 @@ describe('index-stats computations', () => {
     expect(
       meanQueryPostings({ set: { documents: documents.length }, splade: { efficiency: { avg_flops } } } as never),
     ).toBeCloseTo(mean, 12);
+  });
+
+  it("keeps an evaluation's p50 and p99 postings per query as index-stats counts them", async () => {
+    const dataset = {
+      name: 'tiny',
+      corpusIds: ['d0', 'd1', 'd2', 'd3'],
+      corpusTexts: ['', '', '', ''],
+      queryIds: ['a', 'b', 'c'],
+      queryTexts: ['qa', 'qb', 'qc'],
+      qrels: new Map([['a', new Map([['d0', 1]])]]),
+      warnings: [],
+    };
+    const encoder = { vocab, encodeQueries: async () => queries, encodeDocuments: async () => documents };
+    const report = await evaluateEncoder(encoder, dataset, { topK: 10 });
+    const { mean, p50, p99 } = measureIndex(
+      { queries, documents },
+      dataset,
+      { pruneTop: [], pruneThreshold: [], scale: 100 },
+      {
+        vocab,
+        topK: 10,
+      },
+    ).queryPostings;
+    expect(report.queryPostings).toEqual({ mean, p50, p99 });
+    expect(p99).toBeGreaterThan(0);
   });
 
   it("measures a kept evaluated set's vectors as index-stats does, and refuses a bad request", () => {
