@@ -1,6 +1,6 @@
 // <shared-term-origins>: the terms a query and a document share, each with its product (its part of the score) and,
 // on each side, whether it is an input term or an expansion and the input token whose logit won the max pooling.
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { PairAudit, SideOfTerm } from '../../worker/api.ts';
 import { baseStyles, termTableStyles } from './theme.ts';
