@@ -3,11 +3,7 @@
 import type { PostingLengths, QueryPostings } from '../contract/index-stats.ts';
 import type { InvertedIndex } from './inverted-index.ts';
 import type { SparseVector } from '../util/sparse-vector.ts';
-
-/** The nearest-rank q-quantile of ascending `sorted` (0 when empty), as the latency report takes its percentiles. */
-export function nearestRank(sorted: ArrayLike<number>, q: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] : 0;
-}
+import { nearestRank } from '../util/nearest-rank.ts';
 
 function mean(values: ArrayLike<number>): number {
   let sum = 0;

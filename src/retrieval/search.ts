@@ -2,6 +2,7 @@
 import type { InvertedIndex } from './inverted-index.ts';
 import { MaxScoreSearcher } from './maxscore.ts';
 import type { SparseVector } from '../util/sparse-vector.ts';
+import { nearestRank } from '../util/nearest-rank.ts';
 import { TopK, type Ranking } from './top-k.ts';
 import { isSearchAlgorithm, LatencyReport, LatencyTimes, SearchAlgorithm, searchAlgorithms } from '../contract/search-results.ts';
 
@@ -96,14 +97,13 @@ export function searchAll(
 export function latencyReport(timesMs: Float64Array): LatencyTimes {
   const sorted = timesMs.slice().sort();
   const totalMs = sorted.reduce((s, t) => s + t, 0);
-  const quantile = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : 0);
   return {
     queries: sorted.length,
     totalMs,
     meanMs: sorted.length ? totalMs / sorted.length : 0,
-    p50Ms: quantile(0.5),
-    p95Ms: quantile(0.95),
-    p99Ms: quantile(0.99),
+    p50Ms: nearestRank(sorted, 0.5),
+    p95Ms: nearestRank(sorted, 0.95),
+    p99Ms: nearestRank(sorted, 0.99),
     queriesPerSecond: totalMs > 0 ? (1000 * sorted.length) / totalMs : 0,
   };
 }
