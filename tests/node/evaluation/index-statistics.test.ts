@@ -43,6 +43,19 @@ const queries = [
   sparseFromEntries([[4, 1]]),
 ];
 
+/** The four documents' and three queries' set the vectors above belong to (texts unused: the vectors are given). */
+function tinySet() {
+  return {
+    name: 'tiny',
+    corpusIds: ['d0', 'd1', 'd2', 'd3'],
+    corpusTexts: ['', '', '', ''],
+    queryIds: ['a', 'b', 'c'],
+    queryTexts: ['qa', 'qb', 'qc'],
+    qrels: new Map([['a', new Map([['d0', 1]])]]),
+    warnings: [],
+  };
+}
+
 describe('index-stats computations', () => {
   it.each([0, 1, 127, 128, 300, 16383, 16384, 2 ** 21 - 1, 2 ** 21, 2 ** 28, 2 ** 31 - 1, -1])(
     'vintBytes(%d) is the length of the VInt Lucene writes',
@@ -159,15 +172,7 @@ describe('index-stats computations', () => {
   });
 
   it("keeps an evaluation's p50 and p99 postings per query as index-stats counts them", async () => {
-    const dataset = {
-      name: 'tiny',
-      corpusIds: ['d0', 'd1', 'd2', 'd3'],
-      corpusTexts: ['', '', '', ''],
-      queryIds: ['a', 'b', 'c'],
-      queryTexts: ['qa', 'qb', 'qc'],
-      qrels: new Map([['a', new Map([['d0', 1]])]]),
-      warnings: [],
-    };
+    const dataset = tinySet();
     const encoder = { vocab, encodeQueries: async () => queries, encodeDocuments: async () => documents };
     const report = await evaluateEncoder(encoder, dataset, { topK: 10 });
     const { mean, p50, p99 } = measureIndex(
@@ -184,15 +189,7 @@ describe('index-stats computations', () => {
   });
 
   it("measures a kept evaluated set's vectors as index-stats does, and refuses a bad request", () => {
-    const dataset = {
-      name: 'tiny',
-      corpusIds: ['d0', 'd1', 'd2', 'd3'],
-      corpusTexts: ['', '', '', ''],
-      queryIds: ['a', 'b', 'c'],
-      queryTexts: ['qa', 'qb', 'qc'],
-      qrels: new Map([['a', new Map([['d0', 1]])]]),
-      warnings: [],
-    };
+    const dataset = tinySet();
     const parts = { dataset, vocab, docVectors: documents, queryVectors: queries } as unknown as EvaluatedSetParts;
     const kept = new EvaluatedSet(parts);
     const request = { pruneTop: [1], pruneThreshold: [0.5], scale: 100 };
