@@ -2,6 +2,9 @@
 // touches (the latency proxy), index sizes under two stated impact models, and a what-if pruning curve; its request.
 import { EVAL_LIMITS, checkK, checkRange, type NumberRange } from './limits.ts';
 import type { DatasetSummary, SetEvaluation } from './results.ts';
+import type { PruningPoint, PruningRule } from './pruning-point.ts';
+
+export type { PruningPoint, PruningRule } from './pruning-point.ts';
 
 /** The curve's points unless asked otherwise: every vector unpruned, then these top-N and weight-threshold points. */
 export const INDEX_STATS_DEFAULTS = {
@@ -28,7 +31,6 @@ export const IMPACT_SIZE_MODELS = {
 } as const;
 
 /** A point of the pruning curve: all weights, each vector's N largest, or document weights of at least W. */
-export type PruningRule = { kind: 'all' } | { kind: 'top'; n: number } | { kind: 'threshold'; weight: number };
 
 export interface IndexStatsRequest {
   k: number;
@@ -70,18 +72,6 @@ export interface ImpactIndexSize {
   bytes: number;
 }
 
-export interface PruningPoint {
-  rule: PruningRule;
-  /** Whether the queries were pruned too (top-N points, as `eval --prune N` does). */
-  queriesPruned: boolean;
-  postings: number;
-  /** Index bytes under the Anserini model. */
-  indexBytes: number;
-  meanQueryPostings: number;
-  ndcg_cut_10: number;
-  recip_rank_10: number;
-}
-
 export interface IndexStatsReport {
   set: DatasetSummary;
   model: { name: string; architecture: string };
@@ -103,7 +93,7 @@ export function meanQueryPostings(evaluation: Pick<SetEvaluation, 'set' | 'splad
 }
 
 /** The curve's rules: "all" first, then each top-N and each threshold point, zeros (which mean "all") left out. */
-export function pruningRules(request: Pick<IndexStatsRequest, 'pruneTop' | 'pruneThreshold'>): PruningRule[] {
+export function pruningRules(request: { pruneTop: readonly number[]; pruneThreshold: readonly number[] }): PruningRule[] {
   return [
     { kind: 'all' },
     ...request.pruneTop.filter((n) => n > 0).map((n): PruningRule => ({ kind: 'top', n })),

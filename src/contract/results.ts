@@ -3,6 +3,7 @@ import type { LatencyReport } from './search-results.ts';
 import type { EvaluationMemory } from './evaluation-memory.ts';
 import type { EvalRequest } from './evaluation-request.ts';
 import type { Run } from './run-types.ts';
+import type { PruningPoint } from './pruning-point.ts';
 
 /** What the page shows of a read set. */
 export interface DatasetSummary {
@@ -33,6 +34,8 @@ export interface SpladeResult extends SystemResult {
   efficiency: EfficiencyReport;
   /** Over the set's queries (absent in evaluations stored before it was kept). */
   queryPostings?: QueryPostingsSummary;
+  /** The pruning curve at index-stats' default points, kept by a run's evaluation (absent elsewhere and before). */
+  pruningCurve?: PruningPoint[];
   /** Documents encoded per second (GPU encoding of the corpus). */
   documentsPerSecond: number;
 }

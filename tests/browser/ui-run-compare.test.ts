@@ -3,14 +3,15 @@
 // a run not evaluated there.
 import '../../src/ui/experiments/run-compare.ts';
 import type { RunCompare } from '../../src/ui/experiments/run-compare.ts';
-import type { RunRecord, SetEvaluation } from '../../src/worker/api.ts';
-import { check, cleanup, inside, mount } from './ui-fixture.ts';
+import type { PruningPoint, RunRecord, SetEvaluation } from '../../src/worker/api.ts';
+import { allInside, check, cleanup, inside, mount } from './ui-fixture.ts';
 
 interface Evaluated {
   documents: number;
   avgFlops: number;
   ndcg: number;
   queryPostings?: { mean: number; p50: number; p99: number };
+  pruningCurve?: PruningPoint[];
 }
 
 function run(id: string, k: number, evaluation: Evaluated | null): RunRecord {
@@ -22,6 +23,7 @@ function run(id: string, k: number, evaluation: Evaluated | null): RunRecord {
             metrics: { ndcg_cut_10: evaluation.ndcg, recip_rank_10: 0.5, recall_1000: 1 },
             efficiency: { query_active_dims: 10, corpus_active_dims: 100, avg_flops: evaluation.avgFlops },
             queryPostings: evaluation.queryPostings,
+            pruningCurve: evaluation.pruningCurve,
           },
         } as unknown as SetEvaluation,
       ]
@@ -55,5 +57,25 @@ describe('<run-compare>', () => {
       inside(el, `#cmp-table tr[data-run="${id}"] td[data-measure="query_postings_p50_p99"]`).textContent?.trim();
     check(percentiles('a') === '1,100 / 4,321', `run a: ${percentiles('a')}`);
     check(percentiles('c') === '–', `an evaluation stored before percentiles were kept: ${percentiles('c')}`);
+  });
+
+  it("lays out each evaluated run's kept pruning curve: nDCG@10 and postings per query at each point", async () => {
+    cleanup();
+    const point = (rule: PruningPoint['rule'], ndcg: number, postings: number) =>
+      ({ rule, ndcg_cut_10: ndcg, meanQueryPostings: postings }) as PruningPoint;
+    const curve = [point({ kind: 'all' }, 0.5, 12345), point({ kind: 'top', n: 16 }, 0.45678, 321.4)];
+    const runs = [
+      run('a', 1, { documents: 100, avgFlops: 1, ndcg: 0.5, pruningCurve: curve }),
+      run('c', 4, { documents: 100, avgFlops: 2, ndcg: 0.2 }),
+    ];
+    const el = await mount<RunCompare>('run-compare', { runs });
+    const rows = allInside(el, '#cmp-pruning tbody tr');
+    check(rows.length === 1 && rows[0].getAttribute('data-run') === 'a', 'only the run whose evaluation kept a curve');
+    const headers = allInside(el, '#cmp-pruning thead th').map((th) => th.textContent?.trim());
+    check(headers.length === 3, `run and two points: ${headers}`);
+    const cells = [...rows[0].querySelectorAll<HTMLElement>('td[data-rule]')].map((td) =>
+      td.innerText.replace(/\s+/g, ' ').trim(),
+    );
+    check(cells.join(' | ') === '0.5000 12,345 | 0.4568 321', cells.join(' | '));
   });
 });

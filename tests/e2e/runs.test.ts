@@ -417,12 +417,24 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
         encoding: 'utf8',
         timeout: 300_000,
       }),
-    ) as { queryPostings: { p50: number; p99: number } };
+    ) as { queryPostings: { p50: number; p99: number }; curve: { ndcg_cut_10: number; meanQueryPostings: number }[] };
     const count = (n: number) => Math.round(n).toLocaleString('en-US');
     assert.equal(
       (await pageRow.locator('td[data-measure="query_postings_p50_p99"]').textContent())?.trim(),
       `${count(cliIndex.queryPostings.p50)} / ${count(cliIndex.queryPostings.p99)}`,
     );
+    // ... and its pruning curve (kept by the page's evaluation) is index-stats' curve, point by point
+    const pageCurve = await compare
+      .locator(`#cmp-pruning tr[data-run="${runId}"] td[data-rule]`)
+      .evaluateAll((tds) => tds.map((td) => [Number(td.getAttribute('data-ndcg')), Number(td.getAttribute('data-postings'))]));
+    assert.equal(pageCurve.length, cliIndex.curve.length, 'one cell per curve point');
+    cliIndex.curve.forEach((point, i) => {
+      assert.equal(pageCurve[i][0].toFixed(4), point.ndcg_cut_10.toFixed(4), `point ${i}: nDCG@10`);
+      assert.ok(
+        Math.abs(pageCurve[i][1] - point.meanQueryPostings) <= 1e-9 * Math.max(1, point.meanQueryPostings),
+        `point ${i}: postings`,
+      );
+    });
 
     // The run used as the page's model: a search shows the query's static weights (the exported table's), a lookup.
     await row.locator('button.use').click();

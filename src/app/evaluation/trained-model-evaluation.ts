@@ -1,5 +1,6 @@
 // Evaluating a run's trained model (as saved when it finished), once for the page and the CLI: its head is already
-// divided by the run's k, so it is evaluated as it is (k = 1); each result is kept in the run's record.
+// divided by the run's k, so it is evaluated as it is (k = 1); each result, with its pruning curve, is kept in the
+// run's record.
 import type { GpuContext } from '../../gpu/context.ts';
 import type { RetrievalDataset } from '../../contract/dataset.ts';
 import { evaluateOnSet, type EvaluateOptions } from './evaluate-on-set.ts';
@@ -8,6 +9,8 @@ import { openModelSession } from '../model/model-session.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { EvalRequest } from '../../contract/evaluation-request.ts';
 import { recordRunEvaluation } from '../../contract/runs.ts';
+import { INDEX_STATS_DEFAULTS, pruningRules } from '../../contract/index-stats.ts';
+import { pruningCurve } from '../../retrieval/pruning-curve.ts';
 
 export async function evaluateRun(
   ctx: GpuContext,
@@ -25,7 +28,13 @@ export async function evaluateRun(
     const results: SetEvaluation[] = [];
     for (const [index, dataset] of sets.entries()) {
       options.onSet?.(index, dataset.name);
-      const { result } = await evaluateOnSet(session, dataset, { ...request, k: 1 }, options);
+      const { result, vectors } = await evaluateOnSet(session, dataset, { ...request, k: 1 }, options);
+      // the what-if pruning curve, from the vectors just encoded: the runs compare view draws it per run
+      result.splade.pruningCurve = pruningCurve(pruningRules(INDEX_STATS_DEFAULTS), vectors, dataset, {
+        vocab: session.vocabulary(),
+        scale: INDEX_STATS_DEFAULTS.scale,
+        topK: result.request.topK,
+      });
       await recordRunEvaluation(platform.runs, runId, result);
       results.push(result);
     }

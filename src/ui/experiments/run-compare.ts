@@ -8,6 +8,7 @@ import '../common/loss-chart.ts';
 import {
   BEST_RULE,
   bestRun,
+  describeRule,
   evaluatedSets,
   evaluationOn,
   meanQueryPostings,
@@ -163,7 +164,48 @@ export class RunCompare extends LitElement {
           const e = set ? evaluationOn(run, set) : null;
           return e ? [{ label: runLabel(run, runs), x: e.splade.efficiency.avg_flops, y: e.splade.metrics.ndcg_cut_10 }] : [];
         })}
-      ></scatter-chart>`;
+      ></scatter-chart>
+      ${set ? this._pruning(runs, set) : nothing}`;
+  }
+
+  /**
+   * Each run's pruning curve on the set (kept by its evaluation): nDCG@10 and the postings a query reads at each point,
+   * the same points as `splade-lab index-stats`; runs evaluated before curves were kept are left out.
+   */
+  private _pruning(runs: RunRecord[], set: string) {
+    const curves = runs.flatMap((run) => {
+      const curve = evaluationOn(run, set)?.splade.pruningCurve;
+      return curve ? [{ run, curve }] : [];
+    });
+    if (curves.length === 0) return nothing;
+    const rules = curves[0].curve.map((p) => describeRule(p.rule));
+    const count = (n: number) => Math.round(n).toLocaleString('en-US');
+    return html`<h4>Pruning what-if on ${set}: nDCG@10, and the postings a query reads</h4>
+      <table id="cmp-pruning">
+        <thead>
+          <tr>
+            <th scope="col">run</th>
+            ${rules.map((rule) => html`<th scope="col">${rule}</th>`)}
+          </tr>
+        </thead>
+        <tbody>
+          ${curves.map(
+            ({ run, curve }) => html`<tr data-run=${run.id}>
+              <td>${runLabel(run, runs)}</td>
+              ${curve.map(
+                (p) =>
+                  html`<td data-rule=${describeRule(p.rule)} data-ndcg=${p.ndcg_cut_10} data-postings=${p.meanQueryPostings}>
+                    ${p.ndcg_cut_10.toFixed(4)}<br /><span class="muted">${count(p.meanQueryPostings)}</span>
+                  </td>`,
+              )}
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+      <p class="muted">
+        Top N keeps each vector's N largest weights, queries too (as eval --prune N); a threshold drops document weights
+        below it. Recomputed from the vectors the evaluation encoded, as splade-lab index-stats does.
+      </p>`;
   }
 
   /** A run's p50 / p99 postings per query on the set, kept by evaluations since they were measured ('–' before). */
