@@ -62,7 +62,7 @@ describe('<run-compare>', () => {
   it("lays out each evaluated run's kept pruning curve: nDCG@10 and postings per query at each point", async () => {
     cleanup();
     const point = (rule: PruningPoint['rule'], ndcg: number, postings: number) =>
-      ({ rule, ndcg_cut_10: ndcg, meanQueryPostings: postings }) as PruningPoint;
+      ({ rule, ndcg_cut_10: ndcg, meanQueryPostings: postings, indexBytes: 1536 }) as PruningPoint;
     const curve = [point({ kind: 'all' }, 0.5, 12345), point({ kind: 'top', n: 16 }, 0.45678, 321.4)];
     const runs = [
       run('a', 1, { documents: 100, avgFlops: 1, ndcg: 0.5, pruningCurve: curve }),
@@ -76,6 +76,6 @@ describe('<run-compare>', () => {
     const cells = [...rows[0].querySelectorAll<HTMLElement>('td[data-rule]')].map((td) =>
       td.innerText.replace(/\s+/g, ' ').trim(),
     );
-    check(cells.join(' | ') === '0.5000 12,345 | 0.4568 321', cells.join(' | '));
+    check(cells.join(' | ') === '0.5000 12,345 1.50 KiB | 0.4568 321 1.50 KiB', cells.join(' | '));
   });
 });

@@ -3,7 +3,7 @@
 // table like its Table 2 on a chosen set, and effectiveness against FLOPS like its Figure 2, the best run marked.
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { formatDuration, formatK } from '../common/format.ts';
+import { formatBytes, formatDuration, formatK } from '../common/format.ts';
 import '../common/loss-chart.ts';
 import {
   BEST_RULE,
@@ -180,7 +180,7 @@ export class RunCompare extends LitElement {
     if (curves.length === 0) return nothing;
     const rules = curves[0].curve.map((p) => describeRule(p.rule));
     const count = (n: number) => Math.round(n).toLocaleString('en-US');
-    return html`<h4>Pruning what-if on ${set}: nDCG@10, and the postings a query reads</h4>
+    return html`<h4>Pruning what-if on ${set}: nDCG@10, the postings a query reads, the index size (Anserini impacts)</h4>
       <table id="cmp-pruning">
         <thead>
           <tr>
@@ -195,7 +195,10 @@ export class RunCompare extends LitElement {
               ${curve.map(
                 (p) =>
                   html`<td data-rule=${describeRule(p.rule)} data-ndcg=${p.ndcg_cut_10} data-postings=${p.meanQueryPostings}>
-                    ${p.ndcg_cut_10.toFixed(4)}<br /><span class="muted">${count(p.meanQueryPostings)}</span>
+                    ${p.ndcg_cut_10.toFixed(4)}<br /><span class="muted">${count(p.meanQueryPostings)}</span><br /><span
+                      class="muted"
+                      >${formatBytes(p.indexBytes)}</span
+                    >
                   </td>`,
               )}
             </tr>`,
