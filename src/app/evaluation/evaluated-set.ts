@@ -117,12 +117,12 @@ export class EvaluatedSet {
     return { set: this.name, request: asked, ...measures };
   }
 
-  /** The set's judged queries (id and text), for the search box's suggestions. */
   /** Every document's text, in the set's order (title and text joined, as encoded). */
   documentTexts(): readonly string[] {
     return this.parts.dataset.corpusTexts;
   }
 
+  /** The set's judged queries (id and text), for the search box's suggestions. */
   queries(): { id: string; text: string }[] {
     const { queryIds, queryTexts } = this.parts.dataset;
     return queryIds.map((id, i) => ({ id, text: queryTexts[i] }));
