@@ -87,6 +87,8 @@ export interface ModelSummary {
   /** The longest text it can encode, special tokens included. */
   maxTokens: number;
   estimate: MemoryEstimate;
+  /** How queries and documents are encoded, as the folder says ("inference-free: queries by an IDF table ..."). */
+  encoding: string;
   notes: string[];
 }
 

@@ -18,8 +18,8 @@ function isMissing(error: unknown): boolean {
 }
 
 /**
- * The path of `name` in the folder, once it is known to be a plain file there: a symbolic link may point only to a
- * file inside the folder (a link to a private key elsewhere is refused, never read), and FIFOs, devices and sockets
+ * The path of `name` in the folder, once it is known to be a plain file there: a symbolic link (the file's, or a
+ * folder's on its way) may point only inside the folder (a link to a private key elsewhere is refused, never read), and FIFOs, devices and sockets
  * are refused (reading them would block or read the machine). Null when the file does not exist.
  */
 async function regularFileInFolder(dir: string, name: string, label: string): Promise<string | null> {
@@ -31,21 +31,20 @@ async function regularFileInFolder(dir: string, name: string, label: string): Pr
     if (isMissing(error)) return null;
     throw error;
   }
-  let target = path;
-  if (link.isSymbolicLink()) {
-    try {
-      target = await realpath(path);
-    } catch (error) {
-      if (isMissing(error)) return null; // a dangling link is no file
-      throw error;
-    }
-    const root = await realpath(resolve(dir));
-    if (!target.startsWith(root + sep))
-      throw new Error(
-        `${label}/${name} is a symbolic link to ${target}, outside the folder: refused (copy the file into the folder instead)`,
-      );
+  // the real path, links resolved at every level: a module folder that is a link to elsewhere is outside too
+  let target: string;
+  try {
+    target = await realpath(path);
+  } catch (error) {
+    if (isMissing(error)) return null; // a dangling link is no file
+    throw error;
   }
-  const info = link.isSymbolicLink() ? await stat(target) : link;
+  const root = await realpath(resolve(dir));
+  if (!target.startsWith(root + sep))
+    throw new Error(
+      `${label}/${name} resolves through a symbolic link to ${target}, outside the folder: refused (copy the file into the folder instead)`,
+    );
+  const info = link.isSymbolicLink() || target !== path ? await stat(target) : link;
   if (!info.isFile()) throw new Error(`${label}/${name} is not a regular file (a folder, FIFO, device or socket): refused`);
   return target;
 }

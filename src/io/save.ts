@@ -5,6 +5,7 @@ import type { FileSink, FileSource, ReadOptions } from './file-source.ts';
 import type { HostTensor, TensorMap } from './host-tensor.ts';
 import type { HfConfig } from './model-folder.ts';
 import { writeSafetensors } from './safetensors.ts';
+import { standaloneTokenizerConfig, type SpecialTokenTexts } from './tokenizer-class.ts';
 
 /** What a saver needs of a checkpoint: the same shape loadCheckpoint returns. */
 export interface SavableModel {
@@ -101,15 +102,27 @@ export const ROUTER_PATHS = {
   pooling: 'document_1_SpladePooling',
 } as const;
 
+/** What the query module's tokenizer files need of the model: its type and its tokenizer's size and special tokens. */
+export interface QueryTokenizerInfo {
+  /** config.json's model_type (picks tokenizer_class when the source's tokenizer_config.json names none). */
+  modelType: string;
+  /** The tokenizer's number of ids: sentence-transformers sizes a SparseStaticEmbedding's table to it. */
+  vocabSize: number;
+  specials: SpecialTokenTexts;
+}
+
 /**
- * An inference-free SparseEncoder (sentence-transformers v5's Router): the query route a SparseStaticEmbedding (one
- * weight per token, `weight` in its model.safetensors, frozen unless it was trained, with the tokenizer files), the document route the
- * MLMTransformer and SpladePooling of `encoderFiles` (what buildSavedModelFiles made), each in its own folder.
+ * An inference-free SparseEncoder (sentence-transformers' Router): the query route a SparseStaticEmbedding (one weight
+ * per token of the tokenizer, `weight` in its model.safetensors, frozen unless it was trained, with the tokenizer files
+ * and a tokenizer_config.json that names its tokenizer_class), the document route the MLMTransformer and SpladePooling
+ * of `encoderFiles` (what buildSavedModelFiles made), each in its own folder as Router.save writes them in ST 5.x and
+ * 6.x; module types under their 5.x names, which 6.x still resolves (its deprecated-import aliases) and 5.0-5.3 need.
  */
 export function buildRouterFiles(
   encoderFiles: Map<string, Uint8Array>,
   queryWeights: Float32Array,
   tokenizerFiles: Map<string, Uint8Array>,
+  tokenizer: QueryTokenizerInfo,
   options: { frozen: boolean } = { frozen: true },
 ): Map<string, Uint8Array> {
   const files = new Map<string, Uint8Array>();
@@ -120,10 +133,17 @@ export function buildRouterFiles(
     else if (name === 'README.md') files.set(name, bytes);
     else files.set(`${P.document}/${name}`, bytes);
   }
+  if (tokenizer.vocabSize > queryWeights.length)
+    throw new Error(`the tokenizer has ${tokenizer.vocabSize} ids but the query table only ${queryWeights.length} weights`);
   files.set(`${P.query}/config.json`, jsonFile({ frozen: options.frozen }));
-  const weight: HostTensor = { shape: [queryWeights.length], data: queryWeights };
+  const table = queryWeights.slice(0, tokenizer.vocabSize);
+  const weight: HostTensor = { shape: [table.length], data: table };
   files.set(`${P.query}/model.safetensors`, writeSafetensors([['weight', weight]], { format: 'pt' }));
   for (const [name, bytes] of tokenizerFiles) files.set(`${P.query}/${name}`, bytes);
+  files.set(
+    `${P.query}/tokenizer_config.json`,
+    standaloneTokenizerConfig(tokenizerFiles.get('tokenizer_config.json'), tokenizer.modelType, tokenizer.specials),
+  );
   const module = (name: string) => `sentence_transformers.sparse_encoder.models.${name}`;
   files.set(
     'router_config.json',

@@ -115,6 +115,7 @@ const SUMMARY = {
   tiedHead: true,
   maxTokens: 64,
   estimate: {} as ModelSummary['estimate'],
+  encoding: 'queries and documents by the MLM with SpladePooling(max, relu)',
   notes: [],
 } as ModelSummary;
 

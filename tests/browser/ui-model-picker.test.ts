@@ -24,6 +24,7 @@ const summary: ModelSummary = {
     maxStorageBufferBindingSize: 2 ** 30,
     problems: [],
   },
+  encoding: 'queries and documents by the MLM with SpladePooling(max, relu)',
   notes: [],
 };
 

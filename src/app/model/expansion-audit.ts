@@ -29,7 +29,7 @@ export async function auditQueries(
   const vectors = await session.encodeQueries(texts, request);
   const name = namer(session);
   return texts.map((text, i) => {
-    const ids = session.model.tokenizer.encode(text, { maxLength: request.maxLength }).ids;
+    const ids = session.staticQueryIds(text);
     const origins = Uint32Array.from(vectors[i].indices, (id) => ids.indexOf(id));
     return auditOf(text, request.k, { vector: vectors[i], origins }, ids, name);
   });

@@ -32,6 +32,8 @@ export interface ModelReport {
   k: number;
   before: HeadNormSummary;
   after: HeadNormSummary;
+  /** How queries and documents are encoded, as the folder's sentence-transformers modules say. */
+  encoding: string;
   /** What the loader did or found (renamed keys, unused checkpoint tensors). */
   notes: string[];
 }
@@ -72,6 +74,7 @@ export async function inspectModel(
       k,
       before: summarizeHead(pair.before),
       after: summarizeHead(pair.after),
+      encoding: model.encoding,
       notes,
     };
   } finally {

@@ -102,19 +102,30 @@ export class ModelSession {
   async encode(texts: readonly string[], request: EncodeRequest, options: EncodeProgress = {}): Promise<SparseVector[]> {
     const { k, maxLength, topK } = checkEncodeRequest(request);
     await this.setK(k);
-    return this.encoder.encode(texts, {
+    const vectors = await this.encoder.encode(texts, {
       maxLength: this.fittedLength(maxLength),
       topK,
       onProgress: options.onProgress,
       signal: options.signal,
     });
+    return vectors.map((vector) => this.pooled(vector));
+  }
+
+  /**
+   * The kernel's max of log(1 + relu) under the folder's SpladePooling: log1p_relu takes one more log1p, which commutes
+   * with the max (log1p rises), so it is applied to the pooled weights; top-k pruning keeps the same terms.
+   */
+  private pooled(vector: SparseVector): SparseVector {
+    if (this.model.activation !== 'log1p_relu') return vector;
+    return { indices: vector.indices, values: vector.values.map((w) => Math.log1p(w)) };
   }
 
   /** Vectors of `texts` under k with each active dimension's winning token position (the expansion audit). */
   async encodeWithOrigins(texts: readonly string[], request: EncodeRequest): Promise<EncodedWithOrigins[]> {
     const { k, maxLength, topK } = checkEncodeRequest(request);
     await this.setK(k);
-    return this.encoder.encodeWithOrigins(texts, { maxLength: this.fittedLength(maxLength), topK });
+    const encoded = await this.encoder.encodeWithOrigins(texts, { maxLength: this.fittedLength(maxLength), topK });
+    return encoded.map(({ vector, origins }) => ({ vector: this.pooled(vector), origins }));
   }
 
   /** A requested length capped at what the model encodes (sentence-transformers caps max_seq_length alike). */
@@ -123,20 +134,28 @@ export class ModelSession {
   }
 
   /**
-   * Vectors of queries: an inference-free model's are their tokens weighted by its static table (a lookup, truncated
-   * to `maxLength` tokens as encoding would), any other model's as encode() makes them.
+   * Vectors of queries: an inference-free model's are their tokens weighted by its static table (a lookup of
+   * staticQueryIds: no special tokens, the query length does not apply), any other model's as encode() makes them.
    */
   async encodeQueries(texts: readonly string[], request: EncodeRequest, options: EncodeProgress = {}): Promise<SparseVector[]> {
     const weights = this.model.queryWeights;
     if (!weights) return this.encode(texts, request, options);
-    const { maxLength, topK } = checkEncodeRequest(request);
+    const { topK } = checkEncodeRequest(request);
     const vectors = texts.map((text) => {
-      const { ids } = this.model.tokenizer.encode(text, { maxLength });
-      const vector = sparseFromEntries(staticQueryEntries(weights, ids));
+      const vector = sparseFromEntries(staticQueryEntries(weights, this.staticQueryIds(text)));
       return topK > 0 ? pruneTopK(vector, topK) : vector;
     });
     options.onProgress?.(texts.length, texts.length);
     return vectors;
+  }
+
+  /**
+   * The token ids a static query looks up, as sentence-transformers' SparseStaticEmbedding tokenizes: no special
+   * tokens, truncated at the query tokenizer's model_max_length (none when it names none).
+   */
+  staticQueryIds(text: string): number[] {
+    const maxTokens = this.model.staticQueryTokens;
+    return this.model.tokenizer.encode(text, { addSpecialTokens: false, ...(maxTokens ? { maxLength: maxTokens } : {}) }).ids;
   }
 
   /** Whether queries are a static table's vectors (an inference-free model). */

@@ -19,7 +19,9 @@ import { ModelTooLargeError } from '../../contract/errors.ts';
 import { filesRefName, type FilesRef, type Platform } from '../platform/platform.ts';
 import { MemoryEstimate, ModelSummary } from '../../contract/model-results.ts';
 import { checkpointAsModel } from './checkpoint-as-model.ts';
-import { routerAsModel } from './router-as-model.ts';
+import { sparseEncoderView, type StaticQueryTable } from './sparse-encoder-view.ts';
+import { describeEncoding, describeTable, readQueryModel, staticQuerySide } from './static-query-side.ts';
+import type { SpladeActivation } from '../../io/sparse-encoder-layout.ts';
 
 /** A model's weights, checked: what inspecting the head needs (no tokenizer). */
 export interface OpenedWeights {
@@ -37,12 +39,21 @@ export interface OpenedWeights {
   params: Map<string, HostTensor>;
   /** Things the loader did or found that the user should hear about (renamed keys, unused tensors). */
   notes: string[];
-  /** An inference-free model (a Router folder): the query route's static weights, one per token. */
-  queryWeights?: Float32Array;
+  /** The activation of the folder's SpladePooling (log(1 + relu) unless it says log1p_relu). */
+  activation: SpladeActivation;
+  /** How queries and documents are encoded, as read from the folder (inspect and the page say it). */
+  encoding: string;
+  /** An inference-free model (a Router folder): its query route's table as stored (openModel checks and widens it). */
+  queryTable?: StaticQueryTable;
 }
 
 /** A backbone ready for any use case: its weights, its tokenizer (what training needs: a Backbone). */
-export interface OpenedModel extends OpenedWeights, Backbone {}
+export interface OpenedModel extends OpenedWeights, Backbone {
+  /** An inference-free model's query weights, one per vocabulary id of the head. */
+  queryWeights?: Float32Array;
+  /** Static queries keep at most this many tokens (sentence-transformers: the tokenizer's model_max_length). */
+  staticQueryTokens?: number | null;
+}
 
 async function readModelConfig(files: FileSource, options?: ReadOptions): Promise<ModelConfig> {
   const json = await readJsonFile(files, 'config.json', options);
@@ -96,16 +107,18 @@ export interface OpenModelOptions extends ReadOptions {
   limits: DeviceLimits;
   /** Called once the estimate is known, before the weights are read. */
   onEstimate?: (estimate: MemoryEstimate) => void;
+  /** A query side named apart (`--query-model`): an idf.json beside a tokenizer, or an inference-free model's table. */
+  queryModel?: FileSource;
 }
 
 /** Opens the weights of `ref` from `files`: refuses what cannot fit before reading them, and weights that are not finite. */
 export async function openWeights(ref: FilesRef, source: FileSource, options: OpenModelOptions): Promise<OpenedWeights> {
-  const router = await routerAsModel(source, options);
-  const files = await checkpointAsModel(router.files, options);
+  const view = await sparseEncoderView(source, options);
+  const files = await checkpointAsModel(view.files, options);
   const config = await readModelConfig(files, options);
-  if (router.queryWeights && router.queryWeights.length !== config.vocabSize)
+  if (view.query && view.query.weights.length > config.vocabSize)
     throw new Error(
-      `${source.label}: the query route has ${router.queryWeights.length} weights for a vocabulary of ${config.vocabSize}`,
+      `${source.label}: the query route has ${view.query.weights.length} weights for a vocabulary of ${config.vocabSize}`,
     );
   const estimate = await estimateFor(files, config, options.limits, options);
   if (estimate.problems.length > 0) throw new ModelTooLargeError(estimate.problems.join('\n'));
@@ -131,9 +144,21 @@ export async function openWeights(ref: FilesRef, source: FileSource, options: Op
     config,
     hfConfig: checkpoint.config,
     params,
-    notes: [...checkpoint.notes, ...(unused ? [unused] : [])],
-    ...(router.queryWeights ? { queryWeights: router.queryWeights } : {}),
+    notes: [...view.notes, ...checkpoint.notes, ...(unused ? [unused] : []), ...activationNotes(view.activation)],
+    activation: view.activation,
+    encoding: describeEncoding(view.activation, view.query ? { description: describeTable(view.query) } : undefined),
+    ...(view.query ? { queryTable: view.query } : {}),
   };
+}
+
+/** What a user should hear of a pooling that differs from the paper's log(1 + relu). */
+function activationNotes(activation: SpladeActivation): string[] {
+  return activation === 'log1p_relu'
+    ? [
+        "documents are pooled as its SpladePooling says, max of log(1 + log(1 + relu)) (OpenSearch's doc-v3); " +
+          "fine-tuning trains and saves the paper's log(1 + relu)",
+      ]
+    : [];
 }
 
 /** openWeights, and the tokenizer that goes with them (it must not have more ids than the head has rows). */
@@ -142,7 +167,23 @@ export async function openModel(ref: FilesRef, source: FileSource, options: Open
   const files = weights.files; // a checkpoint folder is read through its model view
   const tokenizer = await loadTokenizer(files, options);
   checkTokenizerFitsHead(tokenizer, weights.config, files.label);
-  return { ...weights, tokenizer, notes: [...weights.notes, ...sourceWarnings(files)] };
+  const notes = [...weights.notes, ...sourceWarnings(files)];
+  let table = weights.queryTable;
+  if (options.queryModel) {
+    table = await readQueryModel(options.queryModel, tokenizer, notes, options);
+    if (weights.queryTable) notes.push(`its own query table is replaced by ${table.source}`);
+  }
+  if (!table) return { ...weights, tokenizer, notes };
+  const side = await staticQuerySide(table, tokenizer, weights.config.vocabSize, notes, options);
+  return {
+    ...weights,
+    tokenizer,
+    notes,
+    queryTable: table,
+    queryWeights: side.weights,
+    staticQueryTokens: side.maxTokens,
+    encoding: describeEncoding(weights.activation, side),
+  };
 }
 
 /** openModel of `ref`, with its files from the platform (a folder or Hub id in Node; the demo, Hub or picked files in the page). */
@@ -188,6 +229,7 @@ export function summarizeModel(model: OpenedWeights): ModelSummary {
     tiedHead: config.tieWordEmbeddings,
     maxTokens: maxSequenceTokens(config),
     estimate: model.estimate,
+    encoding: model.encoding,
     notes: model.notes,
   };
 }

@@ -2,7 +2,7 @@
 // the sentence-transformers SparseEncoder modules and a model card. Never written with a NaN or Inf weight.
 import type { HfConfig } from '../../io/model-folder.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
-import { buildRouterFiles, buildSavedModelFiles, collectTokenizerFiles } from '../../io/save.ts';
+import { buildRouterFiles, buildSavedModelFiles, collectTokenizerFiles, type QueryTokenizerInfo } from '../../io/save.ts';
 import type { ModelConfig } from '../../contract/model-config.ts';
 import { decoderWeightName } from '../../model/layout.ts';
 import { toHuggingFaceTensors } from '../../model/weights.ts';
@@ -80,6 +80,18 @@ function baseOf(model: OpenedModel): ModelCardInfo['base'] {
   };
 }
 
+/** The model type, tokenizer size and special tokens' texts a Router's query folder is written with. */
+function queryTokenizerInfo(model: OpenedModel): QueryTokenizerInfo {
+  const { tokenizer } = model;
+  const text = (id: number | null) => (id === null ? undefined : tokenizer.idToToken(id));
+  const ids = tokenizer.specialIds;
+  return {
+    modelType: model.config.modelType,
+    vocabSize: Math.min(tokenizer.vocabSize, model.config.vocabSize),
+    specials: { cls: text(ids.cls), sep: text(ids.sep), pad: text(ids.pad), mask: text(ids.mask), unk: text(ids.unk) },
+  };
+}
+
 /**
  * The files of a SparseEncoder folder for `params` (internal names) of `model`, by path inside the folder; with
  * `queryWeights` (an inference-free run), a Router whose query route is that static table.
@@ -104,7 +116,9 @@ export async function savedModelFiles(
     { tokenizerFiles, maxSeqLength },
   );
   const files = queryWeights
-    ? buildRouterFiles(encoder, queryWeights, tokenizerFiles, { frozen: !info.recipe.inferenceFree?.trained })
+    ? buildRouterFiles(encoder, queryWeights, tokenizerFiles, queryTokenizerInfo(model), {
+        frozen: !info.recipe.inferenceFree?.trained,
+      })
     : encoder;
   const card = modelCard({
     base: baseOf(model),

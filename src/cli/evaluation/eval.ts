@@ -11,7 +11,7 @@ import { type EvalRequest } from '../../contract/evaluation-request.ts';
 import { writeFile } from 'node:fs/promises';
 import { printable } from '../../util/printable.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
-import { withModelSession } from '../model/model-session.ts';
+import { QUERY_MODEL_OPTION, withModelSession } from '../model/model-session.ts';
 import { checkOutputFile } from '../../app/platform/platform-node.ts';
 import { searchAlgorithmOption } from './search-option.ts';
 
@@ -65,6 +65,7 @@ export const evalCommand: Command = {
     summary: 'evaluate a SPLADE model on a BEIR folder or NanoBEIR sets (GPU encoding, exact retrieval, trec_eval measures)',
     options: {
       model: { value: 'dir-or-hub-id', help: 'a SPLADE or MLM model folder, or a Hub id', required: true },
+      ...QUERY_MODEL_OPTION,
       beir: { value: 'dir', help: 'a BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv)' },
       nanobeir: { value: 'name,...|all', help: 'NanoBEIR sets from the Hub (zeta-alpha-ai/Nano<name>), averaged when several' },
       split: { value: 'name', help: 'qrels split of a BEIR folder', default: 'test' },
@@ -90,19 +91,24 @@ export const evalCommand: Command = {
     const json = args.flag('json');
     const split = refs[0].kind === 'beir' ? refs[0].split : undefined;
     const results: { evaluation: SetEvaluation; run: Run }[] = [];
-    await withModelSession(args.required('model'), 'eval', { batchSize: args.numberOr('batch', 8) }, async (session) => {
-      for (const ref of refs) {
-        const dataset = await openDataset(nodePlatform, ref);
-        const onProgress = json
-          ? undefined
-          : (stage: string, done: number, total: number) =>
-              process.stderr.write(`\r${dataset.name}: ${stage} ${done}/${total}   `);
-        const { result, run } = await evaluateOnSet(session, dataset, request, { onProgress, memoryBudget: totalmem() / 2 });
-        if (!json) process.stderr.write('\n');
-        for (const warning of result.warnings) process.stderr.write(`warning: ${dataset.name}: ${printable(warning)}\n`);
-        results.push({ evaluation: result, run });
-      }
-    });
+    await withModelSession(
+      args.required('model'),
+      'eval',
+      { batchSize: args.numberOr('batch', 8), queryModel: args.string('query-model') },
+      async (session) => {
+        for (const ref of refs) {
+          const dataset = await openDataset(nodePlatform, ref);
+          const onProgress = json
+            ? undefined
+            : (stage: string, done: number, total: number) =>
+                process.stderr.write(`\r${dataset.name}: ${stage} ${done}/${total}   `);
+          const { result, run } = await evaluateOnSet(session, dataset, request, { onProgress, memoryBudget: totalmem() / 2 });
+          if (!json) process.stderr.write('\n');
+          for (const warning of result.warnings) process.stderr.write(`warning: ${dataset.name}: ${printable(warning)}\n`);
+          results.push({ evaluation: result, run });
+        }
+      },
+    );
     if (runPath) await writeFile(runPath, formatTrecRun(results[0].run, 'splade-lab'));
     const evaluations = results.map((r) => r.evaluation);
     if (json) {

@@ -16,7 +16,7 @@ import { EVAL_DEFAULTS } from '../../contract/limits.ts';
 import { formatBytes } from '../../util/format-bytes.ts';
 import { printable } from '../../util/printable.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
-import { withModelSession } from '../model/model-session.ts';
+import { QUERY_MODEL_OPTION, withModelSession } from '../model/model-session.ts';
 
 /** A comma-separated list of numbers ("" is none). */
 function numberList(args: Args, name: string): number[] {
@@ -85,6 +85,7 @@ export const indexStatsCommand: Command = {
     summary: "a set's inverted index: posting lengths, postings per query (latency proxy), index size, a pruning curve",
     options: {
       model: { value: 'dir-or-hub-id', help: 'a SPLADE or MLM model folder, or a Hub id', required: true },
+      ...QUERY_MODEL_OPTION,
       beir: { value: 'dir', help: 'a BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv)', required: true },
       split: { value: 'name', help: 'qrels split of the BEIR folder', default: 'test' },
       k: { value: 'K', help: 'divide the MLM head by k first', default: String(EVAL_DEFAULTS.k) },
@@ -123,7 +124,7 @@ export const indexStatsCommand: Command = {
     const report = await withModelSession(
       args.required('model'),
       'index-stats',
-      { batchSize: args.numberOr('batch', 8) },
+      { batchSize: args.numberOr('batch', 8), queryModel: args.string('query-model') },
       async (session) => {
         const dataset = await openDataset(nodePlatform, {
           kind: 'beir',

@@ -13,6 +13,7 @@ function formatReport(r: ModelReport): string {
     `${r.architecture}: ${(r.params / 1e6).toFixed(2)}M parameters, ${r.layers} layers, hidden ${r.hidden}, ` +
     (r.embeddingSize !== r.hidden ? `embeddings and head rows ${r.embeddingSize}, ` : '') +
     `vocabulary ${r.vocabSize}, head ${r.tied ? 'tied to' : 'separate from'} the word embeddings\n` +
+    `encoding: ${r.encoding}\n` +
     r.notes.map((note) => `note: ${note}\n`).join('') +
     `MLM-head row L2 norms:\n` +
     row('k = 1', r.before) +

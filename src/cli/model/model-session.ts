@@ -5,17 +5,37 @@ import { openModelSession, type ModelSession, type ModelSessionOptions } from '.
 import { modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
 import { printable } from '../../util/printable.ts';
 
+/** `--query-model`: the query side of an inference-free model, named apart from the model (every forward command). */
+export const QUERY_MODEL_OPTION = {
+  'query-model': {
+    value: 'dir-or-hub-id',
+    help:
+      "queries by this static table instead: a folder or Hub id with OpenSearch's idf.json beside a tokenizer " +
+      '(opensearch-neural-sparse-tokenizer-v1), or an inference-free model whose query route is taken',
+  },
+} as const;
+
+export interface CliSessionOptions extends ModelSessionOptions {
+  /** `--query-model`'s argument, when given. */
+  queryModel?: string;
+}
+
 /** Runs `use` with `argument` opened on a fresh GPU context; everything is freed afterwards. */
 export async function withModelSession<T>(
   argument: string,
   label: string,
-  options: ModelSessionOptions,
+  options: CliSessionOptions,
   use: (session: ModelSession, ctx: GpuContext) => Promise<T>,
 ): Promise<T> {
   const ref = await modelRefFromArgument(argument);
+  const { queryModel, ...sessionOptions } = options;
+  const querySource = queryModel ? await nodePlatform.files(await modelRefFromArgument(queryModel)) : undefined;
   const ctx = await nodePlatform.acquireGpu(label);
   try {
-    const session = await openModelSession(ctx, nodePlatform, ref, options);
+    const session = await openModelSession(ctx, nodePlatform, ref, {
+      ...sessionOptions,
+      ...(querySource ? { queryModel: querySource } : {}),
+    });
     for (const note of session.model.notes) process.stderr.write(`note: ${printable(note)}\n`);
     try {
       return await use(session, ctx);

@@ -149,6 +149,7 @@ export class ModelPicker extends LitElement {
         >${s.hfArchitecture} · V = ${s.vocabSize} · d = ${s.hidden} · ${s.layers} layers · head
         ${s.tiedHead ? 'tied to the embeddings' : 'untied'}</span
       >
+      <span id="encoding" class="muted">Encoding: ${s.encoding}</span>
       ${this._renderEstimate(s.estimate)}
       ${
         s.notes.length

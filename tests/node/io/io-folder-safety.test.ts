@@ -27,12 +27,29 @@ describe('model folders', () => {
     execFileSync('mkfifo', [join(model, 'tokenizer.json')]);
     const source = createFolderSource(model);
     await expect(source.readFile('merges.txt')).rejects.toThrow(
-      /merges\.txt is a symbolic link to .*private-key, outside the folder: refused/,
+      /merges\.txt resolves through a symbolic link to .*private-key, outside the folder: refused/,
     );
     await expect(source.readRange!('merges.txt', 0, 4)).rejects.toThrow(/outside the folder: refused/);
     expect(new TextDecoder().decode((await source.readFile('vocab-link.txt'))!)).toBe('[PAD]\n');
     await expect(source.readFile('tokenizer.json')).rejects.toThrow(/tokenizer\.json is not a regular file .*FIFO.*refused/);
     expect(await source.readFile('absent.json')).toBeNull();
+  });
+
+  it("refuses a file reached through a linked folder that leaves the model (a Router's module folder linked elsewhere)", async () => {
+    const model = join(root, 'router');
+    const elsewhere = join(root, 'elsewhere');
+    await mkdir(model);
+    await mkdir(elsewhere);
+    await writeFile(join(elsewhere, 'model.safetensors'), 'SECRET');
+    await symlink(elsewhere, join(model, 'query_0_SparseStaticEmbedding'));
+    await mkdir(join(model, 'inside'));
+    await writeFile(join(model, 'inside', 'config.json'), '{}');
+    await symlink(join(model, 'inside'), join(model, 'document_0_MLMTransformer'));
+    const source = createFolderSource(model);
+    await expect(source.readFile('query_0_SparseStaticEmbedding/model.safetensors')).rejects.toThrow(
+      /query_0_SparseStaticEmbedding\/model\.safetensors resolves through a symbolic link to .*elsewhere.*outside the folder: refused/,
+    );
+    expect(new TextDecoder().decode((await source.readFile('document_0_MLMTransformer/config.json'))!)).toBe('{}');
   });
 
   it('copies only the tokenizer files the loader uses: tokenizer.json (or vocab.txt) and the tokenizer configs', async () => {

@@ -1,0 +1,143 @@
+// The SparseEncoder layouts people bring from the Hub load as their authors meant: for each (OpenSearch doc-v1,
+// doc-v2-distill, doc-v3-distill with log1p_relu, doc-v3-gte, plain ST v5 and v6 folders, splade-lab's Router),
+// `encode --side query` and `--side document` equal a float64 reference of that layout, and `inspect` says what it read.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseModelConfig } from '../../../src/model/config.ts';
+import { readSafetensors } from '../../../src/io/safetensors.ts';
+import { spladeForward } from '../../../src/model/reference/splade.ts';
+import { loadParametersReport, toFloat64Params } from '../../../src/model/weights.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { HUB_LAYOUTS, writeHubLayout, type HubLayout, type LayoutTruth } from '../../helpers/hub-layouts.ts';
+import { TINY_VOCAB } from '../../helpers/tiny-splade-model.ts';
+
+/**
+ * Error allowed on each weight, relative to the vector's largest weight (fp32 GPU kernels against float64: a weight
+ * near 0 carries the absolute error of its logit, so each is measured against the vector's scale).
+ */
+const RTOL = 1e-5;
+
+const TEXTS = ['the cat sat and the dog ran', 'sparse vector search query', 'protein', 'the study of the brain and the heart'];
+
+let root: string;
+let records: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'splade-hub-layouts-'));
+  records = join(root, 'records.jsonl');
+  await writeFile(records, TEXTS.map((text, i) => JSON.stringify({ _id: `t${i}`, text })).join('\n') + '\n');
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+/** The test's own WordPiece of whole words (every word is in the vocabulary), without special tokens. */
+const wordIds = (text: string) =>
+  text.split(' ').map((word) => {
+    const id = TINY_VOCAB.indexOf(word);
+    if (id < 0) throw new Error(`"${word}" is not in the test vocabulary`);
+    return id;
+  });
+
+/** The layout's meaning in float64: documents by the MLM with its pooling, queries by the table (no specials) or alike. */
+async function reference(
+  dir: string,
+  truth: LayoutTruth,
+): Promise<{ query: (t: string) => Float64Array; document: (t: string) => Float64Array }> {
+  const mlm = join(dir, truth.mlmFolder);
+  const config = parseModelConfig(JSON.parse(await readFile(join(mlm, 'config.json'), 'utf8')));
+  const tensors = readSafetensors(new Uint8Array(await readFile(join(mlm, 'model.safetensors'))), 'model.safetensors').tensors;
+  const params = toFloat64Params(loadParametersReport(config, tensors).params);
+  const [cls, sep] = [TINY_VOCAB.indexOf('[CLS]'), TINY_VOCAB.indexOf('[SEP]')];
+  const document = (text: string) => {
+    const ids = [cls, ...wordIds(text), sep];
+    const { pooled } = spladeForward(config, params, { ids: Int32Array.from(ids), mask: ids.map(() => 1), B: 1, T: ids.length });
+    return truth.activation === 'log1p_relu' ? pooled.map((w) => Math.log1p(w)) : pooled;
+  };
+  const table = truth.queryTable;
+  const query = table
+    ? (text: string) => {
+        const vector = new Float64Array(config.vocabSize);
+        for (const id of wordIds(text)) vector[id] = table[id];
+        return vector;
+      }
+    : document;
+  return { query, document };
+}
+
+async function encode(dir: string, side: 'query' | 'document'): Promise<Map<number, number>[]> {
+  const out = join(dir, `${side}.jsonl`);
+  const run = await runCli(
+    'encode',
+    '--model',
+    dir,
+    '--in',
+    records,
+    '--out',
+    out,
+    '--format',
+    'qdrant',
+    '--side',
+    side,
+    '--max-length',
+    '32',
+  );
+  expect(run.code, run.stderr).toBe(0);
+  return (await readFile(out, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const vector = sparseIn(JSON.parse(line));
+      return new Map(vector.indices.map((id, j) => [id, vector.values[j]]));
+    });
+}
+
+/** The {indices, values} object inside a Qdrant line, wherever its named vector puts it. */
+function sparseIn(value: unknown): { indices: number[]; values: number[] } {
+  if (typeof value !== 'object' || value === null) throw new Error('no sparse vector in the line');
+  if ('indices' in value && 'values' in value) return value as { indices: number[]; values: number[] };
+  for (const inner of Object.values(value))
+    if (typeof inner === 'object' && inner !== null)
+      try {
+        return sparseIn(inner);
+      } catch {
+        // not in this member
+      }
+  throw new Error('no sparse vector in the line');
+}
+
+function expectClose(got: Map<number, number>, want: Float64Array, where: string): void {
+  expect(got.size, `${where}: active dimensions`).toBeGreaterThan(0);
+  const scale = want.reduce((max, w) => Math.max(max, Math.abs(w)), 0);
+  for (let v = 0; v < want.length; v++) {
+    const [have, should] = [got.get(v) ?? 0, want[v]];
+    expect(Math.abs(have - should) <= RTOL * scale, `${where}, dimension ${v}: encode ${have}, float64 ${should}`).toBe(true);
+  }
+}
+
+describe.each(HUB_LAYOUTS)('the Hub layout %s', (layout: HubLayout) => {
+  let dir: string;
+  let truth: LayoutTruth;
+  beforeAll(async () => {
+    dir = join(root, layout);
+    truth = await writeHubLayout(dir, layout);
+  });
+
+  it('encodes queries and documents as the layout says (float64 reference of that layout)', async () => {
+    const ref = await reference(dir, truth);
+    for (const side of ['query', 'document'] as const) {
+      const vectors = await encode(dir, side);
+      TEXTS.forEach((text, i) => expectClose(vectors[i], ref[side](text), `${layout} --side ${side} "${text}"`));
+    }
+  });
+
+  it('inspect says what it read', async () => {
+    const run = await runCli('inspect', dir);
+    expect(run.code, run.stderr).toBe(0);
+    const pooling = `SpladePooling(max, ${truth.activation})`;
+    expect(run.stdout).toContain(
+      truth.queryTable
+        ? `encoding: inference-free: queries by an IDF table of ${TINY_VOCAB.length} tokens; documents by the MLM with ${pooling}`
+        : `encoding: queries and documents by the MLM with ${pooling}`,
+    );
+  });
+});
