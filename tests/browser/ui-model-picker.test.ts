@@ -96,6 +96,13 @@ describe('<model-picker>', () => {
     );
   });
 
+  it("says how the loaded model encodes queries and documents, as its folder's modules say", async () => {
+    const encoding =
+      'inference-free: queries by an IDF table of 30522 tokens; documents by the MLM with SpladePooling(max, log1p_relu)';
+    const el = await mount<ModelPicker>('model-picker', { summary: { ...summary, encoding } });
+    check(inside(el, '#encoding').textContent === `Encoding: ${encoding}`, inside(el, '#encoding').textContent ?? '');
+  });
+
   it('without WebGPU, nothing can be chosen', async () => {
     const el = await mount<ModelPicker>('model-picker', { noGpu: true });
     check(
