@@ -1,5 +1,6 @@
 // An independent float64 reference of `splade-lab idf`: BEIR documents (title and text) tokenized without special
-// tokens, each token counted once per document, weight ln(1 + (N - df + 0.5) / (df + 0.5)) by log1p; special tokens out.
+// tokens, each token counted once per document, weight ln(1 + (N - df + 0.5) / (df + 0.5)) by log1p; special tokens out;
+// a token in no document weighs 0 (OpenSearch's get_idf.py leaves it out, sentence-transformers' from_json reads 0).
 import { loadBeir } from '../../src/io/beir.ts';
 import { createFolderSource } from '../../src/io/file-source-node.ts';
 import type { TextTokenizer } from '../../src/io/tokenizer.ts';
@@ -16,7 +17,7 @@ export async function idfReference(beirFolder: string, tokenizer: TextTokenizer)
     const token = tokenizer.idToToken(id);
     if (token === undefined || special.has(id)) continue;
     const count = df.get(id) ?? 0;
-    weights.set(token, Math.log1p((texts.length - count + 0.5) / (count + 0.5)));
+    weights.set(token, count === 0 ? 0 : Math.log1p((texts.length - count + 0.5) / (count + 0.5)));
   }
   return weights;
 }

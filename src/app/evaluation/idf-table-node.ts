@@ -8,12 +8,12 @@ import type { TextTokenizer } from '../../io/tokenizer.ts';
 import { documentFrequencyOf, idfJson, idfWeights } from '../../retrieval/idf-table.ts';
 import { queryWeightsOf, type QueryWeights } from '../training/query-weights.ts';
 
-export { IDF_FORMULA } from '../../retrieval/idf-table.ts';
+export { IDF_FORMULA, smallIdfWarning } from '../../retrieval/idf-table.ts';
 
 export interface IdfTable {
-  /** Weight of every id (vocabulary size). */
+  /** Weight of every id (vocabulary size); 0 for an id in no document. */
   weights: Float64Array;
-  /** OpenSearch's idf.json: token -> weight, special tokens left out. */
+  /** OpenSearch's idf.json: token -> weight, special tokens left out, tokens in no document at 0. */
   json: Record<string, number>;
   /** Documents counted (blank ones skipped) and skipped. */
   documents: number;
@@ -42,5 +42,5 @@ export async function idfTableOfCorpus(path: string, tokenizer: TextTokenizer, o
 /** An inference-free run's query weights from a corpus file (`train --inference-free --idf-from`). */
 export async function corpusQueryWeights(path: string, tokenizer: TextTokenizer): Promise<QueryWeights> {
   const table = await idfTableOfCorpus(path, tokenizer, '--idf-from');
-  return queryWeightsOf(table.weights, tokenizer, `idf over the ${table.documents} documents of ${path}`);
+  return queryWeightsOf(table.weights, tokenizer, `idf over the ${table.documents} documents of ${path}`, table.documents);
 }

@@ -2,7 +2,7 @@
 // negatives, each text once) or over a given corpus (`--idf-from`, idf-table-node.ts), special tokens at 0.
 import type { TextTokenizer } from '../../io/tokenizer.ts';
 import { rowNegatives } from '../../io/triplets.ts';
-import { documentFrequencyOf, idfWeights } from '../../retrieval/idf-table.ts';
+import { documentFrequencyOf, idfWeights, smallIdfWarning } from '../../retrieval/idf-table.ts';
 import type { TrainingData } from '../../train/training-loop.ts';
 import { crc32 } from '../../util/crc32.ts';
 
@@ -10,13 +10,29 @@ import { crc32 } from '../../util/crc32.ts';
 export interface QueryWeights {
   weights: Float32Array;
   source: string;
+  /** The documents its IDF was counted over (a table from elsewhere: absent). */
+  documents?: number;
 }
 
-/** Float64 idf weights as the run's float32 table, special tokens at 0 (a query's [CLS] and [SEP] weigh nothing). */
-export function queryWeightsOf(weights: Float64Array, tokenizer: TextTokenizer, source: string): QueryWeights {
+/**
+ * Float64 idf weights (over `documents` documents) as the run's float32 table, special tokens at 0 (a query's [CLS]
+ * and [SEP] weigh nothing).
+ */
+export function queryWeightsOf(
+  weights: Float64Array,
+  tokenizer: TextTokenizer,
+  source: string,
+  documents?: number,
+): QueryWeights {
   const table = Float32Array.from(weights);
   for (const id of Object.values(tokenizer.specialIds)) if (id !== null) table[id] = 0;
-  return { weights: table, source };
+  return { weights: table, source, ...(documents !== undefined ? { documents } : {}) };
+}
+
+/** The run's note when its query table's IDF was counted over too few documents (smallIdfWarning), or undefined. */
+export function smallIdfNote(table: QueryWeights): string | undefined {
+  const warning = table.documents === undefined ? undefined : smallIdfWarning(table.documents);
+  return warning && `the query table (${table.source}): ${warning}`;
 }
 
 /** CRC-32 of the table's float32 bytes (the recipe keeps it, so that a resume uses the same table). */
@@ -39,5 +55,6 @@ export async function trainingDataIdf(data: TrainingData, tokenizer: TextTokeniz
   }
   const tokenized = [...texts].map((text) => tokenizer.encode(text, { addSpecialTokens: false }).ids);
   const { df, documents } = documentFrequencyOf(tokenized, tokenizer.vocabSize);
-  return queryWeightsOf(idfWeights(df, documents), tokenizer, `idf over the ${documents} documents of ${data.fingerprint.name}`);
+  const source = `idf over the ${documents} documents of ${data.fingerprint.name}`;
+  return queryWeightsOf(idfWeights(df, documents), tokenizer, source, documents);
 }

@@ -1,7 +1,7 @@
 // `splade-lab idf --corpus <...> --tokenizer <...> --out idf.json`: the static query weights of inference-free SPLADE
 // (OpenSearch's idf.json layout, token -> weight) from a corpus tokenized by a model's tokenizer.
 import { writeFile } from 'node:fs/promises';
-import { IDF_FORMULA, idfTableOfCorpus } from '../../app/evaluation/idf-table-node.ts';
+import { IDF_FORMULA, idfTableOfCorpus, smallIdfWarning } from '../../app/evaluation/idf-table-node.ts';
 import { openTokenizer } from '../../app/model/open-model.ts';
 import { checkOutputFile, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
 import type { Command } from '../command.ts';
@@ -27,7 +27,10 @@ export const idfCommand: Command = {
     notes:
       `Weights: ${IDF_FORMULA}, N the corpus's documents (blank ones skipped), df(t) the documents\n` +
       "whose tokens (the tokenizer's, without special tokens, not truncated) include t at least once. Every vocabulary\n" +
-      'token but the special ones is written, in id order; a token in no document has df = 0, the largest weight.',
+      "token but the special ones is written, in id order; a token in no document weighs 0 (OpenSearch's get_idf.py\n" +
+      "leaves such tokens out, and sentence-transformers' SparseStaticEmbedding.from_json reads them as 0; they are\n" +
+      'written as 0 so that ml-commons, which reads a missing token as 1.0, agrees). Fewer than 1,000 documents give\n' +
+      'a noisy table: a warning on stderr.',
   },
   async run(args) {
     const out = args.required('out');
@@ -35,6 +38,8 @@ export const idfCommand: Command = {
     const tokenizer = await openTokenizer(nodePlatform, await modelRefFromArgument(args.required('tokenizer')));
     const table = await idfTableOfCorpus(args.required('corpus'), tokenizer);
     await writeFile(out, JSON.stringify(table.json) + '\n');
+    const warning = smallIdfWarning(table.documents, '--corpus');
+    if (warning) process.stderr.write(`warning: ${args.required('corpus')}: ${warning}\n`);
     const { documents: N, skipped, tokensSeen: seen } = table;
     const summary = {
       documents: N,
