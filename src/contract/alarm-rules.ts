@@ -1,9 +1,12 @@
 // Rules that watch a training run's reports and probes and raise alarms (collapse, densification, special tokens
-// among the top terms, a FLOPS term that dominates, a loss stuck at chance), each naming the step, the evidence and
-// what to change, with the healthy ranges it uses and their source. Pure: the same rules for the page, the CLI and
-// recorded traces.
+// among the top terms, a FLOPS term that dominates, a ranking loss stuck where equal scores put it: chance for the
+// contrastive loss, zero student margins for MarginMSE, equal student scores for KL), each naming the step, the
+// evidence and what to change, with the healthy ranges it uses and their source. Pure: the same rules for the page,
+// the CLI and recorded traces.
 import type { StepReport } from './training-report.ts';
 import type { ProbeSnapshot } from './probes.ts';
+import type { RankingLossKind, TrainingRecipe } from './recipe.ts';
+import { contrastiveCandidates, contrastiveChance, klCeiling } from './loss-levels.ts';
 
 export type AlarmRule = 'collapse' | 'densification' | 'exploding-scores' | 'special-terms' | 'flops-dominates' | 'chance-loss';
 
@@ -31,11 +34,29 @@ export interface Alarm {
   ranges: string;
 }
 
-/** Sizes of the run the rules need. */
+/** Sizes of the run, and its loss, the rules need. */
 export interface AlarmContext {
   batchSize: number;
   vocabSize: number;
   totalSteps: number;
+  /** The ranking loss (absent: the contrastive loss). */
+  loss?: RankingLossKind;
+  /** Negatives per row, n (absent: 1). */
+  negatives?: number;
+  /** Temperature of the KL loss (absent: 1). */
+  temperature?: number;
+}
+
+/** The alarms' context of a run's recipe. */
+export function alarmContext(recipe: TrainingRecipe, vocabSize: number): AlarmContext {
+  return {
+    batchSize: recipe.batchSize,
+    vocabSize,
+    totalSteps: recipe.schedule.totalSteps,
+    loss: recipe.loss ?? 'contrastive',
+    negatives: recipe.negatives ?? 1,
+    temperature: recipe.tau,
+  };
 }
 
 /** Published active dimensions of a well-trained SPLADE model, quoted in every sparsity alarm. */
@@ -55,7 +76,10 @@ export const ALARM_THRESHOLDS = {
   denseShare: 0.5,
   /** Densification and special terms are only called once the FLOPS ramp is complete (a third of the run): a healthy run may start dense. */
   afterRampShare: 1 / 3,
-  /** A starting ranking loss this many times log(2B) means scores in the hundreds or more. */
+  /**
+   * A starting ranking loss this many times what equal scores give (contrastive: log((1 + n)B); MarginMSE: the mean
+   * squared teacher margin; KL: T²·log(1 + n), the most equal scores can give) means scores in the hundreds or more.
+   */
   explodingFactor: 10,
   /**
    * A rule that needs its evidence to last (FLOPS dominance, a loss at chance, special terms) raises when the evidence
@@ -68,7 +92,11 @@ export const ALARM_THRESHOLDS = {
   lastingReports: 2,
   /** Weighted FLOPS above this share of the total loss, lasting. */
   flopsShare: 0.5,
-  /** The ranking loss within this relative distance of log(2B), lasting, after warm-up. */
+  /**
+   * The ranking loss within this relative distance of what equal scores give (contrastive: chance, log((1 + n)B);
+   * MarginMSE: the batch's mean squared teacher margin; KL: the batch's T²·KL(teacher ‖ uniform)), lasting, after
+   * warm-up.
+   */
   chanceTolerance: 0.02,
   /** Top terms of a probe that are looked at for special tokens. */
   specialTopTerms: 10,
@@ -136,11 +164,11 @@ export class AlarmWatcher {
 
   onReport(report: StepReport): Alarm[] {
     const found: Alarm[] = [];
-    const { batchSize: B, vocabSize: V, totalSteps } = this.context;
+    const { vocabSize: V, totalSteps } = this.context;
     const T = ALARM_THRESHOLDS;
     const step = report.step + 1;
     const first = (this.firstReport ??= report);
-    const chance = Math.log(2 * B);
+    const levels = rankLevels(this.context, report);
     const active = `mean active dimensions: queries ${report.activeQueries.toFixed(1)}, documents ${report.activeDocuments.toFixed(1)} of ${V}`;
 
     const emptiest = Math.min(report.activeQueries, report.activeDocuments);
@@ -174,17 +202,18 @@ export class AlarmWatcher {
       });
     }
 
-    if (report === first && report.rank >= T.explodingFactor * chance) {
+    const exploding = levels.exploding;
+    if (report === first && exploding && exploding.value > 0 && report.rank >= T.explodingFactor * exploding.value) {
       found.push({
         rule: 'exploding-scores',
         severity: 'warning',
         step,
         title: 'Scores are huge from the start',
-        evidence: `The ranking loss at step ${step} is ${report.rank.toPrecision(4)}, ${(report.rank / chance).toFixed(0)} times log(2B) = ${chance.toFixed(3)} (what equal scores give).`,
+        evidence: `The ranking loss at step ${step} is ${report.rank.toPrecision(4)}, ${(report.rank / exploding.value).toFixed(0)} times ${exploding.name} = ${exploding.value.toPrecision(4)} (${exploding.meaning}).`,
         advice:
           'Dot products in the hundreds or more mean long head rows: divide the head by a larger k before training (the ' +
           "paper's Figure 4 shows such losses, 1e3-1e4, for ModernBERT, Ettin and RoBERTa at k = 1).",
-        ranges: `A starting ranking loss of at least ${T.explodingFactor} x log(2B). A head with row norms near 1 starts within a few times log(2B).`,
+        ranges: `A starting ranking loss of at least ${T.explodingFactor} x ${exploding.name}. A head with row norms near 1 starts within a few times it.`,
       });
     }
 
@@ -207,17 +236,17 @@ export class AlarmWatcher {
     }
 
     const warm = report.step + 1 >= 0.1 * totalSteps;
-    if (this.atChance.update(warm && Math.abs(report.rank - chance) <= T.chanceTolerance * chance, step)) {
+    const stall = levels.stall;
+    const stalled = stall !== null && stall.value > 0 && Math.abs(report.rank - stall.value) <= T.chanceTolerance * stall.value;
+    if (this.atChance.update(warm && stalled, step) && stall) {
       found.push({
         rule: 'chance-loss',
         severity: 'alarm',
         step,
-        title: 'The ranking loss is stuck at chance, log(2B)',
-        evidence: `At step ${step} the ranking loss is ${report.rank.toFixed(4)}; log(2B) = ${chance.toFixed(4)} for B = ${B} (every candidate scored alike), ${this.atChance.since(step)}; ${active}.`,
-        advice:
-          'The model cannot tell positives from negatives. With empty vectors, lower the lambdas or k (see collapse); with ' +
-          'non-empty ones, raise the learning rate or check the triplets (query, positive, negative columns in that order).',
-        ranges: `Within ${100 * T.chanceTolerance}% of log(2B) at every report ${this.atChance.rule}, after the first 10% of steps.`,
+        title: stall.title,
+        evidence: `At step ${step} the ${stall.lossName} is ${report.rank.toFixed(4)}; ${stall.name} = ${stall.value.toFixed(4)} ${stall.meaning}, ${this.atChance.since(step)}; ${active}.`,
+        advice: stall.advice,
+        ranges: `Within ${100 * T.chanceTolerance}% of ${stall.name} at every report ${this.atChance.rule}, after the first 10% of steps.`,
       });
     }
     return this.keepNew(found);
@@ -291,6 +320,88 @@ export class AlarmWatcher {
     for (const alarm of fresh) this.raised.add(alarm.rule);
     return fresh;
   }
+}
+
+/** A level the ranking loss is compared with: its value, how the alarm names it, and what it means. */
+interface RankLevel {
+  value: number;
+  name: string;
+  meaning: string;
+}
+
+/** The stall rule of a loss: its level, the alarm's title, the loss's name in the evidence, and the advice. */
+interface StallLevel extends RankLevel {
+  title: string;
+  lossName: string;
+  advice: string;
+}
+
+const PLURAL = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * What a report's ranking loss is compared with, per loss: the level a stalled run sits at (null when the report
+ * cannot tell it: a distillation report without its batches' level, from an older record), and the level a huge
+ * start is measured against.
+ */
+function rankLevels(context: AlarmContext, report: StepReport): { stall: StallLevel | null; exploding: RankLevel | null } {
+  const { batchSize: B, loss = 'contrastive', negatives: n = 1, temperature: T = 1 } = context;
+  if (loss === 'contrastive') {
+    const value = contrastiveChance(B, n);
+    const N = contrastiveCandidates(B, n);
+    const level = { value, name: `log((1+n)B) = log(${N})` };
+    return {
+      stall: {
+        ...level,
+        meaning: `for B = ${B} queries and n = ${PLURAL(n, 'negative')} (each query against all ${N} documents of the batch, every candidate scored alike)`,
+        title: 'The ranking loss is stuck at chance, log((1+n)B)',
+        lossName: 'ranking loss',
+        advice:
+          'The model cannot tell positives from negatives. With empty vectors, lower the lambdas or k (see collapse); with ' +
+          'non-empty ones, raise the learning rate or check the triplets (query, positive, negative columns in that order).',
+      },
+      exploding: { ...level, meaning: 'what equal scores give' },
+    };
+  }
+  const equal = report.rankAtEqualScores;
+  const CHECK_LABELS =
+    'check the teacher labels (raw cross-encoder logits, in the order of the negative columns) and that they belong to these rows.';
+  if (loss === 'marginmse') {
+    const level = equal === undefined ? null : { value: equal, name: "the batch's mean squared teacher margin" };
+    return {
+      stall: level && {
+        ...level,
+        meaning: '(the MarginMSE of student margins that are all 0)',
+        title: "The student's margins are not moving (MarginMSE stuck where zero margins put it)",
+        lossName: 'MarginMSE loss',
+        advice:
+          "The student scores each query's positive and negatives alike. With empty vectors, lower the lambdas or k (see " +
+          'collapse); with non-empty ones, raise the learning rate, or ' +
+          CHECK_LABELS,
+      },
+      exploding: level && { ...level, meaning: 'what equal scores give: every student margin 0' },
+    };
+  }
+  return {
+    stall:
+      equal === undefined
+        ? null
+        : {
+            value: equal,
+            name: 'T²·KL(teacher ‖ uniform) of the batch',
+            meaning: `(the KL loss of equal student scores over each query's ${1 + n} candidates, T = ${T})`,
+            title: "The student's scores are equal (KL stuck where equal scores put it)",
+            lossName: 'KL loss',
+            advice:
+              "The student gives each query's positive and negatives the same score. With empty vectors, lower the lambdas " +
+              'or k (see collapse); with non-empty ones, raise the learning rate, or ' +
+              CHECK_LABELS,
+          },
+    exploding: {
+      value: klCeiling(n, T),
+      name: 'T²·log(1 + n)',
+      meaning: `the most equal scores can give, at T = ${T} and n = ${n}`,
+    },
+  };
 }
 
 function shorten(text: string, max = 40): string {

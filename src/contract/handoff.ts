@@ -23,4 +23,6 @@ export interface HandoffRequest {
   inferenceFree?: boolean;
   trainQueryWeights?: boolean;
   queryL1?: number;
+  /** A trained table's own peak learning rate (train.py's learning_rate_mapping; default QUERY_TABLE_LR). */
+  queryTableLr?: number;
 }

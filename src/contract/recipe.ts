@@ -29,7 +29,10 @@ export interface TrainingRecipe extends StepRecipe {
   documentLength: number;
   lambdaQueries: number;
   lambdaDocuments: number;
-  /** Temperature of the contrastive loss, or of the KL distillation loss: scores are divided by it (the paper: 1). */
+  /**
+   * Temperature of the contrastive loss, or of the KL distillation loss: scores are divided by it (defaultTemperature:
+   * the paper's 1 for the contrastive loss, sentence-transformers' 2 for KL; MarginMSE keeps 1 and has none).
+   */
   tau: number;
   /** Fraction of the steps over which the FLOPS weights ramp up quadratically; absent: a third; 0: none. */
   flopsRampRatio?: number;
@@ -51,12 +54,54 @@ export interface TrainingRecipe extends StepRecipe {
    * `trained`, the table is a parameter of the run (special tokens excepted), with an L1 on the query vectors of
    * weight `l1` (ramped as the FLOPS weights); without it, frozen.
    */
-  inferenceFree?: { queryWeights: string; crc32: number; trained?: { l1: number } };
+  inferenceFree?: { queryWeights: string; crc32: number; trained?: TrainedQueryTable };
+}
+
+/** A trained query table's settings (the recipe's inferenceFree.trained). */
+export interface TrainedQueryTable {
+  /** Weight of the L1 on the query vectors (ramped as the FLOPS weights). */
+  l1: number;
+  /**
+   * The table's own peak learning rate: the run's schedule (warm-up, decay) scaled to it, as sentence-transformers'
+   * learning_rate_mapping gives a parameter group its own lr under one scheduler. Absent: the model's peak lr (runs
+   * made before --query-table-lr, or one that gave the model's).
+   */
+  lr?: number;
+}
+
+/**
+ * The default peak learning rate of a trained query table (`--query-table-lr`): sentence-transformers' inference-free
+ * recipe, `learning_rate_mapping={r"SparseStaticEmbedding\.weight": 1e-3}` against 2e-5 for the encoder
+ * (docs/sparse_encoder/training_overview.md): IDF weights of 2 to 15 barely move at an encoder's lr, an Adam step
+ * being about lr.
+ */
+export const QUERY_TABLE_LR = 1e-3;
+
+/** A recipe's trained query table's peak learning rate (its own, or the model's), or undefined when it trains none. */
+export function queryTableLr(recipe: TrainingRecipe): number | undefined {
+  const trained = recipe.inferenceFree?.trained;
+  return trained ? (trained.lr ?? recipe.schedule.peakLr) : undefined;
 }
 
 /** The ranking losses a SPLADE run can take (`train --loss`). */
 export const RANKING_LOSSES = ['contrastive', 'marginmse', 'kl'] as const;
 export type RankingLossKind = (typeof RANKING_LOSSES)[number];
+
+/** The paper's temperature of the in-batch contrastive loss (sentence-transformers' scale 1 / tau = 1). */
+export const CONTRASTIVE_TEMPERATURE = 1;
+
+/**
+ * The default temperature of the KL loss: sentence-transformers' SparseDistillKLDivLoss default (temperature=2.0 in
+ * every v5 release and v6; its docstring: a higher temperature helps keep the student from going to zero active
+ * dimensions), so that a run compared against sentence-transformers' defaults trains the same loss (the dense
+ * DistillKLDivLoss defaults to 1.0).
+ */
+export const KL_TEMPERATURE = 2;
+
+/** A loss's default temperature: 2 for KL (KL_TEMPERATURE), the paper's 1 otherwise (MarginMSE uses none). */
+export function defaultTemperature(loss: RankingLossKind): number {
+  return loss === 'kl' ? KL_TEMPERATURE : CONTRASTIVE_TEMPERATURE;
+}
 
 /** The distillation a recipe asks for (undefined: the contrastive loss). */
 export function distillSettings(recipe: TrainingRecipe): { kind: 'marginmse' | 'kl'; temperature: number } | undefined {
@@ -86,7 +131,7 @@ export function paperRecipe(totalSteps: number, batchSize = 64, overrides: Recip
     schedule: { peakLr: overrides.peakLr ?? 1e-4, totalSteps, warmupRatio: 0.1 },
     lambdaQueries: 5e-2,
     lambdaDocuments: 3e-3,
-    tau: 1,
+    tau: CONTRASTIVE_TEMPERATURE,
     maxGradNorm: 1,
     dropout: 'config',
   };

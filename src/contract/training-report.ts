@@ -35,6 +35,12 @@ export interface StepReport extends StepLosses {
   tokensPerSecond: number;
   /** Where the next batch starts. */
   position: DataPosition;
+  /**
+   * Distillation runs: the ranking loss equal student scores would give on this step's batches, from their teacher
+   * labels (loss-levels.ts: MarginMSE the mean squared margin, KL T² · KL(teacher ‖ uniform)), which the stall alarm
+   * compares the loss with; absent for the contrastive loss (chance is log((1 + n)B)) and in older records.
+   */
+  rankAtEqualScores?: number;
 }
 
 /** What the run trains on, checked on resume so a checkpoint never continues on other data. */

@@ -5,8 +5,11 @@ import {
   type RunSettings,
   paperRecipe,
   PAPER_ADAMW,
+  QUERY_TABLE_LR,
   RANKING_LOSSES,
+  defaultTemperature,
   type RankingLossKind,
+  type TrainedQueryTable,
   type TrainingRecipe,
 } from './recipe.ts';
 
@@ -34,7 +37,7 @@ export interface TrainRequest {
   warmupRatio?: number;
   /** Fraction of the steps over which the FLOPS weights ramp up quadratically (default a third; 0: full from step 1). */
   flopsRampRatio?: number;
-  /** Temperature of the contrastive or the KL loss (default the paper's 1). */
+  /** Temperature of the contrastive or the KL loss (default: defaultTemperature, 1 contrastive and 2 KL). */
   temperature?: number;
   /**
    * The ranking loss (default 'contrastive', the paper's): 'marginmse' or 'kl' distil a teacher's scores, the rows'
@@ -52,6 +55,8 @@ export interface TrainRequest {
    */
   trainQueryWeights?: boolean;
   queryL1?: number;
+  /** A trained query table's own peak learning rate (default QUERY_TABLE_LR, sentence-transformers' 1e-3). */
+  queryTableLr?: number;
   /** Clip the averaged gradient to this global L2 norm (default 1.0, transformers' Trainer's; 0: no clipping). */
   maxGradNorm?: number;
   /** Micro-batches of `batchSize` per step, gradients averaged: N-GPU data parallelism (default 1). */
@@ -133,6 +138,13 @@ export function planTraining(request: TrainRequest, triplets: number, negatives 
       throw new InvalidRequestError('The query L1 regularises a trained query table: ask to train the query weights too');
     checkRange(request.queryL1, L.lambda, 'The query L1 weight');
   }
+  if (request.queryTableLr !== undefined) {
+    if (!request.trainQueryWeights)
+      throw new InvalidRequestError(
+        "The query table's learning rate is for a trained query table: ask to train the query weights too",
+      );
+    checkRange(request.queryTableLr, L.peakLr, "The query table's learning rate");
+  }
   const maxGradNorm =
     request.maxGradNorm === undefined
       ? paperMaxGradNorm!
@@ -147,7 +159,10 @@ export function planTraining(request: TrainRequest, triplets: number, negatives 
           ? base.schedule.warmupRatio
           : checkRange(request.warmupRatio, L.ratio, 'The warm-up ratio'),
     },
-    tau: request.temperature === undefined ? base.tau : checkRange(request.temperature, L.temperature, 'The temperature'),
+    tau:
+      request.temperature === undefined
+        ? defaultTemperature(loss)
+        : checkRange(request.temperature, L.temperature, 'The temperature'),
     lambdaQueries:
       request.lambdaQueries === undefined ? base.lambdaQueries : checkRange(request.lambdaQueries, L.lambda, 'lambda_q'),
     lambdaDocuments:
@@ -193,6 +208,19 @@ export function planTraining(request: TrainRequest, triplets: number, negatives 
   };
 }
 
+/**
+ * The `trained` field of an inference-free recipe, from a request planTraining has checked (none unless it trains
+ * its table): the table's L1, and its own lr, left out when it is the model's (the field's old meaning).
+ */
+export function trainedTableField(
+  request: Pick<TrainRequest, 'trainQueryWeights' | 'queryL1' | 'queryTableLr'>,
+  peakLr: number,
+): { trained?: TrainedQueryTable } {
+  if (!request.trainQueryWeights) return {};
+  const lr = request.queryTableLr ?? QUERY_TABLE_LR;
+  return { trained: { l1: request.queryL1 ?? 0, ...(lr !== peakLr ? { lr } : {}) } };
+}
+
 /** FLOPS over the whole step is a choice only with several micro-batches (with one, both are the same). */
 function flopsOverField(over: TrainRequest['flopsOver'], gradAccum: number): Pick<TrainingRecipe, 'flopsOver'> {
   if (over !== undefined && over !== 'micro-batch' && over !== 'step')
@@ -230,7 +258,13 @@ export function requestFromRecipe(
     temperature: recipe.loss === 'marginmse' ? undefined : recipe.tau,
     ...(recipe.loss ? { loss: recipe.loss } : {}),
     ...(recipe.inferenceFree ? { inferenceFree: true } : {}),
-    ...(recipe.inferenceFree?.trained ? { trainQueryWeights: true, queryL1: recipe.inferenceFree.trained.l1 } : {}),
+    ...(recipe.inferenceFree?.trained
+      ? {
+          trainQueryWeights: true,
+          queryL1: recipe.inferenceFree.trained.l1,
+          queryTableLr: recipe.inferenceFree.trained.lr ?? recipe.schedule.peakLr,
+        }
+      : {}),
     maxGradNorm: recipe.maxGradNorm ?? 0,
     gradAccum: recipe.gradAccum,
     flopsOver: recipe.flopsOver,

@@ -1,5 +1,6 @@
 // Training triplets from JSON Lines: one object per line with `query` (or sentence-transformers' `anchor`),
 // `positive` and one or more negatives; strict UTF-8; every problem names the file and the line.
+import { TEACHER_LABEL_COLUMNS } from '../contract/teacher-labels.ts';
 import { describeJsonValue } from '../util/json-value.ts';
 import { splitLines } from './line-breaks.ts';
 import { textOf } from './text-decode.ts';
@@ -41,8 +42,8 @@ function negativesOf(object: Record<string, unknown>, file: string, line: number
 
 /**
  * One JSONL line: an object with the query as `query` or `anchor` (not both), `positive`, and one or more negatives
- * (`negative`, `negative_1`, ... or a `negatives` list), and optionally teacher scores as `label`; other keys are
- * ignored.
+ * (`negative`, `negative_1`, ... or a `negatives` list), and optionally teacher scores as `label` (or `labels`,
+ * `score`, `scores`: sentence-transformers' names, one of them); other keys are ignored.
  */
 export function parseJsonlLine(raw: string, file: string, line: number): LineResult {
   if (raw.trim() === '') return { kind: 'blank' };
@@ -62,18 +63,25 @@ export function parseJsonlLine(raw: string, file: string, line: number): LineRes
     field(object, 'positive', file, line),
     negativesOf(object, file, line),
   );
-  if ('label' in object) triplet.label = teacherLabel(object.label, file, line);
+  const labelKeys = TEACHER_LABEL_COLUMNS.filter((key) => key in object);
+  if (labelKeys.length > 1)
+    throw new TripletFormatError(
+      file,
+      line,
+      `give the teacher labels once: ${labelKeys.map((key) => `"${key}"`).join(' and ')} are the same column`,
+    );
+  if (labelKeys.length) triplet.label = teacherLabel(object[labelKeys[0]], file, line, labelKeys[0]);
   return { kind: 'row', triplet };
 }
 
-/** A row's `label`: a finite number or a non-empty list of finite numbers (teacher margins or scores). */
-export function teacherLabel(value: unknown, file: string, line: number): number[] {
+/** A row's `label` (or `key`): a finite number or a non-empty list of finite numbers (teacher margins or scores). */
+export function teacherLabel(value: unknown, file: string, line: number, key = 'label'): number[] {
   const list = Array.isArray(value) ? value : [value];
   if (list.length === 0 || !list.every((x) => typeof x === 'number' && Number.isFinite(x)))
     throw new TripletFormatError(
       file,
       line,
-      `"label" must be a finite number or a list of finite numbers (teacher scores), got ${describeJsonValue(value)}`,
+      `"${key}" must be a finite number or a list of finite numbers (teacher scores), got ${describeJsonValue(value)}`,
     );
   return list as number[];
 }

@@ -1,5 +1,5 @@
 // Training rows from Parquet (sentence-transformers' layout: query or anchor, positive, negative or negative_1, ...,
-// and a label for distillation: a number or a list of numbers per row):
+// and a label for distillation, named label, labels, score or scores: a number or a list of numbers per row):
 // footer, chunks and page headers are checked against the file (parquet-schema, -chunks, -pages) before hyparquet's
 // readColumn decodes a chunk; every problem is a ParquetFormatError naming the file, the column and what to do.
 // readParquetRows gives any table's named columns with the same checks (NanoBEIR's corpus, queries and qrels).
@@ -14,6 +14,7 @@ import { checkPages } from './parquet-pages.ts';
 import { textColumnProblem, topLevelColumns, type TopColumn } from './parquet-schema.ts';
 import type { RandomAccessFile } from './random-access.ts';
 import { preview, tripletOf, type Triplet } from './triplets.ts';
+import { TEACHER_LABEL_COLUMNS } from '../contract/teacher-labels.ts';
 
 /** A RandomAccessFile as hyparquet's AsyncBuffer. */
 function asyncBuffer(file: RandomAccessFile): AsyncBuffer {
@@ -179,7 +180,7 @@ export async function readParquetRows(
   return Array.from({ length: rows }, (_, r) => Object.fromEntries(columns.map((c, i) => [c.name, values[i][r]])));
 }
 
-/** The table's `label` column (teacher scores for distillation), when it has one, and how its rows hold them. */
+/** The table's label column (teacher scores for distillation), when it has one, and how its rows hold them. */
 interface LabelColumn {
   column: TopColumn;
   /** 'number': one per row; 'list': a list per row; 'nullable list': a list or null, one level deeper when read. */
@@ -190,11 +191,18 @@ const LIST_ADVICE =
   'a label holds one number per row (a margin, with one negative) or a list of numbers (pandas: a column of lists of floats)';
 
 /**
- * The `label` column, when there is one: a number per row, or a list of numbers per row: Parquet's LIST (three
- * levels as pyarrow writes it, or the legacy two) or a repeated field. Structs, maps and lists of lists are refused.
+ * The label column (`label`, `labels`, `score` or `scores`, sentence-transformers' names; one of them), when there
+ * is one: a number per row, or a list of numbers per row: Parquet's LIST (three levels as pyarrow writes it, or the
+ * legacy two) or a repeated field. Structs, maps and lists of lists are refused.
  */
 function labelColumn(columns: readonly TopColumn[], tree: SchemaTree, file: string): LabelColumn | null {
-  const column = columns.find((c) => c.name === 'label');
+  const named = columns.filter((c) => (TEACHER_LABEL_COLUMNS as readonly string[]).includes(c.name));
+  if (named.length > 1)
+    throw new ParquetFormatError(
+      file,
+      `has ${named.map((c) => `"${c.name}"`).join(' and ')} columns: each is the teacher labels; keep one`,
+    );
+  const [column] = named;
   if (!column) return null;
   const node = tree.children.find((child) => child.element === column.element) as SchemaTree;
   const repeated = (n: SchemaTree | undefined) => n?.element.repetition_type === 'REPEATED';
@@ -208,31 +216,32 @@ function labelColumn(columns: readonly TopColumn[], tree: SchemaTree, file: stri
     repeated(inner) &&
     leaf.children.length === 0 &&
     (leaf === inner || !repeated(leaf));
-  if (!list) throw new ParquetFormatError(file, `is a group (a struct, a map or a list of lists); ${LIST_ADVICE}`, 'label');
+  if (!list) throw new ParquetFormatError(file, `is a group (a struct, a map or a list of lists); ${LIST_ADVICE}`, column.name);
   return { column, shape: node.element.repetition_type === 'REQUIRED' ? 'list' : 'nullable list' };
 }
 
 /** A value of the label column: a finite number, or an error naming the row (and the place in its list). */
-function labelValue(value: unknown, file: string, row: number, at = ''): number {
+function labelValue(value: unknown, file: string, column: string, row: number, at = ''): number {
   const number = typeof value === 'bigint' ? Number(value) : value;
   if (typeof number === 'number' && Number.isFinite(number)) return number;
   throw new ParquetFormatError(
     file,
     `row ${row} (counting from 0) has ${String(value)}${at}, not a finite teacher score`,
-    'label',
+    column,
   );
 }
 
 /** A row's teacher labels, as its shape holds them: a number, or a non-empty list of finite numbers. */
-function rowLabels(value: unknown, shape: LabelColumn['shape'], file: string, row: number): number[] {
-  if (shape === 'number') return [labelValue(value, file, row)];
+function rowLabels(value: unknown, label: LabelColumn, file: string, row: number): number[] {
+  const { shape, column } = label;
+  if (shape === 'number') return [labelValue(value, file, column.name, row)];
   const list = shape === 'list' ? value : Array.isArray(value) && value.length === 1 ? value[0] : null;
   const fail = (got: string): never => {
-    throw new ParquetFormatError(file, `row ${row} (counting from 0) has ${got}; ${LIST_ADVICE}`, 'label');
+    throw new ParquetFormatError(file, `row ${row} (counting from 0) has ${got}; ${LIST_ADVICE}`, column.name);
   };
   if (!Array.isArray(list)) return fail('no list (null)');
   if (list.length === 0) return fail('an empty list');
-  return list.map((x: unknown, i) => labelValue(x, file, row, ` at item ${i} of its list (counting from 0)`));
+  return list.map((x: unknown, i) => labelValue(x, file, column.name, row, ` at item ${i} of its list (counting from 0)`));
 }
 
 /** Reads every row of a Parquet triplet table, row group by row group (rows are held in memory). */
@@ -242,13 +251,13 @@ export async function readParquetTriplets(file: RandomAccessFile): Promise<Tripl
   const columns = tripletColumns(top, file.name);
   const label = labelColumn(top, parquetSchema(metadata), file.name); // a schema topLevelColumns has checked
   const read = label ? [...columns, label.column] : columns;
-  const values = await checkedColumnValues(file, metadata, read, false, new Set(label ? ['label'] : []));
+  const values = await checkedColumnValues(file, metadata, read, false, new Set(label ? [label.column.name] : []));
   const labels = label ? values.pop()! : null;
   const triplets: Triplet[] = [];
   for (let r = 0; r < (values[0]?.length ?? 0); r++) {
     const [query, positive, ...negatives] = values.map((column, i) => text(column[r], file.name, columns[i].name, r));
     const triplet = tripletOf(query, positive, negatives);
-    if (label && labels) triplet.label = rowLabels(labels[r], label.shape, file.name, r);
+    if (label && labels) triplet.label = rowLabels(labels[r], label, file.name, r);
     triplets.push(triplet);
   }
   if (triplets.length === 0) throw new ParquetFormatError(file.name, 'no rows; a triplet table needs at least one');

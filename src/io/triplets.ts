@@ -1,5 +1,6 @@
 // Training triplets from a TSV file (query<TAB>positive<TAB>negative per line, MS MARCO style; a header may add teacher
 // labels), strictly checked: strict UTF-8 (a bad byte or a UTF-16 file is an error naming file and line), then every line.
+import { TEACHER_LABEL_COLUMNS, TEACHER_LABEL_NAMES } from '../contract/teacher-labels.ts';
 import { readRequiredFile, type FileSource, type ReadOptions } from './file-source.ts';
 import { splitLines } from './line-breaks.ts';
 import { textOf } from './text-decode.ts';
@@ -11,8 +12,9 @@ export interface Triplet {
   /** A row's further negatives (sentence-transformers' negative_2, ...): every row of a file has as many. */
   extraNegatives?: string[];
   /**
-   * Teacher labels (sentence-transformers' `label` column), for distillation: one margin per negative
-   * (score(q, pos) - score(q, neg_i)), or the n + 1 scores [pos, neg_1..n]; which one, the loss decides.
+   * Teacher labels (sentence-transformers' `label` column, or `labels`, `score`, `scores`), for distillation: one
+   * margin per negative (score(q, pos) - score(q, neg_i)), or the n + 1 scores [pos, neg_1..n]; which one, the loss
+   * decides.
    */
   label?: number[];
 }
@@ -61,19 +63,25 @@ export function tripletOf(query: string, positive: string, negatives: readonly s
 /** The columns a TSV header names, in sentence-transformers' terms: query (or anchor), positive, negatives, labels. */
 export interface TsvColumns {
   negatives: number;
-  /** Label fields after the negatives: 0 (none), `label` (one: a number or a JSON list of numbers), or m (label_1..m). */
+  /**
+   * Label fields after the negatives: 0 (none), `label` (one: a number or a JSON list of numbers, in a column the
+   * header names label, labels, score or scores), or m (label_1..m).
+   */
   labels: number | 'label';
+  /** The header's name of the one label column (errors name it). */
+  column?: string;
 }
 
 /** What one line of a file is: a row, a header (with the columns it names, for TSV), or nothing (blank). */
 export type LineResult = { kind: 'row'; triplet: Triplet } | { kind: 'header'; columns?: TsvColumns } | { kind: 'blank' };
 
 const NEGATIVE_NAME = /^negative(_?\d+)?$/;
-const LABEL_NAME = /^label(_\d+)?$/;
+const LABEL_NAME = /^(label(_\d+)?|labels|scores?)$/;
 
 /**
  * The columns a first line names, or null when it is a row: `query` or `anchor`, `positive`, `negative` (or
- * negative_1..n), then optionally `label` or label_1..m (case and spaces aside). Label names out of order are an error.
+ * negative_1..n), then optionally one label column (`label`, `labels`, `score` or `scores`, sentence-transformers'
+ * names) or label_1..m (case and spaces aside). Label names out of order, or several, are an error.
  */
 export function tsvHeader(fields: readonly string[], file: string): TsvColumns | null {
   const words = fields.map((field) => field.trim().toLowerCase());
@@ -83,12 +91,13 @@ export function tsvHeader(fields: readonly string[], file: string): TsvColumns |
   const negatives = end - 2;
   const labels = words.slice(end);
   if (negatives === 0 || !labels.every((word) => LABEL_NAME.test(word))) return null;
-  if (labels.length === 1 && labels[0] === 'label') return { negatives, labels: 'label' };
+  const one = labels.length === 1 && (TEACHER_LABEL_COLUMNS as readonly string[]).includes(labels[0]);
+  if (one) return { negatives, labels: 'label', column: labels[0] };
   if (labels.every((word, i) => word === `label_${i + 1}`)) return { negatives, labels: labels.length };
   throw new TripletFormatError(
     file,
     1,
-    `the header names the labels ${labels.join(', ')}: name one "label" column (a number or a JSON list such as [1.5, -2] per row) or label_1, label_2, ... in order`,
+    `the header names the labels ${labels.join(', ')}: name one ${TEACHER_LABEL_NAMES} column (a number or a JSON list such as [1.5, -2] per row) or label_1, label_2, ... in order`,
   );
 }
 
@@ -104,7 +113,7 @@ function labelNumber(text: string): number | null {
 /** A row's label fields (after its negatives) as teacher labels; a field that is not a finite number names the line. */
 function tsvLabels(fields: readonly string[], columns: TsvColumns, first: number, file: string, lineNumber: number): number[] {
   const refuse = (j: number, what: string): never => {
-    const name = columns.labels === 'label' ? 'label' : `label_${j + 1}`;
+    const name = columns.labels === 'label' ? (columns.column ?? 'label') : `label_${j + 1}`;
     throw new TripletFormatError(file, lineNumber, `the ${name} (field ${first + j + 1}) is ${preview(fields[j])}, not ${what}`);
   };
   if (columns.labels === 'label' && fields[0].trim().startsWith('[')) {

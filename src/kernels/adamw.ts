@@ -16,11 +16,15 @@ export interface AdamWState {
   moments: { m: Float32Array; v: Float32Array }[];
 }
 
-/** A parameter an optimiser updates: its tensor, its gradient, and whether weight decay applies (default true). */
+/**
+ * A parameter an optimiser updates: its tensor, its gradient, whether weight decay applies (default true), and its
+ * learning rate as a multiple of the step's (default 1: a parameter group with its own base lr under one schedule).
+ */
 export interface OptimizedParameter {
   param: Tensor;
   dparam: Tensor;
   decays?: boolean;
+  lrScale?: number;
 }
 
 interface Slot {
@@ -28,6 +32,8 @@ interface Slot {
   dparam: Tensor;
   /** Whether the weight decay applies (not to biases and LayerNorm parameters, as transformers' Trainer does). */
   decays: boolean;
+  /** Its learning rate over the step's. */
+  lrScale: number;
   m: Tensor<'f32'>;
   v: Tensor<'f32'>;
   uniform: GPUBuffer;
@@ -50,12 +56,13 @@ export class AdamW {
     scale?: Tensor<'f32'>,
   ) {
     this.scale = scale ?? ctx.tensor('adamw unit scale', [2], 'f32', [1, 0]);
-    this.slots = pairs.map(({ param, dparam, decays = true }) => {
+    this.slots = pairs.map(({ param, dparam, decays = true, lrScale = 1 }) => {
       expectTensor('adamw', `gradient of ${param.label}`, dparam, param.shape);
       return {
         param,
         dparam,
         decays,
+        lrScale,
         m: ctx.tensor(`adamw.m ${param.label}`, param.shape, 'f32'),
         v: ctx.tensor(`adamw.v ${param.label}`, param.shape, 'f32'),
         uniform: ctx.uniform(`adamw ${param.label}`, 9),
@@ -97,7 +104,10 @@ export class AdamW {
     this.step = state.step;
   }
 
-  /** Records one update of every parameter with learning rate `hyper.lr`, decaying those that decay (increments the step count). */
+  /**
+   * Records one update of every parameter with learning rate `hyper.lr` (times its lrScale), decaying those that decay
+   * (increments the step count).
+   */
   record(encoder: GPUCommandEncoder, hyper: AdamWHyper, gradScale = 1): void {
     this.step++;
     const c1 = 1 - hyper.beta1 ** this.step;
@@ -106,7 +116,7 @@ export class AdamW {
       const n = slot.param.size;
       this.ctx.writeUniform(slot.uniform, [
         n,
-        f32Bits(hyper.lr),
+        f32Bits(hyper.lr * slot.lrScale),
         f32Bits(hyper.beta1),
         f32Bits(hyper.beta2),
         f32Bits(hyper.eps),

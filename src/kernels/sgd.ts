@@ -12,6 +12,8 @@ interface Slot {
   param: Tensor;
   dparam: Tensor;
   decays: boolean;
+  /** Its learning rate over the step's. */
+  lrScale: number;
   uniform: GPUBuffer;
 }
 
@@ -28,20 +30,20 @@ export class Sgd {
     scale?: Tensor<'f32'>,
   ) {
     this.scale = scale ?? ctx.tensor('sgd unit scale', [2], 'f32', [1, 0]);
-    this.slots = pairs.map(({ param, dparam, decays = true }) => {
+    this.slots = pairs.map(({ param, dparam, decays = true, lrScale = 1 }) => {
       expectTensor('sgd', `gradient of ${param.label}`, dparam, param.shape);
-      return { param, dparam, decays, uniform: ctx.uniform(`sgd ${param.label}`, 4) };
+      return { param, dparam, decays, lrScale, uniform: ctx.uniform(`sgd ${param.label}`, 4) };
     });
   }
 
-  /** Records one update of every parameter (increments the step count). */
+  /** Records one update of every parameter, each at `hyper.lr` times its lrScale (increments the step count). */
   record(encoder: GPUCommandEncoder, hyper: { lr: number; weightDecay: number }, gradScale = 1): void {
     this.step++;
     for (const slot of this.slots) {
       const n = slot.param.size;
       this.ctx.writeUniform(slot.uniform, [
         n,
-        f32Bits(hyper.lr),
+        f32Bits(hyper.lr * slot.lrScale),
         f32Bits(slot.decays ? hyper.weightDecay : 0),
         f32Bits(gradScale),
       ]);

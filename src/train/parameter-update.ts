@@ -2,7 +2,7 @@
 // the optimiser's update, the sticky health flags, and the optimiser state a checkpoint keeps.
 import type { GpuContext } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
-import type { AdamWState } from '../kernels/adamw.ts';
+import type { AdamWState, OptimizedParameter } from '../kernels/adamw.ts';
 import { FiniteMonitor, type HealthReport } from '../kernels/finite-check.ts';
 import { GradientScale } from '../kernels/grad-norm.ts';
 import type { GpuModel, GpuParameter } from '../model/gpu-model.ts';
@@ -38,10 +38,13 @@ export class ParameterUpdate {
     model: GpuModel,
     private readonly recipe: StepRecipe,
     losses: WatchedLosses,
-    /** Parameters the run trains beyond the model's (an inference-free run's query table). */
-    extra: readonly GpuParameter[] = [],
+    /**
+     * Parameters the run trains beyond the model's (an inference-free run's query table), each maybe at its own
+     * learning rate: the schedule's times `lrScale` (its base lr over the schedule's peak).
+     */
+    extra: readonly (GpuParameter & Pick<OptimizedParameter, 'lrScale'>)[] = [],
   ) {
-    const parameters = [...model.parameters(), ...extra];
+    const parameters: (GpuParameter & Pick<OptimizedParameter, 'lrScale'>)[] = [...model.parameters(), ...extra];
     this.gradients = new GradientScale(
       ctx,
       parameters.map((p) => p.dparam),

@@ -13,6 +13,7 @@ import type { TripletBatch } from './trainer.ts';
 import type { RankingLossKind } from '../contract/recipe.ts';
 import { staticQueryPresence, staticQueryVectors } from './static-queries.ts';
 import { staticTableBackward, staticTableL1, staticTableVectors } from '../kernels/reference/static-query-table.ts';
+import { takesScoreLists, teacherMargins } from '../contract/teacher-labels.ts';
 
 /** The ranking loss of scores (B, N) and its gradient: contrastive, or distillation from the batch's teacher labels. */
 function rankingLoss(
@@ -26,8 +27,10 @@ function rankingLoss(
   if (loss === 'contrastive')
     return { value: contrastiveLossForward(scores, B, N, tau), dscores: contrastiveLossBackward(scores, B, N, tau) };
   const n = N / B - 1;
-  const teacher = batch.teacher;
-  if (!teacher) throw new Error(`the ${loss} reference needs the batch's teacher labels`);
+  const labels = batch.teacher;
+  if (!labels) throw new Error(`the ${loss} reference needs the batch's teacher labels`);
+  // MarginMSE on [pos, neg_1..n] scores: their margins pos - neg_i, as sentence-transformers takes them
+  const teacher = takesScoreLists(loss, n, labels.length / B) ? teacherMargins(labels, B, n) : labels;
   return loss === 'kl'
     ? { value: klDistillForward(scores, teacher, B, n, tau), dscores: klDistillBackward(scores, teacher, B, n, tau) }
     : { value: marginMseForward(scores, teacher, B, n), dscores: marginMseBackward(scores, teacher, B, n) };
@@ -135,6 +138,20 @@ export function spladeTrainingReference(
     grads,
     ...(dqueryWeights ? { dqueryWeights } : {}),
   };
+}
+
+/**
+ * The update of one plain-SGD step (no weight decay, no clipping) from a reference's gradients: every model parameter
+ * moves by -lr × its gradient, a trained query table by -tableLr × its own (the table's own peak lr on the run's
+ * schedule, `--query-table-lr`; the model's lr when not given).
+ */
+export function sgdUpdateReference(
+  result: Pick<TrainingReferenceResult, 'grads' | 'dqueryWeights'>,
+  lr: number,
+  tableLr = lr,
+): { params: ModelParams; queryWeights?: Float64Array } {
+  const params = Object.fromEntries(Object.entries(result.grads).map(([name, g]) => [name, g.map((x) => -lr * x)]));
+  return { params, ...(result.dqueryWeights ? { queryWeights: result.dqueryWeights.map((x) => -tableLr * x) } : {}) };
 }
 
 /**

@@ -16,7 +16,9 @@ import {
   type ObjectiveInputs,
   type StepMeans,
 } from './splade-objective.ts';
-import { TrainingRecipe, distillSettings } from '../contract/recipe.ts';
+import { TrainingRecipe, distillSettings, queryTableLr } from '../contract/recipe.ts';
+import { equalScoresLoss } from '../contract/loss-levels.ts';
+import { takesScoreLists, teacherMargins } from '../contract/teacher-labels.ts';
 import { staticQueryPresence, staticQueryVectors } from './static-queries.ts';
 import { StaticQueryTable } from '../kernels/static-query-table.ts';
 import type { Tensor } from '../gpu/tensor.ts';
@@ -44,7 +46,10 @@ export interface TripletBatch {
   queryMask: Uint8Array; // (B, Tq)
   documentIds: Int32Array; // (N, Td)
   documentMask: Uint8Array; // (N, Td)
-  /** Teacher labels of the rows, for distillation: (B, n) margins or (B, n + 1) scores [pos, neg_1..n]. */
+  /**
+   * Teacher labels of the rows, for distillation: (B, n) margins or (B, n + 1) scores [pos, neg_1..n] (MarginMSE
+   * takes the margins of scores: teacherMargins).
+   */
   teacher?: Float32Array;
 }
 
@@ -54,6 +59,8 @@ export interface StepResult extends StepLosses {
   batch: BatchStats;
   /** Global L2 norm of the averaged gradient, before clipping (what transformers' Trainer logs as grad_norm). */
   gradNorm: number;
+  /** Distillation: the mean over the micro-batches of the ranking loss equal student scores give (loss-levels.ts). */
+  rankAtEqualScores?: number;
 }
 
 export class SpladeTrainer {
@@ -123,8 +130,17 @@ export class SpladeTrainer {
       distill: distillSettings(recipe),
       staticQueries: inferenceFree,
     });
+    // the table learns at its own peak lr, on the run's schedule: the step's lr times its lr over the model's
     const extra = this.table
-      ? [{ name: QUERY_WEIGHTS_PARAM, param: this.table.weights, dparam: this.table.dweights, decays: true }]
+      ? [
+          {
+            name: QUERY_WEIGHTS_PARAM,
+            param: this.table.weights,
+            dparam: this.table.dweights,
+            decays: true,
+            lrScale: queryTableLr(recipe)! / recipe.schedule.peakLr,
+          },
+        ]
       : [];
     this.update = new ParameterUpdate(ctx, model, recipe, { tensor: this.objective.losses, names: LOSS_PART_NAMES }, extra);
     this.staged = Number.isFinite(dispatchFlopsBudget(ctx));
@@ -194,6 +210,8 @@ export class SpladeTrainer {
     this.objective.setLambdas(lambdaQ, lambdaD);
     this.table?.kernel.setLambda(lambdaQ);
     const losses = { rank: 0, flopsQueries: 0, flopsDocuments: 0 };
+    const distill = distillSettings(recipe);
+    let rankAtEqualScores = 0;
     const batch: BatchStats = { activeQueries: 0, activeDocuments: 0, squaredNormQueries: 0, squaredNormDocuments: 0 };
     if (this.stepMeans) this.recordStepMeans(batches);
     for (const [i, micro] of batches.entries()) {
@@ -216,6 +234,9 @@ export class SpladeTrainer {
       if (!readResult) continue;
       addScaled(losses, await this.objective.readLosses(), 1 / n);
       addScaled(batch, await this.objective.readBatchStats(), 1 / n);
+      if (distill)
+        rankAtEqualScores +=
+          equalScoresLoss(distill.kind, recipe.batchSize, recipe.negatives ?? 1, distill.temperature, micro.teacher) / n;
     }
     const step = this.t++;
     if (!readResult) return undefined;
@@ -226,6 +247,7 @@ export class SpladeTrainer {
       total: losses.rank + lambdaQ * losses.flopsQueries + lambdaD * losses.flopsDocuments,
       batch,
       gradNorm: norm,
+      ...(distill ? { rankAtEqualScores } : {}),
     };
   }
 
@@ -241,10 +263,17 @@ export class SpladeTrainer {
     const { teacher } = this.objective;
     if (teacher) {
       if (!micro.teacher) throw new Error(`a ${this.recipe.loss} run needs teacher labels in every batch; this one has none`);
-      this.ctx.upload(teacher, micro.teacher);
+      this.ctx.upload(teacher, this.teacherLabels(micro.teacher));
     }
     this.queries?.setDropoutKeys(this.seed, this.t, i);
     this.documents.setDropoutKeys(this.seed, this.t, i);
+  }
+
+  /** A micro-batch's teacher labels as the loss reads them: MarginMSE on (B, n + 1) scores takes their margins. */
+  private teacherLabels(labels: Float32Array): Float32Array {
+    const { batchSize: B, loss = 'contrastive' } = this.recipe;
+    const n = this.recipe.negatives ?? 1;
+    return takesScoreLists(loss, n, labels.length / B) ? teacherMargins(labels, B, n) : labels;
   }
 
   /** Inference-free: each query's vector is its tokens' weights (each token once; padding and special tokens 0). */

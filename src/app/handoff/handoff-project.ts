@@ -15,7 +15,7 @@ import spladeDataPy from './splade_data.py?raw';
 import trainPy from './train.py?raw';
 import { InvalidRequestError, checkRange } from '../../contract/limits.ts';
 import type { OpenedModel } from '../model/open-model.ts';
-import { planTraining, type TrainPlan } from '../../contract/training-request.ts';
+import { planTraining, trainedTableField, type TrainPlan } from '../../contract/training-request.ts';
 import { checkLengthsFit } from '../../contract/max-tokens.ts';
 import { backboneFiles } from '../model/save-model.ts';
 import { checkTeacherLabels } from '../../contract/teacher-labels.ts';
@@ -27,6 +27,7 @@ import { specialTokenIds } from '../training/special-tokens.ts';
 const IDF_FILE = 'idf.json';
 import { tripletFormat } from '../training/training-data.ts';
 import { HandoffRequest } from '../../contract/handoff.ts';
+import { queryTableLr } from '../../contract/recipe.ts';
 
 /** The paper's sizes: 64 triplets per GPU, 256 tokens; one GPU unless told (the paper used 8). */
 export const HANDOFF_DEFAULTS = { gpus: 1, batchSize: 64, queryLength: 256, documentLength: 256 } as const;
@@ -203,7 +204,7 @@ export async function handoffProject(ctx: GpuContext, options: HandoffOptions): 
       inferenceFree: {
         queryWeights: queryTable.source,
         crc32: queryWeightsCrc(queryTable),
-        ...(request.trainQueryWeights ? { trained: { l1: request.queryL1 ?? 0 } } : {}),
+        ...trainedTableField(request, plan.recipe.schedule.peakLr),
       },
     };
   const { recipe } = plan;
@@ -247,6 +248,7 @@ export async function handoffProject(ctx: GpuContext, options: HandoffOptions): 
             source: queryTable.source,
             trained: recipe.inferenceFree?.trained !== undefined,
             query_l1: recipe.inferenceFree?.trained?.l1 ?? 0,
+            query_table_lr: queryTableLr(recipe) ?? null,
           }
         : null,
       optimizer: { name: 'AdamW', beta1: adamw.beta1, beta2: adamw.beta2, eps: adamw.eps, weight_decay: adamw.weightDecay },

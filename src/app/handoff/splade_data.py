@@ -3,7 +3,8 @@
 The TSV is parsed exactly as splade-lab parses it (src/io/triplets.ts): strict UTF-8, a leading byte-order mark
 dropped, lines ending in \n, \r\n or a lone \r, blank lines skipped, a first line of field names taken as a header
 (query or anchor, positive, then negative, negative1 or negative_1, in any case, spaces around them ignored; then
-optionally the teacher labels of distillation: label, a number or a JSON list per row, or label_1..label_m), and every
+optionally the teacher labels of distillation: one column named label, labels, score or scores (sentence-transformers'
+names), a number or a JSON list per row, or label_1..label_m), and every
 other line exactly three non-empty tab-separated fields (the query, the positive, the negative), kept as they are (no
 trimming), then the labels the header names.
 """
@@ -20,7 +21,9 @@ FIELDS = ("query", "positive", "negative")
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
 NEGATIVE_NAME = re.compile(r"negative(_?[0-9]+)?")
-LABEL_NAME = re.compile(r"label(_[0-9]+)?")
+LABEL_NAME = re.compile(r"label(_[0-9]+)?|labels|scores?")
+# sentence-transformers' names of the one teacher-label column (src/contract/teacher-labels.ts)
+LABEL_COLUMNS = ("label", "labels", "score", "scores")
 # A JSON number, as sentence-transformers writes a score (no NaN, Infinity, hex or empty text).
 JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 
@@ -51,7 +54,8 @@ def backbone_ref(settings: dict) -> str:
 
 def _header_labels(fields: list[str], name: str) -> int | str | None:
     """The header rule of src/io/triplets.ts: None when the first line is a row; else the label fields it names after
-    query (or anchor), positive and one negative name: 0, "label" (a number or a JSON list per row) or m (label_1..m)."""
+    query (or anchor), positive and one negative name: 0, the one label column's name (label, labels, score or scores:
+    a number or a JSON list per row) or m (label_1..m)."""
     words = [f.strip(_JS_SPACE).lower() for f in fields]
     if len(words) < 3 or words[0] not in ("query", "anchor") or words[1] != "positive":
         return None
@@ -63,12 +67,13 @@ def _header_labels(fields: list[str], name: str) -> int | str | None:
         return None
     if end > 3:
         raise TripletFormatError(f"{name} line 1: the header names {end - 2} negatives; the hand-off takes one per row")
-    if labels == ["label"]:
-        return "label"
+    if len(labels) == 1 and labels[0] in LABEL_COLUMNS:
+        return labels[0]
     if labels == [f"label_{i + 1}" for i in range(len(labels))]:
         return len(labels)
     raise TripletFormatError(
-        f"{name} line 1: the header names the labels {', '.join(labels)}: name one \"label\" column or label_1, label_2, ... in order"
+        f"{name} line 1: the header names the labels {', '.join(labels)}: name one \"label\" (or \"labels\", \"score\", "
+        "\"scores\") column or label_1, label_2, ... in order"
     )
 
 
@@ -83,11 +88,13 @@ def _label_number(text: str) -> float | None:
 
 def _labels(fields: list[str], columns: int | str, name: str, line: int) -> list[float]:
     """A row's label fields (after query, positive and negative) as teacher labels, as src/io/triplets.ts reads them."""
+    one = isinstance(columns, str)
+
     def refuse(j: int, what: str):
-        label = "label" if columns == "label" else f"label_{j + 1}"
+        label = columns if one else f"label_{j + 1}"
         raise TripletFormatError(f"{name} line {line}: the {label} (field {4 + j}) is {_preview(fields[j])}, not {what}")
 
-    if columns == "label" and fields[0].strip(_JS_SPACE).startswith("["):
+    if one and fields[0].strip(_JS_SPACE).startswith("["):
         what = "a JSON list of finite numbers (teacher scores) such as [1.5, -2]"
         try:
             values = json.loads(fields[0])
@@ -97,7 +104,7 @@ def _labels(fields: list[str], columns: int | str, name: str, line: int) -> list
             isinstance(x, (int, float)) and not isinstance(x, bool) and abs(x) != float("inf") for x in values
         )
         return [float(x) for x in values] if good else refuse(0, what)
-    what = "a finite number (a teacher score)" + (" or a JSON list of them" if columns == "label" else "")
+    what = "a finite number (a teacher score)" + (" or a JSON list of them" if one else "")
     numbers = [_label_number(field) for field in fields]
     for j, number in enumerate(numbers):
         if number is None:
@@ -136,7 +143,7 @@ def parse_rows(data: bytes, name: str) -> tuple[list[tuple[str, str, str]], list
                 columns = header
                 labels = [] if header else None
                 continue
-        expected = 3 + (0 if not columns else 1 if columns == "label" else columns)
+        expected = 3 + (0 if not columns else 1 if isinstance(columns, str) else columns)
         if len(fields) != expected:
             what = "query, positive, negative" + (", then the labels the header names" if columns else "")
             raise TripletFormatError(

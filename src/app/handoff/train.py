@@ -7,8 +7,9 @@ The loss is SpladeLoss over the recipe's ranking loss (SparseMultipleNegativesRa
 distil a teacher's scores in the rows' labels, SparseMarginMSELoss or SparseDistillKLDivLoss at temperature tau), query
 and document FLOPS weights lambda_q and lambda_d ramped quadratically over the first third of the steps. An
 inference-free recipe is a Router: queries are their tokens weighted by a static table (idf.json; frozen, or trained
-with its special tokens kept at 0 and an optional L1 of weight query_l1 on the query vectors instead of FLOPS),
-documents the MLM encoder and SPLADE pooling. Settings come from splade_lab.json.
+with its special tokens kept at 0, its own peak learning rate query_table_lr through learning_rate_mapping, and an
+optional L1 of weight query_l1 on the query vectors instead of FLOPS), documents the MLM encoder and SPLADE pooling.
+Settings come from splade_lab.json.
 
     torchrun --nproc_per_node <GPUs> train.py            # or: python train.py on one GPU
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
 
 import torch
@@ -125,6 +127,19 @@ def keep_special_tokens_at_zero(static: SparseStaticEmbedding, tokenizer) -> Non
     """splade-lab never trains the special tokens' query weights (0 in the table): their gradient is dropped here too."""
     special = torch.tensor(sorted(set(tokenizer.all_special_ids)), dtype=torch.long)
     static.weight.register_hook(lambda grad: grad.index_fill(0, special.to(grad.device), 0.0))
+
+
+def table_learning_rate(model: SparseEncoder, recipe: dict) -> dict[str, float]:
+    r"""A trained query table's own peak learning rate (splade-lab's --query-table-lr) as learning_rate_mapping: the
+    run's schedule scaled to it, as splade-lab does. The pattern is the table's parameter name in this model:
+    sentence-transformers' docs write r"SparseStaticEmbedding\.weight", which names it only in v5.0's Router; later
+    Routers name it <i>.sub_modules.query.0.weight."""
+    inference_free = recipe.get("inference_free")
+    if not inference_free or not inference_free["trained"]:
+        return {}
+    static = next(module for module in model.modules() if isinstance(module, SparseStaticEmbedding))
+    name = next(name for name, parameter in model.named_parameters() if parameter is static.weight)
+    return {re.escape(name) + "$": inference_free["query_table_lr"]}
 
 
 def router_task(settings: dict, column: str) -> str | None:
@@ -260,6 +275,7 @@ def main() -> None:
         max_steps=args.steps if args.steps else -1,
         num_train_epochs=args.epochs,
         learning_rate=recipe["peak_lr"],
+        learning_rate_mapping=table_learning_rate(model, recipe),
         lr_scheduler_type="linear",
         warmup_ratio=recipe["warmup_ratio"],
         optim="adamw_torch",

@@ -3,7 +3,7 @@
 import type { DataFingerprint } from '../../contract/training-report.ts';
 import { describeOptimizer } from '../../contract/optimizer-settings.ts';
 import { describeDropout, microBatches } from '../../contract/recipe-facts.ts';
-import type { TrainingRecipe } from '../../contract/recipe.ts';
+import { KL_TEMPERATURE, CONTRASTIVE_TEMPERATURE, queryTableLr, type TrainingRecipe } from '../../contract/recipe.ts';
 
 /** One evaluated set and its measures (trec_eval names: ndcg_cut_10, recip_rank_10, recall_1000, ...). */
 export interface CardEvaluation {
@@ -125,6 +125,69 @@ function correctionSection(info: ModelCardInfo): string[] {
   ];
 }
 
+/** `n` `word`s, in the singular for one. */
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The batch row: what each query is scored against, per loss. */
+function batchText(recipe: TrainingRecipe, accum: number): string {
+  const B = recipe.batchSize;
+  const n = recipe.negatives ?? 1;
+  const rows = `${B} ${recipe.loss && recipe.loss !== 'contrastive' ? 'rows' : 'triplets'} per step (query, positive, ${plural(n, 'hard negative')}${recipe.loss && recipe.loss !== 'contrastive' ? ', teacher labels' : ''})`;
+  const micro = accum > 1 ? `; ${accum} such micro-batches per step` : '';
+  if (recipe.loss === 'marginmse' || recipe.loss === 'kl')
+    return `${rows}; each query is scored against its own positive and its ${plural(n, 'negative')} only (no in-batch negatives)${micro}`;
+  return `${rows}; in-batch negatives plus the hard negatives: every query is scored against all ${(1 + n) * B} documents of the batch (every query's positive and negatives)${micro}`;
+}
+
+/** The FLOPS row: the documents (positives and every negative column) and the queries, when they are encoded. */
+function flopsText(recipe: TrainingRecipe, accum: number): string {
+  const B = recipe.batchSize;
+  const n = recipe.negatives ?? 1;
+  const over = recipe.flopsOver === 'step' ? accum : 1;
+  const documents = `FLOPS(documents) over the ${over * (1 + n) * B} documents (the ${over * B} positives and every negative column, ${n} per query, together)`;
+  const step = recipe.flopsOver === 'step' ? ' of the whole step' : '';
+  const queries = recipe.inferenceFree
+    ? 'the queries have none (inference-free: they are not encoded, and lambda_q is unused)'
+    : `FLOPS(queries) over the ${over * B} queries`;
+  return `sum over the vocabulary of (mean over the batch of the weights)^2: ${documents}${step}; ${queries}`;
+}
+
+/** The total loss as trained: the ranking loss, the FLOPS terms the run has, and a trained table's L1. */
+function totalLossText(recipe: TrainingRecipe): string {
+  if (!recipe.inferenceFree) return 'L = L_rank + lambda_q(t)·FLOPS(queries) + lambda_d(t)·FLOPS(documents)';
+  const l1 = recipe.inferenceFree.trained?.l1 ?? 0;
+  return l1 > 0
+    ? 'L = L_rank + lambda_d(t)·FLOPS(documents) + lambda_l1(t)·L1(queries), L1(queries) the mean over the batch of the ' +
+        "query vectors' L1 norms (their tokens' table weights)"
+    : 'L = L_rank + lambda_d(t)·FLOPS(documents)';
+}
+
+/** The lambdas row: lambda_q only when queries are encoded; a trained table's L1 weight. */
+function lambdasText(recipe: TrainingRecipe, ramp: string): string {
+  const l1 = recipe.inferenceFree?.trained?.l1 ?? 0;
+  const weights = recipe.inferenceFree
+    ? `lambda_d = ${formatNumber(recipe.lambdaDocuments)}${l1 > 0 ? `, lambda_l1 = ${formatNumber(l1)}` : ''} (lambda_q unused)`
+    : `lambda_q = ${formatNumber(recipe.lambdaQueries)}, lambda_d = ${formatNumber(recipe.lambdaDocuments)}`;
+  return `${weights}, ${ramp}`;
+}
+
+/** The queries row of an inference-free recipe: the static table, frozen or trained (with its lr and its L1). */
+function staticQueriesText(recipe: TrainingRecipe): string {
+  const free = recipe.inferenceFree!;
+  const idf = 'idf(t) = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5)), 0 for a token in no document';
+  if (!free.trained)
+    return `inference-free: a query is its tokens weighted by a static, frozen table (${free.queryWeights}; ${idf}), the Router's query route; only documents are encoded, and lambda_q is unused`;
+  const l1 = free.trained.l1;
+  return (
+    `inference-free: a query is its tokens weighted by a static table, initialised from ${free.queryWeights} (${idf}) and trained with the model ` +
+    `(special tokens kept at 0) at its own peak learning rate ${formatNumber(queryTableLr(recipe)!)} on the same schedule ` +
+    "(sentence-transformers' learning_rate_mapping), the Router's query route; only documents are encoded; " +
+    (l1 > 0
+      ? `the query vectors carry an L1 of weight ${formatNumber(l1)} (ramped as the lambdas) instead of FLOPS, and lambda_q is unused`
+      : 'the queries have no regulariser (no FLOPS, no L1), and lambda_q is unused')
+  );
+}
+
 function recipeSection(info: ModelCardInfo): string[] {
   const { recipe, steps, data } = info;
   const { schedule, optimizer: o } = recipe;
@@ -138,12 +201,10 @@ function recipeSection(info: ModelCardInfo): string[] {
     rampRatio === 0
       ? 'at full weight from the first step (no ramp)'
       : `each ramped as lambda(t) = lambda * min(1, t / ${ramp})^2 (quadratic over ${rampRatio === 1 / 3 ? 'the first third' : `a fraction ${rampRatio}`} of the steps; t counts from 0)`;
+  const tableLr = queryTableLr(recipe);
   const rows: [string, string][] = [
     ['steps trained', `${steps} of ${schedule.totalSteps}${epochs}`],
-    [
-      'batch',
-      `${B} triplets per step (query, positive, negative); every query is scored against all ${B * (1 + (recipe.negatives ?? 1))} documents of the batch${accum > 1 ? `; ${accum} such micro-batches per step` : ''}`,
-    ],
+    ['batch', batchText(recipe, accum)],
     [
       'lengths',
       `queries ${recipe.queryLength} tokens, documents ${recipe.documentLength} tokens (special tokens included; longer texts truncated)`,
@@ -163,37 +224,14 @@ function recipeSection(info: ModelCardInfo): string[] {
     ['dropout', describeDropout(recipe)],
     [
       'learning rate',
-      `peak ${formatNumber(schedule.peakLr)}, linear warm-up over ${warmup} step${warmup === 1 ? '' : 's'} (ratio ${schedule.warmupRatio}, rounded up), then linear decay to 0 at step ${schedule.totalSteps}`,
+      `peak ${formatNumber(schedule.peakLr)}, linear warm-up over ${warmup} step${warmup === 1 ? '' : 's'} (ratio ${schedule.warmupRatio}, rounded up), then linear decay to 0 at step ${schedule.totalSteps}` +
+        (tableLr !== undefined ? `; the query table: peak ${formatNumber(tableLr)} on the same schedule` : ''),
     ],
     ['ranking loss', rankingLossText(recipe)],
-    ...(recipe.inferenceFree
-      ? [
-          [
-            'queries',
-            recipe.inferenceFree.trained
-              ? `inference-free: a query is its tokens weighted by a static table, initialised from ${recipe.inferenceFree.queryWeights} ` +
-                "(idf(t) = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))) and trained with the model (special tokens kept at 0), the Router's query route; " +
-                `only documents are encoded; the query vectors carry an L1 of weight ${formatNumber(recipe.inferenceFree.trained.l1)} (ramped as the lambdas) instead of FLOPS, and lambda_q is unused`
-              : `inference-free: a query is its tokens weighted by a static, frozen table (${recipe.inferenceFree.queryWeights}; ` +
-                "idf(t) = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))), the Router's query route; only documents are encoded, and lambda_q is unused",
-          ] as [string, string],
-        ]
-      : []),
-    [
-      'FLOPS regulariser',
-      `sum over the vocabulary of (mean over the batch of the weights)^2, for the ${recipe.flopsOver === 'step' ? B * accum : B} queries and for the ` +
-        `${(recipe.flopsOver === 'step' ? accum : 1) * B * (1 + (recipe.negatives ?? 1))} documents (positives and negatives together)${recipe.flopsOver === 'step' ? ' of the whole step' : ''}`,
-    ],
-    [
-      'lambdas',
-      `lambda_q = ${formatNumber(recipe.lambdaQueries)}, lambda_d = ${formatNumber(recipe.lambdaDocuments)}, ${lambdaRamp}`,
-    ],
-    [
-      'total loss',
-      recipe.inferenceFree
-        ? 'L = L_rank + lambda_d(t) FLOPS(documents)'
-        : 'L = L_rank + lambda_q(t) FLOPS(queries) + lambda_d(t) FLOPS(documents)',
-    ],
+    ...(recipe.inferenceFree ? [['queries', staticQueriesText(recipe)] as [string, string]] : []),
+    ['FLOPS regulariser', flopsText(recipe, accum)],
+    ['lambdas', lambdasText(recipe, lambdaRamp)],
+    ['total loss', totalLossText(recipe)],
     ['precision', 'fp32 (WebGPU kernels written for splade-lab, forward and backward)'],
     [
       'data order',
@@ -262,8 +300,18 @@ function usageSection(info: ModelCardInfo): string[] {
     'print(model.decode(query_embeddings[0], top_k=10))  # the strongest (token, weight) pairs',
     '```',
     '',
-    `The vectors are max over tokens of log(1 + ReLU(logits)), padding masked, ${info.base.vocabSize} dimensions ` +
-      `(one per vocabulary entry); texts are truncated at ${info.maxSeqLength} tokens.`,
+    ...(info.recipe.inferenceFree
+      ? [
+          `Documents are max over tokens of log(1 + ReLU(logits)), padding masked, ${info.base.vocabSize} dimensions ` +
+            `(one per vocabulary entry), truncated at ${info.maxSeqLength} tokens. Queries are not encoded (inference-free): ` +
+            "the Router's query route (SparseStaticEmbedding) tokenizes them without special tokens, truncated at the " +
+            "tokenizer's model_max_length (512 for BERT's), and gives each token once its table weight; splade-lab trained " +
+            `them at ${info.recipe.queryLength} tokens, special tokens included.`,
+        ]
+      : [
+          `The vectors are max over tokens of log(1 + ReLU(logits)), padding masked, ${info.base.vocabSize} dimensions ` +
+            `(one per vocabulary entry); texts are truncated at ${info.maxSeqLength} tokens.`,
+        ]),
     '',
     'Search engines: `splade-lab encode --model <this folder> --in records.jsonl --out vectors.jsonl --format anserini` ' +
       'writes Anserini JsonVectorCollection lines (token -> round(100 w)); `--format qdrant` writes Qdrant sparse vectors ' +
@@ -282,9 +330,11 @@ export function modelCard(info: ModelCardInfo): string {
     [
       `# ${title}`,
       '',
-      'A [sentence-transformers](https://www.sbert.net) SparseEncoder (SPLADE: MLMTransformer, then SpladePooling ' +
-        `with max pooling and ReLU) that maps texts to ${info.base.vocabSize}-dimensional sparse vectors scored by dot product, ` +
-        'for sparse retrieval.',
+      'A [sentence-transformers](https://www.sbert.net) SparseEncoder ' +
+        (info.recipe.inferenceFree
+          ? '(inference-free SPLADE: a Router whose query route is a static table of token weights, SparseStaticEmbedding, and whose document route is MLMTransformer, then SpladePooling with max pooling and ReLU) '
+          : '(SPLADE: MLMTransformer, then SpladePooling with max pooling and ReLU) ') +
+        `that maps texts to ${info.base.vocabSize}-dimensional sparse vectors scored by dot product, for sparse retrieval.`,
       '',
       `- **Base model:** ${baseLine(info)}`,
       `- **Head divided by:** k = ${formatNumber(info.k)} before training (${info.base.tiedHead ? 'tied head: the shared matrix' : 'untied head: the decoder matrix'})`,
@@ -313,11 +363,33 @@ export function modelCard(info: ModelCardInfo): string {
   );
 }
 
-/** The ranking loss of a recipe, as the card states it (with sentence-transformers' name for the same loss). */
+/**
+ * The ranking loss of a recipe, as the card states it: its candidates, its formula and mean, its temperature and why
+ * (with sentence-transformers' name for the same loss).
+ */
 function rankingLossText(recipe: TrainingRecipe): string {
+  const n = recipe.negatives ?? 1;
+  const B = recipe.batchSize;
   if (recipe.loss === 'marginmse')
-    return "MarginMSE on the teacher's margins, one per negative, over each query's own documents (sentence-transformers' SparseMarginMSELoss)";
-  if (recipe.loss === 'kl')
-    return `KL divergence from the teacher's scores over each query's positive and negatives at temperature T = ${recipe.tau}, times T² (sentence-transformers' SparseDistillKLDivLoss)`;
-  return `in-batch contrastive loss with temperature tau = ${recipe.tau} (sentence-transformers' SparseMultipleNegativesRankingLoss with scale ${formatNumber(1 / recipe.tau)})`;
+    return (
+      `MarginMSE: L_rank = mean over the ${B}·${n} (query, negative) pairs of (s(q, pos) - s(q, neg_i) - m_i)^2, m_i the teacher's margin ` +
+      `(score lists [pos, neg_1..n] taken as pos - neg_i); each query against its own positive and ${plural(n, 'negative')} only ` +
+      "(sentence-transformers' SparseMarginMSELoss)"
+    );
+  const T = formatNumber(recipe.tau);
+  if (recipe.loss === 'kl') {
+    const why =
+      recipe.tau === KL_TEMPERATURE
+        ? `T = ${KL_TEMPERATURE} is sentence-transformers' SparseDistillKLDivLoss default and splade-lab's for this loss`
+        : `sentence-transformers' SparseDistillKLDivLoss defaults to T = ${KL_TEMPERATURE}, as splade-lab does`;
+    return (
+      `KL divergence: L_rank = T^2 · mean over the ${B} queries of KL(softmax(teacher / T) ‖ softmax(student / T)) over the query's own ` +
+      `${1 + n} candidates [positive, negative_1..${n}], at temperature T = ${T} (${why}; sentence-transformers' SparseDistillKLDivLoss)`
+    );
+  }
+  const why = recipe.tau === CONTRASTIVE_TEMPERATURE ? "tau = 1 is the paper's" : `the paper's tau is ${CONTRASTIVE_TEMPERATURE}`;
+  return (
+    `in-batch contrastive loss: L_rank = mean over the ${B} queries of -log softmax(s(q, d) / tau) at the query's positive, over all ` +
+    `${(1 + n) * B} documents of the batch, with temperature tau = ${T} (${why}; sentence-transformers' SparseMultipleNegativesRankingLoss with scale ${formatNumber(1 / recipe.tau)})`
+  );
 }

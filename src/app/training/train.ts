@@ -13,9 +13,9 @@ import { TrainingPaused, runTrainingLoop, type TrainingData } from '../../train/
 import { tokenizerFingerprint } from '../../io/tokenizer-fingerprint.ts';
 import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
-import { planTraining, type TrainRequest } from '../../contract/training-request.ts';
+import { planTraining, trainedTableField, type TrainRequest } from '../../contract/training-request.ts';
 import { checkTeacherLabels } from '../../contract/teacher-labels.ts';
-import { queryWeightsCrc, trainingDataIdf, type QueryWeights } from './query-weights.ts';
+import { queryWeightsCrc, smallIdfNote, trainingDataIdf, type QueryWeights } from './query-weights.ts';
 import type { TextTokenizer } from '../../io/tokenizer.ts';
 import { InvalidRequestError } from '../../contract/limits.ts';
 import { checkLengthsFit } from '../../contract/max-tokens.ts';
@@ -24,7 +24,7 @@ import { hostRowNorms } from '../model/head-report.ts';
 import { headOf } from '../model/model-session.ts';
 import { RunRecorder, type RunRecord, type RunStore } from '../../contract/runs.ts';
 import type { CheckpointInfo, TrainEvent } from '../../contract/training-events.ts';
-import { AlarmWatcher, type Alarm } from '../../contract/alarm-rules.ts';
+import { AlarmWatcher, alarmContext, type Alarm } from '../../contract/alarm-rules.ts';
 import { TrainingProbes } from './training-probes.ts';
 import { RunOutcome } from '../../contract/sweep-plan.ts';
 
@@ -130,7 +130,7 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
         inferenceFree: {
           queryWeights: queryWeights.source,
           crc32: queryWeightsCrc(queryWeights),
-          ...(request.trainQueryWeights ? { trained: { l1: request.queryL1 ?? 0 } } : {}),
+          ...trainedTableField(request, plan.recipe.schedule.peakLr),
         },
       };
     checkLengthsFit(model.config, {
@@ -146,10 +146,7 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
       `${model.name} (${model.config.hfArchitecture}) fine-tuned on ${data.source.count} triplets of ${data.fingerprint.name}, head divided by k = ${plan.k}`;
     const tokenizer = model.tokenizer;
     const specials = Object.values(tokenizer.specialIds).flatMap((id) => (id === null ? [] : [tokenizer.idToToken(id) ?? '']));
-    const watcher = new AlarmWatcher(
-      { batchSize: plan.recipe.batchSize, vocabSize: model.config.vocabSize, totalSteps: plan.recipe.schedule.totalSteps },
-      new Set(specials.filter(Boolean)),
-    );
+    const watcher = new AlarmWatcher(alarmContext(plan.recipe, model.config.vocabSize), new Set(specials.filter(Boolean)));
     const recorder = options.record
       ? new RunRecorder(
           options.record.store,
@@ -169,7 +166,11 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
       recorded = recorded.then(() => recorder.onEvent(event));
       recorded.catch(() => undefined); // awaited later (its failure is reported there), never an unhandled rejection
     };
-    if (loss !== 'contrastive' && data.labels) emit({ kind: 'teacher', labels: data.labels, ...teacher });
+    if (loss !== 'contrastive' && data.labels)
+      emit({ kind: 'teacher', labels: data.labels, ...(teacher.warning ? { warning: teacher.warning } : {}) });
+    if (teacher.note && data.labels) emit({ kind: 'note', note: teacher.note });
+    const idfNote = queryWeights && smallIdfNote(queryWeights);
+    if (idfNote) emit({ kind: 'note', note: idfNote });
     let stopping: Alarm | null = null;
     const raise = (alarms: Alarm[]) => {
       for (const alarm of alarms) {

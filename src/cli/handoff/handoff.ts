@@ -29,6 +29,7 @@ function requestFrom(args: Args): HandoffRequest {
     ...(args.flag('inference-free') ? { inferenceFree: true } : {}),
     ...(args.flag('train-query-weights') ? { trainQueryWeights: true } : {}),
     queryL1: args.number('query-l1'),
+    queryTableLr: args.number('query-table-lr'),
   };
 }
 
@@ -81,6 +82,7 @@ export const handoffCommand: Command = {
       },
       'train-query-weights': RECIPE_OPTIONS['train-query-weights'],
       'query-l1': RECIPE_OPTIONS['query-l1'],
+      'query-table-lr': RECIPE_OPTIONS['query-table-lr'],
     },
     notes:
       "The project's expected_step1.json holds splade-lab's first batch (token ids) and its unweighted loss parts at\n" +

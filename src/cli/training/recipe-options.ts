@@ -2,6 +2,7 @@
 // temperature, the FLOPS ramp and accumulation), shared by train, calibrate and sweep so that a calibration or a sweep trains with the
 // same recipe as the run it prepares.
 import type { TrainRequest } from '../../contract/training-request.ts';
+import { CONTRASTIVE_TEMPERATURE, KL_TEMPERATURE, QUERY_TABLE_LR } from '../../contract/recipe.ts';
 import type { Args, OptionSpec } from '../command.ts';
 
 export const RECIPE_OPTIONS: Record<string, OptionSpec> = {
@@ -26,9 +27,10 @@ export const RECIPE_OPTIONS: Record<string, OptionSpec> = {
   loss: {
     value: 'contrastive|marginmse|kl',
     help:
-      "the ranking loss: the paper's in-batch contrastive loss; or distillation from the rows' teacher scores (their " +
-      '"label": one margin score(q, pos) - score(q, neg_i) per negative for marginmse, the n + 1 scores [pos, neg_1..n] ' +
-      "for kl), over each query's own documents",
+      "the ranking loss: the paper's in-batch contrastive loss (each query against all (1 + n)B documents of the " +
+      'batch); or distillation from the rows\' teacher scores (their "label", or "labels", "score", "scores": ' +
+      'one margin score(q, pos) - score(q, neg_i) per negative for marginmse, or the n + 1 scores [pos, neg_1..n], ' +
+      "turned into those margins as sentence-transformers does; the n + 1 scores for kl), over each query's own documents",
     default: 'contrastive',
   },
   'inference-free': {
@@ -43,9 +45,20 @@ export const RECIPE_OPTIONS: Record<string, OptionSpec> = {
     value: 'L',
     help: 'with --train-query-weights: an L1 of this weight on the query vectors (the mean over the batch, ramped as the FLOPS weights; default 0)',
   },
+  'query-table-lr': {
+    value: 'LR',
+    help:
+      "with --train-query-weights: the table's own peak learning rate, on the run's schedule (warm-up, decay) scaled to it, " +
+      `as sentence-transformers' inference-free recipe (learning_rate_mapping={r"SparseStaticEmbedding\\.weight": 1e-3}); ` +
+      `IDF weights of 2 to 15 barely move at an encoder's lr; default ${QUERY_TABLE_LR}`,
+  },
   temperature: {
     value: 'T',
-    help: 'temperature of the contrastive or the KL loss (scores divided by T; the KL loss is multiplied by T²; default 1)',
+    help:
+      `temperature of the contrastive or the KL loss (scores divided by T; the KL loss is multiplied by T²). Default: ` +
+      `${CONTRASTIVE_TEMPERATURE} for the contrastive loss (the paper's), ${KL_TEMPERATURE} for kl, sentence-transformers' ` +
+      `SparseDistillKLDivLoss default (v5 and v6; a softer target that helps keep the student from going to zero ` +
+      'active dimensions; the dense DistillKLDivLoss defaults to 1.0), so that a run compares with its defaults',
   },
   'flops-ramp-ratio': {
     value: 'F',
@@ -67,6 +80,7 @@ export type RecipeFields = Pick<
   | 'inferenceFree'
   | 'trainQueryWeights'
   | 'queryL1'
+  | 'queryTableLr'
   | 'flopsRampRatio'
 >;
 
@@ -85,6 +99,7 @@ export function recipeFrom(args: Args): RecipeFields {
     ...(args.flag('inference-free') ? { inferenceFree: true } : {}),
     ...(args.flag('train-query-weights') ? { trainQueryWeights: true } : {}),
     queryL1: args.number('query-l1'),
+    queryTableLr: args.number('query-table-lr'),
     flopsRampRatio: args.number('flops-ramp-ratio'),
   };
 }

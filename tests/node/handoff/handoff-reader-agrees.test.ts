@@ -73,6 +73,17 @@ describe("the hand-off's Python reader and splade-lab's", () => {
       expect(read.python).toEqual(read.typescript);
     });
 
+  for (const name of ['label', 'labels', 'score', 'Scores'])
+    pythonIt(`both read a header naming the teacher labels ${JSON.stringify(name)}, and name it in an error alike`, () => {
+      const rows = ROWS.map((row, i) => `${row}\t[${i}.5, -1]`);
+      const read = bothRead([`query\tpositive\tnegative\t${name}`, ...rows].join('\n') + '\n');
+      expect(read.typescript).toHaveLength(8);
+      expect(read.python).toEqual(read.typescript);
+      const bad = bothRead([`query\tpositive\tnegative\t${name}`, rows[0], 'q\tp\tn\thigh'].join('\n') + '\n');
+      expect(bad.typescript).toMatch(`data.tsv line 3: the ${name.toLowerCase()} (field 4) is "high", not a finite number`);
+      expect(bad.python).toEqual(bad.typescript);
+    });
+
   pythonIt('both name the same line of a bad row in a CR-only file', () => {
     const read = bothRead(['q1\tp1\tn1', 'q2\tp2', 'q3\tp3\tn3'].join('\r'));
     expect(read.typescript).toMatch(/^data\.tsv line 2: 2 tab-separated fields/);

@@ -111,7 +111,7 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe('the hand-off of distillation and inference-free recipes', () => {
   it.each([
-    ['kl', 'scores.tsv', ['--loss', 'kl', '--temperature', '2']],
+    ['kl', 'scores.tsv', ['--loss', 'kl']], // T = 2 is --loss kl's default, sentence-transformers' SparseDistillKLDivLoss's
     ['marginmse', 'margins.tsv', ['--loss', 'marginmse']],
   ] as const)(
     '--loss %s: the batch carries its teacher labels and the step-0 loss is the float64 reference',
@@ -172,7 +172,9 @@ describe('the hand-off of distillation and inference-free recipes', () => {
     expect(made.stderr).not.toMatch(/handoff:/);
     expect(made.code).toBe(0);
     const settings = JSON.parse(await readFile(join(out, 'splade_lab.json'), 'utf8'));
-    expect(settings.recipe.inference_free).toMatchObject({ idf: 'idf.json', trained: true, query_l1: L1 });
+    // the table learns at its own lr (--query-table-lr, default 1e-3), which train.py gives it by learning_rate_mapping
+    expect(settings.recipe.inference_free).toMatchObject({ idf: 'idf.json', trained: true, query_l1: L1, query_table_lr: 1e-3 });
+    expect(await readFile(join(out, 'train.py'), 'utf8')).toContain('learning_rate_mapping=table_learning_rate(model, recipe)');
     // the table: IDF of the data's documents (each text once), special tokens left out of idf.json
     const { triplets } = parseTriplets(await readFile(join(root, 'plain.tsv')), 'plain.tsv');
     const texts = [...new Set(triplets.flatMap((t) => [t.positive, ...rowNegatives(t)]))];

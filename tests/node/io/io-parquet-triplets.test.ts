@@ -72,19 +72,20 @@ type WriterSchema = NonNullable<Parameters<typeof parquetWriteBuffer>[0]['schema
  */
 function listLabelTable(
   labels: unknown[],
-  options: { element?: 'DOUBLE' | 'INT64' | 'BYTE_ARRAY'; nullable?: boolean; rowGroupSize?: number } = {},
+  options: { element?: 'DOUBLE' | 'INT64' | 'BYTE_ARRAY'; nullable?: boolean; rowGroupSize?: number; name?: string } = {},
 ): Uint8Array {
   const texts = tripletColumns(labels.length);
   const repetition_type = options.nullable === false ? 'REQUIRED' : 'OPTIONAL';
   const type = options.element ?? 'DOUBLE';
+  const name = options.name ?? 'label';
   const schema: WriterSchema = [
     ...schemaFromColumnData({ columnData: texts }),
-    { name: 'label', repetition_type, num_children: 1, converted_type: 'LIST', logical_type: { type: 'LIST' } },
+    { name, repetition_type, num_children: 1, converted_type: 'LIST', logical_type: { type: 'LIST' } },
     { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
     { name: 'element', repetition_type, type, ...(type === 'BYTE_ARRAY' && { converted_type: 'UTF8' as const }) },
   ];
   schema[0].num_children = texts.length + 1;
-  const columnData = [...texts.map(({ name, data }) => ({ name, data })), { name: 'label', data: labels }];
+  const columnData = [...texts.map((column) => ({ name: column.name, data: column.data })), { name, data: labels }];
   return new Uint8Array(
     parquetWriteBuffer({ columnData, schema, statistics: false, rowGroupSize: options.rowGroupSize ?? 1000 }),
   );
@@ -118,6 +119,39 @@ describe('Parquet teacher labels (distillation)', () => {
       'label',
     );
     expect(missing).toMatch(/row 1 \(counting from 0\) has null, not a finite teacher score/);
+  });
+
+  it("reads sentence-transformers' other names of the label column (score, scores, labels); two of them are refused", async () => {
+    const scores = await read(parquetBytes([...tripletColumns(2), { name: 'score', data: [2.5, -1], type: 'DOUBLE' }]));
+    expect(scores.map((t) => t.label)).toEqual([[2.5], [-1]]);
+    for (const name of ['scores', 'labels']) {
+      const lists = await read(
+        listLabelTable(
+          [
+            [9, 1.5],
+            [4, -2],
+          ],
+          { name },
+        ),
+      );
+      expect(
+        lists.map((t) => t.label),
+        name,
+      ).toEqual([
+        [9, 1.5],
+        [4, -2],
+      ]);
+    }
+    const bad = await refusal(listLabelTable([[1], [3, null]], { name: 'scores' }), 'scores');
+    expect(bad).toContain(`${FILE}: column "scores": row 1 (counting from 0) has null at item 1 of its list`);
+    const both = await refusal(
+      parquetBytes([
+        ...tripletColumns(2),
+        { name: 'label', data: [1, 2], type: 'DOUBLE' },
+        { name: 'score', data: [1, 2], type: 'DOUBLE' },
+      ]),
+    );
+    expect(both).toContain('has "label" and "score" columns: each is the teacher labels; keep one');
   });
 
   it('reads a LIST<DOUBLE> label column as one list per row (3 labels each, over row groups)', async () => {

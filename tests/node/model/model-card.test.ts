@@ -1,8 +1,9 @@
 // modelCard: Hub front matter (library, pipeline, tags, base_model/datasets/language/license only when known, YAML
-// quoting) and a body that records the backbone, k and the tying, the recipe, the data, the steps and the results.
+// quoting) and a body that records the backbone, k and the tying, the recipe, the data, the steps and the results;
+// per loss, the candidates each query is scored against, the regulariser's sides and the total loss as trained.
 import { describe, expect, it } from 'vitest';
 import { modelCard, type ModelCardInfo } from '../../../src/app/model/model-card.ts';
-import { paperRecipe } from '../../../src/contract/recipe.ts';
+import { paperRecipe, type TrainingRecipe } from '../../../src/contract/recipe.ts';
 
 function info(overrides: Partial<ModelCardInfo> = {}): ModelCardInfo {
   return {
@@ -151,5 +152,112 @@ describe('modelCard', () => {
     const inOrder = modelCard(info({ recipe: { ...paperRecipe(9000, 64), dataOrder: 'file', dropout: 0.1 } }));
     expect(rows(inOrder, 'dropout')).toHaveLength(1);
     expect(rows(inOrder, 'data order')).toEqual(["| data order | the file's order, every epoch (no shuffle) |"]);
+  });
+});
+
+describe('modelCard per loss', () => {
+  /** The card's row for a setting (its value, pipes unescaped), and its usage text, for a recipe. */
+  function card(recipe: Partial<TrainingRecipe>) {
+    const text = modelCard(info({ recipe: { ...paperRecipe(1000, 16), ...recipe } }));
+    const row = (setting: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`| ${setting} |`));
+      return line?.slice(`| ${setting} | `.length, -' |'.length).replace(/\\\|/g, '|');
+    };
+    return { text, row };
+  }
+  const inferenceFree = (l1?: number, lr?: number) => ({
+    inferenceFree: {
+      queryWeights: 'idf over the 5000 documents of corpus.jsonl',
+      crc32: 1,
+      ...(l1 !== undefined ? { trained: { l1, ...(lr !== undefined ? { lr } : {}) } } : {}),
+    },
+  });
+
+  it.each([
+    [1, 32],
+    [3, 64],
+  ])('contrastive with %i negative(s): in-batch and hard negatives, all %i documents of the batch', (n, documents) => {
+    const { row } = card(n > 1 ? { negatives: n } : {});
+    expect(row('batch')).toBe(
+      `16 triplets per step (query, positive, ${n} hard negative${n > 1 ? 's' : ''}); in-batch negatives plus the hard negatives: ` +
+        `every query is scored against all ${documents} documents of the batch (every query's positive and negatives)`,
+    );
+    expect(row('ranking loss')).toBe(
+      `in-batch contrastive loss: L_rank = mean over the 16 queries of -log softmax(s(q, d) / tau) at the query's positive, over all ${documents} documents of the batch, ` +
+        "with temperature tau = 1 (tau = 1 is the paper's; sentence-transformers' SparseMultipleNegativesRankingLoss with scale 1)",
+    );
+    expect(row('FLOPS regulariser')).toBe(
+      `sum over the vocabulary of (mean over the batch of the weights)^2: FLOPS(documents) over the ${documents} documents (the 16 positives ` +
+        `and every negative column, ${n} per query, together); FLOPS(queries) over the 16 queries`,
+    );
+    expect(row('lambdas')).toMatch(/^lambda_q = 0\.05, lambda_d = 0\.003, each ramped/);
+    expect(row('total loss')).toBe('L = L_rank + lambda_q(t)·FLOPS(queries) + lambda_d(t)·FLOPS(documents)');
+  });
+
+  it('marginmse: each query against its own positive and negatives, MSE of margins, mean over B·n', () => {
+    const { row } = card({ loss: 'marginmse', negatives: 2 });
+    expect(row('batch')).toBe(
+      '16 rows per step (query, positive, 2 hard negatives, teacher labels); each query is scored against its own positive and its 2 negatives only (no in-batch negatives)',
+    );
+    expect(row('ranking loss')).toBe(
+      "MarginMSE: L_rank = mean over the 16·2 (query, negative) pairs of (s(q, pos) - s(q, neg_i) - m_i)^2, m_i the teacher's margin " +
+        "(score lists [pos, neg_1..n] taken as pos - neg_i); each query against its own positive and 2 negatives only (sentence-transformers' SparseMarginMSELoss)",
+    );
+    expect(row('FLOPS regulariser')).toContain(
+      'FLOPS(documents) over the 48 documents (the 16 positives and every negative column, 2 per query, together)',
+    );
+    expect(row('total loss')).toBe('L = L_rank + lambda_q(t)·FLOPS(queries) + lambda_d(t)·FLOPS(documents)');
+  });
+
+  it("kl: softmax over the query's own [pos, neg_1..n] at T, KL(teacher ‖ student)·T², mean over B; T = 2 is sentence-transformers' default", () => {
+    const { row, text } = card({ loss: 'kl', tau: 2 });
+    expect(row('batch')).toContain(
+      'each query is scored against its own positive and its 1 negative only (no in-batch negatives)',
+    );
+    expect(row('ranking loss')).toBe(
+      "KL divergence: L_rank = T^2 · mean over the 16 queries of KL(softmax(teacher / T) ‖ softmax(student / T)) over the query's own 2 candidates " +
+        "[positive, negative_1..1], at temperature T = 2 (T = 2 is sentence-transformers' SparseDistillKLDivLoss default and splade-lab's for this loss; " +
+        "sentence-transformers' SparseDistillKLDivLoss)",
+    );
+    expect(text).not.toContain('documents of the batch');
+    expect(card({ loss: 'kl', tau: 1 }).row('ranking loss')).toContain(
+      "T = 1 (sentence-transformers' SparseDistillKLDivLoss defaults to T = 2, as splade-lab does",
+    );
+  });
+
+  it('inference-free, frozen table: no query FLOPS, lambda_q unused, queries truncated as sentence-transformers does', () => {
+    const { row, text } = card(inferenceFree());
+    expect(row('FLOPS regulariser')).toBe(
+      'sum over the vocabulary of (mean over the batch of the weights)^2: FLOPS(documents) over the 32 documents (the 16 positives and every negative ' +
+        'column, 1 per query, together); the queries have none (inference-free: they are not encoded, and lambda_q is unused)',
+    );
+    expect(row('lambdas')).toMatch(/^lambda_d = 0\.003 \(lambda_q unused\), each ramped/);
+    expect(row('total loss')).toBe('L = L_rank + lambda_d(t)·FLOPS(documents)');
+    expect(row('queries')).toContain('0 for a token in no document');
+    expect(text).toContain(
+      "Queries are not encoded (inference-free): the Router's query route (SparseStaticEmbedding) tokenizes them without special tokens, " +
+        "truncated at the tokenizer's model_max_length (512 for BERT's)",
+    );
+    expect(text).not.toContain('texts are truncated at');
+  });
+
+  it('inference-free with a trained table and --query-l1: its L1 enters the total loss, its own lr is stated', () => {
+    const { row } = card(inferenceFree(0.02, 1e-3));
+    expect(row('total loss')).toBe(
+      "L = L_rank + lambda_d(t)·FLOPS(documents) + lambda_l1(t)·L1(queries), L1(queries) the mean over the batch of the query vectors' L1 norms (their tokens' table weights)",
+    );
+    expect(row('lambdas')).toMatch(/^lambda_d = 0\.003, lambda_l1 = 0\.02 \(lambda_q unused\), each ramped/);
+    expect(row('FLOPS regulariser')).toContain('the queries have none');
+    expect(row('queries')).toContain('at its own peak learning rate 0.001 on the same schedule');
+    expect(row('queries')).toContain('the query vectors carry an L1 of weight 0.02');
+    expect(row('learning rate')).toContain('; the query table: peak 0.001 on the same schedule');
+  });
+
+  it('inference-free with a trained table and no L1: no query term at all, the table at the model lr when it had no own', () => {
+    const { row } = card(inferenceFree(0));
+    expect(row('total loss')).toBe('L = L_rank + lambda_d(t)·FLOPS(documents)');
+    expect(row('lambdas')).toMatch(/^lambda_d = 0\.003 \(lambda_q unused\)/);
+    expect(row('queries')).toContain('the queries have no regulariser (no FLOPS, no L1)');
+    expect(row('queries')).toContain('at its own peak learning rate 1e-4');
   });
 });

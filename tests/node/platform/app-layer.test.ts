@@ -9,7 +9,7 @@ import { K_RANGE, checkK, checkRange, describeRange } from '../../../src/contrac
 import { openModelSession } from '../../../src/app/model/model-session.ts';
 import { openModelRef } from '../../../src/app/model/open-model.ts';
 import { nodePlatform } from '../../../src/app/platform/platform-node.ts';
-import { planTraining, requestFromRecipe, type TrainRequest } from '../../../src/contract/training-request.ts';
+import { planTraining, requestFromRecipe, trainedTableField, type TrainRequest } from '../../../src/contract/training-request.ts';
 import { checkKDemoRequest } from '../../../src/contract/model-requests.ts';
 import { readSafetensors, writeSafetensors } from '../../../src/io/safetensors.ts';
 import { decoderWeightName } from '../../../src/model/layout.ts';
@@ -39,6 +39,32 @@ describe('one set of limits', () => {
     for (const bad of [0, -1, NaN, Infinity, 65, 0.1])
       expect(() => checkK(bad)).toThrow(`k must be ${describeRange(K_RANGE)}, got ${bad}`);
     expect(describeRange(K_RANGE)).toBe('a number from 0.25 to 64');
+  });
+
+  it("a trained query table's lr plans back to itself: its own (default 1e-3), or absent (the model's) in older recipes", () => {
+    const inferenceFree = { ...REQUEST, inferenceFree: true, trainQueryWeights: true, queryL1: 0.01 };
+    for (const [request, trained] of [
+      [inferenceFree, { l1: 0.01, lr: 1e-3 }],
+      [
+        { ...inferenceFree, queryTableLr: 0.05 },
+        { l1: 0.01, lr: 0.05 },
+      ],
+      [{ ...inferenceFree, queryTableLr: 1e-4 }, { l1: 0.01 }], // the model's lr: the field's old meaning
+    ] as const) {
+      const plan = planTraining(request, 100);
+      const field = trainedTableField(request, plan.recipe.schedule.peakLr);
+      expect(field).toEqual({ trained });
+      const recipe = { ...plan.recipe, inferenceFree: { queryWeights: 'idf', crc32: 1, ...field } };
+      const again = requestFromRecipe(recipe, plan.k, plan.seed, 2);
+      expect(trainedTableField(again, planTraining(again, 100).recipe.schedule.peakLr)).toEqual({ trained });
+    }
+    expect(() => planTraining({ ...REQUEST, queryTableLr: 1e-3 }, 100)).toThrow(
+      "The query table's learning rate is for a trained query table",
+    );
+    expect(() => planTraining({ ...inferenceFree, queryTableLr: 0 }, 100)).toThrow("The query table's learning rate");
+    // the KL loss defaults to sentence-transformers' T = 2, the contrastive one to the paper's 1
+    expect(planTraining({ ...REQUEST, loss: 'kl' }, 100).recipe.tau).toBe(2);
+    expect(planTraining(REQUEST, 100).recipe.tau).toBe(1);
   });
 
   it("a saved run's recipe plans back to itself, whatever its semantics (what resuming relies on)", () => {

@@ -76,6 +76,22 @@ describe('JSONL triplets', () => {
     ]);
   });
 
+  it("read teacher labels under sentence-transformers' names label, labels, score and scores, one per row", () => {
+    for (const key of ['label', 'labels', 'score', 'scores']) {
+      const text = `{"query":"q","positive":"p","negative":"n","${key}":[9.5,-1]}\n{"query":"r","positive":"p","negative":"n","${key}":2}\n`;
+      expect(
+        parseTripletsJsonl(text, 'x.jsonl').triplets.map((t) => t.label),
+        key,
+      ).toEqual([[9.5, -1], [2]]);
+    }
+    expect(() => parseTripletsJsonl('{"query":"q","positive":"p","negative":"n","score":1,"label":2}\n', 'x.jsonl')).toThrow(
+      'x.jsonl line 1: give the teacher labels once: "label" and "score" are the same column',
+    );
+    expect(() => parseTripletsJsonl('{"query":"q","positive":"p","negative":"n","scores":"high"}\n', 'x.jsonl')).toThrow(
+      'x.jsonl line 1: "scores" must be a finite number or a list of finite numbers',
+    );
+  });
+
   it('train on a JSONL file through the CLI (also in file order); the hand-off asks for TSV', async () => {
     const model = join(root, 'tiny');
     await writeTinySpladeModel(model);

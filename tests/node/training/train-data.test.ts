@@ -101,6 +101,14 @@ describe('triplet TSV', () => {
         { query: 'q2', positive: 'p2', negative: 'n2', label: [0, 3] },
       ],
     },
+    ...(['score', 'Scores', 'labels'] as const).map((name) => ({
+      what: `sentence-transformers' other name \`${name}\` (a number or a JSON list per row)`,
+      text: labelled(`query\tpositive\tnegative\t${name}`, ['q1\tp1\tn1\t[7.5, -1]', 'q2\tp2\tn2\t[2, 0.5]']),
+      triplets: [
+        { query: 'q1', positive: 'p1', negative: 'n1', label: [7.5, -1] },
+        { query: 'q2', positive: 'p2', negative: 'n2', label: [2, 0.5] },
+      ],
+    })),
     {
       what: 'negative_1..3 and label_1..3',
       text: labelled('query\tpositive\tnegative_1\tnegative_2\tnegative_3\tlabel_1\tlabel_2\tlabel_3', [
@@ -151,7 +159,14 @@ describe('triplet TSV', () => {
       { query: 'q1', positive: 'p1', negative: 'n1' },
     ]);
     expect(() => parseTriplets('query\tpositive\tnegative\tlabel_2\nq1\tp1\tn1\t1\n', 'm.tsv')).toThrow(
-      'm.tsv line 1: the header names the labels label_2: name one "label" column',
+      'm.tsv line 1: the header names the labels label_2: name one "label" (or "labels", "score", "scores") column',
+    );
+    // two names of the one label column are refused; a bad value names the column as the header does
+    expect(() => parseTriplets('query\tpositive\tnegative\tlabel\tscore\nq1\tp1\tn1\t1\t2\n', 't.tsv')).toThrow(
+      't.tsv line 1: the header names the labels label, score',
+    );
+    expect(() => parseTriplets('query\tpositive\tnegative\tscore\nq1\tp1\tn1\thigh\n', 's.tsv')).toThrow(
+      's.tsv line 2: the score (field 4) is "high", not a finite number',
     );
   });
 

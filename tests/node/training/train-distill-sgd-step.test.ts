@@ -1,13 +1,15 @@
 // Issue 31's acceptance for distillation: one SGD step of `splade-lab train --loss marginmse` and `--loss kl` moves
 // every weight (encoder and head, head divided by k = 2) by -lr x the float64 gradient of the stated loss plus FLOPS,
-// on BERT and ModernBERT, with rows of 1 and of 3 negatives; the data check refuses labels the loss cannot use and
-// warns of squashed teacher scores (and not of real cross-encoder margins).
+// on BERT and ModernBERT, with rows of 1 and of 3 negatives (marginmse also on [pos, neg_1..n] score lists, turned into
+// margins and said once), each step reporting what equal student scores give; the data check refuses labels the loss
+// cannot use and warns of squashed teacher scores (and not of real cross-encoder margins).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { parseTripletsJsonl } from '../../../src/io/triplets-jsonl.ts';
+import { equalScoresLoss } from '../../../src/contract/loss-levels.ts';
 import { memoryTripletSource } from '../../../src/io/triplet-source.ts';
 import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
 import { TripletBatches } from '../../../src/train/batches.ts';
@@ -29,17 +31,20 @@ const TEXTS = [
   ['sparse vector search', 'sparse vector search of the data', 'the car on the road', 'dense vectors', 'a search party'],
 ];
 
-/** Four rows of `negatives` negatives with teacher labels as `loss` reads them: cross-encoder logits, unsquashed. */
-function distillJsonl(loss: 'marginmse' | 'kl', negatives: number, squash = false): string {
+/**
+ * Four rows of `negatives` negatives with teacher labels as `loss` reads them: cross-encoder logits, unsquashed;
+ * with `scoreLists`, marginmse rows hold the n + 1 scores [pos, neg_1..n] under sentence-transformers' name `scores`.
+ */
+function distillJsonl(loss: 'marginmse' | 'kl', negatives: number, squash = false, scoreLists = false): string {
   const random = new Random(negatives * 10 + (loss === 'kl' ? 1 : 0));
   return (
     TEXTS.map(([query, positive, ...rest]) => {
       const scores = [6 + 4 * random.next(), ...rest.slice(0, negatives).map(() => -4 + 8 * random.next())];
       const squashed = squash ? scores.map((s) => 1 / (1 + Math.exp(-s))) : scores;
-      const label = loss === 'kl' ? squashed : squashed.slice(1).map((s) => squashed[0] - s);
+      const label = loss === 'kl' || scoreLists ? squashed : squashed.slice(1).map((s) => squashed[0] - s);
       const row: Record<string, unknown> = { query, positive };
       rest.slice(0, negatives).forEach((negative, i) => (row[i === 0 ? 'negative' : `negative_${i}`] = negative));
-      row.label = label.length === 1 ? label[0] : label;
+      row[scoreLists ? 'scores' : 'label'] = label.length === 1 ? label[0] : label;
       return JSON.stringify(row);
     }).join('\n') + '\n'
   );
@@ -87,56 +92,77 @@ async function train(arch: string, jsonl: string, out: string, extra: string[]) 
 
 describe('one SGD step of a distillation loss against the float64 gradient', () => {
   it.each([
-    ['bert', 'marginmse', 1, 1, 'the trainer'],
-    ['bert', 'marginmse', 3, 1, 'the CLI'],
-    ['bert', 'kl', 1, 1, 'the trainer'],
-    ['bert', 'kl', 3, 2, 'the trainer'],
-    ['modernbert', 'marginmse', 1, 1, 'the trainer'],
-    ['modernbert', 'marginmse', 3, 1, 'the trainer'],
-    ['modernbert', 'kl', 1, 0.5, 'the CLI'],
-    ['modernbert', 'kl', 3, 1, 'the trainer'],
-  ] as const)('%s --loss %s, %i negatives (temperature %f) through %s', async (arch, loss, negatives, temperature, via: Via) => {
-    const { loaded } = models[arch];
-    const jsonl = distillJsonl(loss, negatives);
-    const out = `${arch}-${loss}-${negatives}`;
-    const extra = ['--loss', loss, ...(loss === 'kl' ? ['--temperature', String(temperature)] : [])];
-    const { code, stderr, events } =
-      via === 'the CLI'
-        ? await train(arch, jsonl, out, extra)
-        : await trainInProcess(arch, jsonl, out, { loss, ...(loss === 'kl' ? { temperature } : {}) });
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    const teacher = events.find((e) => e.event === 'teacher');
-    expect(teacher, 'the data check is reported').toMatchObject({ rows: 4, width: loss === 'kl' ? negatives + 1 : negatives });
-    expect(teacher?.warning).toBeUndefined();
-    const saved = await loadModel(createFolderSource(join(root, `${arch}-${loss}-${negatives}`, 'model')));
-    const start = startingPoint(loaded, K);
-    const { triplets } = parseTripletsJsonl(jsonl, 'rows.jsonl');
-    const source = memoryTripletSource(triplets);
-    const shape = { batchSize: 4, queryLength: 8, documentLength: 12, dataOrder: 'file' as const, negatives };
-    const { batch } = await new TripletBatches(source, loaded.tokenizer, shape, 1).next();
-    const settings = { queryLength: 8, documentLength: 12, tau: temperature, lambdaQueries: 0.05, lambdaDocuments: 0.003 };
-    const reference = spladeTrainingReference(loaded.config, start, batch, { ...settings, loss: loss as RankingLossKind });
-    const step = events.find((e) => e.event === 'step') as { rank: number } | undefined; // the CLI's steps count from 1
-    expect(step?.rank).toBeCloseTo(reference.rank, 3);
-    let largest = 0;
-    for (const name of Object.keys(start)) {
-      const update = Float64Array.from(saved.params.get(name)!.data, (x, i) => x - start[name][i]);
-      const expected = reference.grads[name].map((g) => -LR * g);
-      const tensorLargest = expected.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
-      largest = Math.max(largest, tensorLargest);
-      expectClose(`${arch} ${loss} ${negatives}: update of ${name}`, update, expected, {
-        rtol: 2e-3,
-        atol: 3e-7 + 1e-3 * tensorLargest,
-      });
-    }
-    expect(largest).toBeGreaterThan(1e-4);
-    // the loss is the distillation loss, not the contrastive one: the contrastive gradient moves the weights otherwise
-    const contrastive = spladeTrainingReference(loaded.config, start, batch, { ...settings, tau: 1 });
-    const name = 'layers.0.qkv.weight';
-    const gap = Math.max(...reference.grads[name].map((g, i) => Math.abs(g - contrastive.grads[name][i])));
-    expect(gap).toBeGreaterThan(1e-2 * Math.max(...reference.grads[name].map(Math.abs)));
-  });
+    ['bert', 'marginmse', 1, 1, 'the trainer', 'margins'],
+    ['bert', 'marginmse', 3, 1, 'the CLI', 'margins'],
+    ['bert', 'marginmse', 3, 1, 'the CLI', 'score lists'],
+    ['bert', 'kl', 1, 1, 'the trainer', 'scores'],
+    ['bert', 'kl', 3, 2, 'the trainer', 'scores'],
+    ['modernbert', 'marginmse', 1, 1, 'the trainer', 'margins'],
+    ['modernbert', 'marginmse', 3, 1, 'the trainer', 'margins'],
+    ['modernbert', 'marginmse', 1, 1, 'the trainer', 'score lists'],
+    ['modernbert', 'kl', 1, 0.5, 'the CLI', 'scores'],
+    ['modernbert', 'kl', 3, 1, 'the trainer', 'scores'],
+  ] as const)(
+    '%s --loss %s, %i negatives (temperature %f) through %s, on %s',
+    async (arch, loss, negatives, temperature, via: Via, labels) => {
+      const { loaded } = models[arch];
+      const scoreLists = labels === 'score lists';
+      const jsonl = distillJsonl(loss, negatives, false, scoreLists);
+      const out = `${arch}-${loss}-${negatives}${scoreLists ? '-scores' : ''}`;
+      const extra = ['--loss', loss, ...(loss === 'kl' ? ['--temperature', String(temperature)] : [])];
+      const { code, stderr, events } =
+        via === 'the CLI'
+          ? await train(arch, jsonl, out, extra)
+          : await trainInProcess(arch, jsonl, out, { loss, ...(loss === 'kl' ? { temperature } : {}) });
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const teacher = events.find((e) => e.event === 'teacher');
+      const width = loss === 'kl' || scoreLists ? negatives + 1 : negatives;
+      expect(teacher, 'the data check is reported').toMatchObject({ rows: 4, width });
+      expect(teacher?.warning).toBeUndefined();
+      // [pos, neg_1..n] scores for marginmse: turned into margins, said once (the run's notes)
+      const notes = events.filter((e) => e.event === 'note').map((e) => String(e.note));
+      if (via === 'the CLI')
+        expect(notes.filter((note) => note.includes('scores per row'))).toEqual(
+          scoreLists
+            ? [
+                `the rows of ${out}.jsonl hold ${negatives + 1} teacher scores per row ([positive, negative_1..${negatives}]): ` +
+                  `turned into ${negatives} margins (pos - neg_i), as sentence-transformers does`,
+              ]
+            : [],
+        );
+      const saved = await loadModel(createFolderSource(join(root, out, 'model')));
+      const start = startingPoint(loaded, K);
+      const { triplets } = parseTripletsJsonl(jsonl, 'rows.jsonl');
+      const source = memoryTripletSource(triplets);
+      const shape = { batchSize: 4, queryLength: 8, documentLength: 12, dataOrder: 'file' as const, negatives };
+      const { batch } = await new TripletBatches(source, loaded.tokenizer, shape, 1).next();
+      const settings = { queryLength: 8, documentLength: 12, tau: temperature, lambdaQueries: 0.05, lambdaDocuments: 0.003 };
+      const reference = spladeTrainingReference(loaded.config, start, batch, { ...settings, loss: loss as RankingLossKind });
+      const step = events.find((e) => e.event === 'step') as { rank: number; rankAtEqualScores?: number } | undefined; // the CLI's steps count from 1
+      expect(step?.rank).toBeCloseTo(reference.rank, 3);
+      // the step reports what equal student scores would give on its batch, the level the stall alarm watches
+      const equal = equalScoresLoss(loss, 4, negatives, loss === 'kl' ? temperature : 1, batch.teacher);
+      expect(step?.rankAtEqualScores).toBeCloseTo(equal, 10);
+      let largest = 0;
+      for (const name of Object.keys(start)) {
+        const update = Float64Array.from(saved.params.get(name)!.data, (x, i) => x - start[name][i]);
+        const expected = reference.grads[name].map((g) => -LR * g);
+        const tensorLargest = expected.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+        largest = Math.max(largest, tensorLargest);
+        expectClose(`${arch} ${loss} ${negatives}: update of ${name}`, update, expected, {
+          rtol: 2e-3,
+          atol: 3e-7 + 1e-3 * tensorLargest,
+        });
+      }
+      expect(largest).toBeGreaterThan(1e-4);
+      // the loss is the distillation loss, not the contrastive one: the contrastive gradient moves the weights otherwise
+      const contrastive = spladeTrainingReference(loaded.config, start, batch, { ...settings, tau: 1 });
+      const name = 'layers.0.qkv.weight';
+      const gap = Math.max(...reference.grads[name].map((g, i) => Math.abs(g - contrastive.grads[name][i])));
+      expect(gap).toBeGreaterThan(1e-2 * Math.max(...reference.grads[name].map(Math.abs)));
+    },
+  );
 });
 
 describe('the teacher labels are checked before training', () => {

@@ -14,7 +14,7 @@ import { readSafetensors } from '../../../src/io/safetensors.ts';
 import { memoryTripletSource } from '../../../src/io/triplet-source.ts';
 import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
 import { TripletBatches } from '../../../src/train/batches.ts';
-import { spladeTrainingReference } from '../../../src/train/splade-training-reference.ts';
+import { sgdUpdateReference, spladeTrainingReference } from '../../../src/train/splade-training-reference.ts';
 import { staticQueryVectors } from '../../../src/train/static-queries.ts';
 import { documentFrequencyOf, idfWeights } from '../../../src/retrieval/idf-table.ts';
 import { runCli } from '../../helpers/cli.ts';
@@ -151,16 +151,19 @@ describe('inference-free SPLADE: one SGD step against the float64 gradient', () 
     ['bert', 'the CLI'],
     ['modernbert', 'the trainer'],
   ] as const)(
-    '%s, --train-query-weights --query-l1 0.02 through %s: the table moves by -lr x its float64 gradient too',
+    '%s, --train-query-weights --query-l1 0.02 --query-table-lr 0.2 through %s: the table moves by -its own lr x its float64 gradient too',
     async (arch, via) => {
       const { dir, loaded } = models[arch];
       const out = join(root, `${arch}-trained-table`);
       const L1 = 0.02;
+      const TABLE_LR = 0.2;
       let events: { event: string; [key: string]: unknown }[];
       if (via === 'the CLI') {
-        events = await trainThroughCli(dir, out, '--train-query-weights', '--query-l1', String(L1));
+        const table = ['--query-l1', String(L1), '--query-table-lr', String(TABLE_LR)];
+        events = await trainThroughCli(dir, out, '--train-query-weights', ...table);
       } else {
-        const request = { ...plainStepRequest(K, LR), inferenceFree: true, trainQueryWeights: true, queryL1: L1 };
+        const trained = { trainQueryWeights: true, queryL1: L1, queryTableLr: TABLE_LR };
+        const request = { ...plainStepRequest(K, LR), inferenceFree: true, ...trained };
         events = await trainOneStepInProcess(dir, TSV, 'four.tsv', out, request);
       }
       const start = startingPoint(loaded, K);
@@ -190,23 +193,25 @@ describe('inference-free SPLADE: one SGD step against the float64 gradient', () 
       expect(step.flopsQueries).toBeCloseTo(reference.flopsQueries, 3);
       expect(step.lambdaQueries).toBe(L1);
       const saved = await loadModel(createFolderSource(join(out, 'model', 'document_0_MLMTransformer')));
+      // one SGD step: the model at --lr, the table at its own --query-table-lr (the same schedule)
+      const sgd = sgdUpdateReference(reference, LR, TABLE_LR);
       for (const name of Object.keys(start)) {
         const update = Float64Array.from(saved.params.get(name)!.data, (x, i) => x - start[name][i]);
-        const expected = reference.grads[name].map((g) => -LR * g);
+        const expected = sgd.params[name];
         const tensorLargest = expected.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
         expectClose(`${arch} trained table: update of ${name}`, update, expected, {
           rtol: 2e-3,
           atol: 3e-7 + 1e-3 * tensorLargest,
         });
       }
-      // the table itself: moved by -lr x its gradient where queries hold a token, special tokens untouched
+      // the table itself: moved by -its lr x its gradient where queries hold a token, special tokens untouched
       const stored = readSafetensors(
         await readFile(join(out, 'model', 'query_0_SparseStaticEmbedding', 'model.safetensors')),
         'q',
       );
       const trained = stored.tensors.get('weight')!.data;
       const tableUpdate = Float64Array.from(trained, (x, i) => x - weights[i]);
-      const expectedTable = reference.dqueryWeights!.map((g) => -LR * g);
+      const expectedTable = sgd.queryWeights!;
       const largest = expectedTable.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
       expect(largest).toBeGreaterThan(1e-4);
       expectClose(`${arch}: update of the query table`, tableUpdate, expectedTable, { rtol: 2e-3, atol: 3e-7 + 1e-3 * largest });
@@ -231,6 +236,46 @@ describe('inference-free SPLADE: one SGD step against the float64 gradient', () 
       }
     },
   );
+
+  it('with AdamW, the first step moves each table weight a query holds by about its own lr (--query-table-lr), the model by about --lr', async () => {
+    const { dir } = models.bert;
+    const out = join(root, 'table-adamw');
+    const [LR_MODEL, LR_TABLE] = [1e-4, 0.02];
+    const flags = ['--steps', '1', '--batch', '4', '--lr', String(LR_MODEL), '--warmup-ratio', '0', '--max-grad-norm', '0'];
+    flags.push('--dropout', '0', '--no-shuffle', '--query-length', '8', '--doc-length', '12', '--json', '--no-batch-cache');
+    flags.push('--inference-free', '--train-query-weights', '--query-table-lr', String(LR_TABLE));
+    const result = await runCli('train', '--model', dir, '--triplets', join(root, 'four.tsv'), '--out', out, ...flags);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string; recipe?: { inferenceFree: { trained: unknown } }; note?: string });
+    const start = events.find((e) => e.event === 'start')!;
+    expect(start.recipe!.inferenceFree.trained).toEqual({ l1: 0, lr: LR_TABLE });
+    // a table over the 8 documents of four.tsv is noisy: said once, in the run's notes
+    expect(events.filter((e) => e.event === 'note' && e.note?.includes('is noisy')).map((e) => e.note)).toEqual([
+      'the query table (idf over the 8 documents of four.tsv): IDF over 8 documents is noisy; pass --idf-from <corpus> with at least 1,000 documents',
+    ]);
+    const initial = table(
+      models.bert.loaded,
+      parseTriplets(TSV, 'four.tsv').triplets.flatMap((t) => [t.positive, t.negative]),
+    );
+    const stored = readSafetensors(await readFile(join(out, 'model', 'query_0_SparseStaticEmbedding', 'model.safetensors')), 'q');
+    const moves = Array.from(stored.tensors.get('weight')!.data, (w, i) => Math.abs(w - initial[i])).filter((d) => d > 0);
+    // AdamW's first update is lr · g / (|g| + eps): lr for every weight with a gradient (the queries' tokens)
+    expect(moves.length).toBeGreaterThan(4);
+    for (const move of moves) expect(Math.abs(move - LR_TABLE)).toBeLessThan(1e-3 * LR_TABLE + 1e-6);
+    const saved = await loadModel(createFolderSource(join(out, 'model', 'document_0_MLMTransformer')));
+    const begin = startingPoint(models.bert.loaded, 1);
+    const largest = Math.max(
+      ...Object.keys(begin).map((name) =>
+        Math.max(...Array.from(saved.params.get(name)!.data, (x, i) => Math.abs(x - begin[name][i]))),
+      ),
+    );
+    expect(largest).toBeGreaterThan(0.5 * LR_MODEL);
+    expect(largest).toBeLessThan(1.01 * LR_MODEL);
+  });
 
   it('a trained table is kept in checkpoints with its AdamW moments: killed after step 2 and resumed, the run ends as a straight one, bit for bit', async () => {
     const { dir } = models.bert;
@@ -306,7 +351,7 @@ describe('inference-free SPLADE: one SGD step against the float64 gradient', () 
       return (await readFile(out, 'utf8'))
         .trim()
         .split('\n')
-        .map((line) => JSON.parse(line).vector as { indices: number[]; values: number[] });
+        .map((line) => JSON.parse(line).vector.splade as { indices: number[]; values: number[] });
     };
     const { loaded } = models.bert;
     const { triplets } = parseTriplets(TSV, 'four.tsv');
@@ -330,7 +375,8 @@ describe('inference-free SPLADE: one SGD step against the float64 gradient', () 
     const audit = await runCli('audit', '--model', model, '--query', texts[0], '--text', texts[2], '--json');
     expect(audit.code, audit.stderr).toBe(0);
     const [pair] = JSON.parse(audit.stdout) as PairAudit[];
-    const queryIds = loaded.tokenizer.encode(texts[0]).ids;
+    // a static query is tokenized as sentence-transformers' SparseStaticEmbedding does: no special tokens
+    const queryIds = loaded.tokenizer.encode(texts[0], { addSpecialTokens: false }).ids;
     expect(pair.query.terms.map((t) => t.id).sort((a, b) => a - b)).toEqual(queries[0].indices);
     for (const term of pair.query.terms) {
       expect(term).toMatchObject({ expansion: false, position: queryIds.indexOf(term.id), weight: weights[term.id] });

@@ -1,11 +1,16 @@
 // Alarm rules on recorded traces of the demo backbone (CLI logs: a k = 1 run that stays dense, a run whose lambdas are
 // far too large and empty the vectors, a calibrated run on the lesson's task that learns and raises nothing, a run
-// calibrated for a sparsity the random backbone cannot rank at) and on hand-made reports.
+// calibrated for a sparsity the random backbone cannot rank at) and on hand-made reports; the stall and huge-start
+// rules per loss and number of negatives (contrastive chance log((1+n)B); MarginMSE and KL at what equal scores give).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AlarmWatcher, isSpecialTerm, type Alarm, type AlarmRule } from '../../../src/contract/alarm-rules.ts';
 import type { ProbeSnapshot } from '../../../src/contract/probes.ts';
 import type { StepReport } from '../../../src/contract/training-report.ts';
+import { equalScoresLoss } from '../../../src/contract/loss-levels.ts';
+import { alarmContext } from '../../../src/contract/alarm-rules.ts';
+import { paperRecipe } from '../../../src/contract/recipe.ts';
+import { planTraining } from '../../../src/contract/training-request.ts';
 
 const BERT_SPECIALS = new Set(['[CLS]', '[SEP]', '[PAD]', '[MASK]', '[UNK]']);
 
@@ -75,7 +80,9 @@ describe('alarms on recorded demo traces', () => {
     expect(rules(alarms)).not.toContain('densification');
     const collapse = alarms.find((a) => a.rule === 'collapse')!;
     expect(collapse.advice).toContain('lower lambda_q and lambda_d');
-    expect(alarms.find((a) => a.rule === 'chance-loss')!.evidence).toContain('log(2B) = 2.0794 for B = 4');
+    expect(alarms.find((a) => a.rule === 'chance-loss')!.evidence).toContain(
+      'log((1+n)B) = log(8) = 2.0794 for B = 4 queries and n = 1 negative',
+    );
   });
 
   it('calibrated lambdas on the lesson task (k = 32, 2000/5000 active dimensions): sparse, learning, nothing raised', () => {
@@ -227,5 +234,101 @@ describe('alarm rules', () => {
     });
     expect(watcher.onProbes(snapshot(10))).toEqual([]);
     expect(rules(watcher.onProbes(snapshot(20)))).toEqual(['special-terms']);
+  });
+});
+
+describe('alarms per loss and number of negatives', () => {
+  /** Reports every 5 steps of a 100-step run from step 10 on, the ranking loss (and the batch's level) as given. */
+  function watch(context: Partial<Parameters<typeof alarmContext>[0]> & object, over: Partial<StepReport>, loss?: string) {
+    const recipe = { ...paperRecipe(100, 4), ...context } as Parameters<typeof alarmContext>[0];
+    const watcher = new AlarmWatcher(alarmContext(loss ? { ...recipe, loss: loss as 'kl' } : recipe, 30522));
+    return Array.from({ length: 18 }, (_, i) => watcher.onReport(report(10 + 5 * i, over))).flat();
+  }
+
+  it.each([
+    [1, Math.log(8), 'log((1+n)B) = log(8) = 2.0794 for B = 4 queries and n = 1 negative (each query against all 8 documents'],
+    [
+      3,
+      Math.log(16),
+      'log((1+n)B) = log(16) = 2.7726 for B = 4 queries and n = 3 negatives (each query against all 16 documents',
+    ],
+  ])('contrastive with %i negative(s): chance is log((1+n)B), every document of the batch a candidate', (n, chance, evidence) => {
+    const negatives = n > 1 ? { negatives: n } : {};
+    const stuck = watch(negatives, { rank: chance * 1.01 });
+    expect(rules(stuck)).toEqual(['chance-loss']);
+    expect(stuck[0].title).toBe('The ranking loss is stuck at chance, log((1+n)B)');
+    expect(stuck[0].evidence).toContain(evidence);
+    expect(stuck[0].ranges).toContain('Within 2% of log((1+n)B)');
+    // log(2B) is not chance with 3 negatives: a loss sitting there is learning
+    if (n > 1) expect(watch(negatives, { rank: Math.log(8) })).toEqual([]);
+  });
+
+  it('marginmse at B = 4: a healthy loss of 2.08 (log(2B)) raises nothing, and --stop-on-alarm would not stop it', () => {
+    const healthy = watch({ loss: 'marginmse' }, { rank: 2.08, rankAtEqualScores: 25.3 });
+    expect(healthy).toEqual([]);
+    // older records carry no level: no stall rule for a distillation loss, never chance
+    expect(watch({ loss: 'marginmse' }, { rank: 2.08 })).toEqual([]);
+    const plan = planTraining(
+      {
+        k: 1,
+        steps: 100,
+        batchSize: 4,
+        queryLength: 8,
+        documentLength: 8,
+        loss: 'marginmse',
+        checkpointEvery: 10,
+        resume: false,
+        stopOnAlarm: true,
+      },
+      400,
+    );
+    expect(plan.stopOn).toContain('chance-loss');
+  });
+
+  it("marginmse: a loss held at the batch's mean squared teacher margin (every student margin 0) is the stall", () => {
+    const stuck = watch({ loss: 'marginmse' }, { rank: 25.3 * 1.01, rankAtEqualScores: 25.3 });
+    expect(rules(stuck)).toEqual(['chance-loss']);
+    expect(stuck[0].severity).toBe('alarm');
+    expect(stuck[0].title).toBe("The student's margins are not moving (MarginMSE stuck where zero margins put it)");
+    expect(stuck[0].evidence).toContain(
+      "the MarginMSE loss is 25.5530; the batch's mean squared teacher margin = 25.3000 (the MarginMSE of student margins that are all 0)",
+    );
+    expect(stuck[0].evidence).not.toContain('log(');
+  });
+
+  it('kl: a loss held at T²·KL(teacher ‖ uniform) (equal student scores) is the stall; a huge start is measured against T²·log(1 + n)', () => {
+    const kl = { loss: 'kl' as const, tau: 2, negatives: 3 };
+    const stuck = watch(kl, { rank: 0.8 * 0.99, rankAtEqualScores: 0.8 });
+    expect(rules(stuck)).toEqual(['chance-loss']);
+    expect(stuck[0].title).toBe("The student's scores are equal (KL stuck where equal scores put it)");
+    expect(stuck[0].evidence).toContain("(the KL loss of equal student scores over each query's 4 candidates, T = 2)");
+    expect(watch(kl, { rank: Math.log(8), rankAtEqualScores: 0.8 })).toEqual([]);
+    const huge = watch(kl, { rank: 300, rankAtEqualScores: 0.8 });
+    const exploding = huge.find((a) => a.rule === 'exploding-scores')!;
+    expect(exploding.evidence).toBe(
+      'The ranking loss at step 11 is 300.0, 54 times T²·log(1 + n) = 5.545 (the most equal scores can give, at T = 2 and n = 3).',
+    );
+    expect(exploding.evidence).not.toContain('log(2B)');
+  });
+
+  it('marginmse: a huge start is measured against what equal scores give (every student margin 0)', () => {
+    const huge = watch({ loss: 'marginmse' }, { rank: 5000, rankAtEqualScores: 20 });
+    expect(huge.find((a) => a.rule === 'exploding-scores')!.evidence).toBe(
+      "The ranking loss at step 11 is 5000, 250 times the batch's mean squared teacher margin = 20.00 (what equal scores give: every student margin 0).",
+    );
+  });
+
+  it('equal student scores give: log((1+n)B); the mean squared margin (of score lists too); T²·KL(teacher ‖ uniform)', () => {
+    expect(equalScoresLoss('contrastive', 4, 3, 1)).toBeCloseTo(Math.log(16), 15);
+    const margins = [2, -1, 3, 0]; // B = 2, n = 2
+    expect(equalScoresLoss('marginmse', 2, 2, 1, margins)).toBeCloseTo((4 + 1 + 9) / 4, 15);
+    const scores = [5, 3, 6, 1, -2, 1]; // the same margins as [pos, neg_1, neg_2] scores
+    expect(equalScoresLoss('marginmse', 2, 2, 1, scores)).toBeCloseTo((4 + 1 + 9) / 4, 15);
+    // KL: a uniform teacher is matched by equal scores (0); a one-hot one is KL = log(1 + n) from them, times T²
+    expect(equalScoresLoss('kl', 1, 2, 2, [3, 3, 3])).toBeCloseTo(0, 15);
+    expect(equalScoresLoss('kl', 1, 2, 2, [1e4, 0, 0])).toBeCloseTo(4 * Math.log(3), 10);
+    const p = [Math.exp(1), 1, Math.exp(-1)].map((x, _, all) => x / all.reduce((a, b) => a + b, 0)); // scores 2, 0, -2 at T = 2
+    const expected = 4 * p.reduce((sum, pj) => sum + pj * Math.log(3 * pj), 0);
+    expect(equalScoresLoss('kl', 1, 2, 2, [2, 0, -2])).toBeCloseTo(expected, 14);
   });
 });
