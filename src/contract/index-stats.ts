@@ -27,7 +27,8 @@ export const INDEX_STATS_LIMITS = {
 export const IMPACT_SIZE_MODELS = {
   anserini:
     'Anserini impacts: round(scale * w) per token (as `encode --format anserini`), postings quantised to 0 dropped; bytes = sum over postings of VInt(docid gap) + VInt(impact)',
-  byte: 'Lucene-style 8-bit impacts: round(s * w), s = 255 / the largest document weight, postings quantised to 0 dropped; bytes = sum over postings of VInt(docid gap) + 1',
+  /** Elasticsearch/OpenSearch rank_features and sparse_vector (the key keeps its first name for `--json` readers). */
+  byte: 'rank_features (Lucene FeatureField, as Elasticsearch and OpenSearch store each weight): the term frequency Float.floatToIntBits(w) >>> 15, a 16-bit number keeping 9 significant bits, no scale (scale 1), every positive weight kept; bytes = sum over postings of VInt(docid gap) + VInt(frequency), 3 bytes for any weight of at least 2^-63',
 } as const;
 
 /** A point of the pruning curve: all weights, each vector's N largest, or document weights of at least W. */
@@ -65,9 +66,9 @@ export interface QueryPostings {
 export interface ImpactIndexSize {
   /** The stated model (IMPACT_SIZE_MODELS). */
   model: string;
-  /** The weight w maps to round(scale * w). */
+  /** The weight w maps to round(scale * w) (1 where the model has no scale). */
   scale: number;
-  /** Postings whose quantised weight is not 0. */
+  /** Postings whose stored weight is not 0. */
   postings: number;
   bytes: number;
 }

@@ -1,6 +1,8 @@
-// Index size estimates of impact-quantised posting lists, under the two models IMPACT_SIZE_MODELS states: Anserini's
-// round(scale * w) impacts and Lucene-style 8-bit impacts, each posting a VInt document gap plus its impact.
+// Index size estimates of posting lists under the two models IMPACT_SIZE_MODELS states: Anserini's round(scale * w)
+// impacts, and rank_features' Lucene FeatureField (9 significant bits in a 16-bit term frequency), each posting a VInt
+// document gap plus its impact or frequency.
 import { IMPACT_SIZE_MODELS, type ImpactIndexSize } from '../contract/index-stats.ts';
+import { featureFieldFrequency } from './engine-quantisation.ts';
 import { anseriniImpact, type Vocabulary } from './exports.ts';
 import type { SparseVector } from '../util/sparse-vector.ts';
 
@@ -25,15 +27,16 @@ function tokenKeys(vocab: Vocabulary): Uint32Array {
 }
 
 /**
- * Postings and bytes of `documents` quantised by the export rule (token -> the summed anseriniImpact of its ids, 0
- * dropped): each posting costs VInt(gap to the list's previous document; the first, its document number) plus
- * `impactBytes(q)`. Flat arrays over the vocabulary, so that dense vectors of a large vocabulary stay fast.
+ * Postings and bytes of `documents` stored by a rule (token -> the sum of `store(w)` over its ids): each posting costs
+ * VInt(gap to the list's previous document; the first, its document number) plus `impactBytes(stored)`, and a stored
+ * value whose `impactBytes` is null is no posting. Flat arrays over the vocabulary, so that dense vectors of a large
+ * vocabulary stay fast.
  */
-function quantisedSize(
+function storedSize(
   documents: readonly SparseVector[],
   vocab: Vocabulary,
-  scale: number,
-  impactBytes: (impact: number) => number,
+  store: (weight: number) => number,
+  impactBytes: (stored: number) => number | null,
 ): { postings: number; bytes: number } {
   const keys = tokenKeys(vocab); // (V,)
   const lastDoc = new Float64Array(vocab.length); // (V,) by key
@@ -53,11 +56,12 @@ function quantisedSize(
         impacts[key] = 0;
         touched.push(key);
       }
-      impacts[key] += anseriniImpact(vector.values[i], scale);
+      impacts[key] += store(vector.values[i]);
     }
     for (const key of touched) {
-      if (impacts[key] === 0) continue;
-      bytes += vintBytes(d - lastDoc[key]) + impactBytes(impacts[key]);
+      const cost = impactBytes(impacts[key]);
+      if (cost === null) continue;
+      bytes += vintBytes(d - lastDoc[key]) + cost;
       lastDoc[key] = d;
       postings++;
     }
@@ -67,13 +71,23 @@ function quantisedSize(
 
 /** The index as Anserini's impact format holds it (`encode --format anserini`'s quantisation). */
 export function anseriniIndexSize(documents: readonly SparseVector[], vocab: Vocabulary, scale: number): ImpactIndexSize {
-  return { model: IMPACT_SIZE_MODELS.anserini, scale, ...quantisedSize(documents, vocab, scale, vintBytes) };
+  const impactBytes = (impact: number) => (impact === 0 ? null : vintBytes(impact));
+  return {
+    model: IMPACT_SIZE_MODELS.anserini,
+    scale,
+    ...storedSize(documents, vocab, (w) => anseriniImpact(w, scale), impactBytes),
+  };
 }
 
-/** The index with 8-bit impacts: weights mapped to 0..255 by the largest document weight, one byte each. */
-export function byteImpactIndexSize(documents: readonly SparseVector[], vocab: Vocabulary): ImpactIndexSize {
-  let maxWeight = 0;
-  for (const vector of documents) for (const w of vector.values) maxWeight = Math.max(maxWeight, w);
-  const scale = maxWeight > 0 ? 255 / maxWeight : 0;
-  return { model: IMPACT_SIZE_MODELS.byte, scale, ...quantisedSize(documents, vocab, scale, () => 1) };
+/**
+ * The index as rank_features holds it (Elasticsearch and OpenSearch, `encode --format es|opensearch`): each token's
+ * weight a Lucene FeatureField, its term frequency Float.floatToIntBits(w) >>> 15 written as a VInt; a weight
+ * FeatureField refuses (below 2^-126) is no posting.
+ */
+export function rankFeaturesIndexSize(documents: readonly SparseVector[], vocab: Vocabulary): ImpactIndexSize {
+  const frequencyBytes = (weight: number) => {
+    const frequency = featureFieldFrequency(weight);
+    return frequency === 0 ? null : vintBytes(frequency);
+  };
+  return { model: IMPACT_SIZE_MODELS.byte, scale: 1, ...storedSize(documents, vocab, (w) => w, frequencyBytes) };
 }

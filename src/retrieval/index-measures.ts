@@ -3,7 +3,7 @@
 import type { RetrievalDataset } from '../contract/dataset.ts';
 import { INDEX_STATS_DEFAULTS, pruningRules, type IndexEstimateRequest, type IndexMeasures } from '../contract/index-stats.ts';
 import type { Vocabulary } from './exports.ts';
-import { anseriniIndexSize, byteImpactIndexSize } from './impact-size.ts';
+import { anseriniIndexSize, rankFeaturesIndexSize } from './impact-size.ts';
 import { buildInvertedIndex } from './inverted-index.ts';
 import { postingLengths, queryPostings } from './posting-statistics.ts';
 import { pruningCurve } from './pruning-curve.ts';
@@ -30,7 +30,7 @@ export function measureIndex(
     queryPostings: queryPostings(index, vectors.queries, dataset.queryIds),
     size: {
       anserini: anseriniIndexSize(vectors.documents, vocab, request.scale),
-      byte: byteImpactIndexSize(vectors.documents, vocab),
+      byte: rankFeaturesIndexSize(vectors.documents, vocab),
     },
     curve: pruningCurve(pruningRules(request), vectors, dataset, {
       vocab,

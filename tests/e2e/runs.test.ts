@@ -80,7 +80,7 @@ function cliEncode(folder: string, texts: string[]): { indices: number[]; values
   return readFileSync(output, 'utf8')
     .trim()
     .split('\n')
-    .map((line) => (JSON.parse(line) as { vector: { indices: number[]; values: number[] } }).vector);
+    .map((line) => (JSON.parse(line) as { vector: { splade: { indices: number[]; values: number[] } } }).vector.splade);
 }
 
 /** Each text's token ids by the folder's tokenizer (128 at most, as the page encodes). */

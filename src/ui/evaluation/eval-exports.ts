@@ -1,5 +1,5 @@
 // <eval-exports>: takes the evaluated set away: its document vectors for a search engine (Anserini JSONL, Qdrant,
-// Elasticsearch/OpenSearch rank_features) and SPLADE's TREC run, as the CLI's encode and eval --run write them.
+// Elasticsearch sparse_vector _bulk) and SPLADE's TREC run, as the CLI's encode and eval --run write them.
 import { LitElement, css, html } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { toPageFailure, type WorkerClient } from '../../worker/api.ts';
@@ -19,12 +19,14 @@ const FORMATS: { format: Format; label: string; title: string }[] = [
   {
     format: 'qdrant',
     label: 'Qdrant',
-    title: 'one {"id", "vector": {"indices", "values"}} per document, for a Qdrant sparse vector',
+    title:
+      'one Qdrant point {"id", "vector": {"splade": {"indices", "values"}}, "payload"} per document, for a named sparse vector',
   },
   {
     format: 'es',
-    label: 'Elasticsearch rank_features',
-    title: 'one {"id", "rank_features": {term: weight}} per document (dots in terms become _), for a rank_features field',
+    label: 'Elasticsearch sparse_vector',
+    title:
+      '_bulk NDJSON: {"index": {"_id"}} then {"splade": {term: weight}, "text"} per document ("." in a term written "__", as Elasticsearch names tokens), for a sparse_vector or rank_features field',
   },
   { format: 'trec', label: 'TREC run', title: "SPLADE's ranking of every judged query, in trec_eval's run format" },
 ];

@@ -201,7 +201,7 @@ export class IndexEstimateView extends LitElement {
   private _sizes(e: IndexEstimate) {
     const rows = [
       { key: 'anserini', name: 'Anserini impacts', size: e.size.anserini },
-      { key: 'byte', name: '8-bit impacts (Lucene-style)', size: e.size.byte },
+      { key: 'byte', name: 'rank_features (Lucene FeatureField)', size: e.size.byte },
     ];
     return html`<table id="index-size">
       <caption>

@@ -128,7 +128,7 @@ describe('splade-lab encode', () => {
     const ids = (await readFile(out, 'utf8'))
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line).id);
+      .map((line) => JSON.parse(line).payload.doc_id);
     expect(ids).toEqual(SOURCE_IDS);
 
     await writeFile(input, NUMERIC_IDS.join('\n') + '\n' + '{"_id": 12345678901234567890, "text": "again"}\n');

@@ -72,11 +72,23 @@ describe('splade-lab eval', () => {
 });
 
 describe('splade-lab encode', () => {
-  it.each(['anserini', 'qdrant', 'es'] as const)('writes %s vectors equal to the GPU encoder output', async (format) => {
+  /** The encoder's vectors of DOCS, and the token of an id. */
+  async function reference() {
+    const ctx = await gpuContext();
+    const loaded = await loadModel(createFolderSource(join(root, 'model')));
+    const encoder = new SpladeTextEncoder(ctx, GpuModel.upload(ctx, loaded.config, loaded.params), loaded.tokenizer);
+    const vectors = await encoder.encode(
+      DOCS.map((d) => (d.title ? `${d.title} ${d.text}` : d.text)),
+      { maxLength: 16 },
+    );
+    return { vectors, token: (id: number) => loaded.tokenizer.idToToken(id)! };
+  }
+
+  async function encode(format: string, ...extra: string[]) {
     const input = join(root, 'docs.jsonl');
     const output = join(root, `vectors.${format}.jsonl`);
     await writeFile(input, DOCS.map((d) => JSON.stringify(d)).join('\n') + '\n');
-    const { code } = await runCli(
+    const result = await runCli(
       'encode',
       '--model',
       join(root, 'model'),
@@ -88,52 +100,119 @@ describe('splade-lab encode', () => {
       format,
       '--max-length',
       '16',
+      ...extra,
     );
-    expect(code).toBe(0);
-    const lines = (await readFile(output, 'utf8'))
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.id)).toEqual(DOCS.map((d) => d._id));
+    expect(result.code, result.stderr).toBe(0);
+    const text = await readFile(output, 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    return {
+      ...result,
+      lines: text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    };
+  }
 
-    const ctx = await gpuContext();
-    const loaded = await loadModel(createFolderSource(join(root, 'model')));
-    const encoder = new SpladeTextEncoder(ctx, GpuModel.upload(ctx, loaded.config, loaded.params), loaded.tokenizer);
-    const vectors = await encoder.encode(
-      DOCS.map((d) => (d.title ? `${d.title} ${d.text}` : d.text)),
-      { maxLength: 16 },
-    );
-    const token = (id: number) => loaded.tokenizer.idToToken(id)!;
-    lines.forEach((line, i) => {
+  it.each(['anserini', 'seismic', 'vespa', 'qdrant'] as const)(
+    'writes %s vectors equal to the GPU encoder output',
+    async (format) => {
+      const { lines } = await encode(format);
+      const { vectors, token } = await reference();
+      lines.forEach((line, i) => {
+        const v = vectors[i];
+        const byToken = (f: (w: number) => number) =>
+          Object.fromEntries([...v.indices].map((id, j) => [token(id), f(v.values[j])] as const).filter(([, w]) => w !== 0));
+        const read = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, w]) => [k, Math.fround(w)]));
+        if (format === 'anserini') {
+          expect(line.id).toBe(DOCS[i]._id);
+          expect(line.vector).toEqual(byToken((w) => Math.round(100 * w)));
+        } else if (format === 'seismic') {
+          expect([line.id, line.content]).toEqual([
+            DOCS[i]._id,
+            DOCS[i].title ? `${DOCS[i].title} ${DOCS[i].text}` : DOCS[i].text,
+          ]);
+          expect(read(line.vector)).toEqual(byToken((w) => w));
+        } else if (format === 'vespa') {
+          expect(line.put).toBe(`id:splade:doc::${DOCS[i]._id}`);
+          expect(read(line.fields.splade.cells)).toEqual(byToken((w) => w));
+        } else {
+          expect(line.id).toBe(i); // "d1".. are no Qdrant ids: points numbered by line
+          expect(line.payload.doc_id).toBe(DOCS[i]._id);
+          expect(line.vector.splade.indices).toEqual([...v.indices]);
+          expect(line.vector.splade.values.map(Math.fround)).toEqual([...v.values]);
+        }
+      });
+    },
+  );
+
+  it.each(['es', 'opensearch', 'opensearch-ids'] as const)('writes %s as _bulk action and source lines', async (format) => {
+    const { lines } = await encode(format, '--field', 'tokens');
+    const { vectors, token } = await reference();
+    expect(lines).toHaveLength(2 * DOCS.length);
+    DOCS.forEach((doc, i) => {
+      expect(lines[2 * i]).toEqual({ index: { _id: doc._id } });
       const v = vectors[i];
-      if (format === 'qdrant') {
-        expect(line.vector.indices).toEqual([...v.indices]);
-        expect(line.vector.values).toEqual([...v.values]);
-      } else if (format === 'anserini') {
-        const expected = Object.fromEntries(
-          [...v.indices].map((id, j) => [token(id), Math.round(100 * v.values[j])] as const).filter(([, w]) => w !== 0),
-        );
-        expect(line.vector).toEqual(expected);
-      } else {
-        expect(Object.keys(line.rank_features).length).toBe(v.indices.length);
-        expect(line.rank_features[token(v.indices[0])]).toBeCloseTo(v.values[0], 6);
-      }
+      const name = (id: number) => (format === 'opensearch-ids' ? String(id) : token(id));
+      const expected = Object.fromEntries([...v.indices].map((id, j) => [name(id), v.values[j]]));
+      const got = Object.fromEntries(
+        Object.entries(lines[2 * i + 1].tokens as Record<string, number>).map(([k, w]) => [k, Math.fround(w)]),
+      );
+      expect(got).toEqual(expected);
     });
   });
 
-  it('refuses an unknown format', async () => {
-    const { code, stderr } = await runCli(
+  it('writes the Vespa schema and services.xml beside the feed, the schema named after the document type', async () => {
+    const schema = join(root, 'passage.sd');
+    const services = join(root, 'services.xml');
+    const { lines, stderr } = await encode(
+      'vespa',
+      '--vespa-doctype',
+      'passage',
+      '--vespa-namespace',
+      'lab',
+      '--vespa-schema',
+      schema,
+      '--vespa-services',
+      services,
+    );
+    expect(lines[0].put).toBe(`id:lab:passage::${DOCS[0]._id}`);
+    expect(await readFile(schema, 'utf8')).toMatch(/^schema passage \{$/m);
+    expect(await readFile(services, 'utf8')).toMatch(/<document type="passage" mode="index" \/>/);
+    expect(stderr).toMatch(/wrote the Vespa schema to .*passage\.sd/);
+    const misnamed = await runCli(
       'encode',
       '--model',
       join(root, 'model'),
       '--in',
       'x',
       '--out',
-      'y',
+      join(root, 'y'),
       '--format',
-      'lucene',
+      'vespa',
+      '--vespa-schema',
+      join(root, 'doc-schema.sd'),
     );
-    expect(code).toBe(1);
-    expect(stderr).toMatch(/--format must be one of anserini, qdrant, es/);
+    expect([misnamed.code, misnamed.stderr]).toEqual([1, expect.stringMatching(/name it doc\.sd/)]);
+    const wrongFormat = await runCli(
+      'encode',
+      '--model',
+      join(root, 'model'),
+      '--in',
+      'x',
+      '--out',
+      join(root, 'y'),
+      '--vespa-services',
+      services,
+    );
+    expect([wrongFormat.code, wrongFormat.stderr]).toEqual([1, expect.stringMatching(/go with --format vespa/)]);
+  });
+
+  it('refuses an unknown format and a field name no engine takes', async () => {
+    const unknown = await runCli('encode', '--model', join(root, 'model'), '--in', 'x', '--out', 'y', '--format', 'lucene');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/--format must be one of anserini, qdrant, es, opensearch, opensearch-ids, vespa, seismic/);
+    const field = await runCli('encode', '--model', join(root, 'model'), '--in', 'x', '--out', 'y', '--field', 'a.b');
+    expect([field.code, field.stderr]).toEqual([1, expect.stringMatching(/--field: field name "a\.b" is not usable/)]);
   });
 });

@@ -62,7 +62,7 @@ async function encoded(file: string, side: string, maxLength: string): Promise<S
   return (await readFile(out, 'utf8'))
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line).vector)
+    .map((line) => JSON.parse(line).vector.splade)
     .map((v: { indices: number[]; values: number[] }) => ({
       indices: Uint32Array.from(v.indices),
       values: Float32Array.from(v.values),
@@ -100,6 +100,23 @@ function quantisedBytes(vectors: readonly SparseVector[], scale: number, impactB
 }
 
 const anseriniBytes = (vectors: readonly SparseVector[]) => quantisedBytes(vectors, 100, (q) => writeVInt(q).length);
+
+/** rank_features as Lucene writes a FeatureField: every weight a posting, its frequency the float32 bits >>> 15. */
+function featureFieldBytes(vectors: readonly SparseVector[]) {
+  const view = new DataView(new ArrayBuffer(4));
+  let postings = 0;
+  let bytes = 0;
+  for (const list of postingsByTerm(vectors).values()) {
+    let previous = 0;
+    for (const { doc, weight } of list) {
+      view.setFloat32(0, weight);
+      bytes += writeVInt(doc - previous).length + writeVInt(view.getUint32(0) >>> 15).length;
+      previous = doc;
+      postings++;
+    }
+  }
+  return { postings, bytes };
+}
 
 function summedPostings(vectors: readonly SparseVector[], query: SparseVector): number {
   const lists = postingsByTerm(vectors);
@@ -153,12 +170,11 @@ describe('splade-lab index-stats', () => {
     expect(report.queryPostings.mean).toBeCloseTo(sums.reduce((s, x) => s + x, 0) / sums.length, 10);
   });
 
-  it('sizes the index as Anserini impacts and as 8-bit impacts, VInts written out', () => {
+  it('sizes the index as Anserini impacts and as rank_features (Lucene FeatureField), VInts written out', () => {
     expect(report.size.anserini).toMatchObject(anseriniBytes(documents));
-    const maxWeight = Math.max(...documents.flatMap((v) => [...v.values]));
-    expect(report.size.byte).toMatchObject(quantisedBytes(documents, 255 / maxWeight, () => 1));
+    expect(report.size.byte).toMatchObject(featureFieldBytes(documents));
     expect(report.size.anserini.model).toMatch(/VInt\(docid gap\) \+ VInt\(impact\)/);
-    expect(report.size.byte.model).toMatch(/VInt\(docid gap\) \+ 1/);
+    expect(report.size.byte.model).toMatch(/9 significant bits.*VInt\(docid gap\) \+ VInt\(frequency\)/);
   });
 
   it.each([0, ...PRUNE_TOP])("curve point top %i has eval --prune's nDCG@10, MRR@10 and postings", async (n) => {

@@ -2,7 +2,7 @@
 // postings each query touches, the impact size models, pruning by weight and the curve's rules.
 import { describe, expect, it } from 'vitest';
 import { anseriniDocumentLine } from '../../../src/retrieval/exports.ts';
-import { anseriniIndexSize, byteImpactIndexSize, vintBytes } from '../../../src/retrieval/impact-size.ts';
+import { anseriniIndexSize, rankFeaturesIndexSize, vintBytes } from '../../../src/retrieval/impact-size.ts';
 import { buildInvertedIndex } from '../../../src/retrieval/inverted-index.ts';
 import { postingLengths, queryPostings } from '../../../src/retrieval/posting-statistics.ts';
 import { nearestRank } from '../../../src/util/nearest-rank.ts';
@@ -125,12 +125,22 @@ describe('index-stats computations', () => {
     expect(anseriniIndexSize(at([127, 255]), vocab, 100)).toMatchObject({ postings: 2, bytes: 1 + 1 + 2 + 1 });
   });
 
-  it('sizes 8-bit impacts by the largest weight, one byte each', () => {
-    // s = 255 / 2.55 (the float32 largest weight), about 100: the same postings as Anserini at 100.
-    const size = byteImpactIndexSize(documents, vocab);
-    expect(size.scale).toBe(255 / Math.fround(2.55));
-    expect(size).toMatchObject({ postings: 5, bytes: 5 + 5 });
-    expect(byteImpactIndexSize([sparseFromEntries([])], vocab)).toMatchObject({ postings: 0, bytes: 0, scale: 0 });
+  it('sizes rank_features as Lucene stores a FeatureField: every positive weight, VInt(gap) + VInt(bits >>> 15)', () => {
+    // Each posting (t0: d0; t1: d0 d1 d3; t3: d1 d3) with its gap and its weight's float32 bits >>> 15 (0.004 kept too).
+    const view = new DataView(new ArrayBuffer(4));
+    const frequency = (w: number) => (view.setFloat32(0, w), view.getUint32(0) >>> 15);
+    const postings: [number, number][] = [
+      [0, 0.004],
+      [0, 1.5],
+      [1, 0.2],
+      [2, 0.006],
+      [1, 2.55],
+      [2, 0.5],
+    ];
+    const bytes = postings.reduce((sum, [gap, w]) => sum + writeVInt(gap).length + writeVInt(frequency(w)).length, 0);
+    expect(bytes).toBe(6 * (1 + 3));
+    expect(rankFeaturesIndexSize(documents, vocab)).toMatchObject({ scale: 1, postings: 6, bytes });
+    expect(rankFeaturesIndexSize([sparseFromEntries([[1, 1e-39]])], vocab)).toMatchObject({ postings: 0, bytes: 0 });
   });
 
   it('prunes documents by weight only, and top N on both sides', () => {

@@ -138,7 +138,7 @@ async function encodeVectors({ dir, model, texts, maxLength }: Exported): Promis
   expect(run.code, run.stderr).toBe(0);
   const lines = (await readFile(output, 'utf8')).trim().split('\n');
   return lines.map((line) => {
-    const { vector } = JSON.parse(line) as { vector: { indices: number[]; values: number[] } };
+    const vector = (JSON.parse(line) as { vector: { splade: { indices: number[]; values: number[] } } }).vector.splade;
     const dense = new Float64Array(model.config.vocabSize);
     vector.indices.forEach((index, j) => (dense[index] = vector.values[j]));
     return dense;

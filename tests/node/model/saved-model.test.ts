@@ -252,8 +252,8 @@ describe('a model saved by splade-lab train', () => {
     const lines = (await readFile(vectorsPath, 'utf8'))
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { id: string; vector: { indices: number[]; values: number[] } });
-    expect(lines.map((l) => l.id)).toEqual(TEXTS.map((_, i) => `t${i}`));
+      .map((l) => JSON.parse(l) as { payload: { doc_id: string }; vector: { splade: { indices: number[]; values: number[] } } });
+    expect(lines.map((l) => l.payload.doc_id)).toEqual(TEXTS.map((_, i) => `t${i}`));
 
     TEXTS.forEach((text, i) => {
       const ids = tokenizeWords(vocab, text);
@@ -263,7 +263,8 @@ describe('a model saved by splade-lab train', () => {
         B: 1,
         T: ids.length,
       });
-      const got = new Map(lines[i].vector.indices.map((index, j) => [index, lines[i].vector.values[j]]));
+      const { indices, values } = lines[i].vector.splade;
+      const got = new Map(indices.map((index, j) => [index, values[j]]));
       expect(got.size, `${text}: active dimensions`).toBeGreaterThan(0);
       for (let v = 0; v < config.vocabSize; v++) {
         const want = pooled[v];
