@@ -262,7 +262,7 @@ export interface WorkerApi {
   useRun(id: string): Promise<ModelSummary>;
   /** A file to download: a run's model as a zip of its SparseEncoder folder, or its history as JSON or CSV. */
   exportRun(id: string, what: 'model' | 'onnx' | 'json' | 'csv'): Promise<ExportFile>;
-  /** The last evaluated set's document vectors (Anserini, Qdrant or rank_features JSONL) or its SPLADE TREC run. */
+  /** The last evaluated set's document vectors (Anserini JSONL, Qdrant points, Elasticsearch _bulk) or its SPLADE TREC run. */
   exportEvaluated(what: 'anserini' | 'qdrant' | 'es' | 'trec'): Promise<ExportFile>;
   /**
    * The last evaluated set's index and latency estimate from its kept vectors (no encoding): posting lengths, the
