@@ -7,7 +7,7 @@ import type { Platform } from '../platform/platform.ts';
 import { maskedLmFiles } from '../model/save-model.ts';
 import { checkLengthsFit } from '../../contract/max-tokens.ts';
 import { planMlm, type MlmRequest } from '../../contract/mlm-request.ts';
-import type { MlmRecipe } from '../../contract/mlm-recipe.ts';
+import { maskingRateNote, type MlmRecipe } from '../../contract/mlm-recipe.ts';
 import type { HeadGrowth, MlmEvent } from '../../contract/mlm-report.ts';
 import type { DataFingerprint } from '../../contract/training-report.ts';
 import { describeOptimizer } from '../../contract/optimizer-settings.ts';
@@ -61,6 +61,10 @@ export async function mlmRun(ctx: GpuContext, platform: Platform, options: MlmOp
     const provenance = `${model.name} (${model.config.hfArchitecture}) trained as a masked LM on ${source.sequences} sequences of ${source.fingerprint.name}`;
     const growth: HeadGrowth[] = [];
     const emit = (event: MlmEvent) => options.onEvent?.(event);
+    // said once, before the first step: a masking rate off the backbone's pretraining recipe (pre-masked batches have none)
+    const masking =
+      plan.recipe.layout === 'pre-masked' ? undefined : maskingRateNote(model.config.architecture, plan.recipe.mlmProbability);
+    if (masking) emit({ kind: 'note', note: masking });
     const owned = await ctx.ownedAsync(() =>
       runMlmLoop(ctx, model, source.data(plan.recipe, plan.seed), store, {
         recipe: plan.recipe,

@@ -1,6 +1,7 @@
 // `splade-lab mlm` as a user runs it: a BEIR corpus with empty documents (a skip count, then training), a run stopped
 // and resumed that ends on the bits of an uninterrupted one, its checkpoints opened as models (the head at that step),
-// the text tokenized once (its sequences cached), and inputs it must refuse (with nothing saved).
+// the text tokenized once (its sequences cached), a masking rate off the backbone's pretraining recipe said once, and
+// inputs it must refuse (with nothing saved).
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.ts';
 import { TINY_WORDS, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 import { Random } from '../../../src/util/random.ts';
+import { maskingRateNote } from '../../../src/contract/mlm-recipe.ts';
 
 let root: string;
 let model: string;
@@ -98,6 +100,23 @@ describe('splade-lab mlm', () => {
     const refused = await runCli('inspect', damaged);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/damaged\/model\.safetensors does not match the CRC-32 its state\.json recorded/);
+  });
+
+  it("says once when --mlm-probability is off the rate the backbone's family was pretrained at (BERT 15%, ModernBERT 30%)", async () => {
+    const off = await run('--text', text, '--out', join(root, 'masking-30'), '--steps', '1', '--mlm-probability', '0.3');
+    expect(off.stderr).toBe('');
+    expect(off.code).toBe(0);
+    const notes = events(off.stdout).filter((e) => e.event === 'note' && String(e.note).includes('masking'));
+    expect(notes.map((e) => e.note)).toEqual([
+      'BERT was pretrained with 15% masking; --mlm-probability 0.3 is off its recipe (--mlm-probability 0.15 follows it)',
+    ]);
+    const on = await run('--text', text, '--out', join(root, 'masking-15'), '--steps', '1');
+    expect(events(on.stdout).filter((e) => e.event === 'note')).toEqual([]);
+    expect(maskingRateNote('modernbert', 0.15)).toBe(
+      'ModernBERT (and Ettin, on its recipe) was pretrained with 30% masking; --mlm-probability 0.15 is off its recipe (--mlm-probability 0.3 follows it)',
+    );
+    expect(maskingRateNote('modernbert', 0.3)).toBeUndefined();
+    expect(maskingRateNote('gte', 0.15)).toBeUndefined();
   });
 
   it('tokenizes a text once: the next run reads its sequences from the cache and ends on the same bits; a damaged blob is said and made again', async () => {
