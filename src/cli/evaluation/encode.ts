@@ -18,7 +18,7 @@ import {
 import { printable } from '../../util/printable.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
 import { readInputFile } from '../input-file.ts';
-import { withModelSession } from '../model/model-session.ts';
+import { QUERY_MODEL_OPTION, withModelSession } from '../model/model-session.ts';
 import { checkOutputFile } from '../../app/platform/platform-node.ts';
 
 const FORMAT_NOTES = EXPORT_FORMATS.map((f) => `  ${f}: ${EXPORT_FORMAT_SUMMARIES[f]}`).join('\n');
@@ -45,6 +45,7 @@ export const encodeCommand: Command = {
     summary: 'encode JSONL records into sparse vectors for Anserini, Qdrant, Elasticsearch, OpenSearch, Vespa or Seismic',
     options: {
       model: { value: 'dir-or-hub-id', help: 'a SPLADE or MLM model folder, or a Hub id', required: true },
+      ...QUERY_MODEL_OPTION,
       in: { value: 'records.jsonl', help: 'one {"_id", "title"?, "text"} object per line', required: true },
       out: {
         value: 'vectors.jsonl',
@@ -125,7 +126,7 @@ export const encodeCommand: Command = {
     const exported = await withModelSession(
       args.required('model'),
       'encode',
-      { batchSize: args.numberOr('batch', 8) },
+      { batchSize: args.numberOr('batch', 8), queryModel: args.string('query-model') },
       async (session) => {
         const encode = side === 'query' ? session.encodeQueries.bind(session) : session.encode.bind(session);
         const vectors = await encode(texts, request, {

@@ -1,7 +1,7 @@
 // The SparseEncoder layouts people bring from the Hub load as their authors meant: for each (OpenSearch doc-v1,
 // doc-v2-distill, doc-v3-distill with log1p_relu, doc-v3-gte, plain ST v5 and v6 folders, splade-lab's Router),
 // `encode --side query` and `--side document` equal a float64 reference of that layout, and `inspect` says what it read.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,6 +138,64 @@ describe.each(HUB_LAYOUTS)('the Hub layout %s', (layout: HubLayout) => {
       truth.queryTable
         ? `encoding: inference-free: queries by an IDF table of ${TINY_VOCAB.length} tokens; documents by the MLM with ${pooling}`
         : `encoding: queries and documents by the MLM with ${pooling}`,
+    );
+  });
+});
+
+describe("--query-model: OpenSearch's tokenizer folder (idf.json beside a tokenizer) as the query side of a document model", () => {
+  it('looks queries up in idf.json; documents stay the MLM; a bad idf.json is refused before any encoding', async () => {
+    const dir = join(root, 'document-model');
+    const truth = await writeHubLayout(dir, 'st-sparse-encoder-v5');
+    const tokenizer = join(root, 'opensearch-neural-sparse-tokenizer-v1');
+    await writeHubLayout(join(root, 'tokenizer-source'), 'opensearch-doc-v2-distill');
+    await mkdir(tokenizer);
+    for (const name of ['vocab.txt', 'tokenizer_config.json', 'special_tokens_map.json', 'idf.json'])
+      await copyFile(join(root, 'tokenizer-source', name), join(tokenizer, name));
+    const idf = JSON.parse(await readFile(join(tokenizer, 'idf.json'), 'utf8')) as Record<string, number>;
+    const out = join(root, 'query-model.jsonl');
+    const run = await runCli(
+      'encode',
+      '--model',
+      dir,
+      '--query-model',
+      tokenizer,
+      '--in',
+      records,
+      '--out',
+      out,
+      '--format',
+      'qdrant',
+      '--side',
+      'query',
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const vectors = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => sparseIn(JSON.parse(line)));
+    TEXTS.forEach((text, i) => {
+      const want = new Float64Array(TINY_VOCAB.length);
+      for (const id of wordIds(text)) want[id] = idf[TINY_VOCAB[id]];
+      expectClose(new Map(vectors[i].indices.map((id, j) => [id, vectors[i].values[j]])), want, `--query-model "${text}"`);
+    });
+    expect(truth.queryTable).toBeNull();
+    await writeFile(join(tokenizer, 'idf.json'), JSON.stringify({ ...idf, cat: -2 }));
+    const bad = await runCli(
+      'encode',
+      '--model',
+      dir,
+      '--query-model',
+      tokenizer,
+      '--in',
+      records,
+      '--out',
+      out,
+      '--side',
+      'query',
+    );
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(
+      /opensearch-neural-sparse-tokenizer-v1\/idf\.json: the weight of "cat" is -2; every weight must be a finite number ≥ 0/,
     );
   });
 });
