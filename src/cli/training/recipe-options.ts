@@ -36,7 +36,8 @@ export const RECIPE_OPTIONS: Record<string, OptionSpec> = {
   'inference-free': {
     help:
       'inference-free (document-only) SPLADE: a query is its tokens weighted by a static IDF table (of the training ' +
-      "data's documents, or --idf-from where the command has it), frozen; only documents are encoded and regularised",
+      "data's documents, or --idf-from where the command has it; a token they never hold weighs 0, as OpenSearch's " +
+      'get_idf.py leaves it out; fewer than 1,000 documents are noted as noisy), frozen; only documents are encoded and regularised',
   },
   'train-query-weights': {
     help: "with --inference-free: train the static query table with the model (special tokens stay 0), as sentence-transformers' SparseStaticEmbedding with frozen=False",
