@@ -6,6 +6,7 @@ import type { Command } from './command.ts';
 import { encodeCommand } from './evaluation/encode.ts';
 import { evalCommand } from './evaluation/eval.ts';
 import { exportOnnxCommand } from './model/export-onnx.ts';
+import { exportOpenSearchCommand } from './model/export-opensearch.ts';
 import { handoffCommand } from './handoff/handoff.ts';
 import { idfCommand } from './model/idf.ts';
 import { indexStatsCommand } from './evaluation/index-stats.ts';
@@ -27,6 +28,7 @@ export const commands: Record<string, Command> = {
   encode: encodeCommand,
   eval: evalCommand,
   'export-onnx': exportOnnxCommand,
+  'export-opensearch': exportOpenSearchCommand,
   handoff: handoffCommand,
   idf: idfCommand,
   'index-stats': indexStatsCommand,

@@ -1,6 +1,6 @@
 // ONNX sub-graph of a whole encoder and its MLM head transform, as src/model/reference/encoder.ts computes it:
-// ids (B, T) -> embeddings (absolute, RoBERTa or no positions; token type 0) -> post- or pre-norm layers (rotary and
-// sliding windows where the family has them) -> headHidden (B, T, E).
+// ids (B, T) -> embeddings (absolute, RoBERTa or no positions; token types gathered by their ids where the family has
+// two or more) -> post- or pre-norm layers (rotary and sliding windows where the family has them) -> headHidden (B, T, E).
 import { OnnxDataType } from '../../io/onnx-proto.ts';
 import { ropeTable } from '../../kernels/reference/attention.ts';
 import { P, hasAttnNorm, hasEmbeddingProjection, type Part } from '../layout.ts';
@@ -26,6 +26,11 @@ export interface EncoderInputs {
   /** (B, T) float32 attention mask: 1 real token, 0 padding. */
   mask: string;
   /**
+   * (B, T) int64 token type (segment) ids, or a (1, 1) default expanded to (B, T); read only where the family has two or
+   * more token types (BERT, ALBERT), as transformers gathers them. A family with one row (RoBERTa) adds that row.
+   */
+  tokenTypes: string;
+  /**
    * A scalar the word embeddings are multiplied by (null: none): 1/k when the head is tied, since dividing the tied
    * matrix divides the embeddings too (src/model/rescale.ts).
    */
@@ -35,7 +40,7 @@ export interface EncoderInputs {
 /** headHidden (B, T, E): the MLM head transform's output, which the decoder multiplies by W_dec. */
 export function encoderGraph(ctx: GraphContext, inputs: EncoderInputs): string {
   const { config } = ctx;
-  let x = embeddings(ctx, inputs.ids, inputs.wordScale);
+  let x = embeddings(ctx, inputs);
   const keyBias = paddingBias(ctx, inputs.mask);
   const kinds = new Map<string, { bias: string; rotary: RotaryInputs | null }>();
   for (let i = 0; i < config.layers; i++) {
@@ -52,8 +57,8 @@ export function encoderGraph(ctx: GraphContext, inputs: EncoderInputs): string {
   return layerNorm(ctx, activation(ctx, dense, 'head'), P.headNorm, 'head');
 }
 
-/** Word + position + token-type-0 embeddings, their LayerNorm (and ALBERT's projection): (B, T, d). */
-function embeddings(ctx: GraphContext, ids: string, wordScale: string | null): string {
+/** Word + position + token-type embeddings, their LayerNorm (and ALBERT's projection): (B, T, d). */
+function embeddings(ctx: GraphContext, { ids, wordScale, tokenTypes }: EncoderInputs): string {
   const { g, config } = ctx;
   const scope = 'embeddings';
   const words = g.op('Gather', [parameter(ctx, P.wordEmbeddings), ids], scope);
@@ -69,7 +74,13 @@ function embeddings(ctx: GraphContext, ids: string, wordScale: string | null): s
   }
   if (config.positions === 'roberta')
     sum = g.op('Add', [sum, g.op('Gather', [parameter(ctx, P.positionEmbeddings), robertaPositions(ctx, ids)], scope)], scope);
-  if (config.typeVocabSize > 0) {
+  if (config.typeVocabSize > 1) {
+    // a (1, 1) default is expanded to (B, T) first: onnxruntime fuses Add + LayerNormalization into a kernel that
+    // does not broadcast its second operand
+    const typeIds = g.op('Expand', [tokenTypes, g.op('Shape', [ids], scope)], scope); // (B, T)
+    const types = g.op('Gather', [parameter(ctx, P.tokenTypeEmbeddings), typeIds], scope); // (B, T, E)
+    sum = g.op('Add', [sum, types], scope);
+  } else if (config.typeVocabSize === 1) {
     const typeZero = g.op('Gather', [parameter(ctx, P.tokenTypeEmbeddings), g.indices('const.int.zero', [0], [])], scope); // (E)
     sum = g.op('Add', [sum, typeZero], scope);
   }

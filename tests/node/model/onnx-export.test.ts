@@ -1,7 +1,7 @@
-// `splade-lab export-onnx`: the file's graph (int64 dynamic inputs, one [batch, V] output, the tied matrix stored once,
-// size within 1.05 x model.safetensors) and its vectors in onnxruntime-web and onnxruntime-node equal `splade-lab
-// encode` and the float64 reference (head divided by k), on padded batches of 100 seeded texts, for every family and an
-// untied decoder.
+// `splade-lab export-onnx`: the file's graph (int64 dynamic inputs, token_type_ids optional, one [batch, V] output, the
+// tied matrix stored once, size within 1.05 x model.safetensors) and its vectors in onnxruntime-web and onnxruntime-node
+// equal `splade-lab encode` and the float64 reference (head divided by k), on padded batches of 100 seeded texts, for
+// every family and an untied decoder.
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -167,7 +167,7 @@ function maxAbsDifference(a: ArrayLike<number>[], b: ArrayLike<number>[]): numbe
 }
 
 describe.each(Object.keys(CASES) as Case[])('export-onnx %s', (name) => {
-  it('declares int64 batch x sequence inputs and one float32 batch x vocabulary output', () => {
+  it('declares int64 batch x sequence inputs (token_type_ids optional) and one float32 batch x vocabulary output', () => {
     const { graph } = decodeOnnxModel(exported[name].onnx);
     const V = exported[name].model.config.vocabSize;
     const shapeOf = (info: (typeof graph.input)[number]) =>
@@ -177,7 +177,10 @@ describe.each(Object.keys(CASES) as Case[])('export-onnx %s', (name) => {
     expect(graph.input.map((i) => [i.name, i.type.tensorType.elemType, shapeOf(i)])).toEqual([
       ['input_ids', OnnxDataType.INT64, ['batch', 'sequence']],
       ['attention_mask', OnnxDataType.INT64, ['batch', 'sequence']],
+      ['token_type_ids', OnnxDataType.INT64, ['batch', 'sequence']],
     ]);
+    // an input with an initializer of its name is one a caller may leave out (tests/node/model/onnx-export-engines.test.ts)
+    expect(graph.initializer.filter((t) => t.name === 'token_type_ids').map((t) => t.dims)).toEqual([[1, 1]]);
     expect(graph.output.map((o) => [o.name, o.type.tensorType.elemType, shapeOf(o)])).toEqual([
       ['sparse_vector', OnnxDataType.FLOAT, ['batch', V]],
     ]);
