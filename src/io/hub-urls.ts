@@ -1,6 +1,7 @@
 // The Hub's URLs, built only from a checked repo id and revision and from paths that stay inside the repository:
 // a file (<repo>/resolve/<revision>/<path>) and a folder listing (/api/<type>s/<repo>/tree/<revision>/<path>).
-import { clip } from './format-error.ts';
+import { clip, shortened } from './format-error.ts';
+import { printable } from '../util/printable.ts';
 import { HubError } from './hub-error.ts';
 
 /** The Hub's own rule: each part is letters, digits, "-", "_", "." (no "--" or ".."), at most 96 characters. */
@@ -54,7 +55,7 @@ export function repoPathProblem(path: string): string | null {
 
 /** A path quoted for a message: escaped (control characters, quotes) and clipped. */
 export function quotePath(path: string): string {
-  return JSON.stringify(clip(path, 120));
+  return printable(JSON.stringify(shortened(path, 120)));
 }
 
 export function repoPath(hub: HubRepo): string {

@@ -1,6 +1,6 @@
 // `splade-lab mlm`: argument adapter over the application layer's mlmRun; prints progress and the head's growth (text
 // or JSON lines), and saves the trained backbone as a transformers masked-LM folder in <out>/model.
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { openModelRef, type OpenedModel } from '../../app/model/open-model.ts';
 import { CHECKPOINT_FOLDER, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
 import { mlmRun } from '../../app/training/mlm.ts';
@@ -13,7 +13,7 @@ import { describeOptimizer } from '../../contract/optimizer-settings.ts';
 import { describeDropout } from '../../contract/recipe-facts.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
 import { RECIPE_OPTIONS } from './recipe-options.ts';
-import { openStepLog } from './step-log.ts';
+import { logCutLine, openStepLog } from './step-log.ts';
 
 /** The step options of `train` that masked-LM training shares (not its FLOPS or temperature ones). */
 const SHARED_RECIPE_OPTIONS = ['grad-accum', 'optimizer', 'weight-decay', 'max-grad-norm', 'dropout'] as const;
@@ -109,7 +109,7 @@ export const mlmCommand: Command = {
       json: { help: 'print one JSON object per event instead of text' },
       log: {
         value: 'file.jsonl',
-        help: 'also append one JSON line per reported step to this file (kept across --resume, cut back to its checkpoint)',
+        help: "also append one JSON line per reported step to this file, its first member the run (the --out folder's absolute path); --resume cuts back only this run's lines after its checkpoint, other lines stay",
       },
     },
     notes:
@@ -124,10 +124,10 @@ export const mlmCommand: Command = {
     const batches = args.string('batches');
     if ((text === undefined) === (batches === undefined)) throw new UsageError('give --text or --batches (one of them)');
     const log = args.string('log');
-    const stepLog = log === undefined ? null : await openStepLog(log);
+    const out = args.required('out');
+    const stepLog = log === undefined ? null : await openStepLog(log, resolve(out));
     const emit = (event: Record<string, unknown>, line: string) =>
       process.stdout.write(json ? JSON.stringify(event) + '\n' : `${line}\n`);
-    const out = args.required('out');
     const modelArg = args.required('model');
     const request = requestFrom(args);
     const ctx = await nodePlatform.acquireGpu('mlm');
@@ -147,7 +147,11 @@ export const mlmCommand: Command = {
           if (event.resumedFrom) {
             const path = join(out, CHECKPOINT_FOLDER, event.resumedFrom);
             emit({ event: 'resume', step: event.startStep, checkpoint: path }, `  resuming ${path} at step ${event.startStep}`);
-            stepLog?.cutBackTo(event.startStep).catch(() => undefined); // a failure is reported by settled()
+            const step = event.startStep;
+            stepLog?.cutBackTo(step).then(
+              (cut) => cut.dropped > 0 && emit({ event: 'log-cut', log, step, ...cut }, logCutLine(log!, step, cut)),
+              () => undefined, // the failure is reported by settled()
+            );
           }
         } else if (event.kind === 'report') {
           const line = { event: 'step', ...event.report, step: event.report.step + 1 };

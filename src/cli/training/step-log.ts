@@ -1,20 +1,77 @@
-// The --log file of `splade-lab train`: one JSON line per reported step, appended as the run goes (kept across
-// --resume). It is checked before any work (a regular file, or a new one in an existing folder), and a resumed run
-// cuts it back to its checkpoint first, so that no step is logged twice.
-import { appendFile } from 'node:fs/promises';
+// The --log file of `splade-lab train` and `splade-lab mlm`: one JSON line per reported step, appended as the run goes
+// (kept across --resume), each line naming its run first ({"run": "<the run folder's absolute path>", "event": "step",
+// ...}), so that a log may be shared by several runs or hold a user's own notes. It is checked before any work (a
+// regular file, or a new one in an existing folder), and a resumed run cuts back only its own lines after its
+// checkpoint, so that no step is logged twice and no line of anyone else is lost.
+import { appendFile, open } from 'node:fs/promises';
 import { checkOutputFile, readRegularFile, writeFileAtomically } from '../../app/platform/platform-node.ts';
 
 export interface StepLog {
-  /** Appends one line (after whatever was asked before it). */
+  /** Appends one line, the run's id first (after whatever was asked before it). */
   append(line: { step: number }): void;
-  /** Drops the lines of steps after `step` (a resumed run trains them again); resolves with how many were dropped. */
-  cutBackTo(step: number): Promise<number>;
+  /**
+   * Drops this run's lines of steps after `step` (a resumed run trains them again) and a line of this run that a killed
+   * process cut short; every other line (other runs', notes, older lines without a run) stays as it is. Resolves with
+   * how many lines were dropped and how many of other runs or none were kept.
+   */
+  cutBackTo(step: number): Promise<{ dropped: number; others: number }>;
   /** Resolves once every write asked for is done (rejects with the first that failed). */
   settled(): Promise<void>;
 }
 
-/** The --log file at `path`, checked now (a folder, a device or a FIFO there is refused before any work). */
-export async function openStepLog(path: string): Promise<StepLog> {
+/** Whether `line` is one of `run`'s, and then whether it is kept when the log is cut back to `step`. */
+function ownLine(line: string, run: string, step: number): 'other' | 'keep' | 'drop' {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    // a line this run began and a killed process cut short: it starts as every line of this run does
+    return line.startsWith(linePrefix(run)) ? 'drop' : 'other';
+  }
+  const logged = value as { run?: unknown; step?: unknown } | null;
+  if (typeof logged !== 'object' || logged === null || logged.run !== run) return 'other';
+  return typeof logged.step === 'number' && logged.step > step ? 'drop' : 'keep';
+}
+
+/** The parts one after another. */
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** How every line of `run` begins: its id is the first member. */
+function linePrefix(run: string): string {
+  return `{"run":${JSON.stringify(run)},`;
+}
+
+/** Whether the file at `path` ends without a line break (a note typed without one, a line cut short). */
+async function endsMidLine(path: string): Promise<boolean> {
+  const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (!handle) return false;
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return false;
+    const last = new Uint8Array(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The --log file at `path` for the run `run` (its folder's absolute path), checked now (a folder, a device or a FIFO
+ * there is refused before any work).
+ */
+export async function openStepLog(path: string, run: string): Promise<StepLog> {
   await checkOutputFile(path, '--log');
   let writes = Promise.resolve();
   const queue = <T>(write: () => Promise<T>): Promise<T> => {
@@ -23,33 +80,54 @@ export async function openStepLog(path: string): Promise<StepLog> {
     writes.catch(() => undefined); // awaited by settled(): never an unhandled rejection
     return done;
   };
+  let first = true;
   return {
     append(line) {
-      void queue(() => appendFile(path, `${JSON.stringify(line)}\n`)).catch(() => undefined);
+      const text = `${linePrefix(run)}${JSON.stringify(line).slice(1)}\n`;
+      void queue(async () => {
+        // the first line of this process starts a line of its own, whatever the file ended with
+        const lead = first && (await endsMidLine(path)) ? '\n' : '';
+        first = false;
+        await appendFile(path, lead + text);
+      }).catch(() => undefined);
     },
     cutBackTo(step) {
       return queue(async () => {
-        let text: string;
+        let bytes: Uint8Array;
         try {
-          text = new TextDecoder().decode(await readRegularFile(path, { what: '--log' }));
+          bytes = await readRegularFile(path, { what: '--log' });
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { dropped: 0, others: 0 };
           throw error;
         }
-        const lines = text.split('\n').filter(Boolean);
-        // a line cut short by the process that was killed does not parse: it goes too
-        const kept = lines.filter((line) => {
-          try {
-            const logged = (JSON.parse(line) as { step?: unknown }).step;
-            return typeof logged === 'number' && logged <= step;
-          } catch {
-            return false;
-          }
-        });
-        if (kept.length < lines.length) await writeFileAtomically(path, kept.map((line) => `${line}\n`).join(''));
-        return lines.length - kept.length;
+        // lines as byte ranges, each with its line break: what is kept is written back byte for byte
+        const decoder = new TextDecoder();
+        const kept: Uint8Array[] = [];
+        let [dropped, others] = [0, 0];
+        for (let start = 0; start < bytes.length;) {
+          const end = bytes.indexOf(0x0a, start);
+          const next = end < 0 ? bytes.length : end + 1;
+          const line = bytes.subarray(start, next);
+          const text = decoder.decode(line).trim();
+          const kind = text === '' ? 'other' : ownLine(text, run, step);
+          if (kind === 'drop') dropped++;
+          else kept.push(line);
+          if (kind === 'other' && text !== '') others++;
+          start = next;
+        }
+        if (dropped > 0) await writeFileAtomically(path, concat(kept));
+        return { dropped, others };
       });
     },
     settled: () => writes,
   };
+}
+
+/** The line a resumed run prints when it cut its --log back. */
+export function logCutLine(log: string, step: number, cut: { dropped: number; others: number }): string {
+  const lines = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
+  return (
+    `  --log ${log}: ${lines(cut.dropped)} after step ${step} removed (those steps are trained again)` +
+    (cut.others > 0 ? `; ${lines(cut.others)} of other runs or notes kept as they were` : '')
+  );
 }

@@ -1,7 +1,7 @@
 // `splade-lab train`: argument adapter over the application layer's trainRun; prints progress (text or JSON
 // lines), and saves the trained model as a sentence-transformers SparseEncoder in <out>/model.
 import type { TeacherLabelSummary } from '../../contract/teacher-labels.ts';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { openModelRef, type OpenedModel } from '../../app/model/open-model.ts';
 import { CHECKPOINT_FOLDER, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
 import type { TrainRequest } from '../../contract/training-request.ts';
@@ -15,7 +15,7 @@ import { describeDropout, microBatches } from '../../contract/recipe-facts.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
 import { RECIPE_OPTIONS, recipeFrom } from './recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';
-import { openStepLog } from './step-log.ts';
+import { logCutLine, openStepLog } from './step-log.ts';
 
 function reportLine(r: StepReport): string {
   const width = String(r.steps).length;
@@ -149,7 +149,7 @@ export const trainCommand: Command = {
       json: { help: 'print one JSON object per event instead of text' },
       log: {
         value: 'file.jsonl',
-        help: 'also append one JSON line per reported step to this file (kept across --resume, cut back to its checkpoint)',
+        help: "also append one JSON line per reported step to this file, its first member the run (the --out folder's absolute path); --resume cuts back only this run's lines after its checkpoint, other lines stay",
       },
     },
     notes:
@@ -161,10 +161,10 @@ export const trainCommand: Command = {
   async run(args) {
     const json = args.flag('json');
     const log = args.string('log');
-    const stepLog = log === undefined ? null : await openStepLog(log);
+    const out = args.required('out');
+    const stepLog = log === undefined ? null : await openStepLog(log, resolve(out));
     const emit = (event: Record<string, unknown>, text: string) =>
       process.stdout.write(json ? JSON.stringify(event) + '\n' : `${text}\n`);
-    const out = args.required('out');
     const modelArg = args.required('model');
     return withTripletsOption(args, async ({ data, summary, where: tripletsPath }) => {
       const request = requestFrom(args);
@@ -206,12 +206,7 @@ export const trainCommand: Command = {
               emit({ event: 'resume', step: event.startStep, checkpoint: path }, `  resuming ${path} at step ${event.startStep}`);
               const step = event.startStep;
               stepLog?.cutBackTo(step).then(
-                (lines) =>
-                  lines > 0 &&
-                  emit(
-                    { event: 'log-cut', log, step, lines },
-                    `  --log ${log}: ${lines} line${lines === 1 ? '' : 's'} after step ${step} removed (those steps are trained again)`,
-                  ),
+                (cut) => cut.dropped > 0 && emit({ event: 'log-cut', log, step, ...cut }, logCutLine(log!, step, cut)),
                 () => undefined, // the failure is reported by settled()
               );
             }

@@ -162,7 +162,9 @@ describe('hostile or unusual inputs (issue 11)', () => {
     expect(() => formatRun(new Map([['q1', new Map([['d1 Q0 forged', 1]])]]), 'tag')).toThrow(
       'formatRun: document id "d1 Q0 forged" of query "q1" contains white space, which would split a TREC run or qrels line; rename it',
     );
-    expect(() => formatRun(new Map([['q\n1', new Map([['d1', 1]])]]), 'tag')).toThrow(/query id "q\n1" contains white space/);
+    expect(() => formatRun(new Map([['q\n1', new Map([['d1', 1]])]]), 'tag')).toThrow(
+      'query id "q\\u000a1" contains white space',
+    );
     expect(() => formatRun(new Map([['q1', new Map([['', 1]])]]), 'tag')).toThrow(/document id "" of query "q1" is empty/);
   });
 });

@@ -1,9 +1,10 @@
 // A run killed after its newest checkpoint and resumed records what an uninterrupted run records (issue 33, item 5):
 // the --log file, run.json's reports, probes, alarms and training time are cut back to the checkpoint, the steps
-// trained again are counted once, and the resumed run reports and probes at the same steps.
+// trained again are counted once, and the resumed run reports and probes at the same steps. The log keeps every line
+// that is not the run's own (issue 42, item 3): a user's notes and another run's steps.
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/contract/runs.ts';
 import { runCli } from '../../helpers/cli.ts';
@@ -42,11 +43,13 @@ const train = (out: string, log: string, ...extra: string[]) =>
   runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, '--log', log, ...HEAVY, ...extra);
 
 const record = async (dir: string) => JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as RunRecord;
-const logged = async (log: string) =>
+/** The log's lines of the run in `out` (every line of it when `out` is not given). */
+const logged = async (log: string, out?: string) =>
   (await readFile(log, 'utf8'))
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line) as { step: number; total: number });
+    .filter((line) => out === undefined || line.startsWith(`{"run":${JSON.stringify(resolve(out))},`))
+    .map((line) => JSON.parse(line) as { run: string; step: number; total: number });
 
 /**
  * Trains `name` straight, then copies it and leaves the copy as a process killed after its step-`at` checkpoint
@@ -60,7 +63,12 @@ async function straightAndKilled(name: string, at: number, options: string[]) {
   expect(first.stderr).toBe('');
   expect(first.code).toBe(0);
   await cp(straight.out, killed.out, { recursive: true });
-  await cp(straight.log, killed.log);
+  // the killed run's log: its lines name the killed run's folder
+  const ownLines = (await readFile(straight.log, 'utf8')).replaceAll(
+    JSON.stringify(resolve(straight.out)),
+    JSON.stringify(resolve(killed.out)),
+  );
+  await writeFile(killed.log, ownLines);
   for (let step = at + 2; step <= 8; step += 2)
     await rm(join(killed.out, 'checkpoint', `step-${String(step).padStart(8, '0')}`), { recursive: true });
   await rm(join(killed.out, 'model'), { recursive: true });
@@ -73,18 +81,28 @@ describe('a run resumed after a kill', () => {
   it('logs each step once and counts its alarms, probes and training time once, as an uninterrupted run', async () => {
     const options = ['--steps', '8', '--checkpoint-every', '2', '--report-every', '1', '--probe-every', '2'];
     const { straight, killed } = await straightAndKilled('every-step', 6, options);
+    // the log is shared: a note before the run's lines, another run's steps among and after them
+    const other = JSON.stringify({ run: '/elsewhere/other-run', event: 'step', step: 8, total: 1 });
+    const own = (await readFile(killed.log, 'utf8')).split('\n');
+    const shared = ['# notes: lambdas of 300 on purpose', ...own.slice(0, 3), other, ...own.slice(3)].join('\n') + `${other}\n`;
+    await writeFile(killed.log, shared);
     const resumed = await train(killed.out, killed.log, ...options, '--resume');
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain('resuming');
-    expect(resumed.stdout).toContain(`--log ${killed.log}: 2 lines after step 6 removed`);
+    expect(resumed.stdout).toContain(
+      `--log ${killed.log}: 2 lines after step 6 removed (those steps are trained again); 3 lines of other runs or notes kept as they were`,
+    );
+    const lines = (await readFile(killed.log, 'utf8')).split('\n');
+    expect(lines[0]).toBe('# notes: lambdas of 300 on purpose');
+    expect(lines.filter((line) => line === other)).toHaveLength(2);
 
     const a = await record(straight.out);
     const b = await record(killed.out);
     expect(b.status).toBe('finished');
-    expect((await logged(killed.log)).map((l) => l.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect((await logged(killed.log, killed.out)).map((l) => l.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     // the resumed steps are the same steps (bit-identical losses), recorded once
-    expect((await logged(killed.log)).map((l) => l.total)).toEqual((await logged(straight.log)).map((l) => l.total));
+    expect((await logged(killed.log, killed.out)).map((l) => l.total)).toEqual((await logged(straight.log)).map((l) => l.total));
     expect(b.reports.map((r) => r.step)).toEqual(a.reports.map((r) => r.step));
     expect(b.probes?.map((p) => p.step)).toEqual([0, 2, 4, 6, 8]);
     expect(a.alarms?.length, 'these lambdas raise alarms').toBeGreaterThan(0);

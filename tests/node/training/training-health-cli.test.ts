@@ -3,7 +3,7 @@
 // and in run.json, --stop-on-alarm saving a checkpoint and exiting 3, and --resume going on past it.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
@@ -78,13 +78,13 @@ describe('training health in splade-lab train', () => {
     expect(record.probes.map((p: { step: number }) => p.step)).toEqual([0, 2, 4]);
     expect(record.alarms).toEqual(events.filter((e) => e.event === 'alarm').map(({ event: _, stops: __, ...alarm }) => alarm));
     const steps = events.filter((e) => e.event === 'step');
-    // --log keeps exactly the step lines
+    // --log keeps exactly the step lines, each naming its run first
     expect(
       (await readFile(log, 'utf8'))
         .trim()
         .split('\n')
         .map((line) => JSON.parse(line)),
-    ).toEqual(steps);
+    ).toEqual(steps.map((step) => ({ run: resolve(out), ...step })));
     for (const s of steps) {
       expect(s.stepsPerSecond).toBeCloseTo(1000 / s.msPerStep, 6);
       // tokens attended per step: at most 4 queries of 8 and 8 documents of 16, at least one token each
