@@ -79,9 +79,15 @@ export function onnxOfWeights(weights: OpenedWeights, request: OnnxExportRequest
     ...(request.output ? { output: request.output } : {}),
     ...(request.tokenTypeIds ? { tokenTypeIds: request.tokenTypeIds } : {}),
     ...(request.names ? { names: request.names } : {}),
+    activation: weights.activation,
     metadata: { 'splade.source': weights.name },
   });
   const notes = [...weights.notes];
+  if (weights.activation === 'log1p_relu' && request.output === 'logits')
+    notes.push(
+      "the logits graph leaves the pooling to its reader: sentence-transformers applies the folder's SpladePooling " +
+        "(log1p_relu), but Vespa's splade-embedder takes one log(1 + relu) only, which is not this model's pooling",
+    );
   if (weights.queryTable)
     notes.push('this is an inference-free model: the file encodes documents; its queries are the static weights of their tokens');
   return {

@@ -59,6 +59,8 @@ export interface SpladeOnnxOptions {
   tokenTypeIds?: TokenTypeInputKind;
   /** Other names than ONNX_IO's (the logits graph's output defaults to ONNX_LOGITS_OUTPUT). */
   names?: Partial<OnnxIoNames>;
+  /** SpladePooling's activation of the sparse graph: log1p_relu takes one more log(1 + x) of the pooled max. */
+  activation?: 'relu' | 'log1p_relu';
   /** Recorded in the file's metadata_props (e.g. the source model's name). */
   metadata?: Record<string, string>;
   producerVersion?: string;
@@ -105,7 +107,7 @@ export function spladeOnnxModel(config: ModelConfig, params: Map<string, HostTen
   let outputDims = [batch, sequence, vocabulary];
   if (output === 'logits') g.output(io.output, logits);
   else {
-    g.output(io.output, pooledVector(g, logits, mask, opset));
+    g.output(io.output, pooledVector(g, logits, mask, opset, options.activation ?? 'relu'));
     outputDims = [batch, vocabulary];
   }
   const dynamic = [batch, sequence];
@@ -129,21 +131,35 @@ export function spladeOnnxModel(config: ModelConfig, params: Map<string, HostTen
       'splade.output':
         output === 'logits'
           ? 'logits (batch, sequence, vocabulary): the MLM head divided by k, unpooled'
-          : 'max over real tokens of log(1 + relu(logits))',
+          : options.activation === 'log1p_relu'
+            ? 'log(1 + max over real tokens of log(1 + relu(logits))): SpladePooling log1p_relu'
+            : 'max over real tokens of log(1 + relu(logits))',
       'splade.token_type_ids': tokenTypeIds === 'optional' ? 'optional: a (1, 1) zero when not fed' : 'required',
       ...options.metadata,
     }).map(([key, value]) => ({ key, value })),
   };
 }
 
-/** (B, V): max over real tokens of log(1 + ReLU(logits)); every value is >= 0, so a padded position (0) never wins. */
-function pooledVector(g: OnnxGraphBuilder, logits: string, mask: string, opset: number): string {
+/**
+ * (B, V): max over real tokens of log(1 + ReLU(logits)); every value is >= 0, so a padded position (0) never wins.
+ * log1p_relu (OpenSearch's doc-v3) is log(1 + log(1 + ReLU)), taken after the max: log1p rises, so the two commute.
+ */
+function pooledVector(
+  g: OnnxGraphBuilder,
+  logits: string,
+  mask: string,
+  opset: number,
+  activation: 'relu' | 'log1p_relu',
+): string {
   const scope = 'splade.pooling';
-  const saturated = g.op('Log', [g.op('Add', [g.op('Relu', [logits], scope), g.scalar('const.one', 1)], scope)], scope);
+  const one = g.scalar('const.one', 1);
+  const saturated = g.op('Log', [g.op('Add', [g.op('Relu', [logits], scope), one], scope)], scope);
   const masked = g.op('Mul', [saturated, g.op('Unsqueeze', [mask, g.indices('const.axes-2', [2])], scope)], scope);
-  return opset >= 18
-    ? g.op('ReduceMax', [masked, g.indices('const.axes-1', [1])], scope, { keepdims: 0 })
-    : g.op('ReduceMax', [masked], scope, { axes: [1], keepdims: 0 });
+  const pooled =
+    opset >= 18
+      ? g.op('ReduceMax', [masked, g.indices('const.axes-1', [1])], scope, { keepdims: 0 })
+      : g.op('ReduceMax', [masked], scope, { axes: [1], keepdims: 0 });
+  return activation === 'log1p_relu' ? g.op('Log', [g.op('Add', [pooled, one], scope)], scope) : pooled;
 }
 
 function valueInfo(name: string, elemType: number, dims: OnnxDim[]): OnnxValueInfo {

@@ -1,9 +1,11 @@
 // The SparseEncoder layouts people bring from the Hub load as their authors meant: for each (OpenSearch doc-v1,
 // doc-v2-distill, doc-v3-distill with log1p_relu, doc-v3-gte, plain ST v5 and v6 folders, splade-lab's Router),
 // `encode --side query` and `--side document` equal a float64 reference of that layout, and `inspect` says what it read.
+import { createRequire } from 'node:module';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type * as Ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseModelConfig } from '../../../src/model/config.ts';
 import { readSafetensors } from '../../../src/io/safetensors.ts';
@@ -197,5 +199,30 @@ describe("--query-model: OpenSearch's tokenizer folder (idf.json beside a tokeni
     expect(bad.stderr).toMatch(
       /opensearch-neural-sparse-tokenizer-v1\/idf\.json: the weight of "cat" is -2; every weight must be a finite number ≥ 0/,
     );
+  });
+});
+
+describe("export-onnx of a log1p_relu model (OpenSearch's doc-v3) pools as its SpladePooling says", () => {
+  it('the pooled graph in onnxruntime-node equals the float64 log(1 + log(1 + relu)) max, not one log', async () => {
+    const dir = join(root, 'onnx-doc-v3');
+    const truth = await writeHubLayout(dir, 'opensearch-doc-v3-distill');
+    const out = join(root, 'doc-v3.onnx');
+    const run = await runCli('export-onnx', '--model', dir, '--out', out);
+    expect(run.code, run.stderr).toBe(0);
+    const ort = createRequire(import.meta.url)('onnxruntime-node') as typeof Ort;
+    const session = await ort.InferenceSession.create(new Uint8Array(await readFile(out)));
+    const ref = await reference(dir, truth);
+    const [cls, sep] = [TINY_VOCAB.indexOf('[CLS]'), TINY_VOCAB.indexOf('[SEP]')];
+    for (const text of TEXTS) {
+      const ids = [cls, ...wordIds(text), sep];
+      const tensor = (values: number[]) => new ort.Tensor('int64', BigInt64Array.from(values, BigInt), [1, ids.length]);
+      const { sparse_vector: vector } = await session.run({ input_ids: tensor(ids), attention_mask: tensor(ids.map(() => 1)) });
+      const values = vector.data as Float32Array;
+      expectClose(
+        new Map(Array.from(values, (w, id) => [id, w] as [number, number]).filter(([, w]) => w !== 0)),
+        ref.document(text),
+        `onnx "${text}"`,
+      );
+    }
   });
 });
