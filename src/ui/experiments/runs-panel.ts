@@ -11,6 +11,8 @@ import { JobController } from '../common/job-controller.ts';
 import '../common/panel-explainer.ts';
 import './run-compare.ts';
 import './run-details.ts';
+import './take-it-to.ts';
+import type { RunExport } from './take-it-to.ts';
 import { baseStyles, tableStyles, trainingPanelStyles } from '../common/theme.ts';
 
 export type RunsClient = Pick<
@@ -236,6 +238,7 @@ export class RunsPanel extends LitElement {
         </button>
       </p>
       <run-details .run=${run}></run-details>
+      <take-it-to .run=${run} @export-run=${(e: CustomEvent<RunExport>) => this._export(run, e.detail)}></take-it-to>
     </section>`;
   }
 
