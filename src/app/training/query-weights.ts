@@ -35,6 +35,14 @@ export function smallIdfNote(table: QueryWeights): string | undefined {
   return warning && `the query table (${table.source}): ${warning}`;
 }
 
+/** `table` with one weight per row of a head of `vocabSize` rows (ids past the tokenizer's end weigh 0). */
+export function widenQueryWeights(table: QueryWeights, vocabSize: number): QueryWeights {
+  if (table.weights.length >= vocabSize) return table;
+  const weights = new Float32Array(vocabSize);
+  weights.set(table.weights);
+  return { ...table, weights };
+}
+
 /** CRC-32 of the table's float32 bytes (the recipe keeps it, so that a resume uses the same table). */
 export function queryWeightsCrc(table: QueryWeights): number {
   const { weights } = table;

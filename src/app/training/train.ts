@@ -15,7 +15,7 @@ import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
 import { planTraining, trainedTableField, type TrainRequest } from '../../contract/training-request.ts';
 import { checkTeacherLabels } from '../../contract/teacher-labels.ts';
-import { queryWeightsCrc, smallIdfNote, trainingDataIdf, type QueryWeights } from './query-weights.ts';
+import { queryWeightsCrc, smallIdfNote, trainingDataIdf, widenQueryWeights, type QueryWeights } from './query-weights.ts';
 import type { TextTokenizer } from '../../io/tokenizer.ts';
 import { InvalidRequestError } from '../../contract/limits.ts';
 import { checkLengthsFit } from '../../contract/max-tokens.ts';
@@ -121,8 +121,12 @@ export async function trainModel(ctx: GpuContext, platform: Platform, options: T
   const lock = await platform.lockRun(options.run);
   try {
     const model = typeof options.model === 'function' ? await options.model() : options.model;
+    // one weight per row of the head: a tokenizer smaller than the head (GTE: 30522 of 30528) leaves the rest at 0
     const queryWeights = request.inferenceFree
-      ? await (options.queryWeights ?? ((tokenizer) => trainingDataIdf(data, tokenizer)))(model.tokenizer)
+      ? widenQueryWeights(
+          await (options.queryWeights ?? ((tokenizer) => trainingDataIdf(data, tokenizer)))(model.tokenizer),
+          model.config.vocabSize,
+        )
       : undefined;
     if (queryWeights)
       plan.recipe = {
