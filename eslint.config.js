@@ -40,6 +40,27 @@ export default tseslint.config(
     },
   },
   {
+    // A token, id, file name or user string never keys a plain object: ModernBERT's vocabulary holds `constructor`,
+    // `toString` and `valueOf`, and `x[key] ?? 0` on {} finds Object.prototype's members (`__proto__` even replaces the
+    // prototype). A string-keyed table starts as a Map or Object.create(null), never as `{}`.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "VariableDeclarator[init.type='ObjectExpression'][init.properties.length=0][id.typeAnnotation.typeAnnotation.typeName.name='Record']",
+          message: 'a string-keyed table starts as a Map or Object.create(null), not {} (its keys may be tokens or ids)',
+        },
+        {
+          selector:
+            "VariableDeclarator[init.type='TSAsExpression'][init.expression.type='ObjectExpression'][init.expression.properties.length=0][init.typeAnnotation.typeName.name='Record']",
+          message: 'a string-keyed table starts as a Map or Object.create(null), not {} (its keys may be tokens or ids)',
+        },
+      ],
+    },
+  },
+  {
     // Tests forge hostile headers and read free-form reference JSON on purpose: `any` is the honest type there.
     files: ['tests/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

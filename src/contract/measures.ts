@@ -7,7 +7,7 @@ export const HEADLINE_MEASURES = ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 
 
 /** The mean of each headline measure over several sets' evaluations (NanoBEIR's mean). */
 export function meanMetrics(results: readonly Record<string, number>[]): Record<string, number> {
-  const mean: Record<string, number> = {};
+  const mean: Record<string, number> = Object.create(null);
   for (const name of HEADLINE_MEASURES)
     mean[name] = results.reduce((sum, m) => sum + (m[name] ?? 0), 0) / Math.max(1, results.length);
   return mean;

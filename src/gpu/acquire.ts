@@ -38,7 +38,7 @@ export async function acquireGpuContext(
     );
   }
   // portable: WebGPU's default limits (what any device grants), as the strictest test of the kernels here
-  const requiredLimits: Record<string, number> = {};
+  const requiredLimits: Record<string, number> = Object.create(null);
   for (const name of options.portable ? [] : limitNames(adapter.limits)) {
     requiredLimits[name] = (adapter.limits as unknown as Record<string, number>)[name];
   }
@@ -46,7 +46,7 @@ export async function acquireGpuContext(
   if (adapter.features.has('timestamp-query')) requiredFeatures.push('timestamp-query');
   const device = await adapter.requestDevice({ label, requiredLimits, requiredFeatures });
   const info = adapter.info;
-  const limits: Record<string, number> = {};
+  const limits: Record<string, number> = Object.create(null);
   for (const name of REPORTED_LIMITS) limits[name] = device.limits[name];
   const report: AdapterReport = {
     vendor: info.vendor,

@@ -67,7 +67,7 @@ export function createHubSource(options: HubOptions): HubFileSource {
     signal: AbortSignal | undefined,
     range?: string,
   ): Promise<Response | null> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = Object.create(null);
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
     if (range) headers.Range = range;
     const response = await fetchUnderTimer({

@@ -149,7 +149,7 @@ export function parseSafetensorsHeader(bytes: Uint8Array, file: string, fileSize
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new CheckpointFormatError(file, 'header is not a JSON object');
   }
-  let metadata: Record<string, string> = {};
+  let metadata: Record<string, string> = Object.create(null);
   const entries: SafetensorsEntry[] = [];
   for (const [name, raw] of Object.entries(json)) {
     if (name === '__metadata__') metadata = parseMetadata(file, raw);

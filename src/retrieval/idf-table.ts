@@ -66,7 +66,7 @@ export function idfJson(
   tokenOf: (id: number) => string | undefined,
   specialIds: ReadonlySet<number>,
 ): Record<string, number> {
-  const table: Record<string, number> = {};
+  const table: Record<string, number> = Object.create(null);
   weights.forEach((weight, id) => {
     const token = tokenOf(id);
     if (token !== undefined && !specialIds.has(id)) table[token] = weight;

@@ -25,7 +25,7 @@ export function readNumberFields<K extends string>(
   fields: readonly NumberField<K>[],
   prefix = '',
 ): Record<K, number> | null {
-  const values = {} as Record<K, number>;
+  const values = Object.create(null) as Record<K, number>;
   for (const f of fields) {
     const input = root.querySelector<HTMLInputElement>(`#${prefix}${f.key}`)!;
     const problem = numberProblem(input.value, f);

@@ -190,7 +190,7 @@ export class RecipeState extends EventTarget {
   /** The numbers among `keys`, checked in the form's order, or null at the first that is wrong. */
   private values<K extends RecipeNumber>(keys: readonly K[]): Record<K, number> | null {
     this.dispatchEvent(new Event('recipe-read'));
-    const values = {} as Record<K, number>;
+    const values = Object.create(null) as Record<K, number>;
     for (const f of RECIPE_NUMBERS) {
       if (!keys.includes(f.key as K)) continue;
       const problem = numberProblem(this.typed[f.key], f);
