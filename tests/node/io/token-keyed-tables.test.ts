@@ -51,7 +51,7 @@ describe.each(VOCABULARIES)('the %s vocabulary through every token-keyed table',
 
   it("idf.json (splade-lab idf) keeps every token's weight, and reads back into the same table", async () => {
     const tokenizer = await open();
-    const { ids, tokens, weights } = tokensOf(tokenizer);
+    const { ids, weights } = tokensOf(tokenizer);
     const specials = specialsOf(tokenizer);
     const json = idfJson(weights, (id) => tokenizer.idToToken(id), specials);
     const kept = ids.filter((id) => !specials.has(id));
