@@ -9,7 +9,11 @@ export interface MlmRequest {
   steps?: number;
   epochs?: number;
   batchSize: number;
-  maxLength: number;
+  /**
+   * Tokens per sequence: a text's blocks (or its truncated lines). Absent: MLM_DEFAULTS.maxLength for a text, and for
+   * pre-masked batches their longest sequence (given, it is the most a batch sequence may hold, and the run's length).
+   */
+  maxLength?: number;
   peakLr?: number;
   mlmProbability?: number;
   layout: MlmLayout;
@@ -35,7 +39,15 @@ export interface MlmPlan {
   resume: boolean;
 }
 
-export const MLM_DEFAULTS = { peakLr: 5e-5, mlmProbability: 0.15, warmupRatio: 0, maxGradNorm: 1, seed: 42 } as const;
+export const MLM_DEFAULTS = {
+  peakLr: 5e-5,
+  mlmProbability: 0.15,
+  warmupRatio: 0,
+  maxGradNorm: 1,
+  seed: 42,
+  /** Tokens per sequence of a text (run_mlm.py's block size is the model's, at most 1024; 128 fits every backbone here). */
+  maxLength: 128,
+} as const;
 
 export const MLM_LIMITS = {
   /** Chance of a token to be predicted: above 0 (0 would predict nothing: a loss of 0/0) and at most 1. */
@@ -70,7 +82,7 @@ export function planMlm(request: MlmRequest, sequences: number): MlmPlan {
   const recipe: MlmRecipe = {
     objective: 'mlm',
     batchSize,
-    maxLength: checkRange(request.maxLength, L.documentLength, 'The sequence length'),
+    maxLength: checkRange(request.maxLength ?? MLM_DEFAULTS.maxLength, L.documentLength, 'The sequence length'),
     mlmProbability,
     layout: request.layout,
     optimizer: optimizer === 'sgd' ? { kind: 'sgd', weightDecay } : { ...PAPER_ADAMW, weightDecay },

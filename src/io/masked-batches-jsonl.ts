@@ -1,6 +1,7 @@
 // Pre-masked masked-LM sequences for exact reproduction, as a PyTorch script would feed them: one JSON object per
 // line, {"input_ids": [...], "attention_mask": [...], "labels": [...]} (labels -100 where not predicted), checked
-// field by field with the file and line named.
+// field by field with the file and line named. A label on a padded position (attention 0) is refused: transformers
+// would predict it from the padding's hidden state, which the GPU model does not compute as PyTorch does.
 import { splitLines } from './line-breaks.ts';
 import { decodeUtf8Strict } from './text-decode.ts';
 import { clip } from './format-error.ts';
@@ -16,12 +17,18 @@ export class MaskedBatchesError extends Error {
   override name = 'MaskedBatchesError';
 }
 
-/** The rows of a pre-masked batches file; ids and labels must be below `vocabSize`, lengths at most `maxLength`. */
-export function readMaskedBatches(
-  bytes: Uint8Array,
-  name: string,
-  limits: { vocabSize: number; maxLength: number },
-): PreMaskedRow[] {
+export interface MaskedBatchesLimits {
+  vocabSize: number;
+  maxLength: number;
+  /** What maxLength is, for the message of a longer sequence (default "the run's --max-length <maxLength>"). */
+  maxLengthWhat?: string;
+}
+
+/**
+ * The rows of a pre-masked batches file; ids and labels must be below `vocabSize`, lengths at most `maxLength`, and no
+ * label may sit on a padded position.
+ */
+export function readMaskedBatches(bytes: Uint8Array, name: string, limits: MaskedBatchesLimits): PreMaskedRow[] {
   const rows: PreMaskedRow[] = [];
   let labelled = 0;
   splitLines(decodeUtf8Strict(bytes, name)).forEach((line, i) => {
@@ -56,7 +63,16 @@ export function readMaskedBatches(
       );
     if (ids.length === 0 || !attention.includes(1)) throw new MaskedBatchesError(`${where}: the sequence has no attended token`);
     if (ids.length > limits.maxLength)
-      throw new MaskedBatchesError(`${where}: ${ids.length} tokens, over the run's --max-length ${limits.maxLength}`);
+      throw new MaskedBatchesError(
+        `${where}: ${ids.length} tokens, over ${limits.maxLengthWhat ?? `the run's --max-length ${limits.maxLength}`}`,
+      );
+    const padded = labels.findIndex((label, i) => label !== IGNORED_LABEL && attention[i] === 0);
+    if (padded >= 0)
+      throw new MaskedBatchesError(
+        `${where}: "labels"[${padded}] is ${labels[padded]} where "attention_mask"[${padded}] is 0: a padded position ` +
+          "is never predicted here (transformers would predict it from the padding's hidden state, which splade-lab " +
+          'does not reproduce); set its label to -100, or its attention to 1 if the token is real',
+      );
     labelled += labels.filter((x) => x !== IGNORED_LABEL).length;
     rows.push({ ids: Int32Array.from(ids), attention: Uint8Array.from(attention), labels: Int32Array.from(labels) });
   });

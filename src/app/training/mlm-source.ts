@@ -1,10 +1,13 @@
 // The sequences of a masked-LM run from a file's bytes, on any platform: text (.txt or .jsonl, one document per line)
-// tokenized and grouped into full blocks or kept one per line, or pre-masked batches; with the data's fingerprint.
+// tokenized and grouped into full blocks or kept one per line, or pre-masked batches (their length the longest
+// sequence's unless the request gives one); with the data's fingerprint and the run's sequence length.
 import { readMlmDocuments } from '../../io/mlm-text.ts';
 import { readMaskedBatches } from '../../io/masked-batches-jsonl.ts';
 import type { TextTokenizer } from '../../io/tokenizer.ts';
 import type { ModelConfig } from '../../contract/model-config.ts';
-import type { MlmRequest } from '../../contract/mlm-request.ts';
+import { MLM_DEFAULTS, type MlmRequest } from '../../contract/mlm-request.ts';
+import { maxSequenceTokens } from '../../contract/max-tokens.ts';
+import { TRAIN_LIMITS } from '../../contract/limits.ts';
 import { crc32 } from '../../util/crc32.ts';
 import { groupIntoBlocks, MlmBatches, type MlmRow } from '../../train/mlm-batches.ts';
 import { unmaskableIds } from '../../train/mlm-masking.ts';
@@ -12,10 +15,11 @@ import {
   decodeTokenizedText,
   encodeTokenizedText,
   sequenceCacheKey,
+  sequenceSeal,
   type SequenceCacheStore,
   type TokenizedText,
 } from '../../train/mlm-sequence-cache.ts';
-import { tokenizerFingerprint } from '../../io/tokenizer-fingerprint.ts';
+import { tokenizerDigest } from '../../io/tokenizer-fingerprint.ts';
 import type { MlmSource } from './mlm.ts';
 
 export interface MlmSourceOptions {
@@ -27,6 +31,11 @@ export interface MlmSourceOptions {
   cache?: SequenceCacheStore;
 }
 
+/** Tokens per sequence of a text: the request's, or the default. */
+function textLength(request: MlmRequest): number {
+  return request.maxLength ?? MLM_DEFAULTS.maxLength;
+}
+
 /** The text's documents tokenized into the run's sequences (full blocks, or one per document). */
 function tokenizeText(
   bytes: Uint8Array,
@@ -34,7 +43,7 @@ function tokenizeText(
   request: MlmRequest,
   tokenizer: MlmSourceOptions['tokenizer'],
 ): TokenizedText {
-  const T = request.maxLength;
+  const T = textLength(request);
   const { documents, skipped } = readMlmDocuments(bytes, path);
   const grouped = request.layout === 'grouped';
   const encoded = documents.map((text) => tokenizer.encode(text, grouped ? {} : { maxLength: T }).ids);
@@ -47,7 +56,11 @@ function tokenizeText(
   return { rows, documents: documents.length, skipped, tokens };
 }
 
-/** The text's sequences from the cache when it holds them (a damaged blob is said once and made again), else tokenized. */
+/**
+ * The text's sequences from the cache when it holds them under the text's seal (the SHA-256 of the text and of the
+ * tokenizer, the layout, the length); a damaged blob, or one made from another text under the same name, is said once
+ * and made again.
+ */
 async function textSequences(
   bytes: Uint8Array,
   path: string,
@@ -56,17 +69,17 @@ async function textSequences(
 ): Promise<TokenizedText & { cached: boolean }> {
   const { cache, tokenizer } = options;
   if (!cache) return { ...tokenizeText(bytes, path, request, tokenizer), cached: false };
-  const key = sequenceCacheKey(bytes, tokenizerFingerprint(tokenizer), request.layout, request.maxLength);
+  const seal = await sequenceSeal(bytes, await tokenizerDigest(tokenizer), request.layout, textLength(request));
+  const key = sequenceCacheKey(seal);
   const blob = await cache.get(key);
   if (blob) {
-    const decoded = decodeTokenizedText(blob);
+    const decoded = decodeTokenizedText(blob, seal);
     if ('text' in decoded) return { ...decoded.text, cached: true };
-    options.say?.(`note: ${cache.label} holds a damaged ${key} (${decoded.problem}): the text is tokenized again`, {
-      note: 'damaged-sequence-cache',
-    });
+    const [what, note] = decoded.foreign ? ['a foreign', 'foreign-sequence-cache'] : ['a damaged', 'damaged-sequence-cache'];
+    options.say?.(`note: ${cache.label} holds ${what} ${key} (${decoded.problem}): the text is tokenized again`, { note });
   }
   const made = tokenizeText(bytes, path, request, tokenizer);
-  await cache.put(key, encodeTokenizedText(made));
+  await cache.put(key, encodeTokenizedText(made, seal));
   return { ...made, cached: false };
 }
 
@@ -79,12 +92,24 @@ export async function mlmSourceFromBytes(
   options: MlmSourceOptions,
 ): Promise<MlmSource> {
   const { tokenizer, config } = options;
-  const T = request.maxLength;
   let rows: MlmRow[];
+  let T: number;
   if (kind === 'batches') {
-    rows = readMaskedBatches(bytes, path, { vocabSize: config.vocabSize, maxLength: T });
-    options.say?.(`${path}: ${rows.length} pre-masked sequences`, { sequences: rows.length });
+    // the batches carry their own length: the longest sequence, or --max-length when given (the most one may hold)
+    const modelMost = Math.min(maxSequenceTokens(config), TRAIN_LIMITS.documentLength.max);
+    rows = readMaskedBatches(bytes, path, {
+      vocabSize: config.vocabSize,
+      maxLength: request.maxLength ?? modelMost,
+      maxLengthWhat: request.maxLength === undefined ? `the ${modelMost} tokens this model takes` : undefined,
+    });
+    const longest = rows.reduce((most, row) => Math.max(most, row.ids.length), 0);
+    T = request.maxLength ?? Math.max(longest, TRAIN_LIMITS.documentLength.min);
+    options.say?.(`${path}: ${rows.length} pre-masked sequences of at most ${longest} tokens`, {
+      sequences: rows.length,
+      longest,
+    });
   } else {
+    T = textLength(request);
     const text = await textSequences(bytes, path, request, options);
     rows = text.rows;
     const grouped = request.layout === 'grouped';
@@ -99,6 +124,7 @@ export async function mlmSourceFromBytes(
   return {
     fingerprint,
     sequences: rows.length,
+    maxLength: T,
     data: (recipe, seed) => ({
       fingerprint,
       batches: (position) =>

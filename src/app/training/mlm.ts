@@ -6,7 +6,7 @@ import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
 import { maskedLmFiles } from '../model/save-model.ts';
 import { checkLengthsFit } from '../../contract/max-tokens.ts';
-import { planMlm, type MlmRequest } from '../../contract/mlm-request.ts';
+import { MLM_DEFAULTS, planMlm, type MlmRequest } from '../../contract/mlm-request.ts';
 import { maskingRateNote, type MlmRecipe } from '../../contract/mlm-recipe.ts';
 import type { HeadGrowth, MlmEvent } from '../../contract/mlm-report.ts';
 import type { DataFingerprint } from '../../contract/training-report.ts';
@@ -20,6 +20,8 @@ export interface MlmSource {
   fingerprint: DataFingerprint;
   /** Sequences per epoch (after grouping into blocks, or one per document). */
   sequences: number;
+  /** Tokens per sequence: the request's (a text's default), or pre-masked batches' longest sequence. */
+  maxLength: number;
   /** The batches of a recipe and seed (masking included). */
   data(recipe: MlmRecipe, seed: number): MlmData;
 }
@@ -52,9 +54,12 @@ export async function mlmRun(ctx: GpuContext, platform: Platform, options: MlmOp
   const lock = await platform.lockRun(options.run);
   try {
     const model = typeof options.model === 'function' ? await options.model() : options.model;
-    checkLengthsFit(model.config, { 'The sequence length': options.request.maxLength });
-    const source = await options.source(options.request, model);
-    const plan = planMlm(options.request, source.sequences);
+    const asked = options.request;
+    // pre-masked batches without a length take their own (the reader holds them to what the model takes)
+    if (asked.layout !== 'pre-masked' || asked.maxLength !== undefined)
+      checkLengthsFit(model.config, { 'The sequence length': asked.maxLength ?? MLM_DEFAULTS.maxLength });
+    const source = await options.source(asked, model);
+    const plan = planMlm({ ...asked, maxLength: source.maxLength }, source.sequences);
     const store = platform.checkpointStore(options.run);
     if (!plan.resume && options.existing === 'replace')
       for (const { name } of await listCheckpoints(store)) await store.remove(name);

@@ -29,11 +29,19 @@ function reportLine(r: MlmStepReport): string {
 
 function requestFrom(args: Args): MlmRequest {
   if (args.has('steps') && args.has('epochs')) throw new UsageError('give --steps or --epochs, not both');
+  const batches = args.has('batches');
+  // pre-masked batches are masked and laid out already: an option that masks or lays out a text would be ignored
+  for (const option of ['mlm-probability', 'line-by-line'])
+    if (batches && args.has(option))
+      throw new UsageError(
+        `--${option} applies to a --text; --batches are masked and laid out already (their labels say what is predicted): leave --${option} out`,
+      );
   return {
     steps: args.number('steps'),
     epochs: args.number('epochs'),
     batchSize: args.numberOr('batch', 16),
-    maxLength: args.numberOr('max-length', 128),
+    // --batches without --max-length: their longest sequence
+    maxLength: batches && !args.has('max-length') ? undefined : args.numberOr('max-length', MLM_DEFAULTS.maxLength),
     peakLr: args.number('lr'),
     mlmProbability: args.number('mlm-probability'),
     layout: args.has('batches') ? 'pre-masked' : args.flag('line-by-line') ? 'line-by-line' : 'grouped',
@@ -66,7 +74,7 @@ export const mlmCommand: Command = {
       },
       batches: {
         value: 'file.jsonl',
-        help: 'pre-masked sequences instead of --text, one JSON object per line: {"input_ids": [...], "attention_mask": [...], "labels": [...]} (labels -100 where not predicted), batched in file order with --no-shuffle',
+        help: 'pre-masked sequences instead of --text, one JSON object per line: {"input_ids": [...], "attention_mask": [...], "labels": [...]} (labels -100 where not predicted; a label where attention_mask is 0 is refused, naming the line), batched in file order with --no-shuffle, padded to their longest sequence (or --max-length); --mlm-probability and --line-by-line do not apply',
       },
       out: {
         value: 'dir',
@@ -78,8 +86,8 @@ export const mlmCommand: Command = {
       batch: { value: 'B', help: 'sequences per micro-batch', default: '16' },
       'max-length': {
         value: 'T',
-        help: 'tokens per sequence: the texts are concatenated and cut into blocks of T (or truncated, with --line-by-line)',
-        default: '128',
+        help: "tokens per sequence: the texts are concatenated and cut into blocks of T (or truncated, with --line-by-line); with --batches, the length they are padded to (default: their longest sequence's)",
+        default: String(MLM_DEFAULTS.maxLength),
       },
       'line-by-line': { help: 'one document per sequence (truncated to --max-length, padded) instead of full blocks' },
       'mlm-probability': {

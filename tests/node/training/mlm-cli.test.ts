@@ -131,7 +131,7 @@ describe('splade-lab mlm', () => {
       expect(first.code).toBe(0);
       expect(data(first.stdout).cached).toBe(false);
       const [blob] = await readdir(cacheDir);
-      expect(blob).toMatch(/^mlm-[0-9a-f]{8}-\d+-[0-9a-f]{8}-grouped-16\.tokens$/);
+      expect(blob).toMatch(/^mlm-[0-9a-f]{32}-[0-9a-f]{16}-grouped-16\.tokens$/);
       const second = await train('cache-2');
       expect(data(second.stdout)).toMatchObject({ cached: true, documents: data(first.stdout).documents });
       expect(Buffer.compare(await weights('cache-2'), await weights('cache-1'))).toBe(0);

@@ -8,7 +8,12 @@ import { IGNORED_LABEL } from '../../../src/contract/mlm-recipe.ts';
 import { maskTokens, type MaskingSettings } from '../../../src/train/mlm-masking.ts';
 import { MlmBatches, groupIntoBlocks } from '../../../src/train/mlm-batches.ts';
 import { Random } from '../../../src/util/random.ts';
-import { decodeTokenizedText, encodeTokenizedText, sequenceCacheKey } from '../../../src/train/mlm-sequence-cache.ts';
+import {
+  decodeTokenizedText,
+  encodeTokenizedText,
+  sequenceCacheKey,
+  sequenceSeal,
+} from '../../../src/train/mlm-sequence-cache.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -114,29 +119,36 @@ describe('masked-LM batches', () => {
     expect(seen.every((b) => b.labels.every((label, i) => label === IGNORED_LABEL || b.attentionMask[i] === 1))).toBe(true);
   });
 
-  it('keeps tokenized sequences as a checked blob: the same rows and counts back; a cut, a flipped bit or another layout is refused', () => {
+  it('keeps tokenized sequences as a checked, sealed blob: the same rows and counts back; a cut, a flipped bit, another layout or another seal is refused', async () => {
     const text = {
       rows: [[101, 7, 8, 102], [], [101, 30521, 102]].map((ids) => ({ ids: Int32Array.from(ids) })),
       documents: 4,
       skipped: 1,
       tokens: 7,
     };
-    const blob = encodeTokenizedText(text);
-    const back = decodeTokenizedText(blob);
+    const bytes = new TextEncoder().encode('one text');
+    const seal = await sequenceSeal(bytes, 'a'.repeat(64), 'grouped', 64);
+    expect(seal.text).toBe('b94ddd8ea66566c04f83c6c02e925f269e40180e9acc9cf6cbdf440b7efff704'); // sha256sum's
+    const blob = encodeTokenizedText(text, seal);
+    const back = decodeTokenizedText(blob, seal);
     expect('text' in back && back.text.rows.map((r) => Array.from(r.ids))).toEqual([[101, 7, 8, 102], [], [101, 30521, 102]]);
     expect('text' in back && [back.text.documents, back.text.skipped, back.text.tokens]).toEqual([4, 1, 7]);
-    expect(decodeTokenizedText(blob.subarray(0, blob.length - 4))).toHaveProperty('problem');
+    expect(decodeTokenizedText(blob.subarray(0, blob.length - 4), seal)).toHaveProperty('problem');
     const flipped = blob.slice();
-    flipped[30] ^= 4;
-    expect(decodeTokenizedText(flipped)).toEqual({ problem: 'its CRC-32 does not match' });
+    flipped[flipped.length - 10] ^= 4;
+    expect(decodeTokenizedText(flipped, seal)).toEqual({ problem: 'its CRC-32 does not match' });
     const other = blob.slice();
     other[0] ^= 1;
-    expect(decodeTokenizedText(other)).toEqual({ problem: 'another layout' });
-    const bytes = new TextEncoder().encode('one text');
-    const key = sequenceCacheKey(bytes, 'tokenizer a', 'grouped', 64);
-    expect(sequenceCacheKey(bytes, 'tokenizer b', 'grouped', 64)).not.toBe(key);
-    expect(sequenceCacheKey(bytes, 'tokenizer a', 'line-by-line', 64)).not.toBe(key);
-    expect(sequenceCacheKey(bytes, 'tokenizer a', 'grouped', 32)).not.toBe(key);
-    expect(sequenceCacheKey(new TextEncoder().encode('one texT'), 'tokenizer a', 'grouped', 64)).not.toBe(key);
+    expect(decodeTokenizedText(other, seal)).toEqual({ problem: 'another layout' });
+    const otherText = await sequenceSeal(new TextEncoder().encode('one texT'), seal.tokenizer, 'grouped', 64);
+    expect(decodeTokenizedText(blob, otherText)).toMatchObject({ foreign: true, problem: /made from another text/ });
+    expect(decodeTokenizedText(blob, { ...seal, tokenizer: 'b'.repeat(64) })).toMatchObject({ foreign: true });
+    expect(decodeTokenizedText(blob, { ...seal, maxLength: 32 })).toMatchObject({ foreign: true });
+    const key = sequenceCacheKey(seal);
+    expect(key).toBe(`mlm-${seal.text.slice(0, 32)}-${'a'.repeat(16)}-grouped-64`);
+    expect(sequenceCacheKey({ ...seal, tokenizer: 'b'.repeat(64) })).not.toBe(key);
+    expect(sequenceCacheKey({ ...seal, layout: 'line-by-line' })).not.toBe(key);
+    expect(sequenceCacheKey({ ...seal, maxLength: 32 })).not.toBe(key);
+    expect(sequenceCacheKey(otherText)).not.toBe(key);
   });
 });
