@@ -19,6 +19,7 @@ import { createFolderRunStore } from './run-store-node.ts';
 export { makeOutputFolder } from '../../io/make-folders-node.ts';
 export { checkOutputFile, readRegularFile } from '../../io/regular-file-node.ts';
 export { writeFileAtomically } from '../../io/durable-write-node.ts';
+export { checkOutputPath, writeOutputFile, type CommandInput } from '../../io/output-file-node.ts';
 
 /** Checkpoints live in <run folder>/checkpoint, the trained model in <run folder>/model. */
 export const CHECKPOINT_FOLDER = 'checkpoint';

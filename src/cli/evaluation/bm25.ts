@@ -1,13 +1,12 @@
 // `splade-lab bm25 --beir <dir>`: argument adapter over evaluateBm25, the lexical baseline on a BEIR folder with
 // trec_eval measures, index size and latency.
-import { writeFile } from 'node:fs/promises';
 import { openDataset } from '../../app/evaluation/datasets.ts';
 import { evaluateBm25, formatTrecRun, tokenizerAnalyzer } from '../../app/evaluation/bm25-baseline.ts';
 import { HEADLINE_MEASURES } from '../../app/evaluation/evaluate-on-set.ts';
 import { folderRef, nodePlatform } from '../../app/platform/platform-node.ts';
 import { printable } from '../../util/printable.ts';
 import type { Command } from '../command.ts';
-import { checkOutputFile } from '../../app/platform/platform-node.ts';
+import { checkOutputPath, inputsOf, writeOutputFile } from '../output-file.ts';
 import { searchAlgorithmOption } from './search-option.ts';
 
 export const bm25Command: Command = {
@@ -41,14 +40,14 @@ export const bm25Command: Command = {
     const params = { k1: args.numberOr('k1', 0.9), b: args.numberOr('b', 0.4) };
     const search = searchAlgorithmOption(args);
     const runPath = args.string('run');
-    if (runPath) await checkOutputFile(runPath, '--run');
+    if (runPath) await checkOutputPath(runPath, '--run', inputsOf(args, 'beir'));
     const t0 = performance.now();
     const dataset = await openDataset(nodePlatform, { kind: 'beir', files: folderRef(beirDir), split, name: beirDir });
     const loadMs = performance.now() - t0;
     const tokenizerDir = args.string('tokenizer');
     const analyzer = tokenizerDir ? await tokenizerAnalyzer(nodePlatform, folderRef(tokenizerDir)) : undefined;
     const report = evaluateBm25(dataset, { params, topK, search, analyzer });
-    if (runPath) await writeFile(runPath, formatTrecRun(report.run, 'splade-lab-bm25'));
+    if (runPath) await writeOutputFile(runPath, formatTrecRun(report.run, 'splade-lab-bm25'), '--run');
     const timingsMs: Record<string, number> = { load: loadMs, ...report.timingsMs, total: performance.now() - t0 };
 
     for (const warning of report.warnings) process.stderr.write(`warning: ${printable(warning)}\n`);

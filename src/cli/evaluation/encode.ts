@@ -1,7 +1,6 @@
 // `splade-lab encode --model <m> --in <jsonl> --out <file>`: argument adapter over the model session's encode and
 // exportVectors: sparse vectors of BEIR-style records for Anserini, Qdrant, Elasticsearch, OpenSearch, Vespa or
 // Seismic (docs/deploy.md), and for Vespa the schema and services.xml that go with the feed.
-import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import {
   checkExportField,
@@ -19,7 +18,7 @@ import { printable } from '../../util/printable.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
 import { readInputFile } from '../input-file.ts';
 import { QUERY_MODEL_OPTION, withModelSession } from '../model/model-session.ts';
-import { checkOutputFile } from '../../app/platform/platform-node.ts';
+import { checkOutputPath, inputsOf, writeOutputFile } from '../output-file.ts';
 
 const FORMAT_NOTES = EXPORT_FORMATS.map((f) => `  ${f}: ${EXPORT_FORMAT_SUMMARIES[f]}`).join('\n');
 
@@ -34,8 +33,8 @@ async function vespaFiles(args: Args, format: string): Promise<{ schema?: string
     throw new UsageError(
       `--vespa-schema ${schema}: Vespa reads a schema from schemas/<document type>.sd, so name it ${doctype}.sd (or set --vespa-doctype)`,
     );
-  if (schema) await checkOutputFile(schema, '--vespa-schema');
-  if (services) await checkOutputFile(services, '--vespa-services');
+  if (schema) await checkOutputPath(schema, '--vespa-schema', inputsOf(args, 'in', 'model', 'query-model'));
+  if (services) await checkOutputPath(services, '--vespa-services', inputsOf(args, 'in', 'model', 'query-model'));
   return { schema, services };
 }
 
@@ -110,7 +109,7 @@ export const encodeCommand: Command = {
     }
     const input = args.required('in');
     const output = args.required('out');
-    await checkOutputFile(output, '--out');
+    await checkOutputPath(output, '--out', inputsOf(args, 'in', 'model', 'query-model'));
     const vespa = await vespaFiles(args, format);
     const { records, warnings } = readExportRecords(await readInputFile('in', input), input);
     for (const warning of warnings) process.stderr.write(`warning: ${printable(warning)}\n`);
@@ -136,16 +135,16 @@ export const encodeCommand: Command = {
         return exportVectors(format, records, vectors, session.vocabulary(), options);
       },
     );
-    await writeFile(output, exported.lines.join('\n') + '\n');
+    await writeOutputFile(output, exported.lines.join('\n') + '\n', '--out');
     for (const warning of exported.warnings) process.stderr.write(`warning: ${printable(warning)}\n`);
     process.stderr.write(`wrote ${records.length} ${format} vectors to ${output}\n`);
     const app = { doctype: options.vespa.doctype!, field };
     if (vespa.schema) {
-      await writeFile(vespa.schema, vespaSchema(app));
+      await writeOutputFile(vespa.schema, vespaSchema(app), '--vespa-schema');
       process.stderr.write(`wrote the Vespa schema to ${vespa.schema}\n`);
     }
     if (vespa.services) {
-      await writeFile(vespa.services, vespaServices(app));
+      await writeOutputFile(vespa.services, vespaServices(app), '--vespa-services');
       process.stderr.write(`wrote Vespa's services.xml to ${vespa.services}\n`);
     }
     return 0;

@@ -8,11 +8,10 @@ import { HEADLINE_MEASURES, evaluateOnSet, meanMetrics, type SetEvaluation } fro
 import { folderRef, nodePlatform } from '../../app/platform/platform-node.ts';
 import { EVAL_DEFAULTS } from '../../contract/limits.ts';
 import { type EvalRequest } from '../../contract/evaluation-request.ts';
-import { writeFile } from 'node:fs/promises';
 import { printable } from '../../util/printable.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
 import { QUERY_MODEL_OPTION, withModelSession } from '../model/model-session.ts';
-import { checkOutputFile } from '../../app/platform/platform-node.ts';
+import { checkOutputPath, inputsOf, writeOutputFile } from '../output-file.ts';
 import { searchAlgorithmOption } from './search-option.ts';
 
 function datasetRefs(args: Args): DatasetRef[] {
@@ -86,7 +85,7 @@ export const evalCommand: Command = {
     const refs = datasetRefs(args);
     const runPath = args.string('run');
     if (runPath && refs.length > 1) throw new UsageError("--run writes one set's run: evaluate one NanoBEIR set at a time");
-    if (runPath) await checkOutputFile(runPath, '--run');
+    if (runPath) await checkOutputPath(runPath, '--run', inputsOf(args, 'model', 'query-model', 'beir'));
     const request = requestFrom(args);
     const json = args.flag('json');
     const split = refs[0].kind === 'beir' ? refs[0].split : undefined;
@@ -109,7 +108,7 @@ export const evalCommand: Command = {
         }
       },
     );
-    if (runPath) await writeFile(runPath, formatTrecRun(results[0].run, 'splade-lab'));
+    if (runPath) await writeOutputFile(runPath, formatTrecRun(results[0].run, 'splade-lab'), '--run');
     const evaluations = results.map((r) => r.evaluation);
     if (json) {
       const out =

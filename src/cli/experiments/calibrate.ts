@@ -1,7 +1,6 @@
 // `splade-lab calibrate`: argument adapter over calibrateLambdas: short runs in <out>/trial-<i> until the mean active
 // dimensions reach --target-q / --target-d, each optionally evaluated; suggests lambdas, and with --batch-sizes shows
 // how sparsity moves with the batch at those lambdas. Writes <out>/calibration.json.
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { totalmem } from 'node:os';
 import { calibrateLambdas } from '../../app/experiments/calibrate-lambdas.ts';
@@ -14,6 +13,7 @@ import { UsageError, type Command } from '../command.ts';
 import { RECIPE_OPTIONS, recipeFrom } from '../training/recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from '../training/triplets-option.ts';
 import { EVALUATION_SET_OPTIONS, evaluationRefs } from '../evaluation/evaluation-sets.ts';
+import { writeOutputFile } from '../output-file.ts';
 
 function trialLine(t: CalibrationTrial): string {
   const scores = t.evaluations.map((e) => `${e.set.name} nDCG@10 ${e.splade.metrics.ndcg_cut_10.toFixed(4)}`).join(', ');
@@ -143,7 +143,7 @@ export const calibrateCommand: Command = {
             }
           },
         });
-        await writeFile(join(out, 'calibration.json'), JSON.stringify(result, null, 1));
+        await writeOutputFile(join(out, 'calibration.json'), JSON.stringify(result, null, 1), '--out');
         const s = result.suggested;
         emit(
           {

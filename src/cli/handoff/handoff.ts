@@ -1,6 +1,6 @@
 // `splade-lab handoff`: argument adapter over the application layer's handoffProject: writes a ready
 // sentence-transformers v5 project (train.py, check_step1.py, expected_step1.json, data, README) into a new folder.
-import { readdir, rmdir, writeFile } from 'node:fs/promises';
+import { readdir, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { HANDOFF_DEFAULTS, handoffProject, planHandoff } from '../../app/handoff/handoff-project.ts';
 import { type HandoffRequest } from '../../contract/handoff.ts';
@@ -9,6 +9,7 @@ import { makeOutputFolder, modelRefFromArgument, nodePlatform, readRegularFile }
 import { readTrainingData } from '../../app/training/training-data.ts';
 import { UsageError, print, type Args, type Command } from '../command.ts';
 import { RECIPE_OPTIONS } from '../training/recipe-options.ts';
+import { writeOutputFile } from '../output-file.ts';
 
 function requestFrom(args: Args): HandoffRequest {
   if (args.has('steps') && args.has('epochs')) throw new UsageError('give --steps or --epochs, not both');
@@ -108,7 +109,7 @@ export const handoffCommand: Command = {
       const files = await handoffProject(ctx, { model, data, tripletBytes: bytes, request });
       for (const [name, content] of files) {
         await makeOutputFolder(dirname(join(out, name)), '--out');
-        await writeFile(join(out, name), content);
+        await writeOutputFile(join(out, name), content, '--out');
       }
       const expected = JSON.parse(new TextDecoder().decode(files.get('expected_step1.json')));
       print(

@@ -1,6 +1,5 @@
 // `splade-lab lesson`: argument adapter over the teaching lesson (app/lesson-run.ts): the backbone fine-tuned at each k
 // side by side on the generated task, printed at the measured steps; `--trace` records it for the page's playback.
-import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { LessonRun } from '../../app/lesson/lesson-run.ts';
 import { type LessonFrame } from '../../contract/lesson-frames.ts';
@@ -19,7 +18,8 @@ import { lessonSentence } from '../../app/lesson/lesson-vector.ts';
 import { parseKs } from '../../contract/sweep-plan.ts';
 import type { Command } from '../command.ts';
 import { withModelSession } from '../model/model-session.ts';
-import { checkOutputFile, makeOutputFolder } from '../../app/platform/platform-node.ts';
+import { makeOutputFolder } from '../../app/platform/platform-node.ts';
+import { checkOutputPath, inputsOf, writeOutputFile } from '../output-file.ts';
 
 function measuredLine(frame: LessonFrame): string {
   return frame.runs
@@ -66,7 +66,7 @@ export const lessonCommand: Command = {
     if (args.has('write-task')) return writeTask(args.required('write-task'), args.numberOr('seed', LESSON_DEFAULTS.seed));
     const sentence = checkLessonSentence(args.required('sentence'));
     const tracePath = args.string('trace');
-    if (tracePath !== undefined) await checkOutputFile(tracePath, '--trace');
+    if (tracePath !== undefined) await checkOutputPath(tracePath, '--trace', inputsOf(args, 'model'));
     const settings = {
       ks: parseKs(args.required('ks')),
       seed: args.number('seed'),
@@ -105,7 +105,7 @@ export const lessonCommand: Command = {
       }
     });
     const text = JSON.stringify(trace);
-    if (tracePath !== undefined) await writeFile(tracePath, text + '\n');
+    if (tracePath !== undefined) await writeOutputFile(tracePath, text + '\n', '--trace');
     if (args.flag('json')) process.stdout.write(text + '\n');
     return 0;
   },
@@ -116,7 +116,7 @@ async function writeTask(folder: string, seed: number): Promise<number> {
   for (const file of lessonTaskFiles(task)) {
     const path = join(folder, file.path);
     await makeOutputFolder(dirname(path), '--write-task');
-    await writeFile(path, file.text);
+    await writeOutputFile(path, file.text, '--write-task');
   }
   process.stdout.write(
     `${join(folder, 'triplets.tsv')}: ${task.triplets.length} training triplets\n` +

@@ -8,7 +8,8 @@ import {
   exportOnnx,
 } from '../../app/model/export-onnx.ts';
 import { checkStOnnxTarget, ST_ONNX_FILE, stOnnxTarget } from '../../app/model/st-onnx-folder-node.ts';
-import { checkOutputFile, modelRefFromArgument, nodePlatform, writeFileAtomically } from '../../app/platform/platform-node.ts';
+import { modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
+import { checkOutputPath, inputsOf, writeOutputFile } from '../output-file.ts';
 import { printable } from '../../util/printable.ts';
 import { type Args, type Command, UsageError } from '../command.ts';
 
@@ -83,7 +84,7 @@ export const exportOnnxCommand: Command = {
     const placement = stFolder ? await stOnnxTarget(stFolder) : null;
     const target = placement ? placement.target : out!;
     if (placement) await checkStOnnxTarget(target, [placement.mlmFolder, modelArgument]);
-    else await checkOutputFile(target, '--out');
+    else await checkOutputPath(target, '--out', inputsOf(args, 'model'));
     const started = performance.now();
     const ref = await modelRefFromArgument(modelArgument);
     const result = await exportOnnx(nodePlatform, ref, {
@@ -93,7 +94,7 @@ export const exportOnnxCommand: Command = {
       ...(tokenTypeIds ? { tokenTypeIds } : {}),
     });
     for (const note of [...result.notes, ...(placement?.notes ?? [])]) process.stderr.write(`note: ${printable(note)}\n`);
-    await writeFileAtomically(target, result.bytes);
+    await writeOutputFile(target, result.bytes, placement ? '--st-folder' : '--out');
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const where = placement ? ` (${printable(placement.layout)})` : '';
     process.stderr.write(

@@ -1,7 +1,8 @@
 // `splade-lab export-opensearch --model <dir> --out bundle.zip [--side document|query]`: argument adapter over the
 // OpenSearch ml-commons bundles: the zip and, beside it, the register API's model config (size and SHA-256 of the zip).
 import { type OpenSearchBundle, openSearchDocumentBundle, openSearchQueryBundle } from '../../app/model/opensearch-bundle.ts';
-import { checkOutputFile, modelRefFromArgument, nodePlatform, writeFileAtomically } from '../../app/platform/platform-node.ts';
+import { modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
+import { checkOutputPath, inputsOf, writeOutputFile } from '../output-file.ts';
 import { printable } from '../../util/printable.ts';
 import { type Command, UsageError } from '../command.ts';
 
@@ -47,8 +48,8 @@ export const exportOpenSearchCommand: Command = {
     const out = args.required('out');
     const configPath = args.string('config') ?? (out.endsWith('.zip') ? `${out.slice(0, -4)}.json` : `${out}.json`);
     if (configPath === out) throw new UsageError('--config must name another file than --out');
-    await checkOutputFile(out, '--out');
-    await checkOutputFile(configPath, '--config');
+    await checkOutputPath(out, '--out', inputsOf(args, 'model'));
+    await checkOutputPath(configPath, '--config', inputsOf(args, 'model'));
     const ref = await modelRefFromArgument(args.required('model'));
     const naming = { version: args.string('version') ?? '1.0.0', ...(args.has('name') ? { name: args.required('name') } : {}) };
     const bundle: OpenSearchBundle =
@@ -60,8 +61,8 @@ export const exportOpenSearchCommand: Command = {
           })
         : await openSearchQueryBundle(nodePlatform, ref, naming);
     for (const note of bundle.notes) process.stderr.write(`note: ${printable(note)}\n`);
-    await writeFileAtomically(out, bundle.zip);
-    await writeFileAtomically(configPath, JSON.stringify(bundle.config, null, 2) + '\n');
+    await writeOutputFile(out, bundle.zip, '--out');
+    await writeOutputFile(configPath, JSON.stringify(bundle.config, null, 2) + '\n', '--config');
     const { config } = bundle;
     process.stderr.write(
       `wrote ${printable(out)} (${bundle.files.join(', ')}; ${config.model_content_size_in_bytes} bytes, sha256 ` +

@@ -1,9 +1,9 @@
 // `splade-lab idf --corpus <...> --tokenizer <...> --out idf.json`: the static query weights of inference-free SPLADE
 // (OpenSearch's idf.json layout, token -> weight) from a corpus tokenized by a model's tokenizer.
-import { writeFile } from 'node:fs/promises';
 import { IDF_FORMULA, idfTableOfCorpus, smallIdfWarning } from '../../app/evaluation/idf-table-node.ts';
 import { openTokenizer } from '../../app/model/open-model.ts';
-import { checkOutputFile, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
+import { modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
+import { checkOutputPath, inputsOf, writeOutputFile } from '../output-file.ts';
 import type { Command } from '../command.ts';
 
 export const idfCommand: Command = {
@@ -34,10 +34,10 @@ export const idfCommand: Command = {
   },
   async run(args) {
     const out = args.required('out');
-    await checkOutputFile(out, '--out');
+    await checkOutputPath(out, '--out', inputsOf(args, 'corpus', 'tokenizer'));
     const tokenizer = await openTokenizer(nodePlatform, await modelRefFromArgument(args.required('tokenizer')));
     const table = await idfTableOfCorpus(args.required('corpus'), tokenizer);
-    await writeFile(out, JSON.stringify(table.json) + '\n');
+    await writeOutputFile(out, JSON.stringify(table.json) + '\n', '--out');
     const warning = smallIdfWarning(table.documents, '--corpus');
     if (warning) process.stderr.write(`warning: ${args.required('corpus')}: ${warning}\n`);
     const { documents: N, skipped, tokensSeen: seen } = table;
