@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { diffEncodings, type EncodedSide } from '../../app/model/audit-diff.ts';
 import { auditCorpus, isBlankText } from '../../app/model/corpus-audit.ts';
-import { auditQueries, auditTexts, type TextAudit } from '../../app/model/expansion-audit.ts';
+import { auditQueries, streamTextAudits, type TextAudit } from '../../app/model/expansion-audit.ts';
 import type { ModelSession } from '../../app/model/model-session.ts';
 import { checkOutputFile } from '../../app/platform/platform-node.ts';
 import { printable } from '../../util/printable.ts';
@@ -150,22 +150,37 @@ function signed(value: number, digits: number): string {
   return (value > 0 ? '+' : '') + value.toFixed(digits);
 }
 
-/** Audits each text alone, or (with --query) each text as a document beside the query. */
+/**
+ * Audits each text alone, or (with --query) each text as a document beside the query, printing each as it is made
+ * (text blocks, or the JSON array one element at a time): a chunk of texts is all that is held, whatever their number,
+ * and --in's texts are counted on stderr as they go.
+ */
 async function runTextAudit(args: Args, input: AuditInput): Promise<void> {
   const { batchSize, ...request } = settingsOf(args);
   const query = args.string('query');
-  const [queryAudit, audits] = await withModelSession(args.required('model'), 'audit', { batchSize }, async (session) => [
-    query === undefined ? null : (await auditQueries(session, [query], request))[0],
-    await auditTexts(session, input.texts, request),
-  ]);
   const top = args.numberOr('top', 30);
   const json = args.flag('json');
-  if (queryAudit === null)
-    return void process.stdout.write(
-      json ? JSON.stringify(audits) + '\n' : audits.map((a) => formatAudit(a, top)).join('\n\n') + '\n',
+  const write = (text: string) => void process.stdout.write(text);
+  await withModelSession(args.required('model'), 'audit', { batchSize }, async (session) => {
+    const queryAudit = query === undefined ? null : (await auditQueries(session, [query], request))[0];
+    if (json) write('[');
+    await streamTextAudits(
+      session,
+      input.texts,
+      request,
+      (audit, i) => {
+        const item = queryAudit === null ? audit : auditPair(queryAudit, audit);
+        const shown = json
+          ? JSON.stringify(item)
+          : queryAudit === null
+            ? formatAudit(audit, top)
+            : formatPair(item as PairAudit, top);
+        write(i === 0 ? shown : `${json ? ',' : '\n\n'}${shown}`);
+      },
+      { onProgress: args.has('in') ? progress('audited') : undefined },
     );
-  const pairs = audits.map((document) => auditPair(queryAudit, document));
-  process.stdout.write(json ? JSON.stringify(pairs) + '\n' : pairs.map((p) => formatPair(p, top)).join('\n\n') + '\n');
+    write(json ? ']\n' : '\n');
+  });
 }
 
 export const auditCommand: Command = {
