@@ -3,7 +3,7 @@
 // renamed over, so that a full disk or a kill leaves the previous file whole; a character device (/dev/null,
 // /dev/stdout) is written in place, never renamed over. ENOSPC and EDQUOT name the path.
 import { constants } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
+import { open, realpath, rm, stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { writeFileAtomically } from './durable-write-node.ts';
 import { checkOutputFile } from './regular-file-node.ts';
@@ -26,6 +26,7 @@ async function realOrNull(path: string): Promise<string | null> {
 export async function checkOutputPath(path: string, what: string, inputs: readonly CommandInput[] = []): Promise<void> {
   await checkOutputFile(path, what);
   const target = await stat(path).catch(() => null);
+  if (!target?.isCharacterDevice()) await probeFolder(path, what);
   if (!target) return;
   const real = await realOrNull(path);
   for (const input of inputs) {
@@ -40,6 +41,24 @@ export async function checkOutputPath(path: string, what: string, inputs: readon
           'refusing to write over an input; give another output path',
       );
   }
+}
+
+/**
+ * Makes and removes the temporary file the write will use beside `path`: a folder that takes no new file (/proc, a
+ * read-only mount, root's access() saying yes where the file system says no) fails now, before the work.
+ */
+async function probeFolder(path: string, what: string): Promise<void> {
+  const probe = `${resolve(path)}.partial-${process.pid}`;
+  try {
+    const handle = await open(probe, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
+    await handle.close();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException)?.code === 'EEXIST') return; // a leftover of this process: the folder takes files
+    throw new Error(`${what} ${path}: no file can be made there (${(error as Error).message}); write elsewhere`, {
+      cause: error,
+    });
+  }
+  await rm(probe, { force: true });
 }
 
 /** A disk-full error rewritten to name the file and say that the previous one is whole. */

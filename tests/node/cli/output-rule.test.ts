@@ -79,3 +79,11 @@ describe('a write that fails', () => {
     expect(await readFile(path, 'utf8')).toBe('previous');
   });
 });
+
+describe.runIf(linux)('an output where no file can be made', () => {
+  it('export-onnx --out /proc/x fails before the model is read', async () => {
+    const run = await runCli('export-onnx', '--model', join(root, 'no-such-model'), '--out', '/proc/x.onnx');
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/--out \/proc\/x\.onnx: no file can be made there .*write elsewhere/);
+  });
+});
