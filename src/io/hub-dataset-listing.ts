@@ -3,6 +3,7 @@
 import { DEFAULT_IDLE_TIMEOUT_MS, fetchUnderTimer, IdleTimer, readResponseBody } from './http-body.ts';
 import { HubError } from './hub-error.ts';
 import { hubTreeUrl, quotePath, repoPath, repoPathProblem, type HubRepo } from './hub-urls.ts';
+import { describeJsonValue } from '../util/json-value.ts';
 
 /** How a Hub dataset is reached and bounded: the server, a token, and the limits of each request. */
 export interface HubListing {
@@ -23,6 +24,8 @@ export const MAX_LISTING_BYTES = 4 * 2 ** 20;
 export interface ListedEntry {
   type: string;
   path: string;
+  /** A file's bytes as the listing gives them (the Hub lists every file's size; absent: not listed). */
+  size?: number;
 }
 
 /** The entries of `folder` ('' for the root), [] when the Hub has no such folder. */
@@ -73,7 +76,10 @@ export async function listDatasetFolder(hub: HubRepo, folder: string, listing: H
   }
 }
 
-/** The entries, each a { type, path } whose path lies inside `folder`; `refuse` makes the error for the first that is not. */
+/**
+ * The entries, each a { type, path, size? } whose path lies inside `folder` and whose size, when listed, is a count of
+ * bytes; `refuse` makes the error for the first that is not.
+ */
 function checkedEntries(entries: unknown, listed: string, folder: string, refuse: (problem: string) => Error): ListedEntry[] {
   if (!Array.isArray(entries)) throw refuse(' is not a list of entries');
   entries.forEach((entry: unknown, i) => {
@@ -82,6 +88,9 @@ function checkedEntries(entries: unknown, listed: string, folder: string, refuse
       throw refuse(`: entry ${i + 1} is not a { type, path } object of strings`);
     const problem = repoPathProblem(path) ?? (folder && !path.startsWith(`${folder}/`) ? 'it lies outside that folder' : null);
     if (problem) throw refuse(` names ${quotePath(path)}, which is not a path inside the folder listed (${listed}): ${problem}`);
+    const { size } = entry as { size?: unknown };
+    if (size !== undefined && !(typeof size === 'number' && Number.isSafeInteger(size) && size >= 0))
+      throw refuse(`: entry ${i + 1} (${quotePath(path)}) has the size ${describeJsonValue(size)}, not a number of bytes`);
   });
   return entries as ListedEntry[];
 }

@@ -1,11 +1,13 @@
 // Training rows from a Hub dataset repository: the Parquet files of one subset (a folder) and split, listed through
-// the Hub's tree API and read through a Hub file source, each file under a size cap; the subset and split are checked
-// to name a folder inside the repository before any request.
+// the Hub's tree API and read through a Hub file source, each file under a size cap and, where the listing gives its
+// size (the Hub's always does), under that size: a file listed over the cap is refused before any request, and a body
+// longer than its listing says (a server that never ends one) stops there, never buffered up to the cap; the subset
+// and split are checked to name a folder inside the repository before any request.
 import { DEFAULT_HUB_URL } from './hub.ts';
 import { HubError } from './hub-error.ts';
-import { listDatasetFolder, type HubListing } from './hub-dataset-listing.ts';
+import { listDatasetFolder, type HubListing, type ListedEntry } from './hub-dataset-listing.ts';
 import { quotePath, repoPathProblem, type HubRepo } from './hub-urls.ts';
-import { type FileSource, readRequiredFile } from './file-source.ts';
+import { FileTooLargeError, fileLocation, type FileSource, readRequiredFile } from './file-source.ts';
 import { memoryFile } from './random-access.ts';
 import { readParquetTriplets } from './triplets-parquet.ts';
 import type { Triplet } from './triplets.ts';
@@ -42,6 +44,11 @@ function checkSubsetAndSplit(ref: HubDatasetRef, split: string): void {
 
 /** The split's Parquet files of the subset folder: <split>-*.parquet or <split>/*.parquet, in name order. */
 export async function listSplitParquet(ref: HubDatasetRef, listing: HubListing = {}): Promise<string[]> {
+  return (await listSplitParquetFiles(ref, listing)).map((e) => e.path);
+}
+
+/** The split's Parquet files of the subset folder with the sizes the listing gives them, in name order. */
+export async function listSplitParquetFiles(ref: HubDatasetRef, listing: HubListing = {}): Promise<ListedEntry[]> {
   const split = ref.split ?? 'train';
   checkSubsetAndSplit(ref, split);
   const hub: HubRepo = {
@@ -76,7 +83,7 @@ export async function listSplitParquet(ref: HubDatasetRef, listing: HubListing =
       null,
     );
   }
-  return files.map((e) => e.path).sort();
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** Every row of the split's Parquet files, in file order, and the CRC-32 of the files one after another. */
@@ -84,21 +91,42 @@ export async function readHubDatasetTriplets(
   ref: HubDatasetRef,
   files: FileSource,
   listing: HubListing = {},
-): Promise<{ triplets: Triplet[]; crc32: number; bytes: number; paths: string[] }> {
-  const paths = await listSplitParquet(ref, listing);
-  const limits = {
-    maxFileBytes: listing.maxFileBytes ?? MAX_DATASET_FILE_BYTES,
-    tooLargeAdvice:
-      "a Hub dataset's Parquet file is held whole in memory: download it and read it as a local file, which is read row group by row group",
-  };
+): Promise<{ triplets: Triplet[]; crc32: number; bytes: number; paths: string[]; rows: number[] }> {
+  const listed = await listSplitParquetFiles(ref, listing);
+  const cap = listing.maxFileBytes ?? MAX_DATASET_FILE_BYTES;
+  const mirror = `check that ${listing.baseUrl ?? DEFAULT_HUB_URL} is the Hugging Face Hub or a faithful mirror of it`;
+  // refused before any download: a file the listing gives more bytes than the cap
+  for (const { path, size } of listed)
+    if (size !== undefined && size > cap) throw new FileTooLargeError(fileLocation(files, path), size, cap, HELD_WHOLE);
   const triplets: Triplet[] = [];
+  const rows: number[] = [];
   let crc = 0;
   let bytes = 0;
-  for (const path of paths) {
+  for (const { path, size } of listed) {
+    const limits =
+      size === undefined
+        ? { maxFileBytes: cap, tooLargeAdvice: HELD_WHOLE }
+        : {
+            maxFileBytes: size,
+            tooLargeAdvice: `the listing gives it ${size} bytes, and the server sent more than its own listing says: ${mirror}`,
+          };
     const content = await readRequiredFile(files, path, limits);
+    if (size !== undefined && content.length !== size)
+      throw new HubError(
+        `${fileLocation(files, path)} ended after ${content.length} of the ${size} bytes its listing gives it; try again, or ${mirror}`,
+        ref.repo,
+        path,
+        null,
+      );
     crc = crc32(content, crc);
     bytes += content.length;
-    for (const row of await readParquetTriplets(memoryFile(content, `${ref.repo}/${path}`))) triplets.push(row);
+    const read = await readParquetTriplets(memoryFile(content, `${ref.repo}/${path}`));
+    for (const row of read) triplets.push(row);
+    rows.push(read.length);
   }
-  return { triplets, crc32: crc, bytes, paths };
+  return { triplets, crc32: crc, bytes, paths: listed.map((e) => e.path), rows };
 }
+
+/** What to do about a Parquet file over the cap. */
+const HELD_WHOLE =
+  "a Hub dataset's Parquet file is held whole in memory: download it and read it as a local file, which is read row group by row group";

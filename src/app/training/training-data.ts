@@ -48,11 +48,16 @@ function readOf(
   return { data, summary };
 }
 
-/** The teacher labels of rows held in memory (each row is named by its 1-based place for an error). */
-function labelsOf(triplets: readonly Triplet[], name: string): TeacherLabelSummary | undefined {
+/** The teacher labels of rows held in memory; `placeOf` names a row (by its index) for an error. */
+function labelsOf(triplets: readonly Triplet[], placeOf: (row: number) => string): TeacherLabelSummary | undefined {
   const stats = new TeacherLabelStats();
-  triplets.forEach((triplet, i) => stats.add(triplet.label, () => `${name} row ${i + 1}`));
+  triplets.forEach((triplet, i) => stats.add(triplet.label, () => placeOf(i)));
   return stats.summary();
+}
+
+/** A Parquet row as the Parquet reader names it: its file and its row, counting from 0. */
+function parquetRow(file: string, row: number): string {
+  return `${file} row ${row} (counting from 0)`;
 }
 
 /** Rough bytes of rows held in memory (UTF-16 strings and their objects). */
@@ -77,7 +82,7 @@ export function readTrainingData(bytes: Uint8Array, name: string): ReadTrainingD
     format,
     memoryBytes: rowBytes(source, bytes.length),
     streamed: false,
-    labels: labelsOf(parsed.triplets, name),
+    labels: labelsOf(parsed.triplets, (i) => `${name} row ${i + 1}`),
   });
   return { ...read, bytes };
 }
@@ -102,7 +107,7 @@ export async function readTrainingFile(file: RandomAccessFile, options: IndexOpt
       format,
       memoryBytes: rowBytes(source, file.size),
       streamed: false,
-      labels: labelsOf(triplets, name),
+      labels: labelsOf(triplets, (i) => parquetRow(name, i)),
     });
   }
   const indexed = await indexTripletFile(file, format, options);
@@ -168,7 +173,12 @@ export async function readHubTrainingData(
       format: 'parquet',
       memoryBytes: rowBytes(source, read.bytes),
       streamed: false,
-      labels: labelsOf(read.triplets, name),
+      labels: labelsOf(read.triplets, (index) => {
+        // the row of its own file: the files' rows follow one another
+        let [file, row] = [0, index];
+        for (; file < read.rows.length - 1 && row >= read.rows[file]; file++) row -= read.rows[file];
+        return parquetRow(`${ref.repo}/${read.paths[file]}`, row);
+      }),
     }),
     paths: read.paths,
   };

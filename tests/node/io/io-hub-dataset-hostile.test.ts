@@ -1,7 +1,9 @@
 // A Hub dataset read from a hostile or broken server: listing entries, a subset or a split that would leave the
 // dataset repository are refused before any request outside it; a listing that never answers, and a listing or
 // Parquet body that stalls or never ends, fail within their timeout or size cap, naming the URL, the limit and what
-// to do (small timeouts and caps through the options keep each case to a fraction of a second).
+// to do (small timeouts and caps through the options keep each case to a fraction of a second). A Parquet file is read
+// under the size its listing gives it (issue 42): listed over the cap, it is refused before any request; a body longer
+// than its listed size (one that never ends) stops there, never buffered up to the 1 GiB cap.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +37,11 @@ const FORGED: Record<string, unknown> = {
   control: [{ type: 'file', path: 'control/\u001b]0;owned\u0007train-0.parquet' }],
   shapeless: [{ type: 'file', path: 42 }, 'train.parquet'],
   'not-a-list': { path: 'x' },
+  // no size listed: read under the cap alone
+  unsized: [{ type: 'file', path: 'unsized/train-00000-of-00001.parquet' }],
+  // listed over the 1 GiB cap, or with a size that is no count of bytes
+  huge: [{ type: 'file', path: 'huge/train-00000-of-00001.parquet', size: 2 ** 31 }],
+  'bad-size': [{ type: 'file', path: 'bad-size/train-00000-of-00001.parquet', size: '12' }],
 };
 const ANSWERS: Record<string, HostileAnswer> = {
   '/api/datasets/someone/triplets/tree/main/silent': 'no-answer',
@@ -42,6 +49,7 @@ const ANSWERS: Record<string, HostileAnswer> = {
   '/api/datasets/someone/triplets/tree/main/stalled': 'stalled-body',
   '/datasets/someone/triplets/resolve/main/big/train-00000-of-00001.parquet': 'endless-body',
   '/datasets/someone/triplets/resolve/main/slow/train-00000-of-00001.parquet': 'stalled-body',
+  '/datasets/someone/triplets/resolve/main/unsized/train-00000-of-00001.parquet': 'endless-body',
 };
 
 let root: string;
@@ -53,7 +61,9 @@ beforeAll(async () => {
   const repo = join(root, 'datasets', REPO);
   for (const folder of ['triplet', 'big', 'slow']) {
     await mkdir(join(repo, folder), { recursive: true });
-    await writeFile(join(repo, folder, 'train-00000-of-00001.parquet'), shard(['cat', 'dog']));
+    // the stalling body sends its first 1 KiB: the slow file is listed larger, so that it stalls within its size
+    const queries = folder === 'slow' ? Array.from({ length: 200 }, (_, i) => `query ${i}`) : ['cat', 'dog'];
+    await writeFile(join(repo, folder, 'train-00000-of-00001.parquet'), shard(queries));
   }
   // another repository on the same server, which a forged listing points at
   await mkdir(join(root, 'other', 'private'), { recursive: true });
@@ -70,10 +80,26 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/** A fetch whose Parquet bodies lose their last `n` bytes (Content-Length dropped): a body shorter than its listing. */
+function shorterBy(n: number): typeof fetch {
+  return async (url, init) => {
+    const response = await fetch(url, init);
+    if (!String(url).endsWith('.parquet')) return response;
+    const body = new Uint8Array(await response.arrayBuffer());
+    return new Response(body.subarray(0, body.length - n), { status: response.status });
+  };
+}
+
 /** Reads `ref` as the training-data reader does, with the test's small limits, and the requests it made. */
 async function read(ref: Omit<HubDatasetRef, 'repo'>, limits: HubListing = {}) {
   const before = hub.requests.length;
-  const files = createHubSource({ repo: REPO, repoType: 'dataset', baseUrl: hub.baseUrl, timeoutMs: limits.timeoutMs });
+  const files = createHubSource({
+    repo: REPO,
+    repoType: 'dataset',
+    baseUrl: hub.baseUrl,
+    timeoutMs: limits.timeoutMs,
+    fetch: limits.fetch,
+  });
   const result = readHubDatasetTriplets({ repo: REPO, ...ref }, files, { baseUrl: hub.baseUrl, ...limits });
   const settled = await result.then(
     (value) => ({ value, error: null }),
@@ -169,13 +195,51 @@ describe('Hub dataset requests are bounded in time and size', () => {
     expect(usual.error?.message).toMatch(/ is 4\.\d MiB, over the 4\.0 MiB allowed here; a Hub folder listing is far smaller/);
   }, 10_000);
 
-  it('stops an endless Parquet body at the cap given, naming the file and what to do', async () => {
-    const { error } = await read({ subset: 'big' }, { maxFileBytes: 256 * 1024 });
+  it('stops an endless Parquet body at the size its listing gives it, never near the 1 GiB cap, naming the file and what to do', async () => {
+    const { error, requests } = await read({ subset: 'big' });
+    expect(error).toBeInstanceOf(FileTooLargeError);
+    const listed = shard(['cat', 'dog']).length;
+    expect(error?.message).toMatch(
+      new RegExp(
+        `^big/train-00000-of-00001\\.parquet of datasets/someone/triplets@main \\(http:\\S+\\) is \\d+ bytes, over the ${listed} bytes allowed here; ` +
+          `the listing gives it ${listed} bytes, and the server sent more than its own listing says: check that http:\\S+ is the Hugging Face Hub or a faithful mirror of it$`,
+      ),
+    );
+    // stopped at the chunk that passed the listed size: not the 32 MiB the endless body would send, nor the cap
+    expect((error as FileTooLargeError).bytes).toBeLessThanOrEqual(listed + 64 * 1024);
+    expect(requests.filter((r) => r.includes('/resolve/'))).toHaveLength(1);
+  }, 10_000);
+
+  it('stops an endless Parquet body the listing gives no size at the cap given, naming the file and what to do', async () => {
+    const { error } = await read({ subset: 'unsized' }, { maxFileBytes: 256 * 1024 });
     expect(error).toBeInstanceOf(FileTooLargeError);
     expect(error?.message).toMatch(
-      /^big\/train-00000-of-00001\.parquet of datasets\/someone\/triplets@main \(http:\S+\) is \d+ bytes, over the 262144 bytes allowed here; a Hub dataset's Parquet file is held whole in memory: download it and read it as a local file, which is read row group by row group$/,
+      /^unsized\/train-00000-of-00001\.parquet of datasets\/someone\/triplets@main \(http:\S+\) is \d+ bytes, over the 262144 bytes allowed here; a Hub dataset's Parquet file is held whole in memory: download it and read it as a local file, which is read row group by row group$/,
     );
   }, 10_000);
+
+  it('refuses a file listed over the cap before requesting it, and a listed size that is no count of bytes', async () => {
+    const huge = await read({ subset: 'huge' });
+    expect(huge.error).toBeInstanceOf(FileTooLargeError);
+    expect(huge.error?.message).toMatch(
+      /\/huge\/train-00000-of-00001\.parquet is 2048\.0 MiB, over the 1024\.0 MiB allowed here; a Hub dataset's Parquet file is held whole in memory/,
+    );
+    expect(huge.requests.filter((r) => r.includes('/resolve/'))).toEqual([]);
+    const bad = await read({ subset: 'bad-size' });
+    expect(bad.error).toBeInstanceOf(HubError);
+    expect(bad.error?.message).toMatch(
+      /^the listing at http:\S+\/tree\/main\/bad-size: entry 1 \("bad-size\/train-00000-of-00001\.parquet"\) has the size "12", not a number of bytes; nothing was downloaded: check that http:\S+ is the Hugging Face Hub or a faithful mirror of it$/,
+    );
+    expect(bad.requests.filter((r) => r.includes('/resolve/'))).toEqual([]);
+  });
+
+  it('refuses a file shorter than its listing says', async () => {
+    const { error } = await read({ subset: 'triplet' }, { fetch: shorterBy(10) });
+    expect(error).toBeInstanceOf(HubError);
+    expect(error?.message).toMatch(
+      /\/triplet\/train-00000-of-00001\.parquet ended after \d+ of the \d+ bytes its listing gives it; try again, or check that/,
+    );
+  });
 
   it('gives up on a Parquet body that stalls, after the timeout', async () => {
     const { error } = await read({ subset: 'slow' }, { timeoutMs: 1000 });
@@ -184,17 +248,18 @@ describe('Hub dataset requests are bounded in time and size', () => {
     );
   }, 10_000);
 
-  it('every data file is read under the stated default cap', async () => {
+  it('every data file is read under the size its listing gives it, or the stated default cap where it gives none', async () => {
     const caps: (number | undefined)[] = [];
     const files: FileSource = {
       label: 'recording',
       async readFile(_name, options) {
         caps.push(options?.maxFileBytes);
-        return shard(['cat']);
+        return shard(['cat', 'dog']);
       },
     };
     await readHubDatasetTriplets({ repo: REPO, subset: 'triplet' }, files, { baseUrl: hub.baseUrl });
-    expect(caps).toEqual([MAX_DATASET_FILE_BYTES]);
+    await readHubDatasetTriplets({ repo: REPO, subset: 'unsized' }, files, { baseUrl: hub.baseUrl });
+    expect(caps).toEqual([shard(['cat', 'dog']).length, MAX_DATASET_FILE_BYTES]);
     expect(MAX_DATASET_FILE_BYTES).toBe(2 ** 30);
   });
 });
