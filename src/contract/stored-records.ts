@@ -165,6 +165,9 @@ function sweepPlanProblem(value: unknown): string | null {
       batchSize: 'number',
       queryLength: 'number',
       documentLength: 'number',
+      // the run folders are named by k or by the lambdas: a path there is refused with its field
+      lambdaQueries: { kind: 'number', optional: true },
+      lambdaDocuments: { kind: 'number', optional: true },
     });
   if (found) return found;
   const runs = (plan.runs as unknown[]).length;
