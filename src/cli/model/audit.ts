@@ -3,12 +3,10 @@
 // where the corpus's weight goes (auditCorpus); --against: the terms a second model (or k) gains and loses (diffEncodings);
 // --query: each text as a document scored against the query (encoded as retrieval encodes queries: an inference-free
 // model's is its static table's lookup), its shared terms with their origins on both sides.
-import { writeFile } from 'node:fs/promises';
 import { diffEncodings, type EncodedSide } from '../../app/model/audit-diff.ts';
 import { auditCorpus, isBlankText } from '../../app/model/corpus-audit.ts';
 import { auditQueries, streamTextAudits, type TextAudit } from '../../app/model/expansion-audit.ts';
 import type { ModelSession } from '../../app/model/model-session.ts';
-import { checkOutputFile } from '../../app/platform/platform-node.ts';
 import { printable } from '../../util/printable.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
 import { tableText, tablesTsv, type ReportTable } from '../report-table.ts';
@@ -16,6 +14,7 @@ import { readAuditInput, type AuditInput } from './audit-input.ts';
 import { corpusTables, diffTables } from '../../contract/audit-tables.ts';
 import { auditPair, type PairAudit, type SideOfTerm } from '../../contract/pair-audit.ts';
 import { withModelSession } from './model-session.ts';
+import { checkOutputPath, inputsOf, writeOutputFile } from '../output-file.ts';
 
 function formatAudit(audit: TextAudit, top: number): string {
   const shown = top > 0 ? audit.terms.slice(0, top) : audit.terms;
@@ -94,7 +93,7 @@ async function encodeSides(texts: string[], sides: [Side, Side], args: Args): Pr
 /** Prints the tables (or `json`) and writes their TSV form to --out. */
 async function report(args: Args, json: object, heading: string[], tables: ReportTable[], tsvTables: ReportTable[]) {
   const out = args.string('out');
-  if (out !== undefined) await writeFile(out, tablesTsv(tsvTables));
+  if (out !== undefined) await writeOutputFile(out, tablesTsv(tsvTables), '--out');
   process.stdout.write(
     args.flag('json') ? JSON.stringify(json) + '\n' : [...heading, '', tables.map(tableText).join('\n\n')].join('\n') + '\n',
   );
@@ -242,7 +241,7 @@ export const auditCommand: Command = {
     const out = args.string('out');
     if (out !== undefined) {
       if (!input.corpus && !args.has('against')) throw new UsageError('--out writes the tables of a --corpus or an --against');
-      await checkOutputFile(out, '--out');
+      await checkOutputPath(out, '--out', inputsOf(args, 'model', 'against', 'in', 'corpus'));
     }
     if (!input.corpus && !args.has('against')) {
       await runTextAudit(args, input);
