@@ -160,16 +160,46 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
    * On a fresh page: a set read to evaluate on, the four triplets picked, then a sweep of `ks` (two steps each, small
    * lengths, each run evaluated), waited for until it is done; `queries: 'static'` makes its runs inference-free.
    */
+  /**
+   * Triplets whose documents are the small set's own (a query, a relevant document, another topic's): a static IDF
+   * table counted over them weighs the set's query words (a word in no training document weighs 0, as OpenSearch's
+   * get_idf.py leaves it out).
+   */
+  function tripletsOfTheSet(): string {
+    const read = (path: string) =>
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { _id: string; text: string });
+    const [corpus, queries] = [read(files[0]), read(files[1])];
+    const relevant = new Map(
+      readFileSync(files[2], 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split('\t') as [string, string]),
+    );
+    return queries
+      .map((q) => {
+        const positive = corpus.find((d) => d._id === relevant.get(q._id))!;
+        const negative = corpus.find((d) => !d._id.startsWith(positive._id.replace(/-\d+$/, '')))!;
+        return `${q.text}\t${positive.text}\t${negative.text}`;
+      })
+      .join('\n');
+  }
+
   async function sweepOfTwoRuns(page: Page, ks: string, options: { queries?: 'static' } = {}): Promise<void> {
     await page.goto(`${built.site}?model=demo&k=1&panel=evaluate`);
     await page.locator('model-picker #model-label').waitFor(WAIT);
     await page.locator('eval-panel dataset-chooser #beir-files').setInputFiles(files);
     await page.locator('eval-panel dataset-chooser #read-sets', { hasText: '12 queries' }).waitFor(WAIT);
     await page.locator('#tab-training').click();
-    await page
-      .locator('train-panel #triplets')
-      .setInputFiles({ name: 'tiny.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(TRIPLETS) });
-    await page.locator('train-panel #data', { hasText: '4 triplets' }).waitFor(WAIT);
+    await page.locator('train-panel #triplets').setInputFiles({
+      name: 'tiny.tsv',
+      mimeType: 'text/tab-separated-values',
+      buffer: Buffer.from(options.queries ? tripletsOfTheSet() : TRIPLETS),
+    });
+    await page.locator('train-panel #data', { hasText: options.queries ? '12 triplets' : '4 triplets' }).waitFor(WAIT);
     if (options.queries) await page.locator('train-panel #queries').selectOption(options.queries);
     const sweep = page.locator('sweep-panel');
     await sweep.locator('#ks').fill(ks);
