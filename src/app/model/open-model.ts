@@ -111,8 +111,11 @@ export interface OpenModelOptions extends ReadOptions {
   queryModel?: FileSource;
 }
 
-/** Opens the weights of `ref` from `files`: refuses what cannot fit before reading them, and weights that are not finite. */
-export async function openWeights(ref: FilesRef, source: FileSource, options: OpenModelOptions): Promise<OpenedWeights> {
+/**
+ * What is checked before any weight is read: the folder's layout, config.json, the query route's size and the memory
+ * estimate (a model that cannot fit the device is refused here).
+ */
+async function checkedBeforeWeights(source: FileSource, options: OpenModelOptions) {
   const view = await sparseEncoderView(source, options);
   const files = await checkpointAsModel(view.files, options);
   const config = await readModelConfig(files, options);
@@ -122,6 +125,23 @@ export async function openWeights(ref: FilesRef, source: FileSource, options: Op
     );
   const estimate = await estimateFor(files, config, options.limits, options);
   if (estimate.problems.length > 0) throw new ModelTooLargeError(estimate.problems.join('\n'));
+  return { view, files, config, estimate };
+}
+
+/**
+ * Checks that `ref` would open, without reading its weights: its layout, config.json, the memory estimate (too large
+ * refused) and its tokenizer against the head. A command that uses two models checks the second before it works with
+ * the first, so that a bad second model fails at once.
+ */
+export async function checkModelRef(platform: Platform, ref: FilesRef, options: OpenModelOptions): Promise<MemoryEstimate> {
+  const { files, config, estimate } = await checkedBeforeWeights(await platform.files(ref), options);
+  checkTokenizerFitsHead(await loadTokenizer(files, options), config, files.label);
+  return estimate;
+}
+
+/** Opens the weights of `ref` from `files`: refuses what cannot fit before reading them, and weights that are not finite. */
+export async function openWeights(ref: FilesRef, source: FileSource, options: OpenModelOptions): Promise<OpenedWeights> {
+  const { view, files, config, estimate } = await checkedBeforeWeights(source, options);
   options.onEstimate?.(estimate);
   const checkpoint = await loadCheckpoint(files, { ...options, byteBudget: checkpointByteBudget(config) });
   const { params, unusedTensors } = loadParametersReport(config, checkpoint.tensors, files.label);

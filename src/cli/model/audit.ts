@@ -86,7 +86,10 @@ async function encodeSides(texts: string[], sides: [Side, Side], args: Args): Pr
       await encode(session, base, 'model'),
       await encode(session, against, 'against'),
     ]);
-  const first = await withModelSession(base.model, 'audit', options, (session) => encode(session, base, 'model'));
+  // --against is checked (config.json, too large, its tokenizer) before --model is read or anything is encoded
+  const first = await withModelSession(base.model, 'audit', { ...options, checkFirst: [against.model] }, (session) =>
+    encode(session, base, 'model'),
+  );
   return [first, await withModelSession(against.model, 'audit', options, (session) => encode(session, against, 'against'))];
 }
 

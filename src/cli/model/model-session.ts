@@ -2,6 +2,7 @@
 // application layer's model session of a folder or Hub id, closed together.
 import type { GpuContext } from '../../app/platform/platform.ts';
 import { openModelSession, type ModelSession, type ModelSessionOptions } from '../../app/model/model-session.ts';
+import { checkModelRef } from '../../app/model/open-model.ts';
 import { modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
 import { printable } from '../../util/printable.ts';
 
@@ -18,6 +19,11 @@ export const QUERY_MODEL_OPTION = {
 export interface CliSessionOptions extends ModelSessionOptions {
   /** `--query-model`'s argument, when given. */
   queryModel?: string;
+  /**
+   * Other model arguments the command will open after this one (audit's --against): each is checked as it would open
+   * (config.json, too large for the device, its tokenizer) before this model is read, so that a bad one fails at once.
+   */
+  checkFirst?: string[];
 }
 
 /** Runs `use` with `argument` opened on a fresh GPU context; everything is freed afterwards. */
@@ -28,10 +34,12 @@ export async function withModelSession<T>(
   use: (session: ModelSession, ctx: GpuContext) => Promise<T>,
 ): Promise<T> {
   const ref = await modelRefFromArgument(argument);
-  const { queryModel, ...sessionOptions } = options;
+  const { queryModel, checkFirst = [], ...sessionOptions } = options;
+  const others = await Promise.all(checkFirst.map((other) => modelRefFromArgument(other)));
   const querySource = queryModel ? await nodePlatform.files(await modelRefFromArgument(queryModel)) : undefined;
   const ctx = await nodePlatform.acquireGpu(label);
   try {
+    for (const other of others) await checkModelRef(nodePlatform, other, { limits: ctx.limits });
     const session = await openModelSession(ctx, nodePlatform, ref, {
       ...sessionOptions,
       ...(querySource ? { queryModel: querySource } : {}),
