@@ -40,8 +40,14 @@ function batchCrc({ queryIds, documentIds, queryMask, documentMask, teacher }: T
   return crc >>> 0;
 }
 
-/** The seal a store writes with the batch made for `position`. */
+/** The seal a store writes with the batch made for `position` (epoch and row: counts, at most 2^53 - 1). */
 export function sealOf(batch: TripletBatch, position: DataPosition): BatchSeal {
+  for (const [name, value] of [
+    ['epoch', position.epoch],
+    ['row', position.index],
+  ] as const)
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new RangeError(`a batch's ${name} must be a whole number from 0 to 2^53 - 1, got ${value}`);
   return { epoch: position.epoch, index: position.index, crc32: batchCrc(batch) };
 }
 
@@ -112,6 +118,64 @@ export function batchBytes(batch: TripletBatch): number {
   );
 }
 
+/** What an entry says of its batches that differs from this run's (its data, tokenizer, shape or seed), or null. */
+function differences(entry: BatchCacheEntry, ours: BatchCacheEntry): string | null {
+  const made = (e: BatchCacheEntry) => ({
+    triplets: e.data.triplets,
+    crc32: e.data.crc32 >>> 0,
+    tokenizer: e.tokenizer,
+    seed: e.seed,
+    batchSize: e.shape.batchSize,
+    queryLength: e.shape.queryLength,
+    documentLength: e.shape.documentLength,
+    negatives: e.shape.negatives ?? 1,
+    dataOrder: e.shape.dataOrder ?? 'shuffle',
+  });
+  const [theirs, mine] = [made(entry), made(ours)];
+  const differ = (Object.keys(mine) as (keyof typeof mine)[]).filter((key) => theirs[key] !== mine[key]);
+  return differ.length === 0
+    ? null
+    : `it was written for other batches (${differ.map((key) => `${key} ${theirs[key]}, not ${mine[key]}`).join('; ')})`;
+}
+
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+const isSize = (value: unknown) => Number.isSafeInteger(value) && (value as number) > 0;
+
+/**
+ * Why `value` (an entry.json as read) is not the description of the batches kept under `fingerprint`, or null when
+ * it is: it must have an entry's shape, name that fingerprint, and its data, tokenizer, shape and seed must make it
+ * (an entry copied from another folder, or written for other data or another tokenizer, is not this folder's).
+ */
+export function entryProblem(value: unknown, fingerprint: string): string | null {
+  const entry = value as Partial<BatchCacheEntry> | null;
+  const { data, shape } = entry ?? {};
+  const shaped =
+    typeof entry === 'object' &&
+    entry !== null &&
+    typeof entry.fingerprint === 'string' &&
+    typeof entry.tokenizer === 'string' &&
+    Number.isSafeInteger(entry.seed) &&
+    isCount(entry.batches) &&
+    isCount(entry.bytes) &&
+    Number.isFinite(entry.updated) &&
+    typeof data?.name === 'string' &&
+    isCount(data.triplets) &&
+    Number.isSafeInteger(data.crc32) &&
+    isSize(shape?.batchSize) &&
+    isSize(shape?.queryLength) &&
+    isSize(shape?.documentLength) &&
+    (shape?.negatives === undefined || isSize(shape.negatives)) &&
+    (shape?.dataOrder === undefined || shape.dataOrder === 'file');
+  if (!shaped) return "it is not a batch-cache entry's shape";
+  const complete = entry as BatchCacheEntry;
+  if (complete.fingerprint !== fingerprint)
+    return `it describes the batches of ${JSON.stringify(complete.fingerprint.slice(0, 80))}, not those of ${fingerprint}`;
+  const made = batchFingerprint(complete.data, complete.tokenizer, complete.shape, complete.seed);
+  return made === fingerprint
+    ? null
+    : `its data, tokenizer, shape and seed make the fingerprint ${made}, not ${fingerprint}: it was written for other batches`;
+}
+
 /**
  * Batches for a run, read from the cache first. A missing batch is made from the data (when the run has it) and
  * cached before it is used; without the data, a missing batch is an error that asks for the file. Positions advance
@@ -131,7 +195,11 @@ export class CachedBatches {
     private readonly onNote?: (note: string) => void,
   ) {
     const fingerprint = batchFingerprint(identity.data, identity.tokenizer, identity.shape, identity.seed);
-    this.entry = known ?? { ...identity, fingerprint, batches: 0, bytes: 0, updated: Date.now() };
+    const fresh = { ...identity, fingerprint, batches: 0, bytes: 0, updated: Date.now() };
+    // an entry is ours only if it describes this run's batches: one written for other data or another tokenizer is not
+    const foreign = known && (entryProblem(known, fingerprint) ?? differences(known, fresh));
+    if (foreign) this.onNote?.(`${this.cache.label}: the entry found for ${fingerprint} is ignored: ${foreign}`);
+    this.entry = known && !foreign ? known : fresh;
   }
 
   get fingerprint(): string {

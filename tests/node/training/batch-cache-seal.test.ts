@@ -113,10 +113,13 @@ describe('the tokenizer fingerprint', () => {
     const { batch: plain } = await new TripletBatches(memoryTripletSource(triplets), tokenizer, SHAPE, 3).next();
     await store.put('g', { epoch: 0, index: 0 }, plain);
     const current = await readFile(join(root, 'labelled', 'g', '0-0.batch'));
-    const older = new Uint8Array(current.length - 4);
-    older.set(current.subarray(0, 24));
-    older.set(current.subarray(28), 24);
-    new DataView(older.buffer).setUint32(0, 0x32424c53, true);
+    const words = new DataView(current.buffer, current.byteOffset);
+    // "SLB2": magic, epoch, row, CRC-32, the two id counts (today's 9-word header has 64-bit positions and a label count)
+    const older = new Uint8Array(current.length - 12);
+    [0x32424c53, 0, 0, ...[5, 6, 7].map((i) => words.getUint32(4 * i, true))].forEach((w, i) =>
+      new DataView(older.buffer).setUint32(4 * i, w, true),
+    );
+    older.set(current.subarray(36), 24);
     await writeFile(join(root, 'labelled', 'g', '0-0.batch'), older);
     expect(await store.get('g', { epoch: 0, index: 0 })).toEqual(plain);
   });
