@@ -14,7 +14,7 @@ import type { Triplet } from './triplets.ts';
 import { crc32 } from '../util/crc32.ts';
 import { HubDatasetRef } from '../contract/data-sources.ts';
 
-export { MAX_LISTING_BYTES, type HubListing } from './hub-dataset-listing.ts';
+export { MAX_LISTED_ENTRIES, MAX_LISTING_BYTES, MAX_LISTING_PAGES, type HubListing } from './hub-dataset-listing.ts';
 
 /** A Parquet file of a Hub dataset larger than this is refused (the Hub's own Parquet shards stay under ~500 MB). */
 export const MAX_DATASET_FILE_BYTES = 2 ** 30;

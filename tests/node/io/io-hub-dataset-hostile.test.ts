@@ -189,10 +189,12 @@ describe('Hub dataset requests are bounded in time and size', () => {
     const small = await read({ subset: 'endless' }, { maxListingBytes: 64 * 1024 });
     expect(small.error).toBeInstanceOf(FileTooLargeError);
     expect(small.error?.message).toMatch(
-      /^the listing at http:\S+\/tree\/main\/endless is \d+ bytes, over the 65536 bytes allowed here; a Hub folder listing is far smaller: check that http:\S+ is the Hugging Face Hub or a faithful mirror of it$/,
+      /^the listing at http:\S+\/tree\/main\/endless is \d+ bytes, over the 65536 bytes allowed here; a page of a Hub folder listing \(at most 1000 entries\) is far smaller: check that http:\S+ is the Hugging Face Hub or a faithful mirror of it$/,
     );
     const usual = await read({ subset: 'endless' });
-    expect(usual.error?.message).toMatch(/ is 4\.\d MiB, over the 4\.0 MiB allowed here; a Hub folder listing is far smaller/);
+    expect(usual.error?.message).toMatch(
+      / is 4\.\d MiB, over the 4\.0 MiB allowed here; a page of a Hub folder listing \(at most 1000 entries\) is far smaller/,
+    );
   }, 10_000);
 
   it('stops an endless Parquet body at the size its listing gives it, never near the 1 GiB cap, naming the file and what to do', async () => {
