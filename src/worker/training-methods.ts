@@ -9,8 +9,9 @@ import { idbSweepStore, pendingSweep } from '../app/platform/sweep-store-idb.ts'
 import { runSweep } from '../app/experiments/sweep-run.ts';
 import { type SweepEvent, planSweep, type SweepPlan } from '../contract/sweep-plan.ts';
 import { TrainingPaused, checkpointInfo, trainRun } from '../app/training/train.ts';
-import { cachedTrainingData, readHubTrainingData, readTrainingBlob, readTrainingData } from '../app/training/training-data.ts';
+import { cachedTrainingData, readHubTrainingData, readTrainingBlob } from '../app/training/training-data.ts';
 import { handoffProject } from '../app/handoff/handoff-project.ts';
+import { handoffTriplets } from '../app/handoff/handoff-triplets.ts';
 import { calibrateLambdas } from '../app/experiments/calibrate-lambdas.ts';
 import { zipFiles } from '../app/training/run-exports.ts';
 import type { PageSweepRequest, WorkerApi } from './api.ts';
@@ -189,7 +190,7 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
           throw new Error(
             'The hand-off copies the triplet file into its project: pick the file again (cached batches are not enough).',
           );
-        const read = readTrainingData(new Uint8Array(await file.arrayBuffer()), file.name);
+        const read = await handoffTriplets(new Uint8Array(await file.arrayBuffer()), file.name);
         const files = await handoffProject(await state.context(), {
           model: state.loadedSession().model,
           data: read.data,

@@ -6,7 +6,7 @@ import { HANDOFF_DEFAULTS, handoffProject, planHandoff } from '../../app/handoff
 import { type HandoffRequest } from '../../contract/handoff.ts';
 import { openModelRef } from '../../app/model/open-model.ts';
 import { makeOutputFolder, modelRefFromArgument, nodePlatform, readRegularFile } from '../../app/platform/platform-node.ts';
-import { readTrainingData } from '../../app/training/training-data.ts';
+import { handoffTriplets } from '../../app/handoff/handoff-triplets.ts';
 import { UsageError, print, type Args, type Command } from '../command.ts';
 import { RECIPE_OPTIONS } from '../training/recipe-options.ts';
 import { writeOutputFile } from '../output-file.ts';
@@ -57,8 +57,8 @@ export const handoffCommand: Command = {
       model: { value: 'dir-or-hub-id', help: 'the backbone: a Hugging Face model folder or a Hub id', required: true },
       k: { value: 'K', help: 'divide the MLM head by k before training', required: true },
       triplets: {
-        value: 'tsv',
-        help: 'training triplets, query<TAB>positive<TAB>negative per line (copied into the project)',
+        value: 'file',
+        help: 'training triplets, one negative per row: a TSV (query<TAB>positive<TAB>negative per line, copied into the project), or a JSONL or Parquet file, whose rows are written into the project as TSV',
         required: true,
       },
       out: { value: 'dir', help: 'a new or empty folder for the project', required: true },
@@ -94,8 +94,9 @@ export const handoffCommand: Command = {
     const out = args.required('out');
     const modelArg = args.required('model');
     const tripletsPath = args.required('triplets');
-    const bytes = await readRegularFile(tripletsPath, { what: '--triplets' });
-    const { data } = readTrainingData(bytes, tripletsPath);
+    // any local file train reads; JSON Lines and Parquet rows are written into the project as TSV (checked first)
+    const triplets = await handoffTriplets(await readRegularFile(tripletsPath, { what: '--triplets' }), tripletsPath);
+    const { data, bytes } = triplets;
     const request = requestFrom(args);
     planHandoff(request, data.source.count); // bad options fail here, before any model or GPU
     await checkEmptyFolder(out);
@@ -105,6 +106,10 @@ export const handoffCommand: Command = {
     try {
       const model = await openModelRef(nodePlatform, await modelRefFromArgument(modelArg), { limits: ctx.limits });
       for (const note of model.notes) process.stderr.write(`note: ${note}\n`);
+      if (triplets.convertedFrom)
+        process.stderr.write(
+          `note: ${tripletsPath} is ${triplets.convertedFrom === 'parquet' ? 'Parquet' : 'JSON Lines'}: its ${data.source.count} rows go into the project as data/${data.fingerprint.name}, the TSV its splade_data.py reads\n`,
+        );
       process.stderr.write(`computing splade-lab's step-0 loss parts of the first batch on the GPU …\n`);
       const files = await handoffProject(ctx, { model, data, tripletBytes: bytes, request });
       for (const [name, content] of files) {
