@@ -2,7 +2,7 @@
 /** The held-out queries of the generated task, searched over its whole corpus. */
 
 import type { LessonSettings, LessonRecipe } from './lesson-settings.ts';
-import type { SparseSummary } from './model-results.ts';
+import type { SparseSummary, SparseTerm } from './model-results.ts';
 
 export interface HeldOutMeasure {
   ndcg10: number;
@@ -42,8 +42,18 @@ export interface LessonFacts {
   recipe: LessonRecipe;
 }
 
+/**
+ * One text's vector as the lesson shows it. `terms` are its heaviest terms other than the special pieces ([CLS], [SEP],
+ * [PAD], [MASK], [UNK], [unused…]: the audit's "special" kind), which keep their weights in the vector (and in
+ * `activeDims`) but are listed apart in `special`, so that they never pass for top terms.
+ */
 export interface LessonVector extends SparseSummary {
   k: number;
+  /** V: the vector's length (the vocabulary). */
+  vocabSize: number;
+  /** The heaviest active special pieces (at most as many as `terms`), and how many special pieces are active. */
+  special: SparseTerm[];
+  specialDims: number;
   /** Σ_j w_j²: one vector's FLOPS term (the batch mean of |w_j| squared, for a batch of one). */
   flops: number;
   /** Sum of the weights. */
@@ -53,4 +63,18 @@ export interface LessonVector extends SparseSummary {
   maxLogit: number;
   /** The median logit of the active dimensions: where a typical term sits on the log curve. */
   medianLogit: number;
+}
+
+/**
+ * Special pieces by their spelling alone, for term lists recorded without their ids (the head-growth recording): BERT's
+ * [CLS] [SEP] [PAD] [MASK] [UNK] and [unusedN], RoBERTa's <s> </s> <pad> <mask> <unk>, <|…|> and <unusedN>.
+ */
+export const SPECIAL_SPELLING = /^(\[(CLS|SEP|PAD|MASK|UNK)\]|\[unused\d+\]|<\/?s>|<(pad|mask|unk)>|<\|[^|]*\|>|<unused\d+>)$/;
+
+/** A recorded list of terms split into the special pieces (by spelling) and the others, in their order. */
+export function apartBySpelling<T extends { term: string }>(terms: readonly T[]): { terms: T[]; special: T[] } {
+  return {
+    terms: terms.filter((t) => !SPECIAL_SPELLING.test(t.term)),
+    special: terms.filter((t) => SPECIAL_SPELLING.test(t.term)),
+  };
 }

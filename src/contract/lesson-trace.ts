@@ -9,12 +9,24 @@ export class LessonTraceError extends Error {
   override name = 'LessonTraceError';
 }
 
+/** How long recording took (the CLI's wall clock; loading the model and preparing the heads left out). */
+export interface LessonTraceTiming {
+  /** Frame 0: the held-out set measured under each k before training. */
+  beginMs: number;
+  /** The training steps together, held-out measures included. */
+  stepsMs: number;
+  /** CPU cores of the recording machine (SwiftShader's speed depends on them), when known. */
+  cores?: number;
+}
+
 export interface LessonTrace {
   format: typeof LESSON_TRACE_FORMAT;
   version: 1;
   /** The backbone it was recorded with, and on what GPU adapter. */
   model: string;
   adapter: string;
+  /** Absent in traces recorded before it was kept. */
+  timing?: LessonTraceTiming;
   facts: LessonFacts;
   /** The lesson's sentence under each k (steps 1 and 2). */
   sentence: LessonVector[];
@@ -28,8 +40,15 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-/** A vector as the lesson shows it: an object with its k and a list of terms. */
-const isVector = (v: unknown, k: number): boolean => isObject(v) && v.k === k && Array.isArray(v.terms);
+/** A vector as the lesson shows it: an object with its k, its length, its terms and its special pieces apart. */
+const isVector = (v: unknown, k: number): boolean =>
+  isObject(v) &&
+  v.k === k &&
+  Array.isArray(v.terms) &&
+  Array.isArray(v.special) &&
+  isNumber(v.vocabSize) &&
+  isNumber(v.activeDims) &&
+  isNumber(v.specialDims);
 
 /** Null or an object whose `keys` are all finite numbers. */
 const numbersOrNull = (v: unknown, keys: readonly string[]): boolean =>
@@ -64,7 +83,8 @@ export function parseLessonTrace(json: unknown, where: string): LessonTrace {
   if (!Array.isArray(sentence) || sentence.length !== ks.length)
     fail(`it has ${Array.isArray(sentence) ? sentence.length : 0} sentence vectors for ${ks.length} ks`);
   (sentence as unknown[]).forEach((vector, i) => {
-    if (!isVector(vector, ks[i] as number)) fail(`sentence vector ${i} is not the vector of k = ${ks[i]} with its terms`);
+    if (!isVector(vector, ks[i] as number))
+      fail(`sentence vector ${i} is not the vector of k = ${ks[i]} with its length, its terms and its special pieces`);
   });
   const frames = trace.frames as unknown;
   if (!Array.isArray(frames) || frames.length !== (steps as number) + 1)
@@ -76,7 +96,7 @@ export function parseLessonTrace(json: unknown, where: string): LessonTrace {
     if (!Array.isArray(runs) || runs.length !== ks.length || runs.some((run, j) => !isObject(run) || run.k !== ks[j]))
       fail(`frame ${i} does not hold the ks ${ks.join(', ')}`);
     for (const run of runs as Record<string, unknown>[]) {
-      if (!isObject(run.probe) || !Array.isArray(run.probe.terms)) fail(`frame ${i} has no watched vector for k = ${run.k}`);
+      if (!isVector(run.probe, run.k as number)) fail(`frame ${i} has no watched vector for k = ${run.k}`);
       const losses = run.losses as Record<string, unknown> | null;
       if (i > 0 && !(isObject(losses) && isNumber(losses.total))) fail(`frame ${i} has no finite losses for k = ${run.k}`);
       if (!numbersOrNull(losses ?? null, LOSSES)) fail(`frame ${i} has losses that are not all numbers for k = ${run.k}`);
@@ -88,5 +108,13 @@ export function parseLessonTrace(json: unknown, where: string): LessonTrace {
   });
   if (typeof trace.model !== 'string' || typeof trace.adapter !== 'string')
     fail('it does not say what model and adapter recorded it');
+  const timing = trace.timing as unknown;
+  if (
+    timing !== undefined &&
+    (!isObject(timing) ||
+      !numbersOrNull(timing, ['beginMs', 'stepsMs']) ||
+      !(timing.cores === undefined || isNumber(timing.cores)))
+  )
+    fail('its "timing" is not the milliseconds of its start and its steps');
   return trace as LessonTrace;
 }

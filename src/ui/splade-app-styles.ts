@@ -76,10 +76,21 @@ export const spladeAppStyles = css`
   }
   :host([presenting]) {
     max-width: none;
-    padding: 0 2em 2em;
+    padding: 0 1em 1em;
+  }
+  /* presenting, the page's header is one short line: the screen is the lesson's */
+  :host([presenting]) header {
+    margin-bottom: 0.3em;
   }
   :host([presenting]) header h1 {
-    font-size: 2em;
+    font-size: 1.3em;
+    margin: 0.2em 0;
+  }
+  :host([presenting]) header p {
+    display: none;
+  }
+  :host([presenting]) #panel-lesson {
+    padding: 0.2em 0.8em 0.6em;
   }
   /* printing the lesson prints its one-page summary alone */
   @media print {

@@ -12,7 +12,7 @@ import type { LoadRequest } from './model/model-picker.ts';
 import { ModelLoader } from './model/model-loader.ts';
 import { modelViews } from './model/model-views.ts';
 import { DEMO_MODEL, LOCAL_MODEL, paperRowFor } from './model/presets.ts';
-import { PANELS, readState, writeState, type PageState, type PanelName, type LessonState } from './url-state.ts';
+import { PANELS, linkCorrections, readState, writeState, type PageState, type PanelName, type LessonState } from './url-state.ts';
 import { baseStyles } from './common/theme.ts';
 import './model/model-picker.ts';
 import './model/k-control.ts';
@@ -53,6 +53,8 @@ export class SpladeApp extends LitElement {
   @state() private _auditRun: { id: string; k: number } | null = null;
   /** The ks the sweep panel offers (a suggested sweep sets them). */
   @state() private _sweepKs: readonly number[] = DEFAULT_SWEEP_KS;
+  /** What the page did not take from the link it was opened with (said once, until dismissed). */
+  @state() private _linkCorrections: string[] = linkCorrections(location.search);
 
   private readonly loader = new ModelLoader(this);
 
@@ -97,7 +99,11 @@ export class SpladeApp extends LitElement {
       </header>
       <main>
         ${askHub ? this._renderNotice('hub-notice', hubConsentNotice(s.hub!)) : nothing}
-        ${loader.notice ? this._renderNotice('notice', loader.notice) : nothing}
+        ${this._renderLinkCorrections()}
+        ${
+          // presenting without WebGPU, the lesson's own "Recorded" badge says it: the projector shows the lesson alone
+          loader.notice && !(s.lesson.present && noGpu) ? this._renderNotice('notice', loader.notice) : nothing
+        }
         <div id="workbench" ?hidden=${s.lesson.present}>
           <section class="card" aria-labelledby="model-heading">
             <h2 id="model-heading">1 · Backbone</h2>
@@ -154,6 +160,18 @@ export class SpladeApp extends LitElement {
     ></notice-banner>`;
   }
 
+  private _renderLinkCorrections() {
+    if (this._linkCorrections.length === 0) return nothing;
+    return html`<notice-banner
+      id="link-notice"
+      tone="info"
+      heading="Some of this link's settings were not used"
+      message=${this._linkCorrections.join('\n')}
+      .actions=${[ACTIONS.dismiss]}
+      @notice-action=${() => (this._linkCorrections = [])}
+    ></notice-banner>`;
+  }
+
   private _renderTabs() {
     const s = this._state;
     return html`<div role="tablist" aria-label="Panels" @keydown=${this._onTabKey}>
@@ -165,7 +183,7 @@ export class SpladeApp extends LitElement {
             aria-selected=${String(s.panel === panel)}
             aria-controls="panel-${panel}"
             tabindex=${s.panel === panel ? 0 : -1}
-            @click=${() => this._setState({ panel })}
+            @click=${() => this._showPanel(panel)}
           >
             ${PANEL_TITLES[panel]}
           </button>`,
@@ -300,9 +318,26 @@ export class SpladeApp extends LitElement {
         .state=${s.lesson}
         ?no-gpu=${this.loader.gpu === 'none'}
         ?active=${shown}
-        @lesson-change=${(e: CustomEvent<Partial<LessonState>>) => this._setState({ lesson: { ...this._state.lesson, ...e.detail } })}
+        @lesson-change=${(e: CustomEvent<Partial<LessonState>>) => this._onLessonChange(e.detail)}
       ></lesson-panel>
     </section>`;
+  }
+
+  /** A lesson setting changed; the presenter view turned on or off stays on the lesson. */
+  private _onLessonChange(patch: Partial<LessonState>) {
+    this._setState({ lesson: { ...this._state.lesson, ...patch }, ...(patch.present === undefined ? {} : { panel: 'lesson' }) });
+  }
+
+  /** Opens a panel and scrolls it into view when its top is off the upper half of the screen (a projector's 768 px). */
+  private _showPanel(panel: PanelName) {
+    this._setState({ panel });
+    void this.updateComplete.then(() => {
+      // the tabs above the panel when they are shown (not while presenting), else the panel itself
+      const tabs = this.renderRoot.querySelector('[role="tablist"]');
+      const target = tabs?.getClientRects().length ? tabs : this.renderRoot.querySelector(`#panel-${panel}`);
+      const top = target?.getBoundingClientRect().top;
+      if (top !== undefined && (top < 0 || top > window.innerHeight / 2)) target!.scrollIntoView({ block: 'start' });
+    });
   }
 
   private _onRunsChange() {
@@ -347,6 +382,11 @@ export class SpladeApp extends LitElement {
   }
 
   private _onNoticeAction(action: string) {
+    if (action === ACTIONS.lesson.id) {
+      // the no-WebGPU notice stays: it says what else still works
+      this._showPanel('lesson');
+      return;
+    }
     if (action === 'hub-accept' || action === 'hub-default') {
       if (action === 'hub-accept') this._hubAgreed = true;
       else this._setState({ hub: null });
@@ -381,7 +421,7 @@ export class SpladeApp extends LitElement {
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     if (step === 0) return;
     const index = (PANELS.indexOf(this._state.panel) + step + PANELS.length) % PANELS.length;
-    this._setState({ panel: PANELS[index] });
+    this._showPanel(PANELS[index]);
     void this.updateComplete.then(() => (this.renderRoot.querySelector(`#tab-${PANELS[index]}`) as HTMLElement | null)?.focus());
   }
 

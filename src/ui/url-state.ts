@@ -48,7 +48,7 @@ export interface LessonState {
   speed: LessonSpeed;
   /** 'live' on this GPU, 'recorded' from the bundled trace; null: live when WebGPU is there. */
   mode: 'live' | 'recorded' | null;
-  /** Large type and high contrast, the lesson alone (a projector). */
+  /** Large type and high contrast, the lesson alone (a projector): `present=1`, or a bare `present` in a link. */
   present: boolean;
 }
 
@@ -142,7 +142,7 @@ function readLesson(
     steps: Number.isInteger(steps) ? steps : fallback.steps,
     speed: (LESSON_SPEEDS as readonly string[]).includes(speed ?? '') ? (speed as LessonSpeed) : fallback.speed,
     mode: mode === 'live' || mode === 'recorded' ? mode : null,
-    present: params.get('present') === '1',
+    present: params.get('present') === '1' || params.get('present') === '',
   };
 }
 
@@ -169,6 +169,68 @@ export function writeState(state: PageState): string {
   if (lesson.mode) params.set('lmode', lesson.mode);
   if (lesson.present) params.set('present', '1');
   return `?${params.toString()}`;
+}
+
+/** What each link parameter the page checks accepts, said when a link's value is not used. */
+const LINK_RULES: Record<string, string> = {
+  k: K_RANGE_MESSAGE,
+  target: 'the target mean row norm must be a number from 0.01 to 100',
+  panel: `the panel must be one of ${PANELS.join(', ')}`,
+  log: 'log=1 draws the histogram on log(norm)',
+  dks: `the teaching demo takes 1 to ${DEMO_MAX_KS} ks, each ${describeRange(K_RANGE)}`,
+  dsteps: `the teaching demo's steps must be a whole number from 1 to ${DEMO_MAX_STEPS}`,
+  lstep: `the lesson step must be 1 to ${LESSON_STEPS.length}`,
+  lks: `a lesson takes 2 or 3 different ks, each ${describeRange(K_RANGE)}`,
+  lseed: `the lesson seed must be ${describeRange(TRAIN_LIMITS.seed)}`,
+  lsteps: `a lesson's training steps must be ${describeRange(LESSON_LIMITS.steps)}`,
+  lspeed: `the lesson speed must be one of ${LESSON_SPEEDS.join(', ')}`,
+  lmode: 'the lesson mode must be live or recorded',
+  present: 'present=1 (or a bare present) opens the presenter view',
+};
+
+/** How the defaults read in a link (a link may name a default; the page's own links leave it out). */
+const DEFAULT_TEXT: Record<string, string> = {
+  target: String(DEFAULT_STATE.target),
+  panel: DEFAULT_STATE.panel,
+  log: '0',
+  dks: DEFAULT_STATE.demoKs.join(','),
+  dsteps: String(DEFAULT_STATE.demoSteps),
+  lstep: String(DEFAULT_STATE.lesson.step),
+  lks: DEFAULT_STATE.lesson.ks.join(','),
+  lseed: String(DEFAULT_STATE.lesson.seed),
+  lsteps: String(DEFAULT_STATE.lesson.steps),
+  lspeed: DEFAULT_STATE.lesson.speed,
+  present: '0',
+};
+
+/** Two link values that mean the same: equal text, or the same numbers to four digits ("1.40" and "1.4", "1 8" and "1,8"). */
+function sameValue(a: string, b: string): boolean {
+  const numbers = (text: string) =>
+    text
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map((v) => roundForUrl(Number(v)));
+  const [x, y] = [numbers(a), numbers(b)];
+  return a === b || (x.length > 0 && x.length === y.length && x.every((v, i) => Number.isFinite(v) && v === y[i]));
+}
+
+/**
+ * What the page did not take from a link, one sentence each: a value out of range or malformed, with what it accepts
+ * and what the page uses instead (the value the rewritten URL holds, or the default). Empty when the link is all used.
+ */
+export function linkCorrections(search: string): string[] {
+  const given = new URLSearchParams(search);
+  const used = new URLSearchParams(writeState(readState(search)));
+  const same = (key: string, value: string) =>
+    used.get(key) === value || (key === 'present' && value === '' && used.get(key) === '1');
+  return Object.entries(LINK_RULES).flatMap(([key, rule]) => {
+    const value = given.get(key);
+    if (value === null || same(key, value) || sameValue(value, used.get(key) ?? '')) return [];
+    const instead = used.get(key);
+    // a value equal to the default is left out of links: the page uses it all the same
+    if (instead === null && key in DEFAULT_TEXT && sameValue(value, DEFAULT_TEXT[key])) return [];
+    return [`${key}=${value} was not used (${rule}): the page uses ${instead === null ? 'its default' : `${key}=${instead}`}.`];
+  });
 }
 
 /** k and targets keep four significant digits in links. */

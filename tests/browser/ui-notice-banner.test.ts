@@ -25,9 +25,12 @@ describe('<notice-banner>', () => {
       noticeFor(new PageFailure('too-large', 'big'), 'm').actions.some((a) => a.id === 'load-demo'),
       'demo offered',
     );
+    const noGpu = noticeFor(new PageFailure('no-webgpu', 'none'), 'm');
+    check(noGpu.message.includes('precomputed'), 'no-WebGPU notice mentions the precomputed figures');
+    check(/What still works without it: the Lesson plays a recording/.test(noGpu.message), noGpu.message);
     check(
-      noticeFor(new PageFailure('no-webgpu', 'none'), 'm').message.includes('precomputed'),
-      'no-WebGPU notice mentions the precomputed figures',
+      noGpu.actions.map((a) => `${a.id}: ${a.label}`).join() === 'open-lesson: Play the recorded lesson',
+      'no-WebGPU notice offers the recorded lesson in one click',
     );
   });
 

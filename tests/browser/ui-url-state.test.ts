@@ -1,5 +1,5 @@
 // The URL state: every field survives a round trip, defaults stay out of links, malformed values fall back.
-import { DEFAULT_STATE, readState, writeState, type PageState } from '../../src/ui/url-state.ts';
+import { DEFAULT_STATE, linkCorrections, readState, writeState, type PageState } from '../../src/ui/url-state.ts';
 import { check } from './ui-fixture.ts';
 
 describe('url state', () => {
@@ -40,6 +40,36 @@ describe('url state', () => {
     check(
       readState('?lstep=2&lks=1 8').lesson.step === 2 && readState('?lks=1,2,4,8').lesson.ks.join(',') === '1,8',
       'a lesson takes 2 or 3 ks',
+    );
+  });
+
+  it('opens the presenter view from a bare ?present, and says which link values it did not use and what it uses instead', () => {
+    check(readState('?present').lesson.present && readState('?present=1').lesson.present, 'present and present=1');
+    check(!readState('?present=0').lesson.present, 'present=0 is off');
+    const corrections = (search: string) => linkCorrections(search).join(' | ');
+    check(corrections('?model=demo&k=4&lsteps=12&present&panel=lesson&lsteps=12') === '', corrections('?present'));
+    check(
+      corrections('?lsteps=40&target=1.40&lks=1 8&panel=norms') === '',
+      `defaults named in a link: ${corrections('?lsteps=40&target=1.40')}`,
+    );
+    check(
+      corrections('?lsteps=0') ===
+        "lsteps=0 was not used (a lesson's training steps must be a whole number from 1 to 400): the page uses its default.",
+      corrections('?lsteps=0'),
+    );
+    check(
+      /^lsteps=99999 was not used .*: the page uses its default\.$/.test(corrections('?lsteps=99999')),
+      corrections('?lsteps=99999'),
+    );
+    check(
+      /^k=-1 was not used \(k must be a number from 0\.25 to 64\): the page uses k=1\.$/.test(corrections('?k=-1')),
+      corrections('?k=-1'),
+    );
+    check(
+      /^panel=nope was not used \(the panel must be one of norms, preview, audit, training, evaluate, runs, lesson\): the page uses its default\.$/.test(
+        corrections('?present&panel=nope'),
+      ),
+      corrections('?present&panel=nope'),
     );
   });
 });

@@ -1,13 +1,16 @@
 // End-to-end tests of the BUILT page's lesson in headless Chromium: live on SwiftShader with the bundled demo (a typed
 // sentence's vector, k = 1 against k = 8, the whole training played, the divided head ending better on the held-out
 // queries, the same first frame as the bundled recording), a lesson step's URL round trip and its keyboard, and the
-// recording played without WebGPU with its presenter view and printed summary. The live lesson plays 4 steps (a link's
-// lsteps) in the suite; `npm run test:e2e:lesson` plays the default 40 (SPLADE_LAB_E2E_LESSON_STEPS).
+// recording played without WebGPU with its presenter view and printed summary; the no-WebGPU banner's one click to the
+// recording; the presenter view at 1024x768 driven by PageDown alone through every step (axe on each, screenshots);
+// links with values the page cannot use. The live lesson plays 12 steps (a link's lsteps) in the suite;
+// `npm run test:e2e:lesson` plays the default 40 (SPLADE_LAB_E2E_LESSON_STEPS).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { axeViolations, describeViolations } from './accessibility.ts';
 import { ARTIFACTS, launchChromium, openPage, screenshot } from './browser.ts';
 import { useBuiltSite, WAIT } from './site.ts';
 
@@ -77,7 +80,7 @@ describe('the built page: lesson', { timeout: 900_000 }, () => {
     const trainingSeconds = (Date.now() - trainingStart) / 1000;
     await screenshot(page, '42-lesson-3-training');
 
-    await page.keyboard.press('PageDown');
+    await page.keyboard.press('n');
     await lesson.locator('#summary-screen #takeaway').waitFor(WAIT);
     const [plain, divided] = [await finalNdcg(page, 1), await finalNdcg(page, 8)];
     assert.ok(divided > plain + 0.01, `after training, k = 8 (nDCG@10 ${divided}) beats k = 1 (${plain})`);
@@ -126,6 +129,111 @@ describe('the built page: lesson', { timeout: 900_000 }, () => {
       assert.equal(await page.locator('splade-app header').isVisible(), false, 'print hides the page header');
       await page.pdf({ path: join(ARTIFACTS, '46-lesson-summary.pdf'), format: 'A4' });
       await screenshot(page, '46-lesson-summary-print');
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('without WebGPU at 1024x768: the banner opens the recording in one click; PageDown alone drives it through every step in presenter view, axe on each', async () => {
+    const plain = await launchChromium(false);
+    try {
+      const { page } = await openPage(plain, built.offsite);
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await page.goto(`${built.site}?model=demo&lspeed=fast`);
+      const notice = page.locator('notice-banner#notice');
+      await notice.locator('button[data-action="open-lesson"]', { hasText: 'Play the recorded lesson' }).waitFor(WAIT);
+      assert.match(
+        (await notice.locator('.box').textContent()) ?? '',
+        /What still works without it: the Lesson plays a recording/,
+      );
+      await page.screenshot({ path: join(ARTIFACTS, '47-no-webgpu-banner-1024.png') });
+      await notice.locator('button[data-action="open-lesson"]').click();
+      await page.waitForURL(/panel=lesson/);
+      const lesson = page.locator('lesson-panel');
+      const mode = lesson.locator('#lesson-mode[data-mode="recorded"]');
+      await mode.waitFor(WAIT);
+      assert.ok(((await mode.boundingBox())?.y ?? 9999) < 768, 'the click brought the lesson onto the screen');
+
+      // from here on, the keyboard alone
+      await page.keyboard.press('f');
+      await page.waitForURL(/present=1/);
+      const shown: Record<string, string> = {
+        '1': 'lesson-vectors #sparsity-claim',
+        '2': 'lesson-head-growth #growth-caption',
+        '3': 'lesson-training #training-claim',
+        '4': '#summary-screen #takeaway',
+      };
+      const current = async () =>
+        (await lesson.locator('nav button[aria-current="step"]').getAttribute('id'))!.replace('lesson-step-', '');
+      const found: string[] = [];
+      const presses: Record<string, number> = { '1': 0, '2': 0, '3': 0, '4': 0 };
+      let step = '';
+      for (let press = 0; press < 40; press++) {
+        const now = await current();
+        if (now !== step) {
+          step = now;
+          await lesson.locator(`section[data-step] ${shown[step]}`).first().waitFor(WAIT);
+          if (step === '3') {
+            // the first PageDown plays the training (a clicker has no Space); the recording plays fast
+            await page.keyboard.press('PageDown');
+            presses[step]++;
+            await lesson.locator('#lesson-status', { hasText: `Done: ${trace.facts.settings.steps} steps` }).waitFor(WAIT);
+          }
+          await page.waitForTimeout(300);
+          // what the projector shows on arriving at the step (the screen), then the whole step
+          await page.screenshot({ path: join(ARTIFACTS, `48-presenter-step${step}-1024.png`) });
+          await screenshot(page, `48-presenter-step${step}-1024-full`);
+          const violations = await axeViolations(page);
+          if (violations.length) found.push(`step ${step}:\n${describeViolations(violations)}`);
+        }
+        const end = await lesson.locator('section[data-step]').evaluate((section) => section.getBoundingClientRect().bottom);
+        if (step === '4' && end <= 768 + 8) break;
+        await page.keyboard.press('PageDown');
+        presses[step]++;
+      }
+      assert.equal(step, '4', 'PageDown reached the last step');
+      assert.equal(await lesson.locator('#summary-screen #partial').count(), 0, 'the take-away is of the whole training');
+      for (const key of ['PageDown', ' ', ' ']) await page.keyboard.press(key);
+      assert.equal(await current(), '4', 'past the end, PageDown and Space stay on the last step (Space never goes back)');
+      console.log(`[presenter] PageDown presses per step at 1024x768: ${JSON.stringify(presses)}`);
+      assert.ok(presses['2'] <= 4, `step 2 takes ${presses['2']} presses (at most 4 screens)`);
+      assert.deepEqual(found, [], `axe-core found violations in presenter view\n${found.join('\n')}`);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('links with values the page cannot use: the URL holds the value used, a note says which and why, never a blank page', async () => {
+    const plain = await launchChromium(false);
+    try {
+      const { page } = await openPage(plain, built.offsite);
+      const cases = [
+        {
+          search: '?model=demo&panel=lesson&lsteps=0',
+          said: /lsteps=0 was not used \(a lesson's training steps must be/,
+          gone: /lsteps=/,
+        },
+        { search: '?model=demo&panel=lesson&lsteps=99999', said: /lsteps=99999 was not used/, gone: /lsteps=/ },
+        {
+          search: '?model=demo&k=-1',
+          said: /k=-1 was not used \(k must be a number from 0\.25 to 64\): the page uses k=1/,
+          gone: /k=-1/,
+        },
+        { search: '?model=demo&present&panel=nope', said: /panel=nope was not used/, gone: /panel=nope/ },
+      ];
+      for (const { search, said, gone } of cases) {
+        await page.goto(`${built.site}${search}`);
+        const note = page.locator('notice-banner#link-notice');
+        await note.waitFor(WAIT);
+        assert.match((await note.locator('.box').textContent()) ?? '', said, search);
+        assert.doesNotMatch(new URL(page.url()).search, gone, `${search}: the URL holds the value used`);
+        // the page is there: the lesson (presenting) or the head norms from precomputed figures
+        await page
+          .locator(/present|panel=lesson/.test(search) ? 'lesson-panel #lesson-mode' : 'head-norm-panel')
+          .first()
+          .waitFor(WAIT);
+      }
+      await screenshot(page, '49-link-corrected');
     } finally {
       await plain.close();
     }

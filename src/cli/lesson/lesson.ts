@@ -1,5 +1,6 @@
 // `splade-lab lesson`: argument adapter over the teaching lesson (app/lesson-run.ts): the backbone fine-tuned at each k
 // side by side on the generated task, printed at the measured steps; `--trace` records it for the page's playback.
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { LessonRun } from '../../app/lesson/lesson-run.ts';
 import { type LessonFrame } from '../../contract/lesson-frames.ts';
@@ -84,17 +85,25 @@ export const lessonCommand: Command = {
           LESSON_SENTENCE_TOKENS,
         );
         const start = performance.now();
+        let begun = start;
         const frames = await playWholeLesson(run, (frame) => {
+          if (frame.step === 0) begun = performance.now();
           if (!args.flag('json') && frame.runs[0].heldOut)
             process.stdout.write(
               `step ${frame.step} (${((performance.now() - start) / 1000).toFixed(0)} s)\n${measuredLine(frame)}\n`,
             );
         });
+        const timing = {
+          beginMs: Math.round(begun - start),
+          stepsMs: Math.round(performance.now() - begun),
+          cores: availableParallelism(),
+        };
         const recorded: LessonTrace = {
           format: LESSON_TRACE_FORMAT,
           version: 1,
           model: args.string('name') ?? session.model.name,
           adapter: ctx.adapter.description || ctx.adapter.architecture,
+          timing,
           facts: run.facts,
           sentence: vectors,
           frames,

@@ -13,6 +13,7 @@ export const ACTIONS = {
   retry: { id: 'retry', label: 'Try again' },
   reload: { id: 'reload-model', label: 'Reload the model' },
   demo: { id: 'load-demo', label: 'Load the demo backbone instead' },
+  lesson: { id: 'open-lesson', label: 'Play the recorded lesson' },
   dismiss: { id: 'dismiss', label: 'Dismiss' },
 } as const;
 
@@ -27,9 +28,10 @@ export function noticeFor(failure: PageFailure, model: string, kept?: string): N
         tone: 'warning',
         heading: 'This browser gives the page no WebGPU',
         message:
-          `${failure.message}\nThe page needs WebGPU to measure heads and run models. Below are the demo backbone's ` +
-          'precomputed statistics, so you can still move k and see what it does.',
-        actions: [],
+          `${failure.message}\nThe page needs WebGPU to measure heads and run models. What still works without it: ` +
+          'the Lesson plays a recording computed by splade-lab (the same code and numbers, step by step), and Head norms ' +
+          "shows the demo backbone's precomputed statistics, so you can still move k and see what it does.",
+        actions: [ACTIONS.lesson],
       };
     case 'device-lost':
       return {

@@ -4,21 +4,25 @@
 import { LitElement, css, html, nothing, svg } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { HeadGrowthTrace } from '../../contract/head-growth-trace.ts';
+import { movedFromTo } from '../../contract/lesson-claims.ts';
+import { apartBySpelling } from '../../contract/lesson-frames.ts';
 import '../common/sparse-terms.ts';
+import { renderSpecialApart } from './lesson-special.ts';
 import { baseStyles, tableStyles } from '../common/theme.ts';
 
 const WIDTH = 480;
 const HEIGHT = 160;
 const PAD = 28;
+/** Terms of each recorded list shown in the presenter view. */
+const PRESENTED = 6;
 
-/** The caption: how much the rows grew while the loss fell, computed from the first and last points. */
+/** The caption: how the rows' length and the loss moved (fell, rose or stayed), computed from the first and last points. */
 export function growthCaption(trace: HeadGrowthTrace): string {
   const first = trace.points[0];
   const last = trace.points.at(-1)!;
   const losses = trace.points.filter((p) => p.loss !== null);
   const ratio = last.meanRowNorm / first.meanRowNorm;
-  const loss =
-    losses.length >= 2 ? ` while the loss fell from ${losses[0].loss!.toFixed(2)} to ${losses.at(-1)!.loss!.toFixed(2)}` : '';
+  const loss = losses.length >= 2 ? ` while the loss ${movedFromTo(losses[0].loss!, losses.at(-1)!.loss!, 2)}` : '';
   const scales = trace.points.filter((p) => p.logitScale !== null);
   const scale =
     scales.length >= 2
@@ -49,6 +53,8 @@ export class LessonHeadGrowth extends LitElement {
   @property({ attribute: false }) trace: HeadGrowthTrace | null = null;
   /** Why there is no recording, when there is none. */
   @property({ type: String }) problem = '';
+  /** Presenter view: the chart and its caption beside the two vectors, so that the part fits on about one screen. */
+  @property({ type: Boolean, reflect: true }) presenter = false;
 
   static override styles = [
     baseStyles,
@@ -84,8 +90,15 @@ export class LessonHeadGrowth extends LitElement {
       }
       .side {
         display: grid;
-        grid-template-columns: repeat(auto-fit, minmax(16em, 1fr));
+        grid-template-columns: repeat(auto-fit, minmax(min(16em, 100%), 1fr));
         gap: 1em;
+      }
+      /* presenting: the chart beside its caption, above the two vectors side by side, about one screen in all */
+      :host([presenter]) .chart-side {
+        display: grid;
+        grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
+        gap: 1.5em;
+        align-items: start;
       }
     `,
   ];
@@ -96,27 +109,16 @@ export class LessonHeadGrowth extends LitElement {
     const lastStep = t.points.at(-1)!.step;
     const norms = t.points.map((p) => ({ step: p.step, value: p.meanRowNorm }));
     const losses = t.points.flatMap((p) => (p.loss === null ? [] : [{ step: p.step, value: p.loss }]));
-    return html`<h3>Where long rows come from</h3>
-      <p class="muted">${t.model}: ${t.recipe}.</p>
-      <svg
-        id="growth-chart"
-        viewBox="0 0 ${WIDTH} ${HEIGHT}"
-        role="img"
-        aria-label="The head's mean row norm (solid) and the masked-LM loss (dashed) over ${lastStep} steps; the table below has the numbers."
-      >
-        ${svg`<line x1=${PAD} y1=${HEIGHT - PAD} x2=${WIDTH - PAD} y2=${HEIGHT - PAD} stroke="currentColor" stroke-width="1" />
-        <polyline class="norm" points=${polyline(norms, lastStep)} />
-        ${losses.length >= 2 ? svg`<polyline class="loss" points=${polyline(losses, lastStep)} />` : nothing}
-        <text x=${PAD} y=${HEIGHT - 8} font-size="11">step 0</text>
-        <text x=${WIDTH - PAD} y=${HEIGHT - 8} font-size="11" text-anchor="end">step ${lastStep}</text>`}
-      </svg>
-      <p class="legend muted">
-        <span class="key norm-key"></span> the head's mean row norm &nbsp; <span class="key loss-key"></span> the masked-LM loss
-        (each line on its own scale; the numbers are in the table)
-      </p>
-      <p id="growth-caption">${growthCaption(t)}</p>
-      <details>
+    // presenting shows the heaviest PRESENTED terms of each recorded list
+    const shown = this.presenter ? PRESENTED : Infinity;
+    // presenting, the caption sits under the chart and the note beside it: the part takes about one screen
+    const recipe = html`<p class="muted" id="growth-recipe">${t.model}: ${t.recipe}.</p>`;
+    const note = t.note ? html`<p id="growth-note">${t.note}</p>` : nothing;
+    const caption = html`<p id="growth-caption">${growthCaption(t)}</p>`;
+    // presenting, the recipe waits in the numbers' fold: the caption and the recorder's note share the screen
+    const numbers = html`<details>
         <summary>The numbers</summary>
+        ${this.presenter ? recipe : nothing}
         <table id="growth-table">
           <thead>
             <tr>
@@ -140,19 +142,53 @@ export class LessonHeadGrowth extends LitElement {
             )}
           </tbody>
         </table>
-      </details>
+      </details>`;
+    return html`<h3>Where long rows come from</h3>
+      ${this.presenter ? nothing : recipe}
+      <div class="chart-side">
+      <div>
+      <svg
+        id="growth-chart"
+        viewBox="0 0 ${WIDTH} ${HEIGHT}"
+        role="img"
+        aria-label="The head's mean row norm (solid) and the masked-LM loss (dashed) over ${lastStep} steps; the table below has the numbers."
+      >
+        ${svg`<line x1=${PAD} y1=${HEIGHT - PAD} x2=${WIDTH - PAD} y2=${HEIGHT - PAD} stroke="currentColor" stroke-width="1" />
+        <polyline class="norm" points=${polyline(norms, lastStep)} />
+        ${losses.length >= 2 ? svg`<polyline class="loss" points=${polyline(losses, lastStep)} />` : nothing}
+        <text x=${PAD} y=${HEIGHT - 8} font-size="11">step 0</text>
+        <text x=${WIDTH - PAD} y=${HEIGHT - 8} font-size="11" text-anchor="end">step ${lastStep}</text>`}
+      </svg>
+      <p class="legend muted">
+        <span class="key norm-key"></span> the head's mean row norm &nbsp; <span class="key loss-key"></span> the masked-LM loss
+        (each line on its own scale; the numbers are in the table)
+      </p>
+      ${caption}
+      </div>
+      <div>
+      ${this.presenter ? html`${note} ${numbers}` : numbers}
+      </div>
+      </div>
       <div class="side">
-        ${(['before', 'after'] as const).map(
-          (when) =>
-            html`<sparse-terms
+        ${(['before', 'after'] as const).map((when) => {
+          const { terms, special } = apartBySpelling(t[when]);
+          const listed = terms.slice(0, shown);
+          const caption =
+            listed.length < terms.length
+              ? `its ${listed.length} heaviest terms of the ${t[when].length} recorded`
+              : `its ${t[when].length} heaviest terms, as recorded`;
+          return html`<div>
+            <sparse-terms
               data-when=${when}
               heading="“${t.sentence}” ${when} the run (k = 1)"
-              caption="its ${t[when].length} heaviest terms, as recorded"
-              .summary=${{ text: t.sentence, tokens: [], activeDims: t[when].length, terms: t[when].map((term) => ({ ...term, id: 0 })) }}
-            ></sparse-terms>`,
-        )}
+              caption=${caption}
+              .summary=${{ text: t.sentence, tokens: [], activeDims: t[when].length, terms: listed.map((term) => ({ ...term, id: 0 })) }}
+            ></sparse-terms>
+            ${renderSpecialApart(special, special.length)}
+          </div>`;
+        })}
       </div>
-      ${t.note ? html`<p id="growth-note">${t.note}</p>` : nothing}`;
+      ${this.presenter ? nothing : note}`;
   }
 }
 

@@ -1,4 +1,6 @@
 // What each step of the lesson says: its title, and its narration (the text and formula above the step's figures).
+// The narration states no comparison of this lesson's numbers: those sentences are computed from the numbers on screen
+// (contract/lesson-claims.ts) and shown beside them.
 import { html, type TemplateResult } from 'lit';
 import type { LESSON_STEPS } from '../url-state.ts';
 
@@ -15,8 +17,9 @@ export const LESSON_NARRATION: Record<LessonStepName, TemplateResult> = {
   vector: html`<div class="narration">
     <p>
       A SPLADE model reads a text with a language model and, for every word of its vocabulary, asks: how much does this text call
-      for it? The answers form a vector as long as the vocabulary, in which most entries are zero. The weight of word j is the
-      strongest call any token t makes for it, squashed by a logarithm:
+      for it? The answers form a vector as long as the vocabulary. A word the text does not call for gets exactly 0, and search
+      pays only for the words that are not 0. The weight of word j is the strongest call any token t makes for it, squashed by a
+      logarithm:
     </p>
     <span class="formula">w<sub>j</sub> = max<sub>t</sub> log(1 + ReLU(h<sub>t</sub> · W<sub>j</sub> / k + b<sub>j</sub>))</span>
     <p>Type a sentence to see its vector. Words with weight that are not in the sentence are expansions.</p>
@@ -24,10 +27,9 @@ export const LESSON_NARRATION: Record<LessonStepName, TemplateResult> = {
   'long-rows': html`<div class="narration">
     <p>
       Each word j has a row W<sub>j</sub> in the MLM head, and its logit grows with the row's length. Modern backbones have long
-      rows: their logits are large, sit on the flat end of the logarithm, and give many words similar, large weights, so the
-      vectors are dense and their FLOPS (what search costs) explode. Dividing the head by k shortens every row at once: the logits
-      shrink k times, the weights fall with them and the FLOPS drop; training's FLOPS penalty can then push the small weights to
-      zero.
+      rows: large logits sit on the flat end of the logarithm and give many words similar, large weights, so vectors are dense
+      and their FLOPS (what search costs) explode. Dividing the head by k shrinks the h · W part of every logit k times;
+      training's FLOPS penalty can then push the small weights to zero.
     </p>
     <span class="formula"
       >logit<sub>j</sub> = h · W<sub>j</sub> / k + b<sub>j</sub>,&nbsp;&nbsp; FLOPS(v) = Σ<sub>j</sub> w<sub>j</sub>²</span
@@ -52,8 +54,9 @@ export const LESSON_NARRATION: Record<LessonStepName, TemplateResult> = {
   </div>`,
   trade: html`<div class="narration">
     <p>
-      k trades effectiveness against cost: a head divided too little starts from saturated, dense vectors and a huge loss; divided
-      too much, its weights are too small to separate documents. Here is where each k ended.
+      k trades effectiveness against cost: divided too little, a head with long rows starts saturated; divided too much, its
+      weights are too small to separate documents. Below, read from this lesson's own numbers: which k ended ahead on the
+      held-out queries and which keeps fewer terms, how the ranking losses started, and what their end means.
     </p>
   </div>`,
 };

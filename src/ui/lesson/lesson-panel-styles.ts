@@ -1,5 +1,6 @@
-// The lesson panel's look: the presenter view's larger type, the step list, the live / recorded badge, formulas, the
-// controls row, the shortcut list, and the print-only one-page summary.
+// The lesson panel's look: the presenter view (body text of at least 20 px, the lesson's own buttons smaller, step 3's
+// training controls stuck to the top while it scrolls), the step list, the live / recorded badge, formulas, the controls
+// row, the shortcut list, and the print-only one-page summary.
 import { css } from 'lit';
 
 export const lessonPanelStyles = css`
@@ -7,15 +8,52 @@ export const lessonPanelStyles = css`
     display: block;
   }
   :host([presenter]) {
-    font-size: 1.45rem;
+    /* 22.4 px: the smallest text (0.9em) stays above 20 px */
+    font-size: 1.4rem;
     color: #000;
   }
   :host([presenter]) .narration {
     max-width: 60em;
   }
+  :host([presenter]) .narration p {
+    margin: 0.4em 0;
+  }
   :host([presenter]) button {
     border-width: 2px;
     border-color: #000;
+  }
+  /* the lesson's own buttons and step list take one line each, so that a step starts high on the screen */
+  :host([presenter]) .lesson-head,
+  :host([presenter]) nav {
+    font-size: 0.72em;
+  }
+  :host([presenter]) .lesson-head,
+  :host([presenter]) nav ol {
+    margin: 0.2em 0;
+  }
+  :host([presenter]) #step-title {
+    margin: 0.3em 0;
+  }
+  /* the settings are the teacher's, set before the class (the link keeps them); the recording's disabled field says enough */
+  :host([presenter]) .recorded-note {
+    display: none;
+  }
+  :host([presenter]) #lesson-settings {
+    display: none;
+  }
+  /* a playing step keeps its status on the screen while the charts below it scroll */
+  :host([presenter]) #training-controls {
+    position: sticky;
+    top: 0;
+    z-index: 1;
+    background: #fff;
+    margin: 0;
+    padding: 0.3em 0;
+    border-bottom: 2px solid #000;
+  }
+  /* a level-2 heading (under the page's h1, also when presenting hides the cards' h2) at the size of the others */
+  #step-title {
+    font-size: 1.17em;
   }
   nav ol {
     list-style: none;

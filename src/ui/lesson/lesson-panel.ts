@@ -1,7 +1,8 @@
 // <lesson-panel>: the paper's story as a guided lesson in four steps (a SPLADE vector; why long head rows break it;
 // training k = 1 against a divided head; what k trades), playable (play, pause, one step, speed, keyboard shortcuts),
-// live on this GPU or recorded (the bundled trace) without WebGPU, with a presenter view and a printable summary.
-import { LitElement, html, nothing } from 'lit';
+// live on this GPU or recorded (the bundled trace) without WebGPU, with a presenter view a clicker drives (PageDown
+// scrolls through a step, then moves on) and a printable summary.
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import {
   K_RANGE,
@@ -18,6 +19,7 @@ import { LessonKeys, SHORTCUTS } from './lesson-keys.ts';
 import { LESSON_NARRATION, STEP_TITLES } from './lesson-narration.ts';
 import { lessonPanelStyles } from './lesson-panel-styles.ts';
 import { LessonPlayback } from './lesson-playback.ts';
+import { scrollWithinStep, stuckHeight } from './lesson-scroll.ts';
 import { LessonSentence } from './lesson-sentence.ts';
 import {
   fetchHeadGrowth,
@@ -32,10 +34,11 @@ import type { HeadGrowthTrace } from '../../contract/head-growth-trace.ts';
 import './lesson-summary.ts';
 import './lesson-training.ts';
 import './lesson-vectors.ts';
+import { formatDuration } from '../common/format.ts';
 import { baseStyles } from '../common/theme.ts';
 import { LESSON_SPEEDS, LESSON_STEPS, parseLessonKs, type LessonState } from '../url-state.ts';
 
-/** A live step slower than this suggests the recording (a whole lesson would take minutes more). */
+/** Live steps slower than this on average suggest the recording (a whole lesson would take minutes more). */
 export const SLOW_STEP_MS = 6000;
 
 @customElement('lesson-panel')
@@ -54,8 +57,13 @@ export class LessonPanel extends LitElement {
   @property({ type: Boolean }) active = false;
   @property({ type: Boolean, reflect: true }) presenter = false;
   @property({ type: String, attribute: 'page-url' }) pageUrl: string = location.href;
-  /** A live step slower than this offers the recording. */
+  /** Live steps slower than this on average offer the recording. */
   @property({ attribute: false }) slowStepMs: number = SLOW_STEP_MS;
+  /** The step shown at the last render (a new one scrolls the panel's top into view), and whether it was presented. */
+  private shownStep = 0;
+  private shownPresenting = false;
+  /** The page is to scroll to the lesson's top once the new step is rendered (read before the old one goes). */
+  private scrollToTop = false;
 
   private readonly playback = new LessonPlayback(this);
   /** What the current source was built from: a new mode, model or recording builds a new one. */
@@ -84,9 +92,28 @@ export class LessonPanel extends LitElement {
     return LESSON_STEPS[this.state.step - 1];
   }
 
-  override willUpdate(): void {
+  /** Step 3's training can still play. */
+  get canPlay(): boolean {
+    return !!this.playback.source && !this.playback.finished;
+  }
+
+  /** The figures are the demo backbone's (live: the loaded model says so; recorded: the trace's model). */
+  get demo(): boolean {
+    return this.mode === 'recorded' ? /demo/i.test(this.trace?.model ?? '') : (this.summary?.synthetic ?? false);
+  }
+
+  override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('state') && this.shownStep !== 0) {
+      const presenting = this.state.present && !this.shownPresenting;
+      // read now: once the old step's content is gone the page may be shorter and its scroll position clamped
+      const newStep = this.state.step !== this.shownStep && this.active && this.getBoundingClientRect().top < 0;
+      this.scrollToTop = presenting || newStep;
+    }
     this.presenter = this.state.present;
     this.playback.speed = this.state.speed;
+    const p = this.playback;
+    // a slow adapter is told once its mean step time is slow, and the notice stays (no flicker as single steps vary)
+    if (this.mode === 'live' && p.step > 0 && p.meanStepMs >= this.slowStepMs) p.slowNoticed = true;
     const key = [
       this.mode,
       this.mode === 'live' ? `${this.summary?.name ?? ''}|${!!this.client}` : String(!!this.trace),
@@ -102,7 +129,17 @@ export class LessonPanel extends LitElement {
     }
   }
 
-  override updated(): void {
+  override updated(changed: PropertyValues<this>): void {
+    if (changed.has('state')) {
+      // a new step starts at its top (the page may be scrolled down the one before); presenting, at the page's top
+      if (this.scrollToTop) {
+        if (this.state.present) window.scrollTo({ top: 0, behavior: 'instant' });
+        else this.scrollIntoView({ block: 'start' });
+      }
+      this.scrollToTop = false;
+      this.shownStep = this.state.step;
+      this.shownPresenting = this.state.present;
+    }
     if (!this.active) return;
     if (this.step === 'long-rows' && !this.growth && !this.growthProblem) void this._fetchGrowth();
     // every step may need the sentence: steps 1 and 2 show it, the printed summary quotes it
@@ -139,7 +176,7 @@ export class LessonPanel extends LitElement {
           </ol>
         </nav>
         <section aria-labelledby="step-title" data-step=${this.step}>
-          <h3 id="step-title">${stepIndex} · ${STEP_TITLES[this.step]}</h3>
+          <h2 id="step-title">${stepIndex} · ${STEP_TITLES[this.step]}</h2>
           ${this._renderStep()}
         </section>
         <p class="controls">
@@ -172,7 +209,7 @@ export class LessonPanel extends LitElement {
 
   private _renderHeader() {
     const recorded = this.mode === 'recorded';
-    return html`<p class="controls">
+    return html`<p class="controls lesson-head">
       <span id="lesson-mode" class="badge ${recorded ? 'recorded' : 'live'}" data-mode=${this.mode}
         >${recorded ? `Recorded: played back from a trace computed by splade-lab (${this.recordedWith})` : 'Live: computed now on this GPU'}</span
       >
@@ -195,7 +232,7 @@ export class LessonPanel extends LitElement {
         aria-pressed=${String(this.state.present)}
         @click=${() => this.changeLesson({ present: !this.state.present })}
       >
-        Presenter view
+        ${this.state.present ? 'Leave presenter view' : 'Presenter view'}
       </button>
       <button id="print" @click=${() => window.print()}>Print a one-page summary</button>
     </p>`;
@@ -205,15 +242,19 @@ export class LessonPanel extends LitElement {
     switch (this.step) {
       case 'vector':
         return html`${LESSON_NARRATION.vector} ${this.sentence.render(this.mode === 'recorded')}
-          <lesson-vectors .vectors=${this.sentence.vectors} vocab-size=${this.summary?.vocabSize ?? 0}></lesson-vectors>
+          <lesson-vectors .vectors=${this.sentence.vectors} ?demo=${this.demo}></lesson-vectors>
           ${this._renderDemoCaveat()}`;
       case 'long-rows':
         return html`${LESSON_NARRATION['long-rows']} ${this.sentence.render(this.mode === 'recorded')}
-          <lesson-vectors compare .vectors=${this.sentence.vectors} vocab-size=${this.summary?.vocabSize ?? 0}></lesson-vectors>
-          <lesson-head-growth .trace=${this.growth} problem=${this.growthProblem}></lesson-head-growth>`;
+          <lesson-vectors compare .vectors=${this.sentence.vectors} ?demo=${this.demo} ?presenter=${this.state.present}></lesson-vectors>
+          <lesson-head-growth .trace=${this.growth} problem=${this.growthProblem} ?presenter=${this.state.present}></lesson-head-growth>`;
       case 'training':
         return html`${LESSON_NARRATION.training} ${this._renderSettings()} ${this._renderControls()}
-          <lesson-training .frames=${this.playback.frames} .facts=${this.playback.facts}></lesson-training>`;
+          <lesson-training
+            .frames=${this.playback.frames}
+            .facts=${this.playback.facts}
+            ?presenter=${this.state.present}
+          ></lesson-training>`;
       case 'trade':
         return html`${LESSON_NARRATION.trade} ${this.playback.finished ? nothing : this._renderControls()}
         ${this._renderSummary('summary-screen')} ${this._renderDemoCaveat()}`;
@@ -222,8 +263,7 @@ export class LessonPanel extends LitElement {
 
   /** Said beside figures of the random demo backbone, live or recorded. */
   private _renderDemoCaveat() {
-    const demo = this.mode === 'recorded' ? /demo/i.test(this.trace?.model ?? '') : (this.summary?.synthetic ?? false);
-    return demo
+    return this.demo
       ? html`<p class="muted demo-caveat">
           The demo backbone is a tiny MLM that splade-lab pretrained on WordNet glosses: it knows which English words go together,
           but it is no real backbone. What it shows is how k changes the logits, the loss and the learning.
@@ -309,9 +349,9 @@ export class LessonPanel extends LitElement {
           : 'Press Play or Step to start.'
         : p.finished
           ? `Done: ${steps} steps of every k.`
-          : `Step ${p.step} of ${steps}${p.lastStepMs && this.mode === 'live' ? ` · ${(p.lastStepMs / 1000).toFixed(1)} s per step` : ''}${p.playing ? ' · playing' : ''}`;
-    const slow = this.mode === 'live' && p.step > 0 && p.lastStepMs >= this.slowStepMs && !p.finished;
-    return html`<div class="controls" role="group" aria-label="Training controls">
+          : `Step ${p.step} of ${steps}${p.meanStepMs && this.mode === 'live' ? ` · ${(p.meanStepMs / 1000).toFixed(1)} s per step on average, about ${formatDuration(p.msLeft)} left` : ''}${p.playing ? ' · playing' : ''}`;
+    const slow = this.mode === 'live' && p.slowNoticed && !p.finished;
+    return html`<div class="controls" id="training-controls" role="group" aria-label="Training controls">
         <button
           id="play"
           class="primary"
@@ -342,8 +382,8 @@ export class LessonPanel extends LitElement {
       ${
         slow
           ? html`<p class="notice" id="slow-notice">
-              This GPU took ${(p.lastStepMs / 1000).toFixed(1)} s for one step: the rest would take about
-              ${Math.ceil(((steps - p.step) * p.lastStepMs) / 60000)} minutes.
+              This GPU takes ${(p.meanStepMs / 1000).toFixed(1)} s a step on average: the ${steps - p.step} steps left would
+              take about ${formatDuration(p.msLeft)}.
               <button id="use-recording" @click=${() => this.changeLesson({ mode: 'recorded' })}>
                 Play the recording instead
               </button>
@@ -383,10 +423,33 @@ export class LessonPanel extends LitElement {
     void this.playback.stepOnce(this._choice());
   }
 
-  /** Plays or pauses the training (the Play button and Space). */
+  /** Plays or pauses the training (the Play button and Space); presenting, playing brings the controls and charts up. */
   togglePlay() {
     if (this.playback.playing) this.playback.pause();
-    else void this.playback.play(this._choice());
+    else if (!this.playback.busy) {
+      void this.playback.play(this._choice());
+      if (this.state.present)
+        void this.updateComplete.then(() =>
+          this.renderRoot.querySelector('#training-controls')?.scrollIntoView({ block: 'start' }),
+        );
+    }
+  }
+
+  /**
+   * One screen further through the step (PageDown, a clicker), or at its end the next step; -1: back, then the step
+   * before. In step 3 the first press forward plays the training (a clicker has no Space), then pages through it.
+   */
+  advance(direction: 1 | -1) {
+    const p = this.playback;
+    if (direction > 0 && this.step === 'training' && this.canPlay && !p.playing && p.step <= 0) {
+      // (while the heads are being prepared the press waits for nothing: the Play button is not ready either)
+      if (!p.busy) this.togglePlay();
+      return;
+    }
+    const section = this.renderRoot.querySelector('section[data-step]');
+    const bar = this.renderRoot.querySelector('#training-controls');
+    if (section && scrollWithinStep(section, direction, stuckHeight(bar))) return;
+    this.goToStep(this.state.step + direction);
   }
 
   /** Goes to a lesson step (1-based; nothing outside the lesson). */

@@ -1,5 +1,6 @@
 // The lesson's training as a player: frames so far, play (a step, a pause set by the speed, the next step), pause,
-// one step, restart; from a live or a recorded source alike. It times live steps so that a slow adapter can be told.
+// one step, restart; from a live or a recorded source alike. It times the steps (their mean estimates the time left, so
+// that a slow adapter can be told once, not at every slow step).
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { toPageFailure, type LessonFacts, type LessonFrame } from '../../worker/api.ts';
 import type { LessonChoice, LessonSource } from './lesson-source.ts';
@@ -16,8 +17,12 @@ export class LessonPlayback implements ReactiveController {
   /** A start or a step is under way. */
   busy = false;
   error = '';
-  /** Milliseconds of the last step (the source's own time: live, the GPU's). */
+  /** Milliseconds of the last step, and of all steps timed since the start (the source's own time: live, the GPU's). */
   lastStepMs = 0;
+  private timedMs = 0;
+  private timedSteps = 0;
+  /** Set once the mean step time has been found slow (the panel's notice then stays until the lesson starts again). */
+  slowNoticed = false;
   speed: LessonSpeed = 'normal';
   private generation = 0;
 
@@ -39,6 +44,16 @@ export class LessonPlayback implements ReactiveController {
     return this.frames.length - 1;
   }
 
+  /** The mean milliseconds of the steps taken so far (0 before the first). */
+  get meanStepMs(): number {
+    return this.timedSteps ? this.timedMs / this.timedSteps : 0;
+  }
+
+  /** Milliseconds the steps left would take at the mean step time (0 before the first step or after the last). */
+  get msLeft(): number {
+    return this.facts ? Math.max(0, this.facts.settings.steps - this.step) * this.meanStepMs : 0;
+  }
+
   /** Drops the frames and stops; the next play or step starts again with `source` and these settings. */
   async reset(source: LessonSource | null): Promise<void> {
     this.generation++;
@@ -48,6 +63,8 @@ export class LessonPlayback implements ReactiveController {
     this.facts = null;
     this.frames = [];
     this.error = '';
+    this.lastStepMs = this.timedMs = this.timedSteps = 0;
+    this.slowNoticed = false;
     this.host.requestUpdate();
     if (old) await old.stop().catch(() => undefined);
   }
@@ -69,6 +86,8 @@ export class LessonPlayback implements ReactiveController {
       const frame = await this.source!.step();
       if (generation !== this.generation) return;
       this.lastStepMs = performance.now() - start;
+      this.timedMs += this.lastStepMs;
+      this.timedSteps++;
       this.frames = [...this.frames, frame];
     });
   }

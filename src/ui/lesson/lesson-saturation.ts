@@ -21,6 +21,8 @@ export function markerPath(i: number, x: number, y: number, r = 6): string {
 @customElement('lesson-saturation')
 export class LessonSaturation extends LitElement {
   @property({ attribute: false }) vectors: LessonVector[] = [];
+  /** Presenter view: the figures of the marks (the table beside it has them) are left to screen readers. */
+  @property({ type: Boolean, reflect: true }) presenter = false;
 
   static override styles = [
     baseStyles,
@@ -94,7 +96,9 @@ export class LessonSaturation extends LitElement {
       <p class="legend" aria-hidden="true">
         ${this.vectors.map((v, i) => html`<svg class="key" viewBox="0 0 16 16" width="16" height="16"><path d=${markerPath(i, 8, 8, 6)} fill=${seriesStyle(i).colour}></path></svg> k = ${v.k} `)}
       </p>
-      <p class="muted" id="saturation-summary">Open marks: median logit; filled marks: the largest. ${summary}.</p>`;
+      <p class="muted" id="saturation-summary">
+        Open marks: median logit; filled marks: the largest. <span class=${this.presenter ? 'visually-hidden' : ''}>${summary}.</span>
+      </p>`;
   }
 }
 

@@ -56,7 +56,7 @@ export class LessonSentence {
         <label for="sentence">Sentence</label>
         <input id="sentence" size="48" .value=${this.text} ?disabled=${recorded} />
         <button id="show-vector" type="submit" ?disabled=${this.busy || recorded}>Show its vector</button>
-        ${recorded ? html`<span class="muted">The recording holds this sentence only.</span>` : nothing}
+        ${recorded ? html`<span class="muted recorded-note">The recording holds this sentence only.</span>` : nothing}
       </form>
       ${this.busy ? html`<p class="muted" role="status">Encoding…</p>` : nothing}
       ${this.error ? html`<p class="error" role="alert" id="vector-error">${this.error}</p>` : nothing}`;

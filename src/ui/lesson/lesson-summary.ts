@@ -1,59 +1,14 @@
-// <lesson-summary>: what k traded in this lesson, on one page: each k's held-out nDCG@10 before and after training,
-// its retrieval FLOPS and active dimensions, its losses first and last, the sentence's figures, and the take-away.
+// <lesson-summary>: what k traded in this lesson, on one page: the take-away (who is ahead on nDCG@10 and on sparsity,
+// how the losses started and what their end means, all computed: contract/lesson-claims.ts), each k's held-out nDCG@10
+// before and after training, its retrieval FLOPS and active dimensions, its losses first and last, the sentence's figures.
 // The lesson's last step shows it; printing the page prints it alone.
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import type { HeldOutMeasure, LessonFacts, LessonFrame, LessonVector } from '../../worker/api.ts';
+import type { LessonFacts, LessonFrame, LessonVector } from '../../worker/api.ts';
+import { lessonOutcomes, lessonTakeaway } from '../../contract/lesson-claims.ts';
 import '../common/scatter-chart.ts';
 import { formatValue } from '../common/series-style.ts';
 import { baseStyles, tableStyles } from '../common/theme.ts';
-
-interface KOutcome {
-  k: number;
-  before: HeldOutMeasure;
-  after: HeldOutMeasure;
-  /** The step of `after`. */
-  at: number;
-  firstRank: number | null;
-  lastRank: number | null;
-  firstFlopsQ: number | null;
-  lastFlopsQ: number | null;
-}
-
-/** Each k's figures from the frames so far (null before frame 0). */
-export function lessonOutcomes(frames: readonly LessonFrame[]): KOutcome[] | null {
-  const measured = frames.filter((f) => f.runs[0].heldOut);
-  if (measured.length === 0) return null;
-  const first = frames.find((f) => f.runs[0].losses);
-  const last = frames.at(-1)!;
-  const lastMeasured = measured.at(-1)!;
-  return frames[0].runs.map((r, i) => ({
-    k: r.k,
-    before: measured[0].runs[i].heldOut!,
-    after: lastMeasured.runs[i].heldOut!,
-    at: lastMeasured.step,
-    firstRank: first?.runs[i].losses?.rank ?? null,
-    lastRank: last.runs[i].losses?.rank ?? null,
-    firstFlopsQ: first?.runs[i].losses?.flopsQueries ?? null,
-    lastFlopsQ: last.runs[i].losses?.flopsQueries ?? null,
-  }));
-}
-
-/** The take-away in one sentence: how the best divided head compares with k = 1 at the last measured step. */
-export function lessonTakeaway(outcomes: readonly KOutcome[]): string {
-  const plain = outcomes.find((o) => o.k === 1);
-  const best = [...outcomes].sort((a, b) => b.after.ndcg10 - a.after.ndcg10)[0];
-  const steps = best.at === 0 ? 'Before training' : `After ${best.at} steps`;
-  if (!plain) return `${steps}, k = ${best.k} retrieves best (nDCG@10 ${best.after.ndcg10.toFixed(3)}).`;
-  if (best.k === 1)
-    return `${steps}, the head as loaded (k = 1) retrieves best here (nDCG@10 ${plain.after.ndcg10.toFixed(3)}): this backbone's rows are not long enough for k to pay.`;
-  return (
-    `${steps}, dividing the head by k = ${best.k} gives nDCG@10 ${best.after.ndcg10.toFixed(3)} against ${plain.after.ndcg10.toFixed(3)} for the head as loaded` +
-    (plain.lastRank !== null && best.lastRank !== null
-      ? `, with a ranking loss of ${formatValue(best.lastRank)} instead of ${formatValue(plain.lastRank)}.`
-      : '.')
-  );
-}
 
 @customElement('lesson-summary')
 export class LessonSummary extends LitElement {
@@ -85,7 +40,12 @@ export class LessonSummary extends LitElement {
       return html`<p class="muted" id="no-training">Play the training (step 3) first: this step sums it up.</p>`;
     const { settings, recipe } = this.facts;
     const last = this.frames.at(-1)!.step;
-    return html`<p class="takeaway" id="takeaway">${lessonTakeaway(outcomes)}</p>
+    const takeaway = lessonTakeaway(outcomes);
+    return html`<p class="takeaway" id="takeaway" data-ndcg-leader=${takeaway.ndcgLeader ?? 'level'} data-sparsest=${takeaway.sparsest ?? 'level'}>
+        ${takeaway.headline}
+      </p>
+      ${takeaway.start ? html`<p id="takeaway-start">${takeaway.start}</p>` : nothing}
+      ${takeaway.losses ? html`<p id="takeaway-losses">${takeaway.losses}</p>` : nothing}
       ${last < settings.steps ? html`<p class="muted" id="partial">The training is at step ${last} of ${settings.steps}: these are the figures so far.</p>` : nothing}
       <table id="trade">
         <caption>

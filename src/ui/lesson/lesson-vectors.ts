@@ -1,10 +1,13 @@
-// <lesson-vectors>: the lesson's sentence as SPLADE vectors: one (the divided head's) with its terms and expansions,
-// or every k side by side with the figures that tell them apart (logits, weights, active dimensions, FLOPS) and
-// where their logits sit on the log-saturation curve.
+// <lesson-vectors>: the lesson's sentence as SPLADE vectors: one (the divided head's) with its terms and expansions and
+// whether it is sparse at all, or every k side by side with the figures that tell them apart (logits, weights, active
+// dimensions, FLOPS), what dividing did, and where their logits sit on the log-saturation curve. Special pieces are
+// said apart from the top terms.
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { LessonVector } from '../../worker/api.ts';
+import { divisionClaims, sparsityClaim } from '../../contract/lesson-claims.ts';
 import { formatValue } from '../common/series-style.ts';
+import { renderSpecialApart } from './lesson-special.ts';
 import './lesson-saturation.ts';
 import '../common/sparse-terms.ts';
 import { baseStyles, tableStyles } from '../common/theme.ts';
@@ -12,10 +15,10 @@ import { baseStyles, tableStyles } from '../common/theme.ts';
 /** The rows of the comparison table: what each figure is, and its value in a vector. */
 const FIGURES: readonly { key: string; label: string; value: (v: LessonVector) => string }[] = [
   { key: 'maxLogit', label: 'largest logit', value: (v) => formatValue(v.maxLogit) },
-  { key: 'medianLogit', label: 'median logit of the active terms', value: (v) => formatValue(v.medianLogit) },
-  { key: 'maxWeight', label: 'largest weight log(1 + logit)', value: (v) => formatValue(v.maxWeight) },
+  { key: 'medianLogit', label: 'median logit (active terms)', value: (v) => formatValue(v.medianLogit) },
+  { key: 'maxWeight', label: 'largest weight', value: (v) => formatValue(v.maxWeight) },
   { key: 'activeDims', label: 'active dimensions', value: (v) => String(v.activeDims) },
-  { key: 'flops', label: 'FLOPS of the vector (Σ w²)', value: (v) => formatValue(v.flops) },
+  { key: 'flops', label: 'FLOPS (Σ w²)', value: (v) => formatValue(v.flops) },
 ];
 
 @customElement('lesson-vectors')
@@ -23,7 +26,10 @@ export class LessonVectors extends LitElement {
   @property({ attribute: false }) vectors: LessonVector[] = [];
   /** Every k side by side (step 2), else the divided head's vector alone (step 1). */
   @property({ type: Boolean }) compare = false;
-  @property({ type: Number, attribute: 'vocab-size' }) vocabSize = 0;
+  /** The vectors are the demo backbone's (step 1 then says why its raw vector is dense, if it is). */
+  @property({ type: Boolean }) demo = false;
+  /** Presenter view (the saturation curve's figures are left to the table). */
+  @property({ type: Boolean }) presenter = false;
 
   static override styles = [
     baseStyles,
@@ -34,28 +40,54 @@ export class LessonVectors extends LitElement {
       }
       .side {
         display: grid;
-        grid-template-columns: repeat(auto-fit, minmax(16em, 1fr));
+        grid-template-columns: repeat(auto-fit, minmax(min(16em, 100%), 1fr));
         gap: 1em;
         margin: 0.6em 0;
+      }
+      /* the figures beside the curve where the width allows (a projector's 1024 px does) */
+      .figures {
+        display: grid;
+        grid-template-columns: repeat(auto-fit, minmax(min(17em, 100%), 1fr));
+        gap: 0.5em 1.5em;
+        align-items: start;
+      }
+      .claim {
+        font-weight: 600;
+      }
+      ul.claims {
+        padding-left: 1.2em;
       }
     `,
   ];
 
   override render() {
     if (this.vectors.length === 0) return nothing;
-    const of = this.vocabSize ? ` of ${this.vocabSize}` : '';
     if (!this.compare) {
       const v = this.vectors.at(-1)!;
-      return html`<sparse-terms
+      const claim = sparsityClaim(v, this.demo);
+      return html`<p class="claim" id="sparsity-claim" data-sparse=${String(claim.sparse)}>${claim.text}</p>
+        <sparse-terms
           id="vector"
-          heading="Its vector at k = ${v.k} (${v.activeDims}${of} dimensions active)"
+          heading="Its vector at k = ${v.k} (${v.activeDims} of ${v.vocabSize} dimensions active)"
           .summary=${v}
         ></sparse-terms>
+        ${renderSpecialApart(v.special, v.specialDims, v.k)}
         <p class="muted">Italic terms marked + are expansions: the model gave weight to words the sentence does not contain.</p>`;
     }
+    const claims = divisionClaims(this.vectors);
     return html`<div class="side">
-        ${this.vectors.map((v) => html`<sparse-terms data-k=${v.k} heading="k = ${v.k}" .summary=${v}></sparse-terms>`)}
+        ${this.vectors.map(
+          (v) =>
+            html`<div>
+              <sparse-terms data-k=${v.k} heading="k = ${v.k}" .summary=${v}></sparse-terms>
+              ${renderSpecialApart(v.special, v.specialDims, v.k)}
+            </div>`,
+        )}
       </div>
+      <ul class="claims" id="division-claims">
+        ${claims.map((c) => html`<li class="claim" data-k=${c.k} data-fewer=${String(c.fewerTerms)}>${c.text}</li>`)}
+      </ul>
+      <div class="figures">
       <table id="figures">
         <caption>
           The same sentence under each k
@@ -76,7 +108,8 @@ export class LessonVectors extends LitElement {
           )}
         </tbody>
       </table>
-      <lesson-saturation .vectors=${this.vectors}></lesson-saturation>`;
+      <lesson-saturation .vectors=${this.vectors} ?presenter=${this.presenter}></lesson-saturation>
+      </div>`;
   }
 }
 

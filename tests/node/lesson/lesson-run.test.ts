@@ -76,6 +76,25 @@ describe('a vector as the lesson explains it', () => {
     expect(view.activeDims).toBe(3);
   });
 
+  it('lists the special pieces apart from the top terms; they keep their weights and count as active', () => {
+    // ids 2 and 3 are [CLS] and [SEP] (the heaviest), 9 and 11 words
+    const vector = sparseFromEntries([
+      [2, 3],
+      [3, 2.5],
+      [9, 2],
+      [11, 1],
+    ]);
+    const view = lessonVector('the cat sat', 1, vector, session.model.tokenizer, 2);
+    expect(view.terms.map((t) => t.term)).not.toContain('[CLS]');
+    expect(view.terms.map((t) => t.id)).toEqual([9, 11]);
+    expect(view.special.map((t) => [t.term, t.weight])).toEqual([
+      ['[CLS]', 3],
+      ['[SEP]', 2.5],
+    ]);
+    expect([view.specialDims, view.activeDims, view.vocabSize]).toEqual([2, 4, session.model.tokenizer.vocabSize]);
+    expect(view.maxWeight).toBe(3);
+  });
+
   it('encodes the sentence under each k: the larger k, the smaller the largest logit', async () => {
     const views = await lessonSentence(session, 'the cat sat on the mat', [1, 8], 5, 16);
     expect(views.map((v) => v.k)).toEqual([1, 8]);
