@@ -9,3 +9,11 @@ export class ModelTooLargeError extends Error {
 export class RunLockedError extends Error {
   override name = 'RunLockedError';
 }
+
+/**
+ * Whether a failure message says that a server gave no answer at all (io/http-body.ts words it "network failure (…)"
+ * or "no response for N s"): the page then reads it as being offline and names what works without the network.
+ */
+export function saysNoAnswer(message: string): boolean {
+  return /: network failure \(|: no response for \d/.test(message);
+}

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { lessonTaskFiles } from '../../src/app/lesson/lesson-task-files.ts';
+import { lessonTaskFiles } from '../../src/contract/lesson-task-files.ts';
 import { lessonTaskFor } from '../../src/contract/lesson-settings.ts';
 import { openPage, screenshot } from './browser.ts';
 import { useBuiltSite } from './site.ts';

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { lessonTaskFor } from '../../src/contract/lesson-settings.ts';
-import { lessonTaskFiles } from '../../src/app/lesson/lesson-task-files.ts';
+import { lessonTaskFiles } from '../../src/contract/lesson-task-files.ts';
 
 /** Rows of the generated triplets file (the tests count on exactly this many). */
 export const GENERATED_TRIPLETS = 100;

@@ -14,7 +14,7 @@ import {
 } from '../../contract/lesson-settings.ts';
 import { playWholeLesson } from '../../app/lesson/lesson-trace.ts';
 import { type LessonTrace, LESSON_TRACE_FORMAT } from '../../contract/lesson-trace.ts';
-import { lessonTaskFiles } from '../../app/lesson/lesson-task-files.ts';
+import { lessonTaskFiles } from '../../contract/lesson-task-files.ts';
 import { lessonSentence } from '../../app/lesson/lesson-vector.ts';
 import { parseKs } from '../../contract/sweep-plan.ts';
 import type { Command } from '../command.ts';

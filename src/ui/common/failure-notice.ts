@@ -1,6 +1,7 @@
 // What the page says, and offers to do, for each kind of failure (never a blank page).
 import type { PageFailure } from '../../worker/api.ts';
 import type { NoticeAction, NoticeTone } from './notice-banner.ts';
+import { offlineAdvice } from './offline-advice.ts';
 
 export interface Notice {
   tone: NoticeTone;
@@ -47,13 +48,15 @@ export function noticeFor(failure: PageFailure, model: string, kept?: string): N
         message: failure.message,
         actions: [ACTIONS.demo, ACTIONS.dismiss],
       };
-    case 'download':
+    case 'download': {
+      const offline = offlineAdvice(failure.message, 'model');
       return {
         tone: 'error',
-        heading: `Could not download ${model}`,
-        message: `${failure.message}\nCheck the network connection and the model id; downloads that finished are cached.`,
+        heading: offline ? `Could not reach the Hub for ${model}` : `Could not download ${model}`,
+        message: `${failure.message}\n${offline ?? 'Check the network connection and the model id; downloads that finished are cached.'}`,
         actions: [ACTIONS.retry, ACTIONS.demo],
       };
+    }
     case 'format':
       return {
         tone: 'error',

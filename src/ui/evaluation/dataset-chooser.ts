@@ -1,5 +1,6 @@
-// <dataset-chooser>: the retrieval sets to evaluate on: NanoBEIR sets from the Hub (read with download progress) or a
-// BEIR folder picked or dropped (corpus.jsonl, queries.jsonl, qrels/test.tsv); lists the sets read and which to use.
+// <dataset-chooser>: the retrieval sets to evaluate on: the lesson's generated task built into the page (synthetic, no
+// network), NanoBEIR sets from the Hub (read with download progress) or a BEIR folder picked or dropped (corpus.jsonl,
+// queries.jsonl, qrels/test.tsv); lists the sets read and which to use. A Hub set that gets no answer says what works offline.
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import '../common/drop-zone.ts';
@@ -11,7 +12,9 @@ import {
   type LoadProgress,
   type WorkerClient,
 } from '../../worker/api.ts';
+import { BUILTIN_TASK, builtinBeirFiles } from '../common/builtin-data.ts';
 import { formatBytes } from '../common/format.ts';
+import { offlineAdvice } from '../common/offline-advice.ts';
 import { baseStyles, trainingPanelStyles } from '../common/theme.ts';
 
 export type DatasetClient = Pick<WorkerClient, 'openDataset'>;
@@ -34,6 +37,8 @@ export class DatasetChooser extends LitElement {
   @state() private _busy = false;
   @state() private _progress = '';
   @state() private _error = '';
+  /** Set with the error when the Hub gave no answer: what works without the network. */
+  @state() private _offline = '';
 
   static override styles = [
     baseStyles,
@@ -46,6 +51,13 @@ export class DatasetChooser extends LitElement {
         border: 1px solid #ccc;
         border-radius: 6px;
         margin: 0 0 0.6em;
+      }
+      #builtin p {
+        margin: 0.3em 0 0;
+        font-size: 0.9em;
+      }
+      #dataset-error p {
+        margin: 0.2em 0 0.4em;
       }
       .sets {
         display: flex;
@@ -62,7 +74,12 @@ export class DatasetChooser extends LitElement {
 
   override render() {
     const off = this.disabled || this._busy || !this.client;
-    return html`<fieldset>
+    return html`<fieldset id="builtin">
+        <legend>Built into the page (no network)</legend>
+        <button id="read-builtin" ?disabled=${off} @click=${this._readBuiltin}>${BUILTIN_TASK.label}</button>
+        <p class="muted">${BUILTIN_TASK.description}</p>
+      </fieldset>
+      <fieldset>
         <legend>NanoBEIR sets (from the Hub${this.hubUrl ? `, ${new URL(this.hubUrl).host}` : ''})</legend>
         <div class="sets">
           ${NANOBEIR_SETS.map((name) => html`<label><input type="checkbox" name="nanobeir" value=${name} ?disabled=${off} /> ${name}</label>`)}
@@ -80,7 +97,21 @@ export class DatasetChooser extends LitElement {
         <span class="muted">or drop them here</span>
       </drop-zone>
       <p id="dataset-progress" class="muted" aria-live="polite">${this._progress}</p>
-      ${this._error ? html`<p class="error" role="alert" id="dataset-error">${this._error}</p>` : nothing}
+      ${
+        this._error
+          ? html`<div class="error" role="alert" id="dataset-error">
+              <p>${this._error}</p>
+              ${
+                this._offline
+                  ? html`<p id="dataset-offline">${this._offline}</p>
+                      <button id="offline-builtin" ?disabled=${off} @click=${this._readBuiltin}>
+                        Use the lesson's generated task instead
+                      </button>`
+                  : nothing
+              }
+            </div>`
+          : nothing
+      }
       ${
         this._read.length
           ? html`<fieldset id="read-sets">
@@ -113,6 +144,11 @@ export class DatasetChooser extends LitElement {
     }
   }
 
+  /** The lesson's generated task, read through the same path as a picked BEIR folder (its name says synthetic). */
+  private _readBuiltin() {
+    void this._read1({ kind: 'files', files: builtinBeirFiles(), name: BUILTIN_TASK.setName }, BUILTIN_TASK.setName);
+  }
+
   private _onFiles(event: Event) {
     const input = event.target as HTMLInputElement;
     const files = [...(input.files ?? [])];
@@ -128,6 +164,7 @@ export class DatasetChooser extends LitElement {
     if (!this.client) return false;
     this._busy = true;
     this._error = '';
+    this._offline = '';
     this._progress = `Reading ${name}…`;
     try {
       const summary = await this.client.openDataset(source, (p: LoadProgress) => {
@@ -140,7 +177,9 @@ export class DatasetChooser extends LitElement {
       return true;
     } catch (error) {
       this._progress = '';
-      this._error = `${name} cannot be used: ${toPageFailure(error).message}`;
+      const { message } = toPageFailure(error);
+      this._error = `${name} cannot be used: ${message}`;
+      this._offline = source.kind === 'nanobeir' ? (offlineAdvice(message, 'set') ?? '') : '';
       return false;
     } finally {
       this._busy = false;

@@ -1,11 +1,14 @@
-// The training panel's data chooser, a part of the panel that renders into it: a triplet file (picked or dropped), a
-// Hugging Face dataset read by id, or batches cached in this browser; what is chosen, or why it cannot be used.
+// The training panel's data chooser, a part of the panel that renders into it: the lesson's generated triplets built
+// into the page (synthetic, no network), a triplet file (picked or dropped), a Hugging Face dataset read by id, or
+// batches cached in this browser; what is chosen, or why it cannot be used (offline: what works without the network).
 import { Task } from '@lit/task';
 import { html, nothing, type ReactiveControllerHost } from 'lit';
 import { toPageFailure, type BatchCacheEntry, type TripletsSummary } from '../../worker/api.ts';
 import './batch-cache-list.ts';
 import '../common/drop-zone.ts';
+import { builtinTriplets, isBuiltin } from '../common/builtin-data.ts';
 import { formatBytes } from '../common/format.ts';
+import { offlineAdvice } from '../common/offline-advice.ts';
 import type { TrainingClient } from './training-client.ts';
 
 export interface TrainingDataHost extends ReactiveControllerHost, HTMLElement {
@@ -24,6 +27,8 @@ export class TrainingData {
   summary: TripletsSummary | null = null;
   /** Why the last choice cannot be used. */
   error = '';
+  /** Set with the error when the Hub gave no answer: what works without the network. */
+  private offline = '';
   /** Bumped after the cache changes (a run, a clear), so the cached batches are listed again. */
   private cacheChanges = 0;
   /** The batches cached in this browser (a reloaded tab trains from them without the file). */
@@ -43,7 +48,15 @@ export class TrainingData {
 
   render(running: boolean) {
     const cached = this.caches.value ?? [];
-    return html`<drop-zone @files-drop=${this._onDrop}>
+    return html`<p id="builtin-data">
+        <button id="use-builtin" type="button" ?disabled=${running || !this.host.client} @click=${this._onBuiltin}>
+          Use the lesson's generated triplets (synthetic, built in, offline)
+        </button>
+        <span class="muted"
+          >A query of two topic words, a document of its topic, one of another; its held-out set is in the Evaluate tab.</span
+        >
+      </p>
+      <drop-zone @files-drop=${this._onDrop}>
         <label
           >Triplets (TSV, one per line: query <kbd>Tab</kbd> positive <kbd>Tab</kbd> negative; or JSONL with query or anchor,
           positive, negative):
@@ -90,7 +103,21 @@ export class TrainingData {
           @clear-cache=${this._onClearCache}
         ></batch-cache-list>
       </details>
-      ${this.error ? html`<p class="error" role="alert" id="data-error">${this.error}</p>` : nothing}`;
+      ${
+        this.error
+          ? html`<div class="error" role="alert" id="data-error">
+              <p>${this.error}</p>
+              ${
+                this.offline
+                  ? html`<p id="data-offline">${this.offline}</p>
+                      <button id="offline-builtin" type="button" ?disabled=${running} @click=${this._onBuiltin}>
+                        Use the lesson's generated triplets instead
+                      </button>`
+                  : nothing
+              }
+            </div>`
+          : nothing
+      }`;
   }
 
   private _dataLine() {
@@ -101,12 +128,14 @@ export class TrainingData {
     const notes = [d.header ? 'header line skipped' : '', d.blankLines ? `${d.blankLines} blank lines skipped` : '']
       .filter(Boolean)
       .join(', ');
-    return `${d.name}: ${d.triplets} triplets (${formatBytes(d.bytes)})${notes ? `; ${notes}` : ''}.`;
+    const what = isBuiltin(d.name) ? " (synthetic: the lesson's generated task, built into the page)" : '';
+    return `${d.name}: ${d.triplets} triplets (${formatBytes(d.bytes)})${notes ? `; ${notes}` : ''}${what}.`;
   }
 
-  private _set(summary: TripletsSummary | null, error: string): void {
+  private _set(summary: TripletsSummary | null, error: string, offline = ''): void {
     this.summary = summary;
     this.error = error;
+    this.offline = offline;
     this.host.requestUpdate();
   }
 
@@ -118,6 +147,11 @@ export class TrainingData {
 
   private _onDrop = (event: CustomEvent<File[]>) => {
     if (!this.host.running) void this._read(event.detail[0]);
+  };
+
+  /** The lesson's generated triplets, read as a picked file would be (its name says synthetic). */
+  private _onBuiltin = () => {
+    if (!this.host.running) void this._read(builtinTriplets());
   };
 
   private _onFile = (event: Event) => {
@@ -158,7 +192,8 @@ export class TrainingData {
       this._chose(summary);
     } catch (error) {
       this.host.dataStatus('');
-      this._set(null, `${repo} cannot be used for training. ${toPageFailure(error).message}`);
+      const { message } = toPageFailure(error);
+      this._set(null, `${repo} cannot be used for training. ${message}`, offlineAdvice(message, 'triplets') ?? '');
     }
   };
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadCheckpoint, estimateCheckpointBytes } from '../../../src/io/model-folder.ts';
 import { createFolderCache, createFolderSource } from '../../../src/io/file-source-node.ts';
 import { createHubSource, HubError, type FileCache } from '../../../src/io/hub.ts';
+import { saysNoAnswer } from '../../../src/contract/errors.ts';
 import { createCacheStorageCache } from '../../../src/io/file-source-browser.ts';
 import { FileTooLargeError, type ReadProgress } from '../../../src/io/file-source.ts';
 import { makeTempDir, writeFolder, writeTinyBert } from '../../helpers/checkpoint-fixtures.ts';
@@ -111,9 +112,10 @@ describe('Hub file source', () => {
     const closed = await startHubServer(root);
     const baseUrl = closed.baseUrl;
     await closed.close();
-    await expect(createHubSource({ repo: REPO, baseUrl }).readFile('config.json')).rejects.toThrow(
-      /config\.json of tiny-org\/tiny-bert@main .*network failure/,
-    );
+    const failed = createHubSource({ repo: REPO, baseUrl }).readFile('config.json');
+    await expect(failed).rejects.toThrow(/config\.json of tiny-org\/tiny-bert@main .*network failure/);
+    // ... in the words the page reads as "offline" (it then names what works without the network)
+    expect(saysNoAnswer(((await failed.catch((error: Error) => error)) as Error).message)).toBe(true);
   });
 
   it('refuses repo ids that are not org/name', () => {
@@ -135,6 +137,7 @@ describe('Hub downloads under hostile conditions', () => {
     await expect(read).rejects.toThrow(
       /^could not download config\.json of tiny-org\/tiny-bert@main \(http:\/\/127\.0\.0\.1:\d+\): no response for 0\.2 s; check the connection and try again$/,
     );
+    expect(saysNoAnswer(((await read.catch((error: Error) => error)) as Error).message)).toBe(true);
     expect(performance.now() - started).toBeLessThan(3000);
   });
 

@@ -1,6 +1,6 @@
 // The lesson's task written as files reads back, through the CLI's own readers, as the same triplets and held-out set.
 import { describe, expect, it } from 'vitest';
-import { lessonTaskFiles } from '../../../src/app/lesson/lesson-task-files.ts';
+import { lessonTaskFiles } from '../../../src/contract/lesson-task-files.ts';
 import { makeLessonTask } from '../../../src/contract/lesson-task.ts';
 import { loadBeir } from '../../../src/io/beir.ts';
 import { createMemorySource } from '../../../src/io/file-source.ts';

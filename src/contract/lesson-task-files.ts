@@ -1,6 +1,7 @@
-// The lesson's generated task as files the CLI's train, calibrate, sweep and eval read: triplets as TSV (query,
-// positive, negative) and the held-out set as a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv).
-import type { LessonTask } from '../../contract/lesson-task.ts';
+// The lesson's generated task as files: triplets as TSV (query, positive, negative) and the held-out set as a BEIR
+// folder (corpus.jsonl, queries.jsonl, qrels/test.tsv). The CLI's `lesson --write-task` writes them; the page reads the
+// same files built in (its Evaluate and Training tabs' synthetic data, no network).
+import type { LessonTask } from './lesson-task.ts';
 
 export interface TaskFile {
   /** Relative to the folder the task is written to. */
