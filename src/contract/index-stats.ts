@@ -52,7 +52,11 @@ export interface PostingLengths {
   p50: number;
   p99: number;
   max: number;
-  longest: { term: string; id: number; length: number }[];
+  /**
+   * `special`: the piece is of the audit's "special" kind (a special token of the tokenizer, or a reserved piece such as
+   * [unused0]): it stands for no word of any text. Set by the page's estimate, which knows the tokenizer.
+   */
+  longest: { term: string; id: number; length: number; special?: boolean }[];
 }
 
 /** For each query, the summed posting length of its terms in the document index: what a term-at-a-time search reads. */

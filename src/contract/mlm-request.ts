@@ -1,6 +1,6 @@
 // A masked-LM training request as the page and the CLI send it, checked once against limits.ts and turned into the
 // run's plan: Hugging Face's run_mlm.py defaults (AdamW, lr 5e-5, no warm-up, 15% masking) with the user's changes.
-import { InvalidRequestError, TRAIN_LIMITS, checkRange } from './limits.ts';
+import { InvalidRequestError, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
 import { OPTIMIZER_NAMES, type OptimizerName } from './optimizer-settings.ts';
 import { PAPER_ADAMW, stepsForEpochs } from './recipe.ts';
 import type { MlmLayout, MlmRecipe } from './mlm-recipe.ts';
@@ -29,10 +29,17 @@ export interface MlmRequest {
   checkpointEvery: number;
   reportEvery?: number;
   resume: boolean;
+  /**
+   * Divide the head by k before the first step (absent: 1, the head as loaded): a long-rowed head starts short, as
+   * before pretraining grew it, so that a short run shows the rows growing. A tied head divides the embeddings with it.
+   */
+  k?: number;
 }
 
 export interface MlmPlan {
   recipe: MlmRecipe;
+  /** The head is divided by k before the first step (a checkpoint records it: a resume must ask for the same). */
+  k: number;
   seed: number;
   checkpointEvery: number;
   reportEvery: number;
@@ -101,6 +108,7 @@ export function planMlm(request: MlmRequest, sequences: number): MlmPlan {
   };
   return {
     recipe,
+    k: request.k === undefined ? 1 : checkK(request.k, 'The head divisor k'),
     seed: request.seed === undefined ? MLM_DEFAULTS.seed : checkRange(request.seed, L.seed, 'The seed'),
     checkpointEvery: checkRange(request.checkpointEvery, L.checkpointEvery, 'Checkpoint every'),
     reportEvery:

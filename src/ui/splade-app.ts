@@ -212,6 +212,7 @@ export class SpladeApp extends LitElement {
               ?busy=${this.views.stats.status === TaskStatus.PENDING}
               paper-row=${(this.hubUrl === null && paperRowFor(s.model)) || ''}
               ?tied=${this.loader.summary?.tiedHead ?? false}
+              ?demo=${s.model === DEMO_MODEL}
               @log-norm-change=${(e: CustomEvent<{ logNorm: boolean }>) => this._setState({ logNorm: e.detail.logNorm })}
             ></head-norm-panel>`
           : html`<preview-panel

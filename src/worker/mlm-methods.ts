@@ -23,10 +23,14 @@ async function textOf(request: PageMlmRequest): Promise<{ bytes: Uint8Array; nam
   return { bytes: new TextEncoder().encode(corpus.map((d) => d.text).join('\n') + '\n'), name: LESSON_TEXT.name };
 }
 
-/** A run's key: the model, the text (name and CRC-32), the layout and length (its checkpoints are kept under it). */
+/**
+ * A run's key: the model, the text (name and CRC-32), the layout and length, and the head's divisor when it is not 1
+ * (its checkpoints are kept under it).
+ */
 function runKey(state: WorkerState, request: PageMlmRequest, text: { bytes: Uint8Array; name: string }): string {
   const crc = crc32(text.bytes).toString(16).padStart(8, '0');
-  return `mlm | ${state.loadedSession().model.key} | ${text.name} #${crc} | ${request.layout} ${request.maxLength}`;
+  const divided = request.k !== undefined && request.k !== 1 ? ` | head / ${request.k}` : '';
+  return `mlm | ${state.loadedSession().model.key} | ${text.name} #${crc} | ${request.layout} ${request.maxLength}${divided}`;
 }
 
 export function mlmMethods(state: WorkerState): MlmMethods {

@@ -4,7 +4,8 @@
 import '../../src/ui/evaluation/eval-panel.ts';
 import type { EvalClient, EvalPanel } from '../../src/ui/evaluation/eval-panel.ts';
 import type { EvalResultsTable } from '../../src/ui/evaluation/eval-results-table.ts';
-import type { SearchView } from '../../src/ui/evaluation/search-view.ts';
+import type { SearchClient, SearchView } from '../../src/ui/evaluation/search-view.ts';
+import { formatShare } from '../../src/ui/common/format.ts';
 import type { TermTable } from '../../src/ui/common/term-table.ts';
 import type {
   EvaluateProgress,
@@ -246,6 +247,47 @@ describe('<eval-panel>', () => {
 });
 
 describe('<search-view>', () => {
+  it('gives each share the digits it needs and says where a score spread over thousands of terms is', async () => {
+    cleanup();
+    // a nearly dense pair: 6,000 shared terms of product 1 each, so every listed term is 1/6000 of the score
+    const terms: TermContribution[] = Array.from({ length: 6000 }, (_, i) => ({
+      term: `t${i}`,
+      query: 1,
+      document: 1,
+      product: 1,
+      share: 1 / 6000,
+      expansion: true,
+    }));
+    const hit: SearchHit = { rank: 1, docId: 'd1', text: 'text', score: 6000, relevant: false, terms };
+    const client = {
+      search: async () => ({
+        query: 'q',
+        queryId: null,
+        queryVector: { terms: [], staticTable: false, encodeMs: 1 },
+        splade: [hit],
+        bm25: [],
+      }),
+      document: async () => null,
+      evaluatedQueries: async () => ({ set: 'NanoA', queries: [] }),
+    } as unknown as SearchClient;
+    const el = await mount<SearchView>('search-view', { client, set: 'NanoA' });
+    inside<HTMLInputElement>(el, '#query').value = 'q';
+    inside<HTMLButtonElement>(el, 'button[type="submit"]').click();
+    await settle(el);
+    const table = inside<TermTable>(el, '#splade-hits term-table');
+    const shares = [...table.shadowRoot!.querySelectorAll('tbody tr td:last-child')].map((td) => td.textContent?.trim());
+    check(shares[0] === '0.017%' && shares.at(-1) === '99.9%', `shares, not 0.0%: ${shares.join(' ')}`);
+    const note = (inside(el, '#search-note').textContent ?? '').replace(/\s+/g, ' ');
+    check(/The 8 largest products of the first hit make 0\.1% of its score; its other 5992 shared terms/.test(note), note);
+  });
+
+  it('formats shares with one decimal, two significant digits below 0.1%, and 0 as 0%', async () => {
+    check(
+      [0, 0.5, 0.0004, 0.00000001, 1].map(formatShare).join(' ') === '0% 50.0% 0.04% < 0.001% 100.0%',
+      [0, 0.5, 0.0004, 0.00000001, 1].map(formatShare).join(' '),
+    );
+  });
+
   it("lists the hits of both systems, marks judged-relevant ones and opens a document's vector", async () => {
     cleanup();
     const hit = (docId: string, relevant: boolean): SearchHit => ({
@@ -299,6 +341,7 @@ describe('<search-view>', () => {
     for (let i = 0; i < 5; i++) await el.updateComplete.then(() => new Promise((resolve) => setTimeout(resolve, 0)));
     check(allInside(el, '#splade-hits li').length === 2 && allInside(el, '#bm25-hits li').length === 1, 'both systems listed');
     check(allInside(el, '#splade-hits li.relevant').length === 1, 'one judged-relevant hit marked');
+    check(!/largest products/.test(inside(el, '#search-note').textContent ?? ''), 'one term carries the score: no spread note');
     // an inference-free query: its static weights, said to be a lookup, with its time
     const queryVector = inside(el, '#query-vector');
     check(/static table .*a lookup, no encoder ran/.test(queryVector.textContent ?? ''), queryVector.textContent ?? '');
@@ -307,6 +350,9 @@ describe('<search-view>', () => {
     inside<HTMLButtonElement>(el, '#splade-hits li button.open').click();
     for (let i = 0; i < 5; i++) await el.updateComplete.then(() => new Promise((resolve) => setTimeout(resolve, 0)));
     check(inside(el, '#opened sparse-terms') !== null, 'the document vector opens');
+    // the opened hit's headings go one level down from its h4 (axe's heading-order): the vector's h5, not an h3
+    const vectorHeading = inside(el, '#opened sparse-terms').shadowRoot!.querySelector('.heading');
+    check(vectorHeading?.localName === 'h5', `the vector's heading: ${vectorHeading?.outerHTML}`);
     // which input token caused each of its terms, once asked
     inside<HTMLButtonElement>(el, '#audit-opened').click();
     for (let i = 0; i < 5; i++) await el.updateComplete.then(() => new Promise((resolve) => setTimeout(resolve, 0)));

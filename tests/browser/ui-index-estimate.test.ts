@@ -1,10 +1,11 @@
 // The Evaluate panel's index and latency estimate driving a fake worker: asked once per evaluation with the CLI's
 // default points, progress while it measures, posting lengths and sizes, the pruning curve as a table and as a chart
-// (index bytes or postings per query across), the JSON and TSV files, and a failure shown as such.
+// (index bytes or postings per query across), the JSON and TSV files, and a failure shown as such; special pieces among
+// the longest lists marked and explained, every column headed.
 import '../../src/ui/evaluation/index-estimate.ts';
 import type { IndexEstimateClient, IndexEstimateView } from '../../src/ui/evaluation/index-estimate.ts';
 import type { PruningChart } from '../../src/ui/evaluation/pruning-chart.ts';
-import { INDEX_STATS_DEFAULTS, type IndexEstimateRequest, type SetEvaluation } from '../../src/worker/api.ts';
+import { INDEX_STATS_DEFAULTS, type IndexEstimate, type IndexEstimateRequest, type SetEvaluation } from '../../src/worker/api.ts';
 import { indexEstimateFixture } from './index-estimate-fixture.ts';
 import { allInside, check, cleanup, inside, mount, settle } from './ui-fixture.ts';
 
@@ -119,6 +120,34 @@ describe('<index-estimate>', () => {
     await chart.updateComplete;
     check(/postings a query reads/.test(inside(chart, '#pruning-title').textContent ?? ''), 'postings per query across');
     check(top4X() < allX(), 'fewer postings per query when pruned');
+  });
+
+  it('marks the special pieces among the longest lists and says why a piece of no word has a list; every column is headed', async () => {
+    cleanup();
+    const plain = indexEstimateFixture('NanoA');
+    const longest = [
+      { term: '[PAD]', id: 0, length: 192, special: true },
+      { term: '[unused0]', id: 1, length: 192, special: true },
+      { term: 'reef', id: 7903, length: 40, special: false },
+    ];
+    let estimate: IndexEstimate = { ...plain, postingLengths: { ...plain.postingLengths, longest } };
+    const client: IndexEstimateClient = { indexEstimate: async () => estimate };
+    const el = await mount<IndexEstimateView>('index-estimate', { client, set: 'NanoA', evaluation: EVALUATION });
+    await settle(el);
+    const marked = allInside(el, '#longest [data-special="yes"]').map((span) => span.getAttribute('data-term'));
+    check(marked.join(' ') === '[PAD] [unused0]', `marked special: ${marked}`);
+    check(/\[PAD\] \(special\) \(192\)/.test(inside(el, '#longest').textContent ?? ''), inside(el, '#longest').textContent ?? '');
+    const note = (inside(el, '#special-note').textContent ?? '').replace(/\s+/g, ' ');
+    check(/2 of them are special pieces/.test(note) && /max-pools/.test(note), note);
+    const headers = allInside(el, '#index-facts thead th').map((th) => th.textContent?.trim() ?? '');
+    check(
+      headers.every((text) => text !== ''),
+      `no empty column header: ${JSON.stringify(headers)}`,
+    );
+    estimate = plain;
+    el.generation = 1;
+    await settle(el);
+    check(el.shadowRoot!.querySelector('#special-note') === null, 'no special piece, no note');
   });
 
   it('hands over the estimate as JSON (with the evaluation it came from) and the curve as TSV', async () => {

@@ -1,6 +1,7 @@
 // <mlm-panel>: sends the form as a masked-LM request (the lesson's text or a picked file), draws the loss and the head's
 // row norms from the worker's events, offers Resume for a run with a checkpoint, refuses a masking probability of 0 at
-// the field, and hands the trained run to the page ("use-mlm-model").
+// the field, and hands the trained run to the page ("use-mlm-model"); the demo's head starts divided by 5, the time
+// left is shown as it trains, and a run whose rows barely moved says so and what to do.
 import '../../src/ui/training/mlm-panel.ts';
 import type { MlmPanel } from '../../src/ui/training/mlm-panel.ts';
 import type { LossChart } from '../../src/ui/common/loss-chart.ts';
@@ -11,15 +12,27 @@ import { check, cleanup, events, inside, mount, settle } from './ui-fixture.ts';
 const SUMMARY = { label: 'demo backbone', name: 'demo', synthetic: true } as unknown as ModelSummary;
 
 function report(step: number, loss: number): MlmStepReport {
-  return { step, loss, accuracy: 0.1, logitScale: 2 + step, predicted: 10, gradNorm: 1, lr: 1e-3 } as unknown as MlmStepReport;
+  return {
+    step,
+    loss,
+    accuracy: 0.1,
+    logitScale: 2 + step,
+    predicted: 10,
+    gradNorm: 1,
+    lr: 1e-3,
+    msPerStep: 2000,
+  } as unknown as MlmStepReport;
 }
 
 function growth(step: number, meanRowNorm: number): HeadGrowth {
   return { step, meanRowNorm, p99RowNorm: meanRowNorm * 1.2, maxRowNorm: meanRowNorm * 2, anisotropy: 0.1 };
 }
 
-/** A worker stand-in: three reports with the head growing, then the run's key; a checkpoint at `checkpointStep`. */
-function fakeClient(checkpointStep: number | null = null) {
+/**
+ * A worker stand-in: three reports with the head growing by `grow` a step, then the run's key; a checkpoint at
+ * `checkpointStep`; `seen` is told after the first report, once the page had a turn to show it.
+ */
+function fakeClient(checkpointStep: number | null = null, grow = 0.1, seen?: () => Promise<void>) {
   const calls: PageMlmRequest[] = [];
   const client = {
     async mlm(request: PageMlmRequest, onEvent: (event: MlmEvent) => void): Promise<PageMlmResult> {
@@ -28,7 +41,8 @@ function fakeClient(checkpointStep: number | null = null) {
       onEvent({ kind: 'head', growth: growth(start, 0.5) });
       for (let step = start; step < start + 3; step++) {
         onEvent({ kind: 'report', report: report(step, 9 - step) });
-        onEvent({ kind: 'head', growth: growth(step + 1, 0.5 + 0.1 * (step + 1)) });
+        if (step === start) await seen?.();
+        onEvent({ kind: 'head', growth: growth(step + 1, 0.5 + grow * (step + 1)) });
       }
       return { run: 'mlm | fake', startStep: start, step: start + 3, msPerStep: 12, growth: [] };
     },
@@ -68,6 +82,57 @@ describe('<mlm-panel>', () => {
     check(/Done: 3 steps/.test(status) && /from 0\.500 to 0\.800/.test(status), status);
     inside<HTMLButtonElement>(el, '#mlm-use').click();
     check(used.at(-1)?.run === 'mlm | fake', `use-mlm-model: ${JSON.stringify(used)}`);
+  });
+
+  it("starts the demo's already-long head divided by 5 (another model's as loaded), and sends the divisor", async () => {
+    cleanup();
+    const fake = fakeClient();
+    const el = await mount<MlmPanel>('mlm-panel', { client: fake.client, summary: SUMMARY });
+    check(
+      inside<HTMLInputElement>(el, '#mlm-k').value === '5',
+      `the demo's divisor: ${inside<HTMLInputElement>(el, '#mlm-k').value}`,
+    );
+    check(/starts divided by k = 5/.test(inside(el, '#mlm-k-note').textContent ?? ''), 'the note says what k does');
+    inside<HTMLInputElement>(el, '#mlm-steps').value = '3';
+    inside<HTMLButtonElement>(el, '#mlm-start').click();
+    await settle(el);
+    check(fake.calls[0]?.k === 5, `k sent: ${JSON.stringify(fake.calls[0])}`);
+    const other = await mount<MlmPanel>('mlm-panel', {
+      client: fake.client,
+      summary: { ...SUMMARY, name: 'bert', synthetic: false } as ModelSummary,
+    });
+    check(inside<HTMLInputElement>(other, '#mlm-k').value === '1', "another model's head as loaded");
+    check(/flat lines/.test(inside(other, '#mlm-k-note').textContent ?? ''), 'k = 1 says a long head stays flat');
+  });
+
+  it('says the time left while it trains, measured per step', async () => {
+    cleanup();
+    let status = '';
+    let el: MlmPanel | null = null;
+    const fake = fakeClient(null, 0.1, async () => {
+      await settle(el!);
+      status = inside(el!, '#mlm-status').textContent ?? '';
+    });
+    el = await mount<MlmPanel>('mlm-panel', { client: fake.client, summary: SUMMARY });
+    inside<HTMLInputElement>(el, '#mlm-steps').value = '31';
+    inside<HTMLButtonElement>(el, '#mlm-start').click();
+    await settle(el, 10);
+    // step 1 of 31 at 2 s a step: 30 steps left, 1 min
+    check(/Step 1 of 31 · about 2\.0 s per step .* 1 min left/.test(status), status);
+  });
+
+  it('a run whose rows barely moved says so, and to start from a divided head', async () => {
+    cleanup();
+    const fake = fakeClient(null, 0.0001);
+    const el = await mount<MlmPanel>('mlm-panel', {
+      client: fake.client,
+      summary: { ...SUMMARY, synthetic: false } as ModelSummary,
+    });
+    inside<HTMLInputElement>(el, '#mlm-steps').value = '3';
+    inside<HTMLButtonElement>(el, '#mlm-start').click();
+    await settle(el);
+    const status = inside(el, '#mlm-status').textContent ?? '';
+    check(/\(\+0\.1%\)/.test(status) && /barely moved/.test(status) && /divided by k/.test(status), status);
   });
 
   it('offers Resume from the checkpoint the worker has, and resumes with the same settings', async () => {

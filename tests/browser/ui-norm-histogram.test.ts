@@ -1,4 +1,5 @@
-// <norm-histogram>: one bar per non-empty bin for each series on shared bins, labelled axes, mean and target lines.
+// <norm-histogram>: one bar per non-empty bin for each series on shared bins, labelled axes, mean and target lines;
+// at k = 1 one series (the divided head is the head).
 import '../../src/ui/model/norm-histogram.ts';
 import type { NormHistogram } from '../../src/ui/model/norm-histogram.ts';
 import { precomputedPair } from '../../src/ui/model/precomputed-stats.ts';
@@ -33,6 +34,16 @@ describe('<norm-histogram>', () => {
       check(/target 1\.400/.test(inside(el, 'svg').textContent ?? ''), 'the target line is labelled');
     });
   }
+
+  it('at k = 1 draws the head once, with one legend entry, not the same bars twice', async () => {
+    const pair = precomputedPair(demo, 1, false);
+    const el = await mount<NormHistogram>('norm-histogram', { original: pair.before, rescaled: pair.after, k: 1 });
+    check(allInside(el, 'g[data-series="before"] rect').length > 0, 'the head as loaded is drawn');
+    check(allInside(el, 'g[data-series="after"]').length === 0, 'no second, identical series');
+    const legend = inside(el, '.legend').textContent ?? '';
+    check(/k = 1 \(head as loaded\)/.test(legend) && !/W_head \/ k/.test(legend), `legend: ${legend}`);
+    check(/k = 1 divides nothing/.test(inside(el, 'desc').textContent ?? ''), 'the description says so');
+  });
 
   it('describes both means for screen readers and says when there is nothing to draw', async () => {
     const pair = precomputedPair(demo, 2, false);

@@ -1,6 +1,6 @@
 // The runs comparison table's latency proxy: the postings a query reads on average, read from each run's stored
 // evaluation on the chosen set (documents × avg_flops), its p50 and p99 where the evaluation kept them, and a dash for
-// a run not evaluated there.
+// a run not evaluated there; the "Results on" set chooser has a label.
 import '../../src/ui/experiments/run-compare.ts';
 import type { RunCompare } from '../../src/ui/experiments/run-compare.ts';
 import type { PruningPoint, RunRecord, SetEvaluation } from '../../src/worker/api.ts';
@@ -57,6 +57,15 @@ describe('<run-compare>', () => {
       inside(el, `#cmp-table tr[data-run="${id}"] td[data-measure="query_postings_p50_p99"]`).textContent?.trim();
     check(percentiles('a') === '1,100 / 4,321', `run a: ${percentiles('a')}`);
     check(percentiles('c') === '–', `an evaluation stored before percentiles were kept: ${percentiles('c')}`);
+  });
+
+  it('names its set chooser for screen readers ("Results on", axe\'s select-name)', async () => {
+    cleanup();
+    const el = await mount<RunCompare>('run-compare', { runs: [run('a', 1, { documents: 10, avgFlops: 1, ndcg: 0.3 })] });
+    const select = inside<HTMLSelectElement>(el, '#cmp-set');
+    check(select.labels?.[0]?.textContent?.trim() === 'Results on', `its label: ${select.labels?.[0]?.textContent}`);
+    const none = await mount<RunCompare>('run-compare', { runs: [run('b', 8, null)] });
+    check(none.shadowRoot!.querySelector('#cmp-set') === null, 'no set to choose: no chooser');
   });
 
   it("lays out each evaluated run's kept pruning curve: nDCG@10 and postings per query at each point", async () => {

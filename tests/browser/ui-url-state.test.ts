@@ -72,4 +72,19 @@ describe('url state', () => {
       corrections('?present&panel=nope'),
     );
   });
+
+  it('a bad k or panel alone (no presenter view): said, the default used, and the URL the page writes holds the default', () => {
+    for (const [search, said, written] of [
+      ['?model=demo&k=-1', /^k=-1 was not used \(k must be .*\): the page uses k=1\.$/, '?model=demo&k=1'],
+      [
+        '?model=demo&k=1&panel=nope',
+        /^panel=nope was not used \(the panel must be one of .*\): the page uses its default\.$/,
+        '?model=demo&k=1',
+      ],
+    ] as const) {
+      const corrections = linkCorrections(search);
+      check(corrections.length === 1 && said.test(corrections[0]), `${search}: ${corrections.join(' | ')}`);
+      check(writeState(readState(search)) === written, `${search} is written back as ${writeState(readState(search))}`);
+    }
+  });
 });

@@ -35,3 +35,15 @@ export async function axeViolations(page: Page): Promise<Violation[]> {
 export function describeViolations(violations: Violation[]): string {
   return violations.map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.targets.join('; ')}`).join('\n');
 }
+
+/**
+ * Fails with the violations axe finds in the page as it is now, named by `where` (a state the calling test reached:
+ * results shown, a hit opened). The e2e tests call it once their results appear, so that every tab is checked after
+ * its results, not only at its first render: Evaluate (evaluation.test.ts: results, index estimate, a search hit
+ * opened with its origins; accessibility.test.ts: the built-in set), Runs (runs.test.ts: two runs compared), Audit
+ * (audit.test.ts: both reports), Training (accessibility.test.ts: a run on the built-in triplets).
+ */
+export async function assertNoViolations(page: Page, where: string): Promise<void> {
+  const violations = await axeViolations(page);
+  if (violations.length) throw new Error(`axe-core found violations ${where}:\n${describeViolations(violations)}`);
+}

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { assertNoViolations } from './accessibility.ts';
 import { openPage, screenshot } from './browser.ts';
 import { nanoBeirTables, smallGeneratedSet } from './datasets.ts';
 import { useBuiltSite, WAIT } from './site.ts';
@@ -277,6 +278,7 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     );
     assert.ok(Math.abs(pairScore - score) <= 1e-4 * Math.max(1, score), `shared terms ${pairScore} vs the hit's score ${score}`);
     await screenshot(page, '22-search-pair-origins', page.locator('eval-panel search-view #opened'));
+    await assertNoViolations(page, 'on the Evaluate tab with results, the index estimate and a search hit opened');
     await page.locator('eval-panel eval-differences li').first().waitFor(WAIT);
     await screenshot(page, '22-eval-search');
     // The Audit tab takes the evaluated set's documents as its texts, one per line.

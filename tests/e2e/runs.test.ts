@@ -21,6 +21,7 @@ import { loadModel } from '../../src/model/load-model.ts';
 import type { Page } from 'playwright-core';
 import { readSafetensors } from '../../src/io/safetensors.ts';
 import type { TextChange } from '../../src/contract/expansion-audit.ts';
+import { assertNoViolations } from './accessibility.ts';
 import { openPage, screenshot } from './browser.ts';
 import { smallGeneratedSet } from './datasets.ts';
 import { useBuiltSite, WAIT } from './site.ts';
@@ -270,6 +271,7 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     assert.match((await compare.locator('#best-rule').textContent()) ?? '', /highest nDCG@10/);
     assert.equal(await compare.locator('loss-chart#cmp-rank g.series').count(), 2, 'one curve per run');
     await screenshot(page, '31-runs-compare');
+    await assertNoViolations(page, 'on the Runs tab comparing two evaluated runs');
 
     // One run's page: what it trained, its recipe, how it went and its evaluation.
     await runs.locator('#runs-table tbody tr').first().locator('button.details').click();

@@ -115,8 +115,9 @@ async function firstValue(page: Page, chart: string, series: string): Promise<nu
   return Number(match[1]);
 }
 
+/** Waits until the statistics table is of the head divided by `k` (at k = 1 its one column) and measured. */
 export async function waitForK(page: Page, k: number): Promise<void> {
-  await page.locator('head-stats-table thead th[data-k="after"]', { hasText: new RegExp(`^\\s*k = ${k}\\s*$`) }).waitFor(WAIT);
+  await page.locator(`head-stats-table table[data-k="${k}"]`).waitFor(WAIT);
   await page.waitForFunction(
     () => !document.querySelector('splade-app')?.shadowRoot?.querySelector('head-norm-panel')?.hasAttribute('busy'),
     null,

@@ -14,6 +14,7 @@ import type { Run } from '../../contract/run-types.ts';
 import { exportVectors, type ExportFormat } from './export-vectors.ts';
 import type { ExportFile } from '../../contract/runs.ts';
 import { summarizeSparse } from '../model/sparse-summary.ts';
+import { isSpecialPiece } from '../model/piece-kinds.ts';
 import { checkIndexEstimateRequest, type IndexEstimate, type IndexEstimateRequest } from '../../contract/index-stats.ts';
 import { EVAL_DEFAULTS } from '../../contract/limits.ts';
 import { measureIndex } from '../../retrieval/index-measures.ts';
@@ -114,7 +115,9 @@ export class EvaluatedSet {
     const { dataset, vocab, queryVectors, docVectors } = this.parts;
     const vectors = { queries: queryVectors, documents: docVectors };
     const measures = measureIndex(vectors, dataset, asked, { vocab, topK: EVAL_DEFAULTS.topK, onPoint });
-    return { set: this.name, request: asked, ...measures };
+    const { specialIds } = this.parts.tokenizer;
+    const longest = measures.postingLengths.longest.map((l) => ({ ...l, special: isSpecialPiece(l.term, l.id, specialIds) }));
+    return { set: this.name, request: asked, ...measures, postingLengths: { ...measures.postingLengths, longest } };
   }
 
   /** Every document's text, in the set's order (title and text joined, as encoded). */

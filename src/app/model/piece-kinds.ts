@@ -46,6 +46,11 @@ export function pieceKind(piece: string, marking: PieceMarking, special = false)
   return ENGLISH_STOP_WORDS.has(word.toLowerCase()) ? 'stopWord' : 'word';
 }
 
+/** Whether vocabulary id `id`, spelt `piece`, is of the special kind: a special id of the tokenizer, or a reserved piece. */
+export function isSpecialPiece(piece: string, id: number, specialIds: SpecialIds): boolean {
+  return RESERVED.test(piece) || Object.values(specialIds).includes(id);
+}
+
 /** The kind of every vocabulary id, as an index into PIECE_KINDS; the tokenizer's special ids are special. */
 export function pieceKindsOf(
   vocab: readonly string[],

@@ -6,7 +6,7 @@ import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
 import { maskedLmFiles } from '../model/save-model.ts';
 import { checkLengthsFit } from '../../contract/max-tokens.ts';
-import { MLM_DEFAULTS, planMlm, type MlmRequest } from '../../contract/mlm-request.ts';
+import { MLM_DEFAULTS, planMlm, type MlmPlan, type MlmRequest } from '../../contract/mlm-request.ts';
 import { maskingRateNote, type MlmRecipe } from '../../contract/mlm-recipe.ts';
 import type { HeadGrowth, MlmEvent } from '../../contract/mlm-report.ts';
 import type { DataFingerprint } from '../../contract/training-report.ts';
@@ -63,7 +63,8 @@ export async function mlmRun(ctx: GpuContext, platform: Platform, options: MlmOp
     const store = platform.checkpointStore(options.run);
     if (!plan.resume && options.existing === 'replace')
       for (const { name } of await listCheckpoints(store)) await store.remove(name);
-    const provenance = `${model.name} (${model.config.hfArchitecture}) trained as a masked LM on ${source.sequences} sequences of ${source.fingerprint.name}`;
+    const divided = plan.k === 1 ? '' : `, its head divided by k = ${plan.k} first`;
+    const provenance = `${model.name} (${model.config.hfArchitecture})${divided} trained as a masked LM on ${source.sequences} sequences of ${source.fingerprint.name}`;
     const growth: HeadGrowth[] = [];
     const emit = (event: MlmEvent) => options.onEvent?.(event);
     // said once, before the first step: a masking rate off the backbone's pretraining recipe (pre-masked batches have none)
@@ -73,7 +74,7 @@ export async function mlmRun(ctx: GpuContext, platform: Platform, options: MlmOp
     const owned = await ctx.ownedAsync(() =>
       runMlmLoop(ctx, model, source.data(plan.recipe, plan.seed), store, {
         recipe: plan.recipe,
-        k: 1,
+        k: plan.k,
         seed: plan.seed,
         checkpointEvery: plan.checkpointEvery,
         reportEvery: plan.reportEvery,
@@ -92,11 +93,7 @@ export async function mlmRun(ctx: GpuContext, platform: Platform, options: MlmOp
     try {
       await ctx.sync();
       const { trainer, startStep, msPerStep } = owned.value;
-      const files = await maskedLmFiles(
-        model,
-        await trainer.model.download(),
-        mlmCard(model, plan.recipe, plan.seed, trainer.t, source),
-      );
+      const files = await maskedLmFiles(model, await trainer.model.download(), mlmCard(model, plan, trainer.t, source));
       const where = await platform.writeModel(options.run, files);
       return { startStep, step: trainer.t, msPerStep, growth, saved: { where, files: [...files.keys()] } };
     } finally {
@@ -113,7 +110,8 @@ export async function mlmCheckpointStep(platform: Platform, run: string): Promis
 }
 
 /** The README of a masked-LM trained folder: what it started from, on what, and how. */
-function mlmCard(model: OpenedModel, recipe: MlmRecipe, seed: number, steps: number, source: MlmSource): string {
+function mlmCard(model: OpenedModel, plan: MlmPlan, steps: number, source: MlmSource): string {
+  const { recipe, seed, k } = plan;
   const { schedule } = recipe;
   return [
     '---',
@@ -124,7 +122,7 @@ function mlmCard(model: OpenedModel, recipe: MlmRecipe, seed: number, steps: num
     '',
     `# ${model.name}, trained as a masked language model by splade-lab`,
     '',
-    `- Started from: ${model.name} (${model.config.hfArchitecture})`,
+    `- Started from: ${model.name} (${model.config.hfArchitecture})${k === 1 ? '' : `, its MLM head divided by k = ${k} (rows ${k} times shorter)`}`,
     `- Data: ${source.fingerprint.name} (${source.sequences} sequences of ${recipe.maxLength} tokens or fewer, CRC-32 ${source.fingerprint.crc32.toString(16)})`,
     `- Steps: ${steps} of ${recipe.batchSize}${recipe.gradAccum ? ` x ${recipe.gradAccum}` : ''} sequences; ${recipe.layout === 'grouped' ? 'texts concatenated and cut into full blocks' : recipe.layout === 'line-by-line' ? 'one text per sequence' : 'pre-masked batches'}`,
     `- Masking: ${recipe.layout === 'pre-masked' ? 'as given in the batches file' : `${recipe.mlmProbability} of the non-special tokens predicted; of those 80% [MASK], 10% a random token, 10% kept`}`,

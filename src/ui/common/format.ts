@@ -36,3 +36,17 @@ export function formatLambda(value: number): string {
   if (value === 0) return '0';
   return Math.abs(value) < 0.01 ? value.toExponential(2).replace('.00e', 'e') : String(Number(value.toPrecision(3)));
 }
+
+/**
+ * A share of a total as a percentage with the precision it needs: 12.3% and 0.4% with one decimal, smaller ones with
+ * two significant digits (0.016%: a term of a nearly dense vector's score, which one decimal would print as 0.0%),
+ * "< 0.001%" below that, and 0 as 0%.
+ */
+export function formatShare(share: number): string {
+  if (!Number.isFinite(share)) return '–';
+  const percent = 100 * share;
+  if (percent === 0) return '0%';
+  if (Math.abs(percent) >= 0.1) return `${percent.toFixed(1)}%`;
+  if (Math.abs(percent) < 0.001) return '< 0.001%';
+  return `${Number(percent.toPrecision(2))}%`;
+}

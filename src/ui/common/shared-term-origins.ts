@@ -3,14 +3,11 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { PairAudit, SideOfTerm } from '../../worker/api.ts';
+import { formatShare as percent } from './format.ts';
 import { baseStyles, termTableStyles } from './theme.ts';
 
 /** Shared terms listed (an MLM's near-dense vectors share thousands). */
 const ROWS = 40;
-
-function percent(share: number): string {
-  return `${(100 * share).toFixed(1)}%`;
-}
 
 @customElement('shared-term-origins')
 export class SharedTermOrigins extends LitElement {

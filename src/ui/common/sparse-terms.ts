@@ -1,6 +1,7 @@
 // <sparse-terms>: one text's SPLADE vector as its top terms with weight bars; terms the model added are marked.
 import { LitElement, css, html, unsafeCSS } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
+import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
 import type { SparseSummary } from '../../worker/api.ts';
 import { formatStat } from './format.ts';
 import { OKABE_ITO, baseStyles } from './theme.ts';
@@ -8,6 +9,8 @@ import { OKABE_ITO, baseStyles } from './theme.ts';
 @customElement('sparse-terms')
 export class SparseTerms extends LitElement {
   @property({ type: String }) heading = '';
+  /** The heading's level in the page's outline (h3 by default; deeper where the element sits under an h4). */
+  @property({ type: Number }) level: 3 | 4 | 5 | 6 = 3;
   @property({ attribute: false }) summary: SparseSummary | null = null;
   /** A line in place of the counts, for a vector kept only as its top terms (a recording). */
   @property({ type: String }) caption = '';
@@ -18,7 +21,7 @@ export class SparseTerms extends LitElement {
       :host {
         display: block;
       }
-      h3 {
+      .heading {
         font-size: 1em;
         margin: 0 0 0.3em;
       }
@@ -53,7 +56,8 @@ export class SparseTerms extends LitElement {
     const s = this.summary;
     if (!s) return html``;
     const top = s.terms.length > 0 ? s.terms[0].weight : 1;
-    return html`<h3>${this.heading}</h3>
+    const tag = unsafeStatic(`h${[3, 4, 5, 6].includes(this.level) ? this.level : 3}`);
+    return html`${staticHtml`<${tag} class="heading">${this.heading}</${tag}>`}
       <p class="muted" id="active">${this.caption || `${s.activeDims} active dimensions · ${s.tokens.length} tokens`}</p>
       <ol aria-label="${this.heading}: top terms by weight">
         ${s.terms.map(

@@ -1,15 +1,20 @@
 // <term-table>: one score split into the terms query and document share: term, query weight, document weight, their
-// product and its share of the score, largest first; terms the model added to the query are marked.
+// product and its share of the score (small shares with the digits they need, not 0.0%), largest first; terms the
+// model added to the query are marked.
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { TermContribution } from '../../worker/api.ts';
+import { formatShare } from './format.ts';
 import { baseStyles, termTableStyles } from './theme.ts';
+
+/** Rows a table shows by default (the rest are summed in a last row). */
+export const TERM_ROWS = 8;
 
 @customElement('term-table')
 export class TermTable extends LitElement {
   @property({ attribute: false }) terms: TermContribution[] = [];
   /** Rows shown (the rest are summed in a last row). */
-  @property({ type: Number }) limit = 8;
+  @property({ type: Number }) limit = TERM_ROWS;
 
   static override styles = [
     baseStyles,
@@ -51,7 +56,7 @@ export class TermTable extends LitElement {
               <td>${t.query.toFixed(3)}</td>
               <td>${t.document.toFixed(3)}</td>
               <td>${t.product.toFixed(4)}</td>
-              <td>${(100 * t.share).toFixed(1)}%</td>
+              <td>${formatShare(t.share)}</td>
             </tr>`,
         )}
         ${
@@ -61,7 +66,7 @@ export class TermTable extends LitElement {
                 <td></td>
                 <td></td>
                 <td>${restProduct.toFixed(4)}</td>
-                <td>${(100 * rest.reduce((sum, t) => sum + t.share, 0)).toFixed(1)}%</td>
+                <td>${formatShare(rest.reduce((sum, t) => sum + t.share, 0))}</td>
               </tr>`
             : nothing
         }

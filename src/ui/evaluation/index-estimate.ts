@@ -1,6 +1,7 @@
 // <index-estimate>: what an index of the last evaluated set would cost, from the vectors the evaluation kept (nothing
 // encoded again): posting lengths, the postings each query touches (the latency proxy), the index size under two
 // impact models, and a pruning curve (nDCG@10 against index bytes) as a table and a chart, as JSON and TSV files.
+// Special tokens among the longest lists ([PAD], [unused0]: no word of any text) are marked, and why they are there said.
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
@@ -142,13 +143,7 @@ export class IndexEstimateView extends LitElement {
       <div class="tables">
         ${this._lengths(e)} ${this._sizes(e)}
       </div>
-      ${
-        e.postingLengths.longest.length
-          ? html`<p class="muted" id="longest">
-            Longest posting lists: ${e.postingLengths.longest.map((l) => `${l.term} (${count(l.length)})`).join(', ')}.
-          </p>`
-          : nothing
-      }
+      ${this._longest(e)}
       <div class="curve">
         <div>${this._curve(e, all)}</div>
         <pruning-chart
@@ -163,6 +158,35 @@ export class IndexEstimateView extends LitElement {
       </div>`;
   }
 
+  /** The longest lists, special pieces marked, and (when some are special) why a piece of no word has a list at all. */
+  private _longest(e: IndexEstimate) {
+    const longest = e.postingLengths.longest;
+    if (longest.length === 0) return nothing;
+    const special = longest.filter((l) => l.special);
+    return html`<p class="muted" id="longest">
+        Longest posting lists:
+        ${longest.map(
+          (l, i) =>
+            html`${i ? ', ' : ''}<span data-term=${l.term} data-special=${l.special ? 'yes' : 'no'}
+                >${l.term}${l.special ? html` <em class="special">(special)</em>` : nothing} (${count(l.length)})</span
+              >`,
+        )}.
+      </p>
+      ${
+        special.length
+          ? html`<p class="muted" id="special-note">
+              ${special.length === longest.length ? 'All of them are' : `${special.length} of them are`} special pieces: a
+              tokenizer's special tokens and reserved [unusedN] pieces, which stand for no word of any text. They still get
+              weights: SPLADE max-pools log(1 + ReLU(logit)) over a text's positions, and a head row that pretraining hardly
+              trained (these ids are rarely or never the word to predict) points in an arbitrary direction, so some position
+              of almost every text gives it a positive logit. So they sit in nearly every document, and a query that holds
+              them reads those whole lists. Sparse training is meant to weigh them out (the Training tab's special-terms
+              alarm says when it does not), and an engine can leave them out when it indexes.
+            </p>`
+          : nothing
+      }`;
+  }
+
   private _lengths(e: IndexEstimate) {
     const p = e.postingLengths;
     const q = e.queryPostings;
@@ -172,7 +196,7 @@ export class IndexEstimateView extends LitElement {
       </caption>
       <thead>
         <tr>
-          <th scope="col"></th>
+          <th scope="col">measure</th>
           <th scope="col" class="num">mean</th>
           <th scope="col" class="num">p50</th>
           <th scope="col" class="num">p99</th>

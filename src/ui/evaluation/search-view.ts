@@ -1,5 +1,6 @@
 // <search-view>: type a query (or pick one of the set's judged queries) and see its top documents under SPLADE and
-// BM25 side by side, each score split into its shared terms, judged-relevant hits marked; a hit opens its vector.
+// BM25 side by side, each score split into its shared terms (and, when a few terms carry little of it, why), judged-
+// relevant hits marked; a hit opens its vector.
 import { Task } from '@lit/task';
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
@@ -12,9 +13,10 @@ import {
   type WorkerClient,
 } from '../../worker/api.ts';
 import '../common/sparse-terms.ts';
-import '../common/term-table.ts';
+import { TERM_ROWS } from '../common/term-table.ts';
 import '../common/shared-term-origins.ts';
 import '../common/token-origins.ts';
+import { formatShare } from '../common/format.ts';
 import { baseStyles } from '../common/theme.ts';
 
 export type SearchClient = Pick<WorkerClient, 'search' | 'document' | 'evaluatedQueries'> &
@@ -23,6 +25,9 @@ export type SearchClient = Pick<WorkerClient, 'search' | 'document' | 'evaluated
 const TOP = 10;
 /** Query terms shown above the hits (an expanded query can have hundreds). */
 const QUERY_TERMS = 30;
+
+/** Below this share of the first hit's score in its shown terms, the note says where the score is. */
+const THIN = 0.5;
 
 /** Milliseconds with the precision their size deserves (a lookup takes hundredths). */
 function formatMs(ms: number): string {
@@ -119,7 +124,7 @@ export class SearchView extends LitElement {
         result
           ? html`<p class="muted" id="search-note">
                 ${result.queryId ? html`Judged query ${result.queryId}: <span class="relevant">✓ relevant</span> hits are marked.` : "Not one of the set's judged queries: no hit can be marked relevant."}
-                Each score is the sum of its terms' products (query weight × document weight).
+                Each score is the sum of its terms' products (query weight × document weight). ${this._spread(result.splade)}
               </p>
               ${this._queryVector(result.queryVector)}
               <div class="columns">
@@ -139,7 +144,7 @@ export class SearchView extends LitElement {
           ? html`<section id="opened" aria-label="Document vector">
               <h4>Document ${this._opened.docId} <button class="open" @click=${() => ((this._opened = null), (this._origins = null))}>Close</button></h4>
               <p>${this._opened.text}</p>
-              <sparse-terms heading="Its SPLADE vector" .summary=${this._opened.vector}></sparse-terms>
+              <sparse-terms heading="Its SPLADE vector" level="5" .summary=${this._opened.vector}></sparse-terms>
               ${
                 this.client?.auditPair
                   ? this._origins
@@ -168,6 +173,19 @@ export class SearchView extends LitElement {
       ${shown.map((t) => html`<span class="qterm" data-term=${t.term} data-weight=${t.weight}>${t.term} <b>${t.weight.toFixed(2)}</b></span> `)}
       ${view.terms.length > shown.length ? html`<span class="muted">and ${view.terms.length - shown.length} more</span>` : nothing}
     </p>`;
+  }
+
+  /** Where a score is when its listed terms carry little of it: spread over many shared terms (nearly dense vectors). */
+  private _spread(hits: SearchHit[]): string {
+    const first = hits[0];
+    if (!first || first.terms.length <= TERM_ROWS) return '';
+    const shown = first.terms.slice(0, TERM_ROWS).reduce((sum, t) => sum + t.share, 0);
+    if (shown >= THIN) return '';
+    return (
+      `The ${TERM_ROWS} largest products of the first hit make ${formatShare(shown)} of its score; its other ` +
+      `${first.terms.length - TERM_ROWS} shared terms make the rest, each a sliver (vectors that share many terms, as ` +
+      'nearly dense ones do, spread a score thin), so every share listed is small.'
+    );
   }
 
   private _hits(hits: SearchHit[], system: 'splade' | 'bm25') {

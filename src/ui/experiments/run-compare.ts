@@ -91,14 +91,13 @@ export class RunCompare extends LitElement {
         ></loss-chart>
       </div>
       <h4>
-        Results
         ${
           set
-            ? html`on
+            ? html`<label for="cmp-set">Results on</label>
                 <select id="cmp-set" @change=${(e: Event) => (this._set = (e.target as HTMLSelectElement).value)}>
                   ${sets.map((s) => html`<option ?selected=${s === set}>${s}</option>`)}
                 </select>`
-            : nothing
+            : 'Results'
         }
       </h4>
       ${set ? nothing : html`<p class="muted">No selected run was evaluated yet: evaluate them on a set read in the Evaluate tab.</p>`}

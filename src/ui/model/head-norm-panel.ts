@@ -1,4 +1,5 @@
-// <head-norm-panel>: the centre piece: row-norm histogram before/after k, statistics, the paper's Table 1 beside them.
+// <head-norm-panel>: the centre piece: row-norm histogram before/after k, statistics, the paper's Table 1 beside them;
+// a spike of rows of one length (rows training left where they started) is pointed out and, for the demo, explained.
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { HeadStatsPair, RunHeadStats } from '../../worker/api.ts';
@@ -6,7 +7,9 @@ import './norm-histogram.ts';
 import './head-stats-table.ts';
 import './paper-table1.ts';
 import '../common/panel-explainer.ts';
-import { formatK, formatStat } from '../common/format.ts';
+import { formatK, formatShare, formatStat } from '../common/format.ts';
+import { DEMO_SPIKE_NOTE } from './demo-backbone.ts';
+import { normSpike } from './norm-spike.ts';
 import { baseStyles } from '../common/theme.ts';
 
 /** How the figures were obtained, as the caption says it. */
@@ -42,6 +45,8 @@ export class HeadNormPanel extends LitElement {
   @property({ type: Boolean, attribute: 'log-counts' }) logCounts = false;
   /** New statistics are being computed. */
   @property({ type: Boolean }) busy = false;
+  /** The model is the bundled demo backbone (its histogram's spike is explained). */
+  @property({ type: Boolean }) demo = false;
   /** Table 1 row to highlight. */
   @property({ type: String, attribute: 'paper-row' }) paperRow = '';
 
@@ -110,7 +115,7 @@ export class HeadNormPanel extends LitElement {
         stats
           ? html`<div class="layout ${this.busy ? 'busy' : ''}" aria-busy=${String(this.busy)}>
               <div>
-                ${this._histogram(stats)}
+                ${this._histogram(stats)} ${this.runHeads ? nothing : this._spike(stats)}
                 <p class="provenance muted" id="provenance">
                   ${ORIGIN_CAPTIONS[stats.origin]}: ${stats.provenance}. ${headWarning(stats.before)}
                 </p>
@@ -132,6 +137,18 @@ export class HeadNormPanel extends LitElement {
           : html`<p class="muted">${this.busy ? 'Measuring the head on the GPU…' : 'Load a model to see its head.'}</p>
               <paper-table1 highlight=${this.paperRow}></paper-table1>`
       }`;
+  }
+
+  /** A bin of the k = 1 histogram that holds far more rows than its neighbours: what those rows are. */
+  private _spike(stats: HeadStatsPair) {
+    const spike = normSpike(stats.before);
+    if (!spike) return nothing;
+    return html`<p class="muted" id="spike-note" data-rows=${spike.rows}>
+      The tall bar: ${spike.rows.toLocaleString('en-US')} rows (${formatShare(spike.share)}) have a norm between
+      ${formatStat(spike.lo)} and ${formatStat(spike.hi)} at k = 1. Rows of one shared length are usually rows training left
+      where they started: ids the pretraining text lacks or hardly uses (reserved [unusedN] pieces, rare scripts) keep their
+      initial length. ${this.demo ? DEMO_SPIKE_NOTE : nothing}
+    </p>`;
   }
 
   /** The run's three heads when a run's model is in use, else the loaded head at k = 1 and at k. */

@@ -1,4 +1,5 @@
-// <head-stats-table>: the head's row-norm statistics at k = 1 and after dividing by k, side by side.
+// <head-stats-table>: the head's row-norm statistics at k = 1 and after dividing by k, side by side; at k = 1, which
+// divides nothing, one column and a line saying so.
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { HeadStatistics } from '../../worker/api.ts';
@@ -34,45 +35,64 @@ export class HeadStatsTable extends LitElement {
       thead th {
         text-align: right;
       }
+      p {
+        font-size: 0.85em;
+        max-width: 22em;
+        margin: 0.4em 0 0;
+      }
     `,
   ];
 
   override render() {
     const { original: before, rescaled: after } = this;
     if (!before || !after) return html``;
-    return html`<table>
-      <caption>
-        This model's head
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col"><span class="visually-hidden">statistic</span></th>
-          <th scope="col">k = 1</th>
-          <th scope="col" data-k="after">k = ${formatK(after.k)}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${ROWS.map(
-          (row) =>
-            html`<tr data-stat=${row.key}>
-              <th scope="row">${row.label}</th>
-              <td class="num" data-k="1">${formatStat(row.value(before))}</td>
-              <td class="num" data-k="after" title=${row.scales ? 'divided by k' : 'unchanged by k'}>
-                ${formatStat(row.value(after))}
-              </td>
-            </tr>`,
-        )}
-        ${
-          before.summary.nonFiniteRows > 0
-            ? html`<tr data-stat="non-finite">
-                <th scope="row">rows with NaN or Inf (left out)</th>
-                <td class="num" data-k="1">${before.summary.nonFiniteRows}</td>
-                <td class="num" data-k="after">${after.summary.nonFiniteRows}</td>
-              </tr>`
-            : nothing
-        }
-      </tbody>
-    </table>`;
+    // k = 1 divides nothing: a second column would repeat the first
+    const divided = after.k !== before.k;
+    return html`<table data-k=${formatK(after.k)}>
+        <caption>
+          This model's head
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col"><span class="visually-hidden">statistic</span></th>
+            <th scope="col" data-k="1">k = 1</th>
+            ${divided ? html`<th scope="col" data-k="after">k = ${formatK(after.k)}</th>` : nothing}
+          </tr>
+        </thead>
+        <tbody>
+          ${ROWS.map(
+            (row) =>
+              html`<tr data-stat=${row.key}>
+                <th scope="row">${row.label}</th>
+                <td class="num" data-k="1">${formatStat(row.value(before))}</td>
+                ${
+                  divided
+                    ? html`<td class="num" data-k="after" title=${row.scales ? 'divided by k' : 'unchanged by k'}>
+                        ${formatStat(row.value(after))}
+                      </td>`
+                    : nothing
+                }
+              </tr>`,
+          )}
+          ${
+            before.summary.nonFiniteRows > 0
+              ? html`<tr data-stat="non-finite">
+                  <th scope="row">rows with NaN or Inf (left out)</th>
+                  <td class="num" data-k="1">${before.summary.nonFiniteRows}</td>
+                  ${divided ? html`<td class="num" data-k="after">${after.summary.nonFiniteRows}</td>` : nothing}
+                </tr>`
+              : nothing
+          }
+        </tbody>
+      </table>
+      ${
+        divided
+          ? nothing
+          : html`<p class="muted" id="k1-note">
+              At k = 1 the head is used as loaded: dividing by 1 changes nothing. Pick a larger k above to see the divided head
+              beside it.
+            </p>`
+      }`;
   }
 }
 

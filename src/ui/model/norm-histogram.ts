@@ -1,5 +1,5 @@
-// <norm-histogram>: overlaid SVG histograms of the head's row norms at k = 1, after dividing by k and (for a run's
-// model) after training, on shared bins.
+// <norm-histogram>: overlaid SVG histograms of the head's row norms at k = 1, after dividing by k (not at k = 1, which
+// divides nothing) and (for a run's model) after training, on shared bins.
 import { LitElement, css, html, nothing, svg } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { HeadStatistics } from '../../worker/api.ts';
@@ -67,15 +67,19 @@ export class NormHistogram extends LitElement {
     const range = before.histogram.range;
     const x = range.log ? logScale(range.lo, range.hi) : linearScale(range.lo, range.hi);
     const trained = this.trained;
+    // at k = 1 the divided head is the head: one series, not two drawn on top of each other
+    const divided = after.k !== before.k || trained !== null;
     const maxCount = Math.max(...before.histogram.counts, ...after.histogram.counts, ...(trained?.histogram.counts ?? []), 1);
     const y = this.logCounts ? logCountScale(maxCount) : linearScale(0, maxCount, 5);
     const description =
-      `Row norms at k = 1: mean ${formatStat(before.summary.mean)}, max ${formatStat(before.summary.max)}. ` +
-      `After dividing by k = ${formatK(this.k)}: mean ${formatStat(after.summary.mean)}, max ${formatStat(after.summary.max)}.` +
+      `Row norms at k = 1: mean ${formatStat(before.summary.mean)}, max ${formatStat(before.summary.max)}.` +
+      (divided
+        ? ` After dividing by k = ${formatK(this.k)}: mean ${formatStat(after.summary.mean)}, max ${formatStat(after.summary.max)}.`
+        : ' k = 1 divides nothing.') +
       (trained ? ` After training: mean ${formatStat(trained.summary.mean)}, max ${formatStat(trained.summary.max)}.` : '');
     return html`<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="title desc">
         <title id="title">
-          Histogram of the MLM head's row norms before and after dividing by k${trained ? ', and after training' : ''}
+          Histogram of the MLM head's row norms${divided ? ' before and after dividing by k' : ' (k = 1: the head as loaded)'}${trained ? ', and after training' : ''}
         </title>
         <desc id="desc">${description}</desc>
         <defs>
@@ -86,7 +90,7 @@ export class NormHistogram extends LitElement {
         </defs>
         ${this._axes(x, y, range.log)}
         <g transform="translate(${MARGIN.left},${MARGIN.top})">
-          ${this._series('before', before, x, y)} ${this._series('after', after, x, y)}
+          ${this._series('before', before, x, y)} ${divided ? this._series('after', after, x, y) : nothing}
           ${trained ? this._series('trained', trained, x, y) : nothing}
           ${this._marker(before.summary.mean, x, SERIES.before, `mean ${formatStat(before.summary.mean)}`, 0)}
           ${after.k === before.k ? nothing : this._marker(after.summary.mean, x, SERIES.after, `mean ${formatStat(after.summary.mean)}`, 1)}
@@ -99,10 +103,14 @@ export class NormHistogram extends LitElement {
           ><span class="swatch" style="background:${SERIES.before}66;border-color:${SERIES.before}"></span
           >${trained ? 'as loaded (k = 1)' : 'k = 1 (head as loaded)'}</span
         >
-        <span
-          ><span class="swatch" style="background:${SERIES.after}33;border-color:${SERIES.after};border-style:dashed"></span
-          >${trained ? `divided by k = ${formatK(this.k)} (training started here)` : `k = ${formatK(this.k)} (W_head / k)`}</span
-        >
+        ${
+          divided
+            ? html`<span
+                ><span class="swatch" style="background:${SERIES.after}33;border-color:${SERIES.after};border-style:dashed"></span
+                >${trained ? `divided by k = ${formatK(this.k)} (training started here)` : `k = ${formatK(this.k)} (W_head / k)`}</span
+              >`
+            : nothing
+        }
         ${trained ? html`<span><span class="swatch" style="border-color:${SERIES.trained};border-width:3px"></span>after training</span>` : nothing}
         ${
           Number.isFinite(this.target) && !trained

@@ -198,18 +198,19 @@ describe('index-stats computations', () => {
     expect(p99).toBeGreaterThan(0);
   });
 
-  it("measures a kept evaluated set's vectors as index-stats does, and refuses a bad request", () => {
+  it("measures a kept evaluated set's vectors as index-stats does, its special pieces marked, and refuses a bad request", () => {
     const dataset = tinySet();
-    const parts = { dataset, vocab, docVectors: documents, queryVectors: queries } as unknown as EvaluatedSetParts;
+    // t0 is the tokenizer's [CLS] here: the longest lists name it special (the audit's "special" kind)
+    const tokenizer = { specialIds: { cls: 0, sep: 9, pad: 9, mask: 9, unk: null } };
+    const parts = { dataset, vocab, tokenizer, docVectors: documents, queryVectors: queries } as unknown as EvaluatedSetParts;
     const kept = new EvaluatedSet(parts);
     const request = { pruneTop: [1], pruneThreshold: [0.5], scale: 100 };
     const points: number[] = [];
     const estimate = kept.indexEstimate(request, (done) => points.push(done));
-    expect(estimate).toEqual({
-      set: 'tiny',
-      request,
-      ...measureIndex({ queries, documents }, dataset, request, { vocab, topK: 1000 }),
-    });
+    const measured = measureIndex({ queries, documents }, dataset, request, { vocab, topK: 1000 });
+    const longest = measured.postingLengths.longest.map((l) => ({ ...l, special: l.id === 0 }));
+    expect(longest.some((l) => l.special)).toBe(true);
+    expect(estimate).toEqual({ set: 'tiny', request, ...measured, postingLengths: { ...measured.postingLengths, longest } });
     expect(estimate.curve.map((p) => p.rule.kind)).toEqual(['all', 'top', 'threshold']);
     expect(points).toEqual([1, 2, 3]);
     expect(() => kept.indexEstimate({ ...request, scale: 0 })).toThrow(/impact scale/);
