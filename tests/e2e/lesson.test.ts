@@ -203,7 +203,7 @@ describe('the built page: lesson', { timeout: 900_000 }, () => {
     }
   });
 
-  it('links with values the page cannot use: the URL holds the value used, a note says which and why, never a blank page', async () => {
+  it('links with values the page cannot use: the URL holds the value used, a note says which and why, never a blank page; a tab click scrolls', async () => {
     const plain = await launchChromium(false);
     try {
       const { page } = await openPage(plain, built.offsite);
@@ -234,6 +234,15 @@ describe('the built page: lesson', { timeout: 900_000 }, () => {
           .waitFor(WAIT);
       }
       await screenshot(page, '49-link-corrected');
+
+      // at 1024x768 the tabs sit below the setup cards: a tab click brings its panel onto the screen
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await page.goto(`${built.site}?model=demo`);
+      await page.locator('#tab-lesson').click();
+      const mode = page.locator('lesson-panel #lesson-mode');
+      await mode.waitFor(WAIT);
+      const box = await mode.boundingBox();
+      assert.ok(box && box.y >= 0 && box.y < 768, `the Lesson tab's click shows the lesson (its badge at y = ${box?.y})`);
     } finally {
       await plain.close();
     }

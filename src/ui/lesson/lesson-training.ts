@@ -72,6 +72,10 @@ export class LessonTraining extends LitElement {
         grid-template-columns: repeat(auto-fit, minmax(min(22em, 100%), 1fr));
         gap: 1em;
       }
+      /* the watched query's lists side by side on a projector's 1024 px too */
+      .probes {
+        grid-template-columns: repeat(auto-fit, minmax(min(16em, 100%), 1fr));
+      }
       :host([presenter]) .charts {
         grid-template-columns: repeat(2, minmax(0, 1fr));
         font-size: 0.8em;
