@@ -27,6 +27,14 @@ export const DEMO_PRETRAINING = {
   headNorm: 2.5,
   /** Co-occurrence vectors over the text without its most frequent ids (chosen by the ten topic sentences' lists). */
   embeddings: { dim: 64, window: 8, seed: 1, minCount: 5, dropMostFrequent: 300 },
+  /**
+   * Most logits negative, as in a real MLM: the rows are centred and share one component of this norm along a fixed
+   * direction s (zero mean over the dimensions, so that LayerNorm keeps it), and the head's LayerNorm bias is
+   * -headBias s^, so every logit of a position moves down by about the same amount (the MLM's softmax does not see a
+   * uniform shift; dividing the head by k scales it with the logits). 10 puts a 5-30-token text at k = 1 at a few
+   * thousand active terms out of 30522, and k = 8 keeps them (measured on the warm start; figures in the README).
+   */
+  background: { sharedNorm: 1, headBias: 10 },
   /** Lesson-world documents per topic added to WordNet's (generated with another seed than the lesson's task). */
   lessonDocuments: { seed: 2026, documentsPerTopic: 60 },
   mlm: { steps: 120, batch: 32, maxLength: 64, lr: 1e-4, warmupRatio: 0.1, seed: 1, reportEvery: 10 },
@@ -98,10 +106,12 @@ export function finishDemoBackbone(events: string, trained: string): void {
 }
 
 /**
- * Replaces the word embeddings (the tied head) with co-occurrence vectors where an id has one, each row's norm
- * proportional to the id's inverse document frequency (ids without a vector at the shortest of those), all scaled so
- * that the mean row norm is `headNorm`. Long rows for rare, topical words and short ones for function words: a
- * position's logits then favour its topical neighbours over "the", "of" and "part".
+ * Replaces the word embeddings (the tied head) with co-occurrence vectors where an id has one, centred (their mean
+ * taken out) and without their component along the background direction, each row's length proportional to the id's
+ * inverse document frequency (ids without a vector at the shortest of those), plus the background component of
+ * `background.sharedNorm`, all scaled so that the mean row norm is `headNorm`. Long rows for rare, topical words and
+ * short ones for function words: a position's logits then favour its topical neighbours over "the", "of" and "part";
+ * the shared component, with the head's LayerNorm bias (passThrough), puts most logits below zero.
  */
 async function warmStart(folder: string, documents: string[], vocabSize: number): Promise<void> {
   const { tokenizer } = await loadModel(createFolderSource(folder));
@@ -120,16 +130,14 @@ async function warmStart(folder: string, documents: string[], vocabSize: number)
   let shortest = Infinity;
   for (let id = 0; id < vocabSize; id++) if (hasVector(id)) shortest = Math.min(shortest, idf(id));
   const length = Float64Array.from({ length: vocabSize }, (_, id) => (hasVector(id) ? idf(id) : shortest));
-  const scale = (DEMO_PRETRAINING.headNorm * vocabSize) / length.reduce((sum, x) => sum + x, 0);
+  const shared = backgroundDirection(dim);
+  const rows = centredRows(vectors, words.data, vocabSize, dim, hasVector, shared);
+  const { sharedNorm } = DEMO_PRETRAINING.background;
+  const scale = scaleForMeanNorm(length, sharedNorm, DEMO_PRETRAINING.headNorm);
   let replaced = 0;
   for (let id = 0; id < vocabSize; id++) {
-    const row = words.data.subarray(id * dim, (id + 1) * dim);
-    if (hasVector(id)) {
-      row.set(vectors.subarray(id * dim, (id + 1) * dim));
-      replaced++;
-    }
-    const norm = Math.hypot(...row) || 1;
-    for (let k = 0; k < dim; k++) row[k] *= (scale * length[id]) / norm;
+    if (hasVector(id)) replaced++;
+    for (let k = 0; k < dim; k++) words.data[id * dim + k] = rows[id * dim + k] * scale * length[id] + sharedNorm * shared[k];
   }
   passThrough(tensors, DEMO_PRETRAINING.shape.layers, dim);
   writeFileSync(file, writeSafetensors(tensors, { format: 'pt' }));
@@ -162,6 +170,62 @@ function passThrough(tensors: Map<string, { shape: number[]; data: Float32Array 
   tensor('cls.predictions.transform.dense.bias').fill(3);
   // no random offsets between the vocabulary's logits: they would reorder a divided head's (k = 8) small logits
   tensor('cls.predictions.bias').fill(0);
+  // every logit of a position down by about headBias x (its share of the shared component): most of them negative
+  const beta = tensor('cls.predictions.transform.LayerNorm.bias');
+  const shared = backgroundDirection(d);
+  for (let k = 0; k < d; k++) beta[k] = -DEMO_PRETRAINING.background.headBias * shared[k];
+}
+
+/** The rows' shared direction: a unit vector with zero mean over the dimensions (LayerNorm would remove a mean). */
+export function backgroundDirection(dim: number): Float64Array {
+  return Float64Array.from({ length: dim }, (_, k) => (k % 2 ? 1 : -1) / Math.sqrt(dim));
+}
+
+/**
+ * Unit rows: each id's co-occurrence vector less the mean of those vectors (a random row for an id without one), with
+ * its component along `shared` taken out; `others` holds the generated rows of ids without a vector.
+ */
+export function centredRows(
+  vectors: Float32Array,
+  others: Float32Array,
+  vocabSize: number,
+  dim: number,
+  hasVector: (id: number) => boolean,
+  shared: Float64Array,
+): Float64Array {
+  const mean = new Float64Array(dim);
+  let counted = 0;
+  for (let id = 0; id < vocabSize; id++)
+    if (hasVector(id)) {
+      counted++;
+      for (let k = 0; k < dim; k++) mean[k] += vectors[id * dim + k];
+    }
+  for (let k = 0; k < dim; k++) mean[k] /= counted || 1;
+  const rows = new Float64Array(vocabSize * dim);
+  for (let id = 0; id < vocabSize; id++) {
+    const row = rows.subarray(id * dim, (id + 1) * dim);
+    const source = hasVector(id) ? vectors : others;
+    for (let k = 0; k < dim; k++) row[k] = source[id * dim + k] - (hasVector(id) ? mean[k] : 0);
+    let along = 0;
+    for (let k = 0; k < dim; k++) along += row[k] * shared[k];
+    for (let k = 0; k < dim; k++) row[k] -= along * shared[k];
+    const norm = Math.hypot(...row) || 1;
+    for (let k = 0; k < dim; k++) row[k] /= norm;
+  }
+  return rows;
+}
+
+/** The factor c for which rows of norm hypot(c x length[id], sharedNorm) have a mean norm of `target` (bisection). */
+export function scaleForMeanNorm(length: Float64Array, sharedNorm: number, target: number): number {
+  const meanNorm = (c: number) => length.reduce((sum, l) => sum + Math.hypot(c * l, sharedNorm), 0) / length.length;
+  let [low, high] = [0, 1];
+  while (meanNorm(high) < target) high *= 2;
+  for (let i = 0; i < 60; i++) {
+    const mid = (low + high) / 2;
+    if (meanNorm(mid) < target) low = mid;
+    else high = mid;
+  }
+  return (low + high) / 2;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

@@ -9,6 +9,7 @@ import {
   withoutMostFrequent,
   type Csr,
 } from '../../../scripts/demo/cooccurrence-embeddings.ts';
+import { backgroundDirection, centredRows, scaleForMeanNorm } from '../../../scripts/demo/pretrain-demo-backbone.ts';
 import { Random } from '../../../src/util/random.ts';
 
 describe('demo pretraining', () => {
@@ -66,5 +67,30 @@ describe('demo pretraining', () => {
     const exact = jacobiEigen(A, n).values.sort((a, b) => b - a);
     expect(exact[0]).toBeCloseTo(10, 9);
     expect(exact[2]).toBeCloseTo(3, 9);
+  });
+
+  it("the warm start's background: unit rows centred and orthogonal to a zero-mean shared direction, scaled to the mean norm", () => {
+    const dim = 8;
+    const vocabSize = 6;
+    const random = new Random(4);
+    const vectors = Float32Array.from({ length: vocabSize * dim }, (_, i) => (i < 4 * dim ? 1 + random.next() : 0));
+    const others = Float32Array.from({ length: vocabSize * dim }, () => random.normal());
+    const shared = backgroundDirection(dim);
+    expect(shared.reduce((a, b) => a + b, 0)).toBeCloseTo(0, 12); // LayerNorm keeps it
+    expect(Math.hypot(...shared)).toBeCloseTo(1, 12);
+    const hasVector = (id: number) => id < 4;
+    const rows = centredRows(vectors, others, vocabSize, dim, hasVector, shared);
+    const row = (id: number) => rows.subarray(id * dim, (id + 1) * dim);
+    for (let id = 0; id < vocabSize; id++) {
+      expect(Math.hypot(...row(id))).toBeCloseTo(1, 12);
+      expect(row(id).reduce((sum, x, k) => sum + x * shared[k], 0)).toBeCloseTo(0, 12);
+    }
+    // the rows with vectors had their mean taken out before normalising: far from one shared direction
+    const cosine = row(0).reduce((sum, x, k) => sum + x * row(1)[k], 0);
+    expect(cosine).toBeLessThan(0.9);
+    const length = Float64Array.from([1, 2, 3, 4, 1, 1]);
+    const c = scaleForMeanNorm(length, 1, 2.5);
+    const mean = length.reduce((sum, l) => sum + Math.hypot(c * l, 1), 0) / length.length;
+    expect(mean).toBeCloseTo(2.5, 9);
   });
 });
