@@ -42,9 +42,10 @@ describe('normSpike', () => {
       const spike = normSpike(precomputedPair(figures(norms), 1, log).before);
       expect(spike, `a spike on ${log ? 'log' : 'linear'} bins`).not.toBeNull();
       const outside = reserved.filter((id) => !(norms[id] >= spike!.lo && norms[id] < spike!.hi));
-      // a stray one may sit just past a bin edge (the bar is the fullest bin, or two)
+      // they started at one length and pretraining moved them a little (1.90-1.93 in the demo of cac224c): most sit in
+      // the spike's bin or two, some just past its edge
       expect(outside.length, outside.map((id) => `${vocab[id]} ${norms[id]}`).join(', ')).toBeLessThanOrEqual(
-        reserved.length / 100,
+        reserved.length / 10,
       );
     }
   });
