@@ -62,7 +62,7 @@ function main(): void {
 }
 
 /** The run's reports and head measurements, and the sentence before and after. */
-function growthTrace(events: string, before: string, after: string): HeadGrowthTrace {
+export function growthTrace(events: string, before: string, after: string): HeadGrowthTrace {
   const parsed = events
     .trim()
     .split('\n')
@@ -102,9 +102,11 @@ function topTerms(model: string, sentence: string): GrowthTerm[] {
   const tokenized = execFileSync(process.execPath, [cli, 'tokenize', model], { input: sentence + '\n', encoding: 'utf8' });
   const own = new Set((JSON.parse(tokenized) as { ids: number[] }).ids);
   const vocab = readFileSync(join(model, 'vocab.txt'), 'utf8').split('\n');
-  const { vector } = JSON.parse(readFileSync(output, 'utf8')) as { vector: { indices: number[]; values: number[] } };
-  return vector.indices
-    .map((id, i) => ({ term: vocab[id], weight: Number(vector.values[i].toFixed(4)), expansion: !own.has(id) }))
+  // encode's Qdrant points hold the vector under its name (--field, default "splade")
+  const { vector } = JSON.parse(readFileSync(output, 'utf8')) as { vector: { splade: { indices: number[]; values: number[] } } };
+  const { indices, values } = vector.splade;
+  return indices
+    .map((id, i) => ({ term: vocab[id], weight: Number(values[i].toFixed(4)), expansion: !own.has(id) }))
     .sort((a, b) => b.weight - a.weight)
     .slice(0, 15);
 }
