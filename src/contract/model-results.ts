@@ -35,6 +35,11 @@ export interface SparseTerm {
   weight: number;
   /** The term is not one of the text's own tokens: the model added it. */
   expansion: boolean;
+  /**
+   * A special token of the tokenizer or a reserved [unusedN] piece (the audit's "special" kind): it keeps its weight in
+   * the vector, as sentence-transformers' SpladePooling keeps it, but lists show it apart from the top terms.
+   */
+  special?: boolean;
 }
 
 export interface SparseSummary {

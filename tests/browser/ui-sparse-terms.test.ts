@@ -1,4 +1,5 @@
-// <sparse-terms>: top terms with weight bars; expansions marked by a sign and words, not by colour alone.
+// <sparse-terms>: top terms with weight bars; expansions marked by a sign and words, not by colour alone; special pieces
+// ([CLS], [SEP], [unusedN]) said apart under the list, never among the top terms.
 import '../../src/ui/common/sparse-terms.ts';
 import type { SparseTerms } from '../../src/ui/common/sparse-terms.ts';
 import { allInside, check, inside, mount } from './ui-fixture.ts';
@@ -25,5 +26,25 @@ describe('<sparse-terms>', () => {
     check(/57 active dimensions · 2 tokens/.test(inside(el, '#active').textContent ?? ''), 'active dimensions shown');
     const widths = allInside(el, '.bar').map((b) => (b as HTMLElement).style.width);
     check(widths[0] === '100%' && widths[1] === '50%', `bar widths ${widths}`);
+  });
+
+  it('lists special pieces apart, with their weights, never among the top terms (the bars scale to the top term)', async () => {
+    const summary = {
+      text: 'ocean tides',
+      tokens: ['ocean', 'tides'],
+      activeDims: 1800,
+      terms: [
+        { term: '[CLS]', id: 101, weight: 3, expansion: false, special: true },
+        { term: 'tides', id: 1, weight: 2, expansion: false },
+        { term: '[unused7]', id: 8, weight: 1.5, expansion: true, special: true },
+        { term: 'moon', id: 2, weight: 1, expansion: true },
+      ],
+    };
+    const el = await mount<SparseTerms>('sparse-terms', { heading: 'Query vector', summary });
+    const listed = allInside(el, 'li').map((li) => li.getAttribute('data-term'));
+    check(JSON.stringify(listed) === JSON.stringify(['tides', 'moon']), `top terms: ${listed}`);
+    const apart = inside(el, '.special-apart').textContent ?? '';
+    check(/kept apart/.test(apart) && /\[CLS\] 3/.test(apart) && /\[unused7\] 1\.5/.test(apart), apart);
+    check((allInside(el, '.bar')[0] as HTMLElement).style.width === '100%', 'the heaviest ordinary term has the full bar');
   });
 });

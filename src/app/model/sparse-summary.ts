@@ -1,5 +1,7 @@
-// A text's sparse vector as people read it: top terms by weight, expansion terms marked, active dimensions.
+// A text's sparse vector as people read it: top terms by weight, expansion terms marked, special pieces ([CLS], [SEP],
+// [unusedN]) flagged so that lists can show them apart, active dimensions.
 import { SparseSummary } from '../../contract/model-results.ts';
+import { isSpecialPiece } from './piece-kinds.ts';
 import type { TextTokenizer } from '../../io/tokenizer.ts';
 import type { SparseVector } from '../../util/sparse-vector.ts';
 
@@ -11,7 +13,9 @@ export function summarizeSparse(text: string, vector: SparseVector, tokenizer: T
   );
   const terms = order.slice(0, topTerms).map((i) => {
     const id = vector.indices[i];
-    return { term: tokenizer.idToToken(id) ?? `[id ${id}]`, id, weight: vector.values[i], expansion: !own.has(id) };
+    const term = tokenizer.idToToken(id) ?? `[id ${id}]`;
+    const special = isSpecialPiece(term, id, tokenizer.specialIds);
+    return { term, id, weight: vector.values[i], expansion: !own.has(id), ...(special ? { special } : {}) };
   });
   return { text, tokens: ids.map((id) => tokenizer.idToToken(id) ?? `[id ${id}]`), activeDims: vector.indices.length, terms };
 }

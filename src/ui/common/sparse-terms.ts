@@ -1,4 +1,5 @@
-// <sparse-terms>: one text's SPLADE vector as its top terms with weight bars; terms the model added are marked.
+// <sparse-terms>: one text's SPLADE vector as its top terms with weight bars; terms the model added are marked; special
+// pieces ([CLS], [SEP], [unusedN]) keep their weights but are said apart, under the list, never among the top terms.
 import { LitElement, css, html, unsafeCSS } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
@@ -55,12 +56,14 @@ export class SparseTerms extends LitElement {
   override render() {
     const s = this.summary;
     if (!s) return html``;
-    const top = s.terms.length > 0 ? s.terms[0].weight : 1;
+    const terms = s.terms.filter((t) => !t.special);
+    const special = s.terms.filter((t) => t.special);
+    const top = terms.length > 0 ? terms[0].weight : 1;
     const tag = unsafeStatic(`h${[3, 4, 5, 6].includes(this.level) ? this.level : 3}`);
     return html`${staticHtml`<${tag} class="heading">${this.heading}</${tag}>`}
       <p class="muted" id="active">${this.caption || `${s.activeDims} active dimensions · ${s.tokens.length} tokens`}</p>
       <ol aria-label="${this.heading}: top terms by weight">
-        ${s.terms.map(
+        ${terms.map(
           (t) =>
             html`<li data-term=${t.term}>
               <span class="term ${t.expansion ? 'expansion' : ''}"
@@ -70,7 +73,15 @@ export class SparseTerms extends LitElement {
               <span class="num">${formatStat(t.weight)}</span>
             </li>`,
         )}
-      </ol>`;
+      </ol>
+      ${
+        special.length
+          ? html`<p class="muted special-apart">
+              Special tokens, kept apart (they keep their weights in the vector):
+              ${special.map((t, i) => html`${i ? ', ' : ''}<span data-special=${t.term}>${t.term} ${formatStat(t.weight)}</span>`)}
+            </p>`
+          : ''
+      }`;
   }
 }
 
