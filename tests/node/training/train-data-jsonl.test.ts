@@ -92,7 +92,7 @@ describe('JSONL triplets', () => {
     );
   });
 
-  it('train on a JSONL file through the CLI (also in file order); the hand-off asks for TSV', async () => {
+  it('train on a JSONL file through the CLI (also in file order); the hand-off turns it into the TSV its project reads', async () => {
     const model = join(root, 'tiny');
     await writeTinySpladeModel(model);
     const trained = await runCli(
@@ -156,8 +156,16 @@ describe('JSONL triplets', () => {
       '2',
       '--steps',
       '1',
+      '--query-length',
+      '8',
+      '--doc-length',
+      '16',
     );
-    expect(handoff.code).toBe(1);
-    expect(handoff.stderr).toContain('The hand-off project reads TSV triplets');
+    expect(handoff.code, handoff.stderr).toBe(0);
+    expect(handoff.stderr).toContain('is JSON Lines: its 100 rows go into the project as data/triplets.tsv');
+    const tsv = await readFile(join(root, 'handoff', 'data', 'triplets.tsv'), 'utf8');
+    const lines = tsv.trimEnd().split('\n');
+    expect(lines[0]).toBe('query\tpositive\tnegative');
+    expect(lines).toHaveLength(1 + 100);
   });
 });
