@@ -1,6 +1,6 @@
 // Acquiring WebGPU: an adapter and a device with the adapter's real limits (not WebGPU's defaults), or a
 // NoWebGpuError that says what to enable; the adapter's description and limits are reported for the page and bench.
-import { GpuContext } from './context.ts';
+import { GpuContext, type ReleaseDevice } from './context.ts';
 import { type AdapterReport } from '../contract/gpu-report.ts';
 import { NoWebGpuError } from './errors.ts';
 
@@ -18,12 +18,41 @@ const REPORTED_LIMITS = [
 /** The per-dispatch work budget of the portability mode: a few thousand FLOPs, so that every split happens. */
 const PORTABLE_DISPATCH_FLOPS = 4096;
 
+/** A device with the adapter's real limits (WebGPU's defaults when portable) and the adapter's report. */
+export interface AcquiredDevice {
+  readonly device: GPUDevice;
+  readonly report: AdapterReport;
+}
+
 /** Requests an adapter and a device with the adapter's real limits. `gpu` is navigator.gpu or Node's `webgpu`. */
 export async function acquireGpuContext(
   gpu: GPU | undefined,
   label = 'splade-lab',
   options: { dumpWgsl?: boolean; portable?: boolean } = {},
 ): Promise<GpuContext> {
+  const { device, report } = await acquireGpuDevice(gpu, label, options);
+  return contextOnDevice({ device, report }, options);
+}
+
+/** A GpuContext over an acquired device; `release` set: destroy() hands the device back live instead of destroying it. */
+export function contextOnDevice(
+  { device, report }: AcquiredDevice,
+  options: { dumpWgsl?: boolean; portable?: boolean },
+  release: ReleaseDevice | null = null,
+): GpuContext {
+  const context = new GpuContext(device, report, release);
+  context.dumpWgsl = options.dumpWgsl ?? false;
+  // portable: the smallest per-dispatch work budget too, so that every splittable kernel runs split
+  if (options.portable) context.maxDispatchFlops = PORTABLE_DISPATCH_FLOPS;
+  return context;
+}
+
+/** Requests an adapter and a device (no context yet), or a NoWebGpuError that says what to enable. */
+export async function acquireGpuDevice(
+  gpu: GPU | undefined,
+  label: string,
+  options: { portable?: boolean },
+): Promise<AcquiredDevice> {
   if (!gpu) {
     throw new NoWebGpuError(
       'WebGPU is not available here. Use a recent Chrome, Edge or Safari 26+ (Firefox: enable dom.webgpu.enabled); ' +
@@ -60,11 +89,7 @@ export async function acquireGpuContext(
     features: [...device.features].map(String).sort(),
     limits,
   };
-  const context = new GpuContext(device, report);
-  context.dumpWgsl = options.dumpWgsl ?? false;
-  // portable: the smallest per-dispatch work budget too, so that every splittable kernel runs split
-  if (options.portable) context.maxDispatchFlops = PORTABLE_DISPATCH_FLOPS;
-  return context;
+  return { device, report };
 }
 
 /** Limit names of a GPUSupportedLimits, whose properties may live on the prototype. */

@@ -25,9 +25,35 @@ export function adapterOnCpu(adapter: Pick<AdapterReport, 'isFallbackAdapter' | 
 /** A resource at a binding index; `null` leaves that index out (an entry point that does not use it). */
 type Binding = Tensor | GPUBuffer | null;
 
+/** Compiled shader modules and pipelines of one device: kept with the device, so a context that reuses it compiles nothing again. */
+interface DeviceCompiled {
+  readonly modules: Map<string, { source: string; module: GPUShaderModule }>;
+  readonly pipelines: Map<string, GPUComputePipeline>;
+}
+
+const compiledByDevice = new WeakMap<GPUDevice, DeviceCompiled>();
+
+function compiledOf(device: GPUDevice): DeviceCompiled {
+  let compiled = compiledByDevice.get(device);
+  if (!compiled) {
+    compiled = { modules: new Map(), pipelines: new Map() };
+    compiledByDevice.set(device, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * What `destroy()` does with the device: `destroy` it (the default), or hand it back to whoever lent it (a live
+ * device, all of this context's buffers destroyed) so that the next context on it keeps its compiled pipelines.
+ */
+export type ReleaseDevice = (device: GPUDevice) => void;
+
 export class GpuContext {
-  private readonly modules = new Map<string, { source: string; module: GPUShaderModule }>();
-  private readonly pipelines = new Map<string, GPUComputePipeline>();
+  private readonly modules: Map<string, { source: string; module: GPUShaderModule }>;
+  private readonly pipelines: Map<string, GPUComputePipeline>;
+  /** Every buffer this context created and has not freed, destroyed with the context when its device lives on. */
+  private readonly liveBuffers = new Set<GPUBuffer>();
+  private released = false;
   private readonly bindGroups = new Map<string, GPUBindGroup>();
   /** The buffers each cached bind group refers to, so freeing a buffer drops its bind groups. */
   private readonly bindGroupBuffers = new Map<string, GPUBuffer[]>();
@@ -59,8 +85,10 @@ export class GpuContext {
   constructor(
     readonly device: GPUDevice,
     readonly adapter: AdapterReport,
+    private readonly releaseDevice: ReleaseDevice | null = null,
   ) {
     this.onCpu = adapterOnCpu(adapter);
+    ({ modules: this.modules, pipelines: this.pipelines } = compiledOf(device));
     void device.lost.then((info) => {
       this.lostInfo = info;
       for (const listener of this.lostListeners) listener(info.message);
@@ -348,9 +376,21 @@ export class GpuContext {
     encoder.clearBuffer(tensor.buffer);
   }
 
+  /** Frees everything this context holds; the device is destroyed, or handed back live when it was lent. Idempotent. */
   destroy(): void {
+    if (this.released) return;
+    this.released = true;
     for (const list of this.stagingBuffers.values()) for (const buffer of list) buffer.destroy();
-    this.device.destroy();
+    this.stagingBuffers.clear();
+    if (this.releaseDevice && !this.lostInfo) {
+      for (const buffer of this.liveBuffers) buffer.destroy();
+      this.liveBuffers.clear();
+      this.bindGroups.clear();
+      this.bindGroupBuffers.clear();
+      this.releaseDevice(this.device);
+    } else {
+      this.device.destroy();
+    }
   }
 
   private createTracked(descriptor: GPUBufferDescriptor): GPUBuffer {
@@ -368,6 +408,7 @@ export class GpuContext {
     }
     const buffer = this.device.createBuffer(descriptor);
     this.allocatedBytes += buffer.size;
+    this.liveBuffers.add(buffer);
     this.scopes.at(-1)?.push(buffer);
     return buffer;
   }
@@ -383,6 +424,7 @@ export class GpuContext {
     }
     for (const buffer of gone) {
       this.freedBuffers.add(buffer);
+      this.liveBuffers.delete(buffer);
       this.allocatedBytes -= buffer.size;
       buffer.destroy();
     }
@@ -422,6 +464,9 @@ export class GpuContext {
   }
 
   private assertAlive(): void {
+    if (this.released && !this.lostInfo) {
+      throw new DeviceLostError('This GPU context was destroyed (its device is released); acquire a new one.');
+    }
     if (this.lostInfo) {
       throw new DeviceLostError(`The GPU device was lost (${this.lostInfo.reason}: ${this.lostInfo.message}); reload the model.`);
     }

@@ -1,7 +1,7 @@
 // The GPU runtime: adapter report with real limits, upload/readback, cached pipelines, the shared WGSL prelude, the
-// WGSL dump switch, validation errors named.
+// WGSL dump switch, validation errors named, a Node device handed from a destroyed context to the next.
 import { describe, expect, it } from 'vitest';
-import { GpuKernelError, GpuLimitError } from '../../../src/gpu/errors.ts';
+import { DeviceLostError, GpuKernelError, GpuLimitError } from '../../../src/gpu/errors.ts';
 import { nodeGpuContext } from '../../../src/gpu/webgpu-node.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
 
@@ -86,6 +86,34 @@ describe('gpu runtime', () => {
     } finally {
       dumping.destroy();
       quiet.destroy();
+    }
+  });
+
+  it('a destroyed Node context hands its live device to the next one: pipelines kept, its buffers gone, itself unusable', async () => {
+    const first = await nodeGpuContext('reuse test 1');
+    const spec = { family: 'test-add', source: ADD_ONE, entryPoint: 'add_one', constants: { SCALE: 3 } };
+    const kept = first.tensor('kept', [4], 'f32', [1, 2, 3, 4]);
+    await first.run('add', (enc) => first.dispatch(enc, spec, [kept], [1], 'kept[4]'));
+    const pipeline = first.pipeline(spec);
+    first.destroy();
+    first.destroy(); // idempotent: the device is handed back once
+    await expect(first.read(kept)).rejects.toThrow(DeviceLostError);
+    const second = await nodeGpuContext('reuse test 2');
+    const third = await nodeGpuContext('reuse test 3'); // the idle device is lent to one context at a time
+    try {
+      expect(second.device).toBe(first.device);
+      expect(third.device).not.toBe(first.device);
+      expect(second.pipeline(spec)).toBe(pipeline);
+      // the first context's tensor was destroyed with it: binding it is a validation error on the live device
+      await expect(second.run('use', (enc) => second.dispatch(enc, spec, [kept], [1], 'kept[4]'))).rejects.toThrow(
+        GpuKernelError,
+      );
+      const fresh = second.tensor('fresh', [4], 'f32', [1, 2, 3, 4]);
+      await second.run('add', (enc) => second.dispatch(enc, spec, [fresh], [1], 'fresh[4]'));
+      expect([...(await second.read(fresh))]).toEqual([4, 7, 10, 13]);
+    } finally {
+      second.destroy();
+      third.destroy();
     }
   });
 
