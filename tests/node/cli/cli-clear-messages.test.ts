@@ -147,7 +147,10 @@ describe('a lesson trace of the wrong types', () => {
       [(t) => (t.facts.settings.ks = [{ toString: 1 }, { toString: 1 }]), 'its ks must be numbers above 0, got an object'],
       [(t) => (t.frames[1].runs = [null, null]), 'frame 1 does not hold the ks 1, 8'],
       [(t) => (t.facts.settings.steps = '40'), 'its steps must be a whole number, got "40"'],
-      [(t) => (t.sentence[1] = null), 'sentence vector 1 is not the vector of k = 8 with its length, its terms and its special pieces'],
+      [
+        (t) => (t.sentence[1] = null),
+        'sentence vector 1 is not the vector of k = 8 with its length, its terms and its special pieces',
+      ],
       [
         (t) => (t.frames[3].runs[0].heldOut = { ndcg10: 'high' }),
         'frame 3 has held-out measures that are not all numbers for k = 1',
