@@ -10,7 +10,8 @@
 //   app       -> train, model, retrieval, io, kernels, gpu
 //   train     -> model, kernels, gpu, io
 //   model     -> kernels, gpu, io
-//   retrieval -> io
+//   retrieval -> io, publish-runtime
+//   publish-runtime -> nothing: the published folder's splade-search.js is bundled from it alone
 //   io, kernels (-> gpu, shaders/), gpu (-> shaders/prelude.wgsl)
 //   contract  -> util only: the plain data and pure rules every layer shares (requests, limits, events, results, ...)
 //   util      -> nothing of ours
@@ -60,7 +61,7 @@ export default {
     layer(
       'app-not-up',
       '^src/app/',
-      ['^src/(app|train|model|retrieval|io|kernels|gpu)/'],
+      ['^src/(app|train|model|retrieval|io|kernels|gpu|publish-runtime)/'],
       'app/ is what the worker and the CLI share: it never imports them, nor the UI.',
     ),
     layer(
@@ -75,7 +76,21 @@ export default {
       ['^src/(model|kernels|gpu|io)/'],
       'model/ uses kernels, GPU and io, never retrieval.',
     ),
-    layer('retrieval-above-io', '^src/retrieval/', ['^src/(retrieval|io)/'], 'retrieval/ may read through io/, nothing higher.'),
+    layer(
+      'retrieval-above-io',
+      '^src/retrieval/',
+      ['^src/(retrieval|io|publish-runtime)/'],
+      "retrieval/ may read through io/ and write the published search's format (publish-runtime/), nothing higher.",
+    ),
+    {
+      name: 'publish-runtime-stands-alone',
+      comment:
+        "publish-runtime/ becomes a published folder's splade-search.js, which runs on any static host with no dependency: " +
+        'it imports only itself (no package, no node:*, not even contract/ or util/).',
+      severity: 'error',
+      from: { path: '^src/publish-runtime/' },
+      to: { pathNot: '^src/publish-runtime/' },
+    },
     layer('io-only-floor', '^src/io/', ['^src/io/'], 'io/ uses only contract/ and util/.'),
     layer('kernels-only-gpu', '^src/kernels/', ['^src/(kernels|gpu)/'], 'Kernel wrappers sit on the GPU runtime only.'),
     layer('gpu-only-floor', '^src/gpu/', ['^src/gpu/'], 'The GPU runtime knows nothing of kernels or models.'),

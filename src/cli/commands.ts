@@ -16,6 +16,7 @@ import { lambdasCommand } from './experiments/lambdas.ts';
 import { lessonCommand } from './lesson/lesson.ts';
 import { metricsCommand } from './evaluation/metrics.ts';
 import { mlmCommand } from './training/mlm.ts';
+import { publishCommand } from './evaluation/publish.ts';
 import { runsCommand } from './experiments/runs.ts';
 import { sweepCommand } from './experiments/sweep.ts';
 import { tokenizeCommand } from './model/tokenize.ts';
@@ -38,6 +39,7 @@ export const commands: Record<string, Command> = {
   lesson: lessonCommand,
   metrics: metricsCommand,
   mlm: mlmCommand,
+  publish: publishCommand,
   runs: runsCommand,
   sweep: sweepCommand,
   tokenize: tokenizeCommand,

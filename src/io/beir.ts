@@ -45,7 +45,9 @@ export const MAX_FIELD_CHARACTERS = 1_000_000;
 /** Refuses an id a TREC run or qrels line could not hold, naming where it was read. */
 export function checkTrecId(id: string, what: string, where: string): void {
   const problem = trecIdProblem(id);
-  if (problem) throw new Error(`${where}: ${what} "${clip(id, 60)}" ${problem}; remove the white space from the id`);
+  if (!problem) return;
+  const fix = id === '' ? 'give the record an id of its own' : 'remove the white space from the id';
+  throw new Error(`${where}: ${what} "${clip(id, 60)}" ${problem}; ${fix}`);
 }
 
 /**

@@ -1,0 +1,111 @@
+// What a published search folder holds, as manifest.json describes it (written last, so that a folder with a manifest
+// is whole), and the files' places. Shared by the publisher and the runtime; imports nothing outside this folder.
+import type { WeightKind } from './shard-codec.ts';
+
+export const MANIFEST_FILE = 'manifest.json';
+export const MANIFEST_FORMAT = 'splade-lab-static-search';
+/** Bumped whenever a reader of an older folder would read this one wrongly. */
+export const FORMAT_VERSION = 1;
+
+/** One file of the folder, as the manifest lists it. */
+export interface FileEntry {
+  path: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** A shard of posting lists: SPLADE's hold the token ids from `first` up to the next shard's first; BM25's the terms hashing to their number. */
+export interface ShardEntry {
+  path: string;
+  first: number;
+  terms: number;
+  postings: number;
+  bytes: number;
+}
+
+interface Postings {
+  /** How weights are stored (uint8 with a per-term scale, float16, float32). */
+  weights: WeightKind;
+  /** Each posting list kept only its top `cap` documents (null: every document). */
+  cap: number | null;
+  terms: number;
+  postings: number;
+  shards: ShardEntry[];
+}
+
+export interface SpladeManifest extends Postings {
+  /** The vocabulary size V (token ids 0..V-1). */
+  dimension: number;
+  /** query/tokenizer.json: the query tokenizer (QueryTokenizerSpec). */
+  tokenizer: string;
+  /** query/weights.bin: float32 little-endian (V,), the static query weight of each token id (0 where no document holds it). */
+  queryWeights: string;
+}
+
+export interface Bm25Manifest extends Postings {
+  k1: number;
+  b: number;
+  /** Words the analyzer drops. */
+  stopWords: string[];
+}
+
+export interface Manifest {
+  format: typeof MANIFEST_FORMAT;
+  version: number;
+  title: string;
+  createdBy: string;
+  model: { name: string; k: number; inferenceFree: true; documentLength: number; prune: number };
+  corpus: { name: string; documents: number; fingerprint: string };
+  documents: { chunkSize: number; chunks: string[]; snippetCharacters: number };
+  splade: SpladeManifest;
+  bm25: Bm25Manifest | null;
+  /** Bytes per part of the folder (runtime, query side, postings, documents, pages). */
+  sizes: Record<string, number>;
+  /** Every file of the folder but manifest.json. */
+  files: FileEntry[];
+}
+
+/** A document as its chunk stores it: [id, title, url, snippet] ("" where absent). */
+export type StoredDocument = [id: string, title: string, url: string, snippet: string];
+
+/** The added tokens a query tokenizer matches before normalising (BERT's [CLS], [MASK], ...). */
+export interface AddedTokenSpec {
+  content: string;
+  id: number;
+  singleWord: boolean;
+  lstrip: boolean;
+  rstrip: boolean;
+  normalized: boolean;
+}
+
+/** query/tokenizer.json: a WordPiece tokenizer as @huggingface/tokenizers runs BERT's (BertNormalizer, BertPreTokenizer). */
+export interface QueryTokenizerSpec {
+  type: 'wordpiece';
+  normalizer: { cleanText: boolean; handleChineseChars: boolean; lowercase: boolean; stripAccents: boolean | null } | null;
+  unkToken: string;
+  continuingSubwordPrefix: string;
+  maxInputCharsPerWord: number;
+  addedTokens: AddedTokenSpec[];
+  /** Tokens kept per query (the query tokenizer's model_max_length); null: all. */
+  maxTokens: number | null;
+  /** Token of every id (null for an id no token has). */
+  vocab: (string | null)[];
+}
+
+/** The document numbers of a chunk: [chunk x size, (chunk + 1) x size). */
+export function chunkOf(doc: number, chunkSize: number): number {
+  return Math.floor(doc / chunkSize);
+}
+
+/** The SPLADE shard holding token id `id`: the last whose `first` is at most id (shards ascending by first). */
+export function shardOfId(shards: readonly ShardEntry[], id: number): number {
+  let lo = 0;
+  let hi = shards.length - 1;
+  if (hi < 0 || id < shards[0].first) return -1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (shards[mid].first <= id) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

@@ -1,0 +1,194 @@
+// The published search's query tokenizer: BERT's WordPiece as @huggingface/tokenizers 0.2 runs a tokenizer.json
+// (added tokens split out first, BertNormalizer, BertPreTokenizer, greedy longest-match WordPiece), step for step, so
+// that a query gets the token ids splade-lab's own tokenizer gives it (tests/node/evaluation/publish-tokenizer.test.ts).
+// Imports nothing outside this folder.
+import type { AddedTokenSpec, QueryTokenizerSpec } from './manifest.ts';
+
+// The library's PUNCTUATION_REGEX: Unicode punctuation plus every ASCII symbol.
+const PUNCTUATION = '\\p{P}\\u0021-\\u002F\\u003A-\\u0040\\u005B-\\u0060\\u007B-\\u007E';
+const PRE_TOKEN = new RegExp(`[^\\s${PUNCTUATION}]+|[${PUNCTUATION}]`, 'gu');
+
+/** The library's CJK test, on one UTF-16 code unit (as it checks them). */
+function isChineseChar(cp: number): boolean {
+  return (
+    (cp >= 0x4e00 && cp <= 0x9fff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x20000 && cp <= 0x2a6df) ||
+    (cp >= 0x2a700 && cp <= 0x2b73f) ||
+    (cp >= 0x2b740 && cp <= 0x2b81f) ||
+    (cp >= 0x2b820 && cp <= 0x2ceaf) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0x2f800 && cp <= 0x2fa1f)
+  );
+}
+
+const CONTROL = /^\p{Cc}|\p{Cf}|\p{Co}|\p{Cs}$/u; // the library's pattern, precedence and all
+const ONE_SPACE = /^\s$/;
+
+type Normalizer = NonNullable<QueryTokenizerSpec['normalizer']>;
+
+/** BertNormalizer: control characters dropped and white space made " ", CJK spaced, lower-cased, accents stripped. */
+function normalize(text: string, n: Normalizer): string {
+  let out = text;
+  if (n.cleanText) {
+    const kept: string[] = [];
+    for (const char of out) {
+      const cp = char.charCodeAt(0);
+      if (cp === 0 || cp === 0xfffd || (char !== '\t' && char !== '\n' && char !== '\r' && CONTROL.test(char))) continue;
+      kept.push(ONE_SPACE.test(char) ? ' ' : char);
+    }
+    out = kept.join('');
+  }
+  if (n.handleChineseChars) {
+    const spaced: string[] = [];
+    for (let i = 0; i < out.length; i++) {
+      const char = out[i];
+      spaced.push(isChineseChar(char.charCodeAt(0)) ? ` ${char} ` : char);
+    }
+    out = spaced.join('');
+  }
+  const strip = (s: string) => s.normalize('NFD').replace(/\p{Mn}/gu, '');
+  if (n.lowercase) {
+    out = out.toLowerCase();
+    if (n.stripAccents !== false) out = strip(out);
+  } else if (n.stripAccents) out = strip(out);
+  return out;
+}
+
+interface TrieNode {
+  next: Map<string, TrieNode>;
+  end?: string;
+}
+
+/** The library's DictionarySplitter: at each UTF-16 position the longest added token starting there, else one unit on. */
+function splitter(words: readonly string[]): (text: string) => string[] {
+  const root: TrieNode = { next: new Map() };
+  for (const word of words) {
+    let node = root;
+    for (let i = 0; i < word.length; i++) {
+      let child = node.next.get(word[i]);
+      if (!child) node.next.set(word[i], (child = { next: new Map() }));
+      node = child;
+    }
+    node.end = word;
+  }
+  return (text) => {
+    const result: string[] = [];
+    let start = 0;
+    let i = 0;
+    while (i < text.length) {
+      let node: TrieNode | undefined = root;
+      let match: string | null = null;
+      for (let j = i; j < text.length && (node = node.next.get(text[j])); j++) if (node.end !== undefined) match = node.end;
+      if (match !== null) {
+        if (i > start) result.push(text.slice(start, i));
+        result.push(match);
+        i += match.length;
+        start = i;
+      } else i++;
+    }
+    if (start < text.length) result.push(text.slice(start));
+    return result;
+  };
+}
+
+/** Strips the white space an added token with lstrip/rstrip eats from its neighbours. */
+function stripAround(sections: string[], added: Map<string, AddedTokenSpec>): void {
+  sections.forEach((section, i) => {
+    const token = added.get(section);
+    if (!token) return;
+    if (token.lstrip && i > 0) sections[i - 1] = sections[i - 1].trimEnd();
+    if (token.rstrip && i < sections.length - 1) sections[i + 1] = sections[i + 1].trimStart();
+  });
+}
+
+/** A query's token ids under `spec`, no special tokens added, truncated at spec.maxTokens. */
+export interface QueryTokenizer {
+  ids(text: string): number[];
+  token(id: number): string;
+}
+
+export function createQueryTokenizer(spec: QueryTokenizerSpec): QueryTokenizer {
+  if (spec.type !== 'wordpiece') throw new Error(`query tokenizer of type ${String(spec.type)} is not supported`);
+  const ids = new Map<string, number>();
+  spec.vocab.forEach((token, id) => {
+    if (token !== null) ids.set(token, id);
+  });
+  const added = new Map<string, AddedTokenSpec>();
+  const plain: string[] = [];
+  const normalizedContents: string[] = [];
+  for (const token of spec.addedTokens) {
+    ids.set(token.content, token.id);
+    added.set(token.content, token);
+    if (token.normalized && spec.normalizer) {
+      const content = normalize(token.content, spec.normalizer);
+      normalizedContents.push(content);
+      added.set(content, token);
+    } else plain.push(token.content);
+  }
+  const splitPlain = splitter(plain);
+  const splitNormalized = splitter(normalizedContents);
+  const unk = spec.unkToken;
+  const unkId = ids.get(unk);
+
+  const wordPiece = (word: string, out: string[]): void => {
+    const chars = [...word];
+    if (chars.length > spec.maxInputCharsPerWord) {
+      out.push(unk);
+      return;
+    }
+    const pieces: string[] = [];
+    let start = 0;
+    while (start < chars.length) {
+      let end = chars.length;
+      let found: string | null = null;
+      while (start < end) {
+        let piece = chars.slice(start, end).join('');
+        if (start > 0) piece = spec.continuingSubwordPrefix + piece;
+        if (ids.has(piece)) {
+          found = piece;
+          break;
+        }
+        end--;
+      }
+      if (found === null) {
+        out.push(unk);
+        return;
+      }
+      pieces.push(found);
+      start = end;
+    }
+    out.push(...pieces);
+  };
+
+  const tokens = (text: string): string[] => {
+    const out: string[] = [];
+    const sections = splitPlain(text);
+    stripAround(sections, added);
+    for (let section of sections) {
+      if (section.length === 0) continue;
+      if (added.has(section)) {
+        out.push(section);
+        continue;
+      }
+      if (spec.normalizer) section = normalize(section, spec.normalizer);
+      if (section.length === 0) continue;
+      const parts = splitNormalized(section);
+      stripAround(parts, added);
+      for (const part of parts) {
+        if (part.length === 0) continue;
+        if (added.has(part)) out.push(part);
+        else for (const word of part.trim().match(PRE_TOKEN) ?? []) wordPiece(word, out);
+      }
+    }
+    return out;
+  };
+
+  return {
+    ids(text) {
+      const result = tokens(text).map((t) => added.get(t)?.id ?? ids.get(t) ?? unkId ?? -1);
+      return spec.maxTokens === null ? result : result.slice(0, spec.maxTokens);
+    },
+    token: (id) => spec.vocab[id] ?? spec.addedTokens.find((t) => t.id === id)?.content ?? `[id ${id}]`,
+  };
+}
