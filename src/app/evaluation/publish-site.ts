@@ -130,7 +130,7 @@ export function snippetOf(text: string, max: number): string {
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** index.html: the element over the folder it sits in, every URL relative, so it works under any sub-path. */
+/** index.html: the element over the folder it sits in, every URL relative, so it works under any sub-path (no icon: no request for /favicon.ico leaves the folder). */
 export function indexPage(title: string, documents: number, model: string): string {
   const t = escapeHtml(title);
   return `<!doctype html>
@@ -138,6 +138,7 @@ export function indexPage(title: string, documents: number, model: string): stri
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <link rel="icon" href="data:," />
     <title>${t}</title>
     <style>
       body { font-family: system-ui, sans-serif; line-height: 1.45; max-width: 48rem; margin: 2rem auto; padding: 0 1rem; }
