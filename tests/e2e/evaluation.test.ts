@@ -4,7 +4,6 @@
 // a search's term products sum to its score, results come back after a reload, and a cancel mid-encoding keeps no
 // half result.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { assertNoViolations } from './accessibility.ts';
 import { openPage, screenshot } from './browser.ts';
+import { cliStdout } from './cli.ts';
 import { nanoBeirTables, smallGeneratedSet } from './datasets.ts';
 import { useBuiltSite, WAIT } from './site.ts';
 
@@ -37,14 +37,10 @@ async function download(page: Page, button: string): Promise<string> {
 }
 
 /** The CLI's JSON for these arguments, computed once per run of this file (the same evaluation is asked twice). */
-function cli(...args: string[]): Record<string, number> {
+async function cli(...args: string[]): Promise<Record<string, number>> {
   const key = JSON.stringify(args);
   let stdout = CLI_OUTPUTS.get(key);
-  if (stdout === undefined)
-    CLI_OUTPUTS.set(
-      key,
-      (stdout = execFileSync(process.execPath, ['bin/splade-lab.mjs', ...args], { encoding: 'utf8', timeout: 300_000 })),
-    );
+  if (stdout === undefined) CLI_OUTPUTS.set(key, (stdout = await cliStdout(...args)));
   return JSON.parse(stdout);
 }
 const CLI_OUTPUTS = new Map<string, string>();
@@ -169,7 +165,7 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     for (const k of [1, 4]) {
       await evaluateAt(page, k);
       const runArgs = k === 4 ? ['--run', cliRun] : [];
-      const expected = cli(
+      const expected = await cli(
         'eval',
         '--model',
         'public/demo',
@@ -238,7 +234,7 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
         Object.values(v.vector).length > 0 && Object.values(v.vector).every((w) => Number.isInteger(w) && w > 0),
         `integer impacts of ${v.id}`,
       );
-    const bm25 = cli('bm25', '--beir', beirDir, '--json');
+    const bm25 = await cli('bm25', '--beir', beirDir, '--json');
     for (const m of MEASURES) assert.equal((await cell(page, 'latest', 'bm25', m)).toFixed(4), bm25[m].toFixed(4), `BM25 ${m}`);
     await screenshot(page, '21-eval-results');
 
@@ -343,7 +339,7 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     await clickEvaluate(page);
     await waitForEvaluation(page, 'Done: NanoSciFact', WAIT.timeout);
     // the same arguments as the first test's k = 1 evaluation, so its output is reused
-    const expected = cli(
+    const expected = await cli(
       'eval',
       '--model',
       'public/demo',

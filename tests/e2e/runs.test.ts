@@ -8,7 +8,6 @@
 // And an inference-free sweep (static IDF queries) of k = 1 and 8, evaluated, marked and compared, one run's exported
 // Router folder evaluated by the CLI with the page's figures.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -24,6 +23,7 @@ import type { TextChange } from '../../src/contract/expansion-audit.ts';
 import { assertNoViolations } from './accessibility.ts';
 import { openPage, screenshot } from './browser.ts';
 import { smallGeneratedSet } from './datasets.ts';
+import { cliStdout } from './cli.ts';
 import { useBuiltSite, WAIT } from './site.ts';
 
 const TRIPLETS = [
@@ -44,7 +44,7 @@ function writeFolder(zip: Record<string, Uint8Array>, folder: string): void {
 }
 
 /** `splade-lab audit --model <model> --k <k> --against <folder> --against-k 1 --json` of `texts`: each text's dims and FLOPS. */
-function cliAuditAgainst(model: string, k: number, folder: string, texts: string[]): { perText: TextChange[] } {
+async function cliAuditAgainst(model: string, k: number, folder: string, texts: string[]): Promise<{ perText: TextChange[] }> {
   // the run's saved head holds its k already: the folder is read at k = 1
   const args = [
     'audit',
@@ -60,24 +60,15 @@ function cliAuditAgainst(model: string, k: number, folder: string, texts: string
     '128',
     '--json',
   ];
-  const out = execFileSync(process.execPath, ['bin/splade-lab.mjs', ...args, ...texts.flatMap((t) => ['--text', t])], {
-    timeout: 300_000,
-  });
-  return JSON.parse(out.toString('utf8')) as { perText: TextChange[] };
+  return JSON.parse(await cliStdout(...args, ...texts.flatMap((t) => ['--text', t]))) as { perText: TextChange[] };
 }
 
 /** `splade-lab encode --format qdrant` of `texts` with the model in `folder`. */
-function cliEncode(folder: string, texts: string[]): { indices: number[]; values: number[] }[] {
+async function cliEncode(folder: string, texts: string[]): Promise<{ indices: number[]; values: number[] }[]> {
   const input = join(folder, 'texts.jsonl');
   const output = join(folder, 'vectors.jsonl');
   writeFileSync(input, texts.map((text, i) => JSON.stringify({ _id: `t${i}`, text })).join('\n') + '\n');
-  execFileSync(
-    process.execPath,
-    ['bin/splade-lab.mjs', 'encode', '--model', folder, '--in', input, '--out', output, '--format', 'qdrant'],
-    {
-      timeout: 300_000,
-    },
-  );
+  await cliStdout('encode', '--model', folder, '--in', input, '--out', output, '--format', 'qdrant');
   return readFileSync(output, 'utf8')
     .trim()
     .split('\n')
@@ -317,7 +308,7 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     const folder = join(beirDir, 'run-model');
     writeFolder(zip, folder);
     const texts = ['what causes tides', 'the moon pulls the sea and the river is wide'];
-    const encoded = cliEncode(folder, texts);
+    const encoded = await cliEncode(folder, texts);
     const onnx = new Uint8Array(readFileSync(await onnxDownload.path()));
     const ids = await tokenIds(folder, texts);
     const runtimes = {
@@ -352,7 +343,7 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
       .evaluateAll((trs) =>
         trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number((td as HTMLElement).dataset.value))),
       );
-    const fromCli = cliAuditAgainst(join(process.cwd(), 'public', 'demo'), runK, folder, texts).perText;
+    const fromCli = (await cliAuditAgainst(join(process.cwd(), 'public', 'demo'), runK, folder, texts)).perText;
     fromCli.forEach((row, i) => {
       const [, dims, againstDims, , flops, againstFlops] = perText[i];
       assert.ok(
@@ -429,12 +420,10 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     const folder = join(beirDir, 'inference-free-model');
     writeFolder(unzipSync(new Uint8Array(readFileSync(await download.path()))), folder);
     assert.ok(existsSync(join(folder, 'router_config.json')), 'the export is a Router folder');
-    const cliMetrics = JSON.parse(
-      execFileSync(process.execPath, ['bin/splade-lab.mjs', 'eval', '--model', folder, '--beir', beirDir, '--json'], {
-        encoding: 'utf8',
-        timeout: 300_000,
-      }),
-    ) as Record<string, number>;
+    const cliMetrics = JSON.parse(await cliStdout('eval', '--model', folder, '--beir', beirDir, '--json')) as Record<
+      string,
+      number
+    >;
     const pageRow = compare.locator(`#cmp-table tr[data-run="${runId}"]`);
     const cells = await pageRow.locator('td').allTextContents();
     // columns: run, k, nDCG@10, MRR@10, R@1000, ...
@@ -444,12 +433,10 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
       'the page and the CLI evaluate the exported inference-free model alike',
     );
     // ... and its postings per query (p50 / p99) are what index-stats counts from the same folder
-    const cliIndex = JSON.parse(
-      execFileSync(process.execPath, ['bin/splade-lab.mjs', 'index-stats', '--model', folder, '--beir', beirDir, '--json'], {
-        encoding: 'utf8',
-        timeout: 300_000,
-      }),
-    ) as { queryPostings: { p50: number; p99: number }; curve: { ndcg_cut_10: number; meanQueryPostings: number }[] };
+    const cliIndex = JSON.parse(await cliStdout('index-stats', '--model', folder, '--beir', beirDir, '--json')) as {
+      queryPostings: { p50: number; p99: number };
+      curve: { ndcg_cut_10: number; meanQueryPostings: number }[];
+    };
     const count = (n: number) => Math.round(n).toLocaleString('en-US');
     assert.equal(
       (await pageRow.locator('td[data-measure="query_postings_p50_p99"]').textContent())?.trim(),
