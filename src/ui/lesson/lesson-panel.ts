@@ -349,7 +349,7 @@ export class LessonPanel extends LitElement {
           : 'Press Play or Step to start.'
         : p.finished
           ? `Done: ${steps} steps of every k.`
-          : `Step ${p.step} of ${steps}${p.meanStepMs && this.mode === 'live' ? ` · ${(p.meanStepMs / 1000).toFixed(1)} s per step on average, about ${formatDuration(p.msLeft)} left` : ''}${p.playing ? ' · playing' : ''}`;
+          : `Step ${p.step} of ${steps}${p.stepTimed && this.mode === 'live' ? ` · ${(p.meanStepMs / 1000).toFixed(1)} s per step on average, about ${formatDuration(p.msLeft)} left` : ''}${p.playing ? ' · playing' : ''}`;
     const slow = this.mode === 'live' && p.slowNoticed && !p.finished;
     return html`<div class="controls" id="training-controls" role="group" aria-label="Training controls">
         <button

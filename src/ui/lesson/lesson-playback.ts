@@ -44,6 +44,11 @@ export class LessonPlayback implements ReactiveController {
     return this.frames.length - 1;
   }
 
+  /** Whether a step has been timed yet (its mean may still be 0 ms, on a fast machine or a fake worker). */
+  get stepTimed(): boolean {
+    return this.timedSteps > 0;
+  }
+
   /** The mean milliseconds of the steps taken so far (0 before the first). */
   get meanStepMs(): number {
     return this.timedSteps ? this.timedMs / this.timedSteps : 0;
