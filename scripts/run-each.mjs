@@ -3,6 +3,8 @@
 // A name written `+name` starts at once and runs beside the scripts after it (the end-to-end tests wait on timers and
 // the browser more than on the CPU); its output is printed as one block when it ends, so the logs never interleave.
 import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const npmCli = process.env.npm_execpath;
 
@@ -25,6 +27,23 @@ function runScript(script, capture) {
   });
 }
 
+/** Every script's seconds and outcome, merged into .artifacts/test-times.json (docs/testing.md's time budgets). */
+function recordTimes(results) {
+  const file = join('.artifacts', 'test-times.json');
+  let times = Object.create(null);
+  try {
+    const previous = JSON.parse(readFileSync(file, 'utf8'));
+    if (previous && typeof previous.tiers === 'object') times = Object.assign(Object.create(null), previous.tiers);
+  } catch {
+    // none yet, or unreadable: start afresh
+  }
+  const at = new Date().toISOString();
+  for (const r of results) times[r.script] = { seconds: Math.round(r.seconds), ok: r.ok, at };
+  mkdirSync('.artifacts', { recursive: true });
+  writeFileSync(`${file}.partial`, JSON.stringify({ tiers: times }, null, 2) + '\n');
+  renameSync(`${file}.partial`, file);
+}
+
 const beside = [];
 const results = [];
 for (const name of process.argv.slice(2)) {
@@ -44,6 +63,7 @@ if (results.length > 1) {
     `\n${results.map((r) => `  ${r.ok ? 'ok    ' : 'FAILED'} npm run ${r.script} (${r.seconds.toFixed(0)} s)`).join('\n')}`,
   );
 }
+recordTimes(results);
 const failed = results.filter((r) => !r.ok);
 if (failed.length > 0) {
   console.error(`\nfailed: ${failed.map((r) => `npm run ${r.script}`).join(', ')}`);
