@@ -90,8 +90,20 @@ export class Args {
     return value;
   }
 
-  /** Like number(), for options that have a default. */
+  /** The option as a number, or its default: for options whose table gives one (the default is written there only). */
+  numberOrDefault(name: string): number {
+    if (this.known(name).default === undefined)
+      throw new Error(`option --${name} of ${this.spec.name} has no default in its table`);
+    return this.number(name)!;
+  }
+
+  /** The option as a number, or `fallback` (one computed or taken from another option) for options with no default in their table. */
   numberOr(name: string, fallback: number): number {
+    if (this.known(name).default !== undefined) {
+      throw new Error(
+        `option --${name} of ${this.spec.name} has a default in its table: read it with numberOrDefault, so it is written once`,
+      );
+    }
     return this.number(name) ?? fallback;
   }
 

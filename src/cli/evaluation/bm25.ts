@@ -36,8 +36,8 @@ export const bm25Command: Command = {
   async run(args) {
     const beirDir = args.required('beir');
     const split = args.string('split')!;
-    const topK = args.numberOr('top-k', 1000);
-    const params = { k1: args.numberOr('k1', 0.9), b: args.numberOr('b', 0.4) };
+    const topK = args.numberOrDefault('top-k');
+    const params = { k1: args.numberOrDefault('k1'), b: args.numberOrDefault('b') };
     const search = searchAlgorithmOption(args);
     const runPath = args.string('run');
     if (runPath) await checkOutputPath(runPath, '--run', inputsOf(args, 'beir'));

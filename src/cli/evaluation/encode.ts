@@ -116,16 +116,20 @@ export const encodeCommand: Command = {
     const texts = records.map((r) => r.text);
     const side = args.string('side');
     if (side !== 'query' && side !== 'document') throw new UsageError(`--side must be query or document, got "${side}"`);
-    const request = { k: args.numberOr('k', 1), maxLength: args.numberOr('max-length', 256), topK: args.numberOr('prune', 0) };
+    const request = {
+      k: args.numberOrDefault('k'),
+      maxLength: args.numberOrDefault('max-length'),
+      topK: args.numberOrDefault('prune'),
+    };
     const options = {
-      scale: args.numberOr('scale', EXPORT_DEFAULTS.scale),
+      scale: args.numberOrDefault('scale'),
       field,
       vespa: { namespace: args.string('vespa-namespace'), doctype: args.string('vespa-doctype') },
     };
     const exported = await withModelSession(
       args.required('model'),
       'encode',
-      { batchSize: args.numberOr('batch', 8), queryModel: args.string('query-model') },
+      { batchSize: args.numberOrDefault('batch'), queryModel: args.string('query-model') },
       async (session) => {
         const encode = side === 'query' ? session.encodeQueries.bind(session) : session.encode.bind(session);
         const vectors = await encode(texts, request, {

@@ -25,11 +25,11 @@ function datasetRefs(args: Args): DatasetRef[] {
 
 function requestFrom(args: Args): EvalRequest {
   return {
-    k: args.numberOr('k', EVAL_DEFAULTS.k),
-    queryLength: args.numberOr('query-length', EVAL_DEFAULTS.queryLength),
-    documentLength: args.numberOr('doc-length', EVAL_DEFAULTS.documentLength),
-    topK: args.numberOr('top-k', EVAL_DEFAULTS.topK),
-    prune: args.numberOr('prune', EVAL_DEFAULTS.prune),
+    k: args.numberOrDefault('k'),
+    queryLength: args.numberOrDefault('query-length'),
+    documentLength: args.numberOrDefault('doc-length'),
+    topK: args.numberOrDefault('top-k'),
+    prune: args.numberOrDefault('prune'),
     search: searchAlgorithmOption(args),
   };
 }
@@ -93,7 +93,7 @@ export const evalCommand: Command = {
     await withModelSession(
       args.required('model'),
       'eval',
-      { batchSize: args.numberOr('batch', 8), queryModel: args.string('query-model') },
+      { batchSize: args.numberOrDefault('batch'), queryModel: args.string('query-model') },
       async (session) => {
         for (const ref of refs) {
           const dataset = await openDataset(nodePlatform, ref);

@@ -31,12 +31,12 @@ function numberList(args: Args, name: string): number[] {
 
 function requestFrom(args: Args): IndexStatsRequest {
   return {
-    k: args.numberOr('k', EVAL_DEFAULTS.k),
-    queryLength: args.numberOr('query-length', EVAL_DEFAULTS.queryLength),
-    documentLength: args.numberOr('doc-length', EVAL_DEFAULTS.documentLength),
+    k: args.numberOrDefault('k'),
+    queryLength: args.numberOrDefault('query-length'),
+    documentLength: args.numberOrDefault('doc-length'),
     pruneTop: numberList(args, 'prune-top'),
     pruneThreshold: numberList(args, 'prune-threshold'),
-    scale: args.numberOr('scale', INDEX_STATS_DEFAULTS.scale),
+    scale: args.numberOrDefault('scale'),
   };
 }
 
@@ -124,7 +124,7 @@ export const indexStatsCommand: Command = {
     const report = await withModelSession(
       args.required('model'),
       'index-stats',
-      { batchSize: args.numberOr('batch', 8), queryModel: args.string('query-model') },
+      { batchSize: args.numberOrDefault('batch'), queryModel: args.string('query-model') },
       async (session) => {
         const dataset = await openDataset(nodePlatform, {
           kind: 'beir',

@@ -29,7 +29,7 @@ export const metricsCommand: Command = {
     const qrels = await readOption(args, 'qrels');
     const run = await readOption(args, 'run');
     const scored = scoreRun(qrels, run, {
-      relevanceLevel: args.numberOr('relevance-level', 1),
+      relevanceLevel: args.numberOrDefault('relevance-level'),
       maxDocsPerQuery: args.number('max-docs'),
       judgedOnly: args.flag('judged-only'),
       complete: args.flag('complete'),

@@ -49,7 +49,7 @@ function optionsFrom(args: Args, corpusName: string): PublishOptions {
   if (!(WEIGHT_KINDS as readonly string[]).includes(weights))
     throw new UsageError(`--weights must be one of ${WEIGHT_KINDS.join(', ')}, got "${weights}"`);
   return {
-    k: args.numberOr('k', EVAL_DEFAULTS.k),
+    k: args.numberOrDefault('k'),
     documentLength: wholeNumber(args, 'doc-length', 1),
     prune: wholeNumber(args, 'prune', 0),
     cap,
@@ -185,7 +185,7 @@ export const publishCommand: Command = {
     const site = await withModelSession(
       args.required('model'),
       'publish',
-      { batchSize: args.numberOr('batch', 8) },
+      { batchSize: args.numberOrDefault('batch') },
       async (session) => {
         const runtime = await searchRuntime();
         const encodeStart = performance.now();

@@ -71,16 +71,16 @@ export const calibrateCommand: Command = {
           return b;
         });
       const train: TrainRequest = {
-        k: args.numberOr('k', 1),
-        steps: args.numberOr('steps', 300),
-        batchSize: args.numberOr('batch', 8),
-        queryLength: args.numberOr('query-length', 32),
-        documentLength: args.numberOr('doc-length', 128),
+        k: args.numberOrDefault('k'),
+        steps: args.numberOrDefault('steps'),
+        batchSize: args.numberOrDefault('batch'),
+        queryLength: args.numberOrDefault('query-length'),
+        documentLength: args.numberOrDefault('doc-length'),
         peakLr: args.number('lr'),
         ...recipeFrom(args),
         lambdaQueries: args.number('lambda-q'),
         lambdaDocuments: args.number('lambda-d'),
-        seed: args.numberOr('seed', 1),
+        seed: args.numberOrDefault('seed'),
         checkpointEvery: 1_000_000,
         resume: false,
       };
@@ -97,12 +97,12 @@ export const calibrateCommand: Command = {
         const target = {
           queries: args.numberOr('target-q', 0),
           documents: args.numberOr('target-d', 0),
-          tolerance: args.numberOr('tolerance', 0.2),
+          tolerance: args.numberOrDefault('tolerance'),
         };
         const result = await calibrateLambdas(ctx, nodePlatform, {
           model,
           data,
-          request: { train, target, maxTrials: args.numberOr('trials', 6), batchSizes },
+          request: { train, target, maxTrials: args.numberOrDefault('trials'), batchSizes },
           runIdOf: (_, index) => join(out, `trial-${index + 1}`),
           evaluate: sets.length
             ? {

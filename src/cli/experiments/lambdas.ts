@@ -19,9 +19,9 @@ function setupFrom(args: Args, side: 'from' | 'to'): ConventionSetup {
     throw new UsageError(`--${side}-loss must be contrastive or distillation, got "${loss}"`);
   return {
     convention,
-    batchPerDevice: args.numberOr(`${side}-batch`, 0),
-    devices: args.numberOr(`${side}-devices`, 1),
-    negatives: args.numberOr(`${side}-negatives`, 1),
+    batchPerDevice: args.numberOrDefault(`${side}-batch`),
+    devices: args.numberOrDefault(`${side}-devices`),
+    negatives: args.numberOrDefault(`${side}-negatives`),
     ranking: loss,
   };
 }
@@ -84,8 +84,8 @@ export const lambdasCommand: Command = {
     const conversion = convertLambdas({
       from: setupFrom(args, 'from'),
       to: setupFrom(args, 'to'),
-      lambdaQueries: args.numberOr('lambda-q', 0),
-      lambdaDocuments: args.numberOr('lambda-d', 0),
+      lambdaQueries: args.numberOrDefault('lambda-q'),
+      lambdaDocuments: args.numberOrDefault('lambda-d'),
       measured: measuredPath ? await measuredFrom(measuredPath) : undefined,
     });
     if (args.flag('json')) {

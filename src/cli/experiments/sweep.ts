@@ -69,17 +69,17 @@ export const sweepCommand: Command = {
       throw new UsageError('--lambda-grid sets the lambdas of each run: leave out --lambda-q and --lambda-d');
     return withTripletsOption(args, async ({ data }) => {
       const base: TrainRequest = {
-        k: args.numberOr('k', 1),
-        steps: args.numberOr('steps', 100),
-        batchSize: args.numberOr('batch', 8),
-        queryLength: args.numberOr('query-length', 32),
-        documentLength: args.numberOr('doc-length', 128),
+        k: args.numberOrDefault('k'),
+        steps: args.numberOrDefault('steps'),
+        batchSize: args.numberOrDefault('batch'),
+        queryLength: args.numberOrDefault('query-length'),
+        documentLength: args.numberOrDefault('doc-length'),
         peakLr: args.number('lr'),
         ...recipeFrom(args),
         lambdaQueries: args.number('lambda-q'),
         lambdaDocuments: args.number('lambda-d'),
-        seed: args.numberOr('seed', 1),
-        checkpointEvery: args.numberOr('checkpoint-every', 50),
+        seed: args.numberOrDefault('seed'),
+        checkpointEvery: args.numberOrDefault('checkpoint-every'),
         resume: false,
       };
       const refs = evaluationRefs(args);

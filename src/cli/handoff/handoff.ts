@@ -15,10 +15,10 @@ function requestFrom(args: Args): HandoffRequest {
   if (args.has('steps') && args.has('epochs')) throw new UsageError('give --steps or --epochs, not both');
   return {
     k: args.numberOr('k', 1),
-    gpus: args.numberOr('gpus', HANDOFF_DEFAULTS.gpus),
-    batchSize: args.numberOr('batch', HANDOFF_DEFAULTS.batchSize),
-    queryLength: args.numberOr('query-length', HANDOFF_DEFAULTS.queryLength),
-    documentLength: args.numberOr('doc-length', HANDOFF_DEFAULTS.documentLength),
+    gpus: args.numberOrDefault('gpus'),
+    batchSize: args.numberOrDefault('batch'),
+    queryLength: args.numberOrDefault('query-length'),
+    documentLength: args.numberOrDefault('doc-length'),
     steps: args.number('steps'),
     epochs: args.number('epochs'),
     peakLr: args.number('lr'),

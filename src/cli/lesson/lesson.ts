@@ -64,7 +64,7 @@ export const lessonCommand: Command = {
       "The task is generated from the seed (topics of real words; every document of a query's topic is relevant).",
   },
   async run(args) {
-    if (args.has('write-task')) return writeTask(args.required('write-task'), args.numberOr('seed', LESSON_DEFAULTS.seed));
+    if (args.has('write-task')) return writeTask(args.required('write-task'), args.numberOrDefault('seed'));
     const sentence = checkLessonSentence(args.required('sentence'));
     const tracePath = args.string('trace');
     if (tracePath !== undefined) await checkOutputPath(tracePath, '--trace', inputsOf(args, 'model'));
@@ -75,7 +75,7 @@ export const lessonCommand: Command = {
       measureEvery: args.number('measure-every'),
     };
     const trace = await withModelSession(args.required('model'), 'lesson', {}, async (session, ctx) => {
-      const run = await LessonRun.open(ctx, session.model, settings, args.numberOr('probe', 0));
+      const run = await LessonRun.open(ctx, session.model, settings, args.numberOrDefault('probe'));
       try {
         const vectors = await lessonSentence(
           session,

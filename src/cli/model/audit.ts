@@ -61,7 +61,11 @@ interface Side {
 
 /** The encoding settings every form of the audit shares. */
 function settingsOf(args: Args) {
-  return { k: args.numberOr('k', 1), maxLength: args.numberOr('max-length', 256), batchSize: args.numberOr('batch', 8) };
+  return {
+    k: args.numberOrDefault('k'),
+    maxLength: args.numberOrDefault('max-length'),
+    batchSize: args.numberOrDefault('batch'),
+  };
 }
 
 function sideName(side: Side): string {

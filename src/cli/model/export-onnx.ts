@@ -88,8 +88,8 @@ export const exportOnnxCommand: Command = {
     const started = performance.now();
     const ref = await modelRefFromArgument(modelArgument);
     const result = await exportOnnx(nodePlatform, ref, {
-      k: args.numberOr('k', 1),
-      opset: args.numberOr('opset', 17),
+      k: args.numberOrDefault('k'),
+      opset: args.numberOrDefault('opset'),
       output,
       ...(tokenTypeIds ? { tokenTypeIds } : {}),
     });

@@ -55,8 +55,8 @@ export const exportOpenSearchCommand: Command = {
     const bundle: OpenSearchBundle =
       side === 'document'
         ? await openSearchDocumentBundle(nodePlatform, ref, {
-            k: args.numberOr('k', 1),
-            opset: args.numberOr('opset', 17),
+            k: args.numberOrDefault('k'),
+            opset: args.numberOrDefault('opset'),
             ...naming,
           })
         : await openSearchQueryBundle(nodePlatform, ref, naming);

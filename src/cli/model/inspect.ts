@@ -34,13 +34,13 @@ export const inspectCommand: Command = {
     notes: 'Norm statistics (mean, max, p50, p99, anisotropy over seeded row pairs) are measured by the GPU kernels.',
   },
   async run(args) {
-    const k = args.numberOr('k', 1);
+    const k = args.numberOrDefault('k');
     const ref = await modelRefFromArgument(args.positional(0)!);
     const ctx = await nodePlatform.acquireGpu('inspect');
     let report: ModelReport;
     try {
       report = await inspectModel(ctx, await openWeightsRef(nodePlatform, ref, { limits: ctx.limits }), k, {
-        seed: args.numberOr('seed', 1),
+        seed: args.numberOrDefault('seed'),
       });
     } finally {
       ctx.destroy();

@@ -26,9 +26,9 @@ export const kDemoCommand: Command = {
     try {
       const result = await runKDemo(ctx, {
         ks,
-        steps: args.numberOr('steps', 60),
+        steps: args.numberOrDefault('steps'),
         seed: args.number('seed'),
-        every: args.numberOr('every', 10),
+        every: args.numberOrDefault('every'),
       });
       if (args.flag('json')) {
         process.stdout.write(JSON.stringify({ shape: result.shape, runs: result.runs, provenance: result.provenance }) + '\n');

@@ -39,9 +39,9 @@ function requestFrom(args: Args): MlmRequest {
   return {
     steps: args.number('steps'),
     epochs: args.number('epochs'),
-    batchSize: args.numberOr('batch', 16),
+    batchSize: args.numberOrDefault('batch'),
     // --batches without --max-length: their longest sequence
-    maxLength: batches && !args.has('max-length') ? undefined : args.numberOr('max-length', MLM_DEFAULTS.maxLength),
+    maxLength: batches && !args.has('max-length') ? undefined : args.numberOrDefault('max-length'),
     peakLr: args.number('lr'),
     mlmProbability: args.number('mlm-probability'),
     layout: args.has('batches') ? 'pre-masked' : args.flag('line-by-line') ? 'line-by-line' : 'grouped',
@@ -53,7 +53,7 @@ function requestFrom(args: Args): MlmRequest {
     dropout: args.number('dropout'),
     seed: args.number('seed'),
     shuffle: !args.flag('no-shuffle'),
-    checkpointEvery: args.numberOr('checkpoint-every', 500),
+    checkpointEvery: args.numberOrDefault('checkpoint-every'),
     reportEvery: args.number('report-every'),
     resume: args.flag('resume'),
   };
