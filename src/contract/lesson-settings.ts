@@ -2,6 +2,7 @@
 // one set of limits and defaults for the page, the worker and `splade-lab lesson`.
 import { TRAIN_LIMITS, checkK, checkRange, InvalidRequestError, type NumberRange } from './limits.ts';
 import { makeLessonTask, type LessonTask } from './lesson-task.ts';
+import { PAPER_LAMBDAS } from './recipe.ts';
 
 export interface LessonSettings {
   /** The heads trained side by side: k = 1 (the head as loaded) and one or two divided ones, by default [1, 8]. */
@@ -34,8 +35,8 @@ export const LESSON_RECIPE = {
   queryLength: 6,
   documentLength: 12,
   peakLr: 1e-3,
-  lambdaQueries: 5e-2,
-  lambdaDocuments: 3e-3,
+  lambdaQueries: PAPER_LAMBDAS.queries,
+  lambdaDocuments: PAPER_LAMBDAS.documents,
   /** Top terms shown of each watched vector. */
   topTerms: 10,
   /** Documents per topic of the held-out corpus (16 topics, 2 held-out queries each). */

@@ -121,6 +121,9 @@ export interface RecipeOverrides {
   peakLr?: number;
 }
 
+/** The paper's FLOPS weights λ_q and λ_d (quadratic ramp over the first third): written here once. */
+export const PAPER_LAMBDAS = { queries: 5e-2, documents: 3e-3 } as const;
+
 /** The paper's recipe (PAPER.md), for a given number of steps and batch size, with optional smaller lengths or lr. */
 export function paperRecipe(totalSteps: number, batchSize = 64, overrides: RecipeOverrides = {}): TrainingRecipe {
   return {
@@ -129,8 +132,8 @@ export function paperRecipe(totalSteps: number, batchSize = 64, overrides: Recip
     documentLength: overrides.documentLength ?? 256,
     optimizer: PAPER_ADAMW,
     schedule: { peakLr: overrides.peakLr ?? 1e-4, totalSteps, warmupRatio: 0.1 },
-    lambdaQueries: 5e-2,
-    lambdaDocuments: 3e-3,
+    lambdaQueries: PAPER_LAMBDAS.queries,
+    lambdaDocuments: PAPER_LAMBDAS.documents,
     tau: CONTRASTIVE_TEMPERATURE,
     maxGradNorm: 1,
     dropout: 'config',

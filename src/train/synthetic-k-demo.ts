@@ -7,7 +7,7 @@ import { recordHeadDivision } from '../model/rescale.ts';
 import { Random } from '../util/random.ts';
 import { HeadOnlyTrainer } from './head-only-trainer.ts';
 import { type StepLosses } from '../contract/training-report.ts';
-import { PAPER_ADAMW } from '../contract/recipe.ts';
+import { PAPER_ADAMW, PAPER_LAMBDAS } from '../contract/recipe.ts';
 
 export interface KDemoOptions {
   ks: number[];
@@ -51,8 +51,8 @@ export async function runSyntheticKDemo(ctx: GpuContext, options: KDemoOptions):
       const trainer = new HeadOnlyTrainer(ctx, DIMS, inputs, {
         optimizer: PAPER_ADAMW,
         schedule: { peakLr: 1e-2, totalSteps: steps, warmupRatio: 0.1 },
-        lambdaQueries: 5e-2,
-        lambdaDocuments: 3e-3,
+        lambdaQueries: PAPER_LAMBDAS.queries,
+        lambdaDocuments: PAPER_LAMBDAS.documents,
         tau: 1,
       });
       return { trainer, divider, weight: inputs.weight };

@@ -15,6 +15,7 @@ import type { EvalRequest } from '../../contract/evaluation-request.ts';
 import { evaluateRun } from '../evaluation/trained-model-evaluation.ts';
 import { trainRun } from '../training/train.ts';
 import { CalibrationEvent, CalibrationRequest, CalibrationResult, CalibrationTrial } from '../../contract/calibration.ts';
+import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
 
 export interface CalibrationOptions {
   model: OpenedModel;
@@ -59,8 +60,8 @@ export async function calibrateLambdas(
   const emit = options.onEvent ?? (() => undefined);
   const trials: CalibrationTrial[] = [];
   const start: LambdaPair = {
-    lambdaQueries: request.train.lambdaQueries ?? 5e-2,
-    lambdaDocuments: request.train.lambdaDocuments ?? 3e-3,
+    lambdaQueries: request.train.lambdaQueries ?? PAPER_LAMBDAS.queries,
+    lambdaDocuments: request.train.lambdaDocuments ?? PAPER_LAMBDAS.documents,
   };
 
   const trial = async (

@@ -14,6 +14,7 @@ import { RECIPE_OPTIONS, recipeFrom } from '../training/recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from '../training/triplets-option.ts';
 import { EVALUATION_SET_OPTIONS, evaluationRefs } from '../evaluation/evaluation-sets.ts';
 import { writeOutputFile } from '../output-file.ts';
+import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
 
 function trialLine(t: CalibrationTrial): string {
   const scores = t.evaluations.map((e) => `${e.set.name} nDCG@10 ${e.splade.metrics.ndcg_cut_10.toFixed(4)}`).join(', ');
@@ -47,8 +48,8 @@ export const calibrateCommand: Command = {
       'query-length': { value: 'T', help: 'tokens per query', default: '32' },
       'doc-length': { value: 'T', help: 'tokens per document', default: '128' },
       lr: { value: 'LR', help: 'peak learning rate', default: '1e-4' },
-      'lambda-q': { value: 'L', help: 'lambda_q of the first trial', default: '5e-2' },
-      'lambda-d': { value: 'L', help: 'lambda_d of the first trial', default: '3e-3' },
+      'lambda-q': { value: 'L', help: 'lambda_q of the first trial', default: PAPER_LAMBDAS.queries.toExponential() },
+      'lambda-d': { value: 'L', help: 'lambda_d of the first trial', default: PAPER_LAMBDAS.documents.toExponential() },
       seed: { value: 'S', help: 'seed of the data order, the same for every trial', default: '1' },
       ...RECIPE_OPTIONS,
       ...EVALUATION_SET_OPTIONS,

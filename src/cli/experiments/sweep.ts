@@ -20,6 +20,7 @@ import { UsageError, type Command } from '../command.ts';
 import { RECIPE_OPTIONS, recipeFrom } from '../training/recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from '../training/triplets-option.ts';
 import { EVALUATION_SET_OPTIONS, evaluationRefs } from '../evaluation/evaluation-sets.ts';
+import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
 
 /** The sub-folder of a run: "k-4", or "lq-0.05-ld-0.003" in a lambda grid. */
 function runFolder(request: TrainRequest, grid: boolean): string {
@@ -50,9 +51,13 @@ export const sweepCommand: Command = {
       'lambda-q': {
         value: 'L',
         help: 'FLOPS weight of the queries of every run of a k sweep (a lambda grid sets its own)',
-        default: '5e-2',
+        default: PAPER_LAMBDAS.queries.toExponential(),
       },
-      'lambda-d': { value: 'L', help: 'FLOPS weight of the documents of every run of a k sweep', default: '3e-3' },
+      'lambda-d': {
+        value: 'L',
+        help: 'FLOPS weight of the documents of every run of a k sweep',
+        default: PAPER_LAMBDAS.documents.toExponential(),
+      },
       ...RECIPE_OPTIONS,
       'checkpoint-every': { value: 'N', help: 'checkpoint every N steps', default: '50' },
       ...EVALUATION_SET_OPTIONS,

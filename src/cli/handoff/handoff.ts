@@ -10,6 +10,7 @@ import { handoffTriplets } from '../../app/handoff/handoff-triplets.ts';
 import { UsageError, print, type Args, type Command } from '../command.ts';
 import { RECIPE_OPTIONS } from '../training/recipe-options.ts';
 import { writeOutputFile } from '../output-file.ts';
+import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
 
 function requestFrom(args: Args): HandoffRequest {
   if (args.has('steps') && args.has('epochs')) throw new UsageError('give --steps or --epochs, not both');
@@ -73,8 +74,12 @@ export const handoffCommand: Command = {
       steps: { value: 'N', help: 'optimiser steps (instead of --epochs)' },
       epochs: { value: 'E', help: 'epochs over the triplets (default 1 when --steps is not given)' },
       lr: { value: 'LR', help: 'peak learning rate (linear warm-up over 10%, then linear decay)', default: '1e-4' },
-      'lambda-q': { value: 'L', help: 'FLOPS weight of the queries (quadratic ramp over the first third)', default: '5e-2' },
-      'lambda-d': { value: 'L', help: 'FLOPS weight of the documents', default: '3e-3' },
+      'lambda-q': {
+        value: 'L',
+        help: 'FLOPS weight of the queries (quadratic ramp over the first third)',
+        default: PAPER_LAMBDAS.queries.toExponential(),
+      },
+      'lambda-d': { value: 'L', help: 'FLOPS weight of the documents', default: PAPER_LAMBDAS.documents.toExponential() },
       seed: { value: 'S', help: 'seed of the data order (32-bit)', default: '1' },
       loss: RECIPE_OPTIONS.loss,
       temperature: RECIPE_OPTIONS.temperature,

@@ -16,6 +16,7 @@ import { UsageError, type Args, type Command } from '../command.ts';
 import { RECIPE_OPTIONS, recipeFrom } from './recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';
 import { logCutLine, openStepLog } from './step-log.ts';
+import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
 
 function reportLine(r: StepReport): string {
   const width = String(r.steps).length;
@@ -113,8 +114,12 @@ export const trainCommand: Command = {
       'query-length': { value: 'T', help: 'tokens per query', default: '32' },
       'doc-length': { value: 'T', help: 'tokens per document', default: '128' },
       lr: { value: 'LR', help: 'peak learning rate (linear warm-up, then linear decay to 0)', default: '1e-4' },
-      'lambda-q': { value: 'L', help: 'FLOPS weight of the queries (quadratic ramp, see --flops-ramp-ratio)', default: '5e-2' },
-      'lambda-d': { value: 'L', help: 'FLOPS weight of the documents', default: '3e-3' },
+      'lambda-q': {
+        value: 'L',
+        help: 'FLOPS weight of the queries (quadratic ramp, see --flops-ramp-ratio)',
+        default: PAPER_LAMBDAS.queries.toExponential(),
+      },
+      'lambda-d': { value: 'L', help: 'FLOPS weight of the documents', default: PAPER_LAMBDAS.documents.toExponential() },
       ...RECIPE_OPTIONS,
       seed: { value: 'S', help: 'seed of the data order (32-bit)', default: '1' },
       'gpu-memory': {

@@ -3,6 +3,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { TRAIN_LIMITS, describeRange, inRange, type CheckpointInfo, type TrainRequest } from '../../worker/api.ts';
 import { numberProblem, type NumberField } from '../common/number-fields.ts';
+import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
 
 /** Laptop-sized defaults; the rest of the recipe is the paper's (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3). */
 const TRAIN_DEFAULTS = {
@@ -15,8 +16,8 @@ const TRAIN_DEFAULTS = {
   peakLr: 1e-4,
   warmupRatio: 0.1,
   maxGradNorm: 1,
-  lambdaQueries: 5e-2,
-  lambdaDocuments: 3e-3,
+  lambdaQueries: PAPER_LAMBDAS.queries,
+  lambdaDocuments: PAPER_LAMBDAS.documents,
 } as const;
 export type RecipeNumber = keyof typeof TRAIN_DEFAULTS;
 /**
@@ -82,8 +83,8 @@ const PAPER_FIELDS: Partial<Record<RecipeNumber, number>> = {
   peakLr: 1e-4,
   warmupRatio: 0.1,
   maxGradNorm: 1,
-  lambdaQueries: 5e-2,
-  lambdaDocuments: 3e-3,
+  lambdaQueries: PAPER_LAMBDAS.queries,
+  lambdaDocuments: PAPER_LAMBDAS.documents,
 };
 
 function texts(values: Partial<Record<RecipeNumber, number>>): Partial<RecipeText> {
