@@ -134,9 +134,22 @@ export function defineSpladeSearchElement(open: (base?: string) => Promise<Stati
       if (!this.searcher) void this.ready().catch(() => undefined);
     }
 
-    attributeChangedCallback(): void {
+    attributeChangedCallback(name?: string, previous?: string | null, value?: string | null): void {
       this.label.textContent = this.getAttribute('label') ?? 'Search';
       this.input.placeholder = this.getAttribute('placeholder') ?? '';
+      // another folder: the opened one (its worker) is closed, and the next search opens the new one
+      if (name === 'src' && previous !== value) {
+        const closing = this.searcher;
+        const pending = this.opening;
+        this.searcher = null;
+        this.opening = null;
+        closing?.close();
+        pending?.then((stale) => stale.close()).catch(() => undefined);
+        this.systems.replaceChildren();
+        this.systems.hidden = true;
+        this.clear();
+        if (this.isConnected) void this.ready().catch(() => undefined);
+      }
     }
 
     /** The system asked for: the checked switch, else the `system` attribute, else SPLADE. */
@@ -148,16 +161,20 @@ export function defineSpladeSearchElement(open: (base?: string) => Promise<Stati
 
     private ready(): Promise<StaticSearch> {
       if (this.searcher) return Promise.resolve(this.searcher);
-      this.opening ??= open(this.getAttribute('src') ?? undefined).then((searcher) => {
+      if (this.opening) return this.opening;
+      const opening: Promise<StaticSearch> = open(this.getAttribute('src') ?? undefined).then((searcher) => {
+        if (this.opening !== opening) return searcher; // src changed meanwhile: the change closes this one
         this.searcher = searcher;
         this.showSystems(searcher);
         return searcher;
       });
-      this.opening.catch((error: Error) => {
+      this.opening = opening;
+      opening.catch((error: Error) => {
+        if (this.opening !== opening) return;
         this.opening = null;
         this.status.textContent = `The search could not be opened: ${error.message}`;
       });
-      return this.opening;
+      return opening;
     }
 
     private showSystems(searcher: StaticSearch): void {

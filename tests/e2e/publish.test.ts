@@ -176,7 +176,7 @@ describe('a published search folder in Chromium', { timeout: 120_000 }, () => {
     assert.match((await element.locator('.status').textContent()) ?? '', /documents match/, `"${text}" found hits`);
   }
 
-  it('works offline under a sub-path: the search runs in its worker, no request leaves the folder; a title holding markup shows as text', async () => {
+  it('works offline under a sub-path: the search runs in its worker, no request leaves the folder; a title holding markup shows as text; a new src is opened', async () => {
     const { context, page } = await freshPage();
     const workers: string[] = [];
     page.on('worker', (worker) => workers.push(worker.url()));
@@ -197,6 +197,19 @@ describe('a published search folder in Chromium', { timeout: 120_000 }, () => {
     );
     assert.equal(images, 0, 'no img element was made');
     await screenshot(page, '71-publish-markup-title', hit);
+    // src is read again when it changes: a folder that is not there says so, and the folder back searches again
+    const element = page.locator('splade-search');
+    await element.evaluate((el, src) => el.setAttribute('src', src), `${url}not-published/`);
+    await element.locator('input[type="search"]').fill('volcano');
+    await element.locator('input[type="search"]').press('Enter');
+    await element.locator('.status', { hasText: /could not|failed/ }).waitFor(WAIT);
+    assert.equal(await page.locator('splade-search li.hit').count(), 0, 'no hit of the folder before is left shown');
+    await element.evaluate((el, src) => el.setAttribute('src', src), url);
+    await searchInPage(page, generatedSparseSet().documents[0].text);
+    assert.ok(
+      server.requests.some((path) => path.includes('/not-published/')),
+      'the new src was asked for',
+    );
     await context.close();
     const requested = server.requests.slice(before);
     assert.ok(requested.length > 0 && requested.every((path) => path.startsWith(FOLDER_PATH)), 'the server saw only the folder');
