@@ -54,8 +54,9 @@ export function ensureNpmDependencies() {
   const reason = npmInstallReason(repoFiles(ROOT));
   if (reason === null) return;
   say(`${reason}: running npm ci`);
-  // onnxruntime-node's install script (npm 10 runs it) would fetch GPU execution providers from NuGet, which an
-  // offline machine cannot reach; the ONNX parity tests use the CPU build its package carries
+  // onnxruntime-node's install script fetches CUDA providers from NuGet, which an offline machine cannot reach: npm 11
+  // skips it (package.json's allowScripts denies it); an npm without that policy (npm 10) runs it unless this variable
+  // is set. The ONNX parity tests use the CPU build its package carries.
   process.env.ONNXRUNTIME_NODE_INSTALL ??= 'skip';
   runNpm(['ci', '--no-audit', '--no-fund']);
 }
