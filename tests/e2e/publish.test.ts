@@ -15,15 +15,11 @@ import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { searchRuntime } from '../../src/app/evaluation/publish-runtime-node.ts';
-import { queryTokenizerSpec } from '../../src/app/evaluation/publish-query-side.ts';
-import { buildSite, type BuiltSite, type PublishOptions, type SiteInput } from '../../src/app/evaluation/publish-site.ts';
-import { createFolderSource } from '../../src/io/file-source-node.ts';
-import { loadTokenizer } from '../../src/io/tokenizer-load.ts';
+import { buildSite, type BuiltSite, type PublishOptions } from '../../src/app/evaluation/publish-site.ts';
 import { MANIFEST_FILE } from '../../src/publish-runtime/manifest.ts';
 import { createQueryTokenizer } from '../../src/publish-runtime/query-tokenizer.ts';
 import type { SearchResult } from '../../src/publish-runtime/splade-search.ts';
-import { Random } from '../../src/util/random.ts';
-import { fixturePath } from '../helpers/fixtures.ts';
+import { generatedSiteInput } from '../helpers/generated-site-input.ts';
 import { generatedSparseSet } from '../helpers/generated-sparse-set.ts';
 import { assertNoViolations } from './accessibility.ts';
 import { launchChromium, screenshot } from './browser.ts';
@@ -69,32 +65,11 @@ function percentile(values: readonly number[], p: number): number {
 }
 
 async function buildFolder(): Promise<{ site: BuiltSite; queries: string[]; spladeShardsOf: (text: string) => Set<string> }> {
-  const set = generatedSparseSet();
-  const tokenizer = await loadTokenizer(createFolderSource(fixturePath('tokenizers/bert-base-uncased')));
-  const random = new Random(3);
-  const table = Float32Array.from({ length: set.vocab.length }, (_, id) => (id < 999 ? 0 : 0.3 + 2.5 * random.next()));
-  const own = set.documents.map((d) => new Set(tokenizer.encode(d.text, { maxLength: 256 }).ids));
-  const spec = queryTokenizerSpec(tokenizer, null, 'bert-base-uncased');
-  const input: SiteInput = {
-    modelName: 'generated vectors',
-    k: 1,
-    documentLength: 256,
-    prune: 0,
-    corpusName: 'generated',
-    fingerprint: 'sha256:0',
-    // the first document's title is markup and its URL a script: both must show as text, with no link
-    records: set.documents.map((d, i) => ({
-      id: d.id,
-      text: d.text,
-      title: i === 0 ? MARKUP_TITLE : `Document ${d.id}`,
-      url: i === 0 ? 'javascript:alert(1)' : '',
-      body: d.text,
-    })),
-    vectors: set.documents.map((d) => d.vector),
-    isOwn: (doc, id) => own[doc].has(id),
-    queryWeights: table,
-    tokenizer: spec,
-  };
+  // the first document's title is markup and its URL a script: both must show as text, with no link
+  const { input, set, table } = await generatedSiteInput((i, id) =>
+    i === 0 ? { title: MARKUP_TITLE, url: 'javascript:alert(1)' } : { title: `Document ${id}`, url: '' },
+  );
+  const spec = input.tokenizer;
   const site = await buildSite(input, await searchRuntime(), OPTIONS);
   // the SPLADE shards a query needs: those holding its tokens that some document holds (as the runtime looks them up)
   const queryTokenizer = createQueryTokenizer(spec);

@@ -6,27 +6,17 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { evaluateBm25 } from '../../../src/app/evaluation/bm25-baseline.ts';
-import { queryTokenizerSpec } from '../../../src/app/evaluation/publish-query-side.ts';
-import {
-  buildSite,
-  measureSite,
-  siteReader,
-  type PublishOptions,
-  type SiteInput,
-} from '../../../src/app/evaluation/publish-site.ts';
+import { buildSite, measureSite, siteReader, type PublishOptions } from '../../../src/app/evaluation/publish-site.ts';
 import { loadBeir } from '../../../src/io/beir.ts';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
-import { loadTokenizer } from '../../../src/io/tokenizer-load.ts';
 import { SearchEngine, type SystemName } from '../../../src/publish-runtime/engine.ts';
 import type { WeightKind } from '../../../src/publish-runtime/shard-codec.ts';
 import { retrieveAndEvaluate } from '../../../src/retrieval/evaluate.ts';
 import { buildInvertedIndex } from '../../../src/retrieval/inverted-index.ts';
 import { staticQueryEntries } from '../../../src/train/static-queries.ts';
-import { Random } from '../../../src/util/random.ts';
 import { sparseFromEntries } from '../../../src/util/sparse-vector.ts';
-import { fixturePath } from '../../helpers/fixtures.ts';
 import { generatedBeir } from '../../helpers/generated-data.ts';
-import { generatedSparseSet } from '../../helpers/generated-sparse-set.ts';
+import { generatedSiteInput } from '../../helpers/generated-site-input.ts';
 
 const RUNTIME = { script: new TextEncoder().encode('// the runtime is bundled by the CLI; this test runs its sources\n') };
 
@@ -46,27 +36,10 @@ const OPTIONS: PublishOptions = {
 async function setup() {
   const dataset = await loadBeir(createFolderSource(generatedBeir()), 'test');
   const judged = { ids: dataset.queryIds, texts: dataset.queryTexts, qrels: dataset.qrels };
-  const set = generatedSparseSet();
+  const { input, set, tokenizer, table, own } = await generatedSiteInput();
   expect(set.documents.map((d) => d.id)).toEqual(dataset.corpusIds);
-  const tokenizer = await loadTokenizer(createFolderSource(fixturePath('tokenizers/bert-base-uncased')));
-  const random = new Random(3);
-  const table = Float32Array.from({ length: set.vocab.length }, (_, id) => (id < 999 ? 0 : 0.3 + 2.5 * random.next()));
   const queryIds = (text: string) => tokenizer.encode(text, { addSpecialTokens: false }).ids;
   const queryVectors = dataset.queryTexts.map((text) => sparseFromEntries(staticQueryEntries(table, queryIds(text))));
-  const own = dataset.corpusTexts.map((text) => new Set(tokenizer.encode(text, { maxLength: 256 }).ids));
-  const input: SiteInput = {
-    modelName: 'generated vectors',
-    k: 1,
-    documentLength: 256,
-    prune: 0,
-    corpusName: 'generated',
-    fingerprint: 'sha256:0',
-    records: set.documents.map((d) => ({ id: d.id, text: d.text, title: '', url: '', body: d.text })),
-    vectors: set.documents.map((d) => d.vector),
-    isOwn: (doc, id) => own[doc].has(id),
-    queryWeights: table,
-    tokenizer: queryTokenizerSpec(tokenizer, null, 'bert-base-uncased'),
-  };
   return { dataset, judged, input, queryVectors, own, vocab: set.vocab };
 }
 
