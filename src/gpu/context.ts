@@ -51,7 +51,7 @@ export type ReleaseDevice = (device: GPUDevice) => void;
 export class GpuContext {
   private readonly modules: Map<string, { source: string; module: GPUShaderModule }>;
   private readonly pipelines: Map<string, GPUComputePipeline>;
-  /** Every buffer this context created and has not freed, destroyed with the context when its device lives on. */
+  /** Every buffer this context created and has not freed (a buffer is freed once), destroyed with the context when its device lives on. */
   private readonly liveBuffers = new Set<GPUBuffer>();
   private released = false;
   private readonly bindGroups = new Map<string, GPUBindGroup>();
@@ -63,7 +63,6 @@ export class GpuContext {
   private readonly lostListeners: ((message: string) => void)[] = [];
   /** Buffers created inside `owned(...)` calls, innermost last. */
   private readonly scopes: GPUBuffer[][] = [];
-  private readonly freedBuffers = new WeakSet<GPUBuffer>();
   /** Inside `measure(...)`: buffers are only recorded (their sizes), never created. */
   private measuring: number[] | null = null;
   private readonly unallocated = new WeakSet<GPUBuffer>();
@@ -414,7 +413,7 @@ export class GpuContext {
   }
 
   private free(buffers: readonly GPUBuffer[]): void {
-    const gone = new Set(buffers.filter((b) => !this.freedBuffers.has(b)));
+    const gone = new Set(buffers.filter((b) => this.liveBuffers.has(b)));
     if (gone.size === 0) return;
     for (const [key, entry] of this.bindGroupBuffers) {
       if (entry.some((b) => gone.has(b))) {
@@ -423,7 +422,6 @@ export class GpuContext {
       }
     }
     for (const buffer of gone) {
-      this.freedBuffers.add(buffer);
       this.liveBuffers.delete(buffer);
       this.allocatedBytes -= buffer.size;
       buffer.destroy();
