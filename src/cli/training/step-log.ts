@@ -2,8 +2,11 @@
 // (kept across --resume), each line naming its run first ({"run": "<the run folder's absolute path>", "event": "step",
 // ...}), so that a log may be shared by several runs or hold a user's own notes. It is checked before any work (a
 // regular file, or a new one in an existing folder), and a resumed run cuts back only its own lines after its
-// checkpoint, so that no step is logged twice and no line of anyone else is lost.
-import { appendFile, open } from 'node:fs/promises';
+// checkpoint, so that no step is logged twice and no line of anyone else is lost: lines another process appends while
+// the log is rewritten (they land in the file being replaced) are carried over into the new one.
+import { constants } from 'node:fs';
+import { appendFile, open, type FileHandle } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { checkOutputFile, readRegularFile, writeFileAtomically } from '../../app/platform/platform-node.ts';
 
 export interface StepLog {
@@ -67,11 +70,37 @@ async function endsMidLine(path: string): Promise<boolean> {
   }
 }
 
+/** How long after replacing the log it is looked at once more for a late line of another process. */
+const LATE_APPEND_MS = 50;
+
+/**
+ * Appends to `path` what was appended to the replaced file `old` past `from` bytes, looking twice (at once, and after
+ * LATE_APPEND_MS for a writer that opened the old file just before the rename): an appender that opens, writes and
+ * closes per line (this module's own, a shell's `>>`) loses nothing; one that keeps the old file open for longer does.
+ */
+async function carryLateAppends(old: FileHandle, from: number, path: string): Promise<void> {
+  let carried = from;
+  for (const wait of [0, LATE_APPEND_MS]) {
+    if (wait) await sleep(wait);
+    const { size } = await old.stat();
+    if (size <= carried) continue;
+    const tail = new Uint8Array(size - carried);
+    const { bytesRead } = await old.read(tail, 0, tail.length, carried);
+    await appendFile(path, tail.subarray(0, bytesRead));
+    carried += bytesRead;
+  }
+}
+
+/** What tests may run inside a cut-back: `afterRead` between reading the log and replacing it. */
+export interface StepLogHooks {
+  afterRead?: () => Promise<void>;
+}
+
 /**
  * The --log file at `path` for the run `run` (its folder's absolute path), checked now (a folder, a device or a FIFO
  * there is refused before any work).
  */
-export async function openStepLog(path: string, run: string): Promise<StepLog> {
+export async function openStepLog(path: string, run: string, hooks: StepLogHooks = {}): Promise<StepLog> {
   await checkOutputFile(path, '--log');
   let writes = Promise.resolve();
   const queue = <T>(write: () => Promise<T>): Promise<T> => {
@@ -94,10 +123,19 @@ export async function openStepLog(path: string, run: string): Promise<StepLog> {
     cutBackTo(step) {
       return queue(async () => {
         let bytes: Uint8Array;
+        let old: FileHandle;
         try {
-          bytes = await readRegularFile(path, { what: '--log' });
+          // opened first: whatever another process appends from here on is in this file, to be carried over
+          old = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { dropped: 0, others: 0 };
+          throw error;
+        }
+        try {
+          bytes = await readRegularFile(path, { what: '--log' });
+          await hooks.afterRead?.();
+        } catch (error) {
+          await old.close();
           throw error;
         }
         // lines as byte ranges, each with its line break: what is kept is written back byte for byte
@@ -115,7 +153,14 @@ export async function openStepLog(path: string, run: string): Promise<StepLog> {
           if (kind === 'other' && text !== '') others++;
           start = next;
         }
-        if (dropped > 0) await writeFileAtomically(path, concat(kept));
+        try {
+          if (dropped > 0) {
+            await writeFileAtomically(path, concat(kept));
+            await carryLateAppends(old, bytes.length, path);
+          }
+        } finally {
+          await old.close();
+        }
         return { dropped, others };
       });
     },

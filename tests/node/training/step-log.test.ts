@@ -2,7 +2,7 @@
 // its own lines after its checkpoint (and one of its own that a kill cut short); a user's notes, another run's lines
 // and lines of older versions without a run stay byte for byte, and a line is never glued to a note left without a
 // line break.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,5 +77,16 @@ describe('the --log file', () => {
       `{"run":${JSON.stringify(RUN)},"step":2}`,
       '',
     ]);
+  });
+
+  it('carries over a line another process appends while a resume rewrites the log', async () => {
+    const path = join(root, 'busy.jsonl');
+    await writeFile(path, [line(RUN, 1), line(OTHER, 1), line(RUN, 2), ''].join('\n'));
+    // another run appends (open, write, close, as appendFile and a shell's >> do) after this log was read
+    const late = line(OTHER, 2) + '\n';
+    const log = await openStepLog(path, RUN, { afterRead: () => appendFile(path, late) });
+    await expect(log.cutBackTo(1)).resolves.toEqual({ dropped: 1, others: 1 });
+    await log.settled();
+    expect(await readFile(path, 'utf8')).toBe([line(RUN, 1), line(OTHER, 1), ''].join('\n') + late);
   });
 });
