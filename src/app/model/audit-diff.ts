@@ -4,6 +4,7 @@
 // with different vocabularies compare too.
 import type { AuditDiff, TermChange, TextChange } from '../../contract/expansion-audit.ts';
 import type { SparseVector } from '../../util/sparse-vector.ts';
+import type { EncodeRequest } from '../../contract/model-requests.ts';
 
 /** The vectors of the texts from one side, and the vocabulary that names their ids. */
 export interface EncodedSide {
@@ -50,19 +51,22 @@ function squaredSum(vector: SparseVector): number {
   return vector.values.reduce((total, w) => total + w * w, 0);
 }
 
-/** Compares `against` with `base` on the same texts (`labels` name them); `top` rows per term list (0: all). */
-export function diffEncodings(labels: readonly string[], base: EncodedSide, against: EncodedSide, top: number): AuditDiff {
-  if (base.vectors.length !== labels.length || against.vectors.length !== labels.length)
-    throw new Error(`diffEncodings: ${labels.length} texts, but ${base.vectors.length} and ${against.vectors.length} vectors`);
-  const gained = new MissingTerms();
-  const lost = new MissingTerms();
-  const perText = labels.map((label, i) => {
-    const [a, b] = [base.vectors[i], against.vectors[i]];
-    const [termsA, termsB] = [termWeights(a, base.vocab), termWeights(b, against.vocab)];
-    gained.add(termsB, termsA);
-    lost.add(termsA, termsB);
+/**
+ * A comparison built text by text: what it holds is the summed weights of the terms gained and lost (bounded by the
+ * vocabularies) and one row of numbers per text, never the vectors, so its texts may come a chunk at a time.
+ */
+export class AuditDiffBuilder {
+  private readonly gained = new MissingTerms();
+  private readonly lost = new MissingTerms();
+  private readonly perText: TextChange[] = [];
+
+  /** Adds one text: its vector on the base side (named by `baseVocab`) and on the other side. */
+  add(label: string, a: SparseVector, baseVocab: readonly string[], b: SparseVector, againstVocab: readonly string[]): void {
+    const [termsA, termsB] = [termWeights(a, baseVocab), termWeights(b, againstVocab)];
+    this.gained.add(termsB, termsA);
+    this.lost.add(termsA, termsB);
     const [flops, againstFlops] = [squaredSum(a), squaredSum(b)];
-    return {
+    this.perText.push({
       label,
       activeDims: a.indices.length,
       againstActiveDims: b.indices.length,
@@ -70,18 +74,69 @@ export function diffEncodings(labels: readonly string[], base: EncodedSide, agai
       flops,
       againstFlops,
       flopsChange: againstFlops - flops,
+    });
+  }
+
+  /** The comparison of the texts added so far; `top` rows per term list (0: all). */
+  result(top: number): AuditDiff {
+    const perText = this.perText;
+    const mean = (pick: (change: TextChange) => number) =>
+      perText.length ? perText.reduce((total, change) => total + pick(change), 0) / perText.length : 0;
+    return {
+      texts: perText.length,
+      gainedTerms: this.gained.size,
+      lostTerms: this.lost.size,
+      meanDimsChange: mean((c) => c.dimsChange),
+      meanFlopsChange: mean((c) => c.flopsChange),
+      gained: this.gained.heaviest(top),
+      lost: this.lost.heaviest(top),
+      perText: [...perText],
     };
-  });
-  const mean = (pick: (change: TextChange) => number) =>
-    perText.length ? perText.reduce((total, change) => total + pick(change), 0) / perText.length : 0;
-  return {
-    texts: labels.length,
-    gainedTerms: gained.size,
-    lostTerms: lost.size,
-    meanDimsChange: mean((c) => c.dimsChange),
-    meanFlopsChange: mean((c) => c.flopsChange),
-    gained: gained.heaviest(top),
-    lost: lost.heaviest(top),
-    perText,
-  };
+  }
+}
+
+/** Compares `against` with `base` on the same texts (`labels` name them); `top` rows per term list (0: all). */
+export function diffEncodings(labels: readonly string[], base: EncodedSide, against: EncodedSide, top: number): AuditDiff {
+  if (base.vectors.length !== labels.length || against.vectors.length !== labels.length)
+    throw new Error(`diffEncodings: ${labels.length} texts, but ${base.vectors.length} and ${against.vectors.length} vectors`);
+  const builder = new AuditDiffBuilder();
+  labels.forEach((label, i) => builder.add(label, base.vectors[i], base.vocab, against.vectors[i], against.vocab));
+  return builder.result(top);
+}
+
+/** What a side of a streamed comparison needs of a model session: its encoder and its vocabulary. */
+export interface ComparedEncoder {
+  encode(texts: readonly string[], request: EncodeRequest): Promise<SparseVector[]>;
+  vocabulary(): readonly string[];
+}
+
+export interface CompareOptions {
+  /** Texts encoded on each side at a time (default 64): with the sums, all that is held. */
+  chunk?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Compares `texts` encoded by `base` (at `baseRequest`) and by `against` (at `againstRequest`; the same session at
+ * another k, or a second model), a chunk of texts at a time: each chunk's vectors are added and dropped before the
+ * next is encoded, so the memory held does not grow with the number of texts beyond one row of numbers per text.
+ */
+export async function compareInChunks(
+  labels: readonly string[],
+  texts: readonly string[],
+  sides: [ComparedEncoder, EncodeRequest, ComparedEncoder, EncodeRequest],
+  options: CompareOptions = {},
+): Promise<AuditDiffBuilder> {
+  const [base, baseRequest, against, againstRequest] = sides;
+  const chunk = options.chunk ?? 64;
+  const [baseVocab, againstVocab] = [base.vocabulary(), against.vocabulary()];
+  const builder = new AuditDiffBuilder();
+  for (let start = 0; start < texts.length; start += chunk) {
+    const part = texts.slice(start, start + chunk);
+    const a = await base.encode(part, baseRequest);
+    const b = await against.encode(part, againstRequest);
+    part.forEach((_, i) => builder.add(labels[start + i], a[i], baseVocab, b[i], againstVocab));
+    options.onProgress?.(start + part.length, texts.length);
+  }
+  return builder;
 }

@@ -1,11 +1,12 @@
 // `splade-lab audit`: argument adapter over the expansion audit. Texts (--text, --in): each active term of a text's
 // SPLADE vector, its weight, input term or expansion, and the input token whose logit won the max pooling; a --corpus:
-// where the corpus's weight goes (auditCorpus); --against: the terms a second model (or k) gains and loses (diffEncodings);
+// where the corpus's weight goes (auditCorpus); --against: the terms a second model (or k) gains and loses, compared a
+// chunk of texts at a time (AuditDiffBuilder);
 // --query: each text as a document scored against the query (encoded as retrieval encodes queries: an inference-free
 // model's is its static table's lookup), its shared terms with their origins on both sides.
-import { diffEncodings, type EncodedSide } from '../../app/model/audit-diff.ts';
+import { compareInChunks, type AuditDiffBuilder } from '../../app/model/audit-diff.ts';
 import { auditCorpus, isBlankText } from '../../app/model/corpus-audit.ts';
-import { auditQueries, streamTextAudits, type TextAudit } from '../../app/model/expansion-audit.ts';
+import { AUDIT_CHUNK, auditQueries, streamTextAudits, type TextAudit } from '../../app/model/expansion-audit.ts';
 import type { ModelSession } from '../../app/model/model-session.ts';
 import { printable } from '../../util/printable.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
@@ -76,25 +77,24 @@ function progress(what: string): (done: number, total: number) => void {
   return (done, total) => process.stderr.write(`\r${what} ${done}/${total}   ${done === total ? '\n' : ''}`);
 }
 
-/** Encodes the texts on both sides: one model is opened once for both ks, two models one after the other. */
-async function encodeSides(texts: string[], sides: [Side, Side], args: Args): Promise<[EncodedSide, EncodedSide]> {
+/**
+ * Compares the texts on both sides a chunk at a time (compareInChunks: what is held is one chunk's vectors, whatever
+ * the number of texts): one model is opened once for both ks; two models are open together, --against checked
+ * (config.json, too large, its tokenizer) before --model is read.
+ */
+async function compareSides(labels: string[], texts: string[], sides: [Side, Side], args: Args): Promise<AuditDiffBuilder> {
   const { maxLength, batchSize } = settingsOf(args);
   const options = { batchSize };
-  const encode = async (session: ModelSession, side: Side, which: string): Promise<EncodedSide> => ({
-    vectors: await session.encode(texts, { k: side.k, maxLength }, { onProgress: progress(`encoded (${which})`) }),
-    vocab: session.vocabulary(),
-  });
   const [base, against] = sides;
-  if (base.model === against.model)
-    return withModelSession(base.model, 'audit', options, async (session) => [
-      await encode(session, base, 'model'),
-      await encode(session, against, 'against'),
-    ]);
-  // --against is checked (config.json, too large, its tokenizer) before --model is read or anything is encoded
-  const first = await withModelSession(base.model, 'audit', { ...options, checkFirst: [against.model] }, (session) =>
-    encode(session, base, 'model'),
+  const compare = (baseSession: ModelSession, againstSession: ModelSession) =>
+    compareInChunks(labels, texts, [baseSession, { k: base.k, maxLength }, againstSession, { k: against.k, maxLength }], {
+      chunk: AUDIT_CHUNK,
+      onProgress: args.has('in') ? progress('compared') : undefined,
+    });
+  if (base.model === against.model) return withModelSession(base.model, 'audit', options, (session) => compare(session, session));
+  return withModelSession(base.model, 'audit', { ...options, checkFirst: [against.model] }, (baseSession) =>
+    withModelSession(against.model, 'audit', options, (againstSession) => compare(baseSession, againstSession)),
   );
-  return [first, await withModelSession(against.model, 'audit', options, (session) => encode(session, against, 'against'))];
 }
 
 /** Prints the tables (or `json`) and writes their TSV form to --out. */
@@ -134,9 +134,9 @@ async function runDiff(args: Args, input: AuditInput): Promise<string> {
   const kept = input.texts.flatMap((text, i) => (isBlankText(text) ? [] : [i]));
   const [labels, texts] = [kept.map((i) => input.labels[i]), kept.map((i) => input.texts[i])];
   if (texts.length === 0) throw new UsageError('every text is empty: there is nothing to compare');
-  const encoded = await encodeSides(texts, [base, against], args);
+  const builder = await compareSides(labels, texts, [base, against], args);
   const top = args.numberOr('top', 50);
-  const diff = diffEncodings(labels, ...encoded, top);
+  const diff = builder.result(top);
   const skipped = input.texts.length - texts.length;
   const names = { model: sideName(base), against: sideName(against) };
   const heading = [
