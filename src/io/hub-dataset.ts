@@ -1,8 +1,8 @@
 // Training rows from a Hub dataset repository: the Parquet files of one subset (a folder) and split, listed through
-// the Hub's tree API and read through a Hub file source, each file under a size cap and, where the listing gives its
-// size (the Hub's always does), under that size: a file listed over the cap is refused before any request, and a body
-// longer than its listing says (a server that never ends one) stops there, never buffered up to the cap; the subset
-// and split are checked to name a folder inside the repository before any request.
+// the Hub's tree API and read through a Hub file source, each file under the size its listing gives it (the Hub's
+// always does; a listing that gives none is refused, as is a file listed over the cap, before any download), so that a
+// body longer than its listing says (a server that never ends one) stops there, never buffered up to the cap; the
+// subset and split are checked to name a folder inside the repository before any request.
 import { DEFAULT_HUB_URL } from './hub.ts';
 import { HubError } from './hub-error.ts';
 import { listDatasetFolder, type HubListing, type ListedEntry } from './hub-dataset-listing.ts';
@@ -95,23 +95,29 @@ export async function readHubDatasetTriplets(
   const listed = await listSplitParquetFiles(ref, listing);
   const cap = listing.maxFileBytes ?? MAX_DATASET_FILE_BYTES;
   const mirror = `check that ${listing.baseUrl ?? DEFAULT_HUB_URL} is the Hugging Face Hub or a faithful mirror of it`;
-  // refused before any download: a file the listing gives more bytes than the cap
-  for (const { path, size } of listed)
-    if (size !== undefined && size > cap) throw new FileTooLargeError(fileLocation(files, path), size, cap, HELD_WHOLE);
+  // refused before any download: a file the listing gives no size (a body of unknown length would be buffered up to
+  // the cap) or more bytes than the cap
+  for (const { path, size } of listed) {
+    if (size === undefined)
+      throw new HubError(
+        `the file listing of datasets/${ref.repo} gives no size for ${path}, and the Hub lists every file's size; nothing was downloaded: ${mirror}`,
+        ref.repo,
+        path,
+        null,
+      );
+    if (size > cap) throw new FileTooLargeError(fileLocation(files, path), size, cap, HELD_WHOLE);
+  }
   const triplets: Triplet[] = [];
   const rows: number[] = [];
   let crc = 0;
   let bytes = 0;
-  for (const { path, size } of listed) {
-    const limits =
-      size === undefined
-        ? { maxFileBytes: cap, tooLargeAdvice: HELD_WHOLE }
-        : {
-            maxFileBytes: size,
-            tooLargeAdvice: `the listing gives it ${size} bytes, and the server sent more than its own listing says: ${mirror}`,
-          };
+  for (const { path, size } of listed as Required<ListedEntry>[]) {
+    const limits = {
+      maxFileBytes: size,
+      tooLargeAdvice: `the listing gives it ${size} bytes, and the server sent more than its own listing says: ${mirror}`,
+    };
     const content = await readRequiredFile(files, path, limits);
-    if (size !== undefined && content.length !== size)
+    if (content.length !== size)
       throw new HubError(
         `${fileLocation(files, path)} ended after ${content.length} of the ${size} bytes its listing gives it; try again, or ${mirror}`,
         ref.repo,
