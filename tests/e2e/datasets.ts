@@ -9,21 +9,22 @@ import { makeLessonTask } from '../../src/contract/lesson-task.ts';
 /** Judged queries of the small set (the page's tests count on this many). */
 export const SMALL_SET_QUERIES = 12;
 
-/** Generated documents joined into one: each document of the set is this many of one topic's (about 90 tokens). */
-const JOINED = 8;
+/** Generated documents joined into one by default: each document of the set is this many of one topic's (about 90 tokens). */
+const DEFAULT_JOINED = 8;
 
 /**
  * A BEIR folder of 12 judged queries (one per topic, each with its topic's 3 documents relevant) over 48 documents (the
- * other 4 topics' 12 are judged for no query); each document joins 8 generated ones of its topic, so that encoding
- * takes long enough to cancel half-way. Returns the corpus, queries and qrels paths.
+ * other 4 topics' 12 are judged for no query); each document joins `joined` generated ones of its topic (8 by default,
+ * so that encoding takes long enough to cancel half-way; 1 where the test is about what the page does with the
+ * results, not about a long encoding). Returns the corpus, queries and qrels paths.
  */
-export function smallGeneratedSet(dir: string): string[] {
-  const task = makeLessonTask({ seed: 7, documentsPerTopic: 3 * JOINED, queriesPerTopic: 1, triplets: 0 });
+export function smallGeneratedSet(dir: string, joined = DEFAULT_JOINED): string[] {
+  const task = makeLessonTask({ seed: 7, documentsPerTopic: 3 * joined, queriesPerTopic: 1, triplets: 0 });
   const topicOf = (id: string) => id.replace(/-\d+$/, '');
   const corpus: { id: string; text: string }[] = [];
-  for (let i = 0; i < task.corpus.length; i += JOINED) {
-    const group = task.corpus.slice(i, i + JOINED);
-    if (new Set(group.map((d) => topicOf(d.id))).size !== 1) throw new Error(`documents ${i}-${i + JOINED - 1} mix topics`);
+  for (let i = 0; i < task.corpus.length; i += joined) {
+    const group = task.corpus.slice(i, i + joined);
+    if (new Set(group.map((d) => topicOf(d.id))).size !== 1) throw new Error(`documents ${i}-${i + joined - 1} mix topics`);
     corpus.push({ id: group[0].id, text: group.map((d) => d.text).join(' ') });
   }
   const queries = task.queries.slice(0, SMALL_SET_QUERIES);

@@ -56,10 +56,13 @@ async function cell(page: Page, table: string, system: 'splade' | 'bm25', measur
 describe('the built page: evaluation', { timeout: 900_000 }, () => {
   let beirDir: string;
   let files: string[];
+  /** The same queries over documents of 8 generated ones each: long enough to cancel an encoding half-way. */
+  let longFiles: string[];
 
   before(() => {
     beirDir = mkdtempSync(join(tmpdir(), 'splade-e2e-beir-'));
-    files = smallGeneratedSet(beirDir);
+    files = smallGeneratedSet(beirDir, 1);
+    longFiles = smallGeneratedSet(join(beirDir, 'long'));
   });
   const built = useBuiltSite(() => ({ hubRepos: new Map([['datasets/zeta-alpha-ai/NanoSciFact', nanoBeirTables(beirDir)]]) }));
 
@@ -147,8 +150,8 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     await page.locator(`eval-panel eval-results-table#latest tr.splade[data-k="${k}"]`).waitFor(WAIT);
   }
 
-  async function pickSet(page: Page): Promise<void> {
-    await page.locator('eval-panel dataset-chooser #beir-files').setInputFiles(files);
+  async function pickSet(page: Page, set = files): Promise<void> {
+    await page.locator('eval-panel dataset-chooser #beir-files').setInputFiles(set);
     await page.locator('eval-panel dataset-chooser #read-sets', { hasText: '12 queries' }).waitFor(WAIT);
     await page.locator('eval-panel #queryLength').fill(String(LENGTHS.query));
     await page.locator('eval-panel #documentLength').fill(String(LENGTHS.document));
@@ -303,7 +306,7 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     const { context, page } = await openPage(built.browser, built.offsite);
     await page.goto(`${built.site}?model=demo&k=2&panel=evaluate`);
     await page.locator('model-picker #model-label').waitFor(WAIT);
-    await pickSet(page);
+    await pickSet(page, longFiles);
     await page.locator('eval-panel #documentLength').fill('128'); // the demo's longest: slow enough to cancel
     const before = await page.locator('eval-panel eval-results-table#saved tr.splade[data-k="2"]').count();
     await page.locator('eval-panel #evaluate').click();

@@ -141,7 +141,7 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
 
   before(() => {
     beirDir = mkdtempSync(join(tmpdir(), 'splade-e2e-runs-'));
-    files = smallGeneratedSet(beirDir);
+    files = smallGeneratedSet(beirDir, 1);
   });
   const checkFiles = new Map<string, Uint8Array>();
   const built = useBuiltSite(() => ({ files: checkFiles }));
