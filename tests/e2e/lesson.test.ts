@@ -3,7 +3,7 @@
 // queries in the long tier), the same first frame as the bundled recording), a lesson step's URL round trip and its keyboard, and the
 // recording played without WebGPU with its presenter view and printed summary; the no-WebGPU banner's one click to the
 // recording; the presenter view at 1024x768 driven by PageDown alone through every step (axe on each, screenshots);
-// links with values the page cannot use. The live lesson plays 3 steps (a link's lsteps) in the suite;
+// links with values the page cannot use. The live lesson plays 2 steps (a link's lsteps) in the suite;
 // `npm run test:e2e:lesson` plays the default 40 (SPLADE_LAB_E2E_LESSON_STEPS) and checks the divided head ends ahead.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -28,11 +28,11 @@ async function finalNdcg(page: Page, k: number): Promise<number> {
 }
 
 /**
- * Steps of the live lesson: 3 in the suite (the page plays live training and shows its frames; the trainer's numbers
+ * Steps of the live lesson: 2 in the suite (the page plays live training and shows its frames; the trainer's numbers
  * are the Node lesson tests'), 40 in `npm run test:e2e:lesson`, which also checks the divided head ends ahead on the
  * page (it is from about 12 steps on; at 4 or 8 it is not yet).
  */
-const LIVE_STEPS = Number(process.env.SPLADE_LAB_E2E_LESSON_STEPS ?? 3);
+const LIVE_STEPS = Number(process.env.SPLADE_LAB_E2E_LESSON_STEPS ?? 2);
 /** From this many steps the divided head is ahead when the lesson ends. */
 const STEPS_FOR_THE_DIVIDED_HEAD_AHEAD = 12;
 

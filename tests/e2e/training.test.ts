@@ -14,6 +14,9 @@ const TRIPLETS = [
   'who wrote hamlet\tshakespeare wrote hamlet\tthe river is wide',
 ].join('\n');
 
+/** Steps of the resumed run: cancelled after its step-2 checkpoint, resumed from it after a reload. */
+const RESUME_STEPS = 6;
+
 describe('the built page: training', { timeout: 600_000 }, () => {
   const built = useBuiltSite();
 
@@ -168,7 +171,7 @@ describe('the built page: training', { timeout: 600_000 }, () => {
     await pickTriplets();
     await panel.locator('#data', { hasText: 'tiny.tsv: 4 triplets' }).waitFor(WAIT);
     for (const [field, value] of [
-      ['#steps', '8'],
+      ['#steps', String(RESUME_STEPS)],
       ['#batchSize', '2'],
       ['#queryLength', '8'],
       ['#documentLength', '16'],
@@ -181,7 +184,7 @@ describe('the built page: training', { timeout: 600_000 }, () => {
     await page.keyboard.press('Enter');
     await panel.locator('#train-status', { hasText: 'Cancelled' }).waitFor(WAIT);
     const saved = Number(/step (\d+)/.exec((await panel.locator('#saved').textContent()) ?? '')?.[1]);
-    assert.ok(saved >= 2 && saved < 8, `cancelled with a checkpoint at step ${saved}`);
+    assert.ok(saved >= 2 && saved < RESUME_STEPS, `cancelled with a checkpoint at step ${saved}`);
     await screenshot(page, '15-training-cancelled');
 
     await page.reload();
@@ -189,19 +192,23 @@ describe('the built page: training', { timeout: 600_000 }, () => {
     // no file picked again: the run's batches were cached in IndexedDB before its first step
     const cached = panel.locator('batch-cache-list tr', { hasText: 'tiny.tsv (4 triplets)' }).filter({ hasText: 'lengths 8/16' });
     await cached.waitFor(WAIT);
-    assert.match((await cached.textContent()) ?? '', /\b8\b[\s\S]*batch 2, lengths 8\/16/, 'the 8 batches of the run are cached');
+    assert.match(
+      (await cached.textContent()) ?? '',
+      new RegExp(`\\b${RESUME_STEPS}\\b[\\s\\S]*batch 2, lengths 8/16`),
+      `the ${RESUME_STEPS} batches of the run are cached`,
+    );
     await cached.locator('.use-cache').click();
     await panel.locator('#data', { hasText: 'tiny.tsv: 4 triplets, from the batches cached in this browser' }).waitFor(WAIT);
     const resume = panel.locator('#resume');
     await resume.waitFor(WAIT);
     assert.equal((await resume.textContent())?.trim(), `Resume run from step ${saved}`);
-    assert.equal(await panel.locator('#steps').inputValue(), '8', "the fields show the saved run's settings");
+    assert.equal(await panel.locator('#steps').inputValue(), String(RESUME_STEPS), "the fields show the saved run's settings");
     await resume.click();
-    await panel.locator('#train-status', { hasText: 'Done: step 8 of 8' }).waitFor(WAIT);
+    await panel.locator('#train-status', { hasText: `Done: step ${RESUME_STEPS} of ${RESUME_STEPS}` }).waitFor(WAIT);
     const first = (await panel.locator('#train-loss #summary li').first().textContent()) ?? '';
     assert.match(
       first.replace(/\s+/g, ' '),
-      new RegExp(`at step ${saved + 1}, \\S+ at step 8\\.`),
+      new RegExp(`at step ${saved + 1}, \\S+ at step ${RESUME_STEPS}\\.`),
       'the resumed run continues from the checkpoint',
     );
     await screenshot(page, '16-training-resumed');

@@ -17,6 +17,7 @@ import { Random } from '../../../src/util/random.ts';
 import { expectKernel } from '../../helpers/expect-kernel.ts';
 import { checkGradients } from '../../helpers/gradcheck.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
+import { itOnCpu } from '../../helpers/portable-run.ts';
 
 /** Non-negative sparse vectors like pooled SPLADE outputs: about `density` of the entries are positive. */
 function sparseVectors(random: Random, rows: number, V: number, density = 0.3): Float64Array {
@@ -28,7 +29,7 @@ function sparseVectors(random: Random, rows: number, V: number, density = 0.3): 
 const F32 = { rtol: 2e-5, atol: 1e-5 };
 
 describe('sparse scores', () => {
-  it('reference gradient matches finite differences', () => {
+  itOnCpu('reference gradient matches finite differences', () => {
     const random = new Random(1);
     const [B, N, V] = [3, 6, 11];
     checkGradients({
@@ -82,7 +83,7 @@ describe('sparse scores', () => {
 });
 
 describe('contrastive loss', () => {
-  it('reference gradient matches finite differences', () => {
+  itOnCpu('reference gradient matches finite differences', () => {
     const random = new Random(2);
     const [B, N] = [4, 8];
     checkGradients({
@@ -127,7 +128,7 @@ describe('contrastive loss', () => {
 });
 
 describe('FLOPS regulariser', () => {
-  it('reference gradient matches finite differences', () => {
+  itOnCpu('reference gradient matches finite differences', () => {
     const random = new Random(3);
     const [N, V] = [5, 9];
     checkGradients({
@@ -173,7 +174,7 @@ describe('FLOPS regulariser', () => {
 
 describe('distillation losses', () => {
   // query i's documents: positive at column i, negative c at (1 + c)·B + i; other columns belong to other queries
-  it.each([1, 3])('MarginMSE reference gradient matches finite differences (%i negatives)', (n) => {
+  itOnCpu.each([1, 3])('MarginMSE reference gradient matches finite differences (%i negatives)', (n) => {
     const random = new Random(10 + n);
     const B = 3;
     const N = (1 + n) * B;

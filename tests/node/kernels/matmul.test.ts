@@ -15,6 +15,7 @@ import { expectKernel } from '../../helpers/expect-kernel.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
 import { withLoweredLimits } from '../../helpers/lowered-limits.ts';
 import { checkGradients } from '../../helpers/gradcheck.ts';
+import { describeOnCpu } from '../../helpers/portable-run.ts';
 
 const LAYOUTS: MatmulLayout[] = ['nn', 'nt', 'tn'];
 
@@ -98,7 +99,7 @@ function tensorShape([rows, cols]: [number, number], stride: number, batch: numb
 
 const name = ([M, N, K]: [number, number, number]) => `M=${M} N=${N} K=${K}`;
 
-describe('matmul reference backward', () => {
+describeOnCpu('matmul reference backward', () => {
   const cases: [string, MatmulShape][] = [
     ['nn with bias', { M: 3, N: 5, K: 4, layout: 'nn', bias: true }],
     ['nt with bias', { M: 4, N: 3, K: 5, layout: 'nt', bias: true }],

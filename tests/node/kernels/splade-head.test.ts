@@ -6,6 +6,7 @@ import { Random } from '../../../src/util/random.ts';
 import { expectKernel } from '../../helpers/expect-kernel.ts';
 import { checkGradients } from '../../helpers/gradcheck.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
+import { describeOnCpu } from '../../helpers/portable-run.ts';
 
 /** Token counts per sequence: `lengths[b]` real tokens, then padding (0 = a fully masked row). */
 function maskOf(dims: SpladeHeadDims, lengths: number[]): Float64Array {
@@ -14,7 +15,7 @@ function maskOf(dims: SpladeHeadDims, lengths: number[]): Float64Array {
   return mask;
 }
 
-describe('splade head reference', () => {
+describeOnCpu('splade head reference', () => {
   it('matches central finite differences for hidden, weight and bias (ties and kinks avoided)', () => {
     const dims = { B: 3, T: 5, d: 4, V: 7 };
     const random = new Random(11);

@@ -8,6 +8,7 @@ import { Random } from '../../../src/util/random.ts';
 import { expectKernel } from '../../helpers/expect-kernel.ts';
 import { checkGradients } from '../../helpers/gradcheck.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
+import { itOnCpu } from '../../helpers/portable-run.ts';
 
 /** Seeded presence (B, V): about a fifth of the tokens per query; query `empty` holds none. */
 function presenceOf(B: number, V: number, seed: number, empty = -1): number[] {
@@ -73,7 +74,7 @@ describe('static query table', () => {
     });
   });
 
-  it('the reference gradient of <vectors, c> + lambda L1 equals finite differences', () => {
+  itOnCpu('the reference gradient of <vectors, c> + lambda L1 equals finite differences', () => {
     const B = 3;
     const V = 11;
     const lambda = 0.4;

@@ -11,7 +11,7 @@ import { runCli } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
-const STEPS = 16;
+const STEPS = 8;
 let root: string;
 let model: string;
 beforeAll(async () => {
@@ -40,7 +40,7 @@ const options = (out: string, log: string) => [
   '--doc-length',
   '8',
   '--checkpoint-every',
-  '4',
+  '2',
   '--report-every',
   '1',
   '--probe-every',

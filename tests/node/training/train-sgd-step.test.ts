@@ -34,6 +34,7 @@ import { startingPoint } from '../../helpers/one-step-run.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
 import { expectClose } from '../../helpers/compare.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { describeOnCpu } from '../../helpers/portable-run.ts';
 
 const TSV =
   [
@@ -368,7 +369,7 @@ describe('one optimiser step against the float64 gradient', () => {
   });
 });
 
-describe('the float64 training reference', () => {
+describeOnCpu('the float64 training reference', () => {
   it.each(['bert', 'modernbert'])(
     '%s: the step gradient with FLOPS over the whole step equals central finite differences of the step loss',
     async (arch) => {
