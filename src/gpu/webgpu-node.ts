@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { create, globals } from 'webgpu';
 import { acquireGpuContext, acquireGpuDevice, contextOnDevice, type AcquiredDevice } from './acquire.ts';
 import type { GpuContext } from './context.ts';
+import { throttleDawnPolling } from './dawn-node-polling.ts';
 
 const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
 
@@ -16,6 +17,7 @@ export function nodeGpu(): GPU {
   }
   process.env.XDG_RUNTIME_DIR ??= '/tmp';
   Object.assign(globalThis, globals);
+  throttleDawnPolling();
   gpu = create([]) as GPU;
   return gpu;
 }
