@@ -3,6 +3,20 @@ import js from '@eslint/js';
 import lit from 'eslint-plugin-lit';
 import tseslint from 'typescript-eslint';
 
+/** A string-keyed table starts as a Map or Object.create(null), never as `{}` (see the src/ block below). */
+const TOKEN_KEYED_TABLES = [
+  {
+    selector:
+      "VariableDeclarator[init.type='ObjectExpression'][init.properties.length=0][id.typeAnnotation.typeAnnotation.typeName.name='Record']",
+    message: 'a string-keyed table starts as a Map or Object.create(null), not {} (its keys may be tokens or ids)',
+  },
+  {
+    selector:
+      "VariableDeclarator[init.type='TSAsExpression'][init.expression.type='ObjectExpression'][init.expression.properties.length=0][init.typeAnnotation.typeName.name='Record']",
+    message: 'a string-keyed table starts as a Map or Object.create(null), not {} (its keys may be tokens or ids)',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'public/', '.artifacts/', 'coverage/'] },
   {
@@ -44,18 +58,27 @@ export default tseslint.config(
     // `toString` and `valueOf`, and `x[key] ?? 0` on {} finds Object.prototype's members (`__proto__` even replaces the
     // prototype). A string-keyed table starts as a Map or Object.create(null), never as `{}`.
     files: ['src/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...TOKEN_KEYED_TABLES] },
+  },
+  {
+    // src/contract/ is plain data and pure rules that every layer shares: nothing that waits, reads the clock or keeps
+    // state (a run's recorder and its alarm watcher live in src/app/training/). Its only classes are errors.
+    files: ['src/contract/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
+        ...TOKEN_KEYED_TABLES,
         {
-          selector:
-            "VariableDeclarator[init.type='ObjectExpression'][init.properties.length=0][id.typeAnnotation.typeAnnotation.typeName.name='Record']",
-          message: 'a string-keyed table starts as a Map or Object.create(null), not {} (its keys may be tokens or ids)',
+          selector: ':function[async=true]',
+          message: 'contract/ is plain data and pure rules: nothing async (put it in app/ or below)',
         },
         {
-          selector:
-            "VariableDeclarator[init.type='TSAsExpression'][init.expression.type='ObjectExpression'][init.expression.properties.length=0][init.typeAnnotation.typeName.name='Record']",
-          message: 'a string-keyed table starts as a Map or Object.create(null), not {} (its keys may be tokens or ids)',
+          selector: "NewExpression[callee.name='Date'], CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'contract/ never reads the clock: take the time as an argument from the caller',
+        },
+        {
+          selector: ':matches(ClassDeclaration, ClassExpression):not([superClass.name=/Error$/])',
+          message: 'contract/ keeps no state: its only classes are Error subclasses (a stateful helper belongs in app/)',
         },
       ],
     },

@@ -58,9 +58,8 @@ export function planSweepRuns(request: SweepRequest): TrainRequest[] {
   return runs;
 }
 
-/** A new sweep's plan for a model and data. */
-export function planSweep(request: SweepRequest, modelKey: string, data: DataFingerprint): SweepPlan {
-  const createdAt = new Date().toISOString();
+/** A new sweep's plan for a model and data, made at `createdAt` (an ISO time: the caller's clock). */
+export function planSweep(request: SweepRequest, modelKey: string, data: DataFingerprint, createdAt: string): SweepPlan {
   return { id: `sweep ${createdAt}`, createdAt, modelKey, data, runs: planSweepRuns(request), finished: [] };
 }
 

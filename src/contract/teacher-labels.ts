@@ -28,44 +28,50 @@ export interface TeacherLabelSummary {
   std: number;
 }
 
-/** Gathers the labels of rows as they are read; `where(row)` names a row for an error. */
-export class TeacherLabelStats {
-  private rows = 0;
-  private unlabelled = 0;
-  private width = 0;
-  private count = 0;
-  private sum = 0;
-  private squares = 0;
-  private min = Infinity;
-  private max = -Infinity;
+/** What the rows read so far say about their labels (teacherLabelTally() starts one; addTeacherLabel() adds a row). */
+export interface TeacherLabelTally {
+  rows: number;
+  unlabelled: number;
+  width: number;
+  count: number;
+  sum: number;
+  squares: number;
+  min: number;
+  max: number;
+}
 
-  add(label: readonly number[] | undefined, where: () => string): void {
-    if (!label) {
-      if (this.rows > 0) throw new Error(`${where()}: no "label", but earlier rows have teacher labels; give every row one`);
-      this.unlabelled++;
-      return;
-    }
-    if (this.unlabelled > 0) throw new Error(`${where()}: a "label", but earlier rows have none; give every row one or none`);
-    if (this.rows > 0 && label.length !== this.width)
-      throw new Error(`${where()}: ${label.length} teacher labels, but the first row has ${this.width}; every row needs as many`);
-    this.width = label.length;
-    this.rows++;
-    for (const x of label) {
-      this.count++;
-      this.sum += x;
-      this.squares += x * x;
-      this.min = Math.min(this.min, x);
-      this.max = Math.max(this.max, x);
-    }
-  }
+/** An empty tally, before the first row. */
+export function teacherLabelTally(): TeacherLabelTally {
+  return { rows: 0, unlabelled: 0, width: 0, count: 0, sum: 0, squares: 0, min: Infinity, max: -Infinity };
+}
 
-  /** The summary, or undefined when no row has labels. */
-  summary(): TeacherLabelSummary | undefined {
-    if (this.rows === 0) return undefined;
-    const mean = this.sum / this.count;
-    const std = Math.sqrt(Math.max(0, this.squares / this.count - mean * mean));
-    return { rows: this.rows, width: this.width, min: this.min, max: this.max, mean, std };
+/** Adds one row's labels (or its lack of them) to `tally`; `where()` names the row for an error. */
+export function addTeacherLabel(tally: TeacherLabelTally, label: readonly number[] | undefined, where: () => string): void {
+  if (!label) {
+    if (tally.rows > 0) throw new Error(`${where()}: no "label", but earlier rows have teacher labels; give every row one`);
+    tally.unlabelled++;
+    return;
   }
+  if (tally.unlabelled > 0) throw new Error(`${where()}: a "label", but earlier rows have none; give every row one or none`);
+  if (tally.rows > 0 && label.length !== tally.width)
+    throw new Error(`${where()}: ${label.length} teacher labels, but the first row has ${tally.width}; every row needs as many`);
+  tally.width = label.length;
+  tally.rows++;
+  for (const x of label) {
+    tally.count++;
+    tally.sum += x;
+    tally.squares += x * x;
+    tally.min = Math.min(tally.min, x);
+    tally.max = Math.max(tally.max, x);
+  }
+}
+
+/** The summary of a tally, or undefined when no row has labels. */
+export function teacherLabelSummary(tally: TeacherLabelTally): TeacherLabelSummary | undefined {
+  if (tally.rows === 0) return undefined;
+  const mean = tally.sum / tally.count;
+  const std = Math.sqrt(Math.max(0, tally.squares / tally.count - mean * mean));
+  return { rows: tally.rows, width: tally.width, min: tally.min, max: tally.max, mean, std };
 }
 
 /** Labels the loss needs per row: one margin per negative (MarginMSE), or the n + 1 scores [pos, neg_1..n] (KL). */

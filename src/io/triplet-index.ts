@@ -5,7 +5,7 @@ import type { RandomAccessFile } from './random-access.ts';
 import { LineBreakScanner } from './line-breaks.ts';
 import { TextDecodeError, firstInvalidUtf8 } from './text-decode.ts';
 import { IndexedTripletSource, type LineParser } from './triplet-source.ts';
-import { TeacherLabelStats, type TeacherLabelSummary } from '../contract/teacher-labels.ts';
+import { addTeacherLabel, teacherLabelSummary, teacherLabelTally, type TeacherLabelSummary } from '../contract/teacher-labels.ts';
 import { parseJsonlLine } from './triplets-jsonl.ts';
 import { checkNegatives, TripletFormatError, tsvLineParser } from './triplets.ts';
 
@@ -88,7 +88,7 @@ export async function indexTripletFile(
   let blankLines = 0;
   let header = false;
   let negatives: number | null = null;
-  const labels = new TeacherLabelStats();
+  const labels = teacherLabelTally();
   let crc = 0;
   let lineNumber = 1;
   let lineStart = 0;
@@ -122,7 +122,7 @@ export async function indexTripletFile(
     else if (result.kind === 'header') header = true;
     else {
       negatives = checkNegatives(result.triplet, negatives, file.name, lineNumber);
-      labels.add(result.triplet.label, () => `${file.name} line ${lineNumber}`);
+      addTeacherLabel(labels, result.triplet.label, () => `${file.name} line ${lineNumber}`);
       starts.push(start);
       lengths.push(bytes.length);
       lineNumbers.push(lineNumber);
@@ -175,7 +175,7 @@ export async function indexTripletFile(
     );
   const rows = { starts: starts.done(), lengths: lengths.done(), lineNumbers: lineNumbers.done(), crcs: rowCrcs.done() };
   const source = new IndexedTripletSource(file, parse, rows, count, negatives ?? 1);
-  return { source, blankLines, header, crc32: crc, labels: labels.summary() };
+  return { source, blankLines, header, crc32: crc, labels: teacherLabelSummary(labels) };
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

@@ -147,7 +147,12 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
     },
     async sweep(request, onEvent) {
       return state.job(async (signal) => {
-        const plan = planSweep(request, state.loadedSession().model.key, state.loadedTriplets().data.fingerprint);
+        const plan = planSweep(
+          request,
+          state.loadedSession().model.key,
+          state.loadedTriplets().data.fingerprint,
+          new Date().toISOString(),
+        );
         await idbSweepStore.put(plan);
         return sweepWith(state, plan, request.evaluate ?? null, signal, onEvent);
       });

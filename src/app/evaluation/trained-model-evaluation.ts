@@ -8,7 +8,7 @@ import type { SetEvaluation } from '../../contract/results.ts';
 import { openModelSession } from '../model/model-session.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { EvalRequest } from '../../contract/evaluation-request.ts';
-import { recordRunEvaluation } from '../../contract/runs.ts';
+import { recordRunEvaluation } from '../training/run-recorder.ts';
 import { INDEX_STATS_DEFAULTS, pruningRules } from '../../contract/index-stats.ts';
 import { pruningCurve } from '../../retrieval/pruning-curve.ts';
 

@@ -22,9 +22,11 @@ import { checkLengthsFit } from '../../contract/max-tokens.ts';
 import { savedModelFiles, type ModelCardExtras } from '../model/save-model.ts';
 import { hostRowNorms } from '../model/head-report.ts';
 import { headOf } from '../model/model-session.ts';
-import { RunRecorder, type RunRecord, type RunStore } from '../../contract/runs.ts';
+import type { RunRecord, RunStore } from '../../contract/runs.ts';
+import { RunRecorder } from './run-recorder.ts';
 import type { CheckpointInfo, TrainEvent } from '../../contract/training-events.ts';
-import { AlarmWatcher, alarmContext, type Alarm } from '../../contract/alarm-rules.ts';
+import { alarmContext, type Alarm } from '../../contract/alarm-rules.ts';
+import { AlarmWatcher } from './alarm-watcher.ts';
 import { TrainingProbes } from './training-probes.ts';
 import { RunOutcome } from '../../contract/sweep-plan.ts';
 

@@ -9,7 +9,12 @@ import { cacheOnlySource, memoryTripletSource, type TripletSource } from '../../
 import { parseTripletsJsonl } from '../../io/triplets-jsonl.ts';
 import { readParquetTriplets } from '../../io/triplets-parquet.ts';
 import { parseTriplets, type Triplet } from '../../io/triplets.ts';
-import { TeacherLabelStats, type TeacherLabelSummary } from '../../contract/teacher-labels.ts';
+import {
+  addTeacherLabel,
+  teacherLabelSummary,
+  teacherLabelTally,
+  type TeacherLabelSummary,
+} from '../../contract/teacher-labels.ts';
 import type { TrainingData } from '../../train/training-loop.ts';
 import { crc32 } from '../../util/crc32.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -50,9 +55,9 @@ function readOf(
 
 /** The teacher labels of rows held in memory; `placeOf` names a row (by its index) for an error. */
 function labelsOf(triplets: readonly Triplet[], placeOf: (row: number) => string): TeacherLabelSummary | undefined {
-  const stats = new TeacherLabelStats();
-  triplets.forEach((triplet, i) => stats.add(triplet.label, () => placeOf(i)));
-  return stats.summary();
+  const stats = teacherLabelTally();
+  triplets.forEach((triplet, i) => addTeacherLabel(stats, triplet.label, () => placeOf(i)));
+  return teacherLabelSummary(stats);
 }
 
 /** A Parquet row as the Parquet reader names it: its file and its row, counting from 0. */

@@ -111,7 +111,7 @@ export const sweepCommand: Command = {
             { modelKey: model.key, data: data.fingerprint, runs: planSweepRuns(asked) },
             `the sweep in ${out}`,
           );
-        const plan = existing ?? planSweep(asked, model.key, data.fingerprint);
+        const plan = existing ?? planSweep(asked, model.key, data.fingerprint, new Date().toISOString());
         if (!existing) await plans.put(plan);
         const sets = await Promise.all(refs.map((ref) => openDataset(nodePlatform, ref)));
         const finished = await runSweep(ctx, nodePlatform, {

@@ -4,7 +4,8 @@
 // rules per loss and number of negatives (contrastive chance log((1+n)B); MarginMSE and KL at what equal scores give).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AlarmWatcher, isSpecialTerm, type Alarm, type AlarmRule } from '../../../src/contract/alarm-rules.ts';
+import { isSpecialTerm, type Alarm, type AlarmRule } from '../../../src/contract/alarm-rules.ts';
+import { AlarmWatcher } from '../../../src/app/training/alarm-watcher.ts';
 import type { ProbeSnapshot } from '../../../src/contract/probes.ts';
 import type { StepReport } from '../../../src/contract/training-report.ts';
 import { equalScoresLoss } from '../../../src/contract/loss-levels.ts';
