@@ -65,6 +65,13 @@ export default {
       'app/ is what the worker and the CLI share: it never imports them, nor the UI.',
     ),
     layer(
+      'app-model-not-train',
+      '^src/app/model/',
+      ['^src/(app|model|retrieval|io|kernels|gpu|publish-runtime)/'],
+      "app/model/ (opening, encoding, auditing a model) never reaches into training: an inference-free query's table " +
+        'lookup is model/static-query-lookup.ts, the backbone type model/backbone.ts.',
+    ),
+    layer(
       'train-below-app',
       '^src/train/',
       ['^src/(train|model|kernels|gpu|io)/'],

@@ -11,7 +11,7 @@ import { handoffCommand } from './handoff/handoff.ts';
 import { idfCommand } from './model/idf.ts';
 import { indexStatsCommand } from './evaluation/index-stats.ts';
 import { inspectCommand } from './model/inspect.ts';
-import { kDemoCommand } from './model/k-demo.ts';
+import { kDemoCommand } from './training/k-demo.ts';
 import { lambdasCommand } from './experiments/lambdas.ts';
 import { lessonCommand } from './lesson/lesson.ts';
 import { metricsCommand } from './evaluation/metrics.ts';

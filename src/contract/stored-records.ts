@@ -4,6 +4,9 @@ import { describeJsonValue } from '../util/json-value.ts';
 import type { RunRecord } from './runs.ts';
 import type { SweepPlan } from './sweep-plan.ts';
 
+/** The `format` a training checkpoint's state file names (train/training-checkpoint.ts writes it; a model reader tells a checkpoint folder by it). */
+export const CHECKPOINT_FORMAT = 'splade-lab-checkpoint';
+
 /** A stored record that is not the shape this version writes: the message names where, the field and what to do. */
 export class StoredRecordError extends Error {
   override name = 'StoredRecordError';

@@ -8,7 +8,7 @@ import { decoderWeightName } from '../model/layout.ts';
 import type { MlmRecipe } from '../contract/mlm-recipe.ts';
 import type { DataFingerprint, DataPosition } from '../contract/training-report.ts';
 import { learningRate } from '../contract/schedule.ts';
-import type { Backbone } from './backbone.ts';
+import type { Backbone } from '../model/backbone.ts';
 import { MlmTrainer, type MlmBatch, type MlmStepResult } from './mlm-trainer.ts';
 import type { HeadGrowth, MlmStepReport } from '../contract/mlm-report.ts';
 import type { CheckpointStore } from './training-checkpoint.ts';

@@ -13,7 +13,7 @@ import type { StepTrainer } from './step-trainer.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 
 export type { StepTrainer } from './step-trainer.ts';
-import type { Backbone } from './backbone.ts';
+import type { Backbone } from '../model/backbone.ts';
 import {
   captureTrainingState,
   readLatestCheckpoint,

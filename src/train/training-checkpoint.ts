@@ -14,6 +14,7 @@ import { SpladeTrainer } from './trainer.ts';
 import type { OptimizerState } from './parameter-update.ts';
 import type { StepRecipe, TrainingRecipe } from '../contract/recipe.ts';
 import type { StepTrainer } from './step-trainer.ts';
+import { CHECKPOINT_FORMAT } from '../contract/stored-records.ts';
 
 /** Where checkpoints live: a folder in Node, IndexedDB in the page. */
 export interface CheckpointStore {
@@ -47,8 +48,6 @@ export interface TrainingState<R extends StepRecipe = TrainingRecipe> {
   /** Wall time of the run's steps so far (checkpoint writes left out); absent in checkpoints of older versions. */
   trainingMs?: number;
 }
-
-export const CHECKPOINT_FORMAT = 'splade-lab-checkpoint';
 
 const CHECKPOINT_VERSION = 1;
 

@@ -13,10 +13,10 @@ import { learningRate } from '../contract/schedule.ts';
 import { flopsWeightsAt, microBatches } from '../contract/recipe-facts.ts';
 import { SpladeTrainer, type StepResult, type TripletBatch } from './trainer.ts';
 import { buildTrainer, checkTrainingFits } from './training-memory.ts';
-import type { Backbone } from './backbone.ts';
+import type { Backbone } from '../model/backbone.ts';
 import { runSteps, type BatchStream, type StepLoopOptions, type StepLoopResult } from './step-loop.ts';
 
-export type { Backbone } from './backbone.ts';
+export type { Backbone } from '../model/backbone.ts';
 export { TrainingPaused } from './step-loop.ts';
 
 export interface TrainingData {

@@ -1,6 +1,6 @@
 // The worker's training calls: the teaching demo, triplet files, a run (recorded, its model saved, resumable from
 // IndexedDB checkpoints), sweeps of k or of the lambdas (queued, resumable after a reload), and cancel.
-import { runKDemo } from '../app/model/k-demo.ts';
+import { runKDemo } from '../app/training/k-demo.ts';
 import { browserPlatform } from '../app/platform/platform-browser.ts';
 import { EVAL_PAGE_MEMORY_BUDGET } from '../contract/evaluation-memory.ts';
 import { requestFromRecipe, type TrainRequest } from '../contract/training-request.ts';

@@ -5,7 +5,7 @@ import type { FileSource, ReadOptions } from '../../io/file-source.ts';
 import { readSafetensors, writeSafetensors } from '../../io/safetensors.ts';
 import { parseModelConfig } from '../../model/config.ts';
 import { toHuggingFaceTensors } from '../../model/weights.ts';
-import { CHECKPOINT_FORMAT } from '../../train/training-checkpoint.ts';
+import { CHECKPOINT_FORMAT } from '../../contract/stored-records.ts';
 import { crc32 } from '../../util/crc32.ts';
 
 const WEIGHTS = 'model.safetensors';

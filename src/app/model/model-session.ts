@@ -7,7 +7,7 @@ import { decoderWeightName } from '../../model/layout.ts';
 import { SpladeTextEncoder, type EncodedWithOrigins } from '../../model/splade-encoder.ts';
 import type { SparseEncoder } from '../../retrieval/evaluate.ts';
 import { pruneTopK, sparseDot, sparseFromEntries, type SparseVector } from '../../util/sparse-vector.ts';
-import { staticQueryEntries } from '../../train/static-queries.ts';
+import { staticQueryEntries } from '../../model/static-query-lookup.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
 import { HeadMeter } from '../../model/head-meter.ts';
 import { PreviewResult, type HeadStatsPair } from '../../contract/model-results.ts';

@@ -12,7 +12,7 @@ import { parameterCount, parameterLayout } from '../../model/layout.ts';
 import { maxSequenceTokens } from '../../contract/max-tokens.ts';
 import { checkTokenizerFitsHead, checkpointByteBudget, deviceFitError, type DeviceLimits } from '../../model/load-model.ts';
 import { loadParametersReport, unusedTensorsWarning } from '../../model/weights.ts';
-import type { Backbone } from '../../train/training-loop.ts';
+import type { Backbone } from '../../model/backbone.ts';
 import { crc32 } from '../../util/crc32.ts';
 import { NonFiniteError, findNonFinite } from '../../util/finite.ts';
 import { ModelTooLargeError } from '../../contract/errors.ts';

@@ -5,7 +5,7 @@ import type { TextTokenizer } from '../../io/tokenizer.ts';
 import type { GpuModel } from '../../model/gpu-model.ts';
 import { SpladeTextEncoder } from '../../model/splade-encoder.ts';
 import { sparseDot, sparseFromEntries } from '../../util/sparse-vector.ts';
-import { staticQueryEntries } from '../../train/static-queries.ts';
+import { staticQueryEntries } from '../../model/static-query-lookup.ts';
 import { summarizeSparse } from '../model/sparse-summary.ts';
 import { PROBE_LIMITS, ProbeSnapshot, ProbeText } from '../../contract/probes.ts';
 

@@ -13,7 +13,7 @@ import { SearchEngine, type SystemName } from '../../../src/publish-runtime/engi
 import type { WeightKind } from '../../../src/publish-runtime/shard-codec.ts';
 import { retrieveAndEvaluate } from '../../../src/retrieval/evaluate.ts';
 import { buildInvertedIndex } from '../../../src/retrieval/inverted-index.ts';
-import { staticQueryEntries } from '../../../src/train/static-queries.ts';
+import { staticQueryEntries } from '../../../src/model/static-query-lookup.ts';
 import { sparseFromEntries } from '../../../src/util/sparse-vector.ts';
 import { generatedBeir } from '../../helpers/generated-data.ts';
 import { generatedSiteInput } from '../../helpers/generated-site-input.ts';

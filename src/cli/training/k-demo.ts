@@ -1,6 +1,6 @@
 // `splade-lab k-demo`: argument adapter over runKDemo, the paper's first finding on synthetic data, offline: a
 // large-norm head starts training from a huge loss and dense vectors; dividing it by k tames both.
-import { runKDemo } from '../../app/model/k-demo.ts';
+import { runKDemo } from '../../app/training/k-demo.ts';
 import { nodePlatform } from '../../app/platform/platform-node.ts';
 import { UsageError, type Command } from '../command.ts';
 
