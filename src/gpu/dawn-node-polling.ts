@@ -26,25 +26,47 @@ export function isDawnPump(callback: unknown): boolean {
   );
 }
 
+/** What the pacing schedules with; Node's own by default, a test's fakes in a test. */
+export interface PumpScheduling {
+  immediate: (callback: (...args: unknown[]) => void, ...args: unknown[]) => unknown;
+  timer: (callback: (...args: unknown[]) => void, ...args: unknown[]) => unknown;
+  now: () => number;
+  isPump: (callback: unknown) => boolean;
+}
+
+/**
+ * A setImmediate that sends the pump's polls to the immediate queue for the first SPIN_MS of a wait (a poll more than
+ * NEW_WAIT_MS after the one before starts a new wait) and to the timer queue after; every other callback is untouched.
+ */
+export function pacedImmediate(scheduling: PumpScheduling) {
+  const { immediate, timer, now, isPump } = scheduling;
+  let waitStarted = 0;
+  let lastPoll = Number.NEGATIVE_INFINITY;
+  return function (callback: (...args: unknown[]) => void, ...args: unknown[]) {
+    if (isPump(callback)) {
+      const at = now();
+      if (at - lastPoll > NEW_WAIT_MS) waitStarted = at;
+      lastPoll = at;
+      // the pump ignores what is returned: a timer stands in for the immediate
+      if (at - waitStarted >= SPIN_MS) return timer(callback, 0, ...args);
+    }
+    return immediate(callback, ...args);
+  };
+}
+
 /** Routes Dawn's pump through the timer queue after a short spin; once per process, before the first device. */
 export function throttleDawnPolling(): void {
   const scope = globalThis as typeof globalThis & { [INSTALLED]?: true };
   if (scope[INSTALLED]) return;
   const immediate = scope.setImmediate;
-  let waitStarted = 0;
-  let lastPoll = Number.NEGATIVE_INFINITY;
-  const pacedImmediate = function (callback: (...args: unknown[]) => void, ...args: unknown[]) {
-    if (isDawnPump(callback)) {
-      const now = performance.now();
-      if (now - lastPoll > NEW_WAIT_MS) waitStarted = now;
-      lastPoll = now;
-      // the pump ignores what is returned: a timer stands in for the immediate
-      if (now - waitStarted >= SPIN_MS) return setTimeout(callback, 0, ...args) as unknown as NodeJS.Immediate;
-    }
-    return immediate(callback, ...args);
-  };
+  const paced = pacedImmediate({
+    immediate: (callback, ...args) => immediate(callback, ...args),
+    timer: (callback, ...args) => setTimeout(callback, ...(args as [number, ...unknown[]])),
+    now: () => performance.now(),
+    isPump: isDawnPump,
+  });
   // keeps setImmediate's own properties (util.promisify's custom form, __promisify__)
-  Object.defineProperties(pacedImmediate, Object.getOwnPropertyDescriptors(immediate));
-  scope.setImmediate = pacedImmediate as unknown as Immediate;
+  Object.defineProperties(paced, Object.getOwnPropertyDescriptors(immediate));
+  scope.setImmediate = paced as unknown as Immediate;
   scope[INSTALLED] = true;
 }
