@@ -238,6 +238,11 @@ export class CachedBatches {
    * without moving it; reports progress. A full storage stops with BatchCacheFullError; what was cached is kept.
    */
   async fill(count: number, onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<void> {
+    for await (const { done, total } of this.filling(count, signal)) onProgress?.(done, total);
+  }
+
+  /** `fill` as progress events: the batches cached (or found cached) so far, of `count`. */
+  async *filling(count: number, signal?: AbortSignal): AsyncGenerator<{ done: number; total: number }> {
     const ahead = this.batches.fork();
     let perBatch = 0;
     for (let i = 0; i < count; i++) {
@@ -252,7 +257,7 @@ export class CachedBatches {
         perBatch = batchBytes(batch);
         await this.store(start, batch, count - i);
       }
-      onProgress?.(i + 1, count);
+      yield { done: i + 1, total: count };
     }
     if (perBatch) await this.cache.describe(this.entry);
   }

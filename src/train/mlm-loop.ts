@@ -1,5 +1,5 @@
-// A whole masked-LM training run, browser-safe: the masked-LM task of the shared step loop (step-loop.ts), with the
-// head's row norms and anisotropy measured before the first step and at every report (what grows, and how fast).
+// A whole masked-LM training run, browser-safe: the masked-LM task of the shared step loop (step-loop.ts), its events
+// with the head's row norms and anisotropy measured before the first step and at every report (what grows, how fast).
 import type { GpuContext } from '../gpu/context.ts';
 import { HeadStats } from '../kernels/head-stats.ts';
 import { anisotropy, headRowNorms, sampleRowPairs, summarizeNorms } from '../kernels/reference/head-stats.ts';
@@ -12,7 +12,7 @@ import type { Backbone } from '../model/backbone.ts';
 import { MlmTrainer, type MlmBatch, type MlmStepResult } from './mlm-trainer.ts';
 import type { HeadGrowth, MlmStepReport } from '../contract/mlm-report.ts';
 import type { CheckpointStore } from './training-checkpoint.ts';
-import { runSteps, type BatchStream, type StepLoopOptions, type StepLoopResult } from './step-loop.ts';
+import { runSteps, type BatchStream, type StepEvent, type StepLoopOptions } from './step-loop.ts';
 
 /** The run's sequences: where they come from, and their batches from a data position. */
 export interface MlmData {
@@ -21,22 +21,27 @@ export interface MlmData {
   batches(position: DataPosition): BatchStream<MlmBatch>;
 }
 
-export interface MlmRunOptions extends Omit<StepLoopOptions<MlmStepReport>, 'inspect'> {
+export interface MlmRunOptions extends Omit<StepLoopOptions, 'inspectEvery'> {
   recipe: MlmRecipe;
-  /** Told the head's growth before the first step and after every report step (and the last). */
-  onHead?: (growth: HeadGrowth) => void;
+  /** Measure the head's growth (a `head` event) before the first step and after every report step (and the last). */
+  measureHead?: boolean;
 }
 
-export async function runMlmLoop(
+/** The events of a masked-LM run: the step loop's, with the head's growth where the loop asks for an inspection. */
+export type MlmStepEvent =
+  Exclude<StepEvent<MlmStepReport, MlmTrainer>, { kind: 'inspect-due' }> | { kind: 'head'; growth: HeadGrowth };
+
+/** A masked-LM run's steps, as events: iterate them to train (the run waits while each event is handled). */
+export async function* mlmSteps(
   ctx: GpuContext,
   backbone: Backbone,
   data: MlmData,
   store: CheckpointStore,
   options: MlmRunOptions,
-): Promise<StepLoopResult<MlmTrainer>> {
+): AsyncGenerator<MlmStepEvent, void, undefined> {
   const { recipe, seed } = options;
   const meter = headMeterFor(ctx, backbone);
-  return runSteps<MlmRecipe, MlmBatch, MlmStepResult, MlmStepReport, MlmTrainer>(
+  const steps = runSteps<MlmRecipe, MlmBatch, MlmStepResult, MlmStepReport, MlmTrainer>(
     ctx,
     backbone,
     data.fingerprint,
@@ -57,14 +62,12 @@ export async function runMlmLoop(
         position,
       }),
     },
-    {
-      ...options,
-      inspect: options.onHead && {
-        every: options.reportEvery,
-        at: async (model, steps) => options.onHead!({ step: steps, ...(await meter(model)) }),
-      },
-    },
+    { ...options, inspectEvery: options.measureHead ? options.reportEvery : 0 },
   );
+  for await (const event of steps) {
+    if (event.kind !== 'inspect-due') yield event;
+    else yield { kind: 'head', growth: { step: event.step, ...(await meter(event.model)) } };
+  }
 }
 
 /** Measures a model's head: on the GPU when it is one binding, on the host (float64) when it is held in row parts. */

@@ -1,6 +1,6 @@
-// A whole training run whatever its objective (SPLADE, masked-LM), browser-safe: the head divided by k, steps over the
-// task's batches, progress reports, checkpoints every N steps, pausing on request, divergence stops, and resuming
-// from the newest checkpoint at exactly the batch and step it recorded.
+// A whole training run whatever its objective (SPLADE, masked-LM), browser-safe, as one async generator read top to
+// bottom: the head divided by k, steps over the task's batches, progress reports, checkpoints every N steps, pausing
+// on request, divergence stops, and resuming from the newest checkpoint at exactly the batch and step it recorded.
 import type { GpuContext } from '../gpu/context.ts';
 import type { StepRecipe } from '../contract/recipe.ts';
 import type { DataFingerprint, DataPosition } from '../contract/training-report.ts';
@@ -29,6 +29,10 @@ export interface BatchStream<Batch> {
   readonly position: DataPosition;
   /** Called once the run's steps are done (a cache writes what it still holds). */
   finish?(): Promise<void>;
+  /** Work before the first step (a cache filled ahead), as progress: batches done of the total. */
+  prepare?(signal?: AbortSignal): AsyncIterable<{ done: number; total: number }>;
+  /** Notes about the data since the last call (a cached batch that failed its seal), each said once. */
+  takeNotes?(): string[];
 }
 
 /** Wall time and throughput since the previous report. */
@@ -52,9 +56,16 @@ export interface TrainingTask<R extends StepRecipe, Batch, Result, Report, Train
   losses(result: Result): [string, number][];
   /** The recipe the run trains with (compared on resume). */
   recipe: R;
+  /** Checks, once the model is uploaded and before the trainer is built, that the run fits the device. */
+  checkFits?(model: GpuModel): void;
 }
 
-export interface StepLoopOptions<Report> {
+/** Data the run's owner changes while it trains: a reason set here stops the run at its next report or inspection. */
+export interface PauseRequest {
+  reason: string | null;
+}
+
+export interface StepLoopOptions {
   k: number;
   seed: number;
   /** Save a checkpoint after every this many steps (and after the last step). */
@@ -65,34 +76,40 @@ export interface StepLoopOptions<Report> {
   resume: boolean;
   signal?: AbortSignal;
   /**
-   * Called once before the first step (and awaited): the step the run starts from, the checkpoint it resumes (or
-   * null), and the wall time of the steps before it (0 for a new run; undefined when the checkpoint did not record it).
+   * Look at the model as it trains (an `inspect-due` event): before the first step, after every this many steps and
+   * after the last (a resumed run at the same steps as an uninterrupted one: before its first step only when that is
+   * one of them). 0 or absent: never.
    */
-  onStart?: (startStep: number, resumedFrom: string | null, trainingMs: number | undefined) => void | Promise<void>;
-  onReport?: (report: Report) => void;
-  onCheckpoint?: (name: string, t: number) => void;
+  inspectEvery?: number;
   /**
-   * Awaited before each checkpoint is written: whatever records the run (run.json) is brought up to date first, so a
-   * process killed right after a checkpoint never leaves that checkpoint's reports unrecorded.
-   */
-  beforeCheckpoint?: () => Promise<void>;
-  /**
-   * Looks at the model as it trains: before the first step, after every `every` steps and after the last (a resumed
-   * run at the same steps as an uninterrupted one: before its first step only when that is one of them).
-   */
-  /** `extras`: reads the parameters the run trains beyond the model's (an inference-free run's query table). */
-  inspect?: {
-    every: number;
-    at(model: GpuModel, steps: number, extras: () => Promise<Map<string, HostTensor>>): Promise<void>;
-  };
-  /** Checks, once the model is uploaded and before the trainer is built, that the run fits the device. */
-  checkFits?: (model: GpuModel) => void;
-  /**
-   * Asked after every report and inspection: a reason makes the run save a checkpoint there and stop with
+   * Read after every report and inspection: a reason makes the run save a checkpoint there and stop with
    * TrainingPaused (it can be resumed from that checkpoint).
    */
-  pauseReason?: () => string | null;
+  pause?: Readonly<PauseRequest>;
 }
+
+/** What a run tells its owner, in order; the run waits while the owner handles each one (`for await`). */
+export type StepEvent<Report, Trainer> =
+  /** Batches cached ahead of the first step (a run that fills its batch cache first). */
+  | { kind: 'caching'; done: number; total: number }
+  /** Something the user should know about the run's data (said once). */
+  | { kind: 'note'; note: string }
+  /**
+   * Before the first step: the step the run starts from, the checkpoint it resumes (or null), and the wall time of the
+   * steps before it (0 for a new run; undefined when the checkpoint did not record it).
+   */
+  | { kind: 'start'; startStep: number; resumedFrom: string | null; trainingMs: number | undefined }
+  | { kind: 'report'; report: Report }
+  /**
+   * A checkpoint is about to be written: whatever records the run (run.json) is brought up to date first, so a process
+   * killed right after a checkpoint never leaves that checkpoint's reports unrecorded.
+   */
+  | { kind: 'checkpoint-due'; step: number }
+  | { kind: 'checkpoint'; name: string; step: number }
+  /** The model as it trains, and a reader of the parameters the run trains beyond it (an inference-free query table). */
+  | { kind: 'inspect-due'; model: GpuModel; step: number; extras: () => Promise<Map<string, HostTensor>> }
+  /** The last event: the trainer (its model on the GPU), where this process started, and its milliseconds per step. */
+  | ({ kind: 'done' } & StepLoopResult<Trainer>);
 
 /** A run stopped on request (an alarm) after saving a checkpoint: resume it to go on. */
 export class TrainingPaused extends Error {
@@ -138,73 +155,79 @@ function checkResumable(state: RunKey, expected: RunKey, where: string): void {
   }
 }
 
-/** Reads a trainer's parameters beyond the model's (none for most). */
-function extrasOf(trainer: StepTrainer<unknown, unknown>): () => Promise<Map<string, HostTensor>> {
-  return async () => (await trainer.downloadExtras?.()) ?? new Map();
-}
-
-/** Trains `task` on `backbone` (its head divided by k first), checkpointing into `store`, as the options say. */
-export async function runSteps<R extends StepRecipe, Batch, Result, Report, Trainer extends StepTrainer<Batch, Result>>(
+/**
+ * Trains `task` on `backbone` (its head divided by k first), checkpointing into `store`, as the options say: a run
+ * read top to bottom, telling its owner what happens as events (the owner handles each before the run goes on).
+ */
+export async function* runSteps<R extends StepRecipe, Batch, Result, Report, Trainer extends StepTrainer<Batch, Result>>(
   ctx: GpuContext,
   backbone: Backbone,
   data: DataFingerprint,
   store: CheckpointStore,
   task: TrainingTask<R, Batch, Result, Report, Trainer>,
-  options: StepLoopOptions<Report>,
-): Promise<StepLoopResult<Trainer>> {
+  options: StepLoopOptions,
+): AsyncGenerator<StepEvent<Report, Trainer>, void, undefined> {
   const { recipe } = task;
-  const { k, seed } = options;
+  const { k, seed, signal, pause } = options;
   const run = { config: backbone.hfConfig, k, seed, data };
   const latest = await readLatestCheckpoint(store);
-  let trainer: Trainer;
-  let position: DataPosition = { epoch: 0, index: 0 };
+  const resumed = options.resume ? latest : null;
   if (latest && !options.resume) {
     throw new Error(`${store.label} already holds a checkpoint (${latest.name}); resume it, or train into another folder`);
   }
-  if (options.resume) {
-    if (!latest) throw new Error(`${store.label} holds no checkpoint to resume`);
-    checkResumable(latest.state, { ...run, recipe }, `${store.label}/${latest.name}`);
-    const model = uploadCheckpointModel(ctx, latest.state, `${store.label}/${latest.name}`);
-    options.checkFits?.(model);
-    trainer = await task.trainer(model);
-    trainer.restoreState(latest.state.t, latest.state.optimizer);
-    trainer.restoreExtras?.(latest.state.params);
-    position = latest.state.position;
-  } else {
-    const model = GpuModel.upload(ctx, backbone.config, backbone.params);
-    await divideModelHead(ctx, model, k);
-    options.checkFits?.(model);
-    trainer = await task.trainer(model);
+  if (options.resume && !latest) throw new Error(`${store.label} holds no checkpoint to resume`);
+  if (resumed) checkResumable(resumed.state, { ...run, recipe }, `${store.label}/${resumed.name}`);
+  const model = resumed
+    ? uploadCheckpointModel(ctx, resumed.state, `${store.label}/${resumed.name}`)
+    : GpuModel.upload(ctx, backbone.config, backbone.params);
+  if (!resumed) await divideModelHead(ctx, model, k);
+  task.checkFits?.(model);
+  const trainer = await task.trainer(model);
+  if (resumed) {
+    trainer.restoreState(resumed.state.t, resumed.state.optimizer);
+    trainer.restoreExtras?.(resumed.state.params);
   }
+  let position: DataPosition = resumed?.state.position ?? { epoch: 0, index: 0 };
   const batches = await task.batches(position, trainer);
+  const notes = () => (batches.takeNotes?.() ?? []).map((note) => ({ kind: 'note' as const, note }));
+  yield* notes();
+  if (batches.prepare) for await (const progress of batches.prepare(signal)) yield { kind: 'caching', ...progress };
+  yield* notes();
   const total = recipe.schedule.totalSteps;
   const startStep = trainer.t;
-  let savedAt = latest && options.resume ? latest.state.t : -1;
-  let savedName = latest && options.resume ? latest.name : null;
+  let savedAt = resumed ? resumed.state.t : -1;
+  let savedName = resumed ? resumed.name : null;
   /** Wall time of the steps before this process's (as the checkpoint recorded it), and of this process's steps. */
-  const earlierMs = latest && options.resume ? latest.state.trainingMs : 0;
+  const earlierMs = resumed ? resumed.state.trainingMs : 0;
   let stepMs = 0;
-  await options.onStart?.(startStep, options.resume && latest ? latest.name : null, earlierMs);
+  yield { kind: 'start', startStep, resumedFrom: resumed?.name ?? null, trainingMs: earlierMs };
   const kept = () => (savedName ? `${store.label}/${savedName} (step ${savedAt})` : null);
-  const save = async () => {
+  async function* save(): AsyncGenerator<StepEvent<Report, Trainer>> {
     await checkHealth(trainer, kept());
-    await options.beforeCheckpoint?.();
+    yield { kind: 'checkpoint-due', step: trainer.t };
     const trainingMs = earlierMs === undefined ? undefined : earlierMs + stepMs;
     const name = await saveCheckpoint(store, await captureTrainingState(trainer, { ...run, position, trainingMs }));
     savedAt = trainer.t;
     savedName = name;
-    options.onCheckpoint?.(name, trainer.t);
-  };
-  const pauseIfAsked = async () => {
-    const reason = options.pauseReason?.();
+    yield { kind: 'checkpoint', name, step: trainer.t };
+  }
+  async function* pauseIfAsked(): AsyncGenerator<StepEvent<Report, Trainer>> {
+    const reason = pause?.reason;
     if (!reason) return;
-    if (savedAt !== trainer.t) await save();
+    if (savedAt !== trainer.t) yield* save();
     throw new TrainingPaused(reason, trainer.t, startStep, savedName!, kept()!);
-  };
+  }
+  const inspectEvery = options.inspectEvery ?? 0;
+  const inspection = () => ({
+    kind: 'inspect-due' as const,
+    model: trainer.model,
+    step: trainer.t,
+    extras: async () => (await trainer.downloadExtras?.()) ?? new Map<string, HostTensor>(),
+  });
   // a resumed run inspects and reports at the steps an uninterrupted one does, so that its records and alarms match
-  if (options.inspect && trainer.t < total && trainer.t % options.inspect.every === 0) {
-    await options.inspect.at(trainer.model, trainer.t, extrasOf(trainer));
-    await pauseIfAsked();
+  if (inspectEvery > 0 && trainer.t < total && trainer.t % inspectEvery === 0) {
+    yield inspection();
+    yield* pauseIfAsked();
   }
   let intervalMs = 0;
   let intervalSteps = 0;
@@ -217,10 +240,8 @@ export async function runSteps<R extends StepRecipe, Batch, Result, Report, Trai
   };
   let upcoming: Promise<Batch[]> | null = null;
   while (trainer.t < total) {
-    if (options.signal?.aborted)
-      throw options.signal.reason instanceof Error
-        ? options.signal.reason
-        : new DOMException('training was cancelled', 'AbortError');
+    if (signal?.aborted)
+      throw signal.reason instanceof Error ? signal.reason : new DOMException('training was cancelled', 'AbortError');
     const t = trainer.t;
     const last = t + 1 === total;
     const report = t === 0 || (t + 1) % options.reportEvery === 0 || last;
@@ -239,6 +260,7 @@ export async function runSteps<R extends StepRecipe, Batch, Result, Report, Trai
     stepMs += ms;
     intervalMs += ms;
     intervalSteps++;
+    yield* notes();
     if (result) {
       await checkHealth(trainer, kept());
       checkFiniteLosses(t, task.losses(result), kept());
@@ -247,22 +269,34 @@ export async function runSteps<R extends StepRecipe, Batch, Result, Report, Trai
         stepsPerSecond: (1000 * intervalSteps) / intervalMs,
         tokensPerSecond: (1000 * intervalTokens) / intervalMs,
       };
-      options.onReport?.(task.report(result, t, timing, position));
+      yield { kind: 'report', report: task.report(result, t, timing, position) };
       intervalMs = 0;
       intervalSteps = 0;
       intervalTokens = 0;
     }
-    if (checkpoint) await save();
-    if (options.inspect && ((t + 1) % options.inspect.every === 0 || last)) {
+    if (checkpoint) yield* save();
+    if (inspectEvery > 0 && ((t + 1) % inspectEvery === 0 || last)) {
       await checkHealth(trainer, kept());
-      await options.inspect.at(trainer.model, trainer.t, extrasOf(trainer));
+      yield inspection();
     }
-    await pauseIfAsked();
+    yield* pauseIfAsked();
   }
-  if (savedAt !== trainer.t) await save(); // a run of 0 steps still leaves its (rescaled) starting point
+  if (savedAt !== trainer.t) yield* save(); // a run of 0 steps still leaves its (rescaled) starting point
   await batches.finish?.();
   const steps = trainer.t - startStep;
-  return { trainer, startStep, msPerStep: steps > 0 ? stepMs / steps : NaN };
+  yield { kind: 'done', trainer, startStep, msPerStep: steps > 0 ? stepMs / steps : NaN };
+}
+
+/** Runs a run's events to the end, handing each (but the last) to `on` and awaiting it; returns the last. */
+export async function finishSteps<Report, Trainer>(
+  steps: AsyncIterable<StepEvent<Report, Trainer>>,
+  on: (event: Exclude<StepEvent<Report, Trainer>, { kind: 'done' }>) => void | Promise<void> = () => undefined,
+): Promise<StepLoopResult<Trainer>> {
+  for await (const event of steps) {
+    if (event.kind === 'done') return { trainer: event.trainer, startStep: event.startStep, msPerStep: event.msPerStep };
+    await on(event);
+  }
+  throw new Error('the training run ended without its last event');
 }
 
 /** Why a diverged run stopped and what is left of it, as every divergence message ends. */

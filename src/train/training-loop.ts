@@ -14,7 +14,7 @@ import { flopsWeightsAt, microBatches } from '../contract/recipe-facts.ts';
 import { SpladeTrainer, type StepResult, type TripletBatch } from './trainer.ts';
 import { buildTrainer, checkTrainingFits } from './training-memory.ts';
 import type { Backbone } from '../model/backbone.ts';
-import { runSteps, type BatchStream, type StepLoopOptions, type StepLoopResult } from './step-loop.ts';
+import { runSteps, type BatchStream, type StepEvent, type StepLoopOptions } from './step-loop.ts';
 
 export type { Backbone } from '../model/backbone.ts';
 export { TrainingPaused } from './step-loop.ts';
@@ -27,7 +27,7 @@ export interface TrainingData {
   labels?: TeacherLabelSummary;
 }
 
-export interface TrainingRunOptions extends RunSettings, Omit<StepLoopOptions<StepReport>, 'checkFits' | keyof RunSettings> {
+export interface TrainingRunOptions extends RunSettings, Omit<StepLoopOptions, keyof RunSettings> {
   /** Inference-free SPLADE: the static query weights (V) the recipe's `inferenceFree` names. */
   queryWeights?: Float32Array;
   /** Ids a trained query table leaves at their weight (the tokenizer's special tokens). */
@@ -38,25 +38,20 @@ export interface TrainingRunOptions extends RunSettings, Omit<StepLoopOptions<St
    * Keep the run's batches in this cache (read from it first; a missing batch is made and cached). `fillAhead`: cache
    * every batch of the run before the first step (a reloaded page then resumes from the cache without the file).
    */
-  batchCache?: {
-    store: BatchCacheStore;
-    tokenizer: string;
-    fillAhead: boolean;
-    onFill?: (done: number, total: number) => void;
-    /** Told once when a cached batch fails its seal and is tokenized again. */
-    onNote?: (note: string) => void;
-  };
+  batchCache?: { store: BatchCacheStore; tokenizer: string; fillAhead: boolean };
 }
 
-export type TrainingRunResult = StepLoopResult<SpladeTrainer>;
+/** The events of a SPLADE run (step-loop.ts): its reports are StepReports, its trainer the SpladeTrainer. */
+export type SpladeStepEvent = StepEvent<StepReport, SpladeTrainer>;
 
-export async function runTrainingLoop(
+/** A SPLADE run's steps, as events: iterate them to train (the run waits while each event is handled). */
+export function spladeSteps(
   ctx: GpuContext,
   backbone: Backbone,
   data: TrainingData,
   store: CheckpointStore,
   options: TrainingRunOptions,
-): Promise<TrainingRunResult> {
+): AsyncGenerator<SpladeStepEvent, void, undefined> {
   const { recipe, seed } = options;
   const B = recipe.batchSize;
   let documentsPerBatch = NaN;
@@ -67,6 +62,7 @@ export async function runTrainingLoop(
     store,
     {
       recipe,
+      checkFits: (model) => checkTrainingFits(ctx, model, recipe, options.memoryBudget),
       trainer: (model) =>
         buildTrainer(
           ctx,
@@ -108,7 +104,7 @@ export async function runTrainingLoop(
         };
       },
     },
-    { ...options, checkFits: (model) => checkTrainingFits(ctx, model, recipe, options.memoryBudget) },
+    options,
   );
 }
 
@@ -141,9 +137,13 @@ async function tripletBatches(
   const identity = { data: data.fingerprint, shape, seed, tokenizer: cache.tokenizer };
   const fingerprint = batchFingerprint(identity.data, identity.tokenizer, shape, seed);
   const known = (await cache.store.list()).find((entry) => entry.fingerprint === fingerprint) ?? null;
-  const cached = new CachedBatches(cache.store, plain, !data.source.cacheOnly, identity, known, cache.onNote);
-  if (cache.fillAhead) await cached.fill((recipe.schedule.totalSteps - t) * microBatches(recipe), cache.onFill, options.signal);
-  return cached;
+  const notes: string[] = [];
+  const cached = new CachedBatches(cache.store, plain, !data.source.cacheOnly, identity, known, (note) => notes.push(note));
+  const ahead = (recipe.schedule.totalSteps - t) * microBatches(recipe);
+  return Object.assign(cached, {
+    takeNotes: () => notes.splice(0),
+    ...(cache.fillAhead ? { prepare: (signal?: AbortSignal) => cached.filling(ahead, signal) } : {}),
+  });
 }
 
 /** Tokens of a batch's queries and documents that are attended to (its padding left out). */

@@ -3,8 +3,8 @@
 import { runKDemo } from '../app/training/k-demo.ts';
 import { browserPlatform } from '../app/platform/platform-browser.ts';
 import { EVAL_PAGE_MEMORY_BUDGET } from '../contract/evaluation-memory.ts';
-import { requestFromRecipe, type TrainRequest } from '../contract/training-request.ts';
-import { runIdFor } from '../contract/runs.ts';
+import type { TrainRequest } from '../contract/training-request.ts';
+import { pageRunId, requestToTrain } from '../app/training/page-runs.ts';
 import { idbSweepStore, pendingSweep } from '../app/platform/sweep-store-idb.ts';
 import { runSweep } from '../app/experiments/sweep-run.ts';
 import { type SweepEvent, planSweep, type SweepPlan } from '../contract/sweep-plan.ts';
@@ -37,7 +37,7 @@ type TrainingMethods = Pick<
 
 /** The page's run key of a request on the loaded model and the read triplets. */
 function runId(state: WorkerState, request: Pick<TrainRequest, 'k' | 'lambdaQueries' | 'lambdaDocuments'>): string {
-  return runIdFor(state.loadedSession().model.key, state.loadedTriplets().data.fingerprint, request);
+  return pageRunId(state.loadedSession().model, state.loadedTriplets().data, request);
 }
 
 async function sweepWith(
@@ -107,18 +107,7 @@ export function trainingMethods(state: WorkerState): TrainingMethods {
         const session = state.loadedSession();
         const triplets = state.loadedTriplets();
         const run = runId(state, request);
-        let asked = request;
-        if (request.resume) {
-          const saved = await checkpointInfo(browserPlatform.checkpointStore(run));
-          if (!saved) throw new Error(`No saved run to resume for this model, data and k = ${request.k}; start a new run.`);
-          const { probes, probeEvery, stopOnAlarm, ignoreAlarms } = request;
-          asked = requestFromRecipe(saved.recipe, saved.k, saved.seed, request.checkpointEvery, {
-            probes,
-            probeEvery,
-            stopOnAlarm,
-            ignoreAlarms,
-          });
-        }
+        const asked = await requestToTrain(browserPlatform, run, request);
         const label = state.summary?.label ?? session.model.name;
         const provenance = `${label} (${session.model.config.hfArchitecture}), fine-tuned on ${triplets.summary.triplets} triplets of ${triplets.summary.name}, head divided by k = ${request.k}`;
         try {

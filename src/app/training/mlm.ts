@@ -1,6 +1,6 @@
-// Masked-LM training, once for the page and the CLI: `mlmRun` takes the run's lock, plans the request, trains (new,
-// or continuing its newest checkpoint) through train/mlm-loop.ts, reports progress and the head's growth as events,
-// and saves the trained backbone as a transformers masked-LM folder where the platform keeps models.
+// Masked-LM training, once for the page and the CLI: `mlmRun` opens a TrainingRun (the lock), plans the request,
+// trains (new, or continuing its newest checkpoint) through train/mlm-loop.ts's events, tells progress and the head's
+// growth as events, and saves the trained backbone as a transformers masked-LM folder where the platform keeps models.
 import type { GpuContext } from '../../gpu/context.ts';
 import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -12,7 +12,8 @@ import type { HeadGrowth, MlmEvent } from '../../contract/mlm-report.ts';
 import type { DataFingerprint } from '../../contract/training-report.ts';
 import { describeOptimizer } from '../../contract/optimizer-settings.ts';
 import { describeDropout } from '../../contract/recipe-facts.ts';
-import { runMlmLoop, type MlmData } from '../../train/mlm-loop.ts';
+import { mlmSteps, type MlmData } from '../../train/mlm-loop.ts';
+import { TrainingRun } from './training-run.ts';
 import { listCheckpoints } from '../../train/training-checkpoint.ts';
 
 /** What a masked-LM run trains on: its sequences per epoch, what was skipped, and its batches for a recipe. */
@@ -51,57 +52,62 @@ export interface MlmOutcome {
 
 export async function mlmRun(ctx: GpuContext, platform: Platform, options: MlmOptions): Promise<MlmOutcome> {
   planMlm(options.request, 1); // a request that cannot run is refused before any file is read
-  const lock = await platform.lockRun(options.run);
+  const run = await TrainingRun.open<MlmEvent>(platform, options.run, options.model, options.onEvent);
   try {
-    const model = typeof options.model === 'function' ? await options.model() : options.model;
+    const { model } = run;
     const asked = options.request;
     // pre-masked batches without a length take their own (the reader holds them to what the model takes)
     if (asked.layout !== 'pre-masked' || asked.maxLength !== undefined)
       checkLengthsFit(model.config, { 'The sequence length': asked.maxLength ?? MLM_DEFAULTS.maxLength });
     const source = await options.source(asked, model);
     const plan = planMlm({ ...asked, maxLength: source.maxLength }, source.sequences);
-    const store = platform.checkpointStore(options.run);
-    if (!plan.resume && options.existing === 'replace')
-      for (const { name } of await listCheckpoints(store)) await store.remove(name);
-    const divided = plan.k === 1 ? '' : `, its head divided by k = ${plan.k} first`;
-    const provenance = `${model.name} (${model.config.hfArchitecture})${divided} trained as a masked LM on ${source.sequences} sequences of ${source.fingerprint.name}`;
-    const growth: HeadGrowth[] = [];
-    const emit = (event: MlmEvent) => options.onEvent?.(event);
+    await run.clear(plan.resume, options.existing ?? 'refuse');
     // said once, before the first step: a masking rate off the backbone's pretraining recipe (pre-masked batches have none)
     const masking =
       plan.recipe.layout === 'pre-masked' ? undefined : maskingRateNote(model.config.architecture, plan.recipe.mlmProbability);
-    if (masking) emit({ kind: 'note', note: masking });
-    const owned = await ctx.ownedAsync(() =>
-      runMlmLoop(ctx, model, source.data(plan.recipe, plan.seed), store, {
-        recipe: plan.recipe,
-        k: plan.k,
-        seed: plan.seed,
-        checkpointEvery: plan.checkpointEvery,
-        reportEvery: plan.reportEvery,
-        resume: plan.resume,
-        signal: options.signal,
-        onStart: (startStep, resumedFrom) =>
-          emit({ kind: 'start', startStep, resumedFrom, recipe: plan.recipe, seed: plan.seed, provenance }),
-        onReport: (report) => emit({ kind: 'report', report }),
-        onHead: (measured) => {
-          growth.push(measured);
-          emit({ kind: 'head', growth: measured });
-        },
-        onCheckpoint: (name, step) => emit({ kind: 'checkpoint', name, step, store: store.label }),
-      }),
-    );
-    try {
-      await ctx.sync();
-      const { trainer, startStep, msPerStep } = owned.value;
-      const files = await maskedLmFiles(model, await trainer.model.download(), mlmCard(model, plan, trainer.t, source));
-      const where = await platform.writeModel(options.run, files);
-      return { startStep, step: trainer.t, msPerStep, growth, saved: { where, files: [...files.keys()] } };
-    } finally {
-      owned.destroy();
-    }
+    if (masking) run.emit({ kind: 'note', note: masking });
+    const growth: HeadGrowth[] = [];
+    const { recipe, k, seed, checkpointEvery, reportEvery, resume } = plan;
+    const settings = { recipe, k, seed, checkpointEvery, reportEvery, resume, signal: options.signal, measureHead: true };
+    const steps = mlmSteps(ctx, model, source.data(recipe, seed), run.store, settings);
+    const done = await run.drive(ctx, steps, (event) => {
+      switch (event.kind) {
+        case 'start': {
+          const { startStep, resumedFrom } = event;
+          return run.emit({
+            kind: 'start',
+            startStep,
+            resumedFrom,
+            recipe,
+            seed,
+            provenance: mlmProvenance(model, plan, source),
+          });
+        }
+        case 'head':
+          growth.push(event.growth);
+          return run.emit(event);
+        case 'checkpoint':
+          return run.emit({ ...event, store: run.store.label });
+        case 'report':
+        case 'note':
+          return run.emit(event);
+      }
+    });
+    const { trainer, startStep, msPerStep } = done;
+    const files = await maskedLmFiles(model, await trainer.model.download(), mlmCard(model, plan, trainer.t, source));
+    return { startStep, step: trainer.t, msPerStep, growth, saved: await run.save(files) };
+  } catch (error) {
+    await run.fail(error);
+    throw error;
   } finally {
-    await lock.release();
+    await run.close();
   }
+}
+
+/** What a masked-LM run's figures are captioned with: the model, its division, the data. */
+function mlmProvenance(model: OpenedModel, plan: MlmPlan, source: MlmSource): string {
+  const divided = plan.k === 1 ? '' : `, its head divided by k = ${plan.k} first`;
+  return `${model.name} (${model.config.hfArchitecture})${divided} trained as a masked LM on ${source.sequences} sequences of ${source.fingerprint.name}`;
 }
 
 /** The step of a run's newest checkpoint, or null when it has none. */

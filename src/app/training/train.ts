@@ -4,16 +4,16 @@
 // trained model where the platform keeps models (never with a NaN or Inf weight) and records how it ended.
 import type { GpuContext } from '../../gpu/context.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
-import type { GpuModel } from '../../model/gpu-model.ts';
-import { QUERY_WEIGHTS_PARAM } from '../../train/trainer.ts';
+import { QUERY_WEIGHTS_PARAM, type SpladeTrainer } from '../../train/trainer.ts';
 import { specialTokenIds } from './special-tokens.ts';
-import { listCheckpoints, readLatestCheckpoint, type CheckpointStore } from '../../train/training-checkpoint.ts';
+import { readLatestCheckpoint, type CheckpointStore } from '../../train/training-checkpoint.ts';
 import type { TrainingRecipe } from '../../contract/recipe.ts';
-import { TrainingPaused, runTrainingLoop, type TrainingData } from '../../train/training-loop.ts';
+import { spladeSteps, type SpladeStepEvent, type TrainingData, type TrainingRunOptions } from '../../train/training-loop.ts';
+import type { PauseRequest, StepLoopResult } from '../../train/step-loop.ts';
 import { tokenizerFingerprint } from '../../io/tokenizer-fingerprint.ts';
 import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
-import { planTraining, trainedTableField, type TrainRequest } from '../../contract/training-request.ts';
+import { planTraining, trainedTableField, type TrainPlan, type TrainRequest } from '../../contract/training-request.ts';
 import { checkTeacherLabels } from '../../contract/teacher-labels.ts';
 import { queryWeightsCrc, smallIdfNote, trainingDataIdf, widenQueryWeights, type QueryWeights } from './query-weights.ts';
 import type { TextTokenizer } from '../../io/tokenizer.ts';
@@ -25,10 +25,12 @@ import { headOf } from '../model/model-session.ts';
 import type { RunRecord, RunStore } from '../../contract/runs.ts';
 import { RunRecorder } from './run-recorder.ts';
 import type { CheckpointInfo, TrainEvent } from '../../contract/training-events.ts';
+import type { ProbeSnapshot } from '../../contract/probes.ts';
 import { alarmContext, type Alarm } from '../../contract/alarm-rules.ts';
 import { AlarmWatcher } from './alarm-watcher.ts';
 import { TrainingProbes } from './training-probes.ts';
 import { RunOutcome } from '../../contract/sweep-plan.ts';
+import { TrainingRun } from './training-run.ts';
 
 export type { CheckpointInfo, TrainEvent } from '../../contract/training-events.ts';
 
@@ -46,7 +48,7 @@ export async function trainRun(ctx: GpuContext, platform: Platform, options: Tra
   return { startStep: run.startStep, step: run.step, msPerStep: run.msPerStep, saved };
 }
 
-export { TrainingPaused } from '../../train/training-loop.ts';
+export { TrainingPaused } from '../../train/step-loop.ts';
 
 export interface TrainOptions {
   /** The backbone, or how to open it: opened only once the run's lock is held (a busy run fails before any load). */
@@ -116,180 +118,200 @@ function headNormsOf(model: OpenedModel): { meanRowNorm: number; rowNorms: numbe
 export async function trainModel(ctx: GpuContext, platform: Platform, options: TrainOptions): Promise<TrainedRun> {
   const { data, request } = options;
   const plan = planTraining(request, data.source.count, data.source.negatives);
-  const loss = plan.recipe.loss ?? 'contrastive';
-  const teacher = checkTeacherLabels(loss, data.source.negatives, data.labels, data.fingerprint.name);
-  // a page resuming from cached batches alone has no rows to check: they were checked when the batches were made
-  if (teacher.error && !data.source.cacheOnly) throw new InvalidRequestError(teacher.error);
-  const lock = await platform.lockRun(options.run);
+  const teacher = checkedTeacherLabels(plan, data);
+  const run = await TrainingRun.open<TrainEvent>(platform, options.run, options.model, options.onEvent);
   try {
-    const model = typeof options.model === 'function' ? await options.model() : options.model;
-    // one weight per row of the head: a tokenizer smaller than the head (GTE: 30522 of 30528) leaves the rest at 0
-    const queryWeights = request.inferenceFree
-      ? widenQueryWeights(
-          await (options.queryWeights ?? ((tokenizer) => trainingDataIdf(data, tokenizer)))(model.tokenizer),
-          model.config.vocabSize,
-        )
-      : undefined;
-    if (queryWeights)
-      plan.recipe = {
-        ...plan.recipe,
-        inferenceFree: {
-          queryWeights: queryWeights.source,
-          crc32: queryWeightsCrc(queryWeights),
-          ...trainedTableField(request, plan.recipe.schedule.peakLr),
-        },
-      };
-    checkLengthsFit(model.config, {
-      'The query length': plan.recipe.queryLength,
-      'The document length': plan.recipe.documentLength,
+    const { model } = run;
+    const queryWeights = await queryTableOf(plan, request, model, data, options.queryWeights);
+    const { queryLength, documentLength } = plan.recipe;
+    checkLengthsFit(model.config, { 'The query length': queryLength, 'The document length': documentLength });
+    await run.clear(plan.resume, options.existing);
+    const watcher = new AlarmWatcher(alarmContext(plan.recipe, model.config.vocabSize), specialTokenNames(model.tokenizer));
+    if (options.record) run.record(new RunRecorder(options.record.store, recordHeader(options, model), watcher));
+    for (const event of openingEvents(plan, data, teacher, queryWeights)) run.emit(event);
+    const pause: PauseRequest = { reason: null };
+    const raise = (alarms: Alarm[]) => alarms.forEach((alarm) => run.emit(alarmEvent(alarm, plan.stopOn, pause)));
+    const probe = probesOf(ctx, plan, model.tokenizer, queryWeights);
+    const steps = spladeSteps(ctx, model, data, run.store, {
+      ...stepOptions(platform, plan, model, options, queryWeights),
+      pause,
     });
-    const store = platform.checkpointStore(options.run);
-    if (!plan.resume && options.existing === 'replace') {
-      for (const { name } of await listCheckpoints(store)) await store.remove(name);
-    }
-    const provenance =
-      options.provenance ??
-      `${model.name} (${model.config.hfArchitecture}) fine-tuned on ${data.source.count} triplets of ${data.fingerprint.name}, head divided by k = ${plan.k}`;
-    const tokenizer = model.tokenizer;
-    const specials = Object.values(tokenizer.specialIds).flatMap((id) => (id === null ? [] : [tokenizer.idToToken(id) ?? '']));
-    const watcher = new AlarmWatcher(alarmContext(plan.recipe, model.config.vocabSize), new Set(specials.filter(Boolean)));
-    const recorder = options.record
-      ? new RunRecorder(
-          options.record.store,
-          {
-            id: options.run,
-            sweep: options.record.sweep,
-            model: { name: model.name, key: model.key, architecture: model.config.hfArchitecture, ...headNormsOf(model) },
-            data: data.fingerprint,
-          },
-          watcher,
-        )
-      : null;
-    let recorded = Promise.resolve();
-    const emit = (event: TrainEvent) => {
-      options.onEvent?.(event);
-      if (!recorder) return;
-      recorded = recorded.then(() => recorder.onEvent(event));
-      recorded.catch(() => undefined); // awaited later (its failure is reported there), never an unhandled rejection
-    };
-    if (loss !== 'contrastive' && data.labels)
-      emit({ kind: 'teacher', labels: data.labels, ...(teacher.warning ? { warning: teacher.warning } : {}) });
-    if (teacher.note && data.labels) emit({ kind: 'note', note: teacher.note });
-    const idfNote = queryWeights && smallIdfNote(queryWeights);
-    if (idfNote) emit({ kind: 'note', note: idfNote });
-    let stopping: Alarm | null = null;
-    const raise = (alarms: Alarm[]) => {
-      for (const alarm of alarms) {
-        // warnings are reported; only alarms (the run is failing) stop it
-        const stops = alarm.severity === 'alarm' && plan.stopOn.includes(alarm.rule);
-        if (stops) stopping ??= alarm;
-        emit({ kind: 'alarm', alarm, stops });
-      }
-    };
-    let probes: TrainingProbes | null = null;
-    const trained = plan.recipe.inferenceFree?.trained !== undefined;
-    const inspect =
-      plan.probes.every > 0 && plan.probes.texts.length > 0
-        ? {
-            every: plan.probes.every,
-            async at(gpuModel: GpuModel, steps: number, extras: () => Promise<Map<string, HostTensor>>) {
-              probes ??= new TrainingProbes(
-                ctx,
-                gpuModel,
-                tokenizer,
-                plan.probes.texts,
-                { query: plan.recipe.queryLength, document: plan.recipe.documentLength },
-                undefined,
-                queryWeights?.weights,
-              );
-              // a trained query table is probed as it is now
-              const trainedTable = trained ? (await extras()).get(QUERY_WEIGHTS_PARAM)?.data : undefined;
-              const snapshot = await probes.take(steps, trainedTable);
-              emit({ kind: 'probe', snapshot });
-              raise(watcher.onProbes(snapshot));
-            },
-          }
-        : undefined;
-    const owned = await ctx
-      .ownedAsync(() =>
-        runTrainingLoop(ctx, model, data, store, {
-          recipe: plan.recipe,
-          k: plan.k,
-          seed: plan.seed,
-          queryWeights: queryWeights?.weights,
-          frozenQueryIds: specialTokenIds(tokenizer),
-          checkpointEvery: plan.checkpointEvery,
-          reportEvery: plan.reportEvery,
-          resume: plan.resume,
-          signal: options.signal,
-          onStart: async (startStep, resumedFrom, trainingMs) => {
-            const k = plan.k;
-            emit({ kind: 'start', startStep, resumedFrom, recipe: plan.recipe, k, seed: plan.seed, provenance, trainingMs });
-            // the record is taken up (and cut back to the checkpoint, the watcher fed its history) before any step
-            await recorded;
-          },
-          onReport: (report) => {
-            emit({ kind: 'report', report });
-            raise(watcher.onReport(report));
-          },
-          onCheckpoint: (name, step) => emit({ kind: 'checkpoint', name, step, store: store.label }),
-          beforeCheckpoint: async () => {
-            await recorded;
-            await recorder?.flush();
-          },
-          memoryBudget: options.memoryBudget,
-          batchCache:
-            options.batchCache === false
-              ? undefined
-              : {
-                  ...platform.batchCache,
-                  tokenizer: tokenizerFingerprint(tokenizer),
-                  // about a hundred progress events at most
-                  onFill: (done, total) =>
-                    (done === total || done % Math.ceil(total / 100) === 0) && emit({ kind: 'caching', done, total }),
-                  onNote: (note) => emit({ kind: 'note', note }),
-                },
-          inspect,
-          pauseReason: () => (stopping ? `alarm "${stopping.title}" (${stopping.rule}) at step ${stopping.step}` : null),
-        }),
-      )
-      .catch(async (error: unknown) => {
-        await recorded.catch(() => undefined); // the run's own error is the one to report
-        const name = (error as { name?: string } | null)?.name;
-        const status = name === 'AbortError' ? 'cancelled' : error instanceof TrainingPaused ? 'paused' : 'failed';
-        await recorder?.end(status, { message: error instanceof Error ? error.message : String(error) });
-        throw error;
-      });
-    await ctx.sync();
-    await recorded;
-    const { trainer, startStep, msPerStep } = owned.value;
-    let closed = false;
-    return {
-      model,
-      startStep,
-      step: trainer.t,
-      msPerStep,
-      recipe: plan.recipe,
-      k: plan.k,
-      seed: plan.seed,
-      download: () => trainer.model.download(),
-      ...(queryWeights ? { queryWeights: (await trainer.readQueryWeights()) ?? queryWeights.weights } : {}),
-      async close(details = {}) {
-        if (closed) return;
-        closed = true;
-        owned.destroy();
-        try {
-          if (details.failure !== undefined) await recorder?.end('failed', { message: details.failure });
-          else await recorder?.end('finished', { savedModel: details.savedModel });
-        } finally {
-          await lock.release();
+    const done = await run.drive(ctx, steps, async (event) => {
+      switch (event.kind) {
+        case 'start':
+          run.emit({ ...event, recipe: plan.recipe, k: plan.k, seed: plan.seed, provenance: provenanceOf(options, plan, model) });
+          return run.settled(); // the record is taken up (cut back to the checkpoint, the watcher fed its history) first
+        case 'report':
+          run.emit(event);
+          return raise(watcher.onReport(event.report));
+        case 'checkpoint-due':
+          return run.settled(true);
+        case 'checkpoint':
+          return run.emit({ ...event, store: run.store.label });
+        case 'inspect-due': {
+          const snapshot = await probe(event);
+          run.emit({ kind: 'probe', snapshot });
+          return raise(watcher.onProbes(snapshot));
         }
-      },
-    };
+        case 'caching': // about a hundred progress events at most
+          return void ((event.done === event.total || event.done % Math.ceil(event.total / 100) === 0) && run.emit(event));
+        case 'note':
+          return run.emit(event);
+      }
+    });
+    const table = queryWeights && ((await done.trainer.readQueryWeights()) ?? queryWeights.weights);
+    return trainedRun(run, plan, done, table);
   } catch (error) {
-    await lock.release();
+    await run.fail(error);
     throw error;
   }
+}
+
+/** A finished run still on the GPU, as TrainedRun: its weights read from its trainer, closed through the run. */
+function trainedRun(
+  run: TrainingRun<TrainEvent>,
+  plan: TrainPlan,
+  { trainer, startStep, msPerStep }: StepLoopResult<SpladeTrainer>,
+  queryWeights: Float32Array | undefined,
+): TrainedRun {
+  const { recipe, k, seed } = plan;
+  return {
+    model: run.model,
+    ...{ startStep, step: trainer.t, msPerStep, recipe, k, seed },
+    download: () => trainer.model.download(),
+    ...(queryWeights ? { queryWeights } : {}),
+    close: ({ savedModel, failure } = {}) =>
+      run.close(failure !== undefined ? { status: 'failed', message: failure } : { status: 'finished', savedModel }),
+  };
+}
+
+/** The teacher labels' check for the run's loss: refused before anything is opened, its warning and note kept. */
+function checkedTeacherLabels(plan: TrainPlan, data: TrainingData): ReturnType<typeof checkTeacherLabels> {
+  const teacher = checkTeacherLabels(
+    plan.recipe.loss ?? 'contrastive',
+    data.source.negatives,
+    data.labels,
+    data.fingerprint.name,
+  );
+  // a page resuming from cached batches alone has no rows to check: they were checked when the batches were made
+  if (teacher.error && !data.source.cacheOnly) throw new InvalidRequestError(teacher.error);
+  return teacher;
+}
+
+/** Inference-free runs: the static query weights, one per row of the head, named in the plan's recipe (which they change). */
+async function queryTableOf(
+  plan: TrainPlan,
+  request: TrainRequest,
+  model: OpenedModel,
+  data: TrainingData,
+  made: TrainOptions['queryWeights'],
+): Promise<QueryWeights | undefined> {
+  if (!request.inferenceFree) return undefined;
+  // a tokenizer smaller than the head (GTE: 30522 of 30528) leaves the rest at 0
+  const weights = widenQueryWeights(
+    await (made ?? ((tokenizer) => trainingDataIdf(data, tokenizer)))(model.tokenizer),
+    model.config.vocabSize,
+  );
+  plan.recipe = {
+    ...plan.recipe,
+    inferenceFree: {
+      queryWeights: weights.source,
+      crc32: queryWeightsCrc(weights),
+      ...trainedTableField(request, plan.recipe.schedule.peakLr),
+    },
+  };
+  return weights;
+}
+
+/** The tokenizer's special tokens by name (the alarms leave them out of "the top terms are ..."). */
+function specialTokenNames(tokenizer: TextTokenizer): Set<string> {
+  const ids = Object.values(tokenizer.specialIds).filter((id): id is number => id !== null);
+  return new Set(ids.map((id) => tokenizer.idToToken(id) ?? '').filter(Boolean));
+}
+
+/** What a run's record says of it before its first event: its id, sweep, model (and head) and data. */
+function recordHeader(options: TrainOptions, model: OpenedModel) {
+  const { name, key, config } = model;
+  return {
+    id: options.run,
+    sweep: options.record?.sweep,
+    model: { name, key, architecture: config.hfArchitecture, ...headNormsOf(model) },
+    data: options.data.fingerprint,
+  };
+}
+
+/** Events said before the first step: the teacher labels of a distillation run and the notes on its data. */
+function openingEvents(
+  plan: TrainPlan,
+  data: TrainingData,
+  teacher: ReturnType<typeof checkTeacherLabels>,
+  queryWeights: QueryWeights | undefined,
+): TrainEvent[] {
+  const events: TrainEvent[] = [];
+  const { labels } = data;
+  if ((plan.recipe.loss ?? 'contrastive') !== 'contrastive' && labels)
+    events.push({ kind: 'teacher', labels, ...(teacher.warning ? { warning: teacher.warning } : {}) });
+  if (teacher.note && labels) events.push({ kind: 'note', note: teacher.note });
+  const idfNote = queryWeights && smallIdfNote(queryWeights);
+  if (idfNote) events.push({ kind: 'note', note: idfNote });
+  return events;
+}
+
+/** An alarm's event; the first alarm (not warning) the plan stops on asks the run to pause. */
+function alarmEvent(alarm: Alarm, stopOn: readonly string[], pause: PauseRequest): TrainEvent {
+  const stops = alarm.severity === 'alarm' && stopOn.includes(alarm.rule);
+  if (stops) pause.reason ??= `alarm "${alarm.title}" (${alarm.rule}) at step ${alarm.step}`;
+  return { kind: 'alarm', alarm, stops };
+}
+
+/** Takes the plan's probes at an inspection (the probes built on the first); a trained query table is probed as it is. */
+function probesOf(
+  ctx: GpuContext,
+  plan: TrainPlan,
+  tokenizer: TextTokenizer,
+  queryWeights: QueryWeights | undefined,
+): (event: Extract<SpladeStepEvent, { kind: 'inspect-due' }>) => Promise<ProbeSnapshot> {
+  let probes: TrainingProbes | null = null;
+  return async ({ model, step, extras }) => {
+    const lengths = { query: plan.recipe.queryLength, document: plan.recipe.documentLength };
+    probes ??= new TrainingProbes(ctx, model, tokenizer, plan.probes.texts, lengths, undefined, queryWeights?.weights);
+    const trained = plan.recipe.inferenceFree?.trained !== undefined;
+    return probes.take(step, trained ? (await extras()).get(QUERY_WEIGHTS_PARAM)?.data : undefined);
+  };
+}
+
+/** The step loop's options for a plan: its settings, the query table, probes' schedule, memory and batch cache. */
+function stepOptions(
+  platform: Platform,
+  plan: TrainPlan,
+  model: OpenedModel,
+  options: TrainOptions,
+  queryWeights: QueryWeights | undefined,
+): TrainingRunOptions {
+  return {
+    recipe: plan.recipe,
+    k: plan.k,
+    seed: plan.seed,
+    queryWeights: queryWeights?.weights,
+    frozenQueryIds: specialTokenIds(model.tokenizer),
+    checkpointEvery: plan.checkpointEvery,
+    reportEvery: plan.reportEvery,
+    resume: plan.resume,
+    signal: options.signal,
+    inspectEvery: plan.probes.every > 0 && plan.probes.texts.length > 0 ? plan.probes.every : 0,
+    memoryBudget: options.memoryBudget,
+    batchCache:
+      options.batchCache === false ? undefined : { ...platform.batchCache, tokenizer: tokenizerFingerprint(model.tokenizer) },
+  };
+}
+
+/** How the run's figures are captioned: as the caller says, or its model, data and k. */
+function provenanceOf(options: TrainOptions, plan: TrainPlan, model: OpenedModel): string {
+  const { source, fingerprint } = options.data;
+  return (
+    options.provenance ??
+    `${model.name} (${model.config.hfArchitecture}) fine-tuned on ${source.count} triplets of ${fingerprint.name}, head divided by k = ${plan.k}`
+  );
 }
 
 /**

@@ -14,7 +14,8 @@ import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
 import { readLatestCheckpoint } from '../../../src/train/training-checkpoint.ts';
 import { createFolderCheckpointStore } from '../../../src/train/checkpoint-store-node.ts';
 import { paperRecipe } from '../../../src/contract/recipe.ts';
-import { runTrainingLoop, type Backbone, type TrainingData } from '../../../src/train/training-loop.ts';
+import { spladeSteps, type Backbone, type TrainingData, type TrainingRunOptions } from '../../../src/train/training-loop.ts';
+import { finishSteps } from '../../../src/train/step-loop.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
@@ -43,38 +44,30 @@ async function splitContext(): Promise<GpuContext> {
 
 const recipe = paperRecipe(6, 2, { queryLength: 8, documentLength: 12, peakLr: 1e-3 });
 
-const options = (resume: boolean, onReport?: (step: number) => void) => ({
-  recipe,
-  k: 2,
-  seed: 3,
-  checkpointEvery: 2,
-  reportEvery: 1,
-  resume,
-  onReport: onReport && ((r: { step: number }) => onReport(r.step)),
-});
+const options = (resume: boolean): TrainingRunOptions => ({ recipe, k: 2, seed: 3, checkpointEvery: 2, reportEvery: 1, resume });
+
+/** Trains to the end, telling `onReport` each report's step. */
+function runTrainingLoop(
+  ctx: GpuContext,
+  store: ReturnType<typeof createFolderCheckpointStore>,
+  settings: TrainingRunOptions,
+  onReport?: (step: number) => void,
+) {
+  return finishSteps(spladeSteps(ctx, backbone, data, store, settings), (event) => {
+    if (event.kind === 'report') onReport?.(event.report.step);
+  });
+}
 
 describe('a lost device during split training', () => {
   it('keeps the last checkpoint, and the resumed run ends on the bits of an uninterrupted one', async () => {
     const straightCtx = await splitContext();
-    const straight = await runTrainingLoop(
-      straightCtx,
-      backbone,
-      data,
-      createFolderCheckpointStore(join(root, 'straight')),
-      options(false),
-    );
+    const straight = await runTrainingLoop(straightCtx, createFolderCheckpointStore(join(root, 'straight')), options(false));
     const expected = await straight.trainer.model.download();
     straightCtx.destroy();
 
     const lostCtx = await splitContext();
     const store = createFolderCheckpointStore(join(root, 'interrupted'));
-    const failure = await runTrainingLoop(
-      lostCtx,
-      backbone,
-      data,
-      store,
-      options(false, (step) => step === 2 && lostCtx.device.destroy()),
-    ).then(
+    const failure = await runTrainingLoop(lostCtx, store, options(false), (step) => step === 2 && lostCtx.device.destroy()).then(
       () => null,
       (error: unknown) => error,
     );
@@ -83,7 +76,7 @@ describe('a lost device during split training', () => {
     expect(kept?.state.t).toBe(2);
 
     const freshCtx = await splitContext();
-    const resumed = await runTrainingLoop(freshCtx, backbone, data, store, options(true));
+    const resumed = await runTrainingLoop(freshCtx, store, options(true));
     expect(resumed.startStep).toBe(2);
     const got = await resumed.trainer.model.download();
     for (const [name, tensor] of expected)
