@@ -10,6 +10,7 @@ import { FlopsLoss } from '../kernels/flops-loss.ts';
 import { SparseScores } from '../kernels/sparse-scores.ts';
 import { SpladeHead } from '../kernels/splade-head.ts';
 import type { RowParted } from '../gpu/row-parts.ts';
+import type { QueryKind } from './splade/query-side.ts';
 
 export interface SpladeObjectiveDims {
   /** triplets per batch: B queries, B positives, B negatives */
@@ -31,15 +32,17 @@ export function documentsOf(dims: Pick<SpladeObjectiveDims, 'B' | 'negatives'>):
   return dims.B * (1 + (dims.negatives ?? 1));
 }
 
-/** Distillation instead of the contrastive loss: the loss and its temperature (KL only). */
-/** What the objective's queries are: encoded by the model, or static vectors uploaded per batch (inference-free). */
 export interface ObjectiveOptions {
   tau?: number;
   distill?: DistillSettings;
-  /** Inference-free SPLADE: the B query vectors are uploaded into pooledQueries (a token table, not the encoder). */
-  staticQueries?: boolean;
+  /**
+   * Where the queries come from (splade/query-side.ts; absent: encoded). A table's B query vectors (inference-free
+   * SPLADE) are put in pooledQueries before the objective: no query head, no query FLOPS, no gradient to hidden states.
+   */
+  queries?: QueryKind;
 }
 
+/** Distillation instead of the contrastive loss: the loss and its temperature (KL only). */
 export interface DistillSettings {
   kind: DistillKind;
   temperature: number;
@@ -59,7 +62,7 @@ export interface BatchStats {
 }
 
 export interface ObjectiveInputs {
-  /** (B, Tq, d) after the MLM head transform, and its mask (B, Tq); absent with static queries (inference-free). */
+  /** (B, Tq, d) after the MLM head transform, and its mask (B, Tq): needed when the queries are encoded, unread else. */
   hiddenQueries?: Tensor;
   maskQueries?: Tensor;
   hiddenDocuments: Tensor; // (N, Td, d): positives then each negative column
@@ -79,8 +82,22 @@ export interface StepMeans {
 export interface ObjectiveGradients {
   dweight: RowParted; // (V, d), accumulated into, in the decoder's parts
   dbias: Tensor; // (V), accumulated into
-  dhiddenQueries?: Tensor; // (B, Tq, d), accumulated into; omit for a frozen encoder
+  dhiddenQueries?: Tensor; // (B, Tq, d), accumulated into; omit for a frozen encoder (unread for a table's queries)
   dhiddenDocuments?: Tensor; // (N, Td, d), accumulated into
+}
+
+/** Rows the objective encodes itself (the documents; the queries when encoded): their head and FLOPS term. */
+interface EncodedRows {
+  head: SpladeHead;
+  flops: FlopsLoss;
+  pooled: Tensor<'f32'>; // (rows, V)
+  argmax: Tensor<'u32'>; // (rows, V)
+  dpooled: Tensor<'f32'>; // (rows, V)
+  /** Their hidden states (rows, T, d) and mask (rows, T) in a batch's inputs, their gradient's place, their step means. */
+  hidden(inputs: ObjectiveInputs): Tensor;
+  mask(inputs: ObjectiveInputs): Tensor;
+  dhidden(grads: ObjectiveGradients): Tensor | undefined;
+  means(step: StepMeans): Tensor;
 }
 
 export class SpladeObjective {
@@ -101,29 +118,27 @@ export class SpladeObjective {
   /** (B, V) dL/d query vectors of the last record (the ranking loss's, and the query FLOPS's when encoded). */
   readonly dpooledQueries: Tensor<'f32'>;
   private readonly dpooledDocuments: Tensor<'f32'>;
-  private readonly headQueries: SpladeHead;
-  private readonly headDocuments: SpladeHead;
   private readonly scoring: SparseScores;
   private readonly ranking: ContrastiveLoss | DistillLoss;
-  /** Queries are uploaded vectors (inference-free): no query head, no query FLOPS, no gradient to queries. */
-  readonly staticQueries: boolean;
   /** The batch's teacher labels (B, n or n + 1) when distilling. */
   readonly teacher: Tensor<'f32'> | null;
   private readonly flopsQueries: FlopsLoss;
   private readonly flopsDocuments: FlopsLoss;
+  /** What goes through a head and takes FLOPS, in this order: the queries when encoded, then the documents. */
+  private readonly encoded: readonly EncodedRows[];
 
   constructor(
     private readonly ctx: GpuContext,
     readonly dims: SpladeObjectiveDims,
     options: ObjectiveOptions = {},
   ) {
-    const { tau = 1, distill } = options;
-    this.staticQueries = options.staticQueries ?? false;
+    const { tau = 1, distill, queries = 'encoded' } = options;
     const { B, Tq, Td, d, V, decoderParts: parts } = dims;
     const N = documentsOf(dims);
     const n = dims.negatives ?? 1;
-    this.headQueries = new SpladeHead(ctx, { B, T: Tq, d, V, parts });
-    this.headDocuments = new SpladeHead(ctx, { B: N, T: Td, d, V, parts });
+    // the query head and FLOPS are built for a table's queries too, unused (the run's measured memory counts them)
+    const headQueries = new SpladeHead(ctx, { B, T: Tq, d, V, parts });
+    const headDocuments = new SpladeHead(ctx, { B: N, T: Td, d, V, parts });
     this.scoring = new SparseScores(ctx, B, N, V);
     this.ranking = distill
       ? new DistillLoss(ctx, distill.kind, B, n, distill.temperature, LOSS_SLOTS.rank)
@@ -144,6 +159,41 @@ export class SpladeObjective {
     this.squaredNorms = ctx.tensor('squared norms', [B + N], 'f32');
     this.activeQueries = new ActiveDims(ctx, B, V, 0);
     this.activeDocuments = new ActiveDims(ctx, N, V, B);
+    const documents: EncodedRows = {
+      head: headDocuments,
+      flops: this.flopsDocuments,
+      pooled: this.pooledDocuments,
+      argmax: this.argmaxDocuments,
+      dpooled: this.dpooledDocuments,
+      hidden: (inputs) => inputs.hiddenDocuments,
+      mask: (inputs) => inputs.maskDocuments,
+      dhidden: (grads) => grads.dhiddenDocuments,
+      means: (step) => step.documents,
+    };
+    switch (queries) {
+      case 'encoded':
+        this.encoded = [
+          {
+            head: headQueries,
+            flops: this.flopsQueries,
+            pooled: this.pooledQueries,
+            argmax: this.argmaxQueries,
+            dpooled: this.dpooledQueries,
+            hidden: (inputs) => required(inputs.hiddenQueries, 'hiddenQueries'),
+            mask: (inputs) => required(inputs.maskQueries, 'maskQueries'),
+            dhidden: (grads) => grads.dhiddenQueries,
+            means: (step) => step.queries,
+          },
+          documents,
+        ];
+        break;
+      case 'frozen-table':
+      case 'trained-table':
+        // a table's queries are data in pooledQueries: no head, no FLOPS (its slot stays 0, or holds a trained
+        // table's L1), and their gradient stops at dpooledQueries
+        this.encoded = [documents];
+        break;
+    }
   }
 
   /** The FLOPS weights of this step (after the quadratic ramp). */
@@ -155,23 +205,15 @@ export class SpladeObjective {
   /** Pooled vectors of queries and documents only (evaluation, preview). */
   recordForward(encoder: GPUCommandEncoder, inputs: ObjectiveInputs): void {
     const { weight, bias } = inputs;
-    if (!this.staticQueries)
-      this.headQueries.forward(encoder, {
-        hidden: required(inputs.hiddenQueries, 'hiddenQueries'),
-        mask: required(inputs.maskQueries, 'maskQueries'),
+    for (const rows of this.encoded)
+      rows.head.forward(encoder, {
+        hidden: rows.hidden(inputs),
+        mask: rows.mask(inputs),
         weight,
         bias,
-        pooled: this.pooledQueries,
-        argmax: this.argmaxQueries,
+        pooled: rows.pooled,
+        argmax: rows.argmax,
       });
-    this.headDocuments.forward(encoder, {
-      hidden: inputs.hiddenDocuments,
-      mask: inputs.maskDocuments,
-      weight,
-      bias,
-      pooled: this.pooledDocuments,
-      argmax: this.argmaxDocuments,
-    });
     this.activeQueries.forward(encoder, { vectors: this.pooledQueries, counts: this.activeCounts, squares: this.squaredNorms });
     this.activeDocuments.forward(encoder, {
       vectors: this.pooledDocuments,
@@ -182,16 +224,14 @@ export class SpladeObjective {
 
   /**
    * A step's first pass when FLOPS is taken over the whole accumulated step: the pooled vectors of this micro-batch,
-   * and their per-dimension means added into `sums` (queries and documents), nothing backward.
+   * and their per-dimension means added into `sums` (queries when encoded, and documents), nothing backward.
    */
   recordStepMeans(encoder: GPUCommandEncoder, inputs: ObjectiveInputs, sums: StepMeans): void {
     this.recordForward(encoder, inputs);
-    if (!this.staticQueries) {
-      this.flopsQueries.forward(encoder, { vectors: this.pooledQueries, losses: this.losses });
-      this.flopsQueries.addMeansInto(encoder, sums.queries);
+    for (const rows of this.encoded) {
+      rows.flops.forward(encoder, { vectors: rows.pooled, losses: this.losses });
+      rows.flops.addMeansInto(encoder, rows.means(sums));
     }
-    this.flopsDocuments.forward(encoder, { vectors: this.pooledDocuments, losses: this.losses });
-    this.flopsDocuments.addMeansInto(encoder, sums.documents);
   }
 
   /**
@@ -209,14 +249,9 @@ export class SpladeObjective {
     if (this.ranking instanceof DistillLoss) this.ranking.forwardBackward(encoder, { ...scoring, teacher: this.teacher! });
     else this.ranking.forwardBackward(encoder, scoring);
     this.scoring.backward(encoder, { queries, docs, dscores: this.dscores, dqueries, ddocs });
-    const regularised = [
-      [this.flopsQueries, queries, dqueries, step?.queries],
-      [this.flopsDocuments, docs, ddocs, step?.documents],
-    ] as const;
-    // static queries are data: no FLOPS on them (their slot stays 0), and no gradient goes back to them
-    for (const [flops, vectors, dvectors, sums] of this.staticQueries ? regularised.slice(1) : regularised) {
-      if (step && sums) {
-        flops.loadMeans(encoder, sums, step.microBatches);
+    for (const { flops, pooled: vectors, dpooled: dvectors, means } of this.encoded) {
+      if (step) {
+        flops.loadMeans(encoder, means(step), step.microBatches);
         flops.reduce(encoder, this.losses);
       } else {
         flops.forward(encoder, { vectors, losses: this.losses });
@@ -224,27 +259,17 @@ export class SpladeObjective {
       flops.backward(encoder, { vectors, dvectors });
     }
     const { weight } = inputs;
-    if (!this.staticQueries)
-      this.headQueries.backward(encoder, {
-        hidden: required(inputs.hiddenQueries, 'hiddenQueries'),
+    for (const rows of this.encoded)
+      rows.head.backward(encoder, {
+        hidden: rows.hidden(inputs),
         weight,
-        pooled: this.pooledQueries,
-        argmax: this.argmaxQueries,
-        dpooled: this.dpooledQueries,
-        dhidden: grads.dhiddenQueries,
+        pooled: rows.pooled,
+        argmax: rows.argmax,
+        dpooled: rows.dpooled,
+        dhidden: rows.dhidden(grads),
         dweight: grads.dweight,
         dbias: grads.dbias,
       });
-    this.headDocuments.backward(encoder, {
-      hidden: inputs.hiddenDocuments,
-      weight,
-      pooled: this.pooledDocuments,
-      argmax: this.argmaxDocuments,
-      dpooled: this.dpooledDocuments,
-      dhidden: grads.dhiddenDocuments,
-      dweight: grads.dweight,
-      dbias: grads.dbias,
-    });
   }
 
   /** Mean active dimensions and mean squared L2 norm of the last forward's queries and documents (6B words read back). */

@@ -1,5 +1,5 @@
-// Inference-free SPLADE's query side: a query is its tokens weighted by a static table (IDF), each token once; the
-// document side is the SPLADE encoder. The vectors are made on the host (B x V, a lookup) and uploaded per batch.
+// Inference-free SPLADE's queries on the host (B x V): a frozen table's vectors (each token once, at its static weight,
+// IDF) and a trained table's token presence; the query side (splade/query-side.ts) makes and uploads them per batch.
 
 /**
  * Fills `vectors` (B, V) with the queries' static vectors: vectors[b, id] = weights[id] for every token id of query b

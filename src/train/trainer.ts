@@ -16,29 +16,29 @@ import {
   type ObjectiveInputs,
   type StepMeans,
 } from './splade-objective.ts';
-import { TrainingRecipe, distillSettings, queryTableLr } from '../contract/recipe.ts';
+import { TrainingRecipe, distillSettings } from '../contract/recipe.ts';
 import { equalScoresLoss } from '../contract/loss-levels.ts';
 import { takesScoreLists, teacherMargins } from '../contract/teacher-labels.ts';
-import { staticQueryPresence, staticQueryVectors } from './static-queries.ts';
-import { StaticQueryTable } from '../kernels/static-query-table.ts';
-import type { Tensor } from '../gpu/tensor.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
-
-/** The internal name of an inference-free run's trained query table (its optimiser moments and checkpoint tensor). */
-export const QUERY_WEIGHTS_PARAM = 'query_weights';
-
-/** An inference-free run's trained query table: on the GPU with its gradient, and the batch's token presence. */
-interface TrainedQueryTable {
-  kernel: StaticQueryTable;
-  weights: Tensor<'f32'>;
-  dweights: Tensor<'f32'>;
-  presence: Tensor<'f32'>;
-  hostPresence: Float32Array;
-  frozen: ReadonlySet<number>;
-}
 import { ParameterUpdate, checkStepCount, type OptimizerState } from './parameter-update.ts';
+import {
+  clearQueryGrads,
+  createQuerySide,
+  downloadQueryTable,
+  queryEncoder,
+  queryHidden,
+  queryParameters,
+  readQueryTable,
+  recordQueryBackward,
+  recordQueryForward,
+  restoreQueryTable,
+  setQueryInputs,
+  setQueryLambda,
+  type QuerySide,
+} from './splade/query-side.ts';
 
 export type { OptimizerState } from './parameter-update.ts';
+export { QUERY_WEIGHTS_PARAM } from './splade/query-side.ts';
 
 /** One batch of tokenized rows: B queries, then N = (1 + negatives)·B documents (B positives, then B per negative column). */
 export interface TripletBatch {
@@ -64,14 +64,8 @@ export interface StepResult extends StepLosses {
 }
 
 export class SpladeTrainer {
-  /** The query encoder pass; null for inference-free SPLADE (queries are the static table's vectors). */
-  readonly queries: GpuEncoderPass | null;
-  /** Inference-free SPLADE: the per-token query weights (V) a query's vector is made of; null otherwise. */
-  private readonly queryWeights: Float32Array | null;
-  /** Host scratch of the static query vectors (B, V), for a frozen table. */
-  private readonly staticQueries: Float32Array | null;
-  /** A trained table (the recipe's inferenceFree.trained), null otherwise. */
-  private readonly table: TrainedQueryTable | null;
+  /** Where the queries come from: the model's encoder, or (inference-free SPLADE) a frozen or a trained table. */
+  readonly querySide: QuerySide;
   readonly documents: GpuEncoderPass;
   readonly objective: SpladeObjective;
   /** Gradient scale, optimiser update, health flags. */
@@ -99,27 +93,11 @@ export class SpladeTrainer {
     const { batchSize: B, queryLength: Tq, documentLength: Td } = recipe;
     const { embeddingSize: d, vocabSize: V } = model.config; // d: the decoder rows' width (ALBERT's E)
     const dropout = trainingDropout(recipe, model.config);
-    const inferenceFree = recipe.inferenceFree !== undefined;
-    if (inferenceFree && queryWeights?.length !== model.config.vocabSize)
-      throw new Error(
-        `an inference-free run needs one query weight per token (${model.config.vocabSize}), got ${queryWeights?.length ?? 'none'}`,
-      );
-    const trained = recipe.inferenceFree?.trained !== undefined;
-    this.queryWeights = inferenceFree ? queryWeights! : null;
-    this.staticQueries = inferenceFree && !trained ? new Float32Array(B * V) : null;
-    this.table = trained
-      ? {
-          kernel: new StaticQueryTable(ctx, B, V, LOSS_SLOTS.flopsQueries),
-          weights: ctx.tensor(`query weights [${V}]`, [V], 'f32', queryWeights!),
-          dweights: ctx.tensor(`d query weights [${V}]`, [V], 'f32'),
-          presence: ctx.tensor(`query token presence [${B}x${V}]`, [B, V], 'f32'),
-          hostPresence: new Float32Array(B * V),
-          frozen: new Set(frozenQueryIds),
-        }
-      : null;
-    this.queries = inferenceFree
-      ? null
-      : new GpuEncoderPass(model, B, Tq, 'queries', { dropout, stream: DROPOUT_STREAMS.queries });
+    this.querySide = createQuerySide(ctx, model, recipe, {
+      queryWeights,
+      frozenIds: frozenQueryIds,
+      l1Slot: LOSS_SLOTS.flopsQueries,
+    });
     const dims = { B, Tq, Td, d, V, negatives: recipe.negatives, decoderParts: model.decoderParts };
     this.documents = new GpuEncoderPass(model, documentsOf(dims), Td, 'documents', {
       dropout,
@@ -128,21 +106,10 @@ export class SpladeTrainer {
     this.objective = new SpladeObjective(ctx, dims, {
       tau: recipe.tau,
       distill: distillSettings(recipe),
-      staticQueries: inferenceFree,
+      queries: this.querySide.kind,
     });
-    // the table learns at its own peak lr, on the run's schedule: the step's lr times its lr over the model's
-    const extra = this.table
-      ? [
-          {
-            name: QUERY_WEIGHTS_PARAM,
-            param: this.table.weights,
-            dparam: this.table.dweights,
-            decays: true,
-            lrScale: queryTableLr(recipe)! / recipe.schedule.peakLr,
-          },
-        ]
-      : [];
-    this.update = new ParameterUpdate(ctx, model, recipe, { tensor: this.objective.losses, names: LOSS_PART_NAMES }, extra);
+    const losses = { tensor: this.objective.losses, names: LOSS_PART_NAMES };
+    this.update = new ParameterUpdate(ctx, model, recipe, losses, queryParameters(this.querySide));
     this.staged = Number.isFinite(dispatchFlopsBudget(ctx));
     const n = microBatches(recipe);
     this.stepMeans =
@@ -165,28 +132,24 @@ export class SpladeTrainer {
     return this.update.readOptimizerState();
   }
 
+  /** The query encoder pass, when the model encodes the queries (null for inference-free SPLADE: see querySide). */
+  get queries(): GpuEncoderPass | null {
+    return queryEncoder(this.querySide);
+  }
+
   /** The trained query table's parameters, for checkpoints (none when the run trains no table). */
-  async downloadExtras(): Promise<Map<string, HostTensor>> {
-    const table = this.table;
-    if (!table) return new Map();
-    return new Map([[QUERY_WEIGHTS_PARAM, { shape: [table.weights.size], data: await this.ctx.read(table.weights) }]]);
+  downloadExtras(): Promise<Map<string, HostTensor>> {
+    return downloadQueryTable(this.ctx, this.querySide);
   }
 
   /** A checkpoint's trained query table, uploaded (a run that trains one refuses a checkpoint without it). */
   restoreExtras(params: ReadonlyMap<string, HostTensor>): void {
-    const table = this.table;
-    if (!table) return;
-    const saved = params.get(QUERY_WEIGHTS_PARAM);
-    if (!saved || saved.data.length !== table.weights.size)
-      throw new Error(
-        `the checkpoint holds no trained query table of ${table.weights.size} weights (${saved ? `${saved.data.length} found` : 'none'})`,
-      );
-    this.ctx.upload(table.weights, saved.data);
+    restoreQueryTable(this.ctx, this.querySide, params);
   }
 
   /** The query table as it is now: trained, or the frozen one given (null for a run that is not inference-free). */
-  async readQueryWeights(): Promise<Float32Array | null> {
-    return this.table ? this.ctx.read(this.table.weights) : this.queryWeights;
+  readQueryWeights(): Promise<Float32Array | null> {
+    return readQueryTable(this.ctx, this.querySide);
   }
 
   /** Continues a run: the step t (schedules) and the optimiser's state; the parameters are the model's own. */
@@ -208,7 +171,7 @@ export class SpladeTrainer {
       throw new Error(`a training step takes ${n} micro-batches (the recipe's accumulation), got ${batches.length}`);
     const { lambdaQueries: lambdaQ, lambdaDocuments: lambdaD } = flopsWeightsAt(recipe, this.t);
     this.objective.setLambdas(lambdaQ, lambdaD);
-    this.table?.kernel.setLambda(lambdaQ);
+    setQueryLambda(this.querySide, lambdaQ);
     const losses = { rank: 0, flopsQueries: 0, flopsDocuments: 0 };
     const distill = distillSettings(recipe);
     let rankAtEqualScores = 0;
@@ -220,7 +183,7 @@ export class SpladeTrainer {
       let encoder = this.ctx.encoder(label);
       if (i === 0) {
         model.zeroGrads(encoder);
-        if (this.table) this.ctx.clear(encoder, this.table.dweights);
+        clearQueryGrads(this.ctx, encoder, this.querySide);
       }
       this.recordForward(encoder);
       if (this.staged) {
@@ -253,19 +216,13 @@ export class SpladeTrainer {
 
   /** Uploads micro-batch `i` of this step and draws its dropout masks (the same for both passes of a step). */
   private setInputs(micro: TripletBatch, i: number): void {
-    if (this.queries) this.queries.setInputs(micro.queryIds, micro.queryMask);
-    else if (this.table) {
-      const { hostPresence, frozen, presence } = this.table;
-      staticQueryPresence(hostPresence, this.model.config.vocabSize, micro.queryIds, micro.queryMask, frozen);
-      this.ctx.upload(presence, hostPresence);
-    } else this.uploadStaticQueries(micro);
+    setQueryInputs(this.ctx, this.querySide, micro, this.objective, { seed: this.seed, step: this.t, microBatch: i });
     this.documents.setInputs(micro.documentIds, micro.documentMask);
     const { teacher } = this.objective;
     if (teacher) {
       if (!micro.teacher) throw new Error(`a ${this.recipe.loss} run needs teacher labels in every batch; this one has none`);
       this.ctx.upload(teacher, this.teacherLabels(micro.teacher));
     }
-    this.queries?.setDropoutKeys(this.seed, this.t, i);
     this.documents.setDropoutKeys(this.seed, this.t, i);
   }
 
@@ -274,14 +231,6 @@ export class SpladeTrainer {
     const { batchSize: B, loss = 'contrastive' } = this.recipe;
     const n = this.recipe.negatives ?? 1;
     return takesScoreLists(loss, n, labels.length / B) ? teacherMargins(labels, B, n) : labels;
-  }
-
-  /** Inference-free: each query's vector is its tokens' weights (each token once; padding and special tokens 0). */
-  private uploadStaticQueries(micro: TripletBatch): void {
-    const vectors = this.staticQueries!;
-    const weights = this.queryWeights!;
-    staticQueryVectors(vectors, weights, micro.queryIds, micro.queryMask);
-    this.ctx.upload(this.objective.pooledQueries, vectors);
   }
 
   /** A step's first pass with FLOPS over the whole step: every micro-batch forward, their means summed. */
@@ -294,8 +243,7 @@ export class SpladeTrainer {
         this.ctx.clear(encoder, sums.queries);
         this.ctx.clear(encoder, sums.documents);
       }
-      this.recordQueryVectors(encoder);
-      this.queries?.forward(encoder);
+      recordQueryForward(encoder, this.querySide, this.objective);
       this.documents.forward(encoder);
       this.objective.recordStepMeans(encoder, this.objectiveInputs(), sums);
       this.ctx.submit(encoder);
@@ -303,9 +251,10 @@ export class SpladeTrainer {
   }
 
   private objectiveInputs(): ObjectiveInputs {
+    const { hiddenQueries, maskQueries } = queryHidden(this.querySide);
     return {
-      hiddenQueries: this.queries?.headHidden,
-      maskQueries: this.queries?.mask,
+      hiddenQueries,
+      maskQueries,
       hiddenDocuments: this.documents.headHidden,
       maskDocuments: this.documents.mask,
       weight: this.model.decoderWeight,
@@ -313,21 +262,10 @@ export class SpladeTrainer {
     };
   }
 
-  /** A trained table's query vectors of the uploaded micro-batch, into the objective's pooled queries. */
-  private recordQueryVectors(encoder: GPUCommandEncoder): void {
-    const table = this.table;
-    if (table)
-      table.kernel.vectors(encoder, { weights: table.weights, presence: table.presence, vectors: this.objective.pooledQueries });
-  }
-
-  /**
-   * Forward and objective (losses, and the gradients down to the head's input) of the uploaded micro-batch; a trained
-   * table's gradient (and its L1, in the query FLOPS slot) too.
-   */
+  /** Forward and objective (losses, and the gradients down to the head's input) of the uploaded micro-batch. */
   private recordForward(encoder: GPUCommandEncoder): void {
     const { model } = this;
-    this.recordQueryVectors(encoder);
-    this.queries?.forward(encoder);
+    recordQueryForward(encoder, this.querySide, this.objective);
     this.documents.forward(encoder);
     this.objective.record(
       encoder,
@@ -335,25 +273,19 @@ export class SpladeTrainer {
       {
         dweight: model.ddecoderWeight,
         dbias: model.ddecoderBias,
-        dhiddenQueries: this.queries?.dheadHidden,
+        dhiddenQueries: queryHidden(this.querySide).dhiddenQueries,
         dhiddenDocuments: this.documents.dheadHidden,
       },
       this.stepMeans ?? undefined,
     );
-    const table = this.table;
-    if (table)
-      table.kernel.backward(encoder, {
-        weights: table.weights,
-        presence: table.presence,
-        dvectors: this.objective.dpooledQueries,
-        dweights: table.dweights,
-        losses: this.objective.losses,
-      });
   }
 
-  /** The encoders' backward of the micro-batch: its gradients are added to the model's. */
+  /**
+   * The micro-batch's backward below the objective: the query side's (the encoder's gradients added to the model's, or
+   * a trained table's gradient and its L1, in the query FLOPS slot), then the document encoder's.
+   */
   private recordBackward(encoder: GPUCommandEncoder): void {
-    this.queries?.backward(encoder);
+    recordQueryBackward(encoder, this.querySide, this.objective);
     this.documents.backward(encoder);
   }
 }
