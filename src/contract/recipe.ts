@@ -124,18 +124,52 @@ export interface RecipeOverrides {
 /** The paper's FLOPS weights λ_q and λ_d (quadratic ramp over the first third): written here once. */
 export const PAPER_LAMBDAS = { queries: 5e-2, documents: 3e-3 } as const;
 
+/**
+ * The paper's run (PAPER.md), each number written here once: 64 triplets per GPU on 8 GPUs (8 accumulated micro-batches
+ * here), 256 tokens, AdamW at a peak lr of 1e-4 with 10% warm-up then linear decay, transformers' clipping at 1.0.
+ */
+export const PAPER_RUN = {
+  batchSize: 64,
+  gradAccum: 8,
+  queryLength: 256,
+  documentLength: 256,
+  peakLr: 1e-4,
+  warmupRatio: 0.1,
+  maxGradNorm: 1,
+} as const;
+
+/**
+ * The paper's recipe at laptop size, the one set of defaults of `splade-lab train`, `sweep` and `calibrate` and of the
+ * page's training form and calibrator: 100 steps of 8 triplets, 32 query and 128 document tokens, seed 1, a checkpoint
+ * every 50 steps; the optimiser, schedule, clipping and lambdas as the paper's.
+ */
+export const LAPTOP_RUN = {
+  ...PAPER_RUN,
+  steps: 100,
+  batchSize: 8,
+  gradAccum: 1,
+  queryLength: 32,
+  documentLength: 128,
+  seed: 1,
+  checkpointEvery: 50,
+} as const;
+
 /** The paper's recipe (PAPER.md), for a given number of steps and batch size, with optional smaller lengths or lr. */
-export function paperRecipe(totalSteps: number, batchSize = 64, overrides: RecipeOverrides = {}): TrainingRecipe {
+export function paperRecipe(
+  totalSteps: number,
+  batchSize: number = PAPER_RUN.batchSize,
+  overrides: RecipeOverrides = {},
+): TrainingRecipe {
   return {
     batchSize,
-    queryLength: overrides.queryLength ?? 256,
-    documentLength: overrides.documentLength ?? 256,
+    queryLength: overrides.queryLength ?? PAPER_RUN.queryLength,
+    documentLength: overrides.documentLength ?? PAPER_RUN.documentLength,
     optimizer: PAPER_ADAMW,
-    schedule: { peakLr: overrides.peakLr ?? 1e-4, totalSteps, warmupRatio: 0.1 },
+    schedule: { peakLr: overrides.peakLr ?? PAPER_RUN.peakLr, totalSteps, warmupRatio: PAPER_RUN.warmupRatio },
     lambdaQueries: PAPER_LAMBDAS.queries,
     lambdaDocuments: PAPER_LAMBDAS.documents,
     tau: CONTRASTIVE_TEMPERATURE,
-    maxGradNorm: 1,
+    maxGradNorm: PAPER_RUN.maxGradNorm,
     dropout: 'config',
   };
 }

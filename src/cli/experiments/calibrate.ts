@@ -10,11 +10,10 @@ import { openModelRef } from '../../app/model/open-model.ts';
 import { makeOutputFolder, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
 import type { TrainRequest } from '../../contract/training-request.ts';
 import { UsageError, type Command } from '../command.ts';
-import { RECIPE_OPTIONS, recipeFrom } from '../training/recipe-options.ts';
+import { RECIPE_OPTIONS, runSizeOptions, stepsOption, trainRequestFrom } from '../training/recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from '../training/triplets-option.ts';
 import { EVALUATION_SET_OPTIONS, evaluationRefs } from '../evaluation/evaluation-sets.ts';
 import { writeOutputFile } from '../output-file.ts';
-import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
 
 function trialLine(t: CalibrationTrial): string {
   const scores = t.evaluations.map((e) => `${e.set.name} nDCG@10 ${e.splade.metrics.ndcg_cut_10.toFixed(4)}`).join(', ');
@@ -41,16 +40,15 @@ export const calibrateCommand: Command = {
       'target-d': { value: 'N', help: 'mean active dimensions wanted per document', required: true },
       tolerance: { value: 'R', help: 'reached when within target x (1 +/- R)', default: '0.2' },
       trials: { value: 'N', help: 'at most this many search trials', default: '6' },
-      steps: { value: 'N', help: 'steps per trial (sparsity is measured over its last quarter)', default: '300' },
-      k: { value: 'K', help: 'divide the MLM head by k before each trial', default: '1' },
-      batch: { value: 'B', help: 'triplets per step', default: '8' },
+      steps: stepsOption('steps per trial (sparsity is measured over its last quarter)', 300),
+      ...runSizeOptions({
+        k: 'divide the MLM head by k before each trial',
+        batch: 'triplets per step',
+        'lambda-q': 'lambda_q of the first trial',
+        'lambda-d': 'lambda_d of the first trial',
+        seed: 'seed of the data order, the same for every trial',
+      }),
       'batch-sizes': { value: 'B,B,...', help: 'then train the suggested lambdas at these batch sizes too' },
-      'query-length': { value: 'T', help: 'tokens per query', default: '32' },
-      'doc-length': { value: 'T', help: 'tokens per document', default: '128' },
-      lr: { value: 'LR', help: 'peak learning rate', default: '1e-4' },
-      'lambda-q': { value: 'L', help: 'lambda_q of the first trial', default: PAPER_LAMBDAS.queries.toExponential() },
-      'lambda-d': { value: 'L', help: 'lambda_d of the first trial', default: PAPER_LAMBDAS.documents.toExponential() },
-      seed: { value: 'S', help: 'seed of the data order, the same for every trial', default: '1' },
       ...RECIPE_OPTIONS,
       ...EVALUATION_SET_OPTIONS,
       json: { help: 'print one JSON object per event' },
@@ -72,18 +70,9 @@ export const calibrateCommand: Command = {
           return b;
         });
       const train: TrainRequest = {
-        k: args.numberOrDefault('k'),
+        ...trainRequestFrom(args),
         steps: args.numberOrDefault('steps'),
-        batchSize: args.numberOrDefault('batch'),
-        queryLength: args.numberOrDefault('query-length'),
-        documentLength: args.numberOrDefault('doc-length'),
-        peakLr: args.number('lr'),
-        ...recipeFrom(args),
-        lambdaQueries: args.number('lambda-q'),
-        lambdaDocuments: args.number('lambda-d'),
-        seed: args.numberOrDefault('seed'),
         checkpointEvery: 1_000_000,
-        resume: false,
       };
       const json = args.flag('json');
       const emit = (event: Record<string, unknown>, text: string) =>

@@ -17,10 +17,9 @@ import {
   planSweepRuns,
 } from '../../contract/sweep-plan.ts';
 import { UsageError, type Command } from '../command.ts';
-import { RECIPE_OPTIONS, recipeFrom } from '../training/recipe-options.ts';
+import { RECIPE_OPTIONS, checkpointOption, runSizeOptions, stepsOption, trainRequestFrom } from '../training/recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from '../training/triplets-option.ts';
 import { EVALUATION_SET_OPTIONS, evaluationRefs } from '../evaluation/evaluation-sets.ts';
-import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
 
 /** The sub-folder of a run: "k-4", or "lq-0.05-ld-0.003" in a lambda grid. */
 function runFolder(request: TrainRequest, grid: boolean): string {
@@ -41,25 +40,16 @@ export const sweepCommand: Command = {
       },
       ks: { value: 'K,K,...', help: 'one run per k', default: DEFAULT_SWEEP_KS.join(',') },
       'lambda-grid': { help: "instead, one run per (lambda_q, lambda_d) of the paper's Figure 2 grid, at --k" },
-      k: { value: 'K', help: 'k of every run of a lambda grid', default: '1' },
-      steps: { value: 'N', help: 'steps per run', default: '100' },
-      batch: { value: 'B', help: 'triplets per step', default: '8' },
-      'query-length': { value: 'T', help: 'tokens per query', default: '32' },
-      'doc-length': { value: 'T', help: 'tokens per document', default: '128' },
-      lr: { value: 'LR', help: 'peak learning rate', default: '1e-4' },
-      seed: { value: 'S', help: 'seed of the data order, the same for every run', default: '1' },
-      'lambda-q': {
-        value: 'L',
-        help: 'FLOPS weight of the queries of every run of a k sweep (a lambda grid sets its own)',
-        default: PAPER_LAMBDAS.queries.toExponential(),
-      },
-      'lambda-d': {
-        value: 'L',
-        help: 'FLOPS weight of the documents of every run of a k sweep',
-        default: PAPER_LAMBDAS.documents.toExponential(),
-      },
+      steps: stepsOption('steps per run'),
+      ...runSizeOptions({
+        k: 'k of every run of a lambda grid',
+        batch: 'triplets per step',
+        seed: 'seed of the data order, the same for every run',
+        'lambda-q': 'FLOPS weight of the queries of every run of a k sweep (a lambda grid sets its own)',
+        'lambda-d': 'FLOPS weight of the documents of every run of a k sweep',
+      }),
       ...RECIPE_OPTIONS,
-      'checkpoint-every': { value: 'N', help: 'checkpoint every N steps', default: '50' },
+      'checkpoint-every': checkpointOption('checkpoint every N steps'),
       ...EVALUATION_SET_OPTIONS,
       resume: {
         help: 'continue the sweep in --out where it stopped (an interrupted run from its checkpoint); same model, data and options required',
@@ -74,18 +64,9 @@ export const sweepCommand: Command = {
       throw new UsageError('--lambda-grid sets the lambdas of each run: leave out --lambda-q and --lambda-d');
     return withTripletsOption(args, async ({ data }) => {
       const base: TrainRequest = {
-        k: args.numberOrDefault('k'),
+        ...trainRequestFrom(args),
         steps: args.numberOrDefault('steps'),
-        batchSize: args.numberOrDefault('batch'),
-        queryLength: args.numberOrDefault('query-length'),
-        documentLength: args.numberOrDefault('doc-length'),
-        peakLr: args.number('lr'),
-        ...recipeFrom(args),
-        lambdaQueries: args.number('lambda-q'),
-        lambdaDocuments: args.number('lambda-d'),
-        seed: args.numberOrDefault('seed'),
         checkpointEvery: args.numberOrDefault('checkpoint-every'),
-        resume: false,
       };
       const refs = evaluationRefs(args);
       const json = args.flag('json');

@@ -3,6 +3,10 @@
 import { runKDemo } from '../../app/training/k-demo.ts';
 import { nodePlatform } from '../../app/platform/platform-node.ts';
 import { UsageError, type Command } from '../command.ts';
+import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
+
+/** The paper's FLOPS weights as the command's texts write them. */
+const PAPER_LAMBDAS_TEXT = `lambda_q ${PAPER_LAMBDAS.queries.toExponential()}, lambda_d ${PAPER_LAMBDAS.documents.toExponential()}`;
 
 export const kDemoCommand: Command = {
   spec: {
@@ -15,8 +19,7 @@ export const kDemoCommand: Command = {
       every: { value: 'N', help: 'print the losses every N steps (and at the last)', default: '10' },
       json: { help: 'print one JSON object' },
     },
-    notes:
-      "Trains only the head, on seeded random hidden states, once per k, with the paper's loss (tau 1, lambda_q 5e-2, lambda_d 3e-3 ramped).",
+    notes: `Trains only the head, on seeded random hidden states, once per k, with the paper's loss (tau 1, ${PAPER_LAMBDAS_TEXT} ramped).`,
   },
   async run(args) {
     const raw = args.string('k')!;
@@ -37,7 +40,7 @@ export const kDemoCommand: Command = {
       const { B, d, V } = result.shape;
       process.stdout.write(
         `Synthetic data (random hidden states, ${B} triplets, d ${d}, V ${V}; head rows of mean norm 2.5 divided by k), ` +
-          `head-only AdamW, the paper's loss (tau 1, lambda_q 5e-2, lambda_d 3e-3 ramped):\n`,
+          `head-only AdamW, the paper's loss (tau 1, ${PAPER_LAMBDAS_TEXT} ramped):\n`,
       );
       for (const run of result.runs) {
         process.stdout.write(`k = ${run.k}\n`);

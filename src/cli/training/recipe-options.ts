@@ -1,9 +1,70 @@
-// The training recipe's options beyond batch, lengths and lr (optimizer, warm-up, clipping, dropout, the loss and its
-// temperature, the FLOPS ramp and accumulation), shared by train, calibrate and sweep so that a calibration or a sweep trains with the
-// same recipe as the run it prepares.
+// The training recipe's options, shared by train, calibrate and sweep so that a calibration or a sweep trains with the
+// same recipe as the run it prepares: a run's size (k, batch, lengths, lr, lambdas, seed) with the laptop run's
+// defaults, and the rest (optimizer, warm-up, clipping, dropout, the loss and its temperature, the FLOPS ramp and
+// accumulation); `trainRequestFrom` reads them all.
 import type { TrainRequest } from '../../contract/training-request.ts';
-import { CONTRASTIVE_TEMPERATURE, KL_TEMPERATURE, QUERY_TABLE_LR } from '../../contract/recipe.ts';
+import { CONTRASTIVE_TEMPERATURE, KL_TEMPERATURE, LAPTOP_RUN, PAPER_LAMBDAS, QUERY_TABLE_LR } from '../../contract/recipe.ts';
 import type { Args, OptionSpec } from '../command.ts';
+
+/** A default as people write it: 1e-4 and 5e-2 in exponent form (as the paper writes them), whole numbers plain. */
+function defaultText(value: number): string {
+  return value !== 0 && Math.abs(value) < 0.1 ? value.toExponential() : String(value);
+}
+
+/** A run's size, with the laptop run's defaults (LAPTOP_RUN, PAPER_LAMBDAS: each written once, in contract/recipe.ts). */
+const RUN_SIZE_OPTIONS = {
+  k: { value: 'K', help: 'divide the MLM head by k before training', default: '1' },
+  batch: {
+    value: 'B',
+    help: 'triplets per micro-batch: its in-batch candidates and its FLOPS batch',
+    default: defaultText(LAPTOP_RUN.batchSize),
+  },
+  'query-length': { value: 'T', help: 'tokens per query', default: defaultText(LAPTOP_RUN.queryLength) },
+  'doc-length': { value: 'T', help: 'tokens per document', default: defaultText(LAPTOP_RUN.documentLength) },
+  lr: { value: 'LR', help: 'peak learning rate', default: defaultText(LAPTOP_RUN.peakLr) },
+  'lambda-q': { value: 'L', help: 'FLOPS weight of the queries', default: defaultText(PAPER_LAMBDAS.queries) },
+  'lambda-d': { value: 'L', help: 'FLOPS weight of the documents', default: defaultText(PAPER_LAMBDAS.documents) },
+  seed: { value: 'S', help: 'seed of the data order (32-bit)', default: defaultText(LAPTOP_RUN.seed) },
+} satisfies Record<string, OptionSpec>;
+
+/** The size options, each with the help its command gives it (what the option means there); defaults unchanged. */
+export function runSizeOptions(help: Partial<Record<keyof typeof RUN_SIZE_OPTIONS, string>> = {}): Record<string, OptionSpec> {
+  return Object.fromEntries(
+    Object.entries(RUN_SIZE_OPTIONS).map(([name, spec]) => [
+      name,
+      { ...spec, help: help[name as keyof typeof RUN_SIZE_OPTIONS] ?? spec.help },
+    ]),
+  );
+}
+
+/** --steps of a command that has a default for it (the laptop run's, unless the command's own is given). */
+export function stepsOption(help: string, steps: number = LAPTOP_RUN.steps): OptionSpec {
+  return { value: 'N', help, default: defaultText(steps) };
+}
+
+/** --checkpoint-every, with the laptop run's default. */
+export function checkpointOption(help: string): OptionSpec {
+  return { value: 'N', help, default: defaultText(LAPTOP_RUN.checkpointEvery) };
+}
+
+/**
+ * The request of a train, sweep or calibrate command: its size and recipe options (the steps, the epochs and the
+ * checkpoints are the command's own); absent recipe options stay undefined, so the application's defaults apply.
+ */
+export function trainRequestFrom(args: Args): Omit<TrainRequest, 'checkpointEvery'> {
+  return {
+    k: args.numberOrDefault('k'),
+    batchSize: args.numberOrDefault('batch'),
+    queryLength: args.numberOrDefault('query-length'),
+    documentLength: args.numberOrDefault('doc-length'),
+    peakLr: args.numberOrDefault('lr'),
+    ...recipeFrom(args),
+    lambdaQueries: args.numberOrDefault('lambda-q'),
+    lambdaDocuments: args.numberOrDefault('lambda-d'),
+    seed: args.numberOrDefault('seed'),
+    resume: false,
+  };
+}
 
 export const RECIPE_OPTIONS: Record<string, OptionSpec> = {
   'grad-accum': { value: 'N', help: 'micro-batches per step, gradients averaged (as N GPUs of B triplets each)', default: '1' },

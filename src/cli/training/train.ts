@@ -13,10 +13,9 @@ import type { ProbeSnapshot, ProbeText } from '../../contract/probes.ts';
 import { describeOptimizer } from '../../contract/optimizer-settings.ts';
 import { describeDropout, microBatches } from '../../contract/recipe-facts.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
-import { RECIPE_OPTIONS, recipeFrom } from './recipe-options.ts';
+import { RECIPE_OPTIONS, checkpointOption, runSizeOptions, trainRequestFrom } from './recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';
 import { logCutLine, openStepLog } from './step-log.ts';
-import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
 
 function reportLine(r: StepReport): string {
   const width = String(r.steps).length;
@@ -73,17 +72,9 @@ function gpuMemory(args: Args): number | undefined {
 function requestFrom(args: Args): TrainRequest {
   if (args.has('steps') && args.has('epochs')) throw new UsageError('give --steps or --epochs, not both');
   return {
-    k: args.numberOrDefault('k'),
+    ...trainRequestFrom(args),
     steps: args.number('steps'),
     epochs: args.number('epochs'),
-    batchSize: args.numberOrDefault('batch'),
-    queryLength: args.numberOrDefault('query-length'),
-    documentLength: args.numberOrDefault('doc-length'),
-    peakLr: args.number('lr'),
-    ...recipeFrom(args),
-    lambdaQueries: args.number('lambda-q'),
-    lambdaDocuments: args.number('lambda-d'),
-    seed: args.number('seed'),
     shuffle: !args.flag('no-shuffle'),
     checkpointEvery: args.numberOrDefault('checkpoint-every'),
     reportEvery: args.numberOrDefault('report-every'),
@@ -107,21 +98,13 @@ export const trainCommand: Command = {
         help: 'the run folder: checkpoints in <dir>/checkpoint, the trained model in <dir>/model',
         required: true,
       },
-      k: { value: 'K', help: 'divide the MLM head by k before training', default: '1' },
       steps: { value: 'N', help: 'steps of the run (instead of --epochs)' },
       epochs: { value: 'E', help: 'epochs over the triplets (default 1 when --steps is not given)' },
-      batch: { value: 'B', help: 'triplets per micro-batch: its in-batch candidates and its FLOPS batch', default: '8' },
-      'query-length': { value: 'T', help: 'tokens per query', default: '32' },
-      'doc-length': { value: 'T', help: 'tokens per document', default: '128' },
-      lr: { value: 'LR', help: 'peak learning rate (linear warm-up, then linear decay to 0)', default: '1e-4' },
-      'lambda-q': {
-        value: 'L',
-        help: 'FLOPS weight of the queries (quadratic ramp, see --flops-ramp-ratio)',
-        default: PAPER_LAMBDAS.queries.toExponential(),
-      },
-      'lambda-d': { value: 'L', help: 'FLOPS weight of the documents', default: PAPER_LAMBDAS.documents.toExponential() },
+      ...runSizeOptions({
+        lr: 'peak learning rate (linear warm-up, then linear decay to 0)',
+        'lambda-q': 'FLOPS weight of the queries (quadratic ramp, see --flops-ramp-ratio)',
+      }),
       ...RECIPE_OPTIONS,
-      seed: { value: 'S', help: 'seed of the data order (32-bit)', default: '1' },
       'gpu-memory': {
         value: 'GiB',
         help: 'GPU memory the run may take, model included: over it the run is refused before it starts, with a batch (and --grad-accum) that fits',
@@ -134,7 +117,7 @@ export const trainCommand: Command = {
         help: "with --inference-free: the query weights' IDF over this corpus (a BEIR folder or corpus.jsonl, a .jsonl or .txt file; as `splade-lab idf`) instead of the training data's documents",
       },
       'no-shuffle': { help: 'triplets in file order every epoch (instead of a seeded shuffle per epoch)' },
-      'checkpoint-every': { value: 'N', help: 'checkpoint every N steps (and after the last)', default: '50' },
+      'checkpoint-every': checkpointOption('checkpoint every N steps (and after the last)'),
       'report-every': { value: 'N', help: 'report every N steps (and after the first and the last)', default: '10' },
       resume: { help: "continue the run folder's newest checkpoint (same options required)" },
       probe: {

@@ -24,6 +24,7 @@ import { JobController } from '../common/job-controller.ts';
 import { readNumberFields } from '../common/number-fields.ts';
 import type { TrainingRecipeSettings } from '../training/recipe-state.ts';
 import { baseStyles, fieldStyles, tableStyles } from '../common/theme.ts';
+import { LAPTOP_RUN } from '../../contract/recipe.ts';
 
 export type LambdaClient = Pick<WorkerClient, 'calibrate' | 'cancelJob'>;
 
@@ -33,11 +34,11 @@ const CALIBRATION_FIELDS = [
   { key: 'targetDocuments', label: 'Target active dims (documents)', value: 150, range: CALIBRATE_LIMITS.target },
   { key: 'tolerance', label: 'Tolerance (relative)', value: 0.25, range: CALIBRATE_LIMITS.tolerance },
   { key: 'trials', label: 'Trials at most', value: 5, range: CALIBRATE_LIMITS.trials },
-  { key: 'steps', label: 'Steps per trial', value: 100, range: { ...TRAIN_LIMITS.steps, min: 1 } },
-  { key: 'batchSize', label: 'Batch (triplets)', value: 8, range: TRAIN_LIMITS.batchSize },
-  { key: 'queryLength', label: 'Query tokens', value: 32, range: TRAIN_LIMITS.queryLength },
-  { key: 'documentLength', label: 'Document tokens', value: 128, range: TRAIN_LIMITS.documentLength },
-  { key: 'peakLr', label: 'Peak lr', value: 1e-4, range: TRAIN_LIMITS.peakLr },
+  { key: 'steps', label: 'Steps per trial', value: LAPTOP_RUN.steps, range: { ...TRAIN_LIMITS.steps, min: 1 } },
+  { key: 'batchSize', label: 'Batch (triplets)', value: LAPTOP_RUN.batchSize, range: TRAIN_LIMITS.batchSize },
+  { key: 'queryLength', label: 'Query tokens', value: LAPTOP_RUN.queryLength, range: TRAIN_LIMITS.queryLength },
+  { key: 'documentLength', label: 'Document tokens', value: LAPTOP_RUN.documentLength, range: TRAIN_LIMITS.documentLength },
+  { key: 'peakLr', label: 'Peak lr', value: LAPTOP_RUN.peakLr, range: TRAIN_LIMITS.peakLr },
 ] as const;
 
 @customElement('lambda-panel')

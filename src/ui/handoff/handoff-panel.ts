@@ -16,6 +16,7 @@ import { JobController } from '../common/job-controller.ts';
 import { readNumberFields } from '../common/number-fields.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from '../common/theme.ts';
 import type { TrainingRecipeSettings } from '../training/recipe-state.ts';
+import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
 
 export type HandoffClient = Pick<WorkerClient, 'handoff' | 'cancelJob'>;
 
@@ -61,7 +62,7 @@ export class HandoffPanel extends LitElement {
   override render() {
     const ready = !!this.client && !!this.summary && !!this.triplets && !this.job.running;
     return html`<p class="muted">
-        One epoch over the picked triplets with the paper's recipe (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3 ramped over a
+        One epoch over the picked triplets with the paper's recipe (AdamW, lr 1e-4, warm-up 0.1, λ_q ${PAPER_LAMBDAS.queries.toExponential()}, λ_d ${PAPER_LAMBDAS.documents.toExponential()} ramped over a
         third, bf16), the head divided by k = ${formatK(this.k)} before training, and the training form's ranking loss and
         queries (distillation reads the triplets' labels; inference-free queries ship their IDF table as idf.json). The zip holds train.py, launch.sh (torchrun),
         pinned requirements, the triplets, and check_step1.py: run it first on the GPU machine; it must print PASS (splade-lab's

@@ -15,6 +15,7 @@ import {
   type RecipeValidity,
 } from './recipe-state.ts';
 import { baseStyles, fieldStyles } from '../common/theme.ts';
+import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
 
 const CHOICES = ['optimizer', 'flopsOver', 'loss', 'queries'] as const;
 const KEYS: readonly RecipeKey[] = [...RECIPE_NUMBERS.map((f) => f.key), 'dropout', ...CHOICES];
@@ -118,7 +119,7 @@ export class RecipeForm extends LitElement {
           Use the paper's values
         </button>
         batch 64 × 8 micro-batches (the paper's 8 GPUs), 256 tokens, lr 1e-4 with 10% warm-up, clipping at 1.0, the backbone's
-        dropout, λ_q 5e-2 and λ_d 3e-3. Each micro-batch is its own pool of in-batch negatives and its own FLOPS batch.
+        dropout, λ_q ${PAPER_LAMBDAS.queries.toExponential()} and λ_d ${PAPER_LAMBDAS.documents.toExponential()}. Each micro-batch is its own pool of in-batch negatives and its own FLOPS batch.
         MarginMSE and KL distil a teacher's scores: the file's rows need a <code>label</code> (one margin per negative, or
         the scores of the positive and each negative). Inference-free queries are their tokens weighted by the IDF of the
         training documents: only documents are encoded (λ_q unused). Trained, the table learns with the model (its

@@ -3,19 +3,19 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { TRAIN_LIMITS, describeRange, inRange, type CheckpointInfo, type TrainRequest } from '../../worker/api.ts';
 import { numberProblem, type NumberField } from '../common/number-fields.ts';
-import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
+import { LAPTOP_RUN, PAPER_LAMBDAS, PAPER_RUN } from '../../contract/recipe.ts';
 
-/** Laptop-sized defaults; the rest of the recipe is the paper's (AdamW, lr 1e-4, warm-up 0.1, λ_q 5e-2, λ_d 3e-3). */
+/** The laptop run's defaults (LAPTOP_RUN: the CLI's too); the rest of the recipe is the paper's (AdamW, the lambdas). */
 const TRAIN_DEFAULTS = {
-  steps: 100,
-  batchSize: 8,
-  gradAccum: 1,
-  queryLength: 32,
-  documentLength: 128,
-  checkpointEvery: 50,
-  peakLr: 1e-4,
-  warmupRatio: 0.1,
-  maxGradNorm: 1,
+  steps: LAPTOP_RUN.steps,
+  batchSize: LAPTOP_RUN.batchSize,
+  gradAccum: LAPTOP_RUN.gradAccum,
+  queryLength: LAPTOP_RUN.queryLength,
+  documentLength: LAPTOP_RUN.documentLength,
+  checkpointEvery: LAPTOP_RUN.checkpointEvery,
+  peakLr: LAPTOP_RUN.peakLr,
+  warmupRatio: LAPTOP_RUN.warmupRatio,
+  maxGradNorm: LAPTOP_RUN.maxGradNorm,
   lambdaQueries: PAPER_LAMBDAS.queries,
   lambdaDocuments: PAPER_LAMBDAS.documents,
 } as const;
@@ -76,13 +76,7 @@ const DEFAULT_CHOICES = {
  * at 1e-4 with 10% warm-up, transformers' clipping at 1.0, the backbone's dropout. Heavy for a laptop: one click away.
  */
 const PAPER_FIELDS: Partial<Record<RecipeNumber, number>> = {
-  batchSize: 64,
-  gradAccum: 8,
-  queryLength: 256,
-  documentLength: 256,
-  peakLr: 1e-4,
-  warmupRatio: 0.1,
-  maxGradNorm: 1,
+  ...PAPER_RUN,
   lambdaQueries: PAPER_LAMBDAS.queries,
   lambdaDocuments: PAPER_LAMBDAS.documents,
 };

@@ -31,6 +31,7 @@ import type { TrainingClient } from './training-client.ts';
 import { TrainingData } from './training-data.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from '../common/theme.ts';
 import { K_MAX, K_MIN, K_RANGE_MESSAGE } from '../url-state.ts';
+import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
 
 /** The default probes of one role, one per line. */
 function probeLines(role: ProbeText['role']): string {
@@ -168,7 +169,7 @@ export class TrainPanel extends LitElement {
           step takes a batch of (query, positive, negative) lines and lowers L = L<sub>rank</sub> + λ<sub>q</sub> FLOPS(q) + λ<sub
             >d</sub
           >
-          FLOPS(d) with AdamW, the paper's recipe (lr 1e-4 with warm-up and linear decay, λ_q = 5e-2 and λ_d = 3e-3 ramped up over
+          FLOPS(d) with AdamW, the paper's recipe (lr 1e-4 with warm-up and linear decay, λ_q = ${PAPER_LAMBDAS.queries.toExponential()} and λ_d = ${PAPER_LAMBDAS.documents.toExponential()} ramped up over
           the first third, gradients clipped at 1.0, the backbone's dropout). Several micro-batches per step average their
           gradients, as the paper's 8 GPUs did. Active dimensions count the non-zero vocabulary weights of a vector: the FLOPS
           terms push them down. Checkpoints are kept in this browser (IndexedDB), so a reloaded tab can resume.
