@@ -1,8 +1,8 @@
 // A masked-LM training request as the page and the CLI send it, checked once against limits.ts and turned into the
 // run's plan: Hugging Face's run_mlm.py defaults (AdamW, lr 5e-5, no warm-up, 15% masking) with the user's changes.
 import { InvalidRequestError, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
-import { OPTIMIZER_NAMES, type OptimizerName } from './optimizer-settings.ts';
-import { PAPER_ADAMW, stepsForEpochs } from './recipe.ts';
+import type { OptimizerName } from './optimizer-settings.ts';
+import { planStepRecipe } from './step-plan.ts';
 import type { MlmLayout, MlmRecipe } from './mlm-recipe.ts';
 
 export interface MlmRequest {
@@ -63,58 +63,35 @@ export const MLM_LIMITS = {
 
 /** The run's plan for `sequences` sequences per epoch (the text's, after grouping or one per line). */
 export function planMlm(request: MlmRequest, sequences: number): MlmPlan {
-  const L = TRAIN_LIMITS;
-  const batchSize = checkRange(request.batchSize, L.batchSize, 'The batch size');
-  const gradAccum = checkRange(request.gradAccum ?? 1, L.gradAccum, 'Gradient accumulation');
-  if (request.steps !== undefined && request.epochs !== undefined)
-    throw new InvalidRequestError('Give the steps or the epochs of a run, not both');
-  const steps =
-    request.steps !== undefined
-      ? checkRange(request.steps, L.steps, 'Steps')
-      : stepsForEpochs(checkRange(request.epochs ?? 1, L.epochs, 'Epochs'), sequences, batchSize * gradAccum);
-  const optimizer = request.optimizer ?? 'adamw';
-  if (!OPTIMIZER_NAMES.includes(optimizer))
-    throw new InvalidRequestError(`Unknown optimiser "${optimizer}"; the optimisers are ${OPTIMIZER_NAMES.join(', ')}`);
-  const weightDecay = request.weightDecay === undefined ? 0 : checkRange(request.weightDecay, L.weightDecay, 'The weight decay');
+  const step = planStepRecipe(request, sequences, { ...MLM_DEFAULTS, reports: 20 });
+  const { gradAccum, maxGradNorm } = step;
   const mlmProbability = request.mlmProbability ?? MLM_DEFAULTS.mlmProbability;
   if (!(mlmProbability > 0))
     throw new InvalidRequestError(
       `The masking probability (--mlm-probability) must be above 0 and at most 1, got ${mlmProbability}: at 0 no token is predicted and the loss is 0/0`,
     );
   checkRange(mlmProbability, MLM_LIMITS.mlmProbability, 'The masking probability');
-  const maxGradNorm =
-    request.maxGradNorm === undefined
-      ? MLM_DEFAULTS.maxGradNorm
-      : checkRange(request.maxGradNorm, L.maxGradNorm, 'The maximum gradient norm');
+  // the keys in the order recipes (and checkpoints) have always had them
   const recipe: MlmRecipe = {
     objective: 'mlm',
-    batchSize,
-    maxLength: checkRange(request.maxLength ?? MLM_DEFAULTS.maxLength, L.documentLength, 'The sequence length'),
+    batchSize: step.batchSize,
+    maxLength: checkRange(request.maxLength ?? MLM_DEFAULTS.maxLength, TRAIN_LIMITS.documentLength, 'The sequence length'),
     mlmProbability,
     layout: request.layout,
-    optimizer: optimizer === 'sgd' ? { kind: 'sgd', weightDecay } : { ...PAPER_ADAMW, weightDecay },
-    schedule: {
-      peakLr: request.peakLr === undefined ? MLM_DEFAULTS.peakLr : checkRange(request.peakLr, L.peakLr, 'The learning rate'),
-      totalSteps: steps,
-      warmupRatio:
-        request.warmupRatio === undefined
-          ? MLM_DEFAULTS.warmupRatio
-          : checkRange(request.warmupRatio, L.ratio, 'The warm-up ratio'),
-    },
-    ...(request.shuffle === false ? { dataOrder: 'file' as const } : {}),
+    optimizer: step.optimizer,
+    schedule: step.schedule,
+    ...(step.shuffle ? {} : { dataOrder: 'file' as const }),
     ...(gradAccum > 1 ? { gradAccum } : {}),
     ...(maxGradNorm > 0 ? { maxGradNorm } : {}),
-    dropout: request.dropout === undefined ? 'config' : checkRange(request.dropout, L.dropout, 'The dropout probability'),
+    dropout: step.dropout,
   };
+  const { seed, checkpointEvery, reportEvery, resume } = step;
   return {
     recipe,
     k: request.k === undefined ? 1 : checkK(request.k, 'The head divisor k'),
-    seed: request.seed === undefined ? MLM_DEFAULTS.seed : checkRange(request.seed, L.seed, 'The seed'),
-    checkpointEvery: checkRange(request.checkpointEvery, L.checkpointEvery, 'Checkpoint every'),
-    reportEvery:
-      request.reportEvery === undefined
-        ? Math.max(1, Math.round(steps / 20))
-        : checkRange(request.reportEvery, L.reportEvery, 'Report every'),
-    resume: request.resume,
+    seed,
+    checkpointEvery,
+    reportEvery,
+    resume,
   };
 }

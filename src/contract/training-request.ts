@@ -1,10 +1,10 @@
 // A training request as the page and the CLI send it, checked once against limits.ts and turned into the run's
 // plan (the paper's recipe with the user's changes); and a recipe turned back into the request that makes it.
 import {
-  stepsForEpochs,
   type RunSettings,
-  paperRecipe,
-  PAPER_ADAMW,
+  LAPTOP_RUN,
+  PAPER_LAMBDAS,
+  PAPER_RUN,
   QUERY_TABLE_LR,
   RANKING_LOSSES,
   defaultTemperature,
@@ -13,7 +13,8 @@ import {
   type TrainingRecipe,
 } from './recipe.ts';
 
-import { OPTIMIZER_NAMES, optimizerName, type OptimizerName } from './optimizer-settings.ts';
+import { optimizerName, type OptimizerName } from './optimizer-settings.ts';
+import { planStepRecipe, type StepDefaults } from './step-plan.ts';
 import { ALARM_RULES, type AlarmRule } from './alarm-rules.ts';
 import { checkProbes, DEFAULT_PROBES, type ProbeText } from './probes.ts';
 import { InvalidRequestError, TRAIN_LIMITS, checkK, checkRange } from './limits.ts';
@@ -93,39 +94,23 @@ export type TrainPlan = RunSettings & {
   stopOn: AlarmRule[];
 };
 
-const DEFAULT_SEED = 1;
-
-/** Reports per run when the request does not say how often. */
-const DEFAULT_REPORTS = 100;
+/** What a SPLADE request leaves out: the paper's schedule and clipping, the laptop run's seed, 100 reports a run. */
+const TRAINING_DEFAULTS: StepDefaults = {
+  peakLr: PAPER_RUN.peakLr,
+  warmupRatio: PAPER_RUN.warmupRatio,
+  maxGradNorm: PAPER_RUN.maxGradNorm,
+  seed: LAPTOP_RUN.seed,
+  reports: 100,
+};
 
 /** Checks a training request against the limits and builds its recipe for `triplets` rows of `negatives` negatives. */
 export function planTraining(request: TrainRequest, triplets: number, negatives = 1): TrainPlan {
   const L = TRAIN_LIMITS;
   checkK(request.k);
-  const batchSize = checkRange(request.batchSize, L.batchSize, 'The batch size');
-  const gradAccum = checkRange(request.gradAccum ?? 1, L.gradAccum, 'Gradient accumulation');
-  if (request.steps !== undefined && request.epochs !== undefined)
-    throw new InvalidRequestError('Give the steps or the epochs of a run, not both');
-  const steps =
-    request.steps !== undefined
-      ? checkRange(request.steps, L.steps, 'Steps')
-      : stepsForEpochs(checkRange(request.epochs ?? 1, L.epochs, 'Epochs'), triplets, batchSize * gradAccum);
-  const optimizer = request.optimizer ?? 'adamw';
-  if (!OPTIMIZER_NAMES.includes(optimizer))
-    throw new InvalidRequestError(`Unknown optimiser "${optimizer}"; the optimisers are ${OPTIMIZER_NAMES.join(', ')}`);
-  const weightDecay =
-    request.weightDecay === undefined
-      ? PAPER_ADAMW.weightDecay
-      : checkRange(request.weightDecay, L.weightDecay, 'The weight decay');
-  const {
-    maxGradNorm: paperMaxGradNorm,
-    dropout: _paperDropout,
-    ...base
-  } = paperRecipe(steps, batchSize, {
-    queryLength: checkRange(request.queryLength, L.queryLength, 'The query length'),
-    documentLength: checkRange(request.documentLength, L.documentLength, 'The document length'),
-    peakLr: request.peakLr === undefined ? undefined : checkRange(request.peakLr, L.peakLr, 'The learning rate'),
-  });
+  const step = planStepRecipe(request, triplets, TRAINING_DEFAULTS);
+  const { gradAccum, maxGradNorm } = step;
+  const queryLength = checkRange(request.queryLength, L.queryLength, 'The query length');
+  const documentLength = checkRange(request.documentLength, L.documentLength, 'The document length');
   const loss = request.loss ?? 'contrastive';
   if (!RANKING_LOSSES.includes(loss))
     throw new InvalidRequestError(`Unknown loss "${loss}"; the losses are ${RANKING_LOSSES.join(', ')}`);
@@ -145,45 +130,36 @@ export function planTraining(request: TrainRequest, triplets: number, negatives 
       );
     checkRange(request.queryTableLr, L.peakLr, "The query table's learning rate");
   }
-  const maxGradNorm =
-    request.maxGradNorm === undefined
-      ? paperMaxGradNorm!
-      : checkRange(request.maxGradNorm, L.maxGradNorm, 'The maximum gradient norm');
+  // the keys in the order recipes (and checkpoints) have always had them
   const recipe: TrainingRecipe = {
-    ...base,
-    optimizer: optimizer === 'sgd' ? { kind: 'sgd', weightDecay } : { ...PAPER_ADAMW, weightDecay },
-    schedule: {
-      ...base.schedule,
-      warmupRatio:
-        request.warmupRatio === undefined
-          ? base.schedule.warmupRatio
-          : checkRange(request.warmupRatio, L.ratio, 'The warm-up ratio'),
-    },
+    batchSize: step.batchSize,
+    queryLength,
+    documentLength,
+    optimizer: step.optimizer,
+    schedule: step.schedule,
+    lambdaQueries:
+      request.lambdaQueries === undefined ? PAPER_LAMBDAS.queries : checkRange(request.lambdaQueries, L.lambda, 'lambda_q'),
+    lambdaDocuments:
+      request.lambdaDocuments === undefined ? PAPER_LAMBDAS.documents : checkRange(request.lambdaDocuments, L.lambda, 'lambda_d'),
     tau:
       request.temperature === undefined
         ? defaultTemperature(loss)
         : checkRange(request.temperature, L.temperature, 'The temperature'),
-    lambdaQueries:
-      request.lambdaQueries === undefined ? base.lambdaQueries : checkRange(request.lambdaQueries, L.lambda, 'lambda_q'),
-    lambdaDocuments:
-      request.lambdaDocuments === undefined ? base.lambdaDocuments : checkRange(request.lambdaDocuments, L.lambda, 'lambda_d'),
     // absent unless asked, so that recipes (and checkpoints) of shuffled runs are what they always were
-    ...(request.shuffle === false ? { dataOrder: 'file' as const } : {}),
+    ...(step.shuffle ? {} : { dataOrder: 'file' as const }),
     ...(gradAccum > 1 ? { gradAccum } : {}),
     ...(negatives > 1 ? { negatives } : {}),
     ...flopsOverField(request.flopsOver, gradAccum),
     ...(maxGradNorm > 0 ? { maxGradNorm } : {}),
-    ...dropoutField(request.dropout),
+    // a dropout of 0 is left out (none), as in older recipes
+    ...(step.dropout === 'config' || step.dropout > 0 ? { dropout: step.dropout } : {}),
     // absent for the contrastive loss, so that its recipes (and checkpoints) are what they always were
     ...(loss !== 'contrastive' ? { loss } : {}),
     ...(request.flopsRampRatio !== undefined
       ? { flopsRampRatio: checkRange(request.flopsRampRatio, L.ratio, 'The FLOPS ramp ratio') }
       : {}),
   };
-  const reportEvery =
-    request.reportEvery === undefined
-      ? Math.max(1, Math.round(steps / DEFAULT_REPORTS))
-      : checkRange(request.reportEvery, L.reportEvery, 'Report every');
+  const { reportEvery } = step;
   const ignored = request.ignoreAlarms ?? [];
   for (const rule of ignored)
     if (!ALARM_RULES.includes(rule))
@@ -191,10 +167,10 @@ export function planTraining(request: TrainRequest, triplets: number, negatives 
   return {
     recipe,
     k: request.k,
-    seed: request.seed === undefined ? DEFAULT_SEED : checkRange(request.seed, L.seed, 'The seed'),
-    checkpointEvery: checkRange(request.checkpointEvery, L.checkpointEvery, 'Checkpoint every'),
+    seed: step.seed,
+    checkpointEvery: step.checkpointEvery,
     reportEvery,
-    resume: request.resume,
+    resume: step.resume,
     probes: {
       texts: checkProbes(request.probes ?? DEFAULT_PROBES),
       every:
@@ -226,13 +202,6 @@ function flopsOverField(over: TrainRequest['flopsOver'], gradAccum: number): Pic
   if (over !== undefined && over !== 'micro-batch' && over !== 'step')
     throw new InvalidRequestError(`FLOPS over "${over}": choose micro-batch or step`);
   return over === 'step' && gradAccum > 1 ? { flopsOver: 'step' } : {};
-}
-
-/** The recipe's dropout: the config's unless a rate is given; a rate of 0 leaves the field out (no dropout). */
-function dropoutField(rate: number | undefined): Pick<TrainingRecipe, 'dropout'> {
-  if (rate === undefined) return { dropout: 'config' };
-  const checked = checkRange(rate, TRAIN_LIMITS.dropout, 'The dropout probability');
-  return checked > 0 ? { dropout: checked } : {};
 }
 
 /** The request that continues a saved run exactly: its own recipe, k and seed (and what `watch` says of probes and alarms). */
