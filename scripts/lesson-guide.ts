@@ -1,10 +1,10 @@
 // The lesson's figures in docs/page-guide.md, written from the bundled recording (public/lesson/trace.json) by the same
-// sentences the page shows (src/contract/lesson-claims.ts), never typed: `npm run lesson-guide` rewrites the marked
+// sentences the page shows (src/contract/lesson/lesson-claims.ts), never typed: `npm run lesson-guide` rewrites the marked
 // part of the guide (`npm run lesson-trace` runs it after recording), and a repository test fails when they differ.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { lessonOutcomes, lessonTakeaway } from '../src/contract/lesson-claims.ts';
-import { parseLessonTrace, type LessonTrace } from '../src/contract/lesson-trace.ts';
+import { lessonOutcomes, lessonTakeaway } from '../src/contract/lesson/lesson-claims.ts';
+import { parseLessonTrace, type LessonTrace } from '../src/contract/lesson/lesson-trace.ts';
 
 export const GUIDE_FILE = fileURLToPath(new URL('../docs/page-guide.md', import.meta.url));
 export const TRACE_FILE = fileURLToPath(new URL('../public/lesson/trace.json', import.meta.url));

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { anisotropy, headRowNorms, sampleRowPairs, summarizeNorms } from '../src/kernels/reference/head-stats.ts';
-import { readSafetensors } from '../src/io/safetensors.ts';
+import { readSafetensors } from '../src/io/formats/safetensors.ts';
 import { parseModelConfig } from '../src/model/config.ts';
 import { mapHuggingFaceTensors } from '../src/model/weights.ts';
 import { decoderWeightName } from '../src/model/layout.ts';

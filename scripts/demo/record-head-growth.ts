@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HEAD_GROWTH_FORMAT, type GrowthTerm, type HeadGrowthTrace } from '../../src/contract/head-growth-trace.ts';
-import { readSafetensors, writeSafetensors } from '../../src/io/safetensors.ts';
+import { HEAD_GROWTH_FORMAT, type GrowthTerm, type HeadGrowthTrace } from '../../src/contract/lesson/head-growth-trace.ts';
+import { readSafetensors, writeSafetensors } from '../../src/io/formats/safetensors.ts';
 import { pretrainingDocuments } from './pretrain-demo-backbone.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

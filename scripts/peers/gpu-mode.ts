@@ -2,7 +2,7 @@
 // achieved TFLOP/s and fraction of the device's fp32 peak (both variants), matmul GFLOP/s per layout at BERT-base's
 // shapes, and one full training step of a BERT-base-sized model (B 16, queries 32, documents 128, V 30522).
 import type { GpuContext } from '../../src/gpu/context.ts';
-import type { AdapterReport } from '../../src/contract/gpu-report.ts';
+import type { AdapterReport } from '../../src/contract/model/gpu-report.ts';
 import { nodeGpuContext } from '../../src/gpu/webgpu-node.ts';
 import { benchMatmul } from '../bench/matmul.ts';
 import { benchSpladeHead } from '../bench/splade-head.ts';

@@ -1,7 +1,7 @@
 // The peers bench's problem: one SPLADE training step's shapes, seeded weights, batch and hyper-parameters, built the
 // same way in every process so that splade-lab and each peer start from identical numbers.
 import { parseModelConfig } from '../../src/model/config.ts';
-import { type ModelConfig } from '../../src/contract/model-config.ts';
+import { type ModelConfig } from '../../src/contract/model/model-config.ts';
 import { P } from '../../src/model/layout.ts';
 import { makeTinyCheckpoint, type TinyCheckpoint } from '../../src/model/tiny-model.ts';
 import { loadParameters } from '../../src/model/weights.ts';

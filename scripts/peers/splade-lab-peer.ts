@@ -2,9 +2,9 @@
 import type { GpuContext } from '../../src/gpu/context.ts';
 import { GpuModel } from '../../src/model/gpu-model.ts';
 import { loadParameters } from '../../src/model/weights.ts';
-import { HeadOnlyTrainer } from '../../src/train/head-only-trainer.ts';
-import { SpladeTrainer } from '../../src/train/trainer.ts';
-import { type TrainingRecipe } from '../../src/contract/recipe.ts';
+import { HeadOnlyTrainer } from '../../src/train/splade/head-only-trainer.ts';
+import { SpladeTrainer } from '../../src/train/splade/trainer.ts';
+import { type TrainingRecipe } from '../../src/contract/training/recipe.ts';
 import type { PeerStepper } from './peer-system.ts';
 import { tinyEncoderCheckpoint, type PeerHyper, type PeerProblem } from './problem.ts';
 

@@ -11,7 +11,7 @@ export class RunLockedError extends Error {
 }
 
 /**
- * Whether a failure message says that a server gave no answer at all (io/http-body.ts words it "network failure (…)"
+ * Whether a failure message says that a server gave no answer at all (io/hub/http-body.ts words it "network failure (…)"
  * or "no response for N s"): the page then reads it as being offline and names what works without the network.
  */
 export function saysNoAnswer(message: string): boolean {

@@ -1,32 +1,31 @@
 // The types of the worker's interface (WorkerApi) and what its calls carry; worker/api.ts re-exports them for the page.
-import type { AdapterReport } from './gpu-report.ts';
+import type { AdapterReport } from './model/gpu-report.ts';
+import type { KDemoResult, KDemoSeries } from './training/k-demo-results.ts';
 import type {
   HeadStatsPair,
-  KDemoResult,
-  KDemoSeries,
   ModelSummary as AppModelSummary,
   MemoryEstimate,
   PreviewResult,
   RunHeadStats,
-} from './model-results.ts';
-import type { TrainRequest } from './training-request.ts';
-import type { EvalStage, EvalRequest } from './evaluation-request.ts';
-import type { EncodeRequest, KDemoRequest } from './model-requests.ts';
-import type { CheckpointInfo, TrainEvent } from './training-events.ts';
-import type { TripletsSummary, BatchCacheEntry, HubDatasetRef } from './data-sources.ts';
-import type { DatasetSummary, SetEvaluation } from './results.ts';
-import type { QueryDifference, DocumentView, SearchResult } from './search-results.ts';
-import type { RunRecord, ExportFile } from './runs.ts';
-import type { IndexEstimate, IndexEstimateRequest } from './index-stats.ts';
-import type { PairAudit } from './pair-audit.ts';
-import type { SweepEvent, SweepPlan } from './sweep-plan.ts';
-import type { HandoffRequest } from './handoff.ts';
-import type { CalibrationResult, CalibrationEvent, CalibrationRequest } from './calibration.ts';
-import type { LessonFacts, LessonFrame, LessonVector } from './lesson-frames.ts';
-import type { LessonSettings } from './lesson-settings.ts';
-import type { MlmRequest } from './mlm-request.ts';
-import type { HeadGrowth, MlmEvent } from './mlm-report.ts';
-import type { AuditDiff, AuditSide, CorpusAudit } from './expansion-audit.ts';
+} from './model/model-results.ts';
+import type { TrainRequest } from './training/training-request.ts';
+import type { EvalStage, EvalRequest } from './evaluation/evaluation-request.ts';
+import type { EncodeRequest, KDemoRequest } from './model/model-requests.ts';
+import type { CheckpointInfo, TrainEvent } from './training/training-events.ts';
+import type { TripletsSummary, BatchCacheEntry, HubDatasetRef } from './training/data-sources.ts';
+import type { DatasetSummary, SetEvaluation } from './evaluation/results.ts';
+import type { QueryDifference, DocumentView, SearchResult } from './evaluation/search-results.ts';
+import type { RunRecord, ExportFile } from './experiments/runs.ts';
+import type { IndexEstimate, IndexEstimateRequest } from './evaluation/index-stats.ts';
+import type { PairAudit } from './model/pair-audit.ts';
+import type { SweepEvent, SweepPlan } from './experiments/sweep-plan.ts';
+import type { HandoffRequest } from './handoff/handoff.ts';
+import type { CalibrationResult, CalibrationEvent, CalibrationRequest } from './experiments/calibration.ts';
+import type { LessonFacts, LessonFrame, LessonVector } from './lesson/lesson-frames.ts';
+import type { LessonSettings } from './lesson/lesson-settings.ts';
+import type { MlmRequest } from './training/mlm-request.ts';
+import type { HeadGrowth, MlmEvent } from './training/mlm-report.ts';
+import type { AuditDiff, AuditSide, CorpusAudit } from './model/expansion-audit.ts';
 /** Where a backbone comes from. `File` objects are structured-cloneable, so picked files travel as they are. */
 export type ModelSource =
   | { kind: 'demo'; /** Absolute URL of the folder holding the generated demo checkpoint (…/demo/). */ url: string }

@@ -1,7 +1,7 @@
 // Acquiring WebGPU: an adapter and a device with the adapter's real limits (not WebGPU's defaults), or a
 // NoWebGpuError that says what to enable; the adapter's description and limits are reported for the page and bench.
 import { GpuContext, type ReleaseDevice } from './context.ts';
-import { type AdapterReport } from '../contract/gpu-report.ts';
+import { type AdapterReport } from '../contract/model/gpu-report.ts';
 import { NoWebGpuError } from './errors.ts';
 
 /** The limits the adapter report lists. */

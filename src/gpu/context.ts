@@ -1,7 +1,7 @@
 // GpuContext: one device with its real limits, a pipeline and bind-group cache, tensors, dispatch and readback.
 // One class in one file (about 450 lines): every method reads or writes the same device, caches and allocation
 // ledger (bytes in use, the lost-device state), so splitting it would spread one invariant over several files.
-import { AdapterReport } from '../contract/gpu-report.ts';
+import { AdapterReport } from '../contract/model/gpu-report.ts';
 import { DeviceLostError, GpuKernelError, GpuLimitError, GpuOutOfMemoryError } from './errors.ts';
 import { pipelineKey, shaderCode, type KernelSpec } from './kernel-spec.ts';
 import { Tensor, typedArrayFor, type DType, type TypedArrayOf } from './tensor.ts';

@@ -1,6 +1,6 @@
 // Browser file sources: files the user picked or dropped, and a Cache Storage cache for Hub downloads.
 import { checkFileSize, throwIfAborted, type FileSource } from './file-source.ts';
-import type { FileCache } from './hub.ts';
+import type { FileCache } from './hub/hub.ts';
 
 /** A picked file's path inside the picked folder ("scifact/qrels/test.tsv" -> "qrels/test.tsv"), or its name. */
 function pathInFolder(file: File): string {

@@ -3,7 +3,7 @@ import { lstat, open, readFile, realpath, rename, stat, writeFile } from 'node:f
 import { makeFolders } from './make-folders-node.ts';
 import { dirname, join, resolve, sep } from 'node:path';
 import { checkFileSize, throwIfAborted, type FileSink, type FileSource } from './file-source.ts';
-import type { FileCache } from './hub.ts';
+import type { FileCache } from './hub/hub.ts';
 
 /** Refuses names that would leave the folder ("../x", absolute paths). */
 function insideFolder(dir: string, name: string): string {

@@ -4,7 +4,7 @@ import type { Tensor } from '../gpu/tensor.ts';
 import source from '../../shaders/head_stats.wgsl?raw';
 import { histogramEdges } from '../util/histogram-range.ts';
 import { sampleRowPairs, type HistogramRange } from './reference/head-stats.ts';
-import { type NormSummary, HeadStatistics } from '../contract/head-statistics.ts';
+import { type NormSummary, HeadStatistics } from '../contract/model/head-statistics.ts';
 import { expectTensor } from './shape-check.ts';
 const WORKGROUP = 256;
 

@@ -1,9 +1,9 @@
 // The backbone a training run starts from: its config (as parsed and as read), its fp32 parameters before any
 // rescaling, and its tokenizer.
-import type { HfConfig } from '../io/model-folder.ts';
+import type { HfConfig } from '../io/formats/model-folder.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
-import type { TextTokenizer } from '../io/tokenizer.ts';
-import type { ModelConfig } from '../contract/model-config.ts';
+import type { TextTokenizer } from '../io/tokenizer/tokenizer.ts';
+import type { ModelConfig } from '../contract/model/model-config.ts';
 
 export interface Backbone {
   config: ModelConfig;

@@ -1,6 +1,6 @@
 // Parses a Hugging Face config.json into a typed ModelConfig for the six supported masked-LM families, sizes
 // range-checked before anything is allocated. Semantics follow transformers' modeling_*.py and config classes.
-import { Architecture, ModelConfig } from '../contract/model-config.ts';
+import { Architecture, ModelConfig } from '../contract/model/model-config.ts';
 import { clip } from '../io/format-error.ts';
 import { parseAlbert } from './config/albert.ts';
 import { parseBertLike } from './config/bert.ts';

@@ -1,6 +1,6 @@
 // Which dropout sites an encoder pass has, and the number each one's mask key is drawn under: the one numbering the
 // GPU pass (gpu-encoder.ts) and the float64 reference (reference/encoder.ts) share, so their masks are the same.
-import type { DropoutRates } from '../contract/model-config.ts';
+import type { DropoutRates } from '../contract/model/model-config.ts';
 
 /** A site's number in its pass, or null where the rate is 0 (no site). */
 export interface LayerDropoutSites {

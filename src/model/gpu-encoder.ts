@@ -8,7 +8,7 @@ import { Attention } from './gpu/attention.ts';
 import { DropoutSite } from '../kernels/dropout.ts';
 import { dropoutKey } from '../kernels/reference/dropout.ts';
 import { LayerNorm } from '../kernels/layernorm.ts';
-import { NO_DROPOUT, type DropoutRates, type ModelConfig } from '../contract/model-config.ts';
+import { NO_DROPOUT, type DropoutRates, type ModelConfig } from '../contract/model/model-config.ts';
 import { dropoutSiteId, planDropoutSites } from './dropout-sites.ts';
 import { GpuEmbeddings } from './gpu/embeddings.ts';
 import {

@@ -6,7 +6,7 @@ import type { GpuContext } from '../gpu/context.ts';
 import { planRowParts, type RowPart, type RowParted } from '../gpu/row-parts.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
-import type { ModelConfig } from '../contract/model-config.ts';
+import type { ModelConfig } from '../contract/model/model-config.ts';
 import { P, decoderWeightName, parameterLayout, type ParamSpec } from './layout.ts';
 
 export interface GpuParameter {

@@ -7,7 +7,7 @@ import type { Tensor } from '../gpu/tensor.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 import { HeadDivision } from '../kernels/head-division.ts';
 import { HeadStats, histogramRangeOf } from '../kernels/head-stats.ts';
-import { type HeadStatistics } from '../contract/head-statistics.ts';
+import { type HeadStatistics } from '../contract/model/head-statistics.ts';
 import {
   anisotropy,
   headRowNorms,
@@ -19,7 +19,7 @@ import {
 import { recordHeadDivision } from './rescale.ts';
 import { sharedHistogramRange } from '../util/histogram-range.ts';
 import { checkK } from '../contract/limits.ts';
-import { HeadStatsPair } from '../contract/model-results.ts';
+import { HeadStatsPair } from '../contract/model/model-results.ts';
 
 /** Bins of the head-norm histograms. */
 const HEAD_HISTOGRAM_BINS = 60;

@@ -2,7 +2,7 @@
 // optionally a decoder matrix with a chosen mean row norm. Used by the tiny-checkpoint generator and tests.
 import type { HostTensor } from '../io/host-tensor.ts';
 import { Random } from '../util/random.ts';
-import type { ModelConfig } from '../contract/model-config.ts';
+import type { ModelConfig } from '../contract/model/model-config.ts';
 import { P, decoderWeightName, parameterLayout } from './layout.ts';
 
 export interface InitOptions {

@@ -1,6 +1,6 @@
 // The uniform internal parameter layout of every supported encoder: names, shapes and which ones a config has.
 // Linear weights keep PyTorch's [out, in] orientation; q, k and v are always fused into one [3d, d] matrix.
-import type { ModelConfig } from '../contract/model-config.ts';
+import type { ModelConfig } from '../contract/model/model-config.ts';
 
 export interface ParamSpec {
   /** Internal name, e.g. "layers.0.qkv.weight". */

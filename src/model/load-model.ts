@@ -3,13 +3,13 @@
 // internal layout (unused checkpoint tensors reported), and a tokenizer that fits the head.
 import { GpuLimitError } from '../gpu/errors.ts';
 import { planRowParts } from '../gpu/row-parts.ts';
-import { loadCheckpoint, type Checkpoint } from '../io/model-folder.ts';
+import { loadCheckpoint, type Checkpoint } from '../io/formats/model-folder.ts';
 import { readJsonFile, type FileSource, type ReadOptions } from '../io/file-source.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
-import type { TextTokenizer } from '../io/tokenizer.ts';
-import { loadTokenizer } from '../io/tokenizer-load.ts';
+import type { TextTokenizer } from '../io/tokenizer/tokenizer.ts';
+import { loadTokenizer } from '../io/tokenizer/tokenizer-load.ts';
 import { parseModelConfig } from './config.ts';
-import { type ModelConfig } from '../contract/model-config.ts';
+import { type ModelConfig } from '../contract/model/model-config.ts';
 import { P, parameterCount, parameterLayout } from './layout.ts';
 import { loadParametersReport } from './weights.ts';
 

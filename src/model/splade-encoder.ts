@@ -2,7 +2,7 @@
 // read back the pooled (B, V) rows and keep their non-zero entries. Passes are cached per padded length.
 import type { GpuContext, Owned } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
-import type { TextTokenizer } from '../io/tokenizer.ts';
+import type { TextTokenizer } from '../io/tokenizer/tokenizer.ts';
 import { SpladeHead } from '../kernels/splade-head.ts';
 import { pruneTopK, sparseFromDense, type SparseVector } from '../util/sparse-vector.ts';
 import { GpuEncoderPass } from './gpu-encoder.ts';

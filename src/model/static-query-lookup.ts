@@ -1,5 +1,5 @@
 // Inference-free SPLADE's query vector at inference: each token of the query once, at its static table weight (a
-// lookup, no encoder). Training builds the same vectors in bulk (src/train/static-queries.ts).
+// lookup, no encoder). Training builds the same vectors in bulk (src/train/splade/static-queries.ts).
 
 /**
  * One query's static vector as sparse entries: each token of `ids` (special tokens included, at their table weight,

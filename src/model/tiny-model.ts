@@ -1,7 +1,7 @@
 // Generates small seeded checkpoints in Hugging Face form (config.json object + tensors under HF names) for every
 // family: test fixtures, the bundled demo backbone. Output goes through the same mapping loaders use (weights.ts).
 import type { TensorMap } from '../io/host-tensor.ts';
-import type { Architecture } from '../contract/model-config.ts';
+import type { Architecture } from '../contract/model/model-config.ts';
 import { parseModelConfig } from './config.ts';
 import { initParameters } from './init.ts';
 import { toHuggingFaceTensors } from './weights.ts';

@@ -5,7 +5,7 @@
 // contract, and a reader checks a family's names against its inverse in one place.
 import { clip } from '../io/format-error.ts';
 import { type HostTensor, type TensorMap, tensorSize } from '../io/host-tensor.ts';
-import type { ModelConfig } from '../contract/model-config.ts';
+import type { ModelConfig } from '../contract/model/model-config.ts';
 import { type ModelParams, type ParamSpec, P, parameterLayout, type Part } from './layout.ts';
 
 /** One internal parameter and the checkpoint tensors it is made of, concatenated along dim 0. */

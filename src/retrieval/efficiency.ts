@@ -1,5 +1,5 @@
 // Sparsity figures as sentence-transformers reports them: active dimensions per vector and the expected FLOPs of a dot product.
-import { EfficiencyReport, SparsityStats } from '../contract/results.ts';
+import { EfficiencyReport, SparsityStats } from '../contract/evaluation/results.ts';
 import type { SparseVector } from '../util/sparse-vector.ts';
 
 function sparsityStats(vectors: readonly SparseVector[], dimension: number): SparsityStats {

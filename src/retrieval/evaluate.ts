@@ -1,13 +1,13 @@
 // End-to-end evaluation: encode queries and corpus, index, retrieve top-k, score with trec_eval measures, report efficiency.
-import type { RetrievalDataset } from '../contract/dataset.ts';
+import type { RetrievalDataset } from '../contract/evaluation/dataset.ts';
 import { efficiencyReport } from './efficiency.ts';
-import { type EfficiencyReport, type QueryPostingsSummary, RetrievalReport } from '../contract/results.ts';
+import { type EfficiencyReport, type QueryPostingsSummary, RetrievalReport } from '../contract/evaluation/results.ts';
 import { queryPostings } from './posting-statistics.ts';
 import { buildInvertedIndex, indexMemoryBytes, postingsCount, type InvertedIndex } from './inverted-index.ts';
 import { evaluateRun, type EvaluateRunOptions } from './metrics/evaluate-run.ts';
-import type { Run } from '../contract/run-types.ts';
+import type { Run } from '../contract/evaluation/run-types.ts';
 import { searchAll } from './search.ts';
-import { type SearchAlgorithm } from '../contract/search-results.ts';
+import { type SearchAlgorithm } from '../contract/evaluation/search-results.ts';
 import type { SparseVector } from '../util/sparse-vector.ts';
 import type { Ranking } from './top-k.ts';
 export type Progress = (done: number, total: number) => void;

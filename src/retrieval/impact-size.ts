@@ -1,7 +1,7 @@
 // Index size estimates of posting lists under the two models IMPACT_SIZE_MODELS states: Anserini's round(scale * w)
 // impacts, and rank_features' Lucene FeatureField (9 significant bits in a 16-bit term frequency), each posting a VInt
 // document gap plus its impact or frequency.
-import { IMPACT_SIZE_MODELS, type ImpactIndexSize } from '../contract/index-stats.ts';
+import { IMPACT_SIZE_MODELS, type ImpactIndexSize } from '../contract/evaluation/index-stats.ts';
 import { featureFieldFrequency } from './engine-quantisation.ts';
 import { anseriniImpact, type Vocabulary } from './exports.ts';
 import type { SparseVector } from '../util/sparse-vector.ts';

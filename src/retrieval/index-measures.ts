@@ -1,8 +1,13 @@
 // The measures of a set's index from vectors already encoded, shared by `index-stats` and the page's estimate:
 // posting lengths, the postings each query touches, the index size under both impact models, and the pruning curve; a
 // scale whose impacts no Anserini index could hold is refused first.
-import type { RetrievalDataset } from '../contract/dataset.ts';
-import { INDEX_STATS_DEFAULTS, pruningRules, type IndexEstimateRequest, type IndexMeasures } from '../contract/index-stats.ts';
+import type { RetrievalDataset } from '../contract/evaluation/dataset.ts';
+import {
+  INDEX_STATS_DEFAULTS,
+  pruningRules,
+  type IndexEstimateRequest,
+  type IndexMeasures,
+} from '../contract/evaluation/index-stats.ts';
 import { InvalidRequestError } from '../contract/limits.ts';
 import { anseriniImpact, type Vocabulary } from './exports.ts';
 import { anseriniIndexSize, rankFeaturesIndexSize } from './impact-size.ts';

@@ -1,6 +1,6 @@
 // Posting-list statistics of an inverted index: the lengths of its lists, and for each query the summed length of
 // the lists its terms open (the work a term-at-a-time search does, SPLADE's latency proxy in search engines).
-import type { PostingLengths, QueryPostings } from '../contract/index-stats.ts';
+import type { PostingLengths, QueryPostings } from '../contract/evaluation/index-stats.ts';
 import type { InvertedIndex } from './inverted-index.ts';
 import type { SparseVector } from '../util/sparse-vector.ts';
 import { nearestRank } from '../util/nearest-rank.ts';

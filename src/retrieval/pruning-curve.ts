@@ -1,7 +1,7 @@
 // A what-if pruning curve from stored vectors, without encoding again: for each rule, the pruned document index's
 // postings and Anserini bytes, the postings each query touches, and the retrieval measures of the pruned vectors.
-import type { PruningPoint, PruningRule } from '../contract/index-stats.ts';
-import type { RetrievalDataset } from '../contract/dataset.ts';
+import type { PruningPoint, PruningRule } from '../contract/evaluation/index-stats.ts';
+import type { RetrievalDataset } from '../contract/evaluation/dataset.ts';
 import { retrieveAndEvaluate } from './evaluate.ts';
 import type { Vocabulary } from './exports.ts';
 import { anseriniIndexSize } from './impact-size.ts';

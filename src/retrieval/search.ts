@@ -4,7 +4,13 @@ import { MaxScoreSearcher } from './maxscore.ts';
 import type { SparseVector } from '../util/sparse-vector.ts';
 import { nearestRank } from '../util/nearest-rank.ts';
 import { TopK, type Ranking } from './top-k.ts';
-import { isSearchAlgorithm, LatencyReport, LatencyTimes, SearchAlgorithm, searchAlgorithms } from '../contract/search-results.ts';
+import {
+  isSearchAlgorithm,
+  LatencyReport,
+  LatencyTimes,
+  SearchAlgorithm,
+  searchAlgorithms,
+} from '../contract/evaluation/search-results.ts';
 
 /**
  * Term-at-a-time search with one float64 accumulator per document. Query dimensions are visited in

@@ -3,7 +3,7 @@ import type { GpuContext } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { AdamW, type AdamWState, type OptimizedParameter } from '../kernels/adamw.ts';
 import { Sgd } from '../kernels/sgd.ts';
-import type { AdamWSettings, OptimizerSettings, SgdSettings } from '../contract/optimizer-settings.ts';
+import type { AdamWSettings, OptimizerSettings, SgdSettings } from '../contract/training/optimizer-settings.ts';
 
 /** The optimiser's side of a step and of a checkpoint (SGD has no moments: its state is the step count). */
 export interface StepOptimizer {

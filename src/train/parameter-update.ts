@@ -6,9 +6,9 @@ import type { AdamWState, OptimizedParameter } from '../kernels/adamw.ts';
 import { FiniteMonitor, type HealthReport } from '../kernels/finite-check.ts';
 import { GradientScale } from '../kernels/grad-norm.ts';
 import type { GpuModel, GpuParameter } from '../model/gpu-model.ts';
-import type { StepRecipe } from '../contract/recipe.ts';
-import { microBatches } from '../contract/recipe-facts.ts';
-import { learningRate } from '../contract/schedule.ts';
+import type { StepRecipe } from '../contract/training/recipe.ts';
+import { microBatches } from '../contract/training/recipe-facts.ts';
+import { learningRate } from '../contract/training/schedule.ts';
 import { createOptimizer, type StepOptimizer } from './optimizer.ts';
 import { momentsForParts } from './moment-parts.ts';
 

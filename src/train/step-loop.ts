@@ -2,10 +2,10 @@
 // bottom: the head divided by k, steps over the task's batches, progress reports, checkpoints every N steps, pausing
 // on request, divergence stops, and resuming from the newest checkpoint at exactly the batch and step it recorded.
 import type { GpuContext } from '../gpu/context.ts';
-import type { StepRecipe } from '../contract/recipe.ts';
-import type { DataFingerprint, DataPosition } from '../contract/training-report.ts';
+import type { StepRecipe } from '../contract/training/recipe.ts';
+import type { DataFingerprint, DataPosition } from '../contract/training/training-report.ts';
 import { jsonDifferences } from '../contract/json-differences.ts';
-import { microBatches } from '../contract/recipe-facts.ts';
+import { microBatches } from '../contract/training/recipe-facts.ts';
 import { GpuModel } from '../model/gpu-model.ts';
 import { divideModelHead } from '../model/rescale.ts';
 import { NonFiniteError } from '../util/finite.ts';

@@ -2,7 +2,7 @@
 // step count, one optimiser step over a step's micro-batches, its health flags, and its optimiser state.
 import type { HealthReport } from '../kernels/finite-check.ts';
 import type { GpuModel } from '../model/gpu-model.ts';
-import type { StepRecipe } from '../contract/recipe.ts';
+import type { StepRecipe } from '../contract/training/recipe.ts';
 import type { OptimizerState } from './parameter-update.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
 

@@ -1,20 +1,20 @@
 // Training checkpoints: everything a resumed run needs (parameters, AdamW moments and step, the trainer's step, the data
 // position, recipe, k, seed), as two safetensors files and state.json, in a store where each checkpoint appears whole.
 import type { GpuContext } from '../gpu/context.ts';
-import type { HfConfig } from '../io/model-folder.ts';
+import type { HfConfig } from '../io/formats/model-folder.ts';
 import type { HostTensor } from '../io/host-tensor.ts';
-import { readSafetensors, writeSafetensors } from '../io/safetensors.ts';
+import { readSafetensors, writeSafetensors } from '../io/formats/safetensors.ts';
 import { crc32 } from '../util/crc32.ts';
 import { NonFiniteError, findNonFinite } from '../util/finite.ts';
 import { parseModelConfig } from '../model/config.ts';
 import { GpuModel } from '../model/gpu-model.ts';
-import { type DataPosition, DataFingerprint } from '../contract/training-report.ts';
-import { optimizerName } from '../contract/optimizer-settings.ts';
-import { SpladeTrainer } from './trainer.ts';
+import { type DataPosition, DataFingerprint } from '../contract/training/training-report.ts';
+import { optimizerName } from '../contract/training/optimizer-settings.ts';
+import { SpladeTrainer } from './splade/trainer.ts';
 import type { OptimizerState } from './parameter-update.ts';
-import type { StepRecipe, TrainingRecipe } from '../contract/recipe.ts';
+import type { StepRecipe, TrainingRecipe } from '../contract/training/recipe.ts';
 import type { StepTrainer } from './step-trainer.ts';
-import { CHECKPOINT_FORMAT } from '../contract/stored-records.ts';
+import { CHECKPOINT_FORMAT } from '../contract/experiments/stored-records.ts';
 
 /** Where checkpoints live: a folder in Node, IndexedDB in the page. */
 export interface CheckpointStore {

@@ -2,27 +2,27 @@
 // the plain data its methods carry, the limits the page's fields obey, the rules it shows) and the client.
 
 export * from '../contract/worker-api.ts';
-export { type Alarm } from '../contract/alarm-rules.ts';
-export { type CalibrationEvent, type CalibrationResult, type CalibrationTrial } from '../contract/calibration.ts';
-export { type BatchCacheEntry, type TripletsSummary } from '../contract/data-sources.ts';
-export { NANOBEIR_SETS } from '../contract/dataset.ts';
-export { type HeadStatistics } from '../contract/head-statistics.ts';
+export { type Alarm } from '../contract/training/alarm-rules.ts';
+export { type CalibrationEvent, type CalibrationResult, type CalibrationTrial } from '../contract/experiments/calibration.ts';
+export { type BatchCacheEntry, type TripletsSummary } from '../contract/training/data-sources.ts';
+export { NANOBEIR_SETS } from '../contract/evaluation/dataset.ts';
+export { type HeadStatistics } from '../contract/model/head-statistics.ts';
 export {
   CONVENTION_FACTS,
   type ConventionSetup,
   LAMBDA_CONVENTIONS,
   type LambdaConvention,
   convertLambdas,
-} from '../contract/lambda-conventions.ts';
+} from '../contract/experiments/lambda-conventions.ts';
 export {
   type HeldOutMeasure,
   type LessonFacts,
   type LessonFrame,
   type LessonRunFrame,
   type LessonVector,
-} from '../contract/lesson-frames.ts';
-export { LESSON_DEFAULTS, LESSON_LIMITS, LESSON_SENTENCE, type LessonSettings } from '../contract/lesson-settings.ts';
-export { type LessonTrace, parseLessonTrace } from '../contract/lesson-trace.ts';
+} from '../contract/lesson/lesson-frames.ts';
+export { LESSON_DEFAULTS, LESSON_LIMITS, LESSON_SENTENCE, type LessonSettings } from '../contract/lesson/lesson-settings.ts';
+export { type LessonTrace, parseLessonTrace } from '../contract/lesson/lesson-trace.ts';
 export {
   CALIBRATE_LIMITS,
   EVAL_DEFAULTS,
@@ -34,24 +34,23 @@ export {
   describeRange,
   inRange,
 } from '../contract/limits.ts';
-export { meanMetrics } from '../contract/measures.ts';
-export { MLM_DEFAULTS, MLM_LIMITS } from '../contract/mlm-request.ts';
-export { type HeadGrowth, type MlmEvent, type MlmStepReport } from '../contract/mlm-report.ts';
-export { MODEL_PRESETS, hubIdFor, presetByKey } from '../contract/model-presets.ts';
+export { meanMetrics } from '../contract/evaluation/measures.ts';
+export { MLM_DEFAULTS, MLM_LIMITS } from '../contract/training/mlm-request.ts';
+export { type HeadGrowth, type MlmEvent, type MlmStepReport } from '../contract/training/mlm-report.ts';
+export { MODEL_PRESETS, hubIdFor, presetByKey } from '../contract/model/model-presets.ts';
+export { type KDemoResult, type KDemoSeries } from '../contract/training/k-demo-results.ts';
 export {
   type HeadStatsPair,
-  type KDemoResult,
-  type KDemoSeries,
   type MemoryEstimate,
   type PreviewResult,
   type RunHeadStats,
   type SparseSummary,
-} from '../contract/model-results.ts';
-export { describeOptimizer } from '../contract/optimizer-settings.ts';
-export { DEFAULT_PROBES, PROBE_LIMITS, type ProbeSnapshot, type ProbeText, type ProbeView } from '../contract/probes.ts';
-export { describeDropout, microBatches } from '../contract/recipe-facts.ts';
-export { type KDemoRequest } from '../contract/model-requests.ts';
-export { type HandoffRequest } from '../contract/handoff.ts';
+} from '../contract/model/model-results.ts';
+export { describeOptimizer } from '../contract/training/optimizer-settings.ts';
+export { DEFAULT_PROBES, PROBE_LIMITS, type ProbeSnapshot, type ProbeText, type ProbeView } from '../contract/training/probes.ts';
+export { describeDropout, microBatches } from '../contract/training/recipe-facts.ts';
+export { type KDemoRequest } from '../contract/model/model-requests.ts';
+export { type HandoffRequest } from '../contract/handoff/handoff.ts';
 export {
   AUDIT_LIMITS,
   PIECE_KINDS,
@@ -64,11 +63,11 @@ export {
   type TermChange,
   type TextAudit,
   type TextChange,
-} from '../contract/expansion-audit.ts';
-export { KIND_NAMES, corpusTables, diffTables } from '../contract/audit-tables.ts';
-export { type PairAudit, type SharedTerm, type SideOfTerm } from '../contract/pair-audit.ts';
+} from '../contract/model/expansion-audit.ts';
+export { KIND_NAMES, corpusTables, diffTables } from '../contract/model/audit-tables.ts';
+export { type PairAudit, type SharedTerm, type SideOfTerm } from '../contract/model/pair-audit.ts';
 export { tablesTsv, type ReportTable } from '../contract/report-table.ts';
-export { type TrainRequest } from '../contract/training-request.ts';
+export { type TrainRequest } from '../contract/training/training-request.ts';
 export {
   IMPACT_SIZE_MODELS,
   INDEX_STATS_DEFAULTS,
@@ -77,17 +76,17 @@ export {
   type IndexEstimate,
   type IndexEstimateRequest,
   type PruningPoint,
-} from '../contract/index-stats.ts';
-export { type DatasetSummary, type SetEvaluation, type SystemResult } from '../contract/results.ts';
-export { BEST_RULE, bestRun, evaluatedSets, evaluationOn } from '../contract/run-compare.ts';
-export { type ExportFile, type RunRecord } from '../contract/runs.ts';
+} from '../contract/evaluation/index-stats.ts';
+export { type DatasetSummary, type SetEvaluation, type SystemResult } from '../contract/evaluation/results.ts';
+export { BEST_RULE, bestRun, evaluatedSets, evaluationOn } from '../contract/experiments/run-compare.ts';
+export { type ExportFile, type RunRecord } from '../contract/experiments/runs.ts';
 export {
   type DocumentView,
   type QueryDifference,
   type QueryVectorView,
   type SearchHit,
   type TermContribution,
-} from '../contract/search-results.ts';
+} from '../contract/evaluation/search-results.ts';
 export {
   DEFAULT_SWEEP_KS,
   FIGURE2_LAMBDAS,
@@ -95,7 +94,7 @@ export {
   type SweepEvent,
   type SweepPlan,
   suggestSweepKs,
-} from '../contract/sweep-plan.ts';
-export { type CheckpointInfo, type TrainEvent } from '../contract/training-events.ts';
-export { type StepReport } from '../contract/training-report.ts';
+} from '../contract/experiments/sweep-plan.ts';
+export { type CheckpointInfo, type TrainEvent } from '../contract/training/training-events.ts';
+export { type StepReport } from '../contract/training/training-report.ts';
 export { PageFailure, startWorkerClient, toPageFailure, type FailureKind, type WorkerClient } from './client.ts';

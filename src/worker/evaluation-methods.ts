@@ -1,7 +1,7 @@
 // The worker's evaluation calls: reading retrieval sets, evaluating the loaded model (kept per model in IndexedDB) or
 // finished runs' models, and looking inside the last evaluated set (search, documents, differences).
 import { filesFingerprint, openDataset, summarizeDataset, type DatasetRef } from '../app/evaluation/datasets.ts';
-import { EVAL_PAGE_MEMORY_BUDGET } from '../contract/evaluation-memory.ts';
+import { EVAL_PAGE_MEMORY_BUDGET } from '../contract/evaluation/evaluation-memory.ts';
 import { evaluateOnSet, type SetEvaluation } from '../app/evaluation/evaluate-on-set.ts';
 import { listEvaluations, saveEvaluation } from '../app/platform/evaluation-store-idb.ts';
 import { browserPlatform } from '../app/platform/platform-browser.ts';

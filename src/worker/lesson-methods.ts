@@ -1,7 +1,7 @@
 // The worker's teaching-lesson calls: one live lesson at a time on the loaded model, stepped by the page (play, pause
 // and step are the page's), and the sentence's vectors under each k.
 import { LessonRun } from '../app/lesson/lesson-run.ts';
-import { LESSON_RECIPE, LESSON_SENTENCE_TOKENS, checkLessonSentence } from '../contract/lesson-settings.ts';
+import { LESSON_RECIPE, LESSON_SENTENCE_TOKENS, checkLessonSentence } from '../contract/lesson/lesson-settings.ts';
 import { lessonSentence } from '../app/lesson/lesson-vector.ts';
 import type { WorkerApi } from './api.ts';
 import { NoLessonError } from './errors.ts';

@@ -5,7 +5,7 @@ import { summarizeModel, openModelRef } from '../app/model/open-model.ts';
 import { mlmCheckpointStep, mlmRun } from '../app/training/mlm.ts';
 import { mlmSourceFromBytes } from '../app/training/mlm-source.ts';
 import { browserPlatform } from '../app/platform/platform-browser.ts';
-import { makeLessonTask } from '../contract/lesson-task.ts';
+import { makeLessonTask } from '../contract/lesson/lesson-task.ts';
 import { crc32 } from '../util/crc32.ts';
 import type { PageMlmRequest, WorkerApi } from './api.ts';
 import type { WorkerState } from './state.ts';

@@ -2,12 +2,12 @@
 // IndexedDB checkpoints), sweeps of k or of the lambdas (queued, resumable after a reload), and cancel.
 import { runKDemo } from '../app/training/k-demo.ts';
 import { browserPlatform } from '../app/platform/platform-browser.ts';
-import { EVAL_PAGE_MEMORY_BUDGET } from '../contract/evaluation-memory.ts';
-import type { TrainRequest } from '../contract/training-request.ts';
+import { EVAL_PAGE_MEMORY_BUDGET } from '../contract/evaluation/evaluation-memory.ts';
+import type { TrainRequest } from '../contract/training/training-request.ts';
 import { pageRunId, requestToTrain } from '../app/training/page-runs.ts';
 import { idbSweepStore, pendingSweep } from '../app/platform/sweep-store-idb.ts';
 import { runSweep } from '../app/experiments/sweep-run.ts';
-import { type SweepEvent, planSweep, type SweepPlan } from '../contract/sweep-plan.ts';
+import { type SweepEvent, planSweep, type SweepPlan } from '../contract/experiments/sweep-plan.ts';
 import { TrainingPaused, checkpointInfo, trainRun } from '../app/training/train.ts';
 import { cachedTrainingData, readHubTrainingData, readTrainingBlob } from '../app/training/training-data.ts';
 import { handoffProject } from '../app/handoff/handoff-project.ts';

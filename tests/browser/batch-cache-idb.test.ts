@@ -2,9 +2,9 @@
 // fingerprint and position; entries listed newest first; one fingerprint cleared without touching another, then all; a
 // record moved to another position or with a changed byte fails its seal. And the masked-LM sequence cache's blobs.
 import { createStore, get, set } from 'idb-keyval';
-import { createIdbBatchCache } from '../../src/train/batch-cache-idb.ts';
-import { createIdbSequenceCache } from '../../src/train/mlm-sequence-cache-idb.ts';
-import type { BatchCacheEntry } from '../../src/contract/data-sources.ts';
+import { createIdbBatchCache } from '../../src/train/splade/batch-cache-idb.ts';
+import { createIdbSequenceCache } from '../../src/train/mlm/mlm-sequence-cache-idb.ts';
+import type { BatchCacheEntry } from '../../src/contract/training/data-sources.ts';
 
 const batch = (seed: number) => ({
   queryIds: Int32Array.from([seed, 2, 3, 0]),

@@ -1,6 +1,6 @@
 // The page's BEIR reader (picked files, as the Evaluate tab reads them) keeps ids written as JSON numbers as their
 // source text: 12345678901234567890 and ...891 stay two documents, 1e400 stays "1e400" (issue 33, item 4).
-import { loadBeir } from '../../src/io/beir.ts';
+import { loadBeir } from '../../src/io/beir/beir.ts';
 import { createFileListSource } from '../../src/io/file-source-browser.ts';
 
 describe('BEIR ids in the page', () => {

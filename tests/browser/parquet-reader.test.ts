@@ -1,7 +1,7 @@
 // The page's Parquet triplet reader in Chromium (a picked File): a table reads as its rows, an INT64 query column is
 // refused naming the column and its type, and a page header that declares 10^9 bytes is refused before any allocation.
 import { blobFile } from '../../src/io/random-access.ts';
-import { readParquetTriplets } from '../../src/io/triplets-parquet.ts';
+import { readParquetTriplets } from '../../src/io/triplets/triplets-parquet.ts';
 import { parquetBytes, tripletColumns, tripletTable, withPageHeader } from '../helpers/parquet-fixtures.ts';
 
 const read = (bytes: Uint8Array) => readParquetTriplets(blobFile(new File([bytes.slice()], 'train.parquet'), 'train.parquet'));

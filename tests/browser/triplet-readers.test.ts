@@ -1,7 +1,7 @@
 // The page's triplet reader (a picked File, indexed in chunks) in Chromium: a CR-only file is read row by row, a
 // line past the cap is refused by number, and a row read back that differs from the one indexed stops the read.
 import { blobFile, memoryFile } from '../../src/io/random-access.ts';
-import { indexTripletFile } from '../../src/io/triplet-index.ts';
+import { indexTripletFile } from '../../src/io/triplets/triplet-index.ts';
 
 const ROWS = Array.from({ length: 9 }, (_, i) => `query ${i}\tpositive ${i}\tnegative ${i}`);
 

@@ -17,7 +17,7 @@ import type {
 } from '../../src/worker/api.ts';
 import { allInside, check, cleanup, inside, mount, settle } from './ui-fixture.ts';
 import { indexEstimateFixture } from './index-estimate-fixture.ts';
-import { auditPair } from '../../src/contract/pair-audit.ts';
+import { auditPair } from '../../src/contract/model/pair-audit.ts';
 
 function evaluation(set: string, k: number, ndcg: number): SetEvaluation {
   const metrics = { ndcg_cut_10: ndcg, recip_rank_10: ndcg / 2, recall_100: 1, recall_1000: 1, map: ndcg / 3, P_10: 0.1 };

@@ -6,7 +6,7 @@ import type { KDemoPanel } from '../../src/ui/model/k-demo-panel.ts';
 import type { LossChart } from '../../src/ui/common/loss-chart.ts';
 import type { TrainingClient } from '../../src/ui/training/training-client.ts';
 import type { KDemoRequest, KDemoResult, KDemoSeries } from '../../src/worker/api.ts';
-import { K_DEMO_SHAPE } from '../../src/contract/model-results.ts';
+import { K_DEMO_SHAPE } from '../../src/contract/training/k-demo-results.ts';
 import { allInside, check, cleanup, events, inside, mount, settle } from './ui-fixture.ts';
 
 /** A worker stand-in: each k's losses scale with 1/k; the run waits for `release` after the first k. */

@@ -2,7 +2,7 @@
 // from the first and last points, the sentence before and after; a note instead when the recording is missing.
 import '../../src/ui/lesson/lesson-head-growth.ts';
 import type { LessonHeadGrowth } from '../../src/ui/lesson/lesson-head-growth.ts';
-import { checkHeadGrowthTrace, HEAD_GROWTH_FORMAT, type HeadGrowthTrace } from '../../src/contract/head-growth-trace.ts';
+import { checkHeadGrowthTrace, HEAD_GROWTH_FORMAT, type HeadGrowthTrace } from '../../src/contract/lesson/head-growth-trace.ts';
 import { allInside, check, inside, mount } from './ui-fixture.ts';
 
 const TRACE: HeadGrowthTrace = {

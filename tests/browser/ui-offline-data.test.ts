@@ -8,14 +8,14 @@ import type { DatasetChooser, DatasetClient } from '../../src/ui/evaluation/data
 import type { TrainPanel } from '../../src/ui/training/train-panel.ts';
 import type { TrainingClient } from '../../src/ui/training/training-client.ts';
 import { noticeFor } from '../../src/ui/common/failure-notice.ts';
-import { lessonTaskFiles } from '../../src/contract/lesson-task-files.ts';
-import { LESSON_DEFAULTS, lessonTaskFor } from '../../src/contract/lesson-settings.ts';
-import { parseTriplets } from '../../src/io/triplets.ts';
+import { lessonTaskFiles } from '../../src/contract/lesson/lesson-task-files.ts';
+import { LESSON_DEFAULTS, lessonTaskFor } from '../../src/contract/lesson/lesson-settings.ts';
+import { parseTriplets } from '../../src/io/triplets/triplets.ts';
 import { PageFailure } from '../../src/worker/client.ts';
 import type { DatasetSource, ModelSummary, TripletsSummary } from '../../src/worker/api.ts';
 import { check, cleanup, inside, mount, settle } from './ui-fixture.ts';
 
-/** What io/http-body.ts says when fetch itself fails (offline): a HubError, as comlink hands it to the page. */
+/** What io/hub/http-body.ts says when fetch itself fails (offline): a HubError, as comlink hands it to the page. */
 const OFFLINE = Object.assign(
   new Error(
     'could not download corpus/train-00000-of-00001.parquet of datasets/zeta-alpha-ai/NanoSciFact@main (https://huggingface.co): network failure (Failed to fetch)',

@@ -2,7 +2,7 @@
 import '../../src/ui/model/preview-panel.ts';
 import type { PreviewPanel } from '../../src/ui/model/preview-panel.ts';
 import type { PreviewResult } from '../../src/worker/api.ts';
-import { auditPair } from '../../src/contract/pair-audit.ts';
+import { auditPair } from '../../src/contract/model/pair-audit.ts';
 import { allInside, check, events, inside, mount } from './ui-fixture.ts';
 
 const vector = (text: string) => ({

@@ -1,9 +1,9 @@
 // <train-panel>: a bad triplet file is explained with its file and line; a saved checkpoint offers "Resume run from
 // step N" (keyboard); reports draw the loss and active-dimension lines with a time-per-step estimate and provenance.
 import { sendKeys } from '@web/test-runner-commands';
-import { parseTriplets } from '../../src/io/triplets.ts';
-import type { StepReport } from '../../src/contract/training-report.ts';
-import { paperRecipe } from '../../src/contract/recipe.ts';
+import { parseTriplets } from '../../src/io/triplets/triplets.ts';
+import type { StepReport } from '../../src/contract/training/training-report.ts';
+import { paperRecipe } from '../../src/contract/training/recipe.ts';
 import type { LossChart } from '../../src/ui/common/loss-chart.ts';
 import '../../src/ui/training/train-panel.ts';
 import type { TrainPanel } from '../../src/ui/training/train-panel.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../src/io/file-source-node.ts';
-import { parseTriplets, readTriplets } from '../../src/io/triplets.ts';
+import { parseTriplets, readTriplets } from '../../src/io/triplets/triplets.ts';
 import { runCli } from '../helpers/cli.ts';
 import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
 import { dataPath } from './data-folder.ts';

@@ -3,9 +3,9 @@
 // bert-base-uncased's WordPiece tokens (k1 0.9, b 0.4, scaled to SPLADE's range: the largest weight 3), queries one
 // weight per distinct token: learned vectors would need a model run over 5,183 documents, which the CPU tier cannot pay.
 import { describe, expect, it } from 'vitest';
-import { loadBeir } from '../../src/io/beir.ts';
+import { loadBeir } from '../../src/io/beir/beir.ts';
 import { createFolderSource } from '../../src/io/file-source-node.ts';
-import { loadTokenizer } from '../../src/io/tokenizer-load.ts';
+import { loadTokenizer } from '../../src/io/tokenizer/tokenizer-load.ts';
 import {
   anseriniScoring,
   featureFieldScoring,

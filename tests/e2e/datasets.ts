@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { makeLessonTask } from '../../src/contract/lesson-task.ts';
+import { makeLessonTask } from '../../src/contract/lesson/lesson-task.ts';
 
 /** Judged queries of the small set (the page's tests count on this many). */
 export const SMALL_SET_QUERIES = 12;

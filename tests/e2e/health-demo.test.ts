@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { lessonTaskFiles } from '../../src/contract/lesson-task-files.ts';
-import { lessonTaskFor } from '../../src/contract/lesson-settings.ts';
+import { lessonTaskFiles } from '../../src/contract/lesson/lesson-task-files.ts';
+import { lessonTaskFor } from '../../src/contract/lesson/lesson-settings.ts';
 import { openPage, screenshot } from './browser.ts';
 import { useBuiltSite } from './site.ts';
 

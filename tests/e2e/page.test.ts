@@ -3,7 +3,7 @@
 // failures, a download cancelled half-way, a lost GPU device, and the page without WebGPU.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { writeSafetensors } from '../../src/io/safetensors.ts';
+import { writeSafetensors } from '../../src/io/formats/safetensors.ts';
 import { makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
 import { launchChromium, openPage, screenshot } from './browser.ts';
 import { focusedId, stat, until, useBuiltSite, WAIT, waitForK } from './site.ts';

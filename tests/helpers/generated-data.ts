@@ -1,12 +1,12 @@
 // Training and retrieval data the tests generate instead of reading non-redistributable sets: the lesson's world
-// (topics of real English words, src/contract/lesson-task.ts) written once into the temp folder as a triplets TSV of 100 rows
+// (topics of real English words, src/contract/lesson/lesson-task.ts) written once into the temp folder as a triplets TSV of 100 rows
 // (a few of them in other scripts and with MS MARCO's kind of mojibake) and as a BEIR folder.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { lessonTaskFor } from '../../src/contract/lesson-settings.ts';
-import { lessonTaskFiles } from '../../src/contract/lesson-task-files.ts';
+import { lessonTaskFor } from '../../src/contract/lesson/lesson-settings.ts';
+import { lessonTaskFiles } from '../../src/contract/lesson/lesson-task-files.ts';
 
 /** Rows of the generated triplets file (the tests count on exactly this many). */
 export const GENERATED_TRIPLETS = 100;

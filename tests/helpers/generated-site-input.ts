@@ -3,8 +3,8 @@
 import { queryTokenizerSpec } from '../../src/app/evaluation/publish-query-side.ts';
 import type { SiteInput } from '../../src/app/evaluation/publish-site.ts';
 import { createFolderSource } from '../../src/io/file-source-node.ts';
-import type { TextTokenizer } from '../../src/io/tokenizer.ts';
-import { loadTokenizer } from '../../src/io/tokenizer-load.ts';
+import type { TextTokenizer } from '../../src/io/tokenizer/tokenizer.ts';
+import { loadTokenizer } from '../../src/io/tokenizer/tokenizer-load.ts';
 import { Random } from '../../src/util/random.ts';
 import { fixturePath } from './fixtures.ts';
 import { generatedSparseSet, type GeneratedSparseSet } from './generated-sparse-set.ts';

@@ -3,8 +3,8 @@
 // beside it that says where its layout comes from and what could not be read here.
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeSafetensors } from '../../src/io/safetensors.ts';
-import type { Architecture } from '../../src/contract/model-config.ts';
+import { writeSafetensors } from '../../src/io/formats/safetensors.ts';
+import type { Architecture } from '../../src/contract/model/model-config.ts';
 import { TINY_VOCAB, writeTinySpladeModel } from './tiny-splade-model.ts';
 
 export type HubLayout =

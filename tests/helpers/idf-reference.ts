@@ -1,9 +1,9 @@
 // An independent float64 reference of `splade-lab idf`: BEIR documents (title and text) tokenized without special
 // tokens, each token counted once per document, weight ln(1 + (N - df + 0.5) / (df + 0.5)) by log1p; special tokens out;
 // a token in no document weighs 0 (OpenSearch's get_idf.py leaves it out, sentence-transformers' from_json reads 0).
-import { loadBeir } from '../../src/io/beir.ts';
+import { loadBeir } from '../../src/io/beir/beir.ts';
 import { createFolderSource } from '../../src/io/file-source-node.ts';
-import type { TextTokenizer } from '../../src/io/tokenizer.ts';
+import type { TextTokenizer } from '../../src/io/tokenizer/tokenizer.ts';
 
 export async function idfReference(beirFolder: string, tokenizer: TextTokenizer): Promise<Map<string, number>> {
   const { corpusTexts } = await loadBeir(createFolderSource(beirFolder), 'test');

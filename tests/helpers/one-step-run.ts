@@ -5,7 +5,7 @@ import { openModelRef } from '../../src/app/model/open-model.ts';
 import { nodePlatform } from '../../src/app/platform/platform-node.ts';
 import { saveTrainedModel, trainModel, type TrainEvent, type TrainOptions } from '../../src/app/training/train.ts';
 import { readTrainingData } from '../../src/app/training/training-data.ts';
-import type { TrainRequest } from '../../src/contract/training-request.ts';
+import type { TrainRequest } from '../../src/contract/training/training-request.ts';
 import { decoderWeightName, type ModelParams } from '../../src/model/layout.ts';
 import type { LoadedModel } from '../../src/model/load-model.ts';
 import { toFloat64Params } from '../../src/model/weights.ts';

@@ -4,7 +4,7 @@
 // Router with the MLM's files at the root, as OpenSearch's doc-v2/v3 repositories keep them.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { writeSafetensors } from '../../src/io/safetensors.ts';
+import { writeSafetensors } from '../../src/io/formats/safetensors.ts';
 
 export type SparseEncoderLayout = 'plain' | 'router' | 'router-root';
 

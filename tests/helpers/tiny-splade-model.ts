@@ -2,8 +2,8 @@
 // WordPiece vocab.txt of BERT specials plus a few dozen plain words, so texts tokenize to known ids.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeSafetensors } from '../../src/io/safetensors.ts';
-import type { Architecture } from '../../src/contract/model-config.ts';
+import { writeSafetensors } from '../../src/io/formats/safetensors.ts';
+import type { Architecture } from '../../src/contract/model/model-config.ts';
 import { makeTinyCheckpoint, type TinyModelOptions } from '../../src/model/tiny-model.ts';
 
 export const TINY_WORDS = [

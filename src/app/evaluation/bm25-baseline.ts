@@ -1,14 +1,14 @@
 // The BM25 baseline on a retrieval set (k1 0.9, b 0.4 by default; words or a model's tokenizer pieces), and TREC run
 // files, once for the page and the CLI.
 import { bm25Query, buildBm25, type Bm25Model, type Bm25Params } from '../../retrieval/bm25.ts';
-import type { RetrievalDataset } from '../../contract/dataset.ts';
+import type { RetrievalDataset } from '../../contract/evaluation/dataset.ts';
 import { retrieveAndEvaluate } from '../../retrieval/evaluate.ts';
-import { type RetrievalReport } from '../../contract/results.ts';
-import type { SearchAlgorithm } from '../../contract/search-results.ts';
+import { type RetrievalReport } from '../../contract/evaluation/results.ts';
+import type { SearchAlgorithm } from '../../contract/evaluation/search-results.ts';
 import { idAnalyzer, wordAnalyzer, type Analyzer } from '../../retrieval/word-analyzer.ts';
 import { openTokenizer } from '../model/open-model.ts';
 import type { FilesRef, Platform } from '../platform/platform.ts';
-import type { EvalProgress } from '../../contract/evaluation-request.ts';
+import type { EvalProgress } from '../../contract/evaluation/evaluation-request.ts';
 
 export interface Bm25Request {
   params: Bm25Params;
@@ -42,5 +42,5 @@ export async function tokenizerAnalyzer(platform: Platform, ref: FilesRef): Prom
   return idAnalyzer((text) => tokenizer.encode(text, { addSpecialTokens: false }).ids);
 }
 
-export { formatRun as formatTrecRun } from '../../io/trec.ts';
-export type { Run } from '../../contract/run-types.ts';
+export { formatRun as formatTrecRun } from '../../io/beir/trec.ts';
+export type { Run } from '../../contract/evaluation/run-types.ts';

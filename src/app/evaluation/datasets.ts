@@ -2,19 +2,19 @@
 // qrels/<split>.tsv) wherever the platform finds its files, or a NanoBEIR set (Parquet) from the Hub's dataset
 // repositories, with download progress and cancel.
 import type { ReadOptions } from '../../io/file-source.ts';
-import { loadBeir } from '../../io/beir.ts';
-import { loadNanoBeir } from '../../io/nanobeir.ts';
-import type { RetrievalDataset } from '../../contract/dataset.ts';
+import { loadBeir } from '../../io/beir/beir.ts';
+import { loadNanoBeir } from '../../io/beir/nanobeir.ts';
+import type { RetrievalDataset } from '../../contract/evaluation/dataset.ts';
 import { crc32 } from '../../util/crc32.ts';
 import { InvalidRequestError } from '../../contract/limits.ts';
 import { filesRefName, type FilesRef, type Platform } from '../platform/platform.ts';
-import type { DatasetSummary } from '../../contract/results.ts';
+import type { DatasetSummary } from '../../contract/evaluation/results.ts';
 
-export type { RetrievalDataset } from '../../contract/dataset.ts';
+export type { RetrievalDataset } from '../../contract/evaluation/dataset.ts';
 
-import { NANOBEIR_SETS } from '../../contract/measures.ts';
+import { NANOBEIR_SETS } from '../../contract/evaluation/measures.ts';
 
-export { NANOBEIR_SETS } from '../../contract/measures.ts';
+export { NANOBEIR_SETS } from '../../contract/evaluation/measures.ts';
 
 /** The Hub account that publishes them (datasets zeta-alpha-ai/Nano<name>). */
 const NANOBEIR_OWNER = 'zeta-alpha-ai';
@@ -57,7 +57,7 @@ export async function openDataset(platform: Platform, ref: DatasetRef, options: 
   return loadNanoBeir(files, datasetName(ref), undefined, options);
 }
 
-export type { DatasetSummary } from '../../contract/results.ts';
+export type { DatasetSummary } from '../../contract/evaluation/results.ts';
 
 export function summarizeDataset(dataset: RetrievalDataset): DatasetSummary {
   let judgments = 0;

@@ -1,17 +1,21 @@
 // Evaluation of a loaded model on one retrieval set, once for the page and the CLI: the corpus encoded under k on the
 // GPU (progress, cancel, a memory check after a measured sample), exact top-k retrieval, trec_eval measures,
 // sparsity, FLOPS, throughput and index size, and BM25 on the same set; the page keeps the set for its search view.
-import type { RetrievalDataset } from '../../contract/dataset.ts';
+import type { RetrievalDataset } from '../../contract/evaluation/dataset.ts';
 import { evaluateEncoder, type SparseEncoder } from '../../retrieval/evaluate.ts';
-import type { RetrievalReport, SetEvaluation, SpladeResult, SystemResult } from '../../contract/results.ts';
-import type { Run } from '../../contract/run-types.ts';
+import type { RetrievalReport, SetEvaluation, SpladeResult, SystemResult } from '../../contract/evaluation/results.ts';
+import type { Run } from '../../contract/evaluation/run-types.ts';
 import { summarizeDataset } from './datasets.ts';
 import { evaluateBm25 } from './bm25-baseline.ts';
-export { HEADLINE_MEASURES, meanMetrics } from '../../contract/measures.ts';
-import { checkEvaluationMemory, estimateEvaluationMemory, type EvaluationMemory } from '../../contract/evaluation-memory.ts';
+export { HEADLINE_MEASURES, meanMetrics } from '../../contract/evaluation/measures.ts';
+import {
+  checkEvaluationMemory,
+  estimateEvaluationMemory,
+  type EvaluationMemory,
+} from '../../contract/evaluation/evaluation-memory.ts';
 import type { ModelSession } from '../model/model-session.ts';
-import { checkEvalRequest, type EvalProgress, type EvalRequest } from '../../contract/evaluation-request.ts';
-import { maxSequenceTokens } from '../../contract/max-tokens.ts';
+import { checkEvalRequest, type EvalProgress, type EvalRequest } from '../../contract/evaluation/evaluation-request.ts';
+import { maxSequenceTokens } from '../../contract/model/max-tokens.ts';
 import { EvaluatedSet } from './evaluated-set.ts';
 import { auditQueries, auditTexts } from '../model/expansion-audit.ts';
 import type { SparseVector } from '../../util/sparse-vector.ts';
@@ -19,7 +23,7 @@ import type { SparseVector } from '../../util/sparse-vector.ts';
 /** Documents encoded first, to measure their density before the memory check. */
 const SAMPLE_DOCUMENTS = 32;
 
-export type { SetEvaluation, SpladeResult, SystemResult } from '../../contract/results.ts';
+export type { SetEvaluation, SpladeResult, SystemResult } from '../../contract/evaluation/results.ts';
 
 /** The set's vectors as evaluated (pruned as asked), in the dataset's query and corpus order. */
 export interface EncodedSet {

@@ -1,24 +1,34 @@
 // An evaluated set kept in memory for looking inside it: a typed query's top documents under SPLADE and BM25, each
 // score split into the terms both sides share (products sum to the score, in the index's own order), a document's
 // sparse vector, and the queries where SPLADE and BM25 differ most with the terms that made the difference.
-import type { TextTokenizer } from '../../io/tokenizer.ts';
-import type { TextAudit } from '../../contract/expansion-audit.ts';
-import { auditPair, type PairAudit } from '../../contract/pair-audit.ts';
+import type { TextTokenizer } from '../../io/tokenizer/tokenizer.ts';
+import type { TextAudit } from '../../contract/model/expansion-audit.ts';
+import { auditPair, type PairAudit } from '../../contract/model/pair-audit.ts';
 import { bm25Query, type Bm25Model } from '../../retrieval/bm25.ts';
-import type { RetrievalDataset } from '../../contract/dataset.ts';
+import type { RetrievalDataset } from '../../contract/evaluation/dataset.ts';
 import type { InvertedIndex } from '../../retrieval/inverted-index.ts';
 import { IndexSearcher } from '../../retrieval/search.ts';
 import type { SparseVector } from '../../util/sparse-vector.ts';
-import { formatRun } from '../../io/trec.ts';
-import type { Run } from '../../contract/run-types.ts';
+import { formatRun } from '../../io/beir/trec.ts';
+import type { Run } from '../../contract/evaluation/run-types.ts';
 import { exportVectors, type ExportFormat } from './export-vectors.ts';
-import type { ExportFile } from '../../contract/runs.ts';
+import type { ExportFile } from '../../contract/experiments/runs.ts';
 import { summarizeSparse } from '../model/sparse-summary.ts';
 import { isSpecialPiece } from '../model/piece-kinds.ts';
-import { checkIndexEstimateRequest, type IndexEstimate, type IndexEstimateRequest } from '../../contract/index-stats.ts';
+import {
+  checkIndexEstimateRequest,
+  type IndexEstimate,
+  type IndexEstimateRequest,
+} from '../../contract/evaluation/index-stats.ts';
 import { EVAL_DEFAULTS } from '../../contract/limits.ts';
 import { measureIndex } from '../../retrieval/index-measures.ts';
-import { DocumentView, QueryDifference, SearchHit, SearchResult, TermContribution } from '../../contract/search-results.ts';
+import {
+  DocumentView,
+  QueryDifference,
+  SearchHit,
+  SearchResult,
+  TermContribution,
+} from '../../contract/evaluation/search-results.ts';
 
 const SNIPPET = 280;
 

@@ -1,7 +1,7 @@
 // Sparse vectors as search engines take them, once for the page and the CLI: the format table, one writer per engine
 // (src/retrieval), and the file-level checks each engine needs (names that two token ids would share, id forms, sizes
 // an engine's default build holds), refused or said as warnings. docs/deploy.md has each format's layout and source.
-import { beirDocumentText, parseBeirJsonl } from '../../io/beir.ts';
+import { beirDocumentText, parseBeirJsonl } from '../../io/beir/beir.ts';
 import { describeCollisions, nameCollisions, type Vocabulary } from '../../retrieval/engine-names.ts';
 import { anseriniDocument } from '../../retrieval/exports.ts';
 import { bulkDocument, LUCENE_NAME_RULES, type LuceneFlavour } from '../../retrieval/lucene-features.ts';

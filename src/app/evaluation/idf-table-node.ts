@@ -2,9 +2,9 @@
 // .jsonl or a .txt file read whole, tokenized by the model's tokenizer, weighted by retrieval/idf-table.ts.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readMlmDocuments } from '../../io/mlm-text.ts';
+import { readMlmDocuments } from '../../io/triplets/mlm-text.ts';
 import { readRegularFile } from '../../io/regular-file-node.ts';
-import type { TextTokenizer } from '../../io/tokenizer.ts';
+import type { TextTokenizer } from '../../io/tokenizer/tokenizer.ts';
 import { documentFrequencyOf, idfJson, idfWeights } from '../../retrieval/idf-table.ts';
 import { queryWeightsOf, type QueryWeights } from '../training/query-weights.ts';
 

@@ -1,7 +1,7 @@
 // The index and latency estimate of a model on one retrieval set, for the CLI and the page: the set encoded once (as
 // evaluateOnSet does), then posting lengths, the postings each query touches, index sizes and a pruning curve.
-import type { RetrievalDataset } from '../../contract/dataset.ts';
-import { checkIndexStatsRequest, type IndexStatsReport, type IndexStatsRequest } from '../../contract/index-stats.ts';
+import type { RetrievalDataset } from '../../contract/evaluation/dataset.ts';
+import { checkIndexStatsRequest, type IndexStatsReport, type IndexStatsRequest } from '../../contract/evaluation/index-stats.ts';
 import { EVAL_DEFAULTS } from '../../contract/limits.ts';
 import { measureIndex } from '../../retrieval/index-measures.ts';
 import type { ModelSession } from '../model/model-session.ts';

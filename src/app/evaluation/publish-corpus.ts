@@ -1,7 +1,7 @@
 // The corpus `publish` reads: BEIR JSONL records as `eval` reads them (ids checked and unique, title and text joined
 // into the text the model encodes, fields over a million characters cut with a warning), plus what the page shows of
 // each: a title and a URL from fields the user names (a dotted path reaches into an object: "metadata.url").
-import { beirDocumentText, parseBeirJsonl } from '../../io/beir.ts';
+import { beirDocumentText, parseBeirJsonl } from '../../io/beir/beir.ts';
 import { splitLines } from '../../io/line-breaks.ts';
 import { textOf } from '../../io/text-decode.ts';
 import type { PublishRecord } from './publish-site.ts';

@@ -4,7 +4,7 @@
 // token ids than `splade-lab eval` gives it.
 import type { AddedTokenSpec, QueryTokenizerSpec } from '../../publish-runtime/manifest.ts';
 import { createQueryTokenizer } from '../../publish-runtime/query-tokenizer.ts';
-import type { TextTokenizer } from '../../io/tokenizer.ts';
+import type { TextTokenizer } from '../../io/tokenizer/tokenizer.ts';
 
 /** Texts that have tripped tokenizers: accents, CJK, emoji, controls, long words, added tokens inside text. */
 export const TRICKY_QUERY_TEXTS: readonly string[] = [

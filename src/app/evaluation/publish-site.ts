@@ -21,7 +21,7 @@ import {
 import type { WeightKind } from '../../publish-runtime/shard-codec.ts';
 
 export { WEIGHT_KINDS, type WeightKind } from '../../publish-runtime/shard-codec.ts';
-import type { Qrels, Run } from '../../contract/run-types.ts';
+import type { Qrels, Run } from '../../contract/evaluation/run-types.ts';
 import type { SparseVector } from '../../util/sparse-vector.ts';
 import type { EncodeProgress, ModelSession } from '../model/model-session.ts';
 import { checkQueryTokenizer, queryTokenizerSpec } from './publish-query-side.ts';

@@ -2,14 +2,14 @@
 // divided by the run's k, so it is evaluated as it is (k = 1); each result, with its pruning curve, is kept in the
 // run's record.
 import type { GpuContext } from '../../gpu/context.ts';
-import type { RetrievalDataset } from '../../contract/dataset.ts';
+import type { RetrievalDataset } from '../../contract/evaluation/dataset.ts';
 import { evaluateOnSet, type EvaluateOptions } from './evaluate-on-set.ts';
-import type { SetEvaluation } from '../../contract/results.ts';
+import type { SetEvaluation } from '../../contract/evaluation/results.ts';
 import { openModelSession } from '../model/model-session.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { EvalRequest } from '../../contract/evaluation-request.ts';
+import type { EvalRequest } from '../../contract/evaluation/evaluation-request.ts';
 import { recordRunEvaluation } from '../training/run-recorder.ts';
-import { INDEX_STATS_DEFAULTS, pruningRules } from '../../contract/index-stats.ts';
+import { INDEX_STATS_DEFAULTS, pruningRules } from '../../contract/evaluation/index-stats.ts';
 import { pruningCurve } from '../../retrieval/pruning-curve.ts';
 
 export async function evaluateRun(

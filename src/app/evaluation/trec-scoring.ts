@@ -1,8 +1,8 @@
 // trec_eval on files, once for the page and the CLI: a TREC run scored against qrels, with the warnings trec_eval
 // users expect (queries without judgments, judged queries without results).
-import { parseQrels, parseRun } from '../../io/trec.ts';
+import { parseQrels, parseRun } from '../../io/beir/trec.ts';
 import { evaluateRun, type EvaluateRunOptions } from '../../retrieval/metrics/evaluate-run.ts';
-import { type RunEvaluation } from '../../contract/results.ts';
+import { type RunEvaluation } from '../../contract/evaluation/results.ts';
 
 export interface ScoredRun {
   evaluation: RunEvaluation;

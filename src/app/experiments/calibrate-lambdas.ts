@@ -3,19 +3,24 @@
 // and documents reach a target; each trial can be evaluated, and the suggested lambdas can be trained again at other
 // batch sizes to show how sparsity depends on the batch (the FLOPS term squares a batch mean).
 import type { GpuContext } from '../../gpu/context.ts';
-import type { RetrievalDataset } from '../../contract/dataset.ts';
-import type { TrainingData } from '../../train/training-loop.ts';
-import type { StepReport } from '../../contract/training-report.ts';
-import { closestTrial, nextLambdas, withinTarget, type LambdaPair } from '../../contract/lambda-search.ts';
+import type { RetrievalDataset } from '../../contract/evaluation/dataset.ts';
+import type { TrainingData } from '../../train/splade/training-loop.ts';
+import type { StepReport } from '../../contract/training/training-report.ts';
+import { closestTrial, nextLambdas, withinTarget, type LambdaPair } from '../../contract/experiments/lambda-search.ts';
 import { CALIBRATE_LIMITS, TRAIN_LIMITS, checkRange } from '../../contract/limits.ts';
 import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { TrainRequest } from '../../contract/training-request.ts';
-import type { EvalRequest } from '../../contract/evaluation-request.ts';
+import type { TrainRequest } from '../../contract/training/training-request.ts';
+import type { EvalRequest } from '../../contract/evaluation/evaluation-request.ts';
 import { evaluateRun } from '../evaluation/trained-model-evaluation.ts';
 import { trainRun } from '../training/train.ts';
-import { CalibrationEvent, CalibrationRequest, CalibrationResult, CalibrationTrial } from '../../contract/calibration.ts';
-import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
+import {
+  CalibrationEvent,
+  CalibrationRequest,
+  CalibrationResult,
+  CalibrationTrial,
+} from '../../contract/experiments/calibration.ts';
+import { PAPER_LAMBDAS } from '../../contract/training/recipe.ts';
 
 export interface CalibrationOptions {
   model: OpenedModel;

@@ -3,14 +3,20 @@
 // one never trained again), only on the plan's model and data, and the plan saved after every run so that the queue
 // resumes after a reload.
 import type { GpuContext } from '../../gpu/context.ts';
-import type { RetrievalDataset } from '../../contract/dataset.ts';
-import type { TrainingData } from '../../train/training-loop.ts';
+import type { RetrievalDataset } from '../../contract/evaluation/dataset.ts';
+import type { TrainingData } from '../../train/splade/training-loop.ts';
 import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
-import { planTraining, requestFromRecipe, type TrainRequest } from '../../contract/training-request.ts';
-import { type EvalRequest } from '../../contract/evaluation-request.ts';
+import { planTraining, requestFromRecipe, type TrainRequest } from '../../contract/training/training-request.ts';
+import { type EvalRequest } from '../../contract/evaluation/evaluation-request.ts';
 import { evaluateRun } from '../evaluation/trained-model-evaluation.ts';
-import { checkSweepResumable, nextSweepRun, SweepEvent, SweepStore, type SweepPlan } from '../../contract/sweep-plan.ts';
+import {
+  checkSweepResumable,
+  nextSweepRun,
+  SweepEvent,
+  SweepStore,
+  type SweepPlan,
+} from '../../contract/experiments/sweep-plan.ts';
 import { trainRun, checkpointInfo } from '../training/train.ts';
 
 export interface SweepOptions {

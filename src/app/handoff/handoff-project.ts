@@ -4,9 +4,9 @@
 import type { GpuContext } from '../../gpu/context.ts';
 import { GpuModel } from '../../model/gpu-model.ts';
 import { divideModelHead } from '../../model/rescale.ts';
-import { TripletBatches } from '../../train/batches.ts';
-import { SpladeTrainer, type TripletBatch } from '../../train/trainer.ts';
-import type { TrainingData } from '../../train/training-loop.ts';
+import { TripletBatches } from '../../train/splade/batches.ts';
+import { SpladeTrainer, type TripletBatch } from '../../train/splade/trainer.ts';
+import type { TrainingData } from '../../train/splade/training-loop.ts';
 import { crc32 } from '../../util/crc32.ts';
 import { NonFiniteError } from '../../util/finite.ts';
 import { launchSh, projectReadme, requirementsTxt, type ProjectSummary } from './project-docs.ts';
@@ -15,10 +15,10 @@ import spladeDataPy from './splade_data.py?raw';
 import trainPy from './train.py?raw';
 import { InvalidRequestError, checkRange } from '../../contract/limits.ts';
 import type { OpenedModel } from '../model/open-model.ts';
-import { planTraining, trainedTableField, type TrainPlan } from '../../contract/training-request.ts';
-import { checkLengthsFit } from '../../contract/max-tokens.ts';
+import { planTraining, trainedTableField, type TrainPlan } from '../../contract/training/training-request.ts';
+import { checkLengthsFit } from '../../contract/model/max-tokens.ts';
 import { backboneFiles } from '../model/save-model.ts';
-import { checkTeacherLabels } from '../../contract/teacher-labels.ts';
+import { checkTeacherLabels } from '../../contract/training/teacher-labels.ts';
 import { idfJson } from '../../retrieval/idf-table.ts';
 import { queryWeightsCrc, trainingDataIdf } from '../training/query-weights.ts';
 import { specialTokenIds } from '../training/special-tokens.ts';
@@ -26,8 +26,8 @@ import { specialTokenIds } from '../training/special-tokens.ts';
 /** The static query table of an inference-free hand-off, as OpenSearch's idf.json (token -> weight). */
 const IDF_FILE = 'idf.json';
 import { tripletFormat } from '../training/training-data.ts';
-import { HandoffRequest } from '../../contract/handoff.ts';
-import { queryTableLr } from '../../contract/recipe.ts';
+import { HandoffRequest } from '../../contract/handoff/handoff.ts';
+import { queryTableLr } from '../../contract/training/recipe.ts';
 
 /** The paper's sizes: 64 triplets per GPU, 256 tokens; one GPU unless told (the paper used 8). */
 export const HANDOFF_DEFAULTS = { gpus: 1, batchSize: 64, queryLength: 256, documentLength: 256 } as const;

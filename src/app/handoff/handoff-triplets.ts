@@ -2,11 +2,11 @@
 // rows of a JSON Lines or Parquet file written as the TSV the project's splade_data.py reads (a header, then query,
 // positive, negative and the teacher labels), read back and checked to be the same rows; one negative per row.
 import { InvalidRequestError } from '../../contract/limits.ts';
-import type { TripletFormat } from '../../contract/data-sources.ts';
+import type { TripletFormat } from '../../contract/training/data-sources.ts';
 import { memoryFile } from '../../io/random-access.ts';
-import { parseTripletsJsonl } from '../../io/triplets-jsonl.ts';
-import { readParquetTriplets } from '../../io/triplets-parquet.ts';
-import { parseTriplets, rowNegatives, type Triplet } from '../../io/triplets.ts';
+import { parseTripletsJsonl } from '../../io/triplets/triplets-jsonl.ts';
+import { readParquetTriplets } from '../../io/triplets/triplets-parquet.ts';
+import { parseTriplets, rowNegatives, type Triplet } from '../../io/triplets/triplets.ts';
 import { readTrainingData, tripletFormat, type ReadTrainingData } from '../training/training-data.ts';
 
 export interface HandoffTriplets extends ReadTrainingData {

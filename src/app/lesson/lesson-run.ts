@@ -3,27 +3,27 @@
 // class can play, pause or step it. Each frame has every k's loss parts, the watched query's vector, and, at the
 // measured steps, nDCG@10 and FLOPS on the generated task's held-out queries.
 import type { GpuContext, Owned } from '../../gpu/context.ts';
-import { memoryTripletSource } from '../../io/triplet-source.ts';
+import { memoryTripletSource } from '../../io/triplets/triplet-source.ts';
 import { GpuModel } from '../../model/gpu-model.ts';
 import { divideModelHead } from '../../model/rescale.ts';
 import { SpladeTextEncoder } from '../../model/splade-encoder.ts';
-import type { RetrievalDataset } from '../../contract/dataset.ts';
+import type { RetrievalDataset } from '../../contract/evaluation/dataset.ts';
 import { evaluateEncoder } from '../../retrieval/evaluate.ts';
-import { TripletBatches } from '../../train/batches.ts';
-import { SpladeTrainer, type StepResult } from '../../train/trainer.ts';
-import { paperRecipe, type TrainingRecipe } from '../../contract/recipe.ts';
-import type { LessonTask } from '../../contract/lesson-task.ts';
+import { TripletBatches } from '../../train/splade/batches.ts';
+import { SpladeTrainer, type StepResult } from '../../train/splade/trainer.ts';
+import { paperRecipe, type TrainingRecipe } from '../../contract/training/recipe.ts';
+import type { LessonTask } from '../../contract/lesson/lesson-task.ts';
 import {
   LESSON_RECIPE,
   checkLessonSettings,
   lessonTaskFor,
   measuredAt,
   type LessonSettings,
-} from '../../contract/lesson-settings.ts';
+} from '../../contract/lesson/lesson-settings.ts';
 import { lessonVector } from './lesson-vector.ts';
 import { vocabularyOf } from '../model/model-session.ts';
 import type { OpenedModel } from '../model/open-model.ts';
-import { HeldOutMeasure, LessonFacts, LessonFrame, LessonRunFrame } from '../../contract/lesson-frames.ts';
+import { HeldOutMeasure, LessonFacts, LessonFrame, LessonRunFrame } from '../../contract/lesson/lesson-frames.ts';
 
 interface KTrainer {
   k: number;

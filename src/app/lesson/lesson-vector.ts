@@ -1,12 +1,12 @@
 // One text's SPLADE vector as the lesson explains it: its top terms (expansions marked) with the special pieces
 // ([CLS], [SEP], [unused…]: the audit's "special" kind) listed apart, how many dimensions are active, its FLOPS, and the
 // logits behind the weights (w = log(1 + max(0, logit)), so logit = e^w − 1 exactly).
-import type { TextTokenizer } from '../../io/tokenizer.ts';
+import type { TextTokenizer } from '../../io/tokenizer/tokenizer.ts';
 import type { SparseVector } from '../../util/sparse-vector.ts';
 import type { ModelSession } from '../model/model-session.ts';
 import { pieceKind, pieceMarkingOf } from '../model/piece-kinds.ts';
 import { summarizeSparse } from '../model/sparse-summary.ts';
-import { LessonVector } from '../../contract/lesson-frames.ts';
+import { LessonVector } from '../../contract/lesson/lesson-frames.ts';
 
 /** Any marking will do: a piece's special kind does not depend on it. */
 const WORDPIECE = pieceMarkingOf([]);

@@ -2,9 +2,9 @@
 // loses, summed over the texts, and per text the change in active dimensions and in FLOPS (Σ_v w_v², the training
 // FLOPS regulariser Σ_v (mean_i w_iv)² on a batch of that one text). Terms are matched by their piece, so two models
 // with different vocabularies compare too.
-import type { AuditDiff, TermChange, TextChange } from '../../contract/expansion-audit.ts';
+import type { AuditDiff, TermChange, TextChange } from '../../contract/model/expansion-audit.ts';
 import type { SparseVector } from '../../util/sparse-vector.ts';
-import type { EncodeRequest } from '../../contract/model-requests.ts';
+import type { EncodeRequest } from '../../contract/model/model-requests.ts';
 
 /** The vectors of the texts from one side, and the vocabulary that names their ids. */
 export interface EncodedSide {

@@ -2,10 +2,10 @@
 // folder: config.json from its state and the weights under Hugging Face's names, so that `inspect`, the page's head
 // view and everything that opens a model can look at the head at any checkpoint of a run (masked-LM or SPLADE).
 import type { FileSource, ReadOptions } from '../../io/file-source.ts';
-import { readSafetensors, writeSafetensors } from '../../io/safetensors.ts';
+import { readSafetensors, writeSafetensors } from '../../io/formats/safetensors.ts';
 import { parseModelConfig } from '../../model/config.ts';
 import { toHuggingFaceTensors } from '../../model/weights.ts';
-import { CHECKPOINT_FORMAT } from '../../contract/stored-records.ts';
+import { CHECKPOINT_FORMAT } from '../../contract/experiments/stored-records.ts';
 import { crc32 } from '../../util/crc32.ts';
 
 const WEIGHTS = 'model.safetensors';

@@ -1,6 +1,6 @@
 // The corpus audit: where the weight of a corpus's SPLADE vectors goes (the documents' own tokens or expansions, and
 // by piece kind: special, number, stop word, subword, word), its most frequent expansions and most widespread terms.
-import type { EncodeRequest } from '../../contract/model-requests.ts';
+import type { EncodeRequest } from '../../contract/model/model-requests.ts';
 import { STOP_WORDS_SOURCE } from './english-stop-words.ts';
 import { auditTexts, type TextAudit } from './expansion-audit.ts';
 import type { ModelSession } from './model-session.ts';
@@ -13,7 +13,7 @@ import {
   type KindFigures,
   type TermOrigin,
   type WidespreadTerm,
-} from '../../contract/expansion-audit.ts';
+} from '../../contract/model/expansion-audit.ts';
 
 export { TERM_ORIGINS };
 export type { CategoryFigures, CorpusAudit, FrequentExpansion, KindFigures, TermOrigin, WidespreadTerm };

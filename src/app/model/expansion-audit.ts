@@ -2,12 +2,12 @@
 // text's own tokens or an expansion, and the input token whose logit won the max pooling (exact: max pooling keeps
 // one position per vocabulary id), with the share of the vector's weight that goes to expansions; a query of an
 // inference-free model is audited as what it is, its own tokens looked up in the static table.
-import type { EncodeRequest } from '../../contract/model-requests.ts';
+import type { EncodeRequest } from '../../contract/model/model-requests.ts';
 import type { ModelSession } from './model-session.ts';
-import type { TextAudit } from '../../contract/expansion-audit.ts';
+import type { TextAudit } from '../../contract/model/expansion-audit.ts';
 import type { EncodedWithOrigins } from '../../model/splade-encoder.ts';
 
-export type { AuditedTerm, TextAudit } from '../../contract/expansion-audit.ts';
+export type { AuditedTerm, TextAudit } from '../../contract/model/expansion-audit.ts';
 
 /** Audits each text under `request.k` (its length and top-k pruning as encode's). */
 export async function auditTexts(session: ModelSession, texts: readonly string[], request: EncodeRequest): Promise<TextAudit[]> {

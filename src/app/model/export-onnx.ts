@@ -1,7 +1,7 @@
 // The export-onnx use case: open a model's weights (no GPU needed) and write its SPLADE forward pass, head divided by
 // k, as one ONNX file: input_ids, attention_mask and token_type_ids in, the (batch, vocabulary) sparse vector or the
 // (batch, sequence, vocabulary) MLM logits out.
-import { encodeOnnxModel } from '../../io/onnx-proto.ts';
+import { encodeOnnxModel } from '../../io/formats/onnx-proto.ts';
 import { checkK } from '../../contract/limits.ts';
 import { parameterCount } from '../../model/layout.ts';
 import type { DeviceLimits } from '../../model/load-model.ts';

@@ -2,7 +2,7 @@
 // statistics at k = 1 and under k, measured by the GPU kernels through the model session.
 import type { GpuContext } from '../../gpu/context.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
-import type { HeadStatistics } from '../../contract/head-statistics.ts';
+import type { HeadStatistics } from '../../contract/model/head-statistics.ts';
 import { headRowNorms } from '../../kernels/reference/head-stats.ts';
 import { HeadMeter } from '../../model/head-meter.ts';
 import { headOf, headProvenance } from './model-session.ts';

@@ -1,9 +1,9 @@
 // The README.md of a saved model: a Hugging Face Hub model card (YAML front matter, then Markdown) recording the
 // backbone, the k its head was divided by, the whole recipe, the data fingerprint, the steps, results and usage.
-import type { DataFingerprint } from '../../contract/training-report.ts';
-import { describeOptimizer } from '../../contract/optimizer-settings.ts';
-import { describeDropout, microBatches } from '../../contract/recipe-facts.ts';
-import { KL_TEMPERATURE, CONTRASTIVE_TEMPERATURE, queryTableLr, type TrainingRecipe } from '../../contract/recipe.ts';
+import type { DataFingerprint } from '../../contract/training/training-report.ts';
+import { describeOptimizer } from '../../contract/training/optimizer-settings.ts';
+import { describeDropout, microBatches } from '../../contract/training/recipe-facts.ts';
+import { KL_TEMPERATURE, CONTRASTIVE_TEMPERATURE, queryTableLr, type TrainingRecipe } from '../../contract/training/recipe.ts';
 
 /** One evaluated set and its measures (trec_eval names: ndcg_cut_10, recip_rank_10, recall_1000, ...). */
 export interface CardEvaluation {

@@ -10,12 +10,12 @@ import { pruneTopK, sparseDot, sparseFromEntries, type SparseVector } from '../.
 import { staticQueryEntries } from '../../model/static-query-lookup.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
 import { HeadMeter } from '../../model/head-meter.ts';
-import { PreviewResult, type HeadStatsPair } from '../../contract/model-results.ts';
+import { PreviewResult, type HeadStatsPair } from '../../contract/model/model-results.ts';
 import { EVAL_LIMITS, checkK, checkRange } from '../../contract/limits.ts';
 import { openModelRef, type OpenModelOptions, type OpenedModel, type OpenedWeights } from './open-model.ts';
 import type { FilesRef, Platform } from '../platform/platform.ts';
-import { checkEncodeRequest, type EncodeRequest } from '../../contract/model-requests.ts';
-import { maxSequenceTokens } from '../../contract/max-tokens.ts';
+import { checkEncodeRequest, type EncodeRequest } from '../../contract/model/model-requests.ts';
+import { maxSequenceTokens } from '../../contract/model/max-tokens.ts';
 import { summarizeSparse } from './sparse-summary.ts';
 
 export type { HeadStatsPair };

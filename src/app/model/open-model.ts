@@ -1,15 +1,15 @@
 // Opening a backbone, for every use case: config.json first (unsupported architectures and models that cannot fit
 // the device are refused before any weight is read), then the weights, the tokenizer, and a check that no weight is
 // NaN or Inf. Also the memory estimate the page shows before downloading.
-import { estimateCheckpointBytes, loadCheckpoint, type HfConfig } from '../../io/model-folder.ts';
+import { estimateCheckpointBytes, loadCheckpoint, type HfConfig } from '../../io/formats/model-folder.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
 import { readJsonFile, type FileSource, type ReadOptions } from '../../io/file-source.ts';
-import type { TextTokenizer } from '../../io/tokenizer.ts';
-import { loadTokenizer } from '../../io/tokenizer-load.ts';
+import type { TextTokenizer } from '../../io/tokenizer/tokenizer.ts';
+import { loadTokenizer } from '../../io/tokenizer/tokenizer-load.ts';
 import { parseModelConfig } from '../../model/config.ts';
-import { type ModelConfig } from '../../contract/model-config.ts';
+import { type ModelConfig } from '../../contract/model/model-config.ts';
 import { parameterCount, parameterLayout } from '../../model/layout.ts';
-import { maxSequenceTokens } from '../../contract/max-tokens.ts';
+import { maxSequenceTokens } from '../../contract/model/max-tokens.ts';
 import { checkTokenizerFitsHead, checkpointByteBudget, deviceFitError, type DeviceLimits } from '../../model/load-model.ts';
 import { loadParametersReport, unusedTensorsWarning } from '../../model/weights.ts';
 import type { Backbone } from '../../model/backbone.ts';
@@ -17,11 +17,11 @@ import { crc32 } from '../../util/crc32.ts';
 import { NonFiniteError, findNonFinite } from '../../util/finite.ts';
 import { ModelTooLargeError } from '../../contract/errors.ts';
 import { filesRefName, type FilesRef, type Platform } from '../platform/platform.ts';
-import { MemoryEstimate, ModelSummary } from '../../contract/model-results.ts';
+import { MemoryEstimate, ModelSummary } from '../../contract/model/model-results.ts';
 import { checkpointAsModel } from './checkpoint-as-model.ts';
 import { sparseEncoderView, type StaticQueryTable } from './sparse-encoder-view.ts';
 import { describeEncoding, describeTable, readQueryModel, staticQuerySide } from './static-query-side.ts';
-import type { SpladeActivation } from '../../io/sparse-encoder-layout.ts';
+import type { SpladeActivation } from '../../io/formats/sparse-encoder-layout.ts';
 
 /** A model's weights, checked: what inspecting the head needs (no tokenizer). */
 export interface OpenedWeights {

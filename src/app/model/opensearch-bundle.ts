@@ -6,10 +6,10 @@
 // opensearch-project/ml-commons 3.8 (ModelHelper.verifyModelZipFile, DLModel.loadModel, SparseEncodingTranslator,
 // SparseTokenizerModel) and opensearch-py-ml's sparse_encoding_model.py / sparse_tokenize_model.py (zip, config JSON).
 import { zipSync, type Zippable } from 'fflate';
-import { maxSequenceTokens } from '../../contract/max-tokens.ts';
-import { decodedTokenTexts } from '../../io/token-texts.ts';
-import type { Json } from '../../io/tokenizer-json.ts';
-import { readTokenizerJson } from '../../io/tokenizer-load.ts';
+import { maxSequenceTokens } from '../../contract/model/max-tokens.ts';
+import { decodedTokenTexts } from '../../io/tokenizer/token-texts.ts';
+import type { Json } from '../../io/tokenizer/tokenizer-json.ts';
+import { readTokenizerJson } from '../../io/tokenizer/tokenizer-load.ts';
 import type { FilesRef, Platform } from '../platform/platform.ts';
 import { type OnnxExportRequest, ONNX_HOST_LIMITS, checkOnnxRequest, onnxOfWeights } from './export-onnx.ts';
 import { type OpenedModel, openModelRef } from './open-model.ts';

@@ -1,7 +1,7 @@
 // The kind of each vocabulary piece, for the corpus audit: special, number, stop word, subword piece or other word;
 // how a tokenizer marks subword pieces is read off its vocabulary (WordPiece "##", byte-level BPE "Ġ", SentencePiece "▁").
-import type { SpecialIds } from '../../io/tokenizer.ts';
-import { PIECE_KINDS, type PieceKind } from '../../contract/expansion-audit.ts';
+import type { SpecialIds } from '../../io/tokenizer/tokenizer.ts';
+import { PIECE_KINDS, type PieceKind } from '../../contract/model/expansion-audit.ts';
 import { ENGLISH_STOP_WORDS } from './english-stop-words.ts';
 
 export { PIECE_KINDS, type PieceKind };

@@ -1,13 +1,13 @@
 // A trained model as files for Python and search engines: Hugging Face weights and config, the tokenizer files,
 // the sentence-transformers SparseEncoder modules and a model card. Never written with a NaN or Inf weight.
-import type { HfConfig } from '../../io/model-folder.ts';
+import type { HfConfig } from '../../io/formats/model-folder.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
-import { buildRouterFiles, buildSavedModelFiles, collectTokenizerFiles, type QueryTokenizerInfo } from '../../io/save.ts';
-import type { ModelConfig } from '../../contract/model-config.ts';
+import { buildRouterFiles, buildSavedModelFiles, collectTokenizerFiles, type QueryTokenizerInfo } from '../../io/formats/save.ts';
+import type { ModelConfig } from '../../contract/model/model-config.ts';
 import { decoderWeightName } from '../../model/layout.ts';
 import { toHuggingFaceTensors } from '../../model/weights.ts';
-import type { DataFingerprint } from '../../contract/training-report.ts';
-import type { TrainingRecipe } from '../../contract/recipe.ts';
+import type { DataFingerprint } from '../../contract/training/training-report.ts';
+import type { TrainingRecipe } from '../../contract/training/recipe.ts';
 import { NonFiniteError, findNonFinite } from '../../util/finite.ts';
 import { modelCard, type CardEvaluation, type ModelCardInfo } from './model-card.ts';
 import type { OpenedModel } from './open-model.ts';

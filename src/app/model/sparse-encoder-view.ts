@@ -2,8 +2,12 @@
 // its SpladePooling applies, and an inference-free Router's static query table with its own folder (tokenizer inside).
 import type { FileSource, ReadOptions } from '../../io/file-source.ts';
 import { readJsonFile } from '../../io/file-source.ts';
-import { readSafetensors } from '../../io/safetensors.ts';
-import { readSparseEncoderLayout, type SparseEncoderLayout, type SpladeActivation } from '../../io/sparse-encoder-layout.ts';
+import { readSafetensors } from '../../io/formats/safetensors.ts';
+import {
+  readSparseEncoderLayout,
+  type SparseEncoderLayout,
+  type SpladeActivation,
+} from '../../io/formats/sparse-encoder-layout.ts';
 
 /** An inference-free model's query side: a weight per token id, and the folder its tokenizer is read from. */
 export interface StaticQueryTable {

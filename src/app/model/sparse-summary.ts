@@ -1,8 +1,8 @@
 // A text's sparse vector as people read it: top terms by weight, expansion terms marked, special pieces ([CLS], [SEP],
 // [unusedN]) flagged so that lists can show them apart, active dimensions.
-import { SparseSummary } from '../../contract/model-results.ts';
+import { SparseSummary } from '../../contract/model/model-results.ts';
 import { isSpecialPiece } from './piece-kinds.ts';
-import type { TextTokenizer } from '../../io/tokenizer.ts';
+import type { TextTokenizer } from '../../io/tokenizer/tokenizer.ts';
 import type { SparseVector } from '../../util/sparse-vector.ts';
 
 export function summarizeSparse(text: string, vector: SparseVector, tokenizer: TextTokenizer, topTerms: number): SparseSummary {

@@ -2,10 +2,10 @@
 // (sized as sentence-transformers sizes it, ids that line up with the document encoder's), widened to the head's
 // vocabulary, and the truncation sentence-transformers applies to static queries (the tokenizer's model_max_length).
 import { readJsonFile, type FileSource, type ReadOptions } from '../../io/file-source.ts';
-import { queryTableFromIdfJson } from '../../io/idf-json.ts';
-import type { TextTokenizer } from '../../io/tokenizer.ts';
-import { loadTokenizer } from '../../io/tokenizer-load.ts';
-import type { SpladeActivation } from '../../io/sparse-encoder-layout.ts';
+import { queryTableFromIdfJson } from '../../io/formats/idf-json.ts';
+import type { TextTokenizer } from '../../io/tokenizer/tokenizer.ts';
+import { loadTokenizer } from '../../io/tokenizer/tokenizer-load.ts';
+import type { SpladeActivation } from '../../io/formats/sparse-encoder-layout.ts';
 import { readStaticTable, sparseEncoderView, type StaticQueryTable } from './sparse-encoder-view.ts';
 
 export interface StaticQuerySide {

@@ -1,7 +1,7 @@
 // The page's evaluation results in IndexedDB (idb-keyval), one per model + k + set + lengths + pruning, so that a
 // reload shows them again; written whole, read back per model.
 import { createStore, entries, set, type UseStore } from 'idb-keyval';
-import type { SetEvaluation } from '../../contract/results.ts';
+import type { SetEvaluation } from '../../contract/evaluation/results.ts';
 
 let store: UseStore | null = null;
 

@@ -1,11 +1,11 @@
 // The page's platform (inside the GPU worker): the bundled demo and other folder URLs, Hub ids cached in Cache
 // Storage, picked files, checkpoints in IndexedDB, Web Locks, and the browser's WebGPU.
-import { createIdbSequenceCache } from '../../train/mlm-sequence-cache-idb.ts';
-import { createIdbBatchCache } from '../../train/batch-cache-idb.ts';
+import { createIdbSequenceCache } from '../../train/mlm/mlm-sequence-cache-idb.ts';
+import { createIdbBatchCache } from '../../train/splade/batch-cache-idb.ts';
 import { acquireGpuContext } from '../../gpu/acquire.ts';
 import { createCacheStorageCache, createFileListSource } from '../../io/file-source-browser.ts';
-import { createHubSource, type FileCache } from '../../io/hub.ts';
-import { createUrlFolderSource } from '../../io/url-folder-source.ts';
+import { createHubSource, type FileCache } from '../../io/hub/hub.ts';
+import { createUrlFolderSource } from '../../io/hub/url-folder-source.ts';
 import { createIdbCheckpointStore, readIdbModel, writeIdbModel } from '../../train/checkpoint-store-idb.ts';
 import { createMemorySource } from '../../io/file-source.ts';
 import type { FilesRef, Platform } from './platform.ts';

@@ -1,16 +1,16 @@
 // The Node platform of the CLI: model folders and Hub ids (downloads cached in a folder), checkpoints in the run
 // folder, a lock file per run, and Dawn's WebGPU.
-import { createFolderSequenceCache } from '../../train/mlm-sequence-cache-node.ts';
-import { createFolderBatchCache } from '../../train/batch-cache-node.ts';
+import { createFolderSequenceCache } from '../../train/mlm/mlm-sequence-cache-node.ts';
+import { createFolderBatchCache } from '../../train/splade/batch-cache-node.ts';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { nodeGpuContext } from '../../gpu/webgpu-node.ts';
 import { createFolderCache, createFolderSource, isDirectory } from '../../io/file-source-node.ts';
-import { createHubSource } from '../../io/hub.ts';
-import { isHubRepoId } from '../../io/hub-urls.ts';
-import { createUrlFolderSource } from '../../io/url-folder-source.ts';
+import { createHubSource } from '../../io/hub/hub.ts';
+import { isHubRepoId } from '../../io/hub/hub-urls.ts';
+import { createUrlFolderSource } from '../../io/hub/url-folder-source.ts';
 import { createFolderCheckpointStore, writeFolderAtomically } from '../../train/checkpoint-store-node.ts';
-import { MODEL_PRESETS, presetByKey } from '../../contract/model-presets.ts';
+import { MODEL_PRESETS, presetByKey } from '../../contract/model/model-presets.ts';
 import type { FilesRef, Platform } from './platform.ts';
 import { lockRunFolder } from './run-lock-node.ts';
 import { createFolderRunStore } from './run-store-node.ts';

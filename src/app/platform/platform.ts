@@ -1,13 +1,13 @@
 // What differs between the page and Node, behind one interface the use cases take: where a model's files come from,
 // where a run's checkpoints live, who may write a run (a lock), and how the GPU is acquired.
-import type { SequenceCacheStore } from '../../train/mlm-sequence-cache.ts';
+import type { SequenceCacheStore } from '../../train/mlm/mlm-sequence-cache.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 
 export type { GpuContext };
 import type { FileSource } from '../../io/file-source.ts';
-import type { BatchCacheStore } from '../../train/batch-cache.ts';
+import type { BatchCacheStore } from '../../train/splade/batch-cache.ts';
 import type { CheckpointStore } from '../../train/training-checkpoint.ts';
-import type { RunStore } from '../../contract/runs.ts';
+import type { RunStore } from '../../contract/experiments/runs.ts';
 
 /** Where a model's (or a data set's) files come from. */
 export type FilesRef =

@@ -3,8 +3,8 @@
 import { createStore, del, entries, get, set, type UseStore } from 'idb-keyval';
 import { createIdbCheckpointStore, removeIdbModel } from '../../train/checkpoint-store-idb.ts';
 import { listCheckpoints } from '../../train/training-checkpoint.ts';
-import type { RunRecord, RunStore } from '../../contract/runs.ts';
-import { checkRunRecord } from '../../contract/stored-records.ts';
+import type { RunRecord, RunStore } from '../../contract/experiments/runs.ts';
+import { checkRunRecord } from '../../contract/experiments/stored-records.ts';
 
 let store: UseStore | null = null;
 

@@ -1,8 +1,8 @@
 // Runs in Node: each run folder holds its record as run.json beside checkpoint/ and model/, rewritten whole and
 // atomically, and checked field by field when read back, so that `splade-lab runs` can read any run folder back.
 import { join, resolve } from 'node:path';
-import type { RunRecord, RunStore } from '../../contract/runs.ts';
-import { checkRunRecord } from '../../contract/stored-records.ts';
+import type { RunRecord, RunStore } from '../../contract/experiments/runs.ts';
+import { checkRunRecord } from '../../contract/experiments/stored-records.ts';
 import { readRecordFile, writeRecordFile } from './record-file-node.ts';
 
 export const RUN_FILE = 'run.json';

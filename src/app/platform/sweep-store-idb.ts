@@ -1,9 +1,9 @@
 // Sweep plans in the page (IndexedDB through idb-keyval): saved after every finished run, so that a reloaded tab finds
 // the unfinished sweep of the loaded model and data and resumes its queue.
 import { createStore, entries, get, set, type UseStore } from 'idb-keyval';
-import type { DataFingerprint } from '../../contract/training-report.ts';
-import { nextSweepRun, type SweepPlan, type SweepStore } from '../../contract/sweep-plan.ts';
-import { checkSweepPlan } from '../../contract/stored-records.ts';
+import type { DataFingerprint } from '../../contract/training/training-report.ts';
+import { nextSweepRun, type SweepPlan, type SweepStore } from '../../contract/experiments/sweep-plan.ts';
+import { checkSweepPlan } from '../../contract/experiments/stored-records.ts';
 let store: UseStore | null = null;
 
 function sweeps(): UseStore {

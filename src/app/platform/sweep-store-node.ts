@@ -1,8 +1,8 @@
 // Sweep plans in Node: the sweep folder's sweep.json (runs live in sub-folders beside it), rewritten whole and
 // atomically after every finished run and checked when read back, so that `splade-lab sweep --resume` continues the queue.
 import { join, resolve } from 'node:path';
-import type { SweepStore } from '../../contract/sweep-plan.ts';
-import { checkSweepPlan } from '../../contract/stored-records.ts';
+import type { SweepStore } from '../../contract/experiments/sweep-plan.ts';
+import { checkSweepPlan } from '../../contract/experiments/stored-records.ts';
 import { readRecordFile, writeRecordFile } from './record-file-node.ts';
 
 export const SWEEP_FILE = 'sweep.json';

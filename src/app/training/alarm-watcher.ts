@@ -1,4 +1,4 @@
-// Watches one training run's reports and probe snapshots and raises the alarms of src/contract/alarm-rules.ts (the
+// Watches one training run's reports and probe snapshots and raises the alarms of src/contract/training/alarm-rules.ts (the
 // rules, thresholds and healthy ranges, pure data there): each rule once per run, lasting evidence carried over a
 // resume. Stateful, so it lives here beside the run it watches, not in the contract.
 import {
@@ -9,9 +9,9 @@ import {
   type Alarm,
   type AlarmContext,
   type AlarmRule,
-} from '../../contract/alarm-rules.ts';
-import type { ProbeSnapshot } from '../../contract/probes.ts';
-import type { StepReport } from '../../contract/training-report.ts';
+} from '../../contract/training/alarm-rules.ts';
+import type { ProbeSnapshot } from '../../contract/training/probes.ts';
+import type { StepReport } from '../../contract/training/training-report.ts';
 
 const HEALTHY = `Healthy: about ${HEALTHY_ACTIVE_DIMS.queries.join('-')} active dimensions per query and ${HEALTHY_ACTIVE_DIMS.documents.join('-')} per document (${HEALTHY_ACTIVE_DIMS.source}).`;
 

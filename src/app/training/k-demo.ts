@@ -1,10 +1,10 @@
 // The teaching demo, once for the page and the CLI: head-only training of a synthetic large-norm head for each k in
 // turn (the same seeded head and batch), with the growing loss line of the k in training after every read-back.
 import type { GpuContext } from '../../gpu/context.ts';
-import type { StepLosses } from '../../contract/training-report.ts';
-import { runSyntheticKDemo } from '../../train/synthetic-k-demo.ts';
-import { K_DEMO_SHAPE, KDemoResult, KDemoSeries } from '../../contract/model-results.ts';
-import { checkKDemoRequest, type KDemoRequest } from '../../contract/model-requests.ts';
+import type { StepLosses } from '../../contract/training/training-report.ts';
+import { runSyntheticKDemo } from '../../train/splade/synthetic-k-demo.ts';
+import { K_DEMO_SHAPE, KDemoResult, KDemoSeries } from '../../contract/training/k-demo-results.ts';
+import { checkKDemoRequest, type KDemoRequest } from '../../contract/model/model-requests.ts';
 const K_DEMO_PROVENANCE =
   `synthetic data: seeded random hidden states (${K_DEMO_SHAPE.B} queries of ${K_DEMO_SHAPE.Tq} tokens, ` +
   `${2 * K_DEMO_SHAPE.B} documents of ${K_DEMO_SHAPE.Td}, d = ${K_DEMO_SHAPE.d}) and a random head of ${K_DEMO_SHAPE.V} rows ` +

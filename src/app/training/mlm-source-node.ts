@@ -3,9 +3,9 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { createFolderSequenceCache } from '../../train/mlm-sequence-cache-node.ts';
+import { createFolderSequenceCache } from '../../train/mlm/mlm-sequence-cache-node.ts';
 import { readRegularFile } from '../../io/regular-file-node.ts';
-import type { MlmRequest } from '../../contract/mlm-request.ts';
+import type { MlmRequest } from '../../contract/training/mlm-request.ts';
 import { mlmSourceFromBytes, type MlmSourceOptions } from './mlm-source.ts';
 import type { MlmSource } from './mlm.ts';
 

@@ -1,16 +1,16 @@
 // The sequences of a masked-LM run from a file's bytes, on any platform: text (.txt or .jsonl, one document per line)
 // tokenized and grouped into full blocks or kept one per line, or pre-masked batches (their length the longest
 // sequence's unless the request gives one); with the data's fingerprint and the run's sequence length.
-import { readMlmDocuments } from '../../io/mlm-text.ts';
-import { readMaskedBatches } from '../../io/masked-batches-jsonl.ts';
-import type { TextTokenizer } from '../../io/tokenizer.ts';
-import type { ModelConfig } from '../../contract/model-config.ts';
-import { MLM_DEFAULTS, type MlmRequest } from '../../contract/mlm-request.ts';
-import { maxSequenceTokens } from '../../contract/max-tokens.ts';
+import { readMlmDocuments } from '../../io/triplets/mlm-text.ts';
+import { readMaskedBatches } from '../../io/triplets/masked-batches-jsonl.ts';
+import type { TextTokenizer } from '../../io/tokenizer/tokenizer.ts';
+import type { ModelConfig } from '../../contract/model/model-config.ts';
+import { MLM_DEFAULTS, type MlmRequest } from '../../contract/training/mlm-request.ts';
+import { maxSequenceTokens } from '../../contract/model/max-tokens.ts';
 import { TRAIN_LIMITS } from '../../contract/limits.ts';
 import { crc32 } from '../../util/crc32.ts';
-import { groupIntoBlocks, MlmBatches, type MlmRow } from '../../train/mlm-batches.ts';
-import { unmaskableIds } from '../../train/mlm-masking.ts';
+import { groupIntoBlocks, MlmBatches, type MlmRow } from '../../train/mlm/mlm-batches.ts';
+import { unmaskableIds } from '../../train/mlm/mlm-masking.ts';
 import {
   decodeTokenizedText,
   encodeTokenizedText,
@@ -18,8 +18,8 @@ import {
   sequenceSeal,
   type SequenceCacheStore,
   type TokenizedText,
-} from '../../train/mlm-sequence-cache.ts';
-import { tokenizerDigest } from '../../io/tokenizer-fingerprint.ts';
+} from '../../train/mlm/mlm-sequence-cache.ts';
+import { tokenizerDigest } from '../../io/tokenizer/tokenizer-fingerprint.ts';
 import type { MlmSource } from './mlm.ts';
 
 export interface MlmSourceOptions {

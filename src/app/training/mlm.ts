@@ -1,18 +1,18 @@
 // Masked-LM training, once for the page and the CLI: `mlmRun` opens a TrainingRun (the lock), plans the request,
-// trains (new, or continuing its newest checkpoint) through train/mlm-loop.ts's events, tells progress and the head's
+// trains (new, or continuing its newest checkpoint) through train/mlm/mlm-loop.ts's events, tells progress and the head's
 // growth as events, and saves the trained backbone as a transformers masked-LM folder where the platform keeps models.
 import type { GpuContext } from '../../gpu/context.ts';
 import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
 import { maskedLmFiles } from '../model/save-model.ts';
-import { checkLengthsFit } from '../../contract/max-tokens.ts';
-import { MLM_DEFAULTS, planMlm, type MlmPlan, type MlmRequest } from '../../contract/mlm-request.ts';
-import { maskingRateNote, type MlmRecipe } from '../../contract/mlm-recipe.ts';
-import type { HeadGrowth, MlmEvent } from '../../contract/mlm-report.ts';
-import type { DataFingerprint } from '../../contract/training-report.ts';
-import { describeOptimizer } from '../../contract/optimizer-settings.ts';
-import { describeDropout } from '../../contract/recipe-facts.ts';
-import { mlmSteps, type MlmData } from '../../train/mlm-loop.ts';
+import { checkLengthsFit } from '../../contract/model/max-tokens.ts';
+import { MLM_DEFAULTS, planMlm, type MlmPlan, type MlmRequest } from '../../contract/training/mlm-request.ts';
+import { maskingRateNote, type MlmRecipe } from '../../contract/training/mlm-recipe.ts';
+import type { HeadGrowth, MlmEvent } from '../../contract/training/mlm-report.ts';
+import type { DataFingerprint } from '../../contract/training/training-report.ts';
+import { describeOptimizer } from '../../contract/training/optimizer-settings.ts';
+import { describeDropout } from '../../contract/training/recipe-facts.ts';
+import { mlmSteps, type MlmData } from '../../train/mlm/mlm-loop.ts';
 import { TrainingRun } from './training-run.ts';
 import { listCheckpoints } from '../../train/training-checkpoint.ts';
 

@@ -1,10 +1,10 @@
 // The page's training runs: the key a run is kept under (the loaded model, the read triplets, k and the lambdas), and
 // the request a "resume" trains with (the saved run's recipe, k and seed; the probes and alarms as asked now).
-import { requestFromRecipe, type TrainRequest } from '../../contract/training-request.ts';
-import { runIdFor } from '../../contract/runs.ts';
+import { requestFromRecipe, type TrainRequest } from '../../contract/training/training-request.ts';
+import { runIdFor } from '../../contract/experiments/runs.ts';
 import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { TrainingData } from '../../train/training-loop.ts';
+import type { TrainingData } from '../../train/splade/training-loop.ts';
 import { checkpointInfo } from './train.ts';
 
 /** The page's key of a run of `request` on `model` and `data`: the same request on the same model and data is the same run. */

@@ -1,9 +1,9 @@
 // The static query weights of an inference-free run: IDF over the training data's documents (its positives and
 // negatives, each text once) or over a given corpus (`--idf-from`, idf-table-node.ts), special tokens at 0.
-import type { TextTokenizer } from '../../io/tokenizer.ts';
-import { rowNegatives } from '../../io/triplets.ts';
+import type { TextTokenizer } from '../../io/tokenizer/tokenizer.ts';
+import { rowNegatives } from '../../io/triplets/triplets.ts';
 import { documentFrequencyOf, idfWeights, smallIdfWarning } from '../../retrieval/idf-table.ts';
-import type { TrainingData } from '../../train/training-loop.ts';
+import type { TrainingData } from '../../train/splade/training-loop.ts';
 import { crc32 } from '../../util/crc32.ts';
 
 /** A table of one weight per token and what it was made from (named in the recipe and the saved model). */

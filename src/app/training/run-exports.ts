@@ -2,7 +2,7 @@
 // sentence-transformers SparseEncoder folder, and the run's history (every report) as JSON and CSV.
 import { zipSync } from 'fflate';
 import type { Platform } from '../platform/platform.ts';
-import type { ExportFile, RunRecord } from '../../contract/runs.ts';
+import type { ExportFile, RunRecord } from '../../contract/experiments/runs.ts';
 
 const HISTORY_COLUMNS = [
   'step',

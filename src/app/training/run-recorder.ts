@@ -1,8 +1,8 @@
-// Keeps a run's record (src/contract/runs.ts) in step with its training events and its evaluations, through a
+// Keeps a run's record (src/contract/experiments/runs.ts) in step with its training events and its evaluations, through a
 // RunStore (run.json in Node, IndexedDB in the page): stateful and clocked, so it lives in the app, not the contract.
-import type { SetEvaluation } from '../../contract/results.ts';
-import type { NewRun, RunRecord, RunStatus, RunStore } from '../../contract/runs.ts';
-import type { TrainEvent } from '../../contract/training-events.ts';
+import type { SetEvaluation } from '../../contract/evaluation/results.ts';
+import type { NewRun, RunRecord, RunStatus, RunStore } from '../../contract/experiments/runs.ts';
+import type { TrainEvent } from '../../contract/training/training-events.ts';
 import type { AlarmWatcher } from './alarm-watcher.ts';
 
 /**

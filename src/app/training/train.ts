@@ -1,38 +1,43 @@
 // Training, once for the page and the CLI: `trainRun` is the one use case every adapter calls (the page's worker,
 // `splade-lab train`, sweeps and the calibrator). A checked request becomes a run that takes the run's lock, starts
-// fresh (or continues its newest checkpoint), runs train/training-loop.ts, reports progress as events, saves the
+// fresh (or continues its newest checkpoint), runs train/splade/training-loop.ts, reports progress as events, saves the
 // trained model where the platform keeps models (never with a NaN or Inf weight) and records how it ended.
 import type { GpuContext } from '../../gpu/context.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
-import { QUERY_WEIGHTS_PARAM, type SpladeTrainer } from '../../train/trainer.ts';
+import { QUERY_WEIGHTS_PARAM, type SpladeTrainer } from '../../train/splade/trainer.ts';
 import { specialTokenIds } from './special-tokens.ts';
 import { readLatestCheckpoint, type CheckpointStore } from '../../train/training-checkpoint.ts';
-import type { TrainingRecipe } from '../../contract/recipe.ts';
-import { spladeSteps, type SpladeStepEvent, type TrainingData, type TrainingRunOptions } from '../../train/training-loop.ts';
+import type { TrainingRecipe } from '../../contract/training/recipe.ts';
+import {
+  spladeSteps,
+  type SpladeStepEvent,
+  type TrainingData,
+  type TrainingRunOptions,
+} from '../../train/splade/training-loop.ts';
 import type { PauseRequest, StepLoopResult } from '../../train/step-loop.ts';
-import { tokenizerFingerprint } from '../../io/tokenizer-fingerprint.ts';
+import { tokenizerFingerprint } from '../../io/tokenizer/tokenizer-fingerprint.ts';
 import type { OpenedModel } from '../model/open-model.ts';
 import type { Platform } from '../platform/platform.ts';
-import { planTraining, trainedTableField, type TrainPlan, type TrainRequest } from '../../contract/training-request.ts';
-import { checkTeacherLabels } from '../../contract/teacher-labels.ts';
+import { planTraining, trainedTableField, type TrainPlan, type TrainRequest } from '../../contract/training/training-request.ts';
+import { checkTeacherLabels } from '../../contract/training/teacher-labels.ts';
 import { queryWeightsCrc, smallIdfNote, trainingDataIdf, widenQueryWeights, type QueryWeights } from './query-weights.ts';
-import type { TextTokenizer } from '../../io/tokenizer.ts';
+import type { TextTokenizer } from '../../io/tokenizer/tokenizer.ts';
 import { InvalidRequestError } from '../../contract/limits.ts';
-import { checkLengthsFit } from '../../contract/max-tokens.ts';
+import { checkLengthsFit } from '../../contract/model/max-tokens.ts';
 import { savedModelFiles, type ModelCardExtras } from '../model/save-model.ts';
 import { hostRowNorms } from '../model/head-report.ts';
 import { headOf } from '../model/model-session.ts';
-import type { RunRecord, RunStore } from '../../contract/runs.ts';
+import type { RunRecord, RunStore } from '../../contract/experiments/runs.ts';
 import { RunRecorder } from './run-recorder.ts';
-import type { CheckpointInfo, TrainEvent } from '../../contract/training-events.ts';
-import type { ProbeSnapshot } from '../../contract/probes.ts';
-import { alarmContext, type Alarm } from '../../contract/alarm-rules.ts';
+import type { CheckpointInfo, TrainEvent } from '../../contract/training/training-events.ts';
+import type { ProbeSnapshot } from '../../contract/training/probes.ts';
+import { alarmContext, type Alarm } from '../../contract/training/alarm-rules.ts';
 import { AlarmWatcher } from './alarm-watcher.ts';
 import { TrainingProbes } from './training-probes.ts';
-import { RunOutcome } from '../../contract/sweep-plan.ts';
+import { RunOutcome } from '../../contract/experiments/sweep-plan.ts';
 import { TrainingRun } from './training-run.ts';
 
-export type { CheckpointInfo, TrainEvent } from '../../contract/training-events.ts';
+export type { CheckpointInfo, TrainEvent } from '../../contract/training/training-events.ts';
 
 /** A whole run: train (recorded as a run), save the trained model, record how it ended. */
 export async function trainRun(ctx: GpuContext, platform: Platform, options: TrainOptions): Promise<RunOutcome> {

@@ -3,8 +3,8 @@
 // SPLADE_LAB_HUB_URL and HF_TOKEN honoured); a path typo is "no such file", never a Hub request.
 import { stat } from 'node:fs/promises';
 import { isDirectory } from '../../io/file-source-node.ts';
-import { DEFAULT_HUB_URL } from '../../io/hub.ts';
-import { isHubRepoId } from '../../io/hub-urls.ts';
+import { DEFAULT_HUB_URL } from '../../io/hub/hub.ts';
+import { isHubRepoId } from '../../io/hub/hub-urls.ts';
 import { openRandomAccessFile } from '../../io/random-access-node.ts';
 import { fileKind } from '../../io/regular-file-node.ts';
 import { nodePlatform } from '../platform/platform-node.ts';

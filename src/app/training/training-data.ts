@@ -1,21 +1,21 @@
 // Training data, read and fingerprinted once for the page and the CLI: the rows (TSV or JSONL streamed through a
 // byte-offset index, Parquet read by row groups, a Hub dataset's Parquet files, or bytes already in memory), and the count + CRC-32 that a resumed
 // run checks (a moved or renamed file still resumes; other or reordered rows are refused).
-import { readHubDatasetTriplets, type HubListing } from '../../io/hub-dataset.ts';
-import type { HubDatasetRef, BatchCacheEntry, TripletFormat, TripletsSummary } from '../../contract/data-sources.ts';
+import { readHubDatasetTriplets, type HubListing } from '../../io/hub/hub-dataset.ts';
+import type { HubDatasetRef, BatchCacheEntry, TripletFormat, TripletsSummary } from '../../contract/training/data-sources.ts';
 import { blobFile, type RandomAccessFile } from '../../io/random-access.ts';
-import { indexTripletFile, type IndexOptions } from '../../io/triplet-index.ts';
-import { cacheOnlySource, memoryTripletSource, type TripletSource } from '../../io/triplet-source.ts';
-import { parseTripletsJsonl } from '../../io/triplets-jsonl.ts';
-import { readParquetTriplets } from '../../io/triplets-parquet.ts';
-import { parseTriplets, type Triplet } from '../../io/triplets.ts';
+import { indexTripletFile, type IndexOptions } from '../../io/triplets/triplet-index.ts';
+import { cacheOnlySource, memoryTripletSource, type TripletSource } from '../../io/triplets/triplet-source.ts';
+import { parseTripletsJsonl } from '../../io/triplets/triplets-jsonl.ts';
+import { readParquetTriplets } from '../../io/triplets/triplets-parquet.ts';
+import { parseTriplets, type Triplet } from '../../io/triplets/triplets.ts';
 import {
   addTeacherLabel,
   teacherLabelSummary,
   teacherLabelTally,
   type TeacherLabelSummary,
-} from '../../contract/teacher-labels.ts';
-import type { TrainingData } from '../../train/training-loop.ts';
+} from '../../contract/training/teacher-labels.ts';
+import type { TrainingData } from '../../train/splade/training-loop.ts';
 import { crc32 } from '../../util/crc32.ts';
 import type { Platform } from '../platform/platform.ts';
 

@@ -1,13 +1,13 @@
 // Probe texts a run encodes on the GPU every N steps while it trains (top terms with weights, active dimensions and
 // every query-document score), so that a user sees what the model does to real text as it learns.
 import type { GpuContext } from '../../gpu/context.ts';
-import type { TextTokenizer } from '../../io/tokenizer.ts';
+import type { TextTokenizer } from '../../io/tokenizer/tokenizer.ts';
 import type { GpuModel } from '../../model/gpu-model.ts';
 import { SpladeTextEncoder } from '../../model/splade-encoder.ts';
 import { sparseDot, sparseFromEntries } from '../../util/sparse-vector.ts';
 import { staticQueryEntries } from '../../model/static-query-lookup.ts';
 import { summarizeSparse } from '../model/sparse-summary.ts';
-import { PROBE_LIMITS, ProbeSnapshot, ProbeText } from '../../contract/probes.ts';
+import { PROBE_LIMITS, ProbeSnapshot, ProbeText } from '../../contract/training/probes.ts';
 
 /**
  * Encodes a run's probes with the model being trained (queries at the query length, documents at the document

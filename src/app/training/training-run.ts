@@ -2,7 +2,7 @@
 // opened under it, old checkpoints cleared when a new run replaces them, its events told (and recorded), its steps
 // driven with their GPU buffers owned by the run, the trained files saved where the platform keeps models, its close.
 import type { GpuContext, Owned } from '../../gpu/context.ts';
-import type { RunRecord, RunStatus } from '../../contract/runs.ts';
+import type { RunRecord, RunStatus } from '../../contract/experiments/runs.ts';
 import { listCheckpoints, type CheckpointStore } from '../../train/training-checkpoint.ts';
 import { TrainingPaused } from '../../train/step-loop.ts';
 import type { OpenedModel } from '../model/open-model.ts';

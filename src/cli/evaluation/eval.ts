@@ -7,7 +7,7 @@ import { formatTrecRun, type Run } from '../../app/evaluation/bm25-baseline.ts';
 import { HEADLINE_MEASURES, evaluateOnSet, meanMetrics, type SetEvaluation } from '../../app/evaluation/evaluate-on-set.ts';
 import { folderRef, nodePlatform } from '../../app/platform/platform-node.ts';
 import { EVAL_DEFAULTS } from '../../contract/limits.ts';
-import { type EvalRequest } from '../../contract/evaluation-request.ts';
+import { type EvalRequest } from '../../contract/evaluation/evaluation-request.ts';
 import { printable } from '../../util/printable.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
 import { QUERY_MODEL_OPTION, withModelSession } from '../model/model-session.ts';

@@ -11,7 +11,7 @@ import {
   type ImpactIndexSize,
   type IndexStatsReport,
   type IndexStatsRequest,
-} from '../../contract/index-stats.ts';
+} from '../../contract/evaluation/index-stats.ts';
 import { EVAL_DEFAULTS } from '../../contract/limits.ts';
 import { formatBytes } from '../../util/format-bytes.ts';
 import { printable } from '../../util/printable.ts';

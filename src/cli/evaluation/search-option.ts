@@ -1,5 +1,5 @@
 // The --search option of eval and bm25, read once: an exact top-k algorithm name.
-import { isSearchAlgorithm, searchAlgorithms, type SearchAlgorithm } from '../../contract/search-results.ts';
+import { isSearchAlgorithm, searchAlgorithms, type SearchAlgorithm } from '../../contract/evaluation/search-results.ts';
 import { UsageError, type Args } from '../command.ts';
 
 export function searchAlgorithmOption(args: Args): SearchAlgorithm {

@@ -4,11 +4,11 @@
 import { join } from 'node:path';
 import { totalmem } from 'node:os';
 import { calibrateLambdas } from '../../app/experiments/calibrate-lambdas.ts';
-import { type CalibrationTrial } from '../../contract/calibration.ts';
+import { type CalibrationTrial } from '../../contract/experiments/calibration.ts';
 import { openDataset } from '../../app/evaluation/datasets.ts';
 import { openModelRef } from '../../app/model/open-model.ts';
 import { makeOutputFolder, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
-import type { TrainRequest } from '../../contract/training-request.ts';
+import type { TrainRequest } from '../../contract/training/training-request.ts';
 import { UsageError, type Command } from '../command.ts';
 import { RECIPE_OPTIONS, runSizeOptions, stepsOption, trainRequestFrom } from '../training/recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from '../training/triplets-option.ts';

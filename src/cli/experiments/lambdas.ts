@@ -6,7 +6,7 @@ import {
   convertLambdas,
   type ConventionSetup,
   type LambdaConvention,
-} from '../../contract/lambda-conventions.ts';
+} from '../../contract/experiments/lambda-conventions.ts';
 import { readRunRecordFile } from '../../app/platform/run-store-node.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
 

@@ -1,10 +1,10 @@
 // `splade-lab runs <dir>...`: argument adapter over the run records (run.json of each run folder) and runTable: a
 // table like the paper's Table 2 on a chosen set, the best run marked with the rule that picked it. Ids, names and
 // statuses come from files: each cell is printed with its control characters escaped.
-import { BEST_RULE, evaluatedSets, runTable } from '../../contract/run-compare.ts';
+import { BEST_RULE, evaluatedSets, runTable } from '../../contract/experiments/run-compare.ts';
 import { nodePlatform } from '../../app/platform/platform-node.ts';
-import type { RunRecord } from '../../contract/runs.ts';
-import type { TrainingRecipe } from '../../contract/recipe.ts';
+import type { RunRecord } from '../../contract/experiments/runs.ts';
+import type { TrainingRecipe } from '../../contract/training/recipe.ts';
 import { printable } from '../../util/printable.ts';
 import type { Command } from '../command.ts';
 

@@ -5,7 +5,7 @@ import { totalmem } from 'node:os';
 import { openDataset } from '../../app/evaluation/datasets.ts';
 import { openModelRef } from '../../app/model/open-model.ts';
 import { makeOutputFolder, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
-import type { TrainRequest } from '../../contract/training-request.ts';
+import type { TrainRequest } from '../../contract/training/training-request.ts';
 import { createFolderSweepStore } from '../../app/platform/sweep-store-node.ts';
 import { runSweep } from '../../app/experiments/sweep-run.ts';
 import {
@@ -15,7 +15,7 @@ import {
   parseKs,
   planSweep,
   planSweepRuns,
-} from '../../contract/sweep-plan.ts';
+} from '../../contract/experiments/sweep-plan.ts';
 import { UsageError, type Command } from '../command.ts';
 import { RECIPE_OPTIONS, checkpointOption, runSizeOptions, stepsOption, trainRequestFrom } from '../training/recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from '../training/triplets-option.ts';

@@ -3,14 +3,14 @@
 import { readdir, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { HANDOFF_DEFAULTS, handoffProject, planHandoff } from '../../app/handoff/handoff-project.ts';
-import { type HandoffRequest } from '../../contract/handoff.ts';
+import { type HandoffRequest } from '../../contract/handoff/handoff.ts';
 import { openModelRef } from '../../app/model/open-model.ts';
 import { makeOutputFolder, modelRefFromArgument, nodePlatform, readRegularFile } from '../../app/platform/platform-node.ts';
 import { handoffTriplets } from '../../app/handoff/handoff-triplets.ts';
 import { UsageError, print, type Args, type Command } from '../command.ts';
 import { RECIPE_OPTIONS } from '../training/recipe-options.ts';
 import { writeOutputFile } from '../output-file.ts';
-import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
+import { PAPER_LAMBDAS } from '../../contract/training/recipe.ts';
 
 function requestFrom(args: Args): HandoffRequest {
   if (args.has('steps') && args.has('epochs')) throw new UsageError('give --steps or --epochs, not both');

@@ -3,7 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { LessonRun } from '../../app/lesson/lesson-run.ts';
-import { type LessonFrame } from '../../contract/lesson-frames.ts';
+import { type LessonFrame } from '../../contract/lesson/lesson-frames.ts';
 import {
   LESSON_DEFAULTS,
   LESSON_RECIPE,
@@ -11,12 +11,12 @@ import {
   LESSON_SENTENCE_TOKENS,
   checkLessonSentence,
   lessonTaskFor,
-} from '../../contract/lesson-settings.ts';
+} from '../../contract/lesson/lesson-settings.ts';
 import { playWholeLesson } from '../../app/lesson/lesson-trace.ts';
-import { type LessonTrace, LESSON_TRACE_FORMAT } from '../../contract/lesson-trace.ts';
-import { lessonTaskFiles } from '../../contract/lesson-task-files.ts';
+import { type LessonTrace, LESSON_TRACE_FORMAT } from '../../contract/lesson/lesson-trace.ts';
+import { lessonTaskFiles } from '../../contract/lesson/lesson-task-files.ts';
 import { lessonSentence } from '../../app/lesson/lesson-vector.ts';
-import { parseKs } from '../../contract/sweep-plan.ts';
+import { parseKs } from '../../contract/experiments/sweep-plan.ts';
 import type { Command } from '../command.ts';
 import { withModelSession } from '../model/model-session.ts';
 import { makeOutputFolder } from '../../app/platform/platform-node.ts';

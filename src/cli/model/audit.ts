@@ -12,8 +12,8 @@ import { printable } from '../../util/printable.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
 import { tableText, tablesTsv, type ReportTable } from '../report-table.ts';
 import { readAuditInput, type AuditInput } from './audit-input.ts';
-import { corpusTables, diffTables } from '../../contract/audit-tables.ts';
-import { auditPair, type PairAudit, type SideOfTerm } from '../../contract/pair-audit.ts';
+import { corpusTables, diffTables } from '../../contract/model/audit-tables.ts';
+import { auditPair, type PairAudit, type SideOfTerm } from '../../contract/model/pair-audit.ts';
 import { withModelSession } from './model-session.ts';
 import { checkOutputPath, inputsOf, writeOutputFile } from '../output-file.ts';
 

@@ -3,7 +3,7 @@
 import { runKDemo } from '../../app/training/k-demo.ts';
 import { nodePlatform } from '../../app/platform/platform-node.ts';
 import { UsageError, type Command } from '../command.ts';
-import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
+import { PAPER_LAMBDAS } from '../../contract/training/recipe.ts';
 
 /** The paper's FLOPS weights as the command's texts write them. */
 const PAPER_LAMBDAS_TEXT = `lambda_q ${PAPER_LAMBDAS.queries.toExponential()}, lambda_d ${PAPER_LAMBDAS.documents.toExponential()}`;

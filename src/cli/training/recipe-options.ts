@@ -2,8 +2,14 @@
 // same recipe as the run it prepares: a run's size (k, batch, lengths, lr, lambdas, seed) with the laptop run's
 // defaults, and the rest (optimizer, warm-up, clipping, dropout, the loss and its temperature, the FLOPS ramp and
 // accumulation); `trainRequestFrom` reads them all.
-import type { TrainRequest } from '../../contract/training-request.ts';
-import { CONTRASTIVE_TEMPERATURE, KL_TEMPERATURE, LAPTOP_RUN, PAPER_LAMBDAS, QUERY_TABLE_LR } from '../../contract/recipe.ts';
+import type { TrainRequest } from '../../contract/training/training-request.ts';
+import {
+  CONTRASTIVE_TEMPERATURE,
+  KL_TEMPERATURE,
+  LAPTOP_RUN,
+  PAPER_LAMBDAS,
+  QUERY_TABLE_LR,
+} from '../../contract/training/recipe.ts';
 import type { Args, OptionSpec } from '../command.ts';
 
 /** A default as people write it: 1e-4 and 5e-2 in exponent form (as the paper writes them), whole numbers plain. */
@@ -11,7 +17,7 @@ function defaultText(value: number): string {
   return value !== 0 && Math.abs(value) < 0.1 ? value.toExponential() : String(value);
 }
 
-/** A run's size, with the laptop run's defaults (LAPTOP_RUN, PAPER_LAMBDAS: each written once, in contract/recipe.ts). */
+/** A run's size, with the laptop run's defaults (LAPTOP_RUN, PAPER_LAMBDAS: each written once, in contract/training/recipe.ts). */
 const RUN_SIZE_OPTIONS = {
   k: { value: 'K', help: 'divide the MLM head by k before training', default: '1' },
   batch: {

@@ -1,17 +1,17 @@
 // `splade-lab train`: argument adapter over the application layer's trainRun; prints progress (text or JSON
 // lines), and saves the trained model as a sentence-transformers SparseEncoder in <out>/model.
-import type { TeacherLabelSummary } from '../../contract/teacher-labels.ts';
+import type { TeacherLabelSummary } from '../../contract/training/teacher-labels.ts';
 import { join, resolve } from 'node:path';
 import { openModelRef, type OpenedModel } from '../../app/model/open-model.ts';
 import { CHECKPOINT_FOLDER, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
-import type { TrainRequest } from '../../contract/training-request.ts';
-import type { StepReport } from '../../contract/training-report.ts';
+import type { TrainRequest } from '../../contract/training/training-request.ts';
+import type { StepReport } from '../../contract/training/training-report.ts';
 import { TrainingPaused, type TrainEvent, trainRun } from '../../app/training/train.ts';
 import { corpusQueryWeights } from '../../app/evaluation/idf-table-node.ts';
-import type { Alarm, AlarmRule } from '../../contract/alarm-rules.ts';
-import type { ProbeSnapshot, ProbeText } from '../../contract/probes.ts';
-import { describeOptimizer } from '../../contract/optimizer-settings.ts';
-import { describeDropout, microBatches } from '../../contract/recipe-facts.ts';
+import type { Alarm, AlarmRule } from '../../contract/training/alarm-rules.ts';
+import type { ProbeSnapshot, ProbeText } from '../../contract/training/probes.ts';
+import { describeOptimizer } from '../../contract/training/optimizer-settings.ts';
+import { describeDropout, microBatches } from '../../contract/training/recipe-facts.ts';
 import { UsageError, type Args, type Command } from '../command.ts';
 import { RECIPE_OPTIONS, checkpointOption, runSizeOptions, trainRequestFrom } from './recipe-options.ts';
 import { TRIPLETS_OPTIONS, withTripletsOption } from './triplets-option.ts';

@@ -1,6 +1,6 @@
 // Float64 reference of one AdamW step (decoupled weight decay, bias-corrected moments), in place.
 
-import type { AdamWMoments } from '../../contract/optimizer-settings.ts';
+import type { AdamWMoments } from '../../contract/training/optimizer-settings.ts';
 
 /** One step's constants: the recipe's moments and decay, and this step's learning rate. */
 export interface AdamWHyper extends AdamWMoments {

@@ -5,7 +5,7 @@
 // padding, or an all-padding sequence) outputs zeros. transformers' eager path averages every value there and its
 // flash path drops padding; no real token ever reads such a row, so the encoder's real outputs are identical.
 
-import { RopeScaling } from '../../contract/model-config.ts';
+import { RopeScaling } from '../../contract/model/model-config.ts';
 
 export interface AttentionShape {
   B: number;

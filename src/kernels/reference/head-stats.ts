@@ -1,7 +1,7 @@
 // Float64 reference: per-row L2 norms of the MLM head, their summary, histogram and anisotropy; division by k.
 // A row is non-finite when it holds an Inf or a NaN or when its squared norm passes the f32 range (the GPU sums in
 // f32): its norm is NaN or Inf, the summary leaves it out and counts it, and anisotropy skips pairs that hold one.
-import { NormSummary } from '../../contract/head-statistics.ts';
+import { NormSummary } from '../../contract/model/head-statistics.ts';
 import { histogramCounts, type HistogramRange } from '../../util/histogram-range.ts';
 import { Random } from '../../util/random.ts';
 

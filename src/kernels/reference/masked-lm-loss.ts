@@ -1,9 +1,9 @@
 // Float64 masked-LM cross-entropy from hidden states and the decoder (no logits tensor kept): the mean over labelled
 // positions of log-sum-exp minus the label's logit, and its gradients (what shaders/masked_lm_loss.wgsl computes).
 
-import { IGNORED_LABEL } from '../../contract/mlm-recipe.ts';
+import { IGNORED_LABEL } from '../../contract/training/mlm-recipe.ts';
 
-export { IGNORED_LABEL } from '../../contract/mlm-recipe.ts';
+export { IGNORED_LABEL } from '../../contract/training/mlm-recipe.ts';
 
 export interface MaskedLmShape {
   /** Positions (B·T) and width d of the hidden rows; V decoder rows. */

@@ -1,5 +1,5 @@
 // config.json of ALBERT (factorised embeddings, one layer's weights shared by every layer) into a ModelConfig's fields.
-import { familyDropout } from '../../contract/model-config.ts';
+import { familyDropout } from '../../contract/model/model-config.ts';
 import { clip } from '../../io/format-error.ts';
 import { Reader, Parsed, EXACT_GELU, CONFIG_LIMITS, dropoutRate, BERT_STYLE } from './config-reader.ts';
 

@@ -1,5 +1,5 @@
 // config.json of BERT and RoBERTa (learned absolute positions, post-LayerNorm, exact GELU) into a ModelConfig's fields.
-import { familyDropout } from '../../contract/model-config.ts';
+import { familyDropout } from '../../contract/model/model-config.ts';
 import { clip } from '../../io/format-error.ts';
 import { Reader, Parsed, requireExactGelu, CONFIG_LIMITS, BERT_STYLE, dropoutRate } from './config-reader.ts';
 

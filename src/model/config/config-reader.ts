@@ -1,6 +1,6 @@
 // What every family's config parser shares: the size limits, the error that names the file and key, a typed reader
 // of config.json's keys, and the BERT-style defaults.
-import { ModelConfig } from '../../contract/model-config.ts';
+import { ModelConfig } from '../../contract/model/model-config.ts';
 import { clip } from '../../io/format-error.ts';
 import { describeJsonValue } from '../../util/json-value.ts';
 

@@ -1,5 +1,5 @@
 // config.json of DistilBERT (its own key names: dim, n_layers, n_heads, hidden_dim) into a ModelConfig's fields.
-import { familyDropout } from '../../contract/model-config.ts';
+import { familyDropout } from '../../contract/model/model-config.ts';
 import { Reader, Parsed, requireExactGelu, CONFIG_LIMITS, BERT_STYLE, dropoutRate } from './config-reader.ts';
 
 export function parseDistilBert(r: Reader): Parsed {

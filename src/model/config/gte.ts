@@ -1,6 +1,6 @@
 // config.json of Alibaba's GTE masked-LM encoders (rotary positions with optional NTK scaling, GLU MLP) into a
 // ModelConfig's fields.
-import { familyDropout, type RopeScaling } from '../../contract/model-config.ts';
+import { familyDropout, type RopeScaling } from '../../contract/model/model-config.ts';
 import { clip } from '../../io/format-error.ts';
 import { describeJsonValue } from '../../util/json-value.ts';
 import { Reader, Parsed, requireExactGelu, CONFIG_LIMITS, dropoutRate, BERT_STYLE, Json } from './config-reader.ts';

@@ -1,6 +1,6 @@
 // config.json of ModernBERT and Ettin (rotary positions, alternating local and global attention, GeGLU, pre-norm)
 // into a ModelConfig's fields.
-import { LayerKind, familyDropout } from '../../contract/model-config.ts';
+import { LayerKind, familyDropout } from '../../contract/model/model-config.ts';
 import { clip } from '../../io/format-error.ts';
 import { Reader, Parsed, requireExactGelu, CONFIG_LIMITS, dropoutRate, Json } from './config-reader.ts';
 

@@ -1,7 +1,7 @@
 // ONNX sub-graphs of the encoder's blocks, as src/model/reference/blocks.ts computes them: linear layers, LayerNorm,
 // exact (erf) GELU, gelu_new and GeGLU, multi-head self-attention with an additive mask and optional rotary embeddings.
 import type { HostTensor } from '../../io/host-tensor.ts';
-import type { ModelConfig } from '../../contract/model-config.ts';
+import type { ModelConfig } from '../../contract/model/model-config.ts';
 import type { Part } from '../layout.ts';
 import { float, type OnnxGraphBuilder } from './graph-builder.ts';
 

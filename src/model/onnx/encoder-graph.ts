@@ -1,7 +1,7 @@
 // ONNX sub-graph of a whole encoder and its MLM head transform, as src/model/reference/encoder.ts computes it:
 // ids (B, T) -> embeddings (absolute, RoBERTa or no positions; token types gathered by their ids where the family has
 // two or more) -> post- or pre-norm layers (rotary and sliding windows where the family has them) -> headHidden (B, T, E).
-import { OnnxDataType } from '../../io/onnx-proto.ts';
+import { OnnxDataType } from '../../io/formats/onnx-proto.ts';
 import { ropeTable } from '../../kernels/reference/attention.ts';
 import { P, hasAttnNorm, hasEmbeddingProjection, type Part } from '../layout.ts';
 import { layerAttentionKind } from '../rotary.ts';

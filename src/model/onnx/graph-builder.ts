@@ -1,6 +1,12 @@
 // Builds an ONNX graph node by node: named initializers (each stored once), shared constants, and ops named by their
 // scope ("layers.0.attention/MatMul_12", output "t12").
-import { type OnnxAttribute, OnnxAttributeType, OnnxDataType, type OnnxNode, type OnnxTensor } from '../../io/onnx-proto.ts';
+import {
+  type OnnxAttribute,
+  OnnxAttributeType,
+  OnnxDataType,
+  type OnnxNode,
+  type OnnxTensor,
+} from '../../io/formats/onnx-proto.ts';
 
 /** An attribute value: an integer, a float (wrap with `float()`), or a list of integers. */
 export type AttributeValue = number | number[] | { float: number };

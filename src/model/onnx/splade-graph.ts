@@ -4,10 +4,10 @@
 // the decoder divided by k. The tied vocabulary matrix is one initializer, read by the embedding Gather and, transposed,
 // by the decoder Gemm.
 import type { HostTensor } from '../../io/host-tensor.ts';
-import { type OnnxDim, OnnxDataType, type OnnxModel, type OnnxValueInfo } from '../../io/onnx-proto.ts';
+import { type OnnxDim, OnnxDataType, type OnnxModel, type OnnxValueInfo } from '../../io/formats/onnx-proto.ts';
 import { InvalidRequestError, checkK } from '../../contract/limits.ts';
-import { maxSequenceTokens } from '../../contract/max-tokens.ts';
-import type { Architecture, ModelConfig } from '../../contract/model-config.ts';
+import { maxSequenceTokens } from '../../contract/model/max-tokens.ts';
+import type { Architecture, ModelConfig } from '../../contract/model/model-config.ts';
 import { P, decoderWeightName } from '../layout.ts';
 import { parameter } from './blocks-graph.ts';
 import { encoderGraph } from './encoder-graph.ts';

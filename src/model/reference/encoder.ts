@@ -1,6 +1,6 @@
 // Float64 reference of a whole encoder + MLM head transform for every family: ids -> headHidden (B, T, d), and back.
 // Gradient convention: backward passes accumulate into `dparams` (a ModelParams from zerosLike); zeroing is the caller's.
-import type { DropoutRates, ModelConfig } from '../../contract/model-config.ts';
+import type { DropoutRates, ModelConfig } from '../../contract/model/model-config.ts';
 import { planDropoutSites } from '../dropout-sites.ts';
 import { type ModelParams, P, hasEmbeddingProjection } from '../layout.ts';
 import { type AttentionShape, type DropMask, ropeTable, type RopeTable } from '../../kernels/reference/attention.ts';

@@ -1,7 +1,7 @@
 // Float64 encoder layers: the BERT-family post-norm layer and ModernBERT's pre-norm layer, forward and backward.
 //   post-norm (BERT, RoBERTa, DistilBERT, GTE): h = LN1(x + Attn(x));  y = LN2(h + MLP(h))
 //   pre-norm (ModernBERT):                 h = x + Attn(LNa(x));  y = h + GeGLU-MLP(LNm(h)); layer 0 has no LNa
-import type { ModelConfig } from '../../contract/model-config.ts';
+import type { ModelConfig } from '../../contract/model/model-config.ts';
 import { type ModelParams, type Part, P, hasAttnNorm } from '../layout.ts';
 import type { AttentionMasking, AttentionShape, DropMask, RopeTable } from '../../kernels/reference/attention.ts';
 import {

@@ -2,7 +2,7 @@
 // BERT: cls.predictions; RoBERTa: lm_head (GELU hard-coded); DistilBERT: vocab_transform/vocab_layer_norm/vocab_projector;
 // ModernBERT: head.dense (classifier_bias) + head.norm, then decoder; GTE: lm_head; ALBERT: predictions, projecting the
 // hidden size d down to the embedding size E (gelu_new). The decoder matrix is the word embeddings when tied.
-import type { ModelConfig } from '../../contract/model-config.ts';
+import type { ModelConfig } from '../../contract/model/model-config.ts';
 import { type ModelParams, P, decoderWeightName } from '../layout.ts';
 import { geluBackward, geluForward } from '../../kernels/reference/activations.ts';
 import { type NormCache, affineOf, normBackward, normForward } from './blocks.ts';

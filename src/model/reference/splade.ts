@@ -1,6 +1,6 @@
 // Float64 SPLADE composition for tests: logits -> log1p(relu) -> max over real tokens (pooled, argmax), and back.
 // This is the unfused reference of the fused SPLADE head; it materialises the (B, T, V) logits, fine at test sizes.
-import type { ModelConfig } from '../../contract/model-config.ts';
+import type { ModelConfig } from '../../contract/model/model-config.ts';
 import type { ModelParams } from '../layout.ts';
 import { type EncoderActivations, type EncoderInput, encoderForward, mlmBackward } from './encoder.ts';
 import { decoderForward } from './mlm-head.ts';

@@ -1,6 +1,6 @@
 // trec_eval over a whole run: which queries count, per-query measures, and their averages ("all" rows).
-import { RunEvaluation } from '../../contract/results.ts';
-import type { Qrels, Run } from '../../contract/run-types.ts';
+import { RunEvaluation } from '../../contract/evaluation/results.ts';
+import type { Qrels, Run } from '../../contract/evaluation/run-types.ts';
 import { judgeRanking } from './judged-ranking.ts';
 import { countMeasures, defaultMeasureConfig, queryMeasures, type MeasureConfig } from './measures.ts';
 

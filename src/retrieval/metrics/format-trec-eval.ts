@@ -1,6 +1,6 @@
 // Prints measures the way trec_eval does: "%-22s\t%s\t%.4f" rows, counts as integers, rounding half to even.
 import { countMeasures } from './measures.ts';
-import type { RunEvaluation } from '../../contract/results.ts';
+import type { RunEvaluation } from '../../contract/evaluation/results.ts';
 
 /**
  * `value` with `digits` decimals, rounded like C's printf: on the exact binary value, ties to even

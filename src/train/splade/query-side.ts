@@ -8,9 +8,9 @@ import { DROPOUT_STREAMS } from '../../model/dropout-sites.ts';
 import { GpuEncoderPass } from '../../model/gpu-encoder.ts';
 import type { GpuModel, GpuParameter } from '../../model/gpu-model.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
-import { queryTableLr, type TrainingRecipe } from '../../contract/recipe.ts';
-import { trainingDropout } from '../../contract/recipe-facts.ts';
-import { staticQueryPresence, staticQueryVectors } from '../static-queries.ts';
+import { queryTableLr, type TrainingRecipe } from '../../contract/training/recipe.ts';
+import { trainingDropout } from '../../contract/training/recipe-facts.ts';
+import { staticQueryPresence, staticQueryVectors } from './static-queries.ts';
 
 /** The internal name of an inference-free run's trained query table (its optimiser moments and checkpoint tensor). */
 export const QUERY_WEIGHTS_PARAM = 'query_weights';

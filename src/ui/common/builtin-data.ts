@@ -1,9 +1,9 @@
 // The data built into the page: the lesson's generated task (synthetic: topics of real English words, seeded),
 // as the very files `splade-lab lesson --write-task` writes, so that Evaluate and Training work with no network and no
 // CLI. The files are made here and read through the same readers as picked files.
-import { LESSON_TOPICS } from '../../contract/lesson-task.ts';
-import { lessonTaskFiles } from '../../contract/lesson-task-files.ts';
-import { LESSON_DEFAULTS, lessonTaskFor } from '../../contract/lesson-settings.ts';
+import { LESSON_TOPICS } from '../../contract/lesson/lesson-task.ts';
+import { lessonTaskFiles } from '../../contract/lesson/lesson-task-files.ts';
+import { LESSON_DEFAULTS, lessonTaskFor } from '../../contract/lesson/lesson-settings.ts';
 
 /** How the page names the built-in data wherever it shows it: always with "synthetic" (UX: honest numbers). */
 export const BUILTIN_TASK = {

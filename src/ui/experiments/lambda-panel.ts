@@ -24,7 +24,7 @@ import { JobController } from '../common/job-controller.ts';
 import { readNumberFields } from '../common/number-fields.ts';
 import type { TrainingRecipeSettings } from '../training/recipe-state.ts';
 import { baseStyles, fieldStyles, tableStyles } from '../common/theme.ts';
-import { LAPTOP_RUN } from '../../contract/recipe.ts';
+import { LAPTOP_RUN } from '../../contract/training/recipe.ts';
 
 export type LambdaClient = Pick<WorkerClient, 'calibrate' | 'cancelJob'>;
 

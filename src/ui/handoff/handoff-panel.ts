@@ -16,7 +16,7 @@ import { JobController } from '../common/job-controller.ts';
 import { readNumberFields } from '../common/number-fields.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from '../common/theme.ts';
 import type { TrainingRecipeSettings } from '../training/recipe-state.ts';
-import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
+import { PAPER_LAMBDAS } from '../../contract/training/recipe.ts';
 
 export type HandoffClient = Pick<WorkerClient, 'handoff' | 'cancelJob'>;
 

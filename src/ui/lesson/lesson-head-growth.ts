@@ -3,9 +3,9 @@
 // vector before and after the run.
 import { LitElement, css, html, nothing, svg } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import type { HeadGrowthTrace } from '../../contract/head-growth-trace.ts';
-import { movedFromTo } from '../../contract/lesson-claims.ts';
-import { apartBySpelling } from '../../contract/lesson-frames.ts';
+import type { HeadGrowthTrace } from '../../contract/lesson/head-growth-trace.ts';
+import { movedFromTo } from '../../contract/lesson/lesson-claims.ts';
+import { apartBySpelling } from '../../contract/lesson/lesson-frames.ts';
 import '../common/sparse-terms.ts';
 import { renderSpecialApart } from './lesson-special.ts';
 import { baseStyles, tableStyles } from '../common/theme.ts';

@@ -1,6 +1,6 @@
 // What each step of the lesson says: its title, and its narration (the text and formula above the step's figures).
 // The narration states no comparison of this lesson's numbers: those sentences are computed from the numbers on screen
-// (contract/lesson-claims.ts) and shown beside them.
+// (contract/lesson/lesson-claims.ts) and shown beside them.
 import { html, type TemplateResult } from 'lit';
 import type { LESSON_STEPS } from '../url-state.ts';
 

@@ -30,7 +30,7 @@ import {
   type LessonSource,
 } from './lesson-source.ts';
 import './lesson-head-growth.ts';
-import type { HeadGrowthTrace } from '../../contract/head-growth-trace.ts';
+import type { HeadGrowthTrace } from '../../contract/lesson/head-growth-trace.ts';
 import './lesson-summary.ts';
 import './lesson-training.ts';
 import './lesson-vectors.ts';

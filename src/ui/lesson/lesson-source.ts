@@ -10,7 +10,7 @@ import {
   type WorkerClient,
 } from '../../worker/api.ts';
 import { parseJsonText } from '../../util/json-text.ts';
-import { checkHeadGrowthTrace, type HeadGrowthTrace } from '../../contract/head-growth-trace.ts';
+import { checkHeadGrowthTrace, type HeadGrowthTrace } from '../../contract/lesson/head-growth-trace.ts';
 
 /** What the page asks a lesson for: the ks side by side, the seed of the task and batches, the steps of each k. */
 export type LessonChoice = Pick<LessonSettings, 'ks' | 'seed' | 'steps'>;

@@ -2,7 +2,7 @@
 // terms: they keep their weights in the vector, but a class should not read them as words the text calls for.
 import { html, nothing } from 'lit';
 import { KIND_NAMES } from '../../worker/api.ts';
-import type { SparseTerm } from '../../contract/model-results.ts';
+import type { SparseTerm } from '../../contract/model/model-results.ts';
 import { formatStat } from '../common/format.ts';
 
 /** Special pieces named in the line (the heaviest); the others are counted. */

@@ -1,11 +1,11 @@
 // <lesson-summary>: what k traded in this lesson, on one page: the take-away (who is ahead on nDCG@10 and on sparsity,
-// how the losses started and what their end means, all computed: contract/lesson-claims.ts), each k's held-out nDCG@10
+// how the losses started and what their end means, all computed: contract/lesson/lesson-claims.ts), each k's held-out nDCG@10
 // before and after training, its retrieval FLOPS and active dimensions, its losses first and last, the sentence's figures.
 // The lesson's last step shows it; printing the page prints it alone.
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { LessonFacts, LessonFrame, LessonVector } from '../../worker/api.ts';
-import { lessonOutcomes, lessonTakeaway } from '../../contract/lesson-claims.ts';
+import { lessonOutcomes, lessonTakeaway } from '../../contract/lesson/lesson-claims.ts';
 import '../common/scatter-chart.ts';
 import { formatValue } from '../common/series-style.ts';
 import { baseStyles, tableStyles } from '../common/theme.ts';

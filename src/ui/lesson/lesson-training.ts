@@ -4,7 +4,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { LessonFacts, LessonFrame, LessonRunFrame } from '../../worker/api.ts';
-import { trainingClaim } from '../../contract/lesson-claims.ts';
+import { trainingClaim } from '../../contract/lesson/lesson-claims.ts';
 import type { ChartSeries } from '../common/loss-chart.ts';
 import { renderSpecialApart } from './lesson-special.ts';
 import '../common/loss-chart.ts';

@@ -5,7 +5,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { LessonVector } from '../../worker/api.ts';
-import { divisionClaims, sparsityClaim } from '../../contract/lesson-claims.ts';
+import { divisionClaims, sparsityClaim } from '../../contract/lesson/lesson-claims.ts';
 import { formatValue } from '../common/series-style.ts';
 import { renderSpecialApart } from './lesson-special.ts';
 import './lesson-saturation.ts';

@@ -1,4 +1,4 @@
-// The page's model names beyond the presets (src/contract/model-presets.ts): the bundled demo, picked files, runs.
+// The page's model names beyond the presets (src/contract/model/model-presets.ts): the bundled demo, picked files, runs.
 import { presetByKey } from '../../worker/api.ts';
 import { PAPER_TABLE1 } from './paper-table1-data.ts';
 

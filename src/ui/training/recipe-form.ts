@@ -15,7 +15,7 @@ import {
   type RecipeValidity,
 } from './recipe-state.ts';
 import { baseStyles, fieldStyles } from '../common/theme.ts';
-import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
+import { PAPER_LAMBDAS } from '../../contract/training/recipe.ts';
 
 const CHOICES = ['optimizer', 'flopsOver', 'loss', 'queries'] as const;
 const KEYS: readonly RecipeKey[] = [...RECIPE_NUMBERS.map((f) => f.key), 'dropout', ...CHOICES];

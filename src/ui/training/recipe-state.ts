@@ -3,7 +3,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { TRAIN_LIMITS, describeRange, inRange, type CheckpointInfo, type TrainRequest } from '../../worker/api.ts';
 import { numberProblem, type NumberField } from '../common/number-fields.ts';
-import { LAPTOP_RUN, PAPER_LAMBDAS, PAPER_RUN } from '../../contract/recipe.ts';
+import { LAPTOP_RUN, PAPER_LAMBDAS, PAPER_RUN } from '../../contract/training/recipe.ts';
 
 /** The laptop run's defaults (LAPTOP_RUN: the CLI's too); the rest of the recipe is the paper's (AdamW, the lambdas). */
 const TRAIN_DEFAULTS = {

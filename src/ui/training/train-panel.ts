@@ -31,7 +31,7 @@ import type { TrainingClient } from './training-client.ts';
 import { TrainingData } from './training-data.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from '../common/theme.ts';
 import { K_MAX, K_MIN, K_RANGE_MESSAGE } from '../url-state.ts';
-import { PAPER_LAMBDAS } from '../../contract/recipe.ts';
+import { PAPER_LAMBDAS } from '../../contract/training/recipe.ts';
 
 /** The default probes of one role, one per line. */
 function probeLines(role: ProbeText['role']): string {

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSafetensors, writeSafetensors } from '../../../src/io/safetensors.ts';
+import { readSafetensors, writeSafetensors } from '../../../src/io/formats/safetensors.ts';
 import { readCheckpoint } from '../../../src/train/training-checkpoint.ts';
 import { createFolderCheckpointStore } from '../../../src/train/checkpoint-store-node.ts';
 import { firstNonFinite } from '../../../src/util/finite.ts';

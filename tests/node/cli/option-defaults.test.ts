@@ -1,6 +1,6 @@
 // Each CLI default is written once, in the command's option table: numberOr refuses an option that has a table
 // default (its fallback would be a second copy), numberOrDefault one that has none, and no command file calls either
-// against its own table; the paper's lambdas are written once, in src/contract/recipe.ts.
+// against its own table; the paper's lambdas are written once, in src/contract/training/recipe.ts.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -51,11 +51,11 @@ describe('option defaults', () => {
     expect(wrong).toEqual([]);
   });
 
-  it("writes the paper's lambdas as values only in src/contract/recipe.ts (prose and help texts may quote them)", () => {
+  it("writes the paper's lambdas as values only in src/contract/training/recipe.ts (prose and help texts may quote them)", () => {
     const written =
       /(lambdaQueries|lambdaDocuments|queries|documents)\s*:\s*(5e-2|0\.05|3e-3|0\.003)\b|\?\?\s*(5e-2|3e-3)\b|default:\s*'(5e-2|3e-3)'/;
     const places = files(join(process.cwd(), 'src'))
-      .filter((file) => !file.endsWith(join('contract', 'recipe.ts')))
+      .filter((file) => !file.endsWith(join('contract', 'training', 'recipe.ts')))
       .filter((file) =>
         readFileSync(file, 'utf8')
           .split('\n')

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
-import { parseRun } from '../../../src/io/trec.ts';
+import { parseRun } from '../../../src/io/beir/trec.ts';
 import { GpuModel } from '../../../src/model/gpu-model.ts';
 import { loadModel } from '../../../src/model/load-model.ts';
 import { SpladeTextEncoder } from '../../../src/model/splade-encoder.ts';

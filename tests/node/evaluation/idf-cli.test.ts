@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
-import { loadTokenizer } from '../../../src/io/tokenizer-load.ts';
+import { loadTokenizer } from '../../../src/io/tokenizer/tokenizer-load.ts';
 import { documentFrequencyOf, idfWeights } from '../../../src/retrieval/idf-table.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';

@@ -7,7 +7,7 @@ import { buildInvertedIndex } from '../../../src/retrieval/inverted-index.ts';
 import { postingLengths, queryPostings } from '../../../src/retrieval/posting-statistics.ts';
 import { nearestRank } from '../../../src/util/nearest-rank.ts';
 import { applyPruning, pruneBelow } from '../../../src/retrieval/pruning-curve.ts';
-import { checkIndexStatsRequest, meanQueryPostings, pruningRules } from '../../../src/contract/index-stats.ts';
+import { checkIndexStatsRequest, meanQueryPostings, pruningRules } from '../../../src/contract/evaluation/index-stats.ts';
 import { EvaluatedSet, type EvaluatedSetParts } from '../../../src/app/evaluation/evaluated-set.ts';
 import { averageFlops } from '../../../src/retrieval/efficiency.ts';
 import { measureIndex } from '../../../src/retrieval/index-measures.ts';

@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { evaluateBm25 } from '../../../src/app/evaluation/bm25-baseline.ts';
 import { buildSite, measureSite, siteReader, type PublishOptions } from '../../../src/app/evaluation/publish-site.ts';
-import { loadBeir } from '../../../src/io/beir.ts';
+import { loadBeir } from '../../../src/io/beir/beir.ts';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { SearchEngine, type SystemName } from '../../../src/publish-runtime/engine.ts';
 import type { WeightKind } from '../../../src/publish-runtime/shard-codec.ts';

@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadBeir, parseBeirQrels } from '../../../src/io/beir.ts';
+import { loadBeir, parseBeirQrels } from '../../../src/io/beir/beir.ts';
 import { createFolderSource as folderSource } from '../../../src/io/file-source-node.ts';
-import { parseRun } from '../../../src/io/trec.ts';
+import { parseRun } from '../../../src/io/beir/trec.ts';
 import { evaluateEncoder, type SparseEncoder } from '../../../src/retrieval/evaluate.ts';
 import { evaluateRun } from '../../../src/retrieval/metrics/evaluate-run.ts';
 import { sparseFromEntries } from '../../../src/util/sparse-vector.ts';

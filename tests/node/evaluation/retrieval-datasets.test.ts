@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadBeir } from '../../../src/io/beir.ts';
-import { loadNanoBeir, nanoBeirHubSource } from '../../../src/io/nanobeir.ts';
+import { loadBeir } from '../../../src/io/beir/beir.ts';
+import { loadNanoBeir, nanoBeirHubSource } from '../../../src/io/beir/nanobeir.ts';
 import { createFolderSource as folderSource } from '../../../src/io/file-source-node.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'splade-lab-retrieval-'));

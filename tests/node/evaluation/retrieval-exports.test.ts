@@ -3,11 +3,11 @@
 // figures. The engines' own reading of whole files is in engine-readers.test.ts.
 import { describe, expect, it } from 'vitest';
 import { exportVectors, EXPORT_FORMATS } from '../../../src/app/evaluation/export-vectors.ts';
-import { formatRun, parseRun } from '../../../src/io/trec.ts';
+import { formatRun, parseRun } from '../../../src/io/beir/trec.ts';
 import { averageFlops, efficiencyReport } from '../../../src/retrieval/efficiency.ts';
 import { anseriniDocumentLine, anseriniQueryLine } from '../../../src/retrieval/exports.ts';
 import { float32Text } from '../../../src/retrieval/weights-json.ts';
-import type { Run } from '../../../src/contract/run-types.ts';
+import type { Run } from '../../../src/contract/evaluation/run-types.ts';
 import { sparseFromEntries, type SparseVector } from '../../../src/util/sparse-vector.ts';
 import { asNumber, asObject, parseStrictJson, type StrictJson } from '../../helpers/strict-json.ts';
 

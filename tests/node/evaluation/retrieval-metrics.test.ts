@@ -1,6 +1,6 @@
 // trec_eval equivalence: every measure we compute must print exactly as trec_eval printed it on its own test suite.
 import { describe, expect, it } from 'vitest';
-import { atol, formatRun, parseQrels, parseRun } from '../../../src/io/trec.ts';
+import { atol, formatRun, parseQrels, parseRun } from '../../../src/io/beir/trec.ts';
 import { evaluateRun } from '../../../src/retrieval/metrics/evaluate-run.ts';
 import { formatFixed, formatMeasureValue } from '../../../src/retrieval/metrics/format-trec-eval.ts';
 import { readFixtureText, readTrecEvalOutput, type TrecEvalRow } from '../../helpers/fixtures.ts';

@@ -1,8 +1,8 @@
 // The lambda converter: same-definition conventions keep the value, a change of FLOPS batch is sized from measured
 // vectors so that lambda x FLOPS stays the same, a distillation loss is not converted, and bad setups are refused.
 import { describe, expect, it } from 'vitest';
-import { convertLambdas, flopsRows, type ConventionSetup } from '../../../src/contract/lambda-conventions.ts';
-import { flopsAtBatch } from '../../../src/contract/flops-batch.ts';
+import { convertLambdas, flopsRows, type ConventionSetup } from '../../../src/contract/experiments/lambda-conventions.ts';
+import { flopsAtBatch } from '../../../src/contract/training/flops-batch.ts';
 
 const lab = (batch: number): ConventionSetup => ({
   convention: 'splade-lab',

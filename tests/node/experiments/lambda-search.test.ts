@@ -8,7 +8,7 @@ import {
   type LambdaPair,
   type ReachedSparsity,
   type SparsityTarget,
-} from '../../../src/contract/lambda-search.ts';
+} from '../../../src/contract/experiments/lambda-search.ts';
 
 const V = 30522;
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handoffTriplets } from '../../../src/app/handoff/handoff-triplets.ts';
-import { parseTriplets, type Triplet } from '../../../src/io/triplets.ts';
+import { parseTriplets, type Triplet } from '../../../src/io/triplets/triplets.ts';
 import { crc32 } from '../../../src/util/crc32.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { TINY_WORDS, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';

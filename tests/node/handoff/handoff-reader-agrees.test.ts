@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseTriplets } from '../../../src/io/triplets.ts';
+import { parseTriplets } from '../../../src/io/triplets/triplets.ts';
 
 const HANDOFF = fileURLToPath(new URL('../../../src/app/handoff/', import.meta.url));
 const PYTHON = spawnSync('python3', ['--version']).status === 0;

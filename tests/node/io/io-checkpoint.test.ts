@@ -8,11 +8,11 @@ import {
   estimateCheckpointBytes,
   loadCheckpoint,
   type Checkpoint,
-} from '../../../src/io/model-folder.ts';
+} from '../../../src/io/formats/model-folder.ts';
 import { createFolderSink, createFolderSource } from '../../../src/io/file-source-node.ts';
 import { createMemorySource } from '../../../src/io/file-source.ts';
-import { parseSafetensorsHeader } from '../../../src/io/safetensors.ts';
-import { collectTokenizerFiles, saveSparseEncoder } from '../../../src/io/save.ts';
+import { parseSafetensorsHeader } from '../../../src/io/formats/safetensors.ts';
+import { collectTokenizerFiles, saveSparseEncoder } from '../../../src/io/formats/save.ts';
 import type { TensorMap } from '../../../src/io/host-tensor.ts';
 import {
   TINY_BERT_CONFIG,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
-import { collectTokenizerFiles } from '../../../src/io/save.ts';
+import { collectTokenizerFiles } from '../../../src/io/formats/save.ts';
 import { writeFolderAtomically } from '../../../src/train/checkpoint-store-node.ts';
 
 let root: string;

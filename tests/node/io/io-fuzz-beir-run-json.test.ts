@@ -2,9 +2,9 @@
 // "_id" members, escapes, cut and flipped lines) and run.json (fields deleted or replaced by any JSON value). Each
 // case reads back exactly or fails with an Error naming the file; never a TypeError, never a hang.
 import { describe, expect, it } from 'vitest';
-import { checkRunRecord, StoredRecordError } from '../../../src/contract/stored-records.ts';
-import { evaluatedSets, runTable } from '../../../src/contract/run-compare.ts';
-import { parseBeirJsonl } from '../../../src/io/beir.ts';
+import { checkRunRecord, StoredRecordError } from '../../../src/contract/experiments/stored-records.ts';
+import { evaluatedSets, runTable } from '../../../src/contract/experiments/run-compare.ts';
+import { parseBeirJsonl } from '../../../src/io/beir/beir.ts';
 import { Random } from '../../../src/util/random.ts';
 import { runRecordFixture } from '../../helpers/run-record.ts';
 

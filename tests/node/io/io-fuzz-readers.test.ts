@@ -8,19 +8,19 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderRunStore } from '../../../src/app/platform/run-store-node.ts';
-import type { RunRecord } from '../../../src/contract/runs.ts';
+import type { RunRecord } from '../../../src/contract/experiments/runs.ts';
 import { RunRecorder } from '../../../src/app/training/run-recorder.ts';
 import { AlarmWatcher } from '../../../src/app/training/alarm-watcher.ts';
-import { StoredRecordError } from '../../../src/contract/stored-records.ts';
-import { paperRecipe } from '../../../src/contract/recipe.ts';
-import { parseBeirJsonl, parseBeirQrels } from '../../../src/io/beir.ts';
-import { ParquetFormatError } from '../../../src/io/parquet-error.ts';
+import { StoredRecordError } from '../../../src/contract/experiments/stored-records.ts';
+import { paperRecipe } from '../../../src/contract/training/recipe.ts';
+import { parseBeirJsonl, parseBeirQrels } from '../../../src/io/beir/beir.ts';
+import { ParquetFormatError } from '../../../src/io/formats/parquet-error.ts';
 import { memoryFile } from '../../../src/io/random-access.ts';
 import { TextDecodeError } from '../../../src/io/text-decode.ts';
-import { indexTripletFile } from '../../../src/io/triplet-index.ts';
-import { readParquetTriplets } from '../../../src/io/triplets-parquet.ts';
-import { parseTripletsJsonl } from '../../../src/io/triplets-jsonl.ts';
-import { TripletFormatError, parseTriplets, rowNegatives, type Triplet } from '../../../src/io/triplets.ts';
+import { indexTripletFile } from '../../../src/io/triplets/triplet-index.ts';
+import { readParquetTriplets } from '../../../src/io/triplets/triplets-parquet.ts';
+import { parseTripletsJsonl } from '../../../src/io/triplets/triplets-jsonl.ts';
+import { TripletFormatError, parseTriplets, rowNegatives, type Triplet } from '../../../src/io/triplets/triplets.ts';
 import { Random } from '../../../src/util/random.ts';
 import { PARQUET_MUTATIONS, TEXT_MUTATIONS, mutate, type Mutation } from '../../helpers/fuzz-mutations.ts';
 import { generatedBeir, generatedTriplets } from '../../helpers/generated-data.ts';
@@ -251,7 +251,7 @@ describe.each(Object.keys(readers))('fuzzing the %s reader', (name) => {
     fuzz(name, readers[name].check));
 });
 
-// What the store returns is a run record: it checks what it reads (contract/stored-records.ts).
+// What the store returns is a run record: it checks what it reads (contract/experiments/stored-records.ts).
 it('fuzzing run.json: what the store returns is a run record', () =>
   fuzz('run.json', (record) => {
     const r = record as Partial<Record<keyof RunRecord, unknown>>;

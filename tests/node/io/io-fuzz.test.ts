@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src/util/random.ts';
 import { CheckpointFormatError } from '../../../src/io/format-error.ts';
 import { tensorSize, type TensorMap } from '../../../src/io/host-tensor.ts';
-import { readSafetensors } from '../../../src/io/safetensors.ts';
-import { readTorchCheckpoint } from '../../../src/io/torch-pickle.ts';
+import { readSafetensors } from '../../../src/io/formats/safetensors.ts';
+import { readTorchCheckpoint } from '../../../src/io/formats/torch-pickle.ts';
 import {
   encodeSafetensors,
   encodeSafetensorsRaw,

@@ -1,13 +1,13 @@
 // Hostile model files (issue 11): tiny files that used to make gigabytes resident or take minutes are refused at once,
 // with short messages; the byte budget from config.json caps what the weights may cost.
 import { describe, expect, it } from 'vitest';
-import { CheckpointBudgetError, estimateCheckpointBytes, loadCheckpoint } from '../../../src/io/model-folder.ts';
+import { CheckpointBudgetError, estimateCheckpointBytes, loadCheckpoint } from '../../../src/io/formats/model-folder.ts';
 import { createMemorySource, FileTooLargeError, type FileSource } from '../../../src/io/file-source.ts';
 import { createFileListSource } from '../../../src/io/file-source-browser.ts';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
-import { createUrlFolderSource } from '../../../src/io/url-folder-source.ts';
+import { createUrlFolderSource } from '../../../src/io/hub/url-folder-source.ts';
 import { CheckpointFormatError } from '../../../src/io/format-error.ts';
-import { readTorchCheckpoint } from '../../../src/io/torch-pickle.ts';
+import { readTorchCheckpoint } from '../../../src/io/formats/torch-pickle.ts';
 import { parseModelConfig } from '../../../src/model/config.ts';
 import { checkpointByteBudget, loadModel } from '../../../src/model/load-model.ts';
 import {

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HubDatasetRef } from '../../../src/contract/data-sources.ts';
+import type { HubDatasetRef } from '../../../src/contract/training/data-sources.ts';
 import { FileTooLargeError, type FileSource } from '../../../src/io/file-source.ts';
-import { MAX_DATASET_FILE_BYTES, readHubDatasetTriplets, type HubListing } from '../../../src/io/hub-dataset.ts';
-import { createHubSource, HubError } from '../../../src/io/hub.ts';
+import { MAX_DATASET_FILE_BYTES, readHubDatasetTriplets, type HubListing } from '../../../src/io/hub/hub-dataset.ts';
+import { createHubSource, HubError } from '../../../src/io/hub/hub.ts';
 import { startHubServer, type HostileAnswer, type HubServer } from '../../helpers/hub-server.ts';
 
 const REPO = 'someone/triplets';

@@ -5,8 +5,8 @@
 // read whole) but only on the same listing and server; and a dataset id with characters a repo name cannot hold is
 // refused as an id, naming the allowed characters, before any request.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HubError, createHubSource } from '../../../src/io/hub.ts';
-import { listSplitParquet, MAX_LISTED_ENTRIES, MAX_LISTING_BYTES, MAX_LISTING_PAGES } from '../../../src/io/hub-dataset.ts';
+import { HubError, createHubSource } from '../../../src/io/hub/hub.ts';
+import { listSplitParquet, MAX_LISTED_ENTRIES, MAX_LISTING_BYTES, MAX_LISTING_PAGES } from '../../../src/io/hub/hub-dataset.ts';
 
 const BASE = 'http://hub.test';
 const TREE = `${BASE}/api/datasets/someone/triplets/tree/main`;

@@ -3,9 +3,9 @@
 // repo ids, and a cache that cannot store (full browser storage) leaving a warning instead of a failed load.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { loadCheckpoint, estimateCheckpointBytes } from '../../../src/io/model-folder.ts';
+import { loadCheckpoint, estimateCheckpointBytes } from '../../../src/io/formats/model-folder.ts';
 import { createFolderCache, createFolderSource } from '../../../src/io/file-source-node.ts';
-import { createHubSource, HubError, type FileCache } from '../../../src/io/hub.ts';
+import { createHubSource, HubError, type FileCache } from '../../../src/io/hub/hub.ts';
 import { saysNoAnswer } from '../../../src/contract/errors.ts';
 import { createCacheStorageCache } from '../../../src/io/file-source-browser.ts';
 import { FileTooLargeError, type ReadProgress } from '../../../src/io/file-source.ts';

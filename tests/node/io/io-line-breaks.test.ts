@@ -2,11 +2,11 @@
 // row by row, never as one row with carriage returns in its fields), in the whole-file parsers and in the streaming
 // index at every chunk size (a \r\n split across two chunks is one break); a line past the cap is refused by number.
 import { describe, expect, it } from 'vitest';
-import { parseBeirJsonl, parseBeirQrels } from '../../../src/io/beir.ts';
+import { parseBeirJsonl, parseBeirQrels } from '../../../src/io/beir/beir.ts';
 import { memoryFile } from '../../../src/io/random-access.ts';
-import { indexTripletFile } from '../../../src/io/triplet-index.ts';
-import { parseTripletsJsonl } from '../../../src/io/triplets-jsonl.ts';
-import { parseTriplets, type Triplet } from '../../../src/io/triplets.ts';
+import { indexTripletFile } from '../../../src/io/triplets/triplet-index.ts';
+import { parseTripletsJsonl } from '../../../src/io/triplets/triplets-jsonl.ts';
+import { parseTriplets, type Triplet } from '../../../src/io/triplets/triplets.ts';
 
 const ROWS = Array.from({ length: 9 }, (_, i) => [`query ${i}`, `positive passage ${i}`, `negative passage ${i}`]);
 const encode = (text: string) => new TextEncoder().encode(text);

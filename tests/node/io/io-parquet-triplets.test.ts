@@ -4,9 +4,9 @@
 import type { SchemaElement } from 'hyparquet';
 import { parquetWriteBuffer, schemaFromColumnData } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
-import { ParquetFormatError } from '../../../src/io/parquet-error.ts';
+import { ParquetFormatError } from '../../../src/io/formats/parquet-error.ts';
 import { memoryFile } from '../../../src/io/random-access.ts';
-import { readParquetRows, readParquetTriplets } from '../../../src/io/triplets-parquet.ts';
+import { readParquetRows, readParquetTriplets } from '../../../src/io/triplets/triplets-parquet.ts';
 import {
   handWrittenFile,
   parquetBytes,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src/util/random.ts';
 import { CheckpointFormatError } from '../../../src/io/format-error.ts';
-import { parseSafetensorsHeader, readSafetensors, writeSafetensors } from '../../../src/io/safetensors.ts';
+import { parseSafetensorsHeader, readSafetensors, writeSafetensors } from '../../../src/io/formats/safetensors.ts';
 import { encodeSafetensorsRaw, encodeValues, exactValues, type FixtureDtype } from '../../helpers/checkpoint-fixtures.ts';
 
 const FILE = 'model.safetensors';

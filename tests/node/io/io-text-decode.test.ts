@@ -1,12 +1,12 @@
 // Strict text decoding: invalid UTF-8, UTF-16 (with or without byte-order mark) and NUL bytes are errors naming the
 // file and line, in the decoder and in every reader that uses it (triplets, BEIR, TREC, JSON, vocab.txt).
 import { describe, expect, it } from 'vitest';
-import { loadBeir } from '../../../src/io/beir.ts';
+import { loadBeir } from '../../../src/io/beir/beir.ts';
 import { createMemorySource, readJsonFile } from '../../../src/io/file-source.ts';
 import { decodeUtf8Strict, firstInvalidUtf8, TextDecodeError } from '../../../src/io/text-decode.ts';
-import { loadTokenizer } from '../../../src/io/tokenizer-load.ts';
-import { parseQrels, parseRun } from '../../../src/io/trec.ts';
-import { readTriplets } from '../../../src/io/triplets.ts';
+import { loadTokenizer } from '../../../src/io/tokenizer/tokenizer-load.ts';
+import { parseQrels, parseRun } from '../../../src/io/beir/trec.ts';
+import { readTriplets } from '../../../src/io/triplets/triplets.ts';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 

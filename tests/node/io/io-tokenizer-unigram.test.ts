@@ -1,7 +1,7 @@
 // A SentencePiece (Unigram) tokenizer.json laid out as ALBERT's (Replace/NFKD/StripAccents/Lowercase normalizer,
 // Metaspace, Unigram, [CLS] A [SEP] template) goes through the library path: Viterbi pieces worked out by hand.
 import { describe, expect, it } from 'vitest';
-import { createTokenizerJsonTokenizer } from '../../../src/io/tokenizer-json.ts';
+import { createTokenizerJsonTokenizer } from '../../../src/io/tokenizer/tokenizer-json.ts';
 
 const VOCAB: [string, number][] = [
   ['<pad>', 0],

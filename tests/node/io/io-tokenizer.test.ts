@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { createMemorySource } from '../../../src/io/file-source.ts';
-import { loadTokenizer } from '../../../src/io/tokenizer-load.ts';
-import { truncateLongestFirst, type TextTokenizer } from '../../../src/io/tokenizer.ts';
-import { createWordPieceTokenizer, wordPieceTokenizerJson } from '../../../src/io/wordpiece.ts';
+import { loadTokenizer } from '../../../src/io/tokenizer/tokenizer-load.ts';
+import { truncateLongestFirst, type TextTokenizer } from '../../../src/io/tokenizer/tokenizer.ts';
+import { createWordPieceTokenizer, wordPieceTokenizerJson } from '../../../src/io/tokenizer/wordpiece.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 
 const DATA = fixturePath('tokenizers');

@@ -2,8 +2,8 @@
 // views share their storage, and any global outside the state-dict allow-list is refused by name.
 import { describe, expect, it } from 'vitest';
 import { CheckpointFormatError } from '../../../src/io/format-error.ts';
-import { indexTorchCheckpoint, readTorchCheckpoint, torchDecodedBytes } from '../../../src/io/torch-pickle.ts';
-import { readZipDirectory } from '../../../src/io/zip.ts';
+import { indexTorchCheckpoint, readTorchCheckpoint, torchDecodedBytes } from '../../../src/io/formats/torch-pickle.ts';
+import { readZipDirectory } from '../../../src/io/formats/zip.ts';
 import type { TensorMap } from '../../../src/io/host-tensor.ts';
 import { encodeStoredZip, encodeTorchLegacy, encodeTorchZip, tinyBertTorchState } from '../../helpers/checkpoint-fixtures.ts';
 

@@ -1,8 +1,8 @@
 // The F16 safetensors writer: every half value round-trips exactly through the reader, and fp32 values round to the
 // nearest half (ties to even), overflow to Inf, underflow through the subnormals to zero.
 import { describe, expect, it } from 'vitest';
-import { decodeToFloat32 } from '../../../src/io/dtype.ts';
-import { floatToHalf, readSafetensors, writeSafetensors } from '../../../src/io/safetensors.ts';
+import { decodeToFloat32 } from '../../../src/io/formats/dtype.ts';
+import { floatToHalf, readSafetensors, writeSafetensors } from '../../../src/io/formats/safetensors.ts';
 
 describe('F16 safetensors', () => {
   it('every finite half value survives half -> fp32 -> half', () => {

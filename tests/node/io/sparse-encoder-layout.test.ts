@@ -3,10 +3,10 @@
 // an idf.json with bad weights or tokens its tokenizer lacks, and a query table holding NaN.
 import { describe, expect, it } from 'vitest';
 import { createMemorySource } from '../../../src/io/file-source.ts';
-import { queryTableFromIdfJson } from '../../../src/io/idf-json.ts';
-import { writeSafetensors } from '../../../src/io/safetensors.ts';
-import { readSparseEncoderLayout } from '../../../src/io/sparse-encoder-layout.ts';
-import { createWordPieceTokenizer } from '../../../src/io/wordpiece.ts';
+import { queryTableFromIdfJson } from '../../../src/io/formats/idf-json.ts';
+import { writeSafetensors } from '../../../src/io/formats/safetensors.ts';
+import { readSparseEncoderLayout } from '../../../src/io/formats/sparse-encoder-layout.ts';
+import { createWordPieceTokenizer } from '../../../src/io/tokenizer/wordpiece.ts';
 import { sparseEncoderView } from '../../../src/app/model/sparse-encoder-view.ts';
 import { TINY_VOCAB } from '../../helpers/tiny-splade-model.ts';
 

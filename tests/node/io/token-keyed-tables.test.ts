@@ -5,10 +5,10 @@
 // no-restricted-syntax rule in eslint.config.js keeps `{}` from starting a string-keyed table in src/.
 import { describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
-import { queryTableFromIdfJson } from '../../../src/io/idf-json.ts';
-import type { TextTokenizer } from '../../../src/io/tokenizer.ts';
-import { loadTokenizer } from '../../../src/io/tokenizer-load.ts';
-import { createWordPieceTokenizer } from '../../../src/io/wordpiece.ts';
+import { queryTableFromIdfJson } from '../../../src/io/formats/idf-json.ts';
+import type { TextTokenizer } from '../../../src/io/tokenizer/tokenizer.ts';
+import { loadTokenizer } from '../../../src/io/tokenizer/tokenizer-load.ts';
+import { createWordPieceTokenizer } from '../../../src/io/tokenizer/wordpiece.ts';
 import { diffEncodings } from '../../../src/app/model/audit-diff.ts';
 import { mlCommonsIdf } from '../../../src/app/model/opensearch-bundle.ts';
 import { summarizeSparse } from '../../../src/app/model/sparse-summary.ts';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { flopsLossForward } from '../../../src/kernels/reference/flops-loss.ts';
 import { rowSquares } from '../../../src/kernels/reference/active-dims.ts';
-import { flopsAtBatch } from '../../../src/contract/flops-batch.ts';
+import { flopsAtBatch } from '../../../src/contract/training/flops-batch.ts';
 import { Random } from '../../../src/util/random.ts';
 
 const V = 40;

@@ -9,8 +9,8 @@ import { P, parameterLayout } from '../../../src/model/layout.ts';
 import { divideModelHead } from '../../../src/model/rescale.ts';
 import { makeTinyCheckpoint } from '../../../src/model/tiny-model.ts';
 import { loadParameters } from '../../../src/model/weights.ts';
-import { SpladeTrainer, type TripletBatch } from '../../../src/train/trainer.ts';
-import { paperRecipe } from '../../../src/contract/recipe.ts';
+import { SpladeTrainer, type TripletBatch } from '../../../src/train/splade/trainer.ts';
+import { paperRecipe } from '../../../src/contract/training/recipe.ts';
 import { Random } from '../../../src/util/random.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
 

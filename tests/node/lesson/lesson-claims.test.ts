@@ -16,9 +16,9 @@ import {
   sparsityClaim,
   trainingClaim,
   type KOutcome,
-} from '../../../src/contract/lesson-claims.ts';
-import { apartBySpelling, type LessonFrame, type LessonVector } from '../../../src/contract/lesson-frames.ts';
-import { parseLessonTrace } from '../../../src/contract/lesson-trace.ts';
+} from '../../../src/contract/lesson/lesson-claims.ts';
+import { apartBySpelling, type LessonFrame, type LessonVector } from '../../../src/contract/lesson/lesson-frames.ts';
+import { parseLessonTrace } from '../../../src/contract/lesson/lesson-trace.ts';
 
 const V = 30522;
 

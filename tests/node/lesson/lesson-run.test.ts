@@ -7,16 +7,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openModelSession, type ModelSession } from '../../../src/app/model/model-session.ts';
 import { LessonRun } from '../../../src/app/lesson/lesson-run.ts';
-import { type LessonFrame } from '../../../src/contract/lesson-frames.ts';
+import { type LessonFrame } from '../../../src/contract/lesson/lesson-frames.ts';
 import {
   LESSON_DEFAULTS,
   LESSON_RECIPE,
   checkLessonSettings,
   lessonTaskFor,
   measuredAt,
-} from '../../../src/contract/lesson-settings.ts';
+} from '../../../src/contract/lesson/lesson-settings.ts';
 import { playWholeLesson } from '../../../src/app/lesson/lesson-trace.ts';
-import { parseLessonTrace, type LessonTrace, LESSON_TRACE_FORMAT } from '../../../src/contract/lesson-trace.ts';
+import { parseLessonTrace, type LessonTrace, LESSON_TRACE_FORMAT } from '../../../src/contract/lesson/lesson-trace.ts';
 import { lessonSentence, lessonVector } from '../../../src/app/lesson/lesson-vector.ts';
 import { nodePlatform } from '../../../src/app/platform/platform-node.ts';
 import type { GpuContext } from '../../../src/gpu/context.ts';

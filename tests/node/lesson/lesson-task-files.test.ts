@@ -1,10 +1,10 @@
 // The lesson's task written as files reads back, through the CLI's own readers, as the same triplets and held-out set.
 import { describe, expect, it } from 'vitest';
-import { lessonTaskFiles } from '../../../src/contract/lesson-task-files.ts';
-import { makeLessonTask } from '../../../src/contract/lesson-task.ts';
-import { loadBeir } from '../../../src/io/beir.ts';
+import { lessonTaskFiles } from '../../../src/contract/lesson/lesson-task-files.ts';
+import { makeLessonTask } from '../../../src/contract/lesson/lesson-task.ts';
+import { loadBeir } from '../../../src/io/beir/beir.ts';
 import { createMemorySource } from '../../../src/io/file-source.ts';
-import { readTriplets } from '../../../src/io/triplets.ts';
+import { readTriplets } from '../../../src/io/triplets/triplets.ts';
 
 describe('lessonTaskFiles', () => {
   const task = makeLessonTask({ seed: 3, documentsPerTopic: 5 });

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LESSON_FILLER, LESSON_TOPICS, makeLessonTask } from '../../../src/contract/lesson-task.ts';
+import { LESSON_FILLER, LESSON_TOPICS, makeLessonTask } from '../../../src/contract/lesson/lesson-task.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 
 describe('lesson task', () => {

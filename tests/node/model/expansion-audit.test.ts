@@ -13,7 +13,7 @@ import { SpladeTextEncoder } from '../../../src/model/splade-encoder.ts';
 import { toFloat64Params } from '../../../src/model/weights.ts';
 import { Random } from '../../../src/util/random.ts';
 import type { TextAudit } from '../../../src/app/model/expansion-audit.ts';
-import type { PairAudit } from '../../../src/contract/pair-audit.ts';
+import type { PairAudit } from '../../../src/contract/model/pair-audit.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
 import { TINY_WORDS, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { GpuContext } from '../../../src/gpu/context.ts';
 import { GpuLimitError } from '../../../src/gpu/errors.ts';
 import { NO_TOKEN, SpladeHead } from '../../../src/kernels/splade-head.ts';
-import type { ModelConfig, Architecture } from '../../../src/contract/model-config.ts';
+import type { ModelConfig, Architecture } from '../../../src/contract/model/model-config.ts';
 import { parseModelConfig } from '../../../src/model/config.ts';
 import { GpuEncoderPass } from '../../../src/model/gpu-encoder.ts';
 import { GpuModel } from '../../../src/model/gpu-model.ts';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type * as Ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseModelConfig } from '../../../src/model/config.ts';
-import { readSafetensors } from '../../../src/io/safetensors.ts';
+import { readSafetensors } from '../../../src/io/formats/safetensors.ts';
 import { spladeForward } from '../../../src/model/reference/splade.ts';
 import { loadParametersReport, toFloat64Params } from '../../../src/model/weights.ts';
 import { runCli } from '../../helpers/cli.ts';

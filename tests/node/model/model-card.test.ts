@@ -3,7 +3,7 @@
 // per loss, the candidates each query is scored against, the regulariser's sides and the total loss as trained.
 import { describe, expect, it } from 'vitest';
 import { modelCard, type ModelCardInfo } from '../../../src/app/model/model-card.ts';
-import { paperRecipe, type TrainingRecipe } from '../../../src/contract/recipe.ts';
+import { paperRecipe, type TrainingRecipe } from '../../../src/contract/training/recipe.ts';
 
 function info(overrides: Partial<ModelCardInfo> = {}): ModelCardInfo {
   return {

@@ -1,7 +1,7 @@
 // config.json parsing: real backbones' configs give the expected typed fields; unsupported ones fail with clear errors.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ModelConfig } from '../../../src/contract/model-config.ts';
+import type { ModelConfig } from '../../../src/contract/model/model-config.ts';
 import { parseModelConfig } from '../../../src/model/config.ts';
 import { ConfigError, CONFIG_LIMITS } from '../../../src/model/config/config-reader.ts';
 import { parameterCount } from '../../../src/model/layout.ts';

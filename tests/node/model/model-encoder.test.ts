@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkGradients } from '../../helpers/gradcheck.ts';
 import { expectClose } from '../../helpers/compare.ts';
 import { Random } from '../../../src/util/random.ts';
-import type { ModelConfig, Architecture } from '../../../src/contract/model-config.ts';
+import type { ModelConfig, Architecture } from '../../../src/contract/model/model-config.ts';
 import { parseModelConfig } from '../../../src/model/config.ts';
 import { type ModelParams, P, parameterLayout, zerosLike } from '../../../src/model/layout.ts';
 import { type TinyModelOptions, makeTinyCheckpoint } from '../../../src/model/tiny-model.ts';

@@ -5,7 +5,7 @@ import { ropeInverseFrequencies } from '../../../src/kernels/reference/attention
 import { gelu } from '../../../src/kernels/reference/activations.ts';
 import { parseModelConfig } from '../../../src/model/config.ts';
 import { ConfigError } from '../../../src/model/config/config-reader.ts';
-import { uniformDropout } from '../../../src/contract/model-config.ts';
+import { uniformDropout } from '../../../src/contract/model/model-config.ts';
 import { P, zerosLike } from '../../../src/model/layout.ts';
 import { encoderBackward, encoderForward } from '../../../src/model/reference/encoder.ts';
 import { makeTinyCheckpoint, type TinyModelOptions } from '../../../src/model/tiny-model.ts';

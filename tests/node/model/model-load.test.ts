@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { GpuLimitError } from '../../../src/gpu/errors.ts';
 import { createMemorySource, type FileSource } from '../../../src/io/file-source.ts';
-import { writeSafetensors } from '../../../src/io/safetensors.ts';
+import { writeSafetensors } from '../../../src/io/formats/safetensors.ts';
 import { loadModel } from '../../../src/model/load-model.ts';
 import { makeTinyCheckpoint } from '../../../src/model/tiny-model.ts';
 

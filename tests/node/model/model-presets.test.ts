@@ -1,7 +1,7 @@
 // The named backbones: every Table 1 row the loader supports has a preset that highlights it, and the CLI's --model
 // takes the same names.
 import { describe, expect, it } from 'vitest';
-import { MODEL_PRESETS } from '../../../src/contract/model-presets.ts';
+import { MODEL_PRESETS } from '../../../src/contract/model/model-presets.ts';
 import { modelRefFromArgument } from '../../../src/app/platform/platform-node.ts';
 import { PAPER_TABLE1 } from '../../../src/ui/model/paper-table1-data.ts';
 import { paperRowFor } from '../../../src/ui/model/presets.ts';

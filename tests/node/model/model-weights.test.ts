@@ -2,7 +2,7 @@
 // names, bare base-model checkpoints, and reports of missing, misshapen, unexpected and ignored tensors.
 import { describe, expect, it } from 'vitest';
 import type { TensorMap } from '../../../src/io/host-tensor.ts';
-import type { Architecture } from '../../../src/contract/model-config.ts';
+import type { Architecture } from '../../../src/contract/model/model-config.ts';
 import { parseModelConfig } from '../../../src/model/config.ts';
 import { P } from '../../../src/model/layout.ts';
 import { type TinyModelOptions, makeTinyCheckpoint } from '../../../src/model/tiny-model.ts';

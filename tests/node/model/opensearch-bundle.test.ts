@@ -1,4 +1,4 @@
-// `splade-lab export-opensearch`: ml-commons' zips read back by readers that are not the writer (src/io/zip.ts, which
+// `splade-lab export-opensearch`: ml-commons' zips read back by readers that are not the writer (src/io/formats/zip.ts, which
 // checks every CRC-32, and `unzip -t` where the machine has it): entries at the root as ModelHelper.verifyModelZipFile
 // and DLModel.loadModel need them, the config's size and SHA-256 (node:crypto) equal to the zip's; the document zip's
 // ONNX runs in onnxruntime-node under the names ml-commons feeds and equals the sparse export and the float64 reference;
@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import type * as Ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mlCommonsIdf } from '../../../src/app/model/opensearch-bundle.ts';
-import { maxSequenceTokens } from '../../../src/contract/max-tokens.ts';
+import { maxSequenceTokens } from '../../../src/contract/model/max-tokens.ts';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
-import { decodedTokenTexts } from '../../../src/io/token-texts.ts';
-import { createTokenizerJsonTokenizer, type Json } from '../../../src/io/tokenizer-json.ts';
-import { readZipDirectory, zipEntryBytes } from '../../../src/io/zip.ts';
+import { decodedTokenTexts } from '../../../src/io/tokenizer/token-texts.ts';
+import { createTokenizerJsonTokenizer, type Json } from '../../../src/io/tokenizer/tokenizer-json.ts';
+import { readZipDirectory, zipEntryBytes } from '../../../src/io/formats/zip.ts';
 import { decoderWeightName } from '../../../src/model/layout.ts';
 import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
 import { spladeForward } from '../../../src/model/reference/splade.ts';
@@ -49,7 +49,7 @@ interface Bundle {
   config: Record<string, unknown>;
 }
 
-/** Runs export-opensearch and reads the zip back with src/io/zip.ts (and `unzip -t` where installed). */
+/** Runs export-opensearch and reads the zip back with src/io/formats/zip.ts (and `unzip -t` where installed). */
 async function exportBundle(...flags: string[]): Promise<Bundle> {
   const out = join(root, `bundle-${flags.join('-').replace(/[^\w]+/g, '_')}.zip`);
   const run = await runCli('export-opensearch', '--out', out, ...flags);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseModelConfig } from '../../../src/model/config.ts';
-import { type ModelConfig } from '../../../src/contract/model-config.ts';
+import { type ModelConfig } from '../../../src/contract/model/model-config.ts';
 import { P, parameterLayout, type ModelParams } from '../../../src/model/layout.ts';
 import { spladeForward } from '../../../src/model/reference/splade.ts';
 import { runCli } from '../../helpers/cli.ts';

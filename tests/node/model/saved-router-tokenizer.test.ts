@@ -6,8 +6,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSafetensors } from '../../../src/io/safetensors.ts';
-import type { Architecture } from '../../../src/contract/model-config.ts';
+import { readSafetensors } from '../../../src/io/formats/safetensors.ts';
+import type { Architecture } from '../../../src/contract/model/model-config.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { TINY_VOCAB, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 

@@ -2,7 +2,7 @@
 // them in its terms with their weights (the alarm rules read them there); lists then show them apart.
 import { describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
-import { loadTokenizer } from '../../../src/io/tokenizer-load.ts';
+import { loadTokenizer } from '../../../src/io/tokenizer/tokenizer-load.ts';
 import { summarizeSparse } from '../../../src/app/model/sparse-summary.ts';
 import { sparseFromEntries } from '../../../src/util/sparse-vector.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';

@@ -1,10 +1,10 @@
 // The composed SPLADE objective on the GPU equals its float64 twin; head-only training makes the loss fall.
 import { describe, expect, it } from 'vitest';
 import type { GpuContext } from '../../../src/gpu/context.ts';
-import { HeadOnlyTrainer } from '../../../src/train/head-only-trainer.ts';
-import { PAPER_ADAMW } from '../../../src/contract/recipe.ts';
-import { SpladeObjective, type SpladeObjectiveDims } from '../../../src/train/splade-objective.ts';
-import { spladeObjectiveReference } from '../../../src/train/splade-objective-reference.ts';
+import { HeadOnlyTrainer } from '../../../src/train/splade/head-only-trainer.ts';
+import { PAPER_ADAMW } from '../../../src/contract/training/recipe.ts';
+import { SpladeObjective, type SpladeObjectiveDims } from '../../../src/train/splade/splade-objective.ts';
+import { spladeObjectiveReference } from '../../../src/train/splade/splade-objective-reference.ts';
 import { rowSquares } from '../../../src/kernels/reference/active-dims.ts';
 import { Random } from '../../../src/util/random.ts';
 import { expectKernel } from '../../helpers/expect-kernel.ts';

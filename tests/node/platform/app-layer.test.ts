@@ -9,9 +9,14 @@ import { K_RANGE, checkK, checkRange, describeRange } from '../../../src/contrac
 import { openModelSession } from '../../../src/app/model/model-session.ts';
 import { openModelRef } from '../../../src/app/model/open-model.ts';
 import { nodePlatform } from '../../../src/app/platform/platform-node.ts';
-import { planTraining, requestFromRecipe, trainedTableField, type TrainRequest } from '../../../src/contract/training-request.ts';
-import { checkKDemoRequest } from '../../../src/contract/model-requests.ts';
-import { readSafetensors, writeSafetensors } from '../../../src/io/safetensors.ts';
+import {
+  planTraining,
+  requestFromRecipe,
+  trainedTableField,
+  type TrainRequest,
+} from '../../../src/contract/training/training-request.ts';
+import { checkKDemoRequest } from '../../../src/contract/model/model-requests.ts';
+import { readSafetensors, writeSafetensors } from '../../../src/io/formats/safetensors.ts';
 import { decoderWeightName } from '../../../src/model/layout.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';

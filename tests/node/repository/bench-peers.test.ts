@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makePeerProblem } from '../../../scripts/peers/problem.ts';
-import { spladeObjectiveReference } from '../../../src/train/splade-objective-reference.ts';
+import { spladeObjectiveReference } from '../../../src/train/splade/splade-objective-reference.ts';
 
 interface Report {
   adapter: string;

@@ -13,8 +13,8 @@ const ALLOWED = new Map<string, string>([
   ['src/io/durable-write-node.ts', 'the beside-and-rename writer the rule uses'],
   ['src/io/output-file-node.ts', 'the rule itself (a device written in place)'],
   ['src/io/file-source-node.ts', "the Hub download cache: a temporary file renamed over its entry; a model folder's sink"],
-  ['src/train/batch-cache-node.ts', 'the batch cache: a temporary file renamed over its entry'],
-  ['src/train/mlm-sequence-cache-node.ts', 'the sequence cache: a temporary file renamed over its entry'],
+  ['src/train/splade/batch-cache-node.ts', 'the batch cache: a temporary file renamed over its entry'],
+  ['src/train/mlm/mlm-sequence-cache-node.ts', 'the sequence cache: a temporary file renamed over its entry'],
   ['src/cli/training/step-log.ts', '--log appends one line per report (and cuts back by the rule on --resume)'],
 ]);
 

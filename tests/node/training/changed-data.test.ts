@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memoryFile } from '../../../src/io/random-access.ts';
 import { openRandomAccessFile } from '../../../src/io/random-access-node.ts';
-import { indexTripletFile } from '../../../src/io/triplet-index.ts';
+import { indexTripletFile } from '../../../src/io/triplets/triplet-index.ts';
 
 const TEXT = 'the cat\ta cat sleeps\ta dog barks\nthe sea\twaves on the sea\ta car drives\nthe sun\tthe sun shines\train falls\n';
 /** The same line lengths, other words. */

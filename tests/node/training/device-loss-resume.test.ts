@@ -8,13 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GpuContext } from '../../../src/gpu/context.ts';
 import { nodeGpuContext } from '../../../src/gpu/webgpu-node.ts';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
-import { memoryTripletSource } from '../../../src/io/triplet-source.ts';
-import { parseTriplets } from '../../../src/io/triplets.ts';
+import { memoryTripletSource } from '../../../src/io/triplets/triplet-source.ts';
+import { parseTriplets } from '../../../src/io/triplets/triplets.ts';
 import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
 import { readLatestCheckpoint } from '../../../src/train/training-checkpoint.ts';
 import { createFolderCheckpointStore } from '../../../src/train/checkpoint-store-node.ts';
-import { paperRecipe } from '../../../src/contract/recipe.ts';
-import { spladeSteps, type Backbone, type TrainingData, type TrainingRunOptions } from '../../../src/train/training-loop.ts';
+import { paperRecipe } from '../../../src/contract/training/recipe.ts';
+import {
+  spladeSteps,
+  type Backbone,
+  type TrainingData,
+  type TrainingRunOptions,
+} from '../../../src/train/splade/training-loop.ts';
 import { finishSteps } from '../../../src/train/step-loop.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';

@@ -1,7 +1,7 @@
 // The synthetic k demo shows the paper's first finding: the large-norm head (k = 1) starts from a far larger loss
 // and denser vectors than the same head divided by 16, and training lowers the ranking loss for both.
 import { describe, expect, it } from 'vitest';
-import { runSyntheticKDemo } from '../../../src/train/synthetic-k-demo.ts';
+import { runSyntheticKDemo } from '../../../src/train/splade/synthetic-k-demo.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
 

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readMaskedBatches } from '../../../src/io/masked-batches-jsonl.ts';
+import { readMaskedBatches } from '../../../src/io/triplets/masked-batches-jsonl.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { TINY_VOCAB, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.ts';
 import { TINY_WORDS, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 import { Random } from '../../../src/util/random.ts';
-import { maskingRateNote } from '../../../src/contract/mlm-recipe.ts';
+import { maskingRateNote } from '../../../src/contract/training/mlm-recipe.ts';
 
 let root: string;
 let model: string;

@@ -1,19 +1,19 @@
 // Masked-LM data: text files read strictly (blank documents skipped and counted, broken JSON, bad UTF-8, empty files
 // and over-long lines refused with file and line), masking as Hugging Face's collator, blocks and resumable batches.
 import { describe, expect, it } from 'vitest';
-import { readMlmDocuments } from '../../../src/io/mlm-text.ts';
-import { readMaskedBatches } from '../../../src/io/masked-batches-jsonl.ts';
-import { MAX_LINE_BYTES } from '../../../src/io/triplet-index.ts';
-import { IGNORED_LABEL } from '../../../src/contract/mlm-recipe.ts';
-import { maskTokens, type MaskingSettings } from '../../../src/train/mlm-masking.ts';
-import { MlmBatches, groupIntoBlocks } from '../../../src/train/mlm-batches.ts';
+import { readMlmDocuments } from '../../../src/io/triplets/mlm-text.ts';
+import { readMaskedBatches } from '../../../src/io/triplets/masked-batches-jsonl.ts';
+import { MAX_LINE_BYTES } from '../../../src/io/triplets/triplet-index.ts';
+import { IGNORED_LABEL } from '../../../src/contract/training/mlm-recipe.ts';
+import { maskTokens, type MaskingSettings } from '../../../src/train/mlm/mlm-masking.ts';
+import { MlmBatches, groupIntoBlocks } from '../../../src/train/mlm/mlm-batches.ts';
 import { Random } from '../../../src/util/random.ts';
 import {
   decodeTokenizedText,
   encodeTokenizedText,
   sequenceCacheKey,
   sequenceSeal,
-} from '../../../src/train/mlm-sequence-cache.ts';
+} from '../../../src/train/mlm/mlm-sequence-cache.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

@@ -4,17 +4,17 @@
 // read as a hit.
 import { describe, expect, it } from 'vitest';
 import { mlmSourceFromBytes } from '../../../src/app/training/mlm-source.ts';
-import type { ModelConfig } from '../../../src/contract/model-config.ts';
-import type { MlmRequest } from '../../../src/contract/mlm-request.ts';
+import type { ModelConfig } from '../../../src/contract/model/model-config.ts';
+import type { MlmRequest } from '../../../src/contract/training/mlm-request.ts';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
-import { tokenizerDigest, tokenizerFingerprint } from '../../../src/io/tokenizer-fingerprint.ts';
-import { loadTokenizer } from '../../../src/io/tokenizer-load.ts';
+import { tokenizerDigest, tokenizerFingerprint } from '../../../src/io/tokenizer/tokenizer-fingerprint.ts';
+import { loadTokenizer } from '../../../src/io/tokenizer/tokenizer-load.ts';
 import {
   decodeTokenizedText,
   sequenceCacheKey,
   sequenceSeal,
   type SequenceCacheStore,
-} from '../../../src/train/mlm-sequence-cache.ts';
+} from '../../../src/train/mlm/mlm-sequence-cache.ts';
 import { crc32 } from '../../../src/util/crc32.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 

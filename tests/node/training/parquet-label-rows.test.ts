@@ -7,7 +7,7 @@ import { parquetWriteBuffer, schemaFromColumnData } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../../../src/app/platform/platform.ts';
 import { readHubTrainingData, readTrainingFile } from '../../../src/app/training/training-data.ts';
-import { createHubSource } from '../../../src/io/hub.ts';
+import { createHubSource } from '../../../src/io/hub/hub.ts';
 import { memoryFile } from '../../../src/io/random-access.ts';
 import { parquetBytes, tripletColumns } from '../../helpers/parquet-fixtures.ts';
 import { startHubServer, type HubServer } from '../../helpers/hub-server.ts';

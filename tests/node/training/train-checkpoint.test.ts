@@ -1,16 +1,16 @@
 // Checkpoints: 3 steps + checkpoint + a fresh restore + 3 steps equals 6 straight steps bit for bit (parameters, AdamW
 // moments and step); damaged checkpoints give errors naming the file and never cost the previous good one.
-import { memoryTripletSource } from '../../../src/io/triplet-source.ts';
+import { memoryTripletSource } from '../../../src/io/triplets/triplet-source.ts';
 import { mkdtemp, readdir, readFile, rm, truncate, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import type { HostTensor } from '../../../src/io/host-tensor.ts';
-import { readTriplets, type Triplet } from '../../../src/io/triplets.ts';
+import { readTriplets, type Triplet } from '../../../src/io/triplets/triplets.ts';
 import { GpuModel } from '../../../src/model/gpu-model.ts';
 import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
-import { TripletBatches } from '../../../src/train/batches.ts';
+import { TripletBatches } from '../../../src/train/splade/batches.ts';
 import {
   captureTrainingState,
   CheckpointCorruptError,
@@ -22,8 +22,8 @@ import {
   type TrainingState,
 } from '../../../src/train/training-checkpoint.ts';
 import { createFolderCheckpointStore } from '../../../src/train/checkpoint-store-node.ts';
-import { SpladeTrainer } from '../../../src/train/trainer.ts';
-import { paperRecipe, type TrainingRecipe } from '../../../src/contract/recipe.ts';
+import { SpladeTrainer } from '../../../src/train/splade/trainer.ts';
+import { paperRecipe, type TrainingRecipe } from '../../../src/contract/training/recipe.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 import { generatedTripletsFolder } from '../../helpers/generated-data.ts';

@@ -2,14 +2,14 @@
 // labels after a header naming them), seeded per-epoch shuffling that covers every triplet once, tokenized batches with
 // HF truncation and padding, resumable positions.
 import { memoryFile } from '../../../src/io/random-access.ts';
-import { indexTripletFile } from '../../../src/io/triplet-index.ts';
-import { memoryTripletSource } from '../../../src/io/triplet-source.ts';
+import { indexTripletFile } from '../../../src/io/triplets/triplet-index.ts';
+import { memoryTripletSource } from '../../../src/io/triplets/triplet-source.ts';
 import { describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { createMemorySource } from '../../../src/io/file-source.ts';
-import { loadTokenizer } from '../../../src/io/tokenizer-load.ts';
-import { parseTriplets, readTriplets, TripletFormatError, type Triplet } from '../../../src/io/triplets.ts';
-import { epochOrder, TripletBatches } from '../../../src/train/batches.ts';
+import { loadTokenizer } from '../../../src/io/tokenizer/tokenizer-load.ts';
+import { parseTriplets, readTriplets, TripletFormatError, type Triplet } from '../../../src/io/triplets/triplets.ts';
+import { epochOrder, TripletBatches } from '../../../src/train/splade/batches.ts';
 import { TINY_VOCAB } from '../../helpers/tiny-splade-model.ts';
 import { GENERATED_TRIPLETS, generatedTripletsFolder, NON_ASCII_TRIPLETS } from '../../helpers/generated-data.ts';
 

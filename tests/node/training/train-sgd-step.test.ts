@@ -13,21 +13,21 @@ import { trainModel, type TrainEvent } from '../../../src/app/training/train.ts'
 import { nodePlatform } from '../../../src/app/platform/platform-node.ts';
 import { openModelRef } from '../../../src/app/model/open-model.ts';
 import { readTrainingData } from '../../../src/app/training/training-data.ts';
-import type { TrainRequest } from '../../../src/contract/training-request.ts';
+import type { TrainRequest } from '../../../src/contract/training/training-request.ts';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
-import { parseTriplets } from '../../../src/io/triplets.ts';
+import { parseTriplets } from '../../../src/io/triplets/triplets.ts';
 import type { ModelParams } from '../../../src/model/layout.ts';
 import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
-import { uniformDropout } from '../../../src/contract/model-config.ts';
+import { uniformDropout } from '../../../src/contract/model/model-config.ts';
 import { gradientScale } from '../../../src/kernels/reference/grad-norm.ts';
-import { TripletBatches } from '../../../src/train/batches.ts';
-import { memoryTripletSource } from '../../../src/io/triplet-source.ts';
+import { TripletBatches } from '../../../src/train/splade/batches.ts';
+import { memoryTripletSource } from '../../../src/io/triplets/triplet-source.ts';
 import {
   spladeStepReference,
   spladeTrainingReference,
   type TrainingReferenceSettings,
-} from '../../../src/train/splade-training-reference.ts';
-import type { TripletBatch } from '../../../src/train/trainer.ts';
+} from '../../../src/train/splade/splade-training-reference.ts';
+import type { TripletBatch } from '../../../src/train/splade/trainer.ts';
 import { Random } from '../../../src/util/random.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { startingPoint } from '../../helpers/one-step-run.ts';

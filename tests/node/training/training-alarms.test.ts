@@ -4,14 +4,14 @@
 // rules per loss and number of negatives (contrastive chance log((1+n)B); MarginMSE and KL at what equal scores give).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isSpecialTerm, type Alarm, type AlarmRule } from '../../../src/contract/alarm-rules.ts';
+import { isSpecialTerm, type Alarm, type AlarmRule } from '../../../src/contract/training/alarm-rules.ts';
 import { AlarmWatcher } from '../../../src/app/training/alarm-watcher.ts';
-import type { ProbeSnapshot } from '../../../src/contract/probes.ts';
-import type { StepReport } from '../../../src/contract/training-report.ts';
-import { equalScoresLoss } from '../../../src/contract/loss-levels.ts';
-import { alarmContext } from '../../../src/contract/alarm-rules.ts';
-import { paperRecipe } from '../../../src/contract/recipe.ts';
-import { planTraining } from '../../../src/contract/training-request.ts';
+import type { ProbeSnapshot } from '../../../src/contract/training/probes.ts';
+import type { StepReport } from '../../../src/contract/training/training-report.ts';
+import { equalScoresLoss } from '../../../src/contract/training/loss-levels.ts';
+import { alarmContext } from '../../../src/contract/training/alarm-rules.ts';
+import { paperRecipe } from '../../../src/contract/training/recipe.ts';
+import { planTraining } from '../../../src/contract/training/training-request.ts';
 
 const BERT_SPECIALS = new Set(['[CLS]', '[SEP]', '[PAD]', '[MASK]', '[UNK]']);
 

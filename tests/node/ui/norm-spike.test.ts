@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PRETRAINING } from '../../../scripts/demo/pretrain-demo-backbone.ts';
 import { headRowNorms, summarizeNorms } from '../../../src/kernels/reference/head-stats.ts';
-import { readSafetensors } from '../../../src/io/safetensors.ts';
+import { readSafetensors } from '../../../src/io/formats/safetensors.ts';
 import { DEMO_SPIKE_NOTE, type DemoHeadNorms } from '../../../src/ui/model/demo-backbone.ts';
 import { normSpike } from '../../../src/ui/model/norm-spike.ts';
 import { precomputedPair } from '../../../src/ui/model/precomputed-stats.ts';
