@@ -90,6 +90,16 @@ export default {
       "retrieval/ may read through io/ and write the published search's format (publish-runtime/), nothing higher.",
     ),
     {
+      name: 'production-not-references',
+      comment:
+        "The float64 references (kernels/reference/, model/reference/, train/**/*-reference.ts) are the tests' oracle, " +
+        'not a library: no other file imports them. What both need (rotary tables, dropout hashes, matmul shapes, the ' +
+        "head's row statistics, AdamW's constants, position ids) is in kernels/host/ or model/.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/(kernels|model)/reference/', '-reference[.]ts$'] },
+      to: { path: ['^src/(kernels|model)/reference/', '-reference[.]ts$'] },
+    },
+    {
       name: 'publish-runtime-stands-alone',
       comment:
         "publish-runtime/ becomes a published folder's splade-search.js, which runs on any static host with no dependency: " +

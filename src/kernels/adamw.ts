@@ -2,7 +2,7 @@
 import { f32Bits, grid1d, type GpuContext } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import source from '../../shaders/adamw.wgsl?raw';
-import type { AdamWHyper } from './reference/adamw.ts';
+import type { AdamWHyper } from './host/adamw-hyper.ts';
 import { expectTensor } from './shape-check.ts';
 
 const WORKGROUP = 256;

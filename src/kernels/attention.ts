@@ -4,7 +4,7 @@ import source from '../../shaders/attention.wgsl?raw';
 import { f32Bits, type GpuContext, type KernelSpec } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { checkDims, checkPowerOfTwo, defaultRowWorkgroup, expectDistinct, expectOperand, grid } from './layer-common.ts';
-import { ropeTable } from './reference/attention.ts';
+import { ropeTable } from './host/rope-table.ts';
 
 export const FAMILY = 'attention';
 

@@ -2,7 +2,7 @@
 import source from '../../shaders/dropout.wgsl?raw';
 import { f32Bits, grid1d, type GpuContext, type KernelSpec } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
-import { dropThreshold } from './reference/dropout.ts';
+import { dropThreshold } from './host/dropout-hash.ts';
 
 const WORKGROUP = 256;
 const IN_PLACE: KernelSpec = { family: 'dropout', source, entryPoint: 'apply_in_place', constants: { WORKGROUP } };

@@ -3,7 +3,7 @@ import { f32Bits, grid1d, type GpuContext } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import source from '../../shaders/head_stats.wgsl?raw';
 import { histogramEdges } from '../util/histogram-range.ts';
-import { sampleRowPairs, type HistogramRange } from './reference/head-stats.ts';
+import { sampleRowPairs, type HistogramRange } from './host/head-norms.ts';
 import { type NormSummary, HeadStatistics } from '../contract/model/head-statistics.ts';
 import { expectTensor } from './shape-check.ts';
 const WORKGROUP = 256;

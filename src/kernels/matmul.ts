@@ -7,9 +7,9 @@ import type { GpuContext, KernelSpec } from '../gpu/context.ts';
 import { GpuKernelError } from '../gpu/errors.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { dispatchFlopsBudget } from './dispatch-budget.ts';
-import { resolveMatmul, type MatmulLayout, type MatmulShape, type ResolvedMatmul } from './reference/matmul.ts';
+import { resolveMatmul, type MatmulLayout, type MatmulShape, type ResolvedMatmul } from './host/matmul-shape.ts';
 
-export type { MatmulLayout, MatmulShape } from './reference/matmul.ts';
+export type { MatmulLayout, MatmulShape } from './host/matmul-shape.ts';
 
 /** registers: 4x4 outputs per invocation straight from storage; tiled: staged in workgroup memory (large nt on GPUs). */
 export type MatmulVariant = 'registers' | 'tiled';

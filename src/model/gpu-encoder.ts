@@ -6,7 +6,7 @@ import { Add, Geglu, Gelu } from '../kernels/activations.ts';
 import { type AttentionDims } from '../kernels/attention.ts';
 import { Attention } from './gpu/attention.ts';
 import { DropoutSite } from '../kernels/dropout.ts';
-import { dropoutKey } from '../kernels/reference/dropout.ts';
+import { dropoutKey } from '../kernels/host/dropout-hash.ts';
 import { LayerNorm } from '../kernels/layernorm.ts';
 import { NO_DROPOUT, type DropoutRates, type ModelConfig } from '../contract/model/model-config.ts';
 import { dropoutSiteId, planDropoutSites } from './dropout-sites.ts';

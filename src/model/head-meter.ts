@@ -15,7 +15,7 @@ import {
   sampleRowPairs,
   summarizeNorms,
   type HistogramRange,
-} from '../kernels/reference/head-stats.ts';
+} from '../kernels/host/head-norms.ts';
 import { recordHeadDivision } from './rescale.ts';
 import { sharedHistogramRange } from '../util/histogram-range.ts';
 import { checkK } from '../contract/limits.ts';

@@ -1,6 +1,6 @@
 // Which rotary frequencies and attention window each layer of a config uses: one answer for the float64 reference
 // and the GPU pass. ModernBERT: a base per layer kind (global or local window); GTE: one base, NTK-scaled or not.
-import { ropeInverseFrequencies } from '../kernels/reference/attention.ts';
+import { ropeInverseFrequencies } from '../kernels/host/rope-table.ts';
 import type { ModelConfig } from '../contract/model/model-config.ts';
 
 export interface LayerAttentionKind {

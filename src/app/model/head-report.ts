@@ -3,7 +3,7 @@
 import type { GpuContext } from '../../gpu/context.ts';
 import type { HostTensor } from '../../io/host-tensor.ts';
 import type { HeadStatistics } from '../../contract/model/head-statistics.ts';
-import { headRowNorms } from '../../kernels/reference/head-stats.ts';
+import { headRowNorms } from '../../kernels/host/head-norms.ts';
 import { HeadMeter } from '../../model/head-meter.ts';
 import { headOf, headProvenance } from './model-session.ts';
 import type { OpenedWeights } from './open-model.ts';

@@ -1,7 +1,7 @@
 // A run's head three ways, on one set of bins: as the backbone was loaded (k = 1), divided by the run's k (what
 // training started from) and after training; the page's head-norm view overlays them when a run's model is in use.
 import type { HeadStatistics } from '../../contract/model/head-statistics.ts';
-import { summarizeNorms } from '../../kernels/reference/head-stats.ts';
+import { summarizeNorms } from '../../kernels/host/head-norms.ts';
 import { histogramCounts, sharedHistogramRange } from '../../util/histogram-range.ts';
 import { hostRowNorms } from './head-report.ts';
 import type { OpenedModel } from './open-model.ts';

@@ -1,11 +1,8 @@
 // Float64 reference of one AdamW step (decoupled weight decay, bias-corrected moments), in place.
 
-import type { AdamWMoments } from '../../contract/training/optimizer-settings.ts';
+import type { AdamWHyper } from '../host/adamw-hyper.ts';
 
-/** One step's constants: the recipe's moments and decay, and this step's learning rate. */
-export interface AdamWHyper extends AdamWMoments {
-  lr: number;
-}
+export type { AdamWHyper } from '../host/adamw-hyper.ts';
 
 /** Step t (1-based) updates param, m and v in place. */
 export function adamwStep(

@@ -4,7 +4,7 @@ import type { Tensor } from '../../gpu/tensor.ts';
 import { Embedding, EmbeddingGatherPlan } from '../../kernels/embedding.ts';
 import type { GpuModel } from '../gpu-model.ts';
 import { P } from '../layout.ts';
-import { positionIds } from '../reference/embeddings.ts';
+import { positionIds } from '../position-ids.ts';
 import type { Allocate } from './layers.ts';
 
 interface Lookup {

@@ -2,7 +2,7 @@
 // ids (B, T) -> embeddings (absolute, RoBERTa or no positions; token types gathered by their ids where the family has
 // two or more) -> post- or pre-norm layers (rotary and sliding windows where the family has them) -> headHidden (B, T, E).
 import { OnnxDataType } from '../../io/formats/onnx-proto.ts';
-import { ropeTable } from '../../kernels/reference/attention.ts';
+import { ropeTable } from '../../kernels/host/rope-table.ts';
 import { P, hasAttnNorm, hasEmbeddingProjection, type Part } from '../layout.ts';
 import { layerAttentionKind } from '../rotary.ts';
 import {

@@ -7,7 +7,7 @@ import { type AttentionShape, type DropMask, ropeTable, type RopeTable } from '.
 import { dropoutFactor } from '../../kernels/reference/dropout.ts';
 import { embeddingBackward, embeddingForward } from '../../kernels/reference/embedding.ts';
 import { type Affine, type NormCache, affineOf, dropped, normBackward, normForward } from './blocks.ts';
-import { positionIds } from './embeddings.ts';
+import { positionIds } from '../position-ids.ts';
 import { linearBackward, linearForward } from './linear.ts';
 import { layerAttentionKind } from '../rotary.ts';
 import {

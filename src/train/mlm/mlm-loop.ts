@@ -2,7 +2,7 @@
 // with the head's row norms and anisotropy measured before the first step and at every report (what grows, how fast).
 import type { GpuContext } from '../../gpu/context.ts';
 import { HeadStats } from '../../kernels/head-stats.ts';
-import { anisotropy, headRowNorms, sampleRowPairs, summarizeNorms } from '../../kernels/reference/head-stats.ts';
+import { anisotropy, headRowNorms, sampleRowPairs, summarizeNorms } from '../../kernels/host/head-norms.ts';
 import type { GpuModel } from '../../model/gpu-model.ts';
 import { decoderWeightName } from '../../model/layout.ts';
 import type { MlmRecipe } from '../../contract/training/mlm-recipe.ts';

@@ -5,7 +5,7 @@ import type { GpuContext } from '../../gpu/context.ts';
 import type { Tensor } from '../../gpu/tensor.ts';
 import { AdamW } from '../../kernels/adamw.ts';
 import { FiniteMonitor, type HealthReport } from '../../kernels/finite-check.ts';
-import type { AdamWHyper } from '../../kernels/reference/adamw.ts';
+import type { AdamWHyper } from '../../kernels/host/adamw-hyper.ts';
 import { flopsWeight, learningRate, type LinearSchedule } from '../../contract/training/schedule.ts';
 import { LOSS_PART_NAMES, SpladeObjective, type ObjectiveInputs, type SpladeObjectiveDims } from './splade-objective.ts';
 import { StepLosses } from '../../contract/training/training-report.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildGatherPlan, Embedding, EmbeddingGatherPlan, NO_ROW } from '../../../src/kernels/embedding.ts';
 import { parseModelConfig } from '../../../src/model/config.ts';
 import { embeddingBackward, embeddingForward } from '../../../src/kernels/reference/embedding.ts';
-import { positionIds } from '../../../src/model/reference/embeddings.ts';
+import { positionIds } from '../../../src/model/position-ids.ts';
 import { Random } from '../../../src/util/random.ts';
 import { expectKernel } from '../../helpers/expect-kernel.ts';
 import { gpuContext } from '../../helpers/gpu.ts';

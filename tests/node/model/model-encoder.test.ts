@@ -14,7 +14,7 @@ import { decoderForward } from '../../../src/model/reference/mlm-head.ts';
 import { layerBackward, layerForward, layerParams } from '../../../src/model/reference/layers.ts';
 import { ropeTable } from '../../../src/kernels/reference/attention.ts';
 import { layerAttentionKind } from '../../../src/model/rotary.ts';
-import { positionIds } from '../../../src/model/reference/embeddings.ts';
+import { positionIds } from '../../../src/model/position-ids.ts';
 import { spladeBackward, spladeForward } from '../../../src/model/reference/splade.ts';
 
 interface Variant {

@@ -1,6 +1,6 @@
-// Each model family's position ids (B, T) for the learned position table; the lookups themselves are the embedding
-// kernel family's reference, src/kernels/reference/embedding.ts.
-import type { ModelConfig } from '../../contract/model/model-config.ts';
+// Each model family's position ids (B, T) for the learned position table, for the GPU encoder and its float64
+// reference alike; the lookups themselves are the embedding kernel family's (src/kernels/reference/embedding.ts).
+import type { ModelConfig } from '../contract/model/model-config.ts';
 
 /**
  * Position ids (B, T) for the learned position table:
