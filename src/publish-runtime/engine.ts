@@ -9,10 +9,11 @@ import {
   MANIFEST_FORMAT,
   shardOfId,
   type Manifest,
-  type QueryTokenizerSpec,
+  type PublishedTokenizer,
   type StoredDocument,
 } from './manifest.ts';
-import { createQueryTokenizer, type QueryTokenizer } from './query-tokenizer.ts';
+import { createQueryTokenizer, vocabularyShardsOf, type QueryTokenizer } from './query-tokenizer.ts';
+import { decodeVocabularyShard, ShardedVocabulary, type VocabularyShard } from './vocabulary-shards.ts';
 import { readShard, termHash, type Shard, type TermPostings } from './shard-codec.ts';
 import { analyzeWords } from './word-analyzer.ts';
 
@@ -132,7 +133,11 @@ export class SearchEngine {
   private readonly files = new Map<string, Promise<Uint8Array>>();
   private readonly shards = new Map<string, Promise<Shard>>();
   private readonly chunks = new Map<number, Promise<StoredDocument[]>>();
-  private querySide: Promise<{ tokenizer: QueryTokenizer; weights: Float32Array }> | null = null;
+  private querySide: Promise<{
+    spec: PublishedTokenizer;
+    tokenizer: QueryTokenizer;
+    vocabulary: ShardedVocabulary;
+  }> | null = null;
   private readonly scores: Float64Array; // (numDocs,)
   private readonly stamps: Uint32Array; // (numDocs,) which search last touched each accumulator
   private readonly touched: Uint32Array; // (numDocs,)
@@ -194,18 +199,30 @@ export class SearchEngine {
     return pending;
   }
 
-  private loadQuerySide(): Promise<{ tokenizer: QueryTokenizer; weights: Float32Array }> {
+  /**
+   * The query side a text needs: the tokenizer's settings and continuing pieces (once), and the vocabulary shards
+   * its words start in (each once); the tokenizer reads only what is fetched.
+   */
+  private async loadQuerySide(text: string): Promise<{ tokenizer: QueryTokenizer; vocabulary: ShardedVocabulary }> {
     if (!this.querySide) {
-      const { tokenizer, queryWeights } = this.manifest.splade;
-      this.querySide = Promise.all([this.file(tokenizer), this.file(queryWeights)]).then(([spec, table]) => {
-        const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
-        const weights = new Float32Array(table.byteLength / 4);
-        for (let i = 0; i < weights.length; i++) weights[i] = view.getFloat32(4 * i, true);
-        return { tokenizer: createQueryTokenizer(JSON.parse(new TextDecoder().decode(spec)) as QueryTokenizerSpec), weights };
+      this.querySide = this.file(this.manifest.splade.tokenizer).then(async (bytes) => {
+        const spec = JSON.parse(new TextDecoder().decode(bytes)) as PublishedTokenizer;
+        const vocabulary = new ShardedVocabulary();
+        const { continuations, unk } = spec.vocabulary;
+        if (unk) vocabulary.add({ pieces: [spec.unkToken], ids: [unk.id], weights: new Map([[unk.id, unk.weight]]) });
+        if (continuations) vocabulary.add(await this.vocabularyShard(continuations));
+        return { spec, vocabulary, tokenizer: createQueryTokenizer(spec, vocabulary) };
       });
       this.querySide.catch(() => (this.querySide = null));
     }
-    return this.querySide;
+    const side = await this.querySide;
+    const paths = vocabularyShardsOf(side.spec, text).flatMap((key) => side.spec.vocabulary.shards[key] ?? []);
+    for (const shard of await Promise.all(paths.map((path) => this.vocabularyShard(path)))) side.vocabulary.add(shard);
+    return side;
+  }
+
+  private vocabularyShard(path: string): Promise<VocabularyShard> {
+    return this.file(path).then((bytes) => decodeVocabularyShard(new TextDecoder().decode(bytes), path));
   }
 
   /** The query's terms with their weights, in the order their products are summed, and their posting lists. */
@@ -224,15 +241,15 @@ export class SearchEngine {
       );
       return terms.filter((t) => t.list).sort((a, b) => a.order - b.order);
     }
-    const { tokenizer, weights } = await this.loadQuerySide();
-    const ids = [...new Set(tokenizer.ids(text))].filter((id) => id >= 0 && id < weights.length && weights[id] !== 0);
+    const { tokenizer, vocabulary } = await this.loadQuerySide(text);
+    const ids = [...new Set(tokenizer.ids(text))].filter((id) => id >= 0 && vocabulary.weight(id) !== 0);
     ids.sort((a, b) => a - b);
     const shards = this.manifest.splade.shards;
     return Promise.all(
       ids.map(async (id) => {
         const at = shardOfId(shards, id);
         const list = at < 0 ? undefined : (await this.shard(shards[at].path)).postings(id);
-        return { key: id, order: id, term: tokenizer.token(id), weight: weights[id], list };
+        return { key: id, order: id, term: tokenizer.token(id), weight: vocabulary.weight(id), list };
       }),
     );
   }

@@ -5,7 +5,7 @@ import type { WeightKind } from './shard-codec.ts';
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'splade-lab-static-search';
 /** Bumped whenever a reader of an older folder would read this one wrongly. */
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 
 /** One file of the folder, as the manifest lists it. */
 export interface FileEntry {
@@ -36,10 +36,11 @@ interface Postings {
 export interface SpladeManifest extends Postings {
   /** The vocabulary size V (token ids 0..V-1). */
   dimension: number;
-  /** query/tokenizer.json: the query tokenizer (QueryTokenizerSpec). */
+  /**
+   * query/tokenizer.json: the query tokenizer's settings and its vocabulary's shard files (PublishedTokenizer); each
+   * vocabulary line holds a piece, its id and its static query weight where a document holds the token.
+   */
   tokenizer: string;
-  /** query/weights.bin: float32 little-endian (V,), the static query weight of each token id (0 where no document holds it). */
-  queryWeights: string;
 }
 
 export interface Bm25Manifest extends Postings {
@@ -90,6 +91,23 @@ export interface QueryTokenizerSpec {
   maxTokens: number | null;
   /** Token of every id (null for an id no token has). */
   vocab: (string | null)[];
+}
+
+/** A tokenizer's settings, its vocabulary apart. */
+export type TokenizerSettings = Omit<QueryTokenizerSpec, 'vocab'>;
+
+/** query/tokenizer.json as published: the settings, and where the vocabulary's shards are (null: an empty shard). */
+export interface PublishedTokenizer extends TokenizerSettings {
+  vocabulary: {
+    /** Token ids 0..size-1. */
+    size: number;
+    /** The unknown token's id and query weight (a word no piece matches becomes it, whatever shard it starts in). */
+    unk: { id: number; weight: number } | null;
+    /** The shard of each key (the first code point of a piece that starts a word, modulo their count). */
+    shards: (string | null)[];
+    /** The pieces that continue a word ("##..."), one file. */
+    continuations: string | null;
+  };
 }
 
 /** The document numbers of a chunk: [chunk x size, (chunk + 1) x size). */

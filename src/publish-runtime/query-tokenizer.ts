@@ -2,7 +2,7 @@
 // (added tokens split out first, BertNormalizer, BertPreTokenizer, greedy longest-match WordPiece), step for step, so
 // that a query gets the token ids splade-lab's own tokenizer gives it (tests/node/evaluation/publish-tokenizer.test.ts).
 // Imports nothing outside this folder.
-import type { AddedTokenSpec, QueryTokenizerSpec } from './manifest.ts';
+import type { AddedTokenSpec, QueryTokenizerSpec, TokenizerSettings } from './manifest.ts';
 
 // The library's PUNCTUATION_REGEX: Unicode punctuation plus every ASCII symbol.
 const PUNCTUATION = '\\p{P}\\u0021-\\u002F\\u003A-\\u0040\\u005B-\\u0060\\u007B-\\u007E';
@@ -108,17 +108,35 @@ export interface QueryTokenizer {
   token(id: number): string;
 }
 
-export function createQueryTokenizer(spec: QueryTokenizerSpec): QueryTokenizer {
-  if (spec.type !== 'wordpiece') throw new Error(`query tokenizer of type ${String(spec.type)} is not supported`);
+/** The pieces a tokenizer looks up: a whole vocabulary, or the shards of one a published search has fetched so far. */
+export interface QueryVocabulary {
+  id(piece: string): number | undefined;
+  token(id: number): string | undefined;
+}
+
+/** A vocabulary held whole (token of every id, null where none). */
+export function wholeVocabulary(vocab: readonly (string | null)[]): QueryVocabulary {
   const ids = new Map<string, number>();
-  spec.vocab.forEach((token, id) => {
+  vocab.forEach((token, id) => {
     if (token !== null) ids.set(token, id);
   });
+  return { id: (piece) => ids.get(piece), token: (id) => vocab[id] ?? undefined };
+}
+
+/** Shards of a published vocabulary: a piece that does not continue a word goes to the shard of its first code point. */
+export const VOCABULARY_SHARDS = 32;
+
+/** The shard of a piece that starts a word (the continuing pieces, "##..." in BERT's, are one file of their own). */
+export function vocabularyShard(piece: string): number {
+  return (piece.codePointAt(0) ?? 0) % VOCABULARY_SHARDS;
+}
+
+/** The words and added tokens of a text, in order, as the tokenizer cuts it before WordPiece. */
+function cutter(spec: TokenizerSettings): (text: string) => { added: AddedTokenSpec | null; text: string }[] {
   const added = new Map<string, AddedTokenSpec>();
   const plain: string[] = [];
   const normalizedContents: string[] = [];
   for (const token of spec.addedTokens) {
-    ids.set(token.content, token.id);
     added.set(token.content, token);
     if (token.normalized && spec.normalizer) {
       const content = normalize(token.content, spec.normalizer);
@@ -128,8 +146,54 @@ export function createQueryTokenizer(spec: QueryTokenizerSpec): QueryTokenizer {
   }
   const splitPlain = splitter(plain);
   const splitNormalized = splitter(normalizedContents);
+  return (text) => {
+    const out: { added: AddedTokenSpec | null; text: string }[] = [];
+    const sections = splitPlain(text);
+    stripAround(sections, added);
+    for (let section of sections) {
+      if (section.length === 0) continue;
+      const token = added.get(section);
+      if (token) {
+        out.push({ added: token, text: section });
+        continue;
+      }
+      if (spec.normalizer) section = normalize(section, spec.normalizer);
+      if (section.length === 0) continue;
+      const parts = splitNormalized(section);
+      stripAround(parts, added);
+      for (const part of parts) {
+        if (part.length === 0) continue;
+        const partToken = added.get(part);
+        if (partToken) out.push({ added: partToken, text: part });
+        else for (const word of part.trim().match(PRE_TOKEN) ?? []) out.push({ added: null, text: word });
+      }
+    }
+    return out;
+  };
+}
+
+/** The vocabulary shards a text's words start in (what a published search fetches before tokenizing it). */
+export function vocabularyShardsOf(spec: TokenizerSettings, text: string): number[] {
+  const shards = new Set<number>();
+  for (const word of cutter(spec)(text)) if (!word.added) shards.add(vocabularyShard(word.text));
+  return [...shards].sort((a, b) => a - b);
+}
+
+/**
+ * The tokenizer of `spec` over `vocabulary` (default: the spec's whole vocabulary). A vocabulary of shards must hold
+ * every shard vocabularyShardsOf names for the text, and the continuing pieces.
+ */
+export function createQueryTokenizer(
+  spec: TokenizerSettings & { vocab?: readonly (string | null)[] },
+  vocabulary: QueryVocabulary = wholeVocabulary(spec.vocab ?? []),
+): QueryTokenizer {
+  if (spec.type !== 'wordpiece') throw new Error(`query tokenizer of type ${String(spec.type)} is not supported`);
+  const cut = cutter(spec);
   const unk = spec.unkToken;
-  const unkId = ids.get(unk);
+  // an added token's content is a piece too (the library adds it to the vocabulary), its own id winning
+  const addedIds = new Map<string, number>();
+  for (const token of spec.addedTokens) addedIds.set(token.content, token.id);
+  const lookup = (piece: string) => addedIds.get(piece) ?? vocabulary.id(piece);
 
   const wordPiece = (word: string, out: string[]): void => {
     const chars = [...word];
@@ -145,7 +209,7 @@ export function createQueryTokenizer(spec: QueryTokenizerSpec): QueryTokenizer {
       while (start < end) {
         let piece = chars.slice(start, end).join('');
         if (start > 0) piece = spec.continuingSubwordPrefix + piece;
-        if (ids.has(piece)) {
+        if (lookup(piece) !== undefined) {
           found = piece;
           break;
         }
@@ -161,34 +225,21 @@ export function createQueryTokenizer(spec: QueryTokenizerSpec): QueryTokenizer {
     out.push(...pieces);
   };
 
-  const tokens = (text: string): string[] => {
-    const out: string[] = [];
-    const sections = splitPlain(text);
-    stripAround(sections, added);
-    for (let section of sections) {
-      if (section.length === 0) continue;
-      if (added.has(section)) {
-        out.push(section);
-        continue;
-      }
-      if (spec.normalizer) section = normalize(section, spec.normalizer);
-      if (section.length === 0) continue;
-      const parts = splitNormalized(section);
-      stripAround(parts, added);
-      for (const part of parts) {
-        if (part.length === 0) continue;
-        if (added.has(part)) out.push(part);
-        else for (const word of part.trim().match(PRE_TOKEN) ?? []) wordPiece(word, out);
-      }
-    }
-    return out;
-  };
-
   return {
     ids(text) {
-      const result = tokens(text).map((t) => added.get(t)?.id ?? ids.get(t) ?? unkId ?? -1);
+      const unkId = lookup(unk) ?? -1;
+      const result: number[] = [];
+      for (const word of cut(text)) {
+        if (word.added) {
+          result.push(word.added.id);
+          continue;
+        }
+        const pieces: string[] = [];
+        wordPiece(word.text, pieces);
+        for (const piece of pieces) result.push(lookup(piece) ?? unkId);
+      }
       return spec.maxTokens === null ? result : result.slice(0, spec.maxTokens);
     },
-    token: (id) => spec.vocab[id] ?? spec.addedTokens.find((t) => t.id === id)?.content ?? `[id ${id}]`,
+    token: (id) => vocabulary.token(id) ?? spec.addedTokens.find((t) => t.id === id)?.content ?? `[id ${id}]`,
   };
 }

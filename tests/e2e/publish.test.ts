@@ -16,8 +16,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { searchRuntime } from '../../src/app/evaluation/publish-runtime-node.ts';
 import { buildSite, type BuiltSite, type PublishOptions } from '../../src/app/evaluation/publish-site.ts';
-import { MANIFEST_FILE } from '../../src/publish-runtime/manifest.ts';
-import { createQueryTokenizer } from '../../src/publish-runtime/query-tokenizer.ts';
+import { MANIFEST_FILE, type PublishedTokenizer } from '../../src/publish-runtime/manifest.ts';
+import { createQueryTokenizer, vocabularyShardsOf } from '../../src/publish-runtime/query-tokenizer.ts';
 import type { SearchResult } from '../../src/publish-runtime/splade-search.ts';
 import { generatedSiteInput } from '../helpers/generated-site-input.ts';
 import { generatedSparseSet } from '../helpers/generated-sparse-set.ts';
@@ -64,7 +64,12 @@ function percentile(values: readonly number[], p: number): number {
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
 }
 
-async function buildFolder(): Promise<{ site: BuiltSite; queries: string[]; spladeShardsOf: (text: string) => Set<string> }> {
+async function buildFolder(): Promise<{
+  site: BuiltSite;
+  queries: string[];
+  spladeShardsOf: (text: string) => Set<string>;
+  vocabularyFilesOf: (text: string) => Set<string>;
+}> {
   // the first document's title is markup and its URL a script: both must show as text, with no link
   const { input, set, table } = await generatedSiteInput((i, id) =>
     i === 0 ? { title: MARKUP_TITLE, url: 'javascript:alert(1)' } : { title: `Document ${id}`, url: '' },
@@ -85,7 +90,13 @@ async function buildFolder(): Promise<{ site: BuiltSite; queries: string[]; spla
     }
     return needed;
   };
-  return { site, queries: set.queries.map((q) => q.text), spladeShardsOf };
+  // the vocabulary shards a query needs: those its words start in (the continuing pieces are one file, fetched once)
+  const published = JSON.parse(
+    new TextDecoder().decode(site.files.find((f) => f.path === site.manifest.splade.tokenizer)!.bytes),
+  ) as PublishedTokenizer;
+  const vocabularyFilesOf = (text: string) =>
+    new Set(vocabularyShardsOf(published, text).flatMap((key) => published.vocabulary.shards[key] ?? []));
+  return { site, queries: set.queries.map((q) => q.text), spladeShardsOf, vocabularyFilesOf };
 }
 
 describe('a published search folder in Chromium', { timeout: 120_000 }, () => {
@@ -242,10 +253,16 @@ describe('a published search folder in Chromium', { timeout: 120_000 }, () => {
       // what the server sent is what the browser saw finish
       assert.deepEqual([...fetched].sort(), [...served].sort(), `every response the server sent reached the page for "${text}"`);
       const count = (path: string) => fetched.filter((p) => p === path).length;
-      for (const path of [MANIFEST_FILE, 'query/tokenizer.json', 'query/weights.bin', ''])
+      for (const path of [MANIFEST_FILE, 'query/tokenizer.json', 'query/vocabulary/continuing.txt', ''])
         assert.equal(count(path), 1, `${path || 'index.html'} fetched once for "${text}"`);
       // the page's module and its worker's script (again: this server sends no cache headers)
       assert.ok(count('splade-search.js') >= 1 && count('splade-search.js') <= 2, 'the runtime: for the page and its worker');
+      const vocabulary = fetched.filter((p) => /^query\/vocabulary\/\d+\.txt$/.test(p));
+      assert.deepEqual(
+        [...vocabulary].sort(),
+        [...built.vocabularyFilesOf(text)].sort(),
+        `"${text}" fetched the vocabulary shards its words start in, each once`,
+      );
       const splade = new Set(fetched.filter((p) => p.startsWith('splade/')));
       assert.deepEqual([...splade].sort(), [...built.spladeShardsOf(text)].sort(), `"${text}" fetched the shards of its tokens`);
       assert.equal(splade.size, fetched.filter((p) => p.startsWith('splade/')).length, 'no shard fetched twice');

@@ -15,10 +15,12 @@ import {
   MANIFEST_FORMAT,
   type FileEntry,
   type Manifest,
+  type PublishedTokenizer,
   type QueryTokenizerSpec,
   type StoredDocument,
 } from '../../publish-runtime/manifest.ts';
 import type { WeightKind } from '../../publish-runtime/shard-codec.ts';
+import { encodeVocabularyShards } from '../../publish-runtime/vocabulary-shards.ts';
 
 export { WEIGHT_KINDS, type WeightKind } from '../../publish-runtime/shard-codec.ts';
 import type { Qrels, Run } from '../../contract/evaluation/run-types.ts';
@@ -167,11 +169,10 @@ function documentChunks(records: readonly PublishRecord[], options: PublishOptio
   return files;
 }
 
-function float32Bytes(values: Float32Array): Uint8Array {
-  const bytes = new Uint8Array(values.length * 4);
-  const view = new DataView(bytes.buffer);
-  values.forEach((v, i) => view.setFloat32(4 * i, v, true));
-  return bytes;
+/** The unknown token's id and query weight, or null when the vocabulary has no such piece. */
+function unkOf(vocab: readonly (string | null)[], unk: string, table: Float32Array): { id: number; weight: number } | null {
+  const id = vocab.indexOf(unk);
+  return id < 0 ? null : { id, weight: table[id] };
 }
 
 /** Queries of `judged` through exact float retrieval and through the published files, compared. */
@@ -243,19 +244,34 @@ export async function buildSite(input: SiteInput, runtime: PublishRuntime, optio
     throw new Error(`document vectors reach token id ${index.dimension - 1}, past the query table's ${dimension} ids`);
   const shardOptions = { weights: options.weights, cap: options.cap, shardBytes: options.shardBytes };
   const splade = spladeShards(index, input.isOwn, { ...shardOptions, folder: 'splade' });
-  // a token no document holds adds nothing to any score: its weight stays out of the table (zeros compress)
+  // a token no document holds adds nothing to any score: its weight stays out of the vocabulary's lines
   const table = Float32Array.from(input.queryWeights, (w, id) => (splade.kept[id] ? w : 0));
+  const { vocab, ...settings } = input.tokenizer;
+  const shardText = encodeVocabularyShards(vocab, table, settings.continuingSubwordPrefix);
+  const vocabularyFile = (text: string | null, name: string) =>
+    text === null ? null : { path: `query/vocabulary/${name}.txt`, bytes: encoder.encode(text) };
+  const vocabularyShards = shardText.shards.map((text, key) => vocabularyFile(text, String(key)));
+  const continuations = vocabularyFile(shardText.continuations, 'continuing');
+  const published: PublishedTokenizer = {
+    ...settings,
+    vocabulary: {
+      size: vocab.length,
+      unk: unkOf(vocab, settings.unkToken, table),
+      shards: vocabularyShards.map((file) => file?.path ?? null),
+      continuations: continuations?.path ?? null,
+    },
+  };
   const bm25Model = options.bm25 ? buildBm25(texts, wordAnalyzer(), BM25_PARAMS) : null;
   const bm25 = bm25Model ? bm25Shards(bm25Model.index, bm25Model.terms, { ...shardOptions, folder: 'bm25' }) : null;
 
-  const tokenizerFile = { path: 'query/tokenizer.json', bytes: encoder.encode(JSON.stringify(input.tokenizer)) };
-  const weightsFile = { path: 'query/weights.bin', bytes: float32Bytes(table) };
+  const tokenizerFile = { path: 'query/tokenizer.json', bytes: encoder.encode(JSON.stringify(published)) };
+  const vocabularyFiles = [...vocabularyShards, continuations].filter((file) => file !== null);
   const chunks = documentChunks(input.records, options);
   const shardFiles = (shards: ShardFile[]) => shards.map((s) => ({ path: s.entry.path, bytes: s.bytes }));
   const parts: Record<string, SiteFile[]> = {
     runtime: [{ path: 'splade-search.js', bytes: runtime.script }],
     page: [{ path: 'index.html', bytes: encoder.encode(indexPage(options.title, texts.length, input.modelName)) }],
-    querySide: [tokenizerFile, weightsFile],
+    querySide: [tokenizerFile, ...vocabularyFiles],
     spladePostings: shardFiles(splade.shards),
     bm25Postings: bm25 ? shardFiles(bm25.shards) : [],
     documents: chunks,
@@ -283,7 +299,6 @@ export async function buildSite(input: SiteInput, runtime: PublishRuntime, optio
       shards: splade.shards.map((s) => s.entry),
       dimension,
       tokenizer: tokenizerFile.path,
-      queryWeights: weightsFile.path,
     },
     bm25: bm25
       ? {
