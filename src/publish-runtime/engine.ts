@@ -5,11 +5,12 @@
 import {
   chunkOf,
   FORMAT_VERSION,
-  MANIFEST_FILE,
+  SEARCH_FILE,
   MANIFEST_FORMAT,
   shardOfId,
-  type Manifest,
+  type SearchIndex,
   type PublishedTokenizer,
+  vocabularyShardPath,
   type StoredDocument,
 } from './manifest.ts';
 import { createQueryTokenizer, vocabularyShardsOf, type QueryTokenizer } from './query-tokenizer.ts';
@@ -146,7 +147,7 @@ export class SearchEngine {
   private fetchedBytes = 0;
 
   private constructor(
-    readonly manifest: Manifest,
+    readonly manifest: SearchIndex,
     private readonly fetchBytes: FetchBytes,
   ) {
     const n = manifest.corpus.documents;
@@ -155,19 +156,19 @@ export class SearchEngine {
     this.touched = new Uint32Array(n);
   }
 
-  /** Reads manifest.json through `fetchBytes` and checks that this runtime reads its format. */
+  /** Reads search.json through `fetchBytes` and checks that this runtime reads its format. */
   static async open(fetchBytes: FetchBytes): Promise<SearchEngine> {
-    const bytes = await fetchBytes(MANIFEST_FILE);
-    let manifest: Manifest;
+    const bytes = await fetchBytes(SEARCH_FILE);
+    let manifest: SearchIndex;
     try {
-      manifest = JSON.parse(new TextDecoder().decode(bytes)) as Manifest;
+      manifest = JSON.parse(new TextDecoder().decode(bytes)) as SearchIndex;
     } catch (error) {
-      throw new Error(`${MANIFEST_FILE} is not JSON (${(error as Error).message})`, { cause: error });
+      throw new Error(`${SEARCH_FILE} is not JSON (${(error as Error).message})`, { cause: error });
     }
-    if (manifest?.format !== MANIFEST_FORMAT) throw new Error(`${MANIFEST_FILE} does not describe a splade-lab static search`);
+    if (manifest?.format !== MANIFEST_FORMAT) throw new Error(`${SEARCH_FILE} does not describe a splade-lab static search`);
     if (manifest.version !== FORMAT_VERSION)
       throw new Error(
-        `${MANIFEST_FILE} is format version ${manifest.version}; this splade-search.js reads version ${FORMAT_VERSION}: publish the folder again`,
+        `${SEARCH_FILE} is format version ${manifest.version}; this splade-search.js reads version ${FORMAT_VERSION}: publish the folder again`,
       );
     const engine = new SearchEngine(manifest, fetchBytes);
     engine.fetchedFiles = 1;
@@ -208,21 +209,25 @@ export class SearchEngine {
       this.querySide = this.file(this.manifest.splade.tokenizer).then(async (bytes) => {
         const spec = JSON.parse(new TextDecoder().decode(bytes)) as PublishedTokenizer;
         const vocabulary = new ShardedVocabulary();
-        const { continuations, unk } = spec.vocabulary;
+        const { continuations, singles, unk, folder } = spec.vocabulary;
         if (unk) vocabulary.add({ pieces: [spec.unkToken], ids: [unk.id], weights: new Map([[unk.id, unk.weight]]) });
-        if (continuations) vocabulary.add(await this.vocabularyShard(continuations));
+        const always = await Promise.all([
+          singles ? this.vocabularyShard(`${folder}single.txt`) : null,
+          continuations ? this.vocabularyShard(`${folder}continuing.txt`, spec.continuingSubwordPrefix) : null,
+        ]);
+        for (const shard of always) if (shard) vocabulary.add(shard);
         return { spec, vocabulary, tokenizer: createQueryTokenizer(spec, vocabulary) };
       });
       this.querySide.catch(() => (this.querySide = null));
     }
     const side = await this.querySide;
-    const paths = vocabularyShardsOf(side.spec, text).flatMap((key) => side.spec.vocabulary.shards[key] ?? []);
+    const paths = vocabularyShardsOf(side.spec, text).flatMap((key) => vocabularyShardPath(side.spec.vocabulary, key) ?? []);
     for (const shard of await Promise.all(paths.map((path) => this.vocabularyShard(path)))) side.vocabulary.add(shard);
     return side;
   }
 
-  private vocabularyShard(path: string): Promise<VocabularyShard> {
-    return this.file(path).then((bytes) => decodeVocabularyShard(new TextDecoder().decode(bytes), path));
+  private vocabularyShard(path: string, prefix = ''): Promise<VocabularyShard> {
+    return this.file(path).then((bytes) => decodeVocabularyShard(new TextDecoder().decode(bytes), path, prefix));
   }
 
   /** The query's terms with their weights, in the order their products are summed, and their posting lists. */

@@ -3,6 +3,8 @@
 import type { WeightKind } from './shard-codec.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
+/** What the runtime reads: the manifest without its sizes and file list (a cold query fetches it whole). */
+export const SEARCH_FILE = 'search.json';
 export const MANIFEST_FORMAT = 'splade-lab-static-search';
 /** Bumped whenever a reader of an older folder would read this one wrongly. */
 export const FORMAT_VERSION = 2;
@@ -66,6 +68,9 @@ export interface Manifest {
   files: FileEntry[];
 }
 
+/** search.json: the manifest as the runtime needs it (its sizes and the list of every file with its hash left out). */
+export type SearchIndex = Omit<Manifest, 'sizes' | 'files'>;
+
 /** A document as its chunk stores it: [id, title, url, snippet] ("" where absent). */
 export type StoredDocument = [id: string, title: string, url: string, snippet: string];
 
@@ -103,11 +108,21 @@ export interface PublishedTokenizer extends TokenizerSettings {
     size: number;
     /** The unknown token's id and query weight (a word no piece matches becomes it, whatever shard it starts in). */
     unk: { id: number; weight: number } | null;
-    /** The shard of each key (the first code point of a piece that starts a word, modulo their count). */
-    shards: (string | null)[];
-    /** The pieces that continue a word ("##..."), one file. */
-    continuations: string | null;
+    /** The folder of the vocabulary's files: `<key>.txt` per shard, `single.txt`, `continuing.txt`. */
+    folder: string;
+    /** The shards that have a file, as hexadecimal bits (shard key k: bit k % 4 of digit k / 4). */
+    present: string;
+    /** Whether there are pieces of one code point that start a word (single.txt). */
+    singles: boolean;
+    /** Whether there are pieces that continue a word (continuing.txt). */
+    continuations: boolean;
   };
+}
+
+/** The path of a vocabulary shard (null when the tokenizer has no piece in it). */
+export function vocabularyShardPath(vocabulary: PublishedTokenizer['vocabulary'], key: number): string | null {
+  const digit = parseInt(vocabulary.present[key >> 2] ?? '0', 16);
+  return digit & (1 << (key & 3)) ? `${vocabulary.folder}${key}.txt` : null;
 }
 
 /** The document numbers of a chunk: [chunk x size, (chunk + 1) x size). */

@@ -123,12 +123,17 @@ export function wholeVocabulary(vocab: readonly (string | null)[]): QueryVocabul
   return { id: (piece) => ids.get(piece), token: (id) => vocab[id] ?? undefined };
 }
 
-/** Shards of a published vocabulary: a piece that does not continue a word goes to the shard of its first code point. */
-export const VOCABULARY_SHARDS = 32;
+/**
+ * Shards of a published vocabulary: a piece of two code points or more that starts a word goes to the shard of its
+ * first two; the one-code-point pieces and the pieces that continue a word ("##..." in BERT's) are a file each.
+ */
+export const VOCABULARY_SHARDS = 256;
 
-/** The shard of a piece that starts a word (the continuing pieces, "##..." in BERT's, are one file of their own). */
+/** The shard of a piece that starts a word, by its first two code points; -1 for a piece of one code point. */
 export function vocabularyShard(piece: string): number {
-  return (piece.codePointAt(0) ?? 0) % VOCABULARY_SHARDS;
+  const [first, second] = piece;
+  if (first === undefined || second === undefined) return -1;
+  return ((first.codePointAt(0)! * 31 + second.codePointAt(0)!) >>> 0) % VOCABULARY_SHARDS;
 }
 
 /** The words and added tokens of a text, in order, as the tokenizer cuts it before WordPiece. */
@@ -172,10 +177,18 @@ function cutter(spec: TokenizerSettings): (text: string) => { added: AddedTokenS
   };
 }
 
-/** The vocabulary shards a text's words start in (what a published search fetches before tokenizing it). */
+/**
+ * The vocabulary shards a text's words start in (what a published search fetches before tokenizing it): a word's first
+ * piece is one of its prefixes, so it is the word's first code point (the one-code-point file) or starts with its first
+ * two (their shard). A word too long for WordPiece is unknown whole and needs none.
+ */
 export function vocabularyShardsOf(spec: TokenizerSettings, text: string): number[] {
   const shards = new Set<number>();
-  for (const word of cutter(spec)(text)) if (!word.added) shards.add(vocabularyShard(word.text));
+  for (const word of cutter(spec)(text)) {
+    if (word.added || [...word.text].length > spec.maxInputCharsPerWord) continue;
+    const shard = vocabularyShard(word.text);
+    if (shard >= 0) shards.add(shard);
+  }
   return [...shards].sort((a, b) => a - b);
 }
 

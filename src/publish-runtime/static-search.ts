@@ -1,10 +1,10 @@
 // A published folder opened for searching: in a module Web Worker running this same file where the page can start
 // one, otherwise on the calling thread (Node, or a page that forbids workers). Imports nothing outside this folder.
 import { httpFetchBytes, SearchEngine, type FetchBytes, type SearchOptions, type SearchResult } from './engine.ts';
-import type { Manifest } from './manifest.ts';
+import type { SearchIndex } from './manifest.ts';
 
 export interface StaticSearch {
-  manifest: Manifest;
+  manifest: SearchIndex;
   search(text: string, options?: SearchOptions): Promise<SearchResult>;
   close(): void;
 }
@@ -53,7 +53,7 @@ async function inWorker(moduleUrl: string, base: string): Promise<StaticSearch> 
       worker.postMessage({ id, ...message });
     });
   try {
-    const manifest = await call<Manifest>({ op: 'open', base });
+    const manifest = await call<SearchIndex>({ op: 'open', base });
     return {
       manifest,
       search: (text, options) => call<SearchResult>({ op: 'search', text, options }),

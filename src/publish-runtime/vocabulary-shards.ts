@@ -1,6 +1,7 @@
 // A published tokenizer's vocabulary in shards, so that a cold query fetches only the pieces its words can start
-// with (and the continuing pieces, one file): each line a piece, its id as the difference from the line before, and
-// its query weight where a document holds the token. Written at publish time and read by the runtime, both here.
+// with (and the one-code-point and continuing pieces, a file each): each line a piece, its id as the difference from
+// the line before, and its query weight where a document holds the token. Written at publish time and read by the
+// runtime, both here.
 import { VOCABULARY_SHARDS, vocabularyShard, type QueryVocabulary } from './query-tokenizer.ts';
 
 /** One shard as read: its pieces with their ids, and the weights of those a document holds. */
@@ -33,31 +34,37 @@ function float32Text(value: number): string {
   return String(value);
 }
 
-/** The shard files of a vocabulary (token of every id) with its weights (0: left out): by shard, then continuations. */
+/** The files of a vocabulary (token of every id) with its weights (0: left out): by shard, one-code-point, continuing. */
 export function encodeVocabularyShards(
   vocab: readonly (string | null)[],
   weights: Float32Array,
   continuingPrefix: string,
-): { shards: (string | null)[]; continuations: string | null } {
-  const lines: string[][] = Array.from({ length: VOCABULARY_SHARDS }, () => []);
-  const continuing: string[] = [];
-  const last = new Array<number>(VOCABULARY_SHARDS + 1).fill(-1);
+): { shards: (string | null)[]; singles: string | null; continuations: string | null } {
+  const SINGLE = VOCABULARY_SHARDS;
+  const CONTINUING = VOCABULARY_SHARDS + 1;
+  const lines: string[][] = Array.from({ length: VOCABULARY_SHARDS + 2 }, () => []);
+  const last = new Array<number>(VOCABULARY_SHARDS + 2).fill(-1);
   vocab.forEach((piece, id) => {
     if (piece === null) return;
     const continues = continuingPrefix !== '' && piece.startsWith(continuingPrefix) && piece.length > continuingPrefix.length;
-    const shard = continues ? VOCABULARY_SHARDS : vocabularyShard(piece);
+    const key = vocabularyShard(piece);
+    const shard = continues ? CONTINUING : key < 0 ? SINGLE : key;
     const weight = Math.fround(weights[id] ?? 0);
-    const escaped = piece.replace(/[\\\t\n\r]/g, (c) => ESCAPES.get(c) ?? c);
-    const line = `${escaped}\t${id - last[shard]}${weight !== 0 ? `\t${float32Text(weight)}` : ''}`;
+    // the continuing file leaves out the prefix every one of its pieces has ("##")
+    const escaped = (continues ? piece.slice(continuingPrefix.length) : piece).replace(/[\\\t\n\r]/g, (c) => ESCAPES.get(c) ?? c);
+    lines[shard].push(`${escaped}\t${id - last[shard]}${weight !== 0 ? `\t${float32Text(weight)}` : ''}`);
     last[shard] = id;
-    (continues ? continuing : lines[shard]).push(line);
   });
   const text = (list: string[]) => (list.length ? list.join('\n') + '\n' : null);
-  return { shards: lines.map(text), continuations: text(continuing) };
+  return {
+    shards: lines.slice(0, VOCABULARY_SHARDS).map(text),
+    singles: text(lines[SINGLE]),
+    continuations: text(lines[CONTINUING]),
+  };
 }
 
-/** Reads a shard file, naming it in any error. */
-export function decodeVocabularyShard(text: string, where: string): VocabularyShard {
+/** Reads a shard file, naming it in any error; `prefix` goes before every piece (the continuing file's "##"). */
+export function decodeVocabularyShard(text: string, where: string, prefix = ''): VocabularyShard {
   const shard: VocabularyShard = { pieces: [], ids: [], weights: new Map() };
   let id = -1;
   const lines = text.split('\n');
@@ -68,7 +75,7 @@ export function decodeVocabularyShard(text: string, where: string): VocabularySh
     if (piece === undefined || !Number.isInteger(step) || step < 1 || (weight !== undefined && !Number.isFinite(Number(weight))))
       throw new Error(`${where}: line ${i + 1} is not "piece <tab> id step [<tab> weight]"`);
     id += step;
-    shard.pieces.push(piece.replace(/\\(.)/g, (_, c: string) => UNESCAPES.get(c) ?? c));
+    shard.pieces.push(prefix + piece.replace(/\\(.)/g, (_, c: string) => UNESCAPES.get(c) ?? c));
     shard.ids.push(id);
     if (weight !== undefined) shard.weights.set(id, Math.fround(Number(weight)));
   });

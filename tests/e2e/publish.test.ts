@@ -16,7 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { searchRuntime } from '../../src/app/evaluation/publish-runtime-node.ts';
 import { buildSite, type BuiltSite, type PublishOptions } from '../../src/app/evaluation/publish-site.ts';
-import { MANIFEST_FILE, type PublishedTokenizer } from '../../src/publish-runtime/manifest.ts';
+import { MANIFEST_FILE, SEARCH_FILE, vocabularyShardPath, type PublishedTokenizer } from '../../src/publish-runtime/manifest.ts';
 import { createQueryTokenizer, vocabularyShardsOf } from '../../src/publish-runtime/query-tokenizer.ts';
 import type { SearchResult } from '../../src/publish-runtime/splade-search.ts';
 import { generatedSiteInput } from '../helpers/generated-site-input.ts';
@@ -52,7 +52,7 @@ const COMPONENTS: readonly Component[] = ['runtime', 'manifest', 'query', 'splad
 /** The part of the folder a path (relative to it) belongs to. */
 function componentOf(path: string): Component {
   if (path === 'splade-search.js' || path === 'index.html' || path === '') return 'runtime';
-  if (path === MANIFEST_FILE) return 'manifest';
+  if (path === SEARCH_FILE || path === MANIFEST_FILE) return 'manifest';
   const top = path.split('/')[0];
   if (top === 'query' || top === 'splade' || top === 'bm25' || top === 'docs') return top;
   throw new Error(`${path} is no part of the published folder`);
@@ -95,7 +95,7 @@ async function buildFolder(): Promise<{
     new TextDecoder().decode(site.files.find((f) => f.path === site.manifest.splade.tokenizer)!.bytes),
   ) as PublishedTokenizer;
   const vocabularyFilesOf = (text: string) =>
-    new Set(vocabularyShardsOf(published, text).flatMap((key) => published.vocabulary.shards[key] ?? []));
+    new Set(vocabularyShardsOf(published, text).flatMap((key) => vocabularyShardPath(published.vocabulary, key) ?? []));
   return { site, queries: set.queries.map((q) => q.text), spladeShardsOf, vocabularyFilesOf };
 }
 
@@ -253,7 +253,14 @@ describe('a published search folder in Chromium', { timeout: 120_000 }, () => {
       // what the server sent is what the browser saw finish
       assert.deepEqual([...fetched].sort(), [...served].sort(), `every response the server sent reached the page for "${text}"`);
       const count = (path: string) => fetched.filter((p) => p === path).length;
-      for (const path of [MANIFEST_FILE, 'query/tokenizer.json', 'query/vocabulary/continuing.txt', ''])
+      assert.equal(count(MANIFEST_FILE), 0, `the runtime reads ${SEARCH_FILE}, not ${MANIFEST_FILE}`);
+      for (const path of [
+        SEARCH_FILE,
+        'query/tokenizer.json',
+        'query/vocabulary/single.txt',
+        'query/vocabulary/continuing.txt',
+        '',
+      ])
         assert.equal(count(path), 1, `${path || 'index.html'} fetched once for "${text}"`);
       // the page's module and its worker's script (again: this server sends no cache headers)
       assert.ok(count('splade-search.js') >= 1 && count('splade-search.js') <= 2, 'the runtime: for the page and its worker');
@@ -301,6 +308,9 @@ describe('a published search folder in Chromium', { timeout: 120_000 }, () => {
         `${spladeShards} SPLADE shards of ${manifest.sizes.spladePostings} B):\n${lines.join('\n')}\n` +
         `  the same files gzipped: p50 ${percentile(gzipped, 0.5)} B, p90 ${percentile(gzipped, 0.9)} B`,
     );
+    // issue 46's transfer target, uncompressed (bytes of the responses: deterministic for this folder)
+    assert.ok(percentile(perQuery.total, 0.5) <= 150_000, `a cold query's p50 is within 150 KB`);
+    assert.ok(percentile(perQuery.total, 0.9) <= 300_000, `a cold query's p90 is within 300 KB`);
   });
 
   it('a warm search in one page: time per query (printed), "why it matched" shown (screenshot), axe-core finds no violation', async () => {

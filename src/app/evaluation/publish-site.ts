@@ -12,6 +12,8 @@ import { SearchEngine, type SystemName } from '../../publish-runtime/engine.ts';
 import {
   FORMAT_VERSION,
   MANIFEST_FILE,
+  SEARCH_FILE,
+  type SearchIndex,
   MANIFEST_FORMAT,
   type FileEntry,
   type Manifest,
@@ -248,24 +250,30 @@ export async function buildSite(input: SiteInput, runtime: PublishRuntime, optio
   const table = Float32Array.from(input.queryWeights, (w, id) => (splade.kept[id] ? w : 0));
   const { vocab, ...settings } = input.tokenizer;
   const shardText = encodeVocabularyShards(vocab, table, settings.continuingSubwordPrefix);
+  const folder = 'query/vocabulary/';
   const vocabularyFile = (text: string | null, name: string) =>
-    text === null ? null : { path: `query/vocabulary/${name}.txt`, bytes: encoder.encode(text) };
+    text === null ? null : { path: `${folder}${name}.txt`, bytes: encoder.encode(text) };
   const vocabularyShards = shardText.shards.map((text, key) => vocabularyFile(text, String(key)));
+  const singles = vocabularyFile(shardText.singles, 'single');
   const continuations = vocabularyFile(shardText.continuations, 'continuing');
+  const present: number[] = [];
+  vocabularyShards.forEach((file, key) => (present[key >> 2] = (present[key >> 2] ?? 0) | (file ? 1 << (key & 3) : 0)));
   const published: PublishedTokenizer = {
     ...settings,
     vocabulary: {
       size: vocab.length,
       unk: unkOf(vocab, settings.unkToken, table),
-      shards: vocabularyShards.map((file) => file?.path ?? null),
-      continuations: continuations?.path ?? null,
+      folder,
+      present: present.map((digit) => digit.toString(16)).join(''),
+      singles: singles !== null,
+      continuations: continuations !== null,
     },
   };
   const bm25Model = options.bm25 ? buildBm25(texts, wordAnalyzer(), BM25_PARAMS) : null;
   const bm25 = bm25Model ? bm25Shards(bm25Model.index, bm25Model.terms, { ...shardOptions, folder: 'bm25' }) : null;
 
   const tokenizerFile = { path: 'query/tokenizer.json', bytes: encoder.encode(JSON.stringify(published)) };
-  const vocabularyFiles = [...vocabularyShards, continuations].filter((file) => file !== null);
+  const vocabularyFiles = [...vocabularyShards, singles, continuations].filter((file) => file !== null);
   const chunks = documentChunks(input.records, options);
   const shardFiles = (shards: ShardFile[]) => shards.map((s) => ({ path: s.entry.path, bytes: s.bytes }));
   const parts: Record<string, SiteFile[]> = {
@@ -276,14 +284,7 @@ export async function buildSite(input: SiteInput, runtime: PublishRuntime, optio
     bm25Postings: bm25 ? shardFiles(bm25.shards) : [],
     documents: chunks,
   };
-  const files = Object.values(parts).flat();
-  const entries: FileEntry[] = await Promise.all(
-    files.map(async (f) => ({ path: f.path, bytes: f.bytes.length, sha256: await sha256(f.bytes) })),
-  );
-  const sizes: Record<string, number> = Object.create(null) as Record<string, number>;
-  for (const [part, list] of Object.entries(parts)) sizes[part] = list.reduce((n, f) => n + f.bytes.length, 0);
-  sizes.total = files.reduce((n, f) => n + f.bytes.length, 0);
-  const manifest: Manifest = {
+  const search: SearchIndex = {
     format: MANIFEST_FORMAT,
     version: FORMAT_VERSION,
     title: options.title,
@@ -311,9 +312,17 @@ export async function buildSite(input: SiteInput, runtime: PublishRuntime, optio
           stopWords: STOP_WORDS,
         }
       : null,
-    sizes,
-    files: entries,
   };
+  // the runtime reads search.json (a cold query fetches it whole); manifest.json adds the sizes and every file's hash
+  parts.search = [{ path: SEARCH_FILE, bytes: encoder.encode(JSON.stringify(search)) }];
+  const files = Object.values(parts).flat();
+  const entries: FileEntry[] = await Promise.all(
+    files.map(async (f) => ({ path: f.path, bytes: f.bytes.length, sha256: await sha256(f.bytes) })),
+  );
+  const sizes: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const [part, list] of Object.entries(parts)) sizes[part] = list.reduce((n, f) => n + f.bytes.length, 0);
+  sizes.total = files.reduce((n, f) => n + f.bytes.length, 0);
+  const manifest: Manifest = { ...search, sizes, files: entries };
   const manifestBytes = encoder.encode(JSON.stringify(manifest, null, 1) + '\n');
   return { files, manifest, manifestBytes, index, bm25: bm25Model };
 }
