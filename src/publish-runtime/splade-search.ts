@@ -1,9 +1,9 @@
-// splade-search.js, the published folder's runtime (bundled from this folder by `splade-lab publish`, no other
-// import): `openSearch(base)` and `search(text, {k})` over the folder it sits in, the <splade-search> element, and, when
-// a page starts this same file as a module worker, the worker's side.
+// splade-search.js, the published folder's runtime on the page (bundled from this folder by `splade-lab publish`, no
+// other import): `openSearch(base)` and `search(text, {k})` over the folder it sits in, and the <splade-search>
+// element; the engine itself is splade-search-worker.js beside it (search-worker.ts), started as a worker.
 import { defineSpladeSearchElement } from './element.ts';
 import type { SearchOptions, SearchResult } from './engine.ts';
-import { openStaticSearch, serveInWorker, type OpenOptions, type StaticSearch } from './static-search.ts';
+import { openStaticSearch, type OpenOptions, type StaticSearch } from './static-search.ts';
 
 export type { Hit, SearchOptions, SearchResult, WhyTerm } from './engine.ts';
 export type { StaticSearch } from './static-search.ts';
@@ -24,8 +24,4 @@ export async function search(text: string, options: SearchOptions = {}): Promise
   return (await shared).search(text, options);
 }
 
-declare const WorkerGlobalScope: { new (): object } | undefined;
-
-if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope)
-  serveInWorker(self as unknown as Parameters<typeof serveInWorker>[0]);
-else if (typeof HTMLElement !== 'undefined') defineSpladeSearchElement((base) => openSearch(base ?? HERE));
+if (typeof HTMLElement !== 'undefined') defineSpladeSearchElement((base) => openSearch(base ?? HERE));

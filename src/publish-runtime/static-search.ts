@@ -1,13 +1,16 @@
-// A published folder opened for searching: in a module Web Worker running this same file where the page can start
-// one, otherwise on the calling thread (Node, or a page that forbids workers). Imports nothing outside this folder.
-import { httpFetchBytes, SearchEngine, type FetchBytes, type SearchOptions, type SearchResult } from './engine.ts';
+// A published folder opened for searching: in a module Web Worker running the engine's file (splade-search-worker.js)
+// where the page can start one, otherwise on the calling thread with that file imported (a page that forbids workers,
+// or files read through the caller's fetchBytes). The page's own file holds no engine. Imports nothing outside this
+// folder, and the engine's file only by its URL.
+import type { FetchBytes, SearchResult } from './engine.ts';
 import type { SearchIndex } from './manifest.ts';
+import type * as EngineFile from './search-worker.ts';
+import type { StaticSearch } from './search-worker.ts';
 
-export interface StaticSearch {
-  manifest: SearchIndex;
-  search(text: string, options?: SearchOptions): Promise<SearchResult>;
-  close(): void;
-}
+/** The engine's file, beside the page's (src/publish-runtime/search-worker.ts, bundled on its own). */
+export const WORKER_FILE = 'splade-search-worker.js';
+
+export type { StaticSearch } from './search-worker.ts';
 
 export interface OpenOptions {
   /** Reads the folder's files (default: fetch relative to `base`); given, the search runs on this thread. */
@@ -16,10 +19,10 @@ export interface OpenOptions {
   worker?: boolean;
 }
 
-/** The engine on this thread. */
-async function inline(fetchBytes: FetchBytes): Promise<StaticSearch> {
-  const engine = await SearchEngine.open(fetchBytes);
-  return { manifest: engine.manifest, search: (text, options) => engine.search(text, options), close: () => undefined };
+/** The engine on this thread: its file imported from beside this one, reading the folder through `fetchBytes`. */
+async function inline(moduleUrl: string, fetchBytes: FetchBytes | null, folder: string): Promise<StaticSearch> {
+  const engineFile = (await import(new URL(WORKER_FILE, moduleUrl).href)) as typeof EngineFile;
+  return engineFile.openOnThisThread(fetchBytes ?? engineFile.httpFetchBytes(folder));
 }
 
 interface Reply {
@@ -29,9 +32,9 @@ interface Reply {
   error?: string;
 }
 
-/** The engine in a module worker started from `moduleUrl` (this bundle), which answers {id, op} messages. */
+/** The engine in a module worker started from its file beside `moduleUrl`, which answers {id, op} messages. */
 async function inWorker(moduleUrl: string, base: string): Promise<StaticSearch> {
-  const worker = new Worker(moduleUrl, { type: 'module', name: 'splade-search' });
+  const worker = new Worker(new URL(WORKER_FILE, moduleUrl), { type: 'module', name: 'splade-search' });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let next = 0;
   worker.onmessage = (event: MessageEvent<Reply>) => {
@@ -65,10 +68,10 @@ async function inWorker(moduleUrl: string, base: string): Promise<StaticSearch> 
   }
 }
 
-/** Opens the folder at `base` (a URL ending in "/"); `moduleUrl` is this bundle's own URL, the worker's script. */
+/** Opens the folder at `base` (a URL ending in "/"); `moduleUrl` is the page's runtime file's URL (the engine's is beside). */
 export async function openStaticSearch(moduleUrl: string, base: string, options: OpenOptions = {}): Promise<StaticSearch> {
   const folder = base.endsWith('/') ? base : `${base}/`;
-  if (options.fetchBytes) return inline(options.fetchBytes);
+  if (options.fetchBytes) return inline(moduleUrl, options.fetchBytes, folder);
   if (options.worker !== false && typeof Worker !== 'undefined') {
     try {
       return await inWorker(moduleUrl, folder);
@@ -76,33 +79,5 @@ export async function openStaticSearch(moduleUrl: string, base: string, options:
       // a worker that cannot start (a page's CSP, an old browser without module workers) leaves this thread
     }
   }
-  return inline(httpFetchBytes(folder));
-}
-
-/** Answers the page's messages when this bundle runs as the search worker. */
-export function serveInWorker(scope: {
-  onmessage: ((event: MessageEvent) => void) | null;
-  postMessage(message: unknown): void;
-}): void {
-  let engine: Promise<SearchEngine> | null = null;
-  scope.onmessage = async (event: MessageEvent) => {
-    const { id, op, base, text, options } = event.data as {
-      id: number;
-      op: string;
-      base: string;
-      text: string;
-      options: SearchOptions;
-    };
-    try {
-      let value: unknown;
-      if (op === 'open') {
-        engine = SearchEngine.open(httpFetchBytes(base));
-        value = (await engine).manifest;
-      } else if (op === 'search' && engine) value = await (await engine).search(text, options);
-      else throw new Error(`unknown request ${op}`);
-      scope.postMessage({ id, ok: true, value });
-    } catch (error) {
-      scope.postMessage({ id, ok: false, error: error instanceof Error ? error.message : String(error) });
-    }
-  };
+  return inline(moduleUrl, null, folder);
 }

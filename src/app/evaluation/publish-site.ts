@@ -9,6 +9,7 @@ import { bm25Shards, spladeShards, type ShardFile } from '../../retrieval/static
 import { wordAnalyzer } from '../../retrieval/word-analyzer.ts';
 import { evaluateRun } from '../../retrieval/metrics/evaluate-run.ts';
 import { SearchEngine, type SystemName } from '../../publish-runtime/engine.ts';
+import { WORKER_FILE } from '../../publish-runtime/static-search.ts';
 import {
   FORMAT_VERSION,
   MANIFEST_FILE,
@@ -105,7 +106,10 @@ export interface PublishedSite {
 
 /** Where the runtime comes from (bundled from src/publish-runtime by the Node adapter). */
 export interface PublishRuntime {
+  /** splade-search.js: the page's API and element. */
   script: Uint8Array;
+  /** splade-search-worker.js: the engine, started as the page's worker. */
+  worker: Uint8Array;
 }
 
 export class NotInferenceFreeError extends Error {
@@ -277,7 +281,10 @@ export async function buildSite(input: SiteInput, runtime: PublishRuntime, optio
   const chunks = documentChunks(input.records, options);
   const shardFiles = (shards: ShardFile[]) => shards.map((s) => ({ path: s.entry.path, bytes: s.bytes }));
   const parts: Record<string, SiteFile[]> = {
-    runtime: [{ path: 'splade-search.js', bytes: runtime.script }],
+    runtime: [
+      { path: 'splade-search.js', bytes: runtime.script },
+      { path: WORKER_FILE, bytes: runtime.worker },
+    ],
     page: [{ path: 'index.html', bytes: encoder.encode(indexPage(options.title, texts.length, input.modelName)) }],
     querySide: [tokenizerFile, ...vocabularyFiles],
     spladePostings: shardFiles(splade.shards),

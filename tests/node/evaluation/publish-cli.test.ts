@@ -84,10 +84,17 @@ describe('splade-lab publish', () => {
     expect(manifest.model).toMatchObject({ name: 'router', k: 1, inferenceFree: true, documentLength: 32 });
     expect(JSON.stringify(manifest)).not.toContain(root);
     expect(await readFile(join(site, 'index.html'), 'utf8')).not.toContain(root);
-    // the runtime is one module with no import of another (import.meta finds its own folder)
+    // the runtime is two modules: the page's imports nothing but the engine's file beside it, only where no worker may
+    // start (import.meta finds their folder); the engine's imports nothing
     const runtime = await readFile(join(site, 'splade-search.js'), 'utf8');
-    expect(runtime.match(/\bimport\b(?!\.meta\b)/g)).toBeNull();
+    expect(runtime.match(/\bimport\b(?!\.meta\b)/g)).toEqual(['import']);
+    expect(runtime).toMatch(/\bimport\(new URL\(/);
+    expect(runtime).toContain('"splade-search-worker.js"');
     expect(runtime).toContain('customElements.define("splade-search"');
+    expect(runtime).not.toContain('SearchEngine');
+    const engine = await readFile(join(site, 'splade-search-worker.js'), 'utf8');
+    expect(engine.match(/\bimport\b(?!\.meta\b)/g)).toBeNull();
+    expect(engine).not.toContain('customElements');
 
     expect(published).toMatch(/^published 192 documents of beir into /m);
     expect(published).toMatch(

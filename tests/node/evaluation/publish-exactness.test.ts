@@ -18,7 +18,8 @@ import { sparseFromEntries } from '../../../src/util/sparse-vector.ts';
 import { generatedBeir } from '../../helpers/generated-data.ts';
 import { generatedSiteInput } from '../../helpers/generated-site-input.ts';
 
-const RUNTIME = { script: new TextEncoder().encode('// the runtime is bundled by the CLI; this test runs its sources\n') };
+const SOURCES = new TextEncoder().encode('// the runtime is bundled by the CLI; this test runs its sources\n');
+const RUNTIME = { script: SOURCES, worker: SOURCES };
 
 const OPTIONS: PublishOptions = {
   k: 1,
