@@ -1,34 +1,18 @@
 // A masked-LM training request as the page and the CLI send it, checked once against limits.ts and turned into the
 // run's plan: Hugging Face's run_mlm.py defaults (AdamW, lr 5e-5, no warm-up, 15% masking) with the user's changes.
 import { InvalidRequestError, TRAIN_LIMITS, checkK, checkRange } from '../limits.ts';
-import type { OptimizerName } from './optimizer-settings.ts';
-import { planStepRecipe } from './step-plan.ts';
+import { planStepRecipe, type StepRequest } from './step-plan.ts';
 import type { MlmLayout, MlmRecipe } from './mlm-recipe.ts';
 
-export interface MlmRequest {
-  steps?: number;
-  epochs?: number;
-  batchSize: number;
+/** A masked-LM request: what every training request has (StepRequest), with the sequences and their masking. */
+export interface MlmRequest extends StepRequest {
   /**
    * Tokens per sequence: a text's blocks (or its truncated lines). Absent: MLM_DEFAULTS.maxLength for a text, and for
    * pre-masked batches their longest sequence (given, it is the most a batch sequence may hold, and the run's length).
    */
   maxLength?: number;
-  peakLr?: number;
   mlmProbability?: number;
   layout: MlmLayout;
-  gradAccum?: number;
-  optimizer?: OptimizerName;
-  warmupRatio?: number;
-  weightDecay?: number;
-  maxGradNorm?: number;
-  /** Every dropout probability set to this while training; absent: the backbone's config.json's. */
-  dropout?: number;
-  seed?: number;
-  shuffle?: boolean;
-  checkpointEvery: number;
-  reportEvery?: number;
-  resume: boolean;
   /**
    * Divide the head by k before the first step (absent: 1, the head as loaded): a long-rowed head starts short, as
    * before pretraining grew it, so that a short run shows the rows growing. A tied head divides the embeddings with it.
