@@ -372,6 +372,31 @@ describe('a published search folder in Chromium', { timeout: 120_000 }, () => {
     for (const line of await terms.allTextContents()) assert.match(line, /: query \S+ x document \S+ = \S+/);
     await screenshot(page, '70-publish-why-it-matched', page.locator('splade-search'));
     await assertNoViolations(page, 'on the published search page with its results and a "why it matched" open');
+
+    // the BM25 switch: the same query ranked by BM25 from its own postings, as the API ranks it
+    const element = page.locator('splade-search');
+    const titles = () => element.locator('li.hit [part="title"]').allTextContents();
+    const spladeTitles = await titles();
+    const bm25 = await page.evaluate(
+      async ({ runtime, text }) => {
+        const { search } = (await import(runtime)) as {
+          search(text: string, options: { k: number; system: 'bm25' }): Promise<SearchResult>;
+        };
+        const result = await search(text, { k: 10, system: 'bm25' });
+        return result.hits.map((hit) => hit.title ?? '');
+      },
+      { runtime, text: built.queries[0] },
+    );
+    assert.ok(bm25.length > 0, 'BM25 finds hits for the first query');
+    assert.notDeepEqual(bm25, spladeTitles, 'BM25 ranks the first query otherwise than SPLADE');
+    const fetchedBefore = server.requests.length;
+    await element.getByLabel('BM25 (words)').check();
+    for (const deadline = Date.now() + WAIT.timeout; JSON.stringify(await titles()) !== JSON.stringify(bm25);) {
+      if (Date.now() > deadline) assert.deepEqual(await titles(), bm25, "the element shows BM25's ranking");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const bm25Files = server.requests.slice(fetchedBefore).filter((path) => path.slice(FOLDER_PATH.length).startsWith('bm25/'));
+    assert.ok(bm25Files.length > 0, "the element's BM25 search reads BM25's own posting shards");
     await context.close();
   });
 });
