@@ -1,6 +1,6 @@
 // `splade-lab publish` end to end, in-process, with a tiny inference-free Router: the folder it writes (every file
 // listed in manifest.json with its size and SHA-256, a runtime with no import, the nDCG@10 lines), titles with markup
-// kept as text, and what it refuses (repeated or empty ids, --cap 0, a model that is not inference-free, an --out that
+// kept as text, a 5 MB document, and what it refuses (repeated or empty ids, --cap 0, a model that is not inference-free, an --out that
 // holds an input); a write that fails part-way leaves no manifest.json in --out and a previous publish untouched.
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -123,6 +123,25 @@ describe('splade-lab publish', () => {
     const runtime = await readFile(join(out, 'splade-search.js'), 'utf8');
     expect(runtime).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|DOMParser|createContextualFragment/);
     expect(runtime).toContain('textContent');
+  });
+
+  it('publishes a corpus holding a 5 MB document: its text cut to its first million characters with a warning, found by its words, its snippet short', async () => {
+    const words = ['cat', 'dog', 'mat', 'sat', 'ran', 'fast'];
+    const huge = Array.from({ length: 1_250_000 }, (_, i) => words[i % words.length]).join(' '); // about 5.2 MB
+    expect(huge.length).toBeGreaterThan(5_000_000);
+    const corpus = await corpusFile('huge.jsonl', [
+      { _id: 'big', title: 'the big one', text: huge },
+      { _id: 'small', title: 'small', text: 'the dog ran fast' },
+    ]);
+    const out = join(root, 'sites', 'huge');
+    const { code, stderr } = await runCli('publish', '--model', router, '--corpus', corpus, '--out', out, '--no-bm25');
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/huge\.jsonl: 1 title or text field\(s\) over 1000000 characters kept only their first 1000000/);
+    const [big] = JSON.parse(await readFile(join(out, 'docs/0000.json'), 'utf8')) as StoredDocument[];
+    expect(big[0]).toBe('big');
+    expect(big[3].length).toBeLessThanOrEqual(300); // the snippet, not the document
+    const engine = await SearchEngine.open((path) => readFile(join(out, path)).then((b) => new Uint8Array(b)));
+    expect((await engine.search('cat mat', { k: 2 })).hits[0]).toMatchObject({ id: 'big' }); // words only it holds
   });
 
   it('refuses repeated and empty ids, --cap 0 and a model that is not inference-free, naming what and where', async () => {
