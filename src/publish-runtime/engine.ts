@@ -14,7 +14,7 @@ import {
   type StoredDocument,
 } from './manifest.ts';
 import { createQueryTokenizer, vocabularyShardsOf, type QueryTokenizer } from './query-tokenizer.ts';
-import { decodeVocabularyShard, ShardedVocabulary, type VocabularyShard } from './vocabulary-shards.ts';
+import { decodeVocabularyShard, ShardedVocabulary } from './vocabulary-shards.ts';
 import { readShard, termHash, type Shard, type TermPostings } from './shard-codec.ts';
 import { analyzeWords } from './word-analyzer.ts';
 
@@ -134,6 +134,8 @@ export class SearchEngine {
   private readonly files = new Map<string, Promise<Uint8Array>>();
   private readonly shards = new Map<string, Promise<Shard>>();
   private readonly chunks = new Map<number, Promise<StoredDocument[]>>();
+  /** The vocabulary shards added so far (or being added), by path. */
+  private readonly vocabularyShards = new Map<string, Promise<void>>();
   private querySide: Promise<{
     spec: PublishedTokenizer;
     tokenizer: QueryTokenizer;
@@ -211,23 +213,38 @@ export class SearchEngine {
         const vocabulary = new ShardedVocabulary();
         const { continuations, singles, unk, folder } = spec.vocabulary;
         if (unk) vocabulary.add({ pieces: [spec.unkToken], ids: [unk.id], weights: new Map([[unk.id, unk.weight]]) });
-        const always = await Promise.all([
-          singles ? this.vocabularyShard(`${folder}single.txt`) : null,
-          continuations ? this.vocabularyShard(`${folder}continuing.txt`, spec.continuingSubwordPrefix) : null,
+        await Promise.all([
+          singles && this.addVocabularyShard(vocabulary, `${folder}single.txt`),
+          continuations && this.addVocabularyShard(vocabulary, `${folder}continuing.txt`, spec.continuingSubwordPrefix),
         ]);
-        for (const shard of always) if (shard) vocabulary.add(shard);
         return { spec, vocabulary, tokenizer: createQueryTokenizer(spec, vocabulary) };
       });
-      this.querySide.catch(() => (this.querySide = null));
+      this.querySide.catch(() => {
+        // tried afresh by the next search: a new vocabulary, every shard added to it again
+        this.querySide = null;
+        this.vocabularyShards.clear();
+      });
     }
     const side = await this.querySide;
     const paths = vocabularyShardsOf(side.spec, text).flatMap((key) => vocabularyShardPath(side.spec.vocabulary, key) ?? []);
-    for (const shard of await Promise.all(paths.map((path) => this.vocabularyShard(path)))) side.vocabulary.add(shard);
+    await Promise.all(paths.map((path) => this.addVocabularyShard(side.vocabulary, path)));
     return side;
   }
 
-  private vocabularyShard(path: string, prefix = ''): Promise<VocabularyShard> {
-    return this.file(path).then((bytes) => decodeVocabularyShard(new TextDecoder().decode(bytes), path, prefix));
+  /**
+   * Fetches, decodes and adds a vocabulary shard, once: a warm query whose shards are all in waits for nothing, and
+   * one whose shard another query is fetching waits for that (a failed fetch is tried again by the next search).
+   */
+  private addVocabularyShard(vocabulary: ShardedVocabulary, path: string, prefix = ''): Promise<void> {
+    let pending = this.vocabularyShards.get(path);
+    if (!pending) {
+      pending = this.file(path).then((bytes) =>
+        vocabulary.add(decodeVocabularyShard(new TextDecoder().decode(bytes), path, prefix)),
+      );
+      this.vocabularyShards.set(path, pending);
+      pending.catch(() => this.vocabularyShards.delete(path));
+    }
+    return pending;
   }
 
   /** The query's terms with their weights, in the order their products are summed, and their posting lists. */

@@ -177,14 +177,19 @@ function cutter(spec: TokenizerSettings): (text: string) => { added: AddedTokenS
   };
 }
 
+/** Each spec's cutter, made once (its added tokens' tries), for the shards of every query. */
+const cutters = new WeakMap<TokenizerSettings, ReturnType<typeof cutter>>();
+
 /**
  * The vocabulary shards a text's words start in (what a published search fetches before tokenizing it): a word's first
  * piece is one of its prefixes, so it is the word's first code point (the one-code-point file) or starts with its first
  * two (their shard). A word too long for WordPiece is unknown whole and needs none.
  */
 export function vocabularyShardsOf(spec: TokenizerSettings, text: string): number[] {
+  let cut = cutters.get(spec);
+  if (!cut) cutters.set(spec, (cut = cutter(spec)));
   const shards = new Set<number>();
-  for (const word of cutter(spec)(text)) {
+  for (const word of cut(text)) {
     if (word.added || [...word.text].length > spec.maxInputCharsPerWord) continue;
     const shard = vocabularyShard(word.text);
     if (shard >= 0) shards.add(shard);

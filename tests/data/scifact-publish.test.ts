@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusQueryWeights } from '../../src/app/evaluation/idf-table-node.ts';
 import { queryTokenizerSpec } from '../../src/app/evaluation/publish-query-side.ts';
 import { searchRuntime } from '../../src/app/evaluation/publish-runtime-node.ts';
-import { buildSite, siteReader, type PublishOptions } from '../../src/app/evaluation/publish-site.ts';
+import { buildSite, siteReader, type PublishOptions, PUBLISH_DEFAULTS } from '../../src/app/evaluation/publish-site.ts';
 import { loadBeir } from '../../src/io/beir/beir.ts';
 import { createFolderSource } from '../../src/io/file-source-node.ts';
 import { loadTokenizer } from '../../src/io/tokenizer/tokenizer-load.ts';
@@ -22,18 +22,7 @@ import { dataPath } from './data-folder.ts';
 const SCIFACT = dataPath('scifact');
 
 /** The CLI's defaults (docs/publish.md). */
-const OPTIONS: PublishOptions = {
-  k: 1,
-  documentLength: 256,
-  prune: 0,
-  cap: null,
-  weights: 'uint8',
-  bm25: true,
-  shardBytes: 16 * 1024,
-  chunkSize: 16,
-  snippetCharacters: 240,
-  title: 'SciFact',
-};
+const OPTIONS: PublishOptions = { ...PUBLISH_DEFAULTS, k: 1, documentLength: 256, title: 'SciFact' };
 
 function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -15,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { searchRuntime } from '../../src/app/evaluation/publish-runtime-node.ts';
-import { buildSite, type BuiltSite, type PublishOptions } from '../../src/app/evaluation/publish-site.ts';
+import { buildSite, type BuiltSite, type PublishOptions, PUBLISH_DEFAULTS } from '../../src/app/evaluation/publish-site.ts';
 import { MANIFEST_FILE, SEARCH_FILE, vocabularyShardPath, type PublishedTokenizer } from '../../src/publish-runtime/manifest.ts';
 import { createQueryTokenizer, vocabularyShardsOf } from '../../src/publish-runtime/query-tokenizer.ts';
 import { WORKER_FILE } from '../../src/publish-runtime/static-search.ts';
@@ -34,18 +34,7 @@ const COLD_QUERIES = 10;
 const MARKUP_TITLE = '<img src=x onerror=alert(1)></script>';
 
 /** The CLI's defaults (src/cli/evaluation/publish.ts). */
-const OPTIONS: PublishOptions = {
-  k: 1,
-  documentLength: 256,
-  prune: 0,
-  cap: null,
-  weights: 'uint8',
-  bm25: true,
-  shardBytes: 16 * 1024,
-  chunkSize: 16,
-  snippetCharacters: 240,
-  title: 'Generated set',
-};
+const OPTIONS: PublishOptions = { ...PUBLISH_DEFAULTS, k: 1, documentLength: 256, title: 'Generated set' };
 
 type Component = 'runtime' | 'manifest' | 'query' | 'splade' | 'bm25' | 'docs';
 const COMPONENTS: readonly Component[] = ['runtime', 'manifest', 'query', 'splade', 'bm25', 'docs'];

@@ -64,6 +64,17 @@ export interface PublishCorpus {
   judged?: JudgedQueries;
 }
 
+/** What `splade-lab publish` does unless told otherwise (its option table reads these). */
+export const PUBLISH_DEFAULTS = {
+  prune: 0,
+  cap: null,
+  weights: 'uint8',
+  bm25: true,
+  shardBytes: 16 * 1024,
+  chunkSize: 16,
+  snippetCharacters: 240,
+} as const satisfies Partial<PublishOptions>;
+
 export interface PublishOptions {
   k: number;
   documentLength: number;

@@ -16,6 +16,7 @@ import {
   type PublishOptions,
   type PublishedSite,
   type WeightKind,
+  PUBLISH_DEFAULTS,
 } from '../../app/evaluation/publish-site.ts';
 import { folderRef, nodePlatform } from '../../app/platform/platform-node.ts';
 import { EVAL_DEFAULTS } from '../../contract/limits.ts';
@@ -115,17 +116,29 @@ export const publishCommand: Command = {
       out: { value: 'folder', help: 'the site folder: new, empty, or a previous publish (replaced whole)', required: true },
       k: { value: 'K', help: 'divide the MLM head by k first', default: String(EVAL_DEFAULTS.k) },
       'doc-length': { value: 'T', help: 'tokens per document', default: String(EVAL_DEFAULTS.documentLength) },
-      prune: { value: 'N', help: "keep each document vector's N largest weights (0: all)", default: '0' },
+      prune: {
+        value: 'N',
+        help: "keep each document vector's N largest weights (0: all)",
+        default: String(PUBLISH_DEFAULTS.prune),
+      },
       cap: { value: 'N', help: "keep each posting list's N largest weights (its top N documents; default all)" },
       weights: {
         value: WEIGHT_KINDS.join('|'),
         help: 'how posting weights are stored: uint8 with a per-term scale, IEEE half, or float32 (lossless)',
-        default: 'uint8',
+        default: PUBLISH_DEFAULTS.weights,
       },
       'no-bm25': { help: 'leave out the BM25 postings (the element then shows no switch)' },
-      'shard-kb': { value: 'KB', help: 'close a posting shard once it passes this size', default: '16' },
-      chunk: { value: 'N', help: 'documents per document-store chunk', default: '16' },
-      snippet: { value: 'N', help: "characters of each document's text shown under its title", default: '240' },
+      'shard-kb': {
+        value: 'KB',
+        help: 'close a posting shard once it passes this size',
+        default: String(PUBLISH_DEFAULTS.shardBytes / 1024),
+      },
+      chunk: { value: 'N', help: 'documents per document-store chunk', default: String(PUBLISH_DEFAULTS.chunkSize) },
+      snippet: {
+        value: 'N',
+        help: "characters of each document's text shown under its title",
+        default: String(PUBLISH_DEFAULTS.snippetCharacters),
+      },
       title: { value: 'text', help: 'the page title (default: the corpus name)' },
       'title-field': {
         value: 'field',
