@@ -12,9 +12,21 @@ const BASE_FLAGS = [
   '--disable-quic',
 ];
 
-export async function launchChromium(webgpu: boolean): Promise<Browser> {
+export interface ChromiumOptions {
+  /**
+   * false: WebGPU without the bounds clamps Dawn adds to every buffer access (its `disable_robustness` toggle). A
+   * kernel that reads and writes in bounds gives the same bits either way, and on SwiftShader the clamps cost about a
+   * quarter of the GPU's time; every browser keeps them, and so does every run but the page's e2e suite. Default true.
+   */
+  robustness?: boolean;
+}
+
+export async function launchChromium(webgpu: boolean, options: ChromiumOptions = {}): Promise<Browser> {
+  const gpuFlags = webgpu
+    ? ['--enable-unsafe-webgpu', ...(options.robustness === false ? ['--enable-dawn-features=disable_robustness'] : [])]
+    : [];
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...BASE_FLAGS, ...(webgpu ? ['--enable-unsafe-webgpu'] : [])],
+    args: [...BASE_FLAGS, ...gpuFlags],
   });
 }
