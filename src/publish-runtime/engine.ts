@@ -8,12 +8,22 @@ import {
   SEARCH_FILE,
   MANIFEST_FORMAT,
   shardOfId,
+  shardFirsts,
+  numberedPath,
   type SearchIndex,
   type PublishedTokenizer,
   vocabularyShardPath,
+  continuingShardPath,
+  singleShardPath,
   type StoredDocument,
 } from './manifest.ts';
-import { createQueryTokenizer, vocabularyShardsOf, type QueryTokenizer } from './query-tokenizer.ts';
+import {
+  continuingShardsOf,
+  createQueryTokenizer,
+  singleShardsOf,
+  vocabularyShardsOf,
+  type QueryTokenizer,
+} from './query-tokenizer.ts';
 import { decodeVocabularyShard, ShardedVocabulary } from './vocabulary-shards.ts';
 import { readShard, termHash, type Shard, type TermPostings } from './shard-codec.ts';
 import { analyzeWords } from './word-analyzer.ts';
@@ -147,11 +157,14 @@ export class SearchEngine {
   private stamp = 0;
   private fetchedFiles = 0;
   private fetchedBytes = 0;
+  /** The first token id of each SPLADE shard. */
+  private readonly shardFirsts: number[];
 
   private constructor(
     readonly manifest: SearchIndex,
     private readonly fetchBytes: FetchBytes,
   ) {
+    this.shardFirsts = shardFirsts(manifest.splade.firstSteps);
     const n = manifest.corpus.documents;
     this.scores = new Float64Array(n);
     this.stamps = new Uint32Array(n);
@@ -203,20 +216,17 @@ export class SearchEngine {
   }
 
   /**
-   * The query side a text needs: the tokenizer's settings and continuing pieces (once), and the vocabulary shards
-   * its words start in (each once); the tokenizer reads only what is fetched.
+   * The query side a text needs: the tokenizer's settings and ASCII one-code-point pieces (once), and the shards its
+   * words start in, continue in and have other code points of (each once); the tokenizer reads only what is fetched.
    */
   private async loadQuerySide(text: string): Promise<{ tokenizer: QueryTokenizer; vocabulary: ShardedVocabulary }> {
     if (!this.querySide) {
       this.querySide = this.file(this.manifest.splade.tokenizer).then(async (bytes) => {
         const spec = JSON.parse(new TextDecoder().decode(bytes)) as PublishedTokenizer;
         const vocabulary = new ShardedVocabulary();
-        const { continuations, singles, unk, folder } = spec.vocabulary;
+        const { singles, unk, folder } = spec.vocabulary;
         if (unk) vocabulary.add({ pieces: [spec.unkToken], ids: [unk.id], weights: new Map([[unk.id, unk.weight]]) });
-        await Promise.all([
-          singles && this.addVocabularyShard(vocabulary, `${folder}single.txt`),
-          continuations && this.addVocabularyShard(vocabulary, `${folder}continuing.txt`, spec.continuingSubwordPrefix),
-        ]);
+        if (singles) await this.addVocabularyShard(vocabulary, `${folder}single.txt`);
         return { spec, vocabulary, tokenizer: createQueryTokenizer(spec, vocabulary) };
       });
       this.querySide.catch(() => {
@@ -226,8 +236,15 @@ export class SearchEngine {
       });
     }
     const side = await this.querySide;
-    const paths = vocabularyShardsOf(side.spec, text).flatMap((key) => vocabularyShardPath(side.spec.vocabulary, key) ?? []);
-    await Promise.all(paths.map((path) => this.addVocabularyShard(side.vocabulary, path)));
+    const { vocabulary } = side.spec;
+    const prefix = side.spec.continuingSubwordPrefix;
+    await Promise.all(
+      [
+        ...vocabularyShardsOf(side.spec, text).map((key) => [vocabularyShardPath(vocabulary, key), ''] as const),
+        ...continuingShardsOf(side.spec, text).map((key) => [continuingShardPath(vocabulary, key), prefix] as const),
+        ...singleShardsOf(side.spec, text).map((key) => [singleShardPath(vocabulary, key), ''] as const),
+      ].flatMap(([path, piecePrefix]) => (path ? [this.addVocabularyShard(side.vocabulary, path, piecePrefix)] : [])),
+    );
     return side;
   }
 
@@ -256,7 +273,7 @@ export class SearchEngine {
       for (const word of analyzeWords(text, new Set(bm25.stopWords))) counts.set(word, (counts.get(word) ?? 0) + 1);
       const terms = await Promise.all(
         [...counts].map(async ([word, count]) => {
-          const shard = await this.shard(bm25.shards[termHash(word) % bm25.shards.length].path);
+          const shard = await this.shard(numberedPath('bm25', termHash(word) % bm25.shards, 'bin'));
           const list = shard.postings(word);
           return { key: word, order: list?.order ?? -1, term: word, weight: count, list };
         }),
@@ -266,11 +283,10 @@ export class SearchEngine {
     const { tokenizer, vocabulary } = await this.loadQuerySide(text);
     const ids = [...new Set(tokenizer.ids(text))].filter((id) => id >= 0 && vocabulary.weight(id) !== 0);
     ids.sort((a, b) => a - b);
-    const shards = this.manifest.splade.shards;
     return Promise.all(
       ids.map(async (id) => {
-        const at = shardOfId(shards, id);
-        const list = at < 0 ? undefined : (await this.shard(shards[at].path)).postings(id);
+        const at = shardOfId(this.shardFirsts, id);
+        const list = at < 0 ? undefined : (await this.shard(numberedPath('splade', at, 'bin'))).postings(id);
         return { key: id, order: id, term: tokenizer.token(id), weight: vocabulary.weight(id), list };
       }),
     );
@@ -279,7 +295,7 @@ export class SearchEngine {
   private chunk(index: number): Promise<StoredDocument[]> {
     let pending = this.chunks.get(index);
     if (!pending) {
-      const path = this.manifest.documents.chunks[index];
+      const path = numberedPath('docs', index, 'json');
       pending = this.file(path).then((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as StoredDocument[]);
       this.chunks.set(index, pending);
       pending.catch(() => this.chunks.delete(index));

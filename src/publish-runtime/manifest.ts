@@ -7,7 +7,7 @@ export const MANIFEST_FILE = 'manifest.json';
 export const SEARCH_FILE = 'search.json';
 export const MANIFEST_FORMAT = 'splade-lab-static-search';
 /** Bumped whenever a reader of an older folder would read this one wrongly. */
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 
 /** One file of the folder, as the manifest lists it. */
 export interface FileEntry {
@@ -68,8 +68,42 @@ export interface Manifest {
   files: FileEntry[];
 }
 
-/** search.json: the manifest as the runtime needs it (its sizes and the list of every file with its hash left out). */
-export type SearchIndex = Omit<Manifest, 'sizes' | 'files'>;
+/** The manifest before its sizes and file list are added. */
+export type ManifestBody = Omit<Manifest, 'sizes' | 'files'>;
+
+/**
+ * search.json: what the runtime reads of the manifest (a cold query fetches it whole, so it stays small however many
+ * files the folder has): no sizes, no file list, and shards and chunks as counts, SPLADE's with each shard's first
+ * token id as its step from the one before; their paths follow from their numbers (numberedPath).
+ */
+export interface SearchIndex extends Omit<ManifestBody, 'documents' | 'splade' | 'bm25'> {
+  documents: { chunkSize: number; chunks: number; snippetCharacters: number };
+  splade: Omit<SpladeManifest, 'shards'> & { shards: number; firstSteps: number[] };
+  bm25: (Omit<Bm25Manifest, 'shards'> & { shards: number }) | null;
+}
+
+/** The path of file `n` of a numbered folder: `docs/0007.json`, `splade/0012.bin`. */
+export function numberedPath(folder: string, n: number, extension: string): string {
+  return `${folder}/${String(n).padStart(4, '0')}.${extension}`;
+}
+
+/** search.json of a manifest. */
+export function searchIndexOf(body: ManifestBody): SearchIndex {
+  const { shards, ...splade } = body.splade;
+  const bm25 = body.bm25 && (({ shards: list, ...rest }) => ({ ...rest, shards: list.length }))(body.bm25);
+  return {
+    ...body,
+    documents: { ...body.documents, chunks: body.documents.chunks.length },
+    splade: { ...splade, shards: shards.length, firstSteps: shards.map((s, i) => s.first - (i ? shards[i - 1].first : 0)) },
+    bm25,
+  };
+}
+
+/** The first token id of each SPLADE shard, from search.json's steps. */
+export function shardFirsts(steps: readonly number[]): number[] {
+  let first = 0;
+  return steps.map((step) => (first += step));
+}
 
 /** A document as its chunk stores it: [id, title, url, snippet] ("" where absent). */
 export type StoredDocument = [id: string, title: string, url: string, snippet: string];
@@ -108,21 +142,43 @@ export interface PublishedTokenizer extends TokenizerSettings {
     size: number;
     /** The unknown token's id and query weight (a word no piece matches becomes it, whatever shard it starts in). */
     unk: { id: number; weight: number } | null;
-    /** The folder of the vocabulary's files: `<key>.txt` per shard, `single.txt`, `continuing.txt`. */
+    /** The folder of the vocabulary's files: `<key>.txt`, `continuing/<key>.txt`, `single/<key>.txt`, `single.txt`. */
     folder: string;
-    /** The shards that have a file, as hexadecimal bits (shard key k: bit k % 4 of digit k / 4). */
+    /** The shards of starting pieces that have a file, as hexadecimal bits (shard key k: bit k % 4 of digit k / 4). */
     present: string;
-    /** Whether there are pieces of one code point that start a word (single.txt). */
+    /** The continuing shards that have a file, the same way. */
+    continuingPresent: string;
+    /** The shards of non-ASCII one-code-point pieces that have a file, the same way. */
+    singlePresent: string;
+    /** Whether there are ASCII pieces of one code point (single.txt). */
     singles: boolean;
-    /** Whether there are pieces that continue a word (continuing.txt). */
-    continuations: boolean;
   };
+}
+
+/** Hexadecimal bits of the keys that have a file (key k: bit k % 4 of digit k / 4). */
+export function presentBits(has: readonly boolean[]): string {
+  const digits: number[] = [];
+  has.forEach((present, key) => (digits[key >> 2] = (digits[key >> 2] ?? 0) | (present ? 1 << (key & 3) : 0)));
+  return digits.map((digit) => digit.toString(16)).join('');
+}
+
+function hasBit(present: string, key: number): boolean {
+  return (parseInt(present[key >> 2] ?? '0', 16) & (1 << (key & 3))) !== 0;
 }
 
 /** The path of a vocabulary shard (null when the tokenizer has no piece in it). */
 export function vocabularyShardPath(vocabulary: PublishedTokenizer['vocabulary'], key: number): string | null {
-  const digit = parseInt(vocabulary.present[key >> 2] ?? '0', 16);
-  return digit & (1 << (key & 3)) ? `${vocabulary.folder}${key}.txt` : null;
+  return hasBit(vocabulary.present, key) ? `${vocabulary.folder}${key}.txt` : null;
+}
+
+/** The path of a single shard (null when the tokenizer has no piece in it). */
+export function singleShardPath(vocabulary: PublishedTokenizer['vocabulary'], key: number): string | null {
+  return hasBit(vocabulary.singlePresent, key) ? `${vocabulary.folder}single/${key}.txt` : null;
+}
+
+/** The path of a continuing shard (null when the tokenizer has no piece in it). */
+export function continuingShardPath(vocabulary: PublishedTokenizer['vocabulary'], key: number): string | null {
+  return hasBit(vocabulary.continuingPresent, key) ? `${vocabulary.folder}continuing/${key}.txt` : null;
 }
 
 /** The document numbers of a chunk: [chunk x size, (chunk + 1) x size). */
@@ -130,14 +186,14 @@ export function chunkOf(doc: number, chunkSize: number): number {
   return Math.floor(doc / chunkSize);
 }
 
-/** The SPLADE shard holding token id `id`: the last whose `first` is at most id (shards ascending by first). */
-export function shardOfId(shards: readonly ShardEntry[], id: number): number {
+/** The SPLADE shard holding token id `id`: the last whose first id is at most id (`firsts` ascending). */
+export function shardOfId(firsts: readonly number[], id: number): number {
   let lo = 0;
-  let hi = shards.length - 1;
-  if (hi < 0 || id < shards[0].first) return -1;
+  let hi = firsts.length - 1;
+  if (hi < 0 || id < firsts[0]) return -1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (shards[mid].first <= id) lo = mid;
+    if (firsts[mid] <= id) lo = mid;
     else hi = mid - 1;
   }
   return lo;

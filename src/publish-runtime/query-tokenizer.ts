@@ -125,9 +125,19 @@ export function wholeVocabulary(vocab: readonly (string | null)[]): QueryVocabul
 
 /**
  * Shards of a published vocabulary: a piece of two code points or more that starts a word goes to the shard of its
- * first two; the one-code-point pieces and the pieces that continue a word ("##..." in BERT's) are a file each.
+ * first two, one that continues a word ("##..." in BERT's) to the continuing shard of the first two after its marker;
+ * the one-code-point pieces are one file.
  */
-export const VOCABULARY_SHARDS = 256;
+export const VOCABULARY_SHARDS = 1024;
+
+/** Shards of the non-ASCII pieces of one code point (the ASCII ones are one small file, single.txt). */
+export const SINGLE_SHARDS = 64;
+
+/** The single shard of a piece of one code point: -1 for an ASCII one (single.txt). */
+export function singleShard(piece: string): number {
+  const point = piece.codePointAt(0) ?? 0;
+  return point < 128 ? -1 : point % SINGLE_SHARDS;
+}
 
 /** The shard of a piece that starts a word, by its first two code points; -1 for a piece of one code point. */
 export function vocabularyShard(piece: string): number {
@@ -198,8 +208,39 @@ export function vocabularyShardsOf(spec: TokenizerSettings, text: string): numbe
 }
 
 /**
+ * The continuing shards a text's words may need: WordPiece looks a continuing piece up at a position inside a word,
+ * and every piece it tries there starts with the word's two code points at that position (or is that one code point,
+ * in the one-code-point file), so the shards of every pair of neighbours after the first code point hold them all.
+ */
+export function continuingShardsOf(spec: TokenizerSettings, text: string): number[] {
+  let cut = cutters.get(spec);
+  if (!cut) cutters.set(spec, (cut = cutter(spec)));
+  const shards = new Set<number>();
+  for (const word of cut(text)) {
+    const chars = [...word.text];
+    if (word.added || chars.length > spec.maxInputCharsPerWord) continue;
+    for (let i = 1; i + 1 < chars.length; i++) shards.add(vocabularyShard(chars[i] + chars[i + 1]));
+  }
+  return [...shards].sort((a, b) => a - b);
+}
+
+/** The single shards a text's words may need: each non-ASCII code point of a word may be a piece of its own. */
+export function singleShardsOf(spec: TokenizerSettings, text: string): number[] {
+  let cut = cutters.get(spec);
+  if (!cut) cutters.set(spec, (cut = cutter(spec)));
+  const shards = new Set<number>();
+  for (const word of cut(text)) {
+    const chars = [...word.text];
+    if (word.added || chars.length > spec.maxInputCharsPerWord) continue;
+    for (const char of chars) if (singleShard(char) >= 0) shards.add(singleShard(char));
+  }
+  return [...shards].sort((a, b) => a - b);
+}
+
+/**
  * The tokenizer of `spec` over `vocabulary` (default: the spec's whole vocabulary). A vocabulary of shards must hold
- * every shard vocabularyShardsOf names for the text, and the continuing pieces.
+ * the ASCII one-code-point pieces and every shard vocabularyShardsOf, continuingShardsOf and singleShardsOf name for
+ * the text.
  */
 export function createQueryTokenizer(
   spec: TokenizerSettings & { vocab?: readonly (string | null)[] },

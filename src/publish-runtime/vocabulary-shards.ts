@@ -1,8 +1,10 @@
-// A published tokenizer's vocabulary in shards, so that a cold query fetches only the pieces its words can start
-// with (and the one-code-point and continuing pieces, a file each): each line a piece, its id as the difference from
-// the line before, and its query weight where a document holds the token. Written at publish time and read by the
-// runtime, both here.
-import { VOCABULARY_SHARDS, vocabularyShard, type QueryVocabulary } from './query-tokenizer.ts';
+// A published tokenizer's vocabulary in shards, so that a cold query fetches only the pieces its words can be made of:
+// a piece that starts a word goes to the shard of its first two code points, a piece that continues one ("##..." in
+// BERT's) to the continuing shard of the first two code points after its marker, a piece of one code point (either
+// kind) to one small file when it is ASCII, else to the single shard of its code point. Each line a piece, its id as
+// the difference from the line before, and its query weight where a document holds the token. Written at publish time
+// and read by the runtime, both here.
+import { SINGLE_SHARDS, VOCABULARY_SHARDS, singleShard, vocabularyShard, type QueryVocabulary } from './query-tokenizer.ts';
 
 /** One shard as read: its pieces with their ids, and the weights of those a document holds. */
 export interface VocabularyShard {
@@ -34,32 +36,47 @@ function float32Text(value: number): string {
   return String(value);
 }
 
-/** The files of a vocabulary (token of every id) with its weights (0: left out): by shard, one-code-point, continuing. */
+/**
+ * A vocabulary's files: starting pieces by shard, continuing pieces by shard (without their marker), one-code-point
+ * pieces by shard (non-ASCII ones), and the ASCII one-code-point pieces.
+ */
+export interface VocabularyShardTexts {
+  shards: (string | null)[];
+  continuing: (string | null)[];
+  singleShards: (string | null)[];
+  singles: string | null;
+}
+
+/** The files of a vocabulary (token of every id) with its weights (0: left out). */
 export function encodeVocabularyShards(
   vocab: readonly (string | null)[],
   weights: Float32Array,
   continuingPrefix: string,
-): { shards: (string | null)[]; singles: string | null; continuations: string | null } {
-  const SINGLE = VOCABULARY_SHARDS;
-  const CONTINUING = VOCABULARY_SHARDS + 1;
-  const lines: string[][] = Array.from({ length: VOCABULARY_SHARDS + 2 }, () => []);
-  const last = new Array<number>(VOCABULARY_SHARDS + 2).fill(-1);
+): VocabularyShardTexts {
+  const CONTINUING = VOCABULARY_SHARDS;
+  const SINGLE_SHARD = 2 * VOCABULARY_SHARDS;
+  const ASCII = SINGLE_SHARD + SINGLE_SHARDS;
+  const lines: string[][] = Array.from({ length: ASCII + 1 }, () => []);
+  const last = new Array<number>(ASCII + 1).fill(-1);
   vocab.forEach((piece, id) => {
     if (piece === null) return;
     const continues = continuingPrefix !== '' && piece.startsWith(continuingPrefix) && piece.length > continuingPrefix.length;
-    const key = vocabularyShard(piece);
-    const shard = continues ? CONTINUING : key < 0 ? SINGLE : key;
+    // a continuing shard's lines leave out the marker every one of its pieces has ("##")
+    const text = continues ? piece.slice(continuingPrefix.length) : piece;
+    const key = vocabularyShard(text);
+    const single = key < 0 ? singleShard(text) : 0;
+    const file = key >= 0 ? (continues ? CONTINUING : 0) + key : single < 0 ? ASCII : SINGLE_SHARD + single;
     const weight = Math.fround(weights[id] ?? 0);
-    // the continuing file leaves out the prefix every one of its pieces has ("##")
-    const escaped = (continues ? piece.slice(continuingPrefix.length) : piece).replace(/[\\\t\n\r]/g, (c) => ESCAPES.get(c) ?? c);
-    lines[shard].push(`${escaped}\t${id - last[shard]}${weight !== 0 ? `\t${float32Text(weight)}` : ''}`);
-    last[shard] = id;
+    const escaped = (key < 0 ? piece : text).replace(/[\\\t\n\r]/g, (c) => ESCAPES.get(c) ?? c);
+    lines[file].push(`${escaped}\t${id - last[file]}${weight !== 0 ? `\t${float32Text(weight)}` : ''}`);
+    last[file] = id;
   });
-  const text = (list: string[]) => (list.length ? list.join('\n') + '\n' : null);
+  const joined = (list: string[]) => (list.length ? list.join('\n') + '\n' : null);
   return {
-    shards: lines.slice(0, VOCABULARY_SHARDS).map(text),
-    singles: text(lines[SINGLE]),
-    continuations: text(lines[CONTINUING]),
+    shards: lines.slice(0, CONTINUING).map(joined),
+    continuing: lines.slice(CONTINUING, SINGLE_SHARD).map(joined),
+    singleShards: lines.slice(SINGLE_SHARD, ASCII).map(joined),
+    singles: joined(lines[ASCII]),
   };
 }
 

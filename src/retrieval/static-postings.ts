@@ -2,7 +2,7 @@
 // by token id range, so that a query fetches one shard per run of nearby ids, BM25's by a hash of the word (the runtime
 // holds no word list). Each list may keep only its top `cap` documents; weights are stored as asked (uint8 per term,
 // float16, or float32, which is lossless).
-import type { ShardEntry } from '../publish-runtime/manifest.ts';
+import { numberedPath, type ShardEntry } from '../publish-runtime/manifest.ts';
 import { encodeShard, termHash, type TermPostings, type WeightKind } from '../publish-runtime/shard-codec.ts';
 import type { InvertedIndex } from './inverted-index.ts';
 
@@ -60,7 +60,7 @@ function shardFile(
   own: boolean,
 ): ShardFile {
   const bytes = encodeShard(terms, options.weights, own);
-  const path = `${folder}/${String(number).padStart(4, '0')}.bin`;
+  const path = numberedPath(folder, number, 'bin');
   const postings = terms.reduce((n, t) => n + t.docs.length, 0);
   return { entry: { path, first, terms: terms.length, postings, bytes: bytes.length }, bytes };
 }

@@ -16,8 +16,20 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { searchRuntime } from '../../src/app/evaluation/publish-runtime-node.ts';
 import { buildSite, type BuiltSite, type PublishOptions, PUBLISH_DEFAULTS } from '../../src/app/evaluation/publish-site.ts';
-import { MANIFEST_FILE, SEARCH_FILE, vocabularyShardPath, type PublishedTokenizer } from '../../src/publish-runtime/manifest.ts';
-import { createQueryTokenizer, vocabularyShardsOf } from '../../src/publish-runtime/query-tokenizer.ts';
+import {
+  MANIFEST_FILE,
+  SEARCH_FILE,
+  continuingShardPath,
+  singleShardPath,
+  vocabularyShardPath,
+  type PublishedTokenizer,
+} from '../../src/publish-runtime/manifest.ts';
+import {
+  continuingShardsOf,
+  createQueryTokenizer,
+  singleShardsOf,
+  vocabularyShardsOf,
+} from '../../src/publish-runtime/query-tokenizer.ts';
 import { WORKER_FILE } from '../../src/publish-runtime/static-search.ts';
 import type { SearchResult } from '../../src/publish-runtime/splade-search.ts';
 import { generatedSiteInput } from '../helpers/generated-site-input.ts';
@@ -80,12 +92,16 @@ async function buildFolder(): Promise<{
     }
     return needed;
   };
-  // the vocabulary shards a query needs: those its words start in (the continuing pieces are one file, fetched once)
+  // the vocabulary shards a query needs: those its words start in and those they continue in (single.txt: once)
   const published = JSON.parse(
     new TextDecoder().decode(site.files.find((f) => f.path === site.manifest.splade.tokenizer)!.bytes),
   ) as PublishedTokenizer;
   const vocabularyFilesOf = (text: string) =>
-    new Set(vocabularyShardsOf(published, text).flatMap((key) => vocabularyShardPath(published.vocabulary, key) ?? []));
+    new Set([
+      ...vocabularyShardsOf(published, text).flatMap((key) => vocabularyShardPath(published.vocabulary, key) ?? []),
+      ...continuingShardsOf(published, text).flatMap((key) => continuingShardPath(published.vocabulary, key) ?? []),
+      ...singleShardsOf(published, text).flatMap((key) => singleShardPath(published.vocabulary, key) ?? []),
+    ]);
   return { site, queries: set.queries.map((q) => q.text), spladeShardsOf, vocabularyFilesOf };
 }
 
@@ -244,22 +260,16 @@ describe('a published search folder in Chromium', { timeout: 120_000 }, () => {
       assert.deepEqual([...fetched].sort(), [...served].sort(), `every response the server sent reached the page for "${text}"`);
       const count = (path: string) => fetched.filter((p) => p === path).length;
       assert.equal(count(MANIFEST_FILE), 0, `the runtime reads ${SEARCH_FILE}, not ${MANIFEST_FILE}`);
-      for (const path of [
-        SEARCH_FILE,
-        'query/tokenizer.json',
-        'query/vocabulary/single.txt',
-        'query/vocabulary/continuing.txt',
-        '',
-      ])
+      for (const path of [SEARCH_FILE, 'query/tokenizer.json', 'query/vocabulary/single.txt', ''])
         assert.equal(count(path), 1, `${path || 'index.html'} fetched once for "${text}"`);
       // the page's module and its worker's script, each once: the page's file holds no engine
       assert.equal(count('splade-search.js'), 1, 'the runtime: the page module once');
       assert.equal(count(WORKER_FILE), 1, 'the engine: the worker script once');
-      const vocabulary = fetched.filter((p) => /^query\/vocabulary\/\d+\.txt$/.test(p));
+      const vocabulary = fetched.filter((p) => /^query\/vocabulary\/(continuing\/|single\/)?\d+\.txt$/.test(p));
       assert.deepEqual(
         [...vocabulary].sort(),
         [...built.vocabularyFilesOf(text)].sort(),
-        `"${text}" fetched the vocabulary shards its words start in, each once`,
+        `"${text}" fetched the vocabulary shards its words start and continue in, each once`,
       );
       const splade = new Set(fetched.filter((p) => p.startsWith('splade/')));
       assert.deepEqual([...splade].sort(), [...built.spladeShardsOf(text)].sort(), `"${text}" fetched the shards of its tokens`);

@@ -14,7 +14,10 @@ import {
   FORMAT_VERSION,
   MANIFEST_FILE,
   SEARCH_FILE,
-  type SearchIndex,
+  presentBits,
+  type ManifestBody,
+  searchIndexOf,
+  numberedPath,
   MANIFEST_FORMAT,
   type FileEntry,
   type Manifest,
@@ -70,8 +73,8 @@ export const PUBLISH_DEFAULTS = {
   cap: null,
   weights: 'uint8',
   bm25: true,
-  shardBytes: 16 * 1024,
-  chunkSize: 16,
+  shardBytes: 1024,
+  chunkSize: 2,
   snippetCharacters: 240,
 } as const satisfies Partial<PublishOptions>;
 
@@ -181,7 +184,7 @@ function documentChunks(records: readonly PublishRecord[], options: PublishOptio
     const stored: StoredDocument[] = records
       .slice(start, start + options.chunkSize)
       .map((r) => [r.id, r.title, r.url, snippetOf(r.body, options.snippetCharacters)]);
-    files.push({ path: `docs/${String(c).padStart(4, '0')}.json`, bytes: encoder.encode(JSON.stringify(stored)) });
+    files.push({ path: numberedPath('docs', c, 'json'), bytes: encoder.encode(JSON.stringify(stored)) });
   }
   return files;
 }
@@ -269,26 +272,26 @@ export async function buildSite(input: SiteInput, runtime: PublishRuntime, optio
   const vocabularyFile = (text: string | null, name: string) =>
     text === null ? null : { path: `${folder}${name}.txt`, bytes: encoder.encode(text) };
   const vocabularyShards = shardText.shards.map((text, key) => vocabularyFile(text, String(key)));
+  const continuingShards = shardText.continuing.map((text, key) => vocabularyFile(text, `continuing/${key}`));
+  const singleShards = shardText.singleShards.map((text, key) => vocabularyFile(text, `single/${key}`));
   const singles = vocabularyFile(shardText.singles, 'single');
-  const continuations = vocabularyFile(shardText.continuations, 'continuing');
-  const present: number[] = [];
-  vocabularyShards.forEach((file, key) => (present[key >> 2] = (present[key >> 2] ?? 0) | (file ? 1 << (key & 3) : 0)));
   const published: PublishedTokenizer = {
     ...settings,
     vocabulary: {
       size: vocab.length,
       unk: unkOf(vocab, settings.unkToken, table),
       folder,
-      present: present.map((digit) => digit.toString(16)).join(''),
+      present: presentBits(vocabularyShards.map((file) => file !== null)),
+      continuingPresent: presentBits(continuingShards.map((file) => file !== null)),
+      singlePresent: presentBits(singleShards.map((file) => file !== null)),
       singles: singles !== null,
-      continuations: continuations !== null,
     },
   };
   const bm25Model = options.bm25 ? buildBm25(texts, wordAnalyzer(), BM25_PARAMS) : null;
   const bm25 = bm25Model ? bm25Shards(bm25Model.index, bm25Model.terms, { ...shardOptions, folder: 'bm25' }) : null;
 
   const tokenizerFile = { path: 'query/tokenizer.json', bytes: encoder.encode(JSON.stringify(published)) };
-  const vocabularyFiles = [...vocabularyShards, singles, continuations].filter((file) => file !== null);
+  const vocabularyFiles = [...vocabularyShards, ...continuingShards, ...singleShards, singles].filter((file) => file !== null);
   const chunks = documentChunks(input.records, options);
   const shardFiles = (shards: ShardFile[]) => shards.map((s) => ({ path: s.entry.path, bytes: s.bytes }));
   const parts: Record<string, SiteFile[]> = {
@@ -302,7 +305,7 @@ export async function buildSite(input: SiteInput, runtime: PublishRuntime, optio
     bm25Postings: bm25 ? shardFiles(bm25.shards) : [],
     documents: chunks,
   };
-  const search: SearchIndex = {
+  const body: ManifestBody = {
     format: MANIFEST_FORMAT,
     version: FORMAT_VERSION,
     title: options.title,
@@ -332,7 +335,7 @@ export async function buildSite(input: SiteInput, runtime: PublishRuntime, optio
       : null,
   };
   // the runtime reads search.json (a cold query fetches it whole); manifest.json adds the sizes and every file's hash
-  parts.search = [{ path: SEARCH_FILE, bytes: encoder.encode(JSON.stringify(search)) }];
+  parts.search = [{ path: SEARCH_FILE, bytes: encoder.encode(JSON.stringify(searchIndexOf(body))) }];
   const files = Object.values(parts).flat();
   const entries: FileEntry[] = await Promise.all(
     files.map(async (f) => ({ path: f.path, bytes: f.bytes.length, sha256: await sha256(f.bytes) })),
@@ -340,7 +343,7 @@ export async function buildSite(input: SiteInput, runtime: PublishRuntime, optio
   const sizes: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const [part, list] of Object.entries(parts)) sizes[part] = list.reduce((n, f) => n + f.bytes.length, 0);
   sizes.total = files.reduce((n, f) => n + f.bytes.length, 0);
-  const manifest: Manifest = { ...search, sizes, files: entries };
+  const manifest: Manifest = { ...body, sizes, files: entries };
   const manifestBytes = encoder.encode(JSON.stringify(manifest, null, 1) + '\n');
   return { files, manifest, manifestBytes, index, bm25: bm25Model };
 }
