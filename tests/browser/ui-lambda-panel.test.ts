@@ -1,5 +1,6 @@
 // <lambda-panel>: the converter (naver/splade's in-batch NLL values to splade-lab, a distillation loss refused), and
 // the calibrator sending its request and listing the trials and the suggestion; both hand their lambdas on.
+import { CALIBRATE_DEFAULTS } from '../../src/contract/experiments/calibration.ts';
 import type { LambdaClient, LambdaPanel } from '../../src/ui/experiments/lambda-panel.ts';
 import '../../src/ui/experiments/lambda-panel.ts';
 import type {
@@ -127,7 +128,14 @@ describe('<lambda-panel>', () => {
         t.flopsOver === 'step',
       JSON.stringify(t),
     );
-    check(sent[0].target.queries === 40 && sent[0].target.documents === 150 && sent[0].maxTrials === 5, JSON.stringify(sent));
+    // the calibrator's defaults are the CLI's (CALIBRATE_DEFAULTS)
+    check(
+      sent[0].target.queries === 40 &&
+        sent[0].target.documents === 150 &&
+        sent[0].target.tolerance === 0.2 &&
+        sent[0].maxTrials === CALIBRATE_DEFAULTS.trials,
+      JSON.stringify(sent),
+    );
     check(allInside(el, '#calibration-trials tbody tr').length === 2, 'two trial rows');
     check(
       /Suggested: lambda_q 0\.5/.test(inside(el, '#suggested').textContent ?? ''),

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { totalmem } from 'node:os';
 import { calibrateLambdas } from '../../app/experiments/calibrate-lambdas.ts';
-import { type CalibrationTrial } from '../../contract/experiments/calibration.ts';
+import { CALIBRATE_DEFAULTS, type CalibrationTrial } from '../../contract/experiments/calibration.ts';
 import { openDataset } from '../../app/evaluation/datasets.ts';
 import { openModelRef } from '../../app/model/open-model.ts';
 import { makeOutputFolder, modelRefFromArgument, nodePlatform } from '../../app/platform/platform-node.ts';
@@ -38,9 +38,13 @@ export const calibrateCommand: Command = {
       },
       'target-q': { value: 'N', help: 'mean active dimensions wanted per query', required: true },
       'target-d': { value: 'N', help: 'mean active dimensions wanted per document', required: true },
-      tolerance: { value: 'R', help: 'reached when within target x (1 +/- R)', default: '0.2' },
-      trials: { value: 'N', help: 'at most this many search trials', default: '6' },
-      steps: stepsOption('steps per trial (sparsity is measured over its last quarter)', 300),
+      tolerance: {
+        value: 'R',
+        help: 'reached when within target x (1 +/- R)',
+        default: String(CALIBRATE_DEFAULTS.tolerance),
+      },
+      trials: { value: 'N', help: 'at most this many search trials', default: String(CALIBRATE_DEFAULTS.trials) },
+      steps: stepsOption('steps per trial (sparsity is measured over its last quarter)', CALIBRATE_DEFAULTS.stepsPerTrial),
       ...runSizeOptions({
         k: 'divide the MLM head by k before each trial',
         batch: 'triplets per step',

@@ -3,6 +3,20 @@ import type { LambdaPair, ReachedSparsity, SparsityTarget } from './lambda-searc
 import type { TrainRequest } from '../training/training-request.ts';
 import type { SetEvaluation } from '../evaluation/results.ts';
 import type { TrainEvent } from '../training/training-events.ts';
+import { LAPTOP_RUN } from '../training/recipe.ts';
+
+/**
+ * The calibrator's defaults, the page's form and the CLI's options alike: targets of a laptop-sized model, a relative
+ * tolerance of 0.2, at most 6 search trials of the laptop recipe's steps each (sparsity is measured over a trial's
+ * last quarter).
+ */
+export const CALIBRATE_DEFAULTS = {
+  targetQueries: 40,
+  targetDocuments: 150,
+  tolerance: 0.2,
+  trials: 6,
+  stepsPerTrial: LAPTOP_RUN.steps,
+} as const;
 
 export interface CalibrationTrial extends ReachedSparsity {
   index: number;

@@ -25,16 +25,32 @@ import { readNumberFields } from '../common/number-fields.ts';
 import type { TrainingRecipeSettings } from '../training/recipe-state.ts';
 import { baseStyles, fieldStyles, tableStyles } from '../common/theme.ts';
 import { LAPTOP_RUN } from '../../contract/training/recipe.ts';
+import { CALIBRATE_DEFAULTS } from '../../contract/experiments/calibration.ts';
 
 export type LambdaClient = Pick<WorkerClient, 'calibrate' | 'cancelJob'>;
 
 /** The calibrator's fields with their defaults (a laptop-sized trial). */
 const CALIBRATION_FIELDS = [
-  { key: 'targetQueries', label: 'Target active dims (queries)', value: 40, range: CALIBRATE_LIMITS.target },
-  { key: 'targetDocuments', label: 'Target active dims (documents)', value: 150, range: CALIBRATE_LIMITS.target },
-  { key: 'tolerance', label: 'Tolerance (relative)', value: 0.25, range: CALIBRATE_LIMITS.tolerance },
-  { key: 'trials', label: 'Trials at most', value: 5, range: CALIBRATE_LIMITS.trials },
-  { key: 'steps', label: 'Steps per trial', value: LAPTOP_RUN.steps, range: { ...TRAIN_LIMITS.steps, min: 1 } },
+  {
+    key: 'targetQueries',
+    label: 'Target active dims (queries)',
+    value: CALIBRATE_DEFAULTS.targetQueries,
+    range: CALIBRATE_LIMITS.target,
+  },
+  {
+    key: 'targetDocuments',
+    label: 'Target active dims (documents)',
+    value: CALIBRATE_DEFAULTS.targetDocuments,
+    range: CALIBRATE_LIMITS.target,
+  },
+  { key: 'tolerance', label: 'Tolerance (relative)', value: CALIBRATE_DEFAULTS.tolerance, range: CALIBRATE_LIMITS.tolerance },
+  { key: 'trials', label: 'Trials at most', value: CALIBRATE_DEFAULTS.trials, range: CALIBRATE_LIMITS.trials },
+  {
+    key: 'steps',
+    label: 'Steps per trial',
+    value: CALIBRATE_DEFAULTS.stepsPerTrial,
+    range: { ...TRAIN_LIMITS.steps, min: 1 },
+  },
   { key: 'batchSize', label: 'Batch (triplets)', value: LAPTOP_RUN.batchSize, range: TRAIN_LIMITS.batchSize },
   { key: 'queryLength', label: 'Query tokens', value: LAPTOP_RUN.queryLength, range: TRAIN_LIMITS.queryLength },
   { key: 'documentLength', label: 'Document tokens', value: LAPTOP_RUN.documentLength, range: TRAIN_LIMITS.documentLength },
