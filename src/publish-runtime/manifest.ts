@@ -89,13 +89,13 @@ export function numberedPath(folder: string, n: number, extension: string): stri
 
 /** search.json of a manifest. */
 export function searchIndexOf(body: ManifestBody): SearchIndex {
-  const { shards, ...splade } = body.splade;
-  const bm25 = body.bm25 && (({ shards: list, ...rest }) => ({ ...rest, shards: list.length }))(body.bm25);
+  const shards = body.splade.shards;
+  const firstSteps = shards.map((s, i) => s.first - (i ? shards[i - 1].first : 0));
   return {
     ...body,
     documents: { ...body.documents, chunks: body.documents.chunks.length },
-    splade: { ...splade, shards: shards.length, firstSteps: shards.map((s, i) => s.first - (i ? shards[i - 1].first : 0)) },
-    bm25,
+    splade: { ...body.splade, shards: shards.length, firstSteps },
+    bm25: body.bm25 ? { ...body.bm25, shards: body.bm25.shards.length } : null,
   };
 }
 

@@ -196,43 +196,43 @@ const cutters = new WeakMap<TokenizerSettings, ReturnType<typeof cutter>>();
  * two (their shard). A word too long for WordPiece is unknown whole and needs none.
  */
 export function vocabularyShardsOf(spec: TokenizerSettings, text: string): number[] {
-  let cut = cutters.get(spec);
-  if (!cut) cutters.set(spec, (cut = cutter(spec)));
-  const shards = new Set<number>();
-  for (const word of cut(text)) {
-    if (word.added || [...word.text].length > spec.maxInputCharsPerWord) continue;
-    const shard = vocabularyShard(word.text);
-    if (shard >= 0) shards.add(shard);
-  }
-  return [...shards].sort((a, b) => a - b);
+  return shardsOfWords(spec, text, (chars, add) => add(vocabularyShard(chars.join(''))));
 }
 
 /**
  * The continuing shards a text's words may need: WordPiece looks a continuing piece up at a position inside a word,
  * and every piece it tries there starts with the word's two code points at that position (or is that one code point,
- * in the one-code-point file), so the shards of every pair of neighbours after the first code point hold them all.
+ * in the one-code-point files), so the shards of every pair of neighbours after the first code point hold them all.
  */
 export function continuingShardsOf(spec: TokenizerSettings, text: string): number[] {
-  let cut = cutters.get(spec);
-  if (!cut) cutters.set(spec, (cut = cutter(spec)));
-  const shards = new Set<number>();
-  for (const word of cut(text)) {
-    const chars = [...word.text];
-    if (word.added || chars.length > spec.maxInputCharsPerWord) continue;
-    for (let i = 1; i + 1 < chars.length; i++) shards.add(vocabularyShard(chars[i] + chars[i + 1]));
-  }
-  return [...shards].sort((a, b) => a - b);
+  return shardsOfWords(spec, text, (chars, add) => {
+    for (let i = 1; i + 1 < chars.length; i++) add(vocabularyShard(chars[i] + chars[i + 1]));
+  });
 }
 
 /** The single shards a text's words may need: each non-ASCII code point of a word may be a piece of its own. */
 export function singleShardsOf(spec: TokenizerSettings, text: string): number[] {
+  return shardsOfWords(spec, text, (chars, add) => chars.forEach((char) => add(singleShard(char))));
+}
+
+/**
+ * The shards `shardsOf` names for each word WordPiece will split (an added token is matched whole, a word past
+ * maxInputCharsPerWord is unknown whole: neither needs a piece), ascending, each once; a negative shard is none.
+ */
+function shardsOfWords(
+  spec: TokenizerSettings,
+  text: string,
+  shardsOf: (chars: string[], add: (shard: number) => void) => void,
+): number[] {
   let cut = cutters.get(spec);
   if (!cut) cutters.set(spec, (cut = cutter(spec)));
   const shards = new Set<number>();
+  const add = (shard: number) => {
+    if (shard >= 0) shards.add(shard);
+  };
   for (const word of cut(text)) {
     const chars = [...word.text];
-    if (word.added || chars.length > spec.maxInputCharsPerWord) continue;
-    for (const char of chars) if (singleShard(char) >= 0) shards.add(singleShard(char));
+    if (!word.added && chars.length <= spec.maxInputCharsPerWord) shardsOf(chars, add);
   }
   return [...shards].sort((a, b) => a - b);
 }
