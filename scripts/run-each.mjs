@@ -2,22 +2,39 @@
 // exits non-zero if any failed. `node scripts/run-each.mjs lint:boundaries lint:code`: both reports in one run.
 // A name written `+name` starts at once and runs beside the scripts after it (the end-to-end tests wait on timers and
 // the browser more than on the CPU); its output is printed as one block when it ends, so the logs never interleave.
+// A failed script's first failing test and its error are repeated as the last lines, where a log's tail shows them.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const npmCli = process.env.npm_execpath;
 
-/** Runs `npm run <script>`; `capture` collects its output instead of passing it through. */
+/** The most output kept of a script passed through, for the digest of a failure (its tail). */
+const KEPT_BYTES = 4 << 20;
+
+/** Runs `npm run <script>`; `capture` collects its output instead of passing it through (which also keeps its tail). */
 function runScript(script, capture) {
   const start = Date.now();
   const [command, args] =
     npmCli && /npm-cli\.js$/.test(npmCli)
       ? [process.execPath, [npmCli, 'run', '--silent', script]]
       : [process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', script]];
-  const child = spawn(command, args, { stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+  // piped, a child's reporters would think they write to a file: keep their colours where this runs in a terminal
+  const env = process.stdout.isTTY && !process.env.NO_COLOR ? { ...process.env, FORCE_COLOR: '1' } : process.env;
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   const output = [];
-  if (capture) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output.push(chunk));
+  let kept = 0;
+  for (const [stream, through] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ])
+    stream.on('data', (chunk) => {
+      if (!capture) through.write(chunk);
+      output.push(chunk);
+      kept += chunk.length;
+      while (!capture && kept > KEPT_BYTES && output.length > 1) kept -= output.shift().length;
+    });
   return new Promise((resolve) => {
     child.on('error', (error) => {
       output.push(Buffer.from(`${script} could not start: ${error.message}\n`));
@@ -42,6 +59,22 @@ function recordTimes(results) {
   mkdirSync('.artifacts', { recursive: true });
   writeFileSync(`${file}.partial`, JSON.stringify({ tiers: times }, null, 2) + '\n');
   renameSync(`${file}.partial`, file);
+}
+
+/** A failed script's first failing test and the error under it, one short line each, from the reporters' words:
+ *  vitest's "FAIL", node:test's "not ok", web-test-runner's "❌", tsc's "error TS", eslint's "error". */
+function firstFailure(result) {
+  const lines = stripVTControlCharacters(Buffer.concat(result.output).toString('utf8'))
+    .split(/\r?\n/)
+    .map((line) => line.trim());
+  const short = (line) => (line.length > 200 ? `${line.slice(0, 199)}…` : line);
+  const failure = lines.findIndex((line) => /^(FAIL\b|not ok \d|❌)|\berror TS\d|^\d+:\d+\s+error\b/.test(line));
+  if (failure < 0)
+    return `  npm run ${result.script}: no failing test named in its output; its last line: ${short(lines.filter(Boolean).at(-1) ?? '(none)')}`;
+  const at = lines.slice(failure + 1, failure + 40).findIndex((line) => /^(\w*Error\b|expected\b|error:)/.test(line));
+  // node:test writes a long message as a YAML block: `error: |-`, the message on the lines below
+  const error = at < 0 ? '' : lines[failure + 1 + at].replace(/\|-?$/, lines[failure + 2 + at] ?? '');
+  return `  npm run ${result.script}: ${short(lines[failure])}${error ? `\n    ${short(error)}` : ''}`;
 }
 
 const started = Date.now();
@@ -74,5 +107,6 @@ if (whole.length > 0) console.log(`  all suites together: ${whole[0].seconds.toF
 recordTimes([...results, ...whole]);
 if (failed.length > 0) {
   console.error(`\nfailed: ${failed.map((r) => `npm run ${r.script}`).join(', ')}`);
+  for (const r of failed) console.error(firstFailure(r));
   process.exitCode = 1;
 }

@@ -25,11 +25,12 @@ import { Random } from '../../../src/util/random.ts';
 import { PARQUET_MUTATIONS, TEXT_MUTATIONS, mutate, type Mutation } from '../../helpers/fuzz-mutations.ts';
 import { generatedBeir, generatedTriplets } from '../../helpers/generated-data.ts';
 import { parquetBytes, tripletColumns, tripletTable } from '../../helpers/parquet-fixtures.ts';
+import { PROMPTLY_MS } from '../../helpers/promptly.ts';
 
 const CASES = 200;
 
 /** A case's time bound: generous for two slow shared cores; a hang or a gigabyte allocation is far beyond it. */
-const CASE_MS = 3000;
+const CASE_MS = PROMPTLY_MS;
 
 /** How far the process's peak memory may grow over one reader's cases. */
 const PEAK_GROWTH_MB = 300;

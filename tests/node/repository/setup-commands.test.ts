@@ -75,13 +75,19 @@ describe('the README set-up commands', () => {
     expect(pkg.scripts['test:node']).toBe('vitest run');
   });
 
-  it('run-each runs every script even after a failure, a +script beside the others with its output in one block, and fails when any failed', () => {
+  it('run-each runs every script even after a failure, a +script beside the others with its output in one block, fails when any failed and names each failure last', () => {
     const dir = mkdtempSync(join(tmpdir(), 'run-each-'));
     const say = (text: string, code = 0) => `node -e "console.log('${text}'); process.exit(${code})"`;
     const slowly = `node -e "setTimeout(() => { console.log('beside done'); process.exit(3) }, 600)"`;
     writeFileSync(
       join(dir, 'package.json'),
-      JSON.stringify({ scripts: { beside: slowly, first: say('first ran', 1), second: say('second ran') } }),
+      JSON.stringify({
+        scripts: {
+          beside: slowly,
+          first: `node -e "console.log('first ran'); console.log(' FAIL  a.test.ts > adds'); console.error('AssertionError: expected 2 to be 3'); process.exit(1)"`,
+          second: say('second ran'),
+        },
+      }),
     );
     const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'run-each.mjs'), '+beside', 'first', 'second'], {
       cwd: dir,
@@ -99,7 +105,13 @@ describe('the README set-up commands', () => {
     expect(out).toMatch(/FAILED npm run first/);
     expect(out).toMatch(/ok {5}npm run second/);
     expect(out).toMatch(/FAILED npm run beside/);
-    expect(result.stderr).toMatch(/failed: npm run first, npm run beside/);
+    // the log's last lines name each failure: the first failing test and its error, or that none was named
+    expect(result.stderr.trim().split('\n').slice(-4)).toEqual([
+      'failed: npm run first, npm run beside',
+      '  npm run first: FAIL  a.test.ts > adds',
+      '    AssertionError: expected 2 to be 3',
+      '  npm run beside: no failing test named in its output; its last line: beside done',
+    ]);
   });
 });
 
