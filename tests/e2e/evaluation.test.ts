@@ -13,7 +13,7 @@ import { assertNoViolations } from './accessibility.ts';
 import { openPage, screenshot } from './browser.ts';
 import { cliStdout } from './cli.ts';
 import { nanoBeirTables, smallGeneratedSet } from './datasets.ts';
-import { useBuiltSite, WAIT } from './site.ts';
+import { useBuiltSite, waitShowing, WAIT } from './site.ts';
 
 /** Tokens per text: small, so that SwiftShader encodes the set in seconds. */
 const LENGTHS = { query: 16, document: 48 };
@@ -246,7 +246,7 @@ describe('the built page: evaluation', { timeout: 900_000 }, () => {
     await page.locator('eval-panel search-view #query').fill(queries[0].text);
     await page.locator('eval-panel search-view button[type="submit"]').click();
     const firstHit = page.locator('eval-panel search-view #splade-hits li').first();
-    await firstHit.waitFor(WAIT);
+    await waitShowing(firstHit, page.locator('eval-panel search-view'));
     assert.match((await page.locator('eval-panel search-view #search-note').textContent()) ?? '', /Judged query/);
     const score = Number(await firstHit.getAttribute('data-score'));
     const products = await firstHit

@@ -24,7 +24,7 @@ import { assertNoViolations } from './accessibility.ts';
 import { openPage, screenshot } from './browser.ts';
 import { smallGeneratedSet } from './datasets.ts';
 import { cliStdout } from './cli.ts';
-import { useBuiltSite, WAIT } from './site.ts';
+import { useBuiltSite, waitShowing, WAIT } from './site.ts';
 
 const TRIPLETS = [
   'what causes tides\tthe moon pulls the sea\tcats sleep a lot',
@@ -465,7 +465,7 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     await page.locator('eval-panel search-view #query').fill((JSON.parse(firstQuery) as { text: string }).text);
     await page.locator('eval-panel search-view button[type="submit"]').click();
     const queryVector = page.locator('eval-panel search-view #query-vector');
-    await queryVector.waitFor(WAIT);
+    await waitShowing(queryVector, page.locator('eval-panel search-view'));
     assert.equal(await queryVector.getAttribute('data-static'), 'yes', 'said to be the static table');
     assert.match(await page.locator('eval-panel search-view #query-ms').innerText(), /^\d+\.\d+ ms$/);
     const staticDir = join(folder, 'query_0_SparseStaticEmbedding');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { launchChromium } from './browser.ts';
 import { startTestServer, type ServerOptions, type TestServer } from './static-server.ts';
 
@@ -106,6 +106,19 @@ async function until(what: string, condition: () => boolean): Promise<void> {
   while (!condition()) {
     if (Date.now() - start > WAIT.timeout) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export /** Waits for `target`; when it does not come, the error says what `around` showed instead (an error, a status). */
+async function waitShowing(target: Locator, around: Locator): Promise<void> {
+  try {
+    await target.waitFor(WAIT);
+  } catch (error) {
+    const shown = await around.innerText({ timeout: 5000 }).catch((e: Error) => `(unreadable: ${e.message})`);
+    const what = `${target}`.replace(/^locator\('(.*)'\)$/, '$1');
+    throw new Error(`it showed "${shown.replace(/\s+/g, ' ').slice(0, 600)}", not ${what} in ${WAIT.timeout / 1000} s`, {
+      cause: error,
+    });
   }
 }
 
