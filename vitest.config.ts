@@ -8,6 +8,8 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     include: ['tests/node/**/*.test.ts'],
+    // each worker's SwiftShader runs one thread per device (tests/swiftshader/README.md)
+    setupFiles: ['tests/helpers/swiftshader-one-thread.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     fileParallelism: true,

@@ -103,8 +103,8 @@ function canVectorize(shape: ResolvedMatmul): boolean {
  * Refuses, when the kernel is built (not at the next sync), a workgroup or a tile the device cannot run: its size per
  * axis and in all, and the tiled variant's workgroup memory, (4·WG_Y + 4·WG_X) x TILE_K floats.
  */
-function checkWorkgroupFits(
-  ctx: GpuContext,
+export function checkWorkgroupFits(
+  ctx: Pick<GpuContext, 'limits'>,
   label: string,
   variant: MatmulVariant,
   wgX: number,
