@@ -4,7 +4,8 @@
 //
 // Layers, top to bottom (an arrow means "may import"; every layer may import its own folder, contract/ and util/):
 //   main.ts   -> ui
-//   ui        -> worker/api.ts only (which re-exports only contract/ and the client)
+//   ui        -> worker/api.ts (which re-exports only contract/ and the client), and publish-runtime/'s element and
+//                engine (the published search tried in the page: plain DOM and arithmetic, no GPU)
 //   worker    -> app
 //   cli       -> app
 //   app       -> train, model, retrieval, io, kernels, gpu
@@ -37,8 +38,9 @@ export default {
     layer(
       'ui-only-worker-api',
       '^src/ui/',
-      ['^src/ui/', '^src/worker/api[.]ts$'],
-      'The UI never touches the GPU: it talks to the worker only through worker/api.ts (contracts and the client).',
+      ['^src/ui/', '^src/worker/api[.]ts$', '^src/publish-runtime/(element|search-worker)[.]ts$'],
+      'The UI never touches the GPU: it talks to the worker only through worker/api.ts (contracts and the client); ' +
+        "it may show a published search with publish-runtime/'s element and engine, which stand alone.",
     ),
     {
       name: 'page-never-reaches-the-gpu',

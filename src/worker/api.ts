@@ -78,6 +78,7 @@ export {
   type PruningPoint,
 } from '../contract/evaluation/index-stats.ts';
 export { type DatasetSummary, type SetEvaluation, type SystemResult } from '../contract/evaluation/results.ts';
+export { type ColdQueryTransfer, type PublishedQuality, type PublishedSearch } from '../contract/evaluation/published-search.ts';
 export { BEST_RULE, bestRun, evaluatedSets, evaluationOn } from '../contract/experiments/run-compare.ts';
 export { type ExportFile, type RunRecord } from '../contract/experiments/runs.ts';
 export {

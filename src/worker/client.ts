@@ -100,6 +100,7 @@ const WORKER_METHODS = [
   'exportRun',
   'exportEvaluated',
   'indexEstimate',
+  'publishEvaluated',
   'handoff',
   'cancelJob',
   'gpuMemory',

@@ -7,6 +7,8 @@ import { listEvaluations, saveEvaluation } from '../app/platform/evaluation-stor
 import { browserPlatform } from '../app/platform/platform-browser.ts';
 import { evaluateRun } from '../app/evaluation/trained-model-evaluation.ts';
 import type { DatasetSource, WorkerApi } from './api.ts';
+import { publishEvaluatedSet } from '../app/evaluation/publish-evaluated.ts';
+import { fetchSearchRuntime } from '../app/evaluation/publish-runtime-browser.ts';
 import type { WorkerState } from './state.ts';
 
 function datasetRef(source: DatasetSource): DatasetRef {
@@ -28,6 +30,7 @@ type EvaluationMethods = Pick<
   | 'evaluatedDocuments'
   | 'exportEvaluated'
   | 'indexEstimate'
+  | 'publishEvaluated'
 >;
 
 export function evaluationMethods(state: WorkerState): EvaluationMethods {
@@ -111,6 +114,12 @@ export function evaluationMethods(state: WorkerState): EvaluationMethods {
     },
     async indexEstimate(request, onPoint) {
       return state.serialized(async () => state.evaluatedSet().indexEstimate(request, onPoint));
+    },
+    async publishEvaluated(runtimeBase, onStage) {
+      return state.serialized(async () => {
+        const runtime = await fetchSearchRuntime(runtimeBase);
+        return publishEvaluatedSet(state.loadedSession(), state.evaluatedSet(), runtime, (stage) => void onStage(stage));
+      });
     },
     async exportEvaluated(what) {
       return state.evaluatedSet().exportFile(what);

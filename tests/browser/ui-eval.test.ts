@@ -159,6 +159,9 @@ function fakeClient() {
     evaluatedQueries: async () => ({ set: 'x', queries: [] }),
     differences: async () => ({ set: 'x', spladeBetter: [], bm25Better: [] }),
     indexEstimate: async () => indexEstimateFixture('x'),
+    publishEvaluated: async () => {
+      throw new Error('demo is not inference-free (its queries need the model itself, not a table lookup)');
+    },
     exportEvaluated: async (what) => (
       exported.push(what),
       { name: `x.${what}`, type: 'text/plain', bytes: new Uint8Array([10]) }

@@ -25,6 +25,7 @@ import { openPage, screenshot } from './browser.ts';
 import { smallGeneratedSet } from './datasets.ts';
 import { cliStdout } from './cli.ts';
 import { useBuiltSite, waitShowing, WAIT } from './site.ts';
+import { WORKER_FILE } from '../../src/publish-runtime/static-search.ts';
 
 const TRIPLETS = [
   'what causes tides\tthe moon pulls the sea\tcats sleep a lot',
@@ -477,6 +478,42 @@ describe('the built page: runs', { timeout: 900_000 }, () => {
     assert.ok(shown.length > 0, 'the query has terms');
     for (const [term, weight] of shown) assert.equal(weight, table[vocab.indexOf(term)], `the static weight of ${term}`);
     await screenshot(page, '36-inference-free-search');
+
+    // Published as a static search from the kept vectors: its report, the folder as a zip, and the search tried here.
+    const publish = page.locator('eval-panel publish-search');
+    await publish.locator('#publish').click();
+    await waitShowing(publish.locator('#publish-report'), publish);
+    const transfer = publish.locator('#publish-transfer');
+    const [p50, p90] = [Number(await transfer.getAttribute('data-p50')), Number(await transfer.getAttribute('data-p90'))];
+    assert.ok(p50 > 0 && p90 >= p50, `bytes per cold search: p50 ${p50}, p90 ${p90}`);
+    const quality = publish.locator('#publish-quality');
+    for (const measure of ['data-exact', 'data-published']) {
+      const value = Number(await quality.getAttribute(measure));
+      assert.ok(value >= 0 && value <= 1, `${measure} ${value}`);
+    }
+    const [zip] = await Promise.all([page.waitForEvent('download'), publish.locator('#publish-download').click()]);
+    const published = unzipSync(new Uint8Array(readFileSync(await zip.path())));
+    const zipFolder = zip.suggestedFilename().replace(/\.zip$/, '');
+    for (const file of ['manifest.json', 'search.json', 'index.html', 'splade-search.js', WORKER_FILE])
+      assert.ok(
+        published[`${zipFolder}/${file}`],
+        `${file} in the published zip: ${Object.keys(published).slice(0, 8).join(', ')}`,
+      );
+    const runtime = new TextDecoder().decode(published[`${zipFolder}/splade-search.js`]);
+    assert.doesNotMatch(runtime, /\bimport\s*[{*\w]/, 'the runtime is one module that imports nothing');
+    const manifest = JSON.parse(new TextDecoder().decode(published[`${zipFolder}/manifest.json`])) as {
+      model: { k: number; inferenceFree: boolean };
+      corpus: { documents: number };
+    };
+    const documents = readFileSync(files[0], 'utf8').trim().split('\n').length;
+    assert.deepEqual([manifest.model.inferenceFree, manifest.corpus.documents], [true, documents]);
+    assert.ok([1, 8].includes(manifest.model.k), `the used run's k: ${manifest.model.k}`);
+    const preview = publish.locator('splade-search');
+    await preview.locator('input[type="search"]').fill((JSON.parse(firstQuery) as { text: string }).text);
+    await preview.locator('input[type="search"]').press('Enter');
+    await preview.locator('.status', { hasText: /documents match|No document matches|failed|could not/ }).waitFor(WAIT);
+    assert.match((await preview.locator('.status').textContent()) ?? '', /documents match/, 'the preview finds hits');
+    await screenshot(page, '37-published-search-preview', publish);
     await context.close();
   });
 });

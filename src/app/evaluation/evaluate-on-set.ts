@@ -130,6 +130,7 @@ export async function evaluateOnSet(
       spladeNdcg: ndcg(report),
       bm25Ndcg: ndcg(bm25Report),
       run: report.run,
+      encoding: { k: r.k, documentLength: r.documentLength, prune: r.prune },
     });
   }
   return {

@@ -89,6 +89,8 @@ export interface EvaluatedSetParts {
   bm25Ndcg: Map<string, number>;
   /** SPLADE's ranking of every query, for a TREC run file. */
   run: Run;
+  /** How the vectors were encoded (`publish` reuses them under the same settings). */
+  encoding: { k: number; documentLength: number; prune: number };
 }
 
 export class EvaluatedSet {
@@ -117,6 +119,12 @@ export class EvaluatedSet {
     const records = dataset.corpusIds.map((id, d) => ({ id, text: dataset.corpusTexts[d] }));
     const { lines } = exportVectors(what, records, docVectors, vocab);
     return { name: `${stem}.${what}.jsonl`, type: 'application/jsonl', bytes: new TextEncoder().encode(lines.join('\n') + '\n') };
+  }
+
+  /** The set and its kept vectors, as `publish` reads a corpus it need not encode again. */
+  vectorsForPublishing(): Pick<EvaluatedSetParts, 'dataset' | 'docVectors' | 'queryVectors' | 'encoding'> {
+    const { dataset, docVectors, queryVectors, encoding } = this.parts;
+    return { dataset, docVectors, queryVectors, encoding };
   }
 
   /** The index and latency estimate of the kept vectors, as `index-stats` measures it, without encoding again. */

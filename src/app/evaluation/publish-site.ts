@@ -239,7 +239,7 @@ export interface SiteInput {
   corpusName: string;
   fingerprint: string;
   records: PublishRecord[];
-  vectors: SparseVector[]; // (documents,) in corpus order
+  vectors: readonly SparseVector[]; // (documents,) in corpus order
   /** Whether token `id` is one of document `doc`'s own tokens (else a posting of it is an expansion). */
   isOwn(doc: number, id: number): boolean;
   queryWeights: Float32Array; // (V,) the static query table
@@ -376,13 +376,25 @@ export async function measureSite(
   return quality;
 }
 
-/** Encodes the corpus with the session's inference-free model and builds the folder; measures it on judged queries. */
+/** Vectors encoded before (an evaluation's), with the same model, k, document length and pruning as the options. */
+export interface EncodedCorpus {
+  /** One per corpus record, in its order. */
+  documents: readonly SparseVector[];
+  /** One per judged query, in its order (encoded again when absent). */
+  queries?: readonly SparseVector[];
+}
+
+/**
+ * The folder of `corpus` under `session`'s inference-free model: its documents encoded (or `reuse`d), shards,
+ * chunks and the query side built, and, for judged queries, the published search measured against exact retrieval.
+ */
 export async function publishSite(
   session: ModelSession,
   corpus: PublishCorpus,
   runtime: PublishRuntime,
   options: PublishOptions,
   progress: EncodeProgress & { onStage?: (stage: string) => void } = {},
+  reuse?: EncodedCorpus,
 ): Promise<PublishedSite> {
   const { model } = session;
   if (!session.inferenceFree || !model.queryWeights)
@@ -397,7 +409,9 @@ export async function publishSite(
     ...openings,
   ]);
   const request = { k: options.k, maxLength: options.documentLength, topK: options.prune };
-  const vectors = await session.encode(texts, request, progress);
+  if (reuse && reuse.documents.length !== texts.length)
+    throw new Error(`${reuse.documents.length} stored document vectors for a corpus of ${texts.length} documents`);
+  const vectors = reuse?.documents ?? (await session.encode(texts, request, progress));
   progress.onStage?.('index');
   const length = session.fittedLength(options.documentLength);
   const own = texts.map((text) => new Set(model.tokenizer.encode(text, { maxLength: length }).ids));
@@ -421,7 +435,7 @@ export async function publishSite(
   let quality: PublishQuality[] = [];
   if (corpus.judged) {
     progress.onStage?.('measure');
-    const queries = await session.encodeQueries(corpus.judged.texts, request);
+    const queries = reuse?.queries ?? (await session.encodeQueries(corpus.judged.texts, request));
     quality = await measureSite(
       site,
       corpus.judged,

@@ -22,6 +22,7 @@ import { JobController } from '../common/job-controller.ts';
 import { readNumberFields } from '../common/number-fields.ts';
 import '../common/panel-explainer.ts';
 import './search-view.ts';
+import './publish-search.ts';
 import { baseStyles, fieldStyles, trainingPanelStyles } from '../common/theme.ts';
 
 export type EvalClient = Pick<
@@ -36,6 +37,7 @@ export type EvalClient = Pick<
   | 'differences'
   | 'exportEvaluated'
   | 'indexEstimate'
+  | 'publishEvaluated'
 >;
 
 const FIELDS = [
@@ -161,7 +163,9 @@ export class EvalPanel extends LitElement {
                 .set=${this._kept}
                 .generation=${this.evaluationsDone}
                 .evaluation=${this._latest.at(-1) ?? null}
-              ></index-estimate>`
+              ></index-estimate>
+              <h3>Publish as a static search</h3>
+              <publish-search .client=${this.client} .set=${this._kept} .generation=${this.evaluationsDone}></publish-search>`
           : nothing
       }
       <h3>Search the evaluated set</h3>

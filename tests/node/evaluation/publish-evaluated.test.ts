@@ -1,0 +1,121 @@
+// The page's "Publish as a static search" below the worker: an evaluated set published from the vectors its evaluation
+// kept (nothing encoded again) as one folder in a zip, its manifest naming the evaluation's k, length and corpus, the
+// published search's exact nDCG@10 the evaluation's own, and a cold search's bytes counted file by file; a model that
+// is not inference-free is refused.
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { unzipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluateOnSet } from '../../../src/app/evaluation/evaluate-on-set.ts';
+import { publishEvaluatedSet } from '../../../src/app/evaluation/publish-evaluated.ts';
+import { NotInferenceFreeError } from '../../../src/app/evaluation/publish-site.ts';
+import { RUNTIME_FILES, coldQueryTransfer } from '../../../src/app/evaluation/publish-transfer.ts';
+import type { ModelSession } from '../../../src/app/model/model-session.ts';
+import { withModelSession } from '../../../src/cli/model/model-session.ts';
+import type { RetrievalDataset } from '../../../src/contract/evaluation/dataset.ts';
+import { EVAL_DEFAULTS } from '../../../src/contract/limits.ts';
+import { loadBeir } from '../../../src/io/beir/beir.ts';
+import { createFolderSource } from '../../../src/io/file-source-node.ts';
+import { SearchEngine } from '../../../src/publish-runtime/engine.ts';
+import type { Manifest } from '../../../src/publish-runtime/manifest.ts';
+import { generatedBeir } from '../../helpers/generated-data.ts';
+import { writeSparseEncoderFolder } from '../../helpers/tiny-sparse-encoder-folder.ts';
+import { TINY_VOCAB, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+
+const RUNTIME = {
+  script: new TextEncoder().encode('// splade-search.js stands in\n'),
+  worker: new TextEncoder().encode('// its engine stands in\n'),
+};
+const REQUEST = { ...EVAL_DEFAULTS, k: 2, queryLength: 16, documentLength: 32 };
+
+let root: string;
+let plain: string;
+let router: string;
+let dataset: RetrievalDataset;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'splade-publish-evaluated-'));
+  plain = join(root, 'plain');
+  router = join(root, 'router');
+  await writeTinySpladeModel(plain, 'bert', { maxPositions: 64 });
+  const table = Float32Array.from(TINY_VOCAB, (_, id) => (id < 5 ? 0 : 1 + (id % 7) / 3));
+  await writeSparseEncoderFolder(router, plain, 'router', table);
+  dataset = await loadBeir(createFolderSource(generatedBeir()), 'test');
+});
+
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+/** The session with its encode calls counted (publishing must encode nothing again). */
+function counted(session: ModelSession): { session: ModelSession; encodes: () => number } {
+  let calls = 0;
+  const spy = new Proxy(session, {
+    get(target, name, receiver) {
+      const member = Reflect.get(target, name, receiver);
+      if ((name === 'encode' || name === 'encodeQueries') && typeof member === 'function')
+        return (...args: unknown[]) => (calls++, member.apply(target, args));
+      return typeof member === 'function' ? member.bind(target) : member;
+    },
+  });
+  return { session: spy, encodes: () => calls };
+}
+
+describe("the page's Publish as a static search", () => {
+  it("publishes the evaluated set from its kept vectors: one folder zipped, the evaluation's settings, its exact nDCG@10, a cold search's bytes", async () => {
+    await withModelSession(router, 'publish evaluated', {}, async (session) => {
+      const { kept, result } = await evaluateOnSet(session, dataset, REQUEST, { bm25: true });
+      const { session: spied, encodes } = counted(session);
+      const stages: string[] = [];
+      const published = await publishEvaluatedSet(spied, kept!, RUNTIME, (stage) => stages.push(stage));
+      expect(encodes(), 'the kept vectors are published, not encoded again').toBe(0);
+      expect(stages).toEqual(['index', 'measure', 'transfer']);
+
+      const files = unzipSync(published.zip);
+      const folder = `${published.name}/`;
+      expect(Object.keys(files).every((path) => path.startsWith(folder))).toBe(true);
+      expect(Object.keys(files)).toHaveLength(published.files);
+      for (const file of ['manifest.json', 'search.json', ...RUNTIME_FILES]) expect(files[folder + file], file).toBeDefined();
+      const manifest = JSON.parse(new TextDecoder().decode(files[`${folder}manifest.json`])) as Manifest;
+      expect(manifest.model).toMatchObject({ k: 2, documentLength: 32, prune: 0, inferenceFree: true });
+      expect(manifest.corpus.documents).toBe(dataset.corpusIds.length);
+      const lines = dataset.corpusIds.map((id, d) => JSON.stringify([id, dataset.corpusTexts[d]])).join('\n');
+      expect(manifest.corpus.fingerprint).toBe(`sha256:${createHash('sha256').update(lines).digest('hex')}`);
+      expect(published.sizes.total).toBe(manifest.sizes.total);
+
+      // exact retrieval of the published vectors is the evaluation's own ranking
+      const splade = published.quality.find((q) => q.system === 'splade')!;
+      expect(splade.queries).toBe(dataset.queryIds.length);
+      expect(splade.exact).toBeCloseTo(result.splade.metrics.ndcg_cut_10, 10);
+      expect(splade.published).toBeGreaterThan(0);
+
+      // a cold search's bytes: the runtime's three files and what a fresh engine reads, counted here again
+      const transfer = published.transfer!;
+      const sizeOf = (path: string) => files[folder + path].length;
+      expect(transfer.runtime).toBe(RUNTIME_FILES.reduce((sum, path) => sum + sizeOf(path), 0));
+      const perQuery: number[] = [];
+      for (const text of dataset.queryTexts) {
+        let bytes = transfer.runtime;
+        const engine = await SearchEngine.open(async (path) => ((bytes += sizeOf(path)), files[folder + path]));
+        await engine.search(text, { k: 10 });
+        perQuery.push(bytes);
+      }
+      perQuery.sort((a, b) => a - b);
+      expect([transfer.queries, transfer.p50, transfer.p90]).toEqual([
+        perQuery.length,
+        perQuery[Math.ceil(0.5 * perQuery.length) - 1],
+        perQuery[Math.ceil(0.9 * perQuery.length) - 1],
+      ]);
+      expect(transfer.filesP50).toBeGreaterThan(RUNTIME_FILES.length);
+      expect(await coldQueryTransfer({ files: [], manifestBytes: new Uint8Array() }, [])).toBeNull();
+    });
+  });
+
+  it('refuses a model that is not inference-free, saying so', async () => {
+    await withModelSession(plain, 'publish evaluated', {}, async (session) => {
+      const { kept } = await evaluateOnSet(session, dataset, REQUEST, { bm25: true });
+      await expect(publishEvaluatedSet(session, kept!, RUNTIME)).rejects.toThrow(NotInferenceFreeError);
+      await expect(publishEvaluatedSet(session, kept!, RUNTIME)).rejects.toThrow(/is not inference-free/);
+    });
+  });
+});
