@@ -9,6 +9,8 @@ import { openDataset } from '../../app/evaluation/datasets.ts';
 import { parsePublishCorpus } from '../../app/evaluation/publish-corpus.ts';
 import { checkPublishTarget, writePublishFolder } from '../../app/evaluation/publish-folder-node.ts';
 import { searchRuntime } from '../../app/evaluation/publish-runtime-node.ts';
+import { coldQueryTransfer } from '../../app/evaluation/publish-transfer.ts';
+import type { ColdQueryTransfer } from '../../contract/evaluation/published-search.ts';
 import {
   publishSite,
   WEIGHT_KINDS,
@@ -77,7 +79,7 @@ async function corpusPaths(corpus: string, split: string): Promise<{ file: strin
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-function report(out: string, site: PublishedSite, seconds: number): string {
+function report(out: string, site: PublishedSite, seconds: number, transfer: ColdQueryTransfer | null): string {
   const m = site.manifest;
   const s = m.sizes;
   const lines = [
@@ -94,6 +96,11 @@ function report(out: string, site: PublishedSite, seconds: number): string {
     `documents      ${m.documents.chunks.length} chunks of ${m.documents.chunkSize}, ${kb(s.documents)}`,
     `runtime        ${kb(s.runtime)} splade-search.js, ${kb(s.page)} index.html; total ${kb(s.total)}`,
   ];
+  if (transfer)
+    lines.push(
+      `cold search    ${kb(transfer.p50)} at the median, ${kb(transfer.p90)} at the 90th percentile over ${transfer.queries} queries ` +
+        `(${transfer.filesP50} and ${transfer.filesP90} files, the runtime's ${kb(transfer.runtime)} included; uncompressed)`,
+    );
   for (const q of site.quality)
     lines.push(
       `nDCG@10 ${q.system.padEnd(7)}${q.published.toFixed(4)} published against ${q.exact.toFixed(4)} exact (${q.queries} queries; cost ${(q.exact - q.published).toFixed(4)}; ` +
@@ -217,14 +224,16 @@ export const publishCommand: Command = {
         });
       },
     );
+    const transfer = corpus.judged ? await coldQueryTransfer(site, corpus.judged.texts) : null;
     await writePublishFolder(out, target, site.files, site.manifestBytes);
     const seconds = (performance.now() - start) / 1000;
     if (args.flag('json')) {
       const { files: _, ...summary } = site.manifest;
       process.stdout.write(
-        JSON.stringify({ out, ...summary, quality: site.quality, tokenizerTexts: site.tokenizerTexts }) + '\n',
+        JSON.stringify({ out, ...summary, quality: site.quality, coldSearch: transfer, tokenizerTexts: site.tokenizerTexts }) +
+          '\n',
       );
-    } else process.stdout.write(printable(report(out, site, seconds), '\n') + '\n');
+    } else process.stdout.write(printable(report(out, site, seconds, transfer), '\n') + '\n');
     return 0;
   },
 };

@@ -101,6 +101,21 @@ describe('splade-lab publish', () => {
       /^nDCG@10 splade +\d\.\d{4} published against \d\.\d{4} exact \(32 queries; cost -?\d\.\d{4}; \d+ top-1000 rankings differ/m,
     );
     expect(published).toMatch(/^nDCG@10 bm25 +\d\.\d{4} published against \d\.\d{4} exact \(32 queries/m);
+    // what a search with nothing cached transfers, the runtime's bytes and every file a fresh engine reads
+    const cold =
+      /^cold search +([\d.]+) KB at the median, ([\d.]+) KB at the 90th percentile over 32 queries \((\d+) and (\d+) files, the runtime's ([\d.]+) KB included/m.exec(
+        published,
+      );
+    expect(cold, published).not.toBeNull();
+    const [p50, p90, filesP50, filesP90, runtimeKb] = cold!.slice(1).map(Number);
+    expect(p50).toBeLessThanOrEqual(p90);
+    expect(filesP50).toBeLessThanOrEqual(filesP90);
+    expect(filesP50).toBeGreaterThan(3);
+    const runtimeBytes = (
+      await Promise.all(['index.html', 'splade-search.js', 'splade-search-worker.js'].map((f) => readFile(join(site, f))))
+    ).reduce((sum, bytes) => sum + bytes.length, 0);
+    expect(runtimeKb).toBeCloseTo(runtimeBytes / 1024, 1);
+    expect(p50).toBeGreaterThan(runtimeKb);
   });
 
   it('keeps a title with markup as JSON text in its document chunk, and the runtime puts titles in as text only', async () => {
