@@ -16,6 +16,7 @@ const PUBLISHED: PublishedSearch = {
   quality: [
     { system: 'splade', queries: 12, exact: 0.6029, published: 0.6029, largestScoreDifference: 0.001, rankingsDiffering: 0 },
   ],
+  weights: 'uint8',
   k: 8,
   documentLength: 128,
 };
@@ -68,6 +69,7 @@ describe('<publish-search>', () => {
     check(/1316 files/.test(inside(el, '#publish-report').textContent ?? ''), 'the file count');
     const quality = inside(el, '#publish-quality');
     check(/0\.6029.*0\.6029/s.test(quality.textContent ?? ''), `nDCG@10 published and exact: ${quality.textContent}`);
+    check(/stored as uint8/.test(quality.textContent ?? ''), 'how the weights are stored');
     const preview = inside(el, 'splade-search');
     check(/^published-\d+$/.test(preview.getAttribute('src') ?? ''), 'the preview reads the published folder');
     const names = await downloaded(() => inside<HTMLButtonElement>(el, '#publish-download').click());

@@ -72,6 +72,7 @@ export async function publishEvaluatedSet(
     sizes: site.manifest.sizes,
     transfer,
     quality: site.quality,
+    weights: site.manifest.splade.weights,
     k: encoding.k,
     documentLength: site.manifest.model.documentLength,
   };

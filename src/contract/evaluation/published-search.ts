@@ -37,6 +37,8 @@ export interface PublishedSearch {
   /** Per cold search over the set's queries (null for a set without queries). */
   transfer: ColdQueryTransfer | null;
   quality: PublishedQuality[];
+  /** How the postings store SPLADE's weights: uint8, float16 or float32. */
+  weights: string;
   k: number;
   documentLength: number;
 }

@@ -101,7 +101,7 @@ export class PublishSearch extends LitElement {
           splade
             ? html`<li id="publish-quality" data-exact=${splade.exact} data-published=${splade.published}>
                 nDCG@10 of the published search ${splade.published.toFixed(4)}, exact retrieval of the same vectors
-                ${splade.exact.toFixed(4)} (the weights stored in 8 bits; ${splade.rankingsDiffering} of
+                ${splade.exact.toFixed(4)} (weights stored as ${p.weights}; ${splade.rankingsDiffering} of
                 ${splade.queries} queries rank their top 1000 differently).
               </li>`
             : nothing

@@ -78,6 +78,7 @@ describe("the page's Publish as a static search", () => {
       for (const file of ['manifest.json', 'search.json', ...RUNTIME_FILES]) expect(files[folder + file], file).toBeDefined();
       const manifest = JSON.parse(new TextDecoder().decode(files[`${folder}manifest.json`])) as Manifest;
       expect(manifest.model).toMatchObject({ k: 2, documentLength: 32, prune: 0, inferenceFree: true });
+      expect(published.weights).toBe(manifest.splade.weights);
       expect(manifest.corpus.documents).toBe(dataset.corpusIds.length);
       const lines = dataset.corpusIds.map((id, d) => JSON.stringify([id, dataset.corpusTexts[d]])).join('\n');
       expect(manifest.corpus.fingerprint).toBe(`sha256:${createHash('sha256').update(lines).digest('hex')}`);
