@@ -228,7 +228,7 @@ export async function openTokenizer(platform: Platform, ref: FilesRef, options?:
 }
 
 /** CRC-32 of config.json and of every parameter's bytes, in layout order: two models with one config differ here. */
-function weightsFingerprint(config: object, params: Map<string, { data: Float32Array }>): number {
+export function weightsFingerprint(config: object, params: Map<string, { data: Float32Array }>): number {
   let crc = crc32(new TextEncoder().encode(JSON.stringify(config)));
   for (const name of [...params.keys()].sort()) {
     const data = params.get(name)!.data;

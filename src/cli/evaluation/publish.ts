@@ -4,12 +4,13 @@
 // published search keeps) on stdout.
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { openDataset } from '../../app/evaluation/datasets.ts';
 import { parsePublishCorpus } from '../../app/evaluation/publish-corpus.ts';
 import { checkPublishTarget, writePublishFolder } from '../../app/evaluation/publish-folder-node.ts';
 import { searchRuntime } from '../../app/evaluation/publish-runtime-node.ts';
 import { coldQueryTransfer } from '../../app/evaluation/publish-transfer.ts';
+import { vectorsThroughFolder } from '../../app/evaluation/publish-vectors-node.ts';
 import type { ColdQueryTransfer } from '../../contract/evaluation/published-search.ts';
 import {
   publishSite,
@@ -17,6 +18,7 @@ import {
   type JudgedQueries,
   type PublishOptions,
   type PublishedSite,
+  type EncodedCorpus,
   type WeightKind,
   PUBLISH_DEFAULTS,
 } from '../../app/evaluation/publish-site.ts';
@@ -75,6 +77,15 @@ async function corpusPaths(corpus: string, split: string): Promise<{ file: strin
     [join(corpus, 'queries.jsonl'), join(corpus, 'qrels', `${split}.tsv`)].map((p) => stat(p).catch(() => null)),
   );
   return { file, beir: judged.every((s) => s?.isFile()) ? corpus : null };
+}
+
+/** --vectors may be neither --out (nor inside it: a publish replaces --out whole) nor an input. */
+function checkVectorsFolder(dir: string, out: string, inputs: string[]): void {
+  const [vectors, site] = [resolve(dir), resolve(out)];
+  if (vectors === site || vectors.startsWith(`${site}${sep}`) || site.startsWith(`${vectors}${sep}`))
+    throw new UsageError(`--vectors ${dir} and --out ${out} overlap: a publish replaces --out whole; keep the vectors beside it`);
+  for (const input of inputs)
+    if (resolve(input) === vectors) throw new UsageError(`--vectors ${dir} is an input of this publish; give another folder`);
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -155,6 +166,14 @@ export const publishCommand: Command = {
       'url-field': { value: 'field', help: 'the record field holding a link (http or https) to the document', default: 'url' },
       split: { value: 'name', help: "a BEIR folder's qrels split, to measure the published search's nDCG@10", default: 'test' },
       batch: { value: 'B', help: 'texts per GPU batch', default: '8' },
+      vectors: {
+        value: 'folder',
+        help:
+          'keep the document vectors in this folder as they are encoded, and read them from it next time: a killed publish ' +
+          'resumes there, and publishing again with other weights, cap or shards encodes nothing (refused if it holds ' +
+          "another model's, k's, length's, pruning's or corpus's vectors)",
+      },
+      'vector-chunk': { value: 'N', help: 'documents per file in the --vectors folder', default: '1024' },
       heavy: { help: 'publish a model that is not inference-free, queries encoded in the page (not built yet: refused)' },
       json: { help: 'print the manifest summary and measures as one JSON object' },
     },
@@ -179,6 +198,11 @@ export const publishCommand: Command = {
       { option: '--model', path: args.required('model') },
       { option: '--corpus', path: corpusArg },
     ]);
+    const vectorsDir = args.string('vectors');
+    const vectorChunk = args.numberOrDefault('vector-chunk');
+    if (!Number.isInteger(vectorChunk) || vectorChunk < 1)
+      throw new UsageError(`--vector-chunk ${vectorChunk}: give a whole number of documents, 1 or more`);
+    if (vectorsDir !== undefined) checkVectorsFolder(vectorsDir, out, [args.required('model'), corpusArg]);
     const bytes = await readInputFile('corpus', file);
     const { records, warnings } = parsePublishCorpus(bytes, file, {
       title: args.string('title-field')!,
@@ -209,19 +233,45 @@ export const publishCommand: Command = {
       async (session) => {
         const runtime = await searchRuntime();
         const encodeStart = performance.now();
-        return publishSite(session, corpus, runtime, options, {
-          onProgress: (done, total) => {
-            const seconds = (performance.now() - encodeStart) / 1000;
-            const left = done > 0 ? (seconds / done) * (total - done) : NaN;
-            process.stderr.write(
-              `\rencoding ${done}/${total} documents, ${seconds.toFixed(0)} s, about ${left.toFixed(0)} s left   `,
-            );
+        const onProgress = (done: number, total: number) => {
+          const seconds = (performance.now() - encodeStart) / 1000;
+          const left = done > 0 ? (seconds / done) * (total - done) : NaN;
+          process.stderr.write(
+            `\rencoding ${done}/${total} documents, ${seconds.toFixed(0)} s, about ${left.toFixed(0)} s left   `,
+          );
+        };
+        let reuse: EncodedCorpus | undefined;
+        if (vectorsDir !== undefined) {
+          const texts = corpus.records.map((r) => r.text);
+          const { vectors, report: kept } = await vectorsThroughFolder(
+            session,
+            vectorsDir,
+            texts,
+            options,
+            corpus.fingerprint,
+            vectorChunk,
+            { onProgress },
+          );
+          for (const problem of kept.problems) process.stderr.write(`\nwarning: ${printable(problem)}`);
+          process.stderr.write(
+            `\ndocument vectors: ${kept.read} read from ${vectorsDir}, ${kept.encoded} encoded and kept there\n`,
+          );
+          reuse = { documents: vectors };
+        }
+        return publishSite(
+          session,
+          corpus,
+          runtime,
+          options,
+          {
+            onProgress,
+            onStage: (stage) =>
+              process.stderr.write(
+                stage === 'index' ? '\nbuilding the posting shards\n' : 'measuring the published search on the judged queries\n',
+              ),
           },
-          onStage: (stage) =>
-            process.stderr.write(
-              stage === 'index' ? '\nbuilding the posting shards\n' : 'measuring the published search on the judged queries\n',
-            ),
-        });
+          reuse,
+        );
       },
     );
     const transfer = corpus.judged ? await coldQueryTransfer(site, corpus.judged.texts) : null;
