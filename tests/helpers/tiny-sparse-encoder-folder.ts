@@ -5,6 +5,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeSafetensors } from '../../src/io/formats/safetensors.ts';
+import { TINY_VOCAB, writeTinySpladeModel } from './tiny-splade-model.ts';
 
 export type SparseEncoderLayout = 'plain' | 'router' | 'router-root';
 
@@ -61,4 +62,17 @@ export async function writeSparseEncoderFolder(
     await mkdir(dirname(join(dir, file)), { recursive: true });
     await writeFile(join(dir, file), bytes);
   }
+}
+
+/**
+ * The publish tests' two models under `root`: `plain`, the tiny BERT MLM (64 positions; not inference-free), and
+ * `router`, the same as a Router whose static query table weighs the special ids 0 and the others 1 to 3.
+ */
+export async function writeTinyPublishModels(root: string): Promise<{ plain: string; router: string }> {
+  const plain = join(root, 'plain');
+  const router = join(root, 'router');
+  await writeTinySpladeModel(plain, 'bert', { maxPositions: 64 });
+  const table = Float32Array.from(TINY_VOCAB, (_, id) => (id < 5 ? 0 : 1 + (id % 7) / 3));
+  await writeSparseEncoderFolder(router, plain, 'router', table);
+  return { plain, router };
 }

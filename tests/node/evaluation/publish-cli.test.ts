@@ -12,8 +12,7 @@ import { SearchEngine } from '../../../src/publish-runtime/engine.ts';
 import type { Manifest, StoredDocument } from '../../../src/publish-runtime/manifest.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { generatedBeir } from '../../helpers/generated-data.ts';
-import { writeSparseEncoderFolder } from '../../helpers/tiny-sparse-encoder-folder.ts';
-import { TINY_VOCAB, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { writeTinyPublishModels } from '../../helpers/tiny-sparse-encoder-folder.ts';
 
 const MARKUP_TITLE = '<img src=x onerror=alert(1)> and </script><script>alert(2)</script>';
 
@@ -42,11 +41,7 @@ const readManifest = async (dir: string) => JSON.parse(await readFile(join(dir, 
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-publish-cli-'));
-  plain = join(root, 'plain');
-  router = join(root, 'router');
-  await writeTinySpladeModel(plain, 'bert', { maxPositions: 64 });
-  const table = Float32Array.from(TINY_VOCAB, (_, id) => (id < 5 ? 0 : 1 + (id % 7) / 3));
-  await writeSparseEncoderFolder(router, plain, 'router', table);
+  ({ plain, router } = await writeTinyPublishModels(root));
   site = join(root, 'sites', 'generated');
   const { code, stdout, stderr } = await runCli(
     'publish',

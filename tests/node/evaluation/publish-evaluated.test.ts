@@ -21,8 +21,7 @@ import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { SearchEngine } from '../../../src/publish-runtime/engine.ts';
 import type { Manifest } from '../../../src/publish-runtime/manifest.ts';
 import { generatedBeir } from '../../helpers/generated-data.ts';
-import { writeSparseEncoderFolder } from '../../helpers/tiny-sparse-encoder-folder.ts';
-import { TINY_VOCAB, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { writeTinyPublishModels } from '../../helpers/tiny-sparse-encoder-folder.ts';
 
 const RUNTIME = {
   script: new TextEncoder().encode('// splade-search.js stands in\n'),
@@ -37,11 +36,7 @@ let dataset: RetrievalDataset;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-publish-evaluated-'));
-  plain = join(root, 'plain');
-  router = join(root, 'router');
-  await writeTinySpladeModel(plain, 'bert', { maxPositions: 64 });
-  const table = Float32Array.from(TINY_VOCAB, (_, id) => (id < 5 ? 0 : 1 + (id % 7) / 3));
-  await writeSparseEncoderFolder(router, plain, 'router', table);
+  ({ plain, router } = await writeTinyPublishModels(root));
   dataset = await loadBeir(createFolderSource(generatedBeir()), 'test');
 });
 

@@ -9,19 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeVectorChunk, encodeVectorChunk } from '../../../src/app/evaluation/publish-vectors-node.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { generatedBeir } from '../../helpers/generated-data.ts';
-import { writeSparseEncoderFolder } from '../../helpers/tiny-sparse-encoder-folder.ts';
-import { TINY_VOCAB, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { writeTinyPublishModels } from '../../helpers/tiny-sparse-encoder-folder.ts';
 
 let root: string;
 let router: string;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-publish-vectors-'));
-  const plain = join(root, 'plain');
-  router = join(root, 'router');
-  await writeTinySpladeModel(plain, 'bert', { maxPositions: 64 });
-  const table = Float32Array.from(TINY_VOCAB, (_, id) => (id < 5 ? 0 : 1 + (id % 7) / 3));
-  await writeSparseEncoderFolder(router, plain, 'router', table);
+  ({ router } = await writeTinyPublishModels(root));
 });
 
 afterAll(() => rm(root, { recursive: true, force: true }));
