@@ -24,8 +24,8 @@ async function corpusFingerprint(ids: readonly string[], texts: readonly string[
 
 /**
  * Publishes `set` under `session`'s model (which must be inference-free: NotInferenceFreeError otherwise) with the
- * CLI's defaults and the evaluation's k, document length and pruning. A document's title is its id (a retrieval set
- * keeps title and text joined), its snippet the start of its text, and it has no link.
+ * CLI's defaults and the evaluation's k, document length and pruning. A document's title is its corpus's title
+ * (its id where it has none), its snippet the start of the rest of its text, and it has no link.
  */
 export async function publishEvaluatedSet(
   session: ModelSession,
@@ -37,13 +37,13 @@ export async function publishEvaluatedSet(
   const corpus = {
     name: dataset.name,
     fingerprint: await corpusFingerprint(dataset.corpusIds, dataset.corpusTexts),
-    records: dataset.corpusIds.map((id, d) => ({
-      id,
-      text: dataset.corpusTexts[d],
-      title: id,
-      url: '',
-      body: dataset.corpusTexts[d],
-    })),
+    records: dataset.corpusIds.map((id, d) => {
+      const text = dataset.corpusTexts[d];
+      const title = dataset.corpusTitles?.[d] ?? '';
+      // the encoder read title and text joined; the page shows the title as the heading and the rest below it
+      const body = title && text.startsWith(title) ? text.slice(title.length).trim() : text;
+      return { id, text, title: title || id, url: '', body };
+    }),
     judged: { ids: dataset.queryIds, texts: dataset.queryTexts, qrels: dataset.qrels },
   };
   const options = {

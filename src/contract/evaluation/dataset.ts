@@ -6,6 +6,8 @@ export interface RetrievalDataset {
   corpusIds: string[];
   /** Text the encoder sees for each document (BEIR: title + " " + text, trimmed). */
   corpusTexts: string[];
+  /** Each document's title where its corpus gives titles ("" where a document has none); absent when none has one. */
+  corpusTitles?: string[];
   queryIds: string[];
   queryTexts: string[];
   qrels: Qrels;

@@ -223,10 +223,12 @@ export function assembleDataset(
     );
 
   const evaluated = queries.records.filter((r) => judged.qrels.has(r.id));
+  const titled = corpus.records.some((r) => r.title);
   return {
     name,
     corpusIds: corpus.records.map((r) => r.id),
     corpusTexts: corpus.records.map((r) => beirDocumentText(r.title, r.text)),
+    ...(titled ? { corpusTitles: corpus.records.map((r) => r.title?.trim() ?? '') } : {}),
     queryIds: evaluated.map((r) => r.id),
     queryTexts: evaluated.map((r) => r.text),
     qrels: judged.qrels,

@@ -16,7 +16,7 @@ import type { ModelSession } from '../../../src/app/model/model-session.ts';
 import { withModelSession } from '../../../src/cli/model/model-session.ts';
 import type { RetrievalDataset } from '../../../src/contract/evaluation/dataset.ts';
 import { EVAL_DEFAULTS } from '../../../src/contract/limits.ts';
-import { loadBeir } from '../../../src/io/beir/beir.ts';
+import { beirDocumentText, loadBeir } from '../../../src/io/beir/beir.ts';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { SearchEngine } from '../../../src/publish-runtime/engine.ts';
 import type { Manifest } from '../../../src/publish-runtime/manifest.ts';
@@ -37,7 +37,10 @@ let dataset: RetrievalDataset;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-publish-evaluated-'));
   ({ plain, router } = await writeTinyPublishModels(root));
-  dataset = await loadBeir(createFolderSource(generatedBeir()), 'test');
+  const read = await loadBeir(createFolderSource(generatedBeir()), 'test');
+  // titles, as a BEIR corpus with a "title" field gives them: the encoder reads title and text joined
+  const titles = read.corpusIds.map((id) => `About ${id}`);
+  dataset = { ...read, corpusTitles: titles, corpusTexts: read.corpusTexts.map((text, d) => beirDocumentText(titles[d], text)) };
 });
 
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -90,12 +93,20 @@ describe("the page's Publish as a static search", () => {
       const sizeOf = (path: string) => files[folder + path].length;
       expect(transfer.runtime).toBe(RUNTIME_FILES.reduce((sum, path) => sum + sizeOf(path), 0));
       const perQuery: number[] = [];
+      let titled = 0;
       for (const text of dataset.queryTexts) {
         let bytes = transfer.runtime;
         const engine = await SearchEngine.open(async (path) => ((bytes += sizeOf(path)), files[folder + path]));
-        await engine.search(text, { k: 10 });
+        const { hits } = await engine.search(text, { k: 10 });
         perQuery.push(bytes);
+        // a hit shows its corpus title as the heading, and the rest of its text below
+        if (hits.length === 0) continue;
+        const d = dataset.corpusIds.indexOf(hits[0].id!);
+        expect([hits[0].title, dataset.corpusTexts[d].endsWith(hits[0].snippet!)]).toEqual([`About ${hits[0].id}`, true]);
+        expect(hits[0].snippet).not.toContain('About');
+        titled++;
       }
+      expect(titled, 'queries whose first hit was looked at (the tiny model matches few)').toBeGreaterThan(2);
       perQuery.sort((a, b) => a - b);
       expect([transfer.queries, transfer.p50, transfer.p90]).toEqual([
         perQuery.length,
