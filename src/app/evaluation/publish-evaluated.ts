@@ -4,7 +4,7 @@
 import { zipSync } from 'fflate';
 import type { ModelSession } from '../model/model-session.ts';
 import type { EvaluatedSet } from './evaluated-set.ts';
-import { PUBLISH_DEFAULTS, publishSite, type PublishRuntime } from './publish-site.ts';
+import { NotInferenceFreeError, PUBLISH_DEFAULTS, publishSite, type PublishRuntime } from './publish-site.ts';
 import { coldQueryTransfer } from './publish-transfer.ts';
 import type { PublishedSearch } from '../../contract/evaluation/published-search.ts';
 import { MANIFEST_FILE } from '../../publish-runtime/manifest.ts';
@@ -51,6 +51,12 @@ export async function publishEvaluatedSet(
     ...encoding,
     title: dataset.name,
   };
+  if (!session.inferenceFree)
+    throw new NotInferenceFreeError(
+      `${session.model.name} is not inference-free: its queries need the model itself, not a table lookup, so no static ` +
+        'page can search with it. Train a run with inference-free queries (Training: Queries, a static or trained IDF ' +
+        'table) and use it, or load an inference-free model, then evaluate and publish again.',
+    );
   const site = await publishSite(
     session,
     corpus,
