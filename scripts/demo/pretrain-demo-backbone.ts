@@ -32,9 +32,13 @@ export const DEMO_PRETRAINING = {
    * direction s (zero mean over the dimensions, so that LayerNorm keeps it), and the head's LayerNorm bias is
    * -headBias s^, so every logit of a position moves down by about the same amount (the MLM's softmax does not see a
    * uniform shift; dividing the head by k scales it with the logits). 10 puts a 5-30-token text at k = 1 at a few
-   * thousand active terms out of 30522, and k = 8 keeps them (measured on the warm start; figures in the README).
+   * thousand active terms out of 30522 (measured on the warm start; figures in the README).
+   * `outputBias` of that shift sits in the decoder's own bias instead, as a constant -outputBias on every logit: the
+   * paper divides the head matrix by k and leaves its bias alone, so at k = 1 this changes nothing while at k = 8 it
+   * keeps only the clearest of a position's terms (about 150 of a sentence's 2,000), as a real head's bias does to
+   * the small logits of a divided head.
    */
-  background: { sharedNorm: 1, headBias: 10 },
+  background: { sharedNorm: 1, headBias: 10, outputBias: 0.25 },
   /** Lesson-world documents per topic added to WordNet's (generated with another seed than the lesson's task). */
   lessonDocuments: { seed: 2026, documentsPerTopic: 60 },
   mlm: { steps: 120, batch: 32, maxLength: 64, lr: 1e-4, warmupRatio: 0.1, seed: 1, reportEvery: 10 },
@@ -153,8 +157,9 @@ async function warmStart(folder: string, documents: string[], vocabSize: number)
 /**
  * Starts the encoder as a pass-through, so that before any training each position predicts the tokens whose vectors
  * are closest to its own: every layer's residual branches (attention output, MLP output) at zero, the MLM head's
- * transform the identity with a bias of 3 (GELU nearly linear there; its LayerNorm removes the shift) and its output
- * bias zero. Masked-LM training then learns the context from there.
+ * transform the identity with a bias of 3 (GELU nearly linear there; its LayerNorm removes the shift), and the
+ * background shift (DEMO_PRETRAINING.background) in its LayerNorm bias and output bias. Masked-LM training then learns
+ * the context from there.
  */
 function passThrough(tensors: Map<string, { shape: number[]; data: Float32Array }>, layers: number, d: number): void {
   const tensor = (name: string) => {
@@ -168,12 +173,14 @@ function passThrough(tensors: Map<string, { shape: number[]; data: Float32Array 
   const dense = tensor('cls.predictions.transform.dense.weight').fill(0);
   for (let j = 0; j < d; j++) dense[j * d + j] = 1;
   tensor('cls.predictions.transform.dense.bias').fill(3);
-  // no random offsets between the vocabulary's logits: they would reorder a divided head's (k = 8) small logits
-  tensor('cls.predictions.bias').fill(0);
-  // every logit of a position down by about headBias x (its share of the shared component): most of them negative
+  // every logit of a position down by headBias (each row's shared component is 1 along s): most of them negative.
+  // outputBias of it in the decoder's bias, the same for every id (random offsets would reorder a divided head's small
+  // logits), the rest in the head's LayerNorm bias, which the division by k scales with the logits
+  const { headBias, outputBias } = DEMO_PRETRAINING.background;
+  tensor('cls.predictions.bias').fill(-outputBias);
   const beta = tensor('cls.predictions.transform.LayerNorm.bias');
   const shared = backgroundDirection(d);
-  for (let k = 0; k < d; k++) beta[k] = -DEMO_PRETRAINING.background.headBias * shared[k];
+  for (let k = 0; k < d; k++) beta[k] = -(headBias - outputBias) * shared[k];
 }
 
 /** The rows' shared direction: a unit vector with zero mean over the dimensions (LayerNorm would remove a mean). */

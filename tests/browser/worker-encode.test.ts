@@ -28,11 +28,12 @@ describe('GPU worker encoding', () => {
       const score = dot(vectors[0], vectors[1]);
       if (Math.abs(score - preview.score) > 1e-3 * Math.abs(preview.score))
         throw new Error(`score ${score} vs preview ${preview.score}`);
-      const [atK16] = await client.encode([texts[0]], { k: 16, maxLength: 32, topK: 10 }, () => undefined);
-      if (atK16.indices.length !== 10) throw new Error(`top-10 pruning kept ${atK16.indices.length}`);
+      // k = 8: the demo keeps a sentence's clearest ~150 terms there (at k = 16 its output bias leaves two or three)
+      const [atK8] = await client.encode([texts[0]], { k: 8, maxLength: 32, topK: 10 }, () => undefined);
+      if (atK8.indices.length !== 10) throw new Error(`top-10 pruning kept ${atK8.indices.length}`);
       const max = (v: SparseVectorData) => Math.max(...v.values);
-      if (!(max(atK16) < max(vectors[0])))
-        throw new Error(`k = 16 did not shrink the largest weight (${max(atK16)} vs ${max(vectors[0])})`);
+      if (!(max(atK8) < max(vectors[0])))
+        throw new Error(`k = 8 did not shrink the largest weight (${max(atK8)} vs ${max(vectors[0])})`);
     } finally {
       client.terminate();
     }

@@ -64,34 +64,53 @@ const ndcg = (value: number) => value.toFixed(3);
 // Step 1: is the vector sparse?
 
 export interface SparsityClaim {
+  /** At most SPARSE_SHARE of the dimensions active. */
   sparse: boolean;
+  /** Fewer than half of the dimensions active: most entries are zero, whether or not the vector is sparse yet. */
+  mostlyZero: boolean;
   /** Active share of the vocabulary. */
   share: number;
   text: string;
 }
 
 /**
- * Step 1's sentence about one vector: how many of V dimensions are active, and "sparse" only when at most
- * SPARSE_SHARE of them are; otherwise it says plainly that the raw vector is dense, and why. `demo`: the vector is the
- * demo backbone's (its logits are mostly positive, unlike a real masked LM's).
+ * Step 1's sentence about one vector: how many of V dimensions are active; "sparse" only when at most SPARSE_SHARE of
+ * them are; "most entries are zero" only when fewer than half are active (then it says what training still has to
+ * prune); above half it says plainly that the raw vector is dense, and why. `demo`: the vector is the demo backbone's
+ * (the sentence may then compare it with a real masked LM).
  */
 export function sparsityClaim(vector: Pick<LessonVector, 'k' | 'activeDims' | 'vocabSize'>, demo: boolean): SparsityClaim {
   const { k, activeDims, vocabSize } = vector;
   const share = vocabSize > 0 ? activeDims / vocabSize : 1;
   const active = `At k = ${k}, ${count(activeDims)} of its ${count(vocabSize)} dimensions are active (${percent(share)})`;
+  const training =
+    'What makes a SPLADE vector sparse is training with the FLOPS penalty (step 3), which pushes the small weights to zero.';
   if (share <= SPARSE_SHARE)
-    return { sparse: true, share, text: `${active}: the vector is sparse, every other entry is exactly zero.` };
+    return { sparse: true, mostlyZero: true, share, text: `${active}: the vector is sparse, every other entry is exactly zero.` };
+  if (share < 0.5) {
+    const like = demo
+      ? ' As in a real masked LM such as BERT, most words get a negative logit, which log(1 + ReLU) sets to zero.'
+      : '';
+    return {
+      sparse: false,
+      mostlyZero: true,
+      share,
+      text:
+        `${active}: most entries are zero (${percent(1 - share)}), yet ${count(activeDims)} terms are far more than a ` +
+        `trained SPLADE vector keeps (tens to a few hundred).${like} ${training}`,
+    };
+  }
   const who = demo ? 'this demo backbone' : 'this model';
   const real = demo
     ? ' A real masked LM such as BERT gives most words a negative logit, so the same formula keeps far fewer terms (hundreds to a few thousand).'
     : '';
   return {
     sparse: false,
+    mostlyZero: false,
     share,
     text:
       `${active}: ${demo ? "this demo's" : "this model's"} raw vector is dense, not sparse. log(1 + ReLU) keeps every ` +
-      `positive logit, and ${who} gives most words a positive one.${real} What makes a SPLADE vector sparse is ` +
-      `training with the FLOPS penalty (step 3), which pushes the small weights to zero.`,
+      `positive logit, and ${who} gives most words a positive one.${real} ${training}`,
   };
 }
 
@@ -237,10 +256,10 @@ export function lessonOutcomes(frames: readonly LessonFrame[]): KOutcome[] | nul
 }
 
 export interface Takeaway {
-  /** The k ahead on held-out nDCG@10, and the sparsest one (fewest active query dimensions); null: level. */
+  /** The k ahead on held-out nDCG@10, and the cheapest to search (lowest retrieval FLOPS); null: level. */
   ndcgLeader: number | null;
-  sparsest: number | null;
-  /** Who is ahead on nDCG@10 and on sparsity. */
+  cheapest: number | null;
+  /** Who is ahead on nDCG@10 and on cost. */
   headline: string;
   /** How the ranking losses started (null before the first step). */
   start: string | null;
@@ -254,19 +273,21 @@ function against(entries: readonly { k: number; value: number }[], print: (v: nu
 }
 
 /**
- * The take-away: which k is ahead on held-out nDCG@10 and which is sparser (fewer active query dimensions, with the
- * retrieval FLOPS), from the last measured step; "ahead" only for a k that is ahead. Then what the ranking losses
- * mean: a training loss of 0 is the training batches separated by a few huge scores (saturation, over-fitting), not
- * better ranking, whenever the k with the lowest loss is not the one that ranks the held-out queries best.
+ * The take-away: which k is ahead on held-out nDCG@10 and which costs least to search, from the last measured step;
+ * "ahead" only for a k that is ahead. Cost is the retrieval FLOPS (the paper's and sentence-transformers' measure: the
+ * terms a query and a document are expected to share, the work of an inverted-index search); where the cheapest k's
+ * queries nonetheless keep more active dimensions, the sentence says so and why both hold. Then what the ranking
+ * losses mean: a training loss of 0 is the training batches separated by a few huge scores (saturation,
+ * over-fitting), not better ranking, whenever the k with the lowest loss is not the one that ranks best.
  */
 export function lessonTakeaway(outcomes: readonly KOutcome[]): Takeaway {
   const at = outcomes[0].at;
   const when = at === 0 ? 'Before training' : `After ${at} steps`;
   const refK = referenceK(outcomes.map((o) => o.k));
   const scores = outcomes.map((o) => ({ k: o.k, value: o.after.ndcg10 }));
-  const dims = outcomes.map((o) => ({ k: o.k, value: o.after.queryActiveDims, flops: o.after.flops }));
+  const costs = outcomes.map((o) => ({ k: o.k, value: o.after.flops, dims: o.after.queryActiveDims }));
   const ndcgLeader = leaderOf(scores, 'higher', ndcg);
-  const sparsest = leaderOf(dims, 'lower', count);
+  const cheapest = leaderOf(costs, 'lower', figure);
   const named = (k: number) => kName(k, k === refK);
   const ndcgPart = ndcgLeader
     ? `ranks the held-out queries best (nDCG@10 ${ndcg(ndcgLeader.value)} against ${against(
@@ -274,35 +295,44 @@ export function lessonTakeaway(outcomes: readonly KOutcome[]): Takeaway {
         ndcg,
       )})`
     : null;
-  const dimsPart = sparsest
-    ? `keeps the fewest terms per held-out query (${count(sparsest.value)} active dimensions against ${against(
-        dims.filter((d) => d !== sparsest),
-        count,
-      )}; retrieval FLOPS ${figure(sparsest.flops)} against ${against(
-        dims.filter((d) => d !== sparsest).map((d) => ({ k: d.k, value: d.flops })),
-        figure,
-      )})`
-    : null;
+  const costPart = cheapest ? `costs the least to search (${costWords(cheapest, costs)})` : null;
   let headline: string;
-  if (ndcgLeader && sparsest && ndcgLeader.k === sparsest.k)
-    headline = `${when}, ${named(ndcgLeader.k)} is ahead on both counts: it ${ndcgPart}, and it ${dimsPart}.`;
+  if (ndcgLeader && cheapest && ndcgLeader.k === cheapest.k)
+    headline = `${when}, ${named(ndcgLeader.k)} is ahead on both counts: it ${ndcgPart}, and it ${costPart}.`;
   else {
     const rank = ndcgLeader
       ? `${named(ndcgLeader.k)} ${ndcgPart}`
       : `the ks are level on the held-out queries (nDCG@10 ${against(scores, ndcg)})`;
-    const sparse = sparsest
-      ? `${named(sparsest.k)} ${dimsPart}`
-      : `they keep about as many terms per query (${against(dims, count)} active dimensions)`;
-    const trade = ndcgLeader && sparsest ? ': here k trades effectiveness against cost' : '';
-    headline = `${when}, ${rank}, while ${sparse}${trade}.`;
+    const cost = cheapest
+      ? `${named(cheapest.k)} ${costPart}`
+      : `they cost about the same to search (retrieval FLOPS ${against(costs, figure)})`;
+    const trade = ndcgLeader && cheapest ? ': here k trades effectiveness against cost' : '';
+    headline = `${when}, ${rank}, while ${cost}${trade}.`;
   }
   return {
     ndcgLeader: ndcgLeader?.k ?? null,
-    sparsest: sparsest?.k ?? null,
+    cheapest: cheapest?.k ?? null,
     headline,
     start: startClaim(outcomes, refK),
     losses: lossClaim(outcomes, ndcgLeader?.k ?? null),
   };
+}
+
+type Cost = { k: number; value: number; dims: number };
+
+/** The cheapest k's retrieval FLOPS against the others', then its query dimensions, and why when they point the other way. */
+function costWords(cheapest: Cost, costs: readonly Cost[]): string {
+  const others = costs.filter((c) => c !== cheapest);
+  const flops = `retrieval FLOPS ${figure(cheapest.value)} against ${against(others, figure)}, the terms a query and a document are expected to share`;
+  const dims = (c: Cost) => ({ k: c.k, value: c.dims });
+  const fewerElsewhere = others.filter((o) => count(o.dims) !== count(cheapest.dims) && o.dims < cheapest.dims);
+  if (fewerElsewhere.length === 0)
+    return `${flops}; ${count(cheapest.dims)} active dimensions per query against ${against(others.map(dims), count)}`;
+  const fewest = fewerElsewhere.reduce((a, b) => (b.dims < a.dims ? b : a));
+  return (
+    `${flops}; yet its queries keep more active dimensions, ${count(cheapest.dims)} against ${against(others.map(dims), count)}: ` +
+    `k = ${fewest.k}'s fewer terms are ones more documents share`
+  );
 }
 
 /** How the reference k's first ranking loss compares with each divided k's. */

@@ -28,8 +28,9 @@ export const LESSON_NARRATION: Record<LessonStepName, TemplateResult> = {
     <p>
       Each word j has a row W<sub>j</sub> in the MLM head, and its logit grows with the row's length. Modern backbones have long
       rows: large logits sit on the flat end of the logarithm and give many words similar, large weights, so vectors are dense
-      and their FLOPS (what search costs) explode. Dividing the head by k shrinks the h · W part of every logit k times;
-      training's FLOPS penalty can then push the small weights to zero.
+      and their FLOPS (what search costs) explode. Dividing the head by k shrinks the h · W part of every logit k times while
+      the bias b<sub>j</sub> stays, so where the bias is negative the faintest terms fall to 0; training's FLOPS penalty can
+      then push the other small weights to zero.
     </p>
     <span class="formula"
       >logit<sub>j</sub> = h · W<sub>j</sub> / k + b<sub>j</sub>,&nbsp;&nbsp; FLOPS(v) = Σ<sub>j</sub> w<sub>j</sub>²</span
@@ -56,7 +57,7 @@ export const LESSON_NARRATION: Record<LessonStepName, TemplateResult> = {
     <p>
       k trades effectiveness against cost: divided too little, a head with long rows starts saturated; divided too much, its
       weights are too small to separate documents. Below, read from this lesson's own numbers: which k ended ahead on the
-      held-out queries and which keeps fewer terms, how the ranking losses started, and what their end means.
+      held-out queries and which costs less to search, how the ranking losses started, and what their end means.
     </p>
   </div>`,
 };

@@ -41,7 +41,7 @@ export class LessonSummary extends LitElement {
     const { settings, recipe } = this.facts;
     const last = this.frames.at(-1)!.step;
     const takeaway = lessonTakeaway(outcomes);
-    return html`<p class="takeaway" id="takeaway" data-ndcg-leader=${takeaway.ndcgLeader ?? 'level'} data-sparsest=${takeaway.sparsest ?? 'level'}>
+    return html`<p class="takeaway" id="takeaway" data-ndcg-leader=${takeaway.ndcgLeader ?? 'level'} data-cheapest=${takeaway.cheapest ?? 'level'}>
         ${takeaway.headline}
       </p>
       ${takeaway.start ? html`<p id="takeaway-start">${takeaway.start}</p>` : nothing}

@@ -65,7 +65,9 @@ export class LessonVectors extends LitElement {
     if (!this.compare) {
       const v = this.vectors.at(-1)!;
       const claim = sparsityClaim(v, this.demo);
-      return html`<p class="claim" id="sparsity-claim" data-sparse=${String(claim.sparse)}>${claim.text}</p>
+      return html`<p class="claim" id="sparsity-claim" data-sparse=${String(claim.sparse)} data-mostly-zero=${String(claim.mostlyZero)}>
+          ${claim.text}
+        </p>
         <sparse-terms
           id="vector"
           heading="Its vector at k = ${v.k} (${v.activeDims} of ${v.vocabSize} dimensions active)"
