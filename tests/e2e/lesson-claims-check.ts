@@ -49,17 +49,21 @@ export async function checkDivisionClaims(page: Page): Promise<void> {
 
 interface PlayedMeasure {
   step: number;
-  runs: { k: number; ndcg10: number }[];
+  runs: { k: number; ndcg10: number; flops: number }[];
 }
 
-/** Step 3: the k the sentence puts ahead is the one the last measured frame puts ahead, with its nDCG@10 quoted. */
+/**
+ * Step 3: the k the sentence puts ahead, and the one it calls cheapest to search, are the last measured frame's, with
+ * their nDCG@10 and retrieval FLOPS quoted.
+ */
 export async function checkTrainingClaim(page: Page): Promise<void> {
   const measured = await page.evaluate((): PlayedMeasure | null => {
     const panel = document.querySelector('splade-app')!.shadowRoot!.querySelector('lesson-panel') as unknown as {
-      playback: { frames: { step: number; runs: { k: number; heldOut: { ndcg10: number } | null }[] }[] };
+      playback: { frames: { step: number; runs: { k: number; heldOut: { ndcg10: number; flops: number } | null }[] }[] };
     };
     const frame = [...panel.playback.frames].reverse().find((f) => f.runs.every((r) => r.heldOut));
-    return frame ? { step: frame.step, runs: frame.runs.map((r) => ({ k: r.k, ndcg10: r.heldOut!.ndcg10 })) } : null;
+    const runs = frame?.runs.map((r) => ({ k: r.k, ndcg10: r.heldOut!.ndcg10, flops: r.heldOut!.flops }));
+    return frame && runs ? { step: frame.step, runs } : null;
   });
   assert.ok(measured, 'the played frames measured the held-out queries');
   const claim = lesson(page).locator('lesson-training #training-claim');
@@ -69,6 +73,14 @@ export async function checkTrainingClaim(page: Page): Promise<void> {
   const leader = sorted[0].ndcg10.toFixed(3) === sorted[1].ndcg10.toFixed(3) ? 'level' : String(sorted[0].k);
   assert.equal(await claim.getAttribute('data-ndcg-leader'), leader, `step 3: ${text}`);
   if (leader !== 'level') assert.match(text, new RegExp(`k = ${leader} is ahead`), 'step 3 names the leader');
+  // FLOPS as the sentence prints them: three significant digits (four from 1000 up)
+  const printed = (v: number) => String(Number(v.toPrecision(Math.abs(v) >= 1000 ? 4 : 3)));
+  for (const run of measured.runs) says(text, printed(run.flops), `step 3 retrieval FLOPS, k = ${run.k}`);
+  const byCost = [...measured.runs].sort((a, b) => a.flops - b.flops);
+  const cheapest = printed(byCost[0].flops) === printed(byCost[1].flops) ? 'level' : String(byCost[0].k);
+  assert.equal(await claim.getAttribute('data-cheapest'), cheapest, `step 3: ${text}`);
+  if (cheapest !== 'level')
+    assert.match(text, new RegExp(`k = ${cheapest} costs the least to search`), 'step 3 names the cheapest');
 }
 
 /**

@@ -177,10 +177,15 @@ export interface TrainingClaim {
   ndcgLeader: number | null;
   /** The k whose training queries keep the fewest active dimensions now (null: level or before the first step). */
   sparsest: number | null;
+  /** The k with the lowest retrieval FLOPS on the held-out queries at the last measured step (null: level, or none). */
+  cheapest: number | null;
   text: string;
 }
 
-/** Step 3's sentence: at the latest frame, who keeps fewer terms per query, and who is ahead on the held-out queries. */
+/**
+ * Step 3's sentence: at the latest frame, who keeps fewer terms per training query; at the last measured step, who is
+ * ahead on the held-out queries and who costs the least to search them (retrieval FLOPS).
+ */
 export function trainingClaim(frames: readonly LessonFrame[]): TrainingClaim | null {
   const last = frames.at(-1);
   if (!last) return null;
@@ -203,6 +208,7 @@ export function trainingClaim(frames: readonly LessonFrame[]): TrainingClaim | n
   }
   const measured = [...frames].reverse().find((f) => f.runs.every((r) => r.heldOut));
   let ndcgLeader: number | null = null;
+  let cheapest: number | null = null;
   if (measured) {
     const scores = measured.runs.map((r) => ({ k: r.k, value: r.heldOut!.ndcg10 }));
     const leader = leaderOf(scores, 'higher', ndcg);
@@ -214,10 +220,19 @@ export function trainingClaim(frames: readonly LessonFrame[]): TrainingClaim | n
         ? `on the held-out queries ${when}, k = ${leader.k} is ahead (nDCG@10 ${ndcg(leader.value)} against ${list(scores.filter((s) => s !== leader))})`
         : `on the held-out queries ${when}, the ks are level (nDCG@10 ${list(scores)})`,
     );
+    const costs = measured.runs.map((r) => ({ k: r.k, value: r.heldOut!.flops }));
+    const lowest = leaderOf(costs, 'lower', figure);
+    cheapest = lowest?.k ?? null;
+    const others = (entries: typeof costs) => against(entries, figure);
+    parts.push(
+      lowest
+        ? `k = ${lowest.k} costs the least to search them (retrieval FLOPS ${figure(lowest.value)} against ${others(costs.filter((c) => c !== lowest))})`
+        : `the ks cost about the same to search them (retrieval FLOPS ${others(costs)})`,
+    );
   }
   if (parts.length === 0) return null;
   const text = parts.join('; ');
-  return { ndcgLeader, sparsest, text: `${text[0].toUpperCase()}${text.slice(1)}.` };
+  return { ndcgLeader, sparsest, cheapest, text: `${text[0].toUpperCase()}${text.slice(1)}.` };
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -116,7 +116,13 @@ export class LessonTraining extends LitElement {
     const charts = html`<div class="charts">
       ${order.map((c) => html`<loss-chart id=${c.id} heading=${c.heading} y-label=${c.y} .log=${c.log} .series=${series(c.value)}></loss-chart>`)}
     </div>`;
-    return html`${claim ? html`<p id="training-claim" data-ndcg-leader=${claim.ndcgLeader ?? 'level'}>${claim.text}</p>` : nothing}
+    return html`${
+      claim
+        ? html`<p id="training-claim" data-ndcg-leader=${claim.ndcgLeader ?? 'level'} data-cheapest=${claim.cheapest ?? 'level'}>
+          ${claim.text}
+        </p>`
+        : nothing
+    }
     ${this.presenter ? html`${charts} ${probes}` : html`${probes} ${charts}`}`;
   }
 }

@@ -179,6 +179,8 @@ describe('step 3: where the training stands', () => {
     const turned = trainingClaim([frame(40, [17190, 1556], [0.7512, 0.937])])!;
     expect(turned.ndcgLeader).toBe(8);
     expect(turned.text).toMatch(/k = 8 is ahead \(nDCG@10 0\.937 against 0\.751 for k = 1\)/);
+    expect(turned.cheapest).toBe(8);
+    expect(turned.text).toMatch(/; k = 8 costs the least to search them \(retrieval FLOPS 1,556 against 17,190 for k = 1\)\.$/);
   });
 
   it('says "level" when the two print the same, and the denser k when k = 1 is the sparser', () => {
@@ -198,8 +200,10 @@ describe('step 3: where the training stands', () => {
       runs: frame(0, [1, 1], [0.49754, 0.5968]).runs.map((r) => ({ ...r, losses: null, active: null })),
     };
     expect(trainingClaim([zero])!.text).toBe(
-      'On the held-out queries before training, k = 8 is ahead (nDCG@10 0.597 against 0.498 for k = 1).',
+      'On the held-out queries before training, k = 8 is ahead (nDCG@10 0.597 against 0.498 for k = 1); ' +
+        'the ks cost about the same to search them (retrieval FLOPS 1 for k = 1 and 1 for k = 8).',
     );
+    expect(trainingClaim([zero])!.cheapest).toBeNull();
     expect(trainingClaim([])).toBeNull();
   });
 });
