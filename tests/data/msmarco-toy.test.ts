@@ -2,28 +2,20 @@
 // (its mojibake kept), a short training run of a generated tiny backbone through the CLI, and the hand-off's Python
 // reader giving the same rows as splade-lab's (where python3 is installed).
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../src/io/file-source-node.ts';
 import { parseTriplets, readTriplets } from '../../src/io/triplets/triplets.ts';
 import { runCli } from '../helpers/cli.ts';
-import { writeTinySpladeModel } from '../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../helpers/tiny-cli-workspace.ts';
 import { dataPath } from './data-folder.ts';
 
 const TOY = dataPath('msmarco-toy');
 const TRIPLETS = join(TOY, 'triplets.tsv');
 const PYTHON = spawnSync('python3', ['--version']).status === 0;
 
-let root: string;
-let model: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-msmarco-toy-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-});
-afterAll(() => rm(root, { recursive: true, force: true }));
+const workspace = tinyCliWorkspace('splade-msmarco-toy-');
 
 describe('MS MARCO toy triplets', () => {
   it('reads the 100 triplets, mojibake kept as it is', async () => {
@@ -37,7 +29,7 @@ describe('MS MARCO toy triplets', () => {
   });
 
   it('splade-lab train runs on them and saves a model', async () => {
-    const out = join(root, 'run');
+    const out = join(workspace.root, 'run');
     const small = [
       '--batch',
       '4',
@@ -52,7 +44,16 @@ describe('MS MARCO toy triplets', () => {
       '--probe-every',
       '0',
     ];
-    const { code, stdout, stderr } = await runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...small);
+    const { code, stdout, stderr } = await runCli(
+      'train',
+      '--model',
+      workspace.model,
+      '--triplets',
+      TRIPLETS,
+      '--out',
+      out,
+      ...small,
+    );
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain('on 100 triplets of');
@@ -60,11 +61,11 @@ describe('MS MARCO toy triplets', () => {
   });
 
   it.skipIf(!PYTHON)("the hand-off's splade_data.py reads them as splade-lab does (needs python3)", async () => {
-    const project = join(root, 'handoff');
+    const project = join(workspace.root, 'handoff');
     const { code, stderr } = await runCli(
       'handoff',
       '--model',
-      model,
+      workspace.model,
       '--k',
       '2',
       '--triplets',

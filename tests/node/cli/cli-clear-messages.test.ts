@@ -3,34 +3,29 @@
 // that is empty or of the wrong shape names the file and the field, 1e400 is said as what it is, and a lesson trace
 // whose ks are objects gets the trace's own error instead of a TypeError.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LessonTraceError, parseLessonTrace } from '../../../src/contract/lesson/lesson-trace.ts';
 import { parseTripletsJsonl } from '../../../src/io/triplets/triplets-jsonl.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { runRecordFixture, writeRunJson } from '../../helpers/run-record.ts';
 import { generatedBeir, generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
-let root: string;
-
-let model: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-messages-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-});
-afterAll(() => rm(root, { recursive: true, force: true }));
+const workspace = tinyCliWorkspace('splade-messages-');
 
 describe('output paths are checked before the work', () => {
-  const missing = () => join(root, 'no-such-folder', 'out.txt');
+  const missing = () => join(workspace.root, 'no-such-folder', 'out.txt');
   it.each([
-    ['eval --run', () => ['eval', '--model', model, '--beir', generatedBeir(), '--run', missing()]],
-    ['encode --out', () => ['encode', '--model', model, '--in', join(generatedBeir(), 'corpus.jsonl'), '--out', missing()]],
+    ['eval --run', () => ['eval', '--model', workspace.model, '--beir', generatedBeir(), '--run', missing()]],
+    [
+      'encode --out',
+      () => ['encode', '--model', workspace.model, '--in', join(generatedBeir(), 'corpus.jsonl'), '--out', missing()],
+    ],
     ['bm25 --run', () => ['bm25', '--beir', generatedBeir(), '--run', missing()]],
-    ['lesson --trace', () => ['lesson', '--model', model, '--steps', '2', '--trace', missing()]],
+    ['lesson --trace', () => ['lesson', '--model', workspace.model, '--steps', '2', '--trace', missing()]],
   ])('%s into a missing folder fails at once, naming the option and the folder', async (_, args) => {
     const { code, stdout, stderr } = await runCli(...args());
     expect(code).toBe(1);
@@ -43,20 +38,32 @@ describe('output paths are checked before the work', () => {
   });
 
   it('a folder given as the file is refused at once', async () => {
-    const encode = await runCli('encode', '--model', model, '--in', join(generatedBeir(), 'queries.jsonl'), '--out', root);
-    expect(encode.stderr).toBe(`splade-lab encode: --out ${root} is a folder; give the path of a file (new or to replace)\n`);
-    const bm25 = await runCli('bm25', '--beir', generatedBeir(), '--run', root);
-    expect(bm25.stderr).toBe(`splade-lab bm25: --run ${root} is a folder; give the path of a file (new or to replace)\n`);
+    const encode = await runCli(
+      'encode',
+      '--model',
+      workspace.model,
+      '--in',
+      join(generatedBeir(), 'queries.jsonl'),
+      '--out',
+      workspace.root,
+    );
+    expect(encode.stderr).toBe(
+      `splade-lab encode: --out ${workspace.root} is a folder; give the path of a file (new or to replace)\n`,
+    );
+    const bm25 = await runCli('bm25', '--beir', generatedBeir(), '--run', workspace.root);
+    expect(bm25.stderr).toBe(
+      `splade-lab bm25: --run ${workspace.root} is a folder; give the path of a file (new or to replace)\n`,
+    );
   });
 
   it('train --log into a missing folder fails before the run folder is made', async () => {
-    const out = join(root, 'never-trained');
+    const out = join(workspace.root, 'never-trained');
     const log = missing();
     const args = ['--batch', '2', '--query-length', '8', '--doc-length', '16', '--steps', '1'];
     const { code, stderr } = await runCli(
       'train',
       '--model',
-      model,
+      workspace.model,
       '--triplets',
       generatedTriplets(),
       '--out',
@@ -66,7 +73,7 @@ describe('output paths are checked before the work', () => {
       log,
     );
     expect(code).toBe(1);
-    expect(stderr).toContain(`--log ${log}: the folder ${join(root, 'no-such-folder')} does not exist`);
+    expect(stderr).toContain(`--log ${log}: the folder ${join(workspace.root, 'no-such-folder')} does not exist`);
     expect(existsSync(out)).toBe(false);
   });
 
@@ -74,14 +81,14 @@ describe('output paths are checked before the work', () => {
     const { stderr } = await runCli(
       'encode',
       '--model',
-      model,
+      workspace.model,
       '--in',
-      join(root, 'absent.jsonl'),
+      join(workspace.root, 'absent.jsonl'),
       '--out',
-      join(root, 'v.jsonl'),
+      join(workspace.root, 'v.jsonl'),
     );
     expect(stderr).toBe(
-      `splade-lab encode: cannot read --in ${join(root, 'absent.jsonl')}: there is no such file; check the path\n`,
+      `splade-lab encode: cannot read --in ${join(workspace.root, 'absent.jsonl')}: there is no such file; check the path\n`,
     );
   });
 });
@@ -104,7 +111,7 @@ describe('run.json read back', () => {
       'run.json: "reports[1]" is null, expected an object',
     ],
   ])('%s: runs and lambdas --measured name the file, the field and what to do', async (name, text, message) => {
-    const folder = await writeRunJson(root, name, text);
+    const folder = await writeRunJson(workspace.root, name, text);
     for (const [args, advice] of [
       [['runs', folder], "The run's checkpoints do not depend on it: move it away"],
       [['lambdas', '--measured', join(folder, 'run.json')], "Give --measured a run folder's run.json"],
@@ -119,7 +126,7 @@ describe('run.json read back', () => {
 
 describe('numbers beyond float64', () => {
   it('are said as such, never as "null" (config.json and triplet JSONL)', async () => {
-    const huge = join(root, 'huge-config');
+    const huge = join(workspace.root, 'huge-config');
     await writeTinySpladeModel(huge);
     const config = await readFile(join(huge, 'config.json'), 'utf8');
     await writeFile(join(huge, 'config.json'), config.replace(/"layer_norm_eps": [^,}]+/, '"layer_norm_eps": 1e400'));

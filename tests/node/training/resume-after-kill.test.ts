@@ -2,29 +2,21 @@
 // --log file and run.json record every step exactly once and end as an uninterrupted run's do (issue 33, item 5).
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/contract/experiments/runs.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const STEPS = 8;
-let root: string;
-let model: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-kill-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-});
-afterAll(() => rm(root, { recursive: true, force: true }));
+const workspace = tinyCliWorkspace('splade-kill-');
 
 const options = (out: string, log: string) => [
   'train',
   '--model',
-  model,
+  workspace.model,
   '--triplets',
   generatedTriplets(),
   '--out',
@@ -69,9 +61,9 @@ const record = async (out: string) => JSON.parse(await readFile(join(out, 'run.j
 
 describe('kill -9, then --resume', () => {
   it('the log and run.json hold every step once, as an uninterrupted run', { timeout: 180_000 }, async () => {
-    const straight = { out: join(root, 'straight'), log: join(root, 'straight.jsonl') };
+    const straight = { out: join(workspace.root, 'straight'), log: join(workspace.root, 'straight.jsonl') };
     expect((await runCli(...options(straight.out, straight.log))).code).toBe(0);
-    const killed = { out: join(root, 'killed'), log: join(root, 'killed.jsonl') };
+    const killed = { out: join(workspace.root, 'killed'), log: join(workspace.root, 'killed.jsonl') };
     expect(await trainUntilFirstCheckpoint(killed.out, killed.log)).toBe('SIGKILL');
     const resumed = await runCli(...options(killed.out, killed.log), '--resume');
     expect(resumed.code, resumed.stderr).toBe(0);

@@ -2,26 +2,17 @@
 // the --log file, run.json's reports, probes, alarms and training time are cut back to the checkpoint, the steps
 // trained again are counted once, and the resumed run reports and probes at the same steps. The log keeps every line
 // that is not the run's own (issue 42, item 3): a user's notes and another run's steps.
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/contract/experiments/runs.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const TRIPLETS = generatedTriplets();
 
-let root: string;
-
-let model: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-resume-records-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-});
-afterAll(() => rm(root, { recursive: true, force: true }));
+const workspace = tinyCliWorkspace('splade-resume-records-');
 
 /** Lambdas this large on the tiny vocabulary raise alarms within a few steps (training-health-cli.test.ts). */
 const HEAVY = [
@@ -40,7 +31,7 @@ const HEAVY = [
 ];
 
 const train = (out: string, log: string, ...extra: string[]) =>
-  runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, '--log', log, ...HEAVY, ...extra);
+  runCli('train', '--model', workspace.model, '--triplets', TRIPLETS, '--out', out, '--log', log, ...HEAVY, ...extra);
 
 const record = async (dir: string) => JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as RunRecord;
 /** The log's lines of the run in `out` (every line of it when `out` is not given). */
@@ -57,8 +48,8 @@ const logged = async (log: string, out?: string) =>
  * reports and alarms before the kill). Returns both run folders and logs.
  */
 async function straightAndKilled(name: string, at: number, options: string[]) {
-  const straight = { out: join(root, `${name}-straight`), log: join(root, `${name}-straight.jsonl`) };
-  const killed = { out: join(root, `${name}-killed`), log: join(root, `${name}-killed.jsonl`) };
+  const straight = { out: join(workspace.root, `${name}-straight`), log: join(workspace.root, `${name}-straight.jsonl`) };
+  const killed = { out: join(workspace.root, `${name}-killed`), log: join(workspace.root, `${name}-killed.jsonl`) };
   const first = await train(straight.out, straight.log, ...options);
   expect(first.stderr).toBe('');
   expect(first.code).toBe(0);

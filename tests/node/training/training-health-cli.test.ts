@@ -1,30 +1,21 @@
 // Training health through `splade-lab train` on the tiny model: probes in the JSON log (before the first step and
 // every N steps, with top terms, active dimensions and scores that equal the vectors' dot products), alarms in the log
 // and in run.json, --stop-on-alarm saving a checkpoint and exiting 3, and --resume going on past it.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const TRIPLETS = generatedTriplets();
 
-let root: string;
-
-let model: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-health-cli-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-});
-afterAll(() => rm(root, { recursive: true, force: true }));
+const workspace = tinyCliWorkspace('splade-health-cli-');
 
 const SMALL = ['--batch', '4', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
 
 const train = (out: string, ...extra: string[]) =>
-  runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, ...extra);
+  runCli('train', '--model', workspace.model, '--triplets', TRIPLETS, '--out', out, ...SMALL, ...extra);
 const lines = (stdout: string) =>
   stdout
     .trim()
@@ -33,8 +24,8 @@ const lines = (stdout: string) =>
 
 describe('training health in splade-lab train', () => {
   it('logs the probes before the first step and every N steps, and keeps them and the alarms in run.json', async () => {
-    const out = join(root, 'probes');
-    const log = join(root, 'probes-log.jsonl');
+    const out = join(workspace.root, 'probes');
+    const log = join(workspace.root, 'probes-log.jsonl');
     const { code, stdout, stderr } = await train(
       out,
       '--steps',
@@ -98,7 +89,7 @@ describe('training health in splade-lab train', () => {
   });
 
   it('stops on an alarm with --stop-on-alarm (a checkpoint kept, exit 3), and --resume with --ignore-alarm goes on', async () => {
-    const out = join(root, 'stop');
+    const out = join(workspace.root, 'stop');
     // the tiny vocabulary (about 60 pieces) is mostly active, and lambdas this large soon dominate the loss: an alarm comes within a few steps
     const heavy = [
       '--steps',
@@ -143,13 +134,13 @@ describe('training health in splade-lab train', () => {
   });
 
   it('refuses an unknown alarm rule, a blank probe and a weight decay above 1', async () => {
-    const bad = await train(join(root, 'bad'), '--steps', '1', '--stop-on-alarm', '--ignore-alarm', 'boredom');
+    const bad = await train(join(workspace.root, 'bad'), '--steps', '1', '--stop-on-alarm', '--ignore-alarm', 'boredom');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('Unknown alarm "boredom"');
-    const blank = await train(join(root, 'blank'), '--steps', '1', '--probe', '  ');
+    const blank = await train(join(workspace.root, 'blank'), '--steps', '1', '--probe', '  ');
     expect(blank.code).toBe(1);
     expect(blank.stderr).toContain('Probe text 1 is blank');
-    const decay = await train(join(root, 'decay'), '--steps', '1', '--weight-decay', '2');
+    const decay = await train(join(workspace.root, 'decay'), '--steps', '1', '--weight-decay', '2');
     expect(decay.code).toBe(1);
     expect(decay.stderr).toContain('The weight decay must be a number from 0 to 1, got 2');
   });
