@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../src/io/file-source-node.ts';
 import { parseTriplets, readTriplets } from '../../src/io/triplets/triplets.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runCliWith } from '../helpers/cli.ts';
 import { tinyCliWorkspace } from '../helpers/tiny-cli-workspace.ts';
 import { dataPath } from './data-folder.ts';
 
@@ -44,16 +44,7 @@ describe('MS MARCO toy triplets', () => {
       '--probe-every',
       '0',
     ];
-    const { code, stdout, stderr } = await runCli(
-      'train',
-      '--model',
-      workspace.model,
-      '--triplets',
-      TRIPLETS,
-      '--out',
-      out,
-      ...small,
-    );
+    const { code, stdout, stderr } = await runCliWith('train', { model: workspace.model, triplets: TRIPLETS, out }, ...small);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain('on 100 triplets of');
@@ -62,25 +53,16 @@ describe('MS MARCO toy triplets', () => {
 
   it.skipIf(!PYTHON)("the hand-off's splade_data.py reads them as splade-lab does (needs python3)", async () => {
     const project = join(workspace.root, 'handoff');
-    const { code, stderr } = await runCli(
-      'handoff',
-      '--model',
-      workspace.model,
-      '--k',
-      '2',
-      '--triplets',
-      TRIPLETS,
-      '--out',
-      project,
-      '--steps',
-      '2',
-      '--batch',
-      '4',
-      '--query-length',
-      '8',
-      '--doc-length',
-      '16',
-    );
+    const { code, stderr } = await runCliWith('handoff', {
+      model: workspace.model,
+      k: '2',
+      triplets: TRIPLETS,
+      out: project,
+      steps: '2',
+      batch: '4',
+      'query-length': '8',
+      'doc-length': '16',
+    });
     expect(code, stderr).toBe(0);
     const script = `import json, splade_data as s\nprint(json.dumps([list(r) for r in s.read_triplets(${JSON.stringify(TRIPLETS)})]))`;
     const read = spawnSync('python3', ['-B', '-c', script], { cwd: project, encoding: 'utf8' });

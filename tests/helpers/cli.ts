@@ -5,14 +5,10 @@ export function runCli(...argv: string[]): Promise<{ code: number; stdout: strin
   return runCliCaptured(argv);
 }
 
-/** The files a training command (train, sweep, handoff, calibrate) reads and writes. */
-export interface TrainingPaths {
-  model: string;
-  triplets: string;
-  out: string;
-}
-
-/** `splade-lab <command> --model <model> --triplets <triplets> --out <out> <extra...>`, captured as runCli does. */
-export function runTrainingCli(command: string, { model, triplets, out }: TrainingPaths, ...extra: string[]) {
-  return runCli(command, '--model', model, '--triplets', triplets, '--out', out, ...extra);
+/**
+ * `splade-lab <command> --<name> <value>... <extra...>`: the named options in the object's order, then the rest as
+ * given (`{ model, triplets, out }` is `--model <model> --triplets <triplets> --out <out>`), captured as runCli does.
+ */
+export function runCliWith(command: string, options: Record<string, string>, ...extra: string[]) {
+  return runCli(command, ...Object.entries(options).flatMap(([name, value]) => [`--${name}`, value]), ...extra);
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LessonTraceError, parseLessonTrace } from '../../../src/contract/lesson/lesson-trace.ts';
 import { parseTripletsJsonl } from '../../../src/io/triplets/triplets-jsonl.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, runCliWith } from '../../helpers/cli.ts';
 import { runRecordFixture, writeRunJson } from '../../helpers/run-record.ts';
 import { generatedBeir, generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
@@ -38,15 +38,11 @@ describe('output paths are checked before the work', () => {
   });
 
   it('a folder given as the file is refused at once', async () => {
-    const encode = await runCli(
-      'encode',
-      '--model',
-      workspace.model,
-      '--in',
-      join(generatedBeir(), 'queries.jsonl'),
-      '--out',
-      workspace.root,
-    );
+    const encode = await runCliWith('encode', {
+      model: workspace.model,
+      in: join(generatedBeir(), 'queries.jsonl'),
+      out: workspace.root,
+    });
     expect(encode.stderr).toBe(
       `splade-lab encode: --out ${workspace.root} is a folder; give the path of a file (new or to replace)\n`,
     );
@@ -60,14 +56,9 @@ describe('output paths are checked before the work', () => {
     const out = join(workspace.root, 'never-trained');
     const log = missing();
     const args = ['--batch', '2', '--query-length', '8', '--doc-length', '16', '--steps', '1'];
-    const { code, stderr } = await runCli(
+    const { code, stderr } = await runCliWith(
       'train',
-      '--model',
-      workspace.model,
-      '--triplets',
-      generatedTriplets(),
-      '--out',
-      out,
+      { model: workspace.model, triplets: generatedTriplets(), out },
       ...args,
       '--log',
       log,
@@ -78,15 +69,11 @@ describe('output paths are checked before the work', () => {
   });
 
   it('an input that cannot be read names its option and why', async () => {
-    const { stderr } = await runCli(
-      'encode',
-      '--model',
-      workspace.model,
-      '--in',
-      join(workspace.root, 'absent.jsonl'),
-      '--out',
-      join(workspace.root, 'v.jsonl'),
-    );
+    const { stderr } = await runCliWith('encode', {
+      model: workspace.model,
+      in: join(workspace.root, 'absent.jsonl'),
+      out: join(workspace.root, 'v.jsonl'),
+    });
     expect(stderr).toBe(
       `splade-lab encode: cannot read --in ${join(workspace.root, 'absent.jsonl')}: there is no such file; check the path\n`,
     );

@@ -4,52 +4,41 @@
 // `tokenize | head -1` ends quietly.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readSafetensors, writeSafetensors } from '../../../src/io/formats/safetensors.ts';
 import { readCheckpoint } from '../../../src/train/training-checkpoint.ts';
 import { createFolderCheckpointStore } from '../../../src/train/checkpoint-store-node.ts';
 import { firstNonFinite } from '../../../src/util/finite.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, runCliWith } from '../../helpers/cli.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 import { generatedBeir, generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const TRIPLETS = generatedTriplets();
 
 const SMALL = ['--batch', '2', '--query-length', '8', '--doc-length', '16'];
 
-let root: string;
-
-let model: string;
-
 let nanModel: string;
+const workspace = tinyCliWorkspace('splade-cli-reliability-');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-cli-reliability-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-  nanModel = join(root, 'nan');
+  nanModel = join(workspace.root, 'nan');
   await writeTinySpladeModel(nanModel);
   const { tensors } = readSafetensors(new Uint8Array(await readFile(join(nanModel, 'model.safetensors'))), 'tiny');
   const [, tensor] = [...tensors].find(([name]) => name.endsWith('attention.output.dense.weight'))!;
   tensor.data[5] = Infinity;
   await writeFile(join(nanModel, 'model.safetensors'), writeSafetensors(tensors));
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe('a diverging run', () => {
   it('stops with a non-zero exit naming the step and NaN/Inf, keeps only finite checkpoints and saves no model', async () => {
-    const out = join(root, 'diverged');
-    const { code, stderr } = await runCli(
+    const out = join(workspace.root, 'diverged');
+    const { code, stderr } = await runCliWith(
       'train',
-      '--model',
-      model,
-      '--triplets',
-      TRIPLETS,
-      '--out',
-      out,
+      { model: workspace.model, triplets: TRIPLETS, out },
       ...SMALL,
       '--lr',
       '1e9',
@@ -78,7 +67,15 @@ describe('models with non-finite weights', () => {
     ['eval', () => ['eval', '--model', nanModel, '--beir', generatedBeir()]],
     [
       'encode',
-      () => ['encode', '--model', nanModel, '--in', join(generatedBeir(), 'queries.jsonl'), '--out', join(root, 'never.jsonl')],
+      () => [
+        'encode',
+        '--model',
+        nanModel,
+        '--in',
+        join(generatedBeir(), 'queries.jsonl'),
+        '--out',
+        join(workspace.root, 'never.jsonl'),
+      ],
     ],
   ])('%s refuses them, naming the tensor', async (_, args) => {
     const { code, stderr } = await runCli(...args());
@@ -89,7 +86,7 @@ describe('models with non-finite weights', () => {
 
 describe('checkpoint tensors the model does not use', () => {
   it('are named by inspect and eval, as transformers warns of them', async () => {
-    const extra = join(root, 'extra');
+    const extra = join(workspace.root, 'extra');
     await writeTinySpladeModel(extra);
     const { tensors } = readSafetensors(new Uint8Array(await readFile(join(extra, 'model.safetensors'))), 'tiny');
     tensors.set('classifier.weight', { shape: [2, 16], data: new Float32Array(32) });
@@ -99,7 +96,7 @@ describe('checkpoint tensors the model does not use', () => {
     expect(inspect.stdout).toMatch(
       /note: Some weights of the checkpoint in .* were not used by BertForMaskedLM: classifier\.weight/,
     );
-    const beir = join(root, 'beir');
+    const beir = join(workspace.root, 'beir');
     await mkdir(join(beir, 'qrels'), { recursive: true });
     await writeFile(join(beir, 'corpus.jsonl'), '{"_id": "d1", "text": "the cat sat"}\n{"_id": "d2", "text": "the sea"}\n');
     await writeFile(join(beir, 'queries.jsonl'), '{"_id": "q1", "text": "cat"}\n');
@@ -123,14 +120,9 @@ describe('checkpoint tensors the model does not use', () => {
 describe('run folders', () => {
   it('an unwritable --out fails at once, naming the path and the reason, before any model is read', async () => {
     const started = performance.now();
-    const { code, stderr } = await runCli(
+    const { code, stderr } = await runCliWith(
       'train',
-      '--model',
-      model,
-      '--triplets',
-      TRIPLETS,
-      '--out',
-      '/proc/splade-lab-out',
+      { model: workspace.model, triplets: TRIPLETS, out: '/proc/splade-lab-out' },
       ...SMALL,
       '--steps',
       '1',
@@ -141,17 +133,12 @@ describe('run folders', () => {
   });
 
   it('a second writer into a busy run is refused with a message about the lock', async () => {
-    const out = join(root, 'busy');
+    const out = join(workspace.root, 'busy');
     await mkdir(out);
     await writeFile(join(out, '.splade-lab.lock'), JSON.stringify({ pid: process.pid, host: hostname(), since: 'now' }));
-    const { code, stderr } = await runCli(
+    const { code, stderr } = await runCliWith(
       'train',
-      '--model',
-      model,
-      '--triplets',
-      TRIPLETS,
-      '--out',
-      out,
+      { model: workspace.model, triplets: TRIPLETS, out },
       ...SMALL,
       '--steps',
       '1',
@@ -170,14 +157,9 @@ describe('numbers', () => {
     [['--seed', '4294967296'], 'The seed must be a whole number from 0 to 4294967295, got 4294967296'],
     [['--k', '0'], 'k must be a number from 0.25 to 64, got 0'],
   ])('train refuses %j', async (extra, message) => {
-    const { code, stderr } = await runCli(
+    const { code, stderr } = await runCliWith(
       'train',
-      '--model',
-      model,
-      '--triplets',
-      TRIPLETS,
-      '--out',
-      join(root, 'numbers'),
+      { model: workspace.model, triplets: TRIPLETS, out: join(workspace.root, 'numbers') },
       ...SMALL,
       '--steps',
       '1',
@@ -207,7 +189,7 @@ describe('numbers', () => {
 describe('pipes', () => {
   it('tokenize | head -1 ends quietly (a closed pipe is no error)', () => {
     const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i} of the cat and the dog`).join('\n');
-    const result = spawnSync('bash', ['-c', `set -o pipefail; node bin/splade-lab.mjs tokenize "${model}" | head -1`], {
+    const result = spawnSync('bash', ['-c', `set -o pipefail; node bin/splade-lab.mjs tokenize "${workspace.model}" | head -1`], {
       input: lines,
       encoding: 'utf8',
       timeout: 60_000,

@@ -1,25 +1,19 @@
 // Round 2's leftovers checked again (issue 42, item 10): a sweep plan whose k or lambda is a path is refused naming the
 // field (a run folder is named by them), a --ks value that is a path is refused, a BM25 corpus that repeats an _id is
 // refused naming both lines, and a CR-only TSV trains at --batch 1 on every row.
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli, runCliWith } from '../../helpers/cli.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
-let root: string;
-let model: string;
 let crOnly: string;
+const workspace = tinyCliWorkspace('splade-round3-');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-round3-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-  crOnly = join(root, 'old-mac.tsv');
+  crOnly = join(workspace.root, 'old-mac.tsv');
   const rows = ['the cat\tthe cat sat\ta dog ran', 'the dog\ta dog ran\tthe cat sat', 'cell gene\tthe gene of a cell\tthe mat'];
   await writeFile(crOnly, rows.join('\r') + '\r');
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
 const SMALL = ['--batch', '1', '--query-length', '8', '--doc-length', '16', '--steps', '1'];
 
@@ -37,26 +31,21 @@ describe('a sweep plan', () => {
     ['k', { k: '../../escaped' }, '"runs[0].k" is a string, expected a number'],
     ['lambdaQueries', { lambdaQueries: '../../escaped' }, '"runs[0].lambdaQueries" is a string, expected a number'],
   ])('whose %s is a path is refused naming the field, and nothing is made there', async (name, run, problem) => {
-    const out = join(root, `sweep-${name}`, 'inner');
+    const out = join(workspace.root, `sweep-${name}`, 'inner');
     await mkdir(out, { recursive: true });
     await writeFile(join(out, 'sweep.json'), JSON.stringify(plan(run)));
-    const { code, stderr } = await runCli('sweep', '--model', model, '--triplets', crOnly, '--out', out, ...SMALL, '--resume');
+    const { code, stderr } = await runCliWith('sweep', { model: workspace.model, triplets: crOnly, out }, ...SMALL, '--resume');
     expect(code).toBe(1);
     expect(stderr).toContain(`${join(out, 'sweep.json')}: ${problem}. The runs' folders beside it do not depend on it`);
-    expect(await readdir(join(root, `sweep-${name}`))).toEqual(['inner']);
+    expect(await readdir(join(workspace.root, `sweep-${name}`))).toEqual(['inner']);
     expect(await readdir(out)).toEqual(['sweep.json']);
   });
 
   it('a --ks value that is a path is refused', async () => {
-    const out = join(root, 'sweep-ks');
-    const { code, stderr } = await runCli(
+    const out = join(workspace.root, 'sweep-ks');
+    const { code, stderr } = await runCliWith(
       'sweep',
-      '--model',
-      model,
-      '--triplets',
-      crOnly,
-      '--out',
-      out,
+      { model: workspace.model, triplets: crOnly, out },
       ...SMALL,
       '--ks',
       '1,../x',
@@ -68,7 +57,7 @@ describe('a sweep plan', () => {
 
 describe('a BM25 corpus that repeats an _id', () => {
   it('is refused naming both lines', async () => {
-    const beir = join(root, 'beir');
+    const beir = join(workspace.root, 'beir');
     await mkdir(join(beir, 'qrels'), { recursive: true });
     const corpus = ['{"_id": "d1", "text": "the cat sat"}', '{"_id": "d2", "text": "a dog"}', '{"_id": "d1", "text": "fish"}'];
     await writeFile(join(beir, 'corpus.jsonl'), corpus.join('\n') + '\n');
@@ -82,15 +71,10 @@ describe('a BM25 corpus that repeats an _id', () => {
 
 describe('a CR-only TSV at --batch 1', () => {
   it('trains on each of its rows, one per step', async () => {
-    const out = join(root, 'cr-run');
-    const { code, stdout, stderr } = await runCli(
+    const out = join(workspace.root, 'cr-run');
+    const { code, stdout, stderr } = await runCliWith(
       'train',
-      '--model',
-      model,
-      '--triplets',
-      crOnly,
-      '--out',
-      out,
+      { model: workspace.model, triplets: crOnly, out },
       ...SMALL,
       '--steps',
       '3',

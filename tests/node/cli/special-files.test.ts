@@ -4,13 +4,12 @@
 // and as the batch cache turns the cache off with one line. Each case is bounded: a hang fails the test in seconds.
 import { spawnSync } from 'node:child_process';
 import { closeSync, constants, existsSync, openSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.ts';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const TRIPLETS = generatedTriplets();
 
@@ -18,20 +17,13 @@ const SMALL = ['--batch', '2', '--query-length', '8', '--doc-length', '16', '--s
 
 const linux = process.platform === 'linux';
 
-let root: string;
-
-let model: string;
-
 /** A finished run folder. */
 let run: string;
+const workspace = tinyCliWorkspace('splade-special-files-');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-special-files-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-  run = join(root, 'run');
-  expect((await runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', run, ...SMALL)).code).toBe(0);
+  run = join(workspace.root, 'run');
+  expect((await runCliWith('train', { model: workspace.model, triplets: TRIPLETS, out: run }, ...SMALL)).code).toBe(0);
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
 const fifos: string[] = [];
 
@@ -73,7 +65,7 @@ describe('special files where a file is expected', () => {
     makeFifo(join(run, 'run.json'));
     const resumed = await within(
       20,
-      runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', run, ...SMALL, '--resume'),
+      runCliWith('train', { model: workspace.model, triplets: TRIPLETS, out: run }, ...SMALL, '--resume'),
     );
     expect(resumed.code).toBe(1);
     expect(resumed.stderr).toContain(`${join(run, 'run.json')} is a FIFO (named pipe), not a file`);
@@ -84,31 +76,35 @@ describe('special files where a file is expected', () => {
   });
 
   it.runIf(linux)('a FIFO or /dev/zero as lambdas --measured, a FIFO or a folder as metrics --run: refused at once', async () => {
-    const fifo = makeFifo(join(root, 'measured.fifo'));
+    const fifo = makeFifo(join(workspace.root, 'measured.fifo'));
     const measured = await within(10, runCli('lambdas', '--measured', fifo));
     expect(measured.code).toBe(1);
     expect(measured.stderr).toContain(`${fifo} is a FIFO (named pipe), not a file`);
     const zero = await within(10, runCli('lambdas', '--measured', '/dev/zero'));
     expect(zero.code).toBe(1);
     expect(zero.stderr).toContain('/dev/zero is a character device, not a file');
-    const qrels = join(root, 'qrels.txt');
+    const qrels = join(workspace.root, 'qrels.txt');
     await writeFile(qrels, 'q1 0 d1 1\n');
-    const trecRun = makeFifo(join(root, 'run.fifo'));
+    const trecRun = makeFifo(join(workspace.root, 'run.fifo'));
     const metrics = await within(10, runCli('metrics', '--qrels', qrels, '--run', trecRun));
     expect(metrics.code).toBe(1);
     expect(metrics.stderr).toContain(`--run ${trecRun} is a FIFO (named pipe), not a file: give the path of a regular file`);
-    const folder = await within(10, runCli('metrics', '--qrels', root, '--run', qrels));
-    expect(folder.stderr).toContain(`--qrels ${root} is a folder, not a file`);
+    const folder = await within(10, runCli('metrics', '--qrels', workspace.root, '--run', qrels));
+    expect(folder.stderr).toContain(`--qrels ${workspace.root} is a folder, not a file`);
   });
 
   it('a folder as --triplets or --log: refused before any work', async () => {
-    const data = join(root, 'data');
+    const data = join(workspace.root, 'data');
     await mkdir(data);
-    const triplets = await runCli('train', '--model', model, '--triplets', data, '--out', join(root, 'never-1'), ...SMALL);
+    const triplets = await runCliWith(
+      'train',
+      { model: workspace.model, triplets: data, out: join(workspace.root, 'never-1') },
+      ...SMALL,
+    );
     expect(triplets.code).toBe(1);
     expect(triplets.stderr).toContain(`--triplets ${data} is a folder, not a file`);
-    const out = join(root, 'never-2');
-    const log = await runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, '--log', data, ...SMALL);
+    const out = join(workspace.root, 'never-2');
+    const log = await runCliWith('train', { model: workspace.model, triplets: TRIPLETS, out }, '--log', data, ...SMALL);
     expect(log.code).toBe(1);
     expect(log.stderr).toContain(`--log ${data} is a folder; give the path of a file`);
     expect(existsSync(out)).toBe(false); // nothing started
@@ -119,7 +115,7 @@ describe.runIf(linux)('/proc/x as an output: fails at once (no folder can be mad
   const cannot = (option: string, dir: string) => `${option} ${dir}: cannot create this folder`;
 
   it('sweep --out, calibrate --out, handoff --out and lesson --write-task', async () => {
-    const base = ['--model', model, '--triplets', TRIPLETS];
+    const base = ['--model', workspace.model, '--triplets', TRIPLETS];
     const sweep = await within(20, runCli('sweep', ...base, '--out', '/proc/x/sweep', ...SMALL, '--ks', '1'));
     expect(sweep.code).toBe(1);
     expect(sweep.stderr).toContain(cannot('--out', '/proc/x/sweep'));
@@ -141,8 +137,8 @@ describe.runIf(linux)('/proc/x as an output: fails at once (no folder can be mad
     const before = process.env.SPLADE_LAB_BATCH_CACHE;
     process.env.SPLADE_LAB_BATCH_CACHE = '/proc/x/batches';
     try {
-      const out = join(root, 'uncached');
-      const trained = await within(30, runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL));
+      const out = join(workspace.root, 'uncached');
+      const trained = await within(30, runCliWith('train', { model: workspace.model, triplets: TRIPLETS, out }, ...SMALL));
       expect(trained.stderr).toBe(
         'splade-lab: the batch cache /proc/x/batches cannot be written (ENOENT); batches are tokenized afresh (SPLADE_LAB_BATCH_CACHE moves it)\n',
       );

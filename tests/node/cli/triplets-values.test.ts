@@ -3,35 +3,29 @@
 // refused as Hub ids, naming the characters a repo name may hold, and nothing is requested from the Hub; a Parquet
 // file whose query column is INT64 is refused naming the column and its type (not read as text), never "Do not know
 // how to serialize a BigInt", with or without --json.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.ts';
+import { runCliWith } from '../../helpers/cli.ts';
 import { startHubServer, type HubServer } from '../../helpers/hub-server.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
-let root: string;
-let model: string;
 let hub: HubServer;
 const hubUrl = process.env.SPLADE_LAB_HUB_URL;
+const workspace = tinyCliWorkspace('splade-triplets-values-');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-triplets-values-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-  hub = await startHubServer(root);
+  hub = await startHubServer(workspace.root);
   process.env.SPLADE_LAB_HUB_URL = hub.baseUrl;
 });
 afterAll(async () => {
   if (hubUrl === undefined) delete process.env.SPLADE_LAB_HUB_URL;
   else process.env.SPLADE_LAB_HUB_URL = hubUrl;
   await hub.close();
-  await rm(root, { recursive: true, force: true });
 });
 
 const train = (triplets: string, ...more: string[]) =>
-  runCli('train', '--model', model, '--triplets', triplets, '--out', join(root, 'run'), '--steps', '1', ...more);
+  runCliWith('train', { model: workspace.model, triplets, out: join(workspace.root, 'run'), steps: '1' }, ...more);
 
 describe('train --triplets', () => {
   it.each(['org/na%2fme', 'org/name?x=1#f'])(
@@ -50,7 +44,7 @@ describe('train --triplets', () => {
     ['', []],
     [' (--json)', ['--json']],
   ])('an INT64 query column is refused naming the column and its type%s', async (_, more) => {
-    const path = join(root, 'ids.parquet');
+    const path = join(workspace.root, 'ids.parquet');
     const bytes = parquetWriteBuffer({
       columnData: [
         { name: 'query', data: [1n, 2n], type: 'INT64' },

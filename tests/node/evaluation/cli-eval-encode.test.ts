@@ -8,7 +8,7 @@ import { parseRun } from '../../../src/io/beir/trec.ts';
 import { GpuModel } from '../../../src/model/gpu-model.ts';
 import { loadModel } from '../../../src/model/load-model.ts';
 import { SpladeTextEncoder } from '../../../src/model/splade-encoder.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, runCliWith } from '../../helpers/cli.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
@@ -88,18 +88,9 @@ describe('splade-lab encode', () => {
     const input = join(root, 'docs.jsonl');
     const output = join(root, `vectors.${format}.jsonl`);
     await writeFile(input, DOCS.map((d) => JSON.stringify(d)).join('\n') + '\n');
-    const result = await runCli(
+    const result = await runCliWith(
       'encode',
-      '--model',
-      join(root, 'model'),
-      '--in',
-      input,
-      '--out',
-      output,
-      '--format',
-      format,
-      '--max-length',
-      '16',
+      { model: join(root, 'model'), in: input, out: output, format, 'max-length': '16' },
       ...extra,
     );
     expect(result.code, result.stderr).toBe(0);
@@ -180,39 +171,28 @@ describe('splade-lab encode', () => {
     expect(await readFile(schema, 'utf8')).toMatch(/^schema passage \{$/m);
     expect(await readFile(services, 'utf8')).toMatch(/<document type="passage" mode="index" \/>/);
     expect(stderr).toMatch(/wrote the Vespa schema to .*passage\.sd/);
-    const misnamed = await runCli(
-      'encode',
-      '--model',
-      join(root, 'model'),
-      '--in',
-      'x',
-      '--out',
-      join(root, 'y'),
-      '--format',
-      'vespa',
-      '--vespa-schema',
-      join(root, 'doc-schema.sd'),
-    );
+    const misnamed = await runCliWith('encode', {
+      model: join(root, 'model'),
+      in: 'x',
+      out: join(root, 'y'),
+      format: 'vespa',
+      'vespa-schema': join(root, 'doc-schema.sd'),
+    });
     expect([misnamed.code, misnamed.stderr]).toEqual([1, expect.stringMatching(/name it doc\.sd/)]);
-    const wrongFormat = await runCli(
-      'encode',
-      '--model',
-      join(root, 'model'),
-      '--in',
-      'x',
-      '--out',
-      join(root, 'y'),
-      '--vespa-services',
-      services,
-    );
+    const wrongFormat = await runCliWith('encode', {
+      model: join(root, 'model'),
+      in: 'x',
+      out: join(root, 'y'),
+      'vespa-services': services,
+    });
     expect([wrongFormat.code, wrongFormat.stderr]).toEqual([1, expect.stringMatching(/go with --format vespa/)]);
   });
 
   it('refuses an unknown format and a field name no engine takes', async () => {
-    const unknown = await runCli('encode', '--model', join(root, 'model'), '--in', 'x', '--out', 'y', '--format', 'lucene');
+    const unknown = await runCliWith('encode', { model: join(root, 'model'), in: 'x', out: 'y', format: 'lucene' });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/--format must be one of anserini, qdrant, es, opensearch, opensearch-ids, vespa, seismic/);
-    const field = await runCli('encode', '--model', join(root, 'model'), '--in', 'x', '--out', 'y', '--field', 'a.b');
+    const field = await runCliWith('encode', { model: join(root, 'model'), in: 'x', out: 'y', field: 'a.b' });
     expect([field.code, field.stderr]).toEqual([1, expect.stringMatching(/--field: field name "a\.b" is not usable/)]);
   });
 });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { loadTokenizer } from '../../../src/io/tokenizer/tokenizer-load.ts';
 import { documentFrequencyOf, idfWeights } from '../../../src/retrieval/idf-table.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, runCliWith } from '../../helpers/cli.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 import { generatedBeir } from '../../helpers/generated-data.ts';
 import { idfMismatches, idfReference } from '../../helpers/idf-reference.ts';
@@ -21,16 +21,7 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 describe('splade-lab idf', () => {
   it('writes every non-special token with ln(1 + (N - df + 0.5) / (df + 0.5)), 0 when unseen, equal to the float64 reference', async () => {
     const out = join(root, 'idf.json');
-    const { code, stdout, stderr } = await runCli(
-      'idf',
-      '--corpus',
-      generatedBeir(),
-      '--tokenizer',
-      TOKENIZER,
-      '--out',
-      out,
-      '--json',
-    );
+    const { code, stdout, stderr } = await runCliWith('idf', { corpus: generatedBeir(), tokenizer: TOKENIZER, out }, '--json');
     expect(code).toBe(0);
     const summary = JSON.parse(stdout);
     expect(summary.documents).toBeLessThan(1000);
@@ -70,12 +61,12 @@ describe('splade-lab idf', () => {
     expect(help.stdout).toContain('a token in no document weighs 0');
     const empty = join(root, 'empty.jsonl');
     await writeFile(empty, '');
-    let result = await runCli('idf', '--corpus', empty, '--tokenizer', TOKENIZER, '--out', join(root, 'a.json'));
+    let result = await runCliWith('idf', { corpus: empty, tokenizer: TOKENIZER, out: join(root, 'a.json') });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/empty\.jsonl: holds no text/);
     const broken = join(root, 'broken.jsonl');
     await writeFile(broken, '{"_id": "1", "text": "fine"}\n{"_id": "2", "text": \n');
-    result = await runCli('idf', '--corpus', broken, '--tokenizer', TOKENIZER, '--out', join(root, 'b.json'));
+    result = await runCliWith('idf', { corpus: broken, tokenizer: TOKENIZER, out: join(root, 'b.json') });
     expect(result.stderr).toMatch(/broken\.jsonl:2: not valid JSON/);
   });
 });

@@ -1,28 +1,21 @@
 // `splade-lab calibrate` and `splade-lab lambdas` end to end on the tiny model: trials in their run folders, each
 // evaluated on a small BEIR folder, the closest trial suggested, the suggested lambdas trained again at another batch
 // size, calibration.json written, the recipe options (dropout, warm-up) used by every trial; the converter's text and JSON, and its refusal of a distillation loss.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CalibrationTrial } from '../../../src/contract/experiments/calibration.ts';
 import { closestTrial } from '../../../src/contract/experiments/lambda-search.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const TRIPLETS = generatedTriplets();
 
-let root: string;
-
-let model: string;
-
 let beir: string;
+const workspace = tinyCliWorkspace('splade-calibrate-cli-');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-calibrate-cli-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-  beir = join(root, 'beir');
+  beir = join(workspace.root, 'beir');
   await mkdir(join(beir, 'qrels'), { recursive: true });
   const docs = [
     { _id: 'd1', title: '', text: 'the blood of the heart' },
@@ -32,19 +25,13 @@ beforeAll(async () => {
   await writeFile(join(beir, 'queries.jsonl'), JSON.stringify({ _id: 'q1', text: 'heart blood' }) + '\n');
   await writeFile(join(beir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\n');
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe('splade-lab calibrate', () => {
   it('runs trials from the same start, evaluates each, suggests the closest, and measures another batch size', async () => {
-    const out = join(root, 'cal');
-    const { code, stdout, stderr } = await runCli(
+    const out = join(workspace.root, 'cal');
+    const { code, stdout, stderr } = await runCliWith(
       'calibrate',
-      '--model',
-      model,
-      '--triplets',
-      TRIPLETS,
-      '--out',
-      out,
+      { model: workspace.model, triplets: TRIPLETS, out },
       '--target-q',
       '12',
       '--target-d',
@@ -111,19 +98,13 @@ describe('splade-lab calibrate', () => {
   });
 
   it('refuses a target out of range before any training', async () => {
-    const { code, stderr } = await runCli(
-      'calibrate',
-      '--model',
-      model,
-      '--triplets',
-      TRIPLETS,
-      '--out',
-      join(root, 'bad'),
-      '--target-q',
-      '0',
-      '--target-d',
-      '20',
-    );
+    const { code, stderr } = await runCliWith('calibrate', {
+      model: workspace.model,
+      triplets: TRIPLETS,
+      out: join(workspace.root, 'bad'),
+      'target-q': '0',
+      'target-d': '20',
+    });
     expect(code).toBe(1);
     expect(stderr).toContain('The query target must be');
   });
@@ -131,18 +112,9 @@ describe('splade-lab calibrate', () => {
 
 describe('splade-lab lambdas', () => {
   it('converts, explains, and refuses a distillation loss with exit 4', async () => {
-    const plain = await runCli(
+    const plain = await runCliWith(
       'lambdas',
-      '--from',
-      'sentence-transformers',
-      '--lambda-q',
-      '5e-5',
-      '--lambda-d',
-      '3e-5',
-      '--from-batch',
-      '8',
-      '--to-batch',
-      '8',
+      { from: 'sentence-transformers', 'lambda-q': '5e-5', 'lambda-d': '3e-5', 'from-batch': '8', 'to-batch': '8' },
       '--json',
     );
     expect(plain.code).toBe(0);
@@ -150,19 +122,13 @@ describe('splade-lab lambdas', () => {
     const explain = await runCli('lambdas', '--explain');
     for (const name of ['splade-lab', 'sentence-transformers', 'naver-splade', 'tevatron'])
       expect(explain.stdout).toContain(`${name}: `);
-    const distilled = await runCli(
-      'lambdas',
-      '--from',
-      'naver-splade',
-      '--from-loss',
-      'distillation',
-      '--lambda-q',
-      '0.5',
-      '--lambda-d',
-      '0.4',
-      '--from-batch',
-      '128',
-    );
+    const distilled = await runCliWith('lambdas', {
+      from: 'naver-splade',
+      'from-loss': 'distillation',
+      'lambda-q': '0.5',
+      'lambda-d': '0.4',
+      'from-batch': '128',
+    });
     expect(distilled.code).toBe(4);
     expect(distilled.stdout).toContain('no formula carries these values');
   });

@@ -1,31 +1,24 @@
 // Runs as the unit a user keeps: `train` records run.json (every report, checkpoint, saved model, how it ended; a
 // diverging run is "failed" with its message); `sweep` trains one run per k into sub-folders, keeps its queue in
 // sweep.json and resumes it; `runs` compares the folders like the paper's Table 2; the sweep plans and suggested ks.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/contract/experiments/runs.ts';
 import { runHeadStatsFromNorms } from '../../../src/app/model/run-head-stats.ts';
 import { planSweepRuns, suggestSweepKs, type SweepPlan } from '../../../src/contract/experiments/sweep-plan.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const TRIPLETS = generatedTriplets();
 
 const SMALL = ['--batch', '2', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
 
-let root: string;
-
-let model: string;
-
 let beir: string;
+const workspace = tinyCliWorkspace('splade-runs-');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-runs-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-  beir = join(root, 'beir');
+  beir = join(workspace.root, 'beir');
   await import('node:fs/promises').then((fs) => fs.mkdir(join(beir, 'qrels'), { recursive: true }));
   await writeFile(
     join(beir, 'corpus.jsonl'),
@@ -34,21 +27,15 @@ beforeAll(async () => {
   await writeFile(join(beir, 'queries.jsonl'), '{"_id": "q1", "text": "cat"}\n');
   await writeFile(join(beir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\n');
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
 const record = async (dir: string) => JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as RunRecord;
 
 describe('a run', () => {
   it('train records every report, the checkpoints, the saved model and that it finished', async () => {
-    const out = join(root, 'run');
-    const { code } = await runCli(
+    const out = join(workspace.root, 'run');
+    const { code } = await runCliWith(
       'train',
-      '--model',
-      model,
-      '--triplets',
-      TRIPLETS,
-      '--out',
-      out,
+      { model: workspace.model, triplets: TRIPLETS, out },
       ...SMALL,
       '--steps',
       '4',
@@ -80,17 +67,12 @@ describe('a run', () => {
   });
 
   it('a diverging run is recorded as failed, with the message that stopped it', async () => {
-    const out = join(root, 'diverged');
+    const out = join(workspace.root, 'diverged');
     expect(
       (
-        await runCli(
+        await runCliWith(
           'train',
-          '--model',
-          model,
-          '--triplets',
-          TRIPLETS,
-          '--out',
-          out,
+          { model: workspace.model, triplets: TRIPLETS, out },
           ...SMALL,
           '--lr',
           '1e9',
@@ -110,15 +92,10 @@ describe('a run', () => {
 
 describe('sweeps', () => {
   it('trains one run per k, evaluates each, keeps the queue, and `runs` compares them like Table 2', async () => {
-    const out = join(root, 'sweep');
-    const { code, stdout } = await runCli(
+    const out = join(workspace.root, 'sweep');
+    const { code, stdout } = await runCliWith(
       'sweep',
-      '--model',
-      model,
-      '--triplets',
-      TRIPLETS,
-      '--out',
-      out,
+      { model: workspace.model, triplets: TRIPLETS, out },
       ...SMALL,
       '--ks',
       '1,4',
@@ -161,14 +138,9 @@ describe('sweeps', () => {
   });
 
   it('refuses lambdas beside --lambda-grid, which sets its own', async () => {
-    const { code, stderr } = await runCli(
+    const { code, stderr } = await runCliWith(
       'sweep',
-      '--model',
-      model,
-      '--triplets',
-      TRIPLETS,
-      '--out',
-      join(root, 'grid'),
+      { model: workspace.model, triplets: TRIPLETS, out: join(workspace.root, 'grid') },
       '--lambda-grid',
       '--lambda-q',
       '0.1',
@@ -178,21 +150,16 @@ describe('sweeps', () => {
   });
 
   it('--resume continues an interrupted sweep with the runs left, and refuses to start over a sweep', async () => {
-    const out = join(root, 'resumed');
+    const out = join(workspace.root, 'resumed');
     expect(
-      (await runCli('sweep', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, '--ks', '1,2', '--steps', '2'))
+      (await runCliWith('sweep', { model: workspace.model, triplets: TRIPLETS, out }, ...SMALL, '--ks', '1,2', '--steps', '2'))
         .code,
     ).toBe(0);
     const plan = JSON.parse(await readFile(join(out, 'sweep.json'), 'utf8')) as SweepPlan;
     await writeFile(join(out, 'sweep.json'), JSON.stringify({ ...plan, finished: [0] })); // as if stopped after the first run
-    const again = await runCli(
+    const again = await runCliWith(
       'sweep',
-      '--model',
-      model,
-      '--triplets',
-      TRIPLETS,
-      '--out',
-      out,
+      { model: workspace.model, triplets: TRIPLETS, out },
       ...SMALL,
       '--ks',
       '1,2',
@@ -201,14 +168,9 @@ describe('sweeps', () => {
     );
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already holds a sweep (1 of 2 runs done): add --resume');
-    const resumed = await runCli(
+    const resumed = await runCliWith(
       'sweep',
-      '--model',
-      model,
-      '--triplets',
-      TRIPLETS,
-      '--out',
-      out,
+      { model: workspace.model, triplets: TRIPLETS, out },
       ...SMALL,
       '--ks',
       '1,2',

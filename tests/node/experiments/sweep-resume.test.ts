@@ -1,41 +1,33 @@
 // A resumed sweep trains only what its plan says (issue 33, items 6 and 8): other data, other ks, other lambdas or
 // another recipe setting are refused with each difference named; a run whose last checkpoint was saved before the
 // plan was is finished from that checkpoint, never trained again; an emptied sweep.json is refused naming the file.
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/contract/experiments/runs.ts';
 import type { SweepPlan } from '../../../src/contract/experiments/sweep-plan.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const TRIPLETS = generatedTriplets();
 
 const SMALL = ['--batch', '2', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3', '--steps', '2'];
 
-let root: string;
-
-let model: string;
-
 /** A finished two-run sweep (k = 1 and 2), its plan rewritten as each test needs. */
 let sweep: string;
+const workspace = tinyCliWorkspace('splade-sweep-resume-');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-sweep-resume-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-  sweep = join(root, 'sweep');
-  const first = await runCli('sweep', '--model', model, '--triplets', TRIPLETS, '--out', sweep, ...SMALL, '--ks', '1,2');
+  sweep = join(workspace.root, 'sweep');
+  const first = await runCliWith('sweep', { model: workspace.model, triplets: TRIPLETS, out: sweep }, ...SMALL, '--ks', '1,2');
   expect(first.stderr).toBe('');
   expect(first.code).toBe(0);
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
 const planPath = () => join(sweep, 'sweep.json');
 const readPlan = async () => JSON.parse(await readFile(planPath(), 'utf8')) as SweepPlan;
 const resume = (...extra: string[]) =>
-  runCli('sweep', '--model', model, '--out', sweep, ...SMALL, '--resume', '--json', ...extra);
+  runCli('sweep', '--model', workspace.model, '--out', sweep, ...SMALL, '--resume', '--json', ...extra);
 
 describe('sweep --resume', () => {
   it('refuses other ks, other data or another recipe setting, naming each difference', async () => {
@@ -45,7 +37,7 @@ describe('sweep --resume', () => {
     expect(ks.code).toBe(1);
     expect(ks.stderr).toContain(`the sweep in ${sweep} was planned with other settings:`);
     expect(ks.stderr).toContain('ks: sweep [1,2], now [1,4]');
-    const other = join(root, 'other.tsv');
+    const other = join(workspace.root, 'other.tsv');
     const lines = (await readFile(TRIPLETS, 'utf8')).split('\n');
     await writeFile(other, [lines[1], lines[0], ...lines.slice(2)].join('\n'));
     const data = await resume('--triplets', other, '--ks', '1,2', '--lambda-q', '0.1');
@@ -55,7 +47,20 @@ describe('sweep --resume', () => {
     expect(data.stderr).toContain('lambdas: sweep [[0.05,0.003],[0.05,0.003]], now [[0.1,0.003],[0.1,0.003]]');
     const steps = await runCli(
       'sweep',
-      ...['--model', model, '--triplets', TRIPLETS, '--out', sweep, ...SMALL, '--ks', '1,2', '--resume', '--steps', '3'],
+      ...[
+        '--model',
+        workspace.model,
+        '--triplets',
+        TRIPLETS,
+        '--out',
+        sweep,
+        ...SMALL,
+        '--ks',
+        '1,2',
+        '--resume',
+        '--steps',
+        '3',
+      ],
     );
     expect(steps.code).toBe(1);
     expect(steps.stderr).toContain('steps: sweep 2, now 3');
@@ -104,10 +109,10 @@ describe('sweep --resume', () => {
       '--lambda-d',
       '300',
     ];
-    const straight = join(root, 'heavy-straight');
-    const killed = join(root, 'heavy-killed');
+    const straight = join(workspace.root, 'heavy-straight');
+    const killed = join(workspace.root, 'heavy-killed');
     for (const out of [straight, killed]) {
-      const swept = await runCli('sweep', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, ...heavy);
+      const swept = await runCliWith('sweep', { model: workspace.model, triplets: TRIPLETS, out }, ...SMALL, ...heavy);
       expect(swept.code).toBe(0);
     }
     // as a kill after the step-6 checkpoint leaves it: run.json and the plan as flushed before, step 8 gone
@@ -118,14 +123,9 @@ describe('sweep --resume', () => {
     await writeFile(join(run, 'run.json'), JSON.stringify({ ...last, status: 'running', savedModel: null }));
     const plan = JSON.parse(await readFile(join(killed, 'sweep.json'), 'utf8')) as SweepPlan;
     await writeFile(join(killed, 'sweep.json'), JSON.stringify({ ...plan, finished: [] }));
-    const resumed = await runCli(
+    const resumed = await runCliWith(
       'sweep',
-      '--model',
-      model,
-      '--triplets',
-      TRIPLETS,
-      '--out',
-      killed,
+      { model: workspace.model, triplets: TRIPLETS, out: killed },
       ...SMALL,
       ...heavy,
       '--resume',

@@ -4,23 +4,21 @@
 // the project cannot train on (two negatives a row, a tab inside a text, an INT64 query column) is refused naming the
 // file and why, before the model is read or the GPU started. One GPU hand-off in all; the rest reads files.
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handoffTriplets } from '../../../src/app/handoff/handoff-triplets.ts';
 import { parseTriplets, type Triplet } from '../../../src/io/triplets/triplets.ts';
 import { crc32 } from '../../../src/util/crc32.ts';
-import { runCli } from '../../helpers/cli.ts';
-import { TINY_WORDS, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { runCliWith } from '../../helpers/cli.ts';
+import { TINY_WORDS } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const HANDOFF = fileURLToPath(new URL('../../../src/app/handoff/', import.meta.url));
 const PYTHON = spawnSync('python3', ['--version']).status === 0;
 
-let root: string;
-let model: string;
 /** Rows of tiny-vocabulary words with a teacher margin each (one that only shortest round trips keep: 1e-7 parts). */
 const ROWS: Triplet[] = Array.from({ length: 6 }, (_, i) => {
   const text = (seed: number, n: number) =>
@@ -33,20 +31,18 @@ const tsvText = (rows: Triplet[]) =>
     ...rows.map((r) => `${r.query}\t${r.positive}\t${r.negative}\t${JSON.stringify(r.label)}`),
   ].join('\n') + '\n';
 
+const workspace = tinyCliWorkspace('splade-handoff-own-');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-handoff-own-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-  await writeFile(join(root, 'rows.tsv'), tsvText(ROWS));
+  await writeFile(join(workspace.root, 'rows.tsv'), tsvText(ROWS));
   await writeFile(
-    join(root, 'rows.jsonl'),
+    join(workspace.root, 'rows.jsonl'),
     ROWS.map((r) => JSON.stringify({ anchor: r.query, positive: r.positive, negative: r.negative, scores: r.label![0] })).join(
       '\n',
     ) + '\n',
   );
   const column = (name: string, data: string[]) => ({ name, data, type: 'STRING' as const });
   await writeFile(
-    join(root, 'rows.parquet'),
+    join(workspace.root, 'rows.parquet'),
     new Uint8Array(
       parquetWriteBuffer({
         columnData: [
@@ -68,44 +64,33 @@ beforeAll(async () => {
     ),
   );
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
 /** `splade-lab handoff` of `triplets` into a new folder `out` under the test's folder, with a small recipe. */
 const handoff = (triplets: string, out: string) =>
-  runCli(
-    'handoff',
-    '--model',
-    model,
-    '--k',
-    '4',
-    '--triplets',
+  runCliWith('handoff', {
+    model: workspace.model,
+    k: '4',
     triplets,
-    '--out',
-    join(root, out),
-    '--batch',
-    '2',
-    '--query-length',
-    '8',
-    '--doc-length',
-    '12',
-    '--steps',
-    '2',
-    '--loss',
-    'marginmse',
-  );
+    out: join(workspace.root, out),
+    batch: '2',
+    'query-length': '8',
+    'doc-length': '12',
+    steps: '2',
+    loss: 'marginmse',
+  });
 
-const readJson = async (path: string) => JSON.parse(await readFile(join(root, path), 'utf8'));
+const readJson = async (path: string) => JSON.parse(await readFile(join(workspace.root, path), 'utf8'));
 
 describe('splade-lab handoff takes the files splade-lab writes and reads', () => {
   let tsv: Buffer;
   beforeAll(async () => {
-    const made = await handoff(join(root, 'rows.jsonl'), 'from-jsonl');
+    const made = await handoff(join(workspace.root, 'rows.jsonl'), 'from-jsonl');
     expect(made.stderr).not.toMatch(/handoff:/);
     expect(made.code).toBe(0);
     expect(made.stderr).toContain(
-      `note: ${join(root, 'rows.jsonl')} is JSON Lines: its 6 rows go into the project as data/rows.tsv, the TSV its splade_data.py reads`,
+      `note: ${join(workspace.root, 'rows.jsonl')} is JSON Lines: its 6 rows go into the project as data/rows.tsv, the TSV its splade_data.py reads`,
     );
-    tsv = await readFile(join(root, 'from-jsonl', 'data', 'rows.tsv'));
+    tsv = await readFile(join(workspace.root, 'from-jsonl', 'data', 'rows.tsv'));
   });
 
   it('a JSON Lines file: its rows and labels go into the project as TSV, which splade_data.py reads as the same rows', async () => {
@@ -120,13 +105,16 @@ describe('splade-lab handoff takes the files splade-lab writes and reads', () =>
   });
 
   it('a Parquet file of the same rows: the same TSV, byte for byte', async () => {
-    const read = await handoffTriplets(await readFile(join(root, 'rows.parquet')), join(root, 'rows.parquet'));
+    const read = await handoffTriplets(
+      await readFile(join(workspace.root, 'rows.parquet')),
+      join(workspace.root, 'rows.parquet'),
+    );
     expect(read.convertedFrom).toBe('parquet');
     expect(Buffer.from(read.bytes)).toEqual(tsv);
   });
 
   it("the data file of a project it wrote, as it is (today's code already takes it)", async () => {
-    const path = join(root, 'from-jsonl', 'data', 'rows.tsv');
+    const path = join(workspace.root, 'from-jsonl', 'data', 'rows.tsv');
     const read = await handoffTriplets(tsv, path);
     expect(read.convertedFrom).toBeUndefined();
     expect(read.bytes).toBe(tsv);
@@ -151,10 +139,10 @@ describe('a file the project cannot train on is refused before the model is read
       "ROOT/tab.jsonl row 3: its query holds a tab or a line break, which the hand-off project's TSV cannot hold (JSON Lines rows are written as TSV): replace them with spaces",
     ],
   ])('%s', async (_, name, text, message) => {
-    await writeFile(join(root, name), text + '\n');
-    const { code, stderr } = await handoff(join(root, name), `refused-${name}`);
+    await writeFile(join(workspace.root, name), text + '\n');
+    const { code, stderr } = await handoff(join(workspace.root, name), `refused-${name}`);
     expect(code).toBe(1);
-    expect(stderr).toContain(`splade-lab handoff: ${message.replace('ROOT', root)}`);
+    expect(stderr).toContain(`splade-lab handoff: ${message.replace('ROOT', workspace.root)}`);
     expect(stderr).not.toContain('computing');
   });
 
@@ -166,11 +154,11 @@ describe('a file the project cannot train on is refused before the model is read
         { name: 'negative', data: ['dog', 'cat'], type: 'STRING' },
       ],
     });
-    await writeFile(join(root, 'ids.parquet'), new Uint8Array(bytes));
-    const { code, stderr } = await handoff(join(root, 'ids.parquet'), 'refused-ids');
+    await writeFile(join(workspace.root, 'ids.parquet'), new Uint8Array(bytes));
+    const { code, stderr } = await handoff(join(workspace.root, 'ids.parquet'), 'refused-ids');
     expect(code).toBe(1);
     expect(stderr).toContain(
-      `${join(root, 'ids.parquet')}: column "query": holds INT64 values, not text (a Parquet STRING): convert it to text before writing`,
+      `${join(workspace.root, 'ids.parquet')}: column "query": holds INT64 values, not text (a Parquet STRING): convert it to text before writing`,
     );
   });
 });

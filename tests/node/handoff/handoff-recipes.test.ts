@@ -3,19 +3,19 @@
 // one (idf.json as the run's table, the trained table's query L1 in place of FLOPS); splade_data.py reads the labels as
 // splade-lab does; refusals for a distillation without labels and a trained table without --inference-free.
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { parseTriplets, rowNegatives } from '../../../src/io/triplets/triplets.ts';
 import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
 import { documentFrequencyOf, idfWeights } from '../../../src/retrieval/idf-table.ts';
 import { spladeTrainingReference } from '../../../src/train/splade/splade-training-reference.ts';
 import type { TripletBatch } from '../../../src/train/splade/trainer.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCliWith } from '../../helpers/cli.ts';
 import { startingPoint } from '../../helpers/one-step-run.ts';
-import { TINY_WORDS, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { TINY_WORDS } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const K = 2;
 const B = 4;
@@ -25,8 +25,6 @@ const LOSS_RTOL = 1e-4;
 const PYTHON = spawnSync('python3', ['--version']).status === 0;
 const pythonIt = PYTHON ? it : it.skip;
 
-let root: string;
-let model: string;
 let loaded: LoadedModel;
 
 /** 10 rows of tiny-vocabulary words with a header naming `labels` (the teacher's [pos, neg] scores or one margin). */
@@ -42,26 +40,19 @@ function labelledTsv(labels: 'scores' | 'margin'): string {
 }
 
 async function handoff(out: string, tsv: string, ...extra: string[]) {
-  return runCli(
+  return runCliWith(
     'handoff',
-    '--model',
-    model,
-    '--k',
-    String(K),
-    '--triplets',
-    tsv,
-    '--out',
-    out,
-    '--batch',
-    String(B),
-    '--query-length',
-    String(TQ),
-    '--doc-length',
-    String(TD),
-    '--steps',
-    '5',
-    '--seed',
-    '3',
+    {
+      model: workspace.model,
+      k: String(K),
+      triplets: tsv,
+      out,
+      batch: String(B),
+      'query-length': String(TQ),
+      'doc-length': String(TD),
+      steps: '5',
+      seed: '3',
+    },
     ...extra,
   );
 }
@@ -93,21 +84,18 @@ const within = (got: number, want: number, what: string) =>
     LOSS_RTOL * Math.max(1e-3, Math.abs(want)),
   );
 
+const workspace = tinyCliWorkspace('splade-handoff-recipes-');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-handoff-recipes-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-  loaded = await loadModel(createFolderSource(model));
-  await writeFile(join(root, 'scores.tsv'), labelledTsv('scores'));
-  await writeFile(join(root, 'margins.tsv'), labelledTsv('margin'));
+  loaded = await loadModel(createFolderSource(workspace.model));
+  await writeFile(join(workspace.root, 'scores.tsv'), labelledTsv('scores'));
+  await writeFile(join(workspace.root, 'margins.tsv'), labelledTsv('margin'));
   await writeFile(
-    join(root, 'plain.tsv'),
+    join(workspace.root, 'plain.tsv'),
     labelledTsv('margin')
       .replace(/\t[-\d.]+\n/g, '\n')
       .replace('\tlabel\n', '\n'),
   );
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe('the hand-off of distillation and inference-free recipes', () => {
   it.each([
@@ -116,14 +104,14 @@ describe('the hand-off of distillation and inference-free recipes', () => {
   ] as const)(
     '--loss %s: the batch carries its teacher labels and the step-0 loss is the float64 reference',
     async (loss, file, extra) => {
-      const out = join(root, `project-${loss}`);
-      const made = await handoff(out, join(root, file), ...extra);
+      const out = join(workspace.root, `project-${loss}`);
+      const made = await handoff(out, join(workspace.root, file), ...extra);
       expect(made.stderr).not.toMatch(/handoff:/);
       expect(made.code).toBe(0);
       const settings = JSON.parse(await readFile(join(out, 'splade_lab.json'), 'utf8'));
       expect(settings.recipe).toMatchObject({ loss, tau: loss === 'kl' ? 2 : 1, inference_free: null });
       const expected = JSON.parse(await readFile(join(out, 'expected_step1.json'), 'utf8'));
-      const { triplets } = parseTriplets(await readFile(join(root, file)), file);
+      const { triplets } = parseTriplets(await readFile(join(workspace.root, file)), file);
       // in float32, as the trainer took them
       expect(expected.teacher).toEqual((expected.triplets as number[]).map((i) => triplets[i].label!.map(Math.fround)));
       const reference = spladeTrainingReference(loaded.config, startingPoint(loaded, K), batchOf(expected), {
@@ -142,12 +130,12 @@ describe('the hand-off of distillation and inference-free recipes', () => {
 
   pythonIt("splade_data.py reads the rows' labels as splade-lab does (needs python3)", async () => {
     for (const file of ['scores.tsv', 'margins.tsv', 'plain.tsv']) {
-      const path = join(root, file);
+      const path = join(workspace.root, file);
       const { triplets } = parseTriplets(await readFile(path), file);
       const script =
         'import json, sys; from splade_data import read_rows; t, l = read_rows(sys.argv[1]); print(json.dumps([t, l]))';
       const result = spawnSync('python3', ['-c', script, path], {
-        cwd: join(root, 'project-kl'),
+        cwd: join(workspace.root, 'project-kl'),
         encoding: 'utf8',
         env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
       });
@@ -159,11 +147,11 @@ describe('the hand-off of distillation and inference-free recipes', () => {
   });
 
   it('--inference-free --train-query-weights --query-l1: idf.json is the run table, the step-0 query term is the L1 of its vectors', async () => {
-    const out = join(root, 'project-inference-free');
+    const out = join(workspace.root, 'project-inference-free');
     const L1 = 0.01;
     const made = await handoff(
       out,
-      join(root, 'plain.tsv'),
+      join(workspace.root, 'plain.tsv'),
       '--inference-free',
       '--train-query-weights',
       '--query-l1',
@@ -176,7 +164,7 @@ describe('the hand-off of distillation and inference-free recipes', () => {
     expect(settings.recipe.inference_free).toMatchObject({ idf: 'idf.json', trained: true, query_l1: L1, query_table_lr: 1e-3 });
     expect(await readFile(join(out, 'train.py'), 'utf8')).toContain('learning_rate_mapping=table_learning_rate(model, recipe)');
     // the table: IDF of the data's documents (each text once), special tokens left out of idf.json
-    const { triplets } = parseTriplets(await readFile(join(root, 'plain.tsv')), 'plain.tsv');
+    const { triplets } = parseTriplets(await readFile(join(workspace.root, 'plain.tsv')), 'plain.tsv');
     const texts = [...new Set(triplets.flatMap((t) => [t.positive, ...rowNegatives(t)]))];
     const { df, documents } = documentFrequencyOf(
       texts.map((text) => loaded.tokenizer.encode(text, { addSpecialTokens: false }).ids),
@@ -209,8 +197,8 @@ describe('the hand-off of distillation and inference-free recipes', () => {
     ['a distillation without labels', 'plain.tsv', ['--loss', 'marginmse'], /label/],
     ['a trained table without --inference-free', 'plain.tsv', ['--train-query-weights'], /inference-free run/],
   ])('refuses %s', async (_, file, extra, message) => {
-    const out = join(root, `refused-${extra.join('')}`);
-    const result = await handoff(out, join(root, file), ...extra);
+    const out = join(workspace.root, `refused-${extra.join('')}`);
+    const result = await handoff(out, join(workspace.root, file), ...extra);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(message);
   });

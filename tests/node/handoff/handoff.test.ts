@@ -2,21 +2,21 @@
 // does, expected_step1.json's first batch (the tokenizer's ids) and losses (the float64 reference), and refusals.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { parseTriplets, type Triplet } from '../../../src/io/triplets/triplets.ts';
 import { P } from '../../../src/model/layout.ts';
 import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
 import { encoderForward } from '../../../src/model/reference/encoder.ts';
 import { toFloat64Params } from '../../../src/model/weights.ts';
-import { epochOrder } from '../../../src/train/splade/batches.ts';
 import { spladeObjectiveReference } from '../../../src/train/splade/splade-objective-reference.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { epochOrder } from '../../../src/train/splade/batches.ts';
+import { runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
-import { TINY_VOCAB, TINY_WORDS, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { TINY_VOCAB, TINY_WORDS } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const K = 4;
 
@@ -33,10 +33,6 @@ const PYTHON = spawnSync('python3', ['--version']).status === 0;
 if (!PYTHON) console.warn('handoff.test.ts: python3 is missing, so the Python checks are skipped');
 
 const pythonIt = PYTHON ? it : it.skip;
-
-let root: string;
-
-let model: string;
 
 let tsv: string;
 
@@ -56,43 +52,29 @@ function tripletsTsv(): string {
   return lines.join('\r\n') + '\r\n';
 }
 
+const workspace = tinyCliWorkspace('splade-handoff-');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-handoff-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-  loaded = await loadModel(createFolderSource(model));
-  tsv = join(root, 'tiny triplets.tsv');
+  loaded = await loadModel(createFolderSource(workspace.model));
+  tsv = join(workspace.root, 'tiny triplets.tsv');
   await writeFile(tsv, tripletsTsv());
   triplets = parseTriplets(await readFile(tsv), tsv).triplets;
-  project = join(root, 'project');
-  const made = await runCli(
-    'handoff',
-    '--model',
-    model,
-    '--k',
-    String(K),
-    '--triplets',
-    tsv,
-    '--out',
-    project,
-    '--gpus',
-    '2',
-    '--batch',
-    String(B),
-    '--query-length',
-    String(TQ),
-    '--doc-length',
-    String(TD),
-    '--steps',
-    '30',
-    '--seed',
-    '7',
-  );
+  project = join(workspace.root, 'project');
+  const made = await runCliWith('handoff', {
+    model: workspace.model,
+    k: String(K),
+    triplets: tsv,
+    out: project,
+    gpus: '2',
+    batch: String(B),
+    'query-length': String(TQ),
+    'doc-length': String(TD),
+    steps: '30',
+    seed: '7',
+  });
   expect(made.stderr).not.toMatch(/handoff:/);
   expect(made.code).toBe(0);
   expect(made.stdout).toContain(`wrote 12 files to ${project}`);
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
 const readJson = async (path: string) => JSON.parse(await readFile(join(project, path), 'utf8'));
 
@@ -178,7 +160,7 @@ describe('splade-lab handoff', () => {
     for (const file of ['train.py', 'check_step1.py', 'splade_data.py']) {
       const result = spawnSync('python3', ['-m', 'py_compile', join(project, file)], {
         encoding: 'utf8',
-        env: { ...process.env, PYTHONPYCACHEPREFIX: join(root, 'pycache') },
+        env: { ...process.env, PYTHONPYCACHEPREFIX: join(workspace.root, 'pycache') },
       });
       expect(result.stderr, file).toBe('');
       expect(result.status, file).toBe(0);
@@ -274,23 +256,18 @@ describe('splade-lab handoff', () => {
     ['a length past the position table', ['--doc-length', '100'], 'The document length must be at most 64 tokens for this model'],
   ];
   it.each(refusals)('refuses %s through the application checks, writing nothing', async (_, extra, message) => {
-    const out = join(root, `refused-${extra.join('')}`);
-    const result = await runCli(
+    const out = join(workspace.root, `refused-${extra.join('')}`);
+    const result = await runCliWith(
       'handoff',
-      '--model',
-      model,
-      '--k',
-      String(K),
-      '--triplets',
-      tsv,
-      '--out',
-      out,
-      '--batch',
-      String(B),
-      '--query-length',
-      String(TQ),
-      '--doc-length',
-      String(TD),
+      {
+        model: workspace.model,
+        k: String(K),
+        triplets: tsv,
+        out,
+        batch: String(B),
+        'query-length': String(TQ),
+        'doc-length': String(TD),
+      },
       ...extra,
     );
     expect(result.code).toBe(1);
@@ -299,14 +276,14 @@ describe('splade-lab handoff', () => {
   });
 
   it('refuses an --out folder that already holds files, and a missing --k', async () => {
-    const out = join(root, 'busy');
+    const out = join(workspace.root, 'busy');
     await mkdir(out);
     await writeFile(join(out, 'train.py'), 'print("mine")\n');
-    const busy = await runCli('handoff', '--model', model, '--k', '2', '--triplets', tsv, '--out', out, '--batch', String(B));
+    const busy = await runCliWith('handoff', { model: workspace.model, k: '2', triplets: tsv, out, batch: String(B) });
     expect(busy.code).toBe(1);
     expect(busy.stderr).toContain(`--out ${out} already holds files (train.py); give a new or empty folder`);
     expect(await readFile(join(out, 'train.py'), 'utf8')).toBe('print("mine")\n');
-    const noK = await runCli('handoff', '--model', model, '--triplets', tsv, '--out', join(root, 'nok'));
+    const noK = await runCliWith('handoff', { model: workspace.model, triplets: tsv, out: join(workspace.root, 'nok') });
     expect(noK.code).toBe(1);
     expect(noK.stderr).toContain('--k <K> is required');
   });

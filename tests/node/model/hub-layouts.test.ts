@@ -11,7 +11,7 @@ import { parseModelConfig } from '../../../src/model/config.ts';
 import { readSafetensors } from '../../../src/io/formats/safetensors.ts';
 import { spladeForward } from '../../../src/model/reference/splade.ts';
 import { loadParametersReport, toFloat64Params } from '../../../src/model/weights.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, runCliWith } from '../../helpers/cli.ts';
 import { HUB_LAYOUTS, writeHubLayout, type HubLayout, type LayoutTruth } from '../../helpers/hub-layouts.ts';
 import { TINY_VOCAB } from '../../helpers/tiny-splade-model.ts';
 
@@ -68,21 +68,7 @@ async function reference(
 
 async function encode(dir: string, side: 'query' | 'document'): Promise<Map<number, number>[]> {
   const out = join(dir, `${side}.jsonl`);
-  const run = await runCli(
-    'encode',
-    '--model',
-    dir,
-    '--in',
-    records,
-    '--out',
-    out,
-    '--format',
-    'qdrant',
-    '--side',
-    side,
-    '--max-length',
-    '32',
-  );
+  const run = await runCliWith('encode', { model: dir, in: records, out, format: 'qdrant', side, 'max-length': '32' });
   expect(run.code, run.stderr).toBe(0);
   return (await readFile(out, 'utf8'))
     .trim()
@@ -155,21 +141,14 @@ describe("--query-model: OpenSearch's tokenizer folder (idf.json beside a tokeni
       await copyFile(join(root, 'tokenizer-source', name), join(tokenizer, name));
     const idf = JSON.parse(await readFile(join(tokenizer, 'idf.json'), 'utf8')) as Record<string, number>;
     const out = join(root, 'query-model.jsonl');
-    const run = await runCli(
-      'encode',
-      '--model',
-      dir,
-      '--query-model',
-      tokenizer,
-      '--in',
-      records,
-      '--out',
+    const run = await runCliWith('encode', {
+      model: dir,
+      'query-model': tokenizer,
+      in: records,
       out,
-      '--format',
-      'qdrant',
-      '--side',
-      'query',
-    );
+      format: 'qdrant',
+      side: 'query',
+    });
     expect(run.code, run.stderr).toBe(0);
     const vectors = (await readFile(out, 'utf8'))
       .trim()
@@ -182,19 +161,7 @@ describe("--query-model: OpenSearch's tokenizer folder (idf.json beside a tokeni
     });
     expect(truth.queryTable).toBeNull();
     await writeFile(join(tokenizer, 'idf.json'), JSON.stringify({ ...idf, cat: -2 }));
-    const bad = await runCli(
-      'encode',
-      '--model',
-      dir,
-      '--query-model',
-      tokenizer,
-      '--in',
-      records,
-      '--out',
-      out,
-      '--side',
-      'query',
-    );
+    const bad = await runCliWith('encode', { model: dir, 'query-model': tokenizer, in: records, out, side: 'query' });
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(
       /opensearch-neural-sparse-tokenizer-v1\/idf\.json: the weight of "cat" is -2; every weight must be a finite number ≥ 0/,

@@ -9,7 +9,7 @@ import { parseModelConfig } from '../../../src/model/config.ts';
 import { type ModelConfig } from '../../../src/contract/model/model-config.ts';
 import { P, parameterLayout, type ModelParams } from '../../../src/model/layout.ts';
 import { spladeForward } from '../../../src/model/reference/splade.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
@@ -38,14 +38,9 @@ beforeAll(async () => {
   await writeTinySpladeModel(backbone);
   const out = join(root, 'run');
   const small = ['--batch', '4', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
-  const trained = await runCli(
+  const trained = await runCliWith(
     'train',
-    '--model',
-    backbone,
-    '--triplets',
-    TRIPLETS,
-    '--out',
-    out,
+    { model: backbone, triplets: TRIPLETS, out },
     ...small,
     '--steps',
     '2',
@@ -235,19 +230,13 @@ describe('a model saved by splade-lab train', () => {
     const records = join(root, 'records.jsonl');
     const vectorsPath = join(root, 'vectors.jsonl');
     await writeFile(records, TEXTS.map((text, i) => JSON.stringify({ _id: `t${i}`, text })).join('\n') + '\n');
-    const encoded = await runCli(
-      'encode',
-      '--model',
-      saved,
-      '--in',
-      records,
-      '--out',
-      vectorsPath,
-      '--format',
-      'qdrant',
-      '--max-length',
-      '16',
-    );
+    const encoded = await runCliWith('encode', {
+      model: saved,
+      in: records,
+      out: vectorsPath,
+      format: 'qdrant',
+      'max-length': '16',
+    });
     expect(encoded.code).toBe(0);
     const lines = (await readFile(vectorsPath, 'utf8'))
       .trim()

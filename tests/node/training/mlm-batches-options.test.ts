@@ -2,22 +2,16 @@
 // refused naming the line (transformers would predict it from the padding's hidden state, which splade-lab does not
 // reproduce), --mlm-probability and --line-by-line are refused (the batches are masked and laid out already), and the
 // run takes the batches' own length instead of checking the default --max-length 128 against the model.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readMaskedBatches } from '../../../src/io/triplets/masked-batches-jsonl.ts';
-import { runCli } from '../../helpers/cli.ts';
-import { TINY_VOCAB, writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { runCliWith } from '../../helpers/cli.ts';
+import { TINY_VOCAB } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
-let root: string;
-let model: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-mlm-batches-'));
-  model = join(root, 'bert'); // max_position_embeddings 64: the default --max-length 128 would not fit
-  await writeTinySpladeModel(model, 'bert');
-});
-afterAll(() => rm(root, { recursive: true, force: true }));
+// the model in bert/ has max_position_embeddings 64: the default --max-length 128 would not fit
+const workspace = tinyCliWorkspace('splade-mlm-batches-', 'bert');
 
 /** A pre-masked record of `length` tokens ([CLS] ... [SEP]), padded with `pad` more, a label on position 2. */
 function record(length: number, pad = 0) {
@@ -30,7 +24,7 @@ function record(length: number, pad = 0) {
 }
 
 async function batchesFile(name: string, records: object[]): Promise<string> {
-  const path = join(root, name);
+  const path = join(workspace.root, name);
   await writeFile(path, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
   return path;
 }
@@ -42,7 +36,7 @@ const eventsOf = (stdout: string) =>
     .map((line) => JSON.parse(line));
 
 const mlm = (batches: string, out: string, ...extra: string[]) =>
-  runCli('mlm', '--model', model, '--batches', batches, '--out', join(root, out), '--steps', '1', '--batch', '2', ...extra);
+  runCliWith('mlm', { model: workspace.model, batches, out: join(workspace.root, out), steps: '1', batch: '2' }, ...extra);
 
 describe('a label on a padded position', () => {
   it('is refused by the reader, naming the line and the position', () => {
@@ -66,7 +60,7 @@ describe('a label on a padded position', () => {
     const { code, stderr } = await mlm(file, 'padded-label-run');
     expect(code).toBe(1);
     expect(stderr).toContain(`${file}:2: "labels"[5] is 9 where "attention_mask"[5] is 0`);
-    await expect(readFile(join(root, 'padded-label-run', 'model', 'config.json'))).rejects.toThrow();
+    await expect(readFile(join(workspace.root, 'padded-label-run', 'model', 'config.json'))).rejects.toThrow();
   });
 });
 

@@ -2,41 +2,33 @@
 // and what to do, before any step; `train --resume`, `runs` and `lambdas --measured` alike (issue 33, item 8). Moved
 // away, the run resumes from its checkpoints with a new record.
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/contract/experiments/runs.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const TRIPLETS = generatedTriplets();
 
 const SMALL = ['--batch', '2', '--query-length', '8', '--doc-length', '16', '--steps', '2', '--checkpoint-every', '1'];
 
-let root: string;
-
-let model: string;
-
 let out: string;
 
 let record: RunRecord;
+const workspace = tinyCliWorkspace('splade-broken-record-');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-broken-record-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-  out = join(root, 'run');
-  const first = await runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL);
+  out = join(workspace.root, 'run');
+  const first = await runCliWith('train', { model: workspace.model, triplets: TRIPLETS, out }, ...SMALL);
   expect(first.code).toBe(0);
   record = JSON.parse(await readFile(join(out, 'run.json'), 'utf8')) as RunRecord;
   // as if killed after step 1's checkpoint: the step-2 one and the model gone
   await rm(join(out, 'checkpoint', 'step-00000002'), { recursive: true });
   await rm(join(out, 'model'), { recursive: true });
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
-const resume = () => runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, '--resume', '--json');
+const resume = () => runCliWith('train', { model: workspace.model, triplets: TRIPLETS, out }, ...SMALL, '--resume', '--json');
 const runJson = () => join(out, 'run.json');
 const advice = "The run's checkpoints do not depend on it: move it away";
 
@@ -68,7 +60,7 @@ describe('a broken run.json', () => {
 
   it('ends the command with status 1 and the message, never an unhandled rejection or a crash', async () => {
     await writeFile(runJson(), '');
-    const args = ['train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, '--resume'];
+    const args = ['train', '--model', workspace.model, '--triplets', TRIPLETS, '--out', out, ...SMALL, '--resume'];
     const child = spawnSync(process.execPath, ['bin/splade-lab.mjs', ...args], { encoding: 'utf8', timeout: 60_000 });
     expect(child.signal).toBeNull();
     // one line: the message, no stack

@@ -6,7 +6,7 @@ import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/contract/experiments/runs.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
@@ -31,7 +31,7 @@ const HEAVY = [
 ];
 
 const train = (out: string, log: string, ...extra: string[]) =>
-  runCli('train', '--model', workspace.model, '--triplets', TRIPLETS, '--out', out, '--log', log, ...HEAVY, ...extra);
+  runCliWith('train', { model: workspace.model, triplets: TRIPLETS, out }, '--log', log, ...HEAVY, ...extra);
 
 const record = async (dir: string) => JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as RunRecord;
 /** The log's lines of the run in `out` (every line of it when `out` is not given). */

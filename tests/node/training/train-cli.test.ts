@@ -1,28 +1,22 @@
 // `splade-lab train` end to end on the tiny model and the MS MARCO toy triplets: reports, checkpoints, a saved model
 // that loadModel, inspect and eval read, the head divided by k before step 0, resume through the CLI, and refusals.
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { loadModel } from '../../../src/model/load-model.ts';
 import { decoderWeightName } from '../../../src/model/layout.ts';
 import { readCheckpoint } from '../../../src/train/training-checkpoint.ts';
 import { createFolderCheckpointStore } from '../../../src/train/checkpoint-store-node.ts';
-import { runCli } from '../../helpers/cli.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { runCli, runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const TRIPLETS = generatedTriplets();
 
-let root: string;
-
-let model: string;
+const workspace = tinyCliWorkspace('splade-train-cli-');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-train-cli-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-  const beir = join(root, 'beir');
+  const beir = join(workspace.root, 'beir');
   await mkdir(join(beir, 'qrels'), { recursive: true });
   const docs = [
     { _id: 'd1', title: '', text: 'the blood of the heart' },
@@ -41,13 +35,12 @@ beforeAll(async () => {
   );
   await writeFile(join(beir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td3\t1\n');
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
 /** Small, fast settings for SwiftShader. */
 const SMALL = ['--batch', '4', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
 
 const train = (out: string, ...extra: string[]) =>
-  runCli('train', '--model', model, '--triplets', TRIPLETS, '--out', out, ...SMALL, ...extra);
+  runCliWith('train', { model: workspace.model, triplets: TRIPLETS, out }, ...SMALL, ...extra);
 
 function sameBits(a: Float32Array, b: Float32Array): boolean {
   return (
@@ -58,7 +51,7 @@ function sameBits(a: Float32Array, b: Float32Array): boolean {
 
 describe('splade-lab train', () => {
   it('trains, reports loss parts and sparsity as JSON lines, checkpoints, and saves a model that loadModel, inspect and eval read', async () => {
-    const out = join(root, 'run');
+    const out = join(workspace.root, 'run');
     const { code, stdout, stderr } = await train(out, '--steps', '4', '--checkpoint-every', '2', '--report-every', '2', '--json');
     expect(stderr).toBe('');
     expect(code).toBe(0);
@@ -88,7 +81,7 @@ describe('splade-lab train', () => {
     const last = await readCheckpoint(createFolderCheckpointStore(join(out, 'checkpoint')), 'step-00000004');
     expect(last.t).toBe(4);
     for (const [name, p] of last.params) expect(sameBits(saved.params.get(name)!.data, p.data), name).toBe(true);
-    const original = await loadModel(createFolderSource(model));
+    const original = await loadModel(createFolderSource(workspace.model));
     expect(sameBits(saved.params.get('layers.0.qkv.weight')!.data, original.params.get('layers.0.qkv.weight')!.data)).toBe(false);
 
     const inspect = await runCli('inspect', join(out, 'model'), '--json');
@@ -98,7 +91,7 @@ describe('splade-lab train', () => {
       '--model',
       join(out, 'model'),
       '--beir',
-      join(root, 'beir'),
+      join(workspace.root, 'beir'),
       '--json',
       '--query-length',
       '8',
@@ -114,11 +107,11 @@ describe('splade-lab train', () => {
   });
 
   it('--k 4 divides the head before training: a 0-step run saves W / 4 and a step-0 checkpoint that records k', async () => {
-    const out = join(root, 'k4');
+    const out = join(workspace.root, 'k4');
     const { code, stderr } = await train(out, '--steps', '0', '--k', '4');
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    const original = await loadModel(createFolderSource(model));
+    const original = await loadModel(createFolderSource(workspace.model));
     const saved = await loadModel(createFolderSource(join(out, 'model')));
     const head = decoderWeightName(original.config);
     expect(
@@ -134,8 +127,8 @@ describe('splade-lab train', () => {
   });
 
   it('--resume continues from the newest checkpoint and ends exactly where an uninterrupted run ends', async () => {
-    const straight = join(root, 'straight');
-    const interrupted = join(root, 'interrupted');
+    const straight = join(workspace.root, 'straight');
+    const interrupted = join(workspace.root, 'interrupted');
     const args = ['--steps', '4', '--checkpoint-every', '2', '--k', '2'];
     expect((await train(straight, ...args)).code).toBe(0);
     expect((await train(interrupted, ...args)).code).toBe(0);
@@ -154,7 +147,7 @@ describe('splade-lab train', () => {
   });
 
   it('refuses to overwrite a checkpoint, to resume with other options, and names a malformed triplet line', async () => {
-    const out = join(root, 'run');
+    const out = join(workspace.root, 'run');
     const again = await train(out, '--steps', '4');
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already holds a checkpoint (step-00000004)');
@@ -162,21 +155,23 @@ describe('splade-lab train', () => {
     expect(other.code).toBe(1);
     expect(other.stderr).toContain('recipe.schedule.peakLr: checkpoint 0.001, now 0.002');
     // The same triplets under another name resume (nothing left to do here); other triplets do not.
-    const moved = join(root, 'moved.tsv');
+    const moved = join(workspace.root, 'moved.tsv');
     const lines = (await readFile(TRIPLETS, 'utf8')).split('\n');
     await writeFile(moved, lines.join('\n'));
-    const same = await runCli('train', '--model', model, '--triplets', moved, '--out', out, ...SMALL, '--steps', '4', '--resume');
+    const same = await runCliWith(
+      'train',
+      { model: workspace.model, triplets: moved, out },
+      ...SMALL,
+      '--steps',
+      '4',
+      '--resume',
+    );
     expect(same.stderr).toBe('');
     expect(same.code).toBe(0);
     await writeFile(moved, [lines[1], lines[0], ...lines.slice(2)].join('\n'));
-    const reordered = await runCli(
+    const reordered = await runCliWith(
       'train',
-      '--model',
-      model,
-      '--triplets',
-      moved,
-      '--out',
-      out,
+      { model: workspace.model, triplets: moved, out },
       ...SMALL,
       '--steps',
       '4',
@@ -184,12 +179,12 @@ describe('splade-lab train', () => {
     );
     expect(reordered.code).toBe(1);
     expect(reordered.stderr).toContain('data.crc32: checkpoint');
-    const bad = join(root, 'bad.tsv');
+    const bad = join(workspace.root, 'bad.tsv');
     await writeFile(bad, 'q\tp\tn\nq2\tp2\n');
-    const broken = await runCli('train', '--model', model, '--triplets', bad, '--out', join(root, 'bad'));
+    const broken = await runCliWith('train', { model: workspace.model, triplets: bad, out: join(workspace.root, 'bad') });
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain(`${bad} line 2: 2 tab-separated fields, expected 3`);
-    const none = await train(join(root, 'empty'), '--steps', '2', '--resume');
+    const none = await train(join(workspace.root, 'empty'), '--steps', '2', '--resume');
     expect(none.stderr).toContain('holds no checkpoint to resume');
   });
 });

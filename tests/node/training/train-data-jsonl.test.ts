@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTrainingData, tripletFormat } from '../../../src/app/training/training-data.ts';
 import { parseTripletsJsonl } from '../../../src/io/triplets/triplets-jsonl.ts';
 import { parseTriplets } from '../../../src/io/triplets/triplets.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
@@ -95,25 +95,16 @@ describe('JSONL triplets', () => {
   it('train on a JSONL file through the CLI (also in file order); the hand-off turns it into the TSV its project reads', async () => {
     const model = join(root, 'tiny');
     await writeTinySpladeModel(model);
-    const trained = await runCli(
-      'train',
-      '--model',
+    const trained = await runCliWith('train', {
       model,
-      '--triplets',
-      jsonl,
-      '--out',
-      join(root, 'run'),
-      '--steps',
-      '1',
-      '--batch',
-      '2',
-      '--query-length',
-      '8',
-      '--doc-length',
-      '16',
-      '--probe-every',
-      '0',
-    );
+      triplets: jsonl,
+      out: join(root, 'run'),
+      steps: '1',
+      batch: '2',
+      'query-length': '8',
+      'doc-length': '16',
+      'probe-every': '0',
+    });
     expect(trained.stderr).toBe('');
     expect(trained.code).toBe(0);
     expect(trained.stdout).toContain('on 100 triplets of');
@@ -142,25 +133,16 @@ describe('JSONL triplets', () => {
     const shuffled = await runCli('train', ...small, '--steps', '1', '--resume');
     expect(shuffled.code).toBe(1);
     expect(shuffled.stderr).toContain('recipe.dataOrder: checkpoint "file", now none');
-    const handoff = await runCli(
-      'handoff',
-      '--model',
+    const handoff = await runCliWith('handoff', {
       model,
-      '--k',
-      '2',
-      '--triplets',
-      jsonl,
-      '--out',
-      join(root, 'handoff'),
-      '--batch',
-      '2',
-      '--steps',
-      '1',
-      '--query-length',
-      '8',
-      '--doc-length',
-      '16',
-    );
+      k: '2',
+      triplets: jsonl,
+      out: join(root, 'handoff'),
+      batch: '2',
+      steps: '1',
+      'query-length': '8',
+      'doc-length': '16',
+    });
     expect(handoff.code, handoff.stderr).toBe(0);
     expect(handoff.stderr).toContain('is JSON Lines: its 100 rows go into the project as data/triplets.tsv');
     const tsv = await readFile(join(root, 'handoff', 'data', 'triplets.tsv'), 'utf8');

@@ -3,8 +3,7 @@
 // final newline), names the line of a bad row or byte, and keeps only its index in memory; Parquet tables (several
 // negatives) and Hub dataset ids (the split's Parquet files, through a local server in the Hub's layout) train
 // through the CLI.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,25 +11,19 @@ import { readTrainingData, readTrainingFile } from '../../../src/app/training/tr
 import { memoryFile } from '../../../src/io/random-access.ts';
 import { indexTripletFile } from '../../../src/io/triplets/triplet-index.ts';
 import { parseTriplets } from '../../../src/io/triplets/triplets.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCliWith } from '../../helpers/cli.ts';
 import { startHubServer, type HubServer } from '../../helpers/hub-server.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
 const all = (n: number) => [...Array(n).keys()];
 
-let root: string;
-
-let model: string;
-
 let hub: HubServer;
+const workspace = tinyCliWorkspace('splade-sources-');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-sources-'));
-  model = join(root, 'tiny');
-  await writeTinySpladeModel(model);
-  const dataset = join(root, 'hub', 'datasets', 'someone', 'triplets', 'triplet');
+  const dataset = join(workspace.root, 'hub', 'datasets', 'someone', 'triplets', 'triplet');
   await mkdir(dataset, { recursive: true });
   const shard = (queries: string[]) =>
     new Uint8Array(
@@ -45,11 +38,11 @@ beforeAll(async () => {
   await writeFile(join(dataset, 'train-00000-of-00002.parquet'), shard(['cat', 'dog', 'gene']));
   await writeFile(join(dataset, 'train-00001-of-00002.parquet'), shard(['brain', 'heart']));
   await writeFile(join(dataset, 'test-00000-of-00001.parquet'), shard(['never']));
-  hub = await startHubServer(join(root, 'hub'));
+  hub = await startHubServer(join(workspace.root, 'hub'));
 });
 afterAll(async () => {
   await hub.close();
-  await rm(root, { recursive: true, force: true });
+  await rm(workspace.root, { recursive: true, force: true });
 });
 
 describe('the streaming triplet index', () => {
@@ -110,7 +103,7 @@ describe('the streaming triplet index', () => {
 
 describe('Parquet and Hub datasets', () => {
   it('a Parquet table with negative_1 and negative_2 columns reads as rows of two negatives, and trains through the CLI', async () => {
-    const path = join(root, 'two-negatives.parquet');
+    const path = join(workspace.root, 'two-negatives.parquet');
     const queries = ['cat on a mat', 'gene drug study', 'heart blood', 'sparse vector search'];
     await writeFile(
       path,
@@ -134,24 +127,18 @@ describe('Parquet and Hub datasets', () => {
       negative: 'the dog ran in the forest',
       extraNegatives: ['a song of the sea'],
     });
-    const run = await runCli(
+    const run = await runCliWith(
       'train',
-      '--model',
-      model,
-      '--triplets',
-      path,
-      '--out',
-      join(root, 'parquet-run'),
-      '--steps',
-      '1',
-      '--batch',
-      '2',
-      '--query-length',
-      '8',
-      '--doc-length',
-      '12',
-      '--probe-every',
-      '0',
+      {
+        model: workspace.model,
+        triplets: path,
+        out: join(workspace.root, 'parquet-run'),
+        steps: '1',
+        batch: '2',
+        'query-length': '8',
+        'doc-length': '12',
+        'probe-every': '0',
+      },
       '--json',
     );
     expect(run.stderr).toBe('');
@@ -162,31 +149,21 @@ describe('Parquet and Hub datasets', () => {
   });
 
   it("a Hub dataset id trains on its split's Parquet files, read through the tree API; a missing split is named", async () => {
-    const env = { SPLADE_LAB_HUB_URL: hub.baseUrl, SPLADE_LAB_CACHE: join(root, 'cache') };
+    const env = { SPLADE_LAB_HUB_URL: hub.baseUrl, SPLADE_LAB_CACHE: join(workspace.root, 'cache') };
     const saved = { ...process.env };
     Object.assign(process.env, env);
     try {
-      const run = await runCli(
-        'train',
-        '--model',
-        model,
-        '--triplets',
-        'someone/triplets',
-        '--subset',
-        'triplet',
-        '--out',
-        join(root, 'hub-run'),
-        '--steps',
-        '1',
-        '--batch',
-        '2',
-        '--query-length',
-        '8',
-        '--doc-length',
-        '12',
-        '--probe-every',
-        '0',
-      );
+      const run = await runCliWith('train', {
+        model: workspace.model,
+        triplets: 'someone/triplets',
+        subset: 'triplet',
+        out: join(workspace.root, 'hub-run'),
+        steps: '1',
+        batch: '2',
+        'query-length': '8',
+        'doc-length': '12',
+        'probe-every': '0',
+      });
       expect(run.stderr).toBe(
         `reading Hub dataset someone/triplets (subset "triplet", split "train") from ${hub.baseUrl}; there is no local path someone/triplets\n`,
       );
@@ -194,21 +171,14 @@ describe('Parquet and Hub datasets', () => {
       expect(run.stdout).toContain(
         'on 5 triplets of someone/triplets/triplet:train (triplet/train-00000-of-00002.parquet, triplet/train-00001-of-00002.parquet)',
       );
-      const missing = await runCli(
-        'train',
-        '--model',
-        model,
-        '--triplets',
-        'someone/triplets',
-        '--subset',
-        'triplet',
-        '--split',
-        'validation',
-        '--out',
-        join(root, 'hub-run-2'),
-        '--steps',
-        '1',
-      );
+      const missing = await runCliWith('train', {
+        model: workspace.model,
+        triplets: 'someone/triplets',
+        subset: 'triplet',
+        split: 'validation',
+        out: join(workspace.root, 'hub-run-2'),
+        steps: '1',
+      });
       expect(missing.code).not.toBe(0);
       expect(missing.stderr).toContain('no Parquet files of split "validation"');
     } finally {

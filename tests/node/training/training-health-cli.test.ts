@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.ts';
+import { runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
 import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
@@ -15,7 +15,7 @@ const workspace = tinyCliWorkspace('splade-health-cli-');
 const SMALL = ['--batch', '4', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
 
 const train = (out: string, ...extra: string[]) =>
-  runCli('train', '--model', workspace.model, '--triplets', TRIPLETS, '--out', out, ...SMALL, ...extra);
+  runCliWith('train', { model: workspace.model, triplets: TRIPLETS, out }, ...SMALL, ...extra);
 const lines = (stdout: string) =>
   stdout
     .trim()
