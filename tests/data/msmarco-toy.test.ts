@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../src/io/file-source-node.ts';
 import { parseTriplets, readTriplets } from '../../src/io/triplets/triplets.ts';
 import { runCliWith } from '../helpers/cli.ts';
+import { TINY_BATCH_SHAPE } from '../helpers/tiny-training-flags.ts';
 import { tinyCliWorkspace } from '../helpers/tiny-cli-workspace.ts';
 import { dataPath } from './data-folder.ts';
 
@@ -30,20 +31,7 @@ describe('MS MARCO toy triplets', () => {
 
   it('splade-lab train runs on them and saves a model', async () => {
     const out = join(workspace.root, 'run');
-    const small = [
-      '--batch',
-      '4',
-      '--query-length',
-      '8',
-      '--doc-length',
-      '16',
-      '--lr',
-      '1e-3',
-      '--steps',
-      '2',
-      '--probe-every',
-      '0',
-    ];
+    const small = [...TINY_BATCH_SHAPE, '--lr', '1e-3', '--steps', '2', '--probe-every', '0'];
     const { code, stdout, stderr } = await runCliWith('train', { model: workspace.model, triplets: TRIPLETS, out }, ...small);
     expect(stderr).toBe('');
     expect(code).toBe(0);

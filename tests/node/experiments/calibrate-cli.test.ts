@@ -8,6 +8,7 @@ import type { CalibrationTrial } from '../../../src/contract/experiments/calibra
 import { closestTrial } from '../../../src/contract/experiments/lambda-search.ts';
 import { runCli, runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
+import { TINY_BATCH_SHAPE } from '../../helpers/tiny-training-flags.ts';
 import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const TRIPLETS = generatedTriplets();
@@ -42,12 +43,7 @@ describe('splade-lab calibrate', () => {
       '3',
       '--steps',
       '4',
-      '--batch',
-      '4',
-      '--query-length',
-      '8',
-      '--doc-length',
-      '16',
+      ...TINY_BATCH_SHAPE,
       '--lr',
       '1e-2',
       '--batch-sizes',

@@ -151,34 +151,15 @@ describe('sweeps', () => {
 
   it('--resume continues an interrupted sweep with the runs left, and refuses to start over a sweep', async () => {
     const out = join(workspace.root, 'resumed');
-    expect(
-      (await runCliWith('sweep', { model: workspace.model, triplets: TRIPLETS, out }, ...SMALL, '--ks', '1,2', '--steps', '2'))
-        .code,
-    ).toBe(0);
+    const sweepTwoKs = (...extra: string[]) =>
+      runCliWith('sweep', { model: workspace.model, triplets: TRIPLETS, out }, ...SMALL, '--ks', '1,2', '--steps', '2', ...extra);
+    expect((await sweepTwoKs()).code).toBe(0);
     const plan = JSON.parse(await readFile(join(out, 'sweep.json'), 'utf8')) as SweepPlan;
     await writeFile(join(out, 'sweep.json'), JSON.stringify({ ...plan, finished: [0] })); // as if stopped after the first run
-    const again = await runCliWith(
-      'sweep',
-      { model: workspace.model, triplets: TRIPLETS, out },
-      ...SMALL,
-      '--ks',
-      '1,2',
-      '--steps',
-      '2',
-    );
+    const again = await sweepTwoKs();
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already holds a sweep (1 of 2 runs done): add --resume');
-    const resumed = await runCliWith(
-      'sweep',
-      { model: workspace.model, triplets: TRIPLETS, out },
-      ...SMALL,
-      '--ks',
-      '1,2',
-      '--steps',
-      '2',
-      '--resume',
-      '--json',
-    );
+    const resumed = await sweepTwoKs('--resume', '--json');
     expect(resumed.code).toBe(0);
     const started = resumed.stdout
       .trim()

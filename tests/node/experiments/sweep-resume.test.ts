@@ -8,6 +8,7 @@ import type { RunRecord } from '../../../src/contract/experiments/runs.ts';
 import type { SweepPlan } from '../../../src/contract/experiments/sweep-plan.ts';
 import { runCli, runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
+import { ALARMING_LAMBDAS } from '../../helpers/tiny-training-flags.ts';
 import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const TRIPLETS = generatedTriplets();
@@ -95,20 +96,7 @@ describe('sweep --resume', () => {
 
   it('a run killed after its checkpoint ends with the reports and alarms of an uninterrupted sweep', async () => {
     // lambdas this large on the tiny vocabulary raise alarms within a few steps
-    const heavy = [
-      '--ks',
-      '1',
-      '--steps',
-      '8',
-      '--checkpoint-every',
-      '2',
-      '--lr',
-      '3e-2',
-      '--lambda-q',
-      '300',
-      '--lambda-d',
-      '300',
-    ];
+    const heavy = ['--ks', '1', '--steps', '8', '--checkpoint-every', '2', ...ALARMING_LAMBDAS];
     const straight = join(workspace.root, 'heavy-straight');
     const killed = join(workspace.root, 'heavy-killed');
     for (const out of [straight, killed]) {

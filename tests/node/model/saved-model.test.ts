@@ -11,6 +11,7 @@ import { P, parameterLayout, type ModelParams } from '../../../src/model/layout.
 import { spladeForward } from '../../../src/model/reference/splade.ts';
 import { runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
+import { TINY_BATCH_SHAPE } from '../../helpers/tiny-training-flags.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
 
 const TRIPLETS = generatedTriplets();
@@ -37,7 +38,7 @@ beforeAll(async () => {
   const backbone = join(root, 'tiny');
   await writeTinySpladeModel(backbone);
   const out = join(root, 'run');
-  const small = ['--batch', '4', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
+  const small = [...TINY_BATCH_SHAPE, '--lr', '1e-3'];
   const trained = await runCliWith(
     'train',
     { model: backbone, triplets: TRIPLETS, out },

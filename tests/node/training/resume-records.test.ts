@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/contract/experiments/runs.ts';
 import { runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
+import { ALARMING_LAMBDAS, TINY_BATCH_SHAPE } from '../../helpers/tiny-training-flags.ts';
 import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const TRIPLETS = generatedTriplets();
@@ -15,20 +16,7 @@ const TRIPLETS = generatedTriplets();
 const workspace = tinyCliWorkspace('splade-resume-records-');
 
 /** Lambdas this large on the tiny vocabulary raise alarms within a few steps (training-health-cli.test.ts). */
-const HEAVY = [
-  '--batch',
-  '4',
-  '--query-length',
-  '8',
-  '--doc-length',
-  '16',
-  '--lr',
-  '3e-2',
-  '--lambda-q',
-  '300',
-  '--lambda-d',
-  '300',
-];
+const HEAVY = [...TINY_BATCH_SHAPE, ...ALARMING_LAMBDAS];
 
 const train = (out: string, log: string, ...extra: string[]) =>
   runCliWith('train', { model: workspace.model, triplets: TRIPLETS, out }, '--log', log, ...HEAVY, ...extra);

@@ -10,6 +10,7 @@ import { readCheckpoint } from '../../../src/train/training-checkpoint.ts';
 import { createFolderCheckpointStore } from '../../../src/train/checkpoint-store-node.ts';
 import { runCli, runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
+import { TINY_BATCH_SHAPE } from '../../helpers/tiny-training-flags.ts';
 import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const TRIPLETS = generatedTriplets();
@@ -37,7 +38,7 @@ beforeAll(async () => {
 });
 
 /** Small, fast settings for SwiftShader. */
-const SMALL = ['--batch', '4', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
+const SMALL = [...TINY_BATCH_SHAPE, '--lr', '1e-3'];
 
 const train = (out: string, ...extra: string[]) =>
   runCliWith('train', { model: workspace.model, triplets: TRIPLETS, out }, ...SMALL, ...extra);
@@ -158,25 +159,13 @@ describe('splade-lab train', () => {
     const moved = join(workspace.root, 'moved.tsv');
     const lines = (await readFile(TRIPLETS, 'utf8')).split('\n');
     await writeFile(moved, lines.join('\n'));
-    const same = await runCliWith(
-      'train',
-      { model: workspace.model, triplets: moved, out },
-      ...SMALL,
-      '--steps',
-      '4',
-      '--resume',
-    );
+    const resumeOnMoved = () =>
+      runCliWith('train', { model: workspace.model, triplets: moved, out }, ...SMALL, '--steps', '4', '--resume');
+    const same = await resumeOnMoved();
     expect(same.stderr).toBe('');
     expect(same.code).toBe(0);
     await writeFile(moved, [lines[1], lines[0], ...lines.slice(2)].join('\n'));
-    const reordered = await runCliWith(
-      'train',
-      { model: workspace.model, triplets: moved, out },
-      ...SMALL,
-      '--steps',
-      '4',
-      '--resume',
-    );
+    const reordered = await resumeOnMoved();
     expect(reordered.code).toBe(1);
     expect(reordered.stderr).toContain('data.crc32: checkpoint');
     const bad = join(workspace.root, 'bad.tsv');

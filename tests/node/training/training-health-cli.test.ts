@@ -6,13 +6,14 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliWith } from '../../helpers/cli.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
+import { ALARMING_LAMBDAS, TINY_BATCH_SHAPE } from '../../helpers/tiny-training-flags.ts';
 import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 const TRIPLETS = generatedTriplets();
 
 const workspace = tinyCliWorkspace('splade-health-cli-');
 
-const SMALL = ['--batch', '4', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
+const SMALL = [...TINY_BATCH_SHAPE, '--lr', '1e-3'];
 
 const train = (out: string, ...extra: string[]) =>
   runCliWith('train', { model: workspace.model, triplets: TRIPLETS, out }, ...SMALL, ...extra);
@@ -91,20 +92,7 @@ describe('training health in splade-lab train', () => {
   it('stops on an alarm with --stop-on-alarm (a checkpoint kept, exit 3), and --resume with --ignore-alarm goes on', async () => {
     const out = join(workspace.root, 'stop');
     // the tiny vocabulary (about 60 pieces) is mostly active, and lambdas this large soon dominate the loss: an alarm comes within a few steps
-    const heavy = [
-      '--steps',
-      '8',
-      '--lr',
-      '3e-2',
-      '--lambda-q',
-      '300',
-      '--lambda-d',
-      '300',
-      '--report-every',
-      '1',
-      '--probe-every',
-      '0',
-    ];
+    const heavy = ['--steps', '8', ...ALARMING_LAMBDAS, '--report-every', '1', '--probe-every', '0'];
     const first = await train(out, ...heavy, '--stop-on-alarm', '--json');
     expect(first.stderr).toBe('');
     expect(first.code).toBe(3);
