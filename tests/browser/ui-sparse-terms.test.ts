@@ -47,4 +47,17 @@ describe('<sparse-terms>', () => {
     check(/kept apart/.test(apart) && /\[CLS\] 3/.test(apart) && /\[unused7\] 1\.5/.test(apart), apart);
     check((allInside(el, '.bar')[0] as HTMLElement).style.width === '100%', 'the heaviest ordinary term has the full bar');
   });
+
+  it('says why an empty vector is empty, and only for an empty one', async () => {
+    const empty = { text: 'gravity', tokens: ['gravity'], activeDims: 0, terms: [] };
+    const el = await mount<SparseTerms>('sparse-terms', { heading: 'Query vector', summary: empty });
+    check(/0 active dimensions · 1 tokens/.test(inside(el, '#active').textContent ?? ''), 'the count says 0');
+    check(/No term is active: every logit of this text is 0 or below/.test(inside(el, '#empty').textContent ?? ''), 'why');
+    check(allInside(el, 'li').length === 0, 'no term listed');
+    const one = { ...empty, activeDims: 1, terms: [{ term: 'gravity', id: 3, weight: 0.1, expansion: false }] };
+    const other = await mount<SparseTerms>('sparse-terms', { heading: 'Query vector', summary: one });
+    check(other.shadowRoot?.querySelector('#empty') === null, 'a vector with a term has no such line');
+    const recorded = await mount<SparseTerms>('sparse-terms', { heading: 'Recorded', summary: empty, caption: 'top terms kept' });
+    check(recorded.shadowRoot?.querySelector('#empty') === null, 'a recording kept as its top terms is not called empty');
+  });
 });

@@ -1,5 +1,6 @@
 // <sparse-terms>: one text's SPLADE vector as its top terms with weight bars; terms the model added are marked; special
-// pieces ([CLS], [SEP], [unusedN]) keep their weights but are said apart, under the list, never among the top terms.
+// pieces ([CLS], [SEP], [unusedN]) keep their weights but are said apart, under the list, never among the top terms; an
+// empty vector says why it is empty.
 import { LitElement, css, html, unsafeCSS } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
@@ -62,6 +63,15 @@ export class SparseTerms extends LitElement {
     const tag = unsafeStatic(`h${[3, 4, 5, 6].includes(this.level) ? this.level : 3}`);
     return html`${staticHtml`<${tag} class="heading">${this.heading}</${tag}>`}
       <p class="muted" id="active">${this.caption || `${s.activeDims} active dimensions · ${s.tokens.length} tokens`}</p>
+      ${
+        !this.caption && s.activeDims === 0
+          ? html`<p id="empty">
+              No term is active: every logit of this text is 0 or below, so its vector is empty and it matches nothing. A
+              head divided by too large a k does this, and log(1 + ReLU) passes no gradient below 0: training cannot
+              revive such terms (the paper's collapse at too large a k).
+            </p>`
+          : ''
+      }
       <ol aria-label="${this.heading}: top terms by weight">
         ${terms.map(
           (t) =>
