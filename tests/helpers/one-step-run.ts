@@ -11,6 +11,15 @@ import type { LoadedModel } from '../../src/model/load-model.ts';
 import { toFloat64Params } from '../../src/model/weights.ts';
 import { gpuContext } from './gpu.ts';
 
+/** One batch of the SGD-step tests: four triplets over the tiny vocabulary (tiny-splade-model.ts), as a TSV. */
+export const FOUR_TRIPLETS_TSV =
+  [
+    'cat on a mat\tthe cat sat on the mat\tthe dog ran in the forest',
+    'gene drug study\ta drug study of the gene\tthe sun and the moon',
+    'heart blood\tthe blood of the heart\ta song of the sea',
+    'sparse vector search\tsparse vector search of the data\tthe car on the road',
+  ].join('\n') + '\n';
+
 /** One SGD step of a batch of 4 at lengths 8 and 12, the update then -lr x the gradient (as the CLI flags say). */
 export function plainStepRequest(k: number, lr: number): TrainRequest {
   return {

@@ -15,7 +15,7 @@ import type { MlmBatch } from '../../../src/train/mlm/mlm-trainer.ts';
 import { Random } from '../../../src/util/random.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { expectClose } from '../../helpers/compare.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { writeTinyFamilyModels } from '../../helpers/tiny-model-families.ts';
 
 const LR = 0.5;
 const T = 10;
@@ -61,11 +61,7 @@ function batchesOf(records: ReturnType<typeof sequences>, size: number, pad: num
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-mlm-step-'));
-  for (const arch of ['bert', 'modernbert'] as const) {
-    const dir = join(root, arch);
-    await writeTinySpladeModel(dir, arch, arch === 'modernbert' ? { localAttention: 4, globalAttnEveryNLayers: 2 } : {});
-    models[arch] = { dir, loaded: await loadModel(createFolderSource(dir)) };
-  }
+  Object.assign(models, await writeTinyFamilyModels(root, ['bert', 'modernbert']));
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 

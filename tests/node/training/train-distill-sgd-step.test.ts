@@ -20,7 +20,7 @@ import { runCli } from '../../helpers/cli.ts';
 import { plainStepRequest, startingPoint, trainOneStepInProcess } from '../../helpers/one-step-run.ts';
 import type { TrainRequest } from '../../../src/contract/training/training-request.ts';
 import { expectClose } from '../../helpers/compare.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { writeTinyFamilyModels } from '../../helpers/tiny-model-families.ts';
 
 const K = 2;
 const LR = 0.05;
@@ -59,11 +59,7 @@ let root: string;
 const models: Record<string, { dir: string; loaded: LoadedModel }> = {};
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-distill-step-'));
-  for (const arch of ['bert', 'modernbert'] as const) {
-    const dir = join(root, arch);
-    await writeTinySpladeModel(dir, arch, arch === 'modernbert' ? { localAttention: 4, globalAttnEveryNLayers: 2 } : {});
-    models[arch] = { dir, loaded: await loadModel(createFolderSource(dir)) };
-  }
+  Object.assign(models, await writeTinyFamilyModels(root, ['bert', 'modernbert']));
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 

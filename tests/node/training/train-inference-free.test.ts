@@ -18,21 +18,21 @@ import { sgdUpdateReference, spladeTrainingReference } from '../../../src/train/
 import { staticQueryVectors } from '../../../src/train/splade/static-queries.ts';
 import { documentFrequencyOf, idfWeights } from '../../../src/retrieval/idf-table.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { plainStepRequest, startingPoint, trainOneStepInProcess, type StepEvent } from '../../helpers/one-step-run.ts';
+import {
+  FOUR_TRIPLETS_TSV,
+  plainStepRequest,
+  startingPoint,
+  trainOneStepInProcess,
+  type StepEvent,
+} from '../../helpers/one-step-run.ts';
 import { corpusQueryWeights } from '../../../src/app/evaluation/idf-table-node.ts';
 import { expectClose } from '../../helpers/compare.ts';
 import type { PairAudit } from '../../../src/contract/model/pair-audit.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { writeTinyFamilyModels } from '../../helpers/tiny-model-families.ts';
 
 const K = 2;
 const LR = 0.05;
-const TSV =
-  [
-    'cat on a mat\tthe cat sat on the mat\tthe dog ran in the forest',
-    'gene drug study\ta drug study of the gene\tthe sun and the moon',
-    'heart blood\tthe blood of the heart\ta song of the sea',
-    'sparse vector search\tsparse vector search of the data\tthe car on the road',
-  ].join('\n') + '\n';
+const TSV = FOUR_TRIPLETS_TSV;
 const CORPUS = ['the cat and the dog', 'a study of the heart', 'the sea and the sun', 'vector search'].join('\n') + '\n';
 
 const PLAIN = ['--optimizer', 'sgd', '--steps', '1', '--batch', '4', '--lr', String(LR), '--weight-decay', '0'];
@@ -46,11 +46,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-inference-free-'));
   await writeFile(join(root, 'four.tsv'), TSV);
   await writeFile(join(root, 'corpus.txt'), CORPUS);
-  for (const arch of ['bert', 'modernbert'] as const) {
-    const dir = join(root, arch);
-    await writeTinySpladeModel(dir, arch, arch === 'modernbert' ? { localAttention: 4, globalAttnEveryNLayers: 2 } : {});
-    models[arch] = { dir, loaded: await loadModel(createFolderSource(dir)) };
-  }
+  Object.assign(models, await writeTinyFamilyModels(root, ['bert', 'modernbert']));
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 

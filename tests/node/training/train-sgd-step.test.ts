@@ -30,19 +30,13 @@ import {
 import type { TripletBatch } from '../../../src/train/splade/trainer.ts';
 import { Random } from '../../../src/util/random.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { startingPoint } from '../../helpers/one-step-run.ts';
+import { FOUR_TRIPLETS_TSV, startingPoint } from '../../helpers/one-step-run.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
 import { expectClose } from '../../helpers/compare.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { writeTinyFamilyModels } from '../../helpers/tiny-model-families.ts';
 import { describeOnCpu } from '../../helpers/portable-run.ts';
 
-const TSV =
-  [
-    'cat on a mat\tthe cat sat on the mat\tthe dog ran in the forest',
-    'gene drug study\ta drug study of the gene\tthe sun and the moon',
-    'heart blood\tthe blood of the heart\ta song of the sea',
-    'sparse vector search\tsparse vector search of the data\tthe car on the road',
-  ].join('\n') + '\n';
+const TSV = FOUR_TRIPLETS_TSV;
 const K = 2;
 
 const LR = 0.05;
@@ -87,13 +81,6 @@ const PLAIN = [
  * ModernBERT with a local layer; GTE with NTK-scaled rotary and its gated MLP (dropout on both MLP sites); ALBERT with
  * E = 8 < d and its one layer shared by both applications.
  */
-const TINY_OPTIONS = {
-  bert: {},
-  modernbert: { localAttention: 4, globalAttnEveryNLayers: 2 },
-  gte: { ropeScalingFactor: 2 },
-  albert: { embeddingSize: 8 },
-};
-
 let root: string;
 
 let triplets: string;
@@ -103,11 +90,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'splade-sgd-step-'));
   triplets = join(root, 'four.tsv');
   await writeFile(triplets, TSV);
-  for (const arch of ['bert', 'modernbert', 'gte', 'albert'] as const) {
-    const dir = join(root, arch);
-    await writeTinySpladeModel(dir, arch, TINY_OPTIONS[arch]);
-    models[arch] = { dir, loaded: await loadModel(createFolderSource(dir)) };
-  }
+  Object.assign(models, await writeTinyFamilyModels(root, ['bert', 'modernbert', 'gte', 'albert']));
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
