@@ -22,6 +22,10 @@ const TRIPLETS = generatedTriplets();
 
 const SMALL = ['--batch', '2', '--query-length', '8', '--doc-length', '16'];
 
+/** `splade-lab train` or `sweep` of the tiny model on the generated triplets into `out`, at SMALL's sizes, then `extra`. */
+const runOnTiny = (command: 'train' | 'sweep', out: string, ...extra: string[]) =>
+  runCliWith(command, { model: workspace.model, triplets: TRIPLETS, out }, ...SMALL, ...extra);
+
 let nanModel: string;
 const workspace = tinyCliWorkspace('splade-cli-reliability-');
 beforeAll(async () => {
@@ -36,10 +40,9 @@ beforeAll(async () => {
 describe('a diverging run', () => {
   it('stops with a non-zero exit naming the step and NaN/Inf, keeps only finite checkpoints and saves no model', async () => {
     const out = join(workspace.root, 'diverged');
-    const { code, stderr } = await runCliWith(
+    const { code, stderr } = await runOnTiny(
       'train',
-      { model: workspace.model, triplets: TRIPLETS, out },
-      ...SMALL,
+      out,
       '--lr',
       '1e9',
       '--steps',
@@ -120,13 +123,7 @@ describe('checkpoint tensors the model does not use', () => {
 describe('run folders', () => {
   it('an unwritable --out fails at once, naming the path and the reason, before any model is read', async () => {
     const started = performance.now();
-    const { code, stderr } = await runCliWith(
-      'train',
-      { model: workspace.model, triplets: TRIPLETS, out: '/proc/splade-lab-out' },
-      ...SMALL,
-      '--steps',
-      '1',
-    );
+    const { code, stderr } = await runOnTiny('train', '/proc/splade-lab-out', '--steps', '1');
     expect(code).toBe(1);
     expect(stderr).toMatch(/cannot create the run folder \/proc\/splade-lab-out: /);
     expect(performance.now() - started).toBeLessThan(10_000);
@@ -136,13 +133,7 @@ describe('run folders', () => {
     const out = join(workspace.root, 'busy');
     await mkdir(out);
     await writeFile(join(out, '.splade-lab.lock'), JSON.stringify({ pid: process.pid, host: hostname(), since: 'now' }));
-    const { code, stderr } = await runCliWith(
-      'train',
-      { model: workspace.model, triplets: TRIPLETS, out },
-      ...SMALL,
-      '--steps',
-      '1',
-    );
+    const { code, stderr } = await runOnTiny('train', out, '--steps', '1');
     expect(code).toBe(1);
     expect(stderr).toContain(`is being written by process ${process.pid} on ${hostname()}`);
     expect(stderr).toContain('one run folder takes one writer');
@@ -157,14 +148,7 @@ describe('numbers', () => {
     [['--seed', '4294967296'], 'The seed must be a whole number from 0 to 4294967295, got 4294967296'],
     [['--k', '0'], 'k must be a number from 0.25 to 64, got 0'],
   ])('train refuses %j', async (extra, message) => {
-    const { code, stderr } = await runCliWith(
-      'train',
-      { model: workspace.model, triplets: TRIPLETS, out: join(workspace.root, 'numbers') },
-      ...SMALL,
-      '--steps',
-      '1',
-      ...extra,
-    );
+    const { code, stderr } = await runOnTiny('train', join(workspace.root, 'numbers'), '--steps', '1', ...extra);
     expect(code).toBe(1);
     expect(stderr).toContain(message);
   });

@@ -17,6 +17,10 @@ beforeAll(async () => {
 
 const SMALL = ['--batch', '1', '--query-length', '8', '--doc-length', '16', '--steps', '1'];
 
+/** `splade-lab train` or `sweep` of the tiny model on the CR-only triplets into `out`, at SMALL's sizes, then `extra`. */
+const runOnTiny = (command: 'train' | 'sweep', out: string, ...extra: string[]) =>
+  runCliWith(command, { model: workspace.model, triplets: crOnly, out }, ...SMALL, ...extra);
+
 describe('a sweep plan', () => {
   const plan = (run: Record<string, unknown>) => ({
     id: 'x',
@@ -34,7 +38,7 @@ describe('a sweep plan', () => {
     const out = join(workspace.root, `sweep-${name}`, 'inner');
     await mkdir(out, { recursive: true });
     await writeFile(join(out, 'sweep.json'), JSON.stringify(plan(run)));
-    const { code, stderr } = await runCliWith('sweep', { model: workspace.model, triplets: crOnly, out }, ...SMALL, '--resume');
+    const { code, stderr } = await runOnTiny('sweep', out, '--resume');
     expect(code).toBe(1);
     expect(stderr).toContain(`${join(out, 'sweep.json')}: ${problem}. The runs' folders beside it do not depend on it`);
     expect(await readdir(join(workspace.root, `sweep-${name}`))).toEqual(['inner']);
@@ -43,13 +47,7 @@ describe('a sweep plan', () => {
 
   it('a --ks value that is a path is refused', async () => {
     const out = join(workspace.root, 'sweep-ks');
-    const { code, stderr } = await runCliWith(
-      'sweep',
-      { model: workspace.model, triplets: crOnly, out },
-      ...SMALL,
-      '--ks',
-      '1,../x',
-    );
+    const { code, stderr } = await runOnTiny('sweep', out, '--ks', '1,../x');
     expect(code).toBe(1);
     expect(stderr).toContain('k values are numbers separated by commas, got "1,../x"');
   });
@@ -72,16 +70,7 @@ describe('a BM25 corpus that repeats an _id', () => {
 describe('a CR-only TSV at --batch 1', () => {
   it('trains on each of its rows, one per step', async () => {
     const out = join(workspace.root, 'cr-run');
-    const { code, stdout, stderr } = await runCliWith(
-      'train',
-      { model: workspace.model, triplets: crOnly, out },
-      ...SMALL,
-      '--steps',
-      '3',
-      '--probe-every',
-      '0',
-      '--json',
-    );
+    const { code, stdout, stderr } = await runOnTiny('train', out, '--steps', '3', '--probe-every', '0', '--json');
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const start = JSON.parse(stdout.split('\n')[0]);

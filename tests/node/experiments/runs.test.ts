@@ -15,6 +15,10 @@ const TRIPLETS = generatedTriplets();
 
 const SMALL = ['--batch', '2', '--query-length', '8', '--doc-length', '16', '--lr', '1e-3'];
 
+/** `splade-lab train` or `sweep` of the tiny model on the generated triplets into `out`, at SMALL's sizes, then `extra`. */
+const runOnTiny = (command: 'train' | 'sweep', out: string, ...extra: string[]) =>
+  runCliWith(command, { model: workspace.model, triplets: TRIPLETS, out }, ...SMALL, ...extra);
+
 let beir: string;
 const workspace = tinyCliWorkspace('splade-runs-');
 beforeAll(async () => {
@@ -33,19 +37,7 @@ const record = async (dir: string) => JSON.parse(await readFile(join(dir, 'run.j
 describe('a run', () => {
   it('train records every report, the checkpoints, the saved model and that it finished', async () => {
     const out = join(workspace.root, 'run');
-    const { code } = await runCliWith(
-      'train',
-      { model: workspace.model, triplets: TRIPLETS, out },
-      ...SMALL,
-      '--steps',
-      '4',
-      '--checkpoint-every',
-      '2',
-      '--report-every',
-      '1',
-      '--k',
-      '2',
-    );
+    const { code } = await runOnTiny('train', out, '--steps', '4', '--checkpoint-every', '2', '--report-every', '1', '--k', '2');
     expect(code).toBe(0);
     const run = await record(out);
     expect(run).toMatchObject({
@@ -68,21 +60,7 @@ describe('a run', () => {
 
   it('a diverging run is recorded as failed, with the message that stopped it', async () => {
     const out = join(workspace.root, 'diverged');
-    expect(
-      (
-        await runCliWith(
-          'train',
-          { model: workspace.model, triplets: TRIPLETS, out },
-          ...SMALL,
-          '--lr',
-          '1e9',
-          '--steps',
-          '6',
-          '--checkpoint-every',
-          '2',
-        )
-      ).code,
-    ).toBe(1);
+    expect((await runOnTiny('train', out, '--lr', '1e9', '--steps', '6', '--checkpoint-every', '2')).code).toBe(1);
     const run = await record(out);
     expect(run.status).toBe('failed');
     expect(run.message).toMatch(/training diverged at step \d+: NaN or Inf/);
@@ -93,10 +71,9 @@ describe('a run', () => {
 describe('sweeps', () => {
   it('trains one run per k, evaluates each, keeps the queue, and `runs` compares them like Table 2', async () => {
     const out = join(workspace.root, 'sweep');
-    const { code, stdout } = await runCliWith(
+    const { code, stdout } = await runOnTiny(
       'sweep',
-      { model: workspace.model, triplets: TRIPLETS, out },
-      ...SMALL,
+      out,
       '--ks',
       '1,4',
       '--steps',
@@ -151,8 +128,7 @@ describe('sweeps', () => {
 
   it('--resume continues an interrupted sweep with the runs left, and refuses to start over a sweep', async () => {
     const out = join(workspace.root, 'resumed');
-    const sweepTwoKs = (...extra: string[]) =>
-      runCliWith('sweep', { model: workspace.model, triplets: TRIPLETS, out }, ...SMALL, '--ks', '1,2', '--steps', '2', ...extra);
+    const sweepTwoKs = (...extra: string[]) => runOnTiny('sweep', out, '--ks', '1,2', '--steps', '2', ...extra);
     expect((await sweepTwoKs()).code).toBe(0);
     const plan = JSON.parse(await readFile(join(out, 'sweep.json'), 'utf8')) as SweepPlan;
     await writeFile(join(out, 'sweep.json'), JSON.stringify({ ...plan, finished: [0] })); // as if stopped after the first run
