@@ -7,7 +7,7 @@ import { HeadMeter } from '../../../src/model/head-meter.ts';
 import { GpuModel } from '../../../src/model/gpu-model.ts';
 import { P, parameterLayout } from '../../../src/model/layout.ts';
 import { divideModelHead } from '../../../src/model/rescale.ts';
-import { makeTinyCheckpoint } from '../../../src/model/tiny-model.ts';
+import { makeTinyCheckpoint, type TinyModelOptions } from '../../../src/model/tiny-model.ts';
 import { loadParameters } from '../../../src/model/weights.ts';
 import { SpladeTrainer, type TripletBatch } from '../../../src/train/splade/trainer.ts';
 import { paperRecipe } from '../../../src/contract/training/recipe.ts';
@@ -18,6 +18,10 @@ const [V, d, B, Tq, Td] = [301, 16, 2, 5, 7];
 
 /** 12 KiB: every tensor of the model and its passes fits, but not the 301 x 16 vocabulary matrices (19 KiB). */
 const LIMIT = 12 * 1024;
+
+/** The one-layer tiny BERT of these tests over the V-word vocabulary; the seed and anything else as a test gives it. */
+const tinyBert = (options: Pick<TinyModelOptions, 'seed'> & Partial<TinyModelOptions>) =>
+  makeTinyCheckpoint('bert', { vocabSize: V, hidden: d, layers: 1, heads: 2, intermediate: 24, ...options });
 
 afterEach(async () => {
   (await gpuContext()).bindingLimitOverride = null;
@@ -48,16 +52,7 @@ interface Stepped {
 
 async function trainOneStep(tie: boolean, limit: number | null, optimizer: Optimizer): Promise<Stepped> {
   const ctx = await gpuContext();
-  const checkpoint = makeTinyCheckpoint('bert', {
-    seed: 12,
-    vocabSize: V,
-    hidden: d,
-    layers: 1,
-    heads: 2,
-    intermediate: 24,
-    headNormScale: 2.5,
-    tieWordEmbeddings: tie,
-  });
+  const checkpoint = tinyBert({ seed: 12, headNormScale: 2.5, tieWordEmbeddings: tie });
   const config = parseModelConfig(checkpoint.config);
   ctx.bindingLimitOverride = limit;
   const model = GpuModel.upload(ctx, config, loadParameters(config, checkpoint.tensors));
@@ -124,16 +119,7 @@ describe('a vocabulary matrix past one binding', () => {
       expect(moved(decoderName, 0, 192 * d)).toBe(true);
       expect(moved(decoderName, 192 * d, V * d)).toBe(true);
       // the decoder was divided by k = 4 in every part
-      const loaded = makeTinyCheckpoint('bert', {
-        seed: 12,
-        vocabSize: V,
-        hidden: d,
-        layers: 1,
-        heads: 2,
-        intermediate: 24,
-        headNormScale: 2.5,
-        tieWordEmbeddings: tie,
-      });
+      const loaded = tinyBert({ seed: 12, headNormScale: 2.5, tieWordEmbeddings: tie });
       const original = loadParameters(parseModelConfig(loaded.config), loaded.tensors).get(decoderName)!.data;
       expect([...split.before.get(decoderName)!.data]).toEqual([...original].map((x) => Math.fround(x / 4)));
     },
@@ -142,17 +128,7 @@ describe('a vocabulary matrix past one binding', () => {
   it('at that limit the whole vocabulary matrix is refused, and every other parameter fits', async () => {
     const ctx = await gpuContext();
     for (const tie of [true, false]) {
-      const config = parseModelConfig(
-        makeTinyCheckpoint('bert', {
-          seed: 12,
-          vocabSize: V,
-          hidden: d,
-          layers: 1,
-          heads: 2,
-          intermediate: 24,
-          tieWordEmbeddings: tie,
-        }).config,
-      );
+      const config = parseModelConfig(tinyBert({ seed: 12, tieWordEmbeddings: tie }).config);
       const sizes = parameterLayout(config).map((spec) => ({
         name: spec.name,
         bytes: 4 * spec.shape.reduce((a, b) => a * b, 1),
@@ -169,15 +145,7 @@ describe('a vocabulary matrix past one binding', () => {
 
   it("the head meter keeps a head in parts: host statistics equal the GPU kernels', and W / k is written part by part", async () => {
     const ctx = await gpuContext();
-    const checkpoint = makeTinyCheckpoint('bert', {
-      seed: 3,
-      vocabSize: V,
-      hidden: d,
-      layers: 1,
-      heads: 2,
-      intermediate: 24,
-      headNormScale: 2.5,
-    });
+    const checkpoint = tinyBert({ seed: 3, headNormScale: 2.5 });
     const config = parseModelConfig(checkpoint.config);
     const head = loadParameters(config, checkpoint.tensors).get(P.wordEmbeddings)!;
     const whole = HeadMeter.upload(ctx, head, { provenance: 'whole' });
@@ -209,7 +177,7 @@ describe('a vocabulary matrix past one binding', () => {
 
   it('a checkpoint saved with the matrix in parts resumes where it is whole, and the reverse: the moments are re-sliced', async () => {
     const ctx = await gpuContext();
-    const checkpoint = makeTinyCheckpoint('bert', { seed: 12, vocabSize: V, hidden: d, layers: 1, heads: 2, intermediate: 24 });
+    const checkpoint = tinyBert({ seed: 12 });
     const config = parseModelConfig(checkpoint.config);
     const recipe = {
       ...paperRecipe(4, B, { queryLength: Tq, documentLength: Td }),

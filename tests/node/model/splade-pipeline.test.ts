@@ -88,14 +88,7 @@ describe('full fine-tuning', () => {
     const [B, Tq, Td] = [2, 8, 12];
     const trainer = new SpladeTrainer(ctx, model, paperRecipe(20, B, { queryLength: Tq, documentLength: Td, peakLr: 3e-3 }));
     // Negatives share most words with their positives, so the untrained model cannot tell them apart.
-    const batch = tokenizeBatch(
-      tokenizer,
-      ['cat on a mat', 'gene drug study'],
-      ['the cat sat on the mat', 'a drug study of the gene'],
-      ['the dog sat on the mat', 'a drug study of the cell'],
-      Tq,
-      Td,
-    );
+    const batch = nearMissBatch(tokenizer, Tq, Td);
     const losses = [];
     for (let step = 0; step < 20; step++) {
       const l = await trainer.step([batch], step === 0 || step === 19);
@@ -117,14 +110,7 @@ describe('training health', () => {
     const model = GpuModel.upload(ctx, config, params);
     const [B, Tq, Td] = [2, 8, 12];
     const trainer = new SpladeTrainer(ctx, model, paperRecipe(8, B, { queryLength: Tq, documentLength: Td, peakLr: 1e9 }));
-    const batch = tokenizeBatch(
-      tokenizer,
-      ['cat on a mat', 'gene drug study'],
-      ['the cat sat on the mat', 'a drug study of the gene'],
-      ['the dog sat on the mat', 'a drug study of the cell'],
-      Tq,
-      Td,
-    );
+    const batch = nearMissBatch(tokenizer, Tq, Td);
     let firstBad = -1;
     for (let step = 0; step < 8 && firstBad < 0; step++) {
       await trainer.step([batch], false);
@@ -162,4 +148,16 @@ function tokenizeBatch(
   const q = pack(queries, Tq);
   const d = pack([...positives, ...negatives], Td);
   return { queryIds: q.ids, queryMask: q.mask, documentIds: d.ids, documentMask: d.mask };
+}
+
+/** Two triplets whose negatives share most words with their positives, at lengths Tq and Td. */
+function nearMissBatch(tokenizer: LoadedModel['tokenizer'], Tq: number, Td: number): TripletBatch {
+  return tokenizeBatch(
+    tokenizer,
+    ['cat on a mat', 'gene drug study'],
+    ['the cat sat on the mat', 'a drug study of the gene'],
+    ['the dog sat on the mat', 'a drug study of the cell'],
+    Tq,
+    Td,
+  );
 }

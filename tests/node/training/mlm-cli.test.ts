@@ -28,6 +28,8 @@ beforeAll(async () => {
 
 const COMMON = ['--model', '', '--max-length', '16', '--batch', '4', '--lr', '1e-3', '--report-every', '1', '--json'];
 const run = (...args: string[]) => runCli('mlm', ...COMMON.map((a, i) => (i === 1 ? workspace.model : a)), ...args);
+/** `run` on the text file into the run folder `<root>/<out>`. */
+const runOnText = (out: string, ...args: string[]) => run('--text', text, '--out', join(workspace.root, out), ...args);
 const events = (stdout: string) =>
   stdout
     .trim()
@@ -54,34 +56,15 @@ describe('splade-lab mlm', () => {
   });
 
   it('stopped after 2 steps and resumed to 4, it ends on the bits of an uninterrupted 4-step run', async () => {
-    const straight = await run(
-      '--text',
-      text,
-      '--out',
-      join(workspace.root, 'straight'),
-      '--steps',
-      '4',
-      '--checkpoint-every',
-      '2',
-    );
+    const straight = await runOnText('straight', '--steps', '4', '--checkpoint-every', '2');
     expect(straight.code).toBe(0);
     await writeFile(join(workspace.root, 'straight-events.jsonl'), straight.stdout);
     // the first 2 steps of a 4-step run: a run folder whose newest checkpoint is step 2, as a killed run leaves it
-    const first = await run('--text', text, '--out', join(workspace.root, 'resumed'), '--steps', '4', '--checkpoint-every', '2');
+    const first = await runOnText('resumed', '--steps', '4', '--checkpoint-every', '2');
     expect(first.code).toBe(0);
     await rm(join(workspace.root, 'resumed', 'checkpoint', 'step-00000004'), { recursive: true });
     await rm(join(workspace.root, 'resumed', 'model'), { recursive: true });
-    const resumed = await run(
-      '--text',
-      text,
-      '--out',
-      join(workspace.root, 'resumed'),
-      '--steps',
-      '4',
-      '--checkpoint-every',
-      '2',
-      '--resume',
-    );
+    const resumed = await runOnText('resumed', '--steps', '4', '--checkpoint-every', '2', '--resume');
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
     expect(events(resumed.stdout).find((e) => e.event === 'resume')?.step).toBe(2);
@@ -114,23 +97,14 @@ describe('splade-lab mlm', () => {
   });
 
   it("says once when --mlm-probability is off the rate the backbone's family was pretrained at (BERT 15%, ModernBERT 30%)", async () => {
-    const off = await run(
-      '--text',
-      text,
-      '--out',
-      join(workspace.root, 'masking-30'),
-      '--steps',
-      '1',
-      '--mlm-probability',
-      '0.3',
-    );
+    const off = await runOnText('masking-30', '--steps', '1', '--mlm-probability', '0.3');
     expect(off.stderr).toBe('');
     expect(off.code).toBe(0);
     const notes = events(off.stdout).filter((e) => e.event === 'note' && String(e.note).includes('masking'));
     expect(notes.map((e) => e.note)).toEqual([
       'BERT was pretrained with 15% masking; --mlm-probability 0.3 is off its recipe (--mlm-probability 0.15 follows it)',
     ]);
-    const on = await run('--text', text, '--out', join(workspace.root, 'masking-15'), '--steps', '1');
+    const on = await runOnText('masking-15', '--steps', '1');
     expect(events(on.stdout).filter((e) => e.event === 'note')).toEqual([]);
     expect(maskingRateNote('modernbert', 0.15)).toBe(
       'ModernBERT (and Ettin, on its recipe) was pretrained with 30% masking; --mlm-probability 0.15 is off its recipe (--mlm-probability 0.3 follows it)',
