@@ -17,7 +17,7 @@ import type { DatasetSummary, SetEvaluation } from './evaluation/results.ts';
 import type { QueryDifference, DocumentView, SearchResult } from './evaluation/search-results.ts';
 import type { RunRecord, ExportFile } from './experiments/runs.ts';
 import type { IndexEstimate, IndexEstimateRequest } from './evaluation/index-stats.ts';
-import type { PublishedSearch } from './evaluation/published-search.ts';
+import type { PublishSettings, PublishedSearch } from './evaluation/published-search.ts';
 import type { PairAudit } from './model/pair-audit.ts';
 import type { SweepEvent, SweepPlan } from './experiments/sweep-plan.ts';
 import type { HandoffRequest } from './handoff/handoff.ts';
@@ -274,7 +274,7 @@ export interface WorkerApi {
    * zipped, with its transfer per cold search and nDCG@10 against exact retrieval. The loaded model must be
    * inference-free. `runtimeBase`: the URL of the page's folder holding splade-search.js and its engine.
    */
-  publishEvaluated(runtimeBase: string, onStage: (stage: string) => void): Promise<PublishedSearch>;
+  publishEvaluated(runtimeBase: string, settings: PublishSettings, onStage: (stage: string) => void): Promise<PublishedSearch>;
   /**
    * A ready sentence-transformers project training the loaded backbone on the read triplets with this request on GPUs
    * (torchrun), with splade-lab's first batch and step-0 losses to check it against, as a zip.

@@ -78,7 +78,16 @@ export {
   type PruningPoint,
 } from '../contract/evaluation/index-stats.ts';
 export { type DatasetSummary, type SetEvaluation, type SystemResult } from '../contract/evaluation/results.ts';
-export { type ColdQueryTransfer, type PublishedQuality, type PublishedSearch } from '../contract/evaluation/published-search.ts';
+export {
+  PUBLISH_LIMITS,
+  PUBLISH_SETTINGS,
+  PUBLISHED_WEIGHT_KINDS,
+  publishSettingsProblem,
+  type ColdQueryTransfer,
+  type PublishedQuality,
+  type PublishedSearch,
+  type PublishSettings,
+} from '../contract/evaluation/published-search.ts';
 export { BEST_RULE, bestRun, evaluatedSets, evaluationOn } from '../contract/experiments/run-compare.ts';
 export { type ExportFile, type RunRecord } from '../contract/experiments/runs.ts';
 export {

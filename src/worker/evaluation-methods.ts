@@ -115,10 +115,11 @@ export function evaluationMethods(state: WorkerState): EvaluationMethods {
     async indexEstimate(request, onPoint) {
       return state.serialized(async () => state.evaluatedSet().indexEstimate(request, onPoint));
     },
-    async publishEvaluated(runtimeBase, onStage) {
+    async publishEvaluated(runtimeBase, settings, onStage) {
       return state.serialized(async () => {
         const runtime = await fetchSearchRuntime(runtimeBase);
-        return publishEvaluatedSet(state.loadedSession(), state.evaluatedSet(), runtime, (stage) => void onStage(stage));
+        const session = state.loadedSession();
+        return publishEvaluatedSet(session, state.evaluatedSet(), runtime, settings, (stage) => void onStage(stage));
       });
     },
     async exportEvaluated(what) {

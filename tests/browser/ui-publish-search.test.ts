@@ -1,10 +1,11 @@
 // The Evaluate panel's "Publish as a static search" driving a fake worker: the page's runtime folder sent, each stage
 // shown while it works, the size, transfer and nDCG@10 figures with their data attributes, the zip handed over under
-// its name, the preview element given the folder; a refusal shown as an alert; a new evaluation clears the report.
+// its name, the preview element given the folder; a refusal shown as an alert; a new evaluation clears the report;
+// the settings form's values sent, a bad value said beside the form with Publish held back.
 import '../../src/ui/evaluation/publish-search.ts';
 import { zipSync } from 'fflate';
 import type { PublishSearch, PublishSearchClient } from '../../src/ui/evaluation/publish-search.ts';
-import type { PublishedSearch } from '../../src/worker/api.ts';
+import { PUBLISH_SETTINGS, type PublishedSearch, type PublishSettings } from '../../src/worker/api.ts';
 import { check, cleanup, inside, mount, settle } from './ui-fixture.ts';
 
 const PUBLISHED: PublishedSearch = {
@@ -23,17 +24,19 @@ const PUBLISHED: PublishedSearch = {
 
 function fakeClient(refuse = false) {
   const bases: string[] = [];
+  const sent: PublishSettings[] = [];
   let release: () => void = () => undefined;
   const client: PublishSearchClient = {
-    publishEvaluated: async (base, onStage) => {
+    publishEvaluated: async (base, settings, onStage) => {
       bases.push(base);
+      sent.push(settings);
       onStage('index');
       await new Promise<void>((resolve) => (release = resolve));
       if (refuse) throw new Error('demo is not inference-free (its queries need the model itself, not a table lookup)');
       return PUBLISHED;
     },
   };
-  return { client, bases, finish: () => release() };
+  return { client, bases, sent, finish: () => release() };
 }
 
 /** The names of the files the element hands over (through a link it clicks) while `act` runs. */
@@ -92,6 +95,47 @@ describe('<publish-search>', () => {
     check(/not inference-free/.test(error.textContent ?? ''), `it says why: ${error.textContent}`);
     check(el.renderRoot.querySelector('#publish-report') === null, 'no report');
     check(!inside<HTMLButtonElement>(el, '#publish').disabled, 'it can be asked again');
+    cleanup();
+  });
+
+  it("sends the form's settings (the CLI's defaults until changed), and holds Publish back on a bad one, saying why", async () => {
+    const { client, sent, finish } = fakeClient();
+    const el = await mount<PublishSearch>('publish-search', { client, set: 'NanoA', generation: 1 });
+    const field = <E extends HTMLInputElement | HTMLSelectElement>(id: string) => inside<E>(el, `#${id}`);
+    const type = async (id: string, value: string) => {
+      const input = field<HTMLInputElement>(id);
+      input.value = value;
+      input.dispatchEvent(new Event('input'));
+      await settle(el);
+    };
+    check(field<HTMLSelectElement>('publish-weights').value === 'uint8' && field('publish-cap').value === '', 'defaults shown');
+    inside<HTMLButtonElement>(el, '#publish').click();
+    finish();
+    await settle(el);
+    check(JSON.stringify(sent[0]) === JSON.stringify(PUBLISH_SETTINGS), `the defaults sent: ${JSON.stringify(sent[0])}`);
+
+    await type('publish-cap', '0');
+    const problem = inside(el, '#settings-problem');
+    check(problem.getAttribute('role') === 'alert' && /a cap of 0 would keep no document/.test(problem.textContent ?? ''), 'why');
+    check(inside<HTMLButtonElement>(el, '#publish').disabled, 'Publish waits for a good value');
+    await type('publish-cap', '500');
+    await type('publish-shard-kb', '8');
+    await type('publish-chunk', '16');
+    const weights = field<HTMLSelectElement>('publish-weights');
+    weights.value = 'float16';
+    weights.dispatchEvent(new Event('change'));
+    const bm25 = field<HTMLInputElement>('publish-bm25');
+    bm25.checked = false;
+    bm25.dispatchEvent(new Event('change'));
+    await settle(el);
+    check(el.renderRoot.querySelector('#settings-problem') === null, 'no problem left');
+    inside<HTMLButtonElement>(el, '#publish').click();
+    finish();
+    await settle(el);
+    const expected = { weights: 'float16', cap: 500, bm25: false, shardKb: 8, chunk: 16 };
+    check(JSON.stringify(sent[1]) === JSON.stringify(expected), `the form's settings sent: ${JSON.stringify(sent[1])}`);
+    await type('publish-cap', '');
+    check(el.renderRoot.querySelector('#settings-problem') === null, 'an empty cap is every document');
     cleanup();
   });
 });

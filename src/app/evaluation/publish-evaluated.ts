@@ -4,9 +4,14 @@
 import { zipSync } from 'fflate';
 import type { ModelSession } from '../model/model-session.ts';
 import type { EvaluatedSet } from './evaluated-set.ts';
-import { NotInferenceFreeError, PUBLISH_DEFAULTS, publishSite, type PublishRuntime } from './publish-site.ts';
+import { NotInferenceFreeError, PUBLISH_DEFAULTS, publishOptionsFrom, publishSite, type PublishRuntime } from './publish-site.ts';
 import { coldQueryTransfer } from './publish-transfer.ts';
-import type { PublishedSearch } from '../../contract/evaluation/published-search.ts';
+import {
+  PUBLISH_SETTINGS,
+  publishSettingsProblem,
+  type PublishSettings,
+  type PublishedSearch,
+} from '../../contract/evaluation/published-search.ts';
 import { MANIFEST_FILE } from '../../publish-runtime/manifest.ts';
 
 /** A folder name from a set's name: letters, digits, dots, dashes and underscores. */
@@ -23,16 +28,20 @@ async function corpusFingerprint(ids: readonly string[], texts: readonly string[
 }
 
 /**
- * Publishes `set` under `session`'s model (which must be inference-free: NotInferenceFreeError otherwise) with the
- * CLI's defaults and the evaluation's k, document length and pruning. A document's title is its corpus's title
- * (its id where it has none), its snippet the start of the rest of its text, and it has no link.
+ * Publishes `set` under `session`'s model (which must be inference-free: NotInferenceFreeError otherwise) with
+ * `settings` (weights, cap, BM25, shard and chunk sizes; checked first), the evaluation's k, document length and
+ * pruning, and the CLI's defaults for the rest. A document's title is its corpus's title (its id where it has none),
+ * its snippet the start of the rest of its text, and it has no link.
  */
 export async function publishEvaluatedSet(
   session: ModelSession,
   set: EvaluatedSet,
   runtime: PublishRuntime,
+  settings: PublishSettings = PUBLISH_SETTINGS,
   onStage?: (stage: string) => void,
 ): Promise<PublishedSearch> {
+  const problem = publishSettingsProblem(settings);
+  if (problem) throw new RangeError(`cannot publish with these settings: ${problem}`);
   const { dataset, docVectors, queryVectors, encoding } = set.vectorsForPublishing();
   const corpus = {
     name: dataset.name,
@@ -48,6 +57,7 @@ export async function publishEvaluatedSet(
   };
   const options = {
     ...PUBLISH_DEFAULTS,
+    ...publishOptionsFrom(settings),
     ...encoding,
     title: dataset.name,
   };

@@ -25,7 +25,8 @@ import {
   type QueryTokenizerSpec,
   type StoredDocument,
 } from '../../publish-runtime/manifest.ts';
-import type { WeightKind } from '../../publish-runtime/shard-codec.ts';
+import { WEIGHT_KINDS, type WeightKind } from '../../publish-runtime/shard-codec.ts';
+import { PUBLISHED_WEIGHT_KINDS, PUBLISH_SETTINGS, type PublishSettings } from '../../contract/evaluation/published-search.ts';
 import { encodeVocabularyShards } from '../../publish-runtime/vocabulary-shards.ts';
 
 export { WEIGHT_KINDS, type WeightKind } from '../../publish-runtime/shard-codec.ts';
@@ -70,13 +71,30 @@ export interface PublishCorpus {
 /** What `splade-lab publish` does unless told otherwise (its option table reads these). */
 export const PUBLISH_DEFAULTS = {
   prune: 0,
-  cap: null,
-  weights: 'uint8',
-  bm25: true,
-  shardBytes: 1024,
-  chunkSize: 2,
+  cap: PUBLISH_SETTINGS.cap,
+  weights: PUBLISH_SETTINGS.weights,
+  bm25: PUBLISH_SETTINGS.bm25,
+  shardBytes: 1024 * PUBLISH_SETTINGS.shardKb,
+  chunkSize: PUBLISH_SETTINGS.chunk,
   snippetCharacters: 240,
 } as const satisfies Partial<PublishOptions>;
+
+// the contract's list of weight kinds is the runtime's, both ways
+const SAME_WEIGHT_KINDS: [readonly WeightKind[], readonly PublishSettings['weights'][]] = [PUBLISHED_WEIGHT_KINDS, WEIGHT_KINDS];
+void SAME_WEIGHT_KINDS;
+
+/** The CLI's options from the page's settings: its other choices are the CLI's defaults. */
+export function publishOptionsFrom(
+  settings: PublishSettings,
+): Pick<PublishOptions, 'cap' | 'weights' | 'bm25' | 'shardBytes' | 'chunkSize'> {
+  return {
+    cap: settings.cap,
+    weights: settings.weights,
+    bm25: settings.bm25,
+    shardBytes: 1024 * settings.shardKb,
+    chunkSize: settings.chunk,
+  };
+}
 
 export interface PublishOptions {
   k: number;

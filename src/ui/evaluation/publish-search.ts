@@ -1,13 +1,23 @@
 // <publish-search>: the evaluated set as a static search folder (`splade-lab publish`'s, from the vectors the
 // evaluation kept): its size and what a visitor transfers per cold search, the folder as a zip, and the published
-// search itself to try here, the <splade-search> element a site would embed, reading the folder from memory.
+// search itself to try here, the <splade-search> element a site would embed, reading the folder from memory. A form
+// sets what `publish`'s options set (weights, cap, BM25, shard and chunk sizes), checked before anything runs.
 import { unzipSync } from 'fflate';
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { toPageFailure, type PublishedSearch, type WorkerClient } from '../../worker/api.ts';
+import {
+  PUBLISH_LIMITS,
+  PUBLISH_SETTINGS,
+  PUBLISHED_WEIGHT_KINDS,
+  publishSettingsProblem,
+  toPageFailure,
+  type PublishedSearch,
+  type PublishSettings,
+  type WorkerClient,
+} from '../../worker/api.ts';
 import { downloadFile } from '../common/download.ts';
 import { formatBytes } from '../common/format.ts';
-import { baseStyles } from '../common/theme.ts';
+import { baseStyles, fieldRowStyles } from '../common/theme.ts';
 import { previewFolder } from './publish-preview.ts';
 
 export type PublishSearchClient = Pick<WorkerClient, 'publishEvaluated'>;
@@ -43,10 +53,15 @@ export class PublishSearch extends LitElement {
   @state() private _published: PublishedSearch | null = null;
   /** The preview's folder (publish-preview.ts), once the zip is read. */
   @state() private _previewSrc = '';
+  /** The form's settings (the CLI's defaults until changed). */
+  @state() private _settings: PublishSettings = { ...PUBLISH_SETTINGS };
+  /** What the form's text fields hold, as typed (a cap may be empty). */
+  @state() private _cap = '';
   private _publishedFor = -1;
 
   static override styles = [
     baseStyles,
+    fieldRowStyles,
     css`
       :host {
         display: block;
@@ -70,17 +85,60 @@ export class PublishSearch extends LitElement {
 
   override render() {
     const published = this._published;
+    const problem = publishSettingsProblem(this._settings);
     return html`<p class="muted">
         A folder of static files that searches ${this.set} in any browser with no server, no model and no GPU (a query
         is its tokens looked up in the model's weight table): posting shards fetched per query, the documents in chunks,
         splade-search.js and a page. It needs an inference-free model, such as a run trained with static queries.
       </p>
-      <button id="publish" ?disabled=${!this.client || !this.set || this._busy} @click=${this._publish}>
+      ${this._form()}
+      <button id="publish" ?disabled=${!this.client || !this.set || this._busy || problem !== null} @click=${this._publish}>
         Publish ${this.set} as a static search
       </button>
+      ${problem ? html`<p class="error" role="alert" id="settings-problem">${problem}</p>` : nothing}
       <p class="muted" role="status" id="publish-status">${this._status}</p>
       ${this._error ? html`<p class="error" role="alert" id="publish-error">${this._error}</p>` : nothing}
       ${published ? this._report(published) : nothing}`;
+  }
+
+  /** The settings form: `splade-lab publish`'s --weights, --cap, --no-bm25, --shard-kb and --chunk. */
+  private _form() {
+    const s = this._settings;
+    const set = (change: Partial<PublishSettings>) => (this._settings = { ...this._settings, ...change });
+    const number = (event: Event) => (event.target as HTMLInputElement).valueAsNumber;
+    return html`<form id="publish-settings" @submit=${(event: Event) => event.preventDefault()}>
+      <label
+        >Weights stored as
+        <select id="publish-weights" .value=${s.weights} @change=${(e: Event) => set({ weights: (e.target as HTMLSelectElement).value as PublishSettings['weights'] })}>
+          ${PUBLISHED_WEIGHT_KINDS.map((kind) => html`<option value=${kind} ?selected=${kind === s.weights}>${kind}</option>`)}
+        </select>
+      </label>
+      <label
+        >Cap per posting list (empty: every document)
+        <input
+          id="publish-cap"
+          type="number"
+          min="1"
+          step="1"
+          .value=${this._cap}
+          @input=${(e: Event) => {
+            this._cap = (e.target as HTMLInputElement).value;
+            set({ cap: this._cap.trim() === '' ? null : number(e) });
+          }}
+        />
+      </label>
+      <label
+        >Shard size (KiB)
+        <input id="publish-shard-kb" type="number" min="1" max=${PUBLISH_LIMITS.shardKb} step="1" .value=${String(s.shardKb)} @input=${(e: Event) => set({ shardKb: number(e) })} />
+      </label>
+      <label
+        >Documents per chunk
+        <input id="publish-chunk" type="number" min="1" max=${PUBLISH_LIMITS.chunk} step="1" .value=${String(s.chunk)} @input=${(e: Event) => set({ chunk: number(e) })} />
+      </label>
+      <label
+        ><span><input id="publish-bm25" type="checkbox" .checked=${s.bm25} @change=${(e: Event) => set({ bm25: (e.target as HTMLInputElement).checked })} /> BM25 too (a switch in the search)</span>
+      </label>
+    </form>`;
   }
 
   private _report(p: PublishedSearch) {
@@ -122,7 +180,7 @@ export class PublishSearch extends LitElement {
     this._status = 'Publishing: reading the kept vectors…';
     try {
       const base = new URL(RUNTIME_FOLDER, document.baseURI).href;
-      const published = await this.client.publishEvaluated(base, (stage) => {
+      const published = await this.client.publishEvaluated(base, { ...this._settings }, (stage) => {
         this._status = `Publishing: ${STAGES[stage] ?? `${stage}…`}`;
       });
       if (generation !== this.generation) {

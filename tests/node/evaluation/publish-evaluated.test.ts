@@ -15,6 +15,7 @@ import { RUNTIME_FILES, coldQueryTransfer } from '../../../src/app/evaluation/pu
 import type { ModelSession } from '../../../src/app/model/model-session.ts';
 import { withModelSession } from '../../../src/cli/model/model-session.ts';
 import type { RetrievalDataset } from '../../../src/contract/evaluation/dataset.ts';
+import { PUBLISH_SETTINGS } from '../../../src/contract/evaluation/published-search.ts';
 import { EVAL_DEFAULTS } from '../../../src/contract/limits.ts';
 import { beirDocumentText, loadBeir } from '../../../src/io/beir/beir.ts';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
@@ -65,7 +66,7 @@ describe("the page's Publish as a static search", () => {
       const { kept, result } = await evaluateOnSet(session, dataset, REQUEST, { bm25: true });
       const { session: spied, encodes } = counted(session);
       const stages: string[] = [];
-      const published = await publishEvaluatedSet(spied, kept!, RUNTIME, (stage) => stages.push(stage));
+      const published = await publishEvaluatedSet(spied, kept!, RUNTIME, PUBLISH_SETTINGS, (stage) => stages.push(stage));
       expect(encodes(), 'the kept vectors are published, not encoded again').toBe(0);
       expect(stages).toEqual(['index', 'measure', 'transfer']);
 
@@ -115,6 +116,42 @@ describe("the page's Publish as a static search", () => {
       ]);
       expect(transfer.filesP50).toBeGreaterThan(RUNTIME_FILES.length);
       expect(await coldQueryTransfer({ files: [], manifestBytes: new Uint8Array() }, [])).toBeNull();
+    });
+  });
+
+  it("publishes with the form's settings (lossless weights, a cap, no BM25, other shard and chunk sizes) and refuses bad ones before any work", async () => {
+    await withModelSession(router, 'publish evaluated', {}, async (session) => {
+      const { kept } = await evaluateOnSet(session, dataset, REQUEST, { bm25: true });
+      const settings = { weights: 'float32', cap: null, bm25: false, shardKb: 4, chunk: 7 } as const;
+      const published = await publishEvaluatedSet(session, kept!, RUNTIME, settings);
+      const files = unzipSync(published.zip);
+      const manifest = JSON.parse(new TextDecoder().decode(files[`${published.name}/manifest.json`])) as Manifest;
+      expect([published.weights, manifest.splade.weights]).toEqual(['float32', 'float32']);
+      expect(
+        published.quality.map((q) => q.system),
+        'no BM25 postings, so no BM25 measure',
+      ).toEqual(['splade']);
+      const [lossless] = published.quality;
+      expect([lossless.published, lossless.rankingsDiffering]).toEqual([lossless.exact, 0]);
+      expect(
+        Object.keys(files).some((path) => /bm25/i.test(path)),
+        'no BM25 file',
+      ).toBe(false);
+      const capped = await publishEvaluatedSet(session, kept!, RUNTIME, { ...settings, cap: 1 });
+      expect(capped.quality[0].rankingsDiffering, 'one document per posting list changes rankings').toBeGreaterThan(0);
+      expect(manifest.documents.chunkSize).toBe(7);
+
+      for (const [bad, said] of [
+        [{ cap: 0 }, /a cap of 0 would keep no document/],
+        [{ cap: 2.5 }, /the cap must be a whole number of at least 1/],
+        [{ shardKb: 0 }, /the shard size must be a whole number of KiB from 1 to 65536, not 0/],
+        [{ chunk: Number.NaN }, /documents per chunk must be a whole number from 1 to 100000, not NaN/],
+        [{ weights: 'int4' }, /weights must be one of uint8, float16, float32, not "int4"/],
+      ] as const) {
+        const { session: spied, encodes } = counted(session);
+        await expect(publishEvaluatedSet(spied, kept!, RUNTIME, { ...PUBLISH_SETTINGS, ...bad } as never)).rejects.toThrow(said);
+        expect(encodes()).toBe(0);
+      }
     });
   });
 
