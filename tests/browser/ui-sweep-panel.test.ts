@@ -34,18 +34,24 @@ function fakeClient(sent: PageSweepRequest[]): SweepClient {
   } as unknown as SweepClient;
 }
 
+/** A fresh <sweep-panel> at k = 4 offering ks 1 and 8, whose form gives `recipe`; `sent` collects its requests. */
+async function mountPanel(recipe: SweepRecipeSettings | null): Promise<{ el: SweepPanel; sent: PageSweepRequest[] }> {
+  cleanup();
+  const sent: PageSweepRequest[] = [];
+  const el = await mount<SweepPanel>('sweep-panel', {
+    client: fakeClient(sent),
+    summary: SUMMARY,
+    triplets: TRIPLETS,
+    k: 4,
+    ks: [1, 8],
+    recipe: () => recipe,
+  });
+  return { el, sent };
+}
+
 describe('<sweep-panel>', () => {
   it("trains every k with the training form's recipe, peak lr and lambdas", async () => {
-    cleanup();
-    const sent: PageSweepRequest[] = [];
-    const el = await mount<SweepPanel>('sweep-panel', {
-      client: fakeClient(sent),
-      summary: SUMMARY,
-      triplets: TRIPLETS,
-      k: 4,
-      ks: [1, 8],
-      recipe: () => RECIPE,
-    });
+    const { el, sent } = await mountPanel(RECIPE);
     inside<HTMLInputElement>(el, '#sweep-steps').value = '30';
     inside<HTMLButtonElement>(el, '#start-sweep').click();
     await settle(el);
@@ -60,16 +66,7 @@ describe('<sweep-panel>', () => {
   });
 
   it('a lambda grid sends its own lambdas beside the same recipe', async () => {
-    cleanup();
-    const sent: PageSweepRequest[] = [];
-    const el = await mount<SweepPanel>('sweep-panel', {
-      client: fakeClient(sent),
-      summary: SUMMARY,
-      triplets: TRIPLETS,
-      k: 4,
-      ks: [1, 8],
-      recipe: () => RECIPE,
-    });
+    const { el, sent } = await mountPanel(RECIPE);
     inside<HTMLInputElement>(el, '#grid').click();
     await el.updateComplete;
     inside<HTMLButtonElement>(el, '#start-sweep').click();
@@ -82,16 +79,7 @@ describe('<sweep-panel>', () => {
   });
 
   it('sends nothing while the training form holds a bad field', async () => {
-    cleanup();
-    const sent: PageSweepRequest[] = [];
-    const el = await mount<SweepPanel>('sweep-panel', {
-      client: fakeClient(sent),
-      summary: SUMMARY,
-      triplets: TRIPLETS,
-      k: 4,
-      ks: [1, 8],
-      recipe: () => null,
-    });
+    const { el, sent } = await mountPanel(null);
     inside<HTMLButtonElement>(el, '#start-sweep').click();
     await settle(el);
     check(sent.length === 0, `the worker was asked to sweep (${sent.length})`);
