@@ -16,6 +16,7 @@ import { loadParameters, toFloat64Params } from '../../../src/model/weights.ts';
 import { Random } from '../../../src/util/random.ts';
 import { expectClose, type Tolerance } from '../../helpers/compare.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
+import { tinyEncoderModel, encoderBatch } from '../../helpers/tiny-encoder-model.ts';
 
 /** fp32 GPU vs float64 reference. Gradients get an absolute floor relative to each tensor's largest entry. */
 const FORWARD_TOL: Tolerance = { rtol: 1e-4, atol: 1e-5 };
@@ -56,37 +57,12 @@ const cases: Case[] = [
 ];
 
 function tinyModel(architecture: Architecture, options: Partial<TinyModelOptions>) {
-  const checkpoint = makeTinyCheckpoint(architecture, {
-    seed: 17,
-    vocabSize: 61,
-    hidden: 16,
-    layers: 2,
-    heads: 2,
-    intermediate: 24,
-    initStd: 0.3,
-    ...options,
-  });
-  const config = parseModelConfig(checkpoint.config);
-  const host = loadParameters(config, checkpoint.tensors);
-  return { config, host, params: toFloat64Params(host) };
+  return tinyEncoderModel(architecture, { seed: 17, vocabSize: 61, ...options });
 }
 
-/** B = 2, T = 7: the second sequence has 4 real tokens, then pad ids. Real ids avoid the pad id. */
-function batch(config: ModelConfig, seed: number, T = 7, lengths = [7, 4]): EncoderInput {
-  const random = new Random(seed);
-  const B = lengths.length;
-  const ids = new Int32Array(B * T);
-  const mask = new Uint8Array(B * T);
-  const tokenTypes = new Int32Array(B * T);
-  for (let b = 0; b < B; b++)
-    for (let t = 0; t < T; t++) {
-      const real = t < lengths[b];
-      mask[b * T + t] = real ? 1 : 0;
-      ids[b * T + t] = real ? 3 + random.int(config.vocabSize - 4) : config.padTokenId;
-      if (real && ids[b * T + t] === config.padTokenId) ids[b * T + t] = 2;
-      if (config.typeVocabSize > 1) tokenTypes[b * T + t] = t >= 3 ? 1 : 0;
-    }
-  return { ids, mask, B, T, tokenTypes: config.typeVocabSize > 0 ? tokenTypes : undefined };
+/** encoderBatch's sequences (B = 2, T = 7 unless given) with the family's token types. */
+function batch(config: ModelConfig, seed: number, T?: number, lengths?: number[]): EncoderInput {
+  return encoderBatch(config, seed, { T, lengths, tokenTypes: true });
 }
 
 function maxAbs(values: ArrayLike<number>): number {

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkGradients } from '../../helpers/gradcheck.ts';
 import { expectClose } from '../../helpers/compare.ts';
+import { tinyEncoderModel, encoderBatch } from '../../helpers/tiny-encoder-model.ts';
 import { Random } from '../../../src/util/random.ts';
 import type { ModelConfig, Architecture } from '../../../src/contract/model/model-config.ts';
 import { parseModelConfig } from '../../../src/model/config.ts';
@@ -56,34 +57,12 @@ function tinyModel(
   architecture: Architecture,
   options: Partial<TinyModelOptions> = {},
 ): { config: ModelConfig; params: ModelParams } {
-  const checkpoint = makeTinyCheckpoint(architecture, {
-    seed: 5,
-    vocabSize: 50,
-    hidden: 16,
-    layers: 2,
-    heads: 2,
-    intermediate: 24,
-    initStd: 0.3,
-    ...options,
-  });
-  const config = parseModelConfig(checkpoint.config);
-  return { config, params: toFloat64Params(loadParameters(config, checkpoint.tensors)) };
+  return tinyEncoderModel(architecture, { seed: 5, vocabSize: 50, ...options });
 }
 
-/** B = 2, T = 7; the second sequence has 4 real tokens then pad ids. Real ids avoid the pad id. */
-function batch(config: ModelConfig, seed: number, T = 7, lengths = [7, 4]): EncoderInput {
-  const random = new Random(seed);
-  const B = lengths.length;
-  const ids = new Int32Array(B * T);
-  const mask = new Uint8Array(B * T);
-  for (let b = 0; b < B; b++)
-    for (let t = 0; t < T; t++) {
-      const real = t < lengths[b];
-      mask[b * T + t] = real ? 1 : 0;
-      ids[b * T + t] = real ? 3 + random.int(config.vocabSize - 4) : config.padTokenId;
-      if (real && ids[b * T + t] === config.padTokenId) ids[b * T + t] = 2;
-    }
-  return { ids, mask, B, T };
+/** encoderBatch's sequences (B = 2, T = 7 unless given), no token types. */
+function batch(config: ModelConfig, seed: number, T?: number, lengths?: number[]): EncoderInput {
+  return encoderBatch(config, seed, { T, lengths });
 }
 
 /** Logits (B, T, V) with padded positions zeroed: pads are what padding_idx keeps out of the lookup gradient. */
