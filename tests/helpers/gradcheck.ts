@@ -31,18 +31,23 @@ export function checkGradients<I extends Record<string, Float64Array>>(check: Gr
     expect(g!.length, `gradient of ${String(name)}: length`).toBe(x.length);
     const indices = x.length <= samples ? [...x.keys()] : Array.from({ length: samples }, () => random.int(x.length));
     for (const i of indices) {
-      const saved = x[i];
-      x[i] = saved + eps;
-      const plus = loss(inputs);
-      x[i] = saved - eps;
-      const minus = loss(inputs);
-      x[i] = saved;
-      const numeric = (plus - minus) / (2 * eps);
+      const numeric = centralDifference(x, i, () => loss(inputs), eps);
       const analytic = g![i];
       const ok = Math.abs(numeric - analytic) <= atol + rtol * Math.max(Math.abs(numeric), Math.abs(analytic));
       if (!ok) expect.fail(`d/d${String(name)}[${i}]: analytic ${analytic}, finite difference ${numeric}`);
     }
   }
+}
+
+/** (loss at x_i + eps - loss at x_i - eps) / 2 eps, x_i put back after. */
+export function centralDifference(x: Float64Array, i: number, loss: () => number, eps: number): number {
+  const saved = x[i];
+  x[i] = saved + eps;
+  const plus = loss();
+  x[i] = saved - eps;
+  const minus = loss();
+  x[i] = saved;
+  return (plus - minus) / (2 * eps);
 }
 
 function dot(a: Float64Array, b: Float64Array): number {

@@ -9,6 +9,7 @@ import type { TrainRequest } from '../../src/contract/training/training-request.
 import { decoderWeightName, type ModelParams } from '../../src/model/layout.ts';
 import type { LoadedModel } from '../../src/model/load-model.ts';
 import { toFloat64Params } from '../../src/model/weights.ts';
+import { expectClose } from './compare.ts';
 import { gpuContext } from './gpu.ts';
 
 /** One batch of the SGD-step tests: four triplets over the tiny vocabulary (tiny-splade-model.ts), as a TSV. */
@@ -51,6 +52,27 @@ export function startingPoint(loaded: LoadedModel, k: number): ModelParams {
   const head = params[decoderWeightName(loaded.config)];
   for (let i = 0; i < head.length; i++) head[i] /= k;
   return params;
+}
+
+/**
+ * Expects every parameter of `saved` to have moved from `start` by `expected(name)` (rtol 2e-3, atol 3e-7 plus 1e-3 of
+ * the tensor's largest expected move), each check named `<label>: update of <name>`; returns the largest move expected.
+ */
+export function expectUpdates(
+  label: string,
+  saved: LoadedModel,
+  start: ModelParams,
+  expected: (name: string) => Float64Array,
+): number {
+  let largest = 0;
+  for (const name of Object.keys(start)) {
+    const update = Float64Array.from(saved.params.get(name)!.data, (x, i) => x - start[name][i]);
+    const move = expected(name);
+    const tensorLargest = move.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+    largest = Math.max(largest, tensorLargest);
+    expectClose(`${label}: update of ${name}`, update, move, { rtol: 2e-3, atol: 3e-7 + 1e-3 * tensorLargest });
+  }
+  return largest;
 }
 
 export type StepEvent = { event: string; [key: string]: unknown };

@@ -32,6 +32,7 @@ import { Random } from '../../../src/util/random.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { FOUR_TRIPLETS_TSV, startingPoint } from '../../helpers/one-step-run.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
+import { centralDifference } from '../../helpers/gradcheck.ts';
 import { expectClose } from '../../helpers/compare.ts';
 import { writeTinyFamilyModels } from '../../helpers/tiny-model-families.ts';
 import { describeOnCpu } from '../../helpers/portable-run.ts';
@@ -366,13 +367,8 @@ describeOnCpu('the float64 training reference', () => {
       for (const name of Object.keys(grads)) {
         if (!grads[name].some((g) => g !== 0)) continue;
         const i = random.int(params[name].length);
-        const saved = params[name][i];
-        params[name][i] = saved + eps;
-        const plus = spladeStepReference(loaded.config, params, micro, settings).total;
-        params[name][i] = saved - eps;
-        const minus = spladeStepReference(loaded.config, params, micro, settings).total;
-        params[name][i] = saved;
-        const numeric = (plus - minus) / (2 * eps);
+        const loss = () => spladeStepReference(loaded.config, params, micro, settings).total;
+        const numeric = centralDifference(params[name], i, loss, eps);
         expect(
           Math.abs(numeric - grads[name][i]),
           `${arch} ${name}[${i}]: numeric ${numeric}, analytic ${grads[name][i]}`,
@@ -403,13 +399,7 @@ describeOnCpu('the float64 training reference', () => {
       if (!grads[name].some((g) => g !== 0)) continue; // e.g. unused position rows
       for (let sample = 0; sample < 3; sample++) {
         const i = random.int(params[name].length);
-        const saved = params[name][i];
-        params[name][i] = saved + eps;
-        const plus = loss();
-        params[name][i] = saved - eps;
-        const minus = loss();
-        params[name][i] = saved;
-        const numeric = (plus - minus) / (2 * eps);
+        const numeric = centralDifference(params[name], i, loss, eps);
         expect(
           Math.abs(numeric - grads[name][i]),
           `${arch} ${name}[${i}]: numeric ${numeric}, analytic ${grads[name][i]}`,
