@@ -1,13 +1,12 @@
 // `splade-lab eval --nanobeir`: NanoBEIR sets (Parquet) from a local server in the Hub's dataset layout; one set
 // gives the same measures as the same data as a BEIR folder; several are evaluated and averaged; bad names refused.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.ts';
 import { startHubServer, type HubServer } from '../../helpers/hub-server.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 interface ToySet {
   docs: [string, string][];
@@ -50,61 +49,37 @@ const SETS: Record<string, ToySet> = {
 };
 
 const column = (name: string, data: string[]) => ({ name, data, type: 'STRING' as const });
-
-let root: string;
+/** A parquet table of two string columns, named `first` and `second`, from rows of pairs. */
+const pairTable = (rows: [string, string][], first: string, second: string) =>
+  parquetWriteBuffer({
+    columnData: [
+      column(
+        first,
+        rows.map((r) => r[0]),
+      ),
+      column(
+        second,
+        rows.map((r) => r[1]),
+      ),
+    ],
+  });
 
 let hub: HubServer;
 
-let model: string;
+const workspace = tinyCliWorkspace('splade-nanobeir-', 'model');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-nanobeir-'));
-  model = join(root, 'model');
-  await writeTinySpladeModel(model);
   for (const [name, set] of Object.entries(SETS)) {
-    const repo = join(root, 'hub', 'datasets', 'zeta-alpha-ai', `Nano${name}`);
+    const repo = join(workspace.root, 'hub', 'datasets', 'zeta-alpha-ai', `Nano${name}`);
     const tables = {
-      corpus: parquetWriteBuffer({
-        columnData: [
-          column(
-            '_id',
-            set.docs.map((d) => d[0]),
-          ),
-          column(
-            'text',
-            set.docs.map((d) => d[1]),
-          ),
-        ],
-      }),
-      queries: parquetWriteBuffer({
-        columnData: [
-          column(
-            '_id',
-            set.queries.map((q) => q[0]),
-          ),
-          column(
-            'text',
-            set.queries.map((q) => q[1]),
-          ),
-        ],
-      }),
-      qrels: parquetWriteBuffer({
-        columnData: [
-          column(
-            'query-id',
-            set.qrels.map((r) => r[0]),
-          ),
-          column(
-            'corpus-id',
-            set.qrels.map((r) => r[1]),
-          ),
-        ],
-      }),
+      corpus: pairTable(set.docs, '_id', 'text'),
+      queries: pairTable(set.queries, '_id', 'text'),
+      qrels: pairTable(set.qrels, 'query-id', 'corpus-id'),
     };
     for (const [table, bytes] of Object.entries(tables)) {
       await mkdir(join(repo, table), { recursive: true });
       await writeFile(join(repo, table, 'train-00000-of-00001.parquet'), new Uint8Array(bytes));
     }
-    const beir = join(root, 'beir', name);
+    const beir = join(workspace.root, 'beir', name);
     await mkdir(join(beir, 'qrels'), { recursive: true });
     await writeFile(
       join(beir, 'corpus.jsonl'),
@@ -119,15 +94,14 @@ beforeAll(async () => {
       'query-id\tcorpus-id\tscore\n' + set.qrels.map(([q, d]) => `${q}\t${d}\t1`).join('\n') + '\n',
     );
   }
-  hub = await startHubServer(join(root, 'hub'));
+  hub = await startHubServer(join(workspace.root, 'hub'));
   process.env.SPLADE_LAB_HUB_URL = hub.baseUrl;
-  process.env.SPLADE_LAB_CACHE = join(root, 'cache');
+  process.env.SPLADE_LAB_CACHE = join(workspace.root, 'cache');
 });
 afterAll(async () => {
   delete process.env.SPLADE_LAB_HUB_URL;
   delete process.env.SPLADE_LAB_CACHE;
   await hub?.close();
-  await rm(root, { recursive: true, force: true });
 });
 
 const SMALL = ['--query-length', '8', '--doc-length', '16', '--json'];
@@ -136,18 +110,25 @@ const MEASURES = ['ndcg_cut_10', 'recip_rank_10', 'recall_100', 'recall_1000', '
 
 describe('splade-lab eval --nanobeir', () => {
   it("reads a set from the Hub's dataset layout and scores it as the same data in a BEIR folder", async () => {
-    const nano = await runCli('eval', '--model', model, '--nanobeir', 'SciFact', ...SMALL);
+    const nano = await runCli('eval', '--model', workspace.model, '--nanobeir', 'SciFact', ...SMALL);
     expect(nano.stderr).toBe('');
     expect(nano.code).toBe(0);
     expect(hub.requests).toContain('/datasets/zeta-alpha-ai/NanoSciFact/resolve/main/corpus/train-00000-of-00001.parquet');
-    const beir = await runCli('eval', '--model', model, '--beir', join(root, 'beir', 'SciFact'), ...SMALL);
+    const beir = await runCli('eval', '--model', workspace.model, '--beir', join(workspace.root, 'beir', 'SciFact'), ...SMALL);
     const [a, b] = [JSON.parse(nano.stdout), JSON.parse(beir.stdout)];
     for (const name of MEASURES) expect(a[name], name).toBe(b[name]);
     expect(a.efficiency).toEqual(b.efficiency);
   });
 
   it('evaluates several sets one after another and reports their mean', async () => {
-    const { code, stdout, stderr } = await runCli('eval', '--model', model, '--nanobeir', 'scifact,NanoNFCorpus', ...SMALL);
+    const { code, stdout, stderr } = await runCli(
+      'eval',
+      '--model',
+      workspace.model,
+      '--nanobeir',
+      'scifact,NanoNFCorpus',
+      ...SMALL,
+    );
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const out = JSON.parse(stdout);
@@ -156,10 +137,10 @@ describe('splade-lab eval --nanobeir', () => {
   });
 
   it('refuses an unknown set, naming the real ones, and both --beir and --nanobeir at once', async () => {
-    const unknown = await runCli('eval', '--model', model, '--nanobeir', 'SciFoo');
+    const unknown = await runCli('eval', '--model', workspace.model, '--nanobeir', 'SciFoo');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('"SciFoo" is not a NanoBEIR set; the sets are ClimateFEVER');
-    const both = await runCli('eval', '--model', model, '--nanobeir', 'SciFact', '--beir', root);
+    const both = await runCli('eval', '--model', workspace.model, '--nanobeir', 'SciFact', '--beir', workspace.root);
     expect(both.stderr).toContain('give --beir <dir> or --nanobeir <name|all>, one of them');
   });
 });

@@ -1,10 +1,8 @@
 // Training memory, known before a run starts: the buffers listed without allocating them (GpuContext.measure) add up
 // to what the trainer really allocates; over a budget or the device's per-buffer limit the run is refused before it starts
 // with the largest batch that fits and the accumulation that keeps the step; the advised flags then train.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { GpuModel } from '../../../src/model/gpu-model.ts';
 import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
@@ -14,20 +12,13 @@ import { TrainingTooLargeError, checkTrainingFits } from '../../../src/train/spl
 import { runCli } from '../../helpers/cli.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
 import { generatedTriplets } from '../../helpers/generated-data.ts';
-import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
-
-let root: string;
-
-let tiny: string;
+import { tinyCliWorkspace } from '../../helpers/tiny-cli-workspace.ts';
 
 let loaded: LoadedModel;
+const workspace = tinyCliWorkspace('splade-memory-');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'splade-memory-'));
-  tiny = join(root, 'tiny');
-  await writeTinySpladeModel(tiny);
-  loaded = await loadModel(createFolderSource(tiny));
+  loaded = await loadModel(createFolderSource(workspace.model));
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe('training memory', () => {
   it.each([7, 24])('the estimate for a batch of %i equals the bytes the trainer allocates', async (B) => {
@@ -112,7 +103,7 @@ describe('training memory', () => {
     const triplets = generatedTriplets();
     const common = [
       '--model',
-      tiny,
+      workspace.model,
       '--triplets',
       triplets,
       '--steps',
@@ -125,7 +116,16 @@ describe('training memory', () => {
       '0',
     ];
     const budget = '0.0012'; // GiB: about 1.3 MB, a few triplets' worth of activations
-    const refused = await runCli('train', ...common, '--out', join(root, 'big'), '--batch', '32', '--gpu-memory', budget);
+    const refused = await runCli(
+      'train',
+      ...common,
+      '--out',
+      join(workspace.root, 'big'),
+      '--batch',
+      '32',
+      '--gpu-memory',
+      budget,
+    );
     expect(refused.code).not.toBe(0);
     const advice = /--batch (\d+) --grad-accum (\d+)/.exec(refused.stderr);
     expect(refused.stderr, refused.stderr).toContain('A batch of 32 does not fit: it needs about');
@@ -138,7 +138,7 @@ describe('training memory', () => {
       'train',
       ...common,
       '--out',
-      join(root, 'fits'),
+      join(workspace.root, 'fits'),
       '--batch',
       String(batch),
       '--grad-accum',
