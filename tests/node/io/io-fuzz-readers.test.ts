@@ -102,43 +102,42 @@ async function runRecordBytes(): Promise<Uint8Array> {
 
 const fileBytes = (path: string) => new Uint8Array(readFileSync(path));
 
+/** A triplets reader's entry: text mutations, the triplet format's errors, its rows checked as text triplets. */
+const tripletsReader = (seed: number, file: string, input: () => Uint8Array, read: FuzzedReader['read']): FuzzedReader => ({
+  seed,
+  file: () => file,
+  inputs: () => [input()],
+  mutations: TEXT_MUTATIONS,
+  read,
+  errors: [TripletFormatError, TextDecodeError, Error],
+  check: textTriplets,
+});
+
 const readers: Record<string, FuzzedReader> = {
-  'triplets TSV (whole file)': {
-    seed: 3301,
-    file: () => 'fuzz/triplets.tsv',
-    inputs: () => [fileBytes(generatedTriplets())],
-    mutations: TEXT_MUTATIONS,
-    read: async (bytes, file) => parseTriplets(bytes, file).triplets,
-    errors: [TripletFormatError, TextDecodeError, Error],
-    check: textTriplets,
-  },
-  'triplets TSV (streamed index)': {
-    seed: 3302,
-    file: () => 'fuzz/triplets.tsv',
-    inputs: () => [fileBytes(generatedTriplets())],
-    mutations: TEXT_MUTATIONS,
-    read: (bytes, file) => indexedRows(bytes, file, 'tsv'),
-    errors: [TripletFormatError, TextDecodeError, Error],
-    check: textTriplets,
-  },
-  'triplets JSONL (whole file)': {
-    seed: 3303,
-    file: () => 'fuzz/triplets.jsonl',
-    inputs: () => [jsonlTriplets()],
-    mutations: TEXT_MUTATIONS,
-    read: async (bytes, file) => parseTripletsJsonl(bytes, file).triplets,
-    errors: [TripletFormatError, TextDecodeError, Error],
-    check: textTriplets,
-  },
-  'triplets JSONL (streamed index)': {
-    seed: 3304,
-    file: () => 'fuzz/triplets.jsonl',
-    inputs: () => [jsonlTriplets()],
-    mutations: TEXT_MUTATIONS,
-    read: (bytes, file) => indexedRows(bytes, file, 'jsonl'),
-    errors: [TripletFormatError, TextDecodeError, Error],
-    check: textTriplets,
-  },
+  'triplets TSV (whole file)': tripletsReader(
+    3301,
+    'fuzz/triplets.tsv',
+    () => fileBytes(generatedTriplets()),
+    async (bytes, file) => parseTriplets(bytes, file).triplets,
+  ),
+  'triplets TSV (streamed index)': tripletsReader(
+    3302,
+    'fuzz/triplets.tsv',
+    () => fileBytes(generatedTriplets()),
+    (bytes, file) => indexedRows(bytes, file, 'tsv'),
+  ),
+  'triplets JSONL (whole file)': tripletsReader(
+    3303,
+    'fuzz/triplets.jsonl',
+    () => jsonlTriplets(),
+    async (bytes, file) => parseTripletsJsonl(bytes, file).triplets,
+  ),
+  'triplets JSONL (streamed index)': tripletsReader(
+    3304,
+    'fuzz/triplets.jsonl',
+    () => jsonlTriplets(),
+    (bytes, file) => indexedRows(bytes, file, 'jsonl'),
+  ),
   'triplets Parquet': {
     seed: 3305,
     file: () => 'fuzz/train-00000-of-00001.parquet',
