@@ -14,34 +14,13 @@ import { measureIndex } from '../../../src/retrieval/index-measures.ts';
 import { evaluateEncoder } from '../../../src/retrieval/evaluate.ts';
 import { sparseFromEntries } from '../../../src/util/sparse-vector.ts';
 import { writeVInt } from '../../helpers/vint.ts';
+import { sparseOf } from '../../helpers/sparse-of.ts';
 
 const vocab = ['t0', 't1', 't2', 't3', 't4'];
-const documents = [
-  sparseFromEntries([
-    [0, 0.004],
-    [1, 1.5],
-  ]),
-  sparseFromEntries([
-    [1, 0.2],
-    [3, 2.55],
-  ]),
-  sparseFromEntries([]),
-  sparseFromEntries([
-    [1, 0.006],
-    [3, 0.5],
-  ]),
-];
+const documents = [sparseOf([0, 0.004], [1, 1.5]), sparseOf([1, 0.2], [3, 2.55]), sparseOf(), sparseOf([1, 0.006], [3, 0.5])];
 
 /** Three queries, one with a term (7) beyond the vocabulary. */
-const queries = [
-  sparseFromEntries([[1, 1]]),
-  sparseFromEntries([
-    [0, 1],
-    [3, 1],
-    [7, 1],
-  ]),
-  sparseFromEntries([[4, 1]]),
-];
+const queries = [sparseOf([1, 1]), sparseOf([0, 1], [3, 1], [7, 1]), sparseOf([4, 1])];
 
 /** The four documents' and three queries' set the vectors above belong to (texts unused: the vectors are given). */
 function tinySet() {
@@ -107,11 +86,7 @@ describe('index-stats computations', () => {
 
   it('merges ids that share a token string into one posting, as the Anserini export writes them', () => {
     const twice = ['t0', 'x', 't2', 'x'];
-    const doc = sparseFromEntries([
-      [1, 0.7],
-      [2, 0.3],
-      [3, 0.6],
-    ]);
+    const doc = sparseOf([1, 0.7], [2, 0.3], [3, 0.6]);
     const exported: Record<string, number> = JSON.parse(anseriniDocumentLine('d', doc, twice)).vector;
     expect(exported).toEqual({ x: 130, t2: 30 });
     const bytes = Object.values(exported).reduce((sum, q) => sum + writeVInt(0).length + writeVInt(q).length, 0);
@@ -140,19 +115,13 @@ describe('index-stats computations', () => {
     const bytes = postings.reduce((sum, [gap, w]) => sum + writeVInt(gap).length + writeVInt(frequency(w)).length, 0);
     expect(bytes).toBe(6 * (1 + 3));
     expect(rankFeaturesIndexSize(documents, vocab)).toMatchObject({ scale: 1, postings: 6, bytes });
-    expect(rankFeaturesIndexSize([sparseFromEntries([[1, 1e-39]])], vocab)).toMatchObject({ postings: 0, bytes: 0 });
+    expect(rankFeaturesIndexSize([sparseOf([1, 1e-39])], vocab)).toMatchObject({ postings: 0, bytes: 0 });
   });
 
   it('prunes documents by weight only, and top N on both sides', () => {
     expect(Array.from(pruneBelow(documents[1], 0.5).indices)).toEqual([3]);
     expect(pruneBelow(documents[0], 0)).toBe(documents[0]);
-    const queries = [
-      sparseFromEntries([
-        [0, 0.1],
-        [1, 2],
-        [2, 0.2],
-      ]),
-    ];
+    const queries = [sparseOf([0, 0.1], [1, 2], [2, 0.2])];
     const byWeight = applyPruning({ kind: 'threshold', weight: 0.5 }, { queries, documents });
     expect(byWeight.queries).toBe(queries);
     expect(byWeight.documents.map((d) => Array.from(d.indices))).toEqual([[1], [3], [], [3]]);

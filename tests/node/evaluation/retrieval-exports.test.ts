@@ -10,16 +10,11 @@ import { float32Text } from '../../../src/retrieval/weights-json.ts';
 import type { Run } from '../../../src/contract/evaluation/run-types.ts';
 import { sparseFromEntries, type SparseVector } from '../../../src/util/sparse-vector.ts';
 import { asNumber, asObject, parseStrictJson, type StrictJson } from '../../helpers/strict-json.ts';
+import { sparseOf } from '../../helpers/sparse-of.ts';
 
 const vocab = ['[PAD]', 'cat', 'dog', 'a.b', '##s', 'tiny'];
 
-const vector = sparseFromEntries([
-  [1, 1.234],
-  [2, 0.5],
-  [3, 2],
-  [4, 0.026],
-  [5, 0.004],
-]);
+const vector = sparseOf([1, 1.234], [2, 0.5], [3, 2], [4, 0.026], [5, 0.004]);
 
 const one = (id: string, v: SparseVector) => ({ records: [{ id, text: 'x' }], vectors: [v] });
 
@@ -60,14 +55,7 @@ describe('exports', () => {
   });
 
   it('Anserini query line repeats each token by its quantised weight', () => {
-    const line = anseriniQueryLine(
-      'q1',
-      sparseFromEntries([
-        [1, 0.02],
-        [2, 0.011],
-      ]),
-      vocab,
-    );
+    const line = anseriniQueryLine('q1', sparseOf([1, 0.02], [2, 0.011]), vocab);
     const [id, words] = line.split('\t');
     expect(id).toBe('q1');
     expect(words.split(' ').sort()).toEqual(['cat', 'cat', 'dog']);
@@ -93,10 +81,7 @@ describe('exports', () => {
   });
 
   it('es names "." as "__" (Elasticsearch\'s inference naming), opensearch keeps tokens, opensearch-ids writes ids', () => {
-    const v = sparseFromEntries([
-      [1, 1],
-      [3, 2],
-    ]);
+    const v = sparseOf([1, 1], [3, 2]);
     const { records, vectors } = one('d', v);
     expect(namedWeights('es', exportVectors('es', records, vectors, vocab).lines)).toEqual(
       new Map([
@@ -120,7 +105,7 @@ describe('exports', () => {
 
   it('es refuses a file where "x.y" and a real "x__y" would be one feature, naming both; either alone is written', () => {
     const clash = ['[PAD]', 'x.y', 'x__y'];
-    const both = [sparseFromEntries([[1, 1]]), sparseFromEntries([[2, 1]])];
+    const both = [sparseOf([1, 1]), sparseOf([2, 1])];
     const records = [
       { id: 'a', text: '' },
       { id: 'b', text: '' },
@@ -134,13 +119,7 @@ describe('exports', () => {
     '%s refuses two ids spelling one token; anserini adds them, said',
     (format) => {
       const twice = ['[PAD]', 'x', 'x'];
-      const { records, vectors } = one(
-        'd',
-        sparseFromEntries([
-          [1, 0.5],
-          [2, 0.25],
-        ]),
-      );
+      const { records, vectors } = one('d', sparseOf([1, 0.5], [2, 0.25]));
       expect(() => exportVectors(format, records, vectors, twice)).toThrow(/"x" from ids 1 \("x"\), 2 \("x"\)/);
       const anserini = exportVectors('anserini', records, vectors, twice);
       expect(namedWeights('anserini', anserini.lines)).toEqual(new Map([['x', 75]]));
@@ -150,33 +129,11 @@ describe('exports', () => {
 
   it('leaves out what an engine cannot hold and says so: FeatureField below 2^-126, Anserini tokens with white space', () => {
     const odd = ['[PAD]', 'cat', 'two words'];
-    const { records, vectors } = one(
-      'd',
-      sparseFromEntries([
-        [1, 1e-39],
-        [2, 1],
-      ]),
-    );
+    const { records, vectors } = one('d', sparseOf([1, 1e-39], [2, 1]));
     const es = exportVectors('es', records, vectors, odd);
     expect(namedWeights('es', es.lines)).toEqual(new Map([['two words', 1]]));
     expect([es.dropped, es.warnings.join()]).toEqual([1, expect.stringMatching(/2\^-126/)]);
-    const anserini = exportVectors(
-      'anserini',
-      one(
-        'd',
-        sparseFromEntries([
-          [1, 1],
-          [2, 1],
-        ]),
-      ).records,
-      [
-        sparseFromEntries([
-          [1, 1],
-          [2, 1],
-        ]),
-      ],
-      odd,
-    );
+    const anserini = exportVectors('anserini', one('d', sparseOf([1, 1], [2, 1])).records, [sparseOf([1, 1], [2, 1])], odd);
     expect(namedWeights('anserini', anserini.lines)).toEqual(new Map([['cat', 100]]));
     expect([anserini.dropped, anserini.warnings.join()]).toEqual([1, expect.stringMatching(/white space \("two words"\)/)]);
   });
@@ -187,19 +144,19 @@ describe('exports', () => {
     expect(exportVectors('seismic', [{ id: 'd', text: '' }], [many], big).warnings.join()).toMatch(
       /65536 distinct tokens.*SeismicIndexLV/,
     );
-    const few = exportVectors('seismic', [{ id: 'd', text: '' }], [sparseFromEntries([[1, 1]])], big).warnings.join();
+    const few = exportVectors('seismic', [{ id: 'd', text: '' }], [sparseOf([1, 1])], big).warnings.join();
     expect(few).toMatch(/70000 tokens.*uses 1, which fits.*SeismicIndexLV/);
   });
 
   it('opensearch-ids warns that SEISMIC folds ids modulo 32768 for a vocabulary larger than that', () => {
     const big = Array.from({ length: 50_368 }, (_, i) => `t${i}`);
-    const { records, vectors } = one('d', sparseFromEntries([[40_000, 1]]));
+    const { records, vectors } = one('d', sparseOf([40_000, 1]));
     expect(exportVectors('opensearch-ids', records, vectors, big).warnings.join()).toMatch(/modulo 32768/);
   });
 
   it('vespa refuses a byte-level BPE vocabulary (its embedder decodes "Ġthe" to " the") and ids it cannot hold', () => {
     const bpe = ['<s>', ...Array.from({ length: 20 }, (_, i) => `\u0120w${i}`)];
-    const { records, vectors } = one('d', sparseFromEntries([[1, 1]]));
+    const { records, vectors } = one('d', sparseOf([1, 1]));
     expect(() => exportVectors('vespa', records, vectors, bpe)).toThrow(/tokenizer\.decode/);
     expect(() => exportVectors('vespa', [{ id: 'a\u0001b', text: '' }], vectors, vocab)).toThrow(/U\+0001/);
     expect(exportVectors('vespa', [{ id: 'a:b/c d', text: '' }], vectors, vocab).lines[0]).toMatch(
@@ -208,7 +165,7 @@ describe('exports', () => {
   });
 
   it('qdrant keeps unsigned-integer or UUID record ids, and numbers the points by line otherwise, said', () => {
-    const v = [sparseFromEntries([[1, 1]]), sparseFromEntries([[2, 1]])];
+    const v = [sparseOf([1, 1]), sparseOf([2, 1])];
     const ids = (recordIds: string[]) => {
       const out = exportVectors(
         'qdrant',
@@ -235,7 +192,7 @@ describe('exports', () => {
   });
 
   it('refuses ids beyond the vocabulary', () => {
-    expect(() => anseriniDocumentLine('d', sparseFromEntries([[99, 1]]), vocab)).toThrow(/no token for id 99/);
+    expect(() => anseriniDocumentLine('d', sparseOf([99, 1]), vocab)).toThrow(/no token for id 99/);
   });
 
   it('TREC run: six columns, ranks 1..n in score order, ties by id descending, scores that read back identically', () => {
@@ -263,23 +220,8 @@ describe('exports', () => {
 
 describe('efficiency figures', () => {
   it('active dimensions and avg_flops = sum_j P(query uses j) P(document uses j)', () => {
-    const queries = [
-      sparseFromEntries([
-        [0, 1],
-        [1, 1],
-      ]),
-      sparseFromEntries([[1, 1]]),
-    ];
-    const docs = [
-      sparseFromEntries([
-        [1, 1],
-        [2, 1],
-        [3, 1],
-      ]),
-      sparseFromEntries([[0, 1]]),
-      sparseFromEntries([[1, 1]]),
-      sparseFromEntries([[3, 1]]),
-    ];
+    const queries = [sparseOf([0, 1], [1, 1]), sparseOf([1, 1])];
+    const docs = [sparseOf([1, 1], [2, 1], [3, 1]), sparseOf([0, 1]), sparseOf([1, 1]), sparseOf([3, 1])];
     // dim 0: q 1/2, d 1/4; dim 1: q 2/2, d 2/4 -> 1/8 + 1/2
     expect(averageFlops(queries, docs, 4)).toBeCloseTo(1 / 8 + 1 / 2, 12);
     const report = efficiencyReport(queries, docs, 4);

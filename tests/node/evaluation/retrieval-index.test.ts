@@ -6,6 +6,7 @@ import { IndexSearcher, latencyReport, searchAll } from '../../../src/retrieval/
 import { pruneTopK, sparseDot, sparseFromDense, sparseFromEntries, type SparseVector } from '../../../src/util/sparse-vector.ts';
 import { TopK } from '../../../src/retrieval/top-k.ts';
 import { Random } from '../../../src/util/random.ts';
+import { sparseOf } from '../../helpers/sparse-of.ts';
 
 /**
  * Random sparse vectors over V dimensions with Zipf-like dimension popularity (so posting lists differ
@@ -54,22 +55,10 @@ describe('inverted index equals exhaustive scoring', () => {
   );
 
   it('ignores query dimensions beyond the index and returns nothing for an empty query', () => {
-    const documents = [
-      sparseFromEntries([
-        [0, 1],
-        [2, 2],
-      ]),
-      sparseFromEntries([[1, 3]]),
-    ];
+    const documents = [sparseOf([0, 1], [2, 2]), sparseOf([1, 3])];
     const searcher = new IndexSearcher(buildInvertedIndex(documents));
-    expect(searcher.search(sparseFromEntries([]), 5).docs.length).toBe(0);
-    const result = searcher.search(
-      sparseFromEntries([
-        [2, 0.5],
-        [99, 7],
-      ]),
-      5,
-    );
+    expect(searcher.search(sparseOf(), 5).docs.length).toBe(0);
+    const result = searcher.search(sparseOf([2, 0.5], [99, 7]), 5);
     expect(Array.from(result.docs)).toEqual([0]);
     expect(Array.from(result.scores)).toEqual([1]);
   });
@@ -82,14 +71,7 @@ describe('inverted index equals exhaustive scoring', () => {
 
 describe('index layout and reports', () => {
   it('stores each posting once, per-dimension maxima, and reports the bytes of its arrays', () => {
-    const documents = [
-      sparseFromEntries([
-        [0, 1],
-        [2, 2],
-      ]),
-      sparseFromEntries([[2, 5]]),
-      sparseFromEntries([]),
-    ];
+    const documents = [sparseOf([0, 1], [2, 2]), sparseOf([2, 5]), sparseOf()];
     const index = buildInvertedIndex(documents, 4);
     expect(Array.from(index.offsets)).toEqual([0, 1, 1, 3, 3]);
     expect(Array.from(index.docs)).toEqual([0, 0, 1]);
@@ -134,12 +116,7 @@ describe('top-k selection and sparse vector helpers', () => {
   });
 
   it('pruneTopK keeps the largest weights, still sorted by id', () => {
-    const v = sparseFromEntries([
-      [1, 0.1],
-      [4, 0.9],
-      [6, 0.5],
-      [9, 0.7],
-    ]);
+    const v = sparseOf([1, 0.1], [4, 0.9], [6, 0.5], [9, 0.7]);
     const pruned = pruneTopK(v, 2);
     expect(Array.from(pruned.indices)).toEqual([4, 9]);
     expect(pruneTopK(v, 0)).toBe(v);

@@ -7,6 +7,7 @@ import { IndexSearcher, searchAll } from '../../../src/retrieval/search.ts';
 import { sparseFromEntries, type SparseVector } from '../../../src/util/sparse-vector.ts';
 import type { Ranking } from '../../../src/retrieval/top-k.ts';
 import { Random } from '../../../src/util/random.ts';
+import { sparseOf } from '../../helpers/sparse-of.ts';
 
 type WeightKind = 'coarse' | 'splade' | 'signed' | 'ulp' | 'ones';
 
@@ -116,11 +117,8 @@ describe('MaxScore equals exhaustive scoring', () => {
       const queries = [
         ...randomVectors(rng, 60, c.V, c.queryNnz[0], c.queryNnz[1], c.queryKind),
         ...randomVectors(rng, 10, c.V, 1, 1, c.queryKind), // one dimension
-        sparseFromEntries([]), // empty
-        sparseFromEntries([
-          [0, 1],
-          [c.V + 3, 2],
-        ]), // a dimension beyond the index
+        sparseOf(), // empty
+        sparseOf([0, 1], [c.V + 3, 2]), // a dimension beyond the index
       ];
       const index = buildInvertedIndex(documents, c.V);
       const maxScore = new MaxScoreSearcher(index, c.window);
@@ -148,18 +146,10 @@ describe('MaxScore equals exhaustive scoring', () => {
     // Doc 32 = 2^-53 + 2^-53 + 1 = 1 + 2^-52 in dimension order, but 1 + 2^-53 + 2^-53 rounds to 1 = doc 0's score.
     // Doc 32 opens the second window of 32, after the two small terms became non-essential.
     const tiny = 2 ** -53;
-    const documents = Array.from({ length: 33 }, () => sparseFromEntries([]));
-    documents[0] = sparseFromEntries([[2, 1]]);
-    documents[32] = sparseFromEntries([
-      [0, tiny],
-      [1, tiny],
-      [2, 1],
-    ]);
-    const query = sparseFromEntries([
-      [0, 1],
-      [1, 1],
-      [2, 1],
-    ]);
+    const documents = Array.from({ length: 33 }, () => sparseOf());
+    documents[0] = sparseOf([2, 1]);
+    documents[32] = sparseOf([0, tiny], [1, tiny], [2, 1]);
+    const query = sparseOf([0, 1], [1, 1], [2, 1]);
     const reference = exhaustiveSearch(documents, query, 1);
     expect(Array.from(reference.docs)).toEqual([32]);
     expectSameRanking(new MaxScoreSearcher(buildInvertedIndex(documents), 32).search(query, 1), reference);
@@ -179,10 +169,7 @@ describe('MaxScore equals exhaustive scoring', () => {
             ],
       ),
     );
-    const query = sparseFromEntries([
-      [0, 1],
-      [1, 1],
-    ]);
+    const query = sparseOf([0, 1], [1, 1]);
     const searcher = new MaxScoreSearcher(buildInvertedIndex(documents), 32);
     for (const k of [1, 3, 10, 49]) expectSameRanking(searcher.search(query, k), exhaustiveSearch(documents, query, k));
   });
@@ -192,7 +179,7 @@ describe('MaxScore equals exhaustive scoring', () => {
   });
 
   it('refuses query ids that are not strictly increasing', () => {
-    const searcher = new MaxScoreSearcher(buildInvertedIndex([sparseFromEntries([[0, 1]])]));
+    const searcher = new MaxScoreSearcher(buildInvertedIndex([sparseOf([0, 1])]));
     expect(() => searcher.search({ indices: Uint32Array.of(2, 1), values: Float32Array.of(1, 1) }, 1)).toThrow(
       /strictly increasing/,
     );
@@ -218,7 +205,7 @@ describe('searchAll algorithms', () => {
   });
 
   it('refuses an unknown algorithm by name', () => {
-    const index = buildInvertedIndex([sparseFromEntries([[0, 1]])]);
+    const index = buildInvertedIndex([sparseOf([0, 1])]);
     // @ts-expect-error an algorithm that does not exist, as a caller from plain JavaScript could pass it
     expect(() => searchAll(index, [], 1, undefined, { algorithm: 'wand' })).toThrow(/unknown search algorithm "wand"/);
   });

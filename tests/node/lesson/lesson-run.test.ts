@@ -20,10 +20,10 @@ import { parseLessonTrace, type LessonTrace, LESSON_TRACE_FORMAT } from '../../.
 import { lessonSentence, lessonVector } from '../../../src/app/lesson/lesson-vector.ts';
 import { nodePlatform } from '../../../src/app/platform/platform-node.ts';
 import type { GpuContext } from '../../../src/gpu/context.ts';
-import { sparseFromEntries } from '../../../src/util/sparse-vector.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { gpuContext } from '../../helpers/gpu.ts';
 import { writeTinySpladeModel } from '../../helpers/tiny-splade-model.ts';
+import { sparseOf } from '../../helpers/sparse-of.ts';
 
 let root: string;
 
@@ -60,11 +60,7 @@ describe('lesson settings', () => {
 
 describe('a vector as the lesson explains it', () => {
   it('gives FLOPS, the weight sum and the logits each weight saturates', () => {
-    const vector = sparseFromEntries([
-      [7, 0.5],
-      [9, 2],
-      [11, 1],
-    ]);
+    const vector = sparseOf([7, 0.5], [9, 2], [11, 1]);
     const view = lessonVector('the cat sat', 4, vector, session.model.tokenizer, 2);
     expect(view.k).toBe(4);
     expect(view.flops).toBeCloseTo(0.25 + 4 + 1, 12);
@@ -78,12 +74,7 @@ describe('a vector as the lesson explains it', () => {
 
   it('lists the special pieces apart from the top terms; they keep their weights and count as active', () => {
     // ids 2 and 3 are [CLS] and [SEP] (the heaviest), 9 and 11 words
-    const vector = sparseFromEntries([
-      [2, 3],
-      [3, 2.5],
-      [9, 2],
-      [11, 1],
-    ]);
+    const vector = sparseOf([2, 3], [3, 2.5], [9, 2], [11, 1]);
     const view = lessonVector('the cat sat', 1, vector, session.model.tokenizer, 2);
     expect(view.terms.map((t) => t.term)).not.toContain('[CLS]');
     expect(view.terms.map((t) => t.id)).toEqual([9, 11]);
