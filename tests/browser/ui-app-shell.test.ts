@@ -5,7 +5,8 @@ import type { SpladeApp } from '../../src/ui/splade-app.ts';
 import type { HeadNormPanel } from '../../src/ui/model/head-norm-panel.ts';
 import type { KControl } from '../../src/ui/model/k-control.ts';
 import type { ModelPicker } from '../../src/ui/model/model-picker.ts';
-import { allInside, check, cleanup, inside, mount, near } from './ui-fixture.ts';
+import { allInside, cleanup, inside, mount } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 const DEMO_URL = new URL('/public/demo/', location.href).href;
 /** SwiftShader compiles pipelines slowly: loading the demo and measuring its head can take a while. */
@@ -42,32 +43,45 @@ describe('<splade-app>', () => {
       const app = await mount<SpladeApp>('splade-app', { demoUrl: DEMO_URL });
       const picker = inside<ModelPicker>(app, 'model-picker');
       await until('the demo to load', () => picker.summary !== null);
-      check(picker.summary?.synthetic === true, 'the demo is loaded and flagged synthetic');
+      expect(picker.summary?.synthetic, 'the demo is loaded and flagged synthetic').toBe(true);
       await picker.updateComplete;
-      check(/demo backbone/.test(inside(picker, '#model-label').textContent ?? ''), 'the picker labels it as the demo');
+      expect(inside(picker, '#model-label').textContent ?? '', 'the picker labels it as the demo').toMatch(/demo backbone/);
 
       const panel = inside<HeadNormPanel>(app, 'head-norm-panel');
       await until('statistics at k = 2', () => settledStats(panel, 2) !== null);
       const atK2 = settledStats(panel, 2)!;
-      check(atK2.origin === 'gpu', `figures measured by the GPU kernels, not ${atK2.origin}`);
-      near(atK2.before.summary.mean, 2.51, 0.01, 'demo mean row norm at k = 1 (2.510, scripts/data/README.md)');
-      near(atK2.after.summary.mean, atK2.before.summary.mean / 2, 1e-4, 'mean row norm at k = 2');
+      expect(atK2.origin, `figures measured by the GPU kernels, not ${atK2.origin}`).toBe('gpu');
+      expect(
+        Math.abs(atK2.before.summary.mean - 2.51),
+        'demo mean row norm at k = 1 (2.510, scripts/data/README.md)',
+      ).toBeLessThanOrEqual(0.01);
+      expect(Math.abs(atK2.after.summary.mean - atK2.before.summary.mean / 2), 'mean row norm at k = 2').toBeLessThanOrEqual(
+        1e-4,
+      );
       await panel.updateComplete;
       const histogram = inside<HTMLElement & { updateComplete: Promise<boolean> }>(panel, 'norm-histogram');
       await histogram.updateComplete;
-      check(histogram.shadowRoot!.querySelectorAll('g[data-series="before"] rect').length >= 5, 'the k = 1 histogram is drawn');
-      check(histogram.shadowRoot!.querySelectorAll('g[data-series="after"] rect').length > 0, 'the k = 2 histogram is drawn');
-      check(new URLSearchParams(location.search).get('model') === 'demo', `model in the URL: ${location.search}`);
+      expect(
+        histogram.shadowRoot!.querySelectorAll('g[data-series="before"] rect').length,
+        'the k = 1 histogram is drawn',
+      ).toBeGreaterThanOrEqual(5);
+      expect(
+        histogram.shadowRoot!.querySelectorAll('g[data-series="after"] rect').length,
+        'the k = 2 histogram is drawn',
+      ).toBeGreaterThan(0);
+      expect(new URLSearchParams(location.search).get('model'), `model in the URL: ${location.search}`).toBe('demo');
 
       const kControl = inside<KControl>(app, 'k-control');
       const k16 = allInside(kControl, '.presets button').find((b) => b.textContent?.trim() === 'k = 16') as
         HTMLButtonElement | undefined;
-      check(k16, 'the k control offers k = 16');
-      k16.click();
+      expect(k16, 'the k control offers k = 16').toBeTruthy();
+      k16!.click();
       await until('statistics at k = 16', () => settledStats(panel, 16) !== null);
-      check(new URLSearchParams(location.search).get('k') === '16', `k = 16 in the URL: ${location.search}`);
+      expect(new URLSearchParams(location.search).get('k'), `k = 16 in the URL: ${location.search}`).toBe('16');
       const atK16 = settledStats(panel, 16)!;
-      near(atK16.after.summary.mean, atK2.before.summary.mean / 16, 1e-4, 'mean row norm at k = 16');
-      check(kControl.k === 16, `the k control shows k = ${kControl.k}`);
+      expect(Math.abs(atK16.after.summary.mean - atK2.before.summary.mean / 16), 'mean row norm at k = 16').toBeLessThanOrEqual(
+        1e-4,
+      );
+      expect(kControl.k, `the k control shows k = ${kControl.k}`).toBe(16);
     }));
 });

@@ -5,7 +5,8 @@
 import '../../src/ui/model/audit-panel.ts';
 import type { AuditClient, AuditPanel } from '../../src/ui/model/audit-panel.ts';
 import type { AuditDiff, CorpusAudit, ModelSummary, RunRecord } from '../../src/worker/api.ts';
-import { allInside, check, cleanup, inside, mount, settle } from './ui-fixture.ts';
+import { allInside, cleanup, inside, mount, settle } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 const SUMMARY = { label: 'demo backbone', name: 'demo', synthetic: true } as unknown as ModelSummary;
 
@@ -113,8 +114,8 @@ function setK(el: AuditPanel, id: string, value: string) {
 /** The cells' raw values of a report table's body rows. */
 function rows(host: Element, id: string): string[][] {
   const table = host.shadowRoot!.querySelector(`#${id}`);
-  check(table, `no table #${id}`);
-  return [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.dataset.value ?? ''));
+  expect(table, `no table #${id}`).toBeTruthy();
+  return [...table!.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.dataset.value ?? ''));
 }
 
 /** Captures the files downloadFile hands over (the link's name and the blob's text) instead of saving them. */
@@ -132,45 +133,48 @@ describe('<audit-panel>', () => {
     cleanup();
     const fake = fakeClient();
     const el = await mount<AuditPanel>('audit-panel', { client: fake.client, summary: SUMMARY, k: 4 });
-    check(inside(el, '#audit-texts').matches('textarea'), 'a text box');
-    check((inside<HTMLTextAreaElement>(el, '#audit-texts').value.split('\n').length ?? 0) >= 3, 'a few default texts');
+    expect(inside(el, '#audit-texts').matches('textarea'), 'a text box').toBe(true);
+    expect(
+      inside<HTMLTextAreaElement>(el, '#audit-texts').value.split('\n').length ?? 0,
+      'a few default texts',
+    ).toBeGreaterThanOrEqual(3);
     typeTexts(el, 'a whale swims\n\n  \nthe doctor gave the patient a vaccine\n');
     await el.updateComplete;
     const run = inside<HTMLButtonElement>(el, '#audit-run');
-    check(/Report at k = 4/.test(run.textContent ?? ''), run.textContent ?? '');
+    expect(run.textContent ?? '', run.textContent ?? '').toMatch(/Report at k = 4/);
     run.click();
     await settle(el);
-    check(
-      JSON.stringify(fake.calls) ===
-        JSON.stringify([{ method: 'auditCorpus', args: [['a whale swims', 'the doctor gave the patient a vaccine'], 4, 20] }]),
-      `the call: ${JSON.stringify(fake.calls)}`,
+    expect(JSON.stringify(fake.calls), `the call: ${JSON.stringify(fake.calls)}`).toBe(
+      JSON.stringify([{ method: 'auditCorpus', args: [['a whale swims', 'the doctor gave the patient a vaccine'], 4, 20] }]),
     );
     const report = inside(el, 'audit-corpus-report');
     const weights = rows(report, 'corpus-weights');
-    check(weights.length === 7, `2 origins and 5 kinds: ${JSON.stringify(weights)}`);
-    check(weights[0][0] === 'input terms' && weights[0][1] === '0.75', `input row: ${weights[0]}`);
-    check(rows(report, 'corpus-expansions')[0][0] === 'ocean', 'the frequent expansion');
-    check(
+    expect(weights, `2 origins and 5 kinds: ${JSON.stringify(weights)}`).toHaveLength(7);
+    expect(weights[0][0], `input row: ${weights[0]}`).toBe('input terms');
+    expect(weights[0][1], `input row: ${weights[0]}`).toBe('0.75');
+    expect(rows(report, 'corpus-expansions')[0][0], 'the frequent expansion').toBe('ocean');
+    expect(
       rows(report, 'corpus-widespread')
         .map((r) => r[0])
-        .join(',') === '[CLS],the',
+        .join(','),
       'the widespread terms',
-    );
+    ).toBe('[CLS],the');
     const bars = [...report.shadowRoot!.querySelectorAll('#corpus-chart g[data-kind]')];
-    check(bars.length === 6, `all terms and 5 kinds: ${bars.length}`);
+    expect(bars, `all terms and 5 kinds: ${bars.length}`).toHaveLength(6);
     const width = (bar: Element, part: string) => Number(bar.querySelector(`rect.${part}`)!.getAttribute('width'));
     // the "other word" bar: 60% of the weight, a quarter of it on expansions
     const word = bars[5];
-    check(Math.abs(width(word, 'input') - 3 * width(word, 'expansion')) < 1e-9, 'input 45% and expansions 15%');
-    check(
-      Math.abs(width(word, 'input') + width(word, 'expansion') - (0.6 * width(bars[0], 'input')) / 0.75) < 1e-9,
+    expect(Math.abs(width(word, 'input') - 3 * width(word, 'expansion')), 'input 45% and expansions 15%').toBeLessThan(1e-9);
+    expect(
+      Math.abs(width(word, 'input') + width(word, 'expansion') - (0.6 * width(bars[0], 'input')) / 0.75),
       '60% of the whole',
+    ).toBeLessThan(1e-9);
+    expect(report.shadowRoot!.querySelector('#corpus-chart')!.textContent ?? '', 'the chart title').toMatch(
+      /Where the weight goes/,
     );
-    check(/Where the weight goes/.test(report.shadowRoot!.querySelector('#corpus-chart')!.textContent ?? ''), 'the chart title');
-    check(!!report.shadowRoot!.querySelector('chart-download'), 'the chart downloads as SVG or PNG');
-    check(
-      /Done: 2 texts at k = 4/.test(inside(el, '#audit-status').textContent ?? ''),
-      inside(el, '#audit-status').textContent ?? '',
+    expect(report.shadowRoot!.querySelector('chart-download'), 'the chart downloads as SVG or PNG').toBeTruthy();
+    expect(inside(el, '#audit-status').textContent ?? '', inside(el, '#audit-status').textContent ?? '').toMatch(
+      /Done: 2 texts at k = 4/,
     );
 
     const downloads = captureDownloads();
@@ -181,12 +185,13 @@ describe('<audit-panel>', () => {
       downloads.restore();
     }
     const [tsv, json] = downloads.files;
-    check(tsv.name === 'audit-demo-k4.tsv' && json.name === 'audit-demo-k4.json', downloads.files.map((f) => f.name).join(', '));
+    expect(tsv.name, downloads.files.map((f) => f.name).join(', ')).toBe('audit-demo-k4.tsv');
+    expect(json.name, downloads.files.map((f) => f.name).join(', ')).toBe('audit-demo-k4.json');
     const blocks = (await tsv.text).trimEnd().split('\n\n');
-    check(blocks.length === 3, `three TSV blocks: ${blocks.length}`);
-    check(blocks[0].split('\n')[0].startsWith('category\tweight share'), blocks[0]);
-    check(blocks[1] === 'expansion\tdocuments\tmean weight\nocean\t2\t0.5', blocks[1]);
-    check(JSON.parse(await json.text).kinds.word.weightShare === 0.6, 'the JSON holds the audit');
+    expect(blocks, `three TSV blocks: ${blocks.length}`).toHaveLength(3);
+    expect(blocks[0].split('\n')[0].startsWith('category\tweight share'), blocks[0]).toBe(true);
+    expect(blocks[1], blocks[1]).toBe('expansion\tdocuments\tmean weight\nocean\t2\t0.5');
+    expect(JSON.parse(await json.text).kinds.word.weightShare, 'the JSON holds the audit').toBe(0.6);
   });
 
   it('compares two k: the call, the per-text rows, the gained and lost terms, and their TSV', async () => {
@@ -199,55 +204,54 @@ describe('<audit-panel>', () => {
     await el.updateComplete;
     inside<HTMLButtonElement>(el, '#diff-run').click();
     await settle(el);
-    check(
-      JSON.stringify(fake.calls) ===
-        JSON.stringify([
-          {
-            method: 'auditDiff',
-            args: [
-              ['one', 'two'],
-              [
-                { kind: 'loaded', k: 2 },
-                { kind: 'loaded', k: 16 },
-              ],
-              50,
+    expect(JSON.stringify(fake.calls), `the call: ${JSON.stringify(fake.calls)}`).toBe(
+      JSON.stringify([
+        {
+          method: 'auditDiff',
+          args: [
+            ['one', 'two'],
+            [
+              { kind: 'loaded', k: 2 },
+              { kind: 'loaded', k: 16 },
             ],
-          },
-        ]),
-      `the call: ${JSON.stringify(fake.calls)}`,
+            50,
+          ],
+        },
+      ]),
     );
     const report = inside(el, 'audit-diff-report');
-    check(
+    expect(
       rows(report, 'diff-per-text')
         .map((r) => r.join(' '))
-        .join('|') === 'one 5 4 -1 3 1.5 -1.5|two 6 6 0 2 1 -1',
+        .join('|'),
       'per text',
-    );
-    check(
+    ).toBe('one 5 4 -1 3 1.5 -1.5|two 6 6 0 2 1 -1');
+    expect(
       rows(report, 'diff-gained')
         .map((r) => r[0])
-        .join(',') === 'sea',
+        .join(','),
       'gained',
-    );
-    check(
+    ).toBe('sea');
+    expect(
       rows(report, 'diff-lost')
         .map((r) => r[0])
-        .join(',') === 'reef,whale',
+        .join(','),
       'lost',
-    );
+    ).toBe('reef,whale');
     const summary = report.shadowRoot!.querySelector('#diff-summary')!.textContent!.replace(/\s+/g, ' ');
-    check(/demo at k = 16 against demo at k = 2 on 2 texts/.test(summary) && /1 terms gained and 2 lost/.test(summary), summary);
+    expect(summary, summary).toMatch(/demo at k = 16 against demo at k = 2 on 2 texts/);
+    expect(summary, summary).toMatch(/1 terms gained and 2 lost/);
     const caption = report.shadowRoot!.querySelector('#diff-gained caption')!.textContent ?? '';
-    check(/active with demo at k = 16, not with demo at k = 2/.test(caption), caption);
+    expect(caption, caption).toMatch(/active with demo at k = 16, not with demo at k = 2/);
     const downloads = captureDownloads();
     try {
       (report.shadowRoot!.querySelector('#diff-tsv') as HTMLButtonElement).click();
     } finally {
       downloads.restore();
     }
-    check(downloads.files[0].name === 'audit-demo-at-k-2-vs-demo-at-k-16.tsv', downloads.files[0].name);
+    expect(downloads.files[0].name, downloads.files[0].name).toBe('audit-demo-at-k-2-vs-demo-at-k-16.tsv');
     const blocks = (await downloads.files[0].text).trimEnd().split('\n\n');
-    check(blocks.map((b) => b.split('\t')[0]).join(',') === 'gained,lost,text', `gained, lost, per text: ${blocks}`);
+    expect(blocks.map((b) => b.split('\t')[0]).join(','), `gained, lost, per text: ${blocks}`).toBe('gained,lost,text');
   });
 
   it("compares the loaded model with a stored run's trained model, and takes the evaluated set's documents as its texts", async () => {
@@ -257,69 +261,67 @@ describe('<audit-panel>', () => {
     await settle(el);
     inside<HTMLButtonElement>(el, '#audit-use-set').click();
     await settle(el);
-    check(inside<HTMLTextAreaElement>(el, '#audit-texts').value === 'a whale swims\nthe sea', 'one document per line');
-    check(/the first 2 of the 50 documents of NanoA/.test(inside(el, '#audit-status').textContent ?? ''), 'what was taken');
+    expect(inside<HTMLTextAreaElement>(el, '#audit-texts').value, 'one document per line').toBe('a whale swims\nthe sea');
+    expect(inside(el, '#audit-status').textContent ?? '', 'what was taken').toMatch(/the first 2 of the 50 documents of NanoA/);
     const options = [...inside<HTMLSelectElement>(el, '#diff-model-b').options].map((o) => o.value);
-    check(options.join(',') === ',abcdef123456,older', `the loaded model and the finished runs, newest first: ${options}`);
+    expect(options.join(','), `the loaded model and the finished runs, newest first: ${options}`).toBe(',abcdef123456,older');
     const select = inside<HTMLSelectElement>(el, '#diff-model-b');
     select.value = 'abcdef123456';
     select.dispatchEvent(new Event('change'));
     await el.updateComplete;
-    check(!el.shadowRoot!.querySelector('#diff-k2'), "a run's k is its own: no field");
+    expect(el.shadowRoot!.querySelector('#diff-k2'), "a run's k is its own: no field").toBeFalsy();
     setK(el, '#diff-k1', '8');
     await el.updateComplete;
     inside<HTMLButtonElement>(el, '#diff-run').click();
     await settle(el);
     const call = fake.calls.find((c) => c.method === 'auditDiff');
-    check(
-      JSON.stringify(call?.args) ===
-        JSON.stringify([
-          ['a whale swims', 'the sea'],
-          [
-            { kind: 'loaded', k: 8 },
-            { kind: 'run', id: 'abcdef123456' },
-          ],
-          50,
-        ]),
-      JSON.stringify(call),
+    expect(JSON.stringify(call?.args), JSON.stringify(call)).toBe(
+      JSON.stringify([
+        ['a whale swims', 'the sea'],
+        [
+          { kind: 'loaded', k: 8 },
+          { kind: 'run', id: 'abcdef123456' },
+        ],
+        50,
+      ]),
     );
     const summary = inside(el, 'audit-diff-report').shadowRoot!.querySelector('#diff-summary')!.textContent!.replace(/\s+/g, ' ');
-    check(/demo trained at k = 8, 200 steps \(run of .*\) against demo at k = 8/.test(summary), summary);
+    expect(summary, summary).toMatch(/demo trained at k = 8, 200 steps \(run of .*\) against demo at k = 8/);
     // a run sent from its page: it becomes the second side, the loaded model at its k the first
     el.compareRun = { id: 'older', k: 2 };
     await settle(el);
-    check(inside<HTMLSelectElement>(el, '#diff-model-b').value === 'older', 'the sent run is the second side');
-    check(inside<HTMLInputElement>(el, '#diff-k1').value === '2', "the loaded model at the run's k");
+    expect(inside<HTMLSelectElement>(el, '#diff-model-b').value, 'the sent run is the second side').toBe('older');
+    expect(inside<HTMLInputElement>(el, '#diff-k1').value, "the loaded model at the run's k").toBe('2');
   });
 
   it('refuses a k out of range at the field, shows a failure, and clears its reports for another model', async () => {
     cleanup();
     const el = await mount<AuditPanel>('audit-panel', { client: null, summary: null });
-    check(inside<HTMLButtonElement>(el, '#audit-run').disabled, 'no model: no report');
+    expect(inside<HTMLButtonElement>(el, '#audit-run').disabled, 'no model: no report').toBeTruthy();
     const fake = fakeClient();
     el.client = fake.client;
     el.summary = SUMMARY;
     await el.updateComplete;
     setK(el, '#diff-k2', '0');
     await el.updateComplete;
-    check(inside<HTMLButtonElement>(el, '#diff-run').disabled, 'k = 0 cannot be compared');
-    check(
+    expect(inside<HTMLButtonElement>(el, '#diff-run').disabled, 'k = 0 cannot be compared').toBeTruthy();
+    expect(
       allInside(el, '[role="alert"]').some((a) => /k must be/.test(a.textContent ?? '')),
       'the field says why',
-    );
+    ).toBe(true);
     setK(el, '#diff-k2', '8');
     await el.updateComplete;
     inside<HTMLButtonElement>(el, '#diff-run').click();
     await settle(el);
-    check(!!el.shadowRoot!.querySelector('audit-diff-report'), 'a comparison');
+    expect(el.shadowRoot!.querySelector('audit-diff-report'), 'a comparison').toBeTruthy();
     el.summary = { ...SUMMARY, name: 'other' };
     await settle(el);
-    check(!el.shadowRoot!.querySelector('audit-diff-report'), "another model's panel drops the old comparison");
+    expect(el.shadowRoot!.querySelector('audit-diff-report'), "another model's panel drops the old comparison").toBeFalsy();
 
     el.client = fakeClient('No model is loaded.').client;
     await el.updateComplete;
     inside<HTMLButtonElement>(el, '#audit-run').click();
     await settle(el);
-    check(/The audit stopped: No model is loaded\./.test(inside(el, '#audit-error').textContent ?? ''), 'the failure');
+    expect(inside(el, '#audit-error').textContent ?? '', 'the failure').toMatch(/The audit stopped: No model is loaded\./);
   });
 });

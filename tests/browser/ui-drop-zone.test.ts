@@ -2,7 +2,8 @@
 // files (text, say) sends nothing; the slotted inputs stay in place.
 import '../../src/ui/common/drop-zone.ts';
 import type { DropZone } from '../../src/ui/common/drop-zone.ts';
-import { check, cleanup, events, mount } from './ui-fixture.ts';
+import { cleanup, events, mount } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 function drag(type: 'dragover' | 'dragleave' | 'drop', data: DataTransfer): DragEvent {
   return new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true });
@@ -19,22 +20,24 @@ describe('<drop-zone>', () => {
     data.items.add(new File(['b'], 'queries.jsonl'));
     const over = drag('dragover', data);
     el.dispatchEvent(over);
-    check(el.hasAttribute('dragging') && over.defaultPrevented, 'highlighted, and the browser told a drop is welcome');
+    expect(el.hasAttribute('dragging'), 'highlighted, and the browser told a drop is welcome').toBe(true);
+    expect(over.defaultPrevented, 'highlighted, and the browser told a drop is welcome').toBeTruthy();
     el.dispatchEvent(drag('dragleave', data));
-    check(!el.hasAttribute('dragging'), 'no highlight once the files leave');
+    expect(el.hasAttribute('dragging'), 'no highlight once the files leave').toBeFalsy();
     el.dispatchEvent(drag('dragover', data));
     const drop = drag('drop', data);
     el.dispatchEvent(drop);
-    check(
-      drop.defaultPrevented && !el.hasAttribute('dragging'),
+    expect(drop.defaultPrevented, 'the drop is ours (the browser does not open the file) and the highlight goes').toBeTruthy();
+    expect(
+      el.hasAttribute('dragging'),
       'the drop is ours (the browser does not open the file) and the highlight goes',
-    );
-    check(
-      dropped.length === 1 && dropped[0].map((f) => f.name).join() === 'corpus.jsonl,queries.jsonl',
-      `dropped: ${JSON.stringify(dropped.map((d) => d.map((f) => f.name)))}`,
+    ).toBeFalsy();
+    expect(dropped, `dropped: ${JSON.stringify(dropped.map((d) => d.map((f) => f.name)))}`).toHaveLength(1);
+    expect(dropped[0].map((f) => f.name).join(), `dropped: ${JSON.stringify(dropped.map((d) => d.map((f) => f.name)))}`).toBe(
+      'corpus.jsonl,queries.jsonl',
     );
     el.dispatchEvent(drag('drop', new DataTransfer()));
-    check(dropped.length === 1, 'a drop without files sends nothing');
-    check(el.querySelector('input[type="file"]') !== null, 'the slotted input stays');
+    expect(dropped, 'a drop without files sends nothing').toHaveLength(1);
+    expect(el.querySelector('input[type="file"]'), 'the slotted input stays').not.toBeNull();
   });
 });

@@ -15,7 +15,8 @@ import type {
   SetEvaluation,
   TermContribution,
 } from '../../src/worker/api.ts';
-import { allInside, check, cleanup, inside, mount, settle } from './ui-fixture.ts';
+import { allInside, cleanup, inside, mount, settle } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 import { indexEstimateFixture } from './index-estimate-fixture.ts';
 import { auditPair } from '../../src/contract/model/pair-audit.ts';
 
@@ -68,13 +69,13 @@ describe('<eval-results-table>', () => {
     const el = await mount<EvalResultsTable>('eval-results-table', {
       evaluations: [evaluation('NanoA', 2, 0.4), evaluation('NanoB', 2, 0.6)],
     });
-    check(
-      allInside(el, 'tr.splade').length === 3 && allInside(el, 'tr.bm25').length === 3,
-      'two sets and a mean, each with BM25',
+    expect(allInside(el, 'tr.splade'), 'two sets and a mean, each with BM25').toHaveLength(3);
+    expect(allInside(el, 'tr.bm25'), 'two sets and a mean, each with BM25').toHaveLength(3);
+    expect(measure(el, 'tr.splade[data-set="NanoA"]', 'ndcg_cut_10'), 'set A nDCG@10').toBe(0.4);
+    expect(measure(el, 'tr.mean.splade', 'ndcg_cut_10'), `mean nDCG@10 ${measure(el, 'tr.mean.splade', 'ndcg_cut_10')}`).toBe(
+      0.5,
     );
-    check(measure(el, 'tr.splade[data-set="NanoA"]', 'ndcg_cut_10') === 0.4, 'set A nDCG@10');
-    check(measure(el, 'tr.mean.splade', 'ndcg_cut_10') === 0.5, `mean nDCG@10 ${measure(el, 'tr.mean.splade', 'ndcg_cut_10')}`);
-    check(measure(el, 'tr.mean.bm25', 'ndcg_cut_10') === 0.5, 'BM25 mean');
+    expect(measure(el, 'tr.mean.bm25', 'ndcg_cut_10'), 'BM25 mean').toBe(0.5);
   });
 
   it('leaves the mean out when the rows differ in k', async () => {
@@ -82,7 +83,7 @@ describe('<eval-results-table>', () => {
     const el = await mount<EvalResultsTable>('eval-results-table', {
       evaluations: [evaluation('NanoA', 1, 0.4), evaluation('NanoB', 4, 0.6)],
     });
-    check(allInside(el, 'tr.mean').length === 0, 'no mean over different ks');
+    expect(allInside(el, 'tr.mean'), 'no mean over different ks').toHaveLength(0);
   });
 });
 
@@ -99,8 +100,8 @@ describe('<term-table>', () => {
     }));
     const el = await mount<TermTable>('term-table', { terms, limit: 2 });
     const products = allInside(el, 'tbody tr').map((row) => Number(row.getAttribute('data-product')));
-    check(JSON.stringify(products) === JSON.stringify([3, 2, 1.5]), `rows ${products}`);
-    check(/expansion/.test(allInside(el, 'tbody tr')[1].textContent ?? ''), 'an expansion term is named as such');
+    expect(JSON.stringify(products), `rows ${products}`).toBe(JSON.stringify([3, 2, 1.5]));
+    expect(allInside(el, 'tbody tr')[1].textContent ?? '', 'an expansion term is named as such').toMatch(/expansion/);
   });
 });
 
@@ -176,7 +177,7 @@ describe('<eval-panel>', () => {
     const fake = fakeClient();
     const el = await mount<EvalPanel>('eval-panel', { client: fake.client, summary: SUMMARY, k: 4 });
     await settle(el);
-    check(inside(el, 'eval-results-table#saved') !== null, 'stored results shown before any evaluation');
+    expect(inside(el, 'eval-results-table#saved'), 'stored results shown before any evaluation').not.toBeNull();
     const chooser = inside(el, 'dataset-chooser') as HTMLElement & { updateComplete: Promise<boolean> };
     const input = chooser.shadowRoot!.querySelector<HTMLInputElement>('#beir-files')!;
     const picked = new DataTransfer();
@@ -185,49 +186,44 @@ describe('<eval-panel>', () => {
     input.dispatchEvent(new Event('change'));
     await settle(el);
     await chooser.updateComplete;
-    check(
-      /BEIR files #abc: 2 queries, 3 documents/.test(chooser.shadowRoot!.querySelector('#read-sets')?.textContent ?? ''),
-      'the read set is listed',
+    expect(chooser.shadowRoot!.querySelector('#read-sets')?.textContent ?? '', 'the read set is listed').toMatch(
+      /BEIR files #abc: 2 queries, 3 documents/,
     );
-    check(
-      inside<HTMLInputElement>(el, '#documentLength').value === '64',
+    expect(
+      inside<HTMLInputElement>(el, '#documentLength').value,
       `document length capped at the model's 64: ${inside<HTMLInputElement>(el, '#documentLength').value}`,
-    );
+    ).toBe('64');
     const button = inside<HTMLButtonElement>(el, '#evaluate');
-    check(/Evaluate at k = 4/.test(button.textContent ?? ''), button.textContent ?? '');
+    expect(button.textContent ?? '', button.textContent ?? '').toMatch(/Evaluate at k = 4/);
     button.click();
     await settle(el);
-    check(
-      /BEIR files #abc: encoding documents 1 of 3/.test(inside(el, '#eval-status').textContent ?? ''),
-      inside(el, '#eval-status').textContent ?? '',
+    expect(inside(el, '#eval-status').textContent ?? '', inside(el, '#eval-status').textContent ?? '').toMatch(
+      /BEIR files #abc: encoding documents 1 of 3/,
     );
-    check(
-      fake.asked[0].k === 4 && fake.asked[0].documentLength === 64 && fake.asked[0].sets[0] === 'BEIR files #abc',
-      JSON.stringify(fake.asked[0]),
-    );
+    expect(fake.asked[0].k, JSON.stringify(fake.asked[0])).toBe(4);
+    expect(fake.asked[0].documentLength, JSON.stringify(fake.asked[0])).toBe(64);
+    expect(fake.asked[0].sets[0], JSON.stringify(fake.asked[0])).toBe('BEIR files #abc');
     fake.finish();
     await settle(el);
-    check(
-      /Done: BEIR files #abc at k = 4/.test(inside(el, '#eval-status').textContent ?? ''),
-      inside(el, '#eval-status').textContent ?? '',
+    expect(inside(el, '#eval-status').textContent ?? '', inside(el, '#eval-status').textContent ?? '').toMatch(
+      /Done: BEIR files #abc at k = 4/,
     );
     const latest = inside<EvalResultsTable>(el, 'eval-results-table#latest');
     await latest.updateComplete;
-    check(measure(latest, 'tr.splade', 'ndcg_cut_10') === 0.7, 'latest result shown');
+    expect(measure(latest, 'tr.splade', 'ndcg_cut_10'), 'latest result shown').toBe(0.7);
     const saved = inside<EvalResultsTable>(el, 'eval-results-table#saved');
     await saved.updateComplete;
-    check(allInside(saved, 'tr.splade').length === 2, 'the new result is stored beside the old one');
+    expect(allInside(saved, 'tr.splade'), 'the new result is stored beside the old one').toHaveLength(2);
     const exports = inside(el, 'eval-exports') as HTMLElement & { updateComplete: Promise<boolean> };
     await exports.updateComplete;
     const formats = [...exports.shadowRoot!.querySelectorAll<HTMLButtonElement>('button.export')].map((b) => b.dataset.format);
-    check(JSON.stringify(formats) === JSON.stringify(['anserini', 'qdrant', 'es', 'trec']), `export buttons ${formats}`);
+    expect(JSON.stringify(formats), `export buttons ${formats}`).toBe(JSON.stringify(['anserini', 'qdrant', 'es', 'trec']));
     exports.shadowRoot!.querySelector<HTMLButtonElement>('button[data-format="trec"]')!.click();
     await settle(el);
     await exports.updateComplete;
-    check(fake.exported.join() === 'trec', `asked for ${fake.exported}`);
-    check(
-      /Saved x\.trec/.test(exports.shadowRoot!.querySelector('#export-status')?.textContent ?? ''),
-      'the saved file is named',
+    expect(fake.exported.join(), `asked for ${fake.exported}`).toBe('trec');
+    expect(exports.shadowRoot!.querySelector('#export-status')?.textContent ?? '', 'the saved file is named').toMatch(
+      /Saved x\.trec/,
     );
   });
 
@@ -241,11 +237,10 @@ describe('<eval-panel>', () => {
     await settle(el);
     inside<HTMLButtonElement>(el, '#cancel-eval').click();
     await settle(el);
-    check(
-      inside(el, '#eval-status').textContent === 'Cancelled: nothing of this evaluation was kept.',
-      inside(el, '#eval-status').textContent ?? '',
+    expect(inside(el, '#eval-status').textContent, inside(el, '#eval-status').textContent ?? '').toBe(
+      'Cancelled: nothing of this evaluation was kept.',
     );
-    check(el.shadowRoot!.querySelector('eval-results-table#latest') === null, 'no result shown');
+    expect(el.shadowRoot!.querySelector('eval-results-table#latest'), 'no result shown').toBeNull();
   });
 });
 
@@ -279,16 +274,17 @@ describe('<search-view>', () => {
     await settle(el);
     const table = inside<TermTable>(el, '#splade-hits term-table');
     const shares = [...table.shadowRoot!.querySelectorAll('tbody tr td:last-child')].map((td) => td.textContent?.trim());
-    check(shares[0] === '0.017%' && shares.at(-1) === '99.9%', `shares, not 0.0%: ${shares.join(' ')}`);
+    expect(shares[0], `shares, not 0.0%: ${shares.join(' ')}`).toBe('0.017%');
+    expect(shares.at(-1), `shares, not 0.0%: ${shares.join(' ')}`).toBe('99.9%');
     const note = (inside(el, '#search-note').textContent ?? '').replace(/\s+/g, ' ');
-    check(/The 8 largest products of the first hit make 0\.1% of its score; its other 5992 shared terms/.test(note), note);
+    expect(note, note).toMatch(/The 8 largest products of the first hit make 0\.1% of its score; its other 5992 shared terms/);
   });
 
   it('formats shares with one decimal, two significant digits below 0.1%, and 0 as 0%', async () => {
-    check(
-      [0, 0.5, 0.0004, 0.00000001, 1].map(formatShare).join(' ') === '0% 50.0% 0.04% < 0.001% 100.0%',
+    expect(
       [0, 0.5, 0.0004, 0.00000001, 1].map(formatShare).join(' '),
-    );
+      [0, 0.5, 0.0004, 0.00000001, 1].map(formatShare).join(' '),
+    ).toBe('0% 50.0% 0.04% < 0.001% 100.0%');
   });
 
   it("lists the hits of both systems, marks judged-relevant ones and opens a document's vector", async () => {
@@ -342,34 +338,35 @@ describe('<search-view>', () => {
     inside<HTMLInputElement>(el, '#query').value = 'cat';
     inside<HTMLButtonElement>(el, 'button[type="submit"]').click();
     for (let i = 0; i < 5; i++) await el.updateComplete.then(() => new Promise((resolve) => setTimeout(resolve, 0)));
-    check(allInside(el, '#splade-hits li').length === 2 && allInside(el, '#bm25-hits li').length === 1, 'both systems listed');
-    check(allInside(el, '#splade-hits li.relevant').length === 1, 'one judged-relevant hit marked');
-    check(!/largest products/.test(inside(el, '#search-note').textContent ?? ''), 'one term carries the score: no spread note');
+    expect(allInside(el, '#splade-hits li'), 'both systems listed').toHaveLength(2);
+    expect(allInside(el, '#bm25-hits li'), 'both systems listed').toHaveLength(1);
+    expect(allInside(el, '#splade-hits li.relevant'), 'one judged-relevant hit marked').toHaveLength(1);
+    expect(inside(el, '#search-note').textContent ?? '', 'one term carries the score: no spread note').not.toMatch(
+      /largest products/,
+    );
     // an inference-free query: its static weights, said to be a lookup, with its time
     const queryVector = inside(el, '#query-vector');
-    check(/static table .*a lookup, no encoder ran/.test(queryVector.textContent ?? ''), queryVector.textContent ?? '');
-    check(inside(el, '#query-ms').textContent === '0.020 ms', inside(el, '#query-ms').textContent ?? '');
-    check(inside(el, '.qterm[data-term="cat"] b').textContent === '2.50', 'the term with its static weight');
+    expect(queryVector.textContent ?? '', queryVector.textContent ?? '').toMatch(/static table .*a lookup, no encoder ran/);
+    expect(inside(el, '#query-ms').textContent, inside(el, '#query-ms').textContent ?? '').toBe('0.020 ms');
+    expect(inside(el, '.qterm[data-term="cat"] b').textContent, 'the term with its static weight').toBe('2.50');
     inside<HTMLButtonElement>(el, '#splade-hits li button.open').click();
     for (let i = 0; i < 5; i++) await el.updateComplete.then(() => new Promise((resolve) => setTimeout(resolve, 0)));
-    check(inside(el, '#opened sparse-terms') !== null, 'the document vector opens');
+    expect(inside(el, '#opened sparse-terms'), 'the document vector opens').not.toBeNull();
     // the opened hit's headings go one level down from its h4 (axe's heading-order): the vector's h5, not an h3
     const vectorHeading = inside(el, '#opened sparse-terms').shadowRoot!.querySelector('.heading');
-    check(vectorHeading?.localName === 'h5', `the vector's heading: ${vectorHeading?.outerHTML}`);
+    expect(vectorHeading?.localName, `the vector's heading: ${vectorHeading?.outerHTML}`).toBe('h5');
     // which input token caused each of its terms, once asked
     inside<HTMLButtonElement>(el, '#audit-opened').click();
     for (let i = 0; i < 5; i++) await el.updateComplete.then(() => new Promise((resolve) => setTimeout(resolve, 0)));
     const origins = inside(el, '#opened-origins');
     const byToken = origins.shadowRoot!.querySelector('#by-token li');
-    check(byToken?.getAttribute('data-piece') === 'cat' && /kitten/.test(byToken.textContent ?? ''), 'cat caused kitten');
+    expect(byToken?.getAttribute('data-piece'), 'cat caused kitten').toBe('cat');
+    expect(byToken!.textContent ?? '', 'cat caused kitten').toMatch(/kitten/);
     // ... and which caused each term the document shares with the searched query, on both sides
     const shared = inside(el, '#opened-shared').shadowRoot!.querySelector('#shared-table tbody tr');
-    check(
-      shared?.getAttribute('data-term') === 'kitten' &&
-        shared.getAttribute('data-product') === '3' &&
-        shared.getAttribute('data-query-position') === '1' &&
-        shared.getAttribute('data-document-position') === '2',
-      shared?.outerHTML ?? 'no shared row',
-    );
+    expect(shared?.getAttribute('data-term'), shared?.outerHTML ?? 'no shared row').toBe('kitten');
+    expect(shared!.getAttribute('data-product'), shared?.outerHTML ?? 'no shared row').toBe('3');
+    expect(shared!.getAttribute('data-query-position'), shared?.outerHTML ?? 'no shared row').toBe('1');
+    expect(shared!.getAttribute('data-document-position'), shared?.outerHTML ?? 'no shared row').toBe('2');
   });
 });

@@ -1,4 +1,4 @@
-// Helpers of the element tests: mount an element with properties, query its shadow root, assert, capture events.
+// Helpers of the element tests: mount an element with properties, query its shadow root, capture events.
 import type { LitElement } from 'lit';
 import { summarizeNorms } from '../../src/kernels/reference/head-stats.ts';
 import type { DemoHeadNorms } from '../../src/ui/model/demo-backbone.ts';
@@ -19,14 +19,6 @@ export function inside<E extends Element = HTMLElement>(element: LitElement, sel
 
 export function allInside(element: LitElement, selector: string): Element[] {
   return [...(element.shadowRoot?.querySelectorAll(selector) ?? [])];
-}
-
-export function check(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new Error(message);
-}
-
-export function near(actual: number, expected: number, tolerance: number, what: string): void {
-  check(Math.abs(actual - expected) <= tolerance, `${what}: ${actual}, expected ${expected} ± ${tolerance}`);
 }
 
 /** Records the `detail` of every `type` event the element (or its shadow content) dispatches. */

@@ -4,7 +4,8 @@ import '../../src/ui/model/head-norm-panel.ts';
 import type { HeadNormPanel } from '../../src/ui/model/head-norm-panel.ts';
 import type { NormHistogram } from '../../src/ui/model/norm-histogram.ts';
 import { precomputedPair } from '../../src/ui/model/precomputed-stats.ts';
-import { check, demoNorms, events, inside, mount } from './ui-fixture.ts';
+import { demoNorms, events, inside, mount } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 const pair = precomputedPair(demoNorms('unit-test norms', 0.05, [2, 2.5, 3, 3.5]), 2, false);
 
@@ -13,19 +14,20 @@ describe('<head-norm-panel>', () => {
     const el = await mount<HeadNormPanel>('head-norm-panel', { stats: pair, k: 2, target: 1.4, paperRow: 'ModernBERT-base' });
     inside(el, 'norm-histogram');
     inside(el, 'head-stats-table');
-    check(inside(el, 'paper-table1').getAttribute('highlight') === 'ModernBERT-base', 'Table 1 highlight passed on');
-    check(/Precomputed.*unit-test norms/.test(inside(el, '#provenance').textContent ?? ''), 'provenance names the data');
-    check(/‖W_head\[v\] \/ k‖₂/.test(inside(el, 'panel-explainer').textContent ?? ''), 'the explanation carries the formula');
+    expect(inside(el, 'paper-table1').getAttribute('highlight'), 'Table 1 highlight passed on').toBe('ModernBERT-base');
+    expect(inside(el, '#provenance').textContent ?? '', 'provenance names the data').toMatch(/Precomputed.*unit-test norms/);
+    expect(inside(el, 'panel-explainer').textContent ?? '', 'the explanation carries the formula').toMatch(/‖W_head\[v\] \/ k‖₂/);
   });
 
   it('asks for log-spaced bins and switches the count axis itself', async () => {
     const el = await mount<HeadNormPanel>('head-norm-panel', { stats: pair, k: 2 });
     const seen = events<{ logNorm: boolean }>(el, 'log-norm-change');
     inside<HTMLInputElement>(el, '#log-norm').click();
-    check(seen.length === 1 && seen[0].logNorm === true, 'log-norm-change sent');
+    expect(seen, 'log-norm-change sent').toHaveLength(1);
+    expect(seen[0].logNorm, 'log-norm-change sent').toBe(true);
     inside<HTMLInputElement>(el, '#log-counts').click();
     await el.updateComplete;
-    check(inside<NormHistogram>(el, 'norm-histogram').logCounts, 'histogram counts on a log axis');
+    expect(inside<NormHistogram>(el, 'norm-histogram').logCounts, 'histogram counts on a log axis').toBeTruthy();
   });
 
   it('points out a bin far fuller than its neighbours, and for the demo says which rows those are', async () => {
@@ -36,18 +38,19 @@ describe('<head-norm-panel>', () => {
     const note = inside(el, '#spike-note');
     const text = (note.textContent ?? '').replace(/\s+/g, ' ');
     const rows = Number(note.getAttribute('data-rows'));
-    check(rows >= 400 && rows < 450, `the tall bar's rows: ${rows}`);
-    check(/rows \(\d+(\.\d)?%\) have a norm between 1\.\d+ and 1\.\d+ at k = 1/.test(text), text);
-    check(/warm start had no co-occurrence vector/.test(text), 'the demo note says what the rows are');
+    expect(rows, `the tall bar's rows: ${rows}`).toBeGreaterThanOrEqual(400);
+    expect(rows, `the tall bar's rows: ${rows}`).toBeLessThan(450);
+    expect(text, text).toMatch(/rows \(\d+(\.\d)?%\) have a norm between 1\.\d+ and 1\.\d+ at k = 1/);
+    expect(text, 'the demo note says what the rows are').toMatch(/warm start had no co-occurrence vector/);
     const other = await mount<HeadNormPanel>('head-norm-panel', { stats: spiky, k: 1, demo: false });
-    check(!/warm start/.test(inside(other, '#spike-note').textContent ?? ''), 'no demo words for another model');
+    expect(inside(other, '#spike-note').textContent ?? '', 'no demo words for another model').not.toMatch(/warm start/);
     const smooth = await mount<HeadNormPanel>('head-norm-panel', { stats: pair, k: 2 });
-    check(smooth.shadowRoot!.querySelector('#spike-note') === null, 'no note without a spike');
+    expect(smooth.shadowRoot!.querySelector('#spike-note'), 'no note without a spike').toBeNull();
   });
 
   it('says what it is doing before statistics exist', async () => {
     const el = await mount<HeadNormPanel>('head-norm-panel', { busy: true });
-    check(/Measuring the head/.test(el.shadowRoot?.textContent ?? ''), 'busy text');
+    expect(el.shadowRoot?.textContent ?? '', 'busy text').toMatch(/Measuring the head/);
     inside(el, 'paper-table1');
   });
 });

@@ -7,7 +7,8 @@ import type { IndexEstimateClient, IndexEstimateView } from '../../src/ui/evalua
 import type { PruningChart } from '../../src/ui/evaluation/pruning-chart.ts';
 import { INDEX_STATS_DEFAULTS, type IndexEstimate, type IndexEstimateRequest, type SetEvaluation } from '../../src/worker/api.ts';
 import { indexEstimateFixture } from './index-estimate-fixture.ts';
-import { allInside, check, cleanup, inside, mount, settle } from './ui-fixture.ts';
+import { allInside, cleanup, inside, mount, settle } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 const EVALUATION = {
   set: { name: 'NanoA', documents: 3, queries: 2, judgments: 2, warnings: [] },
@@ -59,28 +60,26 @@ describe('<index-estimate>', () => {
     const fake = fakeClient();
     const el = await mount<IndexEstimateView>('index-estimate', { client: fake.client, set: '' });
     await settle(el);
-    check(fake.asked.length === 0, 'no set kept: nothing asked');
+    expect(fake.asked, 'no set kept: nothing asked').toHaveLength(0);
     const asked = () => fake.asked.length;
     el.set = 'NanoA';
     el.evaluation = EVALUATION;
     await settle(el);
-    check(asked() === 1, 'asked once the set is kept');
-    check(
-      JSON.stringify(fake.asked[0]) ===
-        JSON.stringify({
-          pruneTop: INDEX_STATS_DEFAULTS.pruneTop,
-          pruneThreshold: INDEX_STATS_DEFAULTS.pruneThreshold,
-          scale: INDEX_STATS_DEFAULTS.scale,
-        }),
-      `the CLI's default points: ${JSON.stringify(fake.asked[0])}`,
+    expect(asked(), 'asked once the set is kept').toBe(1);
+    expect(JSON.stringify(fake.asked[0]), `the CLI's default points: ${JSON.stringify(fake.asked[0])}`).toBe(
+      JSON.stringify({
+        pruneTop: INDEX_STATS_DEFAULTS.pruneTop,
+        pruneThreshold: INDEX_STATS_DEFAULTS.pruneThreshold,
+        scale: INDEX_STATS_DEFAULTS.scale,
+      }),
     );
-    check(/pruning point 1 of 6/.test(inside(el, '#estimate-status').textContent ?? ''), 'progress shown while measuring');
+    expect(inside(el, '#estimate-status').textContent ?? '', 'progress shown while measuring').toMatch(/pruning point 1 of 6/);
     fake.finish();
     await settle(el);
-    check(allInside(el, '#curve tbody tr').length === 6, 'one row per curve point');
+    expect(allInside(el, '#curve tbody tr'), 'one row per curve point').toHaveLength(6);
     el.generation = 1;
     await settle(el);
-    check(asked() === 2, 'asked again after another evaluation of the same set');
+    expect(asked(), 'asked again after another evaluation of the same set').toBe(2);
   });
 
   it('shows posting lengths, the postings per query, both sizes and the curve as a table and a chart', async () => {
@@ -90,36 +89,38 @@ describe('<index-estimate>', () => {
     fake.finish();
     await settle(el);
     const source = inside(el, '#estimate-source').textContent ?? '';
-    check(/NanoA/.test(source) && /k = 4/.test(source) && /16\/48/.test(source), `names the evaluation: ${source}`);
-    check(/1,200 postings in 300 lists/.test(inside(el, '#index-facts caption').textContent ?? ''), 'postings and lists');
+    expect(source, `names the evaluation: ${source}`).toMatch(/NanoA/);
+    expect(source, `names the evaluation: ${source}`).toMatch(/k = 4/);
+    expect(source, `names the evaluation: ${source}`).toMatch(/16\/48/);
+    expect(inside(el, '#index-facts caption').textContent ?? '', 'postings and lists').toMatch(/1,200 postings in 300 lists/);
     const perQuery = allInside(el, '#index-facts tr[data-fact="query-postings"] td').map((td) => td.getAttribute('data-value'));
-    check(JSON.stringify(perQuery.slice(0, 3)) === '["123.5","110","400"]', `mean, p50, p99 per query: ${perQuery}`);
-    check(
-      inside(el, '#index-size tr[data-model="anserini"] td[data-value="2600"]') !== null &&
-        inside(el, '#index-size tr[data-model="byte"] td[data-value="2400"]') !== null,
-      'both index sizes in bytes',
-    );
-    check(/Anserini impacts/.test(inside(el, '#index-size tr[data-model="anserini"]').title), 'the size model stated');
-    check(/the \(60\), cat \(12\)/.test(inside(el, '#longest').textContent ?? ''), 'the longest lists named');
-    check(Math.abs(cellValue(el, 'all', 'ndcg_cut_10') - 0.61234) < 1e-12, 'the unpruned point');
-    check(
-      inside(el, '#curve tr[data-rule="all"] td[data-measure="ndcg_cut_10"]').textContent?.trim() === '0.6123',
+    expect(JSON.stringify(perQuery.slice(0, 3)), `mean, p50, p99 per query: ${perQuery}`).toBe('["123.5","110","400"]');
+    expect(inside(el, '#index-size tr[data-model="anserini"] td[data-value="2600"]'), 'both index sizes in bytes').not.toBeNull();
+    expect(inside(el, '#index-size tr[data-model="byte"] td[data-value="2400"]'), 'both index sizes in bytes').not.toBeNull();
+    expect(inside(el, '#index-size tr[data-model="anserini"]').title, 'the size model stated').toMatch(/Anserini impacts/);
+    expect(inside(el, '#longest').textContent ?? '', 'the longest lists named').toMatch(/the \(60\), cat \(12\)/);
+    expect(Math.abs(cellValue(el, 'all', 'ndcg_cut_10') - 0.61234), 'the unpruned point').toBeLessThan(1e-12);
+    expect(
+      inside(el, '#curve tr[data-rule="all"] td[data-measure="ndcg_cut_10"]').textContent?.trim(),
       'nDCG@10 with four decimals',
-    );
-    check(cellValue(el, 'top 16', 'postings') === 600 && cellValue(el, 'w >= 0.5', 'index_bytes') === 1500, 'pruned points');
+    ).toBe('0.6123');
+    expect(cellValue(el, 'top 16', 'postings'), 'pruned points').toBe(600);
+    expect(cellValue(el, 'w >= 0.5', 'index_bytes'), 'pruned points').toBe(1500);
     const chart = inside<PruningChart>(el, 'pruning-chart');
     await chart.updateComplete;
     const rules = allInside(chart, 'g.point').map((g) => g.getAttribute('data-rule'));
-    check(rules.length === 6 && rules.includes('all') && rules.includes('w >= 1'), `a chart point per curve point: ${rules}`);
-    check(allInside(chart, 'polyline').length === 2, 'top-N and threshold points as two lines');
+    expect(rules, `a chart point per curve point: ${rules}`).toHaveLength(6);
+    expect(rules, `a chart point per curve point: ${rules}`).toContain('all');
+    expect(rules, `a chart point per curve point: ${rules}`).toContain('w >= 1');
+    expect(allInside(chart, 'polyline'), 'top-N and threshold points as two lines').toHaveLength(2);
     const allX = () => Number(inside(chart, 'g.point[data-rule="all"] circle').getAttribute('cx'));
     const top4X = () => Number(inside(chart, 'g.point[data-rule="top 4"] circle').getAttribute('cx'));
-    check(top4X() < allX(), 'the pruned index is left of the whole one');
-    check(/index bytes/.test(inside(chart, '#pruning-title').textContent ?? ''), 'index bytes across by default');
+    expect(top4X(), 'the pruned index is left of the whole one').toBeLessThan(allX());
+    expect(inside(chart, '#pruning-title').textContent ?? '', 'index bytes across by default').toMatch(/index bytes/);
     inside<HTMLInputElement>(chart, 'input[value="postings"]').click();
     await chart.updateComplete;
-    check(/postings a query reads/.test(inside(chart, '#pruning-title').textContent ?? ''), 'postings per query across');
-    check(top4X() < allX(), 'fewer postings per query when pruned');
+    expect(inside(chart, '#pruning-title').textContent ?? '', 'postings per query across').toMatch(/postings a query reads/);
+    expect(top4X(), 'fewer postings per query when pruned').toBeLessThan(allX());
   });
 
   it('marks the special pieces among the longest lists and says why a piece of no word has a list; every column is headed', async () => {
@@ -135,19 +136,22 @@ describe('<index-estimate>', () => {
     const el = await mount<IndexEstimateView>('index-estimate', { client, set: 'NanoA', evaluation: EVALUATION });
     await settle(el);
     const marked = allInside(el, '#longest [data-special="yes"]').map((span) => span.getAttribute('data-term'));
-    check(marked.join(' ') === '[PAD] [unused0]', `marked special: ${marked}`);
-    check(/\[PAD\] \(special\) \(192\)/.test(inside(el, '#longest').textContent ?? ''), inside(el, '#longest').textContent ?? '');
+    expect(marked.join(' '), `marked special: ${marked}`).toBe('[PAD] [unused0]');
+    expect(inside(el, '#longest').textContent ?? '', inside(el, '#longest').textContent ?? '').toMatch(
+      /\[PAD\] \(special\) \(192\)/,
+    );
     const note = (inside(el, '#special-note').textContent ?? '').replace(/\s+/g, ' ');
-    check(/2 of them are special pieces/.test(note) && /max-pools/.test(note), note);
+    expect(note, note).toMatch(/2 of them are special pieces/);
+    expect(note, note).toMatch(/max-pools/);
     const headers = allInside(el, '#index-facts thead th').map((th) => th.textContent?.trim() ?? '');
-    check(
+    expect(
       headers.every((text) => text !== ''),
       `no empty column header: ${JSON.stringify(headers)}`,
-    );
+    ).toBe(true);
     estimate = plain;
     el.generation = 1;
     await settle(el);
-    check(el.shadowRoot!.querySelector('#special-note') === null, 'no special piece, no note');
+    expect(el.shadowRoot!.querySelector('#special-note'), 'no special piece, no note').toBeNull();
   });
 
   it('hands over the estimate as JSON (with the evaluation it came from) and the curve as TSV', async () => {
@@ -157,15 +161,16 @@ describe('<index-estimate>', () => {
     fake.finish();
     await settle(el);
     const [json] = await downloads(() => inside(el, '#download-json').click());
-    check(json.name === 'index-estimate-NanoA.json', `JSON file name: ${json.name}`);
+    expect(json.name, `JSON file name: ${json.name}`).toBe('index-estimate-NanoA.json');
     const parsed = JSON.parse(json.text);
-    check(parsed.curve.length === 6 && parsed.evaluation.request.k === 4, 'the whole estimate and its evaluation');
-    check(parsed.queryPostings.perQuery.length === 2, 'each query’s summed posting length');
+    expect(parsed.curve, 'the whole estimate and its evaluation').toHaveLength(6);
+    expect(parsed.evaluation.request.k, 'the whole estimate and its evaluation').toBe(4);
+    expect(parsed.queryPostings.perQuery, 'each query’s summed posting length').toHaveLength(2);
     const [tsv] = await downloads(() => inside(el, '#download-tsv').click());
     const lines = tsv.text.trim().split('\n');
-    check(lines.length === 7, `a header and six rows: ${lines.length}`);
-    check(lines[0].split('\t').includes('ndcg_cut_10'), 'named columns');
-    check(lines[1].startsWith('all\tfalse\t1200\t2600\t120\t0.61234\t'), `the unpruned row unrounded: ${lines[1]}`);
+    expect(lines, `a header and six rows: ${lines.length}`).toHaveLength(7);
+    expect(lines[0].split('\t'), 'named columns').toContain('ndcg_cut_10');
+    expect(lines[1].startsWith('all\tfalse\t1200\t2600\t120\t0.61234\t'), `the unpruned row unrounded: ${lines[1]}`).toBe(true);
   });
 
   it('says when the estimate fails', async () => {
@@ -174,6 +179,6 @@ describe('<index-estimate>', () => {
     const el = await mount<IndexEstimateView>('index-estimate', { client: fake.client, set: 'NanoA' });
     fake.finish();
     await settle(el);
-    check(/No set has been evaluated yet/.test(inside(el, '#estimate-error').textContent ?? ''), 'the failure shown');
+    expect(inside(el, '#estimate-error').textContent ?? '', 'the failure shown').toMatch(/No set has been evaluated yet/);
   });
 });

@@ -7,7 +7,8 @@ import type { LossChart } from '../../src/ui/common/loss-chart.ts';
 import type { TrainingClient } from '../../src/ui/training/training-client.ts';
 import type { KDemoRequest, KDemoResult, KDemoSeries } from '../../src/worker/api.ts';
 import { K_DEMO_SHAPE } from '../../src/contract/training/k-demo-results.ts';
-import { allInside, check, cleanup, events, inside, mount, settle } from './ui-fixture.ts';
+import { allInside, cleanup, events, inside, mount, settle } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 /** A worker stand-in: each k's losses scale with 1/k; the run waits for `release` after the first k. */
 function fakeClient() {
@@ -49,14 +50,12 @@ describe('<k-demo-panel>', () => {
   it('says the data is synthetic and names the ks on its button', async () => {
     cleanup();
     const el = await mount<KDemoPanel>('k-demo-panel', { client: fakeClient().client, ks: [1, 16], steps: 60 });
-    check(/Synthetic data/.test(inside(el, '#synthetic').textContent ?? ''), 'synthetic badge');
-    check(
-      inside(el, '#run-demo').textContent?.trim() === 'Train k = 1 and k = 16 side by side',
-      inside(el, '#run-demo').textContent ?? '',
+    expect(inside(el, '#synthetic').textContent ?? '', 'synthetic badge').toMatch(/Synthetic data/);
+    expect(inside(el, '#run-demo').textContent?.trim(), inside(el, '#run-demo').textContent ?? '').toBe(
+      'Train k = 1 and k = 16 side by side',
     );
-    check(
-      /L = L\s*rank/.test(inside(el, 'panel-explainer').textContent?.replace(/\s+/g, ' ') ?? ''),
-      'the explainer has the formula',
+    expect(inside(el, 'panel-explainer').textContent?.replace(/\s+/g, ' ') ?? '', 'the explainer has the formula').toMatch(
+      /L = L\s*rank/,
     );
   });
 
@@ -71,34 +70,34 @@ describe('<k-demo-panel>', () => {
     await sendKeys({ type: '2, 8' });
     await sendKeys({ press: 'Enter' });
     await settle(el);
-    check(
-      fake.calls.length === 1 && fake.calls[0].ks.join(',') === '2,8' && fake.calls[0].steps === 12,
-      `kDemo called with ${JSON.stringify(fake.calls)}`,
-    );
-    check(settings.at(-1)?.ks.join(',') === '2,8', `settings reported: ${JSON.stringify(settings)}`);
+    expect(fake.calls, `kDemo called with ${JSON.stringify(fake.calls)}`).toHaveLength(1);
+    expect(fake.calls[0].ks.join(','), `kDemo called with ${JSON.stringify(fake.calls)}`).toBe('2,8');
+    expect(fake.calls[0].steps, `kDemo called with ${JSON.stringify(fake.calls)}`).toBe(12);
+    expect(settings.at(-1)?.ks.join(','), `settings reported: ${JSON.stringify(settings)}`).toBe('2,8');
     const rank = inside<LossChart>(el, '#rank-chart');
     await rank.updateComplete;
-    check(allInside(rank, 'g.series').length === 1, 'one line while the second k trains');
-    check(
-      /training k = 8 \(2 of 2\)/.test(inside(el, '#demo-status').textContent ?? ''),
-      inside(el, '#demo-status').textContent ?? '',
+    expect(allInside(rank, 'g.series'), 'one line while the second k trains').toHaveLength(1);
+    expect(inside(el, '#demo-status').textContent ?? '', inside(el, '#demo-status').textContent ?? '').toMatch(
+      /training k = 8 \(2 of 2\)/,
     );
 
     // Focus is on the ks field: Tab passes the steps field and the (disabled) run button to reach Cancel.
     for (let i = 0; i < 3 && el.shadowRoot?.activeElement?.id !== 'cancel-demo'; i++) await sendKeys({ press: 'Tab' });
-    check(el.shadowRoot?.activeElement?.id === 'cancel-demo', `focus on ${el.shadowRoot?.activeElement?.id}`);
+    expect(el.shadowRoot?.activeElement?.id, `focus on ${el.shadowRoot?.activeElement?.id}`).toBe('cancel-demo');
     await sendKeys({ press: 'Enter' });
-    check(fake.cancels() === 1, 'Enter on Cancel cancels');
+    expect(fake.cancels(), 'Enter on Cancel cancels').toBe(1);
     fake.release();
     await settle(el);
     await rank.updateComplete;
     const flops = inside<LossChart>(el, '#flops-chart');
     await flops.updateComplete;
-    check(allInside(rank, 'g.series').length === 2 && allInside(flops, 'g.series').length === 2, 'both charts draw a line per k');
-    check(/k = 2: 500 at step 1/.test(inside(rank, '#summary').textContent ?? ''), inside(rank, '#summary').textContent ?? '');
-    check(
-      /Figures from synthetic data of the fake worker\./.test(inside(el, '#demo-provenance').textContent ?? ''),
-      'the caption names what the worker trained on',
+    expect(allInside(rank, 'g.series'), 'both charts draw a line per k').toHaveLength(2);
+    expect(allInside(flops, 'g.series'), 'both charts draw a line per k').toHaveLength(2);
+    expect(inside(rank, '#summary').textContent ?? '', inside(rank, '#summary').textContent ?? '').toMatch(
+      /k = 2: 500 at step 1/,
+    );
+    expect(inside(el, '#demo-provenance').textContent ?? '', 'the caption names what the worker trained on').toMatch(
+      /Figures from synthetic data of the fake worker\./,
     );
   });
 
@@ -109,10 +108,8 @@ describe('<k-demo-panel>', () => {
     inside<HTMLInputElement>(el, '#ks').value = '1, zero';
     inside<HTMLButtonElement>(el, '#run-demo').click();
     await settle(el);
-    check(fake.calls.length === 0, 'not run');
-    check(
-      inside(el, '#ks').getAttribute('aria-invalid') === 'true' && !inside(el, '#ks-help').hidden,
-      'the field is marked invalid with help',
-    );
+    expect(fake.calls, 'not run').toHaveLength(0);
+    expect(inside(el, '#ks').getAttribute('aria-invalid'), 'the field is marked invalid with help').toBe('true');
+    expect(inside(el, '#ks-help').hidden, 'the field is marked invalid with help').toBeFalsy();
   });
 });

@@ -10,7 +10,8 @@ import type {
   PageCalibrationRequest,
   TripletsSummary,
 } from '../../src/worker/api.ts';
-import { allInside, check, cleanup, events, inside, mount, settle } from './ui-fixture.ts';
+import { allInside, cleanup, events, inside, mount, settle } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 const SUMMARY = { name: 'demo', label: 'demo', synthetic: true } as ModelSummary;
 const TRIPLETS = { name: 't.tsv', triplets: 10, bytes: 100, blankLines: 0, header: false, crc32: 1 } as TripletsSummary;
@@ -44,9 +45,8 @@ describe('<lambda-panel>', () => {
     select.value = 'naver-splade';
     select.dispatchEvent(new Event('change'));
     await el.updateComplete;
-    check(
-      /naver\/splade/.test(inside(el, '#convention-facts').textContent ?? ''),
-      inside(el, '#convention-facts').textContent ?? '',
+    expect(inside(el, '#convention-facts').textContent ?? '', inside(el, '#convention-facts').textContent ?? '').toMatch(
+      /naver\/splade/,
     );
     inside<HTMLInputElement>(el, '#from-lq').value = '3e-4';
     inside<HTMLInputElement>(el, '#from-ld').value = '1e-4';
@@ -54,30 +54,26 @@ describe('<lambda-panel>', () => {
     inside<HTMLButtonElement>(el, '#convert').click();
     await el.updateComplete;
     const text = inside(el, '#conversion').textContent ?? '';
-    check(
-      /lambda_q 3e-4, lambda_d 1e-4/.test(text) && /128 rows in the source and 8 in the target/.test(text),
-      JSON.stringify(text),
-    );
+    expect(text, JSON.stringify(text)).toMatch(/lambda_q 3e-4, lambda_d 1e-4/);
+    expect(text, JSON.stringify(text)).toMatch(/128 rows in the source and 8 in the target/);
     inside<HTMLButtonElement>(el, '#use-converted').click();
-    check(picked.length === 1 && picked[0].lambdaQueries === 3e-4 && picked[0].lambdaDocuments === 1e-4, JSON.stringify(picked));
+    expect(picked, JSON.stringify(picked)).toHaveLength(1);
+    expect(picked[0].lambdaQueries, JSON.stringify(picked)).toBe(3e-4);
+    expect(picked[0].lambdaDocuments, JSON.stringify(picked)).toBe(1e-4);
     inside<HTMLSelectElement>(el, '#from-loss').value = 'distillation';
     inside<HTMLButtonElement>(el, '#convert').click();
     await el.updateComplete;
-    check(
-      /No formula carries these values/.test(inside(el, '#conversion').textContent ?? ''),
-      inside(el, '#conversion').textContent ?? '',
+    expect(inside(el, '#conversion').textContent ?? '', inside(el, '#conversion').textContent ?? '').toMatch(
+      /No formula carries these values/,
     );
     // a bad field is said beside the converter, not in the calibrator's status
     inside<HTMLInputElement>(el, '#from-batch').value = '0';
     inside<HTMLButtonElement>(el, '#convert').click();
     await el.updateComplete;
-    check(
-      /source batch per device must be a whole number of at least 1, got 0/.test(
-        inside(el, '#conversion-error').textContent ?? '',
-      ),
-      inside(el, '#conversion-error').textContent ?? '',
+    expect(inside(el, '#conversion-error').textContent ?? '', inside(el, '#conversion-error').textContent ?? '').toMatch(
+      /source batch per device must be a whole number of at least 1, got 0/,
     );
-    check(!el.shadowRoot?.querySelector('#calibration-error'), 'no calibration error');
+    expect(el.shadowRoot?.querySelector('#calibration-error'), 'no calibration error').toBeFalsy();
   });
 
   it('sends the calibration request and lists each trial and the suggested lambdas', async () => {
@@ -114,39 +110,34 @@ describe('<lambda-panel>', () => {
     inside<HTMLButtonElement>(el, '#calibrate').click();
     await settle(el);
     const t = sent[0]?.train;
-    check(
-      t && t.k === 4 && t.steps === 30 && t.peakLr === 5e-3 && t.queryLength === 16 && t.documentLength === 128,
-      JSON.stringify(sent),
-    );
+    expect(t, JSON.stringify(sent)).toBeTruthy();
+    expect(t.k, JSON.stringify(sent)).toBe(4);
+    expect(t.steps, JSON.stringify(sent)).toBe(30);
+    expect(t.peakLr, JSON.stringify(sent)).toBe(5e-3);
+    expect(t.queryLength, JSON.stringify(sent)).toBe(16);
+    expect(t.documentLength, JSON.stringify(sent)).toBe(128);
     // the trials train with the training form's recipe
-    check(
-      t.dropout === 0 &&
-        t.warmupRatio === 0.2 &&
-        t.maxGradNorm === 0 &&
-        t.gradAccum === 2 &&
-        t.optimizer === 'sgd' &&
-        t.flopsOver === 'step',
-      JSON.stringify(t),
-    );
+    expect(t.dropout, JSON.stringify(t)).toBe(0);
+    expect(t.warmupRatio, JSON.stringify(t)).toBe(0.2);
+    expect(t.maxGradNorm, JSON.stringify(t)).toBe(0);
+    expect(t.gradAccum, JSON.stringify(t)).toBe(2);
+    expect(t.optimizer, JSON.stringify(t)).toBe('sgd');
+    expect(t.flopsOver, JSON.stringify(t)).toBe('step');
     // the calibrator's defaults are the CLI's (CALIBRATE_DEFAULTS)
-    check(
-      sent[0].target.queries === 40 &&
-        sent[0].target.documents === 150 &&
-        sent[0].target.tolerance === 0.2 &&
-        sent[0].maxTrials === CALIBRATE_DEFAULTS.trials,
-      JSON.stringify(sent),
+    expect(sent[0].target.queries, JSON.stringify(sent)).toBe(40);
+    expect(sent[0].target.documents, JSON.stringify(sent)).toBe(150);
+    expect(sent[0].target.tolerance, JSON.stringify(sent)).toBe(0.2);
+    expect(sent[0].maxTrials, JSON.stringify(sent)).toBe(CALIBRATE_DEFAULTS.trials);
+    expect(allInside(el, '#calibration-trials tbody tr'), 'two trial rows').toHaveLength(2);
+    expect(inside(el, '#suggested').textContent ?? '', inside(el, '#suggested').textContent ?? '').toMatch(
+      /Suggested: lambda_q 0\.5/,
     );
-    check(allInside(el, '#calibration-trials tbody tr').length === 2, 'two trial rows');
-    check(
-      /Suggested: lambda_q 0\.5/.test(inside(el, '#suggested').textContent ?? ''),
-      inside(el, '#suggested').textContent ?? '',
-    );
-    check(
-      /the target is reached/.test(inside(el, '#calibration-status').textContent ?? ''),
-      inside(el, '#calibration-status').textContent ?? '',
+    expect(inside(el, '#calibration-status').textContent ?? '', inside(el, '#calibration-status').textContent ?? '').toMatch(
+      /the target is reached/,
     );
     inside<HTMLButtonElement>(el, '#use-suggested').click();
-    check(picked.length === 1 && picked[0].lambdaQueries === 0.5, JSON.stringify(picked));
+    expect(picked, JSON.stringify(picked)).toHaveLength(1);
+    expect(picked[0].lambdaQueries, JSON.stringify(picked)).toBe(0.5);
   });
 
   it('refuses a target out of range', async () => {
@@ -157,8 +148,8 @@ describe('<lambda-panel>', () => {
     inside<HTMLInputElement>(el, '#cal-tolerance').value = '0';
     inside<HTMLButtonElement>(el, '#calibrate').click();
     await settle(el);
-    check(!inside<HTMLInputElement>(el, '#cal-tolerance').validity.valid, 'the tolerance field is marked invalid');
-    check(calls === 0, `the worker was not asked to calibrate (${calls} calls)`);
+    expect(inside<HTMLInputElement>(el, '#cal-tolerance').validity.valid, 'the tolerance field is marked invalid').toBeFalsy();
+    expect(calls, `the worker was not asked to calibrate (${calls} calls)`).toBe(0);
   });
 
   it('does not calibrate while the training form holds a bad recipe field', async () => {
@@ -168,6 +159,6 @@ describe('<lambda-panel>', () => {
     const el = await mount<LambdaPanel>('lambda-panel', { client, summary: SUMMARY, triplets: TRIPLETS, recipe: () => null });
     inside<HTMLButtonElement>(el, '#calibrate').click();
     await settle(el);
-    check(calls === 0, `the worker was not asked to calibrate (${calls} calls)`);
+    expect(calls, `the worker was not asked to calibrate (${calls} calls)`).toBe(0);
   });
 });

@@ -3,7 +3,8 @@
 import '../../src/ui/lesson/lesson-head-growth.ts';
 import type { LessonHeadGrowth } from '../../src/ui/lesson/lesson-head-growth.ts';
 import { checkHeadGrowthTrace, HEAD_GROWTH_FORMAT, type HeadGrowthTrace } from '../../src/contract/lesson/head-growth-trace.ts';
-import { allInside, check, inside, mount } from './ui-fixture.ts';
+import { allInside, inside, mount } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 const TRACE: HeadGrowthTrace = {
   format: HEAD_GROWTH_FORMAT,
@@ -28,18 +29,21 @@ describe('<lesson-head-growth>', () => {
   it('charts the run, says what grew from its numbers, and shows the sentence before and after', async () => {
     const el = await mount<LessonHeadGrowth>('lesson-head-growth', { trace: TRACE });
     const caption = inside(el, '#growth-caption').textContent ?? '';
-    check(/Over 20 steps .* from 1\.000 to 1\.500 \(x1\.500\) while the loss fell from 9\.00 to 6\.00/.test(caption), caption);
-    check(/largest logit of a predicted token went from 5\.0 to 8\.0/.test(caption), caption);
-    check(allInside(el, '#growth-table tbody tr').length === 3, 'one table row per point');
-    check(allInside(el, 'polyline').length === 2, 'two series: row norm and loss');
+    expect(caption, caption).toMatch(
+      /Over 20 steps .* from 1\.000 to 1\.500 \(x1\.500\) while the loss fell from 9\.00 to 6\.00/,
+    );
+    expect(caption, caption).toMatch(/largest logit of a predicted token went from 5\.0 to 8\.0/);
+    expect(allInside(el, '#growth-table tbody tr'), 'one table row per point').toHaveLength(3);
+    expect(allInside(el, 'polyline'), 'two series: row norm and loss').toHaveLength(2);
     const lists = allInside(el, 'sparse-terms');
-    check(lists.length === 2 && lists[1].getAttribute('data-when') === 'after', 'the sentence before and after');
-    check(inside(el, '#growth-note').textContent === 'frequent words first', "the recorder's note");
+    expect(lists, 'the sentence before and after').toHaveLength(2);
+    expect(lists[1].getAttribute('data-when'), 'the sentence before and after').toBe('after');
+    expect(inside(el, '#growth-note').textContent, "the recorder's note").toBe('frequent words first');
   });
 
   it('says why when there is no recording', async () => {
     const el = await mount<LessonHeadGrowth>('lesson-head-growth', { trace: null, problem: 'not at hand' });
-    check(inside(el, '#no-growth').textContent === 'not at hand', 'the note');
+    expect(inside(el, '#no-growth').textContent, 'the note').toBe('not at hand');
   });
 
   it('refuses a recording that is not one, naming the field', () => {
@@ -49,13 +53,13 @@ describe('<lesson-head-growth>', () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    check(/x\.json .* "points"/.test(message), message);
+    expect(message, message).toMatch(/x\.json .* "points"/);
     let note = '';
     try {
       checkHeadGrowthTrace({ ...TRACE, note: 3 }, 'y.json');
     } catch (error) {
       note = (error as Error).message;
     }
-    check(/y\.json .* "note"/.test(note), note);
+    expect(note, note).toMatch(/y\.json .* "note"/);
   });
 });

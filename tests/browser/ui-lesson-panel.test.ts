@@ -11,7 +11,8 @@ import type { LessonTraining } from '../../src/ui/lesson/lesson-training.ts';
 import type { LossChart } from '../../src/ui/common/loss-chart.ts';
 import { DEFAULT_STATE, type LessonState } from '../../src/ui/url-state.ts';
 import type { LessonFrame, LessonTrace, LessonVector, WorkerClient } from '../../src/worker/api.ts';
-import { check, cleanup, events, inside, mount, settle } from './ui-fixture.ts';
+import { cleanup, events, inside, mount, settle } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 const KS = [1, 8];
 const STEPS = 4;
@@ -116,23 +117,19 @@ describe('<lesson-panel>', () => {
   it('marks a recording as recorded and shows the sentence vector of the divided head, the input locked', async () => {
     const el = await recorded();
     const mode = inside(el, '#lesson-mode');
-    check(
-      mode.dataset.mode === 'recorded' && /Recorded: played back .*demo backbone on a test adapter/.test(mode.textContent ?? ''),
-      mode.textContent ?? '',
-    );
-    check(inside<HTMLButtonElement>(el, '#switch-mode').disabled, 'no live lesson without WebGPU');
-    check(inside<HTMLInputElement>(el, '#sentence').disabled, 'a recording holds one sentence');
+    expect(mode.dataset.mode, mode.textContent ?? '').toBe('recorded');
+    expect(mode.textContent ?? '', mode.textContent ?? '').toMatch(/Recorded: played back .*demo backbone on a test adapter/);
+    expect(inside<HTMLButtonElement>(el, '#switch-mode').disabled, 'no live lesson without WebGPU').toBeTruthy();
+    expect(inside<HTMLInputElement>(el, '#sentence').disabled, 'a recording holds one sentence').toBeTruthy();
     const vectors = inside(el, 'lesson-vectors') as HTMLElement & { shadowRoot: ShadowRoot };
     const terms = vectors.shadowRoot.querySelector('#vector');
-    check(
-      terms?.getAttribute('heading') === 'Its vector at k = 8 (2 of 30522 dimensions active)',
-      terms?.getAttribute('heading') ?? 'no vector',
+    expect(terms?.getAttribute('heading'), terms?.getAttribute('heading') ?? 'no vector').toBe(
+      'Its vector at k = 8 (2 of 30522 dimensions active)',
     );
     const claim = vectors.shadowRoot.querySelector('#sparsity-claim');
-    check(
-      claim?.getAttribute('data-sparse') === 'true' &&
-        /2 of its 30,522 dimensions are active .*the vector is sparse/.test(claim.textContent ?? ''),
-      claim?.textContent ?? 'no claim',
+    expect(claim?.getAttribute('data-sparse'), claim?.textContent ?? 'no claim').toBe('true');
+    expect(claim!.textContent ?? '', claim?.textContent ?? 'no claim').toMatch(
+      /2 of its 30,522 dimensions are active .*the vector is sparse/,
     );
   });
 
@@ -141,15 +138,11 @@ describe('<lesson-panel>', () => {
     const el = await recorded({}, fakeTrace([vector(1, 'a whale swims', [9, 8, 7.5]), dense]));
     const vectors = inside(el, 'lesson-vectors') as HTMLElement & { shadowRoot: ShadowRoot };
     const claim = vectors.shadowRoot.querySelector('#sparsity-claim')?.textContent ?? '';
-    check(
-      /29,717 of its 30,522 dimensions are active \(97\.4%\): this demo's raw vector is dense, not sparse/.test(claim),
-      claim,
+    expect(claim, claim).toMatch(
+      /29,717 of its 30,522 dimensions are active \(97\.4%\): this demo's raw vector is dense, not sparse/,
     );
-    check(
-      /log\(1 \+ ReLU\) keeps every positive logit/.test(claim) &&
-        !/most entries are zero/.test(el.shadowRoot!.textContent ?? ''),
-      claim,
-    );
+    expect(claim, claim).toMatch(/log\(1 \+ ReLU\) keeps every positive logit/);
+    expect(el.shadowRoot!.textContent ?? '', claim).not.toMatch(/most entries are zero/);
   });
 
   it('compares the sentence under every k: figures per k and one marker shape per k on the saturation curve', async () => {
@@ -157,96 +150,95 @@ describe('<lesson-panel>', () => {
     const vectors = inside(el, 'lesson-vectors') as HTMLElement & { shadowRoot: ShadowRoot };
     const cell = (figure: string, k: number) =>
       vectors.shadowRoot.querySelector(`tr[data-figure="${figure}"] td[data-k="${k}"]`)?.textContent;
-    check(
-      cell('activeDims', 1) === '3' && cell('activeDims', 8) === '2',
-      `active dims ${cell('activeDims', 1)} ${cell('activeDims', 8)}`,
-    );
-    check(Number(cell('maxLogit', 1)) > Number(cell('maxLogit', 8)), 'k = 1 has the larger logit');
+    expect(cell('activeDims', 1), `active dims ${cell('activeDims', 1)} ${cell('activeDims', 8)}`).toBe('3');
+    expect(cell('activeDims', 8), `active dims ${cell('activeDims', 1)} ${cell('activeDims', 8)}`).toBe('2');
+    expect(Number(cell('maxLogit', 1)), 'k = 1 has the larger logit').toBeGreaterThan(Number(cell('maxLogit', 8)));
     const curve = vectors.shadowRoot.querySelector('lesson-saturation')!.shadowRoot!;
     const marks = [...curve.querySelectorAll('path.mark')].map(
       (m) => `${m.getAttribute('data-k')}:${m.getAttribute('data-kind')}:${m.getAttribute('d')?.[0]}`,
     );
-    check(marks.length === 4, marks.join(' '));
+    expect(marks, marks.join(' ')).toHaveLength(4);
     const shapes = new Set(
       [...curve.querySelectorAll('path.mark[data-kind="maxLogit"]')].map((m) => m.getAttribute('d')!.replace(/[\d.\s-]/g, '')),
     );
-    check(shapes.size === 2, `a different marker shape per k: ${[...shapes].join(' | ')}`);
+    expect(shapes.size, `a different marker shape per k: ${[...shapes].join(' | ')}`).toBe(2);
     const division = vectors.shadowRoot.querySelector('#division-claims li[data-k="8"]');
-    check(
-      division?.getAttribute('data-fewer') === 'true' &&
-        /keeps fewer active dimensions \(3 → 2\)/.test(division.textContent ?? ''),
-      division?.textContent ?? 'no division claim',
+    expect(division?.getAttribute('data-fewer'), division?.textContent ?? 'no division claim').toBe('true');
+    expect(division!.textContent ?? '', division?.textContent ?? 'no division claim').toMatch(
+      /keeps fewer active dimensions \(3 → 2\)/,
     );
   });
 
   it('steps and plays the recorded training into the charts and the watched vectors, then sums it up', async () => {
     const el = await recorded({ step: 3 });
-    check(
-      /Step 0 of 4|Press Play/.test(inside(el, '#lesson-status').textContent ?? ''),
-      inside(el, '#lesson-status').textContent ?? '',
+    expect(inside(el, '#lesson-status').textContent ?? '', inside(el, '#lesson-status').textContent ?? '').toMatch(
+      /Step 0 of 4|Press Play/,
     );
     inside<HTMLButtonElement>(el, '#step-once').click();
     await settle(el);
-    check(/Step 1 of 4/.test(inside(el, '#lesson-status').textContent ?? ''), inside(el, '#lesson-status').textContent ?? '');
+    expect(inside(el, '#lesson-status').textContent ?? '', inside(el, '#lesson-status').textContent ?? '').toMatch(/Step 1 of 4/);
     const training = inside<LessonTraining>(el, 'lesson-training');
     const probe = training.shadowRoot!.querySelector('sparse-terms[data-k="8"]');
-    check(probe?.getAttribute('heading') === 'k = 8 after 1 steps', probe?.getAttribute('heading') ?? 'no probe');
+    expect(probe?.getAttribute('heading'), probe?.getAttribute('heading') ?? 'no probe').toBe('k = 8 after 1 steps');
     const apart = training.shadowRoot!.querySelector('.special-apart[data-k="8"]')?.textContent?.replace(/\s+/g, ' ') ?? '';
-    check(/Apart, not top terms \(special and \[unused\]\): \[CLS\] 0\.458 and 2 more\./.test(apart), apart);
-    check(!(probe as HTMLElement).shadowRoot!.querySelector('li[data-term="[CLS]"]'), '[CLS] is not among the top terms');
+    expect(apart, apart).toMatch(/Apart, not top terms \(special and \[unused\]\): \[CLS\] 0\.458 and 2 more\./);
+    expect(
+      (probe as HTMLElement).shadowRoot!.querySelector('li[data-term="[CLS]"]'),
+      '[CLS] is not among the top terms',
+    ).toBeFalsy();
     const claim = () => training.shadowRoot!.querySelector('#training-claim')!;
-    check(
-      /After step 1, k = 8's training queries keep 19,000 active dimensions against 28,000 for k = 1/.test(
-        claim().textContent ?? '',
-      ) && /before training, the ks are level \(nDCG@10 0\.500 for k = 1 and 0\.500 for k = 8\)/.test(claim().textContent ?? ''),
-      claim().textContent ?? '',
+    expect(claim().textContent ?? '', claim().textContent ?? '').toMatch(
+      /After step 1, k = 8's training queries keep 19,000 active dimensions against 28,000 for k = 1/,
+    );
+    expect(claim().textContent ?? '', claim().textContent ?? '').toMatch(
+      /before training, the ks are level \(nDCG@10 0\.500 for k = 1 and 0\.500 for k = 8\)/,
     );
     inside<HTMLButtonElement>(el, '#play').click();
     await settle(el, 20);
-    check(/Done: 4 steps/.test(inside(el, '#lesson-status').textContent ?? ''), inside(el, '#lesson-status').textContent ?? '');
+    expect(inside(el, '#lesson-status').textContent ?? '', inside(el, '#lesson-status').textContent ?? '').toMatch(
+      /Done: 4 steps/,
+    );
     const rank = training.shadowRoot!.querySelector<LossChart>('#rank-chart')!;
-    check(rank.series.map((s) => s.points.length).join() === '4,4', `rank points ${rank.series.map((s) => s.points.length)}`);
+    expect(rank.series.map((s) => s.points.length).join(), `rank points ${rank.series.map((s) => s.points.length)}`).toBe('4,4');
     const ndcg = training.shadowRoot!.querySelector<LossChart>('#ndcg-chart')!;
-    check(ndcg.series[1].points.map((p) => p.x).join() === '0,2,4' && !ndcg.log, 'nDCG at the measured steps, linear');
+    expect(ndcg.series[1].points.map((p) => p.x).join(), 'nDCG at the measured steps, linear').toBe('0,2,4');
+    expect(ndcg.log, 'nDCG at the measured steps, linear').toBeFalsy();
 
     el.state = lessonState({ step: 4 });
     await settle(el);
     const summary = inside<LessonSummary>(el, '#summary-screen');
     const takeaway = summary.shadowRoot!.querySelector('#takeaway')?.textContent ?? '';
-    check(
-      /After 4 steps, k = 8 is ahead on both counts: it ranks the held-out queries best \(nDCG@10 0\.580 against 0\.500 for k = 1\), and it costs the least to search \(retrieval FLOPS 20,000 against 28,000 for k = 1, the terms a query and a document are expected to share; 2,000 active dimensions per query against 25,000 for k = 1\)/.test(
-        takeaway,
-      ),
-      takeaway,
+    expect(takeaway, takeaway).toMatch(
+      /After 4 steps, k = 8 is ahead on both counts: it ranks the held-out queries best \(nDCG@10 0\.580 against 0\.500 for k = 1\), and it costs the least to search \(retrieval FLOPS 20,000 against 28,000 for k = 1, the terms a query and a document are expected to share; 2,000 active dimensions per query against 25,000 for k = 1\)/,
     );
-    check(summary.shadowRoot!.querySelector('#takeaway')?.getAttribute('data-ndcg-leader') === '8', 'k = 8 leads');
+    expect(summary.shadowRoot!.querySelector('#takeaway')?.getAttribute('data-ndcg-leader'), 'k = 8 leads').toBe('8');
     const losses = summary.shadowRoot!.querySelector('#takeaway-losses')?.textContent ?? '';
-    check(/ended at 75 for k = 1 and 5 for k = 8\. Here k = 8 both fits the training batches best/.test(losses), losses);
+    expect(losses, losses).toMatch(/ended at 75 for k = 1 and 5 for k = 8\. Here k = 8 both fits the training batches best/);
     const start = summary.shadowRoot!.querySelector('#takeaway-start')?.textContent ?? '';
-    check(/k = 1's ranking loss was 300, 15 times that of k = 8/.test(start), start);
-    check(summary.shadowRoot!.querySelector('tr[data-k="8"] td[data-measure="ndcg-before"]')?.textContent === '0.500', 'before');
+    expect(start, start).toMatch(/k = 1's ranking loss was 300, 15 times that of k = 8/);
+    expect(summary.shadowRoot!.querySelector('tr[data-k="8"] td[data-measure="ndcg-before"]')?.textContent, 'before').toBe(
+      '0.500',
+    );
     const printed = inside<LessonSummary>(el, '#summary-print');
-    check(printed.shadowRoot!.querySelector('#takeaway')?.textContent === takeaway, 'the printable summary says the same');
-    check(getComputedStyle(inside(el, '#print-summary')).display === 'none', 'the printable summary shows only in print');
+    expect(printed.shadowRoot!.querySelector('#takeaway')?.textContent, 'the printable summary says the same').toBe(takeaway);
+    expect(getComputedStyle(inside(el, '#print-summary')).display, 'the printable summary shows only in print').toBe('none');
   });
 
   it('answers the keyboard with URL changes, and not while the user types', async () => {
     const el = await recorded({ step: 2 });
     const changes = events<Partial<LessonState>>(el, 'lesson-change');
     for (const key of ['n', 'p', '4', '+', '-', 'f']) window.dispatchEvent(new KeyboardEvent('keydown', { key }));
-    check(
-      JSON.stringify(changes) ===
-        JSON.stringify([{ step: 3 }, { step: 1 }, { step: 4 }, { speed: 'fast' }, { speed: 'normal' }, { present: true }]),
-      JSON.stringify(changes),
+    expect(JSON.stringify(changes), JSON.stringify(changes)).toBe(
+      JSON.stringify([{ step: 3 }, { step: 1 }, { step: 4 }, { speed: 'fast' }, { speed: 'normal' }, { present: true }]),
     );
     const input = inside<HTMLInputElement>(el, '#sentence');
     input.disabled = false;
     input.dispatchEvent(new KeyboardEvent('keydown', { key: 'n', bubbles: true, composed: true }));
-    check(changes.length === 6, 'typing n in the sentence is not a shortcut');
+    expect(changes, 'typing n in the sentence is not a shortcut').toHaveLength(6);
     el.active = false;
     await el.updateComplete;
     window.dispatchEvent(new KeyboardEvent('keydown', { key: 'n' }));
-    check(changes.length === 6, 'a hidden lesson ignores the keyboard');
+    expect(changes, 'a hidden lesson ignores the keyboard').toHaveLength(6);
   });
 
   it('PageDown, → and Space scroll through a step first and move on at its end; PageUp and ← go back the same way; Space never goes back', async () => {
@@ -261,47 +253,53 @@ describe('<lesson-panel>', () => {
       press(key);
       scrolls.push(Math.round(window.scrollY));
     }
-    check(scrolls[0] > 0 && scrolls.every((y, i) => i === 0 || y >= scrolls[i - 1]), `scrolled down first: ${scrolls}`);
-    check(section.getBoundingClientRect().bottom <= window.innerHeight + 8, 'the step is shown to its end before moving on');
-    check(JSON.stringify(changes) === '[{"step":3}]', `then the next step: ${JSON.stringify(changes)}`);
+    expect(scrolls[0], `scrolled down first: ${scrolls}`).toBeGreaterThan(0);
+    expect(
+      scrolls.every((y, i) => i === 0 || y >= scrolls[i - 1]),
+      `scrolled down first: ${scrolls}`,
+    ).toBe(true);
+    expect(section.getBoundingClientRect().bottom, 'the step is shown to its end before moving on').toBeLessThanOrEqual(
+      window.innerHeight + 8,
+    );
+    expect(JSON.stringify(changes), `then the next step: ${JSON.stringify(changes)}`).toBe('[{"step":3}]');
     const bottom = window.scrollY;
     press('PageUp');
-    check(window.scrollY < bottom && changes.length === 1, 'PageUp scrolls up through the step first');
+    expect(window.scrollY, 'PageUp scrolls up through the step first').toBeLessThan(bottom);
+    expect(changes, 'PageUp scrolls up through the step first').toHaveLength(1);
     for (let i = 0; i < 6 && changes.length === 1; i++) press('ArrowLeft');
-    check(JSON.stringify(changes[1]) === '{"step":1}' && section.getBoundingClientRect().top >= -8, JSON.stringify(changes));
+    expect(JSON.stringify(changes[1]), JSON.stringify(changes)).toBe('{"step":1}');
+    expect(section.getBoundingClientRect().top, JSON.stringify(changes)).toBeGreaterThanOrEqual(-8);
 
     const last = await recorded({ step: 4 });
     const lastChanges = events<Partial<LessonState>>(last, 'lesson-change');
     for (let i = 0; i < 8; i++) press(' ');
-    check(lastChanges.length === 0, `Space on the last step never goes back: ${JSON.stringify(lastChanges)}`);
+    expect(lastChanges, `Space on the last step never goes back: ${JSON.stringify(lastChanges)}`).toHaveLength(0);
     const training = await recorded({ step: 3 });
     const trainingChanges = events<Partial<LessonState>>(training, 'lesson-change');
     press(' ');
     await settle(training, 20);
-    check(
-      trainingChanges.length === 0 && /Done: 4 steps/.test(inside(training, '#lesson-status').textContent ?? ''),
-      'Space plays step 3',
-    );
+    expect(trainingChanges, 'Space plays step 3').toHaveLength(0);
+    expect(inside(training, '#lesson-status').textContent ?? '', 'Space plays step 3').toMatch(/Done: 4 steps/);
     window.scrollTo(0, 0);
   });
 
   it('presenter view: body text of 20 px or more, the settings hidden, the controls stuck to the top, the charts first', async () => {
     const el = await recorded({ step: 3, present: true });
-    check(el.hasAttribute('presenter'), 'presenter attribute');
+    expect(el.hasAttribute('presenter'), 'presenter attribute').toBe(true);
     inside<HTMLButtonElement>(el, '#play').click();
     await settle(el, 20);
     const small = [...el.shadowRoot!.querySelectorAll('.narration p, #lesson-status')].filter(
       (p) => parseFloat(getComputedStyle(p).fontSize) < 20,
     );
-    check(small.length === 0, `text under 20 px: ${small.map((p) => p.textContent).join(' | ')}`);
-    check(getComputedStyle(inside(el, '#lesson-settings')).display === 'none', 'the settings are hidden');
-    check(getComputedStyle(inside(el, '#training-controls')).position === 'sticky', 'the controls stick to the top');
+    expect(small, `text under 20 px: ${small.map((p) => p.textContent).join(' | ')}`).toHaveLength(0);
+    expect(getComputedStyle(inside(el, '#lesson-settings')).display, 'the settings are hidden').toBe('none');
+    expect(getComputedStyle(inside(el, '#training-controls')).position, 'the controls stick to the top').toBe('sticky');
     const training = inside<LessonTraining>(el, 'lesson-training');
     const order = [...training.shadowRoot!.children].map((c) => c.className || c.id || c.localName);
-    check(order.indexOf('charts') < order.indexOf('probes'), `charts before the watched query: ${order}`);
+    expect(order.indexOf('charts'), `charts before the watched query: ${order}`).toBeLessThan(order.indexOf('probes'));
     const claim = parseFloat(getComputedStyle(training.shadowRoot!.querySelector('#training-claim')!).fontSize);
-    check(claim >= 20, `the training sentence at ${claim} px`);
-    check(/Leave presenter view/.test(inside(el, '#presenter').textContent ?? ''), 'the button says how to leave');
+    expect(claim, `the training sentence at ${claim} px`).toBeGreaterThanOrEqual(20);
+    expect(inside(el, '#presenter').textContent ?? '', 'the button says how to leave').toMatch(/Leave presenter view/);
   });
 
   it('takes new ks, a seed and steps from its fields, and refuses what it cannot show', async () => {
@@ -310,36 +308,34 @@ describe('<lesson-panel>', () => {
     const ks = inside<HTMLInputElement>(el, '#lesson-ks');
     ks.value = '1, 16';
     ks.dispatchEvent(new Event('change', { bubbles: true }));
-    check(JSON.stringify(changes) === '[{"ks":[1,16],"seed":1,"steps":4}]', JSON.stringify(changes));
+    expect(JSON.stringify(changes), JSON.stringify(changes)).toBe('[{"ks":[1,16],"seed":1,"steps":4}]');
     ks.value = '4, 4';
     ks.dispatchEvent(new Event('change', { bubbles: true }));
-    check(changes.length === 1 && !ks.checkValidity(), 'the same k twice is refused');
+    expect(changes, 'the same k twice is refused').toHaveLength(1);
+    expect(ks.checkValidity(), 'the same k twice is refused').toBeFalsy();
     ks.value = '1, 8';
     const steps = inside<HTMLInputElement>(el, '#lesson-steps');
     steps.value = '12';
     steps.dispatchEvent(new Event('change', { bubbles: true }));
-    check(JSON.stringify(changes[1]) === '{"ks":[1,8],"seed":1,"steps":12}', JSON.stringify(changes));
+    expect(JSON.stringify(changes[1]), JSON.stringify(changes)).toBe('{"ks":[1,8],"seed":1,"steps":12}');
     steps.value = '0';
     steps.dispatchEvent(new Event('change', { bubbles: true }));
-    check((changes.length as number) === 2 && !steps.checkValidity(), '0 steps are refused');
+    expect(changes, '0 steps are refused').toHaveLength(2);
+    expect(steps.checkValidity(), '0 steps are refused').toBeFalsy();
   });
 
   it('a recording refuses settings it does not hold, and says how to get them', async () => {
     const el = await recorded({ step: 3, ks: [1, 4] });
     inside<HTMLButtonElement>(el, '#step-once').click();
     await settle(el);
-    check(
-      /The recording has k = 1 and 8 with seed 1 over 4 steps; other settings need the live lesson/.test(
-        inside(el, '#lesson-error').textContent ?? '',
-      ),
-      inside(el, '#lesson-error').textContent ?? '',
+    expect(inside(el, '#lesson-error').textContent ?? '', inside(el, '#lesson-error').textContent ?? '').toMatch(
+      /The recording has k = 1 and 8 with seed 1 over 4 steps; other settings need the live lesson/,
     );
     const longer = await recorded({ step: 3, steps: 40 });
     inside<HTMLButtonElement>(longer, '#step-once').click();
     await settle(longer);
-    check(
-      /over 4 steps; other settings need the live lesson/.test(inside(longer, '#lesson-error').textContent ?? ''),
-      'a recording of 4 steps refuses a lesson of 40',
+    expect(inside(longer, '#lesson-error').textContent ?? '', 'a recording of 4 steps refuses a lesson of 40').toMatch(
+      /over 4 steps; other settings need the live lesson/,
     );
   });
 
@@ -362,22 +358,21 @@ describe('<lesson-panel>', () => {
       slowStepMs: 0,
     });
     await settle(el);
-    check(inside(el, '#lesson-mode').dataset.mode === 'live', 'live with WebGPU');
+    expect(inside(el, '#lesson-mode').dataset.mode, 'live with WebGPU').toBe('live');
     inside<HTMLButtonElement>(el, '#step-once').click();
     await settle(el);
     const notice = () => el.shadowRoot!.querySelector('#slow-notice')?.textContent?.replace(/\s+/g, ' ') ?? '';
-    check(/This GPU takes [\d.]+ s a step on average: the 3 steps left would take about/.test(notice()), notice());
+    expect(notice(), notice()).toMatch(/This GPU takes [\d.]+ s a step on average: the 3 steps left would take about/);
     // once told, the notice stays while faster steps bring the mean down: it never comes and goes under the charts
     el.slowStepMs = 1e9;
     inside<HTMLButtonElement>(el, '#step-once').click();
     await settle(el);
-    check(/the 2 steps left/.test(notice()), `the notice stays, its estimate from the mean: ${notice()}`);
-    check(
-      /s per step on average, about .* left/.test(inside(el, '#lesson-status').textContent ?? ''),
-      'status: mean and time left',
+    expect(notice(), `the notice stays, its estimate from the mean: ${notice()}`).toMatch(/the 2 steps left/);
+    expect(inside(el, '#lesson-status').textContent ?? '', 'status: mean and time left').toMatch(
+      /s per step on average, about .* left/,
     );
     const changes = events<Partial<LessonState>>(el, 'lesson-change');
     inside<HTMLButtonElement>(el, '#use-recording').click();
-    check(JSON.stringify(changes) === '[{"mode":"recorded"}]', JSON.stringify(changes));
+    expect(JSON.stringify(changes), JSON.stringify(changes)).toBe('[{"mode":"recorded"}]');
   });
 });

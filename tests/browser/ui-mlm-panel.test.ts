@@ -7,7 +7,8 @@ import type { MlmPanel } from '../../src/ui/training/mlm-panel.ts';
 import type { LossChart } from '../../src/ui/common/loss-chart.ts';
 import type { TrainingClient } from '../../src/ui/training/training-client.ts';
 import type { HeadGrowth, MlmEvent, MlmStepReport, ModelSummary, PageMlmRequest, PageMlmResult } from '../../src/worker/api.ts';
-import { check, cleanup, events, inside, mount, settle } from './ui-fixture.ts';
+import { cleanup, events, inside, mount, settle } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 const SUMMARY = { label: 'demo backbone', name: 'demo', synthetic: true } as unknown as ModelSummary;
 
@@ -65,44 +66,48 @@ describe('<mlm-panel>', () => {
     inside<HTMLButtonElement>(el, '#mlm-start').click();
     await settle(el);
     const request = fake.calls[0];
-    check(request?.text.kind === 'lesson', `the lesson text by default: ${JSON.stringify(request)}`);
-    check(
-      request.steps === 3 && request.peakLr === 0.0005 && request.batchSize === 8 && request.mlmProbability === 0.15,
-      `the form's numbers: ${JSON.stringify(request)}`,
-    );
-    check(request.layout === 'grouped' && request.resume === false, 'full blocks, a new run');
+    expect(request?.text.kind, `the lesson text by default: ${JSON.stringify(request)}`).toBe('lesson');
+    expect(request.steps, `the form's numbers: ${JSON.stringify(request)}`).toBe(3);
+    expect(request.peakLr, `the form's numbers: ${JSON.stringify(request)}`).toBe(0.0005);
+    expect(request.batchSize, `the form's numbers: ${JSON.stringify(request)}`).toBe(8);
+    expect(request.mlmProbability, `the form's numbers: ${JSON.stringify(request)}`).toBe(0.15);
+    expect(request.layout, 'full blocks, a new run').toBe('grouped');
+    expect(request.resume, 'full blocks, a new run').toBe(false);
     const loss = inside<LossChart>(el, '#mlm-loss-chart');
     const norms = inside<LossChart>(el, '#mlm-norm-chart');
-    check(loss.series[0].points.map((p) => p.y).join(',') === '9,8,7', `loss points: ${JSON.stringify(loss.series[0].points)}`);
-    check(
-      norms.series[0].points.map((p) => `${p.x}:${p.y.toFixed(1)}`).join(',') === '0:0.5,1:0.6,2:0.7,3:0.8',
-      `norm points: ${JSON.stringify(norms.series[0].points)}`,
+    expect(loss.series[0].points.map((p) => p.y).join(','), `loss points: ${JSON.stringify(loss.series[0].points)}`).toBe(
+      '9,8,7',
     );
+    expect(
+      norms.series[0].points.map((p) => `${p.x}:${p.y.toFixed(1)}`).join(','),
+      `norm points: ${JSON.stringify(norms.series[0].points)}`,
+    ).toBe('0:0.5,1:0.6,2:0.7,3:0.8');
     const status = inside(el, '#mlm-status').textContent ?? '';
-    check(/Done: 3 steps/.test(status) && /from 0\.500 to 0\.800/.test(status), status);
+    expect(status, status).toMatch(/Done: 3 steps/);
+    expect(status, status).toMatch(/from 0\.500 to 0\.800/);
     inside<HTMLButtonElement>(el, '#mlm-use').click();
-    check(used.at(-1)?.run === 'mlm | fake', `use-mlm-model: ${JSON.stringify(used)}`);
+    expect(used.at(-1)?.run, `use-mlm-model: ${JSON.stringify(used)}`).toBe('mlm | fake');
   });
 
   it("starts the demo's already-long head divided by 5 (another model's as loaded), and sends the divisor", async () => {
     cleanup();
     const fake = fakeClient();
     const el = await mount<MlmPanel>('mlm-panel', { client: fake.client, summary: SUMMARY });
-    check(
-      inside<HTMLInputElement>(el, '#mlm-k').value === '5',
+    expect(
+      inside<HTMLInputElement>(el, '#mlm-k').value,
       `the demo's divisor: ${inside<HTMLInputElement>(el, '#mlm-k').value}`,
-    );
-    check(/starts divided by k = 5/.test(inside(el, '#mlm-k-note').textContent ?? ''), 'the note says what k does');
+    ).toBe('5');
+    expect(inside(el, '#mlm-k-note').textContent ?? '', 'the note says what k does').toMatch(/starts divided by k = 5/);
     inside<HTMLInputElement>(el, '#mlm-steps').value = '3';
     inside<HTMLButtonElement>(el, '#mlm-start').click();
     await settle(el);
-    check(fake.calls[0]?.k === 5, `k sent: ${JSON.stringify(fake.calls[0])}`);
+    expect(fake.calls[0]?.k, `k sent: ${JSON.stringify(fake.calls[0])}`).toBe(5);
     const other = await mount<MlmPanel>('mlm-panel', {
       client: fake.client,
       summary: { ...SUMMARY, name: 'bert', synthetic: false } as ModelSummary,
     });
-    check(inside<HTMLInputElement>(other, '#mlm-k').value === '1', "another model's head as loaded");
-    check(/flat lines/.test(inside(other, '#mlm-k-note').textContent ?? ''), 'k = 1 says a long head stays flat');
+    expect(inside<HTMLInputElement>(other, '#mlm-k').value, "another model's head as loaded").toBe('1');
+    expect(inside(other, '#mlm-k-note').textContent ?? '', 'k = 1 says a long head stays flat').toMatch(/flat lines/);
   });
 
   it('says the time left while it trains, measured per step', async () => {
@@ -118,7 +123,7 @@ describe('<mlm-panel>', () => {
     inside<HTMLButtonElement>(el, '#mlm-start').click();
     await settle(el, 10);
     // step 1 of 31 at 2 s a step: 30 steps left, 1 min
-    check(/Step 1 of 31 · about 2\.0 s per step .* 1 min left/.test(status), status);
+    expect(status, status).toMatch(/Step 1 of 31 · about 2\.0 s per step .* 1 min left/);
   });
 
   it('a run whose rows barely moved says so, and to start from a divided head', async () => {
@@ -132,7 +137,9 @@ describe('<mlm-panel>', () => {
     inside<HTMLButtonElement>(el, '#mlm-start').click();
     await settle(el);
     const status = inside(el, '#mlm-status').textContent ?? '';
-    check(/\(\+0\.1%\)/.test(status) && /barely moved/.test(status) && /divided by k/.test(status), status);
+    expect(status, status).toMatch(/\(\+0\.1%\)/);
+    expect(status, status).toMatch(/barely moved/);
+    expect(status, status).toMatch(/divided by k/);
   });
 
   it('offers Resume from the checkpoint the worker has, and resumes with the same settings', async () => {
@@ -141,15 +148,15 @@ describe('<mlm-panel>', () => {
     const el = await mount<MlmPanel>('mlm-panel', { client: fake.client, summary: SUMMARY });
     await settle(el);
     const resume = inside<HTMLButtonElement>(el, '#mlm-resume');
-    check(/Resume from step 20/.test(resume.textContent ?? ''), resume.textContent ?? '');
+    expect(resume.textContent ?? '', resume.textContent ?? '').toMatch(/Resume from step 20/);
     resume.click();
     await settle(el);
-    check(fake.calls[0]?.resume === true, `resumed: ${JSON.stringify(fake.calls[0])}`);
+    expect(fake.calls[0]?.resume, `resumed: ${JSON.stringify(fake.calls[0])}`).toBe(true);
     const loss = inside<LossChart>(el, '#mlm-loss-chart');
-    check(
-      loss.series[0].points[0].x === 21,
+    expect(
+      loss.series[0].points[0].x,
       `the resumed run's first report is step 21: ${JSON.stringify(loss.series[0].points)}`,
-    );
+    ).toBe(21);
   });
 
   it('refuses a masking probability of 0 at its field and sends nothing; without a model the button is disabled', async () => {
@@ -160,9 +167,9 @@ describe('<mlm-panel>', () => {
     field.value = '0';
     inside<HTMLButtonElement>(el, '#mlm-start').click();
     await settle(el);
-    check(fake.calls.length === 0, 'nothing was sent');
-    check(/Masking probability must be/.test(field.validationMessage), field.validationMessage);
+    expect(fake.calls, 'nothing was sent').toHaveLength(0);
+    expect(field.validationMessage, field.validationMessage).toMatch(/Masking probability must be/);
     const empty = await mount<MlmPanel>('mlm-panel', { client: fake.client, summary: null });
-    check(inside<HTMLButtonElement>(empty, '#mlm-start').disabled, 'no model: disabled');
+    expect(inside<HTMLButtonElement>(empty, '#mlm-start').disabled, 'no model: disabled').toBeTruthy();
   });
 });

@@ -2,7 +2,8 @@
 import '../../src/ui/model/model-picker.ts';
 import type { LoadRequest, ModelPicker } from '../../src/ui/model/model-picker.ts';
 import type { ModelSummary } from '../../src/worker/api.ts';
-import { allInside, check, events, inside, mount } from './ui-fixture.ts';
+import { allInside, events, inside, mount } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 const summary: ModelSummary = {
   name: 'demo',
@@ -33,7 +34,7 @@ describe('<model-picker>', () => {
     const el = await mount<ModelPicker>('model-picker', {});
     const seen = events<LoadRequest>(el, 'load-model');
     const select = inside<HTMLSelectElement>(el, '#preset');
-    check(allInside(el, '#preset option').length >= 8, 'the demo and seven presets');
+    expect(allInside(el, '#preset option').length, 'the demo and seven presets').toBeGreaterThanOrEqual(8);
     select.value = 'bert-tiny';
     select.dispatchEvent(new Event('change'));
     const hub = inside<HTMLInputElement>(el, '#hub-id');
@@ -41,7 +42,9 @@ describe('<model-picker>', () => {
     hub.dispatchEvent(new Event('input'));
     await el.updateComplete;
     inside<HTMLButtonElement>(el, '#load-hub').click();
-    check(JSON.stringify(seen) === JSON.stringify([{ model: 'bert-tiny' }, { model: 'my-org/my-model' }]), JSON.stringify(seen));
+    expect(JSON.stringify(seen), JSON.stringify(seen)).toBe(
+      JSON.stringify([{ model: 'bert-tiny' }, { model: 'my-org/my-model' }]),
+    );
   });
 
   it('hands picked files over as they are', async () => {
@@ -52,7 +55,9 @@ describe('<model-picker>', () => {
     transfer.items.add(new File(['{}'], 'config.json'));
     input.files = transfer.files;
     input.dispatchEvent(new Event('change'));
-    check(seen.length === 1 && 'files' in seen[0] && seen[0].files[0].name === 'config.json', 'files request');
+    expect(seen, 'files request').toHaveLength(1);
+    expect('files' in seen[0], 'files request').toBe(true);
+    expect('files' in seen[0] ? seen[0].files[0].name : undefined, 'files request').toBe('config.json');
   });
 
   it('shows download progress with a working cancel button', async () => {
@@ -61,38 +66,36 @@ describe('<model-picker>', () => {
       progress: { stage: 'download', file: 'model.safetensors', loaded: 512, total: 2048 },
     });
     const cancelled = events<unknown>(el, 'cancel-load');
-    check(inside<HTMLProgressElement>(el, '#progress').value === 0.25, 'progress at a quarter');
-    check(
-      /model\.safetensors: 512 B of 2\.00 KiB/.test(inside(el, '#progress-text').textContent ?? ''),
-      inside(el, '#progress-text').textContent ?? '',
+    expect(inside<HTMLProgressElement>(el, '#progress').value, 'progress at a quarter').toBe(0.25);
+    expect(inside(el, '#progress-text').textContent ?? '', inside(el, '#progress-text').textContent ?? '').toMatch(
+      /model\.safetensors: 512 B of 2\.00 KiB/,
     );
-    check(inside<HTMLSelectElement>(el, '#preset').disabled, 'choices are locked while loading');
+    expect(inside<HTMLSelectElement>(el, '#preset').disabled, 'choices are locked while loading').toBeTruthy();
     inside<HTMLButtonElement>(el, '#cancel').click();
-    check(cancelled.length === 1, 'cancel-load sent');
+    expect(cancelled, 'cancel-load sent').toHaveLength(1);
   });
 
   it('with nothing loaded, offers to load the chosen entry (choosing it again would fire no change)', async () => {
     const el = await mount<ModelPicker>('model-picker', { model: 'bert-mini', summary: null });
     const seen = events<LoadRequest>(el, 'load-model');
     const button = inside<HTMLButtonElement>(el, '#load-chosen');
-    check(/Load bert-mini/.test(button.textContent ?? ''), button.textContent ?? '');
+    expect(button.textContent ?? '', button.textContent ?? '').toMatch(/Load bert-mini/);
     button.click();
-    check(JSON.stringify(seen) === JSON.stringify([{ model: 'bert-mini' }]), JSON.stringify(seen));
+    expect(JSON.stringify(seen), JSON.stringify(seen)).toBe(JSON.stringify([{ model: 'bert-mini' }]));
     el.model = 'my-org/my-model';
     await el.updateComplete;
-    check(allInside(el, '#load-chosen').length === 0, 'a Hub id has its own Load button');
+    expect(allInside(el, '#load-chosen'), 'a Hub id has its own Load button').toHaveLength(0);
     el.summary = summary;
     el.model = 'demo';
     await el.updateComplete;
-    check(allInside(el, '#load-chosen').length === 0, 'nothing to offer while a model is loaded');
+    expect(allInside(el, '#load-chosen'), 'nothing to offer while a model is loaded').toHaveLength(0);
   });
 
   it('labels the demo backbone and shows the memory estimate against the binding limit', async () => {
     const el = await mount<ModelPicker>('model-picker', { summary });
-    check(/demo backbone/.test(inside(el, '#model-label').textContent ?? ''), 'demo label');
-    check(
-      /of 1\.00 GiB allowed per binding/.test(inside(el, '#memory').textContent ?? ''),
-      inside(el, '#memory').textContent ?? '',
+    expect(inside(el, '#model-label').textContent ?? '', 'demo label').toMatch(/demo backbone/);
+    expect(inside(el, '#memory').textContent ?? '', inside(el, '#memory').textContent ?? '').toMatch(
+      /of 1\.00 GiB allowed per binding/,
     );
   });
 
@@ -100,15 +103,13 @@ describe('<model-picker>', () => {
     const encoding =
       'inference-free: queries by an IDF table of 30522 tokens; documents by the MLM with SpladePooling(max, log1p_relu)';
     const el = await mount<ModelPicker>('model-picker', { summary: { ...summary, encoding } });
-    check(inside(el, '#encoding').textContent === `Encoding: ${encoding}`, inside(el, '#encoding').textContent ?? '');
+    expect(inside(el, '#encoding').textContent, inside(el, '#encoding').textContent ?? '').toBe(`Encoding: ${encoding}`);
   });
 
   it('without WebGPU, nothing can be chosen', async () => {
     const el = await mount<ModelPicker>('model-picker', { noGpu: true });
-    check(
-      inside<HTMLSelectElement>(el, '#preset').disabled && inside<HTMLInputElement>(el, '#files').disabled,
-      'controls disabled',
-    );
-    check(/needs WebGPU/.test(inside(el, '#model-label').textContent ?? ''), 'says why');
+    expect(inside<HTMLSelectElement>(el, '#preset').disabled, 'controls disabled').toBeTruthy();
+    expect(inside<HTMLInputElement>(el, '#files').disabled, 'controls disabled').toBeTruthy();
+    expect(inside(el, '#model-label').textContent ?? '', 'says why').toMatch(/needs WebGPU/);
   });
 });

@@ -3,7 +3,8 @@
 import '../../src/ui/model/norm-histogram.ts';
 import type { NormHistogram } from '../../src/ui/model/norm-histogram.ts';
 import { precomputedPair } from '../../src/ui/model/precomputed-stats.ts';
-import { allInside, check, demoNorms, inside, mount } from './ui-fixture.ts';
+import { allInside, demoNorms, inside, mount } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 const demo = demoNorms(
   'test norms',
@@ -22,38 +23,37 @@ describe('<norm-histogram>', () => {
       ] as const) {
         const bars = allInside(el, `g[data-series="${name}"] rect`);
         const nonEmpty = stats.histogram.counts.filter((c) => c > 0).length;
-        check(bars.length === nonEmpty, `${name}: ${bars.length} bars for ${nonEmpty} non-empty bins`);
+        expect(bars.length, `${name}: ${bars.length} bars for ${nonEmpty} non-empty bins`).toBe(nonEmpty);
         const total = bars.reduce((sum, bar) => sum + Number(bar.getAttribute('data-count')), 0);
-        check(total === demo.norms.length, `${name}: bars hold ${total} rows of ${demo.norms.length}`);
+        expect(total, `${name}: bars hold ${total} rows of ${demo.norms.length}`).toBe(demo.norms.length);
       }
       const axis = allInside(el, 'text.label').map((t) => t.textContent ?? '');
-      check(
+      expect(
         axis.some((t) => t.includes('row L2 norm') && t.includes('(log scale)') === logNorm),
         `norm axis label: ${axis.join(' | ')}`,
-      );
-      check(/target 1\.400/.test(inside(el, 'svg').textContent ?? ''), 'the target line is labelled');
+      ).toBe(true);
+      expect(inside(el, 'svg').textContent ?? '', 'the target line is labelled').toMatch(/target 1\.400/);
     });
   }
 
   it('at k = 1 draws the head once, with one legend entry, not the same bars twice', async () => {
     const pair = precomputedPair(demo, 1, false);
     const el = await mount<NormHistogram>('norm-histogram', { original: pair.before, rescaled: pair.after, k: 1 });
-    check(allInside(el, 'g[data-series="before"] rect').length > 0, 'the head as loaded is drawn');
-    check(allInside(el, 'g[data-series="after"]').length === 0, 'no second, identical series');
+    expect(allInside(el, 'g[data-series="before"] rect').length, 'the head as loaded is drawn').toBeGreaterThan(0);
+    expect(allInside(el, 'g[data-series="after"]'), 'no second, identical series').toHaveLength(0);
     const legend = inside(el, '.legend').textContent ?? '';
-    check(/k = 1 \(head as loaded\)/.test(legend) && !/W_head \/ k/.test(legend), `legend: ${legend}`);
-    check(/k = 1 divides nothing/.test(inside(el, 'desc').textContent ?? ''), 'the description says so');
+    expect(legend, `legend: ${legend}`).toMatch(/k = 1 \(head as loaded\)/);
+    expect(legend, `legend: ${legend}`).not.toMatch(/W_head \/ k/);
+    expect(inside(el, 'desc').textContent ?? '', 'the description says so').toMatch(/k = 1 divides nothing/);
   });
 
   it('describes both means for screen readers and says when there is nothing to draw', async () => {
     const pair = precomputedPair(demo, 2, false);
     const el = await mount<NormHistogram>('norm-histogram', { original: pair.before, rescaled: pair.after, k: 2 });
     const desc = inside(el, 'desc').textContent ?? '';
-    check(
-      desc.includes(pair.before.summary.mean.toFixed(3)) && desc.includes(pair.after.summary.mean.toFixed(3)),
-      `desc: ${desc}`,
-    );
+    expect(desc, `desc: ${desc}`).toContain(pair.before.summary.mean.toFixed(3));
+    expect(desc, `desc: ${desc}`).toContain(pair.after.summary.mean.toFixed(3));
     const empty = await mount<NormHistogram>('norm-histogram', {});
-    check(/No statistics yet/.test(empty.shadowRoot?.textContent ?? ''), 'empty state text');
+    expect(empty.shadowRoot?.textContent ?? '', 'empty state text').toMatch(/No statistics yet/);
   });
 });

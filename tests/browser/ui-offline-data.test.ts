@@ -13,7 +13,8 @@ import { LESSON_DEFAULTS, lessonTaskFor } from '../../src/contract/lesson/lesson
 import { parseTriplets } from '../../src/io/triplets/triplets.ts';
 import { PageFailure } from '../../src/worker/client.ts';
 import type { DatasetSource, ModelSummary, TripletsSummary } from '../../src/worker/api.ts';
-import { check, cleanup, inside, mount, settle } from './ui-fixture.ts';
+import { cleanup, inside, mount, settle } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 /** What io/hub/http-body.ts says when fetch itself fails (offline): a HubError, as comlink hands it to the page. */
 const OFFLINE = Object.assign(
@@ -46,19 +47,20 @@ describe('<dataset-chooser> built-in data', () => {
     cleanup();
     const fake = datasetClient(OFFLINE);
     const el = await mount<DatasetChooser>('dataset-chooser', { client: fake.client });
-    check(/synthetic/.test(inside(el, '#read-builtin').textContent ?? ''), 'the button says synthetic');
+    expect(inside(el, '#read-builtin').textContent ?? '', 'the button says synthetic').toMatch(/synthetic/);
     inside<HTMLButtonElement>(el, '#read-builtin').click();
     await settle(el);
     const source = fake.opened[0];
-    check(source?.kind === 'files' && /synthetic/.test(source.name), `read as picked files: ${JSON.stringify(source)}`);
+    expect(source?.kind, `read as picked files: ${JSON.stringify(source)}`).toBe('files');
+    expect(source.kind === 'files' ? source.name : '', `read as picked files: ${JSON.stringify(source)}`).toMatch(/synthetic/);
     const files = source.kind === 'files' ? source.files : [];
     const byName = new Map(await Promise.all(files.map(async (f) => [f.name, await f.text()] as const)));
-    check(byName.get('corpus.jsonl') === WRITTEN.get('beir/corpus.jsonl'), 'corpus.jsonl as --write-task writes it');
-    check(byName.get('queries.jsonl') === WRITTEN.get('beir/queries.jsonl'), 'queries.jsonl as --write-task writes it');
-    check(byName.get('test.tsv') === WRITTEN.get('beir/qrels/test.tsv'), 'qrels/test.tsv as --write-task writes it');
+    expect(byName.get('corpus.jsonl'), 'corpus.jsonl as --write-task writes it').toBe(WRITTEN.get('beir/corpus.jsonl'));
+    expect(byName.get('queries.jsonl'), 'queries.jsonl as --write-task writes it').toBe(WRITTEN.get('beir/queries.jsonl'));
+    expect(byName.get('test.tsv'), 'qrels/test.tsv as --write-task writes it').toBe(WRITTEN.get('beir/qrels/test.tsv'));
     const listed = inside(el, '#read-sets').textContent ?? '';
-    check(/lesson task \(synthetic, built in\) #abc123: 32 queries/.test(listed), `listed: ${listed}`);
-    check(el.chosen.length === 1, 'chosen for the next evaluation');
+    expect(listed, `listed: ${listed}`).toMatch(/lesson task \(synthetic, built in\) #abc123: 32 queries/);
+    expect(el.chosen, 'chosen for the next evaluation').toHaveLength(1);
   });
 
   it('a NanoBEIR set with no answer from the Hub says what works offline, and reads the built-in task in one click', async () => {
@@ -68,12 +70,17 @@ describe('<dataset-chooser> built-in data', () => {
     inside<HTMLInputElement>(el, 'input[name="nanobeir"][value="SciFact"]').checked = true;
     inside<HTMLButtonElement>(el, '#read-nanobeir').click();
     await settle(el);
-    check(/NanoSciFact cannot be used: .*network failure/.test(inside(el, '#dataset-error').textContent ?? ''), 'the failure');
+    expect(inside(el, '#dataset-error').textContent ?? '', 'the failure').toMatch(
+      /NanoSciFact cannot be used: .*network failure/,
+    );
     const advice = inside(el, '#dataset-offline').textContent ?? '';
-    check(/may be offline/.test(advice) && /built in/.test(advice) && /BEIR folder/.test(advice), advice);
+    expect(advice, advice).toMatch(/may be offline/);
+    expect(advice, advice).toMatch(/built in/);
+    expect(advice, advice).toMatch(/BEIR folder/);
     inside<HTMLButtonElement>(el, '#offline-builtin').click();
     await settle(el);
-    check(fake.opened.at(-1)?.kind === 'files' && el.shadowRoot!.querySelector('#dataset-error') === null, 'read instead');
+    expect(fake.opened.at(-1)?.kind, 'read instead').toBe('files');
+    expect(el.shadowRoot!.querySelector('#dataset-error'), 'read instead').toBeNull();
   });
 
   it('a Hub that answers (404) gets its message alone, no offline advice', async () => {
@@ -82,8 +89,8 @@ describe('<dataset-chooser> built-in data', () => {
     inside<HTMLInputElement>(el, 'input[name="nanobeir"][value="SciFact"]').checked = true;
     inside<HTMLButtonElement>(el, '#read-nanobeir').click();
     await settle(el);
-    check(/HTTP 404/.test(inside(el, '#dataset-error').textContent ?? ''), 'the 404 said');
-    check(el.shadowRoot!.querySelector('#dataset-offline') === null, 'no offline advice');
+    expect(inside(el, '#dataset-error').textContent ?? '', 'the 404 said').toMatch(/HTTP 404/);
+    expect(el.shadowRoot!.querySelector('#dataset-offline'), 'no offline advice').toBeNull();
   });
 });
 
@@ -128,9 +135,9 @@ describe('<train-panel> built-in data', () => {
     const el = await mount<TrainPanel>('train-panel', { client: fake.client, summary: SUMMARY });
     inside<HTMLButtonElement>(el, '#use-builtin').click();
     await settle(el);
-    check((await fake.read[0]?.text()) === WRITTEN.get('triplets.tsv'), 'triplets.tsv as --write-task writes it');
+    expect(await fake.read[0]?.text(), 'triplets.tsv as --write-task writes it').toBe(WRITTEN.get('triplets.tsv'));
     const data = inside(el, '#data').textContent ?? '';
-    check(/lesson-task-synthetic\.tsv: 512 triplets .*synthetic: the lesson's generated task/.test(data), data);
+    expect(data, data).toMatch(/lesson-task-synthetic\.tsv: 512 triplets .*synthetic: the lesson's generated task/);
   });
 
   it('a Hub dataset with no answer says what works offline, and reads the built-in triplets in one click', async () => {
@@ -141,23 +148,27 @@ describe('<train-panel> built-in data', () => {
     inside<HTMLButtonElement>(el, '#read-hub').click();
     await settle(el);
     const advice = inside(el, '#data-offline').textContent ?? '';
-    check(/may be offline/.test(advice) && /generated triplets/.test(advice), advice);
+    expect(advice, advice).toMatch(/may be offline/);
+    expect(advice, advice).toMatch(/generated triplets/);
     inside<HTMLButtonElement>(el, '#offline-builtin').click();
     await settle(el);
-    check(fake.read.length === 1 && /synthetic/.test(inside(el, '#data').textContent ?? ''), 'the built-in triplets read');
+    expect(fake.read, 'the built-in triplets read').toHaveLength(1);
+    expect(inside(el, '#data').textContent ?? '', 'the built-in triplets read').toMatch(/synthetic/);
   });
 });
 
 describe('the model notice offline', () => {
   it('names the demo, local files and npm start when the Hub gives no answer; a 404 keeps the plain advice', () => {
     const offline = noticeFor(new PageFailure('download', OFFLINE.message), 'prajjwal1/bert-tiny');
-    check(/Could not reach the Hub for prajjwal1\/bert-tiny/.test(offline.heading), offline.heading);
-    check(/demo backbone is built into the page/.test(offline.message) && /npm start/.test(offline.message), offline.message);
-    check(
+    expect(offline.heading, offline.heading).toMatch(/Could not reach the Hub for prajjwal1\/bert-tiny/);
+    expect(offline.message, offline.message).toMatch(/demo backbone is built into the page/);
+    expect(offline.message, offline.message).toMatch(/npm start/);
+    expect(
       offline.actions.some((a) => a.id === 'load-demo'),
       'the demo offered',
-    );
+    ).toBe(true);
     const missing = noticeFor(new PageFailure('download', NOT_FOUND.message), 'org/name');
-    check(/Could not download org\/name/.test(missing.heading) && !/offline/.test(missing.message), missing.message);
+    expect(missing.heading, missing.message).toMatch(/Could not download org\/name/);
+    expect(missing.message, missing.message).not.toMatch(/offline/);
   });
 });

@@ -3,7 +3,8 @@ import '../../src/ui/model/preview-panel.ts';
 import type { PreviewPanel } from '../../src/ui/model/preview-panel.ts';
 import type { PreviewResult } from '../../src/worker/api.ts';
 import { auditPair } from '../../src/contract/model/pair-audit.ts';
-import { allInside, check, events, inside, mount } from './ui-fixture.ts';
+import { allInside, events, inside, mount } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 const vector = (text: string) => ({
   text,
@@ -20,14 +21,16 @@ describe('<preview-panel>', () => {
     const query = inside<HTMLTextAreaElement>(el, '#query');
     query.value = 'why is the sky blue';
     query.dispatchEvent(new Event('input'));
-    check(seen.length === 1 && seen[0].query === 'why is the sky blue' && seen[0].doc === 'b', JSON.stringify(seen));
+    expect(seen, JSON.stringify(seen)).toHaveLength(1);
+    expect(seen[0].query, JSON.stringify(seen)).toBe('why is the sky blue');
+    expect(seen[0].doc, JSON.stringify(seen)).toBe('b');
   });
 
   it('shows the score under k and both vectors', async () => {
     const el = await mount<PreviewPanel>('preview-panel', { result, k: 4 });
-    check(inside(el, '#score').textContent === '12.346', 'score with three decimals');
-    check(/at k = 4/.test(inside(el, '.score').textContent ?? ''), 'the score names k');
-    check(allInside(el, 'sparse-terms').length === 2, 'query and document vectors');
+    expect(inside(el, '#score').textContent, 'score with three decimals').toBe('12.346');
+    expect(inside(el, '.score').textContent ?? '', 'the score names k').toMatch(/at k = 4/);
+    expect(allInside(el, 'sparse-terms'), 'query and document vectors').toHaveLength(2);
   });
 
   it('names the input token that caused each term, grouped by token, and of each shared term on both sides', async () => {
@@ -59,31 +62,30 @@ describe('<preview-panel>', () => {
     });
     const audit = inside(el, '#doc-origins');
     const tokens = [...audit.shadowRoot!.querySelectorAll('#by-token li')];
-    check(tokens.length === 2, 'only tokens that caused a term are listed');
+    expect(tokens, 'only tokens that caused a term are listed').toHaveLength(2);
     const tide = tokens.find((li) => li.getAttribute('data-piece') === 'tide')!;
-    check(
-      tide.getAttribute('data-terms') === '2' && /caused 2: sea 2\.50 wave 1\.00/.test(tide.textContent!.replace(/\s+/g, ' ')),
-      tide.textContent ?? '',
-    );
-    check(
-      /63\.6% of the weight on expansions/.test(audit.shadowRoot!.querySelector('#origins-summary')!.textContent!),
-      'the expansion share',
+    expect(tide.getAttribute('data-terms'), tide.textContent ?? '').toBe('2');
+    expect(tide.textContent!.replace(/\s+/g, ' '), tide.textContent ?? '').toMatch(/caused 2: sea 2\.50 wave 1\.00/);
+    expect(audit.shadowRoot!.querySelector('#origins-summary')!.textContent!, 'the expansion share').toMatch(
+      /63\.6% of the weight on expansions/,
     );
     const rows = [...audit.shadowRoot!.querySelectorAll('#origin-table tbody tr')];
-    check(rows.map((r) => r.getAttribute('data-term')).join(',') === 'sea,moon,wave', 'heaviest first');
+    expect(rows.map((r) => r.getAttribute('data-term')).join(','), 'heaviest first').toBe('sea,moon,wave');
     // the shared terms: largest product first, each side's weight and causing token, the score split
     const shared = inside(el, '#shared-origins').shadowRoot!;
     const pairRows = [...shared.querySelectorAll('#shared-table tbody tr')];
-    check(pairRows.map((r) => r.getAttribute('data-term')).join(',') === 'sea,wave', 'shared terms, largest product first');
+    expect(pairRows.map((r) => r.getAttribute('data-term')).join(','), 'shared terms, largest product first').toBe('sea,wave');
     const sea = pairRows[0].textContent!.replace(/\s+/g, ' ');
-    check(/sea 2\.500 1\.000 expansion from ocean \(token 1\) 2\.500 expansion from tide \(token 2\)/.test(sea), sea);
+    expect(sea, sea).toMatch(/sea 2\.500 1\.000 expansion from ocean \(token 1\) 2\.500 expansion from tide \(token 2\)/);
     const summary = shared.querySelector('#pair-summary')!.textContent!.replace(/\s+/g, ' ');
-    check(/Score 3\.0000 at k = 4 over 2 shared terms: 100\.0% of it from terms the query expanded to/.test(summary), summary);
+    expect(summary, summary).toMatch(
+      /Score 3\.0000 at k = 4 over 2 shared terms: 100\.0% of it from terms the query expanded to/,
+    );
   });
 
   it('shows an error in place of the vectors', async () => {
     const el = await mount<PreviewPanel>('preview-panel', { result, error: 'No model is loaded yet' });
-    check(inside(el, '#preview-error').getAttribute('role') === 'alert', 'the error is announced');
-    check(allInside(el, 'sparse-terms').length === 0, 'no stale vectors next to an error');
+    expect(inside(el, '#preview-error').getAttribute('role'), 'the error is announced').toBe('alert');
+    expect(allInside(el, 'sparse-terms'), 'no stale vectors next to an error').toHaveLength(0);
   });
 });

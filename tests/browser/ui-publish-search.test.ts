@@ -6,7 +6,8 @@ import '../../src/ui/evaluation/publish-search.ts';
 import { zipSync } from 'fflate';
 import type { PublishSearch, PublishSearchClient } from '../../src/ui/evaluation/publish-search.ts';
 import { PUBLISH_SETTINGS, type PublishedSearch, type PublishSettings } from '../../src/worker/api.ts';
-import { check, cleanup, inside, mount, settle } from './ui-fixture.ts';
+import { cleanup, inside, mount, settle } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 const PUBLISHED: PublishedSearch = {
   name: 'NanoA-static-search',
@@ -61,26 +62,27 @@ describe('<publish-search>', () => {
     const el = await mount<PublishSearch>('publish-search', { client, set: 'NanoA', generation: 1 });
     inside<HTMLButtonElement>(el, '#publish').click();
     await settle(el);
-    check(bases[0] === new URL('search-runtime/', document.baseURI).href, `the runtime folder beside the page: ${bases[0]}`);
-    check(inside<HTMLButtonElement>(el, '#publish').disabled, 'one publish at a time');
-    check(/building the posting shards/.test(inside(el, '#publish-status').textContent ?? ''), 'the stage is shown');
+    expect(bases[0], `the runtime folder beside the page: ${bases[0]}`).toBe(new URL('search-runtime/', document.baseURI).href);
+    expect(inside<HTMLButtonElement>(el, '#publish').disabled, 'one publish at a time').toBeTruthy();
+    expect(inside(el, '#publish-status').textContent ?? '', 'the stage is shown').toMatch(/building the posting shards/);
     finish();
     await settle(el);
     const transfer = inside(el, '#publish-transfer');
-    check(transfer.getAttribute('data-p50') === '32700' && transfer.getAttribute('data-p90') === '40960', 'p50 and p90');
-    check(/12 queries/.test(transfer.textContent ?? ''), 'over how many queries');
-    check(/1316 files/.test(inside(el, '#publish-report').textContent ?? ''), 'the file count');
+    expect(transfer.getAttribute('data-p50'), 'p50 and p90').toBe('32700');
+    expect(transfer.getAttribute('data-p90'), 'p50 and p90').toBe('40960');
+    expect(transfer.textContent ?? '', 'over how many queries').toMatch(/12 queries/);
+    expect(inside(el, '#publish-report').textContent ?? '', 'the file count').toMatch(/1316 files/);
     const quality = inside(el, '#publish-quality');
-    check(/0\.6029.*0\.6029/s.test(quality.textContent ?? ''), `nDCG@10 published and exact: ${quality.textContent}`);
-    check(/stored as uint8/.test(quality.textContent ?? ''), 'how the weights are stored');
+    expect(quality.textContent ?? '', `nDCG@10 published and exact: ${quality.textContent}`).toMatch(/0\.6029.*0\.6029/s);
+    expect(quality.textContent ?? '', 'how the weights are stored').toMatch(/stored as uint8/);
     const preview = inside(el, 'splade-search');
-    check(/^published-\d+$/.test(preview.getAttribute('src') ?? ''), 'the preview reads the published folder');
+    expect(preview.getAttribute('src') ?? '', 'the preview reads the published folder').toMatch(/^published-\d+$/);
     const names = await downloaded(() => inside<HTMLButtonElement>(el, '#publish-download').click());
-    check(names.join() === 'NanoA-static-search.zip', `the zip's name: ${names}`);
+    expect(names.join(), `the zip's name: ${names}`).toBe('NanoA-static-search.zip');
 
     el.generation = 2;
     await settle(el);
-    check(el.renderRoot.querySelector('#publish-report') === null, 'a new evaluation clears the report of the last');
+    expect(el.renderRoot.querySelector('#publish-report'), 'a new evaluation clears the report of the last').toBeNull();
     cleanup();
   });
 
@@ -91,10 +93,10 @@ describe('<publish-search>', () => {
     finish();
     await settle(el);
     const error = inside(el, '#publish-error');
-    check(error.getAttribute('role') === 'alert', 'an alert');
-    check(/not inference-free/.test(error.textContent ?? ''), `it says why: ${error.textContent}`);
-    check(el.renderRoot.querySelector('#publish-report') === null, 'no report');
-    check(!inside<HTMLButtonElement>(el, '#publish').disabled, 'it can be asked again');
+    expect(error.getAttribute('role'), 'an alert').toBe('alert');
+    expect(error.textContent ?? '', `it says why: ${error.textContent}`).toMatch(/not inference-free/);
+    expect(el.renderRoot.querySelector('#publish-report'), 'no report').toBeNull();
+    expect(inside<HTMLButtonElement>(el, '#publish').disabled, 'it can be asked again').toBeFalsy();
     cleanup();
   });
 
@@ -108,16 +110,18 @@ describe('<publish-search>', () => {
       input.dispatchEvent(new Event('input'));
       await settle(el);
     };
-    check(field<HTMLSelectElement>('publish-weights').value === 'uint8' && field('publish-cap').value === '', 'defaults shown');
+    expect(field<HTMLSelectElement>('publish-weights').value, 'defaults shown').toBe('uint8');
+    expect(field('publish-cap').value, 'defaults shown').toBe('');
     inside<HTMLButtonElement>(el, '#publish').click();
     finish();
     await settle(el);
-    check(JSON.stringify(sent[0]) === JSON.stringify(PUBLISH_SETTINGS), `the defaults sent: ${JSON.stringify(sent[0])}`);
+    expect(JSON.stringify(sent[0]), `the defaults sent: ${JSON.stringify(sent[0])}`).toBe(JSON.stringify(PUBLISH_SETTINGS));
 
     await type('publish-cap', '0');
     const problem = inside(el, '#settings-problem');
-    check(problem.getAttribute('role') === 'alert' && /a cap of 0 would keep no document/.test(problem.textContent ?? ''), 'why');
-    check(inside<HTMLButtonElement>(el, '#publish').disabled, 'Publish waits for a good value');
+    expect(problem.getAttribute('role'), 'why').toBe('alert');
+    expect(problem.textContent ?? '', 'why').toMatch(/a cap of 0 would keep no document/);
+    expect(inside<HTMLButtonElement>(el, '#publish').disabled, 'Publish waits for a good value').toBeTruthy();
     await type('publish-cap', '500');
     await type('publish-shard-kb', '8');
     await type('publish-chunk', '16');
@@ -128,14 +132,14 @@ describe('<publish-search>', () => {
     bm25.checked = false;
     bm25.dispatchEvent(new Event('change'));
     await settle(el);
-    check(el.renderRoot.querySelector('#settings-problem') === null, 'no problem left');
+    expect(el.renderRoot.querySelector('#settings-problem'), 'no problem left').toBeNull();
     inside<HTMLButtonElement>(el, '#publish').click();
     finish();
     await settle(el);
     const expected = { weights: 'float16', cap: 500, bm25: false, shardKb: 8, chunk: 16 };
-    check(JSON.stringify(sent[1]) === JSON.stringify(expected), `the form's settings sent: ${JSON.stringify(sent[1])}`);
+    expect(JSON.stringify(sent[1]), `the form's settings sent: ${JSON.stringify(sent[1])}`).toBe(JSON.stringify(expected));
     await type('publish-cap', '');
-    check(el.renderRoot.querySelector('#settings-problem') === null, 'an empty cap is every document');
+    expect(el.renderRoot.querySelector('#settings-problem'), 'an empty cap is every document').toBeNull();
     cleanup();
   });
 });

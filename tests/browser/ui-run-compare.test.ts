@@ -4,7 +4,8 @@
 import '../../src/ui/experiments/run-compare.ts';
 import type { RunCompare } from '../../src/ui/experiments/run-compare.ts';
 import type { PruningPoint, RunRecord, SetEvaluation } from '../../src/worker/api.ts';
-import { allInside, check, cleanup, inside, mount } from './ui-fixture.ts';
+import { allInside, cleanup, inside, mount } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 interface Evaluated {
   documents: number;
@@ -51,21 +52,21 @@ describe('<run-compare>', () => {
     const el = await mount<RunCompare>('run-compare', { runs });
     const cell = (id: string) =>
       inside(el, `#cmp-table tr[data-run="${id}"] td[data-measure="query_postings"]`).textContent?.trim();
-    check(cell('a') === '1,235', `run a: ${cell('a')}`);
-    check(cell('b') === '–', `run b: ${cell('b')}`);
+    expect(cell('a'), `run a: ${cell('a')}`).toBe('1,235');
+    expect(cell('b'), `run b: ${cell('b')}`).toBe('–');
     const percentiles = (id: string) =>
       inside(el, `#cmp-table tr[data-run="${id}"] td[data-measure="query_postings_p50_p99"]`).textContent?.trim();
-    check(percentiles('a') === '1,100 / 4,321', `run a: ${percentiles('a')}`);
-    check(percentiles('c') === '–', `an evaluation stored before percentiles were kept: ${percentiles('c')}`);
+    expect(percentiles('a'), `run a: ${percentiles('a')}`).toBe('1,100 / 4,321');
+    expect(percentiles('c'), `an evaluation stored before percentiles were kept: ${percentiles('c')}`).toBe('–');
   });
 
   it('names its set chooser for screen readers ("Results on", axe\'s select-name)', async () => {
     cleanup();
     const el = await mount<RunCompare>('run-compare', { runs: [run('a', 1, { documents: 10, avgFlops: 1, ndcg: 0.3 })] });
     const select = inside<HTMLSelectElement>(el, '#cmp-set');
-    check(select.labels?.[0]?.textContent?.trim() === 'Results on', `its label: ${select.labels?.[0]?.textContent}`);
+    expect(select.labels?.[0]?.textContent?.trim(), `its label: ${select.labels?.[0]?.textContent}`).toBe('Results on');
     const none = await mount<RunCompare>('run-compare', { runs: [run('b', 8, null)] });
-    check(none.shadowRoot!.querySelector('#cmp-set') === null, 'no set to choose: no chooser');
+    expect(none.shadowRoot!.querySelector('#cmp-set'), 'no set to choose: no chooser').toBeNull();
   });
 
   it("lays out each evaluated run's kept pruning curve: nDCG@10 and postings per query at each point", async () => {
@@ -79,12 +80,13 @@ describe('<run-compare>', () => {
     ];
     const el = await mount<RunCompare>('run-compare', { runs });
     const rows = allInside(el, '#cmp-pruning tbody tr');
-    check(rows.length === 1 && rows[0].getAttribute('data-run') === 'a', 'only the run whose evaluation kept a curve');
+    expect(rows, 'only the run whose evaluation kept a curve').toHaveLength(1);
+    expect(rows[0].getAttribute('data-run'), 'only the run whose evaluation kept a curve').toBe('a');
     const headers = allInside(el, '#cmp-pruning thead th').map((th) => th.textContent?.trim());
-    check(headers.length === 3, `run and two points: ${headers}`);
+    expect(headers, `run and two points: ${headers}`).toHaveLength(3);
     const cells = [...rows[0].querySelectorAll<HTMLElement>('td[data-rule]')].map((td) =>
       td.innerText.replace(/\s+/g, ' ').trim(),
     );
-    check(cells.join(' | ') === '0.5000 12,345 1.50 KiB | 0.4568 321 1.50 KiB', cells.join(' | '));
+    expect(cells.join(' | '), cells.join(' | ')).toBe('0.5000 12,345 1.50 KiB | 0.4568 321 1.50 KiB');
   });
 });

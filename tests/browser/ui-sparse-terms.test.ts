@@ -2,7 +2,8 @@
 // ([CLS], [SEP], [unusedN]) said apart under the list, never among the top terms.
 import '../../src/ui/common/sparse-terms.ts';
 import type { SparseTerms } from '../../src/ui/common/sparse-terms.ts';
-import { allInside, check, inside, mount } from './ui-fixture.ts';
+import { allInside, inside, mount } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 describe('<sparse-terms>', () => {
   it('lists terms in order, marks expansions for sight and screen readers, counts active dimensions', async () => {
@@ -17,15 +18,18 @@ describe('<sparse-terms>', () => {
     };
     const el = await mount<SparseTerms>('sparse-terms', { heading: 'Query vector', summary });
     const items = allInside(el, 'li');
-    check(items.length === 2 && items[0].getAttribute('data-term') === 'tides', 'two terms, largest first');
-    check(!items[0].textContent?.includes('+') && items[1].textContent?.includes('+ moon'), 'expansion carries a + sign');
-    check(
-      items[1].querySelector('.visually-hidden')?.textContent?.includes('expansion') === true,
+    expect(items, 'two terms, largest first').toHaveLength(2);
+    expect(items[0].getAttribute('data-term'), 'two terms, largest first').toBe('tides');
+    expect(items[0].textContent?.includes('+'), 'expansion carries a + sign').toBeFalsy();
+    expect(items[1].textContent?.includes('+ moon'), 'expansion carries a + sign').toBeTruthy();
+    expect(
+      items[1].querySelector('.visually-hidden')?.textContent?.includes('expansion'),
       'screen readers hear "expansion"',
-    );
-    check(/57 active dimensions · 2 tokens/.test(inside(el, '#active').textContent ?? ''), 'active dimensions shown');
+    ).toBe(true);
+    expect(inside(el, '#active').textContent ?? '', 'active dimensions shown').toMatch(/57 active dimensions · 2 tokens/);
     const widths = allInside(el, '.bar').map((b) => (b as HTMLElement).style.width);
-    check(widths[0] === '100%' && widths[1] === '50%', `bar widths ${widths}`);
+    expect(widths[0], `bar widths ${widths}`).toBe('100%');
+    expect(widths[1], `bar widths ${widths}`).toBe('50%');
   });
 
   it('lists special pieces apart, with their weights, never among the top terms (the bars scale to the top term)', async () => {
@@ -42,22 +46,24 @@ describe('<sparse-terms>', () => {
     };
     const el = await mount<SparseTerms>('sparse-terms', { heading: 'Query vector', summary });
     const listed = allInside(el, 'li').map((li) => li.getAttribute('data-term'));
-    check(JSON.stringify(listed) === JSON.stringify(['tides', 'moon']), `top terms: ${listed}`);
+    expect(JSON.stringify(listed), `top terms: ${listed}`).toBe(JSON.stringify(['tides', 'moon']));
     const apart = inside(el, '.special-apart').textContent ?? '';
-    check(/kept apart/.test(apart) && /\[CLS\] 3/.test(apart) && /\[unused7\] 1\.5/.test(apart), apart);
-    check((allInside(el, '.bar')[0] as HTMLElement).style.width === '100%', 'the heaviest ordinary term has the full bar');
+    expect(apart, apart).toMatch(/kept apart/);
+    expect(apart, apart).toMatch(/\[CLS\] 3/);
+    expect(apart, apart).toMatch(/\[unused7\] 1\.5/);
+    expect((allInside(el, '.bar')[0] as HTMLElement).style.width, 'the heaviest ordinary term has the full bar').toBe('100%');
   });
 
   it('says why an empty vector is empty, and only for an empty one', async () => {
     const empty = { text: 'gravity', tokens: ['gravity'], activeDims: 0, terms: [] };
     const el = await mount<SparseTerms>('sparse-terms', { heading: 'Query vector', summary: empty });
-    check(/0 active dimensions · 1 tokens/.test(inside(el, '#active').textContent ?? ''), 'the count says 0');
-    check(/No term is active: every logit of this text is 0 or below/.test(inside(el, '#empty').textContent ?? ''), 'why');
-    check(allInside(el, 'li').length === 0, 'no term listed');
+    expect(inside(el, '#active').textContent ?? '', 'the count says 0').toMatch(/0 active dimensions · 1 tokens/);
+    expect(inside(el, '#empty').textContent ?? '', 'why').toMatch(/No term is active: every logit of this text is 0 or below/);
+    expect(allInside(el, 'li'), 'no term listed').toHaveLength(0);
     const one = { ...empty, activeDims: 1, terms: [{ term: 'gravity', id: 3, weight: 0.1, expansion: false }] };
     const other = await mount<SparseTerms>('sparse-terms', { heading: 'Query vector', summary: one });
-    check(other.shadowRoot?.querySelector('#empty') === null, 'a vector with a term has no such line');
+    expect(other.shadowRoot?.querySelector('#empty'), 'a vector with a term has no such line').toBeNull();
     const recorded = await mount<SparseTerms>('sparse-terms', { heading: 'Recorded', summary: empty, caption: 'top terms kept' });
-    check(recorded.shadowRoot?.querySelector('#empty') === null, 'a recording kept as its top terms is not called empty');
+    expect(recorded.shadowRoot?.querySelector('#empty'), 'a recording kept as its top terms is not called empty').toBeNull();
   });
 });

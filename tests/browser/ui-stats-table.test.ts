@@ -3,41 +3,47 @@
 import '../../src/ui/model/head-stats-table.ts';
 import type { HeadStatsTable } from '../../src/ui/model/head-stats-table.ts';
 import { precomputedPair } from '../../src/ui/model/precomputed-stats.ts';
-import { check, demoNorms, inside, mount, near } from './ui-fixture.ts';
+import { demoNorms, inside, mount } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 describe('<head-stats-table>', () => {
   it('shows every statistic at k = 1 and divided by k', async () => {
     const pair = precomputedPair(demoNorms('t', 0.25, [1, 2, 3, 4, 8]), 8, false);
     const el = await mount<HeadStatsTable>('head-stats-table', { original: pair.before, rescaled: pair.after });
-    check(inside(el, 'thead th[data-k="after"]').textContent?.trim() === 'k = 8', 'column header names k');
+    expect(inside(el, 'thead th[data-k="after"]').textContent?.trim(), 'column header names k').toBe('k = 8');
     const cell = (key: string, column: string) => Number(inside(el, `tr[data-stat="${key}"] td[data-k="${column}"]`).textContent);
-    near(cell('mean', '1'), 3.6, 5e-4, 'mean at k = 1');
-    near(cell('max', 'after'), 1, 5e-4, 'max at k = 8');
-    near(cell('p50', 'after'), 3 / 8, 5e-4, 'median at k = 8');
-    check(cell('anisotropy', '1') === 0.25 && cell('anisotropy', 'after') === 0.25, 'anisotropy unchanged by k');
-    check(el.shadowRoot!.querySelector('tr[data-stat="non-finite"]') === null, 'no non-finite row for a finite head');
+    expect(Math.abs(cell('mean', '1') - 3.6), 'mean at k = 1').toBeLessThanOrEqual(5e-4);
+    expect(Math.abs(cell('max', 'after') - 1), 'max at k = 8').toBeLessThanOrEqual(5e-4);
+    expect(Math.abs(cell('p50', 'after') - 3 / 8), 'median at k = 8').toBeLessThanOrEqual(5e-4);
+    expect(cell('anisotropy', '1'), 'anisotropy unchanged by k').toBe(0.25);
+    expect(cell('anisotropy', 'after'), 'anisotropy unchanged by k').toBe(0.25);
+    expect(el.shadowRoot!.querySelector('tr[data-stat="non-finite"]'), 'no non-finite row for a finite head').toBeNull();
   });
 
   it('at k = 1 shows one column, not two identical ones, and says that k = 1 divides nothing', async () => {
     const pair = precomputedPair(demoNorms('t', 0.25, [1, 2, 3, 4, 8]), 1, false);
     const el = await mount<HeadStatsTable>('head-stats-table', { original: pair.before, rescaled: pair.after });
-    check(el.shadowRoot!.querySelectorAll('thead th').length === 2, 'the statistic names and one column of figures');
-    check(el.shadowRoot!.querySelector('[data-k="after"]') === null, 'no divided column');
-    check(inside(el, 'table').getAttribute('data-k') === '1', 'the table says which k it shows');
-    near(Number(inside(el, 'tr[data-stat="mean"] td[data-k="1"]').textContent), 3.6, 5e-4, 'mean at k = 1');
-    check(/dividing by 1 changes nothing/.test(inside(el, '#k1-note').textContent ?? ''), 'the note says why one column');
+    expect(el.shadowRoot!.querySelectorAll('thead th'), 'the statistic names and one column of figures').toHaveLength(2);
+    expect(el.shadowRoot!.querySelector('[data-k="after"]'), 'no divided column').toBeNull();
+    expect(inside(el, 'table').getAttribute('data-k'), 'the table says which k it shows').toBe('1');
+    expect(
+      Math.abs(Number(inside(el, 'tr[data-stat="mean"] td[data-k="1"]').textContent) - 3.6),
+      'mean at k = 1',
+    ).toBeLessThanOrEqual(5e-4);
+    expect(inside(el, '#k1-note').textContent ?? '', 'the note says why one column').toMatch(/dividing by 1 changes nothing/);
     const divided = await mount<HeadStatsTable>('head-stats-table', {
       original: pair.before,
       rescaled: precomputedPair(demoNorms('t', 0.25, [1, 2]), 2, false).after,
     });
-    check(divided.shadowRoot!.querySelector('#k1-note') === null, 'no note at k = 2');
+    expect(divided.shadowRoot!.querySelector('#k1-note'), 'no note at k = 2').toBeNull();
   });
 
   it('names the rows that hold NaN or Inf, and leaves them out of the figures', async () => {
     const pair = precomputedPair(demoNorms('t', 0.25, [1, 2, NaN, 3, Infinity]), 2, false);
     const el = await mount<HeadStatsTable>('head-stats-table', { original: pair.before, rescaled: pair.after });
     const cell = (key: string, column: string) => Number(inside(el, `tr[data-stat="${key}"] td[data-k="${column}"]`).textContent);
-    check(cell('non-finite', '1') === 2 && cell('non-finite', 'after') === 2, 'two broken rows counted');
-    near(cell('max', '1'), 3, 5e-4, 'max over the finite rows only');
+    expect(cell('non-finite', '1'), 'two broken rows counted').toBe(2);
+    expect(cell('non-finite', 'after'), 'two broken rows counted').toBe(2);
+    expect(Math.abs(cell('max', '1') - 3), 'max over the finite rows only').toBeLessThanOrEqual(5e-4);
   });
 });

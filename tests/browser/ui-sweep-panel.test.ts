@@ -4,7 +4,8 @@ import type { SweepClient, SweepPanel } from '../../src/ui/experiments/sweep-pan
 import '../../src/ui/experiments/sweep-panel.ts';
 import type { SweepRecipeSettings } from '../../src/ui/training/recipe-state.ts';
 import type { ModelSummary, PageSweepRequest, TripletsSummary } from '../../src/worker/api.ts';
-import { check, cleanup, inside, mount, settle } from './ui-fixture.ts';
+import { cleanup, inside, mount, settle } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 const SUMMARY = { name: 'demo', label: 'demo', synthetic: true } as ModelSummary;
 const TRIPLETS = { name: 't.tsv', triplets: 10, bytes: 100, blankLines: 0, header: false, crc32: 1 } as TripletsSummary;
@@ -56,13 +57,14 @@ describe('<sweep-panel>', () => {
     inside<HTMLButtonElement>(el, '#start-sweep').click();
     await settle(el);
     const request = sent[0];
-    check(request?.ks?.join(',') === '1,8', JSON.stringify(request));
+    expect(request?.ks?.join(','), JSON.stringify(request)).toBe('1,8');
     const base = request.base;
-    check(base.steps === 30 && base.batchSize === 8, JSON.stringify(base));
-    check(
+    expect(base.steps, JSON.stringify(base)).toBe(30);
+    expect(base.batchSize, JSON.stringify(base)).toBe(8);
+    expect(
       Object.entries(RECIPE).every(([key, value]) => base[key as keyof typeof base] === value),
       JSON.stringify(base),
-    );
+    ).toBe(true);
   });
 
   it('a lambda grid sends its own lambdas beside the same recipe', async () => {
@@ -72,16 +74,16 @@ describe('<sweep-panel>', () => {
     inside<HTMLButtonElement>(el, '#start-sweep').click();
     await settle(el);
     const request = sent[0];
-    check(
-      !!request?.lambdas && request.ks === undefined && request.base.k === 4 && request.base.dropout === 0,
-      JSON.stringify(request),
-    );
+    expect(request?.lambdas, JSON.stringify(request)).toBeTruthy();
+    expect(request.ks, JSON.stringify(request)).toBeUndefined();
+    expect(request.base.k, JSON.stringify(request)).toBe(4);
+    expect(request.base.dropout, JSON.stringify(request)).toBe(0);
   });
 
   it('sends nothing while the training form holds a bad field', async () => {
     const { el, sent } = await mountPanel(null);
     inside<HTMLButtonElement>(el, '#start-sweep').click();
     await settle(el);
-    check(sent.length === 0, `the worker was asked to sweep (${sent.length})`);
+    expect(sent, `the worker was asked to sweep (${sent.length})`).toHaveLength(0);
   });
 });

@@ -4,7 +4,8 @@
 import '../../src/ui/experiments/take-it-to.ts';
 import type { TakeItTo } from '../../src/ui/experiments/take-it-to.ts';
 import type { RunRecord } from '../../src/worker/api.ts';
-import { allInside, check, events, inside, mount } from './ui-fixture.ts';
+import { allInside, events, inside, mount } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 const run = (inferenceFree: boolean, saved = true) =>
   ({
@@ -18,21 +19,19 @@ describe('<take-it-to>', () => {
   it('lists every destination with its format, and hands the page downloads to the runs panel', async () => {
     const el = await mount<TakeItTo>('take-it-to', { run: run(false) });
     const rows = allInside(el, 'tr[data-destination]').map((row) => row.getAttribute('data-destination'));
-    check(
-      JSON.stringify(rows) ===
-        JSON.stringify([
-          'sentence-transformers',
-          'onnxruntime',
-          'st-onnx',
-          'opensearch-ml',
-          'elasticsearch',
-          'opensearch',
-          'vespa',
-          'qdrant',
-          'anserini',
-          'seismic',
-        ]),
-      JSON.stringify(rows),
+    expect(JSON.stringify(rows), JSON.stringify(rows)).toBe(
+      JSON.stringify([
+        'sentence-transformers',
+        'onnxruntime',
+        'st-onnx',
+        'opensearch-ml',
+        'elasticsearch',
+        'opensearch',
+        'vespa',
+        'qdrant',
+        'anserini',
+        'seismic',
+      ]),
     );
     const command = (id: string) => inside(el, `tr[data-destination="${id}"] code`).textContent ?? '';
     for (const [id, format] of [
@@ -43,25 +42,25 @@ describe('<take-it-to>', () => {
       ['seismic', 'seismic'],
       ['vespa', 'vespa'],
     ])
-      check(command(id).includes(`--format ${format}`), `${id}: ${command(id)}`);
-    check(command('vespa').includes('--output logits'), command('vespa'));
-    check(command('st-onnx') === 'splade-lab export-onnx --st-folder model', command('st-onnx'));
+      expect(command(id), `${id}: ${command(id)}`).toContain(`--format ${format}`);
+    expect(command('vespa'), command('vespa')).toContain('--output logits');
+    expect(command('st-onnx'), command('st-onnx')).toBe('splade-lab export-onnx --st-folder model');
     const asked = events<string>(el, 'export-run');
     inside<HTMLButtonElement>(el, 'button.take-model').click();
     inside<HTMLButtonElement>(el, 'button.take-onnx').click();
-    check(JSON.stringify(asked) === JSON.stringify(['model', 'onnx']), JSON.stringify(asked));
+    expect(JSON.stringify(asked), JSON.stringify(asked)).toBe(JSON.stringify(['model', 'onnx']));
   });
 
   it("says how an inference-free run's queries go, and makes OpenSearch's query bundle", async () => {
     const el = await mount<TakeItTo>('take-it-to', { run: run(true) });
-    check(/--side query/.test(inside(el, 'tr[data-destination="qdrant"]').textContent ?? ''), 'query side said');
-    check(/--side query/.test(inside(el, 'tr[data-destination="opensearch-ml"] code').textContent ?? ''), 'SPARSE_TOKENIZE');
-    check(/Router/.test(inside(el, 'tr[data-destination="sentence-transformers"]').textContent ?? ''), 'a Router folder');
+    expect(inside(el, 'tr[data-destination="qdrant"]').textContent ?? '', 'query side said').toMatch(/--side query/);
+    expect(inside(el, 'tr[data-destination="opensearch-ml"] code').textContent ?? '', 'SPARSE_TOKENIZE').toMatch(/--side query/);
+    expect(inside(el, 'tr[data-destination="sentence-transformers"]').textContent ?? '', 'a Router folder').toMatch(/Router/);
   });
 
   it('offers no download before the model is saved', async () => {
     const el = await mount<TakeItTo>('take-it-to', { run: run(false, false) });
-    check(inside<HTMLButtonElement>(el, 'button.take-model').disabled, 'Model disabled');
-    check(/no saved model yet/.test(inside(el, 'p').textContent ?? ''), 'says why');
+    expect(inside<HTMLButtonElement>(el, 'button.take-model').disabled, 'Model disabled').toBeTruthy();
+    expect(inside(el, 'p').textContent ?? '', 'says why').toMatch(/no saved model yet/);
   });
 });

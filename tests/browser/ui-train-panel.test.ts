@@ -21,7 +21,8 @@ import type {
   TrainRequest,
   TrainResult,
 } from '../../src/worker/api.ts';
-import { allInside, check, cleanup, inside, mount } from './ui-fixture.ts';
+import { allInside, cleanup, inside, mount } from './ui-fixture.ts';
+import { expect } from './expect.ts';
 
 const SUMMARY = { name: 'demo', label: 'synthetic demo backbone', synthetic: true } as ModelSummary;
 
@@ -216,23 +217,21 @@ describe('<train-panel>', () => {
     const list = inside<HTMLElement>(el, 'batch-cache-list');
     await (list as unknown as { updateComplete: Promise<unknown> }).updateComplete;
     const row = list.shadowRoot!.querySelector('tr[data-fingerprint="abc-4-2"]')!;
-    check(
-      /cached\.tsv \(4 triplets\)/.test(row.textContent ?? '') && /3\.00 MiB/.test(row.textContent ?? ''),
-      row.textContent ?? '',
-    );
-    check(inside<HTMLDetailsElement>(el, '#batch-caches').open, 'open while no file is picked');
+    expect(row.textContent ?? '', row.textContent ?? '').toMatch(/cached\.tsv \(4 triplets\)/);
+    expect(row.textContent ?? '', row.textContent ?? '').toMatch(/3\.00 MiB/);
+    expect(inside<HTMLDetailsElement>(el, '#batch-caches').open, 'open while no file is picked').toBeTruthy();
     row.querySelector<HTMLButtonElement>('.use-cache')!.click();
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     await el.updateComplete;
-    check(
-      /cached\.tsv: 4 triplets, from the batches cached in this browser/.test(inside<HTMLElement>(el, '#data').textContent ?? ''),
-      inside<HTMLElement>(el, '#data').textContent ?? '',
+    expect(inside<HTMLElement>(el, '#data').textContent ?? '', inside<HTMLElement>(el, '#data').textContent ?? '').toMatch(
+      /cached\.tsv: 4 triplets, from the batches cached in this browser/,
     );
-    check(!inside<HTMLButtonElement>(el, '#start').disabled, 'a run can start from the cached batches');
+    expect(inside<HTMLButtonElement>(el, '#start').disabled, 'a run can start from the cached batches').toBeFalsy();
     row.querySelector<HTMLButtonElement>('.clear-cache')!.click();
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     await el.updateComplete;
-    check(fake.cleared[0] === 'abc-4-2' && /No triplets yet/.test(inside<HTMLElement>(el, '#data').textContent ?? ''), 'cleared');
+    expect(fake.cleared[0], 'cleared').toBe('abc-4-2');
+    expect(inside<HTMLElement>(el, '#data').textContent ?? '', 'cleared').toMatch(/No triplets yet/);
   });
 
   it('reads a Hub dataset by id, subset and split for training', async () => {
@@ -249,16 +248,13 @@ describe('<train-panel>', () => {
     inside<HTMLButtonElement>(el, '#read-hub').click();
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     await el.updateComplete;
-    check(
-      JSON.stringify(fake.hubReads) ===
-        JSON.stringify([{ repo: 'someone/triplets', subset: 'triplet', split: 'train', hubUrl: 'http://127.0.0.1:9/' }]),
-      JSON.stringify(fake.hubReads),
+    expect(JSON.stringify(fake.hubReads), JSON.stringify(fake.hubReads)).toBe(
+      JSON.stringify([{ repo: 'someone/triplets', subset: 'triplet', split: 'train', hubUrl: 'http://127.0.0.1:9/' }]),
     );
-    check(
-      /someone\/triplets\/triplet:train: 5 triplets/.test(inside<HTMLElement>(el, '#data').textContent ?? ''),
-      inside<HTMLElement>(el, '#data').textContent ?? '',
+    expect(inside<HTMLElement>(el, '#data').textContent ?? '', inside<HTMLElement>(el, '#data').textContent ?? '').toMatch(
+      /someone\/triplets\/triplet:train: 5 triplets/,
     );
-    check(!inside<HTMLButtonElement>(el, '#start').disabled, 'a run can start on the dataset');
+    expect(inside<HTMLButtonElement>(el, '#start').disabled, 'a run can start on the dataset').toBeFalsy();
   });
 
   it('explains a malformed triplet file with its name and line, and does not offer to train on it', async () => {
@@ -266,9 +262,10 @@ describe('<train-panel>', () => {
     const el = await mount<TrainPanel>('train-panel', { client: fakeClient(null).client, summary: SUMMARY, k: 4 });
     await pick(el, 'bad.tsv', 'q1\tp1\tn1\nq2\tonly two fields\n');
     const error = inside(el, '#data-error').textContent ?? '';
-    check(/bad\.tsv cannot be used/.test(error) && /line 2: 2 tab-separated fields, expected 3/.test(error), error);
-    check(inside<HTMLButtonElement>(el, '#start').disabled, 'Start stays disabled');
-    check(inside<HTMLInputElement>(el, '#train-k').value === '4', "k defaults to the page's k");
+    expect(error, error).toMatch(/bad\.tsv cannot be used/);
+    expect(error, error).toMatch(/line 2: 2 tab-separated fields, expected 3/);
+    expect(inside<HTMLButtonElement>(el, '#start').disabled, 'Start stays disabled').toBeTruthy();
+    expect(inside<HTMLInputElement>(el, '#train-k').value, "k defaults to the page's k").toBe('4');
   });
 
   it("gives the calibrator the form's recipe (optimizer, warm-up, clipping, dropout, micro-batches), a sweep also its lr and lambdas, or null for a bad field", async () => {
@@ -288,31 +285,27 @@ describe('<train-panel>', () => {
       optimizer: 'adamw',
       flopsOver: 'micro-batch',
     };
-    check(
-      !!recipe &&
-        Object.keys(recipe).length === 6 &&
-        Object.entries(expected).every(([key, value]) => recipe[key as keyof typeof recipe] === value),
+    expect(recipe, JSON.stringify(recipe)).toBeTruthy();
+    expect(Object.keys(recipe!), JSON.stringify(recipe)).toHaveLength(6);
+    expect(
+      Object.entries(expected).every(([key, value]) => recipe![key as keyof typeof recipe] === value),
       JSON.stringify(recipe),
-    );
+    ).toBe(true);
     field('peakLr').value = '2e-3';
     field('lambdaQueries').value = '0.02';
     field('lambdaDocuments').value = '0.005';
     const sweep = el.sweepSettings();
-    check(
-      !!sweep &&
-        sweep.peakLr === 2e-3 &&
-        sweep.lambdaQueries === 0.02 &&
-        sweep.lambdaDocuments === 0.005 &&
-        sweep.gradAccum === 3,
-      JSON.stringify(sweep),
-    );
+    expect(sweep, JSON.stringify(sweep)).toBeTruthy();
+    expect(sweep!.peakLr, JSON.stringify(sweep)).toBe(2e-3);
+    expect(sweep!.lambdaQueries, JSON.stringify(sweep)).toBe(0.02);
+    expect(sweep!.lambdaDocuments, JSON.stringify(sweep)).toBe(0.005);
+    expect(sweep!.gradAccum, JSON.stringify(sweep)).toBe(3);
     field('dropout').value = '';
-    check(el.recipeSettings()?.dropout === undefined, "blank dropout: the backbone's");
+    expect(el.recipeSettings()?.dropout, "blank dropout: the backbone's").toBeUndefined();
     field('warmupRatio').value = '2';
-    check(
-      el.recipeSettings() === null && el.sweepSettings() === null && !field('warmupRatio').validity.valid,
-      'a warm-up over 1 is refused and marked',
-    );
+    expect(el.recipeSettings(), 'a warm-up over 1 is refused and marked').toBeNull();
+    expect(el.sweepSettings(), 'a warm-up over 1 is refused and marked').toBeNull();
+    expect(field('warmupRatio').validity.valid, 'a warm-up over 1 is refused and marked').toBeFalsy();
   });
 
   it('offers "Resume run from step N" for a saved checkpoint; Enter on it resumes; charts, time per step and provenance follow', async () => {
@@ -320,37 +313,39 @@ describe('<train-panel>', () => {
     const fake = fakeClient({ step: 5, recipe: paperRecipe(10, 2), k: 2, seed: 1, store: 'IndexedDB', name: 'step-00000005' });
     const el = await mount<TrainPanel>('train-panel', { client: fake.client, summary: SUMMARY, k: 2 });
     await pick(el, 'tiny.tsv', 'query\tpositive\tnegative\nq1\tp1\tn1\nq2\tp2\tn2\n');
-    check(/tiny\.tsv: 2 triplets/.test(inside(el, '#data').textContent ?? ''), inside(el, '#data').textContent ?? '');
-    check(
-      inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), '#batchSize').value === '2' &&
-        inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), '#steps').value === '10',
+    expect(inside(el, '#data').textContent ?? '', inside(el, '#data').textContent ?? '').toMatch(/tiny\.tsv: 2 triplets/);
+    expect(
+      inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), '#batchSize').value,
       "the fields show the saved run's settings",
-    );
+    ).toBe('2');
+    expect(
+      inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), '#steps').value,
+      "the fields show the saved run's settings",
+    ).toBe('10');
     const resume = inside<HTMLButtonElement>(el, '#resume');
-    check(resume.textContent?.trim() === 'Resume run from step 5', resume.textContent ?? '');
+    expect(resume.textContent?.trim(), resume.textContent ?? '').toBe('Resume run from step 5');
     resume.focus();
     await sendKeys({ press: 'Enter' });
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     await el.updateComplete;
-    check(fake.trained.length === 1 && fake.trained[0].resume && fake.trained[0].k === 2, JSON.stringify(fake.trained));
+    expect(fake.trained, JSON.stringify(fake.trained)).toHaveLength(1);
+    expect(fake.trained[0].resume, JSON.stringify(fake.trained)).toBeTruthy();
+    expect(fake.trained[0].k, JSON.stringify(fake.trained)).toBe(2);
     const loss = inside<LossChart>(el, '#train-loss');
     const active = inside<LossChart>(el, '#train-active');
     await loss.updateComplete;
     await active.updateComplete;
-    check(allInside(loss, 'g.series').length === 2 && allInside(active, 'g.series').length === 2, 'two lines in each chart');
-    check(
-      /ranking loss L_rank: 1\.5 at step 6, 1.1 at step 10/.test(inside(loss, '#summary').textContent ?? ''),
-      inside(loss, '#summary').textContent ?? '',
+    expect(allInside(loss, 'g.series'), 'two lines in each chart').toHaveLength(2);
+    expect(allInside(active, 'g.series'), 'two lines in each chart').toHaveLength(2);
+    expect(inside(loss, '#summary').textContent ?? '', inside(loss, '#summary').textContent ?? '').toMatch(
+      /ranking loss L_rank: 1\.5 at step 6, 1.1 at step 10/,
     );
-    check(
-      /Done: step 10 of 10, 250 ms per step/.test(inside(el, '#train-status').textContent ?? ''),
-      inside(el, '#train-status').textContent ?? '',
+    expect(inside(el, '#train-status').textContent ?? '', inside(el, '#train-status').textContent ?? '').toMatch(
+      /Done: step 10 of 10, 250 ms per step/,
     );
     const provenance = inside(el, '#train-provenance').textContent ?? '';
-    check(
-      /Figures from the fake backbone on fake\.tsv/.test(provenance) && /pretrained by splade-lab on WordNet/.test(provenance),
-      provenance,
-    );
+    expect(provenance, provenance).toMatch(/Figures from the fake backbone on fake\.tsv/);
+    expect(provenance, provenance).toMatch(/pretrained by splade-lab on WordNet/);
   });
 
   it('a new run sends the typed settings (keyboard-editable fields)', async () => {
@@ -369,19 +364,18 @@ describe('<train-panel>', () => {
     await sendKeys({ press: 'Space' });
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     const sent = fake.trained[0];
-    check(
-      sent && !sent.resume && sent.steps === 2 && sent.batchSize === 2 && sent.queryLength === 32 && sent.k === 1,
-      JSON.stringify(fake.trained),
-    );
+    expect(sent, JSON.stringify(fake.trained)).toBeTruthy();
+    expect(sent.resume, JSON.stringify(fake.trained)).toBeFalsy();
+    expect(sent.steps, JSON.stringify(fake.trained)).toBe(2);
+    expect(sent.batchSize, JSON.stringify(fake.trained)).toBe(2);
+    expect(sent.queryLength, JSON.stringify(fake.trained)).toBe(32);
+    expect(sent.k, JSON.stringify(fake.trained)).toBe(1);
     // the training semantics' defaults: one micro-batch, clipping at 1.0, the backbone's dropout, AdamW
-    check(
-      sent.gradAccum === 1 &&
-        sent.maxGradNorm === 1 &&
-        sent.dropout === undefined &&
-        sent.optimizer === 'adamw' &&
-        sent.warmupRatio === 0.1,
-      JSON.stringify(sent),
-    );
+    expect(sent.gradAccum, JSON.stringify(sent)).toBe(1);
+    expect(sent.maxGradNorm, JSON.stringify(sent)).toBe(1);
+    expect(sent.dropout, JSON.stringify(sent)).toBeUndefined();
+    expect(sent.optimizer, JSON.stringify(sent)).toBe('adamw');
+    expect(sent.warmupRatio, JSON.stringify(sent)).toBe(0.1);
   });
 
   it("'Use the paper's values' fills the paper's recipe; dropout, accumulation, clipping and the optimiser are sent as set", async () => {
@@ -391,10 +385,10 @@ describe('<train-panel>', () => {
     await pick(el, 'tiny.tsv', 'q1\tp1\tn1\nq2\tp2\tn2\n');
     inside<HTMLButtonElement>(inside<RecipeForm>(el, 'recipe-form'), '#paper-recipe').click();
     const value = (id: string) => inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), `#${id}`).value;
-    check(
-      value('batchSize') === '64' && value('gradAccum') === '8' && value('queryLength') === '256' && value('maxGradNorm') === '1',
-      'paper fields',
-    );
+    expect(value('batchSize'), 'paper fields').toBe('64');
+    expect(value('gradAccum'), 'paper fields').toBe('8');
+    expect(value('queryLength'), 'paper fields').toBe('256');
+    expect(value('maxGradNorm'), 'paper fields').toBe('1');
     for (const [id, typed] of [
       ['batchSize', '2'],
       ['gradAccum', '3'],
@@ -407,24 +401,20 @@ describe('<train-panel>', () => {
     inside<HTMLButtonElement>(el, '#start').click();
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     const sent = fake.trained[0];
-    check(
-      sent &&
-        sent.gradAccum === 3 &&
-        sent.maxGradNorm === 0 &&
-        sent.dropout === 0.05 &&
-        sent.optimizer === 'sgd' &&
-        sent.flopsOver === 'step' &&
-        sent.batchSize === 2,
-      JSON.stringify(sent),
-    );
+    expect(sent, JSON.stringify(sent)).toBeTruthy();
+    expect(sent.gradAccum, JSON.stringify(sent)).toBe(3);
+    expect(sent.maxGradNorm, JSON.stringify(sent)).toBe(0);
+    expect(sent.dropout, JSON.stringify(sent)).toBe(0.05);
+    expect(sent.optimizer, JSON.stringify(sent)).toBe('sgd');
+    expect(sent.flopsOver, JSON.stringify(sent)).toBe('step');
+    expect(sent.batchSize, JSON.stringify(sent)).toBe(2);
     // a dropout of 1 is refused at the field
     inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), '#dropout').value = '1';
     inside<HTMLButtonElement>(el, '#start').click();
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-    check(
-      fake.trained.length === 1 &&
-        inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), '#dropout').validationMessage.includes('Dropout'),
-      'refused',
+    expect(fake.trained, 'refused').toHaveLength(1);
+    expect(inside<HTMLInputElement>(inside<RecipeForm>(el, 'recipe-form'), '#dropout').validationMessage, 'refused').toContain(
+      'Dropout',
     );
   });
 
@@ -435,19 +425,24 @@ describe('<train-panel>', () => {
     await pick(el, 'tiny.tsv', 'q1\tp1\tn1\nq2\tp2\tn2\n');
     const form = inside<RecipeForm>(el, 'recipe-form');
     const plain = el.recipeSettings();
-    check(!!plain && !('loss' in plain) && !('inferenceFree' in plain), JSON.stringify(plain));
+    expect(plain, JSON.stringify(plain)).toBeTruthy();
+    expect('loss' in plain!, JSON.stringify(plain)).toBeFalsy();
+    expect('inferenceFree' in plain!, JSON.stringify(plain)).toBeFalsy();
     inside<HTMLSelectElement>(form, '#loss').value = 'kl';
     inside<HTMLSelectElement>(form, '#queries').value = 'static';
     inside<HTMLButtonElement>(el, '#start').click();
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     const sent = fake.trained[0];
-    check(sent?.loss === 'kl' && sent?.inferenceFree === true, JSON.stringify(sent));
+    expect(sent?.loss, JSON.stringify(sent)).toBe('kl');
+    expect(sent?.inferenceFree, JSON.stringify(sent)).toBe(true);
     const sweep = el.sweepSettings();
-    check(sweep?.loss === 'kl' && sweep?.inferenceFree === true, JSON.stringify(sweep));
+    expect(sweep?.loss, JSON.stringify(sweep)).toBe('kl');
+    expect(sweep?.inferenceFree, JSON.stringify(sweep)).toBe(true);
     // the table trained with the model
     inside<HTMLSelectElement>(form, '#queries').value = 'trained';
     const trained = el.sweepSettings();
-    check(trained?.inferenceFree === true && trained?.trainQueryWeights === true, JSON.stringify(trained));
+    expect(trained?.inferenceFree, JSON.stringify(trained)).toBe(true);
+    expect(trained?.trainQueryWeights, JSON.stringify(trained)).toBe(true);
   });
 
   it('sends the probe texts and pause-on-alarm, shows probes and alarms live, pauses, and resumes without pausing on the same alarm', async () => {
@@ -457,7 +452,7 @@ describe('<train-panel>', () => {
     await pick(el, 'tiny.tsv', 'q1\tp1\tn1\nq2\tp2\tn2\n');
     inside<HTMLElement>(el, '#health-settings summary').click();
     const queries = inside<HTMLTextAreaElement>(el, '#probe-queries');
-    check(/what causes the seasons on earth/.test(queries.value), `default probes: ${queries.value}`);
+    expect(queries.value, `default probes: ${queries.value}`).toMatch(/what causes the seasons on earth/);
     queries.value = 'what causes the seasons\n\n  ';
     inside<HTMLTextAreaElement>(el, '#probe-documents').value = 'the tilt of the axis';
     inside<HTMLInputElement>(el, '#pause-on-alarm').click();
@@ -465,35 +460,32 @@ describe('<train-panel>', () => {
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     await el.updateComplete;
     const sent = fake.trained[0];
-    check(
-      JSON.stringify(sent.probes) ===
-        JSON.stringify([
-          { role: 'query', text: 'what causes the seasons' },
-          { role: 'document', text: 'the tilt of the axis' },
-        ]) && sent.stopOnAlarm === true,
-      JSON.stringify(sent),
+    expect(JSON.stringify(sent.probes), JSON.stringify(sent)).toBe(
+      JSON.stringify([
+        { role: 'query', text: 'what causes the seasons' },
+        { role: 'document', text: 'the tilt of the axis' },
+      ]),
     );
+    expect(sent.stopOnAlarm, JSON.stringify(sent)).toBe(true);
     const status = inside(el, '#train-status').textContent ?? '';
-    check(/Paused at step 3 on alarm "Vectors are dense"/.test(status), status);
+    expect(status, status).toMatch(/Paused at step 3 on alarm "Vectors are dense"/);
     const alarms = inside<AlarmList>(el, '#alarms');
     await alarms.updateComplete;
     const item = inside(alarms, 'li[data-rule="densification"]').textContent ?? '';
-    check(
-      /Alarm at step 3: Vectors are dense/.test(item) &&
-        /divide the head by a larger k/.test(item) &&
-        /50% of the vocabulary/.test(item),
-      item,
-    );
+    expect(item, item).toMatch(/Alarm at step 3: Vectors are dense/);
+    expect(item, item).toMatch(/divide the head by a larger k/);
+    expect(item, item).toMatch(/50% of the vocabulary/);
     const probes = inside<ProbeViewElement>(el, '#probes');
     await probes.updateComplete;
-    check(
-      /Probes at step 3, compared with step 0/.test(inside(probes, '#probe-step').textContent ?? ''),
-      inside(probes, '#probe-step').textContent ?? '',
+    expect(inside(probes, '#probe-step').textContent ?? '', inside(probes, '#probe-step').textContent ?? '').toMatch(
+      /Probes at step 3, compared with step 0/,
     );
     const change = inside(probes, '.card[data-role="query"] .change').textContent ?? '';
-    check(/Active 100 → 97/.test(change) && /New in the top 2: tilt/.test(change), change);
+    expect(change, change).toMatch(/Active 100 → 97/);
+    expect(change, change).toMatch(/New in the top 2: tilt/);
     const scores = inside(probes, '#probe-scores tbody td').textContent ?? '';
-    check(/^6\.0+ /.test(scores.trim()) && /\(3\.0+\)/.test(scores), scores);
+    expect(scores.trim(), scores).toMatch(/^6\.0+ /);
+    expect(scores, scores).toMatch(/\(3\.0+\)/);
     // resuming lets the raised alarm pass
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     await el.updateComplete;
@@ -501,11 +493,11 @@ describe('<train-panel>', () => {
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     await el.updateComplete;
     const resumed = fake.trained[1];
-    check(resumed?.resume === true && JSON.stringify(resumed.ignoreAlarms) === '["densification"]', JSON.stringify(fake.trained));
-    check(
-      /Done: step 10 of 10/.test(inside(el, '#train-status').textContent ?? ''),
-      inside(el, '#train-status').textContent ?? '',
+    expect(resumed?.resume, JSON.stringify(fake.trained)).toBe(true);
+    expect(JSON.stringify(resumed.ignoreAlarms), JSON.stringify(fake.trained)).toBe('["densification"]');
+    expect(inside(el, '#train-status').textContent ?? '', inside(el, '#train-status').textContent ?? '').toMatch(
+      /Done: step 10 of 10/,
     );
-    check(allInside(alarms, 'li').length === 1, 'the alarm is listed once');
+    expect(allInside(alarms, 'li'), 'the alarm is listed once').toHaveLength(1);
   });
 });
