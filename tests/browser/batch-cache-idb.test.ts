@@ -5,6 +5,7 @@ import { createStore, get, set } from 'idb-keyval';
 import { createIdbBatchCache } from '../../src/train/splade/batch-cache-idb.ts';
 import { createIdbSequenceCache } from '../../src/train/mlm/mlm-sequence-cache-idb.ts';
 import type { BatchCacheEntry } from '../../src/contract/training/data-sources.ts';
+import { expect } from './expect.ts';
 
 const batch = (seed: number) => ({
   queryIds: Int32Array.from([seed, 2, 3, 0]),
@@ -33,20 +34,18 @@ describe('IndexedDB batch cache', () => {
     await cache.describe(entry('a', 1));
     await cache.describe(entry('b', 2));
     const back = await cache.get('a', { epoch: 1, index: 3 });
-    if (!(back?.queryIds instanceof Int32Array) || back.queryIds[0] !== 12 || back.documentMask.join() !== '1,1,1,1,1,0,0,0')
-      throw new Error(`read back ${JSON.stringify(back)}`);
-    if ((await cache.get('a', { epoch: 0, index: 1 })) !== null) throw new Error('an absent batch is not null');
-    if ((await cache.list()).map((e) => e.fingerprint).join() !== 'b,a') throw new Error('entries not listed newest first');
+    expect(back?.queryIds, `read back ${JSON.stringify(back)}`).toBeInstanceOf(Int32Array);
+    expect(back!.queryIds[0], `read back ${JSON.stringify(back)}`).toBe(12);
+    expect(back!.documentMask.join(), `read back ${JSON.stringify(back)}`).toBe('1,1,1,1,1,0,0,0');
+    expect(await cache.get('a', { epoch: 0, index: 1 }), 'an absent batch is not null').toBeNull();
+    expect((await cache.list()).map((e) => e.fingerprint).join(), 'entries not listed newest first').toBe('b,a');
     await cache.clear('a');
-    if (
-      (await cache.get('a', { epoch: 0, index: 0 })) !== null ||
-      (await cache.get('b', { epoch: 0, index: 0 }))?.queryIds[0] !== 21
-    )
-      throw new Error('clearing a touched b');
-    if ((await cache.list()).map((e) => e.fingerprint).join() !== 'b') throw new Error('entry a not cleared');
+    expect(await cache.get('a', { epoch: 0, index: 0 }), 'clearing a touched b').toBeNull();
+    expect((await cache.get('b', { epoch: 0, index: 0 }))?.queryIds[0], 'clearing a touched b').toBe(21);
+    expect((await cache.list()).map((e) => e.fingerprint).join(), 'entry a not cleared').toBe('b');
     await cache.clear();
-    if ((await cache.list()).length !== 0 || (await cache.get('b', { epoch: 0, index: 0 })) !== null)
-      throw new Error('clear() left something');
+    expect(await cache.list(), 'clear() left something').toHaveLength(0);
+    expect(await cache.get('b', { epoch: 0, index: 0 }), 'clear() left something').toBeNull();
   });
 
   it('a batch moved to another position, or with a changed byte, fails its seal', async () => {
@@ -61,22 +60,24 @@ describe('IndexedDB batch cache', () => {
       () => null,
       (error: Error) => error,
     );
-    if (failure?.name !== 'CachedBatchMismatchError' || !/row 4 where epoch 0, row 0 was asked for/.test(failure.message))
-      throw new Error(`a moved batch was read: ${failure?.message}`);
+    expect(failure?.name, `a moved batch was read: ${failure?.message}`).toBe('CachedBatchMismatchError');
+    expect(failure!.message, `a moved batch was read: ${failure?.message}`).toMatch(/row 4 where epoch 0, row 0 was asked for/);
     second.documentIds[1] = 99;
     await set(['batch', 'a', 0, 4], second, raw);
     const flipped = await cache.get('a', { epoch: 0, index: 4 }).then(
       () => null,
       (error: Error) => error,
     );
-    if (!flipped || !/do not match its checksum/.test(flipped.message)) throw new Error('a changed batch was read');
+    expect(flipped, 'a changed batch was read').toBeTruthy();
+    expect(flipped!.message, 'a changed batch was read').toMatch(/do not match its checksum/);
   });
 
   it('teacher labels are stored with their batch and sealed', async () => {
     const cache = createIdbBatchCache(`splade-lab-batches-labels-${Date.now()}`);
     await cache.put('a', { epoch: 0, index: 0 }, { ...batch(11), teacher: Float32Array.from([2.5, -1]) });
     const back = await cache.get('a', { epoch: 0, index: 0 });
-    if (!(back?.teacher instanceof Float32Array) || back.teacher.join() !== '2.5,-1') throw new Error('labels not read back');
+    expect(back?.teacher, 'labels not read back').toBeInstanceOf(Float32Array);
+    expect(back!.teacher!.join(), 'labels not read back').toBe('2.5,-1');
   });
 });
 
@@ -86,7 +87,8 @@ describe('IndexedDB sequence cache of masked-LM runs', () => {
     const bytes = Uint8Array.from([83, 76, 77, 49, 7, 8, 9]);
     await cache.put('k1', bytes);
     const back = await cache.get('k1');
-    if (!(back instanceof Uint8Array) || back.join() !== bytes.join()) throw new Error(`read back ${String(back)}`);
-    if ((await cache.get('k2')) !== null) throw new Error('an absent key is not null');
+    expect(back, `read back ${String(back)}`).toBeInstanceOf(Uint8Array);
+    expect(back!.join(), `read back ${String(back)}`).toBe(bytes.join());
+    expect(await cache.get('k2'), 'an absent key is not null').toBeNull();
   });
 });

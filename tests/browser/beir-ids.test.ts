@@ -2,6 +2,7 @@
 // source text: 12345678901234567890 and ...891 stay two documents, 1e400 stays "1e400" (issue 33, item 4).
 import { loadBeir } from '../../src/io/beir/beir.ts';
 import { createFileListSource } from '../../src/io/file-source-browser.ts';
+import { expect } from './expect.ts';
 
 describe('BEIR ids in the page', () => {
   it('keeps numeric ids as written and finds the judged document by them', async () => {
@@ -17,8 +18,8 @@ describe('BEIR ids in the page', () => {
     ];
     const dataset = await loadBeir(createFileListSource(files), 'test', 'picked');
     const ids = dataset.corpusIds.join(' ');
-    if (ids !== '12345678901234567890 12345678901234567891 1e400') throw new Error(`corpus ids read as ${ids}`);
-    if (dataset.queryIds.join() !== '7') throw new Error(`query ids read as ${dataset.queryIds.join()}`);
-    if (dataset.warnings.length) throw new Error(`warnings: ${dataset.warnings.join('; ')}`);
+    expect(ids, `corpus ids read as ${ids}`).toBe('12345678901234567890 12345678901234567891 1e400');
+    expect(dataset.queryIds.join(), `query ids read as ${dataset.queryIds.join()}`).toBe('7');
+    expect(dataset.warnings, `warnings: ${dataset.warnings.join('; ')}`).toHaveLength(0);
   });
 });

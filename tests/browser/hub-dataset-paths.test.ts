@@ -2,6 +2,7 @@
 // a listing entry or a subset that would leave datasets/<org>/<name> is refused before any file is requested.
 import { browserPlatform } from '../../src/app/platform/platform-browser.ts';
 import { readHubTrainingData } from '../../src/app/training/training-data.ts';
+import { expect } from './expect.ts';
 
 const HUB = 'https://hub.example';
 
@@ -32,17 +33,19 @@ describe("the page's Hub dataset reader", () => {
       readHubTrainingData(browserPlatform, { repo: 'someone/triplets', subset: 'triplet' }, { baseUrl: HUB }),
     );
     const expected = `the listing at ${HUB}/api/datasets/someone/triplets/tree/main/triplet names "${FORGED[0].path}", which is not a path inside the folder listed (datasets/someone/triplets/triplet): it has a ".." part; nothing was downloaded: check that ${HUB} is the Hugging Face Hub or a faithful mirror of it`;
-    if (error?.message !== expected) throw new Error(`expected "${expected}", got ${error?.message}`);
-    if (error.name !== 'HubError') throw new Error(`a ${error.name}, not a HubError (the page shows it as a download failure)`);
-    if (urls.join() !== `${HUB}/api/datasets/someone/triplets/tree/main/triplet`) throw new Error(`requested ${urls.join(', ')}`);
+    expect(error?.message, `expected "${expected}", got ${error?.message}`).toBe(expected);
+    expect(error!.name, `a ${error!.name}, not a HubError (the page shows it as a download failure)`).toBe('HubError');
+    expect(urls.join(), `requested ${urls.join(', ')}`).toBe(`${HUB}/api/datasets/someone/triplets/tree/main/triplet`);
   });
 
   it('refuses a subset that leaves the repository without any request', async () => {
     const { error, urls } = await withForgedHub(() =>
       readHubTrainingData(browserPlatform, { repo: 'someone/triplets', subset: '../../models/x' }, { baseUrl: HUB }),
     );
-    if (!error?.message.startsWith('subset "../../models/x" is not a folder of datasets/someone/triplets: it has a ".." part'))
-      throw new Error(`got ${error?.message}`);
-    if (urls.length !== 0) throw new Error(`requested ${urls.join(', ')}`);
+    expect(
+      error?.message.startsWith('subset "../../models/x" is not a folder of datasets/someone/triplets: it has a ".." part'),
+      `got ${error?.message}`,
+    ).toBe(true);
+    expect(urls, `requested ${urls.join(', ')}`).toHaveLength(0);
   });
 });

@@ -1,5 +1,6 @@
 // The browser path: WebGPU kernels run in a module Web Worker in headless Chromium and match the references.
 import type { WorkerCheck } from './kernel-worker.ts';
+import { expect } from './expect.ts';
 
 interface WorkerResult {
   ok: boolean;
@@ -11,7 +12,7 @@ interface WorkerResult {
 
 describe('kernels in a Web Worker', () => {
   it('the page has WebGPU', () => {
-    if (!navigator.gpu) throw new Error('navigator.gpu is missing: Chromium needs --enable-unsafe-webgpu');
+    expect(navigator.gpu, 'navigator.gpu is missing: Chromium needs --enable-unsafe-webgpu').toBeTruthy();
   });
 
   it('the kernel-test helper passes scores + contrastive loss, layernorm and head statistics; a whole ModernBERT + SPLADE head matches the float64 model', async () => {
@@ -21,12 +22,11 @@ describe('kernels in a Web Worker', () => {
       worker.onerror = (event) => reject(new Error(`worker failed to load: ${event.message}`));
     });
     worker.terminate();
-    if (!result.ok) throw new Error(result.error);
+    expect(result.ok, result.error).toBe(true);
     console.log(`worker adapter: ${result.adapter}`);
-    if (!result.checks || result.checks.length !== 3) throw new Error('worker ran no checks');
-    const failures = result.checks.flatMap((check) => check.failures);
-    if (failures.length) throw new Error(failures.join('\n'));
-    if (!(result.modelError! < 1e-4))
-      throw new Error(`ModernBERT encoder + fused SPLADE head: relative error ${result.modelError}`);
+    expect(result.checks, 'worker ran no checks').toHaveLength(3);
+    const failures = result.checks!.flatMap((check) => check.failures);
+    expect(failures, failures.join('\n')).toHaveLength(0);
+    expect(result.modelError, `ModernBERT encoder + fused SPLADE head: relative error ${result.modelError}`).toBeLessThan(1e-4);
   });
 });

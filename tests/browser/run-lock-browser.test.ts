@@ -1,6 +1,7 @@
 // One writer per run in the page: a Web Lock per run key; a second writer (another tab, or this one) is refused at once
 // with a message about the lock; other runs are free; releasing lets the next writer in.
 import { lockRunInBrowser } from '../../src/app/platform/run-lock-browser.ts';
+import { expect } from './expect.ts';
 
 describe('run locks in the browser', () => {
   it('refuses a second writer of a run, leaves other runs free, and frees the run on release', async () => {
@@ -11,8 +12,9 @@ describe('run locks in the browser', () => {
       () => undefined,
       (error: Error) => (refused = `${error.name}: ${error.message}`),
     );
-    if (!/^RunLockedError: .*being trained in another tab or window.*one run takes one writer/.test(refused))
-      throw new Error(`second writer: ${refused || 'not refused'}`);
+    expect(refused, `second writer: ${refused || 'not refused'}`).toMatch(
+      /^RunLockedError: .*being trained in another tab or window.*one run takes one writer/,
+    );
     const other = await lockRunInBrowser(`${run} (another k)`);
     await other.release();
     await first.release();
@@ -30,9 +32,9 @@ describe('run locks in the browser', () => {
       new Promise<boolean>(
         (resolve) => ((worker.onmessage = (e) => resolve(e.data as boolean)), worker.postMessage(`splade-lab run: ${run}`)),
       );
-    if ((await ask()) !== false) throw new Error('another agent got the lock while the run was held');
+    expect(await ask(), 'another agent got the lock while the run was held').toBe(false);
     await held.release();
-    if ((await ask()) !== true) throw new Error('the lock was not freed on release');
+    expect(await ask(), 'the lock was not freed on release').toBe(true);
     worker.terminate();
   });
 });

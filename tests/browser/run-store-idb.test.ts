@@ -3,14 +3,16 @@
 import { createStore, del, set } from 'idb-keyval';
 import { idbRunCatalog } from '../../src/app/platform/run-store-idb.ts';
 import { idbSweepStore } from '../../src/app/platform/sweep-store-idb.ts';
+import { expect } from './expect.ts';
 
+/** The message `read` is refused with, or a sentence saying that it was not refused. */
 async function refusal(read: () => Promise<unknown>): Promise<string> {
   try {
     await read();
   } catch (error) {
     return (error as Error).message;
   }
-  throw new Error('a malformed record was read without an error');
+  return 'a malformed record was read without an error';
 }
 
 describe('IndexedDB run and sweep stores', () => {
@@ -19,7 +21,7 @@ describe('IndexedDB run and sweep stores', () => {
     const runs = createStore('splade-lab-runs', 'runs');
     await set(id, { id, reports: 'none' }, runs);
     const message = await refusal(() => idbRunCatalog.get(id));
-    if (!message.includes(`run "${id}" in this browser's storage: "sweep" is missing`)) throw new Error(message);
+    expect(message, message).toContain(`run "${id}" in this browser's storage: "sweep" is missing`);
     await del(id, runs);
 
     const sweeps = createStore('splade-lab-sweeps', 'sweeps');
@@ -29,7 +31,7 @@ describe('IndexedDB run and sweep stores', () => {
       sweeps,
     );
     const plan = await refusal(() => idbSweepStore.get(id));
-    if (!plan.includes('"finished[0]" is 3, expected the index of one of its 0 runs')) throw new Error(plan);
+    expect(plan, plan).toContain('"finished[0]" is 3, expected the index of one of its 0 runs');
     await del(id, sweeps);
   });
 });

@@ -2,6 +2,7 @@
 // line past the cap is refused by number, and a row read back that differs from the one indexed stops the read.
 import { blobFile, memoryFile } from '../../src/io/random-access.ts';
 import { indexTripletFile } from '../../src/io/triplets/triplet-index.ts';
+import { expect } from './expect.ts';
 
 const ROWS = Array.from({ length: 9 }, (_, i) => `query ${i}\tpositive ${i}\tnegative ${i}`);
 
@@ -12,7 +13,7 @@ describe('triplet reader in the page', () => {
       const indexed = await indexTripletFile(blobFile(file, file.name), 'tsv', { chunkBytes });
       const rows = await indexed.source.read(ROWS.map((_, i) => i));
       const read = rows.map((t) => [t.query, t.positive, t.negative].join('\t'));
-      if (read.join('\n') !== ROWS.join('\n')) throw new Error(`chunks of ${chunkBytes}: read ${JSON.stringify(read)}`);
+      expect(read.join('\n'), `chunks of ${chunkBytes}: read ${JSON.stringify(read)}`).toBe(ROWS.join('\n'));
     }
   });
 
@@ -22,7 +23,7 @@ describe('triplet reader in the page', () => {
       () => null,
       (error: Error) => error.message,
     );
-    if (!failure?.startsWith('long.tsv line 2: the line is longer than 1000 bytes')) throw new Error(`got ${failure}`);
+    expect(failure?.startsWith('long.tsv line 2: the line is longer than 1000 bytes'), `got ${failure}`).toBe(true);
   });
 
   it('stops when a row read back is not the row indexed', async () => {
@@ -33,7 +34,6 @@ describe('triplet reader in the page', () => {
       () => null,
       (error: Error) => error.message,
     );
-    if (!failure?.includes('changing.tsv line 1: the file changed since training started reading it'))
-      throw new Error(`got ${failure}`);
+    expect(failure, `got ${failure}`).toContain('changing.tsv line 1: the file changed since training started reading it');
   });
 });

@@ -1,6 +1,7 @@
 // The GPU worker frees what it no longer needs: loading a model again, a preview at a new length, the teaching demo
 // and a training run all leave the worker's GPU memory where the loaded model alone puts it.
 import { startWorkerClient } from '../../src/worker/client.ts';
+import { expect } from './expect.ts';
 
 const DEMO = () => ({ kind: 'demo' as const, url: new URL('/public/demo/', location.href).href });
 
@@ -11,14 +12,14 @@ describe('GPU worker memory', () => {
       await client.init();
       await client.load(DEMO(), () => undefined);
       const loaded = await client.gpuMemory();
-      if (!(loaded > 1_000_000)) throw new Error(`the demo model should hold megabytes, holds ${loaded} bytes`);
+      expect(loaded, `the demo model should hold megabytes, holds ${loaded} bytes`).toBeGreaterThan(1_000_000);
       await client.load(DEMO(), () => undefined);
       const reloaded = await client.gpuMemory();
-      if (reloaded !== loaded) throw new Error(`after loading the model again: ${reloaded} bytes, first load ${loaded}`);
+      expect(reloaded, `after loading the model again: ${reloaded} bytes, first load ${loaded}`).toBe(loaded);
       await client.preview('a query', 'a document', 4, 3);
       const withPasses = await client.gpuMemory();
       await client.kDemo({ ks: [1, 16], steps: 2 }, () => undefined);
-      if ((await client.gpuMemory()) !== withPasses) throw new Error('the k demo left GPU buffers behind');
+      expect(await client.gpuMemory(), 'the k demo left GPU buffers behind').toBe(withPasses);
       const tsv = 'what is a cat\ta cat is an animal\tthe sun is a star\nwhere is paris\tparis is in france\tdogs bark\n';
       await client.readTriplets(new File([tsv], 'tiny.tsv'));
       await client.train(
@@ -26,8 +27,7 @@ describe('GPU worker memory', () => {
         () => undefined,
       );
       const afterTraining = await client.gpuMemory();
-      if (afterTraining !== withPasses)
-        throw new Error(`a finished training run left ${afterTraining - withPasses} bytes behind`);
+      expect(afterTraining, `a finished training run left ${afterTraining - withPasses} bytes behind`).toBe(withPasses);
     } finally {
       client.terminate();
     }
