@@ -1,41 +1,5 @@
 // Active-dimension counts and row sums of squares on the GPU equal the reference, with rows written at an offset.
-import { describe, it } from 'vitest';
-import { ActiveDims } from '../../../src/kernels/active-dims.ts';
-import { activeDimsForward, rowSquares } from '../../../src/kernels/reference/active-dims.ts';
-import { Random } from '../../../src/util/random.ts';
-import { expectKernel } from '../../helpers/expect-kernel.ts';
-import { gpuContext } from '../../helpers/gpu.ts';
+import { describeKernelFamily } from '../../helpers/expect-kernel.ts';
+import { activeDims } from './cases/active-dims.ts';
 
-describe('active dimensions', () => {
-  it.each([
-    [1, 1, 0.5],
-    [3, 257, 0.3],
-    [7, 30522, 0.01],
-    [300, 33, 0.9],
-  ])('rows=%i V=%i density=%f', async (rows, V, density) => {
-    const random = new Random(rows + V);
-    // zeros, positives and a few negatives (which do not count)
-    const x = Float64Array.from({ length: rows * V }, () =>
-      random.next() < density ? 0.01 + random.next() : random.next() < 0.1 ? -1 : 0,
-    );
-    const offset = 2;
-    await expectKernel(await gpuContext(), {
-      name: `active dims rows=${rows} V=${V}`,
-      tensors: {
-        vectors: { shape: [rows, V], data: x },
-        counts: { shape: [offset + rows], dtype: 'u32', data: new Uint32Array(offset + rows).fill(99) },
-        squares: { shape: [offset + rows], data: new Float64Array(offset + rows).fill(-7) },
-      },
-      build: (ctx, t) => {
-        const kernel = new ActiveDims(ctx, rows, V, offset);
-        return { record: (enc) => kernel.forward(enc, { vectors: t.vectors, counts: t.counts, squares: t.squares }) };
-      },
-      // the words before the offset are left alone
-      reference: (h) => ({
-        counts: [99, 99, ...activeDimsForward(h.vectors, rows, V)],
-        squares: [-7, -7, ...rowSquares(h.vectors, rows, V)],
-      }),
-      checks: { counts: {}, squares: { tol: { rtol: 1e-5, atol: 1e-6 } } },
-    });
-  });
-});
+describeKernelFamily(activeDims);

@@ -1,37 +1,13 @@
 // Dropout on the GPU against its float64 reference (the same counter-based mask, bit for bit), in place and copying,
 // on odd sizes; the mask's rate, its independence across keys, and the key's dependence on every part.
 import { describe, expect, it } from 'vitest';
-import { DropoutSite } from '../../../src/kernels/dropout.ts';
-import { dropoutApply, dropoutFactor, dropoutKey } from '../../../src/kernels/reference/dropout.ts';
-import { expectKernel } from '../../helpers/expect-kernel.ts';
-import { gpuContext } from '../../helpers/gpu.ts';
+import { dropoutFactor, dropoutKey } from '../../../src/kernels/reference/dropout.ts';
+import { describeKernelFamily } from '../../helpers/expect-kernel.ts';
+import { dropout } from './cases/dropout.ts';
+
+describeKernelFamily(dropout);
 
 describe('dropout', () => {
-  it.each([
-    [1, 0.1, 7],
-    [333, 0.1, 0xdeadbeef],
-    [70001, 0.5, 12345],
-    [4099, 0.9, 1],
-  ])('n=%i rate %d key %i: in place and copying equal the reference', async (n, rate, key) => {
-    const ctx = await gpuContext();
-    await expectKernel(ctx, {
-      name: `dropout n=${n}`,
-      tensors: { x: { shape: [n] }, src: { shape: [n] }, dst: { shape: [n] } },
-      build: (ctx, t) => {
-        const site = new DropoutSite(ctx, n, rate, 'test');
-        site.setKey(key);
-        return {
-          record: (enc) => {
-            site.inPlace(enc, t.x);
-            site.copy(enc, t.src, t.dst);
-          },
-        };
-      },
-      reference: (h) => ({ x: dropoutApply(h.x, key, rate), dst: dropoutApply(h.src, key, rate) }),
-      checks: { x: { tol: { rtol: 1e-6, atol: 0 } }, dst: { tol: { rtol: 1e-6, atol: 0 } } },
-    });
-  });
-
   it('drops about `rate` of the elements, and two keys draw unrelated masks', () => {
     const n = 200_000;
     for (const rate of [0.1, 0.5]) {

@@ -1,5 +1,6 @@
 // The portable run's file list: every listed file exists, and every kernel test (a file calling expectKernel or
-// checkKernel) is in it, so a new kernel is never left out of the run under WebGPU's default limits.
+// checkKernel, or running a case table of tests/node/kernels/cases) is in it, so a new kernel is never left out of the
+// run under WebGPU's default limits.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,11 @@ describe('the portable run', () => {
   it('includes every kernel test', () => {
     const kernelTests = readdirSync(join(ROOT, 'tests/node'), { recursive: true, encoding: 'utf8' })
       .filter((name) => name.endsWith('.test.ts'))
-      .filter((name) => /\b(expectKernel|checkKernel)\(/.test(readFileSync(join(ROOT, 'tests/node', name), 'utf8')))
+      .filter((name) =>
+        /\b(expectKernel|checkKernel|describeKernelFamily|itEachKernelCase)\(/.test(
+          readFileSync(join(ROOT, 'tests/node', name), 'utf8'),
+        ),
+      )
       .map((name) => `tests/node/${name}`);
     expect(kernelTests.length).toBeGreaterThan(10);
     expect(kernelTests.filter((file) => !PORTABLE_TEST_FILES.includes(file))).toEqual([]);
