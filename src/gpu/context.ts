@@ -370,6 +370,31 @@ export class GpuContext {
     return typedArrayFor(tensor.dtype, copy);
   }
 
+  /**
+   * Copies several tensors back in one submission and one wait (a report step's losses, statistics, gradient norm
+   * and health flags: each separate read would drain the queue once more). The copies are in the given order.
+   */
+  async readAll<D extends DType>(tensors: readonly Tensor<D>[]): Promise<TypedArrayOf<D>[]> {
+    this.assertAlive();
+    const offsets: number[] = [];
+    let bytes = 0;
+    for (const tensor of tensors) {
+      offsets.push(bytes);
+      bytes += tensor.size * 4;
+    }
+    if (bytes === 0) return tensors.map((t) => typedArrayFor(t.dtype, new ArrayBuffer(0)));
+    const staging = this.takeStaging(bytes);
+    const encoder = this.device.createCommandEncoder({ label: `read ${tensors.map((t) => t.label).join(', ')}` });
+    tensors.forEach((tensor, i) => encoder.copyBufferToBuffer(tensor.buffer, 0, staging, offsets[i], tensor.size * 4));
+    this.device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ, 0, bytes);
+    const copy = staging.getMappedRange(0, bytes).slice(0);
+    staging.unmap();
+    this.returnStaging(bytes, staging);
+    await this.throwPendingErrors();
+    return tensors.map((t, i) => typedArrayFor(t.dtype, copy.slice(offsets[i], offsets[i] + t.size * 4)));
+  }
+
   /** Fills a tensor with zeros (records into `encoder`). */
   clear(encoder: GPUCommandEncoder, tensor: Tensor): void {
     encoder.clearBuffer(tensor.buffer);

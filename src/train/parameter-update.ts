@@ -3,7 +3,7 @@
 import type { GpuContext } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import type { AdamWState, OptimizedParameter } from '../kernels/adamw.ts';
-import { FiniteMonitor, type HealthReport } from '../kernels/finite-check.ts';
+import { decodeFlags, FiniteMonitor, type HealthReport } from '../kernels/finite-check.ts';
 import { GradientScale } from '../kernels/grad-norm.ts';
 import type { GpuModel, GpuParameter } from '../model/gpu-model.ts';
 import type { StepRecipe } from '../contract/training/recipe.ts';
@@ -82,6 +82,19 @@ export class ParameterUpdate {
    */
   readHealth(): Promise<HealthReport> {
     return this.health.read();
+  }
+
+  /**
+   * What a report reads after a step's update, for a caller that reads it together with its own tensors in one
+   * readback (`ctx.readAll`): the gradient's [scale, norm] and the health flags. `reportFrom` decodes those copies.
+   */
+  get reportTensors(): readonly Tensor[] {
+    return [this.gradients.scale, this.health.flags];
+  }
+
+  /** The gradient norm and the health of the copies of `reportTensors`, in their order. */
+  reportFrom([scale, flags]: readonly ArrayLike<number>[]): { gradNorm: number; health: HealthReport } {
+    return { gradNorm: scale[1], health: decodeFlags(flags, this.health.names) };
   }
 
   /** Reads the optimiser's step count and moments back, keyed by parameter name. */

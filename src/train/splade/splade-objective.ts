@@ -272,10 +272,16 @@ export class SpladeObjective {
       });
   }
 
-  /** Mean active dimensions and mean squared L2 norm of the last forward's queries and documents (6B words read back). */
-  async readBatchStats(): Promise<BatchStats> {
-    const counts = await this.ctx.read(this.activeCounts);
-    const squares = await this.ctx.read(this.squaredNorms);
+  /**
+   * What a report reads of the last forward: the three loss parts, then each query's and document's active dimensions
+   * and squared L2 norm (read with the step's other values in one `ctx.readAll`; `reportFrom` decodes the copies).
+   */
+  get reportTensors(): readonly Tensor[] {
+    return [this.losses, this.activeCounts, this.squaredNorms];
+  }
+
+  /** The loss parts and the batch's mean statistics of copies of `reportTensors`, in their order. */
+  reportFrom([l, counts, squares]: readonly ArrayLike<number>[]): { losses: LossParts; batch: BatchStats } {
     const { B } = this.dims;
     const mean = (x: ArrayLike<number>, from: number, to: number) => {
       let sum = 0;
@@ -283,18 +289,32 @@ export class SpladeObjective {
       return sum / (to - from);
     };
     return {
-      activeQueries: mean(counts, 0, B),
-      activeDocuments: mean(counts, B, counts.length),
-      squaredNormQueries: mean(squares, 0, B),
-      squaredNormDocuments: mean(squares, B, squares.length),
+      losses: {
+        rank: l[LOSS_SLOTS.rank],
+        flopsQueries: l[LOSS_SLOTS.flopsQueries],
+        flopsDocuments: l[LOSS_SLOTS.flopsDocuments],
+      },
+      batch: {
+        activeQueries: mean(counts, 0, B),
+        activeDocuments: mean(counts, B, counts.length),
+        squaredNormQueries: mean(squares, 0, B),
+        squaredNormDocuments: mean(squares, B, squares.length),
+      },
     };
   }
 
   /** Reads the three loss parts (one small readback). */
-  async readLosses(): Promise<{ rank: number; flopsQueries: number; flopsDocuments: number }> {
+  async readLosses(): Promise<LossParts> {
     const l = await this.ctx.read(this.losses);
     return { rank: l[LOSS_SLOTS.rank], flopsQueries: l[LOSS_SLOTS.flopsQueries], flopsDocuments: l[LOSS_SLOTS.flopsDocuments] };
   }
+}
+
+/** The SPLADE objective's three loss parts, before the FLOPS weights. */
+export interface LossParts {
+  rank: number;
+  flopsQueries: number;
+  flopsDocuments: number;
 }
 
 function required(tensor: Tensor | undefined, name: string): Tensor {

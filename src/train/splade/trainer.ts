@@ -1,5 +1,6 @@
 // Full SPLADE fine-tuning on the GPU (encoder and head): one step is one command encoder per micro-batch, the paper's recipe.
 import type { GpuContext } from '../../gpu/context.ts';
+import type { Tensor } from '../../gpu/tensor.ts';
 import type { HealthReport } from '../../kernels/finite-check.ts';
 import { dispatchFlopsBudget } from '../../kernels/dispatch-budget.ts';
 import { GpuEncoderPass } from '../../model/gpu-encoder.ts';
@@ -74,6 +75,10 @@ export class SpladeTrainer {
   private readonly staged: boolean;
   /** With FLOPS over the whole step: the running sums of the micro-batches' per-dimension means (null otherwise). */
   private readonly stepMeans: StepMeans | null;
+  /** With micro-batches: each earlier micro-batch's copies of the objective's report tensors, read with the last's. */
+  private readonly reportCopies: Tensor[][];
+  /** The health flags as a report step's one readback found them after step `t` (null: read them when asked). */
+  private healthAfter: { t: number; report: HealthReport } | null = null;
   /** Steps taken so far. */
   t = 0;
 
@@ -120,10 +125,15 @@ export class SpladeTrainer {
             microBatches: n,
           }
         : null;
+    this.reportCopies = Array.from({ length: n - 1 }, (_, i) =>
+      this.objective.reportTensors.map((t) => ctx.tensor(`${t.label} of micro-batch ${i + 1}`, [t.size], t.dtype)),
+    );
   }
 
   /** Whether any step so far left a loss part, a gradient or an updated parameter Inf or NaN (ParameterUpdate). */
   readHealth(): Promise<HealthReport> {
+    // a report step read the flags with its losses, and nothing ran on the GPU since: no second readback
+    if (this.healthAfter?.t === this.t) return Promise.resolve(this.healthAfter.report);
     return this.update.readHealth();
   }
 
@@ -157,6 +167,7 @@ export class SpladeTrainer {
     checkStepCount(t);
     this.update.restoreOptimizer(optimizer);
     this.t = t;
+    this.healthAfter = null;
   }
 
   /**
@@ -193,17 +204,29 @@ export class SpladeTrainer {
       }
       this.recordBackward(encoder);
       if (i === n - 1) this.update.record(encoder, this.t);
+      else if (readResult) this.copyReport(encoder, this.reportCopies[i]);
       this.ctx.submit(encoder);
-      if (!readResult) continue;
-      addScaled(losses, await this.objective.readLosses(), 1 / n);
-      addScaled(batch, await this.objective.readBatchStats(), 1 / n);
-      if (distill)
+      if (readResult && distill)
         rankAtEqualScores +=
           equalScoresLoss(distill.kind, recipe.batchSize, recipe.negatives ?? 1, distill.temperature, micro.teacher) / n;
     }
     const step = this.t++;
+    this.healthAfter = null;
     if (!readResult) return undefined;
-    const norm = await this.update.readGradNorm();
+    // one readback for the whole report: every micro-batch's losses and statistics, the gradient norm, the health
+    const parts = this.objective.reportTensors.length;
+    const read = await this.ctx.readAll([
+      ...this.reportCopies.flat(),
+      ...this.objective.reportTensors,
+      ...this.update.reportTensors,
+    ]);
+    for (let i = 0; i < n; i++) {
+      const micro = this.objective.reportFrom(read.slice(i * parts, (i + 1) * parts));
+      addScaled(losses, micro.losses, 1 / n);
+      addScaled(batch, micro.batch, 1 / n);
+    }
+    const { gradNorm: norm, health } = this.update.reportFrom(read.slice(n * parts));
+    this.healthAfter = { t: this.t, report: health };
     return {
       step,
       ...losses,
@@ -212,6 +235,11 @@ export class SpladeTrainer {
       gradNorm: norm,
       ...(distill ? { rankAtEqualScores } : {}),
     };
+  }
+
+  /** Copies the objective's report tensors of this micro-batch before the next one overwrites them. */
+  private copyReport(encoder: GPUCommandEncoder, copies: readonly Tensor[]): void {
+    this.objective.reportTensors.forEach((t, i) => encoder.copyBufferToBuffer(t.buffer, 0, copies[i].buffer, 0, t.size * 4));
   }
 
   /** Uploads micro-batch `i` of this step and draws its dropout masks (the same for both passes of a step). */

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFolderSource } from '../../../src/io/file-source-node.ts';
 import { GpuModel } from '../../../src/model/gpu-model.ts';
 import { loadModel, type LoadedModel } from '../../../src/model/load-model.ts';
@@ -98,6 +98,52 @@ describe('full fine-tuning', () => {
     expect(await trainer.readHealth()).toEqual({ finite: true, parts: [], firstStep: null });
     const updated = await model.download();
     expect(updated.get('layers.0.qkv.weight')!.data).not.toEqual(params.get('layers.0.qkv.weight')!.data); // the encoder trained too
+  });
+});
+
+describe('a report step', () => {
+  // issue 45: a report step read its losses, each statistic, the gradient norm and the health flags one by one, and
+  // each read waited for the queue to drain; now one readback takes them all, micro-batches' copies included.
+  it('reads losses, statistics, gradient norm and health in one readback, the micro-batches copied in order', async () => {
+    const ctx = await gpuContext();
+    const { config, params, tokenizer } = loaded.bert;
+    const [B, Tq, Td] = [2, 8, 12];
+    const batch = nearMissBatch(tokenizer, Tq, Td);
+    const recipe = paperRecipe(4, B, { queryLength: Tq, documentLength: Td, peakLr: 3e-3 });
+    const reads = vi.spyOn(ctx, 'read');
+    const readAlls = vi.spyOn(ctx, 'readAll');
+    try {
+      const whole = new SpladeTrainer(ctx, GpuModel.upload(ctx, config, params), recipe);
+      const once = (await whole.step([batch], true))!;
+      expect(await whole.readHealth()).toEqual({ finite: true, parts: [], firstStep: null });
+      expect([reads.mock.calls.length, readAlls.mock.calls.length], 'reads and combined reads of a report step').toEqual([0, 1]);
+      // the combined read gives what reading each tensor alone gives
+      expect(once.rank).toBe((await whole.objective.readLosses()).rank);
+      const counts = await ctx.read(whole.objective.activeCounts);
+      expect(once.batch.activeQueries).toBe((counts[0] + counts[1]) / 2);
+
+      // two micro-batches: the first one's losses are copied before the second overwrites them, and the report is the
+      // mean of that copy (which, from the same start, is the one-batch step's) and the second's (still in place)
+      reads.mockClear();
+      readAlls.mockClear();
+      const halves = new SpladeTrainer(ctx, GpuModel.upload(ctx, config, params), { ...recipe, gradAccum: 2 });
+      const twice = (await halves.step([batch, batch], true))!;
+      await halves.readHealth();
+      expect([reads.mock.calls.length, readAlls.mock.calls.length], 'with 2 micro-batches').toEqual([0, 1]);
+      const second = await halves.objective.readLosses();
+      expect(twice.rank).toBeCloseTo((once.rank + second.rank) / 2, 6);
+      expect(twice.flopsDocuments).toBeCloseTo((once.flopsDocuments + second.flopsDocuments) / 2, 4);
+
+      // a step that reports nothing reads nothing; the health asked after it is read then
+      readAlls.mockClear();
+      await halves.step([batch, batch], false);
+      expect(readAlls).not.toHaveBeenCalled();
+      await halves.readHealth();
+      expect(reads).toHaveBeenCalledTimes(2); // the losses read above, then the flags
+    } finally {
+      reads.mockRestore();
+      readAlls.mockRestore();
+    }
   });
 });
 
