@@ -26,4 +26,11 @@ describe('the portable run', () => {
     expect(kernelTests.length).toBeGreaterThan(10);
     expect(kernelTests.filter((file) => !PORTABLE_TEST_FILES.includes(file))).toEqual([]);
   });
+
+  it('is not the only other device: Chromium runs every kernel case table', () => {
+    const tables = readdirSync(join(ROOT, 'tests/node/kernels/cases')).filter((name) => name !== 'kernel-case.ts');
+    const browser = readFileSync(join(ROOT, 'tests/browser/kernel-cases.test.ts'), 'utf8');
+    expect(tables.length).toBeGreaterThan(10);
+    expect(tables.filter((name) => !browser.includes(`'../node/kernels/cases/${name}'`))).toEqual([]);
+  });
 });
