@@ -245,9 +245,17 @@ export class MaskedLmLoss {
 
   /** Predicted positions, right predictions and the mean largest logit of the last forward. */
   async readCounts(): Promise<{ predicted: number; correct: number; meanLargestLogit: number }> {
-    const [predicted, correct] = await this.ctx.read(this.counts);
-    const [meanLargestLogit] = await this.ctx.read(this.measures);
-    return { predicted, correct, meanLargestLogit };
+    return this.countsFrom(await this.ctx.readAll<'u32' | 'f32'>(this.reportTensors));
+  }
+
+  /** The tensors readCounts reads, for a caller that reads them with its own in one readback (`ctx.readAll`). */
+  get reportTensors(): readonly Tensor<'u32' | 'f32'>[] {
+    return [this.counts, this.measures];
+  }
+
+  /** readCounts' values from copies of `reportTensors`, in their order. */
+  countsFrom([counts, measures]: readonly ArrayLike<number>[]): { predicted: number; correct: number; meanLargestLogit: number } {
+    return { predicted: counts[0], correct: counts[1], meanLargestLogit: measures[0] };
   }
 
   /** The uniforms and matmuls of a gathered block of `rows` rows (made once per size used). */

@@ -42,6 +42,10 @@ export class MlmTrainer {
   /** (1) the micro-batch's mean masked cross-entropy. */
   readonly losses: Tensor<'f32'>;
   private readonly update: ParameterUpdate;
+  /** With micro-batches: each earlier micro-batch's copies of the loss and its counts, read with the last's. */
+  private readonly reportCopies: Tensor[][];
+  /** The health flags as a report step's one readback found them after step `t` (null: read them when asked). */
+  private healthAfter: { t: number; report: HealthReport } | null = null;
   /** Steps taken so far. */
   t = 0;
 
@@ -60,9 +64,19 @@ export class MlmTrainer {
     this.labels = ctx.tensor('masked-LM labels', [B, T], 'i32');
     this.losses = ctx.tensor('masked-LM losses', [1], 'f32');
     this.update = new ParameterUpdate(ctx, model, recipe, { tensor: this.losses, names: MLM_LOSS_NAMES });
+    this.reportCopies = Array.from({ length: microBatches(recipe) - 1 }, (_, i) =>
+      this.reportTensors.map((t) => ctx.tensor(`${t.label} of micro-batch ${i + 1}`, [t.size], t.dtype)),
+    );
+  }
+
+  /** What a report reads of a micro-batch: its loss, then the loss kernel's counts and measures. */
+  private get reportTensors(): readonly Tensor[] {
+    return [this.losses, ...this.loss.reportTensors];
   }
 
   readHealth(): Promise<HealthReport> {
+    // a report step read the flags with its measures, and nothing ran on the GPU since: no second readback
+    if (this.healthAfter?.t === this.t) return Promise.resolve(this.healthAfter.report);
     return this.update.readHealth();
   }
 
@@ -75,6 +89,7 @@ export class MlmTrainer {
     checkStepCount(t);
     this.update.restoreOptimizer(optimizer);
     this.t = t;
+    this.healthAfter = null;
   }
 
   /** One optimiser step over the recipe's micro-batches (gradients averaged); with `readResult`, its measures. */
@@ -105,17 +120,28 @@ export class MlmTrainer {
       });
       this.pass.backward(encoder);
       if (i === n - 1) this.update.record(encoder, this.t);
+      else if (readResult)
+        this.reportTensors.forEach((t, j) =>
+          encoder.copyBufferToBuffer(t.buffer, 0, this.reportCopies[i][j].buffer, 0, t.size * 4),
+        );
       this.ctx.submit(encoder);
-      if (!readResult) continue;
-      const [loss] = await this.ctx.read(this.losses);
-      const { predicted, correct, meanLargestLogit } = await this.loss.readCounts();
+    }
+    const step = this.t++;
+    this.healthAfter = null;
+    if (!readResult) return undefined;
+    // one readback for the whole report: every micro-batch's loss and counts, the gradient norm, the health flags
+    const parts = this.reportTensors.length;
+    const read = await this.ctx.readAll([...this.reportCopies.flat(), ...this.reportTensors, ...this.update.reportTensors]);
+    for (let i = 0; i < n; i++) {
+      const [loss, ...counts] = read.slice(i * parts, (i + 1) * parts);
+      const { predicted, correct, meanLargestLogit } = this.loss.countsFrom(counts);
       sums.logitScale += meanLargestLogit / n;
-      sums.loss += loss / n;
+      sums.loss += loss[0] / n;
       sums.accuracy += (predicted > 0 ? correct / predicted : 0) / n;
       sums.predicted += predicted / n;
     }
-    const step = this.t++;
-    if (!readResult) return undefined;
-    return { step, ...sums, gradNorm: await this.update.readGradNorm() };
+    const { gradNorm, health } = this.update.reportFrom(read.slice(n * parts));
+    this.healthAfter = { t: this.t, report: health };
+    return { step, ...sums, gradNorm };
   }
 }
