@@ -11,6 +11,8 @@ export interface OptionSpec {
   required?: boolean;
   /** The option may be given several times (read with `Args.all`). */
   multiple?: boolean;
+  /** Another spelling that is accepted too (`range-min` for `range_min`); the usage shows both. */
+  alias?: string;
 }
 
 export interface PositionalSpec {
@@ -123,14 +125,15 @@ export function formatUsage(spec: CommandSpec): string {
   const words = [`splade-lab ${spec.name}`];
   for (const p of spec.positionals ?? [])
     words.push(`${p.optional ? '[' : ''}<${p.name}>${p.variadic ? '...' : ''}${p.optional ? ']' : ''}`);
+  const spelled = (name: string, o: OptionSpec) => (o.alias ? `--${name}|--${o.alias}` : `--${name}`);
   for (const [name, option] of Object.entries(spec.options)) {
-    const word = option.value ? `--${name} <${option.value}>` : `--${name}`;
+    const word = option.value ? `${spelled(name, option)} <${option.value}>` : spelled(name, option);
     words.push(option.required ? word : `[${word}]${option.multiple ? '...' : ''}`);
   }
   const rows: [string, string][] = [
     ...(spec.positionals ?? []).map((p): [string, string] => [`<${p.name}>`, p.help]),
     ...Object.entries(spec.options).map(([name, o]): [string, string] => [
-      o.value ? `--${name} <${o.value}>` : `--${name}`,
+      o.value ? `${spelled(name, o)} <${o.value}>` : spelled(name, o),
       `${o.help}${o.default !== undefined ? ` (default ${o.default})` : ''}`,
     ]),
   ];
@@ -148,10 +151,12 @@ export function formatUsage(spec: CommandSpec): string {
 /** Parses argv against the command's table: unknown options, missing values and extra positionals are UsageErrors. */
 export function parseCommandArgs(spec: CommandSpec, argv: string[]): Args {
   const options = Object.fromEntries(
-    Object.entries(spec.options).map(([name, o]) => [
-      name,
-      { type: o.value ? ('string' as const) : ('boolean' as const), multiple: o.multiple ?? false },
-    ]),
+    Object.entries(spec.options).flatMap(([name, o]) =>
+      [name, ...(o.alias ? [o.alias] : [])].map((spelling) => [
+        spelling,
+        { type: o.value ? ('string' as const) : ('boolean' as const), multiple: o.multiple ?? false },
+      ]),
+    ),
   );
   let parsed;
   try {
@@ -165,7 +170,14 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Args {
     throw new UsageError(`unexpected argument "${parsed.positionals[positionals.length]}"`);
   const missing = positionals.find((p, i) => !p.optional && parsed.positionals[i] === undefined);
   if (missing) throw new UsageError(`<${missing.name}> is required`);
-  const args = new Args(spec, parsed.values as Record<string, string | string[] | boolean | undefined>, parsed.positionals);
+  const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  for (const [name, option] of Object.entries(spec.options)) {
+    if (!option.alias || values[option.alias] === undefined) continue;
+    if (values[name] !== undefined) throw new UsageError(`give --${name} or --${option.alias}, not both: they are one option`);
+    values[name] = values[option.alias];
+    delete values[option.alias];
+  }
+  const args = new Args(spec, values, parsed.positionals);
   for (const [name, option] of Object.entries(spec.options)) if (option.required) args.required(name);
   return args;
 }
