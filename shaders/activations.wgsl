@@ -1,4 +1,5 @@
-// Element-wise layers: exact (erf) or tanh-approximated GELU, GeGLU, residual add, bias add; forward and backward.
+// Element-wise layers: exact (erf) or tanh-approximated GELU, GeGLU, residual add, bias add; forward and backward;
+// tanh and the first-token ([CLS]) row gather of a classification head (forward only).
 //
 // Element kernels run one invocation per output element, folded into y past the per-dimension workgroup limit.
 // The bias gradient (column sums of dout) is a two-stage fixed-order reduction: per-chunk partial sums, then chunks in
@@ -7,7 +8,7 @@
 struct Params {
   n: u32,        // elements (element kernels) or rows (GeGLU, bias)
   cols: u32,     // GeGLU: I (the output width; the input is 2I wide); bias: C
-  chunks: u32,   // bias backward: ceil(rows / ROWS_PER_CHUNK)
+  chunks: u32,   // bias backward: ceil(rows / ROWS_PER_CHUNK); first-token gather: T (tokens per sequence)
   _pad: u32,
 }
 
@@ -197,4 +198,35 @@ fn bias_backward_reduce(@builtin(global_invocation_id) id: vec3u) {
   var sum = 0.0;
   for (var chunk = 0u; chunk < params.chunks; chunk++) { sum += partials[chunk * C + c]; }
   out[c] += sum;
+}
+
+/** tanh(x) with relative accuracy everywhere: a Taylor series near 0 (where 1 - e^-2|x| would cancel), otherwise
+ *  sign(x) (1 - e^-2|x|) / (1 + e^-2|x|), which neither overflows nor divides infinities at large |x|. */
+fn tanh_stable(x: f32) -> f32 {
+  let a = abs(x);
+  if (a < 0.25) {
+    let x2 = x * x;
+    return x * (1.0 + x2 * (-1.0 / 3.0 + x2 * (2.0 / 15.0 + x2 * (-17.0 / 315.0 + x2 * (62.0 / 2835.0)))));
+  }
+  let t = exp(-2.0 * a);
+  return sign(x) * (1.0 - t) / (1.0 + t);
+}
+
+// out (n) = tanh(inp (n)) (BERT's pooler activation).
+@compute @workgroup_size(WORKGROUP)
+fn tanh_forward(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = global_index(id, groups);
+  if (i >= params.n) { return; }
+  out[i] = tanh_stable(inp[i]);
+}
+
+// out (B, C) = inp (B, T, C)[:, 0, :]: each sequence's first-token ([CLS]) row; n = B, cols = C, chunks = T.
+@compute @workgroup_size(WORKGROUP)
+fn first_token_gather(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = global_index(id, groups);
+  let C = params.cols;
+  if (i >= params.n * C) { return; }
+  let b = i / C;
+  let c = i - b * C;
+  out[i] = inp[b * params.chunks * C + c];
 }

@@ -1,4 +1,5 @@
-// Typed wrappers of shaders/activations.wgsl: exact GELU, GeGLU, residual add, bias add (forward and backward), erf.
+// Typed wrappers of shaders/activations.wgsl: exact GELU, GeGLU, residual add, bias add (forward and backward), erf,
+// and the classification head's tanh and first-token gather.
 import source from '../../shaders/activations.wgsl?raw';
 import type { GpuContext, KernelSpec } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
@@ -240,5 +241,47 @@ export class BiasAdd extends ElementKernel {
       [columns],
       this.label,
     );
+  }
+}
+
+/** tanh over n elements (BERT's pooler activation), relative-accurate near 0 and finite at any |x|; forward only. */
+export class Tanh extends ElementKernel {
+  constructor(
+    ctx: GpuContext,
+    readonly n: number,
+    label?: string,
+  ) {
+    super(ctx, label ?? `tanh n${n}`, [n, 0, 0]);
+    checkDims('tanh', { n });
+  }
+
+  /** out (n) = tanh(inp (n)). */
+  forward(encoder: GPUCommandEncoder, { out, inp }: ElementForwardArgs): void {
+    this.expectSize('out', out, this.n);
+    this.expectSize('inp', inp, this.n);
+    expectDistinct(this.label, out, inp);
+    this.run(encoder, 'tanh_forward', [inp, null, out], this.n);
+  }
+}
+
+/** Each sequence's first-token ([CLS]) row of (B, T, C) into (B, C): what BERT's pooler reads. */
+export class FirstTokenGather extends ElementKernel {
+  constructor(
+    ctx: GpuContext,
+    readonly B: number,
+    readonly T: number,
+    readonly C: number,
+    label?: string,
+  ) {
+    super(ctx, label ?? `first_token_gather B${B} T${T} C${C}`, [B, C, T]);
+    checkDims('first_token_gather', { B, T, C });
+  }
+
+  /** out (B, C) = inp (B, T, C)[:, 0, :]. */
+  forward(encoder: GPUCommandEncoder, { out, inp }: ElementForwardArgs): void {
+    this.expect('out', out, [this.B, this.C]);
+    this.expectSize('inp', inp, this.B * this.T * this.C);
+    expectDistinct(this.label, out, inp);
+    this.run(encoder, 'first_token_gather', [inp, null, out], this.B * this.C);
   }
 }

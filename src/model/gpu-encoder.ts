@@ -51,7 +51,7 @@ export class GpuEncoderPass {
   private readonly projection: { linear: GpuLinear; out: Tensor; dembedded: Tensor; dsum: Tensor } | null;
   private readonly layers: GpuLayer[];
   private readonly finalNorm: NormState | null; // ModernBERT's norm after the last layer
-  private readonly lastHidden: Tensor; // (N, d): what the head reads
+  readonly lastHidden: Tensor; // (N, d): the encoder output the MLM head (or a classifier's pooler) reads
   private readonly head: GpuHeadTransform;
   private readonly kernels: LayerKernels;
   private readonly scratch: BackwardScratch;

@@ -1,5 +1,6 @@
 // Float64 reference of the activations family (src/kernels/activations.ts): exact (erf) GELU, ModernBERT's GeGLU,
-// residual and bias adds, forward and backward. Backward passes accumulate into the gradient buffers they are given.
+// residual and bias adds, forward and backward, and a classification head's tanh and first-token ([CLS]) row gather
+// (forward only). Backward passes accumulate into the gradient buffers they are given.
 
 const TWO_OVER_SQRT_PI = 2 / Math.sqrt(Math.PI);
 const INV_SQRT_PI = 1 / Math.sqrt(Math.PI);
@@ -123,4 +124,14 @@ export function biasAddForward(x: Float64Array, bias: ArrayLike<number>, N: numb
 /** dbias (C) += Σ_n dout (N, C). */
 export function biasAddBackward(dbias: Float64Array, dout: ArrayLike<number>, N: number, C: number): void {
   for (let n = 0; n < N; n++) for (let c = 0; c < C; c++) dbias[c] += dout[n * C + c];
+}
+
+/** out[i] = tanh(inp[i]) (BERT's pooler activation); shapes (n). */
+export function tanhForward(out: Float64Array, inp: ArrayLike<number>): void {
+  for (let i = 0; i < out.length; i++) out[i] = Math.tanh(inp[i]);
+}
+
+/** out (B, C) = inp (B, T, C)[:, 0, :]: each sequence's first-token ([CLS]) row. */
+export function firstTokenGather(out: Float64Array, inp: ArrayLike<number>, B: number, T: number, C: number): void {
+  for (let b = 0; b < B; b++) for (let c = 0; c < C; c++) out[b * C + c] = inp[b * T * C + c];
 }

@@ -1,6 +1,6 @@
 // Element-wise layer kernels (erf, exact GELU, GeGLU, residual add, bias add) against src/kernels/reference/activations.ts.
 import { describe, expect, it } from 'vitest';
-import { Add, BiasAdd, Erf, Geglu, Gelu } from '../../../src/kernels/activations.ts';
+import { Add, BiasAdd, Erf, FirstTokenGather, Geglu, Gelu, Tanh } from '../../../src/kernels/activations.ts';
 import {
   addForward,
   biasAddBackward,
@@ -13,6 +13,8 @@ import {
   geluForward,
   geluTanh,
   geluTanhDerivative,
+  firstTokenGather,
+  tanhForward,
 } from '../../../src/kernels/reference/activations.ts';
 import { Random } from '../../../src/util/random.ts';
 import { EXACT } from '../../helpers/allclose.ts';
@@ -212,5 +214,52 @@ describe('activation kernels', () => {
     const out = ctx.tensor('out', [4, 3], 'f32');
     const encoder = ctx.encoder('shape check');
     expect(() => kernel.forward(encoder, { out, inp: wrong })).toThrow(/inp must be \[4x6\]/);
+  });
+  // tanh (the pooler's): n = 1 at a tiny x (the series branch, relative accuracy near 0), 7, and 70001 (past 256
+  // workgroups) over both saturated ends (|x| up to ~40: no overflow, no NaN) and the series/exp boundary 0.25.
+  describe.each([[1], [7], [70001]])('tanh, n=%i', (n) => {
+    it('matches the float64 tanh to 2e-6 relative', async () => {
+      const inp = n === 70001 ? grid(n, -40, 40) : new Random(n + 11).normals(n, 1);
+      if (n === 1) inp[0] = -3e-4;
+      if (n === 7) inp.set([0.25, -0.2499999, 0.2500001, 1e-30], 0);
+      await expectKernel(await gpuContext(), {
+        name: `tanh n=${n}`,
+        tensors: { inp: { shape: [n], data: inp }, out: { shape: [n] } },
+        build: (ctx, t) => {
+          const kernel = new Tanh(ctx, n);
+          return { record: (enc) => kernel.forward(enc, { out: t.out, inp: t.inp }) };
+        },
+        reference: (h) => {
+          const out = new Float64Array(n);
+          tanhForward(out, h.inp);
+          return { out };
+        },
+        checks: { out: { tol: { rtol: 2e-6, atol: 0 } } },
+      });
+    });
+  });
+
+  // The [CLS] row of each sequence: odd B, T, C, a single token, and C past one workgroup.
+  describe.each([
+    [1, 1, 1],
+    [3, 7, 5],
+    [2, 5, 300],
+  ])('first-token gather, B=%i T=%i C=%i', (B, T, C) => {
+    it("copies each sequence's first row exactly", async () => {
+      await expectKernel(await gpuContext(), {
+        name: `first_token_gather B=${B} T=${T} C=${C}`,
+        tensors: { inp: { shape: [B, T, C], data: new Random(B * T * C).normals(B * T * C, 1) }, out: { shape: [B, C] } },
+        build: (ctx, t) => {
+          const kernel = new FirstTokenGather(ctx, B, T, C);
+          return { record: (enc) => kernel.forward(enc, { out: t.out, inp: t.inp }) };
+        },
+        reference: (h) => {
+          const out = new Float64Array(B * C);
+          firstTokenGather(out, h.inp, B, T, C);
+          return { out };
+        },
+        checks: { out: { tol: EXACT } },
+      });
+    });
   });
 });
