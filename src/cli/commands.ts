@@ -15,6 +15,7 @@ import { kDemoCommand } from './training/k-demo.ts';
 import { lambdasCommand } from './experiments/lambdas.ts';
 import { lessonCommand } from './lesson/lesson.ts';
 import { metricsCommand } from './evaluation/metrics.ts';
+import { mineCommand } from './training/mine.ts';
 import { mlmCommand } from './training/mlm.ts';
 import { publishCommand } from './evaluation/publish.ts';
 import { runsCommand } from './experiments/runs.ts';
@@ -38,6 +39,7 @@ export const commands: Record<string, Command> = {
   lambdas: lambdasCommand,
   lesson: lessonCommand,
   metrics: metricsCommand,
+  mine: mineCommand,
   mlm: mlmCommand,
   publish: publishCommand,
   runs: runsCommand,
