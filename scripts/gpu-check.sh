@@ -14,8 +14,8 @@ export SPLADE_LAB_GPU=system
 kernels=(tests/node/kernels/matmul.test.ts tests/node/kernels/splade-head.test.ts tests/node/kernels/losses.test.ts tests/node/kernels/head-stats.test.ts
   tests/node/kernels/dropout.test.ts tests/node/kernels/grad-norm.test.ts tests/node/kernels/adamw.test.ts tests/node/kernels/flops-step.test.ts
   tests/node/kernels/layer-kernels-attention.test.ts tests/node/kernels/layer-kernels-layernorm.test.ts tests/node/kernels/layer-kernels-activations.test.ts
-  tests/node/kernels/layer-kernels-embedding.test.ts tests/node/model/gpu-encoder.test.ts tests/node/model/splade-objective.test.ts
-  tests/node/training/train-sgd-step.test.ts tests/node/kernels/static-query-table.test.ts tests/node/model/expansion-audit.test.ts
+  tests/node/kernels/layer-kernels-embedding.test.ts tests/node/model/gpu-encoder.gpu.test.ts tests/node/model/splade-objective.gpu.test.ts
+  tests/node/training/train-sgd-step.gpu.test.ts tests/node/kernels/static-query-table.test.ts tests/node/model/expansion-audit.test.ts
   tests/node/training/train-inference-free.test.ts tests/node/training/train-distill-sgd-step.test.ts)
 ts=(node --import ./bin/register-hooks.mjs)
 stage() { timeout --kill-after=10 "${STAGE_S:-240}" "$@"; }
