@@ -19,6 +19,7 @@ import { mineCommand } from './training/mine.ts';
 import { mlmCommand } from './training/mlm.ts';
 import { publishCommand } from './evaluation/publish.ts';
 import { runsCommand } from './experiments/runs.ts';
+import { scoreCommand } from './training/score.ts';
 import { sweepCommand } from './experiments/sweep.ts';
 import { tokenizeCommand } from './model/tokenize.ts';
 import { trainCommand } from './training/train.ts';
@@ -43,6 +44,7 @@ export const commands: Record<string, Command> = {
   mlm: mlmCommand,
   publish: publishCommand,
   runs: runsCommand,
+  score: scoreCommand,
   sweep: sweepCommand,
   tokenize: tokenizeCommand,
   train: trainCommand,
