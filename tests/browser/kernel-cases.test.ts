@@ -10,10 +10,12 @@ import { flopsStep } from '../node/kernels/cases/flops-step.ts';
 import { gradNorm } from '../node/kernels/cases/grad-norm.ts';
 import { headStats } from '../node/kernels/cases/head-stats.ts';
 import type { KernelFamily } from '../node/kernels/cases/kernel-case.ts';
+import { layerKernelsAttention } from '../node/kernels/cases/layer-kernels-attention.ts';
 import { layerKernelsEmbedding } from '../node/kernels/cases/layer-kernels-embedding.ts';
 import { layerKernelsLayernorm } from '../node/kernels/cases/layer-kernels-layernorm.ts';
 import { losses } from '../node/kernels/cases/losses.ts';
 import { maskedLmLoss } from '../node/kernels/cases/masked-lm-loss.ts';
+import { spladeHead } from '../node/kernels/cases/splade-head.ts';
 import { staticQueryTable } from '../node/kernels/cases/static-query-table.ts';
 import { expect } from './expect.ts';
 
@@ -26,10 +28,12 @@ const FAMILIES: KernelFamily[] = [
   flopsStep,
   gradNorm,
   headStats,
+  layerKernelsAttention,
   layerKernelsEmbedding,
   layerKernelsLayernorm,
   losses,
   maskedLmLoss,
+  spladeHead,
   staticQueryTable,
 ];
 

@@ -10,6 +10,7 @@ export type CaseExpect = (value: unknown, message?: string) => CaseMatchers;
 export interface CaseMatchers {
   toBe: (expected: unknown) => void;
   toEqual: (expected: unknown) => void;
+  toBeLessThan: (expected: number) => void;
   toBeLessThanOrEqual: (expected: number) => void;
   toBeGreaterThan: (expected: number) => void;
   toBeGreaterThanOrEqual: (expected: number) => void;
