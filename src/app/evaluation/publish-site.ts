@@ -394,6 +394,18 @@ export async function measureSite(
   return quality;
 }
 
+/** Whether ascending `ids` holds `id` (a binary search). */
+function sortedHas(ids: Uint32Array, id: number): boolean {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid] < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < ids.length && ids[lo] === id;
+}
+
 /** Vectors encoded before (an evaluation's), with the same model, k, document length and pruning as the options. */
 export interface EncodedCorpus {
   /** One per corpus record, in its order. */
@@ -432,7 +444,8 @@ export async function publishSite(
   const vectors = reuse?.documents ?? (await session.encode(texts, request, progress));
   progress.onStage?.('index');
   const length = session.fittedLength(options.documentLength);
-  const own = texts.map((text) => new Set(model.tokenizer.encode(text, { maxLength: length }).ids));
+  // each document's own token ids, sorted: a binary search per posting is several times faster than a Set per document
+  const own = texts.map((text) => Uint32Array.from(new Set(model.tokenizer.encode(text, { maxLength: length }).ids)).sort());
   const site = await buildSite(
     {
       modelName: options.modelName ?? model.name,
@@ -443,7 +456,7 @@ export async function publishSite(
       fingerprint: corpus.fingerprint,
       records: corpus.records,
       vectors,
-      isOwn: (doc, id) => own[doc].has(id),
+      isOwn: (doc, id) => sortedHas(own[doc], id),
       queryWeights: model.queryWeights,
       tokenizer: spec,
     },
