@@ -1,5 +1,6 @@
 // Writes tiny checkpoints for tests: safetensors (any dtype, or a raw lying header), PyTorch zip and legacy
 // pytorch_model.bin (pickle written here, byte by byte, as torch.save lays it out) and config.json.
+import { rmSync } from 'node:fs';
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -9,8 +10,19 @@ import type { TensorMap } from '../../src/io/host-tensor.ts';
 
 export type FixtureDtype = 'F32' | 'F16' | 'BF16';
 
+/** Folders made by makeTempDir and not yet removed (removeTempDirs removes them: a file's afterAll calls it). */
+const madeFolders: string[] = [];
+
+/** A new `<tmp>/<prefix>XXXXXX` folder; the test file removes it with removeTempDirs in its afterAll. */
 export async function makeTempDir(prefix = 'splade-io-'): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix));
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  madeFolders.push(dir);
+  return dir;
+}
+
+/** Removes every folder makeTempDir made, with everything in it. */
+export function removeTempDirs(): void {
+  for (const folder of madeFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
 }
 
 /** Writes files (bytes, text or JSON-able values) under `dir`, creating sub-folders. */

@@ -1,6 +1,6 @@
 // Model folders: every weight format loads to the same fp32 tensors with the head tied to the embeddings, sizes are
 // estimated from headers, oversized models are refused before decoding, and load-save-load is bit-exact.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -18,6 +18,7 @@ import {
   TINY_BERT_CONFIG,
   encodeSafetensors,
   makeTempDir,
+  removeTempDirs,
   tinyBertSafetensorsTensors,
   writeFolder,
   writeTinyBert,
@@ -90,6 +91,8 @@ describe.each(FORMATS)('loading a %s model folder', (format) => {
     expect(header.metadata).toEqual({ format: 'pt' });
   });
 });
+
+afterAll(removeTempDirs);
 
 describe('loader errors and tying rules', () => {
   it('names the folder when config.json or the weights are missing', async () => {

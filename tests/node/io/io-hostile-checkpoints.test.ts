@@ -1,6 +1,6 @@
 // Hostile model files (issue 11): tiny files that used to make gigabytes resident or take minutes are refused at once,
 // with short messages; the byte budget from config.json caps what the weights may cost.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PROMPTLY_MS } from '../../helpers/promptly.ts';
 import { CheckpointBudgetError, estimateCheckpointBytes, loadCheckpoint } from '../../../src/io/formats/model-folder.ts';
 import { createMemorySource, FileTooLargeError, type FileSource } from '../../../src/io/file-source.ts';
@@ -21,6 +21,7 @@ import {
   tinyBertSafetensorsTensors,
   tinyBertTorchState,
   makeTempDir,
+  removeTempDirs,
   writeFolder,
   type TorchFixtureStorage,
   type TorchFixtureTensor,
@@ -73,6 +74,8 @@ describe.each([
     expect(tensors.get('transposed')!.data.buffer).not.toBe(tensors.get('head')!.data.buffer);
   });
 });
+
+afterAll(removeTempDirs);
 
 describe('hostile zip archives and pickles', () => {
   it('refuses central-directory entries that alias one stored entry (each storage must own its bytes)', () => {

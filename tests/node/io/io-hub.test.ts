@@ -10,7 +10,7 @@ import { createHubSource, HubError, type FileCache } from '../../../src/io/hub/h
 import { saysNoAnswer } from '../../../src/contract/errors.ts';
 import { createCacheStorageCache } from '../../../src/io/file-source-browser.ts';
 import { FileTooLargeError, type ReadProgress } from '../../../src/io/file-source.ts';
-import { makeTempDir, writeFolder, writeTinyBert } from '../../helpers/checkpoint-fixtures.ts';
+import { makeTempDir, removeTempDirs, writeFolder, writeTinyBert } from '../../helpers/checkpoint-fixtures.ts';
 import { startHubServer, type HubServer } from '../../helpers/hub-server.ts';
 
 const REPO = 'tiny-org/tiny-bert';
@@ -43,6 +43,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([server.close(), slow.close(), gated.close(), stalled.close(), trickle.close(), chunked.close()]);
+  removeTempDirs();
 });
 
 describe('Hub file source', () => {
