@@ -1,5 +1,5 @@
 // Element-wise layers: exact (erf) or tanh-approximated GELU, GeGLU, residual add, bias add; forward and backward;
-// tanh and the first-token ([CLS]) row gather of a classification head (forward only).
+// tanh, the first-token ([CLS]) row gather and the masked mean over tokens of a classification head (forward only).
 //
 // Element kernels run one invocation per output element, folded into y past the per-dimension workgroup limit.
 // The bias gradient (column sums of dout) is a two-stage fixed-order reduction: per-chunk partial sums, then chunks in
@@ -229,4 +229,24 @@ fn first_token_gather(@builtin(global_invocation_id) id: vec3u, @builtin(num_wor
   let b = i / C;
   let c = i - b * C;
   out[i] = inp[b * params.chunks * C + c];
+}
+
+// out (B, C) = Σ_t mask (B, T) · inp (B, T, C)[:, t, :] / Σ_t mask: each sequence's mean over its real tokens
+// (ModernBERT's classifier_pooling "mean"); n = B, cols = C, chunks = T; the f32 mask (1 real, 0 padding) in binding 2.
+@compute @workgroup_size(WORKGROUP)
+fn masked_mean_rows(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = global_index(id, groups);
+  let C = params.cols;
+  let T = params.chunks;
+  if (i >= params.n * C) { return; }
+  let b = i / C;
+  let c = i - b * C;
+  var sum = 0.0;
+  var count = 0.0;
+  for (var t = 0u; t < T; t++) {
+    let m = dout[b * T + t];
+    sum += m * inp[(b * T + t) * C + c];
+    count += m;
+  }
+  out[i] = sum / count;
 }

@@ -1,5 +1,5 @@
 // Typed wrappers of shaders/activations.wgsl: exact GELU, GeGLU, residual add, bias add (forward and backward), erf,
-// and the classification head's tanh and first-token gather.
+// and the classification heads' tanh, first-token gather and masked mean (forward only).
 import source from '../../shaders/activations.wgsl?raw';
 import type { GpuContext, KernelSpec } from '../gpu/context.ts';
 import type { Tensor } from '../gpu/tensor.ts';
@@ -283,5 +283,28 @@ export class FirstTokenGather extends ElementKernel {
     this.expectSize('inp', inp, this.B * this.T * this.C);
     expectDistinct(this.label, out, inp);
     this.run(encoder, 'first_token_gather', [inp, null, out], this.B * this.C);
+  }
+}
+
+/** Each sequence's mean over its real tokens, (B, T, C) -> (B, C): ModernBERT's classifier_pooling "mean". */
+export class MaskedMean extends ElementKernel {
+  constructor(
+    ctx: GpuContext,
+    readonly B: number,
+    readonly T: number,
+    readonly C: number,
+    label?: string,
+  ) {
+    super(ctx, label ?? `masked_mean B${B} T${T} C${C}`, [B, C, T]);
+    checkDims('masked_mean', { B, T, C });
+  }
+
+  /** out (B, C) = Σ_t mask · inp[:, t, :] / Σ_t mask; mask (B, T) f32, 1 real token, 0 padding (each row has a 1). */
+  forward(encoder: GPUCommandEncoder, { out, inp, mask }: ElementForwardArgs & { mask: Tensor }): void {
+    this.expect('out', out, [this.B, this.C]);
+    this.expectSize('inp', inp, this.B * this.T * this.C);
+    this.expectSize('mask', mask, this.B * this.T);
+    expectDistinct(this.label, out, inp, mask);
+    this.run(encoder, 'masked_mean_rows', [inp, mask, out], this.B * this.C);
   }
 }

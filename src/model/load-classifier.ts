@@ -1,6 +1,6 @@
-// Loads a cross-encoder (BertForSequenceClassification) from a Hugging Face folder: the BERT encoder through the
-// backbone loaders, the pooler (bert.pooler.dense) and the classifier (classifier.*), the label fields and the
-// activation sentence-transformers saved (reported, never applied: the teacher's logits stay raw).
+// Loads a cross-encoder from a Hugging Face folder: BertForSequenceClassification (the BERT encoder, the pooler
+// bert.pooler.dense, the classifier) or ModernBertForSequenceClassification (the encoder, its head.dense/head.norm, the
+// classifier), the label fields and sentence-transformers' saved activation (reported, never applied).
 import { loadCheckpoint } from '../io/formats/model-folder.ts';
 import { readJsonFile, type FileSource, type ReadOptions } from '../io/file-source.ts';
 import { clip } from '../io/format-error.ts';
@@ -16,10 +16,12 @@ import { P, parameterLayout } from './layout.ts';
 import { checkpointByteBudget } from './load-model.ts';
 import { mapHuggingFaceTensors } from './weights.ts';
 
-/** BertPooler's dense (d x d, then tanh) and the classifier (numLabels x d), PyTorch [out, in] weights. */
+/**
+ * What follows the encoder: BERT's pooler dense (d x d, then tanh; null for ModernBERT, whose head is the encoder's
+ * own head.dense + head.norm) and the classifier (numLabels x d), PyTorch [out, in] weights.
+ */
 export interface ClassifierHead {
-  poolerWeight: HostTensor; // (d, d)
-  poolerBias: HostTensor; // (d)
+  pooler: { weight: HostTensor; bias: HostTensor } | null; // (d, d), (d)
   classifierWeight: HostTensor; // (numLabels, d)
   classifierBias: HostTensor; // (numLabels)
 }
@@ -28,7 +30,7 @@ export interface LoadedClassifier {
   /** The encoder's config (its MLM head tied and without a decoder bias: a classifier has none). */
   config: ModelConfig;
   classifier: ClassifierConfig;
-  /** The encoder's parameters by internal name; the MLM head's, which a classifier lacks, are zero placeholders. */
+  /** The encoder's parameters by internal name; BERT's MLM head, which its classifier lacks, as zero placeholders. */
   params: Map<string, HostTensor>;
   head: ClassifierHead;
   tokenizer: TextTokenizer;
@@ -39,8 +41,11 @@ export interface LoadedClassifier {
   notes: string[];
 }
 
-/** The MLM head's parameters, which a sequence classifier does not have. */
+/** The MLM head's parameters, which BERT's classifier does not have (ModernBERT's classifier has head.*). */
 const MLM_HEAD = /^(head\.|decoder\.)/;
+
+/** The encoder family each classifier architecture runs on. */
+const FAMILY = { BertForSequenceClassification: 'bert', ModernBertForSequenceClassification: 'modernbert' } as const;
 
 export async function loadClassifier(source: FileSource, options: ReadOptions = {}): Promise<LoadedClassifier> {
   const json = await readJsonFile(source, 'config.json', options);
@@ -49,10 +54,14 @@ export async function loadClassifier(source: FileSource, options: ReadOptions = 
   if (typeof json !== 'object' || Array.isArray(json)) throw new Error(`${where}: expected a JSON object`);
   const classifier = parseClassifierConfig(json as Json, where);
   const parsed = parseModelConfig(json, { source: where });
+  if (parsed.architecture !== FAMILY[classifier.architecture]) {
+    throw new Error(`${where}: architectures names ${classifier.architecture}, but model_type is "${parsed.modelType}"`);
+  }
   const config: ModelConfig = { ...parsed, tieWordEmbeddings: true, decoderBias: false };
+  const bert = classifier.architecture === 'BertForSequenceClassification';
   const checkpoint = await loadCheckpoint(source, { ...options, byteBudget: checkpointByteBudget(config) });
   const report = mapHuggingFaceTensors(config, checkpoint.tensors);
-  const missing = report.missing.filter((m) => !MLM_HEAD.test(m.param));
+  const missing = report.missing.filter((m) => !(bert && MLM_HEAD.test(m.param)));
   const problems = [
     ...report.shapeMismatches.map((m) => `${clip(m.name, 120)}: shape [${m.actual}], expected [${m.expected}]`),
     ...missing.map((m) => `missing ${m.names[0]} [${m.shape}]`),
@@ -64,7 +73,7 @@ export async function loadClassifier(source: FileSource, options: ReadOptions = 
     );
   }
   const params = withPlaceholders(config, report.params);
-  const prefix = report.prefix || 'bert.';
+  const prefix = report.prefix || (bert ? 'bert.' : 'model.');
   const { hidden: d } = config;
   const n = classifier.numLabels;
   const take = (name: string, shape: number[], what: string): HostTensor => {
@@ -81,8 +90,12 @@ export async function loadClassifier(source: FileSource, options: ReadOptions = 
     return tensor;
   };
   const head: ClassifierHead = {
-    poolerWeight: take(`${prefix}pooler.dense.weight`, [d, d], 'the pooler'),
-    poolerBias: take(`${prefix}pooler.dense.bias`, [d], 'the pooler'),
+    pooler: bert
+      ? {
+          weight: take(`${prefix}pooler.dense.weight`, [d, d], 'the pooler'),
+          bias: take(`${prefix}pooler.dense.bias`, [d], 'the pooler'),
+        }
+      : null,
     classifierWeight: take('classifier.weight', [n, d], `the classifier, ${n} label${n === 1 ? '' : 's'}`),
     classifierBias: take('classifier.bias', [n], `the classifier, ${n} label${n === 1 ? '' : 's'}`),
   };

@@ -1,15 +1,22 @@
-// A tiny seeded BertForSequenceClassification folder for tests: a BERT encoder without MLM head, the pooler and the
-// classifier under transformers' names, config.json with the label fields asked for, and the tiny WordPiece vocab.
+// A tiny seeded cross-encoder folder for tests: BertForSequenceClassification (a BERT encoder, the pooler and the
+// classifier) or ModernBertForSequenceClassification (an encoder with its head, the classifier) under transformers'
+// names, config.json with the label fields asked for, and the tiny WordPiece vocab; and its float64 head.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createMemorySource, type FileSource } from '../../src/io/file-source.ts';
 import { writeSafetensors } from '../../src/io/formats/safetensors.ts';
 import type { TensorMap } from '../../src/io/host-tensor.ts';
+import type { LoadedClassifier } from '../../src/model/load-classifier.ts';
+import type { ClassifierHeadParams } from '../../src/model/reference/classifier.ts';
 import { makeTinyCheckpoint } from '../../src/model/tiny-model.ts';
 import { Random } from '../../src/util/random.ts';
 import { TINY_VOCAB } from './tiny-splade-model.ts';
 
 export interface TinyCrossEncoderOptions {
+  /** The encoder (default bert); ModernBERT with a window of 4 and a global layer every 2 (layer 1 local). */
+  family?: 'bert' | 'modernbert';
+  /** ModernBERT's classifier_pooling (absent: not written, "cls"). */
+  pooling?: 'cls' | 'mean';
   seed?: number;
   hidden?: number;
   /** Label fields written into config.json as given (absent: not written). */
@@ -28,7 +35,8 @@ export interface TinyCrossEncoderOptions {
 /** The folder's files: config.json, model.safetensors, vocab.txt (and extraFiles as JSON). */
 export function tinyCrossEncoderFiles(options: TinyCrossEncoderOptions = {}): Map<string, Uint8Array> {
   const hidden = options.hidden ?? 16;
-  const tiny = makeTinyCheckpoint('bert', {
+  const modern = options.family === 'modernbert';
+  const tiny = makeTinyCheckpoint(modern ? 'modernbert' : 'bert', {
     seed: options.seed ?? 23,
     vocabSize: TINY_VOCAB.length,
     hidden,
@@ -36,7 +44,8 @@ export function tinyCrossEncoderFiles(options: TinyCrossEncoderOptions = {}): Ma
     heads: 2,
     intermediate: 24,
     initStd: 0.3,
-    typeVocabSize: 2,
+    padTokenId: 0,
+    ...(modern ? { localAttention: 4, globalAttnEveryNLayers: 2 } : { typeVocabSize: 2 }),
   });
   const labels = options.labels ?? {};
   const rows = options.classifierRows ?? (labels.id2label ? Object.keys(labels.id2label).length : (labels.num_labels ?? 2));
@@ -59,7 +68,8 @@ export function tinyCrossEncoderFiles(options: TinyCrossEncoderOptions = {}): Ma
   for (const name of options.drop ?? []) tensors.delete(name);
   const config = {
     ...tiny.config,
-    architectures: options.architectures ?? ['BertForSequenceClassification'],
+    architectures: options.architectures ?? [modern ? 'ModernBertForSequenceClassification' : 'BertForSequenceClassification'],
+    ...(options.pooling ? { classifier_pooling: options.pooling } : {}),
     ...labels,
     ...options.extraConfig,
   };
@@ -82,4 +92,16 @@ export function tinyCrossEncoderSource(options: TinyCrossEncoderOptions = {}): F
 export async function writeTinyCrossEncoder(dir: string, options: TinyCrossEncoderOptions = {}): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (const [name, bytes] of tinyCrossEncoderFiles(options)) await writeFile(join(dir, name), bytes);
+}
+
+/** The loaded classifier's head in float64, as the reference takes it. */
+export function referenceHead(loaded: LoadedClassifier): ClassifierHeadParams {
+  const f64 = (t: { data: Float32Array }) => Float64Array.from(t.data);
+  const { head } = loaded;
+  return {
+    pooler: head.pooler ? { weight: f64(head.pooler.weight), bias: f64(head.pooler.bias) } : null,
+    pooling: loaded.classifier.pooling,
+    classifierWeight: f64(head.classifierWeight),
+    classifierBias: f64(head.classifierBias),
+  };
 }

@@ -18,7 +18,7 @@ export const scoreCommand: Command = {
     options: {
       teacher: {
         value: 'dir-or-hub-id',
-        help: 'a BertForSequenceClassification cross-encoder (config.json, safetensors, tokenizer)',
+        help: 'a BertForSequenceClassification or ModernBertForSequenceClassification cross-encoder (config.json, safetensors, tokenizer)',
         required: true,
       },
       in: { value: 'file.tsv|file.jsonl', help: 'rows of query, positive and negative(s), without labels', required: true },

@@ -1,6 +1,6 @@
 // Float64 reference of the activations family (src/kernels/activations.ts): exact (erf) GELU, ModernBERT's GeGLU,
-// residual and bias adds, forward and backward, and a classification head's tanh and first-token ([CLS]) row gather
-// (forward only). Backward passes accumulate into the gradient buffers they are given.
+// residual and bias adds, forward and backward, and the classification heads' tanh, first-token ([CLS]) row gather and
+// masked mean over tokens (forward only). Backward passes accumulate into the gradient buffers they are given.
 
 const TWO_OVER_SQRT_PI = 2 / Math.sqrt(Math.PI);
 const INV_SQRT_PI = 1 / Math.sqrt(Math.PI);
@@ -134,4 +134,24 @@ export function tanhForward(out: Float64Array, inp: ArrayLike<number>): void {
 /** out (B, C) = inp (B, T, C)[:, 0, :]: each sequence's first-token ([CLS]) row. */
 export function firstTokenGather(out: Float64Array, inp: ArrayLike<number>, B: number, T: number, C: number): void {
   for (let b = 0; b < B; b++) for (let c = 0; c < C; c++) out[b * C + c] = inp[b * T * C + c];
+}
+
+/** out (B, C) = Σ_t mask[b, t] · inp[b, t, :] / Σ_t mask[b, t]: each sequence's mean over its real tokens. */
+export function maskedMean(
+  out: Float64Array,
+  inp: ArrayLike<number>,
+  mask: ArrayLike<number>,
+  B: number,
+  T: number,
+  C: number,
+): void {
+  for (let b = 0; b < B; b++) {
+    let count = 0;
+    for (let t = 0; t < T; t++) count += mask[b * T + t] ? 1 : 0;
+    for (let c = 0; c < C; c++) {
+      let sum = 0;
+      for (let t = 0; t < T; t++) if (mask[b * T + t]) sum += inp[(b * T + t) * C + c];
+      out[b * C + c] = sum / count;
+    }
+  }
 }

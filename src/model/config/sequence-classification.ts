@@ -1,11 +1,14 @@
 // Reads the classification fields of a cross-encoder's config.json (architectures, id2label / num_labels,
-// classifier_dropout) as transformers' PretrainedConfig and BertForSequenceClassification read them.
+// classifier_dropout, ModernBERT's classifier_pooling) as transformers' PretrainedConfig and the classifiers read them.
 import { clip } from '../../io/format-error.ts';
 import { describeJsonValue } from '../../util/json-value.ts';
 import { ConfigError, type Json } from './config-reader.ts';
 
 /** The sequence-classification architectures this loader runs. */
-export const CLASSIFIER_ARCHITECTURES = ['BertForSequenceClassification'] as const;
+export const CLASSIFIER_ARCHITECTURES = ['BertForSequenceClassification', 'ModernBertForSequenceClassification'] as const;
+
+/** What ModernBertForSequenceClassification pools before its head: the first token, or the mean of the real ones. */
+export type ClassifierPooling = 'cls' | 'mean';
 
 export type ClassifierArchitecture = (typeof CLASSIFIER_ARCHITECTURES)[number];
 
@@ -22,6 +25,8 @@ export interface ClassifierConfig {
   labelsFrom: 'id2label' | 'num_labels' | 'default';
   /** classifier_dropout (null: hidden_dropout_prob is used in training); never applied when scoring. */
   classifierDropout: number | null;
+  /** ModernBERT's classifier_pooling (default "cls"); BERT's pooler always reads the first token. */
+  pooling: ClassifierPooling;
   /** Things read that a caller may want to show (num_labels disagreeing with id2label). */
   notes: string[];
 }
@@ -42,7 +47,8 @@ export function parseClassifierConfig(json: Json, source: string): ClassifierCon
   }
   const notes: string[] = [];
   const { numLabels, labels, labelsFrom } = readLabels(json, source, notes);
-  return { architecture: found, numLabels, labels, labelsFrom, classifierDropout: readDropout(json, source), notes };
+  const pooling = found === 'ModernBertForSequenceClassification' ? readPooling(json, source) : 'cls';
+  return { architecture: found, numLabels, labels, labelsFrom, classifierDropout: readDropout(json, source), pooling, notes };
 }
 
 /**
@@ -95,4 +101,12 @@ function readDropout(json: Json, source: string): number | null {
     throw new ConfigError(`${source}: "classifier_dropout" must be a probability in [0, 1), got ${describeJsonValue(rate)}`);
   }
   return rate;
+}
+
+function readPooling(json: Json, source: string): ClassifierPooling {
+  const pooling = json.classifier_pooling ?? 'cls';
+  if (pooling !== 'cls' && pooling !== 'mean') {
+    throw new ConfigError(`${source}: "classifier_pooling" must be "cls" or "mean", got ${describeJsonValue(pooling)}`);
+  }
+  return pooling;
 }

@@ -1,6 +1,6 @@
 // Element-wise layer kernels (erf, exact GELU, GeGLU, residual add, bias add) against src/kernels/reference/activations.ts.
 import { describe, expect, it } from 'vitest';
-import { Add, BiasAdd, Erf, FirstTokenGather, Geglu, Gelu, Tanh } from '../../../src/kernels/activations.ts';
+import { Add, BiasAdd, Erf, FirstTokenGather, Geglu, Gelu, MaskedMean, Tanh } from '../../../src/kernels/activations.ts';
 import {
   addForward,
   biasAddBackward,
@@ -14,6 +14,7 @@ import {
   geluTanh,
   geluTanhDerivative,
   firstTokenGather,
+  maskedMean,
   tanhForward,
 } from '../../../src/kernels/reference/activations.ts';
 import { Random } from '../../../src/util/random.ts';
@@ -204,6 +205,35 @@ describe('activation kernels', () => {
         return { x, dbias };
       },
       checks: { x: { tol: { rtol: 1e-7, atol: 1e-7 } }, dbias: { tol: { rtol: 1e-5, atol: 1e-5 }, accumulates: true } },
+    });
+  });
+
+  // Mean over each sequence's real tokens: one token, padding at the end and a single real token, C past a workgroup.
+  describe.each([
+    [1, 1, 1, [1]],
+    [3, 7, 5, [7, 4, 1]],
+    [2, 9, 300, [9, 2]],
+  ])('masked mean, B=%i T=%i C=%i', (B, T, C, lengths) => {
+    it('matches the float64 mean over real tokens', async () => {
+      const mask = Float64Array.from({ length: B * T }, (_, i) => (i % T < lengths[Math.floor(i / T)] ? 1 : 0));
+      await expectKernel(await gpuContext(), {
+        name: `masked_mean B=${B} T=${T} C=${C}`,
+        tensors: {
+          inp: { shape: [B, T, C], data: new Random(B * T + C).normals(B * T * C, 1) },
+          mask: { shape: [B, T], data: mask },
+          out: { shape: [B, C] },
+        },
+        build: (ctx, t) => {
+          const kernel = new MaskedMean(ctx, B, T, C);
+          return { record: (enc) => kernel.forward(enc, { out: t.out, inp: t.inp, mask: t.mask }) };
+        },
+        reference: (h) => {
+          const out = new Float64Array(B * C);
+          maskedMean(out, h.inp, h.mask, B, T, C);
+          return { out };
+        },
+        checks: { out: { tol: { rtol: 1e-6, atol: 1e-6 } } },
+      });
     });
   });
 

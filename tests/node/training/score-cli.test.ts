@@ -1,5 +1,5 @@
 // `splade-lab score` on a tiny cross-encoder and a tiny rows file: every pair scored as the float64 reference scores
-// it (raw logits; two labels: logit 1 - logit 0), written in the label columns train reads, and bad input refused.
+// it (raw logits; two labels: logit 1 - logit 0; BERT and ModernBERT), written in the label columns train reads, and bad input refused.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,12 @@ import { classifierForward } from '../../../src/model/reference/classifier.ts';
 import { toFloat64Params } from '../../../src/model/weights.ts';
 import { runCliWith } from '../../helpers/cli.ts';
 import { tempFolderPerFile } from '../../helpers/temp-folder.ts';
-import { tinyCrossEncoderFiles, writeTinyCrossEncoder } from '../../helpers/tiny-cross-encoder.ts';
+import {
+  referenceHead,
+  tinyCrossEncoderFiles,
+  writeTinyCrossEncoder,
+  type TinyCrossEncoderOptions,
+} from '../../helpers/tiny-cross-encoder.ts';
 
 const ROWS = [
   ['cat mat', 'the cat sat on the mat', 'a dog ran fast', 'the sea'],
@@ -25,43 +30,47 @@ const folder = tempFolderPerFile('splade-score-cli-');
 function referenceScore(loaded: LoadedClassifier, query: string, passage: string): number {
   const e = loaded.tokenizer.encode(query, { pair: passage });
   const T = e.ids.length;
-  const head = Object.fromEntries(Object.entries(loaded.head).map(([k, t]) => [k, Float64Array.from(t.data)]));
   const input = { B: 1, T, ids: Int32Array.from(e.ids), mask: e.attentionMask, tokenTypes: Int32Array.from(e.typeIds) };
-  const logits = classifierForward(loaded.config, toFloat64Params(loaded.params), head as never, input).logits;
+  const logits = classifierForward(loaded.config, toFloat64Params(loaded.params), referenceHead(loaded), input).logits;
   return logits.length === 1 ? logits[0] : logits[1] - logits[0];
 }
 
-async function setUp(name: string, labels?: { num_labels: number }) {
+async function setUp(name: string, options: TinyCrossEncoderOptions = {}) {
   const teacher = join(folder.root, `${name}-teacher`);
-  await writeTinyCrossEncoder(teacher, { seed: 7, labels });
+  await writeTinyCrossEncoder(teacher, { seed: 7, ...options });
   const rows = join(folder.root, `${name}-rows.tsv`);
   await writeFile(rows, ['query\tpositive\tnegative_1\tnegative_2', ...ROWS.map((r) => r.join('\t'))].join('\n') + '\n');
-  const loaded = await loadClassifier(createMemorySource(tinyCrossEncoderFiles({ seed: 7, labels })));
+  const loaded = await loadClassifier(createMemorySource(tinyCrossEncoderFiles({ seed: 7, ...options })));
   return { teacher, rows, loaded };
 }
 
 describe('splade-lab score', () => {
   it.each([
-    ['one-label', { num_labels: 1 }, 'tsv'],
-    ['two-label', undefined, 'jsonl'],
-  ] as const)('a %s teacher writes the [positive, negatives] raw scores as train reads them', async (name, labels, kind) => {
-    const { teacher, rows, loaded } = await setUp(name, labels);
-    const out = join(folder.root, `${name}-scored.${kind}`);
-    const result = await runCliWith('score', { teacher, in: rows, out, batch: '2' });
-    expect(result.stderr).not.toMatch(/error/i);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/scored 9 pairs of 3 rows/);
-    const bytes = await readFile(out);
-    const { triplets } = kind === 'tsv' ? parseTriplets(bytes, out) : parseTripletsJsonl(bytes, out);
-    expect(triplets.map((t) => [t.query, t.positive, ...rowNegatives(t)])).toEqual(ROWS);
-    triplets.forEach((t, i) => {
-      expect(t.label).toHaveLength(3);
-      const expected = ROWS[i].slice(1).map((passage) => referenceScore(loaded, ROWS[i][0], passage));
-      t.label!.forEach((score, j) =>
-        expect(Math.abs(score - expected[j])).toBeLessThanOrEqual(1e-5 * Math.abs(expected[j]) + 1e-6),
-      );
-    });
-  });
+    ['one-label BERT', { labels: { num_labels: 1 } }, 'tsv'],
+    ['two-label BERT', {}, 'jsonl'],
+    ['two-label ModernBERT (mean pooling)', { family: 'modernbert', pooling: 'mean' }, 'jsonl'],
+  ] as [string, TinyCrossEncoderOptions, 'tsv' | 'jsonl'][])(
+    'a %s teacher writes the [positive, negatives] raw scores as train reads them',
+    async (name, options, kind) => {
+      const slug = name.replace(/\W+/g, '-');
+      const { teacher, rows, loaded } = await setUp(slug, options);
+      const out = join(folder.root, `${slug}-scored.${kind}`);
+      const result = await runCliWith('score', { teacher, in: rows, out, batch: '2' });
+      expect(result.stderr).not.toMatch(/error/i);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/scored 9 pairs of 3 rows/);
+      const bytes = await readFile(out);
+      const { triplets } = kind === 'tsv' ? parseTriplets(bytes, out) : parseTripletsJsonl(bytes, out);
+      expect(triplets.map((t) => [t.query, t.positive, ...rowNegatives(t)])).toEqual(ROWS);
+      triplets.forEach((t, i) => {
+        expect(t.label).toHaveLength(3);
+        const expected = ROWS[i].slice(1).map((passage) => referenceScore(loaded, ROWS[i][0], passage));
+        t.label!.forEach((score, j) =>
+          expect(Math.abs(score - expected[j])).toBeLessThanOrEqual(1e-5 * Math.abs(expected[j]) + 1e-6),
+        );
+      });
+    },
+  );
 
   it('refuses rows that already have labels, and a teacher with three labels, writing nothing', async () => {
     const { teacher, rows } = await setUp('bad');
