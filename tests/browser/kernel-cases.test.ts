@@ -9,12 +9,13 @@ import { finiteCheck } from '../node/kernels/cases/finite-check.ts';
 import { flopsStep } from '../node/kernels/cases/flops-step.ts';
 import { gradNorm } from '../node/kernels/cases/grad-norm.ts';
 import { headStats } from '../node/kernels/cases/head-stats.ts';
-import type { KernelFamily } from '../node/kernels/cases/kernel-case.ts';
+import type { KernelCase, KernelFamily } from '../node/kernels/cases/kernel-case.ts';
 import { layerKernelsAttention } from '../node/kernels/cases/layer-kernels-attention.ts';
 import { layerKernelsEmbedding } from '../node/kernels/cases/layer-kernels-embedding.ts';
 import { layerKernelsLayernorm } from '../node/kernels/cases/layer-kernels-layernorm.ts';
 import { losses } from '../node/kernels/cases/losses.ts';
 import { maskedLmLoss } from '../node/kernels/cases/masked-lm-loss.ts';
+import { matmul } from '../node/kernels/cases/matmul.ts';
 import { spladeHead } from '../node/kernels/cases/splade-head.ts';
 import { staticQueryTable } from '../node/kernels/cases/static-query-table.ts';
 import { expect } from './expect.ts';
@@ -33,9 +34,19 @@ const FAMILIES: KernelFamily[] = [
   layerKernelsLayernorm,
   losses,
   maskedLmLoss,
+  matmul,
   spladeHead,
   staticQueryTable,
 ];
+
+/**
+ * The largest shapes, left to the Node tiers (default device and portable limits) to keep this file near 40 s in
+ * Chromium on SwiftShader (52 s with every case): LayerNorm's 70000 rows and the SPLADE head's V = 70001 (3 cases).
+ */
+const NODE_ONLY: Record<string, (kernelCase: KernelCase) => boolean> = {
+  'layer-kernels-layernorm': (kernelCase) => kernelCase.name.includes('N=70000 '),
+  'splade-head': (kernelCase) => kernelCase.name.includes('V=70001 '),
+};
 
 describe('kernel case tables in Chromium', () => {
   for (const family of FAMILIES) {
@@ -45,6 +56,7 @@ describe('kernel case tables in Chromium', () => {
       try {
         for (const group of family.groups) {
           for (const kernelCase of group.cases) {
+            if (NODE_ONLY[family.family]?.(kernelCase)) continue;
             const ctx = kernelCase.context?.(device) ?? device;
             const report = await checkKernel(ctx, kernelCase.make(ctx));
             failures.push(...report.failures);
