@@ -50,7 +50,8 @@ const NODE_ONLY: Record<string, (kernelCase: KernelCase) => boolean> = {
 
 describe('kernel case tables in Chromium', () => {
   for (const family of FAMILIES) {
-    it(`${family.family}: every case matches its reference`, async () => {
+    const but = NODE_ONLY[family.family] ? ' but the largest shapes' : '';
+    it(`${family.family}: every case${but} matches its reference`, async () => {
       const device = await acquireGpuContext(navigator.gpu, `kernel cases ${family.family}`);
       const failures: string[] = [];
       try {
