@@ -1,6 +1,6 @@
 // The test tiers' time budgets (docs/testing.md): every measured time in the table within its budget, every tier of
-// `npm test` and the whole run budgeted, and the last `npm test` run on this machine (.artifacts/test-times.json, when
-// there is one) within them too.
+// `npm test` and the whole run budgeted; and, asked for with SPLADE_LAB_CHECK_BUDGETS=1, the last `npm test` run on
+// this machine (.artifacts/test-times.json) within them too (by default a slow machine's first run would fail the next).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,9 +50,11 @@ describe('test time budgets', () => {
     }
   });
 
-  it('holds the last npm test run on this machine to the budgets (when one has run here)', () => {
+  // opt-in: the budgets are this project's targets on its own 2-core machine, not a bar for the machine that runs the
+  // tests, and a run over them would otherwise fail every later `npm test` of the same clone
+  it.runIf(process.env.SPLADE_LAB_CHECK_BUDGETS === '1')('holds the last npm test run on this machine to the budgets', () => {
     const file = join(root, '.artifacts', 'test-times.json');
-    if (!existsSync(file)) return; // a fresh clone: npm test writes the file when it ends
+    expect(existsSync(file), `${file}: run npm test first (it writes the file when it ends)`).toBe(true);
     const { tiers } = JSON.parse(readFileSync(file, 'utf8')) as { tiers: Record<string, { seconds: number; ok: boolean }> };
     const table = budgets();
     const over = Object.entries(tiers)
