@@ -356,43 +356,38 @@ export class GpuContext {
 
   /** Copies a tensor (or its first `count` elements) back to the host. */
   async read<D extends DType>(tensor: Tensor<D>, count = tensor.size): Promise<TypedArrayOf<D>> {
-    this.assertAlive();
-    const bytes = Math.ceil((count * 4) / 4) * 4;
-    const staging = this.takeStaging(bytes);
-    const encoder = this.device.createCommandEncoder({ label: `read ${tensor.label}` });
-    encoder.copyBufferToBuffer(tensor.buffer, 0, staging, 0, bytes);
-    this.device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ, 0, bytes);
-    const copy = staging.getMappedRange(0, bytes).slice(0);
-    staging.unmap();
-    this.returnStaging(bytes, staging);
-    await this.throwPendingErrors();
-    return typedArrayFor(tensor.dtype, copy);
+    const [copy] = await this.copyBack([{ tensor, bytes: count * 4 }]);
+    return copy;
   }
 
   /**
    * Copies several tensors back in one submission and one wait (a report step's losses, statistics, gradient norm
    * and health flags: each separate read would drain the queue once more). The copies are in the given order.
    */
-  async readAll<D extends DType>(tensors: readonly Tensor<D>[]): Promise<TypedArrayOf<D>[]> {
+  readAll<D extends DType>(tensors: readonly Tensor<D>[]): Promise<TypedArrayOf<D>[]> {
+    return this.copyBack(tensors.map((tensor) => ({ tensor, bytes: tensor.size * 4 })));
+  }
+
+  /** The first `bytes` of each tensor, copied into one staging buffer by one encoder, then read after one wait. */
+  private async copyBack<D extends DType>(parts: readonly { tensor: Tensor<D>; bytes: number }[]): Promise<TypedArrayOf<D>[]> {
     this.assertAlive();
     const offsets: number[] = [];
     let bytes = 0;
-    for (const tensor of tensors) {
+    for (const part of parts) {
       offsets.push(bytes);
-      bytes += tensor.size * 4;
+      bytes += part.bytes;
     }
-    if (bytes === 0) return tensors.map((t) => typedArrayFor(t.dtype, new ArrayBuffer(0)));
+    if (bytes === 0) return parts.map((p) => typedArrayFor(p.tensor.dtype, new ArrayBuffer(0)));
     const staging = this.takeStaging(bytes);
-    const encoder = this.device.createCommandEncoder({ label: `read ${tensors.map((t) => t.label).join(', ')}` });
-    tensors.forEach((tensor, i) => encoder.copyBufferToBuffer(tensor.buffer, 0, staging, offsets[i], tensor.size * 4));
+    const encoder = this.device.createCommandEncoder({ label: `read ${parts.map((p) => p.tensor.label).join(', ')}` });
+    parts.forEach((p, i) => encoder.copyBufferToBuffer(p.tensor.buffer, 0, staging, offsets[i], p.bytes));
     this.device.queue.submit([encoder.finish()]);
     await staging.mapAsync(GPUMapMode.READ, 0, bytes);
     const copy = staging.getMappedRange(0, bytes).slice(0);
     staging.unmap();
     this.returnStaging(bytes, staging);
     await this.throwPendingErrors();
-    return tensors.map((t, i) => typedArrayFor(t.dtype, copy.slice(offsets[i], offsets[i] + t.size * 4)));
+    return parts.map((p, i) => typedArrayFor(p.tensor.dtype, copy.slice(offsets[i], offsets[i] + p.bytes)));
   }
 
   /** Fills a tensor with zeros (records into `encoder`). */

@@ -5,6 +5,7 @@ import { describeJsonValue } from '../../util/json-value.ts';
 import { splitLines } from '../line-breaks.ts';
 import { textOf } from '../text-decode.ts';
 import { preview, TripletFormatError } from './triplets.ts';
+import { jsonObjectLine, queryKeyOf } from './triplets-jsonl.ts';
 
 export interface QueryPair {
   query: string;
@@ -21,17 +22,8 @@ function nonEmpty(value: unknown, name: string, file: string, line: number): str
 }
 
 function jsonlPair(raw: string, file: string, line: number): QueryPair {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch (error) {
-    throw new TripletFormatError(file, line, `not JSON (${(error as Error).message})`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new TripletFormatError(file, line, 'a line must be one JSON object {"query", "positive"}');
-  const object = parsed as Record<string, unknown>;
-  if ('query' in object && 'anchor' in object) throw new TripletFormatError(file, line, 'give "query" or "anchor", not both');
-  const key = 'anchor' in object ? 'anchor' : 'query';
+  const object = jsonObjectLine(raw, file, line, '{"query", "positive"}');
+  const key = queryKeyOf(object, file, line);
   return {
     query: nonEmpty(object[key], `"${key}"`, file, line),
     positive: nonEmpty(object.positive, '"positive"', file, line),

@@ -40,13 +40,8 @@ function negativesOf(object: Record<string, unknown>, file: string, line: number
   return keys.map((key) => field(object, key, file, line));
 }
 
-/**
- * One JSONL line: an object with the query as `query` or `anchor` (not both), `positive`, and one or more negatives
- * (`negative`, `negative_1`, ... or a `negatives` list), and optionally teacher scores as `label` (or `labels`,
- * `score`, `scores`: sentence-transformers' names, one of them); other keys are ignored.
- */
-export function parseJsonlLine(raw: string, file: string, line: number): LineResult {
-  if (raw.trim() === '') return { kind: 'blank' };
+/** A JSONL line as its JSON object (`shape` names the keys the caller wants, for the error), or an error naming the line. */
+export function jsonObjectLine(raw: string, file: string, line: number, shape: string): Record<string, unknown> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -54,10 +49,25 @@ export function parseJsonlLine(raw: string, file: string, line: number): LineRes
     throw new TripletFormatError(file, line, `not JSON (${(error as Error).message})`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new TripletFormatError(file, line, 'a line must be one JSON object');
-  const object = parsed as Record<string, unknown>;
+    throw new TripletFormatError(file, line, `a line must be one JSON object${shape ? ` ${shape}` : ''}`);
+  return parsed as Record<string, unknown>;
+}
+
+/** The key a line's query is under: sentence-transformers' "anchor" or our "query", never both. */
+export function queryKeyOf(object: Record<string, unknown>, file: string, line: number): 'anchor' | 'query' {
   if ('query' in object && 'anchor' in object) throw new TripletFormatError(file, line, 'give "query" or "anchor", not both');
-  const queryKey = 'anchor' in object ? 'anchor' : 'query';
+  return 'anchor' in object ? 'anchor' : 'query';
+}
+
+/**
+ * One JSONL line: an object with the query as `query` or `anchor` (not both), `positive`, and one or more negatives
+ * (`negative`, `negative_1`, ... or a `negatives` list), and optionally teacher scores as `label` (or `labels`,
+ * `score`, `scores`: sentence-transformers' names, one of them); other keys are ignored.
+ */
+export function parseJsonlLine(raw: string, file: string, line: number): LineResult {
+  if (raw.trim() === '') return { kind: 'blank' };
+  const object = jsonObjectLine(raw, file, line, '');
+  const queryKey = queryKeyOf(object, file, line);
   const triplet = tripletOf(
     field(object, queryKey, file, line),
     field(object, 'positive', file, line),
