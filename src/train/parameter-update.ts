@@ -70,11 +70,6 @@ export class ParameterUpdate {
     this.health.record(encoder, t);
   }
 
-  /** Global L2 norm of the last step's averaged gradient, before clipping. */
-  async readGradNorm(): Promise<number> {
-    return (await this.gradients.read()).norm;
-  }
-
   /**
    * Whether any step so far left a loss part, a gradient or an updated parameter Inf or NaN, which parts, and the
    * first such step: one readback of a few words, cheap enough for every report and before every checkpoint. The
