@@ -18,7 +18,9 @@ export interface SystemPackage {
 }
 
 export type SystemInstallPlan =
-  { action: 'none' } | { action: 'install'; commands: string[][] } | { action: 'tell'; message: string };
+  | { action: 'none' }
+  | { action: 'install'; commands: string[][] }
+  | { action: 'tell'; message: string };
 
 export interface RepoFiles {
   /** A JSON file of the repository, null when absent. */

@@ -5,7 +5,15 @@ import type { WorkerApi } from '../contract/worker-api.ts';
 
 /** Kinds of failure the page reacts to differently. */
 export type FailureKind =
-  'no-webgpu' | 'device-lost' | 'too-large' | 'download' | 'format' | 'cancelled' | 'no-model' | 'busy' | 'other';
+  | 'no-webgpu'
+  | 'device-lost'
+  | 'too-large'
+  | 'download'
+  | 'format'
+  | 'cancelled'
+  | 'no-model'
+  | 'busy'
+  | 'other';
 
 /** The error names raised below the worker, mapped to the page's failure kinds (comlink keeps an error's name). */
 const FAILURE_BY_ERROR_NAME: Readonly<Record<string, FailureKind>> = {

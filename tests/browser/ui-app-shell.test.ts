@@ -73,7 +73,8 @@ describe('<splade-app>', () => {
 
       const kControl = inside<KControl>(app, 'k-control');
       const k16 = allInside(kControl, '.presets button').find((b) => b.textContent?.trim() === 'k = 16') as
-        HTMLButtonElement | undefined;
+        | HTMLButtonElement
+        | undefined;
       expect(k16, 'the k control offers k = 16').toBeTruthy();
       k16!.click();
       await until('statistics at k = 16', () => settledStats(panel, 16) !== null);

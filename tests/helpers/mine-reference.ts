@@ -85,7 +85,8 @@ export function referencePicks(queries: ReferenceQuery[], p: ReferenceParams, ra
 
 /** A row as the source's output formats write it: by query number and document numbers. */
 export type ReferenceRow =
-  { query: number; positive: number; negatives: number[]; labels?: number[] } | { query: number; passage: number; label: number };
+  | { query: number; positive: number; negatives: number[]; labels?: number[] }
+  | { query: number; passage: number; label: number };
 
 /** The rows of each output format, exploded per positive in the source's order. */
 export function referenceRows(

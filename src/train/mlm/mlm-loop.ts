@@ -29,7 +29,8 @@ export interface MlmRunOptions extends Omit<StepLoopOptions, 'inspectEvery'> {
 
 /** The events of a masked-LM run: the step loop's, with the head's growth where the loop asks for an inspection. */
 export type MlmStepEvent =
-  Exclude<StepEvent<MlmStepReport, MlmTrainer>, { kind: 'inspect-due' }> | { kind: 'head'; growth: HeadGrowth };
+  | Exclude<StepEvent<MlmStepReport, MlmTrainer>, { kind: 'inspect-due' }>
+  | { kind: 'head'; growth: HeadGrowth };
 
 /** A masked-LM run's steps, as events: iterate them to train (the run waits while each event is handled). */
 export async function* mlmSteps(

@@ -106,7 +106,8 @@ describe('inference-free SPLADE: one SGD step against the float64 gradient', () 
     if (via === 'the CLI') {
       // the run's query probes are the table's vectors too: no expansion, each token at its static weight
       const probe = events.find((e) => e.event === 'probe') as
-        { probes: { role: string; terms: { id: number; weight: number; expansion: boolean }[] }[] } | undefined;
+        | { probes: { role: string; terms: { id: number; weight: number; expansion: boolean }[] }[] }
+        | undefined;
       const queryTerms = probe!.probes.filter((p) => p.role === 'query').flatMap((p) => p.terms);
       expect(queryTerms.length).toBeGreaterThan(0);
       for (const t of queryTerms) {
