@@ -1,10 +1,12 @@
 // <splade-app>: the whole shell with its real GPU worker on the bundled demo backbone (public/demo/, made by
-// `npm run demo-backbone`): it loads the demo named in the URL, draws the head-norm panel, and writes k back to the URL.
+// `npm run demo-backbone`): it loads the demo named in the URL, draws the head-norm panel, writes k back to the URL, and
+// computes the live preview only once its tab is open.
 import '../../src/ui/splade-app.ts';
 import type { SpladeApp } from '../../src/ui/splade-app.ts';
 import type { HeadNormPanel } from '../../src/ui/model/head-norm-panel.ts';
 import type { KControl } from '../../src/ui/model/k-control.ts';
 import type { ModelPicker } from '../../src/ui/model/model-picker.ts';
+import { TaskStatus } from '@lit/task';
 import { allInside, cleanup, inside, mount } from './ui-fixture.ts';
 import { expect } from './expect.ts';
 
@@ -38,7 +40,7 @@ async function withQuery(search: string, body: () => Promise<void>): Promise<voi
 }
 
 describe('<splade-app>', () => {
-  it('loads the demo named in the URL, draws the head-norm panel from the GPU, and puts a new k in the URL', () =>
+  it('loads the demo named in the URL, draws the head-norm panel from the GPU, puts a new k in the URL, and computes the preview only once its tab is open', () =>
     withQuery('?model=demo&k=2', async () => {
       const app = await mount<SpladeApp>('splade-app', { demoUrl: DEMO_URL });
       const picker = inside<ModelPicker>(app, 'model-picker');
@@ -84,5 +86,12 @@ describe('<splade-app>', () => {
         1e-4,
       );
       expect(kControl.k, `the k control shows k = ${kControl.k}`).toBe(16);
+
+      // the live preview behind another tab encodes nothing; opening its tab computes it at the page's k
+      const preview = (app as unknown as { views: { preview: { status: TaskStatus; value?: unknown } } }).views.preview;
+      expect(preview.status, 'the hidden preview ran no encoding (it settled with nothing)').toBe(TaskStatus.COMPLETE);
+      expect(preview.value ?? null, 'the hidden preview holds no vectors').toBe(null);
+      inside<HTMLButtonElement>(app, '#tab-preview').click();
+      await until('the preview at k = 16', () => preview.status === TaskStatus.COMPLETE && preview.value != null);
     }));
 });

@@ -22,6 +22,8 @@ function settle(ms: number, signal: AbortSignal): Promise<void> {
 
 /** The host's tasks over `loader`'s model and the page's `state`. */
 export function modelViews(host: ReactiveControllerHost, loader: ModelLoader, state: () => PageState) {
+  /** The inputs the preview last computed with: none (no model) until its tab is first opened. */
+  let previewInputs: readonly [ModelLoader['client'], ModelLoader['summary'], string, string, number] = [null, null, '', '', 1];
   return {
     /** Head statistics of the loaded model at the current k (or the demo's shipped figures without WebGPU). */
     stats: new Task(host, {
@@ -44,14 +46,22 @@ export function modelViews(host: ReactiveControllerHost, loader: ModelLoader, st
       args: () => [loader.client, loader.summary, state().logNorm] as const,
     }),
 
-    /** The preview's vectors of the query and the document at the current k. */
+    /**
+     * The preview's vectors of the query and the document at the current k, computed while the preview's tab is open:
+     * behind another tab it keeps what it showed last and spends no GPU time (a page opened on another tab encodes
+     * nothing for it until its tab is opened).
+     */
     preview: new Task(host, {
       task: async ([client, summary, query, doc, k], { signal }) => {
         if (!client || !summary) return null;
         await settle(PREVIEW_DELAY_MS, signal);
         return client.preview(query, doc, k, TOP_TERMS);
       },
-      args: () => [loader.client, loader.summary, state().query, state().doc, state().k] as const,
+      args: () => {
+        if (state().panel === 'preview')
+          previewInputs = [loader.client, loader.summary, state().query, state().doc, state().k] as const;
+        return previewInputs;
+      },
     }),
   };
 }
