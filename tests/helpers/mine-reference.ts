@@ -1,7 +1,7 @@
 // A plain reference of sentence-transformers' mine_hard_negatives selection (util/hard_negatives.py, v5.x), written
 // the way its source computes, for the tests of src/contract/training/hard-negatives.ts and mined-rows.ts: a score
 // matrix of range_max + max_positives candidates per query, disqualified entries set to -Infinity in the source's
-// order, topk(range_max), [range_min:], then "top" or Python's random.sample over the clamped options, re-sorted; rows
+// order (the positives first, unless include_positives keeps them), topk(range_max), [range_min:], then "top" or Python's random.sample over the clamped options, re-sorted; rows
 // exploded per positive and per format. Ties keep candidate order (torch.topk and sort leave it open). Two deliberate departures, which the module under test makes too: the margins
 // use each query's own lowest positive score (the source's loop advances by n_positives[q_idx - 1], which equals that
 // only when every query has as many positives), and labeled-pair takes each query's own negatives (the source indexes
@@ -17,6 +17,8 @@ export interface ReferenceParams {
   relative_margin?: number;
   max_score?: number;
   min_score?: number;
+  /** The source's include_positives: the positive mask is not applied (the margins and the window still are). */
+  include_positives?: boolean;
 }
 
 export interface ReferenceQuery {
@@ -60,7 +62,8 @@ export function referencePicks(queries: ReferenceQuery[], p: ReferenceParams, ra
   // scores (Q, width) and indices (Q, width), a short retrieval padded with -inf
   const scores = queries.map((q) => Array.from({ length: width }, (_, i) => (i < q.scores.length ? q.scores[i] : -Infinity)));
   const indices = queries.map((q) => Array.from({ length: width }, (_, i) => (i < q.docs.length ? q.docs[i] : -1)));
-  queries.forEach((q, r) => indices[r].forEach((d, c) => q.positives.includes(d) && (scores[r][c] = -Infinity)));
+  if (!p.include_positives)
+    queries.forEach((q, r) => indices[r].forEach((d, c) => q.positives.includes(d) && (scores[r][c] = -Infinity)));
   const hardest = queries.map((q) => Math.min(...q.positiveScores));
   const mask = (test: (s: number, r: number) => boolean) =>
     scores.forEach((row, r) => row.forEach((s, c) => test(s, r) && (row[c] = -Infinity)));

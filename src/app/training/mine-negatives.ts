@@ -32,6 +32,7 @@ export {
   tsvFormatProblem,
   type MinedFileKind,
 } from '../../io/triplets/mined-rows-text.ts';
+export { minedRowsParquet, parquetFormatProblem } from '../../io/triplets/mined-rows-parquet.ts';
 
 export const MINING_RETRIEVERS = ['model', 'bm25'] as const;
 export type MiningRetriever = (typeof MINING_RETRIEVERS)[number];

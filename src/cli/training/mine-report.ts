@@ -44,7 +44,8 @@ export function miningReportLines(
   const n = rules.num_negatives;
   const lines = [
     `mined with ${context.retriever === 'model' ? "the model's sparse index" : 'BM25'} for ${plural(report.queries, 'query')} ` +
-      `(num_negatives ${n}, range_min ${rules.range_min}, range_max ${rules.range_max}, sampling ${rules.sampling_strategy}): ` +
+      `(num_negatives ${n}, range_min ${rules.range_min}, range_max ${rules.range_max}, sampling ${rules.sampling_strategy}` +
+      `${rules.include_positives ? ', include_positives: positives kept among the candidates' : ''}): ` +
       `${plural(report.rows, 'row')} (${context.format}) of at most ${report.possibleRows}`,
     `${plural(report.full, 'query')} got ${plural(n, 'negative')}; ${report.short} got fewer (${report.none} none)` +
       (report.short ? ', because' : ''),

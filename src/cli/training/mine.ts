@@ -7,20 +7,23 @@ import {
   firstTextBreakingTsv,
   formatMinedRows,
   minedFileKind,
+  minedRowsParquet,
   MINING_BM25,
   MINING_RETRIEVERS,
   mineNegatives,
+  parquetFormatProblem,
   tsvFormatProblem,
   type MineRequest,
   type MiningRetriever,
 } from '../../app/training/mine-negatives.ts';
 import {
+  rulesThatMayDropPositives,
   SAMPLING_STRATEGIES,
   settleRules,
   type MiningRules,
   type SamplingStrategy,
 } from '../../contract/training/hard-negatives.ts';
-import { OUTPUT_FORMATS, type OutputFormat } from '../../contract/training/mined-rows.ts';
+import { includePositivesFormatProblem, OUTPUT_FORMATS, type OutputFormat } from '../../contract/training/mined-rows.ts';
 import type { MiningSet } from '../../contract/training/mining-set.ts';
 import { EVAL_DEFAULTS, InvalidRequestError, TRAIN_LIMITS, checkRange } from '../../contract/limits.ts';
 import { printable } from '../../util/printable.ts';
@@ -44,11 +47,25 @@ function rulesFrom(args: Args): MiningRules {
     num_negatives: args.numberOrDefault('num_negatives'),
     sampling_strategy: oneOf<SamplingStrategy>(args, 'sampling_strategy', SAMPLING_STRATEGIES),
   };
+  if (args.flag('include_positives')) rules.include_positives = true;
   for (const name of ['range_max', 'max_score', 'min_score', 'absolute_margin', 'relative_margin'] as const) {
     const value = args.number(name);
     if (value !== undefined) rules[name] = value;
   }
   return rules;
+}
+
+/**
+ * The output format: --output_format's; with --include_positives, n-tuple when none is given (sentence-transformers
+ * sets it so) and any other refused, since only n-tuple rows keep the ranking with the positives in place.
+ */
+function outputFormatOf(args: Args): OutputFormat {
+  const includePositives = args.flag('include_positives');
+  if (includePositives && !args.has('output_format')) return 'n-tuple';
+  const format = oneOf<OutputFormat>(args, 'output_format', OUTPUT_FORMATS);
+  const problem = includePositives ? includePositivesFormatProblem(format) : null;
+  if (problem) throw new UsageError(`--output_format ${format} with --include_positives: ${problem}; leave --output_format out`);
+  return format;
 }
 
 /** The input files the options name: a BEIR folder's, or --corpus, --queries, --qrels, --pairs. */
@@ -126,8 +143,8 @@ export const mineCommand: Command = {
         help: 'query-positive pairs instead of queries and qrels: TSV (query<TAB>positive) or JSONL ({"query" or "anchor", "positive"}); with no corpus, the positives are the corpus',
       },
       out: {
-        value: 'file.tsv|file.jsonl',
-        help: 'the mined rows, in the columns train reads (written beside and renamed)',
+        value: 'file.tsv|file.jsonl|file.parquet',
+        help: 'the mined rows, in the columns train reads (written beside and renamed); Parquet: triplet and n-tuple',
         required: true,
       },
       output_format: {
@@ -155,6 +172,10 @@ export const mineCommand: Command = {
         help: "a negative scores at most (1 - M) x the query's lowest positive score (0.05: at most 95% of it)",
         alias: 'relative-margin',
       },
+      include_positives: {
+        help: "keep the query's positives among the candidates, ranked like any other (a reranking evaluation set); n-tuple rows only",
+        alias: 'include-positives',
+      },
       sampling_strategy: {
         value: SAMPLING_STRATEGIES.join('|'),
         help: 'top: the best num_negatives of the window; random: num_negatives of it drawn with --seed',
@@ -170,18 +191,19 @@ export const mineCommand: Command = {
     },
     notes: [
       "Output formats (sentence-transformers' names):",
-      '  triplet       query, positive, negative: one row per (positive, negative) (TSV or JSONL)',
-      '  n-tuple       query, positive, negative_1..n: one row per positive of a query that got all num_negatives (TSV or JSONL)',
+      '  triplet       query, positive, negative: one row per (positive, negative) (TSV, JSONL or Parquet)',
+      '  n-tuple       query, positive, negative_1..n: one row per positive of a query that got all num_negatives (TSV, JSONL or Parquet)',
       '  labeled-pair  {"query", "passage", "label"}: each positive labelled 1, then each negative 0 (JSONL)',
       '  labeled-list  {"query", "positive", "negatives", "labels": [1, 0, ...]}: one row per positive of a query that got any negative (JSONL)',
-      'A query with several positives mines its negatives once, shared by every positive; a positive is never a negative.',
+      'A query with several positives mines its negatives once, shared by every positive; a positive is never a negative',
+      '(unless --include_positives keeps the positives among the candidates: then n-tuple rows only, for reranking sets).',
       "Candidates: the range_max + (the most positives a query has) best by exact search; the margins compare with the query's",
       'lowest positive score; a sparse index ranks only documents sharing a term with the query. The report says how many',
       'queries got fewer than num_negatives, and why. More in docs/cli.md (Mining hard negatives).',
     ].join('\n'),
   },
   async run(args) {
-    const format = oneOf<OutputFormat>(args, 'output_format', OUTPUT_FORMATS);
+    const format = outputFormatOf(args);
     const retriever = oneOf<MiningRetriever>(args, 'retriever', MINING_RETRIEVERS);
     const rules = rulesFrom(args);
     const seed = checkRange(args.numberOrDefault('seed'), TRAIN_LIMITS.seed, 'The seed');
@@ -191,10 +213,17 @@ export const mineCommand: Command = {
     if (retriever === 'bm25' && model !== undefined) throw new UsageError('--retriever bm25 uses no model: leave --model out');
     const out = args.required('out');
     const kind = minedFileKind(out);
-    if (!kind) throw new UsageError(`--out ${out}: name a .tsv or .jsonl file (the formats train reads that mine writes)`);
-    const tsvProblem = kind === 'tsv' ? tsvFormatProblem(format) : null;
-    if (tsvProblem) throw new UsageError(`--output_format ${format} is written as JSONL only: ${tsvProblem}; name --out .jsonl`);
+    if (!kind)
+      throw new UsageError(`--out ${out}: name a .tsv, .jsonl or .parquet file (the formats train reads that mine writes)`);
+    const kindProblem = kind === 'tsv' ? tsvFormatProblem(format) : kind === 'parquet' ? parquetFormatProblem(format) : null;
+    if (kindProblem)
+      throw new UsageError(`--output_format ${format} is written as JSONL only: ${kindProblem}; name --out .jsonl`);
     await checkOutputPath(out, '--out', inputsOf(args, 'model', 'beir', 'corpus', 'queries', 'qrels', 'pairs'));
+    const mayDrop = rules.include_positives ? rulesThatMayDropPositives(rules) : [];
+    if (mayDrop.length)
+      process.stderr.write(
+        `warning: with --include_positives, ${mayDrop.map((name) => `--${name}`).join(', ')} may still take positives out of the candidates\n`,
+      );
 
     const { set, warnings } = readMiningSet(await miningFiles(args));
     for (const line of [...warnings, ...describeMiningNotes(set.notes)]) process.stderr.write(`warning: ${printable(line)}\n`);
@@ -238,14 +267,11 @@ export const mineCommand: Command = {
         `no query got all ${result.rules.num_negatives} negatives, which an n-tuple row needs; nothing written to ${out} ` +
           `(lower --num_negatives, or write triplet or labeled-list rows)\n${lines.join('\n')}`,
       );
-    const text = formatMinedRows(
-      result.rows,
-      format,
-      kind,
-      { queries: set.queries.map((q) => q.text), documents: set.documents },
-      result.rules.num_negatives,
-    );
-    await writeOutputFile(out, text, '--out');
+    const texts = { queries: set.queries.map((q) => q.text), documents: set.documents };
+    const n = result.rules.num_negatives;
+    const data =
+      kind === 'parquet' ? minedRowsParquet(result.rows, format, texts, n) : formatMinedRows(result.rows, format, kind, texts, n);
+    await writeOutputFile(out, data, '--out');
     if (json) {
       process.stdout.write(
         JSON.stringify({ retriever, format, out, rules: result.rules, seed, ...report, notes: set.notes }) + '\n',

@@ -1,7 +1,8 @@
 // Which of a query's retrieved candidates become its hard negatives, by sentence-transformers' mine_hard_negatives rules
 // (util/hard_negatives.py), written afresh: positives never; absolute_margin, relative_margin (against the query's
 // hardest positive), max_score and min_score; then the window range_min..range_max over what is left, and num_negatives
-// of it, the top ones or a seeded random draw. Pure: the candidates and their scores come from the caller.
+// of it, the top ones or a seeded random draw. include_positives keeps the positives among the candidates (a reranking
+// set's full ranking). Pure: the candidates and their scores come from the caller.
 import type { Random } from '../../util/random.ts';
 import { checkRange, InvalidRequestError, type NumberRange } from '../limits.ts';
 
@@ -19,6 +20,11 @@ export interface MiningRules {
   relative_margin?: number;
   num_negatives: number;
   sampling_strategy: SamplingStrategy;
+  /**
+   * Keep the query's positives among the candidates, ranked like any other (sentence-transformers' include_positives,
+   * for reranking evaluation sets): only the n-tuple format allows it (includePositivesFormatProblem).
+   */
+  include_positives?: boolean;
 }
 
 /** The rules with range_max settled. */
@@ -34,6 +40,20 @@ export const MINING_LIMITS = {
 /** The rules that take a candidate out, in the order sentence-transformers applies them. */
 export const REMOVAL_RULES = ['positive', 'absolute_margin', 'relative_margin', 'max_score', 'min_score'] as const;
 export type RemovalRule = (typeof REMOVAL_RULES)[number];
+
+/**
+ * The options set away from their defaults that may still take a positive out when include_positives keeps them:
+ * sentence-transformers warns about range_min, range_max, max_score, the margins and sampling_strategy (min_score and
+ * the margins may drop a positive too, so they are named here as well).
+ */
+export function rulesThatMayDropPositives(rules: MiningRules): string[] {
+  const set: string[] = [];
+  if (rules.range_min !== 0) set.push('range_min');
+  for (const name of ['range_max', 'max_score', 'min_score', 'absolute_margin', 'relative_margin'] as const)
+    if (rules[name] !== undefined) set.push(name);
+  if (rules.sampling_strategy !== 'top') set.push('sampling_strategy');
+  return set;
+}
 
 /** Whether a score rule is on (sentence-transformers looks deeper by default when one is). */
 function filtersByScore(rules: MiningRules): boolean {
@@ -107,7 +127,7 @@ function removalOf(
   hardest: number,
   rules: MiningRules,
 ): RemovalRule | null {
-  if (positives.has(doc)) return 'positive';
+  if (!rules.include_positives && positives.has(doc)) return 'positive';
   if (rules.absolute_margin !== undefined && score + rules.absolute_margin > hardest) return 'absolute_margin';
   if (rules.relative_margin !== undefined && score > hardest * (1 - rules.relative_margin)) return 'relative_margin';
   if (rules.max_score !== undefined && score > rules.max_score) return 'max_score';
@@ -131,7 +151,8 @@ export function samplePositions(n: number, count: number, random: Random): numbe
 }
 
 /**
- * The negatives of one query. Candidates the rules take out are dropped; the rest keep their order by score (ties in
+ * The negatives of one query. Candidates the rules take out are dropped (the query's positives too, unless
+ * include_positives keeps them); the rest keep their order by score (ties in
  * retrieval order); the window is positions range_min..range_max of that order; "top" takes its first num_negatives,
  * "random" draws num_negatives positions of max(window, num_negatives) (samplePositions on `random`, as
  * sentence-transformers clamps its options) and keeps those inside the window, ordered by score.

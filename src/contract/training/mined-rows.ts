@@ -5,6 +5,18 @@ import { REMOVAL_RULES, type QuerySelection, type RemovalRule, type SettledRules
 export const OUTPUT_FORMATS = ['triplet', 'n-tuple', 'labeled-pair', 'labeled-list'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
+/**
+ * Why `format` cannot carry include_positives, or null: sentence-transformers writes include_positives' candidates as
+ * n-tuples only (it sets any other format to n-tuple, so that a row keeps the ranking with the positives in place).
+ */
+export function includePositivesFormatProblem(format: OutputFormat): string | null {
+  if (format === 'n-tuple') return null;
+  return (
+    `include_positives writes n-tuple rows only (sentence-transformers turns any other output_format into n-tuple, so that ` +
+    `a row keeps the whole ranking with its positives in place); ${format} rows would lose that order`
+  );
+}
+
 /** A query as mined: a name for messages (its id, or where it was read), its text, its positives' document numbers. */
 export interface MinedQuery {
   name: string;

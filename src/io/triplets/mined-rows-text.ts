@@ -1,14 +1,17 @@
 // Mined rows as the text of the file `splade-lab train` reads: TSV (a header, then query, positive, negative or
-// negative_1..n) or JSON Lines (train's keys; the labeled formats with sentence-transformers' label columns).
+// negative_1..n) or JSON Lines (train's keys; the labeled formats with sentence-transformers' label columns); the
+// file kinds by name (Parquet is written by mined-rows-parquet.ts).
 import type { MinedRow, OutputFormat } from '../../contract/training/mined-rows.ts';
 
-export type MinedFileKind = 'tsv' | 'jsonl';
+export type MinedFileKind = 'tsv' | 'jsonl' | 'parquet';
+export type MinedTextKind = Exclude<MinedFileKind, 'parquet'>;
 
-/** The file kind of an output path by its name (.tsv; .jsonl or .ndjson), or null. */
+/** The file kind of an output path by its name (.tsv; .jsonl or .ndjson; .parquet), or null. */
 export function minedFileKind(path: string): MinedFileKind | null {
   const lower = path.toLowerCase();
   if (lower.endsWith('.tsv')) return 'tsv';
   if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl';
+  if (lower.endsWith('.parquet')) return 'parquet';
   return null;
 }
 
@@ -53,7 +56,7 @@ function jsonlObject(row: MinedRow, format: OutputFormat, texts: MinedTexts): Re
 export function formatMinedRows(
   rows: readonly MinedRow[],
   format: OutputFormat,
-  kind: MinedFileKind,
+  kind: MinedTextKind,
   texts: MinedTexts,
   numNegatives: number,
 ): string {

@@ -1,23 +1,34 @@
 // The mining rules (src/contract/training/hard-negatives.ts, mined-rows.ts) against a reference written from
 // sentence-transformers' mine_hard_negatives source (tests/helpers/mine-reference.ts), seeded, for every sampling mode
-// and score rule, several positives per query and short retrievals; then the rules' edges one by one and the report.
+// and score rule, with and without include_positives, several positives per query and short retrievals; then the
+// rules' edges one by one and the report.
 import { describe, expect, it } from 'vitest';
 import {
   defaultRangeMax,
+  rulesThatMayDropPositives,
   samplePositions,
   selectNegatives,
   settleRules,
   type MiningRules,
   type QuerySelection,
 } from '../../../src/contract/training/hard-negatives.ts';
-import { minedRows, miningReport, OUTPUT_FORMATS, type MinedQuery } from '../../../src/contract/training/mined-rows.ts';
+import {
+  includePositivesFormatProblem,
+  minedRows,
+  miningReport,
+  OUTPUT_FORMATS,
+  type MinedQuery,
+} from '../../../src/contract/training/mined-rows.ts';
 import { buildInvertedIndex } from '../../../src/retrieval/inverted-index.ts';
 import { documentScore, IndexSearcher } from '../../../src/retrieval/search.ts';
 import { Random } from '../../../src/util/random.ts';
 import { sparseOf } from '../../helpers/sparse-of.ts';
 import { referencePicks, referenceRows, type ReferenceQuery } from '../../helpers/mine-reference.ts';
 
-/** Queries over a corpus of 40 documents: 1 to 3 positives each, scores on a coarse grid (ties), some retrievals short. */
+/**
+ * Queries over a corpus of 40 documents: 1 to 3 positives each, scores on a coarse grid (ties), some retrievals short;
+ * a retrieved positive scores its positive score (as one index scores both), and half the positives are retrieved.
+ */
 function generatedQueries(seed: number, poolSize: number): ReferenceQuery[] {
   const random = new Random(seed);
   return Array.from({ length: 16 }, () => {
@@ -25,10 +36,12 @@ function generatedQueries(seed: number, poolSize: number): ReferenceQuery[] {
     const positives = docs.slice(0, 1 + random.int(3));
     const positiveScores = positives.map(() => 2 + random.int(8) / 2);
     const retrieved = random.next() < 0.25 ? random.int(poolSize) : poolSize;
-    const ranked = [...docs]
-      .sort(() => random.next() - 0.5)
-      .slice(0, retrieved)
-      .map((doc) => ({ doc, score: random.int(12) / 2 }))
+    const chosen = [...docs].sort(() => random.next() - 0.5).slice(0, retrieved);
+    positives.forEach((doc, i) => {
+      if (!chosen.includes(doc) && chosen.length > i && random.next() < 0.5) chosen[chosen.length - 1 - i] = doc;
+    });
+    const ranked = chosen
+      .map((doc) => ({ doc, score: positives.includes(doc) ? positiveScores[positives.indexOf(doc)] : random.int(12) / 2 }))
       .sort((a, b) => b.score - a.score || a.doc - b.doc);
     return { positives, positiveScores, docs: ranked.map((r) => r.doc), scores: ranked.map((r) => r.score) };
   });
@@ -48,12 +61,17 @@ const RULES: [string, Partial<MiningRules>][] = [
 
 const CASES = RULES.flatMap(([name, rules]) =>
   (['top', 'random'] as const).flatMap((sampling_strategy) =>
-    [1, 3].map((num_negatives) => ({
-      name: `${name}, ${sampling_strategy}, num_negatives ${num_negatives}`,
-      rules: { range_min: 0, ...rules, sampling_strategy, num_negatives } as MiningRules,
-    })),
+    [1, 3].flatMap((num_negatives) =>
+      [false, true].map((include_positives) => ({
+        name: `${name}, ${sampling_strategy}, num_negatives ${num_negatives}${include_positives ? ', include_positives' : ''}`,
+        rules: { range_min: 0, ...rules, sampling_strategy, num_negatives, include_positives } as MiningRules,
+      })),
+    ),
   ),
 );
+
+/** The formats a case may write: include_positives allows n-tuple only, as sentence-transformers. */
+const formatsOf = (rules: MiningRules) => OUTPUT_FORMATS.filter((f) => !rules.include_positives || f === 'n-tuple');
 
 function mine(queries: ReferenceQuery[], rules: MiningRules, seed: number) {
   const maxPositives = Math.max(...queries.map((q) => q.positives.length));
@@ -64,7 +82,7 @@ function mine(queries: ReferenceQuery[], rules: MiningRules, seed: number) {
 }
 
 describe('mine_hard_negatives rules against the reference', () => {
-  it.each(CASES)('$name: the same negatives, scores and rows of every output format', ({ rules }) => {
+  it.each(CASES)('$name: the same negatives, scores and rows of every output format it allows', ({ rules }) => {
     const settled = settleRules(rules, 3);
     for (const seed of [1, 2, 3]) {
       const queries = generatedQueries(seed, settled.range_max + 3);
@@ -72,18 +90,28 @@ describe('mine_hard_negatives rules against the reference', () => {
       const picks = referencePicks(queries, settled, new Random(100 + seed));
       expect(selections.map((s) => ({ docs: s.negatives, scores: s.scores }))).toEqual(picks);
       const named: MinedQuery[] = queries.map((q, i) => ({ name: `q${i}`, text: `q${i}`, positives: q.positives }));
-      for (const format of OUTPUT_FORMATS) {
+      for (const format of formatsOf(rules)) {
         const rows = minedRows(format, named, selections, rules.num_negatives).map(({ kind: _, ...row }) => row);
         expect(rows, format).toEqual(referenceRows(format, queries, picks, rules.num_negatives));
       }
     }
   });
 
-  it('never chooses a positive, whatever its rank, under every case', () => {
-    for (const { rules } of CASES) {
+  it('never chooses a positive, whatever its rank, under every case without include_positives', () => {
+    for (const { rules } of CASES.filter((c) => !c.rules.include_positives)) {
       const queries = generatedQueries(7, settleRules(rules, 3).range_max + 3);
       const { selections } = mine(queries, rules, 7);
       selections.forEach((s, i) => expect(s.negatives.filter((d) => queries[i].positives.includes(d))).toEqual([]));
+    }
+  });
+
+  it('chooses positives under include_positives, in every sampling mode (the cases above are not vacuous)', () => {
+    for (const sampling_strategy of ['top', 'random'] as const) {
+      const rules: MiningRules = { range_min: 0, num_negatives: 3, sampling_strategy, include_positives: true };
+      const queries = generatedQueries(7, settleRules(rules, 3).range_max + 3);
+      const { selections } = mine(queries, rules, 7);
+      const chosen = selections.flatMap((s, i) => s.negatives.filter((d) => queries[i].positives.includes(d)));
+      expect(chosen.length, sampling_strategy).toBeGreaterThan(3);
     }
   });
 });
@@ -107,6 +135,24 @@ function pick(query: ReferenceQuery, rules: MiningRules): QuerySelection {
 describe('the rules one by one', () => {
   it('skips the positive ranked first and takes the next ones', () => {
     expect(pick(candidates([9, 8, 7, 6], [0], [9]), top(2)).negatives).toEqual([1, 2]);
+  });
+
+  it('include_positives keeps the positives in the ranking; a margin still takes out all but the lowest', () => {
+    expect(pick(candidates([9, 8, 7, 6], [0], [9]), top(2, { include_positives: true })).negatives).toEqual([0, 1]);
+    const two = candidates([9, 8, 7, 6], [0, 2], [9, 7]);
+    const s = pick(two, top(2, { include_positives: true, absolute_margin: 0 }));
+    expect(s.negatives).toEqual([2, 3]); // 0 and 1 score above the lowest positive, 7; 2 (that positive) stays
+    expect([s.removed.positive, s.removed.absolute_margin]).toEqual([0, 2]);
+  });
+
+  it('include_positives: n-tuple only, and the options that may still drop a positive are named', () => {
+    expect(includePositivesFormatProblem('n-tuple')).toBeNull();
+    for (const format of ['triplet', 'labeled-pair', 'labeled-list'] as const)
+      expect(includePositivesFormatProblem(format)).toMatch(/^include_positives writes n-tuple rows only/);
+    expect(rulesThatMayDropPositives(top(3, { include_positives: true }))).toEqual([]);
+    expect(
+      rulesThatMayDropPositives({ ...top(3, { range_min: 1, range_max: 9, min_score: 0 }), sampling_strategy: 'random' }),
+    ).toEqual(['range_min', 'range_max', 'min_score', 'sampling_strategy']);
   });
 
   it("absolute_margin takes out a candidate whose score + margin exceeds the query's lowest positive score (equal stays)", () => {

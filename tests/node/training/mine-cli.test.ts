@@ -1,9 +1,12 @@
 // `splade-lab mine` end to end on a generated BEIR folder of the tiny model's words: BM25 and the model's own sparse
-// index (its negatives are eval's ranking without the positives), a mined file that train trains on, and bad input.
+// index (its negatives are eval's ranking without the positives), a mined file that train trains on, Parquet output read
+// back by train's reader, include_positives, and bad input.
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseRun } from '../../../src/io/beir/trec.ts';
+import { memoryFile } from '../../../src/io/random-access.ts';
+import { readParquetTriplets } from '../../../src/io/triplets/triplets-parquet.ts';
 import { parseTripletsJsonl } from '../../../src/io/triplets/triplets-jsonl.ts';
 import { parseTriplets, rowNegatives } from '../../../src/io/triplets/triplets.ts';
 import { runCli, runCliWith } from '../../helpers/cli.ts';
@@ -183,6 +186,67 @@ describe('splade-lab mine', () => {
   });
 });
 
+describe('splade-lab mine --out file.parquet', () => {
+  it.each([
+    ['triplet', []],
+    ['n-tuple', ['--num_negatives', '1']],
+  ])("writes %s rows that train's Parquet reader reads as the same rows as the JSONL", async (format, extra) => {
+    const mineTo = (path: string) =>
+      runCliWith('mine', { retriever: 'bm25', beir, out: path }, '--output_format', format, ...extra, '--json');
+    const [jsonlPath, parquetPath] = [out(`same-${format}.jsonl`), out(`same-${format}.parquet`)];
+    const jsonl = await mineTo(jsonlPath);
+    const parquet = await mineTo(parquetPath);
+    expect([jsonl.code, parquet.code], parquet.stderr).toEqual([0, 0]);
+    const fromJsonl = parseTripletsJsonl(await readFile(jsonlPath), jsonlPath).triplets;
+    const fromParquet = await readParquetTriplets(memoryFile(await readFile(parquetPath), parquetPath));
+    expect(fromJsonl.length).toBe(JSON.parse(parquet.stdout).rows);
+    expect(fromParquet).toEqual(fromJsonl);
+  });
+});
+
+describe('splade-lab mine --include_positives', () => {
+  it("keeps the positives in BM25's ranking, as n-tuples (sentence-transformers' format for it)", async () => {
+    const path = out('rerank.jsonl');
+    const { code, stdout, stderr } = await runCliWith(
+      'mine',
+      { retriever: 'bm25', beir, out: path },
+      '--include_positives',
+      '--num_negatives',
+      '1',
+    );
+    expect(stderr).not.toContain('warning');
+    expect(code).toBe(0);
+    expect(stdout).toContain('sampling top, include_positives: positives kept among the candidates): ');
+    expect(stdout).toContain('(n-tuple)');
+    const rows = parseTripletsJsonl(await readFile(path), path).triplets;
+    // each of these queries' words only its positive holds: BM25 ranks it first, and it is its own first "negative"
+    for (const query of ['cat mat', 'star light', 'song city'])
+      expect(rows.find((r) => r.query === query)!.negative).toBe(positivesOf(query)[0]);
+    const without = out('no-positives.jsonl');
+    await runCliWith('mine', { retriever: 'bm25', beir, out: without }, '--output_format', 'n-tuple', '--num_negatives', '1');
+    for (const row of parseTripletsJsonl(await readFile(without), without).triplets)
+      expect(positivesOf(row.query)).not.toContain(row.negative);
+  });
+
+  it('says which options set may still take a positive out', async () => {
+    const { code, stderr } = await runCliWith(
+      'mine',
+      { retriever: 'bm25', beir, out: out('rerank-warned.jsonl') },
+      '--include-positives',
+      '--range_min',
+      '1',
+      '--sampling_strategy',
+      'random',
+      '--num_negatives',
+      '1',
+    );
+    expect(code).toBe(0);
+    expect(stderr).toContain(
+      'warning: with --include_positives, --range_min, --sampling_strategy may still take positives out of the candidates\n',
+    );
+  });
+});
+
 describe('splade-lab mine on bad input', () => {
   it('skips and counts qrels naming unknown documents or queries, and a query with no positive', async () => {
     const odd = await beirFolder(
@@ -223,6 +287,10 @@ describe('splade-lab mine on bad input', () => {
       '--output_format must be one of triplet, n-tuple, labeled-pair, labeled-list, got "n-tuple-scores"',
     ],
     [['--output_format', 'labeled-pair'], '--output_format labeled-pair is written as JSONL only'],
+    [
+      ['--output_format', 'triplet', '--include_positives'],
+      '--output_format triplet with --include_positives: include_positives writes n-tuple rows only',
+    ],
     [['--range-min', '1', '--range_min', '2'], 'give --range_min or --range-min, not both'],
     [['--range_max', '2'], '--range_max 2 - range_min 0 leaves a window of 2 candidates, fewer than num_negatives 3'],
     [['--num-negatives', '0'], '--num_negatives must be a whole number from 1 to 1000, got 0'],
@@ -232,6 +300,15 @@ describe('splade-lab mine on bad input', () => {
     const { code, stderr } = await runCliWith('mine', { retriever: 'bm25', beir, out: out('refused.tsv') }, ...extra);
     expect(code).toBe(1);
     expect(stderr).toContain(message);
+  });
+
+  it.each(['labeled-list', 'labeled-pair'])('refuses %s as Parquet, naming why', async (format) => {
+    const path = out('refused.parquet');
+    const { code, stderr } = await runCliWith('mine', { retriever: 'bm25', beir, out: path }, '--output_format', format);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`--output_format ${format} is written as JSONL only: `);
+    expect(stderr).toContain("train's Parquet reader takes");
+    await expect(access(path)).rejects.toThrow();
   });
 
   it('refuses the model retriever without a model, and pairs beside qrels', async () => {

@@ -97,7 +97,7 @@ describe('mined rows as files train reads', () => {
     ...(labels ? { labels } : {}),
   });
   const text = (rows: MinedRow[], format: OutputFormat, path: string) =>
-    formatMinedRows(rows, format, minedFileKind(path)!, texts, 2);
+    formatMinedRows(rows, format, minedFileKind(path) === 'tsv' ? 'tsv' : 'jsonl', texts, 2);
 
   it.each(['out.tsv', 'out.jsonl'])('%s: train reads a triplet file and an n-tuple file back row for row', (path) => {
     const parse = path.endsWith('.tsv') ? parseTriplets : parseTripletsJsonl;
