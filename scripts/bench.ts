@@ -1,4 +1,4 @@
-// `npm run bench -- [--out file.json] [--only matmul,splade-head,training,batch-cache]`: kernel benchmark table, printed and saved as JSON.
+// `npm run bench -- [--out file.json] [--only matmul,splade-head,training,bert-base-step,batch-cache]`: kernel benchmark table, printed and saved as JSON.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { GpuContext } from '../src/gpu/context.ts';
@@ -14,6 +14,9 @@ const SECTIONS: Record<string, (ctx: GpuContext) => Promise<BenchRow[]>> = {
   matmul: (ctx) => benchMatmul(ctx),
   'splade-head': (ctx) => benchSpladeHead(ctx),
   training: (ctx) => benchTraining(ctx),
+  // BERT-base's layout (its tensors, hence its dispatches) with a batch small enough for a CPU adapter
+  'bert-base-step': (ctx) =>
+    benchTraining(ctx, { B: 1, Tq: 8, Td: 8, hidden: 768, layers: 12, heads: 12, intermediate: 3072, vocab: 30522 }, 1),
   'batch-cache': benchBatchCache,
 };
 

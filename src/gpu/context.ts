@@ -68,6 +68,11 @@ export class GpuContext {
   private readonly unallocated = new WeakSet<GPUBuffer>();
   /** Bytes of the tensors and uniforms created and not yet freed through `owned`. */
   allocatedBytes = 0;
+  /**
+   * What this context has recorded and read so far, for per-step figures (the bench): compute dispatches (each in its
+   * own compute pass), command buffers submitted by `submit`, and readbacks (each one wait for the queue to drain).
+   */
+  readonly counts = { dispatches: 0, submits: 0, readbacks: 0 };
   /** The adapter computes on the CPU (a fallback adapter, or SwiftShader): kernels pick their CPU-shaped variants. */
   readonly onCpu: boolean;
   /** Most FLOPs one dispatch of a splittable kernel may do (null: the kernel's default for this adapter). */
@@ -319,6 +324,7 @@ export class GpuContext {
       );
     }
     if (x === 0 || y === 0 || z === 0) return;
+    this.counts.dispatches++;
     const bindGroup = this.bindGroup(spec, pipeline, bindings, shapes);
     const pass = encoder.beginComputePass({ label: `${spec.family}.${spec.entryPoint}` });
     pass.setPipeline(pipeline);
@@ -334,6 +340,7 @@ export class GpuContext {
   }
 
   submit(encoder: GPUCommandEncoder): void {
+    this.counts.submits++;
     this.device.pushErrorScope('validation');
     this.device.queue.submit([encoder.finish()]);
     this.trackErrors(encoder.label || 'command encoder', 'submit');
@@ -378,6 +385,7 @@ export class GpuContext {
       bytes += part.bytes;
     }
     if (bytes === 0) return parts.map((p) => typedArrayFor(p.tensor.dtype, new ArrayBuffer(0)));
+    this.counts.readbacks++;
     const staging = this.takeStaging(bytes);
     const encoder = this.device.createCommandEncoder({ label: `read ${parts.map((p) => p.tensor.label).join(', ')}` });
     parts.forEach((p, i) => encoder.copyBufferToBuffer(p.tensor.buffer, 0, staging, offsets[i], p.bytes));
