@@ -265,7 +265,7 @@ export const mineCommand: Command = {
     if (report.rows === 0)
       throw new Error(
         `no query got all ${result.rules.num_negatives} negatives, which an n-tuple row needs; nothing written to ${out} ` +
-          `(lower --num_negatives, or write triplet or labeled-list rows)\n${lines.join('\n')}`,
+          `(lower --num_negatives${rules.include_positives ? '' : ', or write triplet or labeled-list rows'})\n${lines.join('\n')}`,
       );
     const texts = { queries: set.queries.map((q) => q.text), documents: set.documents };
     const n = result.rules.num_negatives;

@@ -296,6 +296,7 @@ describe('splade-lab mine on bad input', () => {
     [['--num-negatives', '0'], '--num_negatives must be a whole number from 1 to 1000, got 0'],
     [['--model', 'x'], '--retriever bm25 uses no model'],
     [['--output_format', 'n-tuple', '--num_negatives', '6'], 'no query got all 6 negatives, which an n-tuple row needs'],
+    [['--include_positives', '--num_negatives', '9'], '(lower --num_negatives)\n'],
   ])('refuses %j', async (extra, message) => {
     const { code, stderr } = await runCliWith('mine', { retriever: 'bm25', beir, out: out('refused.tsv') }, ...extra);
     expect(code).toBe(1);
