@@ -12,6 +12,13 @@ export interface TeacherScoreOptions {
   /** Tokens per pair, special tokens included; longer pairs are truncated longest-first, as transformers does. */
   maxLength: number;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Scores already known by pair index (a progress file's): a batch whose pairs all have one is not run again. The
+   * batches are the same for the same rows, teacher, batchSize and maxLength, so the scores equal an uninterrupted run's.
+   */
+  known?: ReadonlyMap<number, number>;
+  /** Told each batch the GPU scored (pair indices into the rows' pairs, and their scores), and awaited. */
+  onBatch?: (pairs: readonly number[], scores: readonly number[]) => Promise<void>;
 }
 
 /** What the teacher is, as its files say. */
@@ -45,6 +52,16 @@ export function pairScore(logits: ArrayLike<number>, row: number, numLabels: num
   return numLabels === 1 ? logits[row] : logits[row * 2 + 1] - logits[row * 2];
 }
 
+/** How pairScore makes a score, in words (a progress file records it: scores made by another rule are not reused). */
+export function labelRule(numLabels: number): string {
+  return numLabels === 1 ? 'the logit' : 'logit 1 - logit 0';
+}
+
+/** The pairs of `rows`, in the order scoreRows numbers them: each row's positive, then its negatives. */
+export function pairCount(rows: readonly Triplet[]): number {
+  return rows.reduce((sum, row) => sum + 1 + rowNegatives(row).length, 0);
+}
+
 /** The teacher's facts, for the report. */
 export function teacherFacts(loaded: LoadedClassifier): TeacherFacts {
   const { classifier, activation } = loaded;
@@ -58,13 +75,8 @@ export function teacherFacts(loaded: LoadedClassifier): TeacherFacts {
   };
 }
 
-/** Scores every row's pairs with the teacher in `source` on `ctx`; GPU buffers are freed before it returns. */
-export async function scoreRows(
-  ctx: GpuContext,
-  source: FileSource,
-  rows: readonly Triplet[],
-  options: TeacherScoreOptions,
-): Promise<TeacherScores> {
+/** The cross-encoder in `source`, refused when its labels give no one score (more than two). */
+export async function loadTeacher(source: FileSource): Promise<LoadedClassifier> {
   const loaded = await loadClassifier(source);
   const { numLabels } = loaded.classifier;
   if (numLabels > 2) {
@@ -73,6 +85,17 @@ export async function scoreRows(
         'comes from one logit, or from two (logit 1 - logit 0)',
     );
   }
+  return loaded;
+}
+
+/** Scores every row's pairs with the loaded teacher on `ctx`; GPU buffers are freed before it returns. */
+export async function scoreRows(
+  ctx: GpuContext,
+  loaded: LoadedClassifier,
+  rows: readonly Triplet[],
+  options: TeacherScoreOptions,
+): Promise<TeacherScores> {
+  const { numLabels } = loaded.classifier;
   const maxLength = Math.min(options.maxLength, loaded.config.maxPositions);
   const pairs = rows.flatMap((row) => [row.positive, ...rowNegatives(row)].map((passage) => ({ query: row.query, passage })));
   let truncated = 0;
@@ -86,9 +109,15 @@ export async function scoreRows(
   const flat = new Float64Array(pairs.length);
   const weights = ctx.owned(() => new GpuClassifierModel(ctx, loaded));
   let current: { T: number; B: number; pass: Owned<GpuClassifierPass> } | null = null;
+  const { known } = options;
   try {
     for (let start = 0; start < order.length; start += options.batchSize) {
       const batch = order.slice(start, start + options.batchSize);
+      if (known && batch.every((pair) => known.has(pair))) {
+        batch.forEach((pair) => (flat[pair] = known.get(pair)!));
+        options.onProgress?.(Math.min(start + batch.length, order.length), order.length);
+        continue;
+      }
       const longest = encodings[batch[batch.length - 1]].ids.length;
       const T = Math.min(maxLength, Math.ceil(longest / LENGTH_STEP) * LENGTH_STEP);
       const B = batch.length;
@@ -106,7 +135,8 @@ export async function scoreRows(
         types.set(e.typeIds, b * T);
       });
       const logits = await current.pass.value.run(ids, mask, types);
-      batch.forEach((pair, b) => (flat[pair] = pairScore(logits, b, numLabels)));
+      const scores = batch.map((pair, b) => (flat[pair] = pairScore(logits, b, numLabels)));
+      await options.onBatch?.(batch, scores);
       options.onProgress?.(Math.min(start + B, order.length), order.length);
     }
   } finally {

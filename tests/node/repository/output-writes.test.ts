@@ -16,6 +16,7 @@ const ALLOWED = new Map<string, string>([
   ['src/train/splade/batch-cache-node.ts', 'the batch cache: a temporary file renamed over its entry'],
   ['src/train/mlm/mlm-sequence-cache-node.ts', 'the sequence cache: a temporary file renamed over its entry'],
   ['src/cli/training/step-log.ts', '--log appends one line per report (and cuts back by the rule on --resume)'],
+  ['src/io/score-progress-node.ts', "score's progress file beside --out: a line per batch appended, a torn last line cut off"],
 ]);
 
 const WRITERS = /\b(writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|truncate|truncateSync)\b/;
