@@ -136,10 +136,20 @@ describe('a report step', () => {
 
       // a step that reports nothing reads nothing; the health asked after it is read then
       readAlls.mockClear();
+      const before = { ...ctx.counts };
       await halves.step([batch, batch], false);
       expect(readAlls).not.toHaveBeenCalled();
+      const plain = { ...ctx.counts };
+      expect(plain.readbacks - before.readbacks, 'readbacks the context counted for a plain step').toBe(0);
+      expect(plain.submits - before.submits, 'one submit per micro-batch').toBe(2);
       await halves.readHealth();
       expect(reads).toHaveBeenCalledTimes(2); // the losses read above, then the flags
+      const afterHealth = { ...ctx.counts };
+      await halves.step([batch, batch], true);
+      expect(ctx.counts.readbacks - afterHealth.readbacks, 'readbacks the context counted for a report step').toBe(1);
+      expect(ctx.counts.dispatches - afterHealth.dispatches, 'a report step records the dispatches of a plain one').toBe(
+        plain.dispatches - before.dispatches,
+      );
     } finally {
       reads.mockRestore();
       readAlls.mockRestore();
