@@ -27,7 +27,7 @@ export class GpuClassifierModel {
     const { head } = loaded;
     this.numLabels = loaded.classifier.numLabels;
     this.pooling = loaded.classifier.pooling;
-    this.model = GpuModel.upload(ctx, loaded.config, loaded.params);
+    this.model = GpuModel.upload(ctx, loaded.config, loaded.params, { gradients: false });
     const upload = (name: string, t: { shape: number[]; data: Float32Array }) =>
       ctx.tensor(`${name} [${t.shape.join('x')}]`, t.shape, 'f32', t.data);
     this.pooler = head.pooler

@@ -24,14 +24,23 @@ interface SplitParameter {
 }
 
 export class GpuModel {
-  /** Parameter + gradient bytes (the untrained zero decoder bias of a model without one included). */
+  /** Parameter + gradient bytes (the untrained zero decoder bias of a model without one included; no gradients: parameters only). */
   readonly bytes: number;
   readonly decoderWeight: RowParted; // (V, E): the word embeddings when tied; in row parts past one binding
-  readonly ddecoderWeight: RowParted; // (V, E), in the same parts
+  /** (V, E), in the same parts; throws on a model uploaded without gradients (inference). */
+  get ddecoderWeight(): RowParted {
+    return this.drowParts(decoderWeightName(this.config));
+  }
   /** Row ranges the decoder is held in (one: the whole matrix). */
   readonly decoderParts: readonly { row0: number; rows: number }[];
   readonly decoderBias: Tensor<'f32'>; // (V): zeros, never trained, when the config has no decoder bias
-  readonly ddecoderBias: Tensor<'f32'>; // (V): a throw-away target in that case
+  /** (V): a throw-away target when the config has no decoder bias; throws on a model without gradients. */
+  get ddecoderBias(): Tensor<'f32'> {
+    if (!this.gradients) throw this.noGradients('decoder bias');
+    return this.spareBias ? this.spareBias.dparam! : this.dparam(P.decoderBias);
+  }
+  /** Whether gradient tensors were allocated (training); false: uploaded for inference, half the memory. */
+  readonly gradients: boolean;
   private readonly params: Map<string, Tensor<'f32'>>;
   private readonly dparams: Map<string, Tensor<'f32'>>;
   private readonly split: Map<string, SplitParameter>;
@@ -44,30 +53,36 @@ export class GpuModel {
     params: Map<string, Tensor<'f32'>>,
     dparams: Map<string, Tensor<'f32'>>,
     split: Map<string, SplitParameter>,
-    spareBias: { param: Tensor<'f32'>; dparam: Tensor<'f32'> } | null,
+    private readonly spareBias: { param: Tensor<'f32'>; dparam: Tensor<'f32'> | null } | null,
+    gradients: boolean,
   ) {
     this.specs = specs;
     this.params = params;
     this.dparams = dparams;
     this.split = split;
+    this.gradients = gradients;
     this.decoderWeight = this.rowParts(decoderWeightName(config));
-    this.ddecoderWeight = this.drowParts(decoderWeightName(config));
     this.decoderParts = this.partRanges(decoderWeightName(config));
     this.decoderBias = spareBias ? spareBias.param : this.param(P.decoderBias);
-    this.ddecoderBias = spareBias ? spareBias.dparam : this.dparam(P.decoderBias);
     let bytes = 0;
     for (const t of [...params.values(), ...dparams.values()]) bytes += t.byteLength;
     for (const { parts, dparts } of split.values()) for (const p of [...parts, ...dparts]) bytes += p.tensor.byteLength;
-    if (spareBias) bytes += spareBias.param.byteLength + spareBias.dparam.byteLength;
+    if (spareBias) bytes += spareBias.param.byteLength + (spareBias.dparam?.byteLength ?? 0);
     this.bytes = bytes;
   }
 
   /**
    * Uploads every parameter of `config` from `params` (internal names, as loadParameters returns them). Every tensor is
    * checked (present, right size, within the device's binding limits) before any GPU buffer is allocated; the decoder
-   * alone may exceed one binding, and is then held in row parts.
+   * alone may exceed one binding, and is then held in row parts. `gradients: false` (encoding, evaluating, scoring
+   * with a teacher) allocates no gradient tensors: half the memory; a backward pass on such a model throws.
    */
-  static upload(ctx: GpuContext, config: ModelConfig, params: Map<string, HostTensor>): GpuModel {
+  static upload(
+    ctx: GpuContext,
+    config: ModelConfig,
+    params: Map<string, HostTensor>,
+    { gradients = true }: { gradients?: boolean } = {},
+  ): GpuModel {
     const specs = parameterLayout(config);
     const [V, E] = [config.vocabSize, config.embeddingSize];
     // the vocabulary matrices (word embeddings, an untied decoder) may be held in row parts; nothing else is that large
@@ -103,19 +118,19 @@ export class GpuModel {
               values ? data.subarray(row0 * E, (row0 + rows) * E) : undefined,
             ),
           }));
-        split.set(spec.name, { parts: part('', true), dparts: part('d ', false) });
+        split.set(spec.name, { parts: part('', true), dparts: gradients ? part('d ', false) : [] });
         continue;
       }
       params_.set(spec.name, ctx.tensor(`${spec.name} ${shape}`, spec.shape, 'f32', data));
-      dparams.set(spec.name, ctx.tensor(`d ${spec.name} ${shape}`, spec.shape, 'f32'));
+      if (gradients) dparams.set(spec.name, ctx.tensor(`d ${spec.name} ${shape}`, spec.shape, 'f32'));
     }
     const spare = config.decoderBias
       ? null
       : {
           param: ctx.tensor(`decoder.bias (none, zeros) [${V}]`, [V], 'f32'),
-          dparam: ctx.tensor(`d decoder.bias (unused) [${V}]`, [V], 'f32'),
+          dparam: gradients ? ctx.tensor(`d decoder.bias (unused) [${V}]`, [V], 'f32') : null,
         };
-    return new GpuModel(ctx, config, specs, params_, dparams, split, spare);
+    return new GpuModel(ctx, config, specs, params_, dparams, split, spare, gradients);
   }
 
   /** The parameter tensor of an internal name (layout.ts); a parameter in row parts has none (rowParts). */
@@ -132,6 +147,7 @@ export class GpuModel {
 
   /** The gradient tensor of an internal name; backward passes add into it. */
   dparam(name: string): Tensor<'f32'> {
+    if (!this.gradients) throw this.noGradients(name);
     const t = this.dparams.get(name);
     if (!t)
       throw new Error(
@@ -149,7 +165,14 @@ export class GpuModel {
 
   /** A gradient whole, or in row parts. */
   drowParts(name: string): RowParted {
+    if (!this.gradients) throw this.noGradients(name);
     return this.split.get(name)?.dparts ?? this.dparam(name);
+  }
+
+  private noGradients(name: string): Error {
+    return new Error(
+      `GpuModel: no gradient of ${name}: this ${this.config.architecture} model was uploaded for inference (gradients: false)`,
+    );
   }
 
   /** The row ranges a parameter is held in (one: the whole tensor). */
@@ -168,6 +191,7 @@ export class GpuModel {
    * is left out (transformers does not train it), though its gradient is still computed.
    */
   parameters(): GpuParameter[] {
+    if (!this.gradients) throw this.noGradients('its parameters');
     return this.specs
       .filter((s) => !(this.config.sinusoidalPositions && s.name === P.positionEmbeddings))
       .flatMap((s) => {
@@ -186,6 +210,7 @@ export class GpuModel {
 
   /** Records zeroing of every gradient (the step before the backward passes accumulate). */
   zeroGrads(encoder: GPUCommandEncoder): void {
+    if (!this.gradients) throw this.noGradients('its parameters');
     for (const g of this.dparams.values()) this.ctx.clear(encoder, g);
     for (const { dparts } of this.split.values()) for (const part of dparts) this.ctx.clear(encoder, part.tensor);
     this.ctx.clear(encoder, this.ddecoderBias);

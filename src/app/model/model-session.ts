@@ -72,7 +72,7 @@ export class ModelSession {
       provenance: options.provenance ?? headProvenance(model),
     });
     try {
-      const gpuModel = ctx.owned(() => GpuModel.upload(ctx, model.config, model.params));
+      const gpuModel = ctx.owned(() => GpuModel.upload(ctx, model.config, model.params, { gradients: false }));
       await ctx.sync();
       return new ModelSession(ctx, model, head, gpuModel, new SpladeTextEncoder(ctx, gpuModel.value, model.tokenizer, batchSize));
     } catch (error) {

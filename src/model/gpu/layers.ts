@@ -134,7 +134,8 @@ function layerTensors(model: GpuModel, application: number, gradient: boolean): 
 export class GpuLayer {
   readonly out: Tensor; // (N, d): the layer's output
   private readonly p: LayerTensors;
-  private readonly d: LayerTensors; // the gradients of p
+  /** The gradients of p, looked up at the first backward (a model uploaded for inference has none). */
+  private gradientTensors: LayerTensors | null = null;
   private readonly postNorm: boolean;
   private readonly attnNorm: NormState | null; // pre-norm layers > 0: LNa(x)
   private readonly qkv: Tensor; // (N, 3d) fused projections, before rotary
@@ -148,7 +149,7 @@ export class GpuLayer {
   private readonly outNorm: NormState | null; // post-norm: LN2
 
   constructor(
-    model: GpuModel,
+    private readonly model: GpuModel,
     readonly index: number,
     private readonly x: Tensor,
     private readonly mask: Tensor,
@@ -167,7 +168,6 @@ export class GpuLayer {
     });
     this.postNorm = config.structure === 'post-norm';
     this.p = layerTensors(model, index, false);
-    this.d = layerTensors(model, index, true);
     this.attnNorm = hasAttnNorm(config, index) ? norm('attnNorm') : null;
     this.qkv = alloc(name('qkv'), [N, 3 * d]); // (N, 3d)
     this.state = k.attention(index).createState(name('attention'));
@@ -191,6 +191,10 @@ export class GpuLayer {
   get attentionTensors(): Tensor[] {
     const s = this.state;
     return [s.q, s.k, s.v, s.probs, s.context];
+  }
+
+  private get d(): LayerTensors {
+    return (this.gradientTensors ??= layerTensors(this.model, this.index, true));
   }
 
   forward(encoder: GPUCommandEncoder): void {

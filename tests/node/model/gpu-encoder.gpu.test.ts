@@ -256,6 +256,32 @@ describe('GpuModel', () => {
     for (const [name, t] of host) expect(Array.from(back.get(name)!.data), name).toEqual(Array.from(t.data));
   });
 
+  it('uploaded for inference (gradients: false): half the bytes, the same forward, and a backward refused by name', async () => {
+    const ctx = await gpuContext();
+    const { config, host } = tinyModel('modernbert', { localAttention: 4, globalAttnEveryNLayers: 2, tieWordEmbeddings: false });
+    const [B, T] = [2, 7];
+    const input = batch(config, 5, T, [7, 4]);
+    const encode = async (model: GpuModel) => {
+      const pass = new GpuEncoderPass(model, B, T, 'gradients test');
+      pass.setInputs(input.ids, input.mask, input.tokenTypes);
+      await ctx.run('encode', (encoder) => pass.forward(encoder));
+      return { pass, hidden: await ctx.read(pass.headHidden) };
+    };
+    const training = GpuModel.upload(ctx, config, host);
+    const inference = GpuModel.upload(ctx, config, host, { gradients: false });
+    expect([training.gradients, inference.gradients]).toEqual([true, false]);
+    const parameterBytes = parameterLayout(config).reduce((sum, spec) => sum + 4 * spec.shape.reduce((a, b) => a * b, 1), 0);
+    expect(training.bytes).toBe(2 * parameterBytes);
+    expect(inference.bytes).toBe(parameterBytes);
+    const [trained, inferred] = [await encode(training), await encode(inference)];
+    expect(Array.from(inferred.hidden)).toEqual(Array.from(trained.hidden));
+    const refused = /no gradient of .*uploaded for inference \(gradients: false\)/;
+    expect(() => inference.dparam(P.wordEmbeddings)).toThrow(refused);
+    expect(() => inference.parameters()).toThrow(refused);
+    expect(() => inference.ddecoderWeight).toThrow(refused);
+    await expect(ctx.run('backward', (encoder) => inferred.pass.backward(encoder))).rejects.toThrow(refused);
+  });
+
   it('refuses a parameter over the binding limit before allocating any buffer, naming the tensor and the limit', async () => {
     const real = await gpuContext();
     const { config, host } = tinyModel('bert', {});
