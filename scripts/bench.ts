@@ -1,4 +1,4 @@
-// `npm run bench -- [--out file.json] [--only matmul,splade-head,training,bert-base-step,batch-cache]`: kernel benchmark table, printed and saved as JSON.
+// `npm run bench -- [--out file.json] [--only matmul,splade-head,training,bert-base-step,host-recording,batch-cache]`: kernel benchmark table, printed and saved as JSON.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { GpuContext } from '../src/gpu/context.ts';
@@ -7,6 +7,7 @@ import { benchBatchCache } from './bench/batch-cache.ts';
 import { benchMatmul } from './bench/matmul.ts';
 import { benchSpladeHead } from './bench/splade-head.ts';
 import { benchTraining } from './bench/training.ts';
+import { benchHostRecording } from './bench/host-recording.ts';
 import { printTable } from './bench/print-table.ts';
 import type { BenchRow } from './bench/types.ts';
 
@@ -17,6 +18,7 @@ const SECTIONS: Record<string, (ctx: GpuContext) => Promise<BenchRow[]>> = {
   // BERT-base's layout (its tensors, hence its dispatches) with a batch small enough for a CPU adapter
   'bert-base-step': (ctx) =>
     benchTraining(ctx, { B: 1, Tq: 8, Td: 8, hidden: 768, layers: 12, heads: 12, intermediate: 3072, vocab: 30522 }, 1),
+  'host-recording': (ctx) => benchHostRecording(ctx),
   'batch-cache': benchBatchCache,
 };
 

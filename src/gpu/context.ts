@@ -55,6 +55,10 @@ export class GpuContext {
   private readonly liveBuffers = new Set<GPUBuffer>();
   private released = false;
   private readonly bindGroups = new Map<string, GPUBindGroup>();
+  /** The compute pass open on each encoder being recorded (see endPass). */
+  private readonly openPasses = new WeakMap<GPUCommandEncoder, GPUComputePassEncoder>();
+  /** The pipeline each spec object compiled to (a spec's fields never change once dispatched). */
+  private readonly pipelineOfSpec = new WeakMap<KernelSpec, GPUComputePipeline>();
   /** The buffers each cached bind group refers to, so freeing a buffer drops its bind groups. */
   private readonly bindGroupBuffers = new Map<string, GPUBuffer[]>();
   private readonly stagingBuffers = new Map<number, GPUBuffer[]>();
@@ -266,10 +270,16 @@ export class GpuContext {
 
   /** The cached pipeline of a kernel spec (compiled once per family, entry point and constants). */
   pipeline(spec: KernelSpec): GPUComputePipeline {
+    // a kernel keeps its spec object: after its first dispatch, one look-up by identity (no key, no source compared)
+    const known = this.pipelineOfSpec.get(spec);
+    if (known) return known;
     const module = this.shaderModule(spec); // first: a cached pipeline must also be of this very source
     const key = pipelineKey(spec);
     let pipeline = this.pipelines.get(key);
-    if (pipeline) return pipeline;
+    if (pipeline) {
+      this.pipelineOfSpec.set(spec, pipeline);
+      return pipeline;
+    }
     if (this.dumpWgsl) this.wgslSink(key, shaderCode(spec.source));
     this.device.pushErrorScope('validation');
     pipeline = this.device.createComputePipeline({
@@ -279,6 +289,7 @@ export class GpuContext {
     });
     this.trackErrors(spec.family + '.' + spec.entryPoint, 'pipeline creation');
     this.pipelines.set(key, pipeline);
+    this.pipelineOfSpec.set(spec, pipeline);
     return pipeline;
   }
 
@@ -303,7 +314,8 @@ export class GpuContext {
   }
 
   /**
-   * Records one compute dispatch into `encoder`. Bindings are group 0, binding i = bindings[i] (null: unused).
+   * Records one compute dispatch into `encoder`, in the compute pass open on it (one is begun if none is: see endPass).
+   * Bindings are group 0, binding i = bindings[i] (null: unused).
    * `shapes` names the operands in errors.
    */
   dispatch(
@@ -326,11 +338,31 @@ export class GpuContext {
     if (x === 0 || y === 0 || z === 0) return;
     this.counts.dispatches++;
     const bindGroup = this.bindGroup(spec, pipeline, bindings, shapes);
-    const pass = encoder.beginComputePass({ label: `${spec.family}.${spec.entryPoint}` });
+    let pass = this.openPasses.get(encoder);
+    if (!pass) {
+      pass = encoder.beginComputePass({ label: `${encoder.label}: from ${spec.family}.${spec.entryPoint}` });
+      this.openPasses.set(encoder, pass);
+    }
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, bindGroup);
     pass.dispatchWorkgroups(x, y, z);
+  }
+
+  /**
+   * Ends the compute pass open on `encoder`, if any. Consecutive dispatches share one pass (WebGPU orders each
+   * dispatch's storage writes before the next dispatch reads them); a copy, a clear or the submit ends it first.
+   */
+  endPass(encoder: GPUCommandEncoder): void {
+    const pass = this.openPasses.get(encoder);
+    if (!pass) return;
     pass.end();
+    this.openPasses.delete(encoder);
+  }
+
+  /** Records a copy of `bytes` bytes between two buffers into `encoder` (after ending its open pass). */
+  copy(encoder: GPUCommandEncoder, from: GPUBuffer, fromOffset: number, to: GPUBuffer, toOffset: number, bytes: number): void {
+    this.endPass(encoder);
+    encoder.copyBufferToBuffer(from, fromOffset, to, toOffset, bytes);
   }
 
   /** Creates a command encoder; finish with `submit`. */
@@ -340,6 +372,7 @@ export class GpuContext {
   }
 
   submit(encoder: GPUCommandEncoder): void {
+    this.endPass(encoder);
     this.counts.submits++;
     this.device.pushErrorScope('validation');
     this.device.queue.submit([encoder.finish()]);
@@ -400,6 +433,7 @@ export class GpuContext {
 
   /** Fills a tensor with zeros (records into `encoder`). */
   clear(encoder: GPUCommandEncoder, tensor: Tensor): void {
+    this.endPass(encoder);
     encoder.clearBuffer(tensor.buffer);
   }
 

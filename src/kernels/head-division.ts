@@ -12,7 +12,7 @@ export class HeadDivision {
   private readonly params: GPUBuffer;
 
   constructor(
-    private readonly ctx: GpuContext,
+    readonly ctx: GpuContext,
     readonly V: number,
     readonly d: number,
   ) {

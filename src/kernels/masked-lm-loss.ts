@@ -207,7 +207,7 @@ export class MaskedLmLoss {
       shapes,
     );
     const copyRows = (from: Tensor, fromRow: number, to: Tensor, toRow: number, rows: number) =>
-      encoder.copyBufferToBuffer(from.buffer, fromRow * d * 4, to.buffer, toRow * d * 4, rows * d * 4);
+      ctx.copy(encoder, from.buffer, fromRow * d * 4, to.buffer, toRow * d * 4, rows * d * 4);
     const chunkLogits = (chunk: Chunk) => {
       const logits = plan.logits.get(chunk.columns)!;
       const { rows, drows } = this.rowViews.get(chunk.columns)!;

@@ -14,7 +14,7 @@ export function recordHeadDivision(
   target: Tensor,
   source: Tensor = target,
 ): void {
-  if (source !== target) encoder.copyBufferToBuffer(source.buffer, 0, target.buffer, 0, source.byteLength);
+  if (source !== target) kernel.ctx.copy(encoder, source.buffer, 0, target.buffer, 0, source.byteLength);
   if (k !== 1) kernel.record(encoder, target, k);
 }
 

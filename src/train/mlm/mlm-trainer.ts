@@ -122,7 +122,7 @@ export class MlmTrainer {
       if (i === n - 1) this.update.record(encoder, this.t);
       else if (readResult)
         this.reportTensors.forEach((t, j) =>
-          encoder.copyBufferToBuffer(t.buffer, 0, this.reportCopies[i][j].buffer, 0, t.size * 4),
+          this.ctx.copy(encoder, t.buffer, 0, this.reportCopies[i][j].buffer, 0, t.size * 4),
         );
       this.ctx.submit(encoder);
     }

@@ -70,8 +70,8 @@ export class HeadOnlyTrainer {
     this.objective.setLambdas(lambdaQ, lambdaD);
     const lr = learningRate(recipe.schedule, this.t);
     const encoder = this.ctx.encoder(`head-only step ${this.t}`);
-    encoder.clearBuffer(this.dweight.buffer);
-    encoder.clearBuffer(this.dbias.buffer);
+    this.ctx.clear(encoder, this.dweight);
+    this.ctx.clear(encoder, this.dbias);
     this.objective.record(encoder, this.inputs, { dweight: this.dweight, dbias: this.dbias });
     this.optimizer.record(encoder, { ...recipe.optimizer, lr });
     this.health.record(encoder, this.t);

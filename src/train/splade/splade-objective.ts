@@ -240,8 +240,8 @@ export class SpladeObjective {
    */
   record(encoder: GPUCommandEncoder, inputs: ObjectiveInputs, grads: ObjectiveGradients, step?: StepMeans): void {
     this.recordForward(encoder, inputs);
-    encoder.clearBuffer(this.dpooledQueries.buffer);
-    encoder.clearBuffer(this.dpooledDocuments.buffer);
+    this.ctx.clear(encoder, this.dpooledQueries);
+    this.ctx.clear(encoder, this.dpooledDocuments);
     const [queries, docs] = [this.pooledQueries, this.pooledDocuments];
     const [dqueries, ddocs] = [this.dpooledQueries, this.dpooledDocuments];
     this.scoring.forward(encoder, { queries, docs, scores: this.scores });

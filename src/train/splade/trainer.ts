@@ -239,7 +239,7 @@ export class SpladeTrainer {
 
   /** Copies the objective's report tensors of this micro-batch before the next one overwrites them. */
   private copyReport(encoder: GPUCommandEncoder, copies: readonly Tensor[]): void {
-    this.objective.reportTensors.forEach((t, i) => encoder.copyBufferToBuffer(t.buffer, 0, copies[i].buffer, 0, t.size * 4));
+    this.objective.reportTensors.forEach((t, i) => this.ctx.copy(encoder, t.buffer, 0, copies[i].buffer, 0, t.size * 4));
   }
 
   /** Uploads micro-batch `i` of this step and draws its dropout masks (the same for both passes of a step). */

@@ -26,7 +26,7 @@ function adamwCase(n: number, decays: boolean): KernelCase {
         build: (ctx, t) => {
           const optimizer = new AdamW(ctx, [{ param: t.param, dparam: t.dparam, decays }]);
           const copy = (enc: GPUCommandEncoder, from: Tensor) =>
-            enc.copyBufferToBuffer(from.buffer, 0, t.dparam.buffer, 0, from.byteLength);
+            ctx.copy(enc, from.buffer, 0, t.dparam.buffer, 0, from.byteLength);
           return {
             // one submit per step: each step writes its own uniform (learning rate and bias corrections)
             run: async () => {
