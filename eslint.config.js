@@ -84,6 +84,21 @@ export default tseslint.config(
     },
   },
   {
+    // GpuContext.dispatch keeps a compute pass open on its encoder: a copy or clear recorded past it would meet a locked
+    // encoder. They go through ctx.copy and ctx.clear, which end the pass first.
+    files: ['src/**/*.ts', 'tests/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['src/gpu/context.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['copyBufferToBuffer', 'clearBuffer', 'beginComputePass'].map((property) => ({
+          property,
+          message: 'record copies, clears and dispatches through GpuContext (ctx.copy, ctx.clear, ctx.dispatch)',
+        })),
+      ],
+    },
+  },
+  {
     // Tests forge hostile headers and read free-form reference JSON on purpose: `any` is the honest type there.
     files: ['tests/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
