@@ -121,9 +121,7 @@ export class MlmTrainer {
       this.pass.backward(encoder);
       if (i === n - 1) this.update.record(encoder, this.t);
       else if (readResult)
-        this.reportTensors.forEach((t, j) =>
-          this.ctx.copy(encoder, t.buffer, 0, this.reportCopies[i][j].buffer, 0, t.size * 4),
-        );
+        this.reportTensors.forEach((t, j) => this.ctx.copy(encoder, t.buffer, 0, this.reportCopies[i][j].buffer, 0, t.size * 4));
       this.ctx.submit(encoder);
     }
     const step = this.t++;
